@@ -1,0 +1,521 @@
+#include "cachecommands.h"
+
+#include "cachelocation.h"
+#include "cachescanner.h"
+#include "cachestats.h"
+#include "clicommon.h"
+#include "localcachestore.h"
+#include "maintenance.h"
+#include "samplecache.h"
+#include "units.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDateTime>
+
+namespace ingot::cli {
+
+namespace {
+using nlohmann::json;
+
+QString tr(const char *s)
+{
+    return QCoreApplication::translate("ingot::cli", s);
+}
+
+struct Common {
+    QString cacheDir;
+    bool json = false;
+    CacheLocation location;
+};
+
+QString isoTime(qint64 ms)
+{
+    return ms > 0 ? QDateTime::fromMSecsSinceEpoch(ms).toUTC().toString(Qt::ISODateWithMs) : QString();
+}
+
+json moduleJson(const CacheModule &m, bool withFiles)
+{
+    json j = {{"key", u8(m.key())},
+              {"version", u8(m.version)},
+              {"name", u8(m.name)},
+              {"kind", u8(kindName(m.kind))},
+              {"state", u8(stateName(m.state))},
+              {"size", m.size},
+              {"allocated", m.allocated},
+              {"linked_size", m.linkedSize},
+              {"last_used", u8(isoTime(m.lastUsedMs))},
+              {"file_count", m.fileCount()}};
+    json w = json::array();
+    for (const QString &s : m.warnings)
+        w.push_back(u8(s));
+    j["warnings"] = w;
+    if (withFiles) {
+        json files = json::array();
+        for (const CacheFile &f : m.files) {
+            json fj = {{"name", u8(f.name)}, {"size", f.size}, {"mtime", u8(isoTime(f.mtimeMs))}};
+            if (f.is(CacheFile::Symlink))
+                fj["symlink"] = f.is(CacheFile::Broken) ? "broken" : f.is(CacheFile::HubBlob) ? "hub-blob"
+                                                               : f.is(CacheFile::OutsideRoot) ? "outside-root" : "inside-root";
+            files.push_back(fj);
+        }
+        j["files"] = files;
+    }
+    return j;
+}
+
+json locationJson(const CacheLocation &loc, const QString &used)
+{
+    static const char *rules[] = {"NEURON_CC_FLAGS --cache_dir", "NEURON_COMPILE_CACHE_URL", "default"};
+    return {{"path", u8(used)},
+            {"resolved", u8(loc.path)},
+            {"rule", rules[int(loc.rule)]},
+            {"explanation", u8(loc.explanation)},
+            {"caching_disabled", loc.cachingDisabled}};
+}
+
+// Resolves the folder and scans it. Returns an exit code (Ok to go on).
+int scan(const Common &c, CacheSnapshot *snap)
+{
+    if (c.cacheDir.isEmpty() && !c.location.isSupported()) {
+        err(c.location.unsupportedReason());
+        return Unsupported;
+    }
+    const QString root = c.cacheDir.isEmpty() ? c.location.path : c.cacheDir;
+    if (root.startsWith(QLatin1String("s3://"))) {
+        err(tr("S3 caches are not supported yet: %1 is an S3 location.").arg(root));
+        return Unsupported;
+    }
+    LocalCacheStore store(root);
+    CacheScanner scanner(store);
+    *snap = scanner.scan(nullptr);
+    if (!snap->fatalError.isEmpty()) {
+        err(tr("error: %1").arg(snap->fatalError));
+        if (c.cacheDir.isEmpty())
+            err(tr("(the location comes from: %1)").arg(c.location.explanation));
+        return CacheUnavailable;
+    }
+    return Ok;
+}
+
+bool parseCommon(QCommandLineParser &p, const QStringList &args, const QString &command, Common *c, int *exitCode)
+{
+    p.setApplicationDescription(command);
+    p.addHelpOption();
+    p.addOption({QStringLiteral("cache-dir"),
+                 tr("The cache folder (default: as the Neuron runtime resolves it: --cache_dir in NEURON_CC_FLAGS, "
+                    "NEURON_COMPILE_CACHE_URL, /var/tmp/neuron-compile-cache)."),
+                 tr("DIR")});
+    p.addOption({QStringLiteral("json"), tr("Print JSON instead of a table.")});
+    QStringList full{QStringLiteral("ingot-cli cache ") + command};
+    full += args;
+    if (!p.parse(full)) {
+        err(tr("error: %1").arg(p.errorText()));
+        *exitCode = Usage;
+        return false;
+    }
+    if (p.isSet(QStringLiteral("help"))) {
+        out(p.helpText());
+        *exitCode = Ok;
+        return false;
+    }
+    c->cacheDir = p.value(QStringLiteral("cache-dir"));
+    c->json = p.isSet(QStringLiteral("json"));
+    c->location = CacheLocation::resolve();
+    return true;
+}
+
+int cmdList(const QStringList &args)
+{
+    QCommandLineParser p;
+    Common c;
+    p.addOption({QStringLiteral("state"), tr("Only entries in this state (SUCCESS, FAILED, LOCKED, INCOMPLETE, EMPTY, UNKNOWN)."), tr("STATE")});
+    p.addOption({QStringLiteral("compiler"), tr("Only this compiler-version folder (e.g. neuronxcc-2.15.128.0+56dc5a86, or 2.15)."), tr("VERSION")});
+    p.addOption({QStringLiteral("files"), tr("Include each entry's files (with --json).")});
+    int code = Ok;
+    if (!parseCommon(p, args, QStringLiteral("list"), &c, &code))
+        return code;
+    ModuleState only = ModuleState::Unknown;
+    const bool byState = p.isSet(QStringLiteral("state"));
+    if (byState && !parseStateName(p.value(QStringLiteral("state")), &only)) {
+        err(tr("error: unknown state \"%1\"").arg(p.value(QStringLiteral("state"))));
+        return Usage;
+    }
+    const QString compiler = p.value(QStringLiteral("compiler"));
+    CacheSnapshot snap;
+    if (const int e = scan(c, &snap))
+        return e;
+    QVector<const CacheModule *> rows;
+    for (const auto &m : snap.modules) {
+        if (byState && m.state != only)
+            continue;
+        if (!compiler.isEmpty() && m.version != compiler && !m.version.startsWith(QStringLiteral("neuronxcc-") + compiler))
+            continue;
+        rows << &m;
+    }
+    std::sort(rows.begin(), rows.end(), [](const CacheModule *a, const CacheModule *b) {
+        if (a->version != b->version)
+            return compareCompilerFolders(a->version, b->version) > 0;
+        return a->name < b->name;
+    });
+    if (c.json) {
+        json entries = json::array();
+        for (auto *m : rows)
+            entries.push_back(moduleJson(*m, p.isSet(QStringLiteral("files"))));
+        json warnings = json::array();
+        for (const auto &w : snap.warnings)
+            warnings.push_back({{"path", u8(w.path)}, {"message", u8(w.message)}});
+        printJson({{"root", u8(snap.root)}, {"entries", entries}, {"warnings", warnings}});
+        return Ok;
+    }
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    Table t({tr("STATE"), tr("SIZE"), tr("LAST USED"), tr("FILES"), tr("COMPILER"), tr("ENTRY")}, {false, true, false, true});
+    for (auto *m : rows)
+        t.add({stateName(m->state), formatBytes(m->size), formatAge(m->lastUsedMs, now), QString::number(m->fileCount()),
+               m->version.isEmpty() ? QStringLiteral("-") : m->version.mid(10), m->name});
+    out(t.render());
+    if (!snap.warnings.isEmpty())
+        err(tr("%1 warning(s); run `ingot-cli cache status` to see them.").arg(snap.warnings.size()));
+    return Ok;
+}
+
+int cmdStatus(const QStringList &args)
+{
+    QCommandLineParser p;
+    Common c;
+    int code = Ok;
+    if (!parseCommon(p, args, QStringLiteral("status"), &c, &code))
+        return code;
+    CacheSnapshot snap;
+    const QString used = c.cacheDir.isEmpty() ? c.location.path : c.cacheDir;
+    if (const int e = scan(c, &snap)) {
+        if (c.json && e == CacheUnavailable)
+            printJson({{"location", locationJson(c.location, used)}, {"error", u8(snap.fatalError)}});
+        return e;
+    }
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const CacheStats st = computeStats(snap.modules, now);
+    QString perr;
+    LocalCacheStore store(used);
+    const auto compilers = store.runningCompilers(&perr);
+    if (c.json) {
+        json states = json::object();
+        for (int i = 0; i < ModuleStateCount; ++i)
+            if (ModuleState(i) != ModuleState::Unknown)
+                states[u8(stateName(ModuleState(i)))] = {{"entries", st.perState[i]}, {"size", st.bytesPerState[i]}};
+        json versions = json::array();
+        for (const auto &v : st.versions)
+            versions.push_back({{"version", u8(v.version)}, {"entries", v.entries}, {"size", v.size},
+                                {"failed", v.perState[int(ModuleState::Failed)]},
+                                {"locked", v.perState[int(ModuleState::Locked)]}});
+        json ages = json::array();
+        for (int b = 0; b < CacheStats::AgeBucketCount; ++b)
+            ages.push_back({{"bucket", u8(CacheStats::ageBucketName(b))}, {"entries", st.ageEntries[b]}, {"size", st.ageBytes[b]}});
+        json warnings = json::array();
+        for (const auto &w : snap.warnings)
+            warnings.push_back({{"path", u8(w.path)}, {"message", u8(w.message)}});
+        json pids = json::array();
+        for (auto pid : compilers)
+            pids.push_back(pid);
+        printJson({{"location", locationJson(c.location, used)},
+                   {"entries", st.entries},
+                   {"unknown_items", st.unknownItems},
+                   {"size", st.size},
+                   {"allocated", st.allocated},
+                   {"linked_size", st.linkedSize},
+                   {"states", states},
+                   {"versions", versions},
+                   {"ages", ages},
+                   {"neuronx_cc_running", pids},
+                   {"warnings", warnings}});
+        return Ok;
+    }
+    out(tr("Cache:      %1").arg(used));
+    if (c.cacheDir.isEmpty())
+        out(tr("Why here:   %1").arg(c.location.explanation));
+    out(tr("Entries:    %1, %2").arg(st.entries).arg(formatBytes(st.size)));
+    if (st.linkedSize > 0)
+        out(tr("Linked:     %1 in symlinked files (Hugging Face hub cache), stored elsewhere and not counted above")
+                .arg(formatBytes(st.linkedSize)));
+    out(QString());
+    Table states({tr("STATE"), tr("ENTRIES"), tr("SIZE")}, {false, true, true});
+    for (int i = 0; i < ModuleStateCount; ++i)
+        if (ModuleState(i) != ModuleState::Unknown)
+            states.add({stateName(ModuleState(i)), QString::number(st.perState[i]), formatBytes(st.bytesPerState[i])});
+    states.add({tr("unknown items"), QString::number(st.unknownItems), QString()});
+    out(states.render());
+    out(QString());
+    Table versions({tr("COMPILER"), tr("ENTRIES"), tr("SIZE"), tr("FAILED"), tr("LOCKED")}, {false, true, true, true, true});
+    for (const auto &v : st.versions)
+        versions.add({v.version, QString::number(v.entries), formatBytes(v.size),
+                      QString::number(v.perState[int(ModuleState::Failed)]),
+                      QString::number(v.perState[int(ModuleState::Locked)])});
+    out(versions.render());
+    out(QString());
+    Table ages({tr("LAST USED"), tr("ENTRIES"), tr("SIZE")}, {false, true, true});
+    for (int b = 0; b < CacheStats::AgeBucketCount; ++b)
+        ages.add({CacheStats::ageBucketName(b), QString::number(st.ageEntries[b]), formatBytes(st.ageBytes[b])});
+    out(ages.render());
+    if (!compilers.isEmpty())
+        out(QStringLiteral("\n") + tr("neuronx-cc is running (%1 process(es)): its locks are live.").arg(compilers.size()));
+    if (!snap.warnings.isEmpty()) {
+        out(QStringLiteral("\n") + tr("Warnings (%1):").arg(snap.warnings.size()));
+        for (const auto &w : snap.warnings)
+            out(QStringLiteral("  %1: %2").arg(w.path.isEmpty() ? used : w.path, w.message));
+    }
+    return Ok;
+}
+
+json planJson(const MaintenancePlan &plan, bool dryRun)
+{
+    json items = json::array();
+    for (const auto &it : plan.items)
+        items.push_back({{"key", u8(it.key)}, {"state", u8(stateName(it.state))}, {"bytes", it.bytes},
+                         {"last_used", u8(isoTime(it.lastUsedMs))}, {"reason", u8(it.reason)},
+                         {"operation", it.op == PlanItem::Op::RemoveLocks ? "remove-locks"
+                                       : it.op == PlanItem::Op::RemoveFolderIfEmpty ? "remove-empty-folder" : "remove"}});
+    json kept = json::array();
+    for (const auto &k : plan.kept)
+        kept.push_back({{"key", u8(k.key)}, {"reason", u8(k.reason)}});
+    json notes = json::array();
+    for (const auto &n : plan.notes)
+        notes.push_back(u8(n));
+    return {{"action", u8(actionTitle(plan.action))}, {"dry_run", dryRun}, {"items", items}, {"kept", kept},
+            {"bytes", plan.bytes}, {"cache_size_before", plan.cacheBytesBefore}, {"cache_size_after", plan.cacheBytesAfter},
+            {"notes", notes}, {"refusal", plan.refusal.isEmpty() ? json(nullptr) : json(u8(plan.refusal))}};
+}
+
+void printPlan(const MaintenancePlan &plan)
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (plan.items.isEmpty()) {
+        out(tr("%1: nothing to do.").arg(actionTitle(plan.action)));
+    } else {
+        Table t({tr("ENTRY"), tr("STATE"), tr("SIZE"), tr("LAST USED"), tr("WHY")}, {false, false, true, false});
+        for (const auto &it : plan.items)
+            t.add({it.key, it.op == PlanItem::Op::RemoveFolderIfEmpty ? QStringLiteral("-") : stateName(it.state),
+                   formatBytes(it.bytes), formatAge(it.lastUsedMs, now), it.reason});
+        out(t.render());
+        out(QString());
+        out(tr("%1: %2 entries, %3 freed (cache %4 -> %5).")
+                .arg(actionTitle(plan.action))
+                .arg(plan.entryCount())
+                .arg(formatBytes(plan.bytes), formatBytes(plan.cacheBytesBefore), formatBytes(plan.cacheBytesAfter)));
+    }
+    for (const auto &k : plan.kept)
+        out(tr("kept %1: %2").arg(k.key, k.reason));
+    for (const auto &n : plan.notes)
+        out(n);
+}
+
+enum class Maint { Prune, CleanFailed, ClearLocks, RemoveVersions };
+
+int cmdMaintenance(Maint which, const QString &name, const QStringList &args)
+{
+    QCommandLineParser p;
+    Common c;
+    p.addOption({QStringLiteral("dry-run"), tr("Only show what would be removed.")});
+    p.addOption({{QStringLiteral("y"), QStringLiteral("yes")}, tr("Do not ask for confirmation.")});
+    if (which == Maint::Prune) {
+        p.addOption({QStringLiteral("ttl-days"), tr("Remove entries unused for more than N days; entries used within N days are always kept (default 30, 0 = no TTL)."), tr("N"), QStringLiteral("30")});
+        p.addOption({QStringLiteral("max-size"), tr("While the cache is larger, remove the least recently used entries outside the TTL (default 100GB, 0 = no limit)."), tr("SIZE"), QStringLiteral("100GB")});
+    }
+    if (which == Maint::RemoveVersions)
+        p.addOption({QStringLiteral("keep"), tr("A compiler-version folder to keep (repeatable)."), tr("VERSION")});
+    if (which == Maint::CleanFailed)
+        p.addPositionalArgument(QStringLiteral("entries"), tr("Only these entries (COMPILER/MODULE keys); default all failed."), tr("[ENTRY...]"));
+    int code = Ok;
+    if (!parseCommon(p, args, name, &c, &code))
+        return code;
+    if (which != Maint::CleanFailed && !p.positionalArguments().isEmpty()) {
+        err(tr("error: unexpected argument \"%1\"").arg(p.positionalArguments().first()));
+        return Usage;
+    }
+    PruneOptions po;
+    if (which == Maint::Prune) {
+        bool ok = false;
+        po.ttlDays = p.value(QStringLiteral("ttl-days")).toInt(&ok);
+        if (!ok || po.ttlDays < 0) {
+            err(tr("error: --ttl-days takes a whole number of days, not \"%1\"").arg(p.value(QStringLiteral("ttl-days"))));
+            return Usage;
+        }
+        po.maxBytes = parseBytes(p.value(QStringLiteral("max-size")));
+        if (po.maxBytes < 0) {
+            err(tr("error: --max-size takes a size such as 100GB, 500M or 20GiB, not \"%1\"").arg(p.value(QStringLiteral("max-size"))));
+            return Usage;
+        }
+        po.nowMs = QDateTime::currentMSecsSinceEpoch();
+    }
+    QStringList keep;
+    if (which == Maint::RemoveVersions) {
+        keep = p.values(QStringLiteral("keep"));
+        if (keep.isEmpty()) {
+            err(tr("error: name at least one --keep VERSION (removing every version is `rm -r`, not maintenance)"));
+            return Usage;
+        }
+    }
+    CacheSnapshot snap;
+    if (const int e = scan(c, &snap))
+        return e;
+    const QString root = c.cacheDir.isEmpty() ? c.location.path : c.cacheDir;
+    LocalCacheStore store(root);
+    MaintenancePlan plan;
+    switch (which) {
+    case Maint::Prune: plan = planPrune(snap.modules, po); break;
+    case Maint::CleanFailed: {
+        plan = planCleanFailed(snap.modules, p.positionalArguments());
+        for (const QString &k : p.positionalArguments())
+            if (!snap.find(k)) {
+                err(tr("error: no entry %1 in %2").arg(k, root));
+                return Usage;
+            }
+        break;
+    }
+    case Maint::ClearLocks: plan = planClearLocks(snap.modules, store); break;
+    case Maint::RemoveVersions: {
+        for (const QString &k : keep) {
+            bool found = false;
+            for (const auto &m : snap.modules)
+                found = found || m.version == k;
+            if (!found)
+                err(tr("warning: no compiler-version folder %1 in %2").arg(k, root));
+        }
+        plan = planRemoveVersions(snap.modules, keep);
+        break;
+    }
+    }
+    const bool dryRun = p.isSet(QStringLiteral("dry-run"));
+    if (!c.json)
+        printPlan(plan);
+    if (!plan.refusal.isEmpty()) {
+        if (c.json)
+            printJson(planJson(plan, dryRun));
+        err(tr("refused: %1").arg(plan.refusal));
+        return Refused;
+    }
+    if (dryRun || plan.items.isEmpty()) {
+        if (c.json)
+            printJson(planJson(plan, dryRun));
+        else if (dryRun && !plan.items.isEmpty())
+            out(tr("Dry run: nothing was changed."));
+        return Ok;
+    }
+    if (!p.isSet(QStringLiteral("yes"))) {
+        if (!stdinIsTerminal()) {
+            if (c.json)
+                printJson(planJson(plan, true));
+            err(tr("refused: not a terminal, so nothing is removed without --yes (or use --dry-run)."));
+            return Refused;
+        }
+        if (!confirm(tr("Remove %1 entries (%2)?").arg(plan.entryCount()).arg(formatBytes(plan.bytes)))) {
+            err(tr("Nothing was changed."));
+            return Ok;
+        }
+    }
+    const bool human = !c.json;
+    const MaintenanceReport rep = executePlan(store, plan, [human](int done, int total, const QString &cur) {
+        if (human && stdinIsTerminal() && !cur.isEmpty())
+            std::fprintf(stderr, "\r[%d/%d] %s\033[K", done + 1, total, cur.toUtf8().constData());
+    });
+    if (human && stdinIsTerminal())
+        std::fprintf(stderr, "\r\033[K");
+    if (!rep.refusal.isEmpty()) {
+        err(tr("refused: %1").arg(rep.refusal));
+        return Refused;
+    }
+    if (c.json) {
+        json j = planJson(plan, false);
+        json outcomes = json::array();
+        for (const auto &o : rep.outcomes)
+            outcomes.push_back({{"key", u8(o.key)},
+                                {"result", o.result == ItemOutcome::Result::Done ? "done" : o.result == ItemOutcome::Result::Skipped ? "skipped" : "failed"},
+                                {"freed", o.freed}, {"message", u8(o.message)}});
+        j["result"] = {{"done", rep.done}, {"skipped", rep.skipped}, {"failed", rep.failed}, {"freed", rep.freed}, {"outcomes", outcomes}};
+        printJson(j);
+    } else {
+        for (const auto &o : rep.outcomes)
+            if (o.result != ItemOutcome::Result::Done)
+                (o.result == ItemOutcome::Result::Failed ? err : out)(QStringLiteral("%1 %2: %3").arg(
+                    o.result == ItemOutcome::Result::Failed ? tr("FAILED") : tr("skipped"), o.key, o.message));
+        out(tr("Done: %1 removed, %2 skipped, %3 failed; %4 freed on disk.")
+                .arg(rep.done).arg(rep.skipped).arg(rep.failed).arg(formatBytes(rep.freed)));
+    }
+    return rep.failed > 0 ? PartialFailure : Ok;
+}
+
+int cmdSample(const QStringList &args)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(tr("Write a realistic sample cache (sparse files) into an empty folder."));
+    p.addHelpOption();
+    p.addOption({QStringLiteral("modules"), tr("How many module folders (default 48)."), tr("N"), QStringLiteral("48")});
+    p.addOption({QStringLiteral("seed"), tr("Random seed (default 42)."), tr("N"), QStringLiteral("42")});
+    p.addPositionalArgument(QStringLiteral("dir"), tr("The folder to create."));
+    if (!p.parse(QStringList{QStringLiteral("ingot-cli cache sample")} + args)) {
+        err(tr("error: %1").arg(p.errorText()));
+        return Usage;
+    }
+    if (p.isSet(QStringLiteral("help"))) {
+        out(p.helpText());
+        return Ok;
+    }
+    if (p.positionalArguments().size() != 1) {
+        err(tr("error: name one folder to write the sample cache into"));
+        return Usage;
+    }
+    SampleCacheOptions o;
+    o.modules = p.value(QStringLiteral("modules")).toInt();
+    o.seed = p.value(QStringLiteral("seed")).toULongLong();
+    SampleCacheResult r;
+    QString error;
+    if (!writeSampleCache(p.positionalArguments().first(), o, &r, &error)) {
+        err(tr("error: %1").arg(error));
+        return CacheUnavailable;
+    }
+    out(tr("Wrote %1 entries (%2 files, %3 apparent size) to %4")
+            .arg(r.modules).arg(r.files).arg(formatBytes(r.bytes), p.positionalArguments().first()));
+    return Ok;
+}
+}  // namespace
+
+QString cacheUsage()
+{
+    return tr("Usage: ingot-cli cache COMMAND [options]\n\n"
+              "Commands:\n"
+              "  list            List the entries (compiler version / module) with state, size and last use\n"
+              "  status          Where the cache is and why, totals per state, per compiler, per age; warnings\n"
+              "  prune           Remove entries unused longer than --ttl-days, then LRU down to --max-size\n"
+              "  clean-failed    Remove FAILED entries so they compile again\n"
+              "  clear-locks     Remove stale *.lock files (refused while neuronx-cc runs)\n"
+              "  remove-versions Remove compiler-version folders other than --keep ones\n"
+              "  sample          Write a realistic sample cache into an empty folder\n\n"
+              "Common options: --cache-dir DIR, --json, --dry-run, --yes. `ingot-cli cache COMMAND --help` for more.");
+}
+
+int runCacheCommand(const QStringList &args)
+{
+    if (args.isEmpty() || args.first() == QLatin1String("--help") || args.first() == QLatin1String("-h")) {
+        (args.isEmpty() ? err : out)(cacheUsage());
+        return args.isEmpty() ? Usage : Ok;
+    }
+    const QString cmd = args.first();
+    const QStringList rest = args.mid(1);
+    if (cmd == QLatin1String("list"))
+        return cmdList(rest);
+    if (cmd == QLatin1String("status"))
+        return cmdStatus(rest);
+    if (cmd == QLatin1String("prune"))
+        return cmdMaintenance(Maint::Prune, cmd, rest);
+    if (cmd == QLatin1String("clean-failed"))
+        return cmdMaintenance(Maint::CleanFailed, cmd, rest);
+    if (cmd == QLatin1String("clear-locks"))
+        return cmdMaintenance(Maint::ClearLocks, cmd, rest);
+    if (cmd == QLatin1String("remove-versions"))
+        return cmdMaintenance(Maint::RemoveVersions, cmd, rest);
+    if (cmd == QLatin1String("sample"))
+        return cmdSample(rest);
+    err(tr("error: unknown command \"cache %1\"\n").arg(cmd) + cacheUsage());
+    return Usage;
+}
+
+}  // namespace ingot::cli

@@ -1,0 +1,44 @@
+// Small helpers for ingot-cli: exit codes, tables, JSON, prompts.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <nlohmann/json.hpp>
+
+namespace ingot::cli {
+
+// Exit codes, documented in the README's CLI reference.
+enum Exit : int {
+    Ok = 0,
+    PartialFailure = 1,  // some entries could not be processed (each one is reported)
+    Usage = 2,           // bad arguments
+    CacheUnavailable = 3,  // the cache folder is missing, not a folder, or unreadable
+    Refused = 4,         // the action was refused (neuronx-cc running, or no --yes without a terminal)
+    Unsupported = 5,     // e.g. an S3 cache location
+};
+
+std::string u8(const QString &s);
+void out(const QString &text);  // stdout, with a newline
+void err(const QString &text);  // stderr, with a newline
+void printJson(const nlohmann::json &j);
+
+// A plain-text table: columns padded to their widest cell; `rightAligned` marks numeric columns.
+class Table
+{
+public:
+    explicit Table(QStringList headers, QList<bool> rightAligned = {});
+    void add(QStringList row);
+    QString render() const;
+    int rows() const { return int(m_rows.size()); }
+
+private:
+    QStringList m_headers;
+    QList<bool> m_right;
+    QList<QStringList> m_rows;
+};
+
+// Asks on the terminal; false when stdin is not a terminal.
+bool confirm(const QString &question);
+bool stdinIsTerminal();
+
+}  // namespace ingot::cli

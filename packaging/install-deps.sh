@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what Ingot needs to build, run and test on Debian 12, skipping what is already there.
+#   packaging/install-deps.sh          build + run dependencies
+#   packaging/install-deps.sh --test   also what the test suite uses (xvfb, torch, sshd, node)
+set -euo pipefail
+
+pkgs=(build-essential cmake ninja-build pkg-config
+      qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools
+      qt6-l10n-tools qt6-translations-l10n libgl-dev
+      qtkeychain-qt6-dev libcurl4-openssl-dev nlohmann-json3-dev
+      procps xdg-utils)
+if [[ "${1:-}" == "--test" ]]; then
+  pkgs+=(xvfb xauth python3 python3-torch openssh-server)
+  # Node may come from another source (nodesource bundles npm): only ask apt when there is none.
+  command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm)
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}"
+  SUDO=""
+  [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "install-deps: everything is installed"
+fi
