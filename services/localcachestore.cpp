@@ -181,9 +181,15 @@ ListResult LocalCacheStore::list(const QString &rel)
         const auto [parent, name] = splitParent(rel);
         const int pfd = dirFd(parent, &err);
         if (pfd >= 0) {
-            fd = ::openat(pfd, QFile::encodeName(name).constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (fd < 0)
+            const QByteArray n = QFile::encodeName(name);
+            fd = ::openat(pfd, n.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (fd < 0) {
                 err = errno;
+                struct stat lst {};
+                if ((err == ENOTDIR || err == ELOOP) && ::fstatat(pfd, n.constData(), &lst, AT_SYMLINK_NOFOLLOW) == 0 &&
+                    S_ISLNK(lst.st_mode))
+                    err = ELOOP;  // say "a symbolic link", not "not a folder"
+            }
         }
     }
     if (fd < 0) {

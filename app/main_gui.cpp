@@ -1,0 +1,44 @@
+// ingot: the desktop application.
+#include "cachelocation.h"
+#include "localcachepage.h"
+#include "mainwindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QTranslator>
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Ingot"));
+    QApplication::setApplicationName(QStringLiteral("ingot"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Ingot"));
+    QApplication::setApplicationVersion(QStringLiteral(INGOT_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("ingot"));
+
+    QTranslator qtTr, appTr;
+    if (qtTr.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
+                  QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QApplication::installTranslator(&qtTr);
+    if (appTr.load(QLocale(), QStringLiteral("ingot"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        QApplication::installTranslator(&appTr);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QApplication::translate("main", "Neuron compile caches, Hub caches, training jobs and checkpoints."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOption({QStringLiteral("cache-dir"), QApplication::translate("main", "Open this cache folder."), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("sample"), QApplication::translate("main", "Open the generated sample cache.")});
+    parser.process(app);
+
+    ingot::MainWindow w;
+    w.start(ingot::CacheLocation::resolve());
+    if (parser.isSet(QStringLiteral("cache-dir")))
+        w.localCachePage()->openRoot(parser.value(QStringLiteral("cache-dir")));
+    else if (parser.isSet(QStringLiteral("sample")))
+        w.localCachePage()->openSampleCache();
+    w.show();
+    return app.exec();
+}

@@ -1,0 +1,154 @@
+#include "mainwindow.h"
+
+#include "appsettings.h"
+#include "cachelocation.h"
+#include "cachesession.h"
+#include "localcachepage.h"
+#include "settingsdialog.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolButton>
+
+namespace ingot {
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+    , m_nav(new QListWidget(this))
+    , m_pages(new QStackedWidget(this))
+    , m_local(new LocalCachePage(this))
+    , m_status(new QLabel(this))
+    , m_busy(new QProgressBar(this))
+    , m_cancel(new QToolButton(this))
+{
+    setWindowTitle(tr("Ingot"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/ingot.svg")));
+
+    // Areas arrive one by one (Hub caches, training jobs, checkpoints, remote hosts); only working ones are listed.
+    m_nav->setIconSize(QSize(22, 22));
+    m_nav->setFrameShape(QFrame::NoFrame);
+    m_nav->setSpacing(2);
+    auto *local = new QListWidgetItem(QIcon(QStringLiteral(":/icons/cache.svg")), tr("Local cache"), m_nav);
+    local->setToolTip(tr("The Neuron compile cache on this machine (Ctrl+1)"));
+    m_pages->addWidget(m_local);
+    m_nav->setCurrentRow(0);
+    m_nav->setFixedWidth(150);
+    connect(m_nav, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
+
+    auto *central = new QWidget(this);
+    auto *row = new QHBoxLayout(central);
+    row->setContentsMargins(4, 4, 4, 0);
+    row->addWidget(m_nav);
+    row->addWidget(m_pages, 1);
+    setCentralWidget(central);
+
+    m_busy->setRange(0, 0);
+    m_busy->setMaximumWidth(120);
+    m_busy->setMaximumHeight(14);
+    m_busy->hide();
+    m_cancel->setIcon(style()->standardIcon(QStyle::SP_DialogCancelButton));
+    m_cancel->setToolTip(tr("Cancel the scan (Esc)"));
+    m_cancel->setAutoRaise(true);
+    m_cancel->hide();
+    connect(m_cancel, &QToolButton::clicked, this, [this] { m_local->session()->cancel(); });
+    statusBar()->addWidget(m_status, 1);
+    statusBar()->addPermanentWidget(m_busy);
+    statusBar()->addPermanentWidget(m_cancel);
+    connect(m_local, &LocalCachePage::statusChanged, this, &MainWindow::setStatus);
+    connect(m_local, &LocalCachePage::rootOpened, this,
+            [this](const QString &root) { setWindowTitle(tr("%1 — Ingot").arg(root)); });
+
+    buildMenus();
+    QSettings s;
+    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1280, 820);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::start(const CacheLocation &resolved)
+{
+    m_local->openInitial(resolved);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_local->addFolderAction());
+    file->addAction(m_local->sampleAction());
+    file->addSeparator();
+    file->addAction(m_local->rescanAction());
+    file->addAction(m_local->fullRescanAction());
+    QAction *cancel = file->addAction(tr("&Cancel scan"), this, [this] { m_local->session()->cancel(); });
+    cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+    cancel->setShortcutContext(Qt::WindowShortcut);
+    file->addSeparator();
+    QAction *settings = file->addAction(tr("&Settings…"), this, &MainWindow::showSettings);
+    settings->setShortcut(QKeySequence::Preferences);
+    if (settings->shortcut().isEmpty())
+        settings->setShortcut(QKeySequence(QStringLiteral("Ctrl+,")));
+    settings->setMenuRole(QAction::PreferencesRole);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu *cache = menuBar()->addMenu(tr("&Cache"));
+    for (QAction *a : m_local->maintenanceActions())
+        cache->addAction(a);
+
+    QMenu *go = menuBar()->addMenu(tr("&Go"));
+    QAction *toLocal = go->addAction(tr("&Local cache"), this, [this] { m_nav->setCurrentRow(0); });
+    toLocal->setShortcut(QKeySequence(QStringLiteral("Ctrl+1")));
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Ingot"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt)->setMenuRole(QAction::AboutQtRole);
+}
+
+void MainWindow::setStatus(const QString &text, bool busy)
+{
+    m_status->setText(text);
+    m_busy->setVisible(busy);
+    m_cancel->setVisible(busy);
+}
+
+void MainWindow::showSettings()
+{
+    SettingsDialog dlg(this);
+    if (dlg.exec() == QDialog::Accepted)
+        m_local->session()->setWatching(AppSettings::watchForChanges());
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(
+        this, tr("About Ingot"),
+        tr("<h3>Ingot %1</h3>"
+           "<p>Compile caches, Hub caches, training jobs and checkpoints for AWS Trainium with optimum-neuron and "
+           "torch-neuronx.</p>"
+           "<p>Ingot shows what the opaque Neuron compile cache holds, which entries failed, which locks are stale and "
+           "what can go, and maintains it safely: every action is previewed first.</p>"
+           "<p>Built with Qt %2. Settings: <tt>%3</tt></p>")
+            .arg(QStringLiteral(INGOT_VERSION), QString::fromLatin1(qVersion()), QSettings().fileName()));
+}
+
+void MainWindow::closeEvent(QCloseEvent *e)
+{
+    QSettings().setValue(QStringLiteral("window/geometry"), saveGeometry());
+    QMainWindow::closeEvent(e);
+}
+
+}  // namespace ingot
