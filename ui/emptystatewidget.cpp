@@ -1,5 +1,7 @@
 #include "emptystatewidget.h"
 
+#include "mainwindow.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -16,6 +18,7 @@ EmptyStateWidget::EmptyStateWidget(QWidget *parent)
     , m_sample(new QPushButton(tr("Open sample cache"), this))
     , m_retry(new QPushButton(tr("Look again"), this))
 {
+    initResources();
     auto *icon = new QLabel(this);
     icon->setPixmap(QIcon(QStringLiteral(":/icons/ingot.svg")).pixmap(96, 96));
     icon->setAlignment(Qt::AlignCenter);

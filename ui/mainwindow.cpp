@@ -22,7 +22,18 @@
 #include <QStyle>
 #include <QToolButton>
 
+static void initIngotResources()
+{
+    Q_INIT_RESOURCE(ingot);  // the icons live in the static ui library
+}
+
 namespace ingot {
+
+void initResources()
+{
+    static const bool once = (initIngotResources(), true);
+    Q_UNUSED(once)
+}
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
@@ -33,6 +44,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_busy(new QProgressBar(this))
     , m_cancel(new QToolButton(this))
 {
+    initResources();
     setWindowTitle(tr("Ingot"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/ingot.svg")));
 

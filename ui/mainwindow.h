@@ -12,6 +12,9 @@ class QToolButton;
 namespace ingot {
 
 class LocalCachePage;
+
+// Registers the icons of the static ui library (safe to call more than once).
+void initResources();
 struct CacheLocation;
 
 class MainWindow final : public QMainWindow
