@@ -5,6 +5,9 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QSet>
+#include <QThread>
+
+#include <thread>
 
 namespace ingot {
 
@@ -169,7 +172,46 @@ bool isFinal(ModuleState s)
 
 CacheScanner::CacheScanner(CacheStore &store)
     : m_store(store)
+    , m_threads(std::clamp(QThread::idealThreadCount(), 1, 4))
 {
+}
+
+CacheScanner::~CacheScanner() = default;
+
+void CacheScanner::listInParallel(QVector<Job> &jobs, int from, int to, const QString &version, bool writesDone,
+                                  const std::atomic_bool *cancel)
+{
+    if (m_clones.empty() && m_threads > 1) {
+        // Other handles on the same place; a store that cannot make one is listed on this thread only.
+        for (int i = 1; i < m_threads; ++i) {
+            std::unique_ptr<CacheStore> c = m_store.clone();
+            QString error;
+            if (!c || !c->open(&error))
+                break;
+            m_clones.push_back(std::move(c));
+        }
+    }
+    std::atomic<int> next{from};
+    auto work = [&](CacheStore &store) {
+        for (int i = next++; i < to; i = next++) {
+            if (cancel && cancel->load(std::memory_order_relaxed))
+                return;
+            Job &j = jobs[i];
+            j.list = store.list(j.key);
+            if (j.list.ok) {
+                j.module = moduleFromList(version, j.entry->name, j.list, writesDone);
+                j.list.entries = {};
+            }
+            j.listed = true;
+        }
+    };
+    std::vector<std::thread> threads;
+    threads.reserve(m_clones.size());
+    for (auto &c : m_clones)
+        threads.emplace_back([&work, store = c.get()] { work(*store); });
+    work(m_store);
+    for (auto &t : threads)
+        t.join();
 }
 
 CacheModule CacheScanner::scanModule(const QString &version, const QString &name, bool *vanished, QString *error)
@@ -263,9 +305,9 @@ CacheSnapshot CacheScanner::scan(const CacheSnapshot *previous, const BatchFn &o
             warn(ver.name, vl.vanished ? tr("%1 vanished during the scan.").arg(ver.name) : vl.error);
             continue;
         }
+        // Unknown items and unchanged modules right away; the rest is listed below, in parallel where the store allows.
+        QVector<Job> jobs;
         for (const StoreEntry &e : vl.entries) {
-            if (cancelled())
-                break;
             if (e.type != StoreEntry::Type::Dir || !e.name.startsWith(QLatin1String("MODULE_"))) {
                 CacheModule item = itemFromEntry(ver.name, e);
                 const CacheModule *old = previous ? previous->find(item.key()) : nullptr;
@@ -280,25 +322,38 @@ CacheSnapshot CacheScanner::scan(const CacheSnapshot *previous, const BatchFn &o
                     continue;
                 }
             }
-            const ListResult ml = m_store.list(key);
-            ++stats.foldersListed;
-            if (!ml.ok) {
-                if (ml.vanished) {
-                    warn(key, tr("%1 vanished during the scan.").arg(key));
+            jobs.append(Job{&e, key, {}, {}});
+        }
+        flush(false);
+        // Small first block so the first rows show at once, then large ones.
+        int from = 0;
+        while (from < jobs.size() && !cancelled()) {
+            const int to = std::min<int>(int(jobs.size()), from + (stats.entries < 512 ? 256 : 4096));
+            listInParallel(jobs, from, to, ver.name, writesDone, cancel);
+            for (int i = from; i < to; ++i) {
+                Job &j = jobs[i];
+                if (!j.listed)
+                    break;  // cancelled
+                ++stats.foldersListed;
+                if (!j.list.ok) {
+                    if (j.list.vanished) {
+                        warn(j.key, tr("%1 vanished during the scan.").arg(j.key));
+                        continue;
+                    }
+                    CacheModule bad = itemFromEntry(ver.name, *j.entry);
+                    bad.kind = EntryKind::Module;
+                    bad.warnings = QStringList{j.list.error};
+                    emitItem(std::move(bad), true);
                     continue;
                 }
-                CacheModule bad = itemFromEntry(ver.name, e);
-                bad.kind = EntryKind::Module;
-                bad.warnings = QStringList{ml.error};
-                emitItem(std::move(bad), true);
-                continue;
+                emitItem(std::move(j.module), true);
             }
-            CacheModule m = moduleFromList(ver.name, e.name, ml, writesDone);
-            emitItem(std::move(m), true);
+            from = to;
             flush(false);
         }
         flush(false);
     }
+    m_clones.clear();
 
     stats.cancelled = cancelled();
     if (previous) {

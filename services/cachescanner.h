@@ -1,14 +1,15 @@
 // Reads a compile cache through a CacheStore into CacheModule values, progressively and cancellably.
 #pragma once
 
+#include "cachestore.h"
 #include "cachetypes.h"
 
 #include <atomic>
 #include <functional>
+#include <memory>
+#include <vector>
 
 namespace ingot {
-
-class CacheStore;
 
 // What changed since the previous snapshot, handed out in batches while a scan runs.
 struct ScanDelta {
@@ -33,6 +34,7 @@ public:
     using BatchFn = std::function<void(ScanDelta &&)>;
 
     explicit CacheScanner(CacheStore &store);
+    ~CacheScanner();
     Q_DISABLE_COPY_MOVE(CacheScanner)
 
     // Scans the whole cache. With `previous`, a module folder whose mtime and ctime did not change and whose state
@@ -45,10 +47,25 @@ public:
     CacheModule scanModule(const QString &version, const QString &name, bool *vanished, QString *error);
 
     void setBatchInterval(int ms) { m_batchIntervalMs = ms; }
+    // Module folders are listed on this many threads when the store can clone itself (default: cores, at most 4).
+    void setThreads(int n) { m_threads = std::max(1, n); }
+
+    struct Job {
+        const StoreEntry *entry;
+        QString key;
+        ListResult list;
+        CacheModule module;
+        bool listed = false;
+    };
 
 private:
+    void listInParallel(QVector<Job> &jobs, int from, int to, const QString &version, bool writesDone,
+                        const std::atomic_bool *cancel);
+
     CacheStore &m_store;
+    std::vector<std::unique_ptr<CacheStore>> m_clones;
     int m_batchIntervalMs = 50;
+    int m_threads = 2;
 };
 
 }  // namespace ingot

@@ -6,11 +6,11 @@ namespace ingot {
 
 QString CacheStats::ageBucketName(int bucket)
 {
-    static const char *names[] = {QT_TRANSLATE_NOOP("ingot::CacheStats", "< 1 d"),
+    static const char *names[] = {QT_TRANSLATE_NOOP("ingot::CacheStats", "0-1 d"),
                                   QT_TRANSLATE_NOOP("ingot::CacheStats", "1-7 d"),
                                   QT_TRANSLATE_NOOP("ingot::CacheStats", "7-30 d"),
                                   QT_TRANSLATE_NOOP("ingot::CacheStats", "30-90 d"),
-                                  QT_TRANSLATE_NOOP("ingot::CacheStats", "> 90 d")};
+                                  QT_TRANSLATE_NOOP("ingot::CacheStats", "90+ d")};
     return QCoreApplication::translate("ingot::CacheStats", names[qBound(0, bucket, AgeBucketCount - 1)]);
 }
 

@@ -6,6 +6,8 @@
 #include <QString>
 #include <QVector>
 
+#include <memory>
+
 namespace ingot {
 
 struct StoreEntry {
@@ -57,6 +59,9 @@ public:
     // A local path for "open folder"/"copy path"; the display path where there is no local one.
     virtual QString fullPath(const QString &rel) const = 0;
     virtual bool isLocal() const = 0;
+    // Another handle on the same place, so a scan can list folders on several threads. nullptr (the default):
+    // this store is listed from one thread only.
+    virtual std::unique_ptr<CacheStore> clone() const { return nullptr; }
 };
 
 // A root-relative path is safe when it has no "..", "." or empty segment, no leading '/', no '\\' and no NUL.

@@ -224,6 +224,7 @@ ListResult LocalCacheStore::list(const QString &rel)
         }
         fillFromStat(e, st);
         if (e.type == StoreEntry::Type::Symlink) {
+            e.atimeMs = 0;  // reading a link updates its own atime: only the target's means anything
             struct stat tst {};
             if (::fstatat(dfd, n, &tst, 0) != 0) {
                 e.linkBroken = true;

@@ -23,6 +23,7 @@ public:
     QVector<qint64> runningCompilers(QString *error) override;
     QString fullPath(const QString &rel) const override;
     bool isLocal() const override { return true; }
+    std::unique_ptr<CacheStore> clone() const override { return std::make_unique<LocalCacheStore>(m_root); }
 
     // Exposed for tests and the CLI: the process ids whose program is neuronx-cc, read from /proc.
     static QVector<qint64> findProcesses(const QString &programName);

@@ -236,6 +236,11 @@ bool writeSampleCache(const QString &rootPath, const SampleCacheOptions &o, Samp
         } else {
             state = ModuleState::Empty;
         }
+        for (int x = 0; ok && x < o.extraFiles && state != ModuleState::Empty; ++x) {
+            const QByteArray extra = dir + "/extra_" + QByteArray::number(x) + ".txt";
+            ok = w.file(extra, 200);
+            touched << extra;
+        }
         if (!ok) {
             *error = w.error;
             return false;

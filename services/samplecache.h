@@ -14,6 +14,7 @@ struct SampleCacheOptions {
     bool oddEntries = true;    // unknown files, odd names, broken and outside links
     bool hubLinks = true;      // entries whose files are symlinks into a Hugging Face hub blob cache
     QString linkBase;          // where link targets live, outside the root; "" = "<root>.links"
+    int extraFiles = 0;        // small extra files per non-empty module (benchmarks: ~5 files per module)
     qint64 minNeffBytes = 8 * 1000 * 1000;
     qint64 maxNeffBytes = qint64(2400) * 1000 * 1000;  // sparse files: apparent size only
 };

@@ -327,6 +327,26 @@ private Q_SLOTS:
         QVERIFY(seen < 400);
     }
 
+    void parallelListingEqualsSequential()
+    {
+        QTemporaryDir tmp;
+        const QString root = test::makeSampleCache(tmp, 600, 8);
+        LocalCacheStore a(root), b(root);
+        CacheScanner one(a), four(b);
+        one.setThreads(1);
+        four.setThreads(4);
+        const CacheSnapshot s1 = one.scan(nullptr), s4 = four.scan(nullptr);
+        QCOMPARE(s4.modules.size(), s1.modules.size());
+        for (const CacheModule &m : s1.modules) {
+            const CacheModule *p = s4.find(m.key());
+            QVERIFY(p);
+            QCOMPARE(p->state, m.state);
+            QCOMPARE(p->size, m.size);
+            QCOMPARE(p->fileCount(), m.fileCount());
+            QCOMPARE(p->lastUsedMs, m.lastUsedMs);
+        }
+    }
+
     void sampleCacheScansToWhatWasWritten()
     {
         QTemporaryDir tmp;

@@ -19,6 +19,7 @@ int main(int argc, char **argv)
     p.addHelpOption();
     p.addOption({QStringLiteral("modules"), QStringLiteral("Module folders to write (default 1000)."), QStringLiteral("N"), QStringLiteral("1000")});
     p.addOption({QStringLiteral("seed"), QStringLiteral("Random seed (default 42)."), QStringLiteral("N"), QStringLiteral("42")});
+    p.addOption({QStringLiteral("extra-files"), QStringLiteral("Small extra files per module (default 0)."), QStringLiteral("N"), QStringLiteral("0")});
     p.addOption({QStringLiteral("no-odd"), QStringLiteral("Leave out unknown files, odd names and broken links.")});
     p.addOption({QStringLiteral("no-hub-links"), QStringLiteral("Leave out entries linked into a HF hub blob cache.")});
     p.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("The cache root to create."));
@@ -28,6 +29,7 @@ int main(int argc, char **argv)
     ingot::SampleCacheOptions o;
     o.modules = p.value(QStringLiteral("modules")).toInt();
     o.seed = p.value(QStringLiteral("seed")).toULongLong();
+    o.extraFiles = p.value(QStringLiteral("extra-files")).toInt();
     o.oddEntries = !p.isSet(QStringLiteral("no-odd"));
     o.hubLinks = !p.isSet(QStringLiteral("no-hub-links"));
     ingot::SampleCacheResult r;

@@ -1,0 +1,84 @@
+// bench_scan ROOT [--sync]: scans ROOT the way the GUI does (CacheSession off the UI thread, deltas applied to
+// the tree model) and prints, one per line: total_ms, first_rows_ms, entries, files, peak_rss_kb.
+// --sync: the plain CacheScanner on this thread with no model (what ingot-cli does).
+#include "cachescanner.h"
+#include "cachesession.h"
+#include "localcachestore.h"
+#ifdef INGOT_BENCH_WITH_MODEL
+#include "cachetreemodel.h"
+#endif
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+
+#include <cstdio>
+
+static long peakRssKb()
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : f.readAll().split('\n'))
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').first().toLong();
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    if (args.size() < 2) {
+        std::fprintf(stderr, "usage: bench_scan ROOT [--sync]\n");
+        return 2;
+    }
+    const QString root = args.at(1);
+    QElapsedTimer t;
+    long files = 0;
+    int entries = 0;
+    qint64 firstRows = -1, total = -1;
+    if (args.contains(QStringLiteral("--sync"))) {
+        t.start();
+        ingot::LocalCacheStore store(root);
+        ingot::CacheScanner scanner(store);
+        ingot::ScanStats st;
+        const ingot::CacheSnapshot snap = scanner.scan(nullptr, [&](ingot::ScanDelta &&d) {
+            if (firstRows < 0 && !d.upserts.isEmpty())
+                firstRows = t.elapsed();
+        }, nullptr, &st);
+        total = t.elapsed();
+        entries = int(snap.modules.size());
+        for (const auto &m : snap.modules)
+            files += m.fileCount();
+    } else {
+        ingot::CacheSession session;
+        session.setWatching(false);
+#ifdef INGOT_BENCH_WITH_MODEL
+        ingot::CacheTreeModel model;
+        QObject::connect(&session, &ingot::CacheSession::delta, &model, [&](const ingot::ScanDelta &d) {
+            model.applyDelta(d);
+            if (firstRows < 0 && model.rowCount() > 0)
+                firstRows = t.elapsed();
+        });
+#else
+        QObject::connect(&session, &ingot::CacheSession::delta, &app, [&](const ingot::ScanDelta &d) {
+            if (firstRows < 0 && !d.upserts.isEmpty())
+                firstRows = t.elapsed();
+        });
+#endif
+        QObject::connect(&session, &ingot::CacheSession::scanFinished, &app, [&] {
+            total = t.elapsed();
+            app.quit();
+        });
+        t.start();
+        session.setRoot(root);
+        app.exec();
+        entries = int(session.snapshot().modules.size());
+        for (const auto &m : session.snapshot().modules)
+            files += m.fileCount();
+    }
+    std::printf("total_ms %lld\nfirst_rows_ms %lld\nentries %d\nfiles %ld\npeak_rss_kb %ld\n", (long long)total,
+                (long long)firstRows, entries, files, peakRssKb());
+    return 0;
+}
