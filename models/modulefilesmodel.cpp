@@ -41,7 +41,6 @@ int ModuleFilesModel::columnCount(const QModelIndex &parent) const
 
 QString ModuleFilesModel::noteFor(const CacheFile &f, const QString &target)
 {
-    auto tr = [](const char *s) { return QCoreApplication::translate("ingot::ModuleFilesModel", s); };
     QStringList notes;
     if (f.is(CacheFile::Symlink)) {
         if (f.is(CacheFile::Broken))

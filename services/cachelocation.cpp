@@ -6,10 +6,10 @@
 namespace ingot {
 
 namespace {
-QString tr(const char *s)
-{
-    return QCoreApplication::translate("ingot::CacheLocation", s);
-}
+// lupdate reads this context from the macro, so the .ts file and the lookups agree.
+struct CacheLocationText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::CacheLocation)
+};
 
 QStringList splitFlags(const QString &flags)
 {
@@ -80,16 +80,16 @@ CacheLocation CacheLocation::resolve(const QProcessEnvironment &env)
     if (!fromFlags.isEmpty()) {
         loc.rule = Rule::CcFlagsCacheDir;
         loc.path = fromFlags;
-        loc.explanation = tr("NEURON_CC_FLAGS contains --cache_dir=%1, which takes precedence over "
+        loc.explanation = CacheLocationText::tr("NEURON_CC_FLAGS contains --cache_dir=%1, which takes precedence over "
                              "NEURON_COMPILE_CACHE_URL and the default.").arg(fromFlags);
     } else if (!url.isEmpty()) {
         loc.rule = Rule::CompileCacheUrl;
         loc.path = url;
-        loc.explanation = tr("NEURON_COMPILE_CACHE_URL is set to %1 (NEURON_CC_FLAGS has no --cache_dir).").arg(url);
+        loc.explanation = CacheLocationText::tr("NEURON_COMPILE_CACHE_URL is set to %1 (NEURON_CC_FLAGS has no --cache_dir).").arg(url);
     } else {
         loc.rule = Rule::Default;
         loc.path = defaultPath();
-        loc.explanation = tr("Neither --cache_dir in NEURON_CC_FLAGS nor NEURON_COMPILE_CACHE_URL is set, so the "
+        loc.explanation = CacheLocationText::tr("Neither --cache_dir in NEURON_CC_FLAGS nor NEURON_COMPILE_CACHE_URL is set, so the "
                              "Neuron default %1 is used.").arg(loc.path);
     }
     if (loc.path.startsWith(QLatin1String("s3://"), Qt::CaseInsensitive)) {
@@ -100,7 +100,7 @@ CacheLocation CacheLocation::resolve(const QProcessEnvironment &env)
         loc.path = QDir::cleanPath(expandHome(loc.path));
     }
     if (loc.cachingDisabled)
-        loc.explanation += QLatin1Char(' ') + tr("Note: --no_cache in NEURON_CC_FLAGS disables the compile cache for jobs "
+        loc.explanation += QLatin1Char(' ') + CacheLocationText::tr("Note: --no_cache in NEURON_CC_FLAGS disables the compile cache for jobs "
                                                  "started with these flags.");
     return loc;
 }
@@ -108,7 +108,7 @@ CacheLocation CacheLocation::resolve(const QProcessEnvironment &env)
 QString CacheLocation::unsupportedReason() const
 {
     if (kind == Kind::S3)
-        return tr("S3 caches are not supported yet: %1 is an S3 location. Ingot can show local caches "
+        return CacheLocationText::tr("S3 caches are not supported yet: %1 is an S3 location. Ingot can show local caches "
                   "only; add a local cache folder instead.").arg(path);
     return {};
 }

@@ -12,10 +12,10 @@
 namespace ingot {
 
 namespace {
-QString tr(const char *s)
-{
-    return QCoreApplication::translate("ingot::CacheScanner", s);
-}
+// lupdate reads this context from the macro, so the .ts file and the lookups agree.
+struct ScannerText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::CacheScanner)
+};
 
 // The few names the compiler writes, shared between all modules (implicitly shared QStrings: no copy per file).
 const QString &internName(const QString &name)
@@ -66,26 +66,26 @@ CacheModule itemFromEntry(const QString &version, const StoreEntry &e)
     m.dirMtimeMs = e.mtimeMs;
     m.dirCtimeMs = e.ctimeMs;
     m.lastUsedMs = e.mtimeMs;
-    const QString where = version.isEmpty() ? tr("the cache root") : version;
+    const QString where = version.isEmpty() ? ScannerText::tr("the cache root") : version;
     switch (e.type) {
     case StoreEntry::Type::Symlink:
         m.kind = e.linkTargetIsDir ? EntryKind::LinkedDir : EntryKind::UnknownFile;
         m.linkedSize = e.linkTargetIsDir ? 0 : e.size;
-        m.warnings << (e.linkBroken ? tr("A broken symbolic link in %1.").arg(where)
-                                    : e.linkOutsideRoot ? tr("A symbolic link in %1 pointing outside the cache root; not followed.").arg(where)
-                                                        : tr("A symbolic link in %1; not followed.").arg(where));
+        m.warnings << (e.linkBroken ? ScannerText::tr("A broken symbolic link in %1.").arg(where)
+                                    : e.linkOutsideRoot ? ScannerText::tr("A symbolic link in %1 pointing outside the cache root; not followed.").arg(where)
+                                                        : ScannerText::tr("A symbolic link in %1; not followed.").arg(where));
         break;
     case StoreEntry::Type::Dir:
         m.kind = EntryKind::UnknownDir;
         m.warnings << (m.name.startsWith(QLatin1String(".ingot-removing-"))
-                           ? tr("Left over from an interrupted removal by Ingot; safe to delete by hand.")
-                           : tr("A folder the Neuron compiler does not write in %1; not scanned.").arg(where));
+                           ? ScannerText::tr("Left over from an interrupted removal by Ingot; safe to delete by hand.")
+                           : ScannerText::tr("A folder the Neuron compiler does not write in %1; not scanned.").arg(where));
         break;
     default:
         m.kind = EntryKind::UnknownFile;
         m.size = e.size;
         m.allocated = e.allocated;
-        m.warnings << tr("A file the Neuron compiler does not write in %1.").arg(where);
+        m.warnings << ScannerText::tr("A file the Neuron compiler does not write in %1.").arg(where);
         break;
     }
     return m;
@@ -106,7 +106,7 @@ CacheModule moduleFromList(const QString &version, const QString &name, const Li
         const int plus = rest.indexOf(QLatin1Char('+'));
         const bool ok = plus < 0 ? looksLikeHash(rest) : looksLikeHash(rest.left(plus)) && looksLikeHash(rest.mid(plus + 1));
         if (!ok || !isPlainAscii(name))
-            m.warnings << tr("Unusual module name: the compiler writes MODULE_<hash>+<flags hash>.");
+            m.warnings << ScannerText::tr("Unusual module name: the compiler writes MODULE_<hash>+<flags hash>.");
     }
     m.files.reserve(lr.entries.size());
     QSet<quint64> linked;
@@ -126,14 +126,14 @@ CacheModule moduleFromList(const QString &version, const QString &name, const Li
             break;
         case StoreEntry::Type::Dir:
             f.flags |= CacheFile::Directory;
-            m.warnings << tr("Unexpected sub-folder \"%1\"; its contents are not scanned.").arg(e.name);
+            m.warnings << ScannerText::tr("Unexpected sub-folder \"%1\"; its contents are not scanned.").arg(e.name);
             break;
         case StoreEntry::Type::Symlink:
             f.flags |= CacheFile::Symlink;
             f.linkId = e.linkId;
             if (e.linkBroken) {
                 f.flags |= CacheFile::Broken;
-                m.warnings << tr("\"%1\" is a broken symbolic link.").arg(e.name);
+                m.warnings << ScannerText::tr("\"%1\" is a broken symbolic link.").arg(e.name);
             } else if (!linked.contains(e.linkId)) {
                 linked.insert(e.linkId);
                 m.linkedSize += f.size;
@@ -143,13 +143,13 @@ CacheModule moduleFromList(const QString &version, const QString &name, const Li
             if (e.linkOutsideRoot) {
                 f.flags |= CacheFile::OutsideRoot;
                 if (!e.linkToHubBlob && !e.linkBroken)
-                    m.warnings << tr("\"%1\" links outside the cache root; the link is never followed when deleting.")
+                    m.warnings << ScannerText::tr("\"%1\" links outside the cache root; the link is never followed when deleting.")
                                       .arg(e.name);
             }
             break;
         case StoreEntry::Type::Other:
             f.flags |= CacheFile::Special;
-            m.warnings << tr("\"%1\" is not a regular file (a pipe, socket or device), or could not be read.").arg(e.name);
+            m.warnings << ScannerText::tr("\"%1\" is not a regular file (a pipe, socket or device), or could not be read.").arg(e.name);
             break;
         }
         m.lastUsedMs = std::max(m.lastUsedMs, f.mtimeMs);
@@ -302,7 +302,7 @@ CacheSnapshot CacheScanner::scan(const CacheSnapshot *previous, const BatchFn &o
         const ListResult vl = m_store.list(ver.name);
         ++stats.foldersListed;
         if (!vl.ok) {
-            warn(ver.name, vl.vanished ? tr("%1 vanished during the scan.").arg(ver.name) : vl.error);
+            warn(ver.name, vl.vanished ? ScannerText::tr("%1 vanished during the scan.").arg(ver.name) : vl.error);
             continue;
         }
         // Unknown items and unchanged modules right away; the rest is listed below, in parallel where the store allows.
@@ -337,7 +337,7 @@ CacheSnapshot CacheScanner::scan(const CacheSnapshot *previous, const BatchFn &o
                 ++stats.foldersListed;
                 if (!j.list.ok) {
                     if (j.list.vanished) {
-                        warn(j.key, tr("%1 vanished during the scan.").arg(j.key));
+                        warn(j.key, ScannerText::tr("%1 vanished during the scan.").arg(j.key));
                         continue;
                     }
                     CacheModule bad = itemFromEntry(ver.name, *j.entry);

@@ -151,28 +151,28 @@ ModuleState classifyModule(const QVector<CacheFile> &files, bool writesDoneMarke
             *why = QCoreApplication::translate("ingot::CacheModule", text);
     };
     if (lock) {
-        say("A *.lock file is present: a compile is running, or a killed one left a stale lock.");
+        say(QT_TRANSLATE_NOOP("ingot::CacheModule", "A *.lock file is present: a compile is running, or a killed one left a stale lock."));
         return ModuleState::Locked;
     }
     if (neff) {
         // Entries pulled from the Hub are symlinks and carry whatever the uploader had: trust the neff.
         if (writesDoneMarker && !done && !neffLinked) {
-            say("model.neff is present but model.done is missing: the compile was interrupted.");
+            say(QT_TRANSLATE_NOOP("ingot::CacheModule", "model.neff is present but model.done is missing: the compile was interrupted."));
             return ModuleState::Incomplete;
         }
-        say("Compiled: model.neff is present.");
+        say(QT_TRANSLATE_NOOP("ingot::CacheModule", "Compiled: model.neff is present."));
         return ModuleState::Success;
     }
     if (log) {
-        say("model.log without model.neff: the compile failed. The compiler will not retry until this entry is "
-            "deleted (or --retry_failed_compilation is passed).");
+        say(QT_TRANSLATE_NOOP("ingot::CacheModule", "model.log without model.neff: the compile failed. The compiler will not retry until this entry is "
+            "deleted (or --retry_failed_compilation is passed)."));
         return ModuleState::Failed;
     }
     if (files.isEmpty()) {
-        say("The folder is empty.");
+        say(QT_TRANSLATE_NOOP("ingot::CacheModule", "The folder is empty."));
         return ModuleState::Empty;
     }
-    say("No model.neff, no model.log and no lock: the compile never finished.");
+    say(QT_TRANSLATE_NOOP("ingot::CacheModule", "No model.neff, no model.log and no lock: the compile never finished."));
     return ModuleState::Incomplete;
 }
 

@@ -16,10 +16,10 @@
 namespace ingot {
 
 namespace {
-QString tr(const char *s)
-{
-    return QCoreApplication::translate("ingot::LocalCacheStore", s);
-}
+// lupdate reads this context from the macro, so the .ts file and the lookups agree.
+struct StoreText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::LocalCacheStore)
+};
 
 qint64 toMs(const struct timespec &ts)
 {
@@ -54,15 +54,15 @@ QString describeErrno(int err)
 {
     switch (err) {
     case EACCES:
-    case EPERM: return tr("permission denied");
-    case ENOENT: return tr("no longer exists");
-    case ENOTDIR: return tr("is not a folder");
-    case ELOOP: return tr("is a symbolic link (links are never followed)");
-    case ENOSPC: return tr("the disk is full");
-    case EROFS: return tr("the file system is read-only");
-    case EBUSY: return tr("is in use");
-    case ENOTEMPTY: return tr("is not empty");
-    case EIO: return tr("input/output error");
+    case EPERM: return StoreText::tr("permission denied");
+    case ENOENT: return StoreText::tr("no longer exists");
+    case ENOTDIR: return StoreText::tr("is not a folder");
+    case ELOOP: return StoreText::tr("is a symbolic link (links are never followed)");
+    case ENOSPC: return StoreText::tr("the disk is full");
+    case EROFS: return StoreText::tr("the file system is read-only");
+    case EBUSY: return StoreText::tr("is in use");
+    case ENOTEMPTY: return StoreText::tr("is not empty");
+    case EIO: return StoreText::tr("input/output error");
     default: return QString::fromLocal8Bit(strerror(err));
     }
 }
@@ -87,17 +87,17 @@ bool LocalCacheStore::open(QString *error)
     struct stat st {};
     if (::stat(path.constData(), &st) != 0) {
         const int err = errno;
-        *error = err == ENOENT ? tr("The cache folder %1 does not exist.").arg(m_root)
-                               : tr("Cannot open the cache folder %1: %2.").arg(m_root, describeErrno(err));
+        *error = err == ENOENT ? StoreText::tr("The cache folder %1 does not exist.").arg(m_root)
+                               : StoreText::tr("Cannot open the cache folder %1: %2.").arg(m_root, describeErrno(err));
         return false;
     }
     if (!S_ISDIR(st.st_mode)) {
-        *error = tr("%1 is not a folder, so it cannot be a compile cache.").arg(m_root);
+        *error = StoreText::tr("%1 is not a folder, so it cannot be a compile cache.").arg(m_root);
         return false;
     }
     const int fd = ::open(path.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) {
-        *error = tr("Cannot open the cache folder %1: %2.").arg(m_root, describeErrno(errno));
+        *error = StoreText::tr("Cannot open the cache folder %1: %2.").arg(m_root, describeErrno(errno));
         return false;
     }
     char buf[PATH_MAX];
@@ -194,7 +194,7 @@ ListResult LocalCacheStore::list(const QString &rel)
     }
     if (fd < 0) {
         r.vanished = err == ENOENT;
-        r.error = tr("Cannot read %1: %2.").arg(fullPath(rel), describeErrno(err));
+        r.error = StoreText::tr("Cannot read %1: %2.").arg(fullPath(rel), describeErrno(err));
         return r;
     }
     struct stat st {};
@@ -202,7 +202,7 @@ ListResult LocalCacheStore::list(const QString &rel)
         fillFromStat(r.self, st);
     DIR *dir = ::fdopendir(fd);
     if (!dir) {
-        r.error = tr("Cannot read %1: %2.").arg(fullPath(rel), describeErrno(errno));
+        r.error = StoreText::tr("Cannot read %1: %2.").arg(fullPath(rel), describeErrno(errno));
         ::close(fd);
         return r;
     }
@@ -265,12 +265,12 @@ bool LocalCacheStore::readFile(const QString &rel, qint64 maxBytes, bool fromEnd
     int err = 0;
     const auto [parent, name] = splitParent(rel);
     if (!isSafeRelativePath(rel) || name.isEmpty()) {
-        *error = tr("Refused to read %1: the path leaves the cache root.").arg(rel);
+        *error = StoreText::tr("Refused to read %1: the path leaves the cache root.").arg(rel);
         return false;
     }
     const int pfd = dirFd(parent, &err);
     if (pfd < 0) {
-        *error = tr("Cannot read %1: %2.").arg(fullPath(rel), describeErrno(err));
+        *error = StoreText::tr("Cannot read %1: %2.").arg(fullPath(rel), describeErrno(err));
         return false;
     }
     const QByteArray n = QFile::encodeName(name);
@@ -279,14 +279,14 @@ bool LocalCacheStore::readFile(const QString &rel, qint64 maxBytes, bool fromEnd
     if (fd < 0 && errno == EPERM)
         fd = ::openat(pfd, n.constData(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
-        *error = tr("Cannot read %1: %2.").arg(fullPath(rel), describeErrno(errno));
+        *error = StoreText::tr("Cannot read %1: %2.").arg(fullPath(rel), describeErrno(errno));
         return false;
     }
     struct stat st {};
     ::fstat(fd, &st);
     if (!S_ISREG(st.st_mode)) {
         ::close(fd);
-        *error = tr("%1 is not a regular file.").arg(fullPath(rel));
+        *error = StoreText::tr("%1 is not a regular file.").arg(fullPath(rel));
         return false;
     }
     const qint64 size = st.st_size;
@@ -363,25 +363,25 @@ bool LocalCacheStore::remove(const QString &rel, qint64 *freed, QString *error)
 {
     const auto [parent, name] = splitParent(rel);
     if (rel.isEmpty() || !isSafeRelativePath(rel)) {
-        *error = tr("Refused to remove \"%1\": the path is outside the cache root.").arg(rel);
+        *error = StoreText::tr("Refused to remove \"%1\": the path is outside the cache root.").arg(rel);
         return false;
     }
     int err = 0;
     const int pfd = dirFd(parent, &err);
     if (pfd < 0) {
-        *error = tr("Cannot remove %1: %2.").arg(fullPath(rel), describeErrno(err));
+        *error = StoreText::tr("Cannot remove %1: %2.").arg(fullPath(rel), describeErrno(err));
         return false;
     }
     const QByteArray n = QFile::encodeName(name);
     struct stat st {};
     if (::fstatat(pfd, n.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-        *error = tr("Cannot remove %1: %2.").arg(fullPath(rel), describeErrno(errno));
+        *error = StoreText::tr("Cannot remove %1: %2.").arg(fullPath(rel), describeErrno(errno));
         return false;
     }
     if (!S_ISDIR(st.st_mode)) {
         // A file or a symlink: unlink removes the link itself, never what it points to.
         if (::unlinkat(pfd, n.constData(), 0) != 0) {
-            *error = tr("Cannot remove %1: %2.").arg(fullPath(rel), describeErrno(errno));
+            *error = StoreText::tr("Cannot remove %1: %2.").arg(fullPath(rel), describeErrno(errno));
             return false;
         }
         if (!S_ISLNK(st.st_mode) && st.st_nlink <= 1)
@@ -391,7 +391,7 @@ bool LocalCacheStore::remove(const QString &rel, qint64 *freed, QString *error)
     // A folder: first rename it aside (one atomic step, so the compiler never sees half an entry), then empty it.
     const QByteArray aside = ".ingot-removing-" + n + '-' + QByteArray::number(qint64(::getpid()));
     if (::renameat(pfd, n.constData(), pfd, aside.constData()) != 0) {
-        *error = tr("Cannot remove %1: %2.").arg(fullPath(rel), describeErrno(errno));
+        *error = StoreText::tr("Cannot remove %1: %2.").arg(fullPath(rel), describeErrno(errno));
         return false;
     }
     const int dfd = ::openat(pfd, aside.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -401,9 +401,9 @@ bool LocalCacheStore::remove(const QString &rel, qint64 *freed, QString *error)
     if (e != 0) {
         // Put what is left back under its own name, so nothing is hidden under a temporary one.
         const bool restored = ::renameat(pfd, aside.constData(), pfd, n.constData()) == 0;
-        *error = restored ? tr("Could not fully remove %1: %2. What remains was left in place.")
+        *error = restored ? StoreText::tr("Could not fully remove %1: %2. What remains was left in place.")
                                 .arg(fullPath(rel), describeErrno(e))
-                          : tr("Could not fully remove %1: %2. What remains is in %3.")
+                          : StoreText::tr("Could not fully remove %1: %2. What remains is in %3.")
                                 .arg(fullPath(rel), describeErrno(e), fullPath(parent.isEmpty() ? QFile::decodeName(aside) : parent + QLatin1Char('/') + QFile::decodeName(aside)));
         return false;
     }
@@ -448,7 +448,7 @@ QVector<qint64> LocalCacheStore::findProcesses(const QString &programName)
 QVector<qint64> LocalCacheStore::runningCompilers(QString *error)
 {
     if (!QFile::exists(QStringLiteral("/proc/self"))) {
-        *error = tr("Cannot tell whether neuronx-cc is running: /proc is not available.");
+        *error = StoreText::tr("Cannot tell whether neuronx-cc is running: /proc is not available.");
         return {};
     }
     return findProcesses(QStringLiteral("neuronx-cc"));

@@ -10,10 +10,10 @@
 namespace ingot {
 
 namespace {
-QString tr(const char *s, int n = -1)
-{
-    return QCoreApplication::translate("ingot::Maintenance", s, nullptr, n);
-}
+// lupdate reads this context from the macro, so the .ts file and the lookups agree.
+struct MaintenanceText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::Maintenance)
+};
 
 qint64 cacheBytes(const QVector<CacheModule> &modules)
 {
@@ -47,17 +47,17 @@ void finish(MaintenancePlan &plan)
 
 QString lockedReason()
 {
-    return tr("LOCKED: a compile may be running on it; locked entries are never removed.");
+    return MaintenanceText::tr("LOCKED: a compile may be running on it; locked entries are never removed.");
 }
 }  // namespace
 
 QString actionTitle(MaintenanceAction a)
 {
     switch (a) {
-    case MaintenanceAction::CleanFailed: return tr("Delete failed entries");
-    case MaintenanceAction::ClearLocks: return tr("Clear stale locks");
-    case MaintenanceAction::RemoveVersions: return tr("Remove other compiler versions");
-    case MaintenanceAction::Prune: return tr("Prune by age and size");
+    case MaintenanceAction::CleanFailed: return MaintenanceText::tr("Delete failed entries");
+    case MaintenanceAction::ClearLocks: return MaintenanceText::tr("Clear stale locks");
+    case MaintenanceAction::RemoveVersions: return MaintenanceText::tr("Remove other compiler versions");
+    case MaintenanceAction::Prune: return MaintenanceText::tr("Prune by age and size");
     }
     return {};
 }
@@ -81,9 +81,9 @@ MaintenancePlan planCleanFailed(const QVector<CacheModule> &modules, const QStri
         if (!m.isModule() || (!only.isEmpty() && !only.contains(m.key())))
             continue;
         if (m.state == ModuleState::Failed)
-            plan.items.append(removeItem(m, tr("FAILED: removing it lets the next run compile this graph again.")));
+            plan.items.append(removeItem(m, MaintenanceText::tr("FAILED: removing it lets the next run compile this graph again.")));
         else if (!only.isEmpty())
-            plan.kept.append({m.key(), tr("Not a failed entry (%1).").arg(stateName(m.state))});
+            plan.kept.append({m.key(), MaintenanceText::tr("Not a failed entry (%1).").arg(stateName(m.state))});
     }
     finish(plan);
     return plan;
@@ -107,7 +107,7 @@ MaintenancePlan planClearLocks(const QVector<CacheModule> &modules, CacheStore &
         for (const auto &f : m.files)
             if (f.name.endsWith(QLatin1String(".lock")))
                 it.files << f.name;
-        it.reason = tr("Lock files: %1").arg(it.files.join(QStringLiteral(", ")));
+        it.reason = MaintenanceText::tr("Lock files: %1").arg(it.files.join(QStringLiteral(", ")));
         plan.items.append(it);
     }
     QString error;
@@ -118,7 +118,7 @@ MaintenancePlan planClearLocks(const QVector<CacheModule> &modules, CacheStore &
         QStringList ids;
         for (auto p : pids)
             ids << QString::number(p);
-        plan.refusal = tr("neuronx-cc is running (process %1), so these locks may belong to a live compile. "
+        plan.refusal = MaintenanceText::tr("neuronx-cc is running (process %1), so these locks may belong to a live compile. "
                           "Wait for it to finish, then clear the locks.").arg(ids.join(QStringLiteral(", ")));
     }
     finish(plan);
@@ -138,18 +138,18 @@ MaintenancePlan planRemoveVersions(const QVector<CacheModule> &modules, const QS
         if (!versions.contains(m.version))
             versions << m.version;
         if (!m.isModule())
-            plan.kept.append({m.key(), tr("Not written by the compiler; Ingot leaves it for you to remove by hand.")});
+            plan.kept.append({m.key(), MaintenanceText::tr("Not written by the compiler; Ingot leaves it for you to remove by hand.")});
         else if (m.state == ModuleState::Locked)
             plan.kept.append({m.key(), lockedReason()});
         else
-            plan.items.append(removeItem(m, tr("Compiler version %1 is not kept.").arg(m.version)));
+            plan.items.append(removeItem(m, MaintenanceText::tr("Compiler version %1 is not kept.").arg(m.version)));
     }
     for (const QString &v : std::as_const(versions)) {
         PlanItem it;
         it.op = PlanItem::Op::RemoveFolderIfEmpty;
         it.key = v;
         it.name = v;
-        it.reason = tr("The version folder, once it is empty.");
+        it.reason = MaintenanceText::tr("The version folder, once it is empty.");
         plan.items.append(it);
     }
     finish(plan);
@@ -175,7 +175,7 @@ MaintenancePlan planPrune(const QVector<CacheModule> &modules, const PruneOption
             continue;
         }
         if (o.ttlDays > 0 && m.lastUsedMs < cutoff) {
-            plan.items.append(removeItem(m, tr("Unused for %n days (TTL %1 days).", int((o.nowMs - m.lastUsedMs) / 86400000))
+            plan.items.append(removeItem(m, MaintenanceText::tr("Unused for %n days (TTL %1 days).", nullptr, int((o.nowMs - m.lastUsedMs) / 86400000))
                                                 .arg(o.ttlDays)));
             remaining -= m.size;
         } else if (o.ttlDays == 0) {
@@ -189,16 +189,16 @@ MaintenancePlan planPrune(const QVector<CacheModule> &modules, const PruneOption
         for (const CacheModule *m : std::as_const(candidates)) {
             if (remaining <= o.maxBytes)
                 break;
-            plan.items.append(removeItem(*m, tr("Least recently used while the cache is over %1.").arg(formatBytes(o.maxBytes))));
+            plan.items.append(removeItem(*m, MaintenanceText::tr("Least recently used while the cache is over %1.").arg(formatBytes(o.maxBytes))));
             remaining -= m->size;
         }
         if (remaining > o.maxBytes)
             plan.notes << (o.ttlDays > 0
-                               ? tr("The cache stays over the %1 limit (%2 after pruning): the remaining entries were "
+                               ? MaintenanceText::tr("The cache stays over the %1 limit (%2 after pruning): the remaining entries were "
                                     "used within the last %3 days and are kept.")
                                      .arg(formatBytes(o.maxBytes), formatBytes(remaining))
                                      .arg(o.ttlDays)
-                               : tr("The cache stays over the %1 limit (%2 after pruning): only locked entries and "
+                               : MaintenanceText::tr("The cache stays over the %1 limit (%2 after pruning): only locked entries and "
                                     "unknown files remain.")
                                      .arg(formatBytes(o.maxBytes), formatBytes(remaining)));
     }
@@ -224,7 +224,7 @@ MaintenanceReport executePlan(CacheStore &store, const MaintenancePlan &plan, co
         QString perr;
         const auto pids = store.runningCompilers(&perr);
         if (!perr.isEmpty() || !pids.isEmpty()) {
-            rep.refusal = !perr.isEmpty() ? perr : tr("neuronx-cc started running since the preview; nothing was changed.");
+            rep.refusal = !perr.isEmpty() ? perr : MaintenanceText::tr("neuronx-cc started running since the preview; nothing was changed.");
             return rep;
         }
     }
@@ -258,12 +258,12 @@ MaintenanceReport executePlan(CacheStore &store, const MaintenancePlan &plan, co
             }
             if (!lr.entries.isEmpty()) {
                 record(it.key, ItemOutcome::Result::Skipped, 0,
-                       tr("Kept: the folder still holds %n entries.", int(lr.entries.size())));
+                       MaintenanceText::tr("Kept: the folder still holds %n entries.", nullptr, int(lr.entries.size())));
                 continue;
             }
             qint64 freed = 0;
             if (store.remove(it.key, &freed, &error))
-                record(it.key, ItemOutcome::Result::Done, freed, tr("Removed the empty folder."));
+                record(it.key, ItemOutcome::Result::Done, freed, MaintenanceText::tr("Removed the empty folder."));
             else
                 record(it.key, ItemOutcome::Result::Failed, 0, error);
             continue;
@@ -272,7 +272,7 @@ MaintenanceReport executePlan(CacheStore &store, const MaintenancePlan &plan, co
         bool vanished = false;
         const CacheModule now = scanner.scanModule(it.version, it.name, &vanished, &error);
         if (vanished) {
-            record(it.key, ItemOutcome::Result::Failed, 0, tr("The entry vanished since the preview."));
+            record(it.key, ItemOutcome::Result::Failed, 0, MaintenanceText::tr("The entry vanished since the preview."));
             continue;
         }
         if (!error.isEmpty() && now.name.isEmpty()) {
@@ -295,27 +295,27 @@ MaintenanceReport executePlan(CacheStore &store, const MaintenancePlan &plan, co
             if (!failures.isEmpty())
                 record(it.key, ItemOutcome::Result::Failed, freed, failures.join(QLatin1Char(' ')));
             else if (removed == 0)
-                record(it.key, ItemOutcome::Result::Skipped, 0, tr("No lock left: the compile finished since the preview."));
+                record(it.key, ItemOutcome::Result::Skipped, 0, MaintenanceText::tr("No lock left: the compile finished since the preview."));
             else
-                record(it.key, ItemOutcome::Result::Done, freed, tr("Removed %n lock files.", removed));
+                record(it.key, ItemOutcome::Result::Done, freed, MaintenanceText::tr("Removed %n lock files.", nullptr, removed));
             continue;
         }
         if (now.state == ModuleState::Locked) {
-            record(it.key, ItemOutcome::Result::Skipped, 0, tr("Skipped: the entry is locked now (a compile started)."));
+            record(it.key, ItemOutcome::Result::Skipped, 0, MaintenanceText::tr("Skipped: the entry is locked now (a compile started)."));
             continue;
         }
         if (plan.action == MaintenanceAction::CleanFailed && now.state != ModuleState::Failed) {
             record(it.key, ItemOutcome::Result::Skipped, 0,
-                   tr("Skipped: the entry is %1 now, no longer FAILED.").arg(stateName(now.state)));
+                   MaintenanceText::tr("Skipped: the entry is %1 now, no longer FAILED.").arg(stateName(now.state)));
             continue;
         }
         if (plan.action == MaintenanceAction::Prune && now.lastUsedMs > it.lastUsedMs) {
-            record(it.key, ItemOutcome::Result::Skipped, 0, tr("Skipped: the entry was used since the preview."));
+            record(it.key, ItemOutcome::Result::Skipped, 0, MaintenanceText::tr("Skipped: the entry was used since the preview."));
             continue;
         }
         qint64 freed = 0;
         if (store.remove(it.key, &freed, &error))
-            record(it.key, ItemOutcome::Result::Done, freed, tr("Removed."));
+            record(it.key, ItemOutcome::Result::Done, freed, MaintenanceText::tr("Removed."));
         else
             record(it.key, ItemOutcome::Result::Failed, freed, error);
     }

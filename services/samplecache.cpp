@@ -17,10 +17,10 @@
 namespace ingot {
 
 namespace {
-QString tr(const char *s)
-{
-    return QCoreApplication::translate("ingot::SampleCache", s);
-}
+// lupdate reads this context from the macro, so the .ts file and the lookups agree.
+struct SampleText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::SampleCache)
+};
 
 struct Writer {
     SampleCacheResult *res;
@@ -31,7 +31,7 @@ struct Writer {
     {
         if (::mkdir(p.constData(), 0755) == 0 || errno == EEXIST)
             return true;
-        error = tr("Cannot create %1: %2.").arg(QFile::decodeName(p), describeErrno(errno));
+        error = SampleText::tr("Cannot create %1: %2.").arg(QFile::decodeName(p), describeErrno(errno));
         return false;
     }
     // A file of `size` apparent bytes; `content` written at the start, the rest left sparse.
@@ -39,7 +39,7 @@ struct Writer {
     {
         const int fd = ::open(path.constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd < 0) {
-            error = tr("Cannot create %1: %2.").arg(QFile::decodeName(path), describeErrno(errno));
+            error = SampleText::tr("Cannot create %1: %2.").arg(QFile::decodeName(path), describeErrno(errno));
             return false;
         }
         bool ok = true;
@@ -50,7 +50,7 @@ struct Writer {
         const int e = errno;
         ::close(fd);
         if (!ok) {
-            error = tr("Cannot write %1: %2.").arg(QFile::decodeName(path), describeErrno(e));
+            error = SampleText::tr("Cannot write %1: %2.").arg(QFile::decodeName(path), describeErrno(e));
             return false;
         }
         if (counted) {
@@ -63,7 +63,7 @@ struct Writer {
     {
         if (::symlink(target.constData(), path.constData()) == 0)
             return true;
-        error = tr("Cannot create the link %1: %2.").arg(QFile::decodeName(path), describeErrno(errno));
+        error = SampleText::tr("Cannot create the link %1: %2.").arg(QFile::decodeName(path), describeErrno(errno));
         return false;
     }
     static void times(const QByteArray &path, qint64 atimeMs, qint64 mtimeMs)
@@ -126,11 +126,11 @@ bool writeSampleCache(const QString &rootPath, const SampleCacheOptions &o, Samp
     Writer w{&res, {}, o.nowMs > 0 ? o.nowMs : QDateTime::currentMSecsSinceEpoch()};
     const QString root = QDir::cleanPath(QDir(rootPath).absolutePath());
     if (QDir(root).exists() && !QDir(root).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System)) {
-        *error = tr("%1 already holds files; the sample cache is only written into an empty folder.").arg(root);
+        *error = SampleText::tr("%1 already holds files; the sample cache is only written into an empty folder.").arg(root);
         return false;
     }
     if (!QDir().mkpath(root)) {
-        *error = tr("Cannot create %1.").arg(root);
+        *error = SampleText::tr("Cannot create %1.").arg(root);
         return false;
     }
     const QByteArray r = QFile::encodeName(root);

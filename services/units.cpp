@@ -9,6 +9,12 @@
 
 namespace ingot {
 
+namespace {
+struct UnitsText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::units)
+};
+}  // namespace
+
 QString formatBytes(qint64 bytes)
 {
     return QLocale().formattedDataSize(bytes, bytes < 1000 * 1000 ? 0 : 1, QLocale::DataSizeSIFormat);
@@ -46,14 +52,13 @@ QString formatAge(qint64 thenMs, qint64 nowMs)
     if (thenMs <= 0)
         return QStringLiteral("-");
     const qint64 s = std::max<qint64>(0, (nowMs - thenMs) / 1000);
-    auto tr = [](const char *t, int n) { return QCoreApplication::translate("ingot::units", t, nullptr, n); };
     if (s < 60)
-        return QCoreApplication::translate("ingot::units", "just now");
+        return UnitsText::tr("just now");
     if (s < 3600)
-        return tr("%n min ago", int(s / 60));
+        return UnitsText::tr("%n min ago", nullptr, int(s / 60));
     if (s < 86400 * 2)
-        return tr("%n h ago", int(s / 3600));
-    return tr("%n days ago", int(s / 86400));
+        return UnitsText::tr("%n h ago", nullptr, int(s / 3600));
+    return UnitsText::tr("%n days ago", nullptr, int(s / 86400));
 }
 
 QString formatTime(qint64 ms)

@@ -19,6 +19,7 @@
 #include <QSpinBox>
 #include <QTest>
 #include <QTimer>
+#include <QTranslator>
 #include <QTreeView>
 #include <QLabel>
 
@@ -44,6 +45,19 @@ private Q_SLOTS:
         for (QAction *a : w.menuBar()->actions())
             menus << a->text();
         QCOMPARE(menus, (QStringList{QStringLiteral("&File"), QStringLiteral("&Cache"), QStringLiteral("&Go"), QStringLiteral("&Help")}));
+    }
+
+    void chineseTranslationIsBuiltIn()
+    {
+        QTranslator tr;
+        QVERIFY(tr.load(QStringLiteral(":/i18n/ingot_zh_CN.qm")));
+        QApplication::installTranslator(&tr);
+        {
+            MainWindow w;
+            QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));
+            QCOMPARE(w.navigation()->item(0)->text(), QStringLiteral("本地缓存"));
+        }
+        QApplication::removeTranslator(&tr);
     }
 
     void settingsDialogSavesPrunePolicy()

@@ -18,10 +18,10 @@ namespace ingot::cli {
 namespace {
 using nlohmann::json;
 
-QString tr(const char *s)
-{
-    return QCoreApplication::translate("ingot::cli", s);
-}
+// lupdate reads this context from the macro, so the .ts file and the lookups agree.
+struct CliText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::cli)
+};
 
 struct Common {
     QString cacheDir;
@@ -83,16 +83,16 @@ int scan(const Common &c, CacheSnapshot *snap)
     }
     const QString root = c.cacheDir.isEmpty() ? c.location.path : c.cacheDir;
     if (root.startsWith(QLatin1String("s3://"))) {
-        err(tr("S3 caches are not supported yet: %1 is an S3 location.").arg(root));
+        err(CliText::tr("S3 caches are not supported yet: %1 is an S3 location.").arg(root));
         return Unsupported;
     }
     LocalCacheStore store(root);
     CacheScanner scanner(store);
     *snap = scanner.scan(nullptr);
     if (!snap->fatalError.isEmpty()) {
-        err(tr("error: %1").arg(snap->fatalError));
+        err(CliText::tr("error: %1").arg(snap->fatalError));
         if (c.cacheDir.isEmpty())
-            err(tr("(the location comes from: %1)").arg(c.location.explanation));
+            err(CliText::tr("(the location comes from: %1)").arg(c.location.explanation));
         return CacheUnavailable;
     }
     return Ok;
@@ -103,14 +103,14 @@ bool parseCommon(QCommandLineParser &p, const QStringList &args, const QString &
     p.setApplicationDescription(command);
     p.addHelpOption();
     p.addOption({QStringLiteral("cache-dir"),
-                 tr("The cache folder (default: as the Neuron runtime resolves it: --cache_dir in NEURON_CC_FLAGS, "
+                 CliText::tr("The cache folder (default: as the Neuron runtime resolves it: --cache_dir in NEURON_CC_FLAGS, "
                     "NEURON_COMPILE_CACHE_URL, /var/tmp/neuron-compile-cache)."),
-                 tr("DIR")});
-    p.addOption({QStringLiteral("json"), tr("Print JSON instead of a table.")});
+                 CliText::tr("DIR")});
+    p.addOption({QStringLiteral("json"), CliText::tr("Print JSON instead of a table.")});
     QStringList full{QStringLiteral("ingot-cli cache ") + command};
     full += args;
     if (!p.parse(full)) {
-        err(tr("error: %1").arg(p.errorText()));
+        err(CliText::tr("error: %1").arg(p.errorText()));
         *exitCode = Usage;
         return false;
     }
@@ -129,16 +129,16 @@ int cmdList(const QStringList &args)
 {
     QCommandLineParser p;
     Common c;
-    p.addOption({QStringLiteral("state"), tr("Only entries in this state (SUCCESS, FAILED, LOCKED, INCOMPLETE, EMPTY, UNKNOWN)."), tr("STATE")});
-    p.addOption({QStringLiteral("compiler"), tr("Only this compiler-version folder (e.g. neuronxcc-2.15.128.0+56dc5a86, or 2.15)."), tr("VERSION")});
-    p.addOption({QStringLiteral("files"), tr("Include each entry's files (with --json).")});
+    p.addOption({QStringLiteral("state"), CliText::tr("Only entries in this state (SUCCESS, FAILED, LOCKED, INCOMPLETE, EMPTY, UNKNOWN)."), CliText::tr("STATE")});
+    p.addOption({QStringLiteral("compiler"), CliText::tr("Only this compiler-version folder (e.g. neuronxcc-2.15.128.0+56dc5a86, or 2.15)."), CliText::tr("VERSION")});
+    p.addOption({QStringLiteral("files"), CliText::tr("Include each entry's files (with --json).")});
     int code = Ok;
     if (!parseCommon(p, args, QStringLiteral("list"), &c, &code))
         return code;
     ModuleState only = ModuleState::Unknown;
     const bool byState = p.isSet(QStringLiteral("state"));
     if (byState && !parseStateName(p.value(QStringLiteral("state")), &only)) {
-        err(tr("error: unknown state \"%1\"").arg(p.value(QStringLiteral("state"))));
+        err(CliText::tr("error: unknown state \"%1\"").arg(p.value(QStringLiteral("state"))));
         return Usage;
     }
     const QString compiler = p.value(QStringLiteral("compiler"));
@@ -169,13 +169,13 @@ int cmdList(const QStringList &args)
         return Ok;
     }
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    Table t({tr("STATE"), tr("SIZE"), tr("LAST USED"), tr("FILES"), tr("COMPILER"), tr("ENTRY")}, {false, true, false, true});
+    Table t({CliText::tr("STATE"), CliText::tr("SIZE"), CliText::tr("LAST USED"), CliText::tr("FILES"), CliText::tr("COMPILER"), CliText::tr("ENTRY")}, {false, true, false, true});
     for (auto *m : rows)
         t.add({stateName(m->state), formatBytes(m->size), formatAge(m->lastUsedMs, now), QString::number(m->fileCount()),
                m->version.isEmpty() ? QStringLiteral("-") : m->version.mid(10), m->name});
     out(t.render());
     if (!snap.warnings.isEmpty())
-        err(tr("%1 warning(s); run `ingot-cli cache status` to see them.").arg(snap.warnings.size()));
+        err(CliText::tr("%1 warning(s); run `ingot-cli cache status` to see them.").arg(snap.warnings.size()));
     return Ok;
 }
 
@@ -230,36 +230,36 @@ int cmdStatus(const QStringList &args)
                    {"warnings", warnings}});
         return Ok;
     }
-    out(tr("Cache:      %1").arg(used));
+    out(CliText::tr("Cache:      %1").arg(used));
     if (c.cacheDir.isEmpty())
-        out(tr("Why here:   %1").arg(c.location.explanation));
-    out(tr("Entries:    %1, %2").arg(st.entries).arg(formatBytes(st.size)));
+        out(CliText::tr("Why here:   %1").arg(c.location.explanation));
+    out(CliText::tr("Entries:    %1, %2").arg(st.entries).arg(formatBytes(st.size)));
     if (st.linkedSize > 0)
-        out(tr("Linked:     %1 in symlinked files (Hugging Face hub cache), stored elsewhere and not counted above")
+        out(CliText::tr("Linked:     %1 in symlinked files (Hugging Face hub cache), stored elsewhere and not counted above")
                 .arg(formatBytes(st.linkedSize)));
     out(QString());
-    Table states({tr("STATE"), tr("ENTRIES"), tr("SIZE")}, {false, true, true});
+    Table states({CliText::tr("STATE"), CliText::tr("ENTRIES"), CliText::tr("SIZE")}, {false, true, true});
     for (int i = 0; i < ModuleStateCount; ++i)
         if (ModuleState(i) != ModuleState::Unknown)
             states.add({stateName(ModuleState(i)), QString::number(st.perState[i]), formatBytes(st.bytesPerState[i])});
-    states.add({tr("unknown items"), QString::number(st.unknownItems), QString()});
+    states.add({CliText::tr("unknown items"), QString::number(st.unknownItems), QString()});
     out(states.render());
     out(QString());
-    Table versions({tr("COMPILER"), tr("ENTRIES"), tr("SIZE"), tr("FAILED"), tr("LOCKED")}, {false, true, true, true, true});
+    Table versions({CliText::tr("COMPILER"), CliText::tr("ENTRIES"), CliText::tr("SIZE"), CliText::tr("FAILED"), CliText::tr("LOCKED")}, {false, true, true, true, true});
     for (const auto &v : st.versions)
         versions.add({v.version, QString::number(v.entries), formatBytes(v.size),
                       QString::number(v.perState[int(ModuleState::Failed)]),
                       QString::number(v.perState[int(ModuleState::Locked)])});
     out(versions.render());
     out(QString());
-    Table ages({tr("LAST USED"), tr("ENTRIES"), tr("SIZE")}, {false, true, true});
+    Table ages({CliText::tr("LAST USED"), CliText::tr("ENTRIES"), CliText::tr("SIZE")}, {false, true, true});
     for (int b = 0; b < CacheStats::AgeBucketCount; ++b)
         ages.add({CacheStats::ageBucketName(b), QString::number(st.ageEntries[b]), formatBytes(st.ageBytes[b])});
     out(ages.render());
     if (!compilers.isEmpty())
-        out(QStringLiteral("\n") + tr("neuronx-cc is running (%1 process(es)): its locks are live.").arg(compilers.size()));
+        out(QStringLiteral("\n") + CliText::tr("neuronx-cc is running (%1 process(es)): its locks are live.").arg(compilers.size()));
     if (!snap.warnings.isEmpty()) {
-        out(QStringLiteral("\n") + tr("Warnings (%1):").arg(snap.warnings.size()));
+        out(QStringLiteral("\n") + CliText::tr("Warnings (%1):").arg(snap.warnings.size()));
         for (const auto &w : snap.warnings)
             out(QStringLiteral("  %1: %2").arg(w.path.isEmpty() ? used : w.path, w.message));
     }
@@ -289,21 +289,21 @@ void printPlan(const MaintenancePlan &plan)
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     if (plan.items.isEmpty()) {
-        out(tr("%1: nothing to do.").arg(actionTitle(plan.action)));
+        out(CliText::tr("%1: nothing to do.").arg(actionTitle(plan.action)));
     } else {
-        Table t({tr("ENTRY"), tr("STATE"), tr("SIZE"), tr("LAST USED"), tr("WHY")}, {false, false, true, false});
+        Table t({CliText::tr("ENTRY"), CliText::tr("STATE"), CliText::tr("SIZE"), CliText::tr("LAST USED"), CliText::tr("WHY")}, {false, false, true, false});
         for (const auto &it : plan.items)
             t.add({it.key, it.op == PlanItem::Op::RemoveFolderIfEmpty ? QStringLiteral("-") : stateName(it.state),
                    formatBytes(it.bytes), formatAge(it.lastUsedMs, now), it.reason});
         out(t.render());
         out(QString());
-        out(tr("%1: %2 entries, %3 freed (cache %4 -> %5).")
+        out(CliText::tr("%1: %2 entries, %3 freed (cache %4 -> %5).")
                 .arg(actionTitle(plan.action))
                 .arg(plan.entryCount())
                 .arg(formatBytes(plan.bytes), formatBytes(plan.cacheBytesBefore), formatBytes(plan.cacheBytesAfter)));
     }
     for (const auto &k : plan.kept)
-        out(tr("kept %1: %2").arg(k.key, k.reason));
+        out(CliText::tr("kept %1: %2").arg(k.key, k.reason));
     for (const auto &n : plan.notes)
         out(n);
 }
@@ -314,21 +314,21 @@ int cmdMaintenance(Maint which, const QString &name, const QStringList &args)
 {
     QCommandLineParser p;
     Common c;
-    p.addOption({QStringLiteral("dry-run"), tr("Only show what would be removed.")});
-    p.addOption({{QStringLiteral("y"), QStringLiteral("yes")}, tr("Do not ask for confirmation.")});
+    p.addOption({QStringLiteral("dry-run"), CliText::tr("Only show what would be removed.")});
+    p.addOption({{QStringLiteral("y"), QStringLiteral("yes")}, CliText::tr("Do not ask for confirmation.")});
     if (which == Maint::Prune) {
-        p.addOption({QStringLiteral("ttl-days"), tr("Remove entries unused for more than N days; entries used within N days are always kept (default 30, 0 = no TTL)."), tr("N"), QStringLiteral("30")});
-        p.addOption({QStringLiteral("max-size"), tr("While the cache is larger, remove the least recently used entries outside the TTL (default 100GB, 0 = no limit)."), tr("SIZE"), QStringLiteral("100GB")});
+        p.addOption({QStringLiteral("ttl-days"), CliText::tr("Remove entries unused for more than N days; entries used within N days are always kept (default 30, 0 = no TTL)."), CliText::tr("N"), QStringLiteral("30")});
+        p.addOption({QStringLiteral("max-size"), CliText::tr("While the cache is larger, remove the least recently used entries outside the TTL (default 100GB, 0 = no limit)."), CliText::tr("SIZE"), QStringLiteral("100GB")});
     }
     if (which == Maint::RemoveVersions)
-        p.addOption({QStringLiteral("keep"), tr("A compiler-version folder to keep (repeatable)."), tr("VERSION")});
+        p.addOption({QStringLiteral("keep"), CliText::tr("A compiler-version folder to keep (repeatable)."), CliText::tr("VERSION")});
     if (which == Maint::CleanFailed)
-        p.addPositionalArgument(QStringLiteral("entries"), tr("Only these entries (COMPILER/MODULE keys); default all failed."), tr("[ENTRY...]"));
+        p.addPositionalArgument(QStringLiteral("entries"), CliText::tr("Only these entries (COMPILER/MODULE keys); default all failed."), CliText::tr("[ENTRY...]"));
     int code = Ok;
     if (!parseCommon(p, args, name, &c, &code))
         return code;
     if (which != Maint::CleanFailed && !p.positionalArguments().isEmpty()) {
-        err(tr("error: unexpected argument \"%1\"").arg(p.positionalArguments().first()));
+        err(CliText::tr("error: unexpected argument \"%1\"").arg(p.positionalArguments().first()));
         return Usage;
     }
     PruneOptions po;
@@ -336,12 +336,12 @@ int cmdMaintenance(Maint which, const QString &name, const QStringList &args)
         bool ok = false;
         po.ttlDays = p.value(QStringLiteral("ttl-days")).toInt(&ok);
         if (!ok || po.ttlDays < 0) {
-            err(tr("error: --ttl-days takes a whole number of days, not \"%1\"").arg(p.value(QStringLiteral("ttl-days"))));
+            err(CliText::tr("error: --ttl-days takes a whole number of days, not \"%1\"").arg(p.value(QStringLiteral("ttl-days"))));
             return Usage;
         }
         po.maxBytes = parseBytes(p.value(QStringLiteral("max-size")));
         if (po.maxBytes < 0) {
-            err(tr("error: --max-size takes a size such as 100GB, 500M or 20GiB, not \"%1\"").arg(p.value(QStringLiteral("max-size"))));
+            err(CliText::tr("error: --max-size takes a size such as 100GB, 500M or 20GiB, not \"%1\"").arg(p.value(QStringLiteral("max-size"))));
             return Usage;
         }
         po.nowMs = QDateTime::currentMSecsSinceEpoch();
@@ -350,7 +350,7 @@ int cmdMaintenance(Maint which, const QString &name, const QStringList &args)
     if (which == Maint::RemoveVersions) {
         keep = p.values(QStringLiteral("keep"));
         if (keep.isEmpty()) {
-            err(tr("error: name at least one --keep VERSION (removing every version is `rm -r`, not maintenance)"));
+            err(CliText::tr("error: name at least one --keep VERSION (removing every version is `rm -r`, not maintenance)"));
             return Usage;
         }
     }
@@ -366,7 +366,7 @@ int cmdMaintenance(Maint which, const QString &name, const QStringList &args)
         plan = planCleanFailed(snap.modules, p.positionalArguments());
         for (const QString &k : p.positionalArguments())
             if (!snap.find(k)) {
-                err(tr("error: no entry %1 in %2").arg(k, root));
+                err(CliText::tr("error: no entry %1 in %2").arg(k, root));
                 return Usage;
             }
         break;
@@ -378,7 +378,7 @@ int cmdMaintenance(Maint which, const QString &name, const QStringList &args)
             for (const auto &m : snap.modules)
                 found = found || m.version == k;
             if (!found)
-                err(tr("warning: no compiler-version folder %1 in %2").arg(k, root));
+                err(CliText::tr("warning: no compiler-version folder %1 in %2").arg(k, root));
         }
         plan = planRemoveVersions(snap.modules, keep);
         break;
@@ -390,25 +390,25 @@ int cmdMaintenance(Maint which, const QString &name, const QStringList &args)
     if (!plan.refusal.isEmpty()) {
         if (c.json)
             printJson(planJson(plan, dryRun));
-        err(tr("refused: %1").arg(plan.refusal));
+        err(CliText::tr("refused: %1").arg(plan.refusal));
         return Refused;
     }
     if (dryRun || plan.items.isEmpty()) {
         if (c.json)
             printJson(planJson(plan, dryRun));
         else if (dryRun && !plan.items.isEmpty())
-            out(tr("Dry run: nothing was changed."));
+            out(CliText::tr("Dry run: nothing was changed."));
         return Ok;
     }
     if (!p.isSet(QStringLiteral("yes"))) {
         if (!stdinIsTerminal()) {
             if (c.json)
                 printJson(planJson(plan, true));
-            err(tr("refused: not a terminal, so nothing is removed without --yes (or use --dry-run)."));
+            err(CliText::tr("refused: not a terminal, so nothing is removed without --yes (or use --dry-run)."));
             return Refused;
         }
-        if (!confirm(tr("Remove %1 entries (%2)?").arg(plan.entryCount()).arg(formatBytes(plan.bytes)))) {
-            err(tr("Nothing was changed."));
+        if (!confirm(CliText::tr("Remove %1 entries (%2)?").arg(plan.entryCount()).arg(formatBytes(plan.bytes)))) {
+            err(CliText::tr("Nothing was changed."));
             return Ok;
         }
     }
@@ -420,7 +420,7 @@ int cmdMaintenance(Maint which, const QString &name, const QStringList &args)
     if (human && stdinIsTerminal())
         std::fprintf(stderr, "\r\033[K");
     if (!rep.refusal.isEmpty()) {
-        err(tr("refused: %1").arg(rep.refusal));
+        err(CliText::tr("refused: %1").arg(rep.refusal));
         return Refused;
     }
     if (c.json) {
@@ -436,8 +436,8 @@ int cmdMaintenance(Maint which, const QString &name, const QStringList &args)
         for (const auto &o : rep.outcomes)
             if (o.result != ItemOutcome::Result::Done)
                 (o.result == ItemOutcome::Result::Failed ? err : out)(QStringLiteral("%1 %2: %3").arg(
-                    o.result == ItemOutcome::Result::Failed ? tr("FAILED") : tr("skipped"), o.key, o.message));
-        out(tr("Done: %1 removed, %2 skipped, %3 failed; %4 freed on disk.")
+                    o.result == ItemOutcome::Result::Failed ? CliText::tr("FAILED") : CliText::tr("skipped"), o.key, o.message));
+        out(CliText::tr("Done: %1 removed, %2 skipped, %3 failed; %4 freed on disk.")
                 .arg(rep.done).arg(rep.skipped).arg(rep.failed).arg(formatBytes(rep.freed)));
     }
     return rep.failed > 0 ? PartialFailure : Ok;
@@ -446,13 +446,13 @@ int cmdMaintenance(Maint which, const QString &name, const QStringList &args)
 int cmdSample(const QStringList &args)
 {
     QCommandLineParser p;
-    p.setApplicationDescription(tr("Write a realistic sample cache (sparse files) into an empty folder."));
+    p.setApplicationDescription(CliText::tr("Write a realistic sample cache (sparse files) into an empty folder."));
     p.addHelpOption();
-    p.addOption({QStringLiteral("modules"), tr("How many module folders (default 48)."), tr("N"), QStringLiteral("48")});
-    p.addOption({QStringLiteral("seed"), tr("Random seed (default 42)."), tr("N"), QStringLiteral("42")});
-    p.addPositionalArgument(QStringLiteral("dir"), tr("The folder to create."));
+    p.addOption({QStringLiteral("modules"), CliText::tr("How many module folders (default 48)."), CliText::tr("N"), QStringLiteral("48")});
+    p.addOption({QStringLiteral("seed"), CliText::tr("Random seed (default 42)."), CliText::tr("N"), QStringLiteral("42")});
+    p.addPositionalArgument(QStringLiteral("dir"), CliText::tr("The folder to create."));
     if (!p.parse(QStringList{QStringLiteral("ingot-cli cache sample")} + args)) {
-        err(tr("error: %1").arg(p.errorText()));
+        err(CliText::tr("error: %1").arg(p.errorText()));
         return Usage;
     }
     if (p.isSet(QStringLiteral("help"))) {
@@ -460,7 +460,7 @@ int cmdSample(const QStringList &args)
         return Ok;
     }
     if (p.positionalArguments().size() != 1) {
-        err(tr("error: name one folder to write the sample cache into"));
+        err(CliText::tr("error: name one folder to write the sample cache into"));
         return Usage;
     }
     SampleCacheOptions o;
@@ -469,10 +469,10 @@ int cmdSample(const QStringList &args)
     SampleCacheResult r;
     QString error;
     if (!writeSampleCache(p.positionalArguments().first(), o, &r, &error)) {
-        err(tr("error: %1").arg(error));
+        err(CliText::tr("error: %1").arg(error));
         return CacheUnavailable;
     }
-    out(tr("Wrote %1 entries (%2 files, %3 apparent size) to %4")
+    out(CliText::tr("Wrote %1 entries (%2 files, %3 apparent size) to %4")
             .arg(r.modules).arg(r.files).arg(formatBytes(r.bytes), p.positionalArguments().first()));
     return Ok;
 }
@@ -480,7 +480,7 @@ int cmdSample(const QStringList &args)
 
 QString cacheUsage()
 {
-    return tr("Usage: ingot-cli cache COMMAND [options]\n\n"
+    return CliText::tr("Usage: ingot-cli cache COMMAND [options]\n\n"
               "Commands:\n"
               "  list            List the entries (compiler version / module) with state, size and last use\n"
               "  status          Where the cache is and why, totals per state, per compiler, per age; warnings\n"
@@ -514,7 +514,7 @@ int runCacheCommand(const QStringList &args)
         return cmdMaintenance(Maint::RemoveVersions, cmd, rest);
     if (cmd == QLatin1String("sample"))
         return cmdSample(rest);
-    err(tr("error: unknown command \"cache %1\"\n").arg(cmd) + cacheUsage());
+    err(CliText::tr("error: unknown command \"cache %1\"\n").arg(cmd) + cacheUsage());
     return Usage;
 }
 

@@ -48,7 +48,7 @@ fr=$(printf '%s\n' "${first_ms[@]}" | median)
 r=$(printf '%s\n' "${rss_kb[@]}" | median)
 echo "cache: $cache ($entries entries, $files files), median of $runs runs, $(nproc) cores"
 printf 'find -printf (baseline)      %8.0f ms\n' "$f"
-printf 'ingot scan, GUI path + model %8.0f ms   ratio to find: %.2fx (target <= 1.5x)\n' "$g" "$(echo "$g / $f" | bc -l)"
-printf 'ingot scan, CLI path         %8.0f ms   ratio to find: %.2fx\n' "$c" "$(echo "$c / $f" | bc -l)"
+printf 'ingot scan, GUI path + model %8.0f ms   ratio to find: %.2fx (target <= 1.5x)\n' "$g" "$(awk -v a="$g" -v b="$f" 'BEGIN {print a / b}')"
+printf 'ingot scan, CLI path         %8.0f ms   ratio to find: %.2fx\n' "$c" "$(awk -v a="$c" -v b="$f" 'BEGIN {print a / b}')"
 printf 'first rows in the model      %8.0f ms   (target <= 200 ms)\n' "$fr"
-printf 'peak resident memory         %8.1f MB   (target < 300 MB)\n' "$(echo "$r / 1024" | bc -l)"
+printf 'peak resident memory         %8.1f MB   (target < 300 MB)\n' "$(awk -v a="$r" 'BEGIN {print a / 1024}')"
