@@ -2,6 +2,8 @@
 
 #include "localcachestore.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QPointer>
 #include <QSet>
@@ -146,7 +148,14 @@ void CacheSession::finished(quint64 generation, CacheSnapshot snapshot, ScanStat
 void CacheSession::updateWatches()
 {
     QSet<QString> want;
-    if (m_watching && m_snapshot.fatalError.isEmpty() && !m_root.isEmpty()) {
+    if (m_watching && !m_snapshot.fatalError.isEmpty() && !m_root.isEmpty()) {
+        // No cache yet: watch the nearest existing parent, so the page fills as soon as a first compile creates it.
+        QDir parent(m_root);
+        while (parent.cdUp() && !parent.exists()) {
+        }
+        if (parent.exists() && !QFileInfo(m_root).exists())
+            want.insert(parent.absolutePath());
+    } else if (m_watching && !m_root.isEmpty()) {
         want.insert(m_root);
         for (const CacheModule &m : std::as_const(m_snapshot.modules)) {
             if (want.size() >= kMaxWatches)

@@ -101,6 +101,17 @@ int runSelfAsNobody(const QString &testFunction, const QStringList &env, QString
     return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
 }
 
+void rerunUnprivileged(const char *testFunction)
+{
+    QTemporaryDir tmp;
+    QFile::setPermissions(tmp.path(), QFile::permissions(tmp.path()) | QFile::ReadOther | QFile::ExeOther | QFile::WriteOther);
+    QString out;
+    const int rc = runSelfAsNobody(QString::fromLatin1(testFunction), {QStringLiteral("INGOT_TEST_DIR=") + tmp.path()}, &out);
+    if (rc == -1 || out.contains(QStringLiteral("setpriv:")))
+        QSKIP("cannot switch to an unprivileged user here");
+    QVERIFY2(rc == 0, qPrintable(out));
+}
+
 FakeCompilerProcess::FakeCompilerProcess(const QTemporaryDir &dir)
 {
     const QString exe = dir.path() + QStringLiteral("/bin/neuronx-cc");

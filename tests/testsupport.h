@@ -23,6 +23,22 @@ bool isRoot();
 // The child sees INGOT_TEST_UNPRIVILEGED=1 and the given extra environment.
 int runSelfAsNobody(const QString &testFunction, const QStringList &env, QString *output);
 bool isUnprivilegedChild();
+// Runs the current test function again as "nobody" in a world-writable temporary folder (INGOT_TEST_DIR) and
+// reports its verdict here: skipped when the user cannot be switched.
+void rerunUnprivileged(const char *testFunction);
+
+}  // namespace ingot::test
+
+// Root reads and deletes everything: permission tests call this first, and run for real as "nobody".
+#define INGOT_RUN_UNPRIVILEGED()                                                  \
+    do {                                                                          \
+        if (ingot::test::isRoot() && !ingot::test::isUnprivilegedChild()) {      \
+            ingot::test::rerunUnprivileged(QTest::currentTestFunction());         \
+            return;                                                               \
+        }                                                                         \
+    } while (0)
+
+namespace ingot::test {
 
 // A real process whose program name is neuronx-cc (a copy of sleep), for the "compiler running" checks.
 class FakeCompilerProcess

@@ -201,17 +201,7 @@ private Q_SLOTS:
 
     void unreadableFolders()
     {
-        // Root reads everything: run this part as an unprivileged user.
-        if (test::isRoot() && !test::isUnprivilegedChild()) {
-            QTemporaryDir tmp;
-            QFile::setPermissions(tmp.path(), QFile::permissions(tmp.path()) | QFile::ReadOther | QFile::ExeOther | QFile::WriteOther);
-            QString out;
-            const int rc = test::runSelfAsNobody(QStringLiteral("unreadableFolders"), {QStringLiteral("INGOT_TEST_DIR=") + tmp.path()}, &out);
-            if (rc == -1 || out.contains(QStringLiteral("setpriv:")))
-                QSKIP("cannot switch to an unprivileged user here");
-            QVERIFY2(rc == 0, qPrintable(out));
-            return;
-        }
+        INGOT_RUN_UNPRIVILEGED();
         const QString base = qEnvironmentVariable("INGOT_TEST_DIR", QDir::tempPath()) + QStringLiteral("/unreadable");
         QDir(base).removeRecursively();
         test::makeModule(base, V15, QStringLiteral("MODULE_1+d41d8cd9"), {QStringLiteral("model.neff"), QStringLiteral("model.done")});

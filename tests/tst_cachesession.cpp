@@ -93,6 +93,23 @@ private Q_SLOTS:
         QVERIFY(s.snapshot().modules.size() < 40);
     }
 
+    void aCacheCreatedLaterIsPickedUp()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + QStringLiteral("/var/tmp/neuron-compile-cache");
+        QDir().mkpath(tmp.path() + QStringLiteral("/var/tmp"));
+        CacheSession s;
+        s.setDebounceMs(100);
+        QSignalSpy done(&s, &CacheSession::scanFinished);
+        s.setRoot(root);
+        QVERIFY(done.wait(5000));
+        QVERIFY(!done.last().at(1).toString().isEmpty());
+        QCOMPARE(s.watchedFolders(), 1);  // the parent that exists
+        // The first compile on this machine creates the cache.
+        test::makeModule(root, V15, QStringLiteral("MODULE_1+d41d8cd9"), {QStringLiteral("model.hlo_module.pb"), QStringLiteral("model.hlo_module.pb.lock")});
+        QTRY_VERIFY_WITH_TIMEOUT(s.snapshot().fatalError.isEmpty() && s.snapshot().modules.size() == 1, 10000);
+    }
+
     void missingRootReportsAnError()
     {
         CacheSession s;

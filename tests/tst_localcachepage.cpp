@@ -21,6 +21,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTest>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -136,11 +137,26 @@ private Q_SLOTS:
         QCOMPARE(listed, (QStringList{V15 + QStringLiteral("/MODULE_1+aa"), V15 + QStringLiteral("/MODULE_2+aa")}));
         QVERIFY(QFileInfo::exists(root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa")));
         QVERIFY(dlg->confirmButton()->text().contains(QStringLiteral("Delete 2 entries")));
+        // The policy is editable right here and the preview follows it.
+        auto *ttl = dlg->findChild<QSpinBox *>();
+        QVERIFY(ttl);
+        QCOMPARE(ttl->value(), 30);
+        ttl->setValue(60);
+        QCOMPARE(dlg->itemsView()->topLevelItemCount(), 1);
+        ttl->setValue(365);
+        QCOMPARE(dlg->itemsView()->topLevelItemCount(), 0);
+        QVERIFY(!dlg->confirmButton()->isVisible());
+        ttl->setValue(30);
+        QCOMPARE(dlg->itemsView()->topLevelItemCount(), 2);
+        const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+        QDir().mkpath(shots);
+        QVERIFY(dlg->grab().save(shots + QStringLiteral("/prune-preview.png")));
         QSignalSpy executed(dlg, &MaintenanceDialog::executed);
         QSignalSpy rescanned(page.session(), &CacheSession::scanFinished);
         QTest::mouseClick(dlg->confirmButton(), Qt::LeftButton);
         QVERIFY(executed.wait(10000));
         QCOMPARE(dlg->report().done, 2);
+        QCOMPARE(AppSettings::ttlDays(), 30);
         QVERIFY(!QFileInfo::exists(root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa")));
         QVERIFY(QFileInfo::exists(root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_4+aa")));
         // The page follows: the removed rows go away.

@@ -238,16 +238,7 @@ private Q_SLOTS:
 
     void permissionDeniedIsReportedAndTheRestGoesOn()
     {
-        if (test::isRoot() && !test::isUnprivilegedChild()) {
-            QTemporaryDir tmp;
-            QFile::setPermissions(tmp.path(), QFile::permissions(tmp.path()) | QFile::ReadOther | QFile::ExeOther | QFile::WriteOther);
-            QString out;
-            const int rc = test::runSelfAsNobody(QStringLiteral("permissionDeniedIsReportedAndTheRestGoesOn"), {QStringLiteral("INGOT_TEST_DIR=") + tmp.path()}, &out);
-            if (rc == -1 || out.contains(QStringLiteral("setpriv:")))
-                QSKIP("cannot switch to an unprivileged user here");
-            QVERIFY2(rc == 0, qPrintable(out));
-            return;
-        }
+        INGOT_RUN_UNPRIVILEGED();
         const QString r = qEnvironmentVariable("INGOT_TEST_DIR", QDir::tempPath()) + QStringLiteral("/perm");
         QDir(r).removeRecursively();
         test::makeModule(r, V15, QStringLiteral("MODULE_1+aa"), FAILED);

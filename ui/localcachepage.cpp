@@ -555,7 +555,19 @@ MaintenanceDialog *LocalCachePage::startMaintenance(MaintenanceAction action)
         o.ttlDays = AppSettings::ttlDays();
         o.maxBytes = AppSettings::maxCacheBytes();
         o.nowMs = QDateTime::currentMSecsSinceEpoch();
-        return openPlan(planPrune(modules, o));
+        MaintenanceDialog *dlg = openPlan(planPrune(modules, o));
+        dlg->setPruneReplanner(o.ttlDays, o.maxBytes, [modules, o](int ttl, qint64 maxBytes) {
+            PruneOptions p = o;
+            p.ttlDays = ttl;
+            p.maxBytes = maxBytes;
+            return planPrune(modules, p);
+        });
+        // The numbers used for a confirmed prune become the defaults.
+        connect(dlg, &MaintenanceDialog::executed, this, [dlg] {
+            AppSettings::setTtlDays(dlg->pruneTtlDays());
+            AppSettings::setMaxCacheBytes(dlg->pruneMaxBytes());
+        });
+        return dlg;
     }
     }
     return nullptr;

@@ -7,6 +7,9 @@
 #include <QCloseEvent>
 #include <QDateTime>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QSpinBox>
 #include <QFutureWatcher>
 #include <QHeaderView>
 #include <QLabel>
@@ -19,6 +22,23 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace ingot {
+
+namespace {
+// Sizes and times sort by value, not by their text.
+class PlanRow final : public QTreeWidgetItem
+{
+public:
+    using QTreeWidgetItem::QTreeWidgetItem;
+    bool operator<(const QTreeWidgetItem &other) const override
+    {
+        const int c = treeWidget() ? treeWidget()->sortColumn() : 0;
+        const QVariant a = data(c, Qt::UserRole), b = other.data(c, Qt::UserRole);
+        if (a.isValid() && b.isValid())
+            return a.toLongLong() < b.toLongLong();
+        return QTreeWidgetItem::operator<(other);
+    }
+};
+}  // namespace
 
 MaintenanceDialog::MaintenanceDialog(MaintenancePlan plan, StoreFactory storeFactory, QWidget *parent)
     : QDialog(parent)
@@ -35,10 +55,52 @@ MaintenanceDialog::MaintenanceDialog(MaintenancePlan plan, StoreFactory storeFac
 {
     setWindowTitle(actionTitle(m_plan.action) + tr(" — preview"));
     resize(860, 520);
+    m_summary->setWordWrap(true);
+    m_refusal->setWordWrap(true);
+    m_refusal->setStyleSheet(QStringLiteral("QLabel { background: #fbe3e3; color: #8a1f1f; padding: 8px; border-radius: 4px; }"));
+    m_items->setHeaderLabels({tr("Entry"), tr("State"), tr("Size"), tr("Last used"), tr("Why")});
+    m_items->setRootIsDecorated(false);
+    m_items->setSortingEnabled(true);
+    m_items->setAlternatingRowColors(true);
+    m_items->setUniformRowHeights(true);
+    m_items->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+    m_items->setColumnWidth(0, 380);
+    m_items->header()->setStretchLastSection(true);
+    m_kept->setHeaderLabels({tr("Kept"), tr("Why")});
+    m_kept->setRootIsDecorated(false);
+    m_kept->setColumnWidth(0, 380);
+    m_kept->setMaximumHeight(140);
+    m_keptLabel = new QLabel(tr("These stay:"), this);
+    m_notes->setWordWrap(true);
+    m_progress->hide();
+    m_current->hide();
+    m_confirm = m_buttons->addButton(tr("Delete"), QDialogButtonBox::DestructiveRole);
+    m_buttons->addButton(QDialogButtonBox::Cancel);
+    m_buttons->button(QDialogButtonBox::Cancel)->setDefault(true);
+    connect(m_confirm, &QPushButton::clicked, this, &MaintenanceDialog::run);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &MaintenanceDialog::reject);
+
+    auto *col = new QVBoxLayout(this);
+    col->addWidget(m_summary);
+    m_policyRow = new QWidget(this);
+    col->addWidget(m_policyRow);
+    m_policyRow->hide();
+    col->addWidget(m_refusal);
+    col->addWidget(m_items, 3);
+    col->addWidget(m_keptLabel);
+    col->addWidget(m_kept, 1);
+    col->addWidget(m_notes);
+    col->addWidget(m_current);
+    col->addWidget(m_progress);
+    col->addWidget(m_buttons);
+    populate();
+}
+
+void MaintenanceDialog::populate()
+{
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const int n = m_plan.entryCount();
     const bool locks = m_plan.action == MaintenanceAction::ClearLocks;
-    m_summary->setWordWrap(true);
     if (m_plan.items.isEmpty())
         m_summary->setText(tr("<b>Nothing to do.</b> No entry matches this action."));
     else if (locks)
@@ -48,18 +110,12 @@ MaintenanceDialog::MaintenanceDialog(MaintenancePlan plan, StoreFactory storeFac
                               "Nothing has been changed yet.", nullptr, n)
                                .arg(formatBytes(m_plan.bytes), formatBytes(m_plan.cacheBytesBefore),
                                     formatBytes(m_plan.cacheBytesAfter)));
-    m_refusal->setWordWrap(true);
-    m_refusal->setStyleSheet(QStringLiteral("QLabel { background: #fbe3e3; color: #8a1f1f; padding: 8px; border-radius: 4px; }"));
     m_refusal->setVisible(!m_plan.refusal.isEmpty());
     m_refusal->setText(tr("Refused: %1").arg(m_plan.refusal));
-
-    m_items->setHeaderLabels({tr("Entry"), tr("State"), tr("Size"), tr("Last used"), tr("Why")});
-    m_items->setRootIsDecorated(false);
-    m_items->setSortingEnabled(true);
-    m_items->setAlternatingRowColors(true);
-    m_items->setUniformRowHeights(true);
+    m_items->setSortingEnabled(false);
+    m_items->clear();
     for (const PlanItem &it : std::as_const(m_plan.items)) {
-        auto *row = new QTreeWidgetItem(m_items);
+        auto *row = new PlanRow(m_items);
         row->setText(0, it.key);
         if (it.op != PlanItem::Op::RemoveFolderIfEmpty) {
             row->setText(1, stateLabel(it.state));
@@ -69,48 +125,68 @@ MaintenanceDialog::MaintenanceDialog(MaintenancePlan plan, StoreFactory storeFac
         row->setData(2, Qt::UserRole, it.bytes);
         row->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
         row->setText(3, formatAge(it.lastUsedMs, now));
+        row->setData(3, Qt::UserRole, it.lastUsedMs);
+        row->setToolTip(3, formatTime(it.lastUsedMs));
         row->setText(4, it.reason);
         row->setToolTip(4, it.reason);
     }
-    m_items->header()->setSectionResizeMode(0, QHeaderView::Interactive);
-    m_items->setColumnWidth(0, 380);
-    m_items->header()->setStretchLastSection(true);
-
-    m_kept->setHeaderLabels({tr("Kept"), tr("Why")});
-    m_kept->setRootIsDecorated(false);
+    m_items->setSortingEnabled(true);
+    m_kept->clear();
     for (const PlanKept &k : std::as_const(m_plan.kept))
         (new QTreeWidgetItem(m_kept, {k.key, k.reason}))->setToolTip(1, k.reason);
-    m_kept->setColumnWidth(0, 380);
     m_kept->setVisible(!m_plan.kept.isEmpty());
-    m_kept->setMaximumHeight(140);
-    m_notes->setWordWrap(true);
+    m_keptLabel->setVisible(!m_plan.kept.isEmpty());
     m_notes->setText(m_plan.notes.join(QLatin1Char('\n')));
     m_notes->setVisible(!m_plan.notes.isEmpty());
-    m_progress->hide();
-    m_current->hide();
-
-    const QString confirmText = m_plan.items.isEmpty() ? QString()
-                                : locks ? tr("Remove locks in %n entries", nullptr, n)
-                                        : tr("Delete %n entries (%1)", nullptr, n).arg(formatBytes(m_plan.bytes));
-    m_confirm = m_buttons->addButton(confirmText.isEmpty() ? tr("Delete") : confirmText, QDialogButtonBox::DestructiveRole);
+    m_confirm->setText(m_plan.items.isEmpty() ? tr("Delete")
+                       : locks ? tr("Remove locks in %n entries", nullptr, n)
+                               : tr("Delete %n entries (%1)", nullptr, n).arg(formatBytes(m_plan.bytes)));
     m_confirm->setEnabled(!m_plan.items.isEmpty() && m_plan.refusal.isEmpty());
     m_confirm->setVisible(!m_plan.items.isEmpty());
-    m_buttons->addButton(QDialogButtonBox::Cancel);
-    m_buttons->button(QDialogButtonBox::Cancel)->setDefault(true);
-    connect(m_confirm, &QPushButton::clicked, this, &MaintenanceDialog::run);
-    connect(m_buttons, &QDialogButtonBox::rejected, this, &MaintenanceDialog::reject);
+}
 
-    auto *col = new QVBoxLayout(this);
-    col->addWidget(m_summary);
-    col->addWidget(m_refusal);
-    col->addWidget(m_items, 3);
-    if (!m_plan.kept.isEmpty())
-        col->addWidget(new QLabel(tr("These stay:"), this));
-    col->addWidget(m_kept, 1);
-    col->addWidget(m_notes);
-    col->addWidget(m_current);
-    col->addWidget(m_progress);
-    col->addWidget(m_buttons);
+void MaintenanceDialog::setPruneReplanner(int ttlDays, qint64 maxBytes, PruneReplanner replan)
+{
+    m_replan = std::move(replan);
+    auto *row = new QHBoxLayout(m_policyRow);
+    row->setContentsMargins(0, 0, 0, 0);
+    m_ttl = new QSpinBox(m_policyRow);
+    m_ttl->setRange(0, 3650);
+    m_ttl->setSuffix(tr(" days"));
+    m_ttl->setSpecialValueText(tr("no TTL"));
+    m_ttl->setValue(ttlDays);
+    m_limit = new QDoubleSpinBox(m_policyRow);
+    m_limit->setRange(0, 100000);
+    m_limit->setDecimals(1);
+    m_limit->setSuffix(tr(" GB"));
+    m_limit->setSpecialValueText(tr("no limit"));
+    m_limit->setValue(double(maxBytes) / 1e9);
+    row->addWidget(new QLabel(tr("Keep entries used within:"), m_policyRow));
+    row->addWidget(m_ttl);
+    row->addSpacing(12);
+    row->addWidget(new QLabel(tr("Size limit:"), m_policyRow));
+    row->addWidget(m_limit);
+    row->addStretch();
+    // The preview follows the numbers as they change.
+    auto update = [this] {
+        if (m_running || m_ran)
+            return;
+        m_plan = m_replan(m_ttl->value(), qint64(m_limit->value() * 1e9));
+        populate();
+    };
+    connect(m_ttl, &QSpinBox::valueChanged, this, update);
+    connect(m_limit, &QDoubleSpinBox::valueChanged, this, update);
+    m_policyRow->show();
+}
+
+int MaintenanceDialog::pruneTtlDays() const
+{
+    return m_ttl ? m_ttl->value() : -1;
+}
+
+qint64 MaintenanceDialog::pruneMaxBytes() const
+{
+    return m_limit ? qint64(m_limit->value() * 1e9) : -1;
 }
 
 MaintenanceDialog::~MaintenanceDialog()
@@ -126,6 +202,7 @@ void MaintenanceDialog::run()
     m_running = true;
     setWindowTitle(actionTitle(m_plan.action));
     m_confirm->setEnabled(false);
+    m_policyRow->setEnabled(false);
     m_progress->setRange(0, int(m_plan.items.size()));
     m_progress->setValue(0);
     m_progress->show();

@@ -10,6 +10,8 @@
 #include <memory>
 
 class QDialogButtonBox;
+class QDoubleSpinBox;
+class QSpinBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -26,9 +28,15 @@ class MaintenanceDialog final : public QDialog
 
 public:
     using StoreFactory = std::function<std::unique_ptr<CacheStore>()>;
+    using PruneReplanner = std::function<MaintenancePlan(int ttlDays, qint64 maxBytes)>;
 
     MaintenanceDialog(MaintenancePlan plan, StoreFactory storeFactory, QWidget *parent = nullptr);
     ~MaintenanceDialog() override;
+
+    // Prune only: shows the policy in the dialog; the preview is planned again as the numbers change.
+    void setPruneReplanner(int ttlDays, qint64 maxBytes, PruneReplanner replan);
+    int pruneTtlDays() const;      // -1 when not a prune
+    qint64 pruneMaxBytes() const;  // -1 when not a prune
 
     const MaintenancePlan &plan() const { return m_plan; }
     const MaintenanceReport &report() const { return m_report; }
@@ -42,6 +50,7 @@ Q_SIGNALS:
     void executed(const ingot::MaintenanceReport &report);
 
 private:
+    void populate();
     void run();
     void showReport();
 
@@ -56,6 +65,11 @@ private:
     QTreeWidget *m_items;
     QTreeWidget *m_kept;
     QLabel *m_notes;
+    QLabel *m_keptLabel = nullptr;
+    QWidget *m_policyRow = nullptr;
+    QSpinBox *m_ttl = nullptr;
+    QDoubleSpinBox *m_limit = nullptr;
+    PruneReplanner m_replan;
     QProgressBar *m_progress;
     QLabel *m_current;
     QDialogButtonBox *m_buttons;
