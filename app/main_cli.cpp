@@ -1,6 +1,7 @@
 // ingot-cli: the headless companion. QtCore only, so it runs on trn hosts without a display.
 #include "cli/cachecommands.h"
 #include "cli/clicommon.h"
+#include "cli/hubcommands.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -16,7 +17,9 @@ int main(int argc, char **argv)
     const QString usage = QStringLiteral(
         "Usage: ingot-cli GROUP COMMAND [options]\n\n"
         "Groups:\n"
-        "  cache   The local Neuron compile cache: list, status, prune, clean-failed, clear-locks, ...\n\n"
+        "  cache   The Neuron compile cache: list, status, prune, clean-failed, clear-locks; Hub cache repos:\n"
+        "          create, set, lookup\n"
+        "  hub     The Hugging Face Hub: whoami, ls, login, logout\n\n"
         "  --version   Print the version\n"
         "  --help      This help\n");
     if (args.isEmpty()) {
@@ -33,6 +36,8 @@ int main(int argc, char **argv)
     }
     if (args.first() == QLatin1String("cache"))
         return ingot::cli::runCacheCommand(args.mid(1));
+    if (args.first() == QLatin1String("hub"))
+        return ingot::cli::runHubCommand(args.mid(1));
     ingot::cli::err(QStringLiteral("error: unknown group \"%1\"\n\n").arg(args.first()) + usage);
     return ingot::cli::Usage;
 }

@@ -4,6 +4,7 @@
 #include "cachescanner.h"
 #include "cachestats.h"
 #include "clicommon.h"
+#include "hubcommands.h"
 #include "localcachestore.h"
 #include "maintenance.h"
 #include "samplecache.h"
@@ -488,7 +489,10 @@ QString cacheUsage()
               "  clean-failed    Remove FAILED entries so they compile again\n"
               "  clear-locks     Remove stale *.lock files (refused while neuronx-cc runs)\n"
               "  remove-versions Remove compiler-version folders other than --keep ones\n"
-              "  sample          Write a realistic sample cache into an empty folder\n\n"
+              "  sample          Write a realistic sample cache into an empty folder\n"
+              "  create          Create a cache repo on the Hub and use it (-n NAME, --public), as optimum-cli\n"
+              "  set             Use an existing Hub repo as the cache repo (writes the file optimum-cli reads)\n"
+              "  lookup          Registry entries of a model in the Hub cache (--instance_type, --batch_size, ...)\n\n"
               "Common options: --cache-dir DIR, --json, --dry-run, --yes. `ingot-cli cache COMMAND --help` for more.");
 }
 
@@ -514,6 +518,8 @@ int runCacheCommand(const QStringList &args)
         return cmdMaintenance(Maint::RemoveVersions, cmd, rest);
     if (cmd == QLatin1String("sample"))
         return cmdSample(rest);
+    if (const int code = runCacheHubCommand(cmd, rest); code >= 0)
+        return code;
     err(CliText::tr("error: unknown command \"cache %1\"\n").arg(cmd) + cacheUsage());
     return Usage;
 }

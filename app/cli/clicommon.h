@@ -15,6 +15,9 @@ enum Exit : int {
     CacheUnavailable = 3,  // the cache folder is missing, not a folder, or unreadable
     Refused = 4,         // the action was refused (neuronx-cc running, or no --yes without a terminal)
     Unsupported = 5,     // e.g. an S3 cache location
+    HubFailure = 6,      // the Hub could not be reached or answered wrongly (after retries)
+    HubAccess = 7,       // not found, no access, gated, or the token was refused
+    HubOffline = 8,      // HF_HUB_OFFLINE is set: no request was made
 };
 
 std::string u8(const QString &s);

@@ -1,0 +1,408 @@
+#include "hubcommands.h"
+
+#include "cachelookup.h"
+#include "clicommon.h"
+#include "hubclient.h"
+#include "hubconfig.h"
+#include "secretstore.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+
+#include <iostream>
+#include <memory>
+#include <termios.h>
+#include <unistd.h>
+
+namespace ingot::cli {
+
+namespace {
+using nlohmann::json;
+
+struct HubCliText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::cli)
+};
+
+// The system keychain unless INGOT_KEYCHAIN=none (headless hosts and tests, where no keychain service runs).
+std::unique_ptr<SecretStore> keychain()
+{
+    if (qEnvironmentVariable("INGOT_KEYCHAIN") == QLatin1String("none"))
+        return nullptr;
+    return std::make_unique<KeychainSecretStore>();
+}
+
+int exitFor(const HubError &e)
+{
+    using K = HubError::Kind;
+    switch (e.kind) {
+    case K::None: return Ok;
+    case K::Offline: return HubOffline;
+    case K::Unauthorized:
+    case K::NotFound:
+    case K::RevisionNotFound:
+    case K::EntryNotFound:
+    case K::Gated:
+    case K::Forbidden: return HubAccess;
+    default: return HubFailure;
+    }
+}
+
+int fail(const HubError &e, bool asJson)
+{
+    if (asJson)
+        printJson({{"error", u8(e.message)}, {"status", e.status}});
+    err(HubCliText::tr("error: %1").arg(e.message));
+    return exitFor(e);
+}
+
+struct Parsed {
+    QCommandLineParser p;
+    bool json = false;
+    int code = -1;  // set: stop with this exit code
+};
+
+void parse(Parsed &ps, const QString &name, const QStringList &args)
+{
+    ps.p.setApplicationDescription(name);
+    ps.p.addHelpOption();
+    ps.p.addOption({QStringLiteral("json"), HubCliText::tr("Print JSON.")});
+    if (!ps.p.parse(QStringList{QStringLiteral("ingot-cli ") + name} + args)) {
+        err(HubCliText::tr("error: %1").arg(ps.p.errorText()));
+        ps.code = Usage;
+        return;
+    }
+    if (ps.p.isSet(QStringLiteral("help"))) {
+        out(ps.p.helpText());
+        ps.code = Ok;
+        return;
+    }
+    ps.json = ps.p.isSet(QStringLiteral("json"));
+}
+
+QString readSecretLine(const QString &prompt)
+{
+    const bool tty = stdinIsTerminal();
+    termios old {};
+    if (tty) {
+        std::cerr << prompt.toStdString() << std::flush;
+        tcgetattr(STDIN_FILENO, &old);
+        termios quiet = old;
+        quiet.c_lflag &= ~tcflag_t(ECHO);
+        tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
+    }
+    std::string line;
+    std::getline(std::cin, line);
+    if (tty) {
+        tcsetattr(STDIN_FILENO, TCSANOW, &old);
+        std::cerr << std::endl;
+    }
+    return QString::fromStdString(line).trimmed();
+}
+
+int cmdWhoami(const QStringList &args)
+{
+    Parsed ps;
+    parse(ps, QStringLiteral("hub whoami"), args);
+    if (ps.code >= 0)
+        return ps.code;
+    auto kc = keychain();
+    const HubConfig cfg = HubConfig::fromEnvironment();
+    const ResolvedToken tok = resolveToken(cfg, kc.get());
+    HubClient hub(cfg.endpoint, tok.token, cfg.offline);
+    HubError e;
+    const WhoAmI me = hub.whoami(&e);
+    if (!e.ok())
+        return fail(e, ps.json);
+    if (ps.json) {
+        json orgs = json::array();
+        for (const QString &o : me.orgs)
+            orgs.push_back(u8(o));
+        printJson({{"name", u8(me.name)}, {"fullname", u8(me.fullname)}, {"orgs", orgs}, {"role", u8(me.role)},
+                   {"endpoint", u8(cfg.endpoint)}, {"token_source", u8(tok.describe())}});
+        return Ok;
+    }
+    out(me.name);
+    if (!me.orgs.isEmpty())
+        out(HubCliText::tr("orgs:  %1").arg(me.orgs.join(QStringLiteral(", "))));
+    out(HubCliText::tr("token: %1 (%2)").arg(me.role.isEmpty() ? HubCliText::tr("unknown role") : me.role, tok.describe()));
+    out(HubCliText::tr("hub:   %1").arg(cfg.endpoint));
+    return Ok;
+}
+
+int cmdLogin(const QStringList &args)
+{
+    Parsed ps;
+    parse(ps, QStringLiteral("hub login"), args);
+    if (ps.code >= 0)
+        return ps.code;
+    // The token is read from standard input, never from the command line (where `ps` would show it).
+    const QString token = readSecretLine(HubCliText::tr("Hugging Face token (input hidden): "));
+    const HubConfig cfg = HubConfig::fromEnvironment();
+    HubClient hub(cfg.endpoint, token, cfg.offline);
+    HubError e;
+    const WhoAmI me = hub.whoami(&e);
+    if (!e.ok())
+        return fail(e, ps.json);
+    auto kc = keychain();
+    QString where, error;
+    if (!saveToken(cfg, kc.get(), token, &where, &error)) {
+        err(HubCliText::tr("error: %1").arg(error));
+        return CacheUnavailable;
+    }
+    if (ps.json)
+        printJson({{"name", u8(me.name)}, {"stored_in", u8(where)}});
+    else
+        out(HubCliText::tr("Logged in as %1; the token is stored in %2.").arg(me.name, where));
+    return Ok;
+}
+
+int cmdLogout(const QStringList &args)
+{
+    Parsed ps;
+    parse(ps, QStringLiteral("hub logout"), args);
+    if (ps.code >= 0)
+        return ps.code;
+    auto kc = keychain();
+    QString error;
+    if (!forgetToken(HubConfig::fromEnvironment(), kc.get(), &error)) {
+        err(HubCliText::tr("error: %1").arg(error));
+        return CacheUnavailable;
+    }
+    out(HubCliText::tr("Logged out: the saved token is gone (HF_TOKEN, if set, still applies)."));
+    return Ok;
+}
+
+int cmdLs(const QStringList &args)
+{
+    Parsed ps;
+    ps.p.addPositionalArgument(QStringLiteral("repo"), HubCliText::tr("The repo id, org/name."));
+    ps.p.addPositionalArgument(QStringLiteral("path"), HubCliText::tr("A folder in the repo (default: the root)."), QStringLiteral("[PATH]"));
+    ps.p.addOption({{QStringLiteral("R"), QStringLiteral("recursive")}, HubCliText::tr("List everything below, not just one level.")});
+    ps.p.addOption({QStringLiteral("revision"), HubCliText::tr("Branch, tag or commit (default main)."), QStringLiteral("REV"), QStringLiteral("main")});
+    parse(ps, QStringLiteral("hub ls"), args);
+    if (ps.code >= 0)
+        return ps.code;
+    const QStringList pos = ps.p.positionalArguments();
+    if (pos.isEmpty() || pos.size() > 2) {
+        err(HubCliText::tr("error: name a repo (and optionally a path): ingot-cli hub ls REPO [PATH]"));
+        return Usage;
+    }
+    auto kc = keychain();
+    const HubConfig cfg = HubConfig::fromEnvironment();
+    HubClient hub(cfg.endpoint, resolveToken(cfg, kc.get()).token, cfg.offline);
+    HubError e;
+    const QVector<TreeEntry> entries = hub.listTree(pos[0], ps.p.value(QStringLiteral("revision")), pos.value(1),
+                                                    ps.p.isSet(QStringLiteral("recursive")), &e);
+    if (!e.ok())
+        return fail(e, ps.json);
+    if (ps.json) {
+        json arr = json::array();
+        for (const TreeEntry &t : entries) {
+            json o = {{"type", t.isDir ? "directory" : "file"}, {"path", u8(t.path)}, {"size", t.size}, {"oid", u8(t.oid)}};
+            if (!t.lfsOid.isEmpty())
+                o["lfs"] = {{"oid", u8(t.lfsOid)}};
+            arr.push_back(o);
+        }
+        printJson({{"repo", u8(pos[0])}, {"path", u8(pos.value(1))}, {"entries", arr}});
+        return Ok;
+    }
+    Table t({HubCliText::tr("TYPE"), HubCliText::tr("SIZE"), HubCliText::tr("PATH")}, {false, true, false});
+    for (const TreeEntry &x : entries)
+        t.add({x.isDir ? QStringLiteral("dir") : x.lfsOid.isEmpty() ? QStringLiteral("file") : QStringLiteral("lfs"),
+               x.isDir ? QString() : QString::number(x.size), x.path});
+    out(t.render());
+    return Ok;
+}
+
+int cmdCreate(const QStringList &args)
+{
+    Parsed ps;
+    ps.p.addOption({{QStringLiteral("n"), QStringLiteral("name")}, HubCliText::tr("The repo name, or org/name (default optimum-neuron-cache in your namespace)."), QStringLiteral("NAME"), QStringLiteral("optimum-neuron-cache")});
+    ps.p.addOption({QStringLiteral("public"), HubCliText::tr("Make the repo public (default private).")});
+    parse(ps, QStringLiteral("cache create"), args);
+    if (ps.code >= 0)
+        return ps.code;
+    auto kc = keychain();
+    const HubConfig cfg = HubConfig::fromEnvironment();
+    HubClient hub(cfg.endpoint, resolveToken(cfg, kc.get()).token, cfg.offline);
+    HubError e;
+    QString repo = ps.p.value(QStringLiteral("name"));
+    if (!repo.contains(QLatin1Char('/'))) {
+        const WhoAmI me = hub.whoami(&e);
+        if (!e.ok())
+            return fail(e, ps.json);
+        repo = me.name + QLatin1Char('/') + repo;
+    }
+    const bool isPublic = ps.p.isSet(QStringLiteral("public"));
+    hub.createRepo(repo, isPublic, &e);
+    bool existed = false;
+    if (e.kind == HubError::Kind::Conflict) {
+        existed = true;  // optimum-cli creates with exist_ok: an existing repo is simply used
+        e = HubError();
+    }
+    if (!e.ok())
+        return fail(e, ps.json);
+    QString error;
+    if (!writeCustomCacheRepo(cfg, repo, &error)) {
+        err(HubCliText::tr("error: %1").arg(error));
+        return CacheUnavailable;
+    }
+    if (ps.json) {
+        printJson({{"repo", u8(repo)}, {"private", !isPublic}, {"existed", existed}, {"file", u8(cfg.customCacheRepoFile())}});
+        return Ok;
+    }
+    out(HubCliText::tr("Neuron cache created on the Hugging Face Hub: %1 [%2].")
+            .arg(repo, isPublic ? QStringLiteral("public") : QStringLiteral("private")));
+    out(HubCliText::tr("Neuron cache name set locally to %1 in %2.").arg(repo, cfg.customCacheRepoFile()));
+    return Ok;
+}
+
+int cmdSet(const QStringList &args)
+{
+    Parsed ps;
+    ps.p.addPositionalArgument(QStringLiteral("name"), HubCliText::tr("The cache repo to use, org/name."));
+    parse(ps, QStringLiteral("cache set"), args);
+    if (ps.code >= 0)
+        return ps.code;
+    if (ps.p.positionalArguments().size() != 1) {
+        err(HubCliText::tr("error: name one repo: ingot-cli cache set ORG/NAME"));
+        return Usage;
+    }
+    const QString repo = ps.p.positionalArguments().first();
+    auto kc = keychain();
+    const HubConfig cfg = HubConfig::fromEnvironment();
+    HubClient hub(cfg.endpoint, resolveToken(cfg, kc.get()).token, cfg.offline);
+    HubError e;
+    hub.repoInfo(repo, QString(), &e);  // it must exist (and be readable) before it is set
+    if (!e.ok())
+        return fail(e, ps.json);
+    QString error;
+    if (!writeCustomCacheRepo(cfg, repo, &error)) {
+        err(HubCliText::tr("error: %1").arg(error));
+        return Usage;
+    }
+    if (ps.json)
+        printJson({{"repo", u8(repo)}, {"file", u8(cfg.customCacheRepoFile())}});
+    else
+        out(HubCliText::tr("Neuron cache name set locally to %1 in %2.").arg(repo, cfg.customCacheRepoFile()));
+    return Ok;
+}
+
+int cmdLookup(const QStringList &args)
+{
+    Parsed ps;
+    ps.p.addPositionalArgument(QStringLiteral("model_id"), HubCliText::tr("The model to look up, org/name."));
+    ps.p.addOption({QStringLiteral("instance_type"), HubCliText::tr("Only this instance type (trn1, trn2, inf2)."), QStringLiteral("TYPE")});
+    ps.p.addOption({QStringLiteral("batch_size"), HubCliText::tr("Only this batch size."), QStringLiteral("N")});
+    ps.p.addOption({QStringLiteral("sequence_length"), HubCliText::tr("Only this sequence length."), QStringLiteral("N")});
+    ps.p.addOption({QStringLiteral("tensor_parallel_size"), HubCliText::tr("Only this tensor parallel size."), QStringLiteral("N")});
+    ps.p.addOption({QStringLiteral("dtype"), HubCliText::tr("Only this dtype (bfloat16, float16)."), QStringLiteral("DTYPE")});
+    ps.p.addOption({QStringLiteral("repo_id"), HubCliText::tr("The cache repo (default: CUSTOM_CACHE_REPO, the file set by `cache set`, or the public one)."), QStringLiteral("REPO")});
+    ps.p.addOption({QStringLiteral("raw"), HubCliText::tr("Also print entries of an unknown shape as stored.")});
+    parse(ps, QStringLiteral("cache lookup"), args);
+    if (ps.code >= 0)
+        return ps.code;
+    if (ps.p.positionalArguments().size() != 1) {
+        err(HubCliText::tr("error: name one model: ingot-cli cache lookup ORG/MODEL"));
+        return Usage;
+    }
+    LookupFilters f;
+    auto intOpt = [&](const char *name, int *out) {
+        if (!ps.p.isSet(QString::fromLatin1(name)))
+            return true;
+        bool ok = false;
+        *out = ps.p.value(QString::fromLatin1(name)).toInt(&ok);
+        if (!ok || *out < 0)
+            err(HubCliText::tr("error: --%1 takes a whole number").arg(QString::fromLatin1(name)));
+        return ok && *out >= 0;
+    };
+    if (!intOpt("batch_size", &f.batchSize) || !intOpt("sequence_length", &f.sequenceLength) ||
+        !intOpt("tensor_parallel_size", &f.tensorParallel))
+        return Usage;
+    f.instanceType = ps.p.value(QStringLiteral("instance_type"));
+    f.dtype = ps.p.value(QStringLiteral("dtype"));
+    const QString model = ps.p.positionalArguments().first();
+    auto kc = keychain();
+    const HubConfig cfg = HubConfig::fromEnvironment();
+    const CacheRepoChoice choice = resolveCacheRepo(cfg);
+    const QString repo = ps.p.isSet(QStringLiteral("repo_id")) ? ps.p.value(QStringLiteral("repo_id")) : choice.repo;
+    HubClient hub(cfg.endpoint, resolveToken(cfg, kc.get()).token, cfg.offline);
+    const LookupResult r = lookupModel(hub, repo, model, f);
+    if (!r.error.ok())
+        return fail(r.error, ps.json);
+    if (ps.json) {
+        auto entryJson = [](const LookupEntry &e) {
+            json raw;
+            try {
+                raw = json::parse(e.raw.constData(), e.raw.constData() + e.raw.size());
+            } catch (const json::exception &) {
+                raw = u8(QString::fromUtf8(e.raw));
+            }
+            return json{{"path", u8(e.path)}, {"batch_size", e.batchSize}, {"sequence_length", e.sequenceLength},
+                        {"tensor_parallel_size", e.tensorParallel}, {"dtype", u8(e.dtype)}, {"instance_type", u8(e.instanceType)},
+                        {"compiler_version", u8(e.compilerVersion)}, {"checkpoint_revision", u8(e.checkpointRevision)},
+                        {"layout", u8(e.registryLayout)}, {"raw", raw}};
+        };
+        json entries = json::array(), unknown = json::array();
+        for (const auto &e : r.entries)
+            entries.push_back(entryJson(e));
+        for (const auto &e : r.unknown)
+            unknown.push_back({{"path", u8(e.path)}, {"raw", u8(QString::fromUtf8(e.raw))}});
+        printJson({{"model_id", u8(model)}, {"repo", u8(repo)}, {"entries", entries}, {"unknown", unknown}, {"fetched", r.fetched}});
+        return Ok;
+    }
+    out(formatLookupTable(model, r.entries));
+    if (!r.unknown.isEmpty()) {
+        err(HubCliText::tr("%1 registry entr(ies) of an unknown shape%2.")
+                .arg(r.unknown.size()).arg(ps.p.isSet(QStringLiteral("raw")) ? QString() : HubCliText::tr(" (--raw shows them)")));
+        if (ps.p.isSet(QStringLiteral("raw")))
+            for (const auto &e : r.unknown)
+                out(QStringLiteral("%1:\n%2").arg(e.path, QString::fromUtf8(e.raw)));
+    }
+    return Ok;
+}
+}  // namespace
+
+QString hubUsage()
+{
+    return HubCliText::tr("Usage: ingot-cli hub COMMAND [options]\n\n"
+                          "Commands:\n"
+                          "  whoami   Who the token belongs to, its role, and where the token came from\n"
+                          "  ls       List a repo's files: ingot-cli hub ls REPO [PATH] [-R] [--revision REV]\n"
+                          "  login    Save a token (read from standard input) in the keychain or the token file\n"
+                          "  logout   Forget the saved token\n\n"
+                          "HF_ENDPOINT, HF_TOKEN, HF_HOME, HF_TOKEN_PATH and HF_HUB_OFFLINE are honoured. --json everywhere.");
+}
+
+int runHubCommand(const QStringList &args)
+{
+    if (args.isEmpty() || args.first() == QLatin1String("--help") || args.first() == QLatin1String("-h")) {
+        (args.isEmpty() ? err : out)(hubUsage());
+        return args.isEmpty() ? Usage : Ok;
+    }
+    const QString cmd = args.first();
+    if (cmd == QLatin1String("whoami"))
+        return cmdWhoami(args.mid(1));
+    if (cmd == QLatin1String("ls"))
+        return cmdLs(args.mid(1));
+    if (cmd == QLatin1String("login"))
+        return cmdLogin(args.mid(1));
+    if (cmd == QLatin1String("logout"))
+        return cmdLogout(args.mid(1));
+    err(HubCliText::tr("error: unknown command \"hub %1\"\n").arg(cmd) + hubUsage());
+    return Usage;
+}
+
+int runCacheHubCommand(const QString &command, const QStringList &args)
+{
+    if (command == QLatin1String("create"))
+        return cmdCreate(args);
+    if (command == QLatin1String("set"))
+        return cmdSet(args);
+    if (command == QLatin1String("lookup"))
+        return cmdLookup(args);
+    return -1;
+}
+
+}  // namespace ingot::cli

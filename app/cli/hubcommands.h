@@ -1,0 +1,13 @@
+// `ingot-cli hub ...` and the Hub side of `ingot-cli cache ...` (create, set, lookup).
+#pragma once
+
+#include <QStringList>
+
+namespace ingot::cli {
+
+int runHubCommand(const QStringList &args);
+// cache create|set|lookup; returns -1 when `command` is not one of them.
+int runCacheHubCommand(const QString &command, const QStringList &args);
+QString hubUsage();
+
+}  // namespace ingot::cli

@@ -1,0 +1,74 @@
+// HTTP for the Hub client: libcurl with connection reuse, retries with backoff (Retry-After honoured),
+// redirects followed by hand so a token never travels to another host, size limits and cancellation.
+#pragma once
+
+#include <QByteArray>
+#include <QHash>
+#include <QList>
+#include <QPair>
+#include <QString>
+
+#include <atomic>
+#include <functional>
+
+namespace ingot {
+
+struct HttpRequest {
+    QByteArray method = "GET";
+    QString url;
+    QList<QPair<QByteArray, QByteArray>> headers;  // never put Authorization here: set `bearer`
+    QByteArray body;
+    QString bearer;                        // sent only to the origin of `trustedOrigin` (and never logged)
+    QString trustedOrigin;                 // "http://host:port" the token belongs to
+    qint64 maxBytes = 64LL * 1024 * 1024;  // a larger body is an error, not a memory hog
+    int timeoutMs = 60000;                 // whole transfer; 0 = none (large downloads use the stall timeout)
+    // Streams the body here instead of into HttpResponse::body. Return false to stop (e.g. disk full).
+    // `restart` is true when a retry starts the body over: the sink discards what it got so far.
+    std::function<bool(const char *data, size_t size, bool restart)> sink;
+};
+
+struct HttpResponse {
+    enum class Failure { None, Offline, Network, Timeout, Cancelled, TooLarge, TooManyRedirects, SinkFailed };
+    int status = 0;
+    Failure failure = Failure::None;
+    QString error;                         // words for a failure (never containing the token)
+    QHash<QByteArray, QByteArray> headers;  // lower-case names, of the final response
+    QHash<QByteArray, QByteArray> firstHeaders;  // of the first response, when it redirected (X-Linked-Etag ...)
+    QByteArray body;
+    QString finalUrl;
+    int attempts = 0;
+    QByteArray header(const char *name) const { return headers.value(QByteArray(name)); }
+    bool ok() const { return failure == Failure::None && status >= 200 && status < 300; }
+};
+
+struct RetryPolicy {
+    int maxAttempts = 5;
+    int baseDelayMs = 500;   // doubled each attempt, with jitter
+    int maxDelayMs = 8000;
+    int maxRetryAfterMs = 60000;
+};
+
+class HttpClient final
+{
+public:
+    HttpClient();
+    void setRetryPolicy(const RetryPolicy &p) { m_retry = p; }
+    void setOffline(bool offline) { m_offline = offline; }
+    bool isOffline() const { return m_offline; }
+    void setUserAgent(const QByteArray &ua) { m_userAgent = ua; }
+
+    // Performs the request with retries on 408/429/5xx and network errors. Thread-safe: each thread uses its own
+    // libcurl handle, kept alive so connections are reused.
+    HttpResponse send(const HttpRequest &request, const std::atomic_bool *cancel = nullptr) const;
+
+    static QString originOf(const QString &url);  // "http://127.0.0.1:8080"
+
+private:
+    HttpResponse once(const HttpRequest &request, const std::atomic_bool *cancel, bool restartSink) const;
+
+    RetryPolicy m_retry;
+    bool m_offline = false;
+    QByteArray m_userAgent;
+};
+
+}  // namespace ingot
