@@ -296,7 +296,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.route()
 
     def route(self, head=False):
-        self.log_request_seen()
+        # One handler serves every request of a keep-alive connection: reset per-request state.
+        self._fault_taken = False
+        self._fault = None
+        if not self.path.startswith("/_test"):
+            self.log_request_seen()
         raw_path, _, query = self.path.partition("?")
         qs = urllib.parse.parse_qs(query)
         # Split the raw path first, then decode each segment (a revision may arrive as refs%2Fpr%2F1).

@@ -1,0 +1,4 @@
+#include <QTest>
+class T : public QObject { Q_OBJECT private Q_SLOTS: void todo() { QSKIP("todo"); } };
+QTEST_MAIN(T)
+#include "tst_hubconformance.moc"
