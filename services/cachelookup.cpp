@@ -338,7 +338,7 @@ QString formatLookupTable(const QString &modelId, const QVector<LookupEntry> &en
             w = std::max(w, int(r[c].size()) + 2);
         width << w;
     }
-    auto center = [](const QString &s, int w) {
+    auto center = [](const QString &s, int w) -> QString {
         const int pad = std::max(0, w - int(s.size()));
         return QString(pad / 2, QLatin1Char(' ')) + s + QString(pad - pad / 2, QLatin1Char(' '));
     };

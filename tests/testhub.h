@@ -45,4 +45,9 @@ private:
     QString m_url;
 };
 
+// Registry files for `modelId` in every layout optimum-neuron has written (REFERENCE.md §2): `current` entries in
+// the current layout (shapes from a fixed grid), two in the 0.2-0.4 layout, one traced entry in the 0.1 layout,
+// registry.json at the root, one entry of an unknown shape, one duplicate, and entries of another model.
+QMap<QString, QByteArray> registryFixture(const QString &modelId, int current = 6);
+
 }  // namespace ingot::test

@@ -680,6 +680,16 @@ def main():
         with open(tmp, "w") as f:
             f.write(str(STATE["port"]))
         os.replace(tmp, a.port_file)
+    # Never outlive the test that started us (a crashed test must not leave a server behind).
+    parent = os.getppid()
+
+    def watch_parent():
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch_parent, daemon=True).start()
     print("testhub listening on http://127.0.0.1:%d (CDN %s)" % (STATE["port"], STATE["cdn_host"]), flush=True)
     try:
         hub.serve_forever()
