@@ -39,12 +39,12 @@ private Q_SLOTS:
     void navigationListsOnlyWorkingAreas()
     {
         MainWindow w;
-        QCOMPARE(w.navigation()->count(), 1);
+        QCOMPARE(w.navigation()->count(), 2);
         QCOMPARE(w.navigation()->item(0)->text(), QStringLiteral("Local cache"));
         QStringList menus;
         for (QAction *a : w.menuBar()->actions())
             menus << a->text();
-        QCOMPARE(menus, (QStringList{QStringLiteral("&File"), QStringLiteral("&Cache"), QStringLiteral("&Go"), QStringLiteral("&Help")}));
+        QCOMPARE(menus, (QStringList{QStringLiteral("&File"), QStringLiteral("&Cache"), QStringLiteral("&Go"), QStringLiteral("&Hub"), QStringLiteral("&Help")}));
     }
 
     void chineseTranslationIsBuiltIn()

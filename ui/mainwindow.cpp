@@ -3,6 +3,8 @@
 #include "appsettings.h"
 #include "cachelocation.h"
 #include "cachesession.h"
+#include "cachetreemodel.h"
+#include "hubcachepage.h"
 #include "localcachepage.h"
 #include "settingsdialog.h"
 
@@ -40,6 +42,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_nav(new QListWidget(this))
     , m_pages(new QStackedWidget(this))
     , m_local(new LocalCachePage(this))
+    , m_hub(new HubCachePage(this))
     , m_status(new QLabel(this))
     , m_busy(new QProgressBar(this))
     , m_cancel(new QToolButton(this))
@@ -54,10 +57,27 @@ MainWindow::MainWindow(QWidget *parent)
     m_nav->setSpacing(2);
     auto *local = new QListWidgetItem(QIcon(QStringLiteral(":/icons/cache.svg")), tr("Local cache"), m_nav);
     local->setToolTip(tr("The Neuron compile cache on this machine (Ctrl+1)"));
+    auto *hub = new QListWidgetItem(QIcon(QStringLiteral(":/icons/hub.svg")), tr("Hub caches"), m_nav);
+    hub->setToolTip(tr("Compile caches shared on the Hugging Face Hub: browse, compare, look up (Ctrl+2)"));
     m_pages->addWidget(m_local);
+    m_pages->addWidget(m_hub);
     m_nav->setCurrentRow(0);
     m_nav->setFixedWidth(150);
-    connect(m_nav, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
+    connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
+        m_pages->setCurrentIndex(row);
+        if (m_pages->currentWidget() == m_hub && !m_hubShown) {
+            m_hubShown = true;  // the Hub is contacted only once someone looks at it
+            m_hub->refresh();
+        }
+    });
+    m_hub->setLocalModulesProvider([this] {
+        QSet<QString> keys;
+        for (const CacheModule &m : m_local->model()->modules())
+            if (m.isModule())
+                keys.insert(m.key());
+        return keys;
+    });
+    connect(m_hub, &HubCachePage::statusChanged, this, &MainWindow::setStatus);
 
     auto *central = new QWidget(this);
     auto *row = new QHBoxLayout(central);
@@ -124,6 +144,18 @@ void MainWindow::buildMenus()
     QMenu *go = menuBar()->addMenu(tr("&Go"));
     QAction *toLocal = go->addAction(tr("&Local cache"), this, [this] { m_nav->setCurrentRow(0); });
     toLocal->setShortcut(QKeySequence(QStringLiteral("Ctrl+1")));
+    QAction *toHub = go->addAction(tr("&Hub caches"), this, [this] { m_nav->setCurrentRow(1); });
+    toHub->setShortcut(QKeySequence(QStringLiteral("Ctrl+2")));
+
+    QMenu *hubMenu = menuBar()->addMenu(tr("&Hub"));
+    hubMenu->addAction(tr("&Log in…"), m_hub, &HubCachePage::login);
+    hubMenu->addAction(tr("Log &out"), m_hub, &HubCachePage::logout);
+    hubMenu->addSeparator();
+    hubMenu->addAction(tr("&Add cache repo…"), m_hub, &HubCachePage::addRepo);
+    hubMenu->addAction(tr("&Create cache repo…"), m_hub, &HubCachePage::createCacheRepo);
+    hubMenu->addAction(tr("&Use selected repo as cache repo"), m_hub, &HubCachePage::useAsCacheRepo);
+    hubMenu->addSeparator();
+    hubMenu->addAction(tr("&Refresh"), m_hub, &HubCachePage::refresh);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Ingot"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);

@@ -11,6 +11,7 @@ class QToolButton;
 
 namespace ingot {
 
+class HubCachePage;
 class LocalCachePage;
 
 // Registers the icons of the static ui library (safe to call more than once).
@@ -29,6 +30,7 @@ public:
     // Opens the cache the Neuron runtime would use (or the one remembered).
     void start(const CacheLocation &resolved);
     LocalCachePage *localCachePage() const { return m_local; }
+    HubCachePage *hubCachePage() const { return m_hub; }
     QListWidget *navigation() const { return m_nav; }
     QLabel *statusText() const { return m_status; }
 
@@ -46,6 +48,8 @@ private:
     QListWidget *m_nav;
     QStackedWidget *m_pages;
     LocalCachePage *m_local;
+    HubCachePage *m_hub;
+    bool m_hubShown = false;
     QLabel *m_status;
     QProgressBar *m_busy;
     QToolButton *m_cancel;
