@@ -30,6 +30,14 @@ QVariant LookupModel::data(const QModelIndex &index, int role) const
         return {};
     const LookupEntry &e = m_entries[index.row()];
     auto num = [](int v) { return v < 0 ? QVariant() : QVariant(v); };
+    if (!e.known && (role == Qt::DisplayRole || role == SortRole)) {
+        // An entry of a shape Ingot does not know: listed, with its raw JSON on demand.
+        if (index.column() == InstanceColumn)
+            return tr("(unknown shape)");
+        if (index.column() == CompilerColumn)
+            return e.path.section(QLatin1Char('/'), -1);
+        return role == SortRole && index.column() <= TensorParallelColumn ? QVariant(-1) : QVariant();
+    }
     if (role == Qt::DisplayRole || role == SortRole) {
         switch (index.column()) {
         case BatchColumn: return num(e.batchSize);

@@ -426,13 +426,13 @@ void HubCachePage::runLookup()
             Q_EMIT lookupFinished(-1);
             return;
         }
-        m_lookup->setEntries(r.entries);
+        m_lookup->setEntries(r.entries + r.unknown);
         m_lookupView->resizeColumnsToContents();
         QString text = r.entries.isEmpty() ? tr("No cached entries found for %1 in %2.").arg(model, repo)
                                            : tr("%n cached entr(ies) for %1 in %2 (%3 registry files read).", nullptr, int(r.entries.size()))
                                                  .arg(model, repo).arg(r.fetched);
         if (!r.unknown.isEmpty())
-            text += QLatin1Char(' ') + tr("%n entr(ies) of an unknown shape were left out; see the Files tab for them.", nullptr, int(r.unknown.size()));
+            text += QLatin1Char(' ') + tr("%n entr(ies) of an unknown shape are listed too, raw.", nullptr, int(r.unknown.size()));
         m_lookupStatus->setText(text);
         Q_EMIT lookupFinished(int(r.entries.size()));
     });
