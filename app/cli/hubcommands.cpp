@@ -32,6 +32,23 @@ std::unique_ptr<SecretStore> keychain()
     return std::make_unique<KeychainSecretStore>();
 }
 
+// Everything a Hub command needs, from the environment: where the Hub is, the token and its source, a client.
+struct HubContext {
+    std::unique_ptr<SecretStore> keychain;
+    HubConfig config;
+    ResolvedToken token;
+    HubClient hub;
+};
+
+HubContext hubContext()
+{
+    std::unique_ptr<SecretStore> kc = keychain();
+    const HubConfig cfg = HubConfig::fromEnvironment();
+    ResolvedToken tok = resolveToken(cfg, kc.get());
+    HubClient hub(cfg.endpoint, tok.token, cfg.offline);
+    return HubContext{std::move(kc), cfg, std::move(tok), std::move(hub)};
+}
+
 int exitFor(const HubError &e)
 {
     using K = HubError::Kind;
@@ -106,12 +123,11 @@ int cmdWhoami(const QStringList &args)
     parse(ps, QStringLiteral("hub whoami"), args);
     if (ps.code >= 0)
         return ps.code;
-    auto kc = keychain();
-    const HubConfig cfg = HubConfig::fromEnvironment();
-    const ResolvedToken tok = resolveToken(cfg, kc.get());
-    HubClient hub(cfg.endpoint, tok.token, cfg.offline);
+    const HubContext ctx = hubContext();
+    const HubConfig &cfg = ctx.config;
+    const ResolvedToken &tok = ctx.token;
     HubError e;
-    const WhoAmI me = hub.whoami(&e);
+    const WhoAmI me = ctx.hub.whoami(&e);
     if (!e.ok())
         return fail(e, ps.json);
     if (ps.json) {
@@ -188,9 +204,8 @@ int cmdLs(const QStringList &args)
         err(HubCliText::tr("error: name a repo (and optionally a path): ingot-cli hub ls REPO [PATH]"));
         return Usage;
     }
-    auto kc = keychain();
-    const HubConfig cfg = HubConfig::fromEnvironment();
-    HubClient hub(cfg.endpoint, resolveToken(cfg, kc.get()).token, cfg.offline);
+    const HubContext ctx = hubContext();
+    const HubClient &hub = ctx.hub;
     HubError e;
     const QVector<TreeEntry> entries = hub.listTree(pos[0], ps.p.value(QStringLiteral("revision")), pos.value(1),
                                                     ps.p.isSet(QStringLiteral("recursive")), &e);
@@ -223,9 +238,9 @@ int cmdCreate(const QStringList &args)
     parse(ps, QStringLiteral("cache create"), args);
     if (ps.code >= 0)
         return ps.code;
-    auto kc = keychain();
-    const HubConfig cfg = HubConfig::fromEnvironment();
-    HubClient hub(cfg.endpoint, resolveToken(cfg, kc.get()).token, cfg.offline);
+    const HubContext ctx = hubContext();
+    const HubConfig &cfg = ctx.config;
+    const HubClient &hub = ctx.hub;
     HubError e;
     QString repo = ps.p.value(QStringLiteral("name"));
     if (!repo.contains(QLatin1Char('/'))) {
@@ -270,9 +285,9 @@ int cmdSet(const QStringList &args)
         return Usage;
     }
     const QString repo = ps.p.positionalArguments().first();
-    auto kc = keychain();
-    const HubConfig cfg = HubConfig::fromEnvironment();
-    HubClient hub(cfg.endpoint, resolveToken(cfg, kc.get()).token, cfg.offline);
+    const HubContext ctx = hubContext();
+    const HubConfig &cfg = ctx.config;
+    const HubClient &hub = ctx.hub;
     HubError e;
     hub.repoInfo(repo, QString(), &e);  // it must exist (and be readable) before it is set
     if (!e.ok())

@@ -148,18 +148,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def send(self, status, body=b"", ctype="application/json", headers=None, head=False):
         fault = self.take_fault()
-        if fault and fault["kind"] == "truncate" and body:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            for k, v in (headers or {}).items():
-                self.send_header(k, v)
-            self.end_headers()
-            self.wfile.write(body[: len(body) // 2])
-            self.wfile.flush()
-            self.close_connection = True
-            self.connection.shutdown(2)
-            return
+        truncate = bool(fault and fault["kind"] == "truncate" and body)
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
@@ -167,7 +156,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header(k, v)
         self.end_headers()
         if body and not head:
-            self.wfile.write(body)
+            self.wfile.write(body[: len(body) // 2] if truncate else body)
+        if truncate:
+            # Half the promised body, then the connection drops: a truncated answer.
+            self.wfile.flush()
+            self.close_connection = True
+            self.connection.shutdown(2)
 
     def json(self, status, obj, headers=None):
         self.send(status, json.dumps(obj).encode(), "application/json", headers)
