@@ -1,6 +1,7 @@
 // ingot-cli: the headless companion. QtCore only, so it runs on trn hosts without a display.
 #include "cli/cachecommands.h"
 #include "cli/clicommon.h"
+#include "cli/consolidatecommand.h"
 #include "cli/hubcommands.h"
 
 #include <QCoreApplication>
@@ -19,7 +20,8 @@ int main(int argc, char **argv)
         "Groups:\n"
         "  cache   The Neuron compile cache: list, status, prune, clean-failed, clear-locks; Hub cache repos:\n"
         "          create, set, lookup\n"
-        "  hub     The Hugging Face Hub: whoami, ls, login, logout\n\n"
+        "  hub     The Hugging Face Hub: whoami, ls, login, logout\n"
+        "  consolidate CHECKPOINT_DIR [OUTPUT_DIR]   Sharded checkpoint -> safetensors\n\n"
         "  --version   Print the version\n"
         "  --help      This help\n");
     if (args.isEmpty()) {
@@ -38,6 +40,8 @@ int main(int argc, char **argv)
         return ingot::cli::runCacheCommand(args.mid(1));
     if (args.first() == QLatin1String("hub"))
         return ingot::cli::runHubCommand(args.mid(1));
+    if (args.first() == QLatin1String("consolidate"))
+        return ingot::cli::runConsolidate(args.mid(1));
     ingot::cli::err(QStringLiteral("error: unknown group \"%1\"\n\n").arg(args.first()) + usage);
     return ingot::cli::Usage;
 }

@@ -1,0 +1,659 @@
+#include "consolidate.h"
+
+#include "safetensors.h"
+#include "torchfile.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include <nlohmann/json.hpp>
+
+#include <cstring>
+#include <map>
+#include <set>
+#include <memory>
+#include <unistd.h>
+
+namespace ingot {
+
+using nlohmann::json;
+
+namespace {
+struct ConsolidateText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::Consolidate)
+};
+using T = ConsolidateText;
+
+const QRegularExpression kRankDir(QStringLiteral("^tp_rank_(\\d+)_pp_rank_(\\d+)(?:_ep_rank_(\\d+))?$"));
+const QRegularExpression kNxdFile(QStringLiteral("^dp_rank_(\\d+)_tp_rank_(\\d+)_pp_rank_(\\d+)(?:_ep_rank_(\\d+))?\\.pt$"));
+
+bool scanShardsDir(const QString &root, const QString &shardsDir, CheckpointCandidate *c)
+{
+    c->root = root;
+    c->shardsDir = shardsDir;
+    const QDir sd(shardsDir);
+    if (QFileInfo(shardsDir).fileName() == QLatin1String("shards") || QDir(shardsDir + QStringLiteral("/model")).exists()) {
+        c->layout = ShardLayout::NeuronxDistributed;
+        for (const QFileInfo &fi : QDir(shardsDir + QStringLiteral("/model")).entryInfoList(QDir::Files)) {
+            const auto m = kNxdFile.match(fi.fileName());
+            if (!m.hasMatch())
+                continue;
+            ShardFile f{m.captured(2).toInt(), m.captured(3).toInt(), m.captured(4).isEmpty() ? -1 : m.captured(4).toInt(),
+                        m.captured(1).toInt(), fi.absoluteFilePath(), fi.size()};
+            if (f.dp == 0)
+                c->shards.append(f);
+        }
+        if (!QFile::exists(shardsDir + QStringLiteral("/done")))
+            c->problems << T::tr("No \"done\" marker in %1: the save may not have finished.").arg(shardsDir);
+    } else {
+        for (const QFileInfo &di : sd.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            const auto m = kRankDir.match(di.fileName());
+            if (!m.hasMatch())
+                continue;
+            ShardFile f{m.captured(1).toInt(), m.captured(2).toInt(), m.captured(3).isEmpty() ? -1 : m.captured(3).toInt(), 0, {}, 0};
+            const QString pt = di.absoluteFilePath() + QStringLiteral("/checkpoint.pt");
+            const QStringList st = QDir(di.absoluteFilePath()).entryList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name);
+            if (QFile::exists(pt)) {
+                c->layout = ShardLayout::OptimumDocs;
+                f.path = pt;
+                f.bytes = QFileInfo(pt).size();
+            } else if (!st.isEmpty()) {
+                c->layout = ShardLayout::IngotBackend;
+                f.path = di.absoluteFilePath() + QLatin1Char('/') + st.first();
+                f.bytes = QFileInfo(f.path).size();
+                if (st.size() > 1)
+                    c->problems << T::tr("%1 holds several safetensors files; only one per rank is expected.").arg(di.absoluteFilePath());
+            } else {
+                c->problems << T::tr("%1 holds no checkpoint.pt and no safetensors file.").arg(di.absoluteFilePath());
+                continue;
+            }
+            c->shards.append(f);
+        }
+    }
+    if (c->shards.isEmpty())
+        return false;
+    for (const ShardFile &f : std::as_const(c->shards)) {
+        c->tpSize = std::max(c->tpSize, f.tp + 1);
+        c->ppSize = std::max(c->ppSize, f.pp + 1);
+        c->epSize = std::max(c->epSize, f.ep + 1);
+        c->bytes += f.bytes;
+    }
+    // The partitioning metadata knows the real tp size and stage count: a missing last rank shows there.
+    QStringList metaFiles;
+    if (c->layout == ShardLayout::NeuronxDistributed)
+        for (const QString &m : sd.entryList({QStringLiteral("mp_metadata_pp_rank_*.json")}, QDir::Files))
+            metaFiles << sd.filePath(m);
+    else if (c->layout == ShardLayout::IngotBackend)
+        for (const ShardFile &f : std::as_const(c->shards))
+            metaFiles << QFileInfo(f.path).absolutePath() + QStringLiteral("/mp_metadata.json");
+    for (const QString &m : std::as_const(metaFiles)) {
+        QFile mf(m);
+        if (!mf.open(QIODevice::ReadOnly))
+            continue;
+        try {
+            const json j = json::parse(mf.readAll().toStdString());
+            if (j.contains("parameters") && j["parameters"].is_object())
+                for (const auto &p : j["parameters"])
+                    if (p.is_object() && p.value("tensor_model_parallel", false))
+                        c->tpSize = std::max(c->tpSize, p.value("num_partitions", 0));
+        } catch (const json::exception &) {
+        }
+    }
+    if (c->layout == ShardLayout::NeuronxDistributed)
+        c->ppSize = std::max(c->ppSize, int(metaFiles.size()));
+    // Every (tp, pp) once.
+    QSet<QPair<int, int>> seen;
+    for (const ShardFile &f : std::as_const(c->shards)) {
+        if (seen.contains({f.tp, f.pp}) && f.ep < 0)
+            c->problems << T::tr("tp rank %1, pp rank %2 appears twice.").arg(f.tp).arg(f.pp);
+        seen.insert({f.tp, f.pp});
+    }
+    for (int pp = 0; pp < c->ppSize; ++pp)
+        for (int tp = 0; tp < c->tpSize; ++tp)
+            if (!seen.contains({tp, pp}))
+                c->problems << T::tr("The shard of tp rank %1, pp rank %2 is missing.").arg(tp).arg(pp);
+    if (c->epSize > 1)
+        c->problems << T::tr("Expert-parallel shards (ep size %1) are not supported yet.").arg(c->epSize);
+    c->complete = c->problems.isEmpty();
+    std::sort(c->shards.begin(), c->shards.end(), [](const ShardFile &a, const ShardFile &b) {
+        return std::tie(a.pp, a.tp, a.ep) < std::tie(b.pp, b.tp, b.ep);
+    });
+    return true;
+}
+
+// Looks for shards in `root` (the folder that holds tensor_parallel_shards or shards, or that folder itself).
+bool candidateAt(const QString &root, CheckpointCandidate *c)
+{
+    const QString name = QFileInfo(root).fileName();
+    if (name == QLatin1String("tensor_parallel_shards") || name == QLatin1String("shards"))
+        return scanShardsDir(QFileInfo(root).absolutePath(), root, c);
+    if (name == QLatin1String("model") && QFileInfo(QFileInfo(root).absolutePath()).fileName() == QLatin1String("shards")) {
+        const QString shards = QFileInfo(root).absolutePath();
+        return scanShardsDir(QFileInfo(shards).absolutePath(), shards, c);
+    }
+    for (const char *sub : {"tensor_parallel_shards", "shards"}) {
+        const QString s = root + QLatin1Char('/') + QLatin1String(sub);
+        if (QFileInfo(s).isDir() && scanShardsDir(root, s, c))
+            return true;
+    }
+    return false;
+}
+
+struct Metadata {
+    struct Param {
+        bool parallel = false;
+        int dim = -1;
+        int stride = 1;
+    };
+    std::map<std::string, Param> params;
+    bool haveSpecs = false;
+};
+
+bool loadNxdMetadata(const QString &file, Metadata *md, QStringList *problems)
+{
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly)) {
+        problems->append(T::tr("The partitioning metadata %1 is missing.").arg(file));
+        return false;
+    }
+    json j;
+    try {
+        j = json::parse(f.readAll().toStdString());
+    } catch (const json::exception &) {
+        problems->append(T::tr("%1 is not valid JSON.").arg(file));
+        return false;
+    }
+    if (!j.is_object() || !j.contains("parameters") || !j["parameters"].is_object()) {
+        problems->append(T::tr("%1 has no \"parameters\" map.").arg(file));
+        return false;
+    }
+    for (auto it = j["parameters"].begin(); it != j["parameters"].end(); ++it) {
+        Metadata::Param p;
+        if (it->is_object()) {
+            p.parallel = it->value("tensor_model_parallel", false);
+            p.dim = p.parallel ? it->value("partition_dim", -1) : -1;
+            p.stride = it->value("partition_stride", 1);
+        }
+        md->params[it.key()] = p;
+    }
+    if (j.contains("model_weight_transformation_specs") && j["model_weight_transformation_specs"].is_array() &&
+        !j["model_weight_transformation_specs"].empty())
+        md->haveSpecs = true;
+    return true;
+}
+
+struct Source {
+    ShardFile file;
+    std::unique_ptr<TorchFile> torch;
+    std::unique_ptr<SafetensorsReader> st;
+    std::map<std::string, TensorRef> tensors;  // .pt
+    const PickleValue *root = nullptr;
+
+    bool open(QString *error)
+    {
+        if (file.path.endsWith(QLatin1String(".safetensors"))) {
+            st = std::make_unique<SafetensorsReader>();
+            return st->open(file.path, error);
+        }
+        torch = std::make_unique<TorchFile>();
+        if (!torch->open(file.path, error))
+            return false;
+        root = torch->root().get();
+        for (auto &[n, t] : stateDictTensors(torch->root()))
+            tensors[n] = t;
+        return true;
+    }
+    std::vector<std::string> names() const
+    {
+        std::vector<std::string> out;
+        if (st)
+            for (const auto &t : st->tensors())
+                out.push_back(t.name);
+        else
+            for (const auto &[n, t] : tensors)
+                out.push_back(n);
+        return out;
+    }
+    bool info(const std::string &n, DType *dt, std::vector<std::int64_t> *shape) const
+    {
+        if (st) {
+            const SafetensorInfo *t = st->find(n);
+            if (!t)
+                return false;
+            *dt = t->dtype;
+            *shape = t->shape;
+            return true;
+        }
+        auto it = tensors.find(n);
+        if (it == tensors.end())
+            return false;
+        *dt = it->second.dtype;
+        *shape = it->second.shape;
+        return true;
+    }
+    // Bytes of a tensor: a pointer into the mapping (safetensors) or into `buf` (torch).
+    const char *read(const std::string &n, std::string *buf, qint64 *size, QString *error)
+    {
+        if (st) {
+            const SafetensorInfo *t = st->find(n);
+            *size = qint64(t->end - t->begin);
+            return st->data(*t);
+        }
+        if (!torch->readTensor(tensors.at(n), buf, error))
+            return nullptr;
+        *size = qint64(buf->size());
+        return buf->data();
+    }
+};
+
+std::vector<std::unique_ptr<Source>> openSources(const CheckpointCandidate &c, QStringList *problems)
+{
+    std::vector<std::unique_ptr<Source>> out;
+    for (const ShardFile &f : c.shards) {
+        auto s = std::make_unique<Source>();
+        s->file = f;
+        QString error;
+        if (!s->open(&error)) {
+            problems->append(error);
+            continue;
+        }
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+Metadata metadataFor(const CheckpointCandidate &c, const std::vector<std::unique_ptr<Source>> &sources, int pp, QStringList *problems)
+{
+    Metadata md;
+    if (c.layout == ShardLayout::NeuronxDistributed) {
+        loadNxdMetadata(c.shardsDir + QStringLiteral("/mp_metadata_pp_rank_%1.json").arg(pp), &md, problems);
+    } else if (c.layout == ShardLayout::IngotBackend) {
+        for (const auto &s : sources)
+            if (s->file.pp == pp && s->file.tp == 0) {
+                const QString dir = QFileInfo(s->file.path).absolutePath();
+                const QString local = dir + QStringLiteral("/mp_metadata.json");
+                loadNxdMetadata(QFile::exists(local) ? local : c.shardsDir + QStringLiteral("/mp_metadata_pp_rank_%1.json").arg(pp), &md, problems);
+            }
+    } else {
+        // Legacy: sharded_metadata {name: {kind: "sharded"|"tied", partition_dim}} inside checkpoint.pt.
+        for (const auto &s : sources) {
+            if (s->file.pp != pp || s->file.tp != 0 || !s->root)
+                continue;
+            const PickleValue *sm = s->root->get("sharded_metadata");
+            if (!sm || sm->kind != PickleValue::Kind::Dict) {
+                if (c.tpSize > 1)
+                    problems->append(T::tr("%1 has no sharded_metadata: cannot tell which parameters are split.").arg(s->file.path));
+                continue;
+            }
+            for (const auto &[k, v] : sm->dict) {
+                if (!k || k->kind != PickleValue::Kind::Str || !v || v->kind != PickleValue::Kind::Dict)
+                    continue;
+                Metadata::Param p;
+                const PickleValue *kind = v->get("kind");
+                const PickleValue *dim = v->get("partition_dim");
+                p.parallel = kind && kind->isStr() && kind->s == "sharded";
+                p.dim = p.parallel && dim && dim->kind == PickleValue::Kind::Int ? int(dim->i) : -1;
+                md.params[k->s] = p;
+            }
+        }
+    }
+    return md;
+}
+
+QString shapeText(const std::vector<std::int64_t> &s)
+{
+    QStringList p;
+    for (auto d : s)
+        p << QString::number(d);
+    return QLatin1Char('[') + p.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+bool removeTree(const QString &path)
+{
+    return QDir(path).removeRecursively();
+}
+}  // namespace
+
+QString layoutName(ShardLayout l)
+{
+    switch (l) {
+    case ShardLayout::OptimumDocs: return T::tr("optimum-neuron (tensor_parallel_shards, checkpoint.pt)");
+    case ShardLayout::NeuronxDistributed: return T::tr("neuronx-distributed (shards/model/*.pt)");
+    case ShardLayout::IngotBackend: return T::tr("Ingot backend (tensor_parallel_shards, safetensors)");
+    }
+    return {};
+}
+
+QVector<CheckpointCandidate> findCheckpoints(const QString &path, QString *error)
+{
+    QVector<CheckpointCandidate> out;
+    const QFileInfo fi(path);
+    if (!fi.isDir()) {
+        *error = fi.exists() ? T::tr("%1 is not a folder.").arg(path) : T::tr("%1 does not exist.").arg(path);
+        return out;
+    }
+    const QString root = fi.absoluteFilePath();
+    CheckpointCandidate c;
+    if (candidateAt(root, &c)) {
+        const auto m = QRegularExpression(QStringLiteral("^checkpoint-(\\d+)$")).match(QFileInfo(c.root).fileName());
+        c.label = m.hasMatch() ? QFileInfo(c.root).fileName() : T::tr("final");
+        c.step = m.hasMatch() ? m.captured(1).toInt() : -1;
+        out.append(c);
+    }
+    for (const QFileInfo &d : QDir(root).entryInfoList({QStringLiteral("checkpoint-*")}, QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const auto m = QRegularExpression(QStringLiteral("^checkpoint-(\\d+)$")).match(d.fileName());
+        CheckpointCandidate cc;
+        if (m.hasMatch() && candidateAt(d.absoluteFilePath(), &cc)) {
+            cc.label = d.fileName();
+            cc.step = m.captured(1).toInt();
+            out.append(cc);
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const CheckpointCandidate &a, const CheckpointCandidate &b) {
+        if ((a.step < 0) != (b.step < 0))
+            return a.step < 0;  // the final one first
+        return a.step > b.step;
+    });
+    if (out.isEmpty())
+        *error = T::tr("No sharded checkpoint in %1: expected tensor_parallel_shards/tp_rank_XX_pp_rank_YY/ or "
+                       "shards/model/dp_rank_00_tp_rank_XX_pp_rank_YY.pt (in the folder, or in checkpoint-N folders).").arg(path);
+    return out;
+}
+
+const CheckpointCandidate *pickDefault(const QVector<CheckpointCandidate> &found)
+{
+    for (const CheckpointCandidate &c : found)
+        if (c.complete)
+            return &c;
+    return nullptr;
+}
+
+QVector<ConsolidatePlanEntry> planConsolidation(const CheckpointCandidate &c, QStringList *problems)
+{
+    QVector<ConsolidatePlanEntry> plan;
+    *problems += c.problems;
+    auto sources = openSources(c, problems);
+    if (!problems->isEmpty())
+        return plan;
+    std::map<std::string, int> stageOf;
+    for (int pp = 0; pp < c.ppSize; ++pp) {
+        const Metadata md = metadataFor(c, sources, pp, problems);
+        if (md.haveSpecs)
+            problems->append(T::tr("Fused-linear / GQA transformation specs (pp rank %1) are not supported yet.").arg(pp));
+        std::vector<Source *> ranks(size_t(c.tpSize), nullptr);
+        for (auto &s : sources)
+            if (s->file.pp == pp)
+                ranks[size_t(s->file.tp)] = s.get();
+        const std::vector<std::string> names = ranks[0]->names();
+        const std::set<std::string> nameSet(names.begin(), names.end());
+        for (int tp = 1; tp < c.tpSize; ++tp) {
+            const std::vector<std::string> other = ranks[size_t(tp)]->names();
+            if (std::set<std::string>(other.begin(), other.end()) != nameSet)
+                problems->append(T::tr("tp rank %1 of pp rank %2 holds other parameters than tp rank 0.").arg(tp).arg(pp));
+        }
+        for (const std::string &n : names) {
+            if (stageOf.count(n)) {
+                if (c.ppSize > 1)
+                    problems->append(T::tr("%1 is in pp ranks %2 and %3.").arg(QString::fromStdString(n)).arg(stageOf[n]).arg(pp));
+                continue;
+            }
+            stageOf[n] = pp;
+            ConsolidatePlanEntry e;
+            e.name = n;
+            e.pp = pp;
+            ranks[0]->info(n, &e.dtype, &e.shape);
+            const auto mdIt = md.params.find(n);
+            const bool parallel = mdIt != md.params.end() && mdIt->second.parallel && c.tpSize > 1;
+            if (parallel) {
+                e.partitionDim = mdIt->second.dim;
+                if (mdIt->second.stride != 1)
+                    problems->append(T::tr("%1 uses partition_stride %2, which is not supported yet.").arg(QString::fromStdString(n)).arg(mdIt->second.stride));
+                if (e.partitionDim < 0 || e.partitionDim >= int(e.shape.size())) {
+                    problems->append(T::tr("%1: partition_dim %2 does not fit its shape %3.").arg(QString::fromStdString(n)).arg(e.partitionDim).arg(shapeText(e.shape)));
+                    continue;
+                }
+            }
+            std::int64_t along = 0;
+            for (int tp = 0; tp < c.tpSize; ++tp) {
+                DType dt;
+                std::vector<std::int64_t> sh;
+                if (!ranks[size_t(tp)]->info(n, &dt, &sh))
+                    continue;
+                if (dt != e.dtype)
+                    problems->append(T::tr("%1: dtype %2 on tp rank %3 but %4 on tp rank 0.").arg(QString::fromStdString(n),
+                                     QString::fromLatin1(safetensorsName(dt))).arg(tp).arg(QString::fromLatin1(safetensorsName(e.dtype))));
+                bool sameOtherDims = sh.size() == e.shape.size();
+                for (std::size_t d = 0; sameOtherDims && d < sh.size(); ++d)
+                    if (int(d) != e.partitionDim && sh[d] != e.shape[d])
+                        sameOtherDims = false;
+                if (!sameOtherDims)
+                    problems->append(T::tr("%1: shape %2 on tp rank %3 disagrees with %4 on tp rank 0.")
+                                         .arg(QString::fromStdString(n), shapeText(sh)).arg(tp).arg(shapeText(e.shape)));
+                else if (e.partitionDim >= 0) {
+                    // Tensor parallelism splits evenly: a piece of another size means the ranks do not belong together.
+                    if (sh[size_t(e.partitionDim)] != e.shape[size_t(e.partitionDim)])
+                        problems->append(T::tr("%1: tp rank %2 holds %3 along dim %4 but tp rank 0 holds %5: the partition sizes do not add up.")
+                                             .arg(QString::fromStdString(n)).arg(tp).arg(sh[size_t(e.partitionDim)]).arg(e.partitionDim)
+                                             .arg(e.shape[size_t(e.partitionDim)]));
+                    along += sh[size_t(e.partitionDim)];
+                }
+            }
+            if (e.partitionDim >= 0)
+                e.shape[size_t(e.partitionDim)] = along;
+            e.bytes = dtypeSize(e.dtype);
+            for (auto d : e.shape)
+                e.bytes *= d;
+            plan.append(e);
+        }
+    }
+    // Metadata naming parameters no shard holds: the partitioning and the shards disagree.
+    return plan;
+}
+
+ConsolidateReport consolidate(const CheckpointCandidate &c, const ConsolidateOptions &o,
+                              const std::function<void(const ConsolidateProgress &)> &progress, const std::atomic_bool *cancel)
+{
+    ConsolidateReport rep;
+    const QVector<ConsolidatePlanEntry> plan = planConsolidation(c, &rep.problems);
+    if (!rep.problems.isEmpty())
+        return rep;
+    const QFileInfo outInfo(o.output);
+    if (outInfo.exists() && !o.overwrite && !QDir(o.output).isEmpty()) {
+        rep.problems << T::tr("%1 already exists; choose another folder or allow overwriting.").arg(o.output);
+        return rep;
+    }
+    const QString outAbs = outInfo.absoluteFilePath();
+    const QString tmp = QFileInfo(outAbs).absolutePath() + QStringLiteral("/.ingot-consolidating-%1-%2").arg(outInfo.fileName()).arg(::getpid());
+    removeTree(tmp);
+    if (!QDir().mkpath(tmp)) {
+        rep.error = T::tr("Cannot create %1.").arg(tmp);
+        return rep;
+    }
+    auto fail = [&](const QString &e) {
+        rep.error = e;
+        removeTree(tmp);
+        return rep;
+    };
+    QStringList problems;
+    auto sources = openSources(c, &problems);
+    if (!problems.isEmpty())
+        return fail(problems.join(QLatin1Char(' ')));
+    std::map<std::pair<int, int>, Source *> byRank;
+    for (auto &s : sources)
+        byRank[{s->file.pp, s->file.tp}] = s.get();
+
+    // Output files: consecutive tensors up to the shard size.
+    std::vector<std::vector<int>> groups(1);
+    qint64 inGroup = 0;
+    for (int i = 0; i < plan.size(); ++i) {
+        if (!groups.back().empty() && inGroup + plan[i].bytes > o.maxShardBytes) {
+            groups.emplace_back();
+            inGroup = 0;
+        }
+        groups.back().push_back(i);
+        inGroup += plan[i].bytes;
+    }
+    const int n = int(groups.size());
+    ConsolidateProgress prog;
+    prog.tensorsTotal = int(plan.size());
+    for (const auto &e : plan)
+        prog.bytesTotal += e.bytes;
+    json weightMap = json::object();
+    std::map<std::string, QByteArray> checksums;
+    std::string buf, piece;
+    for (int g = 0; g < n; ++g) {
+        const QString file = n == 1 ? QStringLiteral("model.safetensors")
+                                    : QStringLiteral("model-%1-of-%2.safetensors").arg(g + 1, 5, 10, QLatin1Char('0')).arg(n, 5, 10, QLatin1Char('0'));
+        std::vector<SafetensorInfo> infos;
+        for (int i : groups[size_t(g)]) {
+            SafetensorInfo si;
+            si.name = plan[i].name;
+            si.dtype = plan[i].dtype;
+            si.shape = plan[i].shape;
+            infos.push_back(si);
+            weightMap[plan[i].name] = file.toStdString();
+        }
+        SafetensorsWriter w;
+        QString error;
+        if (!w.begin(tmp + QLatin1Char('/') + file, infos, {{"format", "pt"}}, &error))
+            return fail(error);
+        for (int i : groups[size_t(g)]) {
+            if (cancel && cancel->load()) {
+                rep.cancelled = true;
+                removeTree(tmp);
+                return rep;
+            }
+            const ConsolidatePlanEntry &e = plan[i];
+            prog.current = QString::fromStdString(e.name);
+            const char *data = nullptr;
+            qint64 size = 0;
+            if (e.partitionDim < 0) {
+                data = byRank[{e.pp, 0}]->read(e.name, &buf, &size, &error);
+                if (!data)
+                    return fail(error);
+                if (o.checkReplicas)
+                    for (int tp = 1; tp < c.tpSize; ++tp) {
+                        qint64 s2 = 0;
+                        const std::string copy(data, size_t(size));
+                        const char *other = byRank[{e.pp, tp}]->read(e.name, &piece, &s2, &error);
+                        if (!other || s2 != size || std::memcmp(other, copy.data(), size_t(size)) != 0)
+                            return fail(T::tr("%1 differs between tp rank 0 and tp rank %2, though it should be replicated.")
+                                            .arg(QString::fromStdString(e.name)).arg(tp));
+                        data = byRank[{e.pp, 0}]->read(e.name, &buf, &size, &error);
+                    }
+            } else {
+                // Concatenate the tp pieces along partition_dim, one row block at a time.
+                const int es = dtypeSize(e.dtype);
+                std::int64_t outer = 1, inner = es;
+                for (int d = 0; d < e.partitionDim; ++d)
+                    outer *= e.shape[size_t(d)];
+                for (std::size_t d = size_t(e.partitionDim) + 1; d < e.shape.size(); ++d)
+                    inner *= e.shape[d];
+                const std::int64_t rowOut = e.shape[size_t(e.partitionDim)] * inner;
+                buf.assign(size_t(e.bytes), '\0');
+                std::int64_t at = 0;
+                for (int tp = 0; tp < c.tpSize; ++tp) {
+                    DType dt;
+                    std::vector<std::int64_t> sh;
+                    byRank[{e.pp, tp}]->info(e.name, &dt, &sh);
+                    qint64 psize = 0;
+                    const char *p = byRank[{e.pp, tp}]->read(e.name, &piece, &psize, &error);
+                    if (!p)
+                        return fail(error);
+                    const std::int64_t rowIn = sh[size_t(e.partitionDim)] * inner;
+                    for (std::int64_t r = 0; r < outer; ++r)
+                        std::memcpy(buf.data() + r * rowOut + at, p + r * rowIn, size_t(rowIn));
+                    at += rowIn;
+                }
+                data = buf.data();
+                size = qint64(buf.size());
+            }
+            if (size != e.bytes)
+                return fail(T::tr("%1: %2 bytes read, %3 expected.").arg(QString::fromStdString(e.name)).arg(size).arg(e.bytes));
+            if (o.verify)
+                checksums[e.name] = QCryptographicHash::hash(QByteArrayView(data, size), QCryptographicHash::Sha256);
+            if (!w.write(data, size_t(size), &error))
+                return fail(error);
+            ++prog.tensorsDone;
+            prog.bytesDone += size;
+            if (progress)
+                progress(prog);
+        }
+        if (!w.finish(&error))
+            return fail(error);
+        rep.files << file;
+    }
+    rep.tensors = int(plan.size());
+    rep.bytes = prog.bytesTotal;
+    if (n > 1) {
+        const json index = {{"metadata", {{"total_size", prog.bytesTotal}}}, {"weight_map", weightMap}};
+        QFile idx(tmp + QStringLiteral("/model.safetensors.index.json"));
+        if (!idx.open(QIODevice::WriteOnly) || idx.write(QByteArray::fromStdString(index.dump(2))) < 0)
+            return fail(T::tr("Cannot write the index in %1.").arg(tmp));
+        idx.close();
+        rep.files << QStringLiteral("model.safetensors.index.json");
+    }
+    // Configs and tokenizer files, from the checkpoint folder or the training output folder.
+    const QStringList extras = {QStringLiteral("config.json"), QStringLiteral("generation_config.json"), QStringLiteral("tokenizer.json"),
+                                QStringLiteral("tokenizer_config.json"), QStringLiteral("special_tokens_map.json"),
+                                QStringLiteral("tokenizer.model"), QStringLiteral("vocab.json"), QStringLiteral("merges.txt"),
+                                QStringLiteral("added_tokens.json")};
+    for (const QString &x : extras) {
+        for (const QString &dir : {c.root, QFileInfo(c.root).absolutePath()}) {
+            const QString src = dir + QLatin1Char('/') + x;
+            if (QFile::exists(src)) {
+                if (!QFile::copy(src, tmp + QLatin1Char('/') + x))
+                    return fail(T::tr("Cannot copy %1.").arg(src));
+                rep.files << x;
+                break;
+            }
+        }
+    }
+    if (o.verify) {
+        // Read everything back and compare with what was computed from the shards.
+        for (const QString &file : std::as_const(rep.files)) {
+            if (!file.endsWith(QLatin1String(".safetensors")))
+                continue;
+            SafetensorsReader r;
+            QString error;
+            if (!r.open(tmp + QLatin1Char('/') + file, &error)) {
+                rep.verifyProblems << error;
+                continue;
+            }
+            for (const SafetensorInfo &t : r.tensors()) {
+                const QByteArray h = QCryptographicHash::hash(QByteArrayView(r.data(t), qsizetype(t.end - t.begin)), QCryptographicHash::Sha256);
+                if (checksums[t.name] != h)
+                    rep.verifyProblems << T::tr("%1 in %2 does not match its sources.").arg(QString::fromStdString(t.name), file);
+                checksums.erase(t.name);
+            }
+        }
+        for (const auto &[name, h] : checksums)
+            rep.verifyProblems << T::tr("%1 is missing from the output.").arg(QString::fromStdString(name));
+        rep.verified = rep.verifyProblems.isEmpty();
+        if (!rep.verified) {
+            removeTree(tmp);
+            return rep;
+        }
+    }
+    // Into place: one rename (an existing folder is moved aside first and removed only after).
+    QString aside;
+    if (QFileInfo::exists(outAbs)) {
+        aside = tmp + QStringLiteral("-old");
+        if (::rename(QFile::encodeName(outAbs).constData(), QFile::encodeName(aside).constData()) != 0)
+            return fail(T::tr("Cannot replace %1.").arg(outAbs));
+    }
+    if (::rename(QFile::encodeName(tmp).constData(), QFile::encodeName(outAbs).constData()) != 0) {
+        if (!aside.isEmpty())
+            ::rename(QFile::encodeName(aside).constData(), QFile::encodeName(outAbs).constData());
+        return fail(T::tr("Cannot move the result into %1.").arg(outAbs));
+    }
+    if (!aside.isEmpty())
+        removeTree(aside);
+    return rep;
+}
+
+}  // namespace ingot

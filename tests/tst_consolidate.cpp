@@ -1,0 +1,204 @@
+// Consolidation end to end on real checkpoints written by Debian's python3-torch, in all three layouts; the
+// output must equal the unsharded original bit for bit (checked by Python), and bad input must leave nothing.
+#include "consolidate.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ingot;
+
+namespace {
+const QString kScript = QStringLiteral(INGOT_SOURCE_DIR "/tests/fixtures/make_sharded_fixtures.py");
+
+bool python(const QStringList &args, QString *out = nullptr)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral("/usr/bin/python3"), QStringList{kScript} + args);
+    p.waitForFinished(300000);
+    if (out)
+        *out = QString::fromUtf8(p.readAll());
+    return p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+}
+
+QStringList leftovers(const QString &dir)
+{
+    QStringList out;
+    QDirIterator it(dir, {QStringLiteral(".ingot-*")}, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        out << it.next();
+    return out;
+}
+}  // namespace
+
+class TestConsolidate : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir tmp;
+
+private Q_SLOTS:
+    void bitExact_data()
+    {
+        QTest::addColumn<QString>("layout");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<QString>("dtype");
+        for (const char *layout : {"docs", "nxd", "ingot"}) {
+            QTest::addRow("%s tp1", layout) << QString::fromLatin1(layout) << 1 << 1 << QStringLiteral("float32");
+            QTest::addRow("%s tp2 bf16", layout) << QString::fromLatin1(layout) << 2 << 1 << QStringLiteral("bfloat16");
+            QTest::addRow("%s tp4 pp2", layout) << QString::fromLatin1(layout) << 4 << 2 << QStringLiteral("float32");
+            QTest::addRow("%s tp8 bf16", layout) << QString::fromLatin1(layout) << 8 << 1 << QStringLiteral("bfloat16");
+        }
+    }
+    void bitExact()
+    {
+        QFETCH(QString, layout);
+        QFETCH(int, tp);
+        QFETCH(int, pp);
+        QFETCH(QString, dtype);
+        const QString dir = tmp.path() + QStringLiteral("/%1-%2-%3-%4").arg(layout).arg(tp).arg(pp).arg(dtype);
+        QString out;
+        QVERIFY2(python({dir, layout, QString::number(tp), QString::number(pp), dtype}, &out), qPrintable(out));
+        QString error;
+        const auto found = findCheckpoints(dir, &error);
+        QCOMPARE(found.size(), 1);
+        const CheckpointCandidate &c = found.first();
+        QVERIFY2(c.complete, qPrintable(c.problems.join(QLatin1Char(' '))));
+        QCOMPARE(c.tpSize, tp);
+        QCOMPARE(c.ppSize, pp);
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        o.verify = true;
+        // Small output shards for one case, to exercise the index.
+        if (tp == 4)
+            o.maxShardBytes = 2000;
+        int progressCalls = 0;
+        const ConsolidateReport rep = consolidate(c, o, [&](const ConsolidateProgress &) { ++progressCalls; });
+        QVERIFY2(rep.ok(), qPrintable(rep.problems.join(QLatin1Char(' ')) + rep.error + rep.verifyProblems.join(QLatin1Char(' '))));
+        QVERIFY(rep.verified);
+        QCOMPARE(progressCalls, rep.tensors);
+        QVERIFY(rep.files.contains(QStringLiteral("config.json")));
+        if (tp == 4) {
+            QVERIFY(rep.files.contains(QStringLiteral("model.safetensors.index.json")));
+            QVERIFY(rep.files.contains(QStringLiteral("model-00001-of-%1.safetensors").arg(rep.files.size() - 2, 5, 10, QLatin1Char('0'))));
+        } else {
+            QVERIFY(rep.files.contains(QStringLiteral("model.safetensors")));
+        }
+        QVERIFY2(python({QStringLiteral("--compare"), dir + QStringLiteral("/full.pt"), o.output}, &out), qPrintable(out));
+        QVERIFY(leftovers(dir).isEmpty());
+    }
+
+    void problemsAreListedAndNothingIsWritten()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/broken");
+        QString out;
+        QVERIFY2(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}, &out), qPrintable(out));
+        // A rank from a tp=4 run in place of tp rank 1: its pieces do not fit.
+        const QString other = tmp.path() + QStringLiteral("/other");
+        QVERIFY(python({other, QStringLiteral("nxd"), QStringLiteral("4"), QStringLiteral("1"), QStringLiteral("float32")}, &out));
+        QFile::remove(dir + QStringLiteral("/shards/model/dp_rank_00_tp_rank_01_pp_rank_00.pt"));
+        QVERIFY(QFile::copy(other + QStringLiteral("/shards/model/dp_rank_00_tp_rank_01_pp_rank_00.pt"),
+                            dir + QStringLiteral("/shards/model/dp_rank_00_tp_rank_01_pp_rank_00.pt")));
+        QString error;
+        auto found = findCheckpoints(dir, &error);
+        QCOMPARE(found.size(), 1);
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        // Replicated parameters still agree; split ones do not add up to the same shapes across ranks.
+        ConsolidateReport rep = consolidate(found.first(), o);
+        QVERIFY(!rep.ok());
+        QVERIFY2(rep.problems.join(QLatin1Char(' ')).contains(QStringLiteral("do not add up")), qPrintable(rep.problems.join(QLatin1Char('\n'))));
+        QVERIFY(!QFileInfo::exists(o.output));
+        QVERIFY(leftovers(dir).isEmpty());
+
+        // A missing rank.
+        QFile::remove(dir + QStringLiteral("/shards/model/dp_rank_00_tp_rank_01_pp_rank_00.pt"));
+        found = findCheckpoints(dir, &error);
+        QVERIFY(!found.first().complete);
+        rep = consolidate(found.first(), o);
+        QVERIFY(rep.problems.join(QLatin1Char(' ')).contains(QStringLiteral("tp rank 1, pp rank 0 is missing")));
+        QVERIFY(!QFileInfo::exists(o.output));
+    }
+
+    void refusesForeignPicklesAndExistingOutput()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/evil");
+        QString out;
+        QVERIFY(python({dir, QStringLiteral("docs"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}, &out));
+        const QString victim = dir + QStringLiteral("/tensor_parallel_shards/tp_rank_01_pp_rank_00/checkpoint.pt");
+        QProcess p;
+        p.start(QStringLiteral("/usr/bin/python3"), {QStringLiteral("-c"), QStringLiteral(
+            "import os, sys, torch\n"
+            "class E:\n"
+            "    def __reduce__(self): return (os.system, ('touch ' + sys.argv[2],))\n"
+            "torch.save({'model': {}, 'x': E()}, sys.argv[1])\n"), victim, dir + QStringLiteral("/PWNED")});
+        QVERIFY(p.waitForFinished(60000) && p.exitCode() == 0);
+        QString error;
+        const auto found = findCheckpoints(dir, &error);
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        const ConsolidateReport rep = consolidate(found.first(), o);
+        QVERIFY(rep.problems.join(QLatin1Char(' ')).contains(QStringLiteral("refused")));
+        QVERIFY(!QFile::exists(dir + QStringLiteral("/PWNED")));
+        QVERIFY(!QFileInfo::exists(o.output));
+
+        // An existing output folder is not replaced unless asked.
+        const QString good = tmp.path() + QStringLiteral("/good");
+        QVERIFY(python({good, QStringLiteral("ingot"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}, &out));
+        QDir().mkpath(good + QStringLiteral("/out"));
+        QFile keep(good + QStringLiteral("/out/mine.txt"));
+        QVERIFY(keep.open(QIODevice::WriteOnly));
+        keep.write("mine");
+        keep.close();
+        const auto g = findCheckpoints(good, &error);
+        o.output = good + QStringLiteral("/out");
+        ConsolidateReport r2 = consolidate(g.first(), o);
+        QVERIFY(r2.problems.join(QLatin1Char(' ')).contains(QStringLiteral("already exists")));
+        QVERIFY(QFile::exists(good + QStringLiteral("/out/mine.txt")));
+        o.overwrite = true;
+        r2 = consolidate(g.first(), o);
+        QVERIFY(r2.ok());
+        QVERIFY(!QFile::exists(good + QStringLiteral("/out/mine.txt")));
+        QVERIFY(QFile::exists(good + QStringLiteral("/out/model.safetensors")));
+        QVERIFY(leftovers(good).isEmpty());
+    }
+
+    void newestCompleteCheckpointByDefaultAndCancel()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/run");
+        QString out;
+        QVERIFY(python({dir + QStringLiteral("/checkpoint-10"), QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}, &out));
+        QVERIFY(python({dir + QStringLiteral("/checkpoint-20"), QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}, &out));
+        QFile::remove(dir + QStringLiteral("/checkpoint-20/shards/done"));  // a save that did not finish
+        QString error;
+        const auto found = findCheckpoints(dir, &error);
+        QCOMPARE(found.size(), 2);
+        QCOMPARE(found[0].label, QStringLiteral("checkpoint-20"));
+        QVERIFY(!found[0].complete);
+        const CheckpointCandidate *pick = pickDefault(found);
+        QVERIFY(pick);
+        QCOMPARE(pick->label, QStringLiteral("checkpoint-10"));
+        std::atomic_bool cancel{false};
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        const ConsolidateReport rep = consolidate(*pick, o, [&](const ConsolidateProgress &p) {
+            if (p.tensorsDone == 5)
+                cancel = true;
+        }, &cancel);
+        QVERIFY(rep.cancelled);
+        QVERIFY(!QFileInfo::exists(o.output));
+        QVERIFY(leftovers(dir).isEmpty());
+        QVERIFY(findCheckpoints(tmp.path() + QStringLiteral("/nothing-here"), &error).isEmpty());
+        QVERIFY(error.contains(QStringLiteral("does not exist")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConsolidate)
+#include "tst_consolidate.moc"
