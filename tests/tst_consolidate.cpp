@@ -50,11 +50,14 @@ private Q_SLOTS:
         QTest::addColumn<int>("tp");
         QTest::addColumn<int>("pp");
         QTest::addColumn<QString>("dtype");
+        QTest::addColumn<bool>("fused");
+        QTest::addRow("nxd tp4 pp2 fused gate_up") << QStringLiteral("nxd") << 4 << 2 << QStringLiteral("bfloat16") << true;
+        QTest::addRow("ingot tp2 fused gate_up") << QStringLiteral("ingot") << 2 << 1 << QStringLiteral("float32") << true;
         for (const char *layout : {"docs", "nxd", "ingot"}) {
-            QTest::addRow("%s tp1", layout) << QString::fromLatin1(layout) << 1 << 1 << QStringLiteral("float32");
-            QTest::addRow("%s tp2 bf16", layout) << QString::fromLatin1(layout) << 2 << 1 << QStringLiteral("bfloat16");
-            QTest::addRow("%s tp4 pp2", layout) << QString::fromLatin1(layout) << 4 << 2 << QStringLiteral("float32");
-            QTest::addRow("%s tp8 bf16", layout) << QString::fromLatin1(layout) << 8 << 1 << QStringLiteral("bfloat16");
+            QTest::addRow("%s tp1", layout) << QString::fromLatin1(layout) << 1 << 1 << QStringLiteral("float32") << false;
+            QTest::addRow("%s tp2 bf16", layout) << QString::fromLatin1(layout) << 2 << 1 << QStringLiteral("bfloat16") << false;
+            QTest::addRow("%s tp4 pp2", layout) << QString::fromLatin1(layout) << 4 << 2 << QStringLiteral("float32") << false;
+            QTest::addRow("%s tp8 bf16", layout) << QString::fromLatin1(layout) << 8 << 1 << QStringLiteral("bfloat16") << false;
         }
     }
     void bitExact()
@@ -63,9 +66,13 @@ private Q_SLOTS:
         QFETCH(int, tp);
         QFETCH(int, pp);
         QFETCH(QString, dtype);
-        const QString dir = tmp.path() + QStringLiteral("/%1-%2-%3-%4").arg(layout).arg(tp).arg(pp).arg(dtype);
+        QFETCH(bool, fused);
+        const QString dir = tmp.path() + QStringLiteral("/%1-%2-%3-%4%5").arg(layout).arg(tp).arg(pp).arg(dtype, fused ? QStringLiteral("-fused") : QString());
         QString out;
-        QVERIFY2(python({dir, layout, QString::number(tp), QString::number(pp), dtype}, &out), qPrintable(out));
+        QStringList args{dir, layout, QString::number(tp), QString::number(pp), dtype};
+        if (fused)
+            args << QStringLiteral("fused");
+        QVERIFY2(python(args, &out), qPrintable(out));
         QString error;
         const auto found = findCheckpoints(dir, &error);
         QCOMPARE(found.size(), 1);
@@ -77,7 +84,7 @@ private Q_SLOTS:
         o.output = dir + QStringLiteral("/out");
         o.verify = true;
         // Small output shards for one case, to exercise the index.
-        if (tp == 4)
+        if (tp == 4 && !fused)
             o.maxShardBytes = 2000;
         int progressCalls = 0;
         const ConsolidateReport rep = consolidate(c, o, [&](const ConsolidateProgress &) { ++progressCalls; });
@@ -85,7 +92,7 @@ private Q_SLOTS:
         QVERIFY(rep.verified);
         QCOMPARE(progressCalls, rep.tensors);
         QVERIFY(rep.files.contains(QStringLiteral("config.json")));
-        if (tp == 4) {
+        if (tp == 4 && !fused) {
             QVERIFY(rep.files.contains(QStringLiteral("model.safetensors.index.json")));
             QVERIFY(rep.files.contains(QStringLiteral("model-00001-of-%1.safetensors").arg(rep.files.size() - 2, 5, 10, QLatin1Char('0'))));
         } else {

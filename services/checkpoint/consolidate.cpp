@@ -149,8 +149,17 @@ struct Metadata {
         int dim = -1;
         int stride = 1;
     };
+    struct Fused {
+        std::string module, fusedName;
+        std::vector<std::string> linearNames;
+        std::vector<std::int64_t> originalDims;
+        bool bias = false;
+        int fuseAxis = 0;
+        int tpSize = 1;
+    };
     std::map<std::string, Param> params;
-    bool haveSpecs = false;
+    std::vector<Fused> fused;
+    QStringList unsupportedSpecs;
 };
 
 bool loadNxdMetadata(const QString &file, Metadata *md, QStringList *problems)
@@ -180,9 +189,51 @@ bool loadNxdMetadata(const QString &file, Metadata *md, QStringList *problems)
         }
         md->params[it.key()] = p;
     }
-    if (j.contains("model_weight_transformation_specs") && j["model_weight_transformation_specs"].is_array() &&
-        !j["model_weight_transformation_specs"].empty())
-        md->haveSpecs = true;
+    // Specs are serialized as {"module_fully_qualified_name", "specs": [[class name, {fields}], ...]}.
+    if (j.contains("model_weight_transformation_specs") && j["model_weight_transformation_specs"].is_array()) {
+        for (const auto &group : j["model_weight_transformation_specs"]) {
+            if (!group.is_object() || !group.contains("specs") || !group["specs"].is_array())
+                continue;
+            const std::string module = group.value("module_fully_qualified_name", std::string());
+            for (const auto &spec : group["specs"]) {
+                if (!spec.is_array() || spec.size() != 2 || !spec[0].is_string() || !spec[1].is_object()) {
+                    md->unsupportedSpecs << T::tr("an unreadable transformation spec in %1").arg(file);
+                    continue;
+                }
+                const std::string cls = spec[0].get<std::string>();
+                const json &f = spec[1];
+                if (f.contains("peft_type") && !f["peft_type"].is_null()) {
+                    md->unsupportedSpecs << T::tr("%1 with PEFT (%2)").arg(QString::fromStdString(cls), QString::fromStdString(module));
+                    continue;
+                }
+                if (cls == "FusedLinearsSpec") {
+                    Metadata::Fused fu;
+                    fu.module = module;
+                    fu.fusedName = f.value("fused_linear_name", std::string());
+                    fu.bias = f.value("bias", false);
+                    fu.tpSize = f.value("tp_size", 1);
+                    if (f.contains("fuse_axis") && f["fuse_axis"].is_string())
+                        fu.fuseAxis = f["fuse_axis"].get<std::string>() == "row" ? 1 : 0;
+                    else
+                        fu.fuseAxis = f.value("fuse_axis", 0);
+                    if (f.contains("linear_names") && f["linear_names"].is_array())
+                        for (const auto &n : f["linear_names"])
+                            if (n.is_string())
+                                fu.linearNames.push_back(n.get<std::string>());
+                    if (f.contains("original_dims") && f["original_dims"].is_array())
+                        for (const auto &d : f["original_dims"])
+                            if (d.is_number_integer())
+                                fu.originalDims.push_back(d.get<std::int64_t>());
+                    if (fu.fusedName.empty() || fu.linearNames.empty() || fu.linearNames.size() != fu.originalDims.size() || fu.tpSize < 1)
+                        md->unsupportedSpecs << T::tr("a malformed FusedLinearsSpec for %1").arg(QString::fromStdString(module));
+                    else
+                        md->fused.push_back(fu);
+                } else {
+                    md->unsupportedSpecs << T::tr("%1 (%2)").arg(QString::fromStdString(cls), QString::fromStdString(module));
+                }
+            }
+        }
+    }
     return true;
 }
 
@@ -382,8 +433,14 @@ QVector<ConsolidatePlanEntry> planConsolidation(const CheckpointCandidate &c, QS
     std::map<std::string, int> stageOf;
     for (int pp = 0; pp < c.ppSize; ++pp) {
         const Metadata md = metadataFor(c, sources, pp, problems);
-        if (md.haveSpecs)
-            problems->append(T::tr("Fused-linear / GQA transformation specs (pp rank %1) are not supported yet.").arg(pp));
+        for (const QString &u : md.unsupportedSpecs)
+            problems->append(T::tr("Not supported yet: %1 (pp rank %2).").arg(u).arg(pp));
+        // Fused linears: their fused name expands into one output per original linear.
+        std::map<std::string, const Metadata::Fused *> fusedBySource;
+        for (const Metadata::Fused &fu : md.fused)
+            for (const char *param : {"weight", "bias"})
+                if (std::string(param) == "weight" || fu.bias)
+                    fusedBySource[fu.module + "." + fu.fusedName + "." + param] = &fu;
         std::vector<Source *> ranks(size_t(c.tpSize), nullptr);
         for (auto &s : sources)
             if (s->file.pp == pp)
@@ -404,6 +461,7 @@ QVector<ConsolidatePlanEntry> planConsolidation(const CheckpointCandidate &c, QS
             stageOf[n] = pp;
             ConsolidatePlanEntry e;
             e.name = n;
+            e.source = n;
             e.pp = pp;
             ranks[0]->info(n, &e.dtype, &e.shape);
             const auto mdIt = md.params.find(n);
@@ -444,10 +502,49 @@ QVector<ConsolidatePlanEntry> planConsolidation(const CheckpointCandidate &c, QS
             }
             if (e.partitionDim >= 0)
                 e.shape[size_t(e.partitionDim)] = along;
-            e.bytes = dtypeSize(e.dtype);
-            for (auto d : e.shape)
-                e.bytes *= d;
-            plan.append(e);
+            auto finish = [](ConsolidatePlanEntry &x) {
+                x.bytes = dtypeSize(x.dtype);
+                for (auto d : x.shape)
+                    x.bytes *= d;
+            };
+            const auto fIt = fusedBySource.find(n);
+            if (fIt == fusedBySource.end()) {
+                finish(e);
+                plan.append(e);
+                continue;
+            }
+            // Unfuse: each rank's piece holds original_dims[i] / tp of every linear along fuse_axis.
+            const Metadata::Fused &fu = *fIt->second;
+            const std::string param = n.substr(n.rfind('.') + 1);
+            std::vector<std::int64_t> piece;
+            DType dt;
+            ranks[0]->info(n, &dt, &piece);
+            if (fu.fuseAxis >= int(piece.size())) {
+                problems->append(T::tr("%1: fuse_axis %2 does not fit its shape.").arg(QString::fromStdString(n)).arg(fu.fuseAxis));
+                continue;
+            }
+            std::int64_t offset = 0, total = 0;
+            for (auto d : fu.originalDims)
+                total += d / fu.tpSize;
+            if (total != piece[size_t(fu.fuseAxis)] || fu.tpSize != c.tpSize) {
+                problems->append(T::tr("%1: the fused sizes %2 / tp %3 do not match the shard's %4.").arg(QString::fromStdString(n))
+                                     .arg(total * fu.tpSize).arg(fu.tpSize).arg(piece[size_t(fu.fuseAxis)]));
+                continue;
+            }
+            for (std::size_t k = 0; k < fu.linearNames.size(); ++k) {
+                ConsolidatePlanEntry part = e;
+                part.name = fu.module + "." + fu.linearNames[k] + "." + param;
+                part.fuseAxis = fu.fuseAxis;
+                part.fuseOffset = offset;
+                part.fuseLength = fu.originalDims[k] / fu.tpSize;
+                offset += part.fuseLength;
+                part.shape = piece;
+                part.shape[size_t(fu.fuseAxis)] = part.fuseLength;
+                if (part.partitionDim >= 0)
+                    part.shape[size_t(part.partitionDim)] *= c.tpSize;
+                finish(part);
+                plan.append(part);
+            }
         }
     }
     // Metadata naming parameters no shard holds: the partitioning and the shards disagree.
@@ -531,40 +628,57 @@ ConsolidateReport consolidate(const CheckpointCandidate &c, const ConsolidateOpt
             prog.current = QString::fromStdString(e.name);
             const char *data = nullptr;
             qint64 size = 0;
-            if (e.partitionDim < 0) {
-                data = byRank[{e.pp, 0}]->read(e.name, &buf, &size, &error);
+            if (e.partitionDim < 0 && e.fuseAxis < 0) {
+                data = byRank[{e.pp, 0}]->read(e.source, &buf, &size, &error);
                 if (!data)
                     return fail(error);
                 if (o.checkReplicas)
                     for (int tp = 1; tp < c.tpSize; ++tp) {
                         qint64 s2 = 0;
                         const std::string copy(data, size_t(size));
-                        const char *other = byRank[{e.pp, tp}]->read(e.name, &piece, &s2, &error);
+                        const char *other = byRank[{e.pp, tp}]->read(e.source, &piece, &s2, &error);
                         if (!other || s2 != size || std::memcmp(other, copy.data(), size_t(size)) != 0)
                             return fail(T::tr("%1 differs between tp rank 0 and tp rank %2, though it should be replicated.")
                                             .arg(QString::fromStdString(e.name)).arg(tp));
-                        data = byRank[{e.pp, 0}]->read(e.name, &buf, &size, &error);
+                        data = byRank[{e.pp, 0}]->read(e.source, &buf, &size, &error);
                     }
             } else {
-                // Concatenate the tp pieces along partition_dim, one row block at a time.
+                // Concatenate the tp pieces along partition_dim, one row block at a time (a fused linear's part
+                // is first cut out of each piece along fuse_axis).
                 const int es = dtypeSize(e.dtype);
+                const int pdim = e.partitionDim >= 0 ? e.partitionDim : 0;
+                const int ranksUsed = e.partitionDim >= 0 ? c.tpSize : 1;
                 std::int64_t outer = 1, inner = es;
-                for (int d = 0; d < e.partitionDim; ++d)
+                for (int d = 0; d < pdim; ++d)
                     outer *= e.shape[size_t(d)];
-                for (std::size_t d = size_t(e.partitionDim) + 1; d < e.shape.size(); ++d)
+                for (std::size_t d = size_t(pdim) + 1; d < e.shape.size(); ++d)
                     inner *= e.shape[d];
-                const std::int64_t rowOut = e.shape[size_t(e.partitionDim)] * inner;
+                const std::int64_t rowOut = e.shape[size_t(pdim)] * inner;
                 buf.assign(size_t(e.bytes), '\0');
                 std::int64_t at = 0;
-                for (int tp = 0; tp < c.tpSize; ++tp) {
+                std::string cut;
+                for (int tp = 0; tp < ranksUsed; ++tp) {
                     DType dt;
                     std::vector<std::int64_t> sh;
-                    byRank[{e.pp, tp}]->info(e.name, &dt, &sh);
+                    byRank[{e.pp, tp}]->info(e.source, &dt, &sh);
                     qint64 psize = 0;
-                    const char *p = byRank[{e.pp, tp}]->read(e.name, &piece, &psize, &error);
+                    const char *p = byRank[{e.pp, tp}]->read(e.source, &piece, &psize, &error);
                     if (!p)
                         return fail(error);
-                    const std::int64_t rowIn = sh[size_t(e.partitionDim)] * inner;
+                    if (e.fuseAxis >= 0) {
+                        std::int64_t fo = 1, fi = es;
+                        for (int d = 0; d < e.fuseAxis; ++d)
+                            fo *= sh[size_t(d)];
+                        for (std::size_t d = size_t(e.fuseAxis) + 1; d < sh.size(); ++d)
+                            fi *= sh[d];
+                        cut.assign(size_t(fo * e.fuseLength * fi), '\0');
+                        for (std::int64_t r = 0; r < fo; ++r)
+                            std::memcpy(cut.data() + r * e.fuseLength * fi, p + r * sh[size_t(e.fuseAxis)] * fi + e.fuseOffset * fi,
+                                        size_t(e.fuseLength * fi));
+                        sh[size_t(e.fuseAxis)] = e.fuseLength;
+                        p = cut.data();
+                    }
+                    const std::int64_t rowIn = sh[size_t(pdim)] * inner;
                     for (std::int64_t r = 0; r < outer; ++r)
                         std::memcpy(buf.data() + r * rowOut + at, p + r * rowIn, size_t(rowIn));
                     at += rowIn;

@@ -55,12 +55,18 @@ struct ConsolidateOptions {
 };
 
 struct ConsolidatePlanEntry {
-    std::string name;
+    std::string name;    // in the output
+    std::string source;  // in the shards (a fused linear's name for its parts)
     DType dtype = DType::Unknown;
     std::vector<std::int64_t> shape;
     int partitionDim = -1;  // -1: replicated, taken from tp rank 0
     int pp = 0;
     qint64 bytes = 0;
+    // FusedLinearsSpec: this output is the slice [fuseOffset, fuseOffset + fuseLength) of every rank's fused piece
+    // along fuseAxis, before the pieces are concatenated along partitionDim.
+    int fuseAxis = -1;
+    std::int64_t fuseOffset = 0;
+    std::int64_t fuseLength = 0;
 };
 
 struct ConsolidateProgress {
