@@ -31,6 +31,7 @@ int main(int argc, char **argv)
     parser.addVersionOption();
     parser.addOption({QStringLiteral("cache-dir"), QApplication::translate("main", "Open this cache folder."), QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("sample"), QApplication::translate("main", "Open the generated sample cache.")});
+    parser.addOption({QStringLiteral("consolidate"), QApplication::translate("main", "Open the consolidation wizard on this checkpoint folder."), QStringLiteral("DIR")});
     parser.process(app);
 
     ingot::MainWindow w;
@@ -40,5 +41,7 @@ int main(int argc, char **argv)
     else if (parser.isSet(QStringLiteral("sample")))
         w.localCachePage()->openSampleCache();
     w.show();
+    if (parser.isSet(QStringLiteral("consolidate")))
+        w.showConsolidate(parser.value(QStringLiteral("consolidate")));
     return app.exec();
 }

@@ -44,7 +44,7 @@ private Q_SLOTS:
         QStringList menus;
         for (QAction *a : w.menuBar()->actions())
             menus << a->text();
-        QCOMPARE(menus, (QStringList{QStringLiteral("&File"), QStringLiteral("&Cache"), QStringLiteral("&Go"), QStringLiteral("&Hub"), QStringLiteral("&Help")}));
+        QCOMPARE(menus, (QStringList{QStringLiteral("&File"), QStringLiteral("&Tools"), QStringLiteral("&Cache"), QStringLiteral("&Go"), QStringLiteral("&Hub"), QStringLiteral("&Help")}));
     }
 
     void chineseTranslationIsBuiltIn()

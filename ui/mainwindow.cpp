@@ -4,6 +4,7 @@
 #include "cachelocation.h"
 #include "cachesession.h"
 #include "cachetreemodel.h"
+#include "consolidatewizard.h"
 #include "hubcachepage.h"
 #include "localcachepage.h"
 #include "settingsdialog.h"
@@ -137,6 +138,10 @@ void MainWindow::buildMenus()
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
 
+    QMenu *tools = menuBar()->addMenu(tr("&Tools"));
+    QAction *consolidateAction = tools->addAction(tr("&Consolidate a checkpoint…"), this, [this] { showConsolidate(QString()); });
+    consolidateAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+K")));
+
     QMenu *cache = menuBar()->addMenu(tr("&Cache"));
     for (QAction *a : m_local->maintenanceActions())
         cache->addAction(a);
@@ -174,6 +179,13 @@ void MainWindow::showSettings()
     SettingsDialog dlg(this);
     if (dlg.exec() == QDialog::Accepted)
         m_local->session()->setWatching(AppSettings::watchForChanges());
+}
+
+void MainWindow::showConsolidate(const QString &folder)
+{
+    auto *w = new ConsolidateWizard(folder, this);
+    w->setAttribute(Qt::WA_DeleteOnClose);
+    w->open();
 }
 
 void MainWindow::showAbout()

@@ -37,6 +37,7 @@ public:
 public Q_SLOTS:
     void showSettings();
     void showAbout();
+    void showConsolidate(const QString &folder);
 
 protected:
     void closeEvent(QCloseEvent *e) override;
