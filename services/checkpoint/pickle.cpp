@@ -6,6 +6,15 @@
 
 namespace ingot {
 
+PickleArena::~PickleArena()
+{
+    for (auto &w : nodes)
+        if (PV p = w.lock()) {
+            p->items.clear();
+            p->dict.clear();
+        }
+}
+
 std::int64_t TensorRef::numel() const
 {
     std::int64_t n = 1;
@@ -55,6 +64,7 @@ bool allowedGlobal(const std::string &g)
 }
 
 struct Machine {
+    std::shared_ptr<PickleArena> arena;
     std::string_view in;
     std::size_t pos = 0;
     std::size_t maxItems;
@@ -83,10 +93,12 @@ struct Machine {
         pos += std::size_t(n);
         return v;
     }
-    static PV make(PickleValue::Kind k)
+    PV make(PickleValue::Kind k)
     {
         auto v = std::make_shared<PickleValue>();
         v->kind = k;
+        if (k == PickleValue::Kind::List || k == PickleValue::Kind::Tuple || k == PickleValue::Kind::Dict)
+            arena->nodes.push_back(v);
         return v;
     }
     bool push(PV v)
@@ -468,10 +480,11 @@ struct Machine {
 
 PickleResult unpickle(std::string_view data, std::size_t maxItems)
 {
-    Machine m{data, 0, maxItems, {}, {}, {}, {}};
+    Machine m{std::make_shared<PickleArena>(), data, 0, maxItems, {}, {}, {}, {}};
     PickleResult r;
     if (!m.run(&r.value))
         r.error = m.error;
+    r.arena = m.arena;
     return r;
 }
 

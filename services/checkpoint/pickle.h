@@ -50,8 +50,16 @@ struct PickleValue {
     bool isStr() const { return kind == Kind::Str; }
 };
 
+// Owns the cycle-breaking of one unpickled graph: a hostile pickle can make a container hold itself (shared_ptr
+// cycles would leak), so when the arena goes, every container it made is emptied. Keep it as long as the values.
+struct PickleArena {
+    std::vector<std::weak_ptr<PickleValue>> nodes;
+    ~PickleArena();
+};
+
 struct PickleResult {
     PV value;
+    std::shared_ptr<PickleArena> arena;
     std::string error;  // what was refused or malformed, and where
     bool ok() const { return error.empty(); }
 };

@@ -86,6 +86,7 @@ bool TorchFile::open(const QString &path, QString *error)
         return false;
     }
     m_root = r.value;
+    m_arena = r.arena;
     return true;
 }
 

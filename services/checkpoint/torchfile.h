@@ -15,7 +15,7 @@ class TorchFile final
 {
 public:
     TorchFile();
-    ~TorchFile();
+    ~TorchFile();  // releases the values before their arena
     TorchFile(const TorchFile &) = delete;
     TorchFile &operator=(const TorchFile &) = delete;
 
@@ -37,6 +37,7 @@ private:
     QString m_path;
     std::string m_prefix;  // "archive/" (the folder every record sits in)
     PV m_root;
+    std::shared_ptr<PickleArena> m_arena;  // breaks reference cycles when the file is closed
 };
 
 // The state dict inside a checkpoint: the value of "model" / "state_dict" / "module" when present, else the root.
