@@ -454,8 +454,21 @@ QVector<ConsolidatePlanEntry> planConsolidation(const CheckpointCandidate &c, QS
         }
         for (const std::string &n : names) {
             if (stageOf.count(n)) {
-                if (c.ppSize > 1)
-                    problems->append(T::tr("%1 is in pp ranks %2 and %3.").arg(QString::fromStdString(n)).arg(stageOf[n]).arg(pp));
+                // A weight tied across stages (embeddings on the first, the LM head on the last) is written once,
+                // from the first stage; it must at least look the same in both.
+                DType d1, d2;
+                std::vector<std::int64_t> s1, s2;
+                ranks[0]->info(n, &d2, &s2);
+                for (const auto &x : plan)
+                    if (x.source == n && x.fuseAxis < 0) {
+                        d1 = x.dtype;
+                        s1 = x.shape;
+                        if (x.partitionDim >= 0 && x.partitionDim < int(s1.size()))
+                            s1[size_t(x.partitionDim)] /= c.tpSize;
+                        if (d1 != d2 || s1 != s2)
+                            problems->append(T::tr("%1 is in pp ranks %2 and %3 with different shapes or dtypes.")
+                                                 .arg(QString::fromStdString(n)).arg(stageOf[n]).arg(pp));
+                    }
                 continue;
             }
             stageOf[n] = pp;
