@@ -34,6 +34,21 @@ bool python(const QStringList &args, int scale = 1)
     return p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
 }
 
+// Opens `dir` in the wizard and goes to the Check page; returns the number of problems (-1 when it timed out).
+int openAndCheck(ConsolidateWizard &w, const QString &dir)
+{
+    w.show();
+    QSignalSpy detected(&w, &ConsolidateWizard::detectionFinished);
+    w.setFolder(dir);
+    if (!detected.wait(10000))
+        return -1;
+    QSignalSpy checked(&w, &ConsolidateWizard::checkFinished);
+    w.next();
+    if (!checked.wait(10000))
+        return -1;
+    return checked.first().first().toInt();
+}
+
 bool noLeftovers(const QString &dir)
 {
     QDirIterator it(dir, {QStringLiteral(".ingot-*")}, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
@@ -96,13 +111,7 @@ private Q_SLOTS:
         const QString dir = tmp.path() + QStringLiteral("/big");
         QVERIFY(python({dir, QStringLiteral("ingot"), QStringLiteral("1"), QStringLiteral("1"), QStringLiteral("float32")}, 48));
         ConsolidateWizard w;
-        w.show();
-        QSignalSpy detected(&w, &ConsolidateWizard::detectionFinished);
-        w.setFolder(dir);
-        QVERIFY(detected.wait(10000));
-        QSignalSpy checked(&w, &ConsolidateWizard::checkFinished);
-        w.next();
-        QVERIFY(checked.wait(10000));
+        QCOMPARE(openAndCheck(w, dir), 0);
         w.next();
         // Cancel at the first progress report.
         connect(&w, &ConsolidateWizard::progressed, &w, [&w] { w.cancelRunButton()->click(); }, Qt::SingleShotConnection);
@@ -122,14 +131,7 @@ private Q_SLOTS:
         QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
         QFile::remove(dir + QStringLiteral("/shards/done"));
         ConsolidateWizard w;
-        w.show();
-        QSignalSpy detected(&w, &ConsolidateWizard::detectionFinished);
-        w.setFolder(dir);
-        QVERIFY(detected.wait(10000));
-        QSignalSpy checked(&w, &ConsolidateWizard::checkFinished);
-        w.next();
-        QVERIFY(checked.wait(10000));
-        QVERIFY(checked.first().first().toInt() > 0);
+        QVERIFY(openAndCheck(w, dir) > 0);
         QVERIFY(w.problemList()->item(0)->text().contains(QStringLiteral("done")));
         QVERIFY(!w.button(QWizard::NextButton)->isEnabled());
     }
