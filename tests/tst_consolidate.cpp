@@ -177,6 +177,34 @@ private Q_SLOTS:
         QVERIFY(leftovers(good).isEmpty());
     }
 
+    void verifyChecksShapesAgainstConfig()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/cfg");
+        QString out;
+        QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}, &out));
+        // A config that does not belong to these weights: 8 heads instead of 4, 6 layers instead of 4.
+        QFile f(dir + QStringLiteral("/config.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject cfg = QJsonDocument::fromJson(f.readAll()).object();
+        f.close();
+        cfg[QStringLiteral("num_attention_heads")] = 8;
+        cfg[QStringLiteral("num_hidden_layers")] = 6;
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QJsonDocument(cfg).toJson());
+        f.close();
+        QString error;
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        o.verify = true;
+        const ConsolidateReport rep = consolidate(findCheckpoints(dir, &error).first(), o);
+        QVERIFY(!rep.ok());
+        const QString all = rep.verifyProblems.join(QLatin1Char('\n'));
+        QVERIFY2(all.contains(QStringLiteral("4 layers but config.json says 6")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("k_proj.weight has shape")), qPrintable(all));
+        QVERIFY(!QFileInfo::exists(o.output));
+        QVERIFY(leftovers(dir).isEmpty());
+    }
+
     void newestCompleteCheckpointByDefaultAndCancel()
     {
         const QString dir = tmp.path() + QStringLiteral("/run");

@@ -363,6 +363,67 @@ QString shapeText(const std::vector<std::int64_t> &s)
     return QLatin1Char('[') + p.join(QStringLiteral(", ")) + QLatin1Char(']');
 }
 
+// The shapes a transformers config implies: hidden size, layers, attention and key/value heads, vocabulary.
+QStringList checkAgainstConfig(const QString &configPath, const QVector<ConsolidatePlanEntry> &plan)
+{
+    QStringList problems;
+    QFile f(configPath);
+    if (!f.open(QIODevice::ReadOnly))
+        return problems;  // nothing to check against
+    json cfg;
+    try {
+        cfg = json::parse(f.readAll().toStdString());
+    } catch (const json::exception &) {
+        return {T::tr("config.json is not valid JSON.")};
+    }
+    auto num = [&cfg](const char *k) -> std::int64_t {
+        return cfg.contains(k) && cfg[k].is_number_integer() ? cfg[k].get<std::int64_t>() : -1;
+    };
+    const std::int64_t hidden = num("hidden_size"), layers = num("num_hidden_layers"), heads = num("num_attention_heads"),
+                       vocab = num("vocab_size");
+    std::int64_t kv = num("num_key_value_heads");
+    if (kv < 0)
+        kv = heads;
+    std::int64_t headDim = num("head_dim");
+    if (headDim < 0 && heads > 0 && hidden > 0)
+        headDim = hidden / heads;
+    auto expect = [&](const ConsolidatePlanEntry &e, std::vector<std::int64_t> want) {
+        for (auto w : want)
+            if (w < 0)
+                return;
+        if (e.shape != want) {
+            QStringList a, b;
+            for (auto d : e.shape)
+                a << QString::number(d);
+            for (auto d : want)
+                b << QString::number(d);
+            problems << T::tr("%1 has shape [%2] but config.json implies [%3].").arg(QString::fromStdString(e.name), a.join(QStringLiteral(", ")), b.join(QStringLiteral(", ")));
+        }
+    };
+    auto ends = [](const std::string &n, const char *suffix) {
+        const std::size_t k = std::strlen(suffix);
+        return n.size() >= k && n.compare(n.size() - k, k, suffix) == 0;
+    };
+    std::set<int> layerIds;
+    static const QRegularExpression layerRe(QStringLiteral("(?:^|\\.)layers\\.(\\d+)\\."));
+    for (const ConsolidatePlanEntry &e : plan) {
+        const auto m = layerRe.match(QString::fromStdString(e.name));
+        if (m.hasMatch())
+            layerIds.insert(m.captured(1).toInt());
+        if (ends(e.name, "embed_tokens.weight") || ends(e.name, "lm_head.weight"))
+            expect(e, {vocab, hidden});
+        else if (ends(e.name, "q_proj.weight"))
+            expect(e, {heads * headDim, hidden});
+        else if (ends(e.name, "k_proj.weight") || ends(e.name, "v_proj.weight"))
+            expect(e, {kv * headDim, hidden});
+        else if (ends(e.name, "o_proj.weight"))
+            expect(e, {hidden, heads * headDim});
+    }
+    if (layers >= 0 && !layerIds.empty() && std::int64_t(layerIds.size()) != layers)
+        problems << T::tr("The checkpoint has %1 layers but config.json says %2.").arg(layerIds.size()).arg(layers);
+    return problems;
+}
+
 bool removeTree(const QString &path)
 {
     return QDir(path).removeRecursively();
@@ -760,6 +821,7 @@ ConsolidateReport consolidate(const CheckpointCandidate &c, const ConsolidateOpt
         }
         for (const auto &[name, h] : checksums)
             rep.verifyProblems << T::tr("%1 is missing from the output.").arg(QString::fromStdString(name));
+        rep.verifyProblems += checkAgainstConfig(tmp + QStringLiteral("/config.json"), plan);
         rep.verified = rep.verifyProblems.isEmpty();
         if (!rep.verified) {
             removeTree(tmp);
