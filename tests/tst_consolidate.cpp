@@ -177,6 +177,27 @@ private Q_SLOTS:
         QVERIFY(leftovers(good).isEmpty());
     }
 
+    void pytorchFormatLoadsWithTorchLoad()
+    {
+        for (const qint64 shard : {qint64(5) * 1000 * 1000 * 1000, qint64(3000)}) {
+            const QString dir = tmp.path() + QStringLiteral("/pt-%1").arg(shard);
+            QString out;
+            QVERIFY(python({dir, QStringLiteral("docs"), QStringLiteral("4"), QStringLiteral("2"), QStringLiteral("bfloat16")}, &out));
+            QString error;
+            ConsolidateOptions o;
+            o.output = dir + QStringLiteral("/out");
+            o.format = ConsolidateOptions::Format::PyTorch;
+            o.verify = true;
+            o.maxShardBytes = shard;
+            const ConsolidateReport rep = consolidate(findCheckpoints(dir, &error).first(), o);
+            QVERIFY2(rep.ok(), qPrintable(rep.error + rep.problems.join(QLatin1Char(' ')) + rep.verifyProblems.join(QLatin1Char(' '))));
+            QVERIFY(rep.files.contains(shard > 10000 ? QStringLiteral("pytorch_model.bin") : QStringLiteral("pytorch_model.bin.index.json")));
+            QVERIFY2(python({QStringLiteral("--compare"), dir + QStringLiteral("/full.pt"), o.output}, &out), qPrintable(out));
+            QVERIFY(leftovers(dir).isEmpty());
+            QVERIFY(QDir(o.output).entryList({QStringLiteral("*.blob")}, QDir::Files).isEmpty());
+        }
+    }
+
     void verifyChecksShapesAgainstConfig()
     {
         const QString dir = tmp.path() + QStringLiteral("/cfg");

@@ -121,6 +121,7 @@ ConsolidateWizard::ConsolidateWizard(const QString &folder, QWidget *parent)
     auto *options = new Page;
     options->setTitle(tr("Options"));
     m_format->addItem(tr("safetensors"), QStringLiteral("safetensors"));
+    m_format->addItem(tr("PyTorch (pytorch_model.bin)"), QStringLiteral("pytorch"));
     m_shardGb->setRange(0.001, 1000);
     m_shardGb->setDecimals(3);
     m_shardGb->setValue(5);
@@ -362,6 +363,8 @@ void ConsolidateWizard::run()
     o.maxShardBytes = qint64(m_shardGb->value() * 1e9);
     o.verify = m_verify->isChecked();
     o.overwrite = m_overwrite->isChecked();
+    o.format = m_format->currentData().toString() == QLatin1String("pytorch") ? ConsolidateOptions::Format::PyTorch
+                                                                               : ConsolidateOptions::Format::Safetensors;
     m_running = true;
     m_report = ConsolidateReport();
     m_cancel = std::make_shared<std::atomic_bool>(false);

@@ -46,11 +46,7 @@ int runConsolidate(const QStringList &args)
         return Usage;
     }
     const QString format = p.value(QStringLiteral("format"));
-    if (format == QLatin1String("pytorch")) {
-        err(T::tr("error: -f pytorch is not supported yet; use safetensors (the default), which transformers loads."));
-        return Unsupported;
-    }
-    if (format != QLatin1String("safetensors")) {
+    if (format != QLatin1String("safetensors") && format != QLatin1String("pytorch")) {
         err(T::tr("error: unknown format \"%1\" (safetensors or pytorch)").arg(format));
         return Usage;
     }
@@ -60,6 +56,7 @@ int runConsolidate(const QStringList &args)
         err(T::tr("error: --max-shard-size takes a size such as 5GB or 500MB"));
         return Usage;
     }
+    o.format = format == QLatin1String("pytorch") ? ConsolidateOptions::Format::PyTorch : ConsolidateOptions::Format::Safetensors;
     o.verify = p.isSet(QStringLiteral("verify"));
     o.overwrite = p.isSet(QStringLiteral("overwrite"));
     o.output = pos.size() == 2 ? pos[1] : pos[0] + QStringLiteral("/consolidated");

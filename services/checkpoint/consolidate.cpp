@@ -2,6 +2,7 @@
 
 #include "safetensors.h"
 #include "torchfile.h"
+#include "torchwriter.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -677,8 +678,11 @@ ConsolidateReport consolidate(const CheckpointCandidate &c, const ConsolidateOpt
     std::map<std::string, QByteArray> checksums;
     std::string buf, piece;
     for (int g = 0; g < n; ++g) {
-        const QString file = n == 1 ? QStringLiteral("model.safetensors")
-                                    : QStringLiteral("model-%1-of-%2.safetensors").arg(g + 1, 5, 10, QLatin1Char('0')).arg(n, 5, 10, QLatin1Char('0'));
+        const bool pt = o.format == ConsolidateOptions::Format::PyTorch;
+        const QString stem = pt ? QStringLiteral("pytorch_model") : QStringLiteral("model");
+        const QString ext = pt ? QStringLiteral(".bin") : QStringLiteral(".safetensors");
+        const QString file = n == 1 ? stem + ext
+                                    : QStringLiteral("%1-%2-of-%3%4").arg(stem).arg(g + 1, 5, 10, QLatin1Char('0')).arg(n, 5, 10, QLatin1Char('0')).arg(ext);
         std::vector<SafetensorInfo> infos;
         for (int i : groups[size_t(g)]) {
             SafetensorInfo si;
@@ -688,9 +692,11 @@ ConsolidateReport consolidate(const CheckpointCandidate &c, const ConsolidateOpt
             infos.push_back(si);
             weightMap[plan[i].name] = file.toStdString();
         }
-        SafetensorsWriter w;
+        SafetensorsWriter sw;
+        TorchWriter tw;
         QString error;
-        if (!w.begin(tmp + QLatin1Char('/') + file, infos, {{"format", "pt"}}, &error))
+        if (!(pt ? tw.begin(tmp + QLatin1Char('/') + file, infos, &error)
+                 : sw.begin(tmp + QLatin1Char('/') + file, infos, {{"format", "pt"}}, &error)))
             return fail(error);
         for (int i : groups[size_t(g)]) {
             if (cancel && cancel->load()) {
@@ -764,14 +770,14 @@ ConsolidateReport consolidate(const CheckpointCandidate &c, const ConsolidateOpt
                 return fail(T::tr("%1: %2 bytes read, %3 expected.").arg(QString::fromStdString(e.name)).arg(size).arg(e.bytes));
             if (o.verify)
                 checksums[e.name] = QCryptographicHash::hash(QByteArrayView(data, size), QCryptographicHash::Sha256);
-            if (!w.write(data, size_t(size), &error))
+            if (!(pt ? tw.write(data, size_t(size), &error) : sw.write(data, size_t(size), &error)))
                 return fail(error);
             ++prog.tensorsDone;
             prog.bytesDone += size;
             if (progress)
                 progress(prog);
         }
-        if (!w.finish(&error))
+        if (!(pt ? tw.finish(&error) : sw.finish(&error)))
             return fail(error);
         rep.files << file;
     }
@@ -779,11 +785,13 @@ ConsolidateReport consolidate(const CheckpointCandidate &c, const ConsolidateOpt
     rep.bytes = prog.bytesTotal;
     if (n > 1) {
         const json index = {{"metadata", {{"total_size", prog.bytesTotal}}}, {"weight_map", weightMap}};
-        QFile idx(tmp + QStringLiteral("/model.safetensors.index.json"));
+        const QString indexName = o.format == ConsolidateOptions::Format::PyTorch ? QStringLiteral("pytorch_model.bin.index.json")
+                                                                                 : QStringLiteral("model.safetensors.index.json");
+        QFile idx(tmp + QLatin1Char('/') + indexName);
         if (!idx.open(QIODevice::WriteOnly) || idx.write(QByteArray::fromStdString(index.dump(2))) < 0)
             return fail(T::tr("Cannot write the index in %1.").arg(tmp));
         idx.close();
-        rep.files << QStringLiteral("model.safetensors.index.json");
+        rep.files << indexName;
     }
     // Configs and tokenizer files, from the checkpoint folder or the training output folder.
     const QStringList extras = {QStringLiteral("config.json"), QStringLiteral("generation_config.json"), QStringLiteral("tokenizer.json"),
@@ -804,6 +812,25 @@ ConsolidateReport consolidate(const CheckpointCandidate &c, const ConsolidateOpt
     if (o.verify) {
         // Read everything back and compare with what was computed from the shards.
         for (const QString &file : std::as_const(rep.files)) {
+            if (file.endsWith(QLatin1String(".bin"))) {
+                TorchFile tf;
+                QString error;
+                if (!tf.open(tmp + QLatin1Char('/') + file, &error)) {
+                    rep.verifyProblems << error;
+                    continue;
+                }
+                for (const auto &[name, ref] : stateDictTensors(tf.root())) {
+                    std::string bytes;
+                    if (!tf.readTensor(ref, &bytes, &error)) {
+                        rep.verifyProblems << error;
+                        continue;
+                    }
+                    if (checksums[name] != QCryptographicHash::hash(QByteArrayView(bytes.data(), qsizetype(bytes.size())), QCryptographicHash::Sha256))
+                        rep.verifyProblems << T::tr("%1 in %2 does not match its sources.").arg(QString::fromStdString(name), file);
+                    checksums.erase(name);
+                }
+                continue;
+            }
             if (!file.endsWith(QLatin1String(".safetensors")))
                 continue;
             SafetensorsReader r;

@@ -47,7 +47,9 @@ QVector<CheckpointCandidate> findCheckpoints(const QString &path, QString *error
 const CheckpointCandidate *pickDefault(const QVector<CheckpointCandidate> &found);
 
 struct ConsolidateOptions {
+    enum class Format { Safetensors, PyTorch };
     QString output;
+    Format format = Format::Safetensors;  // PyTorch: pytorch_model.bin in torch.save's zip format
     qint64 maxShardBytes = 5LL * 1000 * 1000 * 1000;  // "5GB", as transformers counts it
     bool overwrite = false;
     bool verify = false;
