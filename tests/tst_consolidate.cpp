@@ -198,6 +198,46 @@ private Q_SLOTS:
         }
     }
 
+    void gqaAttention_data()
+    {
+        QTest::addColumn<QString>("layout");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<QString>("mode");
+        QTest::newRow("nxd tp2 fused qkv") << QStringLiteral("nxd") << 2 << QStringLiteral("gqa");
+        QTest::newRow("nxd tp4 fused qkv, kv replicated x2") << QStringLiteral("nxd") << 4 << QStringLiteral("gqa");
+        QTest::newRow("ingot tp4 separate q/k/v") << QStringLiteral("ingot") << 4 << QStringLiteral("gqa-separate");
+    }
+    void gqaAttention()
+    {
+        QFETCH(QString, layout);
+        QFETCH(int, tp);
+        QFETCH(QString, mode);
+        const QString dir = tmp.path() + QStringLiteral("/gqa-%1-%2-%3").arg(layout).arg(tp).arg(mode);
+        QString out;
+        QVERIFY2(python({dir, layout, QString::number(tp), QStringLiteral("2"), QStringLiteral("bfloat16"), mode}, &out), qPrintable(out));
+        QString error;
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        o.verify = true;
+        const ConsolidateReport rep = consolidate(findCheckpoints(dir, &error).first(), o);
+        QVERIFY2(rep.ok(), qPrintable(rep.error + rep.problems.join(QLatin1Char(' ')) + rep.verifyProblems.join(QLatin1Char(' '))));
+        QVERIFY2(python({QStringLiteral("--compare"), dir + QStringLiteral("/full.pt"), o.output}, &out), qPrintable(out));
+    }
+
+    void gqaHeadOrderIsAPermutation()
+    {
+        for (const auto &[tp, heads, kv, mult] : std::vector<std::array<int, 4>>{{2, 4, 2, 1}, {4, 4, 2, 2}, {8, 32, 8, 1}, {32, 32, 8, 4}, {8, 64, 8, 1}}) {
+            std::vector<bool> seen(size_t(heads), false);
+            for (int r = 0; r < tp; ++r)
+                for (auto h : gqaQueryHeadsForRank(tp, r, heads, kv, mult)) {
+                    QVERIFY(h >= 0 && h < heads);
+                    QVERIFY2(!seen[size_t(h)], qPrintable(QStringLiteral("tp %1 heads %2 kv %3").arg(tp).arg(heads).arg(kv)));
+                    seen[size_t(h)] = true;
+                }
+            QVERIFY(std::all_of(seen.begin(), seen.end(), [](bool b) { return b; }));
+        }
+    }
+
     void verifyChecksShapesAgainstConfig()
     {
         const QString dir = tmp.path() + QStringLiteral("/cfg");

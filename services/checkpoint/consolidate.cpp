@@ -158,8 +158,15 @@ struct Metadata {
         int fuseAxis = 0;
         int tpSize = 1;
     };
+    struct Gqa {
+        std::string module, gqaName, q, k, v, o;
+        int heads = 0, kvHeads = 0, multiplier = 1, tpSize = 1;
+        std::int64_t qPerPartition = 0, kvPerPartition = 0;
+        bool fuse = false;
+    };
     std::map<std::string, Param> params;
     std::vector<Fused> fused;
+    std::vector<Gqa> gqa;
     QStringList unsupportedSpecs;
 };
 
@@ -229,6 +236,32 @@ bool loadNxdMetadata(const QString &file, Metadata *md, QStringList *problems)
                         md->unsupportedSpecs << T::tr("a malformed FusedLinearsSpec for %1").arg(QString::fromStdString(module));
                     else
                         md->fused.push_back(fu);
+                } else if (cls == "GQAQKVColumnParallelLinearSpec") {
+                    Metadata::Gqa g;
+                    g.module = module;
+                    g.gqaName = f.value("gqa_qkv_projection_name", std::string());
+                    g.q = f.value("query_projection_name", std::string());
+                    g.k = f.value("key_projection_name", std::string());
+                    g.v = f.value("value_projection_name", std::string());
+                    g.o = f.value("output_projection_name", std::string());
+                    g.heads = f.value("num_attention_heads", 0);
+                    g.kvHeads = f.value("num_key_value_heads", 0);
+                    g.multiplier = f.value("kv_size_multiplier", 1);
+                    g.qPerPartition = f.value("q_output_size_per_partition", std::int64_t(0));
+                    g.kvPerPartition = f.value("kv_output_size_per_partition", std::int64_t(0));
+                    g.fuse = f.value("fuse_qkv", false);
+                    g.tpSize = f.value("tp_size", 1);
+                    const bool bias = f.value("bias", false);
+                    const bool sane = !g.gqaName.empty() && !g.q.empty() && !g.k.empty() && !g.v.empty() && !g.o.empty() &&
+                                      g.heads > 0 && g.kvHeads > 0 && g.multiplier > 0 && g.tpSize > 0 &&
+                                      g.heads % g.tpSize == 0 && (g.kvHeads * g.multiplier) % g.tpSize == 0 &&
+                                      g.heads % g.kvHeads == 0 && g.qPerPartition > 0 && g.kvPerPartition > 0;
+                    if (bias)
+                        md->unsupportedSpecs << T::tr("GQAQKVColumnParallelLinearSpec with bias (%1)").arg(QString::fromStdString(module));
+                    else if (!sane)
+                        md->unsupportedSpecs << T::tr("a malformed GQAQKVColumnParallelLinearSpec for %1").arg(QString::fromStdString(module));
+                    else
+                        md->gqa.push_back(g);
                 } else {
                     md->unsupportedSpecs << T::tr("%1 (%2)").arg(QString::fromStdString(cls), QString::fromStdString(module));
                 }
@@ -425,11 +458,117 @@ QStringList checkAgainstConfig(const QString &configPath, const QVector<Consolid
     return problems;
 }
 
+// Builds one output of a GQA attention from the tp pieces (see ConsolidatePlanEntry::gqaRole).
+bool assembleGqa(const ConsolidatePlanEntry &e, int tpSize, std::map<std::pair<int, int>, Source *> &byRank, std::string *out,
+                 std::string *piece, QString *error)
+{
+    const int es = dtypeSize(e.dtype);
+    std::string full;  // the GQA-ordered concatenation
+    std::int64_t rows = 0, cols = 0;
+    for (int tp = 0; tp < tpSize; ++tp) {
+        DType dt;
+        std::vector<std::int64_t> sh;
+        Source *src = byRank[{e.pp, tp}];
+        src->info(e.source, &dt, &sh);
+        qint64 psize = 0;
+        const char *p = src->read(e.source, piece, &psize, error);
+        if (!p)
+            return false;
+        if (e.gqaRole == 3) {
+            // Row-parallel output projection: pieces side by side (dim 1).
+            if (tp == 0) {
+                rows = sh[0];
+                cols = sh[1] * tpSize;
+                full.assign(size_t(rows * cols * es), '\0');
+            }
+            for (std::int64_t r = 0; r < rows; ++r)
+                std::memcpy(full.data() + (r * cols + tp * sh[1]) * es, p + r * sh[1] * es, size_t(sh[1] * es));
+            continue;
+        }
+        // Column-parallel q/k/v: this role's rows of the (fused) piece, stacked.
+        std::int64_t first = 0, count = sh[0];
+        if (e.fusedQkv) {
+            first = e.gqaRole == 0 ? 0 : e.gqaRole == 1 ? e.qRowsPerRank : e.qRowsPerRank + e.kvRowsPerRank;
+            count = e.gqaRole == 0 ? e.qRowsPerRank : e.kvRowsPerRank;
+        }
+        cols = sh[1];
+        full.append(p + first * cols * es, size_t(count * cols * es));
+        rows += count;
+    }
+    const std::int64_t headDim = e.gqaRole == 3 ? cols / e.heads : e.shape[0] / (e.gqaRole == 0 ? e.heads : e.kvHeads);
+    if (e.gqaRole == 1 || e.gqaRole == 2) {
+        // Keys and values were replicated kv_size_multiplier times: keep the first copy.
+        out->assign(full.data(), size_t(e.shape[0] * cols * es));
+        return true;
+    }
+    // Query and output heads: put every head back in its original place.
+    std::vector<std::int64_t> order;
+    for (int tp = 0; tp < tpSize; ++tp)
+        for (auto h : gqaQueryHeadsForRank(tpSize, tp, e.heads, e.kvHeads, e.kvMultiplier))
+            order.push_back(h);
+    if (std::int64_t(order.size()) != e.heads) {
+        *error = T::tr("%1: the GQA head order does not cover every head.").arg(QString::fromStdString(e.name));
+        return false;
+    }
+    out->assign(size_t(e.bytes), '\0');
+    for (std::int64_t pos = 0; pos < e.heads; ++pos) {
+        const std::int64_t h = order[size_t(pos)];  // the GQA position `pos` holds original head h
+        if (h < 0 || h >= e.heads) {
+            *error = T::tr("%1: a GQA head index is out of range.").arg(QString::fromStdString(e.name));
+            return false;
+        }
+        if (e.gqaRole == 0) {
+            std::memcpy(out->data() + h * headDim * cols * es, full.data() + pos * headDim * cols * es, size_t(headDim * cols * es));
+        } else {
+            for (std::int64_t r = 0; r < rows; ++r)
+                std::memcpy(out->data() + (r * cols + h * headDim) * es, full.data() + (r * cols + pos * headDim) * es, size_t(headDim * es));
+        }
+    }
+    return true;
+}
+
 bool removeTree(const QString &path)
 {
     return QDir(path).removeRecursively();
 }
 }  // namespace
+
+std::vector<std::int64_t> gqaQueryHeadsForRank(int tp, int rank, int heads, int kvHeads, int mult)
+{
+    const int perRank = heads / tp;
+    const int kvPerRank = (kvHeads * mult) / tp;
+    if (kvPerRank <= 0 || perRank % kvPerRank)
+        return {};
+    const int group = heads / kvHeads;         // query heads per key/value head
+    const int groupPerRank = perRank / kvPerRank;
+    // The key head each local query block belongs to: 0..kv-1 repeated `mult` times, each `groupPerRank` wide,
+    // split evenly over the ranks.
+    std::vector<int> keys;
+    for (int r = 0; r < mult; ++r)
+        for (int k = 0; k < kvHeads; ++k)
+            for (int i = 0; i < groupPerRank; ++i)
+                keys.push_back(k);
+    const std::size_t keysPerRank = keys.size() / size_t(tp);
+    // Which slice of its key's query group a block takes: 0, groupPerRank, 2*groupPerRank ... each repeated for as
+    // many heads as come before the next block of the same group, split evenly over the ranks.
+    const int ranksForAllKv = kvHeads / kvPerRank;
+    const int before = ranksForAllKv * perRank;
+    std::vector<int> shifts;
+    for (int sft = 0; sft < group; sft += groupPerRank)
+        for (int i = 0; i < before; ++i)
+            shifts.push_back(sft);
+    const std::size_t shiftsPerRank = (shifts.size() + size_t(tp) - 1) / size_t(tp);
+    std::vector<std::int64_t> out;
+    for (int block = 0; block < kvPerRank; ++block)
+        for (int i = 0; i < groupPerRank; ++i) {
+            const std::size_t at = size_t(block * groupPerRank + i);
+            const std::size_t ki = size_t(rank) * keysPerRank + at, si = size_t(rank) * shiftsPerRank + at;
+            if (ki >= keys.size() || si >= shifts.size())
+                return {};
+            out.push_back(std::int64_t(i) + std::int64_t(keys[ki]) * group + shifts[si]);
+        }
+    return out;
+}
 
 QString layoutName(ShardLayout l)
 {
@@ -508,6 +647,74 @@ QVector<ConsolidatePlanEntry> planConsolidation(const CheckpointCandidate &c, QS
             if (s->file.pp == pp)
                 ranks[size_t(s->file.tp)] = s.get();
         const std::vector<std::string> names = ranks[0]->names();
+        // GQA attentions: their q/k/v (fused or not) and output projections become four outputs.
+        std::set<std::string> consumed;
+        for (const Metadata::Gqa &g : md.gqa) {
+            const std::string base = g.module + "." + g.gqaName + ".weight";
+            const std::string oName = g.module + "." + g.o + ".weight";
+            const std::vector<std::string> srcs = g.fuse ? std::vector<std::string>{base + "_qkv"}
+                                                         : std::vector<std::string>{base + "_q", base + "_k", base + "_v"};
+            bool present = true;
+            for (const auto &x : srcs)
+                present = present && std::find(names.begin(), names.end(), x) != names.end();
+            if (!present || std::find(names.begin(), names.end(), oName) == names.end()) {
+                if (present || std::find(names.begin(), names.end(), oName) != names.end())
+                    problems->append(T::tr("The GQA attention %1 misses some of its parameters in pp rank %2.").arg(QString::fromStdString(g.module)).arg(pp));
+                continue;  // this stage does not hold that attention
+            }
+            if (g.tpSize != c.tpSize) {
+                problems->append(T::tr("%1: the GQA spec says tp %2, the shards tp %3.").arg(QString::fromStdString(g.module)).arg(g.tpSize).arg(c.tpSize));
+                continue;
+            }
+            DType dt;
+            std::vector<std::int64_t> qkvShape, oShape;
+            ranks[0]->info(srcs[0], &dt, &qkvShape);
+            DType odt;
+            ranks[0]->info(oName, &odt, &oShape);
+            if (qkvShape.size() != 2 || oShape.size() != 2) {
+                problems->append(T::tr("%1: GQA weights are not matrices.").arg(QString::fromStdString(g.module)));
+                continue;
+            }
+            const std::int64_t headDim = g.qPerPartition / (g.heads / g.tpSize);
+            const std::int64_t hidden = qkvShape[1];
+            if (g.fuse && qkvShape[0] != g.qPerPartition + 2 * g.kvPerPartition) {
+                problems->append(T::tr("%1: the fused qkv piece has %2 rows, the spec implies %3.").arg(QString::fromStdString(g.module))
+                                     .arg(qkvShape[0]).arg(g.qPerPartition + 2 * g.kvPerPartition));
+                continue;
+            }
+            for (const auto &x : srcs)
+                consumed.insert(x);
+            consumed.insert(oName);
+            const char *roleNames[] = {nullptr, nullptr, nullptr, nullptr};
+            const std::string outNames[] = {g.module + "." + g.q + ".weight", g.module + "." + g.k + ".weight",
+                                            g.module + "." + g.v + ".weight", oName};
+            Q_UNUSED(roleNames)
+            for (int role = 0; role < 4; ++role) {
+                ConsolidatePlanEntry e;
+                e.name = outNames[role];
+                e.source = role == 3 ? oName : (g.fuse ? srcs[0] : srcs[size_t(role)]);
+                e.dtype = role == 3 ? odt : dt;
+                e.pp = pp;
+                e.gqaRole = role;
+                e.heads = g.heads;
+                e.kvHeads = g.kvHeads;
+                e.kvMultiplier = g.multiplier;
+                e.tpSize = g.tpSize;
+                e.qRowsPerRank = g.qPerPartition;
+                e.kvRowsPerRank = g.kvPerPartition;
+                e.fusedQkv = g.fuse;
+                e.partitionDim = role == 3 ? 1 : 0;
+                if (role == 0)
+                    e.shape = {g.heads * headDim, hidden};
+                else if (role == 3)
+                    e.shape = {oShape[0], g.heads * headDim};
+                else
+                    e.shape = {g.kvHeads * headDim, hidden};
+                e.bytes = dtypeSize(e.dtype) * e.shape[0] * e.shape[1];
+                stageOf[e.name] = pp;
+                plan.append(e);
+            }
+        }
         const std::set<std::string> nameSet(names.begin(), names.end());
         for (int tp = 1; tp < c.tpSize; ++tp) {
             const std::vector<std::string> other = ranks[size_t(tp)]->names();
@@ -515,6 +722,8 @@ QVector<ConsolidatePlanEntry> planConsolidation(const CheckpointCandidate &c, QS
                 problems->append(T::tr("tp rank %1 of pp rank %2 holds other parameters than tp rank 0.").arg(tp).arg(pp));
         }
         for (const std::string &n : names) {
+            if (consumed.count(n))
+                continue;
             if (stageOf.count(n)) {
                 // A weight tied across stages (embeddings on the first, the LM head on the last) is written once,
                 // from the first stage; it must at least look the same in both.
@@ -708,7 +917,12 @@ ConsolidateReport consolidate(const CheckpointCandidate &c, const ConsolidateOpt
             prog.current = QString::fromStdString(e.name);
             const char *data = nullptr;
             qint64 size = 0;
-            if (e.partitionDim < 0 && e.fuseAxis < 0) {
+            if (e.gqaRole >= 0) {
+                if (!assembleGqa(e, c.tpSize, byRank, &buf, &piece, &error))
+                    return fail(error);
+                data = buf.data();
+                size = qint64(buf.size());
+            } else if (e.partitionDim < 0 && e.fuseAxis < 0) {
                 data = byRank[{e.pp, 0}]->read(e.source, &buf, &size, &error);
                 if (!data)
                     return fail(error);

@@ -69,7 +69,17 @@ struct ConsolidatePlanEntry {
     int fuseAxis = -1;
     std::int64_t fuseOffset = 0;
     std::int64_t fuseLength = 0;
+    // GQAQKVColumnParallelLinearSpec: this output is the query (0), key (1), value (2) or output (3) projection of a
+    // GQA attention; the query/output heads are put back in their original order, the kv replication dropped.
+    int gqaRole = -1;
+    int heads = 0, kvHeads = 0, kvMultiplier = 1, tpSize = 1;
+    std::int64_t qRowsPerRank = 0, kvRowsPerRank = 0;  // of the fused qkv piece (or of the separate q/k/v pieces)
+    bool fusedQkv = false;
 };
+
+// The head order GQAQKVColumnParallelLinear gives the query (and output) projection on one tp rank: the original
+// head index of each local head (REFERENCE.md §4; the permutation follows optimum-neuron's).
+std::vector<std::int64_t> gqaQueryHeadsForRank(int tpSize, int tpRank, int heads, int kvHeads, int kvMultiplier);
 
 struct ConsolidateProgress {
     qint64 bytesDone = 0, bytesTotal = 0;
