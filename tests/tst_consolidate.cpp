@@ -1,6 +1,10 @@
 // Consolidation end to end on real checkpoints written by Debian's python3-torch, in all three layouts; the
 // output must equal the unsharded original bit for bit (checked by Python), and bad input must leave nothing.
 #include "consolidate.h"
+#include "safetensors.h"
+
+#include <csignal>
+#include <sys/resource.h>
 
 #include <QDir>
 #include <QDirIterator>
@@ -236,6 +240,65 @@ private Q_SLOTS:
                 }
             QVERIFY(std::all_of(seen.begin(), seen.end(), [](bool b) { return b; }));
         }
+    }
+
+    void tiedHeadReplicaCheckAndFullDisk()
+    {
+        // A tied LM head: no lm_head in the shards, none in the output, and the output equals the original.
+        const QString dir = tmp.path() + QStringLiteral("/tied");
+        QString out, error;
+        QVERIFY(python({dir, QStringLiteral("ingot"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32"), QStringLiteral("tied")}, &out));
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        o.verify = true;
+        o.checkReplicas = true;
+        ConsolidateReport rep = consolidate(findCheckpoints(dir, &error).first(), o);
+        QVERIFY2(rep.ok(), qPrintable(rep.error + rep.problems.join(QLatin1Char(' '))));
+        QVERIFY2(python({QStringLiteral("--compare"), dir + QStringLiteral("/full.pt"), o.output}, &out), qPrintable(out));
+
+        // A replicated norm that differs on tp rank 1 is caught when asked.
+        const QString rank1 = dir + QStringLiteral("/tensor_parallel_shards/tp_rank_01_pp_rank_00/model.safetensors");
+        qint64 at = -1;
+        {
+            SafetensorsReader r;
+            QVERIFY(r.open(rank1, &error));
+            const SafetensorInfo *norm = r.find("model.norm.weight");
+            QVERIFY(norm);
+            QFile raw(rank1);
+            QVERIFY(raw.open(QIODevice::ReadOnly));
+            const QByteArray head = raw.read(8);
+            quint64 n = 0;
+            for (int k = 0; k < 8; ++k)
+                n |= quint64(quint8(head[k])) << (8 * k);
+            at = qint64(8 + n + norm->begin);
+        }
+        QFile f(rank1);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        f.seek(at);
+        f.write("\x7f");
+        f.close();
+        o.output = dir + QStringLiteral("/out2");
+        rep = consolidate(findCheckpoints(dir, &error).first(), o);
+        QVERIFY(rep.error.contains(QStringLiteral("should be replicated")));
+        QVERIFY(!QFileInfo::exists(o.output));
+
+        // A disk that fills up (a file size limit stands in for it): a clear error and nothing left behind.
+        const QString big = tmp.path() + QStringLiteral("/full-disk");
+        QVERIFY(python({big, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}, &out));
+        std::signal(SIGXFSZ, SIG_IGN);
+        struct rlimit old {};
+        getrlimit(RLIMIT_FSIZE, &old);
+        struct rlimit lim = old;
+        lim.rlim_cur = 8192;
+        setrlimit(RLIMIT_FSIZE, &lim);
+        o = ConsolidateOptions();
+        o.output = big + QStringLiteral("/out");
+        rep = consolidate(findCheckpoints(big, &error).first(), o);
+        setrlimit(RLIMIT_FSIZE, &old);
+        QVERIFY(!rep.ok());
+        QVERIFY2(rep.error.contains(QStringLiteral("Cannot write")) || rep.error.contains(QStringLiteral("disk is full")), qPrintable(rep.error));
+        QVERIFY(!QFileInfo::exists(o.output));
+        QVERIFY(leftovers(big).isEmpty());
     }
 
     void verifyChecksShapesAgainstConfig()

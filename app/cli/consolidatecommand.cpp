@@ -30,6 +30,7 @@ int runConsolidate(const QStringList &args)
     p.addOption({QStringLiteral("max-shard-size"), T::tr("Split the output above this size (default 5GB)."), QStringLiteral("SIZE"), QStringLiteral("5GB")});
     p.addOption({QStringLiteral("verify"), T::tr("Read the output back and check every tensor against its sources.")});
     p.addOption({QStringLiteral("overwrite"), T::tr("Replace an existing output folder.")});
+    p.addOption({QStringLiteral("check-replicas"), T::tr("Check that replicated parameters are equal on every tp rank.")});
     p.addOption({QStringLiteral("checkpoint"), T::tr("Which checkpoint when there are several (final, or checkpoint-N); default: the newest complete one."), QStringLiteral("NAME")});
     p.addOption({QStringLiteral("json"), T::tr("Print the result as JSON.")});
     if (!p.parse(QStringList{QStringLiteral("ingot-cli consolidate")} + args)) {
@@ -59,6 +60,7 @@ int runConsolidate(const QStringList &args)
     o.format = format == QLatin1String("pytorch") ? ConsolidateOptions::Format::PyTorch : ConsolidateOptions::Format::Safetensors;
     o.verify = p.isSet(QStringLiteral("verify"));
     o.overwrite = p.isSet(QStringLiteral("overwrite"));
+    o.checkReplicas = p.isSet(QStringLiteral("check-replicas"));
     o.output = pos.size() == 2 ? pos[1] : pos[0] + QStringLiteral("/consolidated");
     const bool asJson = p.isSet(QStringLiteral("json"));
 

@@ -926,16 +926,18 @@ ConsolidateReport consolidate(const CheckpointCandidate &c, const ConsolidateOpt
                 data = byRank[{e.pp, 0}]->read(e.source, &buf, &size, &error);
                 if (!data)
                     return fail(error);
-                if (o.checkReplicas)
+                if (o.checkReplicas && c.tpSize > 1) {
+                    const std::string first(data, size_t(size));
                     for (int tp = 1; tp < c.tpSize; ++tp) {
                         qint64 s2 = 0;
-                        const std::string copy(data, size_t(size));
                         const char *other = byRank[{e.pp, tp}]->read(e.source, &piece, &s2, &error);
-                        if (!other || s2 != size || std::memcmp(other, copy.data(), size_t(size)) != 0)
+                        if (!other || s2 != size || std::memcmp(other, first.data(), size_t(size)) != 0)
                             return fail(T::tr("%1 differs between tp rank 0 and tp rank %2, though it should be replicated.")
                                             .arg(QString::fromStdString(e.name)).arg(tp));
-                        data = byRank[{e.pp, 0}]->read(e.source, &buf, &size, &error);
                     }
+                    buf = first;
+                    data = buf.data();
+                }
             } else {
                 // Concatenate the tp pieces along partition_dim, one row block at a time (a fused linear's part
                 // is first cut out of each piece along fuse_axis).
