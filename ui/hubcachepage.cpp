@@ -233,11 +233,8 @@ void HubCachePage::selectRepo(const QString &repo)
 
 void HubCachePage::refresh()
 {
-    ++m_generation;
+    const quint64 gen = ++m_generation;
     m_config = HubConfig::fromEnvironment();
-    const ResolvedToken tok = resolveToken(m_config, m_keychain.get());
-    m_token = tok.token;
-    m_tokenSource = tok.describe();
     m_haveMe = false;
     m_offline->setVisible(m_config.offline);
     // The repos: the one in use, the public one, and those added here.
@@ -262,10 +259,21 @@ void HubCachePage::refresh()
         }
     }
     m_repos->blockSignals(false);
-    updateAccount();
-    for (const QString &r : std::as_const(repos))
-        checkRepoAccess(r);
-    selectRepo(previous.isEmpty() || !repos.contains(previous) ? choice.repo : previous);
+    m_account->setText(tr("Reading the token…"));
+    // The keychain may answer slowly (D-Bus): the token is resolved off the UI thread.
+    const HubConfig cfg = m_config;
+    SecretStore *kc = m_keychain.get();
+    const QString select = previous.isEmpty() || !repos.contains(previous) ? choice.repo : previous;
+    runAsync<ResolvedToken>(this, [cfg, kc] { return resolveToken(cfg, kc); }, [this, gen, repos, select](ResolvedToken tok) {
+        if (gen != m_generation)
+            return;
+        m_token = tok.token;
+        m_tokenSource = tok.describe();
+        updateAccount();
+        for (const QString &r : repos)
+            checkRepoAccess(r);
+        selectRepo(select);
+    });
 }
 
 void HubCachePage::updateAccount()
