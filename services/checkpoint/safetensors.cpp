@@ -177,20 +177,27 @@ bool SafetensorsWriter::begin(const QString &path, const std::vector<SafetensorI
     return write(len, 8, error) && write(header.data(), header.size(), error) && ((m_written = 0), true);
 }
 
-bool SafetensorsWriter::write(const char *data, std::size_t size, QString *error)
+bool writeFully(int fd, const char *data, std::size_t size, const QString &path, QString *error)
 {
     std::size_t done = 0;
     while (done < size) {
-        const ssize_t k = ::write(m_fd, data + done, size - done);
+        const ssize_t k = ::write(fd, data + done, size - done);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0) {
-            *error = errno == ENOSPC ? QStringLiteral("The disk is full while writing %1.").arg(m_path)
-                                     : QStringLiteral("Cannot write %1: %2").arg(m_path, QString::fromLocal8Bit(strerror(errno)));
+            *error = errno == ENOSPC ? QStringLiteral("The disk is full while writing %1.").arg(path)
+                                     : QStringLiteral("Cannot write %1: %2").arg(path, QString::fromLocal8Bit(strerror(errno)));
             return false;
         }
         done += std::size_t(k);
     }
+    return true;
+}
+
+bool SafetensorsWriter::write(const char *data, std::size_t size, QString *error)
+{
+    if (!writeFully(m_fd, data, size, m_path, error))
+        return false;
     m_written += size;
     return true;
 }

@@ -51,6 +51,9 @@ private:
     QString m_path;
 };
 
+// Writes all of `data` to `fd` (retrying short writes); a full disk or any other failure becomes words naming `path`.
+bool writeFully(int fd, const char *data, std::size_t size, const QString &path, QString *error);
+
 class SafetensorsWriter final
 {
 public:

@@ -125,18 +125,8 @@ bool TorchWriter::begin(const QString &path, const std::vector<SafetensorInfo> &
 
 bool TorchWriter::write(const char *data, std::size_t size, QString *error)
 {
-    std::size_t done = 0;
-    while (done < size) {
-        const ssize_t k = ::write(m_fd, data + done, size - done);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0) {
-            *error = errno == ENOSPC ? QStringLiteral("The disk is full while writing %1.").arg(m_path)
-                                     : QStringLiteral("Cannot write %1: %2").arg(m_blob, QString::fromLocal8Bit(strerror(errno)));
-            return false;
-        }
-        done += std::size_t(k);
-    }
+    if (!writeFully(m_fd, data, size, m_path, error))
+        return false;
     m_written += size;
     return true;
 }
