@@ -11,6 +11,7 @@
 
 #include <csignal>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -99,6 +100,24 @@ int runSelfAsNobody(const QString &testFunction, const QStringList &env, QString
     if (output)
         *output = QString::fromLocal8Bit(p.readAll());
     return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
+FileSizeLimit::FileSizeLimit(unsigned long long bytes)
+{
+    std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit lim {};
+    getrlimit(RLIMIT_FSIZE, &lim);
+    m_old = lim.rlim_cur;
+    lim.rlim_cur = rlim_t(bytes);
+    setrlimit(RLIMIT_FSIZE, &lim);
+}
+
+FileSizeLimit::~FileSizeLimit()
+{
+    struct rlimit lim {};
+    getrlimit(RLIMIT_FSIZE, &lim);
+    lim.rlim_cur = rlim_t(m_old);
+    setrlimit(RLIMIT_FSIZE, &lim);
 }
 
 void rerunUnprivileged(const char *testFunction)

@@ -40,6 +40,18 @@ void rerunUnprivileged(const char *testFunction);
 
 namespace ingot::test {
 
+// A file size limit for this process while it lives: writes past it fail (EFBIG) instead of raising SIGXFSZ.
+// It stands in for a disk that fills up.
+class FileSizeLimit
+{
+public:
+    explicit FileSizeLimit(unsigned long long bytes);
+    ~FileSizeLimit();
+
+private:
+    unsigned long long m_old = 0;
+};
+
 // A real process whose program name is neuronx-cc (a copy of sleep), for the "compiler running" checks.
 class FakeCompilerProcess
 {

@@ -1,10 +1,9 @@
 // Consolidation end to end on real checkpoints written by Debian's python3-torch, in all three layouts; the
 // output must equal the unsharded original bit for bit (checked by Python), and bad input must leave nothing.
 #include "consolidate.h"
+#include "testsupport.h"
 #include "safetensors.h"
 
-#include <csignal>
-#include <sys/resource.h>
 
 #include <QDir>
 #include <QDirIterator>
@@ -285,16 +284,12 @@ private Q_SLOTS:
         // A disk that fills up (a file size limit stands in for it): a clear error and nothing left behind.
         const QString big = tmp.path() + QStringLiteral("/full-disk");
         QVERIFY(python({big, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}, &out));
-        std::signal(SIGXFSZ, SIG_IGN);
-        struct rlimit old {};
-        getrlimit(RLIMIT_FSIZE, &old);
-        struct rlimit lim = old;
-        lim.rlim_cur = 8192;
-        setrlimit(RLIMIT_FSIZE, &lim);
         o = ConsolidateOptions();
         o.output = big + QStringLiteral("/out");
-        rep = consolidate(findCheckpoints(big, &error).first(), o);
-        setrlimit(RLIMIT_FSIZE, &old);
+        {
+            test::FileSizeLimit limit(8192);
+            rep = consolidate(findCheckpoints(big, &error).first(), o);
+        }
         QVERIFY(!rep.ok());
         QVERIFY2(rep.error.contains(QStringLiteral("Cannot write")) || rep.error.contains(QStringLiteral("disk is full")), qPrintable(rep.error));
         QVERIFY(!QFileInfo::exists(o.output));

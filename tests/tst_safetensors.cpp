@@ -1,13 +1,12 @@
 // safetensors: round trip, Python reads what Ingot writes, and every malformed header is a clear error.
 #include "safetensors.h"
+#include "testsupport.h"
 
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <csignal>
-#include <sys/resource.h>
 
 using namespace ingot;
 
@@ -124,12 +123,6 @@ print('ok')
     void aFullDiskIsAClearError()
     {
         // A size limit on files stands in for a full disk: writes past it fail (EFBIG) instead of killing us.
-        std::signal(SIGXFSZ, SIG_IGN);
-        struct rlimit old {};
-        getrlimit(RLIMIT_FSIZE, &old);
-        struct rlimit lim = old;
-        lim.rlim_cur = 4096;
-        setrlimit(RLIMIT_FSIZE, &lim);
         std::vector<SafetensorInfo> ts(1);
         ts[0].name = "big";
         ts[0].dtype = DType::F32;
@@ -137,9 +130,12 @@ print('ok')
         SafetensorsWriter w;
         QString error;
         const QByteArray chunk(400000, 'z');
-        const bool ok = w.begin(dir.path() + QStringLiteral("/full.safetensors"), ts, {}, &error) &&
-                        w.write(chunk.constData(), size_t(chunk.size()), &error);
-        setrlimit(RLIMIT_FSIZE, &old);
+        bool ok;
+        {
+            test::FileSizeLimit limit(4096);
+            ok = w.begin(dir.path() + QStringLiteral("/full.safetensors"), ts, {}, &error) &&
+                 w.write(chunk.constData(), size_t(chunk.size()), &error);
+        }
         QVERIFY(!ok);
         QVERIFY2(error.contains(QStringLiteral("Cannot write")) || error.contains(QStringLiteral("disk is full")), qPrintable(error));
     }
