@@ -131,11 +131,8 @@ QMap<QString, QByteArray> registryFixture(const QString &modelId, int current)
                      QByteArray::fromStdString(entry.dump()));
     }
     // A duplicate of the first entry under another optimum version: shown once.
-    if (current > 0) {
-        const QString first = files.firstKey();
+    if (current > 0)
         files.insert(ver + QStringLiteral("/0_REGISTRY/0.0.24/llama/") + modelId + QStringLiteral("/dup.json"), files.first());
-        Q_UNUSED(first)
-    }
     // 0.2-0.4 layout: legacy neuron block.
     for (int i = 0; i < 2; ++i) {
         const json legacy = {{"model_type", "llama"}, {"_model_id", model},

@@ -19,7 +19,6 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QPlainTextEdit>
-#include <QPointer>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
@@ -214,7 +213,6 @@ void ModuleDetailsPane::showModule(const CacheModule &m)
             links << f.name;
     }
     const QString key = m.key();
-    QPointer<ModuleDetailsPane> self(this);
     auto factory = m_storeFactory;
     const CacheModule copy = m;
     auto future = QtConcurrent::run([factory, key, flagsName, logName, links]() {
@@ -263,7 +261,6 @@ void ModuleDetailsPane::showModule(const CacheModule &m)
         Q_EMIT detailsLoaded();
     });
     watcher->setFuture(future);
-    Q_UNUSED(self)
 }
 
 QString ModuleDetailsPane::flagsText() const

@@ -466,7 +466,7 @@ bool assembleGqa(const ConsolidatePlanEntry &e, int tpSize, std::map<std::pair<i
     std::string full;  // the GQA-ordered concatenation
     std::int64_t rows = 0, cols = 0;
     for (int tp = 0; tp < tpSize; ++tp) {
-        DType dt;
+        DType dt = DType::Unknown;
         std::vector<std::int64_t> sh;
         Source *src = byRank[{e.pp, tp}];
         src->info(e.source, &dt, &sh);
@@ -666,10 +666,10 @@ QVector<ConsolidatePlanEntry> planConsolidation(const CheckpointCandidate &c, QS
                 problems->append(T::tr("%1: the GQA spec says tp %2, the shards tp %3.").arg(QString::fromStdString(g.module)).arg(g.tpSize).arg(c.tpSize));
                 continue;
             }
-            DType dt;
+            DType dt = DType::Unknown;
             std::vector<std::int64_t> qkvShape, oShape;
             ranks[0]->info(srcs[0], &dt, &qkvShape);
-            DType odt;
+            DType odt = DType::Unknown;
             ranks[0]->info(oName, &odt, &oShape);
             if (qkvShape.size() != 2 || oShape.size() != 2) {
                 problems->append(T::tr("%1: GQA weights are not matrices.").arg(QString::fromStdString(g.module)));
@@ -685,10 +685,8 @@ QVector<ConsolidatePlanEntry> planConsolidation(const CheckpointCandidate &c, QS
             for (const auto &x : srcs)
                 consumed.insert(x);
             consumed.insert(oName);
-            const char *roleNames[] = {nullptr, nullptr, nullptr, nullptr};
             const std::string outNames[] = {g.module + "." + g.q + ".weight", g.module + "." + g.k + ".weight",
                                             g.module + "." + g.v + ".weight", oName};
-            Q_UNUSED(roleNames)
             for (int role = 0; role < 4; ++role) {
                 ConsolidatePlanEntry e;
                 e.name = outNames[role];
@@ -727,7 +725,7 @@ QVector<ConsolidatePlanEntry> planConsolidation(const CheckpointCandidate &c, QS
             if (stageOf.count(n)) {
                 // A weight tied across stages (embeddings on the first, the LM head on the last) is written once,
                 // from the first stage; it must at least look the same in both.
-                DType d1, d2;
+                DType d1 = DType::Unknown, d2 = DType::Unknown;
                 std::vector<std::int64_t> s1, s2;
                 ranks[0]->info(n, &d2, &s2);
                 for (const auto &x : plan)
@@ -761,7 +759,7 @@ QVector<ConsolidatePlanEntry> planConsolidation(const CheckpointCandidate &c, QS
             }
             std::int64_t along = 0;
             for (int tp = 0; tp < c.tpSize; ++tp) {
-                DType dt;
+                DType dt = DType::Unknown;
                 std::vector<std::int64_t> sh;
                 if (!ranks[size_t(tp)]->info(n, &dt, &sh))
                     continue;
@@ -801,7 +799,7 @@ QVector<ConsolidatePlanEntry> planConsolidation(const CheckpointCandidate &c, QS
             const Metadata::Fused &fu = *fIt->second;
             const std::string param = n.substr(n.rfind('.') + 1);
             std::vector<std::int64_t> piece;
-            DType dt;
+            DType dt = DType::Unknown;
             ranks[0]->info(n, &dt, &piece);
             if (fu.fuseAxis >= int(piece.size())) {
                 problems->append(T::tr("%1: fuse_axis %2 does not fit its shape.").arg(QString::fromStdString(n)).arg(fu.fuseAxis));
@@ -831,7 +829,6 @@ QVector<ConsolidatePlanEntry> planConsolidation(const CheckpointCandidate &c, QS
             }
         }
     }
-    // Metadata naming parameters no shard holds: the partitioning and the shards disagree.
     return plan;
 }
 
@@ -954,7 +951,7 @@ ConsolidateReport consolidate(const CheckpointCandidate &c, const ConsolidateOpt
                 std::int64_t at = 0;
                 std::string cut;
                 for (int tp = 0; tp < ranksUsed; ++tp) {
-                    DType dt;
+                    DType dt = DType::Unknown;
                     std::vector<std::int64_t> sh;
                     byRank[{e.pp, tp}]->info(e.source, &dt, &sh);
                     qint64 psize = 0;

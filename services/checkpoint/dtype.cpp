@@ -27,62 +27,62 @@ const Row kRows[] = {
     {DType::U8, 1, "U8", "ByteStorage", "uint8", "uint8"},
     {DType::Bool, 1, "BOOL", "BoolStorage", "bool", "bool"},
 };
+const Row *rowOf(DType t)
+{
+    for (const Row &r : kRows)
+        if (r.t == t)
+            return &r;
+    return nullptr;
+}
+
+// The row whose chosen name(s) equal `name`, after an optional "torch." prefix the caller requires.
+template<class Match>
+DType find(const std::string &name, Match match)
+{
+    for (const Row &r : kRows)
+        if (match(r, name))
+            return r.t;
+    return DType::Unknown;
+}
+
+std::string withoutTorchPrefix(const std::string &global)
+{
+    const std::string prefix = "torch.";
+    return global.compare(0, prefix.size(), prefix) == 0 ? global.substr(prefix.size()) : std::string();
+}
 }  // namespace
 
 int dtypeSize(DType t)
 {
-    for (const Row &r : kRows)
-        if (r.t == t)
-            return r.size;
-    return 0;
+    const Row *r = rowOf(t);
+    return r ? r->size : 0;
 }
 
 const char *safetensorsName(DType t)
 {
-    for (const Row &r : kRows)
-        if (r.t == t)
-            return r.st;
-    return "UNKNOWN";
+    const Row *r = rowOf(t);
+    return r ? r->st : "UNKNOWN";
 }
 
 const char *torchStorageName(DType t)
 {
-    for (const Row &r : kRows)
-        if (r.t == t)
-            return r.storage;
-    return "UnknownStorage";
+    const Row *r = rowOf(t);
+    return r ? r->storage : "UnknownStorage";
 }
 
 DType dtypeFromSafetensors(const std::string &name)
 {
-    for (const Row &r : kRows)
-        if (name == r.st)
-            return r.t;
-    return DType::Unknown;
+    return find(name, [](const Row &r, const std::string &n) { return n == r.st; });
 }
 
 DType dtypeFromTorchStorage(const std::string &global)
 {
-    const std::string prefix = "torch.";
-    if (global.compare(0, prefix.size(), prefix) != 0)
-        return DType::Unknown;
-    const std::string n = global.substr(prefix.size());
-    for (const Row &r : kRows)
-        if (n == r.storage)
-            return r.t;
-    return DType::Unknown;
+    return find(withoutTorchPrefix(global), [](const Row &r, const std::string &n) { return n == r.storage; });
 }
 
 DType dtypeFromTorchDtype(const std::string &global)
 {
-    const std::string prefix = "torch.";
-    if (global.compare(0, prefix.size(), prefix) != 0)
-        return DType::Unknown;
-    const std::string n = global.substr(prefix.size());
-    for (const Row &r : kRows)
-        if (n == r.torch || n == r.torchAlias)
-            return r.t;
-    return DType::Unknown;
+    return find(withoutTorchPrefix(global), [](const Row &r, const std::string &n) { return n == r.torch || n == r.torchAlias; });
 }
 
 }  // namespace ingot
