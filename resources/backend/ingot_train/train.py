@@ -1,5 +1,8 @@
-"""The training loop: data parallel over torch.distributed (gloo on CPU, NCCL on CUDA), metrics and lifecycle
-events as JSON lines, HF Trainer-style result files, atomic checkpoints in the optimum-neuron docs' layout."""
+"""The training loop over a dp x tp x pp layout (torch.distributed: gloo on CPU, NCCL on CUDA, XLA on Neuron):
+micro-batches through the pipeline stages (GPipe schedule), gradient sync, global-norm clipping, AdamW with the
+optimizer state optionally sharded over the data-parallel ranks (ZeRO-1), metrics and lifecycle events as JSON
+lines, HF Trainer-style result files, atomic per-rank checkpoints in the optimum-neuron docs' layout."""
+import contextlib
 import json
 import math
 import os
@@ -10,15 +13,18 @@ import time
 
 import torch
 import torch.distributed as dist
+from torch._utils import _flatten_dense_tensors, _unflatten_dense_tensors
 
 from . import EVENT_PREFIX, METRIC_PREFIX
-from .args import build_parser, validate
+from .args import build_parser, model_config, validate
 from .data import Blocks, load_tokenizer, token_stream
-from .model import BUILTIN, LlamaConfig, LlamaForCausalLM, load_pretrained, load_safetensors, save_safetensors
+from .model import Checkpoint, LlamaConfig, LlamaForCausalLM, SafetensorsFile, init_weights, load_weights, save_safetensors
+from .parallel import Layout
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE = os.path.join(os.path.dirname(HERE), "data", "sample.txt")
-NOT_YET = [("tensor_parallel_size", "tensor parallelism"), ("pipeline_parallel_size", "pipeline parallelism")]
+TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "tokenizer.model",
+                   "vocab.json", "merges.txt", "generation_config.json")
 
 
 class Reporter:
@@ -42,70 +48,244 @@ class Reporter:
             self._emit(METRIC_PREFIX, {"type": "metric", **fields})
 
 
-def pick_device(choice):
+def pick_device(choice, bf16):
     if choice in ("auto", "xla"):
         try:
-            import torch_xla.core.xla_model as xm  # noqa: F401
+            if bf16:
+                os.environ.setdefault("XLA_DOWNCAST_BF16", "1")  # read when torch_xla is imported
+            import torch_xla.core.xla_model as xm
             return xm.xla_device(), "xla"
-        except Exception:
+        except ImportError:
             if choice == "xla":
                 raise SystemExit("ingot_train: error: --device xla needs torch_xla / torch-neuronx")
     if choice in ("auto", "cuda") and torch.cuda.is_available():
+        torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", 0)))
         return torch.device("cuda", int(os.environ.get("LOCAL_RANK", 0))), "cuda"
     if choice == "cuda":
         raise SystemExit("ingot_train: error: --device cuda but no GPU is available")
     return torch.device("cpu"), "cpu"
 
 
-def lr_lambda(warmup, total):
-    def f(step):
-        if warmup and step < warmup:
-            return (step + 1) / warmup
-        return max(0.0, (total - step) / max(1, total - warmup))
-    return f
+def lr_at(step, args, total):
+    """Linear warm-up to the peak, then linear decay to 0 (the learning rate used by optimizer step STEP, from 0)."""
+    if args.warmup_steps and step < args.warmup_steps:
+        return args.learning_rate * (step + 1) / args.warmup_steps
+    return args.learning_rate * max(0.0, (total - step) / max(1, total - args.warmup_steps))
 
 
-def save_checkpoint(path, model, optimizer, scheduler, state, args, rank, world):
-    """Writes into PATH.tmp-<pid> and renames it to PATH: a crash never leaves a complete-looking checkpoint."""
-    tmp = f"{path}.tmp-{os.getpid()}" if rank == 0 else None
-    tmp_list = [tmp]
-    if world > 1:
-        dist.broadcast_object_list(tmp_list, src=0)
-    tmp = tmp_list[0]
-    if rank == 0:
+class ShardedAdamW:
+    """AdamW over this rank's parameters. With ZeRO-1 each data-parallel rank keeps the optimizer state of, and
+    updates, only the parameters assigned to it (greedy by size, the same assignment on every rank), then the
+    owners broadcast the updated values; without it every data-parallel rank updates every parameter."""
+
+    def __init__(self, model, args, lay):
+        self.lay = lay
+        params = list(model.parameters())
+        self.owner = {p: 0 for p in params}
+        self.zero = args.zero_1 and lay.dp > 1
+        if self.zero:
+            load = [0] * lay.dp
+            for p in sorted(params, key=lambda q: -q.numel()):  # stable: ties keep model order
+                r = load.index(min(load))
+                self.owner[p] = r
+                load[r] += p.numel()
+        mine = [p for p in params if not self.zero or self.owner[p] == lay.dp_rank]
+        groups = [{"params": [p for p in mine if p.dim() >= 2], "weight_decay": args.weight_decay},
+                  {"params": [p for p in mine if p.dim() < 2], "weight_decay": 0.0}]
+        groups = [g for g in groups if g["params"]]
+        self.opt = torch.optim.AdamW(groups, lr=args.learning_rate) if groups else None
+        self.by_owner = [[p for p in params if self.owner[p] == r] for r in range(lay.dp)] if self.zero else []
+
+    def step(self, lr):
+        if self.opt:
+            for g in self.opt.param_groups:
+                g["lr"] = lr
+            self.opt.step()
+        for r, ps in enumerate(self.by_owner):
+            if not ps:
+                continue
+            flat = _flatten_dense_tensors([p.data for p in ps])
+            dist.broadcast(flat, src=self.lay.global_rank(self.lay.tp_rank, r, self.lay.pp_rank), group=self.lay.dp_group)
+            for p, v in zip(ps, _unflatten_dense_tensors(flat, [p.data for p in ps])):
+                p.data.copy_(v)
+
+    def zero_grad(self, model):
+        for p in model.parameters():
+            p.grad = None
+
+    def state_dict(self):
+        return self.opt.state_dict() if self.opt else {}
+
+    def load_state_dict(self, sd):
+        if self.opt:
+            self.opt.load_state_dict(sd)
+
+
+def _all_reduce_flat(grads, group, divide=1):
+    """Sums GRADS over GROUP in one collective (bucketed: one message instead of one per tensor)."""
+    if not grads:
+        return
+    flat = _flatten_dense_tensors(grads)
+    dist.all_reduce(flat, group=group)
+    if divide != 1:
+        flat /= divide
+    for g, v in zip(grads, _unflatten_dense_tensors(flat, grads)):
+        g.copy_(v)
+
+
+def sync_gradients(model, lay):
+    params = [p for p in model.parameters() if p.grad is not None]
+    if lay.sequence_parallel:  # norms saw only this rank's sequence chunk
+        _all_reduce_flat([p.grad for p in params if p.sequence_parallel], lay.tp_group)
+    if lay.pp > 1 and model.config.tie_word_embeddings and (lay.first_stage or lay.last_stage):
+        _all_reduce_flat([model.head_weight().grad if lay.last_stage else model.model.embed_tokens.weight.grad],
+                         lay.embedding_group)
+    if lay.dp > 1:
+        _all_reduce_flat([p.grad for p in params], lay.dp_group, divide=lay.dp)
+
+
+def clip_gradients(model, lay, max_norm):
+    """The global L2 norm over all shards, each weight counted once (replicas across tp and the tied copy skipped);
+    gradients scaled as torch.nn.utils.clip_grad_norm_ does."""
+    grads = [p.grad for p in model.parameters()
+             if p.grad is not None and (p.tp_dim is not None or lay.tp_rank == 0) and not p.tied_copy]
+    sq = torch.zeros((), dtype=torch.float32, device=next(model.parameters()).device)
+    for g in grads:
+        sq += g.float().pow(2).sum()
+    if lay.world > 1:
+        dist.all_reduce(sq)
+        sq /= lay.dp  # every data-parallel replica holds the same (averaged) gradients
+    norm = sq.sqrt()
+    if max_norm > 0:
+        coef = max_norm / (norm + 1e-6)
+        if coef < 1:
+            for p in model.parameters():
+                if p.grad is not None:
+                    p.grad.mul_(coef)
+    return norm
+
+
+def run_micro_batches(model, lay, ids, args, accum, autocast):
+    """One micro-step of the GPipe schedule: every micro-batch forward through this stage (activations received
+    from the previous stage, sent to the next), then every micro-batch backward (gradients the other way).
+    Returns the summed loss on the last stage, else 0."""
+    chunks = ids.chunk(args.num_microbatches)
+    n = len(chunks)
+    hidden = model.config.hidden_size
+    seq = ids.shape[1] // lay.tp if lay.sequence_parallel else ids.shape[1]
+    pending, inputs, outputs = [], [], []
+    for mb in chunks:
+        if lay.first_stage:
+            inp = mb
+        else:
+            inp = torch.empty((mb.shape[0], seq, hidden), dtype=torch.float32, device=ids.device)
+            dist.recv(inp, src=lay.prev_rank())
+            inp.requires_grad_()
+        with autocast():
+            out = model(inp, mb)
+        if not lay.last_stage:
+            sent = out.detach().float().contiguous()
+            pending.append((dist.isend(sent, dst=lay.next_rank()), sent))
+        inputs.append(inp)
+        outputs.append(out)
+    total = torch.zeros((), device=ids.device)
+    for inp, out in zip(inputs, outputs):
+        if lay.last_stage:
+            (out / (n * accum)).backward()
+            total += out.detach().float() / n
+        else:
+            g = torch.empty(out.shape, dtype=torch.float32, device=ids.device)
+            dist.recv(g, src=lay.next_rank())
+            out.backward(g.to(out.dtype))
+        if not lay.first_stage:
+            sent = inp.grad.contiguous()
+            pending.append((dist.isend(sent, dst=lay.prev_rank()), sent))
+    for work, _ in pending:
+        work.wait()
+    return total
+
+
+def shard_dir(root, lay):
+    return os.path.join(root, "tensor_parallel_shards", lay.name())
+
+
+def optimizer_file(lay, zero):
+    return f"optimizer_dp_rank_{lay.dp_rank:02d}.pt" if zero else "optimizer.pt"
+
+
+def save_checkpoint(path, model, opt, state, args, lay):
+    """Every rank writes its shard into PATH.tmp-<pid>, which is renamed to PATH once all are written: a crash never
+    leaves a complete-looking checkpoint. Weights once per (tp, pp) position, optimizer state per rank with ZeRO-1."""
+    tmp = [f"{path}.tmp-{os.getpid()}" if lay.rank == 0 else None]
+    if lay.world > 1:
+        dist.broadcast_object_list(tmp, src=0)
+    tmp = tmp[0]
+    if lay.rank == 0:
         shutil.rmtree(tmp, ignore_errors=True)
-        shard = os.path.join(tmp, "tensor_parallel_shards", "tp_rank_00_pp_rank_00")
-        os.makedirs(shard)
-        sd = {k: v for k, v in model.state_dict().items()}
-        if model.config.tie_word_embeddings:
-            sd.pop("lm_head.weight", None)
-        save_safetensors(os.path.join(shard, "model.safetensors"), sd, {"format": "pt"})
-        meta = {"parameters": {k: {"tensor_model_parallel": False} for k in sd}, "model_weight_transformation_specs": []}
+        os.makedirs(os.path.join(tmp, "tensor_parallel_shards"))
+    if lay.world > 1:
+        dist.barrier()
+    shard = shard_dir(tmp, lay)
+    os.makedirs(shard, exist_ok=True)
+    if lay.dp_rank == 0:
+        save_safetensors(os.path.join(shard, "model.safetensors"), dict(model.saved_parameters()), {"format": "pt"})
         with open(os.path.join(shard, "mp_metadata.json"), "w") as f:
-            json.dump(meta, f)
-        torch.save({"optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict()},
-                   os.path.join(shard, "optimizer.pt"))
+            json.dump(model.metadata(), f, indent=1)
+    if lay.dp_rank == 0 or opt.zero:
+        torch.save({"optimizer": opt.state_dict(), "rng": torch.get_rng_state()},
+                   os.path.join(shard, optimizer_file(lay, opt.zero)))
+    if lay.rank == 0:
         with open(os.path.join(tmp, "config.json"), "w") as f:
             json.dump(model.config.to_hf(), f, indent=2)
-        state = dict(state)
-        state["rng"] = {"torch": torch.get_rng_state().tolist(), "python": random.getstate()[1][:1]}
         with open(os.path.join(tmp, "trainer_state.json"), "w") as f:
             json.dump(state, f, indent=2)
         with open(os.path.join(tmp, "training_args.json"), "w") as f:
-            json.dump(vars(args), f, indent=2)
-    if world > 1:
+            json.dump(dict(vars(args), world_size=lay.world), f, indent=2)
+        for name in TOKENIZER_FILES:
+            if args.model_name_or_path and os.path.isfile(os.path.join(args.model_name_or_path, name)):
+                shutil.copyfile(os.path.join(args.model_name_or_path, name), os.path.join(tmp, name))
+    if lay.world > 1:
         dist.barrier()
-    if rank == 0:
-        if os.path.exists(path) and os.path.isdir(os.path.join(path, "tensor_parallel_shards")):
-            shutil.rmtree(os.path.join(path, "tensor_parallel_shards"))
+    if lay.rank == 0:
         if os.path.isdir(path):  # the final save goes into output_dir itself, which holds other files
+            shutil.rmtree(os.path.join(path, "tensor_parallel_shards"), ignore_errors=True)
             for name in os.listdir(tmp):
                 os.replace(os.path.join(tmp, name), os.path.join(path, name))
             os.rmdir(tmp)
         else:
             os.replace(tmp, path)
-    if world > 1:
+    if lay.world > 1:
         dist.barrier()
+
+
+def load_checkpoint(ck, model, opt, lay, device):
+    """This rank's shard of a checkpoint saved on the same layout (checked by validate())."""
+    own = SafetensorsFile(os.path.join(shard_dir(ck, lay), "model.safetensors"))
+    first = None
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            f, src = own, name
+            if p.tied_copy:  # saved once, by the first stage
+                first = first or SafetensorsFile(os.path.join(ck, "tensor_parallel_shards",
+                                                              f"tp_rank_{lay.tp_rank:02d}_pp_rank_00", "model.safetensors"))
+                f, src = first, "model.embed_tokens.weight"
+            if src not in f.header or list(f.header[src]["shape"]) != list(p.shape):
+                raise SystemExit(f"ingot_train: error: {ck}: {src} is missing or has another shape than this layout needs")
+            p.copy_(f.tensor(src))
+    zero = opt.zero
+    saved = torch.load(os.path.join(ck, "tensor_parallel_shards", lay.name(), optimizer_file(lay, zero)), map_location=device)
+    opt.load_state_dict(saved["optimizer"])
+    torch.set_rng_state(saved["rng"])
+
+
+def gather_ints(value, lay):
+    """VALUE from every rank, in rank order (for the per-rank figures in the events)."""
+    t = torch.tensor([int(value or 0)], dtype=torch.int64)
+    if lay.world == 1:
+        return [int(t)]
+    parts = [torch.zeros_like(t) for _ in range(lay.world)]
+    dist.all_gather(parts, t)
+    return [int(p) for p in parts]
 
 
 def main(argv=None):
@@ -113,24 +293,24 @@ def main(argv=None):
     world = int(os.environ.get("WORLD_SIZE", "1"))
     rank = int(os.environ.get("RANK", "0"))
     problems = validate(args, world)
-    for flag, what in NOT_YET:
-        if getattr(args, flag) != 1:
-            problems.append(f"{what} (--{flag}) is not available in this version of the backend yet")
-    if args.zero_1:
-        problems.append("ZeRO-1 (--zero_1) is not available in this version of the backend yet")
     if problems:
-        # Every rank reaches this before any process group exists, prints the same words and stops.
+        # Every rank reaches this before any process group exists and stops; rank 0 prints the words.
         if rank == 0:
             for p in problems:
                 print(f"ingot_train: error: {p}", file=sys.stderr)
         return 2
     os.makedirs(args.output_dir, exist_ok=True)
     rep = Reporter(args.output_dir, rank)
-    device, kind = pick_device(args.device)
+    device, kind = pick_device(args.device, args.bf16)
     if world > 1:
-        dist.init_process_group("nccl" if kind == "cuda" else "gloo")
+        if kind == "xla":
+            import torch_xla.distributed.xla_backend  # noqa: F401 (registers the "xla" backend)
+        dist.init_process_group({"cuda": "nccl", "xla": "xla"}.get(kind, "gloo"))
     try:
-        return train(args, rep, device, kind, world, rank)
+        lay = Layout(world, rank, args.tensor_parallel_size, args.pipeline_parallel_size,
+                     sequence_parallel=not args.disable_sequence_parallel,
+                     vocab_parallel=not args.disable_embedding_parallelization)
+        return train(args, rep, device, kind, lay)
     except SystemExit:
         raise
     except Exception as e:  # reported, then the non-zero exit torchrun sees
@@ -141,44 +321,42 @@ def main(argv=None):
             dist.destroy_process_group()
 
 
-def train(args, rep, device, kind, world, rank):
+def train(args, rep, device, kind, lay):
     torch.manual_seed(args.seed)
     random.seed(args.seed)
-    if args.model_name_or_path:
-        model = load_pretrained(args.model_name_or_path)
+    config = LlamaConfig.from_hf(model_config(args))
+    model = LlamaForCausalLM(config, lay)
+    if args.resume_from_checkpoint:
+        pass  # loaded below, once the optimizer exists
+    elif args.model_name_or_path:
+        load_weights(model, Checkpoint(args.model_name_or_path), args.model_name_or_path)
     else:
-        if args.config_name not in BUILTIN:
-            raise SystemExit(f"ingot_train: error: unknown --config_name {args.config_name} (built in: {', '.join(BUILTIN)})")
-        model = LlamaForCausalLM(LlamaConfig(**vars(BUILTIN[args.config_name])))
+        init_weights(model, args.seed)
     model.to(device)
     tokenizer = load_tokenizer(args.model_name_or_path)
     blocks = Blocks(token_stream(args.train_file or SAMPLE, tokenizer), args.block_size, args.seed)
     per, accum = args.per_device_train_batch_size, args.gradient_accumulation_steps
-    global_batch = per * world * accum
+    global_batch = per * lay.dp * accum
     total = args.max_steps if args.max_steps > 0 else max(1, math.ceil(args.num_train_epochs * blocks.count / global_batch))
-    decay, no_decay = [], []
-    for n, p in model.named_parameters():
-        (no_decay if p.dim() < 2 else decay).append(p)
-    optimizer = torch.optim.AdamW([{"params": decay, "weight_decay": args.weight_decay},
-                                   {"params": no_decay, "weight_decay": 0.0}], lr=args.learning_rate)
-    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_lambda(args.warmup_steps, total))
-    start = 0
-    log_history = []
+    opt = ShardedAdamW(model, args, lay)
+    start, log_history = 0, []
     if args.resume_from_checkpoint:
-        ck = args.resume_from_checkpoint
-        shard = os.path.join(ck, "tensor_parallel_shards", "tp_rank_00_pp_rank_00")
-        model.load_state_dict({k: v.to(device) for k, v in load_safetensors(os.path.join(shard, "model.safetensors")).items()},
-                              strict=not model.config.tie_word_embeddings)
-        opt = torch.load(os.path.join(shard, "optimizer.pt"), map_location=device)
-        optimizer.load_state_dict(opt["optimizer"])
-        scheduler.load_state_dict(opt["scheduler"])
-        with open(os.path.join(ck, "trainer_state.json")) as f:
+        load_checkpoint(args.resume_from_checkpoint, model, opt, lay, device)
+        with open(os.path.join(args.resume_from_checkpoint, "trainer_state.json")) as f:
             state = json.load(f)
-        start = state["global_step"]
-        log_history = state.get("log_history", [])
-        torch.set_rng_state(torch.tensor(state["rng"]["torch"], dtype=torch.uint8))
-    rep.event("started", world_size=world, device=kind, global_batch=global_batch, max_steps=total,
-              parameters=sum(p.numel() for p in model.parameters()), resumed_from=start)
+        start, log_history = state["global_step"], state.get("log_history", [])
+    on_rank = gather_ints(sum(p.numel() for p in model.parameters()), lay)
+    full = sum(math.prod(p.full_shape) for _, p in model.saved_parameters())
+    rep.event("started", world_size=lay.world, device=kind, global_batch=global_batch, max_steps=total,
+              data_parallel=lay.dp, tensor_parallel=lay.tp, pipeline_parallel=lay.pp,
+              sequence_parallel=lay.sequence_parallel, zero_1=opt.zero, parameters_per_rank=on_rank,
+              parameters=model_parameters(config) if lay.world > 1 else full, resumed_from=start)
+
+    def autocast():
+        if not args.bf16 or kind == "xla":
+            return contextlib.nullcontext()
+        return torch.autocast(device_type=kind, dtype=torch.bfloat16)
+
     tokens_per_step = global_batch * args.block_size
     train_start = time.time()
     last_loss = float("nan")
@@ -188,31 +366,28 @@ def train(args, rep, device, kind, world, rank):
             rep.event("first_step", step=step + 1)
         loss_sum = torch.zeros((), device=device)
         for micro in range(accum):
-            first = step * global_batch + micro * per * world + rank * per
+            first = step * global_batch + micro * per * lay.dp + lay.dp_rank * per
             ids = blocks.batch(first, per).to(device)
-            with torch.autocast(device_type="cuda" if kind == "cuda" else "cpu", dtype=torch.bfloat16, enabled=args.bf16):
-                loss = model(ids, labels=ids)
-            (loss / accum).backward()
-            loss_sum += loss.detach() / accum
-        if world > 1:
-            for p in model.parameters():
-                if p.grad is not None:
-                    dist.all_reduce(p.grad)
-                    p.grad /= world
+            loss_sum += run_micro_batches(model, lay, ids, args, accum, autocast) / accum
+        sync_gradients(model, lay)
+        grad_norm = clip_gradients(model, lay, args.max_grad_norm)
+        lr = lr_at(step, args, total)
+        opt.step(lr)
+        opt.zero_grad(model)
+        if kind == "xla":
+            import torch_xla.core.xla_model as xm
+            xm.mark_step()
+        if lay.world > 1:  # the loss lives on the last stage's ranks: average it over the data-parallel replicas
             dist.all_reduce(loss_sum)
-            loss_sum /= world
-        grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), args.max_grad_norm if args.max_grad_norm > 0 else float("inf"))
-        optimizer.step()
-        scheduler.step()
-        optimizer.zero_grad(set_to_none=True)
+            loss_sum /= lay.dp * lay.tp
         dt = time.time() - t0
         last_loss = float(loss_sum)
         done = step + 1
         if done % args.logging_steps == 0 or done == total:
-            record = {"step": done, "loss": last_loss, "learning_rate": scheduler.get_last_lr()[0],
-                      "grad_norm": float(grad_norm), "tokens_per_second": tokens_per_step / dt if dt > 0 else None,
-                      "step_time": dt, "peak_memory": torch.cuda.max_memory_allocated() if kind == "cuda" else peak_rss(),
-                      "rank": rank, "epoch": done * global_batch / blocks.count}
+            record = {"step": done, "loss": last_loss, "learning_rate": lr, "grad_norm": float(grad_norm),
+                      "tokens_per_second": tokens_per_step / dt if dt > 0 else None, "step_time": dt,
+                      "peak_memory": torch.cuda.max_memory_allocated() if kind == "cuda" else peak_rss(),
+                      "rank": lay.rank, "epoch": done * global_batch / blocks.count}
             rep.metric(**record)
             log_history.append({k: record[k] for k in ("step", "loss", "learning_rate", "grad_norm", "epoch")})
         state = {"global_step": done, "max_steps": total, "epoch": done * global_batch / blocks.count,
@@ -220,12 +395,13 @@ def train(args, rep, device, kind, world, rank):
                  "save_steps": args.save_steps, "num_train_epochs": args.num_train_epochs}
         if args.save_steps and done % args.save_steps == 0 and done != total:
             rep.event("saving", step=done, path=os.path.join(args.output_dir, f"checkpoint-{done}"))
-            save_checkpoint(os.path.join(args.output_dir, f"checkpoint-{done}"), model, optimizer, scheduler, state, args, rank, world)
+            save_checkpoint(os.path.join(args.output_dir, f"checkpoint-{done}"), model, opt, state, args, lay)
     rep.event("saving", step=total, path=args.output_dir)
     state = {"global_step": total, "max_steps": total, "epoch": total * global_batch / blocks.count,
              "log_history": log_history, "train_batch_size": per}
-    save_checkpoint(args.output_dir, model, optimizer, scheduler, state, args, rank, world)
-    if rank == 0:
+    save_checkpoint(args.output_dir, model, opt, state, args, lay)
+    peaks = gather_ints(torch.cuda.max_memory_allocated() if kind == "cuda" else peak_rss(), lay)
+    if lay.rank == 0:
         runtime = time.time() - train_start
         results = {"epoch": state["epoch"], "train_loss": last_loss, "train_runtime": runtime,
                    "train_samples_per_second": (total - start) * global_batch / runtime if runtime else None,
@@ -233,8 +409,16 @@ def train(args, rep, device, kind, world, rank):
         for name in ("train_results.json", "all_results.json"):
             with open(os.path.join(args.output_dir, name), "w") as f:
                 json.dump(results, f, indent=2)
-    rep.event("finished", step=total, loss=last_loss)
+    rep.event("finished", step=total, loss=last_loss, peak_memory_per_rank=peaks)
     return 0
+
+
+def model_parameters(c):
+    """Parameters of the whole model (no rank holds it under tensor or pipeline parallelism)."""
+    attn = c.hidden_size * c.head_dim * (2 * c.num_attention_heads + 2 * c.num_key_value_heads)
+    layer = attn + 3 * c.hidden_size * c.intermediate_size + 2 * c.hidden_size
+    head = 0 if c.tie_word_embeddings else c.vocab_size * c.hidden_size
+    return c.vocab_size * c.hidden_size + c.num_hidden_layers * layer + c.hidden_size + head
 
 
 def peak_rss():
