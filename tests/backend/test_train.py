@@ -85,7 +85,9 @@ LAYOUTS = {  # name: (processes, flags); all with a global batch of 4 sequences 
     "tp2_no_sp": (2, ["--tensor_parallel_size", "2", "--per_device_train_batch_size", "4", "--disable_sequence_parallel"]),
     "tp2_no_vocab": (2, ["--tensor_parallel_size", "2", "--per_device_train_batch_size", "4",
                          "--disable_embedding_parallelization"]),
-    "pp2": (2, ["--pipeline_parallel_size", "2", "--per_device_train_batch_size", "4", "--num_microbatches", "2"]),
+    "pp2": (2, ["--pipeline_parallel_size", "2", "--per_device_train_batch_size", "4", "--num_microbatches", "4"]),
+    "pp2_accum2": (2, ["--pipeline_parallel_size", "2", "--per_device_train_batch_size", "2", "--num_microbatches", "2",
+                       "--gradient_accumulation_steps", "2"]),
     "tp2_pp2": (4, ["--tensor_parallel_size", "2", "--pipeline_parallel_size", "2", "--per_device_train_batch_size", "4",
                     "--num_microbatches", "2"]),
     "dp2_zero1": (2, ["--zero_1", "--per_device_train_batch_size", "2"]),
@@ -236,6 +238,35 @@ class TestTrain(unittest.TestCase):
                         "--resume_from_checkpoint", ck], nproc=2, check=False)
         self.assertNotEqual(p.returncode, 0)
         self.assertIn("resume on the same parallel layout", p.stderr)
+
+    def test_a_crash_while_saving_leaves_no_complete_looking_checkpoint(self):
+        # The process dies (os._exit, no cleanup) right when the finished checkpoint-2 folder would be renamed.
+        out = os.path.join(self.tmp, "crash")
+        crash = ("import os, sys; import ingot_train.train as t\n"
+                 "real = os.replace\n"
+                 "def replace(a, b):\n"
+                 "    if '.tmp-' in a and b.endswith('checkpoint-2'): os._exit(9)\n"
+                 "    real(a, b)\n"
+                 "t.os.replace = replace\n"
+                 "sys.exit(t.main(sys.argv[1:]))\n")
+        args = TINY + ["--output_dir", out, "--per_device_train_batch_size", "4", "--save_steps", "2"]
+        p = subprocess.run([PY, "-c", crash] + args, env=ENV, capture_output=True, text=True, timeout=600)
+        self.assertEqual(p.returncode, 9, p.stderr)
+        left = os.listdir(out)
+        self.assertNotIn("checkpoint-2", left)
+        self.assertNotIn("tensor_parallel_shards", left)
+        self.assertEqual(len([n for n in left if n.startswith("checkpoint-2.tmp-")]), 1)
+        cli = os.environ.get("INGOT_CLI")
+        if cli:  # Ingot does not mistake the temporary folder for a checkpoint
+            p = subprocess.run([cli, "consolidate", out, os.path.join(self.tmp, "crash-out"), "--json"],
+                               capture_output=True, text=True)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertFalse(os.path.exists(os.path.join(self.tmp, "crash-out")))
+        # The next run in the same folder removes the leftover and completes.
+        run(args)
+        self.assertFalse([n for n in os.listdir(out) if ".tmp-" in n])
+        self.assertIn("removed_incomplete_checkpoints", [e["event"] for e in events(out)])
+        self.assertTrue(os.path.isdir(os.path.join(out, "checkpoint-2", "tensor_parallel_shards")))
 
     def test_outputs(self):
         for name in ("metrics.jsonl", "trainer_state.json", "train_results.json", "all_results.json", "config.json",

@@ -23,7 +23,7 @@ def build_parser():
     a("--bf16", action="store_true", help="Train in bfloat16 autocast (on XLA: XLA_DOWNCAST_BF16=1). Weights and optimizer state stay fp32.")
     a("--zero_1", action="store_true", help="Shard the AdamW state over the data-parallel ranks (ZeRO-1); each rank saves its part.")
     a("--tensor_parallel_size", type=int, default=1, help="Tensor parallel degree: attention heads, MLP and (unless disabled) vocabulary split over this many ranks.")
-    a("--pipeline_parallel_size", type=int, default=1, help="Pipeline parallel degree: decoder layers split into this many stages (GPipe schedule).")
+    a("--pipeline_parallel_size", type=int, default=1, help="Pipeline parallel degree: decoder layers split into this many stages (1F1B schedule).")
     a("--num_microbatches", type=int, default=1, help="Micro-batches each micro-step's batch is split into and sent through the pipeline stages.")
     a("--disable_sequence_parallel", action="store_true", help="Turn off sequence parallelism (on by default with TP: norms and residuals split along the sequence).")
     a("--disable_embedding_parallelization", action="store_true", help="Keep the embedding and LM head whole on every TP rank (default: split by vocabulary, with a parallel cross-entropy).")

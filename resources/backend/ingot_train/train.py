@@ -1,5 +1,5 @@
 """The training loop over a dp x tp x pp layout (torch.distributed: gloo on CPU, NCCL on CUDA, XLA on Neuron):
-micro-batches through the pipeline stages (GPipe schedule), gradient sync, global-norm clipping, AdamW with the
+micro-batches through the pipeline stages (1F1B schedule), gradient sync, global-norm clipping, AdamW with the
 optimizer state optionally sharded over the data-parallel ranks (ZeRO-1), metrics and lifecycle events as JSON
 lines, HF Trainer-style result files, atomic per-rank checkpoints in the optimum-neuron docs' layout."""
 import contextlib
@@ -7,6 +7,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import sys
 import time
@@ -166,15 +167,18 @@ def clip_gradients(model, lay, max_norm):
 
 
 def run_micro_batches(model, lay, ids, args, accum, autocast):
-    """One micro-step of the GPipe schedule: every micro-batch forward through this stage (activations received
-    from the previous stage, sent to the next), then every micro-batch backward (gradients the other way).
-    Returns the summed loss on the last stage, else 0."""
+    """One micro-step on the 1F1B schedule: each stage runs (stages after it) forward passes ahead, then alternates
+    one forward and one backward, then drains the backward passes, so at most pp micro-batches of activations are
+    alive per stage (GPipe keeps all of them). Activations go to the next stage and gradients back with
+    point-to-point sends (non-blocking, so no stage waits on a send). Returns the summed loss on the last stage."""
     chunks = ids.chunk(args.num_microbatches)
     n = len(chunks)
     hidden = model.config.hidden_size
     seq = ids.shape[1] // lay.tp if lay.sequence_parallel else ids.shape[1]
-    pending, inputs, outputs = [], [], []
-    for mb in chunks:
+    pending, live = [], []
+    total = torch.zeros((), device=ids.device)
+
+    def forward(mb):
         if lay.first_stage:
             inp = mb
         else:
@@ -186,10 +190,11 @@ def run_micro_batches(model, lay, ids, args, accum, autocast):
         if not lay.last_stage:
             sent = out.detach().float().contiguous()
             pending.append((dist.isend(sent, dst=lay.next_rank()), sent))
-        inputs.append(inp)
-        outputs.append(out)
-    total = torch.zeros((), device=ids.device)
-    for inp, out in zip(inputs, outputs):
+        live.append((inp, out))
+
+    def backward():
+        nonlocal total
+        inp, out = live.pop(0)
         if lay.last_stage:
             (out / (n * accum)).backward()
             total += out.detach().float() / n
@@ -200,6 +205,15 @@ def run_micro_batches(model, lay, ids, args, accum, autocast):
         if not lay.first_stage:
             sent = inp.grad.contiguous()
             pending.append((dist.isend(sent, dst=lay.prev_rank()), sent))
+
+    warmup = min(lay.pp - lay.pp_rank - 1, n)
+    for mb in chunks[:warmup]:
+        forward(mb)
+    for mb in chunks[warmup:]:
+        forward(mb)
+        backward()
+    while live:
+        backward()
     for work, _ in pending:
         work.wait()
     return total
@@ -278,6 +292,19 @@ def load_checkpoint(ck, model, opt, lay, device):
     torch.set_rng_state(saved["rng"])
 
 
+def remove_incomplete_saves(output_dir):
+    """Temporary checkpoint folders a crashed run left behind (this backend's own names only): checkpoint-N.tmp-PID
+    inside OUTPUT_DIR and OUTPUT_DIR.tmp-PID beside it. Returns what was removed."""
+    out = os.path.abspath(output_dir)
+    found = [os.path.join(out, n) for n in os.listdir(out) if re.fullmatch(r"checkpoint-\d+\.tmp-\d+", n)]
+    parent, base = os.path.split(out)
+    found += [os.path.join(parent, n) for n in os.listdir(parent) if re.fullmatch(re.escape(base) + r"\.tmp-\d+", n)]
+    for path in found:
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path)
+    return found
+
+
 def gather_ints(value, lay):
     """VALUE from every rank, in rank order (for the per-rank figures in the events)."""
     t = torch.tensor([int(value or 0)], dtype=torch.int64)
@@ -301,6 +328,12 @@ def main(argv=None):
         return 2
     os.makedirs(args.output_dir, exist_ok=True)
     rep = Reporter(args.output_dir, rank)
+    if rank == 0:
+        if not args.resume_from_checkpoint and os.path.exists(rep.path):
+            os.remove(rep.path)  # a new run's records, not appended to an earlier run's
+        removed = remove_incomplete_saves(args.output_dir)
+        if removed:
+            rep.event("removed_incomplete_checkpoints", paths=removed)
     device, kind = pick_device(args.device, args.bf16)
     if world > 1:
         if kind == "xla":
