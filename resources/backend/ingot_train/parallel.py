@@ -24,7 +24,7 @@ class Layout:
         self.pp_rank = rank // (tp * self.dp)
         self.sequence_parallel = sequence_parallel and tp > 1
         self.vocab_parallel = vocab_parallel and tp > 1
-        self.tp_group = self.dp_group = self.pp_group = self.embedding_group = None
+        self.tp_group = self.dp_group = self.embedding_group = None
         if world > 1:
             self._make_groups()
 
@@ -32,30 +32,23 @@ class Layout:
         return pp_rank * (self.dp * self.tp) + dp_rank * self.tp + tp_rank
 
     def _make_groups(self):
-        # Every rank creates every group, in the same order (torch.distributed requires it).
+        # Every rank creates every group, in the same order (torch.distributed requires it), and keeps its own.
+        def join(ranks, current):
+            g = dist.new_group(ranks)
+            return g if self.rank in ranks else current
+
+        r = self.global_rank
         for p in range(self.pp):
             for d in range(self.dp):
-                ranks = [self.global_rank(t, d, p) for t in range(self.tp)]
-                g = dist.new_group(ranks)
-                if self.rank in ranks:
-                    self.tp_group = g
+                self.tp_group = join([r(t, d, p) for t in range(self.tp)], self.tp_group)
         for p in range(self.pp):
             for t in range(self.tp):
-                ranks = [self.global_rank(t, d, p) for d in range(self.dp)]
-                g = dist.new_group(ranks)
-                if self.rank in ranks:
-                    self.dp_group = g
+                self.dp_group = join([r(t, d, p) for d in range(self.dp)], self.dp_group)
         for d in range(self.dp):
             for t in range(self.tp):
-                ranks = [self.global_rank(t, d, p) for p in range(self.pp)]
-                g = dist.new_group(ranks)
-                if self.rank in ranks:
-                    self.pp_group = g
+                stages = [r(t, d, p) for p in range(self.pp)]
                 # First and last stage share the tied embedding / LM head weight.
-                ends = sorted({ranks[0], ranks[-1]})
-                g = dist.new_group(ends)
-                if self.rank in ends:
-                    self.embedding_group = g
+                self.embedding_group = join(sorted({stages[0], stages[-1]}), self.embedding_group)
 
     @property
     def first_stage(self):
