@@ -77,8 +77,10 @@ class Blocks:
         self.seed = seed
 
     def order(self, epoch):
-        g = torch.Generator().manual_seed(self.seed + epoch)
-        return torch.randperm(self.count, generator=g)
+        if getattr(self, "_epoch", None) != epoch:  # one permutation per epoch, not per sample
+            g = torch.Generator().manual_seed(self.seed + epoch)
+            self._epoch, self._order = epoch, torch.randperm(self.count, generator=g)
+        return self._order
 
     def batch(self, global_index, size):
         """`size` consecutive samples starting at sample number `global_index` (across epochs)."""

@@ -359,11 +359,9 @@ def train(args, rep, device, kind, lay):
     random.seed(args.seed)
     config = LlamaConfig.from_hf(model_config(args))
     model = LlamaForCausalLM(config, lay)
-    if args.resume_from_checkpoint:
-        pass  # loaded below, once the optimizer exists
-    elif args.model_name_or_path:
+    if args.model_name_or_path and not args.resume_from_checkpoint:  # (a checkpoint is read once the optimizer exists)
         load_weights(model, Checkpoint(args.model_name_or_path), args.model_name_or_path)
-    else:
+    elif not args.resume_from_checkpoint:
         init_weights(model, args.seed)
     model.to(device)
     tokenizer = load_tokenizer(args.model_name_or_path)
