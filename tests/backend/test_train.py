@@ -268,6 +268,50 @@ class TestTrain(unittest.TestCase):
         self.assertIn("removed_incomplete_checkpoints", [e["event"] for e in events(out)])
         self.assertTrue(os.path.isdir(os.path.join(out, "checkpoint-2", "tensor_parallel_shards")))
 
+    def test_data_formats_give_the_same_tokens(self):
+        # One text as a .txt file, a folder of .txt, a .jsonl record, and its byte tokens as .pt and .npy: the same
+        # token stream, so the same losses; bad files stop with words.
+        import numpy
+        import torch
+        sys.path.insert(0, BACKEND)
+        from ingot_train.data import ByteTokenizer
+        d = os.path.join(self.tmp, "data")
+        os.makedirs(os.path.join(d, "folder"), exist_ok=True)
+        with open(os.path.join(BACKEND, "data", "sample.txt"), encoding="utf-8") as f:
+            text = f.read()
+        for path in (os.path.join(d, "one.txt"), os.path.join(d, "folder", "a.txt")):
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        with open(os.path.join(d, "one.jsonl"), "w", encoding="utf-8") as f:
+            f.write(json.dumps({"text": text, "id": 1}) + "\n\n")
+        ids = ByteTokenizer().encode(text)
+        torch.save(torch.tensor(ids, dtype=torch.int32), os.path.join(d, "tokens.pt"))
+        numpy.save(os.path.join(d, "tokens.npy"), numpy.array(ids, dtype=numpy.uint16))
+        args = ["--config_name", "tiny", "--max_steps", "2", "--seed", "5"]
+        results = {}
+        for name in ("one.txt", "folder", "one.jsonl", "tokens.pt", "tokens.npy"):
+            out = os.path.join(self.tmp, "data-" + name)
+            run(args + ["--train_file", os.path.join(d, name), "--output_dir", out])
+            results[name] = losses(out)
+        for name, got in results.items():
+            self.assertEqual(got, results["one.txt"], name)
+        with open(os.path.join(d, "bad.jsonl"), "w") as f:
+            f.write('{"text": "a"}\n{"body": "b"}\n')
+        torch.save(torch.zeros(10), os.path.join(d, "floats.pt"))
+        with open(os.path.join(d, "broken.npy"), "wb") as f:
+            f.write(b"not numpy")
+        with open(os.path.join(d, "truncated.jsonl"), "w") as f:
+            f.write('{"text": "a"}\n{"text": "b\n')
+        with open(os.path.join(d, "latin1.txt"), "wb") as f:
+            f.write("caf\u00e9".encode("latin-1"))
+        for name, words in (("bad.jsonl", 'line 2 has no "text" field'), ("floats.pt", "integer token ids"),
+                            ("truncated.jsonl", "line 2 is not JSON"), ("latin1.txt", "is not UTF-8 text"),
+                            ("broken.npy", "cannot read the token file")):
+            p = run(args + ["--train_file", os.path.join(d, name), "--output_dir", os.path.join(self.tmp, "x")], check=False)
+            self.assertNotEqual(p.returncode, 0, name)
+            self.assertIn(words, p.stderr, name)
+            self.assertNotIn("Traceback", p.stderr, name)
+
     def test_outputs(self):
         for name in ("metrics.jsonl", "trainer_state.json", "train_results.json", "all_results.json", "config.json",
                      "training_args.json"):

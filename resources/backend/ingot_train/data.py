@@ -32,31 +32,51 @@ def load_tokenizer(model_folder):
     return ByteTokenizer()
 
 
+def _read(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except UnicodeDecodeError as e:
+        raise SystemExit(f"ingot_train: error: {path} is not UTF-8 text (byte {e.start})")
+    except OSError as e:
+        raise SystemExit(f"ingot_train: error: cannot read {path}: {e.strerror}")
+
+
 def read_texts(path):
     if os.path.isdir(path):
-        out = []
-        for name in sorted(os.listdir(path)):
-            if name.endswith(".txt"):
-                with open(os.path.join(path, name), encoding="utf-8") as f:
-                    out.append(f.read())
-        return out
+        names = sorted(n for n in os.listdir(path) if n.endswith(".txt"))
+        if not names:
+            raise SystemExit(f"ingot_train: error: the folder {path} has no .txt files")
+        return [_read(os.path.join(path, n)) for n in names]
     if path.endswith(".jsonl"):
         out = []
-        with open(path, encoding="utf-8") as f:
-            for n, line in enumerate(f, 1):
-                if line.strip():
-                    obj = json.loads(line)
-                    if "text" not in obj:
-                        raise SystemExit(f"ingot_train: error: {path} line {n} has no \"text\" field")
-                    out.append(obj["text"])
+        for n, line in enumerate(_read(path).split("\n"), 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except ValueError as e:
+                raise SystemExit(f"ingot_train: error: {path} line {n} is not JSON ({e.msg})")
+            if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
+                raise SystemExit(f"ingot_train: error: {path} line {n} has no \"text\" field")
+            out.append(obj["text"])
         return out
-    with open(path, encoding="utf-8") as f:
-        return [f.read()]
+    return [_read(path)]
 
 
 def token_stream(path, tokenizer):
-    if path.endswith(".pt"):
-        return torch.load(path).long().flatten()
+    if path.endswith((".pt", ".npy")):
+        try:
+            if path.endswith(".npy"):
+                import numpy
+                t = torch.from_numpy(numpy.load(path, allow_pickle=False).astype("int64"))
+            else:
+                t = torch.load(path, map_location="cpu")
+        except Exception as e:
+            raise SystemExit(f"ingot_train: error: cannot read the token file {path}: {e}")
+        if not isinstance(t, torch.Tensor) or t.is_floating_point() or t.is_complex():
+            raise SystemExit(f"ingot_train: error: {path} does not hold a tensor of integer token ids")
+        return t.long().flatten()
     ids = []
     for t in read_texts(path):
         ids.extend(tokenizer.encode(t))
