@@ -312,6 +312,22 @@ class TestTrain(unittest.TestCase):
             self.assertIn(words, p.stderr, name)
             self.assertNotIn("Traceback", p.stderr, name)
 
+    def test_a_full_disk_while_saving_fails_clearly_and_leaves_no_checkpoint(self):
+        # Files may not grow past 200 kB (RLIMIT_FSIZE; Python ignores SIGXFSZ, so writes fail with EFBIG): the
+        # tiny model's checkpoint-2 (430 kB of weights) cannot be written.
+        import resource
+        out = os.path.join(self.tmp, "full")
+        args = TINY + ["--output_dir", out, "--per_device_train_batch_size", "4", "--save_steps", "2"]
+        limit = lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, 200_000))
+        p = subprocess.run([PY, "-m", "ingot_train"] + args, env=ENV, capture_output=True, text=True, timeout=600,
+                           preexec_fn=limit)
+        self.assertNotEqual(p.returncode, 0)
+        failed = [e for e in events(out) if e["event"] == "failed"]
+        self.assertEqual(len(failed), 1)
+        self.assertIn("File too large", failed[0]["reason"])
+        self.assertFalse(os.path.exists(os.path.join(out, "checkpoint-2")))
+        self.assertFalse(os.path.exists(os.path.join(out, "tensor_parallel_shards")))
+
     def test_outputs(self):
         for name in ("metrics.jsonl", "trainer_state.json", "train_results.json", "all_results.json", "config.json",
                      "training_args.json"):
