@@ -15,7 +15,7 @@ class Layout:
     """Where this rank sits: its tensor/data/pipeline coordinates and the groups it talks over. With a world of one
     every group is None and every collective below is the identity."""
 
-    def __init__(self, world, rank, tp=1, pp=1, sequence_parallel=False, vocab_parallel=True):
+    def __init__(self, world, rank, tp=1, pp=1, sequence_parallel=False, vocab_parallel=True, cpu_control=False):
         self.world, self.rank = world, rank
         self.tp, self.pp = tp, pp
         self.dp = world // (tp * pp)
@@ -25,7 +25,12 @@ class Layout:
         self.sequence_parallel = sequence_parallel and tp > 1
         self.vocab_parallel = vocab_parallel and tp > 1
         self.tp_group = self.dp_group = self.embedding_group = None
+        # Coordination with CPU tensors and objects (barriers around saves, per-rank figures): the default group on
+        # gloo; a gloo group beside NCCL (CPU tensors) and XLA (whose barrier does not wait).
+        self.cpu_group = None
         if world > 1:
+            if cpu_control:
+                self.cpu_group = dist.new_group(list(range(world)), backend="gloo")
             self._make_groups()
 
     def global_rank(self, tp_rank, dp_rank, pp_rank):

@@ -232,13 +232,13 @@ def save_checkpoint(path, model, opt, state, args, lay):
     leaves a complete-looking checkpoint. Weights once per (tp, pp) position, optimizer state per rank with ZeRO-1."""
     tmp = [f"{path}.tmp-{os.getpid()}" if lay.rank == 0 else None]
     if lay.world > 1:
-        dist.broadcast_object_list(tmp, src=0)
+        dist.broadcast_object_list(tmp, src=0, group=lay.cpu_group)
     tmp = tmp[0]
     if lay.rank == 0:
         shutil.rmtree(tmp, ignore_errors=True)
         os.makedirs(os.path.join(tmp, "tensor_parallel_shards"))
     if lay.world > 1:
-        dist.barrier()
+        dist.barrier(group=lay.cpu_group)
     shard = shard_dir(tmp, lay)
     os.makedirs(shard, exist_ok=True)
     if lay.dp_rank == 0:
@@ -259,7 +259,7 @@ def save_checkpoint(path, model, opt, state, args, lay):
             if args.model_name_or_path and os.path.isfile(os.path.join(args.model_name_or_path, name)):
                 shutil.copyfile(os.path.join(args.model_name_or_path, name), os.path.join(tmp, name))
     if lay.world > 1:
-        dist.barrier()
+        dist.barrier(group=lay.cpu_group)
     if lay.rank == 0:
         if os.path.isdir(path):  # the final save goes into output_dir itself, which holds other files
             shutil.rmtree(os.path.join(path, "tensor_parallel_shards"), ignore_errors=True)
@@ -269,7 +269,7 @@ def save_checkpoint(path, model, opt, state, args, lay):
         else:
             os.replace(tmp, path)
     if lay.world > 1:
-        dist.barrier()
+        dist.barrier(group=lay.cpu_group)
 
 
 def load_checkpoint(ck, model, opt, lay, device):
@@ -311,7 +311,7 @@ def gather_ints(value, lay):
     if lay.world == 1:
         return [int(t)]
     parts = [torch.zeros_like(t) for _ in range(lay.world)]
-    dist.all_gather(parts, t)
+    dist.all_gather(parts, t, group=lay.cpu_group)
     return [int(p) for p in parts]
 
 
@@ -340,9 +340,13 @@ def main(argv=None):
             import torch_xla.distributed.xla_backend  # noqa: F401 (registers the "xla" backend)
         dist.init_process_group({"cuda": "nccl", "xla": "xla"}.get(kind, "gloo"))
     try:
+        if kind == "xla" and args.pipeline_parallel_size > 1:
+            # torch_xla's process group has no point-to-point send/recv without a device-specific channel maker.
+            raise SystemExit("ingot_train: error: pipeline parallelism is not available on XLA devices in this "
+                             "backend yet; use tensor and data parallelism there")
         lay = Layout(world, rank, args.tensor_parallel_size, args.pipeline_parallel_size,
                      sequence_parallel=not args.disable_sequence_parallel,
-                     vocab_parallel=not args.disable_embedding_parallelization)
+                     vocab_parallel=not args.disable_embedding_parallelization, cpu_control=kind != "cpu")
         return train(args, rep, device, kind, lay)
     except SystemExit:
         raise
