@@ -307,10 +307,12 @@ class TestTrain(unittest.TestCase):
         for name, words in (("bad.jsonl", 'line 2 has no "text" field'), ("floats.pt", "integer token ids"),
                             ("truncated.jsonl", "line 2 is not JSON"), ("latin1.txt", "is not UTF-8 text"),
                             ("broken.npy", "cannot read the token file")):
-            p = run(args + ["--train_file", os.path.join(d, name), "--output_dir", os.path.join(self.tmp, "x")], check=False)
+            p = run(args + ["--train_file", os.path.join(d, name), "--output_dir", os.path.join(self.tmp, "bad-data")],
+                    check=False)
             self.assertNotEqual(p.returncode, 0, name)
             self.assertIn(words, p.stderr, name)
             self.assertNotIn("Traceback", p.stderr, name)
+            self.assertIn(words, events(os.path.join(self.tmp, "bad-data"))[-1]["reason"])  # what the monitor will show
 
     def test_a_full_disk_while_saving_fails_clearly_and_leaves_no_checkpoint(self):
         # Files may not grow past 200 kB (RLIMIT_FSIZE; Python ignores SIGXFSZ, so writes fail with EFBIG): the
@@ -327,6 +329,47 @@ class TestTrain(unittest.TestCase):
         self.assertIn("File too large", failed[0]["reason"])
         self.assertFalse(os.path.exists(os.path.join(out, "checkpoint-2")))
         self.assertFalse(os.path.exists(os.path.join(out, "tensor_parallel_shards")))
+
+    def two_nodes(self, out, node1_prefix=()):
+        """A two-node launch on this machine: two torchrun agents (one process each) meeting at a static
+        rendezvous on 127.0.0.1, as --nnodes/--node_rank/--master_addr/--master_port set it up across hosts."""
+        import socket
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        procs = []
+        for node in (0, 1):
+            cmd = [PY, "-m", "ingot_train.launch", "--nnodes=2", f"--node_rank={node}", "--nproc_per_node=1",
+                   "--master_addr=127.0.0.1", f"--master_port={port}", "-m", "ingot_train"] + TINY + \
+                  ["--per_device_train_batch_size", "2", "--output_dir", out]
+            procs.append(subprocess.Popen(list(node1_prefix if node else ()) + cmd, env=ENV, stdout=subprocess.PIPE,
+                                          stderr=subprocess.PIPE, text=True))
+        return [(p.wait(timeout=600), p.communicate()[1]) for p in procs]
+
+    def test_two_nodes(self):
+        out = os.path.join(self.tmp, "two-nodes")
+        results = self.two_nodes(out)
+        self.assertEqual([rc for rc, _ in results], [0, 0], results[1][1][-3000:])
+        self.assertLossesEqual(losses(self.single), losses(out))
+        self.assertFalse([n for n in os.listdir(out) if n.startswith(".ingot-shared-check")])
+
+    def test_an_output_folder_the_nodes_do_not_share_is_refused_at_the_start(self):
+        # The second "node" gets its own empty tmpfs on the output folder's parent (a mount namespace, as root).
+        parent = os.path.join(self.tmp, "unshared")
+        os.makedirs(parent, exist_ok=True)
+        probe = subprocess.run(["unshare", "-m", "sh", "-c", f"mount -t tmpfs tmpfs {parent}"], capture_output=True)
+        if probe.returncode != 0:
+            self.skipTest("no mount namespaces here (needs root): " + probe.stderr.decode()[-200:])
+        prefix = ["unshare", "-m", "sh", "-c", f'mount -t tmpfs tmpfs {parent} && exec "$@"', "sh"]
+        out = os.path.join(parent, "out")
+        results = self.two_nodes(out, prefix)
+        for rc, err in results:
+            self.assertNotEqual(rc, 0)
+        self.assertIn("rank(s) 1 do not see the files rank 0 writes", results[0][1])
+        self.assertIn("must be on a filesystem every node shares", results[0][1])
+        names = [e["event"] for e in events(out)]
+        self.assertNotIn("first_step", names)  # stopped before training, not at the first save
+        self.assertIn("every node shares", events(out)[-1]["reason"])
 
     def test_outputs(self):
         for name in ("metrics.jsonl", "trainer_state.json", "train_results.json", "all_results.json", "config.json",

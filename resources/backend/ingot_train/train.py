@@ -305,6 +305,27 @@ def remove_incomplete_saves(output_dir):
     return found
 
 
+def check_shared_output(output_dir, lay):
+    """Checkpoints are written by every rank into one folder that rank 0 renames: all nodes must see OUTPUT_DIR as
+    one filesystem (as HF Trainer assumes by default). Checked once at the start, not found out at the first save."""
+    if lay.world == 1:
+        return
+    token = [f".ingot-shared-check-{os.getpid()}-{time.time_ns()}" if lay.rank == 0 else None]
+    dist.broadcast_object_list(token, src=0, group=lay.cpu_group)
+    marker = os.path.join(output_dir, token[0])
+    if lay.rank == 0:
+        open(marker, "w").close()
+    dist.barrier(group=lay.cpu_group)
+    seen = gather_ints(os.path.exists(marker), lay)
+    dist.barrier(group=lay.cpu_group)
+    if lay.rank == 0:
+        os.remove(marker)
+    blind = [r for r, s in enumerate(seen) if not s]
+    if blind:
+        raise SystemExit(f"ingot_train: error: rank(s) {', '.join(map(str, blind))} do not see the files rank 0 writes "
+                         f"in {output_dir}: --output_dir must be on a filesystem every node shares")
+
+
 def gather_ints(value, lay):
     """VALUE from every rank, in rank order (for the per-rank figures in the events)."""
     t = torch.tensor([int(value or 0)], dtype=torch.int64)
@@ -348,7 +369,8 @@ def main(argv=None):
                      sequence_parallel=not args.disable_sequence_parallel,
                      vocab_parallel=not args.disable_embedding_parallelization, cpu_control=kind != "cpu")
         return train(args, rep, device, kind, lay)
-    except SystemExit:
+    except SystemExit as e:  # a stop with words (bad data, a folder the nodes do not share, ...)
+        rep.event("failed", reason=str(e.code).replace("ingot_train: error: ", ""))
         raise
     except Exception as e:  # reported, then the non-zero exit torchrun sees
         rep.event("failed", reason=f"{type(e).__name__}: {e}")
@@ -359,6 +381,7 @@ def main(argv=None):
 
 
 def train(args, rep, device, kind, lay):
+    check_shared_output(args.output_dir, lay)
     torch.manual_seed(args.seed)
     random.seed(args.seed)
     config = LlamaConfig.from_hf(model_config(args))
