@@ -14,11 +14,24 @@ PY = "/usr/bin/python3"
 ENV = dict(os.environ, PYTHONPATH=BACKEND, OMP_NUM_THREADS="1")
 
 
-def run(args, nproc=1, check=True):
+def free_port():
+    import socket
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def launcher(nproc):
+    """torchrun on one node with a rendezvous port of its own: `--standalone` always uses port 29400, so two jobs
+    on one machine (tests running beside a real job, say) would meet in one rendezvous store."""
     if nproc == 1:
-        cmd = [PY, "-m", "ingot_train"] + args
-    else:
-        cmd = [PY, "-m", "ingot_train.launch", "--standalone", f"--nproc_per_node={nproc}", "-m", "ingot_train"] + args
+        return [PY, "-m", "ingot_train"]
+    return [PY, "-m", "ingot_train.launch", "--nnodes=1", "--master_addr=127.0.0.1", f"--master_port={free_port()}",
+            f"--nproc_per_node={nproc}", "-m", "ingot_train"]
+
+
+def run(args, nproc=1, check=True):
+    cmd = launcher(nproc) + args
     p = subprocess.run(cmd, env=ENV, capture_output=True, text=True, timeout=600)
     if check and p.returncode != 0:
         raise AssertionError(f"{' '.join(cmd)} failed:\n{p.stdout[-2000:]}\n{p.stderr[-4000:]}")
@@ -333,10 +346,7 @@ class TestTrain(unittest.TestCase):
     def two_nodes(self, out, node1_prefix=()):
         """A two-node launch on this machine: two torchrun agents (one process each) meeting at a static
         rendezvous on 127.0.0.1, as --nnodes/--node_rank/--master_addr/--master_port set it up across hosts."""
-        import socket
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            port = sock.getsockname()[1]
+        port = free_port()
         procs = []
         for node in (0, 1):
             cmd = [PY, "-m", "ingot_train.launch", "--nnodes=2", f"--node_rank={node}", "--nproc_per_node=1",
@@ -370,6 +380,44 @@ class TestTrain(unittest.TestCase):
         names = [e["event"] for e in events(out)]
         self.assertNotIn("first_step", names)  # stopped before training, not at the first save
         self.assertIn("every node shares", events(out)[-1]["reason"])
+
+    def stop_after_step(self, cmd, out, sig, step=3):
+        """Starts CMD, waits for the metric of STEP on stdout, sends SIG to the launching process; returns its exit
+        status."""
+        with tempfile.TemporaryFile("w+") as err:
+            p = subprocess.Popen(cmd, env=ENV, stdout=subprocess.PIPE, stderr=err, text=True)
+            with p.stdout:
+                for line in p.stdout:
+                    if line.startswith("INGOT_METRIC ") and json.loads(line[len("INGOT_METRIC "):])["step"] >= step:
+                        p.send_signal(sig)
+                        break
+                else:
+                    err.seek(0)
+                    self.fail(f"no step {step} before the run ended:\n{err.read()[-3000:]}")
+                p.stdout.read()
+            return p.wait(timeout=120)
+
+    def test_a_stop_signal_saves_a_checkpoint_and_stops(self):
+        import signal
+        for name, nproc, sig in (("stop-one", 1, signal.SIGINT), ("stop-dp2", 2, signal.SIGTERM)):
+            with self.subTest(name=name):
+                out = os.path.join(self.tmp, name)
+                args = ["--config_name", "tiny", "--max_steps", "100000", "--per_device_train_batch_size", "2",
+                        "--output_dir", out]
+                rc = self.stop_after_step(launcher(nproc) + args, out, sig)
+                evs = events(out)
+                stopped = [e for e in evs if e["event"] == "stopped"]
+                self.assertEqual(len(stopped), 1, [e["event"] for e in evs])
+                if nproc == 1:
+                    self.assertEqual(rc, 0)
+                n = stopped[0]["step"]
+                self.assertGreaterEqual(n, 3)
+                self.assertLess(n, 100000)
+                ck = os.path.join(out, f"checkpoint-{n}")
+                self.assertEqual(stopped[0]["checkpoint"], ck)
+                self.assertEqual(load_json(os.path.join(ck, "trainer_state.json"))["global_step"], n)
+                self.assertEqual(set(weights(ck)), set(weights(self.single)))
+                self.assertFalse([x for x in os.listdir(out) if ".tmp-" in x])
 
     def test_outputs(self):
         for name in ("metrics.jsonl", "trainer_state.json", "train_results.json", "all_results.json", "config.json",

@@ -8,6 +8,7 @@ steps=${1:-30}
 out=$(mktemp -d)
 export PYTHONPATH=$here/resources/backend
 common=(--config_name small --max_steps "$steps" --per_device_train_batch_size 4 --block_size 128 --logging_steps 1)
+free_port() { /usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 median_tps() {  # the median tokens/s of the steps after the first (warm-up)
   /usr/bin/python3 - "$1" <<'PY'
 import json, statistics, sys
@@ -17,7 +18,7 @@ PY
 }
 OMP_NUM_THREADS=1 /usr/bin/python3 -m ingot_train "${common[@]}" --output_dir "$out/one" > /dev/null
 OMP_NUM_THREADS=2 /usr/bin/python3 -m ingot_train "${common[@]}" --output_dir "$out/one2" > /dev/null
-/usr/bin/python3 -m ingot_train.launch --standalone --nproc_per_node=2 -m ingot_train "${common[@]}" --output_dir "$out/dp2" > /dev/null 2>&1
+/usr/bin/python3 -m ingot_train.launch --nnodes=1 --master_addr=127.0.0.1 --master_port="$(free_port)" --nproc_per_node=2 -m ingot_train "${common[@]}" --output_dir "$out/dp2" > /dev/null 2>&1
 one=$(median_tps "$out/one/metrics.jsonl"); one2=$(median_tps "$out/one2/metrics.jsonl"); dp=$(median_tps "$out/dp2/metrics.jsonl")
 echo "model 'small', block 128, 4 sequences per device, $(nproc) cores, median of steps 2..$steps"
 echo "one process, 1 thread:   $one tokens/s"
@@ -29,7 +30,7 @@ echo "dp=2 (gloo), 1 thread each: $dp tokens/s  ($(awk -v a="$dp" -v b="$one" 'B
 # state all split; the ~250 MB of the Python/torch runtime is not).
 mem=(--config_name medium --max_steps 3 --per_device_train_batch_size 2 --block_size 128 --logging_steps 1)
 /usr/bin/python3 -m ingot_train "${mem[@]}" --output_dir "$out/m1" > /dev/null
-/usr/bin/python3 -m ingot_train.launch --standalone --nproc_per_node=2 -m ingot_train "${mem[@]}" --tensor_parallel_size 2 --output_dir "$out/m2" > /dev/null 2>&1
+/usr/bin/python3 -m ingot_train.launch --nnodes=1 --master_addr=127.0.0.1 --master_port="$(free_port)" --nproc_per_node=2 -m ingot_train "${mem[@]}" --tensor_parallel_size 2 --output_dir "$out/m2" > /dev/null 2>&1
 /usr/bin/python3 -c 'import torch' && base=$(/usr/bin/python3 -c 'import resource, torch; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)')
 /usr/bin/python3 - "$out/m1/metrics.jsonl" "$out/m2/metrics.jsonl" "$base" <<'PY'
 import json, sys

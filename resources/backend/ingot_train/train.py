@@ -9,6 +9,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import sys
 import time
 
@@ -305,6 +306,31 @@ def remove_incomplete_saves(output_dir):
     return found
 
 
+class StopRequest:
+    """SIGTERM or SIGINT asks for a clean stop: the ranks agree after each step (one tiny all-reduce), save a
+    checkpoint there and exit. torchrun forwards the signal to every worker and allows 30 s before killing them.
+    Repeats within 2 s (a launcher passing the same stop on) are ignored; a later one stops at once."""
+
+    def __init__(self):
+        self.asked, self.when = None, 0.0
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, self._handle)
+
+    def _handle(self, signum, frame):
+        now = time.monotonic()
+        if self.asked and now - self.when > 2:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+        if not self.asked:
+            self.asked, self.when = signal.Signals(signum).name, now
+
+    def agreed(self, lay, device):
+        flag = torch.tensor(1.0 if self.asked else 0.0, device=device)
+        if lay.world > 1:
+            dist.all_reduce(flag, op=dist.ReduceOp.MAX)
+        return bool(flag)
+
+
 def check_shared_output(output_dir, lay):
     """Checkpoints are written by every rank into one folder that rank 0 renames: all nodes must see OUTPUT_DIR as
     one filesystem (as HF Trainer assumes by default). Checked once at the start, not found out at the first save."""
@@ -416,6 +442,7 @@ def train(args, rep, device, kind, lay):
         return torch.autocast(device_type=kind, dtype=torch.bfloat16)
 
     tokens_per_step = global_batch * args.block_size
+    stop = StopRequest()
     train_start = time.time()
     last_loss = float("nan")
     for step in range(start, total):
@@ -451,9 +478,14 @@ def train(args, rep, device, kind, lay):
         state = {"global_step": done, "max_steps": total, "epoch": done * global_batch / blocks.count,
                  "log_history": log_history, "train_batch_size": per, "logging_steps": args.logging_steps,
                  "save_steps": args.save_steps, "num_train_epochs": args.num_train_epochs}
-        if args.save_steps and done % args.save_steps == 0 and done != total:
-            rep.event("saving", step=done, path=os.path.join(args.output_dir, f"checkpoint-{done}"))
-            save_checkpoint(os.path.join(args.output_dir, f"checkpoint-{done}"), model, opt, state, args, lay)
+        stopping = stop.agreed(lay, device) and done != total
+        if (args.save_steps and done % args.save_steps == 0 and done != total) or stopping:
+            path = os.path.join(args.output_dir, f"checkpoint-{done}")
+            rep.event("saving", step=done, path=path)
+            save_checkpoint(path, model, opt, state, args, lay)
+        if stopping:
+            rep.event("stopped", step=done, signal=stop.asked or "another rank's", checkpoint=path)
+            return 0
     rep.event("saving", step=total, path=args.output_dir)
     state = {"global_step": total, "max_steps": total, "epoch": total * global_batch / blocks.count,
              "log_history": log_history, "train_batch_size": per}
