@@ -213,12 +213,18 @@ class TestTrain(unittest.TestCase):
         args = ["--model_name_or_path", folder, "--max_steps", "5", "--seed", "3", "--per_device_train_batch_size", "4"]
         one, split = os.path.join(self.tmp, "tied-one"), os.path.join(self.tmp, "tied-tp2pp2")
         run(args + ["--output_dir", one])
-        run(args + ["--output_dir", split, "--tensor_parallel_size", "2", "--pipeline_parallel_size", "2",
-                    "--num_microbatches", "2"], nproc=4)
+        layout = ["--tensor_parallel_size", "2", "--pipeline_parallel_size", "2", "--num_microbatches", "2"]
+        run(args + layout + ["--output_dir", split, "--save_steps", "3"], nproc=4)
         self.assertLossesEqual(losses(one), losses(split))
         self.assertNotIn("lm_head.weight", weights(one))
         self.assertWeightsEqual(weights(one), reassemble(split))
         self.assertNotIn("lm_head.weight", shard_tensors(split)[(0, 1)][0])
+        # Resuming rebuilds the last stage's copy of the tied weight from the first stage's shard.
+        cont = os.path.join(self.tmp, "tied-resumed")
+        run(args + layout + ["--output_dir", cont, "--resume_from_checkpoint", os.path.join(split, "checkpoint-3")], nproc=4)
+        for x, y in zip(losses(split)[3:], losses(cont)):
+            self.assertLess(abs(x - y) / abs(x), 1e-6)
+        self.assertEqual(len(losses(cont)), 2)
 
     def test_resume_equals_uninterrupted(self):
         # The learning-rate schedule depends on max_steps: resume a 6-step run from its step-3 checkpoint.

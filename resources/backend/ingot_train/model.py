@@ -111,7 +111,7 @@ class RowParallelLinear(nn.Module):
 
 
 def rotary(positions, head_dim, theta, dtype):
-    inv = 1.0 / (theta ** (torch.arange(0, head_dim, 2, dtype=torch.float32) / head_dim))
+    inv = 1.0 / (theta ** (torch.arange(0, head_dim, 2, dtype=torch.float32, device=positions.device) / head_dim))
     freqs = torch.outer(positions.float(), inv)
     emb = torch.cat([freqs, freqs], dim=-1)
     return emb.cos().to(dtype), emb.sin().to(dtype)

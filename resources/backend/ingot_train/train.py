@@ -273,7 +273,7 @@ def save_checkpoint(path, model, opt, state, args, lay):
         dist.barrier(group=lay.cpu_group)
 
 
-def load_checkpoint(ck, model, opt, lay, device):
+def load_checkpoint(ck, model, opt, lay):
     """This rank's shard of a checkpoint saved on the same layout (checked by validate())."""
     own = SafetensorsFile(os.path.join(shard_dir(ck, lay), "model.safetensors"))
     first = None
@@ -288,7 +288,7 @@ def load_checkpoint(ck, model, opt, lay, device):
                 raise SystemExit(f"ingot_train: error: {ck}: {src} is missing or has another shape than this layout needs")
             p.copy_(f.tensor(src))
     zero = opt.zero
-    saved = torch.load(os.path.join(ck, "tensor_parallel_shards", lay.name(), optimizer_file(lay, zero)), map_location=device)
+    saved = torch.load(os.path.join(ck, "tensor_parallel_shards", lay.name(), optimizer_file(lay, zero)), map_location="cpu")
     opt.load_state_dict(saved["optimizer"])
     torch.set_rng_state(saved["rng"])
 
@@ -425,7 +425,7 @@ def train(args, rep, device, kind, lay):
     opt = ShardedAdamW(model, args, lay)
     start, log_history = 0, []
     if args.resume_from_checkpoint:
-        load_checkpoint(args.resume_from_checkpoint, model, opt, lay, device)
+        load_checkpoint(args.resume_from_checkpoint, model, opt, lay)
         with open(os.path.join(args.resume_from_checkpoint, "trainer_state.json")) as f:
             state = json.load(f)
         start, log_history = state["global_step"], state.get("log_history", [])
