@@ -1,6 +1,7 @@
-"""The training backend with real torchrun (Debian's python3-torch, CPU/gloo): data parallel equals one process,
-resume equals an uninterrupted run, outputs are as documented, invalid settings stop with words, and Ingot
-consolidates what the backend saves."""
+"""The training backend with real torchrun (Debian's python3-torch, CPU/gloo): every parallel layout (data, ZeRO-1,
+tensor, sequence, pipeline and their mixes) trains exactly like one process, its shards re-assemble into the same
+weights, resume equals an uninterrupted run, stops and crashes never leave a complete-looking checkpoint, outputs
+are as documented, invalid settings stop with words, two-node launches work, and Ingot consolidates the output."""
 import json
 import os
 import subprocess
