@@ -435,6 +435,9 @@ class TestTrain(unittest.TestCase):
         self.assertEqual(len(state["log_history"]), 6)
         names = [e["event"] for e in events(self.single)]
         self.assertEqual(names[0], "started")
+        started = events(self.single)[0]
+        self.assertEqual(started["host"], __import__("socket").gethostname())
+        self.assertGreater(started["pid"], 1)
         self.assertIn("first_step", names)
         self.assertEqual(names[-1], "finished")
         with open(os.path.join(self.single, "metrics.jsonl")) as f:

@@ -10,6 +10,7 @@ import random
 import re
 import shutil
 import signal
+import socket
 import sys
 import time
 
@@ -434,7 +435,9 @@ def train(args, rep, device, kind, lay):
     rep.event("started", world_size=lay.world, device=kind, global_batch=global_batch, max_steps=total,
               data_parallel=lay.dp, tensor_parallel=lay.tp, pipeline_parallel=lay.pp,
               sequence_parallel=lay.sequence_parallel, zero_1=opt.zero, parameters_per_rank=on_rank,
-              parameters=model_parameters(config) if lay.world > 1 else full, resumed_from=start)
+              parameters=model_parameters(config) if lay.world > 1 else full, resumed_from=start,
+              # For a monitor re-attaching to a running job: where rank 0 runs and who launched it.
+              host=socket.gethostname(), pid=os.getpid(), launcher_pid=os.getppid())
 
     def autocast():
         if not args.bf16 or kind == "xla":
