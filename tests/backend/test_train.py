@@ -227,6 +227,44 @@ class TestTrain(unittest.TestCase):
             self.assertLess(abs(x - y) / abs(x), 1e-6)
         self.assertEqual(len(losses(cont)), 2)
 
+    def test_model_folder_formats(self):
+        # The same weights as model.safetensors, as safetensors shards with an index, and as pytorch_model.bin give
+        # the same run (read as slices on tp=2); weights that do not fit the config stop with words.
+        import torch
+        sys.path.insert(0, BACKEND)
+        from ingot_train.model import save_safetensors
+        sd = weights(self.single)
+        config = load_json(os.path.join(self.single, "config.json"))
+        folders = {}
+        for kind in ("single", "sharded", "bin", "wrong"):
+            folder = os.path.join(self.tmp, "model-" + kind)
+            os.makedirs(folder, exist_ok=True)
+            with open(os.path.join(folder, "config.json"), "w") as f:
+                json.dump(dict(config, hidden_size=32) if kind == "wrong" else config, f)
+            folders[kind] = folder
+        save_safetensors(os.path.join(folders["single"], "model.safetensors"), sd, {"format": "pt"})
+        save_safetensors(os.path.join(folders["wrong"], "model.safetensors"), sd, {"format": "pt"})
+        names = sorted(sd)
+        halves = {"model-00001-of-00002.safetensors": names[: len(names) // 2],
+                  "model-00002-of-00002.safetensors": names[len(names) // 2:]}
+        for file, part in halves.items():
+            save_safetensors(os.path.join(folders["sharded"], file), {k: sd[k] for k in part}, {"format": "pt"})
+        with open(os.path.join(folders["sharded"], "model.safetensors.index.json"), "w") as f:
+            json.dump({"metadata": {}, "weight_map": {k: file for file, part in halves.items() for k in part}}, f)
+        torch.save({k: v.clone() for k, v in sd.items()}, os.path.join(folders["bin"], "pytorch_model.bin"))
+        args = ["--max_steps", "3", "--seed", "2", "--per_device_train_batch_size", "4", "--tensor_parallel_size", "2"]
+        got = {}
+        for kind in ("single", "sharded", "bin"):
+            out = os.path.join(self.tmp, "from-" + kind)
+            run(args + ["--model_name_or_path", folders[kind], "--output_dir", out], nproc=2)
+            got[kind] = losses(out)
+        self.assertEqual(got["sharded"], got["single"])
+        self.assertEqual(got["bin"], got["single"])
+        p = run(args + ["--model_name_or_path", folders["wrong"], "--output_dir", os.path.join(self.tmp, "from-wrong")],
+                nproc=2, check=False)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("has shape [260, 64], the config needs [260, 32]", p.stderr)
+
     def test_resume_equals_uninterrupted(self):
         # The learning-rate schedule depends on max_steps: resume a 6-step run from its step-3 checkpoint.
         first = os.path.join(self.tmp, "first")
