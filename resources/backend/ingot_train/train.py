@@ -160,11 +160,11 @@ def clip_gradients(model, lay, max_norm):
         sq /= lay.dp  # every data-parallel replica holds the same (averaged) gradients
     norm = sq.sqrt()
     if max_norm > 0:
-        coef = max_norm / (norm + 1e-6)
-        if coef < 1:
-            for p in model.parameters():
-                if p.grad is not None:
-                    p.grad.mul_(coef)
+        # No data-dependent branch (no host sync on CUDA/XLA): scaling by exactly 1 changes nothing.
+        coef = (max_norm / (norm + 1e-6)).clamp(max=1.0)
+        for p in model.parameters():
+            if p.grad is not None:
+                p.grad.mul_(coef)
     return norm
 
 
