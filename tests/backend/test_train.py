@@ -265,6 +265,31 @@ class TestTrain(unittest.TestCase):
         self.assertNotEqual(p.returncode, 0)
         self.assertIn("has shape [260, 64], the config needs [260, 32]", p.stderr)
 
+    def test_epochs_warmup_accumulation_and_no_clipping(self):
+        # --num_train_epochs sets the steps when --max_steps is not given; the learning rate warms up linearly;
+        # accumulation of 2 x 2 sequences equals batches of 4; --max_grad_norm 0 reports the norm unclipped.
+        import math
+        sys.path.insert(0, BACKEND)
+        from ingot_train.data import ByteTokenizer
+        with open(os.path.join(BACKEND, "data", "sample.txt"), encoding="utf-8") as f:
+            blocks = (len(ByteTokenizer().encode(f.read())) - 1) // 64
+        out = os.path.join(self.tmp, "epochs")
+        run(["--config_name", "tiny", "--num_train_epochs", "0.5", "--per_device_train_batch_size", "2",
+             "--gradient_accumulation_steps", "2", "--warmup_steps", "2", "--max_grad_norm", "0", "--seed", "7",
+             "--output_dir", out])
+        state = load_json(os.path.join(out, "trainer_state.json"))
+        steps = math.ceil(0.5 * blocks / 4)
+        self.assertEqual(state["global_step"], steps)
+        self.assertGreaterEqual(state["epoch"], 0.5)
+        with open(os.path.join(out, "metrics.jsonl")) as f:
+            metrics = [r for r in map(json.loads, f) if r["type"] == "metric"]
+        self.assertEqual([m["learning_rate"] for m in metrics[:2]], [0.0005, 0.001])
+        self.assertEqual(metrics[2]["learning_rate"], 0.001)  # then linear decay to 0 after the warm-up
+        self.assertLess(metrics[3]["learning_rate"], 0.001)
+        self.assertGreater(metrics[0]["grad_norm"], 1.0)  # the single run clips at 1.0; this one does not
+        # Same samples, same first step (the first learning rate differs, so only step 1's loss compares).
+        self.assertLess(abs(metrics[0]["loss"] - losses(self.single)[0]) / losses(self.single)[0], 1e-6)
+
     def test_resume_equals_uninterrupted(self):
         # The learning-rate schedule depends on max_steps: resume a 6-step run from its step-3 checkpoint.
         first = os.path.join(self.tmp, "first")
