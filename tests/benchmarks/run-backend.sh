@@ -45,5 +45,9 @@ print(f"tp=1: {p1[0] / 1e6:.1f} M parameters, peak RSS {mb(one[0])}")
 print(f"tp=2: {', '.join(f'{p / 1e6:.1f} M' for p in p2)} parameters per rank, peak RSS {', '.join(mb(m) for m in two)} per rank")
 print(f"weights per rank: {max(p2) / p1[0]:.2f}x of tp=1; peak RSS per rank: {max(two) / one[0]:.2f}x of tp=1, "
       f"{(max(two) - base) / (one[0] - base):.2f}x above the {mb(base)} of an idle Python + torch process")
+def tps(path):  # the last step's (after warm-up)
+    return [r for r in map(json.loads, open(path)) if r.get("type") == "metric"][-1]["tokens_per_second"]
+print(f"tokens/s at step 3: tp=1 {tps(sys.argv[1]):.0f} (one process, torch's default threads), "
+      f"tp=2 {tps(sys.argv[2]):.0f} (two processes, one thread each)")
 PY
 rm -rf "$out"
