@@ -1,11 +1,11 @@
 """A Llama-architecture causal LM (RMSNorm, rotary embeddings, SwiGLU MLP, grouped-query attention), built as one
 pipeline stage holding one tensor-parallel shard: a rank allocates, initialises and loads only its own part."""
+import hashlib
 import json
 import math
 import mmap
 import os
 import struct
-import zlib
 from dataclasses import asdict, dataclass
 
 import torch
@@ -270,8 +270,9 @@ class LlamaForCausalLM(nn.Module):
         return [(n, p) for n, p in self.named_parameters() if not p.tied_copy]
 
 
-def _seed(base, name):
-    return (base * 1000003 + zlib.crc32(name.encode())) % (2 ** 62)
+def _row_seed(base, name, row):
+    """A 63-bit seed per (seed, tensor name, row): hashed, so no two rows of the model share a random stream."""
+    return int.from_bytes(hashlib.blake2b(f"{base}/{name}/{row}".encode(), digest_size=8).digest(), "little") >> 1
 
 
 def init_weights(model, seed, std=0.02):
@@ -293,9 +294,9 @@ def init_weights(model, seed, std=0.02):
             elif p.tp_dim == 1:
                 c0 = lay.tp_rank * p.shape[1]
                 c1 = c0 + p.shape[1]
-            s = _seed(seed, model.source_name(name))
+            source = model.source_name(name)
             for i in range(r0, r1):
-                g.manual_seed(s + i)
+                g.manual_seed(_row_seed(seed, source, i))
                 p[i - r0].copy_(torch.randn(cols, generator=g)[c0:c1] * std)
 
 
