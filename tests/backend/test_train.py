@@ -264,6 +264,30 @@ class TestTrain(unittest.TestCase):
                 nproc=2, check=False)
         self.assertNotEqual(p.returncode, 0)
         self.assertIn("has shape [260, 64], the config needs [260, 32]", p.stderr)
+        # A vocabulary the byte tokens do not fit stops with words (instead of an index error or silent zeros).
+        small = os.path.join(self.tmp, "model-small-vocab")
+        os.makedirs(small, exist_ok=True)
+        with open(os.path.join(small, "config.json"), "w") as f:
+            json.dump(dict(config, vocab_size=200), f)
+        sd200 = dict(sd, **{k: sd[k][:200].clone() for k in ("model.embed_tokens.weight", "lm_head.weight")})
+        save_safetensors(os.path.join(small, "model.safetensors"), sd200, {"format": "pt"})
+        p = run(args + ["--model_name_or_path", small, "--output_dir", os.path.join(self.tmp, "from-small")],
+                nproc=2, check=False)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("outside the model's vocabulary of 200", p.stderr)
+        # A folder with its own tokenizer but no transformers here: trained on bytes, said in words.
+        with open(os.path.join(folders["single"], "tokenizer_config.json"), "w") as f:
+            json.dump({"tokenizer_class": "LlamaTokenizer"}, f)
+        out = os.path.join(self.tmp, "from-single-tok")
+        p = run(["--model_name_or_path", folders["single"], "--max_steps", "1", "--output_dir", out])
+        started = events(out)[0]
+        try:
+            import transformers  # noqa: F401
+        except ImportError:
+            self.assertIn("has a tokenizer, but transformers is not importable", p.stderr)
+            self.assertEqual(started["tokenizer"], "bytes")
+            self.assertEqual(started["tokenizer_warning"], "transformers is not importable")
+        self.assertTrue(os.path.exists(os.path.join(out, "tokenizer_config.json")))  # copied into the output
 
     def test_epochs_warmup_accumulation_and_no_clipping(self):
         # --num_train_epochs sets the steps when --max_steps is not given; the learning rate warms up linearly;

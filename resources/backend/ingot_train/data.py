@@ -9,6 +9,7 @@ BOS, EOS, PAD, UNK = 256, 257, 258, 259
 
 
 class ByteTokenizer:
+    name = "bytes"
     vocab_size = 260
 
     def encode(self, text):
@@ -16,20 +17,27 @@ class ByteTokenizer:
 
 
 def load_tokenizer(model_folder):
-    if model_folder:
-        try:
-            from transformers import AutoTokenizer  # noqa: F401 (optional)
-            tok = AutoTokenizer.from_pretrained(model_folder)
+    """(tokenizer, why): the model folder's own tokenizer through transformers when both exist, else bytes, with
+    the reason when a folder's tokenizer could not be used."""
+    has_own = model_folder and any(os.path.exists(os.path.join(model_folder, n))
+                                   for n in ("tokenizer.json", "tokenizer.model", "tokenizer_config.json"))
+    if not has_own:
+        return ByteTokenizer(), None
+    try:
+        from transformers import AutoTokenizer  # optional: not in Debian 12
+        tok = AutoTokenizer.from_pretrained(model_folder)
+    except ImportError:
+        return ByteTokenizer(), "transformers is not importable"
+    except Exception as e:
+        return ByteTokenizer(), f"transformers cannot load it ({type(e).__name__}: {e})"
 
-            class Wrapped:
-                vocab_size = len(tok)
+    class Wrapped:
+        name = "the model folder's (transformers)"
+        vocab_size = len(tok)
 
-                def encode(self, text):
-                    return tok(text)["input_ids"]
-            return Wrapped()
-        except Exception:
-            pass
-    return ByteTokenizer()
+        def encode(self, text):
+            return tok(text)["input_ids"]
+    return Wrapped(), None
 
 
 def _read(path):

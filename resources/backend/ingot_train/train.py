@@ -418,8 +418,15 @@ def train(args, rep, device, kind, lay):
     elif not args.resume_from_checkpoint:
         init_weights(model, args.seed)
     model.to(device)
-    tokenizer = load_tokenizer(args.model_name_or_path)
-    blocks = Blocks(token_stream(args.train_file or SAMPLE, tokenizer), args.block_size, args.seed)
+    tokenizer, why_not_own = load_tokenizer(args.model_name_or_path)
+    if why_not_own and lay.rank == 0:
+        print(f"ingot_train: warning: {args.model_name_or_path} has a tokenizer, but {why_not_own}: the text is "
+              "tokenized as bytes (ids 0-259), which a pretrained model's vocabulary does not mean", file=sys.stderr)
+    tokens = token_stream(args.train_file or SAMPLE, tokenizer)
+    if len(tokens) and (int(tokens.min()) < 0 or int(tokens.max()) >= config.vocab_size):
+        raise SystemExit(f"ingot_train: error: the data holds token ids from {int(tokens.min())} to {int(tokens.max())}, "
+                         f"outside the model's vocabulary of {config.vocab_size}")
+    blocks = Blocks(tokens, args.block_size, args.seed)
     per, accum = args.per_device_train_batch_size, args.gradient_accumulation_steps
     global_batch = per * lay.dp * accum
     total = args.max_steps if args.max_steps > 0 else max(1, math.ceil(args.num_train_epochs * blocks.count / global_batch))
@@ -437,7 +444,8 @@ def train(args, rep, device, kind, lay):
               sequence_parallel=lay.sequence_parallel, zero_1=opt.zero, parameters_per_rank=on_rank,
               parameters=model_parameters(config) if lay.world > 1 else full, resumed_from=start,
               # For a monitor re-attaching to a running job: where rank 0 runs and who launched it.
-              host=socket.gethostname(), pid=os.getpid(), launcher_pid=os.getppid())
+              host=socket.gethostname(), pid=os.getpid(), launcher_pid=os.getppid(), tokenizer=tokenizer.name,
+              tokenizer_warning=why_not_own)
 
     def autocast():
         if not args.bf16 or kind == "xla":
