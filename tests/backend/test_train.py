@@ -184,6 +184,7 @@ class TestTrain(unittest.TestCase):
         for n in started["parameters_per_rank"]:  # everything is split but the norms
             self.assertLess(n, full * 0.51)
         started = [e for e in events(self.layout("tp2_pp2")) if e["event"] == "started"][0]
+        self.assertEqual(started["parameters"], full)  # summed over the stages
         self.assertLess(max(started["parameters_per_rank"]), full * 0.3)
         finished = [e for e in events(self.layout("tp2_pp2")) if e["event"] == "finished"][0]
         self.assertEqual(len(finished["peak_memory_per_rank"]), 4)
@@ -194,7 +195,6 @@ class TestTrain(unittest.TestCase):
         import torch
         states = [torch.load(os.path.join(zero_dir, f"optimizer_dp_rank_0{r}.pt"))["optimizer"]["state"] for r in (0, 1)]
         self.assertTrue(states[0] and states[1])  # ZeRO-1: each rank keeps the state of part of the weights only
-        self.assertLess(len(states[0]) + len(states[1]), 2 * len(weights(self.single)))
         self.assertEqual(len(states[0]) + len(states[1]), len(weights(self.single)))
 
     def test_tied_embeddings_from_a_model_folder_across_stages(self):

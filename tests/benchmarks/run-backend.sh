@@ -31,7 +31,7 @@ echo "dp=2 (gloo), 1 thread each: $dp tokens/s  ($(awk -v a="$dp" -v b="$one" 'B
 mem=(--config_name medium --max_steps 3 --per_device_train_batch_size 2 --block_size 128 --logging_steps 1)
 /usr/bin/python3 -m ingot_train "${mem[@]}" --output_dir "$out/m1" > /dev/null
 /usr/bin/python3 -m ingot_train.launch --nnodes=1 --master_addr=127.0.0.1 --master_port="$(free_port)" --nproc_per_node=2 -m ingot_train "${mem[@]}" --tensor_parallel_size 2 --output_dir "$out/m2" > /dev/null 2>&1
-/usr/bin/python3 -c 'import torch' && base=$(/usr/bin/python3 -c 'import resource, torch; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)')
+base=$(/usr/bin/python3 -c 'import resource, torch; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)')
 /usr/bin/python3 - "$out/m1/metrics.jsonl" "$out/m2/metrics.jsonl" "$base" <<'PY'
 import json, sys
 def ev(path, name):

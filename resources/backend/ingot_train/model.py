@@ -288,12 +288,11 @@ def init_weights(model, seed, std=0.02):
                 continue  # norms start at one
             rows, cols = p.full_shape
             r0, r1, c0, c1 = 0, rows, 0, cols
-            if p.tp_dim == 0:
-                r0 = lay.tp_rank * p.shape[0]
-                r1 = r0 + p.shape[0]
-            elif p.tp_dim == 1:
-                c0 = lay.tp_rank * p.shape[1]
-                c1 = c0 + p.shape[1]
+            part = _tp_slice(p, lay)
+            if part and part[0] == 0:
+                r0, r1 = part[1], part[1] + part[2]
+            elif part:
+                c0, c1 = part[1], part[1] + part[2]
             source = model.source_name(name)
             for i in range(r0, r1):
                 g.manual_seed(_row_seed(seed, source, i))
@@ -306,13 +305,13 @@ def _tp_slice(p, lay):
     return p.tp_dim, lay.tp_rank * p.shape[p.tp_dim], p.shape[p.tp_dim]
 
 
-def load_weights(model, source, where):
+def load_weights(model, source):
     """Fills every parameter with its part of the tensors in SOURCE (a Checkpoint), reading only that part."""
     with torch.no_grad():
         for name, p in model.named_parameters():
             src = model.source_name(name)
             if src not in source:
-                raise SystemExit(f"ingot_train: error: {where} has no tensor {src}")
+                raise SystemExit(f"ingot_train: error: {source.folder} has no tensor {src}")
             t = source.get(src, p.full_shape, _tp_slice(p, model.lay))
             p.copy_(t)
 
@@ -411,17 +410,6 @@ def save_safetensors(path, tensors, metadata=None):
 
 
 def load_safetensors(path):
-    with open(path, "rb") as f:
-        raw = f.read()
-    n = struct.unpack("<Q", raw[:8])[0]
-    header = json.loads(raw[8:8 + n])
-    out = {}
-    for k, e in header.items():
-        if k == "__metadata__":
-            continue
-        b, end = e["data_offsets"]
-        buf = bytearray(raw[8 + n + b:8 + n + end])
-        out[k] = torch.frombuffer(buf, dtype=_DT[e["dtype"]]).reshape(e["shape"]) if buf else torch.zeros(e["shape"], dtype=_DT[e["dtype"]])
-    return out
-
-
+    """Every tensor of a safetensors file, as copies (for small files and tests; training reads slices)."""
+    f = SafetensorsFile(path)
+    return {k: f.tensor(k).clone() for k in f.header if k != "__metadata__"}

@@ -34,13 +34,15 @@ class Reporter:
     def __init__(self, output_dir, rank):
         self.rank = rank
         self.path = os.path.join(output_dir, "metrics.jsonl")
+        self.file = None  # opened at the first record (after an earlier run's file is removed), line-buffered
 
     def _emit(self, prefix, record):
         line = json.dumps(record, sort_keys=True)
         print(prefix + line, flush=True)
         if self.rank == 0:
-            with open(self.path, "a") as f:
-                f.write(line + "\n")
+            if self.file is None:
+                self.file = open(self.path, "a", buffering=1)
+            self.file.write(line + "\n")
 
     def event(self, name, **fields):
         if self.rank == 0:
@@ -112,8 +114,8 @@ class ShardedAdamW:
             for p, v in zip(ps, _unflatten_dense_tensors(flat, [p.data for p in ps])):
                 p.data.copy_(v)
 
-    def zero_grad(self, model):
-        for p in model.parameters():
+    def zero_grad(self):
+        for p in self.owner:
             p.grad = None
 
     def state_dict(self):
@@ -414,7 +416,7 @@ def train(args, rep, device, kind, lay):
     config = LlamaConfig.from_hf(model_config(args))
     model = LlamaForCausalLM(config, lay)
     if args.model_name_or_path and not args.resume_from_checkpoint:  # (a checkpoint is read once the optimizer exists)
-        load_weights(model, Checkpoint(args.model_name_or_path), args.model_name_or_path)
+        load_weights(model, Checkpoint(args.model_name_or_path))
     elif not args.resume_from_checkpoint:
         init_weights(model, args.seed)
     model.to(device)
@@ -438,11 +440,13 @@ def train(args, rep, device, kind, lay):
             state = json.load(f)
         start, log_history = state["global_step"], state.get("log_history", [])
     on_rank = gather_ints(sum(p.numel() for p in model.parameters()), lay)
-    full = sum(math.prod(p.full_shape) for _, p in model.saved_parameters())
+    # The whole model: the full sizes of each stage's saved weights, counted on one tp/dp rank per stage.
+    per_stage = gather_ints(sum(math.prod(p.full_shape) for _, p in model.saved_parameters()), lay)
+    full = sum(per_stage[lay.global_rank(0, 0, pp)] for pp in range(lay.pp))
     rep.event("started", world_size=lay.world, device=kind, global_batch=global_batch, max_steps=total,
               data_parallel=lay.dp, tensor_parallel=lay.tp, pipeline_parallel=lay.pp,
               sequence_parallel=lay.sequence_parallel, zero_1=opt.zero, parameters_per_rank=on_rank,
-              parameters=model_parameters(config) if lay.world > 1 else full, resumed_from=start,
+              parameters=full, resumed_from=start,
               # For a monitor re-attaching to a running job: where rank 0 runs and who launched it.
               host=socket.gethostname(), pid=os.getpid(), launcher_pid=os.getppid(), tokenizer=tokenizer.name,
               tokenizer_warning=why_not_own)
@@ -469,7 +473,7 @@ def train(args, rep, device, kind, lay):
         grad_norm = clip_gradients(model, lay, args.max_grad_norm)
         lr = lr_at(step, args, total)
         opt.step(lr)
-        opt.zero_grad(model)
+        opt.zero_grad()
         if kind == "xla":
             import torch_xla.core.xla_model as xm
             xm.mark_step()
@@ -512,14 +516,6 @@ def train(args, rep, device, kind, lay):
                 json.dump(results, f, indent=2)
     rep.event("finished", step=total, loss=last_loss, peak_memory_per_rank=peaks)
     return 0
-
-
-def model_parameters(c):
-    """Parameters of the whole model (no rank holds it under tensor or pipeline parallelism)."""
-    attn = c.hidden_size * c.head_dim * (2 * c.num_attention_heads + 2 * c.num_key_value_heads)
-    layer = attn + 3 * c.hidden_size * c.intermediate_size + 2 * c.hidden_size
-    head = 0 if c.tie_word_embeddings else c.vocab_size * c.hidden_size
-    return c.vocab_size * c.hidden_size + c.num_hidden_layers * layer + c.hidden_size + head
 
 
 def peak_rss():
