@@ -1,7 +1,7 @@
 // ingot: the desktop application.
-#include "cachelocation.h"
-#include "localcachepage.h"
-#include "mainwindow.h"
+#include "services/cache/cachelocation.h"
+#include "ui/localcache/localcachepage.h"
+#include "ui/shell/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,14 +1,14 @@
-#include "cachecommands.h"
+#include "app/cli/cachecommands.h"
 
-#include "cachelocation.h"
-#include "cachescanner.h"
-#include "cachestats.h"
-#include "clicommon.h"
-#include "hubcommands.h"
-#include "localcachestore.h"
-#include "maintenance.h"
-#include "samplecache.h"
-#include "units.h"
+#include "services/cache/cachelocation.h"
+#include "services/cache/cachescanner.h"
+#include "services/cache/cachestats.h"
+#include "app/cli/clicommon.h"
+#include "app/cli/hubcommands.h"
+#include "services/stores/storefactory.h"
+#include "services/cache/maintenance.h"
+#include "services/cache/samplecache.h"
+#include "services/util/units.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -87,7 +87,8 @@ int scan(const Common &c, CacheSnapshot *snap)
         err(CliText::tr("S3 caches are not supported yet: %1 is an S3 location.").arg(root));
         return Unsupported;
     }
-    LocalCacheStore store(root);
+    const auto storeHandle = makeStore(StoreLocation::local(root));
+    CacheStore &store = *storeHandle;
     CacheScanner scanner(store);
     *snap = scanner.scan(nullptr);
     if (!snap->fatalError.isEmpty()) {
@@ -197,7 +198,8 @@ int cmdStatus(const QStringList &args)
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const CacheStats st = computeStats(snap.modules, now);
     QString perr;
-    LocalCacheStore store(used);
+    const auto storeHandle = makeStore(StoreLocation::local(used));
+    CacheStore &store = *storeHandle;
     const auto compilers = store.runningCompilers(&perr);
     if (c.json) {
         json states = json::object();
@@ -359,7 +361,8 @@ int cmdMaintenance(Maint which, const QString &name, const QStringList &args)
     if (const int e = scan(c, &snap))
         return e;
     const QString root = c.cacheDir.isEmpty() ? c.location.path : c.cacheDir;
-    LocalCacheStore store(root);
+    const auto storeHandle = makeStore(StoreLocation::local(root));
+    CacheStore &store = *storeHandle;
     MaintenancePlan plan;
     switch (which) {
     case Maint::Prune: plan = planPrune(snap.modules, po); break;
@@ -372,7 +375,7 @@ int cmdMaintenance(Maint which, const QString &name, const QStringList &args)
             }
         break;
     }
-    case Maint::ClearLocks: plan = planClearLocks(snap.modules, store); break;
+    case Maint::ClearLocks: plan = planClearLocks(snap.modules, queryRunningCompilers(store)); break;
     case Maint::RemoveVersions: {
         for (const QString &k : keep) {
             bool found = false;

@@ -1,4 +1,4 @@
-#include "clicommon.h"
+#include "app/cli/clicommon.h"
 
 #include <QTextStream>
 

@@ -1,8 +1,8 @@
-#include "consolidatecommand.h"
+#include "app/cli/consolidatecommand.h"
 
-#include "clicommon.h"
-#include "consolidate.h"
-#include "units.h"
+#include "app/cli/clicommon.h"
+#include "services/checkpoint/consolidate.h"
+#include "services/util/units.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

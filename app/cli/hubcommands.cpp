@@ -1,10 +1,10 @@
-#include "hubcommands.h"
+#include "app/cli/hubcommands.h"
 
-#include "cachelookup.h"
-#include "clicommon.h"
-#include "hubclient.h"
-#include "hubconfig.h"
-#include "secretstore.h"
+#include "services/hub/lookup.h"
+#include "app/cli/clicommon.h"
+#include "services/hub/hubclient.h"
+#include "services/hub/hubconfig.h"
+#include "services/hub/secretstore.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,8 +1,8 @@
-#include "consolidate.h"
+#include "services/checkpoint/consolidate.h"
 
-#include "safetensors.h"
-#include "torchfile.h"
-#include "torchwriter.h"
+#include "services/checkpoint/formats/safetensors.h"
+#include "services/checkpoint/formats/torchfile.h"
+#include "services/checkpoint/formats/torchwriter.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>

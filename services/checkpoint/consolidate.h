@@ -3,7 +3,7 @@
 // writes into a temporary folder renamed at the end, so no partial output is ever left.
 #pragma once
 
-#include "dtype.h"
+#include "services/checkpoint/formats/dtype.h"
 
 #include <QString>
 #include <QStringList>

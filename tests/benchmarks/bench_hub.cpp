@@ -4,8 +4,8 @@
 //   2. listing a 100,000-file repo tree in pages of 1000: Ingot's client vs @huggingface/hub listFiles on the same
 //      server (target: no slower).
 // Prints the figures; never asserts them.
-#include "cachelookup.h"
-#include "testhub.h"
+#include "services/hub/lookup.h"
+#include "tests/support/testhub.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,11 +1,11 @@
 // bench_scan ROOT [--sync]: scans ROOT the way the GUI does (CacheSession off the UI thread, deltas applied to
 // the tree model) and prints, one per line: total_ms, first_rows_ms, entries, files, peak_rss_kb.
 // --sync: the plain CacheScanner on this thread with no model (what ingot-cli does).
-#include "cachescanner.h"
-#include "cachesession.h"
-#include "localcachestore.h"
+#include "services/cache/cachescanner.h"
+#include "services/cache/cachesession.h"
+#include "services/stores/localcachestore.h"
 #ifdef INGOT_BENCH_WITH_MODEL
-#include "cachetreemodel.h"
+#include "models/cache/cachetreemodel.h"
 #endif
 
 #include <QCoreApplication>

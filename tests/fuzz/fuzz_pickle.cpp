@@ -1,5 +1,5 @@
 // libFuzzer target: the restricted unpickler must never crash, hang or read out of bounds on any input.
-#include "pickle.h"
+#include "services/checkpoint/formats/pickle.h"
 
 #include <cstddef>
 #include <cstdint>

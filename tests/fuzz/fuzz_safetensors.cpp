@@ -1,5 +1,5 @@
 // libFuzzer target: the safetensors header parser on any file content.
-#include "safetensors.h"
+#include "services/checkpoint/formats/safetensors.h"
 
 #include <QFile>
 #include <QString>

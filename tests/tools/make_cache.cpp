@@ -2,8 +2,8 @@
 //   ingot-make-cache DIR [--modules N] [--seed N] [--no-odd] [--no-hub-links]
 // Several compiler versions, both module-name forms and traced modules, every state, sparse model.neff files of
 // realistic sizes, entries symlinked into a Hugging Face hub blob cache, odd names, unknown files, broken links.
-#include "samplecache.h"
-#include "units.h"
+#include "services/cache/samplecache.h"
+#include "services/util/units.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,0 +1,66 @@
+#include "models/cache/cachefilterproxy.h"
+
+#include "models/cache/cachetreemodel.h"
+
+namespace ingot {
+
+CacheFilterProxy::CacheFilterProxy(QObject *parent)
+    : QSortFilterProxyModel(parent)
+{
+    setRecursiveFilteringEnabled(true);
+    setSortRole(CacheTreeModel::SortRole);
+    setSortCaseSensitivity(Qt::CaseInsensitive);
+    setDynamicSortFilter(true);
+}
+
+void CacheFilterProxy::setText(const QString &text)
+{
+    const QString t = text.trimmed();
+    if (t == m_text)
+        return;
+    m_text = t;
+    invalidateRowsFilter();
+}
+
+void CacheFilterProxy::setStateFilter(StateFilter f, ModuleState only)
+{
+    if (f == m_filter && only == m_only)
+        return;
+    m_filter = f;
+    m_only = only;
+    invalidateRowsFilter();
+}
+
+bool CacheFilterProxy::filterAcceptsRow(int row, const QModelIndex &parent) const
+{
+    const QModelIndex idx = sourceModel()->index(row, 0, parent);
+    if (idx.data(CacheTreeModel::IsGroupRole).toBool())
+        return m_text.isEmpty() && m_filter == StateFilter::All;  // otherwise shown through matching children
+    const auto state = ModuleState(idx.data(CacheTreeModel::StateRole).toInt());
+    switch (m_filter) {
+    case StateFilter::All: break;
+    case StateFilter::Only:
+        if (state != m_only)
+            return false;
+        break;
+    case StateFilter::Problems:
+        if (state == ModuleState::Success && idx.data(CacheTreeModel::WarningCountRole).toInt() == 0)
+            return false;
+        break;
+    }
+    if (m_text.isEmpty())
+        return true;
+    return idx.data(CacheTreeModel::KeyRole).toString().contains(m_text, Qt::CaseInsensitive);
+}
+
+bool CacheFilterProxy::lessThan(const QModelIndex &a, const QModelIndex &b) const
+{
+    // Compiler versions compare by number (2.9 < 2.15), not as text.
+    if (a.column() == CacheTreeModel::NameColumn && a.data(CacheTreeModel::IsGroupRole).toBool() &&
+        b.data(CacheTreeModel::IsGroupRole).toBool())
+        return compareCompilerFolders(a.data(CacheTreeModel::VersionRole).toString(),
+                                      b.data(CacheTreeModel::VersionRole).toString()) < 0;
+    return QSortFilterProxyModel::lessThan(a, b);
+}
+
+}  // namespace ingot

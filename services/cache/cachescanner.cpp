@@ -1,0 +1,377 @@
+#include "services/cache/cachescanner.h"
+
+#include "services/stores/cachestore.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QSet>
+#include <QThread>
+
+#include <thread>
+
+namespace ingot {
+
+namespace {
+// lupdate reads this context from the macro, so the .ts file and the lookups agree.
+struct ScannerText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::CacheScanner)
+};
+
+// The few names the compiler writes, shared between all modules (implicitly shared QStrings: no copy per file).
+const QString &internName(const QString &name)
+{
+    static const QString known[] = {
+        QStringLiteral("model.neff"),         QStringLiteral("model.hlo_module.pb"),
+        QStringLiteral("compile_flags.json"), QStringLiteral("model.done"),
+        QStringLiteral("model.log"),          QStringLiteral("model.hlo_module.pb.lock"),
+        QStringLiteral("model.hlo.pb"),       QStringLiteral("compile_flags.txt"),
+        QStringLiteral("model.neff.lock"),    QStringLiteral("model.hlo.pb.lock"),
+    };
+    for (const auto &k : known)
+        if (k.size() == name.size() && k == name)
+            return k;
+    return name;
+}
+
+bool isKnownModuleFile(const QString &name)
+{
+    return &internName(name) != &name || name.endsWith(QLatin1String(".lock"));
+}
+
+bool isPlainAscii(const QString &s)
+{
+    for (const QChar c : s)
+        if (c.unicode() < 0x21 || c.unicode() > 0x7e)
+            return false;
+    return true;
+}
+
+bool looksLikeHash(QStringView s)
+{
+    if (s.isEmpty())
+        return false;
+    for (const QChar c : s)
+        if (!c.isDigit() && !(c >= QLatin1Char('a') && c <= QLatin1Char('f')) &&
+            !(c >= QLatin1Char('A') && c <= QLatin1Char('F')))
+            return false;
+    return true;
+}
+
+CacheModule itemFromEntry(const QString &version, const StoreEntry &e)
+{
+    CacheModule m;
+    m.version = version;
+    m.name = e.name;
+    m.state = ModuleState::Unknown;
+    m.dirMtimeMs = e.mtimeMs;
+    m.dirCtimeMs = e.ctimeMs;
+    m.lastUsedMs = e.mtimeMs;
+    const QString where = version.isEmpty() ? ScannerText::tr("the cache root") : version;
+    switch (e.type) {
+    case StoreEntry::Type::Symlink:
+        m.kind = e.linkTargetIsDir ? EntryKind::LinkedDir : EntryKind::UnknownFile;
+        m.linkedSize = e.linkTargetIsDir ? 0 : e.size;
+        m.warnings << (e.linkBroken ? ScannerText::tr("A broken symbolic link in %1.").arg(where)
+                                    : e.linkOutsideRoot ? ScannerText::tr("A symbolic link in %1 pointing outside the cache root; not followed.").arg(where)
+                                                        : ScannerText::tr("A symbolic link in %1; not followed.").arg(where));
+        break;
+    case StoreEntry::Type::Dir:
+        m.kind = EntryKind::UnknownDir;
+        m.warnings << (m.name.startsWith(QLatin1String(".ingot-removing-"))
+                           ? ScannerText::tr("Left over from an interrupted removal by Ingot; safe to delete by hand.")
+                           : ScannerText::tr("A folder the Neuron compiler does not write in %1; not scanned.").arg(where));
+        break;
+    default:
+        m.kind = EntryKind::UnknownFile;
+        m.size = e.size;
+        m.allocated = e.allocated;
+        m.warnings << ScannerText::tr("A file the Neuron compiler does not write in %1.").arg(where);
+        break;
+    }
+    return m;
+}
+
+CacheModule moduleFromList(const QString &version, const QString &name, const ListResult &lr, bool writesDone)
+{
+    CacheModule m;
+    m.version = version;
+    m.name = name;
+    m.kind = name.contains(QLatin1Char('+')) ? EntryKind::Module : EntryKind::TracedModule;
+    m.dirMtimeMs = lr.self.mtimeMs;
+    m.dirCtimeMs = lr.self.ctimeMs;
+    m.lastUsedMs = 0;
+    {
+        // MODULE_<hash>[+<flags hash>]
+        const QStringView rest = QStringView(name).mid(7);
+        const int plus = rest.indexOf(QLatin1Char('+'));
+        const bool ok = plus < 0 ? looksLikeHash(rest) : looksLikeHash(rest.left(plus)) && looksLikeHash(rest.mid(plus + 1));
+        if (!ok || !isPlainAscii(name))
+            m.warnings << ScannerText::tr("Unusual module name: the compiler writes MODULE_<hash>+<flags hash>.");
+    }
+    m.files.reserve(lr.entries.size());
+    QSet<quint64> linked;
+    for (const StoreEntry &e : lr.entries) {
+        CacheFile f;
+        f.name = internName(e.name);
+        f.size = e.size;
+        f.allocated = e.allocated;
+        f.mtimeMs = e.mtimeMs;
+        f.atimeMs = e.atimeMs;
+        if (!isKnownModuleFile(e.name))
+            f.flags |= CacheFile::Unexpected;
+        switch (e.type) {
+        case StoreEntry::Type::File:
+            m.size += f.size;
+            m.allocated += f.allocated;
+            break;
+        case StoreEntry::Type::Dir:
+            f.flags |= CacheFile::Directory;
+            m.warnings << ScannerText::tr("Unexpected sub-folder \"%1\"; its contents are not scanned.").arg(e.name);
+            break;
+        case StoreEntry::Type::Symlink:
+            f.flags |= CacheFile::Symlink;
+            f.linkId = e.linkId;
+            if (e.linkBroken) {
+                f.flags |= CacheFile::Broken;
+                m.warnings << ScannerText::tr("\"%1\" is a broken symbolic link.").arg(e.name);
+            } else if (!linked.contains(e.linkId)) {
+                linked.insert(e.linkId);
+                m.linkedSize += f.size;
+            }
+            if (e.linkToHubBlob)
+                f.flags |= CacheFile::HubBlob;
+            if (e.linkOutsideRoot) {
+                f.flags |= CacheFile::OutsideRoot;
+                if (!e.linkToHubBlob && !e.linkBroken)
+                    m.warnings << ScannerText::tr("\"%1\" links outside the cache root; the link is never followed when deleting.")
+                                      .arg(e.name);
+            }
+            break;
+        case StoreEntry::Type::Other:
+            f.flags |= CacheFile::Special;
+            m.warnings << ScannerText::tr("\"%1\" is not a regular file (a pipe, socket or device), or could not be read.").arg(e.name);
+            break;
+        }
+        m.lastUsedMs = std::max(m.lastUsedMs, f.mtimeMs);
+        if (f.name == QLatin1String("model.neff"))
+            m.lastUsedMs = std::max(m.lastUsedMs, f.atimeMs);  // reading the neff is what "using" the entry means
+        m.files.append(std::move(f));
+    }
+    if (m.files.isEmpty())
+        m.lastUsedMs = lr.self.mtimeMs;
+    std::sort(m.files.begin(), m.files.end(), [](const CacheFile &a, const CacheFile &b) { return a.name < b.name; });
+    m.state = classifyModule(m.files, writesDone);
+    return m;
+}
+
+bool isFinal(ModuleState s)
+{
+    return s == ModuleState::Success || s == ModuleState::Failed;
+}
+}  // namespace
+
+CacheScanner::CacheScanner(CacheStore &store)
+    : m_store(store)
+    , m_threads(std::clamp(QThread::idealThreadCount(), 1, 4))
+{
+}
+
+CacheScanner::~CacheScanner() = default;
+
+void CacheScanner::listInParallel(QVector<Job> &jobs, int from, int to, const QString &version, bool writesDone,
+                                  const std::atomic_bool *cancel)
+{
+    if (m_clones.empty() && m_threads > 1) {
+        // Other handles on the same place; a store that cannot make one is listed on this thread only.
+        for (int i = 1; i < m_threads; ++i) {
+            std::unique_ptr<CacheStore> c = m_store.clone();
+            QString error;
+            if (!c || !c->open(&error))
+                break;
+            m_clones.push_back(std::move(c));
+        }
+    }
+    std::atomic<int> next{from};
+    auto work = [&](CacheStore &store) {
+        for (int i = next++; i < to; i = next++) {
+            if (cancel && cancel->load(std::memory_order_relaxed))
+                return;
+            Job &j = jobs[i];
+            j.list = store.list(j.key);
+            if (j.list.ok) {
+                j.module = moduleFromList(version, j.entry->name, j.list, writesDone);
+                j.list.entries = {};
+            }
+            j.listed = true;
+        }
+    };
+    std::vector<std::thread> threads;
+    threads.reserve(m_clones.size());
+    for (auto &c : m_clones)
+        threads.emplace_back([&work, store = c.get()] { work(*store); });
+    work(m_store);
+    for (auto &t : threads)
+        t.join();
+}
+
+CacheModule CacheScanner::scanModule(const QString &version, const QString &name, bool *vanished, QString *error)
+{
+    const ListResult lr = m_store.list(version + QLatin1Char('/') + name);
+    *vanished = lr.vanished;
+    if (!lr.ok) {
+        *error = lr.error;
+        return {};
+    }
+    return moduleFromList(version, name, lr, CompilerVersion::parse(version).writesDoneMarker());
+}
+
+CacheSnapshot CacheScanner::scan(const CacheSnapshot *previous, const BatchFn &onBatch, const std::atomic_bool *cancel,
+                                 ScanStats *statsOut)
+{
+    ScanStats stats;
+    QElapsedTimer total, sinceFlush;
+    total.start();
+    sinceFlush.start();
+    CacheSnapshot snap;
+    snap.root = m_store.displayRoot();
+    ScanDelta pending;
+    QSet<QString> seen;
+
+    auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
+    auto flush = [&](bool force) {
+        if (!onBatch || pending.isEmpty())
+            return;
+        if (!force && sinceFlush.elapsed() < m_batchIntervalMs && pending.upserts.size() < 4096 && stats.firstBatchMs >= 0)
+            return;
+        if (stats.firstBatchMs < 0)
+            stats.firstBatchMs = total.elapsed();
+        onBatch(std::move(pending));
+        pending = ScanDelta();
+        sinceFlush.restart();
+    };
+    auto warn = [&](const QString &path, const QString &msg) {
+        ScanWarning w{path, msg};
+        snap.warnings.append(w);
+        pending.warnings.append(w);
+    };
+    auto emitItem = [&](CacheModule &&m, bool changed) {
+        seen.insert(m.key());
+        for (const QString &w : std::as_const(m.warnings))
+            snap.warnings.append({m.key(), w});
+        if (changed)
+            pending.upserts.append(m);
+        snap.modules.append(std::move(m));
+        ++stats.entries;
+    };
+
+    QString error;
+    if (!m_store.open(&error)) {
+        snap.fatalError = error;
+        warn(QString(), error);
+        flush(true);
+        stats.elapsedMs = total.elapsed();
+        if (statsOut)
+            *statsOut = stats;
+        return snap;
+    }
+
+    const ListResult rootList = m_store.list(QString());
+    ++stats.foldersListed;
+    if (!rootList.ok) {
+        snap.fatalError = rootList.error;
+        warn(QString(), rootList.error);
+    }
+    // Versions newest first, so the entries people care about most arrive first.
+    QVector<StoreEntry> versions;
+    for (const StoreEntry &e : rootList.entries) {
+        if (e.type == StoreEntry::Type::Dir && isCompilerVersionFolder(e.name))
+            versions.append(e);
+        else {
+            CacheModule item = itemFromEntry(QString(), e);
+            const CacheModule *old = previous ? previous->find(item.key()) : nullptr;
+            emitItem(std::move(item), !old || old->dirMtimeMs != e.mtimeMs || old->size != e.size);
+        }
+    }
+    std::sort(versions.begin(), versions.end(),
+              [](const StoreEntry &a, const StoreEntry &b) { return compareCompilerFolders(a.name, b.name) > 0; });
+
+    for (const StoreEntry &ver : versions) {
+        if (cancelled())
+            break;
+        const bool writesDone = CompilerVersion::parse(ver.name).writesDoneMarker();
+        const ListResult vl = m_store.list(ver.name);
+        ++stats.foldersListed;
+        if (!vl.ok) {
+            warn(ver.name, vl.vanished ? ScannerText::tr("%1 vanished during the scan.").arg(ver.name) : vl.error);
+            continue;
+        }
+        // Unknown items and unchanged modules right away; the rest is listed below, in parallel where the store allows.
+        QVector<Job> jobs;
+        for (const StoreEntry &e : vl.entries) {
+            if (e.type != StoreEntry::Type::Dir || !e.name.startsWith(QLatin1String("MODULE_"))) {
+                CacheModule item = itemFromEntry(ver.name, e);
+                const CacheModule *old = previous ? previous->find(item.key()) : nullptr;
+                emitItem(std::move(item), !old || old->dirMtimeMs != e.mtimeMs || old->size != e.size);
+                continue;
+            }
+            const QString key = ver.name + QLatin1Char('/') + e.name;
+            if (const CacheModule *old = previous ? previous->find(key) : nullptr) {
+                if (old->dirMtimeMs == e.mtimeMs && old->dirCtimeMs == e.ctimeMs && isFinal(old->state)) {
+                    ++stats.modulesReused;
+                    emitItem(CacheModule(*old), false);
+                    continue;
+                }
+            }
+            jobs.append(Job{&e, key, {}, {}});
+        }
+        flush(false);
+        // Small first block so the first rows show at once, then large ones.
+        int from = 0;
+        while (from < jobs.size() && !cancelled()) {
+            const int to = std::min<int>(int(jobs.size()), from + (stats.entries < 512 ? 256 : 4096));
+            listInParallel(jobs, from, to, ver.name, writesDone, cancel);
+            for (int i = from; i < to; ++i) {
+                Job &j = jobs[i];
+                if (!j.listed)
+                    break;  // cancelled
+                ++stats.foldersListed;
+                if (!j.list.ok) {
+                    if (j.list.vanished) {
+                        warn(j.key, ScannerText::tr("%1 vanished during the scan.").arg(j.key));
+                        continue;
+                    }
+                    CacheModule bad = itemFromEntry(ver.name, *j.entry);
+                    bad.kind = EntryKind::Module;
+                    bad.warnings = QStringList{j.list.error};
+                    emitItem(std::move(bad), true);
+                    continue;
+                }
+                emitItem(std::move(j.module), true);
+            }
+            from = to;
+            flush(false);
+        }
+        flush(false);
+    }
+    m_clones.clear();
+
+    stats.cancelled = cancelled();
+    if (previous) {
+        for (const CacheModule &old : previous->modules) {
+            if (seen.contains(old.key()))
+                continue;
+            if (stats.cancelled)
+                snap.modules.append(old);  // not reached: keep what we knew
+            else
+                pending.removed.append(old.key());
+        }
+    }
+    flush(true);
+    snap.reindex();
+    stats.elapsedMs = total.elapsed();
+    if (statsOut)
+        *statsOut = stats;
+    return snap;
+}
+
+}  // namespace ingot

@@ -1,0 +1,332 @@
+#include "services/cache/maintenance.h"
+
+#include "services/cache/cachescanner.h"
+#include "services/stores/cachestore.h"
+#include "services/util/units.h"
+
+#include <QCoreApplication>
+#include <QSet>
+
+namespace ingot {
+
+namespace {
+// lupdate reads this context from the macro, so the .ts file and the lookups agree.
+struct MaintenanceText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::Maintenance)
+};
+
+qint64 cacheBytes(const QVector<CacheModule> &modules)
+{
+    qint64 total = 0;
+    for (const auto &m : modules)
+        total += m.size;
+    return total;
+}
+
+PlanItem removeItem(const CacheModule &m, const QString &reason)
+{
+    PlanItem it;
+    it.op = PlanItem::Op::RemoveEntry;
+    it.key = m.key();
+    it.version = m.version;
+    it.name = m.name;
+    it.bytes = m.size;
+    it.lastUsedMs = m.lastUsedMs;
+    it.state = m.state;
+    it.reason = reason;
+    return it;
+}
+
+void finish(MaintenancePlan &plan)
+{
+    plan.bytes = 0;
+    for (const auto &it : plan.items)
+        plan.bytes += it.bytes;
+    plan.cacheBytesAfter = plan.cacheBytesBefore - plan.bytes;
+}
+
+QString lockedReason()
+{
+    return MaintenanceText::tr("LOCKED: a compile may be running on it; locked entries are never removed.");
+}
+}  // namespace
+
+QString actionTitle(MaintenanceAction a)
+{
+    switch (a) {
+    case MaintenanceAction::CleanFailed: return MaintenanceText::tr("Delete failed entries");
+    case MaintenanceAction::ClearLocks: return MaintenanceText::tr("Clear stale locks");
+    case MaintenanceAction::RemoveVersions: return MaintenanceText::tr("Remove other compiler versions");
+    case MaintenanceAction::Prune: return MaintenanceText::tr("Prune by age and size");
+    }
+    return {};
+}
+
+int MaintenancePlan::entryCount() const
+{
+    int n = 0;
+    for (const auto &it : items)
+        if (it.op != PlanItem::Op::RemoveFolderIfEmpty)
+            ++n;
+    return n;
+}
+
+MaintenancePlan planCleanFailed(const QVector<CacheModule> &modules, const QStringList &onlyKeys)
+{
+    MaintenancePlan plan;
+    plan.action = MaintenanceAction::CleanFailed;
+    plan.cacheBytesBefore = cacheBytes(modules);
+    const QSet<QString> only(onlyKeys.begin(), onlyKeys.end());
+    for (const auto &m : modules) {
+        if (!m.isModule() || (!only.isEmpty() && !only.contains(m.key())))
+            continue;
+        if (m.state == ModuleState::Failed)
+            plan.items.append(removeItem(m, MaintenanceText::tr("FAILED: removing it lets the next run compile this graph again.")));
+        else if (!only.isEmpty())
+            plan.kept.append({m.key(), MaintenanceText::tr("Not a failed entry (%1).").arg(stateName(m.state))});
+    }
+    finish(plan);
+    return plan;
+}
+
+RunningCompilers queryRunningCompilers(CacheStore &store)
+{
+    RunningCompilers r;
+    r.pids = store.runningCompilers(&r.error);
+    return r;
+}
+
+MaintenancePlan planClearLocks(const QVector<CacheModule> &modules, const RunningCompilers &compilers)
+{
+    MaintenancePlan plan;
+    plan.action = MaintenanceAction::ClearLocks;
+    plan.cacheBytesBefore = cacheBytes(modules);
+    for (const auto &m : modules) {
+        if (!m.isModule() || m.state != ModuleState::Locked)
+            continue;
+        PlanItem it;
+        it.op = PlanItem::Op::RemoveLocks;
+        it.key = m.key();
+        it.version = m.version;
+        it.name = m.name;
+        it.state = m.state;
+        it.lastUsedMs = m.lastUsedMs;
+        for (const auto &f : m.files)
+            if (f.name.endsWith(QLatin1String(".lock")))
+                it.files << f.name;
+        it.reason = MaintenanceText::tr("Lock files: %1").arg(it.files.join(QStringLiteral(", ")));
+        plan.items.append(it);
+    }
+    if (!compilers.error.isEmpty()) {
+        plan.refusal = compilers.error;
+    } else if (!compilers.pids.isEmpty()) {
+        QStringList ids;
+        for (auto p : compilers.pids)
+            ids << QString::number(p);
+        plan.refusal = MaintenanceText::tr("neuronx-cc is running (process %1), so these locks may belong to a live compile. "
+                          "Wait for it to finish, then clear the locks.").arg(ids.join(QStringLiteral(", ")));
+    }
+    finish(plan);
+    return plan;
+}
+
+MaintenancePlan planRemoveVersions(const QVector<CacheModule> &modules, const QStringList &keepVersions)
+{
+    MaintenancePlan plan;
+    plan.action = MaintenanceAction::RemoveVersions;
+    plan.cacheBytesBefore = cacheBytes(modules);
+    const QSet<QString> keep(keepVersions.begin(), keepVersions.end());
+    QStringList versions;
+    for (const auto &m : modules) {
+        if (m.version.isEmpty() || keep.contains(m.version))
+            continue;
+        if (!versions.contains(m.version))
+            versions << m.version;
+        if (!m.isModule())
+            plan.kept.append({m.key(), MaintenanceText::tr("Not written by the compiler; Ingot leaves it for you to remove by hand.")});
+        else if (m.state == ModuleState::Locked)
+            plan.kept.append({m.key(), lockedReason()});
+        else
+            plan.items.append(removeItem(m, MaintenanceText::tr("Compiler version %1 is not kept.").arg(m.version)));
+    }
+    for (const QString &v : std::as_const(versions)) {
+        PlanItem it;
+        it.op = PlanItem::Op::RemoveFolderIfEmpty;
+        it.key = v;
+        it.name = v;
+        it.reason = MaintenanceText::tr("The version folder, once it is empty.");
+        plan.items.append(it);
+    }
+    finish(plan);
+    return plan;
+}
+
+MaintenancePlan planPrune(const QVector<CacheModule> &modules, const PruneOptions &o)
+{
+    MaintenancePlan plan;
+    plan.action = MaintenanceAction::Prune;
+    plan.cacheBytesBefore = cacheBytes(modules);
+    const qint64 ttlMs = qint64(o.ttlDays) * 86400000;
+    const qint64 cutoff = o.nowMs - ttlMs;
+    QVector<const CacheModule *> candidates;
+    qint64 remaining = plan.cacheBytesBefore;
+    for (const auto &m : modules) {
+        if (!m.isModule())
+            continue;
+        if (m.state == ModuleState::Locked) {
+            const bool wouldGo = (o.ttlDays > 0 && m.lastUsedMs < cutoff) || o.ttlDays == 0;
+            if (wouldGo)
+                plan.kept.append({m.key(), lockedReason()});
+            continue;
+        }
+        if (o.ttlDays > 0 && m.lastUsedMs < cutoff) {
+            plan.items.append(removeItem(m, MaintenanceText::tr("Unused for %n days (TTL %1 days).", nullptr, int((o.nowMs - m.lastUsedMs) / 86400000))
+                                                .arg(o.ttlDays)));
+            remaining -= m.size;
+        } else if (o.ttlDays == 0) {
+            candidates.append(&m);
+        }
+    }
+    if (o.maxBytes > 0 && remaining > o.maxBytes) {
+        // Least recently used first; only entries outside the TTL window are candidates.
+        std::sort(candidates.begin(), candidates.end(),
+                  [](const CacheModule *a, const CacheModule *b) { return a->lastUsedMs < b->lastUsedMs; });
+        for (const CacheModule *m : std::as_const(candidates)) {
+            if (remaining <= o.maxBytes)
+                break;
+            plan.items.append(removeItem(*m, MaintenanceText::tr("Least recently used while the cache is over %1.").arg(formatBytes(o.maxBytes))));
+            remaining -= m->size;
+        }
+        if (remaining > o.maxBytes)
+            plan.notes << (o.ttlDays > 0
+                               ? MaintenanceText::tr("The cache stays over the %1 limit (%2 after pruning): the remaining entries were "
+                                    "used within the last %3 days and are kept.")
+                                     .arg(formatBytes(o.maxBytes), formatBytes(remaining))
+                                     .arg(o.ttlDays)
+                               : MaintenanceText::tr("The cache stays over the %1 limit (%2 after pruning): only locked entries and "
+                                    "unknown files remain.")
+                                     .arg(formatBytes(o.maxBytes), formatBytes(remaining)));
+    }
+    finish(plan);
+    return plan;
+}
+
+MaintenanceReport executePlan(CacheStore &store, const MaintenancePlan &plan, const ProgressFn &progress,
+                              const std::atomic_bool *cancel)
+{
+    MaintenanceReport rep;
+    QString error;
+    if (!plan.refusal.isEmpty()) {
+        rep.refusal = plan.refusal;
+        return rep;
+    }
+    if (!store.open(&error)) {
+        rep.refusal = error;
+        return rep;
+    }
+    if (plan.action == MaintenanceAction::ClearLocks) {
+        // Checked again now: a compile may have started since the preview.
+        QString perr;
+        const auto pids = store.runningCompilers(&perr);
+        if (!perr.isEmpty() || !pids.isEmpty()) {
+            rep.refusal = !perr.isEmpty() ? perr : MaintenanceText::tr("neuronx-cc started running since the preview; nothing was changed.");
+            return rep;
+        }
+    }
+    CacheScanner scanner(store);
+    const int total = int(plan.items.size());
+    int index = 0;
+    auto record = [&rep](const QString &key, ItemOutcome::Result r, qint64 freed, const QString &msg) {
+        rep.outcomes.append({key, r, freed, msg});
+        switch (r) {
+        case ItemOutcome::Result::Done: ++rep.done; break;
+        case ItemOutcome::Result::Skipped: ++rep.skipped; break;
+        case ItemOutcome::Result::Failed: ++rep.failed; break;
+        }
+        rep.freed += freed;
+    };
+    for (const PlanItem &it : plan.items) {
+        if (cancel && cancel->load()) {
+            rep.cancelled = true;
+            break;
+        }
+        if (progress)
+            progress(index, total, it.key);
+        ++index;
+        error.clear();
+        if (it.op == PlanItem::Op::RemoveFolderIfEmpty) {
+            const ListResult lr = store.list(it.key);
+            if (!lr.ok) {
+                if (!lr.vanished)
+                    record(it.key, ItemOutcome::Result::Failed, 0, lr.error);
+                continue;
+            }
+            if (!lr.entries.isEmpty()) {
+                record(it.key, ItemOutcome::Result::Skipped, 0,
+                       MaintenanceText::tr("Kept: the folder still holds %n entries.", nullptr, int(lr.entries.size())));
+                continue;
+            }
+            qint64 freed = 0;
+            if (store.remove(it.key, &freed, &error))
+                record(it.key, ItemOutcome::Result::Done, freed, MaintenanceText::tr("Removed the empty folder."));
+            else
+                record(it.key, ItemOutcome::Result::Failed, 0, error);
+            continue;
+        }
+        // Look again right before touching the entry.
+        bool vanished = false;
+        const CacheModule now = scanner.scanModule(it.version, it.name, &vanished, &error);
+        if (vanished) {
+            record(it.key, ItemOutcome::Result::Failed, 0, MaintenanceText::tr("The entry vanished since the preview."));
+            continue;
+        }
+        if (!error.isEmpty() && now.name.isEmpty()) {
+            record(it.key, ItemOutcome::Result::Failed, 0, error);
+            error.clear();
+            continue;
+        }
+        if (it.op == PlanItem::Op::RemoveLocks) {
+            qint64 freed = 0;
+            QStringList failures;
+            int removed = 0;
+            for (const CacheFile &f : now.files) {
+                if (!f.name.endsWith(QLatin1String(".lock")) || f.is(CacheFile::Directory))
+                    continue;
+                if (store.remove(it.key + QLatin1Char('/') + f.name, &freed, &error))
+                    ++removed;
+                else
+                    failures << error;
+            }
+            if (!failures.isEmpty())
+                record(it.key, ItemOutcome::Result::Failed, freed, failures.join(QLatin1Char(' ')));
+            else if (removed == 0)
+                record(it.key, ItemOutcome::Result::Skipped, 0, MaintenanceText::tr("No lock left: the compile finished since the preview."));
+            else
+                record(it.key, ItemOutcome::Result::Done, freed, MaintenanceText::tr("Removed %n lock files.", nullptr, removed));
+            continue;
+        }
+        if (now.state == ModuleState::Locked) {
+            record(it.key, ItemOutcome::Result::Skipped, 0, MaintenanceText::tr("Skipped: the entry is locked now (a compile started)."));
+            continue;
+        }
+        if (plan.action == MaintenanceAction::CleanFailed && now.state != ModuleState::Failed) {
+            record(it.key, ItemOutcome::Result::Skipped, 0,
+                   MaintenanceText::tr("Skipped: the entry is %1 now, no longer FAILED.").arg(stateName(now.state)));
+            continue;
+        }
+        if (plan.action == MaintenanceAction::Prune && now.lastUsedMs > it.lastUsedMs) {
+            record(it.key, ItemOutcome::Result::Skipped, 0, MaintenanceText::tr("Skipped: the entry was used since the preview."));
+            continue;
+        }
+        qint64 freed = 0;
+        if (store.remove(it.key, &freed, &error))
+            record(it.key, ItemOutcome::Result::Done, freed, MaintenanceText::tr("Removed."));
+        else
+            record(it.key, ItemOutcome::Result::Failed, freed, error);
+    }
+    if (progress)
+        progress(index, total, QString());
+    return rep;
+}
+
+}  // namespace ingot

@@ -1,0 +1,86 @@
+// Cache maintenance: every action is planned first by a pure planner (a dry run listing what goes and the bytes freed), then
+// executed. Execution re-checks each entry right before touching it and never removes a LOCKED entry.
+#pragma once
+
+#include "services/cache/cachetypes.h"
+
+#include <atomic>
+#include <functional>
+
+namespace ingot {
+
+class CacheStore;
+
+enum class MaintenanceAction { CleanFailed, ClearLocks, RemoveVersions, Prune };
+QString actionTitle(MaintenanceAction a);
+
+struct PruneOptions {
+    int ttlDays = 30;                             // 0: no TTL (nothing expires, nothing is protected)
+    qint64 maxBytes = qint64(100) * 1000 * 1000 * 1000;  // 0: no size limit
+    qint64 nowMs = 0;
+};
+
+struct PlanItem {
+    enum class Op { RemoveEntry, RemoveLocks, RemoveFolderIfEmpty };
+    Op op = Op::RemoveEntry;
+    QString key;
+    QString version;
+    QString name;
+    QStringList files;  // RemoveLocks: the lock files seen in the preview
+    qint64 bytes = 0;
+    qint64 lastUsedMs = 0;
+    ModuleState state = ModuleState::Empty;
+    QString reason;
+};
+
+struct PlanKept {
+    QString key;
+    QString reason;
+};
+
+struct MaintenancePlan {
+    MaintenanceAction action = MaintenanceAction::CleanFailed;
+    QVector<PlanItem> items;
+    QVector<PlanKept> kept;  // entries the action would otherwise touch, and why they stay
+    qint64 bytes = 0;
+    qint64 cacheBytesBefore = 0;
+    qint64 cacheBytesAfter = 0;
+    QString refusal;  // the action cannot run at all, and why
+    QStringList notes;
+    int entryCount() const;  // items that remove something (not empty-folder clean-ups)
+};
+
+struct ItemOutcome {
+    enum class Result { Done, Skipped, Failed };
+    QString key;
+    Result result = Result::Done;
+    qint64 freed = 0;
+    QString message;
+};
+
+struct MaintenanceReport {
+    QVector<ItemOutcome> outcomes;
+    int done = 0, skipped = 0, failed = 0;
+    qint64 freed = 0;  // bytes freed on disk
+    bool cancelled = false;
+    QString refusal;
+};
+
+MaintenancePlan planCleanFailed(const QVector<CacheModule> &modules, const QStringList &onlyKeys = {});
+// The neuronx-cc processes running where a cache is, asked of its store (I/O: off the UI thread). Planners take
+// this value, never a store, so every planner is a pure function of what it is given.
+struct RunningCompilers {
+    QVector<qint64> pids;
+    QString error;  // set when the store cannot tell
+};
+RunningCompilers queryRunningCompilers(CacheStore &store);
+
+MaintenancePlan planClearLocks(const QVector<CacheModule> &modules, const RunningCompilers &compilers);
+MaintenancePlan planRemoveVersions(const QVector<CacheModule> &modules, const QStringList &keepVersions);
+MaintenancePlan planPrune(const QVector<CacheModule> &modules, const PruneOptions &options);
+
+using ProgressFn = std::function<void(int done, int total, const QString &current)>;
+MaintenanceReport executePlan(CacheStore &store, const MaintenancePlan &plan, const ProgressFn &progress = {},
+                              const std::atomic_bool *cancel = nullptr);
+
+}  // namespace ingot

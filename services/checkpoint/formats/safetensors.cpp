@@ -1,0 +1,220 @@
+#include "services/checkpoint/formats/safetensors.h"
+
+#include <QFile>
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ingot {
+
+using nlohmann::json;
+
+std::int64_t SafetensorInfo::numel() const
+{
+    std::int64_t n = 1;
+    for (auto d : shape)
+        n *= d;
+    return n;
+}
+
+SafetensorsReader::~SafetensorsReader()
+{
+    close();
+}
+
+void SafetensorsReader::close()
+{
+    if (m_map)
+        ::munmap(const_cast<char *>(m_map), m_size);
+    m_map = nullptr;
+    m_size = 0;
+    m_tensors.clear();
+    m_metadata.clear();
+}
+
+const SafetensorInfo *SafetensorsReader::find(const std::string &name) const
+{
+    for (const auto &t : m_tensors)
+        if (t.name == name)
+            return &t;
+    return nullptr;
+}
+
+bool SafetensorsReader::open(const QString &path, QString *error)
+{
+    close();
+    m_path = path;
+    auto fail = [&](const QString &why) {
+        *error = QStringLiteral("%1: %2").arg(path, why);
+        close();
+        return false;
+    };
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return fail(QString::fromLocal8Bit(strerror(errno)));
+    struct stat st {};
+    ::fstat(fd, &st);
+    m_size = std::size_t(st.st_size);
+    if (m_size < 8) {
+        ::close(fd);
+        return fail(QStringLiteral("too small to be a safetensors file"));
+    }
+    void *p = ::mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    ::close(fd);
+    if (p == MAP_FAILED) {
+        m_map = nullptr;
+        return fail(QStringLiteral("cannot map the file"));
+    }
+    m_map = static_cast<const char *>(p);
+    std::uint64_t n = 0;
+    for (int k = 0; k < 8; ++k)
+        n |= std::uint64_t(static_cast<unsigned char>(m_map[k])) << (8 * k);
+    if (n > kMaxHeader || n > m_size - 8)
+        return fail(QStringLiteral("the header claims %1 bytes, which the file cannot hold (corrupt or not safetensors)").arg(n));
+    json h;
+    try {
+        h = json::parse(m_map + 8, m_map + 8 + n);
+    } catch (const json::exception &) {
+        return fail(QStringLiteral("the header is not valid JSON"));
+    }
+    if (!h.is_object())
+        return fail(QStringLiteral("the header is not a JSON object"));
+    m_data = m_map + 8 + n;
+    const std::uint64_t dataSize = m_size - 8 - n;
+    for (auto it = h.begin(); it != h.end(); ++it) {
+        if (it.key() == "__metadata__") {
+            if (!it->is_object())
+                return fail(QStringLiteral("__metadata__ is not an object"));
+            for (auto m = it->begin(); m != it->end(); ++m)
+                if (m->is_string())
+                    m_metadata[m.key()] = m->get<std::string>();
+            continue;
+        }
+        const json &e = *it;
+        SafetensorInfo t;
+        t.name = it.key();
+        if (!e.is_object() || !e.contains("dtype") || !e["dtype"].is_string() || !e.contains("shape") ||
+            !e["shape"].is_array() || !e.contains("data_offsets") || !e["data_offsets"].is_array() ||
+            e["data_offsets"].size() != 2)
+            return fail(QStringLiteral("tensor %1 has a malformed header entry").arg(QString::fromStdString(t.name)));
+        t.dtype = dtypeFromSafetensors(e["dtype"].get<std::string>());
+        if (t.dtype == DType::Unknown)
+            return fail(QStringLiteral("tensor %1 has an unknown dtype %2").arg(QString::fromStdString(t.name), QString::fromStdString(e["dtype"].get<std::string>())));
+        for (const auto &d : e["shape"]) {
+            if (!d.is_number_unsigned() && !(d.is_number_integer() && d.get<std::int64_t>() >= 0))
+                return fail(QStringLiteral("tensor %1 has a malformed shape").arg(QString::fromStdString(t.name)));
+            t.shape.push_back(d.get<std::int64_t>());
+        }
+        const auto &o = e["data_offsets"];
+        if (!o[0].is_number_unsigned() || !o[1].is_number_unsigned())
+            return fail(QStringLiteral("tensor %1 has malformed offsets").arg(QString::fromStdString(t.name)));
+        t.begin = o[0].get<std::uint64_t>();
+        t.end = o[1].get<std::uint64_t>();
+        if (t.begin > t.end || t.end > dataSize)
+            return fail(QStringLiteral("tensor %1's data lies past the end of the file (truncated or corrupt)").arg(QString::fromStdString(t.name)));
+        // numel * size must equal the byte span (guarding the multiplication).
+        long double bytes = dtypeSize(t.dtype);
+        for (auto d : t.shape)
+            bytes *= static_cast<long double>(d);
+        if (bytes != static_cast<long double>(t.end - t.begin))
+            return fail(QStringLiteral("tensor %1's shape does not match its byte size").arg(QString::fromStdString(t.name)));
+        m_tensors.push_back(std::move(t));
+    }
+    // No two tensors may overlap.
+    std::vector<const SafetensorInfo *> byOffset;
+    for (const auto &t : m_tensors)
+        byOffset.push_back(&t);
+    std::sort(byOffset.begin(), byOffset.end(), [](auto *a, auto *b) { return a->begin < b->begin; });
+    for (std::size_t k = 1; k < byOffset.size(); ++k)
+        if (byOffset[k]->begin < byOffset[k - 1]->end)
+            return fail(QStringLiteral("tensors %1 and %2 overlap").arg(QString::fromStdString(byOffset[k - 1]->name), QString::fromStdString(byOffset[k]->name)));
+    return true;
+}
+
+SafetensorsWriter::~SafetensorsWriter()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+bool SafetensorsWriter::begin(const QString &path, const std::vector<SafetensorInfo> &tensors,
+                              const std::map<std::string, std::string> &metadata, QString *error)
+{
+    m_path = path;
+    json h = json::object();
+    if (!metadata.empty()) {
+        json m = json::object();
+        for (const auto &[k, v] : metadata)
+            m[k] = v;
+        h["__metadata__"] = m;
+    }
+    std::uint64_t offset = 0;
+    for (const SafetensorInfo &t : tensors) {
+        const std::uint64_t bytes = std::uint64_t(t.numel()) * std::uint64_t(dtypeSize(t.dtype));
+        h[t.name] = {{"dtype", safetensorsName(t.dtype)}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
+        offset += bytes;
+    }
+    m_expected = offset;
+    std::string header = h.dump();
+    while ((header.size() + 8) % 8)
+        header.push_back(' ');  // align the data section to 8 bytes, as the reference writer does
+    m_fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (m_fd < 0) {
+        *error = QStringLiteral("Cannot create %1: %2").arg(path, QString::fromLocal8Bit(strerror(errno)));
+        return false;
+    }
+    char len[8];
+    const std::uint64_t n = header.size();
+    for (int k = 0; k < 8; ++k)
+        len[k] = char((n >> (8 * k)) & 0xff);
+    m_written = 0;
+    return write(len, 8, error) && write(header.data(), header.size(), error) && ((m_written = 0), true);
+}
+
+bool writeFully(int fd, const char *data, std::size_t size, const QString &path, QString *error)
+{
+    std::size_t done = 0;
+    while (done < size) {
+        const ssize_t k = ::write(fd, data + done, size - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            *error = errno == ENOSPC ? QStringLiteral("The disk is full while writing %1.").arg(path)
+                                     : QStringLiteral("Cannot write %1: %2").arg(path, QString::fromLocal8Bit(strerror(errno)));
+            return false;
+        }
+        done += std::size_t(k);
+    }
+    return true;
+}
+
+bool SafetensorsWriter::write(const char *data, std::size_t size, QString *error)
+{
+    if (!writeFully(m_fd, data, size, m_path, error))
+        return false;
+    m_written += size;
+    return true;
+}
+
+bool SafetensorsWriter::finish(QString *error)
+{
+    if (m_written != m_expected) {
+        *error = QStringLiteral("%1: %2 bytes of tensor data written, %3 announced.").arg(m_path).arg(m_written).arg(m_expected);
+        return false;
+    }
+    if (::fsync(m_fd) != 0 || ::close(m_fd) != 0) {
+        m_fd = -1;
+        *error = QStringLiteral("Cannot finish %1: %2").arg(m_path, QString::fromLocal8Bit(strerror(errno)));
+        return false;
+    }
+    m_fd = -1;
+    return true;
+}
+
+}  // namespace ingot

@@ -1,0 +1,75 @@
+// safetensors: an 8-byte little-endian header length, a JSON header {name: {dtype, shape, data_offsets}, ...,
+// "__metadata__": {str: str}}, then the raw tensor bytes. The reader memory-maps the file and checks every
+// offset before anything is read; the writer streams tensors in header order.
+#pragma once
+
+#include "services/checkpoint/formats/dtype.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ingot {
+
+struct SafetensorInfo {
+    std::string name;
+    DType dtype = DType::Unknown;
+    std::vector<std::int64_t> shape;
+    std::uint64_t begin = 0;  // offsets into the data section
+    std::uint64_t end = 0;
+    std::int64_t numel() const;
+};
+
+class SafetensorsReader final
+{
+public:
+    SafetensorsReader() = default;
+    ~SafetensorsReader();
+    SafetensorsReader(const SafetensorsReader &) = delete;
+    SafetensorsReader &operator=(const SafetensorsReader &) = delete;
+
+    // Maps the file and validates the header: its length, its JSON, every dtype, shape and offset.
+    bool open(const QString &path, QString *error);
+    const std::vector<SafetensorInfo> &tensors() const { return m_tensors; }
+    const std::map<std::string, std::string> &metadata() const { return m_metadata; }
+    const SafetensorInfo *find(const std::string &name) const;
+    // The tensor's bytes, inside the mapping (valid while the reader lives).
+    const char *data(const SafetensorInfo &t) const { return m_data + t.begin; }
+
+    static constexpr std::uint64_t kMaxHeader = 100ull * 1024 * 1024;
+
+private:
+    void close();
+    const char *m_map = nullptr;
+    std::size_t m_size = 0;
+    const char *m_data = nullptr;
+    std::vector<SafetensorInfo> m_tensors;
+    std::map<std::string, std::string> m_metadata;
+    QString m_path;
+};
+
+// Writes all of `data` to `fd` (retrying short writes); a full disk or any other failure becomes words naming `path`.
+bool writeFully(int fd, const char *data, std::size_t size, const QString &path, QString *error);
+
+class SafetensorsWriter final
+{
+public:
+    ~SafetensorsWriter();
+    // Writes the header for these tensors (in this order); then call write() for each, in the same order.
+    bool begin(const QString &path, const std::vector<SafetensorInfo> &tensors,
+               const std::map<std::string, std::string> &metadata, QString *error);
+    bool write(const char *data, std::size_t size, QString *error);
+    bool finish(QString *error);  // flushes to disk and closes
+    std::uint64_t bytesWritten() const { return m_written; }
+
+private:
+    int m_fd = -1;
+    QString m_path;
+    std::uint64_t m_expected = 0;
+    std::uint64_t m_written = 0;
+};
+
+}  // namespace ingot

@@ -1,0 +1,193 @@
+#include "services/checkpoint/formats/torchwriter.h"
+
+#include <QFile>
+
+#include <zip.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace ingot {
+
+namespace {
+void putInt(std::string &p, std::int64_t v)
+{
+    if (v >= 0 && v < 256) {
+        p += 'K';
+        p += char(v);
+    } else if (v >= 0 && v < 65536) {
+        p += 'M';
+        p += char(v & 0xff);
+        p += char(v >> 8);
+    } else if (v >= -(std::int64_t(1) << 31) && v < (std::int64_t(1) << 31)) {
+        p += 'J';
+        for (int k = 0; k < 4; ++k)
+            p += char((std::uint64_t(v) >> (8 * k)) & 0xff);
+    } else {
+        p += '\x8a';
+        p += char(8);
+        for (int k = 0; k < 8; ++k)
+            p += char((std::uint64_t(v) >> (8 * k)) & 0xff);
+    }
+}
+
+void putStr(std::string &p, const std::string &s)
+{
+    p += 'X';
+    const std::uint32_t n = std::uint32_t(s.size());
+    for (int k = 0; k < 4; ++k)
+        p += char((n >> (8 * k)) & 0xff);
+    p += s;
+}
+
+void putGlobal(std::string &p, const char *module, const char *name)
+{
+    p += 'c';
+    p += module;
+    p += '\n';
+    p += name;
+    p += '\n';
+}
+
+void putIntTuple(std::string &p, const std::vector<std::int64_t> &v)
+{
+    p += '(';
+    for (auto x : v)
+        putInt(p, x);
+    p += 't';
+}
+}  // namespace
+
+std::string TorchWriter::pickleFor(const std::vector<SafetensorInfo> &tensors)
+{
+    std::string p = "\x80\x02";
+    putGlobal(p, "collections", "OrderedDict");
+    p += ')';
+    p += 'R';
+    p += '(';
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        const SafetensorInfo &t = tensors[i];
+        putStr(p, t.name);
+        putGlobal(p, "torch._utils", "_rebuild_tensor_v2");
+        p += '(';
+        // persistent id: ('storage', torch.XStorage, key, 'cpu', numel)
+        p += '(';
+        putStr(p, "storage");
+        putGlobal(p, "torch", torchStorageName(t.dtype));
+        putStr(p, std::to_string(i));
+        putStr(p, "cpu");
+        putInt(p, t.numel());
+        p += 't';
+        p += 'Q';
+        putInt(p, 0);
+        putIntTuple(p, t.shape);
+        std::vector<std::int64_t> stride(t.shape.size(), 1);
+        for (int d = int(t.shape.size()) - 2; d >= 0; --d)
+            stride[size_t(d)] = stride[size_t(d) + 1] * t.shape[size_t(d) + 1];
+        putIntTuple(p, stride);
+        p += '\x89';  // requires_grad=False
+        putGlobal(p, "collections", "OrderedDict");
+        p += ')';
+        p += 'R';
+        p += 't';
+        p += 'R';
+    }
+    p += 'u';
+    p += '.';
+    return p;
+}
+
+TorchWriter::~TorchWriter()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+    if (!m_blob.isEmpty())
+        QFile::remove(m_blob);
+}
+
+bool TorchWriter::begin(const QString &path, const std::vector<SafetensorInfo> &tensors, QString *error)
+{
+    m_path = path;
+    m_tensors = tensors;
+    m_expected = 0;
+    for (const auto &t : tensors)
+        m_expected += std::uint64_t(t.numel()) * std::uint64_t(dtypeSize(t.dtype));
+    m_blob = path + QStringLiteral(".blob");
+    m_fd = ::open(QFile::encodeName(m_blob).constData(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (m_fd < 0) {
+        *error = QStringLiteral("Cannot create %1: %2").arg(m_blob, QString::fromLocal8Bit(strerror(errno)));
+        return false;
+    }
+    return true;
+}
+
+bool TorchWriter::write(const char *data, std::size_t size, QString *error)
+{
+    if (!writeFully(m_fd, data, size, m_path, error))
+        return false;
+    m_written += size;
+    return true;
+}
+
+bool TorchWriter::finish(QString *error)
+{
+    if (m_written != m_expected) {
+        *error = QStringLiteral("%1: %2 bytes written, %3 announced.").arg(m_path).arg(m_written).arg(m_expected);
+        return false;
+    }
+    ::close(m_fd);
+    m_fd = -1;
+    int code = 0;
+    zip_t *z = zip_open(QFile::encodeName(m_path).constData(), ZIP_CREATE | ZIP_TRUNCATE, &code);
+    if (!z) {
+        *error = QStringLiteral("Cannot create %1.").arg(m_path);
+        return false;
+    }
+    const std::string prefix = "archive/";
+    auto addBuffer = [&](const std::string &name, const std::string &content) {
+        char *copy = static_cast<char *>(::malloc(content.size() ? content.size() : 1));
+        std::memcpy(copy, content.data(), content.size());
+        zip_source_t *src = zip_source_buffer(z, copy, content.size(), 1);
+        const zip_int64_t idx = src ? zip_file_add(z, (prefix + name).c_str(), src, ZIP_FL_ENC_UTF_8) : -1;
+        if (idx < 0) {
+            if (src)
+                zip_source_free(src);
+            return false;
+        }
+        zip_set_file_compression(z, zip_uint64_t(idx), ZIP_CM_STORE, 0);
+        return true;
+    };
+    bool ok = addBuffer("data.pkl", pickleFor(m_tensors)) && addBuffer("byteorder", "little") && addBuffer("version", "3\n");
+    const QByteArray blob = QFile::encodeName(m_blob);
+    std::uint64_t offset = 0;
+    for (std::size_t i = 0; ok && i < m_tensors.size(); ++i) {
+        const std::uint64_t bytes = std::uint64_t(m_tensors[i].numel()) * std::uint64_t(dtypeSize(m_tensors[i].dtype));
+        zip_source_t *src = zip_source_file(z, blob.constData(), offset, zip_int64_t(bytes));
+        const zip_int64_t idx = src ? zip_file_add(z, (prefix + "data/" + std::to_string(i)).c_str(), src, ZIP_FL_ENC_UTF_8) : -1;
+        if (idx < 0) {
+            if (src)
+                zip_source_free(src);
+            ok = false;
+            break;
+        }
+        zip_set_file_compression(z, zip_uint64_t(idx), ZIP_CM_STORE, 0);
+        offset += bytes;
+    }
+    if (!ok || zip_close(z) != 0) {
+        *error = QStringLiteral("Cannot write %1: %2").arg(m_path, QString::fromUtf8(zip_strerror(z)));
+        zip_discard(z);
+        return false;
+    }
+    QFile::remove(m_blob);
+    m_blob.clear();
+    const int fd = ::open(QFile::encodeName(m_path).constData(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+    return true;
+}
+
+}  // namespace ingot

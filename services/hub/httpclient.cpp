@@ -1,0 +1,275 @@
+#include "services/hub/httpclient.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QRandomGenerator>
+#include <QThread>
+#include <QUrl>
+
+#include <curl/curl.h>
+
+#include <memory>
+
+namespace ingot {
+
+namespace {
+struct HttpText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::HttpClient)
+};
+
+struct CurlGlobal {
+    CurlGlobal() { curl_global_init(CURL_GLOBAL_DEFAULT); }
+};
+
+// One easy handle per thread, reused across requests so keep-alive connections are reused.
+CURL *threadHandle()
+{
+    static CurlGlobal global;
+    struct Holder {
+        CURL *h = nullptr;
+        ~Holder()
+        {
+            if (h)
+                curl_easy_cleanup(h);
+        }
+    };
+    thread_local Holder holder;
+    if (!holder.h)
+        holder.h = curl_easy_init();
+    return holder.h;
+}
+
+struct Transfer {
+    const HttpRequest *req = nullptr;
+    HttpResponse *resp = nullptr;
+    const std::atomic_bool *cancel = nullptr;
+    bool tooLarge = false;
+    bool sinkFailed = false;
+    bool restartSink = false;
+    qint64 received = 0;
+};
+
+size_t onWrite(char *data, size_t size, size_t n, void *user)
+{
+    auto *t = static_cast<Transfer *>(user);
+    const size_t len = size * n;
+    // Redirect and error bodies are small and kept; only a 2xx body goes to the sink.
+    const bool toSink = t->req->sink && t->resp->status >= 200 && t->resp->status < 300;
+    t->received += qint64(len);
+    if (!toSink) {
+        if (t->received > t->req->maxBytes) {
+            t->tooLarge = true;
+            return 0;
+        }
+        t->resp->body.append(data, int(len));
+        return len;
+    }
+    if (!t->req->sink(data, len, t->restartSink)) {
+        t->sinkFailed = true;
+        return 0;
+    }
+    t->restartSink = false;
+    return len;
+}
+
+size_t onHeader(char *data, size_t size, size_t n, void *user)
+{
+    auto *t = static_cast<Transfer *>(user);
+    const QByteArray line = QByteArray(data, int(size * n)).trimmed();
+    if (line.startsWith("HTTP/")) {
+        t->resp->headers.clear();
+        const QList<QByteArray> parts = line.split(' ');
+        t->resp->status = parts.size() > 1 ? parts[1].toInt() : 0;
+    } else if (const int colon = line.indexOf(':'); colon > 0) {
+        t->resp->headers.insert(line.left(colon).trimmed().toLower(), line.mid(colon + 1).trimmed());
+    }
+    return size * n;
+}
+
+int onProgress(void *user, curl_off_t, curl_off_t, curl_off_t, curl_off_t)
+{
+    auto *t = static_cast<Transfer *>(user);
+    return t->cancel && t->cancel->load() ? 1 : 0;
+}
+
+bool retryable(int status)
+{
+    return status == 408 || status == 429 || status == 500 || status == 502 || status == 503 || status == 504;
+}
+
+int retryAfterMs(const QByteArray &value)
+{
+    if (value.isEmpty())
+        return -1;
+    bool ok = false;
+    const double secs = value.trimmed().toDouble(&ok);
+    if (ok)
+        return int(secs * 1000);
+    const QDateTime when = QDateTime::fromString(QString::fromLatin1(value.trimmed()), Qt::RFC2822Date);
+    return when.isValid() ? int(std::max<qint64>(0, QDateTime::currentDateTimeUtc().msecsTo(when))) : -1;
+}
+
+// Sleeps in small steps so a cancel is noticed.
+bool waitFor(int ms, const std::atomic_bool *cancel)
+{
+    for (int slept = 0; slept < ms; slept += 20) {
+        if (cancel && cancel->load())
+            return false;
+        QThread::msleep(std::min(20, ms - slept));
+    }
+    return !(cancel && cancel->load());
+}
+
+QString redactedUrl(const QString &url)
+{
+    // Query strings can carry signatures; keep messages to the path.
+    const QUrl u(url);
+    return u.adjusted(QUrl::RemoveQuery | QUrl::RemoveUserInfo).toString();
+}
+}  // namespace
+
+HttpClient::HttpClient()
+    : m_userAgent(QByteArrayLiteral("ingot/" INGOT_VERSION "; ") + curl_version())
+{
+}
+
+QString HttpClient::originOf(const QString &url)
+{
+    const QUrl u(url);
+    const int port = u.port(u.scheme() == QLatin1String("https") ? 443 : 80);
+    return u.scheme().toLower() + QStringLiteral("://") + u.host().toLower() + QLatin1Char(':') + QString::number(port);
+}
+
+HttpResponse HttpClient::once(const HttpRequest &request, const std::atomic_bool *cancel, bool restartSink) const
+{
+    HttpResponse resp;
+    CURL *h = threadHandle();
+    QString url = request.url;
+    const QString trusted = originOf(request.trustedOrigin.isEmpty() ? request.url : request.trustedOrigin);
+    QByteArray method = request.method;
+    for (int hop = 0;; ++hop) {
+        if (hop > 10) {
+            resp.failure = HttpResponse::Failure::TooManyRedirects;
+            resp.error = HttpText::tr("Too many redirects from %1 (a redirect loop?).").arg(redactedUrl(request.url));
+            return resp;
+        }
+        resp.status = 0;
+        resp.headers.clear();
+        resp.body.clear();
+        Transfer t{&request, &resp, cancel};
+        t.restartSink = restartSink;
+        curl_easy_reset(h);
+        const QByteArray u = url.toUtf8();
+        curl_easy_setopt(h, CURLOPT_URL, u.constData());
+        curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+        curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+        curl_easy_setopt(h, CURLOPT_USERAGENT, m_userAgent.constData());
+        curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+        curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+        curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+        curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 30L);
+        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, long(request.timeoutMs));
+        curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, onWrite);
+        curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
+        curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, onHeader);
+        curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
+        curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+        curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, onProgress);
+        curl_easy_setopt(h, CURLOPT_XFERINFODATA, &t);
+        curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+        if (method == "HEAD") {
+            curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+        } else if (method == "GET") {
+            curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+        } else {
+            curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method.constData());
+            if (method != "DELETE" || !request.body.isEmpty()) {
+                curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.size()));
+                curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.constData());
+            }
+        }
+        struct curl_slist *hdrs = nullptr;
+        for (const auto &[k, v] : request.headers)
+            hdrs = curl_slist_append(hdrs, QByteArray(k + ": " + v).constData());
+        hdrs = curl_slist_append(hdrs, "Expect:");
+        QByteArray auth;
+        if (!request.bearer.isEmpty() && originOf(url) == trusted) {
+            auth = "Authorization: Bearer " + request.bearer.toUtf8();
+            hdrs = curl_slist_append(hdrs, auth.constData());
+        }
+        curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+        const CURLcode rc = curl_easy_perform(h);
+        curl_slist_free_all(hdrs);
+        auth.fill('\0');
+        curl_easy_setopt(h, CURLOPT_HTTPHEADER, nullptr);
+        resp.finalUrl = url;
+        if (rc != CURLE_OK) {
+            if (t.tooLarge) {
+                resp.failure = HttpResponse::Failure::TooLarge;
+                resp.error = HttpText::tr("The response from %1 is larger than %2 bytes; refused.")
+                                 .arg(redactedUrl(url)).arg(request.maxBytes);
+            } else if (t.sinkFailed) {
+                resp.failure = HttpResponse::Failure::SinkFailed;
+                resp.error = HttpText::tr("Could not store the data from %1.").arg(redactedUrl(url));
+            } else if (rc == CURLE_ABORTED_BY_CALLBACK) {
+                resp.failure = HttpResponse::Failure::Cancelled;
+                resp.error = HttpText::tr("Cancelled.");
+            } else if (rc == CURLE_OPERATION_TIMEDOUT) {
+                resp.failure = HttpResponse::Failure::Timeout;
+                resp.error = HttpText::tr("%1 did not answer in time.").arg(redactedUrl(url));
+            } else {
+                resp.failure = HttpResponse::Failure::Network;
+                resp.error = HttpText::tr("Network error talking to %1: %2.")
+                                 .arg(redactedUrl(url), QString::fromUtf8(curl_easy_strerror(rc)));
+            }
+            return resp;
+        }
+        const bool redirect = resp.status == 301 || resp.status == 302 || resp.status == 303 || resp.status == 307 ||
+                              resp.status == 308;
+        if (!redirect)
+            return resp;
+        const QByteArray location = resp.header("location");
+        if (location.isEmpty())
+            return resp;
+        if (hop == 0)
+            resp.firstHeaders = resp.headers;
+        url = QUrl(url).resolved(QUrl(QString::fromUtf8(location))).toString();
+        if (resp.status == 303)
+            method = "GET";
+    }
+}
+
+HttpResponse HttpClient::send(const HttpRequest &request, const std::atomic_bool *cancel) const
+{
+    if (m_offline) {
+        HttpResponse r;
+        r.failure = HttpResponse::Failure::Offline;
+        r.error = HttpText::tr("HF_HUB_OFFLINE is set: Ingot makes no request to the Hub.");
+        return r;
+    }
+    HttpResponse last;
+    for (int attempt = 1; attempt <= std::max(1, m_retry.maxAttempts); ++attempt) {
+        last = once(request, cancel, attempt > 1);
+        last.attempts = attempt;
+        const bool netFail = last.failure == HttpResponse::Failure::Network || last.failure == HttpResponse::Failure::Timeout;
+        if (!(netFail || (last.failure == HttpResponse::Failure::None && retryable(last.status))))
+            return last;
+        if (attempt == m_retry.maxAttempts)
+            break;
+        int delay = std::min(m_retry.maxDelayMs, m_retry.baseDelayMs << (attempt - 1));
+        delay = delay / 2 + int(QRandomGenerator::global()->bounded(delay / 2 + 1));
+        if (last.status == 429 || last.status == 503) {
+            const int ra = retryAfterMs(last.header("retry-after"));
+            if (ra >= 0)
+                delay = std::min(ra, m_retry.maxRetryAfterMs);
+        }
+        if (!waitFor(delay, cancel)) {
+            last.failure = HttpResponse::Failure::Cancelled;
+            last.error = HttpText::tr("Cancelled.");
+            return last;
+        }
+    }
+    return last;
+}
+
+}  // namespace ingot

@@ -1,0 +1,470 @@
+#include "services/hub/hubclient.h"
+
+#include "services/util/relpath.h"
+
+#include "services/hub/secretstore.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QUrl>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <unistd.h>
+
+namespace ingot {
+
+using nlohmann::json;
+
+namespace {
+struct HubText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::HubClient)
+};
+
+QString qs(const json &j, const char *key)
+{
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+}
+
+qint64 qi(const json &j, const char *key)
+{
+    const auto it = j.find(key);
+    return it != j.end() && it->is_number() ? it->get<qint64>() : 0;
+}
+
+bool parseJson(const HttpResponse &r, json *out, HubError *err, const QString &what)
+{
+    if (r.header("content-type").startsWith("text/html")) {
+        *err = {HubError::Kind::BadResponse, r.status,
+                HubText::tr("The Hub answered %1 with an HTML page instead of JSON. Is HF_ENDPOINT a Hub?").arg(what)};
+        return false;
+    }
+    try {
+        *out = json::parse(r.body.constData(), r.body.constData() + r.body.size());
+        return true;
+    } catch (const json::exception &) {
+        *err = {HubError::Kind::BadResponse, r.status,
+                r.body.isEmpty() ? HubText::tr("The Hub sent an empty answer for %1.").arg(what)
+                                 : HubText::tr("The Hub sent malformed or truncated JSON for %1.").arg(what)};
+        return false;
+    }
+}
+
+TreeEntry entryFrom(const json &j, bool *ok)
+{
+    TreeEntry e;
+    *ok = j.is_object() && j.contains("path") && j["path"].is_string() && j.contains("type") && j["type"].is_string();
+    if (!*ok)
+        return e;
+    e.isDir = qs(j, "type") == QLatin1String("directory");
+    e.path = qs(j, "path");
+    e.size = qi(j, "size");
+    e.oid = qs(j, "oid");
+    if (const auto lfs = j.find("lfs"); lfs != j.end() && lfs->is_object())
+        e.lfsOid = qs(*lfs, "oid");
+    return e;
+}
+
+QString nextLink(const QByteArray &link)
+{
+    static const QRegularExpression re(QStringLiteral("<(https?://[^>]+)>\\s*;\\s*rel=\"next\""));
+    const auto m = re.match(QString::fromUtf8(link));
+    return m.hasMatch() ? m.captured(1) : QString();
+}
+
+QString unquote(QByteArray v)
+{
+    v = v.trimmed();
+    if (v.startsWith("W/"))
+        v = v.mid(2);
+    if (v.size() >= 2 && v.startsWith('"') && v.endsWith('"'))
+        v = v.mid(1, v.size() - 2);
+    return QString::fromLatin1(v);
+}
+}  // namespace
+
+QString encodePathSegments(const QString &path)
+{
+    QStringList parts;
+    for (const QString &p : path.split(QLatin1Char('/')))
+        parts << QString::fromLatin1(QUrl::toPercentEncoding(p));
+    return parts.join(QLatin1Char('/'));
+}
+
+HubClient::HubClient(QString endpoint, QString token, bool offline)
+    : m_endpoint(std::move(endpoint))
+    , m_token(std::move(token))
+{
+    while (m_endpoint.endsWith(QLatin1Char('/')))
+        m_endpoint.chop(1);
+    m_http.setOffline(offline);
+}
+
+HubClient HubClient::fromEnvironment(SecretStore *keychain)
+{
+    const HubConfig c = HubConfig::fromEnvironment();
+    return HubClient(c.endpoint, resolveToken(c, keychain).token, c.offline);
+}
+
+bool HubClient::isSafeRepoPath(const QString &path)
+{
+    return !path.isEmpty() && isSafeRelativePath(path);
+}
+
+QString HubClient::apiRepoUrl(const QString &repo) const
+{
+    return m_endpoint + QStringLiteral("/api/models/") + repo;
+}
+
+HttpRequest HubClient::request(const QByteArray &method, const QString &url) const
+{
+    HttpRequest r;
+    r.method = method;
+    r.url = url;
+    r.bearer = m_token;
+    r.trustedOrigin = m_endpoint;
+    r.headers << qMakePair(QByteArray("Accept"), QByteArray("application/json"));
+    return r;
+}
+
+HttpResponse HubClient::call(const HttpRequest &req, HubError *err, const QString &what, const QString &repo,
+                             const std::atomic_bool *cancel) const
+{
+    *err = HubError();
+    HttpResponse r = m_http.send(req, cancel);
+    using F = HttpResponse::Failure;
+    using K = HubError::Kind;
+    switch (r.failure) {
+    case F::None: break;
+    case F::Offline: *err = {K::Offline, 0, r.error}; return r;
+    case F::Network: *err = {K::Network, 0, r.error + QLatin1Char(' ') + HubText::tr("Tried %n time(s).", nullptr, r.attempts)}; return r;
+    case F::Timeout: *err = {K::Timeout, 0, r.error}; return r;
+    case F::Cancelled: *err = {K::Cancelled, 0, r.error}; return r;
+    case F::TooLarge: *err = {K::TooLarge, 0, r.error}; return r;
+    case F::TooManyRedirects: *err = {K::BadResponse, 0, r.error}; return r;
+    case F::SinkFailed: *err = {K::Storage, 0, r.error}; return r;
+    }
+    if (r.status >= 200 && r.status < 300)
+        return r;
+    const QByteArray code = r.header("x-error-code");
+    QString serverMsg = QString::fromUtf8(r.header("x-error-message"));
+    if (serverMsg.isEmpty() && r.header("content-type").startsWith("application/json")) {
+        try {
+            const json j = json::parse(r.body.constData(), r.body.constData() + r.body.size());
+            if (j.is_object())
+                serverMsg = qs(j, "error");
+        } catch (const json::exception &) {
+        }
+    }
+    const QString status = QStringLiteral("HTTP %1%2").arg(r.status).arg(code.isEmpty() ? QString() : QLatin1Char(' ') + QString::fromLatin1(code));
+    if (r.header("content-type").startsWith("text/html")) {
+        *err = {r.status >= 500 ? K::Server : K::BadResponse, r.status,
+                HubText::tr("The Hub answered %1 with an HTML error page (%2): the service may be down, or HF_ENDPOINT "
+                            "may not point at a Hub.").arg(what, status)};
+        return r;
+    }
+    if (code == "GatedRepo") {
+        *err = {K::Gated, r.status, HubText::tr("%1 is gated: accept its conditions on the Hub with your account, then "
+                                                "use a token of that account (%2).").arg(repo, status)};
+    } else if (code == "RepoNotFound" || (r.status == 401 && !repo.isEmpty())) {
+        *err = {K::NotFound, r.status,
+                hasToken() ? HubText::tr("Repository %1 was not found, or your token cannot read it (%2).").arg(repo, status)
+                           : HubText::tr("Repository %1 was not found, or it is private: log in with a token that can "
+                                         "read it (%2).").arg(repo, status)};
+    } else if (code == "RevisionNotFound") {
+        *err = {K::RevisionNotFound, r.status, HubText::tr("%1 has no such revision (%2).").arg(repo, status)};
+    } else if (code == "EntryNotFound") {
+        *err = {K::EntryNotFound, r.status, HubText::tr("%1 is not in %2 (%3).").arg(what, repo, status)};
+    } else if (r.status == 401) {
+        *err = {K::Unauthorized, r.status, hasToken() ? HubText::tr("The Hub refused the token: it is invalid or expired (%1).").arg(status)
+                                                      : HubText::tr("This needs a Hugging Face token: log in first (%1).").arg(status)};
+    } else if (r.status == 403) {
+        *err = {K::Forbidden, r.status, HubText::tr("Not allowed: %1 (%2).").arg(serverMsg.isEmpty() ? what : serverMsg, status)};
+    } else if (r.status == 404) {
+        *err = {K::NotFound, r.status, HubText::tr("%1 was not found (%2).").arg(what, status)};
+    } else if (r.status == 409) {
+        *err = {K::Conflict, r.status, serverMsg.isEmpty() ? HubText::tr("%1 already exists (%2).").arg(what, status) : serverMsg};
+    } else if (r.status == 412) {
+        *err = {K::PreconditionFailed, r.status, HubText::tr("The repo changed meanwhile (%1).").arg(status)};
+    } else if (r.status == 429) {
+        *err = {K::RateLimited, r.status, HubText::tr("The Hub is rate-limiting requests (%1); retried %n time(s). Wait a "
+                                                      "moment and try again.", nullptr, r.attempts).arg(status)};
+    } else if (r.status >= 500) {
+        *err = {K::Server, r.status, HubText::tr("The Hub failed to answer %1 (%2) after %n attempt(s).", nullptr, r.attempts).arg(what, status)};
+    } else {
+        *err = {K::BadResponse, r.status, HubText::tr("Unexpected answer to %1 (%2)%3").arg(what, status,
+                                                      serverMsg.isEmpty() ? QStringLiteral(".") : QStringLiteral(": ") + serverMsg)};
+    }
+    return r;
+}
+
+WhoAmI HubClient::whoami(HubError *err, const std::atomic_bool *cancel) const
+{
+    WhoAmI w;
+    if (!hasToken() && !isOffline()) {
+        *err = {HubError::Kind::Unauthorized, 0, HubText::tr("No Hugging Face token: set HF_TOKEN, run `huggingface-cli "
+                                                             "login`, or log in from Ingot.")};
+        return w;
+    }
+    const HttpResponse r = call(request("GET", m_endpoint + QStringLiteral("/api/whoami-v2")), err,
+                                HubText::tr("who am I"), QString(), cancel);
+    json j;
+    if (!err->ok() || !parseJson(r, &j, err, QStringLiteral("/api/whoami-v2")))
+        return w;
+    if (!j.is_object() || !j.contains("name")) {
+        *err = {HubError::Kind::BadResponse, r.status, HubText::tr("The Hub's whoami answer has no name.")};
+        return w;
+    }
+    w.name = qs(j, "name");
+    w.fullname = qs(j, "fullname");
+    if (const auto orgs = j.find("orgs"); orgs != j.end() && orgs->is_array())
+        for (const auto &o : *orgs)
+            if (o.is_object())
+                w.orgs << qs(o, "name");
+    if (const auto auth = j.find("auth"); auth != j.end() && auth->is_object())
+        if (const auto at = auth->find("accessToken"); at != auth->end() && at->is_object())
+            w.role = qs(*at, "role");
+    return w;
+}
+
+RepoInfo HubClient::repoInfo(const QString &repo, const QString &revision, HubError *err,
+                             const std::atomic_bool *cancel) const
+{
+    RepoInfo info;
+    if (!isValidRepoId(repo)) {
+        *err = {HubError::Kind::NotFound, 0, HubText::tr("\"%1\" is not a repo id of the form org/name.").arg(repo)};
+        return info;
+    }
+    QString url = apiRepoUrl(repo);
+    if (!revision.isEmpty() && revision != QLatin1String("main"))
+        url += QStringLiteral("/revision/") + QString::fromLatin1(QUrl::toPercentEncoding(revision));
+    const HttpResponse r = call(request("GET", url), err, repo, repo, cancel);
+    json j;
+    if (!err->ok() || !parseJson(r, &j, err, repo))
+        return info;
+    if (!j.is_object()) {
+        *err = {HubError::Kind::BadResponse, r.status, HubText::tr("Unexpected repo info for %1.").arg(repo)};
+        return info;
+    }
+    info.id = qs(j, "id");
+    info.sha = qs(j, "sha");
+    info.isPrivate = j.value("private", false) == true;
+    info.gated = j.contains("gated") && j["gated"].is_string() ? true : j.value("gated", json(false)) == true;
+    if (const auto s = j.find("siblings"); s != j.end() && s->is_array())
+        info.files = int(s->size());
+    return info;
+}
+
+QVector<TreeEntry> HubClient::listTree(const QString &repo, const QString &revision, const QString &path, bool recursive,
+                                       HubError *err, const std::atomic_bool *cancel,
+                                       const std::function<void(const QVector<TreeEntry> &)> &onPage) const
+{
+    QVector<TreeEntry> all;
+    *err = HubError();
+    if (!isValidRepoId(repo)) {
+        *err = {HubError::Kind::NotFound, 0, HubText::tr("\"%1\" is not a repo id of the form org/name.").arg(repo)};
+        return all;
+    }
+    const QString clean = path.trimmed().remove(QRegularExpression(QStringLiteral("^/+|/+$")));
+    if (!clean.isEmpty() && !isSafeRepoPath(clean)) {
+        *err = {HubError::Kind::UnsafePath, 0, HubText::tr("\"%1\" is not a path inside a repo.").arg(path)};
+        return all;
+    }
+    QString url = apiRepoUrl(repo) + QStringLiteral("/tree/") +
+                  QString::fromLatin1(QUrl::toPercentEncoding(revision.isEmpty() ? QStringLiteral("main") : revision)) +
+                  (clean.isEmpty() ? QString() : QLatin1Char('/') + encodePathSegments(clean)) +
+                  QStringLiteral("?recursive=%1&expand=false").arg(recursive ? QStringLiteral("true") : QStringLiteral("false"));
+    const QString what = clean.isEmpty() ? HubText::tr("the file list") : clean;
+    int pages = 0;
+    while (!url.isEmpty()) {
+        if (++pages > 100000) {
+            *err = {HubError::Kind::BadResponse, 0, HubText::tr("The file list of %1 does not end (paging loop).").arg(repo)};
+            return all;
+        }
+        const HttpResponse r = call(request("GET", url), err, what, repo, cancel);
+        json j;
+        if (!err->ok() || !parseJson(r, &j, err, what))
+            return all;
+        if (!j.is_array()) {
+            *err = {HubError::Kind::BadResponse, r.status, HubText::tr("The Hub's file list of %1 is not a list.").arg(repo)};
+            return all;
+        }
+        QVector<TreeEntry> page;
+        page.reserve(int(j.size()));
+        for (const auto &item : j) {
+            bool ok = false;
+            TreeEntry e = entryFrom(item, &ok);
+            if (!ok) {
+                *err = {HubError::Kind::BadResponse, r.status, HubText::tr("An entry of the file list of %1 has no path or type.").arg(repo)};
+                return all;
+            }
+            // Checked before anything can touch the disk with it.
+            if (!isSafeRepoPath(e.path)) {
+                *err = {HubError::Kind::UnsafePath, r.status,
+                        HubText::tr("The file list of %1 names \"%2\", a path that leaves the repo; refused.").arg(repo, e.path)};
+                return all;
+            }
+            page.append(std::move(e));
+        }
+        if (onPage)
+            onPage(page);
+        all += page;
+        url = nextLink(r.header("link"));
+    }
+    return all;
+}
+
+QVector<TreeEntry> HubClient::pathsInfo(const QString &repo, const QString &revision, const QStringList &paths,
+                                        HubError *err, const std::atomic_bool *cancel) const
+{
+    QVector<TreeEntry> out;
+    json body = {{"paths", json::array()}, {"expand", false}};
+    for (const QString &p : paths) {
+        if (!isSafeRepoPath(p)) {
+            *err = {HubError::Kind::UnsafePath, 0, HubText::tr("\"%1\" is not a path inside a repo.").arg(p)};
+            return out;
+        }
+        body["paths"].push_back(p.toStdString());
+    }
+    HttpRequest req = request("POST", apiRepoUrl(repo) + QStringLiteral("/paths-info/") +
+                                          QString::fromLatin1(QUrl::toPercentEncoding(revision.isEmpty() ? QStringLiteral("main") : revision)));
+    req.headers << qMakePair(QByteArray("Content-Type"), QByteArray("application/json"));
+    req.body = QByteArray::fromStdString(body.dump());
+    const HttpResponse r = call(req, err, HubText::tr("path information"), repo, cancel);
+    json j;
+    if (!err->ok() || !parseJson(r, &j, err, QStringLiteral("paths-info")))
+        return out;
+    if (!j.is_array()) {
+        *err = {HubError::Kind::BadResponse, r.status, HubText::tr("The Hub's path information for %1 is not a list.").arg(repo)};
+        return out;
+    }
+    for (const auto &item : j) {
+        bool ok = false;
+        TreeEntry e = entryFrom(item, &ok);
+        if (ok && isSafeRepoPath(e.path))
+            out.append(std::move(e));
+    }
+    return out;
+}
+
+QByteArray HubClient::readFile(const QString &repo, const QString &revision, const QString &path, qint64 maxBytes,
+                               HubError *err, DownloadResult *info, const std::atomic_bool *cancel) const
+{
+    if (!isSafeRepoPath(path)) {
+        *err = {HubError::Kind::UnsafePath, 0, HubText::tr("\"%1\" is not a path inside a repo.").arg(path)};
+        return {};
+    }
+    HttpRequest req = request("GET", m_endpoint + QLatin1Char('/') + repo + QStringLiteral("/resolve/") +
+                                         QString::fromLatin1(QUrl::toPercentEncoding(revision.isEmpty() ? QStringLiteral("main") : revision)) +
+                                         QLatin1Char('/') + encodePathSegments(path));
+    req.headers.clear();
+    req.maxBytes = maxBytes;
+    const HttpResponse r = call(req, err, path, repo, cancel);
+    if (!err->ok())
+        return {};
+    if (info) {
+        info->commit = QString::fromLatin1(r.firstHeaders.value("x-repo-commit", r.header("x-repo-commit")));
+        info->etag = unquote(r.firstHeaders.value("x-linked-etag", r.header("etag")));
+        info->size = r.body.size();
+    }
+    return r.body;
+}
+
+DownloadResult HubClient::download(const QString &repo, const QString &revision, const QString &path,
+                                   const QString &destination, HubError *err, const std::atomic_bool *cancel,
+                                   const std::function<void(qint64, qint64)> &progress) const
+{
+    DownloadResult res;
+    if (!isSafeRepoPath(path)) {
+        *err = {HubError::Kind::UnsafePath, 0, HubText::tr("\"%1\" is not a path inside a repo.").arg(path)};
+        return res;
+    }
+    const QString part = destination + QStringLiteral(".ingot-part");
+    QFile out(part);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        *err = {HubError::Kind::Storage, 0, HubText::tr("Cannot write %1: %2").arg(part, out.errorString())};
+        return res;
+    }
+    QCryptographicHash sha(QCryptographicHash::Sha256);
+    qint64 written = 0;
+    HttpRequest req = request("GET", m_endpoint + QLatin1Char('/') + repo + QStringLiteral("/resolve/") +
+                                         QString::fromLatin1(QUrl::toPercentEncoding(revision.isEmpty() ? QStringLiteral("main") : revision)) +
+                                         QLatin1Char('/') + encodePathSegments(path));
+    req.headers.clear();
+    req.timeoutMs = 0;  // large files: only a stalled transfer times out
+    req.sink = [&](const char *data, size_t size, bool restart) {
+        if (restart) {
+            out.resize(0);
+            out.seek(0);
+            sha.reset();
+            written = 0;
+        }
+        if (out.write(data, qint64(size)) != qint64(size))
+            return false;
+        sha.addData(QByteArrayView(data, qsizetype(size)));
+        written += qint64(size);
+        if (progress)
+            progress(written, -1);
+        return true;
+    };
+    const HttpResponse r = call(req, err, path, repo, cancel);
+    auto fail = [&](HubError e) {
+        out.close();
+        QFile::remove(part);
+        *err = e;
+        return DownloadResult();
+    };
+    if (!err->ok()) {
+        if (err->kind == HubError::Kind::Storage)
+            err->message = HubText::tr("Could not write %1 (disk full?): %2").arg(part, out.errorString());
+        return fail(*err);
+    }
+    if (!out.flush() || ::fsync(out.handle()) != 0)
+        return fail({HubError::Kind::Storage, 0, HubText::tr("Could not write %1: %2").arg(part, out.errorString())});
+    out.close();
+    const QByteArray linkedEtag = r.firstHeaders.value("x-linked-etag");
+    const qint64 expected = r.firstHeaders.contains("x-linked-size") ? r.firstHeaders.value("x-linked-size").toLongLong()
+                                                                     : r.header("content-length").toLongLong();
+    if (r.firstHeaders.contains("x-linked-size") || r.headers.contains("content-length")) {
+        if (expected != written)
+            return fail({HubError::Kind::BadResponse, r.status,
+                         HubText::tr("%1 arrived incomplete (%2 of %3 bytes).").arg(path).arg(written).arg(expected)});
+    }
+    const QString lfsOid = unquote(linkedEtag);
+    if (lfsOid.size() == 64 && lfsOid != QString::fromLatin1(sha.result().toHex()))
+        return fail({HubError::Kind::BadResponse, r.status, HubText::tr("%1 does not match its sha256 checksum.").arg(path)});
+    if (std::rename(QFile::encodeName(part).constData(), QFile::encodeName(destination).constData()) != 0)
+        return fail({HubError::Kind::Storage, 0, HubText::tr("Could not move the download into place at %1.").arg(destination)});
+    res.commit = QString::fromLatin1(r.firstHeaders.value("x-repo-commit", r.header("x-repo-commit")));
+    res.etag = lfsOid.isEmpty() ? unquote(r.header("etag")) : lfsOid;
+    res.size = written;
+    return res;
+}
+
+QString HubClient::createRepo(const QString &repoId, bool isPublic, HubError *err, const std::atomic_bool *cancel) const
+{
+    if (!isValidRepoId(repoId)) {
+        *err = {HubError::Kind::BadResponse, 0, HubText::tr("\"%1\" is not a repo id of the form org/name.").arg(repoId)};
+        return {};
+    }
+    const QString org = repoId.section(QLatin1Char('/'), 0, 0), name = repoId.section(QLatin1Char('/'), 1);
+    const json body = {{"name", name.toStdString()}, {"organization", org.toStdString()}, {"type", "model"},
+                       {"visibility", isPublic ? "public" : "private"}, {"private", !isPublic}};
+    HttpRequest req = request("POST", m_endpoint + QStringLiteral("/api/repos/create"));
+    req.headers << qMakePair(QByteArray("Content-Type"), QByteArray("application/json"));
+    req.body = QByteArray::fromStdString(body.dump());
+    const HttpResponse r = call(req, err, repoId, QString(), cancel);
+    if (!err->ok())
+        return {};
+    json j;
+    if (!parseJson(r, &j, err, QStringLiteral("repos/create")))
+        return {};
+    return j.is_object() ? qs(j, "url") : QString();
+}
+
+}  // namespace ingot

@@ -1,0 +1,104 @@
+// The Hugging Face Hub API as Ingot uses it: whoami, repo info, tree listing (paginated), paths-info,
+// downloads through resolve, repo creation. Blocking calls meant for worker threads; each takes a cancel flag.
+#pragma once
+
+#include "services/hub/hubconfig.h"
+#include "services/hub/httpclient.h"
+
+#include <QStringList>
+#include <QVector>
+
+#include <atomic>
+#include <functional>
+
+namespace ingot {
+
+struct HubError {
+    enum class Kind {
+        None, Offline, Network, Timeout, Cancelled, Unauthorized, NotFound, RevisionNotFound, EntryNotFound, Gated,
+        Forbidden, RateLimited, Conflict, PreconditionFailed, Server, BadResponse, TooLarge, UnsafePath, Storage,
+    };
+    Kind kind = Kind::None;
+    int status = 0;
+    QString message;  // what happened, where, and what to do next
+    bool ok() const { return kind == Kind::None; }
+};
+
+struct WhoAmI {
+    QString name;
+    QString fullname;
+    QStringList orgs;
+    QString role;  // "read", "write", "fineGrained" ...
+};
+
+struct RepoInfo {
+    QString id;
+    QString sha;
+    bool isPrivate = false;
+    bool gated = false;
+    int files = 0;
+};
+
+struct TreeEntry {
+    bool isDir = false;
+    QString path;
+    qint64 size = 0;
+    QString oid;     // git object id
+    QString lfsOid;  // sha256 for LFS files, else empty
+};
+
+struct DownloadResult {
+    QString commit;  // X-Repo-Commit
+    QString etag;    // X-Linked-Etag for LFS files, else ETag (quotes removed)
+    qint64 size = 0;
+};
+
+class HubClient final
+{
+public:
+    HubClient(QString endpoint, QString token, bool offline = false);
+    static HubClient fromEnvironment(SecretStore *keychain = nullptr);
+
+    const QString &endpoint() const { return m_endpoint; }
+    bool hasToken() const { return !m_token.isEmpty(); }
+    bool isOffline() const { return m_http.isOffline(); }
+    void setRetryPolicy(const RetryPolicy &p) { m_http.setRetryPolicy(p); }
+
+    WhoAmI whoami(HubError *err, const std::atomic_bool *cancel = nullptr) const;
+    RepoInfo repoInfo(const QString &repo, const QString &revision, HubError *err,
+                      const std::atomic_bool *cancel = nullptr) const;
+    // Lists `path` ("" for the root), following the Link header page by page. `onPage` (optional) sees each
+    // page as it arrives. Every path is checked before it is returned: ".." or a leading "/" is an error.
+    QVector<TreeEntry> listTree(const QString &repo, const QString &revision, const QString &path, bool recursive,
+                                HubError *err, const std::atomic_bool *cancel = nullptr,
+                                const std::function<void(const QVector<TreeEntry> &)> &onPage = {}) const;
+    QVector<TreeEntry> pathsInfo(const QString &repo, const QString &revision, const QStringList &paths,
+                                 HubError *err, const std::atomic_bool *cancel = nullptr) const;
+    // A small file into memory (registry entries, configs).
+    QByteArray readFile(const QString &repo, const QString &revision, const QString &path, qint64 maxBytes,
+                        HubError *err, DownloadResult *info = nullptr, const std::atomic_bool *cancel = nullptr) const;
+    // A file of any size to `destination`, written to a temporary file beside it and renamed when complete and
+    // checked (size, and sha256 for LFS files). An existing destination is replaced only then.
+    DownloadResult download(const QString &repo, const QString &revision, const QString &path,
+                            const QString &destination, HubError *err, const std::atomic_bool *cancel = nullptr,
+                            const std::function<void(qint64 done, qint64 total)> &progress = {}) const;
+    // Creates a model repo (private unless `isPublic`). Returns its URL; Conflict when it exists.
+    QString createRepo(const QString &repoId, bool isPublic, HubError *err,
+                       const std::atomic_bool *cancel = nullptr) const;
+
+    static bool isSafeRepoPath(const QString &path);
+
+private:
+    HttpRequest request(const QByteArray &method, const QString &url) const;
+    HttpResponse call(const HttpRequest &req, HubError *err, const QString &what, const QString &repo,
+                      const std::atomic_bool *cancel) const;
+    QString apiRepoUrl(const QString &repo) const;
+
+    QString m_endpoint;
+    QString m_token;
+    HttpClient m_http;
+};
+
+QString encodePathSegments(const QString &path);  // "a b/c+d" -> "a%20b/c%2Bd"
+
+}  // namespace ingot

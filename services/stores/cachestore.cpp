@@ -1,0 +1,7 @@
+#include "services/stores/cachestore.h"
+
+namespace ingot {
+
+CacheStore::~CacheStore() = default;
+
+}  // namespace ingot

@@ -1,0 +1,420 @@
+#include "services/stores/localcachestore.h"
+
+#include "services/stores/procscan.h"
+#include "services/stores/storewatcher.h"
+#include "services/util/errnotext.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ingot {
+
+namespace {
+// lupdate reads this context from the macro, so the .ts file and the lookups agree.
+struct StoreText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::LocalCacheStore)
+};
+
+qint64 toMs(const struct timespec &ts)
+{
+    return qint64(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
+
+void fillFromStat(StoreEntry &e, const struct stat &st)
+{
+    if (S_ISREG(st.st_mode))
+        e.type = StoreEntry::Type::File;
+    else if (S_ISDIR(st.st_mode))
+        e.type = StoreEntry::Type::Dir;
+    else if (S_ISLNK(st.st_mode))
+        e.type = StoreEntry::Type::Symlink;
+    else
+        e.type = StoreEntry::Type::Other;
+    e.size = e.type == StoreEntry::Type::Symlink ? 0 : qint64(st.st_size);
+    e.allocated = e.type == StoreEntry::Type::Symlink ? 0 : qint64(st.st_blocks) * 512;
+    e.mtimeMs = toMs(st.st_mtim);
+    e.atimeMs = toMs(st.st_atim);
+    e.ctimeMs = toMs(st.st_ctim);
+}
+
+bool isHubBlobPath(const QByteArray &real)
+{
+    // huggingface_hub keeps files at <cache>/models--org--name/blobs/<hash>
+    return real.contains("/blobs/") && (real.contains("/models--") || real.contains("/datasets--"));
+}
+}  // namespace
+
+LocalCacheStore::LocalCacheStore(const QString &rootPath)
+    : m_root(QDir::cleanPath(rootPath))
+{
+}
+
+LocalCacheStore::~LocalCacheStore()
+{
+    dropCachedFd();
+    if (m_rootFd >= 0)
+        ::close(m_rootFd);
+}
+
+bool LocalCacheStore::open(QString *error)
+{
+    if (m_rootFd >= 0)
+        return true;
+    const QByteArray path = QFile::encodeName(m_root);
+    struct stat st {};
+    if (::stat(path.constData(), &st) != 0) {
+        const int err = errno;
+        *error = err == ENOENT ? StoreText::tr("The cache folder %1 does not exist.").arg(m_root)
+                               : StoreText::tr("Cannot open the cache folder %1: %2.").arg(m_root, describeErrno(err));
+        return false;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        *error = StoreText::tr("%1 is not a folder, so it cannot be a compile cache.").arg(m_root);
+        return false;
+    }
+    const int fd = ::open(path.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        *error = StoreText::tr("Cannot open the cache folder %1: %2.").arg(m_root, describeErrno(errno));
+        return false;
+    }
+    char buf[PATH_MAX];
+    if (::realpath(path.constData(), buf))
+        m_real = QByteArray(buf);
+    else
+        m_real = path;
+    m_rootFd = fd;
+    return true;
+}
+
+void LocalCacheStore::dropCachedFd()
+{
+    if (m_cachedFd >= 0)
+        ::close(m_cachedFd);
+    m_cachedFd = -1;
+    m_cachedRel.clear();
+}
+
+int LocalCacheStore::openDir(const QString &rel, int *err)
+{
+    if (m_rootFd < 0) {
+        *err = EBADF;
+        return -1;
+    }
+    if (!isSafeRelativePath(rel)) {
+        *err = EINVAL;
+        return -1;
+    }
+    int cur = ::dup(m_rootFd);
+    if (cur < 0) {
+        *err = errno;
+        return -1;
+    }
+    if (rel.isEmpty())
+        return cur;
+    for (const auto &part : rel.split(QLatin1Char('/'))) {
+        const int next = ::openat(cur, QFile::encodeName(part).constData(),
+                                  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        const int e = errno;
+        ::close(cur);
+        if (next < 0) {
+            *err = e;
+            return -1;
+        }
+        cur = next;
+    }
+    return cur;
+}
+
+int LocalCacheStore::dirFd(const QString &rel, int *err)
+{
+    if (m_cachedFd >= 0 && m_cachedRel == rel)
+        return m_cachedFd;
+    const int fd = openDir(rel, err);
+    if (fd < 0)
+        return -1;
+    dropCachedFd();
+    m_cachedFd = fd;
+    m_cachedRel = rel;
+    return fd;
+}
+
+static QPair<QString, QString> splitParent(const QString &rel)
+{
+    const int slash = rel.lastIndexOf(QLatin1Char('/'));
+    if (slash < 0)
+        return {QString(), rel};
+    return {rel.left(slash), rel.mid(slash + 1)};
+}
+
+ListResult LocalCacheStore::list(const QString &rel)
+{
+    ListResult r;
+    int err = 0;
+    int fd = -1;
+    if (rel.isEmpty()) {
+        fd = openDir(rel, &err);
+    } else {
+        // Open through the (cached) parent: one openat per folder, links never followed.
+        const auto [parent, name] = splitParent(rel);
+        const int pfd = dirFd(parent, &err);
+        if (pfd >= 0) {
+            const QByteArray n = QFile::encodeName(name);
+            fd = ::openat(pfd, n.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (fd < 0) {
+                err = errno;
+                struct stat lst {};
+                if ((err == ENOTDIR || err == ELOOP) && ::fstatat(pfd, n.constData(), &lst, AT_SYMLINK_NOFOLLOW) == 0 &&
+                    S_ISLNK(lst.st_mode))
+                    err = ELOOP;  // say "a symbolic link", not "not a folder"
+            }
+        }
+    }
+    if (fd < 0) {
+        r.vanished = err == ENOENT;
+        r.error = StoreText::tr("Cannot read %1: %2.").arg(fullPath(rel), describeErrno(err));
+        return r;
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) == 0)
+        fillFromStat(r.self, st);
+    DIR *dir = ::fdopendir(fd);
+    if (!dir) {
+        r.error = StoreText::tr("Cannot read %1: %2.").arg(fullPath(rel), describeErrno(errno));
+        ::close(fd);
+        return r;
+    }
+    const int dfd = ::dirfd(dir);
+    QByteArray absDir;  // built only when a symlink needs resolving
+    errno = 0;
+    while (struct dirent *de = ::readdir(dir)) {
+        const char *n = de->d_name;
+        if (n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0)))
+            continue;
+        StoreEntry e;
+        e.name = QFile::decodeName(n);
+        if (::fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            if (errno == ENOENT)
+                continue;  // vanished between readdir and stat: it is simply gone
+            e.type = StoreEntry::Type::Other;
+            r.entries.append(std::move(e));
+            continue;
+        }
+        fillFromStat(e, st);
+        if (e.type == StoreEntry::Type::Symlink) {
+            e.atimeMs = 0;  // reading a link updates its own atime: only the target's means anything
+            struct stat tst {};
+            if (::fstatat(dfd, n, &tst, 0) != 0) {
+                e.linkBroken = true;
+            } else {
+                e.size = qint64(tst.st_size);
+                e.linkTargetIsDir = S_ISDIR(tst.st_mode);
+                e.linkId = (quint64(tst.st_dev) << 40) ^ quint64(tst.st_ino);
+                e.atimeMs = toMs(tst.st_atim);
+            }
+            if (absDir.isEmpty())
+                absDir = m_real + (rel.isEmpty() ? QByteArray() : '/' + QFile::encodeName(rel));
+            char buf[PATH_MAX];
+            const QByteArray linkPath = absDir + '/' + QByteArray(n);
+            if (::realpath(linkPath.constData(), buf)) {
+                const QByteArray real(buf);
+                e.linkOutsideRoot = !real.startsWith(QByteArray(m_real + '/'));
+                e.linkToHubBlob = isHubBlobPath(real);
+            } else {
+                // Broken or looping: judge by the written target.
+                char tbuf[PATH_MAX];
+                const ssize_t len = ::readlinkat(dfd, n, tbuf, sizeof tbuf - 1);
+                const QByteArray t = len > 0 ? QByteArray(tbuf, int(len)) : QByteArray();
+                const QByteArray abs = t.startsWith('/') ? t : absDir + '/' + t;
+                const QByteArray clean = QFile::encodeName(QDir::cleanPath(QFile::decodeName(abs)));
+                e.linkOutsideRoot = !clean.startsWith(QByteArray(m_real + '/'));
+                e.linkToHubBlob = isHubBlobPath(clean);
+            }
+        }
+        r.entries.append(std::move(e));
+    }
+    ::closedir(dir);
+    r.ok = true;
+    return r;
+}
+
+bool LocalCacheStore::readFile(const QString &rel, qint64 maxBytes, bool fromEnd, QByteArray *out, QString *error)
+{
+    int err = 0;
+    const auto [parent, name] = splitParent(rel);
+    if (!isSafeRelativePath(rel) || name.isEmpty()) {
+        *error = StoreText::tr("Refused to read %1: the path leaves the cache root.").arg(rel);
+        return false;
+    }
+    const int pfd = dirFd(parent, &err);
+    if (pfd < 0) {
+        *error = StoreText::tr("Cannot read %1: %2.").arg(fullPath(rel), describeErrno(err));
+        return false;
+    }
+    const QByteArray n = QFile::encodeName(name);
+    // Reading a module's files must not make it look recently used: no atime update where allowed.
+    int fd = ::openat(pfd, n.constData(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
+    if (fd < 0 && errno == EPERM)
+        fd = ::openat(pfd, n.constData(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        *error = StoreText::tr("Cannot read %1: %2.").arg(fullPath(rel), describeErrno(errno));
+        return false;
+    }
+    struct stat st {};
+    ::fstat(fd, &st);
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        *error = StoreText::tr("%1 is not a regular file.").arg(fullPath(rel));
+        return false;
+    }
+    const qint64 size = st.st_size;
+    const qint64 want = std::min(size, maxBytes);
+    const qint64 start = fromEnd ? size - want : 0;
+    out->resize(int(want));
+    qint64 got = 0;
+    while (got < want) {
+        const ssize_t k = ::pread(fd, out->data() + got, size_t(want - got), off_t(start + got));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        got += k;
+    }
+    out->resize(int(got));
+    ::close(fd);
+    return true;
+}
+
+QString LocalCacheStore::linkTarget(const QString &rel)
+{
+    int err = 0;
+    const auto [parent, name] = splitParent(rel);
+    if (!isSafeRelativePath(rel))
+        return {};
+    const int pfd = dirFd(parent, &err);
+    if (pfd < 0)
+        return {};
+    char buf[PATH_MAX];
+    const ssize_t len = ::readlinkat(pfd, QFile::encodeName(name).constData(), buf, sizeof buf - 1);
+    return len > 0 ? QFile::decodeName(QByteArray(buf, int(len))) : QString();
+}
+
+// Removes everything under an open folder without following links. Returns the first error (0 if none).
+static int removeTreeAt(int dfd, qint64 *freed)
+{
+    DIR *dir = ::fdopendir(dfd);
+    if (!dir) {
+        const int e = errno;
+        ::close(dfd);
+        return e;
+    }
+    int firstErr = 0;
+    while (struct dirent *de = ::readdir(dir)) {
+        const char *n = de->d_name;
+        if (n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0)))
+            continue;
+        struct stat st {};
+        if (::fstatat(::dirfd(dir), n, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            const int sub = ::openat(::dirfd(dir), n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub < 0) {
+                firstErr = firstErr ? firstErr : errno;
+                continue;
+            }
+            if (const int e = removeTreeAt(sub, freed))
+                firstErr = firstErr ? firstErr : e;
+            if (::unlinkat(::dirfd(dir), n, AT_REMOVEDIR) != 0)
+                firstErr = firstErr ? firstErr : errno;
+        } else if (::unlinkat(::dirfd(dir), n, 0) == 0) {
+            if (!S_ISLNK(st.st_mode) && st.st_nlink <= 1)
+                *freed += qint64(st.st_blocks) * 512;
+        } else {
+            firstErr = firstErr ? firstErr : errno;
+        }
+    }
+    ::closedir(dir);
+    return firstErr;
+}
+
+bool LocalCacheStore::remove(const QString &rel, qint64 *freed, QString *error)
+{
+    const auto [parent, name] = splitParent(rel);
+    if (rel.isEmpty() || !isSafeRelativePath(rel)) {
+        *error = StoreText::tr("Refused to remove \"%1\": the path is outside the cache root.").arg(rel);
+        return false;
+    }
+    int err = 0;
+    const int pfd = dirFd(parent, &err);
+    if (pfd < 0) {
+        *error = StoreText::tr("Cannot remove %1: %2.").arg(fullPath(rel), describeErrno(err));
+        return false;
+    }
+    const QByteArray n = QFile::encodeName(name);
+    struct stat st {};
+    if (::fstatat(pfd, n.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        *error = StoreText::tr("Cannot remove %1: %2.").arg(fullPath(rel), describeErrno(errno));
+        return false;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        // A file or a symlink: unlink removes the link itself, never what it points to.
+        if (::unlinkat(pfd, n.constData(), 0) != 0) {
+            *error = StoreText::tr("Cannot remove %1: %2.").arg(fullPath(rel), describeErrno(errno));
+            return false;
+        }
+        if (!S_ISLNK(st.st_mode) && st.st_nlink <= 1)
+            *freed += qint64(st.st_blocks) * 512;
+        return true;
+    }
+    // A folder: first rename it aside (one atomic step, so the compiler never sees half an entry), then empty it.
+    const QByteArray aside = ".ingot-removing-" + n + '-' + QByteArray::number(qint64(::getpid()));
+    if (::renameat(pfd, n.constData(), pfd, aside.constData()) != 0) {
+        *error = StoreText::tr("Cannot remove %1: %2.").arg(fullPath(rel), describeErrno(errno));
+        return false;
+    }
+    const int dfd = ::openat(pfd, aside.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int e = dfd < 0 ? errno : removeTreeAt(dfd, freed);
+    if (e == 0 && ::unlinkat(pfd, aside.constData(), AT_REMOVEDIR) != 0)
+        e = errno;
+    if (e != 0) {
+        // Put what is left back under its own name, so nothing is hidden under a temporary one.
+        const bool restored = ::renameat(pfd, aside.constData(), pfd, n.constData()) == 0;
+        *error = restored ? StoreText::tr("Could not fully remove %1: %2. What remains was left in place.")
+                                .arg(fullPath(rel), describeErrno(e))
+                          : StoreText::tr("Could not fully remove %1: %2. What remains is in %3.")
+                                .arg(fullPath(rel), describeErrno(e), fullPath(parent.isEmpty() ? QFile::decodeName(aside) : parent + QLatin1Char('/') + QFile::decodeName(aside)));
+        return false;
+    }
+    *freed += 0;  // the folder's own block is negligible and not reported
+    return true;
+}
+
+QVector<qint64> LocalCacheStore::runningCompilers(QString *error)
+{
+    if (!QFile::exists(QStringLiteral("/proc/self"))) {
+        *error = StoreText::tr("Cannot tell whether neuronx-cc is running: /proc is not available.");
+        return {};
+    }
+    return findProcesses(QStringLiteral("neuronx-cc"));
+}
+
+StoreWatcher *LocalCacheStore::createWatcher(QObject *parent) const
+{
+    return new LocalStoreWatcher(m_root, parent);
+}
+
+QString LocalCacheStore::fullPath(const QString &rel) const
+{
+    return rel.isEmpty() ? m_root : m_root + QLatin1Char('/') + rel;
+}
+
+}  // namespace ingot

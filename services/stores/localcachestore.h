@@ -1,0 +1,41 @@
+// The cache on this machine's disk, read with openat()/fstatat() so that no symlink is ever followed
+// out of the root and scanning costs about what find(1) costs.
+#pragma once
+
+#include "services/stores/cachestore.h"
+
+namespace ingot {
+
+class LocalCacheStore final : public CacheStore
+{
+public:
+    explicit LocalCacheStore(const QString &rootPath);
+    ~LocalCacheStore() override;
+    LocalCacheStore(const LocalCacheStore &) = delete;
+    LocalCacheStore &operator=(const LocalCacheStore &) = delete;
+
+    QString displayRoot() const override { return m_root; }
+    bool open(QString *error) override;
+    ListResult list(const QString &rel) override;
+    bool readFile(const QString &rel, qint64 maxBytes, bool fromEnd, QByteArray *out, QString *error) override;
+    QString linkTarget(const QString &rel) override;
+    bool remove(const QString &rel, qint64 *freed, QString *error) override;
+    QVector<qint64> runningCompilers(QString *error) override;
+    QString fullPath(const QString &rel) const override;
+    bool isLocal() const override { return true; }
+    std::unique_ptr<CacheStore> clone() const override { return std::make_unique<LocalCacheStore>(m_root); }
+    StoreWatcher *createWatcher(QObject *parent) const override;
+
+private:
+    int openDir(const QString &rel, int *err);  // a new fd the caller closes; -1 with *err on failure
+    int dirFd(const QString &rel, int *err);    // borrowed fd, cached for the last parent
+    void dropCachedFd();
+
+    QString m_root;      // as given, cleaned
+    QByteArray m_real;   // realpath of the root, the boundary for symlink checks
+    int m_rootFd = -1;
+    QString m_cachedRel;
+    int m_cachedFd = -1;
+};
+
+}  // namespace ingot

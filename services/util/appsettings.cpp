@@ -1,0 +1,85 @@
+#include "services/util/appsettings.h"
+
+#include <QDir>
+#include <QSettings>
+#include <QStandardPaths>
+
+namespace ingot {
+
+
+QStringList AppSettings::cacheRoots()
+{
+    return QSettings().value(QStringLiteral("cache/roots")).toStringList();
+}
+
+void AppSettings::setCacheRoots(const QStringList &roots)
+{
+    QSettings().setValue(QStringLiteral("cache/roots"), roots);
+}
+
+void AppSettings::addCacheRoot(const QString &root)
+{
+    QStringList roots = cacheRoots();
+    const QString clean = QDir::cleanPath(root);
+    if (!roots.contains(clean)) {
+        roots << clean;
+        setCacheRoots(roots);
+    }
+}
+
+QString AppSettings::currentRoot()
+{
+    return QSettings().value(QStringLiteral("cache/current")).toString();
+}
+
+void AppSettings::setCurrentRoot(const QString &root)
+{
+    QSettings().setValue(QStringLiteral("cache/current"), root);
+}
+
+int AppSettings::ttlDays()
+{
+    return QSettings().value(QStringLiteral("maintenance/ttlDays"), 30).toInt();
+}
+
+void AppSettings::setTtlDays(int days)
+{
+    QSettings().setValue(QStringLiteral("maintenance/ttlDays"), days);
+}
+
+qint64 AppSettings::maxCacheBytes()
+{
+    return QSettings().value(QStringLiteral("maintenance/maxBytes"), qint64(100) * 1000 * 1000 * 1000).toLongLong();
+}
+
+void AppSettings::setMaxCacheBytes(qint64 bytes)
+{
+    QSettings().setValue(QStringLiteral("maintenance/maxBytes"), bytes);
+}
+
+QStringList AppSettings::keptVersions()
+{
+    return QSettings().value(QStringLiteral("maintenance/keptVersions")).toStringList();
+}
+
+void AppSettings::setKeptVersions(const QStringList &v)
+{
+    QSettings().setValue(QStringLiteral("maintenance/keptVersions"), v);
+}
+
+bool AppSettings::watchForChanges()
+{
+    return QSettings().value(QStringLiteral("cache/watch"), true).toBool();
+}
+
+void AppSettings::setWatchForChanges(bool on)
+{
+    QSettings().setValue(QStringLiteral("cache/watch"), on);
+}
+
+QString AppSettings::sampleCachePath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/sample/neuron-compile-cache");
+}
+
+}  // namespace ingot

@@ -1,0 +1,11 @@
+// Paths relative to a root (a cache, a Hub repo, a checkpoint): the one check that a path cannot leave its root.
+#pragma once
+
+#include <QString>
+
+namespace ingot {
+
+// Safe when it has no "..", "." or empty segment, no leading '/', no '\\' and no NUL. "" (the root) is safe.
+bool isSafeRelativePath(const QString &rel);
+
+}  // namespace ingot

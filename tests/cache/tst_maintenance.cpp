@@ -1,0 +1,284 @@
+// Maintenance on real folders: plans are exact, execution re-checks, locked and outside things are never touched.
+#include "services/cache/cachescanner.h"
+#include "services/stores/localcachestore.h"
+#include "services/cache/maintenance.h"
+#include "tests/support/testsupport.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QTest>
+
+using namespace ingot;
+
+namespace {
+const QString V15 = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
+const QString V14 = QStringLiteral("neuronxcc-2.14.227.0+2d4f85be");
+const QStringList OK = {QStringLiteral("model.hlo_module.pb"), QStringLiteral("compile_flags.json"), QStringLiteral("model.neff"), QStringLiteral("model.done")};
+const QStringList FAILED = {QStringLiteral("model.hlo_module.pb"), QStringLiteral("compile_flags.json"), QStringLiteral("model.log")};
+const QStringList LOCKED = {QStringLiteral("model.hlo_module.pb"), QStringLiteral("model.hlo_module.pb.lock")};
+
+QVector<CacheModule> scan(const QString &root)
+{
+    LocalCacheStore store(root);
+    CacheScanner scanner(store);
+    return scanner.scan(nullptr).modules;
+}
+
+QStringList keys(const MaintenancePlan &p)
+{
+    QStringList k;
+    for (const auto &i : p.items)
+        k << i.key;
+    k.sort();
+    return k;
+}
+
+bool exists(const QString &root, const QString &key)
+{
+    return QFileInfo::exists(root + QLatin1Char('/') + key);
+}
+}  // namespace
+
+class TestMaintenance : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void cleanFailedAllOrSome()
+    {
+        QTemporaryDir tmp;
+        const QString r = tmp.path();
+        test::makeModule(r, V15, QStringLiteral("MODULE_1+aa"), FAILED);
+        test::makeModule(r, V15, QStringLiteral("MODULE_2+aa"), FAILED);
+        test::makeModule(r, V15, QStringLiteral("MODULE_3+aa"), OK);
+        test::makeModule(r, V14, QStringLiteral("MODULE_4+aa"), FAILED);
+        const auto mods = scan(r);
+        MaintenancePlan all = planCleanFailed(mods);
+        QCOMPARE(keys(all), (QStringList{V14 + QStringLiteral("/MODULE_4+aa"), V15 + QStringLiteral("/MODULE_1+aa"), V15 + QStringLiteral("/MODULE_2+aa")}));
+        QVERIFY(all.bytes > 0);
+        QCOMPARE(all.cacheBytesAfter, all.cacheBytesBefore - all.bytes);
+        // One entry only, and a non-failed one named: kept with a reason.
+        MaintenancePlan one = planCleanFailed(mods, {V15 + QStringLiteral("/MODULE_2+aa"), V15 + QStringLiteral("/MODULE_3+aa")});
+        QCOMPARE(keys(one), QStringList{V15 + QStringLiteral("/MODULE_2+aa")});
+        QCOMPARE(one.kept.size(), 1);
+        LocalCacheStore store(r);
+        const MaintenanceReport rep = executePlan(store, one);
+        QCOMPARE(rep.done, 1);
+        QVERIFY(!exists(r, V15 + QStringLiteral("/MODULE_2+aa")));
+        QVERIFY(exists(r, V15 + QStringLiteral("/MODULE_1+aa")));
+        QVERIFY(exists(r, V15 + QStringLiteral("/MODULE_3+aa")));
+    }
+
+    void executionRechecksEachEntry()
+    {
+        QTemporaryDir tmp;
+        const QString r = tmp.path();
+        test::makeModule(r, V15, QStringLiteral("MODULE_1+aa"), FAILED);
+        test::makeModule(r, V15, QStringLiteral("MODULE_2+aa"), FAILED);
+        test::makeModule(r, V15, QStringLiteral("MODULE_3+aa"), FAILED);
+        test::makeModule(r, V15, QStringLiteral("MODULE_4+aa"), FAILED);
+        const MaintenancePlan plan = planCleanFailed(scan(r));
+        QCOMPARE(plan.items.size(), 4);
+        // Between preview and run: one gets locked (a retry started), one vanishes, one compiled fine.
+        test::writeFile(r + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa/model.hlo_module.pb.lock"), {});
+        QDir(r + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_2+aa")).removeRecursively();
+        test::writeFile(r + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_3+aa/model.neff"), "NEFF");
+        LocalCacheStore store(r);
+        const MaintenanceReport rep = executePlan(store, plan);
+        QCOMPARE(rep.done, 1);
+        QCOMPARE(rep.skipped, 2);
+        QCOMPARE(rep.failed, 1);
+        QVERIFY(exists(r, V15 + QStringLiteral("/MODULE_1+aa")));
+        QVERIFY(exists(r, V15 + QStringLiteral("/MODULE_3+aa")));
+        QVERIFY(!exists(r, V15 + QStringLiteral("/MODULE_4+aa")));
+        QHash<QString, ItemOutcome> by;
+        for (const auto &o : rep.outcomes)
+            by.insert(o.key, o);
+        QVERIFY(by[V15 + QStringLiteral("/MODULE_1+aa")].message.contains(QStringLiteral("locked")));
+        QVERIFY(by[V15 + QStringLiteral("/MODULE_2+aa")].message.contains(QStringLiteral("vanished")));
+        QVERIFY(by[V15 + QStringLiteral("/MODULE_3+aa")].message.contains(QStringLiteral("no longer FAILED")));
+    }
+
+    void pruneByTtlThenLruButKeepRecent()
+    {
+        QTemporaryDir tmp;
+        const QString r = tmp.path();
+        const qint64 MB = 1000 * 1000;
+        test::makeModule(r, V15, QStringLiteral("MODULE_old1+aa"), OK, 90, 300 * MB);
+        test::makeModule(r, V15, QStringLiteral("MODULE_old2+aa"), OK, 45, 300 * MB);
+        test::makeModule(r, V15, QStringLiteral("MODULE_new1+aa"), OK, 10, 300 * MB);
+        test::makeModule(r, V15, QStringLiteral("MODULE_new2+aa"), OK, 1, 300 * MB);
+        test::makeModule(r, V15, QStringLiteral("MODULE_lock+aa"), LOCKED, 200);
+        const auto mods = scan(r);
+        PruneOptions o;
+        o.nowMs = QDateTime::currentMSecsSinceEpoch();
+        o.ttlDays = 30;
+        o.maxBytes = 100 * MB;
+        MaintenancePlan p = planPrune(mods, o);
+        // The two expired ones go; the recent ones stay even though the cache stays over 100 MB.
+        QCOMPARE(keys(p), (QStringList{V15 + QStringLiteral("/MODULE_old1+aa"), V15 + QStringLiteral("/MODULE_old2+aa")}));
+        QVERIFY(p.notes.join(QString()).contains(QStringLiteral("within the last 30 days")));
+        QCOMPARE(p.kept.size(), 1);  // the locked one, old as it is
+        QVERIFY(p.kept[0].reason.contains(QStringLiteral("LOCKED")));
+        // No TTL: pure LRU down to the limit, oldest first.
+        o.ttlDays = 0;
+        o.maxBytes = 700 * MB;
+        p = planPrune(mods, o);
+        QCOMPARE(keys(p), (QStringList{V15 + QStringLiteral("/MODULE_old1+aa"), V15 + QStringLiteral("/MODULE_old2+aa")}));
+        o.maxBytes = 650 * MB;
+        p = planPrune(mods, o);
+        QCOMPARE(p.items.size(), 2);
+        o.maxBytes = 500 * MB;
+        p = planPrune(mods, o);
+        QCOMPARE(p.items.size(), 3);
+        QCOMPARE(p.items[2].key, V15 + QStringLiteral("/MODULE_new1+aa"));
+        // A longer TTL keeps everything; no limit and no TTL removes nothing.
+        o.ttlDays = 365;
+        o.maxBytes = 0;
+        QVERIFY(planPrune(mods, o).items.isEmpty());
+        // Run it: prune with TTL 30.
+        o.ttlDays = 30;
+        o.maxBytes = 100 * MB;
+        p = planPrune(mods, o);
+        LocalCacheStore store(r);
+        const MaintenanceReport rep = executePlan(store, p);
+        QCOMPARE(rep.done, 2);
+        QVERIFY(!exists(r, V15 + QStringLiteral("/MODULE_old1+aa")));
+        QVERIFY(exists(r, V15 + QStringLiteral("/MODULE_lock+aa")));
+        QVERIFY(exists(r, V15 + QStringLiteral("/MODULE_new1+aa")));
+    }
+
+    void pruneSkipsAnEntryUsedSinceThePreview()
+    {
+        QTemporaryDir tmp;
+        const QString r = tmp.path();
+        test::makeModule(r, V15, QStringLiteral("MODULE_old+aa"), OK, 90);
+        PruneOptions o;
+        o.nowMs = QDateTime::currentMSecsSinceEpoch();
+        const MaintenancePlan p = planPrune(scan(r), o);
+        QCOMPARE(p.items.size(), 1);
+        test::setAge(r + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_old+aa/model.neff"), 0);  // a job read it
+        LocalCacheStore store(r);
+        const MaintenanceReport rep = executePlan(store, p);
+        QCOMPARE(rep.skipped, 1);
+        QVERIFY(exists(r, V15 + QStringLiteral("/MODULE_old+aa")));
+    }
+
+    void removeVersionsKeepsLockedAndUnknown()
+    {
+        QTemporaryDir tmp;
+        const QString r = tmp.path();
+        test::makeModule(r, V15, QStringLiteral("MODULE_1+aa"), OK);
+        test::makeModule(r, V14, QStringLiteral("MODULE_2+aa"), OK);
+        test::makeModule(r, V14, QStringLiteral("MODULE_3+aa"), FAILED);
+        const QString v13 = QStringLiteral("neuronxcc-2.13.66.0+6dfecc895");
+        test::makeModule(r, v13, QStringLiteral("MODULE_4+aa"), OK);
+        test::makeModule(r, v13, QStringLiteral("MODULE_5+aa"), LOCKED);
+        test::writeFile(r + QLatin1Char('/') + v13 + QStringLiteral("/notes.txt"), "mine");
+        const MaintenancePlan p = planRemoveVersions(scan(r), {V15});
+        QCOMPARE(p.entryCount(), 3);
+        QCOMPARE(p.kept.size(), 2);
+        LocalCacheStore store(r);
+        const MaintenanceReport rep = executePlan(store, p);
+        QCOMPARE(rep.failed, 0);
+        QVERIFY(exists(r, V15 + QStringLiteral("/MODULE_1+aa")));
+        QVERIFY(!exists(r, V14));  // emptied, then removed
+        QVERIFY(exists(r, v13 + QStringLiteral("/MODULE_5+aa")));
+        QVERIFY(exists(r, v13 + QStringLiteral("/notes.txt")));
+        QVERIFY(!exists(r, v13 + QStringLiteral("/MODULE_4+aa")));
+    }
+
+    void symlinkTargetsOutsideTheRootSurvive()
+    {
+        QTemporaryDir tmp;
+        const QString r = tmp.path() + QStringLiteral("/cache");
+        const QString blob = tmp.path() + QStringLiteral("/hf/hub/models--a--b/blobs/beef");
+        test::writeFile(blob, QByteArray(1000, 'n'));
+        test::makeModule(r, V15, QStringLiteral("MODULE_1+aa"), FAILED, 100);
+        QFile::link(blob, r + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa/linked.bin"));
+        QFile::link(tmp.path() + QStringLiteral("/hf"), r + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa/linkdir"));
+        const MaintenancePlan p = planCleanFailed(scan(r));
+        LocalCacheStore store(r);
+        QCOMPARE(executePlan(store, p).done, 1);
+        QVERIFY(QFile::exists(blob));
+        QCOMPARE(QFileInfo(blob).size(), 1000);
+    }
+
+    void clearLocksRefusedWhileCompilerRuns()
+    {
+        QTemporaryDir tmp;
+        const QString r = tmp.path() + QStringLiteral("/cache");
+        test::makeModule(r, V15, QStringLiteral("MODULE_1+aa"), LOCKED);
+        test::makeModule(r, V15, QStringLiteral("MODULE_2+aa"), OK);
+        LocalCacheStore store(r);
+        {
+            test::FakeCompilerProcess compiler(tmp);
+            const MaintenancePlan p = planClearLocks(scan(r), queryRunningCompilers(store));
+            QCOMPARE(p.items.size(), 1);
+            QVERIFY(p.refusal.contains(QStringLiteral("neuronx-cc is running")));
+            QVERIFY(p.refusal.contains(QString::number(compiler.pid())));
+            const MaintenanceReport rep = executePlan(store, p);
+            QVERIFY(!rep.refusal.isEmpty());
+            QVERIFY(QFile::exists(r + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa/model.hlo_module.pb.lock")));
+        }
+        const MaintenancePlan p = planClearLocks(scan(r), queryRunningCompilers(store));
+        QVERIFY(p.refusal.isEmpty());
+        // A compiler starting between preview and run is caught too.
+        {
+            test::FakeCompilerProcess compiler(tmp);
+            QVERIFY(!executePlan(store, p).refusal.isEmpty());
+        }
+        const MaintenanceReport rep = executePlan(store, p);
+        QCOMPARE(rep.done, 1);
+        QVERIFY(!QFile::exists(r + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa/model.hlo_module.pb.lock")));
+        QVERIFY(QFile::exists(r + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa/model.hlo_module.pb")));
+        QCOMPARE(scan(r).first().state == ModuleState::Locked, false);
+    }
+
+    void permissionDeniedIsReportedAndTheRestGoesOn()
+    {
+        INGOT_RUN_UNPRIVILEGED();
+        const QString r = qEnvironmentVariable("INGOT_TEST_DIR", QDir::tempPath()) + QStringLiteral("/perm");
+        QDir(r).removeRecursively();
+        test::makeModule(r, V15, QStringLiteral("MODULE_1+aa"), FAILED);
+        test::makeModule(r, V15, QStringLiteral("MODULE_2+aa"), FAILED);
+        test::makeModule(r, V15, QStringLiteral("MODULE_3+aa"), FAILED);
+        const QString protectedDir = r + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_2+aa");
+        QFile::setPermissions(protectedDir, QFile::ReadOwner | QFile::ExeOwner);  // files inside cannot be unlinked
+        const MaintenancePlan p = planCleanFailed(scan(r));
+        LocalCacheStore store(r);
+        const MaintenanceReport rep = executePlan(store, p);
+        QFile::setPermissions(protectedDir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        QCOMPARE(rep.done, 2);
+        QCOMPARE(rep.failed, 1);
+        QString msg;
+        for (const auto &o : rep.outcomes)
+            if (o.result == ItemOutcome::Result::Failed)
+                msg = o.message;
+        QVERIFY2(msg.contains(QStringLiteral("permission denied")), qPrintable(msg));
+        // What could not be removed stays under its own name, nothing hidden.
+        QVERIFY(QFileInfo::exists(protectedDir));
+        QDir(r).removeRecursively();
+    }
+
+    void neverLeavesTheRootEvenWithAForgedPlan()
+    {
+        QTemporaryDir tmp;
+        const QString r = tmp.path() + QStringLiteral("/cache");
+        test::makeModule(r, V15, QStringLiteral("MODULE_1+aa"), FAILED);
+        test::makeModule(tmp.path(), QStringLiteral("victim"), QStringLiteral("MODULE_9+aa"), FAILED);
+        MaintenancePlan p = planCleanFailed(scan(r));
+        p.items[0].version = QStringLiteral("..");
+        p.items[0].name = QStringLiteral("victim/MODULE_9+aa");
+        p.items[0].key = QStringLiteral("../victim/MODULE_9+aa");
+        LocalCacheStore store(r);
+        const MaintenanceReport rep = executePlan(store, p);
+        QCOMPARE(rep.done, 0);
+        QCOMPARE(rep.failed, 1);
+        QVERIFY(QFileInfo::exists(tmp.path() + QStringLiteral("/victim/MODULE_9+aa/model.log")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMaintenance)
+#include "tst_maintenance.moc"

@@ -1,0 +1,138 @@
+// Reading torch.save checkpoints without running them: real files written by Debian's python3-torch, a pickle
+// that would run os.system, truncated and foreign files; and the restricted unpickler on hand-made bytes.
+#include "services/checkpoint/formats/torchfile.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonArray>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ingot;
+
+class TestTorchFile : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir dir;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QProcess py;
+        py.setProcessChannelMode(QProcess::MergedChannels);
+        py.start(QStringLiteral("/usr/bin/python3"), {QStringLiteral(INGOT_SOURCE_DIR "/tests/fixtures/make_torch_fixtures.py"), dir.path()});
+        QVERIFY(py.waitForFinished(120000));
+        QVERIFY2(py.exitCode() == 0, py.readAll().constData());
+    }
+
+    void tensorsEqualWhatTorchSaved()
+    {
+        TorchFile f;
+        QString error;
+        QVERIFY2(f.open(dir.path() + QStringLiteral("/plain.pt"), &error), qPrintable(error));
+        const auto tensors = stateDictTensors(f.root());
+        QFile ef(dir.path() + QStringLiteral("/expected.json"));
+        QVERIFY(ef.open(QIODevice::ReadOnly));
+        const QJsonObject expected = QJsonDocument::fromJson(ef.readAll()).object();
+        QCOMPARE(int(tensors.size()), expected.size());
+        const QHash<QString, DType> dtypes{{QStringLiteral("float32"), DType::F32}, {QStringLiteral("bfloat16"), DType::BF16},
+                                           {QStringLiteral("float16"), DType::F16}, {QStringLiteral("int64"), DType::I64},
+                                           {QStringLiteral("bool"), DType::Bool}};
+        for (const auto &[name, t] : tensors) {
+            const QJsonObject e = expected.value(QString::fromStdString(name)).toObject();
+            QVERIFY2(!e.isEmpty(), name.c_str());
+            QCOMPARE(t.dtype, dtypes.value(e.value(QStringLiteral("dtype")).toString()));
+            QJsonArray shape;
+            for (auto d : t.shape)
+                shape << qint64(d);
+            QCOMPARE(shape, e.value(QStringLiteral("shape")).toArray());
+            std::string bytes;
+            QVERIFY2(f.readTensor(t, &bytes, &error), qPrintable(error));
+            QCOMPARE(QCryptographicHash::hash(QByteArray::fromStdString(bytes), QCryptographicHash::Sha256).toHex(),
+                     e.value(QStringLiteral("sha256")).toString().toLatin1());
+        }
+        // Two names, one storage: the tie is visible.
+        const PickleValue *sd = nullptr;
+        stateDictTensors(f.root(), &sd);
+        QCOMPARE(sd->get("embed_tokens.weight")->tensor.storage.key, sd->get("lm_head.weight")->tensor.storage.key);
+        // The rest of the checkpoint reads as plain values.
+        const PickleValue *extra = f.root()->get("extra");
+        QVERIFY(extra);
+        QCOMPARE(extra->get("blob")->s, std::string("\x00\x01\xfe\xff" "bytes", 9));
+        QCOMPARE(extra->get("big")->i, qint64(1) << 40);
+        QCOMPARE(extra->get("neg")->i, qint64(-5));
+        QCOMPARE(extra->get("f")->f, 0.25);
+        QCOMPARE(extra->get("shape")->items.size(), size_t(2));
+        QCOMPARE(extra->get("dtype")->s, std::string("torch.bfloat16"));
+        QCOMPARE(f.root()->get("sharded_metadata")->get("embed_tokens.weight")->get("partition_dim")->i, 0);
+    }
+
+    void refusesAPickleThatWouldRunCode()
+    {
+        TorchFile f;
+        QString error;
+        QVERIFY(!f.open(dir.path() + QStringLiteral("/evil.pt"), &error));
+        QVERIFY2(error.contains(QStringLiteral("refused")) && error.contains(QStringLiteral("system")), qPrintable(error));
+        QVERIFY(!QFile::exists(dir.path() + QStringLiteral("/PWNED")));
+    }
+
+    void brokenFiles()
+    {
+        TorchFile f;
+        QString error;
+        QVERIFY(!f.open(dir.path() + QStringLiteral("/truncated.pt"), &error));
+        QVERIFY(!error.isEmpty());
+        QFile junk(dir.path() + QStringLiteral("/junk.pt"));
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write(QByteArray(4096, 'x'));
+        junk.close();
+        QVERIFY(!f.open(junk.fileName(), &error));
+        QVERIFY(error.contains(QStringLiteral("not a readable torch checkpoint")));
+        QVERIFY(!f.open(dir.path() + QStringLiteral("/missing.pt"), &error));
+    }
+
+    void unpicklerOnHandMadeBytes_data()
+    {
+        QTest::addColumn<QByteArray>("pickle");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("os.system via GLOBAL") << QByteArray("\x80\x02" "cos\nsystem\n" "X\x02\x00\x00\x00" "ls" "\x85R.", 25) << QStringLiteral("refused");
+        QTest::newRow("builtins.eval via STACK_GLOBAL") << QByteArray("\x80\x04\x8c\x08" "builtins" "\x8c\x04" "eval" "\x93)R.", 21) << QStringLiteral("refused");
+        QTest::newRow("truncated") << QByteArray("\x80\x02}q\x00(X\x05\x00\x00\x00ab", 13) << QStringLiteral("truncated");
+        QTest::newRow("no STOP") << QByteArray("\x80\x02N", 3) << QStringLiteral("without STOP");
+        QTest::newRow("stack underflow") << QByteArray("\x80\x02s.", 4) << QStringLiteral("malformed");
+        QTest::newRow("unknown memo") << QByteArray("\x80\x02h\x07.", 5) << QStringLiteral("memo");
+        QTest::newRow("huge LONG1") << QByteArray("\x80\x02\x8a\x09" "123456789.", 14) << QStringLiteral("too large");
+        QTest::newRow("unsupported opcode") << QByteArray("\x80\x02\xff.", 4) << QStringLiteral("opcode");
+        QTest::newRow("object state") << QByteArray("\x80\x02N}b.", 5) << QStringLiteral("refused");
+    }
+    void unpicklerOnHandMadeBytes()
+    {
+        QFETCH(QByteArray, pickle);
+        QFETCH(QString, error);
+        const PickleResult r = unpickle(std::string_view(pickle.constData(), size_t(pickle.size())));
+        QVERIFY(!r.ok());
+        QVERIFY2(QString::fromStdString(r.error).contains(error), r.error.c_str());
+    }
+
+    void unpicklerLimits()
+    {
+        // A list that appends itself over and over stays bounded.
+        QByteArray bomb("\x80\x02]q\x00", 5);
+        for (int i = 0; i < 2000; ++i)
+            bomb += QByteArray("(h\x00h\x00h\x00h\x00" "e", 10);
+        bomb += '.';
+        const PickleResult r = unpickle(std::string_view(bomb.constData(), size_t(bomb.size())), 1000);
+        QVERIFY(r.ok() || QString::fromStdString(r.error).contains(QStringLiteral("too large")));
+        const PickleResult small = unpickle(std::string_view("\x80\x02K\x07.", 5));
+        QVERIFY(small.ok());
+        QCOMPARE(small.value->i, 7);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTorchFile)
+#include "tst_torchfile.moc"

@@ -1,0 +1,184 @@
+// ingot-cli as users run it: a real process, real caches, exit codes, stdout/stderr, JSON.
+#include "tests/support/testsupport.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+using namespace ingot;
+
+namespace {
+struct Run {
+    int code = -1;
+    QString out, err;
+    QJsonObject json() const { return QJsonDocument::fromJson(out.toUtf8()).object(); }
+};
+
+Run cli(const QStringList &args, const QStringList &env = {})
+{
+    QProcess p;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    e.remove(QStringLiteral("NEURON_CC_FLAGS"));
+    e.remove(QStringLiteral("NEURON_COMPILE_CACHE_URL"));
+    for (const QString &kv : env)
+        e.insert(kv.section(QLatin1Char('='), 0, 0), kv.section(QLatin1Char('='), 1));
+    p.setProcessEnvironment(e);
+    p.setStandardInputFile(QProcess::nullDevice());  // not a terminal, as in CI and scripts
+    p.start(QStringLiteral(INGOT_CLI_PATH), args);
+    p.waitForFinished(60000);
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+int countFiles(const QString &root)
+{
+    int n = 0;
+    QDirIterator it(root, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        it.next();
+        ++n;
+    }
+    return n;
+}
+}  // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void usageAndErrors()
+    {
+        Run r = cli({});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains(QStringLiteral("Usage: ingot-cli")));
+        r = cli({QStringLiteral("cache"), QStringLiteral("frobnicate")});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains(QStringLiteral("unknown command")));
+        QVERIFY(r.out.isEmpty());
+        r = cli({QStringLiteral("--version")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith(QStringLiteral("ingot-cli ")));
+        r = cli({QStringLiteral("cache"), QStringLiteral("prune"), QStringLiteral("--max-size"), QStringLiteral("huge"), QStringLiteral("--cache-dir"), QStringLiteral("/tmp")});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains(QStringLiteral("--max-size")));
+    }
+
+    void missingCacheAndS3()
+    {
+        Run r = cli({QStringLiteral("cache"), QStringLiteral("status")}, {QStringLiteral("NEURON_CC_FLAGS=--cache_dir=/nonexistent/cache")});
+        QCOMPARE(r.code, 3);
+        QVERIFY(r.err.contains(QStringLiteral("/nonexistent/cache does not exist")));
+        QVERIFY(r.err.contains(QStringLiteral("NEURON_CC_FLAGS")));
+        r = cli({QStringLiteral("cache"), QStringLiteral("list")}, {QStringLiteral("NEURON_COMPILE_CACHE_URL=s3://bucket/prefix")});
+        QCOMPARE(r.code, 5);
+        QVERIFY(r.err.contains(QStringLiteral("S3 caches are not supported yet")));
+    }
+
+    void listAndStatus()
+    {
+        QTemporaryDir tmp;
+        const QString root = test::makeSampleCache(tmp, 80, 4);
+        Run r = cli({QStringLiteral("cache"), QStringLiteral("list"), QStringLiteral("--json"), QStringLiteral("--cache-dir"), root});
+        QCOMPARE(r.code, 0);
+        const QJsonArray entries = r.json().value(QStringLiteral("entries")).toArray();
+        int modules = 0, failed = 0;
+        for (const auto &e : entries) {
+            const QJsonObject o = e.toObject();
+            if (o.value(QStringLiteral("kind")).toString().contains(QStringLiteral("module")))
+                ++modules;
+            if (o.value(QStringLiteral("state")).toString() == QLatin1String("FAILED"))
+                ++failed;
+            QVERIFY(o.contains(QStringLiteral("size")) && o.contains(QStringLiteral("last_used")));
+        }
+        QCOMPARE(modules, 84);  // 80 + 4 odd ones the sample always writes
+        QVERIFY(failed > 0);
+        r = cli({QStringLiteral("cache"), QStringLiteral("list"), QStringLiteral("--state"), QStringLiteral("failed"), QStringLiteral("--cache-dir"), root});
+        QCOMPARE(r.code, 0);
+        const QStringList lines = r.out.trimmed().split(QLatin1Char('\n'));
+        QVERIFY(lines.first().startsWith(QStringLiteral("STATE")));
+        QCOMPARE(lines.size() - 1, failed);
+        for (const QString &l : lines.mid(1))
+            QVERIFY(l.startsWith(QStringLiteral("FAILED")));
+        // status through the environment, as a user on a trn host would
+        r = cli({QStringLiteral("cache"), QStringLiteral("status"), QStringLiteral("--json")},
+                {QStringLiteral("NEURON_CC_FLAGS=-O1 --cache_dir=") + root});
+        QCOMPARE(r.code, 0);
+        const QJsonObject st = r.json();
+        QCOMPARE(st.value(QStringLiteral("location")).toObject().value(QStringLiteral("rule")).toString(), QStringLiteral("NEURON_CC_FLAGS --cache_dir"));
+        QCOMPARE(st.value(QStringLiteral("entries")).toInt(), 84);
+        QCOMPARE(st.value(QStringLiteral("states")).toObject().value(QStringLiteral("FAILED")).toObject().value(QStringLiteral("entries")).toInt(), failed);
+        QVERIFY(st.value(QStringLiteral("warnings")).toArray().size() > 0);
+        r = cli({QStringLiteral("cache"), QStringLiteral("status"), QStringLiteral("--cache-dir"), root});
+        QVERIFY(r.out.contains(QStringLiteral("COMPILER")));
+        QVERIFY(r.out.contains(QStringLiteral("neuronxcc-2.15.128.0+56dc5a86")));
+    }
+
+    void destructiveCommandsPreviewAndNeedConsent()
+    {
+        QTemporaryDir tmp;
+        const QString root = test::makeSampleCache(tmp, 80, 4);
+        const int before = countFiles(root);
+        Run r = cli({QStringLiteral("cache"), QStringLiteral("prune"), QStringLiteral("--dry-run"), QStringLiteral("--cache-dir"), root});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains(QStringLiteral("Dry run")));
+        QCOMPARE(countFiles(root), before);
+        // No terminal and no --yes: refused, nothing removed.
+        r = cli({QStringLiteral("cache"), QStringLiteral("clean-failed"), QStringLiteral("--cache-dir"), root});
+        QCOMPARE(r.code, 4);
+        QVERIFY(r.err.contains(QStringLiteral("--yes")));
+        QCOMPARE(countFiles(root), before);
+        r = cli({QStringLiteral("cache"), QStringLiteral("clean-failed"), QStringLiteral("--yes"), QStringLiteral("--json"), QStringLiteral("--cache-dir"), root});
+        QCOMPARE(r.code, 0);
+        const QJsonObject res = r.json().value(QStringLiteral("result")).toObject();
+        QVERIFY(res.value(QStringLiteral("done")).toInt() > 0);
+        QCOMPARE(res.value(QStringLiteral("failed")).toInt(), 0);
+        r = cli({QStringLiteral("cache"), QStringLiteral("list"), QStringLiteral("--json"), QStringLiteral("--state"), QStringLiteral("FAILED"), QStringLiteral("--cache-dir"), root});
+        QCOMPARE(r.json().value(QStringLiteral("entries")).toArray().size(), 0);
+        r = cli({QStringLiteral("cache"), QStringLiteral("clean-failed"), QStringLiteral("--yes"), QStringLiteral("--cache-dir"), root, QStringLiteral("neuronxcc-9/MODULE_nope")});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains(QStringLiteral("no entry")));
+    }
+
+    void pruneRemovesExpiredEntries()
+    {
+        QTemporaryDir tmp;
+        const QString root = test::makeSampleCache(tmp, 80, 4);
+        Run r = cli({QStringLiteral("cache"), QStringLiteral("prune"), QStringLiteral("--ttl-days"), QStringLiteral("60"), QStringLiteral("--yes"), QStringLiteral("--json"), QStringLiteral("--cache-dir"), root});
+        QCOMPARE(r.code, 0);
+        const int planned = r.json().value(QStringLiteral("items")).toArray().size();
+        QVERIFY(planned > 0);
+        QCOMPARE(r.json().value(QStringLiteral("result")).toObject().value(QStringLiteral("done")).toInt(), planned);
+        r = cli({QStringLiteral("cache"), QStringLiteral("list"), QStringLiteral("--json"), QStringLiteral("--cache-dir"), root});
+        const qint64 cutoff = QDateTime::currentMSecsSinceEpoch() - 61LL * 86400000;
+        for (const auto &e : r.json().value(QStringLiteral("entries")).toArray()) {
+            const QJsonObject o = e.toObject();
+            if (!o.value(QStringLiteral("kind")).toString().contains(QStringLiteral("module")) || o.value(QStringLiteral("state")).toString() == QLatin1String("LOCKED"))
+                continue;
+            QVERIFY2(QDateTime::fromString(o.value(QStringLiteral("last_used")).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch() > cutoff,
+                     qPrintable(o.value(QStringLiteral("key")).toString()));
+        }
+    }
+
+    void clearLocksRefusedWhileCompiling()
+    {
+        QTemporaryDir tmp;
+        const QString root = test::makeSampleCache(tmp, 80, 4);
+        {
+            test::FakeCompilerProcess compiler(tmp);
+            const Run r = cli({QStringLiteral("cache"), QStringLiteral("clear-locks"), QStringLiteral("--yes"), QStringLiteral("--cache-dir"), root});
+            QCOMPARE(r.code, 4);
+            QVERIFY(r.err.contains(QStringLiteral("neuronx-cc is running")));
+        }
+        Run r = cli({QStringLiteral("cache"), QStringLiteral("clear-locks"), QStringLiteral("--yes"), QStringLiteral("--cache-dir"), root});
+        QCOMPARE(r.code, 0);
+        r = cli({QStringLiteral("cache"), QStringLiteral("list"), QStringLiteral("--json"), QStringLiteral("--state"), QStringLiteral("LOCKED"), QStringLiteral("--cache-dir"), root});
+        QCOMPARE(r.json().value(QStringLiteral("entries")).toArray().size(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,144 @@
+// ingot-cli's Hub commands as users run them, against the test Hub: outputs, JSON, exit codes, no token leaks.
+#include "tests/support/testhub.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ingot;
+
+namespace {
+const QString kToken = QStringLiteral("hf_alice_write");
+}
+
+class TestHubCli : public QObject
+{
+    Q_OBJECT
+
+    test::TestHub *hub = nullptr;
+    QTemporaryDir home;
+
+    struct Run {
+        int code = -1;
+        QString out, err;
+        QJsonObject json() const { return QJsonDocument::fromJson(out.toUtf8()).object(); }
+    };
+
+    Run cli(const QStringList &args, const QStringList &env = {}, const QByteArray &input = {})
+    {
+        QProcess p;
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        for (const char *v : {"HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "CUSTOM_CACHE_REPO", "HF_HUB_OFFLINE", "HF_TOKEN_PATH"})
+            e.remove(QString::fromLatin1(v));
+        e.insert(QStringLiteral("HF_ENDPOINT"), hub->url());
+        e.insert(QStringLiteral("HF_HOME"), home.path());
+        e.insert(QStringLiteral("INGOT_KEYCHAIN"), QStringLiteral("none"));
+        for (const QString &kv : env)
+            e.insert(kv.section(QLatin1Char('='), 0, 0), kv.section(QLatin1Char('='), 1));
+        p.setProcessEnvironment(e);
+        p.start(QStringLiteral(INGOT_CLI_PATH), args);
+        p.write(input);
+        p.closeWriteChannel();
+        p.waitForFinished(60000);
+        Run r{p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+        // Whatever happens, the token never shows.
+        if (r.out.contains(kToken) || r.err.contains(kToken))
+            qFatal("the token leaked into the output of ingot-cli %s", qPrintable(args.join(QLatin1Char(' '))));
+        return r;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        hub = new test::TestHub;
+        QString error;
+        QVERIFY2(hub->start(&error, 4), qPrintable(error));
+        hub->makeRepo(QStringLiteral("neuronorg/team-cache"), true, test::registryFixture(QStringLiteral("meta-llama/Llama-2-7b-hf"), 6));
+    }
+    void cleanupTestCase() { delete hub; }
+
+    void whoamiAndLogin()
+    {
+        Run r = cli({QStringLiteral("hub"), QStringLiteral("whoami")});
+        QCOMPARE(r.code, 7);
+        QVERIFY(r.err.contains(QStringLiteral("No Hugging Face token")));
+        r = cli({QStringLiteral("hub"), QStringLiteral("whoami"), QStringLiteral("--json")}, {QStringLiteral("HF_TOKEN=") + kToken});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json().value(QStringLiteral("name")).toString(), QStringLiteral("alice"));
+        QCOMPARE(r.json().value(QStringLiteral("token_source")).toString(), QStringLiteral("HF_TOKEN"));
+        // Login reads the token from stdin (never argv) and, with no keychain, writes the 0600 token file.
+        r = cli({QStringLiteral("hub"), QStringLiteral("login")}, {}, kToken.toUtf8() + '\n');
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains(QStringLiteral("Logged in as alice")));
+        QCOMPARE(QFile::permissions(home.path() + QStringLiteral("/token")) & (QFile::ReadOther | QFile::ReadGroup), QFileDevice::Permissions());
+        r = cli({QStringLiteral("hub"), QStringLiteral("whoami")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith(QStringLiteral("alice")));
+        r = cli({QStringLiteral("hub"), QStringLiteral("login")}, {}, "hf_not_valid\n");
+        QCOMPARE(r.code, 7);
+        r = cli({QStringLiteral("hub"), QStringLiteral("whoami")}, {QStringLiteral("HF_HUB_OFFLINE=1")});
+        QCOMPARE(r.code, 8);
+        QVERIFY(r.err.contains(QStringLiteral("HF_HUB_OFFLINE")));
+    }
+
+    void ls()
+    {
+        Run r = cli({QStringLiteral("hub"), QStringLiteral("ls"), QStringLiteral("neuronorg/team-cache")}, {QStringLiteral("HF_TOKEN=") + kToken});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains(QStringLiteral("registry.json")));
+        QVERIFY(r.out.contains(QStringLiteral("0_REGISTRY")));
+        r = cli({QStringLiteral("hub"), QStringLiteral("ls"), QStringLiteral("neuronorg/team-cache"), QStringLiteral("0_REGISTRY"), QStringLiteral("-R"), QStringLiteral("--json")},
+                {QStringLiteral("HF_TOKEN=") + kToken});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.json().value(QStringLiteral("entries")).toArray().size() >= 8);
+        r = cli({QStringLiteral("hub"), QStringLiteral("ls"), QStringLiteral("neuronorg/team-cache")},
+                {QStringLiteral("HF_TOKEN_PATH=") + home.path() + QStringLiteral("/no-token-here")});
+        QCOMPARE(r.code, 7);
+        QVERIFY(r.err.contains(QStringLiteral("not found, or it is private")));
+    }
+
+    void createSetLookup()
+    {
+        const QString env = QStringLiteral("HF_TOKEN=") + kToken;
+        Run r = cli({QStringLiteral("cache"), QStringLiteral("create")}, {env});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains(QStringLiteral("Neuron cache created on the Hugging Face Hub: alice/optimum-neuron-cache [private].")));
+        QFile f(home.path() + QStringLiteral("/optimum_neuron_custom_cache"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("alice/optimum-neuron-cache"));
+        f.close();
+        r = cli({QStringLiteral("cache"), QStringLiteral("set"), QStringLiteral("neuronorg/missing")}, {env});
+        QCOMPARE(r.code, 7);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("alice/optimum-neuron-cache"));  // unchanged when the repo does not exist
+        f.close();
+        r = cli({QStringLiteral("cache"), QStringLiteral("set"), QStringLiteral("neuronorg/team-cache")}, {env});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains(QStringLiteral("Neuron cache name set locally to neuronorg/team-cache")));
+        // lookup uses the repo just set
+        r = cli({QStringLiteral("cache"), QStringLiteral("lookup"), QStringLiteral("meta-llama/Llama-2-7b-hf")}, {env});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith(QStringLiteral("Cached entries for meta-llama/Llama-2-7b-hf")));
+        QCOMPARE(r.out.trimmed().split(QLatin1Char('\n')).size(), 2 + 10);
+        QVERIFY(r.err.contains(QStringLiteral("unknown shape")));
+        r = cli({QStringLiteral("cache"), QStringLiteral("lookup"), QStringLiteral("meta-llama/Llama-2-7b-hf"), QStringLiteral("--instance_type"),
+                 QStringLiteral("trn1"), QStringLiteral("--batch_size"), QStringLiteral("4"), QStringLiteral("--json")}, {env});
+        QCOMPARE(r.code, 0);
+        const QJsonArray entries = r.json().value(QStringLiteral("entries")).toArray();
+        QCOMPARE(entries.size(), 1);
+        QCOMPARE(entries[0].toObject().value(QStringLiteral("raw")).toObject().value(QStringLiteral("_model_id")).toString(),
+                 QStringLiteral("meta-llama/Llama-2-7b-hf"));
+        r = cli({QStringLiteral("cache"), QStringLiteral("lookup"), QStringLiteral("meta-llama/Llama-2-7b-hf"), QStringLiteral("--batch_size"), QStringLiteral("x")}, {env});
+        QCOMPARE(r.code, 2);
+        r = cli({QStringLiteral("cache"), QStringLiteral("lookup"), QStringLiteral("nobody/none")}, {env, QStringLiteral("CUSTOM_CACHE_REPO=neuronorg/team-cache")});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out.trimmed(), QStringLiteral("No cached entries found for nobody/none."));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHubCli)
+#include "tst_hubcli.moc"

@@ -1,0 +1,160 @@
+#include "tests/support/testsupport.h"
+
+#include "services/cache/samplecache.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTest>
+
+#include <csignal>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace ingot::test {
+
+QString makeSampleCache(const QTemporaryDir &dir, int modules, quint64 seed, qint64 nowMs)
+{
+    SampleCacheOptions o;
+    o.modules = modules;
+    o.seed = seed;
+    o.nowMs = nowMs;
+    const QString root = dir.path() + QStringLiteral("/cache");
+    QString error;
+    if (!writeSampleCache(root, o, nullptr, &error))
+        qFatal("sample cache: %s", qPrintable(error));
+    return root;
+}
+
+void writeFile(const QString &path, const QByteArray &content)
+{
+    QDir().mkpath(QFileInfo(path).path());
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(path));
+    f.write(content);
+}
+
+void setAge(const QString &path, double ageDays)
+{
+    const qint64 t = QDateTime::currentMSecsSinceEpoch() - qint64(ageDays * 86400000.0);
+    struct timespec ts[2];
+    ts[0].tv_sec = time_t(t / 1000);
+    ts[0].tv_nsec = 0;
+    ts[1] = ts[0];
+    ::utimensat(AT_FDCWD, QFile::encodeName(path).constData(), ts, AT_SYMLINK_NOFOLLOW);
+}
+
+void makeModule(const QString &root, const QString &version, const QString &name, const QStringList &files,
+                double ageDays, qint64 neffBytes)
+{
+    const QString dir = root + QLatin1Char('/') + version + QLatin1Char('/') + name;
+    QDir().mkpath(dir);
+    for (const QString &f : files) {
+        const QString p = dir + QLatin1Char('/') + f;
+        if (f == QLatin1String("model.neff")) {
+            QFile file(p);
+            file.open(QIODevice::WriteOnly);
+            file.resize(neffBytes);
+        } else if (f == QLatin1String("model.log")) {
+            writeFile(p, "ERROR: compilation failed\nline 2\nlast line of the log\n");
+        } else if (f == QLatin1String("compile_flags.json")) {
+            writeFile(p, "[\"--model-type=transformer\"]");
+        } else {
+            writeFile(p, QByteArray(100, 'x'));
+        }
+        setAge(p, ageDays);
+    }
+    setAge(dir, ageDays);
+}
+
+bool isRoot()
+{
+    return ::geteuid() == 0;
+}
+
+bool isUnprivilegedChild()
+{
+    return qEnvironmentVariableIntValue("INGOT_TEST_UNPRIVILEGED") == 1;
+}
+
+int runSelfAsNobody(const QString &testFunction, const QStringList &env, QString *output)
+{
+    QProcess p;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    e.insert(QStringLiteral("INGOT_TEST_UNPRIVILEGED"), QStringLiteral("1"));
+    e.insert(QStringLiteral("HOME"), QDir::tempPath());
+    for (const QString &kv : env)
+        e.insert(kv.section(QLatin1Char('='), 0, 0), kv.section(QLatin1Char('='), 1));
+    p.setProcessEnvironment(e);
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral("setpriv"), {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+                                        QStringLiteral("--clear-groups"), QCoreApplication::applicationFilePath(),
+                                        testFunction});
+    p.waitForFinished(120000);
+    if (output)
+        *output = QString::fromLocal8Bit(p.readAll());
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
+FileSizeLimit::FileSizeLimit(unsigned long long bytes)
+{
+    std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit lim {};
+    getrlimit(RLIMIT_FSIZE, &lim);
+    m_old = lim.rlim_cur;
+    lim.rlim_cur = rlim_t(bytes);
+    setrlimit(RLIMIT_FSIZE, &lim);
+}
+
+FileSizeLimit::~FileSizeLimit()
+{
+    struct rlimit lim {};
+    getrlimit(RLIMIT_FSIZE, &lim);
+    lim.rlim_cur = rlim_t(m_old);
+    setrlimit(RLIMIT_FSIZE, &lim);
+}
+
+void rerunUnprivileged(const char *testFunction)
+{
+    QTemporaryDir tmp;
+    QFile::setPermissions(tmp.path(), QFile::permissions(tmp.path()) | QFile::ReadOther | QFile::ExeOther | QFile::WriteOther);
+    QString out;
+    const int rc = runSelfAsNobody(QString::fromLatin1(testFunction), {QStringLiteral("INGOT_TEST_DIR=") + tmp.path()}, &out);
+    if (rc == -1 || out.contains(QStringLiteral("setpriv:")))
+        QSKIP("cannot switch to an unprivileged user here");
+    QVERIFY2(rc == 0, qPrintable(out));
+}
+
+FakeCompilerProcess::FakeCompilerProcess(const QTemporaryDir &dir)
+{
+    const QString exe = dir.path() + QStringLiteral("/bin/neuronx-cc");
+    QDir().mkpath(dir.path() + QStringLiteral("/bin"));
+    QFile::remove(exe);
+    if (!QFile::copy(QStringLiteral("/bin/sleep"), exe))
+        qFatal("cannot copy sleep");
+    QFile::setPermissions(exe, QFile::permissions(exe) | QFile::ExeUser | QFile::ExeGroup | QFile::ExeOther);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const QByteArray path = QFile::encodeName(exe);
+        ::execl(path.constData(), "neuronx-cc", "300", static_cast<char *>(nullptr));
+        ::_exit(127);
+    }
+    m_pid = pid;
+    QTest::qWait(100);  // let exec() happen so /proc shows the new name
+}
+
+FakeCompilerProcess::~FakeCompilerProcess()
+{
+    if (m_pid > 0) {
+        ::kill(pid_t(m_pid), SIGKILL);
+        ::waitpid(pid_t(m_pid), nullptr, 0);
+    }
+}
+
+}  // namespace ingot::test

@@ -1,0 +1,67 @@
+// Shared helpers for Ingot's tests: real folders on disk, sample caches, and running as an unprivileged user.
+#pragma once
+
+#include "services/cache/cachetypes.h"
+
+#include <QString>
+#include <QTemporaryDir>
+
+namespace ingot::test {
+
+// Writes a sample cache into <dir>/cache with a fixed clock; returns the root.
+QString makeSampleCache(const QTemporaryDir &dir, int modules = 48, quint64 seed = 42, qint64 nowMs = 0);
+
+// A module folder with the given files (name -> apparent size) and mtime/atime `ageDays` ago.
+void makeModule(const QString &root, const QString &version, const QString &name, const QStringList &files,
+                double ageDays = 0, qint64 neffBytes = 1000);
+void setAge(const QString &path, double ageDays);
+void writeFile(const QString &path, const QByteArray &content);
+
+// True when the test runs as root: permission tests then re-run themselves as an unprivileged user.
+bool isRoot();
+// Runs this test executable's function `testFunction` as user "nobody" (setpriv); returns its exit code.
+// The child sees INGOT_TEST_UNPRIVILEGED=1 and the given extra environment.
+int runSelfAsNobody(const QString &testFunction, const QStringList &env, QString *output);
+bool isUnprivilegedChild();
+// Runs the current test function again as "nobody" in a world-writable temporary folder (INGOT_TEST_DIR) and
+// reports its verdict here: skipped when the user cannot be switched.
+void rerunUnprivileged(const char *testFunction);
+
+}  // namespace ingot::test
+
+// Root reads and deletes everything: permission tests call this first, and run for real as "nobody".
+#define INGOT_RUN_UNPRIVILEGED()                                                  \
+    do {                                                                          \
+        if (ingot::test::isRoot() && !ingot::test::isUnprivilegedChild()) {      \
+            ingot::test::rerunUnprivileged(QTest::currentTestFunction());         \
+            return;                                                               \
+        }                                                                         \
+    } while (0)
+
+namespace ingot::test {
+
+// A file size limit for this process while it lives: writes past it fail (EFBIG) instead of raising SIGXFSZ.
+// It stands in for a disk that fills up.
+class FileSizeLimit
+{
+public:
+    explicit FileSizeLimit(unsigned long long bytes);
+    ~FileSizeLimit();
+
+private:
+    unsigned long long m_old = 0;
+};
+
+// A real process whose program name is neuronx-cc (a copy of sleep), for the "compiler running" checks.
+class FakeCompilerProcess
+{
+public:
+    explicit FakeCompilerProcess(const QTemporaryDir &dir);
+    ~FakeCompilerProcess();
+    qint64 pid() const { return m_pid; }
+
+private:
+    qint64 m_pid = -1;
+};
+
+}  // namespace ingot::test

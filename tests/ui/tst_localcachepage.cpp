@@ -1,0 +1,247 @@
+// Driving the Local cache page like a user: filter, select, read the details, preview a prune, confirm.
+#include "services/util/appsettings.h"
+#include "ui/localcache/cachechartswidget.h"
+#include "models/cache/cachefilterproxy.h"
+#include "services/cache/cachesession.h"
+#include "models/cache/cachetreemodel.h"
+#include "ui/localcache/emptystatewidget.h"
+#include "ui/localcache/localcachepage.h"
+#include "ui/localcache/maintenancedialog.h"
+#include "ui/localcache/moduledetailspane.h"
+#include "tests/support/testsupport.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QBarSet>
+#include <QBarSeries>
+#include <QChart>
+#include <QComboBox>
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+#include <QTreeView>
+#include <QTreeWidget>
+
+using namespace ingot;
+
+namespace {
+const QString V15 = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
+
+int visibleEntries(QAbstractItemModel *m)
+{
+    int n = 0;
+    for (int g = 0; g < m->rowCount(); ++g)
+        n += m->rowCount(m->index(g, 0));
+    return n;
+}
+
+QModelIndex findEntry(QAbstractItemModel *m, const QString &name)
+{
+    for (int g = 0; g < m->rowCount(); ++g)
+        for (int r = 0; r < m->rowCount(m->index(g, 0)); ++r)
+            if (m->index(r, 0, m->index(g, 0)).data().toString() == name)
+                return m->index(r, 0, m->index(g, 0));
+    return {};
+}
+
+bool openAndWait(LocalCachePage &page, const QString &root)
+{
+    QSignalSpy done(page.session(), &CacheSession::scanFinished);
+    page.openRoot(root);
+    return done.wait(20000);
+}
+}  // namespace
+
+class TestLocalCachePage : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QApplication::setOrganizationName(QStringLiteral("IngotTest"));
+        QApplication::setApplicationName(QStringLiteral("ingot-tst-localcachepage"));
+        AppSettings::setTtlDays(30);
+        AppSettings::setMaxCacheBytes(qint64(100) * 1000 * 1000 * 1000);
+    }
+
+    void filterSelectDetails()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + QStringLiteral("/cache");
+        test::makeModule(root, V15, QStringLiteral("MODULE_100+aa"), {QStringLiteral("model.hlo_module.pb"), QStringLiteral("compile_flags.json"), QStringLiteral("model.log")});
+        test::makeModule(root, V15, QStringLiteral("MODULE_200+aa"), {QStringLiteral("model.hlo_module.pb"), QStringLiteral("compile_flags.json"), QStringLiteral("model.neff"), QStringLiteral("model.done")});
+        test::makeModule(root, V15, QStringLiteral("MODULE_300+aa"), {QStringLiteral("model.hlo_module.pb"), QStringLiteral("model.neff"), QStringLiteral("model.done")});
+        LocalCachePage page;
+        QAbstractItemModelTester tester(page.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        page.resize(1200, 800);
+        page.show();
+        QVERIFY(openAndWait(page, root));
+        QVERIFY(!page.showsEmptyState());
+        QCOMPARE(visibleEntries(page.proxy()), 3);
+        QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("Total size")));
+
+        // Type into the filter, as a user would.
+        page.filterEdit()->setFocus();
+        QTest::keyClicks(page.filterEdit(), QStringLiteral("100"));
+        QCOMPARE(visibleEntries(page.proxy()), 1);
+        QTest::keyClick(page.filterEdit(), Qt::Key_A, Qt::ControlModifier);
+        QTest::keyClick(page.filterEdit(), Qt::Key_Backspace);
+        QCOMPARE(visibleEntries(page.proxy()), 3);
+        page.stateCombo()->setCurrentIndex(page.stateCombo()->findText(QStringLiteral("Failed")));
+        QCOMPARE(visibleEntries(page.proxy()), 1);
+        page.stateCombo()->setCurrentIndex(0);
+
+        // Select the failed entry: the details show its flags and the tail of its log.
+        const QModelIndex failed = findEntry(page.proxy(), QStringLiteral("MODULE_100+aa"));
+        QVERIFY(failed.isValid());
+        page.view()->setCurrentIndex(failed.parent());  // the version row shows a summary
+        QVERIFY(page.details()->flagsText().isEmpty());
+        QSignalSpy loaded(page.details(), &ModuleDetailsPane::detailsLoaded);
+        page.view()->setCurrentIndex(failed);
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(page.details()->flagsText(), QStringLiteral("--model-type=transformer"));
+        QVERIFY(page.details()->logText().contains(QStringLiteral("last line of the log")));
+        QVERIFY(page.details()->currentPath().endsWith(V15 + QStringLiteral("/MODULE_100+aa")));
+
+        // Keyboard: Up moves to the previous entry (names sort descending) and the details follow.
+        page.view()->setFocus();
+        QTest::keyClick(page.view(), Qt::Key_Up);
+        QVERIFY(loaded.wait(5000));
+        QVERIFY(!page.details()->currentPath().endsWith(QStringLiteral("MODULE_100+aa")));
+    }
+
+    void prunePreviewThenConfirm()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + QStringLiteral("/cache");
+        const QStringList ok = {QStringLiteral("model.hlo_module.pb"), QStringLiteral("model.neff"), QStringLiteral("model.done")};
+        test::makeModule(root, V15, QStringLiteral("MODULE_1+aa"), ok, 100);
+        test::makeModule(root, V15, QStringLiteral("MODULE_2+aa"), ok, 45);
+        test::makeModule(root, V15, QStringLiteral("MODULE_3+aa"), ok, 2);
+        test::makeModule(root, V15, QStringLiteral("MODULE_4+aa"), {QStringLiteral("model.hlo_module.pb"), QStringLiteral("x.lock")}, 300);
+        LocalCachePage page;
+        page.show();
+        QVERIFY(openAndWait(page, root));
+        MaintenanceDialog *dlg = page.startMaintenance(MaintenanceAction::Prune);
+        QVERIFY(dlg);
+        QVERIFY(dlg->isVisible());
+        // The preview lists exactly the expired, unlocked entries; nothing has been touched yet.
+        QCOMPARE(dlg->itemsView()->topLevelItemCount(), 2);
+        QStringList listed{dlg->itemsView()->topLevelItem(0)->text(0), dlg->itemsView()->topLevelItem(1)->text(0)};
+        listed.sort();
+        QCOMPARE(listed, (QStringList{V15 + QStringLiteral("/MODULE_1+aa"), V15 + QStringLiteral("/MODULE_2+aa")}));
+        QVERIFY(QFileInfo::exists(root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa")));
+        QVERIFY(dlg->confirmButton()->text().contains(QStringLiteral("Delete 2 entries")));
+        // The policy is editable right here and the preview follows it.
+        auto *ttl = dlg->findChild<QSpinBox *>();
+        QVERIFY(ttl);
+        QCOMPARE(ttl->value(), 30);
+        ttl->setValue(60);
+        QCOMPARE(dlg->itemsView()->topLevelItemCount(), 1);
+        ttl->setValue(365);
+        QCOMPARE(dlg->itemsView()->topLevelItemCount(), 0);
+        QVERIFY(!dlg->confirmButton()->isVisible());
+        ttl->setValue(30);
+        QCOMPARE(dlg->itemsView()->topLevelItemCount(), 2);
+        const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+        QDir().mkpath(shots);
+        QVERIFY(dlg->grab().save(shots + QStringLiteral("/prune-preview.png")));
+        QSignalSpy executed(dlg, &MaintenanceDialog::executed);
+        QSignalSpy rescanned(page.session(), &CacheSession::scanFinished);
+        QTest::mouseClick(dlg->confirmButton(), Qt::LeftButton);
+        QVERIFY(executed.wait(10000));
+        QCOMPARE(dlg->report().done, 2);
+        QCOMPARE(AppSettings::ttlDays(), 30);
+        QVERIFY(!QFileInfo::exists(root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa")));
+        QVERIFY(QFileInfo::exists(root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_4+aa")));
+        // The page follows: the removed rows go away.
+        QVERIFY(rescanned.wait(10000));
+        QTRY_COMPARE(visibleEntries(page.proxy()), 2);
+        dlg->close();
+    }
+
+    void cancelLeavesEverything()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + QStringLiteral("/cache");
+        test::makeModule(root, V15, QStringLiteral("MODULE_1+aa"), {QStringLiteral("model.log")});
+        LocalCachePage page;
+        page.show();
+        QVERIFY(openAndWait(page, root));
+        MaintenanceDialog *dlg = page.startMaintenance(MaintenanceAction::CleanFailed);
+        QCOMPARE(dlg->itemsView()->topLevelItemCount(), 1);
+        dlg->reject();
+        QVERIFY(!dlg->hasRun());
+        QVERIFY(QFileInfo::exists(root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa/model.log")));
+    }
+
+    void deleteKeyOnSelectedFailedEntry()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + QStringLiteral("/cache");
+        test::makeModule(root, V15, QStringLiteral("MODULE_1+aa"), {QStringLiteral("model.log")});
+        test::makeModule(root, V15, QStringLiteral("MODULE_2+aa"), {QStringLiteral("model.log")});
+        LocalCachePage page;
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(openAndWait(page, root));
+        page.view()->setFocus();
+        page.view()->setCurrentIndex(findEntry(page.proxy(), QStringLiteral("MODULE_2+aa")));
+        QTest::keyClick(page.view(), Qt::Key_Delete);
+        auto *dlg = page.findChild<MaintenanceDialog *>();
+        QVERIFY(dlg);
+        QCOMPARE(dlg->plan().items.size(), 1);
+        QCOMPARE(dlg->plan().items[0].key, V15 + QStringLiteral("/MODULE_2+aa"));
+        dlg->reject();
+    }
+
+    void clearLocksRefusalIsShown()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + QStringLiteral("/cache");
+        test::makeModule(root, V15, QStringLiteral("MODULE_1+aa"), {QStringLiteral("model.hlo_module.pb"), QStringLiteral("model.hlo_module.pb.lock")});
+        LocalCachePage page;
+        page.show();
+        QVERIFY(openAndWait(page, root));
+        test::FakeCompilerProcess compiler(tmp);
+        MaintenanceDialog *dlg = page.startMaintenance(MaintenanceAction::ClearLocks);
+        QVERIFY(!dlg->plan().refusal.isEmpty());
+        QVERIFY(!dlg->confirmButton()->isEnabled());
+        dlg->reject();
+    }
+
+    void emptyStateOffersTheSample()
+    {
+        QTemporaryDir tmp;
+        qputenv("XDG_DATA_HOME", QFile::encodeName(tmp.path()));
+        LocalCachePage page;
+        page.show();
+        CacheLocation loc;
+        loc.path = tmp.path() + QStringLiteral("/var/tmp/neuron-compile-cache");
+        loc.explanation = QStringLiteral("Neither --cache_dir nor NEURON_COMPILE_CACHE_URL is set.");
+        QSignalSpy done(page.session(), &CacheSession::scanFinished);
+        AppSettings::setCurrentRoot(QString());
+        page.openInitial(loc);
+        QVERIFY(done.wait(5000));
+        QVERIFY(page.showsEmptyState());
+        done.clear();
+        QTest::mouseClick(page.emptyState()->sampleButton(), Qt::LeftButton);
+        QVERIFY(done.wait(20000));
+        QVERIFY(!page.showsEmptyState());
+        QVERIFY(page.model()->entryCount() > 40);
+        QVERIFY(page.currentRoot().startsWith(tmp.path()));
+        // Charts show every compiler version's size.
+        auto *series = qobject_cast<QBarSeries *>(page.charts()->sizeChart()->series().value(0));
+        QVERIFY(series);
+        QCOMPARE(series->barSets().first()->count(), 3);
+        qunsetenv("XDG_DATA_HOME");
+    }
+};
+
+QTEST_MAIN(TestLocalCachePage)
+#include "tst_localcachepage.moc"

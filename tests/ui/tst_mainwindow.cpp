@@ -1,0 +1,141 @@
+// The main window as a whole: navigation, menus, the sample cache, and the README screenshot.
+#include "models/cache/cachefilterproxy.h"
+#include "services/cache/cachesession.h"
+#include "models/cache/cachetreemodel.h"
+#include "ui/localcache/localcachepage.h"
+#include "ui/shell/mainwindow.h"
+#include "ui/shell/settingsdialog.h"
+#include "tests/support/testsupport.h"
+#include "services/util/appsettings.h"
+#include "services/cache/cachelocation.h"
+#include "services/cache/samplecache.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+#include <QTimer>
+#include <QTranslator>
+#include <QTreeView>
+#include <QLabel>
+
+using namespace ingot;
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QApplication::setOrganizationName(QStringLiteral("IngotTest"));
+        QApplication::setApplicationName(QStringLiteral("ingot-tst-mainwindow"));
+    }
+
+    void navigationListsOnlyWorkingAreas()
+    {
+        MainWindow w;
+        QCOMPARE(w.navigation()->count(), 2);
+        QCOMPARE(w.navigation()->item(0)->text(), QStringLiteral("Local cache"));
+        QStringList menus;
+        for (QAction *a : w.menuBar()->actions())
+            menus << a->text();
+        QCOMPARE(menus, (QStringList{QStringLiteral("&File"), QStringLiteral("&Tools"), QStringLiteral("&Cache"), QStringLiteral("&Go"), QStringLiteral("&Hub"), QStringLiteral("&Help")}));
+    }
+
+    void chineseTranslationIsBuiltIn()
+    {
+        QTranslator tr;
+        QVERIFY(tr.load(QStringLiteral(":/i18n/ingot_zh_CN.qm")));
+        QApplication::installTranslator(&tr);
+        {
+            MainWindow w;
+            QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));
+            QCOMPARE(w.navigation()->item(0)->text(), QStringLiteral("本地缓存"));
+        }
+        QApplication::removeTranslator(&tr);
+    }
+
+    void settingsDialogSavesPrunePolicy()
+    {
+        SettingsDialog dlg;
+        dlg.ttlSpin()->setValue(12);
+        dlg.accept();
+        QCOMPARE(AppSettings::ttlDays(), 12);
+        AppSettings::setTtlDays(30);
+    }
+
+    void screenshotWithSampleCache()
+    {
+        // The README's picture: the sample cache, a failed entry selected so the details show its log.
+        QTemporaryDir tmp;
+        SampleCacheOptions o;
+        o.modules = 60;
+        o.seed = 7;
+        const QString root = tmp.path() + QStringLiteral("/var/tmp/neuron-compile-cache");
+        QString error;
+        QVERIFY(writeSampleCache(root, o, nullptr, &error));
+        MainWindow w;
+        w.resize(1400, 900);
+        CacheLocation loc = CacheLocation::resolve(QProcessEnvironment());
+        loc.path = root;  // as if it were the Neuron default on this machine
+        AppSettings::setCurrentRoot(QString());
+        LocalCachePage *page = w.localCachePage();
+        QSignalSpy done(page->session(), &CacheSession::scanFinished);
+        w.start(loc);
+        QVERIFY(done.wait(20000));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(!page->showsEmptyState());
+        page->view()->expandAll();
+        // Select the first failed entry.
+        CacheTreeModel *m = page->model();
+        QModelIndex failed;
+        for (int g = 0; g < m->rowCount() && !failed.isValid(); ++g)
+            for (int r = 0; r < m->rowCount(m->index(g, 0)); ++r) {
+                const QModelIndex i = m->index(r, 0, m->index(g, 0));
+                if (i.data(CacheTreeModel::StateRole).toInt() == int(ModuleState::Failed)) {
+                    failed = i;
+                    break;
+                }
+            }
+        QVERIFY(failed.isValid());
+        const QModelIndex pi = page->proxy()->mapFromSource(failed);
+        page->view()->setCurrentIndex(pi);
+        page->view()->scrollTo(pi);
+        QTest::qWait(600);
+        QVERIFY(w.statusText()->text().contains(QStringLiteral("entries scanned")));
+        const QString dir = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+        QDir().mkpath(dir);
+        const QString file = dir + QStringLiteral("/main-window.png");
+        const QImage img = w.grab().toImage();
+        QVERIFY(img.save(file));
+        QVERIFY(QFileInfo(file).size() > 10000);
+        qInfo("screenshot: %s", qPrintable(file));
+    }
+
+    void emptyStateOnFirstStart()
+    {
+        QTemporaryDir tmp;
+        MainWindow w;
+        CacheLocation loc = CacheLocation::resolve(QProcessEnvironment());
+        loc.path = tmp.path() + QStringLiteral("/no-cache-here");
+        AppSettings::setCurrentRoot(QString());
+        QSignalSpy done(w.localCachePage()->session(), &CacheSession::scanFinished);
+        w.start(loc);
+        QVERIFY(done.wait(10000));
+        w.resize(1100, 700);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.localCachePage()->showsEmptyState());
+        const QString dir = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+        QVERIFY(w.grab().toImage().save(dir + QStringLiteral("/empty-state.png")));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

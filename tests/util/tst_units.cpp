@@ -1,0 +1,57 @@
+// Sizes and ages, typed and shown.
+#include "services/util/units.h"
+
+#include <QLocale>
+#include <QTest>
+
+using namespace ingot;
+
+class TestUnits : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QLocale::setDefault(QLocale::c()); }
+
+    void parseBytes_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("bytes");
+        QTest::newRow("plain") << "512" << qint64(512);
+        QTest::newRow("GB") << "100GB" << qint64(100) * 1000 * 1000 * 1000;
+        QTest::newRow("G") << "100G" << qint64(100) * 1000 * 1000 * 1000;
+        QTest::newRow("GiB") << "20GiB" << qint64(20) * 1024 * 1024 * 1024;
+        QTest::newRow("fraction") << "1.5T" << qint64(1500) * 1000 * 1000 * 1000;
+        QTest::newRow("space") << " 500 MB " << qint64(500) * 1000 * 1000;
+        QTest::newRow("lower") << "5k" << qint64(5000);
+        QTest::newRow("junk") << "lots" << qint64(-1);
+        QTest::newRow("negative") << "-5G" << qint64(-1);
+        QTest::newRow("bare i") << "5iB" << qint64(-1);
+        QTest::newRow("overflow") << "99999999999T" << qint64(-1);
+    }
+    void parseBytes()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, bytes);
+        QCOMPARE(ingot::parseBytes(text), bytes);
+    }
+
+    void formatBytesUsesSiUnits()
+    {
+        QCOMPARE(formatBytes(100LL * 1000 * 1000 * 1000), QStringLiteral("100.0 GB"));
+        QCOMPARE(formatBytes(999), QStringLiteral("999 bytes"));
+    }
+
+    void ages()
+    {
+        const qint64 now = 1'800'000'000'000;
+        QCOMPARE(formatAge(now - 10'000, now), QStringLiteral("just now"));
+        QCOMPARE(formatAge(now - 5 * 60'000, now), QStringLiteral("5 min ago"));
+        QCOMPARE(formatAge(now - 3 * 3'600'000, now), QStringLiteral("3 h ago"));
+        QCOMPARE(formatAge(now - 40LL * 86'400'000, now), QStringLiteral("40 days ago"));
+        QCOMPARE(formatAge(0, now), QStringLiteral("-"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestUnits)
+#include "tst_units.moc"

@@ -1,0 +1,573 @@
+#include "ui/hub/hubcachepage.h"
+
+#include "services/util/task.h"
+#include "services/hub/lookup.h"
+#include "models/hub/hubtreemodel.h"
+#include "models/hub/lookupmodel.h"
+#include "services/hub/secretstore.h"
+#include "services/util/units.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace ingot {
+
+namespace {
+enum RepoRole { RepoIdRole = Qt::UserRole + 1, CanWriteRole };
+
+QSpinBox *anySpin(QWidget *parent, int max)
+{
+    auto *s = new QSpinBox(parent);
+    s->setRange(0, max);
+    s->setSpecialValueText(QCoreApplication::translate("ingot::HubCachePage", "any"));
+    return s;
+}
+}  // namespace
+
+HubCachePage::HubCachePage(QWidget *parent)
+    : QWidget(parent)
+    , m_account(new QLabel(this))
+    , m_offline(new QLabel(this))
+    , m_loginButton(new QPushButton(tr("Log in…"), this))
+    , m_logoutButton(new QPushButton(tr("Log out"), this))
+    , m_repos(new QListWidget(this))
+    , m_tabs(new QTabWidget(this))
+    , m_files(new QTreeView(this))
+    , m_tree(new HubTreeModel(this))
+    , m_fileDetails(new QPlainTextEdit(this))
+    , m_modelEdit(new QLineEdit(this))
+    , m_instance(new QComboBox(this))
+    , m_dtype(new QComboBox(this))
+    , m_batch(anySpin(this, 4096))
+    , m_seq(anySpin(this, 1 << 20))
+    , m_tp(anySpin(this, 128))
+    , m_lookupButton(new QPushButton(tr("Look up"), this))
+    , m_lookupStatus(new QLabel(this))
+    , m_lookup(new LookupModel(this))
+    , m_lookupView(new QTableView(this))
+    , m_raw(new QPlainTextEdit(this))
+{
+    if (qEnvironmentVariable("INGOT_KEYCHAIN") != QLatin1String("none"))
+        m_keychain = std::make_unique<KeychainSecretStore>();
+
+    // Account bar and the offline banner.
+    m_account->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_offline->setStyleSheet(QStringLiteral("QLabel { background: #fff4e0; color: #6b4300; padding: 4px 8px; border-radius: 3px; }"));
+    m_offline->setText(tr("HF_HUB_OFFLINE is set: Ingot sends no request to the Hub. Unset it to browse Hub caches."));
+    m_offline->hide();
+    connect(m_loginButton, &QPushButton::clicked, this, &HubCachePage::login);
+    connect(m_logoutButton, &QPushButton::clicked, this, &HubCachePage::logout);
+    auto *accountRow = new QHBoxLayout;
+    accountRow->addWidget(m_account, 1);
+    accountRow->addWidget(m_loginButton);
+    accountRow->addWidget(m_logoutButton);
+
+    // Repos on the left.
+    auto *addRepoBtn = new QPushButton(tr("Add repo…"), this);
+    auto *useBtn = new QPushButton(tr("Use as cache repo"), this);
+    useBtn->setToolTip(tr("Writes the repo id to $HF_HOME/optimum_neuron_custom_cache, the file optimum-cli reads too."));
+    auto *createBtn = new QPushButton(tr("Create cache repo…"), this);
+    connect(addRepoBtn, &QPushButton::clicked, this, &HubCachePage::addRepo);
+    connect(useBtn, &QPushButton::clicked, this, &HubCachePage::useAsCacheRepo);
+    connect(createBtn, &QPushButton::clicked, this, &HubCachePage::createCacheRepo);
+    m_repos->setWordWrap(true);
+    m_repos->setMinimumWidth(280);
+    connect(m_repos, &QListWidget::currentRowChanged, this, [this] {
+        if (!currentRepo().isEmpty())
+            openRepo(currentRepo());
+    });
+    auto *left = new QWidget(this);
+    auto *ll = new QVBoxLayout(left);
+    ll->setContentsMargins(0, 0, 0, 0);
+    ll->addWidget(new QLabel(tr("Cache repos"), this));
+    ll->addWidget(m_repos, 1);
+    ll->addWidget(addRepoBtn);
+    ll->addWidget(useBtn);
+    ll->addWidget(createBtn);
+
+    // Files tab.
+    auto *proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(m_tree);
+    proxy->setSortRole(HubTreeModel::SortRole);
+    m_files->setModel(proxy);
+    m_files->setSortingEnabled(true);
+    m_files->sortByColumn(HubTreeModel::NameColumn, Qt::AscendingOrder);
+    m_files->setUniformRowHeights(true);
+    m_files->setAlternatingRowColors(true);
+    m_files->header()->setSectionResizeMode(HubTreeModel::NameColumn, QHeaderView::Stretch);
+    m_files->header()->setStretchLastSection(false);
+    m_files->setColumnWidth(HubTreeModel::WhereColumn, 130);
+    connect(m_tree, &HubTreeModel::fetchRequested, this, &HubCachePage::fetch);
+    connect(m_files->selectionModel(), &QItemSelectionModel::currentChanged, this, &HubCachePage::showSelectedFile);
+    m_fileDetails->setReadOnly(true);
+    m_fileDetails->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_fileDetails->setPlaceholderText(tr("Select a registry entry (.json) to read it, or a module to see its files."));
+    auto *filesSplit = new QSplitter(Qt::Vertical, this);
+    filesSplit->addWidget(m_files);
+    filesSplit->addWidget(m_fileDetails);
+    filesSplit->setStretchFactor(0, 3);
+    filesSplit->setStretchFactor(1, 1);
+
+    // Lookup tab.
+    m_modelEdit->setPlaceholderText(tr("Model id, e.g. meta-llama/Llama-3.1-8B-Instruct"));
+    m_modelEdit->setClearButtonEnabled(true);
+    connect(m_modelEdit, &QLineEdit::returnPressed, this, &HubCachePage::runLookup);
+    m_instance->addItem(tr("any"), QString());
+    for (const char *t : {"trn1", "trn2", "inf2"})
+        m_instance->addItem(QString::fromLatin1(t), QString::fromLatin1(t));
+    m_dtype->addItem(tr("any"), QString());
+    for (const char *d : {"bfloat16", "float16", "float32"})
+        m_dtype->addItem(QString::fromLatin1(d), QString::fromLatin1(d));
+    connect(m_lookupButton, &QPushButton::clicked, this, &HubCachePage::runLookup);
+    auto *filters = new QHBoxLayout;
+    filters->addWidget(new QLabel(tr("Instance:"), this));
+    filters->addWidget(m_instance);
+    filters->addWidget(new QLabel(tr("Batch:"), this));
+    filters->addWidget(m_batch);
+    filters->addWidget(new QLabel(tr("Sequence:"), this));
+    filters->addWidget(m_seq);
+    filters->addWidget(new QLabel(tr("TP:"), this));
+    filters->addWidget(m_tp);
+    filters->addWidget(new QLabel(tr("dtype:"), this));
+    filters->addWidget(m_dtype);
+    filters->addStretch();
+    auto *lookupProxy = new QSortFilterProxyModel(this);
+    lookupProxy->setSourceModel(m_lookup);
+    lookupProxy->setSortRole(LookupModel::SortRole);
+    m_lookupView->setModel(lookupProxy);
+    m_lookupView->setSortingEnabled(true);
+    m_lookupView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_lookupView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_lookupView->verticalHeader()->hide();
+    m_lookupView->horizontalHeader()->setStretchLastSection(true);
+    m_lookupView->setAlternatingRowColors(true);
+    auto *copy = new QAction(tr("Copy rows"), m_lookupView);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    connect(copy, &QAction::triggered, this, &HubCachePage::copySelectedLookupRows);
+    m_lookupView->addAction(copy);
+    m_lookupView->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(m_lookupView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this, lookupProxy](const QModelIndex &i) {
+        const QByteArray raw = lookupProxy->mapToSource(i).data(LookupModel::RawRole).toString().toUtf8();
+        const QJsonDocument doc = QJsonDocument::fromJson(raw);
+        m_raw->setPlainText(doc.isNull() ? QString::fromUtf8(raw) : QString::fromUtf8(doc.toJson(QJsonDocument::Indented)));
+    });
+    m_raw->setReadOnly(true);
+    m_raw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_raw->setPlaceholderText(tr("The raw registry entry of the selected row."));
+    m_raw->setMaximumHeight(200);
+    m_lookupStatus->setWordWrap(true);
+    m_lookupView->verticalHeader()->setDefaultSectionSize(m_lookupView->fontMetrics().height() + 6);
+    auto *copyBtn = new QPushButton(tr("Copy rows"), this);
+    connect(copyBtn, &QPushButton::clicked, this, &HubCachePage::copySelectedLookupRows);
+    auto *lookupTop = new QHBoxLayout;
+    lookupTop->addWidget(m_modelEdit, 1);
+    lookupTop->addWidget(m_lookupButton);
+    auto *lookupBottom = new QHBoxLayout;
+    lookupBottom->addWidget(m_lookupStatus, 1);
+    lookupBottom->addWidget(copyBtn);
+    auto *lookupTab = new QWidget(this);
+    auto *lt = new QVBoxLayout(lookupTab);
+    lt->addLayout(lookupTop);
+    lt->addLayout(filters);
+    lt->addWidget(m_lookupView, 1);
+    lt->addLayout(lookupBottom);
+    lt->addWidget(m_raw);
+
+    m_tabs->addTab(filesSplit, tr("Files"));
+    m_tabs->addTab(lookupTab, tr("Lookup"));
+
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(left);
+    split->addWidget(m_tabs);
+    split->setStretchFactor(1, 3);
+    auto *col = new QVBoxLayout(this);
+    col->addLayout(accountRow);
+    col->addWidget(m_offline);
+    col->addWidget(split, 1);
+}
+
+HubCachePage::~HubCachePage() = default;
+
+HubClient HubCachePage::makeClient() const
+{
+    return HubClient(m_config.endpoint, m_token, m_config.offline);
+}
+
+QString HubCachePage::currentRepo() const
+{
+    const QListWidgetItem *it = m_repos->currentItem();
+    return it ? it->data(RepoIdRole).toString() : QString();
+}
+
+void HubCachePage::selectRepo(const QString &repo)
+{
+    for (int i = 0; i < m_repos->count(); ++i)
+        if (m_repos->item(i)->data(RepoIdRole).toString() == repo)
+            m_repos->setCurrentRow(i);
+}
+
+void HubCachePage::refresh()
+{
+    const quint64 gen = ++m_generation;
+    m_config = HubConfig::fromEnvironment();
+    m_haveMe = false;
+    m_offline->setVisible(m_config.offline);
+    // The repos: the one in use, the public one, and those added here.
+    const CacheRepoChoice choice = resolveCacheRepo(m_config);
+    QStringList repos{choice.repo};
+    if (!repos.contains(defaultCacheRepo()))
+        repos << defaultCacheRepo();
+    for (const QString &r : QSettings().value(QStringLiteral("hub/repos")).toStringList())
+        if (!repos.contains(r))
+            repos << r;
+    const QString previous = currentRepo();
+    m_repos->blockSignals(true);
+    m_repos->clear();
+    for (const QString &r : std::as_const(repos)) {
+        auto *item = new QListWidgetItem(r, m_repos);
+        item->setData(RepoIdRole, r);
+        item->setToolTip(r == choice.repo ? tr("The cache repo in use (%1)").arg(choice.describe()) : QString());
+        if (r == choice.repo) {
+            QFont f = item->font();
+            f.setBold(true);
+            item->setFont(f);
+        }
+    }
+    m_repos->blockSignals(false);
+    m_account->setText(tr("Reading the token…"));
+    // The keychain may answer slowly (D-Bus): the token is resolved off the UI thread.
+    const HubConfig cfg = m_config;
+    SecretStore *kc = m_keychain.get();
+    const QString select = previous.isEmpty() || !repos.contains(previous) ? choice.repo : previous;
+    runTask(this, [cfg, kc](TaskControl &) { return resolveToken(cfg, kc); }, [this, gen, repos, select](ResolvedToken tok) {
+        if (gen != m_generation)
+            return;
+        m_token = tok.token;
+        m_tokenSource = tok.describe();
+        updateAccount();
+        for (const QString &r : repos)
+            checkRepoAccess(r);
+        selectRepo(select);
+    });
+}
+
+void HubCachePage::updateAccount()
+{
+    m_logoutButton->setEnabled(!m_token.isEmpty());
+    if (m_config.offline) {
+        m_account->setText(tr("Offline (HF_HUB_OFFLINE) — %1").arg(m_config.endpoint));
+        return;
+    }
+    if (m_token.isEmpty()) {
+        m_account->setText(tr("Not logged in to %1: public repos only. Log in to read private repos and to write.").arg(m_config.endpoint));
+        Q_EMIT accountChanged();
+        return;
+    }
+    m_account->setText(tr("Checking the token…"));
+    const HubClient hub = makeClient();
+    const quint64 gen = m_generation;
+    runTask(this, [hub](TaskControl &) {
+        HubError e;
+        WhoAmI me = hub.whoami(&e);
+        return qMakePair(me, e);
+    }, [this, gen](QPair<WhoAmI, HubError> r) {
+        if (gen != m_generation)
+            return;
+        if (!r.second.ok()) {
+            m_account->setText(tr("Token from %1 refused: %2").arg(m_tokenSource, r.second.message));
+        } else {
+            m_me = r.first;
+            m_haveMe = true;
+            m_account->setText(tr("Logged in as <b>%1</b>%2 — %3 token from %4 — %5")
+                                   .arg(m_me.name.toHtmlEscaped(),
+                                        m_me.orgs.isEmpty() ? QString() : tr(" (orgs: %1)").arg(m_me.orgs.join(QStringLiteral(", ")).toHtmlEscaped()),
+                                        m_me.role.isEmpty() ? tr("a") : m_me.role, m_tokenSource.toHtmlEscaped(), m_config.endpoint));
+            for (int i = 0; i < m_repos->count(); ++i)
+                checkRepoAccess(m_repos->item(i)->data(RepoIdRole).toString());
+        }
+        Q_EMIT accountChanged();
+    });
+}
+
+void HubCachePage::checkRepoAccess(const QString &repo)
+{
+    if (m_config.offline)
+        return;
+    const HubClient hub = makeClient();
+    const quint64 gen = m_generation;
+    runTask(this, [hub, repo](TaskControl &) {
+        HubError e;
+        RepoInfo info = hub.repoInfo(repo, QString(), &e);
+        return qMakePair(info, e);
+    }, [this, gen, repo](QPair<RepoInfo, HubError> r) {
+        if (gen != m_generation)
+            return;
+        for (int i = 0; i < m_repos->count(); ++i) {
+            QListWidgetItem *item = m_repos->item(i);
+            if (item->data(RepoIdRole).toString() != repo)
+                continue;
+            QString access;
+            bool canWrite = false;
+            if (!r.second.ok()) {
+                access = tr("no access: %1").arg(r.second.message);
+            } else {
+                const QString ns = repo.section(QLatin1Char('/'), 0, 0);
+                canWrite = m_haveMe && m_me.role != QLatin1String("read") && (ns == m_me.name || m_me.orgs.contains(ns));
+                access = tr("%1, %2").arg(r.first.isPrivate ? tr("private") : tr("public"),
+                                          canWrite ? tr("you can write") : tr("read-only for you"));
+            }
+            item->setData(CanWriteRole, canWrite);
+            item->setText(repo + QLatin1Char('\n') + access);
+        }
+    });
+}
+
+void HubCachePage::openRepo(const QString &repo)
+{
+    m_tree->setRepo(repo);
+    m_tree->setLocalModules(m_localModules ? m_localModules() : QSet<QString>());
+    m_fileDetails->clear();
+    if (m_config.offline)
+        return;
+    m_tree->fetchMore(QModelIndex());
+    Q_EMIT repoOpened(repo);
+}
+
+void HubCachePage::fetch(const QString &dirPath)
+{
+    // A compiler-version folder is listed recursively in one go, so every module shows its size and file count.
+    const bool recursive = dirPath.startsWith(QLatin1String("neuronxcc-")) && !dirPath.contains(QLatin1Char('/'));
+    const HubClient hub = makeClient();
+    const QString repo = m_tree->repo();
+    Q_EMIT statusChanged(tr("Listing %1/%2…").arg(repo, dirPath), true);
+    runTask(this, [hub, repo, dirPath, recursive](TaskControl &) {
+        HubError e;
+        QVector<TreeEntry> entries = hub.listTree(repo, QStringLiteral("main"), dirPath, recursive, &e);
+        return qMakePair(entries, e);
+    }, [this, repo, dirPath, recursive](QPair<QVector<TreeEntry>, HubError> r) {
+        if (repo != m_tree->repo())
+            return;
+        if (!r.second.ok()) {
+            m_tree->setListingError(dirPath, r.second.message);
+            Q_EMIT statusChanged(r.second.message, false);
+            return;
+        }
+        m_tree->setListing(dirPath, r.first, recursive);
+        Q_EMIT statusChanged(tr("%1: %n item(s) listed", nullptr, int(r.first.size())).arg(dirPath.isEmpty() ? repo : dirPath), false);
+    });
+}
+
+void HubCachePage::showSelectedFile()
+{
+    auto *proxy = static_cast<QSortFilterProxyModel *>(m_files->model());
+    const QModelIndex i = proxy->mapToSource(m_files->currentIndex()).siblingAtColumn(0);
+    if (!i.isValid())
+        return;
+    const QString path = i.data(HubTreeModel::PathRole).toString();
+    if (i.data(HubTreeModel::IsDirRole).toBool()) {
+        m_fileDetails->setPlainText(tr("%1\n%2 in %3 file(s)\n%4").arg(path, i.siblingAtColumn(HubTreeModel::SizeColumn).data().toString(),
+                                                                       i.siblingAtColumn(HubTreeModel::FilesColumn).data().toString(),
+                                                                       i.siblingAtColumn(HubTreeModel::WhereColumn).data().toString()));
+        return;
+    }
+    if (!path.endsWith(QLatin1String(".json"))) {
+        m_fileDetails->setPlainText(path);
+        return;
+    }
+    const HubClient hub = makeClient();
+    const QString repo = m_tree->repo();
+    runTask(this, [hub, repo, path](TaskControl &) {
+        HubError e;
+        QByteArray body = hub.readFile(repo, QStringLiteral("main"), path, 1 << 20, &e);
+        return qMakePair(body, e);
+    }, [this, path](QPair<QByteArray, HubError> r) {
+        m_fileDetails->setPlainText(r.second.ok() ? path + QStringLiteral("\n\n") + QString::fromUtf8(r.first) : r.second.message);
+    });
+}
+
+void HubCachePage::runLookup()
+{
+    const QString model = m_modelEdit->text().trimmed();
+    const QString repo = currentRepo();
+    if (model.isEmpty() || repo.isEmpty())
+        return;
+    LookupFilters f;
+    f.instanceType = m_instance->currentData().toString();
+    f.dtype = m_dtype->currentData().toString();
+    f.batchSize = m_batch->value() > 0 ? m_batch->value() : -1;
+    f.sequenceLength = m_seq->value() > 0 ? m_seq->value() : -1;
+    f.tensorParallel = m_tp->value() > 0 ? m_tp->value() : -1;
+    m_lookupButton->setEnabled(false);
+    m_lookupStatus->setText(tr("Looking up %1 in %2…").arg(model, repo));
+    const HubClient hub = makeClient();
+    runTask(this, [hub, repo, model, f](TaskControl &) { return ingot::lookupModel(hub, repo, model, f); },
+                           [this, model, repo](LookupResult r) {
+        m_lookupButton->setEnabled(true);
+        if (!r.error.ok()) {
+            m_lookup->setEntries({});
+            m_lookupStatus->setText(r.error.message);
+            Q_EMIT lookupFinished(-1);
+            return;
+        }
+        m_lookup->setEntries(r.entries + r.unknown);
+        m_lookupView->resizeColumnsToContents();
+        QString text = r.entries.isEmpty() ? tr("No cached entries found for %1 in %2.").arg(model, repo)
+                                           : tr("%n cached entr(ies) for %1 in %2 (%3 registry files read).", nullptr, int(r.entries.size()))
+                                                 .arg(model, repo).arg(r.fetched);
+        if (!r.unknown.isEmpty())
+            text += QLatin1Char(' ') + tr("%n entr(ies) of an unknown shape are listed too, raw.", nullptr, int(r.unknown.size()));
+        m_lookupStatus->setText(text);
+        Q_EMIT lookupFinished(int(r.entries.size()));
+    });
+}
+
+void HubCachePage::copySelectedLookupRows()
+{
+    auto *proxy = static_cast<QSortFilterProxyModel *>(m_lookupView->model());
+    QList<int> rows;
+    for (const QModelIndex &i : m_lookupView->selectionModel()->selectedRows())
+        rows << proxy->mapToSource(i).row();
+    if (rows.isEmpty())
+        for (int r = 0; r < m_lookup->rowCount(); ++r)
+            rows << r;
+    std::sort(rows.begin(), rows.end());
+    QApplication::clipboard()->setText(m_lookup->rowsAsText(rows));
+}
+
+void HubCachePage::login()
+{
+    bool ok = false;
+    const QString token = QInputDialog::getText(this, tr("Log in to the Hub"),
+                                                tr("Hugging Face access token (from your Hub settings). Ingot keeps it in the "
+                                                   "system keychain, or in %1 (readable by you only) where no keychain runs.")
+                                                    .arg(m_config.tokenPath),
+                                                QLineEdit::Password, QString(), &ok);
+    if (!ok || token.trimmed().isEmpty())
+        return;
+    const HubConfig cfg = m_config;
+    SecretStore *kc = m_keychain.get();
+    runTask(this, [cfg, kc, token](TaskControl &) {
+        HubClient hub(cfg.endpoint, token.trimmed(), cfg.offline);
+        HubError e;
+        hub.whoami(&e);
+        if (!e.ok())
+            return e.message;
+        QString where, error;
+        if (!saveToken(cfg, kc, token, &where, &error))
+            return error;
+        return QString();
+    }, [this](QString error) {
+        if (!error.isEmpty())
+            QMessageBox::warning(this, tr("Log in"), error);
+        refresh();
+    });
+}
+
+void HubCachePage::logout()
+{
+    QString error;
+    if (!forgetToken(m_config, m_keychain.get(), &error))
+        QMessageBox::warning(this, tr("Log out"), error);
+    refresh();
+}
+
+void HubCachePage::addRepo()
+{
+    bool ok = false;
+    const QString repo = QInputDialog::getText(this, tr("Add a cache repo"), tr("Repo id (org/name):"), QLineEdit::Normal,
+                                               QString(), &ok).trimmed();
+    if (!ok || repo.isEmpty())
+        return;
+    if (!isValidRepoId(repo)) {
+        QMessageBox::warning(this, tr("Add a cache repo"), tr("\"%1\" is not a repo id of the form org/name.").arg(repo));
+        return;
+    }
+    QSettings s;
+    QStringList repos = s.value(QStringLiteral("hub/repos")).toStringList();
+    if (!repos.contains(repo))
+        repos << repo;
+    s.setValue(QStringLiteral("hub/repos"), repos);
+    refresh();
+    selectRepo(repo);
+}
+
+void HubCachePage::useAsCacheRepo()
+{
+    const QString repo = currentRepo();
+    QString error;
+    if (repo.isEmpty())
+        return;
+    if (!writeCustomCacheRepo(m_config, repo, &error)) {
+        QMessageBox::warning(this, tr("Cache repo"), error);
+        return;
+    }
+    Q_EMIT statusChanged(tr("Neuron cache name set locally to %1 in %2.").arg(repo, m_config.customCacheRepoFile()), false);
+    refresh();
+}
+
+void HubCachePage::createCacheRepo()
+{
+    if (!m_haveMe) {
+        QMessageBox::information(this, tr("Create a cache repo"), tr("Log in first: the repo is created in your namespace."));
+        return;
+    }
+    QDialog dlg(this);
+    dlg.setWindowTitle(tr("Create a cache repo"));
+    auto *name = new QLineEdit(m_me.name + QStringLiteral("/optimum-neuron-cache"), &dlg);
+    auto *pub = new QCheckBox(tr("Public (default: private)"), &dlg);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dlg);
+    connect(buttons, &QDialogButtonBox::accepted, &dlg, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
+    auto *form = new QFormLayout(&dlg);
+    form->addRow(tr("Repo:"), name);
+    form->addRow(pub);
+    form->addRow(buttons);
+    if (dlg.exec() != QDialog::Accepted)
+        return;
+    const QString repo = name->text().trimmed();
+    const bool isPublic = pub->isChecked();
+    const HubClient hub = makeClient();
+    const HubConfig cfg = m_config;
+    runTask(this, [hub, cfg, repo, isPublic](TaskControl &) {
+        HubError e;
+        hub.createRepo(repo, isPublic, &e);
+        if (!e.ok() && e.kind != HubError::Kind::Conflict)
+            return e.message;
+        QString error;
+        writeCustomCacheRepo(cfg, repo, &error);
+        return error;
+    }, [this, repo](QString error) {
+        if (!error.isEmpty())
+            QMessageBox::warning(this, tr("Create a cache repo"), error);
+        else
+            Q_EMIT statusChanged(tr("Neuron cache created on the Hugging Face Hub: %1.").arg(repo), false);
+        refresh();
+    });
+}
+
+}  // namespace ingot

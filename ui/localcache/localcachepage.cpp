@@ -1,0 +1,591 @@
+#include "ui/localcache/localcachepage.h"
+
+#include "services/util/appsettings.h"
+#include "ui/localcache/cachechartswidget.h"
+#include "models/cache/cachefilterproxy.h"
+#include "services/cache/cachesession.h"
+#include "services/stores/cachestore.h"
+#include "models/cache/cachetreemodel.h"
+#include "ui/localcache/emptystatewidget.h"
+#include "ui/localcache/maintenancedialog.h"
+#include "ui/localcache/moduledetailspane.h"
+#include "services/cache/samplecache.h"
+#include "models/cache/statecolors.h"
+#include "services/util/units.h"
+#include "ui/localcache/versionpickerdialog.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDesktopServices>
+#include <QDir>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStyle>
+#include <QTimer>
+#include <QToolButton>
+#include <QTreeView>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace ingot {
+
+namespace {
+enum ComboRole { PathRole = Qt::UserRole + 1, ResolvedRole };
+}
+
+LocalCachePage::LocalCachePage(QWidget *parent)
+    : QWidget(parent)
+    , m_session(new CacheSession(this))
+    , m_model(new CacheTreeModel(this))
+    , m_proxy(new CacheFilterProxy(this))
+{
+    m_proxy->setSourceModel(m_model);
+    m_statsTimer = new QTimer(this);
+    m_statsTimer->setSingleShot(true);
+    m_statsTimer->setInterval(150);
+    connect(m_statsTimer, &QTimer::timeout, this, &LocalCachePage::refreshSummary);
+    buildUi();
+    m_session->setWatching(AppSettings::watchForChanges());
+
+    connect(m_session, &CacheSession::rootChanged, this, [this](const QString &root) {
+        m_model->clear();
+        m_details->clear();
+        m_details->setLocation(m_session->location());
+        Q_EMIT rootOpened(root);
+    });
+    connect(m_session, &CacheSession::scanStarted, this, [this](bool full) {
+        m_model->setNow(QDateTime::currentMSecsSinceEpoch());
+        Q_EMIT statusChanged(full ? tr("Scanning %1…").arg(m_session->root()) : tr("Checking for changes…"), true);
+    });
+    connect(m_session, &CacheSession::delta, this, [this](const ScanDelta &d) {
+        const bool first = m_model->entryCount() == 0;
+        m_model->applyDelta(d);
+        if (first && m_model->rowCount() > 0) {
+            m_stack->setCurrentIndex(1);
+            m_view->expand(m_proxy->index(0, 0));
+        }
+        m_statsTimer->start();
+        if (m_session->isScanning())
+            Q_EMIT statusChanged(tr("Scanning… %n entries so far", nullptr, m_model->entryCount()), true);
+        // Refresh the details only when the entry shown changed on disk.
+        const QModelIndex cur = m_proxy->mapToSource(m_view->currentIndex());
+        if (const CacheModule *m = m_model->module(cur.siblingAtColumn(0)))
+            for (const CacheModule &u : d.upserts)
+                if (u.version == m->version && u.name == m->name) {
+                    onCurrentChanged();
+                    break;
+                }
+    });
+    connect(m_session, &CacheSession::scanFinished, this, &LocalCachePage::onScanFinished);
+}
+
+LocalCachePage::~LocalCachePage() = default;
+
+void LocalCachePage::buildUi()
+{
+    // Actions first: menus, buttons, context menus and shortcuts all share them.
+    m_rescan = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Rescan"), this);
+    m_rescan->setShortcut(QKeySequence::Refresh);
+    m_rescan->setToolTip(tr("Look for changes (F5); unchanged entries are not read again"));
+    connect(m_rescan, &QAction::triggered, this, [this] { m_session->rescan(false); });
+    m_fullRescan = new QAction(tr("Rescan &everything"), this);
+    m_fullRescan->setShortcut(QKeySequence(QStringLiteral("Shift+F5")));
+    connect(m_fullRescan, &QAction::triggered, this, [this] { m_session->rescan(true); });
+    m_addFolder = new QAction(style()->standardIcon(QStyle::SP_DirOpenIcon), tr("&Add cache folder…"), this);
+    m_addFolder->setShortcut(QKeySequence::Open);
+    connect(m_addFolder, &QAction::triggered, this, &LocalCachePage::addFolder);
+    m_sample = new QAction(tr("Open &sample cache"), this);
+    connect(m_sample, &QAction::triggered, this, &LocalCachePage::openSampleCache);
+    m_cleanFailed = new QAction(stateIcon(ModuleState::Failed), tr("Delete &failed entries…"), this);
+    m_cleanFailed->setToolTip(tr("Preview, then delete every FAILED entry so the next run compiles it again"));
+    connect(m_cleanFailed, &QAction::triggered, this, [this] { startMaintenance(MaintenanceAction::CleanFailed); });
+    m_clearLocks = new QAction(stateIcon(ModuleState::Locked), tr("Clear stale &locks…"), this);
+    m_clearLocks->setToolTip(tr("Preview, then remove *.lock files; refused while neuronx-cc runs"));
+    connect(m_clearLocks, &QAction::triggered, this, [this] { startMaintenance(MaintenanceAction::ClearLocks); });
+    m_removeVersions = new QAction(tr("Remove other compiler &versions…"), this);
+    connect(m_removeVersions, &QAction::triggered, this, [this] { startMaintenance(MaintenanceAction::RemoveVersions); });
+    m_prune = new QAction(style()->standardIcon(QStyle::SP_TrashIcon), tr("&Prune…"), this);
+    m_prune->setToolTip(tr("Preview, then remove entries unused longer than the TTL and least recently used ones "
+                           "while the cache is over its size limit"));
+    connect(m_prune, &QAction::triggered, this, [this] { startMaintenance(MaintenanceAction::Prune); });
+    m_deleteSelected = new QAction(tr("Delete selected failed entries…"), this);
+    m_deleteSelected->setShortcut(QKeySequence::Delete);
+    m_deleteSelected->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_deleteSelected, &QAction::triggered, this, &LocalCachePage::deleteSelectedFailed);
+
+    // Top row: which cache, and why it is the one.
+    m_rootCombo = new QComboBox(this);
+    m_rootCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_rootCombo->setMinimumContentsLength(40);
+    connect(m_rootCombo, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (m_updatingCombo || i < 0)
+            return;
+        const QString path = m_rootCombo->itemData(i, PathRole).toString();
+        if (path != m_session->root())
+            openRoot(path);
+    });
+    auto *addBtn = new QToolButton(this);
+    addBtn->setDefaultAction(m_addFolder);
+    addBtn->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    auto *rescanBtn = new QToolButton(this);
+    rescanBtn->setDefaultAction(m_rescan);
+    rescanBtn->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_whyLabel = new QLabel(this);
+    m_whyLabel->setWordWrap(true);
+    m_whyLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QPalette pal = m_whyLabel->palette();
+    pal.setColor(QPalette::WindowText, pal.color(QPalette::Disabled, QPalette::WindowText));
+    m_whyLabel->setPalette(pal);
+    auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Cache:"), this));
+    top->addWidget(m_rootCombo, 1);
+    top->addWidget(addBtn);
+    top->addWidget(rescanBtn);
+
+    // Empty state.
+    m_empty = new EmptyStateWidget(this);
+    connect(m_empty, &EmptyStateWidget::addFolderRequested, this, &LocalCachePage::addFolder);
+    connect(m_empty, &EmptyStateWidget::sampleRequested, this, &LocalCachePage::openSampleCache);
+    connect(m_empty, &EmptyStateWidget::retryRequested, this, [this] { m_session->rescan(true); });
+
+    // Content: filter row, tree + details, summary + charts.
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter by entry or compiler version (Ctrl+F)"));
+    m_filter->setClearButtonEnabled(true);
+    auto *focusFilter = new QAction(this);
+    focusFilter->setShortcut(QKeySequence::Find);
+    connect(focusFilter, &QAction::triggered, m_filter, [this] { m_filter->setFocus(); m_filter->selectAll(); });
+    addAction(focusFilter);
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &t) {
+        m_proxy->setText(t);
+        if (!t.isEmpty())
+            m_view->expandAll();
+    });
+    m_stateCombo = new QComboBox(this);
+    m_stateCombo->addItem(tr("All states"), -2);
+    m_stateCombo->addItem(tr("Problems only"), -1);
+    for (ModuleState s : {ModuleState::Success, ModuleState::Failed, ModuleState::Locked, ModuleState::Incomplete,
+                          ModuleState::Empty, ModuleState::Unknown})
+        m_stateCombo->addItem(stateIcon(s), stateLabel(s), int(s));
+    connect(m_stateCombo, &QComboBox::currentIndexChanged, this, [this] {
+        const int v = m_stateCombo->currentData().toInt();
+        if (v == -2)
+            m_proxy->setStateFilter(CacheFilterProxy::StateFilter::All);
+        else if (v == -1)
+            m_proxy->setStateFilter(CacheFilterProxy::StateFilter::Problems);
+        else
+            m_proxy->setStateFilter(CacheFilterProxy::StateFilter::Only, ModuleState(v));
+        m_view->expandAll();
+    });
+    auto *filterRow = new QHBoxLayout;
+    filterRow->addWidget(m_filter, 2);
+    filterRow->addWidget(m_stateCombo);
+    filterRow->addSpacing(12);
+    for (QAction *a : {m_cleanFailed, m_clearLocks, m_removeVersions, m_prune}) {
+        auto *b = new QToolButton(this);
+        b->setDefaultAction(a);
+        b->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        filterRow->addWidget(b);
+    }
+
+    m_warningBanner = new QLabel(this);
+    m_warningBanner->setStyleSheet(QStringLiteral("QLabel { background: #fff4e0; color: #6b4300; padding: 4px 8px; border-radius: 3px; }"));
+    m_warningBanner->setTextFormat(Qt::RichText);
+    m_warningBanner->hide();
+    connect(m_warningBanner, &QLabel::linkActivated, this, &LocalCachePage::showWarnings);
+
+    m_view = new QTreeView(this);
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(CacheTreeModel::NameColumn, Qt::DescendingOrder);  // newest compiler first
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setUniformRowHeights(true);  // fast with 100k rows
+    m_view->setAlternatingRowColors(true);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_view->setAllColumnsShowFocus(true);
+    m_view->header()->setStretchLastSection(false);
+    m_view->header()->setSectionResizeMode(CacheTreeModel::NameColumn, QHeaderView::Stretch);
+    m_view->setColumnWidth(CacheTreeModel::StateColumn, 190);
+    m_view->setColumnWidth(CacheTreeModel::SizeColumn, 90);
+    m_view->setColumnWidth(CacheTreeModel::LastUsedColumn, 110);
+    m_view->setColumnWidth(CacheTreeModel::FilesColumn, 60);
+    m_view->addAction(m_deleteSelected);
+    connect(m_view, &QTreeView::customContextMenuRequested, this, &LocalCachePage::showContextMenu);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &LocalCachePage::onCurrentChanged);
+
+    m_details = new ModuleDetailsPane(this);
+    auto *hsplit = new QSplitter(Qt::Horizontal, this);
+    hsplit->addWidget(m_view);
+    hsplit->addWidget(m_details);
+    hsplit->setStretchFactor(0, 3);
+    hsplit->setStretchFactor(1, 2);
+
+    m_summary = new QLabel(this);
+    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_summary->setMinimumWidth(230);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_charts = new CacheChartsWidget(this);
+    auto *bottom = new QWidget(this);
+    auto *bl = new QHBoxLayout(bottom);
+    bl->setContentsMargins(0, 0, 0, 0);
+    bl->addWidget(m_summary);
+    bl->addWidget(m_charts, 1);
+
+    auto *vsplit = new QSplitter(Qt::Vertical, this);
+    vsplit->addWidget(hsplit);
+    vsplit->addWidget(bottom);
+    vsplit->setStretchFactor(0, 3);
+    vsplit->setStretchFactor(1, 1);
+
+    auto *content = new QWidget(this);
+    auto *cl = new QVBoxLayout(content);
+    cl->setContentsMargins(0, 0, 0, 0);
+    cl->addLayout(filterRow);
+    cl->addWidget(m_warningBanner);
+    cl->addWidget(vsplit, 1);
+
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_empty);
+    m_stack->addWidget(content);
+
+    auto *col = new QVBoxLayout(this);
+    col->addLayout(top);
+    col->addWidget(m_whyLabel);
+    col->addWidget(m_stack, 1);
+}
+
+QList<QAction *> LocalCachePage::maintenanceActions() const
+{
+    return {m_cleanFailed, m_clearLocks, m_removeVersions, m_prune};
+}
+
+bool LocalCachePage::showsEmptyState() const
+{
+    return m_stack->currentIndex() == 0;
+}
+
+QString LocalCachePage::currentRoot() const
+{
+    return m_session->root();
+}
+
+void LocalCachePage::rebuildRootCombo()
+{
+    m_updatingCombo = true;
+    m_rootCombo->clear();
+    const QString current = m_session->root();
+    auto add = [this](const QString &label, const QString &path, bool resolved) {
+        m_rootCombo->addItem(label);
+        const int i = m_rootCombo->count() - 1;
+        m_rootCombo->setItemData(i, path, PathRole);
+        m_rootCombo->setItemData(i, resolved, ResolvedRole);
+        m_rootCombo->setItemData(i, path, Qt::ToolTipRole);
+    };
+    if (m_resolved.isSupported())
+        add(tr("%1 (Neuron default for this environment)").arg(m_resolved.path), m_resolved.path, true);
+    QStringList roots = AppSettings::cacheRoots();
+    if (!current.isEmpty() && current != m_resolved.path && !roots.contains(current))
+        roots << current;
+    for (const QString &r : std::as_const(roots))
+        if (r != m_resolved.path)
+            add(r, r, false);
+    for (int i = 0; i < m_rootCombo->count(); ++i)
+        if (m_rootCombo->itemData(i, PathRole).toString() == current)
+            m_rootCombo->setCurrentIndex(i);
+    m_updatingCombo = false;
+    const bool isResolved = current == m_resolved.path;
+    m_whyLabel->setText(isResolved ? tr("Why this folder: %1").arg(m_resolved.explanation)
+                        : current == AppSettings::sampleCachePath()
+                            ? tr("A sample cache Ingot generated, safe to experiment with. The Neuron default here: %1").arg(m_resolved.path)
+                            : tr("A folder you added. The Neuron runtime here would use %1 (%2)")
+                                  .arg(m_resolved.path, m_resolved.explanation));
+}
+
+void LocalCachePage::openInitial(const CacheLocation &resolved)
+{
+    m_resolved = resolved;
+    const QString remembered = AppSettings::currentRoot();
+    if (!remembered.isEmpty() && QFileInfo(remembered).isDir()) {
+        openRoot(remembered);
+        return;
+    }
+    if (!resolved.isSupported()) {
+        rebuildRootCombo();
+        m_empty->setMessage(tr("S3 caches are not supported yet"),
+                            resolved.unsupportedReason() + QStringLiteral("\n\n") + resolved.explanation);
+        m_stack->setCurrentIndex(0);
+        Q_EMIT statusChanged(tr("S3 caches are not supported yet"), false);
+        return;
+    }
+    openRoot(resolved.path);
+}
+
+void LocalCachePage::openRoot(const QString &path)
+{
+    const QString clean = QDir::cleanPath(path);
+    if (clean != m_resolved.path && clean != AppSettings::sampleCachePath())
+        AppSettings::addCacheRoot(clean);
+    AppSettings::setCurrentRoot(clean == m_resolved.path ? QString() : clean);
+    m_stack->setCurrentIndex(0);
+    m_empty->setMessage(tr("Scanning %1…").arg(clean), QString());
+    m_session->setRoot(clean);
+    rebuildRootCombo();
+}
+
+void LocalCachePage::addFolder()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Add a Neuron compile cache folder"),
+                                                          m_session->root().isEmpty() ? QDir::homePath() : m_session->root());
+    if (!dir.isEmpty())
+        openRoot(dir);
+}
+
+void LocalCachePage::openSampleCache()
+{
+    if (m_writingSample.isRunning())
+        return;
+    const QString path = AppSettings::sampleCachePath();
+    Q_EMIT statusChanged(tr("Writing the sample cache to %1…").arg(path), true);
+    // Written off the UI thread: a few thousand small files and links, on whatever disk the data folder is.
+    m_writingSample = runTask(
+        this,
+        [path](TaskControl &) {
+            QString error;
+            if (!QFileInfo::exists(path)) {
+                SampleCacheOptions o;
+                o.modules = 60;
+                o.seed = 7;
+                writeSampleCache(path, o, nullptr, &error);
+            }
+            return error;
+        },
+        [this, path](const QString &error) {
+            if (!error.isEmpty()) {
+                Q_EMIT statusChanged(tr("Could not write the sample cache."), false);
+                QMessageBox::warning(this, tr("Sample cache"), tr("Could not write the sample cache: %1").arg(error));
+                return;
+            }
+            openRoot(path);
+        });
+}
+
+void LocalCachePage::onScanFinished(const ScanStats &stats, const QString &fatalError)
+{
+    refreshSummary();
+    if (!fatalError.isEmpty()) {
+        const bool isDefault = m_session->root() == m_resolved.path;
+        m_empty->setMessage(
+            isDefault ? tr("No Neuron compile cache here yet") : tr("This cache cannot be shown"),
+            fatalError + QStringLiteral("\n\n") +
+                (isDefault ? tr("Ingot looks where the Neuron runtime does. %1\n\nTraining or compiling on this machine "
+                                "creates the cache. Meanwhile you can add another folder, or open a sample cache to "
+                                "see every feature at work.").arg(m_resolved.explanation)
+                           : tr("Choose another folder, or open the sample cache.")));
+        m_stack->setCurrentIndex(0);
+        Q_EMIT statusChanged(fatalError, false);
+        return;
+    }
+    if (m_model->rowCount() == 0) {
+        m_empty->setMessage(tr("The cache is empty"),
+                            tr("%1 exists but holds no compiled entries yet. It fills as jobs compile; Ingot follows "
+                               "it live.").arg(m_session->root()));
+        m_stack->setCurrentIndex(0);
+    } else {
+        m_stack->setCurrentIndex(1);
+    }
+    QString text = stats.cancelled ? tr("Scan cancelled: %n entries read.", nullptr, m_model->entryCount())
+                                   : tr("%n entries scanned in %1", nullptr, m_model->entryCount())
+                                         .arg(stats.elapsedMs < 1000 ? tr("%1 ms").arg(stats.elapsedMs)
+                                                                     : tr("%1 s").arg(QLocale().toString(double(stats.elapsedMs) / 1000.0, 'f', 1)));
+    if (stats.modulesReused > 0)
+        text += tr(" (%n unchanged, not read again)", nullptr, stats.modulesReused);
+    if (m_session->isWatching())
+        text += tr("; following changes on disk");
+    Q_EMIT statusChanged(text, false);
+}
+
+void LocalCachePage::refreshSummary()
+{
+    const CacheStats st = m_model->stats(QDateTime::currentMSecsSinceEpoch());
+    QString html = QStringLiteral("<table cellspacing='2'>");
+    auto row = [&html](const QString &k, const QString &v) {
+        html += QStringLiteral("<tr><td>%1</td><td align='right'><b>%2</b></td></tr>").arg(k, v);
+    };
+    row(tr("Total size"), formatBytes(st.size));
+    row(tr("Entries"), QLocale().toString(st.entries));
+    for (ModuleState s : {ModuleState::Success, ModuleState::Failed, ModuleState::Locked, ModuleState::Incomplete,
+                          ModuleState::Empty}) {
+        html += QStringLiteral("<tr><td><span style='color:%1'>&#9679;</span> %2</td><td align='right'>%3</td></tr>")
+                    .arg(stateColor(s).name(), stateLabel(s))
+                    .arg(QLocale().toString(st.perState[int(s)]));
+    }
+    if (st.unknownItems)
+        row(tr("Unknown items"), QLocale().toString(st.unknownItems));
+    if (st.linkedSize)
+        row(tr("Linked (HF hub cache)"), formatBytes(st.linkedSize));
+    if (st.allocated < st.size * 9 / 10)
+        row(tr("On disk (sparse)"), formatBytes(st.allocated));
+    row(tr("Compiler versions"), QLocale().toString(int(st.versions.size())));
+    html += QStringLiteral("</table>");
+    m_summary->setText(html);
+    m_charts->setStats(st);
+    m_warningBanner->setVisible(st.warnings > 0 || !m_model->scanWarnings().isEmpty());
+    const int w = st.warnings + int(m_model->scanWarnings().size());
+    m_warningBanner->setText(tr("⚠ %n warning(s) about this cache: unknown files, odd names, broken or outside links. "
+                                "<a href='#'>Show them</a>", nullptr, w));
+    m_cleanFailed->setEnabled(st.perState[int(ModuleState::Failed)] > 0);
+    m_clearLocks->setEnabled(st.perState[int(ModuleState::Locked)] > 0);
+    m_removeVersions->setEnabled(st.versions.size() > 1);
+    m_prune->setEnabled(st.entries > 0);
+}
+
+void LocalCachePage::showWarnings()
+{
+    QStringList lines;
+    for (const ScanWarning &w : m_model->scanWarnings())
+        lines << QStringLiteral("%1: %2").arg(w.path.isEmpty() ? m_session->root() : w.path, w.message);
+    for (const CacheModule &m : m_model->modules())
+        for (const QString &w : m.warnings)
+            lines << QStringLiteral("%1: %2").arg(m.key(), w);
+    QMessageBox box(QMessageBox::Warning, tr("Warnings"),
+                    tr("%n warning(s) in %1. Ingot never deletes unknown items and never follows links.", nullptr,
+                       int(lines.size())).arg(m_session->root()),
+                    QMessageBox::Close, this);
+    box.setDetailedText(lines.join(QLatin1Char('\n')));
+    box.exec();
+}
+
+void LocalCachePage::onCurrentChanged()
+{
+    const QModelIndex cur = m_proxy->mapToSource(m_view->currentIndex());
+    if (!cur.isValid()) {
+        if (!m_details->currentPath().isEmpty())
+            m_details->clear();
+        return;
+    }
+    const QModelIndex first = cur.siblingAtColumn(0);
+    if (const CacheModule *m = m_model->module(first)) {
+        m_details->showModule(*m);
+        return;
+    }
+    const QString version = first.data(CacheTreeModel::VersionRole).toString();
+    m_details->showSummary(first.data().toString(), first.siblingAtColumn(CacheTreeModel::StateColumn).data().toString() +
+                                                        QStringLiteral(", ") +
+                                                        first.siblingAtColumn(CacheTreeModel::SizeColumn).data().toString(),
+                           version.isEmpty() ? m_session->root() : m_session->root() + QLatin1Char('/') + version);
+}
+
+QStringList LocalCachePage::selectedKeys() const
+{
+    QStringList keys;
+    for (const QModelIndex &i : m_view->selectionModel()->selectedRows())
+        if (const CacheModule *m = m_model->module(m_proxy->mapToSource(i)))
+            keys << m->key();
+    return keys;
+}
+
+void LocalCachePage::showContextMenu(const QPoint &pos)
+{
+    const QModelIndex idx = m_proxy->mapToSource(m_view->indexAt(pos));
+    QMenu menu(this);
+    const CacheModule *m = m_model->module(idx.siblingAtColumn(0));
+    const QString path = m ? m_session->root() + QLatin1Char('/') + m->key()
+                           : idx.isValid() ? m_session->root() + QLatin1Char('/') + idx.data(CacheTreeModel::VersionRole).toString()
+                                           : QString();
+    if (!path.isEmpty()) {
+        menu.addAction(tr("Copy path"), this, [path] { QApplication::clipboard()->setText(path); });
+        if (m)
+            menu.addAction(tr("Copy name"), this, [name = m->name] { QApplication::clipboard()->setText(name); });
+        menu.addAction(style()->standardIcon(QStyle::SP_DirOpenIcon), tr("Open folder"), this,
+                       [path] { QDesktopServices::openUrl(QUrl::fromLocalFile(path)); });
+        menu.addSeparator();
+    }
+    int failedSelected = 0;
+    for (const QString &k : selectedKeys())
+        if (const QModelIndex i = m_model->indexForKey(k); i.isValid() && m_model->module(i)->state == ModuleState::Failed)
+            ++failedSelected;
+    m_deleteSelected->setEnabled(failedSelected > 0);
+    m_deleteSelected->setText(tr("Delete %n selected failed entries…", nullptr, failedSelected));
+    menu.addAction(m_deleteSelected);
+    menu.addSeparator();
+    for (QAction *a : maintenanceActions())
+        menu.addAction(a);
+    menu.addSeparator();
+    menu.addAction(m_rescan);
+    menu.exec(m_view->viewport()->mapToGlobal(pos));
+}
+
+MaintenanceDialog *LocalCachePage::openPlan(const MaintenancePlan &plan)
+{
+    auto *dlg = new MaintenanceDialog(plan, m_session->location(), this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dlg, &MaintenanceDialog::executed, this, [this] { m_session->rescan(false); });
+    dlg->open();
+    return dlg;
+}
+
+MaintenanceDialog *LocalCachePage::deleteSelectedFailed()
+{
+    const QStringList keys = selectedKeys();
+    if (keys.isEmpty())
+        return nullptr;
+    return openPlan(planCleanFailed(m_model->modules(), keys));
+}
+
+MaintenanceDialog *LocalCachePage::startMaintenance(MaintenanceAction action)
+{
+    const QVector<CacheModule> modules = m_model->modules();
+    switch (action) {
+    case MaintenanceAction::CleanFailed: return openPlan(planCleanFailed(modules));
+    case MaintenanceAction::ClearLocks: {
+        // Whether neuronx-cc runs is asked of the store off the UI thread; the preview waits for the answer.
+        MaintenanceDialog *dlg = openPlan(planClearLocks(modules, RunningCompilers{{}, tr("Checking whether neuronx-cc is running…")}));
+        dlg->planAsync(tr("Checking whether neuronx-cc is running…"), [modules](CacheStore &store) {
+            return planClearLocks(modules, queryRunningCompilers(store));
+        });
+        return dlg;
+    }
+    case MaintenanceAction::RemoveVersions: {
+        const CacheStats st = m_model->stats(QDateTime::currentMSecsSinceEpoch());
+        VersionPickerDialog picker(st.versions, AppSettings::keptVersions(), this);
+        if (picker.exec() != QDialog::Accepted)
+            return nullptr;
+        AppSettings::setKeptVersions(picker.keptVersions());
+        return openPlan(planRemoveVersions(modules, picker.keptVersions()));
+    }
+    case MaintenanceAction::Prune: {
+        PruneOptions o;
+        o.ttlDays = AppSettings::ttlDays();
+        o.maxBytes = AppSettings::maxCacheBytes();
+        o.nowMs = QDateTime::currentMSecsSinceEpoch();
+        MaintenanceDialog *dlg = openPlan(planPrune(modules, o));
+        dlg->setPruneReplanner(o.ttlDays, o.maxBytes, [modules, o](int ttl, qint64 maxBytes) {
+            PruneOptions p = o;
+            p.ttlDays = ttl;
+            p.maxBytes = maxBytes;
+            return planPrune(modules, p);
+        });
+        // The numbers used for a confirmed prune become the defaults.
+        connect(dlg, &MaintenanceDialog::executed, this, [dlg] {
+            AppSettings::setTtlDays(dlg->pruneTtlDays());
+            AppSettings::setMaxCacheBytes(dlg->pruneMaxBytes());
+        });
+        return dlg;
+    }
+    }
+    return nullptr;
+}
+
+}  // namespace ingot

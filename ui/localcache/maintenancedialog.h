@@ -1,0 +1,89 @@
+// The preview of a maintenance action (what goes, why, bytes freed, what stays), then the run itself with
+// progress and per-entry results. Nothing is touched until the user presses the delete button.
+#pragma once
+
+#include "services/cache/maintenance.h"
+#include "services/stores/storelocation.h"
+#include "services/util/task.h"
+
+#include <QDialog>
+
+#include <functional>
+#include <memory>
+
+class QDialogButtonBox;
+class QDoubleSpinBox;
+class QSpinBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTreeWidget;
+
+namespace ingot {
+
+class CacheStore;
+
+class MaintenanceDialog final : public QDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(MaintenanceDialog)
+
+public:
+    using PruneReplanner = std::function<MaintenancePlan(int ttlDays, qint64 maxBytes)>;
+    // Plans whose last input needs I/O (clear locks: the running compilers) are made off the UI thread.
+    using AsyncPlanner = std::function<MaintenancePlan(CacheStore &store)>;
+
+    // The plan runs on a store of `location`, made by the StoreFactory on the worker thread.
+    MaintenanceDialog(MaintenancePlan plan, StoreLocation location, QWidget *parent = nullptr);
+    ~MaintenanceDialog() override;
+
+    // Prune only: shows the policy in the dialog; the preview is planned again as the numbers change.
+    void setPruneReplanner(int ttlDays, qint64 maxBytes, PruneReplanner replan);
+    // Shows the preview as "checking…" (nothing can be confirmed) until `planner` has run on a store off the UI
+    // thread; then shows its plan.
+    void planAsync(const QString &checking, AsyncPlanner planner);
+    bool isPlanning() const { return m_planning.isRunning(); }
+    int pruneTtlDays() const;      // -1 when not a prune
+    qint64 pruneMaxBytes() const;  // -1 when not a prune
+
+    const MaintenancePlan &plan() const { return m_plan; }
+    const MaintenanceReport &report() const { return m_report; }
+    bool hasRun() const { return m_ran; }
+    QPushButton *confirmButton() const { return m_confirm; }
+    QTreeWidget *itemsView() const { return m_items; }
+
+    void reject() override;  // while running: stop after the current entry instead of closing
+
+Q_SIGNALS:
+    void executed(const ingot::MaintenanceReport &report);
+
+private:
+    void setPlan(MaintenancePlan plan);
+    void populate();
+    void run();
+    void showReport();
+
+    MaintenancePlan m_plan;
+    StoreLocation m_location;
+    MaintenanceReport m_report;
+    bool m_ran = false;
+    bool m_running = false;
+    Task m_planning;
+    Task m_execution;
+    QLabel *m_summary;
+    QLabel *m_refusal;
+    QTreeWidget *m_items;
+    QTreeWidget *m_kept;
+    QLabel *m_notes;
+    QLabel *m_keptLabel = nullptr;
+    QWidget *m_policyRow = nullptr;
+    QSpinBox *m_ttl = nullptr;
+    QDoubleSpinBox *m_limit = nullptr;
+    PruneReplanner m_replan;
+    QProgressBar *m_progress;
+    QLabel *m_current;
+    QDialogButtonBox *m_buttons;
+    QPushButton *m_confirm;
+};
+
+}  // namespace ingot

@@ -1,0 +1,281 @@
+#include "ui/localcache/moduledetailspane.h"
+
+#include "services/stores/cachestore.h"
+#include "services/stores/storefactory.h"
+#include "models/cache/modulefilesmodel.h"
+#include "models/cache/statecolors.h"
+#include "services/util/units.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QDesktopServices>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSortFilterProxyModel>
+#include <QStyle>
+#include <QTableView>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace ingot {
+
+namespace {
+struct Loaded {
+    QString flags;
+    QString log;
+    QHash<QString, QString> targets;
+};
+
+QString formatFlags(const QByteArray &raw, bool json)
+{
+    if (json) {
+        QJsonParseError e{};
+        const QJsonDocument doc = QJsonDocument::fromJson(raw, &e);
+        if (e.error == QJsonParseError::NoError && doc.isArray()) {
+            QStringList flags;
+            for (const auto &v : doc.array())
+                flags << v.toString();
+            return flags.isEmpty() ? QCoreApplication::translate("ingot::ModuleDetailsPane", "(no flags: the compiler defaults)")
+                                   : flags.join(QLatin1Char('\n'));
+        }
+        return QCoreApplication::translate("ingot::ModuleDetailsPane", "(compile_flags.json is not a JSON list; raw text follows)\n") +
+               QString::fromUtf8(raw);
+    }
+    const QString t = QString::fromUtf8(raw).trimmed();
+    return t.isEmpty() ? QCoreApplication::translate("ingot::ModuleDetailsPane", "(no flags: the compiler defaults)")
+                       : t.split(QLatin1Char(' '), Qt::SkipEmptyParts).join(QLatin1Char('\n'));
+}
+}  // namespace
+
+ModuleDetailsPane::ModuleDetailsPane(QWidget *parent)
+    : QWidget(parent)
+    , m_title(new QLabel(this))
+    , m_state(new QLabel(this))
+    , m_pathLabel(new QLabel(this))
+    , m_warnings(new QLabel(this))
+    , m_copy(new QPushButton(tr("Copy path"), this))
+    , m_open(new QPushButton(tr("Open folder"), this))
+    , m_files(new QTableView(this))
+    , m_filesModel(new ModuleFilesModel(this))
+    , m_flagsBox(new QGroupBox(tr("Compile flags"), this))
+    , m_flags(new QPlainTextEdit(this))
+    , m_logBox(new QGroupBox(tr("Failure log (model.log, last lines)"), this))
+    , m_log(new QPlainTextEdit(this))
+{
+    QFont tf = m_title->font();
+    tf.setBold(true);
+    tf.setPointSizeF(tf.pointSizeF() * 1.15);
+    m_title->setFont(tf);
+    m_title->setWordWrap(true);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_state->setWordWrap(true);
+    m_pathLabel->setWordWrap(true);
+    m_pathLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_warnings->setWordWrap(true);
+    m_warnings->setStyleSheet(QStringLiteral("color: #b5651d;"));
+    m_copy->setIcon(style()->standardIcon(QStyle::SP_FileIcon));
+    m_copy->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+C")));
+    m_copy->setToolTip(tr("Copy the full path (Ctrl+Shift+C)"));
+    m_open->setIcon(style()->standardIcon(QStyle::SP_DirOpenIcon));
+
+    auto *proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(m_filesModel);
+    proxy->setSortRole(ModuleFilesModel::SortRole);
+    m_files->setModel(proxy);
+    m_files->setSortingEnabled(true);
+    m_files->sortByColumn(ModuleFilesModel::NameColumn, Qt::AscendingOrder);
+    m_files->verticalHeader()->hide();
+    m_files->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_files->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_files->setWordWrap(false);
+    m_files->verticalHeader()->setDefaultSectionSize(m_files->fontMetrics().height() + 6);
+    m_files->horizontalHeader()->setStretchLastSection(true);
+    for (int c : {int(ModuleFilesModel::NameColumn), int(ModuleFilesModel::SizeColumn), int(ModuleFilesModel::ModifiedColumn)})
+        m_files->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    m_files->setMinimumHeight(120);
+    m_files->setAlternatingRowColors(true);
+
+    for (QPlainTextEdit *e : {m_flags, m_log}) {
+        e->setReadOnly(true);
+        e->setLineWrapMode(QPlainTextEdit::NoWrap);
+        e->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    }
+    m_flags->setMaximumHeight(90);
+    m_log->setLineWrapMode(QPlainTextEdit::WidgetWidth);  // compiler errors are long single lines
+    auto *fl = new QVBoxLayout(m_flagsBox);
+    fl->addWidget(m_flags);
+    auto *ll = new QVBoxLayout(m_logBox);
+    ll->addWidget(m_log);
+
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_copy);
+    buttons->addWidget(m_open);
+    buttons->addStretch();
+
+    auto *col = new QVBoxLayout(this);
+    col->addWidget(m_title);
+    col->addWidget(m_state);
+    col->addWidget(m_pathLabel);
+    col->addLayout(buttons);
+    col->addWidget(m_warnings);
+    col->addWidget(m_files, 2);
+    col->addWidget(m_flagsBox);
+    col->addWidget(m_logBox, 2);
+
+    connect(m_copy, &QPushButton::clicked, this, &ModuleDetailsPane::copyPath);
+    connect(m_open, &QPushButton::clicked, this, &ModuleDetailsPane::openFolder);
+    clear();
+}
+
+ModuleDetailsPane::~ModuleDetailsPane() = default;
+
+void ModuleDetailsPane::clear()
+{
+    m_load.discard();
+    m_key.clear();
+    m_path.clear();
+    m_title->setText(tr("Select an entry to see its files, flags and log."));
+    m_state->clear();
+    m_pathLabel->clear();
+    m_warnings->hide();
+    m_filesModel->clear();
+    m_flags->clear();
+    m_log->clear();
+    m_flagsBox->hide();
+    m_logBox->hide();
+    m_files->hide();
+    m_copy->setEnabled(false);
+    m_open->setEnabled(false);
+}
+
+void ModuleDetailsPane::showSummary(const QString &title, const QString &text, const QString &path)
+{
+    clear();
+    m_title->setText(title);
+    m_state->setText(text);
+    m_path = path;
+    m_pathLabel->setText(path);
+    m_copy->setEnabled(!path.isEmpty());
+    m_open->setEnabled(!path.isEmpty() && QFileInfo(path).isDir());
+}
+
+void ModuleDetailsPane::showModule(const CacheModule &m)
+{
+    m_load.discard();  // a late answer for the previous entry is dropped
+    m_key = m.key();
+    // Making a store does no I/O: it only knows where the cache is and how to show paths in it.
+    std::unique_ptr<CacheStore> probe = m_location.isValid() ? makeStore(m_location) : nullptr;
+    m_path = probe ? probe->fullPath(m.key()) : m.key();
+    m_title->setText(m.name);
+    QString why;
+    if (m.isModule())
+        classifyModule(m.files, CompilerVersion::parse(m.version).writesDoneMarker(), &why);
+    const QString color = stateColor(m.state).name();
+    const QString label = m.isModule() ? stateLabel(m.state) : kindName(m.kind);
+    m_state->setText(QStringLiteral("<span style='color:%1'>&#9679;</span> <b>%2</b> &mdash; %3<br>%4")
+                         .arg(color, label.toHtmlEscaped(), why.toHtmlEscaped(),
+                              tr("%1 in %n file(s), last used %2", nullptr, m.fileCount())
+                                  .arg(formatBytes(m.size), formatTime(m.lastUsedMs)) +
+                                  (m.linkedSize > 0 ? tr("; %1 linked from elsewhere").arg(formatBytes(m.linkedSize)) : QString())));
+    m_pathLabel->setText(m_path);
+    m_copy->setEnabled(true);
+    m_open->setEnabled(probe && probe->isLocal() && (m.isModule() || m.kind == EntryKind::UnknownDir));
+    m_warnings->setVisible(!m.warnings.isEmpty());
+    m_warnings->setText(QStringLiteral("⚠ ") + m.warnings.join(QStringLiteral("\n⚠ ")));
+    m_filesModel->setModule(m);
+    m_files->setVisible(m.isModule());
+    m_flags->clear();
+    m_log->clear();
+    m_flagsBox->setVisible(false);
+    m_logBox->setVisible(false);
+    if (!probe || !m.isModule())
+        return;
+
+    // Flags, the log tail and link targets are read off the UI thread (the cache may be on a slow disk).
+    QString flagsName, logName;
+    QStringList links;
+    for (const CacheFile &f : m.files) {
+        if (f.name == QLatin1String("compile_flags.json") || (f.name == QLatin1String("compile_flags.txt") && flagsName.isEmpty()))
+            flagsName = f.name;
+        if (f.name == QLatin1String("model.log"))
+            logName = f.name;
+        if (f.is(CacheFile::Symlink))
+            links << f.name;
+    }
+    const QString key = m.key();
+    const StoreLocation location = m_location;
+    const CacheModule copy = m;
+    m_load = runTask(this, [location, key, flagsName, logName, links](TaskControl &) {
+        Loaded out;
+        QString error;
+        auto store = makeStore(location, &error);
+        if (!store || !store->open(&error)) {
+            out.flags = error;
+            return out;
+        }
+        QByteArray raw;
+        if (!flagsName.isEmpty()) {
+            if (store->readFile(key + QLatin1Char('/') + flagsName, 64 * 1024, false, &raw, &error))
+                out.flags = formatFlags(raw, flagsName.endsWith(QLatin1String(".json")));
+            else
+                out.flags = error;
+        }
+        if (!logName.isEmpty()) {
+            if (store->readFile(key + QLatin1Char('/') + logName, 16 * 1024, true, &raw, &error)) {
+                QStringList lines = QString::fromUtf8(raw).split(QLatin1Char('\n'));
+                if (lines.size() > 60)
+                    lines = lines.mid(lines.size() - 60);
+                out.log = lines.join(QLatin1Char('\n')).trimmed();
+            } else {
+                out.log = error;
+            }
+        }
+        for (const QString &l : links)
+            out.targets.insert(l, store->linkTarget(key + QLatin1Char('/') + l));
+        return out;
+    }, [this, copy, flagsName, logName](Loaded l) {
+        m_flagsBox->setVisible(!flagsName.isEmpty());
+        m_flagsBox->setTitle(tr("Compile flags (%1)").arg(flagsName));
+        m_flags->setPlainText(l.flags);
+        m_logBox->setVisible(!logName.isEmpty());
+        m_log->setPlainText(l.log);
+        m_log->verticalScrollBar()->setValue(m_log->verticalScrollBar()->maximum());
+        if (!l.targets.isEmpty())
+            m_filesModel->setModule(copy, l.targets);
+        Q_EMIT detailsLoaded();
+    });
+}
+
+QString ModuleDetailsPane::flagsText() const
+{
+    return m_flags->toPlainText();
+}
+
+QString ModuleDetailsPane::logText() const
+{
+    return m_log->toPlainText();
+}
+
+void ModuleDetailsPane::copyPath()
+{
+    if (!m_path.isEmpty())
+        QApplication::clipboard()->setText(m_path);
+}
+
+void ModuleDetailsPane::openFolder()
+{
+    if (!m_path.isEmpty())
+        QDesktopServices::openUrl(QUrl::fromLocalFile(m_path));
+}
+
+}  // namespace ingot

@@ -1,0 +1,69 @@
+// The right-hand pane of the Local cache page: one entry's files, flags, failure log and path actions.
+#pragma once
+
+#include "services/cache/cachetypes.h"
+#include "services/stores/storelocation.h"
+#include "services/util/task.h"
+
+#include <QWidget>
+
+#include <functional>
+#include <memory>
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTableView;
+class QGroupBox;
+
+namespace ingot {
+
+class CacheStore;
+class ModuleFilesModel;
+
+class ModuleDetailsPane final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ModuleDetailsPane)
+
+public:
+    explicit ModuleDetailsPane(QWidget *parent = nullptr);
+    ~ModuleDetailsPane() override;
+
+    // The cache whose entries are shown; files are read from a store the StoreFactory makes for it.
+    void setLocation(const StoreLocation &location) { m_location = location; }
+    void showModule(const CacheModule &m);
+    void showSummary(const QString &title, const QString &text, const QString &path);
+    void clear();
+
+    QString currentPath() const { return m_path; }
+    QString flagsText() const;
+    QString logText() const;
+    QTableView *filesView() const { return m_files; }
+
+Q_SIGNALS:
+    void detailsLoaded();  // flags, log tail and link targets arrived
+
+private:
+    void copyPath();
+    void openFolder();
+
+    StoreLocation m_location;
+    QString m_path;
+    QString m_key;
+    Task m_load;  // the selected entry's flags, log and links; discarded when the selection changes
+    QLabel *m_title;
+    QLabel *m_state;
+    QLabel *m_pathLabel;
+    QLabel *m_warnings;
+    QPushButton *m_copy;
+    QPushButton *m_open;
+    QTableView *m_files;
+    ModuleFilesModel *m_filesModel;
+    QGroupBox *m_flagsBox;
+    QPlainTextEdit *m_flags;
+    QGroupBox *m_logBox;
+    QPlainTextEdit *m_log;
+};
+
+}  // namespace ingot

@@ -1,0 +1,201 @@
+#include "ui/shell/mainwindow.h"
+
+#include "ui/common/resources.h"
+
+#include "services/util/appsettings.h"
+#include "services/cache/cachelocation.h"
+#include "services/cache/cachesession.h"
+#include "models/cache/cachetreemodel.h"
+#include "ui/checkpoint/consolidatewizard.h"
+#include "ui/hub/hubcachepage.h"
+#include "ui/localcache/localcachepage.h"
+#include "ui/shell/settingsdialog.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolButton>
+
+namespace ingot {
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+    , m_nav(new QListWidget(this))
+    , m_pages(new QStackedWidget(this))
+    , m_local(new LocalCachePage(this))
+    , m_hub(new HubCachePage(this))
+    , m_status(new QLabel(this))
+    , m_busy(new QProgressBar(this))
+    , m_cancel(new QToolButton(this))
+{
+    initResources();
+    setWindowTitle(tr("Ingot"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/ingot.svg")));
+
+    // Areas arrive one by one (Hub caches, training jobs, checkpoints, remote hosts); only working ones are listed.
+    m_nav->setIconSize(QSize(22, 22));
+    m_nav->setFrameShape(QFrame::NoFrame);
+    m_nav->setSpacing(2);
+    auto *local = new QListWidgetItem(QIcon(QStringLiteral(":/icons/cache.svg")), tr("Local cache"), m_nav);
+    local->setToolTip(tr("The Neuron compile cache on this machine (Ctrl+1)"));
+    auto *hub = new QListWidgetItem(QIcon(QStringLiteral(":/icons/hub.svg")), tr("Hub caches"), m_nav);
+    hub->setToolTip(tr("Compile caches shared on the Hugging Face Hub: browse, compare, look up (Ctrl+2)"));
+    m_pages->addWidget(m_local);
+    m_pages->addWidget(m_hub);
+    m_nav->setCurrentRow(0);
+    m_nav->setFixedWidth(150);
+    connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
+        m_pages->setCurrentIndex(row);
+        if (m_pages->currentWidget() == m_hub && !m_hubShown) {
+            m_hubShown = true;  // the Hub is contacted only once someone looks at it
+            m_hub->refresh();
+        }
+    });
+    m_hub->setLocalModulesProvider([this] {
+        QSet<QString> keys;
+        for (const CacheModule &m : m_local->model()->modules())
+            if (m.isModule())
+                keys.insert(m.key());
+        return keys;
+    });
+    connect(m_hub, &HubCachePage::statusChanged, this, &MainWindow::setStatus);
+
+    auto *central = new QWidget(this);
+    auto *row = new QHBoxLayout(central);
+    row->setContentsMargins(4, 4, 4, 0);
+    row->addWidget(m_nav);
+    row->addWidget(m_pages, 1);
+    setCentralWidget(central);
+
+    m_busy->setRange(0, 0);
+    m_busy->setMaximumWidth(120);
+    m_busy->setMaximumHeight(14);
+    m_busy->hide();
+    m_cancel->setIcon(style()->standardIcon(QStyle::SP_DialogCancelButton));
+    m_cancel->setToolTip(tr("Cancel the scan (Esc)"));
+    m_cancel->setAutoRaise(true);
+    m_cancel->hide();
+    connect(m_cancel, &QToolButton::clicked, this, [this] { m_local->session()->cancel(); });
+    statusBar()->addWidget(m_status, 1);
+    statusBar()->addPermanentWidget(m_busy);
+    statusBar()->addPermanentWidget(m_cancel);
+    connect(m_local, &LocalCachePage::statusChanged, this, &MainWindow::setStatus);
+    connect(m_local, &LocalCachePage::rootOpened, this,
+            [this](const QString &root) { setWindowTitle(tr("%1 — Ingot").arg(root)); });
+
+    buildMenus();
+    QSettings s;
+    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1280, 820);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::start(const CacheLocation &resolved)
+{
+    m_local->openInitial(resolved);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_local->addFolderAction());
+    file->addAction(m_local->sampleAction());
+    file->addSeparator();
+    file->addAction(m_local->rescanAction());
+    file->addAction(m_local->fullRescanAction());
+    QAction *cancel = file->addAction(tr("&Cancel scan"), this, [this] { m_local->session()->cancel(); });
+    cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+    cancel->setShortcutContext(Qt::WindowShortcut);
+    file->addSeparator();
+    QAction *settings = file->addAction(tr("&Settings…"), this, &MainWindow::showSettings);
+    settings->setShortcut(QKeySequence::Preferences);
+    if (settings->shortcut().isEmpty())
+        settings->setShortcut(QKeySequence(QStringLiteral("Ctrl+,")));
+    settings->setMenuRole(QAction::PreferencesRole);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu *tools = menuBar()->addMenu(tr("&Tools"));
+    QAction *consolidateAction = tools->addAction(tr("&Consolidate a checkpoint…"), this, [this] { showConsolidate(QString()); });
+    consolidateAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+K")));
+
+    QMenu *cache = menuBar()->addMenu(tr("&Cache"));
+    for (QAction *a : m_local->maintenanceActions())
+        cache->addAction(a);
+
+    QMenu *go = menuBar()->addMenu(tr("&Go"));
+    QAction *toLocal = go->addAction(tr("&Local cache"), this, [this] { m_nav->setCurrentRow(0); });
+    toLocal->setShortcut(QKeySequence(QStringLiteral("Ctrl+1")));
+    QAction *toHub = go->addAction(tr("&Hub caches"), this, [this] { m_nav->setCurrentRow(1); });
+    toHub->setShortcut(QKeySequence(QStringLiteral("Ctrl+2")));
+
+    QMenu *hubMenu = menuBar()->addMenu(tr("&Hub"));
+    hubMenu->addAction(tr("&Log in…"), m_hub, &HubCachePage::login);
+    hubMenu->addAction(tr("Log &out"), m_hub, &HubCachePage::logout);
+    hubMenu->addSeparator();
+    hubMenu->addAction(tr("&Add cache repo…"), m_hub, &HubCachePage::addRepo);
+    hubMenu->addAction(tr("&Create cache repo…"), m_hub, &HubCachePage::createCacheRepo);
+    hubMenu->addAction(tr("&Use selected repo as cache repo"), m_hub, &HubCachePage::useAsCacheRepo);
+    hubMenu->addSeparator();
+    hubMenu->addAction(tr("&Refresh"), m_hub, &HubCachePage::refresh);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Ingot"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt)->setMenuRole(QAction::AboutQtRole);
+}
+
+void MainWindow::setStatus(const QString &text, bool busy)
+{
+    m_status->setText(text);
+    m_busy->setVisible(busy);
+    m_cancel->setVisible(busy);
+}
+
+void MainWindow::showSettings()
+{
+    SettingsDialog dlg(this);
+    if (dlg.exec() == QDialog::Accepted)
+        m_local->session()->setWatching(AppSettings::watchForChanges());
+}
+
+void MainWindow::showConsolidate(const QString &folder)
+{
+    auto *w = new ConsolidateWizard(folder, this);
+    w->setAttribute(Qt::WA_DeleteOnClose);
+    w->open();
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(
+        this, tr("About Ingot"),
+        tr("<h3>Ingot %1</h3>"
+           "<p>Compile caches, Hub caches, training jobs and checkpoints for AWS Trainium with optimum-neuron and "
+           "torch-neuronx.</p>"
+           "<p>Ingot shows what the opaque Neuron compile cache holds, which entries failed, which locks are stale and "
+           "what can go, and maintains it safely: every action is previewed first.</p>"
+           "<p>Built with Qt %2. Settings: <tt>%3</tt></p>")
+            .arg(QStringLiteral(INGOT_VERSION), QString::fromLatin1(qVersion()), QSettings().fileName()));
+}
+
+void MainWindow::closeEvent(QCloseEvent *e)
+{
+    QSettings().setValue(QStringLiteral("window/geometry"), saveGeometry());
+    QMainWindow::closeEvent(e);
+}
+
+}  // namespace ingot

@@ -1,0 +1,57 @@
+// The main window: navigation between Ingot's areas, menus, status bar, settings and About.
+#pragma once
+
+#include <QMainWindow>
+
+class QLabel;
+class QListWidget;
+class QProgressBar;
+class QStackedWidget;
+class QToolButton;
+
+namespace ingot {
+
+class HubCachePage;
+class LocalCachePage;
+
+struct CacheLocation;
+
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(MainWindow)
+
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens the cache the Neuron runtime would use (or the one remembered).
+    void start(const CacheLocation &resolved);
+    LocalCachePage *localCachePage() const { return m_local; }
+    HubCachePage *hubCachePage() const { return m_hub; }
+    QListWidget *navigation() const { return m_nav; }
+    QLabel *statusText() const { return m_status; }
+
+public Q_SLOTS:
+    void showSettings();
+    void showAbout();
+    void showConsolidate(const QString &folder);
+
+protected:
+    void closeEvent(QCloseEvent *e) override;
+
+private:
+    void buildMenus();
+    void setStatus(const QString &text, bool busy);
+
+    QListWidget *m_nav;
+    QStackedWidget *m_pages;
+    LocalCachePage *m_local;
+    HubCachePage *m_hub;
+    bool m_hubShown = false;
+    QLabel *m_status;
+    QProgressBar *m_busy;
+    QToolButton *m_cancel;
+};
+
+}  // namespace ingot
