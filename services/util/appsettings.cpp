@@ -6,7 +6,6 @@
 
 namespace ingot {
 
-
 QStringList AppSettings::cacheRoots()
 {
     return QSettings().value(QStringLiteral("cache/roots")).toStringList();
@@ -80,6 +79,48 @@ void AppSettings::setWatchForChanges(bool on)
 QString AppSettings::sampleCachePath()
 {
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/sample/neuron-compile-cache");
+}
+
+QStringList AppSettings::hubRepos()
+{
+    return QSettings().value(QStringLiteral("hub/repos")).toStringList();
+}
+
+void AppSettings::addHubRepo(const QString &repo)
+{
+    QStringList repos = hubRepos();
+    if (!repos.contains(repo)) {
+        repos << repo;
+        QSettings().setValue(QStringLiteral("hub/repos"), repos);
+    }
+}
+
+QStringList AppSettings::recentCheckpoints()
+{
+    return QSettings().value(QStringLiteral("consolidate/recent")).toStringList();
+}
+
+void AppSettings::addRecentCheckpoint(const QString &folder)
+{
+    QStringList recent = recentCheckpoints();
+    recent.removeAll(folder);
+    recent.prepend(folder);
+    QSettings().setValue(QStringLiteral("consolidate/recent"), recent.mid(0, 10));
+}
+
+QByteArray AppSettings::windowGeometry()
+{
+    return QSettings().value(QStringLiteral("window/geometry")).toByteArray();
+}
+
+void AppSettings::setWindowGeometry(const QByteArray &geometry)
+{
+    QSettings().setValue(QStringLiteral("window/geometry"), geometry);
+}
+
+QString AppSettings::fileName()
+{
+    return QSettings().fileName();
 }
 
 }  // namespace ingot

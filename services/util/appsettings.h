@@ -1,4 +1,5 @@
-// Everything Ingot remembers, in QSettings (~/.config/Ingot/ingot.conf).
+// Everything Ingot remembers, in QSettings (~/.config/Ingot/ingot.conf). The one place that names settings keys:
+// the core, the CLI and the UI all read them through here.
 #pragma once
 
 #include <QStringList>
@@ -23,6 +24,14 @@ public:
     static bool watchForChanges();
     static void setWatchForChanges(bool on);
     static QString sampleCachePath();  // where "Open sample cache" writes (QStandardPaths::AppDataLocation)
+
+    static QStringList hubRepos();  // Hub cache repos the user added
+    static void addHubRepo(const QString &repo);
+    static QStringList recentCheckpoints();  // the consolidation wizard's recent folders, newest first (at most 10)
+    static void addRecentCheckpoint(const QString &folder);
+    static QByteArray windowGeometry();
+    static void setWindowGeometry(const QByteArray &geometry);
+    static QString fileName();  // where the settings are stored
 };
 
 }  // namespace ingot

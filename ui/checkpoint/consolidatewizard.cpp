@@ -1,5 +1,6 @@
 #include "ui/checkpoint/consolidatewizard.h"
 
+#include "services/util/appsettings.h"
 #include "services/util/task.h"
 #include "services/util/units.h"
 
@@ -22,7 +23,6 @@
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
 #include <QStorageInfo>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -211,7 +211,7 @@ ConsolidateWizard::~ConsolidateWizard()
 
 QStringList ConsolidateWizard::recentFolders()
 {
-    return QSettings().value(QStringLiteral("consolidate/recent")).toStringList();
+    return AppSettings::recentCheckpoints();
 }
 
 const CheckpointCandidate *ConsolidateWizard::chosen() const
@@ -268,10 +268,7 @@ void ConsolidateWizard::detect()
         } else {
             const CheckpointCandidate &c = m_found.first();
             m_detected->setText(tr("Found %n checkpoint(s). Layout: %1.", nullptr, int(m_found.size())).arg(layoutName(c.layout)));
-            QStringList recent = recentFolders();
-            recent.removeAll(folder);
-            recent.prepend(folder);
-            QSettings().setValue(QStringLiteral("consolidate/recent"), recent.mid(0, 10));
+            AppSettings::addRecentCheckpoint(folder);
             if (m_output->text().isEmpty())
                 m_output->setText(QFileInfo(folder).absoluteFilePath() + QStringLiteral("/consolidated"));
         }

@@ -1,5 +1,6 @@
 #include "ui/hub/hubcachepage.h"
 
+#include "services/util/appsettings.h"
 #include "services/util/task.h"
 #include "services/hub/lookup.h"
 #include "models/hub/hubtreemodel.h"
@@ -25,7 +26,6 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
@@ -242,7 +242,7 @@ void HubCachePage::refresh()
     QStringList repos{choice.repo};
     if (!repos.contains(defaultCacheRepo()))
         repos << defaultCacheRepo();
-    for (const QString &r : QSettings().value(QStringLiteral("hub/repos")).toStringList())
+    for (const QString &r : AppSettings::hubRepos())
         if (!repos.contains(r))
             repos << r;
     const QString previous = currentRepo();
@@ -507,11 +507,7 @@ void HubCachePage::addRepo()
         QMessageBox::warning(this, tr("Add a cache repo"), tr("\"%1\" is not a repo id of the form org/name.").arg(repo));
         return;
     }
-    QSettings s;
-    QStringList repos = s.value(QStringLiteral("hub/repos")).toStringList();
-    if (!repos.contains(repo))
-        repos << repo;
-    s.setValue(QStringLiteral("hub/repos"), repos);
+    AppSettings::addHubRepo(repo);
     refresh();
     selectRepo(repo);
 }

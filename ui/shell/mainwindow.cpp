@@ -20,7 +20,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
-#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -95,8 +94,7 @@ MainWindow::MainWindow(QWidget *parent)
             [this](const QString &root) { setWindowTitle(tr("%1 — Ingot").arg(root)); });
 
     buildMenus();
-    QSettings s;
-    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray()))
+    if (!restoreGeometry(AppSettings::windowGeometry()))
         resize(1280, 820);
 }
 
@@ -189,12 +187,12 @@ void MainWindow::showAbout()
            "<p>Ingot shows what the opaque Neuron compile cache holds, which entries failed, which locks are stale and "
            "what can go, and maintains it safely: every action is previewed first.</p>"
            "<p>Built with Qt %2. Settings: <tt>%3</tt></p>")
-            .arg(QStringLiteral(INGOT_VERSION), QString::fromLatin1(qVersion()), QSettings().fileName()));
+            .arg(QStringLiteral(INGOT_VERSION), QString::fromLatin1(qVersion()), AppSettings::fileName()));
 }
 
 void MainWindow::closeEvent(QCloseEvent *e)
 {
-    QSettings().setValue(QStringLiteral("window/geometry"), saveGeometry());
+    AppSettings::setWindowGeometry(saveGeometry());
     QMainWindow::closeEvent(e);
 }
 

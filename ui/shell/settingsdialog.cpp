@@ -10,7 +10,6 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
-#include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -52,7 +51,7 @@ SettingsDialog::SettingsDialog(QWidget *parent)
     rl->addWidget(m_roots);
     rl->addWidget(remove, 0, Qt::AlignLeft);
 
-    auto *where = new QLabel(tr("Settings are stored in %1").arg(QSettings().fileName()), this);
+    auto *where = new QLabel(tr("Settings are stored in %1").arg(AppSettings::fileName()), this);
     where->setWordWrap(true);
     where->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
