@@ -1,5 +1,6 @@
 #include "app/cli/cachecommands.h"
 
+#include "services/cache/compilerversion.h"
 #include "services/cache/cachelocation.h"
 #include "services/cache/cachescanner.h"
 #include "services/cache/cachestats.h"

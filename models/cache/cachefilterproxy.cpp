@@ -1,5 +1,6 @@
 #include "models/cache/cachefilterproxy.h"
 
+#include "services/cache/compilerversion.h"
 #include "models/cache/cachetreemodel.h"
 
 namespace ingot {

@@ -1,5 +1,7 @@
 #include "models/cache/cachetreemodel.h"
 
+#include "services/cache/compilerversion.h"
+#include "services/cache/classify.h"
 #include "models/cache/statecolors.h"
 #include "services/util/units.h"
 

@@ -1,4 +1,4 @@
-// Where the local Neuron compile cache is, resolved as the Neuron runtime does (REFERENCE.md §1).
+// Where the local Neuron compile cache is, resolved as the Neuron runtime does (docs/formats.md#compile-cache).
 #pragma once
 
 #include <QProcessEnvironment>

@@ -1,5 +1,7 @@
 #include "services/cache/cachescanner.h"
 
+#include "services/cache/compilerversion.h"
+#include "services/cache/classify.h"
 #include "services/stores/cachestore.h"
 
 #include <QCoreApplication>

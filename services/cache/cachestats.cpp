@@ -1,5 +1,6 @@
 #include "services/cache/cachestats.h"
 
+#include "services/cache/compilerversion.h"
 #include <QCoreApplication>
 
 namespace ingot {

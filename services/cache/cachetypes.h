@@ -1,4 +1,5 @@
-// Value types shared by the cache scanner, maintenance, models and the CLI.
+// Value types shared by the cache scanner, maintenance, models and the CLI. Parsing compiler versions is in
+// compilerversion.h, deriving an entry's state in classify.h.
 #pragma once
 
 #include <QHash>
@@ -9,7 +10,7 @@
 
 namespace ingot {
 
-// What a module folder holds, as ../shared/REFERENCE.md §1 defines it.
+// What a module folder holds (docs/formats.md#compile-cache).
 enum class ModuleState : quint8 {
     Success,     // model.neff present (and model.done where the compiler writes it)
     Failed,      // model.log and no model.neff: blocks recompiling until deleted
@@ -91,21 +92,6 @@ struct CacheSnapshot {
 private:
     QHash<QString, int> m_index;
 };
-
-// "neuronxcc-2.15.128.0+56dc5a86" -> {2,15,128,0} and "56dc5a86"
-struct CompilerVersion {
-    QVector<int> parts;
-    QString build;
-    bool valid = false;
-    static CompilerVersion parse(const QString &folderName);
-    bool writesDoneMarker() const;  // compilers >= 2.15 write model.done
-    QString display() const;        // "2.15.128.0+56dc5a86"
-};
-bool isCompilerVersionFolder(const QString &name);
-int compareCompilerFolders(const QString &a, const QString &b);  // numeric by version
-
-// Derives a module's state from its file names (../shared/REFERENCE.md §1).
-ModuleState classifyModule(const QVector<CacheFile> &files, bool writesDoneMarker, QString *why = nullptr);
 
 }  // namespace ingot
 

@@ -1,5 +1,6 @@
 #include "services/cache/samplecache.h"
 
+#include "services/cache/compilerversion.h"
 #include "services/util/errnotext.h"
 
 #include "services/stores/localcachestore.h"

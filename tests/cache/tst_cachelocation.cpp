@@ -1,4 +1,4 @@
-// Where the cache is: the Neuron runtime's order of rules (REFERENCE.md §1).
+// Where the cache is: the Neuron runtime's order of rules (docs/formats.md#compile-cache).
 #include "services/cache/cachelocation.h"
 
 #include <QDir>

@@ -1,5 +1,6 @@
 // The sample cache / fixture generator: deterministic, every state, never writes over files.
 #include "services/cache/cachescanner.h"
+#include "services/cache/compilerversion.h"
 #include "services/stores/localcachestore.h"
 #include "services/cache/samplecache.h"
 #include "tests/support/testsupport.h"

@@ -1,5 +1,6 @@
 #include "ui/localcache/cachechartswidget.h"
 
+#include "services/cache/compilerversion.h"
 #include "services/util/units.h"
 
 #include <QBarCategoryAxis>

@@ -1,5 +1,7 @@
 #include "ui/localcache/moduledetailspane.h"
 
+#include "services/cache/compilerversion.h"
+#include "services/cache/classify.h"
 #include "services/stores/cachestore.h"
 #include "services/stores/storefactory.h"
 #include "models/cache/modulefilesmodel.h"
