@@ -121,12 +121,247 @@ QStringList sampleCompilerVersions()
             QStringLiteral("neuronxcc-2.15.128.0+56dc5a86")};
 }
 
+namespace {
+// Writes one sample cache; every random draw happens in the same order as ever, so a seed gives the same cache.
+class SampleBuilder final
+{
+public:
+    SampleBuilder(const SampleCacheOptions &o, SampleCacheResult &res, const QString &root)
+        : m_o(o)
+        , m_res(res)
+        , m_w{&res, {}, o.nowMs > 0 ? o.nowMs : QDateTime::currentMSecsSinceEpoch()}
+        , m_root(QFile::encodeName(root))
+        , m_linkBase(QFile::encodeName(o.linkBase.isEmpty() ? root + QStringLiteral(".links") : o.linkBase))
+        , m_blobs(m_linkBase + "/huggingface/hub/models--aws-neuron--optimum-neuron-cache/blobs")
+        , m_rng(o.seed)
+        , m_versions(sampleCompilerVersions())
+    {
+    }
+
+    bool write(QString *error)
+    {
+        const bool ok = writeVersionFolders() && writeModules() && (!m_o.oddEntries || writeOddEntries());
+        if (!ok)
+            *error = m_w.error;
+        return ok;
+    }
+
+private:
+    double uniform(double a, double b) { return std::uniform_real_distribution<double>(a, b)(m_rng); }
+
+    bool writeVersionFolders()
+    {
+        if (m_o.hubLinks || m_o.oddEntries)
+            QDir().mkpath(QFile::decodeName(m_blobs));
+        for (const QString &v : m_versions)
+            if (!m_w.mkdirs(m_root + '/' + QFile::encodeName(v)))
+                return false;
+        // Shared Hub blobs: two linked modules point at the same neff blob, which must be counted once.
+        if (m_o.hubLinks) {
+            m_sharedNeffBlob = m_blobs + "/" + QCryptographicHash::hash("neff-shared", QCryptographicHash::Sha256).toHex();
+            m_w.file(m_sharedNeffBlob, 350 * 1000 * 1000, "NEFF", false);
+        }
+        return true;
+    }
+
+    bool writeModules()
+    {
+        for (int i = 0; i < m_o.modules; ++i)
+            if (!writeModule(i))
+                return false;
+        return true;
+    }
+
+    // Three name forms: a decimal training hash, a 20-hex inference hash (both with the flags hash), a traced one.
+    QByteArray moduleName(const QStringList &flags)
+    {
+        const double form = uniform(0, 1);
+        if (form < 0.6)
+            return "MODULE_" + QByteArray::number(quint64(m_rng())) + '+' + flagsHash(flags);
+        if (form < 0.9)
+            return "MODULE_" + QByteArray::number(quint64(m_rng()), 16).rightJustified(16, '0').left(16) +
+                   QByteArray::number(quint64(m_rng() % 0xfffff), 16).rightJustified(4, '0').left(4) + '+' + flagsHash(flags);
+        return "MODULE_" + QByteArray::number(quint64(m_rng()));
+    }
+
+    struct ModuleFiles {
+        int index = 0;
+        QString version;
+        QByteArray dir, hlo, flagsFile, flagsContent;
+        QStringList flags;
+        bool writesDone = false;
+        qint64 hloSize = 0, neffSize = 0;
+        QList<QByteArray> touched;  // files whose times are set afterwards
+    };
+
+    bool writeModule(int i)
+    {
+        // Newer versions hold more entries, as in a real cache that has been upgraded.
+        const double pick = uniform(0, 1);
+        const int vi = pick < 0.15 ? 0 : pick < 0.4 ? 1 : 2;
+        ModuleFiles m;
+        m.index = i;
+        m.version = m_versions[vi];
+        const bool oldNames = vi == 0;
+        m.writesDone = CompilerVersion::parse(m.version).writesDoneMarker();
+        m.flags = kFlagSets[int(m_rng() % quint64(kFlagSets.size()))];
+        const QByteArray name = moduleName(m.flags);
+        m.dir = m_root + '/' + QFile::encodeName(m.version) + '/' + name;
+        if (!m_w.mkdirs(m.dir))
+            return false;
+        // Age: most entries recent, a long tail of old ones.
+        const double ageDays = std::pow(uniform(0, 1), 2.2) * 200.0;
+        const qint64 created = m_w.nowMs - qint64(ageDays * 86400000.0) - qint64(uniform(0, 3) * 86400000.0);
+        const qint64 used = std::max(created, m_w.nowMs - qint64(ageDays * 86400000.0));
+        m.hlo = m.dir + (oldNames ? "/model.hlo.pb" : "/model.hlo_module.pb");
+        m.flagsFile = m.dir + (oldNames ? "/compile_flags.txt" : "/compile_flags.json");
+        m.flagsContent = oldNames ? m.flags.join(QLatin1Char(' ')).toUtf8() : flagsJson(m.flags);
+        const double s = uniform(0, 1);
+        m.hloSize = qint64(uniform(40e3, 6e6));
+        m.neffSize = qint64(uniform(double(m_o.minNeffBytes), double(m_o.maxNeffBytes)) * uniform(0.2, 1.0));
+        ModuleState state = ModuleState::Empty;
+        if (!writeModuleFiles(m, s, &state) || !writeExtraFiles(m, state))
+            return false;
+        for (const QByteArray &f : std::as_const(m.touched))
+            Writer::times(f, f.endsWith("model.neff") ? used : created, created);
+        Writer::times(m.dir, created, created);
+        ++m_res.modules;
+        ++m_res.perState[int(state)];
+        return true;
+    }
+
+    // The files of one entry in the state `s` draws: linked from the Hub, success, failed, locked, incomplete, empty.
+    bool writeModuleFiles(ModuleFiles &m, double s, ModuleState *state)
+    {
+        if (m_o.hubLinks && s < 0.05) {
+            *state = ModuleState::Success;
+            return writeHubLinkedModule(m);
+        }
+        auto basics = [&] {
+            m.touched << m.hlo << m.flagsFile;
+            return m_w.file(m.hlo, m.hloSize) && m_w.file(m.flagsFile, 0, m.flagsContent);
+        };
+        if (s < 0.75) {
+            *state = ModuleState::Success;
+            bool ok = basics() && m_w.file(m.dir + "/model.neff", m.neffSize, "NEFF");
+            m.touched << m.dir + "/model.neff";
+            if (m.writesDone) {
+                ok = ok && m_w.file(m.dir + "/model.done", 0);
+                m.touched << m.dir + "/model.done";
+            }
+            return ok;
+        }
+        if (s < 0.85) {
+            *state = ModuleState::Failed;
+            m.touched << m.dir + "/model.log";
+            return basics() && m_w.file(m.dir + "/model.log", 0,
+                                         QByteArray(kFailLog).replace("2.15.128.0+56dc5a86", m.version.mid(10).toUtf8()));
+        }
+        if (s < 0.91) {
+            *state = ModuleState::Locked;
+            const QByteArray lock = m.hlo + ".lock";
+            m.touched << lock;
+            return basics() && m_w.file(lock, 0);
+        }
+        if (s < 0.97) {
+            *state = ModuleState::Incomplete;
+            return basics();
+        }
+        *state = ModuleState::Empty;
+        return true;
+    }
+
+    // Pulled from the Hub by optimum-neuron: every file a link into the blob cache.
+    bool writeHubLinkedModule(const ModuleFiles &m)
+    {
+        bool ok = true;
+        const QByteArray tag = QByteArray::number(m.index);
+        auto blob = [&](const char *what, qint64 size, const QByteArray &content) {
+            const QByteArray b = m_blobs + '/' + QCryptographicHash::hash(QByteArray(tag + what), QCryptographicHash::Sha256).toHex();
+            ok = ok && m_w.file(b, size, content, false);
+            return b;
+        };
+        ok = ok && m_w.link((m.index % 2) ? m_sharedNeffBlob : blob("neff", m.neffSize, "NEFF"), m.dir + "/model.neff");
+        ok = ok && m_w.link(blob("hlo", m.hloSize, "HLO"), m.hlo);
+        ok = ok && m_w.link(blob("flags", 0, flagsJson(m.flags)), m.dir + "/compile_flags.json");
+        if (m.writesDone)
+            ok = ok && m_w.link(blob("done", 0, {}), m.dir + "/model.done");
+        return ok;
+    }
+
+    bool writeExtraFiles(ModuleFiles &m, ModuleState state)
+    {
+        bool ok = true;
+        for (int x = 0; ok && x < m_o.extraFiles && state != ModuleState::Empty; ++x) {
+            const QByteArray extra = m.dir + "/extra_" + QByteArray::number(x) + ".txt";
+            ok = m_w.file(extra, 200);
+            m.touched << extra;
+        }
+        return ok;
+    }
+
+    // Odd names, broken links, links outside the root and things the compiler never writes.
+    bool writeOddEntries()
+    {
+        const QByteArray v = m_root + '/' + QFile::encodeName(m_versions.last());
+        bool ok = true;
+        // Names with spaces and non-ASCII characters, both compiled fine.
+        for (const char *odd : {"MODULE_with space+d41d8cd9", "MODULE_ünïcödé+d41d8cd9"}) {
+            const QByteArray d = v + '/' + odd;
+            ok = ok && m_w.mkdirs(d) && m_w.file(d + "/model.hlo_module.pb", 120000) &&
+                 m_w.file(d + "/compile_flags.json", 0, "[]") && m_w.file(d + "/model.neff", 42 * 1000 * 1000, "NEFF") &&
+                 m_w.file(d + "/model.done", 0);
+            count(ModuleState::Success);
+        }
+        // A broken link where the neff should be, and a flags file linked to a place outside the root.
+        const QByteArray broken = v + "/MODULE_11111111111111111111+d41d8cd9";
+        ok = ok && m_w.mkdirs(broken) && m_w.file(broken + "/model.hlo_module.pb", 90000) &&
+             m_w.link(m_blobs + "/0000000000000000000000000000000000000000000000000000000000000000", broken + "/model.neff");
+        count(ModuleState::Incomplete);
+        const QByteArray outside = m_linkBase + "/elsewhere";
+        ok = ok && m_w.mkdirs(m_linkBase) && m_w.mkdirs(outside) &&
+             m_w.file(outside + "/shared_flags.json", 0, "[\"--model-type=transformer\"]", false);
+        const QByteArray linked = v + "/MODULE_22222222222222222222+a3b0b0e5";
+        ok = ok && m_w.mkdirs(linked) && m_w.file(linked + "/model.hlo_module.pb", 70000) &&
+             m_w.link(outside + "/shared_flags.json", linked + "/compile_flags.json") &&
+             m_w.file(linked + "/model.neff", 12 * 1000 * 1000, "NEFF") && m_w.file(linked + "/model.done", 0);
+        count(ModuleState::Success);
+        // Things the compiler never writes: listed as unknown, never deleted by Ingot.
+        ok = ok && m_w.file(m_root + "/README.txt", 0, "Notes about this cache.\n") && m_w.mkdirs(m_root + "/scratch space") &&
+             m_w.file(v + "/compile.tmp", 4096) && m_w.mkdirs(v + "/0_REGISTRY");
+        return ok && m_w.link(outside, m_root + "/linked-elsewhere");
+    }
+
+    void count(ModuleState state)
+    {
+        ++m_res.modules;
+        ++m_res.perState[int(state)];
+    }
+
+    inline static const QList<QStringList> kFlagSets = {
+        {},
+        {QStringLiteral("--model-type=transformer"), QStringLiteral("--distribution-strategy=llm-training")},
+        {QStringLiteral("--model-type=transformer"), QStringLiteral("-O1"), QStringLiteral("--enable-saturate-infinity")},
+        {QStringLiteral("--auto-cast=none"), QStringLiteral("--model-type=transformer"), QStringLiteral("--target=trn1")},
+    };
+
+    const SampleCacheOptions &m_o;
+    SampleCacheResult &m_res;
+    Writer m_w;
+    const QByteArray m_root;
+    const QByteArray m_linkBase;
+    const QByteArray m_blobs;
+    std::mt19937_64 m_rng;
+    const QStringList m_versions;
+    QByteArray m_sharedNeffBlob;
+};
+}  // namespace
+
 bool writeSampleCache(const QString &rootPath, const SampleCacheOptions &o, SampleCacheResult *result, QString *error)
 {
     SampleCacheResult local;
     SampleCacheResult &res = result ? *result : local;
     res = SampleCacheResult();
-    Writer w{&res, {}, o.nowMs > 0 ? o.nowMs : QDateTime::currentMSecsSinceEpoch()};
     const QString root = QDir::cleanPath(QDir(rootPath).absolutePath());
     if (QDir(root).exists() && !QDir(root).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System)) {
         *error = SampleText::tr("%1 already holds files; the sample cache is only written into an empty folder.").arg(root);
@@ -136,161 +371,7 @@ bool writeSampleCache(const QString &rootPath, const SampleCacheOptions &o, Samp
         *error = SampleText::tr("Cannot create %1.").arg(root);
         return false;
     }
-    const QByteArray r = QFile::encodeName(root);
-    const QByteArray linkBase = QFile::encodeName(o.linkBase.isEmpty() ? root + QStringLiteral(".links") : o.linkBase);
-    const QByteArray blobs = linkBase + "/huggingface/hub/models--aws-neuron--optimum-neuron-cache/blobs";
-    if (o.hubLinks || o.oddEntries)
-        QDir().mkpath(QFile::decodeName(blobs));
-
-    std::mt19937_64 rng(o.seed);
-    auto uniform = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
-    const QStringList versions = sampleCompilerVersions();
-    const QList<QStringList> flagSets = {
-        {},
-        {QStringLiteral("--model-type=transformer"), QStringLiteral("--distribution-strategy=llm-training")},
-        {QStringLiteral("--model-type=transformer"), QStringLiteral("-O1"), QStringLiteral("--enable-saturate-infinity")},
-        {QStringLiteral("--auto-cast=none"), QStringLiteral("--model-type=transformer"), QStringLiteral("--target=trn1")},
-    };
-    for (const QString &v : versions)
-        if (!w.mkdirs(r + '/' + QFile::encodeName(v))) {
-            *error = w.error;
-            return false;
-        }
-
-    // Shared Hub blobs: two linked modules point at the same neff blob, which must be counted once.
-    QByteArray sharedNeffBlob;
-    if (o.hubLinks) {
-        sharedNeffBlob = blobs + "/" + QCryptographicHash::hash("neff-shared", QCryptographicHash::Sha256).toHex();
-        w.file(sharedNeffBlob, 350 * 1000 * 1000, "NEFF", false);
-    }
-
-    for (int i = 0; i < o.modules; ++i) {
-        // Newer versions hold more entries, as in a real cache that has been upgraded.
-        const double pick = uniform(0, 1);
-        const int vi = pick < 0.15 ? 0 : pick < 0.4 ? 1 : 2;
-        const QString &version = versions[vi];
-        const bool oldNames = vi == 0;
-        const bool writesDone = CompilerVersion::parse(version).writesDoneMarker();
-        const QStringList &flags = flagSets[int(rng() % quint64(flagSets.size()))];
-        const double form = uniform(0, 1);
-        QByteArray name;
-        if (form < 0.6)
-            name = "MODULE_" + QByteArray::number(quint64(rng())) + '+' + flagsHash(flags);
-        else if (form < 0.9)
-            name = "MODULE_" + QByteArray::number(quint64(rng()), 16).rightJustified(16, '0').left(16) +
-                   QByteArray::number(quint64(rng() % 0xfffff), 16).rightJustified(4, '0').left(4) + '+' + flagsHash(flags);
-        else
-            name = "MODULE_" + QByteArray::number(quint64(rng()));
-        const QByteArray dir = r + '/' + QFile::encodeName(version) + '/' + name;
-        if (!w.mkdirs(dir)) {
-            *error = w.error;
-            return false;
-        }
-        // Age: most entries recent, a long tail of old ones.
-        const double ageDays = std::pow(uniform(0, 1), 2.2) * 200.0;
-        const qint64 created = w.nowMs - qint64(ageDays * 86400000.0) - qint64(uniform(0, 3) * 86400000.0);
-        const qint64 used = std::max(created, w.nowMs - qint64(ageDays * 86400000.0));
-        const QByteArray hlo = dir + (oldNames ? "/model.hlo.pb" : "/model.hlo_module.pb");
-        const QByteArray flagsFile = dir + (oldNames ? "/compile_flags.txt" : "/compile_flags.json");
-        const QByteArray flagsContent = oldNames ? flags.join(QLatin1Char(' ')).toUtf8() : flagsJson(flags);
-        const double s = uniform(0, 1);
-        ModuleState state;
-        bool ok = true;
-        const qint64 hloSize = qint64(uniform(40e3, 6e6));
-        const qint64 neffSize = qint64(uniform(double(o.minNeffBytes), double(o.maxNeffBytes)) * uniform(0.2, 1.0));
-        QList<QByteArray> touched;
-        if (o.hubLinks && s < 0.05) {
-            // Pulled from the Hub by optimum-neuron: every file a link into the blob cache.
-            state = ModuleState::Success;
-            const QByteArray tag = QByteArray::number(i);
-            auto blob = [&](const char *what, qint64 size, const QByteArray &content) {
-                const QByteArray b = blobs + '/' + QCryptographicHash::hash(QByteArray(tag + what), QCryptographicHash::Sha256).toHex();
-                ok = ok && w.file(b, size, content, false);
-                return b;
-            };
-            ok = ok && w.link((i % 2) ? sharedNeffBlob : blob("neff", neffSize, "NEFF"), dir + "/model.neff");
-            ok = ok && w.link(blob("hlo", hloSize, "HLO"), hlo);
-            ok = ok && w.link(blob("flags", 0, flagsJson(flags)), dir + "/compile_flags.json");
-            if (writesDone)
-                ok = ok && w.link(blob("done", 0, {}), dir + "/model.done");
-        } else if (s < 0.75) {
-            state = ModuleState::Success;
-            ok = ok && w.file(hlo, hloSize) && w.file(flagsFile, 0, flagsContent) &&
-                 w.file(dir + "/model.neff", neffSize, "NEFF");
-            touched << hlo << flagsFile << dir + "/model.neff";
-            if (writesDone) {
-                ok = ok && w.file(dir + "/model.done", 0);
-                touched << dir + "/model.done";
-            }
-        } else if (s < 0.85) {
-            state = ModuleState::Failed;
-            ok = ok && w.file(hlo, hloSize) && w.file(flagsFile, 0, flagsContent) &&
-                 w.file(dir + "/model.log", 0, QByteArray(kFailLog).replace("2.15.128.0+56dc5a86", version.mid(10).toUtf8()));
-            touched << hlo << flagsFile << dir + "/model.log";
-        } else if (s < 0.91) {
-            state = ModuleState::Locked;
-            const QByteArray lock = hlo + ".lock";
-            ok = ok && w.file(hlo, hloSize) && w.file(flagsFile, 0, flagsContent) && w.file(lock, 0);
-            touched << hlo << flagsFile << lock;
-        } else if (s < 0.97) {
-            state = ModuleState::Incomplete;
-            ok = ok && w.file(hlo, hloSize) && w.file(flagsFile, 0, flagsContent);
-            touched << hlo << flagsFile;
-        } else {
-            state = ModuleState::Empty;
-        }
-        for (int x = 0; ok && x < o.extraFiles && state != ModuleState::Empty; ++x) {
-            const QByteArray extra = dir + "/extra_" + QByteArray::number(x) + ".txt";
-            ok = w.file(extra, 200);
-            touched << extra;
-        }
-        if (!ok) {
-            *error = w.error;
-            return false;
-        }
-        for (const QByteArray &f : std::as_const(touched))
-            Writer::times(f, f.endsWith("model.neff") ? used : created, created);
-        Writer::times(dir, created, created);
-        ++res.modules;
-        ++res.perState[int(state)];
-    }
-
-    if (o.oddEntries) {
-        const QByteArray v = r + '/' + QFile::encodeName(versions.last());
-        bool ok = true;
-        // Names with spaces and non-ASCII characters, both compiled fine.
-        for (const char *odd : {"MODULE_with space+d41d8cd9", "MODULE_ünïcödé+d41d8cd9"}) {
-            const QByteArray d = v + '/' + odd;
-            ok = ok && w.mkdirs(d) && w.file(d + "/model.hlo_module.pb", 120000) &&
-                 w.file(d + "/compile_flags.json", 0, "[]") && w.file(d + "/model.neff", 42 * 1000 * 1000, "NEFF") &&
-                 w.file(d + "/model.done", 0);
-            ++res.modules;
-            ++res.perState[int(ModuleState::Success)];
-        }
-        // A broken link where the neff should be, and a flags file linked to a place outside the root.
-        const QByteArray broken = v + "/MODULE_11111111111111111111+d41d8cd9";
-        ok = ok && w.mkdirs(broken) && w.file(broken + "/model.hlo_module.pb", 90000) &&
-             w.link(blobs + "/0000000000000000000000000000000000000000000000000000000000000000", broken + "/model.neff");
-        ++res.modules;
-        ++res.perState[int(ModuleState::Incomplete)];
-        const QByteArray outside = linkBase + "/elsewhere";
-        ok = ok && w.mkdirs(linkBase) && w.mkdirs(outside) && w.file(outside + "/shared_flags.json", 0, "[\"--model-type=transformer\"]", false);
-        const QByteArray linked = v + "/MODULE_22222222222222222222+a3b0b0e5";
-        ok = ok && w.mkdirs(linked) && w.file(linked + "/model.hlo_module.pb", 70000) &&
-             w.link(outside + "/shared_flags.json", linked + "/compile_flags.json") &&
-             w.file(linked + "/model.neff", 12 * 1000 * 1000, "NEFF") && w.file(linked + "/model.done", 0);
-        ++res.modules;
-        ++res.perState[int(ModuleState::Success)];
-        // Things the compiler never writes: listed as unknown, never deleted by Ingot.
-        ok = ok && w.file(r + "/README.txt", 0, "Notes about this cache.\n") && w.mkdirs(r + "/scratch space") &&
-             w.file(v + "/compile.tmp", 4096) && w.mkdirs(v + "/0_REGISTRY");
-        ok = ok && w.link(outside, r + "/linked-elsewhere");
-        if (!ok) {
-            *error = w.error;
-            return false;
-        }
-    }
-    return true;
+    return SampleBuilder(o, res, root).write(error);
 }
 
 }  // namespace ingot

@@ -93,7 +93,25 @@ LocalCachePage::~LocalCachePage() = default;
 
 void LocalCachePage::buildUi()
 {
-    // Actions first: menus, buttons, context menus and shortcuts all share them.
+    createActions();  // first: menus, buttons, context menus and shortcuts all share them
+    QLayout *top = buildRootRow();
+    m_empty = new EmptyStateWidget(this);
+    connect(m_empty, &EmptyStateWidget::addFolderRequested, this, &LocalCachePage::addFolder);
+    connect(m_empty, &EmptyStateWidget::sampleRequested, this, &LocalCachePage::openSampleCache);
+    connect(m_empty, &EmptyStateWidget::retryRequested, this, [this] { m_session->rescan(true); });
+
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_empty);
+    m_stack->addWidget(buildContent());
+
+    auto *col = new QVBoxLayout(this);
+    col->addLayout(top);
+    col->addWidget(m_whyLabel);
+    col->addWidget(m_stack, 1);
+}
+
+void LocalCachePage::createActions()
+{
     m_rescan = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Rescan"), this);
     m_rescan->setShortcut(QKeySequence::Refresh);
     m_rescan->setToolTip(tr("Look for changes (F5); unchanged entries are not read again"));
@@ -122,8 +140,11 @@ void LocalCachePage::buildUi()
     m_deleteSelected->setShortcut(QKeySequence::Delete);
     m_deleteSelected->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(m_deleteSelected, &QAction::triggered, this, &LocalCachePage::deleteSelectedFailed);
+}
 
-    // Top row: which cache, and why it is the one.
+// Which cache, and why it is the one.
+QLayout *LocalCachePage::buildRootRow()
+{
     m_rootCombo = new QComboBox(this);
     m_rootCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_rootCombo->setMinimumContentsLength(40);
@@ -151,14 +172,12 @@ void LocalCachePage::buildUi()
     top->addWidget(m_rootCombo, 1);
     top->addWidget(addBtn);
     top->addWidget(rescanBtn);
+    return top;
+}
 
-    // Empty state.
-    m_empty = new EmptyStateWidget(this);
-    connect(m_empty, &EmptyStateWidget::addFolderRequested, this, &LocalCachePage::addFolder);
-    connect(m_empty, &EmptyStateWidget::sampleRequested, this, &LocalCachePage::openSampleCache);
-    connect(m_empty, &EmptyStateWidget::retryRequested, this, [this] { m_session->rescan(true); });
-
-    // Content: filter row, tree + details, summary + charts.
+// The filter, the state choice and the maintenance buttons.
+QLayout *LocalCachePage::buildFilterRow()
+{
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(tr("Filter by entry or compiler version (Ctrl+F)"));
     m_filter->setClearButtonEnabled(true);
@@ -197,13 +216,11 @@ void LocalCachePage::buildUi()
         b->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
         filterRow->addWidget(b);
     }
+    return filterRow;
+}
 
-    m_warningBanner = new QLabel(this);
-    m_warningBanner->setStyleSheet(QStringLiteral("QLabel { background: #fff4e0; color: #6b4300; padding: 4px 8px; border-radius: 3px; }"));
-    m_warningBanner->setTextFormat(Qt::RichText);
-    m_warningBanner->hide();
-    connect(m_warningBanner, &QLabel::linkActivated, this, &LocalCachePage::showWarnings);
-
+QTreeView *LocalCachePage::buildTree()
+{
     m_view = new QTreeView(this);
     m_view->setModel(m_proxy);
     m_view->setSortingEnabled(true);
@@ -223,7 +240,19 @@ void LocalCachePage::buildUi()
     m_view->addAction(m_deleteSelected);
     connect(m_view, &QTreeView::customContextMenuRequested, this, &LocalCachePage::showContextMenu);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &LocalCachePage::onCurrentChanged);
+    return m_view;
+}
 
+// The filter row, the warning banner, the tree beside the details, and the summary beside the charts.
+QWidget *LocalCachePage::buildContent()
+{
+    QLayout *filterRow = buildFilterRow();
+    m_warningBanner = new QLabel(this);
+    m_warningBanner->setStyleSheet(QStringLiteral("QLabel { background: #fff4e0; color: #6b4300; padding: 4px 8px; border-radius: 3px; }"));
+    m_warningBanner->setTextFormat(Qt::RichText);
+    m_warningBanner->hide();
+    connect(m_warningBanner, &QLabel::linkActivated, this, &LocalCachePage::showWarnings);
+    buildTree();
     m_details = new ModuleDetailsPane(this);
     auto *hsplit = new QSplitter(Qt::Horizontal, this);
     hsplit->addWidget(m_view);
@@ -255,15 +284,7 @@ void LocalCachePage::buildUi()
     cl->addLayout(filterRow);
     cl->addWidget(m_warningBanner);
     cl->addWidget(vsplit, 1);
-
-    m_stack = new QStackedWidget(this);
-    m_stack->addWidget(m_empty);
-    m_stack->addWidget(content);
-
-    auto *col = new QVBoxLayout(this);
-    col->addLayout(top);
-    col->addWidget(m_whyLabel);
-    col->addWidget(m_stack, 1);
+    return content;
 }
 
 QList<QAction *> LocalCachePage::maintenanceActions() const

@@ -10,6 +10,7 @@
 class QAction;
 class QComboBox;
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QSplitter;
 class QStackedWidget;
@@ -71,6 +72,11 @@ Q_SIGNALS:
 
 private:
     void buildUi();
+    void createActions();
+    QLayout *buildRootRow();
+    QLayout *buildFilterRow();
+    QTreeView *buildTree();
+    QWidget *buildContent();
     void rebuildRootCombo();
     void onScanFinished(const ScanStats &stats, const QString &fatalError);
     void refreshSummary();
