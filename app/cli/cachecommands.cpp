@@ -5,7 +5,6 @@
 #include "services/cache/cachescanner.h"
 #include "services/cache/cachestats.h"
 #include "app/cli/clicommon.h"
-#include "app/cli/hubcommands.h"
 #include "services/stores/storefactory.h"
 #include "services/cache/maintenance.h"
 #include "services/cache/samplecache.h"
@@ -101,43 +100,21 @@ int scan(const Common &c, CacheSnapshot *snap)
     return Ok;
 }
 
-bool parseCommon(QCommandLineParser &p, const QStringList &args, const QString &command, Common *c, int *exitCode)
+Common commonOf(const Invocation &inv)
 {
-    p.setApplicationDescription(command);
-    p.addHelpOption();
-    p.addOption({QStringLiteral("cache-dir"),
-                 CliText::tr("The cache folder (default: as the Neuron runtime resolves it: --cache_dir in NEURON_CC_FLAGS, "
-                    "NEURON_COMPILE_CACHE_URL, /var/tmp/neuron-compile-cache)."),
-                 CliText::tr("DIR")});
-    p.addOption({QStringLiteral("json"), CliText::tr("Print JSON instead of a table.")});
-    QStringList full{QStringLiteral("ingot-cli cache ") + command};
-    full += args;
-    if (!p.parse(full)) {
-        err(CliText::tr("error: %1").arg(p.errorText()));
-        *exitCode = Usage;
-        return false;
-    }
-    if (p.isSet(QStringLiteral("help"))) {
-        out(p.helpText());
-        *exitCode = Ok;
-        return false;
-    }
-    c->cacheDir = p.value(QStringLiteral("cache-dir"));
-    c->json = p.isSet(QStringLiteral("json"));
-    c->location = CacheLocation::resolve();
-    return true;
+    return Common{inv.cacheDir, inv.json, CacheLocation::resolve()};
 }
 
-int cmdList(const QStringList &args)
+void listOptions(QCommandLineParser &p)
 {
-    QCommandLineParser p;
-    Common c;
     p.addOption({QStringLiteral("state"), CliText::tr("Only entries in this state (SUCCESS, FAILED, LOCKED, INCOMPLETE, EMPTY, UNKNOWN)."), CliText::tr("STATE")});
     p.addOption({QStringLiteral("compiler"), CliText::tr("Only this compiler-version folder (e.g. neuronxcc-2.15.128.0+56dc5a86, or 2.15)."), CliText::tr("VERSION")});
     p.addOption({QStringLiteral("files"), CliText::tr("Include each entry's files (with --json).")});
-    int code = Ok;
-    if (!parseCommon(p, args, QStringLiteral("list"), &c, &code))
-        return code;
+}
+
+int cmdList(const Invocation &p)
+{
+    const Common c = commonOf(p);
     ModuleState only = ModuleState::Unknown;
     const bool byState = p.isSet(QStringLiteral("state"));
     if (byState && !parseStateName(p.value(QStringLiteral("state")), &only)) {
@@ -182,13 +159,9 @@ int cmdList(const QStringList &args)
     return Ok;
 }
 
-int cmdStatus(const QStringList &args)
+int cmdStatus(const Invocation &p)
 {
-    QCommandLineParser p;
-    Common c;
-    int code = Ok;
-    if (!parseCommon(p, args, QStringLiteral("status"), &c, &code))
-        return code;
+    const Common c = commonOf(p);
     CacheSnapshot snap;
     const QString used = c.cacheDir.isEmpty() ? c.location.path : c.cacheDir;
     if (const int e = scan(c, &snap)) {
@@ -314,92 +287,106 @@ void printPlan(const MaintenancePlan &plan)
 
 enum class Maint { Prune, CleanFailed, ClearLocks, RemoveVersions };
 
-int cmdMaintenance(Maint which, const QString &name, const QStringList &args)
+std::function<void(QCommandLineParser &)> maintenanceOptions(Maint which)
 {
-    QCommandLineParser p;
-    Common c;
-    p.addOption({QStringLiteral("dry-run"), CliText::tr("Only show what would be removed.")});
-    p.addOption({{QStringLiteral("y"), QStringLiteral("yes")}, CliText::tr("Do not ask for confirmation.")});
-    if (which == Maint::Prune) {
-        p.addOption({QStringLiteral("ttl-days"), CliText::tr("Remove entries unused for more than N days; entries used within N days are always kept (default 30, 0 = no TTL)."), CliText::tr("N"), QStringLiteral("30")});
-        p.addOption({QStringLiteral("max-size"), CliText::tr("While the cache is larger, remove the least recently used entries outside the TTL (default 100GB, 0 = no limit)."), CliText::tr("SIZE"), QStringLiteral("100GB")});
-    }
-    if (which == Maint::RemoveVersions)
-        p.addOption({QStringLiteral("keep"), CliText::tr("A compiler-version folder to keep (repeatable)."), CliText::tr("VERSION")});
-    if (which == Maint::CleanFailed)
-        p.addPositionalArgument(QStringLiteral("entries"), CliText::tr("Only these entries (COMPILER/MODULE keys); default all failed."), CliText::tr("[ENTRY...]"));
-    int code = Ok;
-    if (!parseCommon(p, args, name, &c, &code))
-        return code;
-    if (which != Maint::CleanFailed && !p.positionalArguments().isEmpty()) {
-        err(CliText::tr("error: unexpected argument \"%1\"").arg(p.positionalArguments().first()));
+    return [which](QCommandLineParser &p) {
+        p.addOption({QStringLiteral("dry-run"), CliText::tr("Only show what would be removed.")});
+        p.addOption({{QStringLiteral("y"), QStringLiteral("yes")}, CliText::tr("Do not ask for confirmation.")});
+        if (which == Maint::Prune) {
+            p.addOption({QStringLiteral("ttl-days"), CliText::tr("Remove entries unused for more than N days; entries used within N days are always kept (default 30, 0 = no TTL)."), CliText::tr("N"), QStringLiteral("30")});
+            p.addOption({QStringLiteral("max-size"), CliText::tr("While the cache is larger, remove the least recently used entries outside the TTL (default 100GB, 0 = no limit)."), CliText::tr("SIZE"), QStringLiteral("100GB")});
+        }
+        if (which == Maint::RemoveVersions)
+            p.addOption({QStringLiteral("keep"), CliText::tr("A compiler-version folder to keep (repeatable)."), CliText::tr("VERSION")});
+        if (which == Maint::CleanFailed)
+            p.addPositionalArgument(QStringLiteral("entries"), CliText::tr("Only these entries (COMPILER/MODULE keys); default all failed."), CliText::tr("[ENTRY...]"));
+    };
+}
+
+// What a maintenance command was asked to do, checked before the cache is read.
+struct MaintenanceRequest {
+    Maint which = Maint::Prune;
+    PruneOptions prune;
+    QStringList keep;
+    QStringList entries;
+};
+
+int parseMaintenance(Maint which, const Invocation &p, MaintenanceRequest *req)
+{
+    req->which = which;
+    if (which != Maint::CleanFailed && !p.positional().isEmpty()) {
+        err(CliText::tr("error: unexpected argument \"%1\"").arg(p.positional().first()));
         return Usage;
     }
-    PruneOptions po;
+    req->entries = p.positional();
     if (which == Maint::Prune) {
         bool ok = false;
-        po.ttlDays = p.value(QStringLiteral("ttl-days")).toInt(&ok);
-        if (!ok || po.ttlDays < 0) {
+        req->prune.ttlDays = p.value(QStringLiteral("ttl-days")).toInt(&ok);
+        if (!ok || req->prune.ttlDays < 0) {
             err(CliText::tr("error: --ttl-days takes a whole number of days, not \"%1\"").arg(p.value(QStringLiteral("ttl-days"))));
             return Usage;
         }
-        po.maxBytes = parseBytes(p.value(QStringLiteral("max-size")));
-        if (po.maxBytes < 0) {
+        req->prune.maxBytes = parseBytes(p.value(QStringLiteral("max-size")));
+        if (req->prune.maxBytes < 0) {
             err(CliText::tr("error: --max-size takes a size such as 100GB, 500M or 20GiB, not \"%1\"").arg(p.value(QStringLiteral("max-size"))));
             return Usage;
         }
-        po.nowMs = QDateTime::currentMSecsSinceEpoch();
+        req->prune.nowMs = QDateTime::currentMSecsSinceEpoch();
     }
-    QStringList keep;
     if (which == Maint::RemoveVersions) {
-        keep = p.values(QStringLiteral("keep"));
-        if (keep.isEmpty()) {
+        req->keep = p.values(QStringLiteral("keep"));
+        if (req->keep.isEmpty()) {
             err(CliText::tr("error: name at least one --keep VERSION (removing every version is `rm -r`, not maintenance)"));
             return Usage;
         }
     }
-    CacheSnapshot snap;
-    if (const int e = scan(c, &snap))
-        return e;
-    const QString root = c.cacheDir.isEmpty() ? c.location.path : c.cacheDir;
-    const auto storeHandle = makeStore(StoreLocation::local(root));
-    CacheStore &store = *storeHandle;
-    MaintenancePlan plan;
-    switch (which) {
-    case Maint::Prune: plan = planPrune(snap.modules, po); break;
-    case Maint::CleanFailed: {
-        plan = planCleanFailed(snap.modules, p.positionalArguments());
-        for (const QString &k : p.positionalArguments())
+    return Ok;
+}
+
+// Plans the action on the scanned cache; entries or versions that are not there are reported.
+int planMaintenance(const MaintenanceRequest &req, const CacheSnapshot &snap, CacheStore &store, const QString &root,
+                    MaintenancePlan *plan)
+{
+    switch (req.which) {
+    case Maint::Prune: *plan = planPrune(snap.modules, req.prune); break;
+    case Maint::CleanFailed:
+        for (const QString &k : req.entries)
             if (!snap.find(k)) {
                 err(CliText::tr("error: no entry %1 in %2").arg(k, root));
                 return Usage;
             }
+        *plan = planCleanFailed(snap.modules, req.entries);
         break;
-    }
-    case Maint::ClearLocks: plan = planClearLocks(snap.modules, queryRunningCompilers(store)); break;
-    case Maint::RemoveVersions: {
-        for (const QString &k : keep) {
+    case Maint::ClearLocks: *plan = planClearLocks(snap.modules, queryRunningCompilers(store)); break;
+    case Maint::RemoveVersions:
+        for (const QString &k : req.keep) {
             bool found = false;
             for (const auto &m : snap.modules)
                 found = found || m.version == k;
             if (!found)
                 err(CliText::tr("warning: no compiler-version folder %1 in %2").arg(k, root));
         }
-        plan = planRemoveVersions(snap.modules, keep);
+        *plan = planRemoveVersions(snap.modules, req.keep);
         break;
     }
-    }
+    return Ok;
+}
+
+// Ok to go on and run the plan; otherwise the exit code (a dry run, a refusal, nothing to do, no confirmation).
+int confirmPlan(const MaintenancePlan &plan, const Invocation &p, bool *stop)
+{
+    *stop = true;
     const bool dryRun = p.isSet(QStringLiteral("dry-run"));
-    if (!c.json)
+    if (!p.json)
         printPlan(plan);
     if (!plan.refusal.isEmpty()) {
-        if (c.json)
+        if (p.json)
             printJson(planJson(plan, dryRun));
         err(CliText::tr("refused: %1").arg(plan.refusal));
         return Refused;
     }
     if (dryRun || plan.items.isEmpty()) {
-        if (c.json)
+        if (p.json)
             printJson(planJson(plan, dryRun));
         else if (dryRun && !plan.items.isEmpty())
             out(CliText::tr("Dry run: nothing was changed."));
@@ -407,7 +394,7 @@ int cmdMaintenance(Maint which, const QString &name, const QStringList &args)
     }
     if (!p.isSet(QStringLiteral("yes"))) {
         if (!stdinIsTerminal()) {
-            if (c.json)
+            if (p.json)
                 printJson(planJson(plan, true));
             err(CliText::tr("refused: not a terminal, so nothing is removed without --yes (or use --dry-run)."));
             return Refused;
@@ -417,18 +404,13 @@ int cmdMaintenance(Maint which, const QString &name, const QStringList &args)
             return Ok;
         }
     }
-    const bool human = !c.json;
-    const MaintenanceReport rep = executePlan(store, plan, [human](int done, int total, const QString &cur) {
-        if (human && stdinIsTerminal() && !cur.isEmpty())
-            std::fprintf(stderr, "\r[%d/%d] %s\033[K", done + 1, total, cur.toUtf8().constData());
-    });
-    if (human && stdinIsTerminal())
-        std::fprintf(stderr, "\r\033[K");
-    if (!rep.refusal.isEmpty()) {
-        err(CliText::tr("refused: %1").arg(rep.refusal));
-        return Refused;
-    }
-    if (c.json) {
+    *stop = false;
+    return Ok;
+}
+
+void printReport(const MaintenancePlan &plan, const MaintenanceReport &rep, bool asJson)
+{
+    if (asJson) {
         json j = planJson(plan, false);
         json outcomes = json::array();
         for (const auto &o : rep.outcomes)
@@ -437,34 +419,62 @@ int cmdMaintenance(Maint which, const QString &name, const QStringList &args)
                                 {"freed", o.freed}, {"message", u8(o.message)}});
         j["result"] = {{"done", rep.done}, {"skipped", rep.skipped}, {"failed", rep.failed}, {"freed", rep.freed}, {"outcomes", outcomes}};
         printJson(j);
-    } else {
-        for (const auto &o : rep.outcomes)
-            if (o.result != ItemOutcome::Result::Done)
-                (o.result == ItemOutcome::Result::Failed ? err : out)(QStringLiteral("%1 %2: %3").arg(
-                    o.result == ItemOutcome::Result::Failed ? CliText::tr("FAILED") : CliText::tr("skipped"), o.key, o.message));
-        out(CliText::tr("Done: %1 removed, %2 skipped, %3 failed; %4 freed on disk.")
-                .arg(rep.done).arg(rep.skipped).arg(rep.failed).arg(formatBytes(rep.freed)));
+        return;
     }
+    for (const auto &o : rep.outcomes)
+        if (o.result != ItemOutcome::Result::Done)
+            (o.result == ItemOutcome::Result::Failed ? err : out)(QStringLiteral("%1 %2: %3").arg(
+                o.result == ItemOutcome::Result::Failed ? CliText::tr("FAILED") : CliText::tr("skipped"), o.key, o.message));
+    out(CliText::tr("Done: %1 removed, %2 skipped, %3 failed; %4 freed on disk.")
+            .arg(rep.done).arg(rep.skipped).arg(rep.failed).arg(formatBytes(rep.freed)));
+}
+
+int runPlan(CacheStore &store, const MaintenancePlan &plan, bool asJson)
+{
+    const bool progress = !asJson && stdinIsTerminal();
+    const MaintenanceReport rep = executePlan(store, plan, [progress](int done, int total, const QString &cur) {
+        if (progress && !cur.isEmpty())
+            std::fprintf(stderr, "\r[%d/%d] %s\033[K", done + 1, total, cur.toUtf8().constData());
+    });
+    if (progress)
+        std::fprintf(stderr, "\r\033[K");
+    if (!rep.refusal.isEmpty()) {
+        err(CliText::tr("refused: %1").arg(rep.refusal));
+        return Refused;
+    }
+    printReport(plan, rep, asJson);
     return rep.failed > 0 ? PartialFailure : Ok;
 }
 
-int cmdSample(const QStringList &args)
+int cmdMaintenance(Maint which, const Invocation &p)
 {
-    QCommandLineParser p;
-    p.setApplicationDescription(CliText::tr("Write a realistic sample cache (sparse files) into an empty folder."));
-    p.addHelpOption();
+    MaintenanceRequest req;
+    if (const int e = parseMaintenance(which, p, &req))
+        return e;
+    const Common c = commonOf(p);
+    CacheSnapshot snap;
+    if (const int e = scan(c, &snap))
+        return e;
+    const QString root = c.cacheDir.isEmpty() ? c.location.path : c.cacheDir;
+    const auto store = makeStore(StoreLocation::local(root));
+    MaintenancePlan plan;
+    if (const int e = planMaintenance(req, snap, *store, root, &plan))
+        return e;
+    bool stop = true;
+    const int e = confirmPlan(plan, p, &stop);
+    return stop ? e : runPlan(*store, plan, p.json);
+}
+
+void sampleOptions(QCommandLineParser &p)
+{
     p.addOption({QStringLiteral("modules"), CliText::tr("How many module folders (default 48)."), CliText::tr("N"), QStringLiteral("48")});
     p.addOption({QStringLiteral("seed"), CliText::tr("Random seed (default 42)."), CliText::tr("N"), QStringLiteral("42")});
     p.addPositionalArgument(QStringLiteral("dir"), CliText::tr("The folder to create."));
-    if (!p.parse(QStringList{QStringLiteral("ingot-cli cache sample")} + args)) {
-        err(CliText::tr("error: %1").arg(p.errorText()));
-        return Usage;
-    }
-    if (p.isSet(QStringLiteral("help"))) {
-        out(p.helpText());
-        return Ok;
-    }
-    if (p.positionalArguments().size() != 1) {
+}
+
+int cmdSample(const Invocation &p)
+{
+    if (p.positional().size() != 1) {
         err(CliText::tr("error: name one folder to write the sample cache into"));
         return Usage;
     }
@@ -473,59 +483,36 @@ int cmdSample(const QStringList &args)
     o.seed = p.value(QStringLiteral("seed")).toULongLong();
     SampleCacheResult r;
     QString error;
-    if (!writeSampleCache(p.positionalArguments().first(), o, &r, &error)) {
+    if (!writeSampleCache(p.positional().first(), o, &r, &error)) {
         err(CliText::tr("error: %1").arg(error));
         return CacheUnavailable;
     }
     out(CliText::tr("Wrote %1 entries (%2 files, %3 apparent size) to %4")
-            .arg(r.modules).arg(r.files).arg(formatBytes(r.bytes), p.positionalArguments().first()));
+            .arg(r.modules).arg(r.files).arg(formatBytes(r.bytes), p.positional().first()));
     return Ok;
 }
 }  // namespace
 
-QString cacheUsage()
+QVector<Command> cacheCommands()
 {
-    return CliText::tr("Usage: ingot-cli cache COMMAND [options]\n\n"
-              "Commands:\n"
-              "  list            List the entries (compiler version / module) with state, size and last use\n"
-              "  status          Where the cache is and why, totals per state, per compiler, per age; warnings\n"
-              "  prune           Remove entries unused longer than --ttl-days, then LRU down to --max-size\n"
-              "  clean-failed    Remove FAILED entries so they compile again\n"
-              "  clear-locks     Remove stale *.lock files (refused while neuronx-cc runs)\n"
-              "  remove-versions Remove compiler-version folders other than --keep ones\n"
-              "  sample          Write a realistic sample cache into an empty folder\n"
-              "  create          Create a cache repo on the Hub and use it (-n NAME, --public), as optimum-cli\n"
-              "  set             Use an existing Hub repo as the cache repo (writes the file optimum-cli reads)\n"
-              "  lookup          Registry entries of a model in the Hub cache (--instance_type, --batch_size, ...)\n\n"
-              "Common options: --cache-dir DIR, --json, --dry-run, --yes. `ingot-cli cache COMMAND --help` for more.");
-}
-
-int runCacheCommand(const QStringList &args)
-{
-    if (args.isEmpty() || args.first() == QLatin1String("--help") || args.first() == QLatin1String("-h")) {
-        (args.isEmpty() ? err : out)(cacheUsage());
-        return args.isEmpty() ? Usage : Ok;
-    }
-    const QString cmd = args.first();
-    const QStringList rest = args.mid(1);
-    if (cmd == QLatin1String("list"))
-        return cmdList(rest);
-    if (cmd == QLatin1String("status"))
-        return cmdStatus(rest);
-    if (cmd == QLatin1String("prune"))
-        return cmdMaintenance(Maint::Prune, cmd, rest);
-    if (cmd == QLatin1String("clean-failed"))
-        return cmdMaintenance(Maint::CleanFailed, cmd, rest);
-    if (cmd == QLatin1String("clear-locks"))
-        return cmdMaintenance(Maint::ClearLocks, cmd, rest);
-    if (cmd == QLatin1String("remove-versions"))
-        return cmdMaintenance(Maint::RemoveVersions, cmd, rest);
-    if (cmd == QLatin1String("sample"))
-        return cmdSample(rest);
-    if (const int code = runCacheHubCommand(cmd, rest); code >= 0)
-        return code;
-    err(CliText::tr("error: unknown command \"cache %1\"\n").arg(cmd) + cacheUsage());
-    return Usage;
+    const QString g = QStringLiteral("cache");
+    const unsigned cache = JsonOption | CacheDirOption;
+    auto maint = [&](const QString &name, const QString &summary, Maint which) {
+        return Command{g, name, summary, cache, maintenanceOptions(which),
+                       [which](const Invocation &p) { return cmdMaintenance(which, p); }, {}};
+    };
+    return {
+        {g, QStringLiteral("list"), CliText::tr("List the entries (compiler version / module) with state, size and last use"),
+         cache, listOptions, cmdList, {}},
+        {g, QStringLiteral("status"), CliText::tr("Where the cache is and why, totals per state, per compiler, per age; warnings"),
+         cache, {}, cmdStatus, {}},
+        maint(QStringLiteral("prune"), CliText::tr("Remove entries unused longer than --ttl-days, then LRU down to --max-size"), Maint::Prune),
+        maint(QStringLiteral("clean-failed"), CliText::tr("Remove FAILED entries so they compile again"), Maint::CleanFailed),
+        maint(QStringLiteral("clear-locks"), CliText::tr("Remove stale *.lock files (refused while neuronx-cc runs)"), Maint::ClearLocks),
+        maint(QStringLiteral("remove-versions"), CliText::tr("Remove compiler-version folders other than --keep ones"), Maint::RemoveVersions),
+        {g, QStringLiteral("sample"), CliText::tr("Write a realistic sample cache (sparse files) into an empty folder"),
+         NoSharedOptions, sampleOptions, cmdSample, {}},
+    };
 }
 
 }  // namespace ingot::cli

@@ -1,12 +1,11 @@
 // `ingot-cli cache ...`: the same services as the GUI's Local cache page.
 #pragma once
 
-#include <QStringList>
+#include "app/cli/commandtable.h"
 
 namespace ingot::cli {
 
-// args: what follows "cache" on the command line. Returns the process exit code.
-int runCacheCommand(const QStringList &args);
-QString cacheUsage();
+// The rows of the cache group (list, status, prune, clean-failed, clear-locks, remove-versions, sample).
+QVector<Command> cacheCommands();
 
 }  // namespace ingot::cli

@@ -139,4 +139,10 @@ int runConsolidate(const QStringList &args)
     return Ok;
 }
 
+QVector<Command> consolidateCommands()
+{
+    return {{QString(), QStringLiteral("consolidate"),
+             T::tr("CHECKPOINT_DIR [OUTPUT_DIR]   Sharded checkpoint -> safetensors"), JsonOption, {}, {}, runConsolidate}};
+}
+
 }  // namespace ingot::cli

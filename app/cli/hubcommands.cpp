@@ -379,6 +379,29 @@ int cmdLookup(const QStringList &args)
 }
 }  // namespace
 
+QVector<Command> hubCommands()
+{
+    auto hub = [](const char *name, const QString &summary) {
+        const QString n = QString::fromLatin1(name);
+        return Command{QStringLiteral("hub"), n, summary, JsonOption, {}, {},
+                       [n](const QStringList &args) { return runHubCommand(QStringList{n} + args); }};
+    };
+    auto cache = [](const char *name, const QString &summary) {
+        const QString n = QString::fromLatin1(name);
+        return Command{QStringLiteral("cache"), n, summary, JsonOption, {}, {},
+                       [n](const QStringList &args) { return runCacheHubCommand(n, args); }};
+    };
+    return {
+        hub("whoami", HubCliText::tr("Who the token belongs to, its role, and where the token came from")),
+        hub("ls", HubCliText::tr("List a repo's files: ingot-cli hub ls REPO [PATH] [-R] [--revision REV]")),
+        hub("login", HubCliText::tr("Save a token (read from standard input) in the keychain or the token file")),
+        hub("logout", HubCliText::tr("Forget the saved token")),
+        cache("create", HubCliText::tr("Create a cache repo on the Hub and use it (-n NAME, --public), as optimum-cli")),
+        cache("set", HubCliText::tr("Use an existing Hub repo as the cache repo (writes the file optimum-cli reads)")),
+        cache("lookup", HubCliText::tr("Registry entries of a model in the Hub cache (--instance_type, --batch_size, ...)")),
+    };
+}
+
 QString hubUsage()
 {
     return HubCliText::tr("Usage: ingot-cli hub COMMAND [options]\n\n"
