@@ -21,6 +21,7 @@ from torch._utils import _flatten_dense_tensors, _unflatten_dense_tensors
 from . import EVENT_PREFIX, METRIC_PREFIX
 from .args import build_parser, model_config, validate
 from .data import Blocks, load_tokenizer, token_stream
+from .errors import PREFIX, TrainError
 from .model import Checkpoint, LlamaConfig, LlamaForCausalLM, SafetensorsFile, init_weights, load_weights, save_safetensors
 from .parallel import Layout
 
@@ -62,12 +63,12 @@ def pick_device(choice, bf16):
             return xm.xla_device(), "xla"
         except ImportError:
             if choice == "xla":
-                raise SystemExit("ingot_train: error: --device xla needs torch_xla / torch-neuronx")
+                raise TrainError("--device xla needs torch_xla / torch-neuronx")
     if choice in ("auto", "cuda") and torch.cuda.is_available():
         torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", 0)))
         return torch.device("cuda", int(os.environ.get("LOCAL_RANK", 0))), "cuda"
     if choice == "cuda":
-        raise SystemExit("ingot_train: error: --device cuda but no GPU is available")
+        raise TrainError("--device cuda but no GPU is available")
     return torch.device("cpu"), "cpu"
 
 
@@ -288,7 +289,7 @@ def load_checkpoint(ck, model, opt, lay):
                                                               f"tp_rank_{lay.tp_rank:02d}_pp_rank_00", "model.safetensors"))
                 f, src = first, "model.embed_tokens.weight"
             if src not in f.header or list(f.header[src]["shape"]) != list(p.shape):
-                raise SystemExit(f"ingot_train: error: {ck}: {src} is missing or has another shape than this layout needs")
+                raise TrainError(f"{ck}: {src} is missing or has another shape than this layout needs")
             p.copy_(f.tensor(src))
     zero = opt.zero
     saved = torch.load(os.path.join(ck, "tensor_parallel_shards", lay.name(), optimizer_file(lay, zero)), map_location="cpu")
@@ -351,7 +352,7 @@ def check_shared_output(output_dir, lay):
         os.remove(marker)
     blind = [r for r, s in enumerate(seen) if not s]
     if blind:
-        raise SystemExit(f"ingot_train: error: rank(s) {', '.join(map(str, blind))} do not see the files rank 0 writes "
+        raise TrainError(f"rank(s) {', '.join(map(str, blind))} do not see the files rank 0 writes "
                          f"in {output_dir}: --output_dir must be on a filesystem every node shares")
 
 
@@ -366,6 +367,15 @@ def gather_ints(value, lay):
 
 
 def main(argv=None):
+    """The exit status of one rank. A TrainError ends the run with its words on stderr and status 1."""
+    try:
+        return _main(argv)
+    except TrainError as e:
+        print(PREFIX + str(e), file=sys.stderr)
+        return 1
+
+
+def _main(argv):
     args = build_parser().parse_args(argv)
     world = int(os.environ.get("WORLD_SIZE", "1"))
     rank = int(os.environ.get("RANK", "0"))
@@ -374,7 +384,7 @@ def main(argv=None):
         # Every rank reaches this before any process group exists and stops; rank 0 prints the words.
         if rank == 0:
             for p in problems:
-                print(f"ingot_train: error: {p}", file=sys.stderr)
+                print(PREFIX + p, file=sys.stderr)
         return 2
     os.makedirs(args.output_dir, exist_ok=True)
     rep = Reporter(args.output_dir, rank)
@@ -392,14 +402,14 @@ def main(argv=None):
     try:
         if kind == "xla" and args.pipeline_parallel_size > 1:
             # torch_xla's process group has no point-to-point send/recv without a device-specific channel maker.
-            raise SystemExit("ingot_train: error: pipeline parallelism is not available on XLA devices in this "
+            raise TrainError("pipeline parallelism is not available on XLA devices in this "
                              "backend yet; use tensor and data parallelism there")
         lay = Layout(world, rank, args.tensor_parallel_size, args.pipeline_parallel_size,
                      sequence_parallel=not args.disable_sequence_parallel,
                      vocab_parallel=not args.disable_embedding_parallelization, cpu_control=kind != "cpu")
         return train(args, rep, device, kind, lay)
-    except SystemExit as e:  # a stop with words (bad data, a folder the nodes do not share, ...)
-        rep.event("failed", reason=str(e.code).replace("ingot_train: error: ", ""))
+    except TrainError as e:  # a stop with words (bad data, a folder the nodes do not share, ...)
+        rep.event("failed", reason=str(e))
         raise
     except Exception as e:  # reported, then the non-zero exit torchrun sees
         rep.event("failed", reason=f"{type(e).__name__}: {e}")
@@ -426,7 +436,7 @@ def train(args, rep, device, kind, lay):
               "tokenized as bytes (ids 0-259), which a pretrained model's vocabulary does not mean", file=sys.stderr)
     tokens = token_stream(args.train_file or SAMPLE, tokenizer)
     if len(tokens) and (int(tokens.min()) < 0 or int(tokens.max()) >= config.vocab_size):
-        raise SystemExit(f"ingot_train: error: the data holds token ids from {int(tokens.min())} to {int(tokens.max())}, "
+        raise TrainError(f"the data holds token ids from {int(tokens.min())} to {int(tokens.max())}, "
                          f"outside the model's vocabulary of {config.vocab_size}")
     blocks = Blocks(tokens, args.block_size, args.seed)
     per, accum = args.per_device_train_batch_size, args.gradient_accumulation_steps
