@@ -319,6 +319,11 @@ class TestTrain(unittest.TestCase):
         first = os.path.join(self.tmp, "first")
         run(TINY + ["--output_dir", first, "--per_device_train_batch_size", "4", "--save_steps", "3"])
         self.assertTrue(os.path.isdir(os.path.join(first, "checkpoint-3", "tensor_parallel_shards")))
+        # HF Trainer's trainer_state.json keys, the same in a checkpoint and in the final output.
+        keys = {"global_step", "max_steps", "epoch", "log_history", "train_batch_size", "logging_steps", "save_steps",
+                "num_train_epochs"}
+        for folder in (os.path.join(first, "checkpoint-3"), first):
+            self.assertEqual(set(load_json(os.path.join(folder, "trainer_state.json"))), keys, folder)
         cont = os.path.join(self.tmp, "continued")
         run(TINY + ["--output_dir", cont, "--per_device_train_batch_size", "4",
                     "--resume_from_checkpoint", os.path.join(first, "checkpoint-3")])

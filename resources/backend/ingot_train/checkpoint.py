@@ -1,6 +1,7 @@
 """Checkpoints in the optimum-neuron docs' layout (see docs/formats.md, "Sharded checkpoints"): per-rank weight
-shards and optimizer state saved atomically with HF Trainer's trainer_state.json, loading them back to resume,
-removing what a crashed save left, and the start-up check that every rank sees the output folder."""
+shards and optimizer state saved atomically, HF Trainer's trainer_state.json (built in one place, for every
+checkpoint and the final output), loading them back to resume, removing what a crashed save left, and the start-up
+check that every rank sees the output folder."""
 import json
 import os
 import re
@@ -24,6 +25,13 @@ def shard_dir(root, lay):
 
 def optimizer_file(lay, zero):
     return f"optimizer_dp_rank_{lay.dp_rank:02d}.pt" if zero else "optimizer.pt"
+
+
+def trainer_state(args, step, max_steps, epoch, log_history):
+    """trainer_state.json with HF Trainer's keys, the same set in every checkpoint and in the final output."""
+    return {"global_step": step, "max_steps": max_steps, "epoch": epoch, "log_history": log_history,
+            "train_batch_size": args.per_device_train_batch_size, "logging_steps": args.logging_steps,
+            "save_steps": args.save_steps, "num_train_epochs": args.num_train_epochs}
 
 
 def read_trainer_state(ck):

@@ -3,8 +3,8 @@ resume), then per step the micro-batches through the pipeline, gradient sync and
 metrics, checkpoints and a clean stop on request; errors with words end the run as the `failed` event.
 
 The parts live beside it: reporting (events, metrics, result files), device (device choice, autocast), schedule
-(learning rate), optim (AdamW, ZeRO-1), grads (sync, clipping), pipeline (1F1B), checkpoint (saving, loading),
-signals (stop requests), errors (TrainError)."""
+(learning rate), optim (AdamW, ZeRO-1), grads (sync, clipping), pipeline (1F1B), checkpoint (saving, loading,
+trainer_state.json), signals (stop requests), errors (TrainError)."""
 import functools
 import math
 import os
@@ -17,7 +17,8 @@ import torch
 import torch.distributed as dist
 
 from .args import build_parser, model_config, validate
-from .checkpoint import check_shared_output, load_checkpoint, read_trainer_state, remove_incomplete_saves, save_checkpoint
+from .checkpoint import (check_shared_output, load_checkpoint, read_trainer_state, remove_incomplete_saves,
+                         save_checkpoint, trainer_state)
 from .data import Blocks, load_tokenizer, token_stream
 from .device import autocast, init_process_group, mark_step, pick_device
 from .errors import PREFIX, TrainError
@@ -161,26 +162,21 @@ def train(args, rep, device, kind, lay):
                       "peak_memory": peak_memory(kind), "rank": lay.rank, "epoch": epoch_at(done)}
             rep.metric(**record)
             log_history.append({k: record[k] for k in ("step", "loss", "learning_rate", "grad_norm", "epoch")})
-        state = {"global_step": done, "max_steps": total, "epoch": epoch_at(done),
-                 "log_history": log_history, "train_batch_size": per, "logging_steps": args.logging_steps,
-                 "save_steps": args.save_steps, "num_train_epochs": args.num_train_epochs}
         stopping = stop.agreed(lay, device) and done != total
         if (args.save_steps and done % args.save_steps == 0 and done != total) or stopping:
             path = os.path.join(args.output_dir, f"checkpoint-{done}")
             rep.event("saving", step=done, path=path)
-            save_checkpoint(path, model, opt, state, args, lay)
+            save_checkpoint(path, model, opt, trainer_state(args, done, total, epoch_at(done), log_history), args, lay)
         if stopping:
             rep.event("stopped", step=done, signal=stop.asked or "another rank's", checkpoint=path)
             return 0
     rep.event("saving", step=total, path=args.output_dir)
-    state = {"global_step": total, "max_steps": total, "epoch": epoch_at(total),
-             "log_history": log_history, "train_batch_size": per}
-    save_checkpoint(args.output_dir, model, opt, state, args, lay)
+    save_checkpoint(args.output_dir, model, opt, trainer_state(args, total, total, epoch_at(total), log_history), args, lay)
     peaks = gather_ints(peak_memory(kind), lay)
     if lay.rank == 0:
         runtime = time.time() - train_start
         write_results(args.output_dir, {
-            "epoch": state["epoch"], "train_loss": last_loss, "train_runtime": runtime,
+            "epoch": epoch_at(total), "train_loss": last_loss, "train_runtime": runtime,
             "train_samples_per_second": (total - start) * global_batch / runtime if runtime else None,
             "train_steps_per_second": (total - start) / runtime if runtime else None})
     rep.event("finished", step=total, loss=last_loss, peak_memory_per_rank=peaks)
