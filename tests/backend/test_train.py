@@ -15,11 +15,55 @@ PY = "/usr/bin/python3"
 ENV = dict(os.environ, PYTHONPATH=BACKEND, OMP_NUM_THREADS="1")
 
 
+PORT_LOCKS = os.path.join(tempfile.gettempdir(), "ingot-test-ports")
+_held_ports = {}  # port: its lock file's descriptor, open (so the port stays reserved) until this process exits
+
+
+def _port_candidates():
+    """Ports below the kernel's ephemeral range, so that no outgoing connection (gloo's, a store client's, another
+    test's) is ever given one; torchrun's default ports left out."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            low, high = map(int, f.read().split())
+    except (OSError, ValueError):
+        low, high = 32768, 60999
+    ports = [p for p in range(20000, 30000) if not low <= p <= high and p not in (29400, 29500)]
+    return ports or [p for p in range(20000, 30000) if p not in (29400, 29500)]
+
+
 def free_port():
+    """A rendezvous port no other test process running now can get (ctest -j runs test processes side by side,
+    and binding port 0 then closing the socket lets two of them draw the same port before torchrun binds it).
+    The port is reserved with an exclusive flock on PORT_LOCKS/<port>.lock, kept until this process exits: a
+    process holding it is alive, and the kernel drops it when the process ends, however it ends, so nothing stale
+    blocks a port later. The lock files stay (unlinking a lock file others may be opening is itself a race).
+    A port some other program is bound to is skipped."""
+    import fcntl
     import socket
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    os.makedirs(PORT_LOCKS, exist_ok=True)
+    try:
+        os.chmod(PORT_LOCKS, 0o1777)  # other users' test runs reserve ports here too
+    except OSError:
+        pass
+    ports = _port_candidates()
+    start = os.getpid() % len(ports)  # concurrent processes start their search in different places
+    for port in ports[start:] + ports[:start]:
+        if port in _held_ports:
+            continue
+        try:  # read-only is enough for flock, and opens another user's lock file too
+            lock = os.open(os.path.join(PORT_LOCKS, f"{port}.lock"), os.O_RDONLY | os.O_CREAT, 0o666)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            with socket.socket() as sock:
+                sock.bind(("", port))
+        except OSError:  # reserved by another test process, or in use
+            os.close(lock)
+            continue
+        _held_ports[port] = lock
+        return port
+    raise RuntimeError(f"no free port to reserve in {PORT_LOCKS}")
 
 
 def launcher(nproc):
@@ -282,7 +326,7 @@ class TestTrain(unittest.TestCase):
         p = run(["--model_name_or_path", folders["single"], "--max_steps", "1", "--output_dir", out])
         started = events(out)[0]
         try:
-            import transformers  # noqa: F401
+            __import__("transformers")
         except ImportError:
             self.assertIn("has a tokenizer, but transformers is not importable", p.stderr)
             self.assertEqual(started["tokenizer"], "bytes")
@@ -319,6 +363,11 @@ class TestTrain(unittest.TestCase):
         first = os.path.join(self.tmp, "first")
         run(TINY + ["--output_dir", first, "--per_device_train_batch_size", "4", "--save_steps", "3"])
         self.assertTrue(os.path.isdir(os.path.join(first, "checkpoint-3", "tensor_parallel_shards")))
+        # HF Trainer's trainer_state.json keys, the same in a checkpoint and in the final output.
+        keys = {"global_step", "max_steps", "epoch", "log_history", "train_batch_size", "logging_steps", "save_steps",
+                "num_train_epochs"}
+        for folder in (os.path.join(first, "checkpoint-3"), first):
+            self.assertEqual(set(load_json(os.path.join(folder, "trainer_state.json"))), keys, folder)
         cont = os.path.join(self.tmp, "continued")
         run(TINY + ["--output_dir", cont, "--per_device_train_batch_size", "4",
                     "--resume_from_checkpoint", os.path.join(first, "checkpoint-3")])

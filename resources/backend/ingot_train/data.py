@@ -5,6 +5,8 @@ import os
 
 import torch
 
+from .errors import TrainError
+
 BOS, EOS, PAD, UNK = 256, 257, 258, 259
 
 
@@ -45,16 +47,16 @@ def _read(path):
         with open(path, encoding="utf-8") as f:
             return f.read()
     except UnicodeDecodeError as e:
-        raise SystemExit(f"ingot_train: error: {path} is not UTF-8 text (byte {e.start})")
+        raise TrainError(f"{path} is not UTF-8 text (byte {e.start})")
     except OSError as e:
-        raise SystemExit(f"ingot_train: error: cannot read {path}: {e.strerror}")
+        raise TrainError(f"cannot read {path}: {e.strerror}")
 
 
 def read_texts(path):
     if os.path.isdir(path):
         names = sorted(n for n in os.listdir(path) if n.endswith(".txt"))
         if not names:
-            raise SystemExit(f"ingot_train: error: the folder {path} has no .txt files")
+            raise TrainError(f"the folder {path} has no .txt files")
         return [_read(os.path.join(path, n)) for n in names]
     if path.endswith(".jsonl"):
         out = []
@@ -64,9 +66,9 @@ def read_texts(path):
             try:
                 obj = json.loads(line)
             except ValueError as e:
-                raise SystemExit(f"ingot_train: error: {path} line {n} is not JSON ({e.msg})")
+                raise TrainError(f"{path} line {n} is not JSON ({e.msg})")
             if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
-                raise SystemExit(f"ingot_train: error: {path} line {n} has no \"text\" field")
+                raise TrainError(f"{path} line {n} has no \"text\" field")
             out.append(obj["text"])
         return out
     return [_read(path)]
@@ -81,9 +83,9 @@ def token_stream(path, tokenizer):
             else:
                 t = torch.load(path, map_location="cpu")
         except Exception as e:
-            raise SystemExit(f"ingot_train: error: cannot read the token file {path}: {e}")
+            raise TrainError(f"cannot read the token file {path}: {e}")
         if not isinstance(t, torch.Tensor) or t.is_floating_point() or t.is_complex():
-            raise SystemExit(f"ingot_train: error: {path} does not hold a tensor of integer token ids")
+            raise TrainError(f"{path} does not hold a tensor of integer token ids")
         return t.long().flatten()
     ids = []
     for t in read_texts(path):
@@ -98,7 +100,7 @@ class Blocks:
     def __init__(self, tokens, block_size, seed):
         n = (len(tokens) - 1) // block_size
         if n < 1:
-            raise SystemExit(f"ingot_train: error: the data holds {len(tokens)} tokens, fewer than one block of {block_size}")
+            raise TrainError(f"the data holds {len(tokens)} tokens, fewer than one block of {block_size}")
         self.blocks = tokens[: n * block_size + 1]
         self.block_size = block_size
         self.count = n

@@ -12,6 +12,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from .errors import TrainError
 from .parallel import (GatherFromSequence, Layout, ScatterToSequence, VocabParallelCrossEntropy, enter_tp,
                        leave_tp)
 
@@ -311,7 +312,7 @@ def load_weights(model, source):
         for name, p in model.named_parameters():
             src = model.source_name(name)
             if src not in source:
-                raise SystemExit(f"ingot_train: error: {source.folder} has no tensor {src}")
+                raise TrainError(f"{source.folder} has no tensor {src}")
             t = source.get(src, p.full_shape, _tp_slice(p, model.lay))
             p.copy_(t)
 
@@ -334,7 +335,7 @@ class Checkpoint:
             self.bin = torch.load(os.path.join(folder, "pytorch_model.bin"), map_location="cpu")
             self.where = {k: None for k in self.bin}
         else:
-            raise SystemExit(f"ingot_train: error: {folder} has no model.safetensors, index or pytorch_model.bin")
+            raise TrainError(f"{folder} has no model.safetensors, index or pytorch_model.bin")
 
     def _add(self, path):
         f = SafetensorsFile(path)
@@ -350,7 +351,7 @@ class Checkpoint:
         f = self.where[name]
         t = self.bin[name] if f is None else f.tensor(name)
         if tuple(t.shape) != tuple(full_shape):
-            raise SystemExit(f"ingot_train: error: {name} in {self.folder} has shape {list(t.shape)}, "
+            raise TrainError(f"{name} in {self.folder} has shape {list(t.shape)}, "
                              f"the config needs {list(full_shape)}")
         if part:
             t = t.narrow(*part)
@@ -364,14 +365,14 @@ class SafetensorsFile:
                 n = struct.unpack("<Q", f.read(8))[0]
                 self.header = json.loads(f.read(n))
             except Exception as e:
-                raise SystemExit(f"ingot_train: error: {path} is not a safetensors file ({e})")
+                raise TrainError(f"{path} is not a safetensors file ({e})")
             self.base = 8 + n
             size = os.fstat(f.fileno()).st_size
             # A private mapping: pages are read on demand and shared with the page cache, never written back.
             self.mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY) if size else None
         for k, e in self.header.items():
             if k != "__metadata__" and (e["data_offsets"][1] + self.base > size or e["dtype"] not in _DT):
-                raise SystemExit(f"ingot_train: error: {path}: {k} lies outside the file or has an unknown dtype")
+                raise TrainError(f"{path}: {k} lies outside the file or has an unknown dtype")
 
     def tensor(self, name):
         e = self.header[name]

@@ -1,4 +1,5 @@
-"""Process groups and the collective building blocks of tensor, sequence and pipeline parallelism.
+"""Process groups and the collective building blocks of tensor, sequence and pipeline parallelism, and the gather
+of per-rank figures (for the events and the start-up checks).
 
 Ranks are laid out as Megatron does: rank = pp_rank * (dp * tp) + dp_rank * tp + tp_rank, so the ranks of one
 tensor-parallel group are neighbours (one node) and pipeline stages are the outermost split.
@@ -77,6 +78,16 @@ class Layout:
 
     def name(self):
         return f"tp_rank_{self.tp_rank:02d}_pp_rank_{self.pp_rank:02d}"
+
+
+def gather_ints(value, lay):
+    """VALUE from every rank, in rank order (for the per-rank figures in the events)."""
+    t = torch.tensor([int(value or 0)], dtype=torch.int64)
+    if lay.world == 1:
+        return [int(t)]
+    parts = [torch.zeros_like(t) for _ in range(lay.world)]
+    dist.all_gather(parts, t, group=lay.cpu_group)
+    return [int(p) for p in parts]
 
 
 # --- collectives over the tensor-parallel group ----------------------------------------------------------------
