@@ -26,13 +26,16 @@ void LocalStoreWatcher::watchFolders(const QStringList &rels)
 
 void LocalStoreWatcher::watchForRoot()
 {
-    QDir parent(m_root);
-    while (parent.cdUp() && !parent.exists()) {
-    }
-    if (parent.exists() && !QFileInfo(m_root).exists())
-        setPaths({parent.absolutePath()});
-    else
+    // QDir::cdUp() refuses to move to a folder that does not exist, so walk the path itself.
+    QString parent = QDir::cleanPath(QDir(m_root).absolutePath());
+    if (QFileInfo::exists(parent)) {
         setPaths({});
+        return;
+    }
+    do {
+        parent = QFileInfo(parent).path();
+    } while (!QFileInfo(parent).isDir() && parent != QLatin1String("/"));
+    setPaths({parent});
 }
 
 void LocalStoreWatcher::clear()

@@ -1,6 +1,9 @@
 // The session: scans off the UI thread, progressive deltas, and following the disk while a compile writes.
 #include "services/cache/cachesession.h"
+#include "tests/support/otherstore.h"
 #include "tests/support/testsupport.h"
+#include <QElapsedTimer>
+#include <memory>
 
 #include <QCoreApplication>
 #include <QDir>
@@ -39,6 +42,46 @@ private Q_SLOTS:
         QCOMPARE(upserts, s.snapshot().modules.size());
         QVERIFY(upserts >= 200);
         QVERIFY(done.first().at(1).toString().isEmpty());
+    }
+
+    void scansAnyKindOfStore()
+    {
+        test::OtherHostStore::registerKind();
+        QTemporaryDir tmp;
+        const QString root = test::makeSampleCache(tmp, 30);
+        CacheSession s;
+        QSignalSpy done(&s, &CacheSession::scanFinished);
+        const int before = test::OtherHostStore::made();
+        s.setLocation(test::OtherHostStore::location(root));
+        QVERIFY(done.wait(20000));
+        QVERIFY(done.first().at(1).toString().isEmpty());
+        QCOMPARE(s.root(), QStringLiteral("trn1-test:") + root);
+        QVERIFY(s.snapshot().modules.size() >= 30);
+        QVERIFY(test::OtherHostStore::made() > before);  // the scan read through stores of that kind
+        QVERIFY(!s.canWatch());
+        QCOMPARE(s.watchedFolders(), 0);
+    }
+
+    void anUnknownKindIsAFatalErrorWithWords()
+    {
+        CacheSession s;
+        QSignalSpy done(&s, &CacheSession::scanFinished);
+        s.setLocation(StoreLocation{QStringLiteral("nonesuch"), QStringLiteral("h"), QStringLiteral("/x")});
+        QVERIFY(done.wait(20000));
+        QVERIFY(done.first().at(1).toString().contains(QStringLiteral("nonesuch")));
+    }
+
+    void destroyedWhileScanningDoesNotWait()
+    {
+        QTemporaryDir tmp;
+        const QString root = test::makeSampleCache(tmp, 2000);
+        auto s = std::make_unique<CacheSession>();
+        s->setRoot(root);
+        QVERIFY(s->isScanning());
+        QElapsedTimer t;
+        t.start();
+        s.reset();  // no waitForFinished(): the scan is told to stop and its results dropped
+        QVERIFY(t.elapsed() < 200);
     }
 
     void followsACompileLive()

@@ -146,7 +146,14 @@ FakeCompilerProcess::FakeCompilerProcess(const QTemporaryDir &dir)
         ::_exit(127);
     }
     m_pid = pid;
-    QTest::qWait(100);  // let exec() happen so /proc shows the new name
+    // Ready once exec() has happened and /proc shows the new name (what Ingot looks for).
+    const QString comm = QStringLiteral("/proc/%1/comm").arg(pid);
+    auto named = [&comm] {
+        QFile f(comm);
+        return f.open(QIODevice::ReadOnly) && f.readAll().trimmed() == "neuronx-cc";
+    };
+    if (!QTest::qWaitFor(named, 10000))
+        qFatal("the fake neuronx-cc process did not start");
 }
 
 FakeCompilerProcess::~FakeCompilerProcess()

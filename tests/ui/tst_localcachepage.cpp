@@ -8,6 +8,7 @@
 #include "ui/localcache/localcachepage.h"
 #include "ui/localcache/maintenancedialog.h"
 #include "ui/localcache/moduledetailspane.h"
+#include "tests/support/otherstore.h"
 #include "tests/support/testsupport.h"
 
 #include <QAbstractItemModelTester>
@@ -208,11 +209,61 @@ private Q_SLOTS:
         LocalCachePage page;
         page.show();
         QVERIFY(openAndWait(page, root));
-        test::FakeCompilerProcess compiler(tmp);
+        {
+            test::FakeCompilerProcess compiler(tmp);
+            MaintenanceDialog *dlg = page.startMaintenance(MaintenanceAction::ClearLocks);
+            QVERIFY(!dlg->confirmButton()->isEnabled());  // not before the check
+            QTRY_VERIFY(!dlg->isPlanning());                // asked off the UI thread
+            QVERIFY(dlg->plan().refusal.contains(QStringLiteral("neuronx-cc is running")));
+            QVERIFY(dlg->plan().refusal.contains(QString::number(compiler.pid())));
+            QVERIFY(!dlg->confirmButton()->isEnabled());
+            dlg->reject();
+        }
+        // No compiler running: the same preview can be confirmed, and the lock goes.
         MaintenanceDialog *dlg = page.startMaintenance(MaintenanceAction::ClearLocks);
-        QVERIFY(!dlg->plan().refusal.isEmpty());
-        QVERIFY(!dlg->confirmButton()->isEnabled());
-        dlg->reject();
+        QTRY_VERIFY(!dlg->isPlanning());
+        QVERIFY(dlg->plan().refusal.isEmpty());
+        QVERIFY(dlg->confirmButton()->isEnabled());
+        QSignalSpy executed(dlg, &MaintenanceDialog::executed);
+        QTest::mouseClick(dlg->confirmButton(), Qt::LeftButton);
+        QVERIFY(executed.wait(10000));
+        QVERIFY(!QFileInfo::exists(root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa/model.hlo_module.pb.lock")));
+        QVERIFY(QFileInfo::exists(root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa/model.hlo_module.pb")));
+        dlg->close();
+    }
+
+    // A second kind of store is a registration: the page's tree, details and maintenance work on it unchanged.
+    void anyKindOfStore()
+    {
+        test::OtherHostStore::registerKind();
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + QStringLiteral("/cache");
+        test::makeModule(root, V15, QStringLiteral("MODULE_1+aa"), {QStringLiteral("compile_flags.json"), QStringLiteral("model.log")});
+        test::makeModule(root, V15, QStringLiteral("MODULE_2+aa"), {QStringLiteral("model.neff"), QStringLiteral("model.done")});
+        LocalCachePage page;
+        page.show();
+        QSignalSpy done(page.session(), &CacheSession::scanFinished);
+        const int before = test::OtherHostStore::made();
+        page.session()->setLocation(test::OtherHostStore::location(root));
+        QVERIFY(done.wait(20000));
+        QVERIFY(test::OtherHostStore::made() > before);
+        QCOMPARE(visibleEntries(page.proxy()), 2);
+        QVERIFY(!page.session()->canWatch());
+        QSignalSpy loaded(page.details(), &ModuleDetailsPane::detailsLoaded);
+        page.view()->setCurrentIndex(findEntry(page.proxy(), QStringLiteral("MODULE_1+aa")));
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(page.details()->currentPath(), QStringLiteral("trn1-test:") + root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa"));
+        QCOMPARE(page.details()->flagsText(), QStringLiteral("--model-type=transformer"));
+        QVERIFY(page.details()->logText().contains(QStringLiteral("last line of the log")));
+        MaintenanceDialog *dlg = page.startMaintenance(MaintenanceAction::CleanFailed);
+        QCOMPARE(dlg->itemsView()->topLevelItemCount(), 1);
+        QSignalSpy executed(dlg, &MaintenanceDialog::executed);
+        QTest::mouseClick(dlg->confirmButton(), Qt::LeftButton);
+        QVERIFY(executed.wait(10000));
+        QCOMPARE(dlg->report().done, 1);
+        QVERIFY(!QFileInfo::exists(root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa")));
+        QVERIFY(QFileInfo::exists(root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_2+aa")));
+        dlg->close();
     }
 
     void emptyStateOffersTheSample()

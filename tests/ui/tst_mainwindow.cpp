@@ -3,6 +3,7 @@
 #include "services/cache/cachesession.h"
 #include "models/cache/cachetreemodel.h"
 #include "ui/localcache/localcachepage.h"
+#include "ui/localcache/moduledetailspane.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/settingsdialog.h"
 #include "tests/support/testsupport.h"
@@ -105,10 +106,11 @@ private Q_SLOTS:
             }
         QVERIFY(failed.isValid());
         const QModelIndex pi = page->proxy()->mapFromSource(failed);
+        QSignalSpy loaded(page->details(), &ModuleDetailsPane::detailsLoaded);
         page->view()->setCurrentIndex(pi);
         page->view()->scrollTo(pi);
-        QTest::qWait(600);
-        QVERIFY(w.statusText()->text().contains(QStringLiteral("entries scanned")));
+        QVERIFY(loaded.wait(10000));  // the log tail is in the picture
+        QTRY_VERIFY(w.statusText()->text().contains(QStringLiteral("entries scanned")));
         const QString dir = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
         QDir().mkpath(dir);
         const QString file = dir + QStringLiteral("/main-window.png");

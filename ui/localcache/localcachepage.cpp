@@ -572,7 +572,7 @@ MaintenanceDialog *LocalCachePage::startMaintenance(MaintenanceAction action)
     case MaintenanceAction::CleanFailed: return openPlan(planCleanFailed(modules));
     case MaintenanceAction::ClearLocks: {
         // Whether neuronx-cc runs is asked of the store off the UI thread; the preview waits for the answer.
-        MaintenanceDialog *dlg = openPlan(planClearLocks(modules, RunningCompilers{{}, tr("Checking whether neuronx-cc is running…")}));
+        MaintenanceDialog *dlg = openPlan(planClearLocks(modules, RunningCompilers{}));
         dlg->planAsync(tr("Checking whether neuronx-cc is running…"), [modules](CacheStore &store) {
             return planClearLocks(modules, queryRunningCompilers(store));
         });
