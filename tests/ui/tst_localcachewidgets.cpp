@@ -1,0 +1,164 @@
+// The Local cache page's small widgets on their own: the empty state, the compiler-version picker, the charts,
+// and the settings dialog.
+#include "services/cache/cachestats.h"
+#include "services/util/appsettings.h"
+#include "ui/localcache/cachechartswidget.h"
+#include "ui/localcache/emptystatewidget.h"
+#include "ui/localcache/versionpickerdialog.h"
+#include "ui/shell/settingsdialog.h"
+
+#include <QApplication>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+#include <QValueAxis>
+
+using namespace ingot;
+
+namespace {
+VersionStats version(const char *name, qint64 size)
+{
+    VersionStats v;
+    v.version = QString::fromLatin1(name);
+    v.size = size;
+    v.entries = 1;
+    return v;
+}
+
+QBarSet *barsOf(QChart *chart)
+{
+    auto *series = qobject_cast<QBarSeries *>(chart->series().value(0));
+    return series && !series->barSets().isEmpty() ? series->barSets().first() : nullptr;
+}
+
+QStringList categoriesOf(QChart *chart)
+{
+    for (QAbstractAxis *a : chart->axes(Qt::Horizontal))
+        if (auto *c = qobject_cast<QBarCategoryAxis *>(a))
+            return c->categories();
+    return {};
+}
+}  // namespace
+
+class TestLocalCacheWidgets : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QApplication::setOrganizationName(QStringLiteral("IngotTest"));
+        QApplication::setApplicationName(QStringLiteral("ingot-tst-localcachewidgets"));
+    }
+
+    void emptyStateButtonsAskForTheirAction()
+    {
+        EmptyStateWidget w;
+        w.setMessage(QStringLiteral("No cache here"), QStringLiteral("Looked in /var/tmp"));
+        w.show();
+        QVERIFY(w.findChildren<QLabel *>().size() >= 2);
+        bool titleShown = false, detailsShown = false;
+        for (QLabel *l : w.findChildren<QLabel *>()) {
+            titleShown = titleShown || l->text() == QLatin1String("No cache here");
+            detailsShown = detailsShown || l->text().contains(QLatin1String("/var/tmp"));
+        }
+        QVERIFY(titleShown && detailsShown);
+        QSignalSpy add(&w, &EmptyStateWidget::addFolderRequested);
+        QSignalSpy sample(&w, &EmptyStateWidget::sampleRequested);
+        QSignalSpy retry(&w, &EmptyStateWidget::retryRequested);
+        QTest::mouseClick(w.sampleButton(), Qt::LeftButton);
+        QCOMPARE(sample.size(), 1);
+        QCOMPARE(add.size(), 0);
+        QTest::mouseClick(w.addFolderButton(), Qt::LeftButton);
+        QTest::mouseClick(w.retryButton(), Qt::LeftButton);
+        QCOMPARE(add.size(), 1);
+        QCOMPARE(retry.size(), 1);
+    }
+
+    void versionPickerKeepsTheNewestByDefault()
+    {
+        const QVector<VersionStats> versions{version("neuronxcc-2.15.128.0+56dc5a86", 10),
+                                             version("neuronxcc-2.14.1.0+aaaaaaaa", 20),
+                                             version("neuronxcc-2.12.68.0+4480452af", 30)};
+        VersionPickerDialog fresh(versions, {});
+        QCOMPARE(fresh.list()->count(), 3);
+        QCOMPARE(fresh.keptVersions(), QStringList{QStringLiteral("neuronxcc-2.15.128.0+56dc5a86")});
+        // What was kept last time is kept again; a remembered version that no longer exists is ignored.
+        VersionPickerDialog remembered(versions, {QStringLiteral("neuronxcc-2.14.1.0+aaaaaaaa"), QStringLiteral("neuronxcc-2.1.0.0")});
+        QCOMPARE(remembered.keptVersions(), QStringList{QStringLiteral("neuronxcc-2.14.1.0+aaaaaaaa")});
+        remembered.list()->item(2)->setCheckState(Qt::Checked);
+        QCOMPARE(remembered.keptVersions().size(), 2);
+    }
+
+    void chartsShowSizesAndAges()
+    {
+        CacheStats s;
+        s.versions = {version("neuronxcc-2.15.128.0+56dc5a86", qint64(3) * 1000 * 1000 * 1000),
+                      version("neuronxcc-2.12.68.0+4480452af", qint64(1500) * 1000 * 1000)};
+        s.ageEntries = {4, 0, 2, 0, 1};
+        CacheChartsWidget w;
+        w.setStats(s);
+        QBarSet *sizes = barsOf(w.sizeChart());
+        QVERIFY(sizes);
+        QCOMPARE(sizes->count(), 2);
+        // Oldest compiler on the left, one unit (GB) for every bar.
+        QCOMPARE(categoriesOf(w.sizeChart()), (QStringList{QStringLiteral("2.12.68.0"), QStringLiteral("2.15.128.0")}));
+        QCOMPARE(sizes->at(0), 1.5);
+        QCOMPARE(sizes->at(1), 3.0);
+        QBarSet *ages = barsOf(w.ageChart());
+        QVERIFY(ages);
+        QCOMPARE(ages->count(), CacheStats::AgeBucketCount);
+        QCOMPARE(ages->at(0), 4.0);
+        QCOMPARE(ages->at(4), 1.0);
+        // New numbers replace the old bars instead of adding series.
+        s.versions.removeLast();
+        w.setStats(s);
+        QCOMPARE(w.sizeChart()->series().size(), 1);
+        QCOMPARE(barsOf(w.sizeChart())->count(), 1);
+    }
+
+    void settingsDialogSavesOnlyOnOk()
+    {
+        AppSettings::setTtlDays(30);
+        AppSettings::setWatchForChanges(true);
+        AppSettings::setCacheRoots({QStringLiteral("/a"), QStringLiteral("/b")});
+        {
+            SettingsDialog d;
+            QCOMPARE(d.ttlSpin()->value(), 30);
+            d.ttlSpin()->setValue(7);
+            d.reject();
+        }
+        QCOMPARE(AppSettings::ttlDays(), 30);
+        SettingsDialog d;
+        d.ttlSpin()->setValue(7);
+        d.sizeSpin()->setValue(250);
+        d.watchCheck()->setChecked(false);
+        auto *roots = d.findChild<QListWidget *>();
+        QVERIFY(roots);
+        QCOMPARE(roots->count(), 2);
+        roots->item(0)->setSelected(true);
+        QPushButton *forget = nullptr;
+        for (QPushButton *b : d.findChildren<QPushButton *>())
+            if (b->text().contains(QStringLiteral("Forget")))
+                forget = b;
+        QVERIFY(forget);
+        QTest::mouseClick(forget, Qt::LeftButton);
+        d.accept();
+        QCOMPARE(AppSettings::ttlDays(), 7);
+        QCOMPARE(AppSettings::maxCacheBytes(), qint64(250) * 1000 * 1000 * 1000);
+        QVERIFY(!AppSettings::watchForChanges());
+        QCOMPARE(AppSettings::cacheRoots(), QStringList{QStringLiteral("/b")});
+    }
+};
+
+QTEST_MAIN(TestLocalCacheWidgets)
+#include "tst_localcachewidgets.moc"
