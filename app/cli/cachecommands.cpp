@@ -460,6 +460,7 @@ int cmdMaintenance(Maint which, const Invocation &p)
     MaintenancePlan plan;
     if (const int e = planMaintenance(req, snap, *store, root, &plan))
         return e;
+    plan.rootIdentity = snap.rootIdentity;  // run only on the folder that was scanned
     bool stop = true;
     const int e = confirmPlan(plan, p, &stop);
     return stop ? e : runPlan(*store, plan, p.json);

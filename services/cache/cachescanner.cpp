@@ -277,6 +277,7 @@ CacheSnapshot CacheScanner::scan(const CacheSnapshot *previous, const BatchFn &o
         return snap;
     }
 
+    snap.rootIdentity = m_store.rootIdentity();
     const ListResult rootList = m_store.list(QString());
     ++stats.foldersListed;
     if (!rootList.ok) {

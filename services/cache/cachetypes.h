@@ -85,6 +85,7 @@ struct CacheSnapshot {
     QVector<CacheModule> modules;
     QVector<ScanWarning> warnings;
     QString fatalError;  // set when the root itself could not be read
+    QString rootIdentity;  // CacheStore::rootIdentity() of the root scanned
 
     const CacheModule *find(const QString &key) const;  // O(1) after reindex()
     void reindex();

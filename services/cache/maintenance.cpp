@@ -224,6 +224,12 @@ MaintenanceReport executePlan(CacheStore &store, const MaintenancePlan &plan, co
         rep.refusal = error;
         return rep;
     }
+    if (!plan.rootIdentity.isEmpty() && store.rootIdentity() != plan.rootIdentity) {
+        rep.refusal = MaintenanceText::tr("%1 is no longer the folder that was previewed (it was replaced, or a link on its "
+                                          "path now points elsewhere). Nothing was changed: look again and preview anew.")
+                          .arg(store.displayRoot());
+        return rep;
+    }
     if (plan.action == MaintenanceAction::ClearLocks) {
         // Checked again now: a compile may have started since the preview.
         QString perr;
@@ -319,10 +325,17 @@ MaintenanceReport executePlan(CacheStore &store, const MaintenancePlan &plan, co
             continue;
         }
         qint64 freed = 0;
-        if (store.remove(it.key, &freed, &error))
+        switch (store.removeEntry(it.key, &freed, &error)) {
+        case CacheStore::RemoveResult::Removed:
             record(it.key, ItemOutcome::Result::Done, freed, MaintenanceText::tr("Removed."));
-        else
+            break;
+        case CacheStore::RemoveResult::Locked:
+            record(it.key, ItemOutcome::Result::Skipped, 0, MaintenanceText::tr("Skipped: the entry is locked now (a compile started)."));
+            break;
+        case CacheStore::RemoveResult::Failed:
             record(it.key, ItemOutcome::Result::Failed, freed, error);
+            break;
+        }
     }
     if (progress)
         progress(index, total, QString());

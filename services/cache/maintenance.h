@@ -47,6 +47,8 @@ struct MaintenancePlan {
     qint64 cacheBytesAfter = 0;
     QString refusal;  // the action cannot run at all, and why
     QStringList notes;
+    // The root the preview was made on (CacheSnapshot::rootIdentity): a plan runs only on that very folder.
+    QString rootIdentity;
     int entryCount() const;  // items that remove something (not empty-folder clean-ups)
 };
 

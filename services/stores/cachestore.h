@@ -58,8 +58,18 @@ public:
     // Where a symlink points, as written in the link.
     virtual QString linkTarget(const QString &rel) = 0;
     // Removes a file, a symlink (never its target) or a whole folder, never following links and never leaving
-    // the root. Adds the bytes freed on disk to *freed.
+    // the root. Adds the bytes freed on disk to *freed. A folder goes all or nothing (see removeEntry).
     virtual bool remove(const QString &rel, qint64 *freed, QString *error) = 0;
+    // Removes a cache entry (a module folder) safely against a compiler that may start on it: the folder is renamed
+    // aside in one step, then looked at again; a *.lock found there puts it back (Locked: a compile started). Nothing
+    // of it is removed unless all of it can be (permissions, flags, mounts are checked first; on failure it is put
+    // back whole).
+    enum class RemoveResult { Removed, Locked, Failed };
+    virtual RemoveResult removeEntry(const QString &rel, qint64 *freed, QString *error) = 0;
+    // What the root is, once open: the same text means the same folder (a local root's device and inode; a root
+    // reached through a symlink whose target was swapped has another). Plans are executed only on the root they
+    // were previewed on.
+    virtual QString rootIdentity() const = 0;
     // Process ids of neuronx-cc compiler processes running where the cache is.
     virtual QVector<qint64> runningCompilers(QString *error) = 0;
     // A local path for "open folder"/"copy path"; the display path where there is no local one.

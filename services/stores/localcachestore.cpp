@@ -3,17 +3,22 @@
 #include "services/stores/procscan.h"
 #include "services/stores/storewatcher.h"
 #include "services/util/errnotext.h"
+#include "services/util/names.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QRandomGenerator>
 
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
+#include <cstdio>
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -70,7 +75,7 @@ bool LocalCacheStore::open(QString *error)
 {
     if (m_rootFd >= 0)
         return true;
-    const QByteArray path = QFile::encodeName(m_root);
+    const QByteArray path = nameToBytes(m_root);
     struct stat st {};
     if (::stat(path.constData(), &st) != 0) {
         const int err = errno;
@@ -87,11 +92,20 @@ bool LocalCacheStore::open(QString *error)
         *error = StoreText::tr("Cannot open the cache folder %1: %2.").arg(m_root, describeErrno(errno));
         return false;
     }
+    // The root is resolved once, from the descriptor now held: every later call works below this very folder,
+    // whatever a link on the way to it points to by then.
+    struct stat held {};
+    ::fstat(fd, &held);
     char buf[PATH_MAX];
-    if (::realpath(path.constData(), buf))
+    const QByteArray self = "/proc/self/fd/" + QByteArray::number(fd);
+    const ssize_t len = ::readlink(self.constData(), buf, sizeof buf - 1);
+    if (len > 0)
+        m_real = QByteArray(buf, int(len));
+    else if (::realpath(path.constData(), buf))
         m_real = QByteArray(buf);
     else
         m_real = path;
+    m_identity = QStringLiteral("local:%1:%2").arg(quint64(held.st_dev)).arg(quint64(held.st_ino));
     m_rootFd = fd;
     return true;
 }
@@ -122,7 +136,7 @@ int LocalCacheStore::openDir(const QString &rel, int *err)
     if (rel.isEmpty())
         return cur;
     for (const auto &part : rel.split(QLatin1Char('/'))) {
-        const int next = ::openat(cur, QFile::encodeName(part).constData(),
+        const int next = ::openat(cur, nameToBytes(part).constData(),
                                   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         const int e = errno;
         ::close(cur);
@@ -168,7 +182,7 @@ ListResult LocalCacheStore::list(const QString &rel)
         const auto [parent, name] = splitParent(rel);
         const int pfd = dirFd(parent, &err);
         if (pfd >= 0) {
-            const QByteArray n = QFile::encodeName(name);
+            const QByteArray n = nameToBytes(name);
             fd = ::openat(pfd, n.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
             if (fd < 0) {
                 err = errno;
@@ -201,7 +215,7 @@ ListResult LocalCacheStore::list(const QString &rel)
         if (n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0)))
             continue;
         StoreEntry e;
-        e.name = QFile::decodeName(n);
+        e.name = nameFromBytes(QByteArray(n));
         if (::fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW) != 0) {
             if (errno == ENOENT)
                 continue;  // vanished between readdir and stat: it is simply gone
@@ -222,7 +236,7 @@ ListResult LocalCacheStore::list(const QString &rel)
                 e.atimeMs = toMs(tst.st_atim);
             }
             if (absDir.isEmpty())
-                absDir = m_real + (rel.isEmpty() ? QByteArray() : '/' + QFile::encodeName(rel));
+                absDir = m_real + (rel.isEmpty() ? QByteArray() : '/' + nameToBytes(rel));
             char buf[PATH_MAX];
             const QByteArray linkPath = absDir + '/' + QByteArray(n);
             if (::realpath(linkPath.constData(), buf)) {
@@ -235,7 +249,7 @@ ListResult LocalCacheStore::list(const QString &rel)
                 const ssize_t len = ::readlinkat(dfd, n, tbuf, sizeof tbuf - 1);
                 const QByteArray t = len > 0 ? QByteArray(tbuf, int(len)) : QByteArray();
                 const QByteArray abs = t.startsWith('/') ? t : absDir + '/' + t;
-                const QByteArray clean = QFile::encodeName(QDir::cleanPath(QFile::decodeName(abs)));
+                const QByteArray clean = nameToBytes(QDir::cleanPath(nameFromBytes(abs)));
                 e.linkOutsideRoot = !clean.startsWith(QByteArray(m_real + '/'));
                 e.linkToHubBlob = isHubBlobPath(clean);
             }
@@ -260,7 +274,7 @@ bool LocalCacheStore::readFile(const QString &rel, qint64 maxBytes, bool fromEnd
         *error = StoreText::tr("Cannot read %1: %2.").arg(fullPath(rel), describeErrno(err));
         return false;
     }
-    const QByteArray n = QFile::encodeName(name);
+    const QByteArray n = nameToBytes(name);
     // Reading a module's files must not make it look recently used: no atime update where allowed.
     int fd = ::openat(pfd, n.constData(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
     if (fd < 0 && errno == EPERM)
@@ -304,12 +318,117 @@ QString LocalCacheStore::linkTarget(const QString &rel)
     if (pfd < 0)
         return {};
     char buf[PATH_MAX];
-    const ssize_t len = ::readlinkat(pfd, QFile::encodeName(name).constData(), buf, sizeof buf - 1);
-    return len > 0 ? QFile::decodeName(QByteArray(buf, int(len))) : QString();
+    const ssize_t len = ::readlinkat(pfd, nameToBytes(name).constData(), buf, sizeof buf - 1);
+    return len > 0 ? nameFromBytes(QByteArray(buf, int(len))) : QString();
+}
+
+namespace {
+bool isDotOrDotDot(const char *n)
+{
+    return n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0));
+}
+
+// Whether everything under the open folder `dfd` can be removed by this process, without following a link:
+// readable and writable folders, nothing immutable or append-only, no other file system mounted inside. Returns
+// 0, or an errno for the first thing that would stop the removal, with its path below the folder in *where.
+int checkRemovable(int dfd, dev_t dev, const QByteArray &prefix, QByteArray *where, int depth = 0)
+{
+    if (depth > 64)
+        return ELOOP;
+    unsigned flags = 0;
+    if (::ioctl(dfd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & (FS_IMMUTABLE_FL | FS_APPEND_FL)) != 0) {
+        *where = prefix;
+        return EPERM;
+    }
+    if (::faccessat(dfd, ".", R_OK | W_OK | X_OK, AT_EACCESS) != 0) {
+        *where = prefix;
+        return errno;
+    }
+    const int copy = ::dup(dfd);
+    DIR *dir = copy < 0 ? nullptr : ::fdopendir(copy);
+    if (!dir) {
+        if (copy >= 0)
+            ::close(copy);
+        *where = prefix;
+        return errno ? errno : EIO;
+    }
+    ::rewinddir(dir);  // a dup() shares the read position with whoever listed the folder before
+    int result = 0;
+    while (struct dirent *de = ::readdir(dir)) {
+        if (isDotOrDotDot(de->d_name))
+            continue;
+        const QByteArray path = prefix.isEmpty() ? QByteArray(de->d_name) : prefix + '/' + de->d_name;
+        struct stat st {};
+        if (::fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;  // vanished: nothing to remove
+        if (S_ISDIR(st.st_mode)) {
+            if (st.st_dev != dev) {
+                *where = path;
+                result = EBUSY;  // a mount point
+                break;
+            }
+            const int sub = ::openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub < 0) {
+                *where = path;
+                result = errno;
+                break;
+            }
+            result = checkRemovable(sub, dev, path, where, depth + 1);
+            ::close(sub);
+        } else if (S_ISREG(st.st_mode)) {
+            const int fd = ::openat(dfd, de->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOATIME);
+            if (fd >= 0) {
+                unsigned f = 0;
+                if (::ioctl(fd, FS_IOC_GETFLAGS, &f) == 0 && (f & (FS_IMMUTABLE_FL | FS_APPEND_FL)) != 0) {
+                    *where = path;
+                    result = EPERM;
+                }
+                ::close(fd);
+            }
+        }
+        if (result)
+            break;
+    }
+    ::closedir(dir);
+    return result;
+}
+
+// Whether a *.lock file lies anywhere under the open folder (a compile holds the entry).
+bool holdsLock(int dfd, int depth = 0)
+{
+    const int copy = ::dup(dfd);
+    DIR *dir = copy < 0 ? nullptr : ::fdopendir(copy);
+    if (!dir) {
+        if (copy >= 0)
+            ::close(copy);
+        return false;
+    }
+    ::rewinddir(dir);
+    bool found = false;
+    while (!found) {
+        struct dirent *de = ::readdir(dir);
+        if (!de)
+            break;
+        if (isDotOrDotDot(de->d_name))
+            continue;
+        const QByteArray n(de->d_name);
+        struct stat st {};
+        if (n.endsWith(".lock")) {
+            found = true;
+        } else if (depth < 8 && ::fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+            const int sub = ::openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0) {
+                found = holdsLock(sub, depth + 1);
+                ::close(sub);
+            }
+        }
+    }
+    ::closedir(dir);
+    return found;
 }
 
 // Removes everything under an open folder without following links. Returns the first error (0 if none).
-static int removeTreeAt(int dfd, qint64 *freed)
+int removeTreeAt(int dfd, qint64 *freed)
 {
     DIR *dir = ::fdopendir(dfd);
     if (!dir) {
@@ -317,10 +436,11 @@ static int removeTreeAt(int dfd, qint64 *freed)
         ::close(dfd);
         return e;
     }
+    ::rewinddir(dir);
     int firstErr = 0;
     while (struct dirent *de = ::readdir(dir)) {
         const char *n = de->d_name;
-        if (n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0)))
+        if (isDotOrDotDot(n))
             continue;
         struct stat st {};
         if (::fstatat(::dirfd(dir), n, &st, AT_SYMLINK_NOFOLLOW) != 0)
@@ -346,56 +466,121 @@ static int removeTreeAt(int dfd, qint64 *freed)
     return firstErr;
 }
 
+// A short, unpredictable name for a folder renamed aside: the entry's own name may be near the 255-byte limit.
+QByteArray asideName()
+{
+    return ".ingot-removing-" + QByteArray::number(QRandomGenerator::system()->generate64(), 16);
+}
+
+// rename(2) that never replaces what is at `to`.
+int renameNoReplace(int fromDir, const QByteArray &from, int toDir, const QByteArray &to)
+{
+    return ::renameat2(fromDir, from.constData(), toDir, to.constData(), RENAME_NOREPLACE) == 0 ? 0 : errno;
+}
+}  // namespace
+
 bool LocalCacheStore::remove(const QString &rel, qint64 *freed, QString *error)
 {
     const auto [parent, name] = splitParent(rel);
     if (rel.isEmpty() || !isSafeRelativePath(rel)) {
-        *error = StoreText::tr("Refused to remove \"%1\": the path is outside the cache root.").arg(rel);
+        *error = StoreText::tr("Refused to remove \"%1\": the path is outside the cache root.").arg(displayName(rel));
         return false;
     }
     int err = 0;
     const int pfd = dirFd(parent, &err);
     if (pfd < 0) {
-        *error = StoreText::tr("Cannot remove %1: %2.").arg(fullPath(rel), describeErrno(err));
+        *error = StoreText::tr("Cannot remove %1: %2.").arg(displayName(fullPath(rel)), describeErrno(err));
         return false;
     }
-    const QByteArray n = QFile::encodeName(name);
+    const QByteArray n = nameToBytes(name);
     struct stat st {};
     if (::fstatat(pfd, n.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-        *error = StoreText::tr("Cannot remove %1: %2.").arg(fullPath(rel), describeErrno(errno));
+        *error = StoreText::tr("Cannot remove %1: %2.").arg(displayName(fullPath(rel)), describeErrno(errno));
         return false;
     }
-    if (!S_ISDIR(st.st_mode)) {
-        // A file or a symlink: unlink removes the link itself, never what it points to.
-        if (::unlinkat(pfd, n.constData(), 0) != 0) {
-            *error = StoreText::tr("Cannot remove %1: %2.").arg(fullPath(rel), describeErrno(errno));
-            return false;
-        }
-        if (!S_ISLNK(st.st_mode) && st.st_nlink <= 1)
-            *freed += qint64(st.st_blocks) * 512;
-        return true;
-    }
-    // A folder: first rename it aside (one atomic step, so the compiler never sees half an entry), then empty it.
-    const QByteArray aside = ".ingot-removing-" + n + '-' + QByteArray::number(qint64(::getpid()));
-    if (::renameat(pfd, n.constData(), pfd, aside.constData()) != 0) {
-        *error = StoreText::tr("Cannot remove %1: %2.").arg(fullPath(rel), describeErrno(errno));
+    if (S_ISDIR(st.st_mode))
+        return removeFolder(rel, false, freed, error) == RemoveResult::Removed;
+    // A file or a symlink: unlink removes the link itself, never what it points to.
+    if (::unlinkat(pfd, n.constData(), 0) != 0) {
+        *error = StoreText::tr("Cannot remove %1: %2.").arg(displayName(fullPath(rel)), describeErrno(errno));
         return false;
     }
+    if (!S_ISLNK(st.st_mode) && st.st_nlink <= 1)
+        *freed += qint64(st.st_blocks) * 512;
+    return true;
+}
+
+CacheStore::RemoveResult LocalCacheStore::removeEntry(const QString &rel, qint64 *freed, QString *error)
+{
+    if (rel.isEmpty() || !isSafeRelativePath(rel)) {
+        *error = StoreText::tr("Refused to remove \"%1\": the path is outside the cache root.").arg(displayName(rel));
+        return RemoveResult::Failed;
+    }
+    return removeFolder(rel, true, freed, error);
+}
+
+// Renames the folder aside in one step (the compiler never sees half an entry), looks again, checks that all of it
+// can go, then empties it. Anything that stops it puts the folder back under its own name, untouched.
+CacheStore::RemoveResult LocalCacheStore::removeFolder(const QString &rel, bool refuseLocked, qint64 *freed, QString *error)
+{
+    const auto [parent, name] = splitParent(rel);
+    const QString shown = displayName(fullPath(rel));
+    int err = 0;
+    const int pfd = dirFd(parent, &err);
+    if (pfd < 0) {
+        *error = StoreText::tr("Cannot remove %1: %2.").arg(shown, describeErrno(err));
+        return RemoveResult::Failed;
+    }
+    const QByteArray n = nameToBytes(name);
+    struct stat st {};
+    if (::fstatat(pfd, n.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode)) {
+        *error = StoreText::tr("Cannot remove %1: %2.").arg(shown, describeErrno(errno ? errno : ENOTDIR));
+        return RemoveResult::Failed;
+    }
+    const QByteArray aside = asideName();
+    if (const int e = renameNoReplace(pfd, n, pfd, aside)) {
+        *error = StoreText::tr("Cannot remove %1: %2.").arg(shown, describeErrno(e));
+        return RemoveResult::Failed;
+    }
+    auto putBack = [&]() -> bool { return renameNoReplace(pfd, aside, pfd, n) == 0; };
+    const QString asidePath = displayName(fullPath(parent.isEmpty() ? nameFromBytes(aside) : parent + QLatin1Char('/') + nameFromBytes(aside)));
     const int dfd = ::openat(pfd, aside.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    int e = dfd < 0 ? errno : removeTreeAt(dfd, freed);
+    if (dfd < 0) {
+        const int e = errno;
+        const bool back = putBack();
+        *error = back ? StoreText::tr("Cannot remove %1: %2.").arg(shown, describeErrno(e))
+                      : StoreText::tr("Cannot remove %1: %2. It is now in %3.").arg(shown, describeErrno(e), asidePath);
+        return RemoveResult::Failed;
+    }
+    // A compile may have taken the entry between the last look and the rename: look again, now that it is aside.
+    if (refuseLocked && holdsLock(dfd)) {
+        ::close(dfd);
+        const bool back = putBack();
+        *error = back ? StoreText::tr("%1 is locked now (a compile started); it was left as it is.").arg(shown)
+                      : StoreText::tr("%1 is locked now (a compile started), and could not be put back: it is in %2.").arg(shown, asidePath);
+        return RemoveResult::Locked;
+    }
+    QByteArray where;
+    if (const int e = checkRemovable(dfd, st.st_dev, QByteArray(), &where)) {
+        ::close(dfd);
+        const bool back = putBack();
+        const QString what = where.isEmpty() ? shown : shown + QLatin1Char('/') + displayName(nameFromBytes(where));
+        *error = back ? StoreText::tr("Cannot remove %1: %2 (%3). Nothing of it was removed.").arg(shown, describeErrno(e), what)
+                      : StoreText::tr("Cannot remove %1: %2 (%3). Nothing of it was removed; it is now in %4.")
+                            .arg(shown, describeErrno(e), what, asidePath);
+        return RemoveResult::Failed;
+    }
+    int e = removeTreeAt(dfd, freed);
     if (e == 0 && ::unlinkat(pfd, aside.constData(), AT_REMOVEDIR) != 0)
         e = errno;
     if (e != 0) {
-        // Put what is left back under its own name, so nothing is hidden under a temporary one.
-        const bool restored = ::renameat(pfd, aside.constData(), pfd, n.constData()) == 0;
-        *error = restored ? StoreText::tr("Could not fully remove %1: %2. What remains was left in place.")
-                                .arg(fullPath(rel), describeErrno(e))
-                          : StoreText::tr("Could not fully remove %1: %2. What remains is in %3.")
-                                .arg(fullPath(rel), describeErrno(e), fullPath(parent.isEmpty() ? QFile::decodeName(aside) : parent + QLatin1Char('/') + QFile::decodeName(aside)));
-        return false;
+        // Something changed under us after the check: put what is left back under its own name.
+        const bool back = putBack();
+        *error = back ? StoreText::tr("Could not fully remove %1: %2. What remains was left in place.").arg(shown, describeErrno(e))
+                      : StoreText::tr("Could not fully remove %1: %2. What remains is in %3.").arg(shown, describeErrno(e), asidePath);
+        return RemoveResult::Failed;
     }
-    *freed += 0;  // the folder's own block is negligible and not reported
-    return true;
+    return RemoveResult::Removed;
 }
 
 QVector<qint64> LocalCacheStore::runningCompilers(QString *error)

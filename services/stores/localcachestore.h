@@ -20,6 +20,8 @@ public:
     bool readFile(const QString &rel, qint64 maxBytes, bool fromEnd, QByteArray *out, QString *error) override;
     QString linkTarget(const QString &rel) override;
     bool remove(const QString &rel, qint64 *freed, QString *error) override;
+    RemoveResult removeEntry(const QString &rel, qint64 *freed, QString *error) override;
+    QString rootIdentity() const override { return m_identity; }
     QVector<qint64> runningCompilers(QString *error) override;
     QString fullPath(const QString &rel) const override;
     bool isLocal() const override { return true; }
@@ -27,12 +29,14 @@ public:
     StoreWatcher *createWatcher(QObject *parent) const override;
 
 private:
+    RemoveResult removeFolder(const QString &rel, bool refuseLocked, qint64 *freed, QString *error);
     int openDir(const QString &rel, int *err);  // a new fd the caller closes; -1 with *err on failure
     int dirFd(const QString &rel, int *err);    // borrowed fd, cached for the last parent
     void dropCachedFd();
 
     QString m_root;      // as given, cleaned
-    QByteArray m_real;   // realpath of the root, the boundary for symlink checks
+    QByteArray m_real;   // the opened root's real path (from its descriptor), the boundary for symlink checks
+    QString m_identity;  // "local:<dev>:<ino>" of the opened root
     int m_rootFd = -1;
     QString m_cachedRel;
     int m_cachedFd = -1;

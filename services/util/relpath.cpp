@@ -8,7 +8,7 @@ bool isSafeRelativePath(const QString &rel)
 {
     if (rel.isEmpty())
         return true;  // the root itself
-    if (rel.startsWith(QLatin1Char('/')) || rel.contains(QLatin1Char('\\')) || rel.contains(QChar(0)))
+    if (rel.startsWith(QLatin1Char('/')) || rel.contains(QChar(0)))
         return false;
     const auto parts = rel.split(QLatin1Char('/'));
     for (const auto &p : parts)

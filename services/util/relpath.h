@@ -5,7 +5,8 @@
 
 namespace ingot {
 
-// Safe when it has no "..", "." or empty segment, no leading '/', no '\\' and no NUL. "" (the root) is safe.
+// Safe when it has no "..", "." or empty segment, no leading '/' and no NUL; "" (the root) is safe. A
+// backslash is an ordinary character in a Linux file name.
 bool isSafeRelativePath(const QString &rel);
 
 }  // namespace ingot

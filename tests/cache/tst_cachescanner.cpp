@@ -42,6 +42,8 @@ public:
     bool readFile(const QString &r, qint64 m, bool f, QByteArray *o, QString *e) override { return m_inner.readFile(r, m, f, o, e); }
     QString linkTarget(const QString &r) override { return m_inner.linkTarget(r); }
     bool remove(const QString &r, qint64 *f, QString *e) override { return m_inner.remove(r, f, e); }
+    RemoveResult removeEntry(const QString &r, qint64 *f, QString *e) override { return m_inner.removeEntry(r, f, e); }
+    QString rootIdentity() const override { return m_inner.rootIdentity(); }
     QVector<qint64> runningCompilers(QString *e) override { return m_inner.runningCompilers(e); }
     QString fullPath(const QString &r) const override { return m_inner.fullPath(r); }
     bool isLocal() const override { return true; }

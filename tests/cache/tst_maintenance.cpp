@@ -9,6 +9,12 @@
 #include <QFile>
 #include <QTest>
 
+#include <atomic>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
 using namespace ingot;
 
 namespace {
@@ -277,6 +283,158 @@ private Q_SLOTS:
         QCOMPARE(rep.done, 0);
         QCOMPARE(rep.failed, 1);
         QVERIFY(QFileInfo::exists(tmp.path() + QStringLiteral("/victim/MODULE_9+aa/model.log")));
+    }
+
+    // Hardening (issue 10, items 7-10): races with the compiler, a swapped root, partial removals, odd names.
+
+    void aLockTakenJustBeforeRemovalKeepsTheEntry()
+    {
+        QTemporaryDir tmp;
+        const QString r = tmp.path();
+        test::makeModule(r, V15, QStringLiteral("MODULE_1+aa"), FAILED);
+        LocalCacheStore store(r);
+        QString error;
+        QVERIFY(store.open(&error));
+        // The preview saw no lock; a compile takes the entry right before the removal.
+        test::writeFile(r + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa/model.hlo_module.pb.lock"), {});
+        qint64 freed = 0;
+        QCOMPARE(store.removeEntry(V15 + QStringLiteral("/MODULE_1+aa"), &freed, &error), CacheStore::RemoveResult::Locked);
+        QVERIFY(error.contains(QStringLiteral("locked")));
+        QVERIFY(exists(r, V15 + QStringLiteral("/MODULE_1+aa/model.log")));
+        QVERIFY(exists(r, V15 + QStringLiteral("/MODULE_1+aa/model.hlo_module.pb.lock")));
+        QCOMPARE(QDir(r + QLatin1Char('/') + V15).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).size(), 1);
+    }
+
+    void locksPlantedDuringAPruneAreNeverRemoved()
+    {
+        // A thread plants locks into entries while a prune runs: every lock that was planted must survive.
+        QTemporaryDir tmp;
+        const QString r = tmp.path();
+        const int n = 400;
+        for (int i = 0; i < n; ++i)
+            test::makeModule(r, V15, QStringLiteral("MODULE_%1+aa").arg(i), OK, 100);
+        PruneOptions o;
+        o.nowMs = QDateTime::currentMSecsSinceEpoch();
+        const MaintenancePlan p = planPrune(scan(r), o);
+        QCOMPARE(p.entryCount(), n);
+        std::atomic_bool stop{false};
+        std::atomic_int planted{0};
+        std::thread racer([&] {
+            for (int round = 0; !stop; round = (round + 1) % n) {
+                const QByteArray lock = QFile::encodeName(r + QLatin1Char('/') + V15 +
+                                                          QStringLiteral("/MODULE_%1+aa/model.hlo_module.pb.lock").arg(round));
+                const int fd = ::open(lock.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+                if (fd >= 0) {
+                    ::close(fd);
+                    ++planted;
+                }
+            }
+        });
+        LocalCacheStore store(r);
+        const MaintenanceReport rep = executePlan(store, p);
+        stop = true;
+        racer.join();
+        int locksLeft = 0;
+        for (const QString &m : QDir(r + QLatin1Char('/') + V15).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+            locksLeft += QFileInfo::exists(r + QLatin1Char('/') + V15 + QLatin1Char('/') + m + QStringLiteral("/model.hlo_module.pb.lock"));
+        QVERIFY(planted > 0);
+        QCOMPARE(locksLeft, planted.load());
+        QCOMPARE(rep.done + rep.skipped + rep.failed, n);
+        QCOMPARE(rep.failed, 0);
+    }
+
+    void aSwappedRootIsRefused()
+    {
+        // The cache root is a link; between the preview and the confirmation its target is swapped.
+        QTemporaryDir tmp;
+        const QString a = tmp.path() + QStringLiteral("/a"), b = tmp.path() + QStringLiteral("/b");
+        const QString link = tmp.path() + QStringLiteral("/cache");
+        test::makeModule(a, V15, QStringLiteral("MODULE_1+aa"), FAILED);
+        test::makeModule(b, V15, QStringLiteral("MODULE_1+aa"), FAILED);
+        QVERIFY(QFile::link(a, link));
+        LocalCacheStore previewStore(link);
+        CacheSnapshot snap = CacheScanner(previewStore).scan(nullptr);
+        MaintenancePlan p = planCleanFailed(snap.modules);
+        p.rootIdentity = snap.rootIdentity;
+        QVERIFY(!p.rootIdentity.isEmpty());
+        QVERIFY(QFile::remove(link));
+        QVERIFY(QFile::link(b, link));
+        LocalCacheStore store(link);
+        const MaintenanceReport rep = executePlan(store, p);
+        QVERIFY2(rep.refusal.contains(QStringLiteral("no longer the folder")), qPrintable(rep.refusal));
+        QCOMPARE(rep.done, 0);
+        QVERIFY(exists(b, V15 + QStringLiteral("/MODULE_1+aa/model.log")));
+        QVERIFY(exists(a, V15 + QStringLiteral("/MODULE_1+aa/model.log")));
+        // The same plan on the same folder runs.
+        QVERIFY(QFile::remove(link));
+        QVERIFY(QFile::link(a, link));
+        LocalCacheStore again(link);
+        QCOMPARE(executePlan(again, p).done, 1);
+    }
+
+    void anEntryGoesWholeOrNotAtAll()
+    {
+        INGOT_RUN_UNPRIVILEGED();
+        const QString r = qEnvironmentVariable("INGOT_TEST_DIR", QDir::tempPath()) + QStringLiteral("/whole");
+        QDir(r).removeRecursively();
+        test::makeModule(r, V15, QStringLiteral("MODULE_1+aa"), FAILED);
+        const QString entry = r + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa");
+        test::writeFile(entry + QStringLiteral("/notes.txt"), "someone's notes");
+        QDir().mkpath(entry + QStringLiteral("/sub"));
+        test::writeFile(entry + QStringLiteral("/sub/kept.bin"), "x");
+        QFile::setPermissions(entry + QStringLiteral("/sub"), QFile::ReadOwner | QFile::ExeOwner);  // cannot be emptied
+        LocalCacheStore store(r);
+        const MaintenanceReport rep = executePlan(store, planCleanFailed(scan(r)));
+        QFile::setPermissions(entry + QStringLiteral("/sub"), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        QCOMPARE(rep.failed, 1);
+        QVERIFY2(rep.outcomes.first().message.contains(QStringLiteral("Nothing of it was removed")), qPrintable(rep.outcomes.first().message));
+        QVERIFY2(rep.outcomes.first().message.contains(QStringLiteral("sub")), qPrintable(rep.outcomes.first().message));
+        // Every file is still there, under the entry's own name: the log, the unknown file, the sub-folder's file.
+        QVERIFY(QFileInfo::exists(entry + QStringLiteral("/model.log")));
+        QVERIFY(QFileInfo::exists(entry + QStringLiteral("/notes.txt")));
+        QVERIFY(QFileInfo::exists(entry + QStringLiteral("/compile_flags.json")));
+        QVERIFY(QFileInfo::exists(entry + QStringLiteral("/sub/kept.bin")));
+        QCOMPARE(QDir(r + QLatin1Char('/') + V15).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).size(), 1);
+        QDir(r).removeRecursively();
+    }
+
+    void namesAreBytes()
+    {
+        QTemporaryDir tmp;
+        const QString r = tmp.path();
+        const QByteArray v = QFile::encodeName(r + QLatin1Char('/') + V15);
+        QDir().mkpath(QFile::decodeName(v));
+        auto make = [&](const QByteArray &name, const char *file) {
+            const QByteArray d = v + '/' + name;
+            QVERIFY(::mkdir(d.constData(), 0755) == 0);
+            const QByteArray f = d + '/' + file;
+            const int fd = ::open(f.constData(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+            QVERIFY(fd >= 0);
+            ::close(fd);
+        };
+        const QByteArray longName = "MODULE_" + QByteArray(243, '7') + "+aaaa";  // 255 bytes, the limit
+        QCOMPARE(longName.size(), 255);
+        make(longName, "model.log");
+        make("MODULE_a\\b+aa", "model.log");  // a backslash is an ordinary character
+        make("MODULE_x\xff", "model.log");     // not UTF-8
+        make("MODULE_x\xef\xbf\xbd", "model.neff");  // its U+FFFD twin, a different entry
+        LocalCacheStore store(r);
+        CacheSnapshot snap = CacheScanner(store).scan(nullptr);
+        QCOMPARE(snap.modules.size(), 4);
+        for (const ScanWarning &w : snap.warnings)  // odd names are pointed out, never reported as vanished
+            QVERIFY2(!w.message.contains(QStringLiteral("exist")) && !w.message.contains(QStringLiteral("vanish")), qPrintable(w.message));
+        const MaintenancePlan p = planCleanFailed(snap.modules);
+        QCOMPARE(p.entryCount(), 3);
+        LocalCacheStore exec(r);
+        const MaintenanceReport rep = executePlan(exec, p);
+        QCOMPARE(rep.done, 3);
+        QCOMPARE(rep.failed, 0);
+        QDir dir(QFile::decodeName(v));
+        const QStringList left = dir.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+        QCOMPARE(left.size(), 1);  // only the twin, which is not a failed entry
+        struct stat st {};
+        const QByteArray twin = v + "/MODULE_x\xef\xbf\xbd/model.neff";
+        QVERIFY(::stat(twin.constData(), &st) == 0);
     }
 };
 

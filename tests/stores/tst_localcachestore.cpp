@@ -26,7 +26,7 @@ private Q_SLOTS:
         QVERIFY(!isSafeRelativePath(QStringLiteral("/etc/passwd")));
         QVERIFY(!isSafeRelativePath(QStringLiteral("a//b")));
         QVERIFY(!isSafeRelativePath(QStringLiteral("a/./b")));
-        QVERIFY(!isSafeRelativePath(QStringLiteral("a\\b")));
+        QVERIFY(isSafeRelativePath(QStringLiteral("MODULE_a\\b")));  // an ordinary character on Linux
     }
 
     void rootProblemsAreWords()

@@ -24,6 +24,11 @@ public:
     }
     QString linkTarget(const QString &rel) override { return m_local.linkTarget(rel); }
     bool remove(const QString &rel, qint64 *freed, QString *error) override { return m_local.remove(rel, freed, error); }
+    RemoveResult removeEntry(const QString &rel, qint64 *freed, QString *error) override
+    {
+        return m_local.removeEntry(rel, freed, error);
+    }
+    QString rootIdentity() const override { return QStringLiteral("other:") + m_local.rootIdentity(); }
     QVector<qint64> runningCompilers(QString *error) override { return m_local.runningCompilers(error); }
     QString fullPath(const QString &rel) const override
     {

@@ -548,9 +548,10 @@ void LocalCachePage::showContextMenu(const QPoint &pos)
     menu.exec(m_view->viewport()->mapToGlobal(pos));
 }
 
-MaintenanceDialog *LocalCachePage::openPlan(const MaintenancePlan &plan)
+MaintenanceDialog *LocalCachePage::openPlan(MaintenancePlan plan)
 {
-    auto *dlg = new MaintenanceDialog(plan, m_session->location(), this);
+    plan.rootIdentity = m_session->snapshot().rootIdentity;  // the plan runs only on the folder previewed
+    auto *dlg = new MaintenanceDialog(std::move(plan), m_session->location(), this);
     dlg->setAttribute(Qt::WA_DeleteOnClose);
     connect(dlg, &MaintenanceDialog::executed, this, [this] { m_session->rescan(false); });
     dlg->open();

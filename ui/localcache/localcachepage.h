@@ -83,7 +83,7 @@ private:
     void onCurrentChanged();
     void showContextMenu(const QPoint &pos);
     void showWarnings();
-    MaintenanceDialog *openPlan(const MaintenancePlan &plan);
+    MaintenanceDialog *openPlan(MaintenancePlan plan);
     QStringList selectedKeys() const;
 
     CacheLocation m_resolved;

@@ -169,8 +169,7 @@ void MaintenanceDialog::setPruneReplanner(int ttlDays, qint64 maxBytes, PruneRep
     auto update = [this] {
         if (m_running || m_ran)
             return;
-        m_plan = m_replan(m_ttl->value(), qint64(m_limit->value() * 1e9));
-        populate();
+        setPlan(m_replan(m_ttl->value(), qint64(m_limit->value() * 1e9)));
     };
     connect(m_ttl, &QSpinBox::valueChanged, this, update);
     connect(m_limit, &QDoubleSpinBox::valueChanged, this, update);
@@ -195,6 +194,9 @@ MaintenanceDialog::~MaintenanceDialog()
 
 void MaintenanceDialog::setPlan(MaintenancePlan plan)
 {
+    // A plan made again (new prune numbers, the compiler check) is for the same previewed root.
+    if (plan.rootIdentity.isEmpty())
+        plan.rootIdentity = m_plan.rootIdentity;
     m_plan = std::move(plan);
     populate();
 }
