@@ -1,10 +1,12 @@
 #include "app/cli/hubcommands.h"
 
-#include "services/hub/lookup.h"
 #include "app/cli/clicommon.h"
+#include "services/hub/cacherepo.h"
 #include "services/hub/hubclient.h"
-#include "services/hub/hubconfig.h"
+#include "services/hub/hubenv.h"
+#include "services/hub/lookup.h"
 #include "services/hub/secretstore.h"
+#include "services/hub/token.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -240,36 +242,21 @@ int cmdCreate(const QStringList &args)
         return ps.code;
     const HubContext ctx = hubContext();
     const HubConfig &cfg = ctx.config;
-    const HubClient &hub = ctx.hub;
-    HubError e;
-    QString repo = ps.p.value(QStringLiteral("name"));
-    if (!repo.contains(QLatin1Char('/'))) {
-        const WhoAmI me = hub.whoami(&e);
-        if (!e.ok())
-            return fail(e, ps.json);
-        repo = me.name + QLatin1Char('/') + repo;
-    }
     const bool isPublic = ps.p.isSet(QStringLiteral("public"));
-    hub.createRepo(repo, isPublic, &e);
-    bool existed = false;
-    if (e.kind == HubError::Kind::Conflict) {
-        existed = true;  // optimum-cli creates with exist_ok: an existing repo is simply used
-        e = HubError();
-    }
-    if (!e.ok())
-        return fail(e, ps.json);
-    QString error;
-    if (!writeCustomCacheRepo(cfg, repo, &error)) {
-        err(HubCliText::tr("error: %1").arg(error));
+    const CacheRepoOutcome r = createCacheRepo(ctx.hub, cfg, ps.p.value(QStringLiteral("name")), isPublic);
+    if (r.error.kind == HubError::Kind::Storage) {
+        err(HubCliText::tr("error: %1").arg(r.error.message));
         return CacheUnavailable;
     }
+    if (!r.error.ok())
+        return fail(r.error, ps.json);
     if (ps.json) {
-        printJson({{"repo", u8(repo)}, {"private", !isPublic}, {"existed", existed}, {"file", u8(cfg.customCacheRepoFile())}});
+        printJson({{"repo", u8(r.repo)}, {"private", !isPublic}, {"existed", r.existed}, {"file", u8(cfg.customCacheRepoFile())}});
         return Ok;
     }
     out(HubCliText::tr("Neuron cache created on the Hugging Face Hub: %1 [%2].")
-            .arg(repo, isPublic ? QStringLiteral("public") : QStringLiteral("private")));
-    out(HubCliText::tr("Neuron cache name set locally to %1 in %2.").arg(repo, cfg.customCacheRepoFile()));
+            .arg(r.repo, isPublic ? QStringLiteral("public") : QStringLiteral("private")));
+    out(HubCliText::tr("Neuron cache name set locally to %1 in %2.").arg(r.repo, cfg.customCacheRepoFile()));
     return Ok;
 }
 
@@ -284,23 +271,19 @@ int cmdSet(const QStringList &args)
         err(HubCliText::tr("error: name one repo: ingot-cli cache set ORG/NAME"));
         return Usage;
     }
-    const QString repo = ps.p.positionalArguments().first();
     const HubContext ctx = hubContext();
     const HubConfig &cfg = ctx.config;
-    const HubClient &hub = ctx.hub;
-    HubError e;
-    hub.repoInfo(repo, QString(), &e);  // it must exist (and be readable) before it is set
-    if (!e.ok())
-        return fail(e, ps.json);
-    QString error;
-    if (!writeCustomCacheRepo(cfg, repo, &error)) {
-        err(HubCliText::tr("error: %1").arg(error));
+    const CacheRepoOutcome r = setCacheRepo(ctx.hub, cfg, ps.p.positionalArguments().first());
+    if (r.error.kind == HubError::Kind::Storage) {
+        err(HubCliText::tr("error: %1").arg(r.error.message));
         return Usage;
     }
+    if (!r.error.ok())
+        return fail(r.error, ps.json);
     if (ps.json)
-        printJson({{"repo", u8(repo)}, {"file", u8(cfg.customCacheRepoFile())}});
+        printJson({{"repo", u8(r.repo)}, {"file", u8(cfg.customCacheRepoFile())}});
     else
-        out(HubCliText::tr("Neuron cache name set locally to %1 in %2.").arg(repo, cfg.customCacheRepoFile()));
+        out(HubCliText::tr("Neuron cache name set locally to %1 in %2.").arg(r.repo, cfg.customCacheRepoFile()));
     return Ok;
 }
 

@@ -2,7 +2,7 @@
 
 #include "services/util/relpath.h"
 
-#include "services/hub/secretstore.h"
+#include "services/hub/repoid.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -103,12 +103,6 @@ HubClient::HubClient(QString endpoint, QString token, bool offline)
     while (m_endpoint.endsWith(QLatin1Char('/')))
         m_endpoint.chop(1);
     m_http.setOffline(offline);
-}
-
-HubClient HubClient::fromEnvironment(SecretStore *keychain)
-{
-    const HubConfig c = HubConfig::fromEnvironment();
-    return HubClient(c.endpoint, resolveToken(c, keychain).token, c.offline);
 }
 
 bool HubClient::isSafeRepoPath(const QString &path)

@@ -2,7 +2,6 @@
 // downloads through resolve, repo creation. Blocking calls meant for worker threads; each takes a cancel flag.
 #pragma once
 
-#include "services/hub/hubconfig.h"
 #include "services/hub/httpclient.h"
 
 #include <QStringList>
@@ -57,7 +56,6 @@ class HubClient final
 {
 public:
     HubClient(QString endpoint, QString token, bool offline = false);
-    static HubClient fromEnvironment(SecretStore *keychain = nullptr);
 
     const QString &endpoint() const { return m_endpoint; }
     bool hasToken() const { return !m_token.isEmpty(); }

@@ -5,7 +5,10 @@
 #include "services/hub/lookup.h"
 #include "models/hub/hubtreemodel.h"
 #include "models/hub/lookupmodel.h"
+#include "services/hub/cacherepo.h"
+#include "services/hub/repoid.h"
 #include "services/hub/secretstore.h"
+#include "services/hub/token.h"
 #include "services/util/units.h"
 
 #include <QAction>

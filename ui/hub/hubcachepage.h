@@ -3,6 +3,7 @@
 #pragma once
 
 #include "services/hub/hubclient.h"
+#include "services/hub/hubenv.h"
 
 #include <QSet>
 #include <QWidget>
