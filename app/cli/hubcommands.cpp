@@ -56,6 +56,7 @@ int exitFor(const HubError &e)
     using K = HubError::Kind;
     switch (e.kind) {
     case K::None: return Ok;
+    case K::InvalidArgument: return Usage;
     case K::Offline: return HubOffline;
     case K::Unauthorized:
     case K::NotFound:
