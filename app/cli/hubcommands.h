@@ -1,6 +1,8 @@
 // `ingot-cli hub ...` and the Hub side of `ingot-cli cache ...` (create, set, lookup).
 #pragma once
 
+#include "services/hub/registry.h"
+
 #include <QStringList>
 
 namespace ingot::cli {
@@ -9,5 +11,7 @@ int runHubCommand(const QStringList &args);
 // cache create|set|lookup; returns -1 when `command` is not one of them.
 int runCacheHubCommand(const QString &command, const QStringList &args);
 QString hubUsage();
+// The table optimum-cli prints (title, centered columns), with compiler version and checkpoint revision.
+QString formatLookupTable(const QString &modelId, const QVector<LookupEntry> &entries);
 
 }  // namespace ingot::cli

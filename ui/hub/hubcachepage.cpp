@@ -431,7 +431,7 @@ void HubCachePage::runLookup()
     runTask(this, [hub, repo, model, f](TaskControl &) { return ingot::lookupModel(hub, repo, model, f); },
                            [this, model, repo](LookupResult r) {
         m_lookupButton->setEnabled(true);
-        if (!r.error.ok()) {
+        if (r.failed()) {
             m_lookup->setEntries({});
             m_lookupStatus->setText(r.error.message);
             Q_EMIT lookupFinished(-1);
@@ -444,6 +444,9 @@ void HubCachePage::runLookup()
                                                  .arg(model, repo).arg(r.fetched);
         if (!r.unknown.isEmpty())
             text += QLatin1Char(' ') + tr("%n entr(ies) of an unknown shape are listed too, raw.", nullptr, int(r.unknown.size()));
+        // What could not be read is said with the table, never passed off as "not cached".
+        if (r.error.kind == HubError::Kind::Incomplete)
+            text += QLatin1Char('\n') + r.error.message;
         m_lookupStatus->setText(text);
         Q_EMIT lookupFinished(int(r.entries.size()));
     });
