@@ -1,10 +1,12 @@
 #include "app/cli/hubcommands.h"
 
-#include "services/hub/lookup.h"
 #include "app/cli/clicommon.h"
+#include "services/hub/cacherepo.h"
 #include "services/hub/hubclient.h"
-#include "services/hub/hubconfig.h"
+#include "services/hub/hubenv.h"
+#include "services/hub/lookup.h"
 #include "services/hub/secretstore.h"
+#include "services/hub/token.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -22,6 +24,9 @@ using nlohmann::json;
 
 struct HubCliText {
     Q_DECLARE_TR_FUNCTIONS(ingot::cli)
+};
+struct LookupTableText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::Lookup)
 };
 
 // The system keychain unless INGOT_KEYCHAIN=none (headless hosts and tests, where no keychain service runs).
@@ -54,6 +59,8 @@ int exitFor(const HubError &e)
     using K = HubError::Kind;
     switch (e.kind) {
     case K::None: return Ok;
+    case K::InvalidArgument: return Usage;
+    case K::Incomplete: return HubFailure;  // a lookup that could not read every registry folder (README)
     case K::Offline: return HubOffline;
     case K::Unauthorized:
     case K::NotFound:
@@ -240,36 +247,21 @@ int cmdCreate(const QStringList &args)
         return ps.code;
     const HubContext ctx = hubContext();
     const HubConfig &cfg = ctx.config;
-    const HubClient &hub = ctx.hub;
-    HubError e;
-    QString repo = ps.p.value(QStringLiteral("name"));
-    if (!repo.contains(QLatin1Char('/'))) {
-        const WhoAmI me = hub.whoami(&e);
-        if (!e.ok())
-            return fail(e, ps.json);
-        repo = me.name + QLatin1Char('/') + repo;
-    }
     const bool isPublic = ps.p.isSet(QStringLiteral("public"));
-    hub.createRepo(repo, isPublic, &e);
-    bool existed = false;
-    if (e.kind == HubError::Kind::Conflict) {
-        existed = true;  // optimum-cli creates with exist_ok: an existing repo is simply used
-        e = HubError();
-    }
-    if (!e.ok())
-        return fail(e, ps.json);
-    QString error;
-    if (!writeCustomCacheRepo(cfg, repo, &error)) {
-        err(HubCliText::tr("error: %1").arg(error));
+    const CacheRepoOutcome r = createCacheRepo(ctx.hub, cfg, ps.p.value(QStringLiteral("name")), isPublic);
+    if (r.error.kind == HubError::Kind::Storage) {
+        err(HubCliText::tr("error: %1").arg(r.error.message));
         return CacheUnavailable;
     }
+    if (!r.error.ok())
+        return fail(r.error, ps.json);
     if (ps.json) {
-        printJson({{"repo", u8(repo)}, {"private", !isPublic}, {"existed", existed}, {"file", u8(cfg.customCacheRepoFile())}});
+        printJson({{"repo", u8(r.repo)}, {"private", !isPublic}, {"existed", r.existed}, {"file", u8(cfg.customCacheRepoFile())}});
         return Ok;
     }
     out(HubCliText::tr("Neuron cache created on the Hugging Face Hub: %1 [%2].")
-            .arg(repo, isPublic ? QStringLiteral("public") : QStringLiteral("private")));
-    out(HubCliText::tr("Neuron cache name set locally to %1 in %2.").arg(repo, cfg.customCacheRepoFile()));
+            .arg(r.repo, isPublic ? QStringLiteral("public") : QStringLiteral("private")));
+    out(HubCliText::tr("Neuron cache name set locally to %1 in %2.").arg(r.repo, cfg.customCacheRepoFile()));
     return Ok;
 }
 
@@ -284,24 +276,85 @@ int cmdSet(const QStringList &args)
         err(HubCliText::tr("error: name one repo: ingot-cli cache set ORG/NAME"));
         return Usage;
     }
-    const QString repo = ps.p.positionalArguments().first();
     const HubContext ctx = hubContext();
     const HubConfig &cfg = ctx.config;
-    const HubClient &hub = ctx.hub;
-    HubError e;
-    hub.repoInfo(repo, QString(), &e);  // it must exist (and be readable) before it is set
-    if (!e.ok())
-        return fail(e, ps.json);
-    QString error;
-    if (!writeCustomCacheRepo(cfg, repo, &error)) {
-        err(HubCliText::tr("error: %1").arg(error));
+    const CacheRepoOutcome r = setCacheRepo(ctx.hub, cfg, ps.p.positionalArguments().first());
+    if (r.error.kind == HubError::Kind::Storage) {
+        err(HubCliText::tr("error: %1").arg(r.error.message));
         return Usage;
     }
+    if (!r.error.ok())
+        return fail(r.error, ps.json);
     if (ps.json)
-        printJson({{"repo", u8(repo)}, {"file", u8(cfg.customCacheRepoFile())}});
+        printJson({{"repo", u8(r.repo)}, {"file", u8(cfg.customCacheRepoFile())}});
     else
-        out(HubCliText::tr("Neuron cache name set locally to %1 in %2.").arg(repo, cfg.customCacheRepoFile()));
+        out(HubCliText::tr("Neuron cache name set locally to %1 in %2.").arg(r.repo, cfg.customCacheRepoFile()));
     return Ok;
+}
+
+// The --instance_type ... --dtype options; false (after saying why) for a malformed number.
+bool lookupFilters(const QCommandLineParser &p, LookupFilters *f)
+{
+    auto intOpt = [&](const char *name, int *value) {
+        if (!p.isSet(QString::fromLatin1(name)))
+            return true;
+        bool ok = false;
+        *value = p.value(QString::fromLatin1(name)).toInt(&ok);
+        if (!ok || *value < 0)
+            err(HubCliText::tr("error: --%1 takes a whole number").arg(QString::fromLatin1(name)));
+        return ok && *value >= 0;
+    };
+    if (!intOpt("batch_size", &f->batchSize) || !intOpt("sequence_length", &f->sequenceLength) ||
+        !intOpt("tensor_parallel_size", &f->tensorParallel))
+        return false;
+    f->instanceType = p.value(QStringLiteral("instance_type"));
+    f->dtype = p.value(QStringLiteral("dtype"));
+    return true;
+}
+
+json lookupEntryJson(const LookupEntry &e)
+{
+    json raw;
+    try {
+        raw = json::parse(e.raw.constData(), e.raw.constData() + e.raw.size());
+    } catch (const json::exception &) {
+        raw = u8(QString::fromUtf8(e.raw));
+    }
+    return json{{"path", u8(e.path)}, {"batch_size", e.batchSize}, {"sequence_length", e.sequenceLength},
+                {"tensor_parallel_size", e.tensorParallel}, {"dtype", u8(e.dtype)}, {"instance_type", u8(e.instanceType)},
+                {"compiler_version", u8(e.compilerVersion)}, {"checkpoint_revision", u8(e.checkpointRevision)},
+                {"layout", u8(e.registryLayout)}, {"raw", raw}};
+}
+
+// --json: the entries, the unknown shapes raw, and for an incomplete lookup what could not be read.
+void printLookupJson(const QString &model, const QString &repo, const LookupResult &r)
+{
+    json entries = json::array(), unknown = json::array();
+    for (const auto &e : r.entries)
+        entries.push_back(lookupEntryJson(e));
+    for (const auto &e : r.unknown)
+        unknown.push_back({{"path", u8(e.path)}, {"raw", u8(QString::fromUtf8(e.raw))}});
+    json doc = {{"model_id", u8(model)}, {"repo", u8(repo)}, {"entries", entries}, {"unknown", unknown}, {"fetched", r.fetched}};
+    if (!r.failures.isEmpty()) {
+        json failures = json::array();
+        for (const LookupFailure &f : r.failures)
+            failures.push_back({{"path", u8(f.path)}, {"error", u8(f.error.message)}, {"status", f.error.status}});
+        doc["incomplete"] = failures;
+        doc["error"] = u8(r.error.message);
+    }
+    printJson(doc);
+}
+
+void printLookupText(const QString &model, const LookupResult &r, bool raw)
+{
+    out(formatLookupTable(model, r.entries));
+    if (r.unknown.isEmpty())
+        return;
+    err(HubCliText::tr("%1 registry entr(ies) of an unknown shape%2.")
+            .arg(r.unknown.size()).arg(raw ? QString() : HubCliText::tr(" (--raw shows them)")));
+    if (raw)
+        for (const auto &e : r.unknown)
+            out(QStringLiteral("%1:\n%2").arg(e.path, QString::fromUtf8(e.raw)));
 }
 
 int cmdLookup(const QStringList &args)
@@ -323,59 +376,23 @@ int cmdLookup(const QStringList &args)
         return Usage;
     }
     LookupFilters f;
-    auto intOpt = [&](const char *name, int *out) {
-        if (!ps.p.isSet(QString::fromLatin1(name)))
-            return true;
-        bool ok = false;
-        *out = ps.p.value(QString::fromLatin1(name)).toInt(&ok);
-        if (!ok || *out < 0)
-            err(HubCliText::tr("error: --%1 takes a whole number").arg(QString::fromLatin1(name)));
-        return ok && *out >= 0;
-    };
-    if (!intOpt("batch_size", &f.batchSize) || !intOpt("sequence_length", &f.sequenceLength) ||
-        !intOpt("tensor_parallel_size", &f.tensorParallel))
+    if (!lookupFilters(ps.p, &f))
         return Usage;
-    f.instanceType = ps.p.value(QStringLiteral("instance_type"));
-    f.dtype = ps.p.value(QStringLiteral("dtype"));
     const QString model = ps.p.positionalArguments().first();
-    auto kc = keychain();
-    const HubConfig cfg = HubConfig::fromEnvironment();
-    const CacheRepoChoice choice = resolveCacheRepo(cfg);
-    const QString repo = ps.p.isSet(QStringLiteral("repo_id")) ? ps.p.value(QStringLiteral("repo_id")) : choice.repo;
-    HubClient hub(cfg.endpoint, resolveToken(cfg, kc.get()).token, cfg.offline);
-    const LookupResult r = lookupModel(hub, repo, model, f);
-    if (!r.error.ok())
+    const HubContext ctx = hubContext();
+    const QString repo = ps.p.isSet(QStringLiteral("repo_id")) ? ps.p.value(QStringLiteral("repo_id"))
+                                                               : resolveCacheRepo(ctx.config).repo;
+    const LookupResult r = lookupModel(ctx.hub, repo, model, f);
+    if (r.failed())
         return fail(r.error, ps.json);
-    if (ps.json) {
-        auto entryJson = [](const LookupEntry &e) {
-            json raw;
-            try {
-                raw = json::parse(e.raw.constData(), e.raw.constData() + e.raw.size());
-            } catch (const json::exception &) {
-                raw = u8(QString::fromUtf8(e.raw));
-            }
-            return json{{"path", u8(e.path)}, {"batch_size", e.batchSize}, {"sequence_length", e.sequenceLength},
-                        {"tensor_parallel_size", e.tensorParallel}, {"dtype", u8(e.dtype)}, {"instance_type", u8(e.instanceType)},
-                        {"compiler_version", u8(e.compilerVersion)}, {"checkpoint_revision", u8(e.checkpointRevision)},
-                        {"layout", u8(e.registryLayout)}, {"raw", raw}};
-        };
-        json entries = json::array(), unknown = json::array();
-        for (const auto &e : r.entries)
-            entries.push_back(entryJson(e));
-        for (const auto &e : r.unknown)
-            unknown.push_back({{"path", u8(e.path)}, {"raw", u8(QString::fromUtf8(e.raw))}});
-        printJson({{"model_id", u8(model)}, {"repo", u8(repo)}, {"entries", entries}, {"unknown", unknown}, {"fetched", r.fetched}});
-        return Ok;
-    }
-    out(formatLookupTable(model, r.entries));
-    if (!r.unknown.isEmpty()) {
-        err(HubCliText::tr("%1 registry entr(ies) of an unknown shape%2.")
-                .arg(r.unknown.size()).arg(ps.p.isSet(QStringLiteral("raw")) ? QString() : HubCliText::tr(" (--raw shows them)")));
-        if (ps.p.isSet(QStringLiteral("raw")))
-            for (const auto &e : r.unknown)
-                out(QStringLiteral("%1:\n%2").arg(e.path, QString::fromUtf8(e.raw)));
-    }
-    return Ok;
+    if (ps.json)
+        printLookupJson(model, repo, r);
+    else
+        printLookupText(model, r, ps.p.isSet(QStringLiteral("raw")));
+    // What was read is printed; what could not be read is an error, so a script never takes it for "not cached".
+    if (r.error.kind == HubError::Kind::Incomplete)
+        err(HubCliText::tr("error: %1").arg(r.error.message));
+    return exitFor(r.error);
 }
 }  // namespace
 
@@ -400,6 +417,41 @@ QVector<Command> hubCommands()
         cache("set", HubCliText::tr("Use an existing Hub repo as the cache repo (writes the file optimum-cli reads)")),
         cache("lookup", HubCliText::tr("Registry entries of a model in the Hub cache (--instance_type, --batch_size, ...)")),
     };
+}
+
+QString formatLookupTable(const QString &modelId, const QVector<LookupEntry> &entries)
+{
+    if (entries.isEmpty())
+        return LookupTableText::tr("No cached entries found for %1.").arg(modelId);
+    const QStringList columns = {QStringLiteral("batch size"), QStringLiteral("sequence length"),
+                                 QStringLiteral("tensor parallel"), QStringLiteral("dtype"),
+                                 QStringLiteral("instance type"), QStringLiteral("compiler version"),
+                                 QStringLiteral("checkpoint revision")};
+    QList<QStringList> rows;
+    for (const LookupEntry &e : entries)
+        rows << QStringList{QString::number(e.batchSize), QString::number(e.sequenceLength), QString::number(e.tensorParallel),
+                            e.dtype, e.instanceType, e.compilerVersion, e.checkpointRevision};
+    QList<int> width;
+    for (int c = 0; c < columns.size(); ++c) {
+        int w = std::max(16, int(columns[c].size()) + 2);
+        for (const QStringList &r : std::as_const(rows))
+            w = std::max(w, int(r[c].size()) + 2);
+        width << w;
+    }
+    auto center = [](const QString &s, int w) -> QString {
+        const int pad = std::max(0, w - int(s.size()));
+        return QString(pad / 2, QLatin1Char(' ')) + s + QString(pad - pad / 2, QLatin1Char(' '));
+    };
+    auto line = [&](const QStringList &cells) {
+        QString l;
+        for (int c = 0; c < columns.size(); ++c)
+            l += center(cells[c], width[c]);
+        return l;
+    };
+    QStringList lines{LookupTableText::tr("Cached entries for %1").arg(modelId), line(columns)};
+    for (const QStringList &r : std::as_const(rows))
+        lines << line(r);
+    return lines.join(QLatin1Char('\n'));
 }
 
 QString hubUsage()

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "app/cli/commandtable.h"
+#include "services/hub/registry.h"
 
 #include <QStringList>
 
@@ -13,5 +14,7 @@ int runHubCommand(const QStringList &args);
 // cache create|set|lookup; returns -1 when `command` is not one of them.
 int runCacheHubCommand(const QString &command, const QStringList &args);
 QString hubUsage();
+// The table optimum-cli prints (title, centered columns), with compiler version and checkpoint revision.
+QString formatLookupTable(const QString &modelId, const QVector<LookupEntry> &entries);
 
 }  // namespace ingot::cli

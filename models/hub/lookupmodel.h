@@ -2,7 +2,7 @@
 // revision; the raw entry is there on demand (RawRole) and rows copy as tab-separated text.
 #pragma once
 
-#include "services/hub/lookup.h"
+#include "services/hub/registry.h"
 
 #include <QAbstractTableModel>
 

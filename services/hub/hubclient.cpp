@@ -2,7 +2,7 @@
 
 #include "services/util/relpath.h"
 
-#include "services/hub/secretstore.h"
+#include "services/hub/repoid.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -77,6 +77,17 @@ QString nextLink(const QByteArray &link)
     return m.hasMatch() ? m.captured(1) : QString();
 }
 
+// An id that is not org/name never reaches the Hub: it is the caller's mistake, not a missing repo.
+bool checkRepoId(const QString &repo, HubError *err)
+{
+    if (isValidRepoId(repo))
+        return true;
+    *err = {HubError::Kind::InvalidArgument, 0,
+            HubText::tr("\"%1\" is not a repo id: use org/name, each part made of letters, digits, '.', '_' and '-'.")
+                .arg(repo)};
+    return false;
+}
+
 QString unquote(QByteArray v)
 {
     v = v.trimmed();
@@ -103,12 +114,6 @@ HubClient::HubClient(QString endpoint, QString token, bool offline)
     while (m_endpoint.endsWith(QLatin1Char('/')))
         m_endpoint.chop(1);
     m_http.setOffline(offline);
-}
-
-HubClient HubClient::fromEnvironment(SecretStore *keychain)
-{
-    const HubConfig c = HubConfig::fromEnvironment();
-    return HubClient(c.endpoint, resolveToken(c, keychain).token, c.offline);
 }
 
 bool HubClient::isSafeRepoPath(const QString &path)
@@ -236,10 +241,8 @@ RepoInfo HubClient::repoInfo(const QString &repo, const QString &revision, HubEr
                              const std::atomic_bool *cancel) const
 {
     RepoInfo info;
-    if (!isValidRepoId(repo)) {
-        *err = {HubError::Kind::NotFound, 0, HubText::tr("\"%1\" is not a repo id of the form org/name.").arg(repo)};
+    if (!checkRepoId(repo, err))
         return info;
-    }
     QString url = apiRepoUrl(repo);
     if (!revision.isEmpty() && revision != QLatin1String("main"))
         url += QStringLiteral("/revision/") + QString::fromLatin1(QUrl::toPercentEncoding(revision));
@@ -266,10 +269,8 @@ QVector<TreeEntry> HubClient::listTree(const QString &repo, const QString &revis
 {
     QVector<TreeEntry> all;
     *err = HubError();
-    if (!isValidRepoId(repo)) {
-        *err = {HubError::Kind::NotFound, 0, HubText::tr("\"%1\" is not a repo id of the form org/name.").arg(repo)};
+    if (!checkRepoId(repo, err))
         return all;
-    }
     const QString clean = path.trimmed().remove(QRegularExpression(QStringLiteral("^/+|/+$")));
     if (!clean.isEmpty() && !isSafeRepoPath(clean)) {
         *err = {HubError::Kind::UnsafePath, 0, HubText::tr("\"%1\" is not a path inside a repo.").arg(path)};
@@ -323,6 +324,8 @@ QVector<TreeEntry> HubClient::pathsInfo(const QString &repo, const QString &revi
                                         HubError *err, const std::atomic_bool *cancel) const
 {
     QVector<TreeEntry> out;
+    if (!checkRepoId(repo, err))
+        return out;
     json body = {{"paths", json::array()}, {"expand", false}};
     for (const QString &p : paths) {
         if (!isSafeRepoPath(p)) {
@@ -355,6 +358,8 @@ QVector<TreeEntry> HubClient::pathsInfo(const QString &repo, const QString &revi
 QByteArray HubClient::readFile(const QString &repo, const QString &revision, const QString &path, qint64 maxBytes,
                                HubError *err, DownloadResult *info, const std::atomic_bool *cancel) const
 {
+    if (!checkRepoId(repo, err))
+        return {};
     if (!isSafeRepoPath(path)) {
         *err = {HubError::Kind::UnsafePath, 0, HubText::tr("\"%1\" is not a path inside a repo.").arg(path)};
         return {};
@@ -380,6 +385,8 @@ DownloadResult HubClient::download(const QString &repo, const QString &revision,
                                    const std::function<void(qint64, qint64)> &progress) const
 {
     DownloadResult res;
+    if (!checkRepoId(repo, err))
+        return res;
     if (!isSafeRepoPath(path)) {
         *err = {HubError::Kind::UnsafePath, 0, HubText::tr("\"%1\" is not a path inside a repo.").arg(path)};
         return res;
@@ -448,10 +455,8 @@ DownloadResult HubClient::download(const QString &repo, const QString &revision,
 
 QString HubClient::createRepo(const QString &repoId, bool isPublic, HubError *err, const std::atomic_bool *cancel) const
 {
-    if (!isValidRepoId(repoId)) {
-        *err = {HubError::Kind::BadResponse, 0, HubText::tr("\"%1\" is not a repo id of the form org/name.").arg(repoId)};
+    if (!checkRepoId(repoId, err))
         return {};
-    }
     const QString org = repoId.section(QLatin1Char('/'), 0, 0), name = repoId.section(QLatin1Char('/'), 1);
     const json body = {{"name", name.toStdString()}, {"organization", org.toStdString()}, {"type", "model"},
                        {"visibility", isPublic ? "public" : "private"}, {"private", !isPublic}};

@@ -1,8 +1,8 @@
-// The Hugging Face Hub API as Ingot uses it: whoami, repo info, tree listing (paginated), paths-info,
-// downloads through resolve, repo creation. Blocking calls meant for worker threads; each takes a cancel flag.
+// The Hugging Face Hub API as Ingot uses it (docs/formats.md, "Hub HTTP API"): whoami, repo info, tree listing
+// (paginated), paths-info, downloads through resolve, repo creation. Blocking calls meant for worker threads; each
+// takes a cancel flag. A repo id that is not "org/name" is an InvalidArgument error, and nothing is sent.
 #pragma once
 
-#include "services/hub/hubconfig.h"
 #include "services/hub/httpclient.h"
 
 #include <QStringList>
@@ -17,6 +17,8 @@ struct HubError {
     enum class Kind {
         None, Offline, Network, Timeout, Cancelled, Unauthorized, NotFound, RevisionNotFound, EntryNotFound, Gated,
         Forbidden, RateLimited, Conflict, PreconditionFailed, Server, BadResponse, TooLarge, UnsafePath, Storage,
+        InvalidArgument,  // what was asked for is malformed (a repo id, a model id): nothing was sent
+        Incomplete,       // part of what was asked for could not be read; the message names what
     };
     Kind kind = Kind::None;
     int status = 0;
@@ -57,7 +59,6 @@ class HubClient final
 {
 public:
     HubClient(QString endpoint, QString token, bool offline = false);
-    static HubClient fromEnvironment(SecretStore *keychain = nullptr);
 
     const QString &endpoint() const { return m_endpoint; }
     bool hasToken() const { return !m_token.isEmpty(); }

@@ -1,62 +1,38 @@
 #include "services/hub/lookup.h"
 
 #include <QCoreApplication>
-#include <QMutex>
 #include <QSet>
 
-#include <nlohmann/json.hpp>
-
+#include <algorithm>
 #include <thread>
+#include <vector>
 
 namespace ingot {
-
-using nlohmann::json;
 
 namespace {
 struct LookupText {
     Q_DECLARE_TR_FUNCTIONS(ingot::Lookup)
 };
 
-const json *find(const json &o, std::initializer_list<const char *> keys)
-{
-    for (const char *k : keys)
-        if (const auto it = o.find(k); it != o.end() && !it->is_null())
-            return &*it;
-    return nullptr;
-}
+const QString kMain = QStringLiteral("main");
+const QString kCurrentLayout = QStringLiteral("current");
+const QString kLegacyLayout = QStringLiteral("0.2-0.4");
+const QString kModesLayout = QStringLiteral("0.1 (training/inference)");
+const QString kRegistryJson = QStringLiteral("registry.json");
+constexpr int kPathsPerRequest = 100;
+constexpr qint64 kMaxEntryBytes = 16 * 1024 * 1024;
+constexpr int kFailuresNamed = 5;
 
-int intOf(const json &o, std::initializer_list<const char *> keys)
-{
-    const json *v = find(o, keys);
-    if (!v)
-        return -1;
-    if (v->is_number_integer() || v->is_number_unsigned())
-        return v->get<int>();
-    if (v->is_number_float())
-        return int(v->get<double>());
-    if (v->is_string()) {
-        bool ok = false;
-        const int n = QString::fromStdString(v->get<std::string>()).toInt(&ok);
-        return ok ? n : -1;
-    }
-    return -1;
-}
-
-QString strOf(const json &o, std::initializer_list<const char *> keys)
-{
-    const json *v = find(o, keys);
-    if (!v)
-        return {};
-    if (v->is_string())
-        return QString::fromStdString(v->get<std::string>());
-    if (v->is_number() || v->is_boolean())
-        return QString::fromStdString(v->dump());
-    return {};
-}
-
-struct Candidate {
+// A folder or file of the registry, with the layout it belongs to.
+struct Item {
     QString path;
     QString layout;
+};
+
+// An entry file's text, when it could be read.
+struct Fetched {
+    QByteArray body;
+    bool ok = false;
 };
 
 // Runs fn(i) for i in [0, n) on up to `threads` threads.
@@ -79,21 +55,262 @@ void parallelFor(int n, int threads, const std::atomic_bool *cancel, Fn fn)
     for (auto &th : pool)
         th.join();
 }
-}  // namespace
 
-QString normalizeDtype(const QString &dtype)
+bool isModelId(const QString &modelId)
 {
-    QString d = dtype.trimmed().toLower();
-    if (d.startsWith(QLatin1String("torch.")))
-        d = d.mid(6);
-    if (d == QLatin1String("bf16"))
-        return QStringLiteral("bfloat16");
-    if (d == QLatin1String("fp16") || d == QLatin1String("half"))
-        return QStringLiteral("float16");
-    if (d == QLatin1String("fp32") || d == QLatin1String("float"))
-        return QStringLiteral("float32");
-    return d;
+    const QStringList parts = modelId.split(QLatin1Char('/'));
+    return parts.size() == 2 && !parts[0].isEmpty() && !parts[1].isEmpty() && HubClient::isSafeRepoPath(modelId);
 }
+
+// A folder that is not there holds no entries: that is an answer, not a failure.
+bool isMissing(const HubError &e)
+{
+    return e.kind == HubError::Kind::EntryNotFound || e.kind == HubError::Kind::NotFound;
+}
+
+// The walk through a repo's registry down to the entry files of one model (docs/formats.md, "Hub cache repos",
+// Lookup): each step lists folders in parallel and records what it could not read in `res.failures`.
+class RegistryWalk final
+{
+public:
+    RegistryWalk(const HubClient &hub, const QString &repo, const QString &modelId, const LookupOptions &options,
+                 const std::atomic_bool *cancel, LookupResult &res)
+        : m_hub(hub), m_repo(repo), m_modelId(modelId), m_options(options), m_cancel(cancel), m_res(res)
+    {
+    }
+    Q_DISABLE_COPY_MOVE(RegistryWalk)
+
+    bool stopped() const { return m_cancel && m_cancel->load(); }
+
+    // Steps 1-5: the entry files of the model, in every layout; empty with res.error set when the walk failed.
+    QVector<Item> entryFiles()
+    {
+        bool registryJson = false;
+        const QVector<Item> roots = readRoot(&registryJson);
+        QVector<Item> files;
+        if (m_res.error.ok() && !stopped())
+            files = listEntryFiles(existingOf(modelFolders(listVersions(roots))));
+        if (registryJson)
+            files.append({kRegistryJson, kRegistryJson});
+        if (stopped())
+            m_res.error = {HubError::Kind::Cancelled, 0, LookupText::tr("Cancelled.")};
+        return m_res.error.ok() ? files : QVector<Item>();
+    }
+
+    // Step 6: every entry file, in parallel. A file that could not be read is recorded as a failure.
+    QVector<Fetched> fetch(const QVector<Item> &files)
+    {
+        QVector<Fetched> bodies(files.size());
+        QVector<HubError> errors(files.size());
+        parallelFor(int(files.size()), m_options.parallel, m_cancel, [&](int i) {
+            bodies[i].body = m_hub.readFile(m_repo, kMain, files[i].path, kMaxEntryBytes, &errors[i], nullptr, m_cancel);
+            bodies[i].ok = errors[i].ok();
+        });
+        for (int i = 0; i < files.size(); ++i)
+            if (!errors[i].ok())
+                record(files[i].path, errors[i]);
+        if (stopped())
+            m_res.error = {HubError::Kind::Cancelled, 0, LookupText::tr("Cancelled.")};
+        return bodies;
+    }
+
+private:
+    struct Listing {
+        QVector<TreeEntry> entries;
+        HubError error;
+    };
+
+    // Step 1: the repo root's registry roots (compiler folders' 0_REGISTRY, a top-level 0_REGISTRY) and whether
+    // the oldest layout's registry.json is there. A root that cannot be listed fails the lookup.
+    QVector<Item> readRoot(bool *registryJson)
+    {
+        const QVector<TreeEntry> root = m_hub.listTree(m_repo, kMain, QString(), false, &m_res.error, m_cancel);
+        QVector<Item> roots;
+        for (const TreeEntry &e : root) {
+            if (e.isDir && e.path.startsWith(QLatin1String("neuronxcc-")))
+                roots.append({e.path + QStringLiteral("/0_REGISTRY"), kCurrentLayout});
+            else if (e.isDir && e.path == QLatin1String("0_REGISTRY"))
+                roots.append({e.path, kLegacyLayout});
+            else if (!e.isDir && e.path == kRegistryJson)
+                *registryJson = true;
+        }
+        return roots;
+    }
+
+    // Step 2: the optimum-neuron versions of each registry root: the folders holding model types.
+    QVector<Item> listVersions(const QVector<Item> &roots)
+    {
+        const QVector<Listing> lists = listAll(roots, false);
+        QVector<Item> versions;
+        for (int i = 0; i < roots.size(); ++i)
+            for (const TreeEntry &v : lists[i].entries)
+                if (v.isDir) {
+                    m_res.registries << v.path;
+                    versions.append({v.path, roots[i].layout});
+                }
+        return versions;
+    }
+
+    // Step 3: the model types of each version, through 0.1's training/inference level, as candidate model
+    // folders <type>/<org>/<model>.
+    QVector<Item> modelFolders(const QVector<Item> &versions)
+    {
+        QVector<Item> candidates, modes;
+        addCandidates(versions, listAll(versions, false), &candidates, &modes);
+        addCandidates(modes, listAll(modes, false), &candidates, nullptr);
+        return candidates;
+    }
+
+    void addCandidates(const QVector<Item> &parents, const QVector<Listing> &lists, QVector<Item> *candidates,
+                       QVector<Item> *modes) const
+    {
+        for (int i = 0; i < parents.size(); ++i)
+            for (const TreeEntry &t : lists[i].entries) {
+                if (!t.isDir)
+                    continue;
+                const QString leaf = t.path.section(QLatin1Char('/'), -1);
+                if (modes && (leaf == QLatin1String("training") || leaf == QLatin1String("inference")))
+                    modes->append({t.path, kModesLayout});
+                else
+                    candidates->append({t.path + QLatin1Char('/') + m_modelId, parents[i].layout});
+            }
+    }
+
+    // Step 4: which candidate folders exist, one paths-info call per 100. A call that fails is recorded against
+    // the model-type folders it asked about.
+    QVector<Item> existingOf(const QVector<Item> &candidates)
+    {
+        QHash<QString, QString> layoutOf;
+        QStringList paths;
+        for (const Item &c : candidates) {
+            layoutOf.insert(c.path, c.layout);
+            paths << c.path;
+        }
+        QVector<Item> found;
+        for (int i = 0; i < paths.size() && !stopped(); i += kPathsPerRequest) {
+            const QStringList chunk = paths.mid(i, kPathsPerRequest);
+            HubError e;
+            const QVector<TreeEntry> existing = m_hub.pathsInfo(m_repo, kMain, chunk, &e, m_cancel);
+            for (const QString &p : chunk)
+                if (!e.ok())
+                    record(p.chopped(m_modelId.size() + 1), e);
+            for (const TreeEntry &f : existing)
+                found.append({f.path, layoutOf.value(f.path)});
+        }
+        return found;
+    }
+
+    // Step 5: the *.json files below each model folder.
+    QVector<Item> listEntryFiles(const QVector<Item> &modelDirs)
+    {
+        const QVector<Listing> lists = listAll(modelDirs, true);
+        QVector<Item> files;
+        for (int i = 0; i < modelDirs.size(); ++i)
+            for (const TreeEntry &f : lists[i].entries)
+                if (!f.isDir && f.path.endsWith(QLatin1String(".json")))
+                    files.append({f.path, modelDirs[i].layout});
+        return files;
+    }
+
+    // Lists `folders` in parallel; a folder that is not there is empty, any other failure is recorded.
+    QVector<Listing> listAll(const QVector<Item> &folders, bool recursive)
+    {
+        QVector<Listing> lists(folders.size());
+        parallelFor(int(folders.size()), m_options.parallel, m_cancel, [&](int i) {
+            lists[i].entries = m_hub.listTree(m_repo, kMain, folders[i].path, recursive, &lists[i].error, m_cancel);
+        });
+        for (int i = 0; i < folders.size(); ++i)
+            if (!lists[i].error.ok() && !isMissing(lists[i].error))
+                record(folders[i].path, lists[i].error);
+        return lists;
+    }
+
+    // Called on the walk's own thread only (after the parallel part of a step).
+    void record(const QString &path, const HubError &e)
+    {
+        if (e.kind == HubError::Kind::Cancelled || stopped())
+            return;
+        for (const LookupFailure &f : std::as_const(m_res.failures))
+            if (f.path == path)
+                return;
+        m_res.failures.append({path, e});
+    }
+
+    const HubClient &m_hub;
+    const QString m_repo;
+    const QString m_modelId;
+    const LookupOptions m_options;
+    const std::atomic_bool *m_cancel;
+    LookupResult &m_res;
+};
+
+// Step 7: the entries of the files read: filtered, de-duplicated, sorted; unknown shapes kept raw.
+class EntryCollector final
+{
+public:
+    EntryCollector(const QString &modelId, const LookupFilters &filters, const LookupOptions &options, LookupResult &res)
+        : m_modelId(modelId), m_filters(filters), m_options(options), m_res(res)
+    {
+    }
+    Q_DISABLE_COPY_MOVE(EntryCollector)
+
+    void addFile(const Item &file, const QByteArray &body)
+    {
+        ++m_res.fetched;
+        if (file.layout != kRegistryJson) {
+            add(parseRegistryEntry(body, file.path), file.layout);
+            return;
+        }
+        for (LookupEntry &e : parseRegistryJson(body, file.path, m_modelId))
+            add(std::move(e), file.layout);
+    }
+
+    void sort()
+    {
+        std::sort(m_res.entries.begin(), m_res.entries.end(), [](const LookupEntry &a, const LookupEntry &b) {
+            return std::tie(a.tensorParallel, a.batchSize, a.sequenceLength, a.dtype, a.instanceType, a.compilerVersion) <
+                   std::tie(b.tensorParallel, b.batchSize, b.sequenceLength, b.dtype, b.instanceType, b.compilerVersion);
+        });
+    }
+
+private:
+    void add(LookupEntry e, const QString &layout)
+    {
+        e.registryLayout = layout;
+        if (!e.known) {
+            m_res.unknown.append(e);
+            return;
+        }
+        if (m_options.applyFilters && !m_filters.matches(e))
+            return;
+        const QString key = QStringLiteral("%1|%2|%3|%4|%5|%6|%7").arg(e.batchSize).arg(e.sequenceLength).arg(e.tensorParallel)
+                                .arg(e.dtype, e.instanceType, e.compilerVersion, e.checkpointRevision);
+        if (!m_seen.contains(key)) {
+            m_seen.insert(key);
+            m_res.entries.append(e);
+        }
+    }
+
+    const QString m_modelId;
+    const LookupFilters m_filters;
+    const LookupOptions m_options;
+    LookupResult &m_res;
+    QSet<QString> m_seen;
+};
+
+// What could not be read, named, with what to do.
+HubError incompleteError(const QString &repo, const QVector<LookupFailure> &failures)
+{
+    QStringList lines{LookupText::tr("Incomplete: %n registry folder(s) or file(s) of %1 could not be read, so entries "
+                                     "stored there are missing from the result:", nullptr, int(failures.size())).arg(repo)};
+    for (int i = 0; i < failures.size() && i < kFailuresNamed; ++i)
+        lines << QStringLiteral("  %1: %2").arg(failures[i].path, failures[i].error.message);
+    if (failures.size() > kFailuresNamed)
+        lines << LookupText::tr("  and %n more.", nullptr, int(failures.size()) - kFailuresNamed);
+    lines << LookupText::tr("Run the lookup again; if it keeps failing, check the repo and your access on the Hub.");
+    return {HubError::Kind::Incomplete, 0, lines.join(QLatin1Char('\n'))};
+}
+}  // namespace
 
 bool LookupFilters::matches(const LookupEntry &e) const
 {
@@ -110,250 +327,31 @@ bool LookupFilters::matches(const LookupEntry &e) const
     return true;
 }
 
-LookupEntry parseRegistryEntry(const QByteArray &text, const QString &path)
-{
-    LookupEntry e;
-    e.path = path;
-    e.raw = text;
-    json j;
-    try {
-        j = json::parse(text.constData(), text.constData() + text.size());
-    } catch (const json::exception &) {
-        return e;
-    }
-    if (!j.is_object())
-        return e;
-    // Current and 0.2+ entries keep the compile settings in "neuron"; legacy ones put them at the top.
-    const json &n = j.contains("neuron") && j["neuron"].is_object() ? j["neuron"] : j;
-    e.batchSize = intOf(n, {"batch_size", "static_batch_size"});
-    e.sequenceLength = intOf(n, {"sequence_length", "static_sequence_length"});
-    e.tensorParallel = intOf(n, {"tp_degree", "tensor_parallel_size", "num_cores"});
-    e.dtype = normalizeDtype(strOf(n, {"torch_dtype", "dtype", "auto_cast_type"}));
-    e.instanceType = strOf(n, {"target", "instance_type"});
-    e.compilerVersion = strOf(n, {"neuronxcc_version", "compiler_version"});
-    e.checkpointRevision = strOf(n, {"checkpoint_revision"});
-    e.modelId = strOf(j, {"_model_id", "model_id"});
-    if (e.modelId.isEmpty())
-        e.modelId = strOf(n, {"checkpoint_id"});
-    e.task = strOf(j, {"_task", "task"});
-    if (e.task.isEmpty())
-        e.task = strOf(n, {"task"});
-    e.known = e.batchSize >= 0 && e.sequenceLength >= 0;
-    return e;
-}
-
 LookupResult lookupModel(const HubClient &hub, const QString &repo, const QString &modelId, const LookupFilters &filters,
                          const LookupOptions &options, const std::atomic_bool *cancel)
 {
     LookupResult res;
-    HubError &err = res.error;
-    const QStringList parts = modelId.split(QLatin1Char('/'));
-    if (parts.size() != 2 || parts[0].isEmpty() || parts[1].isEmpty() || !HubClient::isSafeRepoPath(modelId)) {
-        err = {HubError::Kind::BadResponse, 0, LookupText::tr("\"%1\" is not a model id of the form org/name.").arg(modelId)};
+    if (!isModelId(modelId)) {
+        res.error = {HubError::Kind::InvalidArgument, 0,
+                     LookupText::tr("\"%1\" is not a model id: use org/name, as on the Hub (e.g. meta-llama/Llama-3.1-8B).")
+                         .arg(modelId)};
         return res;
     }
-    // 1. The repo root: compiler folders (current layout), 0_REGISTRY (0.1-0.4), registry.json (oldest).
-    const QVector<TreeEntry> root = hub.listTree(repo, QStringLiteral("main"), QString(), false, &err, cancel);
-    if (!err.ok())
+    RegistryWalk walk(hub, repo, modelId, options, cancel, res);
+    const QVector<Item> files = walk.entryFiles();
+    if (!res.error.ok())
         return res;
-    QStringList registryRoots;
-    bool haveRegistryJson = false;
-    for (const TreeEntry &e : root) {
-        if (e.isDir && e.path.startsWith(QLatin1String("neuronxcc-")))
-            registryRoots << e.path + QStringLiteral("/0_REGISTRY");
-        else if (e.isDir && e.path == QLatin1String("0_REGISTRY"))
-            registryRoots << e.path;
-        else if (!e.isDir && e.path == QLatin1String("registry.json"))
-            haveRegistryJson = true;
-    }
-    // 2. Each registry root: optimum-neuron versions, then model types (and 0.1's training/inference level).
-    QVector<Candidate> modelDirs;
-    QVector<QVector<TreeEntry>> versionLists(registryRoots.size());
-    QVector<HubError> errors(registryRoots.size());
-    parallelFor(int(registryRoots.size()), options.parallel, cancel, [&](int i) {
-        versionLists[i] = hub.listTree(repo, QStringLiteral("main"), registryRoots[i], false, &errors[i], cancel);
-    });
-    QVector<QPair<QString, QString>> typeRoots;  // (folder holding model types, layout)
-    for (int i = 0; i < registryRoots.size(); ++i) {
-        if (!errors[i].ok() && errors[i].kind != HubError::Kind::EntryNotFound && errors[i].kind != HubError::Kind::NotFound) {
-            err = errors[i];
-            return res;
-        }
-        const bool current = registryRoots[i] != QLatin1String("0_REGISTRY");
-        for (const TreeEntry &v : std::as_const(versionLists[i]))
-            if (v.isDir) {
-                res.registries << v.path;
-                typeRoots.append({v.path, current ? QStringLiteral("current") : QStringLiteral("0.2-0.4")});
-            }
-    }
-    QVector<QVector<TreeEntry>> typeLists(typeRoots.size());
-    QVector<HubError> typeErrors(typeRoots.size());
-    parallelFor(int(typeRoots.size()), options.parallel, cancel, [&](int i) {
-        typeLists[i] = hub.listTree(repo, QStringLiteral("main"), typeRoots[i].first, false, &typeErrors[i], cancel);
-    });
-    QStringList candidates;
-    QHash<QString, QString> layoutOf;
-    QVector<QPair<QString, QString>> modeRoots;
-    for (int i = 0; i < typeRoots.size(); ++i) {
-        for (const TreeEntry &t : std::as_const(typeLists[i])) {
-            if (!t.isDir)
-                continue;
-            const QString leaf = t.path.section(QLatin1Char('/'), -1);
-            if (leaf == QLatin1String("training") || leaf == QLatin1String("inference")) {
-                modeRoots.append({t.path, QStringLiteral("0.1 (training/inference)")});
-                continue;
-            }
-            const QString c = t.path + QLatin1Char('/') + modelId;
-            candidates << c;
-            layoutOf.insert(c, typeRoots[i].second);
-        }
-    }
-    QVector<QVector<TreeEntry>> modeLists(modeRoots.size());
-    QVector<HubError> modeErrors(modeRoots.size());
-    parallelFor(int(modeRoots.size()), options.parallel, cancel, [&](int i) {
-        modeLists[i] = hub.listTree(repo, QStringLiteral("main"), modeRoots[i].first, false, &modeErrors[i], cancel);
-    });
-    for (int i = 0; i < modeRoots.size(); ++i)
-        for (const TreeEntry &t : std::as_const(modeLists[i]))
-            if (t.isDir) {
-                const QString c = t.path + QLatin1Char('/') + modelId;
-                candidates << c;
-                layoutOf.insert(c, modeRoots[i].second);
-            }
-    // 3. Which model folders exist: one paths-info call per 100 candidates.
-    for (int i = 0; i < candidates.size(); i += 100) {
-        const QVector<TreeEntry> found = hub.pathsInfo(repo, QStringLiteral("main"), candidates.mid(i, 100), &err, cancel);
-        if (!err.ok())
-            return res;
-        for (const TreeEntry &f : found)
-            modelDirs.append({f.path, layoutOf.value(f.path)});
-    }
-    // 4. Their entry files.
-    QVector<QVector<TreeEntry>> files(modelDirs.size());
-    QVector<HubError> fileErrors(modelDirs.size());
-    parallelFor(int(modelDirs.size()), options.parallel, cancel, [&](int i) {
-        files[i] = hub.listTree(repo, QStringLiteral("main"), modelDirs[i].path, true, &fileErrors[i], cancel);
-    });
-    QVector<Candidate> entryFiles;
-    for (int i = 0; i < modelDirs.size(); ++i) {
-        if (!fileErrors[i].ok()) {
-            err = fileErrors[i];
-            return res;
-        }
-        for (const TreeEntry &f : std::as_const(files[i]))
-            if (!f.isDir && f.path.endsWith(QLatin1String(".json")))
-                entryFiles.append({f.path, modelDirs[i].layout});
-    }
-    if (haveRegistryJson)
-        entryFiles.append({QStringLiteral("registry.json"), QStringLiteral("registry.json")});
-    // 5. Fetch every entry, in parallel.
-    QVector<QByteArray> bodies(entryFiles.size());
-    QVector<HubError> bodyErrors(entryFiles.size());
-    parallelFor(int(entryFiles.size()), options.parallel, cancel, [&](int i) {
-        bodies[i] = hub.readFile(repo, QStringLiteral("main"), entryFiles[i].path, 16 * 1024 * 1024, &bodyErrors[i], nullptr, cancel);
-    });
-    if (cancel && cancel->load()) {
-        err = {HubError::Kind::Cancelled, 0, LookupText::tr("Cancelled.")};
+    const QVector<Fetched> bodies = walk.fetch(files);
+    if (!res.error.ok())
         return res;
-    }
-    QSet<QString> seen;
-    auto add = [&](LookupEntry e, const QString &layout) {
-        e.registryLayout = layout;
-        if (!e.known) {
-            res.unknown.append(e);
-            return;
-        }
-        if (options.applyFilters && !filters.matches(e))
-            return;
-        const QString key = QStringLiteral("%1|%2|%3|%4|%5|%6|%7").arg(e.batchSize).arg(e.sequenceLength).arg(e.tensorParallel)
-                                .arg(e.dtype, e.instanceType, e.compilerVersion, e.checkpointRevision);
-        if (!seen.contains(key)) {
-            seen.insert(key);
-            res.entries.append(e);
-        }
-    };
-    for (int i = 0; i < entryFiles.size(); ++i) {
-        if (!bodyErrors[i].ok()) {
-            err = bodyErrors[i];
-            return res;
-        }
-        ++res.fetched;
-        if (entryFiles[i].layout != QLatin1String("registry.json")) {
-            add(parseRegistryEntry(bodies[i], entryFiles[i].path), entryFiles[i].layout);
-            continue;
-        }
-        // The oldest layout: one registry.json with entries keyed by model id (or a list of entries).
-        json j;
-        try {
-            j = json::parse(bodies[i].constData(), bodies[i].constData() + bodies[i].size());
-        } catch (const json::exception &) {
-            res.unknown.append(parseRegistryEntry(bodies[i], entryFiles[i].path));
-            continue;
-        }
-        QVector<json> items;
-        if (j.is_object() && j.contains(modelId.toStdString())) {
-            const json &v = j[modelId.toStdString()];
-            if (v.is_array())
-                for (const auto &x : v)
-                    items.append(x);
-            else if (v.is_object() && (v.contains("neuron") || v.contains("batch_size")))
-                items.append(v);
-            else if (v.is_object())
-                for (const auto &x : v)
-                    items.append(x);
-        } else if (j.is_array()) {
-            for (const auto &x : j)
-                if (x.is_object())
-                    items.append(x);
-        }
-        for (const json &x : items) {
-            LookupEntry e = parseRegistryEntry(QByteArray::fromStdString(x.dump()), entryFiles[i].path);
-            if (e.modelId.isEmpty() || e.modelId == modelId)
-                add(e, entryFiles[i].layout);
-        }
-    }
-    std::sort(res.entries.begin(), res.entries.end(), [](const LookupEntry &a, const LookupEntry &b) {
-        return std::tie(a.tensorParallel, a.batchSize, a.sequenceLength, a.dtype, a.instanceType, a.compilerVersion) <
-               std::tie(b.tensorParallel, b.batchSize, b.sequenceLength, b.dtype, b.instanceType, b.compilerVersion);
-    });
+    EntryCollector collect(modelId, filters, options, res);
+    for (int i = 0; i < files.size(); ++i)
+        if (bodies[i].ok)
+            collect.addFile(files[i], bodies[i].body);
+    collect.sort();
+    if (!res.failures.isEmpty())
+        res.error = incompleteError(repo, res.failures);
     return res;
-}
-
-QString formatLookupTable(const QString &modelId, const QVector<LookupEntry> &entries)
-{
-    if (entries.isEmpty())
-        return LookupText::tr("No cached entries found for %1.").arg(modelId);
-    const QStringList columns = {QStringLiteral("batch size"), QStringLiteral("sequence length"),
-                                 QStringLiteral("tensor parallel"), QStringLiteral("dtype"),
-                                 QStringLiteral("instance type"), QStringLiteral("compiler version"),
-                                 QStringLiteral("checkpoint revision")};
-    QList<QStringList> rows;
-    for (const LookupEntry &e : entries)
-        rows << QStringList{QString::number(e.batchSize), QString::number(e.sequenceLength), QString::number(e.tensorParallel),
-                            e.dtype, e.instanceType, e.compilerVersion, e.checkpointRevision};
-    QList<int> width;
-    for (int c = 0; c < columns.size(); ++c) {
-        int w = std::max(16, int(columns[c].size()) + 2);
-        for (const QStringList &r : std::as_const(rows))
-            w = std::max(w, int(r[c].size()) + 2);
-        width << w;
-    }
-    auto center = [](const QString &s, int w) -> QString {
-        const int pad = std::max(0, w - int(s.size()));
-        return QString(pad / 2, QLatin1Char(' ')) + s + QString(pad - pad / 2, QLatin1Char(' '));
-    };
-    QStringList lines{LookupText::tr("Cached entries for %1").arg(modelId)};
-    QString header;
-    for (int c = 0; c < columns.size(); ++c)
-        header += center(columns[c], width[c]);
-    lines << header;
-    for (const QStringList &r : std::as_const(rows)) {
-        QString line;
-        for (int c = 0; c < columns.size(); ++c)
-            line += center(r[c], width[c]);
-        lines << line;
-    }
-    return lines.join(QLatin1Char('\n'));
 }
 
 }  // namespace ingot

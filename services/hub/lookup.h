@@ -1,26 +1,14 @@
-// "Is my model at these shapes already compiled?": the registry entries of a Hub cache repo for one model,
-// across every registry layout optimum-neuron versions have written (REFERENCE.md §2), fetched in parallel.
+// "Is my model at these shapes already compiled?": the registry entries of a Hub cache repo for one model, across
+// every registry layout optimum-neuron versions have written (docs/formats.md, "Hub cache repos"), fetched in
+// parallel. A folder or file that cannot be read never passes for "not cached": the result names it.
 #pragma once
 
 #include "services/hub/hubclient.h"
+#include "services/hub/registry.h"
+
+#include <atomic>
 
 namespace ingot {
-
-struct LookupEntry {
-    QString path;        // where the entry lives in the repo
-    QByteArray raw;      // the entry's JSON text, as stored
-    bool known = false;  // a shape Ingot understands; unknown ones are shown raw
-    QString modelId;
-    QString task;
-    int batchSize = -1;
-    int sequenceLength = -1;
-    int tensorParallel = -1;
-    QString dtype;         // normalized: bfloat16, float16, float32 ...
-    QString instanceType;  // target: trn1, trn2, inf2 ...
-    QString compilerVersion;
-    QString checkpointRevision;
-    QString registryLayout;  // "current", "0.2-0.4", "0.1 (training/inference)", "registry.json"
-};
 
 struct LookupFilters {
     QString instanceType;
@@ -31,27 +19,31 @@ struct LookupFilters {
     bool matches(const LookupEntry &e) const;
 };
 
+// A registry folder or entry file the lookup could not read, and why.
+struct LookupFailure {
+    QString path;
+    HubError error;
+};
+
 struct LookupResult {
     QVector<LookupEntry> entries;  // known shapes that pass the filters, de-duplicated and sorted
     QVector<LookupEntry> unknown;  // unknown shapes for this model, raw
     int fetched = 0;               // registry files read
     QStringList registries;        // registry roots found
+    QVector<LookupFailure> failures;  // what could not be read: entries there are missing above
+    // None: complete. Incomplete: the entries above are what could be read, and the message names what could not
+    // (`failures`). Any other kind: the lookup failed as a whole (a bad repo or model id, the repo, Cancelled).
     HubError error;
+    bool failed() const { return !error.ok() && error.kind != HubError::Kind::Incomplete; }
 };
-
-// Parses one registry entry (the file's JSON text). Never throws; an unknown shape has known == false.
-LookupEntry parseRegistryEntry(const QByteArray &json, const QString &path);
-QString normalizeDtype(const QString &dtype);
 
 struct LookupOptions {
     int parallel = 16;         // files fetched at once (1: one after another)
     bool applyFilters = true;
 };
 
+// Stops early, with a Cancelled error, once `cancel` is set.
 LookupResult lookupModel(const HubClient &hub, const QString &repo, const QString &modelId, const LookupFilters &filters,
                          const LookupOptions &options = {}, const std::atomic_bool *cancel = nullptr);
-
-// The table optimum-cli prints (title, centered columns), with compiler version and checkpoint revision.
-QString formatLookupTable(const QString &modelId, const QVector<LookupEntry> &entries);
 
 }  // namespace ingot

@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QEventLoop>
+#include <QThread>
 
 #include <qt6keychain/keychain.h>
 
@@ -12,9 +13,24 @@ struct KeychainText {
     Q_DECLARE_TR_FUNCTIONS(ingot::Keychain)
 };
 
-// Runs a QtKeychain job to its end with a local event loop; QtKeychain needs one in the calling thread.
+// The thread of a GUI application's main loop, where a local event loop would run the UI's events nested.
+bool onGuiThread()
+{
+    const QCoreApplication *app = QCoreApplication::instance();
+    return app && app->inherits("QGuiApplication") && QThread::currentThread() == app->thread();
+}
+
+// Runs a QtKeychain job to its end with a local event loop; QtKeychain needs one in the calling thread. That is
+// only ever a worker thread (runTask), which has no other loop; on the GUI thread it would nest the UI's loop.
 bool runJob(QKeychain::Job *job, QString *error)
 {
+    Q_ASSERT_X(!onGuiThread(), "KeychainSecretStore", "called on the GUI thread: use runTask");
+    if (onGuiThread()) {
+        if (error)
+            *error = KeychainText::tr("The keychain was asked on the UI thread, which Ingot never does: nothing was "
+                                      "read or written. Please report this.");
+        return false;
+    }
     job->setAutoDelete(false);
     QEventLoop loop;
     QObject::connect(job, &QKeychain::Job::finished, &loop, &QEventLoop::quit);

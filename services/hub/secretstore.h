@@ -17,7 +17,8 @@ public:
     virtual QString name() const = 0;  // "the system keychain"
 };
 
-// QtKeychain. Blocks the calling thread while a job runs (call it off the UI thread).
+// QtKeychain. Blocks the calling thread while a job runs, with a local event loop: call it off the UI thread
+// (runTask) or from the CLI. On a GUI application's main thread it asserts, and refuses in release builds.
 class KeychainSecretStore final : public SecretStore
 {
 public:

@@ -56,6 +56,8 @@ int main(int argc, char **argv)
         fetched = b.fetched;
         if (a.entries.size() != b.entries.size())
             std::fprintf(stderr, "warning: sequential and parallel lookups disagree\n");
+        if (!a.error.ok() || !b.error.ok())
+            std::fprintf(stderr, "warning: a lookup did not complete: %s\n", qPrintable(a.error.ok() ? b.error.message : a.error.message));
     }
     std::printf("lookup (%d registry files, %d distinct entries), median of %d runs:\n", fetched, entries, runs);
     std::printf("  loopback, no added latency:\n");

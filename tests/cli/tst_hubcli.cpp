@@ -60,6 +60,7 @@ private Q_SLOTS:
         hub->makeRepo(QStringLiteral("neuronorg/team-cache"), true, test::registryFixture(QStringLiteral("meta-llama/Llama-2-7b-hf"), 6));
     }
     void cleanupTestCase() { delete hub; }
+    void cleanup() { QVERIFY(hub->clearFaults()); }
 
     void whoamiAndLogin()
     {
@@ -137,6 +138,76 @@ private Q_SLOTS:
         r = cli({QStringLiteral("cache"), QStringLiteral("lookup"), QStringLiteral("nobody/none")}, {env, QStringLiteral("CUSTOM_CACHE_REPO=neuronorg/team-cache")});
         QCOMPARE(r.code, 0);
         QCOMPARE(r.out.trimmed(), QStringLiteral("No cached entries found for nobody/none."));
+    }
+
+    void lookupTableLooksLikeOptimumCli()
+    {
+        const Run r = cli({QStringLiteral("cache"), QStringLiteral("lookup"), QStringLiteral("meta-llama/Llama-2-7b-hf"),
+                           QStringLiteral("--repo_id"), QStringLiteral("neuronorg/team-cache")}, {QStringLiteral("HF_TOKEN=") + kToken});
+        QCOMPARE(r.code, 0);
+        QStringList lines = r.out.split(QLatin1Char('\n'));
+        QCOMPARE(lines.takeLast(), QString());  // the output ends with a newline
+        QCOMPARE(lines.size(), 2 + 10);
+        QCOMPARE(lines[0], QStringLiteral("Cached entries for meta-llama/Llama-2-7b-hf"));
+        for (const char *column : {"batch size", "sequence length", "tensor parallel", "dtype", "instance type",
+                                   "compiler version", "checkpoint revision"})
+            QVERIFY2(lines[1].contains(QLatin1String(column)), column);
+        // Centered columns of at least 16 characters: each row as wide as the header.
+        QVERIFY(lines[1].size() >= 7 * 16);
+        for (int i = 2; i < lines.size(); ++i)
+            QCOMPARE(lines[i].size(), lines[1].size());
+    }
+
+    // A registry folder that keeps failing: the table of what was read, an error naming the folder, exit 6
+    // (README: the Hub could not be reached or answered wrongly), never a quiet "not cached".
+    void lookupThatCouldNotReadEverything()
+    {
+        QVERIFY(hub->failPersistently(QStringLiteral("tree/main/0_REGISTRY/0.0.18?")));
+        const QStringList env{QStringLiteral("HF_TOKEN=") + kToken};
+        const QStringList args{QStringLiteral("cache"), QStringLiteral("lookup"), QStringLiteral("meta-llama/Llama-2-7b-hf"),
+                               QStringLiteral("--repo_id"), QStringLiteral("neuronorg/team-cache")};
+        Run r = cli(args, env);
+        QCOMPARE(r.code, 6);
+        QVERIFY(r.out.startsWith(QStringLiteral("Cached entries for meta-llama/Llama-2-7b-hf")));
+        QCOMPARE(r.out.trimmed().split(QLatin1Char('\n')).size(), 2 + 8);
+        QVERIFY2(r.err.contains(QStringLiteral("error: Incomplete")), qPrintable(r.err));
+        QVERIFY(r.err.contains(QStringLiteral("0_REGISTRY/0.0.18: ")));
+        QVERIFY(r.err.contains(QStringLiteral("neuronorg/team-cache")));
+        r = cli(args + QStringList{QStringLiteral("--json")}, env);
+        QCOMPARE(r.code, 6);
+        QCOMPARE(r.json().value(QStringLiteral("entries")).toArray().size(), 8);
+        const QJsonArray incomplete = r.json().value(QStringLiteral("incomplete")).toArray();
+        QCOMPARE(incomplete.size(), 1);
+        QCOMPARE(incomplete[0].toObject().value(QStringLiteral("path")).toString(), QStringLiteral("0_REGISTRY/0.0.18"));
+        QCOMPARE(incomplete[0].toObject().value(QStringLiteral("status")).toInt(), 503);
+        QVERIFY(r.json().value(QStringLiteral("error")).toString().contains(QStringLiteral("0_REGISTRY/0.0.18")));
+        QVERIFY(hub->clearFaults());
+        r = cli(args + QStringList{QStringLiteral("--json")}, env);
+        QCOMPARE(r.code, 0);
+        QVERIFY(!r.json().contains(QStringLiteral("incomplete")));
+    }
+
+    // A malformed id is a usage error (exit 2) saying what is wrong, not "not found" (7) or a bad answer (6).
+    void malformedIdsAreBadArguments()
+    {
+        const QStringList env{QStringLiteral("HF_TOKEN=") + kToken};
+        hub->clearLog();
+        Run r = cli({QStringLiteral("cache"), QStringLiteral("lookup"), QStringLiteral("../etc"),
+                     QStringLiteral("--repo_id"), QStringLiteral("neuronorg/team-cache")}, env);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("\"../etc\" is not a model id")), qPrintable(r.err));
+        r = cli({QStringLiteral("cache"), QStringLiteral("lookup"), QStringLiteral("meta-llama/Llama-2-7b-hf"),
+                 QStringLiteral("--repo_id"), QStringLiteral("team cache")}, env);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("\"team cache\" is not a repo id")), qPrintable(r.err));
+        r = cli({QStringLiteral("cache"), QStringLiteral("set"), QStringLiteral("noslash")}, env);
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains(QStringLiteral("\"noslash\" is not a repo id")));
+        r = cli({QStringLiteral("cache"), QStringLiteral("create"), QStringLiteral("-n"), QStringLiteral("alice/bad name")}, env);
+        QCOMPARE(r.code, 2);
+        r = cli({QStringLiteral("hub"), QStringLiteral("ls"), QStringLiteral("a/b/c")}, env);
+        QCOMPARE(r.code, 2);
+        QCOMPARE(hub->requestLog().size(), size_t(0));  // nothing was sent for any of them
     }
 };
 

@@ -9,7 +9,8 @@ Bearer tokens with private and gated repos, and switchable faults for the next N
     testhub.py --data DIR [--port 0] [--page-size 1000] [--lfs-threshold BYTES]
                [--token hf_xxx:user[:orgs,comma][:read|write]] [--port-file FILE]
 
-Faults: POST /_test/faults {"kind": K, "count": N, ...} with K one of latency (ms), error5xx (status),
+Faults: POST /_test/faults {"kind": K, "count": N, ["path": P,] ...} for the next N requests (whose path contains P,
+when given; a large N makes a persistent fault) with K one of latency (ms), error5xx (status, retry_after),
 drop (close without answering), truncate (half the body), ratelimit (429 + Retry-After: retry_after),
 html (503 text/html), badjson (200 with broken JSON), redirectloop, badpaths (tree entries with ".." and a
 leading "/"), huge (a body of `bytes` bytes), extrafields (unknown JSON fields). GET /_test/log returns the
@@ -166,10 +167,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def json(self, status, obj, headers=None):
         self.send(status, json.dumps(obj).encode(), "application/json", headers)
 
-    def error(self, status, code, message):
+    def error(self, status, code, message, extra_headers=None):
         hdrs = {"X-Error-Message": message}
         if code:
             hdrs["X-Error-Code"] = code
+        hdrs.update(extra_headers or {})
         self.json(status, {"error": message}, hdrs)
 
     def body(self):
@@ -214,7 +216,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             time.sleep(f.get("ms", 200) / 1000.0)
             return False
         if k == "error5xx":
-            self.error(f.get("status", 503), None, "Service temporarily unavailable (test fault)")
+            extra = {"Retry-After": str(f["retry_after"])} if "retry_after" in f else None
+            self.error(f.get("status", 503), None, "Service temporarily unavailable (test fault)", extra)
         elif k == "ratelimit":
             self.send(429, b'{"error":"Too many requests"}', "application/json", {"Retry-After": str(f.get("retry_after", 1))})
         elif k == "drop":

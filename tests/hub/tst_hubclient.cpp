@@ -176,6 +176,36 @@ private Q_SLOTS:
         QVERIFY(e.ok());
     }
 
+    // An id that is not org/name is the caller's mistake, not a missing repo: every call says so, and sends nothing.
+    void invalidRepoIdsAreInvalidArguments()
+    {
+        QTemporaryDir tmp;
+        hub->clearLog();
+        for (const QString &bad : {QStringLiteral("noslash"), QStringLiteral("a/b/c"), QStringLiteral("a b/c"), QStringLiteral("../etc")}) {
+            QList<HubError> errors;
+            HubError e;
+            client().repoInfo(bad, QString(), &e);
+            errors << e;
+            client().listTree(bad, QStringLiteral("main"), QString(), false, &e);
+            errors << e;
+            client().pathsInfo(bad, QStringLiteral("main"), {QStringLiteral("a")}, &e);
+            errors << e;
+            client().readFile(bad, QStringLiteral("main"), QStringLiteral("a.txt"), 1000, &e);
+            errors << e;
+            client().download(bad, QStringLiteral("main"), QStringLiteral("a.txt"), tmp.filePath(QStringLiteral("a.txt")), &e);
+            errors << e;
+            client().createRepo(bad, false, &e);
+            errors << e;
+            for (const HubError &x : std::as_const(errors)) {
+                QCOMPARE(x.kind, HubError::Kind::InvalidArgument);
+                QVERIFY2(x.message.contains(QStringLiteral("\"%1\" is not a repo id").arg(bad)), qPrintable(x.message));
+                QVERIFY(x.message.contains(QStringLiteral("org/name")));
+            }
+        }
+        QCOMPARE(hub->requestLog().size(), size_t(0));
+        QVERIFY(QDir(tmp.path()).isEmpty());
+    }
+
     void transientFaultsAreRetried_data()
     {
         QTest::addColumn<QByteArray>("fault");

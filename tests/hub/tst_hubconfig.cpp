@@ -1,6 +1,9 @@
 // Hub conventions: endpoint, HF_HOME, token resolution order, saving a token, the custom cache repo file.
-#include "services/hub/hubconfig.h"
+#include "services/hub/cacherepo.h"
+#include "services/hub/hubenv.h"
+#include "services/hub/repoid.h"
 #include "services/hub/secretstore.h"
+#include "services/hub/token.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,8 +1,11 @@
-// Lookup across every registry layout, against the test Hub; filters, de-duplication, raw entries, the table.
+// Lookup across every registry layout, against the test Hub; filters, de-duplication, raw entries; what could not
+// be read named at every level; bad ids; cancelling.
 #include "services/hub/lookup.h"
 #include "tests/support/testhub.h"
 
 #include <QTest>
+
+#include <thread>
 
 using namespace ingot;
 
@@ -24,6 +27,7 @@ private Q_SLOTS:
         hub->makeRepo(QStringLiteral("alice/cache"), true, test::registryFixture(model, 6));
     }
     void cleanupTestCase() { delete hub; }
+    void cleanup() { QVERIFY(hub->clearFaults()); }
 
     void parseEveryShape()
     {
@@ -94,17 +98,10 @@ private Q_SLOTS:
         const LookupResult b = lookupModel(client(), QStringLiteral("alice/cache"), model, {});
         QCOMPARE(a.entries.size(), b.entries.size());
         QCOMPARE(a.fetched, b.fetched);
-        QCOMPARE(formatLookupTable(model, a.entries), formatLookupTable(model, b.entries));
-    }
-
-    void tableLooksLikeOptimumCli()
-    {
-        const LookupResult r = lookupModel(client(), QStringLiteral("alice/cache"), model, {});
-        const QStringList lines = formatLookupTable(model, r.entries).split(QLatin1Char('\n'));
-        QCOMPARE(lines[0], QStringLiteral("Cached entries for meta-llama/Llama-2-7b-hf"));
-        QVERIFY(lines[1].contains(QStringLiteral("batch size")) && lines[1].contains(QStringLiteral("instance type")));
-        QCOMPARE(lines.size(), 2 + r.entries.size());
-        QCOMPARE(formatLookupTable(QStringLiteral("x/y"), {}), QStringLiteral("No cached entries found for x/y."));
+        for (int i = 0; i < a.entries.size(); ++i) {
+            QCOMPARE(a.entries[i].path, b.entries[i].path);
+            QCOMPARE(a.entries[i].raw, b.entries[i].raw);
+        }
     }
 
     void missingModelRepoAndBadIds()
@@ -114,8 +111,128 @@ private Q_SLOTS:
         QCOMPARE(r.entries.size(), 0);
         r = lookupModel(client(), QStringLiteral("alice/missing"), model, {});
         QCOMPARE(r.error.kind, HubError::Kind::NotFound);
-        r = lookupModel(client(), QStringLiteral("alice/cache"), QStringLiteral("../etc"), {});
-        QVERIFY(!r.error.ok());
+        QVERIFY(r.failed());
+    }
+
+    // A malformed id is the caller's mistake, said as such: never "not found" or "bad response", and nothing is sent.
+    void badIdsAreInvalidArguments_data()
+    {
+        QTest::addColumn<QString>("repo");
+        QTest::addColumn<QString>("modelId");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("model id with ..") << QStringLiteral("alice/cache") << QStringLiteral("../etc") << QStringLiteral("\"../etc\" is not a model id");
+        QTest::newRow("model id without org") << QStringLiteral("alice/cache") << QStringLiteral("llama") << QStringLiteral("\"llama\" is not a model id");
+        QTest::newRow("repo id with a space") << QStringLiteral("alice/my cache") << model << QStringLiteral("\"alice/my cache\" is not a repo id");
+        QTest::newRow("repo id without org") << QStringLiteral("cache") << model << QStringLiteral("\"cache\" is not a repo id");
+    }
+    void badIdsAreInvalidArguments()
+    {
+        QFETCH(QString, repo);
+        QFETCH(QString, modelId);
+        QFETCH(QString, named);
+        hub->clearLog();
+        const LookupResult r = lookupModel(client(), repo, modelId, {});
+        QCOMPARE(r.error.kind, HubError::Kind::InvalidArgument);
+        QVERIFY2(r.error.message.contains(named), qPrintable(r.error.message));
+        QVERIFY(r.error.message.contains(QStringLiteral("org/name")));  // and what to write instead
+        QCOMPARE(hub->requestLog().size(), size_t(0));
+    }
+
+    // A registry folder or file that keeps failing is named, with the entries that could be read: never a table
+    // that passes for complete. Each level of the walk, in turn.
+    void unreadablePartsAreNamed_data()
+    {
+        QTest::addColumn<QString>("fault");       // part of the failing request's path
+        QTest::addColumn<QStringList>("named");   // the failures' paths
+        QTest::addColumn<int>("entries");         // what could still be read
+        const QString root = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/0_REGISTRY");
+        QTest::newRow("a registry root") << QStringLiteral("tree/main/neuronxcc-2.15.128.0%2B56dc5a86/0_REGISTRY?")
+                                         << QStringList{root} << 4;
+        QTest::newRow("a version folder") << QStringLiteral("tree/main/0_REGISTRY/0.0.18?")
+                                          << QStringList{QStringLiteral("0_REGISTRY/0.0.18")} << 8;
+        QTest::newRow("a training/inference folder") << QStringLiteral("tree/main/0_REGISTRY/0.0.10/inference?")
+                                                     << QStringList{QStringLiteral("0_REGISTRY/0.0.10/inference")} << 9;
+        QTest::newRow("a model folder") << QStringLiteral("tree/main/0_REGISTRY/0.0.18/llama/meta-llama/Llama-2-7b-hf?")
+                                        << QStringList{QStringLiteral("0_REGISTRY/0.0.18/llama/meta-llama/Llama-2-7b-hf")} << 8;
+        QTest::newRow("an entry file") << QStringLiteral("resolve/main/registry.json")
+                                       << QStringList{QStringLiteral("registry.json")} << 9;
+    }
+    void unreadablePartsAreNamed()
+    {
+        QFETCH(QString, fault);
+        QFETCH(QStringList, named);
+        QFETCH(int, entries);
+        QVERIFY(hub->failPersistently(fault));
+        const LookupResult r = lookupModel(client(), QStringLiteral("alice/cache"), model, {});
+        QCOMPARE(r.error.kind, HubError::Kind::Incomplete);
+        QVERIFY(!r.failed());
+        QCOMPARE(r.entries.size(), entries);
+        QStringList paths;
+        for (const LookupFailure &f : r.failures) {
+            paths << f.path;
+            QCOMPARE(f.error.kind, HubError::Kind::Server);
+            QCOMPARE(f.error.status, 503);
+        }
+        QCOMPARE(paths, named);
+        for (const QString &p : named)
+            QVERIFY2(r.error.message.contains(p), qPrintable(r.error.message));
+        QVERIFY(r.error.message.contains(QStringLiteral("alice/cache")));
+        QVERIFY(r.error.message.contains(QStringLiteral("Run the lookup again")));
+        // The same lookup without the fault is complete again.
+        QVERIFY(hub->clearFaults());
+        const LookupResult again = lookupModel(client(), QStringLiteral("alice/cache"), model, {});
+        QVERIFY(again.error.ok());
+        QCOMPARE(again.entries.size(), 10);
+    }
+
+    // paths-info asks about many folders at once: when it fails, the model-type folders it asked about are named.
+    void unreadablePathsInfoNamesTheFoldersAskedAbout()
+    {
+        QVERIFY(hub->failPersistently(QStringLiteral("/paths-info/")));
+        const LookupResult r = lookupModel(client(), QStringLiteral("alice/cache"), model, {});
+        QCOMPARE(r.error.kind, HubError::Kind::Incomplete);
+        QCOMPARE(r.entries.size(), 1);  // registry.json's, which needs no paths-info
+        QStringList paths;
+        for (const LookupFailure &f : r.failures)
+            paths << f.path;
+        paths.sort();
+        const QString v15 = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/0_REGISTRY/");
+        QCOMPARE(paths, (QStringList{QStringLiteral("0_REGISTRY/0.0.10/inference/llama"), QStringLiteral("0_REGISTRY/0.0.18/llama"),
+                                     v15 + QStringLiteral("0.0.24/llama"), v15 + QStringLiteral("0.0.25/5f3b1c0ad6e2e9a1b7c4"),
+                                     v15 + QStringLiteral("0.0.25/llama")}));
+        for (const QString &p : std::as_const(paths))
+            QVERIFY2(r.error.message.contains(p), qPrintable(r.error.message));
+    }
+
+    // The repo's root is the one thing without which nothing can be said: its failure fails the lookup.
+    void unreadableRootFailsTheLookup()
+    {
+        QVERIFY(hub->failPersistently(QStringLiteral("/tree/main?")));
+        const LookupResult r = lookupModel(client(), QStringLiteral("alice/cache"), model, {});
+        QVERIFY(r.failed());
+        QCOMPARE(r.error.kind, HubError::Kind::Server);
+        QCOMPARE(r.entries.size(), 0);
+    }
+
+    void cancelStopsTheLookup()
+    {
+        // Every request is slow; the flag is set once the walk has started.
+        QVERIFY(hub->fault({{"kind", "latency"}, {"ms", 100}, {"count", 1000000000}}));
+        hub->clearLog();
+        std::atomic_bool cancel{false};
+        LookupResult r;
+        std::thread walk([&] { r = lookupModel(client(), QStringLiteral("alice/cache"), model, {}, {}, &cancel); });
+        QTRY_VERIFY_WITH_TIMEOUT(hub->requestLog().size() >= 2, 10000);
+        cancel = true;
+        walk.join();
+        QCOMPARE(r.error.kind, HubError::Kind::Cancelled);
+        QVERIFY(r.failures.isEmpty());  // what a cancel interrupted is not "could not be read"
+        QVERIFY(r.entries.isEmpty());
+        const size_t sent = hub->requestLog().size();
+        QVERIFY(hub->clearFaults());
+        hub->clearLog();
+        lookupModel(client(), QStringLiteral("alice/cache"), model, {});
+        QVERIFY2(sent < hub->requestLog().size(), "a cancelled lookup sends fewer requests than a whole one");
     }
 };
 

@@ -34,6 +34,14 @@ public:
     bool post(const QString &path, const nlohmann::json &body);
     nlohmann::json get(const QString &path);
     bool fault(const nlohmann::json &f) { return post(QStringLiteral("/_test/faults"), f); }
+    // Every request whose path contains `pathPart` fails with 503 (Retry-After: 0, so retries are quick) until
+    // clearFaults(): a registry folder or file that keeps failing.
+    bool failPersistently(const QString &pathPart)
+    {
+        return fault({{"kind", "error5xx"}, {"status", 503}, {"retry_after", 0}, {"path", pathPart.toStdString()},
+                      {"count", 1000000000}});
+    }
+    bool clearFaults() { return fault({{"kind", "none"}, {"count", 0}}); }
     bool config(const nlohmann::json &c) { return post(QStringLiteral("/_test/config"), c); }
     nlohmann::json requestLog() { return get(QStringLiteral("/_test/log")); }
     void clearLog();
@@ -45,9 +53,10 @@ private:
     QString m_url;
 };
 
-// Registry files for `modelId` in every layout optimum-neuron has written (REFERENCE.md §2): `current` entries in
-// the current layout (shapes from a fixed grid), two in the 0.2-0.4 layout, one traced entry in the 0.1 layout,
-// registry.json at the root, one entry of an unknown shape, one duplicate, and entries of another model.
+// Registry files for `modelId` in every layout optimum-neuron has written (docs/formats.md, "Hub cache repos"):
+// `current` entries in the current layout (shapes from a fixed grid), two in the 0.2-0.4 layout, one traced entry
+// in the 0.1 layout, registry.json at the root, one entry of an unknown shape, one duplicate, and entries of
+// another model.
 QMap<QString, QByteArray> registryFixture(const QString &modelId, int current = 6);
 
 }  // namespace ingot::test

@@ -1,17 +1,21 @@
 // The Hub caches page driven offscreen against the test Hub (a stand-in for huggingface.co): account and write
-// access, lazy browsing with local/Hub marks, the registry, lookups with copyable rows and raw entries.
+// access, lazy browsing with local/Hub marks, the registry, lookups with copyable rows and raw entries; what a
+// lookup could not read; cancelling lookups and listings; late answers dropped; the keychain off the UI thread.
 #include "ui/hub/hubcachepage.h"
 #include "models/hub/hubtreemodel.h"
 #include "models/hub/lookupmodel.h"
+#include "services/hub/secretstore.h"
 #include "tests/support/testhub.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QClipboard>
 #include <QDir>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMutex>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -19,13 +23,85 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+#include <QThread>
+#include <QThreadPool>
 #include <QTreeView>
 
 using namespace ingot;
 
 namespace {
 const QString V15 = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
+const QString kModel = QStringLiteral("meta-llama/Llama-2-7b-hf");
+
+// A FAKE keychain (no keychain service runs on CI machines) that notes the thread of every call.
+class RecordingKeychain final : public SecretStore
+{
+public:
+    bool read(const QString &k, QString *v, QString *) override
+    {
+        QMutexLocker lock(&mutex);
+        note();
+        *v = values.value(k);
+        return values.contains(k);
+    }
+    bool write(const QString &k, const QString &v, QString *) override
+    {
+        QMutexLocker lock(&mutex);
+        note();
+        values.insert(k, v);
+        return true;
+    }
+    bool remove(const QString &k, QString *) override
+    {
+        QMutexLocker lock(&mutex);
+        note();
+        return values.remove(k) > 0;
+    }
+    QString name() const override { return QStringLiteral("the test keychain"); }
+    int calls() { QMutexLocker lock(&mutex); return m_calls; }
+    int callsOnGuiThread() { QMutexLocker lock(&mutex); return m_onGui; }
+    QString value(const QString &k) { QMutexLocker lock(&mutex); return values.value(k); }
+
+    QMutex mutex;
+    QHash<QString, QString> values;
+
+private:
+    void note()
+    {
+        ++m_calls;
+        if (QThread::currentThread() == QCoreApplication::instance()->thread())
+            ++m_onGui;
+    }
+    int m_calls = 0;
+    int m_onGui = 0;
+};
+
+// One worker thread: tasks then run one after another, in the order they were started, so a task started last
+// finishing proves every task started before it has finished (and delivered, unless it was dropped).
+class OnePoolThread
+{
+public:
+    OnePoolThread() { QThreadPool::globalInstance()->setMaxThreadCount(1); }
+    ~OnePoolThread() { QThreadPool::globalInstance()->setMaxThreadCount(QThread::idealThreadCount()); }
+    Q_DISABLE_COPY_MOVE(OnePoolThread)
+};
+
+// Shows the page and waits for its start-up: environment, token, repos, the repo in use opened.
+bool start(HubCachePage &page)
+{
+    page.resize(1300, 800);
+    page.show();
+    QSignalSpy ready(&page, &HubCachePage::ready);
+    page.refresh();
+    return ready.wait(10000);
 }
+
+QModelIndex viewIndex(HubCachePage &page, const QString &path)
+{
+    auto *proxy = static_cast<QSortFilterProxyModel *>(page.filesView()->model());
+    return proxy->mapFromSource(page.filesModel()->indexForPath(path));
+}
+}  // namespace
 
 class TestHubCachePage : public QObject
 {
@@ -56,6 +132,7 @@ private Q_SLOTS:
         qunsetenv("HF_HUB_OFFLINE");
     }
     void cleanupTestCase() { delete hub; }
+    void cleanup() { QVERIFY(hub->clearFaults()); }
 
     void browseLookupAndCopy()
     {
@@ -130,14 +207,155 @@ private Q_SLOTS:
     {
         qputenv("HF_HUB_OFFLINE", "1");
         hub->clearLog();
+        OnePoolThread serial;
         HubCachePage page;
-        page.show();
-        page.refresh();
-        QTest::qWait(300);
+        QVERIFY(start(page));
+        QVERIFY(page.offlineBanner()->isVisible());
         QVERIFY(page.accountLabel()->text().contains(QStringLiteral("Offline")));
+        QCOMPARE(page.filesModel()->repo(), QStringLiteral("neuronorg/team-cache"));  // start-up went as far as opening it
+        // A lookup started now finishes after everything the start-up started: then the log is the whole story.
+        page.modelEdit()->setText(kModel);
+        QSignalSpy done(&page, &HubCachePage::lookupFinished);
+        QTest::mouseClick(page.lookupButton(), Qt::LeftButton);
+        QVERIFY(done.wait(10000));
+        QCOMPARE(done.first().first().toInt(), -1);
+        QVERIFY2(page.lookupStatus()->text().contains(QStringLiteral("HF_HUB_OFFLINE")), qPrintable(page.lookupStatus()->text()));
         QCOMPARE(page.filesModel()->rowCount(), 0);
         QCOMPARE(hub->requestLog().size(), size_t(0));
         qunsetenv("HF_HUB_OFFLINE");
+    }
+
+    // A registry folder that keeps failing: the table shows what was read, and the status names the folder.
+    void lookupSaysWhatItCouldNotRead()
+    {
+        HubCachePage page;
+        QVERIFY(start(page));
+        QVERIFY(hub->failPersistently(QStringLiteral("tree/main/0_REGISTRY/0.0.18?")));
+        page.tabs()->setCurrentIndex(1);
+        page.modelEdit()->setText(kModel);
+        QSignalSpy done(&page, &HubCachePage::lookupFinished);
+        QTest::mouseClick(page.lookupButton(), Qt::LeftButton);
+        QVERIFY(done.wait(20000));
+        QCOMPARE(done.first().first().toInt(), 8);  // the two entries of 0.0.18 could not be read
+        QCOMPARE(page.lookupModel()->rowCount(), 9);  // and the one of an unknown shape
+        const QString status = page.lookupStatus()->text();
+        QVERIFY2(status.contains(QStringLiteral("Incomplete")), qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("0_REGISTRY/0.0.18:")), qPrintable(status));
+        QVERIFY(status.contains(QStringLiteral("HTTP 503")));
+        QVERIFY(page.lookupButton()->isEnabled());
+    }
+
+    void lookupCanBeCancelled()
+    {
+        HubCachePage page;
+        QVERIFY(start(page));
+        QVERIFY(hub->fault({{"kind", "latency"}, {"ms", 300}, {"count", 1000000000}}));
+        page.tabs()->setCurrentIndex(1);
+        page.modelEdit()->setText(kModel);
+        QSignalSpy done(&page, &HubCachePage::lookupFinished);
+        QVERIFY(!page.lookupCancelButton()->isEnabled());
+        QTest::mouseClick(page.lookupButton(), Qt::LeftButton);
+        QVERIFY(!page.lookupButton()->isEnabled());
+        QVERIFY(page.lookupCancelButton()->isEnabled());
+        QTest::mouseClick(page.lookupCancelButton(), Qt::LeftButton);
+        QVERIFY(done.wait(10000));
+        QCOMPARE(done.first().first().toInt(), -1);
+        QVERIFY2(page.lookupStatus()->text().contains(QStringLiteral("cancelled")), qPrintable(page.lookupStatus()->text()));
+        QCOMPARE(page.lookupModel()->rowCount(), 0);
+        QVERIFY(page.lookupButton()->isEnabled());
+        QVERIFY(!page.lookupCancelButton()->isEnabled());
+    }
+
+    void listingCanBeCancelled()
+    {
+        QVERIFY(hub->fault({{"kind", "latency"}, {"ms", 2000}, {"path", "/tree/main?"}, {"count", 1000000000}}));
+        HubCachePage page;
+        QSignalSpy status(&page, &HubCachePage::statusChanged);
+        QVERIFY(start(page));
+        // The repo's root is being listed (slowly): the bar says so and offers Cancel.
+        QVERIFY(page.listingCancelButton()->isVisible());
+        QTest::mouseClick(page.listingCancelButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!page.listingCancelButton()->isVisible(), 10000);
+        QCOMPARE(page.filesModel()->rowCount(), 0);
+        QVERIFY(!page.filesModel()->canFetchMore(QModelIndex()));  // not asked again behind your back
+        QVERIFY2(status.last().first().toString().contains(QStringLiteral("cancelled")), qPrintable(status.last().first().toString()));
+        QVERIFY(!status.last().at(1).toBool());
+    }
+
+    // The file selected first answers late, after another was selected: its answer is dropped.
+    void lateFileAnswersAreDropped()
+    {
+        HubCachePage page;
+        QVERIFY(start(page));
+        HubTreeModel *m = page.filesModel();
+        QTRY_VERIFY_WITH_TIMEOUT(m->indexForPath(V15).isValid(), 10000);
+        if (m->canFetchMore(m->indexForPath(V15)))
+            m->fetchMore(m->indexForPath(V15));
+        const QString slow = V15 + QStringLiteral("/0_REGISTRY/0.0.25/llama/") + kModel + QStringLiteral("/weird.json");
+        const QString module = V15 + QStringLiteral("/MODULE_111+d41d8cd9");
+        QTRY_VERIFY_WITH_TIMEOUT(m->indexForPath(slow).isValid() && m->indexForPath(module).isValid(), 10000);
+        QVERIFY(hub->fault({{"kind", "latency"}, {"ms", 1500}, {"path", "/weird.json"}, {"count", 1}}));
+        OnePoolThread serial;
+        page.filesView()->setCurrentIndex(viewIndex(page, slow));
+        QVERIFY(page.fileDetails()->toPlainText().startsWith(QStringLiteral("Reading ")));
+        page.filesView()->setCurrentIndex(viewIndex(page, module));
+        const QString shown = page.fileDetails()->toPlainText();
+        QVERIFY(shown.startsWith(module));
+        // A lookup, started after the slow read on the one worker thread, finishes after the read answered.
+        page.modelEdit()->setText(kModel);
+        QSignalSpy done(&page, &HubCachePage::lookupFinished);
+        QTest::mouseClick(page.lookupButton(), Qt::LeftButton);
+        QVERIFY(done.wait(20000));
+        QCOMPARE(page.fileDetails()->toPlainText(), shown);
+        // The same file selected and left alone does show.
+        page.filesView()->setCurrentIndex(viewIndex(page, slow));
+        QTRY_VERIFY_WITH_TIMEOUT(page.fileDetails()->toPlainText().contains(QStringLiteral("\"hello\"")), 10000);
+    }
+
+    // Log in, log out, read the token: the keychain is only ever asked from worker threads.
+    void keychainOnlyOffTheUiThread()
+    {
+        const QByteArray token = qgetenv("HF_TOKEN");
+        qunsetenv("HF_TOKEN");
+        auto keychain = std::make_shared<RecordingKeychain>();
+        keychain->values.insert(QStringLiteral("huggingface-token"), QStringLiteral("hf_alice_write"));
+        {
+            HubCachePage page;
+            page.setSecretStore(keychain);
+            QVERIFY(start(page));
+            QTRY_VERIFY_WITH_TIMEOUT(page.accountLabel()->text().contains(QStringLiteral("alice")), 10000);
+            QVERIFY(page.accountLabel()->text().contains(QStringLiteral("keychain")));
+            QSignalSpy ready(&page, &HubCachePage::ready);
+            page.logout();
+            QVERIFY(ready.wait(10000));
+            QVERIFY(keychain->value(QStringLiteral("huggingface-token")).isEmpty());
+            QTRY_VERIFY_WITH_TIMEOUT(page.accountLabel()->text().contains(QStringLiteral("Not logged in")), 10000);
+            page.login();
+            QInputDialog *dialog = page.findChild<QInputDialog *>();
+            QVERIFY(dialog);
+            QTRY_VERIFY(dialog->isVisible());
+            QCOMPARE(dialog->textEchoMode(), QLineEdit::Password);
+            dialog->setTextValue(QStringLiteral("hf_alice_write"));
+            dialog->accept();
+            QVERIFY(ready.wait(10000));
+            QCOMPARE(keychain->value(QStringLiteral("huggingface-token")), QStringLiteral("hf_alice_write"));
+            QTRY_VERIFY_WITH_TIMEOUT(page.accountLabel()->text().contains(QStringLiteral("alice")), 10000);
+        }
+        QVERIFY(keychain->calls() >= 4);  // read, remove, read, write (and a read after logging in)
+        QCOMPARE(keychain->callsOnGuiThread(), 0);
+        qputenv("HF_TOKEN", token);
+    }
+
+    void systemKeychainRefusesTheUiThread()
+    {
+#ifndef QT_NO_DEBUG
+        QSKIP("debug builds assert instead");
+#else
+        KeychainSecretStore store(QStringLiteral("ingot-test"));
+        QString value, error;
+        QVERIFY(!store.read(QStringLiteral("huggingface-token"), &value, &error));
+        QVERIFY2(error.contains(QStringLiteral("UI thread")), qPrintable(error));
+#endif
     }
 };
 

@@ -1,12 +1,14 @@
 #include "ui/hub/hubcachepage.h"
 
-#include "services/util/appsettings.h"
-#include "services/util/task.h"
+#include "services/hub/cacherepo.h"
 #include "services/hub/lookup.h"
+#include "services/hub/repoid.h"
+#include "services/hub/secretstore.h"
+#include "services/hub/token.h"
+#include "services/util/appsettings.h"
+#include "services/util/units.h"
 #include "models/hub/hubtreemodel.h"
 #include "models/hub/lookupmodel.h"
-#include "services/hub/secretstore.h"
-#include "services/util/units.h"
 
 #include <QAction>
 #include <QApplication>
@@ -46,6 +48,13 @@ QSpinBox *anySpin(QWidget *parent, int max)
     s->setSpecialValueText(QCoreApplication::translate("ingot::HubCachePage", "any"));
     return s;
 }
+
+// What the page needs before it can ask the Hub anything: the token (the keychain may answer slowly, over D-Bus)
+// and the cache repo in use (a file in $HF_HOME).
+struct PageStart {
+    ResolvedToken token;
+    CacheRepoChoice choice;
+};
 }  // namespace
 
 HubCachePage::HubCachePage(QWidget *parent)
@@ -58,6 +67,9 @@ HubCachePage::HubCachePage(QWidget *parent)
     , m_tabs(new QTabWidget(this))
     , m_files(new QTreeView(this))
     , m_tree(new HubTreeModel(this))
+    , m_listingBar(new QWidget(this))
+    , m_listingStatus(new QLabel(m_listingBar))
+    , m_listingCancel(new QPushButton(tr("Cancel"), m_listingBar))
     , m_fileDetails(new QPlainTextEdit(this))
     , m_modelEdit(new QLineEdit(this))
     , m_instance(new QComboBox(this))
@@ -66,15 +78,37 @@ HubCachePage::HubCachePage(QWidget *parent)
     , m_seq(anySpin(this, 1 << 20))
     , m_tp(anySpin(this, 128))
     , m_lookupButton(new QPushButton(tr("Look up"), this))
+    , m_lookupCancel(new QPushButton(tr("Cancel"), this))
     , m_lookupStatus(new QLabel(this))
     , m_lookup(new LookupModel(this))
     , m_lookupView(new QTableView(this))
     , m_raw(new QPlainTextEdit(this))
 {
     if (qEnvironmentVariable("INGOT_KEYCHAIN") != QLatin1String("none"))
-        m_keychain = std::make_unique<KeychainSecretStore>();
+        m_keychain = std::make_shared<KeychainSecretStore>();
+    m_tabs->addTab(buildFilesTab(), tr("Files"));
+    m_tabs->addTab(buildLookupTab(), tr("Lookup"));
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(buildRepoPanel());
+    split->addWidget(m_tabs);
+    split->setStretchFactor(1, 3);
+    auto *col = new QVBoxLayout(this);
+    col->addLayout(buildAccountBar());
+    col->addWidget(m_offline);
+    col->addWidget(split, 1);
+}
 
-    // Account bar and the offline banner.
+HubCachePage::~HubCachePage()
+{
+    m_fileTask.discard();
+    m_lookupTask.discard();
+    for (Task &t : m_listings)
+        t.discard();
+}
+
+// The account line with log in/out, and the offline banner below it.
+QBoxLayout *HubCachePage::buildAccountBar()
+{
     m_account->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_offline->setStyleSheet(QStringLiteral("QLabel { background: #fff4e0; color: #6b4300; padding: 4px 8px; border-radius: 3px; }"));
     m_offline->setText(tr("HF_HUB_OFFLINE is set: Ingot sends no request to the Hub. Unset it to browse Hub caches."));
@@ -85,8 +119,12 @@ HubCachePage::HubCachePage(QWidget *parent)
     accountRow->addWidget(m_account, 1);
     accountRow->addWidget(m_loginButton);
     accountRow->addWidget(m_logoutButton);
+    return accountRow;
+}
 
-    // Repos on the left.
+// The cache repos on the left, with what can be done to the selected one.
+QWidget *HubCachePage::buildRepoPanel()
+{
     auto *addRepoBtn = new QPushButton(tr("Add repo…"), this);
     auto *useBtn = new QPushButton(tr("Use as cache repo"), this);
     useBtn->setToolTip(tr("Writes the repo id to $HF_HOME/optimum_neuron_custom_cache, the file optimum-cli reads too."));
@@ -108,8 +146,12 @@ HubCachePage::HubCachePage(QWidget *parent)
     ll->addWidget(addRepoBtn);
     ll->addWidget(useBtn);
     ll->addWidget(createBtn);
+    return left;
+}
 
-    // Files tab.
+// The repo's files as a lazy tree, the listings running (with Cancel), and the selected file below.
+QWidget *HubCachePage::buildFilesTab()
+{
     auto *proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(m_tree);
     proxy->setSortRole(HubTreeModel::SortRole);
@@ -123,26 +165,72 @@ HubCachePage::HubCachePage(QWidget *parent)
     m_files->setColumnWidth(HubTreeModel::WhereColumn, 130);
     connect(m_tree, &HubTreeModel::fetchRequested, this, &HubCachePage::fetch);
     connect(m_files->selectionModel(), &QItemSelectionModel::currentChanged, this, &HubCachePage::showSelectedFile);
+    auto *barRow = new QHBoxLayout(m_listingBar);
+    barRow->setContentsMargins(0, 0, 0, 0);
+    barRow->addWidget(m_listingStatus, 1);
+    barRow->addWidget(m_listingCancel);
+    m_listingCancel->setToolTip(tr("Stop listing; the folders not listed yet can be listed again with Refresh."));
+    connect(m_listingCancel, &QPushButton::clicked, this, &HubCachePage::cancelListings);
+    m_listingBar->hide();
     m_fileDetails->setReadOnly(true);
     m_fileDetails->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_fileDetails->setPlaceholderText(tr("Select a registry entry (.json) to read it, or a module to see its files."));
+    auto *top = new QWidget(this);
+    auto *tl = new QVBoxLayout(top);
+    tl->setContentsMargins(0, 0, 0, 0);
+    tl->addWidget(m_listingBar);
+    tl->addWidget(m_files, 1);
     auto *filesSplit = new QSplitter(Qt::Vertical, this);
-    filesSplit->addWidget(m_files);
+    filesSplit->addWidget(top);
     filesSplit->addWidget(m_fileDetails);
     filesSplit->setStretchFactor(0, 3);
     filesSplit->setStretchFactor(1, 1);
+    return filesSplit;
+}
 
-    // Lookup tab.
+// Model id, Look up and Cancel; the filters; the result table; its status and the raw entry of the selected row.
+QWidget *HubCachePage::buildLookupTab()
+{
     m_modelEdit->setPlaceholderText(tr("Model id, e.g. meta-llama/Llama-3.1-8B-Instruct"));
     m_modelEdit->setClearButtonEnabled(true);
     connect(m_modelEdit, &QLineEdit::returnPressed, this, &HubCachePage::runLookup);
+    connect(m_lookupButton, &QPushButton::clicked, this, &HubCachePage::runLookup);
+    m_lookupCancel->setEnabled(false);
+    connect(m_lookupCancel, &QPushButton::clicked, this, &HubCachePage::cancelLookup);
+    setUpLookupTable();
+    m_raw->setReadOnly(true);
+    m_raw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_raw->setPlaceholderText(tr("The raw registry entry of the selected row."));
+    m_raw->setMaximumHeight(200);
+    m_lookupStatus->setWordWrap(true);
+    m_lookupStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *copyBtn = new QPushButton(tr("Copy rows"), this);
+    connect(copyBtn, &QPushButton::clicked, this, &HubCachePage::copySelectedLookupRows);
+    auto *lookupTop = new QHBoxLayout;
+    lookupTop->addWidget(m_modelEdit, 1);
+    lookupTop->addWidget(m_lookupButton);
+    lookupTop->addWidget(m_lookupCancel);
+    auto *lookupBottom = new QHBoxLayout;
+    lookupBottom->addWidget(m_lookupStatus, 1);
+    lookupBottom->addWidget(copyBtn);
+    auto *lookupTab = new QWidget(this);
+    auto *lt = new QVBoxLayout(lookupTab);
+    lt->addLayout(lookupTop);
+    lt->addLayout(buildLookupFilters());
+    lt->addWidget(m_lookupView, 1);
+    lt->addLayout(lookupBottom);
+    lt->addWidget(m_raw);
+    return lookupTab;
+}
+
+QBoxLayout *HubCachePage::buildLookupFilters()
+{
     m_instance->addItem(tr("any"), QString());
     for (const char *t : {"trn1", "trn2", "inf2"})
         m_instance->addItem(QString::fromLatin1(t), QString::fromLatin1(t));
     m_dtype->addItem(tr("any"), QString());
     for (const char *d : {"bfloat16", "float16", "float32"})
         m_dtype->addItem(QString::fromLatin1(d), QString::fromLatin1(d));
-    connect(m_lookupButton, &QPushButton::clicked, this, &HubCachePage::runLookup);
     auto *filters = new QHBoxLayout;
     filters->addWidget(new QLabel(tr("Instance:"), this));
     filters->addWidget(m_instance);
@@ -155,6 +243,12 @@ HubCachePage::HubCachePage(QWidget *parent)
     filters->addWidget(new QLabel(tr("dtype:"), this));
     filters->addWidget(m_dtype);
     filters->addStretch();
+    return filters;
+}
+
+// Sortable, rows copy as tab-separated text (Ctrl+C), the selected row's raw entry shows below.
+void HubCachePage::setUpLookupTable()
+{
     auto *lookupProxy = new QSortFilterProxyModel(this);
     lookupProxy->setSourceModel(m_lookup);
     lookupProxy->setSortRole(LookupModel::SortRole);
@@ -165,6 +259,7 @@ HubCachePage::HubCachePage(QWidget *parent)
     m_lookupView->verticalHeader()->hide();
     m_lookupView->horizontalHeader()->setStretchLastSection(true);
     m_lookupView->setAlternatingRowColors(true);
+    m_lookupView->verticalHeader()->setDefaultSectionSize(m_lookupView->fontMetrics().height() + 6);
     auto *copy = new QAction(tr("Copy rows"), m_lookupView);
     copy->setShortcut(QKeySequence::Copy);
     copy->setShortcutContext(Qt::WidgetShortcut);
@@ -176,42 +271,7 @@ HubCachePage::HubCachePage(QWidget *parent)
         const QJsonDocument doc = QJsonDocument::fromJson(raw);
         m_raw->setPlainText(doc.isNull() ? QString::fromUtf8(raw) : QString::fromUtf8(doc.toJson(QJsonDocument::Indented)));
     });
-    m_raw->setReadOnly(true);
-    m_raw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_raw->setPlaceholderText(tr("The raw registry entry of the selected row."));
-    m_raw->setMaximumHeight(200);
-    m_lookupStatus->setWordWrap(true);
-    m_lookupView->verticalHeader()->setDefaultSectionSize(m_lookupView->fontMetrics().height() + 6);
-    auto *copyBtn = new QPushButton(tr("Copy rows"), this);
-    connect(copyBtn, &QPushButton::clicked, this, &HubCachePage::copySelectedLookupRows);
-    auto *lookupTop = new QHBoxLayout;
-    lookupTop->addWidget(m_modelEdit, 1);
-    lookupTop->addWidget(m_lookupButton);
-    auto *lookupBottom = new QHBoxLayout;
-    lookupBottom->addWidget(m_lookupStatus, 1);
-    lookupBottom->addWidget(copyBtn);
-    auto *lookupTab = new QWidget(this);
-    auto *lt = new QVBoxLayout(lookupTab);
-    lt->addLayout(lookupTop);
-    lt->addLayout(filters);
-    lt->addWidget(m_lookupView, 1);
-    lt->addLayout(lookupBottom);
-    lt->addWidget(m_raw);
-
-    m_tabs->addTab(filesSplit, tr("Files"));
-    m_tabs->addTab(lookupTab, tr("Lookup"));
-
-    auto *split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(left);
-    split->addWidget(m_tabs);
-    split->setStretchFactor(1, 3);
-    auto *col = new QVBoxLayout(this);
-    col->addLayout(accountRow);
-    col->addWidget(m_offline);
-    col->addWidget(split, 1);
 }
-
-HubCachePage::~HubCachePage() = default;
 
 HubClient HubCachePage::makeClient() const
 {
@@ -237,15 +297,25 @@ void HubCachePage::refresh()
     m_config = HubConfig::fromEnvironment();
     m_haveMe = false;
     m_offline->setVisible(m_config.offline);
-    // The repos: the one in use, the public one, and those added here.
-    const CacheRepoChoice choice = resolveCacheRepo(m_config);
+    m_account->setText(tr("Reading the token…"));
+    const HubConfig cfg = m_config;
+    const std::shared_ptr<SecretStore> kc = m_keychain;
+    runTask(this, [cfg, kc](TaskControl &) { return PageStart{resolveToken(cfg, kc.get()), resolveCacheRepo(cfg)}; },
+            [this, gen](PageStart start) {
+        if (gen == m_generation)
+            applyStart(start.token, start.choice);
+    });
+}
+
+// The repos: the one in use (bold), the public one, and those added here. Returns them.
+QStringList HubCachePage::fillRepoList(const CacheRepoChoice &choice)
+{
     QStringList repos{choice.repo};
     if (!repos.contains(defaultCacheRepo()))
         repos << defaultCacheRepo();
     for (const QString &r : AppSettings::hubRepos())
         if (!repos.contains(r))
             repos << r;
-    const QString previous = currentRepo();
     m_repos->blockSignals(true);
     m_repos->clear();
     for (const QString &r : std::as_const(repos)) {
@@ -259,21 +329,20 @@ void HubCachePage::refresh()
         }
     }
     m_repos->blockSignals(false);
-    m_account->setText(tr("Reading the token…"));
-    // The keychain may answer slowly (D-Bus): the token is resolved off the UI thread.
-    const HubConfig cfg = m_config;
-    SecretStore *kc = m_keychain.get();
-    const QString select = previous.isEmpty() || !repos.contains(previous) ? choice.repo : previous;
-    runTask(this, [cfg, kc](TaskControl &) { return resolveToken(cfg, kc); }, [this, gen, repos, select](ResolvedToken tok) {
-        if (gen != m_generation)
-            return;
-        m_token = tok.token;
-        m_tokenSource = tok.describe();
-        updateAccount();
-        for (const QString &r : repos)
-            checkRepoAccess(r);
-        selectRepo(select);
-    });
+    return repos;
+}
+
+void HubCachePage::applyStart(const ResolvedToken &token, const CacheRepoChoice &choice)
+{
+    const QString previous = currentRepo();
+    const QStringList repos = fillRepoList(choice);
+    m_token = token.token;
+    m_tokenSource = token.describe();
+    updateAccount();
+    for (const QString &r : repos)
+        checkRepoAccess(r);
+    selectRepo(previous.isEmpty() || !repos.contains(previous) ? choice.repo : previous);
+    Q_EMIT ready();
 }
 
 void HubCachePage::updateAccount()
@@ -291,9 +360,9 @@ void HubCachePage::updateAccount()
     m_account->setText(tr("Checking the token…"));
     const HubClient hub = makeClient();
     const quint64 gen = m_generation;
-    runTask(this, [hub](TaskControl &) {
+    runTask(this, [hub](TaskControl &c) {
         HubError e;
-        WhoAmI me = hub.whoami(&e);
+        WhoAmI me = hub.whoami(&e, c.stopFlag());
         return qMakePair(me, e);
     }, [this, gen](QPair<WhoAmI, HubError> r) {
         if (gen != m_generation)
@@ -320,9 +389,9 @@ void HubCachePage::checkRepoAccess(const QString &repo)
         return;
     const HubClient hub = makeClient();
     const quint64 gen = m_generation;
-    runTask(this, [hub, repo](TaskControl &) {
+    runTask(this, [hub, repo](TaskControl &c) {
         HubError e;
-        RepoInfo info = hub.repoInfo(repo, QString(), &e);
+        RepoInfo info = hub.repoInfo(repo, QString(), &e, c.stopFlag());
         return qMakePair(info, e);
     }, [this, gen, repo](QPair<RepoInfo, HubError> r) {
         if (gen != m_generation)
@@ -349,6 +418,12 @@ void HubCachePage::checkRepoAccess(const QString &repo)
 
 void HubCachePage::openRepo(const QString &repo)
 {
+    // Answers about the repo shown so far are no longer wanted.
+    m_fileTask.discard();
+    for (Task &t : m_listings)
+        t.discard();
+    m_listings.clear();
+    updateListingBar();
     m_tree->setRepo(repo);
     m_tree->setLocalModules(m_localModules ? m_localModules() : QSet<QString>());
     m_fileDetails->clear();
@@ -365,25 +440,56 @@ void HubCachePage::fetch(const QString &dirPath)
     const HubClient hub = makeClient();
     const QString repo = m_tree->repo();
     Q_EMIT statusChanged(tr("Listing %1/%2…").arg(repo, dirPath), true);
-    runTask(this, [hub, repo, dirPath, recursive](TaskControl &) {
+    m_listings.insert(dirPath, runTask(this, [hub, repo, dirPath, recursive](TaskControl &c) {
         HubError e;
-        QVector<TreeEntry> entries = hub.listTree(repo, QStringLiteral("main"), dirPath, recursive, &e);
+        QVector<TreeEntry> entries = hub.listTree(repo, QStringLiteral("main"), dirPath, recursive, &e, c.stopFlag());
         return qMakePair(entries, e);
-    }, [this, repo, dirPath, recursive](QPair<QVector<TreeEntry>, HubError> r) {
-        if (repo != m_tree->repo())
-            return;
-        if (!r.second.ok()) {
-            m_tree->setListingError(dirPath, r.second.message);
-            Q_EMIT statusChanged(r.second.message, false);
-            return;
-        }
-        m_tree->setListing(dirPath, r.first, recursive);
-        Q_EMIT statusChanged(tr("%1: %n item(s) listed", nullptr, int(r.first.size())).arg(dirPath.isEmpty() ? repo : dirPath), false);
-    });
+    }, [this, dirPath, recursive](QPair<QVector<TreeEntry>, HubError> r) {
+        listingDone(dirPath, recursive, r.first, r.second);
+    }));
+    updateListingBar();
+}
+
+void HubCachePage::listingDone(const QString &dirPath, bool recursive, const QVector<TreeEntry> &entries, const HubError &error)
+{
+    m_listings.remove(dirPath);
+    updateListingBar();
+    const QString where = dirPath.isEmpty() ? m_tree->repo() : dirPath;
+    if (error.kind == HubError::Kind::Cancelled) {
+        m_tree->setListingError(dirPath, tr("Listing cancelled: use Refresh to list it again."));
+        Q_EMIT statusChanged(tr("Listing of %1 cancelled.").arg(where), false);
+        return;
+    }
+    if (!error.ok()) {
+        m_tree->setListingError(dirPath, error.message);
+        Q_EMIT statusChanged(error.message, false);
+        return;
+    }
+    m_tree->setListing(dirPath, entries, recursive);
+    Q_EMIT statusChanged(tr("%1: %n item(s) listed", nullptr, int(entries.size())).arg(where), false);
+}
+
+void HubCachePage::updateListingBar()
+{
+    m_listingBar->setVisible(!m_listings.isEmpty());
+    if (m_listings.isEmpty())
+        return;
+    QStringList folders = m_listings.keys();
+    folders.sort();
+    const QString first = folders.first().isEmpty() ? m_tree->repo() : folders.first();
+    m_listingStatus->setText(folders.size() == 1 ? tr("Listing %1…").arg(first)
+                                                 : tr("Listing %1 and %n more folder(s)…", nullptr, int(folders.size()) - 1).arg(first));
+}
+
+void HubCachePage::cancelListings()
+{
+    for (Task &t : m_listings)
+        t.stop();  // each answers Cancelled, and its folder says so
 }
 
 void HubCachePage::showSelectedFile()
 {
+    m_fileTask.discard();  // the file selected before is no longer wanted
     auto *proxy = static_cast<QSortFilterProxyModel *>(m_files->model());
     const QModelIndex i = proxy->mapToSource(m_files->currentIndex()).siblingAtColumn(0);
     if (!i.isValid())
@@ -399,11 +505,12 @@ void HubCachePage::showSelectedFile()
         m_fileDetails->setPlainText(path);
         return;
     }
+    m_fileDetails->setPlainText(tr("Reading %1…").arg(path));
     const HubClient hub = makeClient();
     const QString repo = m_tree->repo();
-    runTask(this, [hub, repo, path](TaskControl &) {
+    m_fileTask = runTask(this, [hub, repo, path](TaskControl &c) {
         HubError e;
-        QByteArray body = hub.readFile(repo, QStringLiteral("main"), path, 1 << 20, &e);
+        QByteArray body = hub.readFile(repo, QStringLiteral("main"), path, 1 << 20, &e, nullptr, c.stopFlag());
         return qMakePair(body, e);
     }, [this, path](QPair<QByteArray, HubError> r) {
         m_fileDetails->setPlainText(r.second.ok() ? path + QStringLiteral("\n\n") + QString::fromUtf8(r.first) : r.second.message);
@@ -422,28 +529,44 @@ void HubCachePage::runLookup()
     f.batchSize = m_batch->value() > 0 ? m_batch->value() : -1;
     f.sequenceLength = m_seq->value() > 0 ? m_seq->value() : -1;
     f.tensorParallel = m_tp->value() > 0 ? m_tp->value() : -1;
+    m_lookupTask.discard();  // Return in the model field while one runs: the new question replaces it
     m_lookupButton->setEnabled(false);
+    m_lookupCancel->setEnabled(true);
     m_lookupStatus->setText(tr("Looking up %1 in %2…").arg(model, repo));
     const HubClient hub = makeClient();
-    runTask(this, [hub, repo, model, f](TaskControl &) { return ingot::lookupModel(hub, repo, model, f); },
-                           [this, model, repo](LookupResult r) {
-        m_lookupButton->setEnabled(true);
-        if (!r.error.ok()) {
-            m_lookup->setEntries({});
-            m_lookupStatus->setText(r.error.message);
-            Q_EMIT lookupFinished(-1);
-            return;
-        }
-        m_lookup->setEntries(r.entries + r.unknown);
-        m_lookupView->resizeColumnsToContents();
-        QString text = r.entries.isEmpty() ? tr("No cached entries found for %1 in %2.").arg(model, repo)
-                                           : tr("%n cached entr(ies) for %1 in %2 (%3 registry files read).", nullptr, int(r.entries.size()))
-                                                 .arg(model, repo).arg(r.fetched);
-        if (!r.unknown.isEmpty())
-            text += QLatin1Char(' ') + tr("%n entr(ies) of an unknown shape are listed too, raw.", nullptr, int(r.unknown.size()));
-        m_lookupStatus->setText(text);
-        Q_EMIT lookupFinished(int(r.entries.size()));
-    });
+    m_lookupTask = runTask(this, [hub, repo, model, f](TaskControl &c) {
+        return ingot::lookupModel(hub, repo, model, f, LookupOptions(), c.stopFlag());
+    }, [this, model, repo](LookupResult r) { showLookupResult(model, repo, r); });
+}
+
+void HubCachePage::cancelLookup()
+{
+    m_lookupTask.stop();  // the lookup stops early and answers Cancelled
+}
+
+void HubCachePage::showLookupResult(const QString &model, const QString &repo, const LookupResult &r)
+{
+    m_lookupButton->setEnabled(true);
+    m_lookupCancel->setEnabled(false);
+    if (r.failed()) {
+        m_lookup->setEntries({});
+        m_lookupStatus->setText(r.error.kind == HubError::Kind::Cancelled
+                                    ? tr("Lookup of %1 in %2 cancelled.").arg(model, repo) : r.error.message);
+        Q_EMIT lookupFinished(-1);
+        return;
+    }
+    m_lookup->setEntries(r.entries + r.unknown);
+    m_lookupView->resizeColumnsToContents();
+    QString text = r.entries.isEmpty() ? tr("No cached entries found for %1 in %2.").arg(model, repo)
+                                       : tr("%n cached entr(ies) for %1 in %2 (%3 registry files read).", nullptr, int(r.entries.size()))
+                                             .arg(model, repo).arg(r.fetched);
+    if (!r.unknown.isEmpty())
+        text += QLatin1Char(' ') + tr("%n entr(ies) of an unknown shape are listed too, raw.", nullptr, int(r.unknown.size()));
+    // What could not be read is said with the table, never passed off as "not cached".
+    if (r.error.kind == HubError::Kind::Incomplete)
+        text += QLatin1Char('\n') + r.error.message;
+    m_lookupStatus->setText(text);
+    Q_EMIT lookupFinished(int(r.entries.size()));
 }
 
 void HubCachePage::copySelectedLookupRows()
@@ -459,107 +582,141 @@ void HubCachePage::copySelectedLookupRows()
     QApplication::clipboard()->setText(m_lookup->rowsAsText(rows));
 }
 
+// A warning that does not block: the dialog is window-modal and deletes itself.
+void HubCachePage::warn(const QString &title, const QString &text)
+{
+    auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
 void HubCachePage::login()
 {
-    bool ok = false;
-    const QString token = QInputDialog::getText(this, tr("Log in to the Hub"),
-                                                tr("Hugging Face access token (from your Hub settings). Ingot keeps it in the "
-                                                   "system keychain, or in %1 (readable by you only) where no keychain runs.")
-                                                    .arg(m_config.tokenPath),
-                                                QLineEdit::Password, QString(), &ok);
-    if (!ok || token.trimmed().isEmpty())
+    auto *dlg = new QInputDialog(this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    dlg->setWindowTitle(tr("Log in to the Hub"));
+    dlg->setLabelText(tr("Hugging Face access token (from your Hub settings). Ingot keeps it in the system keychain, "
+                         "or in %1 (readable by you only) where no keychain runs.").arg(m_config.tokenPath));
+    dlg->setTextEchoMode(QLineEdit::Password);
+    connect(dlg, &QInputDialog::textValueSelected, this, &HubCachePage::saveLogin);
+    dlg->open();
+}
+
+void HubCachePage::saveLogin(const QString &token)
+{
+    if (token.trimmed().isEmpty())
         return;
     const HubConfig cfg = m_config;
-    SecretStore *kc = m_keychain.get();
-    runTask(this, [cfg, kc, token](TaskControl &) {
+    const std::shared_ptr<SecretStore> kc = m_keychain;
+    runTask(this, [cfg, kc, token](TaskControl &c) {
         HubClient hub(cfg.endpoint, token.trimmed(), cfg.offline);
         HubError e;
-        hub.whoami(&e);
+        hub.whoami(&e, c.stopFlag());
         if (!e.ok())
             return e.message;
         QString where, error;
-        if (!saveToken(cfg, kc, token, &where, &error))
+        if (!saveToken(cfg, kc.get(), token, &where, &error))
             return error;
         return QString();
     }, [this](QString error) {
         if (!error.isEmpty())
-            QMessageBox::warning(this, tr("Log in"), error);
+            warn(tr("Log in"), error);
         refresh();
     });
 }
 
 void HubCachePage::logout()
 {
-    QString error;
-    if (!forgetToken(m_config, m_keychain.get(), &error))
-        QMessageBox::warning(this, tr("Log out"), error);
-    refresh();
+    const HubConfig cfg = m_config;
+    const std::shared_ptr<SecretStore> kc = m_keychain;
+    runTask(this, [cfg, kc](TaskControl &) {
+        QString error;
+        forgetToken(cfg, kc.get(), &error);
+        return error;
+    }, [this](QString error) {
+        if (!error.isEmpty())
+            warn(tr("Log out"), error);
+        refresh();
+    });
 }
 
 void HubCachePage::addRepo()
 {
-    bool ok = false;
-    const QString repo = QInputDialog::getText(this, tr("Add a cache repo"), tr("Repo id (org/name):"), QLineEdit::Normal,
-                                               QString(), &ok).trimmed();
-    if (!ok || repo.isEmpty())
+    auto *dlg = new QInputDialog(this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    dlg->setWindowTitle(tr("Add a cache repo"));
+    dlg->setLabelText(tr("Repo id (org/name):"));
+    connect(dlg, &QInputDialog::textValueSelected, this, [this](const QString &text) { addRepoNamed(text.trimmed()); });
+    dlg->open();
+}
+
+void HubCachePage::addRepoNamed(const QString &repo)
+{
+    if (repo.isEmpty())
         return;
     if (!isValidRepoId(repo)) {
-        QMessageBox::warning(this, tr("Add a cache repo"), tr("\"%1\" is not a repo id of the form org/name.").arg(repo));
+        warn(tr("Add a cache repo"), tr("\"%1\" is not a repo id of the form org/name.").arg(repo));
         return;
     }
     AppSettings::addHubRepo(repo);
+    connect(this, &HubCachePage::ready, this, [this, repo] { selectRepo(repo); }, Qt::SingleShotConnection);
     refresh();
-    selectRepo(repo);
 }
 
 void HubCachePage::useAsCacheRepo()
 {
     const QString repo = currentRepo();
-    QString error;
     if (repo.isEmpty())
         return;
-    if (!writeCustomCacheRepo(m_config, repo, &error)) {
-        QMessageBox::warning(this, tr("Cache repo"), error);
-        return;
-    }
-    Q_EMIT statusChanged(tr("Neuron cache name set locally to %1 in %2.").arg(repo, m_config.customCacheRepoFile()), false);
-    refresh();
+    const HubConfig cfg = m_config;
+    runTask(this, [cfg, repo](TaskControl &) {
+        QString error;
+        writeCustomCacheRepo(cfg, repo, &error);
+        return error;
+    }, [this, repo](QString error) {
+        if (!error.isEmpty()) {
+            warn(tr("Cache repo"), error);
+            return;
+        }
+        Q_EMIT statusChanged(tr("Neuron cache name set locally to %1 in %2.").arg(repo, m_config.customCacheRepoFile()), false);
+        refresh();
+    });
 }
 
 void HubCachePage::createCacheRepo()
 {
     if (!m_haveMe) {
-        QMessageBox::information(this, tr("Create a cache repo"), tr("Log in first: the repo is created in your namespace."));
+        auto *box = new QMessageBox(QMessageBox::Information, tr("Create a cache repo"),
+                                    tr("Log in first: the repo is created in your namespace."), QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
         return;
     }
-    QDialog dlg(this);
-    dlg.setWindowTitle(tr("Create a cache repo"));
-    auto *name = new QLineEdit(m_me.name + QStringLiteral("/optimum-neuron-cache"), &dlg);
-    auto *pub = new QCheckBox(tr("Public (default: private)"), &dlg);
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dlg);
-    connect(buttons, &QDialogButtonBox::accepted, &dlg, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
-    auto *form = new QFormLayout(&dlg);
+    auto *dlg = new QDialog(this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    dlg->setWindowTitle(tr("Create a cache repo"));
+    auto *name = new QLineEdit(m_me.name + QStringLiteral("/optimum-neuron-cache"), dlg);
+    auto *pub = new QCheckBox(tr("Public (default: private)"), dlg);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, dlg);
+    connect(buttons, &QDialogButtonBox::accepted, dlg, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, dlg, &QDialog::reject);
+    auto *form = new QFormLayout(dlg);
     form->addRow(tr("Repo:"), name);
     form->addRow(pub);
     form->addRow(buttons);
-    if (dlg.exec() != QDialog::Accepted)
-        return;
-    const QString repo = name->text().trimmed();
-    const bool isPublic = pub->isChecked();
+    connect(dlg, &QDialog::accepted, this, [this, name, pub] { createCacheRepoNamed(name->text().trimmed(), pub->isChecked()); });
+    dlg->open();
+}
+
+void HubCachePage::createCacheRepoNamed(const QString &repo, bool isPublic)
+{
     const HubClient hub = makeClient();
     const HubConfig cfg = m_config;
-    runTask(this, [hub, cfg, repo, isPublic](TaskControl &) {
-        HubError e;
-        hub.createRepo(repo, isPublic, &e);
-        if (!e.ok() && e.kind != HubError::Kind::Conflict)
-            return e.message;
-        QString error;
-        writeCustomCacheRepo(cfg, repo, &error);
-        return error;
-    }, [this, repo](QString error) {
-        if (!error.isEmpty())
-            QMessageBox::warning(this, tr("Create a cache repo"), error);
+    runTask(this, [hub, cfg, repo, isPublic](TaskControl &c) {
+        return ingot::createCacheRepo(hub, cfg, repo, isPublic, c.stopFlag()).error;
+    }, [this, repo](HubError error) {
+        if (!error.ok())
+            warn(tr("Create a cache repo"), error.message);
         else
             Q_EMIT statusChanged(tr("Neuron cache created on the Hugging Face Hub: %1.").arg(repo), false);
         refresh();

@@ -1,15 +1,21 @@
 // The Hub caches page: who you are, the cache repos you use (and whether you can write to them), their files
-// browsed lazily and marked against the local cache, the registry, and lookups.
+// browsed lazily and marked against the local cache, the registry, and lookups. Everything that touches the
+// network, the keychain or a file runs off the UI thread (runTask); a late answer to a question no longer asked
+// (another file selected, another repo opened) is dropped.
 #pragma once
 
 #include "services/hub/hubclient.h"
+#include "services/hub/hubenv.h"
+#include "services/util/task.h"
 
+#include <QHash>
 #include <QSet>
 #include <QWidget>
 
 #include <functional>
 #include <memory>
 
+class QBoxLayout;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -26,6 +32,9 @@ namespace ingot {
 class HubTreeModel;
 class LookupModel;
 class SecretStore;
+struct CacheRepoChoice;
+struct LookupResult;
+struct ResolvedToken;
 
 class HubCachePage final : public QWidget
 {
@@ -38,17 +47,24 @@ public:
 
     // Keys "neuronxcc-<ver>/MODULE_..." of the local cache, to mark modules local-only, Hub-only or both.
     void setLocalModulesProvider(std::function<QSet<QString>()> provider) { m_localModules = std::move(provider); }
-    // Reads the environment again (endpoint, token, offline, cache repo) and refreshes everything.
+    // The keychain: the system one unless INGOT_KEYCHAIN=none (then none); tests hand in a fake. Workers share it,
+    // and it is only ever called on their threads.
+    void setSecretStore(std::shared_ptr<SecretStore> store) { m_keychain = std::move(store); }
+    // Reads the environment again (endpoint, token, offline, cache repo) and refreshes everything; ready() follows.
     void refresh();
 
     QListWidget *repoList() const { return m_repos; }
     QTreeView *filesView() const { return m_files; }
     HubTreeModel *filesModel() const { return m_tree; }
+    QPlainTextEdit *fileDetails() const { return m_fileDetails; }
+    QPushButton *listingCancelButton() const { return m_listingCancel; }
     LookupModel *lookupModel() const { return m_lookup; }
     QTableView *lookupView() const { return m_lookupView; }
     QLineEdit *modelEdit() const { return m_modelEdit; }
     QPushButton *lookupButton() const { return m_lookupButton; }
+    QPushButton *lookupCancelButton() const { return m_lookupCancel; }
     QLabel *accountLabel() const { return m_account; }
+    QLabel *offlineBanner() const { return m_offline; }
     QLabel *lookupStatus() const { return m_lookupStatus; }
     QPlainTextEdit *rawView() const { return m_raw; }
     QTabWidget *tabs() const { return m_tabs; }
@@ -58,12 +74,15 @@ public:
 
 Q_SIGNALS:
     void statusChanged(const QString &text, bool busy);
+    void ready();           // refresh() is done: token and repos read, the account shown, a repo opened
     void accountChanged();  // whoami answered (or failed)
     void repoOpened(const QString &repo);
-    void lookupFinished(int entries);
+    void lookupFinished(int entries);  // -1: failed or cancelled; an incomplete lookup counts what it read
 
 public Q_SLOTS:
     void runLookup();
+    void cancelLookup();
+    void cancelListings();
     void login();
     void logout();
     void addRepo();
@@ -71,14 +90,31 @@ public Q_SLOTS:
     void createCacheRepo();
 
 private:
+    // The parts of the page, built once by the constructor.
+    QBoxLayout *buildAccountBar();
+    QWidget *buildRepoPanel();
+    QWidget *buildFilesTab();
+    QWidget *buildLookupTab();
+    QBoxLayout *buildLookupFilters();
+    void setUpLookupTable();
+
     HubClient makeClient() const;
+    QStringList fillRepoList(const CacheRepoChoice &choice);
+    void applyStart(const ResolvedToken &token, const CacheRepoChoice &choice);
     void updateAccount();
     void checkRepoAccess(const QString &repo);
     void openRepo(const QString &repo);
     void fetch(const QString &dirPath);
+    void listingDone(const QString &dirPath, bool recursive, const QVector<TreeEntry> &entries, const HubError &error);
+    void updateListingBar();
     void showSelectedFile();
+    void showLookupResult(const QString &model, const QString &repo, const LookupResult &r);
+    void saveLogin(const QString &token);
+    void addRepoNamed(const QString &repo);
+    void createCacheRepoNamed(const QString &repo, bool isPublic);
+    void warn(const QString &title, const QString &text);
 
-    std::unique_ptr<SecretStore> m_keychain;
+    std::shared_ptr<SecretStore> m_keychain;
     HubConfig m_config;
     QString m_token;
     QString m_tokenSource;
@@ -86,6 +122,9 @@ private:
     bool m_haveMe = false;
     std::function<QSet<QString>()> m_localModules;
     quint64 m_generation = 0;
+    Task m_fileTask;                // the selected file's contents
+    Task m_lookupTask;              // the lookup running
+    QHash<QString, Task> m_listings;  // the folders being listed, of the open repo
 
     QLabel *m_account;
     QLabel *m_offline;
@@ -95,6 +134,9 @@ private:
     QTabWidget *m_tabs;
     QTreeView *m_files;
     HubTreeModel *m_tree;
+    QWidget *m_listingBar;
+    QLabel *m_listingStatus;
+    QPushButton *m_listingCancel;
     QPlainTextEdit *m_fileDetails;
     QLineEdit *m_modelEdit;
     QComboBox *m_instance;
@@ -103,6 +145,7 @@ private:
     QSpinBox *m_seq;
     QSpinBox *m_tp;
     QPushButton *m_lookupButton;
+    QPushButton *m_lookupCancel;
     QLabel *m_lookupStatus;
     LookupModel *m_lookup;
     QTableView *m_lookupView;
