@@ -138,7 +138,12 @@ int CommandTable::runCommand(const Command &command, const QStringList &args) co
         return Usage;
     }
     if (p.isSet(QStringLiteral("help"))) {
-        out(p.helpText());
+        // Qt names the program by its path; say the command as it is typed.
+        QString help = p.helpText();
+        const QString program = QCoreApplication::arguments().value(0);
+        if (!program.isEmpty() && help.startsWith(QStringLiteral("Usage: ") + program))
+            help.replace(7, program.size(), QStringLiteral("ingot-cli ") + full);
+        out(help);
         return Ok;
     }
     Invocation inv{p};

@@ -80,30 +80,6 @@ int fail(const HubError &e, bool asJson)
     return exitFor(e);
 }
 
-struct Parsed {
-    QCommandLineParser p;
-    bool json = false;
-    int code = -1;  // set: stop with this exit code
-};
-
-void parse(Parsed &ps, const QString &name, const QStringList &args)
-{
-    ps.p.setApplicationDescription(name);
-    ps.p.addHelpOption();
-    ps.p.addOption({QStringLiteral("json"), HubCliText::tr("Print JSON.")});
-    if (!ps.p.parse(QStringList{QStringLiteral("ingot-cli ") + name} + args)) {
-        err(HubCliText::tr("error: %1").arg(ps.p.errorText()));
-        ps.code = Usage;
-        return;
-    }
-    if (ps.p.isSet(QStringLiteral("help"))) {
-        out(ps.p.helpText());
-        ps.code = Ok;
-        return;
-    }
-    ps.json = ps.p.isSet(QStringLiteral("json"));
-}
-
 QString readSecretLine(const QString &prompt)
 {
     const bool tty = stdinIsTerminal();
@@ -124,20 +100,16 @@ QString readSecretLine(const QString &prompt)
     return QString::fromStdString(line).trimmed();
 }
 
-int cmdWhoami(const QStringList &args)
+int cmdWhoami(const Invocation &p)
 {
-    Parsed ps;
-    parse(ps, QStringLiteral("hub whoami"), args);
-    if (ps.code >= 0)
-        return ps.code;
     const HubContext ctx = hubContext();
     const HubConfig &cfg = ctx.config;
     const ResolvedToken &tok = ctx.token;
     HubError e;
     const WhoAmI me = ctx.hub.whoami(&e);
     if (!e.ok())
-        return fail(e, ps.json);
-    if (ps.json) {
+        return fail(e, p.json);
+    if (p.json) {
         json orgs = json::array();
         for (const QString &o : me.orgs)
             orgs.push_back(u8(o));
@@ -153,12 +125,8 @@ int cmdWhoami(const QStringList &args)
     return Ok;
 }
 
-int cmdLogin(const QStringList &args)
+int cmdLogin(const Invocation &p)
 {
-    Parsed ps;
-    parse(ps, QStringLiteral("hub login"), args);
-    if (ps.code >= 0)
-        return ps.code;
     // The token is read from standard input, never from the command line (where `ps` would show it).
     const QString token = readSecretLine(HubCliText::tr("Hugging Face token (input hidden): "));
     const HubConfig cfg = HubConfig::fromEnvironment();
@@ -166,26 +134,22 @@ int cmdLogin(const QStringList &args)
     HubError e;
     const WhoAmI me = hub.whoami(&e);
     if (!e.ok())
-        return fail(e, ps.json);
+        return fail(e, p.json);
     auto kc = keychain();
     QString where, error;
     if (!saveToken(cfg, kc.get(), token, &where, &error)) {
         err(HubCliText::tr("error: %1").arg(error));
         return CacheUnavailable;
     }
-    if (ps.json)
+    if (p.json)
         printJson({{"name", u8(me.name)}, {"stored_in", u8(where)}});
     else
         out(HubCliText::tr("Logged in as %1; the token is stored in %2.").arg(me.name, where));
     return Ok;
 }
 
-int cmdLogout(const QStringList &args)
+int cmdLogout(const Invocation &p)
 {
-    Parsed ps;
-    parse(ps, QStringLiteral("hub logout"), args);
-    if (ps.code >= 0)
-        return ps.code;
     auto kc = keychain();
     QString error;
     if (!forgetToken(HubConfig::fromEnvironment(), kc.get(), &error)) {
@@ -196,17 +160,17 @@ int cmdLogout(const QStringList &args)
     return Ok;
 }
 
-int cmdLs(const QStringList &args)
+void lsOptions(QCommandLineParser &p)
 {
-    Parsed ps;
-    ps.p.addPositionalArgument(QStringLiteral("repo"), HubCliText::tr("The repo id, org/name."));
-    ps.p.addPositionalArgument(QStringLiteral("path"), HubCliText::tr("A folder in the repo (default: the root)."), QStringLiteral("[PATH]"));
-    ps.p.addOption({{QStringLiteral("R"), QStringLiteral("recursive")}, HubCliText::tr("List everything below, not just one level.")});
-    ps.p.addOption({QStringLiteral("revision"), HubCliText::tr("Branch, tag or commit (default main)."), QStringLiteral("REV"), QStringLiteral("main")});
-    parse(ps, QStringLiteral("hub ls"), args);
-    if (ps.code >= 0)
-        return ps.code;
-    const QStringList pos = ps.p.positionalArguments();
+    p.addPositionalArgument(QStringLiteral("repo"), HubCliText::tr("The repo id, org/name."));
+    p.addPositionalArgument(QStringLiteral("path"), HubCliText::tr("A folder in the repo (default: the root)."), QStringLiteral("[PATH]"));
+    p.addOption({{QStringLiteral("R"), QStringLiteral("recursive")}, HubCliText::tr("List everything below, not just one level.")});
+    p.addOption({QStringLiteral("revision"), HubCliText::tr("Branch, tag or commit (default main)."), QStringLiteral("REV"), QStringLiteral("main")});
+}
+
+int cmdLs(const Invocation &p)
+{
+    const QStringList pos = p.positional();
     if (pos.isEmpty() || pos.size() > 2) {
         err(HubCliText::tr("error: name a repo (and optionally a path): ingot-cli hub ls REPO [PATH]"));
         return Usage;
@@ -214,11 +178,11 @@ int cmdLs(const QStringList &args)
     const HubContext ctx = hubContext();
     const HubClient &hub = ctx.hub;
     HubError e;
-    const QVector<TreeEntry> entries = hub.listTree(pos[0], ps.p.value(QStringLiteral("revision")), pos.value(1),
-                                                    ps.p.isSet(QStringLiteral("recursive")), &e);
+    const QVector<TreeEntry> entries = hub.listTree(pos[0], p.value(QStringLiteral("revision")), pos.value(1),
+                                                    p.isSet(QStringLiteral("recursive")), &e);
     if (!e.ok())
-        return fail(e, ps.json);
-    if (ps.json) {
+        return fail(e, p.json);
+    if (p.json) {
         json arr = json::array();
         for (const TreeEntry &t : entries) {
             json o = {{"type", t.isDir ? "directory" : "file"}, {"path", u8(t.path)}, {"size", t.size}, {"oid", u8(t.oid)}};
@@ -237,25 +201,25 @@ int cmdLs(const QStringList &args)
     return Ok;
 }
 
-int cmdCreate(const QStringList &args)
+void createOptions(QCommandLineParser &p)
 {
-    Parsed ps;
-    ps.p.addOption({{QStringLiteral("n"), QStringLiteral("name")}, HubCliText::tr("The repo name, or org/name (default optimum-neuron-cache in your namespace)."), QStringLiteral("NAME"), QStringLiteral("optimum-neuron-cache")});
-    ps.p.addOption({QStringLiteral("public"), HubCliText::tr("Make the repo public (default private).")});
-    parse(ps, QStringLiteral("cache create"), args);
-    if (ps.code >= 0)
-        return ps.code;
+    p.addOption({{QStringLiteral("n"), QStringLiteral("name")}, HubCliText::tr("The repo name, or org/name (default optimum-neuron-cache in your namespace)."), QStringLiteral("NAME"), QStringLiteral("optimum-neuron-cache")});
+    p.addOption({QStringLiteral("public"), HubCliText::tr("Make the repo public (default private).")});
+}
+
+int cmdCreate(const Invocation &p)
+{
     const HubContext ctx = hubContext();
     const HubConfig &cfg = ctx.config;
-    const bool isPublic = ps.p.isSet(QStringLiteral("public"));
-    const CacheRepoOutcome r = createCacheRepo(ctx.hub, cfg, ps.p.value(QStringLiteral("name")), isPublic);
+    const bool isPublic = p.isSet(QStringLiteral("public"));
+    const CacheRepoOutcome r = createCacheRepo(ctx.hub, cfg, p.value(QStringLiteral("name")), isPublic);
     if (r.error.kind == HubError::Kind::Storage) {
         err(HubCliText::tr("error: %1").arg(r.error.message));
         return CacheUnavailable;
     }
     if (!r.error.ok())
-        return fail(r.error, ps.json);
-    if (ps.json) {
+        return fail(r.error, p.json);
+    if (p.json) {
         printJson({{"repo", u8(r.repo)}, {"private", !isPublic}, {"existed", r.existed}, {"file", u8(cfg.customCacheRepoFile())}});
         return Ok;
     }
@@ -265,27 +229,27 @@ int cmdCreate(const QStringList &args)
     return Ok;
 }
 
-int cmdSet(const QStringList &args)
+void setOptions(QCommandLineParser &p)
 {
-    Parsed ps;
-    ps.p.addPositionalArgument(QStringLiteral("name"), HubCliText::tr("The cache repo to use, org/name."));
-    parse(ps, QStringLiteral("cache set"), args);
-    if (ps.code >= 0)
-        return ps.code;
-    if (ps.p.positionalArguments().size() != 1) {
+    p.addPositionalArgument(QStringLiteral("name"), HubCliText::tr("The cache repo to use, org/name."));
+}
+
+int cmdSet(const Invocation &p)
+{
+    if (p.positional().size() != 1) {
         err(HubCliText::tr("error: name one repo: ingot-cli cache set ORG/NAME"));
         return Usage;
     }
     const HubContext ctx = hubContext();
     const HubConfig &cfg = ctx.config;
-    const CacheRepoOutcome r = setCacheRepo(ctx.hub, cfg, ps.p.positionalArguments().first());
+    const CacheRepoOutcome r = setCacheRepo(ctx.hub, cfg, p.positional().first());
     if (r.error.kind == HubError::Kind::Storage) {
         err(HubCliText::tr("error: %1").arg(r.error.message));
         return Usage;
     }
     if (!r.error.ok())
-        return fail(r.error, ps.json);
-    if (ps.json)
+        return fail(r.error, p.json);
+    if (p.json)
         printJson({{"repo", u8(r.repo)}, {"file", u8(cfg.customCacheRepoFile())}});
     else
         out(HubCliText::tr("Neuron cache name set locally to %1 in %2.").arg(r.repo, cfg.customCacheRepoFile()));
@@ -357,38 +321,38 @@ void printLookupText(const QString &model, const LookupResult &r, bool raw)
             out(QStringLiteral("%1:\n%2").arg(e.path, QString::fromUtf8(e.raw)));
 }
 
-int cmdLookup(const QStringList &args)
+void lookupOptions(QCommandLineParser &p)
 {
-    Parsed ps;
-    ps.p.addPositionalArgument(QStringLiteral("model_id"), HubCliText::tr("The model to look up, org/name."));
-    ps.p.addOption({QStringLiteral("instance_type"), HubCliText::tr("Only this instance type (trn1, trn2, inf2)."), QStringLiteral("TYPE")});
-    ps.p.addOption({QStringLiteral("batch_size"), HubCliText::tr("Only this batch size."), QStringLiteral("N")});
-    ps.p.addOption({QStringLiteral("sequence_length"), HubCliText::tr("Only this sequence length."), QStringLiteral("N")});
-    ps.p.addOption({QStringLiteral("tensor_parallel_size"), HubCliText::tr("Only this tensor parallel size."), QStringLiteral("N")});
-    ps.p.addOption({QStringLiteral("dtype"), HubCliText::tr("Only this dtype (bfloat16, float16)."), QStringLiteral("DTYPE")});
-    ps.p.addOption({QStringLiteral("repo_id"), HubCliText::tr("The cache repo (default: CUSTOM_CACHE_REPO, the file set by `cache set`, or the public one)."), QStringLiteral("REPO")});
-    ps.p.addOption({QStringLiteral("raw"), HubCliText::tr("Also print entries of an unknown shape as stored.")});
-    parse(ps, QStringLiteral("cache lookup"), args);
-    if (ps.code >= 0)
-        return ps.code;
-    if (ps.p.positionalArguments().size() != 1) {
+    p.addPositionalArgument(QStringLiteral("model_id"), HubCliText::tr("The model to look up, org/name."));
+    p.addOption({QStringLiteral("instance_type"), HubCliText::tr("Only this instance type (trn1, trn2, inf2)."), QStringLiteral("TYPE")});
+    p.addOption({QStringLiteral("batch_size"), HubCliText::tr("Only this batch size."), QStringLiteral("N")});
+    p.addOption({QStringLiteral("sequence_length"), HubCliText::tr("Only this sequence length."), QStringLiteral("N")});
+    p.addOption({QStringLiteral("tensor_parallel_size"), HubCliText::tr("Only this tensor parallel size."), QStringLiteral("N")});
+    p.addOption({QStringLiteral("dtype"), HubCliText::tr("Only this dtype (bfloat16, float16)."), QStringLiteral("DTYPE")});
+    p.addOption({QStringLiteral("repo_id"), HubCliText::tr("The cache repo (default: CUSTOM_CACHE_REPO, the file set by `cache set`, or the public one)."), QStringLiteral("REPO")});
+    p.addOption({QStringLiteral("raw"), HubCliText::tr("Also print entries of an unknown shape as stored.")});
+}
+
+int cmdLookup(const Invocation &p)
+{
+    if (p.positional().size() != 1) {
         err(HubCliText::tr("error: name one model: ingot-cli cache lookup ORG/MODEL"));
         return Usage;
     }
     LookupFilters f;
-    if (!lookupFilters(ps.p, &f))
+    if (!lookupFilters(p.parser, &f))
         return Usage;
-    const QString model = ps.p.positionalArguments().first();
+    const QString model = p.positional().first();
     const HubContext ctx = hubContext();
-    const QString repo = ps.p.isSet(QStringLiteral("repo_id")) ? ps.p.value(QStringLiteral("repo_id"))
+    const QString repo = p.isSet(QStringLiteral("repo_id")) ? p.value(QStringLiteral("repo_id"))
                                                                : resolveCacheRepo(ctx.config).repo;
     const LookupResult r = lookupModel(ctx.hub, repo, model, f);
     if (r.failed())
-        return fail(r.error, ps.json);
-    if (ps.json)
+        return fail(r.error, p.json);
+    if (p.json)
         printLookupJson(model, repo, r);
     else
-        printLookupText(model, r, ps.p.isSet(QStringLiteral("raw")));
+        printLookupText(model, r, p.isSet(QStringLiteral("raw")));
     // What was read is printed; what could not be read is an error, so a script never takes it for "not cached".
     if (r.error.kind == HubError::Kind::Incomplete)
         err(HubCliText::tr("error: %1").arg(r.error.message));
@@ -398,24 +362,21 @@ int cmdLookup(const QStringList &args)
 
 QVector<Command> hubCommands()
 {
-    auto hub = [](const char *name, const QString &summary) {
-        const QString n = QString::fromLatin1(name);
-        return Command{QStringLiteral("hub"), n, summary, JsonOption, {}, {},
-                       [n](const QStringList &args) { return runHubCommand(QStringList{n} + args); }};
-    };
-    auto cache = [](const char *name, const QString &summary) {
-        const QString n = QString::fromLatin1(name);
-        return Command{QStringLiteral("cache"), n, summary, JsonOption, {}, {},
-                       [n](const QStringList &args) { return runCacheHubCommand(n, args); }};
-    };
+    const QString hub = QStringLiteral("hub"), cache = QStringLiteral("cache");
     return {
-        hub("whoami", HubCliText::tr("Who the token belongs to, its role, and where the token came from")),
-        hub("ls", HubCliText::tr("List a repo's files: ingot-cli hub ls REPO [PATH] [-R] [--revision REV]")),
-        hub("login", HubCliText::tr("Save a token (read from standard input) in the keychain or the token file")),
-        hub("logout", HubCliText::tr("Forget the saved token")),
-        cache("create", HubCliText::tr("Create a cache repo on the Hub and use it (-n NAME, --public), as optimum-cli")),
-        cache("set", HubCliText::tr("Use an existing Hub repo as the cache repo (writes the file optimum-cli reads)")),
-        cache("lookup", HubCliText::tr("Registry entries of a model in the Hub cache (--instance_type, --batch_size, ...)")),
+        {hub, QStringLiteral("whoami"), HubCliText::tr("Who the token belongs to, its role, and where the token came from"),
+         JsonOption, {}, cmdWhoami, {}},
+        {hub, QStringLiteral("ls"), HubCliText::tr("List a repo's files: ingot-cli hub ls REPO [PATH] [-R] [--revision REV]"),
+         JsonOption, lsOptions, cmdLs, {}},
+        {hub, QStringLiteral("login"), HubCliText::tr("Save a token (read from standard input) in the keychain or the token file"),
+         JsonOption, {}, cmdLogin, {}},
+        {hub, QStringLiteral("logout"), HubCliText::tr("Forget the saved token"), JsonOption, {}, cmdLogout, {}},
+        {cache, QStringLiteral("create"), HubCliText::tr("Create a cache repo on the Hub and use it (-n NAME, --public), as optimum-cli"),
+         JsonOption, createOptions, cmdCreate, {}},
+        {cache, QStringLiteral("set"), HubCliText::tr("Use an existing Hub repo as the cache repo (writes the file optimum-cli reads)"),
+         JsonOption, setOptions, cmdSet, {}},
+        {cache, QStringLiteral("lookup"), HubCliText::tr("Registry entries of a model in the Hub cache (--instance_type, --batch_size, ...)"),
+         JsonOption, lookupOptions, cmdLookup, {}},
     };
 }
 
@@ -452,47 +413,6 @@ QString formatLookupTable(const QString &modelId, const QVector<LookupEntry> &en
     for (const QStringList &r : std::as_const(rows))
         lines << line(r);
     return lines.join(QLatin1Char('\n'));
-}
-
-QString hubUsage()
-{
-    return HubCliText::tr("Usage: ingot-cli hub COMMAND [options]\n\n"
-                          "Commands:\n"
-                          "  whoami   Who the token belongs to, its role, and where the token came from\n"
-                          "  ls       List a repo's files: ingot-cli hub ls REPO [PATH] [-R] [--revision REV]\n"
-                          "  login    Save a token (read from standard input) in the keychain or the token file\n"
-                          "  logout   Forget the saved token\n\n"
-                          "HF_ENDPOINT, HF_TOKEN, HF_HOME, HF_TOKEN_PATH and HF_HUB_OFFLINE are honoured. --json everywhere.");
-}
-
-int runHubCommand(const QStringList &args)
-{
-    if (args.isEmpty() || args.first() == QLatin1String("--help") || args.first() == QLatin1String("-h")) {
-        (args.isEmpty() ? err : out)(hubUsage());
-        return args.isEmpty() ? Usage : Ok;
-    }
-    const QString cmd = args.first();
-    if (cmd == QLatin1String("whoami"))
-        return cmdWhoami(args.mid(1));
-    if (cmd == QLatin1String("ls"))
-        return cmdLs(args.mid(1));
-    if (cmd == QLatin1String("login"))
-        return cmdLogin(args.mid(1));
-    if (cmd == QLatin1String("logout"))
-        return cmdLogout(args.mid(1));
-    err(HubCliText::tr("error: unknown command \"hub %1\"\n").arg(cmd) + hubUsage());
-    return Usage;
-}
-
-int runCacheHubCommand(const QString &command, const QStringList &args)
-{
-    if (command == QLatin1String("create"))
-        return cmdCreate(args);
-    if (command == QLatin1String("set"))
-        return cmdSet(args);
-    if (command == QLatin1String("lookup"))
-        return cmdLookup(args);
-    return -1;
 }
 
 }  // namespace ingot::cli

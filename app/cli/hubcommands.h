@@ -10,10 +10,6 @@ namespace ingot::cli {
 
 // The rows of the hub group and the Hub commands of the cache group.
 QVector<Command> hubCommands();
-int runHubCommand(const QStringList &args);
-// cache create|set|lookup; returns -1 when `command` is not one of them.
-int runCacheHubCommand(const QString &command, const QStringList &args);
-QString hubUsage();
 // The table optimum-cli prints (title, centered columns), with compiler version and checkpoint revision.
 QString formatLookupTable(const QString &modelId, const QVector<LookupEntry> &entries);
 
