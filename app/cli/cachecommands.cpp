@@ -8,6 +8,7 @@
 #include "services/stores/storefactory.h"
 #include "services/cache/maintenance.h"
 #include "services/cache/samplecache.h"
+#include "services/util/names.h"
 #include "services/util/units.h"
 
 #include <QCommandLineParser>
@@ -37,9 +38,10 @@ QString isoTime(qint64 ms)
 
 json moduleJson(const CacheModule &m, bool withFiles)
 {
-    json j = {{"key", u8(m.key())},
-              {"version", u8(m.version)},
-              {"name", u8(m.name)},
+    // Names as shown (control characters and bytes that are not UTF-8 escaped as \xNN): JSON is UTF-8 text.
+    json j = {{"key", u8(displayName(m.key()))},
+              {"version", u8(displayName(m.version))},
+              {"name", u8(displayName(m.name))},
               {"kind", u8(kindName(m.kind))},
               {"state", u8(stateName(m.state))},
               {"size", m.size},
@@ -54,7 +56,7 @@ json moduleJson(const CacheModule &m, bool withFiles)
     if (withFiles) {
         json files = json::array();
         for (const CacheFile &f : m.files) {
-            json fj = {{"name", u8(f.name)}, {"size", f.size}, {"mtime", u8(isoTime(f.mtimeMs))}};
+            json fj = {{"name", u8(displayName(f.name))}, {"size", f.size}, {"mtime", u8(isoTime(f.mtimeMs))}};
             if (f.is(CacheFile::Symlink))
                 fj["symlink"] = f.is(CacheFile::Broken) ? "broken" : f.is(CacheFile::HubBlob) ? "hub-blob"
                                                                : f.is(CacheFile::OutsideRoot) ? "outside-root" : "inside-root";
@@ -247,7 +249,7 @@ json planJson(const MaintenancePlan &plan, bool dryRun)
 {
     json items = json::array();
     for (const auto &it : plan.items)
-        items.push_back({{"key", u8(it.key)}, {"state", u8(stateName(it.state))}, {"bytes", it.bytes},
+        items.push_back({{"key", u8(displayName(it.key))}, {"state", u8(stateName(it.state))}, {"bytes", it.bytes},
                          {"last_used", u8(isoTime(it.lastUsedMs))}, {"reason", u8(it.reason)},
                          {"operation", it.op == PlanItem::Op::RemoveLocks ? "remove-locks"
                                        : it.op == PlanItem::Op::RemoveFolderIfEmpty ? "remove-empty-folder" : "remove"}});
@@ -349,14 +351,23 @@ int planMaintenance(const MaintenanceRequest &req, const CacheSnapshot &snap, Ca
 {
     switch (req.which) {
     case Maint::Prune: *plan = planPrune(snap.modules, req.prune); break;
-    case Maint::CleanFailed:
-        for (const QString &k : req.entries)
-            if (!snap.find(k)) {
+    case Maint::CleanFailed: {
+        // An entry is named as it is shown (a name that is not UTF-8 cannot be typed as it is on disk).
+        QHash<QString, QString> shown;
+        for (const CacheModule &m : snap.modules)
+            shown.insert(displayName(m.key()), m.key());
+        QStringList keys;
+        for (const QString &k : req.entries) {
+            const QString key = snap.find(k) ? k : shown.value(k);
+            if (key.isEmpty()) {
                 err(CliText::tr("error: no entry %1 in %2").arg(k, root));
                 return Usage;
             }
-        *plan = planCleanFailed(snap.modules, req.entries);
+            keys << key;
+        }
+        *plan = planCleanFailed(snap.modules, keys);
         break;
+    }
     case Maint::ClearLocks: *plan = planClearLocks(snap.modules, queryRunningCompilers(store)); break;
     case Maint::RemoveVersions:
         for (const QString &k : req.keep) {
@@ -434,7 +445,7 @@ int runPlan(CacheStore &store, const MaintenancePlan &plan, bool asJson)
     const bool progress = !asJson && stdinIsTerminal();
     const MaintenanceReport rep = executePlan(store, plan, [progress](int done, int total, const QString &cur) {
         if (progress && !cur.isEmpty())
-            std::fprintf(stderr, "\r[%d/%d] %s\033[K", done + 1, total, cur.toUtf8().constData());
+            std::fprintf(stderr, "\r[%d/%d] %s\033[K", done + 1, total, displayName(cur).toUtf8().constData());
     });
     if (progress)
         std::fprintf(stderr, "\r\033[K");

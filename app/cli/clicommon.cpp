@@ -1,5 +1,7 @@
 #include "app/cli/clicommon.h"
 
+#include "services/util/names.h"
+
 #include <QTextStream>
 
 #include <cstdio>
@@ -13,15 +15,28 @@ std::string u8(const QString &s)
     return s.toStdString();
 }
 
+QString terminalSafe(const QString &text)
+{
+    // Lines and tabs are the message's own; every other control character comes from a name and is escaped.
+    QStringList lines = text.split(QLatin1Char('\n'));
+    for (QString &l : lines) {
+        QStringList cells = l.split(QLatin1Char('\t'));
+        for (QString &c : cells)
+            c = displayName(c);
+        l = cells.join(QLatin1Char('\t'));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
 void out(const QString &text)
 {
-    const QByteArray b = text.toUtf8() + '\n';
+    const QByteArray b = terminalSafe(text).toUtf8() + '\n';
     std::fwrite(b.constData(), 1, size_t(b.size()), stdout);
 }
 
 void err(const QString &text)
 {
-    const QByteArray b = text.toUtf8() + '\n';
+    const QByteArray b = terminalSafe(text).toUtf8() + '\n';
     std::fwrite(b.constData(), 1, size_t(b.size()), stderr);
 }
 
@@ -40,6 +55,8 @@ Table::Table(QStringList headers, QList<bool> rightAligned)
 
 void Table::add(QStringList row)
 {
+    for (QString &cell : row)
+        cell = displayName(cell);  // a name cannot split a row or reach the terminal as a control sequence
     while (row.size() < m_headers.size())
         row << QString();
     m_rows << row;

@@ -21,8 +21,10 @@ enum Exit : int {
 };
 
 std::string u8(const QString &s);
-void out(const QString &text);  // stdout, with a newline
-void err(const QString &text);  // stderr, with a newline
+// Text with every control character but line breaks and tabs escaped (names from disk or a server).
+QString terminalSafe(const QString &text);
+void out(const QString &text);  // stdout, with a newline; terminal-safe
+void err(const QString &text);  // stderr, with a newline; terminal-safe
 void printJson(const nlohmann::json &j);
 
 // A plain-text table: columns padded to their widest cell; `rightAligned` marks numeric columns.

@@ -3,6 +3,7 @@
 #include "services/cache/compilerversion.h"
 #include "services/cache/classify.h"
 #include "models/cache/statecolors.h"
+#include "services/util/names.h"
 #include "services/util/units.h"
 
 #include <QDateTime>
@@ -91,7 +92,7 @@ QVariant CacheTreeModel::data(const QModelIndex &index, int role) const
         switch (role) {
         case Qt::DisplayRole:
             switch (index.column()) {
-            case NameColumn: return g->version.isEmpty() ? tr("Other items in the cache root") : g->version;
+            case NameColumn: return g->version.isEmpty() ? tr("Other items in the cache root") : displayName(g->version);
             case StateColumn: {
                 QStringList parts{tr("%n entries", nullptr, g->modules)};
                 if (g->perState[int(ModuleState::Failed)])
@@ -148,7 +149,7 @@ QVariant CacheTreeModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case NameColumn: return m.name;
+        case NameColumn: return displayName(m.name);
         case StateColumn: return m.isModule() ? stateLabel(m.state) : kindName(m.kind);
         case SizeColumn: return m.kind == EntryKind::UnknownDir || m.kind == EntryKind::LinkedDir ? QVariant() : QVariant(formatBytes(m.size));
         case LastUsedColumn: return formatAge(m.lastUsedMs, m_nowMs);

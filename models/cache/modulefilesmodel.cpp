@@ -1,5 +1,6 @@
 #include "models/cache/modulefilesmodel.h"
 
+#include "services/util/names.h"
 #include "services/util/units.h"
 
 #include <QCoreApplication>
@@ -73,7 +74,7 @@ QVariant ModuleFilesModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case NameColumn: return f.name;
+        case NameColumn: return displayName(f.name);
         case SizeColumn: return f.is(CacheFile::Directory) ? QVariant() : QVariant(formatBytes(f.size));
         case ModifiedColumn: return formatTime(f.mtimeMs);
         case NoteColumn: return noteFor(f, m_targets.value(f.name));
@@ -81,7 +82,7 @@ QVariant ModuleFilesModel::data(const QModelIndex &index, int role) const
         break;
     case SortRole:
         switch (index.column()) {
-        case NameColumn: return f.name;
+        case NameColumn: return displayName(f.name);
         case SizeColumn: return f.size;
         case ModifiedColumn: return f.mtimeMs;
         case NoteColumn: return noteFor(f, m_targets.value(f.name));

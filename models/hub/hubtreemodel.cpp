@@ -1,6 +1,7 @@
 #include "models/hub/hubtreemodel.h"
 
 #include "models/cache/statecolors.h"
+#include "services/util/names.h"
 #include "services/util/units.h"
 
 #include <QBrush>
@@ -319,7 +320,7 @@ QVariant HubTreeModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case NameColumn: return n->name;
+        case NameColumn: return displayName(n->name);
         case SizeColumn: return n->synthetic || !complete ? QVariant() : QVariant(formatBytes(n->size));
         case FilesColumn: return n->isDir && complete && !n->synthetic ? QVariant(n->files) : QVariant();
         case WhereColumn:

@@ -9,6 +9,10 @@
 #include <QProcess>
 #include <QTest>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace ingot;
 
 namespace {
@@ -161,6 +165,45 @@ private Q_SLOTS:
             QVERIFY2(QDateTime::fromString(o.value(QStringLiteral("last_used")).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch() > cutoff,
                      qPrintable(o.value(QStringLiteral("key")).toString()));
         }
+    }
+
+    // Names from disk never reach the terminal as control sequences, never split a table row, and a name that is
+    // not UTF-8 can still be named (as shown) and removed.
+    void hostileNamesAreEscaped()
+    {
+        QTemporaryDir tmp;
+        const QByteArray v = QFile::encodeName(tmp.path()) + "/neuronxcc-2.15.128.0+56dc5a86";
+        QVERIFY(QDir().mkpath(QFile::decodeName(v)));
+        const QList<QByteArray> names{"MODULE_\x1b]0;owned\x07+aa", "MODULE_a\nb+aa", "MODULE_\x1b[2J+aa", "MODULE_x\xff"};
+        for (const QByteArray &n : names) {
+            QVERIFY(::mkdir(QByteArray(v + '/' + n).constData(), 0755) == 0);
+            const QByteArray log = v + '/' + n + "/model.log";
+            const int fd = ::open(log.constData(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+            QVERIFY(fd >= 0);
+            ::close(fd);
+        }
+        const QStringList dir{QStringLiteral("--cache-dir"), tmp.path()};
+        for (const QStringList &args : {QStringList{QStringLiteral("cache"), QStringLiteral("list")},
+                                        QStringList{QStringLiteral("cache"), QStringLiteral("clean-failed"), QStringLiteral("--dry-run")},
+                                        QStringList{QStringLiteral("cache"), QStringLiteral("status")}}) {
+            const Run r = cli(args + dir);
+            QCOMPARE(r.code, 0);
+            QVERIFY2(!r.out.contains(QChar(0x1b)) && !r.err.contains(QChar(0x1b)), qPrintable(args.join(QLatin1Char(' '))));
+            QVERIFY(!r.out.contains(QChar(0x07)));
+            QVERIFY(r.out.contains(QStringLiteral("MODULE_\\x1b]0;owned\\x07+aa")));
+            QVERIFY(r.out.contains(QStringLiteral("MODULE_x\\xff")));
+        }
+        const Run list = cli(QStringList{QStringLiteral("cache"), QStringLiteral("list")} + dir);
+        QCOMPARE(list.out.trimmed().split(QLatin1Char('\n')).size(), 1 + names.size());  // a header and one row each
+        const Run js = cli(QStringList{QStringLiteral("cache"), QStringLiteral("list"), QStringLiteral("--json")} + dir);
+        QCOMPARE(js.json().value(QStringLiteral("entries")).toArray().size(), names.size());
+        // The entry that is not UTF-8, named as it is shown, goes; the others stay.
+        const Run rm = cli(QStringList{QStringLiteral("cache"), QStringLiteral("clean-failed"), QStringLiteral("--yes"),
+                                       QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/MODULE_x\\xff")} + dir);
+        QCOMPARE(rm.code, 0);
+        struct stat st {};
+        QVERIFY(::stat(QByteArray(v + "/MODULE_x\xff").constData(), &st) != 0);
+        QVERIFY(::stat(QByteArray(v + "/MODULE_a\nb+aa").constData(), &st) == 0);
     }
 
     void clearLocksRefusedWhileCompiling()

@@ -2,6 +2,7 @@
 // QAbstractItemModelTester throughout.
 #include "services/cache/cachescanner.h"
 #include "models/cache/cachetreemodel.h"
+#include "services/util/names.h"
 #include "services/stores/localcachestore.h"
 #include "tests/support/testsupport.h"
 
@@ -71,6 +72,18 @@ private Q_SLOTS:
         QVERIFY(!model.indexForKey(VB + QStringLiteral("/MODULE_3+a")).isValid());
         QCOMPARE(model.indexForKey(VA + QStringLiteral("/MODULE_2+a")).row(), 0);
         QCOMPARE(model.modules().size(), 1);
+    }
+
+    void namesAreShownEscaped()
+    {
+        CacheTreeModel model;
+        ScanDelta d;
+        const QString hostile = nameFromBytes("MODULE_\x1b]0;owned\x07\n\xff+a");
+        d.upserts << mod(VA, hostile, ModuleState::Failed, 1);
+        model.applyDelta(d);
+        const QModelIndex row = model.index(0, CacheTreeModel::NameColumn, model.index(0, 0));
+        QCOMPARE(row.data().toString(), QStringLiteral("MODULE_\\x1b]0;owned\\x07\\x0a\\xff+a"));
+        QCOMPARE(model.module(row)->name, hostile);  // the name itself is kept, byte for byte
     }
 
     void manyRemovalsInOneDelta()
