@@ -11,6 +11,7 @@
 #include "ui/localcache/moduledetailspane.h"
 #include "services/cache/samplecache.h"
 #include "models/cache/statecolors.h"
+#include "services/util/names.h"
 #include "services/util/units.h"
 #include "ui/localcache/versionpickerdialog.h"
 
@@ -476,15 +477,16 @@ void LocalCachePage::showWarnings()
 {
     QStringList lines;
     for (const ScanWarning &w : m_model->scanWarnings())
-        lines << QStringLiteral("%1: %2").arg(w.path.isEmpty() ? m_session->root() : w.path, w.message);
+        lines << QStringLiteral("%1: %2").arg(displayName(w.path.isEmpty() ? m_session->root() : w.path), w.message);
     for (const CacheModule &m : m_model->modules())
         for (const QString &w : m.warnings)
-            lines << QStringLiteral("%1: %2").arg(m.key(), w);
+            lines << QStringLiteral("%1: %2").arg(displayName(m.key()), w);
     QMessageBox box(QMessageBox::Warning, tr("Warnings"),
                     tr("%n warning(s) in %1. Ingot never deletes unknown items and never follows links.", nullptr,
                        int(lines.size())).arg(m_session->root()),
                     QMessageBox::Close, this);
     box.setDetailedText(lines.join(QLatin1Char('\n')));
+    box.setTextFormat(Qt::PlainText);
     box.exec();
 }
 

@@ -6,6 +6,7 @@
 #include "services/stores/storefactory.h"
 #include "models/cache/modulefilesmodel.h"
 #include "models/cache/statecolors.h"
+#include "services/util/names.h"
 #include "services/util/units.h"
 
 #include <QApplication>
@@ -79,11 +80,14 @@ ModuleDetailsPane::ModuleDetailsPane(QWidget *parent)
     tf.setPointSizeF(tf.pointSizeF() * 1.15);
     m_title->setFont(tf);
     m_title->setWordWrap(true);
+    m_title->setTextFormat(Qt::PlainText);  // names are shown, never interpreted as markup
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_state->setWordWrap(true);
     m_pathLabel->setWordWrap(true);
+    m_pathLabel->setTextFormat(Qt::PlainText);
     m_pathLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_warnings->setWordWrap(true);
+    m_warnings->setTextFormat(Qt::PlainText);
     m_warnings->setStyleSheet(QStringLiteral("color: #b5651d;"));
     m_copy->setIcon(style()->standardIcon(QStyle::SP_FileIcon));
     m_copy->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+C")));
@@ -163,10 +167,10 @@ void ModuleDetailsPane::clear()
 void ModuleDetailsPane::showSummary(const QString &title, const QString &text, const QString &path)
 {
     clear();
-    m_title->setText(title);
+    m_title->setText(displayName(title));
     m_state->setText(text);
     m_path = path;
-    m_pathLabel->setText(path);
+    m_pathLabel->setText(displayName(path));
     m_copy->setEnabled(!path.isEmpty());
     m_open->setEnabled(!path.isEmpty() && QFileInfo(path).isDir());
 }
@@ -178,7 +182,7 @@ void ModuleDetailsPane::showModule(const CacheModule &m)
     // Making a store does no I/O: it only knows where the cache is and how to show paths in it.
     std::unique_ptr<CacheStore> probe = m_location.isValid() ? makeStore(m_location) : nullptr;
     m_path = probe ? probe->fullPath(m.key()) : m.key();
-    m_title->setText(m.name);
+    m_title->setText(displayName(m.name));
     QString why;
     if (m.isModule())
         classifyModule(m.files, CompilerVersion::parse(m.version).writesDoneMarker(), &why);
@@ -189,7 +193,7 @@ void ModuleDetailsPane::showModule(const CacheModule &m)
                               tr("%1 in %n file(s), last used %2", nullptr, m.fileCount())
                                   .arg(formatBytes(m.size), formatTime(m.lastUsedMs)) +
                                   (m.linkedSize > 0 ? tr("; %1 linked from elsewhere").arg(formatBytes(m.linkedSize)) : QString())));
-    m_pathLabel->setText(m_path);
+    m_pathLabel->setText(displayName(m_path));
     m_copy->setEnabled(true);
     m_open->setEnabled(probe && probe->isLocal() && (m.isModule() || m.kind == EntryKind::UnknownDir));
     m_warnings->setVisible(!m.warnings.isEmpty());
