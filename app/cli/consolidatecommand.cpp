@@ -96,7 +96,8 @@ int runConsolidate(const QStringList &args)
     t.start();
     const bool tty = stdinIsTerminal();
     qint64 lastLine = -1000;
-    const ConsolidateReport rep = consolidate(*c, o, [&](const ConsolidateProgress &pr) {
+    const ConsolidationPlan plan = planConsolidation(*c);
+    const ConsolidateReport rep = consolidate(plan, o, [&](const ConsolidateProgress &pr) {
         // A line a second at most when stderr is a log, not a terminal.
         if (asJson || (!tty && pr.tensorsDone != pr.tensorsTotal && t.elapsed() - lastLine < 1000))
             return;

@@ -153,7 +153,7 @@ ConsolidateWizard::ConsolidateWizard(const QString &folder, QWidget *parent)
         if (out.exists() && !m_overwrite->isChecked() && !QDir(m_output->text()).isEmpty())
             return false;
         qint64 bytes = 0;
-        for (const auto &e : m_plan)
+        for (const auto &e : m_plan.entries)
             bytes += e.bytes;
         QFileInfo existing(out.absolutePath());
         while (!existing.exists() && existing.absolutePath() != existing.absoluteFilePath())
@@ -313,30 +313,21 @@ void ConsolidateWizard::check()
     m_checkStatus->setText(tr("Reading %n shard(s)…", nullptr, int(c->shards.size())));
     pageOf(this, CheckPage)->refresh();
     const CheckpointCandidate cand = *c;
-    runTask(this, [cand](TaskControl &) {
-        QStringList problems;
-        auto plan = planConsolidation(cand, &problems);
-        return qMakePair(plan, problems);
-    }, [this](QPair<QVector<ConsolidatePlanEntry>, QStringList> r) {
-        m_plan = r.first;
-        m_problems->addItems(r.second);
+    runTask(this, [cand](TaskControl &) { return planConsolidation(cand); }, [this](const ConsolidationPlan &plan) {
+        m_plan = plan;
+        m_problems->addItems(plan.problems);
         m_checked = true;
-        qint64 bytes = 0;
-        for (const auto &e : std::as_const(m_plan))
-            bytes += e.bytes;
-        m_checkStatus->setText(r.second.isEmpty()
-                                   ? tr("No problems: %n tensors, %1 to write.", nullptr, int(m_plan.size())).arg(formatBytes(bytes))
-                                   : tr("%n problem(s): nothing can be written until they are fixed.", nullptr, int(r.second.size())));
+        m_checkStatus->setText(plan.ok()
+                                   ? tr("No problems: %n tensors, %1 to write.", nullptr, int(plan.entries.size())).arg(formatBytes(plan.bytes()))
+                                   : tr("%n problem(s): nothing can be written until they are fixed.", nullptr, int(plan.problems.size())));
         pageOf(this, CheckPage)->refresh();
-        Q_EMIT checkFinished(int(r.second.size()));
+        Q_EMIT checkFinished(int(plan.problems.size()));
     });
 }
 
 void ConsolidateWizard::updateFreeSpace()
 {
-    qint64 bytes = 0;
-    for (const auto &e : std::as_const(m_plan))
-        bytes += e.bytes;
+    const qint64 bytes = m_plan.bytes();
     QFileInfo existing(QFileInfo(m_output->text()).absolutePath());
     while (!existing.exists() && existing.absolutePath() != existing.absoluteFilePath())
         existing = QFileInfo(existing.absolutePath());
@@ -370,13 +361,12 @@ void ConsolidateWizard::run()
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
     pageOf(this, RunPage)->refresh();
-    const CheckpointCandidate cand = *c;
     auto cancel = m_cancel;
     QPointer<ConsolidateWizard> self(this);
     auto timer = std::make_shared<QElapsedTimer>();
     timer->start();
-    runTask(this, [cand, o, cancel, self, timer](TaskControl &) {
-        return consolidate(cand, o, [self, timer](const ConsolidateProgress &p) {
+    runTask(this, [plan = m_plan, o, cancel, self, timer](TaskControl &) {
+        return consolidate(plan, o, [self, timer](const ConsolidateProgress &p) {
             const double secs = double(timer->elapsed()) / 1000.0;
             const double rate = secs > 0 ? double(p.bytesDone) / secs : 0;
             const int eta = rate > 0 ? int(double(p.bytesTotal - p.bytesDone) / rate) : 0;

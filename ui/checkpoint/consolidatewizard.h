@@ -69,7 +69,7 @@ private:
     void updateFreeSpace();
 
     QVector<CheckpointCandidate> m_found;
-    QVector<ConsolidatePlanEntry> m_plan;
+    ConsolidationPlan m_plan;
     ConsolidateReport m_report;
     bool m_running = false;
     bool m_checked = false;
