@@ -1,6 +1,5 @@
 #include "services/checkpoint/plan.h"
 
-#include "services/checkpoint/formats/safetensors.h"
 #include "services/checkpoint/metadata.h"
 #include "services/checkpoint/shardreader.h"
 
