@@ -9,6 +9,7 @@
 #include <QElapsedTimer>
 
 #include <cstdio>
+#include <optional>
 
 namespace ingot::cli {
 
@@ -17,11 +18,17 @@ struct ConsolidateCliText {
     Q_DECLARE_TR_FUNCTIONS(ingot::cli)
 };
 using T = ConsolidateCliText;
-}  // namespace
 
-int runConsolidate(const QStringList &args)
+// What the command line asks for.
+struct ConsolidateRequest {
+    QString checkpointDir;
+    std::optional<QString> checkpointName;  // --checkpoint; none: the newest complete one
+    ConsolidateOptions options;
+    bool asJson = false;
+};
+
+void addConsolidateOptions(QCommandLineParser &p)
 {
-    QCommandLineParser p;
     p.setApplicationDescription(T::tr("Consolidate a sharded (tensor/pipeline parallel) checkpoint into safetensors that transformers loads."));
     p.addHelpOption();
     p.addPositionalArgument(QStringLiteral("checkpoint_dir"), T::tr("The training output folder, a checkpoint-N folder, or the shards folder."));
@@ -33,94 +40,126 @@ int runConsolidate(const QStringList &args)
     p.addOption({QStringLiteral("check-replicas"), T::tr("Check that replicated parameters are equal on every tp rank.")});
     p.addOption({QStringLiteral("checkpoint"), T::tr("Which checkpoint when there are several (final, or checkpoint-N); default: the newest complete one."), QStringLiteral("NAME")});
     p.addOption({QStringLiteral("json"), T::tr("Print the result as JSON.")});
+}
+
+// The request, or the exit code when there is nothing to run (help printed, or a usage error reported).
+std::optional<ConsolidateRequest> parseRequest(const QStringList &args, int *exit)
+{
+    QCommandLineParser p;
+    addConsolidateOptions(p);
+    *exit = Usage;
     if (!p.parse(QStringList{QStringLiteral("ingot-cli consolidate")} + args)) {
         err(T::tr("error: %1").arg(p.errorText()));
-        return Usage;
+        return std::nullopt;
     }
     if (p.isSet(QStringLiteral("help"))) {
         out(p.helpText());
-        return Ok;
+        *exit = Ok;
+        return std::nullopt;
     }
     const QStringList pos = p.positionalArguments();
     if (pos.isEmpty() || pos.size() > 2) {
         err(T::tr("error: usage: ingot-cli consolidate CHECKPOINT_DIR [OUTPUT_DIR]"));
-        return Usage;
+        return std::nullopt;
     }
     const QString format = p.value(QStringLiteral("format"));
     if (format != QLatin1String("safetensors") && format != QLatin1String("pytorch")) {
         err(T::tr("error: unknown format \"%1\" (safetensors or pytorch)").arg(format));
-        return Usage;
+        return std::nullopt;
     }
-    ConsolidateOptions o;
+    ConsolidateRequest r;
+    ConsolidateOptions &o = r.options;
     o.maxShardBytes = parseBytes(p.value(QStringLiteral("max-shard-size")));
     if (o.maxShardBytes <= 0) {
         err(T::tr("error: --max-shard-size takes a size such as 5GB or 500MB"));
-        return Usage;
+        return std::nullopt;
     }
     o.format = format == QLatin1String("pytorch") ? ConsolidateOptions::Format::PyTorch : ConsolidateOptions::Format::Safetensors;
     o.verify = p.isSet(QStringLiteral("verify"));
     o.overwrite = p.isSet(QStringLiteral("overwrite"));
     o.checkReplicas = p.isSet(QStringLiteral("check-replicas"));
     o.output = pos.size() == 2 ? pos[1] : pos[0] + QStringLiteral("/consolidated");
-    const bool asJson = p.isSet(QStringLiteral("json"));
+    r.checkpointDir = pos[0];
+    if (p.isSet(QStringLiteral("checkpoint")))
+        r.checkpointName = p.value(QStringLiteral("checkpoint"));
+    r.asJson = p.isSet(QStringLiteral("json"));
+    return r;
+}
 
-    QString error;
-    const QVector<CheckpointCandidate> found = findCheckpoints(pos[0], &error);
-    if (found.isEmpty()) {
-        err(T::tr("error: %1").arg(error));
-        return CacheUnavailable;
-    }
-    const CheckpointCandidate *c = nullptr;
-    if (p.isSet(QStringLiteral("checkpoint"))) {
+// The checkpoint named on the command line, else the newest complete one, else the newest.
+const CheckpointCandidate *chooseCheckpoint(const QVector<CheckpointCandidate> &found, const std::optional<QString> &name)
+{
+    if (name) {
+        const CheckpointCandidate *c = nullptr;
         for (const auto &x : found)
-            if (x.label == p.value(QStringLiteral("checkpoint")))
+            if (x.label == *name)
                 c = &x;
-        if (!c) {
-            err(T::tr("error: no checkpoint named %1").arg(p.value(QStringLiteral("checkpoint"))));
-            return Usage;
-        }
-    } else {
-        c = pickDefault(found);
         if (!c)
-            c = &found.first();
+            err(T::tr("error: no checkpoint named %1").arg(*name));
+        return c;
     }
-    if (!asJson) {
-        err(T::tr("Checkpoint %1 in %2: %3, tp=%4 pp=%5, %6").arg(c->label, c->root, layoutName(c->layout))
-                .arg(c->tpSize).arg(c->ppSize).arg(formatBytes(c->bytes)));
-        if (found.size() > 1)
-            for (const auto &x : found)
-                err(QStringLiteral("  %1 %2%3").arg(&x == c ? QStringLiteral("*") : QStringLiteral(" "), x.label,
-                                                    x.complete ? QString() : T::tr(" (incomplete)")));
+    const CheckpointCandidate *c = pickDefault(found);
+    return c ? c : &found.first();
+}
+
+void printChoice(const QVector<CheckpointCandidate> &found, const CheckpointCandidate *c)
+{
+    err(T::tr("Checkpoint %1 in %2: %3, tp=%4 pp=%5, %6").arg(c->label, c->root, layoutName(c->layout))
+            .arg(c->tpSize).arg(c->ppSize).arg(formatBytes(c->bytes)));
+    if (found.size() > 1)
+        for (const auto &x : found)
+            err(QStringLiteral("  %1 %2%3").arg(&x == c ? QStringLiteral("*") : QStringLiteral(" "), x.label,
+                                                x.complete ? QString() : T::tr(" (incomplete)")));
+}
+
+// Progress lines on stderr: rewritten in place on a terminal, a line a second at most in a log.
+class ProgressPrinter final
+{
+    Q_DISABLE_COPY_MOVE(ProgressPrinter)
+
+public:
+    explicit ProgressPrinter(bool quiet) : m_quiet(quiet), m_tty(stdinIsTerminal()) { m_clock.start(); }
+    ~ProgressPrinter()
+    {
+        if (m_tty && !m_quiet)
+            std::fprintf(stderr, "\n");
     }
-    QElapsedTimer t;
-    t.start();
-    const bool tty = stdinIsTerminal();
-    qint64 lastLine = -1000;
-    const ConsolidateReport rep = consolidate(*c, o, [&](const ConsolidateProgress &pr) {
-        // A line a second at most when stderr is a log, not a terminal.
-        if (asJson || (!tty && pr.tensorsDone != pr.tensorsTotal && t.elapsed() - lastLine < 1000))
+    void print(const ConsolidateProgress &pr)
+    {
+        if (m_quiet || (!m_tty && pr.tensorsDone != pr.tensorsTotal && m_clock.elapsed() - m_lastLine < 1000))
             return;
-        lastLine = t.elapsed();
-        const double secs = double(t.elapsed()) / 1000.0;
+        m_lastLine = m_clock.elapsed();
+        const double secs = double(m_clock.elapsed()) / 1000.0;
         const double rate = secs > 0 ? double(pr.bytesDone) / secs : 0;
         const double eta = rate > 0 ? double(pr.bytesTotal - pr.bytesDone) / rate : 0;
         const QString line = T::tr("[%1/%2] %3 of %4, ETA %5 s  %6").arg(pr.tensorsDone).arg(pr.tensorsTotal)
                                  .arg(formatBytes(pr.bytesDone), formatBytes(pr.bytesTotal)).arg(int(eta)).arg(pr.current);
-        std::fprintf(stderr, tty ? "\r%s\033[K" : "%s\n", line.toUtf8().constData());
-    });
-    if (tty && !asJson)
-        std::fprintf(stderr, "\n");
-    if (asJson) {
-        nlohmann::json files = nlohmann::json::array(), problems = nlohmann::json::array();
-        for (const QString &f : rep.files)
-            files.push_back(u8(f));
-        for (const QString &pr : rep.problems + rep.verifyProblems)
-            problems.push_back(u8(pr));
-        printJson({{"checkpoint", u8(c->label)}, {"layout", u8(layoutName(c->layout))}, {"tp", c->tpSize}, {"pp", c->ppSize},
-                   {"output", u8(o.output)}, {"files", files}, {"tensors", rep.tensors}, {"bytes", rep.bytes},
-                   {"verified", rep.verified}, {"problems", problems},
-                   {"error", rep.error.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(u8(rep.error))}});
+        std::fprintf(stderr, m_tty ? "\r%s\033[K" : "%s\n", line.toUtf8().constData());
     }
+
+private:
+    bool m_quiet;
+    bool m_tty;
+    QElapsedTimer m_clock;
+    qint64 m_lastLine = -1000;
+};
+
+void printJsonReport(const CheckpointCandidate &c, const ConsolidateOptions &o, const ConsolidateReport &rep)
+{
+    nlohmann::json files = nlohmann::json::array(), problems = nlohmann::json::array();
+    for (const QString &f : rep.files)
+        files.push_back(u8(f));
+    for (const QString &pr : rep.problems + rep.verifyProblems)
+        problems.push_back(u8(pr));
+    printJson({{"checkpoint", u8(c.label)}, {"layout", u8(layoutName(c.layout))}, {"tp", c.tpSize}, {"pp", c.ppSize},
+               {"output", u8(o.output)}, {"files", files}, {"tensors", rep.tensors}, {"bytes", rep.bytes},
+               {"verified", rep.verified}, {"problems", problems},
+               {"error", rep.error.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(u8(rep.error))}});
+}
+
+// What went wrong (on stderr) or what was written (on stdout); the exit code.
+int reportOutcome(const ConsolidateOptions &o, const ConsolidateReport &rep, bool asJson)
+{
     if (!rep.problems.isEmpty()) {
         err(T::tr("Nothing was written; the checkpoint has problems:"));
         for (const QString &pr : rep.problems)
@@ -137,6 +176,35 @@ int runConsolidate(const QStringList &args)
                                                           rep.files.join(QStringLiteral(", ")),
                                                           o.verify ? T::tr(" — verified against the shards") : QString()));
     return Ok;
+}
+}  // namespace
+
+int runConsolidate(const QStringList &args)
+{
+    int exit = Ok;
+    const std::optional<ConsolidateRequest> r = parseRequest(args, &exit);
+    if (!r)
+        return exit;
+    QString error;
+    const QVector<CheckpointCandidate> found = findCheckpoints(r->checkpointDir, &error);
+    if (found.isEmpty()) {
+        err(T::tr("error: %1").arg(error));
+        return CacheUnavailable;
+    }
+    const CheckpointCandidate *c = chooseCheckpoint(found, r->checkpointName);
+    if (!c)
+        return Usage;
+    if (!r->asJson)
+        printChoice(found, c);
+    ConsolidateReport rep;
+    {
+        ProgressPrinter progress(r->asJson);
+        const ConsolidationPlan plan = planConsolidation(*c);
+        rep = consolidate(plan, r->options, [&progress](const ConsolidateProgress &pr) { progress.print(pr); });
+    }
+    if (r->asJson)
+        printJsonReport(*c, r->options, rep);
+    return reportOutcome(r->options, rep, r->asJson);
 }
 
 QVector<Command> consolidateCommands()

@@ -1,9 +1,10 @@
 // Consolidation end to end on real checkpoints written by Debian's python3-torch, in all three layouts; the
 // output must equal the unsharded original bit for bit (checked by Python), and bad input must leave nothing.
 #include "services/checkpoint/consolidate.h"
-#include "tests/support/testsupport.h"
+#include "services/checkpoint/assemble.h"
 #include "services/checkpoint/formats/safetensors.h"
-
+#include "services/checkpoint/ranknames.h"
+#include "tests/support/testsupport.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -102,6 +103,85 @@ private Q_SLOTS:
             QVERIFY(rep.files.contains(QStringLiteral("model.safetensors")));
         }
         QVERIFY2(python({QStringLiteral("--compare"), dir + QStringLiteral("/full.pt"), o.output}, &out), qPrintable(out));
+        QVERIFY(leftovers(dir).isEmpty());
+    }
+
+    void rankNamesRoundTrip()
+    {
+        QCOMPARE(rankName({3, 1}), QStringLiteral("tp_rank_03_pp_rank_01"));
+        QCOMPARE(rankName({3, 1, 2}), QStringLiteral("tp_rank_03_pp_rank_01_ep_rank_02"));
+        QCOMPARE(nxdShardFileName({12, 0}), QStringLiteral("dp_rank_00_tp_rank_12_pp_rank_00.pt"));
+        const std::optional<RankIds> r = parseRankName(QStringLiteral("tp_rank_07_pp_rank_03_ep_rank_01"));
+        QVERIFY(r);
+        QCOMPARE(r->tp, 7);
+        QCOMPARE(r->pp, 3);
+        QCOMPARE(r->ep, 1);
+        const std::optional<RankIds> n = parseNxdShardFileName(QStringLiteral("dp_rank_02_tp_rank_05_pp_rank_00.pt"));
+        QVERIFY(n);
+        QCOMPARE(n->dp, 2);
+        QCOMPARE(n->tp, 5);
+        QCOMPARE(n->ep, -1);
+        QCOMPARE(nxdShardFileName(*n), QStringLiteral("dp_rank_02_tp_rank_05_pp_rank_00.pt"));
+        // Names that are not ranks: suffixes, other orders, missing parts.
+        for (const char *bad : {"tp_rank_00_pp_rank_00_dp_rank_01", "tp_rank_00", "pp_rank_00_tp_rank_00", "tp_rank_x_pp_rank_0"})
+            QVERIFY2(!parseRankName(QString::fromLatin1(bad)), bad);
+        QVERIFY(!parseNxdShardFileName(QStringLiteral("dp_rank_00_ep_rank_01_tp_rank_00_pp_rank_00.pt")));
+        QVERIFY(!parseNxdShardFileName(QStringLiteral("dp_rank_00_tp_rank_00_pp_rank_00.pt.tmp")));
+        QCOMPARE(rankNamePattern(), QStringLiteral("tp_rank_XX_pp_rank_YY"));
+    }
+
+    void consolidatesAPlanMadeBefore()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/planned");
+        QString out, error;
+        QVERIFY2(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("2"), QStringLiteral("float32")}, &out), qPrintable(out));
+        const ConsolidationPlan plan = planConsolidation(findCheckpoints(dir, &error).first());
+        QVERIFY2(plan.ok(), qPrintable(plan.problems.join(QLatin1Char(' '))));
+        QVERIFY(!plan.entries.isEmpty());
+        qint64 bytes = 0;
+        for (const auto &e : plan.entries)
+            bytes += e.bytes;
+        QCOMPARE(plan.bytes(), bytes);
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        o.verify = true;
+        const ConsolidateReport rep = consolidate(plan, o);
+        QVERIFY2(rep.ok(), qPrintable(rep.error + rep.problems.join(QLatin1Char(' ')) + rep.verifyProblems.join(QLatin1Char(' '))));
+        QCOMPARE(rep.tensors, int(plan.entries.size()));
+        QCOMPARE(rep.bytes, plan.bytes());
+        QVERIFY2(python({QStringLiteral("--compare"), dir + QStringLiteral("/full.pt"), o.output}, &out), qPrintable(out));
+
+        // A plan with problems writes nothing and hands its problems back.
+        ConsolidationPlan bad = plan;
+        bad.problems << QStringLiteral("a problem found while checking");
+        o.output = dir + QStringLiteral("/out-bad");
+        const ConsolidateReport refused = consolidate(bad, o);
+        QCOMPARE(refused.problems, bad.problems);
+        QVERIFY(!QFileInfo::exists(o.output));
+        QVERIFY(leftovers(dir).isEmpty());
+    }
+
+    void shardsChangedSinceThePlanAreCaught()
+    {
+        // The wizard plans on its Check page and writes later: a shard replaced in between (here by tp rank 1 of a
+        // tp=4 run, whose pieces are half the size) must stop the run with words, not be read past its end.
+        const QString dir = tmp.path() + QStringLiteral("/changed");
+        const QString other = tmp.path() + QStringLiteral("/changed-other");
+        QString out, error;
+        QVERIFY2(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}, &out), qPrintable(out));
+        QVERIFY2(python({other, QStringLiteral("nxd"), QStringLiteral("4"), QStringLiteral("1"), QStringLiteral("float32")}, &out), qPrintable(out));
+        const ConsolidationPlan plan = planConsolidation(findCheckpoints(dir, &error).first());
+        QVERIFY(plan.ok());
+        const QString rank1 = QStringLiteral("/shards/model/dp_rank_00_tp_rank_01_pp_rank_00.pt");
+        QVERIFY(QFile::remove(dir + rank1));
+        QVERIFY(QFile::copy(other + rank1, dir + rank1));
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        const ConsolidateReport rep = consolidate(plan, o);
+        QVERIFY(!rep.ok());
+        QVERIFY2(rep.error.contains(QStringLiteral("changed since")), qPrintable(rep.error));
+        QVERIFY2(rep.error.contains(QStringLiteral("tp rank 1")), qPrintable(rep.error));
+        QVERIFY(!QFileInfo::exists(o.output));
         QVERIFY(leftovers(dir).isEmpty());
     }
 

@@ -11,10 +11,11 @@ mkdir -p "$out/corpus/pickle" "$out/corpus/safetensors" "$here/tests/fuzz/out"
 command -v clang++-14 >/dev/null || { echo "needs clang-14 and libclang-rt-14-dev (apt-get install clang-14 libclang-rt-14-dev)"; exit 2; }
 flags="-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 qt="$(pkg-config --cflags --libs Qt6Core) -fPIC"
-srcs="$here/services/checkpoint/dtype.cpp"
-inc="-I$here/services/checkpoint"
-clang++-14 $flags $inc $here/tests/fuzz/fuzz_pickle.cpp $here/services/checkpoint/pickle.cpp $srcs -o "$out/fuzz_pickle"
-clang++-14 $flags $inc $here/tests/fuzz/fuzz_safetensors.cpp $here/services/checkpoint/safetensors.cpp $srcs $qt -o "$out/fuzz_safetensors"
+formats=$here/services/checkpoint/formats
+inc="-I$here"  # includes are project-root relative: "services/checkpoint/formats/pickle.h"
+clang++-14 $flags $inc $here/tests/fuzz/fuzz_pickle.cpp $formats/pickle.cpp $formats/dtype.cpp -o "$out/fuzz_pickle"
+clang++-14 $flags $inc $here/tests/fuzz/fuzz_safetensors.cpp $formats/safetensors.cpp $formats/filewriter.cpp $formats/dtype.cpp $qt \
+  -o "$out/fuzz_safetensors"
 # Seeds: real files from Debian's python3-torch.
 seed=$(mktemp -d)
 /usr/bin/python3 "$here/tests/fixtures/make_torch_fixtures.py" "$seed" >/dev/null

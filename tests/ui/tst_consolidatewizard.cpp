@@ -1,19 +1,27 @@
 // The consolidation wizard driven offscreen: a full run from folder to summary (the output checked bit for bit by
-// Python), a run cancelled half way (nothing left behind), and a broken checkpoint that cannot go past Check.
+// Python), a run cancelled half way (nothing left behind), a broken checkpoint that cannot go past Check, and the
+// output field, whose folder is checked off the UI thread once typing rests and never from a stale answer.
 #include "ui/checkpoint/consolidatewizard.h"
 
 #include <QAbstractButton>
 #include <QApplication>
 #include <QDir>
 #include <QDirIterator>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMutex>
 #include <QProcess>
 #include <QPushButton>
+#include <QScopeGuard>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
+
+#include <atomic>
 
 using namespace ingot;
 
@@ -48,6 +56,26 @@ int openAndCheck(ConsolidateWizard &w, const QString &dir)
         return -1;
     return checked.first().first().toInt();
 }
+
+// Opens `dir`, checks it and goes on to the Options page; false when something timed out or did not pass.
+bool openToOptions(ConsolidateWizard &w, const QString &dir)
+{
+    if (openAndCheck(w, dir) != 0)
+        return false;
+    QSignalSpy checked(&w, &ConsolidateWizard::outputChecked);
+    w.next();
+    return w.currentId() == ConsolidateWizard::OptionsPage && checked.wait(10000);
+}
+
+QStringList checkedPaths(const QSignalSpy &spy)
+{
+    QStringList out;
+    for (const auto &args : spy)
+        out << args.first().toString();
+    return out;
+}
+
+constexpr qint64 kPlenty = qint64(1) << 50;
 
 bool noLeftovers(const QString &dir)
 {
@@ -89,7 +117,8 @@ private Q_SLOTS:
         w.next();
         QCOMPARE(w.currentId(), int(ConsolidateWizard::OptionsPage));
         QCOMPARE(w.outputEdit()->text(), QFileInfo(dir).absoluteFilePath() + QStringLiteral("/consolidated"));
-        QVERIFY(w.button(QWizard::NextButton)->isEnabled());  // there is room on the disk
+        QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());  // there is room on the disk (asked off the UI thread)
+        QVERIFY2(w.spaceLabel()->text().contains(QStringLiteral("free there")), qPrintable(w.spaceLabel()->text()));
         QSignalSpy finished(&w, &ConsolidateWizard::runFinished);
         w.next();
         QCOMPARE(w.currentId(), int(ConsolidateWizard::RunPage));
@@ -111,8 +140,8 @@ private Q_SLOTS:
         const QString dir = tmp.path() + QStringLiteral("/big");
         QVERIFY(python({dir, QStringLiteral("ingot"), QStringLiteral("1"), QStringLiteral("1"), QStringLiteral("float32")}, 48));
         ConsolidateWizard w;
-        QCOMPARE(openAndCheck(w, dir), 0);
-        w.next();
+        QVERIFY(openToOptions(w, dir));
+        QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
         // Cancel at the first progress report.
         connect(&w, &ConsolidateWizard::progressed, &w, [&w] { w.cancelRunButton()->click(); }, Qt::SingleShotConnection);
         QSignalSpy finished(&w, &ConsolidateWizard::runFinished);
@@ -123,6 +152,94 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/consolidated")));
         QVERIFY(noLeftovers(dir));
         QVERIFY(!w.button(QWizard::CommitButton)->isEnabled() || !w.button(QWizard::NextButton)->isEnabled());
+    }
+
+    void outputFolderIsCheckedOnceTypingRests()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/typing");
+        QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
+        const QString typed = dir + QStringLiteral("/merged-output");
+        // Every path the disk was asked about that the typing went through (the probe runs off the UI thread).
+        QMutex mutex;
+        QStringList asked;
+        const auto askedWhileTyping = [&] {
+            QMutexLocker lock(&mutex);
+            QStringList out;
+            for (const QString &p : std::as_const(asked))
+                if (typed.startsWith(p))
+                    out << p;
+            return out;
+        };
+        ConsolidateWizard w;
+        w.setStorageProbe([&](const QString &output) {
+            QMutexLocker lock(&mutex);
+            asked << output;
+            return ConsolidateWizard::OutputSpace{kPlenty, false};
+        });
+        QVERIFY(openToOptions(w, dir));
+        QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
+        QSignalSpy checked(&w, &ConsolidateWizard::outputChecked);
+        w.outputEdit()->clear();
+        QElapsedTimer typing;
+        typing.start();
+        QTest::keyClicks(w.outputEdit(), typed);
+        const qint64 typed_ms = typing.elapsed();
+        // Nothing asked the disk on any keystroke; until it has been asked about this path, Next waits.
+        QCOMPARE(askedWhileTyping(), QStringList());
+        QVERIFY(checked.isEmpty());
+        QVERIFY2(w.spaceLabel()->text().contains(QStringLiteral("Checking")), qPrintable(w.spaceLabel()->text()));
+        QVERIFY(!w.button(QWizard::NextButton)->isEnabled());
+        QVERIFY(checked.wait(10000));
+        QVERIFY(typing.elapsed() - typed_ms >= ConsolidateWizard::kOutputCheckDelayMs * 8 / 10);  // after the rest
+        QCOMPARE(askedWhileTyping(), QStringList{typed});  // once for the whole path, not once per character
+        QCOMPARE(checkedPaths(checked), QStringList{typed});
+        QVERIFY2(w.spaceLabel()->text().contains(QStringLiteral("free there")), qPrintable(w.spaceLabel()->text()));
+        QVERIFY(w.button(QWizard::NextButton)->isEnabled());
+    }
+
+    void aStaleAnswerIsNeverShown()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/stale");
+        QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
+        // The disk answers at once, except about ".../slow", which it answers only when the test lets it, and then
+        // wrongly for the path in the field by then: no space, a folder full of files.
+        QSemaphore letSlowAnswer;
+        std::atomic_bool slowAsked{false}, slowAnswered{false};
+        const auto release = qScopeGuard([&] {
+            letSlowAnswer.release();
+            QThreadPool::globalInstance()->waitForDone();  // the probe refers to this function's variables
+        });
+        ConsolidateWizard w;
+        w.setStorageProbe([&](const QString &output) {
+            if (!output.endsWith(QLatin1String("/slow")))
+                return ConsolidateWizard::OutputSpace{kPlenty, false};
+            slowAsked = true;
+            letSlowAnswer.acquire();
+            slowAnswered = true;
+            return ConsolidateWizard::OutputSpace{1, true};
+        });
+        QVERIFY(openToOptions(w, dir));
+        QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
+        QSignalSpy checked(&w, &ConsolidateWizard::outputChecked);
+        w.outputEdit()->setText(dir + QStringLiteral("/slow"));
+        QTRY_VERIFY(slowAsked.load());
+        // The answer about the previous path (plenty of space) does not decide for this one.
+        QVERIFY(!w.button(QWizard::NextButton)->isEnabled());
+        w.next();
+        QCOMPARE(w.currentId(), int(ConsolidateWizard::OptionsPage));
+
+        w.outputEdit()->setText(dir + QStringLiteral("/fast"));
+        QVERIFY(checked.wait(10000));
+        QCOMPARE(checkedPaths(checked), QStringList{dir + QStringLiteral("/fast")});
+        letSlowAnswer.release();
+        QTRY_VERIFY(slowAnswered.load());
+        // One more question: its answer queues behind whatever the slow one would have delivered.
+        w.outputEdit()->setText(dir + QStringLiteral("/fast2"));
+        QTRY_COMPARE(checkedPaths(checked).size(), 2);
+        QCOMPARE(checkedPaths(checked), (QStringList{dir + QStringLiteral("/fast"), dir + QStringLiteral("/fast2")}));
+        QVERIFY2(!w.spaceLabel()->text().contains(QStringLiteral("Not enough space")), qPrintable(w.spaceLabel()->text()));
+        QVERIFY2(!w.spaceLabel()->text().contains(QStringLiteral("The folder exists")), qPrintable(w.spaceLabel()->text()));
+        QVERIFY(w.button(QWizard::NextButton)->isEnabled());
     }
 
     void problemsStopAtCheck()

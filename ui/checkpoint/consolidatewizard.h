@@ -1,13 +1,14 @@
 // The guided consolidation: choose a checkpoint, see its problems, pick options, run with progress and cancel,
-// and read the summary. All work runs off the UI thread.
+// and read the summary. All work runs off the UI thread, the disk checks of the output folder included.
 #pragma once
 
 #include "services/checkpoint/consolidate.h"
+#include "services/util/task.h"
 
+#include <QElapsedTimer>
 #include <QWizard>
 
-#include <atomic>
-#include <memory>
+#include <functional>
 
 class QCheckBox;
 class QComboBox;
@@ -17,6 +18,7 @@ class QLineEdit;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
+class QTimer;
 
 namespace ingot {
 
@@ -28,6 +30,18 @@ class ConsolidateWizard final : public QWizard
 public:
     enum PageId { ChoosePage, CheckPage, OptionsPage, RunPage, SummaryPage };
 
+    // What the disk says about an output folder: the space free where it would go, and whether it already exists
+    // and holds files.
+    struct OutputSpace {
+        qint64 bytesFree = 0;
+        bool existsNonEmpty = false;
+    };
+    // Asks the disk about an output folder; runs off the UI thread (it may stall on network file systems).
+    using StorageProbe = std::function<OutputSpace(const QString &output)>;
+    static OutputSpace probeOutput(const QString &output);
+    // How long the output field must rest before its folder is checked.
+    static constexpr int kOutputCheckDelayMs = 250;
+
     explicit ConsolidateWizard(const QString &folder = {}, QWidget *parent = nullptr);
     ~ConsolidateWizard() override;
 
@@ -37,6 +51,7 @@ public:
     QComboBox *checkpointCombo() const { return m_checkpoints; }
     QListWidget *problemList() const { return m_problems; }
     QLineEdit *outputEdit() const { return m_output; }
+    QLabel *spaceLabel() const { return m_space; }
     QDoubleSpinBox *shardSizeSpin() const { return m_shardGb; }
     QCheckBox *verifyCheck() const { return m_verify; }
     QCheckBox *overwriteCheck() const { return m_overwrite; }
@@ -46,12 +61,15 @@ public:
     const ConsolidateReport &report() const { return m_report; }
     bool isRunning() const { return m_running; }
     const CheckpointCandidate *chosen() const;
+    // For tests: replaces probeOutput() (called off the UI thread).
+    void setStorageProbe(StorageProbe probe);
 
     static QStringList recentFolders();
 
 Q_SIGNALS:
     void detectionFinished(int checkpoints);
     void checkFinished(int problems);
+    void outputChecked(const QString &output);
     void progressed(int tensorsDone, int tensorsTotal);
     void runFinished(bool ok);
 
@@ -63,35 +81,66 @@ protected:
     void reject() override;
 
 private:
-    void detect();
-    void check();
-    void run();
-    void updateFreeSpace();
+    // What a run hands back: the report, and the size of each file it wrote (read off the UI thread).
+    struct RunResult {
+        ConsolidateReport report;
+        QVector<qint64> fileSizes;
+    };
 
+    void buildChoosePage();
+    void buildCheckPage();
+    void buildOptionsPage();
+    void buildRunPage();
+    void buildSummaryPage();
+
+    void detect();
+    void showDetected(const QVector<CheckpointCandidate> &found, const QString &error, const QString &folder);
+    void check();
+    void showCheck(const ConsolidationPlan &plan);
+    void forgetOutputAnswer();
+    void outputEdited();
+    void checkOutput();
+    void showOutputState();
+    bool outputReady() const;
+    ConsolidateOptions options() const;
+    void run();
+    void showProgress(const ConsolidateProgress &p);
+    void showRunResult(const RunResult &r, const ConsolidateOptions &o);
+    void showSummary(const RunResult &r, const ConsolidateOptions &o);
+
+    QString m_detectedFolder;  // the folder m_found is (or is being) read from
     QVector<CheckpointCandidate> m_found;
-    QVector<ConsolidatePlanEntry> m_plan;
+    ConsolidationPlan m_plan;  // of the chosen checkpoint, once checked
     ConsolidateReport m_report;
     bool m_running = false;
     bool m_checked = false;
-    std::shared_ptr<std::atomic_bool> m_cancel;
-    quint64 m_detectGen = 0;
+    Task m_detecting;
+    Task m_checking;
+    Task m_probing;
+    Task m_consolidating;
+    StorageProbe m_probe = &ConsolidateWizard::probeOutput;
+    QTimer *m_outputDelay = nullptr;
+    bool m_spaceKnown = false;  // m_spaceAnswer answers for the output path m_spaceFor
+    QString m_spaceFor;
+    OutputSpace m_spaceAnswer;
+    QElapsedTimer m_runClock;
 
-    QLineEdit *m_folder;
-    QComboBox *m_recent;
-    QLabel *m_detected;
-    QComboBox *m_checkpoints;
-    QListWidget *m_problems;
-    QLabel *m_checkStatus;
-    QComboBox *m_format;
-    QDoubleSpinBox *m_shardGb;
-    QLineEdit *m_output;
-    QLabel *m_space;
-    QCheckBox *m_verify;
-    QCheckBox *m_overwrite;
-    QProgressBar *m_progress;
-    QLabel *m_runStatus;
-    QPushButton *m_cancelRun;
-    QLabel *m_summary;
+    QLineEdit *m_folder = nullptr;
+    QComboBox *m_recent = nullptr;
+    QLabel *m_detected = nullptr;
+    QComboBox *m_checkpoints = nullptr;
+    QListWidget *m_problems = nullptr;
+    QLabel *m_checkStatus = nullptr;
+    QComboBox *m_format = nullptr;
+    QDoubleSpinBox *m_shardGb = nullptr;
+    QLineEdit *m_output = nullptr;
+    QLabel *m_space = nullptr;
+    QCheckBox *m_verify = nullptr;
+    QCheckBox *m_overwrite = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_runStatus = nullptr;
+    QPushButton *m_cancelRun = nullptr;
+    QLabel *m_summary = nullptr;
 };
 
 }  // namespace ingot

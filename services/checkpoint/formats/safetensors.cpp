@@ -137,16 +137,9 @@ bool SafetensorsReader::open(const QString &path, QString *error)
     return true;
 }
 
-SafetensorsWriter::~SafetensorsWriter()
-{
-    if (m_fd >= 0)
-        ::close(m_fd);
-}
-
 bool SafetensorsWriter::begin(const QString &path, const std::vector<SafetensorInfo> &tensors,
                               const std::map<std::string, std::string> &metadata, QString *error)
 {
-    m_path = path;
     json h = json::object();
     if (!metadata.empty()) {
         json m = json::object();
@@ -164,57 +157,28 @@ bool SafetensorsWriter::begin(const QString &path, const std::vector<SafetensorI
     std::string header = h.dump();
     while ((header.size() + 8) % 8)
         header.push_back(' ');  // align the data section to 8 bytes, as the reference writer does
-    m_fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (m_fd < 0) {
-        *error = QStringLiteral("Cannot create %1: %2").arg(path, QString::fromLocal8Bit(strerror(errno)));
+    if (!m_file.create(path, 0644, error))
         return false;
-    }
     char len[8];
     const std::uint64_t n = header.size();
     for (int k = 0; k < 8; ++k)
         len[k] = char((n >> (8 * k)) & 0xff);
-    m_written = 0;
-    return write(len, 8, error) && write(header.data(), header.size(), error) && ((m_written = 0), true);
-}
-
-bool writeFully(int fd, const char *data, std::size_t size, const QString &path, QString *error)
-{
-    std::size_t done = 0;
-    while (done < size) {
-        const ssize_t k = ::write(fd, data + done, size - done);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0) {
-            *error = errno == ENOSPC ? QStringLiteral("The disk is full while writing %1.").arg(path)
-                                     : QStringLiteral("Cannot write %1: %2").arg(path, QString::fromLocal8Bit(strerror(errno)));
-            return false;
-        }
-        done += std::size_t(k);
-    }
-    return true;
+    m_headerBytes = 8 + n;
+    return m_file.write(len, 8, error) && m_file.write(header.data(), header.size(), error);
 }
 
 bool SafetensorsWriter::write(const char *data, std::size_t size, QString *error)
 {
-    if (!writeFully(m_fd, data, size, m_path, error))
-        return false;
-    m_written += size;
-    return true;
+    return m_file.write(data, size, error);
 }
 
 bool SafetensorsWriter::finish(QString *error)
 {
-    if (m_written != m_expected) {
-        *error = QStringLiteral("%1: %2 bytes of tensor data written, %3 announced.").arg(m_path).arg(m_written).arg(m_expected);
+    if (bytesWritten() != m_expected) {
+        *error = QStringLiteral("%1: %2 bytes of tensor data written, %3 announced.").arg(m_file.path()).arg(bytesWritten()).arg(m_expected);
         return false;
     }
-    if (::fsync(m_fd) != 0 || ::close(m_fd) != 0) {
-        m_fd = -1;
-        *error = QStringLiteral("Cannot finish %1: %2").arg(m_path, QString::fromLocal8Bit(strerror(errno)));
-        return false;
-    }
-    m_fd = -1;
-    return true;
+    return m_file.finish(error);
 }
 
 }  // namespace ingot

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "services/checkpoint/formats/dtype.h"
+#include "services/checkpoint/formats/filewriter.h"
 
 #include <QString>
 
@@ -51,25 +52,20 @@ private:
     QString m_path;
 };
 
-// Writes all of `data` to `fd` (retrying short writes); a full disk or any other failure becomes words naming `path`.
-bool writeFully(int fd, const char *data, std::size_t size, const QString &path, QString *error);
-
 class SafetensorsWriter final
 {
 public:
-    ~SafetensorsWriter();
     // Writes the header for these tensors (in this order); then call write() for each, in the same order.
     bool begin(const QString &path, const std::vector<SafetensorInfo> &tensors,
                const std::map<std::string, std::string> &metadata, QString *error);
     bool write(const char *data, std::size_t size, QString *error);
     bool finish(QString *error);  // flushes to disk and closes
-    std::uint64_t bytesWritten() const { return m_written; }
+    std::uint64_t bytesWritten() const { return m_file.bytesWritten() - m_headerBytes; }  // tensor data only
 
 private:
-    int m_fd = -1;
-    QString m_path;
+    FileWriter m_file;
+    std::uint64_t m_headerBytes = 0;
     std::uint64_t m_expected = 0;
-    std::uint64_t m_written = 0;
 };
 
 }  // namespace ingot

@@ -101,10 +101,15 @@ std::string TorchWriter::pickleFor(const std::vector<SafetensorInfo> &tensors)
 
 TorchWriter::~TorchWriter()
 {
-    if (m_fd >= 0)
-        ::close(m_fd);
-    if (!m_blob.isEmpty())
-        QFile::remove(m_blob);
+    removeBlob();
+}
+
+void TorchWriter::removeBlob()
+{
+    m_blob.close();
+    if (!m_blobPath.isEmpty())
+        QFile::remove(m_blobPath);
+    m_blobPath.clear();
 }
 
 bool TorchWriter::begin(const QString &path, const std::vector<SafetensorInfo> &tensors, QString *error)
@@ -114,31 +119,59 @@ bool TorchWriter::begin(const QString &path, const std::vector<SafetensorInfo> &
     m_expected = 0;
     for (const auto &t : tensors)
         m_expected += std::uint64_t(t.numel()) * std::uint64_t(dtypeSize(t.dtype));
-    m_blob = path + QStringLiteral(".blob");
-    m_fd = ::open(QFile::encodeName(m_blob).constData(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (m_fd < 0) {
-        *error = QStringLiteral("Cannot create %1: %2").arg(m_blob, QString::fromLocal8Bit(strerror(errno)));
-        return false;
-    }
-    return true;
+    m_blobPath = path + QStringLiteral(".blob");
+    return m_blob.create(m_blobPath, 0600, error, m_path);  // a failed write names the output, not the blob
 }
 
 bool TorchWriter::write(const char *data, std::size_t size, QString *error)
 {
-    if (!writeFully(m_fd, data, size, m_path, error))
-        return false;
-    m_written += size;
-    return true;
+    return m_blob.write(data, size, error);
 }
 
 bool TorchWriter::finish(QString *error)
 {
-    if (m_written != m_expected) {
-        *error = QStringLiteral("%1: %2 bytes written, %3 announced.").arg(m_path).arg(m_written).arg(m_expected);
+    if (m_blob.bytesWritten() != m_expected) {
+        *error = QStringLiteral("%1: %2 bytes written, %3 announced.").arg(m_path).arg(m_blob.bytesWritten()).arg(m_expected);
         return false;
     }
-    ::close(m_fd);
-    m_fd = -1;
+    m_blob.close();
+    const bool ok = writeZip(error);
+    removeBlob();
+    if (!ok)
+        return false;
+    const int fd = ::open(QFile::encodeName(m_path).constData(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+    return true;
+}
+
+namespace {
+// Adds a stored (uncompressed) record; libzip takes ownership of `src`, or it is freed here.
+bool addStored(zip_t *z, const std::string &name, zip_source_t *src)
+{
+    const zip_int64_t idx = src ? zip_file_add(z, name.c_str(), src, ZIP_FL_ENC_UTF_8) : -1;
+    if (idx < 0) {
+        if (src)
+            zip_source_free(src);
+        return false;
+    }
+    zip_set_file_compression(z, zip_uint64_t(idx), ZIP_CM_STORE, 0);
+    return true;
+}
+
+bool addBuffer(zip_t *z, const std::string &name, const std::string &content)
+{
+    char *copy = static_cast<char *>(::malloc(content.size() ? content.size() : 1));
+    std::memcpy(copy, content.data(), content.size());
+    return addStored(z, name, zip_source_buffer(z, copy, content.size(), 1));
+}
+}  // namespace
+
+// The zip torch.save writes: archive/data.pkl, byteorder, version, then one record per tensor, read from the blob.
+bool TorchWriter::writeZip(QString *error)
+{
     int code = 0;
     zip_t *z = zip_open(QFile::encodeName(m_path).constData(), ZIP_CREATE | ZIP_TRUNCATE, &code);
     if (!z) {
@@ -146,46 +179,19 @@ bool TorchWriter::finish(QString *error)
         return false;
     }
     const std::string prefix = "archive/";
-    auto addBuffer = [&](const std::string &name, const std::string &content) {
-        char *copy = static_cast<char *>(::malloc(content.size() ? content.size() : 1));
-        std::memcpy(copy, content.data(), content.size());
-        zip_source_t *src = zip_source_buffer(z, copy, content.size(), 1);
-        const zip_int64_t idx = src ? zip_file_add(z, (prefix + name).c_str(), src, ZIP_FL_ENC_UTF_8) : -1;
-        if (idx < 0) {
-            if (src)
-                zip_source_free(src);
-            return false;
-        }
-        zip_set_file_compression(z, zip_uint64_t(idx), ZIP_CM_STORE, 0);
-        return true;
-    };
-    bool ok = addBuffer("data.pkl", pickleFor(m_tensors)) && addBuffer("byteorder", "little") && addBuffer("version", "3\n");
-    const QByteArray blob = QFile::encodeName(m_blob);
+    bool ok = addBuffer(z, prefix + "data.pkl", pickleFor(m_tensors)) && addBuffer(z, prefix + "byteorder", "little") &&
+              addBuffer(z, prefix + "version", "3\n");
+    const QByteArray blob = QFile::encodeName(m_blobPath);
     std::uint64_t offset = 0;
     for (std::size_t i = 0; ok && i < m_tensors.size(); ++i) {
         const std::uint64_t bytes = std::uint64_t(m_tensors[i].numel()) * std::uint64_t(dtypeSize(m_tensors[i].dtype));
-        zip_source_t *src = zip_source_file(z, blob.constData(), offset, zip_int64_t(bytes));
-        const zip_int64_t idx = src ? zip_file_add(z, (prefix + "data/" + std::to_string(i)).c_str(), src, ZIP_FL_ENC_UTF_8) : -1;
-        if (idx < 0) {
-            if (src)
-                zip_source_free(src);
-            ok = false;
-            break;
-        }
-        zip_set_file_compression(z, zip_uint64_t(idx), ZIP_CM_STORE, 0);
+        ok = addStored(z, prefix + "data/" + std::to_string(i), zip_source_file(z, blob.constData(), offset, zip_int64_t(bytes)));
         offset += bytes;
     }
     if (!ok || zip_close(z) != 0) {
         *error = QStringLiteral("Cannot write %1: %2").arg(m_path, QString::fromUtf8(zip_strerror(z)));
         zip_discard(z);
         return false;
-    }
-    QFile::remove(m_blob);
-    m_blob.clear();
-    const int fd = ::open(QFile::encodeName(m_path).constData(), O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        ::fsync(fd);
-        ::close(fd);
     }
     return true;
 }

@@ -3,7 +3,8 @@
 // tensor. Tensor bytes stream into a temporary blob; the zip is assembled from it with libzip (ZIP64 as needed).
 #pragma once
 
-#include "services/checkpoint/formats/safetensors.h"
+#include "services/checkpoint/formats/filewriter.h"
+#include "services/checkpoint/formats/safetensors.h"  // SafetensorInfo: a tensor's name, dtype and shape
 
 #include <QString>
 
@@ -14,21 +15,29 @@ namespace ingot {
 
 class TorchWriter final
 {
+    Q_DISABLE_COPY_MOVE(TorchWriter)
+
 public:
-    ~TorchWriter();
+    TorchWriter() = default;
+    ~TorchWriter();  // removes the scratch blob
+    // Announces the tensors (in this order); then call write() with each one's bytes, in the same order.
     bool begin(const QString &path, const std::vector<SafetensorInfo> &tensors, QString *error);
     bool write(const char *data, std::size_t size, QString *error);
+    // Assembles the zip from the blob; on failure neither the file nor the blob is left.
     bool finish(QString *error);
 
     // The pickle alone (exposed for tests): keys "0", "1", ... in tensor order.
     static std::string pickleFor(const std::vector<SafetensorInfo> &tensors);
 
 private:
+    bool writeZip(QString *error);
+    void removeBlob();
+
     QString m_path;
-    QString m_blob;
-    int m_fd = -1;
+    QString m_blobPath;
+    FileWriter m_blob;
     std::vector<SafetensorInfo> m_tensors;
-    std::uint64_t m_written = 0, m_expected = 0;
+    std::uint64_t m_expected = 0;
 };
 
 }  // namespace ingot

@@ -1,0 +1,55 @@
+// Building one output tensor from the pieces the plan names (docs/formats.md, "Sharded checkpoints", Merging):
+// replicated parameters from tp rank 0, split ones concatenated along partition_dim (a fused linear's part cut out
+// of each piece first), GQA projections with their heads put back in the original order.
+#pragma once
+
+#include "services/checkpoint/plan.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ingot {
+
+class OpenShards;
+
+// The head order GQAQKVColumnParallelLinear gives the query (and output) projection on one tp rank: the original
+// head index of each local head (docs/formats.md, "Sharded checkpoints"; the permutation follows optimum-neuron's).
+std::vector<std::int64_t> gqaQueryHeadsForRank(int tpSize, int tpRank, int heads, int kvHeads, int kvMultiplier);
+
+class TensorAssembler final
+{
+    Q_DISABLE_COPY_MOVE(TensorAssembler)
+
+public:
+    // checkReplicas: a replicated parameter must be byte for byte the same on every tp rank.
+    TensorAssembler(const OpenShards &shards, int tpSize, bool checkReplicas);
+
+    // The bytes of output tensor `e` (exactly e.bytes of them), valid until the next call. False with words in
+    // *error when a piece cannot be read, or is not what the plan expects (the shards changed since the check).
+    bool assemble(const ConsolidatePlanEntry &e, const char **data, qint64 *size, QString *error);
+
+private:
+    using Shape = std::vector<std::int64_t>;
+    const char *replicated(const ConsolidatePlanEntry &e, qint64 *size, QString *error);
+    bool sameOnEveryRank(const ConsolidatePlanEntry &e, const char *data, qint64 size, QString *error);
+    const char *concatenated(const ConsolidatePlanEntry &e, QString *error);
+    const char *piece(const ConsolidatePlanEntry &e, int tp, const Shape &expected, QString *error);
+    const char *cutFusedSlice(const ConsolidatePlanEntry &e, const char *p, Shape *shape);
+    const char *gqa(const ConsolidatePlanEntry &e, QString *error);
+    bool gatherGqa(const ConsolidatePlanEntry &e, std::int64_t *rows, std::int64_t *cols, QString *error);
+    const char *restoreHeadOrder(const ConsolidatePlanEntry &e, std::int64_t rows, std::int64_t cols, QString *error);
+    const char *readChecked(const ConsolidatePlanEntry &e, int tp, Shape *shape, QString *error);
+    bool stale(const ConsolidatePlanEntry &e, int tp, QString *error) const;
+    const char *stalePiece(const ConsolidatePlanEntry &e, int tp, QString *error) const;
+
+    const OpenShards &m_shards;
+    int m_tpSize;
+    bool m_checkReplicas;
+    // Reused from tensor to tensor.
+    std::string m_out, m_piece, m_other, m_cut, m_full;
+};
+
+}  // namespace ingot

@@ -1,0 +1,224 @@
+#include "services/checkpoint/discover.h"
+
+#include "services/checkpoint/metadata.h"
+#include "services/checkpoint/ranknames.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSet>
+
+#include <algorithm>
+#include <optional>
+
+namespace ingot {
+
+namespace {
+struct DiscoverText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::Consolidate)
+};
+using T = DiscoverText;
+
+bool isNxdShardsDir(const QString &shardsDir)
+{
+    return QFileInfo(shardsDir).fileName() == QLatin1String("shards") || QDir(shardsDir + QStringLiteral("/model")).exists();
+}
+
+// neuronx-distributed: shards/model/dp_rank_DD_<rank>.pt (only dp rank 0 is read) and the marker shards/done.
+void listNxdShards(const QString &shardsDir, CheckpointCandidate *c)
+{
+    c->layout = ShardLayout::NeuronxDistributed;
+    for (const QFileInfo &fi : QDir(shardsDir + QStringLiteral("/model")).entryInfoList(QDir::Files)) {
+        const std::optional<RankIds> r = parseNxdShardFileName(fi.fileName());
+        if (r && r->dp == 0)
+            c->shards.append(ShardFile{r->tp, r->pp, r->ep, r->dp, fi.absoluteFilePath(), fi.size()});
+    }
+    if (!QFile::exists(shardsDir + QStringLiteral("/done")))
+        c->problems << T::tr("No \"done\" marker in %1: the save may not have finished.").arg(shardsDir);
+}
+
+// The file of one rank folder: checkpoint.pt (optimum-neuron docs) or a safetensors file (Ingot's backend).
+std::optional<ShardFile> shardInRankFolder(const QFileInfo &dir, const RankIds &r, CheckpointCandidate *c)
+{
+    ShardFile f{r.tp, r.pp, r.ep, 0, {}, 0};
+    const QString pt = dir.absoluteFilePath() + QStringLiteral("/checkpoint.pt");
+    const QStringList st = QDir(dir.absoluteFilePath()).entryList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name);
+    if (QFile::exists(pt)) {
+        c->layout = ShardLayout::OptimumDocs;
+        f.path = pt;
+    } else if (!st.isEmpty()) {
+        c->layout = ShardLayout::IngotBackend;
+        f.path = dir.absoluteFilePath() + QLatin1Char('/') + st.first();
+        if (st.size() > 1)
+            c->problems << T::tr("%1 holds several safetensors files; only one per rank is expected.").arg(dir.absoluteFilePath());
+    } else {
+        c->problems << T::tr("%1 holds no checkpoint.pt and no safetensors file.").arg(dir.absoluteFilePath());
+        return std::nullopt;
+    }
+    f.bytes = QFileInfo(f.path).size();
+    return f;
+}
+
+// tensor_parallel_shards/<rank>/: one folder per rank.
+void listRankFolders(const QString &shardsDir, CheckpointCandidate *c)
+{
+    for (const QFileInfo &di : QDir(shardsDir).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const std::optional<RankIds> r = parseRankName(di.fileName());
+        if (!r)
+            continue;
+        if (const std::optional<ShardFile> f = shardInRankFolder(di, *r, c))
+            c->shards.append(*f);
+    }
+}
+
+void countRanks(CheckpointCandidate *c)
+{
+    for (const ShardFile &f : std::as_const(c->shards)) {
+        c->tpSize = std::max(c->tpSize, f.tp + 1);
+        c->ppSize = std::max(c->ppSize, f.pp + 1);
+        c->epSize = std::max(c->epSize, f.ep + 1);
+        c->bytes += f.bytes;
+    }
+}
+
+// The partitioning metadata knows the real tp size and stage count: a missing last rank shows there.
+void countRanksInMetadata(CheckpointCandidate *c)
+{
+    QStringList files;
+    if (c->layout == ShardLayout::NeuronxDistributed)
+        for (const QString &m : QDir(c->shardsDir).entryList({mpMetadataFileGlob()}, QDir::Files))
+            files << QDir(c->shardsDir).filePath(m);
+    else if (c->layout == ShardLayout::IngotBackend)
+        for (const ShardFile &f : std::as_const(c->shards))
+            files << QFileInfo(f.path).absolutePath() + QLatin1Char('/') + rankMetadataFileName();
+    for (const QString &m : std::as_const(files))
+        c->tpSize = std::max(c->tpSize, tpSizeInMetadata(m));
+    if (c->layout == ShardLayout::NeuronxDistributed)
+        c->ppSize = std::max(c->ppSize, int(files.size()));
+}
+
+// Every (tp, pp) once; expert parallelism is not supported yet.
+void checkRanks(CheckpointCandidate *c)
+{
+    QSet<QPair<int, int>> seen;
+    for (const ShardFile &f : std::as_const(c->shards)) {
+        if (seen.contains({f.tp, f.pp}) && f.ep < 0)
+            c->problems << T::tr("tp rank %1, pp rank %2 appears twice.").arg(f.tp).arg(f.pp);
+        seen.insert({f.tp, f.pp});
+    }
+    for (int pp = 0; pp < c->ppSize; ++pp)
+        for (int tp = 0; tp < c->tpSize; ++tp)
+            if (!seen.contains({tp, pp}))
+                c->problems << T::tr("The shard of tp rank %1, pp rank %2 is missing.").arg(tp).arg(pp);
+    if (c->epSize > 1)
+        c->problems << T::tr("Expert-parallel shards (ep size %1) are not supported yet.").arg(c->epSize);
+}
+
+bool scanShardsDir(const QString &root, const QString &shardsDir, CheckpointCandidate *c)
+{
+    c->root = root;
+    c->shardsDir = shardsDir;
+    if (isNxdShardsDir(shardsDir))
+        listNxdShards(shardsDir, c);
+    else
+        listRankFolders(shardsDir, c);
+    if (c->shards.isEmpty())
+        return false;
+    countRanks(c);
+    countRanksInMetadata(c);
+    checkRanks(c);
+    c->complete = c->problems.isEmpty();
+    std::sort(c->shards.begin(), c->shards.end(), [](const ShardFile &a, const ShardFile &b) {
+        return std::tie(a.pp, a.tp, a.ep) < std::tie(b.pp, b.tp, b.ep);
+    });
+    return true;
+}
+
+// Looks for shards in `root` (the folder that holds tensor_parallel_shards or shards, or that folder itself).
+bool candidateAt(const QString &root, CheckpointCandidate *c)
+{
+    const QString name = QFileInfo(root).fileName();
+    if (name == QLatin1String("tensor_parallel_shards") || name == QLatin1String("shards"))
+        return scanShardsDir(QFileInfo(root).absolutePath(), root, c);
+    if (name == QLatin1String("model") && QFileInfo(QFileInfo(root).absolutePath()).fileName() == QLatin1String("shards")) {
+        const QString shards = QFileInfo(root).absolutePath();
+        return scanShardsDir(QFileInfo(shards).absolutePath(), shards, c);
+    }
+    for (const char *sub : {"tensor_parallel_shards", "shards"}) {
+        const QString s = root + QLatin1Char('/') + QLatin1String(sub);
+        if (QFileInfo(s).isDir() && scanShardsDir(root, s, c))
+            return true;
+    }
+    return false;
+}
+
+const QRegularExpression &checkpointFolderName()
+{
+    static const QRegularExpression re(QStringLiteral("^checkpoint-(\\d+)$"));
+    return re;
+}
+
+// The checkpoint-N folders under `root`.
+void addStepCheckpoints(const QString &root, QVector<CheckpointCandidate> *out)
+{
+    for (const QFileInfo &d : QDir(root).entryInfoList({QStringLiteral("checkpoint-*")}, QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const auto m = checkpointFolderName().match(d.fileName());
+        CheckpointCandidate cc;
+        if (m.hasMatch() && candidateAt(d.absoluteFilePath(), &cc)) {
+            cc.label = d.fileName();
+            cc.step = m.captured(1).toInt();
+            out->append(cc);
+        }
+    }
+}
+}  // namespace
+
+QString layoutName(ShardLayout l)
+{
+    switch (l) {
+    case ShardLayout::OptimumDocs: return T::tr("optimum-neuron (tensor_parallel_shards, checkpoint.pt)");
+    case ShardLayout::NeuronxDistributed: return T::tr("neuronx-distributed (shards/model/*.pt)");
+    case ShardLayout::IngotBackend: return T::tr("Ingot backend (tensor_parallel_shards, safetensors)");
+    }
+    return {};
+}
+
+QVector<CheckpointCandidate> findCheckpoints(const QString &path, QString *error)
+{
+    QVector<CheckpointCandidate> out;
+    const QFileInfo fi(path);
+    if (!fi.isDir()) {
+        *error = fi.exists() ? T::tr("%1 is not a folder.").arg(path) : T::tr("%1 does not exist.").arg(path);
+        return out;
+    }
+    const QString root = fi.absoluteFilePath();
+    CheckpointCandidate c;
+    if (candidateAt(root, &c)) {
+        const auto m = checkpointFolderName().match(QFileInfo(c.root).fileName());
+        c.label = m.hasMatch() ? QFileInfo(c.root).fileName() : T::tr("final");
+        c.step = m.hasMatch() ? m.captured(1).toInt() : -1;
+        out.append(c);
+    }
+    addStepCheckpoints(root, &out);
+    std::sort(out.begin(), out.end(), [](const CheckpointCandidate &a, const CheckpointCandidate &b) {
+        if ((a.step < 0) != (b.step < 0))
+            return a.step < 0;  // the final one first
+        return a.step > b.step;
+    });
+    if (out.isEmpty())
+        *error = T::tr("No sharded checkpoint in %1: expected tensor_parallel_shards/%2/ or shards/model/%3 (in the folder, "
+                       "or in checkpoint-N folders).").arg(path, rankNamePattern(), nxdShardFileNamePattern());
+    return out;
+}
+
+const CheckpointCandidate *pickDefault(const QVector<CheckpointCandidate> &found)
+{
+    for (const CheckpointCandidate &c : found)
+        if (c.complete)
+            return &c;
+    return nullptr;
+}
+
+}  // namespace ingot

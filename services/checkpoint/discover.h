@@ -1,0 +1,43 @@
+// Finding sharded checkpoints and their layout (docs/formats.md, "Sharded checkpoints"): which folders hold shards,
+// which rank each file belongs to, and whether every rank is there.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+namespace ingot {
+
+enum class ShardLayout {
+    OptimumDocs,         // tensor_parallel_shards/<rank>/checkpoint.pt (+ sharded_metadata), <rank> as in ranknames.h
+    NeuronxDistributed,  // shards/model/dp_rank_00_<rank>.pt + mp_metadata_pp_rank_Y.json
+    IngotBackend,        // tensor_parallel_shards/<rank>/*.safetensors + mp_metadata.json
+};
+QString layoutName(ShardLayout l);
+
+struct ShardFile {
+    int tp = 0, pp = 0, ep = -1, dp = 0;
+    QString path;
+    qint64 bytes = 0;
+};
+
+struct CheckpointCandidate {
+    QString root;       // the folder holding the shards folder (configs and tokenizer files are looked for here)
+    QString shardsDir;  // tensor_parallel_shards or shards
+    QString label;      // "final" or "checkpoint-500"
+    int step = -1;      // N of checkpoint-N; the final one sorts first
+    ShardLayout layout = ShardLayout::OptimumDocs;
+    int tpSize = 0, ppSize = 0, epSize = 0;
+    QVector<ShardFile> shards;
+    qint64 bytes = 0;
+    bool complete = false;  // every rank present (and the done marker, where the layout writes one)
+    QStringList problems;
+};
+
+// Finds the checkpoints under a training output folder, a checkpoint-N folder or a shards folder.
+// Newest first: the final one, then checkpoint-N by decreasing N.
+QVector<CheckpointCandidate> findCheckpoints(const QString &path, QString *error);
+// The newest complete one (nullptr when none).
+const CheckpointCandidate *pickDefault(const QVector<CheckpointCandidate> &found);
+
+}  // namespace ingot

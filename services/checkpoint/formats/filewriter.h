@@ -1,0 +1,44 @@
+// Writing a file front to back with every byte accounted for, shared by the safetensors and torch writers: short
+// writes are retried, a full disk is named as such, and every failure says which file it was.
+#pragma once
+
+#include <QString>
+#include <QtGlobal>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ingot {
+
+// Writes all of `data` to `fd` (retrying short writes); a full disk or any other failure becomes words naming `path`.
+bool writeFully(int fd, const char *data, std::size_t size, const QString &path, QString *error);
+
+// One file opened for writing (created or truncated); closes it when destroyed.
+class FileWriter final
+{
+    Q_DISABLE_COPY_MOVE(FileWriter)
+
+public:
+    FileWriter() = default;
+    ~FileWriter();
+
+    // Creates (or truncates) `path` with these permission bits. Write errors name `shownAs` when given (the file
+    // this one stands in for), else `path`.
+    bool create(const QString &path, int mode, QString *error, const QString &shownAs = {});
+    bool write(const char *data, std::size_t size, QString *error);
+    // Flushes to disk and closes.
+    bool finish(QString *error);
+    // Closes without flushing (for scratch files).
+    void close();
+    bool isOpen() const { return m_fd >= 0; }
+    std::uint64_t bytesWritten() const { return m_written; }
+    const QString &path() const { return m_path; }
+
+private:
+    int m_fd = -1;
+    QString m_path;
+    QString m_shownAs;
+    std::uint64_t m_written = 0;
+};
+
+}  // namespace ingot

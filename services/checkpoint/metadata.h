@@ -1,0 +1,63 @@
+// The partitioning metadata of a sharded checkpoint (docs/formats.md, "Sharded checkpoints"): which parameters are
+// split along which dim, and the transformation specs (fused linears, GQA attention) that say how pieces were
+// rearranged. Read from mp_metadata JSON (neuronx-distributed, Ingot's backend) or the sharded_metadata inside
+// checkpoint.pt (optimum-neuron docs layout).
+#pragma once
+
+#include "services/checkpoint/discover.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ingot {
+
+class OpenShards;
+
+struct PartitionMetadata {
+    struct Param {
+        bool parallel = false;
+        int dim = -1;
+        int stride = 1;
+    };
+    // FusedLinearsSpec: several linears stored as one, each rank holding original_dims[i] / tp of each.
+    struct Fused {
+        std::string module, fusedName;
+        std::vector<std::string> linearNames;
+        std::vector<std::int64_t> originalDims;
+        bool bias = false;
+        int fuseAxis = 0;
+        int tpSize = 1;
+    };
+    // GQAQKVColumnParallelLinearSpec: q/k/v (fused or not) and the output projection of a GQA attention.
+    struct Gqa {
+        std::string module, gqaName, q, k, v, o;
+        int heads = 0, kvHeads = 0, multiplier = 1, tpSize = 1;
+        std::int64_t qPerPartition = 0, kvPerPartition = 0;
+        bool fuse = false;
+    };
+    std::map<std::string, Param> params;
+    std::vector<Fused> fused;
+    std::vector<Gqa> gqa;
+    QStringList unsupportedSpecs;
+};
+
+// "mp_metadata_pp_rank_<pp>.json" (pp not zero-padded) in the shards folder, and the glob that finds them all.
+QString mpMetadataFileName(int pp);
+QString mpMetadataFileGlob();
+// "mp_metadata.json": the metadata inside one rank folder (Ingot's backend).
+QString rankMetadataFileName();
+
+// Reads an mp_metadata JSON file into *md; problems (missing, not JSON, no parameters) are listed, not thrown.
+bool loadMpMetadata(const QString &file, PartitionMetadata *md, QStringList *problems);
+// The largest num_partitions of a tensor-parallel parameter in an mp_metadata file: the real tp size. 0 when the
+// file cannot be read.
+int tpSizeInMetadata(const QString &file);
+// The metadata of pipeline stage `pp`, wherever the checkpoint's layout keeps it.
+PartitionMetadata metadataForStage(const CheckpointCandidate &c, const OpenShards &shards, int pp, QStringList *problems);
+
+}  // namespace ingot

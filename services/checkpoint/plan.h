@@ -1,0 +1,53 @@
+// The consolidation plan: every output tensor, and which pieces of which shards it is made of (docs/formats.md,
+// "Sharded checkpoints"). Making it reads every shard's tensor list and metadata and checks that the pieces fit
+// together; nothing is written. The plan is then handed to consolidate().
+#pragma once
+
+#include "services/checkpoint/discover.h"
+#include "services/checkpoint/formats/dtype.h"
+
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ingot {
+
+struct ConsolidatePlanEntry {
+    std::string name;    // in the output
+    std::string source;  // in the shards (a fused linear's name for its parts)
+    DType dtype = DType::Unknown;
+    std::vector<std::int64_t> shape;
+    int partitionDim = -1;  // -1: replicated, taken from tp rank 0
+    int pp = 0;
+    qint64 bytes = 0;
+    // FusedLinearsSpec: this output is the slice [fuseOffset, fuseOffset + fuseLength) of every rank's fused piece
+    // along fuseAxis, before the pieces are concatenated along partitionDim.
+    int fuseAxis = -1;
+    std::int64_t fuseOffset = 0;
+    std::int64_t fuseLength = 0;
+    // GQAQKVColumnParallelLinearSpec: this output is the query (0), key (1), value (2) or output (3) projection of a
+    // GQA attention; the query/output heads are put back in their original order, the kv replication dropped.
+    int gqaRole = -1;
+    int heads = 0, kvHeads = 0, kvMultiplier = 1, tpSize = 1;
+    std::int64_t qRowsPerRank = 0, kvRowsPerRank = 0;  // of the fused qkv piece (or of the separate q/k/v pieces)
+    bool fusedQkv = false;
+};
+
+struct ConsolidationPlan {
+    CheckpointCandidate checkpoint;  // what was planned
+    QVector<ConsolidatePlanEntry> entries;  // in output order
+    // Missing or duplicate ranks, disagreeing shapes or dtypes, partition sizes that do not add up, unreadable
+    // files...: nothing can be written while there are any.
+    QStringList problems;
+    bool ok() const { return problems.isEmpty(); }
+    qint64 bytes() const;  // of the whole output
+};
+
+// Reads every shard's tensor list and metadata and plans the output; problems are listed, not thrown.
+ConsolidationPlan planConsolidation(const CheckpointCandidate &c);
+
+}  // namespace ingot

@@ -1,0 +1,72 @@
+#include "services/checkpoint/ranknames.h"
+
+#include <QRegularExpression>
+
+namespace ingot {
+
+namespace {
+QString twoDigits(int n)
+{
+    return QStringLiteral("%1").arg(n, 2, 10, QLatin1Char('0'));
+}
+
+QString rankNameWith(const QString &tp, const QString &pp, const QString &ep)
+{
+    QString name = QStringLiteral("tp_rank_%1_pp_rank_%2").arg(tp, pp);
+    if (!ep.isEmpty())
+        name += QStringLiteral("_ep_rank_%1").arg(ep);
+    return name;
+}
+
+QString nxdFileNameWith(const QString &dp, const QString &rank)
+{
+    return QStringLiteral("dp_rank_%1_%2.pt").arg(dp, rank);
+}
+}  // namespace
+
+QString rankName(const RankIds &r)
+{
+    return rankNameWith(twoDigits(r.tp), twoDigits(r.pp), r.ep >= 0 ? twoDigits(r.ep) : QString());
+}
+
+std::optional<RankIds> parseRankName(const QString &name)
+{
+    static const QRegularExpression re(QStringLiteral("^tp_rank_(\\d+)_pp_rank_(\\d+)(?:_ep_rank_(\\d+))?$"));
+    const auto m = re.match(name);
+    if (!m.hasMatch())
+        return std::nullopt;
+    RankIds r;
+    r.tp = m.captured(1).toInt();
+    r.pp = m.captured(2).toInt();
+    r.ep = m.captured(3).isEmpty() ? -1 : m.captured(3).toInt();
+    return r;
+}
+
+QString nxdShardFileName(const RankIds &r)
+{
+    return nxdFileNameWith(twoDigits(r.dp), rankName(r));
+}
+
+std::optional<RankIds> parseNxdShardFileName(const QString &name)
+{
+    static const QRegularExpression re(QStringLiteral("^dp_rank_(\\d+)_(.+)\\.pt$"));
+    const auto m = re.match(name);
+    if (!m.hasMatch())
+        return std::nullopt;
+    std::optional<RankIds> r = parseRankName(m.captured(2));
+    if (r)
+        r->dp = m.captured(1).toInt();
+    return r;
+}
+
+QString rankNamePattern()
+{
+    return rankNameWith(QStringLiteral("XX"), QStringLiteral("YY"), QString());
+}
+
+QString nxdShardFileNamePattern()
+{
+    return nxdFileNameWith(QStringLiteral("00"), rankNamePattern());
+}
+
+}  // namespace ingot

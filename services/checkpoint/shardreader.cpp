@@ -1,0 +1,121 @@
+#include "services/checkpoint/shardreader.h"
+
+#include "services/checkpoint/formats/safetensors.h"
+#include "services/checkpoint/formats/torchfile.h"
+
+#include <QCoreApplication>
+
+namespace ingot {
+
+namespace {
+struct ShardReaderText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::Consolidate)
+};
+using T = ShardReaderText;
+}  // namespace
+
+ShardReader::ShardReader() = default;
+ShardReader::~ShardReader() = default;
+
+bool ShardReader::open(const ShardFile &file, QString *error)
+{
+    m_file = file;
+    if (file.path.endsWith(QLatin1String(".safetensors"))) {
+        m_st = std::make_unique<SafetensorsReader>();
+        return m_st->open(file.path, error);
+    }
+    m_torch = std::make_unique<TorchFile>();
+    if (!m_torch->open(file.path, error))
+        return false;
+    for (auto &[n, t] : stateDictTensors(m_torch->root()))
+        m_tensors[n] = t;
+    return true;
+}
+
+std::vector<std::string> ShardReader::names() const
+{
+    std::vector<std::string> out;
+    if (m_st)
+        for (const auto &t : m_st->tensors())
+            out.push_back(t.name);
+    else
+        for (const auto &[n, t] : m_tensors)
+            out.push_back(n);
+    return out;
+}
+
+bool ShardReader::info(const std::string &name, DType *dtype, std::vector<std::int64_t> *shape) const
+{
+    if (m_st) {
+        const SafetensorInfo *t = m_st->find(name);
+        if (!t)
+            return false;
+        *dtype = t->dtype;
+        *shape = t->shape;
+        return true;
+    }
+    const auto it = m_tensors.find(name);
+    if (it == m_tensors.end())
+        return false;
+    *dtype = it->second.dtype;
+    *shape = it->second.shape;
+    return true;
+}
+
+const char *ShardReader::read(const std::string &name, std::string *buf, qint64 *size, QString *error)
+{
+    const auto missing = [&] {
+        *error = T::tr("%1 holds no tensor %2 any more: the shards changed since they were checked. Check the checkpoint again.")
+                     .arg(m_file.path, QString::fromStdString(name));
+        return nullptr;
+    };
+    if (m_st) {
+        const SafetensorInfo *t = m_st->find(name);
+        if (!t)
+            return missing();
+        *size = qint64(t->end - t->begin);
+        return m_st->data(*t);
+    }
+    const auto it = m_tensors.find(name);
+    if (it == m_tensors.end())
+        return missing();
+    if (!m_torch->readTensor(it->second, buf, error))
+        return nullptr;
+    *size = qint64(buf->size());
+    return buf->data();
+}
+
+const PickleValue *ShardReader::shardedMetadata() const
+{
+    if (!m_torch || !m_torch->root())
+        return nullptr;
+    const PickleValue *sm = m_torch->root()->get("sharded_metadata");
+    return sm && sm->kind == PickleValue::Kind::Dict ? sm : nullptr;
+}
+
+OpenShards::~OpenShards() = default;
+
+bool OpenShards::open(const CheckpointCandidate &c, QStringList *problems)
+{
+    bool ok = true;
+    for (const ShardFile &f : c.shards) {
+        auto reader = std::make_unique<ShardReader>();
+        QString error;
+        if (!reader->open(f, &error)) {
+            problems->append(error);
+            ok = false;
+            continue;
+        }
+        m_byRank[{f.pp, f.tp}] = reader.get();
+        m_readers.push_back(std::move(reader));
+    }
+    return ok;
+}
+
+ShardReader *OpenShards::at(int pp, int tp) const
+{
+    const auto it = m_byRank.find({pp, tp});
+    return it == m_byRank.end() ? nullptr : it->second;
+}
+
+}  // namespace ingot

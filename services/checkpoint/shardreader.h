@@ -1,0 +1,69 @@
+// One shard file opened for reading, whatever its format (a torch.save state dict or safetensors), and every shard
+// of a checkpoint opened at once, looked up by rank. Planning reads names, dtypes and shapes; assembling reads bytes.
+#pragma once
+
+#include "services/checkpoint/discover.h"
+#include "services/checkpoint/formats/dtype.h"
+#include "services/checkpoint/formats/pickle.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ingot {
+
+class SafetensorsReader;
+class TorchFile;
+
+class ShardReader final
+{
+    Q_DISABLE_COPY_MOVE(ShardReader)
+
+public:
+    ShardReader();
+    ~ShardReader();
+
+    bool open(const ShardFile &file, QString *error);
+    const ShardFile &file() const { return m_file; }
+
+    // The tensors' names, in the file's order (safetensors) or sorted (torch).
+    std::vector<std::string> names() const;
+    // False when the shard holds no tensor of that name.
+    bool info(const std::string &name, DType *dtype, std::vector<std::int64_t> *shape) const;
+    // A tensor's bytes: a pointer into the mapping (safetensors) or into `buf` (torch); nullptr with words in *error
+    // when it cannot be read (or is no longer there).
+    const char *read(const std::string &name, std::string *buf, qint64 *size, QString *error);
+    // The value under "sharded_metadata" of a torch.save checkpoint (optimum-neuron docs layout), nullptr if none.
+    const PickleValue *shardedMetadata() const;
+
+private:
+    ShardFile m_file;
+    std::unique_ptr<TorchFile> m_torch;
+    std::unique_ptr<SafetensorsReader> m_st;
+    std::map<std::string, TensorRef> m_tensors;  // torch
+};
+
+// Every shard of a checkpoint, open, by (pp, tp).
+class OpenShards final
+{
+    Q_DISABLE_COPY_MOVE(OpenShards)
+
+public:
+    OpenShards() = default;
+    ~OpenShards();
+    // Opens every shard of `c`; those that cannot be read are listed in *problems. False if any could not.
+    bool open(const CheckpointCandidate &c, QStringList *problems);
+    // nullptr when that rank was not opened.
+    ShardReader *at(int pp, int tp) const;
+
+private:
+    std::vector<std::unique_ptr<ShardReader>> m_readers;
+    std::map<std::pair<int, int>, ShardReader *> m_byRank;
+};
+
+}  // namespace ingot
