@@ -281,9 +281,12 @@ private Q_SLOTS:
         QVERIFY(done.wait(5000));
         QVERIFY(page.showsEmptyState());
         done.clear();
+        // The sample is written off the UI thread; a rescan of the missing default cache (its parent folder changes
+        // while the sample is written) may finish first, so wait for the sample's own scan.
+        QSignalSpy opened(&page, &LocalCachePage::rootOpened);
         QTest::mouseClick(page.emptyState()->sampleButton(), Qt::LeftButton);
-        QVERIFY(done.wait(20000));
-        QVERIFY(!page.showsEmptyState());
+        QVERIFY(opened.wait(20000));
+        QTRY_VERIFY_WITH_TIMEOUT(!page.session()->isScanning() && !page.showsEmptyState(), 20000);
         QVERIFY(page.model()->entryCount() > 40);
         QVERIFY(page.currentRoot().startsWith(tmp.path()));
         // Charts show every compiler version's size.
