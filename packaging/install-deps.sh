@@ -10,7 +10,7 @@ pkgs=(build-essential cmake ninja-build pkg-config
       libqt6svg6 qtkeychain-qt6-dev libcurl4-openssl-dev nlohmann-json3-dev libzip-dev
       procps xdg-utils)
 if [[ "${1:-}" == "--test" ]]; then
-  pkgs+=(xvfb xauth python3 python3-torch openssh-server)
+  pkgs+=(xvfb xauth python3 python3-torch openssh-server unzip clang-14 libclang-rt-14-dev)
   # Node may come from another source (nodesource bundles npm): only ask apt when there is none.
   command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm)
 fi

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Seeds for the fuzz targets, from the test fixtures: real torch.save pickles and zips, safetensors shards,
+# mp_metadata files (Debian's python3-torch writes them). tests/fuzz/seeds.sh CORPUS_DIR
+set -euo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+out=$1
+mkdir -p "$out"
+seed=$(mktemp -d)
+trap 'rm -rf "$seed"' EXIT
+/usr/bin/python3 "$here/tests/fixtures/make_torch_fixtures.py" "$seed" >/dev/null
+/usr/bin/python3 "$here/tests/fixtures/make_sharded_fixtures.py" "$seed/sh" ingot 2 1 float32 >/dev/null
+/usr/bin/python3 "$here/tests/fixtures/make_sharded_fixtures.py" "$seed/nxd" nxd 2 2 bfloat16 >/dev/null 2>&1 || true
+put() {  # put TARGET FILE...: copies files into the target's corpus under unique names
+  local t=$1; shift
+  mkdir -p "$out/$t"
+  local f
+  for f in "$@"; do [[ -f "$f" ]] && cp "$f" "$out/$t/$(basename "$(dirname "$f")")-$(basename "$f")"; done
+  return 0
+}
+for f in "$seed"/*.pt; do
+  mkdir -p "$out/fuzz_pickle"
+  unzip -p "$f" '*/data.pkl' > "$out/fuzz_pickle/$(basename "$f").pkl" 2>/dev/null || true
+done
+put fuzz_safetensors "$seed"/sh/tensor_parallel_shards/*/model.safetensors
+put fuzz_torchzip "$seed"/*.pt $(find "$seed/nxd" -name '*.pt' 2>/dev/null | head -4)
+put fuzz_mpmetadata $(find "$seed" -name '*metadata*.json' 2>/dev/null)
+[[ -d "$here/tests/fuzz/seeds" ]] && cp -r "$here/tests/fuzz/seeds/." "$out/"
+echo "seeds: $(find "$out" -type f | wc -l) files in $(ls "$out" | wc -l) corpora"
