@@ -36,6 +36,20 @@ public:
         return QTreeWidgetItem::operator<(other);
     }
 };
+// Runs `work` on a store of `location` (on the calling worker thread); a location no store can be made for gives a
+// result refused with the factory's words.
+template<class Result, class Work>
+Result onStore(const StoreLocation &location, Work &&work)
+{
+    QString error;
+    auto store = makeStore(location, &error);
+    if (!store) {
+        Result refused;
+        refused.refusal = error;
+        return refused;
+    }
+    return work(*store);
+}
 }  // namespace
 
 MaintenanceDialog::MaintenanceDialog(MaintenancePlan plan, StoreLocation location, QWidget *parent)
@@ -211,14 +225,7 @@ void MaintenanceDialog::planAsync(const QString &checking, AsyncPlanner planner)
     m_planning = runTask(
         this,
         [location, planner = std::move(planner)](TaskControl &) {
-            QString error;
-            auto store = makeStore(location, &error);
-            if (!store) {
-                MaintenancePlan refused;
-                refused.refusal = error;
-                return refused;
-            }
-            return planner(*store);
+            return onStore<MaintenancePlan>(location, planner);
         },
         [this](MaintenancePlan plan) {
             m_current->clear();
@@ -244,16 +251,11 @@ void MaintenanceDialog::run()
     m_execution = runTask(
         this,
         [location, plan](TaskControl &control) {
-            QString error;
-            auto store = makeStore(location, &error);
-            if (!store) {
-                MaintenanceReport refused;
-                refused.refusal = error;
-                return refused;
-            }
-            return executePlan(*store, plan, [&control](int done, int total, const QString &current) {
-                control.setProgress(done, total, current);
-            }, control.stopFlag());
+            return onStore<MaintenanceReport>(location, [&](CacheStore &store) {
+                return executePlan(store, plan, [&control](int done, int total, const QString &current) {
+                    control.setProgress(done, total, current);
+                }, control.stopFlag());
+            });
         },
         [this](MaintenanceReport report) {
             m_report = std::move(report);
