@@ -1,5 +1,7 @@
 #include "services/util/names.h"
 
+#include <QUtf8StringView>
+
 namespace ingot {
 
 namespace {
@@ -52,6 +54,10 @@ bool isHidden(char32_t c)
 
 QString nameFromBytes(const QByteArray &bytes)
 {
+    // Nearly every name is valid UTF-8: Qt's decoder is the fast path. (QUtf8StringView::isValidUtf8 also
+    // refuses encoded surrogates and overlong forms, as the slow path below does.)
+    if (QUtf8StringView(bytes).isValidUtf8())
+        return QString::fromUtf8(bytes);
     QString out;
     out.reserve(bytes.size());
     const auto *p = reinterpret_cast<const unsigned char *>(bytes.constData());
