@@ -84,6 +84,22 @@ private Q_SLOTS:
         QVERIFY(t.elapsed() < 200);
     }
 
+    void aCacheTwoLevelsDownCreatedLaterIsPickedUp()
+    {
+        // Two levels of the default location are missing; a first compile creates them all at once.
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + QStringLiteral("/var/tmp/neuron-compile-cache");
+        CacheSession s;
+        s.setDebounceMs(50);
+        QSignalSpy done(&s, &CacheSession::scanFinished);
+        s.setRoot(root);
+        QVERIFY(done.wait(20000));
+        QVERIFY(!done.last().at(1).toString().isEmpty());  // no cache yet
+        QCOMPARE(s.watchedFolders(), 1);                    // its nearest existing parent
+        test::makeModule(root, V15, QStringLiteral("MODULE_1+aa"), {QStringLiteral("model.hlo_module.pb.lock")});
+        QTRY_VERIFY_WITH_TIMEOUT(!s.isScanning() && s.snapshot().fatalError.isEmpty() && !s.snapshot().modules.isEmpty(), 20000);
+    }
+
     void followsACompileLive()
     {
         QTemporaryDir tmp;
