@@ -49,6 +49,26 @@ private Q_SLOTS:
             QVERIFY(!parseRegistryEntry(QByteArray(bad), QString()).known);
     }
 
+    // What a hostile repo may store: numbers no shape has, and JSON nested so deep that writing it out again
+    // (registry.json items are) would exhaust the stack. Neither crashes nor passes for a shape.
+    void hostileEntriesAreBounded()
+    {
+        for (const char *n : {"1e300", "-1e300", "4294967297", "18446744073709551615", "-3", "2147483648"}) {
+            const LookupEntry e = parseRegistryEntry(QByteArray(R"({"neuron":{"batch_size":)") + n + R"(,"sequence_length":128}})", QString());
+            QVERIFY2(!e.known, n);
+            QCOMPARE(e.batchSize, -1);
+        }
+        QCOMPARE(parseRegistryEntry(R"({"neuron":{"batch_size":2147483647,"sequence_length":1.5e3}})", QString()).sequenceLength, 1500);
+        const QByteArray deep = QByteArray(200000, '[') + QByteArray(200000, ']');
+        const QVector<LookupEntry> items = parseRegistryJson("[{\"_model_id\":\"" + model.toUtf8() + "\",\"a\":" + deep + "}]",
+                                                             QStringLiteral("registry.json"), model);
+        QCOMPARE(items.size(), 1);
+        QVERIFY(!items.first().known);  // shown raw, as an unknown shape
+        QVERIFY(!parseRegistryEntry("{\"neuron\":" + deep + "}", QString()).known);
+        // Ordinary nesting still reads.
+        QVERIFY(parseRegistryEntry(R"({"x":[[[[[[[[1]]]]]]]],"neuron":{"batch_size":1,"sequence_length":2}})", QString()).known);
+    }
+
     void allLayoutsFound()
     {
         const LookupResult r = lookupModel(client(), QStringLiteral("alice/cache"), model, {});
