@@ -339,7 +339,9 @@ LookupResult lookupModel(const HubClient &hub, const QString &repo, const QStrin
                          .arg(displayName(modelId))};
         return res;
     }
-    RegistryWalk walk(hub, repo, modelId, options, cancel, res);
+    HubClient walker = hub;
+    walker.setListingLimits(options.listing);
+    RegistryWalk walk(walker, repo, modelId, options, cancel, res);
     const QVector<Item> files = walk.entryFiles();
     if (!res.error.ok())
         return res;

@@ -205,6 +205,24 @@ private Q_SLOTS:
         QCOMPARE(again.entries.size(), 10);
     }
 
+    // A registry folder whose listing never ends is cut at the walk's own, tighter limits and named; the rest is read.
+    void endlessRegistryFoldersAreCutShort()
+    {
+        QVERIFY(hub->fault({{"kind", "endlesspages"}, {"entries", 1000}, {"path", "tree/main/0_REGISTRY/0.0.18?"}, {"count", 1000000000}}));
+        hub->clearLog();
+        const LookupResult r = lookupModel(client(), QStringLiteral("alice/cache"), model, {});
+        QCOMPARE(r.error.kind, HubError::Kind::Incomplete);
+        QCOMPARE(r.entries.size(), 8);
+        QCOMPARE(r.failures.size(), 1);
+        QCOMPARE(r.failures.first().path, QStringLiteral("0_REGISTRY/0.0.18"));
+        QCOMPARE(r.failures.first().error.kind, HubError::Kind::TooLarge);
+        QVERIFY2(r.error.message.contains(QStringLiteral("kept sending pages")), qPrintable(r.error.message));
+        int pages = 0;
+        for (const auto &req : hub->requestLog())
+            pages += QString::fromStdString(req["path"].get<std::string>()).contains(QStringLiteral("0_REGISTRY/0.0.18?")) ? 1 : 0;
+        QCOMPARE(pages, LookupOptions().listing.maxEntries / 1000 + 1);
+    }
+
     // paths-info asks about many folders at once: when it fails, the model-type folders it asked about are named.
     void unreadablePathsInfoNamesTheFoldersAskedAbout()
     {
