@@ -177,6 +177,8 @@ HttpResponse HttpClient::once(const HttpRequest &request, const std::atomic_bool
             resp.error = HttpText::tr("%1 did not answer within %2 s.").arg(redactedUrl(request.url)).arg(request.timeoutMs / 1000);
             return resp;
         }
+        QElapsedTimer hopClock;
+        hopClock.start();
         resp.status = 0;
         resp.headers.clear();
         resp.body.clear();
@@ -239,13 +241,19 @@ HttpResponse HttpClient::once(const HttpRequest &request, const std::atomic_bool
                 resp.failure = HttpResponse::Failure::Cancelled;
                 resp.error = HttpText::tr("Cancelled.");
             } else if (rc == CURLE_OPERATION_TIMEDOUT) {
-                // Either the time limit ran out, or the transfer crawled below the low-speed limit.
+                // The time limit ran out, or no connection could be made (a network fault, retried like one), or
+                // the transfer crawled below the low-speed limit.
+                // (The low-speed rule cannot fire before kLowSpeedSeconds; the connect timeout is shorter.)
                 resp.failure = HttpResponse::Failure::Timeout;
-                if (request.timeoutMs > 0 && clock.elapsed() >= request.timeoutMs - 250)
+                if (request.timeoutMs > 0 && clock.elapsed() >= request.timeoutMs - 250) {
                     resp.error = HttpText::tr("%1 did not answer within %2 s.").arg(redactedUrl(url)).arg(request.timeoutMs / 1000);
-                else
+                } else if (hopClock.elapsed() < kLowSpeedSeconds * 1000 - 500) {
+                    resp.failure = HttpResponse::Failure::Network;
+                    resp.error = HttpText::tr("Could not connect to %1 within 10 s.").arg(redactedUrl(url));
+                } else {
                     resp.error = HttpText::tr("%1 answered too slowly (below %2 bytes/s for %3 s); gave up.")
                                      .arg(redactedUrl(url)).arg(kLowSpeedBytes).arg(kLowSpeedSeconds);
+                }
             } else if (rc == CURLE_UNSUPPORTED_PROTOCOL || rc == CURLE_URL_MALFORMAT) {
                 resp.failure = HttpResponse::Failure::Refused;
                 resp.error = HttpText::tr("Ingot cannot request %1: %2.")
