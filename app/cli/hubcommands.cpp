@@ -7,6 +7,7 @@
 #include "services/hub/lookup.h"
 #include "services/hub/secretstore.h"
 #include "services/hub/token.h"
+#include "services/util/names.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -109,19 +110,25 @@ int cmdWhoami(const Invocation &p)
     const WhoAmI me = ctx.hub.whoami(&e);
     if (!e.ok())
         return fail(e, p.json);
+    // Everything the Hub says about the account is the server's text: shown escaped, in JSON too.
+    QStringList orgNames;
+    for (const QString &o : me.orgs)
+        orgNames << displayName(o);
     if (p.json) {
         json orgs = json::array();
-        for (const QString &o : me.orgs)
+        for (const QString &o : std::as_const(orgNames))
             orgs.push_back(u8(o));
-        printJson({{"name", u8(me.name)}, {"fullname", u8(me.fullname)}, {"orgs", orgs}, {"role", u8(me.role)},
-                   {"endpoint", u8(cfg.endpoint)}, {"token_source", u8(tok.describe())}});
+        printJson({{"name", u8(displayName(me.name))}, {"fullname", u8(displayName(me.fullname))}, {"orgs", orgs},
+                   {"role", u8(displayName(me.role))}, {"endpoint", u8(displayName(cfg.endpoint))},
+                   {"token_source", u8(displayName(tok.describe()))}});
         return Ok;
     }
-    out(me.name);
-    if (!me.orgs.isEmpty())
-        out(HubCliText::tr("orgs:  %1").arg(me.orgs.join(QStringLiteral(", "))));
-    out(HubCliText::tr("token: %1 (%2)").arg(me.role.isEmpty() ? HubCliText::tr("unknown role") : me.role, tok.describe()));
-    out(HubCliText::tr("hub:   %1").arg(cfg.endpoint));
+    out(displayName(me.name));
+    if (!orgNames.isEmpty())
+        out(HubCliText::tr("orgs:  %1").arg(orgNames.join(QStringLiteral(", "))));
+    out(HubCliText::tr("token: %1 (%2)").arg(me.role.isEmpty() ? HubCliText::tr("unknown role") : displayName(me.role),
+                                             displayName(tok.describe())));
+    out(HubCliText::tr("hub:   %1").arg(displayName(cfg.endpoint)));
     return Ok;
 }
 
@@ -142,9 +149,9 @@ int cmdLogin(const Invocation &p)
         return CacheUnavailable;
     }
     if (p.json)
-        printJson({{"name", u8(me.name)}, {"stored_in", u8(where)}});
+        printJson({{"name", u8(displayName(me.name))}, {"stored_in", u8(displayName(where))}});
     else
-        out(HubCliText::tr("Logged in as %1; the token is stored in %2.").arg(me.name, where));
+        out(HubCliText::tr("Logged in as %1; the token is stored in %2.").arg(displayName(me.name), displayName(where)));
     return Ok;
 }
 
@@ -185,12 +192,14 @@ int cmdLs(const Invocation &p)
     if (p.json) {
         json arr = json::array();
         for (const TreeEntry &t : entries) {
-            json o = {{"type", t.isDir ? "directory" : "file"}, {"path", u8(t.path)}, {"size", t.size}, {"oid", u8(t.oid)}};
+            // Paths as shown (escaped): JSON is read by people and terminals too.
+            json o = {{"type", t.isDir ? "directory" : "file"}, {"path", u8(displayName(t.path))}, {"size", t.size},
+                      {"oid", u8(displayName(t.oid))}};
             if (!t.lfsOid.isEmpty())
-                o["lfs"] = {{"oid", u8(t.lfsOid)}};
+                o["lfs"] = {{"oid", u8(displayName(t.lfsOid))}};
             arr.push_back(o);
         }
-        printJson({{"repo", u8(pos[0])}, {"path", u8(pos.value(1))}, {"entries", arr}});
+        printJson({{"repo", u8(displayName(pos[0]))}, {"path", u8(displayName(pos.value(1)))}, {"entries", arr}});
         return Ok;
     }
     Table t({HubCliText::tr("TYPE"), HubCliText::tr("SIZE"), HubCliText::tr("PATH")}, {false, true, false});
@@ -276,18 +285,49 @@ bool lookupFilters(const QCommandLineParser &p, LookupFilters *f)
     return true;
 }
 
+// Text from the Hub as shown: each line escaped (control and bidi characters), the line breaks kept.
+QString shownLines(const QString &text)
+{
+    QStringList lines = text.split(QLatin1Char('\n'));
+    for (QString &l : lines)
+        l = displayName(l);
+    return lines.join(QLatin1Char('\n'));
+}
+
+// The server's JSON with every string, keys too, escaped as shown: the same document for a reader, nothing a
+// terminal would act on. (Registry entries are at most 64 levels deep: parseRegistryEntry refuses deeper ones.)
+json escapedJson(const json &j)
+{
+    if (j.is_string())
+        return u8(displayName(QString::fromStdString(j.get<std::string>())));
+    if (j.is_array()) {
+        json a = json::array();
+        for (const json &x : j)
+            a.push_back(escapedJson(x));
+        return a;
+    }
+    if (j.is_object()) {
+        json o = json::object();
+        for (auto it = j.begin(); it != j.end(); ++it)
+            o[u8(displayName(QString::fromStdString(it.key())))] = escapedJson(it.value());
+        return o;
+    }
+    return j;
+}
+
 json lookupEntryJson(const LookupEntry &e)
 {
     json raw;
     try {
-        raw = json::parse(e.raw.constData(), e.raw.constData() + e.raw.size());
+        raw = escapedJson(json::parse(e.raw.constData(), e.raw.constData() + e.raw.size()));
     } catch (const json::exception &) {
-        raw = u8(QString::fromUtf8(e.raw));
+        raw = u8(shownLines(QString::fromUtf8(e.raw)));
     }
-    return json{{"path", u8(e.path)}, {"batch_size", e.batchSize}, {"sequence_length", e.sequenceLength},
-                {"tensor_parallel_size", e.tensorParallel}, {"dtype", u8(e.dtype)}, {"instance_type", u8(e.instanceType)},
-                {"compiler_version", u8(e.compilerVersion)}, {"checkpoint_revision", u8(e.checkpointRevision)},
-                {"layout", u8(e.registryLayout)}, {"raw", raw}};
+    // The entry's values are the server's text: as shown (escaped); "raw" is the entry as stored.
+    return json{{"path", u8(displayName(e.path))}, {"batch_size", e.batchSize}, {"sequence_length", e.sequenceLength},
+                {"tensor_parallel_size", e.tensorParallel}, {"dtype", u8(displayName(e.dtype))},
+                {"instance_type", u8(displayName(e.instanceType))}, {"compiler_version", u8(displayName(e.compilerVersion))},
+                {"checkpoint_revision", u8(displayName(e.checkpointRevision))}, {"layout", u8(e.registryLayout)}, {"raw", raw}};
 }
 
 // --json: the entries, the unknown shapes raw, and for an incomplete lookup what could not be read.
@@ -297,12 +337,13 @@ void printLookupJson(const QString &model, const QString &repo, const LookupResu
     for (const auto &e : r.entries)
         entries.push_back(lookupEntryJson(e));
     for (const auto &e : r.unknown)
-        unknown.push_back({{"path", u8(e.path)}, {"raw", u8(QString::fromUtf8(e.raw))}});
-    json doc = {{"model_id", u8(model)}, {"repo", u8(repo)}, {"entries", entries}, {"unknown", unknown}, {"fetched", r.fetched}};
+        unknown.push_back({{"path", u8(displayName(e.path))}, {"raw", u8(shownLines(QString::fromUtf8(e.raw)))}});
+    json doc = {{"model_id", u8(displayName(model))}, {"repo", u8(displayName(repo))}, {"entries", entries},
+                {"unknown", unknown}, {"fetched", r.fetched}};
     if (!r.failures.isEmpty()) {
         json failures = json::array();
         for (const LookupFailure &f : r.failures)
-            failures.push_back({{"path", u8(f.path)}, {"error", u8(f.error.message)}, {"status", f.error.status}});
+            failures.push_back({{"path", u8(displayName(f.path))}, {"error", u8(f.error.message)}, {"status", f.error.status}});
         doc["incomplete"] = failures;
         doc["error"] = u8(r.error.message);
     }
@@ -318,7 +359,7 @@ void printLookupText(const QString &model, const LookupResult &r, bool raw)
             .arg(r.unknown.size()).arg(raw ? QString() : HubCliText::tr(" (--raw shows them)")));
     if (raw)
         for (const auto &e : r.unknown)
-            out(QStringLiteral("%1:\n%2").arg(e.path, QString::fromUtf8(e.raw)));
+            out(QStringLiteral("%1:\n%2").arg(displayName(e.path), QString::fromUtf8(e.raw)));
 }
 
 void lookupOptions(QCommandLineParser &p)
@@ -383,15 +424,17 @@ QVector<Command> hubCommands()
 QString formatLookupTable(const QString &modelId, const QVector<LookupEntry> &entries)
 {
     if (entries.isEmpty())
-        return LookupTableText::tr("No cached entries found for %1.").arg(modelId);
+        return LookupTableText::tr("No cached entries found for %1.").arg(displayName(modelId));
     const QStringList columns = {QStringLiteral("batch size"), QStringLiteral("sequence length"),
                                  QStringLiteral("tensor parallel"), QStringLiteral("dtype"),
                                  QStringLiteral("instance type"), QStringLiteral("compiler version"),
                                  QStringLiteral("checkpoint revision")};
     QList<QStringList> rows;
     for (const LookupEntry &e : entries)
+        // The registry's values, escaped: a newline in one cannot split a row, nor an escape sequence reach the terminal.
         rows << QStringList{QString::number(e.batchSize), QString::number(e.sequenceLength), QString::number(e.tensorParallel),
-                            e.dtype, e.instanceType, e.compilerVersion, e.checkpointRevision};
+                            displayName(e.dtype), displayName(e.instanceType), displayName(e.compilerVersion),
+                            displayName(e.checkpointRevision)};
     QList<int> width;
     for (int c = 0; c < columns.size(); ++c) {
         int w = std::max(16, int(columns[c].size()) + 2);
@@ -409,7 +452,7 @@ QString formatLookupTable(const QString &modelId, const QVector<LookupEntry> &en
             l += center(cells[c], width[c]);
         return l;
     };
-    QStringList lines{LookupTableText::tr("Cached entries for %1").arg(modelId), line(columns)};
+    QStringList lines{LookupTableText::tr("Cached entries for %1").arg(displayName(modelId)), line(columns)};
     for (const QStringList &r : std::as_const(rows))
         lines << line(r);
     return lines.join(QLatin1Char('\n'));

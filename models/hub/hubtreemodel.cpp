@@ -7,6 +7,7 @@
 #include <QBrush>
 #include <QGuiApplication>
 #include <QPalette>
+#include <QTextDocument>
 
 namespace ingot {
 
@@ -31,6 +32,15 @@ namespace {
 bool isModuleName(const QString &n)
 {
     return n.startsWith(QLatin1String("MODULE_"));
+}
+
+// A tooltip that looks like markup is read as markup: the Hub's words go in as plain text, each line escaped.
+QString plainTip(const QString &text)
+{
+    QStringList lines = text.split(QLatin1Char('\n'));
+    for (QString &l : lines)
+        l = displayName(l);
+    return Qt::convertFromPlainText(lines.join(QLatin1Char('\n')), Qt::WhiteSpaceNormal);
 }
 }  // namespace
 
@@ -344,9 +354,9 @@ QVariant HubTreeModel::data(const QModelIndex &index, int role) const
         break;
     case Qt::ToolTipRole:
         if (!n->error.isEmpty())
-            return n->error;
+            return plainTip(n->error);
         if (!n->lfsOid.isEmpty())
-            return tr("Stored with LFS, sha256 %1").arg(n->lfsOid);
+            return plainTip(tr("Stored with LFS, sha256 %1").arg(displayName(n->lfsOid)));
         if (n->presence == Presence::LocalOnly)
             return tr("Compiled here but not on the Hub: a candidate to push.");
         if (n->presence == Presence::HubOnly)

@@ -1,5 +1,9 @@
 #include "models/hub/lookupmodel.h"
 
+#include "services/util/names.h"
+
+#include <QTextDocument>
+
 namespace ingot {
 
 LookupModel::LookupModel(QObject *parent)
@@ -35,22 +39,23 @@ QVariant LookupModel::data(const QModelIndex &index, int role) const
         if (index.column() == InstanceColumn)
             return tr("(unknown shape)");
         if (index.column() == CompilerColumn)
-            return e.path.section(QLatin1Char('/'), -1);
+            return displayName(e.path.section(QLatin1Char('/'), -1));
         return role == SortRole && index.column() <= TensorParallelColumn ? QVariant(-1) : QVariant();
     }
+    // The registry's values are the server's text: shown escaped (and copied so, a row per line).
     if (role == Qt::DisplayRole || role == SortRole) {
         switch (index.column()) {
         case BatchColumn: return num(e.batchSize);
         case SequenceColumn: return num(e.sequenceLength);
         case TensorParallelColumn: return num(e.tensorParallel);
-        case DtypeColumn: return e.dtype;
-        case InstanceColumn: return e.instanceType;
-        case CompilerColumn: return e.compilerVersion;
-        case RevisionColumn: return role == Qt::DisplayRole ? e.checkpointRevision.left(12) : e.checkpointRevision;
+        case DtypeColumn: return displayName(e.dtype);
+        case InstanceColumn: return displayName(e.instanceType);
+        case CompilerColumn: return displayName(e.compilerVersion);
+        case RevisionColumn: return displayName(role == Qt::DisplayRole ? e.checkpointRevision.left(12) : e.checkpointRevision);
         }
     }
     if (role == Qt::ToolTipRole)
-        return tr("%1\nregistry layout: %2").arg(e.path, e.registryLayout);
+        return Qt::convertFromPlainText(tr("%1\nregistry layout: %2").arg(displayName(e.path), e.registryLayout), Qt::WhiteSpaceNormal);
     if (role == RawRole)
         return QString::fromUtf8(e.raw);
     if (role == PathRole)

@@ -1,6 +1,7 @@
 #include "services/hub/cacherepo.h"
 
 #include "services/util/atomicfile.h"
+#include "services/util/names.h"
 
 #include "services/hub/repoid.h"
 
@@ -62,7 +63,7 @@ CacheRepoChoice resolveCacheRepo(const HubConfig &config, const QProcessEnvironm
 bool writeCustomCacheRepo(const HubConfig &config, const QString &repo, QString *error)
 {
     if (!isValidRepoId(repo)) {
-        *error = CacheRepoText::tr("\"%1\" is not a repo id of the form org/name.").arg(repo);
+        *error = CacheRepoText::tr("\"%1\" is not a repo id of the form org/name.").arg(displayName(repo));
         return false;
     }
     return writeFileAtomically(config.customCacheRepoFile(), repo.toUtf8(), error);

@@ -2,9 +2,12 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QRandomGenerator>
 #include <QThread>
 #include <QUrl>
+
+#include "services/util/names.h"
 
 #include <curl/curl.h>
 
@@ -122,9 +125,16 @@ bool waitFor(int ms, const std::atomic_bool *cancel)
 
 QString redactedUrl(const QString &url)
 {
-    // Query strings can carry signatures; keep messages to the path.
+    // Query strings can carry signatures; keep messages to the path. A redirect's target is the server's text:
+    // shown escaped.
     const QUrl u(url);
-    return u.adjusted(QUrl::RemoveQuery | QUrl::RemoveUserInfo).toString();
+    return displayName(u.adjusted(QUrl::RemoveQuery | QUrl::RemoveUserInfo | QUrl::RemoveFragment).toString());
+}
+
+bool isHttpUrl(const QUrl &u)
+{
+    const QString scheme = u.scheme().toLower();
+    return (scheme == QLatin1String("http") || scheme == QLatin1String("https")) && !u.host().isEmpty();
 }
 }  // namespace
 
@@ -147,12 +157,28 @@ HttpResponse HttpClient::once(const HttpRequest &request, const std::atomic_bool
     QString url = request.url;
     const QString trusted = originOf(request.trustedOrigin.isEmpty() ? request.url : request.trustedOrigin);
     QByteArray method = request.method;
+    if (!isHttpUrl(QUrl(url))) {
+        resp.failure = HttpResponse::Failure::Refused;
+        resp.error = HttpText::tr("%1 is not an http or https URL; Ingot sends nothing there.").arg(redactedUrl(url));
+        return resp;
+    }
+    // The time limit covers every hop: a chain of slow redirects cannot stretch it.
+    QElapsedTimer clock;
+    clock.start();
     for (int hop = 0;; ++hop) {
         if (hop > 10) {
             resp.failure = HttpResponse::Failure::TooManyRedirects;
             resp.error = HttpText::tr("Too many redirects from %1 (a redirect loop?).").arg(redactedUrl(request.url));
             return resp;
         }
+        const qint64 left = request.timeoutMs > 0 ? request.timeoutMs - clock.elapsed() : 0;
+        if (request.timeoutMs > 0 && left <= 0) {
+            resp.failure = HttpResponse::Failure::Timeout;
+            resp.error = HttpText::tr("%1 did not answer within %2 s.").arg(redactedUrl(request.url)).arg(request.timeoutMs / 1000);
+            return resp;
+        }
+        QElapsedTimer hopClock;
+        hopClock.start();
         resp.status = 0;
         resp.headers.clear();
         resp.body.clear();
@@ -166,9 +192,9 @@ HttpResponse HttpClient::once(const HttpRequest &request, const std::atomic_bool
         curl_easy_setopt(h, CURLOPT_USERAGENT, m_userAgent.constData());
         curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
         curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-        curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
-        curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 30L);
-        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, long(request.timeoutMs));
+        curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, kLowSpeedBytes);
+        curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, kLowSpeedSeconds);
+        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, long(left));
         curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, onWrite);
         curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
         curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, onHeader);
@@ -215,8 +241,23 @@ HttpResponse HttpClient::once(const HttpRequest &request, const std::atomic_bool
                 resp.failure = HttpResponse::Failure::Cancelled;
                 resp.error = HttpText::tr("Cancelled.");
             } else if (rc == CURLE_OPERATION_TIMEDOUT) {
+                // The time limit ran out, or no connection could be made (a network fault, retried like one), or
+                // the transfer crawled below the low-speed limit.
+                // (The low-speed rule cannot fire before kLowSpeedSeconds; the connect timeout is shorter.)
                 resp.failure = HttpResponse::Failure::Timeout;
-                resp.error = HttpText::tr("%1 did not answer in time.").arg(redactedUrl(url));
+                if (request.timeoutMs > 0 && clock.elapsed() >= request.timeoutMs - 250) {
+                    resp.error = HttpText::tr("%1 did not answer within %2 s.").arg(redactedUrl(url)).arg(request.timeoutMs / 1000);
+                } else if (hopClock.elapsed() < kLowSpeedSeconds * 1000 - 500) {
+                    resp.failure = HttpResponse::Failure::Network;
+                    resp.error = HttpText::tr("Could not connect to %1 within 10 s.").arg(redactedUrl(url));
+                } else {
+                    resp.error = HttpText::tr("%1 answered too slowly (below %2 bytes/s for %3 s); gave up.")
+                                     .arg(redactedUrl(url)).arg(kLowSpeedBytes).arg(kLowSpeedSeconds);
+                }
+            } else if (rc == CURLE_UNSUPPORTED_PROTOCOL || rc == CURLE_URL_MALFORMAT) {
+                resp.failure = HttpResponse::Failure::Refused;
+                resp.error = HttpText::tr("Ingot cannot request %1: %2.")
+                                 .arg(redactedUrl(url), QString::fromUtf8(curl_easy_strerror(rc)));
             } else {
                 resp.failure = HttpResponse::Failure::Network;
                 resp.error = HttpText::tr("Network error talking to %1: %2.")
@@ -233,7 +274,21 @@ HttpResponse HttpClient::once(const HttpRequest &request, const std::atomic_bool
             return resp;
         if (hop == 0)
             resp.firstHeaders = resp.headers;
-        url = QUrl(url).resolved(QUrl(QString::fromUtf8(location))).toString();
+        const QUrl next = QUrl(url).resolved(QUrl(QString::fromUtf8(location)));
+        // file:, ftp:, gopher: ... are refused at once: retrying cannot make them right.
+        if (!isHttpUrl(next)) {
+            resp.failure = HttpResponse::Failure::Refused;
+            resp.error = HttpText::tr("%1 redirected to %2, which is not an http or https URL; refused.")
+                             .arg(redactedUrl(url), redactedUrl(next.toString()));
+            return resp;
+        }
+        if (request.sameOriginRedirects && originOf(next.toString()) != trusted) {
+            resp.failure = HttpResponse::Failure::Refused;
+            resp.error = HttpText::tr("%1 redirected to another host (%2); Ingot takes the Hub's answers only from %3.")
+                             .arg(redactedUrl(url), displayName(originOf(next.toString())), displayName(trusted));
+            return resp;
+        }
+        url = next.toString();
         if (resp.status == 303)
             method = "GET";
     }
@@ -248,9 +303,13 @@ HttpResponse HttpClient::send(const HttpRequest &request, const std::atomic_bool
         return r;
     }
     HttpResponse last;
+    int timeouts = 0;
     for (int attempt = 1; attempt <= std::max(1, m_retry.maxAttempts); ++attempt) {
         last = once(request, cancel, attempt > 1);
         last.attempts = attempt;
+        // A server too slow to answer once is too slow again: timeouts are retried only as the request allows.
+        if (last.failure == HttpResponse::Failure::Timeout && ++timeouts >= std::max(1, request.timeoutAttempts))
+            return last;
         const bool netFail = last.failure == HttpResponse::Failure::Network || last.failure == HttpResponse::Failure::Timeout;
         if (!(netFail || (last.failure == HttpResponse::Failure::None && retryable(last.status))))
             return last;

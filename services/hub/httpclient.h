@@ -1,5 +1,8 @@
 // HTTP for the Hub client: libcurl with connection reuse, retries with backoff (Retry-After honoured),
-// redirects followed by hand so a token never travels to another host, size limits and cancellation.
+// redirects followed by hand so a token never travels to another host, size and time limits, cancellation.
+// A hostile or broken server cannot hold a call: every transfer that stays below kLowSpeedBytes per second for
+// kLowSpeedSeconds fails, a request with a timeout fails when it runs out (redirects included), and a redirect to
+// anything but http(s) fails at once, without a retry.
 #pragma once
 
 #include <QByteArray>
@@ -13,6 +16,12 @@
 
 namespace ingot {
 
+// The low-speed rule, for every transfer (API calls and downloads alike).
+constexpr long kLowSpeedBytes = 1024;
+constexpr long kLowSpeedSeconds = 15;
+// The whole of a small request (an API call, a registry file), redirects included.
+constexpr int kApiTimeoutMs = 30000;
+
 struct HttpRequest {
     QByteArray method = "GET";
     QString url;
@@ -21,14 +30,24 @@ struct HttpRequest {
     QString bearer;                        // sent only to the origin of `trustedOrigin` (and never logged)
     QString trustedOrigin;                 // "http://host:port" the token belongs to
     qint64 maxBytes = 64LL * 1024 * 1024;  // a larger body is an error, not a memory hog
-    int timeoutMs = 60000;                 // whole transfer; 0 = none (large downloads use the stall timeout)
+    int timeoutMs = kApiTimeoutMs;         // whole transfer, redirects included; 0 = none (large downloads: the
+                                           // low-speed rule alone)
+    // How many attempts may time out (stall below the low-speed limit, or run out of time) before the call gives
+    // up. A server that answered too slowly once does so again: small requests do not retry a timeout; a large
+    // download may retry a stall once.
+    int timeoutAttempts = 1;
+    // Redirects may only stay on the origin of `trustedOrigin` (API calls: what the Hub answers is never taken
+    // from another host). Downloads may go to a CDN.
+    bool sameOriginRedirects = false;
     // Streams the body here instead of into HttpResponse::body. Return false to stop (e.g. disk full).
     // `restart` is true when a retry starts the body over: the sink discards what it got so far.
     std::function<bool(const char *data, size_t size, bool restart)> sink;
 };
 
 struct HttpResponse {
-    enum class Failure { None, Offline, Network, Timeout, Cancelled, TooLarge, TooManyRedirects, SinkFailed };
+    // Refused: a URL or redirect Ingot will not follow (not http(s), or another origin where that is not allowed);
+    // never retried.
+    enum class Failure { None, Offline, Network, Timeout, Cancelled, TooLarge, TooManyRedirects, SinkFailed, Refused };
     int status = 0;
     Failure failure = Failure::None;
     QString error;                         // words for a failure (never containing the token)
@@ -57,7 +76,8 @@ public:
     bool isOffline() const { return m_offline; }
     void setUserAgent(const QByteArray &ua) { m_userAgent = ua; }
 
-    // Performs the request with retries on 408/429/5xx and network errors. Thread-safe: each thread uses its own
+    // Performs the request with retries on 408/429/5xx and network errors (and timeouts, as `timeoutAttempts`
+    // allows). Thread-safe: each thread uses its own
     // libcurl handle, kept alive so connections are reused.
     HttpResponse send(const HttpRequest &request, const std::atomic_bool *cancel = nullptr) const;
 

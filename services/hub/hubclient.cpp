@@ -1,14 +1,17 @@
 #include "services/hub/hubclient.h"
 
+#include "services/util/names.h"
 #include "services/util/relpath.h"
 
 #include "services/hub/repoid.h"
+#include "services/hub/treepage.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QSet>
 #include <QUrl>
 
 #include <nlohmann/json.hpp>
@@ -31,19 +34,19 @@ QString qs(const json &j, const char *key)
     return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
 }
 
-qint64 qi(const json &j, const char *key)
+bool isHtml(const HttpResponse &r, HubError *err, const QString &what)
 {
-    const auto it = j.find(key);
-    return it != j.end() && it->is_number() ? it->get<qint64>() : 0;
+    if (!r.header("content-type").startsWith("text/html"))
+        return false;
+    *err = {HubError::Kind::BadResponse, r.status,
+            HubText::tr("The Hub answered %1 with an HTML page instead of JSON. Is HF_ENDPOINT a Hub?").arg(what)};
+    return true;
 }
 
 bool parseJson(const HttpResponse &r, json *out, HubError *err, const QString &what)
 {
-    if (r.header("content-type").startsWith("text/html")) {
-        *err = {HubError::Kind::BadResponse, r.status,
-                HubText::tr("The Hub answered %1 with an HTML page instead of JSON. Is HF_ENDPOINT a Hub?").arg(what)};
+    if (isHtml(r, err, what))
         return false;
-    }
     try {
         *out = json::parse(r.body.constData(), r.body.constData() + r.body.size());
         return true;
@@ -55,26 +58,13 @@ bool parseJson(const HttpResponse &r, json *out, HubError *err, const QString &w
     }
 }
 
-TreeEntry entryFrom(const json &j, bool *ok)
-{
-    TreeEntry e;
-    *ok = j.is_object() && j.contains("path") && j["path"].is_string() && j.contains("type") && j["type"].is_string();
-    if (!*ok)
-        return e;
-    e.isDir = qs(j, "type") == QLatin1String("directory");
-    e.path = qs(j, "path");
-    e.size = qi(j, "size");
-    e.oid = qs(j, "oid");
-    if (const auto lfs = j.find("lfs"); lfs != j.end() && lfs->is_object())
-        e.lfsOid = qs(*lfs, "oid");
-    return e;
-}
+// A page of a listing is never this large (the Hub's 1000 entries are ~300 KB).
+constexpr qint64 kMaxPageBytes = 16 * 1024 * 1024;
 
-QString nextLink(const QByteArray &link)
+// The same page asked for twice, however the server spelled its URL.
+QString pageKey(const QString &url)
 {
-    static const QRegularExpression re(QStringLiteral("<(https?://[^>]+)>\\s*;\\s*rel=\"next\""));
-    const auto m = re.match(QString::fromUtf8(link));
-    return m.hasMatch() ? m.captured(1) : QString();
+    return QUrl(url).adjusted(QUrl::NormalizePathSegments | QUrl::RemoveFragment).toString(QUrl::FullyEncoded);
 }
 
 // An id that is not org/name never reaches the Hub: it is the caller's mistake, not a missing repo.
@@ -84,7 +74,7 @@ bool checkRepoId(const QString &repo, HubError *err)
         return true;
     *err = {HubError::Kind::InvalidArgument, 0,
             HubText::tr("\"%1\" is not a repo id: use org/name, each part made of letters, digits, '.', '_' and '-'.")
-                .arg(repo)};
+                .arg(displayName(repo))};
     return false;
 }
 
@@ -134,6 +124,7 @@ HttpRequest HubClient::request(const QByteArray &method, const QString &url) con
     r.bearer = m_token;
     r.trustedOrigin = m_endpoint;
     r.headers << qMakePair(QByteArray("Accept"), QByteArray("application/json"));
+    r.sameOriginRedirects = true;  // what the API answers comes from the endpoint's origin only
     return r;
 }
 
@@ -152,6 +143,7 @@ HttpResponse HubClient::call(const HttpRequest &req, HubError *err, const QStrin
     case F::Cancelled: *err = {K::Cancelled, 0, r.error}; return r;
     case F::TooLarge: *err = {K::TooLarge, 0, r.error}; return r;
     case F::TooManyRedirects: *err = {K::BadResponse, 0, r.error}; return r;
+    case F::Refused: *err = {K::BadResponse, r.status, r.error}; return r;
     case F::SinkFailed: *err = {K::Storage, 0, r.error}; return r;
     }
     if (r.status >= 200 && r.status < 300)
@@ -166,7 +158,8 @@ HttpResponse HubClient::call(const HttpRequest &req, HubError *err, const QStrin
         } catch (const json::exception &) {
         }
     }
-    const QString status = QStringLiteral("HTTP %1%2").arg(r.status).arg(code.isEmpty() ? QString() : QLatin1Char(' ') + QString::fromLatin1(code));
+    serverMsg = displayName(serverMsg.left(500));  // the server's words, shown as text, never as control sequences
+    const QString status = QStringLiteral("HTTP %1%2").arg(r.status).arg(code.isEmpty() ? QString() : QLatin1Char(' ') + displayName(QString::fromLatin1(code.left(100))));
     if (r.header("content-type").startsWith("text/html")) {
         *err = {r.status >= 500 ? K::Server : K::BadResponse, r.status,
                 HubText::tr("The Hub answered %1 with an HTML error page (%2): the service may be down, or HF_ENDPOINT "
@@ -273,49 +266,60 @@ QVector<TreeEntry> HubClient::listTree(const QString &repo, const QString &revis
         return all;
     const QString clean = path.trimmed().remove(QRegularExpression(QStringLiteral("^/+|/+$")));
     if (!clean.isEmpty() && !isSafeRepoPath(clean)) {
-        *err = {HubError::Kind::UnsafePath, 0, HubText::tr("\"%1\" is not a path inside a repo.").arg(path)};
+        *err = {HubError::Kind::UnsafePath, 0, HubText::tr("\"%1\" is not a path inside a repo.").arg(displayName(path))};
         return all;
     }
     QString url = apiRepoUrl(repo) + QStringLiteral("/tree/") +
                   QString::fromLatin1(QUrl::toPercentEncoding(revision.isEmpty() ? QStringLiteral("main") : revision)) +
                   (clean.isEmpty() ? QString() : QLatin1Char('/') + encodePathSegments(clean)) +
                   QStringLiteral("?recursive=%1&expand=false").arg(recursive ? QStringLiteral("true") : QStringLiteral("false"));
-    const QString what = clean.isEmpty() ? HubText::tr("the file list") : clean;
-    int pages = 0;
+    const QString what = clean.isEmpty() ? HubText::tr("the file list") : displayName(clean);
+    const QString listing = clean.isEmpty() ? repo : repo + QLatin1Char('/') + displayName(clean);
+    const QString origin = HttpClient::originOf(m_endpoint);
+    QSet<QString> asked;
     while (!url.isEmpty()) {
-        if (++pages > 100000) {
-            *err = {HubError::Kind::BadResponse, 0, HubText::tr("The file list of %1 does not end (paging loop).").arg(repo)};
+        // The limits hold whatever the server sends: a Link chain that never ends stops here, not in memory.
+        if (asked.size() >= m_limits.maxPages) {
+            *err = {HubError::Kind::TooLarge, 0,
+                    HubText::tr("The Hub kept sending pages for the file list of %1: more than %2 pages; stopped. "
+                                "List a folder further down instead.").arg(listing).arg(m_limits.maxPages)};
             return all;
         }
-        const HttpResponse r = call(request("GET", url), err, what, repo, cancel);
-        json j;
-        if (!err->ok() || !parseJson(r, &j, err, what))
+        asked.insert(pageKey(url));
+        HttpRequest req = request("GET", url);
+        req.maxBytes = kMaxPageBytes;
+        const HttpResponse r = call(req, err, what, repo, cancel);
+        if (!err->ok() || isHtml(r, err, what))
             return all;
-        if (!j.is_array()) {
-            *err = {HubError::Kind::BadResponse, r.status, HubText::tr("The Hub's file list of %1 is not a list.").arg(repo)};
+        const QVector<TreeEntry> page = parseTreePage(r.body, repo, r.status, err);
+        if (!err->ok())
             return all;
-        }
-        QVector<TreeEntry> page;
-        page.reserve(int(j.size()));
-        for (const auto &item : j) {
-            bool ok = false;
-            TreeEntry e = entryFrom(item, &ok);
-            if (!ok) {
-                *err = {HubError::Kind::BadResponse, r.status, HubText::tr("An entry of the file list of %1 has no path or type.").arg(repo)};
-                return all;
-            }
-            // Checked before anything can touch the disk with it.
-            if (!isSafeRepoPath(e.path)) {
-                *err = {HubError::Kind::UnsafePath, r.status,
-                        HubText::tr("The file list of %1 names \"%2\", a path that leaves the repo; refused.").arg(repo, e.path)};
-                return all;
-            }
-            page.append(std::move(e));
+        if (qint64(all.size()) + page.size() > m_limits.maxEntries) {
+            *err = {HubError::Kind::TooLarge, r.status,
+                    HubText::tr("The Hub kept sending pages for the file list of %1: more than %2 entries; stopped. "
+                                "List a folder further down instead.").arg(listing).arg(m_limits.maxEntries)};
+            return all;
         }
         if (onPage)
             onPage(page);
         all += page;
-        url = nextLink(r.header("link"));
+        const QString next = nextPageUrl(r.header("link"), url);
+        if (next.isEmpty())
+            break;
+        // The next page is asked for only where the listing started: another host's entries never join it.
+        if (HttpClient::originOf(next) != origin || !QUrl(next).isValid()) {
+            *err = {HubError::Kind::BadResponse, r.status,
+                    HubText::tr("The Hub's file list of %1 continues on another host (%2); Ingot follows pages only on "
+                                "HF_ENDPOINT (%3). Stopped.").arg(listing, displayName(HttpClient::originOf(next)), displayName(origin))};
+            return all;
+        }
+        if (asked.contains(pageKey(next))) {
+            *err = {HubError::Kind::BadResponse, r.status,
+                    HubText::tr("The Hub's file list of %1 goes round in circles: its next page is one already read. "
+                                "Stopped.").arg(listing)};
+            return all;
+        }
+        url = next;
     }
     return all;
 }
@@ -329,7 +333,7 @@ QVector<TreeEntry> HubClient::pathsInfo(const QString &repo, const QString &revi
     json body = {{"paths", json::array()}, {"expand", false}};
     for (const QString &p : paths) {
         if (!isSafeRepoPath(p)) {
-            *err = {HubError::Kind::UnsafePath, 0, HubText::tr("\"%1\" is not a path inside a repo.").arg(p)};
+            *err = {HubError::Kind::UnsafePath, 0, HubText::tr("\"%1\" is not a path inside a repo.").arg(displayName(p))};
             return out;
         }
         body["paths"].push_back(p.toStdString());
@@ -339,20 +343,10 @@ QVector<TreeEntry> HubClient::pathsInfo(const QString &repo, const QString &revi
     req.headers << qMakePair(QByteArray("Content-Type"), QByteArray("application/json"));
     req.body = QByteArray::fromStdString(body.dump());
     const HttpResponse r = call(req, err, HubText::tr("path information"), repo, cancel);
-    json j;
-    if (!err->ok() || !parseJson(r, &j, err, QStringLiteral("paths-info")))
+    if (!err->ok() || isHtml(r, err, QStringLiteral("paths-info")))
         return out;
-    if (!j.is_array()) {
-        *err = {HubError::Kind::BadResponse, r.status, HubText::tr("The Hub's path information for %1 is not a list.").arg(repo)};
-        return out;
-    }
-    for (const auto &item : j) {
-        bool ok = false;
-        TreeEntry e = entryFrom(item, &ok);
-        if (ok && isSafeRepoPath(e.path))
-            out.append(std::move(e));
-    }
-    return out;
+    // Entries without a path or type, or with a path that leaves the repo, are left out.
+    return parseTreePage(r.body, repo, r.status, err, BadEntries::Skip);
 }
 
 QByteArray HubClient::readFile(const QString &repo, const QString &revision, const QString &path, qint64 maxBytes,
@@ -361,7 +355,7 @@ QByteArray HubClient::readFile(const QString &repo, const QString &revision, con
     if (!checkRepoId(repo, err))
         return {};
     if (!isSafeRepoPath(path)) {
-        *err = {HubError::Kind::UnsafePath, 0, HubText::tr("\"%1\" is not a path inside a repo.").arg(path)};
+        *err = {HubError::Kind::UnsafePath, 0, HubText::tr("\"%1\" is not a path inside a repo.").arg(displayName(path))};
         return {};
     }
     HttpRequest req = request("GET", m_endpoint + QLatin1Char('/') + repo + QStringLiteral("/resolve/") +
@@ -369,7 +363,8 @@ QByteArray HubClient::readFile(const QString &repo, const QString &revision, con
                                          QLatin1Char('/') + encodePathSegments(path));
     req.headers.clear();
     req.maxBytes = maxBytes;
-    const HttpResponse r = call(req, err, path, repo, cancel);
+    req.sameOriginRedirects = false;  // resolve may send an LFS file to the CDN
+    const HttpResponse r = call(req, err, displayName(path), repo, cancel);
     if (!err->ok())
         return {};
     if (info) {
@@ -388,13 +383,13 @@ DownloadResult HubClient::download(const QString &repo, const QString &revision,
     if (!checkRepoId(repo, err))
         return res;
     if (!isSafeRepoPath(path)) {
-        *err = {HubError::Kind::UnsafePath, 0, HubText::tr("\"%1\" is not a path inside a repo.").arg(path)};
+        *err = {HubError::Kind::UnsafePath, 0, HubText::tr("\"%1\" is not a path inside a repo.").arg(displayName(path))};
         return res;
     }
     const QString part = destination + QStringLiteral(".ingot-part");
     QFile out(part);
     if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        *err = {HubError::Kind::Storage, 0, HubText::tr("Cannot write %1: %2").arg(part, out.errorString())};
+        *err = {HubError::Kind::Storage, 0, HubText::tr("Cannot write %1: %2").arg(displayName(part), out.errorString())};
         return res;
     }
     QCryptographicHash sha(QCryptographicHash::Sha256);
@@ -403,7 +398,9 @@ DownloadResult HubClient::download(const QString &repo, const QString &revision,
                                          QString::fromLatin1(QUrl::toPercentEncoding(revision.isEmpty() ? QStringLiteral("main") : revision)) +
                                          QLatin1Char('/') + encodePathSegments(path));
     req.headers.clear();
-    req.timeoutMs = 0;  // large files: only a stalled transfer times out
+    req.sameOriginRedirects = false;  // resolve sends LFS files to the CDN
+    req.timeoutMs = 0;                // large files: only the low-speed rule, no time limit
+    req.timeoutAttempts = 2;          // a stall mid-download may be a glitch: tried once more, then it fails
     req.sink = [&](const char *data, size_t size, bool restart) {
         if (restart) {
             out.resize(0);
@@ -419,7 +416,7 @@ DownloadResult HubClient::download(const QString &repo, const QString &revision,
             progress(written, -1);
         return true;
     };
-    const HttpResponse r = call(req, err, path, repo, cancel);
+    const HttpResponse r = call(req, err, displayName(path), repo, cancel);
     auto fail = [&](HubError e) {
         out.close();
         QFile::remove(part);
@@ -428,11 +425,11 @@ DownloadResult HubClient::download(const QString &repo, const QString &revision,
     };
     if (!err->ok()) {
         if (err->kind == HubError::Kind::Storage)
-            err->message = HubText::tr("Could not write %1 (disk full?): %2").arg(part, out.errorString());
+            err->message = HubText::tr("Could not write %1 (disk full?): %2").arg(displayName(part), out.errorString());
         return fail(*err);
     }
     if (!out.flush() || ::fsync(out.handle()) != 0)
-        return fail({HubError::Kind::Storage, 0, HubText::tr("Could not write %1: %2").arg(part, out.errorString())});
+        return fail({HubError::Kind::Storage, 0, HubText::tr("Could not write %1: %2").arg(displayName(part), out.errorString())});
     out.close();
     const QByteArray linkedEtag = r.firstHeaders.value("x-linked-etag");
     const qint64 expected = r.firstHeaders.contains("x-linked-size") ? r.firstHeaders.value("x-linked-size").toLongLong()
@@ -440,13 +437,13 @@ DownloadResult HubClient::download(const QString &repo, const QString &revision,
     if (r.firstHeaders.contains("x-linked-size") || r.headers.contains("content-length")) {
         if (expected != written)
             return fail({HubError::Kind::BadResponse, r.status,
-                         HubText::tr("%1 arrived incomplete (%2 of %3 bytes).").arg(path).arg(written).arg(expected)});
+                         HubText::tr("%1 arrived incomplete (%2 of %3 bytes).").arg(displayName(path)).arg(written).arg(expected)});
     }
     const QString lfsOid = unquote(linkedEtag);
     if (lfsOid.size() == 64 && lfsOid != QString::fromLatin1(sha.result().toHex()))
-        return fail({HubError::Kind::BadResponse, r.status, HubText::tr("%1 does not match its sha256 checksum.").arg(path)});
+        return fail({HubError::Kind::BadResponse, r.status, HubText::tr("%1 does not match its sha256 checksum.").arg(displayName(path))});
     if (std::rename(QFile::encodeName(part).constData(), QFile::encodeName(destination).constData()) != 0)
-        return fail({HubError::Kind::Storage, 0, HubText::tr("Could not move the download into place at %1.").arg(destination)});
+        return fail({HubError::Kind::Storage, 0, HubText::tr("Could not move the download into place at %1.").arg(displayName(destination))});
     res.commit = QString::fromLatin1(r.firstHeaders.value("x-repo-commit", r.header("x-repo-commit")));
     res.etag = lfsOid.isEmpty() ? unquote(r.header("etag")) : lfsOid;
     res.size = written;

@@ -49,6 +49,13 @@ struct TreeEntry {
     QString lfsOid;  // sha256 for LFS files, else empty
 };
 
+// The most one tree listing may hold. A Hub that keeps sending pages (a Link chain that never ends) fails with
+// TooLarge instead of filling memory; the Hub's own pages hold 1000 entries.
+struct ListingLimits {
+    int maxPages = 5000;
+    int maxEntries = 500000;
+};
+
 struct DownloadResult {
     QString commit;  // X-Repo-Commit
     QString etag;    // X-Linked-Etag for LFS files, else ETag (quotes removed)
@@ -64,12 +71,16 @@ public:
     bool hasToken() const { return !m_token.isEmpty(); }
     bool isOffline() const { return m_http.isOffline(); }
     void setRetryPolicy(const RetryPolicy &p) { m_http.setRetryPolicy(p); }
+    void setListingLimits(const ListingLimits &l) { m_limits = l; }
+    const ListingLimits &listingLimits() const { return m_limits; }
 
     WhoAmI whoami(HubError *err, const std::atomic_bool *cancel = nullptr) const;
     RepoInfo repoInfo(const QString &repo, const QString &revision, HubError *err,
                       const std::atomic_bool *cancel = nullptr) const;
     // Lists `path` ("" for the root), following the Link header page by page. `onPage` (optional) sees each
-    // page as it arrives. Every path is checked before it is returned: ".." or a leading "/" is an error.
+    // page as it arrives. Every path is checked before it is returned: ".." or a leading "/" is an error. A next
+    // page on another origin than the endpoint's, a page asked for twice, or more than listingLimits() is an
+    // error, and nothing of the page that broke the rule is taken.
     QVector<TreeEntry> listTree(const QString &repo, const QString &revision, const QString &path, bool recursive,
                                 HubError *err, const std::atomic_bool *cancel = nullptr,
                                 const std::function<void(const QVector<TreeEntry> &)> &onPage = {}) const;
@@ -98,6 +109,7 @@ private:
     QString m_endpoint;
     QString m_token;
     HttpClient m_http;
+    ListingLimits m_limits;
 };
 
 QString encodePathSegments(const QString &path);  // "a b/c+d" -> "a%20b/c%2Bd"

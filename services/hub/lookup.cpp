@@ -1,5 +1,7 @@
 #include "services/hub/lookup.h"
 
+#include "services/util/names.h"
+
 #include <QCoreApplication>
 #include <QSet>
 
@@ -302,9 +304,9 @@ private:
 HubError incompleteError(const QString &repo, const QVector<LookupFailure> &failures)
 {
     QStringList lines{LookupText::tr("Incomplete: %n registry folder(s) or file(s) of %1 could not be read, so entries "
-                                     "stored there are missing from the result:", nullptr, int(failures.size())).arg(repo)};
+                                     "stored there are missing from the result:", nullptr, int(failures.size())).arg(displayName(repo))};
     for (int i = 0; i < failures.size() && i < kFailuresNamed; ++i)
-        lines << QStringLiteral("  %1: %2").arg(failures[i].path, failures[i].error.message);
+        lines << QStringLiteral("  %1: %2").arg(displayName(failures[i].path), failures[i].error.message);
     if (failures.size() > kFailuresNamed)
         lines << LookupText::tr("  and %n more.", nullptr, int(failures.size()) - kFailuresNamed);
     lines << LookupText::tr("Run the lookup again; if it keeps failing, check the repo and your access on the Hub.");
@@ -334,10 +336,12 @@ LookupResult lookupModel(const HubClient &hub, const QString &repo, const QStrin
     if (!isModelId(modelId)) {
         res.error = {HubError::Kind::InvalidArgument, 0,
                      LookupText::tr("\"%1\" is not a model id: use org/name, as on the Hub (e.g. meta-llama/Llama-3.1-8B).")
-                         .arg(modelId)};
+                         .arg(displayName(modelId))};
         return res;
     }
-    RegistryWalk walk(hub, repo, modelId, options, cancel, res);
+    HubClient walker = hub;
+    walker.setListingLimits(options.listing);
+    RegistryWalk walk(walker, repo, modelId, options, cancel, res);
     const QVector<Item> files = walk.entryFiles();
     if (!res.error.ok())
         return res;

@@ -40,6 +40,9 @@ struct LookupResult {
 struct LookupOptions {
     int parallel = 16;         // files fetched at once (1: one after another)
     bool applyFilters = true;
+    // Each folder of the walk is listed within these (a registry folder holds far fewer): up to `parallel`
+    // listings run at once, so a Hub that keeps sending pages costs at most that many times this.
+    ListingLimits listing{500, 50000};
 };
 
 // Stops early, with a Cancelled error, once `cancel` is set.

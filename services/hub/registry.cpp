@@ -2,11 +2,42 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
 namespace ingot {
 
 using nlohmann::json;
 
 namespace {
+// Registry entries are a few levels deep. Deeper text is refused before it is parsed: what is read is also written
+// out again (dump), and that recursion must stay shallow whatever the file holds.
+constexpr int kMaxDepth = 64;
+
+bool tooDeep(const QByteArray &text)
+{
+    int depth = 0;
+    bool inString = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxDepth)
+                return true;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return false;
+}
+
 const json *find(const json &o, std::initializer_list<const char *> keys)
 {
     for (const char *k : keys)
@@ -20,10 +51,19 @@ int intOf(const json &o, std::initializer_list<const char *> keys)
     const json *v = find(o, keys);
     if (!v)
         return -1;
-    if (v->is_number_integer() || v->is_number_unsigned())
-        return v->get<int>();
-    if (v->is_number_float())
-        return int(v->get<double>());
+    // Whatever the entry says, a number that does not fit an int is not a shape: it reads as missing.
+    if (v->is_number_unsigned()) {
+        const std::uint64_t n = v->get<std::uint64_t>();
+        return n <= std::uint64_t(std::numeric_limits<int>::max()) ? int(n) : -1;
+    }
+    if (v->is_number_integer()) {
+        const std::int64_t n = v->get<std::int64_t>();
+        return n >= 0 && n <= std::numeric_limits<int>::max() ? int(n) : -1;
+    }
+    if (v->is_number_float()) {
+        const double d = v->get<double>();
+        return std::isfinite(d) && d >= 0 && d <= double(std::numeric_limits<int>::max()) ? int(d) : -1;
+    }
     if (v->is_string()) {
         bool ok = false;
         const int n = QString::fromStdString(v->get<std::string>()).toInt(&ok);
@@ -86,6 +126,8 @@ LookupEntry parseRegistryEntry(const QByteArray &text, const QString &path)
     LookupEntry e;
     e.path = path;
     e.raw = text;
+    if (tooDeep(text))
+        return e;  // an unknown shape, shown raw
     json j;
     try {
         j = json::parse(text.constData(), text.constData() + text.size());
@@ -115,6 +157,8 @@ LookupEntry parseRegistryEntry(const QByteArray &text, const QString &path)
 
 QVector<LookupEntry> parseRegistryJson(const QByteArray &text, const QString &path, const QString &modelId)
 {
+    if (tooDeep(text))
+        return {parseRegistryEntry(text, path)};
     json j;
     try {
         j = json::parse(text.constData(), text.constData() + text.size());

@@ -1,4 +1,5 @@
 // ingot-cli's Hub commands as users run them, against the test Hub: outputs, JSON, exit codes, no token leaks.
+#include "services/util/names.h"
 #include "tests/support/testhub.h"
 
 #include <QFile>
@@ -13,6 +14,32 @@ using namespace ingot;
 
 namespace {
 const QString kToken = QStringLiteral("hf_alice_write");
+
+// What a hostile Hub may send as a name: terminal escapes (a title change, clearing the screen), bells, line breaks,
+// tabs and a bidi override that turns the rest of a line around.
+const QString kEvilName = QStringLiteral("eve\x1b]0;owned\x07\u202Eevil\nsecond line");
+const QString kEvilFile = QStringLiteral("\x1b[2Jclear.txt");
+const QString kEvilLine = QStringLiteral("new\nline.txt");
+const QString kEvilBidi = QStringLiteral("\u202Etxt.exe");
+const QString kEvilTab = QStringLiteral("tab\tname.txt");
+const QString kEvilDir = QStringLiteral("dir\x1b[31m");
+
+// Text a terminal shows as it is: no control character but the line breaks, no bidi or zero-width character.
+bool terminalClean(const QString &s)
+{
+    for (const QChar c : s) {
+        const char16_t u = c.unicode();
+        if ((u < 0x20 && u != '\n') || (u >= 0x7f && u <= 0x9f) || (u >= 0x200b && u <= 0x200f) ||
+            (u >= 0x202a && u <= 0x202e) || (u >= 0x2066 && u <= 0x2069))
+            return false;
+    }
+    return true;
+}
+
+QString shown(const QString &name)
+{
+    return ingot::displayName(name);
+}
 }
 
 class TestHubCli : public QObject
@@ -208,6 +235,77 @@ private Q_SLOTS:
         r = cli({QStringLiteral("hub"), QStringLiteral("ls"), QStringLiteral("a/b/c")}, env);
         QCOMPARE(r.code, 2);
         QCOMPARE(hub->requestLog().size(), size_t(0));  // nothing was sent for any of them
+    }
+
+    // A Hub whose account name, paths and registry values carry escapes, line breaks and bidi overrides: every
+    // command prints them escaped, one row per entry, in text and in JSON, and its errors stay one line.
+    void hostileNamesAreShownEscaped()
+    {
+        test::TestHub evil({QStringLiteral("hf_evil_read:") + kEvilName + QStringLiteral("::read")});
+        QString error;
+        QVERIFY2(evil.start(&error), qPrintable(error));
+        const QByteArray entry = QByteArray::fromStdString(nlohmann::json{
+            {"_model_id", "evil/model"},
+            {"neuron", {{"batch_size", 1}, {"sequence_length", 2}, {"num_cores", 2}, {"auto_cast_type", "bf16\n\x1b[2Jfake row"},
+                        {"compiler_version", u8"\u202E2.0"}, {"checkpoint_revision", "abc\x07"}}}}.dump());
+        evil.makeRepo(QStringLiteral("evilorg/names"), false,
+                      {{kEvilFile, "1"}, {kEvilLine, "2"}, {kEvilBidi, "3"}, {kEvilTab, "4"}, {kEvilDir + QStringLiteral("/inner.txt"), "5"},
+                       {QStringLiteral("ok.txt"), "6"}, {QStringLiteral("0_REGISTRY/0.0.18/llama/evil/model/x.json"), entry}});
+        const QStringList env{QStringLiteral("HF_ENDPOINT=") + evil.url(), QStringLiteral("HF_TOKEN=hf_evil_read")};
+
+        Run r = cli({QStringLiteral("hub"), QStringLiteral("whoami")}, env);
+        QCOMPARE(r.code, 0);
+        QVERIFY2(terminalClean(r.out), qPrintable(r.out));
+        QStringList lines = r.out.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 3);  // name, token, hub: the name's line break does not make a line
+        QCOMPARE(lines[0], shown(kEvilName));
+        QVERIFY(lines[1].contains(QStringLiteral("read")));
+        r = cli({QStringLiteral("hub"), QStringLiteral("whoami"), QStringLiteral("--json")}, env);
+        QCOMPARE(r.code, 0);
+        QVERIFY2(terminalClean(r.out), qPrintable(r.out));
+        QCOMPARE(r.json().value(QStringLiteral("name")).toString(), shown(kEvilName));
+
+        const QStringList ls{QStringLiteral("hub"), QStringLiteral("ls"), QStringLiteral("evilorg/names"), QStringLiteral("-R")};
+        r = cli(ls, env);
+        QCOMPARE(r.code, 0);
+        QVERIFY2(terminalClean(r.out), qPrintable(r.out));
+        lines = r.out.trimmed().split(QLatin1Char('\n'));
+        // The header, then one row per entry: 7 files (one in the registry) and 6 folders (5 of the registry).
+        QCOMPARE(lines.size(), 1 + 13);
+        for (const QString &name : QStringList{kEvilFile, kEvilLine, kEvilBidi, kEvilTab, kEvilDir + QStringLiteral("/inner.txt")})
+            QVERIFY2(r.out.contains(shown(name)), qPrintable(shown(name)));
+        r = cli(ls + QStringList{QStringLiteral("--json")}, env);
+        QCOMPARE(r.code, 0);
+        QVERIFY2(terminalClean(r.out), qPrintable(r.out));
+        QStringList paths;
+        for (const auto &v : r.json().value(QStringLiteral("entries")).toArray())
+            paths << v.toObject().value(QStringLiteral("path")).toString();
+        QCOMPARE(paths.size(), 13);
+        for (const QString &name : QStringList{kEvilFile, kEvilLine, kEvilBidi, kEvilTab, kEvilDir})
+            QVERIFY2(paths.contains(shown(name)), qPrintable(shown(name)));
+
+        // A registry entry whose values break lines and clear the screen: still one row.
+        r = cli({QStringLiteral("cache"), QStringLiteral("lookup"), QStringLiteral("evil/model"), QStringLiteral("--repo_id"),
+                 QStringLiteral("evilorg/names")}, env);
+        QCOMPARE(r.code, 0);
+        QVERIFY2(terminalClean(r.out), qPrintable(r.out));
+        lines = r.out.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 2 + 1);
+        QVERIFY2(lines[2].contains(QStringLiteral("bf16\\x0a\\x1b[2jfake row")), qPrintable(lines[2]));  // dtypes are lower-cased
+        r = cli({QStringLiteral("cache"), QStringLiteral("lookup"), QStringLiteral("evil/model"), QStringLiteral("--repo_id"),
+                 QStringLiteral("evilorg/names"), QStringLiteral("--json")}, env);
+        QCOMPARE(r.code, 0);
+        QVERIFY2(terminalClean(r.out), qPrintable(r.out));
+        const QJsonObject found = r.json().value(QStringLiteral("entries")).toArray().first().toObject();
+        QCOMPARE(found.value(QStringLiteral("dtype")).toString(), shown(QStringLiteral("bf16\n\x1b[2jfake row")));
+        QCOMPARE(found.value(QStringLiteral("compiler_version")).toString(), shown(QStringLiteral("\u202E2.0")));
+
+        // An error naming such a path is one line.
+        r = cli({QStringLiteral("hub"), QStringLiteral("ls"), QStringLiteral("evilorg/names"), QStringLiteral("no\nsuch\x1b[2J")}, env);
+        QCOMPARE(r.code, 7);
+        QVERIFY2(terminalClean(r.err), qPrintable(r.err));
+        QCOMPARE(r.err.trimmed().split(QLatin1Char('\n')).size(), 1);
+        QVERIFY2(r.err.contains(QStringLiteral("no\\x0asuch\\x1b[2J")), qPrintable(r.err));
     }
 };
 

@@ -13,7 +13,11 @@ Faults: POST /_test/faults {"kind": K, "count": N, ["path": P,] ...} for the nex
 when given; a large N makes a persistent fault) with K one of latency (ms), error5xx (status, retry_after),
 drop (close without answering), truncate (half the body), ratelimit (429 + Retry-After: retry_after),
 html (503 text/html), badjson (200 with broken JSON), redirectloop, badpaths (tree entries with ".." and a
-leading "/"), huge (a body of `bytes` bytes), extrafields (unknown JSON fields). GET /_test/log returns the
+leading "/"), huge (a body of `bytes` bytes), extrafields (unknown JSON fields); and a hostile Hub's:
+drip (200, then the body `chunk` (1) byte(s) every `interval` s, `bytes` in all), redirectto (302 to `location`,
+e.g. file:///etc/passwd), and for tree listings endlesspages (`entries` per page, a next page forever),
+pagecycle (pages whose next links go round in `period` pages) and foreignlink (a next page at `base`, another
+origin). GET /_test/log returns the
 requests seen (method, path, whether a token was sent, host); DELETE /_test/log clears it.
 This is a test double of huggingface.co, which cannot be reached here; it is named as such everywhere.
 """
@@ -168,7 +172,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send(status, json.dumps(obj).encode(), "application/json", headers)
 
     def error(self, status, code, message, extra_headers=None):
-        hdrs = {"X-Error-Message": message}
+        # A header holds one line of ASCII (as the Hub's do): a path with a line break or an escape in the message
+        # must not break the answer. The JSON body keeps the message as it is.
+        hdrs = {"X-Error-Message": message.encode("ascii", "backslashreplace").decode().replace("\r", "\\r").replace("\n", "\\n")}
         if code:
             hdrs["X-Error-Code"] = code
         hdrs.update(extra_headers or {})
@@ -232,6 +238,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send(200, b'{"type": "user", "name": ', "application/json")
         elif k == "redirectloop":
             self.send(302, b"", "text/plain", {"Location": self.path})
+        elif k == "redirectto":
+            self.send(302, b"", "text/plain", {"Location": f["location"]})
+        elif k == "drip":
+            # Headers at once, then the body a byte at a time: bounded by `bytes`, and over when the client leaves.
+            size = int(f.get("bytes", 600))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(size))
+            self.end_headers()
+            sent, chunk = 0, max(1, int(f.get("chunk", 1)))
+            try:
+                self.wfile.flush()
+                while sent < size:
+                    time.sleep(float(f.get("interval", 0.5)))
+                    n = min(chunk, size - sent)
+                    self.wfile.write(b" " * n)
+                    self.wfile.flush()
+                    sent += n
+            except OSError:
+                pass
+            self.close_connection = True
         elif k == "huge":
             size = f.get("bytes", 64 << 20)
             self.send_response(200)
@@ -442,6 +469,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 continue
             entries.append(e)
         f = getattr(self, "_fault", None)
+        if f and f["kind"] in ("endlesspages", "pagecycle", "foreignlink"):
+            return self.hostile_tree(f, qs)
         if f and f["kind"] == "badpaths":
             entries = [{"type": "file", "oid": "0" * 40, "size": 3, "path": "../escape.txt"},
                        {"type": "file", "oid": "0" * 40, "size": 3, "path": "/etc/passwd"}] + entries
@@ -455,6 +484,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
             raw = self.path.partition("?")[0]
             headers["Link"] = '<%s%s?%s>; rel="next"' % (self.base_url(), raw, urllib.parse.urlencode(q))
         self.json(200, chunk, headers)
+
+    def hostile_tree(self, f, qs):
+        """Pages whose Link never ends, goes round, or leaves for another origin. Cursors are plain numbers."""
+        raw = self.path.partition("?")[0]
+        q = {k: v[0] for k, v in qs.items()}
+        page = int(q.get("cursor", "0"))
+        base = self.base_url()
+        kind = f["kind"]
+        if kind == "endlesspages":
+            n = int(f.get("entries", 1000))
+            entries = [{"type": "file", "oid": "0" * 40, "size": 1, "path": "endless/%d-%d.txt" % (page, i)} for i in range(n)]
+            q["cursor"] = str(page + 1)
+        elif kind == "pagecycle":
+            entries = [{"type": "file", "oid": "0" * 40, "size": 1, "path": "cycle/%d.txt" % page}]
+            q["cursor"] = str((page + 1) % int(f.get("period", 1)))
+        else:
+            entries = [{"type": "file", "oid": "0" * 40, "size": 1, "path": "trusted.txt"}]
+            q.pop("cursor", None)
+            base = f["base"]
+        link = '<%s%s?%s>; rel="next"' % (base, raw, urllib.parse.urlencode(q))
+        self.json(200, entries, {"Link": link})
 
     def paths_info(self, repo, rev):
         if not self.rev_ok(repo, rev):

@@ -296,6 +296,215 @@ private Q_SLOTS:
         QCOMPARE(hub->requestLog().size(), size_t(0));
     }
 
+    // ---- a hostile Hub (issue 10, item 12) ------------------------------------------------------------------
+
+    int requestsTo(const QString &pathPart)
+    {
+        int n = 0;
+        for (const auto &req : hub->requestLog())
+            n += QString::fromStdString(req["path"].get<std::string>()).contains(pathPart) ? 1 : 0;
+        return n;
+    }
+
+    // A Link chain that never ends: the listing stops at its limits, with what it holds bounded, and says so.
+    void endlessListingsStopAtTheirLimits()
+    {
+        const ListingLimits limits;
+        QCOMPARE(limits.maxEntries, 500000);
+        QCOMPARE(limits.maxPages, 5000);
+        // Full pages: the entry limit (the defaults) is reached after 100 pages of 5000.
+        QVERIFY(hub->fault({{"kind", "endlesspages"}, {"entries", 5000}, {"path", "/tree/"}, {"count", 1000000000}}));
+        hub->clearLog();
+        HubError e;
+        qint64 seen = 0;
+        QVector<TreeEntry> all = client().listTree(QStringLiteral("alice/private-cache"), QStringLiteral("main"), QString(), true, &e,
+                                                   nullptr, [&](const QVector<TreeEntry> &page) { seen += page.size(); });
+        QCOMPARE(e.kind, HubError::Kind::TooLarge);
+        QVERIFY2(e.message.contains(QStringLiteral("kept sending pages")), qPrintable(e.message));
+        QVERIFY2(e.message.contains(QStringLiteral("500000 entries")), qPrintable(e.message));
+        QVERIFY(e.message.contains(QStringLiteral("alice/private-cache")));
+        QCOMPARE(all.size(), 500000);
+        QCOMPARE(seen, qint64(500000));  // the page that broke the limit was not handed on either
+        QCOMPARE(requestsTo(QStringLiteral("/tree/")), 101);
+        all.clear();
+        // Small pages: the page limit. One entry a page, so the run stays short.
+        QVERIFY(hub->fault({{"kind", "endlesspages"}, {"entries", 1}, {"path", "/tree/"}, {"count", 1000000000}}));
+        hub->clearLog();
+        HubClient c = client();
+        c.setListingLimits({40, 500000});
+        all = c.listTree(QStringLiteral("alice/private-cache"), QStringLiteral("main"), QString(), true, &e);
+        QCOMPARE(e.kind, HubError::Kind::TooLarge);
+        QVERIFY2(e.message.contains(QStringLiteral("more than 40 pages")), qPrintable(e.message));
+        QCOMPARE(all.size(), 40);
+        QCOMPARE(requestsTo(QStringLiteral("/tree/")), 40);
+    }
+
+    // With the default page limit too: 5000 pages of one entry, then an error, not a 100,000-page loop.
+    void endlessListingsStopAtTheDefaultPageLimit()
+    {
+        QVERIFY(hub->fault({{"kind", "endlesspages"}, {"entries", 1}, {"path", "/tree/"}, {"count", 1000000000}}));
+        HubError e;
+        const QVector<TreeEntry> all = client().listTree(QStringLiteral("alice/private-cache"), QStringLiteral("main"), QString(), true, &e);
+        QCOMPARE(e.kind, HubError::Kind::TooLarge);
+        QVERIFY2(e.message.contains(QStringLiteral("more than 5000 pages")), qPrintable(e.message));
+        QCOMPARE(all.size(), 5000);
+    }
+
+    // A next page that is one already read is a loop, found at once.
+    void pagingLoopsAreFoundAtOnce_data()
+    {
+        QTest::addColumn<int>("period");
+        QTest::newRow("a page naming itself") << 1;
+        QTest::newRow("three pages going round") << 3;
+    }
+    void pagingLoopsAreFoundAtOnce()
+    {
+        QFETCH(int, period);
+        QVERIFY(hub->fault({{"kind", "pagecycle"}, {"period", period}, {"path", "/tree/"}, {"count", 1000000000}}));
+        hub->clearLog();
+        HubError e;
+        client().listTree(QStringLiteral("alice/private-cache"), QStringLiteral("main"), QString(), false, &e);
+        QCOMPARE(e.kind, HubError::Kind::BadResponse);
+        QVERIFY2(e.message.contains(QStringLiteral("already read")), qPrintable(e.message));
+        // The first page (no cursor), then cursors 0 .. period-1; the next link repeats one of them.
+        QCOMPARE(requestsTo(QStringLiteral("/tree/")), period + 1);
+    }
+
+    // A Link to another origin is not followed: nothing of it is merged, and it never sees a request.
+    void linksToAnotherOriginAreNotFollowed_data()
+    {
+        QTest::addColumn<QString>("base");
+        QTest::addColumn<bool>("second");
+        const QString port = hub->url().section(QLatin1Char(':'), -1);
+        QTest::newRow("another host") << QStringLiteral("http://127.0.0.2:") + port << false;
+        QTest::newRow("another port") << QString() << true;
+        QTest::newRow("another scheme") << QStringLiteral("https://127.0.0.1:") + port << false;
+    }
+    void linksToAnotherOriginAreNotFollowed()
+    {
+        QFETCH(QString, base);
+        QFETCH(bool, second);
+        // A second Hub with the same repo, full of entries that must not show up.
+        test::TestHub other;
+        QString error;
+        QVERIFY2(other.start(&error), qPrintable(error));
+        other.makeRepo(QStringLiteral("alice/private-cache"), false, {{QStringLiteral("foreign-1.txt"), "x"}, {QStringLiteral("foreign-2.txt"), "y"}});
+        if (second)
+            base = other.url();
+        QVERIFY(hub->fault({{"kind", "foreignlink"}, {"base", base.toStdString()}, {"path", "/tree/"}, {"count", 1}}));
+        hub->clearLog();
+        HubError e;
+        const QVector<TreeEntry> all = client().listTree(QStringLiteral("alice/private-cache"), QStringLiteral("main"), QString(), false, &e);
+        QCOMPARE(e.kind, HubError::Kind::BadResponse);
+        QVERIFY2(e.message.contains(QStringLiteral("continues on another host")), qPrintable(e.message));
+        QVERIFY2(e.message.contains(HttpClient::originOf(base)), qPrintable(e.message));
+        for (const TreeEntry &t : all)
+            QVERIFY2(!t.path.startsWith(QStringLiteral("foreign")), qPrintable(t.path));
+        QCOMPARE(other.requestLog().size(), size_t(0));
+        const json log = hub->requestLog();
+        QCOMPARE(log.size(), size_t(1));
+        QCOMPARE(QString::fromStdString(log[0]["host"].get<std::string>()), hub->url().mid(7));  // never 127.0.0.2
+    }
+
+    // The same for a listing the Hub redirects elsewhere: API answers come from HF_ENDPOINT's origin only.
+    void apiRedirectsToAnotherOriginAreRefused()
+    {
+        test::TestHub other;
+        QString error;
+        QVERIFY2(other.start(&error), qPrintable(error));
+        other.makeRepo(QStringLiteral("alice/private-cache"), false, {{QStringLiteral("foreign-1.txt"), "x"}});
+        QVERIFY(hub->fault({{"kind", "redirectto"}, {"path", "/tree/"}, {"count", 1},
+                            {"location", QString(other.url() + QStringLiteral("/api/models/alice/private-cache/tree/main")).toStdString()}}));
+        hub->clearLog();
+        HubError e;
+        const QVector<TreeEntry> all = client().listTree(QStringLiteral("alice/private-cache"), QStringLiteral("main"), QString(), false, &e);
+        QCOMPARE(e.kind, HubError::Kind::BadResponse);
+        QVERIFY2(e.message.contains(QStringLiteral("redirected to another host")), qPrintable(e.message));
+        QVERIFY(all.isEmpty());
+        QCOMPARE(other.requestLog().size(), size_t(0));
+        QCOMPARE(hub->requestLog().size(), size_t(1));
+    }
+
+    // A redirect to file:, ftp:, ... fails at once: one request, no retries, and words saying why.
+    void nonHttpRedirectsFailAtOnce_data()
+    {
+        QTest::addColumn<QString>("location");
+        QTest::addColumn<QString>("pathPart");
+        QTest::newRow("file: from the API") << QStringLiteral("file:///etc/passwd") << QStringLiteral("/api/whoami-v2");
+        QTest::newRow("ftp: from the API") << QStringLiteral("ftp://127.0.0.1/pub/x") << QStringLiteral("/api/whoami-v2");
+        QTest::newRow("file: from resolve") << QStringLiteral("file:///etc/passwd") << QStringLiteral("/resolve/");
+        QTest::newRow("gopher: from resolve") << QStringLiteral("gopher://127.0.0.1:70/x") << QStringLiteral("/resolve/");
+    }
+    void nonHttpRedirectsFailAtOnce()
+    {
+        QFETCH(QString, location);
+        QFETCH(QString, pathPart);
+        QVERIFY(hub->fault({{"kind", "redirectto"}, {"location", location.toStdString()}, {"path", pathPart.toStdString()}, {"count", 50}}));
+        hub->clearLog();
+        HubError e;
+        if (pathPart.contains(QStringLiteral("whoami")))
+            client().whoami(&e);
+        else
+            client().readFile(QStringLiteral("alice/private-cache"), QString(), QStringLiteral("README.md"), 1000, &e);
+        QCOMPARE(e.kind, HubError::Kind::BadResponse);
+        QVERIFY2(e.message.contains(QStringLiteral("not an http or https URL")), qPrintable(e.message));
+        QVERIFY2(e.message.contains(location.section(QLatin1Char(':'), 0, 0) + QLatin1Char(':')), qPrintable(e.message));
+        QCOMPARE(hub->requestLog().size(), size_t(1));
+    }
+
+    // A body dripping a byte every half second fails on the low-speed rule, in bounded time, and is not retried.
+    void drippingAnswersFailInBoundedTime()
+    {
+        QVERIFY(hub->fault({{"kind", "drip"}, {"interval", 0.5}, {"bytes", 600}, {"path", "/api/whoami-v2"}, {"count", 50}}));
+        hub->clearLog();
+        QElapsedTimer t;
+        t.start();
+        HubError e;
+        client().whoami(&e);
+        const qint64 ms = t.elapsed();
+        QCOMPARE(e.kind, HubError::Kind::Timeout);
+        QVERIFY2(e.message.contains(QStringLiteral("too slowly")), qPrintable(e.message));
+        QVERIFY2(e.message.contains(QStringLiteral("/api/whoami-v2")), qPrintable(e.message));
+        QVERIFY2(ms < 40000, qPrintable(QString::number(ms)));  // it used to take 5 attempts of 60 s
+        QVERIFY2(ms >= (kLowSpeedSeconds - 1) * 1000, qPrintable(QString::number(ms)));
+        QCOMPARE(hub->requestLog().size(), size_t(1));
+    }
+
+    // An answer that keeps coming fast enough for the low-speed rule still ends at the API time limit.
+    void endlessAnswersStopAtTheTimeLimit()
+    {
+        QVERIFY(hub->fault({{"kind", "drip"}, {"interval", 0.25}, {"chunk", 2048}, {"bytes", 4 << 20}, {"path", "/api/whoami-v2"}, {"count", 50}}));
+        hub->clearLog();
+        QElapsedTimer t;
+        t.start();
+        HubError e;
+        client().whoami(&e);
+        const qint64 ms = t.elapsed();
+        QCOMPARE(e.kind, HubError::Kind::Timeout);
+        QVERIFY2(e.message.contains(QStringLiteral("did not answer within 30 s")), qPrintable(e.message));
+        QVERIFY2(ms < 40000 && ms >= kApiTimeoutMs - 1000, qPrintable(QString::number(ms)));
+        QCOMPARE(hub->requestLog().size(), size_t(1));
+    }
+
+    // A download has no time limit, but the same low-speed rule: a stall is tried once more, then it fails.
+    void drippingDownloadsFailInBoundedTime()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(hub->fault({{"kind", "drip"}, {"interval", 0.5}, {"bytes", 600}, {"path", "/cdn/"}, {"count", 50}}));
+        hub->clearLog();
+        QElapsedTimer t;
+        t.start();
+        HubError e;
+        client().download(QStringLiteral("alice/private-cache"), QString(), QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/MODULE_1+aa/model.neff"),
+                          tmp.path() + QStringLiteral("/n"), &e);
+        const qint64 ms = t.elapsed();
+        QCOMPARE(e.kind, HubError::Kind::Timeout);
+        QVERIFY2(e.message.contains(QStringLiteral("too slowly")), qPrintable(e.message));
+        QVERIFY2(ms < 60000, qPrintable(QString::number(ms)));
+        QCOMPARE(requestsTo(QStringLiteral("/cdn/")), 2);
+        QVERIFY(QDir(tmp.path()).isEmpty());  // nothing partial left
+    }
+
     void cancelStopsRetrying()
     {
         QVERIFY(hub->fault({{"kind", "ratelimit"}, {"retry_after", 30}, {"count", 5}}));

@@ -49,6 +49,26 @@ private Q_SLOTS:
             QVERIFY(!parseRegistryEntry(QByteArray(bad), QString()).known);
     }
 
+    // What a hostile repo may store: numbers no shape has, and JSON nested so deep that writing it out again
+    // (registry.json items are) would exhaust the stack. Neither crashes nor passes for a shape.
+    void hostileEntriesAreBounded()
+    {
+        for (const char *n : {"1e300", "-1e300", "4294967297", "18446744073709551615", "-3", "2147483648"}) {
+            const LookupEntry e = parseRegistryEntry(QByteArray(R"({"neuron":{"batch_size":)") + n + R"(,"sequence_length":128}})", QString());
+            QVERIFY2(!e.known, n);
+            QCOMPARE(e.batchSize, -1);
+        }
+        QCOMPARE(parseRegistryEntry(R"({"neuron":{"batch_size":2147483647,"sequence_length":1.5e3}})", QString()).sequenceLength, 1500);
+        const QByteArray deep = QByteArray(200000, '[') + QByteArray(200000, ']');
+        const QVector<LookupEntry> items = parseRegistryJson("[{\"_model_id\":\"" + model.toUtf8() + "\",\"a\":" + deep + "}]",
+                                                             QStringLiteral("registry.json"), model);
+        QCOMPARE(items.size(), 1);
+        QVERIFY(!items.first().known);  // shown raw, as an unknown shape
+        QVERIFY(!parseRegistryEntry("{\"neuron\":" + deep + "}", QString()).known);
+        // Ordinary nesting still reads.
+        QVERIFY(parseRegistryEntry(R"({"x":[[[[[[[[1]]]]]]]],"neuron":{"batch_size":1,"sequence_length":2}})", QString()).known);
+    }
+
     void allLayoutsFound()
     {
         const LookupResult r = lookupModel(client(), QStringLiteral("alice/cache"), model, {});
@@ -183,6 +203,24 @@ private Q_SLOTS:
         const LookupResult again = lookupModel(client(), QStringLiteral("alice/cache"), model, {});
         QVERIFY(again.error.ok());
         QCOMPARE(again.entries.size(), 10);
+    }
+
+    // A registry folder whose listing never ends is cut at the walk's own, tighter limits and named; the rest is read.
+    void endlessRegistryFoldersAreCutShort()
+    {
+        QVERIFY(hub->fault({{"kind", "endlesspages"}, {"entries", 1000}, {"path", "tree/main/0_REGISTRY/0.0.18?"}, {"count", 1000000000}}));
+        hub->clearLog();
+        const LookupResult r = lookupModel(client(), QStringLiteral("alice/cache"), model, {});
+        QCOMPARE(r.error.kind, HubError::Kind::Incomplete);
+        QCOMPARE(r.entries.size(), 8);
+        QCOMPARE(r.failures.size(), 1);
+        QCOMPARE(r.failures.first().path, QStringLiteral("0_REGISTRY/0.0.18"));
+        QCOMPARE(r.failures.first().error.kind, HubError::Kind::TooLarge);
+        QVERIFY2(r.error.message.contains(QStringLiteral("kept sending pages")), qPrintable(r.error.message));
+        int pages = 0;
+        for (const auto &req : hub->requestLog())
+            pages += QString::fromStdString(req["path"].get<std::string>()).contains(QStringLiteral("0_REGISTRY/0.0.18?")) ? 1 : 0;
+        QCOMPARE(pages, LookupOptions().listing.maxEntries / 1000 + 1);
     }
 
     // paths-info asks about many folders at once: when it fails, the model-type folders it asked about are named.

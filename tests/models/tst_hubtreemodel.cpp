@@ -170,6 +170,32 @@ private Q_SLOTS:
         QCOMPARE(m.rowCount(registry), 0);
     }
 
+    // What the Hub says goes into tooltips as plain text, escaped: no markup, no control or bidi characters.
+    void tooltipsShowTheHubsWordsAsText()
+    {
+        HubTreeModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setRepo(QStringLiteral("org/cache"));
+        fetch(m, QString());
+        const QString hostileOid = QStringLiteral("abc\x1b]0;owned\x07\u202Efed<img src=x>");
+        m.setListing(QString(), {dir(QStringLiteral("0_REGISTRY")), file(QStringLiteral("model.neff"), 10, hostileOid)}, false);
+        fetch(m, QStringLiteral("0_REGISTRY"));
+        m.setListingError(QStringLiteral("0_REGISTRY"), QStringLiteral("Not allowed: <b>bold</b> \x1b[2J\u202Eevil (HTTP 403)."));
+        auto clean = [](const QString &s) {
+            for (const QChar c : s)
+                if (c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() <= 0x9f) || c.unicode() == 0x202E)
+                    return false;
+            return true;
+        };
+        const QString errorTip = m.indexForPath(QStringLiteral("0_REGISTRY")).data(Qt::ToolTipRole).toString();
+        QVERIFY2(clean(errorTip), qPrintable(errorTip));
+        QVERIFY2(errorTip.contains(QStringLiteral("&lt;b&gt;bold&lt;/b&gt;")), qPrintable(errorTip));
+        QVERIFY2(errorTip.contains(QStringLiteral("\\x1b[2J\\u{202e}evil")), qPrintable(errorTip));
+        const QString lfsTip = m.indexForPath(QStringLiteral("model.neff")).data(Qt::ToolTipRole).toString();
+        QVERIFY2(clean(lfsTip), qPrintable(lfsTip));
+        QVERIFY2(lfsTip.contains(QStringLiteral("abc\\x1b]0;owned\\x07\\u{202e}fed&lt;img src=x&gt;")), qPrintable(lfsTip));
+    }
+
     void sortsByNumbersNotText()
     {
         HubTreeModel m;

@@ -115,6 +115,39 @@ private Q_SLOTS:
         QVERIFY(lines[2].contains(QStringLiteral("(unknown shape)")));
         QCOMPARE(m.rowsAsText({}), lines[0]);  // nothing selected: the header alone
     }
+
+    // A registry entry's values are the server's text: shown and copied escaped, one row per line, and the tooltip
+    // reads them as text, not markup.
+    void hostileValuesAreShownEscaped()
+    {
+        LookupModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        LookupEntry e = known(1, 128, 2, QStringLiteral("evil\n<b>x</b>.json"));
+        e.dtype = QStringLiteral("bf16\n\x1b[2Jfake\trow");
+        e.instanceType = QStringLiteral("\u202Etrn1");
+        e.compilerVersion = QStringLiteral("2.0\x07");
+        e.checkpointRevision = QStringLiteral("abc\x1b]0;t\x07");
+        m.setEntries({e, known(4, 128, 2, QStringLiteral("b.json"))});
+        auto clean = [](const QString &s) {
+            for (const QChar c : s)
+                if (c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() <= 0x9f) || c.unicode() == 0x202E)
+                    return false;
+            return true;
+        };
+        for (int c = 0; c < LookupModel::ColumnCount; ++c)
+            for (int role : {int(Qt::DisplayRole), int(LookupModel::SortRole)}) {
+                const QString v = m.index(0, c).data(role).toString();
+                QVERIFY2(clean(v), qPrintable(v));
+            }
+        QCOMPARE(m.index(0, LookupModel::DtypeColumn).data().toString(), QStringLiteral("bf16\\x0a\\x1b[2Jfake\\x09row"));
+        QCOMPARE(m.index(0, LookupModel::InstanceColumn).data().toString(), QStringLiteral("\\u{202e}trn1"));
+        const QStringList lines = m.rowsAsText({0, 1}).split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 3);
+        for (const QString &l : lines)
+            QCOMPARE(l.count(QLatin1Char('\t')), LookupModel::ColumnCount - 1);
+        const QString tip = m.index(0, 0).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("evil\\x0a&lt;b&gt;x&lt;/b&gt;.json")), qPrintable(tip));
+    }
 };
 
 QTEST_MAIN(TestLookupModel)

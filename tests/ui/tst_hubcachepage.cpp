@@ -5,6 +5,7 @@
 #include "models/hub/hubtreemodel.h"
 #include "models/hub/lookupmodel.h"
 #include "services/hub/secretstore.h"
+#include "services/util/names.h"
 #include "tests/support/testhub.h"
 
 #include <QAbstractItemModelTester>
@@ -94,6 +95,18 @@ bool start(HubCachePage &page)
     QSignalSpy ready(&page, &HubCachePage::ready);
     page.refresh();
     return ready.wait(10000);
+}
+
+// Shown text that cannot act on anything: no control character but line breaks, no bidi or zero-width character.
+bool clean(const QString &s)
+{
+    for (const QChar c : s) {
+        const char16_t u = c.unicode();
+        if ((u < 0x20 && u != '\n') || (u >= 0x7f && u <= 0x9f) || (u >= 0x200b && u <= 0x200f) ||
+            (u >= 0x202a && u <= 0x202e) || (u >= 0x2066 && u <= 0x2069))
+            return false;
+    }
+    return true;
 }
 
 QModelIndex viewIndex(HubCachePage &page, const QString &path)
@@ -344,6 +357,66 @@ private Q_SLOTS:
         QVERIFY(keychain->calls() >= 4);  // read, remove, read, write (and a read after logging in)
         QCOMPARE(keychain->callsOnGuiThread(), 0);
         qputenv("HF_TOKEN", token);
+    }
+
+    // A Hub whose account name and role, and whose paths, carry escapes, line breaks, bidi overrides and markup:
+    // the account bar, the file details, the listing bar and the status messages show them escaped, as text.
+    void hostileNamesAreShownEscaped()
+    {
+        const QString name = QStringLiteral("eve\x1b]0;owned\x07\u202Eevil\nsecond <b>line</b>");
+        const QString role = QStringLiteral("<i>read</i>");
+        test::TestHub evil({QStringLiteral("hf_evil_read:") + name + QStringLiteral("::") + role});
+        QString error;
+        QVERIFY2(evil.start(&error), qPrintable(error));
+        const QString file = QStringLiteral("\x1b[2Jclear\u202Etxt.exe");
+        const QString folder = QStringLiteral("dir\x1b[31m\nred");
+        evil.makeRepo(QStringLiteral("evilorg/names"), false, {{file, "1"}, {folder + QStringLiteral("/inner.txt"), "2"}});
+        const QByteArray endpoint = qgetenv("HF_ENDPOINT"), token = qgetenv("HF_TOKEN"), repo = qgetenv("CUSTOM_CACHE_REPO");
+        qputenv("HF_ENDPOINT", evil.url().toUtf8());
+        qputenv("HF_TOKEN", "hf_evil_read");
+        qputenv("CUSTOM_CACHE_REPO", "evilorg/names");
+        {
+            HubCachePage page;
+            QSignalSpy status(&page, &HubCachePage::statusChanged);
+            QSignalSpy account(&page, &HubCachePage::accountChanged);
+            QVERIFY(start(page));
+            QTRY_VERIFY_WITH_TIMEOUT(account.count() > 0, 10000);
+            const QString label = page.accountLabel()->text();
+            QVERIFY2(clean(label), qPrintable(label));
+            QVERIFY2(label.contains(displayName(name).toHtmlEscaped()), qPrintable(label));
+            QVERIFY2(label.contains(role.toHtmlEscaped()), qPrintable(label));  // markup from the Hub stays text
+            QVERIFY(!label.contains(QStringLiteral("<b>line")) && !label.contains(role));
+
+            HubTreeModel *m = page.filesModel();
+            QTRY_VERIFY_WITH_TIMEOUT(m->indexForPath(file).isValid() && m->indexForPath(folder).isValid(), 10000);
+            QCOMPARE(m->indexForPath(file).data().toString(), displayName(file));
+            // The details title of a file and of a folder.
+            page.filesView()->setCurrentIndex(viewIndex(page, file));
+            QCOMPARE(page.fileDetails()->toPlainText(), displayName(file));
+            page.filesView()->setCurrentIndex(viewIndex(page, folder));
+            QVERIFY2(page.fileDetails()->toPlainText().startsWith(displayName(folder) + QLatin1Char('\n')),
+                     qPrintable(page.fileDetails()->toPlainText()));
+            QVERIFY(clean(page.fileDetails()->toPlainText()));
+            // Listing the folder: the listing bar and the status messages name it escaped.
+            QVERIFY(evil.fault({{"kind", "latency"}, {"ms", 500}, {"path", "/tree/"}, {"count", 1}}));
+            m->fetchMore(m->indexForPath(folder));
+            QVERIFY(page.listingCancelButton()->isVisible());
+            QCOMPARE(page.listingStatus()->textFormat(), Qt::PlainText);
+            QVERIFY2(page.listingStatus()->text().contains(displayName(folder)), qPrintable(page.listingStatus()->text()));
+            QVERIFY(clean(page.listingStatus()->text()));
+            QTRY_VERIFY_WITH_TIMEOUT(m->indexForPath(folder + QStringLiteral("/inner.txt")).isValid(), 10000);
+            QVERIFY(status.count() >= 2);
+            bool named = false;
+            for (const QList<QVariant> &args : std::as_const(status)) {
+                const QString text = args.first().toString();
+                QVERIFY2(clean(text), qPrintable(text));
+                named = named || text.contains(displayName(folder));
+            }
+            QVERIFY(named);
+        }
+        qputenv("HF_ENDPOINT", endpoint);
+        qputenv("HF_TOKEN", token);
+        qputenv("CUSTOM_CACHE_REPO", repo);
     }
 
     void systemKeychainRefusesTheUiThread()

@@ -6,6 +6,7 @@
 #include "services/hub/secretstore.h"
 #include "services/hub/token.h"
 #include "services/util/appsettings.h"
+#include "services/util/names.h"
 #include "services/util/units.h"
 #include "models/hub/hubtreemodel.h"
 #include "models/hub/lookupmodel.h"
@@ -40,6 +41,13 @@ namespace ingot {
 
 namespace {
 enum RepoRole { RepoIdRole = Qt::UserRole + 1, CanWriteRole };
+
+// Text from the Hub, the environment or a file, for a rich-text label: control and bidi characters escaped, then
+// HTML-escaped, so it reads as the characters it is and never as markup.
+QString html(const QString &text)
+{
+    return displayName(text).toHtmlEscaped();
+}
 
 QSpinBox *anySpin(QWidget *parent, int max)
 {
@@ -110,6 +118,7 @@ HubCachePage::~HubCachePage()
 QBoxLayout *HubCachePage::buildAccountBar()
 {
     m_account->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_account->setTextFormat(Qt::RichText);  // every piece put in it goes through html()
     m_offline->setStyleSheet(QStringLiteral("QLabel { background: #fff4e0; color: #6b4300; padding: 4px 8px; border-radius: 3px; }"));
     m_offline->setText(tr("HF_HUB_OFFLINE is set: Ingot sends no request to the Hub. Unset it to browse Hub caches."));
     m_offline->hide();
@@ -171,6 +180,7 @@ QWidget *HubCachePage::buildFilesTab()
     barRow->addWidget(m_listingCancel);
     m_listingCancel->setToolTip(tr("Stop listing; the folders not listed yet can be listed again with Refresh."));
     connect(m_listingCancel, &QPushButton::clicked, this, &HubCachePage::cancelListings);
+    m_listingStatus->setTextFormat(Qt::PlainText);
     m_listingBar->hide();
     m_fileDetails->setReadOnly(true);
     m_fileDetails->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -203,6 +213,7 @@ QWidget *HubCachePage::buildLookupTab()
     m_raw->setPlaceholderText(tr("The raw registry entry of the selected row."));
     m_raw->setMaximumHeight(200);
     m_lookupStatus->setWordWrap(true);
+    m_lookupStatus->setTextFormat(Qt::PlainText);  // it quotes the Hub's messages: never read as markup
     m_lookupStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *copyBtn = new QPushButton(tr("Copy rows"), this);
     connect(copyBtn, &QPushButton::clicked, this, &HubCachePage::copySelectedLookupRows);
@@ -319,9 +330,10 @@ QStringList HubCachePage::fillRepoList(const CacheRepoChoice &choice)
     m_repos->blockSignals(true);
     m_repos->clear();
     for (const QString &r : std::as_const(repos)) {
-        auto *item = new QListWidgetItem(r, m_repos);
+        // CUSTOM_CACHE_REPO and the file may hold anything: shown escaped.
+        auto *item = new QListWidgetItem(displayName(r), m_repos);
         item->setData(RepoIdRole, r);
-        item->setToolTip(r == choice.repo ? tr("The cache repo in use (%1)").arg(choice.describe()) : QString());
+        item->setToolTip(r == choice.repo ? tr("The cache repo in use (%1)").arg(displayName(choice.describe())) : QString());
         if (r == choice.repo) {
             QFont f = item->font();
             f.setBold(true);
@@ -349,11 +361,11 @@ void HubCachePage::updateAccount()
 {
     m_logoutButton->setEnabled(!m_token.isEmpty());
     if (m_config.offline) {
-        m_account->setText(tr("Offline (HF_HUB_OFFLINE) — %1").arg(m_config.endpoint));
+        m_account->setText(tr("Offline (HF_HUB_OFFLINE) — %1").arg(html(m_config.endpoint)));
         return;
     }
     if (m_token.isEmpty()) {
-        m_account->setText(tr("Not logged in to %1: public repos only. Log in to read private repos and to write.").arg(m_config.endpoint));
+        m_account->setText(tr("Not logged in to %1: public repos only. Log in to read private repos and to write.").arg(html(m_config.endpoint)));
         Q_EMIT accountChanged();
         return;
     }
@@ -368,14 +380,19 @@ void HubCachePage::updateAccount()
         if (gen != m_generation)
             return;
         if (!r.second.ok()) {
-            m_account->setText(tr("Token from %1 refused: %2").arg(m_tokenSource, r.second.message));
+            m_account->setText(tr("Token from %1 refused: %2").arg(html(m_tokenSource), html(r.second.message)));
         } else {
             m_me = r.first;
             m_haveMe = true;
+            // The name, orgs and role are the Hub's text: escaped (a bidi override in a name cannot turn the
+            // line around) and HTML-escaped (markup in them stays text).
+            QStringList orgs;
+            for (const QString &o : std::as_const(m_me.orgs))
+                orgs << html(o);
             m_account->setText(tr("Logged in as <b>%1</b>%2 — %3 token from %4 — %5")
-                                   .arg(m_me.name.toHtmlEscaped(),
-                                        m_me.orgs.isEmpty() ? QString() : tr(" (orgs: %1)").arg(m_me.orgs.join(QStringLiteral(", ")).toHtmlEscaped()),
-                                        m_me.role.isEmpty() ? tr("a") : m_me.role, m_tokenSource.toHtmlEscaped(), m_config.endpoint));
+                                   .arg(html(m_me.name),
+                                        orgs.isEmpty() ? QString() : tr(" (orgs: %1)").arg(orgs.join(QStringLiteral(", "))),
+                                        m_me.role.isEmpty() ? tr("a") : html(m_me.role), html(m_tokenSource), html(m_config.endpoint)));
             for (int i = 0; i < m_repos->count(); ++i)
                 checkRepoAccess(m_repos->item(i)->data(RepoIdRole).toString());
         }
@@ -411,7 +428,7 @@ void HubCachePage::checkRepoAccess(const QString &repo)
                                           canWrite ? tr("you can write") : tr("read-only for you"));
             }
             item->setData(CanWriteRole, canWrite);
-            item->setText(repo + QLatin1Char('\n') + access);
+            item->setText(displayName(repo) + QLatin1Char('\n') + access);
         }
     });
 }
@@ -439,7 +456,7 @@ void HubCachePage::fetch(const QString &dirPath)
     const bool recursive = dirPath.startsWith(QLatin1String("neuronxcc-")) && !dirPath.contains(QLatin1Char('/'));
     const HubClient hub = makeClient();
     const QString repo = m_tree->repo();
-    Q_EMIT statusChanged(tr("Listing %1/%2…").arg(repo, dirPath), true);
+    Q_EMIT statusChanged(tr("Listing %1/%2…").arg(displayName(repo), displayName(dirPath)), true);
     m_listings.insert(dirPath, runTask(this, [hub, repo, dirPath, recursive](TaskControl &c) {
         HubError e;
         QVector<TreeEntry> entries = hub.listTree(repo, QStringLiteral("main"), dirPath, recursive, &e, c.stopFlag());
@@ -454,7 +471,7 @@ void HubCachePage::listingDone(const QString &dirPath, bool recursive, const QVe
 {
     m_listings.remove(dirPath);
     updateListingBar();
-    const QString where = dirPath.isEmpty() ? m_tree->repo() : dirPath;
+    const QString where = displayName(dirPath.isEmpty() ? m_tree->repo() : dirPath);
     if (error.kind == HubError::Kind::Cancelled) {
         m_tree->setListingError(dirPath, tr("Listing cancelled: use Refresh to list it again."));
         Q_EMIT statusChanged(tr("Listing of %1 cancelled.").arg(where), false);
@@ -476,7 +493,7 @@ void HubCachePage::updateListingBar()
         return;
     QStringList folders = m_listings.keys();
     folders.sort();
-    const QString first = folders.first().isEmpty() ? m_tree->repo() : folders.first();
+    const QString first = displayName(folders.first().isEmpty() ? m_tree->repo() : folders.first());
     m_listingStatus->setText(folders.size() == 1 ? tr("Listing %1…").arg(first)
                                                  : tr("Listing %1 and %n more folder(s)…", nullptr, int(folders.size()) - 1).arg(first));
 }
@@ -495,25 +512,26 @@ void HubCachePage::showSelectedFile()
     if (!i.isValid())
         return;
     const QString path = i.data(HubTreeModel::PathRole).toString();
+    const QString shown = displayName(path);  // the Hub's path: its title line cannot be split or turned around
     if (i.data(HubTreeModel::IsDirRole).toBool()) {
-        m_fileDetails->setPlainText(tr("%1\n%2 in %3 file(s)\n%4").arg(path, i.siblingAtColumn(HubTreeModel::SizeColumn).data().toString(),
+        m_fileDetails->setPlainText(tr("%1\n%2 in %3 file(s)\n%4").arg(shown, i.siblingAtColumn(HubTreeModel::SizeColumn).data().toString(),
                                                                        i.siblingAtColumn(HubTreeModel::FilesColumn).data().toString(),
                                                                        i.siblingAtColumn(HubTreeModel::WhereColumn).data().toString()));
         return;
     }
     if (!path.endsWith(QLatin1String(".json"))) {
-        m_fileDetails->setPlainText(path);
+        m_fileDetails->setPlainText(shown);
         return;
     }
-    m_fileDetails->setPlainText(tr("Reading %1…").arg(path));
+    m_fileDetails->setPlainText(tr("Reading %1…").arg(shown));
     const HubClient hub = makeClient();
     const QString repo = m_tree->repo();
     m_fileTask = runTask(this, [hub, repo, path](TaskControl &c) {
         HubError e;
         QByteArray body = hub.readFile(repo, QStringLiteral("main"), path, 1 << 20, &e, nullptr, c.stopFlag());
         return qMakePair(body, e);
-    }, [this, path](QPair<QByteArray, HubError> r) {
-        m_fileDetails->setPlainText(r.second.ok() ? path + QStringLiteral("\n\n") + QString::fromUtf8(r.first) : r.second.message);
+    }, [this, shown](QPair<QByteArray, HubError> r) {
+        m_fileDetails->setPlainText(r.second.ok() ? shown + QStringLiteral("\n\n") + QString::fromUtf8(r.first) : r.second.message);
     });
 }
 
@@ -532,7 +550,7 @@ void HubCachePage::runLookup()
     m_lookupTask.discard();  // Return in the model field while one runs: the new question replaces it
     m_lookupButton->setEnabled(false);
     m_lookupCancel->setEnabled(true);
-    m_lookupStatus->setText(tr("Looking up %1 in %2…").arg(model, repo));
+    m_lookupStatus->setText(tr("Looking up %1 in %2…").arg(displayName(model), displayName(repo)));
     const HubClient hub = makeClient();
     m_lookupTask = runTask(this, [hub, repo, model, f](TaskControl &c) {
         return ingot::lookupModel(hub, repo, model, f, LookupOptions(), c.stopFlag());
@@ -551,15 +569,15 @@ void HubCachePage::showLookupResult(const QString &model, const QString &repo, c
     if (r.failed()) {
         m_lookup->setEntries({});
         m_lookupStatus->setText(r.error.kind == HubError::Kind::Cancelled
-                                    ? tr("Lookup of %1 in %2 cancelled.").arg(model, repo) : r.error.message);
+                                    ? tr("Lookup of %1 in %2 cancelled.").arg(displayName(model), displayName(repo)) : r.error.message);
         Q_EMIT lookupFinished(-1);
         return;
     }
     m_lookup->setEntries(r.entries + r.unknown);
     m_lookupView->resizeColumnsToContents();
-    QString text = r.entries.isEmpty() ? tr("No cached entries found for %1 in %2.").arg(model, repo)
+    QString text = r.entries.isEmpty() ? tr("No cached entries found for %1 in %2.").arg(displayName(model), displayName(repo))
                                        : tr("%n cached entr(ies) for %1 in %2 (%3 registry files read).", nullptr, int(r.entries.size()))
-                                             .arg(model, repo).arg(r.fetched);
+                                             .arg(displayName(model), displayName(repo)).arg(r.fetched);
     if (!r.unknown.isEmpty())
         text += QLatin1Char(' ') + tr("%n entr(ies) of an unknown shape are listed too, raw.", nullptr, int(r.unknown.size()));
     // What could not be read is said with the table, never passed off as "not cached".
@@ -586,6 +604,7 @@ void HubCachePage::copySelectedLookupRows()
 void HubCachePage::warn(const QString &title, const QString &text)
 {
     auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box->setTextFormat(Qt::PlainText);  // the text quotes the Hub's messages: never read as markup
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
 }
@@ -655,7 +674,7 @@ void HubCachePage::addRepoNamed(const QString &repo)
     if (repo.isEmpty())
         return;
     if (!isValidRepoId(repo)) {
-        warn(tr("Add a cache repo"), tr("\"%1\" is not a repo id of the form org/name.").arg(repo));
+        warn(tr("Add a cache repo"), tr("\"%1\" is not a repo id of the form org/name.").arg(displayName(repo)));
         return;
     }
     AppSettings::addHubRepo(repo);
@@ -678,7 +697,7 @@ void HubCachePage::useAsCacheRepo()
             warn(tr("Cache repo"), error);
             return;
         }
-        Q_EMIT statusChanged(tr("Neuron cache name set locally to %1 in %2.").arg(repo, m_config.customCacheRepoFile()), false);
+        Q_EMIT statusChanged(tr("Neuron cache name set locally to %1 in %2.").arg(displayName(repo), displayName(m_config.customCacheRepoFile())), false);
         refresh();
     });
 }
@@ -718,7 +737,7 @@ void HubCachePage::createCacheRepoNamed(const QString &repo, bool isPublic)
         if (!error.ok())
             warn(tr("Create a cache repo"), error.message);
         else
-            Q_EMIT statusChanged(tr("Neuron cache created on the Hugging Face Hub: %1.").arg(repo), false);
+            Q_EMIT statusChanged(tr("Neuron cache created on the Hugging Face Hub: %1.").arg(displayName(repo)), false);
         refresh();
     });
 }

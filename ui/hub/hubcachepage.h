@@ -58,6 +58,7 @@ public:
     HubTreeModel *filesModel() const { return m_tree; }
     QPlainTextEdit *fileDetails() const { return m_fileDetails; }
     QPushButton *listingCancelButton() const { return m_listingCancel; }
+    QLabel *listingStatus() const { return m_listingStatus; }
     LookupModel *lookupModel() const { return m_lookup; }
     QTableView *lookupView() const { return m_lookupView; }
     QLineEdit *modelEdit() const { return m_modelEdit; }
