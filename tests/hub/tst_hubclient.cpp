@@ -40,7 +40,7 @@ private Q_SLOTS:
         QVERIFY2(hub->start(&error, 7, 100 * 1000), qPrintable(error));
         big.resize(300 * 1000);
         for (int i = 0; i < big.size(); ++i)
-            big[i] = char((i * 7919) % 251);
+            big[i] = char((qint64(i) * 7919) % 251);
         QMap<QString, QByteArray> files{{QStringLiteral("README.md"), "hello"},
                                         {QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/MODULE_1+aa/model.neff"), big}};
         for (int i = 0; i < 30; ++i)
