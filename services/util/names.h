@@ -19,6 +19,8 @@ QByteArray nameToBytes(const QString &name);
 // hide text (bidi overrides, zero-width) as \xNN or \u{NNNN}; everything else as it is. Never contains a control
 // character, so a name cannot move the cursor, change the title, clear the screen or split a table row.
 QString displayName(const QString &name);
+// displayName(displayName(x)) == displayName(x): escaping can be applied at every layer (a message, a table
+// cell, the terminal) without doubling. A backslash is therefore left as it is.
 // Whether displayName() would change the name.
 bool needsEscaping(const QString &name);
 

@@ -53,6 +53,9 @@ private Q_SLOTS:
         QCOMPARE(displayName(QString(QChar(0x202E)) + QStringLiteral("txt.exe")), QStringLiteral("\\u{202e}txt.exe"));
         for (const QChar c : displayName(nameFromBytes("\x01\x1b\x7f\xc2\x85\xff")))
             QVERIFY(c.unicode() >= 0x20 && c.unicode() != 0x7f);
+        // Escaping twice changes nothing: a message, a table and the terminal may each escape.
+        for (const QByteArray &b : {QByteArray("MODULE_\x1b]0;t\x07"), QByteArray("a\\b\xff"), QByteArray("\xe2\x80\xae")})
+            QCOMPARE(displayName(displayName(nameFromBytes(b))), displayName(nameFromBytes(b)));
         QVERIFY(needsEscaping(nameFromBytes("x\xff")));
         QVERIFY(!needsEscaping(QStringLiteral("ünï code")));
     }
