@@ -22,6 +22,15 @@ QByteArray raw(const char (&s)[N])
 {
     return QByteArray(s, qsizetype(N - 1));
 }
+
+// A pickled tensor as torch writes it: _rebuild_tensor_v2(storage of 4 floats, offset, size, stride, False, ()),
+// with the offset, size and stride given as pickle opcodes.
+QByteArray tensorPickle(const QByteArray &offset, const QByteArray &size, const QByteArray &stride)
+{
+    return raw("\x80\x02" "ctorch._utils\n_rebuild_tensor_v2\n" "((X\x07\x00\x00\x00" "storage" "ctorch\nFloatStorage\n"
+               "X\x01\x00\x00\x00" "0" "X\x03\x00\x00\x00" "cpu" "K\x04tQ") +
+           offset + '(' + size + raw("t(") + stride + raw("t\x89)tR.");
+}
 }  // namespace
 
 class TestTorchFile : public QObject
@@ -119,6 +128,14 @@ private Q_SLOTS:
         QTest::newRow("huge LONG1") << QByteArray("\x80\x02\x8a\x09" "123456789.", 14) << QStringLiteral("too large");
         QTest::newRow("unsupported opcode") << QByteArray("\x80\x02\xff.", 4) << QStringLiteral("opcode");
         QTest::newRow("object state") << QByteArray("\x80\x02N}b.", 5) << QStringLiteral("refused");
+        // Tensors: the negative, huge and wrong-type versions of a valid one (see handMadeTensorIsRead).
+        const QByteArray k1 = raw("K\x01"), k2 = raw("K\x02"), two32 = raw("\x8a\x05\x00\x00\x00\x00\x01");
+        QTest::newRow("negative storage offset") << tensorPickle(raw("J\xff\xff\xff\xff"), k2, k1) << QStringLiteral("negative storage offset");
+        QTest::newRow("negative stride") << tensorPickle(raw("K\x00"), k2, raw("J\xff\xff\xff\xff")) << QStringLiteral("negative");
+        QTest::newRow("65 dims") << tensorPickle(raw("K\x00"), k1.repeated(65), k1.repeated(65)) << QStringLiteral("64 dims");
+        QTest::newRow("2**64 elements") << tensorPickle(raw("K\x00"), two32 + two32, raw("K\x00K\x00")) << QStringLiteral("64 bits");
+        QTest::newRow("a size that is a string") << tensorPickle(raw("K\x00"), raw("X\x01\x00\x00\x00" "2"), k1) << QStringLiteral("malformed tensor shape");
+        QTest::newRow("sizes and strides that disagree") << tensorPickle(raw("K\x00"), k2 + k2, k1) << QStringLiteral("malformed tensor shape");
     }
     void unpicklerOnHandMadeBytes()
     {
@@ -141,6 +158,17 @@ private Q_SLOTS:
         const PickleResult small = unpickle(std::string_view("\x80\x02K\x07.", 5));
         QVERIFY(small.ok());
         QCOMPARE(small.value->i, 7);
+    }
+
+    void handMadeTensorIsRead()
+    {
+        const QByteArray p = tensorPickle(raw("K\x01"), raw("K\x02"), raw("K\x01"));
+        const PickleResult r = unpickle(std::string_view(p.constData(), size_t(p.size())));
+        QVERIFY2(r.ok(), r.error.c_str());
+        QCOMPARE(r.value->kind, PickleValue::Kind::Tensor);
+        QCOMPARE(r.value->tensor().storageOffset, qint64(1));
+        QCOMPARE(r.value->tensor().shape, std::vector<std::int64_t>{2});
+        QCOMPARE(r.value->tensor().storage.numel, qint64(4));
     }
 
     // Issue 10, item 2: nesting a million levels deep is legal pickle; releasing it recursed once per level and
