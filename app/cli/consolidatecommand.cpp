@@ -8,6 +8,8 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <optional>
 
@@ -146,20 +148,62 @@ private:
 
 void printJsonReport(const CheckpointCandidate &c, const ConsolidateOptions &o, const ConsolidateReport &rep)
 {
-    nlohmann::json files = nlohmann::json::array(), problems = nlohmann::json::array();
+    nlohmann::json files = nlohmann::json::array(), problems = nlohmann::json::array(), warnings = nlohmann::json::array();
+    for (const QString &w : rep.warnings)
+        warnings.push_back(u8(w));
     for (const QString &f : rep.files)
         files.push_back(u8(f));
     for (const QString &pr : rep.problems + rep.verifyProblems)
         problems.push_back(u8(pr));
     printJson({{"checkpoint", u8(c.label)}, {"layout", u8(layoutName(c.layout))}, {"tp", c.tpSize}, {"pp", c.ppSize},
                {"output", u8(o.output)}, {"files", files}, {"tensors", rep.tensors}, {"bytes", rep.bytes},
-               {"verified", rep.verified}, {"problems", problems},
+               {"verified", rep.verified}, {"problems", problems}, {"cancelled", rep.cancelled}, {"warnings", warnings},
                {"error", rep.error.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(u8(rep.error))}});
 }
+
+// Ctrl-C or a TERM signal asks the run to stop between tensors, which removes its staging folder; a second
+// signal kills at once (what such a kill leaves is removed by the next run).
+std::atomic_bool g_stop{false};
+static_assert(std::atomic_bool::is_always_lock_free, "set from a signal handler");
+
+extern "C" void requestStop(int)
+{
+    g_stop.store(true);
+}
+
+class StopOnSignals final
+{
+    Q_DISABLE_COPY_MOVE(StopOnSignals)
+
+public:
+    StopOnSignals()
+    {
+        struct sigaction sa {};
+        sa.sa_handler = requestStop;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESETHAND;  // the second one is not caught
+        sigaction(SIGINT, &sa, &m_oldInt);
+        sigaction(SIGTERM, &sa, &m_oldTerm);
+    }
+    ~StopOnSignals()
+    {
+        sigaction(SIGINT, &m_oldInt, nullptr);
+        sigaction(SIGTERM, &m_oldTerm, nullptr);
+    }
+
+private:
+    struct sigaction m_oldInt {}, m_oldTerm {};
+};
 
 // What went wrong (on stderr) or what was written (on stdout); the exit code.
 int reportOutcome(const ConsolidateOptions &o, const ConsolidateReport &rep, bool asJson)
 {
+    for (const QString &w : rep.warnings)
+        err(T::tr("warning: %1").arg(w));
+    if (rep.cancelled) {
+        err(T::tr("Stopped; nothing was left behind in %1.").arg(o.output));
+        return PartialFailure;
+    }
     if (!rep.problems.isEmpty()) {
         err(T::tr("Nothing was written; the checkpoint has problems:"));
         for (const QString &pr : rep.problems)
@@ -198,9 +242,10 @@ int runConsolidate(const QStringList &args)
         printChoice(found, c);
     ConsolidateReport rep;
     {
+        StopOnSignals stopOnSignals;
         ProgressPrinter progress(r->asJson);
         const ConsolidationPlan plan = planConsolidation(*c);
-        rep = consolidate(plan, r->options, [&progress](const ConsolidateProgress &pr) { progress.print(pr); });
+        rep = consolidate(plan, r->options, [&progress](const ConsolidateProgress &pr) { progress.print(pr); }, &g_stop);
     }
     if (r->asJson)
         printJsonReport(*c, r->options, rep);

@@ -30,74 +30,65 @@ TensorAssembler::TensorAssembler(const OpenShards &shards, int tpSize, bool chec
 
 bool TensorAssembler::assemble(const ConsolidatePlanEntry &e, const char **data, qint64 *size, QString *error)
 {
-    if (e.gqaRole >= 0) {
+    // The plan's numbers must agree with each other before any of them sizes a buffer or an offset.
+    std::int64_t bytes = 0;
+    const bool split = e.partitionDim >= 0 || e.fuseAxis >= 0 || e.gqaRole >= 0;
+    if (!checkedByteSize(e.dtype, e.shape, &bytes) || bytes != e.bytes || m_tpSize < 1 ||
+        (split && pieceShape(e, m_tpSize).empty())) {
+        *error = T::tr("%1: the plan does not add up (its shape, size or split); check the checkpoint again.")
+                     .arg(QString::fromStdString(e.name));
+        return false;
+    }
+    if (e.gqaRole >= 0)
         *data = gqa(e, error);
-        *size = e.bytes;
-    } else if (e.partitionDim < 0 && e.fuseAxis < 0) {
-        *data = replicated(e, size, error);
-    } else {
+    else if (!split)
+        *data = replicated(e, error);
+    else
         *data = concatenated(e, error);
-        *size = e.bytes;
-    }
-    if (!*data)
-        return false;
-    if (*size != e.bytes) {
-        *error = T::tr("%1: %2 bytes read, %3 expected.").arg(QString::fromStdString(e.name)).arg(*size).arg(e.bytes);
-        return false;
-    }
-    return true;
-}
-
-bool TensorAssembler::stale(const ConsolidatePlanEntry &e, int tp, QString *error) const
-{
-    *error = T::tr("%1 on tp rank %2 of pp rank %3 is not what the check found: the shards changed since. Check the "
-                   "checkpoint again.").arg(QString::fromStdString(e.source)).arg(tp).arg(e.pp);
-    return false;
+    *size = e.bytes;
+    return *data != nullptr;
 }
 
 const char *TensorAssembler::stalePiece(const ConsolidatePlanEntry &e, int tp, QString *error) const
 {
-    stale(e, tp, error);
+    *error = T::tr("%1 on tp rank %2 of pp rank %3 is not what the check found: the shards changed since. Check the "
+                   "checkpoint again.").arg(QString::fromStdString(e.source)).arg(tp).arg(e.pp);
     return nullptr;
 }
 
-// A piece's bytes (in m_piece or the mapping) and its shape, once its dtype is the plan's.
-const char *TensorAssembler::readChecked(const ConsolidatePlanEntry &e, int tp, Shape *shape, QString *error)
+const char *TensorAssembler::piece(const ConsolidatePlanEntry &e, int tp, std::string *buf, QString *error)
 {
     ShardReader *r = m_shards.at(e.pp, tp);
     DType dt = DType::Unknown;
-    if (!r || !r->info(e.source, &dt, shape) || dt != e.dtype)
+    Shape shape;
+    std::int64_t bytes = 0;
+    if (!r || !r->info(e.source, &dt, &shape) || dt != e.dtype || shape != pieceShape(e, m_tpSize) ||
+        !checkedByteSize(dt, shape, &bytes))
         return stalePiece(e, tp, error);
     qint64 size = 0;
-    const char *p = r->read(e.source, &m_piece, &size, error);
-    if (p && size != dtypeSize(dt) * product(*shape, 0, shape->size()))
+    const char *p = r->read(e.source, buf, &size, error);
+    if (p && size != bytes)
         return stalePiece(e, tp, error);
     return p;
 }
 
 // Replicated: tp rank 0's copy.
-const char *TensorAssembler::replicated(const ConsolidatePlanEntry &e, qint64 *size, QString *error)
+const char *TensorAssembler::replicated(const ConsolidatePlanEntry &e, QString *error)
 {
-    Shape shape;
-    const char *data = readChecked(e, 0, &shape, error);
-    if (!data)
-        return nullptr;
-    if (shape != e.shape)
-        return stalePiece(e, 0, error);
-    *size = dtypeSize(e.dtype) * product(shape, 0, shape.size());
-    if (!m_checkReplicas || m_tpSize <= 1)
+    const char *data = piece(e, 0, &m_piece, error);
+    if (!data || !m_checkReplicas || m_tpSize <= 1)
         return data;
-    m_out.assign(data, size_t(*size));  // the next reads may reuse m_piece
-    return sameOnEveryRank(e, m_out.data(), *size, error) ? m_out.data() : nullptr;
+    m_out.assign(data, size_t(e.bytes));  // the next reads may reuse m_piece
+    return sameOnEveryRank(e, m_out.data(), error) ? m_out.data() : nullptr;
 }
 
-bool TensorAssembler::sameOnEveryRank(const ConsolidatePlanEntry &e, const char *data, qint64 size, QString *error)
+bool TensorAssembler::sameOnEveryRank(const ConsolidatePlanEntry &e, const char *data, QString *error)
 {
     for (int tp = 1; tp < m_tpSize; ++tp) {
-        qint64 otherSize = 0;
-        ShardReader *r = m_shards.at(e.pp, tp);
-        const char *other = r ? r->read(e.source, &m_other, &otherSize, error) : nullptr;
-        if (!other || otherSize != size || std::memcmp(other, data, size_t(size)) != 0) {
+        const char *other = piece(e, tp, &m_other, error);
+        if (!other)
+            return false;
+        if (std::memcmp(other, data, size_t(e.bytes)) != 0) {
             *error = T::tr("%1 differs between tp rank 0 and tp rank %2, though it should be replicated.")
                          .arg(QString::fromStdString(e.name)).arg(tp);
             return false;
@@ -110,131 +101,121 @@ bool TensorAssembler::sameOnEveryRank(const ConsolidatePlanEntry &e, const char 
 // cut out of each piece along fuse_axis).
 const char *TensorAssembler::concatenated(const ConsolidatePlanEntry &e, QString *error)
 {
+    m_out.assign(size_t(e.bytes), '\0');
+    if (e.bytes == 0)
+        return m_out.data();  // every dim below is now at least 1: no partial product overflows
     const std::size_t pdim = size_t(e.partitionDim >= 0 ? e.partitionDim : 0);
     const int ranksUsed = e.partitionDim >= 0 ? m_tpSize : 1;
-    if (pdim >= e.shape.size() || e.shape[pdim] % ranksUsed != 0)
+    Shape cut = e.shape;  // each rank's part of the output
+    if (pdim >= cut.size() || cut[pdim] % ranksUsed != 0)
         return stalePiece(e, 0, error);
-    Shape expected = e.shape;  // of each rank's piece
-    expected[pdim] /= ranksUsed;
+    cut[pdim] /= ranksUsed;
+    const Shape whole = pieceShape(e, m_tpSize);
+    if (e.fuseAxis >= 0) {
+        Shape afterCut = whole;
+        if (size_t(e.fuseAxis) >= afterCut.size() || e.fuseOffset < 0 || e.fuseLength < 0 ||
+            e.fuseOffset > afterCut[size_t(e.fuseAxis)] - e.fuseLength)
+            return stalePiece(e, 0, error);
+        afterCut[size_t(e.fuseAxis)] = e.fuseLength;
+        if (afterCut != cut)
+            return stalePiece(e, 0, error);
+    } else if (whole != cut) {
+        return stalePiece(e, 0, error);
+    }
     const std::int64_t outer = product(e.shape, 0, pdim);
     const std::int64_t inner = dtypeSize(e.dtype) * product(e.shape, pdim + 1, e.shape.size());
     const std::int64_t rowOut = e.shape[pdim] * inner;
-    const std::int64_t rowIn = expected[pdim] * inner;
-    m_out.assign(size_t(e.bytes), '\0');
+    const std::int64_t rowIn = cut[pdim] * inner;
     for (int tp = 0; tp < ranksUsed; ++tp) {
-        const char *p = piece(e, tp, expected, error);
+        const char *p = piece(e, tp, &m_piece, error);
         if (!p)
             return nullptr;
+        if (e.fuseAxis >= 0)
+            p = cutFusedSlice(e, p, whole);
         for (std::int64_t r = 0; r < outer; ++r)
             std::memcpy(m_out.data() + r * rowOut + tp * rowIn, p + r * rowIn, size_t(rowIn));
     }
     return m_out.data();
 }
 
-// One rank's piece of a split tensor, with the shape `expected` (its fused part cut out first).
-const char *TensorAssembler::piece(const ConsolidatePlanEntry &e, int tp, const Shape &expected, QString *error)
-{
-    Shape shape;
-    const char *p = readChecked(e, tp, &shape, error);
-    if (!p)
-        return nullptr;
-    if (e.fuseAxis >= 0) {
-        const std::size_t axis = size_t(e.fuseAxis);
-        if (shape.size() != expected.size() || axis >= shape.size() || e.fuseOffset + e.fuseLength > shape[axis])
-            return stalePiece(e, tp, error);
-        p = cutFusedSlice(e, p, &shape);
-    }
-    if (shape != expected)
-        return stalePiece(e, tp, error);
-    return p;
-}
-
-// The slice [fuseOffset, fuseOffset + fuseLength) of a fused piece along fuse_axis.
-const char *TensorAssembler::cutFusedSlice(const ConsolidatePlanEntry &e, const char *p, Shape *shape)
+// The slice [fuseOffset, fuseOffset + fuseLength) along fuse_axis of a fused piece of shape `shape` (checked by
+// concatenated()).
+const char *TensorAssembler::cutFusedSlice(const ConsolidatePlanEntry &e, const char *p, const Shape &shape)
 {
     const std::size_t axis = size_t(e.fuseAxis);
-    const std::int64_t outer = product(*shape, 0, axis);
-    const std::int64_t inner = dtypeSize(e.dtype) * product(*shape, axis + 1, shape->size());
+    const std::int64_t outer = product(shape, 0, axis);
+    const std::int64_t inner = dtypeSize(e.dtype) * product(shape, axis + 1, shape.size());
     m_cut.assign(size_t(outer * e.fuseLength * inner), '\0');
     for (std::int64_t r = 0; r < outer; ++r)
-        std::memcpy(m_cut.data() + r * e.fuseLength * inner, p + r * (*shape)[axis] * inner + e.fuseOffset * inner,
+        std::memcpy(m_cut.data() + r * e.fuseLength * inner, p + r * shape[axis] * inner + e.fuseOffset * inner,
                     size_t(e.fuseLength * inner));
-    (*shape)[axis] = e.fuseLength;
     return m_cut.data();
 }
 
-// One output of a GQA attention (see ConsolidatePlanEntry::gqaRole).
+// One output of a GQA attention (see ConsolidatePlanEntry::gqaRole), gathered in GQA order into m_full: the
+// output projection's pieces side by side (it is row parallel), or this role's rows of each (fused) q/k/v piece
+// stacked. Every piece has exactly pieceShape(e), so m_full's size follows from the plan.
 const char *TensorAssembler::gqa(const ConsolidatePlanEntry &e, QString *error)
 {
-    std::int64_t rows = 0, cols = 0;  // of m_full; every piece's columns were checked against the plan
-    if (!gatherGqa(e, &rows, &cols, error))
-        return nullptr;
-    if (std::int64_t(m_full.size()) < e.bytes)
-        return stalePiece(e, 0, error);
-    // Keys and values were replicated kv_size_multiplier times: the first copy is the output.
-    return e.gqaRole == 1 || e.gqaRole == 2 ? m_full.data() : restoreHeadOrder(e, rows, cols, error);
-}
-
-// The GQA-ordered concatenation of the tp pieces into m_full: the output projection's pieces side by side (it is
-// row parallel), or this role's rows of each (fused) q/k/v piece stacked.
-bool TensorAssembler::gatherGqa(const ConsolidatePlanEntry &e, std::int64_t *rows, std::int64_t *cols, QString *error)
-{
     const std::int64_t es = dtypeSize(e.dtype);
-    m_full.clear();
-    *rows = 0;
-    for (int tp = 0; tp < m_tpSize; ++tp) {
-        Shape sh;
-        const char *p = readChecked(e, tp, &sh, error);
-        if (!p)
-            return false;
-        if (sh.size() != 2)
-            return stale(e, tp, error);
-        if (e.gqaRole == 3) {
-            if (sh[0] != e.shape[0] || sh[1] * m_tpSize != e.shape[1])
-                return stale(e, tp, error);
-            if (tp == 0) {
-                *rows = sh[0];
-                *cols = sh[1] * m_tpSize;
-                m_full.assign(size_t(*rows * *cols * es), '\0');
-            }
-            for (std::int64_t r = 0; r < *rows; ++r)
-                std::memcpy(m_full.data() + (r * *cols + tp * sh[1]) * es, p + r * sh[1] * es, size_t(sh[1] * es));
-            continue;
-        }
-        std::int64_t first = 0, count = sh[0];
-        if (e.fusedQkv) {
-            first = e.gqaRole == 0 ? 0 : e.gqaRole == 1 ? e.qRowsPerRank : e.qRowsPerRank + e.kvRowsPerRank;
-            count = e.gqaRole == 0 ? e.qRowsPerRank : e.kvRowsPerRank;
-        }
-        if (first + count > sh[0] || sh[1] != e.shape[1])
-            return stale(e, tp, error);
-        *cols = sh[1];
-        m_full.append(p + first * *cols * es, size_t(count * *cols * es));
-        *rows += count;
+    const Shape ps = pieceShape(e, m_tpSize);
+    if (e.bytes == 0 || ps.size() != 2 || ps[1] < 1)
+        return stalePiece(e, 0, error);
+    std::int64_t first = 0, count = ps[0];
+    if (e.gqaRole != 3 && e.fusedQkv) {
+        first = e.gqaRole == 0 ? 0 : e.gqaRole == 1 ? e.qRowsPerRank : e.qRowsPerRank + e.kvRowsPerRank;
+        count = e.gqaRole == 0 ? e.qRowsPerRank : e.kvRowsPerRank;
     }
-    return true;
+    // All of m_full comes from the pieces: at most their total size.
+    const std::int64_t fullBytes = e.gqaRole == 3 ? e.bytes : count * ps[1] * es * m_tpSize;
+    if (first < 0 || count < 0 || first + count > ps[0] || (e.gqaRole == 3 && ps[1] * m_tpSize != e.shape[1]) ||
+        (e.gqaRole != 3 && ps[1] != e.shape[1]) || fullBytes < e.bytes || (e.gqaRole == 0 && fullBytes != e.bytes))
+        return stalePiece(e, 0, error);
+    m_full.assign(size_t(fullBytes), '\0');
+    for (int tp = 0; tp < m_tpSize; ++tp) {
+        const char *p = piece(e, tp, &m_piece, error);
+        if (!p)
+            return nullptr;
+        if (e.gqaRole == 3) {
+            for (std::int64_t r = 0; r < ps[0]; ++r)
+                std::memcpy(m_full.data() + (r * e.shape[1] + tp * ps[1]) * es, p + r * ps[1] * es, size_t(ps[1] * es));
+        } else {
+            std::memcpy(m_full.data() + tp * count * ps[1] * es, p + first * ps[1] * es, size_t(count * ps[1] * es));
+        }
+    }
+    // Keys and values were replicated kv_size_multiplier times: the first copy is the output.
+    return e.gqaRole == 1 || e.gqaRole == 2 ? m_full.data() : restoreHeadOrder(e, error);
 }
 
 // Query rows and output-projection columns: every head back in its original place.
-const char *TensorAssembler::restoreHeadOrder(const ConsolidatePlanEntry &e, std::int64_t rows, std::int64_t cols, QString *error)
+const char *TensorAssembler::restoreHeadOrder(const ConsolidatePlanEntry &e, QString *error)
 {
     const std::int64_t es = dtypeSize(e.dtype);
-    const std::int64_t headDim = e.gqaRole == 3 ? cols / e.heads : e.shape[0] / e.heads;
+    const std::int64_t rows = e.shape[0], cols = e.shape[1];
+    const std::int64_t span = e.gqaRole == 3 ? cols : rows;  // the dim the heads divide
+    if (e.heads < 1 || span % e.heads != 0) {
+        *error = T::tr("%1: %2 does not divide into %3 heads.").arg(QString::fromStdString(e.name)).arg(span).arg(e.heads);
+        return nullptr;
+    }
+    const std::int64_t headDim = span / e.heads;
     std::vector<std::int64_t> order;
     for (int tp = 0; tp < m_tpSize; ++tp)
         for (auto h : gqaQueryHeadsForRank(m_tpSize, tp, e.heads, e.kvHeads, e.kvMultiplier))
             order.push_back(h);
-    if (std::int64_t(order.size()) != e.heads) {
-        *error = T::tr("%1: the GQA head order does not cover every head.").arg(QString::fromStdString(e.name));
+    std::vector<bool> seen(size_t(e.heads), false);
+    bool permutation = std::int64_t(order.size()) == e.heads;
+    for (std::size_t i = 0; permutation && i < order.size(); ++i) {
+        permutation = order[i] >= 0 && order[i] < e.heads && !seen[size_t(order[i])];
+        if (permutation)
+            seen[size_t(order[i])] = true;
+    }
+    if (!permutation) {
+        *error = T::tr("%1: the GQA head order does not name every head once.").arg(QString::fromStdString(e.name));
         return nullptr;
     }
     m_out.assign(size_t(e.bytes), '\0');
     for (std::int64_t pos = 0; pos < e.heads; ++pos) {
         const std::int64_t h = order[size_t(pos)];  // the GQA position `pos` holds original head h
-        if (h < 0 || h >= e.heads) {
-            *error = T::tr("%1: a GQA head index is out of range.").arg(QString::fromStdString(e.name));
-            return nullptr;
-        }
         if (e.gqaRole == 0) {
             std::memcpy(m_out.data() + h * headDim * cols * es, m_full.data() + pos * headDim * cols * es, size_t(headDim * cols * es));
             continue;
@@ -247,37 +228,37 @@ const char *TensorAssembler::restoreHeadOrder(const ConsolidatePlanEntry &e, std
 
 std::vector<std::int64_t> gqaQueryHeadsForRank(int tp, int rank, int heads, int kvHeads, int mult)
 {
-    const int perRank = heads / tp;
-    const int kvPerRank = (kvHeads * mult) / tp;
-    if (kvPerRank <= 0 || perRank % kvPerRank)
+    if (tp < 1 || rank < 0 || rank >= tp || heads < 1 || kvHeads < 1 || mult < 1 || heads % kvHeads)
         return {};
-    const int group = heads / kvHeads;         // query heads per key/value head
-    const int groupPerRank = perRank / kvPerRank;
+    const std::int64_t perRank = heads / tp;
+    const std::int64_t kvPerRank = std::int64_t(kvHeads) * mult / tp;
+    if (perRank <= 0 || kvPerRank <= 0 || perRank % kvPerRank)
+        return {};
+    const std::int64_t group = heads / kvHeads;  // query heads per key/value head
+    const std::int64_t groupPerRank = perRank / kvPerRank;
+    if (groupPerRank <= 0)
+        return {};
     // The key head each local query block belongs to: 0..kv-1 repeated `mult` times, each `groupPerRank` wide,
-    // split evenly over the ranks.
-    std::vector<int> keys;
-    for (int r = 0; r < mult; ++r)
-        for (int k = 0; k < kvHeads; ++k)
-            for (int i = 0; i < groupPerRank; ++i)
-                keys.push_back(k);
-    const std::size_t keysPerRank = keys.size() / size_t(tp);
+    // split evenly over the ranks (keys[j] = (j / groupPerRank) % kv).
+    const std::int64_t keysSize = std::int64_t(mult) * kvHeads * groupPerRank;
+    const std::int64_t keysPerRank = keysSize / tp;
     // Which slice of its key's query group a block takes: 0, groupPerRank, 2*groupPerRank ... each repeated for as
-    // many heads as come before the next block of the same group, split evenly over the ranks.
-    const int ranksForAllKv = kvHeads / kvPerRank;
-    const int before = ranksForAllKv * perRank;
-    std::vector<int> shifts;
-    for (int sft = 0; sft < group; sft += groupPerRank)
-        for (int i = 0; i < before; ++i)
-            shifts.push_back(sft);
-    const std::size_t shiftsPerRank = (shifts.size() + size_t(tp) - 1) / size_t(tp);
+    // many heads as come before the next block of the same group, split over the ranks as torch.chunk does
+    // (shifts[j] = (j / before) * groupPerRank).
+    const std::int64_t before = (kvHeads / kvPerRank) * perRank;
+    const std::int64_t shiftsSize = ((group + groupPerRank - 1) / groupPerRank) * before;
+    const std::int64_t shiftsPerRank = (shiftsSize + tp - 1) / tp;
+    if (before <= 0)
+        return {};
     std::vector<std::int64_t> out;
-    for (int block = 0; block < kvPerRank; ++block)
-        for (int i = 0; i < groupPerRank; ++i) {
-            const std::size_t at = size_t(block * groupPerRank + i);
-            const std::size_t ki = size_t(rank) * keysPerRank + at, si = size_t(rank) * shiftsPerRank + at;
-            if (ki >= keys.size() || si >= shifts.size())
+    out.reserve(size_t(perRank));
+    for (std::int64_t block = 0; block < kvPerRank; ++block)
+        for (std::int64_t i = 0; i < groupPerRank; ++i) {
+            const std::int64_t at = block * groupPerRank + i;
+            const std::int64_t ki = rank * keysPerRank + at, si = rank * shiftsPerRank + at;
+            if (ki >= keysSize || si >= shiftsSize)
                 return {};
-            out.push_back(std::int64_t(i) + std::int64_t(keys[ki]) * group + shifts[si]);
+            out.push_back(i + ((ki / groupPerRank) % kvHeads) * group + (si / before) * groupPerRank);
         }
     return out;
 }

@@ -29,20 +29,20 @@ public:
 
     // The bytes of output tensor `e` (exactly e.bytes of them), valid until the next call. False with words in
     // *error when a piece cannot be read, or is not what the plan expects (the shards changed since the check).
+    // Every piece is checked against the plan (its dtype, pieceShape() and byte size) before a byte of it is
+    // copied, and every offset copied to or from follows from those checked shapes.
     bool assemble(const ConsolidatePlanEntry &e, const char **data, qint64 *size, QString *error);
 
 private:
     using Shape = std::vector<std::int64_t>;
-    const char *replicated(const ConsolidatePlanEntry &e, qint64 *size, QString *error);
-    bool sameOnEveryRank(const ConsolidatePlanEntry &e, const char *data, qint64 size, QString *error);
+    const char *replicated(const ConsolidatePlanEntry &e, QString *error);
+    bool sameOnEveryRank(const ConsolidatePlanEntry &e, const char *data, QString *error);
     const char *concatenated(const ConsolidatePlanEntry &e, QString *error);
-    const char *piece(const ConsolidatePlanEntry &e, int tp, const Shape &expected, QString *error);
-    const char *cutFusedSlice(const ConsolidatePlanEntry &e, const char *p, Shape *shape);
+    const char *cutFusedSlice(const ConsolidatePlanEntry &e, const char *p, const Shape &shape);
     const char *gqa(const ConsolidatePlanEntry &e, QString *error);
-    bool gatherGqa(const ConsolidatePlanEntry &e, std::int64_t *rows, std::int64_t *cols, QString *error);
-    const char *restoreHeadOrder(const ConsolidatePlanEntry &e, std::int64_t rows, std::int64_t cols, QString *error);
-    const char *readChecked(const ConsolidatePlanEntry &e, int tp, Shape *shape, QString *error);
-    bool stale(const ConsolidatePlanEntry &e, int tp, QString *error) const;
+    const char *restoreHeadOrder(const ConsolidatePlanEntry &e, QString *error);
+    // Rank tp's piece of e, exactly pieceShape(e) in e's dtype (into `buf` or the mapping); nullptr with words.
+    const char *piece(const ConsolidatePlanEntry &e, int tp, std::string *buf, QString *error);
     const char *stalePiece(const ConsolidatePlanEntry &e, int tp, QString *error) const;
 
     const OpenShards &m_shards;

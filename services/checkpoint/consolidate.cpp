@@ -1,10 +1,13 @@
 #include "services/checkpoint/consolidate.h"
 
 #include "services/checkpoint/assemble.h"
+#include "services/checkpoint/formats/filewriter.h"
 #include "services/checkpoint/formats/safetensors.h"
 #include "services/checkpoint/formats/torchwriter.h"
 #include "services/checkpoint/shardreader.h"
+#include "services/checkpoint/outputfolder.h"
 #include "services/checkpoint/verify.h"
+#include "services/util/names.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -13,8 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cstdio>
-#include <unistd.h>
+#include <exception>
+#include <new>
 
 namespace ingot {
 
@@ -26,76 +29,6 @@ struct ConsolidateText {
 };
 using T = ConsolidateText;
 using Format = ConsolidateOptions::Format;
-
-bool removeTree(const QString &path)
-{
-    return QDir(path).removeRecursively();
-}
-
-bool renamePath(const QString &from, const QString &to)
-{
-    return ::rename(QFile::encodeName(from).constData(), QFile::encodeName(to).constData()) == 0;
-}
-
-// The output is built in a hidden folder next to it, renamed into place at the very end; the staging folder is
-// removed whatever happens before that.
-class StagingFolder final
-{
-    Q_DISABLE_COPY_MOVE(StagingFolder)
-
-public:
-    explicit StagingFolder(const QString &output)
-        : m_output(QFileInfo(output).absoluteFilePath())
-        , m_path(QFileInfo(m_output).absolutePath() + QStringLiteral("/.ingot-consolidating-%1-%2").arg(QFileInfo(output).fileName()).arg(::getpid()))
-    {
-    }
-    ~StagingFolder()
-    {
-        if (m_created && !m_placed)
-            removeTree(m_path);
-    }
-    bool create(QString *error)
-    {
-        removeTree(m_path);
-        m_created = true;
-        if (QDir().mkpath(m_path))
-            return true;
-        *error = T::tr("Cannot create %1.").arg(m_path);
-        return false;
-    }
-    QString filePath(const QString &name) const { return m_path + QLatin1Char('/') + name; }
-    const QString &path() const { return m_path; }
-    // One rename (an existing output is moved aside first, and removed only after).
-    bool moveIntoPlace(QString *error);
-
-private:
-    QString m_output;
-    QString m_path;
-    bool m_created = false;
-    bool m_placed = false;
-};
-
-bool StagingFolder::moveIntoPlace(QString *error)
-{
-    QString aside;
-    if (QFileInfo::exists(m_output)) {
-        aside = m_path + QStringLiteral("-old");
-        if (!renamePath(m_output, aside)) {
-            *error = T::tr("Cannot replace %1.").arg(m_output);
-            return false;
-        }
-    }
-    if (!renamePath(m_path, m_output)) {
-        if (!aside.isEmpty())
-            renamePath(aside, m_output);
-        *error = T::tr("Cannot move the result into %1.").arg(m_output);
-        return false;
-    }
-    m_placed = true;
-    if (!aside.isEmpty())
-        removeTree(aside);
-    return true;
-}
 
 // One output file, in either format.
 class TensorFileWriter final
@@ -209,17 +142,28 @@ ConsolidateReport Consolidation::run()
     m_rep.problems = m_plan.problems;
     if (!m_rep.problems.isEmpty() || !outputIsFree())
         return m_rep;
-    if (m_staging.create(&m_rep.error) && openShards() && writeTensorFiles() && writeIndex() && copyCompanionFiles() &&
-        verify())
-        m_staging.moveIntoPlace(&m_rep.error);
+    QString warning;
+    try {
+        if (m_staging.create(&m_rep.error) && openShards() && writeTensorFiles() && writeIndex() && copyCompanionFiles() &&
+            verify())
+            m_staging.moveIntoPlace(&m_rep.error, &warning);
+    } catch (const std::bad_alloc &) {
+        fail(T::tr("Ran out of memory while writing %1.").arg(m_prog.current.isEmpty() ? displayName(m_o.output) : m_prog.current));
+    }
+    if (!warning.isEmpty())
+        m_rep.warnings << warning;
     return m_rep;
 }
 
 bool Consolidation::outputIsFree()
 {
-    const QFileInfo out(m_o.output);
-    if (out.exists() && !m_o.overwrite && !QDir(m_o.output).isEmpty()) {
-        m_rep.problems << T::tr("%1 already exists; choose another folder or allow overwriting.").arg(m_o.output);
+    const QString refusal = outputRefusal(m_plan.checkpoint, m_o.output);
+    if (!refusal.isEmpty()) {
+        m_rep.problems << refusal;
+        return false;
+    }
+    if (QFileInfo(m_o.output).isDir() && !m_o.overwrite && !QDir(m_o.output).isEmpty()) {
+        m_rep.problems << T::tr("%1 already exists; choose another folder or allow overwriting.").arg(displayName(m_o.output));
         return false;
     }
     return true;
@@ -276,14 +220,14 @@ bool Consolidation::writeTensor(const ConsolidatePlanEntry &e, TensorFileWriter 
         m_rep.cancelled = true;
         return false;
     }
-    m_prog.current = QString::fromStdString(e.name);
+    m_prog.current = displayName(nameFromBytes(QByteArray::fromStdString(e.name)));
     const char *data = nullptr;
     qint64 size = 0;
     QString error;
     if (!m_assembler.assemble(e, &data, &size, &error))
         return fail(error);
     if (m_o.verify)
-        m_checksums.add(e.name, data, size);
+        m_checksums.add(e, data, size);
     if (!writer.write(data, size, &error))
         return fail(error);
     ++m_prog.tensorsDone;
@@ -300,12 +244,42 @@ bool Consolidation::writeIndex()
         return true;
     const json index = {{"metadata", {{"total_size", m_prog.bytesTotal}}}, {"weight_map", m_weightMap}};
     const QString name = indexFileName(m_o.format);
-    QFile idx(m_staging.filePath(name));
-    if (!idx.open(QIODevice::WriteOnly) || idx.write(QByteArray::fromStdString(index.dump(2))) < 0)
-        return fail(T::tr("Cannot write the index in %1.").arg(m_staging.path()));
-    idx.close();
+    // Names that are not UTF-8 are written with replacement characters rather than stopping the run; --verify
+    // then says which do not match.
+    const std::string text = index.dump(2, ' ', false, json::error_handler_t::replace);
+    FileWriter w;
+    QString error;
+    if (!w.create(m_staging.filePath(name), 0644, &error, m_staging.filePath(name)) || !w.write(text.data(), text.size(), &error) ||
+        !w.finish(&error))
+        return fail(T::tr("Cannot write the index %1: %2").arg(name, error));
     m_rep.files << name;
     return true;
+}
+
+// A regular file copied whole, every write and the final flush checked.
+bool copyChecked(const QString &src, const QString &dst, QString *error)
+{
+    QFile in(src);
+    if (!in.open(QIODevice::ReadOnly)) {
+        *error = T::tr("Cannot read %1: %2").arg(displayName(src), in.errorString());
+        return false;
+    }
+    FileWriter w;
+    if (!w.create(dst, 0644, error))
+        return false;
+    QByteArray buf(1 << 20, Qt::Uninitialized);
+    for (;;) {
+        const qint64 got = in.read(buf.data(), buf.size());
+        if (got < 0) {
+            *error = T::tr("Cannot read %1: %2").arg(displayName(src), in.errorString());
+            return false;
+        }
+        if (got == 0)
+            break;
+        if (!w.write(buf.constData(), size_t(got), error))
+            return false;
+    }
+    return w.finish(error);
 }
 
 bool Consolidation::copyCompanionFiles()
@@ -314,10 +288,14 @@ bool Consolidation::copyCompanionFiles()
     for (const QString &x : companionFiles()) {
         for (const QString &dir : {root, QFileInfo(root).absolutePath()}) {
             const QString src = dir + QLatin1Char('/') + x;
-            if (!QFile::exists(src))
+            const QFileInfo fi(src);
+            if (!fi.exists())
                 continue;
-            if (!QFile::copy(src, m_staging.filePath(x)))
-                return fail(T::tr("Cannot copy %1.").arg(src));
+            if (!fi.isFile())  // a FIFO or a device would block or never end
+                return fail(T::tr("%1 is not a regular file.").arg(displayName(src)));
+            QString error;
+            if (!copyChecked(src, m_staging.filePath(x), &error))
+                return fail(T::tr("Cannot copy %1: %2").arg(displayName(src), error));
             m_rep.files << x;
             break;
         }
@@ -331,6 +309,10 @@ bool Consolidation::verify()
     if (!m_o.verify)
         return true;
     m_rep.verifyProblems = m_checksums.verifyFiles(m_staging.path(), m_rep.files);
+    if (m_fileCount > 1)
+        m_rep.verifyProblems += verifyIndex(m_staging.path(), indexFileName(m_o.format));
+    else if (QFileInfo::exists(m_staging.filePath(indexFileName(m_o.format))))
+        m_rep.verifyProblems << T::tr("%1 is there though the output is one file.").arg(indexFileName(m_o.format));
     m_rep.verifyProblems += checkAgainstConfig(m_staging.filePath(QStringLiteral("config.json")), m_plan.entries);
     m_rep.verified = m_rep.verifyProblems.isEmpty();
     return m_rep.verified;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "services/checkpoint/discover.h"
+#include "services/checkpoint/outputfolder.h"  // outputRefusal(): consolidate() refuses those outputs
 #include "services/checkpoint/plan.h"
 
 #include <QString>
@@ -34,6 +35,7 @@ struct ConsolidateProgress {
 struct ConsolidateReport {
     QStringList problems;  // found while checking: nothing was written
     QString error;         // failed while writing: nothing was left behind
+    QStringList warnings;  // the output is in place, but something else went wrong (an old output not all removed)
     QStringList files;     // written, relative to the output folder
     qint64 bytes = 0;
     int tensors = 0;
@@ -45,7 +47,8 @@ struct ConsolidateReport {
 
 using ConsolidateProgressFn = std::function<void(const ConsolidateProgress &)>;
 
-// Writes the output `plan` describes (its problems, if any, come back as the report's and nothing is written).
+// Writes the output `plan` describes (its problems, if any, come back as the report's and nothing is written). An
+// output that outputRefusal() refuses, or that exists and is not empty without `overwrite`, is a problem too.
 // `progress` is called after every tensor, on the calling thread; `cancel` is polled between tensors.
 ConsolidateReport consolidate(const ConsolidationPlan &plan, const ConsolidateOptions &o,
                               const ConsolidateProgressFn &progress = {}, const std::atomic_bool *cancel = nullptr);

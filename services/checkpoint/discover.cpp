@@ -94,12 +94,13 @@ void countRanksInMetadata(CheckpointCandidate *c)
         for (const ShardFile &f : std::as_const(c->shards))
             files << QFileInfo(f.path).absolutePath() + QLatin1Char('/') + rankMetadataFileName();
     for (const QString &m : std::as_const(files))
-        c->tpSize = std::max(c->tpSize, tpSizeInMetadata(m));
+        c->tpSize = std::max(c->tpSize, tpSizeInMetadata(m, &c->problems));
     if (c->layout == ShardLayout::NeuronxDistributed)
         c->ppSize = std::max(c->ppSize, int(files.size()));
 }
 
-// Every (tp, pp) once; expert parallelism is not supported yet.
+// Every (tp, pp) once; expert parallelism is not supported yet. The work is bounded whatever the names and the
+// metadata claim: at most kMaxRanks ranks are looked for, and only the first missing ones are named.
 void checkRanks(CheckpointCandidate *c)
 {
     QSet<QPair<int, int>> seen;
@@ -108,10 +109,20 @@ void checkRanks(CheckpointCandidate *c)
             c->problems << T::tr("tp rank %1, pp rank %2 appears twice.").arg(f.tp).arg(f.pp);
         seen.insert({f.tp, f.pp});
     }
+    if (qint64(c->tpSize) * c->ppSize > kMaxRanks) {
+        c->problems << T::tr("The names and metadata claim tp %1 x pp %2 ranks, more than the %3 Ingot reads; %4 shard "
+                             "files are there.").arg(c->tpSize).arg(c->ppSize).arg(kMaxRanks).arg(c->shards.size());
+        return;
+    }
+    constexpr int kNamed = 16;
+    qint64 missing = 0;
     for (int pp = 0; pp < c->ppSize; ++pp)
         for (int tp = 0; tp < c->tpSize; ++tp)
-            if (!seen.contains({tp, pp}))
+            if (!seen.contains({tp, pp}) && ++missing <= kNamed)
                 c->problems << T::tr("The shard of tp rank %1, pp rank %2 is missing.").arg(tp).arg(pp);
+    if (missing > kNamed)
+        c->problems << T::tr("... and %1 more shards are missing (tp %2 x pp %3 expected, %4 found).").arg(missing - kNamed)
+                           .arg(c->tpSize).arg(c->ppSize).arg(c->shards.size());
     if (c->epSize > 1)
         c->problems << T::tr("Expert-parallel shards (ep size %1) are not supported yet.").arg(c->epSize);
 }

@@ -15,6 +15,9 @@ enum class ShardLayout {
 };
 QString layoutName(ShardLayout l);
 
+// The most ranks (tp x pp) a checkpoint may have: more is refused, whatever names or metadata claim.
+constexpr int kMaxRanks = 1 << 16;
+
 struct ShardFile {
     int tp = 0, pp = 0, ep = -1, dp = 0;
     QString path;

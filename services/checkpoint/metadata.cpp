@@ -1,12 +1,16 @@
 #include "services/checkpoint/metadata.h"
 
+#include "services/checkpoint/ranknames.h"
 #include "services/checkpoint/shardreader.h"
+#include "services/util/names.h"
 
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 
 #include <nlohmann/json.hpp>
+
+#include <climits>
 
 namespace ingot {
 
@@ -18,107 +22,213 @@ struct MetadataText {
 };
 using T = MetadataText;
 
+// Names come from files: shown escaped.
 QString qs(const std::string &s)
 {
-    return QString::fromStdString(s);
+    return displayName(nameFromBytes(QByteArray::fromStdString(s)));
 }
 
-// The file as a JSON object with a "parameters" map, or a problem saying why not.
-bool readMetadataJson(const QString &file, json *j, QStringList *problems)
+// What a JSON value is, for messages.
+QString typeName(const json &v)
 {
-    QFile f(file);
-    if (!f.open(QIODevice::ReadOnly)) {
-        problems->append(T::tr("The partitioning metadata %1 is missing.").arg(file));
-        return false;
+    switch (v.type()) {
+    case json::value_t::null: return T::tr("null");
+    case json::value_t::boolean: return T::tr("true or false");
+    case json::value_t::string: return T::tr("a string");
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned: return T::tr("the integer %1").arg(QString::fromStdString(v.dump()));
+    case json::value_t::number_float: return T::tr("the number %1").arg(QString::fromStdString(v.dump()));
+    case json::value_t::array: return T::tr("a list");
+    case json::value_t::object: return T::tr("an object");
+    default: return T::tr("an unknown value");
     }
-    try {
-        *j = json::parse(f.readAll().toStdString());
-    } catch (const json::exception &) {
-        problems->append(T::tr("%1 is not valid JSON.").arg(file));
-        return false;
-    }
-    if (!j->is_object() || !j->contains("parameters") || !(*j)["parameters"].is_object()) {
-        problems->append(T::tr("%1 has no \"parameters\" map.").arg(file));
-        return false;
-    }
-    return true;
 }
 
-void readParameters(const json &params, PartitionMetadata *md)
+// Reads typed fields of one JSON object; the first field that is of the wrong type or out of range becomes a
+// problem naming the file, the object and the field, and the object is not used.
+class Fields final
+{
+public:
+    Fields(const json &o, const QString &where, QStringList *problems) : m_o(o), m_where(where), m_problems(problems) {}
+    bool ok() const { return m_ok; }
+
+    const json *find(const char *key) const
+    {
+        const auto it = m_o.find(key);
+        return it == m_o.end() || it->is_null() ? nullptr : &*it;
+    }
+    bool boolean(const char *key, bool def)
+    {
+        const json *v = find(key);
+        if (!v)
+            return def;
+        if (!v->is_boolean())
+            return bad(key, T::tr("true or false"), *v), def;
+        return v->get<bool>();
+    }
+    std::int64_t integer(const char *key, std::int64_t def, std::int64_t min, std::int64_t max)
+    {
+        const json *v = find(key);
+        return v ? integerValue(key, *v, def, min, max) : def;
+    }
+    std::int64_t integerValue(const char *key, const json &v, std::int64_t def, std::int64_t min, std::int64_t max)
+    {
+        bool fits = false;
+        std::int64_t x = 0;
+        if (v.is_number_unsigned()) {
+            fits = v.get<std::uint64_t>() <= std::uint64_t(INT64_MAX);
+            x = fits ? std::int64_t(v.get<std::uint64_t>()) : 0;
+        } else if (v.is_number_integer()) {
+            fits = true;
+            x = v.get<std::int64_t>();
+        }
+        if (!fits || x < min || x > max)
+            return bad(key, T::tr("an integer from %1 to %2").arg(min).arg(max), v), def;
+        return x;
+    }
+    // A required, non-empty string.
+    std::string name(const char *key)
+    {
+        const json *v = find(key);
+        if (!v)
+            return missing(key), std::string();
+        if (!v->is_string() || v->get_ref<const std::string &>().empty())
+            return bad(key, T::tr("a non-empty string"), *v), std::string();
+        return v->get<std::string>();
+    }
+    void missing(const char *key)
+    {
+        problem(T::tr("%1: \"%2\" is missing.").arg(m_where, QLatin1String(key)));
+    }
+    void bad(const char *key, const QString &expected, const json &v)
+    {
+        problem(T::tr("%1: \"%2\" must be %3, not %4.").arg(m_where, QLatin1String(key), expected, typeName(v)));
+    }
+    void problem(const QString &p)
+    {
+        if (m_ok)
+            m_problems->append(p);
+        m_ok = false;
+    }
+
+private:
+    const json &m_o;
+    QString m_where;
+    QStringList *m_problems;
+    bool m_ok = true;
+};
+
+constexpr std::int64_t kMaxHeads = 1 << 20;
+constexpr std::int64_t kMaxRows = std::int64_t(1) << 40;
+
+void readParameters(const json &params, const QString &file, PartitionMetadata *md, QStringList *problems)
 {
     for (auto it = params.begin(); it != params.end(); ++it) {
-        PartitionMetadata::Param p;
-        if (it->is_object()) {
-            p.parallel = it->value("tensor_model_parallel", false);
-            p.dim = p.parallel ? it->value("partition_dim", -1) : -1;
-            p.stride = it->value("partition_stride", 1);
+        const QString where = T::tr("%1, parameter %2").arg(file, qs(it.key()));
+        if (!it->is_object()) {
+            problems->append(T::tr("%1: not an object but %2.").arg(where, typeName(*it)));
+            continue;
         }
-        md->params[it.key()] = p;
+        Fields f(*it, where, problems);
+        PartitionMetadata::Param p;
+        p.parallel = f.boolean("tensor_model_parallel", false);
+        if (p.parallel) {
+            if (!f.find("partition_dim"))
+                f.missing("partition_dim");
+            p.dim = int(f.integer("partition_dim", -1, -1, std::int64_t(kMaxTensorDims) - 1));
+            p.stride = int(f.integer("partition_stride", 1, 1, INT_MAX));
+            md->numPartitions = std::max(md->numPartitions, int(f.integer("num_partitions", 0, 1, kMaxRank + 1)));
+        }
+        if (f.ok())
+            md->params[it.key()] = p;
     }
 }
 
-void readFusedSpec(const json &f, const std::string &module, PartitionMetadata *md)
+void readFusedSpec(const json &o, const std::string &module, const QString &file, PartitionMetadata *md, QStringList *problems)
 {
+    Fields f(o, T::tr("%1, the FusedLinearsSpec of %2").arg(file, qs(module)), problems);
     PartitionMetadata::Fused fu;
     fu.module = module;
-    fu.fusedName = f.value("fused_linear_name", std::string());
-    fu.bias = f.value("bias", false);
-    fu.tpSize = f.value("tp_size", 1);
-    if (f.contains("fuse_axis") && f["fuse_axis"].is_string())
-        fu.fuseAxis = f["fuse_axis"].get<std::string>() == "row" ? 1 : 0;
+    fu.fusedName = f.name("fused_linear_name");
+    fu.bias = f.boolean("bias", false);
+    fu.tpSize = int(f.integer("tp_size", 1, 1, kMaxRank + 1));
+    if (const json *axis = f.find("fuse_axis"); axis && axis->is_string()) {
+        const std::string &a = axis->get_ref<const std::string &>();
+        if (a == "column" || a == "row")
+            fu.fuseAxis = a == "row" ? 1 : 0;
+        else
+            f.bad("fuse_axis", T::tr("\"column\", \"row\", 0 or 1"), *axis);
+    } else {
+        fu.fuseAxis = int(f.integer("fuse_axis", 0, 0, 1));
+    }
+    const json *names = f.find("linear_names");
+    const json *dims = f.find("original_dims");
+    if (!names || !names->is_array() || names->empty())
+        names ? f.bad("linear_names", T::tr("a list of names"), *names) : f.missing("linear_names");
     else
-        fu.fuseAxis = f.value("fuse_axis", 0);
-    if (f.contains("linear_names") && f["linear_names"].is_array())
-        for (const auto &n : f["linear_names"])
-            if (n.is_string())
-                fu.linearNames.push_back(n.get<std::string>());
-    if (f.contains("original_dims") && f["original_dims"].is_array())
-        for (const auto &d : f["original_dims"])
-            if (d.is_number_integer())
-                fu.originalDims.push_back(d.get<std::int64_t>());
-    if (fu.fusedName.empty() || fu.linearNames.empty() || fu.linearNames.size() != fu.originalDims.size() || fu.tpSize < 1)
-        md->unsupportedSpecs << T::tr("a malformed FusedLinearsSpec for %1").arg(qs(module));
+        for (const auto &n : *names) {
+            if (!n.is_string() || n.get_ref<const std::string &>().empty()) {
+                f.bad("linear_names", T::tr("a list of names"), n);
+                break;
+            }
+            fu.linearNames.push_back(n.get<std::string>());
+        }
+    if (!dims || !dims->is_array())
+        dims ? f.bad("original_dims", T::tr("a list of sizes"), *dims) : f.missing("original_dims");
     else
+        for (const auto &d : *dims)
+            fu.originalDims.push_back(f.integerValue("original_dims", d, 0, 1, kMaxRows));
+    if (f.ok() && fu.linearNames.size() != fu.originalDims.size())
+        f.problem(T::tr("%1, the FusedLinearsSpec of %2: %3 linear_names but %4 original_dims.").arg(file, qs(module))
+                      .arg(fu.linearNames.size()).arg(fu.originalDims.size()));
+    if (f.ok())
         md->fused.push_back(fu);
 }
 
+// The head counts must divide as GQAQKVColumnParallelLinear divides them.
 bool isSane(const PartitionMetadata::Gqa &g)
 {
-    return !g.gqaName.empty() && !g.q.empty() && !g.k.empty() && !g.v.empty() && !g.o.empty() && g.heads > 0 &&
-           g.kvHeads > 0 && g.multiplier > 0 && g.tpSize > 0 && g.heads % g.tpSize == 0 &&
-           (g.kvHeads * g.multiplier) % g.tpSize == 0 && g.heads % g.kvHeads == 0 && g.qPerPartition > 0 &&
-           g.kvPerPartition > 0;
+    return g.heads % g.tpSize == 0 && (std::int64_t(g.kvHeads) * g.multiplier) % g.tpSize == 0 && g.heads % g.kvHeads == 0;
 }
 
-void readGqaSpec(const json &f, const std::string &module, PartitionMetadata *md)
+void readGqaSpec(const json &o, const std::string &module, const QString &file, PartitionMetadata *md, QStringList *problems)
 {
+    const QString where = T::tr("%1, the GQAQKVColumnParallelLinearSpec of %2").arg(file, qs(module));
+    Fields f(o, where, problems);
     PartitionMetadata::Gqa g;
     g.module = module;
-    g.gqaName = f.value("gqa_qkv_projection_name", std::string());
-    g.q = f.value("query_projection_name", std::string());
-    g.k = f.value("key_projection_name", std::string());
-    g.v = f.value("value_projection_name", std::string());
-    g.o = f.value("output_projection_name", std::string());
-    g.heads = f.value("num_attention_heads", 0);
-    g.kvHeads = f.value("num_key_value_heads", 0);
-    g.multiplier = f.value("kv_size_multiplier", 1);
-    g.qPerPartition = f.value("q_output_size_per_partition", std::int64_t(0));
-    g.kvPerPartition = f.value("kv_output_size_per_partition", std::int64_t(0));
-    g.fuse = f.value("fuse_qkv", false);
-    g.tpSize = f.value("tp_size", 1);
-    if (f.value("bias", false))
+    g.gqaName = f.name("gqa_qkv_projection_name");
+    g.q = f.name("query_projection_name");
+    g.k = f.name("key_projection_name");
+    g.v = f.name("value_projection_name");
+    g.o = f.name("output_projection_name");
+    g.heads = int(f.integer("num_attention_heads", 0, 1, kMaxHeads));
+    g.kvHeads = int(f.integer("num_key_value_heads", 0, 1, kMaxHeads));
+    g.multiplier = int(f.integer("kv_size_multiplier", 1, 1, kMaxHeads));
+    g.qPerPartition = f.integer("q_output_size_per_partition", 0, 1, kMaxRows);
+    g.kvPerPartition = f.integer("kv_output_size_per_partition", 0, 1, kMaxRows);
+    g.fuse = f.boolean("fuse_qkv", false);
+    g.tpSize = int(f.integer("tp_size", 1, 1, kMaxRank + 1));
+    const bool bias = f.boolean("bias", false);
+    for (const char *key : {"num_attention_heads", "num_key_value_heads", "q_output_size_per_partition", "kv_output_size_per_partition"})
+        if (f.ok() && !f.find(key))
+            f.missing(key);
+    if (!f.ok())
+        return;
+    if (bias)
         md->unsupportedSpecs << T::tr("GQAQKVColumnParallelLinearSpec with bias (%1)").arg(qs(module));
     else if (!isSane(g))
-        md->unsupportedSpecs << T::tr("a malformed GQAQKVColumnParallelLinearSpec for %1").arg(qs(module));
+        problems->append(T::tr("%1: %2 attention heads and %3 key/value heads (x%4) do not divide over tp %5.").arg(where)
+                             .arg(g.heads).arg(g.kvHeads).arg(g.multiplier).arg(g.tpSize));
     else
         md->gqa.push_back(g);
 }
 
 // One [class name, {fields}] pair of a module's specs.
-void readSpec(const json &spec, const std::string &module, const QString &file, PartitionMetadata *md)
+void readSpec(const json &spec, const std::string &module, const QString &file, PartitionMetadata *md, QStringList *problems)
 {
     if (!spec.is_array() || spec.size() != 2 || !spec[0].is_string() || !spec[1].is_object()) {
-        md->unsupportedSpecs << T::tr("an unreadable transformation spec in %1").arg(file);
+        problems->append(T::tr("%1: a transformation spec of %2 is not a [class name, {fields}] pair.").arg(file, qs(module)));
         return;
     }
     const std::string cls = spec[0].get<std::string>();
@@ -126,40 +236,85 @@ void readSpec(const json &spec, const std::string &module, const QString &file, 
     if (fields.contains("peft_type") && !fields["peft_type"].is_null())
         md->unsupportedSpecs << T::tr("%1 with PEFT (%2)").arg(qs(cls), qs(module));
     else if (cls == "FusedLinearsSpec")
-        readFusedSpec(fields, module, md);
+        readFusedSpec(fields, module, file, md, problems);
     else if (cls == "GQAQKVColumnParallelLinearSpec")
-        readGqaSpec(fields, module, md);
+        readGqaSpec(fields, module, file, md, problems);
     else
         md->unsupportedSpecs << T::tr("%1 (%2)").arg(qs(cls), qs(module));
 }
 
 // Specs are serialized as [{"module_fully_qualified_name", "specs": [[class name, {fields}], ...]}, ...].
-void readSpecs(const json &j, const QString &file, PartitionMetadata *md)
+void readSpecs(const json &j, const QString &file, PartitionMetadata *md, QStringList *problems)
 {
-    if (!j.contains("model_weight_transformation_specs") || !j["model_weight_transformation_specs"].is_array())
+    const auto it = j.find("model_weight_transformation_specs");
+    if (it == j.end() || it->is_null())
         return;
-    for (const auto &group : j["model_weight_transformation_specs"]) {
-        if (!group.is_object() || !group.contains("specs") || !group["specs"].is_array())
+    if (!it->is_array()) {
+        problems->append(T::tr("%1: \"model_weight_transformation_specs\" must be a list, not %2.").arg(file, typeName(*it)));
+        return;
+    }
+    for (const auto &group : *it) {
+        if (!group.is_object()) {
+            problems->append(T::tr("%1: a transformation spec group is %2, not an object.").arg(file, typeName(group)));
             continue;
-        const std::string module = group.value("module_fully_qualified_name", std::string());
-        for (const auto &spec : group["specs"])
-            readSpec(spec, module, file, md);
+        }
+        Fields f(group, T::tr("%1, a transformation spec group").arg(file), problems);
+        const std::string module = f.name("module_fully_qualified_name");
+        const json *specs = f.find("specs");
+        if (!specs || !specs->is_array())
+            specs ? f.bad("specs", T::tr("a list"), *specs) : f.missing("specs");
+        if (!f.ok())
+            continue;
+        for (const auto &spec : *specs)
+            readSpec(spec, module, file, md, problems);
     }
 }
 
 // Legacy: sharded_metadata {name: {kind: "sharded"|"tied", partition_dim}} inside checkpoint.pt.
-void readShardedMetadata(const PickleValue &sm, PartitionMetadata *md)
+void readShardedMetadata(const PickleValue &sm, const QString &file, PartitionMetadata *md, QStringList *problems)
 {
     for (const auto &[k, v] : sm.dict) {
         if (!k || k->kind != PickleValue::Kind::Str || !v || v->kind != PickleValue::Kind::Dict)
             continue;
+        // An entry holds kind and partition_dim: a large dict is not one (and would make every lookup long).
+        if (v->dict.size() > 16) {
+            problems->append(T::tr("%1: the sharded_metadata of %2 is not a {kind, partition_dim} entry.").arg(file, qs(k->s)));
+            continue;
+        }
         PartitionMetadata::Param p;
         const PickleValue *kind = v->get("kind");
         const PickleValue *dim = v->get("partition_dim");
         p.parallel = kind && kind->isStr() && kind->s == "sharded";
-        p.dim = p.parallel && dim && dim->kind == PickleValue::Kind::Int ? int(dim->i) : -1;
+        if (p.parallel) {
+            if (!dim || dim->kind != PickleValue::Kind::Int || dim->i < 0 || dim->i >= std::int64_t(kMaxTensorDims)) {
+                problems->append(T::tr("%1: the sharded_metadata of %2 has no partition_dim from 0 to %3.").arg(file, qs(k->s))
+                                     .arg(kMaxTensorDims - 1));
+                continue;
+            }
+            p.dim = int(dim->i);
+        }
         md->params[k->s] = p;
     }
+}
+
+bool readFileBytes(const QString &file, QByteArray *bytes, QStringList *problems)
+{
+    const QFileInfo fi(file);
+    QFile f(file);
+    if (!fi.exists()) {
+        problems->append(T::tr("The partitioning metadata %1 is missing.").arg(file));
+        return false;
+    }
+    if (!fi.isFile() || fi.size() > kMaxMetadataBytes) {
+        problems->append(T::tr("The partitioning metadata %1 is not a regular file of at most %2 MiB.").arg(file).arg(kMaxMetadataBytes >> 20));
+        return false;
+    }
+    if (!f.open(QIODevice::ReadOnly)) {
+        problems->append(T::tr("Cannot read the partitioning metadata %1: %2").arg(file, f.errorString()));
+        return false;
+    }
+    *bytes = f.read(kMaxMetadataBytes + 1);
+    return true;
 }
 }  // namespace
 
@@ -178,36 +333,46 @@ QString rankMetadataFileName()
     return QStringLiteral("mp_metadata.json");
 }
 
-bool loadMpMetadata(const QString &file, PartitionMetadata *md, QStringList *problems)
+bool parseMpMetadata(const QByteArray &bytes, const QString &file, PartitionMetadata *md, QStringList *problems)
 {
-    json j;
-    if (!readMetadataJson(file, &j, problems))
-        return false;
-    try {
-        readParameters(j["parameters"], md);
-        readSpecs(j, file, md);
-    } catch (const json::exception &e) {
-        problems->append(T::tr("%1 holds a value of an unexpected type (%2).").arg(file, QString::fromUtf8(e.what())));
+    const qsizetype before = problems->size();
+    json j = json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
+    if (j.is_discarded()) {
+        problems->append(T::tr("%1 is not valid JSON.").arg(file));
         return false;
     }
-    return true;
+    if (!j.is_object() || !j.contains("parameters") || !j["parameters"].is_object()) {
+        problems->append(T::tr("%1 has no \"parameters\" map.").arg(file));
+        return false;
+    }
+    try {
+        readParameters(j["parameters"], file, md, problems);
+        readSpecs(j, file, md, problems);
+    } catch (const json::exception &e) {  // every access is type-checked first: this is a last resort
+        problems->append(T::tr("%1 holds a value of an unexpected type (%2).").arg(file, QString::fromUtf8(e.what())));
+    }
+    return problems->size() == before;
 }
 
-int tpSizeInMetadata(const QString &file)
+bool loadMpMetadata(const QString &file, PartitionMetadata *md, QStringList *problems)
 {
-    QFile mf(file);
-    if (!mf.open(QIODevice::ReadOnly))
+    QByteArray bytes;
+    return readFileBytes(file, &bytes, problems) && parseMpMetadata(bytes, file, md, problems);
+}
+
+int tpSizeInMetadata(const QString &file, QStringList *problems)
+{
+    QByteArray bytes;
+    QStringList all;
+    PartitionMetadata md;
+    if (!readFileBytes(file, &bytes, &all))
         return 0;
-    int tp = 0;
-    try {
-        const json j = json::parse(mf.readAll().toStdString());
-        if (j.contains("parameters") && j["parameters"].is_object())
-            for (const auto &p : j["parameters"])
-                if (p.is_object() && p.value("tensor_model_parallel", false))
-                    tp = std::max(tp, p.value("num_partitions", 0));
-    } catch (const json::exception &) {
-    }
-    return tp;
+    parseMpMetadata(bytes, file, &md, &all);
+    // Only what decides the tp size is said here; the rest is said when the checkpoint is checked.
+    for (const QString &p : std::as_const(all))
+        if (p.contains(QLatin1String("\"num_partitions\"")))
+            problems->append(p);
+    return md.numPartitions;
 }
 
 PartitionMetadata metadataForStage(const CheckpointCandidate &c, const OpenShards &shards, int pp, QStringList *problems)
@@ -224,7 +389,7 @@ PartitionMetadata metadataForStage(const CheckpointCandidate &c, const OpenShard
         }
     } else if (first) {
         if (const PickleValue *sm = first->shardedMetadata())
-            readShardedMetadata(*sm, &md);
+            readShardedMetadata(*sm, first->file().path, &md, problems);
         else if (c.tpSize > 1)
             problems->append(T::tr("%1 has no sharded_metadata: cannot tell which parameters are split.").arg(first->file().path));
     }

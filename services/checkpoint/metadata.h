@@ -6,6 +6,7 @@
 
 #include "services/checkpoint/discover.h"
 
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
 
@@ -24,6 +25,7 @@ struct PartitionMetadata {
         int dim = -1;
         int stride = 1;
     };
+    // Every field below was read with its type and range checked (see metadata.cpp).
     // FusedLinearsSpec: several linears stored as one, each rank holding original_dims[i] / tp of each.
     struct Fused {
         std::string module, fusedName;
@@ -44,7 +46,11 @@ struct PartitionMetadata {
     std::vector<Fused> fused;
     std::vector<Gqa> gqa;
     QStringList unsupportedSpecs;
+    int numPartitions = 0;  // the largest num_partitions of a tensor-parallel parameter: the real tp size
 };
+
+// A metadata file larger than this is not one (a real one takes a few hundred bytes per parameter).
+constexpr qint64 kMaxMetadataBytes = qint64(64) << 20;
 
 // "mp_metadata_pp_rank_<pp>.json" (pp not zero-padded) in the shards folder, and the glob that finds them all.
 QString mpMetadataFileName(int pp);
@@ -52,11 +58,15 @@ QString mpMetadataFileGlob();
 // "mp_metadata.json": the metadata inside one rank folder (Ingot's backend).
 QString rankMetadataFileName();
 
-// Reads an mp_metadata JSON file into *md; problems (missing, not JSON, no parameters) are listed, not thrown.
+// Reads an mp_metadata JSON file into *md; problems (missing, not JSON, no parameters, a field of the wrong type or
+// out of range, named with its file, object and field) are listed, not thrown. A parameter or spec with a problem
+// is left out of *md. False when there was any problem.
 bool loadMpMetadata(const QString &file, PartitionMetadata *md, QStringList *problems);
+// The same on the file's bytes (`file` names it in the problems).
+bool parseMpMetadata(const QByteArray &bytes, const QString &file, PartitionMetadata *md, QStringList *problems);
 // The largest num_partitions of a tensor-parallel parameter in an mp_metadata file: the real tp size. 0 when the
-// file cannot be read.
-int tpSizeInMetadata(const QString &file);
+// file cannot be read; a num_partitions of the wrong type or out of range (1 to kMaxRank + 1) is a problem.
+int tpSizeInMetadata(const QString &file, QStringList *problems);
 // The metadata of pipeline stage `pp`, wherever the checkpoint's layout keeps it.
 PartitionMetadata metadataForStage(const CheckpointCandidate &c, const OpenShards &shards, int pp, QStringList *problems);
 

@@ -1,12 +1,17 @@
 #include "services/checkpoint/plan.h"
 
+#include "services/checkpoint/assemble.h"
 #include "services/checkpoint/metadata.h"
 #include "services/checkpoint/shardreader.h"
+#include "services/util/names.h"
 
 #include <QCoreApplication>
+#include <QUtf8StringView>
 
 #include <algorithm>
+#include <exception>
 #include <map>
+#include <new>
 #include <set>
 
 namespace ingot {
@@ -18,9 +23,10 @@ struct PlanText {
 using T = PlanText;
 using Shape = std::vector<std::int64_t>;
 
+// Names come from files: shown escaped.
 QString qs(const std::string &s)
 {
-    return QString::fromStdString(s);
+    return displayName(nameFromBytes(QByteArray::fromStdString(s)));
 }
 
 QString shapeText(const Shape &s)
@@ -31,17 +37,9 @@ QString shapeText(const Shape &s)
     return QLatin1Char('[') + p.join(QStringLiteral(", ")) + QLatin1Char(']');
 }
 
-qint64 byteSize(DType dtype, const Shape &shape)
+QString dtypeText(DType t)
 {
-    qint64 bytes = dtypeSize(dtype);
-    for (auto d : shape)
-        bytes *= d;
-    return bytes;
-}
-
-bool holds(const std::vector<std::string> &names, const std::string &n)
-{
-    return std::find(names.begin(), names.end(), n) != names.end();
+    return QString::fromLatin1(safetensorsName(t));
 }
 
 // What planning one pipeline stage needs: its ranks, their names and its metadata.
@@ -49,9 +47,11 @@ struct Stage {
     int pp = 0;
     std::vector<ShardReader *> ranks;  // by tp rank
     std::vector<std::string> names;    // of tp rank 0
+    std::set<std::string> nameSet;
     PartitionMetadata md;
     std::map<std::string, const PartitionMetadata::Fused *> fusedBySource;
     std::set<std::string> consumed;  // sources already planned as parts of a GQA attention
+    bool holds(const std::string &n) const { return nameSet.count(n) > 0; }
 };
 
 class Planner final
@@ -68,18 +68,23 @@ private:
     void planGqa(Stage &s, const PartitionMetadata::Gqa &g);
     bool addGqaEntries(const Stage &s, const PartitionMetadata::Gqa &g, const std::vector<std::string> &srcs,
                        const std::string &oName);
+    bool gqaHeadOrderIsAPermutation(const PartitionMetadata::Gqa &g);
     void checkSameNames(const Stage &s);
     void checkTiedCopy(const Stage &s, const std::string &n);
     void planParameter(const Stage &s, const std::string &n);
     bool partitionOf(const Stage &s, ConsolidatePlanEntry *e);
-    void gatherPieces(const Stage &s, ConsolidatePlanEntry *e);
-    void addFusedParts(const Stage &s, const ConsolidatePlanEntry &e, const PartitionMetadata::Fused &fu);
+    void addFusedParts(const ConsolidatePlanEntry &e, const PartitionMetadata::Fused &fu);
+    bool add(ConsolidatePlanEntry e);
+    void checkPieces(const Stage &s, const ConsolidatePlanEntry &e);
+    void checkOutputNames();
     void problem(const QString &p) { m_plan->problems.append(p); }
 
     ConsolidationPlan *m_plan;
     const CheckpointCandidate &m_c;
     OpenShards m_shards;
     std::map<std::string, int> m_stageOf;  // the stage each output name was first planned from
+    std::map<std::string, std::vector<int>> m_entriesOf;  // source -> its entries
+    std::set<std::pair<int, std::string>> m_checked;   // (pp, source) whose pieces were checked
 };
 
 void Planner::run()
@@ -93,6 +98,7 @@ void Planner::run()
         if (loadStage(pp, &s))
             planStage(s);
     }
+    checkOutputNames();
 }
 
 bool Planner::loadStage(int pp, Stage *s)
@@ -106,6 +112,7 @@ bool Planner::loadStage(int pp, Stage *s)
         }
     }
     s->names = s->ranks[0]->names();
+    s->nameSet.insert(s->names.begin(), s->names.end());
     s->md = metadataForStage(m_c, m_shards, pp, &m_plan->problems);
     for (const QString &u : std::as_const(s->md.unsupportedSpecs))
         problem(T::tr("Not supported yet: %1 (pp rank %2).").arg(u).arg(pp));
@@ -140,46 +147,77 @@ void Planner::planGqa(Stage &s, const PartitionMetadata::Gqa &g)
     const std::string oName = g.module + "." + g.o + ".weight";
     const std::vector<std::string> srcs = g.fuse ? std::vector<std::string>{base + "_qkv"}
                                                  : std::vector<std::string>{base + "_q", base + "_k", base + "_v"};
-    const bool present = std::all_of(srcs.begin(), srcs.end(), [&](const std::string &x) { return holds(s.names, x); });
-    const bool hasO = holds(s.names, oName);
+    const bool present = std::all_of(srcs.begin(), srcs.end(), [&](const std::string &x) { return s.holds(x); });
+    const bool hasO = s.holds(oName);
     if (!present || !hasO) {
         if (present || hasO)
             problem(T::tr("The GQA attention %1 misses some of its parameters in pp rank %2.").arg(qs(g.module)).arg(s.pp));
         return;  // this stage does not hold that attention
     }
+    for (const auto &x : srcs)
+        s.consumed.insert(x);
+    s.consumed.insert(oName);
     if (g.tpSize != m_c.tpSize) {
         problem(T::tr("%1: the GQA spec says tp %2, the shards tp %3.").arg(qs(g.module)).arg(g.tpSize).arg(m_c.tpSize));
         return;
     }
-    if (!addGqaEntries(s, g, srcs, oName))
-        return;
-    for (const auto &x : srcs)
-        s.consumed.insert(x);
-    s.consumed.insert(oName);
+    addGqaEntries(s, g, srcs, oName);
+}
+
+// optimum-neuron's per-rank head order must name every query head once, or the output would have holes.
+bool Planner::gqaHeadOrderIsAPermutation(const PartitionMetadata::Gqa &g)
+{
+    std::vector<bool> seen(size_t(g.heads), false);
+    std::int64_t count = 0;
+    for (int tp = 0; tp < g.tpSize; ++tp)
+        for (auto h : gqaQueryHeadsForRank(g.tpSize, tp, g.heads, g.kvHeads, g.multiplier)) {
+            if (h < 0 || h >= g.heads || seen[size_t(h)])
+                return false;
+            seen[size_t(h)] = true;
+            ++count;
+        }
+    return count == g.heads;
 }
 
 bool Planner::addGqaEntries(const Stage &s, const PartitionMetadata::Gqa &g, const std::vector<std::string> &srcs,
                             const std::string &oName)
 {
     DType dt = DType::Unknown, odt = DType::Unknown;
-    Shape qkvShape, oShape;
-    s.ranks[0]->info(srcs[0], &dt, &qkvShape);
+    Shape qShape, oShape;
+    s.ranks[0]->info(srcs[0], &dt, &qShape);
     s.ranks[0]->info(oName, &odt, &oShape);
-    if (qkvShape.size() != 2 || oShape.size() != 2) {
-        problem(T::tr("%1: GQA weights are not matrices.").arg(qs(g.module)));
+    if (qShape.size() != 2 || oShape.size() != 2 || qShape[1] < 1 || oShape[0] < 1) {
+        problem(T::tr("%1: GQA weights are not non-empty matrices (%2 %3, %4 %5 on tp rank 0).").arg(qs(g.module), qs(srcs[0]),
+                    shapeText(qShape), qs(oName), shapeText(oShape)));
         return false;
     }
-    if (g.fuse && qkvShape[0] != g.qPerPartition + 2 * g.kvPerPartition) {
-        problem(T::tr("%1: the fused qkv piece has %2 rows, the spec implies %3.").arg(qs(g.module))
-                    .arg(qkvShape[0]).arg(g.qPerPartition + 2 * g.kvPerPartition));
+    // Each rank holds heads / tp query heads of head_dim rows, and kv_output_size_per_partition rows of the
+    // kv_size_multiplier-times replicated keys and values.
+    const std::int64_t headsPerRank = g.heads / g.tpSize;
+    std::int64_t headDim = 0, kvRows = 0, kvAll = 0, qkvRows = 0;
+    if (g.qPerPartition % headsPerRank != 0 || (headDim = g.qPerPartition / headsPerRank) < 1 ||
+        !checkedMul(g.kvPerPartition, g.tpSize, &kvAll) || !checkedMul(std::int64_t(g.kvHeads) * g.multiplier, headDim, &kvRows) ||
+        kvAll != kvRows) {
+        problem(T::tr("%1: the GQA spec's sizes do not fit together: q_output_size_per_partition %2 for %3 heads over tp %4, "
+                      "kv_output_size_per_partition %5 for %6 key/value heads x%7.").arg(qs(g.module)).arg(g.qPerPartition)
+                    .arg(g.heads).arg(g.tpSize).arg(g.kvPerPartition).arg(g.kvHeads).arg(g.multiplier));
         return false;
     }
-    const std::int64_t headDim = g.qPerPartition / (g.heads / g.tpSize);
-    const std::int64_t hidden = qkvShape[1];
+    if (!gqaHeadOrderIsAPermutation(g)) {
+        problem(T::tr("%1: the GQA head layout (%2 heads, %3 key/value heads x%4, tp %5) is not one Ingot can put back in "
+                      "order.").arg(qs(g.module)).arg(g.heads).arg(g.kvHeads).arg(g.multiplier).arg(g.tpSize));
+        return false;
+    }
+    if (g.fuse && !checkedAdd(g.qPerPartition, 2 * g.kvPerPartition, &qkvRows)) {
+        problem(T::tr("%1: the GQA sizes overflow.").arg(qs(g.module)));
+        return false;
+    }
+    const std::int64_t hidden = qShape[1];
     const std::string outNames[] = {g.module + "." + g.q + ".weight", g.module + "." + g.k + ".weight",
                                     g.module + "." + g.v + ".weight", oName};
     const Shape shapes[] = {{g.heads * headDim, hidden}, {g.kvHeads * headDim, hidden}, {g.kvHeads * headDim, hidden},
                             {oShape[0], g.heads * headDim}};
+    bool ok = true;
     for (int role = 0; role < 4; ++role) {
         ConsolidatePlanEntry e;
         e.name = outNames[role];
@@ -196,19 +234,18 @@ bool Planner::addGqaEntries(const Stage &s, const PartitionMetadata::Gqa &g, con
         e.fusedQkv = g.fuse;
         e.partitionDim = role == 3 ? 1 : 0;
         e.shape = shapes[role];
-        e.bytes = byteSize(e.dtype, e.shape);
         m_stageOf[e.name] = s.pp;
-        m_plan->entries.append(e);
+        checkPieces(s, e);
+        ok = add(e) && ok;
     }
-    return true;
+    return ok;
 }
 
 void Planner::checkSameNames(const Stage &s)
 {
-    const std::set<std::string> nameSet(s.names.begin(), s.names.end());
     for (int tp = 1; tp < m_c.tpSize; ++tp) {
         const std::vector<std::string> other = s.ranks[size_t(tp)]->names();
-        if (std::set<std::string>(other.begin(), other.end()) != nameSet)
+        if (std::set<std::string>(other.begin(), other.end()) != s.nameSet)
             problem(T::tr("tp rank %1 of pp rank %2 holds other parameters than tp rank 0.").arg(tp).arg(s.pp));
     }
 }
@@ -220,13 +257,14 @@ void Planner::checkTiedCopy(const Stage &s, const std::string &n)
     DType here = DType::Unknown;
     Shape hereShape;
     s.ranks[0]->info(n, &here, &hereShape);
-    for (const auto &x : std::as_const(m_plan->entries)) {
-        if (x.source != n || x.fuseAxis >= 0)
+    const auto it = m_entriesOf.find(n);
+    if (it == m_entriesOf.end())
+        return;
+    for (int i : it->second) {
+        const ConsolidatePlanEntry &x = m_plan->entries[i];
+        if (x.fuseAxis >= 0 || x.gqaRole >= 0)
             continue;
-        Shape piece = x.shape;
-        if (x.partitionDim >= 0 && x.partitionDim < int(piece.size()))
-            piece[size_t(x.partitionDim)] /= m_c.tpSize;
-        if (x.dtype != here || piece != hereShape)
+        if (x.dtype != here || pieceShape(x, m_c.tpSize) != hereShape)
             problem(T::tr("%1 is in pp ranks %2 and %3 with different shapes or dtypes.").arg(qs(n)).arg(m_stageOf[n]).arg(s.pp));
     }
 }
@@ -241,14 +279,18 @@ void Planner::planParameter(const Stage &s, const std::string &n)
     s.ranks[0]->info(n, &e.dtype, &e.shape);
     if (!partitionOf(s, &e))
         return;
-    gatherPieces(s, &e);
-    const auto fused = s.fusedBySource.find(n);
-    if (fused != s.fusedBySource.end()) {
-        addFusedParts(s, e, *fused->second);
+    // The output is tp rank 0's piece, tp times as long along partition_dim; every piece is then checked.
+    if (e.partitionDim >= 0 && !checkedMul(e.shape[size_t(e.partitionDim)], m_c.tpSize, &e.shape[size_t(e.partitionDim)])) {
+        problem(T::tr("%1: its size along dim %2 overflows.").arg(qs(n)).arg(e.partitionDim));
         return;
     }
-    e.bytes = byteSize(e.dtype, e.shape);
-    m_plan->entries.append(e);
+    checkPieces(s, e);
+    const auto fused = s.fusedBySource.find(n);
+    if (fused != s.fusedBySource.end()) {
+        addFusedParts(e, *fused->second);
+        return;
+    }
+    add(e);
 }
 
 // The dim the metadata says the parameter is split along (none when replicated); false when it cannot be.
@@ -267,56 +309,71 @@ bool Planner::partitionOf(const Stage &s, ConsolidatePlanEntry *e)
     return true;
 }
 
-// Every rank's piece must have the dtype and the other dims of tp rank 0's; split ones the same size along
-// partition_dim too (tensor parallelism splits evenly). The output's size along it is their sum.
-void Planner::gatherPieces(const Stage &s, ConsolidatePlanEntry *e)
+// Every rank's piece of `e` against the plan: its dtype, and exactly pieceShape(e). Checked once per source.
+void Planner::checkPieces(const Stage &s, const ConsolidatePlanEntry &e)
 {
-    const QString name = qs(e->name);
-    const int pd = e->partitionDim;
-    std::int64_t along = 0;
+    if (!m_checked.insert({s.pp, e.source}).second)
+        return;
+    const QString name = qs(e.source);
+    const Shape want = pieceShape(e, m_c.tpSize);
+    if (want.empty() && !e.shape.empty()) {
+        problem(T::tr("%1: the pieces of shape %2 cannot be split over tp %3.").arg(name, shapeText(e.shape)).arg(m_c.tpSize));
+        return;
+    }
+    const int pd = e.gqaRole >= 0 || e.fuseAxis >= 0 ? -1 : e.partitionDim;
     for (int tp = 0; tp < m_c.tpSize; ++tp) {
         DType dt = DType::Unknown;
         Shape sh;
-        if (!s.ranks[size_t(tp)]->info(e->source, &dt, &sh))
-            continue;  // reported by checkSameNames()
-        if (dt != e->dtype)
-            problem(T::tr("%1: dtype %2 on tp rank %3 but %4 on tp rank 0.").arg(name, QString::fromLatin1(safetensorsName(dt)))
-                        .arg(tp).arg(QString::fromLatin1(safetensorsName(e->dtype))));
-        bool sameOtherDims = sh.size() == e->shape.size();
-        for (std::size_t d = 0; sameOtherDims && d < sh.size(); ++d)
-            if (int(d) != pd && sh[d] != e->shape[d])
-                sameOtherDims = false;
-        if (!sameOtherDims) {
-            problem(T::tr("%1: shape %2 on tp rank %3 disagrees with %4 on tp rank 0.").arg(name, shapeText(sh)).arg(tp).arg(shapeText(e->shape)));
-        } else if (pd >= 0) {
-            if (sh[size_t(pd)] != e->shape[size_t(pd)])
-                problem(T::tr("%1: tp rank %2 holds %3 along dim %4 but tp rank 0 holds %5: the partition sizes do not add up.")
-                            .arg(name).arg(tp).arg(sh[size_t(pd)]).arg(pd).arg(e->shape[size_t(pd)]));
-            along += sh[size_t(pd)];
+        if (!s.ranks[size_t(tp)]->info(e.source, &dt, &sh)) {
+            if (tp > 0)
+                continue;  // reported by checkSameNames()
+            problem(T::tr("%1 is missing on tp rank 0 of pp rank %2.").arg(name).arg(s.pp));
+            return;
         }
+        if (dt != e.dtype)
+            problem(T::tr("%1: dtype %2 on tp rank %3 but %4 on tp rank 0.").arg(name, dtypeText(dt)).arg(tp).arg(dtypeText(e.dtype)));
+        if (sh == want)
+            continue;
+        bool onlyAlongPd = pd >= 0 && sh.size() == want.size();
+        for (std::size_t d = 0; onlyAlongPd && d < sh.size(); ++d)
+            onlyAlongPd = int(d) == pd || sh[d] == want[d];
+        if (onlyAlongPd)
+            problem(T::tr("%1: tp rank %2 holds %3 along dim %4 but tp rank 0 holds %5: the partition sizes do not add up.")
+                        .arg(name).arg(tp).arg(sh[size_t(pd)]).arg(pd).arg(want[size_t(pd)]));
+        else
+            problem(T::tr("%1: shape %2 on tp rank %3 of pp rank %4, but the plan (from tp rank 0 and the metadata) "
+                          "expects %5.").arg(name, shapeText(sh)).arg(tp).arg(s.pp).arg(shapeText(want)));
     }
-    if (pd >= 0)
-        e->shape[size_t(pd)] = along;
 }
 
 // Unfuse: each rank's piece holds original_dims[i] / tp of every linear along fuse_axis.
-void Planner::addFusedParts(const Stage &s, const ConsolidatePlanEntry &e, const PartitionMetadata::Fused &fu)
+void Planner::addFusedParts(const ConsolidatePlanEntry &e, const PartitionMetadata::Fused &fu)
 {
     const std::string &n = e.source;
     const std::string param = n.substr(n.rfind('.') + 1);
-    Shape piece;
-    DType dt = DType::Unknown;
-    s.ranks[0]->info(n, &dt, &piece);
-    if (fu.fuseAxis >= int(piece.size())) {
-        problem(T::tr("%1: fuse_axis %2 does not fit its shape.").arg(qs(n)).arg(fu.fuseAxis));
+    const Shape piece = pieceShape(e, m_c.tpSize);
+    if (fu.fuseAxis < 0 || fu.fuseAxis >= int(piece.size())) {
+        problem(T::tr("%1: fuse_axis %2 does not fit its shape %3.").arg(qs(n)).arg(fu.fuseAxis).arg(shapeText(piece)));
+        return;
+    }
+    if (fu.tpSize != m_c.tpSize) {
+        problem(T::tr("%1: the fused spec says tp %2, the shards tp %3.").arg(qs(n)).arg(fu.tpSize).arg(m_c.tpSize));
+        return;
+    }
+    if (m_c.tpSize > 1 && e.partitionDim < 0) {
+        problem(T::tr("%1: a fused linear that is not split over the tp ranks (no partition_dim in the metadata).").arg(qs(n)));
         return;
     }
     std::int64_t total = 0;
-    for (auto d : fu.originalDims)
-        total += d / fu.tpSize;
-    if (total != piece[size_t(fu.fuseAxis)] || fu.tpSize != m_c.tpSize) {
-        problem(T::tr("%1: the fused sizes %2 / tp %3 do not match the shard's %4.").arg(qs(n))
-                    .arg(total * fu.tpSize).arg(fu.tpSize).arg(piece[size_t(fu.fuseAxis)]));
+    for (auto d : fu.originalDims) {
+        if (d < 1 || d % fu.tpSize != 0 || !checkedAdd(total, d / fu.tpSize, &total)) {
+            problem(T::tr("%1: the fused size %2 is not a positive multiple of tp %3.").arg(qs(n)).arg(d).arg(fu.tpSize));
+            return;
+        }
+    }
+    if (total != piece[size_t(fu.fuseAxis)]) {
+        problem(T::tr("%1: the fused sizes add up to %2 per rank, the shard holds %3 along dim %4.").arg(qs(n))
+                    .arg(total).arg(piece[size_t(fu.fuseAxis)]).arg(fu.fuseAxis));
         return;
     }
     std::int64_t offset = 0;
@@ -326,16 +383,78 @@ void Planner::addFusedParts(const Stage &s, const ConsolidatePlanEntry &e, const
         part.fuseAxis = fu.fuseAxis;
         part.fuseOffset = offset;
         part.fuseLength = fu.originalDims[k] / fu.tpSize;
+        part.fuseTotal = total;
         offset += part.fuseLength;
         part.shape = piece;
         part.shape[size_t(fu.fuseAxis)] = part.fuseLength;
         if (part.partitionDim >= 0)
-            part.shape[size_t(part.partitionDim)] *= m_c.tpSize;
-        part.bytes = byteSize(part.dtype, part.shape);
-        m_plan->entries.append(part);
+            part.shape[size_t(part.partitionDim)] *= m_c.tpSize;  // at most the whole fused output's size
+        add(part);
+    }
+}
+
+// With its size in bytes, checked.
+bool Planner::add(ConsolidatePlanEntry e)
+{
+    std::int64_t bytes = 0;
+    if (!checkedByteSize(e.dtype, e.shape, &bytes)) {
+        problem(T::tr("%1: shape %2 (%3) is too large: its size does not fit in 64 bits.").arg(qs(e.name), shapeText(e.shape), dtypeText(e.dtype)));
+        return false;
+    }
+    e.bytes = bytes;
+    m_entriesOf[e.source].push_back(int(m_plan->entries.size()));
+    m_plan->entries.append(e);
+    return true;
+}
+
+// Output names must be unique, and never the safetensors header's own key.
+void Planner::checkOutputNames()
+{
+    std::set<std::string> seen;
+    std::int64_t total = 0;
+    for (const ConsolidatePlanEntry &e : std::as_const(m_plan->entries)) {
+        if (!QUtf8StringView(e.name).isValidUtf8())
+            problem(T::tr("The tensor name %1 is not valid UTF-8, which safetensors and torch.load need.").arg(qs(e.name)));
+        else if (e.name == "__metadata__")
+            problem(T::tr("A tensor is named __metadata__, the name safetensors keeps for its header's metadata: it "
+                          "cannot be written."));
+        else if (!seen.insert(e.name).second)
+            problem(T::tr("Two outputs would be named %1 (a parameter and a part of a fused or GQA one?).").arg(qs(e.name)));
+        if (!checkedAdd(total, e.bytes, &total))
+            problem(T::tr("The output's total size does not fit in 64 bits."));
     }
 }
 }  // namespace
+
+std::vector<std::int64_t> pieceShape(const ConsolidatePlanEntry &e, int tpSize)
+{
+    Shape p = e.shape;
+    if (tpSize < 1)
+        return {};
+    if (e.gqaRole >= 0) {
+        if (p.size() != 2)
+            return {};
+        if (e.gqaRole == 3) {
+            if (p[1] % tpSize != 0)
+                return {};
+            return {p[0], p[1] / tpSize};
+        }
+        if (e.fusedQkv)
+            return {e.qRowsPerRank + 2 * e.kvRowsPerRank, p[1]};
+        return {e.gqaRole == 0 ? e.qRowsPerRank : e.kvRowsPerRank, p[1]};
+    }
+    if (e.partitionDim >= 0) {
+        if (e.partitionDim >= int(p.size()) || p[size_t(e.partitionDim)] % tpSize != 0)
+            return {};
+        p[size_t(e.partitionDim)] /= tpSize;
+    }
+    if (e.fuseAxis >= 0) {
+        if (e.fuseAxis >= int(p.size()))
+            return {};
+        p[size_t(e.fuseAxis)] = e.fuseTotal;
+    }
+    return p;
+}
 
 qint64 ConsolidationPlan::bytes() const
 {
@@ -349,7 +468,11 @@ ConsolidationPlan planConsolidation(const CheckpointCandidate &c)
 {
     ConsolidationPlan plan;
     plan.checkpoint = c;
-    Planner(&plan).run();
+    try {
+        Planner(&plan).run();
+    } catch (const std::bad_alloc &) {
+        plan.problems << T::tr("Ran out of memory while checking the checkpoint.");
+    }
     return plan;
 }
 

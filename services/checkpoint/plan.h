@@ -29,6 +29,7 @@ struct ConsolidatePlanEntry {
     int fuseAxis = -1;
     std::int64_t fuseOffset = 0;
     std::int64_t fuseLength = 0;
+    std::int64_t fuseTotal = 0;  // the fused piece's size along fuseAxis
     // GQAQKVColumnParallelLinearSpec: this output is the query (0), key (1), value (2) or output (3) projection of a
     // GQA attention; the query/output heads are put back in their original order, the kv replication dropped.
     int gqaRole = -1;
@@ -47,7 +48,14 @@ struct ConsolidationPlan {
     qint64 bytes() const;  // of the whole output
 };
 
-// Reads every shard's tensor list and metadata and plans the output; problems are listed, not thrown.
+// Reads every shard's tensor list and metadata and plans the output; problems are listed, not thrown. Every piece
+// of every rank is checked against pieceShape() and the entry's dtype, and every size is checked arithmetic, so
+// the plan's numbers can be trusted by what writes it.
 ConsolidationPlan planConsolidation(const CheckpointCandidate &c);
+
+// The shape each tp rank's piece (its `source` tensor) must have for `e`, the same on every rank: the output's
+// shape for a replicated parameter; split along partitionDim into tpSize; the whole fused piece for a fused part;
+// the q, k, v, fused qkv or output-projection piece of a GQA role. Empty when the entry is inconsistent.
+std::vector<std::int64_t> pieceShape(const ConsolidatePlanEntry &e, int tpSize);
 
 }  // namespace ingot

@@ -36,9 +36,15 @@ std::optional<RankIds> parseRankName(const QString &name)
     if (!m.hasMatch())
         return std::nullopt;
     RankIds r;
-    r.tp = m.captured(1).toInt();
-    r.pp = m.captured(2).toInt();
-    r.ep = m.captured(3).isEmpty() ? -1 : m.captured(3).toInt();
+    bool ok[3] = {true, true, true};
+    r.tp = m.captured(1).toInt(&ok[0]);
+    r.pp = m.captured(2).toInt(&ok[1]);
+    r.ep = m.captured(3).isEmpty() ? -1 : m.captured(3).toInt(&ok[2]);
+    for (int k = 0; k < 3; ++k)
+        if (!ok[k])
+            return std::nullopt;
+    if (r.tp > kMaxRank || r.pp > kMaxRank || r.ep > kMaxRank)
+        return std::nullopt;
     return r;
 }
 
@@ -54,8 +60,11 @@ std::optional<RankIds> parseNxdShardFileName(const QString &name)
     if (!m.hasMatch())
         return std::nullopt;
     std::optional<RankIds> r = parseRankName(m.captured(2));
-    if (r)
-        r->dp = m.captured(1).toInt();
+    bool ok = false;
+    const int dp = m.captured(1).toInt(&ok);
+    if (!r || !ok || dp > kMaxRank)
+        return std::nullopt;
+    r->dp = dp;
     return r;
 }
 

@@ -9,6 +9,10 @@
 
 namespace ingot {
 
+// The largest rank number Ingot reads: a name with a larger one is not a rank name, and a larger tp size in
+// metadata is refused.
+constexpr int kMaxRank = 65535;
+
 struct RankIds {
     int tp = 0;
     int pp = 0;

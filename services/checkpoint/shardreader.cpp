@@ -2,6 +2,7 @@
 
 #include "services/checkpoint/formats/safetensors.h"
 #include "services/checkpoint/formats/torchfile.h"
+#include "services/util/names.h"
 
 #include <QCoreApplication>
 
@@ -27,8 +28,27 @@ bool ShardReader::open(const ShardFile &file, QString *error)
     m_torch = std::make_unique<TorchFile>();
     if (!m_torch->open(file.path, error))
         return false;
-    for (auto &[n, t] : stateDictTensors(m_torch->root()))
+    std::string why;
+    const auto tensors = stateDictTensors(m_torch->root(), nullptr, &why);
+    if (!why.empty()) {
+        *error = QStringLiteral("%1: %2.").arg(file.path, QString::fromStdString(why));
+        return false;
+    }
+    // Every tensor must be readable as it claims; and since tensors may share a storage (tied weights), their
+    // total must stay within a small multiple of the file, or a few names could claim terabytes.
+    std::int64_t total = 0;
+    for (auto &[n, t] : tensors) {
+        std::int64_t bytes = 0;
+        if (!m_torch->checkTensor(t, displayName(nameFromBytes(QByteArray::fromStdString(n))), error))
+            return false;
+        checkedByteSize(t.dtype, t.shape, &bytes);  // cannot fail once checkTensor() agreed
+        if (!checkedAdd(total, bytes, &total) || total > kMaxSharedStorageFactor * m_torch->fileSize() + (qint64(1) << 20)) {
+            *error = T::tr("%1: its tensors claim more than %2 times the file's size: storages shared by too many "
+                           "names (corrupt or hostile).").arg(file.path).arg(kMaxSharedStorageFactor);
+            return false;
+        }
         m_tensors[n] = t;
+    }
     return true;
 }
 

@@ -28,7 +28,11 @@ public:
     ShardReader();
     ~ShardReader();
 
+    // Opens the file and checks every tensor in it: a torch tensor must lie within its storage record and claim
+    // no more elements than it holds, and all of a torch file's tensors together at most kMaxSharedStorageFactor
+    // times the file's size (tied weights share a storage; nothing legitimate shares one much more).
     bool open(const ShardFile &file, QString *error);
+    static constexpr qint64 kMaxSharedStorageFactor = 8;
     const ShardFile &file() const { return m_file; }
 
     // The tensors' names, in the file's order (safetensors) or sorted (torch).

@@ -2,10 +2,13 @@
 
 #include "services/checkpoint/formats/safetensors.h"
 #include "services/checkpoint/formats/torchfile.h"
+#include "services/util/names.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QFile>
+#include <QDir>
+#include <QFileInfo>
 #include <QRegularExpression>
 
 #include <nlohmann/json.hpp>
@@ -28,27 +31,47 @@ QByteArray sha256(const char *data, qint64 size)
     return QCryptographicHash::hash(QByteArrayView(data, qsizetype(size)), QCryptographicHash::Sha256);
 }
 
+QString qs(const std::string &s)
+{
+    return displayName(nameFromBytes(QByteArray::fromStdString(s)));
+}
+
+QString shapeList(const std::vector<std::int64_t> &shape)
+{
+    QStringList p;
+    for (auto d : shape)
+        p << QString::number(d);
+    return p.join(QStringLiteral(", "));
+}
+
 // Compares what one file holds with the expected sums; what was seen is taken out of *left.
 class FileCheck final
 {
     Q_DISABLE_COPY_MOVE(FileCheck)
 
 public:
-    FileCheck(const QString &file, std::map<std::string, QByteArray> *left, QStringList *problems)
-        : m_file(file), m_left(left), m_problems(problems) {}
-    void tensor(const std::string &name, const char *data, qint64 size)
+    using Left = std::map<std::string, TensorChecksums::Expected>;
+    FileCheck(const QString &file, Left *left, QStringList *problems) : m_file(file), m_left(left), m_problems(problems) {}
+    void tensor(const std::string &name, DType dtype, const std::vector<std::int64_t> &shape, const char *data, qint64 size)
     {
         const auto it = m_left->find(name);
-        if (it == m_left->end() || it->second != sha256(data, size))
-            *m_problems << T::tr("%1 in %2 does not match its sources.").arg(QString::fromStdString(name), m_file);
-        if (it != m_left->end())
-            m_left->erase(it);
+        if (it == m_left->end()) {
+            *m_problems << T::tr("%1 in %2 is not one of the outputs (or is there twice).").arg(qs(name), m_file);
+            return;
+        }
+        if (it->second.dtype != dtype || it->second.shape != shape)
+            *m_problems << T::tr("%1 in %2 reads back as %3 [%4], but %5 [%6] was written.").arg(qs(name), m_file,
+                               QString::fromLatin1(safetensorsName(dtype)), shapeList(shape),
+                               QString::fromLatin1(safetensorsName(it->second.dtype)), shapeList(it->second.shape));
+        else if (it->second.sha256 != sha256(data, size))
+            *m_problems << T::tr("%1 in %2 does not match its sources.").arg(qs(name), m_file);
+        m_left->erase(it);
     }
     void problem(const QString &p) { *m_problems << p; }
 
 private:
     QString m_file;
-    std::map<std::string, QByteArray> *m_left;
+    Left *m_left;
     QStringList *m_problems;
 };
 
@@ -58,12 +81,15 @@ void checkTorchFile(const QString &path, FileCheck &check)
     QString error;
     if (!tf.open(path, &error))
         return check.problem(error);
-    std::string bytes;
-    for (const auto &[name, ref] : stateDictTensors(tf.root())) {
+    std::string bytes, why;
+    const auto tensors = stateDictTensors(tf.root(), nullptr, &why);
+    if (!why.empty())
+        return check.problem(QStringLiteral("%1: %2").arg(path, QString::fromStdString(why)));
+    for (const auto &[name, ref] : tensors) {
         if (!tf.readTensor(ref, &bytes, &error))
             check.problem(error);
         else
-            check.tensor(name, bytes.data(), qint64(bytes.size()));
+            check.tensor(name, ref.dtype, ref.shape, bytes.data(), qint64(bytes.size()));
     }
 }
 
@@ -73,22 +99,17 @@ void checkSafetensorsFile(const QString &path, FileCheck &check)
     QString error;
     if (!r.open(path, &error))
         return check.problem(error);
+    const auto format = r.metadata().find("format");
+    if (format == r.metadata().end() || format->second != "pt")
+        check.problem(T::tr("%1: its __metadata__ does not say format \"pt\", which transformers requires.").arg(path));
     for (const SafetensorInfo &t : r.tensors())
-        check.tensor(t.name, r.data(t), qint64(t.end - t.begin));
+        check.tensor(t.name, t.dtype, t.shape, r.data(t), qint64(t.end - t.begin));
 }
 
 bool endsWith(const std::string &n, const char *suffix)
 {
     const std::size_t k = std::strlen(suffix);
     return n.size() >= k && n.compare(n.size() - k, k, suffix) == 0;
-}
-
-QString shapeList(const std::vector<std::int64_t> &shape)
-{
-    QStringList p;
-    for (auto d : shape)
-        p << QString::number(d);
-    return p.join(QStringLiteral(", "));
 }
 
 // The config's numbers that shapes follow from (-1 where it does not say).
@@ -115,18 +136,24 @@ ModelShape modelShapeOf(const json &cfg)
     return m;
 }
 
-// The shape config.json implies for this tensor; empty when it implies none (or does not say enough).
+// The shape config.json implies for this tensor; empty when it implies none (or does not say enough, or its numbers
+// overflow).
 std::vector<std::int64_t> impliedShape(const std::string &name, const ModelShape &m)
 {
+    std::int64_t qRows = -1, kvRows = -1;
+    if (!checkedMul(m.heads, m.headDim, &qRows))
+        qRows = -1;
+    if (!checkedMul(m.kv, m.headDim, &kvRows))
+        kvRows = -1;
     std::vector<std::int64_t> want;
     if (endsWith(name, "embed_tokens.weight") || endsWith(name, "lm_head.weight"))
         want = {m.vocab, m.hidden};
     else if (endsWith(name, "q_proj.weight"))
-        want = {m.heads * m.headDim, m.hidden};
+        want = {qRows, m.hidden};
     else if (endsWith(name, "k_proj.weight") || endsWith(name, "v_proj.weight"))
-        want = {m.kv * m.headDim, m.hidden};
+        want = {kvRows, m.hidden};
     else if (endsWith(name, "o_proj.weight"))
-        want = {m.hidden, m.heads * m.headDim};
+        want = {m.hidden, qRows};
     for (auto w : want)
         if (w < 0)
             return {};
@@ -134,15 +161,15 @@ std::vector<std::int64_t> impliedShape(const std::string &name, const ModelShape
 }
 }  // namespace
 
-void TensorChecksums::add(const std::string &name, const char *data, qint64 size)
+void TensorChecksums::add(const ConsolidatePlanEntry &e, const char *data, qint64 size)
 {
-    m_sums[name] = sha256(data, size);
+    m_sums[e.name] = Expected{sha256(data, size), e.dtype, e.shape};
 }
 
 QStringList TensorChecksums::verifyFiles(const QString &folder, const QStringList &files) const
 {
     QStringList problems;
-    std::map<std::string, QByteArray> left = m_sums;
+    FileCheck::Left left = m_sums;
     for (const QString &file : files) {
         FileCheck check(file, &left, &problems);
         const QString path = folder + QLatin1Char('/') + file;
@@ -152,7 +179,78 @@ QStringList TensorChecksums::verifyFiles(const QString &folder, const QStringLis
             checkSafetensorsFile(path, check);
     }
     for (const auto &[name, h] : left)
-        problems << T::tr("%1 is missing from the output.").arg(QString::fromStdString(name));
+        problems << T::tr("%1 is missing from the output.").arg(qs(name));
+    return problems;
+}
+
+QStringList verifyIndex(const QString &folder, const QString &indexName)
+{
+    const QString path = folder + QLatin1Char('/') + indexName;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {T::tr("The index %1 cannot be read: %2").arg(indexName, f.errorString())};
+    const json idx = json::parse(f.readAll().toStdString(), nullptr, false);
+    if (idx.is_discarded() || !idx.is_object())
+        return {T::tr("The index %1 is not valid JSON (empty or cut short?).").arg(indexName)};
+    const auto wm = idx.find("weight_map");
+    const auto md = idx.find("metadata");
+    if (wm == idx.end() || !wm->is_object() || wm->empty())
+        return {T::tr("The index %1 has no weight_map.").arg(indexName)};
+    if (md == idx.end() || !md->is_object() || !md->contains("total_size") || !(*md)["total_size"].is_number_integer())
+        return {T::tr("The index %1 has no metadata.total_size.").arg(indexName)};
+    QStringList problems;
+    std::map<std::string, std::set<std::string>> byFile;  // file -> the names the weight_map puts there
+    for (auto it = wm->begin(); it != wm->end(); ++it) {
+        if (!it->is_string())
+            return {T::tr("The index %1 maps %2 to something that is not a file name.").arg(indexName, qs(it.key()))};
+        byFile[it->get<std::string>()].insert(it.key());
+    }
+    // Tensor files the index does not name: what they hold is lost to whoever reads the index.
+    for (const QString &f : QDir(folder).entryList({QStringLiteral("*.safetensors"), QStringLiteral("*.bin")}, QDir::Files))
+        byFile[f.toStdString()];
+    std::int64_t total = 0;
+    for (const auto &[file, names] : byFile) {
+        const QString name = QString::fromStdString(file);
+        const QString fp = folder + QLatin1Char('/') + name;
+        if (name.contains(QLatin1Char('/')) || !QFileInfo(fp).isFile()) {
+            problems << T::tr("The index names %1, which is not in the output.").arg(qs(file));
+            continue;
+        }
+        std::set<std::string> found;
+        QString error;
+        if (name.endsWith(QLatin1String(".safetensors"))) {
+            SafetensorsReader r;
+            if (!r.open(fp, &error)) {
+                problems << error;
+                continue;
+            }
+            for (const SafetensorInfo &t : r.tensors()) {
+                found.insert(t.name);
+                total += std::int64_t(t.end - t.begin);
+            }
+        } else {
+            TorchFile tf;
+            if (!tf.open(fp, &error)) {
+                problems << error;
+                continue;
+            }
+            for (const auto &[n, ref] : stateDictTensors(tf.root())) {
+                std::int64_t bytes = 0;
+                found.insert(n);
+                if (checkedByteSize(ref.dtype, ref.shape, &bytes))
+                    total += bytes;
+            }
+        }
+        for (const std::string &n : names)
+            if (!found.count(n))
+                problems << T::tr("The index puts %1 in %2, which does not hold it.").arg(qs(n), qs(file));
+        for (const std::string &n : found)
+            if (!names.count(n))
+                problems << T::tr("%1 holds %2, which the index does not map there.").arg(qs(file), qs(n));
+    }
+    const std::int64_t said = (*md)["total_size"].get<std::int64_t>();
+    if (said != total)
+        problems << T::tr("The index says total_size %1, but its files hold %2 bytes of tensors.").arg(said).arg(total);
     return problems;
 }
 
@@ -161,12 +259,11 @@ QStringList checkAgainstConfig(const QString &configPath, const QVector<Consolid
     QFile f(configPath);
     if (!f.open(QIODevice::ReadOnly))
         return {};  // nothing to check against
-    json cfg;
-    try {
-        cfg = json::parse(f.readAll().toStdString());
-    } catch (const json::exception &) {
+    if (f.size() > (qint64(64) << 20))
+        return {T::tr("config.json is larger than 64 MiB: not a model configuration.")};
+    const json cfg = json::parse(f.readAll().toStdString(), nullptr, false);
+    if (cfg.is_discarded())
         return {T::tr("config.json is not valid JSON.")};
-    }
     if (!cfg.is_object())
         return {};
     const ModelShape m = modelShapeOf(cfg);
@@ -179,7 +276,7 @@ QStringList checkAgainstConfig(const QString &configPath, const QVector<Consolid
             layerIds.insert(lm.captured(1).toInt());
         const std::vector<std::int64_t> want = impliedShape(e.name, m);
         if (!want.empty() && e.shape != want)
-            problems << T::tr("%1 has shape [%2] but config.json implies [%3].").arg(QString::fromStdString(e.name), shapeList(e.shape), shapeList(want));
+            problems << T::tr("%1 has shape [%2] but config.json implies [%3].").arg(qs(e.name), shapeList(e.shape), shapeList(want));
     }
     if (m.layers >= 0 && !layerIds.empty() && std::int64_t(layerIds.size()) != m.layers)
         problems << T::tr("The checkpoint has %1 layers but config.json says %2.").arg(layerIds.size()).arg(m.layers);

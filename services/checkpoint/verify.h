@@ -11,23 +11,35 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace ingot {
 
-// The SHA-256 of each output tensor's bytes, by name, as computed from the shards.
+// The SHA-256 of each output tensor's bytes, with its dtype and shape, by name, as computed from the shards.
 class TensorChecksums final
 {
     Q_DISABLE_COPY_MOVE(TensorChecksums)
 
 public:
+    struct Expected {
+        QByteArray sha256;
+        DType dtype = DType::Unknown;
+        std::vector<std::int64_t> shape;
+    };
     TensorChecksums() = default;
-    void add(const std::string &name, const char *data, qint64 size);
-    // Reads back the safetensors and pytorch_model.bin files among `files` (relative to `folder`) and compares.
+    void add(const ConsolidatePlanEntry &e, const char *data, qint64 size);
+    // Reads back the safetensors and pytorch_model.bin files among `files` (relative to `folder`) and compares
+    // every tensor's bytes, dtype and shape; a safetensors file must also say format "pt", as transformers needs.
     QStringList verifyFiles(const QString &folder, const QStringList &files) const;
 
 private:
-    std::map<std::string, QByteArray> m_sums;
+    std::map<std::string, Expected> m_sums;
 };
+
+// The index of a split output (model.safetensors.index.json or pytorch_model.bin.index.json in `folder`), as
+// transformers reads it: valid JSON; every file its weight_map names exists in the folder; the tensors of those
+// files are exactly the weight_map's names, each in the file it names; and metadata.total_size is their size.
+QStringList verifyIndex(const QString &folder, const QString &indexName);
 
 // The shapes a transformers config implies: hidden size, layers, attention and key/value heads, vocabulary.
 // Nothing to say when there is no config.

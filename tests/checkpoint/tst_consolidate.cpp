@@ -4,10 +4,12 @@
 #include "services/checkpoint/assemble.h"
 #include "services/checkpoint/formats/safetensors.h"
 #include "services/checkpoint/ranknames.h"
+#include "services/checkpoint/verify.h"
 #include "tests/support/testsupport.h"
 
 #include <QDir>
 #include <QDirIterator>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -15,14 +17,23 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace ingot;
 
 namespace {
 const QString kScript = QStringLiteral(INGOT_SOURCE_DIR "/tests/fixtures/make_sharded_fixtures.py");
 
-bool python(const QStringList &args, QString *out = nullptr)
+bool python(const QStringList &args, QString *out = nullptr, int scale = 1)
 {
     QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("FIXTURE_SCALE"), QString::number(scale));
+    p.setProcessEnvironment(env);
     p.setProcessChannelMode(QProcess::MergedChannels);
     p.start(QStringLiteral("/usr/bin/python3"), QStringList{kScript} + args);
     p.waitForFinished(300000);
@@ -38,6 +49,54 @@ QStringList leftovers(const QString &dir)
     while (it.hasNext())
         out << it.next();
     return out;
+}
+
+QString said(const ConsolidateReport &rep)
+{
+    return (rep.problems + rep.verifyProblems + QStringList{rep.error}).join(QLatin1Char('\n'));
+}
+
+bool isLink(const QString &path)
+{
+    struct stat st {};
+    return ::lstat(QFile::encodeName(path).constData(), &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+void writeFile(const QString &path, const QByteArray &data)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QCOMPARE(f.write(data), qint64(data.size()));
+}
+
+// The files under `dir` with their sizes, relative, sorted.
+QStringList listing(const QString &dir)
+{
+    QStringList out;
+    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString f = it.next();
+        out << QDir(dir).relativeFilePath(f) + QLatin1Char(' ') + QString::number(QFileInfo(f).size());
+    }
+    out.sort();
+    return out;
+}
+
+// Starts the real ingot-cli on `args` and waits until its staging folder appears in `parent`.
+bool startCliUntilStaging(QProcess &cli, const QStringList &args, const QString &parent)
+{
+    cli.setProcessChannelMode(QProcess::MergedChannels);
+    cli.start(QStringLiteral(INGOT_CLI_PATH), args);
+    if (!cli.waitForStarted(10000))
+        return false;
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < 60000 && cli.state() == QProcess::Running) {
+        if (!QDir(parent).entryList({QStringLiteral(".ingot-consolidating-*")}, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).isEmpty())
+            return true;
+        ::usleep(2000);
+    }
+    return false;
 }
 }  // namespace
 
@@ -431,6 +490,310 @@ private Q_SLOTS:
         QVERIFY(leftovers(dir).isEmpty());
         QVERIFY(findCheckpoints(tmp.path() + QStringLiteral("/nothing-here"), &error).isEmpty());
         QVERIFY(error.contains(QStringLiteral("does not exist")));
+    }
+
+    // Item 3: a full disk while the index is written is an error (it was a silent 0-byte or cut index, reported as
+    // success and "verified"); --verify reads the index as transformers does.
+    void aFullDiskWhileWritingTheIndexIsAnError()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/index-full");
+        QString out, error;
+        QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}, &out));
+        const CheckpointCandidate c = findCheckpoints(dir, &error).first();
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/sizes");
+        o.maxShardBytes = 1;  // one tensor a file: the index is the largest file
+        o.verify = true;
+        ConsolidateReport rep = consolidate(c, o);
+        QVERIFY2(rep.ok(), qPrintable(said(rep)));
+        qint64 largest = 0, index = 0;
+        for (const QString &f : std::as_const(rep.files)) {
+            const qint64 size = QFileInfo(o.output + QLatin1Char('/') + f).size();
+            (f.endsWith(QLatin1String(".index.json")) ? index : largest) = std::max(f.endsWith(QLatin1String(".index.json")) ? index : largest, size);
+        }
+        QVERIFY2(index > largest + 64, qPrintable(QStringLiteral("index %1, largest other %2").arg(index).arg(largest)));
+        o.output = dir + QStringLiteral("/out");
+        {
+            test::FileSizeLimit limit(quint64(largest + (index - largest) / 2));
+            rep = consolidate(c, o);
+        }
+        QVERIFY2(!rep.ok(), "a cut index was reported as a success");
+        QVERIFY(!rep.verified);
+        QVERIFY2(rep.error.contains(QStringLiteral("index")), qPrintable(said(rep)));
+        QVERIFY(!QFileInfo::exists(o.output));
+        QVERIFY(leftovers(dir).isEmpty());
+    }
+
+    void verifyReadsTheIndexAsTransformersDoes()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/index-verify");
+        QString out, error;
+        QVERIFY(python({dir, QStringLiteral("ingot"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}, &out));
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        o.maxShardBytes = 4000;
+        const ConsolidateReport rep = consolidate(findCheckpoints(dir, &error).first(), o);
+        QVERIFY2(rep.ok(), qPrintable(said(rep)));
+        const QString name = QStringLiteral("model.safetensors.index.json");
+        QFile f(o.output + QLatin1Char('/') + name);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray good = f.readAll();
+        f.close();
+        QVERIFY(verifyIndex(o.output, name).isEmpty());
+        QJsonObject idx = QJsonDocument::fromJson(good).object();
+        QJsonObject wm = idx.value(QStringLiteral("weight_map")).toObject();
+        const auto withIndex = [&](const QByteArray &bytes) {
+            writeFile(o.output + QLatin1Char('/') + name, bytes);
+            return verifyIndex(o.output, name).join(QLatin1Char('\n'));
+        };
+        QVERIFY(withIndex(QByteArray()).contains(QStringLiteral("not valid JSON")));
+        QVERIFY(withIndex(good.left(good.size() / 2)).contains(QStringLiteral("not valid JSON")));
+        QJsonObject md = idx.value(QStringLiteral("metadata")).toObject();
+        md[QStringLiteral("total_size")] = md.value(QStringLiteral("total_size")).toInteger() + 4;
+        QJsonObject wrongTotal = idx;
+        wrongTotal[QStringLiteral("metadata")] = md;
+        QVERIFY(withIndex(QJsonDocument(wrongTotal).toJson()).contains(QStringLiteral("total_size")));
+        QJsonObject moved = idx, wm2 = wm;
+        const QString first = wm.keys().first();
+        wm2[first] = QStringLiteral("model-00001-of-00001.safetensors");  // a file that is not there
+        moved[QStringLiteral("weight_map")] = wm2;
+        const QString movedSaid = withIndex(QJsonDocument(moved).toJson());
+        QVERIFY2(movedSaid.contains(QStringLiteral("not in the output")), qPrintable(movedSaid));
+        QVERIFY2(movedSaid.contains(QStringLiteral("does not map there")), qPrintable(movedSaid));
+        QJsonObject dropped = idx, wm3 = wm;
+        wm3.remove(first);
+        dropped[QStringLiteral("weight_map")] = wm3;
+        QVERIFY(withIndex(QJsonDocument(dropped).toJson()).contains(QStringLiteral("does not map there")));
+    }
+
+    // Item 4: the staging folder was <parent>/.ingot-consolidating-<name>-<pid>, emptied first by a recursive remove
+    // that followed a link: links planted for the coming pid made a run empty a folder of the planter's choosing and
+    // leave the output as the planter's link.
+    void plantedStagingLinksAreNeverFollowed()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/planted");
+        QString out, error;
+        QVERIFY(python({dir, QStringLiteral("ingot"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}, &out));
+        const QString victim = tmp.path() + QStringLiteral("/planted-victim");
+        QVERIFY(QDir().mkpath(victim));
+        writeFile(victim + QStringLiteral("/precious.txt"), "precious");
+        const QString pid = QString::number(QCoreApplication::applicationPid());
+        for (const QString &suffix : QStringList{pid, pid + QStringLiteral("-old")})
+            QVERIFY(QFile::link(victim, dir + QStringLiteral("/.ingot-consolidating-out-") + suffix));
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        const ConsolidateReport rep = consolidate(findCheckpoints(dir, &error).first(), o);
+        QVERIFY2(rep.ok(), qPrintable(said(rep)));
+        QCOMPARE(listing(victim), QStringList{QStringLiteral("precious.txt 8")});
+        QVERIFY(!isLink(o.output));
+        QVERIFY(QFileInfo(o.output + QStringLiteral("/model.safetensors")).isFile());
+    }
+
+    // Item 4: an output that is a link is refused with words (it used to be renamed aside and then removed
+    // recursively through the link: its target emptied).
+    void aLinkAsOutputIsRefused()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/linked-out");
+        QString out, error;
+        QVERIFY(python({dir, QStringLiteral("ingot"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}, &out));
+        const QString victim = tmp.path() + QStringLiteral("/linked-victim");
+        QVERIFY(QDir().mkpath(victim));
+        writeFile(victim + QStringLiteral("/precious.txt"), "precious");
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        o.overwrite = true;
+        QVERIFY(QFile::link(victim, o.output));
+        const ConsolidateReport rep = consolidate(findCheckpoints(dir, &error).first(), o);
+        QVERIFY(!rep.ok());
+        QVERIFY2(said(rep).contains(QStringLiteral("symbolic link")), qPrintable(said(rep)));
+        QCOMPARE(listing(victim), QStringList{QStringLiteral("precious.txt 8")});
+        QVERIFY(isLink(o.output));
+        QVERIFY(leftovers(dir).isEmpty());
+    }
+
+    // Item 4: made by mkdtemp (an unpredictable name, 0700) while the run lasts; the output gets the usual mode.
+    void stagingFolderIsPrivateAndUnpredictable()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/private");
+        QString out, error;
+        QVERIFY(python({dir, QStringLiteral("ingot"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}, &out));
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        QStringList seen;
+        const ConsolidateReport rep = consolidate(findCheckpoints(dir, &error).first(), o, [&](const ConsolidateProgress &p) {
+            if (p.tensorsDone != 1)
+                return;
+            for (const QFileInfo &fi : QDir(dir).entryInfoList({QStringLiteral(".ingot-consolidating-out-*")}, QDir::AllEntries | QDir::Hidden)) {
+                struct stat st {};
+                ::lstat(QFile::encodeName(fi.absoluteFilePath()).constData(), &st);
+                seen << QStringLiteral("%1 %2 %3").arg(fi.fileName(), S_ISDIR(st.st_mode) ? QStringLiteral("dir") : QStringLiteral("other"))
+                            .arg(st.st_mode & 0777, 0, 8);
+            }
+        });
+        QVERIFY2(rep.ok(), qPrintable(said(rep)));
+        QCOMPARE(seen.size(), 1);
+        const QStringList parts = seen.first().split(QLatin1Char(' '));
+        QVERIFY2(parts[0] != QStringLiteral(".ingot-consolidating-out-%1").arg(QCoreApplication::applicationPid()), qPrintable(parts[0]));
+        QCOMPARE(parts[0].size(), QStringLiteral(".ingot-consolidating-out-").size() + 6);
+        QCOMPARE(parts[1], QStringLiteral("dir"));
+        QCOMPARE(parts[2], QStringLiteral("700"));
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        QCOMPARE(int(QFileInfo(o.output).permissions() & (QFile::ReadOther | QFile::ReadGroup)),
+                 int(((mask & 004) ? QFile::Permissions() : QFile::ReadOther) | ((mask & 040) ? QFile::Permissions() : QFile::ReadGroup)));
+    }
+
+    // Item 6: what killed runs left is removed by the next run for the same output, if it is ours: our naming, a
+    // real folder (not a link), our uid, not locked by a run still going.
+    void leftoversOfKilledRunsAreRemoved()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/leftovers");
+        QString out, error;
+        QVERIFY(python({dir, QStringLiteral("ingot"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}, &out));
+        const QString victim = tmp.path() + QStringLiteral("/leftovers-victim");
+        QVERIFY(QDir().mkpath(victim));
+        writeFile(victim + QStringLiteral("/precious.txt"), "precious");
+        const QString p = dir + QStringLiteral("/.ingot-consolidating-out-");
+        const QStringList ours{p + QStringLiteral("AbC123"), p + QStringLiteral("4242"), p + QStringLiteral("xYz789-old")};
+        for (const QString &l : ours) {
+            QVERIFY(QDir().mkpath(l + QStringLiteral("/sub/deeper")));
+            writeFile(l + QStringLiteral("/model.safetensors"), "partial");
+            writeFile(l + QStringLiteral("/sub/deeper/x"), "x");
+            QVERIFY(QFile::link(victim, l + QStringLiteral("/sub/link-to-victim")));
+        }
+        QVERIFY(QFile::link(victim, p + QStringLiteral("Qq1234")));            // a link: not ours to follow
+        QVERIFY(QDir().mkpath(p + QStringLiteral("Zz9999")));                  // a run still going holds its lock
+        QVERIFY(QDir().mkpath(dir + QStringLiteral("/.ingot-consolidating-other-Ab1234")));  // another output's
+        QVERIFY(QDir().mkpath(p + QStringLiteral("notours-by-name")));        // not our naming
+        const int lockFd = ::open(QFile::encodeName(p + QStringLiteral("Zz9999")).constData(), O_RDONLY | O_DIRECTORY);
+        QVERIFY(lockFd >= 0 && ::flock(lockFd, LOCK_EX) == 0);
+        QStringList notOurs{p + QStringLiteral("Qq1234"), p + QStringLiteral("Zz9999"), dir + QStringLiteral("/.ingot-consolidating-other-Ab1234"),
+                            p + QStringLiteral("notours-by-name")};
+        if (test::isRoot()) {  // another user's
+            QVERIFY(QDir().mkpath(p + QStringLiteral("Nb0dy1")));
+            QVERIFY(::chown(QFile::encodeName(p + QStringLiteral("Nb0dy1")).constData(), 65534, 65534) == 0);
+            notOurs << p + QStringLiteral("Nb0dy1");
+        }
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        const ConsolidateReport rep = consolidate(findCheckpoints(dir, &error).first(), o);
+        ::close(lockFd);
+        QVERIFY2(rep.ok(), qPrintable(said(rep)));
+        for (const QString &l : ours)
+            QVERIFY2(!QFileInfo::exists(l) && !isLink(l), qPrintable(l));
+        for (const QString &l : std::as_const(notOurs))
+            QVERIFY2(QFileInfo::exists(l) || isLink(l), qPrintable(l));
+        QVERIFY(isLink(p + QStringLiteral("Qq1234")));
+        QCOMPARE(listing(victim), QStringList{QStringLiteral("precious.txt 8")});
+    }
+
+    // Item 6: a run killed half way leaves its staging folder; the next one removes it and succeeds.
+    void aKilledRunLeavesNothingNextTime()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/killed");
+        QString out;
+        QVERIFY2(python({dir, QStringLiteral("ingot"), QStringLiteral("1"), QStringLiteral("1"), QStringLiteral("float32")}, &out, 64), qPrintable(out));
+        const QStringList args{QStringLiteral("consolidate"), dir, dir + QStringLiteral("/out"), QStringLiteral("--verify")};
+        QProcess cli;
+        QVERIFY(startCliUntilStaging(cli, args, dir));
+        cli.kill();
+        QVERIFY(cli.waitForFinished(30000));
+        QCOMPARE(cli.exitStatus(), QProcess::CrashExit);
+        QVERIFY2(!leftovers(dir).isEmpty(), "the kill came too late to leave anything");
+        QProcess again;
+        again.setProcessChannelMode(QProcess::MergedChannels);
+        again.start(QStringLiteral(INGOT_CLI_PATH), args);
+        QVERIFY(again.waitForFinished(120000));
+        QVERIFY2(again.exitStatus() == QProcess::NormalExit && again.exitCode() == 0, again.readAll().constData());
+        QCOMPARE(leftovers(dir), QStringList());
+        QVERIFY(QFileInfo(dir + QStringLiteral("/out/model.safetensors")).isFile());
+    }
+
+    // Item 6: Ctrl-C (or TERM) stops the run between tensors and removes the staging folder; exit code 1.
+    void ctrlCStopsAndCleansUp()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/interrupted");
+        QString out;
+        QVERIFY2(python({dir, QStringLiteral("ingot"), QStringLiteral("1"), QStringLiteral("1"), QStringLiteral("float32")}, &out, 64), qPrintable(out));
+        for (const int sig : {SIGINT, SIGTERM}) {
+            QProcess cli;
+            QVERIFY(startCliUntilStaging(cli, {QStringLiteral("consolidate"), dir, dir + QStringLiteral("/out"), QStringLiteral("--verify")}, dir));
+            ::kill(pid_t(cli.processId()), sig);
+            QVERIFY(cli.waitForFinished(60000));
+            const QString text = QString::fromUtf8(cli.readAll());
+            QVERIFY2(cli.exitStatus() == QProcess::NormalExit && cli.exitCode() == 1, qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("Stopped")), qPrintable(text));
+            QCOMPARE(leftovers(dir), QStringList());
+            QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/out")));
+        }
+    }
+
+    // Item 5: --overwrite with an output that is, holds or lies inside the checkpoint being read deleted the shards
+    // (or the whole run). Refused with words, however the path is spelled.
+    void outputThatWouldDestroyTheInputIsRefused_data()
+    {
+        QTest::addColumn<QString>("layout");
+        QTest::addColumn<QString>("output");  // relative to the run folder ("run/ckpt" is the checkpoint)
+        QTest::addColumn<QString>("words");
+        const QString holds = QStringLiteral("holds the checkpoint");
+        const QString inside = QStringLiteral("inside the checkpoint's shards");
+        const auto row = [](const char *name, const char *layout, const char *output, const QString &words) {
+            QTest::newRow(name) << QString::fromLatin1(layout) << QString::fromLatin1(output) << words;
+        };
+        row("the checkpoint folder", "ingot", "run/ckpt", holds);
+        row("the run folder above it", "ingot", "run", holds);
+        row("through a link to the run", "ingot", "link-to-run/ckpt", holds);
+        row("spelled with dots", "ingot", "run/ckpt/tensor_parallel_shards/../.", holds);
+        row("the shards folder", "ingot", "run/ckpt/tensor_parallel_shards", QStringLiteral("shards folder"));
+        row("a rank folder", "ingot", "run/ckpt/tensor_parallel_shards/tp_rank_00_pp_rank_00", inside);
+        row("a new folder inside the shards", "ingot", "run/ckpt/tensor_parallel_shards/new/out", inside);
+        row("nxd: shards/model", "nxd", "run/ckpt/shards/model", inside);
+        row("nxd: the shards folder", "nxd", "run/ckpt/shards", QStringLiteral("shards folder"));
+        row("nxd: the checkpoint folder", "nxd", "run/ckpt", holds);
+    }
+    void outputThatWouldDestroyTheInputIsRefused()
+    {
+        QFETCH(QString, layout);
+        QFETCH(QString, output);
+        QFETCH(QString, words);
+        const QString base = tmp.path() + QStringLiteral("/overwrite-") + QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-')).remove(QLatin1Char(':'));
+        const QString dir = base + QStringLiteral("/run/ckpt");
+        QString out, error;
+        QVERIFY(python({dir, layout, QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}, &out));
+        QVERIFY(QFile::link(base + QStringLiteral("/run"), base + QStringLiteral("/link-to-run")));
+        const QStringList before = listing(dir);
+        ConsolidateOptions o;
+        o.output = base + QLatin1Char('/') + output;
+        o.overwrite = true;
+        const ConsolidateReport rep = consolidate(findCheckpoints(dir, &error).first(), o);
+        QVERIFY(!rep.ok());
+        QVERIFY2(said(rep).contains(words), qPrintable(said(rep)));
+        QCOMPARE(listing(dir), before);
+        QVERIFY(leftovers(base).isEmpty());
+        QCOMPARE(outputRefusal(findCheckpoints(dir, &error).first(), o.output).isEmpty(), false);
+        // Beside the checkpoint is fine.
+        o.output = base + QStringLiteral("/run/ckpt/consolidated");
+        QVERIFY2(consolidate(findCheckpoints(dir, &error).first(), o).ok(), "a folder beside the shards is refused");
+    }
+
+    // Item 3: companion files are copied with every write checked, the last one included.
+    void aFullDiskWhileCopyingCompanionFilesIsAnError()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/companion-full");
+        QString out, error;
+        QVERIFY(python({dir, QStringLiteral("ingot"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}, &out));
+        writeFile(dir + QStringLiteral("/tokenizer.json"), QByteArray(200000, 'x'));
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        ConsolidateReport rep;
+        {
+            test::FileSizeLimit limit(150000);
+            rep = consolidate(findCheckpoints(dir, &error).first(), o);
+        }
+        QVERIFY2(!rep.ok(), "a cut tokenizer.json was reported as a success");
+        QVERIFY2(rep.error.contains(QStringLiteral("tokenizer.json")), qPrintable(said(rep)));
+        QVERIFY(!QFileInfo::exists(o.output));
+        QVERIFY(leftovers(dir).isEmpty());
     }
 };
 

@@ -2,10 +2,13 @@
 #include "services/checkpoint/formats/safetensors.h"
 #include "tests/support/testsupport.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 
 using namespace ingot;
@@ -138,6 +141,78 @@ print('ok')
         }
         QVERIFY(!ok);
         QVERIFY2(error.contains(QStringLiteral("Cannot write")) || error.contains(QStringLiteral("disk is full")), qPrintable(error));
+    }
+
+    // Issue 10, item 3: the writer made files that read back as something else: a shape of 2**62 F32 got
+    // data_offsets [0, 0] (the byte size wrapped), a tensor named __metadata__ replaced the header's metadata, and
+    // a name given twice left one tensor's bytes without a header entry.
+    void writerRefusesWhatWouldReadBackAsSomethingElse_data()
+    {
+        QTest::addColumn<QString>("first");
+        QTest::addColumn<QString>("second");
+        QTest::addColumn<qint64>("dim");
+        QTest::newRow("2**62 elements") << QStringLiteral("a") << QStringLiteral("b") << (qint64(1) << 62);
+        QTest::newRow("2**61 elements") << QStringLiteral("a") << QStringLiteral("b") << (qint64(1) << 61);
+        QTest::newRow("__metadata__") << QStringLiteral("a") << QStringLiteral("__metadata__") << qint64(2);
+        QTest::newRow("a name given twice") << QStringLiteral("a") << QStringLiteral("a") << qint64(2);
+    }
+    void writerRefusesWhatWouldReadBackAsSomethingElse()
+    {
+        QFETCH(QString, first);
+        QFETCH(QString, second);
+        QFETCH(qint64, dim);
+        std::vector<SafetensorInfo> ts(2);
+        ts[0].name = first.toStdString();
+        ts[0].dtype = DType::F32;
+        ts[0].shape = {2};
+        ts[1].name = second.toStdString();
+        ts[1].dtype = DType::F32;
+        ts[1].shape = {dim};
+        SafetensorsWriter w;
+        QString error;
+        const QString path = dir.path() + QStringLiteral("/refused.safetensors");
+        QVERIFY2(!w.begin(path, ts, {{"format", "pt"}}, &error), "begun");
+        QVERIFY(!error.isEmpty());
+    }
+
+    // Dims are counted, and sizes must fit in 63 bits.
+    void readerLimits_data()
+    {
+        QTest::addColumn<QByteArray>("header");
+        QTest::addColumn<QString>("words");
+        QByteArray manyDims = "[";
+        for (int k = 0; k < 100; ++k)
+            manyDims += k ? ",1" : "1";
+        manyDims += "]";
+        QTest::newRow("100 dims") << QByteArray(R"({"w":{"dtype":"U8","shape":)" + manyDims + R"(,"data_offsets":[0,1]}})") << QStringLiteral("dims");
+        QTest::newRow("2**63") << QByteArray(R"({"w":{"dtype":"U8","shape":[9223372036854775808],"data_offsets":[0,0]}})") << QStringLiteral("malformed shape");
+        QTest::newRow("2**62 x 4 bytes") << QByteArray(R"({"w":{"dtype":"F32","shape":[4611686018427387904],"data_offsets":[0,0]}})") << QStringLiteral("does not match");
+        QTest::newRow("2**32 x 2**32") << QByteArray(R"({"w":{"dtype":"U8","shape":[4294967296,4294967296],"data_offsets":[0,0]}})") << QStringLiteral("does not match");
+    }
+    void readerLimits()
+    {
+        QFETCH(QByteArray, header);
+        QFETCH(QString, words);
+        const QString path = dir.path() + QStringLiteral("/limits.safetensors");
+        writeRaw(path, header, QByteArray(8, 'x'));
+        SafetensorsReader r;
+        QString error;
+        QVERIFY(!r.open(path, &error));
+        QVERIFY2(error.contains(words), qPrintable(error));
+    }
+
+    // A FIFO (or a device) named like a shard made the open block forever.
+    void aFifoIsNotAFile()
+    {
+        const QString path = dir.path() + QStringLiteral("/fifo.safetensors");
+        QVERIFY(::mkfifo(QFile::encodeName(path).constData(), 0600) == 0);
+        QElapsedTimer clock;
+        clock.start();
+        SafetensorsReader r;
+        QString error;
+        QVERIFY(!r.open(path, &error));
+        QVERIFY2(error.contains(QStringLiteral("not a regular file")), qPrintable(error));
+        QVERIFY(clock.elapsed() < 5000);
     }
 };
 

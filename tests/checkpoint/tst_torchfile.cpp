@@ -3,6 +3,7 @@
 #include "services/checkpoint/formats/torchfile.h"
 
 #include <QCryptographicHash>
+#include <QElapsedTimer>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -13,6 +14,24 @@
 #include <QTest>
 
 using namespace ingot;
+
+namespace {
+// Bytes with NULs in them, exactly as written.
+template<std::size_t N>
+QByteArray raw(const char (&s)[N])
+{
+    return QByteArray(s, qsizetype(N - 1));
+}
+
+// A pickled tensor as torch writes it: _rebuild_tensor_v2(storage of 4 floats, offset, size, stride, False, ()),
+// with the offset, size and stride given as pickle opcodes.
+QByteArray tensorPickle(const QByteArray &offset, const QByteArray &size, const QByteArray &stride)
+{
+    return raw("\x80\x02" "ctorch._utils\n_rebuild_tensor_v2\n" "((X\x07\x00\x00\x00" "storage" "ctorch\nFloatStorage\n"
+               "X\x01\x00\x00\x00" "0" "X\x03\x00\x00\x00" "cpu" "K\x04tQ") +
+           offset + '(' + size + raw("t(") + stride + raw("t\x89)tR.");
+}
+}  // namespace
 
 class TestTorchFile : public QObject
 {
@@ -59,7 +78,7 @@ private Q_SLOTS:
         // Two names, one storage: the tie is visible.
         const PickleValue *sd = nullptr;
         stateDictTensors(f.root(), &sd);
-        QCOMPARE(sd->get("embed_tokens.weight")->tensor.storage.key, sd->get("lm_head.weight")->tensor.storage.key);
+        QCOMPARE(sd->get("embed_tokens.weight")->tensor().storage.key, sd->get("lm_head.weight")->tensor().storage.key);
         // The rest of the checkpoint reads as plain values.
         const PickleValue *extra = f.root()->get("extra");
         QVERIFY(extra);
@@ -109,6 +128,14 @@ private Q_SLOTS:
         QTest::newRow("huge LONG1") << QByteArray("\x80\x02\x8a\x09" "123456789.", 14) << QStringLiteral("too large");
         QTest::newRow("unsupported opcode") << QByteArray("\x80\x02\xff.", 4) << QStringLiteral("opcode");
         QTest::newRow("object state") << QByteArray("\x80\x02N}b.", 5) << QStringLiteral("refused");
+        // Tensors: the negative, huge and wrong-type versions of a valid one (see handMadeTensorIsRead).
+        const QByteArray k1 = raw("K\x01"), k2 = raw("K\x02"), two32 = raw("\x8a\x05\x00\x00\x00\x00\x01");
+        QTest::newRow("negative storage offset") << tensorPickle(raw("J\xff\xff\xff\xff"), k2, k1) << QStringLiteral("negative storage offset");
+        QTest::newRow("negative stride") << tensorPickle(raw("K\x00"), k2, raw("J\xff\xff\xff\xff")) << QStringLiteral("negative");
+        QTest::newRow("65 dims") << tensorPickle(raw("K\x00"), k1.repeated(65), k1.repeated(65)) << QStringLiteral("64 dims");
+        QTest::newRow("2**64 elements") << tensorPickle(raw("K\x00"), two32 + two32, raw("K\x00K\x00")) << QStringLiteral("64 bits");
+        QTest::newRow("a size that is a string") << tensorPickle(raw("K\x00"), raw("X\x01\x00\x00\x00" "2"), k1) << QStringLiteral("malformed tensor shape");
+        QTest::newRow("sizes and strides that disagree") << tensorPickle(raw("K\x00"), k2 + k2, k1) << QStringLiteral("malformed tensor shape");
     }
     void unpicklerOnHandMadeBytes()
     {
@@ -131,6 +158,87 @@ private Q_SLOTS:
         const PickleResult small = unpickle(std::string_view("\x80\x02K\x07.", 5));
         QVERIFY(small.ok());
         QCOMPARE(small.value->i, 7);
+    }
+
+    void handMadeTensorIsRead()
+    {
+        const QByteArray p = tensorPickle(raw("K\x01"), raw("K\x02"), raw("K\x01"));
+        const PickleResult r = unpickle(std::string_view(p.constData(), size_t(p.size())));
+        QVERIFY2(r.ok(), r.error.c_str());
+        QCOMPARE(r.value->kind, PickleValue::Kind::Tensor);
+        QCOMPARE(r.value->tensor().storageOffset, qint64(1));
+        QCOMPARE(r.value->tensor().shape, std::vector<std::int64_t>{2});
+        QCOMPARE(r.value->tensor().storage.numel, qint64(4));
+    }
+
+    // Issue 10, item 2: nesting a million levels deep is legal pickle; releasing it recursed once per level and
+    // overflowed the stack (whoever held the last reference to the outermost container).
+    void deepNestingIsReleasedWithoutRecursion()
+    {
+        const int n = 1000000;
+        QByteArray lists("\x80\x02", 2);
+        lists += QByteArray(n + 1, ']') + QByteArray(n, 'a') + '.';
+        QByteArray dicts("\x80\x02", 2);
+        for (int i = 0; i < n; ++i)
+            dicts += raw("}X\x01\x00\x00\x00" "d");
+        dicts += '}' + QByteArray(n, 's') + '.';
+        for (const QByteArray &p : {lists, dicts}) {
+            PV keep;
+            {
+                const PickleResult r = unpickle(std::string_view(p.constData(), size_t(p.size())), std::size_t(1) << 31);
+                QVERIFY2(r.ok(), r.error.c_str());
+                keep = r.value;
+                // The state dict walk is bounded too.
+                QVERIFY(stateDictTensors(r.value).empty());
+            }
+            keep.reset();
+        }
+    }
+
+    // A dict inside itself walked forever; 40 levels of dicts each shared twice walked 2**40 paths.
+    void sharedAndSelfContainingDictsAreWalkedOnce()
+    {
+        const QByteArray self = raw("\x80\x02}q\x00X\x04\x00\x00\x00selfq\x01h\x00s.");
+        QByteArray shared = raw("\x80\x02}q\x00");
+        for (int i = 1; i <= 40; ++i) {
+            const char prev = char(i - 1);
+            shared += raw("}X\x01\x00\x00\x00" "ah") + prev + raw("sX\x01\x00\x00\x00" "bh") + prev + 's';
+            shared += 'q';
+            shared += char(i);
+        }
+        shared += '.';
+        for (const QByteArray &p : {self, shared}) {
+            QElapsedTimer clock;
+            clock.start();
+            const PickleResult r = unpickle(std::string_view(p.constData(), size_t(p.size())));
+            QVERIFY2(r.ok(), r.error.c_str());
+            QVERIFY(stateDictTensors(r.value).empty());
+            QVERIFY(clock.elapsed() < 5000);
+        }
+    }
+
+    // Shared references cost a pointer, never a copy: calls that copy what a memo entry holds (a 1 MB string
+    // latin1-encoded again and again, a 100,000-item list made a torch.Size again and again) claimed gigabytes.
+    void memoryIsBoundedByTheInput()
+    {
+        QByteArray codecs = raw("\x80\x02" "c_codecs\nencode\nq\x00");
+        codecs += raw("X\x00\x00\x10\x00") + QByteArray(1 << 20, 'x') + raw("q\x01");
+        codecs += raw("X\x06\x00\x00\x00latin1q\x02(");
+        for (int i = 0; i < 4000; ++i)
+            codecs += raw("h\x00h\x01h\x02\x86R");
+        codecs += raw("l.");
+        QByteArray sizes = raw("\x80\x02" "ctorch\nSize\nq\x00]q\x01(");
+        for (int i = 0; i < 100000; ++i)
+            sizes += "N";
+        sizes += raw("eh\x01\x85q\x02(");
+        for (int i = 0; i < 20000; ++i)
+            sizes += raw("h\x00h\x02R");
+        sizes += raw("l.");
+        for (const QByteArray &p : {codecs, sizes}) {
+            const PickleResult r = unpickle(std::string_view(p.constData(), size_t(p.size())));
+            QVERIFY(!r.ok());
+            QVERIFY2(QString::fromStdString(r.error).contains(QStringLiteral("too large")), r.error.c_str());
+        }
     }
 };
 

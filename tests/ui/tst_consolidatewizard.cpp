@@ -4,6 +4,7 @@
 #include "ui/checkpoint/consolidatewizard.h"
 
 #include <QAbstractButton>
+#include <QCheckBox>
 #include <QApplication>
 #include <QDir>
 #include <QDirIterator>
@@ -240,6 +241,31 @@ private Q_SLOTS:
         QVERIFY2(!w.spaceLabel()->text().contains(QStringLiteral("Not enough space")), qPrintable(w.spaceLabel()->text()));
         QVERIFY2(!w.spaceLabel()->text().contains(QStringLiteral("The folder exists")), qPrintable(w.spaceLabel()->text()));
         QVERIFY(w.button(QWizard::NextButton)->isEnabled());
+    }
+
+    // Issue 10, item 5: with "replace" ticked, an output that holds the checkpoint (or lies inside its shards) went
+    // on to the run, which deleted the shards. Next stays off, and the words say why.
+    void outputThatHoldsTheCheckpointIsRefused()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/holds");
+        QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
+        ConsolidateWizard w;
+        w.setStorageProbe([](const QString &) { return ConsolidateWizard::OutputSpace{kPlenty, true}; });
+        QVERIFY(openToOptions(w, dir));
+        w.overwriteCheck()->setChecked(true);
+        QSignalSpy checked(&w, &ConsolidateWizard::outputChecked);
+        for (const QString &output : QStringList{dir, dir + QStringLiteral("/shards"), dir + QStringLiteral("/shards/model/inside")}) {
+            checked.clear();
+            w.outputEdit()->setText(output);
+            QVERIFY(checked.wait(10000));
+            QVERIFY2(!w.button(QWizard::NextButton)->isEnabled(), qPrintable(output));
+            QVERIFY2(w.spaceLabel()->text().contains(QStringLiteral("destroy")), qPrintable(w.spaceLabel()->text()));
+        }
+        checked.clear();
+        w.outputEdit()->setText(dir + QStringLiteral("/consolidated"));
+        QVERIFY(checked.wait(10000));
+        QVERIFY(w.button(QWizard::NextButton)->isEnabled());
+        QVERIFY(QFileInfo(dir + QStringLiteral("/shards/model/dp_rank_00_tp_rank_00_pp_rank_00.pt")).isFile());
     }
 
     void problemsStopAtCheck()

@@ -166,6 +166,7 @@ void ConsolidateWizard::buildOptionsPage()
     m_shardGb = new QDoubleSpinBox(options);
     m_output = new QLineEdit(options);
     m_space = new QLabel(options);
+    m_space->setTextFormat(Qt::PlainText);  // it shows paths, which may look like markup
     m_overwrite = new QCheckBox(tr("Replace the output folder if it exists"), options);
     m_verify = new QCheckBox(tr("Verify: read the output back and check every tensor against the shards"), options);
     m_format->addItem(tr("safetensors"), QStringLiteral("safetensors"));
@@ -395,7 +396,11 @@ void ConsolidateWizard::checkOutput()
     m_outputDelay->stop();
     forgetOutputAnswer();
     const QString output = m_output->text();
-    m_probing = runTask(this, [probe = m_probe, output](TaskControl &) { return probe(output); },
+    m_probing = runTask(this, [probe = m_probe, output, checkpoint = m_plan.checkpoint](TaskControl &) {
+                            OutputSpace answer = probe(output);
+                            answer.refusal = outputRefusal(checkpoint, output);
+                            return answer;
+                        },
                         [this, output](const OutputSpace &answer) {
                             if (output != m_output->text())
                                 return;  // about a path no longer there (discard() normally drops it first)
@@ -422,7 +427,7 @@ ConsolidateWizard::OutputSpace ConsolidateWizard::probeOutput(const QString &out
 bool ConsolidateWizard::outputReady() const
 {
     const QString output = m_output->text();
-    if (output.isEmpty() || !m_spaceKnown || m_spaceFor != output)
+    if (output.isEmpty() || !m_spaceKnown || m_spaceFor != output || !m_spaceAnswer.refusal.isEmpty())
         return false;
     if (m_spaceAnswer.existsNonEmpty && !m_overwrite->isChecked())
         return false;
@@ -438,6 +443,8 @@ void ConsolidateWizard::showOutputState()
             text += QLatin1Char(' ') + tr("Not enough space.");
         if (m_spaceAnswer.existsNonEmpty && !m_overwrite->isChecked())
             text += QLatin1Char(' ') + tr("The folder exists: allow replacing it, or choose another.");
+        if (!m_spaceAnswer.refusal.isEmpty())
+            text = m_spaceAnswer.refusal + QLatin1Char(' ') + tr("Choose another folder.");
         m_space->setText(text);
     }
     pageOf(this, OptionsPage)->refresh();

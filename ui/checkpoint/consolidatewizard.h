@@ -30,11 +30,13 @@ class ConsolidateWizard final : public QWizard
 public:
     enum PageId { ChoosePage, CheckPage, OptionsPage, RunPage, SummaryPage };
 
-    // What the disk says about an output folder: the space free where it would go, and whether it already exists
-    // and holds files.
+    // What the disk says about an output folder: the space free where it would go, whether it already exists and
+    // holds files, and why it can never be used for the checked checkpoint (outputRefusal(): a link, not a folder,
+    // the shards themselves or a folder holding them), if it cannot.
     struct OutputSpace {
         qint64 bytesFree = 0;
         bool existsNonEmpty = false;
+        QString refusal;
     };
     // Asks the disk about an output folder; runs off the UI thread (it may stall on network file systems).
     using StorageProbe = std::function<OutputSpace(const QString &output)>;

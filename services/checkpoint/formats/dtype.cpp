@@ -70,6 +70,40 @@ const char *torchStorageName(DType t)
     return r ? r->storage : "UnknownStorage";
 }
 
+bool checkedMul(std::int64_t a, std::int64_t b, std::int64_t *out)
+{
+    return a >= 0 && b >= 0 && !__builtin_mul_overflow(a, b, out);
+}
+
+bool checkedAdd(std::int64_t a, std::int64_t b, std::int64_t *out)
+{
+    return a >= 0 && b >= 0 && !__builtin_add_overflow(a, b, out);
+}
+
+bool checkedNumel(const std::vector<std::int64_t> &shape, std::int64_t *numel)
+{
+    if (shape.size() > kMaxTensorDims)
+        return false;
+    bool zero = false;
+    for (auto d : shape) {
+        if (d < 0)
+            return false;
+        zero = zero || d == 0;
+    }
+    std::int64_t n = 1;
+    for (auto d : shape)
+        if (!zero && !checkedMul(n, d, &n))
+            return false;
+    *numel = zero ? 0 : n;
+    return true;
+}
+
+bool checkedByteSize(DType t, const std::vector<std::int64_t> &shape, std::int64_t *bytes)
+{
+    std::int64_t n = 0;
+    return dtypeSize(t) > 0 && checkedNumel(shape, &n) && checkedMul(n, dtypeSize(t), bytes);
+}
+
 DType dtypeFromSafetensors(const std::string &name)
 {
     return find(name, [](const Row &r, const std::string &n) { return n == r.st; });

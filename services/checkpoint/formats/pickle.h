@@ -26,11 +26,11 @@ struct StorageRef {
 
 struct TensorRef {
     DType dtype = DType::Unknown;
-    std::vector<std::int64_t> shape;
-    std::vector<std::int64_t> stride;
-    std::int64_t storageOffset = 0;  // in elements
+    std::vector<std::int64_t> shape;   // at most kMaxTensorDims dims, none negative
+    std::vector<std::int64_t> stride;  // as many, none negative
+    std::int64_t storageOffset = 0;  // in elements, not negative
     StorageRef storage;
-    std::int64_t numel() const;
+    std::int64_t numel() const;  // -1 when it does not fit in 63 bits
     bool isContiguous() const;
 };
 
@@ -43,17 +43,21 @@ struct PickleValue {
     std::string s;                          // Str, Bytes, Global ("module.name")
     std::vector<PV> items;                  // List, Tuple
     std::vector<std::pair<PV, PV>> dict;    // Dict, in insertion order
-    StorageRef storage;
-    TensorRef tensor;
+    std::shared_ptr<const StorageRef> storagePtr;  // Storage
+    std::shared_ptr<const TensorRef> tensorPtr;    // Tensor
 
+    const StorageRef &storage() const;  // an empty one unless kind is Storage
+    const TensorRef &tensor() const;    // an empty one unless kind is Tensor
     const PickleValue *get(std::string_view key) const;  // Dict lookup by string key
     bool isStr() const { return kind == Kind::Str; }
 };
 
-// Owns the cycle-breaking of one unpickled graph: a hostile pickle can make a container hold itself (shared_ptr
-// cycles would leak), so when the arena goes, every container it made is emptied. Keep it as long as the values.
+// Owns the containers of one unpickled graph and breaks its cycles: a hostile pickle can make a container hold
+// itself (shared_ptr cycles would leak) or nest containers a million deep (releasing the outermost would recurse a
+// million times). The arena holds every container until it goes; then it empties them all first, so no release
+// ever recurses. Keep it as long as the values: after it goes, every container is empty.
 struct PickleArena {
-    std::vector<std::weak_ptr<PickleValue>> nodes;
+    std::vector<PV> nodes;
     ~PickleArena();
 };
 
@@ -64,7 +68,12 @@ struct PickleResult {
     bool ok() const { return error.empty(); }
 };
 
-// Limits keep hostile input from exhausting memory: the stack and memo never exceed `maxItems` entries.
-PickleResult unpickle(std::string_view data, std::size_t maxItems = 50'000'000);
+// Memory is bounded by the input: every object made, string copied, container slot and stack entry is charged
+// against `maxBytes` (shared references cost a pointer, never a copy), and the pickle is refused when it would
+// take more. By default, 16 MiB plus 64 bytes per byte of input, at most 1 GiB: a real torch.save pickle takes
+// about 37 bytes per byte (20,000 tensors: 2.3 MB of pickle, 85 MB of values).
+PickleResult unpickle(std::string_view data);
+PickleResult unpickle(std::string_view data, std::size_t maxBytes);
+std::size_t defaultPickleBudget(std::size_t inputBytes);
 
 }  // namespace ingot

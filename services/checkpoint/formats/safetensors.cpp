@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
+#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -17,10 +19,8 @@ using nlohmann::json;
 
 std::int64_t SafetensorInfo::numel() const
 {
-    std::int64_t n = 1;
-    for (auto d : shape)
-        n *= d;
-    return n;
+    std::int64_t n = 0;
+    return checkedNumel(shape, &n) ? n : -1;
 }
 
 SafetensorsReader::~SafetensorsReader()
@@ -35,15 +35,14 @@ void SafetensorsReader::close()
     m_map = nullptr;
     m_size = 0;
     m_tensors.clear();
+    m_byName.clear();
     m_metadata.clear();
 }
 
 const SafetensorInfo *SafetensorsReader::find(const std::string &name) const
 {
-    for (const auto &t : m_tensors)
-        if (t.name == name)
-            return &t;
-    return nullptr;
+    const auto it = m_byName.find(name);
+    return it == m_byName.end() ? nullptr : &m_tensors[it->second];
 }
 
 bool SafetensorsReader::open(const QString &path, QString *error)
@@ -55,11 +54,15 @@ bool SafetensorsReader::open(const QString &path, QString *error)
         close();
         return false;
     };
-    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
+    // Non-blocking: a FIFO must not hang the open; only regular files are read.
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         return fail(QString::fromLocal8Bit(strerror(errno)));
     struct stat st {};
-    ::fstat(fd, &st);
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return fail(QStringLiteral("not a regular file"));
+    }
     m_size = std::size_t(st.st_size);
     if (m_size < 8) {
         ::close(fd);
@@ -106,8 +109,12 @@ bool SafetensorsReader::open(const QString &path, QString *error)
         t.dtype = dtypeFromSafetensors(e["dtype"].get<std::string>());
         if (t.dtype == DType::Unknown)
             return fail(QStringLiteral("tensor %1 has an unknown dtype %2").arg(QString::fromStdString(t.name), QString::fromStdString(e["dtype"].get<std::string>())));
+        if (e["shape"].size() > kMaxTensorDims)
+            return fail(QStringLiteral("tensor %1 has more than %2 dims").arg(QString::fromStdString(t.name)).arg(kMaxTensorDims));
         for (const auto &d : e["shape"]) {
-            if (!d.is_number_unsigned() && !(d.is_number_integer() && d.get<std::int64_t>() >= 0))
+            // A non-negative integer that fits in 63 bits.
+            if (!d.is_number_integer() || (d.is_number_unsigned() ? d.get<std::uint64_t>() > std::uint64_t(INT64_MAX)
+                                                                   : d.get<std::int64_t>() < 0))
                 return fail(QStringLiteral("tensor %1 has a malformed shape").arg(QString::fromStdString(t.name)));
             t.shape.push_back(d.get<std::int64_t>());
         }
@@ -118,12 +125,11 @@ bool SafetensorsReader::open(const QString &path, QString *error)
         t.end = o[1].get<std::uint64_t>();
         if (t.begin > t.end || t.end > dataSize)
             return fail(QStringLiteral("tensor %1's data lies past the end of the file (truncated or corrupt)").arg(QString::fromStdString(t.name)));
-        // numel * size must equal the byte span (guarding the multiplication).
-        long double bytes = dtypeSize(t.dtype);
-        for (auto d : t.shape)
-            bytes *= static_cast<long double>(d);
-        if (bytes != static_cast<long double>(t.end - t.begin))
+        // numel * size must equal the byte span exactly (and fit in 63 bits).
+        std::int64_t bytes = 0;
+        if (!checkedByteSize(t.dtype, t.shape, &bytes) || std::uint64_t(bytes) != t.end - t.begin)
             return fail(QStringLiteral("tensor %1's shape does not match its byte size").arg(QString::fromStdString(t.name)));
+        m_byName[t.name] = m_tensors.size();
         m_tensors.push_back(std::move(t));
     }
     // No two tensors may overlap.
@@ -147,14 +153,33 @@ bool SafetensorsWriter::begin(const QString &path, const std::vector<SafetensorI
             m[k] = v;
         h["__metadata__"] = m;
     }
-    std::uint64_t offset = 0;
+    std::int64_t offset = 0;
     for (const SafetensorInfo &t : tensors) {
-        const std::uint64_t bytes = std::uint64_t(t.numel()) * std::uint64_t(dtypeSize(t.dtype));
-        h[t.name] = {{"dtype", safetensorsName(t.dtype)}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
-        offset += bytes;
+        const QString name = QString::fromStdString(t.name);
+        std::int64_t bytes = 0;
+        if (t.name == "__metadata__") {
+            *error = QStringLiteral("%1: a tensor cannot be named __metadata__ in safetensors (the name of the header's metadata).").arg(path);
+            return false;
+        }
+        if (h.contains(t.name)) {
+            *error = QStringLiteral("%1: the tensor name %2 is given twice.").arg(path, name);
+            return false;
+        }
+        if (!checkedByteSize(t.dtype, t.shape, &bytes) || !checkedAdd(offset, bytes, &bytes)) {
+            *error = QStringLiteral("%1: tensor %2 has an unknown dtype or a size that does not fit in 64 bits.").arg(path, name);
+            return false;
+        }
+        h[t.name] = {{"dtype", safetensorsName(t.dtype)}, {"shape", t.shape}, {"data_offsets", {offset, bytes}}};
+        offset = bytes;
     }
-    m_expected = offset;
-    std::string header = h.dump();
+    m_expected = std::uint64_t(offset);
+    std::string header;
+    try {
+        header = h.dump();
+    } catch (const json::exception &) {
+        *error = QStringLiteral("%1: a tensor name is not valid UTF-8.").arg(path);
+        return false;
+    }
     while ((header.size() + 8) % 8)
         header.push_back(' ');  // align the data section to 8 bytes, as the reference writer does
     if (!m_file.create(path, 0644, error))

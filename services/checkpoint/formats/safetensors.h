@@ -21,7 +21,7 @@ struct SafetensorInfo {
     std::vector<std::int64_t> shape;
     std::uint64_t begin = 0;  // offsets into the data section
     std::uint64_t end = 0;
-    std::int64_t numel() const;
+    std::int64_t numel() const;  // -1 when it does not fit in 63 bits
 };
 
 class SafetensorsReader final
@@ -48,6 +48,7 @@ private:
     std::size_t m_size = 0;
     const char *m_data = nullptr;
     std::vector<SafetensorInfo> m_tensors;
+    std::map<std::string, std::size_t> m_byName;  // index into m_tensors
     std::map<std::string, std::string> m_metadata;
     QString m_path;
 };
@@ -55,7 +56,9 @@ private:
 class SafetensorsWriter final
 {
 public:
-    // Writes the header for these tensors (in this order); then call write() for each, in the same order.
+    // Writes the header for these tensors (in this order); then call write() for each, in the same order. Refuses
+    // a tensor named __metadata__ (the header's own key), a name given twice, an unknown dtype and a size that does
+    // not fit in 63 bits: any of them would make a file that reads back as something else.
     bool begin(const QString &path, const std::vector<SafetensorInfo> &tensors,
                const std::map<std::string, std::string> &metadata, QString *error);
     bool write(const char *data, std::size_t size, QString *error);

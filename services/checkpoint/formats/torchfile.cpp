@@ -5,7 +5,9 @@
 #include <zip.h>
 
 #include <cstring>
-#include <functional>
+#include <map>
+#include <set>
+#include <sys/stat.h>
 
 namespace ingot {
 
@@ -30,12 +32,57 @@ QString zipError(int code)
     zip_error_fini(&e);
     return s;
 }
+
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+// The whole of one record, read as it comes (never allocated from the size the zip claims), up to `max` bytes.
+bool readRecord(zip_t *z, const std::string &name, qint64 max, std::string *out, QString *why)
+{
+    zip_file_t *f = zip_fopen(z, name.c_str(), 0);
+    if (!f) {
+        *why = QStringLiteral("cannot open %1 (%2)").arg(qs(name), QString::fromUtf8(zip_strerror(z)));
+        return false;
+    }
+    out->clear();
+    char buf[1 << 16];
+    bool ok = true;
+    for (;;) {
+        const zip_int64_t got = zip_fread(f, buf, sizeof buf);
+        if (got < 0) {
+            *why = QStringLiteral("%1 is truncated or corrupt (%2)").arg(qs(name), QString::fromUtf8(zip_file_strerror(f)));
+            ok = false;
+            break;
+        }
+        if (got == 0)
+            break;
+        if (qint64(out->size()) + got > max) {
+            *why = QStringLiteral("%1 is larger than %2 MiB").arg(qs(name)).arg(max >> 20);
+            ok = false;
+            break;
+        }
+        out->append(buf, std::size_t(got));
+    }
+    zip_fclose(f);
+    return ok;
+}
 }  // namespace
 
 bool TorchFile::open(const QString &path, QString *error)
 {
     m_path = path;
     m_zip = std::make_unique<Zip>();
+    m_root.reset();
+    m_arena.reset();
+    // A FIFO or a device would block or never end: only regular files are read.
+    struct stat st {};
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0 || !S_ISREG(st.st_mode)) {
+        *error = QStringLiteral("%1 is not a regular file.").arg(path);
+        return false;
+    }
+    m_fileSize = qint64(st.st_size);
     int code = 0;
     m_zip->z = zip_open(QFile::encodeName(path).constData(), ZIP_RDONLY, &code);
     if (!m_zip->z) {
@@ -66,18 +113,10 @@ bool TorchFile::open(const QString &path, QString *error)
         return false;
     }
     m_prefix = pkl.substr(0, pkl.size() - 8);
-    zip_stat_t st;
-    if (zip_stat(m_zip->z, pkl.c_str(), 0, &st) != 0 || st.size > (zip_uint64_t(1) << 32)) {
-        *error = QStringLiteral("%1: data.pkl is unreadable or absurdly large.").arg(path);
-        return false;
-    }
-    std::string data(std::size_t(st.size), '\0');
-    zip_file_t *f = zip_fopen(m_zip->z, pkl.c_str(), 0);
-    const zip_int64_t got = f ? zip_fread(f, data.data(), st.size) : -1;
-    if (f)
-        zip_fclose(f);
-    if (got != zip_int64_t(st.size)) {
-        *error = QStringLiteral("%1: data.pkl is truncated or corrupt.").arg(path);
+    std::string data;
+    QString why;
+    if (!readRecord(m_zip->z, pkl, kMaxPickleBytes, &data, &why)) {
+        *error = QStringLiteral("%1: %2.").arg(path, why);
         return false;
     }
     const PickleResult r = unpickle(data);
@@ -93,34 +132,62 @@ bool TorchFile::open(const QString &path, QString *error)
 qint64 TorchFile::recordSize(const std::string &key) const
 {
     zip_stat_t st;
-    if (!m_zip || zip_stat(m_zip->z, (m_prefix + "data/" + key).c_str(), 0, &st) != 0)
+    if (!m_zip || !m_zip->z || zip_stat(m_zip->z, (m_prefix + "data/" + key).c_str(), 0, &st) != 0)
         return -1;
     return qint64(st.size);
 }
 
-bool TorchFile::readTensor(const TensorRef &t, std::string *out, QString *error)
+bool TorchFile::checkTensor(const TensorRef &t, const QString &name, QString *error) const
 {
-    const int es = dtypeSize(t.dtype);
-    const std::string name = m_prefix + "data/" + t.storage.key;
-    const qint64 size = recordSize(t.storage.key);
-    if (size < 0) {
-        *error = QStringLiteral("%1: the storage record %2 is missing.").arg(m_path, QString::fromStdString(t.storage.key));
+    const auto bad = [&](const QString &why) {
+        *error = QStringLiteral("%1: tensor %2 %3.").arg(m_path, name, why);
         return false;
-    }
-    // The furthest element the tensor touches must lie inside the record.
-    std::int64_t last = t.storageOffset;
+    };
+    const std::int64_t es = dtypeSize(t.dtype);
     const std::int64_t numel = t.numel();
-    for (std::size_t k = 0; k < t.shape.size(); ++k)
-        if (t.shape[k] > 0)
-            last += (t.shape[k] - 1) * t.stride[k];
-    if (es == 0 || (numel > 0 && (last + 1) * es > size)) {
-        *error = QStringLiteral("%1: tensor data lies past the end of its storage record %2 (truncated or corrupt).")
-                     .arg(m_path, QString::fromStdString(t.storage.key));
-        return false;
-    }
-    out->assign(std::size_t(numel * es), '\0');
+    if (es == 0 || numel < 0 || t.shape.size() != t.stride.size() || t.storageOffset < 0)
+        return bad(QStringLiteral("has a malformed shape, stride or offset"));
+    zip_stat_t st;
+    if (!m_zip || !m_zip->z || zip_stat(m_zip->z, (m_prefix + "data/" + t.storage.key).c_str(), 0, &st) != 0 ||
+        !(st.valid & ZIP_STAT_SIZE))
+        return bad(QStringLiteral("refers to the storage record %1, which is missing").arg(qs(t.storage.key)));
+    if ((st.valid & ZIP_STAT_COMP_METHOD) && st.comp_method != ZIP_CM_STORE)
+        return bad(QStringLiteral("lies in a compressed storage record (%1); torch.save never compresses them").arg(qs(t.storage.key)));
+    if (st.size > zip_uint64_t(m_fileSize))
+        return bad(QStringLiteral("lies in a storage record (%1) larger than the file: truncated or corrupt").arg(qs(t.storage.key)));
+    const std::int64_t record = std::int64_t(st.size);
     if (numel == 0)
         return true;
+    // The furthest element the tensor touches must lie inside the record.
+    std::int64_t last = t.storageOffset;
+    for (std::size_t k = 0; k < t.shape.size(); ++k) {
+        std::int64_t span = 0;
+        if (!checkedMul(t.shape[k] - 1, t.stride[k], &span) || !checkedAdd(last, span, &last))
+            return bad(QStringLiteral("reaches past any storage (its strides overflow)"));
+    }
+    std::int64_t end = 0;
+    if (!checkedAdd(last, 1, &end) || !checkedMul(end, es, &end) || end > record)
+        return bad(QStringLiteral("lies past the end of its storage record %1 (truncated or corrupt)").arg(qs(t.storage.key)));
+    std::int64_t bytes = 0;
+    if (!checkedMul(numel, es, &bytes) || bytes > record)
+        return bad(QStringLiteral("claims %1 elements but its storage record %2 holds only %3 bytes: an overlapping "
+                                  "(stride 0) view, which would multiply the data").arg(numel).arg(qs(t.storage.key)).arg(record));
+    return true;
+}
+
+bool TorchFile::readTensor(const TensorRef &t, std::string *out, QString *error)
+{
+    if (!checkTensor(t, QString::fromStdString(t.storage.key), error))
+        return false;
+    const std::int64_t es = dtypeSize(t.dtype);
+    const std::int64_t numel = t.numel();
+    const std::string name = m_prefix + "data/" + t.storage.key;
+    out->assign(std::size_t(numel * es), '\0');  // at most the record's size: checked above
+    if (numel == 0)
+        return true;
+    std::int64_t last = t.storageOffset;
+    for (std::size_t k = 0; k < t.shape.size(); ++k)
+        last += (t.shape[k] - 1) * t.stride[k];
     zip_file_t *f = zip_fopen(m_zip->z, name.c_str(), 0);
     if (!f) {
         *error = QStringLiteral("%1: cannot open record %2.").arg(m_path, QString::fromStdString(name));
@@ -136,7 +203,7 @@ bool TorchFile::readTensor(const TensorRef &t, std::string *out, QString *error)
         ok = readAt(t.storageOffset, out->data(), numel * es);
     } else {
         // Strided (a transposed or sliced tensor): read the span it covers, then gather.
-        std::int64_t lo = t.storageOffset, hi = last;
+        const std::int64_t lo = t.storageOffset, hi = last;
         std::string span(std::size_t((hi - lo + 1) * es), '\0');
         ok = readAt(lo, span.data(), (hi - lo + 1) * es);
         if (ok) {
@@ -160,7 +227,7 @@ bool TorchFile::readTensor(const TensorRef &t, std::string *out, QString *error)
     return ok;
 }
 
-std::vector<std::pair<std::string, TensorRef>> stateDictTensors(const PV &root, const PickleValue **stateDict)
+std::vector<std::pair<std::string, TensorRef>> stateDictTensors(const PV &root, const PickleValue **stateDict, std::string *error)
 {
     std::vector<std::pair<std::string, TensorRef>> out;
     const PickleValue *sd = root.get();
@@ -172,19 +239,54 @@ std::vector<std::pair<std::string, TensorRef>> stateDictTensors(const PV &root, 
             }
     if (stateDict)
         *stateDict = sd;
-    std::function<void(const PickleValue *, const std::string &)> walk = [&](const PickleValue *d, const std::string &prefix) {
-        for (const auto &[k, v] : d->dict) {
-            if (!k || !v || k->kind != PickleValue::Kind::Str)
-                continue;
-            const std::string name = prefix.empty() ? k->s : prefix + "." + k->s;
-            if (v->kind == PickleValue::Kind::Tensor)
-                out.emplace_back(name, v->tensor);
-            else if (v->kind == PickleValue::Kind::Dict)
-                walk(v.get(), name);
-        }
+    if (!sd || sd->kind != PickleValue::Kind::Dict)
+        return out;
+    const auto stop = [&](const std::string &why) {
+        if (error)
+            *error = why;
+        out.clear();
+        return out;
     };
-    if (sd && sd->kind == PickleValue::Kind::Dict)
-        walk(sd, std::string());
+    // Depth first, without recursion; every dict once.
+    struct Frame {
+        const PickleValue *dict;
+        std::size_t next;
+        std::string prefix;
+    };
+    std::vector<Frame> frames{{sd, 0, {}}};
+    std::set<const PickleValue *> seen{sd};
+    std::map<std::string, std::size_t> at;  // name -> its place in `out`
+    while (!frames.empty()) {
+        Frame &f = frames.back();
+        if (f.next == f.dict->dict.size()) {
+            frames.pop_back();
+            continue;
+        }
+        const auto &[k, v] = f.dict->dict[f.next++];
+        if (!k || !v || k->kind != PickleValue::Kind::Str)
+            continue;
+        if (v->kind != PickleValue::Kind::Tensor && v->kind != PickleValue::Kind::Dict)
+            continue;
+        std::string name = f.prefix.empty() ? k->s : f.prefix + "." + k->s;
+        if (name.size() > kMaxTensorName)
+            return stop("the state dict holds a name longer than " + std::to_string(kMaxTensorName) + " bytes");
+        if (v->kind == PickleValue::Kind::Tensor) {
+            const auto it = at.find(name);
+            if (it != at.end()) {
+                out[it->second].second = v->tensor();
+            } else {
+                at.emplace(name, out.size());
+                out.emplace_back(std::move(name), v->tensor());
+            }
+            continue;
+        }
+        if (!seen.insert(v.get()).second)
+            return stop("the state dict holds the dict under " + name.substr(0, 200) +
+                        " twice (inside itself, or shared by two entries): corrupt or hostile");
+        if (frames.size() >= kMaxStateDictDepth)
+            return stop("the state dict nests dicts deeper than " + std::to_string(kMaxStateDictDepth) + " levels");
+        frames.push_back({v.get(), 0, std::move(name)});
+    }
     return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <set>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -117,8 +118,21 @@ bool TorchWriter::begin(const QString &path, const std::vector<SafetensorInfo> &
     m_path = path;
     m_tensors = tensors;
     m_expected = 0;
-    for (const auto &t : tensors)
-        m_expected += std::uint64_t(t.numel()) * std::uint64_t(dtypeSize(t.dtype));
+    std::set<std::string> names;
+    std::int64_t total = 0;
+    for (const auto &t : tensors) {
+        std::int64_t bytes = 0;
+        if (!names.insert(t.name).second) {
+            *error = QStringLiteral("%1: the tensor name %2 is given twice.").arg(path, QString::fromStdString(t.name));
+            return false;
+        }
+        if (!checkedByteSize(t.dtype, t.shape, &bytes) || !checkedAdd(total, bytes, &total)) {
+            *error = QStringLiteral("%1: tensor %2 has an unknown dtype or a size that does not fit in 64 bits.")
+                         .arg(path, QString::fromStdString(t.name));
+            return false;
+        }
+    }
+    m_expected = std::uint64_t(total);
     m_blobPath = path + QStringLiteral(".blob");
     return m_blob.create(m_blobPath, 0600, error, m_path);  // a failed write names the output, not the blob
 }
@@ -139,10 +153,15 @@ bool TorchWriter::finish(QString *error)
     removeBlob();
     if (!ok)
         return false;
+    // libzip wrote it through a temporary file: the data reaches the disk only once fsync says so.
     const int fd = ::open(QFile::encodeName(m_path).constData(), O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        ::fsync(fd);
-        ::close(fd);
+    int err = fd < 0 ? errno : (::fsync(fd) == 0 ? 0 : errno);
+    if (fd >= 0 && ::close(fd) != 0 && err == 0)
+        err = errno;
+    if (err != 0) {
+        *error = QStringLiteral("Cannot finish %1: %2").arg(m_path, QString::fromLocal8Bit(strerror(err)));
+        QFile::remove(m_path);
+        return false;
     }
     return true;
 }
