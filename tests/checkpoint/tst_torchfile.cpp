@@ -119,15 +119,15 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("pickle");
         QTest::addColumn<QString>("error");
-        QTest::newRow("os.system via GLOBAL") << QByteArray("\x80\x02" "cos\nsystem\n" "X\x02\x00\x00\x00" "ls" "\x85R.", 25) << QStringLiteral("refused");
-        QTest::newRow("builtins.eval via STACK_GLOBAL") << QByteArray("\x80\x04\x8c\x08" "builtins" "\x8c\x04" "eval" "\x93)R.", 21) << QStringLiteral("refused");
-        QTest::newRow("truncated") << QByteArray("\x80\x02}q\x00(X\x05\x00\x00\x00ab", 13) << QStringLiteral("truncated");
-        QTest::newRow("no STOP") << QByteArray("\x80\x02N", 3) << QStringLiteral("without STOP");
-        QTest::newRow("stack underflow") << QByteArray("\x80\x02s.", 4) << QStringLiteral("malformed");
-        QTest::newRow("unknown memo") << QByteArray("\x80\x02h\x07.", 5) << QStringLiteral("memo");
-        QTest::newRow("huge LONG1") << QByteArray("\x80\x02\x8a\x09" "123456789.", 14) << QStringLiteral("too large");
-        QTest::newRow("unsupported opcode") << QByteArray("\x80\x02\xff.", 4) << QStringLiteral("opcode");
-        QTest::newRow("object state") << QByteArray("\x80\x02N}b.", 5) << QStringLiteral("refused");
+        QTest::newRow("os.system via GLOBAL") << raw("\x80\x02" "cos\nsystem\n" "X\x02\x00\x00\x00" "ls" "\x85R.") << QStringLiteral("refused");
+        QTest::newRow("builtins.eval via STACK_GLOBAL") << raw("\x80\x04\x8c\x08" "builtins" "\x8c\x04" "eval" "\x93)R.") << QStringLiteral("refused");
+        QTest::newRow("truncated") << raw("\x80\x02}q\x00(X\x05\x00\x00\x00ab") << QStringLiteral("truncated");
+        QTest::newRow("no STOP") << raw("\x80\x02N") << QStringLiteral("without STOP");
+        QTest::newRow("stack underflow") << raw("\x80\x02s.") << QStringLiteral("malformed");
+        QTest::newRow("unknown memo") << raw("\x80\x02h\x07.") << QStringLiteral("memo");
+        QTest::newRow("huge LONG1") << raw("\x80\x02\x8a\x09" "123456789.") << QStringLiteral("too large");
+        QTest::newRow("unsupported opcode") << raw("\x80\x02\xff.") << QStringLiteral("opcode");
+        QTest::newRow("object state") << raw("\x80\x02N}b.") << QStringLiteral("refused");
         // Tensors: the negative, huge and wrong-type versions of a valid one (see handMadeTensorIsRead).
         const QByteArray k1 = raw("K\x01"), k2 = raw("K\x02"), two32 = raw("\x8a\x05\x00\x00\x00\x00\x01");
         QTest::newRow("negative storage offset") << tensorPickle(raw("J\xff\xff\xff\xff"), k2, k1) << QStringLiteral("negative storage offset");
