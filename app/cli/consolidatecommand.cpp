@@ -7,6 +7,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFileInfo>
 
 #include <atomic>
 #include <csignal>
@@ -26,6 +27,7 @@ struct ConsolidateRequest {
     QString checkpointDir;
     std::optional<QString> checkpointName;  // --checkpoint; none: the newest complete one
     ConsolidateOptions options;
+    bool outputGiven = false;
     bool asJson = false;
 };
 
@@ -81,6 +83,7 @@ std::optional<ConsolidateRequest> parseRequest(const QStringList &args, int *exi
     o.overwrite = p.isSet(QStringLiteral("overwrite"));
     o.checkReplicas = p.isSet(QStringLiteral("check-replicas"));
     o.output = pos.size() == 2 ? pos[1] : pos[0] + QStringLiteral("/consolidated");
+    r.outputGiven = pos.size() == 2;
     r.checkpointDir = pos[0];
     if (p.isSet(QStringLiteral("checkpoint")))
         r.checkpointName = p.value(QStringLiteral("checkpoint"));
@@ -238,6 +241,11 @@ int runConsolidate(const QStringList &args)
     const CheckpointCandidate *c = chooseCheckpoint(found, r->checkpointName);
     if (!c)
         return Usage;
+    ConsolidateOptions options = r->options;
+    // The default output goes beside the shards, never inside them (when CHECKPOINT_DIR is the shards folder).
+    const QString defaultBase = QFileInfo(r->checkpointDir).absoluteFilePath();
+    if (!r->outputGiven && (defaultBase == c->shardsDir || defaultBase.startsWith(c->shardsDir + QLatin1Char('/'))))
+        options.output = c->root + QStringLiteral("/consolidated");
     if (!r->asJson)
         printChoice(found, c);
     ConsolidateReport rep;
@@ -245,11 +253,11 @@ int runConsolidate(const QStringList &args)
         StopOnSignals stopOnSignals;
         ProgressPrinter progress(r->asJson);
         const ConsolidationPlan plan = planConsolidation(*c);
-        rep = consolidate(plan, r->options, [&progress](const ConsolidateProgress &pr) { progress.print(pr); }, &g_stop);
+        rep = consolidate(plan, options, [&progress](const ConsolidateProgress &pr) { progress.print(pr); }, &g_stop);
     }
     if (r->asJson)
-        printJsonReport(*c, r->options, rep);
-    return reportOutcome(r->options, rep, r->asJson);
+        printJsonReport(*c, options, rep);
+    return reportOutcome(options, rep, r->asJson);
 }
 
 QVector<Command> consolidateCommands()

@@ -149,6 +149,9 @@ ConsolidateReport Consolidation::run()
             m_staging.moveIntoPlace(&m_rep.error, &warning);
     } catch (const std::bad_alloc &) {
         fail(T::tr("Ran out of memory while writing %1.").arg(m_prog.current.isEmpty() ? displayName(m_o.output) : m_prog.current));
+    } catch (const std::exception &e) {  // a last resort: every step reports its own failures
+        fail(T::tr("Stopped while writing %1: %2").arg(m_prog.current.isEmpty() ? displayName(m_o.output) : m_prog.current,
+                                                       QString::fromLocal8Bit(e.what())));
     }
     if (!warning.isEmpty())
         m_rep.warnings << warning;

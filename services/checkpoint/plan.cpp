@@ -472,6 +472,8 @@ ConsolidationPlan planConsolidation(const CheckpointCandidate &c)
         Planner(&plan).run();
     } catch (const std::bad_alloc &) {
         plan.problems << T::tr("Ran out of memory while checking the checkpoint.");
+    } catch (const std::exception &e) {  // a last resort: every check reports its own problems
+        plan.problems << T::tr("Stopped while checking the checkpoint: %1").arg(QString::fromLocal8Bit(e.what()));
     }
     return plan;
 }

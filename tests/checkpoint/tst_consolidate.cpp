@@ -776,6 +776,22 @@ private Q_SLOTS:
         QVERIFY2(consolidate(findCheckpoints(dir, &error).first(), o).ok(), "a folder beside the shards is refused");
     }
 
+    // Since outputs inside the shards are refused, the default output (CHECKPOINT_DIR/consolidated) moves beside
+    // the shards when CHECKPOINT_DIR is the shards folder.
+    void defaultOutputIsBesideTheShards()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/default-out");
+        QString out;
+        QVERIFY(python({dir, QStringLiteral("ingot"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}, &out));
+        QProcess cli;
+        cli.setProcessChannelMode(QProcess::MergedChannels);
+        cli.start(QStringLiteral(INGOT_CLI_PATH), {QStringLiteral("consolidate"), dir + QStringLiteral("/tensor_parallel_shards")});
+        QVERIFY(cli.waitForFinished(120000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAll().constData());
+        QVERIFY(QFileInfo(dir + QStringLiteral("/consolidated/model.safetensors")).isFile());
+        QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/tensor_parallel_shards/consolidated")));
+    }
+
     // Item 3: companion files are copied with every write checked, the last one included.
     void aFullDiskWhileCopyingCompanionFilesIsAnError()
     {

@@ -268,6 +268,20 @@ private Q_SLOTS:
         QVERIFY(QFileInfo(dir + QStringLiteral("/shards/model/dp_rank_00_tp_rank_00_pp_rank_00.pt")).isFile());
     }
 
+    // Outputs inside the shards are refused, so the default output goes beside them when the shards folder itself
+    // is chosen.
+    void defaultOutputIsBesideTheShards()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/default-out");
+        QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
+        ConsolidateWizard w;
+        w.show();
+        QSignalSpy detected(&w, &ConsolidateWizard::detectionFinished);
+        w.setFolder(dir + QStringLiteral("/shards"));
+        QVERIFY(detected.wait(10000));
+        QCOMPARE(w.outputEdit()->text(), QFileInfo(dir).absoluteFilePath() + QStringLiteral("/consolidated"));
+    }
+
     void problemsStopAtCheck()
     {
         const QString dir = tmp.path() + QStringLiteral("/broken");

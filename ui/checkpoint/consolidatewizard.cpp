@@ -316,8 +316,14 @@ void ConsolidateWizard::showDetected(const QVector<CheckpointCandidate> &found, 
     } else {
         m_detected->setText(tr("Found %n checkpoint(s). Layout: %1.", nullptr, int(m_found.size())).arg(layoutName(m_found.first().layout)));
         AppSettings::addRecentCheckpoint(folder);
-        if (m_output->text().isEmpty())
-            m_output->setText(QFileInfo(folder).absoluteFilePath() + QStringLiteral("/consolidated"));
+        if (m_output->text().isEmpty()) {
+            // Beside the shards, never inside them (when the shards folder itself was chosen).
+            QString base = QFileInfo(folder).absoluteFilePath();
+            const CheckpointCandidate &first = m_found.first();
+            if (base == first.shardsDir || base.startsWith(first.shardsDir + QLatin1Char('/')))
+                base = first.root;
+            m_output->setText(base + QStringLiteral("/consolidated"));
+        }
     }
     pageOf(this, ChoosePage)->refresh();
     Q_EMIT detectionFinished(int(m_found.size()));

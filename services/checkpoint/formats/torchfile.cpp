@@ -4,6 +4,7 @@
 
 #include <zip.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <set>
@@ -151,8 +152,11 @@ bool TorchFile::checkTensor(const TensorRef &t, const QString &name, QString *er
     if (!m_zip || !m_zip->z || zip_stat(m_zip->z, (m_prefix + "data/" + t.storage.key).c_str(), 0, &st) != 0 ||
         !(st.valid & ZIP_STAT_SIZE))
         return bad(QStringLiteral("refers to the storage record %1, which is missing").arg(qs(t.storage.key)));
-    if ((st.valid & ZIP_STAT_COMP_METHOD) && st.comp_method != ZIP_CM_STORE)
+    if (!(st.valid & ZIP_STAT_COMP_METHOD) || st.comp_method != ZIP_CM_STORE)
         return bad(QStringLiteral("lies in a compressed storage record (%1); torch.save never compresses them").arg(qs(t.storage.key)));
+    if (!(st.valid & ZIP_STAT_COMP_SIZE) || st.comp_size != st.size ||
+        ((st.valid & ZIP_STAT_ENCRYPTION_METHOD) && st.encryption_method != ZIP_EM_NONE))
+        return bad(QStringLiteral("lies in a storage record (%1) whose sizes disagree or that is encrypted: corrupt").arg(qs(t.storage.key)));
     if (st.size > zip_uint64_t(m_fileSize))
         return bad(QStringLiteral("lies in a storage record (%1) larger than the file: truncated or corrupt").arg(qs(t.storage.key)));
     const std::int64_t record = std::int64_t(st.size);
@@ -193,9 +197,16 @@ bool TorchFile::readTensor(const TensorRef &t, std::string *out, QString *error)
         *error = QStringLiteral("%1: cannot open record %2.").arg(m_path, QString::fromStdString(name));
         return false;
     }
+    // Read front to back: the bytes before the tensor are skipped by reading them (at most the record, which is at
+    // most the file), never by zip_fseek, which libzip 1.7 does not do safely on a corrupt archive.
     auto readAt = [&](std::int64_t elem, char *dst, std::int64_t bytes) {
-        if (zip_fseek(f, zip_int64_t(elem * es), SEEK_SET) != 0)
-            return false;
+        char skip[1 << 14];
+        for (std::int64_t left = elem * es; left > 0;) {
+            const zip_int64_t got = zip_fread(f, skip, zip_uint64_t(std::min<std::int64_t>(left, sizeof skip)));
+            if (got <= 0)
+                return false;
+            left -= got;
+        }
         return zip_fread(f, dst, zip_uint64_t(bytes)) == zip_int64_t(bytes);
     };
     bool ok = true;
