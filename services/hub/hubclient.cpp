@@ -1,4 +1,5 @@
 #include "services/hub/hubclient.h"
+#include "services/hub/jsonfield.h"
 
 #include "services/util/names.h"
 #include "services/util/relpath.h"
@@ -30,8 +31,7 @@ struct HubText {
 
 QString qs(const json &j, const char *key)
 {
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+    return jsonString(j, key);
 }
 
 bool isHtml(const HttpResponse &r, HubError *err, const QString &what)

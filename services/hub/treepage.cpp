@@ -1,4 +1,5 @@
 #include "services/hub/treepage.h"
+#include "services/hub/jsonfield.h"
 
 #include "services/util/names.h"
 #include "services/util/relpath.h"
@@ -23,8 +24,7 @@ struct TreeText {
 
 QString qs(const json &j, const char *key)
 {
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+    return jsonString(j, key);
 }
 
 // A size: a non-negative whole number, whatever the server wrote (a float, a huge or negative number).
