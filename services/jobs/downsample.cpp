@@ -1,0 +1,1 @@
+#include "services/jobs/downsample.h"

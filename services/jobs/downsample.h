@@ -1,0 +1,2 @@
+// Min/max per pixel column: to be written.
+#pragma once

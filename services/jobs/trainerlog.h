@@ -1,0 +1,2 @@
+// Hugging Face Trainer logs (user scripts): to be written.
+#pragma once

@@ -1,0 +1,2 @@
+// A chart of one job metric: to be written.
+#pragma once
