@@ -4,6 +4,7 @@
 #include "app/cli/commandtable.h"
 #include "app/cli/consolidatecommand.h"
 #include "app/cli/hubcommands.h"
+#include "app/cli/jobcommands.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -23,8 +24,11 @@ int main(int argc, char **argv)
                     QCoreApplication::translate("ingot::cli", "Common options: --cache-dir DIR, --json, --dry-run, --yes.")});
     table.addGroup({QStringLiteral("hub"), QCoreApplication::translate("ingot::cli", "The Hugging Face Hub: whoami, ls, login, logout"),
                     QCoreApplication::translate("ingot::cli", "HF_ENDPOINT, HF_TOKEN, HF_HOME, HF_TOKEN_PATH and HF_HUB_OFFLINE are honoured. --json everywhere.")});
+    table.addGroup({QStringLiteral("job"), QCoreApplication::translate("ingot::cli", "Training jobs: launch, list, status, logs, stop, wait"),
+                    QCoreApplication::translate("ingot::cli", "Jobs live in ~/.local/share/Ingot/ingot/jobs/<id>. job wait: exit 0 finished, 1 failed, 9 stopped.")});
     table.add(cacheCommands());
     table.add(hubCommands());
     table.add(consolidateCommands());
+    table.add(jobCommands());
     return table.run(app.arguments().mid(1));
 }

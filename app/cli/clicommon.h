@@ -18,6 +18,7 @@ enum Exit : int {
     HubFailure = 6,      // the Hub could not be reached or answered wrongly (after retries)
     HubAccess = 7,       // not found, no access, gated, or the token was refused
     HubOffline = 8,      // HF_HUB_OFFLINE is set: no request was made
+    JobStopped = 9,      // job wait/stop --wait: the job was stopped (0: finished, 1: failed)
 };
 
 std::string u8(const QString &s);

@@ -2,4 +2,10 @@ import sys
 
 from .train import main
 
-sys.exit(main())
+try:  # under torchrun, an uncaught exception is written to the rank's error file (the monitor shows it)
+    from torch.distributed.elastic.multiprocessing.errors import record
+except ImportError:
+    def record(fn):
+        return fn
+
+sys.exit(record(main)())

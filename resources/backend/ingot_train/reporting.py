@@ -31,7 +31,7 @@ class Reporter:
 
     def metric(self, **fields):
         if self.rank == 0:
-            self._emit(METRIC_PREFIX, {"type": "metric", **fields})
+            self._emit(METRIC_PREFIX, {"type": "metric", "time": time.time(), **fields})
 
 
 def write_results(output_dir, results):

@@ -1,0 +1,406 @@
+#include "app/cli/jobcommands.h"
+
+#include "app/cli/clicommon.h"
+#include "services/jobs/jobmanager.h"
+#include "services/util/names.h"
+#include "services/util/units.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QThread>
+
+#include <cmath>
+#include <cstdio>
+
+namespace ingot::cli {
+
+namespace {
+using nlohmann::json;
+
+struct CliText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::cli)
+};
+
+JobManager manager()
+{
+    return JobManager(makeLocalJobRunner());
+}
+
+QString when(double secs)
+{
+    return secs > 0 ? QDateTime::fromMSecsSinceEpoch(qint64(secs * 1000)).toString(QStringLiteral("yyyy-MM-dd HH:mm"))
+                    : QString();
+}
+
+QString duration(double secs)
+{
+    const qint64 s = qint64(secs);
+    if (s >= 3600)
+        return QStringLiteral("%1h%2m").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1m%2s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+QString layout(const JobStatus &s)
+{
+    return QStringLiteral("%1x%2x%3").arg(s.dataParallel).arg(s.tensorParallel).arg(s.pipelineParallel);
+}
+
+json statusJson(const JobSummary &s)
+{
+    const QJsonObject o = statusToJson(s.status);
+    json j = json::parse(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString(), nullptr, false);
+    j["id"] = u8(s.record.id);
+    j["name"] = u8(displayName(s.record.spec.displayName()));
+    j["model"] = u8(displayName(s.record.spec.modelLabel()));
+    j["output_dir"] = u8(displayName(s.record.outputDir));
+    j["job_dir"] = u8(displayName(JobPaths{makeLocalJobRunner()->jobsRoot() + QLatin1Char('/') + s.record.id}.root));
+    j["pids"] = {{"launcher", s.status.pids.launcher.pid}, {"wrapper", s.status.pids.wrapper.pid},
+                 {"process_group", s.status.pids.launcher.pgid}};
+    return j;
+}
+
+void launchOptions(QCommandLineParser &p)
+{
+    p.addOption({QStringLiteral("nproc-per-node"), CliText::tr("Processes per node (default 1)."), QStringLiteral("N"), QStringLiteral("1")});
+    p.addOption({QStringLiteral("nnodes"), CliText::tr("Nodes (default 1; several need remote hosts)."), QStringLiteral("N"), QStringLiteral("1")});
+    p.addOption({QStringLiteral("name"), CliText::tr("A name for the history."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("output-dir"), CliText::tr("Where the job writes (default: a fresh folder in the job's folder)."), QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("python"), CliText::tr("The Python to run (default: the first found that imports torch)."), QStringLiteral("PY")});
+    p.addOption({QStringLiteral("script"), CliText::tr("Run a training script instead of Ingot's backend."), QStringLiteral("FILE")});
+    p.addOption({{QStringLiteral("m"), QStringLiteral("module")}, CliText::tr("Run a module (python -m MODULE) instead of Ingot's backend."), QStringLiteral("MODULE")});
+    p.addOption({QStringLiteral("no-settings"), CliText::tr("With --script/-m: pass only ARGS, not Ingot's settings flags.")});
+    p.addOption({QStringLiteral("env"), CliText::tr("An extra environment variable (repeatable)."), QStringLiteral("KEY=VALUE")});
+    p.addOption({QStringLiteral("dry-run"), CliText::tr("Validate and print the command; start nothing.")});
+    p.addPositionalArgument(QStringLiteral("ARGS"), CliText::tr("After --: flags for the backend or the script."), QStringLiteral("-- ARGS..."));
+}
+
+int cmdLaunch(const Invocation &in)
+{
+    JobSpec spec;
+    if (in.isSet(QStringLiteral("script")) && in.isSet(QStringLiteral("module"))) {
+        err(CliText::tr("error: --script and -m are exclusive"));
+        return Usage;
+    }
+    if (in.isSet(QStringLiteral("script"))) {
+        spec.program = JobProgram::Script;
+        spec.script = in.value(QStringLiteral("script"));
+    } else if (in.isSet(QStringLiteral("module"))) {
+        spec.program = JobProgram::Module;
+        spec.module = in.value(QStringLiteral("module"));
+    }
+    spec.passSettings = !in.isSet(QStringLiteral("no-settings"));
+    bool ok1 = false, ok2 = false;
+    spec.nprocPerNode = in.value(QStringLiteral("nproc-per-node")).toInt(&ok1);
+    spec.nnodes = in.value(QStringLiteral("nnodes")).toInt(&ok2);
+    if (!ok1 || !ok2) {
+        err(CliText::tr("error: --nproc-per-node and --nnodes take a number"));
+        return Usage;
+    }
+    spec.name = in.value(QStringLiteral("name"));
+    spec.python = in.value(QStringLiteral("python"));
+    for (const QString &kv : in.values(QStringLiteral("env"))) {
+        const int eq = kv.indexOf(QLatin1Char('='));
+        if (eq <= 0) {
+            err(CliText::tr("error: --env takes KEY=VALUE, not %1").arg(kv));
+            return Usage;
+        }
+        spec.env.append({kv.left(eq), kv.mid(eq + 1)});
+    }
+    QString error;
+    if (spec.program != JobProgram::Backend && !spec.passSettings) {
+        spec.extraArgs = in.positional();
+    } else if (!spec.parseTrainingArguments(in.positional(), &error)) {
+        err(CliText::tr("error: %1").arg(error));
+        return Usage;
+    }
+    if (in.isSet(QStringLiteral("output-dir")))
+        spec.outputDir = in.value(QStringLiteral("output-dir"));
+    JobManager jobs = manager();
+    LaunchPlan plan;
+    QVector<JobProblem> problems;
+    if (!jobs.plan(spec, &plan, &problems, &error)) {
+        for (const JobProblem &p : problems)
+            err(CliText::tr("error: --%1: %2").arg(p.field, p.message));
+        if (problems.isEmpty())
+            err(CliText::tr("error: %1").arg(error));
+        return Usage;
+    }
+    if (in.isSet(QStringLiteral("dry-run"))) {
+        if (in.json)
+            printJson({{"id", u8(plan.record.id)}, {"command", u8(plan.commandLine)}, {"script", u8(plan.script)}});
+        else
+            out(plan.commandLine);
+        return Ok;
+    }
+    if (!jobs.launch(plan, &error)) {
+        err(CliText::tr("error: %1").arg(error));
+        return PartialFailure;
+    }
+    if (in.json)
+        printJson({{"id", u8(plan.record.id)}, {"job_dir", u8(displayName(plan.paths.root))},
+                   {"output_dir", u8(displayName(plan.record.outputDir))}, {"command", u8(plan.commandLine)}});
+    else
+        out(plan.record.id);
+    return Ok;
+}
+
+int cmdList(const Invocation &in)
+{
+    JobManager jobs = manager();
+    QStringList warnings;
+    const QVector<JobSummary> all = jobs.list(&warnings);
+    for (const QString &w : warnings)
+        err(CliText::tr("warning: %1").arg(w));
+    if (in.json) {
+        json arr = json::array();
+        for (const JobSummary &s : all)
+            arr.push_back(statusJson(s));
+        printJson(arr);
+        return Ok;
+    }
+    const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000;
+    Table t({CliText::tr("ID"), CliText::tr("NAME"), CliText::tr("STATE"), CliText::tr("STEP"), CliText::tr("DPxTPxPP"),
+             CliText::tr("STARTED"), CliText::tr("DURATION"), CliText::tr("LOSS"), CliText::tr("OUTPUT")},
+            {false, false, false, true, false, false, true, true, false});
+    for (const JobSummary &s : all) {
+        const JobStatus &st = s.status;
+        t.add({s.record.id, s.record.spec.displayName(), jobStateName(st.state),
+               st.maxSteps > 0 ? QStringLiteral("%1/%2").arg(st.step).arg(st.maxSteps) : QString::number(st.step),
+               layout(st), when(st.startedAt), duration(st.elapsed(now)),
+               std::isnan(st.lastLoss) ? QString() : QString::number(st.lastLoss, 'f', 4), s.record.outputDir});
+    }
+    if (t.rows() == 0)
+        out(CliText::tr("No jobs yet (ingot-cli job launch ...)."));
+    else
+        out(t.render());
+    return Ok;
+}
+
+bool loadSummary(JobManager &jobs, const QString &id, JobSummary *s)
+{
+    QString error;
+    *s = jobs.summary(id, false, &error);
+    if (!error.isEmpty()) {
+        err(CliText::tr("error: %1").arg(error));
+        return false;
+    }
+    return true;
+}
+
+QString oneId(const Invocation &in, bool *ok)
+{
+    const QStringList pos = in.positional();
+    *ok = pos.size() == 1;
+    if (!*ok)
+        err(CliText::tr("error: name one job id (ingot-cli job list)"));
+    return pos.value(0);
+}
+
+int cmdStatus(const Invocation &in)
+{
+    bool ok = false;
+    const QString id = oneId(in, &ok);
+    if (!ok)
+        return Usage;
+    JobManager jobs = manager();
+    JobSummary s;
+    if (!loadSummary(jobs, id, &s))
+        return PartialFailure;
+    if (in.json) {
+        printJson(statusJson(s));
+        return Ok;
+    }
+    const JobStatus &st = s.status;
+    const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000;
+    QStringList lines;
+    lines << CliText::tr("Job:        %1 (%2)").arg(s.record.id, s.record.spec.displayName())
+          << CliText::tr("State:      %1").arg(jobStateTitle(st.state));
+    if (!st.reason.isEmpty())
+        lines << CliText::tr("Reason:     %1").arg(st.reason);
+    lines << CliText::tr("Step:       %1 of %2").arg(st.step).arg(st.maxSteps > 0 ? QString::number(st.maxSteps) : QStringLiteral("?"))
+          << CliText::tr("Last loss:  %1").arg(std::isnan(st.lastLoss) ? QStringLiteral("-") : QString::number(st.lastLoss, 'f', 4))
+          << CliText::tr("Layout:     dp %1 x tp %2 x pp %3 (%4 processes)").arg(st.dataParallel).arg(st.tensorParallel).arg(st.pipelineParallel).arg(st.worldSize)
+          << CliText::tr("Elapsed:    %1").arg(duration(st.elapsed(now)));
+    if (!std::isnan(st.etaSeconds) && !isFinal(st.state))
+        lines << CliText::tr("ETA:        %1").arg(duration(st.etaSeconds));
+    lines << CliText::tr("Output:     %1").arg(s.record.outputDir)
+          << CliText::tr("Job folder: %1").arg(jobs.paths(id).root);
+    if (st.alive)
+        lines << CliText::tr("Processes:  torchrun pid %1, process group %2").arg(st.pids.launcher.pid).arg(st.pids.launcher.pgid);
+    for (const QString &w : st.warnings)
+        lines << CliText::tr("Warning:    %1").arg(w);
+    out(lines.join(QLatin1Char('\n')));
+    return Ok;
+}
+
+void writeLog(const QByteArray &bytes)
+{
+    // Logs are the job's bytes: tqdm's carriage returns become line breaks, control characters are escaped.
+    QByteArray b = bytes;
+    b.replace('\r', '\n');
+    const QString text = terminalSafe(nameFromBytes(b));
+    const QByteArray o = text.toUtf8();
+    std::fwrite(o.constData(), 1, size_t(o.size()), stdout);
+    std::fflush(stdout);
+}
+
+int cmdLogs(const Invocation &in)
+{
+    bool ok = false;
+    const QString id = oneId(in, &ok);
+    if (!ok)
+        return Usage;
+    JobManager jobs = manager();
+    JobRecordFile r;
+    QString error;
+    if (!jobs.load(id, &r, &error)) {
+        err(CliText::tr("error: %1").arg(error));
+        return PartialFailure;
+    }
+    const bool launcher = in.isSet(QStringLiteral("launcher"));
+    const int rank = in.value(QStringLiteral("rank")).toInt(&ok);
+    if (!ok || rank < 0) {
+        err(CliText::tr("error: --rank takes a rank number"));
+        return Usage;
+    }
+    const bool follow = in.isSet(QStringLiteral("follow"));
+    JobFollower f(jobs.sharedRunner(), r);
+    for (;;) {
+        const JobFollower::Update u = f.poll();
+        for (const LogChunk &c : u.logs)
+            if ((launcher && c.rank < 0) || (!launcher && c.rank == rank))
+                writeLog(c.bytes);
+        if (!u.caughtUp)
+            continue;
+        if (!follow || isFinal(f.status().state))
+            break;
+        QThread::msleep(300);
+    }
+    if (!launcher && !f.ranks().contains(rank) && !follow)
+        err(CliText::tr("note: no log of rank %1 yet (ranks: %2)").arg(rank).arg(f.ranks().isEmpty() ? QStringLiteral("none")
+            : [&] { QStringList l; for (int x : f.ranks()) l << QString::number(x); return l.join(QLatin1Char(',')); }()));
+    return Ok;
+}
+
+int waitForEnd(JobManager &jobs, const QString &id, double timeout, JobStatus *st)
+{
+    JobRecordFile r;
+    QString error;
+    if (!jobs.load(id, &r, &error)) {
+        err(CliText::tr("error: %1").arg(error));
+        return PartialFailure;
+    }
+    JobFollower f(jobs.sharedRunner(), r);
+    QDeadlineTimer deadline(timeout > 0 ? qint64(timeout * 1000) : -1);
+    for (;;) {
+        const JobFollower::Update u = f.poll(64 << 20);
+        if (u.caughtUp && isFinal(f.status().state))
+            break;
+        if (deadline.hasExpired()) {
+            err(CliText::tr("error: job %1 is still %2 after %3 s").arg(id, jobStateName(f.status().state)).arg(timeout));
+            return Refused;
+        }
+        if (u.caughtUp)
+            QThread::msleep(500);
+    }
+    *st = f.status();
+    jobs.saveSummary({r, *st, {}});
+    return Ok;
+}
+
+int exitFor(const JobStatus &st)
+{
+    switch (st.state) {
+    case JobState::Finished: return Ok;
+    case JobState::Stopped: return JobStopped;
+    default: return PartialFailure;
+    }
+}
+
+int cmdWait(const Invocation &in)
+{
+    bool ok = false;
+    const QString id = oneId(in, &ok);
+    if (!ok)
+        return Usage;
+    JobManager jobs = manager();
+    JobStatus st;
+    const int rc = waitForEnd(jobs, id, in.value(QStringLiteral("timeout")).toDouble(), &st);
+    if (rc != Ok)
+        return rc;
+    if (in.json)
+        printJson({{"id", u8(id)}, {"state", u8(jobStateName(st.state))}, {"reason", u8(st.reason)}});
+    else
+        out(st.reason.isEmpty() ? jobStateTitle(st.state) : jobStateTitle(st.state) + QStringLiteral(": ") + st.reason);
+    return exitFor(st);
+}
+
+int cmdStop(const Invocation &in)
+{
+    bool ok = false;
+    const QString id = oneId(in, &ok);
+    if (!ok)
+        return Usage;
+    JobManager jobs = manager();
+    QString message;
+    const JobManager::StopResult r = jobs.stop(id, in.isSet(QStringLiteral("kill")), &message);
+    if (r == JobManager::StopResult::Failed) {
+        err(CliText::tr("error: %1").arg(message));
+        return PartialFailure;
+    }
+    out(message);
+    if (r == JobManager::StopResult::NotRunning || !in.isSet(QStringLiteral("wait")))
+        return Ok;
+    JobStatus st;
+    const int rc = waitForEnd(jobs, id, 0, &st);
+    if (rc != Ok)
+        return rc;
+    out(st.reason.isEmpty() ? jobStateTitle(st.state) : jobStateTitle(st.state) + QStringLiteral(": ") + st.reason);
+    return exitFor(st);
+}
+
+void idArgument(QCommandLineParser &p)
+{
+    p.addPositionalArgument(QStringLiteral("ID"), CliText::tr("The job id (ingot-cli job list)."));
+}
+
+}  // namespace
+
+QVector<Command> jobCommands()
+{
+    const QString g = QStringLiteral("job");
+    return {
+        {g, QStringLiteral("launch"), CliText::tr("Start a training job detached (torchrun); prints its id"), JsonOption,
+         launchOptions, cmdLaunch, {}},
+        {g, QStringLiteral("list"), CliText::tr("Every job in the history: state, step, layout, duration, loss, output"),
+         JsonOption, {}, cmdList, {}},
+        {g, QStringLiteral("status"), CliText::tr("A job's state, step of max, last loss, output folder, processes"),
+         JsonOption, idArgument, cmdStatus, {}},
+        {g, QStringLiteral("logs"), CliText::tr("A rank's stdout and stderr (--follow: until the job ends)"), NoSharedOptions,
+         [](QCommandLineParser &p) {
+             idArgument(p);
+             p.addOption({QStringLiteral("rank"), CliText::tr("The rank (default 0)."), QStringLiteral("R"), QStringLiteral("0")});
+             p.addOption({QStringLiteral("launcher"), CliText::tr("torchrun's own output instead of a rank's.")});
+             p.addOption({{QStringLiteral("f"), QStringLiteral("follow")}, CliText::tr("Keep printing until the job ends.")});
+         },
+         cmdLogs, {}},
+        {g, QStringLiteral("stop"), CliText::tr("SIGTERM to the launcher: checkpoint-N, then stopped (again after 10 s, or --kill: kill)"),
+         NoSharedOptions,
+         [](QCommandLineParser &p) {
+             idArgument(p);
+             p.addOption({QStringLiteral("wait"), CliText::tr("Wait until the job has ended.")});
+             p.addOption({QStringLiteral("kill"), CliText::tr("Kill every process of the job now (no checkpoint).")});
+         },
+         cmdStop, {}},
+        {g, QStringLiteral("wait"), CliText::tr("Wait for the end: exit 0 finished, 1 failed, 9 stopped"), JsonOption,
+         [](QCommandLineParser &p) {
+             idArgument(p);
+             p.addOption({QStringLiteral("timeout"), CliText::tr("Give up after S seconds (exit 4)."), QStringLiteral("S")});
+         },
+         cmdWait, {}},
+    };
+}
+
+}  // namespace ingot::cli

@@ -1,0 +1,222 @@
+#include "services/jobs/jobfolder.h"
+
+#include "services/util/names.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QStandardPaths>
+
+namespace ingot {
+
+QString localJobsRoot()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/jobs");
+}
+
+QString newJobId()
+{
+    const quint32 r = QRandomGenerator::system()->generate() & 0xffff;
+    return QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-"))
+        + QStringLiteral("%1").arg(r, 4, 16, QLatin1Char('0'));
+}
+
+bool isJobId(const QString &id)
+{
+    static const QRegularExpression re(QStringLiteral("^[0-9a-z][0-9a-z-]{0,63}$"));
+    return re.match(id).hasMatch();
+}
+
+namespace {
+
+QJsonArray toArray(const QStringList &l)
+{
+    return QJsonArray::fromStringList(l);
+}
+
+bool toStringList(const QJsonValue &v, QStringList *out)
+{
+    if (!v.isArray())
+        return false;
+    for (const QJsonValue &e : v.toArray()) {
+        if (!e.isString())
+            return false;
+        out->append(e.toString());
+    }
+    return true;
+}
+
+}  // namespace
+
+QByteArray JobRecordFile::toJson() const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("format"), 1);
+    o.insert(QStringLiteral("id"), id);
+    o.insert(QStringLiteral("where"), where);
+    o.insert(QStringLiteral("created_ms"), double(createdMs));
+    o.insert(QStringLiteral("port"), port);
+    o.insert(QStringLiteral("output_dir"), outputDir);
+    o.insert(QStringLiteral("backend_dir"), backendDir);
+    o.insert(QStringLiteral("argv"), toArray(argv));
+    o.insert(QStringLiteral("env"), toArray(env));
+    o.insert(QStringLiteral("cwd"), cwd);
+    o.insert(QStringLiteral("spec"), spec.toJson());
+    return QJsonDocument(o).toJson(QJsonDocument::Indented);
+}
+
+bool JobRecordFile::fromJson(const QByteArray &data, JobRecordFile *out, QString *error)
+{
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(data, &pe);
+    if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
+        *error = QStringLiteral("job.json is not a JSON object");
+        return false;
+    }
+    const QJsonObject o = doc.object();
+    JobRecordFile r;
+    r.id = o.value(QLatin1String("id")).toString();
+    if (!isJobId(r.id)) {
+        *error = QStringLiteral("job.json has no valid id");
+        return false;
+    }
+    r.where = o.value(QLatin1String("where")).toString(QStringLiteral("local"));
+    r.createdMs = qint64(o.value(QLatin1String("created_ms")).toDouble());
+    r.port = o.value(QLatin1String("port")).toInt();
+    r.outputDir = o.value(QLatin1String("output_dir")).toString();
+    r.backendDir = o.value(QLatin1String("backend_dir")).toString();
+    r.cwd = o.value(QLatin1String("cwd")).toString();
+    if (!toStringList(o.value(QLatin1String("argv")), &r.argv) || !toStringList(o.value(QLatin1String("env")), &r.env)) {
+        *error = QStringLiteral("job.json: argv and env must be lists of strings");
+        return false;
+    }
+    QString specError;
+    r.spec = JobSpec::fromJson(o.value(QLatin1String("spec")).toObject(), &specError);
+    if (!specError.isEmpty()) {
+        *error = specError;
+        return false;
+    }
+    *out = r;
+    return true;
+}
+
+QString shellQuote(const QString &arg)
+{
+    static const QRegularExpression safe(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
+    if (safe.match(arg).hasMatch())
+        return arg;
+    QString q = arg;
+    q.replace(QLatin1Char('\''), QLatin1String("'\\''"));
+    return QLatin1Char('\'') + q + QLatin1Char('\'');
+}
+
+namespace {
+
+QString quoteAll(const QStringList &args)
+{
+    QStringList q;
+    for (const QString &a : args)
+        q << shellQuote(a);
+    return q.join(QLatin1Char(' '));
+}
+
+// KEY=value -> export KEY='value'
+QString exportLine(const QString &kv)
+{
+    const int eq = kv.indexOf(QLatin1Char('='));
+    return QStringLiteral("export ") + kv.left(eq) + QLatin1Char('=') + shellQuote(kv.mid(eq + 1));
+}
+
+}  // namespace
+
+QString commandLine(const QStringList &env, const QStringList &argv)
+{
+    QStringList parts;
+    for (const QString &kv : env) {
+        const int eq = kv.indexOf(QLatin1Char('='));
+        parts << kv.left(eq) + QLatin1Char('=') + shellQuote(kv.mid(eq + 1));
+    }
+    parts << quoteAll(argv);
+    return parts.join(QLatin1Char(' '));
+}
+
+QString commandScript(const JobRecordFile &r)
+{
+    QStringList lines;
+    lines << QStringLiteral("#!/bin/sh")
+          << QStringLiteral("# Ingot job %1 (%2)").arg(displayName(r.spec.displayName()), r.id)
+          << QStringLiteral("cd %1 || exit 1").arg(shellQuote(r.cwd));
+    for (const QString &kv : r.env)
+        lines << exportLine(kv);
+    lines << QStringLiteral("exec ") + quoteAll(r.argv);
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+QByteArray wrapperScript(const JobRecordFile &r)
+{
+    QStringList lines;
+    lines << QStringLiteral("#!/bin/sh")
+          << QStringLiteral("# Written by Ingot for job %1. Started detached, in a session of its own: it records who")
+                 .arg(r.id)
+          << QStringLiteral("# runs (launcher.pid) and how the launcher ended (exit_status). Do not edit while it runs.")
+          << QStringLiteral("cd %1 || exit 1").arg(shellQuote(r.cwd));
+    for (const QString &kv : r.env) {
+        if (kv.startsWith(QLatin1String("PYTHONPATH=")))
+            lines << exportLine(kv) + QStringLiteral("${PYTHONPATH:+:$PYTHONPATH}");
+        else
+            lines << exportLine(kv);
+    }
+    lines << quoteAll(r.argv) + QStringLiteral(" </dev/null >>launcher.log 2>&1 &")
+          << QStringLiteral("pid=$!")
+          << QStringLiteral("{ read -r self </proc/$$/stat && read -r child </proc/$pid/stat &&")
+          << QStringLiteral("  read -r boot </proc/sys/kernel/random/boot_id && printf '%s\\n%s\\n%s\\n' \"$self\" \"$child\" \"$boot\"; } "
+                            ">launcher.pid.tmp && mv -f launcher.pid.tmp launcher.pid")
+          << QStringLiteral("wait \"$pid\"")
+          << QStringLiteral("status=$?")
+          << QStringLiteral("echo \"$status\" >exit_status.tmp && mv -f exit_status.tmp exit_status");
+    return nameToBytes(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+}
+
+bool parseProcStat(const QByteArray &line, ProcessIdentity *out, char *state)
+{
+    const int open = line.indexOf('(');
+    const int close = line.lastIndexOf(')');
+    if (open <= 0 || close < open)
+        return false;
+    bool ok = false;
+    const qint64 pid = line.left(open).trimmed().toLongLong(&ok);
+    if (!ok || pid <= 0)
+        return false;
+    const QList<QByteArray> f = line.mid(close + 1).simplified().split(' ');
+    if (f.size() < 20 || f.at(0).isEmpty())
+        return false;
+    ProcessIdentity id;
+    id.pid = pid;
+    id.pgid = f.at(2).toLongLong();
+    id.sid = f.at(3).toLongLong();
+    id.startTime = f.at(19).toULongLong(&ok);
+    if (!ok)
+        return false;
+    if (state)
+        *state = f.at(0).at(0);
+    *out = id;
+    return true;
+}
+
+bool parseLauncherPids(const QByteArray &data, LauncherPids *out)
+{
+    const QList<QByteArray> lines = data.split('\n');
+    if (lines.size() < 3)
+        return false;
+    LauncherPids p;
+    if (!parseProcStat(lines.at(0), &p.wrapper) || !parseProcStat(lines.at(1), &p.launcher))
+        return false;
+    const QString boot = QString::fromLatin1(lines.at(2).trimmed());
+    p.wrapper.bootId = p.launcher.bootId = boot;
+    *out = p;
+    return true;
+}
+
+}  // namespace ingot

@@ -1,0 +1,78 @@
+// A job's folder: what Ingot writes there before starting it, what the job writes while it runs, and the names
+// of those files (docs/formats.md#training-jobs). Local jobs keep it under the XDG data folder
+// (~/.local/share/Ingot/ingot/jobs/<id>); the folder is the job's whole record, so the history is the list of
+// these folders.
+#pragma once
+
+#include "services/jobs/jobspec.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace ingot {
+
+struct JobPaths {
+    QString root;  // the job's folder
+    QString file(const char *name) const { return root + QLatin1Char('/') + QLatin1String(name); }
+    QString jobJson() const { return file("job.json"); }            // Ingot: settings, command, port, where
+    QString runScript() const { return file("run.sh"); }            // Ingot: the detached wrapper
+    QString launcherLog() const { return file("launcher.log"); }    // torchrun's own output
+    QString logsDir() const { return file("logs"); }                // torchrun: <run>/attempt_N/<rank>/std{out,err}.log
+    QString pidFile() const { return file("launcher.pid"); }        // run.sh: /proc stat lines of itself and torchrun
+    QString exitFile() const { return file("exit_status"); }        // run.sh: torchrun's exit status
+    QString stopFile() const { return file("stop_request"); }       // Ingot: when Stop was asked, how
+    QString defaultOutputDir() const { return file("output"); }
+};
+
+// The folder that holds local jobs: $XDG_DATA_HOME/Ingot/ingot/jobs (QStandardPaths::AppDataLocation).
+QString localJobsRoot();
+// A new job id: "20261122-213015-3fa9" (time of creation, then random hex), sortable by time.
+QString newJobId();
+bool isJobId(const QString &id);  // only [0-9a-z-], 1..64: an id never escapes the jobs folder
+
+// Launch-time facts Ingot records in job.json next to the settings.
+struct JobRecordFile {
+    QString id;
+    JobSpec spec;
+    QString where = QStringLiteral("local");  // the runner: "local" (the SSH issue adds hosts)
+    qint64 createdMs = 0;
+    int port = 0;
+    QString outputDir;     // resolved
+    QString backendDir;    // PYTHONPATH for ingot_train
+    QStringList argv;      // the exact command
+    QStringList env;       // KEY=VALUE set on top of the inherited environment
+    QString cwd;
+
+    QByteArray toJson() const;
+    static bool fromJson(const QByteArray &data, JobRecordFile *out, QString *error);
+};
+
+// Shell quoting for previews and scripts: 'it'\''s' style, bare when only safe characters.
+QString shellQuote(const QString &arg);
+// The command as one line a user can paste into a shell: VAR=value ... program args.
+QString commandLine(const QStringList &env, const QStringList &argv);
+// A standalone script (#!/bin/sh, cd, exports, exec) that runs the same command.
+QString commandScript(const JobRecordFile &record);
+// Ingot's detached wrapper: runs the command with stdin from /dev/null and its output in launcher.log, records the
+// /proc stat lines of itself and of torchrun (pid, process group, start time) and the boot id in launcher.pid,
+// waits, and records torchrun's exit status in exit_status (files written whole: temp + rename).
+QByteArray wrapperScript(const JobRecordFile &record);
+
+// launcher.pid parsed: who to signal, and how to know it is still the same process.
+struct ProcessIdentity {
+    qint64 pid = 0;
+    qint64 pgid = 0;
+    qint64 sid = 0;
+    quint64 startTime = 0;  // /proc/<pid>/stat field 22 (clock ticks after boot)
+    QString bootId;         // /proc/sys/kernel/random/boot_id at launch
+    bool isValid() const { return pid > 0 && startTime > 0; }
+};
+struct LauncherPids {
+    ProcessIdentity wrapper;   // run.sh
+    ProcessIdentity launcher;  // torchrun
+};
+// One line of /proc/<pid>/stat; false when it does not parse (comm may hold spaces and parentheses).
+bool parseProcStat(const QByteArray &line, ProcessIdentity *out, char *state = nullptr);
+bool parseLauncherPids(const QByteArray &data, LauncherPids *out);
+
+}  // namespace ingot

@@ -1,0 +1,396 @@
+#include "services/jobs/jobmanager.h"
+
+#include "services/util/names.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QMutex>
+#include <QThread>
+
+#include <cmath>
+#include <csignal>
+
+namespace ingot {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("ingot::JobManager", text);
+}
+
+double nowSeconds()
+{
+    return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+}
+
+QJsonValue jsonNumber(double v)
+{
+    return std::isfinite(v) ? QJsonValue(v) : QJsonValue();
+}
+
+double numberOr(const QJsonValue &v, double fallback)
+{
+    return v.isDouble() ? v.toDouble() : fallback;
+}
+
+// The Python a job uses when none is chosen: the first detected one that imports torch (asked once a process).
+QString defaultPython(JobRunner &runner)
+{
+    static QMutex mutex;
+    static QHash<QString, QString> found;
+    QMutexLocker lock(&mutex);
+    if (!found.contains(runner.where())) {
+        QString pick;
+        for (const PythonInfo &p : runner.detectPythons(nullptr)) {
+            if (p.usable()) {
+                pick = p.path;
+                break;
+            }
+        }
+        found.insert(runner.where(), pick);
+    }
+    return found.value(runner.where());
+}
+
+QString outputDirFromArgs(const QStringList &args)
+{
+    for (int i = 0; i < args.size(); ++i) {
+        const QString &a = args.at(i);
+        if ((a == QLatin1String("--output_dir") || a == QLatin1String("--output-dir")) && i + 1 < args.size())
+            return args.at(i + 1);
+        if (a.startsWith(QLatin1String("--output_dir=")) || a.startsWith(QLatin1String("--output-dir=")))
+            return a.mid(a.indexOf(QLatin1Char('=')) + 1);
+    }
+    return {};
+}
+
+}  // namespace
+
+JobManager::JobManager(std::shared_ptr<JobRunner> runner) : m_runner(std::move(runner)) {}
+
+JobPaths JobManager::paths(const QString &id) const
+{
+    return JobPaths{m_runner->jobsRoot() + QLatin1Char('/') + id};
+}
+
+bool JobManager::plan(const JobSpec &specIn, LaunchPlan *out, QVector<JobProblem> *problems, QString *error)
+{
+    JobSpec spec = specIn;
+    *problems = validateJob(spec, gatherJobFacts(spec), m_runner->maxNodes());
+    if (!problems->isEmpty())
+        return false;
+    if (spec.python.isEmpty())
+        spec.python = defaultPython(*m_runner);
+    if (spec.python.isEmpty()) {
+        *error = tr("No Python with torch was found on %1: choose one (--python).").arg(m_runner->describe());
+        return false;
+    }
+    LaunchPlan p;
+    JobRecordFile &r = p.record;
+    r.id = newJobId();
+    r.where = m_runner->where();
+    r.createdMs = QDateTime::currentMSecsSinceEpoch();
+    r.spec = spec;
+    p.paths = paths(r.id);
+    r.cwd = p.paths.root;
+    r.backendDir = m_runner->backendDir();
+    r.port = m_runner->freePort({}, error);
+    if (!r.port)
+        return false;
+    if (spec.program == JobProgram::Backend || spec.passSettings)
+        r.outputDir = spec.outputDir.isEmpty() ? p.paths.defaultOutputDir() : spec.outputDir;
+    else
+        r.outputDir = outputDirFromArgs(spec.extraArgs);
+    r.argv << spec.python << QStringLiteral("-m") << QStringLiteral("ingot_train.launch")
+           << QStringLiteral("--nnodes=%1").arg(spec.nnodes) << QStringLiteral("--node_rank=0")
+           << QStringLiteral("--nproc_per_node=%1").arg(spec.nprocPerNode)
+           << QStringLiteral("--master_addr=127.0.0.1") << QStringLiteral("--master_port=%1").arg(r.port)
+           << QStringLiteral("--rdzv_id=%1").arg(r.id) << QStringLiteral("--log_dir=%1").arg(p.paths.logsDir())
+           << QStringLiteral("--redirects=3");
+    switch (spec.program) {
+    case JobProgram::Backend: r.argv << QStringLiteral("-m") << QStringLiteral("ingot_train"); break;
+    case JobProgram::Module: r.argv << QStringLiteral("-m") << spec.module.trimmed(); break;
+    case JobProgram::Script: r.argv << QFileInfo(spec.script).absoluteFilePath(); break;
+    }
+    r.argv << spec.trainingArguments(r.outputDir);
+    r.env << QStringLiteral("PYTHONPATH=") + r.backendDir << QStringLiteral("PYTHONUNBUFFERED=1")
+          << QStringLiteral("INGOT_JOB_ID=") + r.id;
+    if (!spec.neuronCcFlags.isEmpty())
+        r.env << QStringLiteral("NEURON_CC_FLAGS=") + spec.neuronCcFlags;
+    if (!spec.compileCacheUrl.isEmpty())
+        r.env << QStringLiteral("NEURON_COMPILE_CACHE_URL=") + spec.compileCacheUrl;
+    for (const auto &kv : spec.env)
+        r.env << kv.first + QLatin1Char('=') + kv.second;
+    p.commandLine = commandLine(r.env, r.argv);
+    p.script = commandScript(r);
+    *out = p;
+    return true;
+}
+
+bool JobManager::launch(const LaunchPlan &plan, QString *error)
+{
+    const JobPaths &p = plan.paths;
+    if (!m_runner->makeFolder(p.root, error) || !m_runner->makeFolder(p.logsDir(), error))
+        return false;
+    if (!plan.record.outputDir.isEmpty() && !m_runner->makeFolder(plan.record.outputDir, error))
+        return false;
+    if (!m_runner->writeFile(p.jobJson(), plan.record.toJson(), false, error)
+        || !m_runner->writeFile(p.runScript(), wrapperScript(plan.record), true, error))
+        return false;
+    if (!m_runner->startDetached(p.runScript(), p.root, error))
+        return false;
+    for (int i = 0; i < 100; ++i) {
+        const FileChunk c = m_runner->readFile(p.pidFile(), 0, 1 << 16);
+        LauncherPids pids;
+        if (c.exists && parseLauncherPids(c.data, &pids))
+            return true;
+        QThread::msleep(100);
+    }
+    *error = tr("The job's wrapper did not start within 10 s (see %1).").arg(displayName(p.launcherLog()));
+    return false;
+}
+
+bool JobManager::load(const QString &id, JobRecordFile *out, QString *error) const
+{
+    if (!isJobId(id)) {
+        *error = tr("\"%1\" is not a job id.").arg(displayName(id));
+        return false;
+    }
+    const FileChunk c = m_runner->readFile(paths(id).jobJson(), 0, 4 << 20);
+    if (!c.exists) {
+        *error = tr("No job %1 in %2.").arg(id, displayName(m_runner->jobsRoot()));
+        return false;
+    }
+    if (!JobRecordFile::fromJson(c.data, out, error))
+        return false;
+    if (out->id != id) {
+        *error = tr("Job folder %1 holds the settings of job %2.").arg(id, out->id);
+        return false;
+    }
+    return true;
+}
+
+JobSummary JobManager::summary(const QString &id, bool loadMetrics, QString *error)
+{
+    JobSummary s;
+    if (!load(id, &s.record, error))
+        return s;
+    if (!loadMetrics) {
+        const FileChunk c = m_runner->readFile(paths(id).file("summary.json"), 0, 1 << 20);
+        const QJsonObject o = QJsonDocument::fromJson(c.data).object();
+        if (c.exists && o.value(QLatin1String("id")).toString() == id) {
+            s.status = statusFromJson(o.value(QLatin1String("status")).toObject());
+            if (isFinal(s.status.state))
+                return s;
+        }
+    }
+    JobFollower f(m_runner, s.record);
+    for (int i = 0; i < 10000; ++i) {
+        if (f.poll(64 << 20).caughtUp)
+            break;
+    }
+    s.status = f.status();
+    if (loadMetrics)
+        s.metrics = f.metrics();
+    saveSummary(s);
+    return s;
+}
+
+void JobManager::saveSummary(const JobSummary &s)
+{
+    if (!isFinal(s.status.state))
+        return;
+    QJsonObject o;
+    o.insert(QStringLiteral("id"), s.record.id);
+    o.insert(QStringLiteral("status"), statusToJson(s.status));
+    QString error;
+    m_runner->writeFile(paths(s.record.id).file("summary.json"), QJsonDocument(o).toJson(), false, &error);
+}
+
+QVector<JobSummary> JobManager::list(QStringList *warnings)
+{
+    QVector<JobSummary> out;
+    const QStringList files = m_runner->listFiles(m_runner->jobsRoot(), 1);
+    QStringList ids;
+    for (const QString &f : files) {
+        if (f.endsWith(QLatin1String("/job.json")))
+            ids << f.section(QLatin1Char('/'), 0, 0);
+    }
+    std::sort(ids.begin(), ids.end(), std::greater<QString>());
+    for (const QString &id : ids) {
+        QString error;
+        JobSummary s = summary(id, false, &error);
+        if (!error.isEmpty()) {
+            if (warnings)
+                *warnings << error;
+            continue;
+        }
+        out << s;
+    }
+    return out;
+}
+
+JobManager::StopResult JobManager::stop(const QString &id, bool force, QString *message)
+{
+    JobRecordFile r;
+    if (!load(id, &r, message))
+        return StopResult::Failed;
+    const JobPaths p = paths(id);
+    JobFollower f(m_runner, r);
+    f.poll(0);
+    const JobStatus &st = f.status();
+    if (!st.alive) {
+        *message = st.pids.launcher.isValid() ? tr("Job %1 is not running (%2).").arg(id, jobStateName(st.state))
+                                              : tr("Job %1 has no running launcher.").arg(id);
+        return StopResult::NotRunning;
+    }
+    const FileChunk earlier = m_runner->readFile(p.stopFile(), 0, 4096);
+    const double askedAt = numberOr(QJsonDocument::fromJson(earlier.data).object().value(QLatin1String("time")), 0);
+    const bool kill = force || (earlier.exists && nowSeconds() - askedAt >= stopGraceSeconds);
+    QJsonObject o{{QStringLiteral("time"), earlier.exists && askedAt > 0 ? askedAt : nowSeconds()},
+                  {QStringLiteral("mode"), kill ? QStringLiteral("kill") : QStringLiteral("term")}};
+    QString error;
+    m_runner->writeFile(p.stopFile(), QJsonDocument(o).toJson(QJsonDocument::Compact), false, &error);
+    if (kill) {
+        const int n = m_runner->signalJobGroup(st.pids.launcher.pgid, id, SIGKILL);
+        *message = QCoreApplication::translate("ingot::JobManager", "Killed %n process(es) of job %1.", nullptr, n).arg(id);
+        return n > 0 ? StopResult::Killed : StopResult::NotRunning;
+    }
+    if (earlier.exists) {
+        *message = tr("Job %1 was asked to stop %2 s ago and is saving a checkpoint; Stop again after %3 s to kill it.")
+                       .arg(id)
+                       .arg(int(nowSeconds() - askedAt))
+                       .arg(stopGraceSeconds);
+        return StopResult::Signalled;
+    }
+    if (!m_runner->signalProcess(st.pids.launcher, SIGTERM, message))
+        return StopResult::Failed;
+    *message = tr("Asked job %1 to stop (SIGTERM to torchrun, pid %2): it saves a checkpoint and stops.")
+                   .arg(id)
+                   .arg(st.pids.launcher.pid);
+    return StopResult::Signalled;
+}
+
+RemovePreview JobManager::previewRemove(const QString &id, bool withOutputs)
+{
+    RemovePreview pv;
+    JobRecordFile r;
+    if (!load(id, &r, &pv.refusal))
+        return pv;
+    const JobPaths p = paths(id);
+    pv.jobFolder = p.root;
+    pv.jobFolderBytes = m_runner->treeSize(p.root);
+    JobFollower f(m_runner, r);
+    f.poll(0);
+    if (f.status().alive) {
+        pv.refusal = tr("Job %1 is running: stop it first.").arg(id);
+        return pv;
+    }
+    if (withOutputs && !r.outputDir.isEmpty()) {
+        const QString out = QDir::cleanPath(r.outputDir);
+        if (out.startsWith(QDir::cleanPath(p.root) + QLatin1Char('/')))
+            return pv;  // inside the job's folder: goes with it
+        const QString home = QDir::cleanPath(QDir::homePath());
+        if (out == QLatin1String("/") || out == home || home.startsWith(out + QLatin1Char('/'))
+            || QDir::cleanPath(p.root).startsWith(out + QLatin1Char('/'))) {
+            pv.refusal = tr("The output folder %1 holds more than this job's outputs: remove it by hand.")
+                             .arg(displayName(out));
+            return pv;
+        }
+        if (QFileInfo(out).isDir() && !QFileInfo(out).isSymLink()) {
+            pv.outputFolder = out;
+            pv.outputBytes = m_runner->treeSize(out);
+        }
+    }
+    return pv;
+}
+
+bool JobManager::remove(const QString &id, bool withOutputs, QString *error)
+{
+    const RemovePreview pv = previewRemove(id, withOutputs);
+    if (!pv.refusal.isEmpty()) {
+        *error = pv.refusal;
+        return false;
+    }
+    if (!pv.outputFolder.isEmpty()
+        && !m_runner->removeTree(pv.outputFolder, QFileInfo(pv.outputFolder).path(), error))
+        return false;
+    return m_runner->removeTree(pv.jobFolder, m_runner->jobsRoot(), error);
+}
+
+QJsonObject statusToJson(const JobStatus &s)
+{
+    QJsonArray peaks;
+    for (qint64 v : s.peakMemoryPerRank)
+        peaks.append(double(v));
+    QJsonObject o{
+        {QStringLiteral("state"), jobStateName(s.state)},
+        {QStringLiteral("reason"), s.reason},
+        {QStringLiteral("reason_detail"), s.reasonDetail},
+        {QStringLiteral("reason_rank"), s.reasonRank},
+        {QStringLiteral("step"), double(s.step)},
+        {QStringLiteral("max_steps"), double(s.maxSteps)},
+        {QStringLiteral("last_loss"), jsonNumber(s.lastLoss)},
+        {QStringLiteral("tokens_per_second"), jsonNumber(s.tokensPerSecond)},
+        {QStringLiteral("started_at"), s.startedAt},
+        {QStringLiteral("ended_at"), s.endedAt},
+        {QStringLiteral("eta_seconds"), jsonNumber(s.etaSeconds)},
+        {QStringLiteral("world_size"), s.worldSize},
+        {QStringLiteral("data_parallel"), s.dataParallel},
+        {QStringLiteral("tensor_parallel"), s.tensorParallel},
+        {QStringLiteral("pipeline_parallel"), s.pipelineParallel},
+        {QStringLiteral("parameters"), double(s.parameters)},
+        {QStringLiteral("peak_memory"), double(s.peakMemory)},
+        {QStringLiteral("peak_memory_per_rank"), peaks},
+        {QStringLiteral("last_checkpoint"), s.lastCheckpoint},
+        {QStringLiteral("device"), s.device},
+        {QStringLiteral("exit_status"), s.exitStatus},
+        {QStringLiteral("stop_requested"), s.stopRequested},
+        {QStringLiteral("alive"), s.alive},
+        {QStringLiteral("launcher_pid"), double(s.pids.launcher.pid)},
+        {QStringLiteral("process_group"), double(s.pids.launcher.pgid)},
+        {QStringLiteral("warnings"), QJsonArray::fromStringList(s.warnings)},
+    };
+    return o;
+}
+
+JobStatus statusFromJson(const QJsonObject &o)
+{
+    JobStatus s;
+    const QString state = o.value(QLatin1String("state")).toString();
+    for (JobState st : {JobState::Starting, JobState::Compiling, JobState::Running, JobState::Saving, JobState::Stopping,
+                        JobState::Finished, JobState::Failed, JobState::Stopped})
+        if (jobStateName(st) == state)
+            s.state = st;
+    s.reason = o.value(QLatin1String("reason")).toString();
+    s.reasonDetail = o.value(QLatin1String("reason_detail")).toString();
+    s.reasonRank = o.value(QLatin1String("reason_rank")).toInt(-1);
+    s.step = qint64(numberOr(o.value(QLatin1String("step")), 0));
+    s.maxSteps = qint64(numberOr(o.value(QLatin1String("max_steps")), -1));
+    s.lastLoss = numberOr(o.value(QLatin1String("last_loss")), MetricPoint::none);
+    s.tokensPerSecond = numberOr(o.value(QLatin1String("tokens_per_second")), MetricPoint::none);
+    s.startedAt = numberOr(o.value(QLatin1String("started_at")), 0);
+    s.endedAt = numberOr(o.value(QLatin1String("ended_at")), 0);
+    s.worldSize = o.value(QLatin1String("world_size")).toInt();
+    s.dataParallel = o.value(QLatin1String("data_parallel")).toInt();
+    s.tensorParallel = o.value(QLatin1String("tensor_parallel")).toInt();
+    s.pipelineParallel = o.value(QLatin1String("pipeline_parallel")).toInt();
+    s.parameters = qint64(numberOr(o.value(QLatin1String("parameters")), 0));
+    s.peakMemory = qint64(numberOr(o.value(QLatin1String("peak_memory")), -1));
+    for (const QJsonValue &v : o.value(QLatin1String("peak_memory_per_rank")).toArray())
+        s.peakMemoryPerRank << qint64(v.toDouble(-1));
+    s.lastCheckpoint = o.value(QLatin1String("last_checkpoint")).toString();
+    s.device = o.value(QLatin1String("device")).toString();
+    s.exitStatus = o.value(QLatin1String("exit_status")).toInt(-1);
+    s.stopRequested = o.value(QLatin1String("stop_requested")).toBool();
+    for (const QJsonValue &v : o.value(QLatin1String("warnings")).toArray())
+        s.warnings << v.toString();
+    return s;
+}
+
+}  // namespace ingot

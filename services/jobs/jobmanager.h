@@ -1,0 +1,74 @@
+// The jobs of one runner: plan a launch (id, folder, port, the exact command), launch it detached, list the
+// history, stop, remove. Blocking (the CLI calls it directly, the UI through JobService on workers).
+#pragma once
+
+#include "services/jobs/jobmonitor.h"
+#include "services/jobs/jobrunner.h"
+#include "services/jobs/jobvalidate.h"
+
+#include <memory>
+
+namespace ingot {
+
+struct LaunchPlan {
+    JobRecordFile record;
+    JobPaths paths;
+    QString commandLine;  // what the preview shows: one line for a shell
+    QString script;       // "copy as a shell script"
+};
+
+// What a finished job's history row shows; cached in the job's summary.json once the job has ended.
+struct JobSummary {
+    JobRecordFile record;
+    JobStatus status;
+    QVector<MetricPoint> metrics;  // only when asked for (loadMetrics)
+};
+
+struct RemovePreview {
+    QString jobFolder;
+    qint64 jobFolderBytes = 0;
+    QString outputFolder;  // empty: outputs are kept (or the output is inside the job folder: listed there)
+    qint64 outputBytes = 0;
+    QString refusal;  // the job runs, or the output folder is not one Ingot may remove
+};
+
+class JobManager final
+{
+public:
+    explicit JobManager(std::shared_ptr<JobRunner> runner);
+    JobRunner &runner() const { return *m_runner; }
+    std::shared_ptr<JobRunner> sharedRunner() const { return m_runner; }
+
+    static constexpr int stopGraceSeconds = 10;  // a second Stop within this many seconds sends SIGTERM again
+
+    // Validates (problems, by field) and plans. `taken`: ports other running jobs use.
+    bool plan(const JobSpec &spec, LaunchPlan *out, QVector<JobProblem> *problems, QString *error);
+    // Writes the job's folder and starts it; waits (up to 10 s) for the wrapper to record the launcher's pid.
+    bool launch(const LaunchPlan &plan, QString *error);
+
+    JobPaths paths(const QString &id) const;
+    bool load(const QString &id, JobRecordFile *out, QString *error) const;
+    // Every job folder, newest first; statuses from summary.json for ended jobs, else read now.
+    QVector<JobSummary> list(QStringList *warnings = nullptr);
+    // Reads a job's files to the end now (the CLI's status; a re-attach catching up).
+    JobSummary summary(const QString &id, bool loadMetrics, QString *error);
+    // Records a final status in summary.json (once a job has ended; nothing for running jobs).
+    void saveSummary(const JobSummary &s);
+
+    enum class StopResult { Signalled, Killed, NotRunning, Failed };
+    // First Stop: SIGTERM to the launcher (the backend saves checkpoint-N). A Stop after the grace period (or
+    // force): SIGKILL to every process of the job's group.
+    StopResult stop(const QString &id, bool force, QString *message);
+
+    RemovePreview previewRemove(const QString &id, bool withOutputs);
+    bool remove(const QString &id, bool withOutputs, QString *error);
+
+private:
+    std::shared_ptr<JobRunner> m_runner;
+};
+
+// A job's status as one JSON object (the CLI's --json, summary.json).
+QJsonObject statusToJson(const JobStatus &s);
+JobStatus statusFromJson(const QJsonObject &o);
+
+}  // namespace ingot

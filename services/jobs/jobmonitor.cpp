@@ -1,0 +1,481 @@
+#include "services/jobs/jobmonitor.h"
+
+#include "services/jobs/jobrunner.h"
+#include "services/jobs/trainerlog.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+#include <cmath>
+
+namespace ingot {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("ingot::JobMonitor", text);
+}
+
+constexpr qint64 maxLine = 1 << 20;      // a longer line is cut (its start kept)
+constexpr qint64 tailKeep = 64 << 10;    // the end of each stderr kept for failure reasons
+const QByteArray metricPrefix = "INGOT_METRIC ";
+const QByteArray eventPrefix = "INGOT_EVENT ";
+const QByteArray backendErrorPrefix = "ingot_train: error: ";
+
+double nowSeconds()
+{
+    return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+}
+
+double num(const QJsonObject &o, const char *key)
+{
+    const QJsonValue v = o.value(QLatin1String(key));
+    return v.isDouble() ? v.toDouble() : MetricPoint::none;
+}
+
+// The last "SomeError: words" line of the last traceback in `text`, and the traceback.
+bool lastTraceback(const QByteArray &text, QString *line, QString *detail)
+{
+    const int at = text.lastIndexOf("Traceback (most recent call last):");
+    if (at < 0)
+        return false;
+    const QByteArray tb = text.mid(at);
+    const QList<QByteArray> lines = tb.split('\n');
+    static const QRegularExpression exc(QStringLiteral("^[A-Za-z_][\\w.]*(Error|Exception|Interrupt|Exit)\\b.*"));
+    for (const QByteArray &l : lines) {
+        const QString s = QString::fromUtf8(l).trimmed();
+        if (exc.match(s).hasMatch())
+            *line = s;  // the last match: a chained traceback's final exception
+    }
+    if (line->isEmpty())
+        *line = QString::fromUtf8(lines.value(lines.size() - 1).trimmed().isEmpty() ? lines.value(lines.size() - 2)
+                                                                                  : lines.last()).trimmed();
+    *detail = QString::fromUtf8(tb.right(8000));
+    return true;
+}
+
+}  // namespace
+
+QString jobStateName(JobState s)
+{
+    switch (s) {
+    case JobState::Starting: return QStringLiteral("starting");
+    case JobState::Compiling: return QStringLiteral("compiling");
+    case JobState::Running: return QStringLiteral("running");
+    case JobState::Saving: return QStringLiteral("saving");
+    case JobState::Stopping: return QStringLiteral("stopping");
+    case JobState::Finished: return QStringLiteral("finished");
+    case JobState::Failed: return QStringLiteral("failed");
+    case JobState::Stopped: return QStringLiteral("stopped");
+    }
+    return {};
+}
+
+QString jobStateTitle(JobState s)
+{
+    switch (s) {
+    case JobState::Starting: return tr("Starting");
+    case JobState::Compiling: return tr("Compiling / first step");
+    case JobState::Running: return tr("Running");
+    case JobState::Saving: return tr("Saving a checkpoint");
+    case JobState::Stopping: return tr("Stopping");
+    case JobState::Finished: return tr("Finished");
+    case JobState::Failed: return tr("Failed");
+    case JobState::Stopped: return tr("Stopped");
+    }
+    return {};
+}
+
+bool isFinal(JobState s)
+{
+    return s == JobState::Finished || s == JobState::Failed || s == JobState::Stopped;
+}
+
+double JobStatus::elapsed(double now) const
+{
+    if (startedAt <= 0)
+        return 0;
+    return std::max(0.0, (endedAt > 0 ? endedAt : now) - startedAt);
+}
+
+struct JobFollower::Stream {
+    int rank = -1;
+    bool isStderr = false;
+    QString path;
+    qint64 offset = 0;
+    QByteArray partial;  // an incomplete last line
+    QByteArray tail;     // the end of the stream (stderr, launcher): failure reasons
+    bool parse = false;  // rank 0: events, metrics, Trainer lines
+};
+
+JobFollower::JobFollower(std::shared_ptr<JobRunner> runner, JobRecordFile record)
+    : m_runner(std::move(runner)), m_record(std::move(record)), m_trainer(std::make_unique<TrainerLogParser>())
+{
+    m_paths.root = m_runner->jobsRoot() + QLatin1Char('/') + m_record.id;
+    m_status.startedAt = double(m_record.createdMs) / 1000.0;
+    m_status.worldSize = m_record.spec.worldSize();
+    m_status.dataParallel = m_record.spec.dataParallel();
+    m_status.tensorParallel = m_record.spec.tensorParallel;
+    m_status.pipelineParallel = m_record.spec.pipelineParallel;
+    m_status.maxSteps = m_record.spec.maxSteps > 0 ? m_record.spec.maxSteps : -1;
+    auto launcher = std::make_shared<Stream>();
+    launcher->path = m_paths.launcherLog();
+    m_streams << launcher;
+}
+
+JobFollower::~JobFollower() = default;
+
+QList<int> JobFollower::ranks() const
+{
+    QList<int> r;
+    for (const auto &s : m_streams)
+        if (s->rank >= 0 && !r.contains(s->rank))
+            r << s->rank;
+    std::sort(r.begin(), r.end());
+    return r;
+}
+
+QString JobFollower::rankLog(int rank, bool isStderr) const
+{
+    for (const auto &s : m_streams)
+        if (s->rank == rank && s->isStderr == isStderr)
+            return s->path;
+    return {};
+}
+
+void JobFollower::discoverRankLogs()
+{
+    // torchrun --log_dir logs --redirects 3: logs/<run id>_<random>/attempt_<n>/<local rank>/{stdout,stderr}.log.
+    // With restarts there are several attempts: follow the last one.
+    const QStringList files = m_runner->listFiles(m_paths.logsDir(), 3);
+    static const QRegularExpression re(QStringLiteral("^[^/]+/attempt_(\\d+)/(\\d+)/(stdout|stderr)\\.log$"));
+    int lastAttempt = -1;
+    for (const QString &f : files) {
+        const auto m = re.match(f);
+        if (m.hasMatch())
+            lastAttempt = std::max(lastAttempt, m.captured(1).toInt());
+    }
+    for (const QString &f : files) {
+        const auto m = re.match(f);
+        if (!m.hasMatch() || m.captured(1).toInt() != lastAttempt)
+            continue;
+        const QString path = m_paths.logsDir() + QLatin1Char('/') + f;
+        bool known = false;
+        for (const auto &s : m_streams)
+            known = known || s->path == path;
+        if (known)
+            continue;
+        auto s = std::make_shared<Stream>();
+        s->rank = m.captured(2).toInt();  // one node: the local rank is the global rank
+        s->isStderr = m.captured(3) == QLatin1String("stderr");
+        s->path = path;
+        s->parse = s->rank == 0;
+        m_streams << s;
+    }
+}
+
+JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
+{
+    Update u;
+    const JobStatus before = m_status;
+    // Liveness first: whatever the job wrote before it ended is on disk by now, so reading after this sees all.
+    if (!m_pidsKnown) {
+        const FileChunk pids = m_runner->readFile(m_paths.pidFile(), 0, 1 << 16);
+        if (pids.exists && parseLauncherPids(pids.data, &m_status.pids))
+            m_pidsKnown = true;
+    }
+    bool wrapperAlive = false;
+    if (m_pidsKnown)
+        wrapperAlive = m_runner->processState(m_status.pids.wrapper) == ProcessState::Running
+            || m_runner->processState(m_status.pids.launcher) == ProcessState::Running;
+    const FileChunk stop = m_runner->readFile(m_paths.stopFile(), 0, 4096);
+    m_status.stopRequested = stop.exists;
+
+    if (m_streams.size() < 1 + 2 * m_status.worldSize || m_polls % 20 == 0)
+        discoverRankLogs();
+    ++m_polls;
+    for (const auto &s : m_streams) {
+        readStream(*s, maxBytesPerFile, &u);
+    }
+    const QVector<MetricPoint> trainerPoints = m_trainer->takeMetrics();
+    for (MetricPoint p : trainerPoints) {
+        if (!m_firstPoll)
+            p.time = nowSeconds() - m_status.startedAt;
+        m_metrics << p;
+        u.metrics << p;
+        m_status.step = std::max(m_status.step, p.step);
+        if (!std::isnan(p.loss))
+            m_status.lastLoss = p.loss;
+    }
+    if (m_record.spec.program != JobProgram::Backend) {
+        if (m_trainer->step() > m_status.step)
+            m_status.step = m_trainer->step();
+        if (m_trainer->total() > 0)
+            m_status.maxSteps = m_trainer->total();
+    }
+    m_firstPoll = false;
+    m_status.alive = wrapperAlive;
+    finishState(wrapperAlive);
+    u.statusChanged = m_status.state != before.state || m_status.step != before.step || m_status.reason != before.reason
+        || m_status.alive != before.alive || m_status.stopRequested != before.stopRequested || !u.metrics.isEmpty();
+    return u;
+}
+
+void JobFollower::readStream(Stream &s, qint64 max, Update *u)
+{
+    const FileChunk c = m_runner->readFile(s.path, s.offset, max);
+    if (!c.exists || c.data.isEmpty())
+        return;
+    s.offset += c.data.size();
+    if (c.size > s.offset)
+        u->caughtUp = false;
+    u->logs.append({s.rank, s.isStderr, c.data});
+    if (s.isStderr || s.rank < 0) {
+        s.tail += c.data;
+        if (s.tail.size() > tailKeep)
+            s.tail.remove(0, s.tail.size() - tailKeep);
+    }
+    if (!s.parse && s.rank >= 0)
+        return;
+    if (s.parse && m_record.spec.program != JobProgram::Backend)
+        m_trainer->feed(c.data);
+    QByteArray data = s.partial + c.data;
+    int start = 0;
+    for (;;) {
+        const int nl = data.indexOf('\n', start);
+        if (nl < 0)
+            break;
+        onLine(s, data.mid(start, nl - start), u);
+        start = nl + 1;
+    }
+    s.partial = data.mid(start);
+    if (s.partial.size() > maxLine)
+        s.partial.truncate(maxLine);  // the rest of an endless line is not a record
+}
+
+void JobFollower::onLine(Stream &s, const QByteArray &line, Update *u)
+{
+    if (s.rank != 0 || s.isStderr)
+        return;
+    const bool metric = line.startsWith(metricPrefix);
+    if (!metric && !line.startsWith(eventPrefix))
+        return;
+    const QJsonDocument doc = QJsonDocument::fromJson(line.mid(metric ? metricPrefix.size() : eventPrefix.size()));
+    if (!doc.isObject())
+        return;
+    if (metric)
+        onMetric(doc.object(), u);
+    else
+        onEvent(doc.object());
+}
+
+void JobFollower::onEvent(const QJsonObject &o)
+{
+    const QString name = o.value(QLatin1String("event")).toString();
+    m_lastEvent = name;
+    if (name == QLatin1String("started")) {
+        m_status.maxSteps = qint64(num(o, "max_steps"));
+        m_status.worldSize = o.value(QLatin1String("world_size")).toInt(m_status.worldSize);
+        m_status.dataParallel = o.value(QLatin1String("data_parallel")).toInt(m_status.dataParallel);
+        m_status.tensorParallel = o.value(QLatin1String("tensor_parallel")).toInt(m_status.tensorParallel);
+        m_status.pipelineParallel = o.value(QLatin1String("pipeline_parallel")).toInt(m_status.pipelineParallel);
+        m_status.parameters = qint64(o.value(QLatin1String("parameters")).toDouble());
+        m_status.device = o.value(QLatin1String("device")).toString();
+        m_status.step = o.value(QLatin1String("resumed_from")).toInt();
+        const QString warning = o.value(QLatin1String("tokenizer_warning")).toString();
+        if (!warning.isEmpty())
+            m_status.warnings << tr("The data is tokenized as bytes: %1").arg(warning);
+    } else if (name == QLatin1String("saving")) {
+        m_sawMetricAfterSave = false;
+        m_status.lastCheckpoint = o.value(QLatin1String("path")).toString();
+    } else if (name == QLatin1String("stopped")) {
+        m_stoppedEvent = o.value(QLatin1String("signal")).toString();
+        m_status.step = o.value(QLatin1String("step")).toInt(int(m_status.step));
+        m_status.lastCheckpoint = o.value(QLatin1String("checkpoint")).toString();
+    } else if (name == QLatin1String("failed")) {
+        m_failedEventReason = o.value(QLatin1String("reason")).toString();
+    } else if (name == QLatin1String("finished")) {
+        m_finishedEvent = true;
+        m_status.step = o.value(QLatin1String("step")).toInt(int(m_status.step));
+        const double loss = num(o, "loss");
+        if (!std::isnan(loss))
+            m_status.lastLoss = loss;
+        m_status.peakMemoryPerRank.clear();
+        for (const QJsonValue &v : o.value(QLatin1String("peak_memory_per_rank")).toArray())
+            m_status.peakMemoryPerRank << qint64(v.toDouble(-1));
+    }
+}
+
+void JobFollower::onMetric(const QJsonObject &o, Update *u)
+{
+    MetricPoint p;
+    p.step = qint64(num(o, "step"));
+    const double t = num(o, "time");
+    p.time = std::isnan(t) ? MetricPoint::none : t - m_status.startedAt;
+    p.loss = num(o, "loss");
+    p.learningRate = num(o, "learning_rate");
+    p.gradNorm = num(o, "grad_norm");
+    p.tokensPerSecond = num(o, "tokens_per_second");
+    p.stepTime = num(o, "step_time");
+    p.epoch = num(o, "epoch");
+    const double mem = num(o, "peak_memory");
+    p.peakMemory = std::isnan(mem) ? -1 : qint64(mem);
+    m_metrics << p;
+    u->metrics << p;
+    m_lastEvent = QStringLiteral("metric");
+    m_sawMetricAfterSave = true;
+    m_status.step = p.step;
+    m_status.lastLoss = p.loss;
+    m_status.tokensPerSecond = p.tokensPerSecond;
+    m_status.peakMemory = p.peakMemory;
+}
+
+void JobFollower::finishState(bool alive)
+{
+    JobStatus &st = m_status;
+    // ETA from the recent pace (the last 20 points with a time).
+    st.etaSeconds = MetricPoint::none;
+    if (st.maxSteps > 0 && m_metrics.size() >= 2) {
+        const int n = int(m_metrics.size());
+        const MetricPoint &a = m_metrics.at(std::max(0, n - 20)), &b = m_metrics.at(n - 1);
+        if (!std::isnan(a.time) && !std::isnan(b.time) && b.step > a.step)
+            st.etaSeconds = (b.time - a.time) / double(b.step - a.step) * double(st.maxSteps - b.step);
+        else if (!std::isnan(b.stepTime))
+            st.etaSeconds = b.stepTime * double(st.maxSteps - b.step);
+    }
+    if (alive) {
+        st.endedAt = 0;
+        if (st.stopRequested)
+            st.state = JobState::Stopping;
+        else if (m_lastEvent == QLatin1String("saving") || !m_sawMetricAfterSave)
+            st.state = JobState::Saving;
+        else if (!m_metrics.isEmpty() || (m_record.spec.program != JobProgram::Backend && m_trainer->step() > 0))
+            st.state = JobState::Running;
+        else if (m_lastEvent == QLatin1String("started") || m_lastEvent == QLatin1String("first_step"))
+            st.state = JobState::Compiling;
+        else
+            st.state = JobState::Starting;
+        return;
+    }
+    if (!m_pidsKnown) {
+        // run.sh writes launcher.pid at once; give it a moment before calling the start a failure.
+        if (nowSeconds() - st.startedAt < 15) {
+            st.state = JobState::Starting;
+            return;
+        }
+    }
+    if (isFinal(st.state) && st.endedAt > 0)
+        return;
+    st.endedAt = nowSeconds();
+    const FileChunk exit = m_runner->readFile(m_paths.exitFile(), 0, 64);
+    bool ok = false;
+    const int code = exit.exists ? QString::fromLatin1(exit.data.trimmed()).toInt(&ok) : -1;
+    st.exitStatus = ok ? code : -1;
+    if (m_finishedEvent) {
+        st.state = JobState::Finished;
+    } else if (!m_stoppedEvent.isEmpty()) {
+        st.state = JobState::Stopped;
+        st.reason = tr("Stopped at step %1 (%2); checkpoint: %3").arg(st.step).arg(m_stoppedEvent, st.lastCheckpoint);
+    } else if (!m_failedEventReason.isEmpty()) {
+        st.state = JobState::Failed;
+        st.reason = m_failedEventReason;
+        st.reasonRank = 0;
+        findFailureReason();  // the traceback, as detail
+        st.reason = m_failedEventReason;
+        st.reasonRank = 0;
+    } else if (st.exitStatus == 0) {
+        st.state = JobState::Finished;
+    } else if (st.stopRequested && st.exitStatus != 0) {
+        st.state = JobState::Stopped;
+        st.reason = st.exitStatus < 0 ? tr("Killed after Stop (no checkpoint was written by this stop)")
+                                      : tr("Stopped (the launcher exited with status %1)").arg(st.exitStatus);
+    } else {
+        st.state = JobState::Failed;
+        findFailureReason();
+        if (st.reason.isEmpty())
+            st.reason = !m_pidsKnown ? tr("The job did not start (no launcher.pid was written)")
+                : st.exitStatus < 0 ? tr("The job ended without a result: it was killed, or the machine restarted")
+                                    : tr("The launcher exited with status %1").arg(st.exitStatus);
+    }
+}
+
+void JobFollower::findFailureReason()
+{
+    JobStatus &st = m_status;
+    // 1. torchrun's error files (a worker that used @record): the first failing rank by timestamp.
+    const QStringList files = m_runner->listFiles(m_paths.logsDir(), 3);
+    double firstTime = 0;
+    for (const QString &f : files) {
+        if (!f.endsWith(QLatin1String("/error.json")))
+            continue;
+        const FileChunk c = m_runner->readFile(m_paths.logsDir() + QLatin1Char('/') + f, 0, 1 << 20);
+        const QJsonObject o = QJsonDocument::fromJson(c.data).object();
+        const QJsonValue m = o.value(QLatin1String("message"));
+        QString message, detail;
+        double time = 0;
+        if (m.isObject()) {
+            message = m.toObject().value(QLatin1String("message")).toString();
+            const QJsonObject extra = m.toObject().value(QLatin1String("extraInfo")).toObject();
+            detail = extra.value(QLatin1String("py_callstack")).toString();
+            time = extra.value(QLatin1String("timestamp")).toVariant().toDouble();
+        } else {
+            message = m.toString();
+        }
+        if (message.isEmpty() || (firstTime > 0 && time >= firstTime))
+            continue;
+        firstTime = time > 0 ? time : 1;
+        st.reason = message.trimmed();
+        st.reasonDetail = detail.right(8000);
+        const QStringList parts = f.split(QLatin1Char('/'));
+        st.reasonRank = parts.size() >= 3 ? parts.at(parts.size() - 2).toInt() : -1;
+    }
+    if (!st.reason.isEmpty())
+        return;
+    // 2. The backend's own words (bad settings, data): "ingot_train: error: ..." on a rank's stderr.
+    // 3. The last traceback of the first rank that has one.
+    for (const auto &s : m_streams) {
+        if (!s->isStderr || s->rank < 0)
+            continue;
+        QStringList words;
+        for (const QByteArray &l : s->tail.split('\n'))
+            if (l.startsWith(backendErrorPrefix))
+                words << QString::fromUtf8(l.mid(backendErrorPrefix.size())).trimmed();
+        if (!words.isEmpty()) {
+            st.reason = words.join(QLatin1String("; "));
+            st.reasonRank = s->rank;
+            return;
+        }
+    }
+    for (const auto &s : m_streams) {
+        if (!s->isStderr || s->rank < 0)
+            continue;
+        QString line, detail;
+        if (lastTraceback(s->tail, &line, &detail)) {
+            st.reason = line;
+            st.reasonDetail = detail;
+            st.reasonRank = s->rank;
+            return;
+        }
+    }
+    // 4. torchrun itself (a Python without torch, a port in use, ...).
+    for (const auto &s : m_streams) {
+        if (s->rank >= 0)
+            continue;
+        QString line, detail;
+        if (lastTraceback(s->tail, &line, &detail)) {
+            st.reason = line;
+            st.reasonDetail = detail;
+        } else if (!s->tail.trimmed().isEmpty()) {
+            const QList<QByteArray> lines = s->tail.trimmed().split('\n');
+            st.reason = QString::fromUtf8(lines.last()).trimmed();
+            st.reasonDetail = QString::fromUtf8(s->tail.right(4000));
+        }
+    }
+}
+
+}  // namespace ingot

@@ -1,0 +1,111 @@
+// Following a job from its files: the backend's INGOT_EVENT / INGOT_METRIC lines (or a Hugging Face Trainer's
+// log for user scripts), per-rank stdout/stderr as torchrun writes them, torchrun's error files, the wrapper's
+// launcher.pid and exit_status. JobFollower keeps byte offsets, so it reads each byte once, and re-attaching after
+// a restart is just a new follower reading from the start. All data points are kept; log text is handed on.
+#pragma once
+
+#include "services/jobs/jobfolder.h"
+#include "services/jobs/metrics.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QString>
+#include <QVector>
+
+#include <memory>
+
+namespace ingot {
+
+class JobRunner;
+class TrainerLogParser;
+
+enum class JobState { Starting, Compiling, Running, Saving, Stopping, Finished, Failed, Stopped };
+QString jobStateName(JobState s);   // "starting", ... (JSON, CLI)
+QString jobStateTitle(JobState s);  // "Compiling / first step", ... (UI, translated)
+bool isFinal(JobState s);
+
+struct JobStatus {
+    JobState state = JobState::Starting;
+    QString reason;       // failed: why (the backend's words, a traceback's last line, torchrun's summary)
+    QString reasonDetail;  // the traceback or log lines behind the reason
+    int reasonRank = -1;   // the rank the reason comes from (-1: the launcher or none)
+    qint64 step = 0;
+    qint64 maxSteps = -1;
+    double lastLoss = MetricPoint::none;
+    double tokensPerSecond = MetricPoint::none;
+    double startedAt = 0;  // seconds since the epoch: the job's creation
+    double endedAt = 0;    // when it was seen to end (0: running)
+    double etaSeconds = MetricPoint::none;
+    int worldSize = 0, dataParallel = 0, tensorParallel = 0, pipelineParallel = 0;
+    qint64 parameters = 0;
+    qint64 peakMemory = -1;  // rank 0's latest
+    QVector<qint64> peakMemoryPerRank;  // at the end (backend)
+    QString lastCheckpoint;
+    QString device;
+    int exitStatus = -1;  // torchrun's, -1: unknown
+    bool stopRequested = false;
+    bool alive = false;
+    LauncherPids pids;
+    QStringList warnings;  // e.g. the tokenizer warning
+    double elapsed(double now) const;
+};
+
+struct LogChunk {
+    int rank = -1;  // -1: torchrun's own output (launcher.log)
+    bool isStderr = false;
+    QByteArray bytes;
+};
+
+class JobFollower final
+{
+public:
+    JobFollower(std::shared_ptr<JobRunner> runner, JobRecordFile record);
+    ~JobFollower();
+    JobFollower(const JobFollower &) = delete;
+    JobFollower &operator=(const JobFollower &) = delete;
+
+    struct Update {
+        QVector<MetricPoint> metrics;  // new since the last poll
+        QVector<LogChunk> logs;        // new bytes since the last poll
+        bool statusChanged = false;
+        bool caughtUp = true;  // false: more bytes are waiting than one poll reads
+    };
+    // Reads what is new (at most maxBytesPerFile of each file) and updates the status. Blocking I/O.
+    Update poll(qint64 maxBytesPerFile = 4 << 20);
+    const JobStatus &status() const { return m_status; }
+    const QVector<MetricPoint> &metrics() const { return m_metrics; }
+    const JobRecordFile &record() const { return m_record; }
+    const JobPaths &paths() const { return m_paths; }
+    QList<int> ranks() const;  // ranks whose logs were found
+    // The files of a rank's stdout/stderr ("" until found).
+    QString rankLog(int rank, bool isStderr) const;
+
+private:
+    struct Stream;
+    void discoverRankLogs();
+    void readStream(Stream &s, qint64 max, Update *u);
+    void onLine(Stream &s, const QByteArray &line, Update *u);
+    void onEvent(const QJsonObject &o);
+    void onMetric(const QJsonObject &o, Update *u);
+    void finishState(bool wrapperAlive);
+    void findFailureReason();
+
+    std::shared_ptr<JobRunner> m_runner;
+    JobRecordFile m_record;
+    JobPaths m_paths;
+    JobStatus m_status;
+    QVector<MetricPoint> m_metrics;
+    QVector<std::shared_ptr<Stream>> m_streams;
+    std::unique_ptr<TrainerLogParser> m_trainer;
+    QString m_lastEvent;
+    qint64 m_lastMetricStep = -1;
+    bool m_sawMetricAfterSave = true;
+    bool m_firstPoll = true;
+    bool m_pidsKnown = false;
+    QString m_failedEventReason;
+    QString m_stoppedEvent;
+    bool m_finishedEvent = false;
+    int m_polls = 0;
+};
+
+}  // namespace ingot

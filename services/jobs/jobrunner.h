@@ -1,0 +1,86 @@
+// Where a job's processes run and its files live. Everything the job service does to a job goes through this
+// interface: write its folder, start it detached, read its files by byte offset, check and signal its processes,
+// find a free port and the Python interpreters there. LocalJobRunner is this machine; the SSH issue adds a runner
+// for remote hosts. Every call blocks: call from a worker (runTask) or the CLI, never the UI thread.
+#pragma once
+
+#include "services/jobs/jobfolder.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <atomic>
+#include <memory>
+
+namespace ingot {
+
+struct FileChunk {
+    bool exists = false;
+    qint64 size = 0;  // the file's size now
+    QByteArray data;  // from the offset asked, at most the bytes asked
+    QString error;    // set when it exists but could not be read
+};
+
+enum class ProcessState { Running, Gone, Unknown };  // Unknown: could not be checked (another boot, no /proc)
+
+struct PythonInfo {
+    QString path;
+    QString torchVersion;  // empty: torch does not import
+    QString version;       // Python's
+    bool hasTorchXla = false;
+    bool hasTorchNeuronx = false;
+    QString error;  // why torch does not import (first line)
+    bool usable() const { return !torchVersion.isEmpty(); }
+};
+
+class JobRunner
+{
+public:
+    virtual ~JobRunner() = default;
+
+    virtual QString where() const = 0;  // "local", or the host
+    virtual QString describe() const = 0;  // "this machine"
+    virtual QString jobsRoot() const = 0;  // where job folders go
+    virtual QString backendDir() const = 0;  // the folder that holds the ingot_train package
+    virtual int maxNodes() const = 0;
+
+    // Creates `folder` and its parents (private to the user).
+    virtual bool makeFolder(const QString &folder, QString *error) = 0;
+    // Writes a file whole or not at all (temp + rename); executable: mode 0700.
+    virtual bool writeFile(const QString &path, const QByteArray &data, bool executable, QString *error) = 0;
+    // Starts `sh script` detached: its own session, stdin/stdout/stderr on /dev/null, cwd `folder`. Not waited for.
+    virtual bool startDetached(const QString &script, const QString &folder, QString *error) = 0;
+    // Bytes [offset, offset + maxBytes) of a file, and its current size.
+    virtual FileChunk readFile(const QString &path, qint64 offset, qint64 maxBytes) = 0;
+    // Files under `folder`, relative to it, at most `depth` folders deep (not following links).
+    virtual QStringList listFiles(const QString &folder, int depth) = 0;
+    virtual bool removeFile(const QString &path) = 0;
+    // Moves a folder's whole tree out of the way and deletes it, never following links; refuses anything not
+    // strictly under `root`.
+    virtual bool removeTree(const QString &folder, const QString &root, QString *error) = 0;
+    virtual qint64 treeSize(const QString &folder) = 0;
+
+    // Whether that very process (pid, start time, boot) still runs.
+    virtual ProcessState processState(const ProcessIdentity &id) = 0;
+    // Signals that very process; false (and why) when it is gone or another process has its pid now.
+    virtual bool signalProcess(const ProcessIdentity &id, int signal, QString *error) = 0;
+    // Signals every process of the job: in `pgid`'s process group and carrying INGOT_JOB_ID=jobId. Returns how
+    // many were signalled.
+    virtual int signalJobGroup(qint64 pgid, const QString &jobId, int signal) = 0;
+    // A TCP port free on the loopback interface now (for torchrun's rendezvous), avoiding `taken`.
+    virtual int freePort(const QList<int> &taken, QString *error) = 0;
+    // Interpreters that could run a job; `stop` ends the search early.
+    virtual QVector<PythonInfo> detectPythons(const std::atomic_bool *stop) = 0;
+    virtual QString bootId() = 0;
+};
+
+// This machine. jobsRoot: where job folders go (default localJobsRoot()); backendDir: default backendLocation().
+std::shared_ptr<JobRunner> makeLocalJobRunner(const QString &jobsRoot = QString(), const QString &backendDir = QString());
+
+// Where the bundled backend is: $INGOT_BACKEND_DIR, the installed share/ingot/backend beside the executable, or
+// the source tree's resources/backend (a build that is not installed).
+QString backendLocation();
+
+}  // namespace ingot

@@ -1,0 +1,86 @@
+// What a training job runs: the program (Ingot's backend, a user's script or module), the torchrun layout, every
+// backend setting under the flag name the backend (and optimum-neuron's example scripts) use, and the
+// environment. Saved in the job's folder as job.json; the launcher form, presets and `ingot-cli job launch` all
+// make one of these (docs/formats.md#training-jobs).
+#pragma once
+
+#include <QJsonObject>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+namespace ingot {
+
+enum class JobProgram { Backend, Script, Module };
+
+struct JobSpec {
+    QString name;  // shown in the history; empty: derived from the model
+    JobProgram program = JobProgram::Backend;
+    QString script;            // Script: a .py file
+    QString module;            // Module: python -m MODULE
+    QStringList extraArgs;     // appended after the settings (a script's own arguments)
+    bool passSettings = true;  // Script/Module: pass the form's settings as flags (optimum-neuron's names)
+
+    // torchrun
+    int nprocPerNode = 1;
+    int nnodes = 1;
+
+    // Backend settings, defaults as ingot_train/args.py has them.
+    QString modelPath;          // --model_name_or_path
+    QString configName = QStringLiteral("tiny");  // --config_name (used when modelPath is empty)
+    QString trainFile;          // --train_file (empty: the bundled sample)
+    int perDeviceBatch = 2;     // --per_device_train_batch_size
+    int gradientAccumulation = 1;
+    int blockSize = 64;
+    double learningRate = 1e-3;
+    double weightDecay = 0.0;
+    int warmupSteps = 0;
+    int maxSteps = -1;  // -1: use epochs
+    double epochs = 1.0;
+    double maxGradNorm = 1.0;
+    bool bf16 = false;
+    bool zero1 = false;
+    int tensorParallel = 1;
+    int pipelineParallel = 1;
+    int microbatches = 1;
+    bool disableSequenceParallel = false;
+    bool disableEmbeddingParallel = false;
+    int loggingSteps = 1;
+    int saveSteps = 0;
+    QString outputDir;  // empty: a fresh folder in the job's folder
+    QString resumeFrom;  // --resume_from_checkpoint
+    int seed = 42;
+    QString device = QStringLiteral("auto");  // auto, cpu, cuda, xla
+
+    // Environment
+    QString python;             // empty: the first detected interpreter with torch
+    QString neuronCcFlags;      // NEURON_CC_FLAGS ("" : not set)
+    QString compileCacheUrl;    // NEURON_COMPILE_CACHE_URL ("" : not set)
+    QVector<QPair<QString, QString>> env;  // extra variables
+
+    int worldSize() const { return nprocPerNode * nnodes; }
+    int dataParallel() const;  // world / (tp * pp), 0 when it does not divide
+    QString modelLabel() const;  // the folder's name or the built-in config's
+    QString displayName() const;  // name, or derived from the model and layout
+
+    QJsonObject toJson() const;
+    // Reads what toJson() wrote; unknown keys are ignored, a value of the wrong type is an error.
+    static JobSpec fromJson(const QJsonObject &o, QString *error);
+
+    // The settings as command-line flags (every setting, in the backend's --help order), then extraArgs.
+    QStringList trainingArguments(const QString &resolvedOutputDir) const;
+    // Reads backend flags from ARGS (as `ingot-cli job launch -- ARGS` gets them) into this spec. For the
+    // backend, an unknown flag is an error; for scripts unknown flags stay in extraArgs, in order.
+    bool parseTrainingArguments(const QStringList &args, QString *error);
+};
+
+// The settings the form shows and the flags they map to, for field-level messages ("tensor_parallel_size").
+enum class SettingGroup { Parallelism, Batch, Optimisation, Saving, Model, Other };
+struct SettingInfo {
+    QString flag;  // without the leading "--"
+    SettingGroup group;
+};
+const QVector<SettingInfo> &jobSettings();
+
+}  // namespace ingot

@@ -1,0 +1,204 @@
+#include "services/jobs/jobvalidate.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+
+namespace ingot {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("ingot::JobValidate", text);
+}
+
+bool readJsonObject(const QString &path, QJsonObject *out, QString *error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = tr("%1 cannot be read").arg(QFileInfo(path).fileName());
+        return false;
+    }
+    const QByteArray data = f.read(16 << 20);
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(data, &pe);
+    if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
+        *error = tr("%1 is not a JSON object").arg(QFileInfo(path).fileName());
+        return false;
+    }
+    *out = doc.object();
+    return true;
+}
+
+// The layout keys a checkpoint must be resumed on (ingot_train/args.py LAYOUT_KEYS).
+QJsonValue specValue(const JobSpec &s, const QString &key)
+{
+    if (key == QLatin1String("tensor_parallel_size"))
+        return s.tensorParallel;
+    if (key == QLatin1String("pipeline_parallel_size"))
+        return s.pipelineParallel;
+    if (key == QLatin1String("zero_1"))
+        return s.zero1;
+    return s.disableEmbeddingParallel;
+}
+
+}  // namespace
+
+JobFacts gatherJobFacts(const JobSpec &spec)
+{
+    JobFacts f;
+    if (!spec.modelPath.isEmpty()) {
+        f.modelFolderExists = QFileInfo(spec.modelPath).isDir();
+        f.model = readModelFolder(spec.modelPath);
+    } else if (!spec.configName.isEmpty()) {
+        f.model = builtinModel(spec.configName);
+    }
+    f.trainFileExists = spec.trainFile.isEmpty() || QFileInfo::exists(spec.trainFile);
+    f.scriptExists = spec.program != JobProgram::Script || QFileInfo(spec.script).isFile();
+    f.pythonExists = spec.python.isEmpty() || QFileInfo(spec.python).isExecutable();
+    if (!spec.resumeFrom.isEmpty()) {
+        QJsonObject state;
+        QString error;
+        if (readJsonObject(spec.resumeFrom + QStringLiteral("/training_args.json"), &f.resume.savedArgs, &error)
+            && readJsonObject(spec.resumeFrom + QStringLiteral("/trainer_state.json"), &state, &error))
+            f.resume.complete = true;
+        else
+            f.resume.error = error;
+    }
+    return f;
+}
+
+QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int maxNodes)
+{
+    QVector<JobProblem> p;
+    auto add = [&](const char *field, const QString &message) { p.append({QLatin1String(field), message}); };
+
+    if (s.program == JobProgram::Script && s.script.isEmpty())
+        add("script", tr("choose a training script (.py)"));
+    else if (s.program == JobProgram::Script && !facts.scriptExists)
+        add("script", tr("%1 is not a file").arg(s.script));
+    if (s.program == JobProgram::Module && s.module.trimmed().isEmpty())
+        add("module", tr("name the module to run (python -m MODULE)"));
+    if (!facts.pythonExists)
+        add("python", tr("%1 is not an executable").arg(s.python));
+    if (s.nprocPerNode < 1)
+        add("nproc_per_node", tr("at least 1 process per node"));
+    if (s.nnodes < 1)
+        add("nnodes", tr("at least 1 node"));
+    else if (s.nnodes > maxNodes)
+        add("nnodes", maxNodes == 1 ? tr("a job on this machine runs on 1 node; several nodes need remote hosts")
+                                    : tr("at most %1 nodes here").arg(maxNodes));
+
+    const bool backendRules = s.program == JobProgram::Backend || s.passSettings;
+    if (!backendRules)
+        return p;
+
+    if (s.modelPath.isEmpty() && s.configName.isEmpty())
+        add("model_name_or_path", tr("name a model: a model folder or a built-in config"));
+    if (!s.modelPath.isEmpty() && !facts.modelFolderExists)
+        add("model_name_or_path", tr("%1 is not a folder").arg(s.modelPath));
+    else if (!s.modelPath.isEmpty() && !facts.model.known)
+        add("model_name_or_path", facts.model.error);
+    if (s.modelPath.isEmpty() && !s.configName.isEmpty() && !facts.model.known)
+        add("config_name", facts.model.error);
+    if (!s.trainFile.isEmpty() && !facts.trainFileExists)
+        add("train_file", tr("%1 does not exist").arg(s.trainFile));
+    if (s.perDeviceBatch < 1)
+        add("per_device_train_batch_size", tr("must be at least 1"));
+    if (s.gradientAccumulation < 1)
+        add("gradient_accumulation_steps", tr("must be at least 1"));
+    if (s.blockSize < 1)
+        add("block_size", tr("must be at least 1"));
+    if (s.microbatches < 1)
+        add("num_microbatches", tr("must be at least 1"));
+    if (s.maxSteps == 0 || s.maxSteps < -1)
+        add("max_steps", tr("must be positive (or -1 to train for the given epochs)"));
+    if (s.maxSteps == -1 && !(s.epochs > 0))
+        add("num_train_epochs", tr("must be positive"));
+    if (!(s.learningRate >= 0))
+        add("learning_rate", tr("must not be negative"));
+    if (s.warmupSteps < 0)
+        add("warmup_steps", tr("must not be negative"));
+    if (!(s.maxGradNorm >= 0))
+        add("max_grad_norm", tr("must not be negative (0: no clipping)"));
+    if (s.loggingSteps < 1)
+        add("logging_steps", tr("must be at least 1"));
+    if (s.saveSteps < 0)
+        add("save_steps", tr("must not be negative (0: only at the end)"));
+    static const QStringList devices = {QStringLiteral("auto"), QStringLiteral("cpu"), QStringLiteral("cuda"),
+                                        QStringLiteral("xla")};
+    if (!devices.contains(s.device))
+        add("device", tr("one of auto, cpu, cuda, xla"));
+
+    const int tp = s.tensorParallel, pp = s.pipelineParallel;
+    if (tp < 1)
+        add("tensor_parallel_size", tr("must be at least 1"));
+    if (pp < 1)
+        add("pipeline_parallel_size", tr("must be at least 1"));
+    if (tp < 1 || pp < 1)
+        return p;
+    const int world = s.worldSize();
+    if (world > 0 && world % (tp * pp))
+        add("tensor_parallel_size", tr("tp (%1) x pp (%2) = %3 does not divide the world size %4 (%5 processes x %6 "
+                                       "nodes)")
+                                        .arg(tp).arg(pp).arg(tp * pp).arg(world).arg(s.nprocPerNode).arg(s.nnodes));
+    if (s.microbatches >= 1 && s.perDeviceBatch >= 1 && s.perDeviceBatch % s.microbatches)
+        add("num_microbatches", tr("%1 sequences per device do not split into %2 micro-batches")
+                                    .arg(s.perDeviceBatch).arg(s.microbatches));
+    const ModelInfo &m = facts.model;
+    if (m.known && tp > 1) {
+        if (m.numHeads % tp)
+            add("tensor_parallel_size", tr("the model's %1 attention heads are not divisible by tp %2").arg(m.numHeads).arg(tp));
+        if (m.numKvHeads % tp)
+            add("tensor_parallel_size", tr("the model's %1 key-value heads are not divisible by tp %2").arg(m.numKvHeads).arg(tp));
+        if (m.intermediateSize % tp)
+            add("tensor_parallel_size", tr("the model's intermediate size %1 is not divisible by tp %2")
+                                            .arg(m.intermediateSize).arg(tp));
+        if (!s.disableEmbeddingParallel && m.vocabSize % tp)
+            add("disable_embedding_parallelization",
+                tr("the vocabulary of %1 is not divisible by tp %2: turn embedding parallelism off").arg(m.vocabSize).arg(tp));
+        if (!s.disableSequenceParallel && s.blockSize >= 1 && s.blockSize % tp)
+            add("block_size", tr("%1 tokens are not divisible by tp %2, which sequence parallelism needs")
+                                  .arg(s.blockSize).arg(tp));
+    }
+    if (m.known && m.numLayers < pp)
+        add("pipeline_parallel_size", tr("the model has %1 layers, fewer than %2 stages").arg(m.numLayers).arg(pp));
+    if (!s.resumeFrom.isEmpty()) {
+        if (!facts.resume.complete) {
+            add("resume_from_checkpoint", tr("not a complete checkpoint (%1)").arg(facts.resume.error));
+        } else {
+            for (const char *key : {"tensor_parallel_size", "pipeline_parallel_size", "zero_1",
+                                    "disable_embedding_parallelization"}) {
+                const QJsonValue saved = facts.resume.savedArgs.value(QLatin1String(key));
+                const QJsonValue now = specValue(s, QLatin1String(key));
+                if (saved != now && !(saved.isDouble() && now.isDouble() && saved.toDouble() == now.toDouble()))
+                    p.append({QLatin1String(key),
+                              tr("the checkpoint was saved with --%1 %2: resume on the same layout")
+                                  .arg(QLatin1String(key), saved.isBool() ? QString::fromLatin1(saved.toBool() ? "True" : "False")
+                                                                          : QString::number(saved.toDouble()))});
+            }
+            const QJsonValue savedWorld = facts.resume.savedArgs.value(QLatin1String("world_size"));
+            if (savedWorld.isDouble() && savedWorld.toInt() != world)
+                add("nproc_per_node", tr("the checkpoint was saved by %1 processes, this job has %2")
+                                          .arg(savedWorld.toInt()).arg(world));
+        }
+    }
+    return p;
+}
+
+JobFigures jobFigures(const JobSpec &s, const ModelInfo &model)
+{
+    JobFigures f;
+    f.worldSize = s.worldSize();
+    f.dataParallel = s.dataParallel();
+    f.globalBatch = qint64(s.perDeviceBatch) * f.dataParallel * s.gradientAccumulation;
+    f.tokensPerStep = f.globalBatch * s.blockSize;
+    if (s.tensorParallel >= 1 && s.pipelineParallel >= 1)
+        f.parameters = countParameters(model, s.tensorParallel, s.pipelineParallel,
+                                       !s.disableEmbeddingParallel && s.tensorParallel > 1);
+    return f;
+}
+
+}  // namespace ingot

@@ -1,0 +1,45 @@
+// The one check of a job's settings, shared by the launcher form (as you type) and `ingot-cli job launch`: the
+// backend's own rules (ingot_train/args.py validate()), each problem tied to the flag it is about. Gathering what
+// the rules need from disk (the model's config, whether files exist, a checkpoint's layout) is separate I/O.
+#pragma once
+
+#include "services/jobs/jobspec.h"
+#include "services/jobs/modelinfo.h"
+
+namespace ingot {
+
+struct ResumeInfo {
+    bool complete = false;  // training_args.json and trainer_state.json readable
+    QString error;
+    QJsonObject savedArgs;  // training_args.json
+};
+
+// What validation needs to know from disk (I/O: off the UI thread).
+struct JobFacts {
+    ModelInfo model;
+    bool modelFolderExists = false;
+    bool trainFileExists = false;
+    bool scriptExists = false;
+    bool pythonExists = false;
+    ResumeInfo resume;
+};
+JobFacts gatherJobFacts(const JobSpec &spec);
+
+struct JobProblem {
+    QString field;  // the flag ("tensor_parallel_size"), or "nproc_per_node", "nnodes", "script", "module", "python"
+    QString message;
+};
+// Empty when the job may launch. maxNodes: how many nodes this runner can start (1 on this machine).
+QVector<JobProblem> validateJob(const JobSpec &spec, const JobFacts &facts, int maxNodes = 1);
+
+// Figures the launcher shows live.
+struct JobFigures {
+    int worldSize = 0;
+    int dataParallel = 0;  // 0: the layout does not divide
+    qint64 globalBatch = 0;     // sequences per optimizer step
+    qint64 tokensPerStep = 0;
+    ParameterCounts parameters;  // zeroes when the model is unknown
+};
+JobFigures jobFigures(const JobSpec &spec, const ModelInfo &model);
+
+}  // namespace ingot

@@ -1,0 +1,418 @@
+// LocalJobRunner: jobs on this machine. Processes are found through /proc and signalled through pidfds, so a pid
+// that was reused by another process is never signalled.
+#include "services/jobs/jobrunner.h"
+
+#include "services/stores/localcachestore.h"
+#include "services/util/atomicfile.h"
+#include "services/util/errnotext.h"
+#include "services/util/names.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+
+#include <arpa/inet.h>
+#include <csignal>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace ingot {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("ingot::LocalJobRunner", text);
+}
+
+QByteArray readSmall(const QString &path, qint64 max = 1 << 16)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return f.read(max);
+}
+
+QString readBootId()
+{
+    return QString::fromLatin1(readSmall(QStringLiteral("/proc/sys/kernel/random/boot_id")).trimmed());
+}
+
+// The identity of `pid` now, and its state letter; false when it does not exist.
+bool currentIdentity(qint64 pid, ProcessIdentity *id, char *state)
+{
+    const QByteArray stat = readSmall(QStringLiteral("/proc/%1/stat").arg(pid));
+    return !stat.isEmpty() && parseProcStat(stat, id, state);
+}
+
+bool sameProcess(const ProcessIdentity &want, const ProcessIdentity &now)
+{
+    return now.pid == want.pid && now.startTime == want.startTime;
+}
+
+int pidfdOpen(qint64 pid)
+{
+#ifdef SYS_pidfd_open
+    return int(::syscall(SYS_pidfd_open, pid_t(pid), 0));
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+// Signals `pid` if it is still `want` (checked after a pidfd pins it, so the check and the signal see one process).
+int signalIfSame(const ProcessIdentity &want, int sig)
+{
+    const int fd = pidfdOpen(want.pid);
+    ProcessIdentity now;
+    char state = 0;
+    if (!currentIdentity(want.pid, &now, &state) || !sameProcess(want, now) || state == 'Z' || state == 'X') {
+        if (fd >= 0)
+            ::close(fd);
+        return ESRCH;
+    }
+    int rc = 0;
+    if (fd >= 0) {
+#ifdef SYS_pidfd_send_signal
+        rc = ::syscall(SYS_pidfd_send_signal, fd, sig, nullptr, 0) == 0 ? 0 : errno;
+#else
+        rc = ::kill(pid_t(want.pid), sig) == 0 ? 0 : errno;
+#endif
+        ::close(fd);
+    } else {
+        rc = ::kill(pid_t(want.pid), sig) == 0 ? 0 : errno;  // no pidfds (old kernel): checked just before
+    }
+    return rc;
+}
+
+bool environHas(qint64 pid, const QByteArray &entry)
+{
+    const QByteArray env = readSmall(QStringLiteral("/proc/%1/environ").arg(pid), 1 << 20);
+    const QByteArray withEnd = entry + QByteArray(1, '\0');
+    return env.startsWith(withEnd) || env.contains(QByteArray(QByteArray(1, '\0') + withEnd));
+}
+
+const char *probeScript =
+    "import json, sys, importlib.util as u\n"
+    "r = {'python': sys.version.split()[0]}\n"
+    "try:\n"
+    "    import torch\n"
+    "    r['torch'] = torch.__version__\n"
+    "except Exception as e:\n"
+    "    r['error'] = (type(e).__name__ + ': ' + str(e))[:300]\n"
+    "r['xla'] = u.find_spec('torch_xla') is not None\n"
+    "r['neuronx'] = u.find_spec('torch_neuronx') is not None\n"
+    "print(json.dumps(r))\n";
+
+PythonInfo probePython(const QString &path)
+{
+    PythonInfo info;
+    info.path = path;
+    QProcess p;
+    p.setProgram(path);
+    p.setArguments({QStringLiteral("-c"), QString::fromLatin1(probeScript)});
+    p.setStandardInputFile(QProcess::nullDevice());
+    p.start();
+    if (!p.waitForFinished(30000)) {
+        p.kill();
+        p.waitForFinished(1000);
+        info.error = tr("did not answer within 30 s");
+        return info;
+    }
+    const QJsonObject o = QJsonDocument::fromJson(p.readAllStandardOutput().left(1 << 16)).object();
+    if (o.isEmpty()) {
+        info.error = tr("does not run Python 3");
+        return info;
+    }
+    info.version = o.value(QLatin1String("python")).toString();
+    info.torchVersion = o.value(QLatin1String("torch")).toString();
+    info.error = o.value(QLatin1String("error")).toString();
+    info.hasTorchXla = o.value(QLatin1String("xla")).toBool();
+    info.hasTorchNeuronx = o.value(QLatin1String("neuronx")).toBool();
+    return info;
+}
+
+class LocalJobRunner final : public JobRunner
+{
+public:
+    LocalJobRunner(QString jobsRoot, QString backendDir)
+        : m_jobsRoot(std::move(jobsRoot)), m_backendDir(std::move(backendDir))
+    {
+    }
+
+    QString where() const override { return QStringLiteral("local"); }
+    QString describe() const override { return tr("this machine"); }
+    QString jobsRoot() const override { return m_jobsRoot; }
+    QString backendDir() const override { return m_backendDir; }
+    int maxNodes() const override { return 1; }
+
+    bool makeFolder(const QString &folder, QString *error) override
+    {
+        if (!QDir().mkpath(folder)) {
+            *error = tr("Cannot create %1.").arg(displayName(folder));
+            return false;
+        }
+        QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        return true;
+    }
+
+    bool writeFile(const QString &path, const QByteArray &data, bool executable, QString *error) override
+    {
+        if (!writeFileAtomically(path, data, error, true))
+            return false;
+        if (executable)
+            QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        return true;
+    }
+
+    bool startDetached(const QString &script, const QString &folder, QString *error) override
+    {
+        // QProcess::startDetached forks twice and calls setsid(): the job has a session and process group of its
+        // own, is not Ingot's child (no zombie to reap), and no signal to Ingot's terminal or group reaches it.
+        QProcess p;
+        p.setProgram(QStringLiteral("/bin/sh"));
+        p.setArguments({script});
+        p.setWorkingDirectory(folder);
+        p.setStandardInputFile(QProcess::nullDevice());
+        p.setStandardOutputFile(QProcess::nullDevice());
+        p.setStandardErrorFile(QProcess::nullDevice());
+        qint64 pid = 0;
+        if (!p.startDetached(&pid)) {
+            *error = tr("Cannot start /bin/sh: %1").arg(p.errorString());
+            return false;
+        }
+        return true;
+    }
+
+    FileChunk readFile(const QString &path, qint64 offset, qint64 maxBytes) override
+    {
+        FileChunk c;
+        const QByteArray n = nameToBytes(path);
+        const int fd = ::open(n.constData(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0) {
+            if (errno != ENOENT)
+                c.error = describeErrno(errno);
+            return c;
+        }
+        c.exists = true;
+        struct stat st {};
+        if (::fstat(fd, &st) == 0)
+            c.size = st.st_size;
+        if (offset < c.size && maxBytes > 0) {
+            const qint64 want = std::min(maxBytes, c.size - offset);
+            c.data.resize(want);
+            qint64 got = 0;
+            while (got < want) {
+                const ssize_t r = ::pread(fd, c.data.data() + got, size_t(want - got), off_t(offset + got));
+                if (r < 0 && errno == EINTR)
+                    continue;
+                if (r <= 0) {
+                    if (r < 0)
+                        c.error = describeErrno(errno);
+                    break;
+                }
+                got += r;
+            }
+            c.data.truncate(got);
+        }
+        ::close(fd);
+        return c;
+    }
+
+    QStringList listFiles(const QString &folder, int depth) override
+    {
+        QStringList out;
+        list(folder, QString(), depth, &out);
+        return out;
+    }
+
+    bool removeFile(const QString &path) override { return QFile::remove(path); }
+
+    bool removeTree(const QString &folder, const QString &root, QString *error) override
+    {
+        const QString cleanRoot = QDir::cleanPath(root), cleanFolder = QDir::cleanPath(folder);
+        const QFileInfo parent(cleanFolder);
+        if (!cleanFolder.startsWith(cleanRoot + QLatin1Char('/')) || parent.fileName().isEmpty()) {
+            *error = tr("Refused to remove %1: it is not inside %2.").arg(displayName(folder), displayName(root));
+            return false;
+        }
+        // The store removes through descriptors without following links, renaming the folder aside first.
+        LocalCacheStore store(parent.path());
+        if (!store.open(error))
+            return false;
+        qint64 freed = 0;
+        return store.remove(parent.fileName(), &freed, error);
+    }
+
+    qint64 treeSize(const QString &folder) override
+    {
+        qint64 total = 0;
+        QDirIterator it(folder, QDir::Files | QDir::Hidden | QDir::System | QDir::NoSymLinks, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            it.next();
+            total += it.fileInfo().size();
+        }
+        return total;
+    }
+
+    ProcessState processState(const ProcessIdentity &id) override
+    {
+        if (!id.isValid())
+            return ProcessState::Unknown;
+        if (!id.bootId.isEmpty() && id.bootId != readBootId())
+            return ProcessState::Gone;  // the machine restarted since: that process is gone
+        ProcessIdentity now;
+        char state = 0;
+        if (!currentIdentity(id.pid, &now, &state) || !sameProcess(id, now) || state == 'Z' || state == 'X')
+            return ProcessState::Gone;
+        return ProcessState::Running;
+    }
+
+    bool signalProcess(const ProcessIdentity &id, int sig, QString *error) override
+    {
+        if (!id.bootId.isEmpty() && id.bootId != readBootId()) {
+            *error = tr("The machine restarted since the job started: process %1 is not the job's.").arg(id.pid);
+            return false;
+        }
+        const int rc = signalIfSame(id, sig);
+        if (rc == ESRCH)
+            *error = tr("Process %1 has ended (its pid is not the job's launcher any more).").arg(id.pid);
+        else if (rc)
+            *error = tr("Cannot signal process %1: %2").arg(id.pid).arg(describeErrno(rc));
+        return rc == 0;
+    }
+
+    int signalJobGroup(qint64 pgid, const QString &jobId, int sig) override
+    {
+        if (pgid <= 1)
+            return 0;
+        const QByteArray entry = "INGOT_JOB_ID=" + jobId.toLatin1();
+        int count = 0;
+        const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        for (const QString &name : pids) {
+            bool ok = false;
+            const qint64 pid = name.toLongLong(&ok);
+            if (!ok)
+                continue;
+            ProcessIdentity id;
+            char state = 0;
+            if (!currentIdentity(pid, &id, &state) || id.pgid != pgid || state == 'Z')
+                continue;
+            if (!environHas(pid, entry))
+                continue;  // another process in a reused group id: never the job's
+            if (signalIfSame(id, sig) == 0)
+                ++count;
+        }
+        return count;
+    }
+
+    int freePort(const QList<int> &taken, QString *error) override
+    {
+        for (int attempt = 0; attempt < 50; ++attempt) {
+            const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+            if (fd < 0)
+                break;
+            sockaddr_in a{};
+            a.sin_family = AF_INET;
+            a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            a.sin_port = 0;
+            socklen_t len = sizeof a;
+            int port = 0;
+            if (::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0
+                && ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) == 0)
+                port = ntohs(a.sin_port);
+            ::close(fd);
+            if (port > 0 && port != 29400 && !taken.contains(port))
+                return port;
+        }
+        *error = tr("No free TCP port on 127.0.0.1 for the rendezvous.");
+        return 0;
+    }
+
+    QVector<PythonInfo> detectPythons(const std::atomic_bool *stop) override
+    {
+        QStringList candidates;
+        auto add = [&](const QString &p) {
+            if (!p.isEmpty() && QFileInfo(p).isExecutable() && !candidates.contains(p))
+                candidates << p;
+        };
+        const QString venv = qEnvironmentVariable("VIRTUAL_ENV");
+        if (!venv.isEmpty())
+            add(venv + QStringLiteral("/bin/python3"));
+        const QStringList neuron = QDir(QStringLiteral("/opt")).entryList({QStringLiteral("aws_neuronx_venv_*")},
+                                                                         QDir::Dirs, QDir::Name);
+        for (const QString &d : neuron)
+            add(QStringLiteral("/opt/") + d + QStringLiteral("/bin/python3"));
+        add(QStandardPaths::findExecutable(QStringLiteral("python3")));
+        add(QStringLiteral("/usr/bin/python3"));
+        add(QStringLiteral("/opt/conda/bin/python3"));
+        QVector<PythonInfo> out;
+        for (const QString &c : candidates) {
+            if (stop && stop->load())
+                break;
+            out << probePython(c);
+        }
+        return out;
+    }
+
+    QString bootId() override { return readBootId(); }
+
+private:
+    void list(const QString &base, const QString &rel, int depth, QStringList *out)
+    {
+        const QDir dir(rel.isEmpty() ? base : base + QLatin1Char('/') + rel);
+        const QFileInfoList entries = dir.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                                                        QDir::Name);
+        for (const QFileInfo &fi : entries) {
+            const QString r = rel.isEmpty() ? fi.fileName() : rel + QLatin1Char('/') + fi.fileName();
+            if (fi.isSymLink())
+                continue;
+            if (fi.isDir()) {
+                if (depth > 0)
+                    list(base, r, depth - 1, out);
+            } else {
+                out->append(r);
+            }
+            if (out->size() > 100000)
+                return;
+        }
+    }
+
+    QString m_jobsRoot;
+    QString m_backendDir;
+};
+
+}  // namespace
+
+std::shared_ptr<JobRunner> makeLocalJobRunner(const QString &jobsRoot, const QString &backendDir)
+{
+    return std::make_shared<LocalJobRunner>(jobsRoot.isEmpty() ? localJobsRoot() : jobsRoot,
+                                            backendDir.isEmpty() ? backendLocation() : backendDir);
+}
+
+QString backendLocation()
+{
+    const QString fromEnv = qEnvironmentVariable("INGOT_BACKEND_DIR");
+    if (!fromEnv.isEmpty())
+        return fromEnv;
+    const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/ingot/backend");
+    if (QFileInfo::exists(installed + QStringLiteral("/ingot_train/__init__.py")))
+        return QDir::cleanPath(installed);
+#ifdef INGOT_SOURCE_BACKEND
+    return QStringLiteral(INGOT_SOURCE_BACKEND);
+#else
+    return QDir::cleanPath(installed);
+#endif
+}
+
+}  // namespace ingot
