@@ -1,0 +1,82 @@
+// The job services for the UI: the history, launching, stopping, removing, and following jobs. Every file and
+// process operation runs on a worker (runTask); results arrive as signals on the service's thread. Jobs that were
+// running when the service was created are followed again (re-attach): the follower reads their files from the
+// start, so the monitor shows everything that happened while Ingot was closed.
+#pragma once
+
+#include "services/jobs/jobmanager.h"
+#include "services/util/task.h"
+
+#include <QHash>
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+
+namespace ingot {
+
+class JobService final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(JobService)
+
+public:
+    explicit JobService(std::shared_ptr<JobRunner> runner, QObject *parent = nullptr);
+    ~JobService() override;
+
+    JobRunner &runner() const { return m_manager->runner(); }
+    std::shared_ptr<JobRunner> sharedRunner() const { return m_manager->sharedRunner(); }
+    int pollIntervalMs() const { return m_pollMs; }
+    void setPollInterval(int ms);
+
+    // The history as last read, newest first.
+    const QVector<JobSummary> &history() const { return m_history; }
+    const JobSummary *find(const QString &id) const;
+    void refreshHistory();
+
+    // Validates and plans off the UI thread; `done` gets the plan, the problems and an error.
+    using PlanDone = std::function<void(const LaunchPlan &, const QVector<JobProblem> &, const QString &)>;
+    Task plan(const JobSpec &spec, PlanDone done);
+    void launch(const LaunchPlan &plan);
+    void stop(const QString &id, bool force = false);
+    void remove(const QString &id, bool withOutputs);
+    Task previewRemove(const QString &id, bool withOutputs, std::function<void(const RemovePreview &)> done);
+    Task detectPythons(std::function<void(const QVector<PythonInfo> &)> done);
+
+    // Following: everything read so far of a job (watch() starts reading if it is not followed yet).
+    void watch(const QString &id);
+    bool isWatched(const QString &id) const { return m_followed.contains(id); }
+    QVector<MetricPoint> metrics(const QString &id) const;
+    JobStatus status(const QString &id) const;
+    QList<int> ranks(const QString &id) const;
+    // Loads another run's metrics (an overlay from the history).
+    Task loadMetrics(const QString &id, std::function<void(const QVector<MetricPoint> &)> done);
+
+Q_SIGNALS:
+    void historyChanged();
+    void launched(const QString &id);
+    void launchFailed(const QString &error);
+    void stopAnswered(const QString &id, const QString &message, bool ok);
+    void removed(const QString &id, const QString &error);
+    void jobUpdated(const QString &id);  // status(id) changed
+    void metricsAppended(const QString &id, const QVector<ingot::MetricPoint> &points);
+    void logsAppended(const QString &id, const QVector<ingot::LogChunk> &chunks);
+
+private:
+    struct Followed;
+    void pollAll();
+    void pollOne(const QString &id);
+
+    std::unique_ptr<JobManager> m_manager;
+    QVector<JobSummary> m_history;
+    QHash<QString, std::shared_ptr<Followed>> m_followed;
+    QTimer m_timer;
+    int m_pollMs = 500;
+    Task m_historyTask;
+    bool m_historyAgain = false;
+};
+
+}  // namespace ingot
+
+Q_DECLARE_METATYPE(ingot::MetricPoint)
+Q_DECLARE_METATYPE(ingot::LogChunk)
