@@ -170,9 +170,10 @@ QByteArray wrapperScript(const JobRecordFile &r)
     }
     lines << quoteAll(r.argv) + QStringLiteral(" </dev/null >>launcher.log 2>&1 &")
           << QStringLiteral("pid=$!")
-          << QStringLiteral("{ read -r self </proc/$$/stat && read -r child </proc/$pid/stat &&")
-          << QStringLiteral("  read -r boot </proc/sys/kernel/random/boot_id && printf '%s\\n%s\\n%s\\n' \"$self\" \"$child\" \"$boot\"; } "
-                            ">launcher.pid.tmp && mv -f launcher.pid.tmp launcher.pid")
+          << QStringLiteral("# A launcher that has already ended (and been reaped) is recorded with start time 0.")
+          << QStringLiteral("read -r child 2>/dev/null </proc/$pid/stat || child=\"$pid (ended) Z 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\"")
+          << QStringLiteral("{ read -r self </proc/$$/stat && read -r boot </proc/sys/kernel/random/boot_id &&")
+          << QStringLiteral("  printf '%s\\n%s\\n%s\\n' \"$self\" \"$child\" \"$boot\"; } >launcher.pid.tmp && mv -f launcher.pid.tmp launcher.pid")
           << QStringLiteral("wait \"$pid\"")
           << QStringLiteral("status=$?")
           << QStringLiteral("echo \"$status\" >exit_status.tmp && mv -f exit_status.tmp exit_status");

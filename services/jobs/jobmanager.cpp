@@ -257,7 +257,7 @@ JobManager::StopResult JobManager::stop(const QString &id, bool force, QString *
     QString error;
     m_runner->writeFile(p.stopFile(), QJsonDocument(o).toJson(QJsonDocument::Compact), false, &error);
     if (kill) {
-        const int n = m_runner->signalJobGroup(st.pids.launcher.pgid, id, SIGKILL);
+        const int n = m_runner->signalJobGroup(st.pids.wrapper.pgid, id, SIGKILL);
         *message = QCoreApplication::translate("ingot::JobManager", "Killed %n process(es) of job %1.", nullptr, n).arg(id);
         return n > 0 ? StopResult::Killed : StopResult::NotRunning;
     }
