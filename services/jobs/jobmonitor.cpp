@@ -203,9 +203,7 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
         readStream(*s, maxBytesPerFile, &u);
     }
     const QVector<MetricPoint> trainerPoints = m_trainer->takeMetrics();
-    for (MetricPoint p : trainerPoints) {
-        if (!m_firstPoll)
-            p.time = nowSeconds() - m_status.startedAt;
+    for (const MetricPoint &p : trainerPoints) {
         m_metrics << p;
         u.metrics << p;
         m_status.step = std::max(m_status.step, p.step);
@@ -221,6 +219,20 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
     m_firstPoll = false;
     m_status.alive = wrapperAlive;
     finishState(wrapperAlive);
+    if (isFinal(m_status.state) && m_record.spec.program != JobProgram::Backend && m_metrics.isEmpty()
+        && !m_record.outputDir.isEmpty() && !m_readTrainerState) {
+        // A script whose console had no Trainer dicts (logging turned off, or not to stdout): trainer_state.json.
+        m_readTrainerState = true;
+        const FileChunk c = m_runner->readFile(m_record.outputDir + QStringLiteral("/trainer_state.json"), 0, 64 << 20);
+        if (const auto state = c.exists ? parseTrainerState(c.data) : std::nullopt) {
+            m_metrics = state->points;
+            u.metrics = state->points;
+            if (state->maxSteps > 0)
+                m_status.maxSteps = state->maxSteps;
+            if (!m_metrics.isEmpty())
+                m_status.lastLoss = m_metrics.last().loss;
+        }
+    }
     u.statusChanged = m_status.state != before.state || m_status.step != before.step || m_status.reason != before.reason
         || m_status.alive != before.alive || m_status.stopRequested != before.stopRequested || !u.metrics.isEmpty();
     return u;
@@ -242,8 +254,12 @@ void JobFollower::readStream(Stream &s, qint64 max, Update *u)
     }
     if (!s.parse && s.rank >= 0)
         return;
-    if (s.parse && m_record.spec.program != JobProgram::Backend)
-        m_trainer->feed(c.data);
+    if (s.parse && m_record.spec.program != JobProgram::Backend) {
+        // A user script: rank 0's stdout and stderr through one Trainer parser (tqdm's step on stderr numbers the
+        // dicts on stdout). Times are when Ingot read the bytes; what a re-attach reads at once has no time.
+        const double time = m_firstPoll ? MetricPoint::none : nowSeconds() - m_status.startedAt;
+        m_trainer->feed(c.data, time, s.isStderr ? TrainerLogParser::Stderr : TrainerLogParser::Stdout);
+    }
     QByteArray data = s.partial + c.data;
     int start = 0;
     for (;;) {

@@ -102,6 +102,7 @@ private:
     bool m_sawMetricAfterSave = true;
     bool m_firstPoll = true;
     bool m_pidsKnown = false;
+    bool m_readTrainerState = false;
     QString m_failedEventReason;
     QString m_stoppedEvent;
     bool m_finishedEvent = false;

@@ -256,6 +256,41 @@ private Q_SLOTS:
         QCOMPARE(st.exitStatus, 1);
     }
 
+    void aTrainerScriptIsCharted()
+    {
+        // A user script logging like the Hugging Face Trainer: dicts on stdout, tqdm's bar on stderr.
+        const QString script = m_dir.filePath(QStringLiteral("trainer_like.py"));
+        test::writeFile(script, R"(import os, sys, time
+rank = int(os.environ.get("RANK", "0"))
+for step in range(1, 11):
+    sys.stderr.write(f"\r {step * 10}%|{'█' * step}| {step}/10 [00:0{step % 10}<00:00,  2.00it/s]")
+    sys.stderr.flush()
+    if rank == 0 and step % 2 == 0:
+        print({'loss': 3.0 - step * 0.1, 'grad_norm': 1.5, 'learning_rate': 5e-05 * (1 - step / 10), 'epoch': step / 10})
+    time.sleep(0.2)
+if rank == 0:
+    print({'train_runtime': 2.1, 'train_samples_per_second': 30.0, 'train_steps_per_second': 8.0, 'train_loss': 2.5, 'epoch': 1.0})
+)");
+        JobSpec s = tinySpec(2, 1, -1);
+        s.program = JobProgram::Script;
+        s.script = script;
+        s.passSettings = false;
+        const QString id = launch(s);
+        QVERIFY(!id.isEmpty());
+        auto f = follower(id);
+        const JobStatus st = follow(*f, 120000);
+        QCOMPARE(jobStateName(st.state), QStringLiteral("finished"));
+        QCOMPARE(f->metrics().size(), 5);
+        for (int i = 0; i < 5; ++i) {
+            const int step = 2 * (i + 1);
+            QCOMPARE(f->metrics().at(i).step, step);
+            QCOMPARE(f->metrics().at(i).loss, 3.0 - step * 0.1);
+            QCOMPARE(f->metrics().at(i).gradNorm, 1.5);
+        }
+        QCOMPARE(st.step, 10);
+        QCOMPARE(st.maxSteps, 10);
+    }
+
     void reattachReadsFromTheStart()
     {
         const QString id = launch(tinySpec(1, 1, 60));
