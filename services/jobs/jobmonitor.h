@@ -98,7 +98,6 @@ private:
     QVector<std::shared_ptr<Stream>> m_streams;
     std::unique_ptr<TrainerLogParser> m_trainer;
     QString m_lastEvent;
-    qint64 m_lastMetricStep = -1;
     bool m_sawMetricAfterSave = true;
     bool m_firstPoll = true;
     bool m_pidsKnown = false;
