@@ -18,6 +18,8 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -366,13 +368,28 @@ private Q_SLOTS:
         QVERIFY(settle(w));
         QCOMPARE(w.compileCacheRoot(), bad);
         QVERIFY(w.cacheLabel()->text().contains(bad));
-        QVERIFY2(w.cacheWarning()->text().contains(QStringLiteral("1 failed entry")), qPrintable(w.cacheWarning()->text()));
+        QVERIFY2(w.cacheWarning()->text().contains(QStringLiteral("1 failed entry")),
+                 qPrintable(w.cacheWarning()->text()));
         QVERIFY(w.cleanCacheButton()->isVisible());
         QSignalSpy clean(&w, &JobLauncher::cleanCacheRequested);
         QTest::mouseClick(w.cleanCacheButton(), Qt::LeftButton);
         QCOMPARE(clean.size(), 1);
         QCOMPARE(clean.first().first().toString(), bad);
         QVERIFY(QFileInfo::exists(bad + QStringLiteral("/neuronxcc-2.15.128.0+56dc5a86/MODULE_abc+def/model.log")));
+
+        // A lock left by a killed compile (no neuronx-cc runs now) blocks, too.
+        const QString locked = tmp.path() + QStringLiteral("/cache-locked");
+        test::makeModule(locked, QStringLiteral("neuronxcc-2.15.128.0+56dc5a86"), QStringLiteral("MODULE_lock+def"),
+                         {QStringLiteral("model.hlo_module.pb"), QStringLiteral("model.hlo_module.pb.lock")});
+        typeInto(url, locked);
+        QVERIFY(settle(w));
+        QVERIFY2(w.cacheWarning()->text().contains(QStringLiteral("1 locked entry")),
+                 qPrintable(w.cacheWarning()->text()));
+        QVERIFY(w.cleanCacheButton()->isVisible());
+        QTest::mouseClick(w.cleanCacheButton(), Qt::LeftButton);
+        QCOMPARE(clean.size(), 2);
+        QCOMPARE(clean.last().first().toString(), locked);
+        typeInto(url, bad);
 
         // --cache_dir in NEURON_CC_FLAGS wins over the URL, as for the compiler.
         typeInto(w.fieldWidget(QStringLiteral("NEURON_CC_FLAGS")), QStringLiteral("--cache_dir=") + good);
@@ -396,6 +413,11 @@ private Q_SLOTS:
         const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
         QDir().mkpath(shots);
         QVERIFY(w.grab().save(shots + QStringLiteral("/jobs-launcher.png")));
+        // The end of the form: saving and the environment.
+        auto *scroll = w.findChild<QScrollArea *>();
+        QVERIFY(scroll);
+        scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+        QVERIFY(w.grab().save(shots + QStringLiteral("/jobs-launcher-environment.png")));
     }
 };
 

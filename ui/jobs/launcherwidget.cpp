@@ -62,7 +62,8 @@ QSpinBox *spin(int min, int max)
     auto *s = new QSpinBox;
     s->setRange(min, max);
     s->setGroupSeparatorShown(true);
-    s->setMinimumWidth(110);
+    s->setMinimumWidth(120);
+    s->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);  // numbers need no full-width field
     return s;
 }
 
@@ -75,7 +76,7 @@ QGroupBox *group(const QString &title, QFormLayout **form)
     return box;
 }
 
-QString countText(qint64 n)
+QString num(qint64 n)
 {
     return QLocale().toString(n);
 }
@@ -361,11 +362,12 @@ QWidget *JobLauncher::buildModel()
     form->addRow(m_builtinModel, withProblem(QStringLiteral("config_name"), m_configName));
     m_modelPath = new QLineEdit;
     m_modelPath->setPlaceholderText(tr("A folder with config.json"));
-    form->addRow(m_folderModel, withProblem(QStringLiteral("model_name_or_path"), m_modelPath, withBrowse(m_modelPath, [this] {
+    QWidget *modelRow = withBrowse(m_modelPath, [this] {
         const QString d = QFileDialog::getExistingDirectory(this, tr("Model folder"), m_modelPath->text());
         if (!d.isEmpty())
             m_modelPath->setText(d);
-    })));
+    });
+    form->addRow(m_folderModel, withProblem(QStringLiteral("model_name_or_path"), m_modelPath, modelRow));
     m_modelInfo = new QLabel;
     m_modelInfo->setWordWrap(true);
     m_modelInfo->setEnabled(false);  // secondary text
@@ -396,11 +398,12 @@ QWidget *JobLauncher::buildModel()
     })));
     m_outputDir = new QLineEdit;
     m_outputDir->setPlaceholderText(tr("A fresh folder per job"));
-    form->addRow(tr("Output folder:"), withProblem(QStringLiteral("output_dir"), m_outputDir, withBrowse(m_outputDir, [this] {
+    QWidget *outputRow = withBrowse(m_outputDir, [this] {
         const QString d = QFileDialog::getExistingDirectory(this, tr("Output folder"), m_outputDir->text());
         if (!d.isEmpty())
             m_outputDir->setText(d);
-    })));
+    });
+    form->addRow(tr("Output folder:"), withProblem(QStringLiteral("output_dir"), m_outputDir, outputRow));
     return box;
 }
 
@@ -435,7 +438,8 @@ QWidget *JobLauncher::buildBatch()
     m_batch = spin(1, 1 << 20);
     form->addRow(tr("Per-device batch:"), withProblem(QStringLiteral("per_device_train_batch_size"), m_batch));
     m_accumulation = spin(1, 1 << 20);
-    form->addRow(tr("Gradient accumulation:"), withProblem(QStringLiteral("gradient_accumulation_steps"), m_accumulation));
+    form->addRow(tr("Gradient accumulation:"),
+                 withProblem(QStringLiteral("gradient_accumulation_steps"), m_accumulation));
     m_blockSize = spin(1, 1 << 24);
     m_blockSize->setSuffix(tr(" tokens"));
     form->addRow(tr("Block size:"), withProblem(QStringLiteral("block_size"), m_blockSize));
@@ -467,6 +471,10 @@ QWidget *JobLauncher::buildOptimisation()
     form->addRow(m_bySteps, withProblem(QStringLiteral("max_steps"), m_maxSteps));
 
     m_maxGradNorm = new QLineEdit;
+    for (QLineEdit *e : {m_learningRate, m_weightDecay, m_epochs, m_maxGradNorm}) {
+        e->setMinimumWidth(120);
+        e->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    }
     m_maxGradNorm->setToolTip(tr("0: no clipping"));
     m_maxGradNorm->setPlaceholderText(tr("0: no clipping"));
     form->addRow(tr("Clip gradients at norm:"), withProblem(QStringLiteral("max_grad_norm"), m_maxGradNorm));
@@ -492,7 +500,8 @@ QWidget *JobLauncher::buildSaving()
     m_resumeFrom->setPlaceholderText(tr("Start from scratch"));
     form->addRow(tr("Resume from:"), withProblem(QStringLiteral("resume_from_checkpoint"), m_resumeFrom,
                                                 withBrowse(m_resumeFrom, [this] {
-        const QString d = QFileDialog::getExistingDirectory(this, tr("Checkpoint to resume from"), m_resumeFrom->text());
+        const QString d = QFileDialog::getExistingDirectory(this, tr("Checkpoint to resume from"),
+                                                            m_resumeFrom->text());
         if (!d.isEmpty())
             m_resumeFrom->setText(d);
     })));
@@ -546,7 +555,7 @@ QWidget *JobLauncher::buildEnvironment()
     m_env->horizontalHeader()->setStretchLastSection(true);
     m_env->verticalHeader()->hide();
     m_env->setMinimumHeight(90);
-    m_env->setMaximumHeight(140);
+    m_env->setMaximumHeight(110);
     auto *add = new QToolButton;
     add->setText(tr("Add"));
     auto *remove = new QToolButton;
@@ -965,30 +974,32 @@ void JobLauncher::showFigures(const FactsResult &r, const JobSpec &s)
     auto row = [&rows](const QString &name, const QString &value) {
         rows << QStringLiteral("<tr><td style='padding-right:12px'>%1</td><td><b>%2</b></td></tr>").arg(name, value);
     };
-    row(tr("Processes"), tr("%1 (%2 per node \u00d7 %n node(s))", nullptr, s.nnodes)
-                             .arg(countText(f.worldSize), countText(s.nprocPerNode)));
+    row(tr("Processes"), s.nnodes == 1 ? tr("%1 on one node").arg(num(f.worldSize))
+                                       : tr("%1 (%2 per node \u00d7 %3 nodes)")
+                                             .arg(num(f.worldSize), num(s.nprocPerNode), num(s.nnodes)));
     if (f.dataParallel == 0) {
         row(tr("Data-parallel size"), tr("\u2014 (tp \u00d7 pp = %1 does not divide %2)")
-                                          .arg(countText(qint64(s.tensorParallel) * s.pipelineParallel), countText(f.worldSize)));
+                                          .arg(num(qint64(s.tensorParallel) * s.pipelineParallel), num(f.worldSize)));
     } else {
         row(tr("Data-parallel size"), tr("%1 (tp %2 \u00d7 pp %3 per replica)")
-                                          .arg(countText(f.dataParallel), countText(s.tensorParallel), countText(s.pipelineParallel)));
+                                          .arg(num(f.dataParallel), num(s.tensorParallel), num(s.pipelineParallel)));
         row(tr("Global batch"), tr("%1 sequences (%2 per device \u00d7 dp %3 \u00d7 %4 accumulated)")
-                                    .arg(countText(f.globalBatch), countText(s.perDeviceBatch), countText(f.dataParallel),
-                                         countText(s.gradientAccumulation)));
-        row(tr("Tokens per step"), tr("%1 (%2 tokens a sequence)").arg(countText(f.tokensPerStep), countText(s.blockSize)));
+                                    .arg(num(f.globalBatch), num(s.perDeviceBatch), num(f.dataParallel),
+                                         num(s.gradientAccumulation)));
+        row(tr("Tokens per step"), tr("%1 (%2 tokens a sequence)").arg(num(f.tokensPerStep), num(s.blockSize)));
     }
     if (f.parameters.total > 0) {
-        row(tr("Parameters"), countText(f.parameters.total));
-        row(tr("Per rank (largest)"), countText(f.parameters.maxPerRank));
+        row(tr("Parameters"), num(f.parameters.total));
+        row(tr("Per rank (largest)"), num(f.parameters.maxPerRank));
         if (f.parameters.perStage.size() > 1) {
             QStringList stages;
             for (qint64 n : f.parameters.perStage)
-                stages << countText(n);
+                stages << num(n);
             row(tr("Per stage, one tp rank"), stages.join(QStringLiteral(" / ")));
         }
     } else {
-        row(tr("Parameters"), model.known || s.program != JobProgram::Backend ? tr("unknown") : tr("unknown (no model)"));
+        row(tr("Parameters"), model.known || s.program != JobProgram::Backend ? tr("unknown")
+                                                                               : tr("unknown (no model)"));
     }
     m_figuresLabel->setText(QStringLiteral("<table>") + rows.join(QString()) + QStringLiteral("</table>"));
 }
@@ -1196,8 +1207,9 @@ void JobLauncher::fillPythons(const QVector<PythonInfo> &pythons)
     first->setData(QString(), PathRole);
     model->appendRow(first);
     for (const PythonInfo &p : pythons) {
-        auto *item = new QStandardItem(p.usable() ? tr("%1 \u2014 Python %2, torch %3").arg(p.path, p.version, p.torchVersion)
-                                                  : tr("%1 \u2014 Python %2, no torch (unusable)").arg(p.path, p.version));
+        const QString text = p.usable() ? tr("%1 \u2014 Python %2, torch %3").arg(p.path, p.version, p.torchVersion)
+                                        : tr("%1 \u2014 Python %2, no torch (unusable)").arg(p.path, p.version);
+        auto *item = new QStandardItem(text);
         item->setData(p.path, PathRole);
         if (!p.usable()) {
             item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
