@@ -946,8 +946,12 @@ void JobLauncher::showProblems(const QVector<JobProblem> &problems)
     }
     for (auto it = m_problemLabels.begin(); it != m_problemLabels.end(); ++it) {
         const QStringList messages = byField.value(it.key());
-        it.value()->setText(messages.join(QLatin1Char('\n')));
-        it.value()->setVisible(!messages.isEmpty());
+        QLabel *label = it.value();
+        label->setText(messages.join(QLatin1Char('\n')));
+        label->setVisible(!messages.isEmpty());
+        // A wrapped label in a form row gets the height of its unwrapped text: ask for what wrapping needs.
+        const int width = label->parentWidget() ? label->parentWidget()->width() : 0;
+        label->setMinimumHeight(messages.isEmpty() || width <= 0 ? 0 : label->heightForWidth(width));
         QWidget *field = m_fields.value(it.key());
         if (!field)
             continue;
