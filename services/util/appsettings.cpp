@@ -1,6 +1,7 @@
 #include "services/util/appsettings.h"
 
 #include <QDir>
+#include <QJsonDocument>
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -106,6 +107,26 @@ void AppSettings::addRecentCheckpoint(const QString &folder)
     recent.removeAll(folder);
     recent.prepend(folder);
     QSettings().setValue(QStringLiteral("consolidate/recent"), recent.mid(0, 10));
+}
+
+QMap<QString, QJsonObject> AppSettings::jobPresets()
+{
+    QMap<QString, QJsonObject> out;
+    const QVariantMap stored = QSettings().value(QStringLiteral("jobs/presets")).toMap();
+    for (auto it = stored.begin(); it != stored.end(); ++it) {
+        const QJsonDocument doc = QJsonDocument::fromJson(it.value().toString().toUtf8());
+        if (doc.isObject())
+            out.insert(it.key(), doc.object());
+    }
+    return out;
+}
+
+void AppSettings::setJobPresets(const QMap<QString, QJsonObject> &presets)
+{
+    QVariantMap stored;
+    for (auto it = presets.begin(); it != presets.end(); ++it)
+        stored.insert(it.key(), QString::fromUtf8(QJsonDocument(it.value()).toJson(QJsonDocument::Compact)));
+    QSettings().setValue(QStringLiteral("jobs/presets"), stored);
 }
 
 QByteArray AppSettings::windowGeometry()

@@ -2,6 +2,8 @@
 // the core, the CLI and the UI all read them through here.
 #pragma once
 
+#include <QJsonObject>
+#include <QMap>
 #include <QStringList>
 
 namespace ingot {
@@ -29,6 +31,9 @@ public:
     static void addHubRepo(const QString &repo);
     static QStringList recentCheckpoints();  // the consolidation wizard's recent folders, newest first (at most 10)
     static void addRecentCheckpoint(const QString &folder);
+    // The job launcher's named presets: name -> the job's settings as JobSpec::toJson() writes them.
+    static QMap<QString, QJsonObject> jobPresets();
+    static void setJobPresets(const QMap<QString, QJsonObject> &presets);
     static QByteArray windowGeometry();
     static void setWindowGeometry(const QByteArray &geometry);
     static QString fileName();  // where the settings are stored

@@ -1,0 +1,434 @@
+// The job launcher driven offscreen like a user: problems shown by the field they are about (and Launch held back
+// until they are fixed), the figures of a layout, the command preview being the plan itself, presets, the form
+// round-tripping a JobSpec, a model folder's config checked against the layout, and the compile cache warning. No
+// job is launched: planning starts nothing.
+#include "ui/jobs/launcherwidget.h"
+
+#include "services/jobs/jobservice.h"
+#include "services/util/appsettings.h"
+#include "tests/support/testsupport.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace ingot;
+
+namespace {
+
+// Waits until the form was checked and planned (or found invalid) and the cache scanned.
+bool settle(JobLauncher &w)
+{
+    return QTest::qWaitFor([&] { return !w.isBusy(); }, 30000);
+}
+
+// Replaces a spin box's text by typing, as a user would.
+void typeInto(QWidget *field, const QString &text)
+{
+    field->setFocus();
+    QTest::keyClick(field, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(field, text);
+}
+
+QRadioButton *radio(JobLauncher &w, const QString &text)
+{
+    for (QRadioButton *r : w.findChildren<QRadioButton *>())
+        if (r->text() == text)
+            return r;
+    return nullptr;
+}
+
+void writeConfig(const QString &folder, int vocab, int heads, int kvHeads)
+{
+    QDir().mkpath(folder);
+    test::writeFile(folder + QStringLiteral("/config.json"),
+                    QStringLiteral("{\"model_type\": \"llama\", \"vocab_size\": %1, \"hidden_size\": 96, "
+                                   "\"intermediate_size\": 256, \"num_hidden_layers\": 2, \"num_attention_heads\": %2, "
+                                   "\"num_key_value_heads\": %3}")
+                        .arg(vocab).arg(heads).arg(kvHeads).toUtf8());
+}
+
+}  // namespace
+
+class TestJobLauncher : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir tmp;
+    std::unique_ptr<JobService> service;
+
+    // A valid job here: tiny, 2 processes, tp 2, an interpreter named explicitly (planning does not need torch),
+    // and an empty compile cache of its own.
+    JobSpec tinyTp2() const
+    {
+        JobSpec s;
+        s.python = QStringLiteral("/usr/bin/python3");
+        s.nprocPerNode = 2;
+        s.tensorParallel = 2;
+        s.compileCacheUrl = tmp.path() + QStringLiteral("/cache-empty");
+        return s;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QApplication::setOrganizationName(QStringLiteral("IngotTest"));
+        QApplication::setApplicationName(QStringLiteral("ingot-tst-joblauncher"));
+        AppSettings::setJobPresets({});
+        QVERIFY(tmp.isValid());
+        QVERIFY(QFileInfo(QStringLiteral("/usr/bin/python3")).isExecutable());
+        service = std::make_unique<JobService>(makeLocalJobRunner(tmp.path() + QStringLiteral("/jobs")));
+    }
+
+    void cleanupTestCase() { service.reset(); }
+
+    void shellWords()
+    {
+        QStringList words;
+        QVERIFY(splitShellWords(QStringLiteral("--a 1 --b 'two words' \"it's\" '' x\\ y"), &words));
+        QCOMPARE(words, (QStringList{QStringLiteral("--a"), QStringLiteral("1"), QStringLiteral("--b"),
+                                     QStringLiteral("two words"), QStringLiteral("it's"), QString(),
+                                     QStringLiteral("x y")}));
+        QCOMPARE(joinShellWords(words), QStringLiteral("--a 1 --b 'two words' 'it'\\''s' '' 'x y'"));
+        QStringList back;
+        QVERIFY(splitShellWords(joinShellWords(words), &back));
+        QCOMPARE(back, words);
+        QVERIFY(!splitShellWords(QStringLiteral("--note \"unterminated"), &words));
+        QVERIFY(!splitShellWords(QStringLiteral("--note 'unterminated"), &words));
+        QVERIFY(!splitShellWords(QStringLiteral("trailing\\"), &words));
+    }
+
+    void layoutProblemIsByItsField()
+    {
+        JobLauncher w(service.get(), nullptr);
+        w.setSpec(tinyTp2());
+        w.show();
+        QVERIFY(settle(w));
+        QVERIFY(w.launchButton()->isEnabled());
+
+        auto *tp = qobject_cast<QSpinBox *>(w.fieldWidget(QStringLiteral("tensor_parallel_size")));
+        QVERIFY(tp);
+        typeInto(tp, QStringLiteral("3"));
+        QCOMPARE(tp->value(), 3);
+        QVERIFY(!w.launchButton()->isEnabled());  // at once, before the check: the plan shown is no longer the form
+        QVERIFY(settle(w));
+        QVERIFY(!w.launchButton()->isEnabled());
+        QVERIFY(w.problemText(QStringLiteral("tensor_parallel_size")).contains(QStringLiteral("does not divide")));
+        QVERIFY(w.problemLabel(QStringLiteral("tensor_parallel_size"))->isVisible());
+        QVERIFY(w.problemText(QStringLiteral("nproc_per_node")).isEmpty());
+        QVERIFY(!w.problemLabel(QStringLiteral("nproc_per_node"))->isVisible());
+        QVERIFY(w.preview()->toPlainText().contains(QStringLiteral("tensor_parallel_size")));
+        QVERIFY(!w.copyButton()->isEnabled());
+
+        typeInto(tp, QStringLiteral("2"));
+        QVERIFY(settle(w));
+        QVERIFY(w.problemText(QStringLiteral("tensor_parallel_size")).isEmpty());
+        QVERIFY(!w.problemLabel(QStringLiteral("tensor_parallel_size"))->isVisible());
+        QVERIFY(w.launchButton()->isEnabled());
+    }
+
+    void numberThatIsNoNumber()
+    {
+        JobLauncher w(service.get(), nullptr);
+        w.setSpec(tinyTp2());
+        w.show();
+        auto *lr = qobject_cast<QLineEdit *>(w.fieldWidget(QStringLiteral("learning_rate")));
+        QVERIFY(lr);
+        typeInto(lr, QStringLiteral("1e-3x"));
+        QVERIFY(settle(w));
+        QVERIFY(!w.launchButton()->isEnabled());
+        QVERIFY(w.problemText(QStringLiteral("learning_rate")).contains(QStringLiteral("not a number")));
+        typeInto(lr, QStringLiteral("3e-4"));
+        QVERIFY(settle(w));
+        QVERIFY(w.launchButton()->isEnabled());
+        QCOMPARE(w.spec().learningRate, 3e-4);
+    }
+
+    void figures()
+    {
+        JobLauncher w(service.get(), nullptr);
+        w.show();
+        QCOMPARE(qobject_cast<QComboBox *>(w.fieldWidget(QStringLiteral("config_name")))->currentText(),
+                 QStringLiteral("tiny"));
+        typeInto(w.fieldWidget(QStringLiteral("nproc_per_node")), QStringLiteral("2"));
+        typeInto(w.fieldWidget(QStringLiteral("tensor_parallel_size")), QStringLiteral("2"));
+        QVERIFY(settle(w));
+        const JobSpec s = w.spec();
+        QCOMPARE(s.nprocPerNode, 2);
+        QCOMPARE(s.tensorParallel, 2);
+        const JobFigures &f = w.figures();
+        QCOMPARE(f.worldSize, 2);
+        QCOMPARE(f.dataParallel, 1);
+        QCOMPARE(f.globalBatch, qint64(s.perDeviceBatch) * s.gradientAccumulation);
+        QCOMPARE(f.tokensPerStep, f.globalBatch * s.blockSize);
+        const ParameterCounts expected = countParameters(builtinModel(QStringLiteral("tiny")), 2, 1, true);
+        QVERIFY(expected.total > 0);
+        QCOMPARE(f.parameters.total, expected.total);
+        QCOMPARE(f.parameters.maxPerRank, expected.maxPerRank);
+        QVERIFY(f.parameters.maxPerRank < f.parameters.total);
+        const QString text = w.figuresLabel()->text();
+        QVERIFY2(text.contains(QLocale().toString(expected.total)), qPrintable(text));
+        QVERIFY(text.contains(QLocale().toString(expected.maxPerRank)));
+        QVERIFY(text.contains(QLocale().toString(f.tokensPerStep)));
+    }
+
+    void previewIsThePlan()
+    {
+        JobLauncher w(service.get(), nullptr);
+        w.setSpec(tinyTp2());
+        w.show();
+        QVERIFY(settle(w));
+        QVERIFY(w.hasPlan());
+        const LaunchPlan &plan = w.currentPlan();
+        QCOMPARE(w.preview()->toPlainText(), plan.commandLine);
+        QVERIFY(plan.commandLine.contains(QStringLiteral("--tensor_parallel_size 2")));
+        QVERIFY(plan.commandLine.contains(QStringLiteral("--nproc_per_node=2")));
+        QVERIFY(plan.commandLine.contains(QStringLiteral("--master_port=")));
+        QCOMPARE(plan.record.spec.toJson(), tinyTp2().toJson());
+        QVERIFY(!QFileInfo::exists(plan.paths.root));  // planning starts nothing
+
+        QApplication::clipboard()->clear();
+        QTest::mouseClick(w.copyButton(), Qt::LeftButton);
+        QCOMPARE(QApplication::clipboard()->text(), plan.commandLine);
+        QTest::mouseClick(w.copyScriptButton(), Qt::LeftButton);
+        QCOMPARE(QApplication::clipboard()->text(), plan.script);
+        QVERIFY(plan.script != plan.commandLine);
+
+        // A change plans again: the preview follows the form.
+        typeInto(w.fieldWidget(QStringLiteral("per_device_train_batch_size")), QStringLiteral("8"));
+        QVERIFY(settle(w));
+        QVERIFY(w.hasPlan());
+        QVERIFY(w.preview()->toPlainText().contains(QStringLiteral("--per_device_train_batch_size 8")));
+        QCOMPARE(w.preview()->toPlainText(), w.currentPlan().commandLine);
+    }
+
+    void presets()
+    {
+        JobSpec s = tinyTp2();
+        s.learningRate = 2.5e-4;
+        s.maxSteps = 300;
+        s.zero1 = true;
+        s.bf16 = true;
+        s.env = {{QStringLiteral("XLA_USE_BF16"), QStringLiteral("1")}};
+        {
+            JobLauncher w(service.get(), nullptr);
+            w.setSpec(s);
+            w.savePreset(QStringLiteral("tp2 short"));
+            QCOMPARE(w.presetCombo()->currentText(), QStringLiteral("tp2 short"));
+        }
+        QVERIFY(AppSettings::jobPresets().contains(QStringLiteral("tp2 short")));
+
+        JobLauncher w(service.get(), nullptr);
+        QVERIFY(w.spec().toJson() != s.toJson());
+        const int index = w.presetCombo()->findText(QStringLiteral("tp2 short"));
+        QVERIFY(index > 0);
+        w.presetCombo()->setCurrentIndex(index);
+        QCOMPARE(w.spec().toJson(), s.toJson());
+
+        w.deletePreset(QStringLiteral("tp2 short"));
+        QVERIFY(!AppSettings::jobPresets().contains(QStringLiteral("tp2 short")));
+        QCOMPARE(w.presetCombo()->findText(QStringLiteral("tp2 short")), -1);
+    }
+
+    void setSpecRoundTrips()
+    {
+        JobSpec s;
+        s.name = QStringLiteral("my run");
+        s.program = JobProgram::Script;
+        s.script = tmp.path() + QStringLiteral("/train.py");
+        s.module = QStringLiteral("pkg.train");
+        s.extraArgs = {QStringLiteral("--note"), QStringLiteral("two words"), QStringLiteral("it's"), QString()};
+        s.passSettings = false;
+        s.nprocPerNode = 8;
+        s.nnodes = 2;
+        s.modelPath = tmp.path() + QStringLiteral("/model");
+        s.configName = QStringLiteral("tiny");
+        s.trainFile = tmp.path() + QStringLiteral("/data.txt");
+        s.perDeviceBatch = 4;
+        s.gradientAccumulation = 3;
+        s.blockSize = 128;
+        s.learningRate = 1.5e-5;
+        s.weightDecay = 0.01;
+        s.warmupSteps = 10;
+        s.maxSteps = -1;
+        s.epochs = 2.5;
+        s.maxGradNorm = 0;
+        s.bf16 = true;
+        s.zero1 = true;
+        s.tensorParallel = 4;
+        s.pipelineParallel = 2;
+        s.microbatches = 2;
+        s.disableSequenceParallel = true;
+        s.disableEmbeddingParallel = true;
+        s.loggingSteps = 5;
+        s.saveSteps = 100;
+        s.outputDir = tmp.path() + QStringLiteral("/out");
+        s.resumeFrom = tmp.path() + QStringLiteral("/ckpt");
+        s.seed = 7;
+        s.device = QStringLiteral("xla");
+        s.python = QStringLiteral("/opt/venv/bin/python3");
+        s.neuronCcFlags = QStringLiteral("--model-type=transformer --cache_dir=/tmp/x");
+        s.compileCacheUrl = QStringLiteral("s3://bucket/cache");
+        s.env = {{QStringLiteral("A"), QStringLiteral("1")}, {QStringLiteral("B_2"), QStringLiteral("x y")}};
+        JobLauncher w(service.get(), nullptr);
+        w.setSpec(s);
+        QCOMPARE(w.spec().toJson(), s.toJson());
+        s.program = JobProgram::Module;
+        s.maxSteps = 50;
+        s.modelPath.clear();
+        s.trainFile.clear();
+        s.python.clear();
+        w.setSpec(s);
+        QCOMPARE(w.spec().toJson(), s.toJson());
+        w.setSpec(JobSpec{});
+        QCOMPARE(w.spec().toJson(), JobSpec{}.toJson());
+    }
+
+    void modelFolderChecksTheLayout()
+    {
+        const QString heads = tmp.path() + QStringLiteral("/six-heads");
+        writeConfig(heads, 1024, 6, 6);
+        JobLauncher w(service.get(), nullptr);
+        JobSpec s = tinyTp2();
+        s.nprocPerNode = 4;
+        w.setSpec(s);
+        w.show();
+        QTest::mouseClick(radio(w, QStringLiteral("Hugging Face folder")), Qt::LeftButton);
+        QVERIFY(settle(w));
+        QVERIFY(w.problemText(QStringLiteral("model_name_or_path")).contains(QStringLiteral("choose")));
+        QTest::keyClicks(w.fieldWidget(QStringLiteral("model_name_or_path")), heads);
+        typeInto(w.fieldWidget(QStringLiteral("tensor_parallel_size")), QStringLiteral("4"));
+        QVERIFY(settle(w));
+        QCOMPARE(w.spec().modelPath, heads);
+        QVERIFY(w.problemText(QStringLiteral("model_name_or_path")).isEmpty());
+        QVERIFY2(w.problemText(QStringLiteral("tensor_parallel_size")).contains(QStringLiteral("6 attention heads")),
+                 qPrintable(w.problemText(QStringLiteral("tensor_parallel_size"))));
+        QVERIFY(w.problemLabel(QStringLiteral("tensor_parallel_size"))->isVisible());
+        QVERIFY(!w.launchButton()->isEnabled());
+
+        // tp 2 divides the heads; an odd vocabulary is then about embedding parallelism.
+        const QString vocab = tmp.path() + QStringLiteral("/odd-vocab");
+        writeConfig(vocab, 1001, 6, 6);
+        auto *path = qobject_cast<QLineEdit *>(w.fieldWidget(QStringLiteral("model_name_or_path")));
+        typeInto(path, vocab);
+        typeInto(w.fieldWidget(QStringLiteral("tensor_parallel_size")), QStringLiteral("2"));
+        QVERIFY(settle(w));
+        QVERIFY(w.problemText(QStringLiteral("tensor_parallel_size")).isEmpty());
+        QVERIFY(w.problemText(QStringLiteral("disable_embedding_parallelization")).contains(QStringLiteral("1001")));
+        QVERIFY(!w.launchButton()->isEnabled());
+        QTest::mouseClick(qobject_cast<QCheckBox *>(w.fieldWidget(QStringLiteral("disable_embedding_parallelization"))),
+                          Qt::LeftButton);
+        QVERIFY(settle(w));
+        QVERIFY(w.problemText(QStringLiteral("disable_embedding_parallelization")).isEmpty());
+        QVERIFY(w.launchButton()->isEnabled());
+        QVERIFY(w.currentPlan().commandLine.contains(QStringLiteral("--disable_embedding_parallelization")));
+    }
+
+    void compileCacheWarning()
+    {
+        const QString bad = tmp.path() + QStringLiteral("/cache-bad");
+        test::makeModule(bad, QStringLiteral("neuronxcc-2.15.128.0+56dc5a86"), QStringLiteral("MODULE_abc+def"),
+                         {QStringLiteral("model.log")});
+        test::makeModule(bad, QStringLiteral("neuronxcc-2.15.128.0+56dc5a86"), QStringLiteral("MODULE_ok+def"),
+                         {QStringLiteral("model.neff"), QStringLiteral("model.done")});
+        const QString good = tmp.path() + QStringLiteral("/cache-good");
+        test::makeModule(good, QStringLiteral("neuronxcc-2.15.128.0+56dc5a86"), QStringLiteral("MODULE_ok+def"),
+                         {QStringLiteral("model.neff"), QStringLiteral("model.done")});
+
+        JobLauncher w(service.get(), nullptr);
+        JobSpec s = tinyTp2();
+        s.compileCacheUrl.clear();
+        w.setSpec(s);
+        w.show();
+        w.setDefaultCompileCache(good);  // the Local cache page's cache fills an empty field
+        auto *url = qobject_cast<QLineEdit *>(w.fieldWidget(QStringLiteral("NEURON_COMPILE_CACHE_URL")));
+        QCOMPARE(url->text(), good);
+        QVERIFY(settle(w));
+        QCOMPARE(w.compileCacheRoot(), good);
+        QVERIFY(w.cacheLabel()->text().contains(good));
+        QVERIFY(!w.cleanCacheButton()->isVisible());
+        QVERIFY(w.cacheWarning()->text().contains(QStringLiteral("none failed")));
+
+        typeInto(url, bad);
+        QVERIFY(settle(w));
+        QCOMPARE(w.compileCacheRoot(), bad);
+        QVERIFY(w.cacheLabel()->text().contains(bad));
+        QVERIFY2(w.cacheWarning()->text().contains(QStringLiteral("1 failed entry")),
+                 qPrintable(w.cacheWarning()->text()));
+        QVERIFY(w.cleanCacheButton()->isVisible());
+        QSignalSpy clean(&w, &JobLauncher::cleanCacheRequested);
+        QTest::mouseClick(w.cleanCacheButton(), Qt::LeftButton);
+        QCOMPARE(clean.size(), 1);
+        QCOMPARE(clean.first().first().toString(), bad);
+        QVERIFY(QFileInfo::exists(bad + QStringLiteral("/neuronxcc-2.15.128.0+56dc5a86/MODULE_abc+def/model.log")));
+
+        // A lock left by a killed compile (no neuronx-cc runs now) blocks, too.
+        const QString locked = tmp.path() + QStringLiteral("/cache-locked");
+        test::makeModule(locked, QStringLiteral("neuronxcc-2.15.128.0+56dc5a86"), QStringLiteral("MODULE_lock+def"),
+                         {QStringLiteral("model.hlo_module.pb"), QStringLiteral("model.hlo_module.pb.lock")});
+        typeInto(url, locked);
+        QVERIFY(settle(w));
+        QVERIFY2(w.cacheWarning()->text().contains(QStringLiteral("1 locked entry")),
+                 qPrintable(w.cacheWarning()->text()));
+        QVERIFY(w.cleanCacheButton()->isVisible());
+        QTest::mouseClick(w.cleanCacheButton(), Qt::LeftButton);
+        QCOMPARE(clean.size(), 2);
+        QCOMPARE(clean.last().first().toString(), locked);
+        typeInto(url, bad);
+
+        // --cache_dir in NEURON_CC_FLAGS wins over the URL, as for the compiler.
+        typeInto(w.fieldWidget(QStringLiteral("NEURON_CC_FLAGS")), QStringLiteral("--cache_dir=") + good);
+        QVERIFY(settle(w));
+        QCOMPARE(w.compileCacheRoot(), good);
+        QVERIFY(!w.cleanCacheButton()->isVisible());
+
+        // A default chosen later does not replace what the user typed.
+        w.setDefaultCompileCache(tmp.path() + QStringLiteral("/elsewhere"));
+        QCOMPARE(url->text(), bad);
+    }
+
+    void screenshot()
+    {
+        JobLauncher w(service.get(), nullptr);
+        w.setSpec(tinyTp2());
+        w.resize(1100, 800);
+        w.show();
+        QVERIFY(settle(w));
+        QVERIFY(w.launchButton()->isEnabled());
+        const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+        QDir().mkpath(shots);
+        QTest::qWait(100);  // pending layouts
+        QVERIFY(w.grab().save(shots + QStringLiteral("/jobs-launcher.png")));
+        // The end of the form: saving and the environment.
+        auto *scroll = w.findChild<QScrollArea *>();
+        QVERIFY(scroll);
+        scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+        QTest::qWait(100);  // pending layouts
+        QVERIFY(w.grab().save(shots + QStringLiteral("/jobs-launcher-environment.png")));
+        // A problem by its field.
+        scroll->verticalScrollBar()->setValue(0);
+        typeInto(w.fieldWidget(QStringLiteral("tensor_parallel_size")), QStringLiteral("3"));
+        QVERIFY(settle(w));
+        QVERIFY(!w.launchButton()->isEnabled());
+        QTest::qWait(100);  // pending layouts
+        QVERIFY(w.grab().save(shots + QStringLiteral("/jobs-launcher-problem.png")));
+    }
+};
+
+QTEST_MAIN(TestJobLauncher)
+#include "tst_joblauncher.moc"

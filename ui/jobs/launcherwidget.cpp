@@ -1,0 +1,1347 @@
+#include "ui/jobs/launcherwidget.h"
+
+#include "services/cache/cachelocation.h"
+#include "services/cache/cachescanner.h"
+#include "services/jobs/jobfolder.h"
+#include "services/jobs/jobservice.h"
+#include "services/jobs/modelinfo.h"
+#include "services/stores/storefactory.h"
+#include "services/util/appsettings.h"
+
+#include <QApplication>
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QSet>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QTableWidget>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <climits>
+#include <cmath>
+
+namespace ingot {
+
+namespace {
+
+enum PythonRole { PathRole = Qt::UserRole + 1, ChooseRole };
+
+// The shortest text that reads back as the same double (what the backend's argparse gets, too).
+QString numberText(double v)
+{
+    for (int prec = 1; prec <= 17; ++prec) {
+        const QString t = QString::number(v, 'g', prec);
+        if (t.toDouble() == v)
+            return t;
+    }
+    return QString::number(v, 'g', 17);
+}
+
+QSpinBox *spin(int min, int max)
+{
+    auto *s = new QSpinBox;
+    s->setRange(min, max);
+    s->setGroupSeparatorShown(true);
+    s->setMinimumWidth(120);
+    s->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);  // numbers need no full-width field
+    return s;
+}
+
+QGroupBox *group(const QString &title, QFormLayout **form)
+{
+    auto *box = new QGroupBox(title);
+    *form = new QFormLayout(box);
+    (*form)->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    (*form)->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return box;
+}
+
+QString num(qint64 n)
+{
+    return QLocale().toString(n);
+}
+
+}  // namespace
+
+bool splitShellWords(const QString &text, QStringList *words)
+{
+    words->clear();
+    QString word;
+    bool inWord = false;
+    enum { None, Single, Double } quote = None;
+    for (int i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        if (quote == Single) {
+            if (c == QLatin1Char('\''))
+                quote = None;
+            else
+                word += c;
+        } else if (quote == Double) {
+            if (c == QLatin1Char('"')) {
+                quote = None;
+            } else if (c == QLatin1Char('\\') && i + 1 < text.size()
+                       && QStringLiteral("$`\"\\\n").contains(text.at(i + 1))) {
+                if (text.at(++i) != QLatin1Char('\n'))
+                    word += text.at(i);
+            } else {
+                word += c;
+            }
+        } else if (c.isSpace()) {
+            if (inWord)
+                *words << word;
+            word.clear();
+            inWord = false;
+        } else if (c == QLatin1Char('\'')) {
+            quote = Single;
+            inWord = true;
+        } else if (c == QLatin1Char('"')) {
+            quote = Double;
+            inWord = true;
+        } else if (c == QLatin1Char('\\')) {
+            if (i + 1 >= text.size())
+                return false;
+            if (text.at(++i) != QLatin1Char('\n'))
+                word += text.at(i);
+            inWord = true;
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    if (quote != None)
+        return false;
+    if (inWord)
+        *words << word;
+    return true;
+}
+
+QString joinShellWords(const QStringList &words)
+{
+    QStringList quoted;
+    for (const QString &w : words)
+        quoted << shellQuote(w);
+    return quoted.join(QLatin1Char(' '));
+}
+
+struct JobLauncher::FactsResult {
+    JobFacts facts;
+    bool trainIsDir = false;
+};
+
+struct JobLauncher::CacheCheck {
+    QString root;
+    bool exists = false;
+    QString error;
+    int entries = 0;
+    int failed = 0;
+    int locked = 0;
+    int compilersRunning = 0;
+};
+
+JobLauncher::JobLauncher(JobService *service, QWidget *parent)
+    : QWidget(parent)
+    , m_service(service)
+    , m_settle(new QTimer(this))
+{
+    m_settle->setSingleShot(true);
+    m_settle->setInterval(kSettleMs);
+    connect(m_settle, &QTimer::timeout, this, &JobLauncher::check);
+
+    auto *form = new QWidget;
+    auto *formCol = new QVBoxLayout(form);
+    formCol->addWidget(buildWhatRuns());
+    formCol->addWidget(buildModel());
+    formCol->addWidget(buildParallelism());
+    formCol->addWidget(buildBatch());
+    formCol->addWidget(buildOptimisation());
+    formCol->addWidget(buildSaving());
+    formCol->addWidget(buildEnvironment());
+    formCol->addStretch(1);
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(form);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    form->setMinimumWidth(form->sizeHint().width());
+    scroll->setMinimumWidth(form->sizeHint().width() + 20);
+
+    // Presets above everything.
+    m_presets = new QComboBox;
+    m_presets->setMinimumContentsLength(18);
+    m_presets->setToolTip(tr("Choosing a preset fills the form with its settings"));
+    auto *savePresetButton = new QPushButton(tr("Save as preset…"));
+    m_deletePreset = new QPushButton(tr("Delete preset"));
+    connect(m_presets, &QComboBox::currentIndexChanged, this, &JobLauncher::applyPreset);
+    connect(savePresetButton, &QPushButton::clicked, this, &JobLauncher::askPresetName);
+    connect(m_deletePreset, &QPushButton::clicked, this, [this] {
+        const QString name = m_presets->currentText();
+        if (m_presets->currentIndex() > 0
+            && QMessageBox::question(this, tr("Delete preset"), tr("Delete the preset \u201c%1\u201d? Jobs launched "
+                                                                   "with it are not affected.").arg(name))
+                   == QMessageBox::Yes)
+            deletePreset(name);
+    });
+    auto *presetRow = new QHBoxLayout;
+    presetRow->addWidget(new QLabel(tr("Preset:")));
+    presetRow->addWidget(m_presets);
+    presetRow->addWidget(savePresetButton);
+    presetRow->addWidget(m_deletePreset);
+    presetRow->addStretch(1);
+
+    auto *middle = new QHBoxLayout;
+    middle->addWidget(scroll, 1);
+    middle->addWidget(buildSidePanel(), 1);
+
+    auto *col = new QVBoxLayout(this);
+    col->addLayout(presetRow);
+    col->addLayout(middle, 1);
+
+    reloadPresets(QString());
+    setSpec(JobSpec{});
+
+    connect(m_service, &JobService::launched, this, [this](const QString &id) {
+        if (!m_launching || id != m_launchingId)
+            return;
+        m_launching = false;
+        m_launchError->setText(tr("Launched %1. The next launch gets a fresh job folder.").arg(id));
+        m_launchError->setStyleSheet(QString());
+        invalidate();  // a new id and port for the next launch
+        Q_EMIT launched(id);
+    });
+    connect(m_service, &JobService::launchFailed, this, [this](const QString &error) {
+        if (!m_launching)
+            return;
+        m_launching = false;
+        m_launchError->setText(tr("The job did not start: %1").arg(error));
+        m_launchError->setStyleSheet(QStringLiteral("color: #c62828;"));
+        invalidate();
+    });
+
+    m_pythonTask = m_service->detectPythons([this](const QVector<PythonInfo> &pythons) {
+        m_pythonsKnown = true;
+        fillPythons(pythons);
+    });
+    updatePythonInfo();
+}
+
+JobLauncher::~JobLauncher()
+{
+    m_factsTask.discard();
+    m_planTask.discard();
+    m_cacheTask.discard();
+    m_pythonTask.discard();
+}
+
+// ---- building the form ----
+
+QWidget *JobLauncher::withProblem(const QString &field, QWidget *editor, QWidget *shown)
+{
+    auto *box = new QWidget;
+    auto *v = new QVBoxLayout(box);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(2);
+    v->addWidget(shown ? shown : editor);
+    auto *problem = new QLabel;
+    problem->setObjectName(QStringLiteral("problem_") + field);
+    problem->setWordWrap(true);
+    problem->setStyleSheet(QStringLiteral("color: #c62828;"));
+    problem->setTextFormat(Qt::PlainText);
+    problem->hide();
+    v->addWidget(problem);
+    m_fields.insert(field, editor);
+    m_problemLabels.insert(field, problem);
+    watch(editor);
+    return box;
+}
+
+QWidget *JobLauncher::withBrowse(QLineEdit *edit, const std::function<void()> &browse)
+{
+    auto *row = new QWidget;
+    auto *h = new QHBoxLayout(row);
+    h->setContentsMargins(0, 0, 0, 0);
+    h->addWidget(edit, 1);
+    auto *button = new QPushButton(tr("Browse…"));
+    connect(button, &QPushButton::clicked, this, browse);
+    h->addWidget(button);
+    return row;
+}
+
+void JobLauncher::watch(QWidget *w)
+{
+    if (auto *e = qobject_cast<QLineEdit *>(w))
+        connect(e, &QLineEdit::textChanged, this, &JobLauncher::onChanged);
+    else if (auto *s = qobject_cast<QSpinBox *>(w))
+        connect(s, &QSpinBox::valueChanged, this, &JobLauncher::onChanged);
+    else if (auto *c = qobject_cast<QCheckBox *>(w))
+        connect(c, &QCheckBox::toggled, this, &JobLauncher::onChanged);
+    else if (auto *r = qobject_cast<QRadioButton *>(w))
+        connect(r, &QRadioButton::toggled, this, &JobLauncher::onChanged);
+    else if (auto *b = qobject_cast<QComboBox *>(w))
+        connect(b, &QComboBox::currentIndexChanged, this, &JobLauncher::onChanged);
+    else if (auto *t = qobject_cast<QTableWidget *>(w))
+        connect(t, &QTableWidget::itemChanged, this, &JobLauncher::onChanged);
+}
+
+QWidget *JobLauncher::buildWhatRuns()
+{
+    QFormLayout *form;
+    QGroupBox *box = group(tr("What runs"), &form);
+    m_backend = new QRadioButton(tr("Ingot's training backend"));
+    m_script = new QRadioButton(tr("A training script"));
+    m_module = new QRadioButton(tr("A module"));
+    m_programGroup = new QButtonGroup(this);
+    m_programGroup->addButton(m_backend, int(JobProgram::Backend));
+    m_programGroup->addButton(m_script, int(JobProgram::Script));
+    m_programGroup->addButton(m_module, int(JobProgram::Module));
+    auto *programs = new QWidget;
+    auto *h = new QHBoxLayout(programs);
+    h->setContentsMargins(0, 0, 0, 0);
+    for (QRadioButton *r : {m_backend, m_script, m_module}) {
+        h->addWidget(r);
+        watch(r);
+    }
+    h->addStretch(1);
+    form->addRow(tr("Program:"), programs);
+
+    m_scriptEdit = new QLineEdit;
+    m_scriptEdit->setPlaceholderText(tr("train.py"));
+    form->addRow(tr("Script:"), withProblem(QStringLiteral("script"), m_scriptEdit, withBrowse(m_scriptEdit, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Training script"), m_scriptEdit->text(),
+                                                       tr("Python scripts (*.py);;All files (*)"));
+        if (!f.isEmpty())
+            m_scriptEdit->setText(f);
+    })));
+    m_moduleEdit = new QLineEdit;
+    m_moduleEdit->setPlaceholderText(tr("package.train (runs python -m NAME)"));
+    form->addRow(tr("Module:"), withProblem(QStringLiteral("module"), m_moduleEdit));
+    m_extraArgs = new QLineEdit;
+    m_extraArgs->setPlaceholderText(tr("--my_flag 3 --note \"quoted words\""));
+    m_extraArgs->setToolTip(tr("Appended after the settings, split as a shell would split them"));
+    form->addRow(tr("Script arguments:"), withProblem(QStringLiteral("extra_args"), m_extraArgs));
+    m_passSettings = new QCheckBox(tr("Pass these settings as flags (optimum-neuron's names)"));
+    form->addRow(QString(), withProblem(QStringLiteral("pass_settings"), m_passSettings));
+    m_name = new QLineEdit;
+    m_name->setPlaceholderText(tr("Derived from the model and layout"));
+    form->addRow(tr("Job name:"), withProblem(QStringLiteral("name"), m_name));
+    return box;
+}
+
+QWidget *JobLauncher::buildModel()
+{
+    QFormLayout *form;
+    QGroupBox *box = group(tr("Model and data"), &form);
+    m_builtinModel = new QRadioButton(tr("Built-in config"));
+    m_folderModel = new QRadioButton(tr("Hugging Face folder"));
+    auto *modelGroup = new QButtonGroup(this);
+    modelGroup->addButton(m_builtinModel);
+    modelGroup->addButton(m_folderModel);
+    watch(m_builtinModel);
+    m_configName = new QComboBox;
+    for (const QString &n : builtinModelNames())
+        m_configName->addItem(n, n);
+    form->addRow(m_builtinModel, withProblem(QStringLiteral("config_name"), m_configName));
+    m_modelPath = new QLineEdit;
+    m_modelPath->setPlaceholderText(tr("A folder with config.json"));
+    QWidget *modelRow = withBrowse(m_modelPath, [this] {
+        const QString d = QFileDialog::getExistingDirectory(this, tr("Model folder"), m_modelPath->text());
+        if (!d.isEmpty())
+            m_modelPath->setText(d);
+    });
+    form->addRow(m_folderModel, withProblem(QStringLiteral("model_name_or_path"), m_modelPath, modelRow));
+    m_modelInfo = new QLabel;
+    m_modelInfo->setWordWrap(true);
+    m_modelInfo->setEnabled(false);  // secondary text
+    form->addRow(QString(), m_modelInfo);
+
+    m_sampleData = new QRadioButton(tr("Bundled sample"));
+    m_fileData = new QRadioButton(tr("A file"));
+    m_folderData = new QRadioButton(tr("A folder"));
+    auto *dataGroup = new QButtonGroup(this);
+    auto *dataRow = new QWidget;
+    auto *h = new QHBoxLayout(dataRow);
+    h->setContentsMargins(0, 0, 0, 0);
+    for (QRadioButton *r : {m_sampleData, m_fileData, m_folderData}) {
+        dataGroup->addButton(r);
+        h->addWidget(r);
+        watch(r);
+    }
+    h->addStretch(1);
+    form->addRow(tr("Training data:"), dataRow);
+    m_trainFile = new QLineEdit;
+    m_trainFile->setPlaceholderText(tr("Text to train on"));
+    form->addRow(QString(), withProblem(QStringLiteral("train_file"), m_trainFile, withBrowse(m_trainFile, [this] {
+        const QString f = m_folderData->isChecked()
+                              ? QFileDialog::getExistingDirectory(this, tr("Training data"), m_trainFile->text())
+                              : QFileDialog::getOpenFileName(this, tr("Training data"), m_trainFile->text());
+        if (!f.isEmpty())
+            m_trainFile->setText(f);
+    })));
+    m_outputDir = new QLineEdit;
+    m_outputDir->setPlaceholderText(tr("A fresh folder per job"));
+    QWidget *outputRow = withBrowse(m_outputDir, [this] {
+        const QString d = QFileDialog::getExistingDirectory(this, tr("Output folder"), m_outputDir->text());
+        if (!d.isEmpty())
+            m_outputDir->setText(d);
+    });
+    form->addRow(tr("Output folder:"), withProblem(QStringLiteral("output_dir"), m_outputDir, outputRow));
+    return box;
+}
+
+QWidget *JobLauncher::buildParallelism()
+{
+    QFormLayout *form;
+    QGroupBox *box = group(tr("Parallelism"), &form);
+    m_nproc = spin(1, 1024);
+    m_nproc->setToolTip(tr("torchrun --nproc_per_node: one process per NeuronCore"));
+    form->addRow(tr("Processes per node:"), withProblem(QStringLiteral("nproc_per_node"), m_nproc));
+    m_nnodes = spin(1, 1024);
+    form->addRow(tr("Nodes:"), withProblem(QStringLiteral("nnodes"), m_nnodes));
+    m_tp = spin(1, 1024);
+    form->addRow(tr("Tensor parallel:"), withProblem(QStringLiteral("tensor_parallel_size"), m_tp));
+    m_pp = spin(1, 1024);
+    form->addRow(tr("Pipeline parallel:"), withProblem(QStringLiteral("pipeline_parallel_size"), m_pp));
+    m_microbatches = spin(1, 1 << 20);
+    form->addRow(tr("Micro-batches:"), withProblem(QStringLiteral("num_microbatches"), m_microbatches));
+    m_zero1 = new QCheckBox(tr("ZeRO-1 (shard the optimizer state across data-parallel ranks)"));
+    form->addRow(QString(), withProblem(QStringLiteral("zero_1"), m_zero1));
+    m_sequenceParallel = new QCheckBox(tr("Sequence parallel"));
+    form->addRow(QString(), withProblem(QStringLiteral("disable_sequence_parallel"), m_sequenceParallel));
+    m_embeddingParallel = new QCheckBox(tr("Embedding parallel (split the embedding and head by vocabulary)"));
+    form->addRow(QString(), withProblem(QStringLiteral("disable_embedding_parallelization"), m_embeddingParallel));
+    return box;
+}
+
+QWidget *JobLauncher::buildBatch()
+{
+    QFormLayout *form;
+    QGroupBox *box = group(tr("Batch"), &form);
+    m_batch = spin(1, 1 << 20);
+    form->addRow(tr("Per-device batch:"), withProblem(QStringLiteral("per_device_train_batch_size"), m_batch));
+    m_accumulation = spin(1, 1 << 20);
+    form->addRow(tr("Gradient accumulation:"),
+                 withProblem(QStringLiteral("gradient_accumulation_steps"), m_accumulation));
+    m_blockSize = spin(1, 1 << 24);
+    m_blockSize->setSuffix(tr(" tokens"));
+    form->addRow(tr("Block size:"), withProblem(QStringLiteral("block_size"), m_blockSize));
+    return box;
+}
+
+QWidget *JobLauncher::buildOptimisation()
+{
+    QFormLayout *form;
+    QGroupBox *box = group(tr("Optimisation"), &form);
+    m_learningRate = new QLineEdit;
+    form->addRow(tr("Learning rate:"), withProblem(QStringLiteral("learning_rate"), m_learningRate));
+    m_weightDecay = new QLineEdit;
+    form->addRow(tr("Weight decay:"), withProblem(QStringLiteral("weight_decay"), m_weightDecay));
+    m_warmup = spin(0, INT_MAX);
+    m_warmup->setSuffix(tr(" steps"));
+    form->addRow(tr("Warm-up:"), withProblem(QStringLiteral("warmup_steps"), m_warmup));
+
+    m_byEpochs = new QRadioButton(tr("Train for epochs"));
+    m_bySteps = new QRadioButton(tr("Train for steps"));
+    auto *lengthGroup = new QButtonGroup(this);
+    lengthGroup->addButton(m_byEpochs);
+    lengthGroup->addButton(m_bySteps);
+    watch(m_byEpochs);
+    m_epochs = new QLineEdit;
+    form->addRow(m_byEpochs, withProblem(QStringLiteral("num_train_epochs"), m_epochs));
+    m_maxSteps = spin(0, INT_MAX);
+    m_maxSteps->setToolTip(tr("--max_steps; when training for epochs the form passes -1"));
+    form->addRow(m_bySteps, withProblem(QStringLiteral("max_steps"), m_maxSteps));
+
+    m_maxGradNorm = new QLineEdit;
+    for (QLineEdit *e : {m_learningRate, m_weightDecay, m_epochs, m_maxGradNorm}) {
+        e->setMinimumWidth(120);
+        e->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    }
+    m_maxGradNorm->setToolTip(tr("0: no clipping"));
+    m_maxGradNorm->setPlaceholderText(tr("0: no clipping"));
+    form->addRow(tr("Clip gradients at norm:"), withProblem(QStringLiteral("max_grad_norm"), m_maxGradNorm));
+    m_bf16 = new QCheckBox(tr("bf16 (train in bfloat16)"));
+    form->addRow(QString(), withProblem(QStringLiteral("bf16"), m_bf16));
+    return box;
+}
+
+QWidget *JobLauncher::buildSaving()
+{
+    QFormLayout *form;
+    QGroupBox *box = group(tr("Saving, logging and the rest"), &form);
+    m_loggingSteps = spin(1, INT_MAX);
+    m_loggingSteps->setPrefix(tr("every "));
+    m_loggingSteps->setSuffix(tr(" steps"));
+    form->addRow(tr("Log:"), withProblem(QStringLiteral("logging_steps"), m_loggingSteps));
+    m_saveSteps = spin(0, INT_MAX);
+    m_saveSteps->setPrefix(tr("every "));
+    m_saveSteps->setSuffix(tr(" steps"));
+    m_saveSteps->setSpecialValueText(tr("only at the end"));
+    form->addRow(tr("Save a checkpoint:"), withProblem(QStringLiteral("save_steps"), m_saveSteps));
+    m_resumeFrom = new QLineEdit;
+    m_resumeFrom->setPlaceholderText(tr("Start from scratch"));
+    form->addRow(tr("Resume from:"), withProblem(QStringLiteral("resume_from_checkpoint"), m_resumeFrom,
+                                                withBrowse(m_resumeFrom, [this] {
+        const QString d = QFileDialog::getExistingDirectory(this, tr("Checkpoint to resume from"),
+                                                            m_resumeFrom->text());
+        if (!d.isEmpty())
+            m_resumeFrom->setText(d);
+    })));
+    m_seed = spin(0, INT_MAX);
+    m_seed->setGroupSeparatorShown(false);
+    form->addRow(tr("Seed:"), withProblem(QStringLiteral("seed"), m_seed));
+    m_device = new QComboBox;
+    m_device->addItem(tr("auto (Neuron if present, else CUDA, else CPU)"), QStringLiteral("auto"));
+    m_device->addItem(tr("cpu"), QStringLiteral("cpu"));
+    m_device->addItem(tr("cuda"), QStringLiteral("cuda"));
+    m_device->addItem(tr("xla (Neuron)"), QStringLiteral("xla"));
+    form->addRow(tr("Device:"), withProblem(QStringLiteral("device"), m_device));
+    return box;
+}
+
+QWidget *JobLauncher::buildEnvironment()
+{
+    QFormLayout *form;
+    QGroupBox *box = group(tr("Environment"), &form);
+    m_python = new QComboBox;
+    m_python->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_python->setMinimumContentsLength(30);
+    m_python->setModel(new QStandardItemModel(m_python));
+    m_pythonInfo = new QLabel;
+    m_pythonInfo->setWordWrap(true);
+    m_pythonInfo->setEnabled(false);
+    auto *pythonBox = new QWidget;
+    auto *pv = new QVBoxLayout(pythonBox);
+    pv->setContentsMargins(0, 0, 0, 0);
+    pv->setSpacing(2);
+    pv->addWidget(m_python);
+    pv->addWidget(m_pythonInfo);
+    form->addRow(tr("Python:"), withProblem(QStringLiteral("python"), m_python, pythonBox));
+    connect(m_python, &QComboBox::activated, this, [this](int index) {
+        if (m_python->itemData(index, ChooseRole).toBool())
+            choosePython();
+    });
+    connect(m_python, &QComboBox::currentIndexChanged, this, &JobLauncher::updatePythonInfo);
+    fillPythons({});
+
+    m_ccFlags = new QLineEdit;
+    m_ccFlags->setPlaceholderText(tr("Not set"));
+    form->addRow(QStringLiteral("NEURON_CC_FLAGS:"), withProblem(QStringLiteral("NEURON_CC_FLAGS"), m_ccFlags));
+    m_cacheUrl = new QLineEdit;
+    m_cacheUrl->setPlaceholderText(tr("Not set (Neuron's default: %1)").arg(CacheLocation::defaultPath()));
+    form->addRow(QStringLiteral("NEURON_COMPILE_CACHE_URL:"),
+                 withProblem(QStringLiteral("NEURON_COMPILE_CACHE_URL"), m_cacheUrl));
+
+    m_env = new QTableWidget(0, 2);
+    m_env->setHorizontalHeaderLabels({tr("Variable"), tr("Value")});
+    m_env->horizontalHeader()->setStretchLastSection(true);
+    m_env->verticalHeader()->hide();
+    m_env->setMinimumHeight(90);
+    m_env->setMaximumHeight(110);
+    auto *add = new QToolButton;
+    add->setText(tr("Add"));
+    auto *remove = new QToolButton;
+    remove->setText(tr("Remove"));
+    connect(add, &QToolButton::clicked, this, [this] {
+        const int row = m_env->rowCount();
+        m_env->insertRow(row);
+        m_env->setItem(row, 0, new QTableWidgetItem);
+        m_env->setItem(row, 1, new QTableWidgetItem);
+        m_env->setCurrentCell(row, 0);
+        m_env->editItem(m_env->item(row, 0));
+    });
+    connect(remove, &QToolButton::clicked, this, [this] {
+        const int row = m_env->currentRow();
+        if (row >= 0) {
+            m_env->removeRow(row);
+            onChanged();
+        }
+    });
+    auto *envBox = new QWidget;
+    auto *eh = new QHBoxLayout(envBox);
+    eh->setContentsMargins(0, 0, 0, 0);
+    eh->addWidget(m_env, 1);
+    auto *ev = new QVBoxLayout;
+    ev->addWidget(add);
+    ev->addWidget(remove);
+    ev->addStretch(1);
+    eh->addLayout(ev);
+    form->addRow(tr("Extra variables:"), withProblem(QStringLiteral("env"), m_env, envBox));
+    return box;
+}
+
+QWidget *JobLauncher::buildSidePanel()
+{
+    auto *panel = new QWidget;
+    auto *col = new QVBoxLayout(panel);
+    col->setContentsMargins(0, 0, 0, 0);
+
+    auto *figures = new QGroupBox(tr("What this layout means"));
+    auto *fv = new QVBoxLayout(figures);
+    m_figuresLabel = new QLabel;
+    m_figuresLabel->setTextFormat(Qt::RichText);
+    m_figuresLabel->setWordWrap(true);
+    m_figuresLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    fv->addWidget(m_figuresLabel);
+    col->addWidget(figures);
+
+    auto *cache = new QGroupBox(tr("Compile cache"));
+    auto *cv = new QVBoxLayout(cache);
+    m_cacheLabel = new QLabel;
+    m_cacheLabel->setWordWrap(true);
+    m_cacheLabel->setTextFormat(Qt::PlainText);
+    m_cacheLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    cv->addWidget(m_cacheLabel);
+    m_cacheWarning = new QLabel;
+    m_cacheWarning->setWordWrap(true);
+    m_cacheWarning->setTextFormat(Qt::PlainText);
+    cv->addWidget(m_cacheWarning);
+    auto *ch = new QHBoxLayout;
+    m_clean = new QPushButton(tr("Clean…"));
+    m_clean->setToolTip(tr("Preview the maintenance of this cache on the Local cache page"));
+    m_clean->hide();
+    connect(m_clean, &QPushButton::clicked, this, [this] { Q_EMIT cleanCacheRequested(m_cacheScanned); });
+    auto *again = new QPushButton(tr("Check again"));
+    connect(again, &QPushButton::clicked, this, &JobLauncher::recheckCache);
+    ch->addWidget(m_clean);
+    ch->addWidget(again);
+    ch->addStretch(1);
+    cv->addLayout(ch);
+    col->addWidget(cache);
+
+    auto *command = new QGroupBox(tr("Command"));
+    auto *mv = new QVBoxLayout(command);
+    m_generalProblems = new QLabel;
+    m_generalProblems->setWordWrap(true);
+    m_generalProblems->setTextFormat(Qt::PlainText);
+    m_generalProblems->setStyleSheet(QStringLiteral("color: #c62828;"));
+    m_generalProblems->hide();
+    mv->addWidget(m_generalProblems);
+    m_preview = new QPlainTextEdit;
+    m_preview->setReadOnly(true);
+    m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_preview->setWordWrapMode(QTextOption::WrapAnywhere);
+    m_preview->setMinimumHeight(120);
+    mv->addWidget(m_preview, 1);
+    auto *bh = new QHBoxLayout;
+    m_copy = new QPushButton(tr("Copy"));
+    m_copy->setToolTip(tr("Copy the command line to the clipboard"));
+    m_copyScript = new QPushButton(tr("Copy as shell script"));
+    connect(m_copy, &QPushButton::clicked, this, [this] {
+        if (m_hasPlan)
+            QApplication::clipboard()->setText(m_plan.commandLine);
+    });
+    connect(m_copyScript, &QPushButton::clicked, this, [this] {
+        if (m_hasPlan)
+            QApplication::clipboard()->setText(m_plan.script);
+    });
+    bh->addWidget(m_copy);
+    bh->addWidget(m_copyScript);
+    bh->addStretch(1);
+    mv->addLayout(bh);
+    col->addWidget(command, 1);
+
+    auto *launchRow = new QHBoxLayout;
+    m_launchError = new QLabel;
+    m_launchError->setWordWrap(true);
+    m_launchError->setTextFormat(Qt::PlainText);
+    m_launch = new QPushButton(tr("&Launch"));
+    m_launch->setDefault(true);
+    m_launch->setMinimumWidth(120);
+    connect(m_launch, &QPushButton::clicked, this, &JobLauncher::launch);
+    launchRow->addWidget(m_launchError, 1);
+    launchRow->addWidget(m_launch, 0, Qt::AlignBottom);
+    col->addLayout(launchRow);
+    return panel;
+}
+
+// ---- the form <-> JobSpec ----
+
+double JobLauncher::parseNumber(const QLineEdit *edit, bool *ok) const
+{
+    const double v = QLocale::c().toDouble(edit->text().trimmed(), ok);
+    if (!*ok || !std::isfinite(v)) {
+        *ok = false;
+        return std::nan("");
+    }
+    return v;
+}
+
+JobSpec JobLauncher::spec() const
+{
+    JobSpec s;
+    bool ok;
+    s.name = m_name->text().trimmed();
+    s.program = JobProgram(m_programGroup->checkedId());
+    s.script = m_scriptEdit->text();
+    s.module = m_moduleEdit->text().trimmed();
+    splitShellWords(m_extraArgs->text(), &s.extraArgs);
+    s.passSettings = m_passSettings->isChecked();
+    s.nprocPerNode = m_nproc->value();
+    s.nnodes = m_nnodes->value();
+    s.modelPath = m_folderModel->isChecked() ? m_modelPath->text().trimmed() : QString();
+    s.configName = m_configName->currentData().toString();
+    s.trainFile = m_sampleData->isChecked() ? QString() : m_trainFile->text().trimmed();
+    s.perDeviceBatch = m_batch->value();
+    s.gradientAccumulation = m_accumulation->value();
+    s.blockSize = m_blockSize->value();
+    s.learningRate = parseNumber(m_learningRate, &ok);
+    s.weightDecay = parseNumber(m_weightDecay, &ok);
+    s.warmupSteps = m_warmup->value();
+    s.maxSteps = m_bySteps->isChecked() ? m_maxSteps->value() : -1;
+    s.epochs = parseNumber(m_epochs, &ok);
+    s.maxGradNorm = parseNumber(m_maxGradNorm, &ok);
+    s.bf16 = m_bf16->isChecked();
+    s.zero1 = m_zero1->isChecked();
+    s.tensorParallel = m_tp->value();
+    s.pipelineParallel = m_pp->value();
+    s.microbatches = m_microbatches->value();
+    s.disableSequenceParallel = !m_sequenceParallel->isChecked();
+    s.disableEmbeddingParallel = !m_embeddingParallel->isChecked();
+    s.loggingSteps = m_loggingSteps->value();
+    s.saveSteps = m_saveSteps->value();
+    s.outputDir = m_outputDir->text().trimmed();
+    s.resumeFrom = m_resumeFrom->text().trimmed();
+    s.seed = m_seed->value();
+    s.device = m_device->currentData().toString();
+    s.python = m_python->currentData(PathRole).toString();
+    s.neuronCcFlags = m_ccFlags->text().trimmed();
+    s.compileCacheUrl = m_cacheUrl->text().trimmed();
+    for (int row = 0; row < m_env->rowCount(); ++row) {
+        const QTableWidgetItem *k = m_env->item(row, 0);
+        const QTableWidgetItem *v = m_env->item(row, 1);
+        const QString key = k ? k->text().trimmed() : QString();
+        if (!key.isEmpty())
+            s.env.append({key, v ? v->text() : QString()});
+    }
+    return s;
+}
+
+void JobLauncher::setSpec(const JobSpec &s)
+{
+    m_applying = true;
+    m_name->setText(s.name);
+    if (QAbstractButton *b = m_programGroup->button(int(s.program)))
+        b->setChecked(true);
+    m_scriptEdit->setText(s.script);
+    m_moduleEdit->setText(s.module);
+    m_extraArgs->setText(joinShellWords(s.extraArgs));
+    m_passSettings->setChecked(s.passSettings);
+    m_nproc->setValue(s.nprocPerNode);
+    m_nnodes->setValue(s.nnodes);
+    (s.modelPath.isEmpty() ? m_builtinModel : m_folderModel)->setChecked(true);
+    m_modelPath->setText(s.modelPath);
+    int config = m_configName->findData(s.configName);
+    if (config < 0) {
+        m_configName->addItem(s.configName, s.configName);
+        config = m_configName->count() - 1;
+    }
+    m_configName->setCurrentIndex(config);
+    (s.trainFile.isEmpty() ? m_sampleData : (m_folderData->isChecked() ? m_folderData : m_fileData))->setChecked(true);
+    m_trainFile->setText(s.trainFile);
+    m_batch->setValue(s.perDeviceBatch);
+    m_accumulation->setValue(s.gradientAccumulation);
+    m_blockSize->setValue(s.blockSize);
+    m_learningRate->setText(numberText(s.learningRate));
+    m_weightDecay->setText(numberText(s.weightDecay));
+    m_warmup->setValue(s.warmupSteps);
+    (s.maxSteps == -1 ? m_byEpochs : m_bySteps)->setChecked(true);
+    if (s.maxSteps != -1)
+        m_maxSteps->setValue(s.maxSteps);
+    else if (m_maxSteps->value() == 0)
+        m_maxSteps->setValue(1000);
+    m_epochs->setText(numberText(s.epochs));
+    m_maxGradNorm->setText(numberText(s.maxGradNorm));
+    m_bf16->setChecked(s.bf16);
+    m_zero1->setChecked(s.zero1);
+    m_tp->setValue(s.tensorParallel);
+    m_pp->setValue(s.pipelineParallel);
+    m_microbatches->setValue(s.microbatches);
+    m_sequenceParallel->setChecked(!s.disableSequenceParallel);
+    m_embeddingParallel->setChecked(!s.disableEmbeddingParallel);
+    m_loggingSteps->setValue(s.loggingSteps);
+    m_saveSteps->setValue(s.saveSteps);
+    m_outputDir->setText(s.outputDir);
+    m_resumeFrom->setText(s.resumeFrom);
+    m_seed->setValue(s.seed);
+    int device = m_device->findData(s.device);
+    if (device < 0) {
+        m_device->addItem(s.device, s.device);
+        device = m_device->count() - 1;
+    }
+    m_device->setCurrentIndex(device);
+    selectPython(s.python);
+    m_ccFlags->setText(s.neuronCcFlags);
+    m_cacheUrl->setText(s.compileCacheUrl);
+    m_env->setRowCount(0);
+    for (const auto &kv : s.env) {
+        const int row = m_env->rowCount();
+        m_env->insertRow(row);
+        m_env->setItem(row, 0, new QTableWidgetItem(kv.first));
+        m_env->setItem(row, 1, new QTableWidgetItem(kv.second));
+    }
+    m_applying = false;
+    invalidate();
+}
+
+// ---- checking as you type ----
+
+void JobLauncher::onChanged()
+{
+    if (!m_applying)
+        invalidate();
+}
+
+void JobLauncher::invalidate()
+{
+    ++m_generation;
+    m_factsTask.discard();
+    m_planTask.discard();
+    m_hasPlan = false;
+    updateEnabled();
+    updateLaunchButton();
+    m_preview->setEnabled(false);  // greyed until the plan for the current form arrives
+    m_settle->start();
+}
+
+void JobLauncher::updateEnabled()
+{
+    const bool script = m_script->isChecked();
+    const bool module = m_module->isChecked();
+    m_scriptEdit->setEnabled(script);
+    m_moduleEdit->setEnabled(module);
+    m_extraArgs->setEnabled(script || module);
+    m_passSettings->setEnabled(script || module);
+    m_configName->setEnabled(m_builtinModel->isChecked());
+    m_modelPath->setEnabled(m_folderModel->isChecked());
+    m_trainFile->setEnabled(!m_sampleData->isChecked());
+    m_epochs->setEnabled(m_byEpochs->isChecked());
+    m_maxSteps->setEnabled(m_bySteps->isChecked());
+    // The browse buttons follow their line edits.
+    for (QLineEdit *e : {m_scriptEdit, m_modelPath, m_trainFile})
+        for (QPushButton *b : e->parentWidget()->findChildren<QPushButton *>(Qt::FindDirectChildrenOnly))
+            b->setEnabled(e->isEnabled());
+}
+
+QVector<JobProblem> JobLauncher::formProblems() const
+{
+    QVector<JobProblem> p;
+    QStringList words;
+    if ((m_script->isChecked() || m_module->isChecked()) && !splitShellWords(m_extraArgs->text(), &words))
+        p.append({QStringLiteral("extra_args"), tr("a quote is not closed (or the line ends in a backslash)")});
+    if (m_folderModel->isChecked() && m_modelPath->text().trimmed().isEmpty())
+        p.append({QStringLiteral("model_name_or_path"), tr("choose a Hugging Face model folder (with config.json)")});
+    if (!m_sampleData->isChecked() && m_trainFile->text().trimmed().isEmpty())
+        p.append({QStringLiteral("train_file"), m_folderData->isChecked() ? tr("choose a folder of text files")
+                                                                          : tr("choose a text file")});
+    const std::pair<const char *, QLineEdit *> numbers[] = {{"learning_rate", m_learningRate},
+                                                            {"weight_decay", m_weightDecay},
+                                                            {"num_train_epochs", m_epochs},
+                                                            {"max_grad_norm", m_maxGradNorm}};
+    for (const auto &[flag, edit] : numbers) {
+        bool ok;
+        parseNumber(edit, &ok);
+        if (!ok && (edit != m_epochs || m_byEpochs->isChecked()))
+            p.append({QLatin1String(flag), tr("not a number (write 0.001 or 1e-3)")});
+    }
+    QSet<QString> keys;
+    for (int row = 0; row < m_env->rowCount(); ++row) {
+        const QTableWidgetItem *k = m_env->item(row, 0);
+        const QString key = k ? k->text().trimmed() : QString();
+        static const QRegularExpression name(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+        if (key.isEmpty())
+            continue;
+        if (!name.match(key).hasMatch())
+            p.append({QStringLiteral("env"), tr("%1 is not a variable name (letters, digits and _)").arg(key)});
+        else if (keys.contains(key))
+            p.append({QStringLiteral("env"), tr("%1 is set twice").arg(key)});
+        keys.insert(key);
+    }
+    if (m_python->currentData(PathRole).toString().isEmpty() && m_pythonsKnown) {
+        bool any = false;
+        for (const PythonInfo &py : m_pythons)
+            any = any || py.usable();
+        if (!any)
+            p.append({QStringLiteral("python"), tr("no Python with torch was found on %1: choose one")
+                                                    .arg(m_service->runner().describe())});
+    }
+    return p;
+}
+
+void JobLauncher::check()
+{
+    const quint64 generation = m_generation;
+    const JobSpec s = spec();
+    checkCacheFor(s);
+    m_factsTask.discard();
+    m_factsTask = runTask(
+        this,
+        [s](TaskControl &) {
+            FactsResult r;
+            r.facts = gatherJobFacts(s);
+            r.trainIsDir = !s.trainFile.isEmpty() && QFileInfo(s.trainFile).isDir();
+            return r;
+        },
+        [this, generation, s](FactsResult r) {
+            if (generation != m_generation)
+                return;
+            if (r.trainIsDir && m_fileData->isChecked()) {
+                m_applying = true;  // the same spec: only which picker Browse opens changes
+                m_folderData->setChecked(true);
+                m_applying = false;
+            }
+            QVector<JobProblem> problems = formProblems();
+            QSet<QString> fromForm;
+            for (const JobProblem &p : std::as_const(problems))
+                fromForm.insert(p.field);
+            for (const JobProblem &p : validateJob(s, r.facts, m_service->runner().maxNodes()))
+                if (!fromForm.contains(p.field))
+                    problems.append(p);
+            showProblems(problems);
+            showFigures(r, s);
+            Q_EMIT checked();
+            if (problems.isEmpty()) {
+                requestPlan(s);
+            } else {
+                m_planError.clear();
+                showPreview();
+            }
+        });
+}
+
+QString JobLauncher::problemText(const QString &field) const
+{
+    const QLabel *label = m_problemLabels.value(field);
+    return label ? label->text() : QString();
+}
+
+void JobLauncher::showProblems(const QVector<JobProblem> &problems)
+{
+    m_problems = problems;
+    QHash<QString, QStringList> byField;
+    QStringList general;
+    for (const JobProblem &p : problems) {
+        if (m_problemLabels.contains(p.field))
+            byField[p.field] << p.message;
+        else
+            general << p.field + QStringLiteral(": ") + p.message;
+    }
+    for (auto it = m_problemLabels.begin(); it != m_problemLabels.end(); ++it) {
+        const QStringList messages = byField.value(it.key());
+        QLabel *label = it.value();
+        label->setText(messages.join(QLatin1Char('\n')));
+        label->setVisible(!messages.isEmpty());
+        // A wrapped label in a form row gets the height of its unwrapped text: ask for what wrapping needs.
+        const int width = label->parentWidget() ? label->parentWidget()->width() : 0;
+        label->setMinimumHeight(messages.isEmpty() || width <= 0 ? 0 : label->heightForWidth(width));
+        QWidget *field = m_fields.value(it.key());
+        if (!field)
+            continue;
+        if (messages.isEmpty()) {
+            field->setPalette(QPalette());
+        } else {
+            QPalette pal = field->palette();
+            pal.setColor(QPalette::Base, QColor(0xfd, 0xe7, 0xe9));
+            pal.setColor(QPalette::Button, QColor(0xfd, 0xe7, 0xe9));
+            field->setPalette(pal);
+        }
+    }
+    m_generalProblems->setText(general.join(QLatin1Char('\n')));
+    m_generalProblems->setVisible(!general.isEmpty());
+}
+
+void JobLauncher::showFigures(const FactsResult &r, const JobSpec &s)
+{
+    const ModelInfo &model = r.facts.model;
+    m_modelInfo->setText(model.known ? model.description : QString());
+    m_figures = jobFigures(s, model);
+    const JobFigures &f = m_figures;
+    QStringList rows;
+    auto row = [&rows](const QString &name, const QString &value) {
+        rows << QStringLiteral("<tr><td style='padding-right:12px'>%1</td><td><b>%2</b></td></tr>").arg(name, value);
+    };
+    row(tr("Processes"), s.nnodes == 1 ? tr("%1 on one node").arg(num(f.worldSize))
+                                       : tr("%1 (%2 per node \u00d7 %3 nodes)")
+                                             .arg(num(f.worldSize), num(s.nprocPerNode), num(s.nnodes)));
+    if (f.dataParallel == 0) {
+        row(tr("Data-parallel size"), tr("\u2014 (tp \u00d7 pp = %1 does not divide %2)")
+                                          .arg(num(qint64(s.tensorParallel) * s.pipelineParallel), num(f.worldSize)));
+    } else {
+        row(tr("Data-parallel size"), tr("%1 (tp %2 \u00d7 pp %3 per replica)")
+                                          .arg(num(f.dataParallel), num(s.tensorParallel), num(s.pipelineParallel)));
+        row(tr("Global batch"), tr("%1 sequences (%2 per device \u00d7 dp %3 \u00d7 %4 accumulated)")
+                                    .arg(num(f.globalBatch), num(s.perDeviceBatch), num(f.dataParallel),
+                                         num(s.gradientAccumulation)));
+        row(tr("Tokens per step"), tr("%1 (%2 tokens a sequence)").arg(num(f.tokensPerStep), num(s.blockSize)));
+    }
+    if (f.parameters.total > 0) {
+        row(tr("Parameters"), num(f.parameters.total));
+        row(tr("Per rank (largest)"), num(f.parameters.maxPerRank));
+        if (f.parameters.perStage.size() > 1) {
+            QStringList stages;
+            for (qint64 n : f.parameters.perStage)
+                stages << num(n);
+            row(tr("Per stage, one tp rank"), stages.join(QStringLiteral(" / ")));
+        }
+    } else {
+        row(tr("Parameters"), model.known || s.program != JobProgram::Backend ? tr("unknown")
+                                                                               : tr("unknown (no model)"));
+    }
+    m_figuresLabel->setText(QStringLiteral("<table>") + rows.join(QString()) + QStringLiteral("</table>"));
+}
+
+void JobLauncher::requestPlan(const JobSpec &s)
+{
+    const quint64 generation = m_generation;
+    m_planTask.discard();
+    m_planTask = m_service->plan(s, [this, generation](const LaunchPlan &plan, const QVector<JobProblem> &problems,
+                                                        const QString &error) {
+        if (generation != m_generation)
+            return;
+        m_planError = error;
+        if (!problems.isEmpty()) {
+            showProblems(problems);  // the disk changed since the check
+        } else if (error.isEmpty()) {
+            m_plan = plan;
+            m_hasPlan = true;
+        }
+        showPreview();
+    });
+}
+
+void JobLauncher::showPreview()
+{
+    if (m_hasPlan) {
+        m_preview->setPlainText(m_plan.commandLine);
+    } else if (!m_planError.isEmpty()) {
+        m_preview->setPlainText(tr("No command: %1").arg(m_planError));
+    } else {
+        QStringList lines{tr("Fix these before launching:")};
+        for (const JobProblem &p : std::as_const(m_problems))
+            lines << QStringLiteral("\u2022 --%1: %2").arg(p.field, p.message);
+        m_preview->setPlainText(lines.join(QLatin1Char('\n')));
+    }
+    m_preview->setEnabled(true);
+    m_copy->setEnabled(m_hasPlan);
+    m_copyScript->setEnabled(m_hasPlan);
+    updateLaunchButton();
+    Q_EMIT previewUpdated();
+}
+
+void JobLauncher::updateLaunchButton()
+{
+    m_launch->setEnabled(m_hasPlan && !m_launching);
+    if (m_launching)
+        m_launch->setToolTip(tr("Starting…"));
+    else if (m_hasPlan)
+        m_launch->setToolTip(tr("Start the command shown as job %1").arg(m_plan.record.id));
+    else
+        m_launch->setToolTip(tr("Fix the settings marked in red first"));
+    m_copy->setEnabled(m_hasPlan);
+    m_copyScript->setEnabled(m_hasPlan);
+}
+
+bool JobLauncher::isBusy() const
+{
+    return m_settle->isActive() || m_factsTask.isRunning() || m_planTask.isRunning() || m_cacheTask.isRunning()
+           || m_pythonTask.isRunning() || m_launching;
+}
+
+void JobLauncher::launch()
+{
+    if (!m_hasPlan || m_launching)
+        return;
+    m_launching = true;
+    m_launchingId = m_plan.record.id;
+    m_launchError->setText(tr("Starting %1…").arg(m_launchingId));
+    m_launchError->setStyleSheet(QString());
+    updateLaunchButton();
+    m_service->launch(m_plan);  // exactly the plan shown
+}
+
+// ---- the compile cache ----
+
+void JobLauncher::setDefaultCompileCache(const QString &root)
+{
+    const QString current = m_cacheUrl->text().trimmed();
+    if (current.isEmpty() || current == m_defaultCache)
+        m_cacheUrl->setText(root);
+    m_defaultCache = root;
+}
+
+void JobLauncher::recheckCache()
+{
+    m_cacheScanned.clear();
+    checkCacheFor(spec());
+}
+
+void JobLauncher::checkCacheFor(const JobSpec &s)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (!s.neuronCcFlags.isEmpty())
+        env.insert(QStringLiteral("NEURON_CC_FLAGS"), s.neuronCcFlags);
+    if (!s.compileCacheUrl.isEmpty())
+        env.insert(QStringLiteral("NEURON_COMPILE_CACHE_URL"), s.compileCacheUrl);
+    for (const auto &kv : s.env)
+        env.insert(kv.first, kv.second);
+    const CacheLocation loc = CacheLocation::resolve(env);
+    m_cacheRoot = loc.path;
+    m_cacheLabel->setToolTip(loc.explanation);
+    if (loc.cachingDisabled) {
+        m_cacheLabel->setText(tr("Compile caching is off for this job (--no_cache in NEURON_CC_FLAGS): every graph "
+                                 "compiles afresh."));
+    } else {
+        m_cacheLabel->setText(tr("This job compiles into %1").arg(loc.path));
+    }
+    if (!loc.isSupported()) {
+        m_cacheTask.discard();
+        m_cacheScanned = loc.path;
+        m_cacheWarning->setText(tr("Ingot checks only local caches."));
+        m_cacheWarning->setStyleSheet(QString());
+        m_clean->hide();
+        Q_EMIT cacheChecked();
+        return;
+    }
+    if (loc.path == m_cacheScanned)
+        return;
+    m_cacheScanned = loc.path;
+    m_clean->hide();
+    m_cacheWarning->setStyleSheet(QString());
+    m_cacheWarning->setText(tr("Checking the cache…"));
+    m_cacheTask.discard();
+    m_cacheTask = runTask(
+        this,
+        [root = loc.path](TaskControl &control) {
+            CacheCheck c;
+            c.root = root;
+            c.exists = QFileInfo(root).isDir();
+            if (!c.exists)
+                return c;
+            std::unique_ptr<CacheStore> store = makeStore(StoreLocation::local(root), &c.error);
+            if (!store || !store->open(&c.error))
+                return c;
+            CacheScanner scanner(*store);
+            const CacheSnapshot snap = scanner.scan(nullptr, {}, control.stopFlag());
+            if (!snap.fatalError.isEmpty()) {
+                c.error = snap.fatalError;
+                return c;
+            }
+            for (const CacheModule &m : snap.modules) {
+                if (!m.isModule())
+                    continue;
+                ++c.entries;
+                c.failed += m.state == ModuleState::Failed;
+                c.locked += m.state == ModuleState::Locked;
+            }
+            if (c.locked > 0) {
+                QString ignored;
+                c.compilersRunning = int(store->runningCompilers(&ignored).size());
+            }
+            return c;
+        },
+        [this](CacheCheck c) {
+            if (c.root == m_cacheScanned)
+                showCacheCheck(c);
+        });
+}
+
+void JobLauncher::showCacheCheck(const CacheCheck &c)
+{
+    QStringList warnings;
+    if (!c.exists) {
+        m_cacheWarning->setText(tr("The folder does not exist yet: the first compile creates it."));
+    } else if (!c.error.isEmpty()) {
+        warnings << tr("The cache could not be read: %1").arg(c.error);
+    } else {
+        if (c.failed > 0)
+            warnings << tr("%n failed entry(s): the compiler reuses a failure instead of compiling that graph again, "
+                           "so a job that needs one fails at once.", nullptr, c.failed);
+        if (c.locked > 0 && c.compilersRunning == 0)
+            warnings << tr("%n locked entry(s) and no compiler running: stale locks from a killed compile; a job that "
+                           "needs one waits for the lock.", nullptr, c.locked);
+        else if (c.locked > 0)
+            m_cacheWarning->setText(tr("%n entry(s) locked by a compile that is running now.", nullptr, c.locked));
+        if (warnings.isEmpty() && c.locked == 0)
+            m_cacheWarning->setText(tr("%n compiled entry(s), none failed or locked.", nullptr, c.entries));
+    }
+    if (!warnings.isEmpty()) {
+        m_cacheWarning->setText(warnings.join(QLatin1Char('\n')));
+        m_cacheWarning->setStyleSheet(QStringLiteral("color: #b45309;"));
+    } else {
+        m_cacheWarning->setStyleSheet(QString());
+    }
+    m_clean->setVisible(c.exists && c.error.isEmpty() && (c.failed > 0 || (c.locked > 0 && c.compilersRunning == 0)));
+    Q_EMIT cacheChecked();
+}
+
+// ---- Python ----
+
+void JobLauncher::fillPythons(const QVector<PythonInfo> &pythons)
+{
+    const QString selected = m_python->count() ? m_python->currentData(PathRole).toString() : QString();
+    m_pythons = pythons;
+    const bool applying = m_applying;
+    m_applying = true;
+    auto *model = static_cast<QStandardItemModel *>(m_python->model());
+    model->clear();
+    QString automatic;
+    for (const PythonInfo &p : pythons)
+        if (automatic.isEmpty() && p.usable())
+            automatic = p.path;
+    auto *first = new QStandardItem(automatic.isEmpty() ? tr("Automatic: the first Python with torch")
+                                                        : tr("Automatic (%1)").arg(automatic));
+    first->setData(QString(), PathRole);
+    model->appendRow(first);
+    for (const PythonInfo &p : pythons) {
+        const QString text = p.usable() ? tr("%1 \u2014 Python %2, torch %3").arg(p.path, p.version, p.torchVersion)
+                                        : tr("%1 \u2014 Python %2, no torch (unusable)").arg(p.path, p.version);
+        auto *item = new QStandardItem(text);
+        item->setData(p.path, PathRole);
+        if (!p.usable()) {
+            item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
+            item->setToolTip(p.error);
+        }
+        model->appendRow(item);
+    }
+    auto *choose = new QStandardItem(tr("Choose…"));
+    choose->setData(true, ChooseRole);
+    model->appendRow(choose);
+    selectPython(selected);
+    m_applying = applying;
+    if (m_pythonsKnown && !applying)
+        invalidate();  // "no Python with torch" may now apply, or no longer
+}
+
+void JobLauncher::selectPython(const QString &path)
+{
+    int index = path.isEmpty() ? 0 : m_python->findData(path, PathRole);
+    if (index < 0) {
+        auto *model = static_cast<QStandardItemModel *>(m_python->model());
+        auto *item = new QStandardItem(path);
+        item->setData(path, PathRole);
+        index = model->rowCount() - 1;  // before "Choose…"
+        model->insertRow(index, item);
+    }
+    m_python->setCurrentIndex(index);
+    updatePythonInfo();
+}
+
+void JobLauncher::updatePythonInfo()
+{
+    const QString path = m_python->currentData(PathRole).toString();
+    if (path.isEmpty()) {
+        m_pythonInfo->setText(m_pythonTask.isRunning() ? tr("Looking for Python interpreters…")
+                                                       : tr("The first interpreter found that imports torch"));
+        return;
+    }
+    for (const PythonInfo &p : std::as_const(m_pythons)) {
+        if (p.path != path)
+            continue;
+        if (!p.usable()) {
+            m_pythonInfo->setText(tr("torch does not import here: %1").arg(p.error));
+            return;
+        }
+        const QString extra = p.hasTorchNeuronx ? tr(", torch-neuronx") : p.hasTorchXla ? tr(", torch-xla") : QString();
+        m_pythonInfo->setText(tr("Python %1, torch %2%3").arg(p.version, p.torchVersion, extra));
+        return;
+    }
+    m_pythonInfo->setText(tr("Chosen by hand: not checked for torch"));
+}
+
+void JobLauncher::choosePython()
+{
+    const QString f = QFileDialog::getOpenFileName(this, tr("Python interpreter"), QStringLiteral("/usr/bin"));
+    if (f.isEmpty()) {
+        selectPython(spec().python);
+        return;
+    }
+    selectPython(f);
+}
+
+// ---- presets ----
+
+QStringList JobLauncher::presetNames() const
+{
+    return AppSettings::jobPresets().keys();
+}
+
+void JobLauncher::reloadPresets(const QString &select)
+{
+    const bool applying = m_applying;
+    m_applying = true;
+    m_presets->clear();
+    m_presets->addItem(tr("None"));
+    for (const QString &name : presetNames())
+        m_presets->addItem(name);
+    const int index = select.isEmpty() ? 0 : m_presets->findText(select);
+    m_presets->setCurrentIndex(std::max(0, index));
+    m_deletePreset->setEnabled(m_presets->currentIndex() > 0);
+    m_applying = applying;
+}
+
+void JobLauncher::applyPreset(int index)
+{
+    m_deletePreset->setEnabled(index > 0);
+    if (m_applying || index <= 0)
+        return;
+    const QString name = m_presets->itemText(index);
+    QString error;
+    const JobSpec s = JobSpec::fromJson(AppSettings::jobPresets().value(name), &error);
+    if (!error.isEmpty()) {
+        m_launchError->setText(tr("The preset %1 cannot be used: %2").arg(name, error));
+        m_launchError->setStyleSheet(QStringLiteral("color: #c62828;"));
+        return;
+    }
+    setSpec(s);
+}
+
+void JobLauncher::savePreset(const QString &name)
+{
+    QMap<QString, QJsonObject> presets = AppSettings::jobPresets();
+    presets.insert(name, spec().toJson());
+    AppSettings::setJobPresets(presets);
+    reloadPresets(name);
+}
+
+void JobLauncher::deletePreset(const QString &name)
+{
+    QMap<QString, QJsonObject> presets = AppSettings::jobPresets();
+    presets.remove(name);
+    AppSettings::setJobPresets(presets);
+    reloadPresets(QString());
+}
+
+void JobLauncher::askPresetName()
+{
+    bool ok = false;
+    const QString current = m_presets->currentIndex() > 0 ? m_presets->currentText() : QString();
+    const QString name = QInputDialog::getText(this, tr("Save as preset"), tr("Name of the preset:"), QLineEdit::Normal,
+                                               current, &ok).trimmed();
+    if (!ok || name.isEmpty())
+        return;
+    if (name != current && presetNames().contains(name)
+        && QMessageBox::question(this, tr("Save as preset"), tr("Replace the preset \u201c%1\u201d?").arg(name))
+               != QMessageBox::Yes)
+        return;
+    savePreset(name);
+}
+
+}  // namespace ingot

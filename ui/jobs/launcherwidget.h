@@ -1,0 +1,211 @@
+// The launcher of the Jobs page: a form for every setting of a training job, checked as you type (each problem
+// next to its field), the figures that follow from the layout, the compile cache the job will use and whether it
+// holds entries that block recompiling, and the exact command. The plan shown is the plan launched.
+#pragma once
+
+#include "services/jobs/jobmanager.h"
+#include "services/jobs/jobrunner.h"
+#include "services/jobs/jobvalidate.h"
+#include "services/util/task.h"
+
+#include <QHash>
+#include <QWidget>
+
+#include <functional>
+
+class QButtonGroup;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QRadioButton;
+class QSpinBox;
+class QTableWidget;
+class QTimer;
+
+namespace ingot {
+
+class JobService;
+
+// Splits a line the way a POSIX shell splits words: whitespace separates, '…' and "…" quote, a backslash escapes
+// (inside "…" only before $ ` " \ and a newline). False for an unterminated quote or a trailing backslash.
+bool splitShellWords(const QString &text, QStringList *words);
+// The inverse: words quoted where a shell needs it, joined by spaces.
+QString joinShellWords(const QStringList &words);
+
+class JobLauncher final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(JobLauncher)
+
+public:
+    // How long the form must rest before its files are checked and the command planned.
+    static constexpr int kSettleMs = 150;
+
+    explicit JobLauncher(JobService *service, QWidget *parent = nullptr);
+    ~JobLauncher() override;
+
+    // The job the form describes now.
+    JobSpec spec() const;
+    // Fills the form ("Resume", "Launch again", presets).
+    void setSpec(const JobSpec &spec);
+
+    // For tests and the main window.
+    QPushButton *launchButton() const { return m_launch; }
+    // The message shown by a field (a flag such as "tensor_parallel_size", or "nproc_per_node", "nnodes", "script",
+    // "module", "python", "extra_args", "env"); empty when it has none.
+    QString problemText(const QString &field) const;
+    QLabel *problemLabel(const QString &field) const { return m_problemLabels.value(field); }
+    // The widget that edits a flag's value (a spin box, line edit, check box or combo box); nullptr for none.
+    QWidget *fieldWidget(const QString &flag) const { return m_fields.value(flag); }
+    QPlainTextEdit *preview() const { return m_preview; }
+    QPushButton *copyButton() const { return m_copy; }
+    QPushButton *copyScriptButton() const { return m_copyScript; }
+    QComboBox *presetCombo() const { return m_presets; }
+    QLabel *figuresLabel() const { return m_figuresLabel; }
+    QLabel *cacheLabel() const { return m_cacheLabel; }
+    QLabel *cacheWarning() const { return m_cacheWarning; }
+    QPushButton *cleanCacheButton() const { return m_clean; }
+    // The figures shown (from the last check of the form).
+    const JobFigures &figures() const { return m_figures; }
+    // The plan the preview shows and Launch starts; valid only while hasPlan().
+    bool hasPlan() const { return m_hasPlan; }
+    const LaunchPlan &currentPlan() const { return m_plan; }
+    // The compile cache the job uses, as resolved from its environment.
+    QString compileCacheRoot() const { return m_cacheRoot; }
+    // True while a check, a plan or a cache scan is pending or running.
+    bool isBusy() const;
+
+    // Presets without the name prompt (the buttons use these).
+    void savePreset(const QString &name);
+    void deletePreset(const QString &name);
+    QStringList presetNames() const;
+
+public Q_SLOTS:
+    // The cache chosen on the Local cache page: the default NEURON_COMPILE_CACHE_URL of new jobs.
+    void setDefaultCompileCache(const QString &root);
+    // Launches the plan shown.
+    void launch();
+    // Scans the job's compile cache again.
+    void recheckCache();
+
+Q_SIGNALS:
+    void launched(const QString &id);
+    // "Clean…": the Local cache page should preview maintenance of that cache.
+    void cleanCacheRequested(const QString &root);
+    void checked();         // problems and figures shown for the current form
+    void previewUpdated();  // the preview shows the current plan, or why there is none
+    void cacheChecked();    // the compile cache's warning is up to date
+
+private:
+    struct FactsResult;
+    struct CacheCheck;
+
+    QWidget *buildWhatRuns();
+    QWidget *buildModel();
+    QWidget *buildParallelism();
+    QWidget *buildBatch();
+    QWidget *buildOptimisation();
+    QWidget *buildSaving();
+    QWidget *buildEnvironment();
+    QWidget *buildSidePanel();
+    QWidget *withProblem(const QString &field, QWidget *editor, QWidget *shown = nullptr);
+    QWidget *withBrowse(QLineEdit *edit, const std::function<void()> &browse);
+    void watch(QWidget *w);
+
+    void onChanged();
+    void invalidate();
+    void updateEnabled();
+    void check();
+    void showProblems(const QVector<JobProblem> &problems);
+    void showFigures(const FactsResult &facts, const JobSpec &spec);
+    void showPreview();
+    void requestPlan(const JobSpec &spec);
+    void updateLaunchButton();
+    void checkCacheFor(const JobSpec &spec);
+    void showCacheCheck(const CacheCheck &c);
+    QVector<JobProblem> formProblems() const;
+    double parseNumber(const QLineEdit *edit, bool *ok) const;
+
+    void fillPythons(const QVector<PythonInfo> &pythons);
+    void selectPython(const QString &path);
+    void updatePythonInfo();
+    void choosePython();
+    void reloadPresets(const QString &select);
+    void applyPreset(int index);
+    void askPresetName();
+
+    JobService *m_service;
+    quint64 m_generation = 0;
+    QTimer *m_settle;
+    Task m_factsTask;
+    Task m_planTask;
+    Task m_cacheTask;
+    Task m_pythonTask;
+    bool m_applying = false;
+    bool m_launching = false;
+    QString m_launchingId;
+    bool m_hasPlan = false;
+    LaunchPlan m_plan;
+    QVector<JobProblem> m_problems;
+    QString m_planError;
+    JobFigures m_figures;
+    QString m_defaultCache;
+    QString m_cacheRoot;       // resolved for the current form
+    QString m_cacheScanned;    // the root the warning is about
+    QVector<PythonInfo> m_pythons;
+    bool m_pythonsKnown = false;  // detection finished
+
+    QHash<QString, QWidget *> m_fields;
+    QHash<QString, QLabel *> m_problemLabels;
+
+    // What runs
+    QLineEdit *m_name;
+    QButtonGroup *m_programGroup;
+    QRadioButton *m_backend, *m_script, *m_module;
+    QLineEdit *m_scriptEdit, *m_moduleEdit, *m_extraArgs;
+    QCheckBox *m_passSettings;
+    // Model and data
+    QRadioButton *m_builtinModel, *m_folderModel;
+    QComboBox *m_configName;
+    QLineEdit *m_modelPath;
+    QLabel *m_modelInfo;
+    QRadioButton *m_sampleData, *m_fileData, *m_folderData;
+    QLineEdit *m_trainFile;
+    QLineEdit *m_outputDir;
+    // Parallelism and batch
+    QSpinBox *m_nproc, *m_nnodes, *m_tp, *m_pp, *m_microbatches;
+    QCheckBox *m_zero1, *m_sequenceParallel, *m_embeddingParallel;
+    QSpinBox *m_batch, *m_accumulation, *m_blockSize;
+    // Optimisation
+    QLineEdit *m_learningRate, *m_weightDecay, *m_maxGradNorm, *m_epochs;
+    QSpinBox *m_warmup, *m_maxSteps;
+    QRadioButton *m_byEpochs, *m_bySteps;
+    QCheckBox *m_bf16;
+    // Saving, other
+    QSpinBox *m_loggingSteps, *m_saveSteps, *m_seed;
+    QLineEdit *m_resumeFrom;
+    QComboBox *m_device;
+    // Environment
+    QComboBox *m_python;
+    QLabel *m_pythonInfo;
+    QLineEdit *m_ccFlags, *m_cacheUrl;
+    QTableWidget *m_env;
+
+    // Side panel
+    QComboBox *m_presets;
+    QPushButton *m_deletePreset;
+    QLabel *m_figuresLabel;
+    QLabel *m_cacheLabel;
+    QLabel *m_cacheWarning;
+    QPushButton *m_clean;
+    QLabel *m_generalProblems;
+    QPlainTextEdit *m_preview;
+    QPushButton *m_copy, *m_copyScript;
+    QLabel *m_launchError;
+    QPushButton *m_launch;
+};
+
+}  // namespace ingot
