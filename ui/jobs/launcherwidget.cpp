@@ -638,7 +638,7 @@ QWidget *JobLauncher::buildSidePanel()
     m_preview = new QPlainTextEdit;
     m_preview->setReadOnly(true);
     m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_preview->setWordWrapMode(QTextOption::WrapAnywhere);
+    m_preview->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     m_preview->setMinimumHeight(120);
     mv->addWidget(m_preview, 1);
     auto *bh = new QHBoxLayout;
