@@ -1,1 +1,532 @@
 #include "ui/jobs/metricchart.h"
+
+#include "services/jobs/downsample.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QEvent>
+#include <QGraphicsEllipseItem>
+#include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLocale>
+#include <QLogValueAxis>
+#include <QMouseEvent>
+#include <QStackedLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <numeric>
+
+namespace ingot {
+
+namespace {
+
+const QColor runColor(0x1f, 0x77, 0xb4);
+const QColor overlayColors[] = {QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
+                                QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b), QColor(0xe3, 0x77, 0xc2)};
+
+QString metricName(MetricKind kind)
+{
+    switch (kind) {
+    case MetricKind::Loss: return MetricChart::tr("Loss");
+    case MetricKind::LearningRate: return MetricChart::tr("Learning rate");
+    case MetricKind::GradNorm: return MetricChart::tr("Gradient norm");
+    case MetricKind::Throughput: return MetricChart::tr("Tokens/s");
+    }
+    return QString();
+}
+
+QString valueFormat(MetricKind kind)
+{
+    switch (kind) {
+    case MetricKind::LearningRate: return QStringLiteral("%.2g");
+    case MetricKind::Throughput: return QStringLiteral("%.0f");
+    default: return QStringLiteral("%.3g");
+    }
+}
+
+// A tick interval of 1, 2 or 5 × 10^k giving about `ticks` ticks over `span`.
+double niceInterval(double span, int ticks)
+{
+    if (!(span > 0) || !std::isfinite(span))
+        return 1;
+    const double raw = span / ticks;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    const double f = raw / magnitude;
+    return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * magnitude;
+}
+
+// Ticks at round values, anchored at 0, whatever the range (which stays the data's own).
+void setNiceTicks(QAbstractAxis *axis, double min, double max, int ticks)
+{
+    auto *value = qobject_cast<QValueAxis *>(axis);
+    if (!value)
+        return;
+    value->setTickType(QValueAxis::TicksDynamic);
+    value->setTickAnchor(0);
+    value->setTickInterval(niceInterval(max - min, ticks));
+}
+
+QString formatDuration(double seconds)
+{
+    if (!std::isfinite(seconds))
+        return QString();
+    const qint64 s = qint64(std::llround(seconds));
+    const QChar zero(u'0');
+    if (s >= 3600)
+        return QStringLiteral("%1:%2:%3").arg(s / 3600).arg(s / 60 % 60, 2, 10, zero).arg(s % 60, 2, 10, zero);
+    return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, zero);
+}
+
+// One run as drawn: finite x and y (y > 0 on a log axis), sorted by x, each with its index in the source.
+struct Samples {
+    QVector<double> xs;
+    QVector<double> ys;
+    QVector<int> index;
+};
+
+Samples samplesOf(const QVector<MetricPoint> &points, MetricKind kind, MetricChart::XAxisMode mode, bool log)
+{
+    Samples s;
+    s.xs.reserve(points.size());
+    s.ys.reserve(points.size());
+    s.index.reserve(points.size());
+    bool sorted = true;
+    for (int i = 0; i < points.size(); ++i) {
+        const MetricPoint &p = points.at(i);
+        const double x = mode == MetricChart::XAxisMode::Step ? double(p.step) : p.time;
+        const double y = metricValue(p, kind);
+        if (!std::isfinite(x) || !std::isfinite(y) || (log && y <= 0))
+            continue;
+        if (!s.xs.isEmpty() && x < s.xs.last())
+            sorted = false;
+        s.xs.append(x);
+        s.ys.append(y);
+        s.index.append(i);
+    }
+    if (!sorted) {
+        QVector<int> order(s.xs.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return s.xs[a] < s.xs[b]; });
+        Samples t;
+        for (int o : std::as_const(order)) {
+            t.xs.append(s.xs[o]);
+            t.ys.append(s.ys[o]);
+            t.index.append(s.index[o]);
+        }
+        return t;
+    }
+    return s;
+}
+
+// x scaled to the axis's unit, y as given (non-positive ones dropped on a log axis), downsampled to `columns`.
+QList<QPointF> drawn(const QVector<double> &xs, const QVector<double> &ys, double scale, bool log, double xMin,
+                     double xMax, int columns)
+{
+    QVector<QPointF> points;
+    points.reserve(xs.size());
+    for (int i = 0; i < xs.size(); ++i)
+        if (std::isfinite(ys[i]) && (!log || ys[i] > 0))
+            points.append(QPointF(xs[i] / scale, ys[i]));
+    return minMaxDownsample(points, xMin, xMax, columns);
+}
+
+QLineSeries *makeSeries(const QColor &color, qreal width, Qt::PenStyle style = Qt::SolidLine)
+{
+    auto *series = new QLineSeries;
+    QPen pen(color, width, style);
+    pen.setCapStyle(Qt::RoundCap);
+    pen.setJoinStyle(Qt::RoundJoin);
+    series->setPen(pen);
+    return series;
+}
+
+}  // namespace
+
+MetricChart::MetricChart(MetricKind kind, QWidget *parent)
+    : QWidget(parent)
+    , m_kind(kind)
+    , m_stack(new QStackedLayout(this))
+    , m_empty(new QLabel(tr("No values yet"), this))
+    , m_view(new QChartView(this))
+    , m_chart(new QChart)
+    , m_raw(makeSeries(kind == MetricKind::Loss ? QColor(runColor.red(), runColor.green(), runColor.blue(), 70)
+                                                : runColor,
+                       kind == MetricKind::Loss ? 1.0 : 1.8))
+    , m_x(new QValueAxis)
+{
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setEnabled(false);  // the palette's disabled text: quiet, like a placeholder
+    m_stack->addWidget(m_empty);
+    m_stack->addWidget(m_view);
+
+    m_chart->setTitle(metricName(kind));
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_chart->setBackgroundRoundness(0);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->hide();
+    m_view->setChart(m_chart);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumHeight(160);
+    m_view->viewport()->setMouseTracking(true);
+    m_view->viewport()->installEventFilter(this);
+
+    m_raw->setName(tr("this run"));
+    m_chart->addSeries(m_raw);
+    if (kind == MetricKind::Loss) {
+        m_smooth = makeSeries(runColor, 2.0);
+        m_smooth->setName(tr("this run"));
+        m_chart->addSeries(m_smooth);
+    }
+    m_chart->addAxis(m_x, Qt::AlignBottom);
+    ensureYAxis();
+    attach(m_raw);
+    if (m_smooth)
+        attach(m_smooth);
+
+    m_marker = new QGraphicsEllipseItem(-4, -4, 8, 8, m_chart);
+    m_marker->setBrush(runColor);
+    m_marker->setPen(QPen(Qt::white, 1.5));
+    m_marker->setZValue(100);
+    m_marker->hide();
+    m_tip = new QGraphicsRectItem(m_chart);
+    m_tip->setBrush(QColor(255, 255, 255, 235));
+    m_tip->setPen(QPen(QColor(0, 0, 0, 90)));
+    m_tip->setZValue(101);
+    m_tip->hide();
+    m_tipText = new QGraphicsSimpleTextItem(m_tip);
+    m_tipText->setPos(6, 4);
+
+    m_redrawTimer.setSingleShot(true);
+    m_redrawTimer.setInterval(0);
+    connect(&m_redrawTimer, &QTimer::timeout, this, &MetricChart::redraw);
+    // The first layout gives the real plot width: draw again for it once.
+    connect(m_chart, &QChart::plotAreaChanged, this, [this](const QRectF &area) {
+        if (m_columnsGuessed && area.width() > 10)
+            scheduleRedraw();
+    });
+    m_stack->setCurrentWidget(m_empty);
+}
+
+void MetricChart::setPoints(const QVector<MetricPoint> &points)
+{
+    m_points = points;
+    scheduleRedraw();
+}
+
+void MetricChart::appendPoints(const QVector<MetricPoint> &more)
+{
+    if (more.isEmpty())
+        return;
+    m_points += more;
+    scheduleRedraw();
+}
+
+void MetricChart::setXAxisMode(XAxisMode mode)
+{
+    if (mode == m_mode)
+        return;
+    m_mode = mode;
+    scheduleRedraw();
+}
+
+void MetricChart::setLogScale(bool on)
+{
+    if (on == m_log)
+        return;
+    m_log = on;
+    ensureYAxis();
+    scheduleRedraw();
+}
+
+void MetricChart::setSmoothing(double weight)
+{
+    weight = std::isfinite(weight) ? std::clamp(weight, 0.0, 0.999) : 0.0;
+    if (weight == m_smoothing)
+        return;
+    m_smoothing = weight;
+    scheduleRedraw();
+}
+
+void MetricChart::setOverlays(const QVector<Overlay> &overlays)
+{
+    m_overlays = overlays;
+    for (QLineSeries *s : std::as_const(m_overlaySeries)) {
+        m_chart->removeSeries(s);
+        delete s;
+    }
+    m_overlaySeries.clear();
+    // Earlier runs under this one: take this run's series out and put them back on top.
+    m_chart->removeSeries(m_raw);
+    if (m_smooth)
+        m_chart->removeSeries(m_smooth);
+    for (int i = 0; i < overlays.size(); ++i) {
+        const QColor color = overlayColors[i % std::size(overlayColors)];
+        QLineSeries *s = makeSeries(color, 1.5, Qt::DashLine);
+        s->setName(overlays[i].first);
+        m_chart->addSeries(s);
+        attach(s);
+        m_overlaySeries.append(s);
+    }
+    m_chart->addSeries(m_raw);
+    attach(m_raw);
+    if (m_smooth) {
+        m_chart->addSeries(m_smooth);
+        attach(m_smooth);
+    }
+    // The legend names the runs: this run's smoothed line (or its only line) and one entry per earlier run.
+    m_chart->legend()->setVisible(!overlays.isEmpty());
+    if (m_smooth)
+        for (QLegendMarker *marker : m_chart->legend()->markers(m_raw))
+            marker->setVisible(false);
+    scheduleRedraw();
+}
+
+void MetricChart::attach(QLineSeries *series)
+{
+    for (QAbstractAxis *axis : {m_x, m_y})
+        if (!series->attachedAxes().contains(axis))
+            series->attachAxis(axis);
+}
+
+void MetricChart::ensureYAxis()
+{
+    const bool isLog = m_y && qobject_cast<QLogValueAxis *>(m_y);
+    if (m_y && isLog == m_log)
+        return;
+    if (m_y) {
+        // What is drawn was drawn for the other axis (zero and negative values on a linear one): redrawn soon.
+        for (QAbstractSeries *s : m_chart->series())
+            static_cast<QLineSeries *>(s)->clear();
+        m_chart->removeAxis(m_y);
+        delete m_y;
+    }
+    if (m_log) {
+        auto *axis = new QLogValueAxis;
+        axis->setBase(10);
+        axis->setLabelFormat(QStringLiteral("%g"));
+        axis->setMinorTickCount(-1);
+        m_y = axis;
+    } else {
+        auto *axis = new QValueAxis;
+        axis->setLabelFormat(valueFormat(m_kind));
+        axis->setTickCount(6);
+        m_y = axis;
+    }
+    m_y->setTitleText(metricName(m_kind));
+    m_chart->addAxis(m_y, Qt::AlignLeft);
+    for (QAbstractSeries *s : m_chart->series())
+        s->attachAxis(m_y);
+}
+
+void MetricChart::scheduleRedraw()
+{
+    if (!m_redrawTimer.isActive())
+        m_redrawTimer.start();
+}
+
+void MetricChart::refresh()
+{
+    if (m_redrawTimer.isActive()) {
+        m_redrawTimer.stop();
+        redraw();
+    }
+}
+
+void MetricChart::redraw()
+{
+    ++m_redraws;
+    const Samples run = samplesOf(m_points, m_kind, m_mode, m_log);
+    m_xs = run.xs;
+    m_ys = run.ys;
+    m_index = run.index;
+    if (m_xs.isEmpty()) {
+        m_raw->clear();
+        if (m_smooth)
+            m_smooth->clear();
+        for (QLineSeries *s : std::as_const(m_overlaySeries))
+            s->clear();
+        hideHover();
+        m_stack->setCurrentWidget(m_empty);
+        return;
+    }
+    m_stack->setCurrentWidget(m_view);
+
+    QVector<Samples> others;
+    others.reserve(m_overlays.size());
+    for (const Overlay &o : std::as_const(m_overlays))
+        others.append(samplesOf(o.second, m_kind, m_mode, m_log));
+
+    // The x range covers every run; time is shown in s, min or h as its span asks.
+    double xMin = m_xs.first(), xMax = m_xs.last();
+    for (const Samples &s : std::as_const(others)) {
+        if (!s.xs.isEmpty()) {
+            xMin = std::min(xMin, s.xs.first());
+            xMax = std::max(xMax, s.xs.last());
+        }
+    }
+    m_xScale = 1;
+    QString xTitle = tr("step");
+    if (m_mode == XAxisMode::Time) {
+        const double span = std::max(std::abs(xMin), std::abs(xMax));
+        m_xScale = span > 7200 ? 3600 : span > 120 ? 60 : 1;
+        xTitle = m_xScale == 3600 ? tr("time (h)") : m_xScale == 60 ? tr("time (min)") : tr("time (s)");
+    }
+    xMin /= m_xScale;
+    xMax /= m_xScale;
+
+    const QRectF area = m_chart->plotArea();
+    m_columnsGuessed = !m_view->isVisible() || !(area.width() > 10);  // hidden: not laid out yet
+    m_columns = std::max(50, m_columnsGuessed ? std::max(width(), m_view->width()) - 90 : int(area.width()));
+
+    const bool smooth = m_kind == MetricKind::Loss;
+    auto smoothed = [&](const QVector<double> &ys) { return smooth ? emaSmooth(ys, m_smoothing) : ys; };
+    m_raw->replace(drawn(m_xs, m_ys, m_xScale, m_log, xMin, xMax, m_columns));
+    if (m_smooth)
+        m_smooth->replace(drawn(m_xs, smoothed(m_ys), m_xScale, m_log, xMin, xMax, m_columns));
+    for (int i = 0; i < others.size(); ++i)
+        m_overlaySeries[i]->replace(
+            drawn(others[i].xs, smoothed(others[i].ys), m_xScale, m_log, xMin, xMax, m_columns));
+
+    // The y range covers this run's raw values and what is drawn of the others.
+    const auto [lo, hi] = std::minmax_element(m_ys.cbegin(), m_ys.cend());
+    double yMin = *lo, yMax = *hi;
+    for (QLineSeries *s : std::as_const(m_overlaySeries)) {
+        for (const QPointF &p : s->points()) {
+            yMin = std::min(yMin, p.y());
+            yMax = std::max(yMax, p.y());
+        }
+    }
+    if (xMax <= xMin) {
+        xMin -= 0.5;
+        xMax += 0.5;
+    }
+    m_x->setRange(xMin, xMax);
+    m_x->setTitleText(xTitle);
+    if (auto *x = qobject_cast<QValueAxis *>(m_x))
+        x->setLabelFormat(QStringLiteral("%.10g"));
+    setNiceTicks(m_x, xMin, xMax, 6);
+    if (m_log) {
+        m_y->setRange(yMin / 1.15, yMax * 1.15);
+    } else {
+        const double pad = yMax > yMin ? (yMax - yMin) * 0.05 : std::max(std::abs(yMax) * 0.1, 1e-12);
+        m_y->setRange(yMin - pad, yMax + pad);
+        setNiceTicks(m_y, yMin - pad, yMax + pad, 5);
+    }
+
+    if (m_hoverIndex >= 0)
+        hoverAt(m_hoverPos);
+}
+
+int MetricChart::hoverAt(const QPoint &viewportPos)
+{
+    m_hoverPos = viewportPos;
+    if (m_xs.isEmpty() || m_stack->currentWidget() != m_view) {
+        hideHover();
+        return -1;
+    }
+    const QPointF inChart = m_chart->mapFromScene(m_view->mapToScene(viewportPos));
+    if (!m_chart->plotArea().contains(inChart)) {
+        hideHover();
+        return -1;
+    }
+    const double x = m_chart->mapToValue(inChart, m_raw).x() * m_xScale;
+    auto it = std::lower_bound(m_xs.cbegin(), m_xs.cend(), x);
+    int k = int(it - m_xs.cbegin());
+    if (k == m_xs.size() || (k > 0 && x - m_xs[k - 1] <= m_xs[k] - x))
+        --k;
+    m_hoverIndex = m_index[k];
+    const MetricPoint &p = m_points.at(m_hoverIndex);
+
+    QString text = tr("step %1").arg(QLocale().toString(p.step));
+    if (std::isfinite(p.time))
+        text += QStringLiteral("  ·  ") + formatDuration(p.time);
+    text += QLatin1Char('\n') + metricName(m_kind) + QStringLiteral(": ") + QLocale().toString(m_ys[k], 'g', 5);
+    m_tipText->setText(text);
+
+    const QPointF at = m_chart->mapToPosition(QPointF(m_xs[k] / m_xScale, m_ys[k]), m_raw);
+    m_marker->setPos(at);
+    m_marker->show();
+    const QRectF textRect = m_tipText->boundingRect();
+    const QSizeF size(textRect.width() + 12, textRect.height() + 8);
+    m_tip->setRect(QRectF(QPointF(0, 0), size));
+    const QRectF area = m_chart->plotArea();
+    QPointF tipPos = at + QPointF(12, -size.height() - 8);
+    if (tipPos.x() + size.width() > area.right())
+        tipPos.setX(at.x() - 12 - size.width());
+    if (tipPos.y() < area.top())
+        tipPos.setY(at.y() + 12);
+    m_tip->setPos(tipPos);
+    m_tip->show();
+    return m_hoverIndex;
+}
+
+void MetricChart::hideHover()
+{
+    m_hoverIndex = -1;
+    m_tip->hide();
+    m_marker->hide();
+    m_tipText->setText(QString());
+}
+
+QString MetricChart::hoverText() const
+{
+    return m_hoverIndex >= 0 ? m_tipText->text() : QString();
+}
+
+QPair<double, double> MetricChart::xRange() const
+{
+    const auto *axis = qobject_cast<const QValueAxis *>(m_x);
+    return axis ? qMakePair(axis->min(), axis->max()) : qMakePair(0.0, 0.0);
+}
+
+QPair<double, double> MetricChart::yRange() const
+{
+    if (const auto *axis = qobject_cast<const QLogValueAxis *>(m_y))
+        return qMakePair(axis->min(), axis->max());
+    const auto *axis = qobject_cast<const QValueAxis *>(m_y);
+    return axis ? qMakePair(axis->min(), axis->max()) : qMakePair(0.0, 0.0);
+}
+
+bool MetricChart::isEmptyStateShown() const
+{
+    return m_stack->currentWidget() == m_empty;
+}
+
+QPointF MetricChart::viewportPositionOf(int index) const
+{
+    const auto it = std::find(m_index.cbegin(), m_index.cend(), index);
+    if (it == m_index.cend())
+        return QPointF(-1, -1);
+    const int k = int(it - m_index.cbegin());
+    const QPointF inChart = m_chart->mapToPosition(QPointF(m_xs[k] / m_xScale, m_ys[k]), m_raw);
+    return m_view->mapFromScene(m_chart->mapToScene(inChart));
+}
+
+bool MetricChart::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_view->viewport()) {
+        switch (event->type()) {
+        case QEvent::MouseMove:
+            hoverAt(static_cast<QMouseEvent *>(event)->position().toPoint());
+            break;
+        case QEvent::Leave:
+            hideHover();
+            break;
+        case QEvent::Resize:
+            scheduleRedraw();
+            break;
+        default:
+            break;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+}  // namespace ingot

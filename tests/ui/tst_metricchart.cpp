@@ -1,0 +1,319 @@
+// The chart of one job metric, offscreen: raw and smoothed loss, downsampled to the pixels, hover, log scale, axis
+// modes, earlier runs as overlays, the empty state, coalesced redraws, and a screenshot.
+#include "ui/jobs/metricchart.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QDir>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QRandomGenerator>
+#include <QTest>
+
+#include <cmath>
+
+using namespace ingot;
+
+namespace {
+
+// A run logged every 10 steps, 2 s apart: falling, noisy loss; warmup then decaying learning rate.
+QVector<MetricPoint> run(int n, quint32 seed = 1, double offset = 0)
+{
+    QRandomGenerator random(seed);
+    QVector<MetricPoint> points;
+    for (int i = 1; i <= n; ++i) {
+        MetricPoint p;
+        p.step = i * 10;
+        p.time = i * 2.0;
+        p.loss = offset + 2.0 + 8.0 / std::sqrt(double(i)) + (random.generateDouble() - 0.5) * 0.6;
+        p.learningRate = 5e-5 * std::min(1.0, i / 50.0) * (1.0 - double(i) / (n + 1));
+        p.gradNorm = 1.0 + random.generateDouble();
+        points.append(p);
+    }
+    return points;
+}
+
+// Lets the chart lay out and redraw, then draws anything still pending.
+void settle(MetricChart &chart)
+{
+    for (int i = 0; i < 3; ++i)
+        QCoreApplication::processEvents();
+    chart.refresh();
+}
+
+double totalVariation(const QList<QPointF> &points)
+{
+    double v = 0;
+    for (int i = 1; i < points.size(); ++i)
+        v += std::abs(points[i].y() - points[i - 1].y());
+    return v;
+}
+
+}  // namespace
+
+class TestMetricChart : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QLocale::setDefault(QLocale::c()); }
+
+    void lossHasRawAndSmoothed()
+    {
+        MetricChart chart(MetricKind::Loss);
+        chart.resize(900, 400);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.setPoints(run(1000));
+        settle(chart);
+        QVERIFY(!chart.isEmptyStateShown());
+        QVERIFY(chart.smoothedSeries());
+        QCOMPARE(chart.chart()->series().size(), 2);
+        const int width = int(chart.chart()->plotArea().width());
+        QVERIFY(width > 600 && width < 900);
+        QVERIFY(std::abs(chart.columns() - width) <= 40);  // drawn for the plot's width, not the widget's
+        QVERIFY(chart.rawSeries()->count() <= 4 * width + 2);
+        QVERIFY(chart.smoothedSeries()->count() <= 4 * width + 2);
+        QCOMPARE(chart.rawSeries()->count(), 1000);  // few enough to draw them all
+        // Faint raw, solid smoothed, and the smoothed line is calmer.
+        QVERIFY(chart.rawSeries()->pen().color().alpha() < 128);
+        QCOMPARE(chart.smoothedSeries()->pen().color().alpha(), 255);
+        QVERIFY(totalVariation(chart.smoothedSeries()->points()) < totalVariation(chart.rawSeries()->points()) / 1.5);
+        chart.setSmoothing(0);
+        settle(chart);
+        QCOMPARE(chart.smoothedSeries()->points(), chart.rawSeries()->points());
+
+        // 100,000 points: all kept, a few per pixel column drawn, the extremes among them.
+        QVector<MetricPoint> many = run(100000);
+        many[61234].loss = 25.0;
+        many[70001].loss = 0.5;
+        chart.setPoints(many);
+        settle(chart);
+        QCOMPARE(chart.points().size(), 100000);
+        QVERIFY(chart.rawSeries()->count() <= 4 * chart.columns() + 2);
+        QVERIFY(chart.smoothedSeries()->count() <= 4 * chart.columns() + 2);
+        QVERIFY(chart.rawSeries()->points().contains(QPointF(612350, 25.0)));
+        QVERIFY(chart.rawSeries()->points().contains(QPointF(700020, 0.5)));
+        QCOMPARE(chart.xRange(), qMakePair(10.0, 1000000.0));
+    }
+
+    void otherMetricsAreNotSmoothed()
+    {
+        MetricChart chart(MetricKind::LearningRate);
+        chart.resize(600, 300);
+        chart.setPoints(run(300));
+        settle(chart);
+        QVERIFY(!chart.smoothedSeries());
+        QCOMPARE(chart.chart()->series().size(), 1);
+        QCOMPARE(chart.rawSeries()->count(), 300);
+        QCOMPARE(chart.rawSeries()->pen().color().alpha(), 255);
+        QCOMPARE(chart.rawSeries()->at(0).y(), run(300)[0].learningRate);
+    }
+
+    void hoverShowsNearestPoint()
+    {
+        MetricChart chart(MetricKind::Loss);
+        chart.resize(900, 400);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        const QVector<MetricPoint> points = run(60);
+        chart.setPoints(points);
+        settle(chart);
+        const QPointF at = chart.viewportPositionOf(30);
+        QVERIFY(at.x() > 0 && at.y() > 0);
+        // The mouse a few pixels off the point, as a hand puts it.
+        QTest::mouseMove(chart.view()->viewport(), (at + QPointF(2, 15)).toPoint());
+        QString text = chart.hoverText();
+        QVERIFY2(text.contains(QStringLiteral("step 310")), qPrintable(text));
+        QVERIFY2(text.contains(QLocale::c().toString(points[30].loss, 'g', 5)), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("1:02")), qPrintable(text));  // 62 s
+        QCOMPARE(chart.hoverAt(at.toPoint()), 30);
+
+        // Dense data: the nearest point to the mouse, with its own (raw) value, not the smoothed line's.
+        const QVector<MetricPoint> dense = run(1000);
+        chart.setPoints(dense);
+        settle(chart);
+        const QPointF p = chart.viewportPositionOf(500);
+        const int index = chart.hoverAt(p.toPoint());
+        QVERIFY(std::abs(index - 500) <= 1);
+        QVERIFY(chart.hoverText().contains(QLocale::c().toString(dense[index].loss, 'g', 5)));
+        QVERIFY(std::abs(chart.viewportPositionOf(index).x() - p.x()) <= 1.0);
+
+        // Off the plot: nothing.
+        QCOMPARE(chart.hoverAt(QPoint(1, 1)), -1);
+        QVERIFY(chart.hoverText().isEmpty());
+    }
+
+    void logScaleSkipsNonPositive()
+    {
+        MetricChart chart(MetricKind::Loss);
+        chart.resize(900, 400);
+        QVector<MetricPoint> points = run(200);
+        points[10].loss = 0;
+        points[20].loss = -1;
+        points[30].loss = MetricPoint::none;
+        chart.setPoints(points);
+        settle(chart);
+        QCOMPARE(chart.rawSeries()->count(), 199);  // the NaN only
+        QVERIFY(chart.yRange().first < -1);
+        chart.setLogScale(true);
+        settle(chart);
+        QVERIFY(qobject_cast<QLogValueAxis *>(chart.chart()->axes(Qt::Vertical).value(0)));
+        QCOMPARE(chart.chart()->axes(Qt::Vertical).size(), 1);
+        QCOMPARE(chart.rawSeries()->count(), 197);
+        for (const QPointF &p : chart.rawSeries()->points())
+            QVERIFY(p.y() > 0);
+        for (const QPointF &p : chart.smoothedSeries()->points())
+            QVERIFY(p.y() > 0);
+        QVERIFY(chart.yRange().first > 0);
+        QVERIFY(chart.yRange().first <= points[199].loss);
+        chart.setLogScale(false);
+        settle(chart);
+        QCOMPARE(chart.rawSeries()->count(), 199);
+        QVERIFY(!qobject_cast<QLogValueAxis *>(chart.chart()->axes(Qt::Vertical).value(0)));
+    }
+
+    void axisRangesFollowTheData()
+    {
+        MetricChart chart(MetricKind::Loss);
+        chart.resize(900, 400);
+        const QVector<MetricPoint> points = run(500);  // steps 10…5000, 2…1000 s
+        chart.setPoints(points);
+        settle(chart);
+        QCOMPARE(chart.xRange(), qMakePair(10.0, 5000.0));
+        double lo = 1e9, hi = -1e9;
+        for (const MetricPoint &p : points) {
+            lo = std::min(lo, p.loss);
+            hi = std::max(hi, p.loss);
+        }
+        QVERIFY(chart.yRange().first <= lo && chart.yRange().first > lo - (hi - lo) * 0.2);
+        QVERIFY(chart.yRange().second >= hi && chart.yRange().second < hi + (hi - lo) * 0.2);
+
+        chart.setXAxisMode(MetricChart::XAxisMode::Time);
+        settle(chart);
+        QCOMPARE(chart.xUnitSeconds(), 60.0);  // 1000 s: minutes
+        QCOMPARE(chart.xRange().first, 2.0 / 60);
+        QCOMPARE(chart.xRange().second, 1000.0 / 60);
+        QVERIFY(chart.chart()->axes(Qt::Horizontal).value(0)->titleText().contains(QStringLiteral("min")));
+
+        // Points without a time are not drawn by time.
+        QVector<MetricPoint> partial = run(60);
+        for (int i = 0; i < 30; ++i)
+            partial[i].time = MetricPoint::none;
+        chart.setPoints(partial);
+        settle(chart);
+        QCOMPARE(chart.rawSeries()->count(), 30);
+        QCOMPARE(chart.xUnitSeconds(), 1.0);  // 2 min: seconds
+        QCOMPARE(chart.xRange(), qMakePair(62.0, 120.0));
+    }
+
+    void overlaysAddSeries()
+    {
+        MetricChart chart(MetricKind::Loss);
+        chart.resize(900, 400);
+        chart.setPoints(run(300));
+        chart.setOverlays({{QStringLiteral("run 41"), run(400, 2, 0.3)}, {QStringLiteral("run 40"), run(200, 3, -0.2)}});
+        settle(chart);
+        QCOMPARE(chart.overlaySeries().size(), 2);
+        QCOMPARE(chart.chart()->series().size(), 4);
+        QVERIFY(chart.chart()->legend()->isVisible());
+        for (QLineSeries *s : chart.overlaySeries()) {
+            QCOMPARE(s->pen().style(), Qt::DashLine);
+            QVERIFY(s->count() > 0);
+            const auto markers = chart.chart()->legend()->markers(s);
+            QCOMPARE(markers.size(), 1);
+            QVERIFY(markers.first()->isVisible());
+        }
+        QCOMPARE(chart.overlaySeries()[0]->name(), QStringLiteral("run 41"));
+        QVERIFY(!chart.chart()->legend()->markers(chart.rawSeries()).first()->isVisible());
+        QCOMPARE(chart.xRange(), qMakePair(10.0, 4000.0));  // the longer earlier run widens the axis
+
+        chart.setOverlays({});
+        settle(chart);
+        QCOMPARE(chart.chart()->series().size(), 2);
+        QVERIFY(!chart.chart()->legend()->isVisible());
+        QCOMPARE(chart.xRange(), qMakePair(10.0, 3000.0));
+    }
+
+    void emptyState()
+    {
+        MetricChart chart(MetricKind::GradNorm);
+        chart.resize(600, 300);
+        settle(chart);
+        QVERIFY(chart.isEmptyStateShown());
+        QVector<MetricPoint> nanOnly = run(50);
+        for (MetricPoint &p : nanOnly)
+            p.gradNorm = MetricPoint::none;
+        chart.setPoints(nanOnly);
+        settle(chart);
+        QVERIFY(chart.isEmptyStateShown());
+        QCOMPARE(chart.hoverAt(QPoint(300, 150)), -1);
+        chart.appendPoints(run(1));
+        settle(chart);
+        QVERIFY(!chart.isEmptyStateShown());
+        QCOMPARE(chart.rawSeries()->count(), 1);
+        QVERIFY(chart.xRange().first < 10 && chart.xRange().second > 10);  // one point still has a range
+        chart.setPoints({});
+        settle(chart);
+        QVERIFY(chart.isEmptyStateShown());
+    }
+
+    void appendsAreCoalesced()
+    {
+        MetricChart chart(MetricKind::Loss);
+        chart.resize(900, 400);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.setPoints(run(1000));
+        settle(chart);
+        const int before = chart.redrawCount();
+        const QVector<MetricPoint> more = run(1100);
+        for (int i = 1000; i < 1100; ++i)
+            chart.appendPoints({more[i]});
+        QCOMPARE(chart.redrawCount(), before);  // nothing yet
+        QCOMPARE(chart.points().size(), 1100);
+        settle(chart);
+        QVERIFY(chart.redrawCount() - before <= 2);
+        QVERIFY(chart.redrawCount() > before);
+        QCOMPARE(chart.xRange().second, 11000.0);
+        QCOMPARE(chart.rawSeries()->count(), 1100);
+
+        // A restart from a checkpoint goes back in steps: drawn in step order.
+        chart.appendPoints(run(5));
+        settle(chart);
+        const QList<QPointF> drawn = chart.rawSeries()->points();
+        QVERIFY(std::is_sorted(drawn.begin(), drawn.end(), [](const QPointF &a, const QPointF &b) { return a.x() < b.x(); }));
+    }
+
+    void screenshot()
+    {
+        MetricChart chart(MetricKind::Loss);
+        chart.resize(900, 400);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.setPoints(run(1000));
+        chart.setOverlays({{QStringLiteral("previous run"), run(1200, 2, 0.4)}});
+        settle(chart);
+        const QPointF at = chart.viewportPositionOf(400);
+        QTest::mouseMove(chart.view()->viewport(), at.toPoint());
+        QVERIFY(!chart.hoverText().isEmpty());
+        const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+        QDir().mkpath(shots);
+        const QImage image = chart.grab().toImage();
+        QCOMPARE(image.size(), QSize(900, 400));
+        QVERIFY(image.save(shots + QStringLiteral("/metricchart.png")));
+
+        MetricChart empty(MetricKind::Throughput);
+        empty.resize(600, 250);
+        empty.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&empty));
+        settle(empty);
+        QVERIFY(empty.grab().save(shots + QStringLiteral("/metricchart-empty.png")));
+    }
+};
+
+QTEST_MAIN(TestMetricChart)
+#include "tst_metricchart.moc"
