@@ -56,17 +56,22 @@ inline JobStatus waitForEnd(JobManager &jobs, const QString &id, int timeoutMs =
 }
 
 // A rank's stdout.log as torchrun wrote it (logs/<run>/attempt_N/<rank>/stdout.log).
-inline QByteArray rankStdout(const JobPaths &paths, int rank)
+inline QByteArray rankLog(const JobPaths &paths, int rank, const QString &name)
 {
-    QDirIterator it(paths.logsDir(), {QStringLiteral("stdout.log")}, QDir::Files, QDirIterator::Subdirectories);
+    QDirIterator it(paths.logsDir(), {name}, QDir::Files, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString f = it.next();
-        if (f.endsWith(QStringLiteral("/%1/stdout.log").arg(rank))) {
+        if (f.endsWith(QStringLiteral("/%1/%2").arg(rank).arg(name))) {
             QFile file(f);
             return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
         }
     }
     return {};
+}
+
+inline QByteArray rankStdout(const JobPaths &paths, int rank)
+{
+    return rankLog(paths, rank, QStringLiteral("stdout.log"));
 }
 
 }  // namespace ingot::test

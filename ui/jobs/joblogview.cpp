@@ -10,7 +10,6 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSyntaxHighlighter>
@@ -187,11 +186,23 @@ qint64 JobLogView::droppedLines(int rank) const
 
 QString JobLogView::decode(const QByteArray &bytes)
 {
-    static const QRegularExpression ansi(QStringLiteral("\\x{1b}\\[[0-9;?]*[ -/]*[@-~]"));
-    QString s = nameFromBytes(bytes);
-    s.remove(ansi);
+    // ANSI CSI sequences (colours, cursor moves: ESC [ params final) are dropped; a lone ESC is shown escaped.
+    QByteArray plain;
+    plain.reserve(bytes.size());
+    for (qsizetype i = 0; i < bytes.size(); ++i) {
+        if (bytes[i] == '\x1b' && i + 1 < bytes.size() && bytes[i + 1] == '[') {
+            qsizetype j = i + 2;
+            while (j < bytes.size() && !(bytes[j] >= '@' && bytes[j] <= '~'))
+                ++j;
+            if (j < bytes.size()) {
+                i = j;
+                continue;
+            }
+        }
+        plain += bytes[i];
+    }
     // Tabs stay tabs; every other control character and every undecodable byte is shown escaped.
-    QStringList parts = s.split(QLatin1Char('\t'));
+    QStringList parts = nameFromBytes(plain).split(QLatin1Char('\t'));
     for (QString &p : parts)
         p = displayName(p);
     return parts.join(QLatin1Char('\t'));

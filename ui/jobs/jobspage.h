@@ -4,11 +4,12 @@
 
 #include "services/jobs/jobspec.h"
 
+#include <QDialog>
 #include <QPointer>
 #include <QWidget>
 
 class QCheckBox;
-class QDialog;
+
 class QDialogButtonBox;
 class QLabel;
 class QPushButton;
