@@ -98,7 +98,7 @@ JobMonitor::JobMonitor(JobService *service, QWidget *parent)
     , m_cacheTimer(new QTimer(this))
 {
     auto *col = new QVBoxLayout(this);
-    col->setContentsMargins(0, 0, 0, 0);
+    col->setContentsMargins(4, 4, 4, 4);
     col->addWidget(buildHeader());
     m_tabs->addTab(buildCharts(), tr("Metrics"));
     m_tabs->addTab(m_logs, tr("Logs"));
@@ -268,8 +268,8 @@ QWidget *JobMonitor::buildCharts()
         m_charts << c;
         grid->addWidget(c, i / 2, i % 2);
     }
-    grid->setRowStretch(0, 3);  // the loss row gets more room
-    grid->setRowStretch(1, 2);
+    grid->setRowStretch(0, 1);
+    grid->setRowStretch(1, 1);
 
     connect(m_xAxis, &QComboBox::currentIndexChanged, this, [this](int i) {
         for (MetricChart *c : std::as_const(m_charts))

@@ -117,9 +117,10 @@ JobsPage::JobsPage(JobService *service, QWidget *parent)
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_view->setColumnWidth(JobListModel::Name, 200);
-    m_view->setColumnWidth(JobListModel::Layout, 70);
+    m_view->setColumnWidth(JobListModel::Layout, 130);
     m_view->setColumnWidth(JobListModel::State, 130);
-    m_view->setColumnWidth(JobListModel::Started, 120);
+    m_view->setColumnWidth(JobListModel::Started, 160);
+    m_view->setColumnWidth(JobListModel::Name, 160);
     m_new->setToolTip(tr("Set up and launch a training job"));
     m_remove->setToolTip(tr("Remove the selected job's folder (previewed first; outputs kept unless asked)"));
     m_remove->setEnabled(false);
@@ -143,8 +144,9 @@ JobsPage::JobsPage(JobService *service, QWidget *parent)
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
     split->setChildrenCollapsible(false);
+    split->setSizes({140, 660});
     auto *col = new QVBoxLayout(this);
-    col->setContentsMargins(0, 0, 0, 0);
+    col->setContentsMargins(4, 4, 4, 4);
     col->addWidget(split);
 
     connect(m_new, &QPushButton::clicked, this, &JobsPage::newJob);
