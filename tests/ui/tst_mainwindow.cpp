@@ -40,8 +40,9 @@ private Q_SLOTS:
     void navigationListsOnlyWorkingAreas()
     {
         MainWindow w;
-        QCOMPARE(w.navigation()->count(), 2);
+        QCOMPARE(w.navigation()->count(), 3);
         QCOMPARE(w.navigation()->item(0)->text(), QStringLiteral("Local cache"));
+        QCOMPARE(w.navigation()->item(2)->text(), QStringLiteral("Jobs"));
         QStringList menus;
         for (QAction *a : w.menuBar()->actions())
             menus << a->text();

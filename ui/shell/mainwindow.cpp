@@ -8,6 +8,8 @@
 #include "models/cache/cachetreemodel.h"
 #include "ui/checkpoint/consolidatewizard.h"
 #include "ui/hub/hubcachepage.h"
+#include "ui/jobs/jobspage.h"
+#include "services/jobs/jobservice.h"
 #include "ui/localcache/localcachepage.h"
 #include "ui/shell/settingsdialog.h"
 
@@ -15,6 +17,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QHBoxLayout>
+#include <QLineEdit>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
@@ -34,6 +37,8 @@ MainWindow::MainWindow(QWidget *parent)
     , m_pages(new QStackedWidget(this))
     , m_local(new LocalCachePage(this))
     , m_hub(new HubCachePage(this))
+    , m_jobService(new JobService(makeLocalJobRunner(), this))
+    , m_jobs(new JobsPage(m_jobService, this))
     , m_status(new QLabel(this))
     , m_busy(new QProgressBar(this))
     , m_cancel(new QToolButton(this))
@@ -50,8 +55,11 @@ MainWindow::MainWindow(QWidget *parent)
     local->setToolTip(tr("The Neuron compile cache on this machine (Ctrl+1)"));
     auto *hub = new QListWidgetItem(QIcon(QStringLiteral(":/icons/hub.svg")), tr("Hub caches"), m_nav);
     hub->setToolTip(tr("Compile caches shared on the Hugging Face Hub: browse, compare, look up (Ctrl+2)"));
+    auto *jobs = new QListWidgetItem(QIcon(QStringLiteral(":/icons/jobs.svg")), tr("Jobs"), m_nav);
+    jobs->setToolTip(tr("Training jobs: launch, follow their loss and logs, stop, resume (Ctrl+3)"));
     m_pages->addWidget(m_local);
     m_pages->addWidget(m_hub);
+    m_pages->addWidget(m_jobs);
     m_nav->setCurrentRow(0);
     m_nav->setFixedWidth(150);
     connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
@@ -69,6 +77,8 @@ MainWindow::MainWindow(QWidget *parent)
         return keys;
     });
     connect(m_hub, &HubCachePage::statusChanged, this, &MainWindow::setStatus);
+    connect(m_jobs, &JobsPage::consolidateRequested, this, &MainWindow::showConsolidate);
+    connect(m_jobs, &JobsPage::showCacheEntry, this, &MainWindow::showCacheEntry);
 
     auto *central = new QWidget(this);
     auto *row = new QHBoxLayout(central);
@@ -140,6 +150,8 @@ void MainWindow::buildMenus()
     toLocal->setShortcut(QKeySequence(QStringLiteral("Ctrl+1")));
     QAction *toHub = go->addAction(tr("&Hub caches"), this, [this] { m_nav->setCurrentRow(1); });
     toHub->setShortcut(QKeySequence(QStringLiteral("Ctrl+2")));
+    QAction *toJobs = go->addAction(tr("&Jobs"), this, [this] { m_nav->setCurrentRow(2); });
+    toJobs->setShortcut(QKeySequence(QStringLiteral("Ctrl+3")));
 
     QMenu *hubMenu = menuBar()->addMenu(tr("&Hub"));
     hubMenu->addAction(tr("&Log in…"), m_hub, &HubCachePage::login);
@@ -175,6 +187,14 @@ void MainWindow::showConsolidate(const QString &folder)
     auto *w = new ConsolidateWizard(folder, this);
     w->setAttribute(Qt::WA_DeleteOnClose);
     w->open();
+}
+
+void MainWindow::showCacheEntry(const QString &root, const QString &key)
+{
+    m_nav->setCurrentRow(m_pages->indexOf(m_local));
+    if (m_local->currentRoot() != root)
+        m_local->openRoot(root);
+    m_local->filterEdit()->setText(key);  // the entry, found by its key
 }
 
 void MainWindow::showAbout()

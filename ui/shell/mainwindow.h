@@ -12,6 +12,8 @@ class QToolButton;
 namespace ingot {
 
 class HubCachePage;
+class JobService;
+class JobsPage;
 class LocalCachePage;
 
 struct CacheLocation;
@@ -29,6 +31,7 @@ public:
     void start(const CacheLocation &resolved);
     LocalCachePage *localCachePage() const { return m_local; }
     HubCachePage *hubCachePage() const { return m_hub; }
+    JobsPage *jobsPage() const { return m_jobs; }
     QListWidget *navigation() const { return m_nav; }
     QLabel *statusText() const { return m_status; }
 
@@ -36,6 +39,8 @@ public Q_SLOTS:
     void showSettings();
     void showAbout();
     void showConsolidate(const QString &folder);
+    // The Local cache page, on `root`, filtered to the entry `key`.
+    void showCacheEntry(const QString &root, const QString &key);
 
 protected:
     void closeEvent(QCloseEvent *e) override;
@@ -48,6 +53,8 @@ private:
     QStackedWidget *m_pages;
     LocalCachePage *m_local;
     HubCachePage *m_hub;
+    JobService *m_jobService;
+    JobsPage *m_jobs;
     bool m_hubShown = false;
     QLabel *m_status;
     QProgressBar *m_busy;

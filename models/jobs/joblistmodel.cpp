@@ -1,0 +1,238 @@
+#include "models/jobs/joblistmodel.h"
+
+#include "services/jobs/jobservice.h"
+#include "services/util/names.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QLocale>
+#include <QPainter>
+#include <QPixmap>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ingot {
+
+QColor jobStateColor(JobState s)
+{
+    switch (s) {
+    case JobState::Starting: return QColor(0x8a, 0x6f, 0xd1);
+    case JobState::Compiling: return QColor(0x8a, 0x6f, 0xd1);
+    case JobState::Running: return QColor(0x2f, 0x7e, 0xd8);
+    case JobState::Saving: return QColor(0x2f, 0x7e, 0xd8);
+    case JobState::Stopping: return QColor(0xe0, 0x8e, 0x1b);
+    case JobState::Finished: return QColor(0x2e, 0x9e, 0x4f);
+    case JobState::Failed: return QColor(0xd6, 0x3a, 0x3a);
+    case JobState::Stopped: return QColor(0x9a, 0x9a, 0x9a);
+    }
+    return Qt::gray;
+}
+
+QIcon jobStateIcon(JobState s)
+{
+    static QIcon cache[int(JobState::Stopped) + 1];
+    QIcon &icon = cache[int(s)];
+    if (icon.isNull()) {
+        QPixmap pm(32, 32);
+        pm.fill(Qt::transparent);
+        QPainter p(&pm);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setPen(Qt::NoPen);
+        p.setBrush(jobStateColor(s));
+        if (isFinal(s)) {
+            p.drawEllipse(QRectF(6, 6, 20, 20));
+        } else {  // a ring: still going
+            p.setPen(QPen(jobStateColor(s), 5));
+            p.setBrush(Qt::NoBrush);
+            p.drawEllipse(QRectF(8, 8, 16, 16));
+        }
+        icon = QIcon(pm);
+    }
+    return icon;
+}
+
+namespace {
+
+QString formatDuration(double seconds)
+{
+    if (!(seconds >= 0))
+        return {};
+    const qint64 s = qint64(seconds);
+    if (s < 60)
+        return QCoreApplication::translate("ingot::JobListModel", "%1 s").arg(s);
+    if (s < 3600)
+        return QCoreApplication::translate("ingot::JobListModel", "%1 min %2 s").arg(s / 60).arg(s % 60);
+    return QCoreApplication::translate("ingot::JobListModel", "%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
+}
+
+QString layoutText(const JobSummary &s)
+{
+    const JobStatus &st = s.status;
+    if (st.tensorParallel > 0 || st.dataParallel > 0)
+        return QStringLiteral("%1×%2×%3").arg(st.dataParallel).arg(st.tensorParallel).arg(st.pipelineParallel);
+    const JobSpec &spec = s.record.spec;
+    return QStringLiteral("%1×%2×%3").arg(spec.dataParallel()).arg(spec.tensorParallel).arg(spec.pipelineParallel);
+}
+
+double startedSeconds(const JobSummary &s)
+{
+    return s.status.startedAt > 0 ? s.status.startedAt : double(s.record.createdMs) / 1000.0;
+}
+
+}  // namespace
+
+JobListModel::JobListModel(JobService *service, QObject *parent) : QAbstractTableModel(parent), m_service(service)
+{
+    connect(service, &JobService::historyChanged, this, &JobListModel::reload);
+    connect(service, &JobService::jobUpdated, this, &JobListModel::onJobUpdated);
+    reload();
+}
+
+int JobListModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int JobListModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString JobListModel::jobId(int row) const
+{
+    return row >= 0 && row < m_rows.size() ? m_rows[row].record.id : QString();
+}
+
+int JobListModel::rowOf(const QString &id) const
+{
+    for (int i = 0; i < m_rows.size(); ++i)
+        if (m_rows[i].record.id == id)
+            return i;
+    return -1;
+}
+
+JobStatus JobListModel::status(int row) const
+{
+    if (row < 0 || row >= m_rows.size())
+        return {};
+    return m_rows[row].status;
+}
+
+void JobListModel::reload()
+{
+    if (!m_service)
+        return;
+    const QVector<JobSummary> &fresh = m_service->history();
+    // Drop rows that went, then walk the new order: same id → update in place, new id → insert. A reordering
+    // (which the history, sorted by creation, never does) falls back to a reset.
+    for (int i = int(m_rows.size()) - 1; i >= 0; --i) {
+        const QString id = m_rows[i].record.id;
+        const bool kept = std::any_of(fresh.begin(), fresh.end(), [&](const JobSummary &s) { return s.record.id == id; });
+        if (!kept) {
+            beginRemoveRows({}, i, i);
+            m_rows.remove(i);
+            endRemoveRows();
+        }
+    }
+    for (int i = 0; i < fresh.size(); ++i) {
+        JobSummary s = fresh[i];
+        if (m_service->isWatched(s.record.id))
+            s.status = m_service->status(s.record.id);
+        if (i < m_rows.size() && m_rows[i].record.id == s.record.id) {
+            m_rows[i] = s;
+            continue;
+        }
+        if (rowOf(s.record.id) >= 0) {
+            beginResetModel();
+            m_rows = fresh;
+            for (JobSummary &r : m_rows)
+                if (m_service->isWatched(r.record.id))
+                    r.status = m_service->status(r.record.id);
+            endResetModel();
+            return;
+        }
+        beginInsertRows({}, i, i);
+        m_rows.insert(i, s);
+        endInsertRows();
+    }
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1));
+}
+
+void JobListModel::onJobUpdated(const QString &id)
+{
+    const int row = rowOf(id);
+    if (row < 0 || !m_service)
+        return;
+    m_rows[row].status = m_service->status(id);
+    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+QVariant JobListModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_rows.size())
+        return {};
+    const JobSummary &s = m_rows[index.row()];
+    const JobStatus &st = s.status;
+    if (role == JobIdRole)
+        return s.record.id;
+    if (role == StateRole)
+        return int(st.state);
+    const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+    if (role == SortRole) {
+        switch (index.column()) {
+        case Started: return startedSeconds(s);
+        case Duration: return st.elapsed(now);
+        case FinalLoss: return std::isnan(st.lastLoss) ? -1.0 : st.lastLoss;
+        case State: return int(st.state);
+        default: return data(index, Qt::DisplayRole);
+        }
+    }
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case Name: return displayName(s.record.spec.displayName());
+        case Model: return displayName(s.record.spec.modelLabel());
+        case Layout: return layoutText(s);
+        case State: return jobStateTitle(st.state);
+        case Started:
+            return QLocale().toString(QDateTime::fromMSecsSinceEpoch(qint64(startedSeconds(s) * 1000)),
+                                      QLocale::ShortFormat);
+        case Duration: return formatDuration(st.elapsed(now));
+        case FinalLoss: return std::isnan(st.lastLoss) ? QString() : QLocale().toString(st.lastLoss, 'f', 4);
+        case OutputFolder: return displayName(s.record.outputDir);
+        }
+    }
+    if (role == Qt::DecorationRole && index.column() == State)
+        return jobStateIcon(st.state);
+    if (role == Qt::ForegroundRole && index.column() == State)
+        return jobStateColor(st.state);
+    if (role == Qt::TextAlignmentRole && (index.column() == FinalLoss || index.column() == Duration))
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole) {
+        if (index.column() == State && !st.reason.isEmpty())
+            return displayName(st.reason);
+        if (index.column() == OutputFolder || index.column() == Name)
+            return data(index, Qt::DisplayRole);
+    }
+    return {};
+}
+
+QVariant JobListModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Name: return tr("Name");
+    case Model: return tr("Model");
+    case Layout: return tr("Layout (dp×tp×pp)");
+    case State: return tr("State");
+    case Started: return tr("Started");
+    case Duration: return tr("Duration");
+    case FinalLoss: return tr("Final loss");
+    case OutputFolder: return tr("Output folder");
+    }
+    return {};
+}
+
+}  // namespace ingot

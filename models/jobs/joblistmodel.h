@@ -1,0 +1,49 @@
+// The jobs' history as a table: one row per job folder, newest first, with the live status of followed jobs.
+// Rows are merged by job id when the history is read again, so a selection survives refreshes.
+#pragma once
+
+#include "services/jobs/jobmanager.h"
+
+#include <QAbstractTableModel>
+#include <QColor>
+#include <QIcon>
+#include <QPointer>
+
+namespace ingot {
+
+class JobService;
+
+QColor jobStateColor(JobState s);
+QIcon jobStateIcon(JobState s);
+
+class JobListModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(JobListModel)
+
+public:
+    enum Column { Name, Model, Layout, State, Started, Duration, FinalLoss, OutputFolder, ColumnCount };
+    enum Role { JobIdRole = Qt::UserRole + 1, StateRole, SortRole };
+
+    explicit JobListModel(JobService *service, QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    QString jobId(int row) const;
+    int rowOf(const QString &id) const;  // -1: not in the history
+    JobStatus status(int row) const;     // live when followed, else the history's
+
+    // Reads the service's history now (also done on historyChanged).
+    void reload();
+
+private:
+    void onJobUpdated(const QString &id);
+
+    QPointer<JobService> m_service;
+    QVector<JobSummary> m_rows;
+};
+
+}  // namespace ingot

@@ -1,0 +1,77 @@
+// Real training jobs for UI and model tests: tiny backend runs with torchrun on CPU, in a test's own jobs folder.
+#pragma once
+
+#include "services/jobs/jobmanager.h"
+
+#include <QDirIterator>
+#include <QFile>
+#include <QStringList>
+#include <QThread>
+
+namespace ingot::test {
+
+// Launches the backend with `args` (its flags) on `nproc` processes; "" and `error` set when it does not start.
+inline QString launchJob(JobManager &jobs, const QStringList &args, int nproc, QString *error,
+                         const QString &outputDir = QString(), JobSpec *specOut = nullptr)
+{
+    JobSpec spec;
+    spec.nprocPerNode = nproc;
+    if (!spec.parseTrainingArguments(args, error))
+        return {};
+    spec.outputDir = outputDir;
+    if (specOut)
+        *specOut = spec;
+    LaunchPlan plan;
+    QVector<JobProblem> problems;
+    if (!jobs.plan(spec, &plan, &problems, error)) {
+        for (const JobProblem &p : problems)
+            *error += QStringLiteral(" --%1: %2").arg(p.field, p.message);
+        return {};
+    }
+    if (!jobs.launch(plan, error))
+        return {};
+    return plan.record.id;
+}
+
+inline QString launchSpec(JobManager &jobs, const JobSpec &spec, QString *error)
+{
+    LaunchPlan plan;
+    QVector<JobProblem> problems;
+    if (!jobs.plan(spec, &plan, &problems, error))
+        return {};
+    return jobs.launch(plan, error) ? plan.record.id : QString();
+}
+
+// Blocks until the job has ended (or `timeoutMs`), reading its files as the CLI's `job wait` does.
+inline JobStatus waitForEnd(JobManager &jobs, const QString &id, int timeoutMs = 120000)
+{
+    QString error;
+    for (int waited = 0; waited < timeoutMs; waited += 200) {
+        const JobSummary s = jobs.summary(id, false, &error);
+        if (isFinal(s.status.state) && !s.status.alive)
+            return s.status;
+        QThread::msleep(200);
+    }
+    return jobs.summary(id, false, &error).status;
+}
+
+// A rank's stdout.log as torchrun wrote it (logs/<run>/attempt_N/<rank>/stdout.log).
+inline QByteArray rankLog(const JobPaths &paths, int rank, const QString &name)
+{
+    QDirIterator it(paths.logsDir(), {name}, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString f = it.next();
+        if (f.endsWith(QStringLiteral("/%1/%2").arg(rank).arg(name))) {
+            QFile file(f);
+            return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+        }
+    }
+    return {};
+}
+
+inline QByteArray rankStdout(const JobPaths &paths, int rank)
+{
+    return rankLog(paths, rank, QStringLiteral("stdout.log"));
+}
+
+}  // namespace ingot::test

@@ -1,0 +1,358 @@
+#include "ui/jobs/joblogview.h"
+
+#include "services/util/names.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSignalBlocker>
+#include <QSyntaxHighlighter>
+#include <QTextBlock>
+#include <QVBoxLayout>
+
+namespace ingot {
+
+namespace {
+constexpr int maxLineBytes = 64 * 1024;  // a longer line without a separator is cut there
+}
+
+// Error lines in red, search matches on yellow; only blocks that change are highlighted again.
+class LogHighlighter final : public QSyntaxHighlighter
+{
+public:
+    using QSyntaxHighlighter::QSyntaxHighlighter;
+    void setTerm(const QString &term)
+    {
+        if (term == m_term)
+            return;
+        m_term = term;
+        rehighlight();
+    }
+
+protected:
+    void highlightBlock(const QString &text) override
+    {
+        if (JobLogView::isErrorLine(text)) {
+            QTextCharFormat f;
+            f.setForeground(QColor(0xc0, 0x20, 0x20));
+            setFormat(0, int(text.size()), f);
+        }
+        if (m_term.isEmpty())
+            return;
+        QTextCharFormat match;
+        match.setBackground(QColor(0xff, 0xe0, 0x6a));
+        for (qsizetype at = text.indexOf(m_term, 0, Qt::CaseInsensitive); at >= 0;
+             at = text.indexOf(m_term, at + m_term.size(), Qt::CaseInsensitive))
+            setFormat(int(at), int(m_term.size()), match);
+    }
+
+private:
+    QString m_term;
+};
+
+JobLogView::JobLogView(QWidget *parent)
+    : QWidget(parent)
+    , m_rank(new QComboBox(this))
+    , m_follow(new QCheckBox(tr("&Follow"), this))
+    , m_search(new QLineEdit(this))
+    , m_find(new QPushButton(tr("Find &next"), this))
+    , m_notice(new QLabel(this))
+    , m_text(new QPlainTextEdit(this))
+    , m_highlighter(new LogHighlighter(m_text->document()))
+{
+    m_rank->setToolTip(tr("Which process's output to show: a rank, or torchrun's own"));
+    m_rank->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_follow->setChecked(true);
+    m_follow->setToolTip(tr("Keep the newest line in view"));
+    m_search->setPlaceholderText(tr("Search the log"));
+    m_search->setClearButtonEnabled(true);
+    m_notice->setWordWrap(true);
+    m_notice->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notice->hide();
+    m_text->setReadOnly(true);
+    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_text->setMaximumBlockCount(m_maxLines);
+    m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_text->setUndoRedoEnabled(false);
+
+    auto *row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Process:"), this));
+    row->addWidget(m_rank);
+    row->addWidget(m_follow);
+    row->addStretch(1);
+    row->addWidget(m_search, 2);
+    row->addWidget(m_find);
+    auto *col = new QVBoxLayout(this);
+    col->setContentsMargins(0, 0, 0, 0);
+    col->addLayout(row);
+    col->addWidget(m_notice);
+    col->addWidget(m_text, 1);
+
+    connect(m_rank, &QComboBox::currentIndexChanged, this, [this] { rebuildView(); });
+    connect(m_search, &QLineEdit::textChanged, this, [this](const QString &t) { m_highlighter->setTerm(t); });
+    connect(m_search, &QLineEdit::returnPressed, this, &JobLogView::findNext);
+    connect(m_find, &QPushButton::clicked, this, &JobLogView::findNext);
+    connect(m_follow, &QCheckBox::toggled, this, [this](bool on) {
+        if (on)
+            m_text->verticalScrollBar()->setValue(m_text->verticalScrollBar()->maximum());
+    });
+}
+
+JobLogView::~JobLogView() = default;
+
+bool JobLogView::isErrorLine(const QString &line)
+{
+    return line.contains(QLatin1String("Traceback")) || line.contains(QLatin1String("Error"))
+        || line.contains(QLatin1String("ingot_train: error:"));
+}
+
+void JobLogView::setJob(const QString &id, const QString &jobFolder)
+{
+    m_job = id;
+    m_jobFolder = jobFolder;
+    const QSignalBlocker block(m_rank);
+    m_rank->clear();
+    const JobLogs &logs = m_logs[id];
+    QList<int> ranks = logs.keys();
+    if (!ranks.contains(0))
+        ranks << 0;
+    addRanks(ranks);
+    m_rank->setCurrentIndex(m_rank->findData(0));
+    rebuildView();
+}
+
+void JobLogView::addRanks(const QList<int> &ranks)
+{
+    for (int r : ranks)
+        ensureRankItem(r);
+}
+
+void JobLogView::ensureRankItem(int rank)
+{
+    if (m_rank->findData(rank) >= 0)
+        return;
+    // Ranks in order, torchrun last.
+    int at = 0;
+    while (at < m_rank->count()) {
+        const int r = m_rank->itemData(at).toInt();
+        if (rank >= 0 && (r < 0 || r > rank))
+            break;
+        ++at;
+    }
+    const bool wasEmpty = m_rank->count() == 0;
+    const QSignalBlocker block(m_rank);
+    m_rank->insertItem(at, rank < 0 ? tr("torchrun") : tr("Rank %1").arg(rank), rank);
+    if (wasEmpty)
+        m_rank->setCurrentIndex(0);
+}
+
+void JobLogView::showRank(int rank)
+{
+    ensureRankItem(rank);
+    m_rank->setCurrentIndex(m_rank->findData(rank));
+}
+
+int JobLogView::shownRank() const
+{
+    return m_rank->currentIndex() < 0 ? 0 : m_rank->currentData().toInt();
+}
+
+void JobLogView::setMaxLines(int lines)
+{
+    m_maxLines = std::max(1, lines);
+    m_text->setMaximumBlockCount(m_maxLines);
+    rebuildView();
+}
+
+int JobLogView::lineCount(int rank) const
+{
+    const auto job = m_logs.constFind(m_job);
+    if (job == m_logs.cend() || !job->contains(rank))
+        return 0;
+    return int(job->value(rank).lines.size());
+}
+
+qint64 JobLogView::droppedLines(int rank) const
+{
+    const auto job = m_logs.constFind(m_job);
+    return job == m_logs.cend() ? 0 : job->value(rank).dropped;
+}
+
+QString JobLogView::decode(const QByteArray &bytes)
+{
+    // ANSI CSI sequences (colours, cursor moves: ESC [ params final) are dropped; a lone ESC is shown escaped.
+    QByteArray plain;
+    plain.reserve(bytes.size());
+    for (qsizetype i = 0; i < bytes.size(); ++i) {
+        if (bytes[i] == '\x1b' && i + 1 < bytes.size() && bytes[i + 1] == '[') {
+            qsizetype j = i + 2;
+            while (j < bytes.size() && !(bytes[j] >= '@' && bytes[j] <= '~'))
+                ++j;
+            if (j < bytes.size()) {
+                i = j;
+                continue;
+            }
+        }
+        plain += bytes[i];
+    }
+    // Tabs stay tabs; every other control character and every undecodable byte is shown escaped.
+    QStringList parts = nameFromBytes(plain).split(QLatin1Char('\t'));
+    for (QString &p : parts)
+        p = displayName(p);
+    return parts.join(QLatin1Char('\t'));
+}
+
+void JobLogView::store(RankLog &log, Line line, Change *change)
+{
+    if (!log.lines.empty() && log.lines.back().open && log.lines.back().stderrLine == line.stderrLine) {
+        const bool lastShown = change->lines.isEmpty();
+        log.lines.back() = line;
+        if (lastShown) {
+            change->replaceLast = true;
+            change->lines << line.text;
+        } else {
+            change->lines.last() = line.text;
+        }
+        return;
+    }
+    log.lines.push_back(std::move(line));
+    change->lines << log.lines.back().text;
+    while (log.lines.size() > size_t(m_maxLines)) {
+        log.lines.pop_front();
+        ++log.dropped;
+    }
+}
+
+JobLogView::Change JobLogView::take(RankLog &log, const LogChunk &chunk)
+{
+    Change change;
+    const int s = chunk.isStderr ? 1 : 0;
+    QByteArray &partial = log.partial[s];
+    const QByteArray &in = chunk.bytes;
+    qsizetype from = 0;
+    if (log.afterCr[s] && !in.isEmpty() && in.front() == '\n')
+        from = 1;  // the '\n' of a "\r\n" split between two reads
+    log.afterCr[s] = false;
+    for (qsizetype i = from; i < in.size(); ++i) {
+        const char c = in[i];
+        if (c != '\n' && c != '\r')
+            continue;
+        partial += in.mid(from, i - from);
+        Line line;
+        line.stderrLine = chunk.isStderr;
+        line.text = decode(partial);
+        line.error = isErrorLine(line.text);
+        partial.clear();
+        if (c == '\r') {
+            if (i + 1 < in.size() && in[i + 1] == '\n') {
+                ++i;
+            } else {
+                line.open = true;  // tqdm redraws: the next line of this stream replaces this one
+                log.afterCr[s] = i + 1 == in.size();
+            }
+        }
+        store(log, std::move(line), &change);
+        from = i + 1;
+    }
+    partial += in.mid(from);
+    if (partial.size() > maxLineBytes) {
+        Line line;
+        line.stderrLine = chunk.isStderr;
+        line.text = decode(partial.left(maxLineBytes)) + tr(" [line cut]");
+        partial.clear();
+        store(log, std::move(line), &change);
+    }
+    return change;
+}
+
+void JobLogView::append(const QString &id, const QVector<LogChunk> &chunks)
+{
+    JobLogs &logs = m_logs[id];
+    for (const LogChunk &chunk : chunks) {
+        Change change = take(logs[chunk.rank], chunk);
+        if (id != m_job)
+            continue;
+        ensureRankItem(chunk.rank);
+        if (chunk.rank == shownRank())
+            applyChange(change);
+    }
+    if (id == m_job)
+        updateNotice();
+}
+
+void JobLogView::applyChange(const Change &change)
+{
+    if (change.lines.isEmpty())
+        return;
+    QScrollBar *bar = m_text->verticalScrollBar();
+    const int keep = bar->value();
+    QStringList lines = change.lines;
+    if (change.replaceLast && m_text->document()->blockCount() > 0 && !m_text->document()->isEmpty()) {
+        QTextCursor c(m_text->document()->lastBlock());
+        c.movePosition(QTextCursor::StartOfBlock);
+        c.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+        c.insertText(lines.takeFirst());
+    }
+    if (!lines.isEmpty())
+        m_text->appendPlainText(lines.join(QLatin1Char('\n')));
+    if (m_follow->isChecked())
+        bar->setValue(bar->maximum());
+    else
+        bar->setValue(keep);
+}
+
+void JobLogView::rebuildView()
+{
+    QStringList lines;
+    const auto job = m_logs.constFind(m_job);
+    if (job != m_logs.cend()) {
+        const auto rank = job->constFind(shownRank());
+        if (rank != job->cend()) {
+            lines.reserve(qsizetype(rank->lines.size()));
+            for (const Line &l : rank->lines)
+                lines << l.text;
+        }
+    }
+    m_text->setPlainText(lines.join(QLatin1Char('\n')));
+    if (m_follow->isChecked())
+        m_text->verticalScrollBar()->setValue(m_text->verticalScrollBar()->maximum());
+    updateNotice();
+}
+
+void JobLogView::updateNotice()
+{
+    const int rank = shownRank();
+    const qint64 dropped = droppedLines(rank);
+    if (dropped <= 0) {
+        m_notice->hide();
+        return;
+    }
+    const QString file = rank < 0 ? m_jobFolder + QStringLiteral("/launcher.log")
+                                  : m_jobFolder + QStringLiteral("/logs/…/%1/stdout.log, stderr.log").arg(rank);
+    m_notice->setText(tr("Showing the last %L1 lines; %L2 older lines are in %3")
+                          .arg(m_maxLines)
+                          .arg(dropped)
+                          .arg(displayName(file)));
+    m_notice->show();
+}
+
+bool JobLogView::findNext()
+{
+    const QString term = m_search->text();
+    if (term.isEmpty())
+        return false;
+    if (m_text->find(term))
+        return true;
+    QTextCursor c = m_text->textCursor();
+    c.movePosition(QTextCursor::Start);
+    m_text->setTextCursor(c);
+    return m_text->find(term);
+}
+
+}  // namespace ingot

@@ -1,0 +1,683 @@
+#include "ui/jobs/jobmonitorwidget.h"
+
+#include "models/cache/statecolors.h"
+#include "models/jobs/joblistmodel.h"
+#include "services/cache/cachelocation.h"
+#include "services/cache/cachesession.h"
+#include "services/util/names.h"
+#include "services/util/units.h"
+#include "ui/jobs/joblogview.h"
+#include "ui/jobs/metricchart.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDesktopServices>
+#include <QDir>
+#include <QFontDatabase>
+#include <QFrame>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSlider>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QUrl>
+#include <QVBoxLayout>
+
+#include <climits>
+#include <cmath>
+
+namespace ingot {
+
+namespace {
+
+// Text from a job's files, shown as it is but with every control character except newlines and tabs escaped.
+QString displayText(const QString &text)
+{
+    QStringList lines = text.split(QLatin1Char('\n'));
+    for (QString &line : lines) {
+        QStringList parts = line.split(QLatin1Char('\t'));
+        for (QString &p : parts)
+            p = displayName(p);
+        line = parts.join(QLatin1Char('\t'));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString formatSeconds(double seconds)
+{
+    if (!(seconds >= 0))
+        return QString();
+    const qint64 s = qint64(std::llround(seconds));
+    if (s < 60)
+        return JobMonitor::tr("%1 s").arg(s);
+    if (s < 3600)
+        return JobMonitor::tr("%1 min %2 s").arg(s / 60).arg(s % 60);
+    return JobMonitor::tr("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
+}
+
+const QRegularExpression &checkpointName()
+{
+    static const QRegularExpression re(QStringLiteral("^checkpoint-(\\d+)$"));
+    return re;
+}
+
+}  // namespace
+
+JobMonitor::JobMonitor(JobService *service, QWidget *parent)
+    : QWidget(parent)
+    , m_service(service)
+    , m_title(new QLabel(this))
+    , m_state(new QLabel(this))
+    , m_banner(new QFrame(this))
+    , m_reason(new QLabel(m_banner))
+    , m_detailToggle(new QToolButton(m_banner))
+    , m_detail(new QPlainTextEdit(m_banner))
+    , m_progress(new QProgressBar(this))
+    , m_facts(new QLabel(this))
+    , m_stop(new QPushButton(tr("&Stop"), this))
+    , m_resume(new QPushButton(tr("&Resume"), this))
+    , m_consolidate(new QPushButton(tr("&Consolidate…"), this))
+    , m_openOutput(new QPushButton(tr("&Open output folder"), this))
+    , m_launchAgain(new QPushButton(tr("&Launch again…"), this))
+    , m_killTimer(new QTimer(this))
+    , m_tabs(new QTabWidget(this))
+    , m_logs(new JobLogView(this))
+    , m_cache(new CacheSession(this))
+    , m_cacheTimer(new QTimer(this))
+{
+    auto *col = new QVBoxLayout(this);
+    col->setContentsMargins(4, 4, 4, 4);
+    col->addWidget(buildHeader());
+    m_tabs->addTab(buildCharts(), tr("Metrics"));
+    m_tabs->addTab(m_logs, tr("Logs"));
+    m_tabs->addTab(buildCompileActivity(), tr("Compile activity"));
+    col->addWidget(m_tabs, 1);
+
+    m_killTimer->setSingleShot(true);
+    m_killTimer->setInterval(JobManager::stopGraceSeconds * 1000);
+    connect(m_killTimer, &QTimer::timeout, this, [this] {
+        m_killArmed = true;
+        updateActions();
+    });
+    m_cache->setWatching(false);  // a running job's cache is rescanned every few seconds instead
+    m_cacheTimer->setInterval(5000);
+    connect(m_cacheTimer, &QTimer::timeout, this, &JobMonitor::rescanCompileCache);
+    connect(m_cache, &CacheSession::scanFinished, this, &JobMonitor::refreshCompileList);
+
+    connect(service, &JobService::jobUpdated, this, &JobMonitor::onJobUpdated);
+    connect(service, &JobService::metricsAppended, this, [this](const QString &id, const QVector<MetricPoint> &pts) {
+        if (id != m_id)
+            return;
+        for (MetricChart *c : std::as_const(m_charts))
+            c->appendPoints(pts);
+    });
+    connect(service, &JobService::logsAppended, m_logs, &JobLogView::append);
+    connect(service, &JobService::historyChanged, this, [this] {
+        if (!hasRecord() && !m_id.isEmpty())
+            setJob(m_id);  // it was launched a moment ago: its record is listed now
+    });
+    connect(service, &JobService::stopAnswered, this, [this](const QString &id, const QString &message, bool ok) {
+        if (id != m_id)
+            return;
+        m_facts->setText(displayText(message));
+        if (!ok)
+            m_stopSent = false;
+        updateActions();
+    });
+    setJob(QString());
+}
+
+JobMonitor::~JobMonitor()
+{
+    m_checkpointScan.discard();
+}
+
+QWidget *JobMonitor::buildHeader()
+{
+    auto *w = new QWidget(this);
+    QFont big = m_title->font();
+    big.setPointSizeF(big.pointSizeF() * 1.35);
+    big.setBold(true);
+    m_title->setFont(big);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_state->setTextFormat(Qt::PlainText);
+    QFont bold = m_state->font();
+    bold.setBold(true);
+    m_state->setFont(bold);
+
+    auto *banner = static_cast<QFrame *>(m_banner);
+    banner->setObjectName(QStringLiteral("reasonBanner"));
+    banner->setFrameShape(QFrame::StyledPanel);
+    banner->setStyleSheet(QStringLiteral("#reasonBanner { background: #fbe4e4; border: 1px solid #d63a3a; "
+                                         "border-radius: 4px; }"));
+    m_reason->setWordWrap(true);
+    m_reason->setTextFormat(Qt::PlainText);
+    m_reason->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_detailToggle->setText(tr("Details"));
+    m_detailToggle->setCheckable(true);
+    m_detailToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_detailToggle->setArrowType(Qt::RightArrow);
+    m_detail->setReadOnly(true);
+    m_detail->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_detail->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_detail->setMaximumHeight(180);
+    m_detail->hide();
+    connect(m_detailToggle, &QToolButton::toggled, this, [this](bool on) {
+        m_detail->setVisible(on);
+        m_detailToggle->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+    });
+    auto *bannerCol = new QVBoxLayout(banner);
+    bannerCol->setContentsMargins(8, 6, 8, 6);
+    auto *bannerRow = new QHBoxLayout;
+    bannerRow->addWidget(m_reason, 1);
+    bannerRow->addWidget(m_detailToggle, 0, Qt::AlignTop);
+    bannerCol->addLayout(bannerRow);
+    bannerCol->addWidget(m_detail);
+    m_banner->hide();
+
+    m_progress->setTextVisible(true);
+    m_progress->setMinimumWidth(220);
+    m_facts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_facts->setWordWrap(true);
+
+    m_stop->setToolTip(tr("Ask the job to stop: it saves a checkpoint and ends (SIGTERM). After %1 s the button "
+                          "kills it instead.")
+                           .arg(JobManager::stopGraceSeconds));
+    m_resume->setToolTip(tr("Launch the same settings again, resuming from the newest checkpoint"));
+    m_consolidate->setToolTip(tr("Merge the sharded checkpoint into one model (the consolidation wizard)"));
+    m_launchAgain->setToolTip(tr("Open these settings in the launcher"));
+    connect(m_stop, &QPushButton::clicked, this, &JobMonitor::stop);
+    connect(m_resume, &QPushButton::clicked, this, &JobMonitor::resume);
+    connect(m_consolidate, &QPushButton::clicked, this, &JobMonitor::consolidate);
+    connect(m_openOutput, &QPushButton::clicked, this, &JobMonitor::openOutputFolder);
+    connect(m_launchAgain, &QPushButton::clicked, this, &JobMonitor::launchAgain);
+
+    auto *titleRow = new QHBoxLayout;
+    titleRow->addWidget(m_title);
+    titleRow->addSpacing(12);
+    titleRow->addWidget(m_state);
+    titleRow->addStretch(1);
+    titleRow->addWidget(m_stop);
+    titleRow->addWidget(m_resume);
+    titleRow->addWidget(m_consolidate);
+    titleRow->addWidget(m_openOutput);
+    titleRow->addWidget(m_launchAgain);
+    auto *progressRow = new QHBoxLayout;
+    progressRow->addWidget(m_progress);
+    progressRow->addWidget(m_facts, 1);
+
+    auto *col = new QVBoxLayout(w);
+    col->setContentsMargins(0, 0, 0, 4);
+    col->addLayout(titleRow);
+    col->addWidget(m_banner);
+    col->addLayout(progressRow);
+    return w;
+}
+
+QWidget *JobMonitor::buildCharts()
+{
+    auto *w = new QWidget(this);
+    m_xAxis = new QComboBox(w);
+    m_xAxis->addItem(tr("By step"));
+    m_xAxis->addItem(tr("By time"));
+    m_logScale = new QCheckBox(tr("Lo&g scale"), w);
+    m_smoothing = new QSlider(Qt::Horizontal, w);
+    m_smoothing->setRange(0, 99);
+    m_smoothing->setValue(60);
+    m_smoothing->setMaximumWidth(160);
+    m_smoothing->setToolTip(tr("How much the loss curve is smoothed (an exponential moving average)"));
+    m_smoothingValue = new QLabel(w);
+    m_compare = new QToolButton(w);
+    m_compare->setText(tr("Compare with…"));
+    m_compare->setPopupMode(QToolButton::InstantPopup);
+    m_compare->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_compare->setMenu(new QMenu(m_compare));
+    m_compare->setToolTip(tr("Overlay other runs from the history"));
+    connect(m_compare->menu(), &QMenu::aboutToShow, this, &JobMonitor::rebuildCompareMenu);
+
+    auto *row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("X axis:"), w));
+    row->addWidget(m_xAxis);
+    row->addWidget(m_logScale);
+    row->addSpacing(12);
+    row->addWidget(new QLabel(tr("Smoothing:"), w));
+    row->addWidget(m_smoothing);
+    row->addWidget(m_smoothingValue);
+    row->addStretch(1);
+    row->addWidget(m_compare);
+
+    auto *grid = new QGridLayout;
+    grid->setSpacing(4);
+    const MetricKind kinds[] = {MetricKind::Loss, MetricKind::LearningRate, MetricKind::GradNorm,
+                                MetricKind::Throughput};
+    for (int i = 0; i < 4; ++i) {
+        auto *c = new MetricChart(kinds[i], w);
+        c->setMinimumSize(260, 180);
+        m_charts << c;
+        grid->addWidget(c, i / 2, i % 2);
+    }
+    grid->setRowStretch(0, 1);
+    grid->setRowStretch(1, 1);
+
+    connect(m_xAxis, &QComboBox::currentIndexChanged, this, [this](int i) {
+        for (MetricChart *c : std::as_const(m_charts))
+            c->setXAxisMode(i == 1 ? MetricChart::XAxisMode::Time : MetricChart::XAxisMode::Step);
+    });
+    connect(m_logScale, &QCheckBox::toggled, this, [this](bool on) {
+        for (MetricChart *c : std::as_const(m_charts))
+            c->setLogScale(on);
+    });
+    auto smoothing = [this](int v) {
+        m_smoothingValue->setText(QLocale().toString(v / 100.0, 'f', 2));
+        chart(MetricKind::Loss)->setSmoothing(v / 100.0);
+    };
+    connect(m_smoothing, &QSlider::valueChanged, this, smoothing);
+    smoothing(m_smoothing->value());
+
+    auto *col = new QVBoxLayout(w);
+    col->addLayout(row);
+    col->addLayout(grid, 1);
+    return w;
+}
+
+QWidget *JobMonitor::buildCompileActivity()
+{
+    auto *w = new QWidget(this);
+    m_compileLabel = new QLabel(w);
+    m_compileLabel->setWordWrap(true);
+    m_compileLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_compileList = new QTreeWidget(w);
+    m_compileList->setRootIsDecorated(false);
+    m_compileList->setHeaderLabels({tr("Entry"), tr("State"), tr("Size"), tr("Changed")});
+    m_compileList->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_compileList->header()->setStretchLastSection(false);
+    m_compileList->setToolTip(tr("Double-click an entry to show it on the Local cache page"));
+    connect(m_compileList, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
+        Q_EMIT showCacheEntry(m_cacheRoot, item->data(0, Qt::UserRole).toString());
+    });
+    auto *col = new QVBoxLayout(w);
+    col->addWidget(m_compileLabel);
+    col->addWidget(m_compileList, 1);
+    return w;
+}
+
+MetricChart *JobMonitor::chart(MetricKind kind) const
+{
+    for (MetricChart *c : m_charts)
+        if (c->kind() == kind)
+            return c;
+    return nullptr;
+}
+
+JobStatus JobMonitor::status() const
+{
+    return m_service && !m_id.isEmpty() ? m_service->status(m_id) : JobStatus();
+}
+
+void JobMonitor::setJob(const QString &id)
+{
+    const bool sameJob = id == m_id;
+    m_id = id;
+    m_record = JobRecordFile();
+    if (m_service && !id.isEmpty()) {
+        if (const JobSummary *s = m_service->find(id))
+            m_record = s->record;
+        m_service->watch(id);
+    }
+    if (!sameJob) {
+        m_checkpoint.clear();
+        m_lastCheckpointSeen.clear();
+        m_outputExists = false;
+        m_killArmed = false;
+        m_stopSent = false;
+        m_killTimer->stop();
+        m_overlayIds.clear();
+        m_overlayPoints.clear();
+        m_compileList->clear();
+        const QVector<MetricPoint> pts = m_service && !id.isEmpty() ? m_service->metrics(id) : QVector<MetricPoint>();
+        for (MetricChart *c : std::as_const(m_charts)) {
+            c->setOverlays({});
+            c->setPoints(pts);
+        }
+        const QString folder = m_service && !id.isEmpty() ? JobManager(m_service->sharedRunner()).paths(id).root
+                                                          : QString();
+        m_logs->setJob(id, folder);
+    }
+    if (m_service && !id.isEmpty())
+        m_logs->addRanks(m_service->ranks(id));
+    m_title->setText(hasRecord() ? displayName(m_record.spec.displayName()) : id);
+    m_title->setToolTip(id);
+    m_lastState = status().state;
+    updateStatus();
+    if (hasRecord()) {
+        scanCheckpoints();
+        openCompileCache();
+    }
+}
+
+void JobMonitor::onJobUpdated(const QString &id)
+{
+    if (id != m_id)
+        return;
+    const JobStatus st = status();
+    m_logs->addRanks(m_service->ranks(id));
+    const bool ended = isFinal(st.state) && !isFinal(m_lastState);
+    m_lastState = st.state;
+    if (ended || st.lastCheckpoint != m_lastCheckpointSeen) {
+        m_lastCheckpointSeen = st.lastCheckpoint;
+        scanCheckpoints();
+    }
+    if (ended) {
+        m_killTimer->stop();
+        rescanCompileCache();
+    }
+    updateStatus();
+}
+
+void JobMonitor::updateStatus()
+{
+    const JobStatus st = status();
+    const bool known = !m_id.isEmpty();
+    m_state->setText(known ? jobStateTitle(st.state) : QString());
+    m_state->setStyleSheet(QStringLiteral("color: %1;").arg(jobStateColor(st.state).name()));
+
+    const bool failed = st.state == JobState::Failed;
+    if (failed) {
+        QString reason = st.reason.isEmpty() ? tr("The job failed (no reason was found in its logs).")
+                                             : displayText(st.reason);
+        if (st.reasonRank >= 0)
+            reason = tr("Rank %1: %2").arg(st.reasonRank).arg(reason);
+        m_reason->setText(reason);
+        m_detail->setPlainText(displayText(st.reasonDetail));
+        m_detailToggle->setVisible(!st.reasonDetail.isEmpty());
+    }
+    m_banner->setVisible(failed);
+
+    if (st.maxSteps > 0) {
+        m_progress->setRange(0, int(std::min<qint64>(st.maxSteps, INT_MAX)));
+        m_progress->setValue(int(std::min(st.step, st.maxSteps)));
+        m_progress->setFormat(tr("step %L1 of %L2").arg(st.step).arg(st.maxSteps));
+    } else if (st.alive) {
+        m_progress->setRange(0, 0);
+        m_progress->setFormat(tr("step %L1").arg(st.step));
+    } else {
+        m_progress->setRange(0, 1);
+        m_progress->setValue(isFinal(st.state) ? 1 : 0);
+        m_progress->setFormat(tr("step %L1").arg(st.step));
+    }
+
+    QStringList facts;
+    const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+    if (known && st.startedAt > 0)
+        facts << tr("Elapsed %1").arg(formatSeconds(st.elapsed(now)));
+    if (st.alive && !std::isnan(st.etaSeconds))
+        facts << tr("ETA %1").arg(formatSeconds(st.etaSeconds));
+    if (!std::isnan(st.tokensPerSecond))
+        facts << tr("%L1 tokens/s").arg(st.tokensPerSecond, 0, 'f', 0);
+    if (!std::isnan(st.lastLoss))
+        facts << tr("loss %L1").arg(st.lastLoss, 0, 'f', 4);
+    if (!st.peakMemoryPerRank.isEmpty() && !st.alive) {
+        QStringList ranks;
+        for (int r = 0; r < st.peakMemoryPerRank.size(); ++r)
+            if (st.peakMemoryPerRank[r] >= 0)
+                ranks << tr("rank %1: %2").arg(r).arg(formatBytes(st.peakMemoryPerRank[r]));
+        if (!ranks.isEmpty())
+            facts << tr("peak memory %1").arg(ranks.join(QStringLiteral(", ")));
+    } else if (st.peakMemory >= 0) {
+        facts << tr("peak memory %1 (rank 0)").arg(formatBytes(st.peakMemory));
+    }
+    if (st.worldSize > 0)
+        facts << tr("layout %1×%2×%3 (dp×tp×pp)").arg(st.dataParallel).arg(st.tensorParallel).arg(st.pipelineParallel);
+    m_facts->setText(facts.join(QStringLiteral(" · ")));
+    if (st.alive && !m_cacheTimer->isActive() && !m_cacheRoot.isEmpty())
+        m_cacheTimer->start();
+    else if (!st.alive)
+        m_cacheTimer->stop();
+    updateActions();
+}
+
+void JobMonitor::updateActions()
+{
+    const JobStatus st = status();
+    const bool running = st.alive && !isFinal(st.state);
+    m_stop->setEnabled(running && (!m_stopSent || m_killArmed));
+    if (!running) {
+        m_stop->setText(tr("&Stop"));
+    } else if (m_killArmed) {
+        m_stop->setText(tr("&Kill"));
+        m_stop->setToolTip(tr("Kill every process of the job now (SIGKILL): no checkpoint is saved"));
+    } else {
+        m_stop->setText(m_stopSent ? tr("Stopping…") : tr("&Stop"));
+    }
+    const bool ended = hasRecord() && isFinal(st.state);
+    m_resume->setEnabled(ended && !m_checkpoint.isEmpty());
+    m_resume->setToolTip(m_checkpoint.isEmpty() ? tr("No checkpoint-N in the output folder to resume from")
+                                                : tr("Resume from %1").arg(displayName(m_checkpoint)));
+    m_consolidate->setEnabled(ended && m_outputExists);
+    m_openOutput->setEnabled(hasRecord() && m_outputExists);
+    m_openOutput->setToolTip(hasRecord() ? displayName(m_record.outputDir) : QString());
+    m_launchAgain->setEnabled(hasRecord());
+}
+
+void JobMonitor::stop()
+{
+    if (!m_service || m_id.isEmpty())
+        return;
+    if (m_killArmed) {
+        m_service->stop(m_id, true);
+        m_stop->setEnabled(false);
+        return;
+    }
+    m_stopSent = true;
+    m_service->stop(m_id, false);
+    m_killTimer->start();
+    updateActions();
+}
+
+void JobMonitor::resume()
+{
+    if (!hasRecord() || m_checkpoint.isEmpty())
+        return;
+    JobSpec spec = m_record.spec;
+    spec.resumeFrom = m_checkpoint;
+    Q_EMIT resumeRequested(spec);
+}
+
+void JobMonitor::launchAgain()
+{
+    if (!hasRecord())
+        return;
+    JobSpec spec = m_record.spec;
+    Q_EMIT launchAgainRequested(spec);
+}
+
+void JobMonitor::consolidate()
+{
+    if (hasRecord())
+        Q_EMIT consolidateRequested(m_record.outputDir);
+}
+
+void JobMonitor::openOutputFolder()
+{
+    if (hasRecord())
+        QDesktopServices::openUrl(QUrl::fromLocalFile(m_record.outputDir));
+}
+
+void JobMonitor::scanCheckpoints()
+{
+    if (!m_service || !hasRecord())
+        return;
+    struct Found {
+        bool exists = false;
+        QString checkpoint;
+    };
+    std::shared_ptr<JobRunner> runner = m_service->sharedRunner();
+    const QString out = m_record.outputDir;
+    const QString id = m_id;
+    m_checkpointScan.discard();
+    m_checkpointScan = runTask(
+        this,
+        [runner, out](TaskControl &) {
+            Found f;
+            const QStringList files = runner->listFiles(out, 2);
+            f.exists = !files.isEmpty() || runner->readFile(out, 0, 0).exists;
+            qint64 best = -1;
+            for (const QString &rel : files) {
+                const QString top = rel.section(QLatin1Char('/'), 0, 0);
+                const QRegularExpressionMatch m = checkpointName().match(top);
+                if (m.hasMatch() && rel.contains(QLatin1Char('/')) && m.captured(1).toLongLong() > best) {
+                    best = m.captured(1).toLongLong();
+                    f.checkpoint = out + QLatin1Char('/') + top;
+                }
+            }
+            return f;
+        },
+        [this, id](Found f) {
+            if (id != m_id)
+                return;
+            m_checkpoint = f.checkpoint;
+            m_outputExists = f.exists;
+            updateActions();
+            Q_EMIT checkpointsScanned();
+        });
+}
+
+void JobMonitor::rebuildCompareMenu()
+{
+    QMenu *menu = m_compare->menu();
+    menu->clear();
+    if (!m_service)
+        return;
+    for (const JobSummary &s : m_service->history()) {
+        if (s.record.id == m_id)
+            continue;
+        QAction *a = menu->addAction(tr("%1 (%2, %3)")
+                                         .arg(displayName(s.record.spec.displayName()), s.record.id,
+                                              jobStateTitle(s.status.state)));
+        a->setCheckable(true);
+        a->setChecked(m_overlayIds.contains(s.record.id));
+        const QString other = s.record.id;
+        connect(a, &QAction::toggled, this, [this, other](bool on) { setOverlay(other, on); });
+    }
+    if (menu->isEmpty())
+        menu->addAction(tr("No other runs yet"))->setEnabled(false);
+}
+
+void JobMonitor::setOverlay(const QString &otherId, bool on)
+{
+    if (!m_service || otherId == m_id)
+        return;
+    if (!on) {
+        m_overlayIds.removeAll(otherId);
+        m_overlayPoints.remove(otherId);
+        applyOverlays();
+        return;
+    }
+    if (m_overlayIds.contains(otherId))
+        return;
+    m_overlayIds << otherId;
+    QPointer<JobMonitor> self(this);
+    const QString id = m_id;
+    m_service->loadMetrics(otherId, [self, id, otherId](const QVector<MetricPoint> &pts) {
+        if (!self || self->m_id != id || !self->m_overlayIds.contains(otherId))
+            return;
+        self->m_overlayPoints.insert(otherId, pts);
+        self->applyOverlays();
+    });
+}
+
+void JobMonitor::applyOverlays()
+{
+    QVector<MetricChart::Overlay> overlays;
+    for (const QString &other : std::as_const(m_overlayIds)) {
+        if (!m_overlayPoints.contains(other))
+            continue;
+        const JobSummary *s = m_service ? m_service->find(other) : nullptr;
+        const QString name = s ? displayName(s->record.spec.displayName()) : other;
+        overlays.append({tr("%1 (%2)").arg(name, other.left(15)), m_overlayPoints.value(other)});
+    }
+    for (MetricChart *c : std::as_const(m_charts))
+        c->setOverlays(overlays);
+}
+
+void JobMonitor::openCompileCache()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const auto &kv : m_record.spec.env)
+        env.insert(kv.first, kv.second);
+    if (!m_record.spec.neuronCcFlags.isEmpty())
+        env.insert(QStringLiteral("NEURON_CC_FLAGS"), m_record.spec.neuronCcFlags);
+    if (!m_record.spec.compileCacheUrl.isEmpty())
+        env.insert(QStringLiteral("NEURON_COMPILE_CACHE_URL"), m_record.spec.compileCacheUrl);
+    const CacheLocation where = CacheLocation::resolve(env);
+    if (!where.isSupported() || where.cachingDisabled) {
+        m_cacheRoot.clear();
+        m_compileLabel->setText(where.cachingDisabled ? tr("This job compiles without a cache (--no_cache).")
+                                                      : where.unsupportedReason());
+        return;
+    }
+    m_cacheRoot = where.path;
+    m_compileLabel->setText(tr("Entries of %1 written since the job started").arg(displayName(m_cacheRoot)));
+    if (m_cache->root() != m_cacheRoot)
+        m_cache->setRoot(m_cacheRoot);
+    else
+        m_cache->rescan();
+}
+
+void JobMonitor::rescanCompileCache()
+{
+    if (!m_cacheRoot.isEmpty() && !m_cache->isScanning())
+        m_cache->rescan();
+}
+
+void JobMonitor::refreshCompileList()
+{
+    const CacheSnapshot &snap = m_cache->snapshot();
+    const JobStatus st = status();
+    m_compileList->clear();
+    if (!snap.fatalError.isEmpty() || m_cacheRoot.isEmpty()) {
+        if (!m_cacheRoot.isEmpty())
+            m_compileLabel->setText(tr("No compile cache at %1 yet: entries appear here once the job compiles.")
+                                        .arg(displayName(m_cacheRoot)));
+        Q_EMIT compileActivityChanged();
+        return;
+    }
+    const qint64 startedMs = st.startedAt > 0 ? qint64(st.startedAt * 1000) : m_record.createdMs;
+    const qint64 endedMs = st.endedAt > 0 ? qint64(st.endedAt * 1000) + 60000 : LLONG_MAX;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (const CacheModule &m : snap.modules) {
+        if (!m.isModule())
+            continue;
+        const qint64 changed = std::max(m.dirCtimeMs, m.lastUsedMs);
+        if (changed < startedMs - 2000 || changed > endedMs)
+            continue;
+        auto *item = new QTreeWidgetItem(m_compileList);
+        item->setText(0, displayName(m.key()));
+        item->setData(0, Qt::UserRole, m.key());
+        item->setIcon(0, stateIcon(m.state));
+        item->setText(1, ingot::stateLabel(m.state));
+        item->setForeground(1, stateColor(m.state));
+        item->setText(2, formatBytes(m.size));
+        item->setText(3, formatAge(changed, now));
+    }
+    m_compileLabel->setText(m_compileList->topLevelItemCount() == 0
+                                ? tr("Nothing written to %1 since the job started.").arg(displayName(m_cacheRoot))
+                                : tr("%n entries of %1 written since the job started (double-click to show one)", "",
+                                     m_compileList->topLevelItemCount())
+                                      .arg(displayName(m_cacheRoot)));
+    Q_EMIT compileActivityChanged();
+}
+
+}  // namespace ingot

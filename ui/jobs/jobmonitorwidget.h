@@ -1,0 +1,148 @@
+// One job as it runs or ran: its state and progress (with the reason when it failed), the metrics as charts (loss
+// raw and smoothed, learning rate, gradient norm, throughput; other runs overlaid), the logs per rank, what it added
+// to the compile cache, and what can be done with it next (stop, resume, consolidate, open, launch again).
+#pragma once
+
+#include "services/jobs/jobservice.h"
+#include "services/util/task.h"
+
+#include <QHash>
+#include <QPointer>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSlider;
+class QTabWidget;
+class QTimer;
+class QToolButton;
+class QTreeWidget;
+
+namespace ingot {
+
+class CacheSession;
+class JobLogView;
+class MetricChart;
+
+class JobMonitor final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(JobMonitor)
+
+public:
+    explicit JobMonitor(JobService *service, QWidget *parent = nullptr);
+    ~JobMonitor() override;
+
+    // Shows a job of the service's history (follows it: JobService::watch).
+    void setJob(const QString &id);
+    QString jobId() const { return m_id; }
+    JobStatus status() const;
+    // The newest output_dir/checkpoint-N found ("" : none), as last looked for.
+    QString latestCheckpoint() const { return m_checkpoint; }
+    // The compile cache this job uses (its NEURON_COMPILE_CACHE_URL / NEURON_CC_FLAGS, else the default).
+    QString compileCacheRoot() const { return m_cacheRoot; }
+    // Overlays another run of the history on the charts (as the Compare menu does).
+    void setOverlay(const QString &otherId, bool on);
+    QStringList overlays() const { return m_overlayIds; }
+
+    // For tests.
+    QLabel *titleLabel() const { return m_title; }
+    QLabel *stateLabel() const { return m_state; }
+    QWidget *reasonBanner() const { return m_banner; }
+    QLabel *reasonLabel() const { return m_reason; }
+    QToolButton *reasonDetailToggle() const { return m_detailToggle; }
+    QPlainTextEdit *reasonDetail() const { return m_detail; }
+    QProgressBar *progressBar() const { return m_progress; }
+    QLabel *factsLabel() const { return m_facts; }
+    MetricChart *chart(MetricKind kind) const;
+    QComboBox *xAxisCombo() const { return m_xAxis; }
+    QCheckBox *logScaleCheck() const { return m_logScale; }
+    QSlider *smoothingSlider() const { return m_smoothing; }
+    QToolButton *compareButton() const { return m_compare; }
+    JobLogView *logView() const { return m_logs; }
+    QTabWidget *tabs() const { return m_tabs; }
+    QTreeWidget *compileList() const { return m_compileList; }
+    QLabel *compileLabel() const { return m_compileLabel; }
+    QPushButton *stopButton() const { return m_stop; }
+    QPushButton *resumeButton() const { return m_resume; }
+    QPushButton *consolidateButton() const { return m_consolidate; }
+    QPushButton *openOutputButton() const { return m_openOutput; }
+    QPushButton *launchAgainButton() const { return m_launchAgain; }
+
+public Q_SLOTS:
+    void stop();  // SIGTERM; after JobManager::stopGraceSeconds the button kills (SIGKILL)
+    void resume();
+    void launchAgain();
+    void consolidate();
+    void openOutputFolder();
+    void rescanCompileCache();
+
+Q_SIGNALS:
+    void resumeRequested(const ingot::JobSpec &spec);  // the same settings, resumeFrom = latestCheckpoint()
+    void launchAgainRequested(const ingot::JobSpec &spec);
+    void consolidateRequested(const QString &outputFolder);
+    void showCacheEntry(const QString &root, const QString &key);
+    void checkpointsScanned();  // latestCheckpoint() was looked for again
+    void compileActivityChanged();  // the compile list was filled again
+
+private:
+    QWidget *buildHeader();
+    QWidget *buildCharts();
+    QWidget *buildCompileActivity();
+    void onJobUpdated(const QString &id);
+    void updateStatus();
+    void updateActions();
+    void scanCheckpoints();
+    void rebuildCompareMenu();
+    void applyOverlays();
+    void openCompileCache();
+    void refreshCompileList();
+    bool hasRecord() const { return !m_record.id.isEmpty(); }
+
+    QPointer<JobService> m_service;
+    QString m_id;
+    JobRecordFile m_record;
+    QString m_checkpoint;
+    QString m_lastCheckpointSeen;
+    JobState m_lastState = JobState::Starting;
+    bool m_outputExists = false;
+    bool m_killArmed = false;
+    bool m_stopSent = false;
+    Task m_checkpointScan;
+    QStringList m_overlayIds;
+    QHash<QString, QVector<MetricPoint>> m_overlayPoints;
+    QString m_cacheRoot;
+
+    QLabel *m_title;
+    QLabel *m_state;
+    QWidget *m_banner;
+    QLabel *m_reason;
+    QToolButton *m_detailToggle;
+    QPlainTextEdit *m_detail;
+    QProgressBar *m_progress;
+    QLabel *m_facts;
+    QPushButton *m_stop;
+    QPushButton *m_resume;
+    QPushButton *m_consolidate;
+    QPushButton *m_openOutput;
+    QPushButton *m_launchAgain;
+    QTimer *m_killTimer;
+    QTabWidget *m_tabs;
+    QVector<MetricChart *> m_charts;
+    QComboBox *m_xAxis = nullptr;
+    QCheckBox *m_logScale = nullptr;
+    QSlider *m_smoothing = nullptr;
+    QLabel *m_smoothingValue = nullptr;
+    QToolButton *m_compare = nullptr;
+    JobLogView *m_logs;
+    CacheSession *m_cache;
+    QTimer *m_cacheTimer;
+    QTreeWidget *m_compileList = nullptr;
+    QLabel *m_compileLabel = nullptr;
+};
+
+}  // namespace ingot

@@ -1,0 +1,260 @@
+#include "ui/jobs/jobspage.h"
+
+#include "models/jobs/joblistmodel.h"
+#include "services/jobs/jobservice.h"
+#include "services/util/names.h"
+#include "services/util/units.h"
+#include "ui/jobs/jobmonitorwidget.h"
+
+#include <QCheckBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace ingot {
+
+JobRemoveDialog::JobRemoveDialog(JobService *service, const QString &id, QWidget *parent)
+    : QDialog(parent)
+    , m_service(service)
+    , m_id(id)
+    , m_summary(new QLabel(tr("Looking at job %1…").arg(id), this))
+    , m_withOutputs(new QCheckBox(this))
+    , m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this))
+{
+    setWindowTitle(tr("Remove job"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_withOutputs->hide();
+    QPushButton *remove = m_buttons->addButton(tr("&Remove"), QDialogButtonBox::DestructiveRole);
+    remove->setObjectName(QStringLiteral("removeButton"));
+    remove->setEnabled(false);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(remove, &QPushButton::clicked, this, [this] {
+        if (m_service)
+            m_service->remove(m_id, m_withOutputs->isVisible() && m_withOutputs->isChecked());
+        accept();
+    });
+    auto *col = new QVBoxLayout(this);
+    col->addWidget(m_summary);
+    col->addWidget(m_withOutputs);
+    col->addStretch(1);
+    col->addWidget(m_buttons);
+    setMinimumWidth(480);
+
+    // The job's folder first (and whether it may go at all), then the outputs outside it.
+    QPointer<JobRemoveDialog> self(this);
+    service->previewRemove(id, false, [self, service, id](const RemovePreview &job) {
+        if (!self)
+            return;
+        if (!job.refusal.isEmpty()) {
+            self->m_summary->setText(job.refusal);
+            self->m_ready = true;
+            Q_EMIT self->ready();
+            return;
+        }
+        self->m_summary->setText(tr("Removes the job's folder %1 (%2): its settings, logs and metrics.")
+                                     .arg(displayName(job.jobFolder), formatBytes(job.jobFolderBytes)));
+        service->previewRemove(id, true, [self, job](const RemovePreview &outputs) {
+            if (!self)
+                return;
+            if (!outputs.outputFolder.isEmpty()) {
+                self->m_withOutputs->setText(tr("Also delete the outputs (%1, %2)")
+                                                 .arg(displayName(outputs.outputFolder),
+                                                      formatBytes(outputs.outputBytes)));
+                self->m_withOutputs->setChecked(false);
+                self->m_withOutputs->show();
+            } else if (!outputs.refusal.isEmpty()) {
+                self->m_summary->setText(self->m_summary->text() + QLatin1Char('\n')
+                                         + tr("The outputs are kept: %1").arg(outputs.refusal));
+            } else {
+                self->m_summary->setText(self->m_summary->text() + QLatin1Char('\n')
+                                         + tr("The outputs are inside the job's folder and go with it."));
+            }
+            self->removeButton()->setEnabled(true);
+            self->m_ready = true;
+            Q_EMIT self->ready();
+        });
+    });
+}
+
+QPushButton *JobRemoveDialog::removeButton() const
+{
+    return findChild<QPushButton *>(QStringLiteral("removeButton"));
+}
+
+JobsPage::JobsPage(JobService *service, QWidget *parent)
+    : QWidget(parent)
+    , m_service(service)
+    , m_model(new JobListModel(service, this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_view(new QTableView(this))
+    , m_new(new QPushButton(tr("&New job…"), this))
+    , m_remove(new QPushButton(tr("&Remove…"), this))
+    , m_stack(new QStackedWidget(this))
+    , m_launcher(new QLabel(tr("The job launcher goes here."), this))
+    , m_monitor(new JobMonitor(service, this))
+{
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(JobListModel::SortRole);
+    m_view->setModel(m_proxy);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(JobListModel::Started, Qt::DescendingOrder);
+    m_view->verticalHeader()->hide();
+    m_view->setAlternatingRowColors(true);
+    m_view->setWordWrap(false);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_view->setColumnWidth(JobListModel::Name, 200);
+    m_view->setColumnWidth(JobListModel::Layout, 130);
+    m_view->setColumnWidth(JobListModel::State, 130);
+    m_view->setColumnWidth(JobListModel::Started, 160);
+    m_view->setColumnWidth(JobListModel::Name, 160);
+    m_new->setToolTip(tr("Set up and launch a training job"));
+    m_remove->setToolTip(tr("Remove the selected job's folder (previewed first; outputs kept unless asked)"));
+    m_remove->setEnabled(false);
+    static_cast<QLabel *>(m_launcher)->setAlignment(Qt::AlignCenter);
+
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_new);
+    buttons->addWidget(m_remove);
+    buttons->addStretch(1);
+    auto *left = new QWidget(this);
+    auto *leftCol = new QVBoxLayout(left);
+    leftCol->setContentsMargins(0, 0, 0, 0);
+    leftCol->addLayout(buttons);
+    leftCol->addWidget(m_view, 1);
+
+    m_stack->addWidget(m_launcher);
+    m_stack->addWidget(m_monitor);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(left);
+    split->addWidget(m_stack);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 3);
+    split->setChildrenCollapsible(false);
+    split->setSizes({140, 660});
+    auto *col = new QVBoxLayout(this);
+    col->setContentsMargins(4, 4, 4, 4);
+    col->addWidget(split);
+
+    connect(m_new, &QPushButton::clicked, this, &JobsPage::newJob);
+    connect(m_remove, &QPushButton::clicked, this, &JobsPage::removeSelected);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &JobsPage::onSelectionChanged);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &JobsPage::selectPending);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &JobsPage::selectPending);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, [this] {
+        const QString id = currentJob();
+        const int row = m_model->rowOf(id);
+        m_remove->setEnabled(row >= 0 && !m_model->status(row).alive);
+    });
+    connect(service, &JobService::launched, this, &JobsPage::showJob);
+    connect(service, &JobService::launchFailed, this, [this](const QString &error) {
+        QMessageBox::warning(this, tr("Launch failed"), error);
+    });
+    connect(service, &JobService::removed, this, [this](const QString &id, const QString &error) {
+        if (!error.isEmpty())
+            QMessageBox::warning(this, tr("Remove job"), tr("Job %1 was not removed: %2").arg(id, error));
+    });
+    connect(m_monitor, &JobMonitor::consolidateRequested, this, &JobsPage::consolidateRequested);
+    connect(m_monitor, &JobMonitor::showCacheEntry, this, &JobsPage::showCacheEntry);
+    auto toLauncher = [this](const JobSpec &spec) {
+        m_stack->setCurrentWidget(m_launcher);
+        Q_EMIT launcherSpecRequested(spec);
+    };
+    connect(m_monitor, &JobMonitor::resumeRequested, this, toLauncher);
+    connect(m_monitor, &JobMonitor::launchAgainRequested, this, toLauncher);
+}
+
+JobsPage::~JobsPage() = default;
+
+void JobsPage::setLauncher(QWidget *launcher)
+{
+    // By name: the launcher's header is not needed here, only these two signals.
+    launcher->setParent(this);
+    const int at = m_stack->indexOf(m_launcher);
+    m_stack->insertWidget(at, launcher);
+    m_stack->removeWidget(m_launcher);
+    m_launcher->deleteLater();
+    m_launcher = launcher;
+    if (launcher->metaObject()->indexOfSignal("launched(QString)") >= 0)
+        connect(launcher, SIGNAL(launched(QString)), this, SLOT(showJob(QString)));
+    if (launcher->metaObject()->indexOfSignal("cleanCacheRequested(QString)") >= 0)
+        connect(launcher, SIGNAL(cleanCacheRequested(QString)), this, SIGNAL(cleanCacheRequested(QString)));
+}
+
+QString JobsPage::currentJob() const
+{
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    return rows.isEmpty() ? QString() : rows.first().data(JobListModel::JobIdRole).toString();
+}
+
+bool JobsPage::showsMonitor() const
+{
+    return m_stack->currentWidget() == m_monitor;
+}
+
+void JobsPage::showJob(const QString &id)
+{
+    m_monitor->setJob(id);
+    m_stack->setCurrentWidget(m_monitor);
+    m_pendingSelect = id;
+    selectPending();
+    if (!m_pendingSelect.isEmpty())
+        m_service->refreshHistory();  // launched a moment ago: listed on the next read
+}
+
+void JobsPage::selectPending()
+{
+    if (m_pendingSelect.isEmpty())
+        return;
+    const int row = m_model->rowOf(m_pendingSelect);
+    if (row < 0)
+        return;
+    m_pendingSelect.clear();
+    const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+    m_view->selectionModel()->select(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->setCurrentIndex(index);
+    m_view->scrollTo(index);
+}
+
+void JobsPage::newJob()
+{
+    m_stack->setCurrentWidget(m_launcher);
+}
+
+void JobsPage::onSelectionChanged()
+{
+    const QString id = currentJob();
+    const int row = m_model->rowOf(id);
+    m_remove->setEnabled(row >= 0 && !m_model->status(row).alive);
+    if (id.isEmpty())
+        return;
+    if (id != m_monitor->jobId())
+        m_monitor->setJob(id);
+    m_stack->setCurrentWidget(m_monitor);
+}
+
+JobRemoveDialog *JobsPage::removeSelected()
+{
+    const QString id = currentJob();
+    if (id.isEmpty())
+        return nullptr;
+    auto *dlg = new JobRemoveDialog(m_service, id, this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    dlg->open();
+    return dlg;
+}
+
+}  // namespace ingot
