@@ -4,6 +4,9 @@
 #include "models/cache/cachetreemodel.h"
 #include "ui/localcache/localcachepage.h"
 #include "ui/localcache/moduledetailspane.h"
+#include "ui/localcache/maintenancedialog.h"
+#include "ui/jobs/launcherwidget.h"
+#include "services/cache/maintenance.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/settingsdialog.h"
 #include "tests/support/testsupport.h"
@@ -119,6 +122,37 @@ private Q_SLOTS:
         QVERIFY(img.save(file));
         QVERIFY(QFileInfo(file).size() > 10000);
         qInfo("screenshot: %s", qPrintable(file));
+    }
+
+    void launcherCleanOpensThePreviewedMaintenance()
+    {
+        // The launcher warns about FAILED entries in the job's compile cache; "Clean…" opens the Local cache page's
+        // preview of that cache (another one than the page had open), and nothing is removed without a confirm.
+        QTemporaryDir tmp;
+        const QString other = tmp.path() + QStringLiteral("/other-cache");
+        test::makeModule(other, QStringLiteral("neuronxcc-2.15.128.0+56dc5a86"), QStringLiteral("MODULE_1+2"),
+                         {QStringLiteral("model.hlo_module.pb"), QStringLiteral("model.log")});
+        test::makeModule(other, QStringLiteral("neuronxcc-2.15.128.0+56dc5a86"), QStringLiteral("MODULE_3+4"),
+                         {QStringLiteral("model.hlo_module.pb"), QStringLiteral("model.neff")});
+        MainWindow w;
+        CacheLocation loc = CacheLocation::resolve(QProcessEnvironment());
+        loc.path = tmp.path() + QStringLiteral("/first-cache");
+        QDir().mkpath(loc.path);
+        QSignalSpy first(w.localCachePage()->session(), &CacheSession::scanFinished);
+        w.start(loc);
+        QVERIFY(first.wait(20000));
+        auto *launcher = w.findChild<JobLauncher *>();
+        QVERIFY(launcher);
+        QCOMPARE(w.cleanCompileCache(other), nullptr);  // opens the other cache first
+        MaintenanceDialog *dlg = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((dlg = w.findChild<MaintenanceDialog *>()) != nullptr, 20000);
+        QCOMPARE(w.localCachePage()->currentRoot(), other);
+        QCOMPARE(dlg->plan().action, MaintenanceAction::CleanFailed);
+        QCOMPARE(dlg->plan().entryCount(), 1);
+        QCOMPARE(dlg->plan().items.first().name, QStringLiteral("MODULE_1+2"));
+        QVERIFY(!dlg->hasRun());
+        QVERIFY(QFileInfo::exists(other + QStringLiteral("/neuronxcc-2.15.128.0+56dc5a86/MODULE_1+2/model.log")));
+        dlg->reject();
     }
 
     void emptyStateOnFirstStart()

@@ -9,6 +9,9 @@
 #include "ui/checkpoint/consolidatewizard.h"
 #include "ui/hub/hubcachepage.h"
 #include "ui/jobs/jobspage.h"
+#include "ui/jobs/launcherwidget.h"
+#include "ui/localcache/maintenancedialog.h"
+#include "services/cache/cachesession.h"
 #include "services/jobs/jobservice.h"
 #include "ui/localcache/localcachepage.h"
 #include "ui/shell/settingsdialog.h"
@@ -79,6 +82,13 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_hub, &HubCachePage::statusChanged, this, &MainWindow::setStatus);
     connect(m_jobs, &JobsPage::consolidateRequested, this, &MainWindow::showConsolidate);
     connect(m_jobs, &JobsPage::showCacheEntry, this, &MainWindow::showCacheEntry);
+    // The Jobs page's launcher: its default compile cache is the one open on the Local cache page, and "Clean…"
+    // opens that page's previewed maintenance.
+    auto *launcher = new JobLauncher(m_jobService, m_jobs);
+    m_jobs->setLauncher(launcher);
+    connect(m_jobs, &JobsPage::launcherSpecRequested, launcher, &JobLauncher::setSpec);
+    connect(m_local, &LocalCachePage::rootOpened, launcher, &JobLauncher::setDefaultCompileCache);
+    connect(m_jobs, &JobsPage::cleanCacheRequested, this, &MainWindow::cleanCompileCache);
 
     auto *central = new QWidget(this);
     auto *row = new QHBoxLayout(central);
@@ -195,6 +205,29 @@ void MainWindow::showCacheEntry(const QString &root, const QString &key)
     if (m_local->currentRoot() != root)
         m_local->openRoot(root);
     m_local->filterEdit()->setText(key);  // the entry, found by its key
+}
+
+MaintenanceDialog *MainWindow::cleanCompileCache(const QString &root)
+{
+    m_nav->setCurrentRow(m_pages->indexOf(m_local));
+    auto preview = [this]() -> MaintenanceDialog * {
+        // FAILED entries first (they block recompiling); else the locks.
+        bool failed = false;
+        for (const CacheModule &m : m_local->model()->modules())
+            failed = failed || m.state == ModuleState::Failed;
+        return m_local->startMaintenance(failed ? MaintenanceAction::CleanFailed : MaintenanceAction::ClearLocks);
+    };
+    if (m_local->currentRoot() == root)
+        return preview();
+    // Another cache: open it, and preview once it is scanned.
+    auto *once = new QObject(this);
+    connect(m_local->session(), &CacheSession::scanFinished, once, [once, preview](const ScanStats &, const QString &error) {
+        once->deleteLater();
+        if (error.isEmpty())
+            preview();
+    });
+    m_local->openRoot(root);
+    return nullptr;
 }
 
 void MainWindow::showAbout()

@@ -15,6 +15,7 @@ class HubCachePage;
 class JobService;
 class JobsPage;
 class LocalCachePage;
+class MaintenanceDialog;
 
 struct CacheLocation;
 
@@ -41,6 +42,8 @@ public Q_SLOTS:
     void showConsolidate(const QString &folder);
     // The Local cache page, on `root`, filtered to the entry `key`.
     void showCacheEntry(const QString &root, const QString &key);
+    // The launcher's "Clean…": the Local cache page's previewed clean-up of that cache (nullptr while it opens).
+    MaintenanceDialog *cleanCompileCache(const QString &root);
 
 protected:
     void closeEvent(QCloseEvent *e) override;
