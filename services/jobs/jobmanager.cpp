@@ -212,7 +212,7 @@ void JobManager::saveSummary(const JobSummary &s)
     m_runner->writeFile(paths(s.record.id).file("summary.json"), QJsonDocument(o).toJson(), false, &error);
 }
 
-QVector<JobSummary> JobManager::list(QStringList *warnings)
+QVector<JobSummary> JobManager::list(QStringList *warnings, const QSet<QString> &followed)
 {
     QVector<JobSummary> out;
     const QStringList files = m_runner->listFiles(m_runner->jobsRoot(), 1);
@@ -224,7 +224,11 @@ QVector<JobSummary> JobManager::list(QStringList *warnings)
     std::sort(ids.begin(), ids.end(), std::greater<QString>());
     for (const QString &id : ids) {
         QString error;
-        JobSummary s = summary(id, false, &error);
+        JobSummary s;
+        if (followed.contains(id))
+            load(id, &s.record, &error);
+        else
+            s = summary(id, false, &error);
         if (!error.isEmpty()) {
             if (warnings)
                 *warnings << error;

@@ -6,6 +6,8 @@
 #include "services/jobs/jobrunner.h"
 #include "services/jobs/jobvalidate.h"
 
+#include <QSet>
+
 #include <memory>
 
 namespace ingot {
@@ -48,8 +50,9 @@ public:
 
     JobPaths paths(const QString &id) const;
     bool load(const QString &id, JobRecordFile *out, QString *error) const;
-    // Every job folder, newest first; statuses from summary.json for ended jobs, else read now.
-    QVector<JobSummary> list(QStringList *warnings = nullptr);
+    // Every job folder, newest first; statuses from summary.json for ended jobs, else read now. Jobs in
+    // `followed` (whose status the caller has from its own follower) only get their record.
+    QVector<JobSummary> list(QStringList *warnings = nullptr, const QSet<QString> &followed = {});
     // Reads a job's files to the end now (the CLI's status; a re-attach catching up).
     JobSummary summary(const QString &id, bool loadMetrics, QString *error);
     // Records a final status in summary.json (once a job has ended; nothing for running jobs).

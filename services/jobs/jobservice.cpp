@@ -51,8 +51,12 @@ void JobService::refreshHistory()
         return;
     }
     std::shared_ptr<JobRunner> runner = m_manager->sharedRunner();
+    QSet<QString> followed;  // their status comes from the follower: not read twice
+    for (auto it = m_followed.cbegin(); it != m_followed.cend(); ++it)
+        if (it.value()->follower)
+            followed.insert(it.key());
     m_historyTask = runTask(
-        this, [runner](TaskControl &) { return JobManager(runner).list(); },
+        this, [runner, followed](TaskControl &) { return JobManager(runner).list(nullptr, followed); },
         [this](QVector<JobSummary> list) {
             // Jobs that are followed show their live status; running ones are followed (re-attach).
             for (JobSummary &s : list) {

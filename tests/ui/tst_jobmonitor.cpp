@@ -21,6 +21,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTreeWidget>
 #include <QTest>
 #include <QToolButton>
 
@@ -195,6 +196,7 @@ private Q_SLOTS:
         QVERIFY(!view.text()->toPlainText().contains(QStringLiteral("elsewhere")));
     }
 
+    void compileActivityAndOverlays();
     void stopThenResumeFromTheCheckpoint()
     {
         QTemporaryDir tmp;
@@ -249,6 +251,78 @@ private Q_SLOTS:
                 || log.contains(QByteArray(QByteArray("\"resumed_from\":") + QByteArray::number(n))));
     }
 };
+
+void TestJobMonitor::compileActivityAndOverlays()
+{
+    // A job's compile cache: a user script writes entries into NEURON_COMPILE_CACHE_URL as the Neuron compiler
+    // would (one that failed, one still locked) while it runs; the monitor lists them with their states, and a
+    // double-click asks for the Local cache page. An entry older than the job is not listed.
+    QTemporaryDir tmp;
+    const QString cache = tmp.path() + QStringLiteral("/cache");
+    const QString version = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
+    test::makeModule(cache, version, QStringLiteral("MODULE_old+1"), {QStringLiteral("model.neff")}, 3);
+    QTest::qWait(2600);  // its ctime (which cannot be set back) well before the job's start
+    const QString script = tmp.path() + QStringLiteral("/compiles.py");
+    test::writeFile(script, QStringLiteral(R"(import os, time
+root = os.path.join(os.environ["NEURON_COMPILE_CACHE_URL"], "%1")
+if int(os.environ.get("RANK", "0")) == 0:
+    failed = os.path.join(root, "MODULE_failed+2")
+    os.makedirs(failed)
+    open(os.path.join(failed, "model.hlo_module.pb"), "w").write("hlo")
+    open(os.path.join(failed, "model.log"), "w").write("ERROR: compilation failed")
+    locked = os.path.join(root, "MODULE_locked+3")
+    os.makedirs(locked)
+    open(os.path.join(locked, "model.hlo_module.pb.lock"), "w").write("")
+time.sleep(1)
+)").arg(version).toUtf8());
+    auto runner = makeLocalJobRunner(tmp.path() + QStringLiteral("/jobs"));
+    JobManager jobs(runner);
+    JobSpec spec;
+    spec.python = QStringLiteral("/usr/bin/python3");
+    spec.program = JobProgram::Script;
+    spec.script = script;
+    spec.passSettings = false;
+    spec.compileCacheUrl = cache;
+    QString error;
+    const QString id = test::launchSpec(jobs, spec, &error);
+    QVERIFY2(!id.isEmpty(), qPrintable(error));
+    // A finished backend run to compare with.
+    const QString other = test::launchJob(jobs, {QStringLiteral("--max_steps"), QStringLiteral("12")}, 1, &error);
+    QVERIFY2(!other.isEmpty(), qPrintable(error));
+    QCOMPARE(test::waitForEnd(jobs, other).state, JobState::Finished);
+
+    JobService service(runner);
+    service.setPollInterval(100);
+    JobMonitor monitor(&service);
+    QTRY_VERIFY_WITH_TIMEOUT(service.find(id) && service.find(other), 20000);
+    monitor.setJob(id);
+    QTRY_COMPARE_WITH_TIMEOUT(monitor.status().state, JobState::Finished, 120000);
+    monitor.rescanCompileCache();
+    QTRY_COMPARE_WITH_TIMEOUT(monitor.compileList()->topLevelItemCount(), 2, 20000);
+    QStringList rows;
+    for (int i = 0; i < monitor.compileList()->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem *item = monitor.compileList()->topLevelItem(i);
+        rows << item->text(0) + QLatin1Char(' ') + item->text(1);
+    }
+    rows.sort();
+    QVERIFY2(rows.at(0).startsWith(version + QStringLiteral("/MODULE_failed+2")), qPrintable(rows.join(QLatin1Char('|'))));
+    QVERIFY2(rows.at(0).contains(QStringLiteral("FAILED"), Qt::CaseInsensitive), qPrintable(rows.at(0)));
+    QVERIFY2(rows.at(1).contains(QStringLiteral("LOCKED"), Qt::CaseInsensitive), qPrintable(rows.at(1)));
+    QSignalSpy show(&monitor, &JobMonitor::showCacheEntry);
+    Q_EMIT monitor.compileList()->itemActivated(monitor.compileList()->topLevelItem(0), 0);
+    QCOMPARE(show.size(), 1);
+    QCOMPARE(show.first().at(0).toString(), cache);
+
+    // Another run overlaid on this one's charts: its points, by its name.
+    monitor.setJob(other);
+    QTRY_COMPARE_WITH_TIMEOUT(monitor.chart(MetricKind::Loss)->points().size(), 12, 20000);
+    monitor.setJob(id);
+    monitor.setOverlay(other, true);
+    QTRY_COMPARE_WITH_TIMEOUT(monitor.chart(MetricKind::Loss)->overlaySeries().size(), 1, 20000);
+    QCOMPARE(monitor.overlays(), QStringList{other});
+    monitor.setOverlay(other, false);
+    QTRY_COMPARE_WITH_TIMEOUT(monitor.chart(MetricKind::Loss)->overlaySeries().size(), 0, 20000);
+}
 
 QTEST_MAIN(TestJobMonitor)
 #include "tst_jobmonitor.moc"
