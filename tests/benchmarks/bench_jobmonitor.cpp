@@ -3,11 +3,12 @@
 // JobService and shown in the Jobs page's monitor (INGOT_BENCH_WITH_UI). A 5 ms timer on the UI thread measures
 // the event loop: the worst stall (its gap minus 5 ms) against the 50 ms goal, the 99th percentile, the lines per
 // second read, and the peak resident memory. Figures are printed, never asserted.
-//   bench_jobmonitor [SECONDS=60] [RANKS=32] [LINES_PER_SECOND=1000]
+//   bench_jobmonitor [SECONDS=60] [RANKS=32] [LINES_PER_SECOND=1000] [metrics|logs: the tab shown (UI build)]
 #include "services/jobs/jobservice.h"
 
 #ifdef INGOT_BENCH_WITH_UI
 #include "ui/jobs/jobmonitorwidget.h"
+#include <QTabWidget>
 #include <QApplication>
 #else
 #include <QCoreApplication>
@@ -133,11 +134,15 @@ int main(int argc, char **argv)
     monitor.resize(1200, 800);
     monitor.show();
     monitor.setJob(r.id);
+    const bool logsTab = args.value(4) == QLatin1String("logs");
+    if (logsTab)
+        monitor.tabs()->setCurrentIndex(1);  // rank 0's log on screen, following
 #else
     service.watch(r.id);
 #endif
 
     QVector<qint64> gaps;
+    qint64 startup = 0;
     QElapsedTimer clock;
     clock.start();
     qint64 last = 0;
@@ -146,8 +151,10 @@ int main(int argc, char **argv)
     tick.setInterval(5);
     QObject::connect(&tick, &QTimer::timeout, [&] {
         const qint64 now = clock.nsecsElapsed() / 1000;
-        if (last)
+        if (last && now > 1000000)
             gaps << now - last;
+        else if (last)
+            startup = std::max(startup, now - last);  // the first show and layout, not the stream
         last = now;
         if (now > qint64(seconds) * 1000000 + 2000000)
             app.quit();
@@ -167,7 +174,7 @@ int main(int argc, char **argv)
     const double lines = double(written.load());
     std::printf("ranks %d, %d lines/s each, %d s%s\n", ranks, rate, seconds,
 #ifdef INGOT_BENCH_WITH_UI
-                " (JobService + JobMonitor widget)"
+                logsTab ? " (JobService + JobMonitor widget, Logs tab)" : " (JobService + JobMonitor widget, Metrics tab)"
 #else
                 " (JobService only)"
 #endif
@@ -176,6 +183,7 @@ int main(int argc, char **argv)
                 (long long)bytesSeen, (long long)pointsSeen);
     std::printf("worst event-loop stall %.1f ms (goal 50 ms: %.2fx the goal), 99th percentile %.1f ms\n", worst,
                 worst / 50.0, p99);
+    std::printf("(the first second, showing the widget: worst gap %.1f ms, not counted above)\n", double(startup) / 1000.0 - 5);
     std::printf("peak_rss_mb %.1f\n", double(ru.ru_maxrss) / 1024.0);
     return 0;
 }

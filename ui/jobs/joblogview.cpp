@@ -13,6 +13,8 @@
 #include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSyntaxHighlighter>
+
+#include <utility>
 #include <QTextBlock>
 #include <QVBoxLayout>
 
@@ -172,16 +174,22 @@ void JobLogView::setMaxLines(int lines)
 
 int JobLogView::lineCount(int rank) const
 {
-    const auto job = m_logs.constFind(m_job);
-    if (job == m_logs.cend() || !job->contains(rank))
+    const auto job = m_logs.find(m_job);
+    if (job == m_logs.end() || !job->contains(rank))
         return 0;
-    return int(job->value(rank).lines.size());
+    RankLog &log = (*job)[rank];
+    const_cast<JobLogView *>(this)->catchUp(log);
+    return int(log.lines.size());
 }
 
 qint64 JobLogView::droppedLines(int rank) const
 {
-    const auto job = m_logs.constFind(m_job);
-    return job == m_logs.cend() ? 0 : job->value(rank).dropped;
+    const auto job = m_logs.find(m_job);
+    if (job == m_logs.end() || !job->contains(rank))
+        return 0;
+    RankLog &log = (*job)[rank];
+    const_cast<JobLogView *>(this)->catchUp(log);
+    return log.dropped;
 }
 
 QString JobLogView::decode(const QByteArray &bytes)
@@ -271,16 +279,43 @@ JobLogView::Change JobLogView::take(RankLog &log, const LogChunk &chunk)
     return change;
 }
 
+void JobLogView::keep(RankLog &log, const LogChunk &chunk)
+{
+    log.pending.append(chunk);
+    log.pendingBytes += chunk.bytes.size();
+    // Over the bound: the oldest bytes go (they are in the job's files); their lines count as dropped.
+    while (log.pendingBytes > maxPendingBytes && log.pending.size() > 1) {
+        const LogChunk &old = log.pending.first();
+        log.dropped += old.bytes.count('\n');
+        log.pendingBytes -= old.bytes.size();
+        log.partial[old.isStderr ? 1 : 0].clear();  // a line cut in two is not shown as one
+        log.pending.removeFirst();
+    }
+}
+
+void JobLogView::catchUp(RankLog &log)
+{
+    if (log.pending.isEmpty())
+        return;
+    const QVector<LogChunk> pending = std::exchange(log.pending, {});
+    log.pendingBytes = 0;
+    for (const LogChunk &chunk : pending)
+        take(log, chunk);
+}
+
 void JobLogView::append(const QString &id, const QVector<LogChunk> &chunks)
 {
     JobLogs &logs = m_logs[id];
     for (const LogChunk &chunk : chunks) {
-        Change change = take(logs[chunk.rank], chunk);
-        if (id != m_job)
+        RankLog &log = logs[chunk.rank];
+        if (id != m_job || chunk.rank != shownRank()) {
+            keep(log, chunk);
+            if (id == m_job)
+                ensureRankItem(chunk.rank);
             continue;
-        ensureRankItem(chunk.rank);
-        if (chunk.rank == shownRank())
-            applyChange(change);
+        }
+        catchUp(log);
+        applyChange(take(log, chunk));
     }
     if (id == m_job)
         updateNotice();
@@ -310,10 +345,11 @@ void JobLogView::applyChange(const Change &change)
 void JobLogView::rebuildView()
 {
     QStringList lines;
-    const auto job = m_logs.constFind(m_job);
-    if (job != m_logs.cend()) {
-        const auto rank = job->constFind(shownRank());
-        if (rank != job->cend()) {
+    const auto job = m_logs.find(m_job);
+    if (job != m_logs.end()) {
+        const auto rank = job->find(shownRank());
+        if (rank != job->end()) {
+            catchUp(*rank);
             lines.reserve(qsizetype(rank->lines.size()));
             for (const Line &l : rank->lines)
                 lines << l.text;

@@ -70,6 +70,10 @@ private:
         qint64 dropped = 0;
         QByteArray partial[2];
         bool afterCr[2] = {false, false};
+        // Bytes of a rank nobody looks at, split into lines only when it is shown or counted: 32 ranks logging
+        // 1,000 lines a second would otherwise cost the UI thread their decoding. Bounded (the oldest dropped).
+        QVector<LogChunk> pending;
+        qint64 pendingBytes = 0;
     };
     using JobLogs = QHash<int, RankLog>;
 
@@ -79,6 +83,9 @@ private:
         QStringList lines;
     };
     Change take(RankLog &log, const LogChunk &chunk);
+    void keep(RankLog &log, const LogChunk &chunk);   // for later (a rank not shown)
+    void catchUp(RankLog &log);                        // splits what was kept for later
+    static constexpr qint64 maxPendingBytes = 1 << 20;
     void store(RankLog &log, Line line, Change *change);
     static QString decode(const QByteArray &bytes);
     void applyChange(const Change &change);
@@ -86,7 +93,7 @@ private:
     void ensureRankItem(int rank);
     void updateNotice();
 
-    QHash<QString, JobLogs> m_logs;
+    mutable QHash<QString, JobLogs> m_logs;  // lineCount() catches a rank up
     QString m_job;
     QString m_jobFolder;
     int m_maxLines = 20000;

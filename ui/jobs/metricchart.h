@@ -7,6 +7,7 @@
 #include <QPair>
 #include <QPointF>
 #include <QString>
+#include <QElapsedTimer>
 #include <QTimer>
 #include <QVector>
 #include <QWidget>
@@ -116,6 +117,8 @@ private:
     QPoint m_hoverPos;
 
     QTimer m_redrawTimer;
+    QElapsedTimer m_lastRedraw;
+    static constexpr qint64 streamRedrawMs = 250;
     int m_redraws = 0;
 };
 
