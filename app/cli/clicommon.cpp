@@ -18,14 +18,7 @@ std::string u8(const QString &s)
 QString terminalSafe(const QString &text)
 {
     // Lines and tabs are the message's own; every other control character comes from a name and is escaped.
-    QStringList lines = text.split(QLatin1Char('\n'));
-    for (QString &l : lines) {
-        QStringList cells = l.split(QLatin1Char('\t'));
-        for (QString &c : cells)
-            c = displayName(c);
-        l = cells.join(QLatin1Char('\t'));
-    }
-    return lines.join(QLatin1Char('\n'));
+    return displayText(text);
 }
 
 void out(const QString &text)

@@ -1,5 +1,6 @@
 #include "services/util/names.h"
 
+#include <QStringList>
 #include <QUtf8StringView>
 
 namespace ingot {
@@ -151,6 +152,18 @@ QString displayName(const QString &name)
         }
     }
     return out;
+}
+
+QString displayText(const QString &text)
+{
+    QStringList lines = text.split(QLatin1Char('\n'));
+    for (QString &line : lines) {
+        QStringList cells = line.split(QLatin1Char('\t'));
+        for (QString &c : cells)
+            c = displayName(c);
+        line = cells.join(QLatin1Char('\t'));
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 }  // namespace ingot

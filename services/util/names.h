@@ -21,6 +21,9 @@ QByteArray nameToBytes(const QString &name);
 QString displayName(const QString &name);
 // displayName(displayName(x)) == displayName(x): escaping can be applied at every layer (a message, a table
 // cell, the terminal) without doubling. A backslash is therefore left as it is.
+// For text made of lines (a message, a log, a traceback): displayName() of every line and tab-separated cell, so
+// line breaks and tabs stay while every other control character is escaped.
+QString displayText(const QString &text);
 // Whether displayName() would change the name.
 bool needsEscaping(const QString &name);
 

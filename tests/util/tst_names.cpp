@@ -59,6 +59,18 @@ private Q_SLOTS:
         QVERIFY(needsEscaping(nameFromBytes("x\xff")));
         QVERIFY(!needsEscaping(QStringLiteral("ünï code")));
     }
+
+    void displayTextKeepsLinesAndTabs()
+    {
+        const QString text = QStringLiteral("a\tb\nc\x1b[2Jd\r\u202e");
+        const QString shown = displayText(text);
+        QCOMPARE(shown.count(QLatin1Char('\n')), 1);
+        QCOMPARE(shown.count(QLatin1Char('\t')), 1);
+        QVERIFY(!shown.contains(QChar(0x1b)));
+        QVERIFY(!shown.contains(QLatin1Char('\r')));
+        QVERIFY(!shown.contains(QChar(0x202e)));
+        QCOMPARE(displayText(shown), shown);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestNames)

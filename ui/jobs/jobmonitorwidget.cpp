@@ -42,19 +42,6 @@ namespace ingot {
 
 namespace {
 
-// Text from a job's files, shown as it is but with every control character except newlines and tabs escaped.
-QString displayText(const QString &text)
-{
-    QStringList lines = text.split(QLatin1Char('\n'));
-    for (QString &line : lines) {
-        QStringList parts = line.split(QLatin1Char('\t'));
-        for (QString &p : parts)
-            p = displayName(p);
-        line = parts.join(QLatin1Char('\t'));
-    }
-    return lines.join(QLatin1Char('\n'));
-}
-
 QString formatSeconds(double seconds)
 {
     if (!(seconds >= 0))
