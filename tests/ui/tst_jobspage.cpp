@@ -6,15 +6,20 @@
 #include "tests/support/testsupport.h"
 #include "ui/jobs/jobmonitorwidget.h"
 #include "ui/jobs/jobspage.h"
+#include "ui/jobs/launcherwidget.h"
 #include "ui/jobs/metricchart.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRadioButton>
+#include <QSpinBox>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
@@ -48,6 +53,61 @@ class TestJobsPage : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void launchFromTheFormLikeAUser()
+    {
+        // The whole path: fill the launcher (tiny config, 2 processes, tp=2, 6 steps), Launch, the page shows the
+        // new job's monitor, the loss chart gets one point per logged step (the backend's metrics.jsonl), the job
+        // finishes and the history lists it. The command that ran is the one the preview showed.
+        QTemporaryDir tmp;
+        auto runner = makeLocalJobRunner(tmp.path() + QStringLiteral("/jobs"));
+        JobService service(runner);
+        service.setPollInterval(100);
+        JobsPage page(&service);
+        auto *launcher = new JobLauncher(&service);
+        page.setLauncher(launcher);
+        page.resize(1200, 900);
+        page.show();
+        page.newJob();
+        QVERIFY(!page.showsMonitor());
+        auto *nproc = qobject_cast<QSpinBox *>(launcher->fieldWidget(QStringLiteral("nproc_per_node")));
+        auto *tp = qobject_cast<QSpinBox *>(launcher->fieldWidget(QStringLiteral("tensor_parallel_size")));
+        auto *steps = qobject_cast<QSpinBox *>(launcher->fieldWidget(QStringLiteral("max_steps")));
+        QVERIFY(nproc && tp && steps);
+        nproc->setValue(2);
+        tp->setValue(2);
+        for (QRadioButton *r : launcher->findChildren<QRadioButton *>())
+            if (r->text().contains(QStringLiteral("steps")))
+                r->click();
+        steps->setValue(6);
+        QTRY_VERIFY_WITH_TIMEOUT(launcher->launchButton()->isEnabled() && launcher->hasPlan(), 60000);
+        const LaunchPlan plan = launcher->currentPlan();
+        QCOMPARE(launcher->preview()->toPlainText(), plan.commandLine);
+        QVERIFY(plan.commandLine.contains(QStringLiteral("--tensor_parallel_size 2")));
+        QVERIFY(plan.commandLine.contains(QStringLiteral("--max_steps 6")));
+        QSignalSpy launched(&service, &JobService::launched);
+        QTest::mouseClick(launcher->launchButton(), Qt::LeftButton);
+        QVERIFY(launched.wait(30000));
+        const QString id = launched.first().first().toString();
+        QCOMPARE(id, plan.record.id);
+        QTRY_VERIFY_WITH_TIMEOUT(page.showsMonitor() && page.monitor()->jobId() == id, 20000);
+        // What runs is what was shown.
+        JobRecordFile ran;
+        QString error;
+        QVERIFY(JobManager(runner).load(id, &ran, &error));
+        QCOMPARE(commandLine(ran.env, ran.argv), plan.commandLine);
+
+        QTRY_COMPARE_WITH_TIMEOUT(page.monitor()->status().state, JobState::Finished, 180000);
+        int metricLines = 0;
+        QFile metrics(ran.outputDir + QStringLiteral("/metrics.jsonl"));
+        QVERIFY(metrics.open(QIODevice::ReadOnly));
+        while (!metrics.atEnd())
+            metricLines += metrics.readLine().contains("\"type\": \"metric\"") ? 1 : 0;
+        QCOMPARE(metricLines, 6);
+        QTRY_COMPARE_WITH_TIMEOUT(page.monitor()->chart(MetricKind::Loss)->points().size(), metricLines, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(page.model()->rowOf(id) >= 0, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(page.model()->status(page.model()->rowOf(id)).state, JobState::Finished, 20000);
+    }
+
     void reattachesToARunningJob()
     {
         QTemporaryDir tmp;
