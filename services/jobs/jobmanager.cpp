@@ -218,8 +218,8 @@ QVector<JobSummary> JobManager::list(QStringList *warnings, const QSet<QString> 
     const QStringList files = m_runner->listFiles(m_runner->jobsRoot(), 1);
     QStringList ids;
     for (const QString &f : files) {
-        if (f.endsWith(QLatin1String("/job.json")))
-            ids << f.section(QLatin1Char('/'), 0, 0);
+        if (f.endsWith(QLatin1String("/job.json")) && isJobId(f.section(QLatin1Char('/'), 0, 0)))
+            ids << f.section(QLatin1Char('/'), 0, 0);  // (a folder being removed is renamed aside: not a job)
     }
     std::sort(ids.begin(), ids.end(), std::greater<QString>());
     for (const QString &id : ids) {

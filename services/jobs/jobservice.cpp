@@ -1,5 +1,8 @@
 #include "services/jobs/jobservice.h"
 
+#include <QDir>
+#include <QFileSystemWatcher>
+
 namespace ingot {
 
 struct JobService::Followed {
@@ -20,6 +23,15 @@ JobService::JobService(std::shared_ptr<JobRunner> runner, QObject *parent)
     m_timer.setInterval(m_pollMs);
     connect(&m_timer, &QTimer::timeout, this, &JobService::pollAll);
     m_timer.start();
+    if (this->runner().where() == QLatin1String("local")) {
+        const QString root = this->runner().jobsRoot();
+        QDir().mkpath(root);
+        m_folderWatcher = new QFileSystemWatcher(QStringList{root}, this);
+        m_folderChanged.setSingleShot(true);
+        m_folderChanged.setInterval(300);
+        connect(m_folderWatcher, &QFileSystemWatcher::directoryChanged, &m_folderChanged, qOverload<>(&QTimer::start));
+        connect(&m_folderChanged, &QTimer::timeout, this, &JobService::refreshHistory);
+    }
     refreshHistory();
 }
 

@@ -11,6 +11,8 @@
 #include <QObject>
 #include <QTimer>
 
+class QFileSystemWatcher;
+
 #include <memory>
 
 namespace ingot {
@@ -72,6 +74,9 @@ private:
     QHash<QString, std::shared_ptr<Followed>> m_followed;
     QTimer m_timer;
     int m_pollMs = 500;
+    // Jobs started elsewhere (ingot-cli, another Ingot) appear in the history: the jobs folder is watched.
+    QFileSystemWatcher *m_folderWatcher = nullptr;
+    QTimer m_folderChanged;
     Task m_historyTask;
     bool m_historyAgain = false;
 };

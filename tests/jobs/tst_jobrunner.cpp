@@ -2,6 +2,7 @@
 // detached start in a session of its own, following the files to the end, stop with a checkpoint and resume,
 // kill after the grace period, failure reasons, re-attach, and never signalling a process that is not the job's.
 #include "services/jobs/jobmanager.h"
+#include "services/jobs/jobservice.h"
 #include "services/jobs/trainerlog.h"
 #include "tests/support/testsupport.h"
 
@@ -11,6 +12,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -289,6 +291,19 @@ if rank == 0:
         }
         QCOMPARE(st.step, 10);
         QCOMPARE(st.maxSteps, 10);
+    }
+
+    void aJobStartedElsewhereAppearsInTheHistory()
+    {
+        // Another program (ingot-cli) starts a job while the service runs: the history lists it, followed.
+        JobService service(m_runner);
+        service.setPollInterval(100);
+        QSignalSpy changed(&service, &JobService::historyChanged);
+        QVERIFY(changed.wait(20000));
+        const QString id = launch(tinySpec(1, 1, 3));
+        QVERIFY(!id.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(service.find(id) != nullptr, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(service.status(id).state, JobState::Finished, 120000);
     }
 
     void reattachReadsFromTheStart()
