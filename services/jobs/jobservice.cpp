@@ -10,6 +10,8 @@ struct JobService::Followed {
     JobStatus status;
     QVector<MetricPoint> metrics;
     QList<int> ranks;
+    QVector<LogChunk> recent;  // bounded by recentLogBytes, the oldest dropped
+    qint64 recentBytes = 0;
     bool polling = false;
     bool saved = false;
     Task task;
@@ -205,6 +207,12 @@ JobStatus JobService::status(const QString &id) const
     return {};
 }
 
+QVector<LogChunk> JobService::recentLogs(const QString &id) const
+{
+    const auto f = m_followed.value(id);
+    return f ? f->recent : QVector<LogChunk>();
+}
+
 QList<int> JobService::ranks(const QString &id) const
 {
     const auto f = m_followed.value(id);
@@ -287,8 +295,17 @@ void JobService::pollOne(const QString &id)
                 f->metrics += r.update.metrics;
                 Q_EMIT metricsAppended(id, r.update.metrics);
             }
-            if (!r.update.logs.isEmpty())
+            if (!r.update.logs.isEmpty()) {
+                for (const LogChunk &c : std::as_const(r.update.logs)) {
+                    f->recent.append(c);
+                    f->recentBytes += c.bytes.size();
+                }
+                qsizetype drop = 0;
+                while (f->recentBytes > recentLogBytes && drop < f->recent.size() - 1)
+                    f->recentBytes -= f->recent.at(drop++).bytes.size();
+                f->recent.remove(0, drop);
                 Q_EMIT logsAppended(id, r.update.logs);
+            }
             if (r.update.statusChanged || !wasFinal)
                 Q_EMIT jobUpdated(id);
             if (!r.update.caughtUp) {

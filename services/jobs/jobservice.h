@@ -51,6 +51,10 @@ public:
     QVector<MetricPoint> metrics(const QString &id) const;
     JobStatus status(const QString &id) const;
     QList<int> ranks(const QString &id) const;
+    // The most recent log bytes read of a job, in the order they were read (at most recentLogBytes in all): what
+    // a view opened after the service started following shows first.
+    QVector<LogChunk> recentLogs(const QString &id) const;
+    static constexpr qint64 recentLogBytes = 4 << 20;
     // Loads another run's metrics (an overlay from the history).
     Task loadMetrics(const QString &id, std::function<void(const QVector<MetricPoint> &)> done);
 

@@ -197,6 +197,7 @@ private Q_SLOTS:
     }
 
     void compileActivityAndOverlays();
+    void aMonitorOpenedLaterShowsTheEarlierLogs();
     void stopThenResumeFromTheCheckpoint()
     {
         QTemporaryDir tmp;
@@ -322,6 +323,29 @@ time.sleep(1)
     QCOMPARE(monitor.overlays(), QStringList{other});
     monitor.setOverlay(other, false);
     QTRY_COMPARE_WITH_TIMEOUT(monitor.chart(MetricKind::Loss)->overlaySeries().size(), 0, 20000);
+}
+
+void TestJobMonitor::aMonitorOpenedLaterShowsTheEarlierLogs()
+{
+    // The service has read a whole job before any monitor existed: a new monitor shows its logs all the same.
+    QTemporaryDir tmp;
+    auto runner = makeLocalJobRunner(tmp.path() + QStringLiteral("/jobs"));
+    JobManager jobs(runner);
+    QString error;
+    const QString id = test::launchJob(jobs, {QStringLiteral("--max_steps"), QStringLiteral("4")}, 2, &error);
+    QVERIFY2(!id.isEmpty(), qPrintable(error));
+    JobService service(runner);
+    service.setPollInterval(100);
+    QTRY_VERIFY_WITH_TIMEOUT(service.find(id), 20000);
+    service.watch(id);
+    QTRY_COMPARE_WITH_TIMEOUT(service.status(id).state, JobState::Finished, 120000);
+    QTest::qWait(300);
+    JobMonitor monitor(&service);
+    monitor.setJob(id);
+    const QByteArray out0 = test::rankLog(jobs.paths(id), 0, QStringLiteral("stdout.log"));
+    const QByteArray err0 = test::rankLog(jobs.paths(id), 0, QStringLiteral("stderr.log"));
+    QVERIFY(out0.count('\n') > 0);
+    QCOMPARE(monitor.logView()->lineCount(0), int(out0.count('\n') + err0.count('\n')));
 }
 
 QTEST_MAIN(TestJobMonitor)

@@ -37,6 +37,7 @@ public:
     QString job() const { return m_job; }
     // New bytes of any job (JobService::logsAppended); only the shown job's shown rank touches the view.
     void append(const QString &id, const QVector<LogChunk> &chunks);
+    bool hasLogs(const QString &id) const { return m_logs.contains(id); }
     // Ranks the service found (their entries appear before any byte arrives).
     void addRanks(const QList<int> &ranks);
     void showRank(int rank);  // -1: torchrun

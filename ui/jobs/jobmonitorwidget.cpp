@@ -340,6 +340,9 @@ void JobMonitor::setJob(const QString &id)
         }
         const QString folder = m_service && !id.isEmpty() ? JobManager(m_service->sharedRunner()).paths(id).root
                                                           : QString();
+        // A view opened after the service began reading this job starts from what the service kept.
+        if (m_service && !id.isEmpty() && !m_logs->hasLogs(id))
+            m_logs->append(id, m_service->recentLogs(id));
         m_logs->setJob(id, folder);
     }
     if (m_service && !id.isEmpty())
