@@ -180,15 +180,15 @@ QString SshConnection::controlPath() const
     return dir + QStringLiteral("/%C");
 }
 
-QStringList SshConnection::commonOptions() const
+QStringList SshConnection::commonOptions(bool batch) const
 {
     return m_client.baseArguments()
            + QStringList{QStringLiteral("-o"), QStringLiteral("ControlPath=") + controlPath(), QStringLiteral("-o"),
-                         QStringLiteral("BatchMode=yes"), QStringLiteral("-o"),
-                         QStringLiteral("StrictHostKeyChecking=yes")};
+                         batch ? QStringLiteral("BatchMode=yes") : QStringLiteral("BatchMode=no"),
+                         QStringLiteral("-o"), QStringLiteral("StrictHostKeyChecking=yes")};
 }
 
-bool SshConnection::connect(int timeoutMs)
+bool SshConnection::connect(int timeoutMs, AskPass *askPass)
 {
     QMutexLocker connectLock(&m_connectMutex);
     if (!m_host.isValid()) {
@@ -208,7 +208,21 @@ bool SshConnection::connect(int timeoutMs)
     const int seconds = qMax(1, timeoutMs / 1000);
     // -f: ssh goes to the background once authenticated, so its exit status says whether the master is up; with
     // ControlPersist the backgrounded master keeps serving clients.
-    const QStringList args = commonOptions()
+    QProcessEnvironment env = sshEnvironment();
+    std::unique_ptr<AskPassServer> askPassServer;
+    if (askPass) {
+        askPassServer = std::make_unique<AskPassServer>(askPass, controlDir());
+        if (!askPassServer->isListening()) {
+            setState(State::Failed, SshError::Other, tr("Cannot listen for passphrase prompts in %1.")
+                                                         .arg(displayName(controlDir())));
+            return false;
+        }
+        const QString helper = m_client.askPassProgram.isEmpty() ? askPassProgram() : m_client.askPassProgram;
+        env.insert(QStringLiteral("SSH_ASKPASS"), helper);
+        env.insert(QStringLiteral("SSH_ASKPASS_REQUIRE"), QStringLiteral("force"));
+        env.insert(QStringLiteral("INGOT_ASKPASS_SOCKET"), askPassServer->socketPath());
+    }
+    const QStringList args = commonOptions(askPass == nullptr)
                              + QStringList{QStringLiteral("-M"), QStringLiteral("-N"), QStringLiteral("-f"),
                                            QStringLiteral("-o"), QStringLiteral("ControlMaster=yes"),
                                            QStringLiteral("-o"),
@@ -217,7 +231,10 @@ bool SshConnection::connect(int timeoutMs)
                                            QStringLiteral("-o"), QStringLiteral("ServerAliveInterval=15"),
                                            QStringLiteral("-o"), QStringLiteral("ServerAliveCountMax=3")}
                              + m_host.sshArguments();
-    const ProcessResult p = runProcess(m_client.program, args, {}, timeoutMs + 5000, 1 << 20, sshEnvironment());
+    // A person answering prompts gets their time: up to 10 minutes more.
+    const int limit = timeoutMs + (askPass ? 600000 : 5000);
+    const ProcessResult p = runProcess(m_client.program, args, {}, limit, 1 << 20, env);
+    askPassServer.reset();
     if (!p.started) {
         setState(State::Failed, SshError::SshMissing, sshErrorText(SshError::SshMissing, m_host.toString()));
         return false;

@@ -4,6 +4,7 @@
 // Every call blocks: call from a worker (runTask) or the CLI, never the UI thread. Thread-safe.
 #pragma once
 
+#include "services/remote/askpass.h"
 #include "services/remote/sshhost.h"
 #include "services/remote/sshresolve.h"
 
@@ -68,8 +69,10 @@ public:
     SshError error() const;  // why the state is Failed
     QString errorText() const;
 
-    // Starts the master connection (or finds it running); true when connected.
-    bool connect(int timeoutMs = 30000);
+    // Starts the master connection (or finds it running); true when connected. With `askPass`, ssh may ask for a
+    // key's passphrase or a password: ingot-askpass forwards each prompt to it (its time is not counted in
+    // timeoutMs); without, ssh never asks (BatchMode) and a key that needs a passphrase fails authentication.
+    bool connect(int timeoutMs = 30000, AskPass *askPass = nullptr);
     // Whether the master runs (ssh -O check); updates the state.
     bool check();
     // Ends the master (ssh -O exit).
@@ -88,13 +91,14 @@ public:
     // there). Never edits or removes an existing entry.
     bool acceptHostKey(const HostKeyOffer &offer, QString *error);
 
-    // Where master sockets live: <runtime folder>/ingot-ssh, mode 0700.
+    // Where master sockets live: <runtime folder>/ingot-ssh, mode 0700. Connections to the same user, host and port
+    // share one master (as ssh's %C does), also across SshConnection objects and Ingot processes.
     static QString controlDir();
     // The ControlPath handed to ssh (%C: a hash of the host, port and user, so the path stays short).
     QString controlPath() const;
 
 private:
-    QStringList commonOptions() const;
+    QStringList commonOptions(bool batch = true) const;
     void setState(State s, SshError e = SshError::None, const QString &text = QString());
     SshResult failure(SshError e, const QByteArray &err = QByteArray());
 

@@ -16,6 +16,8 @@ struct SshClientConfig {
     // Passed as -F: an ssh config file used INSTEAD of ~/.ssh/config (and /etc/ssh/ssh_config); empty: ssh's
     // defaults. ssh finds ~/.ssh through the password database, not $HOME.
     QString configFile;
+    // The SSH_ASKPASS helper; empty: askPassProgram() (ingot-askpass next to this program).
+    QString askPassProgram;
 
     // From AppSettings::sshConfigFile().
     static SshClientConfig fromSettings();

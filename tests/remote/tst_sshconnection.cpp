@@ -8,6 +8,10 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QDir>
+#include <QMutex>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace ingot;
@@ -36,6 +40,29 @@ SshHost hostFor(const QString &text)
         qFatal("bad test host");
     return h;
 }
+
+// Answers prompts from a list (nullopt: cancel), and remembers what was asked.
+class ScriptedAskPass final : public AskPass
+{
+public:
+    explicit ScriptedAskPass(QList<std::optional<QByteArray>> answers) : m_answers(std::move(answers)) {}
+    std::optional<QByteArray> ask(const QString &prompt) override
+    {
+        QMutexLocker lock(&m_mutex);
+        m_prompts << prompt;
+        return m_answers.isEmpty() ? std::nullopt : m_answers.takeFirst();
+    }
+    QStringList prompts() const
+    {
+        QMutexLocker lock(&m_mutex);
+        return m_prompts;
+    }
+
+private:
+    mutable QMutex m_mutex;
+    QList<std::optional<QByteArray>> m_answers;
+    QStringList m_prompts;
+};
 
 }  // namespace
 
@@ -275,6 +302,63 @@ private slots:
         QVERIFY2(again.ok(), qPrintable(again.errorText));
         QCOMPARE(again.out, QByteArray("back\n"));
         QCOMPARE(m_conn->state(), SshConnection::State::Connected);
+    }
+
+    void passphraseIsAskedNeverStored()
+    {
+        // The same server, logged into with the key that has a passphrase.
+        QTemporaryDir dir;
+        SshClientConfig client;
+        client.configFile = dir.path() + QStringLiteral("/ssh_config");
+        client.askPassProgram = QStringLiteral(INGOT_ASKPASS_PATH);
+        QByteArray config = readAll(m_sshd->sshConfigFile());
+        config.replace(QFile::encodeName(m_sshd->identityFile()), QFile::encodeName(m_sshd->passphraseIdentityFile()));
+        test::writeFile(client.configFile, config);
+        const QByteArray secret = TestSshd::passphrase().toUtf8();
+        SshConnection c(hostFor(m_sshd->alias()), client, 5);
+        // Connections to the same user, host and port share one master (ControlPath %C): end the other one's.
+        m_conn->close();
+        QVERIFY(!c.check());
+
+        // Without an AskPass ssh never prompts: the key cannot be used.
+        QVERIFY(!c.connect(15000));
+        QCOMPARE(c.error(), SshError::AuthenticationFailed);
+        // The user cancels.
+        ScriptedAskPass cancel({std::nullopt});
+        QVERIFY(!c.connect(15000, &cancel));
+        QCOMPARE(c.error(), SshError::AuthenticationFailed);
+        QCOMPARE(cancel.prompts().size(), 1);
+        // A wrong passphrase, then the right one.
+        const int logins = m_sshd->acceptedLogins();
+        ScriptedAskPass ask({QByteArray("wrong"), secret});
+        QVERIFY2(c.connect(15000, &ask), qPrintable(c.errorText()));
+        QCOMPARE(ask.prompts().size(), 2);
+        QVERIFY2(ask.prompts().at(0).contains(QStringLiteral("passphrase")), qPrintable(ask.prompts().at(0)));
+        QVERIFY(ask.prompts().at(0).contains(m_sshd->passphraseIdentityFile()));
+        QCOMPARE(m_sshd->acceptedLogins(), logins + 1);
+        QVERIFY(c.run(QStringLiteral("true")).succeeded());
+        // The master needs no passphrase again.
+        QVERIFY(c.connect(15000));
+        QCOMPARE(ask.prompts().size(), 2);
+        // The secret is nowhere: not in the server's log, the error texts, the files of the test.
+        QVERIFY(!m_sshd->log().toUtf8().contains(secret));
+        QVERIFY(!c.errorText().toUtf8().contains(secret));
+        QVERIFY(!readAll(client.configFile).contains(secret));
+        // The private folders of the prompts are gone.
+        QCOMPARE(QDir(SshConnection::controlDir()).entryList({QStringLiteral("ap-*")}, QDir::Dirs).size(), 0);
+        c.close();
+    }
+
+    void askPassHelperRefusesOutsideIngot()
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("INGOT_ASKPASS_SOCKET"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(INGOT_ASKPASS_PATH), {QStringLiteral("Password: ")});
+        QVERIFY(p.waitForFinished(10000));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(p.readAllStandardOutput().isEmpty());
     }
 
     void throughAJumpHost()
