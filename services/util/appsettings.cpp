@@ -96,6 +96,37 @@ void AppSettings::addHubRepo(const QString &repo)
     }
 }
 
+QString AppSettings::sshConfigFile()
+{
+    return QSettings().value(QStringLiteral("ssh/configFile")).toString();
+}
+
+void AppSettings::setSshConfigFile(const QString &path)
+{
+    QSettings().setValue(QStringLiteral("ssh/configFile"), path);
+}
+
+QStringList AppSettings::remoteHosts()
+{
+    return QSettings().value(QStringLiteral("ssh/hosts")).toStringList();
+}
+
+void AppSettings::addRemoteHost(const QString &host)
+{
+    QStringList hosts = remoteHosts();
+    if (!hosts.contains(host)) {
+        hosts << host;
+        QSettings().setValue(QStringLiteral("ssh/hosts"), hosts);
+    }
+}
+
+void AppSettings::removeRemoteHost(const QString &host)
+{
+    QStringList hosts = remoteHosts();
+    if (hosts.removeAll(host) > 0)
+        QSettings().setValue(QStringLiteral("ssh/hosts"), hosts);
+}
+
 QStringList AppSettings::recentCheckpoints()
 {
     return QSettings().value(QStringLiteral("consolidate/recent")).toStringList();

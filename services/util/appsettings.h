@@ -34,6 +34,13 @@ public:
     // The job launcher's named presets: name -> the job's settings as JobSpec::toJson() writes them.
     static QMap<QString, QJsonObject> jobPresets();
     static void setJobPresets(const QMap<QString, QJsonObject> &presets);
+    // Remote hosts over SSH. The config file is passed to ssh as -F: it is used INSTEAD of ~/.ssh/config (and of
+    // /etc/ssh/ssh_config), not in addition; empty: ssh's own defaults.
+    static QString sshConfigFile();
+    static void setSshConfigFile(const QString &path);
+    static QStringList remoteHosts();  // hosts the user added, as typed (an alias, user@host:port, ...)
+    static void addRemoteHost(const QString &host);
+    static void removeRemoteHost(const QString &host);
     static QByteArray windowGeometry();
     static void setWindowGeometry(const QByteArray &geometry);
     static QString fileName();  // where the settings are stored

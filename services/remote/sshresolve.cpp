@@ -1,0 +1,88 @@
+#include "services/remote/sshresolve.h"
+
+#include "services/remote/sshprocess.h"
+#include "services/util/appsettings.h"
+#include "services/util/names.h"
+
+#include <QCoreApplication>
+
+namespace ingot {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("ingot::SshResolve", text);
+}
+
+}  // namespace
+
+SshClientConfig SshClientConfig::fromSettings()
+{
+    SshClientConfig c;
+    c.configFile = AppSettings::sshConfigFile();
+    return c;
+}
+
+QStringList SshClientConfig::baseArguments() const
+{
+    if (configFile.isEmpty())
+        return {};
+    return {QStringLiteral("-F"), configFile};
+}
+
+SshResolved parseSshG(const QByteArray &output)
+{
+    SshResolved r;
+    const QList<QByteArray> lines = output.split('\n');
+    for (const QByteArray &raw : lines) {
+        const QByteArray line = raw.trimmed();
+        const int sp = line.indexOf(' ');
+        if (line.isEmpty() || sp <= 0)
+            continue;
+        const QString key = QString::fromUtf8(line.left(sp)).toLower();
+        const QString value = nameFromBytes(line.mid(sp + 1));
+        r.options[key] << value;
+    }
+    auto one = [&r](const char *key) { return r.options.value(QLatin1String(key)).value(0); };
+    r.hostname = one("hostname");
+    r.user = one("user");
+    bool ok = false;
+    const int port = one("port").toInt(&ok);
+    r.port = ok && port > 0 && port < 65536 ? port : 22;
+    for (const QString &f : r.options.value(QStringLiteral("identityfile")))
+        r.identityFiles << expandTilde(f);
+    r.proxyJump = one("proxyjump");
+    if (r.proxyJump == QLatin1String("none"))
+        r.proxyJump.clear();
+    r.controlPath = one("controlpath");
+    for (const QString &line : r.options.value(QStringLiteral("userknownhostsfile")))
+        for (const QString &f : line.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            r.userKnownHostsFiles << expandTilde(f);
+    r.hashKnownHosts = one("hashknownhosts") == QLatin1String("yes");
+    r.hostKeyAlias = one("hostkeyalias");
+    return r;
+}
+
+bool resolveSshHost(const SshClientConfig &client, const SshHost &host, SshResolved *out, QString *error)
+{
+    if (!host.isValid()) {
+        *error = tr("No host given.");
+        return false;
+    }
+    const QStringList args = client.baseArguments() + QStringList{QStringLiteral("-G")} + host.sshArguments();
+    const ProcessResult p = runProcess(client.program, args, {}, 15000, 1 << 20);
+    if (!p.started) {
+        *error = tr("Cannot run %1: %2").arg(client.program, p.startError);
+        return false;
+    }
+    if (p.timedOut || p.tooMuchOutput || p.exitCode != 0) {
+        const QString why = displayText(nameFromBytes(p.err.trimmed().left(2000)));
+        *error = tr("ssh cannot resolve %1: %2").arg(displayName(host.toString()), why);
+        return false;
+    }
+    *out = parseSshG(p.out);
+    return true;
+}
+
+}  // namespace ingot
