@@ -4,4 +4,9 @@ namespace ingot {
 
 CacheStore::~CacheStore() = default;
 
+bool isHubBlobPath(const QByteArray &path)
+{
+    return path.contains("/blobs/") && (path.contains("/models--") || path.contains("/datasets--"));
+}
+
 }  // namespace ingot

@@ -82,5 +82,7 @@ public:
     virtual StoreWatcher *createWatcher(QObject *parent) const { return nullptr; }
 };
 
+// Whether a (resolved) path is a file of the Hugging Face hub cache: <cache>/models--org--name/blobs/<hash>.
+bool isHubBlobPath(const QByteArray &path);
 
 }  // namespace ingot

@@ -52,11 +52,6 @@ void fillFromStat(StoreEntry &e, const struct stat &st)
     e.ctimeMs = toMs(st.st_ctim);
 }
 
-bool isHubBlobPath(const QByteArray &real)
-{
-    // huggingface_hub keeps files at <cache>/models--org--name/blobs/<hash>
-    return real.contains("/blobs/") && (real.contains("/models--") || real.contains("/datasets--"));
-}
 }  // namespace
 
 LocalCacheStore::LocalCacheStore(const QString &rootPath)

@@ -1,0 +1,217 @@
+// The shell store (what an SSH host's cache is read and maintained through) against the local store on the same
+// folder: the one-round-trip listing gives every folder's entries with the same metadata (odd names, links inside
+// and outside the root, hub blobs, broken links), files are read on demand, and removal keeps the local rules
+// (locked entries stay, links are never followed, nothing outside the root). The shell here is /bin/sh on this
+// machine; over SSH the same scripts run on the host.
+#include "services/cache/samplecache.h"
+#include "services/stores/localcachestore.h"
+#include "services/stores/shellcachestore.h"
+#include "services/util/names.h"
+#include "tests/support/testsupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace ingot;
+
+namespace {
+
+const QString version = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
+
+QString describe(const StoreEntry &e)
+{
+    return QStringLiteral("%1 type=%2 size=%3 alloc=%4 m=%5 a=%6 c=%7 broken=%8 out=%9 hub=%10 dir=%11 id=%12")
+        .arg(displayName(e.name))
+        .arg(int(e.type))
+        .arg(e.size)
+        .arg(e.allocated)
+        .arg(e.mtimeMs)
+        .arg(e.atimeMs)
+        .arg(e.ctimeMs)
+        .arg(e.linkBroken)
+        .arg(e.linkOutsideRoot)
+        .arg(e.linkToHubBlob)
+        .arg(e.linkTargetIsDir)
+        .arg(e.linkId);
+}
+
+QStringList described(const QVector<StoreEntry> &entries)
+{
+    QStringList out;
+    for (const StoreEntry &e : entries)
+        out << describe(e);
+    out.sort();
+    return out;
+}
+
+// Every folder of the local store, compared with the shell store's answer for it.
+void compareTrees(LocalCacheStore &local, ShellCacheStore &shell, const QString &rel, int *folders)
+{
+    const ListResult a = local.list(rel);
+    const ListResult b = shell.list(rel);
+    QVERIFY2(a.ok && b.ok, qPrintable(displayName(rel) + QStringLiteral(": ") + a.error + b.error));
+    QCOMPARE(described(b.entries), described(a.entries));
+    if (!rel.isEmpty())
+        QCOMPARE(describe(b.self), describe(a.self));
+    ++*folders;
+    for (const StoreEntry &e : a.entries)
+        if (e.type == StoreEntry::Type::Dir)
+            compareTrees(local, shell, rel.isEmpty() ? e.name : rel + QLatin1Char('/') + e.name, folders);
+}
+
+}  // namespace
+
+class TestShellCacheStore : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void listingEqualsTheLocalStore()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + QStringLiteral("/cache");
+        SampleCacheOptions o;
+        o.modules = 40;
+        QString error;
+        QVERIFY(writeSampleCache(root, o, nullptr, &error));
+        // Odd names, and links of every kind.
+        const QString odd = root + QLatin1Char('/') + version + QStringLiteral("/MODULE_odd 'name\"\n+1");
+        QVERIFY(QDir().mkpath(odd));
+        test::writeFile(odd + QStringLiteral("/model.log"), "failed\n");
+        const QByteArray raw = nameToBytes(root + QLatin1Char('/') + version) + "/MODULE_\xff\xfe+2";
+        QVERIFY(::mkdir(raw.constData(), 0755) == 0);
+        QVERIFY(::symlink("/etc/hostname", QByteArray(raw + "/outside").constData()) == 0);
+        QVERIFY(::symlink("missing-file", QByteArray(raw + "/broken").constData()) == 0);
+        QVERIFY(::symlink("../../../elsewhere/x", QByteArray(raw + "/broken-outside").constData()) == 0);
+        QVERIFY(::symlink(".", QByteArray(raw + "/dir-link").constData()) == 0);
+        test::writeFile(root + QStringLiteral("/stray file.txt"), "x");
+
+        LocalCacheStore local(root);
+        QVERIFY(local.open(&error));
+        ShellCacheStore shell(makeLocalShell(), QStringLiteral("localhost"), root);
+        QVERIFY2(shell.open(&error), qPrintable(error));
+        int folders = 0;
+        compareTrees(local, shell, QString(), &folders);
+        QVERIFY(folders > 40);
+        QVERIFY(shell.rootIdentity().startsWith(QStringLiteral("shell:localhost:")));
+        // The hub blob links of the sample cache are recognised as such.
+        bool hubLinks = false;
+        for (const QString &f : {version}) {
+            const ListResult mods = shell.list(f);
+            for (const StoreEntry &m : mods.entries) {
+                if (m.type != StoreEntry::Type::Dir)
+                    continue;
+                for (const StoreEntry &e : shell.list(f + QLatin1Char('/') + m.name).entries)
+                    hubLinks = hubLinks || e.linkToHubBlob;
+            }
+        }
+        QVERIFY(hubLinks);
+    }
+
+    void missingRootAndReads()
+    {
+        QTemporaryDir tmp;
+        ShellCacheStore missing(makeLocalShell(), QStringLiteral("h"), tmp.path() + QStringLiteral("/nope"));
+        QString error;
+        QVERIFY(!missing.open(&error));
+        QVERIFY(error.contains(QStringLiteral("does not exist")));
+        test::writeFile(tmp.path() + QStringLiteral("/afile"), "x");
+        ShellCacheStore notDir(makeLocalShell(), QStringLiteral("h"), tmp.path() + QStringLiteral("/afile"));
+        QVERIFY(!notDir.open(&error));
+
+        const QString root = tmp.path() + QStringLiteral("/c");
+        test::makeModule(root, version, QStringLiteral("MODULE_a+b"), {QStringLiteral("model.log")});
+        test::writeFile(root + QLatin1Char('/') + version + QStringLiteral("/MODULE_a+b/model.log"),
+                        QByteArray("head ") + QByteArray(10000, 'x') + " tail");
+        QVERIFY(QFile::link(tmp.path() + QStringLiteral("/afile"), root + QLatin1Char('/') + version + QStringLiteral("/MODULE_a+b/l")));
+        ShellCacheStore s(makeLocalShell(), QStringLiteral("h"), root);
+        QVERIFY(s.open(&error));
+        QByteArray out;
+        const QString log = version + QStringLiteral("/MODULE_a+b/model.log");
+        QVERIFY(s.readFile(log, 5, false, &out, &error));
+        QCOMPARE(out, QByteArray("head "));
+        QVERIFY(s.readFile(log, 5, true, &out, &error));
+        QCOMPARE(out, QByteArray(" tail"));
+        QVERIFY(!s.readFile(version + QStringLiteral("/MODULE_a+b/l"), 5, false, &out, &error));  // a link is not read
+        QVERIFY(!s.readFile(QStringLiteral("../afile"), 5, false, &out, &error));
+        QCOMPARE(s.linkTarget(version + QStringLiteral("/MODULE_a+b/l")), tmp.path() + QStringLiteral("/afile"));
+        QVERIFY(!s.list(QStringLiteral("../")).ok);
+    }
+
+    void removalKeepsTheRules()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + QStringLiteral("/c");
+        const QString outside = tmp.path() + QStringLiteral("/outside");
+        test::writeFile(outside + QStringLiteral("/precious"), "keep me");
+        test::makeModule(root, version, QStringLiteral("MODULE_ok+1"), {QStringLiteral("model.neff"), QStringLiteral("model.hlo_module.pb")});
+        test::makeModule(root, version, QStringLiteral("MODULE_locked+2"), {QStringLiteral("model.hlo_module.pb.lock")});
+        test::makeModule(root, version, QStringLiteral("MODULE_link+3"), {QStringLiteral("model.log")});
+        const QString dir = root + QLatin1Char('/') + version;
+        QVERIFY(QFile::link(outside + QStringLiteral("/precious"), dir + QStringLiteral("/MODULE_link+3/to-outside")));
+        QVERIFY(QFile::link(outside, dir + QStringLiteral("/MODULE_swapped+4")));  // an entry that is a link to a folder
+        ShellCacheStore s(makeLocalShell(), QStringLiteral("h"), root);
+        QString error;
+        QVERIFY(s.open(&error));
+        qint64 freed = 0;
+        QCOMPARE(s.removeEntry(version + QStringLiteral("/MODULE_ok+1"), &freed, &error), CacheStore::RemoveResult::Removed);
+        QVERIFY(freed > 0);
+        QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/MODULE_ok+1")));
+        QCOMPARE(s.removeEntry(version + QStringLiteral("/MODULE_locked+2"), &freed, &error), CacheStore::RemoveResult::Locked);
+        QVERIFY(QFileInfo::exists(dir + QStringLiteral("/MODULE_locked+2/model.hlo_module.pb.lock")));
+        QCOMPARE(s.removeEntry(version + QStringLiteral("/MODULE_link+3"), &freed, &error), CacheStore::RemoveResult::Removed);
+        QCOMPARE(s.removeEntry(version + QStringLiteral("/MODULE_swapped+4"), &freed, &error), CacheStore::RemoveResult::Failed);
+        QVERIFY(QFileInfo(dir + QStringLiteral("/MODULE_swapped+4")).isSymLink());
+        QCOMPARE(s.removeEntry(QStringLiteral("../outside"), &freed, &error), CacheStore::RemoveResult::Failed);
+        QVERIFY(error.contains(QStringLiteral("outside")));
+        QFile precious(outside + QStringLiteral("/precious"));
+        QVERIFY(precious.open(QIODevice::ReadOnly));
+        QCOMPARE(precious.readAll(), QByteArray("keep me"));
+        // No aside folder is left behind.
+        QCOMPARE(QDir(dir).entryList({QStringLiteral(".ingot-removing-*")}, QDir::AllEntries | QDir::Hidden).size(), 0);
+        // A file and a link go with remove(), the link's target stays.
+        QVERIFY(QFile::link(outside + QStringLiteral("/precious"), root + QStringLiteral("/stray-link")));
+        QVERIFY(s.open(&error));
+        QVERIFY(s.remove(QStringLiteral("stray-link"), &freed, &error));
+        QVERIFY(precious.exists());
+    }
+
+    void runningCompilersAreSeen()
+    {
+        QTemporaryDir tmp;
+        test::FakeCompilerProcess compiler(tmp);
+        ShellCacheStore s(makeLocalShell(), QStringLiteral("h"), tmp.path());
+        QString error;
+        QVERIFY(s.runningCompilers(&error).contains(compiler.pid()));
+    }
+
+    void hostileListingsAreRefused()
+    {
+        // Records as the script prints them: fields separated by NUL.
+        auto records = [](std::initializer_list<const char *> fields) {
+            QByteArray b;
+            for (const char *f : fields)
+                b += QByteArray(f) + '\0';
+            return b;
+        };
+        ShellCacheStore::Tree tree;
+        QString error;
+        QVERIFY(!ShellCacheStore::parseListing(QByteArray("garbage"), &tree, &error));
+        QVERIFY(!ShellCacheStore::parseListing(records({"R", "/r", "1:2", "F", "f", "../../etc/passwd", "1", "1", "1.0", "1.0", "1.0"}),
+                                               &tree, &error));
+        QVERIFY(error.contains(QStringLiteral("leaves the root")));
+        QVERIFY(!ShellCacheStore::parseListing(records({"F", "f"}), &tree, &error));  // cut short, no root
+        QVERIFY2(ShellCacheStore::parseListing(records({"R", "/r", "1:2", "F", "d", "", "4096", "8", "1.5", "1.5", "1.5"}),
+                                               &tree, &error), qPrintable(error));
+        QCOMPARE(tree.folders.value(QString()).self.mtimeMs, 1500);
+        QCOMPARE(tree.real, QByteArray("/r"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestShellCacheStore)
+#include "tst_shellcachestore.moc"
