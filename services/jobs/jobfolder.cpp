@@ -1,6 +1,7 @@
 #include "services/jobs/jobfolder.h"
 
 #include "services/util/names.h"
+#include "services/util/shellquote.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -102,23 +103,13 @@ bool JobRecordFile::fromJson(const QByteArray &data, JobRecordFile *out, QString
     return true;
 }
 
-QString shellQuote(const QString &arg)
-{
-    static const QRegularExpression safe(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
-    if (safe.match(arg).hasMatch())
-        return arg;
-    QString q = arg;
-    q.replace(QLatin1Char('\''), QLatin1String("'\\''"));
-    return QLatin1Char('\'') + q + QLatin1Char('\'');
-}
-
 namespace {
 
 QString quoteAll(const QStringList &args)
 {
     QStringList q;
     for (const QString &a : args)
-        q << shellQuote(a);
+        q << shellWord(a);
     return q.join(QLatin1Char(' '));
 }
 
@@ -126,7 +117,7 @@ QString quoteAll(const QStringList &args)
 QString exportLine(const QString &kv)
 {
     const int eq = kv.indexOf(QLatin1Char('='));
-    return QStringLiteral("export ") + kv.left(eq) + QLatin1Char('=') + shellQuote(kv.mid(eq + 1));
+    return QStringLiteral("export ") + kv.left(eq) + QLatin1Char('=') + shellWord(kv.mid(eq + 1));
 }
 
 }  // namespace
@@ -136,7 +127,7 @@ QString commandLine(const QStringList &env, const QStringList &argv)
     QStringList parts;
     for (const QString &kv : env) {
         const int eq = kv.indexOf(QLatin1Char('='));
-        parts << kv.left(eq) + QLatin1Char('=') + shellQuote(kv.mid(eq + 1));
+        parts << kv.left(eq) + QLatin1Char('=') + shellWord(kv.mid(eq + 1));
     }
     parts << quoteAll(argv);
     return parts.join(QLatin1Char(' '));
@@ -147,7 +138,7 @@ QString commandScript(const JobRecordFile &r)
     QStringList lines;
     lines << QStringLiteral("#!/bin/sh")
           << QStringLiteral("# Ingot job %1 (%2)").arg(displayName(r.spec.displayName()), r.id)
-          << QStringLiteral("cd %1 || exit 1").arg(shellQuote(r.cwd));
+          << QStringLiteral("cd %1 || exit 1").arg(shellWord(r.cwd));
     for (const QString &kv : r.env)
         lines << exportLine(kv);
     lines << QStringLiteral("exec ") + quoteAll(r.argv);
@@ -161,7 +152,7 @@ QByteArray wrapperScript(const JobRecordFile &r)
           << QStringLiteral("# Written by Ingot for job %1. Started detached, in a session of its own: it records who")
                  .arg(r.id)
           << QStringLiteral("# runs (launcher.pid) and how the launcher ended (exit_status). Do not edit while it runs.")
-          << QStringLiteral("cd %1 || exit 1").arg(shellQuote(r.cwd));
+          << QStringLiteral("cd %1 || exit 1").arg(shellWord(r.cwd));
     for (const QString &kv : r.env) {
         if (kv.startsWith(QLatin1String("PYTHONPATH=")))
             lines << exportLine(kv) + QStringLiteral("${PYTHONPATH:+:$PYTHONPATH}");

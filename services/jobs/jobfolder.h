@@ -47,8 +47,6 @@ struct JobRecordFile {
     static bool fromJson(const QByteArray &data, JobRecordFile *out, QString *error);
 };
 
-// Shell quoting for previews and scripts: 'it'\''s' style, bare when only safe characters.
-QString shellQuote(const QString &arg);
 // The command as one line a user can paste into a shell: VAR=value ... program args.
 QString commandLine(const QStringList &env, const QStringList &argv);
 // A standalone script (#!/bin/sh, cd, exports, exec) that runs the same command.

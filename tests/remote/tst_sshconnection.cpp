@@ -1,7 +1,7 @@
 // SshConnection against a real OpenSSH server (TestSshd): commands through one multiplexed master, quoting round
 // trips, exit codes, bounded output, host keys (unknown: refused until accepted; changed: refused, known_hosts
 // untouched), a server that dies and comes back, and hosts that try to be ssh options.
-#include "services/remote/shellquote.h"
+#include "services/util/shellquote.h"
 #include "services/remote/sshconnection.h"
 #include "tests/support/testsshd.h"
 #include "tests/support/testsupport.h"

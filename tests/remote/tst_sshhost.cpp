@@ -1,6 +1,6 @@
 // Hosts the user types, the Host lists of ssh configs (Include, wildcards, a config that includes itself), `ssh -G`
 // output, and shell quoting checked against a real /bin/sh: every byte arrives as it was.
-#include "services/remote/shellquote.h"
+#include "services/util/shellquote.h"
 #include "services/remote/sshhost.h"
 #include "services/remote/sshresolve.h"
 #include "services/util/appsettings.h"
@@ -212,7 +212,8 @@ private slots:
         QFETCH(QByteArray, bytes);
         const std::optional<QString> q = shellQuoteBytes(bytes);
         QVERIFY(q.has_value());
-        QVERIFY(q->startsWith(QLatin1Char('\'')));
+        // Quoted unless made only of characters no shell treats specially.
+        QCOMPARE(q->startsWith(QLatin1Char('\'')) || q->startsWith(QLatin1Char('"')), *q != QString::fromLatin1(bytes));
         QCOMPARE(shellQuote(nameFromBytes(bytes)), q);
         for (const char *shell : {"/bin/sh", "/bin/bash"}) {
             QProcess p;
@@ -227,7 +228,11 @@ private slots:
         QVERIFY(!shellQuoteBytes(QByteArray("a\0b", 3)).has_value());
         QVERIFY(!shellCommand({QStringLiteral("printf"), QString(QChar(0))}).has_value());
         QCOMPARE(*shellCommand({QStringLiteral("printf"), QStringLiteral("%s"), QStringLiteral("a b")}),
-                 QStringLiteral("'printf' '%s' 'a b'"));
+                 QStringLiteral("printf %s 'a b'"));
+        // A first word that would read as an assignment is quoted; flags and paths stay bare.
+        QCOMPARE(*shellQuote(QStringLiteral("X=1")), QStringLiteral("'X=1'"));
+        QCOMPARE(*shellQuote(QStringLiteral("--master_port=29500")), QStringLiteral("--master_port=29500"));
+        QCOMPARE(*shellQuote(QStringLiteral("/usr/bin/python3")), QStringLiteral("/usr/bin/python3"));
     }
 };
 

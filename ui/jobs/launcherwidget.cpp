@@ -1,5 +1,7 @@
 #include "ui/jobs/launcherwidget.h"
 
+#include "services/util/shellquote.h"
+
 #include "services/cache/cachelocation.h"
 #include "services/cache/cachescanner.h"
 #include "services/jobs/jobfolder.h"
@@ -139,7 +141,7 @@ QString joinShellWords(const QStringList &words)
 {
     QStringList quoted;
     for (const QString &w : words)
-        quoted << shellQuote(w);
+        quoted << shellWord(w);
     return quoted.join(QLatin1Char(' '));
 }
 

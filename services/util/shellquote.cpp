@@ -1,13 +1,44 @@
-#include "services/remote/shellquote.h"
+#include "services/util/shellquote.h"
 
 #include "services/util/names.h"
 
 namespace ingot {
 
+namespace {
+
+bool isBareWord(const QByteArray &w)
+{
+    if (w.isEmpty())
+        return false;
+    for (const char ch : w) {
+        const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')
+            || QByteArrayView("_@%+:,./-=").contains(ch);
+        if (!ok)
+            return false;
+    }
+    // "NAME=value" as a first word is an assignment, not a command: quote anything that could read as one.
+    const qsizetype eq = w.indexOf('=');
+    if (eq == 0)
+        return false;
+    if (eq > 0) {
+        bool name = !(w.at(0) >= '0' && w.at(0) <= '9');
+        for (qsizetype i = 0; i < eq && name; ++i)
+            name = w.at(i) == '_' || (w.at(i) >= 'a' && w.at(i) <= 'z') || (w.at(i) >= 'A' && w.at(i) <= 'Z')
+                || (w.at(i) >= '0' && w.at(i) <= '9');
+        if (name)
+            return false;
+    }
+    return true;
+}
+
+}  // namespace
+
 std::optional<QString> shellQuoteBytes(const QByteArray &arg)
 {
     if (arg.contains('\0'))
         return std::nullopt;
+    if (isBareWord(arg))
+        return QString::fromLatin1(arg);
     const QString name = nameFromBytes(arg);  // undecodable bytes become U+DC80 + byte
     QString out = QStringLiteral("'");
     for (qsizetype i = 0; i < name.size(); ++i) {
@@ -45,6 +76,13 @@ std::optional<QString> shellCommand(const QStringList &argv)
         parts << *q;
     }
     return parts.join(QLatin1Char(' '));
+}
+
+QString shellWord(const QString &arg)
+{
+    QByteArray bytes = nameToBytes(arg);
+    bytes.replace('\0', QByteArray());
+    return *shellQuoteBytes(bytes);
 }
 
 }  // namespace ingot
