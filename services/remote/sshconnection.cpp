@@ -12,6 +12,10 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
+#include <cerrno>
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace ingot {
 
 namespace {
@@ -162,12 +166,42 @@ SshResult SshConnection::failure(SshError e, const QByteArray &err)
     return r;
 }
 
+namespace {
+
+// Whether a control socket in `dir` fits a unix socket path (108 bytes, with %C's 40 characters and the 17-byte
+// temporary suffix ssh adds while it creates the master's socket).
+bool socketPathFits(const QString &dir)
+{
+    return QFile::encodeName(dir).size() + 1 + 40 + 17 < 108;
+}
+
+// /tmp/ingot-ssh-<uid>: made 0700 by this user, or refused when someone else made it (or made it a link).
+QString shortControlDir()
+{
+    const QByteArray dir = "/tmp/ingot-ssh-" + QByteArray::number(::getuid());
+    if (::mkdir(dir.constData(), 0700) != 0 && errno != EEXIST)
+        return {};
+    struct stat st {};
+    if (::lstat(dir.constData(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid()
+        || (st.st_mode & 077) != 0)
+        return {};
+    return QFile::decodeName(dir);
+}
+
+}  // namespace
+
 QString SshConnection::controlDir()
 {
     QString base = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
     if (base.isEmpty())
         base = QDir::tempPath();
     const QString dir = base + QStringLiteral("/ingot-ssh");
+    if (!socketPathFits(dir)) {
+        // A deep runtime folder (a test's, a custom XDG_RUNTIME_DIR): a short private folder of this user's.
+        const QString shortDir = shortControlDir();
+        if (!shortDir.isEmpty())
+            return shortDir;
+    }
     QDir().mkpath(dir);
     QFile::setPermissions(dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     return dir;

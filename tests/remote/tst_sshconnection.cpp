@@ -119,6 +119,26 @@ private slots:
         QCOMPARE(QFile::permissions(SshConnection::controlDir()) & 0x077, QFileDevice::Permissions());
     }
 
+    void aDeepRuntimeFolderFallsBackToAShortOne()
+    {
+        // A runtime folder too deep for a unix socket path (108 bytes): the control socket goes to a short folder of
+        // this user's (0700) and connecting still works.
+        const QByteArray old = qgetenv("XDG_RUNTIME_DIR");
+        QTemporaryDir deep(QDir::tempPath() + QStringLiteral("/") + QString(60, QLatin1Char('r')) + QStringLiteral("-XXXXXX"));
+        QFile::setPermissions(deep.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        qputenv("XDG_RUNTIME_DIR", QFile::encodeName(deep.path()));
+        const QString dir = SshConnection::controlDir();
+        QVERIFY2(QFile::encodeName(dir).size() + 1 + 40 + 17 < 108, qPrintable(dir));
+        QVERIFY(!dir.startsWith(deep.path()));
+        QCOMPARE(QFile::permissions(dir) & 0x077, QFileDevice::Permissions());
+        SshConnection c(hostFor(m_sshd->alias()), clientFor(*m_sshd), 10);
+        const bool connected = c.connect(15000);
+        const QString why = c.errorText();
+        c.close();
+        qputenv("XDG_RUNTIME_DIR", old);
+        QVERIFY2(connected, qPrintable(why));
+    }
+
     void quotingRoundTrips_data()
     {
         QTest::addColumn<QByteArray>("bytes");
