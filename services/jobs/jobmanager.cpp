@@ -38,23 +38,13 @@ double numberOr(const QJsonValue &v, double fallback)
     return v.isDouble() ? v.toDouble() : fallback;
 }
 
-// The Python a job uses when none is chosen: the first detected one that imports torch (asked once a process).
+// The Python a job uses when none is chosen: the first detected one that imports torch.
 QString defaultPython(JobRunner &runner)
 {
-    static QMutex mutex;
-    static QHash<QString, QString> found;
-    QMutexLocker lock(&mutex);
-    if (!found.contains(runner.where())) {
-        QString pick;
-        for (const PythonInfo &p : runner.detectPythons(nullptr)) {
-            if (p.usable()) {
-                pick = p.path;
-                break;
-            }
-        }
-        found.insert(runner.where(), pick);
-    }
-    return found.value(runner.where());
+    for (const PythonInfo &p : detectedPythons(runner))
+        if (p.usable())
+            return p.path;
+    return {};
 }
 
 QString outputDirFromArgs(const QStringList &args)
@@ -70,6 +60,22 @@ QString outputDirFromArgs(const QStringList &args)
 }
 
 }  // namespace
+
+QVector<PythonInfo> detectedPythons(JobRunner &runner, const std::atomic_bool *stop)
+{
+    // Asked once a process and runner (each probe imports torch: seconds); the launcher's list and the
+    // "automatic" choice of a plan share the answer. An interrupted detection is not kept.
+    static QMutex mutex;
+    static QHash<QString, QVector<PythonInfo>> found;
+    QMutexLocker lock(&mutex);
+    const auto it = found.constFind(runner.where());
+    if (it != found.cend())
+        return *it;
+    const QVector<PythonInfo> pythons = runner.detectPythons(stop);
+    if (!(stop && stop->load()))
+        found.insert(runner.where(), pythons);
+    return pythons;
+}
 
 JobManager::JobManager(std::shared_ptr<JobRunner> runner) : m_runner(std::move(runner)) {}
 

@@ -70,6 +70,9 @@ private:
     std::shared_ptr<JobRunner> m_runner;
 };
 
+// The Python interpreters where `runner` runs jobs (detected once a process; blocking).
+QVector<PythonInfo> detectedPythons(JobRunner &runner, const std::atomic_bool *stop = nullptr);
+
 // A job's status as one JSON object (the CLI's --json, summary.json).
 QJsonObject statusToJson(const JobStatus &s);
 JobStatus statusFromJson(const QJsonObject &o);

@@ -399,9 +399,7 @@ void JobFollower::finishState(bool alive)
         st.reason = tr("Stopped at step %1 (%2); checkpoint: %3").arg(st.step).arg(m_stoppedEvent, st.lastCheckpoint);
     } else if (!m_failedEventReason.isEmpty()) {
         st.state = JobState::Failed;
-        st.reason = m_failedEventReason;
-        st.reasonRank = 0;
-        findFailureReason();  // the traceback, as detail
+        findFailureReason();  // for its detail (a traceback); the backend's own words are the reason
         st.reason = m_failedEventReason;
         st.reasonRank = 0;
     } else if (st.exitStatus == 0) {

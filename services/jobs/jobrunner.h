@@ -56,7 +56,6 @@ public:
     virtual FileChunk readFile(const QString &path, qint64 offset, qint64 maxBytes) = 0;
     // Files under `folder`, relative to it, at most `depth` folders deep (not following links).
     virtual QStringList listFiles(const QString &folder, int depth) = 0;
-    virtual bool removeFile(const QString &path) = 0;
     // Moves a folder's whole tree out of the way and deletes it, never following links; refuses anything not
     // strictly under `root`.
     virtual bool removeTree(const QString &folder, const QString &root, QString *error) = 0;

@@ -179,7 +179,7 @@ Task JobService::detectPythons(std::function<void(const QVector<PythonInfo> &)> 
 {
     std::shared_ptr<JobRunner> runner = m_manager->sharedRunner();
     return runTask(
-        this, [runner](TaskControl &c) { return runner->detectPythons(c.stopFlag()); },
+        this, [runner](TaskControl &c) { return detectedPythons(*runner, c.stopFlag()); },
         [done](QVector<PythonInfo> v) { done(v); });
 }
 

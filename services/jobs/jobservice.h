@@ -28,7 +28,6 @@ public:
 
     JobRunner &runner() const { return m_manager->runner(); }
     std::shared_ptr<JobRunner> sharedRunner() const { return m_manager->sharedRunner(); }
-    int pollIntervalMs() const { return m_pollMs; }
     void setPollInterval(int ms);
 
     // The history as last read, newest first.

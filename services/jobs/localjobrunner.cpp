@@ -236,7 +236,6 @@ public:
         return out;
     }
 
-    bool removeFile(const QString &path) override { return QFile::remove(path); }
 
     bool removeTree(const QString &folder, const QString &root, QString *error) override
     {

@@ -52,7 +52,6 @@ public:
 
     // The points recognised since the last call, in order.
     QVector<MetricPoint> takeMetrics();
-    bool hasMetrics() const { return !m_metrics.isEmpty(); }
     std::optional<TrainerSummary> summary() const { return m_summary; }
     qint64 step() const { return m_step; }    // latest training-bar step, -1 unknown
     qint64 total() const { return m_total; }  // its total, -1 unknown

@@ -191,6 +191,10 @@ private Q_SLOTS:
     {
         JobLauncher w(service.get(), nullptr);
         w.setSpec(tinyTp2());
+        // Nothing runs for a launcher nobody has seen (Ingot's start-up, a Jobs page never opened).
+        QTest::qWait(2 * JobLauncher::kSettleMs + 200);
+        QVERIFY(!w.isBusy());
+        QVERIFY(!w.hasPlan());
         w.show();
         QVERIFY(settle(w));
         QVERIFY(w.hasPlan());

@@ -239,11 +239,20 @@ JobLauncher::JobLauncher(JobService *service, QWidget *parent)
         invalidate();
     });
 
+    updatePythonInfo();
+}
+
+void JobLauncher::showEvent(QShowEvent *e)
+{
+    QWidget::showEvent(e);
+    if (m_started)
+        return;
+    m_started = true;
     m_pythonTask = m_service->detectPythons([this](const QVector<PythonInfo> &pythons) {
         m_pythonsKnown = true;
         fillPythons(pythons);
     });
-    updatePythonInfo();
+    invalidate();
 }
 
 JobLauncher::~JobLauncher()
@@ -890,6 +899,8 @@ QVector<JobProblem> JobLauncher::formProblems() const
 
 void JobLauncher::check()
 {
+    if (!m_started)
+        return;  // once shown (showEvent)
     const quint64 generation = m_generation;
     const JobSpec s = spec();
     checkCacheFor(s);

@@ -21,6 +21,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QRadioButton;
+class QShowEvent;
 class QSpinBox;
 class QTableWidget;
 class QTimer;
@@ -99,6 +100,11 @@ Q_SIGNALS:
     void previewUpdated();  // the preview shows the current plan, or why there is none
     void cacheChecked();    // the compile cache's warning is up to date
 
+protected:
+    // The background work (Python detection, checking the form, scanning the compile cache) starts when the
+    // launcher is first shown: Ingot starts without it, and a user who never opens Jobs never pays for it.
+    void showEvent(QShowEvent *e) override;
+
 private:
     struct FactsResult;
     struct CacheCheck;
@@ -157,6 +163,7 @@ private:
     QString m_cacheScanned;    // the root the warning is about
     QVector<PythonInfo> m_pythons;
     bool m_pythonsKnown = false;  // detection finished
+    bool m_started = false;       // shown once: background work may run
 
     QHash<QString, QWidget *> m_fields;
     QHash<QString, QLabel *> m_problemLabels;
