@@ -149,8 +149,11 @@ private Q_SLOTS:
         QDir().mkpath(shots);
         // The README's picture of a running job (when this machine is not too slow to catch it running).
         QTRY_VERIFY_WITH_TIMEOUT(page.monitor()->chart(MetricKind::Loss)->points().size() >= 80, 120000);
-        if (!isFinal(page.monitor()->status().state))
+        if (!isFinal(page.monitor()->status().state)) {
+            for (MetricKind k : {MetricKind::Loss, MetricKind::LearningRate, MetricKind::GradNorm, MetricKind::Throughput})
+                page.monitor()->chart(k)->refresh();  // drawn up to the last point read, as a moment later
             QVERIFY(page.grab().save(shots + QStringLiteral("/jobs-running.png")));
+        }
         QTRY_COMPARE_WITH_TIMEOUT(stateText(page, id), jobStateTitle(JobState::Finished), 180000);
         // Re-attached from the start: the monitor has every step.
         QTRY_COMPARE_WITH_TIMEOUT(page.monitor()->chart(MetricKind::Loss)->points().size(), 300, 20000);
