@@ -1,5 +1,7 @@
 #include "services/cache/cachelocation.h"
 
+#include "services/stores/remoteshell.h"
+
 #include <QCoreApplication>
 #include <QDir>
 
@@ -40,12 +42,12 @@ QStringList splitFlags(const QString &flags)
     return out;
 }
 
-QString expandHome(const QString &p)
+QString expandHome(const QString &p, const QString &home)
 {
     if (p == QLatin1String("~"))
-        return QDir::homePath();
+        return home;
     if (p.startsWith(QLatin1String("~/")))
-        return QDir::homePath() + p.mid(1);
+        return home + p.mid(1);
     return p;
 }
 }  // namespace
@@ -69,6 +71,11 @@ QString cacheDirFromCcFlags(const QString &flags, bool *noCache)
 }
 
 CacheLocation CacheLocation::resolve(const QProcessEnvironment &env)
+{
+    return resolve(env, QDir::homePath());
+}
+
+CacheLocation CacheLocation::resolve(const QProcessEnvironment &env, const QString &home)
 {
     CacheLocation loc;
     const QString flags = env.value(QStringLiteral("NEURON_CC_FLAGS"));
@@ -97,12 +104,83 @@ CacheLocation CacheLocation::resolve(const QProcessEnvironment &env)
     } else {
         if (loc.path.startsWith(QLatin1String("file://")))
             loc.path = loc.path.mid(7);
-        loc.path = QDir::cleanPath(expandHome(loc.path));
+        loc.path = QDir::cleanPath(expandHome(loc.path, home));
     }
     if (loc.cachingDisabled)
         loc.explanation += QLatin1Char(' ') + CacheLocationText::tr("Note: --no_cache in NEURON_CC_FLAGS disables the compile cache for jobs "
                                                  "started with these flags.");
     return loc;
+}
+
+namespace {
+
+// Prints the variables the cache location depends on, NUL-separated, as the plain remote command sees them and then
+// as a login shell sees them (behind a marker: profile files may print). A login shell that is not POSIX (fish,
+// csh) fails the inner command and leaves the plain values.
+const char kLocationScript[] = R"SH(
+printf 'plain\0%s\0%s\0%s\0%s\0%s\0' "${NEURON_CC_FLAGS-}" "${NEURON_COMPILE_CACHE_URL-}" "${HOME-}" \
+  "${NEURON_CC_FLAGS+set}" "${NEURON_COMPILE_CACHE_URL+set}"
+sh_=${SHELL:-/bin/sh}
+case $sh_ in
+  */bash|*/sh|*/dash|*/zsh|*/ksh|*/mksh) ;;
+  *) exit 0 ;;
+esac
+"$sh_" -lc 'printf "INGOT-LOGIN-ENV\0%s\0%s\0%s\0%s\0%s\0" "${NEURON_CC_FLAGS-}" "${NEURON_COMPILE_CACHE_URL-}" "${HOME-}" "${NEURON_CC_FLAGS+set}" "${NEURON_COMPILE_CACHE_URL+set}"' </dev/null 2>/dev/null
+exit 0
+)SH";
+
+struct RemoteEnv {
+    bool found = false;
+    QProcessEnvironment env;
+    QString home;
+};
+
+// The five fields after `marker` in `out`: at the start, or else the last marker after a record or a line (a
+// profile could print the marker's words first).
+RemoteEnv envAfter(const QByteArray &out, const QByteArray &marker, bool atStart)
+{
+    RemoteEnv r;
+    const QByteArray head = marker + QByteArray(1, '\0');
+    const int at = atStart ? (out.startsWith(head) ? 0 : -1) : int(out.lastIndexOf(head));
+    if (at < 0 || (at > 0 && out.at(at - 1) != '\0' && out.at(at - 1) != '\n'))
+        return r;
+    const QList<QByteArray> f = out.mid(at + marker.size() + 1).split('\0');
+    if (f.size() < 5)
+        return r;
+    r.found = true;
+    if (f.at(3) == "set")
+        r.env.insert(QStringLiteral("NEURON_CC_FLAGS"), QString::fromUtf8(f.at(0)));
+    if (f.at(4) == "set")
+        r.env.insert(QStringLiteral("NEURON_COMPILE_CACHE_URL"), QString::fromUtf8(f.at(1)));
+    r.home = QString::fromUtf8(f.at(2));
+    return r;
+}
+
+}  // namespace
+
+bool CacheLocation::resolveOn(RemoteShell &shell, CacheLocation *out, QString *error)
+{
+    const ShellResult r = shell.run(kLocationScript, {}, {}, 1 << 20, 60000);
+    if (!r.ran()) {
+        *error = r.error;
+        return false;
+    }
+    const RemoteEnv plain = envAfter(r.out, "plain", true);
+    if (!plain.found) {
+        *error = CacheLocationText::tr("%1 did not answer the question where its compile cache is (exit status %2).")
+                     .arg(shell.describe())
+                     .arg(r.exitCode);
+        return false;
+    }
+    const RemoteEnv login = envAfter(r.out, "INGOT-LOGIN-ENV", false);
+    const RemoteEnv &use = login.found ? login : plain;
+    const QString home = use.home.isEmpty() ? plain.home : use.home;
+    *out = resolve(use.env, home.isEmpty() ? QStringLiteral("/") : home);
+    out->where = shell.describe();
+    out->explanation = (login.found ? CacheLocationText::tr("On %1 (as its login shell sets the environment): %2")
+                                    : CacheLocationText::tr("On %1: %2"))
+                           .arg(shell.describe(), out->explanation);
+    return true;
 }
 
 QString CacheLocation::unsupportedReason() const

@@ -64,7 +64,10 @@ std::unique_ptr<CacheStore> StoreFactory::create(const StoreLocation &location, 
             *error = FactoryText::tr("Ingot cannot open caches of the kind \"%1\" (%2).").arg(location.kind, location.display());
         return nullptr;
     }
-    return maker(location);
+    std::unique_ptr<CacheStore> store = maker(location);
+    if (!store && error)
+        *error = FactoryText::tr("Ingot cannot open the cache %1.").arg(location.display());
+    return store;
 }
 
 std::unique_ptr<CacheStore> makeStore(const StoreLocation &location, QString *error)
