@@ -5,6 +5,8 @@
 #include "app/cli/consolidatecommand.h"
 #include "app/cli/hubcommands.h"
 #include "app/cli/jobcommands.h"
+#include "app/cli/remotecommands.h"
+#include "services/remote/remotehosts.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -17,6 +19,7 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationVersion(QStringLiteral(INGOT_VERSION));
     QLocale::setDefault(QLocale::c());  // stable, script-friendly numbers
 
+    ingot::registerRemoteStores();
     using namespace ingot::cli;
     CommandTable table;
     table.addGroup({QStringLiteral("cache"),
@@ -26,9 +29,13 @@ int main(int argc, char **argv)
                     QCoreApplication::translate("ingot::cli", "HF_ENDPOINT, HF_TOKEN, HF_HOME, HF_TOKEN_PATH and HF_HUB_OFFLINE are honoured. --json everywhere.")});
     table.addGroup({QStringLiteral("job"), QCoreApplication::translate("ingot::cli", "Training jobs: launch, list, status, logs, stop, wait"),
                     QCoreApplication::translate("ingot::cli", "Jobs live in ~/.local/share/Ingot/ingot/jobs/<id>. job wait: exit 0 finished, 1 failed, 9 stopped.")});
+    table.addGroup({QStringLiteral("remote"), QCoreApplication::translate("ingot::cli", "Remote hosts over SSH: hosts, add, remove, connect"),
+                    QCoreApplication::translate("ingot::cli", "Hosts come from your ssh config (-F file: Settings) and those added. "
+                                                              "--host HOST on cache commands and job launch works there.")});
     table.add(cacheCommands());
     table.add(hubCommands());
     table.add(consolidateCommands());
     table.add(jobCommands());
+    table.add(remoteCommands());
     return table.run(app.arguments().mid(1));
 }

@@ -5,6 +5,9 @@
 #include "services/cache/cachescanner.h"
 #include "services/cache/cachestats.h"
 #include "app/cli/clicommon.h"
+#include "app/cli/remotecommands.h"
+#include "services/remote/remotehosts.h"
+#include "services/remote/sshshell.h"
 #include "services/stores/storefactory.h"
 #include "services/cache/maintenance.h"
 #include "services/cache/samplecache.h"
@@ -28,7 +31,13 @@ struct CliText {
 struct Common {
     QString cacheDir;
     bool json = false;
+    QString host;  // empty: this machine
     CacheLocation location;
+
+    QString root() const { return cacheDir.isEmpty() ? location.path : cacheDir; }
+    StoreLocation store() const { return host.isEmpty() ? StoreLocation::local(root()) : sshStoreLocation(host, root()); }
+    // As people see it: the path, or host:path.
+    QString shown() const { return store().display(); }
 };
 
 QString isoTime(qint64 ms)
@@ -84,12 +93,17 @@ int scan(const Common &c, CacheSnapshot *snap)
         err(c.location.unsupportedReason());
         return Unsupported;
     }
-    const QString root = c.cacheDir.isEmpty() ? c.location.path : c.cacheDir;
+    const QString root = c.root();
     if (root.startsWith(QLatin1String("s3://"))) {
         err(CliText::tr("S3 caches are not supported yet: %1 is an S3 location.").arg(root));
         return Unsupported;
     }
-    const auto storeHandle = makeStore(StoreLocation::local(root));
+    QString error;
+    const auto storeHandle = makeStore(c.store(), &error);
+    if (!storeHandle) {
+        err(CliText::tr("error: %1").arg(error));
+        return CacheUnavailable;
+    }
     CacheStore &store = *storeHandle;
     CacheScanner scanner(store);
     *snap = scanner.scan(nullptr);
@@ -102,9 +116,29 @@ int scan(const Common &c, CacheSnapshot *snap)
     return Ok;
 }
 
-Common commonOf(const Invocation &inv)
+// The options every cache command shares, and where the cache is: here, or as resolved on --host (after
+// connecting; an unknown host key is asked about only on a terminal). Returns an exit code (Ok to go on).
+int commonOf(const Invocation &inv, Common *c)
 {
-    return Common{inv.cacheDir, inv.json, CacheLocation::resolve()};
+    c->cacheDir = inv.cacheDir;
+    c->json = inv.json;
+    c->host = inv.host;
+    if (c->host.isEmpty()) {
+        c->location = CacheLocation::resolve();
+        return Ok;
+    }
+    std::shared_ptr<SshConnection> conn;
+    if (const int e = connectHost(c->host, &conn))
+        return e;
+    if (!c->cacheDir.isEmpty())
+        return Ok;
+    SshShell shell(conn);
+    QString error;
+    if (!CacheLocation::resolveOn(shell, &c->location, &error)) {
+        err(CliText::tr("error: %1").arg(error));
+        return HostUnreachable;
+    }
+    return Ok;
 }
 
 void listOptions(QCommandLineParser &p)
@@ -116,7 +150,9 @@ void listOptions(QCommandLineParser &p)
 
 int cmdList(const Invocation &p)
 {
-    const Common c = commonOf(p);
+    Common c;
+    if (const int e = commonOf(p, &c))
+        return e;
     ModuleState only = ModuleState::Unknown;
     const bool byState = p.isSet(QStringLiteral("state"));
     if (byState && !parseStateName(p.value(QStringLiteral("state")), &only)) {
@@ -163,9 +199,11 @@ int cmdList(const Invocation &p)
 
 int cmdStatus(const Invocation &p)
 {
-    const Common c = commonOf(p);
+    Common c;
+    if (const int e = commonOf(p, &c))
+        return e;
     CacheSnapshot snap;
-    const QString used = c.cacheDir.isEmpty() ? c.location.path : c.cacheDir;
+    const QString used = c.shown();
     if (const int e = scan(c, &snap)) {
         if (c.json && e == CacheUnavailable)
             printJson({{"location", locationJson(c.location, used)}, {"error", u8(snap.fatalError)}});
@@ -174,9 +212,8 @@ int cmdStatus(const Invocation &p)
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const CacheStats st = computeStats(snap.modules, now);
     QString perr;
-    const auto storeHandle = makeStore(StoreLocation::local(used));
-    CacheStore &store = *storeHandle;
-    const auto compilers = store.runningCompilers(&perr);
+    const auto storeHandle = makeStore(c.store());
+    const auto compilers = storeHandle ? storeHandle->runningCompilers(&perr) : QVector<qint64>();
     if (c.json) {
         json states = json::object();
         for (int i = 0; i < ModuleStateCount; ++i)
@@ -462,12 +499,19 @@ int cmdMaintenance(Maint which, const Invocation &p)
     MaintenanceRequest req;
     if (const int e = parseMaintenance(which, p, &req))
         return e;
-    const Common c = commonOf(p);
+    Common c;
+    if (const int e = commonOf(p, &c))
+        return e;
     CacheSnapshot snap;
     if (const int e = scan(c, &snap))
         return e;
-    const QString root = c.cacheDir.isEmpty() ? c.location.path : c.cacheDir;
-    const auto store = makeStore(StoreLocation::local(root));
+    const QString root = c.shown();
+    QString error;
+    const auto store = makeStore(c.store(), &error);
+    if (!store) {
+        err(CliText::tr("error: %1").arg(error));
+        return CacheUnavailable;
+    }
     MaintenancePlan plan;
     if (const int e = planMaintenance(req, snap, *store, root, &plan))
         return e;
@@ -508,7 +552,7 @@ int cmdSample(const Invocation &p)
 QVector<Command> cacheCommands()
 {
     const QString g = QStringLiteral("cache");
-    const unsigned cache = JsonOption | CacheDirOption;
+    const unsigned cache = JsonOption | CacheDirOption | HostOption;
     auto maint = [&](const QString &name, const QString &summary, Maint which) {
         return Command{g, name, summary, cache, maintenanceOptions(which),
                        [which](const Invocation &p) { return cmdMaintenance(which, p); }, {}};

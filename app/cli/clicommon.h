@@ -19,6 +19,8 @@ enum Exit : int {
     HubAccess = 7,       // not found, no access, gated, or the token was refused
     HubOffline = 8,      // HF_HUB_OFFLINE is set: no request was made
     JobStopped = 9,      // job wait/stop --wait: the job was stopped (0: finished, 1: failed)
+    HostUnreachable = 10,  // --host: the host could not be reached (refused, timeout, authentication, name)
+    HostKey = 11,          // --host: the host key is unknown (no terminal to ask, or declined) or has changed
 };
 
 std::string u8(const QString &s);

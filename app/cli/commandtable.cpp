@@ -129,6 +129,10 @@ int CommandTable::runCommand(const Command &command, const QStringList &args) co
                      TableText::tr("The cache folder (default: as the Neuron runtime resolves it: --cache_dir in NEURON_CC_FLAGS, "
                                    "NEURON_COMPILE_CACHE_URL, /var/tmp/neuron-compile-cache)."),
                      TableText::tr("DIR")});
+    if (command.shared & HostOption)
+        p.addOption({QStringLiteral("host"),
+                     TableText::tr("On this remote host, over SSH (an ssh config alias, or user@host:port)."),
+                     TableText::tr("HOST")});
     if (command.shared & JsonOption)
         p.addOption({QStringLiteral("json"), TableText::tr("Print JSON instead of a table.")});
     if (command.addOptions)
@@ -146,10 +150,12 @@ int CommandTable::runCommand(const Command &command, const QStringList &args) co
         out(help);
         return Ok;
     }
-    Invocation inv{p};
+    Invocation inv{p, false, QString(), QString()};
     inv.json = (command.shared & JsonOption) && p.isSet(QStringLiteral("json"));
     if (command.shared & CacheDirOption)
         inv.cacheDir = p.value(QStringLiteral("cache-dir"));
+    if (command.shared & HostOption)
+        inv.host = p.value(QStringLiteral("host"));
     return command.run(inv);
 }
 

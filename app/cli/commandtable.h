@@ -17,6 +17,7 @@ enum SharedOption : unsigned {
     NoSharedOptions = 0,
     JsonOption = 1,      // --json: print JSON instead of a table
     CacheDirOption = 2,  // --cache-dir DIR: the compile cache folder
+    HostOption = 4,      // --host HOST: on a remote host over SSH
 };
 
 // What a command's run() gets: its parsed options.
@@ -24,6 +25,7 @@ struct Invocation {
     const QCommandLineParser &parser;
     bool json = false;
     QString cacheDir;
+    QString host;  // --host; empty: this machine
 
     bool isSet(const QString &name) const { return parser.isSet(name); }
     QString value(const QString &name) const { return parser.value(name); }

@@ -23,47 +23,6 @@ namespace {
 
 const QString version = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
 
-QString describe(const StoreEntry &e)
-{
-    return QStringLiteral("%1 type=%2 size=%3 alloc=%4 m=%5 a=%6 c=%7 broken=%8 out=%9 hub=%10 dir=%11 id=%12")
-        .arg(displayName(e.name))
-        .arg(int(e.type))
-        .arg(e.size)
-        .arg(e.allocated)
-        .arg(e.mtimeMs)
-        .arg(e.atimeMs)
-        .arg(e.ctimeMs)
-        .arg(e.linkBroken)
-        .arg(e.linkOutsideRoot)
-        .arg(e.linkToHubBlob)
-        .arg(e.linkTargetIsDir)
-        .arg(e.linkId);
-}
-
-QStringList described(const QVector<StoreEntry> &entries)
-{
-    QStringList out;
-    for (const StoreEntry &e : entries)
-        out << describe(e);
-    out.sort();
-    return out;
-}
-
-// Every folder of the local store, compared with the shell store's answer for it.
-void compareTrees(LocalCacheStore &local, ShellCacheStore &shell, const QString &rel, int *folders)
-{
-    const ListResult a = local.list(rel);
-    const ListResult b = shell.list(rel);
-    QVERIFY2(a.ok && b.ok, qPrintable(displayName(rel) + QStringLiteral(": ") + a.error + b.error));
-    QCOMPARE(described(b.entries), described(a.entries));
-    if (!rel.isEmpty())
-        QCOMPARE(describe(b.self), describe(a.self));
-    ++*folders;
-    for (const StoreEntry &e : a.entries)
-        if (e.type == StoreEntry::Type::Dir)
-            compareTrees(local, shell, rel.isEmpty() ? e.name : rel + QLatin1Char('/') + e.name, folders);
-}
-
 }  // namespace
 
 class TestShellCacheStore : public QObject
@@ -96,7 +55,7 @@ private Q_SLOTS:
         ShellCacheStore shell(makeLocalShell(), QStringLiteral("localhost"), root);
         QVERIFY2(shell.open(&error), qPrintable(error));
         int folders = 0;
-        compareTrees(local, shell, QString(), &folders);
+        test::compareStores(local, shell, QString(), &folders);
         QVERIFY(folders > 40);
         QVERIFY(shell.rootIdentity().startsWith(QStringLiteral("shell:localhost:")));
         // The hub blob links of the sample cache are recognised as such.

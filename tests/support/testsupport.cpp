@@ -1,6 +1,8 @@
 #include "tests/support/testsupport.h"
 
 #include "services/cache/samplecache.h"
+#include "services/stores/cachestore.h"
+#include "services/util/names.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -17,6 +19,49 @@
 #include <unistd.h>
 
 namespace ingot::test {
+
+namespace {
+QString describe(const StoreEntry &e)
+{
+    return QStringLiteral("%1 type=%2 size=%3 alloc=%4 m=%5 a=%6 c=%7 broken=%8 out=%9 hub=%10 dir=%11 id=%12")
+        .arg(displayName(e.name))
+        .arg(int(e.type))
+        .arg(e.size)
+        .arg(e.allocated)
+        .arg(e.mtimeMs)
+        .arg(e.atimeMs)
+        .arg(e.ctimeMs)
+        .arg(e.linkBroken)
+        .arg(e.linkOutsideRoot)
+        .arg(e.linkToHubBlob)
+        .arg(e.linkTargetIsDir)
+        .arg(e.linkId);
+}
+
+QStringList described(const QVector<StoreEntry> &entries)
+{
+    QStringList out;
+    for (const StoreEntry &e : entries)
+        out << describe(e);
+    out.sort();
+    return out;
+}
+
+}  // namespace
+
+void compareStores(CacheStore &expected, CacheStore &actual, const QString &rel, int *folders)
+{
+    const ListResult a = expected.list(rel);
+    const ListResult b = actual.list(rel);
+    QVERIFY2(a.ok && b.ok, qPrintable(displayName(rel) + QStringLiteral(": ") + a.error + b.error));
+    QCOMPARE(described(b.entries), described(a.entries));
+    if (!rel.isEmpty())
+        QCOMPARE(describe(b.self), describe(a.self));
+    ++*folders;
+    for (const StoreEntry &e : a.entries)
+        if (e.type == StoreEntry::Type::Dir)
+            compareStores(expected, actual, rel.isEmpty() ? e.name : rel + QLatin1Char('/') + e.name, folders);
+}
 
 QString makeSampleCache(const QTemporaryDir &dir, int modules, quint64 seed, qint64 nowMs)
 {

@@ -6,6 +6,10 @@
 #include <QString>
 #include <QTemporaryDir>
 
+namespace ingot {
+class CacheStore;
+}
+
 namespace ingot::test {
 
 // Writes a sample cache into <dir>/cache with a fixed clock; returns the root.
@@ -16,6 +20,10 @@ void makeModule(const QString &root, const QString &version, const QString &name
                 double ageDays = 0, qint64 neffBytes = 1000);
 void setAge(const QString &path, double ageDays);
 void writeFile(const QString &path, const QByteArray &content);
+
+// Every folder of `expected` below `rel`, compared (QCOMPARE) with `actual`'s answer for it: the entries with all
+// their metadata and each folder's own. Adds the folders compared to *folders.
+void compareStores(CacheStore &expected, CacheStore &actual, const QString &rel, int *folders);
 
 // True when the test runs as root: permission tests then re-run themselves as an unprivileged user.
 bool isRoot();
