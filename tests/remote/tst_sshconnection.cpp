@@ -370,6 +370,56 @@ private slots:
         c.close();
     }
 
+    void theAgentIsUsedWhenPresent()
+    {
+        // The key with a passphrase, held unlocked by a real ssh-agent: no prompt, no AskPass, BatchMode.
+        QTemporaryDir dir;
+        SshClientConfig client;
+        client.configFile = dir.path() + QStringLiteral("/ssh_config");
+        QByteArray config = readAll(m_sshd->sshConfigFile());
+        config.replace(QFile::encodeName(m_sshd->identityFile()), QFile::encodeName(m_sshd->passphraseIdentityFile()));
+        test::writeFile(client.configFile, config);
+        const QString socket = dir.path() + QStringLiteral("/agent.sock");
+        QProcess agent;
+        agent.start(QStringLiteral("ssh-agent"), {QStringLiteral("-D"), QStringLiteral("-a"), socket});
+        QVERIFY(agent.waitForStarted(10000));
+        for (int i = 0; i < 500 && !QFile::exists(socket); ++i)
+            QTest::qWait(10);
+        QVERIFY(QFile::exists(socket));
+        // ssh-add reads the passphrase from an askpass script (this test's, not Ingot's: it is the user's own step).
+        const QString script = dir.path() + QStringLiteral("/pass.sh");
+        test::writeFile(script, "#!/bin/sh\nprintf '%s\\n' '" + TestSshd::passphrase().toUtf8() + "'\n");
+        QFile::setPermissions(script, QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+        QProcess add;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("SSH_AUTH_SOCK"), socket);
+        env.insert(QStringLiteral("SSH_ASKPASS"), script);
+        env.insert(QStringLiteral("SSH_ASKPASS_REQUIRE"), QStringLiteral("force"));
+        add.setProcessEnvironment(env);
+        add.setStandardInputFile(QProcess::nullDevice());
+        add.start(QStringLiteral("ssh-add"), {m_sshd->passphraseIdentityFile()});
+        QVERIFY(add.waitForFinished(20000));
+        QVERIFY2(add.exitCode() == 0, add.readAllStandardError().constData());
+
+        m_conn->close();  // the same user, host and port share one master
+        const QByteArray before = qgetenv("SSH_AUTH_SOCK");
+        SshConnection c(hostFor(m_sshd->alias()), client, 5);
+        qunsetenv("SSH_AUTH_SOCK");
+        QVERIFY(!c.connect(15000));  // no agent: the key needs its passphrase
+        QCOMPARE(c.error(), SshError::AuthenticationFailed);
+        qputenv("SSH_AUTH_SOCK", QFile::encodeName(socket));
+        const bool connected = c.connect(15000);
+        const QString why = c.errorText();
+        c.close();
+        if (before.isEmpty())
+            qunsetenv("SSH_AUTH_SOCK");
+        else
+            qputenv("SSH_AUTH_SOCK", before);
+        agent.terminate();
+        agent.waitForFinished(5000);
+        QVERIFY2(connected, qPrintable(why));
+    }
+
     void askPassHelperRefusesOutsideIngot()
     {
         QProcess p;
