@@ -25,8 +25,9 @@ class RemoteShell
 public:
     virtual ~RemoteShell();
     virtual QString describe() const = 0;  // "this machine", a host
-    // Runs `script` with /bin/sh, its positional parameters $1.. being `args` (bytes, passed exactly), stdin
-    // `input`. More than maxOut bytes of stdout is an error. Blocking: call off the UI thread.
+    // Runs `script` with /bin/sh, its positional parameters $1.. being `args` in shellOctal() form (ASCII; any
+    // bytes survive any transport): the script decodes each with printf %b (see shellOctal). stdin is `input`. More
+    // than maxOut bytes of stdout is an error. Blocking: call off the UI thread.
     virtual ShellResult run(const QByteArray &script, const QVector<QByteArray> &args, const QByteArray &input,
                             qint64 maxOut, int timeoutMs) = 0;
 };

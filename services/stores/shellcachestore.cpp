@@ -42,8 +42,10 @@ done' sh
 
 // $1 root, $2 entry (relative), $3 1: refuse when a *.lock is found. Prints the bytes freed. Exit 0 removed,
 // 10 locked (put back), 3 missing, 5 not a folder (or a link), 7 could not rename aside, 11 not all removable (put
-// back), 12 removal failed part-way (what is left stays aside under .ingot-removing-*).
+// back), 12 removal failed part-way (what is left stays aside under .ingot-removing-*). A connection that drops
+// meanwhile does not stop it half-way (HUP and PIPE are ignored): the removal or the put-back completes.
 const char *removeFolderScript = R"SH(set -f
+trap '' HUP PIPE
 export LC_ALL=C
 r=$(printf '%bX' "$1"); r=${r%X}
 e=$(printf '%bX' "$2"); e=${e%X}
@@ -68,6 +70,7 @@ printf '%s' "${freed:-0}"
 
 // $1 root, $2 file or link: unlinks it (never its target). Prints the bytes freed.
 const char *removeFileScript = R"SH(set -f
+trap '' HUP PIPE
 export LC_ALL=C
 r=$(printf '%bX' "$1"); r=${r%X}
 e=$(printf '%bX' "$2"); e=${e%X}

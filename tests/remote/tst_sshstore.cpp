@@ -128,7 +128,8 @@ private Q_SLOTS:
                                           "$(touch /tmp/ingot-pwned) `id` ${HOME} *", "back\\slash \\0101 %b %s",
                                           "", "-n", "trailing space "};
         // The script itself has quotes, a backslash and a trailing newline that must survive.
-        const QByteArray script = "for a in \"$@\"; do printf '%s\\000' \"$a\"; done; printf 'in:'; cat\n";
+        const QByteArray script
+            = "for a in \"$@\"; do v=$(printf '%bX' \"$a\"); printf '%s\\000' \"${v%X}\"; done; printf 'in:'; cat\n";
         const ShellResult r = shell->run(script, args, QByteArray("stdin \x01\xff bytes"), 1 << 20, 30000);
         QVERIFY2(r.ran(), qPrintable(r.error));
         QCOMPARE(r.exitCode, 0);
@@ -156,7 +157,7 @@ private Q_SLOTS:
         o.modules = 60;
         QString error;
         QVERIFY(writeSampleCache(root, o, nullptr, &error));
-        const QString odd = root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_odd 'name\"\n+1");
+        const QString odd = root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_odd 'name\"\n\\0101 %b+1");
         QVERIFY(QDir().mkpath(odd));
         test::writeFile(odd + QStringLiteral("/model.log"), "failed\n");
         const QByteArray raw = nameToBytes(root + QLatin1Char('/') + V15) + "/MODULE_\xff\xfe +2";
@@ -189,7 +190,7 @@ private Q_SLOTS:
             QCOMPARE(int(m.state), states.value(m.key(), -1));
         // Heads and tails are read on demand.
         QByteArray head;
-        QVERIFY(remote->readFile(V15 + QStringLiteral("/MODULE_odd 'name\"\n+1/model.log"), 100, false, &head, &error));
+        QVERIFY(remote->readFile(V15 + QStringLiteral("/MODULE_odd 'name\"\n\\0101 %b+1/model.log"), 100, false, &head, &error));
         QCOMPARE(head, QByteArray("failed\n"));
         // QTemporaryDir cannot remove a name that is not UTF-8.
         for (const char *link : {"/outside", "/broken", "/dir-link"})
