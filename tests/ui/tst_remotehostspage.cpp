@@ -305,13 +305,15 @@ private Q_SLOTS:
         QVERIFY2(box->informativeText().contains(
                      QStringLiteral("ssh-keygen -R '[127.0.0.1]:%1' -f '%2'").arg(changed.port()).arg(changed.knownHostsFile())),
                  qPrintable(box->informativeText()));
-        // No way to accept it from Ingot: one button, and it closes.
-        QCOMPARE(box->buttons().size(), 1);
-        QCOMPARE(box->standardButton(box->buttons().first()), QMessageBox::Close);
+        // No way to accept it from Ingot: Close is the only answer (beside "Show Details…", ssh's own words).
+        QCOMPARE(box->standardButtons(), QMessageBox::StandardButtons(QMessageBox::Close));
+        for (QAbstractButton *b : box->buttons())
+            QVERIFY(box->buttonRole(b) != QMessageBox::AcceptRole && box->buttonRole(b) != QMessageBox::YesRole);
+        QVERIFY2(box->detailedText().contains(QStringLiteral("Host key verification failed")), qPrintable(box->detailedText()));
         QVERIFY(!visible<HostKeyDialog>(&page));
         QCOMPARE(page.status(changed.alias()).state, State::Failed);
         QVERIFY(page.status(changed.alias()).reason.contains(QStringLiteral("CHANGED")));
-        box->buttons().first()->click();
+        box->button(QMessageBox::Close)->click();
         QCOMPARE(readAll(changed.knownHostsFile()), before);
         QCOMPARE(changed.acceptedLogins(), 1);  // only the login before the change
     }
@@ -422,7 +424,7 @@ private Q_SLOTS:
         page.selectHost(m_sshd->alias());
         QSignalSpy opened(&page, &RemoteHostsPage::openCacheRequested);
         page.openCacheAction()->trigger();  // connects first
-        QVERIFY(opened.wait(30000));
+        QVERIFY2(opened.wait(30000), qPrintable(page.cacheLabel()->text()));
         const auto loc = opened.first().at(0).value<StoreLocation>();
         const QString why = opened.first().at(1).toString();
         QCOMPARE(loc.kind, sshStoreKind());
@@ -431,8 +433,35 @@ private Q_SLOTS:
         // Which rule won, said on the host's terms.
         QVERIFY2(why.startsWith(QStringLiteral("On %1").arg(m_sshd->alias())), qPrintable(why));
         QVERIFY2(why.contains(QStringLiteral("NEURON_CC_FLAGS")), qPrintable(why));
+        // Nothing sets the variables there: the Neuron default.
+        QCOMPARE(loc.path, CacheLocation::defaultPath());
+        QVERIFY2(why.contains(QStringLiteral("Neuron default")), qPrintable(why));
         QVERIFY(page.cacheLabel()->text().contains(loc.path));
         QCOMPARE(page.status(m_sshd->alias()).state, State::Connected);
+    }
+
+    void openCompileCacheFollowsTheHostsEnvironment()
+    {
+        // NEURON_CC_FLAGS set there (as a profile would): its --cache_dir wins, and the page says so.
+        TestSshd env(QStringLiteral("ingot-env"));
+        QString error;
+        QVERIFY2(env.start(&error), qPrintable(error));
+        QVERIFY(env.trustHostKey());
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + QStringLiteral("/cc-cache");
+        addToConfig(env.configBlock() + QStringLiteral("  SetEnv NEURON_CC_FLAGS=--cache_dir=%1\n").arg(root));
+        RemoteHostsPage page;
+        QVERIFY(loadedPage(page));
+        page.selectHost(env.alias());
+        QSignalSpy opened(&page, &RemoteHostsPage::openCacheRequested);
+        page.openCompileCache(env.alias());
+        QVERIFY(opened.wait(30000));
+        const auto loc = opened.first().at(0).value<StoreLocation>();
+        const QString why = opened.first().at(1).toString();
+        QCOMPARE(loc, sshStoreLocation(env.alias(), root));
+        QVERIFY2(why.contains(QStringLiteral("NEURON_CC_FLAGS contains --cache_dir=%1").arg(root)), qPrintable(why));
+        QVERIFY(page.cacheLabel()->text().contains(QStringLiteral("takes precedence")));
+        RemoteHosts::instance().connection(env.alias())->close();
     }
 
     void remoteCacheInTheCachePage()
@@ -557,20 +586,23 @@ private Q_SLOTS:
 
     void screenshots()
     {
-        // The README's pictures: the Remote hosts page with a connected host (and one that failed), then that
-        // host's compile cache in the cache page.
+        // The README's pictures: a host whose NEURON_CC_FLAGS names its cache, opened from the Remote hosts page
+        // ("Open compile cache") in the cache page; then the Remote hosts page with that host connected, another
+        // that refused, one not connected yet.
         TestSshd trn(QStringLiteral("trn1-dev"));
         QString error;
         QVERIFY2(trn.start(&error), qPrintable(error));
         QVERIFY(trn.trustHostKey());
-        addToConfig(trn.configBlock());
-        QTemporaryDir tmp;
-        const QString root = tmp.path() + QStringLiteral("/var/tmp/neuron-compile-cache");
+        QTemporaryDir tmp(QDir::tempPath() + QStringLiteral("/trn1-XXXXXX"));
+        const QString root = tmp.path() + QStringLiteral("/neuron-compile-cache");
         SampleCacheOptions o;
         o.modules = 60;
         o.seed = 7;
         QVERIFY2(writeSampleCache(root, o, nullptr, &error), qPrintable(error));
-        AppSettings::addRemoteHost(QStringLiteral("ubuntu@127.0.0.1:1"));
+        m_blocks.clear();
+        addToConfig(trn.configBlock() + QStringLiteral("  SetEnv NEURON_CC_FLAGS=--cache_dir=%1\n").arg(root));
+        addToConfig(QStringLiteral("Host inf2-bench\n  HostName 127.0.0.1\n  Port 1\n"));
+        AppSettings::addRemoteHost(QStringLiteral("ubuntu@trn1-train.example.com"));
 
         MainWindow w;
         w.resize(1400, 900);
@@ -586,30 +618,18 @@ private Q_SLOTS:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(reloaded.wait(15000));
-        page->connectHost(QStringLiteral("ubuntu@127.0.0.1:1"));
-        QVERIFY(waitForStatus(*page, QStringLiteral("ubuntu@127.0.0.1:1"), State::Failed));
+        page->connectHost(QStringLiteral("inf2-bench"));
+        QVERIFY(waitForStatus(*page, QStringLiteral("inf2-bench"), State::Failed));
         page->selectHost(trn.alias());
         page->connectHost(trn.alias());
         QVERIFY(waitForStatus(*page, trn.alias(), State::Connected));
-        // What "Open compile cache" says, for the picture; the cache shown is the sample one.
-        disconnect(page, &RemoteHostsPage::openCacheRequested, nullptr, nullptr);
-        QSignalSpy opened(page, &RemoteHostsPage::openCacheRequested);
-        page->openCompileCache(trn.alias());
-        QVERIFY(opened.wait(30000));
-        QTRY_COMPARE(page->detailLabel(QStringLiteral("hostname"))->text(), QStringLiteral("127.0.0.1"));
-        const QString dir = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
-        QDir().mkpath(dir);
-        QVERIFY(w.grab().save(dir + QStringLiteral("/remote-hosts.png")));
 
-        connect(page, &RemoteHostsPage::openCacheRequested, &w, [&w](const StoreLocation &loc, const QString &why) {
-            w.navigation()->setCurrentRow(0);
-            w.localCachePage()->openLocation(loc, why);
-        });
         scanned.clear();
-        page->openFolderOnHost(trn.alias(), root);
+        page->openCacheAction()->trigger();
         QVERIFY(scanned.wait(30000));
         LocalCachePage *cache = w.localCachePage();
-        QVERIFY(cache->showsRemoteCache());
+        QCOMPARE(w.navigation()->currentRow(), 0);
+        QCOMPARE(cache->session()->location(), sshStoreLocation(trn.alias(), root));
         QVERIFY(!cache->showsEmptyState());
         cache->view()->expandAll();
         QModelIndex failed;
@@ -623,9 +643,18 @@ private Q_SLOTS:
         cache->view()->scrollTo(pi);
         QVERIFY(loaded.wait(20000));
         QTRY_VERIFY(w.statusText()->text().contains(QStringLiteral("entries scanned")));
+        QTest::qWait(200);  // layouts settle
+        const QString dir = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+        QDir().mkpath(dir);
         QVERIFY(w.grab().save(dir + QStringLiteral("/remote-cache.png")));
-        qInfo("screenshots: %s/remote-hosts.png, remote-cache.png", qPrintable(dir));
-        AppSettings::removeRemoteHost(QStringLiteral("ubuntu@127.0.0.1:1"));
+
+        w.navigation()->setCurrentRow(3);
+        QTRY_COMPARE(page->detailLabel(QStringLiteral("hostname"))->text(), QStringLiteral("127.0.0.1"));
+        QVERIFY(page->cacheLabel()->text().contains(root));
+        QTest::qWait(200);
+        QVERIFY(w.grab().save(dir + QStringLiteral("/remote-hosts.png")));
+        qInfo("screenshots: %s/remote-cache.png, remote-hosts.png", qPrintable(dir));
+        AppSettings::removeRemoteHost(QStringLiteral("ubuntu@trn1-train.example.com"));
         RemoteHosts::instance().connection(trn.alias())->close();
     }
 };

@@ -438,8 +438,7 @@ void LocalCachePage::rebuildRootCombo()
         for (const auto &[loc, text] : std::as_const(m_remoteLocations))
             if (loc == m_session->location())
                 why = text;
-        m_whyLabel->setText(why.isEmpty() ? tr("A folder on %1.").arg(displayName(m_session->location().host))
-                                          : tr("Why this folder: %1").arg(why));
+        m_whyLabel->setText(why.isEmpty() ? tr("A folder on %1.").arg(displayName(m_session->location().host)) : why);
         return;
     }
     const bool isResolved = current == m_resolved.path;

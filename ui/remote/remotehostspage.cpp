@@ -199,7 +199,7 @@ void RemoteHostsPage::buildUi()
     m_view->setAllColumnsShowFocus(true);
     m_view->setIconSize(QSize(14, 14));
     m_view->header()->setStretchLastSection(true);
-    m_view->setColumnWidth(RemoteHostsModel::HostColumn, 220);
+    m_view->setColumnWidth(RemoteHostsModel::HostColumn, 260);
     m_view->setColumnWidth(RemoteHostsModel::SourceColumn, 110);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
     for (QAction *a : {m_connect, m_disconnect, m_openCache, m_openFolder, m_remove})
