@@ -164,9 +164,10 @@ private Q_SLOTS:
 
         QVERIFY2(page.addHost(QStringLiteral("ubuntu@10.0.0.5:2222"), &error), qPrintable(error));
         QCOMPARE(AppSettings::remoteHosts(), QStringList{QStringLiteral("ubuntu@10.0.0.5:2222")});
-        QTRY_VERIFY(page.model()->indexOf(QStringLiteral("ubuntu@10.0.0.5:2222")).isValid());
-        QTRY_COMPARE(page.model()->hostNames(),
-                     (QStringList{m_sshd->alias(), QStringLiteral("ubuntu@10.0.0.5:2222")}));  // config hosts first
+        QTRY_VERIFY_WITH_TIMEOUT(page.model()->indexOf(QStringLiteral("ubuntu@10.0.0.5:2222")).isValid(), 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(page.model()->hostNames(),
+                                  (QStringList{m_sshd->alias(), QStringLiteral("ubuntu@10.0.0.5:2222")}),
+                                  15000);  // config hosts first
         QVERIFY(!page.model()->indexOf(QStringLiteral("ubuntu@10.0.0.5:2222"))
                      .data(RemoteHostsModel::FromSshConfigRole).toBool());
 
@@ -184,7 +185,7 @@ private Q_SLOTS:
         QVERIFY(ok->isEnabled());
         ok->click();
         QVERIFY(AppSettings::remoteHosts().contains(QStringLiteral("trn2@trn2-train:2200")));
-        QTRY_VERIFY(page.model()->indexOf(QStringLiteral("trn2@trn2-train:2200")).isValid());
+        QTRY_VERIFY_WITH_TIMEOUT(page.model()->indexOf(QStringLiteral("trn2@trn2-train:2200")).isValid(), 15000);
 
         // Remove is for added hosts only.
         page.selectHost(m_sshd->alias());
@@ -205,7 +206,7 @@ private Q_SLOTS:
         RemoteHostsPage page;
         QVERIFY(loadedPage(page));
         page.selectHost(m_sshd->alias());
-        QTRY_COMPARE(page.detailLabel(QStringLiteral("hostname"))->text(), QStringLiteral("127.0.0.1"));
+        QTRY_COMPARE_WITH_TIMEOUT(page.detailLabel(QStringLiteral("hostname"))->text(), QStringLiteral("127.0.0.1"), 15000);
         QCOMPARE(page.detailLabel(QStringLiteral("port"))->text(), QString::number(m_sshd->port()));
         QCOMPARE(page.detailLabel(QStringLiteral("user"))->text(), m_sshd->userName());
         QVERIFY(page.detailLabel(QStringLiteral("identityfile"))->text().contains(m_sshd->identityFile()));
@@ -405,8 +406,11 @@ private Q_SLOTS:
         QCOMPARE(page.status(drop.alias()).state, State::Lost);
         QVERIFY(drop.acceptedLogins() == 1);
 
+        QSignalSpy reconnected(&page, &RemoteHostsPage::hostReconnected);
         QVERIFY2(drop.restart(&error), qPrintable(error));
         QVERIFY(waitForStatus(page, drop.alias(), State::Connected, 30000));
+        QCOMPARE(reconnected.size(), 1);
+        QCOMPARE(reconnected.first().at(0).toString(), drop.alias());
         QCOMPARE(drop.acceptedLogins(), 2);
         QVERIFY(RemoteHosts::instance().connection(drop.alias())->check());
 
@@ -489,7 +493,7 @@ private Q_SLOTS:
         w.navigation()->setCurrentRow(3);
         QSignalSpy reloaded(page, &RemoteHostsPage::hostsReloaded);
         w.show();
-        QVERIFY(reloaded.wait(15000));
+        QVERIFY(!reloaded.isEmpty() || reloaded.wait(15000));
 
         // A folder that is not there: said so, and the cache page stays where it was.
         page->selectHost(m_sshd->alias());
@@ -520,6 +524,10 @@ private Q_SLOTS:
         QVERIFY(cache->currentRoot() == where);
         QVERIFY(cache->autoRefreshCombo()->isVisible());  // it cannot be watched
         QVERIFY(!cache->session()->canWatch());
+        QCOMPARE(cache->autoRefreshMs(), 0);  // only on F5 unless asked
+        cache->autoRefreshCombo()->setCurrentIndex(cache->autoRefreshCombo()->findData(30));
+        QCOMPARE(cache->autoRefreshMs(), 30000);
+        QCOMPARE(AppSettings::remoteRefreshSeconds(), 30);
         // The same tree as on disk.
         QCOMPARE(modelKeys(cache->model()), onDisk);
         QVERIFY(!cache->showsEmptyState());
@@ -549,7 +557,7 @@ private Q_SLOTS:
         // A maintenance action over SSH removes exactly what its preview listed.
         MaintenanceDialog *dlg = cache->startMaintenance(MaintenanceAction::CleanFailed);
         QVERIFY(dlg);
-        QTRY_VERIFY(!dlg->isPlanning());
+        QTRY_VERIFY_WITH_TIMEOUT(!dlg->isPlanning(), 30000);
         QStringList planned;
         for (const PlanItem &i : dlg->plan().items)
             if (i.op == PlanItem::Op::RemoveEntry)
@@ -582,6 +590,11 @@ private Q_SLOTS:
         QVERIFY(!cache->showsRemoteCache());
         QCOMPARE(cache->currentRoot(), local.path);
         QVERIFY(!cache->remoteBanner()->isVisible());
+        QVERIFY(!cache->autoRefreshCombo()->isVisible());  // a local cache is watched
+        QCOMPARE(cache->autoRefreshMs(), 0);
+        QVERIFY(w.windowTitle().startsWith(local.path));
+        cache->autoRefreshCombo()->setCurrentIndex(0);
+        QCOMPARE(AppSettings::remoteRefreshSeconds(), 0);
     }
 
     void screenshots()
@@ -617,7 +630,7 @@ private Q_SLOTS:
         w.navigation()->setCurrentRow(3);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(reloaded.wait(15000));
+        QVERIFY(!reloaded.isEmpty() || reloaded.wait(15000));
         page->connectHost(QStringLiteral("inf2-bench"));
         QVERIFY(waitForStatus(*page, QStringLiteral("inf2-bench"), State::Failed));
         page->selectHost(trn.alias());
@@ -642,14 +655,14 @@ private Q_SLOTS:
         cache->view()->setCurrentIndex(pi);
         cache->view()->scrollTo(pi);
         QVERIFY(loaded.wait(20000));
-        QTRY_VERIFY(w.statusText()->text().contains(QStringLiteral("entries scanned")));
+        QTRY_VERIFY_WITH_TIMEOUT(w.statusText()->text().contains(QStringLiteral("entries scanned")), 15000);
         QTest::qWait(200);  // layouts settle
         const QString dir = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
         QDir().mkpath(dir);
         QVERIFY(w.grab().save(dir + QStringLiteral("/remote-cache.png")));
 
         w.navigation()->setCurrentRow(3);
-        QTRY_COMPARE(page->detailLabel(QStringLiteral("hostname"))->text(), QStringLiteral("127.0.0.1"));
+        QTRY_COMPARE_WITH_TIMEOUT(page->detailLabel(QStringLiteral("hostname"))->text(), QStringLiteral("127.0.0.1"), 15000);
         QVERIFY(page->cacheLabel()->text().contains(root));
         QTest::qWait(200);
         QVERIFY(w.grab().save(dir + QStringLiteral("/remote-hosts.png")));

@@ -195,6 +195,11 @@ void LocalCachePage::updateRemoteUi()
     setAutoRefresh(unwatchable ? m_autoRefresh->currentData().toInt() : 0);
 }
 
+int LocalCachePage::autoRefreshMs() const
+{
+    return m_refreshTimer->isActive() ? m_refreshTimer->interval() : 0;
+}
+
 void LocalCachePage::setAutoRefresh(int seconds)
 {
     if (seconds > 0)

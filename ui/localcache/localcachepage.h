@@ -68,6 +68,7 @@ public:
     QAction *backToLocalAction() const { return m_backToLocal; }
     // Looking for changes periodically, for caches that cannot be watched (remote ones): off, 30 s, 2 min.
     QComboBox *autoRefreshCombo() const { return m_autoRefresh; }
+    int autoRefreshMs() const;  // 0: off
     bool showsEmptyState() const;
     QList<QAction *> maintenanceActions() const;
     QAction *rescanAction() const { return m_rescan; }

@@ -151,6 +151,8 @@ void RemoteHostsPage::createActions()
     connect(m_add, &QAction::triggered, this, &RemoteHostsPage::showAddHostDialog);
     m_remove = new QAction(style()->standardIcon(QStyle::SP_TrashIcon), tr("&Remove"), this);
     m_remove->setToolTip(tr("Forget a host added in Ingot (hosts of your ssh config are edited there)"));
+    m_remove->setShortcut(QKeySequence::Delete);
+    m_remove->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(m_remove, &QAction::triggered, this, [this] { removeHost(currentHost()); });
     m_connect = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Connect"), this);
     m_connect->setToolTip(tr("Open the master connection to this host (ssh with your config, keys and agent)"));
@@ -604,6 +606,7 @@ void RemoteHostsPage::onConnectFinished(const QString &host, quint64 generation,
     }
     const bool manual = r.manualAttempt;
     if (o.ok) {
+        const bool wasLost = r.autoRetry;
         r.attempt = 0;
         r.autoRetry = false;
         r.retryAtMs = 0;
@@ -613,6 +616,8 @@ void RemoteHostsPage::onConnectFinished(const QString &host, quint64 generation,
         for (const auto &fn : then)
             fn();
         updateActions();
+        if (wasLost)
+            Q_EMIT hostReconnected(host);
         return;
     }
     const QString detail = displayText(o.text);

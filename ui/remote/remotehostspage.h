@@ -86,6 +86,8 @@ Q_SIGNALS:
     void statusChanged(const QString &text, bool busy);
     void hostsReloaded();
     void hostStatusChanged(const QString &host, const ingot::RemoteHostStatus &status);
+    // A dropped connection is back (what showed the host's data may look again).
+    void hostReconnected(const QString &host);
 
 protected:
     void showEvent(QShowEvent *e) override;

@@ -119,7 +119,15 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_local, &LocalCachePage::locationOpened, this,
             [this](const StoreLocation &loc) { setWindowTitle(tr("%1 — Ingot").arg(displayName(loc.display()))); });
     // A remote host's cache opens in the cache page; a scan there that fails makes the host's connection checked.
-    connect(m_remote, &RemoteHostsPage::statusChanged, this, &MainWindow::setStatus);
+    connect(m_remote, &RemoteHostsPage::statusChanged, this, [this](const QString &text, bool busy) {
+        setStatus(text, busy);
+        m_cancel->hide();  // it cancels scans; ssh work ends by itself (time limits)
+    });
+    connect(m_remote, &RemoteHostsPage::hostReconnected, this, [this](const QString &host) {
+        const StoreLocation &loc = m_local->session()->location();
+        if (!loc.isLocal() && loc.host == host)
+            m_local->session()->rescan(false);
+    });
     connect(m_remote, &RemoteHostsPage::openCacheRequested, this, [this](const StoreLocation &loc, const QString &why) {
         m_nav->setCurrentRow(m_pages->indexOf(m_local));
         m_local->openLocation(loc, why);
