@@ -1,5 +1,6 @@
 // ingot: the desktop application.
 #include "services/cache/cachelocation.h"
+#include "services/remote/remotehosts.h"
 #include "ui/localcache/localcachepage.h"
 #include "ui/shell/mainwindow.h"
 
@@ -33,6 +34,8 @@ int main(int argc, char **argv)
     parser.addOption({QStringLiteral("sample"), QApplication::translate("main", "Open the generated sample cache.")});
     parser.addOption({QStringLiteral("consolidate"), QApplication::translate("main", "Open the consolidation wizard on this checkpoint folder."), QStringLiteral("DIR")});
     parser.process(app);
+
+    ingot::registerRemoteStores();  // a remote host's compile cache opens through the StoreFactory ("ssh")
 
     ingot::MainWindow w;
     w.start(ingot::CacheLocation::resolve());

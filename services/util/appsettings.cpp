@@ -96,6 +96,16 @@ void AppSettings::addHubRepo(const QString &repo)
     }
 }
 
+int AppSettings::remoteRefreshSeconds()
+{
+    return qMax(0, QSettings().value(QStringLiteral("cache/remoteRefreshSeconds"), 0).toInt());
+}
+
+void AppSettings::setRemoteRefreshSeconds(int seconds)
+{
+    QSettings().setValue(QStringLiteral("cache/remoteRefreshSeconds"), qMax(0, seconds));
+}
+
 QString AppSettings::sshConfigFile()
 {
     return QSettings().value(QStringLiteral("ssh/configFile")).toString();

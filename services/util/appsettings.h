@@ -25,6 +25,9 @@ public:
     static void setKeptVersions(const QStringList &v);
     static bool watchForChanges();
     static void setWatchForChanges(bool on);
+    // Caches that cannot be watched (a remote host's): look for changes every this many seconds; 0: only on F5.
+    static int remoteRefreshSeconds();
+    static void setRemoteRefreshSeconds(int seconds);
     static QString sampleCachePath();  // where "Open sample cache" writes (QStandardPaths::AppDataLocation)
 
     static QStringList hubRepos();  // Hub cache repos the user added

@@ -184,7 +184,8 @@ bool TestSshd::start(QString *error)
                                           "PermitRootLogin prohibit-password\n"
                                           "PidFile %2/sshd.pid\n"
                                           "Subsystem sftp internal-sftp\n"
-                                          "LogLevel VERBOSE\n")
+                                          "LogLevel VERBOSE\n"
+                                          "AcceptEnv NEURON_CC_FLAGS NEURON_COMPILE_CACHE_URL\n")
                                .arg(QString::number(m_port), d);
     QString client = configBlock();
     if (m_jump)

@@ -2,7 +2,8 @@
 // without a passphrase and one with, authorized_keys, and an ssh config (Host alias -> this server, its own
 // known_hosts, host key checking left on) that every ssh of the test gets with -F, since ssh reads ~/.ssh from the
 // password database, not $HOME. Runs as root (CI) and as an ordinary user. stop(), kill() and restart() for
-// servers that go away; replaceHostKey() for a server whose key changed.
+// servers that go away; replaceHostKey() for a server whose key changed. The server accepts NEURON_CC_FLAGS and
+// NEURON_COMPILE_CACHE_URL from the client (SetEnv in a config block), standing in for a host whose profile sets them.
 #pragma once
 
 #include <QProcess>

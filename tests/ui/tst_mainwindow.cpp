@@ -18,6 +18,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QListWidget>
+#include <QMenu>
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -43,9 +44,25 @@ private Q_SLOTS:
     void navigationListsOnlyWorkingAreas()
     {
         MainWindow w;
-        QCOMPARE(w.navigation()->count(), 3);
+        QCOMPARE(w.navigation()->count(), 4);
         QCOMPARE(w.navigation()->item(0)->text(), QStringLiteral("Local cache"));
         QCOMPARE(w.navigation()->item(2)->text(), QStringLiteral("Jobs"));
+        QCOMPARE(w.navigation()->item(3)->text(), QStringLiteral("Remote hosts"));
+        // Ctrl+1..4 go to the areas in the navigation's order.
+        QMenu *go = nullptr;
+        for (QAction *a : w.menuBar()->actions())
+            if (a->text() == QStringLiteral("&Go"))
+                go = a->menu();
+        QVERIFY(go);
+        QStringList keys;
+        for (QAction *a : go->actions())
+            keys << a->shortcut().toString();
+        QCOMPARE(keys, (QStringList{QStringLiteral("Ctrl+1"), QStringLiteral("Ctrl+2"), QStringLiteral("Ctrl+3"),
+                                    QStringLiteral("Ctrl+4")}));
+        go->actions().at(3)->trigger();
+        QCOMPARE(w.navigation()->currentRow(), 3);
+        go->actions().at(0)->trigger();
+        QCOMPARE(w.navigation()->currentRow(), 0);
         QStringList menus;
         for (QAction *a : w.menuBar()->actions())
             menus << a->text();

@@ -23,6 +23,7 @@
 #include <QDesktopServices>
 #include <QDir>
 #include <QFileDialog>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -41,7 +42,7 @@
 namespace ingot {
 
 namespace {
-enum ComboRole { PathRole = Qt::UserRole + 1, ResolvedRole };
+enum ComboRole { PathRole = Qt::UserRole + 1, ResolvedRole, KindRole, HostRole };
 }
 
 LocalCachePage::LocalCachePage(QWidget *parent)
@@ -55,6 +56,11 @@ LocalCachePage::LocalCachePage(QWidget *parent)
     m_statsTimer->setSingleShot(true);
     m_statsTimer->setInterval(150);
     connect(m_statsTimer, &QTimer::timeout, this, &LocalCachePage::refreshSummary);
+    m_refreshTimer = new QTimer(this);
+    connect(m_refreshTimer, &QTimer::timeout, this, [this] {
+        if (isVisible() && !m_session->isScanning())
+            m_session->rescan(false);
+    });
     buildUi();
     m_session->setWatching(AppSettings::watchForChanges());
 
@@ -62,7 +68,10 @@ LocalCachePage::LocalCachePage(QWidget *parent)
         m_model->clear();
         m_details->clear();
         m_details->setLocation(m_session->location());
-        Q_EMIT rootOpened(root);
+        updateRemoteUi();
+        if (m_session->location().isLocal())
+            Q_EMIT rootOpened(root);
+        Q_EMIT locationOpened(m_session->location());
     });
     connect(m_session, &CacheSession::scanStarted, this, [this](bool full) {
         m_model->setNow(QDateTime::currentMSecsSinceEpoch());
@@ -106,6 +115,7 @@ void LocalCachePage::buildUi()
     m_stack->addWidget(buildContent());
 
     auto *col = new QVBoxLayout(this);
+    col->addWidget(buildRemoteBanner());
     col->addLayout(top);
     col->addWidget(m_whyLabel);
     col->addWidget(m_stack, 1);
@@ -141,6 +151,61 @@ void LocalCachePage::createActions()
     m_deleteSelected->setShortcut(QKeySequence::Delete);
     m_deleteSelected->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(m_deleteSelected, &QAction::triggered, this, &LocalCachePage::deleteSelectedFailed);
+    m_backToLocal = new QAction(style()->standardIcon(QStyle::SP_ArrowBack), tr("&Back to the local cache"), this);
+    m_backToLocal->setToolTip(tr("Show the compile cache of this machine again"));
+    connect(m_backToLocal, &QAction::triggered, this, &LocalCachePage::openLocalCache);
+}
+
+// Which host's cache this is, said plainly above everything, and the way back.
+QWidget *LocalCachePage::buildRemoteBanner()
+{
+    m_remoteBanner = new QFrame(this);
+    m_remoteBanner->setObjectName(QStringLiteral("remoteBanner"));
+    m_remoteBanner->setStyleSheet(QStringLiteral("#remoteBanner { background: #e4effa; border: 1px solid #9cc2e5; "
+                                                 "border-radius: 3px; } #remoteBanner QLabel { color: #17324d; }"));
+    m_remoteLabel = new QLabel(m_remoteBanner);
+    m_remoteLabel->setTextFormat(Qt::RichText);
+    m_remoteLabel->setWordWrap(true);
+    m_remoteLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *back = new QToolButton(m_remoteBanner);
+    back->setDefaultAction(m_backToLocal);
+    back->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    auto *row = new QHBoxLayout(m_remoteBanner);
+    row->setContentsMargins(8, 4, 4, 4);
+    row->addWidget(m_remoteLabel, 1);
+    row->addWidget(back);
+    m_remoteBanner->hide();
+    return m_remoteBanner;
+}
+
+void LocalCachePage::updateRemoteUi()
+{
+    const StoreLocation &loc = m_session->location();
+    const bool remote = loc.isValid() && !loc.isLocal();
+    m_remoteBanner->setVisible(remote);
+    if (remote)
+        m_remoteLabel->setText(tr("<b>Remote host %1</b> &mdash; compile cache %2<br><small>Read over SSH. A remote "
+                                  "cache cannot be watched: F5 looks for changes, or let Ingot look every so often."
+                                  "</small>")
+                                   .arg(displayName(loc.host).toHtmlEscaped(),
+                                        displayName(loc.display()).toHtmlEscaped()));
+    const bool unwatchable = loc.isValid() && !m_session->canWatch();
+    m_autoRefreshLabel->setVisible(unwatchable);
+    m_autoRefresh->setVisible(unwatchable);
+    setAutoRefresh(unwatchable ? m_autoRefresh->currentData().toInt() : 0);
+}
+
+int LocalCachePage::autoRefreshMs() const
+{
+    return m_refreshTimer->isActive() ? m_refreshTimer->interval() : 0;
+}
+
+void LocalCachePage::setAutoRefresh(int seconds)
+{
+    if (seconds > 0)
+        m_refreshTimer->start(seconds * 1000);
+    else
+        m_refreshTimer->stop();
 }
 
 // Which cache, and why it is the one.
@@ -153,7 +218,18 @@ QLayout *LocalCachePage::buildRootRow()
         if (m_updatingCombo || i < 0)
             return;
         const QString path = m_rootCombo->itemData(i, PathRole).toString();
-        if (path != m_session->root())
+        const QString kind = m_rootCombo->itemData(i, KindRole).toString();
+        if (!kind.isEmpty()) {
+            const StoreLocation loc{kind, m_rootCombo->itemData(i, HostRole).toString(), path};
+            if (loc != m_session->location())
+                for (const auto &[remote, why] : std::as_const(m_remoteLocations))
+                    if (remote == loc) {
+                        openLocation(remote, why);
+                        break;
+                    }
+            return;
+        }
+        if (path != m_session->root() || !m_session->location().isLocal())
             openRoot(path);
     });
     auto *addBtn = new QToolButton(this);
@@ -168,11 +244,29 @@ QLayout *LocalCachePage::buildRootRow()
     QPalette pal = m_whyLabel->palette();
     pal.setColor(QPalette::WindowText, pal.color(QPalette::Disabled, QPalette::WindowText));
     m_whyLabel->setPalette(pal);
+    m_autoRefreshLabel = new QLabel(tr("Look for changes:"), this);
+    m_autoRefresh = new QComboBox(this);
+    m_autoRefresh->addItem(tr("only on F5"), 0);
+    m_autoRefresh->addItem(tr("every 30 s"), 30);
+    m_autoRefresh->addItem(tr("every 2 min"), 120);
+    m_autoRefresh->setToolTip(tr("This cache cannot be watched for changes (it is on another host): Ingot can look "
+                                 "for changes every so often"));
+    const int saved = m_autoRefresh->findData(AppSettings::remoteRefreshSeconds());
+    m_autoRefresh->setCurrentIndex(saved < 0 ? 0 : saved);
+    connect(m_autoRefresh, &QComboBox::currentIndexChanged, this, [this] {
+        const int seconds = m_autoRefresh->currentData().toInt();
+        AppSettings::setRemoteRefreshSeconds(seconds);
+        setAutoRefresh(m_autoRefresh->isVisibleTo(this) ? seconds : 0);
+    });
+    m_autoRefreshLabel->hide();
+    m_autoRefresh->hide();
     auto *top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Cache:"), this));
     top->addWidget(m_rootCombo, 1);
     top->addWidget(addBtn);
     top->addWidget(rescanBtn);
+    top->addWidget(m_autoRefreshLabel);
+    top->addWidget(m_autoRefresh);
     return top;
 }
 
@@ -298,6 +392,11 @@ bool LocalCachePage::showsEmptyState() const
     return m_stack->currentIndex() == 0;
 }
 
+bool LocalCachePage::showsRemoteCache() const
+{
+    return m_session->location().isValid() && !m_session->location().isLocal();
+}
+
 QString LocalCachePage::currentRoot() const
 {
     return m_session->root();
@@ -307,7 +406,8 @@ void LocalCachePage::rebuildRootCombo()
 {
     m_updatingCombo = true;
     m_rootCombo->clear();
-    const QString current = m_session->root();
+    const bool remote = showsRemoteCache();
+    const QString current = remote ? QString() : m_session->root();
     auto add = [this](const QString &label, const QString &path, bool resolved) {
         m_rootCombo->addItem(label);
         const int i = m_rootCombo->count() - 1;
@@ -323,10 +423,29 @@ void LocalCachePage::rebuildRootCombo()
     for (const QString &r : std::as_const(roots))
         if (r != m_resolved.path)
             add(r, r, false);
-    for (int i = 0; i < m_rootCombo->count(); ++i)
-        if (m_rootCombo->itemData(i, PathRole).toString() == current)
+    for (const auto &[loc, why] : std::as_const(m_remoteLocations)) {
+        m_rootCombo->addItem(tr("%1 (remote host)").arg(displayName(loc.display())));
+        const int i = m_rootCombo->count() - 1;
+        m_rootCombo->setItemData(i, loc.path, PathRole);
+        m_rootCombo->setItemData(i, loc.kind, KindRole);
+        m_rootCombo->setItemData(i, loc.host, HostRole);
+        m_rootCombo->setItemData(i, displayName(loc.display()), Qt::ToolTipRole);
+        if (remote && loc == m_session->location())
+            m_rootCombo->setCurrentIndex(i);
+    }
+    for (int i = 0; i < m_rootCombo->count() && !remote; ++i)
+        if (m_rootCombo->itemData(i, PathRole).toString() == current
+            && m_rootCombo->itemData(i, KindRole).toString().isEmpty())
             m_rootCombo->setCurrentIndex(i);
     m_updatingCombo = false;
+    if (remote) {
+        QString why;
+        for (const auto &[loc, text] : std::as_const(m_remoteLocations))
+            if (loc == m_session->location())
+                why = text;
+        m_whyLabel->setText(why.isEmpty() ? tr("A folder on %1.").arg(displayName(m_session->location().host)) : why);
+        return;
+    }
     const bool isResolved = current == m_resolved.path;
     m_whyLabel->setText(isResolved ? tr("Why this folder: %1").arg(m_resolved.explanation)
                         : current == AppSettings::sampleCachePath()
@@ -364,6 +483,31 @@ void LocalCachePage::openRoot(const QString &path)
     m_empty->setMessage(tr("Scanning %1…").arg(clean), QString());
     m_session->setRoot(clean);
     rebuildRootCombo();
+}
+
+void LocalCachePage::openLocation(const StoreLocation &location, const QString &why)
+{
+    if (location.isLocal()) {
+        openRoot(location.path);
+        return;
+    }
+    m_remoteLocations.erase(std::remove_if(m_remoteLocations.begin(), m_remoteLocations.end(),
+                                           [&](const auto &r) { return r.first == location; }),
+                            m_remoteLocations.end());
+    m_remoteLocations.prepend({location, why});
+    m_stack->setCurrentIndex(0);
+    m_empty->setMessage(tr("Reading %1 over SSH…").arg(displayName(location.display())), QString());
+    m_session->setLocation(location);
+    rebuildRootCombo();
+}
+
+void LocalCachePage::openLocalCache()
+{
+    const QString remembered = AppSettings::currentRoot();
+    if (!remembered.isEmpty() && QFileInfo(remembered).isDir())
+        openRoot(remembered);
+    else
+        openInitial(m_resolved);
 }
 
 void LocalCachePage::addFolder()
@@ -406,6 +550,16 @@ void LocalCachePage::openSampleCache()
 void LocalCachePage::onScanFinished(const ScanStats &stats, const QString &fatalError)
 {
     refreshSummary();
+    if (!fatalError.isEmpty() && showsRemoteCache()) {
+        const QString host = displayName(m_session->location().host);
+        m_empty->setMessage(tr("The cache on %1 cannot be shown").arg(host),
+                            fatalError + QStringLiteral("\n\n") +
+                                tr("Check the connection to %1 on the Remote hosts page (Ctrl+4), press F5 to try "
+                                   "again, or go back to the local cache.").arg(host));
+        m_stack->setCurrentIndex(0);
+        Q_EMIT statusChanged(fatalError, false);
+        return;
+    }
     if (!fatalError.isEmpty()) {
         const bool isDefault = m_session->root() == m_resolved.path;
         m_empty->setMessage(
@@ -421,8 +575,11 @@ void LocalCachePage::onScanFinished(const ScanStats &stats, const QString &fatal
     }
     if (m_model->rowCount() == 0) {
         m_empty->setMessage(tr("The cache is empty"),
-                            tr("%1 exists but holds no compiled entries yet. It fills as jobs compile; Ingot follows "
-                               "it live.").arg(m_session->root()));
+                            m_session->canWatch()
+                                ? tr("%1 exists but holds no compiled entries yet. It fills as jobs compile; Ingot "
+                                     "follows it live.").arg(m_session->root())
+                                : tr("%1 exists but holds no compiled entries yet. It fills as jobs compile there; "
+                                     "press F5 to look again.").arg(displayName(m_session->root())));
         m_stack->setCurrentIndex(0);
     } else {
         m_stack->setCurrentIndex(1);
@@ -433,8 +590,12 @@ void LocalCachePage::onScanFinished(const ScanStats &stats, const QString &fatal
                                                                      : tr("%1 s").arg(QLocale().toString(double(stats.elapsedMs) / 1000.0, 'f', 1)));
     if (stats.modulesReused > 0)
         text += tr(" (%n unchanged, not read again)", nullptr, stats.modulesReused);
-    if (m_session->isWatching())
+    if (m_session->canWatch() && m_session->isWatching())
         text += tr("; following changes on disk");
+    else if (m_refreshTimer->isActive())
+        text += tr("; looking for changes every %n s", nullptr, m_refreshTimer->interval() / 1000);
+    else if (!m_session->canWatch())
+        text += tr("; F5 looks for changes");
     Q_EMIT statusChanged(text, false);
 }
 
@@ -531,8 +692,9 @@ void LocalCachePage::showContextMenu(const QPoint &pos)
         menu.addAction(tr("Copy path"), this, [path] { QApplication::clipboard()->setText(path); });
         if (m)
             menu.addAction(tr("Copy name"), this, [name = m->name] { QApplication::clipboard()->setText(name); });
-        menu.addAction(style()->standardIcon(QStyle::SP_DirOpenIcon), tr("Open folder"), this,
-                       [path] { QDesktopServices::openUrl(QUrl::fromLocalFile(path)); });
+        if (m_session->location().isLocal())
+            menu.addAction(style()->standardIcon(QStyle::SP_DirOpenIcon), tr("Open folder"), this,
+                           [path] { QDesktopServices::openUrl(QUrl::fromLocalFile(path)); });
         menu.addSeparator();
     }
     int failedSelected = 0;

@@ -3,6 +3,7 @@
 
 #include "services/cache/cachelocation.h"
 #include "services/cache/maintenance.h"
+#include "services/stores/storelocation.h"
 #include "services/util/task.h"
 
 #include <QWidget>
@@ -40,7 +41,14 @@ public:
     // Opens the location the Neuron runtime would use, or the folder remembered from last time.
     void openInitial(const CacheLocation &resolved);
     void openRoot(const QString &path);
+    // Opens a cache that is not a local folder (a remote host's, over SSH); `why` says how its path was chosen
+    // (which rule won there, or "a folder you chose").
+    void openLocation(const StoreLocation &location, const QString &why = QString());
+    // Back from a remote cache: the local folder open before, else the Neuron default of this machine.
+    void openLocalCache();
+    // The cache shown as people see it: a path, or host:path.
     QString currentRoot() const;
+    bool showsRemoteCache() const;
 
     CacheSession *session() const { return m_session; }
     CacheTreeModel *model() const { return m_model; }
@@ -53,6 +61,14 @@ public:
     QComboBox *stateCombo() const { return m_stateCombo; }
     QComboBox *rootCombo() const { return m_rootCombo; }
     QLabel *summaryLabel() const { return m_summary; }
+    QLabel *whyLabel() const { return m_whyLabel; }
+    // Shown above everything while a remote host's cache is open: which host, and the way back.
+    QWidget *remoteBanner() const { return m_remoteBanner; }
+    QLabel *remoteBannerLabel() const { return m_remoteLabel; }
+    QAction *backToLocalAction() const { return m_backToLocal; }
+    // Looking for changes periodically, for caches that cannot be watched (remote ones): off, 30 s, 2 min.
+    QComboBox *autoRefreshCombo() const { return m_autoRefresh; }
+    int autoRefreshMs() const;  // 0: off
     bool showsEmptyState() const;
     QList<QAction *> maintenanceActions() const;
     QAction *rescanAction() const { return m_rescan; }
@@ -68,7 +84,10 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void statusChanged(const QString &text, bool busy);
+    // A local cache folder was opened (the job launcher's default compile cache follows it).
     void rootOpened(const QString &root);
+    // Any cache was opened, local or remote.
+    void locationOpened(const ingot::StoreLocation &location);
 
 private:
     void buildUi();
@@ -78,6 +97,9 @@ private:
     QTreeView *buildTree();
     QWidget *buildContent();
     void rebuildRootCombo();
+    QWidget *buildRemoteBanner();
+    void updateRemoteUi();
+    void setAutoRefresh(int seconds);
     void onScanFinished(const ScanStats &stats, const QString &fatalError);
     void refreshSummary();
     void onCurrentChanged();
@@ -94,6 +116,14 @@ private:
     EmptyStateWidget *m_empty = nullptr;
     QComboBox *m_rootCombo = nullptr;
     QLabel *m_whyLabel = nullptr;
+    QWidget *m_remoteBanner = nullptr;
+    QLabel *m_remoteLabel = nullptr;
+    QAction *m_backToLocal = nullptr;
+    QLabel *m_autoRefreshLabel = nullptr;
+    QComboBox *m_autoRefresh = nullptr;
+    QTimer *m_refreshTimer = nullptr;
+    // Remote caches opened in this session, newest first, with how each path was chosen.
+    QVector<std::pair<StoreLocation, QString>> m_remoteLocations;
     QLineEdit *m_filter = nullptr;
     QComboBox *m_stateCombo = nullptr;
     QTreeView *m_view = nullptr;

@@ -3,6 +3,7 @@
 #include "ui/common/resources.h"
 
 #include "services/util/appsettings.h"
+#include "services/util/names.h"
 #include "services/cache/cachelocation.h"
 #include "services/cache/cachesession.h"
 #include "models/cache/cachetreemodel.h"
@@ -14,6 +15,7 @@
 #include "services/cache/cachesession.h"
 #include "services/jobs/jobservice.h"
 #include "ui/localcache/localcachepage.h"
+#include "ui/remote/remotehostspage.h"
 #include "ui/shell/settingsdialog.h"
 
 #include <QAction>
@@ -42,6 +44,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_hub(new HubCachePage(this))
     , m_jobService(new JobService(makeLocalJobRunner(), this))
     , m_jobs(new JobsPage(m_jobService, this))
+    , m_remote(new RemoteHostsPage(this))
     , m_status(new QLabel(this))
     , m_busy(new QProgressBar(this))
     , m_cancel(new QToolButton(this))
@@ -63,6 +66,9 @@ MainWindow::MainWindow(QWidget *parent)
     m_pages->addWidget(m_local);
     m_pages->addWidget(m_hub);
     m_pages->addWidget(m_jobs);
+    auto *remote = new QListWidgetItem(QIcon(QStringLiteral(":/icons/remote.svg")), tr("Remote hosts"), m_nav);
+    remote->setToolTip(tr("trn hosts over SSH: connect, and show their compile caches (Ctrl+4)"));
+    m_pages->addWidget(m_remote);
     m_nav->setCurrentRow(0);
     m_nav->setFixedWidth(150);
     connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
@@ -110,8 +116,27 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(m_busy);
     statusBar()->addPermanentWidget(m_cancel);
     connect(m_local, &LocalCachePage::statusChanged, this, &MainWindow::setStatus);
-    connect(m_local, &LocalCachePage::rootOpened, this,
-            [this](const QString &root) { setWindowTitle(tr("%1 — Ingot").arg(root)); });
+    connect(m_local, &LocalCachePage::locationOpened, this,
+            [this](const StoreLocation &loc) { setWindowTitle(tr("%1 — Ingot").arg(displayName(loc.display()))); });
+    // A remote host's cache opens in the cache page; a scan there that fails makes the host's connection checked.
+    connect(m_remote, &RemoteHostsPage::statusChanged, this, [this](const QString &text, bool busy) {
+        setStatus(text, busy);
+        m_cancel->hide();  // it cancels scans; ssh work ends by itself (time limits)
+    });
+    connect(m_remote, &RemoteHostsPage::hostReconnected, this, [this](const QString &host) {
+        const StoreLocation &loc = m_local->session()->location();
+        if (!loc.isLocal() && loc.host == host)
+            m_local->session()->rescan(false);
+    });
+    connect(m_remote, &RemoteHostsPage::openCacheRequested, this, [this](const StoreLocation &loc, const QString &why) {
+        m_nav->setCurrentRow(m_pages->indexOf(m_local));
+        m_local->openLocation(loc, why);
+    });
+    connect(m_local->session(), &CacheSession::scanFinished, this, [this](const ScanStats &, const QString &error) {
+        const StoreLocation &loc = m_local->session()->location();
+        if (!error.isEmpty() && !loc.isLocal())
+            m_remote->noteConnectionTrouble(loc.host);
+    });
 
     buildMenus();
     if (!restoreGeometry(AppSettings::windowGeometry()))
@@ -162,6 +187,8 @@ void MainWindow::buildMenus()
     toHub->setShortcut(QKeySequence(QStringLiteral("Ctrl+2")));
     QAction *toJobs = go->addAction(tr("&Jobs"), this, [this] { m_nav->setCurrentRow(2); });
     toJobs->setShortcut(QKeySequence(QStringLiteral("Ctrl+3")));
+    QAction *toRemote = go->addAction(tr("&Remote hosts"), this, [this] { m_nav->setCurrentRow(m_pages->indexOf(m_remote)); });
+    toRemote->setShortcut(QKeySequence(QStringLiteral("Ctrl+4")));
 
     QMenu *hubMenu = menuBar()->addMenu(tr("&Hub"));
     hubMenu->addAction(tr("&Log in…"), m_hub, &HubCachePage::login);

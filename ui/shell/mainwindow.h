@@ -16,6 +16,7 @@ class JobService;
 class JobsPage;
 class LocalCachePage;
 class MaintenanceDialog;
+class RemoteHostsPage;
 
 struct CacheLocation;
 
@@ -33,6 +34,7 @@ public:
     LocalCachePage *localCachePage() const { return m_local; }
     HubCachePage *hubCachePage() const { return m_hub; }
     JobsPage *jobsPage() const { return m_jobs; }
+    RemoteHostsPage *remoteHostsPage() const { return m_remote; }
     QListWidget *navigation() const { return m_nav; }
     QLabel *statusText() const { return m_status; }
 
@@ -58,6 +60,7 @@ private:
     HubCachePage *m_hub;
     JobService *m_jobService;
     JobsPage *m_jobs;
+    RemoteHostsPage *m_remote;
     bool m_hubShown = false;
     QLabel *m_status;
     QProgressBar *m_busy;
