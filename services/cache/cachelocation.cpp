@@ -116,7 +116,7 @@ namespace {
 
 // Prints the variables the cache location depends on, NUL-separated, as the plain remote command sees them and then
 // as a login shell sees them (behind a marker: profile files may print). A login shell that is not POSIX (fish,
-// csh) fails the inner command and leaves the plain values.
+// csh) is not asked, and one that fails or hangs leaves the plain values.
 const char kLocationScript[] = R"SH(
 printf 'plain\0%s\0%s\0%s\0%s\0%s\0' "${NEURON_CC_FLAGS-}" "${NEURON_COMPILE_CACHE_URL-}" "${HOME-}" \
   "${NEURON_CC_FLAGS+set}" "${NEURON_COMPILE_CACHE_URL+set}"
@@ -125,7 +125,9 @@ case $sh_ in
   */bash|*/sh|*/dash|*/zsh|*/ksh|*/mksh) ;;
   *) exit 0 ;;
 esac
-"$sh_" -lc 'printf "INGOT-LOGIN-ENV\0%s\0%s\0%s\0%s\0%s\0" "${NEURON_CC_FLAGS-}" "${NEURON_COMPILE_CACHE_URL-}" "${HOME-}" "${NEURON_CC_FLAGS+set}" "${NEURON_COMPILE_CACHE_URL+set}"' </dev/null 2>/dev/null
+# A profile that waits (a lock, a prompt) must not hold the answer: the plain values stand after 15 s.
+t=; command -v timeout >/dev/null 2>&1 && t="timeout 15"
+$t "$sh_" -lc 'printf "INGOT-LOGIN-ENV\0%s\0%s\0%s\0%s\0%s\0" "${NEURON_CC_FLAGS-}" "${NEURON_COMPILE_CACHE_URL-}" "${HOME-}" "${NEURON_CC_FLAGS+set}" "${NEURON_COMPILE_CACHE_URL+set}"' </dev/null 2>/dev/null
 exit 0
 )SH";
 

@@ -332,13 +332,20 @@ SshResult SshConnection::run(const QString &remoteCommand, const QByteArray &std
             return failure(SshError::Timeout);
         if (p.tooMuchOutput)
             return failure(SshError::OutputTooLarge);
-        if (p.exitCode == 255 && p.err.contains(kNoMasterMarker)) {
-            // The master is gone (the server or the network dropped it): nothing ran; connect again once.
-            setState(State::NotConnected);
+        // A master whose server died can still accept a session request and then fail it before any exchange:
+        // nothing ran either.
+        const bool neverStarted = p.err.contains(kNoMasterMarker) || p.err.contains("kex_exchange_identification");
+        if (p.exitCode == 255 && neverStarted) {
+            // The master is gone or cannot open sessions any more (the server or the network dropped it; a master
+            // can still answer -O check for a moment after its server died): nothing ran. End it, connect again once.
+            close();
             continue;
         }
         if (p.exitCode == 255 || p.crashed) {
-            const SshError e = p.crashed ? SshError::Other : classifySshStderr(p.err);
+            SshError e = p.crashed ? SshError::Other : classifySshStderr(p.err);
+            // 255 without a word from ssh: the command's own status, or the connection died under it. Ask the master.
+            if (e == SshError::None && p.err.trimmed().isEmpty() && !check())
+                e = SshError::ConnectionLost;
             if (e != SshError::None) {
                 if (e == SshError::ConnectionLost)
                     setState(State::NotConnected);

@@ -19,25 +19,38 @@ QString tr(const char *text)
 constexpr int listTimeoutMs = 10 * 60 * 1000;
 constexpr int smallTimeoutMs = 60 * 1000;
 
-// $1 is the root (printf %b form). Records, NUL-separated: R real-path identity; F type path size blocks mtime
-// atime ctime (find -printf, %P relative to the root, "" for the root itself); U path (a folder that cannot be
-// read); L path written-target real-target "size dev ino mode atime" (empty fields: broken). Exit 3: no such
-// folder, 4: not a folder or not readable.
+// $1 is the root (printf %b form). Records, NUL-separated, from ONE traversal of the tree plus one batched stat and
+// realpath over the links (a process per link made 100k-module caches list 20x slower than find):
+//   R real-path identity                      the root
+//   F type path size blocks mtime atime ctime  every file, folder and link (find -printf; %P relative, "" = root)
+//   U path                                     a folder that cannot be read
+//   L path written-target                      every link
+//   S ./path "size dev ino mode atime"         a link whose target exists (stat -L); none: broken
+//   B n ./path1 .. ./pathN real1 .. realK      a batch of such links and their real paths (K < N: a link changed
+//                                              meanwhile: the batch is judged by the written targets)
+// Exit 3: no such folder, 4: not a folder or not readable.
 const char *listScript = R"SH(set -f
 export LC_ALL=C
 r=$(printf '%bX' "$1"); r=${r%X}
 [ -e "$r" ] || [ -L "$r" ] || exit 3
 cd -P -- "$r" 2>/dev/null || exit 4
 printf 'R\0%s\0%s\0' "$(pwd -P)" "$(stat -c '%d:%i' .)"
-find . -printf 'F\0%y\0%P\0%s\0%b\0%T@\0%A@\0%C@\0' 2>/dev/null
-find . -type d \( ! -readable -o ! -executable \) -printf 'U\0%P\0' 2>/dev/null
-find . -type l -print0 2>/dev/null | xargs -0 -r sh -c '
-for l; do
-  t=$(readlink -- "$l"; printf x); t=${t%?x}
-  rp=$(realpath -e -- "$l" 2>/dev/null) || rp=
-  s=$(stat -L -c "%s %d %i %f %.9X" -- "$l" 2>/dev/null) || s=
-  printf "L\0%s\0%s\0%s\0%s\0" "${l#./}" "$t" "$rp" "$s"
-done' sh
+t=$(mktemp "${TMPDIR:-/tmp}/ingot-links.XXXXXXXX" 2>/dev/null) || t=
+if [ -n "$t" ]; then
+  trap 'rm -f -- "$t"' EXIT HUP INT TERM PIPE
+  find . -printf 'F\0%y\0%P\0%s\0%b\0%T@\0%A@\0%C@\0' \
+    , -type d \( ! -readable -o ! -executable \) -printf 'U\0%P\0' \
+    , -type l -printf 'L\0%P\0%l\0' \( -xtype l -o -fprint0 "$t" \) 2>/dev/null
+  links() { cat -- "$t"; }
+else
+  find . -printf 'F\0%y\0%P\0%s\0%b\0%T@\0%A@\0%C@\0' \
+    , -type d \( ! -readable -o ! -executable \) -printf 'U\0%P\0' \
+    , -type l -printf 'L\0%P\0%l\0' 2>/dev/null
+  links() { find . -type l ! -xtype l -print0 2>/dev/null; }
+fi
+links | xargs -0 -r stat -L --printf 'S\0%n\0%s %d %i %f %.9X\0' -- 2>/dev/null
+links | xargs -0 -r sh -c 'printf "B\0%s\0" "$#"; printf "%s\0" "$@"; realpath -z -- "$@" 2>/dev/null' sh
+exit 0
 )SH";
 
 // $1 root, $2 entry (relative), $3 1: refuse when a *.lock is found. Prints the bytes freed. Exit 0 removed,
@@ -98,6 +111,17 @@ cd -P -- "$r" 2>/dev/null || exit 3
 readlink -- "$e"
 )SH";
 
+// $1 the root: prints its real path and identity, NUL-separated (what open() needs; no listing). Exits as the
+// listing does.
+const char *statScript = R"SH(set -f
+export LC_ALL=C
+r=$(printf '%bX' "$1"); r=${r%X}
+[ -e "$r" ] || [ -L "$r" ] || exit 3
+cd -P -- "$r" 2>/dev/null || exit 4
+[ -r . ] && [ -x . ] || exit 4
+printf '%s\0%s\0' "$(pwd -P)" "$(stat -c '%d:%i' .)"
+)SH";
+
 // neuronx-cc processes: by comm, or argv[0]/argv[1] for Python entry points (as procscan.cpp does locally).
 const char *compilersScript = R"SH([ -d /proc ] || exit 9
 for d in /proc/[0-9]*; do
@@ -150,6 +174,14 @@ QByteArray ShellCacheStore::rootBytes() const
     return nameToBytes(m_root);
 }
 
+namespace {
+// "./a/b" (as find -print0 and stat %n give it) -> "a/b"
+QString withoutDotSlash(const QByteArray &path)
+{
+    return nameFromBytes(path.startsWith("./") ? path.mid(2) : path);
+}
+}  // namespace
+
 bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *error)
 {
     Tree t;
@@ -162,6 +194,7 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
         return l;
     };
     QHash<QString, qsizetype> indexOf;  // "parent\nname" -> entry index, for the link records
+    QHash<QString, QByteArray> written, stats, reals;  // by the link's root-relative path
     while (i < f.size()) {
         const QByteArray &tag = f.at(i);
         if (tag.isEmpty() && i == f.size() - 1)
@@ -209,31 +242,29 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
             l.entries.clear();
             l.error = tr("Cannot read %1: permission denied.").arg(displayName(rel));
             i += 2;
-        } else if (tag == "L" && need(5)) {
-            const QString rel = nameFromBytes(f.at(i + 1));
-            const QByteArray written = f.at(i + 2), realTarget = f.at(i + 3);
-            const QList<QByteArray> st = f.at(i + 4).split(' ');
-            i += 5;
-            const auto at = indexOf.constFind(parentOf(rel) + QLatin1Char('\n') + nameOf(rel));
-            if (at == indexOf.cend())
-                continue;
-            StoreEntry &e = t.folders[parentOf(rel)].entries[*at];
-            if (st.size() == 5) {
-                e.size = st.at(0).toLongLong();
-                e.linkId = (st.at(1).toULongLong() << 40) ^ st.at(2).toULongLong();
-                e.linkTargetIsDir = (st.at(3).toUInt(nullptr, 16) & 0170000) == 0040000;
-                e.atimeMs = timeMs(st.at(4));
-            } else {
-                e.linkBroken = true;
+        } else if (tag == "L" && need(3)) {
+            written.insert(nameFromBytes(f.at(i + 1)), f.at(i + 2));
+            i += 3;
+        } else if (tag == "S" && need(3)) {
+            stats.insert(withoutDotSlash(f.at(i + 1)), f.at(i + 2));
+            i += 3;
+        } else if (tag == "B" && need(2)) {
+            bool ok = false;
+            const qsizetype n = f.at(i + 1).toLongLong(&ok);
+            if (!ok || n < 0 || !need(2 + n)) {
+                *error = tr("the host's listing is not in the expected form (record %1)").arg(i);
+                return false;
             }
-            QByteArray judged = realTarget;
-            if (judged.isEmpty()) {  // broken or looping: judge by the written target
-                const QByteArray dir = t.real + (parentOf(rel).isEmpty() ? QByteArray() : '/' + nameToBytes(parentOf(rel)));
-                const QByteArray abs = written.startsWith('/') ? written : dir + '/' + written;
-                judged = nameToBytes(QDir::cleanPath(nameFromBytes(abs)));
+            const qsizetype names = i + 2;
+            i += 2 + n;
+            qsizetype k = 0;
+            while (k < n && i + k < f.size() && f.at(i + k).startsWith('/'))
+                ++k;
+            if (k == n) {
+                for (qsizetype j = 0; j < n; ++j)
+                    reals.insert(withoutDotSlash(f.at(names + j)), f.at(i + j));
             }
-            e.linkOutsideRoot = !judged.startsWith(QByteArray(t.real + '/'));
-            e.linkToHubBlob = isHubBlobPath(judged);
+            i += k;
         } else {
             *error = tr("the host's listing is not in the expected form (record %1)").arg(i);
             return false;
@@ -243,16 +274,56 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
         *error = tr("the host's listing has no root record");
         return false;
     }
+    for (auto l = written.cbegin(); l != written.cend(); ++l) {
+        const QString &rel = l.key();
+        const auto at = indexOf.constFind(parentOf(rel) + QLatin1Char('\n') + nameOf(rel));
+        if (at == indexOf.cend())
+            continue;
+        StoreEntry &e = t.folders[parentOf(rel)].entries[*at];
+        const QList<QByteArray> st = stats.value(rel).split(' ');
+        if (st.size() == 5) {
+            e.size = st.at(0).toLongLong();
+            e.linkId = (st.at(1).toULongLong() << 40) ^ st.at(2).toULongLong();
+            e.linkTargetIsDir = (st.at(3).toUInt(nullptr, 16) & 0170000) == 0040000;
+            e.atimeMs = timeMs(st.at(4));
+        } else {
+            e.linkBroken = true;
+        }
+        QByteArray judged = e.linkBroken ? QByteArray() : reals.value(rel);
+        if (judged.isEmpty()) {  // broken, looping or changed meanwhile: judge by the written target
+            const QByteArray dir = t.real + (parentOf(rel).isEmpty() ? QByteArray() : '/' + nameToBytes(parentOf(rel)));
+            const QByteArray abs = l.value().startsWith('/') ? l.value() : dir + '/' + l.value();
+            judged = nameToBytes(QDir::cleanPath(nameFromBytes(abs)));
+        }
+        e.linkOutsideRoot = !judged.startsWith(QByteArray(t.real + '/'));
+        e.linkToHubBlob = isHubBlobPath(judged);
+    }
     *tree = std::move(t);
     return true;
 }
 
+// One small round trip: the root is there, readable, and which folder it is. The tree is listed by list().
 bool ShellCacheStore::open(QString *error)
 {
-    const ListResult root = list(QString());
-    if (!root.ok)
-        *error = root.error;
-    return root.ok;
+    const ShellResult run = m_shell->run(statScript, {rootBytes()}, {}, 1 << 16, smallTimeoutMs);
+    if (!run.ran()) {
+        *error = tr("Cannot open %1: %2").arg(displayName(displayRoot()), run.error);
+        return false;
+    }
+    if (run.exitCode == 3) {
+        *error = tr("The cache folder %1 does not exist.").arg(displayName(displayRoot()));
+        return false;
+    }
+    const QList<QByteArray> f = run.out.split('\0');
+    if (run.exitCode != 0 || f.size() < 2 || f.at(0).isEmpty() || f.at(1).isEmpty()) {
+        *error = tr("Cannot open the cache folder %1: %2")
+                     .arg(displayName(displayRoot()), run.exitCode == 4 ? tr("not a folder, or not readable.")
+                                                                        : displayText(QString::fromUtf8(run.err.trimmed().left(500))));
+        return false;
+    }
+    QMutexLocker lock(&m_mutex);
+    m_identity = QStringLiteral("shell:%1:%2").arg(m_where, QString::fromLatin1(f.at(1)));
+    return true;
 }
 
 ListResult ShellCacheStore::list(const QString &rel)
@@ -292,6 +363,16 @@ ListResult ShellCacheStore::list(const QString &rel)
         m_identity = QStringLiteral("shell:%1:%2").arg(m_where, m_tree.identity);
         m_listed = true;
         return m_tree.folders.value(QString());
+    }
+    {
+        QMutexLocker lock(&m_mutex);
+        if (!m_listed) {
+            // A folder below before any listing (the details pane, a maintenance re-check): the tree first.
+            lock.unlock();
+            const ListResult root = list(QString());
+            if (!root.ok)
+                return root;
+        }
     }
     QMutexLocker lock(&m_mutex);
     const auto it = m_tree.folders.constFind(rel);

@@ -174,6 +174,7 @@ private Q_SLOTS:
         QVERIFY2(remote->open(&error), qPrintable(error));
         QVERIFY(!remote->isLocal());
         QCOMPARE(remote->displayRoot(), m_sshd->alias() + QLatin1Char(':') + root);
+        test::readEveryFolder(root);  // atimes settle (relatime) before either side looks
         int folders = 0;
         test::compareStores(local, *remote, QString(), &folders);
         QVERIFY(folders > 60);
@@ -192,10 +193,7 @@ private Q_SLOTS:
         QByteArray head;
         QVERIFY(remote->readFile(V15 + QStringLiteral("/MODULE_odd 'name\"\n\\0101 %b+1/model.log"), 100, false, &head, &error));
         QCOMPARE(head, QByteArray("failed\n"));
-        // QTemporaryDir cannot remove a name that is not UTF-8.
-        for (const char *link : {"/outside", "/broken", "/dir-link"})
-            ::unlink(QByteArray(raw + link).constData());
-        ::rmdir(raw.constData());
+        test::removeTree(root);  // QTemporaryDir cannot remove a name that is not UTF-8
     }
 
     void maintenanceKeepsTheRulesOverSsh()
@@ -383,8 +381,9 @@ private Q_SLOTS:
         QVERIFY(m_sshd->restart(&error));
         auto again = sshStore(root);
         QString fatal2;
-        QCOMPARE(scanStore(*again, &fatal2).size(), total);
+        const int after = scanStore(*again, &fatal2).size();
         QVERIFY2(fatal2.isEmpty(), qPrintable(fatal2));
+        QCOMPARE(after, total);
     }
 };
 

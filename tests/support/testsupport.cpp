@@ -13,6 +13,7 @@
 
 #include <csignal>
 #include <fcntl.h>
+#include <ftw.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -48,6 +49,22 @@ QStringList described(const QVector<StoreEntry> &entries)
 }
 
 }  // namespace
+
+void readEveryFolder(const QString &root)
+{
+    // nftw: QDir cannot open a folder whose name is not UTF-8.
+    ::nftw(QFile::encodeName(root).constData(), [](const char *, const struct stat *, int, FTW *) { return 0; }, 32,
+           FTW_PHYS);
+}
+
+void removeTree(const QString &root)
+{
+    ::nftw(QFile::encodeName(root).constData(),
+           [](const char *path, const struct stat *, int type, FTW *) {
+               return type == FTW_DP ? ::rmdir(path) * 0 : ::unlink(path) * 0;
+           },
+           32, FTW_PHYS | FTW_DEPTH);
+}
 
 void compareStores(CacheStore &expected, CacheStore &actual, const QString &rel, int *folders)
 {

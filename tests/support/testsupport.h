@@ -21,6 +21,11 @@ void makeModule(const QString &root, const QString &version, const QString &name
 void setAge(const QString &path, double ageDays);
 void writeFile(const QString &path, const QByteArray &content);
 
+// Reads every folder below `root` once (not following links), so that the first read's atime update (relatime)
+// has happened before two listings are compared.
+void readEveryFolder(const QString &root);
+// Removes a tree whatever its names (QTemporaryDir cannot remove a name that is not UTF-8); never follows links.
+void removeTree(const QString &root);
 // Every folder of `expected` below `rel`, compared (QCOMPARE) with `actual`'s answer for it: the entries with all
 // their metadata and each folder's own. Adds the folders compared to *folders.
 void compareStores(CacheStore &expected, CacheStore &actual, const QString &rel, int *folders);
