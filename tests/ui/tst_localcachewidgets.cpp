@@ -5,6 +5,7 @@
 #include "ui/localcache/cachechartswidget.h"
 #include "ui/localcache/emptystatewidget.h"
 #include "ui/localcache/versionpickerdialog.h"
+#include "tests/support/testsupport.h"
 #include "ui/shell/settingsdialog.h"
 
 #include <QApplication>
@@ -15,6 +16,8 @@
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QLineEdit>
+#include <QTemporaryDir>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -157,6 +160,22 @@ private Q_SLOTS:
         QCOMPARE(AppSettings::maxCacheBytes(), qint64(250) * 1000 * 1000 * 1000);
         QVERIFY(!AppSettings::watchForChanges());
         QCOMPARE(AppSettings::cacheRoots(), QStringList{QStringLiteral("/b")});
+
+        // The ssh config file: a path that is no file keeps the dialog open and the setting as it was.
+        const QString before = AppSettings::sshConfigFile();
+        SettingsDialog s;
+        s.sshConfigEdit()->setText(QStringLiteral("/nonexistent/ssh_config"));
+        s.accept();
+        QCOMPARE(s.result(), int(QDialog::Rejected));
+        QCOMPARE(AppSettings::sshConfigFile(), before);
+        QTemporaryDir dir;
+        const QString file = dir.path() + QStringLiteral("/ssh_config");
+        test::writeFile(file, "Host x\n  HostName 127.0.0.1\n");
+        s.sshConfigEdit()->setText(file);
+        s.accept();
+        QCOMPARE(s.result(), int(QDialog::Accepted));
+        QCOMPARE(AppSettings::sshConfigFile(), file);
+        AppSettings::setSshConfigFile(before);
     }
 };
 

@@ -1,10 +1,16 @@
 #include "ui/shell/settingsdialog.h"
 
+#include "services/remote/remotehosts.h"
 #include "services/util/appsettings.h"
+#include "services/util/names.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLineEdit>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
@@ -21,6 +27,8 @@ SettingsDialog::SettingsDialog(QWidget *parent)
     , m_size(new QDoubleSpinBox(this))
     , m_watch(new QCheckBox(tr("Follow the disk while jobs compile (watch folders, rescan after changes)"), this))
     , m_roots(new QListWidget(this))
+    , m_sshConfig(new QLineEdit(this))
+    , m_sshProblem(new QLabel(this))
 {
     setWindowTitle(tr("Ingot Settings"));
     m_ttl->setRange(0, 3650);
@@ -51,6 +59,32 @@ SettingsDialog::SettingsDialog(QWidget *parent)
     rl->addWidget(m_roots);
     rl->addWidget(remove, 0, Qt::AlignLeft);
 
+    auto *sshBox = new QGroupBox(tr("Remote hosts (SSH)"), this);
+    auto *sl = new QVBoxLayout(sshBox);
+    auto *sshRow = new QHBoxLayout;
+    m_sshConfig->setText(AppSettings::sshConfigFile());
+    m_sshConfig->setPlaceholderText(tr("your ssh config (~/.ssh/config and /etc/ssh/ssh_config)"));
+    m_sshConfig->setClearButtonEnabled(true);
+    auto *browse = new QPushButton(tr("Choose…"), sshBox);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("An ssh config file"), m_sshConfig->text());
+        if (!f.isEmpty())
+            m_sshConfig->setText(f);
+    });
+    sshRow->addWidget(new QLabel(tr("ssh config file:"), sshBox));
+    sshRow->addWidget(m_sshConfig, 1);
+    sshRow->addWidget(browse);
+    sl->addLayout(sshRow);
+    auto *sshHint = new QLabel(tr("Empty: ssh reads your own config, as in a terminal. A file here is passed as "
+                                  "<tt>ssh -F</tt> and used <i>instead</i> (Include your own config from it to keep "
+                                  "both). The Remote hosts list shows its Host names."), sshBox);
+    sshHint->setWordWrap(true);
+    sl->addWidget(sshHint);
+    m_sshProblem->setStyleSheet(QStringLiteral("color: #c0392b"));
+    m_sshProblem->setWordWrap(true);
+    m_sshProblem->hide();
+    sl->addWidget(m_sshProblem);
+
     auto *where = new QLabel(tr("Settings are stored in %1").arg(AppSettings::fileName()), this);
     where->setWordWrap(true);
     where->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -62,13 +96,25 @@ SettingsDialog::SettingsDialog(QWidget *parent)
     col->addWidget(prune);
     col->addWidget(m_watch);
     col->addWidget(rootsBox);
+    col->addWidget(sshBox);
     col->addWidget(where);
     col->addWidget(buttons);
-    resize(520, 440);
+    resize(560, 560);
 }
 
 void SettingsDialog::accept()
 {
+    const QString ssh = m_sshConfig->text().trimmed();
+    if (!ssh.isEmpty() && !QFileInfo(ssh).isFile()) {
+        m_sshProblem->setText(tr("%1 is not a file. Choose an ssh config file, or leave the field empty.").arg(displayName(ssh)));
+        m_sshProblem->show();
+        m_sshConfig->setFocus();
+        return;
+    }
+    if (ssh != AppSettings::sshConfigFile()) {
+        AppSettings::setSshConfigFile(ssh);
+        RemoteHosts::instance().reset();  // connections made with the old config are not reused
+    }
     AppSettings::setTtlDays(m_ttl->value());
     AppSettings::setMaxCacheBytes(qint64(m_size->value() * 1e9));
     AppSettings::setWatchForChanges(m_watch->isChecked());

@@ -1,10 +1,12 @@
-// Preferences: the prune policy, watching, and the list of cache folders.
+// Preferences: the prune policy, watching, the list of cache folders, and the ssh config Ingot's ssh reads.
 #pragma once
 
 #include <QDialog>
 
 class QCheckBox;
 class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
 class QListWidget;
 class QSpinBox;
 
@@ -22,12 +24,15 @@ public:
     QSpinBox *ttlSpin() const { return m_ttl; }
     QDoubleSpinBox *sizeSpin() const { return m_size; }
     QCheckBox *watchCheck() const { return m_watch; }
+    QLineEdit *sshConfigEdit() const { return m_sshConfig; }
 
 private:
     QSpinBox *m_ttl;
     QDoubleSpinBox *m_size;
     QCheckBox *m_watch;
     QListWidget *m_roots;
+    QLineEdit *m_sshConfig;
+    QLabel *m_sshProblem;
 };
 
 }  // namespace ingot
