@@ -8,11 +8,11 @@ namespace ingot {
 
 namespace {
 
-// Decodes $1 (the script) and the arguments after it, then runs the script with them as $1... Written without a
-// single quote or a backslash, so one pair of single quotes carries it through any login shell.
-const char kPrelude[] = "s=$(printf \"%bX\" \"$1\"); s=${s%X}; shift; n=$#; i=0; "
-                        "while [ \"$i\" -lt \"$n\" ]; do v=$(printf \"%bX\" \"$1\"); shift; set -- \"$@\" \"${v%X}\"; "
-                        "i=$((i+1)); done; eval \"$s\"";
+// Decodes $1 (the script), then runs it with the arguments after it as $1..., still in their printf %b form, as
+// RemoteShell promises (scripts decode them, as they do with makeLocalShell(); decoding here too would turn a
+// backslash in a name into an escape). Written without a single quote or a backslash, so one pair of single quotes
+// carries it through any login shell.
+const char kPrelude[] = "s=$(printf \"%bX\" \"$1\"); s=${s%X}; shift; eval \"$s\"";
 
 QString quoted(const QByteArray &ascii)
 {
