@@ -19,6 +19,8 @@ enum Exit : int {
     HubAccess = 7,       // not found, no access, gated, or the token was refused
     HubOffline = 8,      // HF_HUB_OFFLINE is set: no request was made
     JobStopped = 9,      // job wait/stop --wait: the job was stopped (0: finished, 1: failed)
+    HostKey = 10,        // a remote host's key is unknown or changed: nothing was run there (never a prompt)
+    HostUnreachable = 11,  // a remote host could not be reached or refused the login
 };
 
 std::string u8(const QString &s);

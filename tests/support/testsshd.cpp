@@ -184,6 +184,7 @@ bool TestSshd::start(QString *error)
                                           "PermitRootLogin prohibit-password\n"
                                           "PidFile %2/sshd.pid\n"
                                           "Subsystem sftp internal-sftp\n"
+                                          "AcceptEnv XDG_DATA_HOME XDG_CACHE_HOME\n"
                                           "LogLevel VERBOSE\n")
                                .arg(QString::number(m_port), d);
     QString client = configBlock();
