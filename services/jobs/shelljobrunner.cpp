@@ -836,4 +836,24 @@ QString ShellJobRunner::findIngotCli(QString *error)
     return r.exitCode == 0 ? nameFromBytes(r.out) : QString();
 }
 
+int ShellJobRunner::runIngotCli(const QString &ingotCli, const QStringList &args, int timeoutMs, QByteArray *output,
+                                QString *error)
+{
+    // $1 the program, then its arguments: each decoded, then exec'd with them.
+    static const char body[] = "p=$(dec \"$1\"); p=${p%X}; shift\n"
+                               "n=$#; i=0\n"
+                               "while [ \"$i\" -lt \"$n\" ]; do v=$(dec \"$1\"); shift; set -- \"$@\" \"${v%X}\"; i=$((i + 1)); done\n"
+                               "exec \"$p\" \"$@\" 2>&1 </dev/null\n";
+    QVector<QByteArray> a{nameToBytes(ingotCli)};
+    for (const QString &x : args)
+        a << nameToBytes(x);
+    const ShellResult r = run(body, a, {}, 16 << 20, timeoutMs);
+    if (!r.ran()) {
+        *error = unreachable();
+        return -1;
+    }
+    *output = r.out;
+    return r.exitCode;
+}
+
 }  // namespace ingot

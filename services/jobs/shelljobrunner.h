@@ -78,6 +78,9 @@ public:
     bool backendPresent(QString *error);
     // Where ingot-cli is on the host (its PATH, ~/.local/bin, /usr/local/bin, /usr/bin); empty when it has none.
     QString findIngotCli(QString *error);
+    // Runs `<ingot-cli> ARGS` there and waits (up to timeoutMs); its exit code, stdout and stderr in *output (-1 with
+    // words in *error when it could not run).
+    int runIngotCli(const QString &ingotCli, const QStringList &args, int timeoutMs, QByteArray *output, QString *error);
 
 private:
     ShellResult run(const char *script, const QVector<QByteArray> &args, const QByteArray &input = QByteArray(),
