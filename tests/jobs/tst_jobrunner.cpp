@@ -567,7 +567,7 @@ if rank == 0:
         QString error;
         QVERIFY(!r2->backendPresent(&error));
         CountingShell *third = nullptr;
-        deploy(&third);
+        const auto r3 = deploy(&third);  // kept: it owns the counting shell
         QVERIFY(*std::max_element(third->inputs.begin(), third->inputs.end()) > 10000);
         QCOMPARE(readBytes(dir + QStringLiteral("/ingot_train/train.py")),
                  readBytes(backendLocation() + QStringLiteral("/ingot_train/train.py")));
