@@ -1,7 +1,10 @@
 #include "app/cli/jobcommands.h"
 
 #include "app/cli/clicommon.h"
+#include "app/cli/remotecommands.h"
 #include "services/jobs/jobmanager.h"
+#include "services/jobs/remotejobindex.h"
+#include "services/remote/sshjobrunner.h"
 #include "services/util/names.h"
 #include "services/util/units.h"
 
@@ -9,6 +12,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QJsonDocument>
+#include <QSet>
 #include <QThread>
 
 #include <cmath>
@@ -23,9 +27,50 @@ struct CliText {
     Q_DECLARE_TR_FUNCTIONS(ingot::cli)
 };
 
+// This machine's runner and every host's (one connection each, for the whole command).
+JobRunners &runners()
+{
+    static const std::shared_ptr<JobRunners> r = JobRunners::create(makeLocalJobRunner());
+    return *r;
+}
+
 JobManager manager()
 {
-    return JobManager(makeLocalJobRunner());
+    return JobManager(runners().local(), runners().lookup());
+}
+
+// The runner of `host`, connected first with the one host-key policy of ingot-cli (remotecommands.h: a key is asked
+// about only on a terminal, never without one). Returns the exit code (Ok when connected).
+int runnerFor(const QString &host, std::shared_ptr<JobRunner> *runner)
+{
+    if (const int rc = connectHost(host))
+        return rc;
+    QString error;
+    SshError why = SshError::None;
+    *runner = runners().runner(host, &error, &why);
+    if (*runner)
+        return Ok;
+    err(CliText::tr("error: %1: %2").arg(host, error));
+    return why == SshError::InvalidHost ? Usage : why == SshError::HostKeyUnknown || why == SshError::HostKeyChanged
+                                                      ? HostKey
+                                                      : HostUnreachable;
+}
+
+// The manager of job `id`: this machine's jobs, else the remote jobs this machine launched (connected first).
+int managerFor(const QString &id, std::unique_ptr<JobManager> *out)
+{
+    JobRecordFile r;
+    QString error;
+    if (manager().load(id, &r, &error) || !RemoteJobIndex().find(id, &r)) {
+        *out = std::make_unique<JobManager>(manager());
+        return Ok;
+    }
+    std::shared_ptr<JobRunner> runner;
+    const int rc = runnerFor(r.where, &runner);
+    if (rc != Ok)
+        return rc;
+    *out = std::make_unique<JobManager>(runner, runners().lookup());
+    return Ok;
 }
 
 QString when(double secs)
@@ -55,7 +100,14 @@ json statusJson(const JobSummary &s)
     j["name"] = u8(displayName(s.record.spec.displayName()));
     j["model"] = u8(displayName(s.record.spec.modelLabel()));
     j["output_dir"] = u8(displayName(s.record.outputDir));
-    j["job_dir"] = u8(displayName(JobPaths{makeLocalJobRunner()->jobsRoot() + QLatin1Char('/') + s.record.id}.root));
+    j["where"] = u8(displayName(s.record.where));
+    if (!s.record.nodes.isEmpty()) {
+        json nodes = json::array();
+        for (const QString &n : s.record.nodes)
+            nodes.push_back(u8(displayName(n)));
+        j["nodes"] = nodes;
+    }
+    j["job_dir"] = u8(displayName(s.record.cwd));
     j["pids"] = {{"launcher", s.status.pids.launcher.pid}, {"wrapper", s.status.pids.wrapper.pid},
                  {"process_group", s.status.pids.launcher.pgid}};
     return j;
@@ -72,6 +124,9 @@ void launchOptions(QCommandLineParser &p)
     p.addOption({{QStringLiteral("m"), QStringLiteral("module")}, CliText::tr("Run a module (python -m MODULE) instead of Ingot's backend."), QStringLiteral("MODULE")});
     p.addOption({QStringLiteral("no-settings"), CliText::tr("With --script/-m: pass only ARGS, not Ingot's settings flags.")});
     p.addOption({QStringLiteral("env"), CliText::tr("An extra environment variable (repeatable)."), QStringLiteral("KEY=VALUE")});
+    p.addOption({QStringLiteral("host"), CliText::tr("Run on this SSH host instead of this machine."), QStringLiteral("HOST")});
+    p.addOption({QStringLiteral("hosts"), CliText::tr("A multi-node job: one node per host, the first is the master (--nnodes follows)."),
+                 QStringLiteral("H1,H2,...")});
     p.addOption({QStringLiteral("dry-run"), CliText::tr("Validate and print the command; start nothing.")});
     p.addPositionalArgument(QStringLiteral("ARGS"), CliText::tr("After --: flags for the backend or the script."), QStringLiteral("-- ARGS..."));
 }
@@ -98,6 +153,25 @@ int cmdLaunch(const Invocation &in)
         err(CliText::tr("error: --nproc-per-node and --nnodes take a number"));
         return Usage;
     }
+    QStringList nodes;
+    if (in.isSet(QStringLiteral("host")) && in.isSet(QStringLiteral("hosts"))) {
+        err(CliText::tr("error: --host and --hosts are exclusive"));
+        return Usage;
+    }
+    if (in.isSet(QStringLiteral("host")))
+        nodes << in.value(QStringLiteral("host"));
+    if (in.isSet(QStringLiteral("hosts"))) {
+        nodes = in.value(QStringLiteral("hosts")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+        if (nodes.size() < 2) {
+            err(CliText::tr("error: --hosts takes two hosts or more (one node each); one host: --host"));
+            return Usage;
+        }
+        if (in.isSet(QStringLiteral("nnodes")) && spec.nnodes != nodes.size()) {
+            err(CliText::tr("error: --nnodes %1 but --hosts names %2 hosts").arg(spec.nnodes).arg(nodes.size()));
+            return Usage;
+        }
+        spec.nnodes = int(nodes.size());
+    }
     spec.name = in.value(QStringLiteral("name"));
     spec.python = in.value(QStringLiteral("python"));
     for (const QString &kv : in.values(QStringLiteral("env"))) {
@@ -117,10 +191,19 @@ int cmdLaunch(const Invocation &in)
     }
     if (in.isSet(QStringLiteral("output-dir")))
         spec.outputDir = in.value(QStringLiteral("output-dir"));
-    JobManager jobs = manager();
+    // Every host first: a key that is not trusted, or a host that cannot be reached, stops before anything runs.
+    std::shared_ptr<JobRunner> runner = runners().local();
+    for (const QString &host : std::as_const(nodes)) {
+        std::shared_ptr<JobRunner> r;
+        if (const int rc = runnerFor(host, &r); rc != Ok)
+            return rc;
+        if (host == nodes.first())
+            runner = r;
+    }
+    JobManager jobs(runner, runners().lookup());
     LaunchPlan plan;
     QVector<JobProblem> problems;
-    if (!jobs.plan(spec, &plan, &problems, &error)) {
+    if (!jobs.plan(spec, &plan, &problems, &error, nodes.size() > 1 ? nodes : QStringList())) {
         for (const JobProblem &p : problems)
             err(CliText::tr("error: --%1: %2").arg(p.field, p.message));
         if (problems.isEmpty())
@@ -134,8 +217,16 @@ int cmdLaunch(const Invocation &in)
             out(plan.commandLine);
         return Ok;
     }
-    if (!jobs.launch(plan, &error)) {
+    // A remote job is recorded here first, so `job status ID` finds its host even if the launch is cut short.
+    const bool remote = runner != runners().local();
+    if (remote && !RemoteJobIndex().add(plan.record, &error)) {
         err(CliText::tr("error: %1").arg(error));
+        return PartialFailure;
+    }
+    if (!jobs.launch(plan, &error)) {
+        if (remote)
+            RemoteJobIndex().remove(plan.record.id);
+        err(CliText::tr("error: %1").arg(displayText(error)));
         return PartialFailure;
     }
     if (in.json)
@@ -150,7 +241,39 @@ int cmdList(const Invocation &in)
 {
     JobManager jobs = manager();
     QStringList warnings;
-    const QVector<JobSummary> all = jobs.list(&warnings);
+    QVector<JobSummary> all = jobs.list(&warnings);
+    // The hosts this machine launched jobs on: their whole jobs folders; a host that cannot be used keeps its jobs
+    // listed as unknown.
+    const QVector<JobRecordFile> recorded = RemoteJobIndex().all(&warnings);
+    QStringList hosts;
+    for (const JobRecordFile &r : recorded)
+        if (!hosts.contains(r.where))
+            hosts << r.where;
+    for (const QString &host : std::as_const(hosts)) {
+        QString error;
+        SshError why = SshError::None;
+        const std::shared_ptr<JobRunner> runner = runners().runner(host, &error, &why);
+        QSet<QString> listed;
+        if (runner) {
+            for (const JobSummary &s : JobManager(runner, runners().lookup()).list(&warnings)) {
+                listed.insert(s.record.id);
+                all << s;
+            }
+            error = runner->unreachable();
+        }
+        if (!error.isEmpty())
+            warnings << CliText::tr("%1: %2").arg(host, error);
+        for (const JobRecordFile &r : recorded) {
+            if (r.where != host || listed.contains(r.id) || (runner && error.isEmpty()))
+                continue;
+            JobSummary s;
+            s.record = r;
+            s.status.startedAt = double(r.createdMs) / 1000.0;
+            s.status.unreachable = error;
+            all << s;
+        }
+    }
+    std::sort(all.begin(), all.end(), [](const JobSummary &a, const JobSummary &b) { return a.record.id > b.record.id; });
     for (const QString &w : warnings)
         err(CliText::tr("warning: %1").arg(w));
     if (in.json) {
@@ -161,12 +284,15 @@ int cmdList(const Invocation &in)
         return Ok;
     }
     const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000;
-    Table t({CliText::tr("ID"), CliText::tr("NAME"), CliText::tr("STATE"), CliText::tr("STEP"), CliText::tr("DPxTPxPP"),
-             CliText::tr("STARTED"), CliText::tr("DURATION"), CliText::tr("LOSS"), CliText::tr("OUTPUT")},
-            {false, false, false, true, false, false, true, true, false});
+    Table t({CliText::tr("ID"), CliText::tr("WHERE"), CliText::tr("NAME"), CliText::tr("STATE"), CliText::tr("STEP"),
+             CliText::tr("DPxTPxPP"), CliText::tr("STARTED"), CliText::tr("DURATION"), CliText::tr("LOSS"),
+             CliText::tr("OUTPUT")},
+            {false, false, false, false, true, false, false, true, true, false});
     for (const JobSummary &s : all) {
         const JobStatus &st = s.status;
-        t.add({s.record.id, s.record.spec.displayName(), jobStateName(st.state),
+        const QString where = s.record.nodes.size() > 1 ? s.record.nodes.join(QLatin1Char(',')) : s.record.where;
+        t.add({s.record.id, where, s.record.spec.displayName(),
+               st.unreachable.isEmpty() ? jobStateName(st.state) : CliText::tr("unknown (host unreachable)"),
                st.maxSteps > 0 ? QStringLiteral("%1/%2").arg(st.step).arg(st.maxSteps) : QString::number(st.step),
                layout(st), when(st.startedAt), duration(st.elapsed(now)),
                std::isnan(st.lastLoss) ? QString() : QString::number(st.lastLoss, 'f', 4), s.record.outputDir});
@@ -204,7 +330,10 @@ int cmdStatus(const Invocation &in)
     const QString id = oneId(in, &ok);
     if (!ok)
         return Usage;
-    JobManager jobs = manager();
+    std::unique_ptr<JobManager> found;
+    if (const int rc = managerFor(id, &found); rc != Ok)
+        return rc;
+    JobManager &jobs = *found;
     JobSummary s;
     if (!loadSummary(jobs, id, &s))
         return PartialFailure;
@@ -215,8 +344,11 @@ int cmdStatus(const Invocation &in)
     const JobStatus &st = s.status;
     const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000;
     QStringList lines;
-    lines << CliText::tr("Job:        %1 (%2)").arg(s.record.id, s.record.spec.displayName())
-          << CliText::tr("State:      %1").arg(jobStateTitle(st.state));
+    lines << CliText::tr("Job:        %1 (%2)").arg(s.record.id, s.record.spec.displayName());
+    if (s.record.where != QLatin1String("local"))
+        lines << CliText::tr("Host:       %1").arg(s.record.nodes.size() > 1 ? s.record.nodes.join(QStringLiteral(", ")) : s.record.where);
+    lines << CliText::tr("State:      %1").arg(st.unreachable.isEmpty() ? jobStateTitle(st.state)
+                                                                      : CliText::tr("unknown (%1)").arg(st.unreachable));
     if (!st.reason.isEmpty())
         lines << CliText::tr("Reason:     %1").arg(st.reason);
     lines << CliText::tr("Step:       %1 of %2").arg(st.step).arg(st.maxSteps > 0 ? QString::number(st.maxSteps) : QStringLiteral("?"))
@@ -226,7 +358,7 @@ int cmdStatus(const Invocation &in)
     if (!std::isnan(st.etaSeconds) && !isFinal(st.state))
         lines << CliText::tr("ETA:        %1").arg(duration(st.etaSeconds));
     lines << CliText::tr("Output:     %1").arg(s.record.outputDir)
-          << CliText::tr("Job folder: %1").arg(jobs.paths(id).root);
+          << CliText::tr("Job folder: %1").arg(s.record.cwd);
     if (st.alive)
         lines << CliText::tr("Processes:  torchrun pid %1, process group %2").arg(st.pids.launcher.pid).arg(st.pids.launcher.pgid);
     for (const QString &w : st.warnings)
@@ -252,7 +384,10 @@ int cmdLogs(const Invocation &in)
     const QString id = oneId(in, &ok);
     if (!ok)
         return Usage;
-    JobManager jobs = manager();
+    std::unique_ptr<JobManager> found;
+    if (const int rc = managerFor(id, &found); rc != Ok)
+        return rc;
+    JobManager &jobs = *found;
     JobRecordFile r;
     QString error;
     if (!jobs.load(id, &r, &error)) {
@@ -266,7 +401,7 @@ int cmdLogs(const Invocation &in)
         return Usage;
     }
     const bool follow = in.isSet(QStringLiteral("follow"));
-    JobFollower f(jobs.sharedRunner(), r);
+    JobFollower f(jobs.sharedRunner(), r, jobs.lookup());
     for (;;) {
         const JobFollower::Update u = f.poll();
         for (const LogChunk &c : u.logs)
@@ -292,12 +427,18 @@ int waitForEnd(JobManager &jobs, const QString &id, double timeout, JobStatus *s
         err(CliText::tr("error: %1").arg(error));
         return PartialFailure;
     }
-    JobFollower f(jobs.sharedRunner(), r);
+    JobFollower f(jobs.sharedRunner(), r, jobs.lookup());
     QDeadlineTimer deadline(timeout > 0 ? qint64(timeout * 1000) : -1);
+    QString unreachable;
     for (;;) {
         const JobFollower::Update u = f.poll(64 << 20);
         if (u.caughtUp && isFinal(f.status().state))
             break;
+        if (f.status().unreachable != unreachable) {
+            unreachable = f.status().unreachable;
+            if (!unreachable.isEmpty())
+                err(CliText::tr("note: %1; the job goes on there: waiting").arg(unreachable));
+        }
         if (deadline.hasExpired()) {
             err(CliText::tr("error: job %1 is still %2 after %3 s").arg(id, jobStateName(f.status().state)).arg(timeout));
             return Refused;
@@ -325,7 +466,10 @@ int cmdWait(const Invocation &in)
     const QString id = oneId(in, &ok);
     if (!ok)
         return Usage;
-    JobManager jobs = manager();
+    std::unique_ptr<JobManager> found;
+    if (const int rc = managerFor(id, &found); rc != Ok)
+        return rc;
+    JobManager &jobs = *found;
     JobStatus st;
     const int rc = waitForEnd(jobs, id, in.value(QStringLiteral("timeout")).toDouble(), &st);
     if (rc != Ok)
@@ -343,7 +487,10 @@ int cmdStop(const Invocation &in)
     const QString id = oneId(in, &ok);
     if (!ok)
         return Usage;
-    JobManager jobs = manager();
+    std::unique_ptr<JobManager> found;
+    if (const int rc = managerFor(id, &found); rc != Ok)
+        return rc;
+    JobManager &jobs = *found;
     QString message;
     const JobManager::StopResult r = jobs.stop(id, in.isSet(QStringLiteral("kill")), &message);
     if (r == JobManager::StopResult::Failed) {

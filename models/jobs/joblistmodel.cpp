@@ -191,10 +191,16 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Name: return displayName(s.record.spec.displayName());
+        case Name:
+            // A remote job says where it runs (a multi-node job: every host).
+            return s.record.where == QLatin1String("local")
+                ? displayName(s.record.spec.displayName())
+                : tr("%1 (on %2)").arg(displayName(s.record.spec.displayName()),
+                                       displayName(s.record.nodes.size() > 1 ? s.record.nodes.join(QStringLiteral(", "))
+                                                                             : s.record.where));
         case Model: return displayName(s.record.spec.modelLabel());
         case Layout: return layoutText(s);
-        case State: return jobStateTitle(st.state);
+        case State: return st.unreachable.isEmpty() ? jobStateTitle(st.state) : tr("Unknown (host unreachable)");
         case Started:
             return QLocale().toString(QDateTime::fromMSecsSinceEpoch(qint64(startedSeconds(s) * 1000)),
                                       QLocale::ShortFormat);
@@ -210,6 +216,8 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
     if (role == Qt::TextAlignmentRole && (index.column() == FinalLoss || index.column() == Duration))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) {
+        if (index.column() == State && !st.unreachable.isEmpty())
+            return displayText(st.unreachable);
         if (index.column() == State && !st.reason.isEmpty())
             return displayName(st.reason);
         if (index.column() == OutputFolder || index.column() == Name)

@@ -17,6 +17,12 @@ QString localJobsRoot()
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/jobs");
 }
 
+QString nodeFolder(const QString &jobsRoot, const QString &id, int rank)
+{
+    const QString root = jobsRoot + QLatin1Char('/') + id;
+    return rank == 0 ? root : root + QStringLiteral("/node-%1").arg(rank);
+}
+
 QString newJobId()
 {
     const quint32 r = QRandomGenerator::system()->generate() & 0xffff;
@@ -57,6 +63,11 @@ QByteArray JobRecordFile::toJson() const
     o.insert(QStringLiteral("format"), 1);
     o.insert(QStringLiteral("id"), id);
     o.insert(QStringLiteral("where"), where);
+    if (!nodes.isEmpty()) {
+        o.insert(QStringLiteral("nodes"), toArray(nodes));
+        o.insert(QStringLiteral("node_rank"), nodeRank);
+    }
+    o.insert(QStringLiteral("master_addr"), masterAddr);
     o.insert(QStringLiteral("created_ms"), double(createdMs));
     o.insert(QStringLiteral("port"), port);
     o.insert(QStringLiteral("output_dir"), outputDir);
@@ -84,6 +95,17 @@ bool JobRecordFile::fromJson(const QByteArray &data, JobRecordFile *out, QString
         return false;
     }
     r.where = o.value(QLatin1String("where")).toString(QStringLiteral("local"));
+    r.masterAddr = o.value(QLatin1String("master_addr")).toString(QStringLiteral("127.0.0.1"));
+    r.nodeRank = o.value(QLatin1String("node_rank")).toInt();
+    if (o.contains(QLatin1String("nodes")) && !toStringList(o.value(QLatin1String("nodes")), &r.nodes)) {
+        *error = QStringLiteral("job.json: nodes must be a list of strings");
+        return false;
+    }
+    if (r.where.isEmpty() || r.nodes.size() == 1 || r.nodes.size() > 1024 || r.nodeRank < 0
+        || (r.nodeRank > 0 && r.nodeRank >= r.nodes.size())) {
+        *error = QStringLiteral("job.json: where, nodes and node_rank do not fit together");
+        return false;
+    }
     r.createdMs = qint64(o.value(QLatin1String("created_ms")).toDouble());
     r.port = o.value(QLatin1String("port")).toInt();
     r.outputDir = o.value(QLatin1String("output_dir")).toString();

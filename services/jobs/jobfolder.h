@@ -24,6 +24,10 @@ struct JobPaths {
     QString defaultOutputDir() const { return file("output"); }
 };
 
+// The folder of node `rank` of job `id` in a jobs folder: node 0's is the job's own folder, the others' are inside
+// it (node-<k>), so nodes on hosts that share a home never write the same files.
+QString nodeFolder(const QString &jobsRoot, const QString &id, int rank);
+
 // The folder that holds local jobs: $XDG_DATA_HOME/Ingot/ingot/jobs (QStandardPaths::AppDataLocation).
 QString localJobsRoot();
 // A new job id: "20261122-213015-3fa9" (time of creation, then random hex), sortable by time.
@@ -34,7 +38,12 @@ bool isJobId(const QString &id);  // only [0-9a-z-], 1..64: an id never escapes 
 struct JobRecordFile {
     QString id;
     JobSpec spec;
-    QString where = QStringLiteral("local");  // the runner: "local" (the SSH issue adds hosts)
+    QString where = QStringLiteral("local");  // the runner: "local", or the host
+    // A multi-node job: where each node runs, node 0 first (its `where`); empty for one node. Node k's folder is
+    // nodeFolder(<that host's jobs folder>, id, k).
+    QStringList nodes;
+    int nodeRank = 0;      // the node this record's folder is for
+    QString masterAddr = QStringLiteral("127.0.0.1");  // torchrun's master: node 0 as the other nodes reach it
     qint64 createdMs = 0;
     int port = 0;
     QString outputDir;     // resolved

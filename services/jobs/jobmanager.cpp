@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMutex>
+#include <QSet>
 #include <QThread>
 
 #include <cmath>
@@ -77,51 +78,46 @@ QVector<PythonInfo> detectedPythons(JobRunner &runner, const std::atomic_bool *s
     return pythons;
 }
 
-JobManager::JobManager(std::shared_ptr<JobRunner> runner) : m_runner(std::move(runner)) {}
+JobManager::JobManager(std::shared_ptr<JobRunner> runner, RunnerLookup lookup)
+    : m_runner(std::move(runner)), m_lookup(std::move(lookup))
+{
+}
 
 JobPaths JobManager::paths(const QString &id) const
 {
     return JobPaths{m_runner->jobsRoot() + QLatin1Char('/') + id};
 }
 
-bool JobManager::plan(const JobSpec &specIn, LaunchPlan *out, QVector<JobProblem> *problems, QString *error)
+std::shared_ptr<JobRunner> JobManager::nodeRunner(const JobRecordFile &r, int rank, QString *error) const
 {
-    JobSpec spec = specIn;
-    *problems = validateJob(spec, gatherJobFacts(spec), m_runner->maxNodes());
-    if (!problems->isEmpty())
-        return false;
-    if (spec.python.isEmpty())
-        spec.python = defaultPython(*m_runner);
-    if (spec.python.isEmpty()) {
-        *error = tr("No Python with torch was found on %1: choose one (--python).").arg(m_runner->describe());
-        return false;
+    if (rank == 0)
+        return m_runner;
+    if (rank >= r.nodes.size() || !m_lookup) {
+        *error = tr("Job %1 has no node %2 that Ingot can reach from here.").arg(r.id).arg(rank);
+        return nullptr;
     }
-    LaunchPlan p;
-    JobRecordFile &r = p.record;
-    r.id = newJobId();
-    r.where = m_runner->where();
-    r.createdMs = QDateTime::currentMSecsSinceEpoch();
-    r.spec = spec;
-    p.paths = paths(r.id);
-    r.cwd = p.paths.root;
-    r.backendDir = m_runner->backendDir();
-    r.port = m_runner->freePort({}, error);
-    if (!r.port)
-        return false;
-    if (spec.program == JobProgram::Backend || spec.passSettings)
-        r.outputDir = spec.outputDir.isEmpty() ? p.paths.defaultOutputDir() : spec.outputDir;
-    else
-        r.outputDir = outputDirFromArgs(spec.extraArgs);
+    return m_lookup(r.nodes.at(rank), error);
+}
+
+namespace {
+
+// The exact command of one node: torchrun (the backend's launcher) with the job's layout and rendezvous, the
+// program and its arguments; the environment with the node's backend on PYTHONPATH.
+void fillCommand(JobRecordFile &r, const JobPaths &p)
+{
+    const JobSpec &spec = r.spec;
+    r.argv.clear();
+    r.env.clear();
     r.argv << spec.python << QStringLiteral("-m") << QStringLiteral("ingot_train.launch")
-           << QStringLiteral("--nnodes=%1").arg(spec.nnodes) << QStringLiteral("--node_rank=0")
+           << QStringLiteral("--nnodes=%1").arg(spec.nnodes) << QStringLiteral("--node_rank=%1").arg(r.nodeRank)
            << QStringLiteral("--nproc_per_node=%1").arg(spec.nprocPerNode)
-           << QStringLiteral("--master_addr=127.0.0.1") << QStringLiteral("--master_port=%1").arg(r.port)
-           << QStringLiteral("--rdzv_id=%1").arg(r.id) << QStringLiteral("--log_dir=%1").arg(p.paths.logsDir())
+           << QStringLiteral("--master_addr=%1").arg(r.masterAddr) << QStringLiteral("--master_port=%1").arg(r.port)
+           << QStringLiteral("--rdzv_id=%1").arg(r.id) << QStringLiteral("--log_dir=%1").arg(p.logsDir())
            << QStringLiteral("--redirects=3");
     switch (spec.program) {
     case JobProgram::Backend: r.argv << QStringLiteral("-m") << QStringLiteral("ingot_train"); break;
     case JobProgram::Module: r.argv << QStringLiteral("-m") << spec.module.trimmed(); break;
-    case JobProgram::Script: r.argv << QFileInfo(spec.script).absoluteFilePath(); break;
+    case JobProgram::Script: r.argv << spec.script; break;
     }
     r.argv << spec.trainingArguments(r.outputDir);
     r.env << QStringLiteral("PYTHONPATH=") + r.backendDir << QStringLiteral("PYTHONUNBUFFERED=1")
@@ -132,33 +128,138 @@ bool JobManager::plan(const JobSpec &specIn, LaunchPlan *out, QVector<JobProblem
         r.env << QStringLiteral("NEURON_COMPILE_CACHE_URL=") + spec.compileCacheUrl;
     for (const auto &kv : spec.env)
         r.env << kv.first + QLatin1Char('=') + kv.second;
+}
+
+}  // namespace
+
+bool JobManager::plan(const JobSpec &specIn, LaunchPlan *out, QVector<JobProblem> *problems, QString *error,
+                      const QStringList &nodes)
+{
+    JobSpec spec = specIn;
+    if (spec.program == JobProgram::Script && m_runner->where() == QLatin1String("local") && !spec.script.isEmpty())
+        spec.script = QFileInfo(spec.script).absoluteFilePath();
+    if (nodes.size() > 1) {
+        if (nodes.first() != m_runner->where() || spec.nnodes != nodes.size()) {
+            *error = tr("A job on %1 nodes needs as many hosts, the first being %2.")
+                         .arg(spec.nnodes)
+                         .arg(displayName(m_runner->describe()));
+            return false;
+        }
+        if (QSet<QString>(nodes.begin(), nodes.end()).size() != nodes.size()) {
+            *error = tr("Each node of a job runs on another host: a host is named twice.");
+            return false;
+        }
+    }
+    *problems = validateJob(spec, gatherJobFacts(spec, *m_runner), m_runner->maxNodes());
+    if (!problems->isEmpty())
+        return false;
+    if (spec.nnodes > 1 && nodes.size() != spec.nnodes) {
+        *error = tr("A job on %1 nodes needs %1 hosts (--hosts H1,H2,...).").arg(spec.nnodes);
+        return false;
+    }
+    if (spec.python.isEmpty())
+        spec.python = defaultPython(*m_runner);
+    if (spec.python.isEmpty()) {
+        *error = tr("No Python with torch was found on %1: choose one (--python).").arg(displayName(m_runner->describe()));
+        return false;
+    }
+    LaunchPlan p;
+    JobRecordFile &r = p.record;
+    r.id = newJobId();
+    r.where = m_runner->where();
+    r.createdMs = QDateTime::currentMSecsSinceEpoch();
+    r.spec = spec;
+    if (nodes.size() > 1) {
+        r.nodes = nodes;
+        r.masterAddr = m_runner->masterAddress();
+    }
+    p.paths = paths(r.id);
+    r.cwd = p.paths.root;
+    r.backendDir = m_runner->backendDir();
+    r.port = m_runner->freePort({}, error);
+    if (!r.port)
+        return false;
+    if (spec.program == JobProgram::Backend || spec.passSettings)
+        r.outputDir = spec.outputDir.isEmpty() ? p.paths.defaultOutputDir() : spec.outputDir;
+    else
+        r.outputDir = outputDirFromArgs(spec.extraArgs);
+    fillCommand(r, p.paths);
+    for (int k = 1; k < r.nodes.size(); ++k) {
+        const std::shared_ptr<JobRunner> runner = nodeRunner(r, k, error);
+        if (!runner)
+            return false;
+        if (runner->pathInfo(spec.python).error.isEmpty() && !runner->pathInfo(spec.python).isExecutable) {
+            *error = tr("%1 is not an executable on %2 (node %3): every node runs the same Python.")
+                         .arg(displayName(spec.python), displayName(runner->describe()))
+                         .arg(k);
+            return false;
+        }
+        NodePlan n;
+        n.record = r;
+        n.record.where = r.nodes.at(k);
+        n.record.nodeRank = k;
+        n.paths = JobPaths{nodeFolder(runner->jobsRoot(), r.id, k)};
+        n.record.cwd = n.paths.root;
+        n.record.backendDir = runner->backendDir();
+        fillCommand(n.record, n.paths);
+        p.otherNodes << n;
+    }
     p.commandLine = commandLine(r.env, r.argv);
     p.script = commandScript(r);
     *out = p;
     return true;
 }
 
-bool JobManager::launch(const LaunchPlan &plan, QString *error)
+bool JobManager::startNode(JobRunner &runner, const JobRecordFile &record, const JobPaths &p, QString *error)
 {
-    const JobPaths &p = plan.paths;
-    if (!m_runner->makeFolder(p.root, error) || !m_runner->makeFolder(p.logsDir(), error))
+    if (!runner.prepareLaunch(error) || !runner.makeFolder(p.root, error) || !runner.makeFolder(p.logsDir(), error))
         return false;
-    if (!plan.record.outputDir.isEmpty() && !m_runner->makeFolder(plan.record.outputDir, error))
+    if (!record.outputDir.isEmpty() && !runner.makeFolder(record.outputDir, error))
         return false;
-    if (!m_runner->writeFile(p.jobJson(), plan.record.toJson(), false, error)
-        || !m_runner->writeFile(p.runScript(), wrapperScript(plan.record), true, error))
+    if (!runner.writeFile(p.jobJson(), record.toJson(), false, error)
+        || !runner.writeFile(p.runScript(), wrapperScript(record), true, error))
         return false;
-    if (!m_runner->startDetached(p.runScript(), p.root, error))
+    if (!runner.startDetached(p.runScript(), p.root, error))
         return false;
     for (int i = 0; i < 100; ++i) {
-        const FileChunk c = m_runner->readFile(p.pidFile(), 0, 1 << 16);
+        const FileChunk c = runner.readFile(p.pidFile(), 0, 1 << 16);
         LauncherPids pids;
         if (c.exists && parseLauncherPids(c.data, &pids))
             return true;
         QThread::msleep(100);
     }
-    *error = tr("The job's wrapper did not start within 10 s (see %1).").arg(displayName(p.launcherLog()));
+    *error = tr("The job's wrapper did not start within 10 s on %1 (see %2).")
+                 .arg(displayName(runner.describe()), displayName(p.launcherLog()));
     return false;
+}
+
+bool JobManager::launch(const LaunchPlan &plan, QString *error)
+{
+    // Every node's runner first, so a host that cannot be reached stops the launch before anything starts.
+    QVector<std::shared_ptr<JobRunner>> runners{m_runner};
+    for (const NodePlan &n : plan.otherNodes) {
+        std::shared_ptr<JobRunner> runner = nodeRunner(plan.record, n.record.nodeRank, error);
+        if (!runner || !runner->prepareLaunch(error))
+            return false;
+        runners << runner;
+    }
+    if (!startNode(*m_runner, plan.record, plan.paths, error))
+        return false;
+    for (int i = 0; i < plan.otherNodes.size(); ++i) {
+        const NodePlan &n = plan.otherNodes.at(i);
+        if (startNode(*runners.at(i + 1), n.record, n.paths, error))
+            continue;
+        *error = tr("Node %1 on %2 did not start: %3").arg(n.record.nodeRank).arg(displayName(n.record.where), *error);
+        // Nothing half started: the nodes already running are killed (their folders stay as the job's record).
+        for (int k = 0; k <= i; ++k) {
+            const JobPaths p = k == 0 ? plan.paths : plan.otherNodes.at(k - 1).paths;
+            LauncherPids pids;
+            if (parseLauncherPids(runners.at(k)->readFile(p.pidFile(), 0, 1 << 16).data, &pids))
+                runners.at(k)->signalJobGroup(pids.wrapper.pgid, plan.record.id, SIGKILL);
+        }
+        return false;
+    }
+    return true;
 }
 
 bool JobManager::load(const QString &id, JobRecordFile *out, QString *error) const
@@ -174,6 +275,7 @@ bool JobManager::load(const QString &id, JobRecordFile *out, QString *error) con
     }
     if (!JobRecordFile::fromJson(c.data, out, error))
         return false;
+    out->where = m_runner->where();  // as seen from here (a job started on its host by ingot-cli says "local")
     if (out->id != id) {
         *error = tr("Job folder %1 holds the settings of job %2.").arg(id, out->id);
         return false;
@@ -195,7 +297,7 @@ JobSummary JobManager::summary(const QString &id, bool loadMetrics, QString *err
                 return s;
         }
     }
-    JobFollower f(m_runner, s.record);
+    JobFollower f(m_runner, s.record, m_lookup);
     for (int i = 0; i < 10000; ++i) {
         if (f.poll(64 << 20).caughtUp)
             break;
@@ -251,7 +353,7 @@ JobManager::StopResult JobManager::stop(const QString &id, bool force, QString *
     if (!load(id, &r, message))
         return StopResult::Failed;
     const JobPaths p = paths(id);
-    JobFollower f(m_runner, r);
+    JobFollower f(m_runner, r, m_lookup);
     f.poll(0);
     const JobStatus &st = f.status();
     if (!st.alive) {
@@ -266,8 +368,16 @@ JobManager::StopResult JobManager::stop(const QString &id, bool force, QString *
                   {QStringLiteral("mode"), kill ? QStringLiteral("kill") : QStringLiteral("term")}};
     QString error;
     m_runner->writeFile(p.stopFile(), QJsonDocument(o).toJson(QJsonDocument::Compact), false, &error);
+    // Every node: node 0 here, the others through their hosts (a node that cannot be reached is skipped).
+    const QVector<LauncherPids> nodePids = f.nodePids();
+    QVector<std::shared_ptr<JobRunner>> runners;
+    for (int k = 0; k < nodePids.size(); ++k)
+        runners << nodeRunner(r, k, &error);
     if (kill) {
-        const int n = m_runner->signalJobGroup(st.pids.wrapper.pgid, id, SIGKILL);
+        int n = 0;
+        for (int k = 0; k < nodePids.size(); ++k)
+            if (runners.at(k) && nodePids.at(k).wrapper.isValid())
+                n += runners.at(k)->signalJobGroup(nodePids.at(k).wrapper.pgid, id, SIGKILL);
         *message = QCoreApplication::translate("ingot::JobManager", "Killed %n process(es) of job %1.", nullptr, n).arg(id);
         return n > 0 ? StopResult::Killed : StopResult::NotRunning;
     }
@@ -280,6 +390,9 @@ JobManager::StopResult JobManager::stop(const QString &id, bool force, QString *
     }
     if (!m_runner->signalProcess(st.pids.launcher, SIGTERM, message))
         return StopResult::Failed;
+    for (int k = 1; k < nodePids.size(); ++k)  // the other nodes' launchers too: every worker saves and ends
+        if (runners.at(k) && nodePids.at(k).launcher.isValid())
+            runners.at(k)->signalProcess(nodePids.at(k).launcher, SIGTERM, &error);
     *message = tr("Asked job %1 to stop (SIGTERM to torchrun, pid %2): it saves a checkpoint and stops.")
                    .arg(id)
                    .arg(st.pids.launcher.pid);
@@ -295,7 +408,7 @@ RemovePreview JobManager::previewRemove(const QString &id, bool withOutputs)
     const JobPaths p = paths(id);
     pv.jobFolder = p.root;
     pv.jobFolderBytes = m_runner->treeSize(p.root);
-    JobFollower f(m_runner, r);
+    JobFollower f(m_runner, r, m_lookup);
     f.poll(0);
     if (f.status().alive) {
         pv.refusal = tr("Job %1 is running: stop it first.").arg(id);
@@ -305,14 +418,15 @@ RemovePreview JobManager::previewRemove(const QString &id, bool withOutputs)
         const QString out = QDir::cleanPath(r.outputDir);
         if (out.startsWith(QDir::cleanPath(p.root) + QLatin1Char('/')))
             return pv;  // inside the job's folder: goes with it
-        const QString home = QDir::cleanPath(QDir::homePath());
+        const QString home = QDir::cleanPath(m_runner->homeDir());
         if (out == QLatin1String("/") || out == home || home.startsWith(out + QLatin1Char('/'))
             || QDir::cleanPath(p.root).startsWith(out + QLatin1Char('/'))) {
             pv.refusal = tr("The output folder %1 holds more than this job's outputs: remove it by hand.")
                              .arg(displayName(out));
             return pv;
         }
-        if (QFileInfo(out).isDir() && !QFileInfo(out).isSymLink()) {
+        const PathInfo info = m_runner->pathInfo(out);
+        if (info.isDir && !info.isLink) {
             pv.outputFolder = out;
             pv.outputBytes = m_runner->treeSize(out);
         }
@@ -330,6 +444,18 @@ bool JobManager::remove(const QString &id, bool withOutputs, QString *error)
     if (!pv.outputFolder.isEmpty()
         && !m_runner->removeTree(pv.outputFolder, QFileInfo(pv.outputFolder).path(), error))
         return false;
+    JobRecordFile r;
+    if (!load(id, &r, error))
+        return false;
+    for (int k = 1; k < r.nodes.size(); ++k) {
+        // The other nodes' folders first (on hosts that share the home they are inside node 0's folder).
+        const std::shared_ptr<JobRunner> runner = nodeRunner(r, k, error);
+        if (!runner)
+            return false;
+        const QString folder = nodeFolder(runner->jobsRoot(), id, k);
+        if (runner->pathInfo(folder).exists && !runner->removeTree(folder, runner->jobsRoot(), error))
+            return false;
+    }
     return m_runner->removeTree(pv.jobFolder, m_runner->jobsRoot(), error);
 }
 
@@ -366,6 +492,8 @@ QJsonObject statusToJson(const JobStatus &s)
         {QStringLiteral("process_group"), double(s.pids.launcher.pgid)},
         {QStringLiteral("warnings"), QJsonArray::fromStringList(s.warnings)},
     };
+    if (!s.unreachable.isEmpty())
+        o.insert(QStringLiteral("unreachable"), s.unreachable);
     return o;
 }
 

@@ -12,9 +12,16 @@
 
 namespace ingot {
 
+// Node 1.. of a multi-node job: its record (node rank, its folder, its backend) and folder on its host.
+struct NodePlan {
+    JobRecordFile record;
+    JobPaths paths;
+};
+
 struct LaunchPlan {
     JobRecordFile record;
     JobPaths paths;
+    QVector<NodePlan> otherNodes;  // a multi-node job's nodes after the first
     QString commandLine;  // what the preview shows: one line for a shell
     QString script;       // "copy as a shell script"
 };
@@ -37,15 +44,19 @@ struct RemovePreview {
 class JobManager final
 {
 public:
-    explicit JobManager(std::shared_ptr<JobRunner> runner);
+    // `lookup` finds the runners of a multi-node job's other nodes (hosts).
+    explicit JobManager(std::shared_ptr<JobRunner> runner, RunnerLookup lookup = {});
     JobRunner &runner() const { return *m_runner; }
     std::shared_ptr<JobRunner> sharedRunner() const { return m_runner; }
 
     static constexpr int stopGraceSeconds = 10;  // a second Stop within this many seconds sends SIGTERM again
 
-    // Validates (problems, by field) and plans. `taken`: ports other running jobs use.
-    bool plan(const JobSpec &spec, LaunchPlan *out, QVector<JobProblem> *problems, QString *error);
-    // Writes the job's folder and starts it; waits (up to 10 s) for the wrapper to record the launcher's pid.
+    // Validates (problems, by field) and plans. `nodes`: a multi-node job's hosts, this runner's first (spec.nnodes
+    // of them); empty: one node here.
+    bool plan(const JobSpec &spec, LaunchPlan *out, QVector<JobProblem> *problems, QString *error,
+              const QStringList &nodes = {});
+    // Writes the job's folder (each node's) and starts it; waits (up to 10 s per node) for the wrapper to record the
+    // launcher's pid. When a node does not start, the nodes already started are killed.
     bool launch(const LaunchPlan &plan, QString *error);
 
     JobPaths paths(const QString &id) const;
@@ -66,8 +77,15 @@ public:
     RemovePreview previewRemove(const QString &id, bool withOutputs);
     bool remove(const QString &id, bool withOutputs, QString *error);
 
+    // The runner of node `rank` of a job (this manager's for node 0); nullptr with words when it cannot be had.
+    std::shared_ptr<JobRunner> nodeRunner(const JobRecordFile &r, int rank, QString *error) const;
+    const RunnerLookup &lookup() const { return m_lookup; }
+
 private:
+    bool startNode(JobRunner &runner, const JobRecordFile &record, const JobPaths &paths, QString *error);
+
     std::shared_ptr<JobRunner> m_runner;
+    RunnerLookup m_lookup;
 };
 
 // The Python interpreters where `runner` runs jobs (detected once a process; blocking).

@@ -104,6 +104,7 @@ double JobStatus::elapsed(double now) const
 }
 
 struct JobFollower::Stream {
+    int node = 0;
     int rank = -1;
     bool isStderr = false;
     QString path;
@@ -113,9 +114,20 @@ struct JobFollower::Stream {
     bool parse = false;  // rank 0: events, metrics, Trainer lines
 };
 
-JobFollower::JobFollower(std::shared_ptr<JobRunner> runner, JobRecordFile record)
-    : m_runner(std::move(runner)), m_record(std::move(record)), m_trainer(std::make_unique<TrainerLogParser>())
+struct JobFollower::Node {
+    std::shared_ptr<JobRunner> runner;  // found on first use (a host that cannot be reached is asked again later)
+    int lookupAfterPoll = 0;
+    JobPaths paths;
+    LauncherPids pids;
+    bool pidsKnown = false;
+};
+
+JobFollower::JobFollower(std::shared_ptr<JobRunner> runner, JobRecordFile record, RunnerLookup lookup)
+    : m_runner(std::move(runner)), m_record(std::move(record)), m_lookup(std::move(lookup)),
+      m_trainer(std::make_unique<TrainerLogParser>())
 {
+    for (int k = 1; k < m_record.nodes.size(); ++k)
+        m_nodes << std::make_shared<Node>();
     m_paths.root = m_runner->jobsRoot() + QLatin1Char('/') + m_record.id;
     m_status.startedAt = double(m_record.createdMs) / 1000.0;
     m_status.worldSize = m_record.spec.worldSize();
@@ -140,6 +152,49 @@ QList<int> JobFollower::ranks() const
     return r;
 }
 
+QVector<LauncherPids> JobFollower::nodePids() const
+{
+    QVector<LauncherPids> out{m_status.pids};
+    for (const auto &n : m_nodes)
+        out << n->pids;
+    return out;
+}
+
+JobRunner *JobFollower::nodeRunner(int node)
+{
+    if (node == 0)
+        return m_runner.get();
+    Node &n = *m_nodes.at(node - 1);
+    if (!n.runner && m_lookup && m_polls >= n.lookupAfterPoll) {
+        QString error;
+        n.runner = m_lookup(m_record.nodes.at(node), &error);
+        n.lookupAfterPoll = m_polls + 20;  // not every poll: finding a host that is down takes a while
+        if (n.runner)
+            n.paths = JobPaths{nodeFolder(n.runner->jobsRoot(), m_record.id, node)};
+    }
+    return n.runner.get();
+}
+
+// Whether a process of another node still runs (a node that cannot be checked does not count).
+bool JobFollower::otherNodesAlive()
+{
+    bool alive = false;
+    for (int k = 1; k <= m_nodes.size(); ++k) {
+        JobRunner *runner = nodeRunner(k);
+        Node &n = *m_nodes.at(k - 1);
+        if (!runner)
+            continue;
+        if (!n.pidsKnown) {
+            const FileChunk pids = runner->readFile(n.paths.pidFile(), 0, 1 << 16);
+            n.pidsKnown = pids.exists && parseLauncherPids(pids.data, &n.pids);
+        }
+        if (n.pidsKnown)
+            alive = alive || runner->processState(n.pids.wrapper) == ProcessState::Running
+                || runner->processState(n.pids.launcher) == ProcessState::Running;
+    }
+    return alive;
+}
+
 QString JobFollower::rankLog(int rank, bool isStderr) const
 {
     for (const auto &s : m_streams)
@@ -151,31 +206,39 @@ QString JobFollower::rankLog(int rank, bool isStderr) const
 void JobFollower::discoverRankLogs()
 {
     // torchrun --log_dir logs --redirects 3: logs/<run id>_<random>/attempt_<n>/<local rank>/{stdout,stderr}.log.
-    // With restarts there are several attempts: follow the last one.
-    const QStringList files = m_runner->listFiles(m_paths.logsDir(), 3);
+    // With restarts there are several attempts: follow the last one. Node k's local rank r is global rank
+    // k * nproc_per_node + r (torchrun's static rendezvous).
     static const QRegularExpression re(QStringLiteral("^[^/]+/attempt_(\\d+)/(\\d+)/(stdout|stderr)\\.log$"));
-    int lastAttempt = -1;
-    for (const QString &f : files) {
-        const auto m = re.match(f);
-        if (m.hasMatch())
-            lastAttempt = std::max(lastAttempt, m.captured(1).toInt());
-    }
-    for (const QString &f : files) {
-        const auto m = re.match(f);
-        if (!m.hasMatch() || m.captured(1).toInt() != lastAttempt)
+    for (int node = 0; node <= m_nodes.size(); ++node) {
+        JobRunner *runner = nodeRunner(node);
+        if (!runner)
             continue;
-        const QString path = m_paths.logsDir() + QLatin1Char('/') + f;
-        bool known = false;
-        for (const auto &s : m_streams)
-            known = known || s->path == path;
-        if (known)
-            continue;
-        auto s = std::make_shared<Stream>();
-        s->rank = m.captured(2).toInt();  // one node: the local rank is the global rank
-        s->isStderr = m.captured(3) == QLatin1String("stderr");
-        s->path = path;
-        s->parse = s->rank == 0;
-        m_streams << s;
+        const QString logsDir = node == 0 ? m_paths.logsDir() : m_nodes.at(node - 1)->paths.logsDir();
+        const QStringList files = runner->listFiles(logsDir, 3);
+        int lastAttempt = -1;
+        for (const QString &f : files) {
+            const auto m = re.match(f);
+            if (m.hasMatch())
+                lastAttempt = std::max(lastAttempt, m.captured(1).toInt());
+        }
+        for (const QString &f : files) {
+            const auto m = re.match(f);
+            if (!m.hasMatch() || m.captured(1).toInt() != lastAttempt)
+                continue;
+            const QString path = logsDir + QLatin1Char('/') + f;
+            bool known = false;
+            for (const auto &s : m_streams)
+                known = known || (s->node == node && s->path == path);
+            if (known)
+                continue;
+            auto s = std::make_shared<Stream>();
+            s->node = node;
+            s->rank = node * std::max(1, m_record.spec.nprocPerNode) + m.captured(2).toInt();
+            s->isStderr = m.captured(3) == QLatin1String("stderr");
+            s->path = path;
+            s->parse = s->rank == 0;
+            m_streams << s;
+        }
     }
 }
 
@@ -190,9 +253,23 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
             m_pidsKnown = true;
     }
     bool wrapperAlive = false;
-    if (m_pidsKnown)
-        wrapperAlive = m_runner->processState(m_status.pids.wrapper) == ProcessState::Running
+    ProcessState wrapper = ProcessState::Unknown;
+    if (m_pidsKnown) {
+        wrapper = m_runner->processState(m_status.pids.wrapper);
+        wrapperAlive = wrapper == ProcessState::Running
             || m_runner->processState(m_status.pids.launcher) == ProcessState::Running;
+    }
+    // The host cannot be reached: nothing is concluded (the job goes on there); the next poll that reaches it
+    // reads on from the same offsets.
+    const QString unreachable = m_runner->unreachable();
+    if (!unreachable.isEmpty() && (wrapper == ProcessState::Unknown || !m_pidsKnown)) {
+        u.statusChanged = m_status.unreachable != unreachable;
+        m_status.unreachable = unreachable;
+        return u;
+    }
+    m_status.unreachable.clear();
+    if (!m_nodes.isEmpty())
+        wrapperAlive = otherNodesAlive() || wrapperAlive;
     const FileChunk stop = m_runner->readFile(m_paths.stopFile(), 0, 4096);
     m_status.stopRequested = stop.exists;
 
@@ -234,13 +311,17 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
         }
     }
     u.statusChanged = m_status.state != before.state || m_status.step != before.step || m_status.reason != before.reason
+        || m_status.unreachable != before.unreachable
         || m_status.alive != before.alive || m_status.stopRequested != before.stopRequested || !u.metrics.isEmpty();
     return u;
 }
 
 void JobFollower::readStream(Stream &s, qint64 max, Update *u)
 {
-    const FileChunk c = m_runner->readFile(s.path, s.offset, max);
+    JobRunner *runner = nodeRunner(s.node);
+    if (!runner)
+        return;
+    const FileChunk c = runner->readFile(s.path, s.offset, max);
     if (!c.exists || c.data.isEmpty())
         return;
     s.offset += c.data.size();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "services/jobs/jobfolder.h"
+#include "services/jobs/jobrunner.h"
 #include "services/jobs/metrics.h"
 
 #include <QByteArray>
@@ -16,7 +17,6 @@
 
 namespace ingot {
 
-class JobRunner;
 class TrainerLogParser;
 
 enum class JobState { Starting, Compiling, Running, Saving, Stopping, Finished, Failed, Stopped };
@@ -47,6 +47,9 @@ struct JobStatus {
     bool alive = false;
     LauncherPids pids;
     QStringList warnings;  // e.g. the tokenizer warning
+    // The job's host could not be reached at the last poll (why): the state is the last one seen; the job itself
+    // goes on there, and the next poll that reaches it continues where reading stopped.
+    QString unreachable;
     double elapsed(double now) const;
 };
 
@@ -59,7 +62,8 @@ struct LogChunk {
 class JobFollower final
 {
 public:
-    JobFollower(std::shared_ptr<JobRunner> runner, JobRecordFile record);
+    // `lookup` finds the runners of a multi-node job's other nodes, whose ranks are followed too.
+    JobFollower(std::shared_ptr<JobRunner> runner, JobRecordFile record, RunnerLookup lookup = {});
     ~JobFollower();
     JobFollower(const JobFollower &) = delete;
     JobFollower &operator=(const JobFollower &) = delete;
@@ -76,12 +80,17 @@ public:
     const QVector<MetricPoint> &metrics() const { return m_metrics; }
     const JobRecordFile &record() const { return m_record; }
     const JobPaths &paths() const { return m_paths; }
-    QList<int> ranks() const;  // ranks whose logs were found
+    QList<int> ranks() const;  // ranks whose logs were found (every node's: global ranks)
+    // Each node's launcher.pid as read so far (node 0's is status().pids); one entry for a one-node job.
+    QVector<LauncherPids> nodePids() const;
     // The files of a rank's stdout/stderr ("" until found).
     QString rankLog(int rank, bool isStderr) const;
 
 private:
     struct Stream;
+    struct Node;
+    JobRunner *nodeRunner(int node);
+    bool otherNodesAlive();
     void discoverRankLogs();
     void readStream(Stream &s, qint64 max, Update *u);
     void onLine(Stream &s, const QByteArray &line, Update *u);
@@ -96,6 +105,8 @@ private:
     JobStatus m_status;
     QVector<MetricPoint> m_metrics;
     QVector<std::shared_ptr<Stream>> m_streams;
+    RunnerLookup m_lookup;
+    QVector<std::shared_ptr<Node>> m_nodes;  // nodes 1.. of a multi-node job
     std::unique_ptr<TrainerLogParser> m_trainer;
     QString m_lastEvent;
     bool m_sawMetricAfterSave = true;

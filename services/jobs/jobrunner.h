@@ -1,7 +1,8 @@
 // Where a job's processes run and its files live. Everything the job service does to a job goes through this
 // interface: write its folder, start it detached, read its files by byte offset, check and signal its processes,
-// find a free port and the Python interpreters there. LocalJobRunner is this machine; the SSH issue adds a runner
-// for remote hosts. Every call blocks: call from a worker (runTask) or the CLI, never the UI thread.
+// find a free port and the Python interpreters there. LocalJobRunner is this machine; ShellJobRunner does the same
+// through small POSIX scripts over a RemoteShell (a host over SSH). Every call blocks: call from a worker (runTask)
+// or the CLI, never the UI thread.
 #pragma once
 
 #include "services/jobs/jobfolder.h"
@@ -12,6 +13,7 @@
 #include <QVector>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 namespace ingot {
@@ -24,6 +26,16 @@ struct FileChunk {
 };
 
 enum class ProcessState { Running, Gone, Unknown };  // Unknown: could not be checked (another boot, no /proc)
+
+// What is at a path (not following a link at the path itself).
+struct PathInfo {
+    bool exists = false;
+    bool isLink = false;
+    bool isDir = false;         // a folder (a link to one counts, with isLink set)
+    bool isFile = false;        // a regular file (or a link to one)
+    bool isExecutable = false;  // a file this user may run
+    QString error;              // set when it could not be checked (the host could not be reached)
+};
 
 struct PythonInfo {
     QString path;
@@ -45,6 +57,19 @@ public:
     virtual QString jobsRoot() const = 0;  // where job folders go
     virtual QString backendDir() const = 0;  // the folder that holds the ingot_train package
     virtual int maxNodes() const = 0;
+    virtual QString homeDir() const = 0;  // the user's home where the jobs run
+    // The address the other nodes of a multi-node job reach this machine at (the rendezvous master).
+    virtual QString masterAddress() const { return QStringLiteral("127.0.0.1"); }
+
+    // Before a launch: makes sure backendDir() holds the backend (a host gets it copied once per version).
+    virtual bool prepareLaunch(QString *error)
+    {
+        Q_UNUSED(error)
+        return true;
+    }
+    // Why the last operation could not reach this runner's machine (the network, the host is down); empty when it
+    // could. A follower keeps the last state it saw while this is set: the job itself goes on there.
+    virtual QString unreachable() const { return {}; }
 
     // Creates `folder` and its parents (private to the user).
     virtual bool makeFolder(const QString &folder, QString *error) = 0;
@@ -60,6 +85,7 @@ public:
     // strictly under `root`.
     virtual bool removeTree(const QString &folder, const QString &root, QString *error) = 0;
     virtual qint64 treeSize(const QString &folder) = 0;
+    virtual PathInfo pathInfo(const QString &path) = 0;
 
     // Whether that very process (pid, start time, boot) still runs.
     virtual ProcessState processState(const ProcessIdentity &id) = 0;
@@ -74,6 +100,10 @@ public:
     virtual QVector<PythonInfo> detectPythons(const std::atomic_bool *stop) = 0;
     virtual QString bootId() = 0;
 };
+
+// The runner of a `where` ("local", or a host), ready to use; nullptr with words in *error when it cannot be had now
+// (the host cannot be reached, its key is not trusted). Blocking.
+using RunnerLookup = std::function<std::shared_ptr<JobRunner>(const QString &where, QString *error)>;
 
 // This machine. jobsRoot: where job folders go (default localJobsRoot()); backendDir: default backendLocation().
 std::shared_ptr<JobRunner> makeLocalJobRunner(const QString &jobsRoot = QString(), const QString &backendDir = QString());

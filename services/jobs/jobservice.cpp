@@ -1,11 +1,13 @@
 #include "services/jobs/jobservice.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileSystemWatcher>
 
 namespace ingot {
 
 struct JobService::Followed {
+    QString where;                          // "local" or the job's host
     std::shared_ptr<JobFollower> follower;  // used by one poll at a time, on a worker
     JobStatus status;
     QVector<MetricPoint> metrics;
@@ -17,8 +19,11 @@ struct JobService::Followed {
     Task task;
 };
 
-JobService::JobService(std::shared_ptr<JobRunner> runner, QObject *parent)
-    : QObject(parent), m_manager(std::make_unique<JobManager>(std::move(runner)))
+JobService::JobService(std::shared_ptr<JobRunner> runner, QObject *parent) : JobService(std::move(runner), {}, parent) {}
+
+JobService::JobService(std::shared_ptr<JobRunner> runner, RunnerLookup lookup, QObject *parent)
+    : QObject(parent), m_manager(std::make_unique<JobManager>(runner, lookup)), m_lookup(std::move(lookup)),
+      m_index(runner->jobsRoot())
 {
     qRegisterMetaType<ingot::MetricPoint>();
     qRegisterMetaType<ingot::LogChunk>();
@@ -33,8 +38,57 @@ JobService::JobService(std::shared_ptr<JobRunner> runner, QObject *parent)
         m_folderChanged.setInterval(300);
         connect(m_folderWatcher, &QFileSystemWatcher::directoryChanged, &m_folderChanged, qOverload<>(&QTimer::start));
         connect(&m_folderChanged, &QTimer::timeout, this, &JobService::refreshHistory);
+        if (m_lookup) {
+            // Remote jobs launched by ingot-cli appear in the index.
+            QDir().mkpath(m_index.folder());
+            m_folderWatcher->addPath(m_index.folder());
+        }
+    }
+    if (m_lookup) {
+        m_remoteRefresh.setInterval(30000);
+        connect(&m_remoteRefresh, &QTimer::timeout, this, [this] {
+            if (!m_index.hosts().isEmpty())
+                refreshHistory();
+        });
+        m_remoteRefresh.start();
     }
     refreshHistory();
+}
+
+RunnerLookup JobService::lookup() const
+{
+    return [local = m_manager->sharedRunner(), lookup = m_lookup](const QString &where, QString *error) {
+        return runnerFor(local, lookup, where, error);
+    };
+}
+
+std::shared_ptr<JobRunner> JobService::runnerFor(const std::shared_ptr<JobRunner> &local, const RunnerLookup &lookup,
+                                                 const QString &where, QString *error)
+{
+    if (where.isEmpty() || where == local->where())
+        return local;
+    if (!lookup) {
+        *error = QCoreApplication::translate("ingot::JobService", "Remote hosts are not available here.");
+        return nullptr;
+    }
+    return lookup(where, error);
+}
+
+QString JobService::whereOf(const QString &id) const
+{
+    if (const auto f = m_followed.value(id); f && !f->where.isEmpty())
+        return f->where;
+    if (const JobSummary *s = find(id))
+        return s->record.where;
+    JobRecordFile r;
+    if (m_index.find(id, &r))
+        return r.where;
+    return m_manager->runner().where();
+}
+
+void JobService::setRemoteRefreshInterval(int ms)
+{
+    m_remoteRefresh.setInterval(ms);
 }
 
 JobService::~JobService()
@@ -64,20 +118,66 @@ void JobService::refreshHistory()
         m_historyAgain = true;
         return;
     }
-    std::shared_ptr<JobRunner> runner = m_manager->sharedRunner();
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    const RemoteJobIndex index = m_index;
     QSet<QString> followed;  // their status comes from the follower: not read twice
     for (auto it = m_followed.cbegin(); it != m_followed.cend(); ++it)
         if (it.value()->follower)
             followed.insert(it.key());
     m_historyTask = runTask(
-        this, [runner, followed](TaskControl &) { return JobManager(runner).list(nullptr, followed); },
+        this,
+        [local, lookup, index, followed](TaskControl &c) {
+            QVector<JobSummary> all = JobManager(local, lookup).list(nullptr, followed);
+            if (!lookup)
+                return all;
+            // Each host this machine launched jobs on: its whole jobs folder (jobs started there by others too).
+            const QVector<JobRecordFile> recorded = index.all();
+            QStringList hosts;
+            for (const JobRecordFile &r : recorded)
+                if (!hosts.contains(r.where))
+                    hosts << r.where;
+            for (const QString &host : std::as_const(hosts)) {
+                if (c.isStopped())
+                    break;
+                QString error;
+                const std::shared_ptr<JobRunner> runner = lookup(host, &error);
+                QSet<QString> listed;
+                if (runner) {
+                    for (JobSummary &s : JobManager(runner, lookup).list(nullptr, followed)) {
+                        listed.insert(s.record.id);
+                        all << s;
+                    }
+                    if (runner->unreachable().isEmpty()) {
+                        for (const JobRecordFile &r : recorded)
+                            if (r.where == host && !listed.contains(r.id))
+                                RemoteJobIndex(index).remove(r.id);  // removed there: nothing left to show
+                        continue;
+                    }
+                    error = runner->unreachable();
+                }
+                for (const JobRecordFile &r : recorded) {
+                    if (r.where != host || listed.contains(r.id))
+                        continue;
+                    JobSummary s;
+                    s.record = r;
+                    s.status.startedAt = double(r.createdMs) / 1000.0;
+                    s.status.unreachable = error;
+                    all << s;
+                }
+            }
+            std::sort(all.begin(), all.end(),
+                      [](const JobSummary &a, const JobSummary &b) { return a.record.id > b.record.id; });
+            return all;
+        },
         [this](QVector<JobSummary> list) {
             // Jobs that are followed show their live status; running ones are followed (re-attach).
             for (JobSummary &s : list) {
-                if (const auto f = m_followed.value(s.record.id))
+                if (const auto f = m_followed.value(s.record.id)) {
                     s.status = f->status;
-                else if (!isFinal(s.status.state))
-                    watch(s.record.id);
+                } else if (!isFinal(s.status.state) && s.status.unreachable.isEmpty()) {
+                    watch(s.record.id, s.record.where);
+                }
             }
             m_history = std::move(list);
             Q_EMIT historyChanged();
@@ -88,9 +188,10 @@ void JobService::refreshHistory()
         });
 }
 
-Task JobService::plan(const JobSpec &spec, PlanDone done)
+Task JobService::plan(const JobSpec &spec, PlanDone done, const QStringList &nodes)
 {
-    std::shared_ptr<JobRunner> runner = m_manager->sharedRunner();
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
     struct Result {
         LaunchPlan plan;
         QVector<JobProblem> problems;
@@ -98,9 +199,11 @@ Task JobService::plan(const JobSpec &spec, PlanDone done)
     };
     return runTask(
         this,
-        [runner, spec](TaskControl &) {
+        [local, lookup, spec, nodes](TaskControl &) {
             Result r;
-            JobManager(runner).plan(spec, &r.plan, &r.problems, &r.error);
+            const std::shared_ptr<JobRunner> runner = runnerFor(local, lookup, nodes.value(0), &r.error);
+            if (runner)
+                JobManager(runner, lookup).plan(spec, &r.plan, &r.problems, &r.error, nodes.size() > 1 ? nodes : QStringList());
             return r;
         },
         [done](Result r) { done(r.plan, r.problems, r.error); });
@@ -108,20 +211,30 @@ Task JobService::plan(const JobSpec &spec, PlanDone done)
 
 void JobService::launch(const LaunchPlan &plan)
 {
-    std::shared_ptr<JobRunner> runner = m_manager->sharedRunner();
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    const RemoteJobIndex index = m_index;
     runTask(
         this,
-        [runner, plan](TaskControl &) {
+        [local, lookup, index, plan](TaskControl &) {
             QString error;
-            JobManager(runner).launch(plan, &error);
+            const std::shared_ptr<JobRunner> runner = runnerFor(local, lookup, plan.record.where, &error);
+            if (!runner)
+                return error;
+            // A remote job is recorded here first, so it is listed even when the host goes away right after.
+            const bool remote = runner != local;
+            if (remote && !RemoteJobIndex(index).add(plan.record, &error))
+                return error;
+            if (!JobManager(runner, lookup).launch(plan, &error) && remote)
+                RemoteJobIndex(index).remove(plan.record.id);
             return error;
         },
-        [this, id = plan.record.id](const QString &error) {
+        [this, id = plan.record.id, where = plan.record.where](const QString &error) {
             if (!error.isEmpty()) {
                 Q_EMIT launchFailed(error);
                 return;
             }
-            watch(id);
+            watch(id, where);
             refreshHistory();
             Q_EMIT launched(id);
         });
@@ -129,16 +242,19 @@ void JobService::launch(const LaunchPlan &plan)
 
 void JobService::stop(const QString &id, bool force)
 {
-    std::shared_ptr<JobRunner> runner = m_manager->sharedRunner();
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    const QString where = whereOf(id);
     struct Result {
         JobManager::StopResult result;
         QString message;
     };
     runTask(
         this,
-        [runner, id, force](TaskControl &) {
+        [local, lookup, where, id, force](TaskControl &) {
             Result r;
-            r.result = JobManager(runner).stop(id, force, &r.message);
+            const std::shared_ptr<JobRunner> runner = runnerFor(local, lookup, where, &r.message);
+            r.result = runner ? JobManager(runner, lookup).stop(id, force, &r.message) : JobManager::StopResult::Failed;
             return r;
         },
         [this, id](Result r) {
@@ -149,20 +265,32 @@ void JobService::stop(const QString &id, bool force)
 
 Task JobService::previewRemove(const QString &id, bool withOutputs, std::function<void(const RemovePreview &)> done)
 {
-    std::shared_ptr<JobRunner> runner = m_manager->sharedRunner();
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    const QString where = whereOf(id);
     return runTask(
-        this, [runner, id, withOutputs](TaskControl &) { return JobManager(runner).previewRemove(id, withOutputs); },
+        this,
+        [local, lookup, where, id, withOutputs](TaskControl &) {
+            RemovePreview p;
+            const std::shared_ptr<JobRunner> runner = runnerFor(local, lookup, where, &p.refusal);
+            return runner ? JobManager(runner, lookup).previewRemove(id, withOutputs) : p;
+        },
         [done](RemovePreview p) { done(p); });
 }
 
 void JobService::remove(const QString &id, bool withOutputs)
 {
-    std::shared_ptr<JobRunner> runner = m_manager->sharedRunner();
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    const QString where = whereOf(id);
+    const RemoteJobIndex index = m_index;
     runTask(
         this,
-        [runner, id, withOutputs](TaskControl &) {
+        [local, lookup, where, index, id, withOutputs](TaskControl &) {
             QString error;
-            JobManager(runner).remove(id, withOutputs, &error);
+            const std::shared_ptr<JobRunner> runner = runnerFor(local, lookup, where, &error);
+            if (runner && JobManager(runner, lookup).remove(id, withOutputs, &error) && runner != local)
+                RemoteJobIndex(index).remove(id);
             return error;
         },
         [this, id](const QString &error) {
@@ -183,11 +311,37 @@ Task JobService::detectPythons(std::function<void(const QVector<PythonInfo> &)> 
         [done](QVector<PythonInfo> v) { done(v); });
 }
 
+Task JobService::detectPythonsOn(const QString &where,
+                                 std::function<void(const QVector<PythonInfo> &, const QString &)> done)
+{
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    struct Result {
+        QVector<PythonInfo> pythons;
+        QString error;
+    };
+    return runTask(
+        this,
+        [local, lookup, where](TaskControl &c) {
+            Result r;
+            if (const auto runner = runnerFor(local, lookup, where, &r.error))
+                r.pythons = detectedPythons(*runner, c.stopFlag());
+            return r;
+        },
+        [done](Result r) { done(r.pythons, r.error); });
+}
+
 void JobService::watch(const QString &id)
+{
+    watch(id, whereOf(id));
+}
+
+void JobService::watch(const QString &id, const QString &where)
 {
     if (m_followed.contains(id))
         return;
     auto f = std::make_shared<Followed>();
+    f->where = where;
     m_followed.insert(id, f);
     pollOne(id);
 }
@@ -225,12 +379,15 @@ Task JobService::loadMetrics(const QString &id, std::function<void(const QVector
         done(f->metrics);
         return {};
     }
-    std::shared_ptr<JobRunner> runner = m_manager->sharedRunner();
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    const QString where = whereOf(id);
     return runTask(
         this,
-        [runner, id](TaskControl &) {
+        [local, lookup, where, id](TaskControl &) {
             QString error;
-            return JobManager(runner).summary(id, true, &error).metrics;
+            const std::shared_ptr<JobRunner> runner = runnerFor(local, lookup, where, &error);
+            return runner ? JobManager(runner, lookup).summary(id, true, &error).metrics : QVector<MetricPoint>();
         },
         [done](QVector<MetricPoint> m) { done(m); });
 }
@@ -251,7 +408,9 @@ void JobService::pollOne(const QString &id)
     if (!f || f->polling)
         return;
     f->polling = true;
-    std::shared_ptr<JobRunner> runner = m_manager->sharedRunner();
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    const QString where = f->where;
     struct Result {
         JobFollower::Update update;
         JobStatus status;
@@ -262,29 +421,42 @@ void JobService::pollOne(const QString &id)
     std::shared_ptr<JobFollower> follower = f->follower;
     f->task = runTask(
         this,
-        [runner, id, follower](TaskControl &) {
+        [local, lookup, where, id, follower](TaskControl &) {
             Result r;
             r.follower = follower;
             if (!r.follower) {
-                JobRecordFile record;
                 QString error;
-                if (!JobManager(runner).load(id, &record, &error)) {
-                    r.loaded = false;
+                const std::shared_ptr<JobRunner> runner = runnerFor(local, lookup, where, &error);
+                if (!runner) {
+                    r.status.unreachable = error;  // asked again at the next poll
                     return r;
                 }
-                r.follower = std::make_shared<JobFollower>(runner, record);
+                JobRecordFile record;
+                if (!JobManager(runner, lookup).load(id, &record, &error)) {
+                    r.loaded = runner->unreachable().isEmpty();
+                    r.status.unreachable = runner->unreachable();
+                    return r;
+                }
+                r.follower = std::make_shared<JobFollower>(runner, record, lookup);
             }
             r.update = r.follower->poll();
             r.status = r.follower->status();
             r.ranks = r.follower->ranks();
             return r;
         },
-        [this, id, f](Result r) {
+        [this, id, f, local, lookup, where](Result r) {
             f->polling = false;
             if (m_followed.value(id) != f)
                 return;  // removed meanwhile
             if (!r.loaded) {
                 m_followed.remove(id);
+                return;
+            }
+            if (!r.follower) {  // the host cannot be reached yet
+                if (f->status.unreachable != r.status.unreachable) {
+                    f->status.unreachable = r.status.unreachable;
+                    Q_EMIT jobUpdated(id);
+                }
                 return;
             }
             f->follower = r.follower;
@@ -315,8 +487,11 @@ void JobService::pollOne(const QString &id)
             if (isFinal(f->status.state) && !f->saved) {
                 f->saved = true;
                 const JobSummary s{r.follower->record(), f->status, {}};
-                std::shared_ptr<JobRunner> runner = m_manager->sharedRunner();
-                runTask(this, [runner, s](TaskControl &) { JobManager(runner).saveSummary(s); },
+                runTask(this, [local, lookup, where, s](TaskControl &) {
+                    QString error;
+                    if (const auto runner = runnerFor(local, lookup, where, &error))
+                        JobManager(runner, lookup).saveSummary(s);
+                },
                         [this]() { refreshHistory(); });
             }
         });

@@ -1,10 +1,13 @@
-// The job services for the UI: the history, launching, stopping, removing, and following jobs. Every file and
-// process operation runs on a worker (runTask); results arrive as signals on the service's thread. Jobs that were
-// running when the service was created are followed again (re-attach): the follower reads their files from the
-// start, so the monitor shows everything that happened while Ingot was closed.
+// The job services for the UI: the history, launching, stopping, removing, and following jobs, on this machine and
+// on remote hosts. Every file and process operation runs on a worker (runTask); results arrive as signals on the
+// service's thread. Jobs that were running when the service was created are followed again (re-attach): the
+// follower reads their files from the start, so the monitor shows everything that happened while Ingot was closed.
+// Remote jobs come from the hosts this machine launched jobs on (RemoteJobIndex): each such host's jobs folder is
+// listed; a host that cannot be reached keeps its jobs listed with their last known record, marked unreachable.
 #pragma once
 
 #include "services/jobs/jobmanager.h"
+#include "services/jobs/remotejobindex.h"
 #include "services/util/task.h"
 
 #include <QHash>
@@ -23,12 +26,23 @@ class JobService final : public QObject
     Q_DISABLE_COPY_MOVE(JobService)
 
 public:
+    // Jobs on this machine only.
     explicit JobService(std::shared_ptr<JobRunner> runner, QObject *parent = nullptr);
+    // `lookup` finds the runner of every other `where` (a host; blocking, called on workers only).
+    JobService(std::shared_ptr<JobRunner> runner, RunnerLookup lookup, QObject *parent = nullptr);
     ~JobService() override;
 
+    // This machine's runner.
     JobRunner &runner() const { return m_manager->runner(); }
     std::shared_ptr<JobRunner> sharedRunner() const { return m_manager->sharedRunner(); }
+    // The runner of a `where` ("local" or a host): blocking, for workers.
+    RunnerLookup lookup() const;
+    bool hasRemoteHosts() const { return bool(m_lookup); }
+    // Where a job in the history runs ("local" or its host).
+    QString whereOf(const QString &id) const;
     void setPollInterval(int ms);
+    // How often the hosts' jobs folders are listed again (jobs started there by others appear).
+    void setRemoteRefreshInterval(int ms);
 
     // The history as last read, newest first.
     const QVector<JobSummary> &history() const { return m_history; }
@@ -37,15 +51,19 @@ public:
 
     // Validates and plans off the UI thread; `done` gets the plan, the problems and an error.
     using PlanDone = std::function<void(const LaunchPlan &, const QVector<JobProblem> &, const QString &)>;
-    Task plan(const JobSpec &spec, PlanDone done);
+    // `nodes`: where the job runs: empty for this machine; one host; or a multi-node job's hosts (spec.nnodes).
+    Task plan(const JobSpec &spec, PlanDone done, const QStringList &nodes = {});
     void launch(const LaunchPlan &plan);
     void stop(const QString &id, bool force = false);
     void remove(const QString &id, bool withOutputs);
     Task previewRemove(const QString &id, bool withOutputs, std::function<void(const RemovePreview &)> done);
     Task detectPythons(std::function<void(const QVector<PythonInfo> &)> done);
+    // The Python interpreters on `where` ("local" or a host); the error when the host cannot be reached.
+    Task detectPythonsOn(const QString &where, std::function<void(const QVector<PythonInfo> &, const QString &)> done);
 
     // Following: everything read so far of a job (watch() starts reading if it is not followed yet).
     void watch(const QString &id);
+    void watch(const QString &id, const QString &where);
     bool isWatched(const QString &id) const { return m_followed.contains(id); }
     QVector<MetricPoint> metrics(const QString &id) const;
     JobStatus status(const QString &id) const;
@@ -71,8 +89,14 @@ private:
     struct Followed;
     void pollAll();
     void pollOne(const QString &id);
+    // The runner of a job (by its where) for a worker; nullptr with words when it cannot be had.
+    static std::shared_ptr<JobRunner> runnerFor(const std::shared_ptr<JobRunner> &local, const RunnerLookup &lookup,
+                                                const QString &where, QString *error);
 
     std::unique_ptr<JobManager> m_manager;
+    RunnerLookup m_lookup;
+    RemoteJobIndex m_index;
+    QTimer m_remoteRefresh;
     QVector<JobSummary> m_history;
     QHash<QString, std::shared_ptr<Followed>> m_followed;
     QTimer m_timer;

@@ -1,5 +1,7 @@
 #include "services/jobs/jobvalidate.h"
 
+#include "services/jobs/jobrunner.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
@@ -14,14 +16,8 @@ QString tr(const char *text)
     return QCoreApplication::translate("ingot::JobValidate", text);
 }
 
-bool readJsonObject(const QString &path, QJsonObject *out, QString *error)
+bool parseJsonObject(const QString &path, const QByteArray &data, QJsonObject *out, QString *error)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        *error = tr("%1 cannot be read").arg(QFileInfo(path).fileName());
-        return false;
-    }
-    const QByteArray data = f.read(16 << 20);
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(data, &pe);
     if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
@@ -30,6 +26,26 @@ bool readJsonObject(const QString &path, QJsonObject *out, QString *error)
     }
     *out = doc.object();
     return true;
+}
+
+bool readJsonObject(const QString &path, QJsonObject *out, QString *error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = tr("%1 cannot be read").arg(QFileInfo(path).fileName());
+        return false;
+    }
+    return parseJsonObject(path, f.read(16 << 20), out, error);
+}
+
+bool readJsonObject(JobRunner &runner, const QString &path, QJsonObject *out, QString *error)
+{
+    const FileChunk c = runner.readFile(path, 0, 16 << 20);
+    if (!c.exists || !c.error.isEmpty()) {
+        *error = tr("%1 cannot be read").arg(QFileInfo(path).fileName());
+        return false;
+    }
+    return parseJsonObject(path, c.data, out, error);
 }
 
 // The layout keys a checkpoint must be resumed on (ingot_train/args.py LAYOUT_KEYS).
@@ -63,6 +79,37 @@ JobFacts gatherJobFacts(const JobSpec &spec)
         QString error;
         if (readJsonObject(spec.resumeFrom + QStringLiteral("/training_args.json"), &f.resume.savedArgs, &error)
             && readJsonObject(spec.resumeFrom + QStringLiteral("/trainer_state.json"), &state, &error))
+            f.resume.complete = true;
+        else
+            f.resume.error = error;
+    }
+    return f;
+}
+
+JobFacts gatherJobFacts(const JobSpec &spec, JobRunner &runner)
+{
+    JobFacts f;
+    if (!spec.modelPath.isEmpty()) {
+        f.modelFolderExists = runner.pathInfo(spec.modelPath).isDir;
+        const FileChunk c = runner.readFile(spec.modelPath + QStringLiteral("/config.json"), 0, (1 << 20) + 1);
+        if (!c.exists || !c.error.isEmpty())
+            f.model.error = QCoreApplication::translate("ingot::ModelInfo", "%1 has no readable config.json").arg(spec.modelPath);
+        else if (c.size > (1 << 20))
+            f.model.error = QCoreApplication::translate("ingot::ModelInfo", "config.json is larger than 1 MiB");
+        else
+            f.model = parseModelConfig(c.data);
+    } else if (!spec.configName.isEmpty()) {
+        f.model = builtinModel(spec.configName);
+    }
+    f.trainFileExists = spec.trainFile.isEmpty() || runner.pathInfo(spec.trainFile).exists;
+    f.scriptExists = spec.program != JobProgram::Script
+        || (spec.script.startsWith(QLatin1Char('/')) && runner.pathInfo(spec.script).isFile);
+    f.pythonExists = spec.python.isEmpty() || runner.pathInfo(spec.python).isExecutable;
+    if (!spec.resumeFrom.isEmpty()) {
+        QJsonObject state;
+        QString error;
+        if (readJsonObject(runner, spec.resumeFrom + QStringLiteral("/training_args.json"), &f.resume.savedArgs, &error)
+            && readJsonObject(runner, spec.resumeFrom + QStringLiteral("/trainer_state.json"), &state, &error))
             f.resume.complete = true;
         else
             f.resume.error = error;

@@ -24,6 +24,10 @@ struct JobFacts {
     ResumeInfo resume;
 };
 JobFacts gatherJobFacts(const JobSpec &spec);
+class JobRunner;
+// The same, looked up where `runner` runs jobs (a host's files for a remote runner; a script's path must be absolute
+// there).
+JobFacts gatherJobFacts(const JobSpec &spec, JobRunner &runner);
 
 struct JobProblem {
     QString field;  // the flag ("tensor_parallel_size"), or "nproc_per_node", "nnodes", "script", "module", "python"

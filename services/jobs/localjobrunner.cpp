@@ -155,6 +155,7 @@ public:
     QString jobsRoot() const override { return m_jobsRoot; }
     QString backendDir() const override { return m_backendDir; }
     int maxNodes() const override { return 1; }
+    QString homeDir() const override { return QDir::homePath(); }
 
     bool makeFolder(const QString &folder, QString *error) override
     {
@@ -262,6 +263,18 @@ public:
             total += it.fileInfo().size();
         }
         return total;
+    }
+
+    PathInfo pathInfo(const QString &path) override
+    {
+        PathInfo p;
+        const QFileInfo fi(path);
+        p.isLink = fi.isSymLink();
+        p.exists = fi.exists() || p.isLink;
+        p.isDir = fi.isDir();
+        p.isFile = fi.isFile();
+        p.isExecutable = p.isFile && fi.isExecutable();
+        return p;
     }
 
     ProcessState processState(const ProcessIdentity &id) override

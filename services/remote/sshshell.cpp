@@ -8,9 +8,10 @@ namespace ingot {
 
 namespace {
 
-// Decodes $1 (the script) and runs it with the arguments after it as $1..., still in shellOctal() form as
-// RemoteShell promises (the script decodes each with printf %b, as on any other shell). Written without a single
-// quote or a backslash, so one pair of single quotes carries it through any login shell.
+// Decodes $1 (the script), then runs it with the arguments after it as $1..., still in their printf %b form, as
+// RemoteShell promises (scripts decode them, as they do with makeLocalShell(); decoding here too would turn a
+// backslash in a name into an escape). Written without a single quote or a backslash, so one pair of single quotes
+// carries it through any login shell.
 const char kPrelude[] = "s=$(printf \"%bX\" \"$1\"); s=${s%X}; shift; eval \"$s\"";
 
 QString quoted(const QByteArray &ascii)

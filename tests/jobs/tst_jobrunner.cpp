@@ -1,8 +1,13 @@
-// Jobs on this machine with real torchrun (Debian's python3-torch, CPU/gloo) through the backend's launcher:
-// detached start in a session of its own, following the files to the end, stop with a checkpoint and resume,
-// kill after the grace period, failure reasons, re-attach, and never signalling a process that is not the job's.
+// Jobs with real torchrun (Debian's python3-torch, CPU/gloo) through the backend's launcher, on both runners:
+// LocalJobRunner and ShellJobRunner over /bin/sh (what a host over SSH runs, without the network): detached start in
+// a session of its own, following the files to the end, stop with a checkpoint and resume, kill after the grace
+// period, failure reasons, re-attach, and never signalling a process that is not the job's. Then the shell runner's
+// own hostile cases: odd names, links, a short write, removal outside the root, the backend copied once.
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/jobservice.h"
+#include "services/jobs/shelljobrunner.h"
+#include "services/stores/remoteshell.h"
+#include "services/util/names.h"
 #include "services/jobs/trainerlog.h"
 #include "tests/support/testsupport.h"
 
@@ -17,6 +22,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace ingot;
@@ -67,6 +73,37 @@ JobStatus follow(JobFollower &f, int timeoutMs, const std::function<bool(const J
     return f.status();
 }
 
+// The shell the runner talks through, with what crossed it counted, and a transport that can drop the end of what
+// is sent (a connection that breaks mid-upload).
+class CountingShell final : public RemoteShell
+{
+public:
+    QString describe() const override { return m_inner->describe(); }
+    ShellResult run(const QByteArray &script, const QVector<QByteArray> &args, const QByteArray &input, qint64 maxOut,
+                    int timeoutMs) override
+    {
+        inputs << input.size();
+        return m_inner->run(script, args, cutInputAt >= 0 ? input.left(cutInputAt) : input, maxOut, timeoutMs);
+    }
+    QVector<qint64> inputs;
+    qint64 cutInputAt = -1;
+
+private:
+    std::shared_ptr<RemoteShell> m_inner = makeLocalShell();
+};
+
+QByteArray readBytes(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QStringList sorted(QStringList l)
+{
+    std::sort(l.begin(), l.end());
+    return l;
+}
+
 }  // namespace
 
 class TestJobRunner : public QObject
@@ -74,7 +111,8 @@ class TestJobRunner : public QObject
     Q_OBJECT
 
     QTemporaryDir m_dir;
-    std::shared_ptr<JobRunner> m_runner;
+    std::shared_ptr<JobRunner> m_local, m_shell;
+    std::shared_ptr<JobRunner> m_runner;  // this row's
 
     QString launch(const JobSpec &spec, LaunchPlan *planOut = nullptr)
     {
@@ -105,10 +143,32 @@ class TestJobRunner : public QObject
     }
 
 private Q_SLOTS:
+    void initTestCase_data()
+    {
+        QTest::addColumn<QString>("runner");
+        QTest::newRow("local") << QStringLiteral("local");
+        QTest::newRow("shell") << QStringLiteral("shell");
+    }
+
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        m_runner = makeLocalJobRunner(m_dir.filePath(QStringLiteral("jobs")));
+        m_local = makeLocalJobRunner(m_dir.filePath(QStringLiteral("jobs")));
+        ShellJobRunnerOptions o;
+        o.jobsRoot = m_dir.filePath(QStringLiteral("shell jobs 'quoted'"));
+        o.cacheRoot = m_dir.filePath(QStringLiteral("shell cache"));
+        auto shell = std::make_shared<ShellJobRunner>(makeLocalShell(), o);
+        QString error;
+        QVERIFY2(shell->open(&error), qPrintable(error));
+        QCOMPARE(shell->jobsRoot(), o.jobsRoot);
+        QVERIFY(shell->backendDir().startsWith(o.cacheRoot + QStringLiteral("/backend/")));
+        m_shell = shell;
+    }
+
+    void init()
+    {
+        QFETCH_GLOBAL(QString, runner);
+        m_runner = runner == QLatin1String("local") ? m_local : m_shell;
     }
 
     void launchFollowFinish()
@@ -296,6 +356,8 @@ if rank == 0:
     void aJobStartedElsewhereAppearsInTheHistory()
     {
         // Another program (ingot-cli) starts a job while the service runs: the history lists it, followed.
+        if (m_runner != m_local)
+            QSKIP("the service watches this machine's jobs folder (remote hosts: tst_sshjobs)");
         JobService service(m_runner);
         service.setPollInterval(100);
         QSignalSpy changed(&service, &JobService::historyChanged);
@@ -347,6 +409,192 @@ if rank == 0:
         // An output folder that holds the jobs folder itself is refused.
         JobRecordFile r;
         QVERIFY(!jobs.load(QStringLiteral("../x"), &r, &error));
+    }
+
+    // ---- The shell runner's own cases (the local row skips them) ----
+
+    void oddNamesAreBytes()
+    {
+        if (m_runner == m_local)
+            QSKIP("the shell runner's own case");
+        const QString base = m_dir.filePath(QStringLiteral("odd"));
+        const QStringList names{QStringLiteral("with space"), QStringLiteral("it's \"quoted\""),
+                                QStringLiteral("line\nbreak"), QStringLiteral("back\\slash\\"),
+                                QStringLiteral("$(touch pwned) `id` *"), QStringLiteral("-n"),
+                                nameFromBytes(QByteArray("caf\xe9\xff"))};
+        QString error;
+        const QByteArray data("first\nsecond\0third\n\xff", 20);
+        for (const QString &n : names) {
+            const QString folder = base + QLatin1Char('/') + n;
+            QVERIFY2(m_shell->makeFolder(folder, &error), qPrintable(error));
+            QVERIFY2(m_shell->writeFile(folder + QLatin1Char('/') + n, data, false, &error), qPrintable(error));
+            struct stat st {};
+            QCOMPARE(::stat(nameToBytes(folder + QLatin1Char('/') + n).constData(), &st), 0);
+            QCOMPARE(st.st_mode & 0777, 0600u);
+            const FileChunk all = m_shell->readFile(folder + QLatin1Char('/') + n, 0, 1 << 20);
+            QVERIFY(all.exists);
+            QCOMPARE(all.size, data.size());
+            QCOMPARE(all.data, data);
+            // By offset, bounded: what the follower does.
+            const FileChunk part = m_shell->readFile(folder + QLatin1Char('/') + n, 6, 8);
+            QCOMPARE(part.data, data.mid(6, 8));
+            QCOMPARE(part.size, data.size());
+            QVERIFY(m_shell->readFile(folder + QLatin1Char('/') + n, data.size(), 100).data.isEmpty());
+            QVERIFY(m_shell->pathInfo(folder).isDir);
+            QVERIFY(m_shell->pathInfo(folder + QLatin1Char('/') + n).isFile);
+        }
+        QVERIFY(!QFile::exists(QStringLiteral("pwned")) && !QFile::exists(base + QStringLiteral("/pwned")));
+        // The same answers as the local runner on the same folder (which, going through QDir, cannot list a name
+        // that is not UTF-8: the shell runner can).
+        QStringList utf8 = m_shell->listFiles(base, 1);
+        utf8.removeIf([&](const QString &f) { return f.startsWith(names.last()); });
+        QCOMPARE(sorted(utf8), sorted(m_local->listFiles(base, 1)));
+        QCOMPARE(sorted(m_shell->listFiles(base, 1)), sorted([&] {
+                     QStringList l;
+                     for (const QString &n : names)
+                         l << n + QLatin1Char('/') + n;
+                     return l;
+                 }()));
+        QCOMPARE(m_shell->listFiles(base, 0).size(), 0);
+        QCOMPARE(m_shell->treeSize(base), qint64(data.size() * names.size()));
+        const FileChunk missing = m_shell->readFile(base + QStringLiteral("/nothing"), 0, 10);
+        QVERIFY(!missing.exists);
+        QVERIFY(missing.error.isEmpty());
+        QVERIFY(!m_shell->pathInfo(base + QStringLiteral("/nothing")).exists);
+        // A folder where a file would go is not replaced.
+        QVERIFY(!m_shell->writeFile(base + QLatin1Char('/') + names.first(), "x", false, &error));
+        QVERIFY(QFileInfo(base + QLatin1Char('/') + names.first()).isDir());
+        // Removed whole, odd names and all.
+        QVERIFY2(m_shell->removeTree(base, m_dir.path(), &error), qPrintable(error));
+        QVERIFY(!QFileInfo::exists(base));
+    }
+
+    void linksAreNeverFollowed()
+    {
+        if (m_runner == m_local)
+            QSKIP("the shell runner's own case");
+        const QString root = m_shell->jobsRoot();
+        const QString outside = m_dir.filePath(QStringLiteral("outside"));
+        QVERIFY(QDir().mkpath(outside + QStringLiteral("/sub")));
+        test::writeFile(outside + QStringLiteral("/job.json"), "{\"id\": \"20260101-000000-0bad\"}");
+        test::writeFile(outside + QStringLiteral("/sub/keep"), "precious");
+        QVERIFY(QDir().mkpath(root));
+        const QString link = root + QStringLiteral("/20260101-000000-0bad");
+        QVERIFY(QFile::link(outside, link));
+        // Listing does not enter it; the history does not show it.
+        QVERIFY(!m_shell->listFiles(root, 1).contains(QStringLiteral("20260101-000000-0bad/job.json")));
+        for (const JobSummary &s : JobManager(m_shell).list())
+            QVERIFY(s.record.id != QLatin1String("20260101-000000-0bad"));
+        // Reading through a link at the path itself is refused.
+        const QString fileLink = root + QStringLiteral("/file-link");
+        QVERIFY(QFile::link(outside + QStringLiteral("/job.json"), fileLink));
+        const FileChunk c = m_shell->readFile(fileLink, 0, 100);
+        QVERIFY(c.data.isEmpty());
+        QVERIFY(!c.error.isEmpty());
+        // Removing: the link is refused, never followed; outside the root, or through a link leading out, refused.
+        QString error;
+        QVERIFY(!m_shell->removeTree(link, root, &error));
+        QVERIFY(error.contains(QLatin1String("link")));
+        QVERIFY(!m_shell->removeTree(link + QStringLiteral("/sub"), root, &error));
+        QVERIFY(!m_shell->removeTree(outside, root, &error));
+        QVERIFY(!m_shell->removeTree(root + QStringLiteral("/../outside"), root, &error));
+        QVERIFY(!m_shell->removeTree(root, root, &error));
+        QVERIFY(QFileInfo(outside + QStringLiteral("/sub/keep")).isFile());
+        QVERIFY(QFileInfo(link).isSymLink());
+        // A real folder inside is removed whole, without touching what a link inside it points to.
+        const QString folder = root + QStringLiteral("/20260101-000000-0a0a");
+        QVERIFY(QDir().mkpath(folder + QStringLiteral("/deep")));
+        QVERIFY(QFile::link(outside, folder + QStringLiteral("/deep/out")));
+        QVERIFY2(m_shell->removeTree(folder, root, &error), qPrintable(error));
+        QVERIFY(!QFileInfo::exists(folder));
+        QVERIFY(QFileInfo(outside + QStringLiteral("/sub/keep")).isFile());
+        QVERIFY(QFile::remove(link) && QFile::remove(fileLink));
+        QCOMPARE(QDir(root).entryList({QStringLiteral(".ingot-removing-*")}, QDir::AllEntries | QDir::Hidden).size(), 0);
+    }
+
+    void aCutWriteChangesNothing()
+    {
+        if (m_runner == m_local)
+            QSKIP("the shell runner's own case");
+        auto shell = std::make_shared<CountingShell>();
+        ShellJobRunnerOptions o;
+        o.jobsRoot = m_shell->jobsRoot();
+        ShellJobRunner runner(shell, o);
+        QString error;
+        QVERIFY2(runner.open(&error), qPrintable(error));
+        const QString file = m_dir.filePath(QStringLiteral("whole.txt"));
+        QVERIFY(runner.writeFile(file, "the old content", false, &error));
+        shell->cutInputAt = 5;
+        QVERIFY(!runner.writeFile(file, "a new content that is cut", false, &error));
+        QVERIFY(error.contains(QLatin1String("cut short")));
+        QCOMPARE(readBytes(file), QByteArray("the old content"));
+        QCOMPARE(QDir(m_dir.path()).entryList({QStringLiteral(".ingot-write-*")}, QDir::Files | QDir::Hidden).size(), 0);
+    }
+
+    void theBackendIsCopiedOnceAndChecked()
+    {
+        if (m_runner == m_local)
+            QSKIP("the shell runner's own case");
+        const QString cache = m_dir.filePath(QStringLiteral("backend cache"));
+        auto deploy = [&](CountingShell **counting) {
+            auto shell = std::make_shared<CountingShell>();
+            *counting = shell.get();
+            ShellJobRunnerOptions o;
+            o.cacheRoot = cache;
+            auto r = std::make_shared<ShellJobRunner>(shell, o);
+            QString error;
+            if (!r->open(&error) || !r->prepareLaunch(&error))
+                qWarning() << error;
+            return r;
+        };
+        CountingShell *first = nullptr;
+        const auto r1 = deploy(&first);
+        const QString dir = r1->backendDir();
+        QVERIFY(QFileInfo(dir + QStringLiteral("/ingot_train/__init__.py")).isFile());
+        QVERIFY(QFileInfo(dir + QStringLiteral("/data/sample.txt")).isFile());
+        QCOMPARE(readBytes(dir + QStringLiteral("/ingot_train/train.py")),
+                 readBytes(backendLocation() + QStringLiteral("/ingot_train/train.py")));
+        QVERIFY(*std::max_element(first->inputs.begin(), first->inputs.end()) > 10000);  // the tar went over
+        // Present: nothing is sent again; byte code Python leaves there does not count as a change.
+        QVERIFY(QDir().mkpath(dir + QStringLiteral("/ingot_train/__pycache__")));
+        test::writeFile(dir + QStringLiteral("/ingot_train/__pycache__/train.cpython-311.pyc"), "bytecode");
+        CountingShell *second = nullptr;
+        const auto r2 = deploy(&second);
+        QCOMPARE(r2->backendDir(), dir);
+        QCOMPARE(*std::max_element(second->inputs.begin(), second->inputs.end()), qint64(0));
+        // A changed copy is replaced whole.
+        test::writeFile(dir + QStringLiteral("/ingot_train/train.py"), "broken");
+        QString error;
+        QVERIFY(!r2->backendPresent(&error));
+        CountingShell *third = nullptr;
+        const auto r3 = deploy(&third);  // kept: it owns the counting shell
+        QVERIFY(*std::max_element(third->inputs.begin(), third->inputs.end()) > 10000);
+        QCOMPARE(readBytes(dir + QStringLiteral("/ingot_train/train.py")),
+                 readBytes(backendLocation() + QStringLiteral("/ingot_train/train.py")));
+        QCOMPARE(QDir(cache + QStringLiteral("/backend")).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+                 QStringList{QFileInfo(dir).fileName()});
+    }
+
+    void pythonsAreFoundThere()
+    {
+        if (m_runner == m_local)
+            QSKIP("the shell runner's own case");
+        const QVector<PythonInfo> shell = m_shell->detectPythons(nullptr);
+        const QVector<PythonInfo> local = m_local->detectPythons(nullptr);
+        auto debian = [](const QVector<PythonInfo> &v) {
+            for (const PythonInfo &p : v)
+                if (p.path == QLatin1String("/usr/bin/python3"))
+                    return p;
+            return PythonInfo();
+        };
+        QVERIFY(debian(shell).usable());
+        QCOMPARE(debian(shell).torchVersion, debian(local).torchVersion);
+        QCOMPARE(debian(shell).version, debian(local).version);
+        QString error;
+        const int port = m_shell->freePort({}, &error);
+        QVERIFY2(port > 0 && port != 29400, qPrintable(error));
+        QVERIFY(!m_shell->bootId().isEmpty());
+        QCOMPARE(m_shell->bootId(), m_local->bootId());
     }
 };
 

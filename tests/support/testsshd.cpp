@@ -185,7 +185,7 @@ bool TestSshd::start(QString *error)
                                           "PidFile %2/sshd.pid\n"
                                           "Subsystem sftp internal-sftp\n"
                                           "LogLevel VERBOSE\n"
-                                          "AcceptEnv NEURON_CC_FLAGS NEURON_COMPILE_CACHE_URL\n")
+                                          "AcceptEnv NEURON_CC_FLAGS NEURON_COMPILE_CACHE_URL XDG_DATA_HOME XDG_CACHE_HOME\n")
                                .arg(QString::number(m_port), d);
     QString client = configBlock();
     if (m_jump)

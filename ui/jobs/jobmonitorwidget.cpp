@@ -4,6 +4,7 @@
 #include "models/jobs/joblistmodel.h"
 #include "services/cache/cachelocation.h"
 #include "services/cache/cachesession.h"
+#include "services/jobs/shelljobrunner.h"
 #include "services/util/names.h"
 #include "services/util/units.h"
 #include "ui/jobs/joblogview.h"
@@ -11,6 +12,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDesktopServices>
 #include <QDir>
@@ -20,6 +22,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QMessageBox>
 #include <QLabel>
 #include <QLocale>
 #include <QMenu>
@@ -495,8 +498,53 @@ void JobMonitor::launchAgain()
 
 void JobMonitor::consolidate()
 {
-    if (hasRecord())
+    if (!hasRecord())
+        return;
+    const QString where = m_service ? m_service->whereOf(m_id) : QStringLiteral("local");
+    if (where == QLatin1String("local")) {
         Q_EMIT consolidateRequested(m_record.outputDir);
+        return;
+    }
+    // A job on a host: its checkpoint is there, so ingot-cli consolidates it there (when the host has Ingot).
+    const QString checkpoint = m_checkpoint.isEmpty() ? m_record.outputDir : m_checkpoint;
+    const RunnerLookup lookup = m_service->lookup();
+    m_consolidate->setEnabled(false);
+    struct Result {
+        int code = -1;
+        QString text;
+    };
+    runTask(
+        this,
+        [lookup, where, checkpoint](TaskControl &) {
+            Result r;
+            QString error;
+            const auto runner = std::dynamic_pointer_cast<ShellJobRunner>(lookup(where, &error));
+            if (!runner) {
+                r.text = error;
+                return r;
+            }
+            const QString cli = runner->findIngotCli(&error);
+            if (cli.isEmpty()) {
+                r.text = error.isEmpty()
+                    ? QCoreApplication::translate("ingot::JobMonitor",
+                                                  "%1 has no ingot-cli. Install Ingot there (its package, or ingot-cli "
+                                                  "on the PATH) to consolidate on the host, or copy %2 here.")
+                          .arg(displayName(where), displayName(checkpoint))
+                    : error;
+                return r;
+            }
+            QByteArray output;
+            r.code = runner->runIngotCli(cli, {QStringLiteral("consolidate"), checkpoint}, 60 * 60 * 1000, &output, &error);
+            r.text = r.code < 0 ? error : displayText(QString::fromUtf8(output.right(4000)));
+            return r;
+        },
+        [this, where](Result r) {
+            updateActions();
+            if (r.code == 0)
+                QMessageBox::information(this, tr("Consolidated on %1").arg(displayName(where)), r.text);
+            else
+                QMessageBox::warning(this, tr("Consolidation on %1").arg(displayName(where)), r.text);
+        });
 }
 
 void JobMonitor::openOutputFolder()
@@ -513,14 +561,19 @@ void JobMonitor::scanCheckpoints()
         bool exists = false;
         QString checkpoint;
     };
-    std::shared_ptr<JobRunner> runner = m_service->sharedRunner();
+    const RunnerLookup lookup = m_service->lookup();
+    const QString where = m_service->whereOf(m_id);
     const QString out = m_record.outputDir;
     const QString id = m_id;
     m_checkpointScan.discard();
     m_checkpointScan = runTask(
         this,
-        [runner, out](TaskControl &) {
+        [lookup, where, out](TaskControl &) {
             Found f;
+            QString error;
+            const std::shared_ptr<JobRunner> runner = lookup(where, &error);
+            if (!runner)
+                return f;
             const QStringList files = runner->listFiles(out, 2);
             f.exists = !files.isEmpty() || runner->readFile(out, 0, 0).exists;
             qint64 best = -1;

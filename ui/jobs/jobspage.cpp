@@ -1,5 +1,7 @@
 #include "ui/jobs/jobspage.h"
 
+#include "services/remote/sshjobrunner.h"
+
 #include "models/jobs/joblistmodel.h"
 #include "services/jobs/jobservice.h"
 #include "services/util/names.h"
@@ -90,6 +92,12 @@ JobRemoveDialog::JobRemoveDialog(JobService *service, const QString &id, QWidget
 QPushButton *JobRemoveDialog::removeButton() const
 {
     return findChild<QPushButton *>(QStringLiteral("removeButton"));
+}
+
+JobService *makeJobService(QObject *parent)
+{
+    std::shared_ptr<JobRunner> local = makeLocalJobRunner();
+    return new JobService(local, JobRunners::create(local)->lookup(), parent);
 }
 
 JobsPage::JobsPage(JobService *service, QWidget *parent)

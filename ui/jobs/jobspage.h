@@ -23,6 +23,9 @@ class JobListModel;
 class JobMonitor;
 class JobService;
 
+// The job service of the window: this machine's jobs and those on SSH hosts (RemoteHosts' connections).
+JobService *makeJobService(QObject *parent);
+
 // Removing a job: what goes (the job's folder and its size; the outputs only when asked), refused while it runs.
 class JobRemoveDialog final : public QDialog
 {

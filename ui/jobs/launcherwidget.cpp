@@ -7,6 +7,8 @@
 #include "services/jobs/jobfolder.h"
 #include "services/jobs/jobservice.h"
 #include "services/jobs/modelinfo.h"
+#include "services/remote/remotehosts.h"
+#include "services/util/names.h"
 #include "services/stores/storefactory.h"
 #include "services/util/appsettings.h"
 
@@ -148,6 +150,8 @@ QString joinShellWords(const QStringList &words)
 struct JobLauncher::FactsResult {
     JobFacts facts;
     bool trainIsDir = false;
+    int maxNodes = 1;
+    QString whereError;  // the host cannot be used now
 };
 
 struct JobLauncher::CacheCheck {
@@ -248,11 +252,56 @@ void JobLauncher::showEvent(QShowEvent *e)
     if (m_started)
         return;
     m_started = true;
-    m_pythonTask = m_service->detectPythons([this](const QVector<PythonInfo> &pythons) {
-        m_pythonsKnown = true;
-        fillPythons(pythons);
-    });
+    fillHosts();
+    detectPythonsThere();
     invalidate();
+}
+
+QString JobLauncher::where() const
+{
+    const QString w = m_runOn->currentData().toString();
+    return w.isEmpty() ? QStringLiteral("local") : w;
+}
+
+QStringList JobLauncher::nodes() const
+{
+    if (where() == QLatin1String("local"))
+        return {};
+    QStringList n{where()};
+    if (m_nnodes->value() > 1)
+        for (const QString &h : m_otherNodes->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+            n << h.trimmed();
+    return n;
+}
+
+void JobLauncher::fillHosts()
+{
+    const QString current = where();
+    const QSignalBlocker block(m_runOn);
+    m_runOn->clear();
+    m_runOn->addItem(tr("This machine"), QStringLiteral("local"));
+    if (m_service->hasRemoteHosts())
+        for (const RemoteHostEntry &h : RemoteHosts::instance().hosts())
+            m_runOn->addItem(displayName(h.name), h.name);
+    const int at = m_runOn->findData(current);
+    m_runOn->setCurrentIndex(at < 0 ? 0 : at);
+}
+
+void JobLauncher::detectPythonsThere()
+{
+    const QString w = where();
+    m_pythonsKnown = false;
+    m_pythonTask.discard();
+    m_runOnInfo->setText(w == QLatin1String("local") ? QString() : tr("Connecting to %1…").arg(displayName(w)));
+    m_pythonTask = m_service->detectPythonsOn(w, [this, w](const QVector<PythonInfo> &pythons, const QString &error) {
+        if (w != where())
+            return;
+        m_pythonsKnown = error.isEmpty();
+        m_pythonsWhere = w;
+        m_runOnInfo->setText(error.isEmpty() ? QString() : displayText(error));
+        fillPythons(pythons);
+        invalidate();
+    });
 }
 
 JobLauncher::~JobLauncher()
@@ -532,6 +581,35 @@ QWidget *JobLauncher::buildEnvironment()
 {
     QFormLayout *form;
     QGroupBox *box = group(tr("Environment"), &form);
+    // Where: this machine or a host (the Remote hosts' list); the Python, the files named in the form and the
+    // figures are looked up there.
+    m_runOn = new QComboBox;
+    m_runOn->addItem(tr("This machine"), QStringLiteral("local"));
+    m_runOn->setToolTip(tr("Where the job runs: this machine, or a host over SSH (its Python, its files; the "
+                           "backend is copied there once)"));
+    m_runOnInfo = new QLabel;
+    m_runOnInfo->setWordWrap(true);
+    m_runOnInfo->setEnabled(false);
+    auto *runOnBox = new QWidget;
+    auto *rv = new QVBoxLayout(runOnBox);
+    rv->setContentsMargins(0, 0, 0, 0);
+    rv->setSpacing(2);
+    rv->addWidget(m_runOn);
+    rv->addWidget(m_runOnInfo);
+    form->addRow(tr("Run on:"), withProblem(QStringLiteral("host"), m_runOn, runOnBox));
+    connect(m_runOn, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_started)
+            detectPythonsThere();
+        updateEnabled();
+        onChanged();
+    });
+    m_otherNodes = new QLineEdit;
+    m_otherNodes->setPlaceholderText(tr("host2, host3, … (one per node after the first)"));
+    m_otherNodes->setToolTip(tr("A multi-node job runs one torchrun per host with the same rendezvous; the output "
+                                "folder must be on a filesystem every host shares"));
+    form->addRow(tr("Other nodes:"), m_otherNodes);
+    watch(m_otherNodes);
+
     m_python = new QComboBox;
     m_python->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_python->setMinimumContentsLength(30);
@@ -841,6 +919,7 @@ void JobLauncher::updateEnabled()
     m_moduleEdit->setEnabled(module);
     m_extraArgs->setEnabled(script || module);
     m_passSettings->setEnabled(script || module);
+    m_otherNodes->setEnabled(m_nnodes->value() > 1 && where() != QLatin1String("local"));
     m_configName->setEnabled(m_builtinModel->isChecked());
     m_modelPath->setEnabled(m_folderModel->isChecked());
     m_trainFile->setEnabled(!m_sampleData->isChecked());
@@ -892,7 +971,8 @@ QVector<JobProblem> JobLauncher::formProblems() const
             any = any || py.usable();
         if (!any)
             p.append({QStringLiteral("python"), tr("no Python with torch was found on %1: choose one")
-                                                    .arg(m_service->runner().describe())});
+                                                    .arg(where() == QLatin1String("local") ? m_service->runner().describe()
+                                                                                           : displayName(where()))});
     }
     return p;
 }
@@ -905,12 +985,21 @@ void JobLauncher::check()
     const JobSpec s = spec();
     checkCacheFor(s);
     m_factsTask.discard();
+    const RunnerLookup lookup = m_service->lookup();
+    const QString w = where();
     m_factsTask = runTask(
         this,
-        [s](TaskControl &) {
+        [s, lookup, w](TaskControl &) {
             FactsResult r;
-            r.facts = gatherJobFacts(s);
-            r.trainIsDir = !s.trainFile.isEmpty() && QFileInfo(s.trainFile).isDir();
+            // Looked up where the job runs: a host's files for a host.
+            const std::shared_ptr<JobRunner> runner = lookup(w, &r.whereError);
+            if (!runner) {
+                r.facts = gatherJobFacts(s);
+                return r;
+            }
+            r.facts = gatherJobFacts(s, *runner);
+            r.maxNodes = runner->maxNodes();
+            r.trainIsDir = !s.trainFile.isEmpty() && runner->pathInfo(s.trainFile).isDir;
             return r;
         },
         [this, generation, s](FactsResult r) {
@@ -925,9 +1014,16 @@ void JobLauncher::check()
             QSet<QString> fromForm;
             for (const JobProblem &p : std::as_const(problems))
                 fromForm.insert(p.field);
-            for (const JobProblem &p : validateJob(s, r.facts, m_service->runner().maxNodes()))
+            for (const JobProblem &p : validateJob(s, r.facts, r.maxNodes))
                 if (!fromForm.contains(p.field))
                     problems.append(p);
+            if (!r.whereError.isEmpty())
+                problems.append({QStringLiteral("host"), displayText(r.whereError)});
+            else if (s.nnodes > 1 && nodes().size() != s.nnodes)
+                problems.append({QStringLiteral("nnodes"),
+                                 tr("a job on %1 nodes runs on %1 hosts: name the other %2 (comma-separated)")
+                                     .arg(s.nnodes)
+                                     .arg(s.nnodes - 1)});
             showProblems(problems);
             showFigures(r, s);
             Q_EMIT checked();
@@ -1037,7 +1133,7 @@ void JobLauncher::requestPlan(const JobSpec &s)
             m_hasPlan = true;
         }
         showPreview();
-    });
+    }, nodes());
 }
 
 void JobLauncher::showPreview()
@@ -1281,7 +1377,12 @@ void JobLauncher::updatePythonInfo()
 
 void JobLauncher::choosePython()
 {
-    const QString f = QFileDialog::getOpenFileName(this, tr("Python interpreter"), QStringLiteral("/usr/bin"));
+    // A host's interpreter is named by its path there (checked with the form); this machine's is picked.
+    const QString f = where() != QLatin1String("local")
+        ? QInputDialog::getText(this, tr("Python interpreter"),
+                                tr("The path of the Python on %1:").arg(displayName(where())), QLineEdit::Normal,
+                                QStringLiteral("/usr/bin/python3"))
+        : QFileDialog::getOpenFileName(this, tr("Python interpreter"), QStringLiteral("/usr/bin"));
     if (f.isEmpty()) {
         selectPython(spec().python);
         return;

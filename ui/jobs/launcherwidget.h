@@ -136,6 +136,11 @@ private:
     double parseNumber(const QLineEdit *edit, bool *ok) const;
 
     void fillPythons(const QVector<PythonInfo> &pythons);
+    // "Run on": this machine ("local") or a host; a multi-node job's hosts, the chosen one first.
+    QString where() const;
+    QStringList nodes() const;
+    void fillHosts();
+    void detectPythonsThere();
     void selectPython(const QString &path);
     void updatePythonInfo();
     void choosePython();
@@ -162,6 +167,7 @@ private:
     QString m_cacheRoot;       // resolved for the current form
     QString m_cacheScanned;    // the root the warning is about
     QVector<PythonInfo> m_pythons;
+    QString m_pythonsWhere;  // where the pythons listed were found
     bool m_pythonsKnown = false;  // detection finished
     bool m_started = false;       // shown once: background work may run
 
@@ -195,6 +201,10 @@ private:
     QSpinBox *m_loggingSteps, *m_saveSteps, *m_seed;
     QLineEdit *m_resumeFrom;
     QComboBox *m_device;
+    // Where
+    QComboBox *m_runOn;
+    QLineEdit *m_otherNodes;
+    QLabel *m_runOnInfo;
     // Environment
     QComboBox *m_python;
     QLabel *m_pythonInfo;

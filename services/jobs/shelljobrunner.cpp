@@ -1,0 +1,859 @@
+#include "services/jobs/shelljobrunner.h"
+
+#include "services/util/names.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QSet>
+
+#include <algorithm>
+
+namespace ingot {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("ingot::ShellJobRunner", text);
+}
+
+constexpr int smallTimeoutMs = 60 * 1000;
+constexpr int uploadTimeoutMs = 10 * 60 * 1000;
+
+// Every script starts with this: no globbing of unquoted words, byte-order sorting, and dec() to turn a printf %b
+// argument back into its bytes (the X keeps trailing newlines).
+const char kPrelude[] = "set -f\nexport LC_ALL=C\ndec() { printf '%bX' \"$1\"; }\n";
+
+// Prints NUL-separated: home, data home, cache home, $SSH_CONNECTION. Exit 3: no home.
+const char *openScript = R"SH(h=${HOME:-}
+[ -n "$h" ] || h=$(cd ~ 2>/dev/null && pwd -P)
+[ -n "$h" ] || exit 3
+d=${XDG_DATA_HOME:-}; case $d in /*) ;; *) d=$h/.local/share;; esac
+c=${XDG_CACHE_HOME:-}; case $c in /*) ;; *) c=$h/.cache;; esac
+printf '%s\0%s\0%s\0%s\0' "$h" "$d" "$c" "${SSH_CONNECTION:-}"
+)SH";
+
+// $1 folder: created with its parents, private (umask 077), the folder itself 0700.
+const char *makeFolderScript = R"SH(f=$(dec "$1"); f=${f%X}
+umask 077
+[ -d "$f" ] || mkdir -p -- "$f" 2>/dev/null
+[ -d "$f" ] || exit 3
+chmod 700 -- "$f" 2>/dev/null
+exit 0
+)SH";
+
+// $1 path, $2 1: executable (0700, else 0600), $3 the byte count; the data on stdin. Written to a mktemp file
+// beside it, its size checked (a dropped connection leaves a short file), then renamed over the path.
+const char *writeScript = R"SH(p=$(dec "$1"); p=${p%X}
+case $p in /*/*) d=${p%/*} ;; /*) d=/ ;; *) exit 2 ;; esac
+[ -d "$d" ] || exit 3
+[ -d "$p" ] && [ ! -L "$p" ] && exit 6
+t=$(mktemp "$d/.ingot-write-XXXXXX" 2>/dev/null) || exit 4
+cat >"$t" 2>/dev/null || { rm -f -- "$t"; exit 4; }
+s=$(wc -c <"$t")
+[ "$((s))" -eq "$3" ] || { rm -f -- "$t"; exit 5; }
+if [ "$2" = 1 ]; then chmod 700 -- "$t"; else chmod 600 -- "$t"; fi
+mv -f -T -- "$t" "$p" 2>/dev/null || { rm -f -- "$t"; exit 7; }
+exit 0
+)SH";
+
+// $1 script, $2 folder: `sh script` in a session of its own (setsid; nohup where there is none), stdin, stdout and
+// stderr on /dev/null, so it outlives this shell and the connection. Not waited for.
+const char *startScript = R"SH(s=$(dec "$1"); s=${s%X}
+f=$(dec "$2"); f=${f%X}
+cd -- "$f" 2>/dev/null || exit 3
+[ -f "$s" ] || exit 4
+if command -v setsid >/dev/null 2>&1; then
+  setsid sh "$s" </dev/null >/dev/null 2>&1 &
+else
+  nohup sh "$s" </dev/null >/dev/null 2>&1 &
+fi
+exit 0
+)SH";
+
+// $1 path, $2 offset, $3 most bytes. Prints the size, a newline, then the bytes. Exit 3: missing, 6: a link (never
+// read), 7: not a regular file, 8: not readable.
+const char *readScript = R"SH(p=$(dec "$1"); p=${p%X}
+[ -L "$p" ] && exit 6
+[ -e "$p" ] || exit 3
+[ -f "$p" ] || exit 7
+[ -r "$p" ] || exit 8
+s=$(stat -c %s -- "$p" 2>/dev/null) || exit 3
+printf '%s\n' "$s"
+[ "$2" -lt "$s" ] && [ "$3" -gt 0 ] || exit 0
+n=$((s - $2)); [ "$n" -gt "$3" ] && n=$3
+tail -c +$(($2 + 1)) -- "$p" 2>/dev/null | head -c "$n"
+exit 0
+)SH";
+
+// $1 folder (a link there is followed, as the local runner does), $2 find's -maxdepth. Files (not folders, not links,
+// never descending into a link), relative, NUL-separated. Exit 3: not a folder.
+const char *listScript = R"SH(f=$(dec "$1"); f=${f%X}
+cd -- "$f" 2>/dev/null || exit 3
+find . -mindepth 1 -maxdepth "$2" ! -type d ! -type l -printf '%P\0' 2>/dev/null
+exit 0
+)SH";
+
+// $1 root, $2 parent, $3 name. The parent's real path must be the root's or under it; the entry must be a folder
+// (a link is refused, never followed); it is renamed aside in one step, then removed without crossing mounts.
+// Exit 2 bad name, 3 gone, 5 not a folder (or a link), 7 not renamed, 8 outside the root, 12 removal failed part-way.
+const char *removeScript = R"SH(r=$(dec "$1"); r=${r%X}
+p=$(dec "$2"); p=${p%X}
+n=$(dec "$3"); n=${n%X}
+case $n in ''|.|..|*/*) exit 2 ;; esac
+rr=$(cd -P -- "$r" 2>/dev/null && pwd -P && printf X) || exit 3
+rr=${rr%?X}
+cd -P -- "$p" 2>/dev/null || exit 3
+pp=$(pwd -P; printf X); pp=${pp%?X}
+case $pp/ in "${rr%/}"/*) ;; *) exit 8 ;; esac
+[ -e "$n" ] || [ -L "$n" ] || exit 3
+[ -L "$n" ] && exit 5
+[ -d "$n" ] || exit 5
+a=".ingot-removing-$$-$(date +%s%N)"
+mv -n -T -- "$n" "$a" 2>/dev/null
+[ -d "$a" ] && [ ! -L "$a" ] && [ ! -e "$n" ] && [ ! -L "$n" ] || exit 7
+rm -rf --one-file-system -- "$a" 2>/dev/null || exit 12
+exit 0
+)SH";
+
+const char *treeSizeScript = R"SH(f=$(dec "$1"); f=${f%X}
+cd -- "$f" 2>/dev/null || { echo 0; exit 0; }
+find . -type f -printf '%s\n' 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'
+)SH";
+
+// Letters for what is at $1: l link, e exists, d folder, f file, x executable file; then a dot.
+const char *pathInfoScript = R"SH(p=$(dec "$1"); p=${p%X}
+r=
+[ -L "$p" ] && r=${r}l
+[ -e "$p" ] && r=${r}e
+[ -d "$p" ] && r=${r}d
+[ -f "$p" ] && r=${r}f
+[ -f "$p" ] && [ -x "$p" ] && r=${r}x
+printf '%s.' "$r"
+)SH";
+
+// $1 pid, $2 boot id at launch. Prints /proc/<pid>/stat. Exit 9: no /proc, 20: another boot, 21: no such process.
+const char *procScript = R"SH([ -r /proc/self/stat ] || exit 9
+b=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)
+[ -n "$2" ] && [ "$2" != "$b" ] && exit 20
+read -r l </proc/"$1"/stat 2>/dev/null || exit 21
+printf '%s\n' "$l"
+)SH";
+
+// $1 pid, $2 start time, $3 boot id, $4 signal number. Signals only when the process with that pid started at that
+// time in this boot and is not a zombie. Exit 20: another boot, 21: gone or another process, 22: kill refused.
+const char *signalScript = R"SH(pid=$1 start=$2 boot=$3 sig=$4
+[ -r /proc/self/stat ] || exit 9
+b=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)
+[ -n "$boot" ] && [ "$boot" != "$b" ] && exit 20
+read -r l </proc/"$pid"/stat 2>/dev/null || exit 21
+r=${l##*) }
+set -- $r
+[ "$#" -ge 20 ] || exit 21
+eval "t=\${20}"
+[ "$t" = "$start" ] || exit 21
+case $1 in Z|X) exit 21 ;; esac
+kill -"$sig" "$pid" 2>/dev/null || exit 22
+exit 0
+)SH";
+
+// $1 process group, $2 job id, $3 signal. Signals the group's processes whose environment holds INGOT_JOB_ID=<id>
+// (a reused group id is never the job's); prints how many.
+const char *groupScript = R"SH(pg=$1 id=$2 sig=$3 n=0
+[ -r /proc/self/stat ] || exit 9
+set +f
+for d in /proc/[0-9]*; do
+  read -r l <"$d/stat" 2>/dev/null || continue
+  r=${l##*) }
+  set -f; set -- $r; set +f
+  [ "$#" -ge 20 ] && [ "$3" = "$pg" ] || continue
+  case $1 in Z|X) continue ;; esac
+  grep -qzx "INGOT_JOB_ID=$id" "$d/environ" 2>/dev/null || continue
+  kill -"$sig" "${d#/proc/}" 2>/dev/null && n=$((n + 1))
+done
+echo "$n"
+)SH";
+
+// The local addresses of every TCP socket (ADDR:PORT in hex).
+const char *portsScript = R"SH([ -r /proc/net/tcp ] || exit 9
+awk 'FNR > 1 { print $2 }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
+exit 0
+)SH";
+
+const char *bootScript = "cat /proc/sys/kernel/random/boot_id\n";
+
+// $1 the probe (Python code). The candidates, each probed at once (in parallel, at most 60 s); prints
+// path NUL json NUL for each, in the candidates' order.
+const char *pythonsScript = R"SH(probe=$(dec "$1"); probe=${probe%X}
+c=
+add() {
+  [ -n "$1" ] && [ -f "$1" ] && [ -x "$1" ] || return 0
+  case "
+$c
+" in *"
+$1
+"*) return 0 ;; esac
+  c="$c
+$1"
+}
+[ -n "${VIRTUAL_ENV:-}" ] && add "$VIRTUAL_ENV/bin/python3"
+set +f
+for v in /opt/aws_neuronx_venv_*; do
+  [ -d "$v" ] || continue
+  if [ -x "$v/bin/python3" ]; then add "$v/bin/python3"; else add "$v/bin/python"; fi
+done
+set -f
+add "$(command -v python3 2>/dev/null)"
+add /usr/bin/python3
+add /opt/conda/bin/python3
+t=$(mktemp -d 2>/dev/null) || exit 4
+to=
+command -v timeout >/dev/null 2>&1 && to="timeout 60"
+printf '%s\n' "$c" | {
+  i=0
+  while IFS= read -r p; do
+    [ -n "$p" ] || continue
+    i=$((i + 1))
+    printf '%s' "$p" >"$t/$i.path"
+    $to "$p" -c "$probe" </dev/null >"$t/$i.out" 2>/dev/null &
+  done
+  wait
+}
+i=1
+while [ -f "$t/$i.path" ]; do
+  cat "$t/$i.path"; printf '\0'; head -c 65536 "$t/$i.out" 2>/dev/null; printf '\0'
+  i=$((i + 1))
+done
+rm -rf -- "$t"
+)SH";
+
+// $1 the backend folder of this version (<cache>/backend/<hash>), $2 hash. Exit 0 when it is there, complete and
+// unchanged (the digest of its files' sha256sum lines, byte code caches left out), 10 when not.
+const char *backendSumFunction = R"SH(sum() {
+  ( cd -- "$1" 2>/dev/null && find . -type f ! -name '*.pyc' ! -path '*/__pycache__/*' -print0 | sort -z |
+    xargs -0 -r sha256sum | sha256sum | cut -d' ' -f1 )
+}
+)SH";
+
+const char *backendCheckScript = R"SH(d=$(dec "$1"); d=${d%X}
+[ -d "$d" ] && [ ! -L "$d" ] && [ "$(sum "$d")" = "$2" ] && exit 0
+exit 10
+)SH";
+
+// $1 the backend folder of this version, $2 hash; a tar of the backend on stdin. Unpacked into a mktemp staging
+// folder beside it, checked, then renamed into place (an incomplete or changed copy is moved aside and removed
+// first). Another upload that won the race is fine when its copy checks. Exit 3 no folder, 4 no staging folder,
+// 5 tar failed, 6 the unpacked files differ, 7 not renamed.
+const char *backendDeployScript = R"SH(d=$(dec "$1"); d=${d%X}
+dst=${d%/*}
+umask 077
+[ -d "$dst" ] || mkdir -p -- "$dst" 2>/dev/null
+[ -d "$dst" ] || exit 3
+if [ -d "$d" ] && [ ! -L "$d" ] && [ "$(sum "$d")" = "$2" ]; then cat >/dev/null; exit 0; fi
+s=$(mktemp -d "$dst/.staging-XXXXXX" 2>/dev/null) || exit 4
+tar -x -f - -C "$s" 2>/dev/null || { rm -rf -- "$s"; exit 5; }
+[ "$(sum "$s")" = "$2" ] || { rm -rf -- "$s"; exit 6; }
+chmod 700 -- "$s"
+if [ -e "$d" ] || [ -L "$d" ]; then
+  o="$dst/.old-$$-$(date +%s%N)"
+  mv -T -- "$d" "$o" 2>/dev/null && rm -rf -- "$o"
+fi
+if ! mv -T -- "$s" "$d" 2>/dev/null; then
+  rm -rf -- "$s"
+  [ "$(sum "$d")" = "$2" ] && exit 0
+  exit 7
+fi
+exit 0
+)SH";
+
+const char *ingotCliScript = R"SH(p=$(command -v ingot-cli 2>/dev/null)
+if [ -z "$p" ]; then
+  for q in "${HOME:-/nonexistent}/.local/bin/ingot-cli" /usr/local/bin/ingot-cli /usr/bin/ingot-cli /opt/ingot/bin/ingot-cli; do
+    [ -x "$q" ] && { p=$q; break; }
+  done
+fi
+[ -n "$p" ] || exit 10
+printf '%s' "$p"
+)SH";
+
+const char *probeScript =
+    "import json, sys, importlib.util as u\n"
+    "r = {'python': sys.version.split()[0]}\n"
+    "try:\n"
+    "    import torch\n"
+    "    r['torch'] = torch.__version__\n"
+    "except Exception as e:\n"
+    "    r['error'] = (type(e).__name__ + ': ' + str(e))[:300]\n"
+    "r['xla'] = u.find_spec('torch_xla') is not None\n"
+    "r['neuronx'] = u.find_spec('torch_neuronx') is not None\n"
+    "print(json.dumps(r))\n";
+
+QByteArray script(const char *body, const char *extra = nullptr)
+{
+    QByteArray s(kPrelude);
+    if (extra)
+        s += extra;
+    return s + body;
+}
+
+// The folder and the name of a clean absolute path ("/a/b" -> "/a", "b").
+bool splitPath(const QString &path, QString *parent, QString *name)
+{
+    const int slash = path.lastIndexOf(QLatin1Char('/'));
+    if (slash < 0)
+        return false;
+    *parent = slash == 0 ? QStringLiteral("/") : path.left(slash);
+    *name = path.mid(slash + 1);
+    return !name->isEmpty() && *name != QLatin1String(".") && *name != QLatin1String("..");
+}
+
+// What the host said, for a message: its stderr's first lines, escaped.
+QString said(const ShellResult &r)
+{
+    const QString text = QString::fromUtf8(r.err.trimmed().left(500));
+    return text.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(displayText(text));
+}
+
+bool backendFileWanted(const QString &rel)
+{
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"));
+    return plain.match(rel).hasMatch() && !rel.endsWith(QLatin1String(".pyc"))
+        && !rel.contains(QLatin1String("__pycache__")) && !rel.split(QLatin1Char('/')).contains(QStringLiteral(".."));
+}
+
+void putOctal(QByteArray &h, int at, int width, quint64 value)
+{
+    // width - 1 octal digits, zero padded, then NUL.
+    const QByteArray digits = QByteArray::number(value, 8).rightJustified(width - 1, '0');
+    for (int i = 0; i < width - 1; ++i)
+        h[at + i] = digits.at(digits.size() - (width - 1) + i);
+    h[at + width - 1] = '\0';
+}
+
+}  // namespace
+
+BackendBundle scanBackend(const QString &folder)
+{
+    BackendBundle b;
+    QStringList files;
+    QDirIterator it(folder, QDir::Files | QDir::NoSymLinks | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        it.next();
+        const QString rel = QDir(folder).relativeFilePath(it.filePath());
+        if (backendFileWanted(rel))
+            files << rel;
+    }
+    if (!files.contains(QStringLiteral("ingot_train/__init__.py"))) {
+        b.error = tr("%1 does not hold Ingot's training backend (ingot_train/__init__.py).").arg(displayName(folder));
+        return b;
+    }
+    // `find . -print0 | LC_ALL=C sort -z`: byte order of "./path".
+    std::sort(files.begin(), files.end(), [](const QString &x, const QString &y) { return x.toUtf8() < y.toUtf8(); });
+    QByteArray lines;
+    for (const QString &rel : std::as_const(files)) {
+        QFile f(folder + QLatin1Char('/') + rel);
+        if (!f.open(QIODevice::ReadOnly)) {
+            b.error = tr("Cannot read %1.").arg(displayName(f.fileName()));
+            return b;
+        }
+        QCryptographicHash h(QCryptographicHash::Sha256);
+        h.addData(&f);
+        lines += h.result().toHex() + "  ./" + rel.toUtf8() + '\n';
+    }
+    b.files = files;
+    b.hash = QString::fromLatin1(QCryptographicHash::hash(lines, QCryptographicHash::Sha256).toHex());
+    return b;
+}
+
+QByteArray tarBackend(const QString &folder, const QStringList &files)
+{
+    QByteArray tar;
+    for (const QString &rel : files) {
+        QFile f(folder + QLatin1Char('/') + rel);
+        if (!f.open(QIODevice::ReadOnly))
+            return {};
+        const QByteArray data = f.readAll();
+        QByteArray name = rel.toUtf8(), prefix;
+        if (name.size() > 100) {
+            const int cut = name.lastIndexOf('/', 155);
+            if (cut <= 0 || name.size() - cut - 1 > 100)
+                return {};
+            prefix = name.left(cut);
+            name = name.mid(cut + 1);
+        }
+        QByteArray h(512, '\0');
+        h.replace(0, name.size(), name);
+        putOctal(h, 100, 8, (QFileInfo(f).permissions() & QFileDevice::ExeOwner) ? 0755 : 0644);
+        putOctal(h, 108, 8, 0);
+        putOctal(h, 116, 8, 0);
+        putOctal(h, 124, 12, quint64(data.size()));
+        putOctal(h, 136, 12, quint64(std::max<qint64>(0, QFileInfo(f).lastModified().toSecsSinceEpoch())));
+        h[156] = '0';
+        h.replace(257, 6, QByteArray("ustar\0", 6));
+        h.replace(263, 2, "00");
+        h.replace(345, prefix.size(), prefix);
+        h.replace(148, 8, QByteArray(8, ' '));
+        quint32 sum = 0;
+        for (const char c : std::as_const(h))
+            sum += static_cast<unsigned char>(c);
+        const QByteArray chk = QByteArray::number(sum, 8).rightJustified(6, '0');
+        h.replace(148, 6, chk);
+        h[154] = '\0';
+        h[155] = ' ';
+        tar += h;
+        tar += data;
+        tar += QByteArray((512 - data.size() % 512) % 512, '\0');
+    }
+    tar += QByteArray(1024, '\0');
+    return tar;
+}
+
+ShellJobRunner::ShellJobRunner(std::shared_ptr<RemoteShell> shell, ShellJobRunnerOptions options)
+    : m_shell(std::move(shell)), m_options(std::move(options))
+{
+    if (m_options.where.isEmpty())
+        m_options.where = QStringLiteral("shell");
+    if (m_options.describe.isEmpty())
+        m_options.describe = m_shell->describe();
+    if (m_options.backendSource.isEmpty())
+        m_options.backendSource = backendLocation();
+}
+
+ShellJobRunner::~ShellJobRunner() = default;
+
+ShellResult ShellJobRunner::run(const char *body, const QVector<QByteArray> &args, const QByteArray &input,
+                                qint64 maxOut, int timeoutMs, const char *functions)
+{
+    ShellResult r = m_shell->run(script(body, functions), args, input, maxOut, timeoutMs);
+    QMutexLocker lock(&m_mutex);
+    m_unreachable = r.ran() ? QString() : tr("%1 cannot be reached: %2").arg(displayName(m_options.describe), r.error);
+    return r;
+}
+
+bool ShellJobRunner::open(QString *error)
+{
+    const ShellResult r = run(openScript, {}, {}, 1 << 16, smallTimeoutMs);
+    if (!r.ran()) {
+        *error = unreachable();
+        return false;
+    }
+    const QList<QByteArray> f = r.out.split('\0');
+    if (r.exitCode != 0 || f.size() < 4 || !f.at(0).startsWith('/')) {
+        *error = tr("%1 did not say where the home folder is.").arg(displayName(m_options.describe)) + said(r);
+        return false;
+    }
+    BackendBundle bundle = scanBackend(m_options.backendSource);
+    if (!bundle.error.isEmpty()) {
+        *error = bundle.error;
+        return false;
+    }
+    QMutexLocker lock(&m_mutex);
+    m_home = QDir::cleanPath(nameFromBytes(f.at(0)));
+    m_jobsRoot = m_options.jobsRoot.isEmpty()
+        ? QDir::cleanPath(nameFromBytes(f.at(1))) + QStringLiteral("/Ingot/ingot/jobs")
+        : QDir::cleanPath(m_options.jobsRoot);
+    m_cacheRoot = m_options.cacheRoot.isEmpty() ? QDir::cleanPath(nameFromBytes(f.at(2))) + QStringLiteral("/ingot")
+                                                : QDir::cleanPath(m_options.cacheRoot);
+    // $SSH_CONNECTION: "client-address client-port server-address server-port"; the server address is the one this
+    // connection reached, so the other hosts (reached the same way) can reach it too.
+    const QList<QByteArray> conn = f.at(3).simplified().split(' ');
+    m_reached = conn.size() == 4 ? QString::fromLatin1(conn.at(2)) : QString();
+    m_backendHash = bundle.hash;
+    m_backendFiles = bundle.files;
+    m_open = true;
+    return true;
+}
+
+bool ShellJobRunner::isOpen() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_open;
+}
+
+QString ShellJobRunner::jobsRoot() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_jobsRoot;
+}
+
+QString ShellJobRunner::backendDir() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_cacheRoot + QStringLiteral("/backend/") + m_backendHash;
+}
+
+QString ShellJobRunner::homeDir() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_home;
+}
+
+QString ShellJobRunner::masterAddress() const
+{
+    QMutexLocker lock(&m_mutex);
+    static const QRegularExpression address(QStringLiteral("^[0-9A-Fa-f.:]+$"));
+    return address.match(m_reached).hasMatch() ? m_reached : QStringLiteral("127.0.0.1");
+}
+
+QString ShellJobRunner::unreachable() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_unreachable;
+}
+
+bool ShellJobRunner::backendPresent(QString *error)
+{
+    const ShellResult r = run(backendCheckScript, {nameToBytes(backendDir()), m_backendHash.toLatin1()}, {}, 1 << 10,
+                              uploadTimeoutMs, backendSumFunction);
+    if (!r.ran()) {
+        *error = unreachable();
+        return false;
+    }
+    return r.exitCode == 0;
+}
+
+bool ShellJobRunner::prepareLaunch(QString *error)
+{
+    if (!isOpen()) {
+        *error = tr("%1 is not connected.").arg(displayName(m_options.describe));
+        return false;
+    }
+    {
+        QMutexLocker lock(&m_mutex);
+        if (m_backendChecked)
+            return true;
+    }
+    QString why;
+    if (backendPresent(&why)) {
+        QMutexLocker lock(&m_mutex);
+        m_backendChecked = true;
+        return true;
+    }
+    if (!why.isEmpty()) {
+        *error = why;
+        return false;
+    }
+    const QByteArray tar = tarBackend(m_options.backendSource, m_backendFiles);
+    if (tar.isEmpty()) {
+        *error = tr("Cannot pack the backend in %1.").arg(displayName(m_options.backendSource));
+        return false;
+    }
+    const ShellResult r = run(backendDeployScript, {nameToBytes(backendDir()), m_backendHash.toLatin1()}, tar, 1 << 16,
+                              uploadTimeoutMs, backendSumFunction);
+    if (!r.ran()) {
+        *error = tr("Copying the training backend to %1 failed: %2").arg(displayName(m_options.describe), r.error);
+        return false;
+    }
+    if (r.exitCode != 0) {
+        const QString where = displayName(m_options.describe + QLatin1Char(':') + backendDir());
+        switch (r.exitCode) {
+        case 3: *error = tr("Cannot create the folder for the training backend on %1.").arg(where); break;
+        case 5: *error = tr("Unpacking the training backend into %1 failed (is tar installed there?).").arg(where); break;
+        case 6: *error = tr("The training backend copied to %1 does not match its files here.").arg(where); break;
+        default: *error = tr("Cannot put the training backend in place at %1.").arg(where);
+        }
+        *error += said(r);
+        return false;
+    }
+    QMutexLocker lock(&m_mutex);
+    m_backendChecked = true;
+    return true;
+}
+
+bool ShellJobRunner::makeFolder(const QString &folder, QString *error)
+{
+    const ShellResult r = run(makeFolderScript, {nameToBytes(folder)});
+    if (!r.ran() || r.exitCode != 0) {
+        *error = r.ran() ? tr("Cannot create %1 on %2.").arg(displayName(folder), displayName(m_options.describe)) + said(r)
+                         : unreachable();
+        return false;
+    }
+    return true;
+}
+
+bool ShellJobRunner::writeFile(const QString &path, const QByteArray &data, bool executable, QString *error)
+{
+    const ShellResult r = run(writeScript, {nameToBytes(path), executable ? "1" : "0", QByteArray::number(data.size())},
+                              data, 1 << 16, uploadTimeoutMs);
+    if (!r.ran()) {
+        *error = unreachable();
+        return false;
+    }
+    if (r.exitCode != 0) {
+        const QString shown = displayName(path);
+        switch (r.exitCode) {
+        case 2: *error = tr("Refused to write %1: not an absolute path.").arg(shown); break;
+        case 3: *error = tr("Cannot write %1: its folder does not exist.").arg(shown); break;
+        case 5: *error = tr("Writing %1 was cut short; nothing was changed.").arg(shown); break;
+        case 6: *error = tr("Cannot write %1: a folder has that name.").arg(shown); break;
+        default: *error = tr("Cannot write %1 on %2.").arg(shown, displayName(m_options.describe));
+        }
+        *error += said(r);
+        return false;
+    }
+    return true;
+}
+
+bool ShellJobRunner::startDetached(const QString &scriptPath, const QString &folder, QString *error)
+{
+    const ShellResult r = run(startScript, {nameToBytes(scriptPath), nameToBytes(folder)});
+    if (!r.ran()) {
+        *error = unreachable();
+        return false;
+    }
+    if (r.exitCode != 0) {
+        *error = tr("Cannot start %1 on %2.").arg(displayName(scriptPath), displayName(m_options.describe)) + said(r);
+        return false;
+    }
+    return true;
+}
+
+FileChunk ShellJobRunner::readFile(const QString &path, qint64 offset, qint64 maxBytes)
+{
+    FileChunk c;
+    const ShellResult r = run(readScript,
+                              {nameToBytes(path), QByteArray::number(std::max<qint64>(0, offset)),
+                               QByteArray::number(std::max<qint64>(0, maxBytes))},
+                              {}, std::max<qint64>(0, maxBytes) + 64, smallTimeoutMs);
+    if (!r.ran()) {
+        c.error = unreachable();
+        return c;
+    }
+    switch (r.exitCode) {
+    case 0: break;
+    case 3: return c;
+    case 6: c.exists = true; c.error = tr("a symbolic link (not followed)"); return c;
+    case 7: c.exists = true; c.error = tr("not a regular file"); return c;
+    case 8: c.exists = true; c.error = tr("permission denied"); return c;
+    default: c.exists = true; c.error = tr("cannot be read") + said(r); return c;
+    }
+    const int nl = r.out.indexOf('\n');
+    bool ok = false;
+    c.size = nl > 0 ? r.out.left(nl).toLongLong(&ok) : 0;
+    if (!ok) {
+        c.error = tr("the host's answer is not in the expected form");
+        return c;
+    }
+    c.exists = true;
+    c.data = r.out.mid(nl + 1, int(std::min<qint64>(maxBytes, r.out.size())));
+    return c;
+}
+
+QStringList ShellJobRunner::listFiles(const QString &folder, int depth)
+{
+    QStringList out;
+    const ShellResult r = run(listScript, {nameToBytes(folder), QByteArray::number(std::max(0, depth) + 1)}, {},
+                              64 << 20, smallTimeoutMs);
+    if (!r.ran() || r.exitCode != 0)
+        return out;
+    const QList<QByteArray> names = r.out.split('\0');
+    for (const QByteArray &n : names) {
+        if (!n.isEmpty())
+            out << nameFromBytes(n);
+        if (out.size() > 100000)
+            break;
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+bool ShellJobRunner::removeTree(const QString &folder, const QString &root, QString *error)
+{
+    const QString cleanRoot = QDir::cleanPath(root), cleanFolder = QDir::cleanPath(folder);
+    QString parent, name;
+    if (!cleanRoot.startsWith(QLatin1Char('/')) || !cleanFolder.startsWith(cleanRoot + QLatin1Char('/'))
+        || !splitPath(cleanFolder, &parent, &name)) {
+        *error = tr("Refused to remove %1: it is not inside %2.").arg(displayName(folder), displayName(root));
+        return false;
+    }
+    const ShellResult r = run(removeScript, {nameToBytes(cleanRoot), nameToBytes(parent), nameToBytes(name)}, {}, 1 << 16,
+                              uploadTimeoutMs);
+    if (!r.ran()) {
+        *error = unreachable();
+        return false;
+    }
+    const QString shown = displayName(m_options.describe + QLatin1Char(':') + cleanFolder);
+    switch (r.exitCode) {
+    case 0: return true;
+    case 3: *error = tr("Cannot remove %1: it no longer exists.").arg(shown); break;
+    case 5: *error = tr("Refused to remove %1: not a folder (a link is never followed).").arg(shown); break;
+    case 7: *error = tr("Cannot remove %1: it could not be renamed aside.").arg(shown); break;
+    case 8: *error = tr("Refused to remove %1: it is not inside %2 (a link leads elsewhere).").arg(shown, displayName(root)); break;
+    default: *error = tr("Removing %1 stopped part-way; what is left is in a .ingot-removing-* folder beside it.").arg(shown);
+    }
+    return false;
+}
+
+qint64 ShellJobRunner::treeSize(const QString &folder)
+{
+    const ShellResult r = run(treeSizeScript, {nameToBytes(folder)}, {}, 1 << 10, uploadTimeoutMs);
+    return r.ran() && r.exitCode == 0 ? r.out.trimmed().toLongLong() : 0;
+}
+
+PathInfo ShellJobRunner::pathInfo(const QString &path)
+{
+    PathInfo p;
+    const ShellResult r = run(pathInfoScript, {nameToBytes(path)}, {}, 64, smallTimeoutMs);
+    if (!r.ran() || r.exitCode != 0 || !r.out.endsWith('.')) {
+        p.error = r.ran() ? tr("%1 could not be checked on %2.").arg(displayName(path), displayName(m_options.describe))
+                          : unreachable();
+        return p;
+    }
+    const QByteArray f = r.out;
+    p.isLink = f.contains('l');
+    p.exists = f.contains('e') || p.isLink;
+    p.isDir = f.contains('d');
+    p.isFile = f.contains('f');
+    p.isExecutable = f.contains('x');
+    return p;
+}
+
+ProcessState ShellJobRunner::processState(const ProcessIdentity &id)
+{
+    if (!id.isValid())
+        return ProcessState::Unknown;
+    const ShellResult r = run(procScript, {QByteArray::number(id.pid), id.bootId.toLatin1()}, {}, 1 << 16, smallTimeoutMs);
+    if (!r.ran() || r.exitCode == 9)
+        return ProcessState::Unknown;
+    if (r.exitCode != 0)
+        return ProcessState::Gone;
+    ProcessIdentity now;
+    char state = 0;
+    if (!parseProcStat(r.out.trimmed(), &now, &state) || now.pid != id.pid || now.startTime != id.startTime
+        || state == 'Z' || state == 'X')
+        return ProcessState::Gone;
+    return ProcessState::Running;
+}
+
+bool ShellJobRunner::signalProcess(const ProcessIdentity &id, int sig, QString *error)
+{
+    if (!id.isValid() || sig < 0 || sig > 64) {
+        *error = tr("Process %1 is not a process Ingot recorded.").arg(id.pid);
+        return false;
+    }
+    const ShellResult r = run(signalScript, {QByteArray::number(id.pid), QByteArray::number(id.startTime),
+                                             id.bootId.toLatin1(), QByteArray::number(sig)});
+    if (!r.ran()) {
+        *error = unreachable();
+        return false;
+    }
+    switch (r.exitCode) {
+    case 0: return true;
+    case 20: *error = tr("%1 restarted since the job started: process %2 is not the job's.").arg(displayName(m_options.describe)).arg(id.pid); break;
+    case 21: *error = tr("Process %1 has ended (its pid is not the job's launcher any more).").arg(id.pid); break;
+    case 9: *error = tr("%1 has no /proc: its processes cannot be checked.").arg(displayName(m_options.describe)); break;
+    default: *error = tr("Cannot signal process %1 on %2.").arg(id.pid).arg(displayName(m_options.describe)) + said(r);
+    }
+    return false;
+}
+
+int ShellJobRunner::signalJobGroup(qint64 pgid, const QString &jobId, int sig)
+{
+    if (pgid <= 1 || !isJobId(jobId) || sig < 0 || sig > 64)
+        return 0;
+    const ShellResult r = run(groupScript, {QByteArray::number(pgid), jobId.toLatin1(), QByteArray::number(sig)}, {},
+                              1 << 10, smallTimeoutMs);
+    return r.ran() && r.exitCode == 0 ? r.out.trimmed().toInt() : 0;
+}
+
+int ShellJobRunner::freePort(const QList<int> &taken, QString *error)
+{
+    const ShellResult r = run(portsScript, {}, {}, 64 << 20, smallTimeoutMs);
+    if (!r.ran()) {
+        *error = unreachable();
+        return 0;
+    }
+    if (r.exitCode != 0) {
+        *error = tr("%1 has no /proc/net/tcp: cannot find a free port for the rendezvous.").arg(displayName(m_options.describe));
+        return 0;
+    }
+    QSet<int> used;
+    for (const QByteArray &line : r.out.split('\n')) {
+        const int colon = line.lastIndexOf(':');
+        bool ok = false;
+        const int port = colon > 0 ? line.mid(colon + 1).trimmed().toInt(&ok, 16) : 0;
+        if (ok)
+            used.insert(port);
+    }
+    // Below the usual ephemeral range (32768-60999), so an outgoing connection does not take it meanwhile.
+    for (int attempt = 0; attempt < 1000; ++attempt) {
+        const int port = 20000 + int(QRandomGenerator::global()->bounded(12000));
+        if (port != 29400 && !used.contains(port) && !taken.contains(port))
+            return port;
+    }
+    *error = tr("No free TCP port on %1 for the rendezvous.").arg(displayName(m_options.describe));
+    return 0;
+}
+
+QVector<PythonInfo> ShellJobRunner::detectPythons(const std::atomic_bool *stop)
+{
+    QVector<PythonInfo> out;
+    if (stop && stop->load())
+        return out;
+    const ShellResult r = run(pythonsScript, {QByteArray(probeScript)}, {}, 4 << 20, 3 * 60 * 1000);
+    if (!r.ran() || r.exitCode != 0)
+        return out;
+    const QList<QByteArray> f = r.out.split('\0');
+    for (int i = 0; i + 1 < f.size(); i += 2) {
+        PythonInfo info;
+        info.path = nameFromBytes(f.at(i));
+        const QJsonObject o = QJsonDocument::fromJson(f.at(i + 1)).object();
+        if (o.isEmpty()) {
+            info.error = tr("does not run Python 3 (or did not answer within 60 s)");
+        } else {
+            info.version = o.value(QLatin1String("python")).toString();
+            info.torchVersion = o.value(QLatin1String("torch")).toString();
+            info.error = o.value(QLatin1String("error")).toString();
+            info.hasTorchXla = o.value(QLatin1String("xla")).toBool();
+            info.hasTorchNeuronx = o.value(QLatin1String("neuronx")).toBool();
+        }
+        out << info;
+    }
+    return out;
+}
+
+QString ShellJobRunner::bootId()
+{
+    const ShellResult r = run(bootScript, {}, {}, 1 << 10, smallTimeoutMs);
+    return r.ran() && r.exitCode == 0 ? QString::fromLatin1(r.out.trimmed()) : QString();
+}
+
+QString ShellJobRunner::findIngotCli(QString *error)
+{
+    const ShellResult r = run(ingotCliScript, {}, {}, 1 << 16, smallTimeoutMs);
+    if (!r.ran()) {
+        *error = unreachable();
+        return {};
+    }
+    return r.exitCode == 0 ? nameFromBytes(r.out) : QString();
+}
+
+int ShellJobRunner::runIngotCli(const QString &ingotCli, const QStringList &args, int timeoutMs, QByteArray *output,
+                                QString *error)
+{
+    // $1 the program, then its arguments: each decoded, then exec'd with them.
+    static const char body[] = "p=$(dec \"$1\"); p=${p%X}; shift\n"
+                               "n=$#; i=0\n"
+                               "while [ \"$i\" -lt \"$n\" ]; do v=$(dec \"$1\"); shift; set -- \"$@\" \"${v%X}\"; i=$((i + 1)); done\n"
+                               "exec \"$p\" \"$@\" 2>&1 </dev/null\n";
+    QVector<QByteArray> a{nameToBytes(ingotCli)};
+    for (const QString &x : args)
+        a << nameToBytes(x);
+    const ShellResult r = run(body, a, {}, 16 << 20, timeoutMs);
+    if (!r.ran()) {
+        *error = unreachable();
+        return -1;
+    }
+    *output = r.out;
+    return r.exitCode;
+}
+
+}  // namespace ingot
