@@ -1,10 +1,16 @@
 #include "services/jobs/jobservice.h"
 
+#include <QDateTime>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileSystemWatcher>
 
 namespace ingot {
+
+namespace {
+// How long a remote job recorded here is kept although its host does not list it (yet).
+constexpr qint64 kIndexGraceMs = 10 * 60 * 1000;
+}  // namespace
 
 struct JobService::Followed {
     QString where;                          // "local" or the job's host
@@ -149,9 +155,12 @@ void JobService::refreshHistory()
                         all << s;
                     }
                     if (runner->unreachable().isEmpty()) {
+                        // Removed there: nothing left to show. Not a job launched moments ago: its folder may not
+                        // be written yet when this listing ran (the index changes first and wakes this refresh).
+                        const qint64 now = QDateTime::currentMSecsSinceEpoch();
                         for (const JobRecordFile &r : recorded)
-                            if (r.where == host && !listed.contains(r.id))
-                                RemoteJobIndex(index).remove(r.id);  // removed there: nothing left to show
+                            if (r.where == host && !listed.contains(r.id) && now - r.createdMs > kIndexGraceMs)
+                                RemoteJobIndex(index).remove(r.id);
                         continue;
                     }
                     error = runner->unreachable();

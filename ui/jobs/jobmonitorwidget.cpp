@@ -459,8 +459,12 @@ void JobMonitor::updateActions()
     m_resume->setToolTip(m_checkpoint.isEmpty() ? tr("No checkpoint-N in the output folder to resume from")
                                                 : tr("Resume from %1").arg(displayName(m_checkpoint)));
     m_consolidate->setEnabled(ended && m_outputExists);
-    m_openOutput->setEnabled(hasRecord() && m_outputExists);
-    m_openOutput->setToolTip(hasRecord() ? displayName(m_record.outputDir) : QString());
+    // A remote job's output is a folder on its host: there is nothing to open here (the tooltip says where).
+    const bool here = !hasRecord() || m_record.where == QLatin1String("local");
+    m_openOutput->setEnabled(hasRecord() && here && m_outputExists);
+    m_openOutput->setToolTip(!hasRecord() ? QString()
+                             : here      ? displayName(m_record.outputDir)
+                                         : tr("On %1: %2").arg(displayName(m_record.where), displayName(m_record.outputDir)));
     m_launchAgain->setEnabled(hasRecord());
 }
 
