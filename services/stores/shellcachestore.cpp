@@ -7,6 +7,9 @@
 #include <QDir>
 #include <QMutexLocker>
 
+#include <algorithm>
+#include <limits>
+
 namespace ingot {
 
 namespace {
@@ -133,12 +136,20 @@ done
 exit 0
 )SH";
 
+// Numbers from the host are not trusted: a time or a block count beyond any disk's saturates instead of overflowing.
+constexpr qint64 kMaxSeconds = std::numeric_limits<qint64>::max() / 1000 - 1;
+
 qint64 timeMs(const QByteArray &t)
 {
     const int dot = t.indexOf('.');
-    const qint64 sec = (dot < 0 ? t : t.left(dot)).toLongLong();
+    const qint64 sec = std::clamp<qint64>((dot < 0 ? t : t.left(dot)).toLongLong(), -kMaxSeconds, kMaxSeconds);
     const QByteArray frac = dot < 0 ? QByteArray() : QByteArray(t.mid(dot + 1) + "000").left(3);
     return sec * 1000 + (t.startsWith('-') ? -frac.toLongLong() : frac.toLongLong());
+}
+
+qint64 blocksToBytes(const QByteArray &blocks)
+{
+    return std::clamp<qint64>(blocks.toLongLong(), 0, std::numeric_limits<qint64>::max() / 512) * 512;
 }
 
 QString parentOf(const QString &rel)
@@ -218,7 +229,7 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
                                  : StoreEntry::Type::Other;
             const bool link = e.type == StoreEntry::Type::Symlink;
             e.size = link ? 0 : f.at(i + 3).toLongLong();
-            e.allocated = link ? 0 : f.at(i + 4).toLongLong() * 512;
+            e.allocated = link ? 0 : blocksToBytes(f.at(i + 4));
             e.mtimeMs = timeMs(f.at(i + 5));
             e.atimeMs = link ? 0 : timeMs(f.at(i + 6));
             e.ctimeMs = timeMs(f.at(i + 7));
@@ -237,6 +248,10 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
             i += 8;
         } else if (tag == "U" && need(2)) {
             const QString rel = nameFromBytes(f.at(i + 1));
+            if (!rel.isEmpty() && !isSafeRelativePath(rel)) {
+                *error = tr("the listing holds a path that leaves the root: %1").arg(displayName(rel));
+                return false;
+            }
             ListResult &l = ensureFolder(rel);
             l.ok = false;
             l.entries.clear();

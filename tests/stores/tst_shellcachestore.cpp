@@ -167,6 +167,14 @@ private Q_SLOTS:
                                                &tree, &error));
         QVERIFY(error.contains(QStringLiteral("leaves the root")));
         QVERIFY(!ShellCacheStore::parseListing(records({"F", "f"}), &tree, &error));  // cut short, no root
+        // Found by fuzzing: an unreadable-folder record outside the root, and times and sizes beyond any disk's.
+        QVERIFY(!ShellCacheStore::parseListing(records({"R", "/r", "1:2", "U", "../x"}), &tree, &error));
+        QVERIFY(error.contains(QStringLiteral("leaves the root")));
+        QVERIFY(ShellCacheStore::parseListing(records({"R", "/r", "1:2", "F", "d", "", "1", "99999999999999999999", "170000000700000000.5",
+                                                       "-170000000700000000.5", "1"}),
+                                              &tree, &error));
+        QVERIFY(tree.folders.value(QString()).self.mtimeMs > 0);
+        QVERIFY(tree.folders.value(QString()).self.atimeMs < 0);
         QVERIFY2(ShellCacheStore::parseListing(records({"R", "/r", "1:2", "F", "d", "", "4096", "8", "1.5", "1.5", "1.5"}),
                                                &tree, &error), qPrintable(error));
         QCOMPARE(tree.folders.value(QString()).self.mtimeMs, 1500);
