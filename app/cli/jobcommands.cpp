@@ -239,41 +239,8 @@ int cmdLaunch(const Invocation &in)
 
 int cmdList(const Invocation &in)
 {
-    JobManager jobs = manager();
     QStringList warnings;
-    QVector<JobSummary> all = jobs.list(&warnings);
-    // The hosts this machine launched jobs on: their whole jobs folders; a host that cannot be used keeps its jobs
-    // listed as unknown.
-    const QVector<JobRecordFile> recorded = RemoteJobIndex().all(&warnings);
-    QStringList hosts;
-    for (const JobRecordFile &r : recorded)
-        if (!hosts.contains(r.where))
-            hosts << r.where;
-    for (const QString &host : std::as_const(hosts)) {
-        QString error;
-        SshError why = SshError::None;
-        const std::shared_ptr<JobRunner> runner = runners().runner(host, &error, &why);
-        QSet<QString> listed;
-        if (runner) {
-            for (const JobSummary &s : JobManager(runner, runners().lookup()).list(&warnings)) {
-                listed.insert(s.record.id);
-                all << s;
-            }
-            error = runner->unreachable();
-        }
-        if (!error.isEmpty())
-            warnings << CliText::tr("%1: %2").arg(host, error);
-        for (const JobRecordFile &r : recorded) {
-            if (r.where != host || listed.contains(r.id) || (runner && error.isEmpty()))
-                continue;
-            JobSummary s;
-            s.record = r;
-            s.status.startedAt = double(r.createdMs) / 1000.0;
-            s.status.unreachable = error;
-            all << s;
-        }
-    }
-    std::sort(all.begin(), all.end(), [](const JobSummary &a, const JobSummary &b) { return a.record.id > b.record.id; });
+    const QVector<JobSummary> all = listEveryJob(runners().local(), runners().lookup(), RemoteJobIndex(), {}, &warnings, false);
     for (const QString &w : warnings)
         err(CliText::tr("warning: %1").arg(w));
     if (in.json) {

@@ -1,4 +1,5 @@
 #include "services/jobs/jobmanager.h"
+#include "services/jobs/remotejobindex.h"
 
 #include "services/util/names.h"
 
@@ -529,6 +530,60 @@ JobStatus statusFromJson(const QJsonObject &o)
     for (const QJsonValue &v : o.value(QLatin1String("warnings")).toArray())
         s.warnings << v.toString();
     return s;
+}
+
+}  // namespace ingot
+
+namespace ingot {
+
+QVector<JobSummary> listEveryJob(const std::shared_ptr<JobRunner> &local, const RunnerLookup &lookup,
+                                 const RemoteJobIndex &index, const QSet<QString> &followed, QStringList *warnings,
+                                 bool pruneIndex, const std::function<bool()> &stopped)
+{
+    // How long a remote job recorded here is kept although its host does not list it (yet).
+    constexpr qint64 graceMs = 10 * 60 * 1000;
+    QVector<JobSummary> all = JobManager(local, lookup).list(warnings, followed);
+    if (lookup) {
+        const QVector<JobRecordFile> recorded = index.all(warnings);
+        QStringList hosts;
+        for (const JobRecordFile &r : recorded)
+            if (!hosts.contains(r.where))
+                hosts << r.where;
+        for (const QString &host : std::as_const(hosts)) {
+            if (stopped && stopped())
+                break;
+            QString error;
+            const std::shared_ptr<JobRunner> runner = lookup(host, &error);
+            QSet<QString> listed;
+            if (runner) {
+                for (JobSummary &s : JobManager(runner, lookup).list(warnings, followed)) {
+                    listed.insert(s.record.id);
+                    all << s;
+                }
+                error = runner->unreachable();
+            }
+            if (error.isEmpty()) {
+                const qint64 now = QDateTime::currentMSecsSinceEpoch();
+                for (const JobRecordFile &r : recorded)
+                    if (pruneIndex && r.where == host && !listed.contains(r.id) && now - r.createdMs > graceMs)
+                        RemoteJobIndex(index).remove(r.id);
+                continue;
+            }
+            if (warnings)
+                *warnings << QStringLiteral("%1: %2").arg(host, error);
+            for (const JobRecordFile &r : recorded) {
+                if (r.where != host || listed.contains(r.id))
+                    continue;
+                JobSummary s;
+                s.record = r;
+                s.status.startedAt = double(r.createdMs) / 1000.0;
+                s.status.unreachable = error;
+                all << s;
+            }
+        }
+    }
+    std::sort(all.begin(), all.end(), [](const JobSummary &a, const JobSummary &b) { return a.record.id > b.record.id; });
+    return all;
 }
 
 }  // namespace ingot

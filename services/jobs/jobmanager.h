@@ -88,6 +88,17 @@ private:
     RunnerLookup m_lookup;
 };
 
+class RemoteJobIndex;
+
+// Every job this machine knows: `local`'s, then the whole jobs folder of each host the index records jobs on
+// (through `lookup`; jobs started there by others too). A host that cannot be used keeps its recorded jobs listed,
+// their status saying why (status.unreachable) and a warning. With `pruneIndex`, jobs that a host that answered no
+// longer has are forgotten by the index (not ones recorded moments ago: their folder may not be written yet).
+// `stopped` ends it early. Newest first. Blocking.
+QVector<JobSummary> listEveryJob(const std::shared_ptr<JobRunner> &local, const RunnerLookup &lookup,
+                                 const RemoteJobIndex &index, const QSet<QString> &followed, QStringList *warnings,
+                                 bool pruneIndex, const std::function<bool()> &stopped = {});
+
 // The Python interpreters where `runner` runs jobs (detected once a process; blocking).
 QVector<PythonInfo> detectedPythons(JobRunner &runner, const std::atomic_bool *stop = nullptr);
 

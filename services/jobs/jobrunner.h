@@ -47,6 +47,10 @@ struct PythonInfo {
     bool usable() const { return !torchVersion.isEmpty(); }
 };
 
+// What a runner asks each Python candidate (python -c): one JSON line with its version, torch's version or why torch
+// does not import, and whether torch_xla and torch_neuronx are installed.
+extern const char *const pythonProbeScript;
+
 class JobRunner
 {
 public:

@@ -1,16 +1,13 @@
 #include "services/jobs/jobservice.h"
 
 #include <QDateTime>
+#include <QSet>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileSystemWatcher>
 
 namespace ingot {
 
-namespace {
-// How long a remote job recorded here is kept although its host does not list it (yet).
-constexpr qint64 kIndexGraceMs = 10 * 60 * 1000;
-}  // namespace
 
 struct JobService::Followed {
     QString where;                          // "local" or the job's host
@@ -134,57 +131,20 @@ void JobService::refreshHistory()
     m_historyTask = runTask(
         this,
         [local, lookup, index, followed](TaskControl &c) {
-            QVector<JobSummary> all = JobManager(local, lookup).list(nullptr, followed);
-            if (!lookup)
-                return all;
-            // Each host this machine launched jobs on: its whole jobs folder (jobs started there by others too).
-            const QVector<JobRecordFile> recorded = index.all();
-            QStringList hosts;
-            for (const JobRecordFile &r : recorded)
-                if (!hosts.contains(r.where))
-                    hosts << r.where;
-            for (const QString &host : std::as_const(hosts)) {
-                if (c.isStopped())
-                    break;
-                QString error;
-                const std::shared_ptr<JobRunner> runner = lookup(host, &error);
-                QSet<QString> listed;
-                if (runner) {
-                    for (JobSummary &s : JobManager(runner, lookup).list(nullptr, followed)) {
-                        listed.insert(s.record.id);
-                        all << s;
-                    }
-                    if (runner->unreachable().isEmpty()) {
-                        // Removed there: nothing left to show. Not a job launched moments ago: its folder may not
-                        // be written yet when this listing ran (the index changes first and wakes this refresh).
-                        const qint64 now = QDateTime::currentMSecsSinceEpoch();
-                        for (const JobRecordFile &r : recorded)
-                            if (r.where == host && !listed.contains(r.id) && now - r.createdMs > kIndexGraceMs)
-                                RemoteJobIndex(index).remove(r.id);
-                        continue;
-                    }
-                    error = runner->unreachable();
-                }
-                for (const JobRecordFile &r : recorded) {
-                    if (r.where != host || listed.contains(r.id))
-                        continue;
-                    JobSummary s;
-                    s.record = r;
-                    s.status.startedAt = double(r.createdMs) / 1000.0;
-                    s.status.unreachable = error;
-                    all << s;
-                }
-            }
-            std::sort(all.begin(), all.end(),
-                      [](const JobSummary &a, const JobSummary &b) { return a.record.id > b.record.id; });
-            return all;
+            return listEveryJob(local, lookup, index, followed, nullptr, true, [&c] { return c.isStopped(); });
         },
         [this](QVector<JobSummary> list) {
-            // Jobs that are followed show their live status; running ones are followed (re-attach).
+            // Jobs that are followed show their live status; running ones are followed (re-attach), and so is a job
+            // that ran when its host went out of reach and ended meanwhile: read to its end once it is back.
+            QSet<QString> wasOutOfReach;
+            for (const JobSummary &old : std::as_const(m_history))
+                if (!old.status.unreachable.isEmpty() && !isFinal(old.status.state))
+                    wasOutOfReach.insert(old.record.id);
             for (JobSummary &s : list) {
                 if (const auto f = m_followed.value(s.record.id)) {
                     s.status = f->status;
-                } else if (!isFinal(s.status.state) && s.status.unreachable.isEmpty()) {
+                } else if (s.status.unreachable.isEmpty()
+                           && (!isFinal(s.status.state) || wasOutOfReach.contains(s.record.id))) {
                     watch(s.record.id, s.record.where);
                 }
             }

@@ -102,7 +102,9 @@ bool environHas(qint64 pid, const QByteArray &entry)
     return env.startsWith(withEnd) || env.contains(QByteArray(QByteArray(1, '\0') + withEnd));
 }
 
-const char *probeScript =
+}  // namespace
+
+const char *const pythonProbeScript =
     "import json, sys, importlib.util as u\n"
     "r = {'python': sys.version.split()[0]}\n"
     "try:\n"
@@ -114,13 +116,15 @@ const char *probeScript =
     "r['neuronx'] = u.find_spec('torch_neuronx') is not None\n"
     "print(json.dumps(r))\n";
 
+namespace {
+
 PythonInfo probePython(const QString &path)
 {
     PythonInfo info;
     info.path = path;
     QProcess p;
     p.setProgram(path);
-    p.setArguments({QStringLiteral("-c"), QString::fromLatin1(probeScript)});
+    p.setArguments({QStringLiteral("-c"), QString::fromLatin1(pythonProbeScript)});
     p.setStandardInputFile(QProcess::nullDevice());
     p.start();
     if (!p.waitForFinished(30000)) {

@@ -284,17 +284,6 @@ fi
 printf '%s' "$p"
 )SH";
 
-const char *probeScript =
-    "import json, sys, importlib.util as u\n"
-    "r = {'python': sys.version.split()[0]}\n"
-    "try:\n"
-    "    import torch\n"
-    "    r['torch'] = torch.__version__\n"
-    "except Exception as e:\n"
-    "    r['error'] = (type(e).__name__ + ': ' + str(e))[:300]\n"
-    "r['xla'] = u.find_spec('torch_xla') is not None\n"
-    "r['neuronx'] = u.find_spec('torch_neuronx') is not None\n"
-    "print(json.dumps(r))\n";
 
 QByteArray script(const char *body, const char *extra = nullptr)
 {
@@ -798,7 +787,7 @@ QVector<PythonInfo> ShellJobRunner::detectPythons(const std::atomic_bool *stop)
     QVector<PythonInfo> out;
     if (stop && stop->load())
         return out;
-    const ShellResult r = run(pythonsScript, {QByteArray(probeScript)}, {}, 4 << 20, 3 * 60 * 1000);
+    const ShellResult r = run(pythonsScript, {QByteArray(pythonProbeScript)}, {}, 4 << 20, 3 * 60 * 1000);
     if (!r.ran() || r.exitCode != 0)
         return out;
     const QList<QByteArray> f = r.out.split('\0');

@@ -9,6 +9,7 @@
 #include "services/stores/remoteshell.h"
 #include "services/util/names.h"
 #include "services/jobs/trainerlog.h"
+#include "tests/support/jobsupport.h"
 #include "tests/support/testsupport.h"
 
 #include <QDir>
@@ -55,22 +56,6 @@ JobSpec tinySpec(int nproc, int tp, int maxSteps)
     s.tensorParallel = tp;
     s.maxSteps = maxSteps;
     return s;
-}
-
-// Follows until `until` is true or the job ends; returns the follower's final status.
-JobStatus follow(JobFollower &f, int timeoutMs, const std::function<bool(const JobFollower &)> &until = {})
-{
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < timeoutMs) {
-        const JobFollower::Update u = f.poll();
-        if (until && until(f))
-            break;
-        if (u.caughtUp && isFinal(f.status().state))
-            break;
-        QTest::qWait(100);
-    }
-    return f.status();
 }
 
 // The shell the runner talks through, with what crossed it counted, and a transport that can drop the end of what
@@ -179,7 +164,7 @@ private Q_SLOTS:
         QVERIFY(plan.record.port > 0 && plan.record.port != 29400);
         QVERIFY(plan.commandLine.contains(QStringLiteral("--master_port=%1").arg(plan.record.port)));
         auto f = follower(id);
-        const JobStatus st = follow(*f, 120000);
+        const JobStatus st = test::followJob(*f, 120000);
         QCOMPARE(jobStateName(st.state), QStringLiteral("finished"));
         // Detached: a session and process group of its own, not Ingot's.
         QVERIFY(st.pids.launcher.isValid());
@@ -216,13 +201,13 @@ private Q_SLOTS:
         const QString id = launch(tinySpec(2, 1, 2000), &plan);
         QVERIFY(!id.isEmpty());
         auto f = follower(id);
-        follow(*f, 120000, [](const JobFollower &x) { return x.status().step >= 3; });
+        test::followJob(*f, 120000, [](const JobFollower &x) { return x.status().step >= 3; });
         QVERIFY(f->status().step >= 3);
         QString message;
         QCOMPARE(JobManager(m_runner).stop(id, false, &message), JobManager::StopResult::Signalled);
         // A second Stop within the grace period does not kill.
         QCOMPARE(JobManager(m_runner).stop(id, false, &message), JobManager::StopResult::Signalled);
-        const JobStatus st = follow(*f, 120000);
+        const JobStatus st = test::followJob(*f, 120000);
         QCOMPARE(jobStateName(st.state), QStringLiteral("stopped"));
         const QString checkpoint = plan.record.outputDir + QStringLiteral("/checkpoint-%1").arg(st.step);
         QCOMPARE(st.lastCheckpoint, checkpoint);
@@ -235,7 +220,7 @@ private Q_SLOTS:
         const QString id2 = launch(resume, &plan2);
         QVERIFY(!id2.isEmpty());
         auto f2 = follower(id2);
-        QCOMPARE(jobStateName(follow(*f2, 120000).state), QStringLiteral("finished"));
+        QCOMPARE(jobStateName(test::followJob(*f2, 120000).state), QStringLiteral("finished"));
         QVERIFY(!f2->metrics().isEmpty());
         QCOMPARE(f2->metrics().first().step, st.step + 1);
     }
@@ -245,10 +230,10 @@ private Q_SLOTS:
         const QString id = launch(tinySpec(2, 1, 100000));
         QVERIFY(!id.isEmpty());
         auto f = follower(id);
-        follow(*f, 120000, [](const JobFollower &x) { return x.status().step >= 1; });
+        test::followJob(*f, 120000, [](const JobFollower &x) { return x.status().step >= 1; });
         QString message;
         QCOMPARE(JobManager(m_runner).stop(id, true, &message), JobManager::StopResult::Killed);
-        const JobStatus st = follow(*f, 60000);
+        const JobStatus st = test::followJob(*f, 60000);
         QCOMPARE(jobStateName(st.state), QStringLiteral("stopped"));
         QVERIFY(st.reason.contains(QLatin1String("status")) || st.reason.contains(QLatin1String("Killed")));
         // No process of the job is left.
@@ -295,7 +280,7 @@ private Q_SLOTS:
         const QString id = launch(s);
         QVERIFY(!id.isEmpty());
         auto f = follower(id);
-        const JobStatus st = follow(*f, 120000);
+        const JobStatus st = test::followJob(*f, 120000);
         QCOMPARE(jobStateName(st.state), QStringLiteral("failed"));
         QVERIFY2(st.reason.contains(QLatin1String("is not UTF-8 text")), qPrintable(st.reason));
         QVERIFY(st.exitStatus != 0);
@@ -312,7 +297,7 @@ private Q_SLOTS:
         const QString id = launch(s);
         QVERIFY(!id.isEmpty());
         auto f = follower(id);
-        const JobStatus st = follow(*f, 30000);
+        const JobStatus st = test::followJob(*f, 30000);
         QCOMPARE(jobStateName(st.state), QStringLiteral("failed"));
         QVERIFY2(st.reason.contains(QLatin1String("No module named 'torch'")), qPrintable(st.reason));
         QCOMPARE(st.exitStatus, 1);
@@ -340,7 +325,7 @@ if rank == 0:
         const QString id = launch(s);
         QVERIFY(!id.isEmpty());
         auto f = follower(id);
-        const JobStatus st = follow(*f, 120000);
+        const JobStatus st = test::followJob(*f, 120000);
         QCOMPARE(jobStateName(st.state), QStringLiteral("finished"));
         QCOMPARE(f->metrics().size(), 5);
         for (int i = 0; i < 5; ++i) {
@@ -373,13 +358,13 @@ if rank == 0:
         const QString id = launch(tinySpec(1, 1, 60));
         QVERIFY(!id.isEmpty());
         auto first = follower(id);
-        follow(*first, 120000, [](const JobFollower &x) { return x.status().step >= 5; });
+        test::followJob(*first, 120000, [](const JobFollower &x) { return x.status().step >= 5; });
         first.reset();  // Ingot closes while the job runs
         auto again = follower(id);
         again->poll();
         QVERIFY(again->metrics().size() >= 5);  // everything so far, at once
         QCOMPARE(again->metrics().first().step, 1);
-        const JobStatus st = follow(*again, 120000);
+        const JobStatus st = test::followJob(*again, 120000);
         QCOMPARE(jobStateName(st.state), QStringLiteral("finished"));
         QCOMPARE(again->metrics().size(), 60);
     }
@@ -392,7 +377,7 @@ if rank == 0:
         const QString id = launch(s, &plan);
         QVERIFY(!id.isEmpty());
         auto f = follower(id);
-        QCOMPARE(jobStateName(follow(*f, 120000).state), QStringLiteral("finished"));
+        QCOMPARE(jobStateName(test::followJob(*f, 120000).state), QStringLiteral("finished"));
         JobManager jobs(m_runner);
         const RemovePreview keep = jobs.previewRemove(id, false);
         QVERIFY(keep.refusal.isEmpty());

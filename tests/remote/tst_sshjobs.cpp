@@ -12,6 +12,7 @@
 #include "services/remote/sshjobrunner.h"
 #include "services/util/appsettings.h"
 #include "tests/support/testsshd.h"
+#include "tests/support/jobsupport.h"
 #include "tests/support/testsupport.h"
 
 #include <QDir>
@@ -54,21 +55,6 @@ JobSpec tinySpec(int nproc, int maxSteps)
     s.nprocPerNode = nproc;
     s.maxSteps = maxSteps;
     return s;
-}
-
-JobStatus follow(JobFollower &f, int timeoutMs, const std::function<bool(const JobFollower &)> &until = {})
-{
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < timeoutMs) {
-        const JobFollower::Update u = f.poll();
-        if (until && until(f))
-            break;
-        if (u.caughtUp && isFinal(f.status().state))
-            break;
-        QTest::qWait(100);
-    }
-    return f.status();
 }
 
 }  // namespace
@@ -211,7 +197,7 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(JobManager(host).load(id, &r, &error), qPrintable(error));
         JobFollower f(host, r);
-        const JobStatus st = follow(f, 120000);
+        const JobStatus st = test::followJob(f, 120000);
         QCOMPARE(jobStateName(st.state), QStringLiteral("finished"));
         QCOMPARE(st.step, 5);
         QCOMPARE(f.metrics().size(), 5);
@@ -279,7 +265,7 @@ private Q_SLOTS:
         const QString id = launch(host, tinySpec(2, 5000), &plan);
         QVERIFY(!id.isEmpty());
         JobFollower f(host, plan.record);
-        follow(f, 120000, [](const JobFollower &x) { return x.status().step >= 2; });
+        test::followJob(f, 120000, [](const JobFollower &x) { return x.status().step >= 2; });
         QVERIFY(f.status().step >= 2);
         // ingot-cli finds the remote job by id.
         QByteArray out, err;
@@ -288,7 +274,7 @@ private Q_SLOTS:
         QCOMPARE(status.value(QLatin1String("where")).toString(), m_a->alias());
         QVERIFY(status.value(QLatin1String("alive")).toBool());
         QCOMPARE(runCli({QStringLiteral("job"), QStringLiteral("stop"), id, QStringLiteral("--wait")}, &out, &err), 9);
-        const JobStatus st = follow(f, 120000);
+        const JobStatus st = test::followJob(f, 120000);
         QCOMPARE(jobStateName(st.state), QStringLiteral("stopped"));
         const QString checkpoint = plan.record.outputDir + QStringLiteral("/checkpoint-%1").arg(st.step);
         QCOMPARE(st.lastCheckpoint, checkpoint);
@@ -316,7 +302,7 @@ private Q_SLOTS:
         QVERIFY(plan.otherNodes.first().record.argv.contains(QStringLiteral("--node_rank=1")));
         QVERIFY(plan.otherNodes.first().record.argv.contains(QStringLiteral("--master_addr=127.0.0.1")));
         JobFollower f(a, plan.record, m_runners->lookup());
-        const JobStatus st = follow(f, 180000);
+        const JobStatus st = test::followJob(f, 180000);
         QVERIFY2(st.state == JobState::Finished, qPrintable(st.reason + QLatin1Char(' ') + st.reasonDetail));
         QCOMPARE(f.ranks(), (QList<int>{0, 1}));  // one monitor, every node's ranks
         QCOMPARE(f.nodePids().size(), 2);
@@ -328,7 +314,7 @@ private Q_SLOTS:
         const QString id1 = launch(m_runners->local(), single, &plan1);
         QVERIFY(!id1.isEmpty());
         JobFollower f1(m_runners->local(), plan1.record);
-        QCOMPARE(jobStateName(follow(f1, 120000).state), QStringLiteral("finished"));
+        QCOMPARE(jobStateName(test::followJob(f1, 120000).state), QStringLiteral("finished"));
         const QVector<double> two = losses(spec.outputDir), one = losses(single.outputDir);
         QCOMPARE(two.size(), 6);
         QCOMPARE(two, one);

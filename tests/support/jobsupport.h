@@ -4,9 +4,13 @@
 #include "services/jobs/jobmanager.h"
 
 #include <QDirIterator>
+#include <QElapsedTimer>
+#include <QTest>
 #include <QFile>
 #include <QStringList>
 #include <QThread>
+
+#include <functional>
 
 namespace ingot::test {
 
@@ -56,6 +60,22 @@ inline JobStatus waitForEnd(JobManager &jobs, const QString &id, int timeoutMs =
 }
 
 // A rank's stdout.log as torchrun wrote it (logs/<run>/attempt_N/<rank>/stdout.log).
+// Polls `f` until `until` is true or the job ended and was read to the end (or `timeoutMs`); its final status.
+inline JobStatus followJob(JobFollower &f, int timeoutMs, const std::function<bool(const JobFollower &)> &until = {})
+{
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < timeoutMs) {
+        const JobFollower::Update u = f.poll();
+        if (until && until(f))
+            break;
+        if (u.caughtUp && isFinal(f.status().state))
+            break;
+        QTest::qWait(100);
+    }
+    return f.status();
+}
+
 inline QByteArray rankLog(const JobPaths &paths, int rank, const QString &name)
 {
     QDirIterator it(paths.logsDir(), {name}, QDir::Files, QDirIterator::Subdirectories);
