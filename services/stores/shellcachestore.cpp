@@ -8,6 +8,7 @@
 #include <QMutexLocker>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 namespace ingot {
@@ -139,15 +140,15 @@ exit 0
 // Numbers from the host are not trusted: a time or a block count beyond any disk's saturates instead of overflowing.
 constexpr qint64 kMaxSeconds = std::numeric_limits<qint64>::max() / 1000 - 1;
 
-qint64 timeMs(const QByteArray &t)
+qint64 timeMs(QByteArrayView t)
 {
     const int dot = t.indexOf('.');
-    const qint64 sec = std::clamp<qint64>((dot < 0 ? t : t.left(dot)).toLongLong(), -kMaxSeconds, kMaxSeconds);
-    const QByteArray frac = dot < 0 ? QByteArray() : QByteArray(t.mid(dot + 1) + "000").left(3);
+    const qint64 sec = std::clamp<qint64>((dot < 0 ? t : t.first(dot)).toLongLong(), -kMaxSeconds, kMaxSeconds);
+    const QByteArray frac = dot < 0 ? QByteArray() : QByteArray(t.sliced(dot + 1).toByteArray() + "000").left(3);
     return sec * 1000 + (t.startsWith('-') ? -frac.toLongLong() : frac.toLongLong());
 }
 
-qint64 blocksToBytes(const QByteArray &blocks)
+qint64 blocksToBytes(QByteArrayView blocks)
 {
     return std::clamp<qint64>(blocks.toLongLong(), 0, std::numeric_limits<qint64>::max() / 512) * 512;
 }
@@ -187,16 +188,35 @@ QByteArray ShellCacheStore::rootBytes() const
 
 namespace {
 // "./a/b" (as find -print0 and stat %n give it) -> "a/b"
-QString withoutDotSlash(const QByteArray &path)
+QString withoutDotSlash(QByteArrayView path)
 {
-    return nameFromBytes(path.startsWith("./") ? path.mid(2) : path);
+    return nameFromBytes((path.startsWith("./") ? path.sliced(2) : path).toByteArray());
+}
+
+// The NUL-separated fields of `out` as views into it (no copy; a listing has millions of fields).
+QVector<QByteArrayView> fieldsOf(const QByteArray &out)
+{
+    QVector<QByteArrayView> f;
+    f.reserve(out.count('\0') + 1);
+    const char *p = out.constData();
+    const char *const end = p + out.size();
+    while (p < end) {
+        const auto *z = static_cast<const char *>(std::memchr(p, 0, size_t(end - p)));
+        if (!z) {
+            f.append(QByteArrayView(p, end - p));
+            break;
+        }
+        f.append(QByteArrayView(p, z - p));
+        p = z + 1;
+    }
+    return f;
 }
 }  // namespace
 
 bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *error)
 {
     Tree t;
-    const QList<QByteArray> f = out.split('\0');
+    const QVector<QByteArrayView> f = fieldsOf(out);
     qsizetype i = 0;
     auto need = [&](qsizetype n) { return i + n <= f.size(); };
     auto ensureFolder = [&](const QString &rel) -> ListResult & {
@@ -204,19 +224,17 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
         l.ok = true;
         return l;
     };
-    QHash<QString, qsizetype> indexOf;  // "parent\nname" -> entry index, for the link records
+    QHash<QString, qsizetype> indexOf;  // a link's root-relative path -> its index in its folder
     QHash<QString, QByteArray> written, stats, reals;  // by the link's root-relative path
     while (i < f.size()) {
-        const QByteArray &tag = f.at(i);
-        if (tag.isEmpty() && i == f.size() - 1)
-            break;  // the final separator
+        const QByteArrayView tag = f.at(i);
         if (tag == "R" && need(3)) {
-            t.real = f.at(i + 1);
+            t.real = f.at(i + 1).toByteArray();
             t.identity = QString::fromLatin1(f.at(i + 2));
             i += 3;
         } else if (tag == "F" && need(8)) {
-            const QByteArray &type = f.at(i + 1);
-            const QString rel = nameFromBytes(f.at(i + 2));
+            const QByteArrayView type = f.at(i + 1);
+            const QString rel = nameFromBytes(f.at(i + 2).toByteArray());
             if (!rel.isEmpty() && !isSafeRelativePath(rel)) {
                 *error = tr("the listing holds a path that leaves the root: %1").arg(displayName(rel));
                 return false;
@@ -242,12 +260,13 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
                     ensureFolder(rel).self = self;
                 }
                 ListResult &parent = ensureFolder(parentOf(rel));
-                indexOf.insert(parentOf(rel) + QLatin1Char('\n') + e.name, parent.entries.size());
+                if (link)  // where the link records find it
+                    indexOf.insert(rel, parent.entries.size());
                 parent.entries.append(e);
             }
             i += 8;
         } else if (tag == "U" && need(2)) {
-            const QString rel = nameFromBytes(f.at(i + 1));
+            const QString rel = nameFromBytes(f.at(i + 1).toByteArray());
             if (!rel.isEmpty() && !isSafeRelativePath(rel)) {
                 *error = tr("the listing holds a path that leaves the root: %1").arg(displayName(rel));
                 return false;
@@ -258,10 +277,10 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
             l.error = tr("Cannot read %1: permission denied.").arg(displayName(rel));
             i += 2;
         } else if (tag == "L" && need(3)) {
-            written.insert(nameFromBytes(f.at(i + 1)), f.at(i + 2));
+            written.insert(nameFromBytes(f.at(i + 1).toByteArray()), f.at(i + 2).toByteArray());
             i += 3;
         } else if (tag == "S" && need(3)) {
-            stats.insert(withoutDotSlash(f.at(i + 1)), f.at(i + 2));
+            stats.insert(withoutDotSlash(f.at(i + 1)), f.at(i + 2).toByteArray());
             i += 3;
         } else if (tag == "B" && need(2)) {
             bool ok = false;
@@ -277,7 +296,7 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
                 ++k;
             if (k == n) {
                 for (qsizetype j = 0; j < n; ++j)
-                    reals.insert(withoutDotSlash(f.at(names + j)), f.at(i + j));
+                    reals.insert(withoutDotSlash(f.at(names + j)), f.at(i + j).toByteArray());
             }
             i += k;
         } else {
@@ -291,7 +310,7 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
     }
     for (auto l = written.cbegin(); l != written.cend(); ++l) {
         const QString &rel = l.key();
-        const auto at = indexOf.constFind(parentOf(rel) + QLatin1Char('\n') + nameOf(rel));
+        const auto at = indexOf.constFind(rel);
         if (at == indexOf.cend())
             continue;
         StoreEntry &e = t.folders[parentOf(rel)].entries[*at];
