@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ingot {
@@ -240,6 +241,12 @@ void JobFollower::discoverRankLogs()
             m_streams << s;
         }
     }
+    // Each rank's stderr is read before its stdout: a Trainer's dict (stdout) takes its step from the progress bar
+    // (stderr) written before it, so the bar must not be read later than the dict. Listing order (a host's find
+    // gives directory order) must not decide that.
+    std::stable_sort(m_streams.begin(), m_streams.end(), [](const auto &a, const auto &b) {
+        return a->rank != b->rank ? a->rank < b->rank : a->isStderr && !b->isStderr;
+    });
 }
 
 JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)

@@ -40,18 +40,12 @@ r=$(printf '%bX' "$1"); r=${r%X}
 cd -P -- "$r" 2>/dev/null || exit 4
 printf 'R\0%s\0%s\0' "$(pwd -P)" "$(stat -c '%d:%i' .)"
 t=$(mktemp "${TMPDIR:-/tmp}/ingot-links.XXXXXXXX" 2>/dev/null) || t=
-if [ -n "$t" ]; then
-  trap 'rm -f -- "$t"' EXIT HUP INT TERM PIPE
-  find . -printf 'F\0%y\0%P\0%s\0%b\0%T@\0%A@\0%C@\0' \
-    , -type d \( ! -readable -o ! -executable \) -printf 'U\0%P\0' \
-    , -type l -printf 'L\0%P\0%l\0' \( -xtype l -o -fprint0 "$t" \) 2>/dev/null
-  links() { cat -- "$t"; }
-else
-  find . -printf 'F\0%y\0%P\0%s\0%b\0%T@\0%A@\0%C@\0' \
-    , -type d \( ! -readable -o ! -executable \) -printf 'U\0%P\0' \
-    , -type l -printf 'L\0%P\0%l\0' 2>/dev/null
-  links() { find . -type l ! -xtype l -print0 2>/dev/null; }
-fi
+[ -n "$t" ] && trap 'rm -f -- "$t"' EXIT HUP INT TERM PIPE
+# The links whose targets exist go to $t during the same traversal (without a temporary file: a second find).
+find . -printf 'F\0%y\0%P\0%s\0%b\0%T@\0%A@\0%C@\0' \
+  , -type d \( ! -readable -o ! -executable \) -printf 'U\0%P\0' \
+  , -type l -printf 'L\0%P\0%l\0' \( -xtype l -o -fprint0 "${t:-/dev/null}" \) 2>/dev/null
+if [ -n "$t" ]; then links() { cat -- "$t"; }; else links() { find . -type l ! -xtype l -print0 2>/dev/null; }; fi
 links | xargs -0 -r stat -L --printf 'S\0%n\0%s %d %i %f %.9X\0' -- 2>/dev/null
 links | xargs -0 -r sh -c 'printf "B\0%s\0" "$#"; printf "%s\0" "$@"; realpath -z -- "$@" 2>/dev/null' sh
 exit 0

@@ -19,12 +19,6 @@ using ingot::test::TestSshd;
 
 namespace {
 
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 SshClientConfig clientFor(const TestSshd &sshd)
 {
     SshClientConfig c;
@@ -253,11 +247,11 @@ private slots:
         TestSshd other(QStringLiteral("ingot-other"));
         QString error;
         QVERIFY2(other.start(&error), qPrintable(error));
-        const QByteArray before = readAll(other.knownHostsFile());
+        const QByteArray before = test::readFile(other.knownHostsFile());
         SshConnection c(hostFor(other.alias()), clientFor(other), 5);
         QVERIFY(!c.connect(15000));
         QCOMPARE(c.error(), SshError::HostKeyUnknown);
-        QCOMPARE(readAll(other.knownHostsFile()), before);
+        QCOMPARE(test::readFile(other.knownHostsFile()), before);
         QCOMPARE(c.run(QStringLiteral("true")).error, SshError::HostKeyUnknown);
 
         HostKeyOffer offer;
@@ -267,18 +261,18 @@ private slots:
         QCOMPARE(offer.knownHostsFile, other.knownHostsFile());
         QCOMPARE(QString::fromLatin1(offer.knownHostsLine), other.hostKeyLine());
         // Scanning wrote nothing, and no authentication was tried.
-        QCOMPARE(readAll(other.knownHostsFile()), before);
+        QCOMPARE(test::readFile(other.knownHostsFile()), before);
         QCOMPARE(other.acceptedLogins(), 0);
         QVERIFY(!c.connect(15000));
 
         // The user said yes.
         QVERIFY2(c.acceptHostKey(offer, &error), qPrintable(error));
-        QCOMPARE(readAll(other.knownHostsFile()), before + offer.knownHostsLine + '\n');
+        QCOMPARE(test::readFile(other.knownHostsFile()), before + offer.knownHostsLine + '\n');
         QVERIFY2(c.connect(15000), qPrintable(c.errorText()));
         QVERIFY(c.run(QStringLiteral("true")).succeeded());
         // Accepting again adds nothing.
         QVERIFY(c.acceptHostKey(offer, &error));
-        QCOMPARE(readAll(other.knownHostsFile()), before + offer.knownHostsLine + '\n');
+        QCOMPARE(test::readFile(other.knownHostsFile()), before + offer.knownHostsLine + '\n');
         c.close();
         QCOMPARE(c.state(), SshConnection::State::NotConnected);
         QVERIFY(!c.check());
@@ -297,13 +291,13 @@ private slots:
         other.stop();
         QVERIFY(other.replaceHostKey(&error));
         QVERIFY(other.restart(&error));
-        const QByteArray before = readAll(other.knownHostsFile());
+        const QByteArray before = test::readFile(other.knownHostsFile());
         QVERIFY(!c.connect(15000));
         QCOMPARE(c.error(), SshError::HostKeyChanged);
         QVERIFY(c.errorText().contains(QStringLiteral("CHANGED")));
         QVERIFY(c.errorText().contains(QStringLiteral("man-in-the-middle")));
         QCOMPARE(c.run(QStringLiteral("true")).error, SshError::HostKeyChanged);
-        QCOMPARE(readAll(other.knownHostsFile()), before);
+        QCOMPARE(test::readFile(other.knownHostsFile()), before);
         QCOMPARE(other.acceptedLogins(), 1);  // only the login before the change
     }
 
@@ -332,7 +326,7 @@ private slots:
         SshClientConfig client;
         client.configFile = dir.path() + QStringLiteral("/ssh_config");
         client.askPassProgram = QStringLiteral(INGOT_ASKPASS_PATH);
-        QByteArray config = readAll(m_sshd->sshConfigFile());
+        QByteArray config = test::readFile(m_sshd->sshConfigFile());
         config.replace(QFile::encodeName(m_sshd->identityFile()), QFile::encodeName(m_sshd->passphraseIdentityFile()));
         test::writeFile(client.configFile, config);
         const QByteArray secret = TestSshd::passphrase().toUtf8();
@@ -364,7 +358,7 @@ private slots:
         // The secret is nowhere: not in the server's log, the error texts, the files of the test.
         QVERIFY(!m_sshd->log().toUtf8().contains(secret));
         QVERIFY(!c.errorText().toUtf8().contains(secret));
-        QVERIFY(!readAll(client.configFile).contains(secret));
+        QVERIFY(!test::readFile(client.configFile).contains(secret));
         // The private folders of the prompts are gone.
         QCOMPARE(QDir(SshConnection::controlDir()).entryList({QStringLiteral("ap-*")}, QDir::Dirs).size(), 0);
         c.close();
@@ -376,7 +370,7 @@ private slots:
         QTemporaryDir dir;
         SshClientConfig client;
         client.configFile = dir.path() + QStringLiteral("/ssh_config");
-        QByteArray config = readAll(m_sshd->sshConfigFile());
+        QByteArray config = test::readFile(m_sshd->sshConfigFile());
         config.replace(QFile::encodeName(m_sshd->identityFile()), QFile::encodeName(m_sshd->passphraseIdentityFile()));
         test::writeFile(client.configFile, config);
         const QString socket = dir.path() + QStringLiteral("/agent.sock");

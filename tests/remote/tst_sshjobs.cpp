@@ -30,17 +30,11 @@ using ingot::test::TestSshd;
 
 namespace {
 
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 // The losses the backend wrote to OUTPUT/metrics.jsonl, by step.
 QVector<double> losses(const QString &outputDir)
 {
     QVector<double> out;
-    for (const QByteArray &line : readAll(outputDir + QStringLiteral("/metrics.jsonl")).split('\n')) {
+    for (const QByteArray &line : test::readFile(outputDir + QStringLiteral("/metrics.jsonl")).split('\n')) {
         const QJsonObject o = QJsonDocument::fromJson(line).object();
         if (o.value(QLatin1String("type")).toString() == QLatin1String("metric"))
             out << o.value(QLatin1String("loss")).toDouble();
@@ -167,7 +161,7 @@ private Q_SLOTS:
             const QString file = base + QLatin1Char('/') + n + QLatin1Char('/') + n;
             QVERIFY2(host->makeFolder(base + QLatin1Char('/') + n, &error), qPrintable(error));
             QVERIFY2(host->writeFile(file, data, false, &error), qPrintable(error));
-            QCOMPARE(readAll(file), data);
+            QCOMPARE(test::readFile(file), data);
             QCOMPARE(host->readFile(file, 0, 100).data, data);
         }
         QStringList listed = host->listFiles(base, 1), expected;

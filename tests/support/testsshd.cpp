@@ -1,5 +1,7 @@
 #include "tests/support/testsshd.h"
 
+#include "tests/support/testsupport.h"
+
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
@@ -55,12 +57,6 @@ bool runTool(const QString &program, const QStringList &args, QString *error, QB
     if (out)
         *out = p.readAllStandardOutput();
     return true;
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 bool writeText(const QString &path, const QByteArray &data)

@@ -93,6 +93,12 @@ QString makeSampleCache(const QTemporaryDir &dir, int modules, quint64 seed, qin
     return root;
 }
 
+QByteArray readFile(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
 void writeFile(const QString &path, const QByteArray &content)
 {
     QDir().mkpath(QFileInfo(path).path());

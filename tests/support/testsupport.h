@@ -20,6 +20,8 @@ void makeModule(const QString &root, const QString &version, const QString &name
                 double ageDays = 0, qint64 neffBytes = 1000);
 void setAge(const QString &path, double ageDays);
 void writeFile(const QString &path, const QByteArray &content);
+// A file's bytes; empty when it cannot be read.
+QByteArray readFile(const QString &path);
 
 // Reads every folder below `root` once (not following links), so that the first read's atime update (relatime)
 // has happened before two listings are compared.

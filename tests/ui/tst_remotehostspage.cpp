@@ -43,12 +43,6 @@ using State = RemoteHostStatus::State;
 
 namespace {
 
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 // The visible one of a kind (a closed dialog may linger until deleteLater runs).
 template<class T>
 T *visible(QObject *parent, const QString &name = QString())
@@ -248,7 +242,7 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(other.start(&error), qPrintable(error));
         addToConfig(other.configBlock());
-        const QByteArray before = readAll(other.knownHostsFile());
+        const QByteArray before = test::readFile(other.knownHostsFile());
         RemoteHostsPage page;
         QVERIFY(loadedPage(page));
         page.selectHost(other.alias());
@@ -263,7 +257,7 @@ private Q_SLOTS:
         // Declined: nothing recorded, not connected, nobody logged in.
         dlg->cancelButton()->click();
         QVERIFY(waitForStatus(page, other.alias(), State::Failed));
-        QCOMPARE(readAll(other.knownHostsFile()), before);
+        QCOMPARE(test::readFile(other.knownHostsFile()), before);
         QCOMPARE(other.acceptedLogins(), 0);
         QVERIFY(!RemoteHosts::instance().connection(other.alias())->check());
 
@@ -273,7 +267,7 @@ private Q_SLOTS:
         QCOMPARE(dlg->fingerprintLabel()->text(), other.hostKeyFingerprint());
         dlg->trustButton()->click();
         QVERIFY(waitForStatus(page, other.alias(), State::Connected));
-        QCOMPARE(readAll(other.knownHostsFile()), before + other.hostKeyLine().toLatin1() + '\n');
+        QCOMPARE(test::readFile(other.knownHostsFile()), before + other.hostKeyLine().toLatin1() + '\n');
         QCOMPARE(other.acceptedLogins(), 1);
         RemoteHosts::instance().connection(other.alias())->close();
     }
@@ -297,7 +291,7 @@ private Q_SLOTS:
         changed.stop();
         QVERIFY(changed.replaceHostKey(&error));
         QVERIFY(changed.restart(&error));
-        const QByteArray before = readAll(changed.knownHostsFile());
+        const QByteArray before = test::readFile(changed.knownHostsFile());
         page.connectAction()->trigger();
         QMessageBox *box = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT((box = visible<QMessageBox>(&page, QStringLiteral("hostKeyChanged"))) != nullptr, 30000);
@@ -315,7 +309,7 @@ private Q_SLOTS:
         QCOMPARE(page.status(changed.alias()).state, State::Failed);
         QVERIFY(page.status(changed.alias()).reason.contains(QStringLiteral("CHANGED")));
         box->button(QMessageBox::Close)->click();
-        QCOMPARE(readAll(changed.knownHostsFile()), before);
+        QCOMPARE(test::readFile(changed.knownHostsFile()), before);
         QCOMPARE(changed.acceptedLogins(), 1);  // only the login before the change
     }
 
@@ -355,7 +349,7 @@ private Q_SLOTS:
         QCOMPARE(pass.acceptedLogins(), 1);
         // Never stored: not in the settings, not in what the page shows.
         const QByteArray secret = TestSshd::passphrase().toUtf8();
-        QVERIFY(!readAll(AppSettings::fileName()).contains(secret));
+        QVERIFY(!test::readFile(AppSettings::fileName()).contains(secret));
         QVERIFY(!page.stateLabel()->text().toUtf8().contains(secret));
         QVERIFY(!pass.log().toUtf8().contains(secret));
         RemoteHosts::instance().connection(pass.alias())->close();
@@ -544,7 +538,7 @@ private Q_SLOTS:
         QVERIFY(loaded.wait(20000));
         QCOMPARE(cache->details()->currentPath(), where + QLatin1Char('/') + failedKey);
         QVERIFY(!cache->details()->logText().isEmpty());
-        const QString log = QString::fromUtf8(readAll(root + QLatin1Char('/') + failedKey + QStringLiteral("/model.log")));
+        const QString log = QString::fromUtf8(test::readFile(root + QLatin1Char('/') + failedKey + QStringLiteral("/model.log")));
         QVERIFY(log.trimmed().endsWith(cache->details()->logText()));
         // No local folder to open for a remote entry.
         QPushButton *openFolder = nullptr;
