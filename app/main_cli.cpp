@@ -3,9 +3,13 @@
 #include "app/cli/clicommon.h"
 #include "app/cli/commandtable.h"
 #include "app/cli/consolidatecommand.h"
+#include "app/cli/copycommand.h"
 #include "app/cli/hubcommands.h"
 #include "app/cli/jobcommands.h"
+#include "app/cli/pushcommands.h"
+#include "app/cli/pullcommand.h"
 #include "app/cli/remotecommands.h"
+#include "app/i18n/translations.h"
 #include "services/remote/remotehosts.h"
 
 #include <QCoreApplication>
@@ -17,7 +21,8 @@ int main(int argc, char **argv)
     QCoreApplication::setOrganizationName(QStringLiteral("Ingot"));
     QCoreApplication::setApplicationName(QStringLiteral("ingot"));
     QCoreApplication::setApplicationVersion(QStringLiteral(INGOT_VERSION));
-    QLocale::setDefault(QLocale::c());  // stable, script-friendly numbers
+    ingot::installTranslations(app);    // the words in the chosen language (INGOT_LANGUAGE, Settings, the system's)
+    QLocale::setDefault(QLocale::c());  // but stable, script-friendly numbers
 
     ingot::registerRemoteStores();
     using namespace ingot::cli;
@@ -33,7 +38,10 @@ int main(int argc, char **argv)
                     QCoreApplication::translate("ingot::cli", "Hosts come from your ssh config (-F file: Settings) and those added. "
                                                               "--host HOST on cache commands and job launch works there.")});
     table.add(cacheCommands());
+    table.add(copyCommands());
     table.add(hubCommands());
+    table.add(pushCommands());
+    table.add(pullCommands());
     table.add(consolidateCommands());
     table.add(jobCommands());
     table.add(remoteCommands());

@@ -1,14 +1,15 @@
 // ingot: the desktop application.
+#include "app/i18n/translations.h"
 #include "services/cache/cachelocation.h"
 #include "services/remote/remotehosts.h"
 #include "ui/localcache/localcachepage.h"
+#include "services/util/appsettings.h"
+#include "ui/common/theme.h"
 #include "ui/shell/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QLibraryInfo>
 #include <QLocale>
-#include <QTranslator>
 
 int main(int argc, char **argv)
 {
@@ -17,14 +18,9 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("ingot"));
     QApplication::setApplicationDisplayName(QStringLiteral("Ingot"));
     QApplication::setApplicationVersion(QStringLiteral(INGOT_VERSION));
-    QApplication::setDesktopFileName(QStringLiteral("ingot"));
+    QApplication::setDesktopFileName(QStringLiteral("io.github.ingot.Ingot"));
 
-    QTranslator qtTr, appTr;
-    if (qtTr.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
-                  QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QApplication::installTranslator(&qtTr);
-    if (appTr.load(QLocale(), QStringLiteral("ingot"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-        QApplication::installTranslator(&appTr);
+    QLocale::setDefault(ingot::installTranslations(app));  // numbers and dates follow the chosen language too
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Neuron compile caches, Hub caches, training jobs and checkpoints."));
@@ -35,6 +31,7 @@ int main(int argc, char **argv)
     parser.addOption({QStringLiteral("consolidate"), QApplication::translate("main", "Open the consolidation wizard on this checkpoint folder."), QStringLiteral("DIR")});
     parser.process(app);
 
+    ingot::applyAppearance(ingot::appearanceFromName(ingot::AppSettings::appearance()));  // Settings ▸ Appearance
     ingot::registerRemoteStores();  // a remote host's compile cache opens through the StoreFactory ("ssh")
 
     ingot::MainWindow w;

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # Installs what Ingot needs to build, run and test on Debian 12, skipping what is already there.
 #   packaging/install-deps.sh          build + run dependencies
-#   packaging/install-deps.sh --test   also what the test suite uses (xvfb, torch, sshd, node)
+#   packaging/install-deps.sh --test   also what the test suite uses (xvfb, torch, sshd, node, a CJK font; the
+#                                      Debian package's checks: lintian, desktop-file-validate, appstreamcli,
+#                                      help2man, man)
 set -euo pipefail
 
 pkgs=(build-essential cmake ninja-build pkg-config
       qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools
       qt6-l10n-tools qt6-translations-l10n libgl-dev
-      libqt6svg6 qtkeychain-qt6-dev libcurl4-openssl-dev nlohmann-json3-dev libzip-dev
+      libqt6svg6 qtkeychain-qt6-dev libcurl4-openssl-dev libssl-dev nlohmann-json3-dev libzip-dev
       procps xdg-utils)
 if [[ "${1:-}" == "--test" ]]; then
-  pkgs+=(xvfb xauth python3 python3-torch openssh-server unzip clang-14 libclang-rt-14-dev)
+  pkgs+=(xvfb xauth python3 python3-torch openssh-server unzip clang-14 libclang-rt-14-dev
+         lintian desktop-file-utils appstream help2man man-db file dpkg-dev
+         fonts-noto-cjk)  # the zh_CN screenshots (tests/tools/zh-screenshots.sh)
   # Node may come from another source (nodesource bundles npm): only ask apt when there is none.
   command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm)
 fi

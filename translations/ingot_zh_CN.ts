@@ -13,143 +13,179 @@
     </message>
     <message>
         <source>GB</source>
-        <translation type="unfinished"></translation>
+        <translation>GB</translation>
     </message>
     <message>
         <source>MB</source>
-        <translation type="unfinished"></translation>
+        <translation>MB</translation>
     </message>
     <message>
         <source>entries</source>
         <translation>条目</translation>
+    </message>
+    <message>
+        <source>No compiler versions yet.</source>
+        <translation>还没有编译器版本。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %n compiler version(s); the largest, %2, holds %3.</source>
+        <translation>
+            <numerusform>共 %1，分布在 %n 个编译器版本中；最大的 %2 占 %3。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No entries yet.</source>
+        <translation>还没有条目。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entries; most of them (%1) were last used %2 ago.</source>
+        <translation>
+            <numerusform>共 %n 个条目；其中最多的一组（%1 个）上次使用于 %2前。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
     <name>ingot::CacheLocation</name>
     <message>
         <source>NEURON_CC_FLAGS contains --cache_dir=%1, which takes precedence over NEURON_COMPILE_CACHE_URL and the default.</source>
-        <translation type="unfinished"></translation>
+        <translation>NEURON_CC_FLAGS 中包含 --cache_dir=%1，其优先级高于 NEURON_COMPILE_CACHE_URL 和默认值。</translation>
     </message>
     <message>
         <source>NEURON_COMPILE_CACHE_URL is set to %1 (NEURON_CC_FLAGS has no --cache_dir).</source>
-        <translation type="unfinished"></translation>
+        <translation>NEURON_COMPILE_CACHE_URL 设置为 %1（NEURON_CC_FLAGS 中没有 --cache_dir）。</translation>
     </message>
     <message>
         <source>Neither --cache_dir in NEURON_CC_FLAGS nor NEURON_COMPILE_CACHE_URL is set, so the Neuron default %1 is used.</source>
-        <translation type="unfinished"></translation>
+        <translation>NEURON_CC_FLAGS 中未设置 --cache_dir，也未设置 NEURON_COMPILE_CACHE_URL，因此使用 Neuron 默认位置 %1。</translation>
     </message>
     <message>
         <source>Note: --no_cache in NEURON_CC_FLAGS disables the compile cache for jobs started with these flags.</source>
-        <translation type="unfinished"></translation>
+        <translation>注意：NEURON_CC_FLAGS 中的 --no_cache 会为使用这些参数启动的任务禁用编译缓存。</translation>
     </message>
     <message>
         <source>S3 caches are not supported yet: %1 is an S3 location. Ingot can show local caches only; add a local cache folder instead.</source>
-        <translation type="unfinished"></translation>
+        <translation>暂不支持 S3 缓存：%1 是 S3 位置。Ingot 只能显示本地缓存，请改为添加本地缓存文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 did not answer the question where its compile cache is (exit status %2).</source>
+        <translation>%1 未能返回其编译缓存的位置（退出状态 %2）。</translation>
+    </message>
+    <message>
+        <source>On %1 (as its login shell sets the environment): %2</source>
+        <translation>在 %1 上（按其登录 shell 设置的环境）：%2</translation>
+    </message>
+    <message>
+        <source>On %1: %2</source>
+        <translation>在 %1 上：%2</translation>
     </message>
 </context>
 <context>
     <name>ingot::CacheModule</name>
     <message>
         <source>A *.lock file is present: a compile is running, or a killed one left a stale lock.</source>
-        <translation type="unfinished"></translation>
+        <translation>存在 *.lock 文件：编译正在进行，或被终止的编译留下了过期锁。</translation>
     </message>
     <message>
         <source>model.neff is present but model.done is missing: the compile was interrupted.</source>
-        <translation type="unfinished"></translation>
+        <translation>存在 model.neff 但缺少 model.done：编译被中断。</translation>
     </message>
     <message>
         <source>Compiled: model.neff is present.</source>
-        <translation type="unfinished"></translation>
+        <translation>已编译：存在 model.neff。</translation>
     </message>
     <message>
         <source>model.log without model.neff: the compile failed. The compiler will not retry until this entry is deleted (or --retry_failed_compilation is passed).</source>
-        <translation type="unfinished"></translation>
+        <translation>有 model.log 但没有 model.neff：编译失败。在删除此条目（或传入 --retry_failed_compilation）之前，编译器不会重试。</translation>
     </message>
     <message>
         <source>The folder is empty.</source>
-        <translation type="unfinished"></translation>
+        <translation>文件夹为空。</translation>
     </message>
     <message>
         <source>No model.neff, no model.log and no lock: the compile never finished.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有 model.neff、model.log，也没有锁：编译从未完成。</translation>
     </message>
 </context>
 <context>
     <name>ingot::CacheScanner</name>
     <message>
         <source>%1 vanished during the scan.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 在扫描过程中消失了。</translation>
     </message>
     <message>
         <source>the cache root</source>
-        <translation type="unfinished"></translation>
+        <translation>缓存根目录</translation>
     </message>
     <message>
         <source>A broken symbolic link in %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 中的失效符号链接。</translation>
     </message>
     <message>
         <source>A symbolic link in %1 pointing outside the cache root; not followed.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 中指向缓存根目录之外的符号链接；不跟随。</translation>
     </message>
     <message>
         <source>A symbolic link in %1; not followed.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 中的符号链接；不跟随。</translation>
     </message>
     <message>
         <source>Left over from an interrupted removal by Ingot; safe to delete by hand.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ingot 中断的删除操作留下的残留，可以安全地手动删除。</translation>
     </message>
     <message>
         <source>A folder the Neuron compiler does not write in %1; not scanned.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 中并非由 Neuron 编译器写入的文件夹；未扫描。</translation>
     </message>
     <message>
         <source>A file the Neuron compiler does not write in %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 中并非由 Neuron 编译器写入的文件。</translation>
     </message>
     <message>
         <source>Unusual module name: the compiler writes MODULE_&lt;hash&gt;+&lt;flags hash&gt;.</source>
-        <translation type="unfinished"></translation>
+        <translation>模块名称不寻常：编译器写入的名称格式为 MODULE_&lt;hash&gt;+&lt;flags hash&gt;。</translation>
     </message>
     <message>
         <source>Unexpected sub-folder &quot;%1&quot;; its contents are not scanned.</source>
-        <translation type="unfinished"></translation>
+        <translation>意外的子文件夹“%1”；不扫描其内容。</translation>
     </message>
     <message>
         <source>&quot;%1&quot; is a broken symbolic link.</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”是失效的符号链接。</translation>
     </message>
     <message>
         <source>&quot;%1&quot; links outside the cache root; the link is never followed when deleting.</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”指向缓存根目录之外；删除时从不跟随该链接。</translation>
     </message>
     <message>
         <source>&quot;%1&quot; is not a regular file (a pipe, socket or device), or could not be read.</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”不是普通文件（而是管道、套接字或设备），或无法读取。</translation>
+    </message>
+    <message>
+        <source>A transfer into this cache is in progress or was interrupted; Ingot resumes it.</source>
+        <translation>有一个向此缓存的传输正在进行或已中断；Ingot 会继续该传输。</translation>
     </message>
 </context>
 <context>
     <name>ingot::CacheStats</name>
     <message>
         <source>0-1 d</source>
-        <translation type="unfinished"></translation>
+        <translation>0-1 天</translation>
     </message>
     <message>
         <source>1-7 d</source>
-        <translation type="unfinished"></translation>
+        <translation>1-7 天</translation>
     </message>
     <message>
         <source>7-30 d</source>
-        <translation type="unfinished"></translation>
+        <translation>7-30 天</translation>
     </message>
     <message>
         <source>30-90 d</source>
-        <translation type="unfinished"></translation>
+        <translation>30-90 天</translation>
     </message>
     <message>
         <source>90+ d</source>
-        <translation type="unfinished"></translation>
+        <translation>90+ 天</translation>
     </message>
 </context>
 <context>
@@ -176,39 +212,921 @@
     </message>
     <message>
         <source>Other items in the cache root</source>
-        <translation type="unfinished"></translation>
+        <translation>缓存根目录中的其他项</translation>
     </message>
     <message numerus="yes">
         <source>%n entries</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个条目</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n failed</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个失败</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n locked</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个已锁定</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n unknown</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个未知</numerusform>
         </translation>
     </message>
     <message>
         <source>Files and folders at the top of the cache that are not compiler-version folders</source>
-        <translation type="unfinished"></translation>
+        <translation>缓存顶层中不属于编译器版本文件夹的文件和文件夹</translation>
     </message>
     <message>
         <source>Compiler version %1</source>
-        <translation type="unfinished"></translation>
+        <translation>编译器版本 %1</translation>
+    </message>
+    <message>
+        <source>%1 · in transfer</source>
+        <translation>%1 · 传输中</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::Consolidate</name>
+    <message>
+        <source>%1: the plan does not add up (its shape, size or split); check the checkpoint again.</source>
+        <translation>%1：计划不自洽（形状、大小或切分）；请重新检查该检查点。</translation>
+    </message>
+    <message>
+        <source>%1 on tp rank %2 of pp rank %3 is not what the check found: the shards changed since. Check the checkpoint again.</source>
+        <translation>pp rank %3 的 tp rank %2 上的 %1 与检查时的结果不一致：分片在检查之后发生了变化。请重新检查该检查点。</translation>
+    </message>
+    <message>
+        <source>%1 differs between tp rank 0 and tp rank %2, though it should be replicated.</source>
+        <translation>%1 在 tp rank 0 和 tp rank %2 上不一致，但它本应是复制的。</translation>
+    </message>
+    <message>
+        <source>%1: %2 does not divide into %3 heads.</source>
+        <translation>%1：%2 不能被均分为 %3 个头。</translation>
+    </message>
+    <message>
+        <source>%1: the GQA head order does not name every head once.</source>
+        <translation>%1：GQA 头顺序未恰好列出每个头一次。</translation>
+    </message>
+    <message>
+        <source>Ran out of memory while writing %1.</source>
+        <translation>写入 %1 时内存不足。</translation>
+    </message>
+    <message>
+        <source>Stopped while writing %1: %2</source>
+        <translation>写入 %1 时停止：%2</translation>
+    </message>
+    <message>
+        <source>%1 already exists; choose another folder or allow overwriting.</source>
+        <translation>%1 已存在；请选择其他文件夹或允许覆盖。</translation>
+    </message>
+    <message>
+        <source>Cannot write the index %1: %2</source>
+        <translation>无法写入索引 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is not a regular file.</source>
+        <translation>%1 不是普通文件。</translation>
+    </message>
+    <message>
+        <source>Cannot copy %1: %2</source>
+        <translation>无法复制 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is there though the output is one file.</source>
+        <translation>输出只有一个文件，但 %1 仍然存在。</translation>
+    </message>
+    <message>
+        <source>No &quot;done&quot; marker in %1: the save may not have finished.</source>
+        <translation>%1 中没有“done”标记：保存可能尚未完成。</translation>
+    </message>
+    <message>
+        <source>%1 holds several safetensors files; only one per rank is expected.</source>
+        <translation>%1 中有多个 safetensors 文件；每个 rank 应只有一个。</translation>
+    </message>
+    <message>
+        <source>%1 holds no checkpoint.pt and no safetensors file.</source>
+        <translation>%1 中既没有 checkpoint.pt，也没有 safetensors 文件。</translation>
+    </message>
+    <message>
+        <source>tp rank %1, pp rank %2 appears twice.</source>
+        <translation>tp rank %1、pp rank %2 出现了两次。</translation>
+    </message>
+    <message>
+        <source>The names and metadata claim tp %1 x pp %2 ranks, more than the %3 Ingot reads; %4 shard files are there.</source>
+        <translation>文件名和元数据声明有 tp %1 x pp %2 个 rank，超过了 Ingot 可读取的 %3 个；实际有 %4 个分片文件。</translation>
+    </message>
+    <message>
+        <source>The shard of tp rank %1, pp rank %2 is missing.</source>
+        <translation>缺少 tp rank %1、pp rank %2 的分片。</translation>
+    </message>
+    <message>
+        <source>... and %1 more shards are missing (tp %2 x pp %3 expected, %4 found).</source>
+        <translation>……另有 %1 个分片缺失（预期 tp %2 x pp %3，找到 %4 个）。</translation>
+    </message>
+    <message>
+        <source>Expert-parallel shards (ep size %1) are not supported yet.</source>
+        <translation>暂不支持专家并行分片（ep size %1）。</translation>
+    </message>
+    <message>
+        <source>optimum-neuron (tensor_parallel_shards, checkpoint.pt)</source>
+        <translation>optimum-neuron（tensor_parallel_shards、checkpoint.pt）</translation>
+    </message>
+    <message>
+        <source>neuronx-distributed (shards/model/*.pt)</source>
+        <translation>neuronx-distributed（shards/model/*.pt）</translation>
+    </message>
+    <message>
+        <source>Ingot backend (tensor_parallel_shards, safetensors)</source>
+        <translation>Ingot 后端（tensor_parallel_shards、safetensors）</translation>
+    </message>
+    <message>
+        <source>%1 is not a folder.</source>
+        <translation>%1 不是文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 不存在。</translation>
+    </message>
+    <message>
+        <source>No sharded checkpoint in %1: expected tensor_parallel_shards/%2/ or shards/model/%3 (in the folder, or in checkpoint-N folders).</source>
+        <translation>%1 中没有分片检查点：预期存在 tensor_parallel_shards/%2/ 或 shards/model/%3（位于该文件夹中，或 checkpoint-N 文件夹中）。</translation>
+    </message>
+    <message>
+        <source>null</source>
+        <translation>null</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>true 或 false</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>the integer %1</source>
+        <translation>整数 %1</translation>
+    </message>
+    <message>
+        <source>the number %1</source>
+        <translation>数值 %1</translation>
+    </message>
+    <message>
+        <source>a list</source>
+        <translation>列表</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <source>an unknown value</source>
+        <translation>未知类型的值</translation>
+    </message>
+    <message>
+        <source>an integer from %1 to %2</source>
+        <translation>%1 到 %2 之间的整数</translation>
+    </message>
+    <message>
+        <source>a non-empty string</source>
+        <translation>非空字符串</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; is missing.</source>
+        <translation>%1：缺少“%2”。</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; must be %3, not %4.</source>
+        <translation>%1：“%2”应为 %3，而不是 %4。</translation>
+    </message>
+    <message>
+        <source>%1, parameter %2</source>
+        <translation>%1，参数 %2</translation>
+    </message>
+    <message>
+        <source>%1: not an object but %2.</source>
+        <translation>%1：不是对象，而是 %2。</translation>
+    </message>
+    <message>
+        <source>%1, the FusedLinearsSpec of %2</source>
+        <translation>%1，%2 的 FusedLinearsSpec</translation>
+    </message>
+    <message>
+        <source>&quot;column&quot;, &quot;row&quot;, 0 or 1</source>
+        <translation>&quot;column&quot;、&quot;row&quot;、0 或 1</translation>
+    </message>
+    <message>
+        <source>a list of names</source>
+        <translation>名称列表</translation>
+    </message>
+    <message>
+        <source>a list of sizes</source>
+        <translation>大小列表</translation>
+    </message>
+    <message>
+        <source>%1, the FusedLinearsSpec of %2: %3 linear_names but %4 original_dims.</source>
+        <translation>%1，%2 的 FusedLinearsSpec：有 %3 个 linear_names，但有 %4 个 original_dims。</translation>
+    </message>
+    <message>
+        <source>%1, the GQAQKVColumnParallelLinearSpec of %2</source>
+        <translation>%1，%2 的 GQAQKVColumnParallelLinearSpec</translation>
+    </message>
+    <message>
+        <source>GQAQKVColumnParallelLinearSpec with bias (%1)</source>
+        <translation>带 bias 的 GQAQKVColumnParallelLinearSpec（%1）</translation>
+    </message>
+    <message>
+        <source>%1: %2 attention heads and %3 key/value heads (x%4) do not divide over tp %5.</source>
+        <translation>%1：%2 个注意力头和 %3 个 key/value 头（x%4）无法在 tp %5 上均分。</translation>
+    </message>
+    <message>
+        <source>%1: a transformation spec of %2 is not a [class name, {fields}] pair.</source>
+        <translation>%1：%2 的某个变换规格不是 [class name, {fields}] 对。</translation>
+    </message>
+    <message>
+        <source>%1 with PEFT (%2)</source>
+        <translation>带 PEFT 的 %1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1: &quot;model_weight_transformation_specs&quot; must be a list, not %2.</source>
+        <translation>%1：“model_weight_transformation_specs”应为列表，而不是 %2。</translation>
+    </message>
+    <message>
+        <source>%1: a transformation spec group is %2, not an object.</source>
+        <translation>%1：某个变换规格组是 %2，而不是对象。</translation>
+    </message>
+    <message>
+        <source>%1, a transformation spec group</source>
+        <translation>%1，某个变换规格组</translation>
+    </message>
+    <message>
+        <source>%1: the sharded_metadata of %2 is not a {kind, partition_dim} entry.</source>
+        <translation>%1：%2 的 sharded_metadata 不是 {kind, partition_dim} 形式的条目。</translation>
+    </message>
+    <message>
+        <source>%1: the sharded_metadata of %2 has no partition_dim from 0 to %3.</source>
+        <translation>%1：%2 的 sharded_metadata 中没有 0 到 %3 之间的 partition_dim。</translation>
+    </message>
+    <message>
+        <source>The partitioning metadata %1 is missing.</source>
+        <translation>缺少切分元数据 %1。</translation>
+    </message>
+    <message>
+        <source>The partitioning metadata %1 is not a regular file of at most %2 MiB.</source>
+        <translation>切分元数据 %1 不是不超过 %2 MiB 的普通文件。</translation>
+    </message>
+    <message>
+        <source>Cannot read the partitioning metadata %1: %2</source>
+        <translation>无法读取切分元数据 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is not valid JSON.</source>
+        <translation>%1 不是有效的 JSON。</translation>
+    </message>
+    <message>
+        <source>%1 has no &quot;parameters&quot; map.</source>
+        <translation>%1 中没有“parameters”映射。</translation>
+    </message>
+    <message>
+        <source>%1 holds a value of an unexpected type (%2).</source>
+        <translation>%1 中包含类型不符合预期的值（%2）。</translation>
+    </message>
+    <message>
+        <source>%1 has no sharded_metadata: cannot tell which parameters are split.</source>
+        <translation>%1 中没有 sharded_metadata：无法判断哪些参数被切分。</translation>
+    </message>
+    <message>
+        <source>cannot remove %1: %2</source>
+        <translation>无法删除 %1：%2</translation>
+    </message>
+    <message>
+        <source>folders nest deeper than %1 levels</source>
+        <translation>文件夹嵌套超过 %1 层</translation>
+    </message>
+    <message>
+        <source>cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>No output folder was given.</source>
+        <translation>未指定输出文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link (to %2). Ingot neither writes through a link nor replaces one: give the folder it points to, or another path.</source>
+        <translation>%1 是符号链接（指向 %2）。Ingot 既不会通过链接写入，也不会替换链接：请指定它所指向的文件夹，或换一个路径。</translation>
+    </message>
+    <message>
+        <source>%1 exists and is not a folder.</source>
+        <translation>%1 已存在且不是文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 is the checkpoint&apos;s shards folder %2: writing there would destroy the shards being read.</source>
+        <translation>%1 就是检查点的分片文件夹 %2：写入该位置会破坏正在读取的分片。</translation>
+    </message>
+    <message>
+        <source>%1 lies inside the checkpoint&apos;s shards (%2): writing there could destroy the shards being read.</source>
+        <translation>%1 位于检查点的分片目录内（%2）：写入该位置可能破坏正在读取的分片。</translation>
+    </message>
+    <message>
+        <source>%1 holds the checkpoint being consolidated (%2): replacing it would destroy the shards being read.</source>
+        <translation>%1 包含正在合并的检查点（%2）：替换它会破坏正在读取的分片。</translation>
+    </message>
+    <message>
+        <source>Cannot create %1.</source>
+        <translation>无法创建 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot create a staging folder in %1: %2</source>
+        <translation>无法在 %1 中创建暂存文件夹：%2</translation>
+    </message>
+    <message>
+        <source>Cannot use the staging folder %1: %2</source>
+        <translation>无法使用暂存文件夹 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot set the permissions of %1: %2</source>
+        <translation>无法设置 %1 的权限：%2</translation>
+    </message>
+    <message>
+        <source>Cannot flush %1 to disk: %2</source>
+        <translation>无法将 %1 刷写到磁盘：%2</translation>
+    </message>
+    <message>
+        <source>The staging folder %1 was replaced by something else while the output was written: nothing was moved into place.</source>
+        <translation>写入输出期间，暂存文件夹 %1 被替换成了其他内容：未将任何内容移动到目标位置。</translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link: Ingot does not replace links.</source>
+        <translation>%1 是符号链接：Ingot 不会替换链接。</translation>
+    </message>
+    <message>
+        <source>Cannot move the result into %1: %2</source>
+        <translation>无法将结果移动到 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot replace %1: %2</source>
+        <translation>无法替换 %1：%2</translation>
+    </message>
+    <message>
+        <source>The old %1 could not be removed completely (%2); what is left of it is in %3.</source>
+        <translation>无法完全删除旧的 %1（%2）；其剩余内容位于 %3。</translation>
+    </message>
+    <message>
+        <source>Not supported yet: %1 (pp rank %2).</source>
+        <translation>暂不支持：%1（pp rank %2）。</translation>
+    </message>
+    <message>
+        <source>The GQA attention %1 misses some of its parameters in pp rank %2.</source>
+        <translation>GQA 注意力层 %1 在 pp rank %2 中缺少部分参数。</translation>
+    </message>
+    <message>
+        <source>%1: the GQA spec says tp %2, the shards tp %3.</source>
+        <translation>%1：GQA 规格为 tp %2，而分片为 tp %3。</translation>
+    </message>
+    <message>
+        <source>%1: GQA weights are not non-empty matrices (%2 %3, %4 %5 on tp rank 0).</source>
+        <translation>%1：GQA 权重不是非空矩阵（tp rank 0 上为 %2 %3、%4 %5）。</translation>
+    </message>
+    <message>
+        <source>%1: the GQA spec&apos;s sizes do not fit together: q_output_size_per_partition %2 for %3 heads over tp %4, kv_output_size_per_partition %5 for %6 key/value heads x%7.</source>
+        <translation>%1：GQA 规格中的各项大小互相矛盾：q_output_size_per_partition 为 %2，对应 %3 个头、tp %4；kv_output_size_per_partition 为 %5，对应 %6 个 key/value 头 x%7。</translation>
+    </message>
+    <message>
+        <source>%1: the GQA head layout (%2 heads, %3 key/value heads x%4, tp %5) is not one Ingot can put back in order.</source>
+        <translation>%1：Ingot 无法还原此 GQA 头布局的顺序（%2 个头，%3 个 key/value 头 x%4，tp %5）。</translation>
+    </message>
+    <message>
+        <source>%1: the GQA sizes overflow.</source>
+        <translation>%1：GQA 大小溢出。</translation>
+    </message>
+    <message>
+        <source>tp rank %1 of pp rank %2 holds other parameters than tp rank 0.</source>
+        <translation>pp rank %2 的 tp rank %1 所含参数与 tp rank 0 不同。</translation>
+    </message>
+    <message>
+        <source>%1 is in pp ranks %2 and %3 with different shapes or dtypes.</source>
+        <translation>%1 同时出现在 pp rank %2 和 %3 中，但形状或 dtype 不同。</translation>
+    </message>
+    <message>
+        <source>%1: its size along dim %2 overflows.</source>
+        <translation>%1：其在维度 %2 上的大小溢出。</translation>
+    </message>
+    <message>
+        <source>%1 uses partition_stride %2, which is not supported yet.</source>
+        <translation>%1 使用了 partition_stride %2，暂不支持。</translation>
+    </message>
+    <message>
+        <source>%1: partition_dim %2 does not fit its shape %3.</source>
+        <translation>%1：partition_dim %2 与其形状 %3 不匹配。</translation>
+    </message>
+    <message>
+        <source>%1: the pieces of shape %2 cannot be split over tp %3.</source>
+        <translation>%1：形状为 %2 的各部分无法在 tp %3 上切分。</translation>
+    </message>
+    <message>
+        <source>%1 is missing on tp rank 0 of pp rank %2.</source>
+        <translation>pp rank %2 的 tp rank 0 上缺少 %1。</translation>
+    </message>
+    <message>
+        <source>%1: dtype %2 on tp rank %3 but %4 on tp rank 0.</source>
+        <translation>%1：tp rank %3 上的 dtype 为 %2，而 tp rank 0 上为 %4。</translation>
+    </message>
+    <message>
+        <source>%1: tp rank %2 holds %3 along dim %4 but tp rank 0 holds %5: the partition sizes do not add up.</source>
+        <translation>%1：tp rank %2 在维度 %4 上为 %3，而 tp rank 0 上为 %5：各分区大小对不上。</translation>
+    </message>
+    <message>
+        <source>%1: shape %2 on tp rank %3 of pp rank %4, but the plan (from tp rank 0 and the metadata) expects %5.</source>
+        <translation>%1：pp rank %4 的 tp rank %3 上形状为 %2，但计划（根据 tp rank 0 和元数据得出）预期为 %5。</translation>
+    </message>
+    <message>
+        <source>%1: fuse_axis %2 does not fit its shape %3.</source>
+        <translation>%1：fuse_axis %2 与其形状 %3 不匹配。</translation>
+    </message>
+    <message>
+        <source>%1: the fused spec says tp %2, the shards tp %3.</source>
+        <translation>%1：融合规格为 tp %2，而分片为 tp %3。</translation>
+    </message>
+    <message>
+        <source>%1: a fused linear that is not split over the tp ranks (no partition_dim in the metadata).</source>
+        <translation>%1：融合线性层未在各 tp rank 间切分（元数据中没有 partition_dim）。</translation>
+    </message>
+    <message>
+        <source>%1: the fused size %2 is not a positive multiple of tp %3.</source>
+        <translation>%1：融合后的大小 %2 不是 tp %3 的正整数倍。</translation>
+    </message>
+    <message>
+        <source>%1: the fused sizes add up to %2 per rank, the shard holds %3 along dim %4.</source>
+        <translation>%1：各融合部分的大小合计为每个 rank %2，但分片在维度 %4 上的大小为 %3。</translation>
+    </message>
+    <message>
+        <source>%1: shape %2 (%3) is too large: its size does not fit in 64 bits.</source>
+        <translation>%1：形状 %2（%3）过大：其大小超出 64 位范围。</translation>
+    </message>
+    <message>
+        <source>The tensor name %1 is not valid UTF-8, which safetensors and torch.load need.</source>
+        <translation>张量名 %1 不是有效的 UTF-8，而 safetensors 和 torch.load 都要求 UTF-8。</translation>
+    </message>
+    <message>
+        <source>A tensor is named __metadata__, the name safetensors keeps for its header&apos;s metadata: it cannot be written.</source>
+        <translation>有一个张量名为 __metadata__，这是 safetensors 为文件头元数据保留的名称：无法写入。</translation>
+    </message>
+    <message>
+        <source>Two outputs would be named %1 (a parameter and a part of a fused or GQA one?).</source>
+        <translation>会有两个输出同名为 %1（一个参数与某个融合参数或 GQA 参数的一部分重名？）。</translation>
+    </message>
+    <message>
+        <source>The output&apos;s total size does not fit in 64 bits.</source>
+        <translation>输出的总大小超出 64 位范围。</translation>
+    </message>
+    <message>
+        <source>Ran out of memory while checking the checkpoint.</source>
+        <translation>校验检查点时内存不足。</translation>
+    </message>
+    <message>
+        <source>Stopped while checking the checkpoint: %1</source>
+        <translation>校验检查点时已停止：%1</translation>
+    </message>
+    <message>
+        <source>%1: its tensors claim more than %2 times the file&apos;s size: storages shared by too many names (corrupt or hostile).</source>
+        <translation>%1：其张量声明的大小超过文件大小的 %2 倍：存储被过多名称共享（文件已损坏或为恶意构造）。</translation>
+    </message>
+    <message>
+        <source>%1 holds no tensor %2 any more: the shards changed since they were checked. Check the checkpoint again.</source>
+        <translation>%1 中已不再有张量 %2：分片在校验之后发生了变化。请重新校验检查点。</translation>
+    </message>
+    <message>
+        <source>%1 in %2 is not one of the outputs (or is there twice).</source>
+        <translation>%2 中的 %1 不是预期的输出之一（或重复出现）。</translation>
+    </message>
+    <message>
+        <source>%1 in %2 reads back as %3 [%4], but %5 [%6] was written.</source>
+        <translation>%2 中的 %1 读回为 %3 [%4]，但写入的是 %5 [%6]。</translation>
+    </message>
+    <message>
+        <source>%1 in %2 does not match its sources.</source>
+        <translation>%2 中的 %1 与其来源不一致。</translation>
+    </message>
+    <message>
+        <source>%1: its __metadata__ does not say format &quot;pt&quot;, which transformers requires.</source>
+        <translation>%1：其 __metadata__ 未声明 format &quot;pt&quot;，而 transformers 要求此格式。</translation>
+    </message>
+    <message>
+        <source>%1 is missing from the output.</source>
+        <translation>输出中缺少 %1。</translation>
+    </message>
+    <message>
+        <source>The index %1 cannot be read: %2</source>
+        <translation>无法读取索引 %1：%2</translation>
+    </message>
+    <message>
+        <source>The index %1 is not valid JSON (empty or cut short?).</source>
+        <translation>索引 %1 不是有效的 JSON（为空或被截断？）。</translation>
+    </message>
+    <message>
+        <source>The index %1 has no weight_map.</source>
+        <translation>索引 %1 中没有 weight_map。</translation>
+    </message>
+    <message>
+        <source>The index %1 has no metadata.total_size.</source>
+        <translation>索引 %1 中没有 metadata.total_size。</translation>
+    </message>
+    <message>
+        <source>The index %1 maps %2 to something that is not a file name.</source>
+        <translation>索引 %1 将 %2 映射到了一个不是文件名的值。</translation>
+    </message>
+    <message>
+        <source>The index names %1, which is not in the output.</source>
+        <translation>索引中列出了 %1，但输出中没有该文件。</translation>
+    </message>
+    <message>
+        <source>The index puts %1 in %2, which does not hold it.</source>
+        <translation>索引将 %1 指向 %2，但该文件中并没有它。</translation>
+    </message>
+    <message>
+        <source>%1 holds %2, which the index does not map there.</source>
+        <translation>%1 包含 %2，但索引并未将它映射到该文件。</translation>
+    </message>
+    <message>
+        <source>The index says total_size %1, but its files hold %2 bytes of tensors.</source>
+        <translation>索引中的 total_size 为 %1，但其文件中的张量共 %2 字节。</translation>
+    </message>
+    <message>
+        <source>config.json is larger than 64 MiB: not a model configuration.</source>
+        <translation>config.json 大于 64 MiB：不是模型配置文件。</translation>
+    </message>
+    <message>
+        <source>config.json is not valid JSON.</source>
+        <translation>config.json 不是有效的 JSON。</translation>
+    </message>
+    <message>
+        <source>%1 has shape [%2] but config.json implies [%3].</source>
+        <translation>%1 的形状为 [%2]，但按 config.json 应为 [%3]。</translation>
+    </message>
+    <message>
+        <source>The checkpoint has %1 layers but config.json says %2.</source>
+        <translation>检查点有 %1 层，但 config.json 中为 %2 层。</translation>
+    </message>
+    <message>
+        <source>copied as it is</source>
+        <translation>原样复制</translation>
+    </message>
+    <message>
+        <source>replicated (from tp rank 0)</source>
+        <translation>复制副本（取自 tp rank 0）</translation>
+    </message>
+    <message>
+        <source>concatenated on dim %1</source>
+        <translation>沿 dim %1 拼接</translation>
+    </message>
+    <message>
+        <source>un-fused from %1, concatenated on dim %2</source>
+        <translation>从 %1 拆分，沿 dim %2 拼接</translation>
+    </message>
+    <message>
+        <source>un-fused from %1</source>
+        <translation>从 %1 拆分</translation>
+    </message>
+    <message numerus="yes">
+        <source>GQA query: %n head(s) put back in order</source>
+        <translation>
+            <numerusform>GQA query：%n 个 head 恢复原顺序</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>GQA key: %n head(s), ×%1 replication dropped</source>
+        <translation>
+            <numerusform>GQA key：%n 个 head，去掉 ×%1 的复制</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>GQA key: %n head(s)</source>
+        <translation>
+            <numerusform>GQA key：%n 个 head</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>GQA value: %n head(s), ×%1 replication dropped</source>
+        <translation>
+            <numerusform>GQA value：%n 个 head，去掉 ×%1 的复制</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>GQA value: %n head(s)</source>
+        <translation>
+            <numerusform>GQA value：%n 个 head</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>GQA output: heads put back in order</source>
+        <translation>GQA output：各 head 恢复原顺序</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: the file is shorter than it was (truncated while being read?).</source>
+        <translation>无法读取 %1：文件比原来短了（读取时被截断？）。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1 from %2: the file is shorter than it was (truncated while being read?).</source>
+        <translation>无法从 %2 读取 %1：文件比原来短了（读取时被截断？）。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1 from %2: %3</source>
+        <translation>无法从 %2 读取 %1：%3</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::ConsolidateWizard</name>
+    <message>
+        <source>Consolidate a checkpoint</source>
+        <translation>合并检查点</translation>
+    </message>
+    <message>
+        <source>Choose the checkpoint</source>
+        <translation>选择检查点</translation>
+    </message>
+    <message>
+        <source>The training output folder, a checkpoint-N folder, or the shards folder. Type or paste its path, browse, or drop a folder here.</source>
+        <translation>训练输出文件夹、某个 checkpoint-N 文件夹或分片文件夹。可输入或粘贴路径、浏览，或将文件夹拖放到此处。</translation>
+    </message>
+    <message>
+        <source>Path of a folder holding a sharded checkpoint</source>
+        <translation>包含分片检查点的文件夹路径</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Checkpoint folder</source>
+        <translation>检查点文件夹</translation>
+    </message>
+    <message>
+        <source>Recent folders…</source>
+        <translation>最近的文件夹…</translation>
+    </message>
+    <message>
+        <source>Folder:</source>
+        <translation>文件夹：</translation>
+    </message>
+    <message>
+        <source>Checkpoint:</source>
+        <translation>检查点：</translation>
+    </message>
+    <message>
+        <source>Check the checkpoint</source>
+        <translation>校验检查点</translation>
+    </message>
+    <message>
+        <source>Every shard is read and compared before anything is written. Below: every tensor the output will hold, and how it is put together from the ranks&apos; pieces.</source>
+        <translation>写入任何内容之前，会读取并比对每个分片。下方列出输出将包含的每个张量，以及它如何由各 rank 的分片拼合而成。</translation>
+    </message>
+    <message>
+        <source>Filter tensors (name, dtype, merge…)</source>
+        <translation>筛选张量（名称、dtype、合并方式…）</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>Where the consolidated model goes and in which format. Nothing is written before you press Consolidate.</source>
+        <translation>合并后模型的保存位置和格式。按下“合并”之前不会写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Consolidate</source>
+        <translation>合并</translation>
+    </message>
+    <message>
+        <source>Replace the output folder if it exists</source>
+        <translation>如果输出文件夹已存在，则替换它</translation>
+    </message>
+    <message>
+        <source>Verify: read the output back and check every tensor against the shards</source>
+        <translation>验证：读回输出，并将每个张量与分片逐一核对</translation>
+    </message>
+    <message>
+        <source>safetensors (recommended)</source>
+        <translation>safetensors（推荐）</translation>
+    </message>
+    <message>
+        <source>PyTorch (pytorch_model.bin)</source>
+        <translation>PyTorch（pytorch_model.bin）</translation>
+    </message>
+    <message>
+        <source> GB</source>
+        <translation> GB</translation>
+    </message>
+    <message>
+        <source>Larger models are written as several files of at most this size, with an index, as transformers does (5 GB by default).</source>
+        <translation>较大的模型会像 transformers 那样，写成多个不超过此大小的文件并附带索引（默认 5 GB）。</translation>
+    </message>
+    <message>
+        <source>Output folder</source>
+        <translation>输出文件夹</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <source>Files of at most:</source>
+        <translation>单个文件最大：</translation>
+    </message>
+    <message>
+        <source>Output folder:</source>
+        <translation>输出文件夹：</translation>
+    </message>
+    <message>
+        <source>Consolidating</source>
+        <translation>正在合并</translation>
+    </message>
+    <message>
+        <source>Written into a temporary folder that becomes the output only once everything is in it: stopping leaves nothing behind.</source>
+        <translation>先写入临时文件夹，全部写完后才成为输出文件夹：中途停止不会留下任何内容。</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stops the run and removes what it wrote so far</source>
+        <translation>停止运行并删除目前已写入的内容</translation>
+    </message>
+    <message>
+        <source>Stopping; nothing will be left behind…</source>
+        <translation>正在停止；不会留下任何内容…</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>The consolidated model is ready to load with transformers.</source>
+        <translation>合并后的模型已可用 transformers 加载。</translation>
+    </message>
+    <message>
+        <source>Open folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <source>Copy path</source>
+        <translation>复制路径</translation>
+    </message>
+    <message>
+        <source>Copy code</source>
+        <translation>复制代码</translation>
+    </message>
+    <message>
+        <source>Load it in Python:</source>
+        <translation>在 Python 中加载：</translation>
+    </message>
+    <message>
+        <source>Looking…</source>
+        <translation>正在查找…</translation>
+    </message>
+    <message>
+        <source>Looking for checkpoints in %1…</source>
+        <translation>正在 %1 中查找检查点…</translation>
+    </message>
+    <message>
+        <source>%1 — tp=%2 pp=%3, %4</source>
+        <translation>%1 — tp=%2 pp=%3，%4</translation>
+    </message>
+    <message>
+        <source>%1 — tp=%2 pp=%3, %4 (incomplete)</source>
+        <translation>%1 — tp=%2 pp=%3，%4（不完整）</translation>
+    </message>
+    <message>
+        <source>No sharded checkpoint in %1.</source>
+        <translation>%1 中没有分片检查点。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Found %n checkpoint(s). Layout: %1.</source>
+        <translation>
+            <numerusform>找到 %n 个检查点。布局：%1。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stopping; nothing will be left behind. The window closes when it is done…</source>
+        <translation>正在停止，不会留下任何内容。完成后窗口将关闭…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Reading %n shard(s)…</source>
+        <translation>
+            <numerusform>正在读取 %n 个分片…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problem(s): nothing can be written until they are fixed</source>
+        <translation>
+            <numerusform>%n 个问题：修复之前无法写入任何内容</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n output tensor(s), %1 to write, from %2.</source>
+        <translation>
+            <numerusform>%n 个输出张量，需写入 %1，来自 %2。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n shard(s)</source>
+        <translation>
+            <numerusform>%n 个分片</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Checking the output folder…</source>
+        <translation>正在检查输出文件夹…</translation>
+    </message>
+    <message>
+        <source>Needs %1; %2 free there.</source>
+        <translation>需要 %1；该处可用空间为 %2。</translation>
+    </message>
+    <message>
+        <source>Not enough space.</source>
+        <translation>空间不足。</translation>
+    </message>
+    <message>
+        <source>The folder exists: allow replacing it, or choose another.</source>
+        <translation>文件夹已存在：请允许替换它，或选择其他文件夹。</translation>
+    </message>
+    <message>
+        <source>Choose another folder.</source>
+        <translation>请选择其他文件夹。</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>%1 of %2 — %3 of %4 tensors — about %5 s left
+%6</source>
+        <translation>%1 / %2 — %3 / %4 个张量 — 剩余约 %5 秒
+%6</translation>
+    </message>
+    <message>
+        <source>Stopped. Nothing was written to %1. Go back to change the settings, or close the window.</source>
+        <translation>已停止。未向 %1 写入任何内容。可返回修改设置，或关闭窗口。</translation>
+    </message>
+    <message>
+        <source>Failed, and nothing was left behind: %1
+
+Go back to change the settings, or close the window.</source>
+        <translation>失败，未留下任何内容：%1
+
+可返回修改设置，或关闭窗口。</translation>
+    </message>
+    <message>
+        <source>Finished.</source>
+        <translation>已完成。</translation>
+    </message>
+    <message>
+        <source>Verified: every tensor was read back and matches its shards.</source>
+        <translation>已验证：每个张量都已读回，并与其分片一致。</translation>
+    </message>
+    <message>
+        <source>Not verified.</source>
+        <translation>未验证。</translation>
+    </message>
+    <message>
+        <source>Not verified (verification was not asked for).</source>
+        <translation>未验证（未要求验证）。</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%n tensor(s)&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; in %3:</source>
+        <translation>
+            <numerusform>&lt;b&gt;%n 个张量&lt;/b&gt;（%1）已写入 &lt;tt&gt;%2&lt;/tt&gt;，用时 %3：</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -227,23 +1145,2636 @@
     </message>
     <message>
         <source>Writes a small, realistic compile cache (sparse files, a few kB on disk) so you can try every feature: states, failures, locks, charts and maintenance.</source>
-        <translation type="unfinished"></translation>
+        <translation>写入一个小型但逼真的编译缓存（稀疏文件，仅占几 kB 磁盘空间），方便试用所有功能：状态、失败、锁、图表和维护。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::HostCopy</name>
+    <message>
+        <source>Cannot start ssh: %1.</source>
+        <translation>无法启动 ssh：%1。</translation>
+    </message>
+    <message>
+        <source>Folders nested too deep in %1.</source>
+        <translation>%1 中的文件夹嵌套过深。</translation>
+    </message>
+    <message>
+        <source>Cannot read the folder: %1.</source>
+        <translation>无法读取文件夹：%1。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2.</source>
+        <translation>无法读取 %1：%2。</translation>
+    </message>
+    <message>
+        <source>%1 is not a regular file (a device, fifo or socket): not copied.</source>
+        <translation>%1 不是普通文件（而是设备、FIFO 或套接字）：未复制。</translation>
+    </message>
+    <message>
+        <source>%1 is a link that does not lead to a regular file: not copied.</source>
+        <translation>%1 是链接，但未指向普通文件：未复制。</translation>
+    </message>
+    <message>
+        <source>%1 does not lead to a regular file: not copied.</source>
+        <translation>%1 未指向普通文件：未复制。</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <source>%1 exists already; it was left as it is.</source>
+        <translation>%1 已存在；已保持原样。</translation>
+    </message>
+    <message>
+        <source>Another transfer is writing %1 (its staging folder is in use); nothing was done to it.</source>
+        <translation>另一个传输正在写入 %1（其暂存文件夹正在使用中）；未对其做任何操作。</translation>
+    </message>
+    <message>
+        <source>The cache folder for %1 cannot be opened or created on the host.</source>
+        <translation>无法在主机上打开或创建 %1 的缓存文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 does not exist on the host.</source>
+        <translation>%1 在主机上不存在。</translation>
+    </message>
+    <message>
+        <source>%1: its compiler-version folder or the entry is a link (or not a folder); links are never followed.</source>
+        <translation>%1：其编译器版本文件夹或该条目本身是链接（或不是文件夹）；从不跟随链接。</translation>
+    </message>
+    <message>
+        <source>Cannot create a staging folder beside %1 on the host (permissions, a full disk?).</source>
+        <translation>无法在主机上 %1 旁边创建暂存文件夹（权限问题，或磁盘已满？）。</translation>
+    </message>
+    <message>
+        <source>Copying %1 failed on the host: %2</source>
+        <translation>在主机上复制 %1 失败：%2</translation>
+    </message>
+    <message>
+        <source>tar failed.</source>
+        <translation>tar 执行失败。</translation>
+    </message>
+    <message>
+        <source>Copying %1 failed: %2</source>
+        <translation>复制 %1 失败：%2</translation>
+    </message>
+    <message>
+        <source>Copying %1 failed on the host (status %2).</source>
+        <translation>在主机上复制 %1 失败（状态 %2）。</translation>
+    </message>
+    <message>
+        <source>Copying %1 failed on the host (status %2): %3</source>
+        <translation>在主机上复制 %1 失败（状态 %2）：%3</translation>
+    </message>
+    <message>
+        <source>The host&apos;s archive ended early.</source>
+        <translation>主机发送的归档提前结束。</translation>
+    </message>
+    <message>
+        <source>The host did not send a valid archive (a header&apos;s checksum is wrong).</source>
+        <translation>主机发送的不是有效的归档（某个头部的校验和错误）。</translation>
+    </message>
+    <message>
+        <source>The host&apos;s archive has a member of an impossible size.</source>
+        <translation>主机的归档中有成员的大小不合理。</translation>
+    </message>
+    <message>
+        <source>The host&apos;s archive has a name record that is too long.</source>
+        <translation>主机的归档中有过长的名称记录。</translation>
+    </message>
+    <message>
+        <source>Cannot create %1: %2.</source>
+        <translation>无法创建 %1：%2。</translation>
+    </message>
+    <message>
+        <source>The host&apos;s archive holds %1, which is not a file or a folder (a link or a device): refused.</source>
+        <translation>主机的归档中包含 %1，它既不是文件也不是文件夹（而是链接或设备）：已拒绝。</translation>
+    </message>
+    <message>
+        <source>The host&apos;s archive has a file without a name.</source>
+        <translation>主机的归档中有一个没有名称的文件。</translation>
+    </message>
+    <message>
+        <source>The host&apos;s entry has more than %1 files: no compiled module has that many; refused.</source>
+        <translation>主机的条目包含超过 %1 个文件：任何已编译模块都不会有这么多文件；已拒绝。</translation>
+    </message>
+    <message>
+        <source>The host&apos;s archive names %1, a path outside the entry: refused.</source>
+        <translation>主机的归档中包含 %1，该路径位于条目之外：已拒绝。</translation>
+    </message>
+    <message>
+        <source>The host&apos;s archive holds %1 twice: refused.</source>
+        <translation>主机的归档中 %1 出现了两次：已拒绝。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2.</source>
+        <translation>无法写入 %1：%2。</translation>
+    </message>
+    <message>
+        <source>%1: the files the host has differ from those sent: nothing was kept.</source>
+        <translation>%1：主机上的文件与发送的文件不一致：未保留任何内容。</translation>
+    </message>
+    <message>
+        <source>%1: the sha256 of %2 differs between this machine and the host (corrupted in transit, or it changed meanwhile): nothing was kept.</source>
+        <translation>%1：%2 的 sha256 在本机与主机之间不一致（传输中损坏，或期间发生了变化）：未保留任何内容。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <translation>“%1”不是缓存条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
+    </message>
+    <message>
+        <source>%1 became shorter while it was sent: nothing was kept.</source>
+        <translation>%1 在发送过程中变短了：未保留任何内容。</translation>
+    </message>
+    <message>
+        <source>%1 changed while it was sent: nothing was kept.</source>
+        <translation>%1 在发送过程中发生了变化：未保留任何内容。</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2.</source>
+        <translation>无法打开 %1：%2。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: the host&apos;s sha256 list could not be read: nothing was kept.</source>
+        <translation>%1：无法读取主机的 sha256 列表：未保留任何内容。</translation>
+    </message>
+    <message>
+        <source>%1 does not exist in %2.</source>
+        <translation>%1 在 %2 中不存在。</translation>
+    </message>
+    <message>
+        <source>%1 is not a compiled module.</source>
+        <translation>%1 不是已编译的模块。</translation>
+    </message>
+    <message>
+        <source>%1 is %2, not SUCCESS: only compiled modules are copied. %3</source>
+        <translation>%1 的状态为 %2，而不是 SUCCESS：只复制编译成功的模块。%3</translation>
+    </message>
+    <message>
+        <source>%1: its compiler-version folder is a link; links are never followed.</source>
+        <translation>%1：其编译器版本文件夹是链接；从不跟随链接。</translation>
+    </message>
+    <message>
+        <source>%1 exists already in %2; it was left as it is.</source>
+        <translation>%1 已存在于 %2 中；已保持原样。</translation>
+    </message>
+    <message>
+        <source>%1 appeared in %2 meanwhile; it was left as it is.</source>
+        <translation>%1 在此期间出现在了 %2 中；已保持原样。</translation>
+    </message>
+    <message>
+        <source>Copying from %1 to %2 is not supported: copies go between this machine and a host.</source>
+        <translation>不支持从 %1 复制到 %2：只能在本机与主机之间复制。</translation>
+    </message>
+    <message>
+        <source>The source cache cannot be read: %1</source>
+        <translation>无法读取源缓存：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::HostKeyDialog</name>
+    <message>
+        <source>New host key — %1</source>
+        <translation>新的主机密钥 — %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Ingot has never connected to %1 before.&lt;/b&gt;&lt;br&gt;The host presented the key below. Compare its fingerprint with the one the host&apos;s administrator gives you (on the host: &lt;tt&gt;ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub&lt;/tt&gt;). Trust it only if they match: from then on ssh refuses any other key for this host.</source>
+        <translation>&lt;b&gt;Ingot 从未连接过 %1。&lt;/b&gt;&lt;br&gt;该主机提供了下面的密钥。请将其指纹与主机管理员提供的指纹进行比对（在该主机上运行：&lt;tt&gt;ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub&lt;/tt&gt;）。只有两者一致时才信任它：此后 ssh 会拒绝该主机的任何其他密钥。</translation>
+    </message>
+    <message>
+        <source>Host:</source>
+        <translation>主机：</translation>
+    </message>
+    <message>
+        <source>Key type:</source>
+        <translation>密钥类型：</translation>
+    </message>
+    <message>
+        <source>Fingerprint:</source>
+        <translation>指纹：</translation>
+    </message>
+    <message>
+        <source>Recorded in:</source>
+        <translation>记录位置：</translation>
+    </message>
+    <message>
+        <source>&amp;Trust and connect</source>
+        <translation>信任并连接(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Host key changed — %1</source>
+        <translation>主机密钥已更改 — %1</translation>
+    </message>
+    <message>
+        <source>The host key of %1 has CHANGED. Ingot refuses to connect.</source>
+        <translation>%1 的主机密钥已被更改！Ingot 拒绝连接。</translation>
+    </message>
+    <message>
+        <source>The key this host presents differs from the one recorded when you first connected. Either someone is intercepting the connection (a man-in-the-middle attack), or the host was reinstalled or got a new key.
+
+Ask the host&apos;s administrator for the new key&apos;s fingerprint. Only if it matches, remove the old key yourself:
+
+    %1
+
+then connect again: Ingot will show you the new key. Ingot never accepts a changed key itself.</source>
+        <translation>该主机提供的密钥与首次连接时记录的密钥不同。可能有人正在拦截连接（中间人攻击），也可能是该主机重装了系统或更换了密钥。
+
+请向主机管理员索取新密钥的指纹。只有在指纹一致时，才自行删除旧密钥：
+
+    %1
+
+然后重新连接：Ingot 会向您显示新密钥。Ingot 绝不会自行接受已更改的密钥。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::HttpClient</name>
+    <message>
+        <source>%1 is not an http or https URL; Ingot sends nothing there.</source>
+        <translation>%1 不是 http 或 https URL；Ingot 不会向其发送任何内容。</translation>
+    </message>
+    <message>
+        <source>Too many redirects from %1 (a redirect loop?).</source>
+        <translation>来自 %1 的重定向过多（存在重定向循环？）。</translation>
+    </message>
+    <message>
+        <source>%1 did not answer within %2 s.</source>
+        <translation>%1 在 %2 秒内未响应。</translation>
+    </message>
+    <message>
+        <source>The response from %1 is larger than %2 bytes; refused.</source>
+        <translation>来自 %1 的响应超过 %2 字节；已拒绝。</translation>
+    </message>
+    <message>
+        <source>Could not read the data to send to %1.</source>
+        <translation>无法读取要发送到 %1 的数据。</translation>
+    </message>
+    <message>
+        <source>Could not store the data from %1.</source>
+        <translation>无法保存来自 %1 的数据。</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>Could not connect to %1 within 10 s.</source>
+        <translation>无法在 10 秒内连接到 %1。</translation>
+    </message>
+    <message>
+        <source>%1 answered too slowly (below %2 bytes/s for %3 s); gave up.</source>
+        <translation>%1 响应过慢（连续 %3 秒低于 %2 字节/秒）；已放弃。</translation>
+    </message>
+    <message>
+        <source>Ingot cannot request %1: %2.</source>
+        <translation>Ingot 无法请求 %1：%2。</translation>
+    </message>
+    <message>
+        <source>Network error talking to %1: %2.</source>
+        <translation>与 %1 通信时发生网络错误：%2。</translation>
+    </message>
+    <message>
+        <source>%1 redirected to %2, which is not an http or https URL; refused.</source>
+        <translation>%1 重定向到了 %2，这不是 http 或 https URL；已拒绝。</translation>
+    </message>
+    <message>
+        <source>%1 redirected to another host (%2); Ingot takes the Hub&apos;s answers only from %3.</source>
+        <translation>%1 重定向到了另一台主机（%2）；Ingot 只接受来自 %3 的 Hub 响应。</translation>
+    </message>
+    <message>
+        <source>HF_HUB_OFFLINE is set: Ingot makes no request to the Hub.</source>
+        <translation>已设置 HF_HUB_OFFLINE：Ingot 不会向 Hub 发送任何请求。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::HubCachePage</name>
+    <message>
+        <source>any</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <source>Log in…</source>
+        <translation>登录…</translation>
+    </message>
+    <message>
+        <source>Log out</source>
+        <translation>退出登录</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Look up</source>
+        <translation>查找</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Lookup</source>
+        <translation>查找</translation>
+    </message>
+    <message>
+        <source>HF_HUB_OFFLINE is set: Ingot sends no request to the Hub. Unset it to browse Hub caches.</source>
+        <translation>已设置 HF_HUB_OFFLINE：Ingot 不会向 Hub 发送任何请求。取消该设置后才能浏览 Hub 缓存。</translation>
+    </message>
+    <message>
+        <source>Add repo…</source>
+        <translation>添加仓库…</translation>
+    </message>
+    <message>
+        <source>Use as cache repo</source>
+        <translation>用作缓存仓库</translation>
+    </message>
+    <message>
+        <source>Writes the repo id to $HF_HOME/optimum_neuron_custom_cache, the file optimum-cli reads too.</source>
+        <translation>将仓库 ID 写入 $HF_HOME/optimum_neuron_custom_cache，optimum-cli 也读取该文件。</translation>
+    </message>
+    <message>
+        <source>Create cache repo…</source>
+        <translation>创建缓存仓库…</translation>
+    </message>
+    <message>
+        <source>Cache repos</source>
+        <translation>缓存仓库</translation>
+    </message>
+    <message>
+        <source>&amp;Pull to local cache</source>
+        <translation>拉取到本地缓存(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Download the selected &quot;Hub only&quot; modules (a folder: every module listed in it) into the local compile cache, verified, each appearing whole. Progress in Transfers (Ctrl+5).</source>
+        <translation>将选中的“仅 Hub”模块（选中文件夹时，为其中列出的所有模块）下载到本地编译缓存，下载内容经过校验，每个模块都完整写入后才出现。进度见“传输”（Ctrl+5）。</translation>
+    </message>
+    <message>
+        <source>P&amp;ush to this repo</source>
+        <translation>推送到此仓库(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Upload the selected &quot;Local only&quot; modules (successful compiles only) to this repo.</source>
+        <translation>将选中的“仅本地”模块（仅限编译成功的）上传到此仓库。</translation>
+    </message>
+    <message>
+        <source>Stop listing; the folders not listed yet can be listed again with Refresh.</source>
+        <translation>停止列出；尚未列出的文件夹之后可用“刷新”重新列出。</translation>
+    </message>
+    <message>
+        <source>Select a registry entry (.json) to read it, or a module to see its files.</source>
+        <translation>选择一个注册表条目（.json）以查看其内容，或选择一个模块以查看其文件。</translation>
+    </message>
+    <message>
+        <source>Model id, e.g. meta-llama/Llama-3.1-8B-Instruct</source>
+        <translation>模型 ID，例如 meta-llama/Llama-3.1-8B-Instruct</translation>
+    </message>
+    <message>
+        <source>The raw registry entry of the selected row.</source>
+        <translation>所选行的原始注册表条目。</translation>
+    </message>
+    <message>
+        <source>Copy rows</source>
+        <translation>复制行</translation>
+    </message>
+    <message>
+        <source>Instance:</source>
+        <translation>实例：</translation>
+    </message>
+    <message>
+        <source>Batch:</source>
+        <translation>批大小：</translation>
+    </message>
+    <message>
+        <source>Sequence:</source>
+        <translation>序列长度：</translation>
+    </message>
+    <message>
+        <source>TP:</source>
+        <translation>TP：</translation>
+    </message>
+    <message>
+        <source>dtype:</source>
+        <translation>dtype：</translation>
+    </message>
+    <message>
+        <source>Reading the token…</source>
+        <translation>正在读取访问令牌…</translation>
+    </message>
+    <message>
+        <source>The cache repo in use (%1)</source>
+        <translation>正在使用的缓存仓库（%1）</translation>
+    </message>
+    <message>
+        <source>Offline (HF_HUB_OFFLINE) — %1</source>
+        <translation>离线（HF_HUB_OFFLINE）— %1</translation>
+    </message>
+    <message>
+        <source>Not logged in to %1: public repos only. Log in to read private repos and to write.</source>
+        <translation>未登录 %1：只能访问公开仓库。登录后才能读取私有仓库和写入。</translation>
+    </message>
+    <message>
+        <source>Checking the token…</source>
+        <translation>正在检查访问令牌…</translation>
+    </message>
+    <message>
+        <source>Token from %1 refused: %2</source>
+        <translation>来自 %1 的访问令牌被拒绝：%2</translation>
+    </message>
+    <message>
+        <source> (orgs: %1)</source>
+        <translation> （组织：%1）</translation>
+    </message>
+    <message>
+        <source>Logged in as &lt;b&gt;%1&lt;/b&gt;%2 — a token from %3 — %4</source>
+        <translation>已登录为 &lt;b&gt;%1&lt;/b&gt;%2 — 访问令牌来自 %3 — %4</translation>
+    </message>
+    <message>
+        <source>Logged in as &lt;b&gt;%1&lt;/b&gt;%2 — %3 token from %4 — %5</source>
+        <translation>已登录为 &lt;b&gt;%1&lt;/b&gt;%2 — 访问令牌权限：%3，来源：%4 — %5</translation>
+    </message>
+    <message>
+        <source>no access: %1</source>
+        <translation>无访问权限：%1</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>private</source>
+        <translation>私有</translation>
+    </message>
+    <message>
+        <source>public</source>
+        <translation>公开</translation>
+    </message>
+    <message>
+        <source>you can write</source>
+        <translation>你可写入</translation>
+    </message>
+    <message>
+        <source>read-only for you</source>
+        <translation>你仅可读取</translation>
+    </message>
+    <message numerus="yes">
+        <source>&amp;Pull %n to local cache</source>
+        <translation>
+            <numerusform>将 %n 个拉取到本地缓存(&amp;P)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>P&amp;ush %n to this repo</source>
+        <translation>
+            <numerusform>将 %n 个推送到此仓库(&amp;U)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Listing %1/%2…</source>
+        <translation>正在列出 %1/%2…</translation>
+    </message>
+    <message>
+        <source>Listing cancelled: use Refresh to list it again.</source>
+        <translation>已取消列出：可用“刷新”重新列出。</translation>
+    </message>
+    <message>
+        <source>Listing of %1 cancelled.</source>
+        <translation>已取消列出 %1。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n item(s) listed</source>
+        <translation>
+            <numerusform>%1：已列出 %n 项</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Listing %1…</source>
+        <translation>正在列出 %1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Listing %1 and %n more folder(s)…</source>
+        <translation>
+            <numerusform>正在列出 %1 及另外 %n 个文件夹…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1
+%2 in %3 file(s)
+%4</source>
+        <translation>%1
+%2，共 %3 个文件
+%4</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Looking up %1 in %2…</source>
+        <translation>正在 %2 中查找 %1…</translation>
+    </message>
+    <message>
+        <source>Lookup of %1 in %2 cancelled.</source>
+        <translation>已取消在 %2 中查找 %1。</translation>
+    </message>
+    <message>
+        <source>No cached entries found for %1 in %2.</source>
+        <translation>在 %2 中未找到 %1 的缓存条目。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n cached entr(ies) for %1 in %2 (%3 registry files read).</source>
+        <translation>
+            <numerusform>在 %2 中找到 %1 的 %n 个缓存条目（读取了 %3 个注册表文件）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entr(ies) of an unknown shape are listed too, raw.</source>
+        <translation>
+            <numerusform>另有 %n 个格式未知的条目，也以原始形式列出。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Log in to the Hub</source>
+        <translation>登录 Hub</translation>
+    </message>
+    <message>
+        <source>Hugging Face access token (from your Hub settings). Ingot keeps it in the system keychain, or in %1 (readable by you only) where no keychain runs.</source>
+        <translation>Hugging Face 访问令牌（在 Hub 设置中获取）。Ingot 将其保存在系统钥匙串中；没有钥匙串服务时，则保存在 %1 中（仅你本人可读）。</translation>
+    </message>
+    <message>
+        <source>Log in</source>
+        <translation>登录</translation>
+    </message>
+    <message>
+        <source>Add a cache repo</source>
+        <translation>添加缓存仓库</translation>
+    </message>
+    <message>
+        <source>Repo id (org/name):</source>
+        <translation>仓库 ID（org/name）：</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a repo id of the form org/name.</source>
+        <translation>“%1”不是 org/name 格式的仓库 ID。</translation>
+    </message>
+    <message>
+        <source>Cache repo</source>
+        <translation>缓存仓库</translation>
+    </message>
+    <message>
+        <source>Neuron cache name set locally to %1 in %2.</source>
+        <translation>已在本地将 Neuron 缓存名称设为 %1（写入 %2）。</translation>
+    </message>
+    <message>
+        <source>Create a cache repo</source>
+        <translation>创建缓存仓库</translation>
+    </message>
+    <message>
+        <source>Log in first: the repo is created in your namespace.</source>
+        <translation>请先登录：仓库将创建在你的命名空间中。</translation>
+    </message>
+    <message>
+        <source>Public (default: private)</source>
+        <translation>公开（默认为私有）</translation>
+    </message>
+    <message>
+        <source>Repo:</source>
+        <translation>仓库：</translation>
+    </message>
+    <message>
+        <source>Neuron cache created on the Hugging Face Hub: %1.</source>
+        <translation>已在 Hugging Face Hub 上创建 Neuron 缓存：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::HubClient</name>
+    <message>
+        <source>The Hub answered %1 with an HTML page instead of JSON. Is HF_ENDPOINT a Hub?</source>
+        <translation>Hub 对 %1 返回了 HTML 页面而不是 JSON。HF_ENDPOINT 指向的是 Hub 吗？</translation>
+    </message>
+    <message>
+        <source>The Hub sent an empty answer for %1.</source>
+        <translation>Hub 对 %1 返回了空响应。</translation>
+    </message>
+    <message>
+        <source>The Hub sent malformed or truncated JSON for %1.</source>
+        <translation>Hub 对 %1 返回的 JSON 格式错误或不完整。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a repo id: use org/name, each part made of letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;.</source>
+        <translation>“%1”不是仓库 ID：请使用 org/name 格式，每部分只能由字母、数字、&apos;.&apos;、&apos;_&apos; 和 &apos;-&apos; 组成。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 Tried %n time(s).</source>
+        <translation>
+            <numerusform>%1 已尝试 %n 次。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The Hub answered %1 with an HTML error page (%2): the service may be down, or HF_ENDPOINT may not point at a Hub.</source>
+        <translation>Hub 对 %1 返回了 HTML 错误页面（%2）：服务可能已宕机，或 HF_ENDPOINT 指向的不是 Hub。</translation>
+    </message>
+    <message>
+        <source>%1 is gated: accept its conditions on the Hub with your account, then use a token of that account (%2).</source>
+        <translation>%1 是受限仓库：请先用你的账号在 Hub 上接受其使用条件，再使用该账号的访问令牌（%2）。</translation>
+    </message>
+    <message>
+        <source>Repository %1 was not found, or your token cannot read it (%2).</source>
+        <translation>未找到仓库 %1，或你的访问令牌无权读取它（%2）。</translation>
+    </message>
+    <message>
+        <source>Repository %1 was not found, or it is private: log in with a token that can read it (%2).</source>
+        <translation>未找到仓库 %1，或该仓库为私有：请使用有读取权限的访问令牌登录（%2）。</translation>
+    </message>
+    <message>
+        <source>%1 has no such revision (%2).</source>
+        <translation>%1 中没有该修订版本（%2）。</translation>
+    </message>
+    <message>
+        <source>%1 is not in %2 (%3).</source>
+        <translation>%1 不在 %2 中（%3）。</translation>
+    </message>
+    <message>
+        <source>The Hub refused the token: it is invalid or expired (%1).</source>
+        <translation>Hub 拒绝了该访问令牌：令牌无效或已过期（%1）。</translation>
+    </message>
+    <message>
+        <source>This needs a Hugging Face token: log in first (%1).</source>
+        <translation>此操作需要 Hugging Face token：请先登录（%1）。</translation>
+    </message>
+    <message>
+        <source>Not allowed: %1 (%2).</source>
+        <translation>无权操作：%1（%2）。</translation>
+    </message>
+    <message>
+        <source>%1 was not found (%2).</source>
+        <translation>未找到 %1（%2）。</translation>
+    </message>
+    <message>
+        <source>%1 already exists (%2).</source>
+        <translation>%1 已存在（%2）。</translation>
+    </message>
+    <message>
+        <source>The repo changed meanwhile (%1).</source>
+        <translation>仓库在此期间已发生变化（%1）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The Hub is rate-limiting requests (%1); retried %n time(s). Wait a moment and try again.</source>
+        <translation>
+            <numerusform>Hub 正在限制请求频率（%1）；已重试 %n 次。请稍后再试。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The Hub failed to answer %1 (%2) after %n attempt(s).</source>
+        <translation>
+            <numerusform>Hub 未能响应对 %1 的请求（%2），已尝试 %n 次。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Unexpected answer to %1 (%2).</source>
+        <translation>%1 返回了意外的应答（%2）。</translation>
+    </message>
+    <message>
+        <source>Unexpected answer to %1 (%2): %3</source>
+        <translation>%1 返回了意外的应答（%2）：%3</translation>
+    </message>
+    <message>
+        <source>No Hugging Face token: set HF_TOKEN, run `huggingface-cli login`, or log in from Ingot.</source>
+        <translation>没有 Hugging Face token：请设置 HF_TOKEN、运行 `huggingface-cli login`，或在 Ingot 中登录。</translation>
+    </message>
+    <message>
+        <source>who am I</source>
+        <translation>身份查询（whoami）</translation>
+    </message>
+    <message>
+        <source>The Hub&apos;s whoami answer has no name.</source>
+        <translation>Hub 的 whoami 响应中没有用户名。</translation>
+    </message>
+    <message>
+        <source>Unexpected repo info for %1.</source>
+        <translation>%1 的仓库信息异常。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a path inside a repo.</source>
+        <translation>“%1”不是仓库内的路径。</translation>
+    </message>
+    <message>
+        <source>the file list</source>
+        <translation>文件列表</translation>
+    </message>
+    <message>
+        <source>The Hub kept sending pages for the file list of %1: more than %2 pages; stopped. List a folder further down instead.</source>
+        <translation>Hub 为 %1 的文件列表不断返回分页：已超过 %2 页，已停止。请改为列出更下层的文件夹。</translation>
+    </message>
+    <message>
+        <source>The Hub kept sending pages for the file list of %1: more than %2 entries; stopped. List a folder further down instead.</source>
+        <translation>Hub 为 %1 的文件列表不断返回分页：已超过 %2 个条目，已停止。请改为列出更下层的文件夹。</translation>
+    </message>
+    <message>
+        <source>The Hub&apos;s file list of %1 continues on another host (%2); Ingot follows pages only on HF_ENDPOINT (%3). Stopped.</source>
+        <translation>Hub 返回的 %1 文件列表延续到了另一台主机（%2）；Ingot 只在 HF_ENDPOINT（%3）上跟随分页。已停止。</translation>
+    </message>
+    <message>
+        <source>The Hub&apos;s file list of %1 goes round in circles: its next page is one already read. Stopped.</source>
+        <translation>Hub 返回的 %1 文件列表陷入循环：下一页是已读取过的页面。已停止。</translation>
+    </message>
+    <message>
+        <source>path information</source>
+        <translation>路径信息</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Could not write %1 (disk full?): %2</source>
+        <translation>无法写入 %1（磁盘已满？）：%2</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 arrived incomplete (%2 of %3 bytes).</source>
+        <translation>%1 下载不完整（共 %3 字节，仅收到 %2 字节）。</translation>
+    </message>
+    <message>
+        <source>%1 does not match its sha256 checksum.</source>
+        <translation>%1 与其 sha256 校验和不符。</translation>
+    </message>
+    <message>
+        <source>Could not move the download into place at %1.</source>
+        <translation>无法将下载的文件移动到 %1。</translation>
+    </message>
+    <message>
+        <source>Could not write the download of %1: %2.</source>
+        <translation>无法写入 %1 的下载内容：%2。</translation>
+    </message>
+    <message>
+        <source>The Hub answered a different range of %1 than the one asked for.</source>
+        <translation>Hub 返回的 %1 数据范围与请求的不一致。</translation>
+    </message>
+    <message>
+        <source>%1 arrived with %2 bytes instead of %3.</source>
+        <translation>%1 收到 %2 字节，应为 %3 字节。</translation>
+    </message>
+    <message>
+        <source>The Hub sent an empty answer for the file list of %1.</source>
+        <translation>Hub 对 %1 的文件列表返回了空响应。</translation>
+    </message>
+    <message>
+        <source>The Hub sent malformed or truncated JSON for the file list of %1.</source>
+        <translation>Hub 对 %1 的文件列表返回的 JSON 格式错误或不完整。</translation>
+    </message>
+    <message>
+        <source>The Hub&apos;s file list of %1 is not a list.</source>
+        <translation>Hub 返回的 %1 文件列表不是列表格式。</translation>
+    </message>
+    <message>
+        <source>An entry of the file list of %1 has no path or type.</source>
+        <translation>%1 的文件列表中有一个条目缺少路径或类型。</translation>
+    </message>
+    <message>
+        <source>The file list of %1 names &quot;%2&quot;, a path that leaves the repo; refused.</source>
+        <translation>%1 的文件列表中包含“%2”，该路径超出了仓库范围；已拒绝。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::HubCommit</name>
+    <message>
+        <source>The Hub sent malformed JSON for %1.</source>
+        <translation>Hub 对 %1 返回的 JSON 格式错误。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a repo id: use org/name.</source>
+        <translation>“%1”不是仓库 ID：请使用 org/name 格式。</translation>
+    </message>
+    <message>
+        <source>The Hub gave no upload address for %1.</source>
+        <translation>Hub 未提供 %1 的上传地址。</translation>
+    </message>
+    <message>
+        <source>The Hub&apos;s multipart upload plan for %1 does not fit its size.</source>
+        <translation>Hub 为 %1 给出的分块上传计划与其大小不符。</translation>
+    </message>
+    <message>
+        <source>The storage gave no ETag for part %1 of %2.</source>
+        <translation>存储服务未返回 %2 第 %1 部分的 ETag。</translation>
+    </message>
+    <message>
+        <source>the check of %1</source>
+        <translation>%1 的检查</translation>
+    </message>
+    <message>
+        <source>The token of %1 is read-only: pushing to %2 needs a token with write access (create one in your Hub settings, then log in with it).</source>
+        <translation>%1 的访问令牌是只读的：推送到 %2 需要具有写权限的访问令牌（请在 Hub 设置中创建一个，然后用它登录）。</translation>
+    </message>
+    <message>
+        <source>%1 cannot write to %2: the repo is neither in your namespace nor in one of your organizations.</source>
+        <translation>%1 无法写入 %2：该仓库既不在你的命名空间中，也不属于你所在的任何组织。</translation>
+    </message>
+    <message>
+        <source>the write check</source>
+        <translation>写权限检查</translation>
+    </message>
+    <message>
+        <source>Your token cannot write to %1 (%2). Use a token with write access to it.</source>
+        <translation>你的访问令牌无法写入 %1（%2）。请使用对其具有写权限的访问令牌。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>the upload plan</source>
+        <translation>上传计划</translation>
+    </message>
+    <message numerus="yes">
+        <source>The Hub&apos;s upload plan left out %n file(s).</source>
+        <translation>
+            <numerusform>Hub 的上传计划遗漏了 %n 个文件。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the LFS upload plan</source>
+        <translation>LFS 上传计划</translation>
+    </message>
+    <message>
+        <source>The Hub refused the upload of %1: %2</source>
+        <translation>Hub 拒绝了 %1 的上传：%2</translation>
+    </message>
+    <message>
+        <source>%1 changed while it was being pushed (its size is no longer %2 bytes).</source>
+        <translation>%1 在推送过程中发生了变化（大小已不再是 %2 字节）。</translation>
+    </message>
+    <message>
+        <source>the commit</source>
+        <translation>提交</translation>
+    </message>
+    <message>
+        <source>The Hub&apos;s answer to the commit has no commit id.</source>
+        <translation>Hub 对提交的响应中没有提交 ID。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::HubConfig</name>
+    <message>
+        <source>from CUSTOM_CACHE_REPO</source>
+        <translation>来自 CUSTOM_CACHE_REPO</translation>
+    </message>
+    <message>
+        <source>set with `cache set` (the file optimum-cli reads too)</source>
+        <translation>通过 `cache set` 设置（optimum-cli 也读取该文件）</translation>
+    </message>
+    <message>
+        <source>the public default</source>
+        <translation>公共默认仓库</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a repo id of the form org/name.</source>
+        <translation>“%1”不是 org/name 格式的仓库 ID。</translation>
+    </message>
+    <message>
+        <source>no token</source>
+        <translation>无访问令牌</translation>
+    </message>
+    <message>
+        <source>the token saved in Ingot (system keychain)</source>
+        <translation>Ingot 中保存的访问令牌（系统钥匙串）</translation>
+    </message>
+    <message>
+        <source>the token file %1</source>
+        <translation>访问令牌文件 %1</translation>
+    </message>
+    <message>
+        <source>That is not a token: it is empty or contains spaces.</source>
+        <translation>这不是有效的访问令牌：它为空或包含空格。</translation>
+    </message>
+    <message>
+        <source>Could not remove the token file %1 (%2): remove it by hand to log out.</source>
+        <translation>无法删除访问令牌文件 %1（%2）：请手动删除以退出登录。</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder of %1.</source>
+        <translation>无法创建 %1 所在的文件夹。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::HubPull</name>
+    <message>
+        <source>The Hub&apos;s folder of %1 holds a sub-folder (%2); Ingot pulls only plain module folders.</source>
+        <translation>Hub 上 %1 的文件夹中包含子文件夹（%2）；Ingot 只拉取普通的模块文件夹。</translation>
+    </message>
+    <message>
+        <source>The Hub&apos;s folder of %1 holds a file named &quot;%2&quot;, which Ingot does not write into a cache.</source>
+        <translation>Hub 上 %1 的文件夹中包含名为“%2”的文件，Ingot 不会将其写入缓存。</translation>
+    </message>
+    <message>
+        <source>The Hub lists %1 of %2 without a usable checksum; not pulled.</source>
+        <translation>Hub 列出的 %2 中的 %1 没有可用的校验和；未拉取。</translation>
+    </message>
+    <message>
+        <source>The Hub&apos;s %1 has no model.neff (a failed or unfinished compile); in the cache it would stop the compiler from trying again. Not pulled.</source>
+        <translation>Hub 上的 %1 没有 model.neff（编译失败或未完成）；放入缓存后会阻止编译器重新编译。未拉取。</translation>
+    </message>
+    <message>
+        <source>Not on the Hub (%1).</source>
+        <translation>不在 Hub 上（%1）。</translation>
+    </message>
+    <message>
+        <source>The Hugging Face cache layout needs HF_HOME and a plain revision.</source>
+        <translation>Hugging Face 缓存布局需要 HF_HOME 和简单的修订版本。</translation>
+    </message>
+    <message>
+        <source>The Hub did not name the commit of %1.</source>
+        <translation>Hub 未告知 %1 对应的提交。</translation>
+    </message>
+    <message>
+        <source>Cannot create the Hugging Face cache folder %1.</source>
+        <translation>无法创建 Hugging Face 缓存文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>HF_HUB_OFFLINE is set: Ingot makes no request to the Hub, so nothing can be pulled. Unset it to pull.</source>
+        <translation>已设置 HF_HUB_OFFLINE：Ingot 不会向 Hub 发送任何请求，因此无法拉取。如需拉取，请取消设置该变量。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <translation>“%1”不是缓存条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
+    </message>
+    <message>
+        <source>Already in the cache; left as it is.</source>
+        <translation>已在缓存中；保持原样。</translation>
+    </message>
+    <message>
+        <source>Cannot link %1 into %2: %3.</source>
+        <translation>无法将 %1 链接到 %2：%3。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1 in %2: %3.</source>
+        <translation>无法在 %2 中写入 %1：%3。</translation>
+    </message>
+    <message>
+        <source>Could not write %1 to disk: %2.</source>
+        <translation>无法将 %1 写入磁盘：%2。</translation>
+    </message>
+    <message>
+        <source>Cannot move %1 into place: %2.</source>
+        <translation>无法将 %1 移动到目标位置：%2。</translation>
+    </message>
+    <message>
+        <source>Appeared in the cache meanwhile (a compile or another transfer); left as it is.</source>
+        <translation>期间已出现在缓存中（由编译或其他传输写入）；保持原样。</translation>
+    </message>
+    <message>
+        <source>%1 is no longer on the Hub (the repo changed during the pull); pull again.</source>
+        <translation>%1 已不在 Hub 上（拉取期间仓库发生了变化）；请重新拉取。</translation>
+    </message>
+    <message>
+        <source>%1 arrived damaged: its %2 does not match the Hub&apos;s (%3); nothing was written into the cache. Pull again; if it happens again, the Hub&apos;s copy may be bad.</source>
+        <translation>%1 下载后已损坏：其 %2 与 Hub 上的（%3）不一致；未向缓存写入任何内容。请重新拉取；如果再次出现，可能是 Hub 上的副本已损坏。</translation>
+    </message>
+    <message>
+        <source>git blob id</source>
+        <translation>git blob ID</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2.</source>
+        <translation>无法写入 %1：%2。</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <source>Cannot create %1.</source>
+        <translation>无法创建 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot link %1: %2.</source>
+        <translation>无法链接 %1：%2。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a compiler version.</source>
+        <translation>“%1”不是编译器版本。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::HubPush</name>
+    <message>
+        <source>%1 is a broken link</source>
+        <translation>%1 是损坏的链接</translation>
+    </message>
+    <message>
+        <source>%1 links outside the cache, not into the Hugging Face hub cache; Ingot does not follow it</source>
+        <translation>%1 链接到缓存之外，且不指向 Hugging Face hub 缓存；Ingot 不会跟随它</translation>
+    </message>
+    <message>
+        <source>%1 is not a regular file</source>
+        <translation>%1 不是普通文件</translation>
+    </message>
+    <message>
+        <source>FAILED (a failed compile is never pushed)</source>
+        <translation>FAILED（编译失败的模块从不推送）</translation>
+    </message>
+    <message>
+        <source>LOCKED (a compile is running on it, or a killed one left a lock)</source>
+        <translation>LOCKED（正在编译，或被终止的编译留下了锁）</translation>
+    </message>
+    <message>
+        <source>INCOMPLETE (no model.neff)</source>
+        <translation>INCOMPLETE（没有 model.neff）</translation>
+    </message>
+    <message>
+        <source>EMPTY</source>
+        <translation>EMPTY</translation>
+    </message>
+    <message>
+        <source>not a compiled module</source>
+        <translation>不是已编译的模块</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: not a name Ingot pushes</source>
+        <translation>%1：Ingot 不推送此名称</translation>
+    </message>
+    <message>
+        <source>%1: not a module of this cache</source>
+        <translation>%1：不是此缓存中的模块</translation>
+    </message>
+    <message>
+        <source>%1: already on the Hub</source>
+        <translation>%1：已在 Hub 上</translation>
+    </message>
+    <message>
+        <source>no files to push</source>
+        <translation>没有可推送的文件</translation>
+    </message>
+    <message>
+        <source>%1 would hold %2 entries on the Hub, more than the %3 a Hub folder may hold: the Hub may refuse the commits. Push fewer entries, or use another repo.</source>
+        <translation>%1 在 Hub 上将包含 %2 个条目，超过了 Hub 单个文件夹最多可容纳的 %3 个：Hub 可能会拒绝这些提交。请减少推送的条目，或使用其他仓库。</translation>
+    </message>
+    <message>
+        <source>The push has %1 items for %2 entries.</source>
+        <translation>推送包含 %1 个项目，但条目有 %2 个。</translation>
+    </message>
+    <message>
+        <source>no longer in the cache</source>
+        <translation>已不在缓存中</translation>
+    </message>
+    <message>
+        <source>now %1; left here</source>
+        <translation>现为 %1；保留在本地</translation>
+    </message>
+    <message>
+        <source>its files changed since the plan; plan again</source>
+        <translation>制定计划后其文件已发生变化；请重新制定计划</translation>
+    </message>
+    <message>
+        <source>already on the Hub (committed meanwhile)</source>
+        <translation>已在 Hub 上（期间已被提交）</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::HubTreeModel</name>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>in transfer…</source>
+        <translation>传输中…</translation>
+    </message>
+    <message>
+        <source>Hub and local</source>
+        <translation>Hub 和本地</translation>
+    </message>
+    <message>
+        <source>Hub only</source>
+        <translation>仅 Hub</translation>
+    </message>
+    <message>
+        <source>Local only</source>
+        <translation>仅本地</translation>
+    </message>
+    <message>
+        <source>loading…</source>
+        <translation>加载中…</translation>
+    </message>
+    <message>
+        <source>Stored with LFS, sha256 %1</source>
+        <translation>以 LFS 存储，sha256 %1</translation>
+    </message>
+    <message>
+        <source>On its way (see Transfers).</source>
+        <translation>正在传输（见“传输”）。</translation>
+    </message>
+    <message>
+        <source>Compiled here but not on the Hub: a candidate to push.</source>
+        <translation>已在本地编译，但不在 Hub 上：可推送。</translation>
+    </message>
+    <message>
+        <source>On the Hub but not in the local cache: a candidate to pull.</source>
+        <translation>在 Hub 上，但不在本地缓存中：可拉取。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::IncomingEntry</name>
+    <message>
+        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <translation>“%1”不是缓存条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
+    </message>
+    <message>
+        <source>Cannot open the cache folder %1: %2.</source>
+        <translation>无法打开缓存文件夹 %1：%2。</translation>
+    </message>
+    <message>
+        <source>Cannot create %1: %2.</source>
+        <translation>无法创建 %1：%2。</translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link or not a folder; Ingot does not write through it.</source>
+        <translation>%1 是符号链接或不是文件夹；Ingot 不会通过它写入。</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2.</source>
+        <translation>无法打开 %1：%2。</translation>
+    </message>
+    <message>
+        <source>Cannot check %1: %2.</source>
+        <translation>无法检查 %1：%2。</translation>
+    </message>
+    <message>
+        <source>Another transfer is writing %1 into this cache; nothing was done to it.</source>
+        <translation>另一个传输正在将 %1 写入此缓存；未对其做任何操作。</translation>
+    </message>
+    <message>
+        <source>Cannot create a staging folder in %1: %2.</source>
+        <translation>无法在 %1 中创建暂存文件夹：%2。</translation>
+    </message>
+    <message>
+        <source>Cannot open the staging folder in %1: %2.</source>
+        <translation>无法打开 %1 中的暂存文件夹：%2。</translation>
+    </message>
+    <message>
+        <source>The staging folder is not open.</source>
+        <translation>暂存文件夹未打开。</translation>
+    </message>
+    <message>
+        <source>Cannot remove %1 from %2: %3.</source>
+        <translation>无法从 %2 中删除 %1：%3。</translation>
+    </message>
+    <message>
+        <source>Could not write %1 to disk: %2.</source>
+        <translation>无法将 %1 写入磁盘：%2。</translation>
+    </message>
+    <message>
+        <source>Could not move %1 into place: %2.</source>
+        <translation>无法将 %1 移动到目标位置：%2。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::JobLauncher</name>
+    <message>
+        <source>Choosing a preset fills the form with its settings</source>
+        <translation>选择预设后，会用其设置填充表单</translation>
+    </message>
+    <message>
+        <source>Save as preset…</source>
+        <translation>另存为预设…</translation>
+    </message>
+    <message>
+        <source>Delete preset</source>
+        <translation>删除预设</translation>
+    </message>
+    <message>
+        <source>Delete the preset “%1”? Jobs launched with it are not affected.</source>
+        <translation>删除预设“%1”？已用它启动的任务不受影响。</translation>
+    </message>
+    <message>
+        <source>Preset:</source>
+        <translation>预设：</translation>
+    </message>
+    <message>
+        <source>Launched %1. The next launch gets a fresh job folder.</source>
+        <translation>已启动 %1。下次启动将使用新的任务文件夹。</translation>
+    </message>
+    <message>
+        <source>The job did not start: %1</source>
+        <translation>任务未能启动：%1</translation>
+    </message>
+    <message>
+        <source>This machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>What runs</source>
+        <translation>运行内容</translation>
+    </message>
+    <message>
+        <source>Ingot&apos;s training backend</source>
+        <translation>Ingot 训练后端</translation>
+    </message>
+    <message>
+        <source>A training script</source>
+        <translation>训练脚本</translation>
+    </message>
+    <message>
+        <source>A module</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <source>Program:</source>
+        <translation>程序：</translation>
+    </message>
+    <message>
+        <source>train.py</source>
+        <translation>train.py</translation>
+    </message>
+    <message>
+        <source>Script:</source>
+        <translation>脚本：</translation>
+    </message>
+    <message>
+        <source>Training script</source>
+        <translation>训练脚本</translation>
+    </message>
+    <message>
+        <source>Python scripts (*.py);;All files (*)</source>
+        <translation>Python 脚本 (*.py);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>package.train (runs python -m NAME)</source>
+        <translation>package.train（以 python -m NAME 运行）</translation>
+    </message>
+    <message>
+        <source>Module:</source>
+        <translation>模块：</translation>
+    </message>
+    <message>
+        <source>--my_flag 3 --note &quot;quoted words&quot;</source>
+        <translation>--my_flag 3 --note &quot;带引号的文字&quot;</translation>
+    </message>
+    <message>
+        <source>Appended after the settings, split as a shell would split them</source>
+        <translation>追加在设置之后，按 shell 的规则拆分</translation>
+    </message>
+    <message>
+        <source>Script arguments:</source>
+        <translation>脚本参数：</translation>
+    </message>
+    <message>
+        <source>Pass these settings as flags (optimum-neuron&apos;s names)</source>
+        <translation>将这些设置作为命令行参数传入（使用 optimum-neuron 的参数名）</translation>
+    </message>
+    <message>
+        <source>Derived from the model and layout</source>
+        <translation>根据模型和并行布局生成</translation>
+    </message>
+    <message>
+        <source>Job name:</source>
+        <translation>任务名称：</translation>
+    </message>
+    <message>
+        <source>Model and data</source>
+        <translation>模型和数据</translation>
+    </message>
+    <message>
+        <source>Built-in config</source>
+        <translation>内置配置</translation>
+    </message>
+    <message>
+        <source>Hugging Face folder</source>
+        <translation>Hugging Face 文件夹</translation>
+    </message>
+    <message>
+        <source>A folder with config.json</source>
+        <translation>包含 config.json 的文件夹</translation>
+    </message>
+    <message>
+        <source>Model folder</source>
+        <translation>模型文件夹</translation>
+    </message>
+    <message>
+        <source>Bundled sample</source>
+        <translation>自带示例</translation>
+    </message>
+    <message>
+        <source>A file</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>A folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>Training data:</source>
+        <translation>训练数据：</translation>
+    </message>
+    <message>
+        <source>Text to train on</source>
+        <translation>用于训练的文本</translation>
+    </message>
+    <message>
+        <source>Training data</source>
+        <translation>训练数据</translation>
+    </message>
+    <message>
+        <source>A fresh folder per job</source>
+        <translation>每个任务使用新文件夹</translation>
+    </message>
+    <message>
+        <source>Output folder</source>
+        <translation>输出文件夹</translation>
+    </message>
+    <message>
+        <source>Output folder:</source>
+        <translation>输出文件夹：</translation>
+    </message>
+    <message>
+        <source>Parallelism</source>
+        <translation>并行</translation>
+    </message>
+    <message>
+        <source>torchrun --nproc_per_node: one process per NeuronCore</source>
+        <translation>torchrun --nproc_per_node：每个 NeuronCore 一个进程</translation>
+    </message>
+    <message>
+        <source>Processes per node:</source>
+        <translation>每节点进程数：</translation>
+    </message>
+    <message>
+        <source>Nodes:</source>
+        <translation>节点数：</translation>
+    </message>
+    <message>
+        <source>Tensor parallel:</source>
+        <translation>张量并行：</translation>
+    </message>
+    <message>
+        <source>Pipeline parallel:</source>
+        <translation>流水线并行：</translation>
+    </message>
+    <message>
+        <source>Micro-batches:</source>
+        <translation>微批次数：</translation>
+    </message>
+    <message>
+        <source>ZeRO-1 (shard the optimizer state across data-parallel ranks)</source>
+        <translation>ZeRO-1（将优化器状态分片到各数据并行 rank）</translation>
+    </message>
+    <message>
+        <source>Sequence parallel</source>
+        <translation>序列并行</translation>
+    </message>
+    <message>
+        <source>Embedding parallel (split the embedding and head by vocabulary)</source>
+        <translation>嵌入并行（按词表切分 embedding 层和输出头）</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>批次</translation>
+    </message>
+    <message>
+        <source>Per-device batch:</source>
+        <translation>每设备批大小：</translation>
+    </message>
+    <message>
+        <source>Gradient accumulation:</source>
+        <translation>梯度累积：</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个 token</translation>
+    </message>
+    <message>
+        <source>Block size:</source>
+        <translation>块大小：</translation>
+    </message>
+    <message>
+        <source>Optimisation</source>
+        <translation>优化</translation>
+    </message>
+    <message>
+        <source>Learning rate:</source>
+        <translation>学习率：</translation>
+    </message>
+    <message>
+        <source>Weight decay:</source>
+        <translation>权重衰减：</translation>
+    </message>
+    <message>
+        <source> steps</source>
+        <translation> 步</translation>
+    </message>
+    <message>
+        <source>Warm-up:</source>
+        <translation>预热：</translation>
+    </message>
+    <message>
+        <source>Train for epochs</source>
+        <translation>按轮次训练</translation>
+    </message>
+    <message>
+        <source>Train for steps</source>
+        <translation>按步数训练</translation>
+    </message>
+    <message>
+        <source>--max_steps; when training for epochs the form passes -1</source>
+        <translation>--max_steps；按轮次训练时，表单传入 -1</translation>
+    </message>
+    <message>
+        <source>0: no clipping</source>
+        <translation>0：不裁剪</translation>
+    </message>
+    <message>
+        <source>Clip gradients at norm:</source>
+        <translation>梯度裁剪范数：</translation>
+    </message>
+    <message>
+        <source>bf16 (train in bfloat16)</source>
+        <translation>bf16（以 bfloat16 训练）</translation>
+    </message>
+    <message>
+        <source>Saving, logging and the rest</source>
+        <translation>保存、日志及其他</translation>
+    </message>
+    <message>
+        <source>every </source>
+        <translation>每 </translation>
+    </message>
+    <message>
+        <source>Log:</source>
+        <translation>记录日志：</translation>
+    </message>
+    <message>
+        <source>only at the end</source>
+        <translation>仅在结束时</translation>
+    </message>
+    <message>
+        <source>Save a checkpoint:</source>
+        <translation>保存检查点：</translation>
+    </message>
+    <message>
+        <source>Start from scratch</source>
+        <translation>从头开始</translation>
+    </message>
+    <message>
+        <source>Resume from:</source>
+        <translation>从检查点继续：</translation>
+    </message>
+    <message>
+        <source>Checkpoint to resume from</source>
+        <translation>要从中继续的检查点</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>随机种子：</translation>
+    </message>
+    <message>
+        <source>auto (Neuron if present, else CUDA, else CPU)</source>
+        <translation>auto（优先 Neuron，其次 CUDA，最后 CPU）</translation>
+    </message>
+    <message>
+        <source>cpu</source>
+        <translation>cpu</translation>
+    </message>
+    <message>
+        <source>cuda</source>
+        <translation>cuda</translation>
+    </message>
+    <message>
+        <source>xla (Neuron)</source>
+        <translation>xla（Neuron）</translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>环境</translation>
+    </message>
+    <message>
+        <source>Where the job runs: this machine, or a host over SSH (its Python, its files; the backend is copied there once)</source>
+        <translation>任务的运行位置：本机，或通过 SSH 连接的主机（使用该主机的 Python 和文件；后端只需复制过去一次）</translation>
+    </message>
+    <message>
+        <source>Run on:</source>
+        <translation>运行于：</translation>
+    </message>
+    <message>
+        <source>host2, host3, … (one per node after the first)</source>
+        <translation>host2, host3, …（第一个节点之外，每个节点一台）</translation>
+    </message>
+    <message>
+        <source>A multi-node job runs one torchrun per host with the same rendezvous; the output folder must be on a filesystem every host shares</source>
+        <translation>多节点任务在每台主机上各运行一个 torchrun，使用同一个 rendezvous；输出文件夹必须位于所有主机共享的文件系统上</translation>
+    </message>
+    <message>
+        <source>Other nodes:</source>
+        <translation>其他节点：</translation>
+    </message>
+    <message>
+        <source>Python:</source>
+        <translation>Python：</translation>
+    </message>
+    <message>
+        <source>Not set</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <source>Not set (Neuron&apos;s default: %1)</source>
+        <translation>未设置（Neuron 默认值：%1）</translation>
+    </message>
+    <message>
+        <source>Variable</source>
+        <translation>变量</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Extra variables:</source>
+        <translation>额外环境变量：</translation>
+    </message>
+    <message>
+        <source>What this layout means</source>
+        <translation>此布局的含义</translation>
+    </message>
+    <message>
+        <source>Compile cache</source>
+        <translation>编译缓存</translation>
+    </message>
+    <message>
+        <source>Clean…</source>
+        <translation>清理…</translation>
+    </message>
+    <message>
+        <source>Preview the maintenance of this cache on the Local cache page</source>
+        <translation>在“本地缓存”页中预览此缓存的维护操作</translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation>重新检查</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the command line to the clipboard</source>
+        <translation>将命令行复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Copy as shell script</source>
+        <translation>复制为 shell 脚本</translation>
+    </message>
+    <message>
+        <source>&amp;Launch</source>
+        <translation>启动(&amp;L)</translation>
+    </message>
+    <message>
+        <source>a quote is not closed (or the line ends in a backslash)</source>
+        <translation>引号未闭合（或该行以反斜杠结尾）</translation>
+    </message>
+    <message>
+        <source>choose a Hugging Face model folder (with config.json)</source>
+        <translation>请选择 Hugging Face 模型文件夹（包含 config.json）</translation>
+    </message>
+    <message>
+        <source>choose a folder of text files</source>
+        <translation>请选择包含文本文件的文件夹</translation>
+    </message>
+    <message>
+        <source>choose a text file</source>
+        <translation>请选择文本文件</translation>
+    </message>
+    <message>
+        <source>not a number (write 0.001 or 1e-3)</source>
+        <translation>不是数字（可写作 0.001 或 1e-3）</translation>
+    </message>
+    <message>
+        <source>%1 is not a variable name (letters, digits and _)</source>
+        <translation>%1 不是有效的变量名（只能包含字母、数字和 _）</translation>
+    </message>
+    <message>
+        <source>%1 is set twice</source>
+        <translation>%1 被设置了两次</translation>
+    </message>
+    <message>
+        <source>no Python with torch was found on %1: choose one</source>
+        <translation>在 %1 上未找到带 torch 的 Python：请手动选择</translation>
+    </message>
+    <message>
+        <source>a job on %1 nodes runs on %1 hosts: name the other %2 (comma-separated)</source>
+        <translation>%1 个节点的任务需在 %1 台主机上运行：请填写其余 %2 台（以逗号分隔）</translation>
+    </message>
+    <message>
+        <source>Processes</source>
+        <translation>进程数</translation>
+    </message>
+    <message>
+        <source>%1 on one node</source>
+        <translation>%1（单节点）</translation>
+    </message>
+    <message>
+        <source>%1 (%2 per node × %3 nodes)</source>
+        <translation>%1（每节点 %2 × %3 个节点）</translation>
+    </message>
+    <message>
+        <source>Data-parallel size</source>
+        <translation>数据并行度</translation>
+    </message>
+    <message>
+        <source>— (tp × pp = %1 does not divide %2)</source>
+        <translation>—（%2 不能被 tp × pp = %1 整除）</translation>
+    </message>
+    <message>
+        <source>%1 (tp %2 × pp %3 per replica)</source>
+        <translation>%1（每个副本 tp %2 × pp %3）</translation>
+    </message>
+    <message>
+        <source>Global batch</source>
+        <translation>全局批大小</translation>
+    </message>
+    <message>
+        <source>%1 sequences (%2 per device × dp %3 × %4 accumulated)</source>
+        <translation>%1 个序列（每设备 %2 × dp %3 × 累积 %4）</translation>
+    </message>
+    <message>
+        <source>Tokens per step</source>
+        <translation>每步 token 数</translation>
+    </message>
+    <message>
+        <source>%1 (%2 tokens a sequence)</source>
+        <translation>%1（每个序列 %2 个 token）</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数量</translation>
+    </message>
+    <message>
+        <source>Per rank (largest)</source>
+        <translation>每 rank（最大）</translation>
+    </message>
+    <message>
+        <source>Per stage, one tp rank</source>
+        <translation>每阶段（单个 tp rank）</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>unknown (no model)</source>
+        <translation>未知（无模型）</translation>
+    </message>
+    <message>
+        <source>No command: %1</source>
+        <translation>无法生成命令：%1</translation>
+    </message>
+    <message>
+        <source>Fix these before launching:</source>
+        <translation>启动前请先修正以下问题：</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>Start the command shown as job %1</source>
+        <translation>将显示的命令作为任务 %1 启动</translation>
+    </message>
+    <message>
+        <source>Fix the settings marked in red first</source>
+        <translation>请先修正标红的设置</translation>
+    </message>
+    <message>
+        <source>Starting %1…</source>
+        <translation>正在启动 %1…</translation>
+    </message>
+    <message>
+        <source>Compile caching is off for this job (--no_cache in NEURON_CC_FLAGS): every graph compiles afresh.</source>
+        <translation>此任务已关闭编译缓存（NEURON_CC_FLAGS 中有 --no_cache）：每个计算图都会重新编译。</translation>
+    </message>
+    <message>
+        <source>This job compiles into %1</source>
+        <translation>此任务的编译结果写入 %1</translation>
+    </message>
+    <message>
+        <source>Ingot checks only local caches.</source>
+        <translation>Ingot 只检查本地缓存。</translation>
+    </message>
+    <message>
+        <source>Checking the cache…</source>
+        <translation>正在检查缓存…</translation>
+    </message>
+    <message>
+        <source>The folder does not exist yet: the first compile creates it.</source>
+        <translation>该文件夹尚不存在：首次编译时会创建。</translation>
+    </message>
+    <message>
+        <source>The cache could not be read: %1</source>
+        <translation>无法读取缓存：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed entry(s): the compiler reuses a failure instead of compiling that graph again, so a job that needs one fails at once.</source>
+        <translation>
+            <numerusform>%n 个失败条目：编译器会直接复用失败结果，而不会重新编译该计算图，因此需要这些条目的任务会立即失败。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n locked entry(s) and no compiler running: stale locks from a killed compile; a job that needs one waits for the lock.</source>
+        <translation>
+            <numerusform>%n 个已锁定条目，但没有正在运行的编译器：这是被终止的编译遗留的过期锁；需要这些条目的任务会一直等待锁释放。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entry(s) locked by a compile that is running now.</source>
+        <translation>
+            <numerusform>%n 个条目被正在运行的编译锁定。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n compiled entry(s), none failed or locked.</source>
+        <translation>
+            <numerusform>%n 个已编译条目，没有失败或已锁定的条目。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Automatic: the first Python with torch</source>
+        <translation>自动：第一个带 torch 的 Python</translation>
+    </message>
+    <message>
+        <source>Automatic (%1)</source>
+        <translation>自动（%1）</translation>
+    </message>
+    <message>
+        <source>%1 — Python %2, torch %3</source>
+        <translation>%1 — Python %2，torch %3</translation>
+    </message>
+    <message>
+        <source>%1 — Python %2, no torch (unusable)</source>
+        <translation>%1 — Python %2，无 torch（不可用）</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>Looking for Python interpreters…</source>
+        <translation>正在查找 Python 解释器…</translation>
+    </message>
+    <message>
+        <source>The first interpreter found that imports torch</source>
+        <translation>找到的第一个能导入 torch 的解释器</translation>
+    </message>
+    <message>
+        <source>torch does not import here: %1</source>
+        <translation>此解释器无法导入 torch：%1</translation>
+    </message>
+    <message>
+        <source>Python %1, torch %2, torch-neuronx</source>
+        <translation>Python %1，torch %2，torch-neuronx</translation>
+    </message>
+    <message>
+        <source>Python %1, torch %2, torch-xla</source>
+        <translation>Python %1，torch %2，torch-xla</translation>
+    </message>
+    <message>
+        <source>Python %1, torch %2</source>
+        <translation>Python %1，torch %2</translation>
+    </message>
+    <message>
+        <source>Chosen by hand: not checked for torch</source>
+        <translation>手动选择：未检查 torch</translation>
+    </message>
+    <message>
+        <source>Python interpreter</source>
+        <translation>Python 解释器</translation>
+    </message>
+    <message>
+        <source>The path of the Python on %1:</source>
+        <translation>%1 上 Python 的路径：</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>The preset %1 cannot be used: %2</source>
+        <translation>无法使用预设 %1：%2</translation>
+    </message>
+    <message>
+        <source>Save as preset</source>
+        <translation>另存为预设</translation>
+    </message>
+    <message>
+        <source>Name of the preset:</source>
+        <translation>预设名称：</translation>
+    </message>
+    <message>
+        <source>Replace the preset “%1”?</source>
+        <translation>替换预设“%1”？</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::JobListModel</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>%1 (on %2)</source>
+        <translation>%1（在 %2 上）</translation>
+    </message>
+    <message>
+        <source>Unknown (host unreachable)</source>
+        <translation>未知（主机不可达）</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Layout (dp×tp×pp)</source>
+        <translation>布局（dp×tp×pp）</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Final loss</source>
+        <translation>最终损失</translation>
+    </message>
+    <message>
+        <source>Output folder</source>
+        <translation>输出文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::JobLogView</name>
+    <message>
+        <source>&amp;Follow</source>
+        <translation>跟随(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Find &amp;next</source>
+        <translation>查找下一个(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Which process&apos;s output to show: a rank, or torchrun&apos;s own</source>
+        <translation>显示哪个进程的输出：某个 rank，或 torchrun 自身</translation>
+    </message>
+    <message>
+        <source>Keep the newest line in view</source>
+        <translation>始终显示最新一行</translation>
+    </message>
+    <message>
+        <source>Search the log</source>
+        <translation>搜索日志</translation>
+    </message>
+    <message>
+        <source>Process:</source>
+        <translation>进程：</translation>
+    </message>
+    <message>
+        <source>torchrun</source>
+        <translation>torchrun</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <source>%1 [line cut]</source>
+        <translation>%1 [行已截断]</translation>
+    </message>
+    <message>
+        <source>Showing the last %L1 lines; %L2 older lines are in %3</source>
+        <translation>仅显示最后 %L1 行；更早的 %L2 行在 %3 中</translation>
+    </message>
+    <message>
+        <source>Find: go to the log&apos;s search</source>
+        <translation>查找：转到日志搜索框</translation>
+    </message>
+    <message>
+        <source>Find the next match in the log</source>
+        <translation>在日志中查找下一个匹配项</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::JobManager</name>
+    <message>
+        <source>Job %1 has no node %2 that Ingot can reach from here.</source>
+        <translation>任务 %1 没有可从此处访问的节点 %2。</translation>
+    </message>
+    <message>
+        <source>A job on %1 nodes needs as many hosts, the first being %2.</source>
+        <translation>%1 个节点的任务需要同样数量的主机，第一台为 %2。</translation>
+    </message>
+    <message>
+        <source>Each node of a job runs on another host: a host is named twice.</source>
+        <translation>任务的每个节点都运行在不同的主机上：有主机被指定了两次。</translation>
+    </message>
+    <message>
+        <source>A job on %1 nodes needs %1 hosts (--hosts H1,H2,...).</source>
+        <translation>%1 个节点的任务需要 %1 台主机（--hosts H1,H2,...）。</translation>
+    </message>
+    <message>
+        <source>No Python with torch was found on %1: choose one (--python).</source>
+        <translation>在 %1 上未找到安装了 torch 的 Python：请指定一个（--python）。</translation>
+    </message>
+    <message>
+        <source>%1 is not an executable on %2 (node %3): every node runs the same Python.</source>
+        <translation>%1 在 %2（节点 %3）上不是可执行文件：每个节点都使用同一个 Python。</translation>
+    </message>
+    <message>
+        <source>The job&apos;s wrapper did not start within 10 s on %1 (see %2).</source>
+        <translation>任务的包装脚本未在 10 秒内于 %1 上启动（参见 %2）。</translation>
+    </message>
+    <message>
+        <source>Node %1 on %2 did not start: %3</source>
+        <translation>%2 上的节点 %1 未能启动：%3</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a job id.</source>
+        <translation>“%1”不是任务 ID。</translation>
+    </message>
+    <message>
+        <source>No job %1 in %2.</source>
+        <translation>%2 中没有任务 %1。</translation>
+    </message>
+    <message>
+        <source>Job folder %1 holds the settings of job %2.</source>
+        <translation>任务文件夹 %1 中保存的是任务 %2 的设置。</translation>
+    </message>
+    <message>
+        <source>Job %1 is not running (%2).</source>
+        <translation>任务 %1 未在运行（%2）。</translation>
+    </message>
+    <message>
+        <source>Job %1 has no running launcher.</source>
+        <translation>任务 %1 没有正在运行的启动器。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Killed %n process(es) of job %1.</source>
+        <translation>
+            <numerusform>已终止任务 %1 的 %n 个进程。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Job %1 was asked to stop %2 s ago and is saving a checkpoint; Stop again after %3 s to kill it.</source>
+        <translation>任务 %1 已于 %2 秒前收到停止请求，正在保存检查点；%3 秒后再次“停止”即可强制终止。</translation>
+    </message>
+    <message>
+        <source>Asked job %1 to stop (SIGTERM to torchrun, pid %2): it saves a checkpoint and stops.</source>
+        <translation>已请求任务 %1 停止（向 torchrun 发送 SIGTERM，pid %2）：它会先保存检查点再停止。</translation>
+    </message>
+    <message>
+        <source>Job %1 is running: stop it first.</source>
+        <translation>任务 %1 正在运行：请先停止它。</translation>
+    </message>
+    <message>
+        <source>The output folder %1 holds more than this job&apos;s outputs: remove it by hand.</source>
+        <translation>输出文件夹 %1 中包含该任务输出以外的内容：请手动删除。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::JobMonitor</name>
+    <message>
+        <source>Starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <source>Compiling / first step</source>
+        <translation>编译中 / 第一步</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <source>Saving a checkpoint</source>
+        <translation>正在保存检查点</translation>
+    </message>
+    <message>
+        <source>Stopping</source>
+        <translation>正在停止</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>The data is tokenized as bytes: %1</source>
+        <translation>数据按字节进行了分词：%1</translation>
+    </message>
+    <message>
+        <source>Stopped at step %1 (%2); checkpoint: %3</source>
+        <translation>已在第 %1 步停止（%2）；检查点：%3</translation>
+    </message>
+    <message>
+        <source>Killed after Stop (no checkpoint was written by this stop)</source>
+        <translation>停止后被强制终止（此次停止未写入检查点）</translation>
+    </message>
+    <message>
+        <source>Stopped (the launcher exited with status %1)</source>
+        <translation>已停止（启动器退出状态为 %1）</translation>
+    </message>
+    <message>
+        <source>The job did not start (no launcher.pid was written)</source>
+        <translation>任务未能启动（未写入 launcher.pid）</translation>
+    </message>
+    <message>
+        <source>The job ended without a result: it was killed, or the machine restarted</source>
+        <translation>任务未产生结果就结束了：它被强制终止，或机器已重启</translation>
+    </message>
+    <message>
+        <source>The launcher exited with status %1</source>
+        <translation>启动器已退出，状态为 %1</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>继续(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Consolidate…</source>
+        <translation>合并(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;Open output folder</source>
+        <translation>打开输出文件夹(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Launch again…</source>
+        <translation>再次启动(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Logs</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>Compile activity</source>
+        <translation>编译活动</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Ask the job to stop: it saves a checkpoint and ends (SIGTERM). After %1 s the button kills it instead.</source>
+        <translation>请求任务停止：先保存检查点再结束（SIGTERM）。%1 秒后，此按钮改为强制终止任务。</translation>
+    </message>
+    <message>
+        <source>Launch the same settings again, resuming from the newest checkpoint</source>
+        <translation>以相同设置再次启动，从最新的检查点继续</translation>
+    </message>
+    <message>
+        <source>Merge the sharded checkpoint into one model (the consolidation wizard)</source>
+        <translation>将分片检查点合并为一个模型（合并向导）</translation>
+    </message>
+    <message>
+        <source>Open these settings in the launcher</source>
+        <translation>在启动器中打开这些设置</translation>
+    </message>
+    <message>
+        <source>By step</source>
+        <translation>按步</translation>
+    </message>
+    <message>
+        <source>By time</source>
+        <translation>按时间</translation>
+    </message>
+    <message>
+        <source>Lo&amp;g scale</source>
+        <translation>对数刻度(&amp;G)</translation>
+    </message>
+    <message>
+        <source>How much the loss curve is smoothed (an exponential moving average)</source>
+        <translation>损失曲线的平滑程度（指数移动平均）</translation>
+    </message>
+    <message>
+        <source>Compare with…</source>
+        <translation>对比…</translation>
+    </message>
+    <message>
+        <source>Overlay other runs from the history</source>
+        <translation>叠加显示历史中的其他运行</translation>
+    </message>
+    <message>
+        <source>X axis:</source>
+        <translation>X 轴：</translation>
+    </message>
+    <message>
+        <source>Smoothing:</source>
+        <translation>平滑：</translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Changed</source>
+        <translation>修改时间</translation>
+    </message>
+    <message>
+        <source>Double-click an entry to show it on the Local cache page</source>
+        <translation>双击条目可在“本地缓存”页中显示</translation>
+    </message>
+    <message>
+        <source>The job failed (no reason was found in its logs).</source>
+        <translation>任务失败（日志中未找到原因）。</translation>
+    </message>
+    <message>
+        <source>Rank %1: %2</source>
+        <translation>Rank %1：%2</translation>
+    </message>
+    <message>
+        <source>step %L1 of %L2</source>
+        <translation>第 %L1 / %L2 步</translation>
+    </message>
+    <message>
+        <source>step %L1</source>
+        <translation>第 %L1 步</translation>
+    </message>
+    <message>
+        <source>Elapsed %1</source>
+        <translation>已用时 %1</translation>
+    </message>
+    <message>
+        <source>ETA %1</source>
+        <translation>预计剩余 %1</translation>
+    </message>
+    <message>
+        <source>%L1 tokens/s</source>
+        <translation>%L1 tokens/s</translation>
+    </message>
+    <message>
+        <source>loss %L1</source>
+        <translation>损失 %L1</translation>
+    </message>
+    <message>
+        <source>rank %1: %2</source>
+        <translation>rank %1：%2</translation>
+    </message>
+    <message>
+        <source>peak memory %1</source>
+        <translation>峰值内存 %1</translation>
+    </message>
+    <message>
+        <source>peak memory %1 (rank 0)</source>
+        <translation>峰值内存 %1（rank 0）</translation>
+    </message>
+    <message>
+        <source>layout %1×%2×%3 (dp×tp×pp)</source>
+        <translation>布局 %1×%2×%3（dp×tp×pp）</translation>
+    </message>
+    <message>
+        <source>&amp;Kill</source>
+        <translation>强制终止(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Kill every process of the job now (SIGKILL): no checkpoint is saved</source>
+        <translation>立即终止任务的所有进程（SIGKILL）：不保存检查点</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+    <message>
+        <source>No checkpoint-N in the output folder to resume from</source>
+        <translation>输出文件夹中没有可用于继续的 checkpoint-N</translation>
+    </message>
+    <message>
+        <source>Resume from %1</source>
+        <translation>从 %1 继续</translation>
+    </message>
+    <message>
+        <source>On %1: %2</source>
+        <translation>在 %1 上：%2</translation>
+    </message>
+    <message>
+        <source>%1 has no ingot-cli. Install Ingot there (its package, or ingot-cli on the PATH) to consolidate on the host, or copy %2 here.</source>
+        <translation>%1 上没有 ingot-cli。请在该主机上安装 Ingot（安装其软件包，或将 ingot-cli 放到 PATH 中）以便在主机上合并，或者将 %2 复制到本机。</translation>
+    </message>
+    <message>
+        <source>Consolidated on %1</source>
+        <translation>已在 %1 上合并</translation>
+    </message>
+    <message>
+        <source>%1 (%2, %3)</source>
+        <translation>%1（%2，%3）</translation>
+    </message>
+    <message>
+        <source>No other runs yet</source>
+        <translation>暂无其他运行</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>This job compiles without a cache (--no_cache).</source>
+        <translation>此任务编译时不使用缓存（--no_cache）。</translation>
+    </message>
+    <message>
+        <source>Entries of %1 written since the job started</source>
+        <translation>自任务启动以来写入 %1 的条目</translation>
+    </message>
+    <message>
+        <source>No compile cache at %1 yet: entries appear here once the job compiles.</source>
+        <translation>%1 处还没有编译缓存：任务开始编译后，条目会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Nothing written to %1 since the job started.</source>
+        <translation>自任务启动以来，%1 中没有写入任何内容。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entries of %1 written since the job started (double-click to show one)</source>
+        <translation>
+            <numerusform>自任务启动以来，%1 中写入了 %n 个条目（双击可查看）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Consolidation on %1 failed</source>
+        <translation>在 %1 上合并失败</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::JobRemoveDialog</name>
+    <message>
+        <source>Looking at job %1…</source>
+        <translation>正在检查任务 %1…</translation>
+    </message>
+    <message>
+        <source>Remove job</source>
+        <translation>删除任务</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>删除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Removes the job&apos;s folder %1 (%2): its settings, logs and metrics.</source>
+        <translation>将删除任务文件夹 %1（%2），其中包括设置、日志和指标。</translation>
+    </message>
+    <message>
+        <source>Also delete the outputs (%1, %2)</source>
+        <translation>同时删除输出（%1，%2）</translation>
+    </message>
+    <message>
+        <source>The outputs are kept: %1</source>
+        <translation>输出将保留：%1</translation>
+    </message>
+    <message>
+        <source>The outputs are inside the job&apos;s folder and go with it.</source>
+        <translation>输出位于任务文件夹内，将一并删除。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::JobService</name>
+    <message>
+        <source>Remote hosts are not available here.</source>
+        <translation>此处无法使用远程主机。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::JobSpec</name>
+    <message>
+        <source>job settings: &quot;%1&quot; has a value of the wrong type</source>
+        <translation>任务设置：“%1”的值类型不正确</translation>
+    </message>
+    <message>
+        <source>the backend has no option %1 (see python3 -m ingot_train --help)</source>
+        <translation>后端没有选项 %1（参见 python3 -m ingot_train --help）</translation>
+    </message>
+    <message>
+        <source>--%1 takes no value</source>
+        <translation>--%1 不接受参数值</translation>
+    </message>
+    <message>
+        <source>--%1 needs a value</source>
+        <translation>--%1 需要一个值</translation>
+    </message>
+    <message>
+        <source>--%1: %2 is not a number</source>
+        <translation>--%1：%2 不是数字</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::JobValidate</name>
+    <message>
+        <source>%1 is not a JSON object</source>
+        <translation>%1 不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read</source>
+        <translation>无法读取 %1</translation>
+    </message>
+    <message>
+        <source>choose a training script (.py)</source>
+        <translation>请选择训练脚本（.py）</translation>
+    </message>
+    <message>
+        <source>%1 is not a file</source>
+        <translation>%1 不是文件</translation>
+    </message>
+    <message>
+        <source>name the module to run (python -m MODULE)</source>
+        <translation>请指定要运行的模块（python -m MODULE）</translation>
+    </message>
+    <message>
+        <source>%1 is not an executable</source>
+        <translation>%1 不是可执行文件</translation>
+    </message>
+    <message>
+        <source>at least 1 process per node</source>
+        <translation>每个节点至少需要 1 个进程</translation>
+    </message>
+    <message>
+        <source>at least 1 node</source>
+        <translation>至少需要 1 个节点</translation>
+    </message>
+    <message>
+        <source>a job on this machine runs on 1 node; several nodes need remote hosts</source>
+        <translation>在本机运行的任务只能使用 1 个节点；多个节点需要远程主机</translation>
+    </message>
+    <message>
+        <source>at most %1 nodes here</source>
+        <translation>此处最多 %1 个节点</translation>
+    </message>
+    <message>
+        <source>name a model: a model folder or a built-in config</source>
+        <translation>请指定模型：模型文件夹或内置配置</translation>
+    </message>
+    <message>
+        <source>%1 is not a folder</source>
+        <translation>%1 不是文件夹</translation>
+    </message>
+    <message>
+        <source>%1 does not exist</source>
+        <translation>%1 不存在</translation>
+    </message>
+    <message>
+        <source>must be at least 1</source>
+        <translation>必须至少为 1</translation>
+    </message>
+    <message>
+        <source>must be positive (or -1 to train for the given epochs)</source>
+        <translation>必须为正数（或设为 -1，按指定的轮次训练）</translation>
+    </message>
+    <message>
+        <source>must be positive</source>
+        <translation>必须为正数</translation>
+    </message>
+    <message>
+        <source>must not be negative</source>
+        <translation>不能为负数</translation>
+    </message>
+    <message>
+        <source>must not be negative (0: no clipping)</source>
+        <translation>不能为负数（0：不进行梯度裁剪）</translation>
+    </message>
+    <message>
+        <source>must not be negative (0: only at the end)</source>
+        <translation>不能为负数（0：仅在结束时保存）</translation>
+    </message>
+    <message>
+        <source>one of auto, cpu, cuda, xla</source>
+        <translation>必须是 auto、cpu、cuda、xla 之一</translation>
+    </message>
+    <message>
+        <source>tp (%1) x pp (%2) = %3 does not divide the world size %4 (%5 processes x %6 nodes)</source>
+        <translation>tp（%1）× pp（%2）= %3，不能整除总进程数（world size）%4（%5 个进程 × %6 个节点）</translation>
+    </message>
+    <message>
+        <source>%1 sequences per device do not split into %2 micro-batches</source>
+        <translation>每个设备的 %1 条序列无法均分为 %2 个微批次</translation>
+    </message>
+    <message>
+        <source>the model&apos;s %1 attention heads are not divisible by tp %2</source>
+        <translation>模型的 %1 个注意力头不能被 tp %2 整除</translation>
+    </message>
+    <message>
+        <source>the model&apos;s %1 key-value heads are not divisible by tp %2</source>
+        <translation>模型的 %1 个键值头不能被 tp %2 整除</translation>
+    </message>
+    <message>
+        <source>the model&apos;s intermediate size %1 is not divisible by tp %2</source>
+        <translation>模型的中间层维度 %1 不能被 tp %2 整除</translation>
+    </message>
+    <message>
+        <source>the vocabulary of %1 is not divisible by tp %2: turn embedding parallelism off</source>
+        <translation>词表大小 %1 不能被 tp %2 整除：请关闭嵌入并行</translation>
+    </message>
+    <message>
+        <source>%1 tokens are not divisible by tp %2, which sequence parallelism needs</source>
+        <translation>%1 个 token 不能被 tp %2 整除，而序列并行要求能整除</translation>
+    </message>
+    <message>
+        <source>the model has %1 layers, fewer than %2 stages</source>
+        <translation>模型只有 %1 层，少于 %2 个流水线阶段</translation>
+    </message>
+    <message>
+        <source>not a complete checkpoint (%1)</source>
+        <translation>不是完整的检查点（%1）</translation>
+    </message>
+    <message>
+        <source>the checkpoint was saved with --%1 %2: resume on the same layout</source>
+        <translation>检查点是用 --%1 %2 保存的：请以相同的并行布局继续训练</translation>
+    </message>
+    <message>
+        <source>the checkpoint was saved by %1 processes, this job has %2</source>
+        <translation>检查点由 %1 个进程保存，而此任务有 %2 个进程</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::JobsPage</name>
+    <message>
+        <source>&amp;New job…</source>
+        <translation>新建任务(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>&amp;Remove…</source>
+        <translation>删除(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>The job launcher goes here.</source>
+        <translation>任务启动器将显示在这里。</translation>
+    </message>
+    <message>
+        <source>Set up and launch a training job</source>
+        <translation>设置并启动训练任务</translation>
+    </message>
+    <message>
+        <source>Remove the selected job&apos;s folder (previewed first; outputs kept unless asked)</source>
+        <translation>删除所选任务的文件夹（先预览；除非另行指定，否则保留输出）</translation>
+    </message>
+    <message>
+        <source>Launch failed</source>
+        <translation>启动失败</translation>
+    </message>
+    <message>
+        <source>Remove job</source>
+        <translation>删除任务</translation>
+    </message>
+    <message>
+        <source>Job %1 was not removed: %2</source>
+        <translation>任务 %1 未删除：%2</translation>
+    </message>
+    <message>
+        <source>Remove the selected job</source>
+        <translation>删除所选任务</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::Keyboard</name>
+    <message>
+        <source>Open the list&apos;s context menu</source>
+        <translation>打开列表的上下文菜单</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::Keychain</name>
+    <message>
+        <source>The keychain was asked on the UI thread, which Ingot never does: nothing was read or written. Please report this.</source>
+        <translation>在 UI 线程上访问了钥匙串，而 Ingot 从不这样做：未读取或写入任何内容。请报告此问题。</translation>
+    </message>
+    <message>
+        <source>No keychain service is running.</source>
+        <translation>没有正在运行的钥匙串服务。</translation>
+    </message>
+    <message>
+        <source>Keychain error: %1</source>
+        <translation>钥匙串错误：%1</translation>
+    </message>
+    <message>
+        <source>the system keychain</source>
+        <translation>系统钥匙串</translation>
     </message>
 </context>
 <context>
     <name>ingot::LocalCachePage</name>
     <message>
         <source>Scanning %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在扫描 %1…</translation>
     </message>
     <message>
         <source>Checking for changes…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在检查变化…</translation>
     </message>
     <message numerus="yes">
         <source>Scanning… %n entries so far</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>正在扫描…已找到 %n 个条目</numerusform>
         </translation>
     </message>
     <message>
@@ -252,7 +3783,7 @@
     </message>
     <message>
         <source>Look for changes (F5); unchanged entries are not read again</source>
-        <translation type="unfinished"></translation>
+        <translation>检查变化（F5）；未变化的条目不会重新读取</translation>
     </message>
     <message>
         <source>Rescan &amp;everything</source>
@@ -272,7 +3803,7 @@
     </message>
     <message>
         <source>Preview, then delete every FAILED entry so the next run compiles it again</source>
-        <translation type="unfinished"></translation>
+        <translation>先预览，再删除所有失败（FAILED）条目，以便下次运行时重新编译</translation>
     </message>
     <message>
         <source>Clear stale &amp;locks…</source>
@@ -280,7 +3811,7 @@
     </message>
     <message>
         <source>Preview, then remove *.lock files; refused while neuronx-cc runs</source>
-        <translation type="unfinished"></translation>
+        <translation>先预览，再删除 *.lock 文件；neuronx-cc 运行期间会拒绝执行</translation>
     </message>
     <message>
         <source>Remove other compiler &amp;versions…</source>
@@ -292,11 +3823,11 @@
     </message>
     <message>
         <source>Preview, then remove entries unused longer than the TTL and least recently used ones while the cache is over its size limit</source>
-        <translation type="unfinished"></translation>
+        <translation>先预览，再删除超过 TTL 未使用的条目；缓存超出大小上限时，再按最近最少使用的顺序删除条目</translation>
     </message>
     <message>
         <source>Delete selected failed entries…</source>
-        <translation type="unfinished"></translation>
+        <translation>删除所选失败条目…</translation>
     </message>
     <message>
         <source>Cache:</source>
@@ -316,35 +3847,35 @@
     </message>
     <message>
         <source>%1 (Neuron default for this environment)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（此环境下的 Neuron 默认值）</translation>
     </message>
     <message>
         <source>Why this folder: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>选择此文件夹的原因：%1</translation>
     </message>
     <message>
         <source>A sample cache Ingot generated, safe to experiment with. The Neuron default here: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Ingot 生成的示例缓存，可放心试验。此处的 Neuron 默认位置：%1</translation>
     </message>
     <message>
         <source>A folder you added. The Neuron runtime here would use %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>您添加的文件夹。此处的 Neuron 运行时会使用 %1（%2）</translation>
     </message>
     <message>
         <source>S3 caches are not supported yet</source>
-        <translation type="unfinished"></translation>
+        <translation>暂不支持 S3 缓存</translation>
     </message>
     <message>
         <source>Add a Neuron compile cache folder</source>
-        <translation type="unfinished"></translation>
+        <translation>添加 Neuron 编译缓存文件夹</translation>
     </message>
     <message>
         <source>Sample cache</source>
-        <translation type="unfinished"></translation>
+        <translation>示例缓存</translation>
     </message>
     <message>
         <source>Could not write the sample cache: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入示例缓存：%1</translation>
     </message>
     <message>
         <source>No Neuron compile cache here yet</source>
@@ -352,17 +3883,19 @@
     </message>
     <message>
         <source>This cache cannot be shown</source>
-        <translation type="unfinished"></translation>
+        <translation>无法显示此缓存</translation>
     </message>
     <message>
         <source>Ingot looks where the Neuron runtime does. %1
 
 Training or compiling on this machine creates the cache. Meanwhile you can add another folder, or open a sample cache to see every feature at work.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ingot 会在 Neuron 运行时查找的位置查找缓存。%1
+
+在本机上训练或编译时会创建缓存。在此之前，您可以添加其他文件夹，或打开示例缓存体验所有功能。</translation>
     </message>
     <message>
         <source>Choose another folder, or open the sample cache.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择其他文件夹，或打开示例缓存。</translation>
     </message>
     <message>
         <source>The cache is empty</source>
@@ -370,37 +3903,27 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
     <message>
         <source>%1 exists but holds no compiled entries yet. It fills as jobs compile; Ingot follows it live.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 已存在，但还没有已编译的条目。任务编译时会逐步写入；Ingot 会实时跟踪。</translation>
     </message>
     <message numerus="yes">
         <source>Scan cancelled: %n entries read.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>扫描已取消：已读取 %n 个条目。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n entries scanned in %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已扫描 %n 个条目，用时 %1</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 毫秒</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source> (%n unchanged, not read again)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>; following changes on disk</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 秒</translation>
     </message>
     <message>
         <source>Total size</source>
@@ -416,11 +3939,11 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
     <message>
         <source>Linked (HF hub cache)</source>
-        <translation type="unfinished"></translation>
+        <translation>已链接（HF hub 缓存）</translation>
     </message>
     <message>
         <source>On disk (sparse)</source>
-        <translation type="unfinished"></translation>
+        <translation>磁盘占用（稀疏）</translation>
     </message>
     <message>
         <source>Compiler versions</source>
@@ -428,8 +3951,8 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
     <message numerus="yes">
         <source>⚠ %n warning(s) about this cache: unknown files, odd names, broken or outside links. &lt;a href=&apos;#&apos;&gt;Show them&lt;/a&gt;</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>⚠ 此缓存有 %n 条警告：未知文件、异常名称、失效或指向外部的链接。&lt;a href=&apos;#&apos;&gt;查看&lt;/a&gt;</numerusform>
         </translation>
     </message>
     <message>
@@ -438,8 +3961,8 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
     <message numerus="yes">
         <source>%n warning(s) in %1. Ingot never deletes unknown items and never follows links.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 中有 %n 条警告。Ingot 从不删除未知项，也从不跟随链接。</numerusform>
         </translation>
     </message>
     <message>
@@ -456,92 +3979,353 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
     <message numerus="yes">
         <source>Delete %n selected failed entries…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>删除所选的 %n 个失败条目…</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Push to the Hub cache repo…</source>
+        <translation>推送到 Hub 缓存仓库…</translation>
+    </message>
+    <message>
+        <source>Upload the selected successful entries to the Hub cache repo in use (Transfers shows progress)</source>
+        <translation>将所选的成功条目上传到当前使用的 Hub 缓存仓库（进度见“传输”页）</translation>
+    </message>
+    <message>
+        <source>Copy to a remote host…</source>
+        <translation>复制到远程主机…</translation>
+    </message>
+    <message>
+        <source>&amp;Back to the local cache</source>
+        <translation>返回本地缓存(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Show the compile cache of this machine again</source>
+        <translation>重新显示本机的编译缓存</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Remote host %1&lt;/b&gt; &amp;mdash; compile cache %2&lt;br&gt;&lt;small&gt;Read over SSH. A remote cache cannot be watched: F5 looks for changes, or let Ingot look every so often.&lt;/small&gt;</source>
+        <translation>&lt;b&gt;远程主机 %1&lt;/b&gt; &amp;mdash; 编译缓存 %2&lt;br&gt;&lt;small&gt;通过 SSH 读取。远程缓存无法实时监视：按 F5 检查变化，或让 Ingot 定期检查。&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>Look for changes:</source>
+        <translation>检查变化：</translation>
+    </message>
+    <message>
+        <source>only on F5</source>
+        <translation>仅在按 F5 时</translation>
+    </message>
+    <message>
+        <source>every 30 s</source>
+        <translation>每 30 秒</translation>
+    </message>
+    <message>
+        <source>every 2 min</source>
+        <translation>每 2 分钟</translation>
+    </message>
+    <message>
+        <source>This cache cannot be watched for changes (it is on another host): Ingot can look for changes every so often</source>
+        <translation>此缓存位于另一台主机上，无法实时监视变化：Ingot 可以定期检查变化</translation>
+    </message>
+    <message>
+        <source>%1 (remote host)</source>
+        <translation>%1（远程主机）</translation>
+    </message>
+    <message>
+        <source>A folder on %1.</source>
+        <translation>%1 上的文件夹。</translation>
+    </message>
+    <message>
+        <source>Reading %1 over SSH…</source>
+        <translation>正在通过 SSH 读取 %1…</translation>
+    </message>
+    <message>
+        <source>Writing the sample cache to %1…</source>
+        <translation>正在将示例缓存写入 %1…</translation>
+    </message>
+    <message>
+        <source>Could not write the sample cache.</source>
+        <translation>无法写入示例缓存。</translation>
+    </message>
+    <message>
+        <source>The cache on %1 cannot be shown</source>
+        <translation>无法显示 %1 上的缓存</translation>
+    </message>
+    <message>
+        <source>Check the connection to %1 on the Remote hosts page (Ctrl+4), press F5 to try again, or go back to the local cache.</source>
+        <translation>请在“远程主机”页（Ctrl+4）检查与 %1 的连接，按 F5 重试，或返回本地缓存。</translation>
+    </message>
+    <message>
+        <source>%1 exists but holds no compiled entries yet. It fills as jobs compile there; press F5 to look again.</source>
+        <translation>%1 已存在，但还没有已编译的条目。任务在该主机上编译时会逐步写入；按 F5 可重新查看。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n unchanged, not read again)</source>
+        <translation>
+            <numerusform>%1（%n 个未变化，未重新读取）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1; following changes on disk</source>
+        <translation>%1；正在跟踪磁盘上的变化</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1; looking for changes every %n s</source>
+        <translation>
+            <numerusform>%1；每 %n 秒检查一次变化</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1; F5 looks for changes</source>
+        <translation>%1；按 F5 检查变化</translation>
+    </message>
+    <message numerus="yes">
+        <source>Push %n successful entries to the Hub cache repo…</source>
+        <translation>
+            <numerusform>将 %n 个成功条目推送到 Hub 缓存仓库…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Copy %n successful entries to a remote host…</source>
+        <translation>
+            <numerusform>将 %n 个成功条目复制到远程主机…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Copy %n successful entries to this machine&apos;s cache</source>
+        <translation>
+            <numerusform>将 %n 个成功条目复制到本机缓存</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Checking whether neuronx-cc is running…</source>
+        <translation>正在检查 neuronx-cc 是否在运行…</translation>
+    </message>
+    <message>
+        <source>Find: go to the filter</source>
+        <translation>查找：转到筛选框</translation>
     </message>
 </context>
 <context>
     <name>ingot::LocalCacheStore</name>
     <message>
         <source>The cache folder %1 does not exist.</source>
-        <translation type="unfinished"></translation>
+        <translation>缓存文件夹 %1 不存在。</translation>
     </message>
     <message>
         <source>Cannot open the cache folder %1: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开缓存文件夹 %1：%2。</translation>
     </message>
     <message>
         <source>%1 is not a folder, so it cannot be a compile cache.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不是文件夹，因此不可能是编译缓存。</translation>
     </message>
     <message>
         <source>Cannot read %1: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取 %1：%2。</translation>
     </message>
     <message>
         <source>Refused to read %1: the path leaves the cache root.</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝读取 %1：该路径超出了缓存根目录。</translation>
     </message>
     <message>
         <source>%1 is not a regular file.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不是普通文件。</translation>
     </message>
     <message>
         <source>Refused to remove &quot;%1&quot;: the path is outside the cache root.</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝删除“%1”：该路径位于缓存根目录之外。</translation>
     </message>
     <message>
         <source>Cannot remove %1: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法删除 %1：%2。</translation>
     </message>
     <message>
         <source>Could not fully remove %1: %2. What remains was left in place.</source>
-        <translation type="unfinished"></translation>
+        <translation>未能完全删除 %1：%2。剩余部分保留在原处。</translation>
     </message>
     <message>
         <source>Could not fully remove %1: %2. What remains is in %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>未能完全删除 %1：%2。剩余部分位于 %3 中。</translation>
     </message>
     <message>
         <source>Cannot tell whether neuronx-cc is running: /proc is not available.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法确定 neuronx-cc 是否正在运行：/proc 不可用。</translation>
     </message>
     <message>
         <source>permission denied</source>
-        <translation type="unfinished"></translation>
+        <translation>权限不足</translation>
     </message>
     <message>
         <source>no longer exists</source>
-        <translation type="unfinished"></translation>
+        <translation>已不存在</translation>
     </message>
     <message>
         <source>is not a folder</source>
-        <translation type="unfinished"></translation>
+        <translation>不是文件夹</translation>
     </message>
     <message>
         <source>is a symbolic link (links are never followed)</source>
-        <translation type="unfinished"></translation>
+        <translation>是符号链接（从不跟随链接）</translation>
     </message>
     <message>
         <source>the disk is full</source>
-        <translation type="unfinished"></translation>
+        <translation>磁盘已满</translation>
     </message>
     <message>
         <source>the file system is read-only</source>
-        <translation type="unfinished"></translation>
+        <translation>文件系统为只读</translation>
     </message>
     <message>
         <source>is in use</source>
-        <translation type="unfinished"></translation>
+        <translation>正在使用中</translation>
     </message>
     <message>
         <source>is not empty</source>
-        <translation type="unfinished"></translation>
+        <translation>不为空</translation>
     </message>
     <message>
         <source>input/output error</source>
-        <translation type="unfinished"></translation>
+        <translation>输入/输出错误</translation>
+    </message>
+    <message>
+        <source>Cannot remove %1: %2. It is now in %3.</source>
+        <translation>无法删除 %1：%2。它现在位于 %3 中。</translation>
+    </message>
+    <message>
+        <source>%1 is locked now (a compile started); it was left as it is.</source>
+        <translation>%1 现已被锁定（有编译开始了）；已保持原样。</translation>
+    </message>
+    <message>
+        <source>%1 is locked now (a compile started), and could not be put back: it is in %2.</source>
+        <translation>%1 现已被锁定（有编译开始了），且无法放回原处：它位于 %2 中。</translation>
+    </message>
+    <message>
+        <source>Cannot remove %1: %2 (%3). Nothing of it was removed.</source>
+        <translation>无法删除 %1：%2（%3）。其中的内容均未删除。</translation>
+    </message>
+    <message>
+        <source>Cannot remove %1: %2 (%3). Nothing of it was removed; it is now in %4.</source>
+        <translation>无法删除 %1：%2（%3）。其中的内容均未删除；它现在位于 %4 中。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::LocalJobRunner</name>
+    <message>
+        <source>did not answer within 30 s</source>
+        <translation>30 秒内无响应</translation>
+    </message>
+    <message>
+        <source>does not run Python 3</source>
+        <translation>不是可用的 Python 3</translation>
+    </message>
+    <message>
+        <source>this machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>Cannot create %1.</source>
+        <translation>无法创建 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot start /bin/sh: %1</source>
+        <translation>无法启动 /bin/sh：%1</translation>
+    </message>
+    <message>
+        <source>Refused to remove %1: it is not inside %2.</source>
+        <translation>拒绝删除 %1：它不在 %2 内。</translation>
+    </message>
+    <message>
+        <source>The machine restarted since the job started: process %1 is not the job&apos;s.</source>
+        <translation>任务启动后机器已重启：进程 %1 不是该任务的进程。</translation>
+    </message>
+    <message>
+        <source>Process %1 has ended (its pid is not the job&apos;s launcher any more).</source>
+        <translation>进程 %1 已结束（其 pid 已不再属于该任务的启动器）。</translation>
+    </message>
+    <message>
+        <source>Cannot signal process %1: %2</source>
+        <translation>无法向进程 %1 发送信号：%2</translation>
+    </message>
+    <message>
+        <source>No free TCP port on 127.0.0.1 for the rendezvous.</source>
+        <translation>127.0.0.1 上没有可用于 rendezvous 的空闲 TCP 端口。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::Lookup</name>
+    <message>
+        <source>No cached entries found for %1.</source>
+        <translation>未找到 %1 的缓存条目。</translation>
+    </message>
+    <message>
+        <source>Cached entries for %1</source>
+        <translation>%1 的缓存条目</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Incomplete: %n registry folder(s) or file(s) of %1 could not be read, so entries stored there are missing from the result:</source>
+        <translation>
+            <numerusform>结果不完整：%1 中有 %n 个注册表文件夹或文件无法读取，存储在其中的条目未包含在结果中：</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>  and %n more.</source>
+        <translation>
+            <numerusform>  以及另外 %n 个。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run the lookup again; if it keeps failing, check the repo and your access on the Hub.</source>
+        <translation>请重新运行查找；如果仍然失败，请检查该仓库以及你在 Hub 上的访问权限。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a model id: use org/name, as on the Hub (e.g. meta-llama/Llama-3.1-8B).</source>
+        <translation>“%1”不是模型 ID：请使用 Hub 上的 org/name 格式（例如 meta-llama/Llama-3.1-8B）。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::LookupModel</name>
+    <message>
+        <source>(unknown shape)</source>
+        <translation>（格式未知）</translation>
+    </message>
+    <message>
+        <source>%1
+registry layout: %2</source>
+        <translation>%1
+注册表结构：%2</translation>
+    </message>
+    <message>
+        <source>batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>tensor parallel</source>
+        <translation>张量并行</translation>
+    </message>
+    <message>
+        <source>dtype</source>
+        <translation>dtype</translation>
+    </message>
+    <message>
+        <source>instance type</source>
+        <translation>实例类型</translation>
+    </message>
+    <message>
+        <source>compiler version</source>
+        <translation>编译器版本</translation>
+    </message>
+    <message>
+        <source>checkpoint revision</source>
+        <translation>检查点修订版本</translation>
     </message>
 </context>
 <context>
@@ -556,15 +4340,15 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
     <message>
         <source>The Neuron compile cache on this machine (Ctrl+1)</source>
-        <translation type="unfinished"></translation>
+        <translation>本机上的 Neuron 编译缓存（Ctrl+1）</translation>
     </message>
     <message>
         <source>Cancel the scan (Esc)</source>
-        <translation type="unfinished"></translation>
+        <translation>取消扫描（Esc）</translation>
     </message>
     <message>
         <source>%1 — Ingot</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — Ingot</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -612,147 +4396,305 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
     <message>
         <source>&lt;h3&gt;Ingot %1&lt;/h3&gt;&lt;p&gt;Compile caches, Hub caches, training jobs and checkpoints for AWS Trainium with optimum-neuron and torch-neuronx.&lt;/p&gt;&lt;p&gt;Ingot shows what the opaque Neuron compile cache holds, which entries failed, which locks are stale and what can go, and maintains it safely: every action is previewed first.&lt;/p&gt;&lt;p&gt;Built with Qt %2. Settings: &lt;tt&gt;%3&lt;/tt&gt;&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;Ingot %1&lt;/h3&gt;&lt;p&gt;面向 AWS Trainium 的编译缓存、Hub 缓存、训练任务和检查点管理工具，支持 optimum-neuron 和 torch-neuronx。&lt;/p&gt;&lt;p&gt;Ingot 让不透明的 Neuron 编译缓存一目了然：其中有哪些内容、哪些条目失败、哪些锁已过期、哪些可以删除；并能安全地维护缓存：每项操作都会先预览。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建。设置文件：&lt;tt&gt;%3&lt;/tt&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Hub caches</source>
+        <translation>Hub 缓存</translation>
+    </message>
+    <message>
+        <source>Compile caches shared on the Hugging Face Hub: browse, compare, look up (Ctrl+2)</source>
+        <translation>Hugging Face Hub 上共享的编译缓存：浏览、比较、查找（Ctrl+2）</translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Training jobs: launch, follow their loss and logs, stop, resume (Ctrl+3)</source>
+        <translation>训练任务：启动、跟踪损失和日志、停止、继续（Ctrl+3）</translation>
+    </message>
+    <message>
+        <source>Remote hosts</source>
+        <translation>远程主机</translation>
+    </message>
+    <message>
+        <source>trn hosts over SSH: connect, and show their compile caches (Ctrl+4)</source>
+        <translation>通过 SSH 访问 trn 主机：连接并查看其编译缓存（Ctrl+4）</translation>
+    </message>
+    <message>
+        <source>Transfers</source>
+        <translation>传输</translation>
+    </message>
+    <message>
+        <source>Pulls, pushes and copies of compiled modules: progress, pause, resume, retry (Ctrl+5)</source>
+        <translation>已编译模块的拉取、推送和复制：查看进度、暂停、继续、重试（Ctrl+5）</translation>
+    </message>
+    <message>
+        <source>Nothing queued</source>
+        <translation>未加入队列</translation>
+    </message>
+    <message>
+        <source>Queued: %1. Progress in Transfers (Ctrl+5).</source>
+        <translation>已加入队列：%1。进度见“传输”页（Ctrl+5）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entries were already on their way and were left out.</source>
+        <translation>
+            <numerusform>%n 个条目已在传输中，已跳过。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Choose a cache repo of your own</source>
+        <translation>请选择您自己的缓存仓库</translation>
+    </message>
+    <message>
+        <source>%1 is the public cache of AWS Neuron, read-only for users. Create or choose a cache repo of your own (Hub ▸ Create cache repo…) and push there.</source>
+        <translation>%1 是 AWS Neuron 的公共缓存，对用户只读。请创建或选择您自己的缓存仓库（Hub ▸ 创建缓存仓库…），并推送到该仓库。</translation>
+    </message>
+    <message>
+        <source>Push to the Hub</source>
+        <translation>推送到 Hub</translation>
+    </message>
+    <message numerus="yes">
+        <source>Upload %n successful entries from %1 to the Hub repo %2?
+
+Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</source>
+        <translation>
+            <numerusform>要将 %1 中的 %n 个成功条目上传到 Hub 仓库 %2 吗？
+
+仅上传每个条目的编译产物（model.neff、model.done、HLO 模块及其编译选项）；失败、已锁定或未完成的条目，以及日志和锁文件，都不会上传。Hub 上已有的条目将被跳过。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No remote hosts</source>
+        <translation>没有远程主机</translation>
+    </message>
+    <message>
+        <source>Add a host on the Remote hosts page (Ctrl+4) first, or list it in your ssh config.</source>
+        <translation>请先在“远程主机”页（Ctrl+4）添加主机，或将其写入 ssh 配置。</translation>
+    </message>
+    <message>
+        <source>Copy to a remote host</source>
+        <translation>复制到远程主机</translation>
+    </message>
+    <message numerus="yes">
+        <source>Copy %n entries to the compile cache of:</source>
+        <translation>
+            <numerusform>将 %n 个条目复制到以下主机的编译缓存：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>工具(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Consolidate a checkpoint…</source>
+        <translation>合并检查点(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;Hub caches</source>
+        <translation>Hub 缓存(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Jobs</source>
+        <translation>任务(&amp;J)</translation>
+    </message>
+    <message>
+        <source>&amp;Remote hosts</source>
+        <translation>远程主机(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Transfers</source>
+        <translation>传输(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Hub</source>
+        <translation>Hub(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Log in…</source>
+        <translation>登录(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Log &amp;out</source>
+        <translation>退出登录(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Add cache repo…</source>
+        <translation>添加缓存仓库(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Create cache repo…</source>
+        <translation>创建缓存仓库(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;Use selected repo as cache repo</source>
+        <translation>将所选仓库用作缓存仓库(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Areas</source>
+        <translation>区域</translation>
+    </message>
+    <message>
+        <source>Busy</source>
+        <translation>忙碌</translation>
+    </message>
+    <message>
+        <source>Cancel the scan</source>
+        <translation>取消扫描</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts…</source>
+        <translation>键盘快捷键(&amp;K)…</translation>
+    </message>
+    <message>
+        <source>Everywhere</source>
+        <translation>全局</translation>
     </message>
 </context>
 <context>
     <name>ingot::Maintenance</name>
     <message>
         <source>LOCKED: a compile may be running on it; locked entries are never removed.</source>
-        <translation type="unfinished"></translation>
+        <translation>LOCKED：可能有编译正在使用它；已锁定的条目从不删除。</translation>
     </message>
     <message>
         <source>Delete failed entries</source>
-        <translation type="unfinished"></translation>
+        <translation>删除失败条目</translation>
     </message>
     <message>
         <source>Clear stale locks</source>
-        <translation type="unfinished"></translation>
+        <translation>清除过期锁</translation>
     </message>
     <message>
         <source>Remove other compiler versions</source>
-        <translation type="unfinished"></translation>
+        <translation>删除其他编译器版本</translation>
     </message>
     <message>
         <source>Prune by age and size</source>
-        <translation type="unfinished"></translation>
+        <translation>按时间和大小清理</translation>
     </message>
     <message>
         <source>FAILED: removing it lets the next run compile this graph again.</source>
-        <translation type="unfinished"></translation>
+        <translation>FAILED：删除后，下次运行会重新编译此计算图。</translation>
     </message>
     <message>
         <source>Not a failed entry (%1).</source>
-        <translation type="unfinished"></translation>
+        <translation>不是失败条目（%1）。</translation>
     </message>
     <message>
         <source>Lock files: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>锁文件：%1</translation>
     </message>
     <message>
         <source>neuronx-cc is running (process %1), so these locks may belong to a live compile. Wait for it to finish, then clear the locks.</source>
-        <translation type="unfinished"></translation>
+        <translation>neuronx-cc 正在运行（进程 %1），这些锁可能属于正在进行的编译。请等待其完成后再清除锁。</translation>
     </message>
     <message>
         <source>Not written by the compiler; Ingot leaves it for you to remove by hand.</source>
-        <translation type="unfinished"></translation>
+        <translation>并非由编译器写入；Ingot 不会处理，请手动删除。</translation>
     </message>
     <message>
         <source>Compiler version %1 is not kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>编译器版本 %1 不在保留之列。</translation>
     </message>
     <message>
         <source>The version folder, once it is empty.</source>
-        <translation type="unfinished"></translation>
+        <translation>版本文件夹（清空后删除）。</translation>
     </message>
     <message numerus="yes">
         <source>Unused for %n days (TTL %1 days).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已 %n 天未使用（TTL 为 %1 天）。</numerusform>
         </translation>
     </message>
     <message>
         <source>Least recently used while the cache is over %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>缓存超出 %1，此条目最久未使用。</translation>
     </message>
     <message>
         <source>The cache stays over the %1 limit (%2 after pruning): the remaining entries were used within the last %3 days and are kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>缓存仍超出 %1 的上限（清理后为 %2）：其余条目在最近 %3 天内用过，予以保留。</translation>
     </message>
     <message>
         <source>The cache stays over the %1 limit (%2 after pruning): only locked entries and unknown files remain.</source>
-        <translation type="unfinished"></translation>
+        <translation>缓存仍超出 %1 的上限（清理后为 %2）：剩下的只有已锁定的条目和未知文件。</translation>
     </message>
     <message>
         <source>neuronx-cc started running since the preview; nothing was changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>预览之后 neuronx-cc 开始运行；未做任何更改。</translation>
     </message>
     <message numerus="yes">
         <source>Kept: the folder still holds %n entries.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已保留：该文件夹中仍有 %n 个条目。</numerusform>
         </translation>
     </message>
     <message>
         <source>Removed the empty folder.</source>
-        <translation type="unfinished"></translation>
+        <translation>已删除空文件夹。</translation>
     </message>
     <message>
         <source>The entry vanished since the preview.</source>
-        <translation type="unfinished"></translation>
+        <translation>预览之后该条目已消失。</translation>
     </message>
     <message>
         <source>No lock left: the compile finished since the preview.</source>
-        <translation type="unfinished"></translation>
+        <translation>已无锁：预览之后编译已完成。</translation>
     </message>
     <message numerus="yes">
         <source>Removed %n lock files.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已删除 %n 个锁文件。</numerusform>
         </translation>
     </message>
     <message>
         <source>Skipped: the entry is locked now (a compile started).</source>
-        <translation type="unfinished"></translation>
+        <translation>已跳过：该条目现已锁定（有编译开始运行）。</translation>
     </message>
     <message>
         <source>Skipped: the entry is %1 now, no longer FAILED.</source>
-        <translation type="unfinished"></translation>
+        <translation>已跳过：该条目现在为 %1，不再是 FAILED。</translation>
     </message>
     <message>
         <source>Skipped: the entry was used since the preview.</source>
-        <translation type="unfinished"></translation>
+        <translation>已跳过：预览之后该条目被使用过。</translation>
     </message>
     <message>
         <source>Removed.</source>
-        <translation type="unfinished"></translation>
+        <translation>已删除。</translation>
+    </message>
+    <message>
+        <source>%1 is no longer the folder that was previewed (it was replaced, or a link on its path now points elsewhere). Nothing was changed: look again and preview anew.</source>
+        <translation>%1 已不是预览时的那个文件夹（它已被替换，或其路径上的某个链接现在指向了别处）。未做任何更改：请重新查看并再次预览。</translation>
     </message>
 </context>
 <context>
     <name>ingot::MaintenanceDialog</name>
     <message>
-        <source> — preview</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Nothing to do.&lt;/b&gt; No entry matches this action.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;无需操作。&lt;/b&gt;没有条目符合此操作。</translation>
     </message>
     <message numerus="yes">
         <source>&lt;b&gt;Dry run:&lt;/b&gt; lock files in %n entries would be removed. The entries themselves stay.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>&lt;b&gt;试运行：&lt;/b&gt;将删除 %n 个条目中的锁文件，条目本身保留。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>&lt;b&gt;Dry run:&lt;/b&gt; %n entries would be removed, freeing %1 (the cache goes from %2 to %3). Nothing has been changed yet.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>&lt;b&gt;试运行：&lt;/b&gt;将删除 %n 个条目，释放 %1（缓存从 %2 减至 %3）。目前尚未做任何更改。</numerusform>
         </translation>
     </message>
     <message>
         <source>Refused: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已拒绝：%1</translation>
     </message>
     <message>
         <source>Entry</source>
@@ -780,14 +4722,14 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
     <message numerus="yes">
         <source>Remove locks in %n entries</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>删除 %n 个条目中的锁</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Delete %n entries (%1)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>删除 %n 个条目（%1）</numerusform>
         </translation>
     </message>
     <message>
@@ -800,11 +4742,11 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
     <message>
         <source>Removing %1 (%2 of %3)</source>
-        <translation type="unfinished"></translation>
+        <translation>正在删除 %1（第 %2 个，共 %3 个）</translation>
     </message>
     <message>
         <source>Stopping after the current entry…</source>
-        <translation type="unfinished"></translation>
+        <translation>处理完当前条目后停止…</translation>
     </message>
     <message>
         <source>Close</source>
@@ -812,23 +4754,23 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
     <message>
         <source>Nothing was changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>未做任何更改。</translation>
     </message>
     <message>
         <source>%1 removed, %2 skipped, %3 failed; %4 freed on disk.</source>
-        <translation type="unfinished"></translation>
+        <translation>已删除 %1 个，跳过 %2 个，失败 %3 个；释放磁盘空间 %4。</translation>
     </message>
     <message>
         <source>Stopped before the end: the remaining entries were not touched.</source>
-        <translation type="unfinished"></translation>
+        <translation>已提前停止：其余条目未做改动。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Finished with problems.&lt;/b&gt; Each failed entry says why below.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;已完成，但存在问题。&lt;/b&gt;下方列出了每个失败条目的原因。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Finished.&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;已完成。&lt;/b&gt;</translation>
     </message>
     <message>
         <source>Result</source>
@@ -836,19 +4778,148 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
     <message>
         <source>Not reached</source>
-        <translation type="unfinished"></translation>
+        <translation>未执行</translation>
+    </message>
+    <message>
+        <source>%1 — preview</source>
+        <translation>%1 — 预览</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <source>no TTL</source>
+        <translation>无 TTL</translation>
+    </message>
+    <message>
+        <source> GB</source>
+        <translation> GB</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>无上限</translation>
+    </message>
+    <message>
+        <source>Keep entries used within:</source>
+        <translation>保留此期限内用过的条目：</translation>
+    </message>
+    <message>
+        <source>Size limit:</source>
+        <translation>大小上限：</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::MetricChart</name>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Gradient norm</source>
+        <translation>梯度范数</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>吞吐量（tokens/s）</translation>
+    </message>
+    <message>
+        <source>No values yet</source>
+        <translation>暂无数据</translation>
+    </message>
+    <message>
+        <source>this run</source>
+        <translation>本次运行</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>time (h)</source>
+        <translation>时间（小时）</translation>
+    </message>
+    <message>
+        <source>time (min)</source>
+        <translation>时间（分钟）</translation>
+    </message>
+    <message>
+        <source>time (s)</source>
+        <translation>时间（秒）</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>%1 chart</source>
+        <translation>%1 图表</translation>
+    </message>
+    <message>
+        <source>%1: no values yet.</source>
+        <translation>%1：还没有数据。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2 → %3 over %Ln step(s), lowest %4, highest %5.</source>
+        <translation>
+            <numerusform>%1：%Ln 步内从 %2 变为 %3，最低 %4，最高 %5。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::ModelInfo</name>
+    <message>
+        <source>%1 has no readable config.json</source>
+        <translation>%1 中没有可读取的 config.json</translation>
+    </message>
+    <message>
+        <source>config.json is larger than 1 MiB</source>
+        <translation>config.json 大于 1 MiB</translation>
+    </message>
+    <message>
+        <source>config.json has no valid %1</source>
+        <translation>config.json 中没有有效的 %1</translation>
+    </message>
+    <message>
+        <source>%1 (built in)</source>
+        <translation>%1（内置）</translation>
+    </message>
+    <message>
+        <source>unknown built-in config %1 (built in: %2)</source>
+        <translation>未知的内置配置 %1（内置配置：%2）</translation>
+    </message>
+    <message>
+        <source>config.json is not a JSON object</source>
+        <translation>config.json 不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>config.json: hidden_size %1 and %2 attention heads / %3 key-value heads do not fit together</source>
+        <translation>config.json：hidden_size %1 与 %2 个注意力头 / %3 个键值头不匹配</translation>
+    </message>
+    <message>
+        <source>a model folder</source>
+        <translation>模型文件夹</translation>
+    </message>
+    <message>
+        <source>no model folder chosen</source>
+        <translation>未选择模型文件夹</translation>
     </message>
 </context>
 <context>
     <name>ingot::ModuleDetailsPane</name>
     <message>
         <source>(no flags: the compiler defaults)</source>
-        <translation type="unfinished"></translation>
+        <translation>（无选项：使用编译器默认值）</translation>
     </message>
     <message>
         <source>(compile_flags.json is not a JSON list; raw text follows)
 </source>
-        <translation type="unfinished"></translation>
+        <translation>（compile_flags.json 不是 JSON 列表；以下为原始文本）
+</translation>
     </message>
     <message>
         <source>Copy path</source>
@@ -868,7 +4939,7 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
     <message>
         <source>Copy the full path (Ctrl+Shift+C)</source>
-        <translation type="unfinished"></translation>
+        <translation>复制完整路径（Ctrl+Shift+C）</translation>
     </message>
     <message>
         <source>Select an entry to see its files, flags and log.</source>
@@ -876,52 +4947,54 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
     <message numerus="yes">
         <source>%1 in %n file(s), last used %2</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1，共 %n 个文件，上次使用：%2</numerusform>
         </translation>
     </message>
     <message>
-        <source>; %1 linked from elsewhere</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Compile flags (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>编译选项（%1）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %n file(s), last used %2; %3 linked from elsewhere</source>
+        <translation>
+            <numerusform>%1，共 %n 个文件，上次使用 %2；其中 %3 链接自其他位置</numerusform>
+        </translation>
     </message>
 </context>
 <context>
     <name>ingot::ModuleFilesModel</name>
     <message>
         <source>broken link</source>
-        <translation type="unfinished"></translation>
+        <translation>失效链接</translation>
     </message>
     <message>
         <source>link into the Hugging Face hub cache (not counted)</source>
-        <translation type="unfinished"></translation>
+        <translation>指向 Hugging Face Hub 缓存的链接（不计入）</translation>
     </message>
     <message>
         <source>link outside the cache root (not counted, never followed)</source>
-        <translation type="unfinished"></translation>
+        <translation>指向缓存根目录之外的链接（不计入，从不跟随）</translation>
     </message>
     <message>
         <source>link inside the cache (not counted twice)</source>
-        <translation type="unfinished"></translation>
+        <translation>指向缓存内部的链接（不重复计入）</translation>
     </message>
     <message>
         <source>sub-folder, not scanned</source>
-        <translation type="unfinished"></translation>
+        <translation>子文件夹，未扫描</translation>
     </message>
     <message>
         <source>not a regular file</source>
-        <translation type="unfinished"></translation>
+        <translation>不是普通文件</translation>
     </message>
     <message>
         <source>not written by the compiler</source>
-        <translation type="unfinished"></translation>
+        <translation>并非由编译器写入</translation>
     </message>
     <message>
         <source>sparse: %1 on disk</source>
-        <translation type="unfinished"></translation>
+        <translation>稀疏文件：实际占用 %1</translation>
     </message>
     <message>
         <source>File</source>
@@ -941,33 +5014,519 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
 </context>
 <context>
-    <name>ingot::SampleCache</name>
+    <name>ingot::PasswordDialog</name>
     <message>
-        <source>Cannot create %1: %2.</source>
-        <translation type="unfinished"></translation>
+        <source>ssh asks</source>
+        <translation>ssh 询问</translation>
     </message>
     <message>
-        <source>Cannot write %1: %2.</source>
-        <translation type="unfinished"></translation>
+        <source>ssh asks — %1</source>
+        <translation>ssh 询问 — %1</translation>
     </message>
     <message>
-        <source>Cannot create the link %1: %2.</source>
-        <translation type="unfinished"></translation>
+        <source>Ingot hands this to ssh and does not store it. Load your key into ssh-agent to be asked less often.</source>
+        <translation>Ingot 只会将其转交给 ssh，不会保存。将密钥加载到 ssh-agent 可减少询问次数。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::PlanModel</name>
+    <message>
+        <source>%1–%2</source>
+        <comment>a range of ranks</comment>
+        <translation>%1–%2</translation>
     </message>
     <message>
-        <source>%1 already holds files; the sample cache is only written into an empty folder.</source>
-        <translation type="unfinished"></translation>
+        <source>%1 (pp %2)</source>
+        <comment>tp ranks, then the pipeline stage</comment>
+        <translation>%1（pp %2）</translation>
+    </message>
+    <message>
+        <source>From %1 in the shards</source>
+        <translation>来自分片中的 %1</translation>
+    </message>
+    <message>
+        <source>Output tensor</source>
+        <translation>输出张量</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Dtype</source>
+        <translation>Dtype</translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation>合并方式</translation>
+    </message>
+    <message>
+        <source>tp ranks</source>
+        <translation>tp rank</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::RemoteHostsModel</name>
+    <message>
+        <source>not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>connecting…</source>
+        <translation>连接中…</translation>
+    </message>
+    <message>
+        <source>connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>connection lost, retrying in %n s</source>
+        <translation>
+            <numerusform>连接已断开，%n 秒后重试</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>connection lost, retrying now…</source>
+        <translation>连接已断开，正在重试…</translation>
+    </message>
+    <message>
+        <source>connection lost</source>
+        <translation>连接已断开</translation>
+    </message>
+    <message>
+        <source>ssh config</source>
+        <translation>ssh config</translation>
+    </message>
+    <message>
+        <source>added in Ingot</source>
+        <translation>在 Ingot 中添加</translation>
+    </message>
+    <message>
+        <source>a Host of your ssh config</source>
+        <translation>你的 ssh config 中的 Host</translation>
+    </message>
+    <message>
+        <source>%1 (%2): %3</source>
+        <translation>%1（%2）：%3</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::RemoteHostsPage</name>
+    <message>
+        <source>not a valid host name</source>
+        <translation>主机名无效</translation>
+    </message>
+    <message>
+        <source>ssh is not installed</source>
+        <translation>未安装 ssh</translation>
+    </message>
+    <message>
+        <source>host key not confirmed</source>
+        <translation>主机密钥未确认</translation>
+    </message>
+    <message>
+        <source>host key CHANGED, refused</source>
+        <translation>主机密钥已更改，已拒绝</translation>
+    </message>
+    <message>
+        <source>authentication failed</source>
+        <translation>身份验证失败</translation>
+    </message>
+    <message>
+        <source>connection refused</source>
+        <translation>连接被拒绝</translation>
+    </message>
+    <message>
+        <source>no answer in time</source>
+        <translation>响应超时</translation>
+    </message>
+    <message>
+        <source>host name does not resolve</source>
+        <translation>主机名无法解析</translation>
+    </message>
+    <message>
+        <source>host unreachable</source>
+        <translation>主机不可达</translation>
+    </message>
+    <message>
+        <source>connection lost</source>
+        <translation>连接已断开</translation>
+    </message>
+    <message>
+        <source>too much output</source>
+        <translation>输出过多</translation>
+    </message>
+    <message>
+        <source>ssh failed</source>
+        <translation>ssh 失败</translation>
+    </message>
+    <message>
+        <source>&amp;Add host…</source>
+        <translation>添加主机(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Add a host by name: an alias of your ssh config, host, user@host or user@host:port</source>
+        <translation>按名称添加主机：ssh 配置中的别名、host、user@host 或 user@host:port</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>删除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Forget a host added in Ingot (hosts of your ssh config are edited there)</source>
+        <translation>移除在 Ingot 中添加的主机（ssh 配置中的主机请在配置文件中编辑）</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>连接(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Open the master connection to this host (ssh with your config, keys and agent)</source>
+        <translation>打开到此主机的主连接（ssh 使用您的配置、密钥和 agent）</translation>
+    </message>
+    <message>
+        <source>&amp;Disconnect</source>
+        <translation>断开连接(&amp;D)</translation>
+    </message>
+    <message>
+        <source>End the master connection (and stop retrying)</source>
+        <translation>关闭主连接（并停止重试）</translation>
+    </message>
+    <message>
+        <source>Open compile &amp;cache</source>
+        <translation>打开编译缓存(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Ask the host where its Neuron tools keep the compile cache (NEURON_CC_FLAGS --cache_dir, NEURON_COMPILE_CACHE_URL, else /var/tmp/neuron-compile-cache) and show it</source>
+        <translation>询问该主机的 Neuron 工具将编译缓存放在何处（NEURON_CC_FLAGS --cache_dir、NEURON_COMPILE_CACHE_URL，否则为 /var/tmp/neuron-compile-cache），并显示该缓存</translation>
+    </message>
+    <message>
+        <source>Open &amp;folder on host…</source>
+        <translation>打开主机上的文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Show a compile cache folder of your choice on this host</source>
+        <translation>显示此主机上您指定的编译缓存文件夹</translation>
+    </message>
+    <message>
+        <source>Re&amp;load hosts</source>
+        <translation>重新加载主机(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Read the ssh config again</source>
+        <translation>重新读取 ssh 配置</translation>
+    </message>
+    <message>
+        <source>What ssh resolves (ssh -G)</source>
+        <translation>ssh 解析结果（ssh -G）</translation>
+    </message>
+    <message>
+        <source>Host name:</source>
+        <translation>主机名：</translation>
+    </message>
+    <message>
+        <source>User:</source>
+        <translation>用户：</translation>
+    </message>
+    <message>
+        <source>Port:</source>
+        <translation>端口：</translation>
+    </message>
+    <message>
+        <source>Identity files:</source>
+        <translation>身份文件：</translation>
+    </message>
+    <message>
+        <source>Proxy jump:</source>
+        <translation>跳板主机：</translation>
+    </message>
+    <message>
+        <source>Known hosts file:</source>
+        <translation>known_hosts 文件：</translation>
+    </message>
+    <message>
+        <source>Compile cache on this host</source>
+        <translation>此主机上的编译缓存</translation>
+    </message>
+    <message>
+        <source>Retry &amp;now</source>
+        <translation>立即重试(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Hosts of %1 (and the files it includes) and hosts you added. ssh runs with your config, keys and agent.</source>
+        <translation>%1（及其包含的文件）中的主机，以及您添加的主机。ssh 运行时使用您的配置、密钥和 agent。</translation>
+    </message>
+    <message>
+        <source>Added %1.</source>
+        <translation>已添加 %1。</translation>
+    </message>
+    <message>
+        <source>Add a remote host</source>
+        <translation>添加远程主机</translation>
+    </message>
+    <message>
+        <source>trn1-dev, ubuntu@10.0.0.5 or ubuntu@trn1.example.com:2222</source>
+        <translation>trn1-dev、ubuntu@10.0.0.5 或 ubuntu@trn1.example.com:2222</translation>
+    </message>
+    <message>
+        <source>An alias of your ssh config, a host name, user@host or user@host:port. Ingot connects with ssh, so your config, keys, agent and ProxyJump apply.</source>
+        <translation>ssh 配置中的别名、主机名、user@host 或 user@host:port。Ingot 通过 ssh 连接，因此您的配置、密钥、agent 和 ProxyJump 都会生效。</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Host:</source>
+        <translation>主机：</translation>
+    </message>
+    <message>
+        <source>Removed %1 from the list; its master connection, if any, ends by itself.</source>
+        <translation>已从列表中移除 %1；如有主连接，它会自行结束。</translation>
+    </message>
+    <message>
+        <source>No host selected</source>
+        <translation>未选择主机</translation>
+    </message>
+    <message>
+        <source>Add a host, or add Host entries to your ssh config.</source>
+        <translation>请添加主机，或在 ssh 配置中添加 Host 条目。</translation>
+    </message>
+    <message>
+        <source>Not looked up yet. &quot;Open compile cache&quot; asks the host where its Neuron tools keep the cache.</source>
+        <translation>尚未查找。“打开编译缓存”会询问该主机的 Neuron 工具将缓存放在何处。</translation>
+    </message>
+    <message>
+        <source>What ssh resolves (ssh -G %1)</source>
+        <translation>ssh 解析结果（ssh -G %1）</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source>ssh -G failed.</source>
+        <translation>ssh -G 失败。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>
+(keys recorded as %1)</source>
+        <translation>
+（密钥记录为 %1）</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>Connected to %1.</source>
+        <translation>已连接到 %1。</translation>
+    </message>
+    <message>
+        <source>The host key of %1 changed: Ingot refused to connect.</source>
+        <translation>%1 的主机密钥已更改：Ingot 拒绝连接。</translation>
+    </message>
+    <message>
+        <source>Could not connect to %1: %2</source>
+        <translation>无法连接到 %1：%2</translation>
+    </message>
+    <message>
+        <source>Asking %1 for its host key…</source>
+        <translation>正在向 %1 获取主机密钥…</translation>
+    </message>
+    <message>
+        <source>The host did not present a key.</source>
+        <translation>该主机未提供密钥。</translation>
+    </message>
+    <message>
+        <source>Could not read the host key of %1.</source>
+        <translation>无法读取 %1 的主机密钥。</translation>
+    </message>
+    <message>
+        <source>Check the host key of %1.</source>
+        <translation>请核对 %1 的主机密钥。</translation>
+    </message>
+    <message>
+        <source>You did not trust the key %1 presented; nothing was recorded. Connect again to see it again.</source>
+        <translation>您未信任 %1 提供的密钥，未记录任何内容。重新连接可再次查看该密钥。</translation>
+    </message>
+    <message>
+        <source>Not connected to %1: its host key was not trusted.</source>
+        <translation>未连接到 %1：其主机密钥未被信任。</translation>
+    </message>
+    <message>
+        <source>host key not recorded</source>
+        <translation>主机密钥未记录</translation>
+    </message>
+    <message numerus="yes">
+        <source>The connection to %1 was lost; retrying in %n s.</source>
+        <translation>
+            <numerusform>与 %1 的连接已断开；%n 秒后重试。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The master connection to %1 is gone (the network dropped, the machine slept, or the server restarted). Ingot reconnects by itself; Retry now tries at once.</source>
+        <translation>与 %1 的主连接已断开（网络中断、机器休眠或服务器重启）。Ingot 会自动重连；点击“立即重试”可马上尝试。</translation>
+    </message>
+    <message>
+        <source>Disconnecting from %1…</source>
+        <translation>正在断开与 %1 的连接…</translation>
+    </message>
+    <message>
+        <source>Disconnected from %1.</source>
+        <translation>已断开与 %1 的连接。</translation>
+    </message>
+    <message>
+        <source>Asking %1 where its compile cache is…</source>
+        <translation>正在询问 %1 的编译缓存位置…</translation>
+    </message>
+    <message>
+        <source>Could not ask %1 where its compile cache is: %2</source>
+        <translation>无法询问 %1 的编译缓存位置：%2</translation>
+    </message>
+    <message>
+        <source>%1
+
+Cache: %2</source>
+        <translation>%1
+
+缓存：%2</translation>
+    </message>
+    <message>
+        <source>Opening %1:%2…</source>
+        <translation>正在打开 %1:%2…</translation>
+    </message>
+    <message>
+        <source>Open a folder on %1</source>
+        <translation>打开 %1 上的文件夹</translation>
+    </message>
+    <message>
+        <source>A compile cache folder on %1 (an absolute path, or ~/…):</source>
+        <translation>%1 上的编译缓存文件夹（绝对路径，或 ~/…）：</translation>
+    </message>
+    <message>
+        <source>Looking for %1 on %2…</source>
+        <translation>正在 %2 上查找 %1…</translation>
+    </message>
+    <message>
+        <source>Could not look for %1 on %2: %3</source>
+        <translation>无法在 %2 上查找 %1：%3</translation>
+    </message>
+    <message>
+        <source>There is no folder %1 on %2. Check the path, or open the compile cache the Neuron tools there use.</source>
+        <translation>%2 上没有文件夹 %1。请检查路径，或打开该主机上 Neuron 工具所用的编译缓存。</translation>
+    </message>
+    <message>
+        <source>%1 is not an absolute path: start it with / (or ~/ for the home folder on %2).</source>
+        <translation>%1 不是绝对路径：请以 / 开头（或以 ~/ 表示 %2 上的主目录）。</translation>
+    </message>
+    <message>
+        <source>%1 on %2 is not a folder.</source>
+        <translation>%2 上的 %1 不是文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 on %2 cannot be entered: permission denied for the user Ingot logs in as.</source>
+        <translation>无法进入 %2 上的 %1：Ingot 登录所用的用户没有权限。</translation>
+    </message>
+    <message>
+        <source>Could not check %1 on %2 (exit status %3).</source>
+        <translation>无法检查 %2 上的 %1（退出状态 %3）。</translation>
+    </message>
+    <message>
+        <source>A folder you chose on %1.</source>
+        <translation>您在 %1 上选择的文件夹。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::RemoteJobIndex</name>
+    <message>
+        <source>Not a remote job: %1</source>
+        <translation>不是远程任务：%1</translation>
     </message>
     <message>
         <source>Cannot create %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法创建 %1。</translation>
+    </message>
+    <message>
+        <source>%1 is not a remote job&apos;s record.</source>
+        <translation>%1 不是远程任务的记录。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::RemoteShell</name>
+    <message>
+        <source>the command for %1 is too long (%2 bytes)</source>
+        <translation>发往 %1 的命令过长（%2 字节）</translation>
+    </message>
+    <message>
+        <source>this machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>more than %1 bytes of output</source>
+        <translation>输出超过 %1 字节</translation>
+    </message>
+    <message>
+        <source>no answer within %1 s</source>
+        <translation>%1 秒内无响应</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::SampleCache</name>
+    <message>
+        <source>Cannot create %1: %2.</source>
+        <translation>无法创建 %1：%2。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2.</source>
+        <translation>无法写入 %1：%2。</translation>
+    </message>
+    <message>
+        <source>Cannot create the link %1: %2.</source>
+        <translation>无法创建链接 %1：%2。</translation>
+    </message>
+    <message>
+        <source>%1 already holds files; the sample cache is only written into an empty folder.</source>
+        <translation>%1 中已有文件；示例缓存只会写入空文件夹。</translation>
+    </message>
+    <message>
+        <source>Cannot create %1.</source>
+        <translation>无法创建 %1。</translation>
     </message>
 </context>
 <context>
     <name>ingot::SettingsDialog</name>
     <message>
         <source>Follow the disk while jobs compile (watch folders, rescan after changes)</source>
-        <translation type="unfinished"></translation>
+        <translation>任务编译时跟踪磁盘变化（监视文件夹，有变化时重新扫描）</translation>
     </message>
     <message>
         <source>Ingot Settings</source>
@@ -983,11 +5542,11 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
     <message>
         <source>Entries unused for longer are pruned; entries used within this window are always kept, even over the size limit. 0: no TTL (size limit alone, least recently used first).</source>
-        <translation type="unfinished"></translation>
+        <translation>超过此期限未使用的条目将被清理；在此期限内使用过的条目始终保留，即使超出大小上限。0：无 TTL（仅按大小上限清理，最近最少使用的优先）。</translation>
     </message>
     <message>
         <source> GB</source>
-        <translation type="unfinished"></translation>
+        <translation> GB</translation>
     </message>
     <message>
         <source>no limit</source>
@@ -995,7 +5554,7 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
     <message>
         <source>Prune policy (as the Neuron docs describe it)</source>
-        <translation type="unfinished"></translation>
+        <translation>清理策略（遵循 Neuron 文档中的说明）</translation>
     </message>
     <message>
         <source>Keep entries used within:</source>
@@ -1015,11 +5574,529 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
     <message>
         <source>Removes the folder from this list; nothing on disk is touched.</source>
-        <translation type="unfinished"></translation>
+        <translation>仅从此列表中移除该文件夹，不会改动磁盘上的任何内容。</translation>
     </message>
     <message>
         <source>Settings are stored in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>设置保存在 %1</translation>
+    </message>
+    <message>
+        <source>Pull from the Hub as optimum-neuron does: files in the Hugging Face hub cache, linked into the compile cache</source>
+        <translation>按 optimum-neuron 的方式从 Hub 拉取：文件存放在 Hugging Face hub 缓存中，再链接到编译缓存</translation>
+    </message>
+    <message>
+        <source>Off (default): pulled modules are plain files in the compile cache. On: each file is a blob under $HF_HOME/hub, shared with huggingface_hub downloads, and linked from the entry.</source>
+        <translation>关闭（默认）：拉取的模块以普通文件形式存放在编译缓存中。开启：每个文件都是 $HF_HOME/hub 下的一个 blob，与 huggingface_hub 的下载共享，并从条目链接过去。</translation>
+    </message>
+    <message>
+        <source>Remote hosts (SSH)</source>
+        <translation>远程主机（SSH）</translation>
+    </message>
+    <message>
+        <source>your ssh config (~/.ssh/config and /etc/ssh/ssh_config)</source>
+        <translation>您的 ssh 配置（~/.ssh/config 和 /etc/ssh/ssh_config）</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>An ssh config file</source>
+        <translation>ssh 配置文件</translation>
+    </message>
+    <message>
+        <source>ssh config file:</source>
+        <translation>ssh 配置文件：</translation>
+    </message>
+    <message>
+        <source>Empty: ssh reads your own config, as in a terminal. A file here is passed as &lt;tt&gt;ssh -F&lt;/tt&gt; and used &lt;i&gt;instead&lt;/i&gt; (Include your own config from it to keep both). The Remote hosts list shows its Host names.</source>
+        <translation>留空：ssh 读取您自己的配置，与在终端中一样。在此指定文件时，会以 &lt;tt&gt;ssh -F&lt;/tt&gt; 传入并&lt;i&gt;替代&lt;/i&gt;默认配置（若要两者兼用，请在该文件中 Include 您自己的配置）。“远程主机”列表会显示其中的 Host 名称。</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>系统默认</translation>
+    </message>
+    <message>
+        <source>Restart now</source>
+        <translation>立即重启</translation>
+    </message>
+    <message>
+        <source>Saves these settings and starts Ingot again in the language chosen.</source>
+        <translation>保存这些设置，并以所选语言重新启动 Ingot。</translation>
+    </message>
+    <message>
+        <source>A new language applies when Ingot starts again.</source>
+        <translation>新语言将在 Ingot 重新启动后生效。</translation>
+    </message>
+    <message>
+        <source>%1 is not a file. Choose an ssh config file, or leave the field empty.</source>
+        <translation>%1 不是文件。请选择 ssh 配置文件，或将此项留空。</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>&amp;Appearance:</source>
+        <translation>外观(&amp;A)：</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::Sha256</name>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::ShellCacheStore</name>
+    <message>
+        <source>the listing holds a path that leaves the root: %1</source>
+        <translation>列表中包含超出根目录的路径：%1</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: permission denied.</source>
+        <translation>无法读取 %1：权限不足。</translation>
+    </message>
+    <message>
+        <source>the host&apos;s listing is not in the expected form (record %1)</source>
+        <translation>主机返回的列表格式不符合预期（第 %1 条记录）</translation>
+    </message>
+    <message>
+        <source>the host&apos;s listing has no root record</source>
+        <translation>主机返回的列表中没有根记录</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>The cache folder %1 does not exist.</source>
+        <translation>缓存文件夹 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>Cannot open the cache folder %1: %2</source>
+        <translation>无法打开缓存文件夹 %1：%2</translation>
+    </message>
+    <message>
+        <source>not a folder, or not readable.</source>
+        <translation>不是文件夹，或无法读取。</translation>
+    </message>
+    <message>
+        <source>Refused to list &quot;%1&quot;: the path is outside the cache root.</source>
+        <translation>拒绝列出“%1”：该路径位于缓存根目录之外。</translation>
+    </message>
+    <message>
+        <source>Cannot list %1: %2</source>
+        <translation>无法列出 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: no such folder.</source>
+        <translation>无法读取 %1：文件夹不存在。</translation>
+    </message>
+    <message>
+        <source>Refused to read &quot;%1&quot;: the path is outside the cache root.</source>
+        <translation>拒绝读取“%1”：该路径位于缓存根目录之外。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>a symbolic link</source>
+        <translation>是符号链接</translation>
+    </message>
+    <message>
+        <source>no such file</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <source>Refused to remove &quot;%1&quot;: the path is outside the cache root.</source>
+        <translation>拒绝删除“%1”：该路径位于缓存根目录之外。</translation>
+    </message>
+    <message>
+        <source>Cannot remove %1: %2</source>
+        <translation>无法删除 %1：%2</translation>
+    </message>
+    <message>
+        <source>it no longer exists.</source>
+        <translation>它已不存在。</translation>
+    </message>
+    <message>
+        <source>the host refused (permissions?).</source>
+        <translation>主机拒绝了操作（权限问题？）。</translation>
+    </message>
+    <message>
+        <source>%1 is locked: a compile started on it. Left in place.</source>
+        <translation>%1 已被锁定：有编译已在其上开始。已保留原样。</translation>
+    </message>
+    <message>
+        <source>Cannot remove %1: it no longer exists.</source>
+        <translation>无法删除 %1：它已不存在。</translation>
+    </message>
+    <message>
+        <source>Refused to remove %1: not a folder (a link is never followed).</source>
+        <translation>拒绝删除 %1：不是文件夹（从不跟随链接）。</translation>
+    </message>
+    <message>
+        <source>Cannot remove %1: it could not be renamed aside.</source>
+        <translation>无法删除 %1：无法将其重命名移开。</translation>
+    </message>
+    <message>
+        <source>Cannot remove %1: not all of it can be removed (permissions or a mount); left whole.</source>
+        <translation>无法删除 %1：其中部分内容无法删除（权限或挂载点问题）；已完整保留。</translation>
+    </message>
+    <message>
+        <source>Removing %1 stopped part-way; what is left is in a .ingot-removing-* folder beside it.</source>
+        <translation>删除 %1 时中途停止；剩余内容位于其旁边的 .ingot-removing-* 文件夹中。</translation>
+    </message>
+    <message>
+        <source>Cannot tell whether neuronx-cc is running on %1: %2</source>
+        <translation>无法确定 %1 上的 neuronx-cc 是否正在运行：%2</translation>
+    </message>
+    <message>
+        <source>/proc is not available</source>
+        <translation>/proc 不可用</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::ShellJobRunner</name>
+    <message>
+        <source>%1 does not hold Ingot&apos;s training backend (ingot_train/__init__.py).</source>
+        <translation>%1 中没有 Ingot 的训练后端（ingot_train/__init__.py）。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1.</source>
+        <translation>无法读取 %1。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be reached: %2</source>
+        <translation>无法访问 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 did not say where the home folder is.</source>
+        <translation>%1 未返回主目录的位置。</translation>
+    </message>
+    <message>
+        <source>%1 is not connected.</source>
+        <translation>%1 未连接。</translation>
+    </message>
+    <message>
+        <source>Cannot pack the backend in %1.</source>
+        <translation>无法在 %1 中打包后端。</translation>
+    </message>
+    <message>
+        <source>Copying the training backend to %1 failed: %2</source>
+        <translation>将训练后端复制到 %1 失败：%2</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder for the training backend on %1.</source>
+        <translation>无法在 %1 上为训练后端创建文件夹。</translation>
+    </message>
+    <message>
+        <source>Unpacking the training backend into %1 failed (is tar installed there?).</source>
+        <translation>将训练后端解包到 %1 失败（该处是否安装了 tar？）。</translation>
+    </message>
+    <message>
+        <source>The training backend copied to %1 does not match its files here.</source>
+        <translation>复制到 %1 的训练后端与本地文件不一致。</translation>
+    </message>
+    <message>
+        <source>Cannot put the training backend in place at %1.</source>
+        <translation>无法将训练后端放到 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot create %1 on %2.</source>
+        <translation>无法在 %2 上创建 %1。</translation>
+    </message>
+    <message>
+        <source>Refused to write %1: not an absolute path.</source>
+        <translation>拒绝写入 %1：不是绝对路径。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: its folder does not exist.</source>
+        <translation>无法写入 %1：其所在文件夹不存在。</translation>
+    </message>
+    <message>
+        <source>Writing %1 was cut short; nothing was changed.</source>
+        <translation>写入 %1 时被中断；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: a folder has that name.</source>
+        <translation>无法写入 %1：已有同名文件夹。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1 on %2.</source>
+        <translation>无法在 %2 上写入 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot start %1 on %2.</source>
+        <translation>无法在 %2 上启动 %1。</translation>
+    </message>
+    <message>
+        <source>a symbolic link (not followed)</source>
+        <translation>是符号链接（不跟随）</translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation>不是普通文件</translation>
+    </message>
+    <message>
+        <source>permission denied</source>
+        <translation>权限不足</translation>
+    </message>
+    <message>
+        <source>cannot be read</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <source>the host&apos;s answer is not in the expected form</source>
+        <translation>主机的响应格式不符合预期</translation>
+    </message>
+    <message>
+        <source>Refused to remove %1: it is not inside %2.</source>
+        <translation>拒绝删除 %1：它不在 %2 内。</translation>
+    </message>
+    <message>
+        <source>Cannot remove %1: it no longer exists.</source>
+        <translation>无法删除 %1：它已不存在。</translation>
+    </message>
+    <message>
+        <source>Refused to remove %1: not a folder (a link is never followed).</source>
+        <translation>拒绝删除 %1：不是文件夹（从不跟随链接）。</translation>
+    </message>
+    <message>
+        <source>Cannot remove %1: it could not be renamed aside.</source>
+        <translation>无法删除 %1：无法将其重命名移开。</translation>
+    </message>
+    <message>
+        <source>Refused to remove %1: it is not inside %2 (a link leads elsewhere).</source>
+        <translation>拒绝删除 %1：它不在 %2 内（有链接指向别处）。</translation>
+    </message>
+    <message>
+        <source>Removing %1 stopped part-way; what is left is in a .ingot-removing-* folder beside it.</source>
+        <translation>删除 %1 时中途停止；剩余内容位于其旁边的 .ingot-removing-* 文件夹中。</translation>
+    </message>
+    <message>
+        <source>%1 could not be checked on %2.</source>
+        <translation>无法在 %2 上检查 %1。</translation>
+    </message>
+    <message>
+        <source>Process %1 is not a process Ingot recorded.</source>
+        <translation>进程 %1 不是 Ingot 记录的进程。</translation>
+    </message>
+    <message>
+        <source>%1 restarted since the job started: process %2 is not the job&apos;s.</source>
+        <translation>任务启动后 %1 已重启：进程 %2 不是该任务的进程。</translation>
+    </message>
+    <message>
+        <source>Process %1 has ended (its pid is not the job&apos;s launcher any more).</source>
+        <translation>进程 %1 已结束（其 pid 已不再属于该任务的启动器）。</translation>
+    </message>
+    <message>
+        <source>%1 has no /proc: its processes cannot be checked.</source>
+        <translation>%1 没有 /proc：无法检查其进程。</translation>
+    </message>
+    <message>
+        <source>Cannot signal process %1 on %2.</source>
+        <translation>无法向 %2 上的进程 %1 发送信号。</translation>
+    </message>
+    <message>
+        <source>%1 has no /proc/net/tcp: cannot find a free port for the rendezvous.</source>
+        <translation>%1 没有 /proc/net/tcp：无法为 rendezvous 查找空闲端口。</translation>
+    </message>
+    <message>
+        <source>No free TCP port on %1 for the rendezvous.</source>
+        <translation>%1 上没有可用于 rendezvous 的空闲 TCP 端口。</translation>
+    </message>
+    <message>
+        <source>does not run Python 3 (or did not answer within 60 s)</source>
+        <translation>不是可用的 Python 3（或 60 秒内无响应）</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between key sequences</comment>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>Tab and Shift+Tab move between fields; the Menu key or Shift+F10 opens a list&apos;s context menu; Alt with an underlined letter opens a menu.</source>
+        <translation>Tab 和 Shift+Tab 在各字段间移动；菜单键或 Shift+F10 打开列表的上下文菜单；Alt 加带下划线的字母打开菜单。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::SshConnection</name>
+    <message>
+        <source>%1
+
+ssh said: %2</source>
+        <translation>%1
+
+ssh 输出：%2</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a host Ingot can connect to: use an alias from your ssh config, host, user@host or user@host:port.</source>
+        <translation>“%1”不是 Ingot 可以连接的主机：请使用 ssh 配置中的别名、host、user@host 或 user@host:port。</translation>
+    </message>
+    <message>
+        <source>The OpenSSH client (ssh) cannot be started. Install it (package openssh-client) and try again.</source>
+        <translation>无法启动 OpenSSH 客户端（ssh）。请安装它（软件包 openssh-client）后重试。</translation>
+    </message>
+    <message>
+        <source>The host key of %1 is not known yet. Check its fingerprint with the host&apos;s administrator before you accept it.</source>
+        <translation>尚未记录 %1 的主机密钥。接受之前，请先与该主机的管理员核对其指纹。</translation>
+    </message>
+    <message>
+        <source>The host key of %1 has CHANGED since it was last recorded in known_hosts. Someone may be intercepting the connection (a man-in-the-middle attack), or the host was reinstalled. Ingot will not connect. Ask the host&apos;s administrator for the new key&apos;s fingerprint; only if it matches, remove the old entry yourself (ssh-keygen -R) and connect again.</source>
+        <translation>%1 的主机密钥已变更：与上次记录在 known_hosts 中的不一致。可能有人正在拦截连接（中间人攻击），也可能该主机已重装系统。Ingot 不会连接。请向该主机的管理员索取新密钥的指纹；只有在指纹一致时，才自行删除旧条目（ssh-keygen -R）并重新连接。</translation>
+    </message>
+    <message>
+        <source>%1 did not accept any of your keys. Check the user name and that your public key is in ~/.ssh/authorized_keys there, or load your key into ssh-agent.</source>
+        <translation>%1 未接受你的任何密钥。请检查用户名，并确认你的公钥已添加到该主机的 ~/.ssh/authorized_keys 中，或将密钥加载到 ssh-agent。</translation>
+    </message>
+    <message>
+        <source>%1 refused the connection: no ssh server listens on that port. Check the port and that sshd runs there.</source>
+        <translation>%1 拒绝了连接：该端口上没有 ssh 服务器在监听。请检查端口，并确认该主机上正在运行 sshd。</translation>
+    </message>
+    <message>
+        <source>%1 did not answer in time. Check the host name, the VPN or security group, and try again.</source>
+        <translation>%1 未及时响应。请检查主机名、VPN 或安全组，然后重试。</translation>
+    </message>
+    <message>
+        <source>The host name of %1 does not resolve. Check its spelling or the HostName in your ssh config.</source>
+        <translation>无法解析 %1 的主机名。请检查拼写，或 ssh 配置中的 HostName。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be reached from this machine (no route). Check the network or VPN.</source>
+        <translation>无法从本机访问 %1（无路由）。请检查网络或 VPN。</translation>
+    </message>
+    <message>
+        <source>The connection to %1 was lost (the server closed it or the network dropped). Connect again.</source>
+        <translation>与 %1 的连接已断开（服务器关闭了连接或网络中断）。请重新连接。</translation>
+    </message>
+    <message>
+        <source>The command on %1 printed more than Ingot reads at once; it was stopped.</source>
+        <translation>%1 上的命令输出超出了 Ingot 单次读取的上限；已停止该命令。</translation>
+    </message>
+    <message>
+        <source>ssh could not connect to %1.</source>
+        <translation>ssh 无法连接到 %1。</translation>
+    </message>
+    <message>
+        <source>The runtime folder %1 is too long for ssh&apos;s control socket.</source>
+        <translation>运行时文件夹 %1 的路径过长，无法用于 ssh 的控制套接字。</translation>
+    </message>
+    <message>
+        <source>Cannot listen for passphrase prompts in %1.</source>
+        <translation>无法在 %1 中监听口令提示。</translation>
+    </message>
+    <message>
+        <source>Cannot create a temporary folder: %1</source>
+        <translation>无法创建临时文件夹：%1</translation>
+    </message>
+    <message>
+        <source>Cannot read the fingerprint of the key %1 offered.</source>
+        <translation>无法读取 %1 所提供密钥的指纹。</translation>
+    </message>
+    <message>
+        <source>No host key to add.</source>
+        <translation>没有要添加的主机密钥。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::SshHost</name>
+    <message>
+        <source>Enter a host: an alias from your ssh config, host, user@host or user@host:port.</source>
+        <translation>请输入主机：ssh 配置中的别名、host、user@host 或 user@host:port。</translation>
+    </message>
+    <message>
+        <source>The host is too long.</source>
+        <translation>主机过长。</translation>
+    </message>
+    <message>
+        <source>A host cannot contain spaces or control characters.</source>
+        <translation>主机中不能包含空格或控制字符。</translation>
+    </message>
+    <message>
+        <source>A host cannot start with &apos;-&apos; (it would be read as an ssh option).</source>
+        <translation>主机不能以 &apos;-&apos; 开头（否则会被当作 ssh 选项）。</translation>
+    </message>
+    <message>
+        <source>The user name before &apos;@&apos; is not valid.</source>
+        <translation>&apos;@&apos; 前的用户名无效。</translation>
+    </message>
+    <message>
+        <source>A &apos;[&apos; without its &apos;]&apos;.</source>
+        <translation>&apos;[&apos; 缺少对应的 &apos;]&apos;。</translation>
+    </message>
+    <message>
+        <source>The port after &apos;]&apos; must be &apos;:&apos; and a number from 1 to 65535.</source>
+        <translation>&apos;]&apos; 之后必须是 &apos;:&apos; 加端口号（1 到 65535 之间的数字）。</translation>
+    </message>
+    <message>
+        <source>The port after &apos;:&apos; must be a number from 1 to 65535.</source>
+        <translation>&apos;:&apos; 之后的端口必须是 1 到 65535 之间的数字。</translation>
+    </message>
+    <message>
+        <source>The host name is missing or starts with &apos;-&apos;.</source>
+        <translation>缺少主机名，或主机名以 &apos;-&apos; 开头。</translation>
+    </message>
+    <message>
+        <source>The host name contains characters no host name or ssh alias uses.</source>
+        <translation>主机名中包含主机名或 ssh 别名都不会使用的字符。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::SshResolve</name>
+    <message>
+        <source>No host given.</source>
+        <translation>未指定主机。</translation>
+    </message>
+    <message>
+        <source>Cannot run %1: %2</source>
+        <translation>无法运行 %1：%2</translation>
+    </message>
+    <message>
+        <source>ssh cannot resolve %1: %2</source>
+        <translation>ssh 无法解析 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -1050,6 +6127,292 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
 </context>
 <context>
+    <name>ingot::StoreFactory</name>
+    <message>
+        <source>Ingot cannot open caches of the kind &quot;%1&quot; (%2).</source>
+        <translation>Ingot 无法打开“%1”类型的缓存（%2）。</translation>
+    </message>
+    <message>
+        <source>Ingot cannot open the cache %1.</source>
+        <translation>Ingot 无法打开缓存 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::TransferEngine</name>
+    <message>
+        <source>Another transfer is writing this entry; it was left alone. Try again when that one ends.</source>
+        <translation>另一个传输正在写入此条目；已跳过。请在该传输结束后重试。</translation>
+    </message>
+    <message>
+        <source>%1 could not be reached.</source>
+        <translation>无法访问 %1。</translation>
+    </message>
+    <message>
+        <source>Already in %1&apos;s cache; left as it is.</source>
+        <translation>已在 %1 的缓存中；保持原样。</translation>
+    </message>
+    <message>
+        <source>No Hub client for this transfer.</source>
+        <translation>此传输没有 Hub 客户端。</translation>
+    </message>
+    <message>
+        <source>Ingot does not pull from %1 to %2.</source>
+        <translation>Ingot 不支持从 %1 拉取到 %2。</translation>
+    </message>
+    <message>
+        <source>Ingot does not push from %1 to %2.</source>
+        <translation>Ingot 不支持从 %1 推送到 %2。</translation>
+    </message>
+    <message>
+        <source>Ingot does not copy from %1 to %2.</source>
+        <translation>Ingot 不支持从 %1 复制到 %2。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::TransferItemsModel</name>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>moving</source>
+        <translation>传输中</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::TransferQueue</name>
+    <message>
+        <source>&quot;%1&quot; names no cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;hash&gt;).</source>
+        <translation>“%1”不是缓存条目名（neuronxcc-&lt;version&gt;/MODULE_&lt;hash&gt;）。</translation>
+    </message>
+    <message>
+        <source>Nothing to transfer.</source>
+        <translation>没有可传输的内容。</translation>
+    </message>
+    <message>
+        <source>Every entry is already on its way to %1.</source>
+        <translation>所有条目都已在传输到 %1 的队列中。</translation>
+    </message>
+    <message>
+        <source>The transfer stopped on an internal error: %1</source>
+        <translation>传输因内部错误而停止：%1</translation>
+    </message>
+    <message>
+        <source>The transfer stopped on an internal error.</source>
+        <translation>传输因内部错误而停止。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::TransfersModel</name>
+    <message numerus="yes">
+        <source>%n s</source>
+        <translation>
+            <numerusform>%n 秒</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+    <message numerus="yes">
+        <source>Pull %n entries from %1 to %2</source>
+        <translation>
+            <numerusform>从 %1 拉取 %n 个条目到 %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Push %n entries from %1 to %2</source>
+        <translation>
+            <numerusform>从 %1 推送 %n 个条目到 %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Copy %n entries from %1 to %2</source>
+        <translation>
+            <numerusform>从 %1 复制 %n 个条目到 %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed</source>
+        <translation>
+            <numerusform>%n 个失败</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>%1 of about %2 · %3/%4 entries</source>
+        <translation>%1 / 约 %2 · %3/%4 个条目</translation>
+    </message>
+    <message>
+        <source>%1 of %2 · %3/%4 entries</source>
+        <translation>%1 / %2 · %3/%4 个条目</translation>
+    </message>
+    <message>
+        <source>%1/%2 entries</source>
+        <translation>%1/%2 个条目</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/s</translation>
+    </message>
+    <message>
+        <source>Transfer</source>
+        <translation>传输</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <source>Speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
+        <source>Time left</source>
+        <translation>剩余时间</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::TransfersPage</name>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Stop moving bytes; what arrived is kept and the transfer resumes from there</source>
+        <translation>停止传输数据；已传输的部分会保留，之后从该处继续</translation>
+    </message>
+    <message>
+        <source>R&amp;esume</source>
+        <translation>继续(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Go on from where it stopped</source>
+        <translation>从停止处继续</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Stop this transfer; entries that arrived whole stay</source>
+        <translation>停止此传输；已完整传输的条目会保留</translation>
+    </message>
+    <message>
+        <source>&amp;Retry failed</source>
+        <translation>重试失败项(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Run the failed entries again</source>
+        <translation>重新传输失败的条目</translation>
+    </message>
+    <message>
+        <source>Re&amp;move</source>
+        <translation>移除(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Remove this transfer from the list (it must not be running)</source>
+        <translation>从列表中移除此传输（仅限未在运行的传输）</translation>
+    </message>
+    <message>
+        <source>C&amp;lear finished</source>
+        <translation>清除已完成(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Remove every finished transfer from the list</source>
+        <translation>从列表中移除所有已完成的传输</translation>
+    </message>
+    <message>
+        <source>From %1 to %2 · %3</source>
+        <translation>从 %1 到 %2 · %3</translation>
+    </message>
+    <message>
+        <source>%1 done, %2 skipped, %3 failed, %4 to go</source>
+        <translation>已完成 %1，跳过 %2，失败 %3，剩余 %4</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n transfers running, %1/s</source>
+        <translation>
+            <numerusform>%n 个传输正在进行，%1/s</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Remove the transfer from the list</source>
+        <translation>从列表中移除该传输</translation>
+    </message>
+    <message>
+        <source>No transfers yet.
+
+Pull modules from a Hub cache repo (Hub caches: select &quot;Hub only&quot; modules, Pull to local cache), push compiled modules to one (Local cache: Push to the Hub cache repo…), or copy them to a remote host (Local cache: Copy to a remote host…). Every transfer shows here, survives a restart and resumes.</source>
+        <translation>暂无传输。
+
+可以从 Hub 缓存仓库拉取模块（Hub 缓存页：选择“仅 Hub”的模块，点击“拉取到本地缓存”），将已编译的模块推送到仓库（本地缓存页：“推送到 Hub 缓存仓库…”），或将其复制到远程主机（本地缓存页：“复制到远程主机…”）。所有传输都显示在这里，重启后仍会保留并继续。</translation>
+    </message>
+</context>
+<context>
     <name>ingot::VersionPickerDialog</name>
     <message>
         <source>Keep which compiler versions?</source>
@@ -1057,17 +6420,1214 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
     <message>
         <source>Entries of the versions you leave unchecked are previewed for removal next. Locked entries and files the compiler does not write always stay.</source>
-        <translation type="unfinished"></translation>
+        <translation>未勾选版本的条目将在下一步预览删除。已锁定的条目以及并非由编译器写入的文件始终保留。</translation>
     </message>
     <message numerus="yes">
         <source>%1 — %n entries, %2</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 — %n 个条目，%2</numerusform>
         </translation>
     </message>
     <message>
         <source>Preview removal…</source>
         <translation>预览删除…</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::cli</name>
+    <message>
+        <source>S3 caches are not supported yet: %1 is an S3 location.</source>
+        <translation>暂不支持 S3 缓存：%1 是 S3 位置。</translation>
+    </message>
+    <message>
+        <source>error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <source>(the location comes from: %1)</source>
+        <translation>（位置来源：%1）</translation>
+    </message>
+    <message>
+        <source>Only entries in this state (SUCCESS, FAILED, LOCKED, INCOMPLETE, EMPTY, UNKNOWN).</source>
+        <translation>只列出处于此状态的条目（SUCCESS、FAILED、LOCKED、INCOMPLETE、EMPTY、UNKNOWN）。</translation>
+    </message>
+    <message>
+        <source>STATE</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Only this compiler-version folder (e.g. neuronxcc-2.15.128.0+56dc5a86, or 2.15).</source>
+        <translation>只列出此编译器版本文件夹（例如 neuronxcc-2.15.128.0+56dc5a86，或 2.15）。</translation>
+    </message>
+    <message>
+        <source>VERSION</source>
+        <translation>VERSION</translation>
+    </message>
+    <message>
+        <source>Include each entry&apos;s files (with --json).</source>
+        <translation>包含每个条目的文件（配合 --json 使用）。</translation>
+    </message>
+    <message>
+        <source>error: unknown state &quot;%1&quot;</source>
+        <translation>错误：未知状态“%1”</translation>
+    </message>
+    <message>
+        <source>SIZE</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>LAST USED</source>
+        <translation>上次使用</translation>
+    </message>
+    <message>
+        <source>FILES</source>
+        <translation>文件数</translation>
+    </message>
+    <message>
+        <source>COMPILER</source>
+        <translation>编译器</translation>
+    </message>
+    <message>
+        <source>ENTRY</source>
+        <translation>条目</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s); run `ingot-cli cache status` to see them.</source>
+        <translation>
+            <numerusform>%n 条警告；运行 `ingot-cli cache status` 查看。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cache:      %1</source>
+        <translation>缓存：      %1</translation>
+    </message>
+    <message>
+        <source>Why here:   %1</source>
+        <translation>位置来源：  %1</translation>
+    </message>
+    <message>
+        <source>Entries:    %1, %2</source>
+        <translation>条目：      %1 个，%2</translation>
+    </message>
+    <message>
+        <source>Linked:     %1 in symlinked files (Hugging Face hub cache), stored elsewhere and not counted above</source>
+        <translation>链接：      %1 位于符号链接文件中（Hugging Face Hub 缓存），实际存储在别处，未计入上述统计</translation>
+    </message>
+    <message>
+        <source>ENTRIES</source>
+        <translation>条目数</translation>
+    </message>
+    <message>
+        <source>unknown items</source>
+        <translation>未知项</translation>
+    </message>
+    <message>
+        <source>FAILED</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>LOCKED</source>
+        <translation>已锁定</translation>
+    </message>
+    <message numerus="yes">
+        <source>neuronx-cc is running (%n process(es)): its locks are live.</source>
+        <translation>
+            <numerusform>neuronx-cc 正在运行（%n 个进程）：其锁仍然有效。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Warnings (%1):</source>
+        <translation>警告（%1 条）：</translation>
+    </message>
+    <message>
+        <source>%1: nothing to do.</source>
+        <translation>%1：无需任何操作。</translation>
+    </message>
+    <message>
+        <source>WHY</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>%1: %2 entries, %3 freed (cache %4 -&gt; %5).</source>
+        <translation>%1：%2 个条目，释放 %3（缓存 %4 -&gt; %5）。</translation>
+    </message>
+    <message>
+        <source>kept %1: %2</source>
+        <translation>保留 %1：%2</translation>
+    </message>
+    <message>
+        <source>Only show what would be removed.</source>
+        <translation>仅显示将被删除的内容。</translation>
+    </message>
+    <message>
+        <source>Do not ask for confirmation.</source>
+        <translation>不询问确认。</translation>
+    </message>
+    <message>
+        <source>Remove entries unused for more than N days; entries used within N days are always kept (default 30, 0 = no TTL).</source>
+        <translation>删除超过 N 天未使用的条目；N 天内用过的条目始终保留（默认 30，0 表示不设 TTL）。</translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation>N</translation>
+    </message>
+    <message>
+        <source>While the cache is larger, remove the least recently used entries outside the TTL (default 100GB, 0 = no limit).</source>
+        <translation>缓存超过此大小时，删除 TTL 之外最久未使用的条目（默认 100GB，0 表示不限制）。</translation>
+    </message>
+    <message>
+        <source>A compiler-version folder to keep (repeatable).</source>
+        <translation>要保留的编译器版本文件夹（可重复指定）。</translation>
+    </message>
+    <message>
+        <source>Only these entries (COMPILER/MODULE keys); default all failed.</source>
+        <translation>仅处理这些条目（COMPILER/MODULE 形式的键）；默认处理所有失败条目。</translation>
+    </message>
+    <message>
+        <source>[ENTRY...]</source>
+        <translation>[ENTRY...]</translation>
+    </message>
+    <message>
+        <source>error: unexpected argument &quot;%1&quot;</source>
+        <translation>错误：意外的参数“%1”</translation>
+    </message>
+    <message>
+        <source>error: --ttl-days takes a whole number of days, not &quot;%1&quot;</source>
+        <translation>错误：--ttl-days 需要整数天数，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>error: --max-size takes a size such as 100GB, 500M or 20GiB, not &quot;%1&quot;</source>
+        <translation>错误：--max-size 需要 100GB、500M 或 20GiB 这样的大小，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>error: name at least one --keep VERSION (removing every version is `rm -r`, not maintenance)</source>
+        <translation>错误：请至少指定一个 --keep VERSION（删除所有版本应使用 `rm -r`，不属于维护操作）</translation>
+    </message>
+    <message>
+        <source>error: no entry %1 in %2</source>
+        <translation>错误：%2 中没有条目 %1</translation>
+    </message>
+    <message>
+        <source>warning: no compiler-version folder %1 in %2</source>
+        <translation>警告：%2 中没有编译器版本文件夹 %1</translation>
+    </message>
+    <message>
+        <source>refused: %1</source>
+        <translation>已拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Dry run: nothing was changed.</source>
+        <translation>试运行：未做任何更改。</translation>
+    </message>
+    <message>
+        <source>refused: not a terminal, so nothing is removed without --yes (or use --dry-run).</source>
+        <translation>已拒绝：当前不是终端，未指定 --yes 时不会删除任何内容（或使用 --dry-run）。</translation>
+    </message>
+    <message>
+        <source>Remove %1 entries (%2)?</source>
+        <translation>删除 %1 个条目（%2）？</translation>
+    </message>
+    <message>
+        <source>Nothing was changed.</source>
+        <translation>未做任何更改。</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>Done: %1 removed, %2 skipped, %3 failed; %4 freed on disk.</source>
+        <translation>完成：已删除 %1 个，跳过 %2 个，失败 %3 个；释放磁盘空间 %4。</translation>
+    </message>
+    <message>
+        <source>How many module folders (default 48).</source>
+        <translation>模块文件夹数量（默认 48）。</translation>
+    </message>
+    <message>
+        <source>Random seed (default 42).</source>
+        <translation>随机种子（默认 42）。</translation>
+    </message>
+    <message>
+        <source>The folder to create.</source>
+        <translation>要创建的文件夹。</translation>
+    </message>
+    <message>
+        <source>error: name one folder to write the sample cache into</source>
+        <translation>错误：请指定一个用于写入示例缓存的文件夹</translation>
+    </message>
+    <message>
+        <source>Wrote %1 entries (%2 files, %3 apparent size) to %4</source>
+        <translation>已将 %1 个条目（%2 个文件，表观大小 %3）写入 %4</translation>
+    </message>
+    <message>
+        <source>List the entries (compiler version / module) with state, size and last use</source>
+        <translation>列出条目（编译器版本 / 模块）及其状态、大小和上次使用时间</translation>
+    </message>
+    <message>
+        <source>Where the cache is and why, totals per state, per compiler, per age; warnings</source>
+        <translation>缓存位置及其来源，按状态、编译器和使用时间的汇总统计；警告</translation>
+    </message>
+    <message>
+        <source>Remove entries unused longer than --ttl-days, then LRU down to --max-size</source>
+        <translation>删除超过 --ttl-days 未使用的条目，再按 LRU 清理到 --max-size 以内</translation>
+    </message>
+    <message>
+        <source>Remove FAILED entries so they compile again</source>
+        <translation>删除 FAILED 条目，以便重新编译</translation>
+    </message>
+    <message>
+        <source>Remove stale *.lock files (refused while neuronx-cc runs)</source>
+        <translation>删除过期的 *.lock 文件（neuronx-cc 运行期间拒绝执行）</translation>
+    </message>
+    <message>
+        <source>Remove compiler-version folders other than --keep ones</source>
+        <translation>删除 --keep 指定版本以外的编译器版本文件夹</translation>
+    </message>
+    <message>
+        <source>Write a realistic sample cache (sparse files) into an empty folder</source>
+        <translation>在空文件夹中写入一个逼真的示例缓存（稀疏文件）</translation>
+    </message>
+    <message>
+        <source>Usage: ingot-cli GROUP COMMAND [options]
+
+Groups:
+</source>
+        <translation>用法：ingot-cli GROUP COMMAND [选项]
+
+命令组：
+</translation>
+    </message>
+    <message>
+        <source>Print the version</source>
+        <translation>显示版本</translation>
+    </message>
+    <message>
+        <source>This help</source>
+        <translation>显示此帮助</translation>
+    </message>
+    <message>
+        <source>Usage: ingot-cli %1 COMMAND [options]
+
+Commands:
+</source>
+        <translation>用法：ingot-cli %1 COMMAND [选项]
+
+命令：
+</translation>
+    </message>
+    <message>
+        <source>`ingot-cli %1 COMMAND --help` for more.</source>
+        <translation>运行 `ingot-cli %1 COMMAND --help` 查看详细信息。</translation>
+    </message>
+    <message>
+        <source>error: unknown group &quot;%1&quot;
+
+</source>
+        <translation>错误：未知命令组“%1”
+
+</translation>
+    </message>
+    <message>
+        <source>error: unknown command &quot;%1 %2&quot;
+</source>
+        <translation>错误：未知命令“%1 %2”
+</translation>
+    </message>
+    <message>
+        <source>The cache folder (default: as the Neuron runtime resolves it: --cache_dir in NEURON_CC_FLAGS, NEURON_COMPILE_CACHE_URL, /var/tmp/neuron-compile-cache).</source>
+        <translation>缓存文件夹（默认：按 Neuron 运行时的解析顺序：NEURON_CC_FLAGS 中的 --cache_dir、NEURON_COMPILE_CACHE_URL、/var/tmp/neuron-compile-cache）。</translation>
+    </message>
+    <message>
+        <source>DIR</source>
+        <translation>DIR</translation>
+    </message>
+    <message>
+        <source>On this remote host, over SSH (an ssh config alias, or user@host:port).</source>
+        <translation>通过 SSH 在此远程主机上执行（ssh config 别名，或 user@host:port）。</translation>
+    </message>
+    <message>
+        <source>HOST</source>
+        <translation>HOST</translation>
+    </message>
+    <message>
+        <source>Print JSON instead of a table.</source>
+        <translation>输出 JSON 而不是表格。</translation>
+    </message>
+    <message>
+        <source>Consolidate a sharded (tensor/pipeline parallel) checkpoint into safetensors that transformers loads.</source>
+        <translation>将分片的（张量并行/流水线并行）检查点合并为 transformers 可加载的 safetensors。</translation>
+    </message>
+    <message>
+        <source>The training output folder, a checkpoint-N folder, or the shards folder.</source>
+        <translation>训练输出文件夹、checkpoint-N 文件夹或分片文件夹。</translation>
+    </message>
+    <message>
+        <source>Where to write (default: CHECKPOINT_DIR/consolidated).</source>
+        <translation>输出位置（默认：CHECKPOINT_DIR/consolidated）。</translation>
+    </message>
+    <message>
+        <source>safetensors (default) or pytorch.</source>
+        <translation>safetensors（默认）或 pytorch。</translation>
+    </message>
+    <message>
+        <source>Split the output above this size (default 5GB).</source>
+        <translation>输出超过此大小时拆分（默认 5GB）。</translation>
+    </message>
+    <message>
+        <source>Read the output back and check every tensor against its sources.</source>
+        <translation>回读输出，并将每个张量与其来源逐一核对。</translation>
+    </message>
+    <message>
+        <source>Replace an existing output folder.</source>
+        <translation>替换已有的输出文件夹。</translation>
+    </message>
+    <message>
+        <source>Check that replicated parameters are equal on every tp rank.</source>
+        <translation>检查复制参数在每个 tp rank 上是否一致。</translation>
+    </message>
+    <message>
+        <source>Which checkpoint when there are several (final, or checkpoint-N); default: the newest complete one.</source>
+        <translation>存在多个检查点时选择哪一个（final 或 checkpoint-N）；默认：最新的完整检查点。</translation>
+    </message>
+    <message>
+        <source>Print the result as JSON.</source>
+        <translation>以 JSON 格式输出结果。</translation>
+    </message>
+    <message>
+        <source>error: usage: ingot-cli consolidate CHECKPOINT_DIR [OUTPUT_DIR]</source>
+        <translation>错误：用法：ingot-cli consolidate CHECKPOINT_DIR [OUTPUT_DIR]</translation>
+    </message>
+    <message>
+        <source>error: unknown format &quot;%1&quot; (safetensors or pytorch)</source>
+        <translation>错误：未知格式“%1”（应为 safetensors 或 pytorch）</translation>
+    </message>
+    <message>
+        <source>error: --max-shard-size takes a size such as 5GB or 500MB</source>
+        <translation>错误：--max-shard-size 需要 5GB 或 500MB 这样的大小</translation>
+    </message>
+    <message>
+        <source>error: no checkpoint named %1</source>
+        <translation>错误：没有名为 %1 的检查点</translation>
+    </message>
+    <message>
+        <source>Checkpoint %1 in %2: %3, tp=%4 pp=%5, %6</source>
+        <translation>检查点 %1（位于 %2）：%3，tp=%4 pp=%5，%6</translation>
+    </message>
+    <message>
+        <source>  %1 %2 (incomplete)</source>
+        <translation>  %1 %2（不完整）</translation>
+    </message>
+    <message>
+        <source>[%1/%2] %3 of %4, ETA %5 s  %6</source>
+        <translation>[%1/%2] %3 / %4，预计剩余 %5 秒  %6</translation>
+    </message>
+    <message>
+        <source>warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <source>Stopped; nothing was left behind in %1.</source>
+        <translation>已停止；%1 中未留下任何内容。</translation>
+    </message>
+    <message>
+        <source>Nothing was written; the checkpoint has problems:</source>
+        <translation>未写入任何内容；检查点存在以下问题：</translation>
+    </message>
+    <message>
+        <source>Nothing was left behind in %1.</source>
+        <translation>%1 中未留下任何内容。</translation>
+    </message>
+    <message>
+        <source>Wrote %1 tensors (%2) to %3: %4 — verified against the shards</source>
+        <translation>已将 %1 个张量（%2）写入 %3：%4 — 已对照分片验证</translation>
+    </message>
+    <message>
+        <source>Wrote %1 tensors (%2) to %3: %4</source>
+        <translation>已将 %1 个张量（%2）写入 %3：%4</translation>
+    </message>
+    <message>
+        <source>CHECKPOINT_DIR [OUTPUT_DIR]   Sharded checkpoint -&gt; safetensors</source>
+        <translation>CHECKPOINT_DIR [OUTPUT_DIR]   分片检查点 -&gt; safetensors</translation>
+    </message>
+    <message>
+        <source>Where the entries are: local, or a host (alias, host, user@host:port).</source>
+        <translation>条目所在位置：local 或某台主机（别名、主机名、user@host:port）。</translation>
+    </message>
+    <message>
+        <source>local|HOST</source>
+        <translation>local|HOST</translation>
+    </message>
+    <message>
+        <source>Where they go: local, or a host.</source>
+        <translation>复制目标：local 或某台主机。</translation>
+    </message>
+    <message>
+        <source>The host&apos;s compile cache (default: as the Neuron tools there resolve it).</source>
+        <translation>该主机上的编译缓存（默认：按该主机上 Neuron 工具的解析结果）。</translation>
+    </message>
+    <message>
+        <source>neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt; (one or more).</source>
+        <translation>neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;（一个或多个）。</translation>
+    </message>
+    <message>
+        <source>--from and --to are required (local or a host).</source>
+        <translation>必须指定 --from 和 --to（local 或某台主机）。</translation>
+    </message>
+    <message>
+        <source>--from and --to are both local: one of them must be a host.</source>
+        <translation>--from 和 --to 都是 local：其中之一必须是主机。</translation>
+    </message>
+    <message>
+        <source>Copying from one host to another is not supported yet: copy to local, then on.</source>
+        <translation>暂不支持在两台主机之间直接复制：请先复制到本地，再复制到目标主机。</translation>
+    </message>
+    <message>
+        <source>name at least one entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <translation>请至少指定一个条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <translation>“%1”不是缓存条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
+    </message>
+    <message>
+        <source>copied %1 (%2 files, %3)</source>
+        <translation>已复制 %1（%2 个文件，%3）</translation>
+    </message>
+    <message>
+        <source>skipped %1: %2</source>
+        <translation>已跳过 %1：%2</translation>
+    </message>
+    <message>
+        <source>FAILED %1: %2</source>
+        <translation>失败 %1：%2</translation>
+    </message>
+    <message>
+        <source>not copied %1: stopped</source>
+        <translation>未复制 %1：已停止</translation>
+    </message>
+    <message>
+        <source>Done: %1 copied, %2 skipped, %3 failed; %4 from %5 to %6.</source>
+        <translation>完成：已复制 %1 个，跳过 %2 个，失败 %3 个；共 %4，从 %5 到 %6。</translation>
+    </message>
+    <message>
+        <source>Copy entries between this machine&apos;s cache and a host&apos;s over SSH (verified, never overwriting)</source>
+        <translation>通过 SSH 在本机缓存与远程主机缓存之间复制条目（校验内容，从不覆盖）</translation>
+    </message>
+    <message>
+        <source>orgs:  %1</source>
+        <translation>组织： %1</translation>
+    </message>
+    <message>
+        <source>token: %1 (%2)</source>
+        <translation>令牌： %1（%2）</translation>
+    </message>
+    <message>
+        <source>unknown role</source>
+        <translation>未知角色</translation>
+    </message>
+    <message>
+        <source>hub:   %1</source>
+        <translation>Hub：  %1</translation>
+    </message>
+    <message>
+        <source>Hugging Face token (input hidden): </source>
+        <translation>Hugging Face 访问令牌（输入不回显）： </translation>
+    </message>
+    <message>
+        <source>Logged in as %1; the token is stored in %2.</source>
+        <translation>已登录为 %1；访问令牌保存在 %2。</translation>
+    </message>
+    <message>
+        <source>Logged out: the saved token is gone (HF_TOKEN, if set, still applies).</source>
+        <translation>已登出：保存的访问令牌已删除（若设置了 HF_TOKEN，它仍然生效）。</translation>
+    </message>
+    <message>
+        <source>The repo id, org/name.</source>
+        <translation>仓库 ID，格式为 org/name。</translation>
+    </message>
+    <message>
+        <source>A folder in the repo (default: the root).</source>
+        <translation>仓库中的文件夹（默认：根目录）。</translation>
+    </message>
+    <message>
+        <source>List everything below, not just one level.</source>
+        <translation>递归列出所有内容，而不只是一层。</translation>
+    </message>
+    <message>
+        <source>Branch, tag or commit (default main).</source>
+        <translation>分支、标签或提交（默认 main）。</translation>
+    </message>
+    <message>
+        <source>error: name a repo (and optionally a path): ingot-cli hub ls REPO [PATH]</source>
+        <translation>错误：请指定一个仓库（可选指定路径）：ingot-cli hub ls REPO [PATH]</translation>
+    </message>
+    <message>
+        <source>TYPE</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>PATH</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>The repo name, or org/name (default optimum-neuron-cache in your namespace).</source>
+        <translation>仓库名称或 org/name（默认：你的命名空间下的 optimum-neuron-cache）。</translation>
+    </message>
+    <message>
+        <source>Make the repo public (default private).</source>
+        <translation>将仓库设为公开（默认私有）。</translation>
+    </message>
+    <message>
+        <source>Neuron cache created on the Hugging Face Hub: %1 [%2].</source>
+        <translation>已在 Hugging Face Hub 上创建 Neuron 缓存：%1 [%2]。</translation>
+    </message>
+    <message>
+        <source>Neuron cache name set locally to %1 in %2.</source>
+        <translation>已在本地将 Neuron 缓存名称设为 %1（写入 %2）。</translation>
+    </message>
+    <message>
+        <source>The cache repo to use, org/name.</source>
+        <translation>要使用的缓存仓库，格式为 org/name。</translation>
+    </message>
+    <message>
+        <source>error: name one repo: ingot-cli cache set ORG/NAME</source>
+        <translation>错误：请指定一个仓库：ingot-cli cache set ORG/NAME</translation>
+    </message>
+    <message>
+        <source>error: --%1 takes a whole number</source>
+        <translation>错误：--%1 需要一个整数</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n registry entr(ies) of an unknown shape.</source>
+        <translation>
+            <numerusform>%n 个注册表条目的结构无法识别。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n registry entr(ies) of an unknown shape (--raw shows them).</source>
+        <translation>
+            <numerusform>%n 个注册表条目的结构无法识别（--raw 可显示）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The model to look up, org/name.</source>
+        <translation>要查找的模型，格式为 org/name。</translation>
+    </message>
+    <message>
+        <source>Only this instance type (trn1, trn2, inf2).</source>
+        <translation>仅限此实例类型（trn1、trn2、inf2）。</translation>
+    </message>
+    <message>
+        <source>Only this batch size.</source>
+        <translation>仅限此批大小。</translation>
+    </message>
+    <message>
+        <source>Only this sequence length.</source>
+        <translation>仅限此序列长度。</translation>
+    </message>
+    <message>
+        <source>Only this tensor parallel size.</source>
+        <translation>仅限此张量并行度。</translation>
+    </message>
+    <message>
+        <source>Only this dtype (bfloat16, float16).</source>
+        <translation>仅限此 dtype（bfloat16、float16）。</translation>
+    </message>
+    <message>
+        <source>The cache repo (default: CUSTOM_CACHE_REPO, the file set by `cache set`, or the public one).</source>
+        <translation>缓存仓库（默认：CUSTOM_CACHE_REPO、`cache set` 设置的文件，或公共缓存仓库）。</translation>
+    </message>
+    <message>
+        <source>Also print entries of an unknown shape as stored.</source>
+        <translation>同时按原样输出格式未知的条目。</translation>
+    </message>
+    <message>
+        <source>error: name one model: ingot-cli cache lookup ORG/MODEL</source>
+        <translation>错误：请指定一个模型：ingot-cli cache lookup ORG/MODEL</translation>
+    </message>
+    <message>
+        <source>Who the token belongs to, its role, and where the token came from</source>
+        <translation>访问令牌的所有者、角色及其来源</translation>
+    </message>
+    <message>
+        <source>List a repo&apos;s files: ingot-cli hub ls REPO [PATH] [-R] [--revision REV]</source>
+        <translation>列出仓库中的文件：ingot-cli hub ls REPO [PATH] [-R] [--revision REV]</translation>
+    </message>
+    <message>
+        <source>Save a token (read from standard input) in the keychain or the token file</source>
+        <translation>将访问令牌（从标准输入读取）保存到密钥环或令牌文件中</translation>
+    </message>
+    <message>
+        <source>Forget the saved token</source>
+        <translation>删除已保存的访问令牌</translation>
+    </message>
+    <message>
+        <source>Create a cache repo on the Hub and use it (-n NAME, --public), as optimum-cli</source>
+        <translation>在 Hub 上创建缓存仓库并使用它（-n NAME、--public），与 optimum-cli 相同</translation>
+    </message>
+    <message>
+        <source>Use an existing Hub repo as the cache repo (writes the file optimum-cli reads)</source>
+        <translation>将已有的 Hub 仓库用作缓存仓库（写入 optimum-cli 读取的文件）</translation>
+    </message>
+    <message>
+        <source>Registry entries of a model in the Hub cache (--instance_type, --batch_size, ...)</source>
+        <translation>Hub 缓存中某个模型的注册表条目（--instance_type、--batch_size 等）</translation>
+    </message>
+    <message>
+        <source>error: %1: %2</source>
+        <translation>错误：%1：%2</translation>
+    </message>
+    <message>
+        <source>Processes per node (default 1).</source>
+        <translation>每个节点的进程数（默认 1）。</translation>
+    </message>
+    <message>
+        <source>Nodes (default 1; several need remote hosts).</source>
+        <translation>节点数（默认 1；多个节点需要远程主机）。</translation>
+    </message>
+    <message>
+        <source>A name for the history.</source>
+        <translation>在历史记录中显示的名称。</translation>
+    </message>
+    <message>
+        <source>Where the job writes (default: a fresh folder in the job&apos;s folder).</source>
+        <translation>任务的输出位置（默认：任务文件夹中新建的文件夹）。</translation>
+    </message>
+    <message>
+        <source>The Python to run (default: the first found that imports torch).</source>
+        <translation>要使用的 Python 解释器（默认：找到的第一个能导入 torch 的解释器）。</translation>
+    </message>
+    <message>
+        <source>Run a training script instead of Ingot&apos;s backend.</source>
+        <translation>运行训练脚本，而不是 Ingot 的后端。</translation>
+    </message>
+    <message>
+        <source>Run a module (python -m MODULE) instead of Ingot&apos;s backend.</source>
+        <translation>运行模块（python -m MODULE），而不是 Ingot 的后端。</translation>
+    </message>
+    <message>
+        <source>With --script/-m: pass only ARGS, not Ingot&apos;s settings flags.</source>
+        <translation>与 --script/-m 一起使用：只传递 ARGS，不传递 Ingot 设置对应的参数。</translation>
+    </message>
+    <message>
+        <source>An extra environment variable (repeatable).</source>
+        <translation>额外的环境变量（可重复指定）。</translation>
+    </message>
+    <message>
+        <source>Run on this SSH host instead of this machine.</source>
+        <translation>在此 SSH 主机上运行，而不是本机。</translation>
+    </message>
+    <message>
+        <source>A multi-node job: one node per host, the first is the master (--nnodes follows).</source>
+        <translation>多节点任务：每台主机一个节点，第一台为主节点（--nnodes 随之确定）。</translation>
+    </message>
+    <message>
+        <source>Validate and print the command; start nothing.</source>
+        <translation>校验并打印命令，不启动任何内容。</translation>
+    </message>
+    <message>
+        <source>After --: flags for the backend or the script.</source>
+        <translation>-- 之后：传给后端或脚本的参数。</translation>
+    </message>
+    <message>
+        <source>error: --script and -m are exclusive</source>
+        <translation>错误：--script 和 -m 不能同时使用</translation>
+    </message>
+    <message>
+        <source>error: --nproc-per-node and --nnodes take a number</source>
+        <translation>错误：--nproc-per-node 和 --nnodes 需要一个数字</translation>
+    </message>
+    <message>
+        <source>error: --host and --hosts are exclusive</source>
+        <translation>错误：--host 和 --hosts 不能同时使用</translation>
+    </message>
+    <message>
+        <source>error: --hosts takes two hosts or more (one node each); one host: --host</source>
+        <translation>错误：--hosts 需要两台或更多主机（每台一个节点）；单台主机请用 --host</translation>
+    </message>
+    <message>
+        <source>error: --nnodes %1 but --hosts names %2 hosts</source>
+        <translation>错误：--nnodes 为 %1，但 --hosts 指定了 %2 台主机</translation>
+    </message>
+    <message>
+        <source>error: --env takes KEY=VALUE, not %1</source>
+        <translation>错误：--env 需要 KEY=VALUE 格式，而不是 %1</translation>
+    </message>
+    <message>
+        <source>error: --%1: %2</source>
+        <translation>错误：--%1：%2</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>WHERE</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>STEP</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>DPxTPxPP</source>
+        <translation>DPxTPxPP</translation>
+    </message>
+    <message>
+        <source>STARTED</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>DURATION</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>LOSS</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>OUTPUT</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>unknown (host unreachable)</source>
+        <translation>未知（主机不可达）</translation>
+    </message>
+    <message>
+        <source>No jobs yet (ingot-cli job launch ...).</source>
+        <translation>暂无任务（ingot-cli job launch ...）。</translation>
+    </message>
+    <message>
+        <source>error: name one job id (ingot-cli job list)</source>
+        <translation>错误：请指定一个任务 ID（见 ingot-cli job list）</translation>
+    </message>
+    <message>
+        <source>Job:        %1 (%2)</source>
+        <translation>任务：        %1（%2）</translation>
+    </message>
+    <message>
+        <source>Host:       %1</source>
+        <translation>主机：        %1</translation>
+    </message>
+    <message>
+        <source>State:      %1</source>
+        <translation>状态：        %1</translation>
+    </message>
+    <message>
+        <source>unknown (%1)</source>
+        <translation>未知（%1）</translation>
+    </message>
+    <message>
+        <source>Reason:     %1</source>
+        <translation>原因：        %1</translation>
+    </message>
+    <message>
+        <source>Step:       %1 of %2</source>
+        <translation>步数：        %1 / %2</translation>
+    </message>
+    <message>
+        <source>Last loss:  %1</source>
+        <translation>最近损失：    %1</translation>
+    </message>
+    <message>
+        <source>Layout:     dp %1 x tp %2 x pp %3 (%4 processes)</source>
+        <translation>布局：        dp %1 x tp %2 x pp %3（%4 个进程）</translation>
+    </message>
+    <message>
+        <source>Elapsed:    %1</source>
+        <translation>已用时间：    %1</translation>
+    </message>
+    <message>
+        <source>ETA:        %1</source>
+        <translation>预计剩余：    %1</translation>
+    </message>
+    <message>
+        <source>Output:     %1</source>
+        <translation>输出：        %1</translation>
+    </message>
+    <message>
+        <source>Job folder: %1</source>
+        <translation>任务文件夹：  %1</translation>
+    </message>
+    <message>
+        <source>Processes:  torchrun pid %1, process group %2</source>
+        <translation>进程：        torchrun pid %1，进程组 %2</translation>
+    </message>
+    <message>
+        <source>Warning:    %1</source>
+        <translation>警告：        %1</translation>
+    </message>
+    <message>
+        <source>error: --rank takes a rank number</source>
+        <translation>错误：--rank 需要一个 rank 编号</translation>
+    </message>
+    <message>
+        <source>note: no log of rank %1 yet (ranks: %2)</source>
+        <translation>注意：rank %1 尚无日志（现有 rank：%2）</translation>
+    </message>
+    <message>
+        <source>note: %1; the job goes on there: waiting</source>
+        <translation>注意：%1；任务仍在那里运行，继续等待</translation>
+    </message>
+    <message>
+        <source>error: job %1 is still %2 after %3 s</source>
+        <translation>错误：等待 %3 秒后，任务 %1 仍为“%2”</translation>
+    </message>
+    <message>
+        <source>error: the training backend is missing: %1 holds no ingot_train package (reinstall Ingot, or set INGOT_BACKEND_DIR to a folder that holds it)</source>
+        <translation>错误：缺少训练后端：%1 中没有 ingot_train 包（请重新安装 Ingot，或将 INGOT_BACKEND_DIR 设为包含它的文件夹）</translation>
+    </message>
+    <message>
+        <source>The job id (ingot-cli job list).</source>
+        <translation>任务 ID（见 ingot-cli job list）。</translation>
+    </message>
+    <message>
+        <source>Start a training job detached (torchrun); prints its id</source>
+        <translation>在后台启动训练任务（torchrun），并输出其 ID</translation>
+    </message>
+    <message>
+        <source>Every job in the history: state, step, layout, duration, loss, output</source>
+        <translation>历史记录中的所有任务：状态、步数、布局、时长、损失、输出</translation>
+    </message>
+    <message>
+        <source>A job&apos;s state, step of max, last loss, output folder, processes</source>
+        <translation>任务的状态、当前步数/最大步数、最近损失、输出文件夹、进程</translation>
+    </message>
+    <message>
+        <source>A rank&apos;s stdout and stderr (--follow: until the job ends)</source>
+        <translation>某个 rank 的 stdout 和 stderr（--follow：持续输出直到任务结束）</translation>
+    </message>
+    <message>
+        <source>The rank (default 0).</source>
+        <translation>rank 编号（默认 0）。</translation>
+    </message>
+    <message>
+        <source>torchrun&apos;s own output instead of a rank&apos;s.</source>
+        <translation>显示 torchrun 自身的输出，而不是某个 rank 的输出。</translation>
+    </message>
+    <message>
+        <source>Keep printing until the job ends.</source>
+        <translation>持续输出，直到任务结束。</translation>
+    </message>
+    <message>
+        <source>SIGTERM to the launcher: checkpoint-N, then stopped (again after 10 s, or --kill: kill)</source>
+        <translation>向启动器发送 SIGTERM：先保存 checkpoint-N，然后停止（10 秒后再次发送；或用 --kill 强制结束）</translation>
+    </message>
+    <message>
+        <source>Wait until the job has ended.</source>
+        <translation>等待任务结束。</translation>
+    </message>
+    <message>
+        <source>Kill every process of the job now (no checkpoint).</source>
+        <translation>立即强制结束任务的所有进程（不保存检查点）。</translation>
+    </message>
+    <message>
+        <source>Wait for the end: exit 0 finished, 1 failed, 9 stopped</source>
+        <translation>等待任务结束：退出码 0 表示完成，1 表示失败，9 表示已停止</translation>
+    </message>
+    <message>
+        <source>Give up after S seconds (exit 4).</source>
+        <translation>S 秒后放弃等待（退出码 4）。</translation>
+    </message>
+    <message>
+        <source>The training backend&apos;s folder (exit 1 when it is missing)</source>
+        <translation>训练后端所在的文件夹（缺失时退出码为 1）</translation>
+    </message>
+    <message>
+        <source>The repo revision (default: main).</source>
+        <translation>仓库修订版本（默认：main）。</translation>
+    </message>
+    <message>
+        <source>Every entry of this compiler version on the Hub (neuronxcc-2.15.128.0+56dc5a86 or 2.15.128.0+56dc5a86).</source>
+        <translation>Hub 上此编译器版本的所有条目（neuronxcc-2.15.128.0+56dc5a86 或 2.15.128.0+56dc5a86）。</translation>
+    </message>
+    <message>
+        <source>Every entry on the Hub.</source>
+        <translation>Hub 上的所有条目。</translation>
+    </message>
+    <message>
+        <source>Store files as optimum-neuron does: blobs in the Hugging Face cache (HF_HOME), linked into the compile cache.</source>
+        <translation>按 optimum-neuron 的方式存储文件：blob 存放在 Hugging Face 缓存（HF_HOME）中，再链接到编译缓存。</translation>
+    </message>
+    <message>
+        <source>Files downloaded at once (default 4).</source>
+        <translation>同时下载的文件数（默认 4）。</translation>
+    </message>
+    <message>
+        <source>Entries to pull: neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;</source>
+        <translation>要拉取的条目：neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;</translation>
+    </message>
+    <message>
+        <source>error: name entries, or --compiler VERSION, or --all (one of them).</source>
+        <translation>错误：请指定条目、--compiler VERSION 或 --all（三者选一）。</translation>
+    </message>
+    <message>
+        <source>error: &quot;%1&quot; is not a cache entry: use neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;.</source>
+        <translation>错误：“%1”不是缓存条目：请使用 neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;。</translation>
+    </message>
+    <message>
+        <source>error: --parallel takes a number from 1 to 32.</source>
+        <translation>错误：--parallel 需要 1 到 32 之间的数字。</translation>
+    </message>
+    <message>
+        <source>HF_HUB_OFFLINE is set: Ingot makes no request to the Hub, so nothing can be pulled. Unset it to pull.</source>
+        <translation>已设置 HF_HUB_OFFLINE：Ingot 不会向 Hub 发送任何请求，因此无法拉取。如需拉取，请取消设置该变量。</translation>
+    </message>
+    <message>
+        <source>%1 has no entries of compiler %2.</source>
+        <translation>%1 中没有编译器 %2 的条目。</translation>
+    </message>
+    <message>
+        <source>NOTE</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>%1 pulled (%2), %3 already in the cache, %4 failed, %5 stopped (run again to resume); %6 s.</source>
+        <translation>已拉取 %1 个（%2），%3 个已在缓存中，%4 个失败，%5 个已停止（再次运行可继续）；用时 %6 秒。</translation>
+    </message>
+    <message>
+        <source>%1 pulled (%2), %3 already in the cache, %4 failed; %5 s.</source>
+        <translation>已拉取 %1 个（%2），%3 个已在缓存中，%4 个失败；用时 %5 秒。</translation>
+    </message>
+    <message>
+        <source>Nothing to pull: the Hub has no such entries.</source>
+        <translation>无需拉取：Hub 上没有这些条目。</translation>
+    </message>
+    <message>
+        <source>Pull entries from the Hub cache repo into the compile cache (ENTRY..., --compiler VERSION or --all)</source>
+        <translation>将条目从 Hub 缓存仓库拉取到编译缓存（ENTRY...、--compiler VERSION 或 --all）</translation>
+    </message>
+    <message>
+        <source>error: --dry-run is not available with --host yet: run `ingot-cli cache push --dry-run` on the host.</source>
+        <translation>错误：--dry-run 暂不支持与 --host 一起使用：请在该主机上运行 `ingot-cli cache push --dry-run`。</translation>
+    </message>
+    <message>
+        <source>error: &quot;%1&quot; is not a cache entry: use neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;</source>
+        <translation>错误：“%1”不是缓存条目：请使用 neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;</translation>
+    </message>
+    <message>
+        <source>HF_HUB_OFFLINE is set: Ingot makes no request to the Hub, so nothing can be pushed. Unset it to push.</source>
+        <translation>已设置 HF_HUB_OFFLINE：Ingot 不会向 Hub 发送任何请求，因此无法推送。如需推送，请取消设置该变量。</translation>
+    </message>
+    <message>
+        <source>%1  (%2)</source>
+        <translation>%1  (%2)</translation>
+    </message>
+    <message>
+        <source>    %1  %2 bytes</source>
+        <translation>    %1  %2 字节</translation>
+    </message>
+    <message>
+        <source>left here: %1</source>
+        <translation>保留在本地：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s)</source>
+        <translation>
+            <numerusform>%n 个文件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Would push %n entries (%1, %2) to %3 (dry run: nothing was sent).</source>
+        <translation>
+            <numerusform>将向 %3 推送 %n 个条目（%1，%2）（试运行：未发送任何内容）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1  %2  %3%4</source>
+        <translation>%1  %2  %3%4</translation>
+    </message>
+    <message>
+        <source>Pushed %1 of %2 entries to %3; %4 skipped, %5 failed.</source>
+        <translation>已向 %3 推送 %1/%2 个条目；跳过 %4 个，失败 %5 个。</translation>
+    </message>
+    <message>
+        <source>Entries to push (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;); none: every SUCCESS entry not on the Hub.</source>
+        <translation>要推送的条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）；不指定时：推送所有不在 Hub 上的 SUCCESS 条目。</translation>
+    </message>
+    <message>
+        <source>List every entry and file that would go, and the bytes; send nothing.</source>
+        <translation>列出将要推送的每个条目和文件及其字节数，不实际发送。</translation>
+    </message>
+    <message>
+        <source>The compile cache folder (default: as the Neuron tools resolve it).</source>
+        <translation>编译缓存文件夹（默认：按 Neuron 工具的解析结果）。</translation>
+    </message>
+    <message>
+        <source>error: synchronize takes no entries (it pushes every SUCCESS entry); use cache push ENTRY...</source>
+        <translation>错误：synchronize 不接受条目参数（它会推送所有 SUCCESS 条目）；请使用 cache push ENTRY...</translation>
+    </message>
+    <message>
+        <source>Push SUCCESS entries of the compile cache to the Hub cache repo (--dry-run first)</source>
+        <translation>将编译缓存中的 SUCCESS 条目推送到 Hub 缓存仓库（建议先用 --dry-run）</translation>
+    </message>
+    <message>
+        <source>Push every SUCCESS entry not on the Hub (optimum-cli&apos;s synchronize; never failed entries or locks)</source>
+        <translation>推送所有不在 Hub 上的 SUCCESS 条目（同 optimum-cli 的 synchronize；从不推送失败条目或锁）</translation>
+    </message>
+    <message>
+        <source>error: &quot;%1&quot; is not a host: %2</source>
+        <translation>错误：“%1”不是有效的主机：%2</translation>
+    </message>
+    <message>
+        <source>Not a terminal, so Ingot does not ask. Check the key and add it with `ssh %1` (or `ingot-cli remote hosts` on a terminal), then run this again.</source>
+        <translation>当前不是终端，Ingot 不会询问。请用 `ssh %1` 核对并添加该密钥（或在终端上运行 `ingot-cli remote hosts`），然后重新运行此命令。</translation>
+    </message>
+    <message>
+        <source>The authenticity of host %1 is not known yet.
+%2 key fingerprint: %3
+It would be added to %4.</source>
+        <translation>尚无法确认主机 %1 的真实性。
+%2 密钥指纹：%3
+该密钥将被添加到 %4。</translation>
+    </message>
+    <message>
+        <source>Trust this key and connect?</source>
+        <translation>信任此密钥并连接？</translation>
+    </message>
+    <message>
+        <source>Not connected: the key was not trusted.</source>
+        <translation>未连接：未信任该密钥。</translation>
+    </message>
+    <message>
+        <source>FROM</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>RESOLVES TO</source>
+        <translation>解析为</translation>
+    </message>
+    <message>
+        <source>VIA</source>
+        <translation>经由</translation>
+    </message>
+    <message>
+        <source>CONNECTED</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <source>ssh config</source>
+        <translation>ssh config</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>手动添加</translation>
+    </message>
+    <message>
+        <source>(%1)</source>
+        <translation>（%1）</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>No hosts: none in %1 and none added (ingot-cli remote add HOST).</source>
+        <translation>没有主机：%1 中没有，也未手动添加（ingot-cli remote add HOST）。</translation>
+    </message>
+    <message>
+        <source>An ssh config alias, or user@host:port.</source>
+        <translation>ssh config 别名，或 user@host:port。</translation>
+    </message>
+    <message>
+        <source>error: name one host</source>
+        <translation>错误：请指定一台主机</translation>
+    </message>
+    <message>
+        <source>Added %1.</source>
+        <translation>已添加 %1。</translation>
+    </message>
+    <message>
+        <source>error: %1 is not a host added in Ingot (hosts of the ssh config are edited there)</source>
+        <translation>错误：%1 不是在 Ingot 中添加的主机（ssh config 中的主机请在该文件中编辑）</translation>
+    </message>
+    <message>
+        <source>Removed %1.</source>
+        <translation>已移除 %1。</translation>
+    </message>
+    <message>
+        <source>Connected to %1.</source>
+        <translation>已连接到 %1。</translation>
+    </message>
+    <message>
+        <source>The hosts of the ssh config and those added, what each resolves to (ssh -G)</source>
+        <translation>ssh config 中的主机和手动添加的主机，以及各自的解析结果（ssh -G）</translation>
+    </message>
+    <message>
+        <source>Add a host by name (alias, user@host:port)</source>
+        <translation>按名称添加主机（别名、user@host:port）</translation>
+    </message>
+    <message>
+        <source>Remove a host added in Ingot</source>
+        <translation>移除在 Ingot 中添加的主机</translation>
+    </message>
+    <message>
+        <source>Connect (first contact: check and trust the host key on a terminal)</source>
+        <translation>连接（首次连接时：在终端上核对并信任主机密钥）</translation>
+    </message>
+    <message>
+        <source>%1: failed: %2</source>
+        <translation>%1：失败：%2</translation>
+    </message>
+    <message>
+        <source>[%1/%2 entries] %3 of %4, %5/s, ETA %6 s</source>
+        <translation>[%1/%2 个条目] %3 / %4，%5/s，预计剩余 %6 秒</translation>
+    </message>
+    <message>
+        <source>error: the cache folder %1 is missing, not a folder, or not writable.</source>
+        <translation>错误：缓存文件夹 %1 不存在、不是文件夹或不可写。</translation>
+    </message>
+    <message>
+        <source>HF_HUB_OFFLINE is set: Ingot makes no request to the Hub. Unset it to move entries to or from the Hub.</source>
+        <translation>已设置 HF_HUB_OFFLINE：Ingot 不会向 Hub 发送任何请求。如需与 Hub 之间传输条目，请取消设置该变量。</translation>
+    </message>
+    <message>
+        <source>%1 done (%2), %3 skipped, %4 failed, %5 stopped (run again to resume).</source>
+        <translation>完成 %1 个（%2），跳过 %3 个，失败 %4 个，已停止 %5 个（再次运行可继续）。</translation>
+    </message>
+    <message>
+        <source>%1 done (%2), %3 skipped, %4 failed.</source>
+        <translation>完成 %1 个（%2），跳过 %3 个，失败 %4 个。</translation>
+    </message>
+    <message>
+        <source>The Neuron compile cache; Hub cache repos (create, set, lookup)</source>
+        <translation>Neuron 编译缓存；Hub 缓存仓库（create、set、lookup）</translation>
+    </message>
+    <message>
+        <source>Common options: --cache-dir DIR, --json, --dry-run, --yes.</source>
+        <translation>常用选项：--cache-dir DIR、--json、--dry-run、--yes。</translation>
+    </message>
+    <message>
+        <source>The Hugging Face Hub: whoami, ls, login, logout</source>
+        <translation>Hugging Face Hub：whoami、ls、login、logout</translation>
+    </message>
+    <message>
+        <source>HF_ENDPOINT, HF_TOKEN, HF_HOME, HF_TOKEN_PATH and HF_HUB_OFFLINE are honoured. --json everywhere.</source>
+        <translation>支持 HF_ENDPOINT、HF_TOKEN、HF_HOME、HF_TOKEN_PATH 和 HF_HUB_OFFLINE 环境变量。所有命令均支持 --json。</translation>
+    </message>
+    <message>
+        <source>Training jobs: launch, list, status, logs, stop, wait</source>
+        <translation>训练任务：launch、list、status、logs、stop、wait</translation>
+    </message>
+    <message>
+        <source>Jobs live in ~/.local/share/Ingot/ingot/jobs/&lt;id&gt;. job wait: exit 0 finished, 1 failed, 9 stopped.</source>
+        <translation>任务保存在 ~/.local/share/Ingot/ingot/jobs/&lt;id&gt;。job wait：退出码 0 表示完成，1 表示失败，9 表示已停止。</translation>
+    </message>
+    <message>
+        <source>Remote hosts over SSH: hosts, add, remove, connect</source>
+        <translation>通过 SSH 访问的远程主机：hosts、add、remove、connect</translation>
+    </message>
+    <message>
+        <source>Hosts come from your ssh config (-F file: Settings) and those added. --host HOST on cache commands and job launch works there.</source>
+        <translation>主机来自你的 ssh config（-F 文件：见设置）以及手动添加的主机。cache 命令和 job launch 可通过 --host HOST 在这些主机上执行。</translation>
     </message>
 </context>
 <context>
@@ -1078,20 +7638,20 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     </message>
     <message numerus="yes">
         <source>%n min ago</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 分钟前</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n h ago</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 小时前</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n days ago</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 天前</numerusform>
         </translation>
     </message>
 </context>
@@ -1099,15 +7659,19 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     <name>main</name>
     <message>
         <source>Neuron compile caches, Hub caches, training jobs and checkpoints.</source>
-        <translation type="unfinished"></translation>
+        <translation>Neuron 编译缓存、Hub 缓存、训练任务和检查点。</translation>
     </message>
     <message>
         <source>Open this cache folder.</source>
-        <translation type="unfinished"></translation>
+        <translation>打开此缓存文件夹。</translation>
     </message>
     <message>
         <source>Open the generated sample cache.</source>
-        <translation type="unfinished"></translation>
+        <translation>打开生成的示例缓存。</translation>
+    </message>
+    <message>
+        <source>Open the consolidation wizard on this checkpoint folder.</source>
+        <translation>针对此检查点文件夹打开合并向导。</translation>
     </message>
 </context>
 </TS>

@@ -3,6 +3,8 @@
 // passes through this process's memory and its stdout pipe to ssh: never argv, the environment, a file or a log.
 // Exit status 1: the user cancelled (ssh then stops asking).
 #include <cerrno>
+#include "services/util/fdio.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -10,21 +12,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-namespace {
+using ingot::writeAll;
 
-bool writeAll(int fd, const char *data, size_t size)
-{
-    while (size > 0) {
-        const ssize_t n = ::write(fd, data, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        data += n;
-        size -= size_t(n);
-    }
-    return true;
-}
+namespace {
 
 }  // namespace
 

@@ -193,7 +193,7 @@ int cmdList(const Invocation &p)
                m->version.isEmpty() ? QStringLiteral("-") : m->version.mid(10), m->name});
     out(t.render());
     if (!snap.warnings.isEmpty())
-        err(CliText::tr("%1 warning(s); run `ingot-cli cache status` to see them.").arg(snap.warnings.size()));
+        err(CliText::tr("%n warning(s); run `ingot-cli cache status` to see them.", nullptr, int(snap.warnings.size())));
     return Ok;
 }
 
@@ -226,7 +226,7 @@ int cmdStatus(const Invocation &p)
                                 {"locked", v.perState[int(ModuleState::Locked)]}});
         json ages = json::array();
         for (int b = 0; b < CacheStats::AgeBucketCount; ++b)
-            ages.push_back({{"bucket", u8(CacheStats::ageBucketName(b))}, {"entries", st.ageEntries[b]}, {"size", st.ageBytes[b]}});
+            ages.push_back({{"bucket", CacheStats::ageBucketSource(b)}, {"entries", st.ageEntries[b]}, {"size", st.ageBytes[b]}});
         json warnings = json::array();
         for (const auto &w : snap.warnings)
             warnings.push_back({{"path", u8(w.path)}, {"message", u8(w.message)}});
@@ -273,7 +273,7 @@ int cmdStatus(const Invocation &p)
         ages.add({CacheStats::ageBucketName(b), QString::number(st.ageEntries[b]), formatBytes(st.ageBytes[b])});
     out(ages.render());
     if (!compilers.isEmpty())
-        out(QStringLiteral("\n") + CliText::tr("neuronx-cc is running (%1 process(es)): its locks are live.").arg(compilers.size()));
+        out(QStringLiteral("\n") + CliText::tr("neuronx-cc is running (%n process(es)): its locks are live.", nullptr, int(compilers.size())));
     if (!snap.warnings.isEmpty()) {
         out(QStringLiteral("\n") + CliText::tr("Warnings (%1):").arg(snap.warnings.size()));
         for (const auto &w : snap.warnings)
@@ -296,7 +296,7 @@ json planJson(const MaintenancePlan &plan, bool dryRun)
     json notes = json::array();
     for (const auto &n : plan.notes)
         notes.push_back(u8(n));
-    return {{"action", u8(actionTitle(plan.action))}, {"dry_run", dryRun}, {"items", items}, {"kept", kept},
+    return {{"action", actionTitleSource(plan.action)}, {"dry_run", dryRun}, {"items", items}, {"kept", kept},
             {"bytes", plan.bytes}, {"cache_size_before", plan.cacheBytesBefore}, {"cache_size_after", plan.cacheBytesAfter},
             {"notes", notes}, {"refusal", plan.refusal.isEmpty() ? json(nullptr) : json(u8(plan.refusal))}};
 }

@@ -55,19 +55,37 @@ void Table::add(QStringList row)
     m_rows << row;
 }
 
+int terminalWidth(const QString &text)
+{
+    int width = 0;
+    for (const char32_t c : text.toUcs4()) {
+        const QChar::Category cat = QChar::category(c);
+        if (cat == QChar::Mark_NonSpacing || cat == QChar::Mark_Enclosing || cat == QChar::Other_Format)
+            continue;
+        const bool wide = (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0x303E) || (c >= 0x3041 && c <= 0x33FF)
+                          || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xA000 && c <= 0xA4CF)
+                          || (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F)
+                          || (c >= 0xFF00 && c <= 0xFF60) || (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x1F300 && c <= 0x1F64F)
+                          || (c >= 0x1F900 && c <= 0x1F9FF) || (c >= 0x20000 && c <= 0x3FFFD);
+        width += wide ? 2 : 1;
+    }
+    return width;
+}
+
 QString Table::render() const
 {
     QList<int> width;
     for (const QString &h : m_headers)
-        width << int(h.size());
+        width << terminalWidth(h);
     for (const QStringList &r : m_rows)
         for (int i = 0; i < m_headers.size(); ++i)
-            width[i] = std::max(width[i], int(r[i].size()));
+            width[i] = std::max(width[i], terminalWidth(r[i]));
     auto line = [&](const QStringList &cells) {
         QString s;
         for (int i = 0; i < cells.size(); ++i) {
             const bool last = i + 1 == cells.size();
-            QString c = m_right[i] ? cells[i].rightJustified(width[i]) : (last ? cells[i] : cells[i].leftJustified(width[i]));
+            const QString pad(std::max(0, width[i] - terminalWidth(cells[i])), QLatin1Char(' '));
+            const QString c = m_right[i] ? pad + cells[i] : (last ? cells[i] : cells[i] + pad);
             s += c;
             if (!last)
                 s += QStringLiteral("  ");
@@ -96,6 +114,37 @@ bool confirm(const QString &question)
     if (!std::getline(std::cin, answer))
         return false;
     return answer == "y" || answer == "Y" || answer == "yes" || answer == "YES";
+}
+
+namespace {
+std::atomic_bool g_stop{false};
+static_assert(std::atomic_bool::is_always_lock_free, "set from a signal handler");
+
+extern "C" void requestStop(int)
+{
+    g_stop.store(true);
+}
+}  // namespace
+
+std::atomic_bool &stopRequested()
+{
+    return g_stop;
+}
+
+StopOnSignals::StopOnSignals()
+{
+    struct sigaction sa {};
+    sa.sa_handler = requestStop;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;  // the second one is not caught
+    sigaction(SIGINT, &sa, &m_oldInt);
+    sigaction(SIGTERM, &sa, &m_oldTerm);
+}
+
+StopOnSignals::~StopOnSignals()
+{
+    sigaction(SIGINT, &m_oldInt, nullptr);
+    sigaction(SIGTERM, &m_oldTerm, nullptr);
 }
 
 }  // namespace ingot::cli

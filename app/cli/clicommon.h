@@ -3,6 +3,9 @@
 
 #include <QString>
 #include <QStringList>
+
+#include <atomic>
+#include <csignal>
 #include <nlohmann/json.hpp>
 
 namespace ingot::cli {
@@ -21,6 +24,7 @@ enum Exit : int {
     JobStopped = 9,      // job wait/stop --wait: the job was stopped (0: finished, 1: failed)
     HostUnreachable = 10,  // --host: the host could not be reached (refused, timeout, authentication, name)
     HostKey = 11,          // --host: the host key is unknown (no terminal to ask, or declined) or has changed
+    Busy = 12,             // cache pull/push/copy: another transfer is writing into one of the entries; nothing was done to it
 };
 
 std::string u8(const QString &s);
@@ -30,7 +34,12 @@ void out(const QString &text);  // stdout, with a newline; terminal-safe
 void err(const QString &text);  // stderr, with a newline; terminal-safe
 void printJson(const nlohmann::json &j);
 
-// A plain-text table: columns padded to their widest cell; `rightAligned` marks numeric columns.
+// The columns a terminal gives text: 2 for East Asian wide and fullwidth characters (Chinese), 0 for combining marks
+// and zero-width characters, 1 for the rest.
+int terminalWidth(const QString &text);
+
+// A plain-text table: columns padded to their widest cell (in terminal columns: Chinese cells line up too);
+// `rightAligned` marks numeric columns.
 class Table
 {
 public:
@@ -43,6 +52,21 @@ private:
     QStringList m_headers;
     QList<bool> m_right;
     QList<QStringList> m_rows;
+};
+
+// Ctrl-C and TERM set stopRequested() while a StopOnSignals lives, so long work (a consolidation, a transfer) stops
+// cleanly between blocks; a second signal is not caught and ends the process.
+std::atomic_bool &stopRequested();
+class StopOnSignals final
+{
+    Q_DISABLE_COPY_MOVE(StopOnSignals)
+
+public:
+    StopOnSignals();
+    ~StopOnSignals();
+
+private:
+    struct sigaction m_oldInt {}, m_oldTerm {};
 };
 
 // Asks on the terminal; false when stdin is not a terminal.

@@ -13,7 +13,7 @@
 namespace ingot::cli {
 
 // Options a command takes from its group, parsed by the table.
-enum SharedOption : unsigned {
+enum SharedOption {
     NoSharedOptions = 0,
     JsonOption = 1,      // --json: print JSON instead of a table
     CacheDirOption = 2,  // --cache-dir DIR: the compile cache folder

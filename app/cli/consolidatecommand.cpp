@@ -20,7 +20,6 @@ namespace {
 struct ConsolidateCliText {
     Q_DECLARE_TR_FUNCTIONS(ingot::cli)
 };
-using T = ConsolidateCliText;
 
 // What the command line asks for.
 struct ConsolidateRequest {
@@ -33,17 +32,17 @@ struct ConsolidateRequest {
 
 void addConsolidateOptions(QCommandLineParser &p)
 {
-    p.setApplicationDescription(T::tr("Consolidate a sharded (tensor/pipeline parallel) checkpoint into safetensors that transformers loads."));
+    p.setApplicationDescription(ConsolidateCliText::tr("Consolidate a sharded (tensor/pipeline parallel) checkpoint into safetensors that transformers loads."));
     p.addHelpOption();
-    p.addPositionalArgument(QStringLiteral("checkpoint_dir"), T::tr("The training output folder, a checkpoint-N folder, or the shards folder."));
-    p.addPositionalArgument(QStringLiteral("output_dir"), T::tr("Where to write (default: CHECKPOINT_DIR/consolidated)."), QStringLiteral("[OUTPUT_DIR]"));
-    p.addOption({{QStringLiteral("f"), QStringLiteral("format")}, T::tr("safetensors (default) or pytorch."), QStringLiteral("FORMAT"), QStringLiteral("safetensors")});
-    p.addOption({QStringLiteral("max-shard-size"), T::tr("Split the output above this size (default 5GB)."), QStringLiteral("SIZE"), QStringLiteral("5GB")});
-    p.addOption({QStringLiteral("verify"), T::tr("Read the output back and check every tensor against its sources.")});
-    p.addOption({QStringLiteral("overwrite"), T::tr("Replace an existing output folder.")});
-    p.addOption({QStringLiteral("check-replicas"), T::tr("Check that replicated parameters are equal on every tp rank.")});
-    p.addOption({QStringLiteral("checkpoint"), T::tr("Which checkpoint when there are several (final, or checkpoint-N); default: the newest complete one."), QStringLiteral("NAME")});
-    p.addOption({QStringLiteral("json"), T::tr("Print the result as JSON.")});
+    p.addPositionalArgument(QStringLiteral("checkpoint_dir"), ConsolidateCliText::tr("The training output folder, a checkpoint-N folder, or the shards folder."));
+    p.addPositionalArgument(QStringLiteral("output_dir"), ConsolidateCliText::tr("Where to write (default: CHECKPOINT_DIR/consolidated)."), QStringLiteral("[OUTPUT_DIR]"));
+    p.addOption({{QStringLiteral("f"), QStringLiteral("format")}, ConsolidateCliText::tr("safetensors (default) or pytorch."), QStringLiteral("FORMAT"), QStringLiteral("safetensors")});
+    p.addOption({QStringLiteral("max-shard-size"), ConsolidateCliText::tr("Split the output above this size (default 5GB)."), QStringLiteral("SIZE"), QStringLiteral("5GB")});
+    p.addOption({QStringLiteral("verify"), ConsolidateCliText::tr("Read the output back and check every tensor against its sources.")});
+    p.addOption({QStringLiteral("overwrite"), ConsolidateCliText::tr("Replace an existing output folder.")});
+    p.addOption({QStringLiteral("check-replicas"), ConsolidateCliText::tr("Check that replicated parameters are equal on every tp rank.")});
+    p.addOption({QStringLiteral("checkpoint"), ConsolidateCliText::tr("Which checkpoint when there are several (final, or checkpoint-N); default: the newest complete one."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("json"), ConsolidateCliText::tr("Print the result as JSON.")});
 }
 
 // The request, or the exit code when there is nothing to run (help printed, or a usage error reported).
@@ -53,7 +52,7 @@ std::optional<ConsolidateRequest> parseRequest(const QStringList &args, int *exi
     addConsolidateOptions(p);
     *exit = Usage;
     if (!p.parse(QStringList{QStringLiteral("ingot-cli consolidate")} + args)) {
-        err(T::tr("error: %1").arg(p.errorText()));
+        err(ConsolidateCliText::tr("error: %1").arg(p.errorText()));
         return std::nullopt;
     }
     if (p.isSet(QStringLiteral("help"))) {
@@ -63,23 +62,26 @@ std::optional<ConsolidateRequest> parseRequest(const QStringList &args, int *exi
     }
     const QStringList pos = p.positionalArguments();
     if (pos.isEmpty() || pos.size() > 2) {
-        err(T::tr("error: usage: ingot-cli consolidate CHECKPOINT_DIR [OUTPUT_DIR]"));
+        err(ConsolidateCliText::tr("error: usage: ingot-cli consolidate CHECKPOINT_DIR [OUTPUT_DIR]"));
         return std::nullopt;
     }
     const QString format = p.value(QStringLiteral("format"));
     if (format != QLatin1String("safetensors") && format != QLatin1String("pytorch")) {
-        err(T::tr("error: unknown format \"%1\" (safetensors or pytorch)").arg(format));
+        err(ConsolidateCliText::tr("error: unknown format \"%1\" (safetensors or pytorch)").arg(format));
         return std::nullopt;
     }
     ConsolidateRequest r;
     ConsolidateOptions &o = r.options;
     o.maxShardBytes = parseBytes(p.value(QStringLiteral("max-shard-size")));
     if (o.maxShardBytes <= 0) {
-        err(T::tr("error: --max-shard-size takes a size such as 5GB or 500MB"));
+        err(ConsolidateCliText::tr("error: --max-shard-size takes a size such as 5GB or 500MB"));
         return std::nullopt;
     }
     o.format = format == QLatin1String("pytorch") ? ConsolidateOptions::Format::PyTorch : ConsolidateOptions::Format::Safetensors;
     o.verify = p.isSet(QStringLiteral("verify"));
+    // For the benchmark and the tests only (every way writes the same bytes): INGOT_CONSOLIDATE_IO=pread or buffered.
+    const QByteArray io = qgetenv("INGOT_CONSOLIDATE_IO");
+    o.io = io == "pread" ? ConsolidateOptions::Io::Pread : io == "buffered" ? ConsolidateOptions::Io::Buffered : ConsolidateOptions::Io::Direct;
     o.overwrite = p.isSet(QStringLiteral("overwrite"));
     o.checkReplicas = p.isSet(QStringLiteral("check-replicas"));
     o.output = pos.size() == 2 ? pos[1] : pos[0] + QStringLiteral("/consolidated");
@@ -100,7 +102,7 @@ const CheckpointCandidate *chooseCheckpoint(const QVector<CheckpointCandidate> &
             if (x.label == *name)
                 c = &x;
         if (!c)
-            err(T::tr("error: no checkpoint named %1").arg(*name));
+            err(ConsolidateCliText::tr("error: no checkpoint named %1").arg(*name));
         return c;
     }
     const CheckpointCandidate *c = pickDefault(found);
@@ -109,12 +111,12 @@ const CheckpointCandidate *chooseCheckpoint(const QVector<CheckpointCandidate> &
 
 void printChoice(const QVector<CheckpointCandidate> &found, const CheckpointCandidate *c)
 {
-    err(T::tr("Checkpoint %1 in %2: %3, tp=%4 pp=%5, %6").arg(c->label, c->root, layoutName(c->layout))
+    err(ConsolidateCliText::tr("Checkpoint %1 in %2: %3, tp=%4 pp=%5, %6").arg(c->label, c->root, layoutName(c->layout))
             .arg(c->tpSize).arg(c->ppSize).arg(formatBytes(c->bytes)));
     if (found.size() > 1)
         for (const auto &x : found)
-            err(QStringLiteral("  %1 %2%3").arg(&x == c ? QStringLiteral("*") : QStringLiteral(" "), x.label,
-                                                x.complete ? QString() : T::tr(" (incomplete)")));
+            err((x.complete ? QStringLiteral("  %1 %2") : ConsolidateCliText::tr("  %1 %2 (incomplete)"))
+                    .arg(&x == c ? QStringLiteral("*") : QStringLiteral(" "), x.label));
 }
 
 // Progress lines on stderr: rewritten in place on a terminal, a line a second at most in a log.
@@ -137,7 +139,7 @@ public:
         const double secs = double(m_clock.elapsed()) / 1000.0;
         const double rate = secs > 0 ? double(pr.bytesDone) / secs : 0;
         const double eta = rate > 0 ? double(pr.bytesTotal - pr.bytesDone) / rate : 0;
-        const QString line = T::tr("[%1/%2] %3 of %4, ETA %5 s  %6").arg(pr.tensorsDone).arg(pr.tensorsTotal)
+        const QString line = ConsolidateCliText::tr("[%1/%2] %3 of %4, ETA %5 s  %6").arg(pr.tensorsDone).arg(pr.tensorsTotal)
                                  .arg(formatBytes(pr.bytesDone), formatBytes(pr.bytesTotal)).arg(int(eta)).arg(pr.current);
         std::fprintf(stderr, m_tty ? "\r%s\033[K" : "%s\n", line.toUtf8().constData());
     }
@@ -158,70 +160,40 @@ void printJsonReport(const CheckpointCandidate &c, const ConsolidateOptions &o, 
         files.push_back(u8(f));
     for (const QString &pr : rep.problems + rep.verifyProblems)
         problems.push_back(u8(pr));
-    printJson({{"checkpoint", u8(c.label)}, {"layout", u8(layoutName(c.layout))}, {"tp", c.tpSize}, {"pp", c.ppSize},
+    printJson({{"checkpoint", u8(c.label)}, {"layout", layoutNameSource(c.layout)}, {"tp", c.tpSize}, {"pp", c.ppSize},
                {"output", u8(o.output)}, {"files", files}, {"tensors", rep.tensors}, {"bytes", rep.bytes},
                {"verified", rep.verified}, {"problems", problems}, {"cancelled", rep.cancelled}, {"warnings", warnings},
                {"error", rep.error.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(u8(rep.error))}});
 }
 
 // Ctrl-C or a TERM signal asks the run to stop between tensors, which removes its staging folder; a second
-// signal kills at once (what such a kill leaves is removed by the next run).
-std::atomic_bool g_stop{false};
-static_assert(std::atomic_bool::is_always_lock_free, "set from a signal handler");
-
-extern "C" void requestStop(int)
-{
-    g_stop.store(true);
-}
-
-class StopOnSignals final
-{
-    Q_DISABLE_COPY_MOVE(StopOnSignals)
-
-public:
-    StopOnSignals()
-    {
-        struct sigaction sa {};
-        sa.sa_handler = requestStop;
-        sigemptyset(&sa.sa_mask);
-        sa.sa_flags = SA_RESETHAND;  // the second one is not caught
-        sigaction(SIGINT, &sa, &m_oldInt);
-        sigaction(SIGTERM, &sa, &m_oldTerm);
-    }
-    ~StopOnSignals()
-    {
-        sigaction(SIGINT, &m_oldInt, nullptr);
-        sigaction(SIGTERM, &m_oldTerm, nullptr);
-    }
-
-private:
-    struct sigaction m_oldInt {}, m_oldTerm {};
-};
+// signal kills at once (what such a kill leaves is removed by the next run). StopOnSignals: clicommon.h.
 
 // What went wrong (on stderr) or what was written (on stdout); the exit code.
 int reportOutcome(const ConsolidateOptions &o, const ConsolidateReport &rep, bool asJson)
 {
     for (const QString &w : rep.warnings)
-        err(T::tr("warning: %1").arg(w));
+        err(ConsolidateCliText::tr("warning: %1").arg(w));
     if (rep.cancelled) {
-        err(T::tr("Stopped; nothing was left behind in %1.").arg(o.output));
+        err(ConsolidateCliText::tr("Stopped; nothing was left behind in %1.").arg(o.output));
         return PartialFailure;
     }
     if (!rep.problems.isEmpty()) {
-        err(T::tr("Nothing was written; the checkpoint has problems:"));
+        err(ConsolidateCliText::tr("Nothing was written; the checkpoint has problems:"));
         for (const QString &pr : rep.problems)
             err(QStringLiteral("  - ") + pr);
         return PartialFailure;
     }
     if (!rep.error.isEmpty() || !rep.verifyProblems.isEmpty()) {
-        err(T::tr("error: %1").arg(rep.error.isEmpty() ? rep.verifyProblems.join(QStringLiteral("; ")) : rep.error));
-        err(T::tr("Nothing was left behind in %1.").arg(o.output));
+        err(ConsolidateCliText::tr("error: %1").arg(rep.error.isEmpty() ? rep.verifyProblems.join(QStringLiteral("; ")) : rep.error));
+        err(ConsolidateCliText::tr("Nothing was left behind in %1.").arg(o.output));
         return PartialFailure;
     }
     if (!asJson)
-        out(T::tr("Wrote %1 tensors (%2) to %3: %4%5").arg(rep.tensors).arg(formatBytes(rep.bytes), o.output,
-                                                          rep.files.join(QStringLiteral(", ")),
-                                                          o.verify ? T::tr(" — verified against the shards") : QString()));
+        out((o.verify ? ConsolidateCliText::tr("Wrote %1 tensors (%2) to %3: %4 — verified against the shards")
+                      : ConsolidateCliText::tr("Wrote %1 tensors (%2) to %3: %4"))
+                .arg(rep.tensors)
+                .arg(formatBytes(rep.bytes), o.output, rep.files.join(QStringLiteral(", "))));
     return Ok;
 }
 }  // namespace
@@ -235,7 +207,7 @@ int runConsolidate(const QStringList &args)
     QString error;
     const QVector<CheckpointCandidate> found = findCheckpoints(r->checkpointDir, &error);
     if (found.isEmpty()) {
-        err(T::tr("error: %1").arg(error));
+        err(ConsolidateCliText::tr("error: %1").arg(error));
         return CacheUnavailable;
     }
     const CheckpointCandidate *c = chooseCheckpoint(found, r->checkpointName);
@@ -253,7 +225,7 @@ int runConsolidate(const QStringList &args)
         StopOnSignals stopOnSignals;
         ProgressPrinter progress(r->asJson);
         const ConsolidationPlan plan = planConsolidation(*c);
-        rep = consolidate(plan, options, [&progress](const ConsolidateProgress &pr) { progress.print(pr); }, &g_stop);
+        rep = consolidate(plan, options, [&progress](const ConsolidateProgress &pr) { progress.print(pr); }, &stopRequested());
     }
     if (r->asJson)
         printJsonReport(*c, options, rep);
@@ -263,7 +235,7 @@ int runConsolidate(const QStringList &args)
 QVector<Command> consolidateCommands()
 {
     return {{QString(), QStringLiteral("consolidate"),
-             T::tr("CHECKPOINT_DIR [OUTPUT_DIR]   Sharded checkpoint -> safetensors"), JsonOption, {}, {}, runConsolidate}};
+             ConsolidateCliText::tr("CHECKPOINT_DIR [OUTPUT_DIR]   Sharded checkpoint -> safetensors"), JsonOption, {}, {}, runConsolidate}};
 }
 
 }  // namespace ingot::cli

@@ -30,57 +30,6 @@ struct LookupTableText {
     Q_DECLARE_TR_FUNCTIONS(ingot::Lookup)
 };
 
-// The system keychain unless INGOT_KEYCHAIN=none (headless hosts and tests, where no keychain service runs).
-std::unique_ptr<SecretStore> keychain()
-{
-    if (qEnvironmentVariable("INGOT_KEYCHAIN") == QLatin1String("none"))
-        return nullptr;
-    return std::make_unique<KeychainSecretStore>();
-}
-
-// Everything a Hub command needs, from the environment: where the Hub is, the token and its source, a client.
-struct HubContext {
-    std::unique_ptr<SecretStore> keychain;
-    HubConfig config;
-    ResolvedToken token;
-    HubClient hub;
-};
-
-HubContext hubContext()
-{
-    std::unique_ptr<SecretStore> kc = keychain();
-    const HubConfig cfg = HubConfig::fromEnvironment();
-    ResolvedToken tok = resolveToken(cfg, kc.get());
-    HubClient hub(cfg.endpoint, tok.token, cfg.offline);
-    return HubContext{std::move(kc), cfg, std::move(tok), std::move(hub)};
-}
-
-int exitFor(const HubError &e)
-{
-    using K = HubError::Kind;
-    switch (e.kind) {
-    case K::None: return Ok;
-    case K::InvalidArgument: return Usage;
-    case K::Incomplete: return HubFailure;  // a lookup that could not read every registry folder (README)
-    case K::Offline: return HubOffline;
-    case K::Unauthorized:
-    case K::NotFound:
-    case K::RevisionNotFound:
-    case K::EntryNotFound:
-    case K::Gated:
-    case K::Forbidden: return HubAccess;
-    default: return HubFailure;
-    }
-}
-
-int fail(const HubError &e, bool asJson)
-{
-    if (asJson)
-        printJson({{"error", u8(e.message)}, {"status", e.status}});
-    err(HubCliText::tr("error: %1").arg(e.message));
-    return exitFor(e);
-}
-
 QString readSecretLine(const QString &prompt)
 {
     const bool tty = stdinIsTerminal();
@@ -355,8 +304,9 @@ void printLookupText(const QString &model, const LookupResult &r, bool raw)
     out(formatLookupTable(model, r.entries));
     if (r.unknown.isEmpty())
         return;
-    err(HubCliText::tr("%1 registry entr(ies) of an unknown shape%2.")
-            .arg(r.unknown.size()).arg(raw ? QString() : HubCliText::tr(" (--raw shows them)")));
+    const int unknown = int(r.unknown.size());
+    err(raw ? HubCliText::tr("%n registry entr(ies) of an unknown shape.", nullptr, unknown)
+            : HubCliText::tr("%n registry entr(ies) of an unknown shape (--raw shows them).", nullptr, unknown));
     if (raw)
         for (const auto &e : r.unknown)
             out(QStringLiteral("%1:\n%2").arg(displayName(e.path), QString::fromUtf8(e.raw)));
@@ -400,6 +350,49 @@ int cmdLookup(const Invocation &p)
     return exitFor(r.error);
 }
 }  // namespace
+
+std::unique_ptr<SecretStore> keychain()
+{
+    if (qEnvironmentVariable("INGOT_KEYCHAIN") == QLatin1String("none"))
+        return nullptr;
+    return std::make_unique<KeychainSecretStore>();
+}
+
+HubContext hubContext()
+{
+    std::unique_ptr<SecretStore> kc = keychain();
+    const HubConfig cfg = HubConfig::fromEnvironment();
+    ResolvedToken tok = resolveToken(cfg, kc.get());
+    HubClient hub(cfg.endpoint, tok.token, cfg.offline);
+    return HubContext{std::move(kc), cfg, std::move(tok), std::move(hub)};
+}
+
+int exitFor(const HubError &e)
+{
+    using K = HubError::Kind;
+    switch (e.kind) {
+    case K::None: return Ok;
+    case K::InvalidArgument: return Usage;
+    case K::Incomplete: return HubFailure;  // a lookup that could not read every registry folder (README)
+    case K::Offline: return HubOffline;
+    case K::Unauthorized:
+    case K::NotFound:
+    case K::RevisionNotFound:
+    case K::EntryNotFound:
+    case K::Gated:
+    case K::Forbidden: return HubAccess;
+    default: return HubFailure;
+    }
+}
+
+int fail(const HubError &e, bool asJson)
+{
+    if (asJson)
+        printJson({{"error", u8(e.message)}, {"status", e.status}});
+    err(HubCliText::tr("error: %1").arg(e.message));
+    return exitFor(e);
+}
+
 
 QVector<Command> hubCommands()
 {

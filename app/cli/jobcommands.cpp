@@ -11,6 +11,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QSet>
 #include <QThread>
@@ -475,6 +476,24 @@ int cmdStop(const Invocation &in)
     return exitFor(st);
 }
 
+// Where the training backend is (what job launch runs on this machine): its folder, exit 0 when it holds the
+// ingot_train package. An installed ingot-cli finds it in <bin>/../share/ingot/backend.
+int cmdBackend(const Invocation &in)
+{
+    const QString dir = backendLocation();
+    const bool found = QFileInfo::exists(dir + QStringLiteral("/ingot_train/__init__.py"));
+    if (in.json)
+        printJson({{"backend_dir", u8(displayName(dir))}, {"found", found}});
+    else
+        out(displayName(dir));
+    if (found)
+        return Ok;
+    err(CliText::tr("error: the training backend is missing: %1 holds no ingot_train package (reinstall Ingot, or set "
+                    "INGOT_BACKEND_DIR to a folder that holds it)")
+            .arg(displayName(dir)));
+    return PartialFailure;
+}
+
 void idArgument(QCommandLineParser &p)
 {
     p.addPositionalArgument(QStringLiteral("ID"), CliText::tr("The job id (ingot-cli job list)."));
@@ -514,6 +533,8 @@ QVector<Command> jobCommands()
              p.addOption({QStringLiteral("timeout"), CliText::tr("Give up after S seconds (exit 4)."), QStringLiteral("S")});
          },
          cmdWait, {}},
+        {g, QStringLiteral("backend"), CliText::tr("The training backend's folder (exit 1 when it is missing)"), JsonOption,
+         {}, cmdBackend, {}},
     };
 }
 

@@ -150,7 +150,10 @@ QVariant CacheTreeModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case NameColumn: return displayName(m.name);
-        case StateColumn: return m.isModule() ? stateLabel(m.state) : kindName(m.kind);
+        case StateColumn:
+            if (m_transferring.contains(m.key()))
+                return tr("%1 · in transfer").arg(m.isModule() ? stateLabel(m.state) : kindName(m.kind));
+            return m.isModule() ? stateLabel(m.state) : kindName(m.kind);
         case SizeColumn: return m.kind == EntryKind::UnknownDir || m.kind == EntryKind::LinkedDir ? QVariant() : QVariant(formatBytes(m.size));
         case LastUsedColumn: return formatAge(m.lastUsedMs, m_nowMs);
         case FilesColumn: return m.isModule() ? QVariant(m.fileCount()) : QVariant();
@@ -215,6 +218,15 @@ void CacheTreeModel::setNow(qint64 nowMs)
     m_nowMs = nowMs;
     if (!m_groups.empty())
         Q_EMIT dataChanged(index(0, LastUsedColumn), index(int(m_groups.size()) - 1, LastUsedColumn));
+}
+
+void CacheTreeModel::setTransferring(const QSet<QString> &keys)
+{
+    const QSet<QString> changed = (keys - m_transferring) + (m_transferring - keys);
+    m_transferring = keys;
+    for (const QString &k : changed)
+        if (const QModelIndex i = indexForKey(k); i.isValid())
+            Q_EMIT dataChanged(i.siblingAtColumn(StateColumn), i.siblingAtColumn(StateColumn));
 }
 
 CacheTreeModel::Group *CacheTreeModel::groupFor(const QString &version, bool create)

@@ -5,6 +5,7 @@
 #include "services/cache/cachestats.h"
 
 #include <QAbstractItemModel>
+#include <QSet>
 
 #include <memory>
 #include <vector>
@@ -46,7 +47,10 @@ public:
     QVector<CacheModule> modules() const;  // every entry (shared, cheap copies)
     CacheStats stats(qint64 nowMs) const;
     QVector<ScanWarning> scanWarnings() const { return m_scanWarnings; }
-    void setNow(qint64 nowMs);  // "last used" is shown relative to this (tests pin it)
+    void setNow(qint64 nowMs);
+    // Keys of entries on their way in or out (the transfer queue's): their state reads "… · in transfer".
+    void setTransferring(const QSet<QString> &keys);
+    bool isTransferring(const QString &key) const { return m_transferring.contains(key); }  // "last used" is shown relative to this (tests pin it)
 
 private:
     struct Group;
@@ -58,6 +62,7 @@ private:
     QVector<ScanWarning> m_scanWarnings;
     int m_entryCount = 0;
     qint64 m_nowMs = 0;
+    QSet<QString> m_transferring;
 };
 
 }  // namespace ingot

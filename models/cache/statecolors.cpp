@@ -6,17 +6,22 @@
 
 namespace ingot {
 
-QColor stateColor(ModuleState s)
+Tone stateTone(ModuleState s)
 {
     switch (s) {
-    case ModuleState::Success: return QColor(0x2e, 0x9e, 0x4f);
-    case ModuleState::Failed: return QColor(0xd6, 0x3a, 0x3a);
-    case ModuleState::Locked: return QColor(0xe0, 0x8e, 0x1b);
-    case ModuleState::Incomplete: return QColor(0x8a, 0x6f, 0xd1);
-    case ModuleState::Empty: return QColor(0x9a, 0x9a, 0x9a);
-    case ModuleState::Unknown: return QColor(0x5b, 0x7d, 0xa8);
+    case ModuleState::Success: return Tone::Good;
+    case ModuleState::Failed: return Tone::Bad;
+    case ModuleState::Locked: return Tone::Warning;
+    case ModuleState::Incomplete: return Tone::Busy;
+    case ModuleState::Empty: return Tone::Neutral;
+    case ModuleState::Unknown: return Tone::Info;
     }
-    return Qt::gray;
+    return Tone::Neutral;
+}
+
+QColor stateColor(ModuleState s)
+{
+    return toneTextColor(stateTone(s));
 }
 
 QIcon stateIcon(ModuleState s)
@@ -29,7 +34,7 @@ QIcon stateIcon(ModuleState s)
         QPainter p(&pm);
         p.setRenderHint(QPainter::Antialiasing);
         p.setPen(Qt::NoPen);
-        p.setBrush(stateColor(s));
+        p.setBrush(toneFillColor(stateTone(s)));
         if (s == ModuleState::Unknown)
             p.drawRoundedRect(QRectF(7, 7, 18, 18), 3, 3);
         else

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "models/common/tones.h"
 #include "services/cache/cachetypes.h"
 
 #include <QColor>
@@ -7,7 +8,9 @@
 
 namespace ingot {
 
-// One colour per state, readable on light and dark palettes; icons are small filled dots of that colour.
+Tone stateTone(ModuleState s);
+// A state's text colour for the application's palette (light or dark: models/common/tones.h); icons are small
+// filled dots of the state's fill colour.
 QColor stateColor(ModuleState s);
 QIcon stateIcon(ModuleState s);
 QString stateLabel(ModuleState s);  // translated, for people ("Failed"); stateName() is for machines

@@ -9,6 +9,8 @@
 #include <QPalette>
 #include <QTextDocument>
 
+#include <functional>
+
 namespace ingot {
 
 struct HubTreeModel::Node {
@@ -68,6 +70,35 @@ void HubTreeModel::setLocalModules(const QSet<QString> &keys)
     for (const auto &c : m_root->children)
         if (c->isDir && c->name.startsWith(QLatin1String("neuronxcc-")) && c->loaded)
             markPresence(c.get());
+}
+
+void HubTreeModel::setTransferring(const QSet<QString> &keys)
+{
+    const QSet<QString> changed = (keys - m_transferring) + (m_transferring - keys);
+    m_transferring = keys;
+    for (const QString &k : changed)
+        if (Node *n = find(k))
+            Q_EMIT dataChanged(indexOf(n, WhereColumn), indexOf(n, WhereColumn));
+}
+
+QStringList HubTreeModel::moduleKeys(const QModelIndexList &indexes, Presence wanted) const
+{
+    QSet<QString> keys;
+    std::function<void(const Node *)> collect = [&](const Node *n) {
+        if (n->isDir && isModuleName(n->name)) {
+            if (n->presence == wanted)
+                keys.insert(n->path);
+            return;
+        }
+        for (const auto &c : n->children)
+            collect(c.get());
+    };
+    for (const QModelIndex &i : indexes)
+        if (i.isValid())
+            collect(nodeOf(i));
+    QStringList out(keys.begin(), keys.end());
+    out.sort();
+    return out;
 }
 
 HubTreeModel::Node *HubTreeModel::nodeOf(const QModelIndex &index) const
@@ -336,6 +367,8 @@ QVariant HubTreeModel::data(const QModelIndex &index, int role) const
         case WhereColumn:
             if (!n->error.isEmpty())
                 return tr("error");
+            if (m_transferring.contains(n->path))
+                return tr("in transfer…");
             switch (n->presence) {
             case Presence::Both: return tr("Hub and local");
             case Presence::HubOnly: return tr("Hub only");
@@ -357,6 +390,8 @@ QVariant HubTreeModel::data(const QModelIndex &index, int role) const
             return plainTip(n->error);
         if (!n->lfsOid.isEmpty())
             return plainTip(tr("Stored with LFS, sha256 %1").arg(displayName(n->lfsOid)));
+        if (m_transferring.contains(n->path))
+            return tr("On its way (see Transfers).");
         if (n->presence == Presence::LocalOnly)
             return tr("Compiled here but not on the Hub: a candidate to push.");
         if (n->presence == Presence::HubOnly)

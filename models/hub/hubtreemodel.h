@@ -29,6 +29,12 @@ public:
     QString repo() const { return m_repo; }
     // Keys "neuronxcc-<ver>/MODULE_<...>" of the local cache.
     void setLocalModules(const QSet<QString> &keys);
+    // Keys of modules on their way in or out (the transfer queue's): marked "in transfer".
+    void setTransferring(const QSet<QString> &keys);
+    bool isTransferring(const QString &key) const { return m_transferring.contains(key); }
+    // Keys of the module rows among `indexes`, and of the listed modules under folders among them, whose presence is
+    // `wanted` (source indexes; sorted, no duplicates).
+    QStringList moduleKeys(const QModelIndexList &indexes, Presence wanted) const;
     // The listing of `dirPath` ("" = root). With `recursive`, every folder below is complete too.
     void setListing(const QString &dirPath, const QVector<TreeEntry> &entries, bool recursive);
     void setListingError(const QString &dirPath, const QString &message);
@@ -57,6 +63,7 @@ private:
 
     QString m_repo;
     QSet<QString> m_local;
+    QSet<QString> m_transferring;
     std::unique_ptr<Node> m_root;
     QHash<QString, Node *> m_byPath;
 };

@@ -14,19 +14,24 @@
 
 namespace ingot {
 
-QColor jobStateColor(JobState s)
+Tone jobStateTone(JobState s)
 {
     switch (s) {
-    case JobState::Starting: return QColor(0x8a, 0x6f, 0xd1);
-    case JobState::Compiling: return QColor(0x8a, 0x6f, 0xd1);
-    case JobState::Running: return QColor(0x2f, 0x7e, 0xd8);
-    case JobState::Saving: return QColor(0x2f, 0x7e, 0xd8);
-    case JobState::Stopping: return QColor(0xe0, 0x8e, 0x1b);
-    case JobState::Finished: return QColor(0x2e, 0x9e, 0x4f);
-    case JobState::Failed: return QColor(0xd6, 0x3a, 0x3a);
-    case JobState::Stopped: return QColor(0x9a, 0x9a, 0x9a);
+    case JobState::Starting: return Tone::Busy;
+    case JobState::Compiling: return Tone::Busy;
+    case JobState::Running: return Tone::Info;
+    case JobState::Saving: return Tone::Info;
+    case JobState::Stopping: return Tone::Warning;
+    case JobState::Finished: return Tone::Good;
+    case JobState::Failed: return Tone::Bad;
+    case JobState::Stopped: return Tone::Neutral;
     }
-    return Qt::gray;
+    return Tone::Neutral;
+}
+
+QColor jobStateColor(JobState s)
+{
+    return toneTextColor(jobStateTone(s));
 }
 
 QIcon jobStateIcon(JobState s)
@@ -39,11 +44,11 @@ QIcon jobStateIcon(JobState s)
         QPainter p(&pm);
         p.setRenderHint(QPainter::Antialiasing);
         p.setPen(Qt::NoPen);
-        p.setBrush(jobStateColor(s));
+        p.setBrush(toneFillColor(jobStateTone(s)));
         if (isFinal(s)) {
             p.drawEllipse(QRectF(6, 6, 20, 20));
         } else {  // a ring: still going
-            p.setPen(QPen(jobStateColor(s), 5));
+            p.setPen(QPen(toneFillColor(jobStateTone(s)), 5));
             p.setBrush(Qt::NoBrush);
             p.drawEllipse(QRectF(8, 8, 16, 16));
         }

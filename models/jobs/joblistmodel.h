@@ -2,6 +2,7 @@
 // Rows are merged by job id when the history is read again, so a selection survives refreshes.
 #pragma once
 
+#include "models/common/tones.h"
 #include "services/jobs/jobmanager.h"
 
 #include <QAbstractTableModel>
@@ -13,7 +14,8 @@ namespace ingot {
 
 class JobService;
 
-QColor jobStateColor(JobState s);
+Tone jobStateTone(JobState s);
+QColor jobStateColor(JobState s);  // text, for the application's palette (light or dark)
 QIcon jobStateIcon(JobState s);
 
 class JobListModel final : public QAbstractTableModel

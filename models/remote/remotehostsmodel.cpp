@@ -2,6 +2,8 @@
 
 #include "services/util/names.h"
 
+#include "models/common/tones.h"
+
 #include <QColor>
 #include <QPainter>
 #include <QPixmap>
@@ -35,13 +37,13 @@ QColor remoteStateColor(RemoteHostStatus::State state)
 {
     using State = RemoteHostStatus::State;
     switch (state) {
-    case State::NotConnected: return QColor(0x9a, 0x9a, 0x9a);
-    case State::Connecting: return QColor(0x5b, 0x7d, 0xa8);
-    case State::Connected: return QColor(0x2e, 0x9e, 0x4f);
-    case State::Failed: return QColor(0xd6, 0x3a, 0x3a);
-    case State::Lost: return QColor(0xe0, 0x8e, 0x1b);
+    case State::NotConnected: return toneFillColor(Tone::Neutral);
+    case State::Connecting: return toneFillColor(Tone::Info);
+    case State::Connected: return toneFillColor(Tone::Good);
+    case State::Failed: return toneFillColor(Tone::Bad);
+    case State::Lost: return toneFillColor(Tone::Warning);
     }
-    return Qt::gray;
+    return toneFillColor(Tone::Neutral);
 }
 
 QIcon remoteStateIcon(RemoteHostStatus::State state)

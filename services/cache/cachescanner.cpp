@@ -81,6 +81,8 @@ CacheModule itemFromEntry(const QString &version, const StoreEntry &e)
         m.kind = EntryKind::UnknownDir;
         m.warnings << (m.name.startsWith(QLatin1String(".ingot-removing-"))
                            ? ScannerText::tr("Left over from an interrupted removal by Ingot; safe to delete by hand.")
+                       : m.name.startsWith(QLatin1String(".ingot-incoming-"))
+                           ? ScannerText::tr("A transfer into this cache is in progress or was interrupted; Ingot resumes it.")
                            : ScannerText::tr("A folder the Neuron compiler does not write in %1; not scanned.").arg(where));
         break;
     default:

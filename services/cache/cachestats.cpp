@@ -5,14 +5,19 @@
 
 namespace ingot {
 
-QString CacheStats::ageBucketName(int bucket)
+const char *CacheStats::ageBucketSource(int bucket)
 {
     static const char *names[] = {QT_TRANSLATE_NOOP("ingot::CacheStats", "0-1 d"),
                                   QT_TRANSLATE_NOOP("ingot::CacheStats", "1-7 d"),
                                   QT_TRANSLATE_NOOP("ingot::CacheStats", "7-30 d"),
                                   QT_TRANSLATE_NOOP("ingot::CacheStats", "30-90 d"),
                                   QT_TRANSLATE_NOOP("ingot::CacheStats", "90+ d")};
-    return QCoreApplication::translate("ingot::CacheStats", names[qBound(0, bucket, AgeBucketCount - 1)]);
+    return names[qBound(0, bucket, AgeBucketCount - 1)];
+}
+
+QString CacheStats::ageBucketName(int bucket)
+{
+    return QCoreApplication::translate("ingot::CacheStats", ageBucketSource(bucket));
 }
 
 int CacheStats::ageBucket(qint64 lastUsedMs, qint64 nowMs)

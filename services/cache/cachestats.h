@@ -29,7 +29,8 @@ struct CacheStats {
     std::array<qint64, AgeBucketCount> ageBytes{};
     QVector<VersionStats> versions;  // newest compiler first
 
-    static QString ageBucketName(int bucket);
+    static QString ageBucketName(int bucket);           // translated, for people
+    static const char *ageBucketSource(int bucket);     // in English, for JSON and scripts
     static int ageBucket(qint64 lastUsedMs, qint64 nowMs);
 };
 

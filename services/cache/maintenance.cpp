@@ -51,15 +51,20 @@ QString lockedReason()
 }
 }  // namespace
 
-QString actionTitle(MaintenanceAction a)
+const char *actionTitleSource(MaintenanceAction a)
 {
     switch (a) {
-    case MaintenanceAction::CleanFailed: return MaintenanceText::tr("Delete failed entries");
-    case MaintenanceAction::ClearLocks: return MaintenanceText::tr("Clear stale locks");
-    case MaintenanceAction::RemoveVersions: return MaintenanceText::tr("Remove other compiler versions");
-    case MaintenanceAction::Prune: return MaintenanceText::tr("Prune by age and size");
+    case MaintenanceAction::CleanFailed: return QT_TRANSLATE_NOOP("ingot::Maintenance", "Delete failed entries");
+    case MaintenanceAction::ClearLocks: return QT_TRANSLATE_NOOP("ingot::Maintenance", "Clear stale locks");
+    case MaintenanceAction::RemoveVersions: return QT_TRANSLATE_NOOP("ingot::Maintenance", "Remove other compiler versions");
+    case MaintenanceAction::Prune: return QT_TRANSLATE_NOOP("ingot::Maintenance", "Prune by age and size");
     }
-    return {};
+    return "";
+}
+
+QString actionTitle(MaintenanceAction a)
+{
+    return MaintenanceText::tr(actionTitleSource(a));
 }
 
 int MaintenancePlan::entryCount() const

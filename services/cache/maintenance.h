@@ -12,6 +12,8 @@ namespace ingot {
 class CacheStore;
 
 enum class MaintenanceAction { CleanFailed, ClearLocks, RemoveVersions, Prune };
+// The action's title in English, for JSON and scripts; actionTitle() is the same title translated, for people.
+const char *actionTitleSource(MaintenanceAction a);
 QString actionTitle(MaintenanceAction a);
 
 struct PruneOptions {

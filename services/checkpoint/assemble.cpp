@@ -12,7 +12,6 @@ namespace {
 struct AssembleText {
     Q_DECLARE_TR_FUNCTIONS(ingot::Consolidate)
 };
-using T = AssembleText;
 
 std::int64_t product(const std::vector<std::int64_t> &shape, std::size_t from, std::size_t to)
 {
@@ -28,17 +27,25 @@ TensorAssembler::TensorAssembler(const OpenShards &shards, int tpSize, bool chec
 {
 }
 
-bool TensorAssembler::assemble(const ConsolidatePlanEntry &e, const char **data, qint64 *size, QString *error)
+// The plan's numbers must agree with each other before any of them sizes a buffer or an offset.
+bool TensorAssembler::planAddsUp(const ConsolidatePlanEntry &e, QString *error) const
 {
-    // The plan's numbers must agree with each other before any of them sizes a buffer or an offset.
     std::int64_t bytes = 0;
     const bool split = e.partitionDim >= 0 || e.fuseAxis >= 0 || e.gqaRole >= 0;
     if (!checkedByteSize(e.dtype, e.shape, &bytes) || bytes != e.bytes || m_tpSize < 1 ||
         (split && pieceShape(e, m_tpSize).empty())) {
-        *error = T::tr("%1: the plan does not add up (its shape, size or split); check the checkpoint again.")
+        *error = AssembleText::tr("%1: the plan does not add up (its shape, size or split); check the checkpoint again.")
                      .arg(QString::fromStdString(e.name));
         return false;
     }
+    return true;
+}
+
+bool TensorAssembler::assemble(const ConsolidatePlanEntry &e, const char **data, qint64 *size, QString *error)
+{
+    if (!planAddsUp(e, error))
+        return false;
+    const bool split = e.partitionDim >= 0 || e.fuseAxis >= 0 || e.gqaRole >= 0;
     if (e.gqaRole >= 0)
         *data = gqa(e, error);
     else if (!split)
@@ -51,7 +58,7 @@ bool TensorAssembler::assemble(const ConsolidatePlanEntry &e, const char **data,
 
 const char *TensorAssembler::stalePiece(const ConsolidatePlanEntry &e, int tp, QString *error) const
 {
-    *error = T::tr("%1 on tp rank %2 of pp rank %3 is not what the check found: the shards changed since. Check the "
+    *error = AssembleText::tr("%1 on tp rank %2 of pp rank %3 is not what the check found: the shards changed since. Check the "
                    "checkpoint again.").arg(QString::fromStdString(e.source)).arg(tp).arg(e.pp);
     return nullptr;
 }
@@ -72,6 +79,81 @@ const char *TensorAssembler::piece(const ConsolidatePlanEntry &e, int tp, std::s
     return p;
 }
 
+TensorAssembler::Direct TensorAssembler::pieceLocation(const ConsolidatePlanEntry &e, int tp, RangeCopier::Source *at,
+                                                       QString *error) const
+{
+    ShardReader *r = m_shards.at(e.pp, tp);
+    DType dt = DType::Unknown;
+    Shape shape;
+    std::int64_t bytes = 0;
+    if (!r || !r->info(e.source, &dt, &shape) || dt != e.dtype || shape != pieceShape(e, m_tpSize) ||
+        !checkedByteSize(dt, shape, &bytes)) {
+        stalePiece(e, tp, error);
+        return Direct::Failed;
+    }
+    ShardReader::Location loc;
+    if (!r->locate(e.source, &loc, error))
+        return error->isEmpty() ? Direct::NotHere : Direct::Failed;
+    if (loc.size != bytes) {
+        stalePiece(e, tp, error);
+        return Direct::Failed;
+    }
+    *at = {loc.fd, loc.offset, r->file().path};
+    return Direct::Written;
+}
+
+bool TensorAssembler::cutShape(const ConsolidatePlanEntry &e, Shape *cut, QString *error) const
+{
+    const std::size_t pdim = size_t(e.partitionDim >= 0 ? e.partitionDim : 0);
+    const int ranksUsed = e.partitionDim >= 0 ? m_tpSize : 1;
+    *cut = e.shape;
+    if (pdim >= cut->size() || (*cut)[pdim] % ranksUsed != 0) {
+        stalePiece(e, 0, error);
+        return false;
+    }
+    (*cut)[pdim] /= ranksUsed;
+    return true;
+}
+
+TensorAssembler::Direct TensorAssembler::writeDirect(const ConsolidatePlanEntry &e, RangeCopier &copier,
+                                                     const RangeCopier::Target &out, QString *error)
+{
+    const bool split = e.partitionDim >= 0 || e.fuseAxis >= 0 || e.gqaRole >= 0;
+    if (e.gqaRole >= 0 || e.fuseAxis >= 0 || (!split && m_checkReplicas && m_tpSize > 1))
+        return Direct::NotHere;
+    if (!planAddsUp(e, error))
+        return Direct::Failed;
+    const int ranksUsed = split ? m_tpSize : 1;
+    Shape cut;
+    if (split && (!cutShape(e, &cut, error) || (e.bytes > 0 && pieceShape(e, m_tpSize) != cut))) {
+        if (error->isEmpty())
+            stalePiece(e, 0, error);
+        return Direct::Failed;
+    }
+    // Every piece located (and checked) before a byte is written: NotHere leaves the output as it was.
+    std::vector<RangeCopier::Source> pieces(static_cast<std::size_t>(ranksUsed));
+    for (int tp = 0; tp < ranksUsed; ++tp)
+        if (const Direct d = pieceLocation(e, tp, &pieces[std::size_t(tp)], error); d != Direct::Written)
+            return d;
+    if (e.bytes == 0)
+        return Direct::Written;
+    if (!split)
+        return copier.copy(pieces[0], out, e.bytes, error) ? Direct::Written : Direct::Failed;
+    const std::size_t pdim = std::size_t(e.partitionDim);
+    const std::int64_t outer = product(e.shape, 0, pdim);
+    const std::int64_t rowIn = cut[pdim] * dtypeSize(e.dtype) * product(e.shape, pdim + 1, e.shape.size());
+    if (outer == 1) {  // concatenated on the first dim (or all before it are 1): each piece is one range
+        for (int tp = 0; tp < ranksUsed; ++tp) {
+            RangeCopier::Target to = out;
+            to.offset += tp * rowIn;
+            if (!copier.copy(pieces[std::size_t(tp)], to, rowIn, error))
+                return Direct::Failed;
+        }
+        return Direct::Written;
+    }
+    return copier.interleave(pieces, outer, rowIn, out, error) ? Direct::Written : Direct::Failed;
+}
+
 // Replicated: tp rank 0's copy.
 const char *TensorAssembler::replicated(const ConsolidatePlanEntry &e, QString *error)
 {
@@ -89,7 +171,7 @@ bool TensorAssembler::sameOnEveryRank(const ConsolidatePlanEntry &e, const char 
         if (!other)
             return false;
         if (std::memcmp(other, data, size_t(e.bytes)) != 0) {
-            *error = T::tr("%1 differs between tp rank 0 and tp rank %2, though it should be replicated.")
+            *error = AssembleText::tr("%1 differs between tp rank 0 and tp rank %2, though it should be replicated.")
                          .arg(QString::fromStdString(e.name)).arg(tp);
             return false;
         }
@@ -194,7 +276,7 @@ const char *TensorAssembler::restoreHeadOrder(const ConsolidatePlanEntry &e, QSt
     const std::int64_t rows = e.shape[0], cols = e.shape[1];
     const std::int64_t span = e.gqaRole == 3 ? cols : rows;  // the dim the heads divide
     if (e.heads < 1 || span % e.heads != 0) {
-        *error = T::tr("%1: %2 does not divide into %3 heads.").arg(QString::fromStdString(e.name)).arg(span).arg(e.heads);
+        *error = AssembleText::tr("%1: %2 does not divide into %3 heads.").arg(QString::fromStdString(e.name)).arg(span).arg(e.heads);
         return nullptr;
     }
     const std::int64_t headDim = span / e.heads;
@@ -210,7 +292,7 @@ const char *TensorAssembler::restoreHeadOrder(const ConsolidatePlanEntry &e, QSt
             seen[size_t(order[i])] = true;
     }
     if (!permutation) {
-        *error = T::tr("%1: the GQA head order does not name every head once.").arg(QString::fromStdString(e.name));
+        *error = AssembleText::tr("%1: the GQA head order does not name every head once.").arg(QString::fromStdString(e.name));
         return nullptr;
     }
     m_out.assign(size_t(e.bytes), '\0');

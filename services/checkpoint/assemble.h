@@ -4,6 +4,7 @@
 #pragma once
 
 #include "services/checkpoint/plan.h"
+#include "services/checkpoint/rangecopy.h"
 
 #include <QString>
 
@@ -33,6 +34,13 @@ public:
     // copied, and every offset copied to or from follows from those checked shapes.
     bool assemble(const ConsolidatePlanEntry &e, const char **data, qint64 *size, QString *error);
 
+    // Writes output tensor `e` (e.bytes at out.offset) straight from the shard files with `copier`: a replicated
+    // tensor (unless replicas are checked) or one concatenated along partition_dim, every piece lying as it is in
+    // its file. NotHere, with nothing written, when `e` must be assembled in memory instead (a fused or GQA
+    // projection, a piece strided or in a deflated record): then call assemble(). The same checks as assemble().
+    enum class Direct { Written, NotHere, Failed };
+    Direct writeDirect(const ConsolidatePlanEntry &e, RangeCopier &copier, const RangeCopier::Target &out, QString *error);
+
 private:
     using Shape = std::vector<std::int64_t>;
     const char *replicated(const ConsolidatePlanEntry &e, QString *error);
@@ -44,6 +52,11 @@ private:
     // Rank tp's piece of e, exactly pieceShape(e) in e's dtype (into `buf` or the mapping); nullptr with words.
     const char *piece(const ConsolidatePlanEntry &e, int tp, std::string *buf, QString *error);
     const char *stalePiece(const ConsolidatePlanEntry &e, int tp, QString *error) const;
+    bool planAddsUp(const ConsolidatePlanEntry &e, QString *error) const;
+    // The cut of the output each rank gives (e.shape with partition_dim divided), checked against the pieces.
+    bool cutShape(const ConsolidatePlanEntry &e, Shape *cut, QString *error) const;
+    // Where rank tp's piece of e lies in its file; Direct::NotHere when not as it is.
+    Direct pieceLocation(const ConsolidatePlanEntry &e, int tp, RangeCopier::Source *at, QString *error) const;
 
     const OpenShards &m_shards;
     int m_tpSize;

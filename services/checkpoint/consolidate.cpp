@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <exception>
+#include <fcntl.h>
 #include <new>
 
 namespace ingot {
@@ -27,7 +28,6 @@ namespace {
 struct ConsolidateText {
     Q_DECLARE_TR_FUNCTIONS(ingot::Consolidate)
 };
-using T = ConsolidateText;
 using Format = ConsolidateOptions::Format;
 
 // One output file, in either format.
@@ -46,6 +46,17 @@ public:
         return m_pytorch ? m_torch.write(data, size_t(size), error) : m_st.write(data, size_t(size), error);
     }
     bool finish(QString *error) { return m_pytorch ? m_torch.finish(error) : m_st.finish(error); }
+    // Whether tensors may be written straight to the file (at target(), then wrote()).
+    bool takesDirectWrites() const { return !m_pytorch; }
+    RangeCopier::Target target() const { return {m_st.fd(), qint64(m_st.fileOffset()), m_st.shownAs()}; }
+    void wrote(qint64 size) { m_st.wrote(std::uint64_t(size)); }
+    // Starts writing the range to disk now, without waiting (the final fsync then has little left to wait for:
+    // the disk writes while the next tensors are copied).
+    void startWriteback(qint64 offset, qint64 size) const
+    {
+        if (!m_pytorch && size > 0)
+            ::sync_file_range(m_st.fd(), off_t(offset), off_t(size), SYNC_FILE_RANGE_WRITE);
+    }
 
 private:
     bool m_pytorch;
@@ -104,6 +115,7 @@ public:
                   const std::atomic_bool *cancel)
         : m_plan(plan), m_o(o), m_progress(progress), m_cancel(cancel), m_staging(o.output)
         , m_assembler(m_shards, plan.checkpoint.tpSize, o.checkReplicas)
+        , m_copier(o.io == ConsolidateOptions::Io::Direct)
     {
     }
     ConsolidateReport run();
@@ -131,6 +143,7 @@ private:
     StagingFolder m_staging;
     OpenShards m_shards;
     TensorAssembler m_assembler;
+    RangeCopier m_copier;
     ConsolidateProgress m_prog;
     int m_fileCount = 0;
     json m_weightMap = json::object();
@@ -148,9 +161,9 @@ ConsolidateReport Consolidation::run()
             verify())
             m_staging.moveIntoPlace(&m_rep.error, &warning);
     } catch (const std::bad_alloc &) {
-        fail(T::tr("Ran out of memory while writing %1.").arg(m_prog.current.isEmpty() ? displayName(m_o.output) : m_prog.current));
+        fail(ConsolidateText::tr("Ran out of memory while writing %1.").arg(m_prog.current.isEmpty() ? displayName(m_o.output) : m_prog.current));
     } catch (const std::exception &e) {  // a last resort: every step reports its own failures
-        fail(T::tr("Stopped while writing %1: %2").arg(m_prog.current.isEmpty() ? displayName(m_o.output) : m_prog.current,
+        fail(ConsolidateText::tr("Stopped while writing %1: %2").arg(m_prog.current.isEmpty() ? displayName(m_o.output) : m_prog.current,
                                                        QString::fromLocal8Bit(e.what())));
     }
     if (!warning.isEmpty())
@@ -166,7 +179,7 @@ bool Consolidation::outputIsFree()
         return false;
     }
     if (QFileInfo(m_o.output).isDir() && !m_o.overwrite && !QDir(m_o.output).isEmpty()) {
-        m_rep.problems << T::tr("%1 already exists; choose another folder or allow overwriting.").arg(displayName(m_o.output));
+        m_rep.problems << ConsolidateText::tr("%1 already exists; choose another folder or allow overwriting.").arg(displayName(m_o.output));
         return false;
     }
     return true;
@@ -227,12 +240,25 @@ bool Consolidation::writeTensor(const ConsolidatePlanEntry &e, TensorFileWriter 
     const char *data = nullptr;
     qint64 size = 0;
     QString error;
-    if (!m_assembler.assemble(e, &data, &size, &error))
+    const qint64 offset = writer.takesDirectWrites() ? writer.target().offset : 0;
+    TensorAssembler::Direct direct = TensorAssembler::Direct::NotHere;
+    if (m_o.io != ConsolidateOptions::Io::Buffered && writer.takesDirectWrites())
+        direct = m_assembler.writeDirect(e, m_copier, writer.target(), &error);
+    if (direct == TensorAssembler::Direct::Failed)
         return fail(error);
-    if (m_o.verify)
-        m_checksums.add(e, data, size);
-    if (!writer.write(data, size, &error))
+    if (direct == TensorAssembler::Direct::NotHere || m_o.verify) {
+        if (!m_assembler.assemble(e, &data, &size, &error))
+            return fail(error);
+        if (m_o.verify)
+            m_checksums.add(e, data, size);
+    }
+    if (direct == TensorAssembler::Direct::Written) {
+        size = e.bytes;
+        writer.wrote(size);
+    } else if (!writer.write(data, size, &error)) {
         return fail(error);
+    }
+    writer.startWriteback(offset, size);
     ++m_prog.tensorsDone;
     m_prog.bytesDone += size;
     if (m_progress)
@@ -254,7 +280,7 @@ bool Consolidation::writeIndex()
     QString error;
     if (!w.create(m_staging.filePath(name), 0644, &error, m_staging.filePath(name)) || !w.write(text.data(), text.size(), &error) ||
         !w.finish(&error))
-        return fail(T::tr("Cannot write the index %1: %2").arg(name, error));
+        return fail(ConsolidateText::tr("Cannot write the index %1: %2").arg(name, error));
     m_rep.files << name;
     return true;
 }
@@ -264,7 +290,7 @@ bool copyChecked(const QString &src, const QString &dst, QString *error)
 {
     QFile in(src);
     if (!in.open(QIODevice::ReadOnly)) {
-        *error = T::tr("Cannot read %1: %2").arg(displayName(src), in.errorString());
+        *error = ConsolidateText::tr("Cannot read %1: %2").arg(displayName(src), in.errorString());
         return false;
     }
     FileWriter w;
@@ -274,7 +300,7 @@ bool copyChecked(const QString &src, const QString &dst, QString *error)
     for (;;) {
         const qint64 got = in.read(buf.data(), buf.size());
         if (got < 0) {
-            *error = T::tr("Cannot read %1: %2").arg(displayName(src), in.errorString());
+            *error = ConsolidateText::tr("Cannot read %1: %2").arg(displayName(src), in.errorString());
             return false;
         }
         if (got == 0)
@@ -295,10 +321,10 @@ bool Consolidation::copyCompanionFiles()
             if (!fi.exists())
                 continue;
             if (!fi.isFile())  // a FIFO or a device would block or never end
-                return fail(T::tr("%1 is not a regular file.").arg(displayName(src)));
+                return fail(ConsolidateText::tr("%1 is not a regular file.").arg(displayName(src)));
             QString error;
             if (!copyChecked(src, m_staging.filePath(x), &error))
-                return fail(T::tr("Cannot copy %1: %2").arg(displayName(src), error));
+                return fail(ConsolidateText::tr("Cannot copy %1: %2").arg(displayName(src), error));
             m_rep.files << x;
             break;
         }
@@ -315,7 +341,7 @@ bool Consolidation::verify()
     if (m_fileCount > 1)
         m_rep.verifyProblems += verifyIndex(m_staging.path(), indexFileName(m_o.format));
     else if (QFileInfo::exists(m_staging.filePath(indexFileName(m_o.format))))
-        m_rep.verifyProblems << T::tr("%1 is there though the output is one file.").arg(indexFileName(m_o.format));
+        m_rep.verifyProblems << ConsolidateText::tr("%1 is there though the output is one file.").arg(indexFileName(m_o.format));
     m_rep.verifyProblems += checkAgainstConfig(m_staging.filePath(QStringLiteral("config.json")), m_plan.entries);
     m_rep.verified = m_rep.verifyProblems.isEmpty();
     return m_rep.verified;

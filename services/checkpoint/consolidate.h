@@ -24,6 +24,15 @@ struct ConsolidateOptions {
     bool overwrite = false;
     bool verify = false;
     bool checkReplicas = false;  // replicated parameters must be equal across tp ranks
+    // How tensor bytes reach a safetensors output; every way writes the same bytes. Direct: straight from the
+    // shard files to the output at each tensor's offset (copy_file_range where a piece is one range in both, else
+    // pread of bounded batches and pwritev), no tensor-sized buffer; tensors that need rearranging (fused or GQA
+    // projections, strided or deflated pieces) and a replica check are still assembled in memory. Pread: the same
+    // without copy_file_range. Buffered: every tensor assembled in memory, then written (as pytorch_model.bin
+    // always is). With `verify`, the checksums always come from the in-memory assembly, so a direct write is
+    // checked against the other path.
+    enum class Io { Direct, Pread, Buffered };
+    Io io = Io::Direct;
 };
 
 struct ConsolidateProgress {

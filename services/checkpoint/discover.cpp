@@ -19,7 +19,6 @@ namespace {
 struct DiscoverText {
     Q_DECLARE_TR_FUNCTIONS(ingot::Consolidate)
 };
-using T = DiscoverText;
 
 bool isNxdShardsDir(const QString &shardsDir)
 {
@@ -36,7 +35,7 @@ void listNxdShards(const QString &shardsDir, CheckpointCandidate *c)
             c->shards.append(ShardFile{r->tp, r->pp, r->ep, r->dp, fi.absoluteFilePath(), fi.size()});
     }
     if (!QFile::exists(shardsDir + QStringLiteral("/done")))
-        c->problems << T::tr("No \"done\" marker in %1: the save may not have finished.").arg(shardsDir);
+        c->problems << DiscoverText::tr("No \"done\" marker in %1: the save may not have finished.").arg(shardsDir);
 }
 
 // The file of one rank folder: checkpoint.pt (optimum-neuron docs) or a safetensors file (Ingot's backend).
@@ -52,9 +51,9 @@ std::optional<ShardFile> shardInRankFolder(const QFileInfo &dir, const RankIds &
         c->layout = ShardLayout::IngotBackend;
         f.path = dir.absoluteFilePath() + QLatin1Char('/') + st.first();
         if (st.size() > 1)
-            c->problems << T::tr("%1 holds several safetensors files; only one per rank is expected.").arg(dir.absoluteFilePath());
+            c->problems << DiscoverText::tr("%1 holds several safetensors files; only one per rank is expected.").arg(dir.absoluteFilePath());
     } else {
-        c->problems << T::tr("%1 holds no checkpoint.pt and no safetensors file.").arg(dir.absoluteFilePath());
+        c->problems << DiscoverText::tr("%1 holds no checkpoint.pt and no safetensors file.").arg(dir.absoluteFilePath());
         return std::nullopt;
     }
     f.bytes = QFileInfo(f.path).size();
@@ -106,11 +105,11 @@ void checkRanks(CheckpointCandidate *c)
     QSet<QPair<int, int>> seen;
     for (const ShardFile &f : std::as_const(c->shards)) {
         if (seen.contains({f.tp, f.pp}) && f.ep < 0)
-            c->problems << T::tr("tp rank %1, pp rank %2 appears twice.").arg(f.tp).arg(f.pp);
+            c->problems << DiscoverText::tr("tp rank %1, pp rank %2 appears twice.").arg(f.tp).arg(f.pp);
         seen.insert({f.tp, f.pp});
     }
     if (qint64(c->tpSize) * c->ppSize > kMaxRanks) {
-        c->problems << T::tr("The names and metadata claim tp %1 x pp %2 ranks, more than the %3 Ingot reads; %4 shard "
+        c->problems << DiscoverText::tr("The names and metadata claim tp %1 x pp %2 ranks, more than the %3 Ingot reads; %4 shard "
                              "files are there.").arg(c->tpSize).arg(c->ppSize).arg(kMaxRanks).arg(c->shards.size());
         return;
     }
@@ -119,12 +118,12 @@ void checkRanks(CheckpointCandidate *c)
     for (int pp = 0; pp < c->ppSize; ++pp)
         for (int tp = 0; tp < c->tpSize; ++tp)
             if (!seen.contains({tp, pp}) && ++missing <= kNamed)
-                c->problems << T::tr("The shard of tp rank %1, pp rank %2 is missing.").arg(tp).arg(pp);
+                c->problems << DiscoverText::tr("The shard of tp rank %1, pp rank %2 is missing.").arg(tp).arg(pp);
     if (missing > kNamed)
-        c->problems << T::tr("... and %1 more shards are missing (tp %2 x pp %3 expected, %4 found).").arg(missing - kNamed)
+        c->problems << DiscoverText::tr("... and %1 more shards are missing (tp %2 x pp %3 expected, %4 found).").arg(missing - kNamed)
                            .arg(c->tpSize).arg(c->ppSize).arg(c->shards.size());
     if (c->epSize > 1)
-        c->problems << T::tr("Expert-parallel shards (ep size %1) are not supported yet.").arg(c->epSize);
+        c->problems << DiscoverText::tr("Expert-parallel shards (ep size %1) are not supported yet.").arg(c->epSize);
 }
 
 bool scanShardsDir(const QString &root, const QString &shardsDir, CheckpointCandidate *c)
@@ -186,14 +185,19 @@ void addStepCheckpoints(const QString &root, QVector<CheckpointCandidate> *out)
 }
 }  // namespace
 
-QString layoutName(ShardLayout l)
+const char *layoutNameSource(ShardLayout l)
 {
     switch (l) {
-    case ShardLayout::OptimumDocs: return T::tr("optimum-neuron (tensor_parallel_shards, checkpoint.pt)");
-    case ShardLayout::NeuronxDistributed: return T::tr("neuronx-distributed (shards/model/*.pt)");
-    case ShardLayout::IngotBackend: return T::tr("Ingot backend (tensor_parallel_shards, safetensors)");
+    case ShardLayout::OptimumDocs: return QT_TRANSLATE_NOOP("ingot::Consolidate", "optimum-neuron (tensor_parallel_shards, checkpoint.pt)");
+    case ShardLayout::NeuronxDistributed: return QT_TRANSLATE_NOOP("ingot::Consolidate", "neuronx-distributed (shards/model/*.pt)");
+    case ShardLayout::IngotBackend: return QT_TRANSLATE_NOOP("ingot::Consolidate", "Ingot backend (tensor_parallel_shards, safetensors)");
     }
-    return {};
+    return "";
+}
+
+QString layoutName(ShardLayout l)
+{
+    return DiscoverText::tr(layoutNameSource(l));
 }
 
 QVector<CheckpointCandidate> findCheckpoints(const QString &path, QString *error)
@@ -201,14 +205,14 @@ QVector<CheckpointCandidate> findCheckpoints(const QString &path, QString *error
     QVector<CheckpointCandidate> out;
     const QFileInfo fi(path);
     if (!fi.isDir()) {
-        *error = fi.exists() ? T::tr("%1 is not a folder.").arg(path) : T::tr("%1 does not exist.").arg(path);
+        *error = fi.exists() ? DiscoverText::tr("%1 is not a folder.").arg(path) : DiscoverText::tr("%1 does not exist.").arg(path);
         return out;
     }
     const QString root = fi.absoluteFilePath();
     CheckpointCandidate c;
     if (candidateAt(root, &c)) {
         const auto m = checkpointFolderName().match(QFileInfo(c.root).fileName());
-        c.label = m.hasMatch() ? QFileInfo(c.root).fileName() : T::tr("final");
+        c.label = m.hasMatch() ? QFileInfo(c.root).fileName() : QStringLiteral("final");  // a name: --checkpoint final
         c.step = m.hasMatch() ? m.captured(1).toInt() : -1;
         out.append(c);
     }
@@ -219,7 +223,7 @@ QVector<CheckpointCandidate> findCheckpoints(const QString &path, QString *error
         return a.step > b.step;
     });
     if (out.isEmpty())
-        *error = T::tr("No sharded checkpoint in %1: expected tensor_parallel_shards/%2/ or shards/model/%3 (in the folder, "
+        *error = DiscoverText::tr("No sharded checkpoint in %1: expected tensor_parallel_shards/%2/ or shards/model/%3 (in the folder, "
                        "or in checkpoint-N folders).").arg(path, rankNamePattern(), nxdShardFileNamePattern());
     return out;
 }

@@ -13,6 +13,8 @@ enum class ShardLayout {
     NeuronxDistributed,  // shards/model/dp_rank_00_<rank>.pt + mp_metadata_pp_rank_Y.json
     IngotBackend,        // tensor_parallel_shards/<rank>/*.safetensors + mp_metadata.json
 };
+// The layout's name in English, for JSON and scripts; layoutName() is the same name translated, for people.
+const char *layoutNameSource(ShardLayout l);
 QString layoutName(ShardLayout l);
 
 // The most ranks (tp x pp) a checkpoint may have: more is refused, whatever names or metadata claim.

@@ -20,7 +20,6 @@ namespace {
 struct MetadataText {
     Q_DECLARE_TR_FUNCTIONS(ingot::Consolidate)
 };
-using T = MetadataText;
 
 // Names come from files: shown escaped.
 QString qs(const std::string &s)
@@ -32,15 +31,15 @@ QString qs(const std::string &s)
 QString typeName(const json &v)
 {
     switch (v.type()) {
-    case json::value_t::null: return T::tr("null");
-    case json::value_t::boolean: return T::tr("true or false");
-    case json::value_t::string: return T::tr("a string");
+    case json::value_t::null: return MetadataText::tr("null");
+    case json::value_t::boolean: return MetadataText::tr("true or false");
+    case json::value_t::string: return MetadataText::tr("a string");
     case json::value_t::number_integer:
-    case json::value_t::number_unsigned: return T::tr("the integer %1").arg(QString::fromStdString(v.dump()));
-    case json::value_t::number_float: return T::tr("the number %1").arg(QString::fromStdString(v.dump()));
-    case json::value_t::array: return T::tr("a list");
-    case json::value_t::object: return T::tr("an object");
-    default: return T::tr("an unknown value");
+    case json::value_t::number_unsigned: return MetadataText::tr("the integer %1").arg(QString::fromStdString(v.dump()));
+    case json::value_t::number_float: return MetadataText::tr("the number %1").arg(QString::fromStdString(v.dump()));
+    case json::value_t::array: return MetadataText::tr("a list");
+    case json::value_t::object: return MetadataText::tr("an object");
+    default: return MetadataText::tr("an unknown value");
     }
 }
 
@@ -63,7 +62,7 @@ public:
         if (!v)
             return def;
         if (!v->is_boolean())
-            return bad(key, T::tr("true or false"), *v), def;
+            return bad(key, MetadataText::tr("true or false"), *v), def;
         return v->get<bool>();
     }
     std::int64_t integer(const char *key, std::int64_t def, std::int64_t min, std::int64_t max)
@@ -83,7 +82,7 @@ public:
             x = v.get<std::int64_t>();
         }
         if (!fits || x < min || x > max)
-            return bad(key, T::tr("an integer from %1 to %2").arg(min).arg(max), v), def;
+            return bad(key, QCoreApplication::translate("ingot::Consolidate", "an integer from %1 to %2").arg(min).arg(max), v), def;
         return x;
     }
     // A required, non-empty string.
@@ -93,16 +92,16 @@ public:
         if (!v)
             return missing(key), std::string();
         if (!v->is_string() || v->get_ref<const std::string &>().empty())
-            return bad(key, T::tr("a non-empty string"), *v), std::string();
+            return bad(key, QCoreApplication::translate("ingot::Consolidate", "a non-empty string"), *v), std::string();
         return v->get<std::string>();
     }
     void missing(const char *key)
     {
-        problem(T::tr("%1: \"%2\" is missing.").arg(m_where, QLatin1String(key)));
+        problem(MetadataText::tr("%1: \"%2\" is missing.").arg(m_where, QLatin1String(key)));
     }
     void bad(const char *key, const QString &expected, const json &v)
     {
-        problem(T::tr("%1: \"%2\" must be %3, not %4.").arg(m_where, QLatin1String(key), expected, typeName(v)));
+        problem(MetadataText::tr("%1: \"%2\" must be %3, not %4.").arg(m_where, QLatin1String(key), expected, typeName(v)));
     }
     void problem(const QString &p)
     {
@@ -124,9 +123,9 @@ constexpr std::int64_t kMaxRows = std::int64_t(1) << 40;
 void readParameters(const json &params, const QString &file, PartitionMetadata *md, QStringList *problems)
 {
     for (auto it = params.begin(); it != params.end(); ++it) {
-        const QString where = T::tr("%1, parameter %2").arg(file, qs(it.key()));
+        const QString where = MetadataText::tr("%1, parameter %2").arg(file, qs(it.key()));
         if (!it->is_object()) {
-            problems->append(T::tr("%1: not an object but %2.").arg(where, typeName(*it)));
+            problems->append(MetadataText::tr("%1: not an object but %2.").arg(where, typeName(*it)));
             continue;
         }
         Fields f(*it, where, problems);
@@ -146,7 +145,7 @@ void readParameters(const json &params, const QString &file, PartitionMetadata *
 
 void readFusedSpec(const json &o, const std::string &module, const QString &file, PartitionMetadata *md, QStringList *problems)
 {
-    Fields f(o, T::tr("%1, the FusedLinearsSpec of %2").arg(file, qs(module)), problems);
+    Fields f(o, MetadataText::tr("%1, the FusedLinearsSpec of %2").arg(file, qs(module)), problems);
     PartitionMetadata::Fused fu;
     fu.module = module;
     fu.fusedName = f.name("fused_linear_name");
@@ -157,29 +156,29 @@ void readFusedSpec(const json &o, const std::string &module, const QString &file
         if (a == "column" || a == "row")
             fu.fuseAxis = a == "row" ? 1 : 0;
         else
-            f.bad("fuse_axis", T::tr("\"column\", \"row\", 0 or 1"), *axis);
+            f.bad("fuse_axis", MetadataText::tr("\"column\", \"row\", 0 or 1"), *axis);
     } else {
         fu.fuseAxis = int(f.integer("fuse_axis", 0, 0, 1));
     }
     const json *names = f.find("linear_names");
     const json *dims = f.find("original_dims");
     if (!names || !names->is_array() || names->empty())
-        names ? f.bad("linear_names", T::tr("a list of names"), *names) : f.missing("linear_names");
+        names ? f.bad("linear_names", MetadataText::tr("a list of names"), *names) : f.missing("linear_names");
     else
         for (const auto &n : *names) {
             if (!n.is_string() || n.get_ref<const std::string &>().empty()) {
-                f.bad("linear_names", T::tr("a list of names"), n);
+                f.bad("linear_names", MetadataText::tr("a list of names"), n);
                 break;
             }
             fu.linearNames.push_back(n.get<std::string>());
         }
     if (!dims || !dims->is_array())
-        dims ? f.bad("original_dims", T::tr("a list of sizes"), *dims) : f.missing("original_dims");
+        dims ? f.bad("original_dims", MetadataText::tr("a list of sizes"), *dims) : f.missing("original_dims");
     else
         for (const auto &d : *dims)
             fu.originalDims.push_back(f.integerValue("original_dims", d, 0, 1, kMaxRows));
     if (f.ok() && fu.linearNames.size() != fu.originalDims.size())
-        f.problem(T::tr("%1, the FusedLinearsSpec of %2: %3 linear_names but %4 original_dims.").arg(file, qs(module))
+        f.problem(MetadataText::tr("%1, the FusedLinearsSpec of %2: %3 linear_names but %4 original_dims.").arg(file, qs(module))
                       .arg(fu.linearNames.size()).arg(fu.originalDims.size()));
     if (f.ok())
         md->fused.push_back(fu);
@@ -193,7 +192,7 @@ bool isSane(const PartitionMetadata::Gqa &g)
 
 void readGqaSpec(const json &o, const std::string &module, const QString &file, PartitionMetadata *md, QStringList *problems)
 {
-    const QString where = T::tr("%1, the GQAQKVColumnParallelLinearSpec of %2").arg(file, qs(module));
+    const QString where = MetadataText::tr("%1, the GQAQKVColumnParallelLinearSpec of %2").arg(file, qs(module));
     Fields f(o, where, problems);
     PartitionMetadata::Gqa g;
     g.module = module;
@@ -216,9 +215,9 @@ void readGqaSpec(const json &o, const std::string &module, const QString &file, 
     if (!f.ok())
         return;
     if (bias)
-        md->unsupportedSpecs << T::tr("GQAQKVColumnParallelLinearSpec with bias (%1)").arg(qs(module));
+        md->unsupportedSpecs << MetadataText::tr("GQAQKVColumnParallelLinearSpec with bias (%1)").arg(qs(module));
     else if (!isSane(g))
-        problems->append(T::tr("%1: %2 attention heads and %3 key/value heads (x%4) do not divide over tp %5.").arg(where)
+        problems->append(MetadataText::tr("%1: %2 attention heads and %3 key/value heads (x%4) do not divide over tp %5.").arg(where)
                              .arg(g.heads).arg(g.kvHeads).arg(g.multiplier).arg(g.tpSize));
     else
         md->gqa.push_back(g);
@@ -228,19 +227,19 @@ void readGqaSpec(const json &o, const std::string &module, const QString &file, 
 void readSpec(const json &spec, const std::string &module, const QString &file, PartitionMetadata *md, QStringList *problems)
 {
     if (!spec.is_array() || spec.size() != 2 || !spec[0].is_string() || !spec[1].is_object()) {
-        problems->append(T::tr("%1: a transformation spec of %2 is not a [class name, {fields}] pair.").arg(file, qs(module)));
+        problems->append(MetadataText::tr("%1: a transformation spec of %2 is not a [class name, {fields}] pair.").arg(file, qs(module)));
         return;
     }
     const std::string cls = spec[0].get<std::string>();
     const json &fields = spec[1];
     if (fields.contains("peft_type") && !fields["peft_type"].is_null())
-        md->unsupportedSpecs << T::tr("%1 with PEFT (%2)").arg(qs(cls), qs(module));
+        md->unsupportedSpecs << MetadataText::tr("%1 with PEFT (%2)").arg(qs(cls), qs(module));
     else if (cls == "FusedLinearsSpec")
         readFusedSpec(fields, module, file, md, problems);
     else if (cls == "GQAQKVColumnParallelLinearSpec")
         readGqaSpec(fields, module, file, md, problems);
     else
-        md->unsupportedSpecs << T::tr("%1 (%2)").arg(qs(cls), qs(module));
+        md->unsupportedSpecs << MetadataText::tr("%1 (%2)").arg(qs(cls), qs(module));
 }
 
 // Specs are serialized as [{"module_fully_qualified_name", "specs": [[class name, {fields}], ...]}, ...].
@@ -250,19 +249,19 @@ void readSpecs(const json &j, const QString &file, PartitionMetadata *md, QStrin
     if (it == j.end() || it->is_null())
         return;
     if (!it->is_array()) {
-        problems->append(T::tr("%1: \"model_weight_transformation_specs\" must be a list, not %2.").arg(file, typeName(*it)));
+        problems->append(MetadataText::tr("%1: \"model_weight_transformation_specs\" must be a list, not %2.").arg(file, typeName(*it)));
         return;
     }
     for (const auto &group : *it) {
         if (!group.is_object()) {
-            problems->append(T::tr("%1: a transformation spec group is %2, not an object.").arg(file, typeName(group)));
+            problems->append(MetadataText::tr("%1: a transformation spec group is %2, not an object.").arg(file, typeName(group)));
             continue;
         }
-        Fields f(group, T::tr("%1, a transformation spec group").arg(file), problems);
+        Fields f(group, MetadataText::tr("%1, a transformation spec group").arg(file), problems);
         const std::string module = f.name("module_fully_qualified_name");
         const json *specs = f.find("specs");
         if (!specs || !specs->is_array())
-            specs ? f.bad("specs", T::tr("a list"), *specs) : f.missing("specs");
+            specs ? f.bad("specs", MetadataText::tr("a list"), *specs) : f.missing("specs");
         if (!f.ok())
             continue;
         for (const auto &spec : *specs)
@@ -278,7 +277,7 @@ void readShardedMetadata(const PickleValue &sm, const QString &file, PartitionMe
             continue;
         // An entry holds kind and partition_dim: a large dict is not one (and would make every lookup long).
         if (v->dict.size() > 16) {
-            problems->append(T::tr("%1: the sharded_metadata of %2 is not a {kind, partition_dim} entry.").arg(file, qs(k->s)));
+            problems->append(MetadataText::tr("%1: the sharded_metadata of %2 is not a {kind, partition_dim} entry.").arg(file, qs(k->s)));
             continue;
         }
         PartitionMetadata::Param p;
@@ -287,7 +286,7 @@ void readShardedMetadata(const PickleValue &sm, const QString &file, PartitionMe
         p.parallel = kind && kind->isStr() && kind->s == "sharded";
         if (p.parallel) {
             if (!dim || dim->kind != PickleValue::Kind::Int || dim->i < 0 || dim->i >= std::int64_t(kMaxTensorDims)) {
-                problems->append(T::tr("%1: the sharded_metadata of %2 has no partition_dim from 0 to %3.").arg(file, qs(k->s))
+                problems->append(MetadataText::tr("%1: the sharded_metadata of %2 has no partition_dim from 0 to %3.").arg(file, qs(k->s))
                                      .arg(kMaxTensorDims - 1));
                 continue;
             }
@@ -302,15 +301,15 @@ bool readFileBytes(const QString &file, QByteArray *bytes, QStringList *problems
     const QFileInfo fi(file);
     QFile f(file);
     if (!fi.exists()) {
-        problems->append(T::tr("The partitioning metadata %1 is missing.").arg(file));
+        problems->append(MetadataText::tr("The partitioning metadata %1 is missing.").arg(file));
         return false;
     }
     if (!fi.isFile() || fi.size() > kMaxMetadataBytes) {
-        problems->append(T::tr("The partitioning metadata %1 is not a regular file of at most %2 MiB.").arg(file).arg(kMaxMetadataBytes >> 20));
+        problems->append(MetadataText::tr("The partitioning metadata %1 is not a regular file of at most %2 MiB.").arg(file).arg(kMaxMetadataBytes >> 20));
         return false;
     }
     if (!f.open(QIODevice::ReadOnly)) {
-        problems->append(T::tr("Cannot read the partitioning metadata %1: %2").arg(file, f.errorString()));
+        problems->append(MetadataText::tr("Cannot read the partitioning metadata %1: %2").arg(file, f.errorString()));
         return false;
     }
     *bytes = f.read(kMaxMetadataBytes + 1);
@@ -338,18 +337,18 @@ bool parseMpMetadata(const QByteArray &bytes, const QString &file, PartitionMeta
     const qsizetype before = problems->size();
     json j = json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
     if (j.is_discarded()) {
-        problems->append(T::tr("%1 is not valid JSON.").arg(file));
+        problems->append(MetadataText::tr("%1 is not valid JSON.").arg(file));
         return false;
     }
     if (!j.is_object() || !j.contains("parameters") || !j["parameters"].is_object()) {
-        problems->append(T::tr("%1 has no \"parameters\" map.").arg(file));
+        problems->append(MetadataText::tr("%1 has no \"parameters\" map.").arg(file));
         return false;
     }
     try {
         readParameters(j["parameters"], file, md, problems);
         readSpecs(j, file, md, problems);
     } catch (const json::exception &e) {  // every access is type-checked first: this is a last resort
-        problems->append(T::tr("%1 holds a value of an unexpected type (%2).").arg(file, QString::fromUtf8(e.what())));
+        problems->append(MetadataText::tr("%1 holds a value of an unexpected type (%2).").arg(file, QString::fromUtf8(e.what())));
     }
     return problems->size() == before;
 }
@@ -391,7 +390,7 @@ PartitionMetadata metadataForStage(const CheckpointCandidate &c, const OpenShard
         if (const PickleValue *sm = first->shardedMetadata())
             readShardedMetadata(*sm, first->file().path, &md, problems);
         else if (c.tpSize > 1)
-            problems->append(T::tr("%1 has no sharded_metadata: cannot tell which parameters are split.").arg(first->file().path));
+            problems->append(MetadataText::tr("%1 has no sharded_metadata: cannot tell which parameters are split.").arg(first->file().path));
     }
     return md;
 }

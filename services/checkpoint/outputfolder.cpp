@@ -27,7 +27,6 @@ namespace {
 struct OutputFolderText {
     Q_DECLARE_TR_FUNCTIONS(ingot::Consolidate)
 };
-using T = OutputFolderText;
 
 QString shown(const QString &path)
 {
@@ -104,16 +103,16 @@ bool removeEntryAt(int dirFd, const char *name, int depth, QString *why)
     if (::unlinkat(dirFd, name, 0) == 0 || errno == ENOENT)
         return true;
     if (errno != EISDIR && errno != EPERM) {
-        *why = T::tr("cannot remove %1: %2").arg(QString::fromLocal8Bit(name), errnoText(errno));
+        *why = OutputFolderText::tr("cannot remove %1: %2").arg(QString::fromLocal8Bit(name), errnoText(errno));
         return false;
     }
     if (depth >= kMaxRemoveDepth) {
-        *why = T::tr("folders nest deeper than %1 levels").arg(kMaxRemoveDepth);
+        *why = OutputFolderText::tr("folders nest deeper than %1 levels").arg(kMaxRemoveDepth);
         return false;
     }
     const int fd = ::openat(dirFd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
-        *why = T::tr("cannot open %1: %2").arg(QString::fromLocal8Bit(name), errnoText(errno));
+        *why = OutputFolderText::tr("cannot open %1: %2").arg(QString::fromLocal8Bit(name), errnoText(errno));
         return false;
     }
     const bool ok = removeContents(fd, depth + 1, why);
@@ -121,7 +120,7 @@ bool removeEntryAt(int dirFd, const char *name, int depth, QString *why)
     if (!ok)
         return false;
     if (::unlinkat(dirFd, name, AT_REMOVEDIR) != 0 && errno != ENOENT) {
-        *why = T::tr("cannot remove %1: %2").arg(QString::fromLocal8Bit(name), errnoText(errno));
+        *why = OutputFolderText::tr("cannot remove %1: %2").arg(QString::fromLocal8Bit(name), errnoText(errno));
         return false;
     }
     return true;
@@ -200,15 +199,15 @@ QString stagingPrefix(const QString &outputName)
 QString outputRefusal(const CheckpointCandidate &c, const QString &output)
 {
     if (output.trimmed().isEmpty())
-        return T::tr("No output folder was given.");
+        return OutputFolderText::tr("No output folder was given.");
     const QString abs = QFileInfo(output).absoluteFilePath();
     struct stat st {};
     if (::lstat(enc(abs).constData(), &st) == 0) {
         if (S_ISLNK(st.st_mode))
-            return T::tr("%1 is a symbolic link (to %2). Ingot neither writes through a link nor replaces one: give the "
+            return OutputFolderText::tr("%1 is a symbolic link (to %2). Ingot neither writes through a link nor replaces one: give the "
                          "folder it points to, or another path.").arg(shown(output), shown(QFileInfo(abs).symLinkTarget()));
         if (!S_ISDIR(st.st_mode))
-            return T::tr("%1 exists and is not a folder.").arg(shown(output));
+            return OutputFolderText::tr("%1 exists and is not a folder.").arg(shown(output));
     }
     // The shards folder, and every folder a shard file lies in (shards may be links to elsewhere).
     QStringList inputs{c.shardsDir};
@@ -226,16 +225,16 @@ QString outputRefusal(const CheckpointCandidate &c, const QString &output)
         if (in.isEmpty() || !idOf(in, &inId))
             continue;
         if (outExists && outId == inId)
-            return T::tr("%1 is the checkpoint's shards folder %2: writing there would destroy the shards being read.")
+            return OutputFolderText::tr("%1 is the checkpoint's shards folder %2: writing there would destroy the shards being read.")
                 .arg(shown(output), shown(in));
         for (const FileId &up : outUp)
             if (up == inId)
-                return T::tr("%1 lies inside the checkpoint's shards (%2): writing there could destroy the shards being read.")
+                return OutputFolderText::tr("%1 lies inside the checkpoint's shards (%2): writing there could destroy the shards being read.")
                     .arg(shown(output), shown(in));
         if (outExists)
             for (const FileId &up : idsAlong(in))
                 if (up == outId)
-                    return T::tr("%1 holds the checkpoint being consolidated (%2): replacing it would destroy the shards "
+                    return OutputFolderText::tr("%1 holds the checkpoint being consolidated (%2): replacing it would destroy the shards "
                                  "being read.").arg(shown(output), shown(in));
     }
     return {};
@@ -286,18 +285,18 @@ void StagingFolder::removeLeftovers()
 bool StagingFolder::create(QString *error)
 {
     if (!QDir().mkpath(m_parent)) {
-        *error = T::tr("Cannot create %1.").arg(shown(m_parent));
+        *error = OutputFolderText::tr("Cannot create %1.").arg(shown(m_parent));
         return false;
     }
     m_parentFd = ::open(enc(m_parent).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (m_parentFd < 0) {
-        *error = T::tr("Cannot open %1: %2").arg(shown(m_parent), errnoText(errno));
+        *error = OutputFolderText::tr("Cannot open %1: %2").arg(shown(m_parent), errnoText(errno));
         return false;
     }
     removeLeftovers();
     QByteArray templ = enc(m_parent + QLatin1Char('/') + stagingPrefix(m_outputName) + QStringLiteral("XXXXXX"));
     if (!::mkdtemp(templ.data())) {
-        *error = T::tr("Cannot create a staging folder in %1: %2").arg(shown(m_parent), errnoText(errno));
+        *error = OutputFolderText::tr("Cannot create a staging folder in %1: %2").arg(shown(m_parent), errnoText(errno));
         return false;
     }
     m_path = QFile::decodeName(templ);
@@ -305,7 +304,7 @@ bool StagingFolder::create(QString *error)
     m_fd = ::openat(m_parentFd, enc(m_name).constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st {};
     if (m_fd < 0 || ::fstat(m_fd, &st) != 0 || ::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
-        *error = T::tr("Cannot use the staging folder %1: %2").arg(shown(m_path), errnoText(errno));
+        *error = OutputFolderText::tr("Cannot use the staging folder %1: %2").arg(shown(m_path), errnoText(errno));
         if (m_fd < 0)
             ::unlinkat(m_parentFd, enc(m_name).constData(), AT_REMOVEDIR);
         return false;
@@ -333,15 +332,15 @@ bool StagingFolder::moveIntoPlace(QString *error, QString *warning)
 {
     int err = 0;
     if (::fchmod(m_fd, m_finalMode) != 0) {
-        *error = T::tr("Cannot set the permissions of %1: %2").arg(shown(m_path), errnoText(errno));
+        *error = OutputFolderText::tr("Cannot set the permissions of %1: %2").arg(shown(m_path), errnoText(errno));
         return false;
     }
     if (!fsyncFd(m_fd, &err)) {
-        *error = T::tr("Cannot flush %1 to disk: %2").arg(shown(m_path), errnoText(err));
+        *error = OutputFolderText::tr("Cannot flush %1 to disk: %2").arg(shown(m_path), errnoText(err));
         return false;
     }
     if (!sameFolderStillThere()) {
-        *error = T::tr("The staging folder %1 was replaced by something else while the output was written: nothing was "
+        *error = OutputFolderText::tr("The staging folder %1 was replaced by something else while the output was written: nothing was "
                        "moved into place.").arg(shown(m_path));
         return false;
     }
@@ -349,18 +348,18 @@ bool StagingFolder::moveIntoPlace(QString *error, QString *warning)
     struct stat st {};
     const bool exists = ::fstatat(m_parentFd, out.constData(), &st, AT_SYMLINK_NOFOLLOW) == 0;
     if (exists && S_ISLNK(st.st_mode)) {
-        *error = T::tr("%1 is a symbolic link: Ingot does not replace links.").arg(shown(m_output));
+        *error = OutputFolderText::tr("%1 is a symbolic link: Ingot does not replace links.").arg(shown(m_output));
         return false;
     }
     if (exists && !S_ISDIR(st.st_mode)) {
-        *error = T::tr("%1 exists and is not a folder.").arg(shown(m_output));
+        *error = OutputFolderText::tr("%1 exists and is not a folder.").arg(shown(m_output));
         return false;
     }
     QByteArray old;  // where the old output went
     if (!exists) {
         if (::renameat2(m_parentFd, staging.constData(), m_parentFd, out.constData(), RENAME_NOREPLACE) != 0 &&
             (!unsupported(errno) || ::renameat(m_parentFd, staging.constData(), m_parentFd, out.constData()) != 0)) {
-            *error = T::tr("Cannot move the result into %1: %2").arg(shown(m_output), errnoText(errno));
+            *error = OutputFolderText::tr("Cannot move the result into %1: %2").arg(shown(m_output), errnoText(errno));
             return false;
         }
     } else if (::renameat2(m_parentFd, staging.constData(), m_parentFd, out.constData(), RENAME_EXCHANGE) == 0) {
@@ -370,24 +369,24 @@ bool StagingFolder::moveIntoPlace(QString *error, QString *warning)
         old = staging + "-old";
         if (::renameat2(m_parentFd, out.constData(), m_parentFd, old.constData(), RENAME_NOREPLACE) != 0 &&
             (!unsupported(errno) || ::renameat(m_parentFd, out.constData(), m_parentFd, old.constData()) != 0)) {
-            *error = T::tr("Cannot replace %1: %2").arg(shown(m_output), errnoText(errno));
+            *error = OutputFolderText::tr("Cannot replace %1: %2").arg(shown(m_output), errnoText(errno));
             return false;
         }
         if (::renameat(m_parentFd, staging.constData(), m_parentFd, out.constData()) != 0) {
             const int e = errno;
             ::renameat(m_parentFd, old.constData(), m_parentFd, out.constData());
-            *error = T::tr("Cannot move the result into %1: %2").arg(shown(m_output), errnoText(e));
+            *error = OutputFolderText::tr("Cannot move the result into %1: %2").arg(shown(m_output), errnoText(e));
             return false;
         }
     }
     m_placed = true;
     if (!fsyncFd(m_parentFd, &err)) {
-        *error = T::tr("Cannot flush %1 to disk: %2").arg(shown(m_parent), errnoText(err));
+        *error = OutputFolderText::tr("Cannot flush %1 to disk: %2").arg(shown(m_parent), errnoText(err));
         return false;
     }
     QString why;
     if (!old.isEmpty() && !removeEntryAt(m_parentFd, old.constData(), 0, &why))
-        *warning = T::tr("The old %1 could not be removed completely (%2); what is left of it is in %3.")
+        *warning = OutputFolderText::tr("The old %1 could not be removed completely (%2); what is left of it is in %3.")
                        .arg(shown(m_output), why, shown(m_parent + QLatin1Char('/') + QFile::decodeName(old)));
     return true;
 }

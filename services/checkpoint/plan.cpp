@@ -20,21 +20,12 @@ namespace {
 struct PlanText {
     Q_DECLARE_TR_FUNCTIONS(ingot::Consolidate)
 };
-using T = PlanText;
 using Shape = std::vector<std::int64_t>;
 
 // Names come from files: shown escaped.
 QString qs(const std::string &s)
 {
     return displayName(nameFromBytes(QByteArray::fromStdString(s)));
-}
-
-QString shapeText(const Shape &s)
-{
-    QStringList p;
-    for (auto d : s)
-        p << QString::number(d);
-    return QLatin1Char('[') + p.join(QStringLiteral(", ")) + QLatin1Char(']');
 }
 
 QString dtypeText(DType t)
@@ -107,7 +98,7 @@ bool Planner::loadStage(int pp, Stage *s)
     for (int tp = 0; tp < m_c.tpSize; ++tp) {
         s->ranks.push_back(m_shards.at(pp, tp));
         if (!s->ranks.back()) {
-            problem(T::tr("The shard of tp rank %1, pp rank %2 is missing.").arg(tp).arg(pp));
+            problem(PlanText::tr("The shard of tp rank %1, pp rank %2 is missing.").arg(tp).arg(pp));
             return false;
         }
     }
@@ -115,7 +106,7 @@ bool Planner::loadStage(int pp, Stage *s)
     s->nameSet.insert(s->names.begin(), s->names.end());
     s->md = metadataForStage(m_c, m_shards, pp, &m_plan->problems);
     for (const QString &u : std::as_const(s->md.unsupportedSpecs))
-        problem(T::tr("Not supported yet: %1 (pp rank %2).").arg(u).arg(pp));
+        problem(PlanText::tr("Not supported yet: %1 (pp rank %2).").arg(u).arg(pp));
     // Fused linears: their fused name expands into one output per original linear.
     for (const PartitionMetadata::Fused &fu : s->md.fused) {
         s->fusedBySource[fu.module + "." + fu.fusedName + ".weight"] = &fu;
@@ -151,14 +142,14 @@ void Planner::planGqa(Stage &s, const PartitionMetadata::Gqa &g)
     const bool hasO = s.holds(oName);
     if (!present || !hasO) {
         if (present || hasO)
-            problem(T::tr("The GQA attention %1 misses some of its parameters in pp rank %2.").arg(qs(g.module)).arg(s.pp));
+            problem(PlanText::tr("The GQA attention %1 misses some of its parameters in pp rank %2.").arg(qs(g.module)).arg(s.pp));
         return;  // this stage does not hold that attention
     }
     for (const auto &x : srcs)
         s.consumed.insert(x);
     s.consumed.insert(oName);
     if (g.tpSize != m_c.tpSize) {
-        problem(T::tr("%1: the GQA spec says tp %2, the shards tp %3.").arg(qs(g.module)).arg(g.tpSize).arg(m_c.tpSize));
+        problem(PlanText::tr("%1: the GQA spec says tp %2, the shards tp %3.").arg(qs(g.module)).arg(g.tpSize).arg(m_c.tpSize));
         return;
     }
     addGqaEntries(s, g, srcs, oName);
@@ -187,7 +178,7 @@ bool Planner::addGqaEntries(const Stage &s, const PartitionMetadata::Gqa &g, con
     s.ranks[0]->info(srcs[0], &dt, &qShape);
     s.ranks[0]->info(oName, &odt, &oShape);
     if (qShape.size() != 2 || oShape.size() != 2 || qShape[1] < 1 || oShape[0] < 1) {
-        problem(T::tr("%1: GQA weights are not non-empty matrices (%2 %3, %4 %5 on tp rank 0).").arg(qs(g.module), qs(srcs[0]),
+        problem(PlanText::tr("%1: GQA weights are not non-empty matrices (%2 %3, %4 %5 on tp rank 0).").arg(qs(g.module), qs(srcs[0]),
                     shapeText(qShape), qs(oName), shapeText(oShape)));
         return false;
     }
@@ -198,18 +189,18 @@ bool Planner::addGqaEntries(const Stage &s, const PartitionMetadata::Gqa &g, con
     if (g.qPerPartition % headsPerRank != 0 || (headDim = g.qPerPartition / headsPerRank) < 1 ||
         !checkedMul(g.kvPerPartition, g.tpSize, &kvAll) || !checkedMul(std::int64_t(g.kvHeads) * g.multiplier, headDim, &kvRows) ||
         kvAll != kvRows) {
-        problem(T::tr("%1: the GQA spec's sizes do not fit together: q_output_size_per_partition %2 for %3 heads over tp %4, "
+        problem(PlanText::tr("%1: the GQA spec's sizes do not fit together: q_output_size_per_partition %2 for %3 heads over tp %4, "
                       "kv_output_size_per_partition %5 for %6 key/value heads x%7.").arg(qs(g.module)).arg(g.qPerPartition)
                     .arg(g.heads).arg(g.tpSize).arg(g.kvPerPartition).arg(g.kvHeads).arg(g.multiplier));
         return false;
     }
     if (!gqaHeadOrderIsAPermutation(g)) {
-        problem(T::tr("%1: the GQA head layout (%2 heads, %3 key/value heads x%4, tp %5) is not one Ingot can put back in "
+        problem(PlanText::tr("%1: the GQA head layout (%2 heads, %3 key/value heads x%4, tp %5) is not one Ingot can put back in "
                       "order.").arg(qs(g.module)).arg(g.heads).arg(g.kvHeads).arg(g.multiplier).arg(g.tpSize));
         return false;
     }
     if (g.fuse && !checkedAdd(g.qPerPartition, 2 * g.kvPerPartition, &qkvRows)) {
-        problem(T::tr("%1: the GQA sizes overflow.").arg(qs(g.module)));
+        problem(PlanText::tr("%1: the GQA sizes overflow.").arg(qs(g.module)));
         return false;
     }
     const std::int64_t hidden = qShape[1];
@@ -246,7 +237,7 @@ void Planner::checkSameNames(const Stage &s)
     for (int tp = 1; tp < m_c.tpSize; ++tp) {
         const std::vector<std::string> other = s.ranks[size_t(tp)]->names();
         if (std::set<std::string>(other.begin(), other.end()) != s.nameSet)
-            problem(T::tr("tp rank %1 of pp rank %2 holds other parameters than tp rank 0.").arg(tp).arg(s.pp));
+            problem(PlanText::tr("tp rank %1 of pp rank %2 holds other parameters than tp rank 0.").arg(tp).arg(s.pp));
     }
 }
 
@@ -265,7 +256,7 @@ void Planner::checkTiedCopy(const Stage &s, const std::string &n)
         if (x.fuseAxis >= 0 || x.gqaRole >= 0)
             continue;
         if (x.dtype != here || pieceShape(x, m_c.tpSize) != hereShape)
-            problem(T::tr("%1 is in pp ranks %2 and %3 with different shapes or dtypes.").arg(qs(n)).arg(m_stageOf[n]).arg(s.pp));
+            problem(PlanText::tr("%1 is in pp ranks %2 and %3 with different shapes or dtypes.").arg(qs(n)).arg(m_stageOf[n]).arg(s.pp));
     }
 }
 
@@ -281,7 +272,7 @@ void Planner::planParameter(const Stage &s, const std::string &n)
         return;
     // The output is tp rank 0's piece, tp times as long along partition_dim; every piece is then checked.
     if (e.partitionDim >= 0 && !checkedMul(e.shape[size_t(e.partitionDim)], m_c.tpSize, &e.shape[size_t(e.partitionDim)])) {
-        problem(T::tr("%1: its size along dim %2 overflows.").arg(qs(n)).arg(e.partitionDim));
+        problem(PlanText::tr("%1: its size along dim %2 overflows.").arg(qs(n)).arg(e.partitionDim));
         return;
     }
     checkPieces(s, e);
@@ -301,9 +292,9 @@ bool Planner::partitionOf(const Stage &s, ConsolidatePlanEntry *e)
         return true;
     e->partitionDim = it->second.dim;
     if (it->second.stride != 1)
-        problem(T::tr("%1 uses partition_stride %2, which is not supported yet.").arg(qs(e->name)).arg(it->second.stride));
+        problem(PlanText::tr("%1 uses partition_stride %2, which is not supported yet.").arg(qs(e->name)).arg(it->second.stride));
     if (e->partitionDim < 0 || e->partitionDim >= int(e->shape.size())) {
-        problem(T::tr("%1: partition_dim %2 does not fit its shape %3.").arg(qs(e->name)).arg(e->partitionDim).arg(shapeText(e->shape)));
+        problem(PlanText::tr("%1: partition_dim %2 does not fit its shape %3.").arg(qs(e->name)).arg(e->partitionDim).arg(shapeText(e->shape)));
         return false;
     }
     return true;
@@ -317,7 +308,7 @@ void Planner::checkPieces(const Stage &s, const ConsolidatePlanEntry &e)
     const QString name = qs(e.source);
     const Shape want = pieceShape(e, m_c.tpSize);
     if (want.empty() && !e.shape.empty()) {
-        problem(T::tr("%1: the pieces of shape %2 cannot be split over tp %3.").arg(name, shapeText(e.shape)).arg(m_c.tpSize));
+        problem(PlanText::tr("%1: the pieces of shape %2 cannot be split over tp %3.").arg(name, shapeText(e.shape)).arg(m_c.tpSize));
         return;
     }
     const int pd = e.gqaRole >= 0 || e.fuseAxis >= 0 ? -1 : e.partitionDim;
@@ -327,21 +318,21 @@ void Planner::checkPieces(const Stage &s, const ConsolidatePlanEntry &e)
         if (!s.ranks[size_t(tp)]->info(e.source, &dt, &sh)) {
             if (tp > 0)
                 continue;  // reported by checkSameNames()
-            problem(T::tr("%1 is missing on tp rank 0 of pp rank %2.").arg(name).arg(s.pp));
+            problem(PlanText::tr("%1 is missing on tp rank 0 of pp rank %2.").arg(name).arg(s.pp));
             return;
         }
         if (dt != e.dtype)
-            problem(T::tr("%1: dtype %2 on tp rank %3 but %4 on tp rank 0.").arg(name, dtypeText(dt)).arg(tp).arg(dtypeText(e.dtype)));
+            problem(PlanText::tr("%1: dtype %2 on tp rank %3 but %4 on tp rank 0.").arg(name, dtypeText(dt)).arg(tp).arg(dtypeText(e.dtype)));
         if (sh == want)
             continue;
         bool onlyAlongPd = pd >= 0 && sh.size() == want.size();
         for (std::size_t d = 0; onlyAlongPd && d < sh.size(); ++d)
             onlyAlongPd = int(d) == pd || sh[d] == want[d];
         if (onlyAlongPd)
-            problem(T::tr("%1: tp rank %2 holds %3 along dim %4 but tp rank 0 holds %5: the partition sizes do not add up.")
+            problem(PlanText::tr("%1: tp rank %2 holds %3 along dim %4 but tp rank 0 holds %5: the partition sizes do not add up.")
                         .arg(name).arg(tp).arg(sh[size_t(pd)]).arg(pd).arg(want[size_t(pd)]));
         else
-            problem(T::tr("%1: shape %2 on tp rank %3 of pp rank %4, but the plan (from tp rank 0 and the metadata) "
+            problem(PlanText::tr("%1: shape %2 on tp rank %3 of pp rank %4, but the plan (from tp rank 0 and the metadata) "
                           "expects %5.").arg(name, shapeText(sh)).arg(tp).arg(s.pp).arg(shapeText(want)));
     }
 }
@@ -353,26 +344,26 @@ void Planner::addFusedParts(const ConsolidatePlanEntry &e, const PartitionMetada
     const std::string param = n.substr(n.rfind('.') + 1);
     const Shape piece = pieceShape(e, m_c.tpSize);
     if (fu.fuseAxis < 0 || fu.fuseAxis >= int(piece.size())) {
-        problem(T::tr("%1: fuse_axis %2 does not fit its shape %3.").arg(qs(n)).arg(fu.fuseAxis).arg(shapeText(piece)));
+        problem(PlanText::tr("%1: fuse_axis %2 does not fit its shape %3.").arg(qs(n)).arg(fu.fuseAxis).arg(shapeText(piece)));
         return;
     }
     if (fu.tpSize != m_c.tpSize) {
-        problem(T::tr("%1: the fused spec says tp %2, the shards tp %3.").arg(qs(n)).arg(fu.tpSize).arg(m_c.tpSize));
+        problem(PlanText::tr("%1: the fused spec says tp %2, the shards tp %3.").arg(qs(n)).arg(fu.tpSize).arg(m_c.tpSize));
         return;
     }
     if (m_c.tpSize > 1 && e.partitionDim < 0) {
-        problem(T::tr("%1: a fused linear that is not split over the tp ranks (no partition_dim in the metadata).").arg(qs(n)));
+        problem(PlanText::tr("%1: a fused linear that is not split over the tp ranks (no partition_dim in the metadata).").arg(qs(n)));
         return;
     }
     std::int64_t total = 0;
     for (auto d : fu.originalDims) {
         if (d < 1 || d % fu.tpSize != 0 || !checkedAdd(total, d / fu.tpSize, &total)) {
-            problem(T::tr("%1: the fused size %2 is not a positive multiple of tp %3.").arg(qs(n)).arg(d).arg(fu.tpSize));
+            problem(PlanText::tr("%1: the fused size %2 is not a positive multiple of tp %3.").arg(qs(n)).arg(d).arg(fu.tpSize));
             return;
         }
     }
     if (total != piece[size_t(fu.fuseAxis)]) {
-        problem(T::tr("%1: the fused sizes add up to %2 per rank, the shard holds %3 along dim %4.").arg(qs(n))
+        problem(PlanText::tr("%1: the fused sizes add up to %2 per rank, the shard holds %3 along dim %4.").arg(qs(n))
                     .arg(total).arg(piece[size_t(fu.fuseAxis)]).arg(fu.fuseAxis));
         return;
     }
@@ -398,7 +389,7 @@ bool Planner::add(ConsolidatePlanEntry e)
 {
     std::int64_t bytes = 0;
     if (!checkedByteSize(e.dtype, e.shape, &bytes)) {
-        problem(T::tr("%1: shape %2 (%3) is too large: its size does not fit in 64 bits.").arg(qs(e.name), shapeText(e.shape), dtypeText(e.dtype)));
+        problem(PlanText::tr("%1: shape %2 (%3) is too large: its size does not fit in 64 bits.").arg(qs(e.name), shapeText(e.shape), dtypeText(e.dtype)));
         return false;
     }
     e.bytes = bytes;
@@ -414,17 +405,76 @@ void Planner::checkOutputNames()
     std::int64_t total = 0;
     for (const ConsolidatePlanEntry &e : std::as_const(m_plan->entries)) {
         if (!QUtf8StringView(e.name).isValidUtf8())
-            problem(T::tr("The tensor name %1 is not valid UTF-8, which safetensors and torch.load need.").arg(qs(e.name)));
+            problem(PlanText::tr("The tensor name %1 is not valid UTF-8, which safetensors and torch.load need.").arg(qs(e.name)));
         else if (e.name == "__metadata__")
-            problem(T::tr("A tensor is named __metadata__, the name safetensors keeps for its header's metadata: it "
+            problem(PlanText::tr("A tensor is named __metadata__, the name safetensors keeps for its header's metadata: it "
                           "cannot be written."));
         else if (!seen.insert(e.name).second)
-            problem(T::tr("Two outputs would be named %1 (a parameter and a part of a fused or GQA one?).").arg(qs(e.name)));
+            problem(PlanText::tr("Two outputs would be named %1 (a parameter and a part of a fused or GQA one?).").arg(qs(e.name)));
         if (!checkedAdd(total, e.bytes, &total))
-            problem(T::tr("The output's total size does not fit in 64 bits."));
+            problem(PlanText::tr("The output's total size does not fit in 64 bits."));
     }
 }
 }  // namespace
+
+QString shapeText(const std::vector<std::int64_t> &shape)
+{
+    QStringList p;
+    for (auto d : shape)
+        p << QString::number(d);
+    return QLatin1Char('[') + p.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+MergeKind mergeKind(const ConsolidatePlanEntry &e, int tpSize)
+{
+    if (e.gqaRole >= 0)
+        return MergeKind::Gqa;
+    if (e.fuseAxis >= 0)
+        return MergeKind::Unfused;
+    if (e.partitionDim >= 0)
+        return MergeKind::Concatenated;
+    return tpSize > 1 ? MergeKind::Replicated : MergeKind::Copied;
+}
+
+QString mergeText(const ConsolidatePlanEntry &e, int tpSize)
+{
+    switch (mergeKind(e, tpSize)) {
+    case MergeKind::Copied:
+        return PlanText::tr("copied as it is");
+    case MergeKind::Replicated:
+        return PlanText::tr("replicated (from tp rank 0)");
+    case MergeKind::Concatenated:
+        return PlanText::tr("concatenated on dim %1").arg(e.partitionDim);
+    case MergeKind::Unfused: {
+        const std::string fused = e.source.substr(0, e.source.rfind('.'));
+        const QString from = qs(fused.substr(fused.rfind('.') + 1));
+        return e.partitionDim >= 0 && tpSize > 1 ? PlanText::tr("un-fused from %1, concatenated on dim %2").arg(from).arg(e.partitionDim)
+                                                 : PlanText::tr("un-fused from %1").arg(from);
+    }
+    case MergeKind::Gqa:
+        switch (e.gqaRole) {
+        case 0:
+            return PlanText::tr("GQA query: %n head(s) put back in order", nullptr, e.heads);
+        case 1:
+            return e.kvMultiplier > 1 ? PlanText::tr("GQA key: %n head(s), ×%1 replication dropped", nullptr, e.kvHeads).arg(e.kvMultiplier)
+                                      : PlanText::tr("GQA key: %n head(s)", nullptr, e.kvHeads);
+        case 2:
+            return e.kvMultiplier > 1 ? PlanText::tr("GQA value: %n head(s), ×%1 replication dropped", nullptr, e.kvHeads).arg(e.kvMultiplier)
+                                      : PlanText::tr("GQA value: %n head(s)", nullptr, e.kvHeads);
+        default:
+            return PlanText::tr("GQA output: heads put back in order");
+        }
+    }
+    return {};
+}
+
+SourceRanks sourceRanks(const ConsolidatePlanEntry &e, int tpSize)
+{
+    SourceRanks r;
+    r.pp = e.pp;
+    r.lastTp = mergeKind(e, tpSize) == MergeKind::Replicated || mergeKind(e, tpSize) == MergeKind::Copied ? 0 : std::max(tpSize, 1) - 1;
+    return r;
+}
 
 std::vector<std::int64_t> pieceShape(const ConsolidatePlanEntry &e, int tpSize)
 {
@@ -471,9 +521,9 @@ ConsolidationPlan planConsolidation(const CheckpointCandidate &c)
     try {
         Planner(&plan).run();
     } catch (const std::bad_alloc &) {
-        plan.problems << T::tr("Ran out of memory while checking the checkpoint.");
+        plan.problems << PlanText::tr("Ran out of memory while checking the checkpoint.");
     } catch (const std::exception &e) {  // a last resort: every check reports its own problems
-        plan.problems << T::tr("Stopped while checking the checkpoint: %1").arg(QString::fromLocal8Bit(e.what()));
+        plan.problems << PlanText::tr("Stopped while checking the checkpoint: %1").arg(QString::fromLocal8Bit(e.what()));
     }
     return plan;
 }

@@ -48,6 +48,27 @@ struct ConsolidationPlan {
     qint64 bytes() const;  // of the whole output
 };
 
+// How an output tensor is made of its pieces, for people: the wizard's plan view, a dry run's listing.
+enum class MergeKind {
+    Copied,        // a one-rank checkpoint: the tensor as it is
+    Replicated,    // the same on every tp rank: taken from tp rank 0
+    Concatenated,  // the tp ranks' pieces concatenated along partitionDim
+    Unfused,       // a part of a fused linear, cut out of every rank's fused piece along fuseAxis, then concatenated
+    Gqa,           // a query, key, value or output projection of a GQA attention (gqaRole)
+};
+MergeKind mergeKind(const ConsolidatePlanEntry &e, int tpSize);
+// In words, with the plan's numbers: "concatenated on dim 0", "replicated (from tp rank 0)", "un-fused from
+// gate_up_proj, concatenated on dim 0", "GQA key: 2 head(s), ×2 replication dropped".
+QString mergeText(const ConsolidatePlanEntry &e, int tpSize);
+// The ranks whose pieces make `e`: tp ranks firstTp..lastTp of pipeline stage pp (tp rank 0 alone when replicated).
+struct SourceRanks {
+    int pp = 0;
+    int firstTp = 0;
+    int lastTp = 0;
+};
+SourceRanks sourceRanks(const ConsolidatePlanEntry &e, int tpSize);
+QString shapeText(const std::vector<std::int64_t> &shape);  // "[4096, 11008]"
+
 // Reads every shard's tensor list and metadata and plans the output; problems are listed, not thrown. Every piece
 // of every rank is checked against pieceShape() and the entry's dtype, and every size is checked arithmetic, so
 // the plan's numbers can be trusted by what writes it.

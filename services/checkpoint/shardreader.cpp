@@ -2,9 +2,14 @@
 
 #include "services/checkpoint/formats/safetensors.h"
 #include "services/checkpoint/formats/torchfile.h"
+#include "services/util/fdio.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
+
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
 
 namespace ingot {
 
@@ -12,7 +17,7 @@ namespace {
 struct ShardReaderText {
     Q_DECLARE_TR_FUNCTIONS(ingot::Consolidate)
 };
-using T = ShardReaderText;
+
 }  // namespace
 
 ShardReader::ShardReader() = default;
@@ -43,7 +48,7 @@ bool ShardReader::open(const ShardFile &file, QString *error)
             return false;
         checkedByteSize(t.dtype, t.shape, &bytes);  // cannot fail once checkTensor() agreed
         if (!checkedAdd(total, bytes, &total) || total > kMaxSharedStorageFactor * m_torch->fileSize() + (qint64(1) << 20)) {
-            *error = T::tr("%1: its tensors claim more than %2 times the file's size: storages shared by too many "
+            *error = ShardReaderText::tr("%1: its tensors claim more than %2 times the file's size: storages shared by too many "
                            "names (corrupt or hostile).").arg(file.path).arg(kMaxSharedStorageFactor);
             return false;
         }
@@ -85,7 +90,7 @@ bool ShardReader::info(const std::string &name, DType *dtype, std::vector<std::i
 const char *ShardReader::read(const std::string &name, std::string *buf, qint64 *size, QString *error)
 {
     const auto missing = [&] {
-        *error = T::tr("%1 holds no tensor %2 any more: the shards changed since they were checked. Check the checkpoint again.")
+        *error = ShardReaderText::tr("%1 holds no tensor %2 any more: the shards changed since they were checked. Check the checkpoint again.")
                      .arg(m_file.path, QString::fromStdString(name));
         return nullptr;
     };
@@ -94,7 +99,15 @@ const char *ShardReader::read(const std::string &name, std::string *buf, qint64 
         if (!t)
             return missing();
         *size = qint64(t->end - t->begin);
-        return m_st->data(*t);
+        buf->resize(std::size_t(*size));
+        if (!readAllAt(m_st->fd(), buf->data(), buf->size(), std::uint64_t(m_st->fileOffset(*t)))) {
+            *error = errno == 0 ? ShardReaderText::tr("Cannot read %1 from %2: the file is shorter than it was (truncated while being read?).")
+                                      .arg(QString::fromStdString(name), m_file.path)
+                                : ShardReaderText::tr("Cannot read %1 from %2: %3")
+                                      .arg(QString::fromStdString(name), m_file.path, QString::fromLocal8Bit(strerror(errno)));
+            return nullptr;
+        }
+        return buf->data();
     }
     const auto it = m_tensors.find(name);
     if (it == m_tensors.end())
@@ -103,6 +116,26 @@ const char *ShardReader::read(const std::string &name, std::string *buf, qint64 
         return nullptr;
     *size = qint64(buf->size());
     return buf->data();
+}
+
+bool ShardReader::locate(const std::string &name, Location *at, QString *error)
+{
+    error->clear();
+    if (m_st) {
+        const SafetensorInfo *t = m_st->find(name);
+        if (!t)
+            return false;
+        *at = {m_st->fd(), qint64(m_st->fileOffset(*t)), qint64(t->end - t->begin)};
+        return true;
+    }
+    const auto it = m_tensors.find(name);
+    if (it == m_tensors.end() || !m_torch->locateTensor(it->second, &at->offset, error))
+        return false;
+    std::int64_t bytes = 0;
+    checkedByteSize(it->second.dtype, it->second.shape, &bytes);  // checked by locateTensor()
+    at->fd = m_torch->fd();
+    at->size = bytes;
+    return true;
 }
 
 const PickleValue *ShardReader::shardedMetadata() const

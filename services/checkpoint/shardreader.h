@@ -39,9 +39,17 @@ public:
     std::vector<std::string> names() const;
     // False when the shard holds no tensor of that name.
     bool info(const std::string &name, DType *dtype, std::vector<std::int64_t> *shape) const;
-    // A tensor's bytes: a pointer into the mapping (safetensors) or into `buf` (torch); nullptr with words in *error
-    // when it cannot be read (or is no longer there).
+    // A tensor's bytes, read into `buf` (with pread: a file truncated meanwhile is a short read and an error, never a
+    // SIGBUS from a mapping); nullptr with words in *error when it cannot be read (or is no longer there).
     const char *read(const std::string &name, std::string *buf, qint64 *size, QString *error);
+    // Where a tensor's bytes lie, contiguous and as they are, in the shard file: for copying them straight from it
+    // (copy_file_range, pread). False with *error empty when they do not (a deflated torch record, a strided
+    // tensor: read() those); false with words when the file is corrupt.
+    struct Location {
+        int fd = -1;
+        qint64 offset = 0, size = 0;
+    };
+    bool locate(const std::string &name, Location *at, QString *error);
     // The value under "sharded_metadata" of a torch.save checkpoint (optimum-neuron docs layout), nullptr if none.
     const PickleValue *shardedMetadata() const;
 

@@ -24,7 +24,6 @@ namespace {
 struct VerifyText {
     Q_DECLARE_TR_FUNCTIONS(ingot::Consolidate)
 };
-using T = VerifyText;
 
 QByteArray sha256(const char *data, qint64 size)
 {
@@ -56,15 +55,15 @@ public:
     {
         const auto it = m_left->find(name);
         if (it == m_left->end()) {
-            *m_problems << T::tr("%1 in %2 is not one of the outputs (or is there twice).").arg(qs(name), m_file);
+            *m_problems << VerifyText::tr("%1 in %2 is not one of the outputs (or is there twice).").arg(qs(name), m_file);
             return;
         }
         if (it->second.dtype != dtype || it->second.shape != shape)
-            *m_problems << T::tr("%1 in %2 reads back as %3 [%4], but %5 [%6] was written.").arg(qs(name), m_file,
+            *m_problems << VerifyText::tr("%1 in %2 reads back as %3 [%4], but %5 [%6] was written.").arg(qs(name), m_file,
                                QString::fromLatin1(safetensorsName(dtype)), shapeList(shape),
                                QString::fromLatin1(safetensorsName(it->second.dtype)), shapeList(it->second.shape));
         else if (it->second.sha256 != sha256(data, size))
-            *m_problems << T::tr("%1 in %2 does not match its sources.").arg(qs(name), m_file);
+            *m_problems << VerifyText::tr("%1 in %2 does not match its sources.").arg(qs(name), m_file);
         m_left->erase(it);
     }
     void problem(const QString &p) { *m_problems << p; }
@@ -101,7 +100,7 @@ void checkSafetensorsFile(const QString &path, FileCheck &check)
         return check.problem(error);
     const auto format = r.metadata().find("format");
     if (format == r.metadata().end() || format->second != "pt")
-        check.problem(T::tr("%1: its __metadata__ does not say format \"pt\", which transformers requires.").arg(path));
+        check.problem(VerifyText::tr("%1: its __metadata__ does not say format \"pt\", which transformers requires.").arg(path));
     for (const SafetensorInfo &t : r.tensors())
         check.tensor(t.name, t.dtype, t.shape, r.data(t), qint64(t.end - t.begin));
 }
@@ -179,7 +178,7 @@ QStringList TensorChecksums::verifyFiles(const QString &folder, const QStringLis
             checkSafetensorsFile(path, check);
     }
     for (const auto &[name, h] : left)
-        problems << T::tr("%1 is missing from the output.").arg(qs(name));
+        problems << VerifyText::tr("%1 is missing from the output.").arg(qs(name));
     return problems;
 }
 
@@ -188,21 +187,21 @@ QStringList verifyIndex(const QString &folder, const QString &indexName)
     const QString path = folder + QLatin1Char('/') + indexName;
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
-        return {T::tr("The index %1 cannot be read: %2").arg(indexName, f.errorString())};
+        return {VerifyText::tr("The index %1 cannot be read: %2").arg(indexName, f.errorString())};
     const json idx = json::parse(f.readAll().toStdString(), nullptr, false);
     if (idx.is_discarded() || !idx.is_object())
-        return {T::tr("The index %1 is not valid JSON (empty or cut short?).").arg(indexName)};
+        return {VerifyText::tr("The index %1 is not valid JSON (empty or cut short?).").arg(indexName)};
     const auto wm = idx.find("weight_map");
     const auto md = idx.find("metadata");
     if (wm == idx.end() || !wm->is_object() || wm->empty())
-        return {T::tr("The index %1 has no weight_map.").arg(indexName)};
+        return {VerifyText::tr("The index %1 has no weight_map.").arg(indexName)};
     if (md == idx.end() || !md->is_object() || !md->contains("total_size") || !(*md)["total_size"].is_number_integer())
-        return {T::tr("The index %1 has no metadata.total_size.").arg(indexName)};
+        return {VerifyText::tr("The index %1 has no metadata.total_size.").arg(indexName)};
     QStringList problems;
     std::map<std::string, std::set<std::string>> byFile;  // file -> the names the weight_map puts there
     for (auto it = wm->begin(); it != wm->end(); ++it) {
         if (!it->is_string())
-            return {T::tr("The index %1 maps %2 to something that is not a file name.").arg(indexName, qs(it.key()))};
+            return {VerifyText::tr("The index %1 maps %2 to something that is not a file name.").arg(indexName, qs(it.key()))};
         byFile[it->get<std::string>()].insert(it.key());
     }
     // Tensor files the index does not name: what they hold is lost to whoever reads the index.
@@ -213,7 +212,7 @@ QStringList verifyIndex(const QString &folder, const QString &indexName)
         const QString name = QString::fromStdString(file);
         const QString fp = folder + QLatin1Char('/') + name;
         if (name.contains(QLatin1Char('/')) || !QFileInfo(fp).isFile()) {
-            problems << T::tr("The index names %1, which is not in the output.").arg(qs(file));
+            problems << VerifyText::tr("The index names %1, which is not in the output.").arg(qs(file));
             continue;
         }
         std::set<std::string> found;
@@ -243,14 +242,14 @@ QStringList verifyIndex(const QString &folder, const QString &indexName)
         }
         for (const std::string &n : names)
             if (!found.count(n))
-                problems << T::tr("The index puts %1 in %2, which does not hold it.").arg(qs(n), qs(file));
+                problems << VerifyText::tr("The index puts %1 in %2, which does not hold it.").arg(qs(n), qs(file));
         for (const std::string &n : found)
             if (!names.count(n))
-                problems << T::tr("%1 holds %2, which the index does not map there.").arg(qs(file), qs(n));
+                problems << VerifyText::tr("%1 holds %2, which the index does not map there.").arg(qs(file), qs(n));
     }
     const std::int64_t said = (*md)["total_size"].get<std::int64_t>();
     if (said != total)
-        problems << T::tr("The index says total_size %1, but its files hold %2 bytes of tensors.").arg(said).arg(total);
+        problems << VerifyText::tr("The index says total_size %1, but its files hold %2 bytes of tensors.").arg(said).arg(total);
     return problems;
 }
 
@@ -260,10 +259,10 @@ QStringList checkAgainstConfig(const QString &configPath, const QVector<Consolid
     if (!f.open(QIODevice::ReadOnly))
         return {};  // nothing to check against
     if (f.size() > (qint64(64) << 20))
-        return {T::tr("config.json is larger than 64 MiB: not a model configuration.")};
+        return {VerifyText::tr("config.json is larger than 64 MiB: not a model configuration.")};
     const json cfg = json::parse(f.readAll().toStdString(), nullptr, false);
     if (cfg.is_discarded())
-        return {T::tr("config.json is not valid JSON.")};
+        return {VerifyText::tr("config.json is not valid JSON.")};
     if (!cfg.is_object())
         return {};
     const ModelShape m = modelShapeOf(cfg);
@@ -276,10 +275,10 @@ QStringList checkAgainstConfig(const QString &configPath, const QVector<Consolid
             layerIds.insert(lm.captured(1).toInt());
         const std::vector<std::int64_t> want = impliedShape(e.name, m);
         if (!want.empty() && e.shape != want)
-            problems << T::tr("%1 has shape [%2] but config.json implies [%3].").arg(qs(e.name), shapeList(e.shape), shapeList(want));
+            problems << VerifyText::tr("%1 has shape [%2] but config.json implies [%3].").arg(qs(e.name), shapeList(e.shape), shapeList(want));
     }
     if (m.layers >= 0 && !layerIds.empty() && std::int64_t(layerIds.size()) != m.layers)
-        problems << T::tr("The checkpoint has %1 layers but config.json says %2.").arg(layerIds.size()).arg(m.layers);
+        problems << VerifyText::tr("The checkpoint has %1 layers but config.json says %2.").arg(layerIds.size()).arg(m.layers);
     return problems;
 }
 

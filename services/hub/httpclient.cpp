@@ -49,8 +49,23 @@ struct Transfer {
     bool tooLarge = false;
     bool sinkFailed = false;
     bool restartSink = false;
+    bool sourceFailed = false;
+    bool sourceStarted = false;
+    bool bodyStarted = false;
     qint64 received = 0;
 };
+
+size_t onRead(char *buf, size_t size, size_t n, void *user)
+{
+    auto *t = static_cast<Transfer *>(user);
+    const qint64 got = t->req->source(buf, size * n, !t->sourceStarted);
+    t->sourceStarted = true;
+    if (got < 0) {
+        t->sourceFailed = true;
+        return CURL_READFUNC_ABORT;
+    }
+    return size_t(got);
+}
 
 size_t onWrite(char *data, size_t size, size_t n, void *user)
 {
@@ -66,6 +81,13 @@ size_t onWrite(char *data, size_t size, size_t n, void *user)
         }
         t->resp->body.append(data, int(len));
         return len;
+    }
+    if (!t->bodyStarted) {
+        t->bodyStarted = true;
+        if (t->req->onBodyStart && !t->req->onBodyStart(t->resp->status, t->resp->headers)) {
+            t->sinkFailed = true;
+            return 0;
+        }
     }
     if (!t->req->sink(data, len, t->restartSink)) {
         t->sinkFailed = true;
@@ -207,6 +229,13 @@ HttpResponse HttpClient::once(const HttpRequest &request, const std::atomic_bool
             curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
         } else if (method == "GET") {
             curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+        } else if (request.source) {
+            // A streamed body: read as curl sends it, never held in memory whole.
+            curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
+            curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method.constData());
+            curl_easy_setopt(h, CURLOPT_READFUNCTION, onRead);
+            curl_easy_setopt(h, CURLOPT_READDATA, &t);
+            curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE, curl_off_t(request.sourceSize));
         } else {
             curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method.constData());
             if (method != "DELETE" || !request.body.isEmpty()) {
@@ -234,6 +263,9 @@ HttpResponse HttpClient::once(const HttpRequest &request, const std::atomic_bool
                 resp.failure = HttpResponse::Failure::TooLarge;
                 resp.error = HttpText::tr("The response from %1 is larger than %2 bytes; refused.")
                                  .arg(redactedUrl(url)).arg(request.maxBytes);
+            } else if (t.sourceFailed) {
+                resp.failure = HttpResponse::Failure::SinkFailed;
+                resp.error = HttpText::tr("Could not read the data to send to %1.").arg(redactedUrl(url));
             } else if (t.sinkFailed) {
                 resp.failure = HttpResponse::Failure::SinkFailed;
                 resp.error = HttpText::tr("Could not store the data from %1.").arg(redactedUrl(url));

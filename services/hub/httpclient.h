@@ -42,6 +42,14 @@ struct HttpRequest {
     // Streams the body here instead of into HttpResponse::body. Return false to stop (e.g. disk full).
     // `restart` is true when a retry starts the body over: the sink discards what it got so far.
     std::function<bool(const char *data, size_t size, bool restart)> sink;
+    // Streams the request body from here instead of `body` (uploads of large files: PUT only). Fills `buf` with up
+    // to `max` bytes and returns how many (0 at the end, -1 on a read error). `restart` is true on the first call
+    // of every attempt and redirect hop: the source starts again from its first byte.
+    std::function<qint64(char *buf, size_t max, bool restart)> source;
+    qint64 sourceSize = -1;  // the bytes `source` gives in all (Content-Length)
+    // Called once per attempt before the first byte of a 2xx body reaches `sink`, with the status and headers of
+    // that response (a ranged download tells 206 from a 200 that starts over). Return false to stop.
+    std::function<bool(int status, const QHash<QByteArray, QByteArray> &headers)> onBodyStart;
 };
 
 struct HttpResponse {

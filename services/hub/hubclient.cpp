@@ -3,9 +3,12 @@
 
 #include "services/util/names.h"
 #include "services/util/relpath.h"
+#include "services/util/sha256.h"
 
 #include "services/hub/repoid.h"
 #include "services/hub/treepage.h"
+
+#include "services/util/fdio.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -17,7 +20,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
+#include <cstring>
 #include <cstdio>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace ingot {
@@ -138,7 +144,7 @@ HttpResponse HubClient::call(const HttpRequest &req, HubError *err, const QStrin
     switch (r.failure) {
     case F::None: break;
     case F::Offline: *err = {K::Offline, 0, r.error}; return r;
-    case F::Network: *err = {K::Network, 0, r.error + QLatin1Char(' ') + HubText::tr("Tried %n time(s).", nullptr, r.attempts)}; return r;
+    case F::Network: *err = {K::Network, 0, HubText::tr("%1 Tried %n time(s).", nullptr, r.attempts).arg(r.error)}; return r;
     case F::Timeout: *err = {K::Timeout, 0, r.error}; return r;
     case F::Cancelled: *err = {K::Cancelled, 0, r.error}; return r;
     case F::TooLarge: *err = {K::TooLarge, 0, r.error}; return r;
@@ -195,8 +201,8 @@ HttpResponse HubClient::call(const HttpRequest &req, HubError *err, const QStrin
     } else if (r.status >= 500) {
         *err = {K::Server, r.status, HubText::tr("The Hub failed to answer %1 (%2) after %n attempt(s).", nullptr, r.attempts).arg(what, status)};
     } else {
-        *err = {K::BadResponse, r.status, HubText::tr("Unexpected answer to %1 (%2)%3").arg(what, status,
-                                                      serverMsg.isEmpty() ? QStringLiteral(".") : QStringLiteral(": ") + serverMsg)};
+        *err = {K::BadResponse, r.status, serverMsg.isEmpty() ? HubText::tr("Unexpected answer to %1 (%2).").arg(what, status)
+                                                              : HubText::tr("Unexpected answer to %1 (%2): %3").arg(what, status, serverMsg)};
     }
     return r;
 }
@@ -447,6 +453,166 @@ DownloadResult HubClient::download(const QString &repo, const QString &revision,
     res.commit = QString::fromLatin1(r.firstHeaders.value("x-repo-commit", r.header("x-repo-commit")));
     res.etag = lfsOid.isEmpty() ? unquote(r.header("etag")) : lfsOid;
     res.size = written;
+    return res;
+}
+
+namespace {
+// "bytes A-B/T" -> A (-1 when malformed).
+qint64 contentRangeStart(const QByteArray &v)
+{
+    const QByteArray t = v.trimmed();
+    if (!t.startsWith("bytes "))
+        return -1;
+    bool ok = false;
+    const qint64 a = t.mid(6, t.indexOf('-') - 6).toLongLong(&ok);
+    return ok ? a : -1;
+}
+}  // namespace
+
+HubClient::ResumeResult HubClient::resumeDownload(const QString &repo, const QString &revision, const QString &path,
+                                                  int partFd, qint64 expectedSize, Digest digest, HubError *err,
+                                                  const std::atomic_bool *cancel,
+                                                  const std::function<void(qint64, qint64)> &progress) const
+{
+    ResumeResult res;
+    *err = HubError();
+    if (!checkRepoId(repo, err))
+        return res;
+    if (!isSafeRepoPath(path)) {
+        *err = {HubError::Kind::UnsafePath, 0, HubText::tr("\"%1\" is not a path inside a repo.").arg(displayName(path))};
+        return res;
+    }
+    const QString shown = displayName(path);
+    auto storage = [&](int e) {
+        *err = {HubError::Kind::Storage, 0, HubText::tr("Could not write the download of %1: %2.")
+                                                .arg(shown, QString::fromLocal8Bit(std::strerror(e)))};
+        return res;
+    };
+    struct stat st;
+    if (::fstat(partFd, &st) != 0)
+        return storage(errno);
+    // sha256 through the CPU's SHA extensions (QCryptographicHash's was the bottleneck of a pull); git blob ids
+    // (small, regular files) through Qt's SHA-1.
+    Sha256 sha256;
+    QCryptographicHash sha1(QCryptographicHash::Sha1);
+    auto hashAdd = [&](const char *data, qsizetype size) {
+        if (digest == Digest::Sha256)
+            sha256.addData(data, size);
+        else
+            sha1.addData(QByteArrayView(data, size));
+    };
+    qint64 pos = 0;  // bytes in the part file, all of them hashed
+    // Cuts the part to `size` and hashes what stays (read back once: a resume, or a retry that starts over).
+    auto restartAt = [&](qint64 size) -> bool {
+        if (::ftruncate(partFd, size) != 0 || ::lseek(partFd, size, SEEK_SET) != size)
+            return false;
+        sha256.reset();
+        sha1.reset();
+        if (digest == Digest::GitBlobSha1) {
+            QByteArray header = QByteArray("blob ") + QByteArray::number(qMax<qint64>(0, expectedSize));
+            header.append('\0');
+            sha1.addData(header);
+        }
+        QByteArray buf(1 << 20, Qt::Uninitialized);
+        for (qint64 at = 0; at < size;) {
+            const ssize_t n = ::pread(partFd, buf.data(), size_t(qMin<qint64>(buf.size(), size - at)), at);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                return false;
+            hashAdd(buf.constData(), n);
+            at += n;
+        }
+        pos = size;
+        return true;
+    };
+    qint64 from = st.st_size;
+    if (expectedSize >= 0 && from > expectedSize)
+        from = 0;  // longer than the file: not a prefix of it
+    if (!restartAt(from))
+        return storage(errno);
+    const QString url = m_endpoint + QLatin1Char('/') + repo + QStringLiteral("/resolve/") +
+                        QString::fromLatin1(QUrl::toPercentEncoding(revision.isEmpty() ? QStringLiteral("main") : revision)) +
+                        QLatin1Char('/') + encodePathSegments(path);
+    HttpResponse r;
+    bool complete = expectedSize >= 0 && from == expectedSize;
+    for (int attempt = 0; !complete && attempt < 2; ++attempt) {
+        HttpRequest req = request("GET", url);
+        req.headers.clear();
+        if (from > 0)
+            req.headers << qMakePair(QByteArray("Range"), QByteArray("bytes=") + QByteArray::number(from) + '-');
+        req.sameOriginRedirects = false;  // resolve sends LFS files to the CDN (the token stays with the endpoint)
+        req.timeoutMs = 0;                // large files: only the low-speed rule, no time limit
+        req.timeoutAttempts = 2;
+        int ioErr = 0;
+        bool badRange = false;
+        req.onBodyStart = [&](int status, const QHash<QByteArray, QByteArray> &headers) {
+            qint64 start = 0;
+            if (status == 206) {
+                start = contentRangeStart(headers.value("content-range"));
+                if (start != from) {  // not the range asked for: nothing of it is taken
+                    badRange = true;
+                    return false;
+                }
+            }
+            if (start != pos && !restartAt(start)) {
+                ioErr = errno;
+                return false;
+            }
+            res.resumedFrom = start;
+            return true;
+        };
+        req.sink = [&](const char *data, size_t size, bool) {
+            if (!writeAll(partFd, data, size)) {
+                ioErr = errno;
+                return false;
+            }
+            hashAdd(data, qsizetype(size));
+            pos += qint64(size);
+            if (progress)
+                progress(pos, expectedSize);
+            return true;
+        };
+        r = call(req, err, shown, repo, cancel);
+        if (ioErr != 0)
+            return storage(ioErr);
+        if (badRange) {
+            *err = {HubError::Kind::BadResponse, 206, HubText::tr("The Hub answered a different range of %1 than the one asked for.").arg(shown)};
+            return res;
+        }
+        if (err->kind != HubError::Kind::None && err->status == 416 && from > 0) {
+            // The part is not a prefix the server can continue: start over once.
+            from = 0;
+            if (!restartAt(0))
+                return storage(errno);
+            continue;
+        }
+        if (!err->ok())
+            return res;
+        if (r.status == 200 && pos == from && from > 0) {
+            // A full (empty) answer that never reached the sink: the file is that.
+            if (!restartAt(0))
+                return storage(errno);
+            res.resumedFrom = 0;
+        }
+        complete = true;
+    }
+    if (from == expectedSize && expectedSize >= 0 && r.status == 0)
+        res.resumedFrom = from;  // nothing asked: the part was whole already
+    const QHash<QByteArray, QByteArray> &first = r.firstHeaders.isEmpty() ? r.headers : r.firstHeaders;
+    const qint64 announced = first.contains("x-linked-size") ? first.value("x-linked-size").toLongLong() : -1;
+    const qint64 want = expectedSize >= 0 ? expectedSize : announced;
+    if (want >= 0 && pos != want) {
+        ::ftruncate(partFd, 0);  // not the file: nothing of it to resume from
+        *err = {HubError::Kind::BadResponse, r.status,
+                HubText::tr("%1 arrived with %2 bytes instead of %3.").arg(shown).arg(pos).arg(want)};
+        return res;
+    }
+    res.info.commit = QString::fromLatin1(first.value("x-repo-commit"));
+    const QString linked = unquote(first.value("x-linked-etag"));
+    res.info.etag = linked.isEmpty() ? unquote(r.header("etag")) : linked;
+    res.info.size = pos;
+    res.digest = QString::fromLatin1((digest == Digest::Sha256 ? sha256.result() : sha1.result()).toHex());
     return res;
 }
 

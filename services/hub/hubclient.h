@@ -94,11 +94,28 @@ public:
     DownloadResult download(const QString &repo, const QString &revision, const QString &path,
                             const QString &destination, HubError *err, const std::atomic_bool *cancel = nullptr,
                             const std::function<void(qint64 done, qint64 total)> &progress = {}) const;
+    // A resumable download, for transfers: continues `path` into the partial file open at `partFd` (read-write, not
+    // shared) from its current size with "Range: bytes=N-". A 206 appends; a 200 (the server ignored the range)
+    // starts the file over; a 416 starts over once. With expectedSize >= 0 a part that long is not asked for again
+    // and a longer one starts over. The digest of the whole file (the bytes kept included, read once) is computed
+    // as the bytes arrive, so the caller verifies without reading the file again. LFS files are fetched from where
+    // resolve redirects (a CDN), without the token. On failure or cancel the part keeps what arrived, to resume.
+    enum class Digest { Sha256, GitBlobSha1 };  // GitBlobSha1 ("blob <size>\0" + data) needs expectedSize
+    struct ResumeResult {
+        DownloadResult info;     // commit, etag (X-Linked-Etag for LFS, else ETag), size of the whole file
+        qint64 resumedFrom = 0;  // bytes of the part that were kept (0: from the start)
+        QString digest;          // hex, of the whole file
+    };
+    ResumeResult resumeDownload(const QString &repo, const QString &revision, const QString &path, int partFd,
+                                qint64 expectedSize, Digest digest, HubError *err,
+                                const std::atomic_bool *cancel = nullptr,
+                                const std::function<void(qint64 done, qint64 total)> &progress = {}) const;
     // Creates a model repo (private unless `isPublic`). Returns its URL; Conflict when it exists.
     QString createRepo(const QString &repoId, bool isPublic, HubError *err,
                        const std::atomic_bool *cancel = nullptr) const;
 
     static bool isSafeRepoPath(const QString &path);
+    friend struct HubCommitAccess;  // the commit API (hubcommit.cpp) sends through request() and call()
 
 private:
     HttpRequest request(const QByteArray &method, const QString &url) const;

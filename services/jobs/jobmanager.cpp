@@ -20,10 +20,9 @@ namespace ingot {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ingot::JobManager", text);
-}
+struct JobManagerText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::JobManager)
+};
 
 double nowSeconds()
 {
@@ -94,7 +93,7 @@ std::shared_ptr<JobRunner> JobManager::nodeRunner(const JobRecordFile &r, int ra
     if (rank == 0)
         return m_runner;
     if (rank >= r.nodes.size() || !m_lookup) {
-        *error = tr("Job %1 has no node %2 that Ingot can reach from here.").arg(r.id).arg(rank);
+        *error = JobManagerText::tr("Job %1 has no node %2 that Ingot can reach from here.").arg(r.id).arg(rank);
         return nullptr;
     }
     return m_lookup(r.nodes.at(rank), error);
@@ -141,13 +140,13 @@ bool JobManager::plan(const JobSpec &specIn, LaunchPlan *out, QVector<JobProblem
         spec.script = QFileInfo(spec.script).absoluteFilePath();
     if (nodes.size() > 1) {
         if (nodes.first() != m_runner->where() || spec.nnodes != nodes.size()) {
-            *error = tr("A job on %1 nodes needs as many hosts, the first being %2.")
+            *error = JobManagerText::tr("A job on %1 nodes needs as many hosts, the first being %2.")
                          .arg(spec.nnodes)
                          .arg(displayName(m_runner->describe()));
             return false;
         }
         if (QSet<QString>(nodes.begin(), nodes.end()).size() != nodes.size()) {
-            *error = tr("Each node of a job runs on another host: a host is named twice.");
+            *error = JobManagerText::tr("Each node of a job runs on another host: a host is named twice.");
             return false;
         }
     }
@@ -155,13 +154,13 @@ bool JobManager::plan(const JobSpec &specIn, LaunchPlan *out, QVector<JobProblem
     if (!problems->isEmpty())
         return false;
     if (spec.nnodes > 1 && nodes.size() != spec.nnodes) {
-        *error = tr("A job on %1 nodes needs %1 hosts (--hosts H1,H2,...).").arg(spec.nnodes);
+        *error = JobManagerText::tr("A job on %1 nodes needs %1 hosts (--hosts H1,H2,...).").arg(spec.nnodes);
         return false;
     }
     if (spec.python.isEmpty())
         spec.python = defaultPython(*m_runner);
     if (spec.python.isEmpty()) {
-        *error = tr("No Python with torch was found on %1: choose one (--python).").arg(displayName(m_runner->describe()));
+        *error = JobManagerText::tr("No Python with torch was found on %1: choose one (--python).").arg(displayName(m_runner->describe()));
         return false;
     }
     LaunchPlan p;
@@ -190,7 +189,7 @@ bool JobManager::plan(const JobSpec &specIn, LaunchPlan *out, QVector<JobProblem
         if (!runner)
             return false;
         if (runner->pathInfo(spec.python).error.isEmpty() && !runner->pathInfo(spec.python).isExecutable) {
-            *error = tr("%1 is not an executable on %2 (node %3): every node runs the same Python.")
+            *error = JobManagerText::tr("%1 is not an executable on %2 (node %3): every node runs the same Python.")
                          .arg(displayName(spec.python), displayName(runner->describe()))
                          .arg(k);
             return false;
@@ -229,7 +228,7 @@ bool JobManager::startNode(JobRunner &runner, const JobRecordFile &record, const
             return true;
         QThread::msleep(100);
     }
-    *error = tr("The job's wrapper did not start within 10 s on %1 (see %2).")
+    *error = JobManagerText::tr("The job's wrapper did not start within 10 s on %1 (see %2).")
                  .arg(displayName(runner.describe()), displayName(p.launcherLog()));
     return false;
 }
@@ -250,7 +249,7 @@ bool JobManager::launch(const LaunchPlan &plan, QString *error)
         const NodePlan &n = plan.otherNodes.at(i);
         if (startNode(*runners.at(i + 1), n.record, n.paths, error))
             continue;
-        *error = tr("Node %1 on %2 did not start: %3").arg(n.record.nodeRank).arg(displayName(n.record.where), *error);
+        *error = JobManagerText::tr("Node %1 on %2 did not start: %3").arg(n.record.nodeRank).arg(displayName(n.record.where), *error);
         // Nothing half started: the nodes already running are killed (their folders stay as the job's record).
         for (int k = 0; k <= i; ++k) {
             const JobPaths p = k == 0 ? plan.paths : plan.otherNodes.at(k - 1).paths;
@@ -266,19 +265,19 @@ bool JobManager::launch(const LaunchPlan &plan, QString *error)
 bool JobManager::load(const QString &id, JobRecordFile *out, QString *error) const
 {
     if (!isJobId(id)) {
-        *error = tr("\"%1\" is not a job id.").arg(displayName(id));
+        *error = JobManagerText::tr("\"%1\" is not a job id.").arg(displayName(id));
         return false;
     }
     const FileChunk c = m_runner->readFile(paths(id).jobJson(), 0, 4 << 20);
     if (!c.exists) {
-        *error = tr("No job %1 in %2.").arg(id, displayName(m_runner->jobsRoot()));
+        *error = JobManagerText::tr("No job %1 in %2.").arg(id, displayName(m_runner->jobsRoot()));
         return false;
     }
     if (!JobRecordFile::fromJson(c.data, out, error))
         return false;
     out->where = m_runner->where();  // as seen from here (a job started on its host by ingot-cli says "local")
     if (out->id != id) {
-        *error = tr("Job folder %1 holds the settings of job %2.").arg(id, out->id);
+        *error = JobManagerText::tr("Job folder %1 holds the settings of job %2.").arg(id, out->id);
         return false;
     }
     return true;
@@ -358,8 +357,8 @@ JobManager::StopResult JobManager::stop(const QString &id, bool force, QString *
     f.poll(0);
     const JobStatus &st = f.status();
     if (!st.alive) {
-        *message = st.pids.launcher.isValid() ? tr("Job %1 is not running (%2).").arg(id, jobStateName(st.state))
-                                              : tr("Job %1 has no running launcher.").arg(id);
+        *message = st.pids.launcher.isValid() ? JobManagerText::tr("Job %1 is not running (%2).").arg(id, jobStateName(st.state))
+                                              : JobManagerText::tr("Job %1 has no running launcher.").arg(id);
         return StopResult::NotRunning;
     }
     const FileChunk earlier = m_runner->readFile(p.stopFile(), 0, 4096);
@@ -383,7 +382,7 @@ JobManager::StopResult JobManager::stop(const QString &id, bool force, QString *
         return n > 0 ? StopResult::Killed : StopResult::NotRunning;
     }
     if (earlier.exists) {
-        *message = tr("Job %1 was asked to stop %2 s ago and is saving a checkpoint; Stop again after %3 s to kill it.")
+        *message = JobManagerText::tr("Job %1 was asked to stop %2 s ago and is saving a checkpoint; Stop again after %3 s to kill it.")
                        .arg(id)
                        .arg(int(nowSeconds() - askedAt))
                        .arg(stopGraceSeconds);
@@ -394,7 +393,7 @@ JobManager::StopResult JobManager::stop(const QString &id, bool force, QString *
     for (int k = 1; k < nodePids.size(); ++k)  // the other nodes' launchers too: every worker saves and ends
         if (runners.at(k) && nodePids.at(k).launcher.isValid())
             runners.at(k)->signalProcess(nodePids.at(k).launcher, SIGTERM, &error);
-    *message = tr("Asked job %1 to stop (SIGTERM to torchrun, pid %2): it saves a checkpoint and stops.")
+    *message = JobManagerText::tr("Asked job %1 to stop (SIGTERM to torchrun, pid %2): it saves a checkpoint and stops.")
                    .arg(id)
                    .arg(st.pids.launcher.pid);
     return StopResult::Signalled;
@@ -412,7 +411,7 @@ RemovePreview JobManager::previewRemove(const QString &id, bool withOutputs)
     JobFollower f(m_runner, r, m_lookup);
     f.poll(0);
     if (f.status().alive) {
-        pv.refusal = tr("Job %1 is running: stop it first.").arg(id);
+        pv.refusal = JobManagerText::tr("Job %1 is running: stop it first.").arg(id);
         return pv;
     }
     if (withOutputs && !r.outputDir.isEmpty()) {
@@ -422,7 +421,7 @@ RemovePreview JobManager::previewRemove(const QString &id, bool withOutputs)
         const QString home = QDir::cleanPath(m_runner->homeDir());
         if (out == QLatin1String("/") || out == home || home.startsWith(out + QLatin1Char('/'))
             || QDir::cleanPath(p.root).startsWith(out + QLatin1Char('/'))) {
-            pv.refusal = tr("The output folder %1 holds more than this job's outputs: remove it by hand.")
+            pv.refusal = JobManagerText::tr("The output folder %1 holds more than this job's outputs: remove it by hand.")
                              .arg(displayName(out));
             return pv;
         }

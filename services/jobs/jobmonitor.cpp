@@ -17,10 +17,9 @@ namespace ingot {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ingot::JobMonitor", text);
-}
+struct JobMonitorText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::JobMonitor)
+};
 
 constexpr qint64 maxLine = 1 << 20;      // a longer line is cut (its start kept)
 constexpr qint64 tailKeep = 64 << 10;    // the end of each stderr kept for failure reasons
@@ -80,14 +79,14 @@ QString jobStateName(JobState s)
 QString jobStateTitle(JobState s)
 {
     switch (s) {
-    case JobState::Starting: return tr("Starting");
-    case JobState::Compiling: return tr("Compiling / first step");
-    case JobState::Running: return tr("Running");
-    case JobState::Saving: return tr("Saving a checkpoint");
-    case JobState::Stopping: return tr("Stopping");
-    case JobState::Finished: return tr("Finished");
-    case JobState::Failed: return tr("Failed");
-    case JobState::Stopped: return tr("Stopped");
+    case JobState::Starting: return JobMonitorText::tr("Starting");
+    case JobState::Compiling: return JobMonitorText::tr("Compiling / first step");
+    case JobState::Running: return JobMonitorText::tr("Running");
+    case JobState::Saving: return JobMonitorText::tr("Saving a checkpoint");
+    case JobState::Stopping: return JobMonitorText::tr("Stopping");
+    case JobState::Finished: return JobMonitorText::tr("Finished");
+    case JobState::Failed: return JobMonitorText::tr("Failed");
+    case JobState::Stopped: return JobMonitorText::tr("Stopped");
     }
     return {};
 }
@@ -393,7 +392,7 @@ void JobFollower::onEvent(const QJsonObject &o)
         m_status.step = o.value(QLatin1String("resumed_from")).toInt();
         const QString warning = o.value(QLatin1String("tokenizer_warning")).toString();
         if (!warning.isEmpty())
-            m_status.warnings << tr("The data is tokenized as bytes: %1").arg(warning);
+            m_status.warnings << JobMonitorText::tr("The data is tokenized as bytes: %1").arg(warning);
     } else if (name == QLatin1String("saving")) {
         m_sawMetricAfterSave = false;
         m_status.lastCheckpoint = o.value(QLatin1String("path")).toString();
@@ -484,7 +483,7 @@ void JobFollower::finishState(bool alive)
         st.state = JobState::Finished;
     } else if (!m_stoppedEvent.isEmpty()) {
         st.state = JobState::Stopped;
-        st.reason = tr("Stopped at step %1 (%2); checkpoint: %3").arg(st.step).arg(m_stoppedEvent, st.lastCheckpoint);
+        st.reason = JobMonitorText::tr("Stopped at step %1 (%2); checkpoint: %3").arg(st.step).arg(m_stoppedEvent, st.lastCheckpoint);
     } else if (!m_failedEventReason.isEmpty()) {
         st.state = JobState::Failed;
         findFailureReason();  // for its detail (a traceback); the backend's own words are the reason
@@ -494,15 +493,15 @@ void JobFollower::finishState(bool alive)
         st.state = JobState::Finished;
     } else if (st.stopRequested && st.exitStatus != 0) {
         st.state = JobState::Stopped;
-        st.reason = st.exitStatus < 0 ? tr("Killed after Stop (no checkpoint was written by this stop)")
-                                      : tr("Stopped (the launcher exited with status %1)").arg(st.exitStatus);
+        st.reason = st.exitStatus < 0 ? JobMonitorText::tr("Killed after Stop (no checkpoint was written by this stop)")
+                                      : JobMonitorText::tr("Stopped (the launcher exited with status %1)").arg(st.exitStatus);
     } else {
         st.state = JobState::Failed;
         findFailureReason();
         if (st.reason.isEmpty())
-            st.reason = !m_pidsKnown ? tr("The job did not start (no launcher.pid was written)")
-                : st.exitStatus < 0 ? tr("The job ended without a result: it was killed, or the machine restarted")
-                                    : tr("The launcher exited with status %1").arg(st.exitStatus);
+            st.reason = !m_pidsKnown ? JobMonitorText::tr("The job did not start (no launcher.pid was written)")
+                : st.exitStatus < 0 ? JobMonitorText::tr("The job ended without a result: it was killed, or the machine restarted")
+                                    : JobMonitorText::tr("The launcher exited with status %1").arg(st.exitStatus);
     }
 }
 

@@ -91,10 +91,9 @@ QString programName(JobProgram p)
     return {};
 }
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ingot::JobSpec", text);
-}
+struct JobSpecText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::JobSpec)
+};
 
 }  // namespace
 
@@ -173,7 +172,7 @@ JobSpec JobSpec::fromJson(const QJsonObject &o, QString *error)
     JobSpec s;
     auto fail = [&](const QString &key) {
         if (error && error->isEmpty())
-            *error = tr("job settings: \"%1\" has a value of the wrong type").arg(key);
+            *error = JobSpecText::tr("job settings: \"%1\" has a value of the wrong type").arg(key);
     };
     auto str = [&](const char *key, QString *out) {
         const QJsonValue v = o.value(QLatin1String(key));
@@ -299,7 +298,7 @@ bool JobSpec::parseTrainingArguments(const QStringList &args, QString *error)
         }
         if (!f) {
             if (program == JobProgram::Backend) {
-                *error = tr("the backend has no option %1 (see python3 -m ingot_train --help)").arg(arg);
+                *error = JobSpecText::tr("the backend has no option %1 (see python3 -m ingot_train --help)").arg(arg);
                 return false;
             }
             rest << arg;
@@ -307,7 +306,7 @@ bool JobSpec::parseTrainingArguments(const QStringList &args, QString *error)
         }
         if (f->b) {
             if (hasValue) {
-                *error = tr("--%1 takes no value").arg(QLatin1String(f->flag));
+                *error = JobSpecText::tr("--%1 takes no value").arg(QLatin1String(f->flag));
                 return false;
             }
             this->*f->b = true;
@@ -315,7 +314,7 @@ bool JobSpec::parseTrainingArguments(const QStringList &args, QString *error)
         }
         if (!hasValue) {
             if (i + 1 >= args.size()) {
-                *error = tr("--%1 needs a value").arg(QLatin1String(f->flag));
+                *error = JobSpecText::tr("--%1 needs a value").arg(QLatin1String(f->flag));
                 return false;
             }
             value = args.at(++i);
@@ -332,7 +331,7 @@ bool JobSpec::parseTrainingArguments(const QStringList &args, QString *error)
             sawModel = sawModel || f->s == &JobSpec::modelPath;
         }
         if (!ok) {
-            *error = tr("--%1: %2 is not a number").arg(QLatin1String(f->flag), value);
+            *error = JobSpecText::tr("--%1: %2 is not a number").arg(QLatin1String(f->flag), value);
             return false;
         }
     }

@@ -11,17 +11,16 @@ namespace ingot {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ingot::JobValidate", text);
-}
+struct JobValidateText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::JobValidate)
+};
 
 bool parseJsonObject(const QString &path, const QByteArray &data, QJsonObject *out, QString *error)
 {
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(data, &pe);
     if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
-        *error = tr("%1 is not a JSON object").arg(QFileInfo(path).fileName());
+        *error = JobValidateText::tr("%1 is not a JSON object").arg(QFileInfo(path).fileName());
         return false;
     }
     *out = doc.object();
@@ -32,7 +31,7 @@ bool readJsonObject(const QString &path, QJsonObject *out, QString *error)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
-        *error = tr("%1 cannot be read").arg(QFileInfo(path).fileName());
+        *error = JobValidateText::tr("%1 cannot be read").arg(QFileInfo(path).fileName());
         return false;
     }
     return parseJsonObject(path, f.read(16 << 20), out, error);
@@ -42,7 +41,7 @@ bool readJsonObject(JobRunner &runner, const QString &path, QJsonObject *out, QS
 {
     const FileChunk c = runner.readFile(path, 0, 16 << 20);
     if (!c.exists || !c.error.isEmpty()) {
-        *error = tr("%1 cannot be read").arg(QFileInfo(path).fileName());
+        *error = JobValidateText::tr("%1 cannot be read").arg(QFileInfo(path).fileName());
         return false;
     }
     return parseJsonObject(path, c.data, out, error);
@@ -123,98 +122,98 @@ QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int max
     auto add = [&](const char *field, const QString &message) { p.append({QLatin1String(field), message}); };
 
     if (s.program == JobProgram::Script && s.script.isEmpty())
-        add("script", tr("choose a training script (.py)"));
+        add("script", JobValidateText::tr("choose a training script (.py)"));
     else if (s.program == JobProgram::Script && !facts.scriptExists)
-        add("script", tr("%1 is not a file").arg(s.script));
+        add("script", JobValidateText::tr("%1 is not a file").arg(s.script));
     if (s.program == JobProgram::Module && s.module.trimmed().isEmpty())
-        add("module", tr("name the module to run (python -m MODULE)"));
+        add("module", JobValidateText::tr("name the module to run (python -m MODULE)"));
     if (!facts.pythonExists)
-        add("python", tr("%1 is not an executable").arg(s.python));
+        add("python", JobValidateText::tr("%1 is not an executable").arg(s.python));
     if (s.nprocPerNode < 1)
-        add("nproc_per_node", tr("at least 1 process per node"));
+        add("nproc_per_node", JobValidateText::tr("at least 1 process per node"));
     if (s.nnodes < 1)
-        add("nnodes", tr("at least 1 node"));
+        add("nnodes", JobValidateText::tr("at least 1 node"));
     else if (s.nnodes > maxNodes)
-        add("nnodes", maxNodes == 1 ? tr("a job on this machine runs on 1 node; several nodes need remote hosts")
-                                    : tr("at most %1 nodes here").arg(maxNodes));
+        add("nnodes", maxNodes == 1 ? JobValidateText::tr("a job on this machine runs on 1 node; several nodes need remote hosts")
+                                    : JobValidateText::tr("at most %1 nodes here").arg(maxNodes));
 
     const bool backendRules = s.program == JobProgram::Backend || s.passSettings;
     if (!backendRules)
         return p;
 
     if (s.modelPath.isEmpty() && s.configName.isEmpty())
-        add("model_name_or_path", tr("name a model: a model folder or a built-in config"));
+        add("model_name_or_path", JobValidateText::tr("name a model: a model folder or a built-in config"));
     if (!s.modelPath.isEmpty() && !facts.modelFolderExists)
-        add("model_name_or_path", tr("%1 is not a folder").arg(s.modelPath));
+        add("model_name_or_path", JobValidateText::tr("%1 is not a folder").arg(s.modelPath));
     else if (!s.modelPath.isEmpty() && !facts.model.known)
         add("model_name_or_path", facts.model.error);
     if (s.modelPath.isEmpty() && !s.configName.isEmpty() && !facts.model.known)
         add("config_name", facts.model.error);
     if (!s.trainFile.isEmpty() && !facts.trainFileExists)
-        add("train_file", tr("%1 does not exist").arg(s.trainFile));
+        add("train_file", JobValidateText::tr("%1 does not exist").arg(s.trainFile));
     if (s.perDeviceBatch < 1)
-        add("per_device_train_batch_size", tr("must be at least 1"));
+        add("per_device_train_batch_size", JobValidateText::tr("must be at least 1"));
     if (s.gradientAccumulation < 1)
-        add("gradient_accumulation_steps", tr("must be at least 1"));
+        add("gradient_accumulation_steps", JobValidateText::tr("must be at least 1"));
     if (s.blockSize < 1)
-        add("block_size", tr("must be at least 1"));
+        add("block_size", JobValidateText::tr("must be at least 1"));
     if (s.microbatches < 1)
-        add("num_microbatches", tr("must be at least 1"));
+        add("num_microbatches", JobValidateText::tr("must be at least 1"));
     if (s.maxSteps == 0 || s.maxSteps < -1)
-        add("max_steps", tr("must be positive (or -1 to train for the given epochs)"));
+        add("max_steps", JobValidateText::tr("must be positive (or -1 to train for the given epochs)"));
     if (s.maxSteps == -1 && !(s.epochs > 0))
-        add("num_train_epochs", tr("must be positive"));
+        add("num_train_epochs", JobValidateText::tr("must be positive"));
     if (!(s.learningRate >= 0))
-        add("learning_rate", tr("must not be negative"));
+        add("learning_rate", JobValidateText::tr("must not be negative"));
     if (s.warmupSteps < 0)
-        add("warmup_steps", tr("must not be negative"));
+        add("warmup_steps", JobValidateText::tr("must not be negative"));
     if (!(s.maxGradNorm >= 0))
-        add("max_grad_norm", tr("must not be negative (0: no clipping)"));
+        add("max_grad_norm", JobValidateText::tr("must not be negative (0: no clipping)"));
     if (s.loggingSteps < 1)
-        add("logging_steps", tr("must be at least 1"));
+        add("logging_steps", JobValidateText::tr("must be at least 1"));
     if (s.saveSteps < 0)
-        add("save_steps", tr("must not be negative (0: only at the end)"));
+        add("save_steps", JobValidateText::tr("must not be negative (0: only at the end)"));
     static const QStringList devices = {QStringLiteral("auto"), QStringLiteral("cpu"), QStringLiteral("cuda"),
                                         QStringLiteral("xla")};
     if (!devices.contains(s.device))
-        add("device", tr("one of auto, cpu, cuda, xla"));
+        add("device", JobValidateText::tr("one of auto, cpu, cuda, xla"));
 
     const int tp = s.tensorParallel, pp = s.pipelineParallel;
     if (tp < 1)
-        add("tensor_parallel_size", tr("must be at least 1"));
+        add("tensor_parallel_size", JobValidateText::tr("must be at least 1"));
     if (pp < 1)
-        add("pipeline_parallel_size", tr("must be at least 1"));
+        add("pipeline_parallel_size", JobValidateText::tr("must be at least 1"));
     if (tp < 1 || pp < 1)
         return p;
     const int world = s.worldSize();
     if (world > 0 && world % (tp * pp))
-        add("tensor_parallel_size", tr("tp (%1) x pp (%2) = %3 does not divide the world size %4 (%5 processes x %6 "
+        add("tensor_parallel_size", JobValidateText::tr("tp (%1) x pp (%2) = %3 does not divide the world size %4 (%5 processes x %6 "
                                        "nodes)")
                                         .arg(tp).arg(pp).arg(tp * pp).arg(world).arg(s.nprocPerNode).arg(s.nnodes));
     if (s.microbatches >= 1 && s.perDeviceBatch >= 1 && s.perDeviceBatch % s.microbatches)
-        add("num_microbatches", tr("%1 sequences per device do not split into %2 micro-batches")
+        add("num_microbatches", JobValidateText::tr("%1 sequences per device do not split into %2 micro-batches")
                                     .arg(s.perDeviceBatch).arg(s.microbatches));
     const ModelInfo &m = facts.model;
     if (m.known && tp > 1) {
         if (m.numHeads % tp)
-            add("tensor_parallel_size", tr("the model's %1 attention heads are not divisible by tp %2").arg(m.numHeads).arg(tp));
+            add("tensor_parallel_size", JobValidateText::tr("the model's %1 attention heads are not divisible by tp %2").arg(m.numHeads).arg(tp));
         if (m.numKvHeads % tp)
-            add("tensor_parallel_size", tr("the model's %1 key-value heads are not divisible by tp %2").arg(m.numKvHeads).arg(tp));
+            add("tensor_parallel_size", JobValidateText::tr("the model's %1 key-value heads are not divisible by tp %2").arg(m.numKvHeads).arg(tp));
         if (m.intermediateSize % tp)
-            add("tensor_parallel_size", tr("the model's intermediate size %1 is not divisible by tp %2")
+            add("tensor_parallel_size", JobValidateText::tr("the model's intermediate size %1 is not divisible by tp %2")
                                             .arg(m.intermediateSize).arg(tp));
         if (!s.disableEmbeddingParallel && m.vocabSize % tp)
             add("disable_embedding_parallelization",
-                tr("the vocabulary of %1 is not divisible by tp %2: turn embedding parallelism off").arg(m.vocabSize).arg(tp));
+                JobValidateText::tr("the vocabulary of %1 is not divisible by tp %2: turn embedding parallelism off").arg(m.vocabSize).arg(tp));
         if (!s.disableSequenceParallel && s.blockSize >= 1 && s.blockSize % tp)
-            add("block_size", tr("%1 tokens are not divisible by tp %2, which sequence parallelism needs")
+            add("block_size", JobValidateText::tr("%1 tokens are not divisible by tp %2, which sequence parallelism needs")
                                   .arg(s.blockSize).arg(tp));
     }
     if (m.known && m.numLayers < pp)
-        add("pipeline_parallel_size", tr("the model has %1 layers, fewer than %2 stages").arg(m.numLayers).arg(pp));
+        add("pipeline_parallel_size", JobValidateText::tr("the model has %1 layers, fewer than %2 stages").arg(m.numLayers).arg(pp));
     if (!s.resumeFrom.isEmpty()) {
         if (!facts.resume.complete) {
-            add("resume_from_checkpoint", tr("not a complete checkpoint (%1)").arg(facts.resume.error));
+            add("resume_from_checkpoint", JobValidateText::tr("not a complete checkpoint (%1)").arg(facts.resume.error));
         } else {
             for (const char *key : {"tensor_parallel_size", "pipeline_parallel_size", "zero_1",
                                     "disable_embedding_parallelization"}) {
@@ -222,13 +221,13 @@ QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int max
                 const QJsonValue now = specValue(s, QLatin1String(key));
                 if (saved != now && !(saved.isDouble() && now.isDouble() && saved.toDouble() == now.toDouble()))
                     p.append({QLatin1String(key),
-                              tr("the checkpoint was saved with --%1 %2: resume on the same layout")
+                              JobValidateText::tr("the checkpoint was saved with --%1 %2: resume on the same layout")
                                   .arg(QLatin1String(key), saved.isBool() ? QString::fromLatin1(saved.toBool() ? "True" : "False")
                                                                           : QString::number(saved.toDouble()))});
             }
             const QJsonValue savedWorld = facts.resume.savedArgs.value(QLatin1String("world_size"));
             if (savedWorld.isDouble() && savedWorld.toInt() != world)
-                add("nproc_per_node", tr("the checkpoint was saved by %1 processes, this job has %2")
+                add("nproc_per_node", JobValidateText::tr("the checkpoint was saved by %1 processes, this job has %2")
                                           .arg(savedWorld.toInt()).arg(world));
         }
     }

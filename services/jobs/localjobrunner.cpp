@@ -30,10 +30,9 @@ namespace ingot {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ingot::LocalJobRunner", text);
-}
+struct LocalJobRunnerText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::LocalJobRunner)
+};
 
 QByteArray readSmall(const QString &path, qint64 max = 1 << 16)
 {
@@ -130,12 +129,12 @@ PythonInfo probePython(const QString &path)
     if (!p.waitForFinished(30000)) {
         p.kill();
         p.waitForFinished(1000);
-        info.error = tr("did not answer within 30 s");
+        info.error = LocalJobRunnerText::tr("did not answer within 30 s");
         return info;
     }
     const QJsonObject o = QJsonDocument::fromJson(p.readAllStandardOutput().left(1 << 16)).object();
     if (o.isEmpty()) {
-        info.error = tr("does not run Python 3");
+        info.error = LocalJobRunnerText::tr("does not run Python 3");
         return info;
     }
     info.version = o.value(QLatin1String("python")).toString();
@@ -155,7 +154,7 @@ public:
     }
 
     QString where() const override { return QStringLiteral("local"); }
-    QString describe() const override { return tr("this machine"); }
+    QString describe() const override { return LocalJobRunnerText::tr("this machine"); }
     QString jobsRoot() const override { return m_jobsRoot; }
     QString backendDir() const override { return m_backendDir; }
     int maxNodes() const override { return 1; }
@@ -164,7 +163,7 @@ public:
     bool makeFolder(const QString &folder, QString *error) override
     {
         if (!QDir().mkpath(folder)) {
-            *error = tr("Cannot create %1.").arg(displayName(folder));
+            *error = LocalJobRunnerText::tr("Cannot create %1.").arg(displayName(folder));
             return false;
         }
         QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
@@ -193,7 +192,7 @@ public:
         p.setStandardErrorFile(QProcess::nullDevice());
         qint64 pid = 0;
         if (!p.startDetached(&pid)) {
-            *error = tr("Cannot start /bin/sh: %1").arg(p.errorString());
+            *error = LocalJobRunnerText::tr("Cannot start /bin/sh: %1").arg(p.errorString());
             return false;
         }
         return true;
@@ -247,7 +246,7 @@ public:
         const QString cleanRoot = QDir::cleanPath(root), cleanFolder = QDir::cleanPath(folder);
         const QFileInfo parent(cleanFolder);
         if (!cleanFolder.startsWith(cleanRoot + QLatin1Char('/')) || parent.fileName().isEmpty()) {
-            *error = tr("Refused to remove %1: it is not inside %2.").arg(displayName(folder), displayName(root));
+            *error = LocalJobRunnerText::tr("Refused to remove %1: it is not inside %2.").arg(displayName(folder), displayName(root));
             return false;
         }
         // The store removes through descriptors without following links, renaming the folder aside first.
@@ -297,14 +296,14 @@ public:
     bool signalProcess(const ProcessIdentity &id, int sig, QString *error) override
     {
         if (!id.bootId.isEmpty() && id.bootId != readBootId()) {
-            *error = tr("The machine restarted since the job started: process %1 is not the job's.").arg(id.pid);
+            *error = LocalJobRunnerText::tr("The machine restarted since the job started: process %1 is not the job's.").arg(id.pid);
             return false;
         }
         const int rc = signalIfSame(id, sig);
         if (rc == ESRCH)
-            *error = tr("Process %1 has ended (its pid is not the job's launcher any more).").arg(id.pid);
+            *error = LocalJobRunnerText::tr("Process %1 has ended (its pid is not the job's launcher any more).").arg(id.pid);
         else if (rc)
-            *error = tr("Cannot signal process %1: %2").arg(id.pid).arg(describeErrno(rc));
+            *error = LocalJobRunnerText::tr("Cannot signal process %1: %2").arg(id.pid).arg(describeErrno(rc));
         return rc == 0;
     }
 
@@ -351,7 +350,7 @@ public:
             if (port > 0 && port != 29400 && !taken.contains(port))
                 return port;
         }
-        *error = tr("No free TCP port on 127.0.0.1 for the rendezvous.");
+        *error = LocalJobRunnerText::tr("No free TCP port on 127.0.0.1 for the rendezvous.");
         return 0;
     }
 

@@ -20,10 +20,9 @@ namespace ingot {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ingot::ShellJobRunner", text);
-}
+struct ShellJobRunnerText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::ShellJobRunner)
+};
 
 constexpr int smallTimeoutMs = 60 * 1000;
 constexpr int uploadTimeoutMs = 10 * 60 * 1000;
@@ -341,7 +340,7 @@ BackendBundle scanBackend(const QString &folder)
             files << rel;
     }
     if (!files.contains(QStringLiteral("ingot_train/__init__.py"))) {
-        b.error = tr("%1 does not hold Ingot's training backend (ingot_train/__init__.py).").arg(displayName(folder));
+        b.error = ShellJobRunnerText::tr("%1 does not hold Ingot's training backend (ingot_train/__init__.py).").arg(displayName(folder));
         return b;
     }
     // `find . -print0 | LC_ALL=C sort -z`: byte order of "./path".
@@ -350,7 +349,7 @@ BackendBundle scanBackend(const QString &folder)
     for (const QString &rel : std::as_const(files)) {
         QFile f(folder + QLatin1Char('/') + rel);
         if (!f.open(QIODevice::ReadOnly)) {
-            b.error = tr("Cannot read %1.").arg(displayName(f.fileName()));
+            b.error = ShellJobRunnerText::tr("Cannot read %1.").arg(displayName(f.fileName()));
             return b;
         }
         QCryptographicHash h(QCryptographicHash::Sha256);
@@ -423,7 +422,7 @@ ShellResult ShellJobRunner::run(const char *body, const QVector<QByteArray> &arg
 {
     ShellResult r = m_shell->run(script(body, functions), args, input, maxOut, timeoutMs);
     QMutexLocker lock(&m_mutex);
-    m_unreachable = r.ran() ? QString() : tr("%1 cannot be reached: %2").arg(displayName(m_options.describe), r.error);
+    m_unreachable = r.ran() ? QString() : ShellJobRunnerText::tr("%1 cannot be reached: %2").arg(displayName(m_options.describe), r.error);
     return r;
 }
 
@@ -436,7 +435,7 @@ bool ShellJobRunner::open(QString *error)
     }
     const QList<QByteArray> f = r.out.split('\0');
     if (r.exitCode != 0 || f.size() < 4 || !f.at(0).startsWith('/')) {
-        *error = tr("%1 did not say where the home folder is.").arg(displayName(m_options.describe)) + said(r);
+        *error = ShellJobRunnerText::tr("%1 did not say where the home folder is.").arg(displayName(m_options.describe)) + said(r);
         return false;
     }
     BackendBundle bundle = scanBackend(m_options.backendSource);
@@ -512,7 +511,7 @@ bool ShellJobRunner::backendPresent(QString *error)
 bool ShellJobRunner::prepareLaunch(QString *error)
 {
     if (!isOpen()) {
-        *error = tr("%1 is not connected.").arg(displayName(m_options.describe));
+        *error = ShellJobRunnerText::tr("%1 is not connected.").arg(displayName(m_options.describe));
         return false;
     }
     {
@@ -532,22 +531,22 @@ bool ShellJobRunner::prepareLaunch(QString *error)
     }
     const QByteArray tar = tarBackend(m_options.backendSource, m_backendFiles);
     if (tar.isEmpty()) {
-        *error = tr("Cannot pack the backend in %1.").arg(displayName(m_options.backendSource));
+        *error = ShellJobRunnerText::tr("Cannot pack the backend in %1.").arg(displayName(m_options.backendSource));
         return false;
     }
     const ShellResult r = run(backendDeployScript, {nameToBytes(backendDir()), m_backendHash.toLatin1()}, tar, 1 << 16,
                               uploadTimeoutMs, backendSumFunction);
     if (!r.ran()) {
-        *error = tr("Copying the training backend to %1 failed: %2").arg(displayName(m_options.describe), r.error);
+        *error = ShellJobRunnerText::tr("Copying the training backend to %1 failed: %2").arg(displayName(m_options.describe), r.error);
         return false;
     }
     if (r.exitCode != 0) {
         const QString where = displayName(m_options.describe + QLatin1Char(':') + backendDir());
         switch (r.exitCode) {
-        case 3: *error = tr("Cannot create the folder for the training backend on %1.").arg(where); break;
-        case 5: *error = tr("Unpacking the training backend into %1 failed (is tar installed there?).").arg(where); break;
-        case 6: *error = tr("The training backend copied to %1 does not match its files here.").arg(where); break;
-        default: *error = tr("Cannot put the training backend in place at %1.").arg(where);
+        case 3: *error = ShellJobRunnerText::tr("Cannot create the folder for the training backend on %1.").arg(where); break;
+        case 5: *error = ShellJobRunnerText::tr("Unpacking the training backend into %1 failed (is tar installed there?).").arg(where); break;
+        case 6: *error = ShellJobRunnerText::tr("The training backend copied to %1 does not match its files here.").arg(where); break;
+        default: *error = ShellJobRunnerText::tr("Cannot put the training backend in place at %1.").arg(where);
         }
         *error += said(r);
         return false;
@@ -561,7 +560,7 @@ bool ShellJobRunner::makeFolder(const QString &folder, QString *error)
 {
     const ShellResult r = run(makeFolderScript, {nameToBytes(folder)});
     if (!r.ran() || r.exitCode != 0) {
-        *error = r.ran() ? tr("Cannot create %1 on %2.").arg(displayName(folder), displayName(m_options.describe)) + said(r)
+        *error = r.ran() ? ShellJobRunnerText::tr("Cannot create %1 on %2.").arg(displayName(folder), displayName(m_options.describe)) + said(r)
                          : unreachable();
         return false;
     }
@@ -579,11 +578,11 @@ bool ShellJobRunner::writeFile(const QString &path, const QByteArray &data, bool
     if (r.exitCode != 0) {
         const QString shown = displayName(path);
         switch (r.exitCode) {
-        case 2: *error = tr("Refused to write %1: not an absolute path.").arg(shown); break;
-        case 3: *error = tr("Cannot write %1: its folder does not exist.").arg(shown); break;
-        case 5: *error = tr("Writing %1 was cut short; nothing was changed.").arg(shown); break;
-        case 6: *error = tr("Cannot write %1: a folder has that name.").arg(shown); break;
-        default: *error = tr("Cannot write %1 on %2.").arg(shown, displayName(m_options.describe));
+        case 2: *error = ShellJobRunnerText::tr("Refused to write %1: not an absolute path.").arg(shown); break;
+        case 3: *error = ShellJobRunnerText::tr("Cannot write %1: its folder does not exist.").arg(shown); break;
+        case 5: *error = ShellJobRunnerText::tr("Writing %1 was cut short; nothing was changed.").arg(shown); break;
+        case 6: *error = ShellJobRunnerText::tr("Cannot write %1: a folder has that name.").arg(shown); break;
+        default: *error = ShellJobRunnerText::tr("Cannot write %1 on %2.").arg(shown, displayName(m_options.describe));
         }
         *error += said(r);
         return false;
@@ -599,7 +598,7 @@ bool ShellJobRunner::startDetached(const QString &scriptPath, const QString &fol
         return false;
     }
     if (r.exitCode != 0) {
-        *error = tr("Cannot start %1 on %2.").arg(displayName(scriptPath), displayName(m_options.describe)) + said(r);
+        *error = ShellJobRunnerText::tr("Cannot start %1 on %2.").arg(displayName(scriptPath), displayName(m_options.describe)) + said(r);
         return false;
     }
     return true;
@@ -619,16 +618,16 @@ FileChunk ShellJobRunner::readFile(const QString &path, qint64 offset, qint64 ma
     switch (r.exitCode) {
     case 0: break;
     case 3: return c;
-    case 6: c.exists = true; c.error = tr("a symbolic link (not followed)"); return c;
-    case 7: c.exists = true; c.error = tr("not a regular file"); return c;
-    case 8: c.exists = true; c.error = tr("permission denied"); return c;
-    default: c.exists = true; c.error = tr("cannot be read") + said(r); return c;
+    case 6: c.exists = true; c.error = ShellJobRunnerText::tr("a symbolic link (not followed)"); return c;
+    case 7: c.exists = true; c.error = ShellJobRunnerText::tr("not a regular file"); return c;
+    case 8: c.exists = true; c.error = ShellJobRunnerText::tr("permission denied"); return c;
+    default: c.exists = true; c.error = ShellJobRunnerText::tr("cannot be read") + said(r); return c;
     }
     const int nl = r.out.indexOf('\n');
     bool ok = false;
     c.size = nl > 0 ? r.out.left(nl).toLongLong(&ok) : 0;
     if (!ok) {
-        c.error = tr("the host's answer is not in the expected form");
+        c.error = ShellJobRunnerText::tr("the host's answer is not in the expected form");
         return c;
     }
     c.exists = true;
@@ -660,7 +659,7 @@ bool ShellJobRunner::removeTree(const QString &folder, const QString &root, QStr
     QString parent, name;
     if (!cleanRoot.startsWith(QLatin1Char('/')) || !cleanFolder.startsWith(cleanRoot + QLatin1Char('/'))
         || !splitPath(cleanFolder, &parent, &name)) {
-        *error = tr("Refused to remove %1: it is not inside %2.").arg(displayName(folder), displayName(root));
+        *error = ShellJobRunnerText::tr("Refused to remove %1: it is not inside %2.").arg(displayName(folder), displayName(root));
         return false;
     }
     const ShellResult r = run(removeScript, {nameToBytes(cleanRoot), nameToBytes(parent), nameToBytes(name)}, {}, 1 << 16,
@@ -672,11 +671,11 @@ bool ShellJobRunner::removeTree(const QString &folder, const QString &root, QStr
     const QString shown = displayName(m_options.describe + QLatin1Char(':') + cleanFolder);
     switch (r.exitCode) {
     case 0: return true;
-    case 3: *error = tr("Cannot remove %1: it no longer exists.").arg(shown); break;
-    case 5: *error = tr("Refused to remove %1: not a folder (a link is never followed).").arg(shown); break;
-    case 7: *error = tr("Cannot remove %1: it could not be renamed aside.").arg(shown); break;
-    case 8: *error = tr("Refused to remove %1: it is not inside %2 (a link leads elsewhere).").arg(shown, displayName(root)); break;
-    default: *error = tr("Removing %1 stopped part-way; what is left is in a .ingot-removing-* folder beside it.").arg(shown);
+    case 3: *error = ShellJobRunnerText::tr("Cannot remove %1: it no longer exists.").arg(shown); break;
+    case 5: *error = ShellJobRunnerText::tr("Refused to remove %1: not a folder (a link is never followed).").arg(shown); break;
+    case 7: *error = ShellJobRunnerText::tr("Cannot remove %1: it could not be renamed aside.").arg(shown); break;
+    case 8: *error = ShellJobRunnerText::tr("Refused to remove %1: it is not inside %2 (a link leads elsewhere).").arg(shown, displayName(root)); break;
+    default: *error = ShellJobRunnerText::tr("Removing %1 stopped part-way; what is left is in a .ingot-removing-* folder beside it.").arg(shown);
     }
     return false;
 }
@@ -692,7 +691,7 @@ PathInfo ShellJobRunner::pathInfo(const QString &path)
     PathInfo p;
     const ShellResult r = run(pathInfoScript, {nameToBytes(path)}, {}, 64, smallTimeoutMs);
     if (!r.ran() || r.exitCode != 0 || !r.out.endsWith('.')) {
-        p.error = r.ran() ? tr("%1 could not be checked on %2.").arg(displayName(path), displayName(m_options.describe))
+        p.error = r.ran() ? ShellJobRunnerText::tr("%1 could not be checked on %2.").arg(displayName(path), displayName(m_options.describe))
                           : unreachable();
         return p;
     }
@@ -725,7 +724,7 @@ ProcessState ShellJobRunner::processState(const ProcessIdentity &id)
 bool ShellJobRunner::signalProcess(const ProcessIdentity &id, int sig, QString *error)
 {
     if (!id.isValid() || sig < 0 || sig > 64) {
-        *error = tr("Process %1 is not a process Ingot recorded.").arg(id.pid);
+        *error = ShellJobRunnerText::tr("Process %1 is not a process Ingot recorded.").arg(id.pid);
         return false;
     }
     const ShellResult r = run(signalScript, {QByteArray::number(id.pid), QByteArray::number(id.startTime),
@@ -736,10 +735,10 @@ bool ShellJobRunner::signalProcess(const ProcessIdentity &id, int sig, QString *
     }
     switch (r.exitCode) {
     case 0: return true;
-    case 20: *error = tr("%1 restarted since the job started: process %2 is not the job's.").arg(displayName(m_options.describe)).arg(id.pid); break;
-    case 21: *error = tr("Process %1 has ended (its pid is not the job's launcher any more).").arg(id.pid); break;
-    case 9: *error = tr("%1 has no /proc: its processes cannot be checked.").arg(displayName(m_options.describe)); break;
-    default: *error = tr("Cannot signal process %1 on %2.").arg(id.pid).arg(displayName(m_options.describe)) + said(r);
+    case 20: *error = ShellJobRunnerText::tr("%1 restarted since the job started: process %2 is not the job's.").arg(displayName(m_options.describe)).arg(id.pid); break;
+    case 21: *error = ShellJobRunnerText::tr("Process %1 has ended (its pid is not the job's launcher any more).").arg(id.pid); break;
+    case 9: *error = ShellJobRunnerText::tr("%1 has no /proc: its processes cannot be checked.").arg(displayName(m_options.describe)); break;
+    default: *error = ShellJobRunnerText::tr("Cannot signal process %1 on %2.").arg(id.pid).arg(displayName(m_options.describe)) + said(r);
     }
     return false;
 }
@@ -761,7 +760,7 @@ int ShellJobRunner::freePort(const QList<int> &taken, QString *error)
         return 0;
     }
     if (r.exitCode != 0) {
-        *error = tr("%1 has no /proc/net/tcp: cannot find a free port for the rendezvous.").arg(displayName(m_options.describe));
+        *error = ShellJobRunnerText::tr("%1 has no /proc/net/tcp: cannot find a free port for the rendezvous.").arg(displayName(m_options.describe));
         return 0;
     }
     QSet<int> used;
@@ -778,7 +777,7 @@ int ShellJobRunner::freePort(const QList<int> &taken, QString *error)
         if (port != 29400 && !used.contains(port) && !taken.contains(port))
             return port;
     }
-    *error = tr("No free TCP port on %1 for the rendezvous.").arg(displayName(m_options.describe));
+    *error = ShellJobRunnerText::tr("No free TCP port on %1 for the rendezvous.").arg(displayName(m_options.describe));
     return 0;
 }
 
@@ -796,7 +795,7 @@ QVector<PythonInfo> ShellJobRunner::detectPythons(const std::atomic_bool *stop)
         info.path = nameFromBytes(f.at(i));
         const QJsonObject o = QJsonDocument::fromJson(f.at(i + 1)).object();
         if (o.isEmpty()) {
-            info.error = tr("does not run Python 3 (or did not answer within 60 s)");
+            info.error = ShellJobRunnerText::tr("does not run Python 3 (or did not answer within 60 s)");
         } else {
             info.version = o.value(QLatin1String("python")).toString();
             info.torchVersion = o.value(QLatin1String("torch")).toString();

@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 
 #include <cerrno>
 #include <cstring>
@@ -125,7 +126,13 @@ QString askPassProgram()
     const QString env = qEnvironmentVariable("INGOT_ASKPASS");
     if (!env.isEmpty())
         return env;
-    return QCoreApplication::applicationDirPath() + QStringLiteral("/ingot-askpass");
+    // The build tree has it next to ingot and ingot-cli; an installed Ingot in <prefix>/libexec/ingot (a helper that
+    // only ssh runs, kept off the PATH).
+    const QString bin = QCoreApplication::applicationDirPath();
+    const QString beside = bin + QStringLiteral("/ingot-askpass");
+    if (QFileInfo(beside).isExecutable())
+        return beside;
+    return QDir::cleanPath(bin + QStringLiteral("/../libexec/ingot/ingot-askpass"));
 }
 
 }  // namespace ingot

@@ -49,7 +49,8 @@ private:
     std::thread m_thread;
 };
 
-// Where ingot-askpass is: $INGOT_ASKPASS, else next to this program.
+// Where ingot-askpass is: $INGOT_ASKPASS, else next to this program (the build tree), else installed in
+// <bin>/../libexec/ingot.
 QString askPassProgram();
 
 }  // namespace ingot

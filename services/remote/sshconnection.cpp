@@ -20,10 +20,9 @@ namespace ingot {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ingot::SshConnection", text);
-}
+struct SshConnectionText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::SshConnection)
+};
 
 // A run through a master that is gone falls back to a direct connection: this proxy command stops it at once and
 // says so, so that the command never runs over an unchecked path and Ingot reconnects instead.
@@ -52,7 +51,7 @@ QString composeText(SshError e, const QString &host, const QByteArray &err)
 {
     const QString detail = sshDetail(err);
     const QString text = sshErrorText(e, host);
-    return detail.isEmpty() ? text : tr("%1\n\nssh said: %2").arg(text, detail);
+    return detail.isEmpty() ? text : SshConnectionText::tr("%1\n\nssh said: %2").arg(text, detail);
 }
 
 }  // namespace
@@ -64,38 +63,38 @@ QString sshErrorText(SshError error, const QString &host)
     case SshError::None:
         return QString();
     case SshError::InvalidHost:
-        return tr("\"%1\" is not a host Ingot can connect to: use an alias from your ssh config, host, user@host or "
+        return SshConnectionText::tr("\"%1\" is not a host Ingot can connect to: use an alias from your ssh config, host, user@host or "
                   "user@host:port.").arg(h);
     case SshError::SshMissing:
-        return tr("The OpenSSH client (ssh) cannot be started. Install it (package openssh-client) and try again.");
+        return SshConnectionText::tr("The OpenSSH client (ssh) cannot be started. Install it (package openssh-client) and try again.");
     case SshError::HostKeyUnknown:
-        return tr("The host key of %1 is not known yet. Check its fingerprint with the host's administrator before "
+        return SshConnectionText::tr("The host key of %1 is not known yet. Check its fingerprint with the host's administrator before "
                   "you accept it.").arg(h);
     case SshError::HostKeyChanged:
-        return tr("The host key of %1 has CHANGED since it was last recorded in known_hosts. Someone may be "
+        return SshConnectionText::tr("The host key of %1 has CHANGED since it was last recorded in known_hosts. Someone may be "
                   "intercepting the connection (a man-in-the-middle attack), or the host was reinstalled. Ingot "
                   "will not connect. Ask the host's administrator for the new key's fingerprint; only if it matches, "
                   "remove the old entry yourself (ssh-keygen -R) and connect again.").arg(h);
     case SshError::AuthenticationFailed:
-        return tr("%1 did not accept any of your keys. Check the user name and that your public key is in "
+        return SshConnectionText::tr("%1 did not accept any of your keys. Check the user name and that your public key is in "
                   "~/.ssh/authorized_keys there, or load your key into ssh-agent.").arg(h);
     case SshError::ConnectionRefused:
-        return tr("%1 refused the connection: no ssh server listens on that port. Check the port and that sshd "
+        return SshConnectionText::tr("%1 refused the connection: no ssh server listens on that port. Check the port and that sshd "
                   "runs there.").arg(h);
     case SshError::Timeout:
-        return tr("%1 did not answer in time. Check the host name, the VPN or security group, and try again.").arg(h);
+        return SshConnectionText::tr("%1 did not answer in time. Check the host name, the VPN or security group, and try again.").arg(h);
     case SshError::NameResolution:
-        return tr("The host name of %1 does not resolve. Check its spelling or the HostName in your ssh config.")
+        return SshConnectionText::tr("The host name of %1 does not resolve. Check its spelling or the HostName in your ssh config.")
             .arg(h);
     case SshError::Unreachable:
-        return tr("%1 cannot be reached from this machine (no route). Check the network or VPN.").arg(h);
+        return SshConnectionText::tr("%1 cannot be reached from this machine (no route). Check the network or VPN.").arg(h);
     case SshError::ConnectionLost:
-        return tr("The connection to %1 was lost (the server closed it or the network dropped). Connect again.")
+        return SshConnectionText::tr("The connection to %1 was lost (the server closed it or the network dropped). Connect again.")
             .arg(h);
     case SshError::OutputTooLarge:
-        return tr("The command on %1 printed more than Ingot reads at once; it was stopped.").arg(h);
+        return SshConnectionText::tr("The command on %1 printed more than Ingot reads at once; it was stopped.").arg(h);
     case SshError::Other:
-        return tr("ssh could not connect to %1.").arg(h);
+        return SshConnectionText::tr("ssh could not connect to %1.").arg(h);
     }
     return QString();
 }
@@ -233,7 +232,7 @@ bool SshConnection::connect(int timeoutMs, AskPass *askPass)
     // and obscurely: say so now.
     if (QFile::encodeName(controlDir()).size() + 1 + 40 + 17 >= 108) {
         setState(State::Failed, SshError::Other,
-                 tr("The runtime folder %1 is too long for ssh's control socket.").arg(displayName(controlDir())));
+                 SshConnectionText::tr("The runtime folder %1 is too long for ssh's control socket.").arg(displayName(controlDir())));
         return false;
     }
     if (check())
@@ -247,7 +246,7 @@ bool SshConnection::connect(int timeoutMs, AskPass *askPass)
     if (askPass) {
         askPassServer = std::make_unique<AskPassServer>(askPass, controlDir());
         if (!askPassServer->isListening()) {
-            setState(State::Failed, SshError::Other, tr("Cannot listen for passphrase prompts in %1.")
+            setState(State::Failed, SshError::Other, SshConnectionText::tr("Cannot listen for passphrase prompts in %1.")
                                                          .arg(displayName(controlDir())));
             return false;
         }
@@ -361,6 +360,19 @@ SshResult SshConnection::run(const QString &remoteCommand, const QByteArray &std
     return failure(SshError::ConnectionLost);
 }
 
+SshConnection::StreamCommand SshConnection::streamCommand(const QString &remoteCommand) const
+{
+    StreamCommand c;
+    c.program = m_client.program;
+    c.arguments = commonOptions()
+                  + QStringList{QStringLiteral("-T"), QStringLiteral("-o"), QStringLiteral("ControlMaster=no"),
+                                QStringLiteral("-o"),
+                                QStringLiteral("ProxyCommand=echo '%1' >&2").arg(QLatin1String(kNoMasterMarker))}
+                  + m_host.sshArguments() + QStringList{remoteCommand};
+    c.environment = sshEnvironment();
+    return c;
+}
+
 bool SshConnection::scanHostKey(HostKeyOffer *offer, QString *error)
 {
     SshResolved resolved;
@@ -368,7 +380,7 @@ bool SshConnection::scanHostKey(HostKeyOffer *offer, QString *error)
         return false;
     QTemporaryDir tmp;
     if (!tmp.isValid()) {
-        *error = tr("Cannot create a temporary folder: %1").arg(tmp.errorString());
+        *error = SshConnectionText::tr("Cannot create a temporary folder: %1").arg(tmp.errorString());
         return false;
     }
     const QString scanned = tmp.path() + QStringLiteral("/known_hosts");
@@ -402,7 +414,7 @@ bool SshConnection::scanHostKey(HostKeyOffer *offer, QString *error)
     // "256 SHA256:... [127.0.0.1]:2222 (ED25519)"
     const QList<QByteArray> parts = fp.out.trimmed().split('\n').value(0).split(' ');
     if (fp.exitCode != 0 || parts.size() < 3) {
-        *error = tr("Cannot read the fingerprint of the key %1 offered.").arg(displayName(m_host.toString()));
+        *error = SshConnectionText::tr("Cannot read the fingerprint of the key %1 offered.").arg(displayName(m_host.toString()));
         return false;
     }
     HostKeyOffer o;
@@ -418,7 +430,7 @@ bool SshConnection::acceptHostKey(const HostKeyOffer &offer, QString *error)
 {
     const QByteArray line = offer.knownHostsLine.trimmed();
     if (line.isEmpty() || line.contains('\n') || line.contains('\r') || offer.knownHostsFile.isEmpty()) {
-        *error = tr("No host key to add.");
+        *error = SshConnectionText::tr("No host key to add.");
         return false;
     }
     const QString path = offer.knownHostsFile;
@@ -428,7 +440,7 @@ bool SshConnection::acceptHostKey(const HostKeyOffer &offer, QString *error)
     QFile f(path);
     if (f.exists()) {
         if (!f.open(QIODevice::ReadOnly)) {
-            *error = tr("Cannot read %1: %2").arg(displayName(path), f.errorString());
+            *error = SshConnectionText::tr("Cannot read %1: %2").arg(displayName(path), f.errorString());
             return false;
         }
         data = f.readAll();

@@ -10,7 +10,9 @@
 
 #include <QByteArray>
 #include <QMutex>
+#include <QProcessEnvironment>
 #include <QString>
+#include <QStringList>
 
 namespace ingot {
 
@@ -83,6 +85,16 @@ public:
     // (Timeout); more than `maxOutputBytes` on stdout or stderr stops it (OutputTooLarge).
     SshResult run(const QString &remoteCommand, const QByteArray &stdinBytes = QByteArray(), int timeoutMs = 60000,
                   qint64 maxOutputBytes = 16 << 20);
+
+    // A command that streams more than run() holds in memory (a tar of gigabytes): the ssh program, arguments and
+    // environment that run `remoteCommand` through the master, never falling back to a direct connection. connect()
+    // first; the caller starts the process and feeds it. Exit 255 is ssh's own failure: classifySshStderr().
+    struct StreamCommand {
+        QString program;
+        QStringList arguments;
+        QProcessEnvironment environment;
+    };
+    StreamCommand streamCommand(const QString &remoteCommand) const;
 
     // After HostKeyUnknown: connects once, authenticating with nothing, only to learn the key the server offers
     // (through the same config: ProxyJump, HostKeyAlias and ports apply). Nothing is written to known_hosts.

@@ -12,10 +12,9 @@ namespace ingot {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ingot::SshHost", text);
-}
+struct SshHostText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::SshHost)
+};
 
 // Letters, digits and the few punctuation characters host names, aliases and IPv6 literals use.
 bool plainChars(const QString &s, const QString &extra)
@@ -150,22 +149,22 @@ bool parseSshHost(const QString &text, SshHost *host, QString *error)
     *host = SshHost();
     const QString s = text.trimmed();
     if (s.isEmpty()) {
-        *error = tr("Enter a host: an alias from your ssh config, host, user@host or user@host:port.");
+        *error = SshHostText::tr("Enter a host: an alias from your ssh config, host, user@host or user@host:port.");
         return false;
     }
     if (s.size() > 255) {
-        *error = tr("The host is too long.");
+        *error = SshHostText::tr("The host is too long.");
         return false;
     }
     for (const QChar c : s) {
         if (c.isSpace() || c.category() == QChar::Other_Control || c.category() == QChar::Other_Format
             || c.isSurrogate()) {
-            *error = tr("A host cannot contain spaces or control characters.");
+            *error = SshHostText::tr("A host cannot contain spaces or control characters.");
             return false;
         }
     }
     if (s.startsWith(QLatin1Char('-'))) {
-        *error = tr("A host cannot start with '-' (it would be read as an ssh option).");
+        *error = SshHostText::tr("A host cannot start with '-' (it would be read as an ssh option).");
         return false;
     }
     SshHost h;
@@ -175,38 +174,38 @@ bool parseSshHost(const QString &text, SshHost *host, QString *error)
         h.user = rest.left(at);
         rest = rest.mid(at + 1);
         if (h.user.isEmpty() || h.user.startsWith(QLatin1Char('-')) || !plainChars(h.user, QStringLiteral("._-"))) {
-            *error = tr("The user name before '@' is not valid.");
+            *error = SshHostText::tr("The user name before '@' is not valid.");
             return false;
         }
     }
     if (rest.startsWith(QLatin1Char('['))) {
         const int close = rest.indexOf(QLatin1Char(']'));
         if (close < 0) {
-            *error = tr("A '[' without its ']'.");
+            *error = SshHostText::tr("A '[' without its ']'.");
             return false;
         }
         h.destination = rest.mid(1, close - 1);
         const QString after = rest.mid(close + 1);
         if (!after.isEmpty() && (!after.startsWith(QLatin1Char(':')) || !parsePort(after.mid(1), &h.port))) {
-            *error = tr("The port after ']' must be ':' and a number from 1 to 65535.");
+            *error = SshHostText::tr("The port after ']' must be ':' and a number from 1 to 65535.");
             return false;
         }
     } else if (rest.count(QLatin1Char(':')) == 1) {
         const int colon = rest.indexOf(QLatin1Char(':'));
         h.destination = rest.left(colon);
         if (!parsePort(rest.mid(colon + 1), &h.port)) {
-            *error = tr("The port after ':' must be a number from 1 to 65535.");
+            *error = SshHostText::tr("The port after ':' must be a number from 1 to 65535.");
             return false;
         }
     } else {
         h.destination = rest;  // a name, or an IPv6 address without a port
     }
     if (h.destination.isEmpty() || h.destination.startsWith(QLatin1Char('-'))) {
-        *error = tr("The host name is missing or starts with '-'.");
+        *error = SshHostText::tr("The host name is missing or starts with '-'.");
         return false;
     }
     if (!plainChars(h.destination, QStringLiteral("._-:%+"))) {
-        *error = tr("The host name contains characters no host name or ssh alias uses.");
+        *error = SshHostText::tr("The host name contains characters no host name or ssh alias uses.");
         return false;
     }
     *host = h;

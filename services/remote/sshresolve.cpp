@@ -10,10 +10,9 @@ namespace ingot {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ingot::SshResolve", text);
-}
+struct SshResolveText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::SshResolve)
+};
 
 }  // namespace
 
@@ -67,18 +66,18 @@ SshResolved parseSshG(const QByteArray &output)
 bool resolveSshHost(const SshClientConfig &client, const SshHost &host, SshResolved *out, QString *error)
 {
     if (!host.isValid()) {
-        *error = tr("No host given.");
+        *error = SshResolveText::tr("No host given.");
         return false;
     }
     const QStringList args = client.baseArguments() + QStringList{QStringLiteral("-G")} + host.sshArguments();
     const ProcessResult p = runProcess(client.program, args, {}, 15000, 1 << 20);
     if (!p.started) {
-        *error = tr("Cannot run %1: %2").arg(client.program, p.startError);
+        *error = SshResolveText::tr("Cannot run %1: %2").arg(client.program, p.startError);
         return false;
     }
     if (p.timedOut || p.tooMuchOutput || p.exitCode != 0) {
         const QString why = displayText(nameFromBytes(p.err.trimmed().left(2000)));
-        *error = tr("ssh cannot resolve %1: %2").arg(displayName(host.toString()), why);
+        *error = SshResolveText::tr("ssh cannot resolve %1: %2").arg(displayName(host.toString()), why);
         return false;
     }
     *out = parseSshG(p.out);

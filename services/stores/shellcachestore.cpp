@@ -15,10 +15,9 @@ namespace ingot {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ingot::ShellCacheStore", text);
-}
+struct ShellCacheStoreText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::ShellCacheStore)
+};
 
 constexpr int listTimeoutMs = 10 * 60 * 1000;
 constexpr int smallTimeoutMs = 60 * 1000;
@@ -230,7 +229,7 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
             const QByteArrayView type = f.at(i + 1);
             const QString rel = nameFromBytes(f.at(i + 2).toByteArray());
             if (!rel.isEmpty() && !isSafeRelativePath(rel)) {
-                *error = tr("the listing holds a path that leaves the root: %1").arg(displayName(rel));
+                *error = ShellCacheStoreText::tr("the listing holds a path that leaves the root: %1").arg(displayName(rel));
                 return false;
             }
             StoreEntry e;
@@ -262,13 +261,13 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
         } else if (tag == "U" && need(2)) {
             const QString rel = nameFromBytes(f.at(i + 1).toByteArray());
             if (!rel.isEmpty() && !isSafeRelativePath(rel)) {
-                *error = tr("the listing holds a path that leaves the root: %1").arg(displayName(rel));
+                *error = ShellCacheStoreText::tr("the listing holds a path that leaves the root: %1").arg(displayName(rel));
                 return false;
             }
             ListResult &l = ensureFolder(rel);
             l.ok = false;
             l.entries.clear();
-            l.error = tr("Cannot read %1: permission denied.").arg(displayName(rel));
+            l.error = ShellCacheStoreText::tr("Cannot read %1: permission denied.").arg(displayName(rel));
             i += 2;
         } else if (tag == "L" && need(3)) {
             written.insert(nameFromBytes(f.at(i + 1).toByteArray()), f.at(i + 2).toByteArray());
@@ -280,7 +279,7 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
             bool ok = false;
             const qsizetype n = f.at(i + 1).toLongLong(&ok);
             if (!ok || n < 0 || !need(2 + n)) {
-                *error = tr("the host's listing is not in the expected form (record %1)").arg(i);
+                *error = ShellCacheStoreText::tr("the host's listing is not in the expected form (record %1)").arg(i);
                 return false;
             }
             const qsizetype names = i + 2;
@@ -294,12 +293,12 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
             }
             i += k;
         } else {
-            *error = tr("the host's listing is not in the expected form (record %1)").arg(i);
+            *error = ShellCacheStoreText::tr("the host's listing is not in the expected form (record %1)").arg(i);
             return false;
         }
     }
     if (t.real.isEmpty() || !t.folders.contains(QString())) {
-        *error = tr("the host's listing has no root record");
+        *error = ShellCacheStoreText::tr("the host's listing has no root record");
         return false;
     }
     for (auto l = written.cbegin(); l != written.cend(); ++l) {
@@ -335,17 +334,17 @@ bool ShellCacheStore::open(QString *error)
 {
     const ShellResult run = m_shell->run(statScript, {rootBytes()}, {}, 1 << 16, smallTimeoutMs);
     if (!run.ran()) {
-        *error = tr("Cannot open %1: %2").arg(displayName(displayRoot()), run.error);
+        *error = ShellCacheStoreText::tr("Cannot open %1: %2").arg(displayName(displayRoot()), run.error);
         return false;
     }
     if (run.exitCode == 3) {
-        *error = tr("The cache folder %1 does not exist.").arg(displayName(displayRoot()));
+        *error = ShellCacheStoreText::tr("The cache folder %1 does not exist.").arg(displayName(displayRoot()));
         return false;
     }
     const QList<QByteArray> f = run.out.split('\0');
     if (run.exitCode != 0 || f.size() < 2 || f.at(0).isEmpty() || f.at(1).isEmpty()) {
-        *error = tr("Cannot open the cache folder %1: %2")
-                     .arg(displayName(displayRoot()), run.exitCode == 4 ? tr("not a folder, or not readable.")
+        *error = ShellCacheStoreText::tr("Cannot open the cache folder %1: %2")
+                     .arg(displayName(displayRoot()), run.exitCode == 4 ? ShellCacheStoreText::tr("not a folder, or not readable.")
                                                                         : displayText(QString::fromUtf8(run.err.trimmed().left(500))));
         return false;
     }
@@ -358,32 +357,32 @@ ListResult ShellCacheStore::list(const QString &rel)
 {
     ListResult r;
     if (!rel.isEmpty() && !isSafeRelativePath(rel)) {
-        r.error = tr("Refused to list \"%1\": the path is outside the cache root.").arg(displayName(rel));
+        r.error = ShellCacheStoreText::tr("Refused to list \"%1\": the path is outside the cache root.").arg(displayName(rel));
         return r;
     }
     if (rel.isEmpty()) {
         // A new scan: the whole tree in one round trip.
         const ShellResult run = m_shell->run(listScript, {rootBytes()}, {}, maxListingBytes, listTimeoutMs);
         if (!run.ran()) {
-            r.error = tr("Cannot list %1: %2").arg(displayName(displayRoot()), run.error);
+            r.error = ShellCacheStoreText::tr("Cannot list %1: %2").arg(displayName(displayRoot()), run.error);
             return r;
         }
         if (run.exitCode == 3) {
             r.vanished = true;
-            r.error = tr("The cache folder %1 does not exist.").arg(displayName(displayRoot()));
+            r.error = ShellCacheStoreText::tr("The cache folder %1 does not exist.").arg(displayName(displayRoot()));
             return r;
         }
         if (run.exitCode != 0) {
-            r.error = tr("Cannot open the cache folder %1: %2")
+            r.error = ShellCacheStoreText::tr("Cannot open the cache folder %1: %2")
                           .arg(displayName(displayRoot()),
-                               run.exitCode == 4 ? tr("not a folder, or not readable.")
+                               run.exitCode == 4 ? ShellCacheStoreText::tr("not a folder, or not readable.")
                                                  : displayText(QString::fromUtf8(run.err.trimmed().left(500))));
             return r;
         }
         Tree tree;
         QString error;
         if (!parseListing(run.out, &tree, &error)) {
-            r.error = tr("Cannot list %1: %2").arg(displayName(displayRoot()), error);
+            r.error = ShellCacheStoreText::tr("Cannot list %1: %2").arg(displayName(displayRoot()), error);
             return r;
         }
         QMutexLocker lock(&m_mutex);
@@ -406,7 +405,7 @@ ListResult ShellCacheStore::list(const QString &rel)
     const auto it = m_tree.folders.constFind(rel);
     if (!m_listed || it == m_tree.folders.cend()) {
         r.vanished = true;
-        r.error = tr("Cannot read %1: no such folder.").arg(displayName(fullPath(rel)));
+        r.error = ShellCacheStoreText::tr("Cannot read %1: no such folder.").arg(displayName(fullPath(rel)));
         return r;
     }
     return *it;
@@ -415,7 +414,7 @@ ListResult ShellCacheStore::list(const QString &rel)
 bool ShellCacheStore::readFile(const QString &rel, qint64 maxBytes, bool fromEnd, QByteArray *out, QString *error)
 {
     if (rel.isEmpty() || !isSafeRelativePath(rel)) {
-        *error = tr("Refused to read \"%1\": the path is outside the cache root.").arg(displayName(rel));
+        *error = ShellCacheStoreText::tr("Refused to read \"%1\": the path is outside the cache root.").arg(displayName(rel));
         return false;
     }
     const ShellResult run = m_shell->run(readScript,
@@ -423,9 +422,9 @@ bool ShellCacheStore::readFile(const QString &rel, qint64 maxBytes, bool fromEnd
                                           fromEnd ? "1" : "0"},
                                          {}, maxBytes, smallTimeoutMs);
     if (!run.ran() || run.exitCode != 0) {
-        *error = tr("Cannot read %1: %2")
+        *error = ShellCacheStoreText::tr("Cannot read %1: %2")
                      .arg(displayName(fullPath(rel)),
-                          !run.ran() ? run.error : run.exitCode == 6 ? tr("a symbolic link") : tr("no such file"));
+                          !run.ran() ? run.error : run.exitCode == 6 ? ShellCacheStoreText::tr("a symbolic link") : ShellCacheStoreText::tr("no such file"));
         return false;
     }
     *out = run.out;
@@ -448,7 +447,7 @@ QString ShellCacheStore::linkTarget(const QString &rel)
 bool ShellCacheStore::remove(const QString &rel, qint64 *freed, QString *error)
 {
     if (rel.isEmpty() || !isSafeRelativePath(rel)) {
-        *error = tr("Refused to remove \"%1\": the path is outside the cache root.").arg(displayName(rel));
+        *error = ShellCacheStoreText::tr("Refused to remove \"%1\": the path is outside the cache root.").arg(displayName(rel));
         return false;
     }
     const ListResult parent = list(parentOf(rel));
@@ -457,10 +456,10 @@ bool ShellCacheStore::remove(const QString &rel, qint64 *freed, QString *error)
             return removeFolder(rel, false, freed, error) == RemoveResult::Removed;
     const ShellResult run = m_shell->run(removeFileScript, {rootBytes(), nameToBytes(rel)}, {}, 64, smallTimeoutMs);
     if (!run.ran() || run.exitCode != 0) {
-        *error = tr("Cannot remove %1: %2").arg(displayName(fullPath(rel)),
+        *error = ShellCacheStoreText::tr("Cannot remove %1: %2").arg(displayName(fullPath(rel)),
                                                 !run.ran() ? run.error
-                                                           : run.exitCode == 3 ? tr("it no longer exists.")
-                                                                               : tr("the host refused (permissions?)."));
+                                                           : run.exitCode == 3 ? ShellCacheStoreText::tr("it no longer exists.")
+                                                                               : ShellCacheStoreText::tr("the host refused (permissions?)."));
         return false;
     }
     *freed += run.out.trimmed().toLongLong();
@@ -470,7 +469,7 @@ bool ShellCacheStore::remove(const QString &rel, qint64 *freed, QString *error)
 CacheStore::RemoveResult ShellCacheStore::removeEntry(const QString &rel, qint64 *freed, QString *error)
 {
     if (rel.isEmpty() || !isSafeRelativePath(rel)) {
-        *error = tr("Refused to remove \"%1\": the path is outside the cache root.").arg(displayName(rel));
+        *error = ShellCacheStoreText::tr("Refused to remove \"%1\": the path is outside the cache root.").arg(displayName(rel));
         return RemoveResult::Failed;
     }
     return removeFolder(rel, true, freed, error);
@@ -483,17 +482,17 @@ CacheStore::RemoveResult ShellCacheStore::removeFolder(const QString &rel, bool 
     const ShellResult run = m_shell->run(removeFolderScript, {rootBytes(), nameToBytes(rel), refuseLocked ? "1" : "0"},
                                          {}, 64, listTimeoutMs);
     if (!run.ran()) {
-        *error = tr("Cannot remove %1: %2").arg(shown, run.error);
+        *error = ShellCacheStoreText::tr("Cannot remove %1: %2").arg(shown, run.error);
         return RemoveResult::Failed;
     }
     switch (run.exitCode) {
     case 0: *freed += run.out.trimmed().toLongLong(); return RemoveResult::Removed;
-    case 10: *error = tr("%1 is locked: a compile started on it. Left in place.").arg(shown); return RemoveResult::Locked;
-    case 3: *error = tr("Cannot remove %1: it no longer exists.").arg(shown); break;
-    case 5: *error = tr("Refused to remove %1: not a folder (a link is never followed).").arg(shown); break;
-    case 7: *error = tr("Cannot remove %1: it could not be renamed aside.").arg(shown); break;
-    case 11: *error = tr("Cannot remove %1: not all of it can be removed (permissions or a mount); left whole.").arg(shown); break;
-    default: *error = tr("Removing %1 stopped part-way; what is left is in a .ingot-removing-* folder beside it.").arg(shown);
+    case 10: *error = ShellCacheStoreText::tr("%1 is locked: a compile started on it. Left in place.").arg(shown); return RemoveResult::Locked;
+    case 3: *error = ShellCacheStoreText::tr("Cannot remove %1: it no longer exists.").arg(shown); break;
+    case 5: *error = ShellCacheStoreText::tr("Refused to remove %1: not a folder (a link is never followed).").arg(shown); break;
+    case 7: *error = ShellCacheStoreText::tr("Cannot remove %1: it could not be renamed aside.").arg(shown); break;
+    case 11: *error = ShellCacheStoreText::tr("Cannot remove %1: not all of it can be removed (permissions or a mount); left whole.").arg(shown); break;
+    default: *error = ShellCacheStoreText::tr("Removing %1 stopped part-way; what is left is in a .ingot-removing-* folder beside it.").arg(shown);
     }
     return RemoveResult::Failed;
 }
@@ -503,8 +502,8 @@ QVector<qint64> ShellCacheStore::runningCompilers(QString *error)
     QVector<qint64> pids;
     const ShellResult run = m_shell->run(compilersScript, {}, {}, 1 << 20, smallTimeoutMs);
     if (!run.ran() || run.exitCode != 0) {
-        *error = tr("Cannot tell whether neuronx-cc is running on %1: %2")
-                     .arg(m_where, run.ran() ? tr("/proc is not available") : run.error);
+        *error = ShellCacheStoreText::tr("Cannot tell whether neuronx-cc is running on %1: %2")
+                     .arg(m_where, run.ran() ? ShellCacheStoreText::tr("/proc is not available") : run.error);
         return pids;
     }
     for (const QByteArray &line : run.out.split('\n'))

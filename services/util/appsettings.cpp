@@ -106,6 +106,16 @@ void AppSettings::setRemoteRefreshSeconds(int seconds)
     QSettings().setValue(QStringLiteral("cache/remoteRefreshSeconds"), qMax(0, seconds));
 }
 
+bool AppSettings::pullHubCacheLayout()
+{
+    return QSettings().value(QStringLiteral("transfers/pullHubCacheLayout"), false).toBool();
+}
+
+void AppSettings::setPullHubCacheLayout(bool on)
+{
+    QSettings().setValue(QStringLiteral("transfers/pullHubCacheLayout"), on);
+}
+
 QString AppSettings::sshConfigFile()
 {
     return QSettings().value(QStringLiteral("ssh/configFile")).toString();
@@ -114,6 +124,16 @@ QString AppSettings::sshConfigFile()
 void AppSettings::setSshConfigFile(const QString &path)
 {
     QSettings().setValue(QStringLiteral("ssh/configFile"), path);
+}
+
+QString AppSettings::language()
+{
+    return QSettings().value(QStringLiteral("ui/language")).toString();
+}
+
+void AppSettings::setLanguage(const QString &name)
+{
+    QSettings().setValue(QStringLiteral("ui/language"), name);
 }
 
 QStringList AppSettings::remoteHosts()
@@ -178,6 +198,17 @@ QByteArray AppSettings::windowGeometry()
 void AppSettings::setWindowGeometry(const QByteArray &geometry)
 {
     QSettings().setValue(QStringLiteral("window/geometry"), geometry);
+}
+
+QString AppSettings::appearance()
+{
+    const QString v = QSettings().value(QStringLiteral("window/appearance")).toString();
+    return v == QLatin1String("light") || v == QLatin1String("dark") ? v : QStringLiteral("system");
+}
+
+void AppSettings::setAppearance(const QString &appearance)
+{
+    QSettings().setValue(QStringLiteral("window/appearance"), appearance);
 }
 
 QString AppSettings::fileName()

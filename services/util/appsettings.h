@@ -28,6 +28,10 @@ public:
     // Caches that cannot be watched (a remote host's): look for changes every this many seconds; 0: only on F5.
     static int remoteRefreshSeconds();
     static void setRemoteRefreshSeconds(int seconds);
+    // Pulls from the Hub land as optimum-neuron lays them out (blobs in the HF hub cache, linked into the compile
+    // cache) instead of plain files.
+    static bool pullHubCacheLayout();
+    static void setPullHubCacheLayout(bool on);
     static QString sampleCachePath();  // where "Open sample cache" writes (QStandardPaths::AppDataLocation)
 
     static QStringList hubRepos();  // Hub cache repos the user added
@@ -44,8 +48,15 @@ public:
     static QStringList remoteHosts();  // hosts the user added, as typed (an alias, user@host:port, ...)
     static void addRemoteHost(const QString &host);
     static void removeRemoteHost(const QString &host);
+    // The language of the interface: "" = the system's (LANGUAGE, LC_ALL, LANG), else a locale name ("zh_CN",
+    // "en"). Read once at start (ingot::installTranslations); the environment's INGOT_LANGUAGE overrides it.
+    static QString language();
+    static void setLanguage(const QString &name);
     static QByteArray windowGeometry();
     static void setWindowGeometry(const QByteArray &geometry);
+    // The window's look: "system" (the default), "light" or "dark" (anything else reads as "system").
+    static QString appearance();
+    static void setAppearance(const QString &appearance);
     static QString fileName();  // where the settings are stored
 };
 

@@ -3,7 +3,9 @@
 #include "services/checkpoint/consolidate.h"
 #include "services/checkpoint/assemble.h"
 #include "services/checkpoint/formats/safetensors.h"
+#include "services/checkpoint/rangecopy.h"
 #include "services/checkpoint/ranknames.h"
+#include "services/checkpoint/shardreader.h"
 #include "services/checkpoint/verify.h"
 #include "tests/support/testsupport.h"
 
@@ -18,6 +20,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <map>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -28,11 +31,13 @@ using namespace ingot;
 namespace {
 const QString kScript = QStringLiteral(INGOT_SOURCE_DIR "/tests/fixtures/make_sharded_fixtures.py");
 
-bool python(const QStringList &args, QString *out = nullptr, int scale = 1)
+bool python(const QStringList &args, QString *out = nullptr, int scale = 1, const QString &partitionDim = {})
 {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("FIXTURE_SCALE"), QString::number(scale));
+    if (!partitionDim.isEmpty())
+        env.insert(QStringLiteral("FIXTURE_PARTITION_DIM"), partitionDim);
     p.setProcessEnvironment(env);
     p.setProcessChannelMode(QProcess::MergedChannels);
     p.start(QStringLiteral("/usr/bin/python3"), QStringList{kScript} + args);
@@ -48,6 +53,18 @@ QStringList leftovers(const QString &dir)
     QDirIterator it(dir, {QStringLiteral(".ingot-*")}, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
     while (it.hasNext())
         out << it.next();
+    return out;
+}
+
+// Every file of an output folder, by name.
+std::map<QString, QByteArray> folderContents(const QString &dir)
+{
+    std::map<QString, QByteArray> out;
+    for (const QString &name : QDir(dir).entryList(QDir::Files)) {
+        QFile f(dir + QLatin1Char('/') + name);
+        if (f.open(QIODevice::ReadOnly))
+            out[name] = f.readAll();
+    }
     return out;
 }
 
@@ -778,6 +795,143 @@ private Q_SLOTS:
 
     // Since outputs inside the shards are refused, the default output (CHECKPOINT_DIR/consolidated) moves beside
     // the shards when CHECKPOINT_DIR is the shards folder.
+    // Issue 14: tensors go straight from the shard files to the output (copy_file_range, or pread and pwritev);
+    // the bytes must be exactly those of the in-memory assembly, with copy_file_range or without, on every layout,
+    // for pieces that are one range (dim 0) and pieces that interleave row by row (dim 1), deflated records too.
+    void everyIoWayWritesTheSameBytes_data()
+    {
+        QTest::addColumn<QString>("layout");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<QString>("dtype");
+        QTest::addColumn<QString>("partitionDim");
+        QTest::addColumn<QStringList>("extra");
+        const QString f32 = QStringLiteral("float32"), bf16 = QStringLiteral("bfloat16");
+        QTest::addRow("nxd tp8 dim 0") << QStringLiteral("nxd") << 8 << 1 << f32 << QString() << QStringList();
+        QTest::addRow("nxd tp8 dim 1") << QStringLiteral("nxd") << 8 << 1 << f32 << QStringLiteral("1") << QStringList();
+        QTest::addRow("nxd tp4 pp2 bf16 dim 1") << QStringLiteral("nxd") << 4 << 2 << bf16 << QStringLiteral("1") << QStringList();
+        QTest::addRow("docs tp4 bf16 dim 0") << QStringLiteral("docs") << 4 << 1 << bf16 << QString() << QStringList();
+        QTest::addRow("docs tp2 dim 1") << QStringLiteral("docs") << 2 << 1 << f32 << QStringLiteral("1") << QStringList();
+        QTest::addRow("docs tp2 deflated") << QStringLiteral("docs") << 2 << 1 << f32 << QString() << QStringList{QStringLiteral("deflate")};
+        QTest::addRow("ingot tp8 bf16 dim 0") << QStringLiteral("ingot") << 8 << 1 << bf16 << QString() << QStringList();
+        QTest::addRow("ingot tp2 dim 1") << QStringLiteral("ingot") << 2 << 1 << f32 << QStringLiteral("1") << QStringList();
+        QTest::addRow("nxd tp4 fused gqa") << QStringLiteral("nxd") << 4 << 1 << f32 << QString()
+                                           << QStringList{QStringLiteral("fused"), QStringLiteral("gqa")};
+        QTest::addRow("ingot tp2 fused gqa-separate") << QStringLiteral("ingot") << 2 << 1 << f32 << QString()
+                                                      << QStringList{QStringLiteral("fused"), QStringLiteral("gqa-separate")};
+    }
+    void everyIoWayWritesTheSameBytes()
+    {
+        QFETCH(QString, layout);
+        QFETCH(int, tp);
+        QFETCH(int, pp);
+        QFETCH(QString, dtype);
+        QFETCH(QString, partitionDim);
+        QFETCH(QStringList, extra);
+        const QString dir = tmp.path() + QStringLiteral("/io-%1").arg(QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-')));
+        QString out, error;
+        const bool deflate = extra.removeAll(QStringLiteral("deflate")) > 0;
+        QVERIFY2(python(QStringList{dir, layout, QString::number(tp), QString::number(pp), dtype} + extra, &out, 3, partitionDim), qPrintable(out));
+        if (deflate) {
+            QDirIterator it(dir, {QStringLiteral("checkpoint.pt")}, QDir::Files, QDirIterator::Subdirectories);
+            int deflated = 0;
+            while (it.hasNext()) {
+                QVERIFY2(python({QStringLiteral("--deflate"), it.next()}, &out), qPrintable(out));
+                ++deflated;
+            }
+            QCOMPARE(deflated, tp * pp);
+        }
+        const auto found = findCheckpoints(dir, &error);
+        QCOMPARE(found.size(), 1);
+        const ConsolidationPlan plan = planConsolidation(found.first());
+        QVERIFY2(plan.ok(), qPrintable(plan.problems.join(QLatin1Char(' '))));
+        std::map<QString, QByteArray> first;
+        for (const auto io : {ConsolidateOptions::Io::Direct, ConsolidateOptions::Io::Pread, ConsolidateOptions::Io::Buffered}) {
+            ConsolidateOptions o;
+            o.output = dir + QStringLiteral("/out-%1").arg(int(io));
+            o.io = io;
+            // Several output files for one case: tensors written straight to the second file land at its offsets.
+            if (tp == 4 && pp == 2)
+                o.maxShardBytes = 20000;
+            const ConsolidateReport rep = consolidate(plan, o);
+            QVERIFY2(rep.ok(), qPrintable(said(rep)));
+            const auto files = folderContents(o.output);
+            QVERIFY(files.size() >= 2);  // model.safetensors (or several and the index), config.json
+            if (io == ConsolidateOptions::Io::Direct) {
+                QVERIFY2(python({QStringLiteral("--compare"), dir + QStringLiteral("/full.pt"), o.output}, &out), qPrintable(out));
+                first = files;
+                continue;
+            }
+            QCOMPARE(files.size(), first.size());
+            for (const auto &[name, bytes] : files) {
+                QVERIFY2(first.count(name), qPrintable(name));
+                QVERIFY2(first[name] == bytes, qPrintable(name + QStringLiteral(" differs between the ways of writing")));
+            }
+        }
+        // --verify checks the straight write against the in-memory assembly.
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out-verified");
+        o.verify = true;
+        if (tp == 4 && pp == 2)
+            o.maxShardBytes = 20000;
+        const ConsolidateReport rep = consolidate(plan, o);
+        QVERIFY2(rep.ok() && rep.verified, qPrintable(said(rep)));
+        QVERIFY(folderContents(o.output) == first);
+        QVERIFY(leftovers(dir).isEmpty());
+    }
+
+    // A shard that another process truncates while it is open: every read of the missing bytes is an error with
+    // words, never a SIGBUS (which would end this test), whichever way the bytes are read.
+    void aShardThatShrinksWhileOpenIsAnError_data()
+    {
+        QTest::addColumn<QString>("layout");
+        QTest::addColumn<QString>("shard");
+        QTest::addRow("torch") << QStringLiteral("nxd") << QStringLiteral("/shards/model/dp_rank_00_tp_rank_00_pp_rank_00.pt");
+        QTest::addRow("safetensors") << QStringLiteral("ingot") << QStringLiteral("/tensor_parallel_shards/tp_rank_00_pp_rank_00/model.safetensors");
+    }
+    void aShardThatShrinksWhileOpenIsAnError()
+    {
+        QFETCH(QString, layout);
+        QFETCH(QString, shard);
+        const QString dir = tmp.path() + QStringLiteral("/shrinks-") + layout;
+        QString out, error;
+        QVERIFY2(python({dir, layout, QStringLiteral("1"), QStringLiteral("1"), QStringLiteral("float32")}, &out, 8), qPrintable(out));
+        ShardFile f;
+        f.path = dir + shard;
+        ShardReader r;
+        QVERIFY2(r.open(f, &error), qPrintable(error));
+        // The tensor whose bytes end last in the file.
+        std::string last;
+        ShardReader::Location at;
+        for (const std::string &name : r.names()) {
+            ShardReader::Location l;
+            QVERIFY2(r.locate(name, &l, &error), qPrintable(QString::fromStdString(name) + QStringLiteral(": ") + error));
+            if (l.offset + l.size > at.offset + at.size) {
+                at = l;
+                last = name;
+            }
+        }
+        QVERIFY(at.size > 1000);
+        QCOMPARE(::truncate(QFile::encodeName(f.path).constData(), off_t(at.offset + at.size / 2)), 0);
+        std::string buf;
+        qint64 size = 0;
+        QVERIFY(!r.read(last, &buf, &size, &error));
+        QVERIFY2(error.contains(QStringLiteral("shorter than it was")), qPrintable(error));
+        for (const bool cfr : {true, false}) {
+            QFile target(dir + QStringLiteral("/target"));
+            QVERIFY(target.open(QIODevice::ReadWrite | QIODevice::Truncate));
+            RangeCopier copier(cfr);
+            error.clear();
+            QVERIFY(!copier.copy({at.fd, at.offset, f.path}, {target.handle(), 0, target.fileName()}, at.size, &error));
+            QVERIFY2(error.contains(QStringLiteral("shorter than it was")), qPrintable(error));
+            error.clear();
+            const qint64 row = at.size / 4;
+            QVERIFY(!copier.interleave({{at.fd, at.offset, f.path}, {at.fd, at.offset + 2 * row, f.path}}, 2, row,
+                                       {target.handle(), 0, target.fileName()}, &error));
+            QVERIFY2(error.contains(QStringLiteral("shorter than it was")), qPrintable(error));
+        }
+    }
+
     void defaultOutputIsBesideTheShards()
     {
         const QString dir = tmp.path() + QStringLiteral("/default-out");

@@ -356,6 +356,38 @@ private Q_SLOTS:
         QVERIFY(leftovers(dir).isEmpty());
         QVERIFY2(clock.elapsed() < 60000, "bounded work");
     }
+
+    // Issue 14: tensor records are read straight from the file at the offset the zip's headers give; a record
+    // whose data would lie past the end of the file is a clear error, whichever way the bytes are read, never a
+    // read past the end or a signal.
+    void aRecordPastTheEndOfTheFile_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("io");
+        for (const char *kind : {"offset", "size"})
+            for (const auto io : {ConsolidateOptions::Io::Direct, ConsolidateOptions::Io::Pread, ConsolidateOptions::Io::Buffered})
+                QTest::addRow("%s, io %d", kind, int(io)) << QString::fromLatin1(kind) << int(io);
+    }
+    void aRecordPastTheEndOfTheFile()
+    {
+        QFETCH(QString, kind);
+        QFETCH(int, io);
+        const QString dir = tmp.path() + QStringLiteral("/past-end-%1-%2").arg(kind).arg(io);
+        QString out, error;
+        QVERIFY2(python({dir, QStringLiteral("docs"), QStringLiteral("1"), QStringLiteral("1"), QStringLiteral("float32")}, &out), qPrintable(out));
+        const QString pt = dir + QStringLiteral("/tensor_parallel_shards/tp_rank_00_pp_rank_00/checkpoint.pt");
+        QVERIFY2(python({QStringLiteral("--record-past-end"), pt, kind}, &out), qPrintable(out));
+        const QVector<CheckpointCandidate> found = findCheckpoints(dir, &error);
+        QCOMPARE(found.size(), 1);
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        o.io = ConsolidateOptions::Io(io);
+        const ConsolidateReport rep = consolidate(found.first(), o);
+        QVERIFY(!rep.ok());
+        QVERIFY2(said(rep).contains(QStringLiteral("lies outside the file")), qPrintable(said(rep)));
+        QVERIFY(!QFileInfo::exists(o.output));
+        QVERIFY(leftovers(dir).isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHostile)

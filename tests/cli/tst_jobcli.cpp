@@ -22,11 +22,14 @@ class JobCli
 {
 public:
     QTemporaryDir data;
-    Run operator()(const QStringList &args, int timeoutMs = 180000) const
+    Run operator()(const QStringList &args, int timeoutMs = 180000, const QString &backendDir = QString()) const
     {
         QProcess p;
         QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
         e.insert(QStringLiteral("XDG_DATA_HOME"), data.path());
+        e.remove(QStringLiteral("INGOT_BACKEND_DIR"));
+        if (!backendDir.isEmpty())
+            e.insert(QStringLiteral("INGOT_BACKEND_DIR"), backendDir);
         p.setProcessEnvironment(e);
         p.setStandardInputFile(QProcess::nullDevice());
         p.start(QStringLiteral(INGOT_CLI_PATH), args);
@@ -44,6 +47,27 @@ class TestJobCli : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // job backend: where the backend is (here the source tree's: the build tree has no installed one beside
+    // ingot-cli; tests/packaging checks the installed package finds its own), and a clear error when it is missing.
+    void backendFolder()
+    {
+        JobCli cli;
+        Run r = cli({QStringLiteral("job"), QStringLiteral("backend")});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out.trimmed(), QStringLiteral(INGOT_SOURCE_DIR "/resources/backend"));
+        r = cli({QStringLiteral("job"), QStringLiteral("backend"), QStringLiteral("--json")});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json().object().value(QLatin1String("found")).toBool(), true);
+
+        QTemporaryDir empty;
+        r = cli({QStringLiteral("job"), QStringLiteral("backend"), QStringLiteral("--json")}, 60000, empty.path());
+        QCOMPARE(r.code, 1);
+        QCOMPARE(r.json().object().value(QLatin1String("backend_dir")).toString(), empty.path());
+        QCOMPARE(r.json().object().value(QLatin1String("found")).toBool(), false);
+        QVERIFY2(r.err.contains(QLatin1String("the training backend is missing")) && r.err.contains(empty.path()),
+                 qPrintable(r.err));
+    }
+
     void launchStatusWaitList()
     {
         JobCli cli;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The core tests under AddressSanitizer + UndefinedBehaviorSanitizer, and a short fuzzing pass of every parser,
-# in a build of its own made with clang (no GUI: the core rooms, ingot-cli and their tests).
+# in a build of its own made with clang (no GUI: the core rooms, ingot-cli and their tests). Line tables are all the
+# debug information the reports need (file:line in every frame): the build and its links take less time.
 #   tests/fuzz/sanitizer.sh SOURCE_DIR BUILD_DIR [CLANG++]     (FUZZ_SECONDS=60 by default)
 # Run by the test suite as `sanitizer_core_and_fuzz`. Fails on any test failure, sanitizer report or fuzz crash.
 set -euo pipefail
@@ -9,11 +10,29 @@ build=$2
 cxx=${3:-clang++-14}
 secs=${FUZZ_SECONDS:-60}
 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O2 -gline-tables-only -DNDEBUG' \
   -DINGOT_FUZZ=ON -DINGOT_BUILD_GUI=OFF -DINGOT_SANITIZER_TESTS=OFF -DINGOT_FUZZ_SECONDS="$secs" >/dev/null
-cmake --build "$build" -j"$(nproc)"
+# The build's lines go to a file (the suite's output would otherwise open with hundreds of them and a failing test's
+# report could be cut from what a CI page shows); a failed build prints its end.
+if ! cmake --build "$build" -j"$(nproc)" >"$build/sanitizer-build.log" 2>&1; then
+  tail -n 60 "$build/sanitizer-build.log"
+  exit 1
+fi
 # Qt keeps some process-wide allocations until exit: leaks are checked by the fuzzers, not in the unit tests.
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# The whole log stays in the build folder; what is printed is the summary and, for each failing test, its own
+# output (a failing case of one test would otherwise scroll out behind the others' lines).
+log="$build/sanitizer-ctest.log"
+rc=0
 ctest --test-dir "$build" -j2 --output-on-failure -E 'backend_train|hub_conformance|tst_hubconformance' \
-  | grep -v '^QWARN' | tail -n 60
-exit "${PIPESTATUS[0]}"
+  >"$log" 2>&1 || rc=$?
+if [ "$rc" -ne 0 ]; then
+  # A failing test's output follows its "***Failed"/"***Exception"/"***Timeout" line up to the next test's line.
+  awk '/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: .*\*\*\*(Failed|Exception|Timeout)/ { on = 1; n = 0; print; next }
+       /^ *[0-9]+\/[0-9]+ Test +#[0-9]+:|^ +Start +[0-9]+:/ { on = 0 }
+       on && !/^QWARN|^PASS / && n++ < 400 { print }' "$log"
+  echo "----"
+fi
+grep -v '^QWARN' "$log" | tail -n 25
+exit "$rc"

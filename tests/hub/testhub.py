@@ -11,13 +11,15 @@ Bearer tokens with private and gated repos, and switchable faults for the next N
 
 Faults: POST /_test/faults {"kind": K, "count": N, ["path": P,] ...} for the next N requests (whose path contains P,
 when given; a large N makes a persistent fault) with K one of latency (ms), error5xx (status, retry_after),
-drop (close without answering), truncate (half the body), ratelimit (429 + Retry-After: retry_after),
+drop (close without answering), truncate (half the body), corrupt (a file's body with its first byte flipped, the
+same length: only a checksum catches it), ratelimit (429 + Retry-After: retry_after),
 html (503 text/html), badjson (200 with broken JSON), redirectloop, badpaths (tree entries with ".." and a
 leading "/"), huge (a body of `bytes` bytes), extrafields (unknown JSON fields); and a hostile Hub's:
 drip (200, then the body `chunk` (1) byte(s) every `interval` s, `bytes` in all), redirectto (302 to `location`,
 e.g. file:///etc/passwd), and for tree listings endlesspages (`entries` per page, a next page forever),
 pagecycle (pages whose next links go round in `period` pages) and foreignlink (a next page at `base`, another
-origin). GET /_test/log returns the
+origin); movehead (another commit lands just before a commit is processed: the commit gets 412). POST /_test/config
+{"multipart_chunk": N} answers LFS batches for objects over N bytes in the multipart form. GET /_test/log returns the
 requests seen (method, path, whether a token was sent, host); DELETE /_test/log clears it.
 This is a test double of huggingface.co, which cannot be reached here; it is named as such everywhere.
 """
@@ -378,6 +380,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     STATE["page_size"] = int(c["page_size"])
                 if "lfs_threshold" in c:
                     STATE["lfs_threshold"] = int(c["lfs_threshold"])
+                if "multipart_chunk" in c:
+                    # LFS objects larger than this go up in parts of this size (0: one PUT, "basic").
+                    STATE["multipart_chunk"] = int(c["multipart_chunk"])
             return self.json(200, {"ok": True})
         self.error(404, None, "no such test endpoint")
 
@@ -443,6 +448,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.preupload(repo_id)
         if kind == "commit":
             return self.commit(repo_id, rest[1] if len(rest) > 1 else "main")
+        if kind == "commits":
+            # Newest first, as the Hub lists them (@huggingface/hub listCommits).
+            if not self.rev_ok(repo, rest[1] if len(rest) > 1 else "main"):
+                return
+            return self.json(200, list(reversed(repo.meta.get("commits", []))))
         self.error(404, None, "Not found")
 
     def rev_ok(self, repo, rev):
@@ -563,6 +573,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             hdrs["Content-Range"] = "bytes %d-%d/%d" % (start, end, size)
         length = max(0, end - start + 1)
         fault = self.take_fault() if not head else None
+        # A corrupt fault may have been taken by the routing already (resolve and cdn apply faults first).
+        corrupt = not head and (fault or getattr(self, "_fault", None) or {}).get("kind") == "corrupt"
         self.send_response(status)
         self.send_header("Content-Type", "application/octet-stream")
         self.send_header("Content-Length", str(length))
@@ -578,6 +590,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 chunk = f.read(min(1 << 20, left))
                 if not chunk:
                     break
+                if corrupt:
+                    chunk, corrupt = bytes([chunk[0] ^ 0xFF]) + chunk[1:], False
                 self.wfile.write(chunk)
                 left -= len(chunk)
         if fault and fault["kind"] == "truncate":
@@ -622,7 +636,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
             for o in req.get("objects", []):
                 store = os.path.join(STATE["data"], "lfs", o["oid"])
                 entry = {"oid": o["oid"], "size": o["size"], "authenticated": True}
-                if not os.path.exists(store):
+                chunk = STATE.get("multipart_chunk", 0)
+                if not os.path.exists(store) and chunk and o["size"] > chunk:
+                    # The Hub's multipart form: one URL per part keyed "00001".., the chunk size, and the upload href
+                    # is where the parts' ETags are posted when all are up.
+                    base = "%s/%s.git/info/lfs/objects" % (self.base_url(), repo_id)
+                    header = {"chunk_size": str(chunk)}
+                    for n in range(1, (o["size"] + chunk - 1) // chunk + 1):
+                        header["%05d" % n] = "%s/part/%s/%d" % (base, o["oid"], n)
+                    entry["actions"] = {"upload": {"href": "%s/complete/%s/%d" % (base, o["oid"], o["size"]), "header": header},
+                                        "verify": {"href": "%s/verify" % base}}
+                elif not os.path.exists(store):
                     entry["actions"] = {"upload": {"href": "%s/%s.git/info/lfs/objects/upload/%s/%d" % (self.base_url(), repo_id, o["oid"], o["size"]),
                                                    "header": {}},
                                         "verify": {"href": "%s/%s.git/info/lfs/objects/verify" % (self.base_url(), repo_id)}}
@@ -639,6 +663,40 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 f.write(data)
             os.replace(tmp, os.path.join(STATE["data"], "lfs", oid))
             return self.send(200, b"", "text/plain", {"ETag": '"%s"' % oid})
+        if len(segs) == 3 and segs[0] == "part" and self.command == "PUT":
+            data = self.body()
+            d = os.path.join(STATE["data"], "lfs-parts", segs[1])
+            os.makedirs(d, exist_ok=True)
+            with open(os.path.join(d, "%05d" % int(segs[2])), "wb") as f:
+                f.write(data)
+            return self.send(200, b"", "text/plain", {"ETag": '"%s"' % hashlib.md5(data).hexdigest()})
+        if len(segs) == 3 and segs[0] == "complete" and self.command == "POST":
+            oid, size = segs[1], int(segs[2])
+            req = json.loads(self.body() or b"{}")
+            if req.get("oid") != oid:
+                return self.error(400, None, "oid does not match the upload")
+            d = os.path.join(STATE["data"], "lfs-parts", oid)
+            h, total, parts = hashlib.sha256(), 0, sorted(req.get("parts", []), key=lambda p: p["partNumber"])
+            tmp = os.path.join(STATE["data"], "lfs", oid + ".part")
+            os.makedirs(os.path.dirname(tmp), exist_ok=True)
+            with open(tmp, "wb") as out:
+                for i, p in enumerate(parts):
+                    path = os.path.join(d, "%05d" % int(p["partNumber"]))
+                    if int(p["partNumber"]) != i + 1 or not os.path.exists(path):
+                        return self.error(400, None, "part %s is missing" % p["partNumber"])
+                    with open(path, "rb") as f:
+                        data = f.read()
+                    if p.get("etag", "").strip('"') != hashlib.md5(data).hexdigest():
+                        return self.error(400, None, "part %s: wrong ETag" % p["partNumber"])
+                    h.update(data)
+                    total += len(data)
+                    out.write(data)
+            if total != size or h.hexdigest() != oid:
+                os.remove(tmp)
+                return self.error(400, None, "LFS object does not match its oid and size")
+            os.replace(tmp, os.path.join(STATE["data"], "lfs", oid))
+            shutil.rmtree(d, ignore_errors=True)
+            return self.json(200, {"ok": True})
         if segs == ["verify"] and self.command == "POST":
             req = json.loads(self.body() or b"{}")
             ok = os.path.exists(os.path.join(STATE["data"], "lfs", req.get("oid", "")))
@@ -657,6 +715,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             lines = [json.loads(l) for l in self.body().decode().splitlines() if l.strip()]
             header = next((l["value"] for l in lines if l.get("key") == "header"), {})
             parent = header.get("parentCommit")
+            f = getattr(self, "_fault", None)
+            if f and f["kind"] == "movehead":
+                # Another client's commit lands between this client's preupload and its commit.
+                repo.meta["sha"] = "%040x" % random.getrandbits(160)
+                repo.meta.setdefault("commits", []).append({"id": repo.sha, "title": "concurrent commit (test fault)",
+                                                            "message": "", "authors": [{"user": "other", "avatar": ""}],
+                                                            "date": "2026-11-01T00:00:00.000Z"})
+                repo.save()
             if parent and parent != repo.sha:
                 return self.error(412, None, "A commit has happened since. Please refresh and try again.")
             for l in lines:
@@ -687,6 +753,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                         os.remove(dest)
                     repo.meta["lfs"].pop(v["path"], None)
             repo.meta["sha"] = "%040x" % random.getrandbits(160)
+            u = self.user()
+            repo.meta.setdefault("commits", []).append({"id": repo.sha, "title": header.get("summary", ""),
+                                                        "message": header.get("description", ""),
+                                                        "authors": [{"user": u["name"] if u else "", "avatar": ""}],
+                                                        "date": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())})
             repo.save()
             self.json(200, {"success": True, "commitOid": repo.sha, "commitUrl": "%s/%s/commit/%s" % (self.base_url(), repo_id, repo.sha)})
 

@@ -66,20 +66,11 @@ bool processRuns(const QByteArray &needle)
     return false;
 }
 
-struct CliRun {
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using CliRun = test::ProgramRun;
 
 CliRun cli(const QStringList &args)
 {
-    QProcess p;
-    p.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
-    p.setStandardInputFile(QProcess::nullDevice());  // not a terminal: nothing may be asked
-    p.start(QStringLiteral(INGOT_CLI_PATH), args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+    return test::runProgram(QStringLiteral(INGOT_CLI_PATH), args, 120000);
 }
 
 }  // namespace

@@ -181,7 +181,12 @@ bool TestSshd::start(QString *error)
                                           "PidFile %2/sshd.pid\n"
                                           "Subsystem sftp internal-sftp\n"
                                           "LogLevel VERBOSE\n"
-                                          "AcceptEnv NEURON_CC_FLAGS NEURON_COMPILE_CACHE_URL XDG_DATA_HOME XDG_CACHE_HOME\n")
+                                          "AcceptEnv NEURON_CC_FLAGS NEURON_COMPILE_CACHE_URL XDG_DATA_HOME XDG_CACHE_HOME\n"
+                                          // Sessions start with SHLVL=1, so bash (Debian's sources ~/.bashrc when sshd
+                                          // runs it at level 1) skips the account's ~/.bashrc: the tests must not hang on
+                                          // this machine's dotfiles (a pyenv rehash lock left by a killed shell made
+                                          // every session wait 60 s).
+                                          "SetEnv SHLVL=1\n")
                                .arg(QString::number(m_port), d);
     QString client = configBlock();
     if (m_jump)
@@ -222,6 +227,13 @@ bool TestSshd::launch(QString *error)
     }
     *error = QStringLiteral("sshd does not accept connections: ") + log().right(2000);
     return false;
+}
+
+QList<qint64> TestSshd::sessionProcesses() const
+{
+    if (m_proc.state() == QProcess::NotRunning)
+        return {};
+    return descendants(m_proc.processId());
 }
 
 void TestSshd::signalAll(int sig)

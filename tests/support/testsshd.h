@@ -6,6 +6,7 @@
 // NEURON_COMPILE_CACHE_URL from the client (SetEnv in a config block), standing in for a host whose profile sets them.
 #pragma once
 
+#include <QList>
 #include <QProcess>
 #include <QString>
 #include <QTemporaryDir>
@@ -29,6 +30,9 @@ public:
     bool restart(QString *error);     // same port, same host key
     bool replaceHostKey(QString *error);  // a new host key for the next start (a reinstalled or spoofed host)
     bool isRunning() const;
+    // sshd's descendants now: the per-connection processes and what their sessions run. Tests that kill a host
+    // command pick from these, never from the whole machine (other tests' servers may run at the same time).
+    QList<qint64> sessionProcesses() const;
 
     QString alias() const { return m_alias; }
     int port() const { return m_port; }

@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QRandomGenerator>
 #include <QFile>
 #include <QProcess>
 #include <QTest>
@@ -97,6 +98,32 @@ QByteArray readFile(const QString &path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QByteArray randomBytes(qint64 n, quint32 seed)
+{
+    QByteArray b(n, Qt::Uninitialized);
+    QRandomGenerator g(seed);
+    for (qint64 i = 0; i < n; i += 4) {
+        const quint32 v = g.generate();
+        for (qint64 k = 0; k < 4 && i + k < n; ++k)
+            b[i + k] = char(v >> (8 * k));
+    }
+    return b;
+}
+
+ProgramRun runProgram(const QString &program, const QStringList &args, int timeoutMs)
+{
+    QProcess p;
+    p.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+    p.setStandardInputFile(QProcess::nullDevice());
+    p.start(program, args);
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished(5000);
+        return {-1, p.readAllStandardOutput(), p.readAllStandardError()};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
 }
 
 void writeFile(const QString &path, const QByteArray &content)

@@ -4,6 +4,7 @@
 #include "services/cache/cachetypes.h"
 
 #include <QString>
+#include <QStringList>
 #include <QTemporaryDir>
 
 namespace ingot {
@@ -22,6 +23,17 @@ void setAge(const QString &path, double ageDays);
 void writeFile(const QString &path, const QByteArray &content);
 // A file's bytes; empty when it cannot be read.
 QByteArray readFile(const QString &path);
+
+// `n` deterministic pseudo-random bytes (the same for the same seed): file contents no compressor or dedup helps.
+QByteArray randomBytes(qint64 n, quint32 seed);
+
+// A program run to its end with no terminal on stdin (nothing may be asked), in this process's environment.
+struct ProgramRun {
+    int code = -1;  // -1: it crashed or did not end in time
+    QByteArray out;
+    QByteArray err;
+};
+ProgramRun runProgram(const QString &program, const QStringList &args, int timeoutMs = 180000);
 
 // Reads every folder below `root` once (not following links), so that the first read's atime update (relatime)
 // has happened before two listings are compared.

@@ -1,26 +1,35 @@
 // The consolidation wizard driven offscreen: a full run from folder to summary (the output checked bit for bit by
-// Python), a run cancelled half way (nothing left behind), a broken checkpoint that cannot go past Check, and the
-// output field, whose folder is checked off the UI thread once typing rests and never from a stale answer.
+// Python; no way back into it; Finish closes), a run stopped half way or cancelled (nothing left behind), a broken
+// checkpoint whose problems stand above its plan, the plan against the service's own, and the folder and output
+// fields, looked into off the UI thread once typing rests and never from a stale answer.
 #include "ui/checkpoint/consolidatewizard.h"
+
+#include "models/checkpoint/planmodel.h"
 
 #include <QAbstractButton>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QApplication>
 #include <QDir>
 #include <QDirIterator>
 #include <QElapsedTimer>
+#include <QGroupBox>
+#include <QTreeView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMimeData>
 #include <QMutex>
 #include <QProcess>
 #include <QPushButton>
 #include <QScopeGuard>
+#include <QSet>
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
+#include <QUrl>
 
 #include <atomic>
 
@@ -78,6 +87,23 @@ QStringList checkedPaths(const QSignalSpy &spy)
 
 constexpr qint64 kPlenty = qint64(1) << 50;
 
+// Saves a picture of `w` where the other screenshots go.
+bool screenshot(QWidget &w, const QString &name)
+{
+    const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+    QDir().mkpath(shots);
+    return w.grab().save(shots + QLatin1Char('/') + name);
+}
+
+// The plan model's row for output `name` (-1 when none).
+int rowOf(const PlanModel *m, const QString &name)
+{
+    for (int r = 0; r < m->rowCount(); ++r)
+        if (m->index(r, PlanModel::NameColumn).data().toString() == name)
+            return r;
+    return -1;
+}
+
 bool noLeftovers(const QString &dir)
 {
     QDirIterator it(dir, {QStringLiteral(".ingot-*")}, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
@@ -120,20 +146,216 @@ private Q_SLOTS:
         QCOMPARE(w.outputEdit()->text(), QFileInfo(dir).absoluteFilePath() + QStringLiteral("/consolidated"));
         QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());  // there is room on the disk (asked off the UI thread)
         QVERIFY2(w.spaceLabel()->text().contains(QStringLiteral("free there")), qPrintable(w.spaceLabel()->text()));
+        QCOMPARE(w.button(QWizard::NextButton)->text(), QStringLiteral("Consolidate"));  // says what it does
+        QVERIFY(screenshot(w, QStringLiteral("consolidate-options.png")));
         QSignalSpy finished(&w, &ConsolidateWizard::runFinished);
-        w.next();
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
         QCOMPARE(w.currentId(), int(ConsolidateWizard::RunPage));
+        QVERIFY(!w.button(QWizard::BackButton)->isEnabled());  // not while it writes
         QVERIFY(finished.wait(30000));
         QVERIFY(finished.first().first().toBool());
-        QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled() || w.button(QWizard::CommitButton)->isEnabled());
-        w.next();
+        // A finished run goes on to the summary by itself: no "Commit", no way back into the run.
         QCOMPARE(w.currentId(), int(ConsolidateWizard::SummaryPage));
+        QVERIFY(!w.button(QWizard::CommitButton)->isVisible());
+        QVERIFY(!w.button(QWizard::BackButton)->isVisible() || !w.button(QWizard::BackButton)->isEnabled());
+        QVERIFY(!w.button(QWizard::CancelButton)->isVisible());
+        QVERIFY(w.button(QWizard::FinishButton)->isVisible() && w.button(QWizard::FinishButton)->isEnabled());
+        const QString out = QFileInfo(dir).absoluteFilePath() + QStringLiteral("/consolidated");
         QVERIFY2(w.summaryLabel()->text().contains(QStringLiteral("Verified")), qPrintable(w.summaryLabel()->text()));
-        const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
-        QDir().mkpath(shots);
-        QVERIFY(w.grab().save(shots + QStringLiteral("/consolidate-wizard.png")));
+        QVERIFY2(w.summaryLabel()->text().contains(QStringLiteral("model.safetensors")), qPrintable(w.summaryLabel()->text()));
+        QVERIFY2(w.summaryLabel()->text().contains(out), qPrintable(w.summaryLabel()->text()));
+        QVERIFY2(w.loadSnippet()->text().contains(QStringLiteral("AutoModelForCausalLM.from_pretrained(\"%1\")").arg(out)),
+                 qPrintable(w.loadSnippet()->text()));
+        QVERIFY(screenshot(w, QStringLiteral("consolidate-summary.png")));
         QVERIFY(python({QStringLiteral("--compare"), dir + QStringLiteral("/full.pt"), dir + QStringLiteral("/consolidated")}));
         QVERIFY(ConsolidateWizard::recentFolders().contains(dir));
+        QTest::mouseClick(w.button(QWizard::FinishButton), Qt::LeftButton);
+        QVERIFY(!w.isVisible());
+        QCOMPARE(w.result(), int(QDialog::Accepted));
+    }
+
+    // Every page has a title and a subtitle, so they all look the same (QWizard shows a page without a subtitle
+    // with a large heading instead).
+    void onePageTitleStyle()
+    {
+        ConsolidateWizard w;
+        QCOMPARE(w.wizardStyle(), QWizard::ModernStyle);
+        for (int id : w.pageIds()) {
+            QVERIFY2(!w.page(id)->title().isEmpty(), qPrintable(QString::number(id)));
+            QVERIFY2(!w.page(id)->subTitle().isEmpty(), qPrintable(w.page(id)->title()));
+        }
+    }
+
+    // Typed (or pasted) path: the checkpoint is found once typing rests, without Enter; Next waits for it.
+    void typingFindsTheCheckpoint()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/typed");
+        QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
+        ConsolidateWizard w;
+        w.show();
+        QSignalSpy detected(&w, &ConsolidateWizard::detectionFinished);
+        QTest::keyClicks(w.folderEdit(), dir);
+        QVERIFY(detected.isEmpty());  // not on every keystroke
+        QVERIFY(!w.button(QWizard::NextButton)->isEnabled());
+        QVERIFY2(w.detectedLabel()->text().startsWith(QStringLiteral("Looking")), qPrintable(w.detectedLabel()->text()));
+        QVERIFY(detected.wait(10000));
+        QCOMPARE(detected.size(), 1);
+        QCOMPARE(detected.first().first().toInt(), 1);
+        QCOMPARE(w.checkpointCombo()->count(), 1);
+        QVERIFY(w.chosen());
+        QCOMPARE(w.chosen()->tpSize, 2);
+        QVERIFY(w.button(QWizard::NextButton)->isEnabled());
+        QVERIFY2(w.detectedLabel()->text().contains(QStringLiteral("Found 1 checkpoint")), qPrintable(w.detectedLabel()->text()));
+        QVERIFY(screenshot(w, QStringLiteral("consolidate-choose.png")));
+        // A path that holds none says so inline, and Next stays off.
+        detected.clear();
+        QTest::keyClicks(w.folderEdit(), QStringLiteral("/nothing-here"));
+        QVERIFY(!w.button(QWizard::NextButton)->isEnabled());
+        QVERIFY(detected.wait(10000));
+        QCOMPARE(detected.first().first().toInt(), 0);
+        QVERIFY(!w.detectedLabel()->text().isEmpty());
+        QVERIFY(!w.detectedLabel()->text().startsWith(QStringLiteral("Looking")));
+        QVERIFY(!w.button(QWizard::NextButton)->isEnabled());
+        // Enter looks at once.
+        detected.clear();
+        w.folderEdit()->selectAll();
+        QTest::keyClicks(w.folderEdit(), dir);
+        QTest::keyClick(w.folderEdit(), Qt::Key_Return);
+        QVERIFY(detected.wait(10000));
+        QCOMPARE(detected.first().first().toInt(), 1);
+        QVERIFY(w.button(QWizard::NextButton)->isEnabled());
+    }
+
+    // A folder dropped on the first page is chosen; dropped on a later one it changes nothing under it.
+    void aDropCountsOnlyOnTheFirstPage()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/dropped");
+        QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
+        ConsolidateWizard w;
+        w.show();
+        const auto drop = [&w](const QString &folder) {
+            QMimeData mime;
+            mime.setUrls({QUrl::fromLocalFile(folder)});
+            QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QCoreApplication::sendEvent(&w, &enter);
+            QDropEvent e(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QCoreApplication::sendEvent(&w, &e);
+            return enter.isAccepted();
+        };
+        QSignalSpy detected(&w, &ConsolidateWizard::detectionFinished);
+        QVERIFY(drop(dir));
+        QCOMPARE(w.folderEdit()->text(), dir);
+        QVERIFY(detected.wait(10000));
+        QSignalSpy checked(&w, &ConsolidateWizard::checkFinished);
+        w.next();
+        QVERIFY(checked.wait(10000));
+        QVERIFY(!drop(tmp.path()));
+        QCOMPARE(w.folderEdit()->text(), dir);
+        QVERIFY(w.button(QWizard::NextButton)->isEnabled());
+    }
+
+    // The path changes while the first one is still being looked into: only the last one's answer is shown.
+    void theLastTypedPathWins()
+    {
+        const QString a = tmp.path() + QStringLiteral("/first-typed"), b = tmp.path() + QStringLiteral("/second-typed");
+        QVERIFY(python({a, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
+        QVERIFY(python({b, QStringLiteral("ingot"), QStringLiteral("4"), QStringLiteral("1"), QStringLiteral("float32")}));
+        ConsolidateWizard w;
+        w.show();
+        QSignalSpy detected(&w, &ConsolidateWizard::detectionFinished);
+        // Quick changes within the rest: one look, at the last path.
+        QTest::keyClicks(w.folderEdit(), a);
+        w.folderEdit()->selectAll();
+        QTest::keyClicks(w.folderEdit(), b);
+        QVERIFY(detected.wait(10000));
+        QVERIFY(w.chosen());
+        QCOMPARE(w.chosen()->tpSize, 4);
+        QCOMPARE(detected.size(), 1);
+        // A change while the look at the first path is under way: its answer never shows.
+        detected.clear();
+        w.folderEdit()->selectAll();
+        bool changedWhileLooking = false;
+        connect(&w, &ConsolidateWizard::detectionStarted, &w, [&](const QString &folder) {
+            if (folder != a)
+                return;
+            w.folderEdit()->selectAll();
+            QTest::keyClicks(w.folderEdit(), b);
+            changedWhileLooking = !w.chosen();  // what was found before no longer counts
+        });
+        QTest::keyClicks(w.folderEdit(), a);
+        QTRY_VERIFY(changedWhileLooking);
+        QTRY_COMPARE(detected.size(), 1);
+        QTest::qWait(ConsolidateWizard::kFolderLookDelayMs + 200);  // nothing later either
+        QCOMPARE(detected.size(), 1);
+        QVERIFY(w.chosen());
+        QCOMPARE(w.chosen()->tpSize, 4);
+        QCOMPARE(QFileInfo(w.chosen()->root).absoluteFilePath(), QFileInfo(b).absoluteFilePath());
+        // The proposed output follows the folder, until the user types one of their own.
+        QCOMPARE(w.outputEdit()->text(), QFileInfo(b).absoluteFilePath() + QStringLiteral("/consolidated"));
+    }
+
+    // The Check page lists every output tensor of the service's plan, with its shape, dtype, merge and ranks.
+    void planListsEveryTensor()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/plan");
+        QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("2"), QStringLiteral("bfloat16"),
+                        QStringLiteral("fused"), QStringLiteral("gqa")}));
+        ConsolidateWizard w;
+        QCOMPARE(openAndCheck(w, dir), 0);
+        QVERIFY(!w.problemBox()->isVisible());
+        QVERIFY(w.planView()->isVisible());
+        QString error;
+        const QVector<CheckpointCandidate> found = findCheckpoints(dir, &error);
+        QCOMPARE(found.size(), 1);
+        const ConsolidationPlan plan = planConsolidation(found.first());
+        QVERIFY(plan.ok());
+        const PlanModel *m = w.planModel();
+        QCOMPARE(m->rowCount(), int(plan.entries.size()));
+        QCOMPARE(w.planView()->model()->rowCount(), int(plan.entries.size()));
+        QSet<int> kinds;
+        for (const ConsolidatePlanEntry &e : plan.entries) {
+            const QString name = QString::fromStdString(e.name);
+            const int r = rowOf(m, name);
+            QVERIFY2(r >= 0, qPrintable(name));
+            const auto cell = [&](int c) { return m->index(r, c).data().toString(); };
+            QStringList dims;
+            for (auto d : e.shape)
+                dims << QString::number(d);
+            QCOMPARE(cell(PlanModel::ShapeColumn), QStringLiteral("[%1]").arg(dims.join(QStringLiteral(", "))));
+            QCOMPARE(cell(PlanModel::DTypeColumn), QStringLiteral("BF16"));
+            const QString merge = cell(PlanModel::MergeColumn);
+            const QString ranks = cell(PlanModel::RanksColumn);
+            kinds << m->index(r, 0).data(PlanModel::MergeKindRole).toInt();
+            if (e.gqaRole >= 0) {
+                QVERIFY2(merge.startsWith(QStringLiteral("GQA")), qPrintable(name + QLatin1Char(' ') + merge));
+                QCOMPARE(ranks, QStringLiteral("0–1 (pp %1)").arg(e.pp));
+            } else if (e.fuseAxis >= 0) {
+                QVERIFY2(merge.startsWith(QStringLiteral("un-fused from gate_up_proj")), qPrintable(name + QLatin1Char(' ') + merge));
+                QVERIFY2(merge.endsWith(QStringLiteral("concatenated on dim %1").arg(e.partitionDim)), qPrintable(merge));
+                QCOMPARE(ranks, QStringLiteral("0–1 (pp %1)").arg(e.pp));
+            } else if (e.partitionDim >= 0) {
+                QCOMPARE(merge, QStringLiteral("concatenated on dim %1").arg(e.partitionDim));
+                QCOMPARE(ranks, QStringLiteral("0–1 (pp %1)").arg(e.pp));
+            } else {
+                QCOMPARE(merge, QStringLiteral("replicated (from tp rank 0)"));
+                QCOMPARE(ranks, QStringLiteral("0 (pp %1)").arg(e.pp));
+            }
+        }
+        // The fixture has every kind of merge a tp checkpoint can have.
+        QCOMPARE(kinds, (QSet<int>{int(MergeKind::Replicated), int(MergeKind::Concatenated), int(MergeKind::Unfused), int(MergeKind::Gqa)}));
+        QVERIFY2(w.checkStatusLabel()->text().contains(QStringLiteral("%1 output tensor").arg(plan.entries.size())),
+                 qPrintable(w.checkStatusLabel()->text()));
+        // Filtering by words of the merge.
+        w.planFilter()->setText(QStringLiteral("GQA key"));
+        QCOMPARE(w.planView()->model()->rowCount(), 4);  // one k_proj per layer, 4 layers
+        w.planFilter()->clear();
+        // Sorting by size puts the largest last.
+        w.planView()->sortByColumn(PlanModel::SizeColumn, Qt::AscendingOrder);
+        const QAbstractItemModel *view = w.planView()->model();
+        QVERIFY(view->index(0, PlanModel::SizeColumn).data(PlanModel::SortRole).toLongLong()
+                <= view->index(view->rowCount() - 1, PlanModel::SizeColumn).data(PlanModel::SortRole).toLongLong());
+        w.planView()->sortByColumn(-1, Qt::AscendingOrder);
+        QVERIFY(screenshot(w, QStringLiteral("consolidate-wizard.png")));
     }
 
     void cancelHalfWay()
@@ -152,7 +374,74 @@ private Q_SLOTS:
         QVERIFY(w.report().cancelled);
         QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/consolidated")));
         QVERIFY(noLeftovers(dir));
-        QVERIFY(!w.button(QWizard::CommitButton)->isEnabled() || !w.button(QWizard::NextButton)->isEnabled());
+        // It says what happened, and the way back to the settings is open (there is no finished run to go back into).
+        QCOMPARE(w.currentId(), int(ConsolidateWizard::RunPage));
+        QVERIFY2(w.runStatusLabel()->text().startsWith(QStringLiteral("Stopped")), qPrintable(w.runStatusLabel()->text()));
+        QVERIFY(!w.button(QWizard::NextButton)->isEnabled());
+        QVERIFY(w.button(QWizard::BackButton)->isEnabled());
+        w.back();
+        QCOMPARE(w.currentId(), int(ConsolidateWizard::OptionsPage));
+    }
+
+    // A run that fails says why, leaves nothing, and lets the user go back to change the output.
+    void aFailedRunLetsTheUserGoBack()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/fails");
+        QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
+        ConsolidateWizard w;
+        w.setStorageProbe([](const QString &) { return ConsolidateWizard::OutputSpace{kPlenty, false, {}}; });
+        QVERIFY(openToOptions(w, dir));
+        QSignalSpy checked(&w, &ConsolidateWizard::outputChecked);
+        const QString output = dir + QStringLiteral("/config.json/consolidated");  // below a file: cannot be made
+        w.outputEdit()->setText(output);
+        QVERIFY(checked.wait(10000));
+        QVERIFY(w.button(QWizard::NextButton)->isEnabled());
+        QSignalSpy finished(&w, &ConsolidateWizard::runFinished);
+        w.next();
+        QVERIFY(finished.wait(30000));
+        QVERIFY(!finished.first().first().toBool());
+        QVERIFY(!w.report().cancelled);
+        QCOMPARE(w.currentId(), int(ConsolidateWizard::RunPage));
+        QVERIFY2(w.runStatusLabel()->text().startsWith(QStringLiteral("Failed")), qPrintable(w.runStatusLabel()->text()));
+        QVERIFY(!w.button(QWizard::NextButton)->isEnabled());
+        QVERIFY(w.button(QWizard::BackButton)->isEnabled());
+        QVERIFY(noLeftovers(dir));
+        QVERIFY(QFileInfo(dir + QStringLiteral("/config.json")).isFile());
+        w.back();
+        QCOMPARE(w.currentId(), int(ConsolidateWizard::OptionsPage));
+        checked.clear();
+        w.outputEdit()->setText(dir + QStringLiteral("/consolidated"));
+        QVERIFY(checked.wait(10000));
+        finished.clear();
+        w.next();
+        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.first().first().toBool());
+        QCOMPARE(w.currentId(), int(ConsolidateWizard::SummaryPage));
+    }
+
+    // The wizard's own Cancel during a run stops it, waits for it to clean up, then closes: no output folder.
+    void cancelButtonDuringARun()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/big2");
+        QVERIFY(python({dir, QStringLiteral("ingot"), QStringLiteral("1"), QStringLiteral("1"), QStringLiteral("float32")}, 48));
+        ConsolidateWizard w;
+        QVERIFY(openToOptions(w, dir));
+        QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
+        bool closedWhileRunning = false;
+        connect(&w, &ConsolidateWizard::progressed, &w, [&] {
+            QTest::mouseClick(w.button(QWizard::CancelButton), Qt::LeftButton);
+            closedWhileRunning = !w.isVisible();
+        }, Qt::SingleShotConnection);
+        QSignalSpy finished(&w, &ConsolidateWizard::runFinished);
+        QSignalSpy rejected(&w, &QDialog::rejected);
+        w.next();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(!closedWhileRunning);  // not before the run has cleaned up
+        QVERIFY(w.report().cancelled);
+        QCOMPARE(rejected.size(), 1);
+        QVERIFY(!w.isVisible());
+        QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/consolidated")));
+        QVERIFY(noLeftovers(dir));
     }
 
     void outputFolderIsCheckedOnceTypingRests()
@@ -175,7 +464,7 @@ private Q_SLOTS:
         w.setStorageProbe([&](const QString &output) {
             QMutexLocker lock(&mutex);
             asked << output;
-            return ConsolidateWizard::OutputSpace{kPlenty, false};
+            return ConsolidateWizard::OutputSpace{kPlenty, false, {}};
         });
         QVERIFY(openToOptions(w, dir));
         QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
@@ -213,11 +502,11 @@ private Q_SLOTS:
         ConsolidateWizard w;
         w.setStorageProbe([&](const QString &output) {
             if (!output.endsWith(QLatin1String("/slow")))
-                return ConsolidateWizard::OutputSpace{kPlenty, false};
+                return ConsolidateWizard::OutputSpace{kPlenty, false, {}};
             slowAsked = true;
             letSlowAnswer.acquire();
             slowAnswered = true;
-            return ConsolidateWizard::OutputSpace{1, true};
+            return ConsolidateWizard::OutputSpace{1, true, {}};
         });
         QVERIFY(openToOptions(w, dir));
         QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
@@ -250,7 +539,7 @@ private Q_SLOTS:
         const QString dir = tmp.path() + QStringLiteral("/holds");
         QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
         ConsolidateWizard w;
-        w.setStorageProbe([](const QString &) { return ConsolidateWizard::OutputSpace{kPlenty, true}; });
+        w.setStorageProbe([](const QString &) { return ConsolidateWizard::OutputSpace{kPlenty, true, {}}; });
         QVERIFY(openToOptions(w, dir));
         w.overwriteCheck()->setChecked(true);
         QSignalSpy checked(&w, &ConsolidateWizard::outputChecked);
@@ -290,7 +579,29 @@ private Q_SLOTS:
         ConsolidateWizard w;
         QVERIFY(openAndCheck(w, dir) > 0);
         QVERIFY(w.problemList()->item(0)->text().contains(QStringLiteral("done")));
+        QVERIFY(w.problemBox()->isVisible());
         QVERIFY(!w.button(QWizard::NextButton)->isEnabled());
+        w.next();
+        QCOMPARE(w.currentId(), int(ConsolidateWizard::CheckPage));
+    }
+
+    // A missing shard: the problem stands in its box above the plan of what could be read.
+    void problemsStandAboveThePlan()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/missing");
+        QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
+        QVERIFY(QFile::remove(dir + QStringLiteral("/shards/model/dp_rank_00_tp_rank_01_pp_rank_00.pt")));
+        ConsolidateWizard w;
+        QVERIFY(openAndCheck(w, dir) > 0);
+        QVERIFY(w.problemBox()->isVisible());
+        QVERIFY2(w.problemList()->count() > 0 && w.problemList()->item(0)->text().contains(QStringLiteral("tp rank 1")),
+                 qPrintable(w.problemList()->count() ? w.problemList()->item(0)->text() : QString()));
+        QVERIFY(w.problemBox()->height() > 40);
+        if (w.planView()->isVisible())
+            QVERIFY(w.problemBox()->geometry().bottom() < w.planView()->geometry().top());
+        QVERIFY2(w.problemBox()->title().startsWith(QStringLiteral("1 problem")), qPrintable(w.problemBox()->title()));
+        QVERIFY(!w.button(QWizard::NextButton)->isEnabled());
+        QVERIFY(screenshot(w, QStringLiteral("consolidate-problems.png")));
     }
 };
 

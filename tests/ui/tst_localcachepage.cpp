@@ -295,6 +295,56 @@ private Q_SLOTS:
         QCOMPARE(series->barSets().first()->count(), 3);
         qunsetenv("XDG_DATA_HOME");
     }
+
+    // Issue 14: the empty state's explanation was cut ("…so the Neuron") at the default window size. Its labels
+    // wrap and get the height their text needs at the main window's default width (1280: the page is some 1130
+    // wide), in an 800 px wide window (the page some 650), and with a text as long as a German translation's.
+    void emptyStateTextShowsWhole()
+    {
+        QTemporaryDir tmp;
+        LocalCachePage page;
+        CacheLocation loc = CacheLocation::resolve(QProcessEnvironment());
+        loc.path = tmp.path() + QStringLiteral("/no-cache-here");
+        QSignalSpy done(page.session(), &CacheSession::scanFinished);
+        AppSettings::setCurrentRoot(QString());
+        page.openInitial(loc);
+        QVERIFY(done.wait(5000));
+        QVERIFY(page.showsEmptyState());
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        EmptyStateWidget *empty = page.emptyState();
+        QLabel *details = empty->detailsLabel();
+        const QString english = details->text();
+        QVERIFY2(english.contains(QStringLiteral("Neuron default")), qPrintable(english));
+        // About 1.4 times the English, in longer words, as German runs.
+        const QString german = QStringLiteral(
+            "Der Cache-Ordner %1 existiert nicht.\n\nIngot sucht dort, wo die Neuron-Laufzeitumgebung sucht. Weder "
+            "--cache_dir in NEURON_CC_FLAGS noch NEURON_COMPILE_CACHE_URL ist gesetzt, daher wird der Neuron-Standardordner "
+            "/var/tmp/neuron-compile-cache verwendet.\n\nDas Trainieren oder Kompilieren auf diesem Rechner legt den "
+            "Cache an. Bis dahin können Sie einen anderen Ordner hinzufügen oder einen Beispiel-Cache öffnen, um jede "
+            "Funktion in Aktion zu sehen (Zustände, Fehlschläge, Sperren, Diagramme und Wartung).").arg(loc.path);
+        for (const QString &text : {english, german}) {
+            empty->setMessage(QStringLiteral("Noch kein Neuron-Kompilier-Cache in diesem Ordner vorhanden"), text);
+            for (const QSize size : {QSize(1130, 700), QSize(650, 700), QSize(650, 560)}) {
+                page.resize(size);
+                QTest::qWait(50);  // the layout settles on posted events
+                QApplication::processEvents();
+                const QString where = QStringLiteral("%1x%2, %3 characters").arg(size.width()).arg(size.height()).arg(text.size());
+                for (QLabel *label : {empty->titleLabel(), details}) {
+                    QVERIFY2(label->isVisible(), qPrintable(where));
+                    QVERIFY2(label->heightForWidth(label->width()) <= label->height(),
+                             qPrintable(QStringLiteral("%1: needs %2 px, has %3 (%4 wide)").arg(where).arg(label->heightForWidth(label->width()))
+                                            .arg(label->height()).arg(label->width())));
+                    QVERIFY2(label->width() <= empty->width(), qPrintable(where));
+                    QVERIFY2(label->geometry().bottom() < empty->height(), qPrintable(where));  // not below the page's edge
+                }
+                QVERIFY2(empty->sampleButton()->geometry().bottom() < empty->height(), qPrintable(where));
+            }
+        }
+        const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+        QDir().mkpath(shots);
+        QVERIFY(page.grab().save(shots + QStringLiteral("/empty-state-narrow-long.png")));
+    }
 };
 
 QTEST_MAIN(TestLocalCachePage)

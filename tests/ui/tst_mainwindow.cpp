@@ -44,10 +44,11 @@ private Q_SLOTS:
     void navigationListsOnlyWorkingAreas()
     {
         MainWindow w;
-        QCOMPARE(w.navigation()->count(), 4);
+        QCOMPARE(w.navigation()->count(), 5);
         QCOMPARE(w.navigation()->item(0)->text(), QStringLiteral("Local cache"));
         QCOMPARE(w.navigation()->item(2)->text(), QStringLiteral("Jobs"));
         QCOMPARE(w.navigation()->item(3)->text(), QStringLiteral("Remote hosts"));
+        QCOMPARE(w.navigation()->item(4)->text(), QStringLiteral("Transfers"));
         // Ctrl+1..4 go to the areas in the navigation's order.
         QMenu *go = nullptr;
         for (QAction *a : w.menuBar()->actions())
@@ -58,7 +59,9 @@ private Q_SLOTS:
         for (QAction *a : go->actions())
             keys << a->shortcut().toString();
         QCOMPARE(keys, (QStringList{QStringLiteral("Ctrl+1"), QStringLiteral("Ctrl+2"), QStringLiteral("Ctrl+3"),
-                                    QStringLiteral("Ctrl+4")}));
+                                    QStringLiteral("Ctrl+4"), QStringLiteral("Ctrl+5")}));
+        go->actions().at(4)->trigger();
+        QCOMPARE(w.navigation()->currentRow(), 4);
         go->actions().at(3)->trigger();
         QCOMPARE(w.navigation()->currentRow(), 3);
         go->actions().at(0)->trigger();

@@ -1,6 +1,8 @@
 #include "ui/checkpoint/consolidatewizard.h"
 
+#include "models/checkpoint/planmodel.h"
 #include "services/util/appsettings.h"
+#include "services/util/names.h"
 #include "services/util/units.h"
 
 #include <QApplication>
@@ -13,17 +15,23 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontDatabase>
 #include <QFormLayout>
+#include <QGroupBox>
+#include <QHeaderView>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QMimeData>
 #include <QMutex>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSortFilterProxyModel>
 #include <QStorageInfo>
 #include <QTimer>
+#include <QTreeView>
 #include <QUrl>
 #include <QVBoxLayout>
 #include <QWizardPage>
@@ -73,17 +81,25 @@ private:
 
 ConsolidateWizard::ConsolidateWizard(const QString &folder, QWidget *parent)
     : QWizard(parent)
+    , m_folderDelay(new QTimer(this))
     , m_outputDelay(new QTimer(this))
 {
     setWindowTitle(tr("Consolidate a checkpoint"));
     setAcceptDrops(true);
-    resize(760, 540);
+    resize(980, 640);
+    // One title style on every page: the header with a title and a subtitle (each page has both).
+    setWizardStyle(QWizard::ModernStyle);
     setOption(QWizard::NoBackButtonOnLastPage);
+    setOption(QWizard::NoCancelButtonOnLastPage);
     buildChoosePage();
     buildCheckPage();
     buildOptionsPage();
     buildRunPage();
     buildSummaryPage();
+    // After QWizard's own handlers (connected by setPage()), which would open Back again.
+    connect(this, &QWizard::currentIdChanged, this, &ConsolidateWizard::updateBackButton);
+    for (int id : pageIds())
+        connect(page(id), &QWizardPage::completeChanged, this, &ConsolidateWizard::updateBackButton);
     if (!folder.isEmpty())
         setFolder(folder);
 }
@@ -93,13 +109,17 @@ ConsolidateWizard::~ConsolidateWizard()
     m_consolidating.stop();
 }
 
-// 1. Choose: the folder (typed, browsed, recent or dropped) and, when it holds several, the checkpoint.
+// 1. Choose: the folder (typed or pasted, browsed, recent or dropped; looked into as it is typed) and, when it holds
+// several, the checkpoint.
 void ConsolidateWizard::buildChoosePage()
 {
     auto *choose = new Page;
     choose->setTitle(tr("Choose the checkpoint"));
-    choose->setSubTitle(tr("The training output folder, a checkpoint-N folder, or the shards folder. You can also drop a folder here."));
+    choose->setSubTitle(tr("The training output folder, a checkpoint-N folder, or the shards folder. Type or paste its "
+                           "path, browse, or drop a folder here."));
     m_folder = new QLineEdit(choose);
+    m_folder->setPlaceholderText(tr("Path of a folder holding a sharded checkpoint"));
+    m_folder->setClearButtonEnabled(true);
     m_recent = new QComboBox(choose);
     m_detected = new QLabel(choose);
     m_checkpoints = new QComboBox(choose);
@@ -111,28 +131,32 @@ void ConsolidateWizard::buildChoosePage()
     });
     m_recent->addItem(tr("Recent folders…"));
     m_recent->addItems(recentFolders());
+    m_recent->setEnabled(m_recent->count() > 1);
     connect(m_recent, &QComboBox::activated, this, [this](int i) {
         if (i > 0)
             setFolder(m_recent->itemText(i));
     });
-    connect(m_folder, &QLineEdit::editingFinished, this, [this] {
-        // Also emitted when the field merely loses focus (as the wizard moves on): look again only at a new folder.
-        if (m_folder->text().trimmed() != m_detectedFolder)
+    m_folderDelay->setSingleShot(true);
+    m_folderDelay->setInterval(kFolderLookDelayMs);
+    connect(m_folderDelay, &QTimer::timeout, this, &ConsolidateWizard::detect);
+    connect(m_folder, &QLineEdit::textEdited, this, &ConsolidateWizard::folderEdited);
+    connect(m_folder, &QLineEdit::returnPressed, this, [this] {
+        if (m_folder->text().trimmed() != m_detectedFolder || m_folderDelay->isActive())
             detect();
     });
     m_detected->setWordWrap(true);
+    m_detected->setTextFormat(Qt::PlainText);  // paths and errors, which may look like markup
     m_detected->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *row = new QHBoxLayout;
     row->addWidget(m_folder, 1);
     row->addWidget(browse);
-    auto *cl = new QVBoxLayout(choose);
-    cl->addLayout(row);
-    cl->addWidget(m_recent);
-    cl->addWidget(m_detected);
-    cl->addWidget(new QLabel(tr("Checkpoint:"), choose));
-    cl->addWidget(m_checkpoints);
-    cl->addStretch();
-    choose->complete = [this] { return chosen() != nullptr; };
+    auto *form = new QFormLayout(choose);
+    form->addRow(tr("Folder:"), row);
+    form->addRow(QString(), m_recent);
+    form->addRow(QString(), m_detected);
+    form->addRow(tr("Checkpoint:"), m_checkpoints);
+    m_checkpoints->setEnabled(false);
+    choose->complete = [this] { return chosen() != nullptr && !m_folderDelay->isActive(); };
     connect(m_checkpoints, &QComboBox::currentIndexChanged, this, [this] {
         m_checking.discard();
         m_checked = false;
@@ -141,19 +165,55 @@ void ConsolidateWizard::buildChoosePage()
     setPage(ChoosePage, choose);
 }
 
-// 2. Check: every shard read and compared; the problems, if any, block the way on.
+// 2. Check: every shard read and compared; the plan (each output tensor and how it is made), and above it the
+// problems, if any, which block the way on.
 void ConsolidateWizard::buildCheckPage()
 {
     auto *checkPage = new Page;
-    checkPage->setTitle(tr("Check"));
-    checkPage->setSubTitle(tr("Every shard is read and compared before anything is written."));
+    checkPage->setTitle(tr("Check the checkpoint"));
+    checkPage->setSubTitle(tr("Every shard is read and compared before anything is written. Below: every tensor the "
+                              "output will hold, and how it is put together from the ranks' pieces."));
     m_checkStatus = new QLabel(checkPage);
-    m_problems = new QListWidget(checkPage);
-    auto *kl = new QVBoxLayout(checkPage);
     m_checkStatus->setWordWrap(true);
+    m_problemBox = new QGroupBox(checkPage);
+    m_problems = new QListWidget(m_problemBox);
+    m_problems->setWordWrap(true);
+    m_problems->setTextElideMode(Qt::ElideNone);
+    m_problems->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    m_problems->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    auto *pl = new QVBoxLayout(m_problemBox);
+    pl->addWidget(m_problems);
+    m_problemBox->hide();
+    m_planFilter = new QLineEdit(checkPage);
+    m_planFilter->setPlaceholderText(tr("Filter tensors (name, dtype, merge…)"));
+    m_planFilter->setClearButtonEnabled(true);
+    m_planModel = new PlanModel(this);
+    m_planProxy = new QSortFilterProxyModel(this);
+    m_planProxy->setSourceModel(m_planModel);
+    m_planProxy->setSortRole(PlanModel::SortRole);
+    m_planProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_planProxy->setFilterKeyColumn(-1);
+    connect(m_planFilter, &QLineEdit::textChanged, m_planProxy, &QSortFilterProxyModel::setFilterFixedString);
+    m_planView = new QTreeView(checkPage);
+    m_planView->setModel(m_planProxy);
+    m_planView->setRootIsDecorated(false);
+    m_planView->setUniformRowHeights(true);
+    m_planView->setAlternatingRowColors(true);
+    m_planView->setSortingEnabled(true);
+    m_planView->sortByColumn(-1, Qt::AscendingOrder);  // the output's own order until a header is clicked
+    QHeaderView *header = m_planView->header();
+    header->setStretchLastSection(false);
+    header->setResizeContentsPrecision(500);  // a large model has tens of thousands of tensors
+    for (int c : {PlanModel::ShapeColumn, PlanModel::DTypeColumn, PlanModel::RanksColumn, PlanModel::SizeColumn})
+        header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(PlanModel::MergeColumn, QHeaderView::Stretch);
+    auto *kl = new QVBoxLayout(checkPage);
+    kl->addWidget(m_problemBox);
+    kl->addWidget(m_planFilter);
+    kl->addWidget(m_planView, 1);
     kl->addWidget(m_checkStatus);
-    kl->addWidget(m_problems, 1);
-    checkPage->complete = [this] { return m_checked && m_problems->count() == 0; };
+    kl->addStretch(0);  // takes the room when there is no plan to show
+    checkPage->complete = [this] { return m_checked && m_plan.ok(); };
     setPage(CheckPage, checkPage);
 }
 
@@ -162,6 +222,9 @@ void ConsolidateWizard::buildOptionsPage()
 {
     auto *options = new Page;
     options->setTitle(tr("Options"));
+    options->setSubTitle(tr("Where the consolidated model goes and in which format. Nothing is written before you "
+                            "press Consolidate."));
+    options->setButtonText(QWizard::NextButton, tr("Consolidate"));
     m_format = new QComboBox(options);
     m_shardGb = new QDoubleSpinBox(options);
     m_output = new QLineEdit(options);
@@ -169,12 +232,15 @@ void ConsolidateWizard::buildOptionsPage()
     m_space->setTextFormat(Qt::PlainText);  // it shows paths, which may look like markup
     m_overwrite = new QCheckBox(tr("Replace the output folder if it exists"), options);
     m_verify = new QCheckBox(tr("Verify: read the output back and check every tensor against the shards"), options);
-    m_format->addItem(tr("safetensors"), QStringLiteral("safetensors"));
+    m_format->addItem(tr("safetensors (recommended)"), QStringLiteral("safetensors"));
     m_format->addItem(tr("PyTorch (pytorch_model.bin)"), QStringLiteral("pytorch"));
-    m_shardGb->setRange(0.001, 1000);
-    m_shardGb->setDecimals(3);
+    m_shardGb->setRange(0.1, 1000);
+    m_shardGb->setDecimals(1);
+    m_shardGb->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     m_shardGb->setValue(5);
     m_shardGb->setSuffix(tr(" GB"));
+    m_shardGb->setToolTip(tr("Larger models are written as several files of at most this size, with an index, as "
+                             "transformers does (5 GB by default)."));
     m_verify->setChecked(true);
     auto *outBrowse = new QPushButton(tr("Browse…"), options);
     connect(outBrowse, &QPushButton::clicked, this, [this] {
@@ -193,7 +259,7 @@ void ConsolidateWizard::buildOptionsPage()
     m_space->setWordWrap(true);
     auto *form = new QFormLayout(options);
     form->addRow(tr("Format:"), m_format);
-    form->addRow(tr("Split files above:"), m_shardGb);
+    form->addRow(tr("Files of at most:"), m_shardGb);
     form->addRow(tr("Output folder:"), orow);
     form->addRow(QString(), m_space);
     form->addRow(QString(), m_overwrite);
@@ -202,14 +268,20 @@ void ConsolidateWizard::buildOptionsPage()
     setPage(OptionsPage, options);
 }
 
-// 4. Run: progress, and a cancel that leaves nothing behind.
+// 4. Run: progress, and a stop that leaves nothing behind. A finished run goes on to the summary by itself; a
+// failed or stopped one stays here with Back open, to change the settings.
 void ConsolidateWizard::buildRunPage()
 {
     auto *runPage = new Page;
     runPage->setTitle(tr("Consolidating"));
+    runPage->setSubTitle(tr("Written into a temporary folder that becomes the output only once everything is in it: "
+                            "stopping leaves nothing behind."));
     m_progress = new QProgressBar(runPage);
     m_runStatus = new QLabel(runPage);
-    m_cancelRun = new QPushButton(tr("Cancel"), runPage);
+    m_runStatus->setTextFormat(Qt::PlainText);
+    m_runStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_cancelRun = new QPushButton(tr("Stop"), runPage);
+    m_cancelRun->setToolTip(tr("Stops the run and removes what it wrote so far"));
     auto *rl = new QVBoxLayout(runPage);
     m_runStatus->setWordWrap(true);
     rl->addWidget(m_progress);
@@ -218,25 +290,38 @@ void ConsolidateWizard::buildRunPage()
     rl->addStretch();
     connect(m_cancelRun, &QPushButton::clicked, this, [this] {
         m_consolidating.stop();
+        m_cancelRun->setEnabled(false);
         m_runStatus->setText(tr("Stopping; nothing will be left behind…"));
     });
-    runPage->complete = [this] { return !m_running && m_report.ok(); };
-    runPage->setCommitPage(true);
+    runPage->complete = [this] { return !m_running && m_ran; };
     setPage(RunPage, runPage);
 }
 
-// 5. Summary: what was written where, and whether it was verified.
+// 5. Summary: what was written where, how long it took, whether it was verified, and how to load it.
 void ConsolidateWizard::buildSummaryPage()
 {
     auto *summary = new Page;
     summary->setTitle(tr("Done"));
+    summary->setSubTitle(tr("The consolidated model is ready to load with transformers."));
     m_summary = new QLabel(summary);
     m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::RichText);  // every path and file name in it is escaped
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *open = new QPushButton(tr("Open folder"), summary);
     auto *copy = new QPushButton(tr("Copy path"), summary);
     connect(open, &QPushButton::clicked, this, [this] { QDesktopServices::openUrl(QUrl::fromLocalFile(m_output->text())); });
     connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(QFileInfo(m_output->text()).absoluteFilePath()); });
+    m_snippet = new QLabel(summary);
+    m_snippet->setTextFormat(Qt::PlainText);
+    m_snippet->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_snippet->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_snippet->setWordWrap(true);
+    m_snippet->setFrameShape(QFrame::StyledPanel);
+    m_snippet->setBackgroundRole(QPalette::Base);
+    m_snippet->setAutoFillBackground(true);
+    m_snippet->setMargin(6);
+    auto *copySnippet = new QPushButton(tr("Copy code"), summary);
+    connect(copySnippet, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_snippet->text()); });
     auto *sl = new QVBoxLayout(summary);
     sl->addWidget(m_summary);
     auto *brow = new QHBoxLayout;
@@ -244,6 +329,12 @@ void ConsolidateWizard::buildSummaryPage()
     brow->addWidget(copy);
     brow->addStretch();
     sl->addLayout(brow);
+    sl->addSpacing(8);
+    sl->addWidget(new QLabel(tr("Load it in Python:"), summary));
+    auto *crow = new QHBoxLayout;
+    crow->addWidget(m_snippet, 1);
+    crow->addWidget(copySnippet, 0, Qt::AlignTop);
+    sl->addLayout(crow);
     sl->addStretch();
     setPage(SummaryPage, summary);
 }
@@ -270,24 +361,45 @@ void ConsolidateWizard::setFolder(const QString &folder)
     detect();
 }
 
+// A folder dropped on the first page chooses it; on the later ones it would change the checkpoint under them.
 void ConsolidateWizard::dragEnterEvent(QDragEnterEvent *e)
 {
-    if (e->mimeData()->hasUrls())
+    if (currentId() == ChoosePage && e->mimeData()->hasUrls())
         e->acceptProposedAction();
 }
 
 void ConsolidateWizard::dropEvent(QDropEvent *e)
 {
     const QList<QUrl> urls = e->mimeData()->urls();
-    if (!urls.isEmpty() && urls.first().isLocalFile())
+    if (currentId() == ChoosePage && !urls.isEmpty() && urls.first().isLocalFile())
         setFolder(urls.first().toLocalFile());
+}
+
+// Typing or pasting: what was found in the folder before no longer holds; look again once typing rests.
+void ConsolidateWizard::folderEdited()
+{
+    ++m_detectGeneration;
+    m_detecting.discard();
+    m_found.clear();
+    m_checkpoints->clear();
+    m_checkpoints->setEnabled(false);
+    m_detectedFolder.clear();
+    const QString folder = m_folder->text().trimmed();
+    m_detected->setText(folder.isEmpty() ? QString() : tr("Looking…"));
+    if (folder.isEmpty())
+        m_folderDelay->stop();
+    else
+        m_folderDelay->start();
+    pageOf(this, ChoosePage)->refresh();
 }
 
 void ConsolidateWizard::detect()
 {
+    m_folderDelay->stop();
     const QString folder = m_folder->text().trimmed();
     if (folder.isEmpty())
         return;
+    const quint64 generation = ++m_detectGeneration;
     m_detectedFolder = folder;
     m_detected->setText(tr("Looking for checkpoints in %1…").arg(folder));
     m_detecting.discard();  // an answer about the folder typed before is no longer wanted
@@ -295,7 +407,12 @@ void ConsolidateWizard::detect()
         QString error;
         auto found = findCheckpoints(folder, &error);
         return qMakePair(found, error);
-    }, [this, folder](const QPair<QVector<CheckpointCandidate>, QString> &r) { showDetected(r.first, r.second, folder); });
+    }, [this, folder, generation](const QPair<QVector<CheckpointCandidate>, QString> &r) {
+        if (generation == m_detectGeneration)  // else about a path typed before (discard() normally drops it first)
+            showDetected(r.first, r.second, folder);
+    });
+    pageOf(this, ChoosePage)->refresh();
+    Q_EMIT detectionStarted(folder);
 }
 
 void ConsolidateWizard::showDetected(const QVector<CheckpointCandidate> &found, const QString &error, const QString &folder)
@@ -305,24 +422,26 @@ void ConsolidateWizard::showDetected(const QVector<CheckpointCandidate> &found, 
     m_checkpoints->blockSignals(true);
     m_checkpoints->clear();
     for (const auto &c : std::as_const(m_found))
-        m_checkpoints->addItem(tr("%1 — tp=%2 pp=%3, %4%5").arg(c.label).arg(c.tpSize).arg(c.ppSize).arg(formatBytes(c.bytes),
-                                                                 c.complete ? QString() : tr(" (incomplete)")));
+        m_checkpoints->addItem(c.complete ? tr("%1 — tp=%2 pp=%3, %4").arg(displayName(c.label)).arg(c.tpSize).arg(c.ppSize).arg(formatBytes(c.bytes))
+                                          : tr("%1 — tp=%2 pp=%3, %4 (incomplete)").arg(displayName(c.label)).arg(c.tpSize).arg(c.ppSize).arg(formatBytes(c.bytes)));
     const CheckpointCandidate *def = pickDefault(m_found);
     m_checkpoints->setCurrentIndex(def ? int(def - m_found.constData()) : (m_found.isEmpty() ? -1 : 0));
     m_checkpoints->blockSignals(false);
+    m_checkpoints->setEnabled(!m_found.isEmpty());
     m_checked = false;
     if (m_found.isEmpty()) {
-        m_detected->setText(error);
+        m_detected->setText(error.isEmpty() ? tr("No sharded checkpoint in %1.").arg(folder) : error);
     } else {
         m_detected->setText(tr("Found %n checkpoint(s). Layout: %1.", nullptr, int(m_found.size())).arg(layoutName(m_found.first().layout)));
-        AppSettings::addRecentCheckpoint(folder);
-        if (m_output->text().isEmpty()) {
-            // Beside the shards, never inside them (when the shards folder itself was chosen).
+        if (m_output->text().isEmpty() || m_output->text() == m_autoOutput) {
+            // Beside the shards, never inside them (when the shards folder itself was chosen). Proposed again for
+            // each folder found, until the user types an output of their own.
             QString base = QFileInfo(folder).absoluteFilePath();
             const CheckpointCandidate &first = m_found.first();
             if (base == first.shardsDir || base.startsWith(first.shardsDir + QLatin1Char('/')))
                 base = first.root;
-            m_output->setText(base + QStringLiteral("/consolidated"));
+            m_autoOutput = base + QStringLiteral("/consolidated");
+            m_output->setText(m_autoOutput);
         }
     }
     pageOf(this, ChoosePage)->refresh();
@@ -342,6 +461,13 @@ void ConsolidateWizard::initializePage(int id)
 
 bool ConsolidateWizard::validateCurrentPage()
 {
+    if (currentId() == ChoosePage) {
+        if (!chosen() || m_folderDelay->isActive())
+            return false;  // next() called directly, before the folder typed last was looked into
+        AppSettings::addRecentCheckpoint(m_detectedFolder);  // the one chosen, not every folder typing went through
+    }
+    if (currentId() == CheckPage && (!m_checked || !m_plan.ok()))
+        return false;
     if (currentId() == OptionsPage && !outputReady())
         return false;  // next() called directly, before the output folder was checked
     return !m_running && QWizard::validateCurrentPage();
@@ -350,10 +476,22 @@ bool ConsolidateWizard::validateCurrentPage()
 void ConsolidateWizard::reject()
 {
     if (m_running) {
+        m_closeWhenStopped = true;
         m_consolidating.stop();
-        return;  // closes once the run has cleaned up
+        m_cancelRun->setEnabled(false);
+        button(QWizard::CancelButton)->setEnabled(false);
+        m_runStatus->setText(tr("Stopping; nothing will be left behind. The window closes when it is done…"));
+        return;  // closes once the run has cleaned up (showRunResult)
     }
     QWizard::reject();
+}
+
+// Back is closed while a run writes, and for good once one has written its output; QWizard re-enables it whenever a
+// page's completeness changes, so this follows every such change.
+void ConsolidateWizard::updateBackButton()
+{
+    if (m_running || m_ran)
+        button(QWizard::BackButton)->setEnabled(false);
 }
 
 void ConsolidateWizard::check()
@@ -362,8 +500,13 @@ void ConsolidateWizard::check()
     if (!c)
         return;
     m_checked = false;
+    m_plan = ConsolidationPlan();
     m_problems->clear();
+    m_problemBox->hide();
+    m_planModel->clear();
+    m_planFilter->clear();
     m_checkStatus->setText(tr("Reading %n shard(s)…", nullptr, int(c->shards.size())));
+    m_checkStatus->show();
     pageOf(this, CheckPage)->refresh();
     m_checking.discard();
     m_checking = runTask(this, [cand = *c](TaskControl &) { return planConsolidation(cand); },
@@ -374,9 +517,23 @@ void ConsolidateWizard::showCheck(const ConsolidationPlan &plan)
 {
     m_plan = plan;
     m_problems->addItems(plan.problems);
+    m_problemBox->setTitle(tr("%n problem(s): nothing can be written until they are fixed", nullptr, int(plan.problems.size())));
+    m_problemBox->setVisible(!plan.ok());
+    m_planModel->setPlan(plan);
+    const bool planned = !plan.entries.isEmpty();
+    m_planView->setVisible(planned);
+    m_planFilter->setVisible(planned);
+    // The problems take the room the plan leaves; above a plan, a few lines (the list scrolls).
+    m_problems->setMaximumHeight(m_problems->fontMetrics().lineSpacing() * (planned ? 6 : 16) + 8);
+    // The name as wide as it needs, up to 40% of the view; the merge takes what is left (its tooltip has it whole).
+    m_planView->resizeColumnToContents(PlanModel::NameColumn);
+    QHeaderView *h = m_planView->header();
+    h->resizeSection(PlanModel::NameColumn, std::min(h->sectionSize(PlanModel::NameColumn), m_planView->width() * 2 / 5));
     m_checked = true;
-    m_checkStatus->setText(plan.ok() ? tr("No problems: %n tensors, %1 to write.", nullptr, int(plan.entries.size())).arg(formatBytes(plan.bytes()))
-                                     : tr("%n problem(s): nothing can be written until they are fixed.", nullptr, int(plan.problems.size())));
+    const QString totals = tr("%n output tensor(s), %1 to write, from %2.", nullptr, int(plan.entries.size()))
+                               .arg(formatBytes(plan.bytes()), tr("%n shard(s)", nullptr, int(plan.checkpoint.shards.size())));
+    m_checkStatus->setText(planned ? totals : QString());
+    m_checkStatus->setVisible(planned);
     pageOf(this, CheckPage)->refresh();
     Q_EMIT checkFinished(int(plan.problems.size()));
 }
@@ -475,11 +632,14 @@ void ConsolidateWizard::run()
         return;
     const ConsolidateOptions o = options();
     m_running = true;
+    m_ran = false;
+    m_closeWhenStopped = false;
     m_report = ConsolidateReport();
     m_cancelRun->setEnabled(true);
-    button(QWizard::BackButton)->setEnabled(false);
+    m_cancelRun->show();
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
+    m_runStatus->setText(tr("Starting…"));
     pageOf(this, RunPage)->refresh();
     m_runClock.start();
     auto latest = std::make_shared<LatestProgress>();
@@ -501,13 +661,15 @@ void ConsolidateWizard::run()
 
 void ConsolidateWizard::showProgress(const ConsolidateProgress &p)
 {
+    if (!m_running || !m_cancelRun->isEnabled())
+        return;  // stopping: keep saying so
     const double secs = double(m_runClock.elapsed()) / 1000.0;
     const double rate = secs > 0 ? double(p.bytesDone) / secs : 0;
     const int eta = rate > 0 ? int(double(p.bytesTotal - p.bytesDone) / rate) : 0;
     m_progress->setValue(p.bytesTotal > 0 ? int(1000 * p.bytesDone / p.bytesTotal) : 1000);
     m_runStatus->setText(tr("%1 of %2 — %3 of %4 tensors — about %5 s left\n%6")
                              .arg(formatBytes(p.bytesDone), formatBytes(p.bytesTotal))
-                             .arg(p.tensorsDone).arg(p.tensorsTotal).arg(eta).arg(p.current));
+                             .arg(p.tensorsDone).arg(p.tensorsTotal).arg(eta).arg(displayName(p.current)));
     Q_EMIT progressed(p.tensorsDone, p.tensorsTotal);
 }
 
@@ -516,24 +678,44 @@ void ConsolidateWizard::showRunResult(const RunResult &r, const ConsolidateOptio
     const ConsolidateReport &rep = r.report;
     m_report = rep;
     m_running = false;
+    m_runMs = m_runClock.elapsed();
     m_cancelRun->setEnabled(false);
+    m_cancelRun->hide();
+    button(QWizard::CancelButton)->setEnabled(true);
+    m_ran = rep.ok();
     if (rep.cancelled) {
-        m_runStatus->setText(tr("Cancelled. Nothing was written to %1.").arg(o.output));
-        button(QWizard::BackButton)->setEnabled(true);
+        m_runStatus->setText(tr("Stopped. Nothing was written to %1. Go back to change the settings, or close the window.").arg(o.output));
     } else if (!rep.ok()) {
         QStringList all = rep.problems + rep.verifyProblems;
         if (!rep.error.isEmpty())
             all << rep.error;
-        m_runStatus->setText(tr("Failed, and nothing was left behind: %1").arg(all.join(QStringLiteral("; "))));
-        button(QWizard::BackButton)->setEnabled(true);
+        m_runStatus->setText(tr("Failed, and nothing was left behind: %1\n\nGo back to change the settings, or close the window.")
+                                 .arg(all.join(QLatin1Char('\n'))));
     } else {
         m_progress->setValue(1000);
         m_runStatus->setText(tr("Finished."));
         showSummary(r, o);
     }
     pageOf(this, RunPage)->refresh();
+    updateBackButton();
     Q_EMIT runFinished(rep.ok());
+    if (m_closeWhenStopped) {
+        QWizard::reject();
+        return;
+    }
+    if (m_ran && currentId() == RunPage)
+        next();
 }
+
+namespace {
+// A Python string literal holding `s`.
+QString pythonString(const QString &s)
+{
+    QString out = s;
+    out.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('"'), QStringLiteral("\\\""));
+    return QLatin1Char('"') + out + QLatin1Char('"');
+}
+}  // namespace
 
 void ConsolidateWizard::showSummary(const RunResult &r, const ConsolidateOptions &o)
 {
@@ -541,11 +723,27 @@ void ConsolidateWizard::showSummary(const RunResult &r, const ConsolidateOptions
     QStringList lines;
     for (qsizetype i = 0; i < rep.files.size(); ++i)
         lines << QStringLiteral("%1 &nbsp; <span style='color:gray'>%2</span>")
-                     .arg(rep.files[i].toHtmlEscaped(), formatBytes(r.fileSizes.value(i)));
-    m_summary->setText(tr("<b>%1 tensors</b> (%2) written to <tt>%3</tt>:<br>%4<br><br>%5")
-                           .arg(rep.tensors).arg(formatBytes(rep.bytes), o.output.toHtmlEscaped(), lines.join(QStringLiteral("<br>")),
-                                o.verify ? (rep.verified ? tr("Verified: every tensor matches its shards.") : tr("Not verified."))
-                                         : tr("Verification was not asked for.")));
+                     .arg(displayName(rep.files[i]).toHtmlEscaped(), formatBytes(r.fileSizes.value(i)));
+    const QString where = QFileInfo(o.output).absoluteFilePath();
+    const QString verified = o.verify ? (rep.verified ? tr("Verified: every tensor was read back and matches its shards.")
+                                                      : tr("Not verified."))
+                                      : tr("Not verified (verification was not asked for).");
+    const QString took = m_runMs < 1000 ? tr("%1 ms").arg(m_runMs)
+                         : m_runMs < 120000 ? tr("%1 s").arg(QLocale().toString(double(m_runMs) / 1000.0, 'f', 1))
+                                            : tr("%1 min %2 s").arg(m_runMs / 60000).arg(m_runMs / 1000 % 60);
+    QString text = tr("<b>%n tensor(s)</b> (%1) written to <tt>%2</tt> in %3:", nullptr, rep.tensors)
+                       .arg(formatBytes(rep.bytes), displayName(where).toHtmlEscaped(), took);
+    text += QStringLiteral("<br>") + lines.join(QStringLiteral("<br>")) + QStringLiteral("<br><br>") + verified.toHtmlEscaped();
+    for (const QString &w : rep.warnings)
+        text += QStringLiteral("<br>") + displayName(w).toHtmlEscaped();
+    m_summary->setText(text);
+    const bool tokenizer = rep.files.contains(QStringLiteral("tokenizer.json")) || rep.files.contains(QStringLiteral("tokenizer_config.json")) ||
+                           rep.files.contains(QStringLiteral("tokenizer.model"));
+    QString code = QStringLiteral("from transformers import AutoModelForCausalLM%1\n\nmodel = AutoModelForCausalLM.from_pretrained(%2)\n")
+                       .arg(tokenizer ? QStringLiteral(", AutoTokenizer") : QString(), pythonString(where));
+    if (tokenizer)
+        code += QStringLiteral("tokenizer = AutoTokenizer.from_pretrained(%1)\n").arg(pythonString(where));
+    m_snippet->setText(code.trimmed());
 }
 
 }  // namespace ingot

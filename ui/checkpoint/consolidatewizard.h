@@ -1,5 +1,7 @@
-// The guided consolidation: choose a checkpoint, see its problems, pick options, run with progress and cancel,
-// and read the summary. All work runs off the UI thread, the disk checks of the output folder included.
+// The guided consolidation: choose a checkpoint (found as the path is typed), see the plan (every output tensor and
+// how it is merged) or its problems, pick options, run with progress and cancel, and read the summary. All work runs
+// off the UI thread, the disk checks of the output folder included. Once a run has written its output the wizard
+// goes on to the summary and there is no way back into it; a failed or cancelled run lets the user go back.
 #pragma once
 
 #include "services/checkpoint/consolidate.h"
@@ -17,10 +19,15 @@ class QLabel;
 class QLineEdit;
 class QListWidget;
 class QProgressBar;
+class QGroupBox;
 class QPushButton;
+class QSortFilterProxyModel;
 class QTimer;
+class QTreeView;
 
 namespace ingot {
+
+class PlanModel;
 
 class ConsolidateWizard final : public QWizard
 {
@@ -43,6 +50,8 @@ public:
     static OutputSpace probeOutput(const QString &output);
     // How long the output field must rest before its folder is checked.
     static constexpr int kOutputCheckDelayMs = 250;
+    // How long the folder field must rest before checkpoints are looked for in it.
+    static constexpr int kFolderLookDelayMs = 300;
 
     explicit ConsolidateWizard(const QString &folder = {}, QWidget *parent = nullptr);
     ~ConsolidateWizard() override;
@@ -51,7 +60,14 @@ public:
     void setFolder(const QString &folder);
     QLineEdit *folderEdit() const { return m_folder; }
     QComboBox *checkpointCombo() const { return m_checkpoints; }
+    QLabel *detectedLabel() const { return m_detected; }
     QListWidget *problemList() const { return m_problems; }
+    QGroupBox *problemBox() const { return m_problemBox; }
+    QTreeView *planView() const { return m_planView; }
+    PlanModel *planModel() const { return m_planModel; }
+    QLineEdit *planFilter() const { return m_planFilter; }
+    QLabel *checkStatusLabel() const { return m_checkStatus; }
+    const ConsolidationPlan &plan() const { return m_plan; }
     QLineEdit *outputEdit() const { return m_output; }
     QLabel *spaceLabel() const { return m_space; }
     QDoubleSpinBox *shardSizeSpin() const { return m_shardGb; }
@@ -59,7 +75,9 @@ public:
     QCheckBox *overwriteCheck() const { return m_overwrite; }
     QPushButton *cancelRunButton() const { return m_cancelRun; }
     QProgressBar *progressBar() const { return m_progress; }
+    QLabel *runStatusLabel() const { return m_runStatus; }
     QLabel *summaryLabel() const { return m_summary; }
+    QLabel *loadSnippet() const { return m_snippet; }
     const ConsolidateReport &report() const { return m_report; }
     bool isRunning() const { return m_running; }
     const CheckpointCandidate *chosen() const;
@@ -69,6 +87,7 @@ public:
     static QStringList recentFolders();
 
 Q_SIGNALS:
+    void detectionStarted(const QString &folder);
     void detectionFinished(int checkpoints);
     void checkFinished(int problems);
     void outputChecked(const QString &output);
@@ -95,6 +114,7 @@ private:
     void buildRunPage();
     void buildSummaryPage();
 
+    void folderEdited();
     void detect();
     void showDetected(const QVector<CheckpointCandidate> &found, const QString &error, const QString &folder);
     void check();
@@ -109,8 +129,15 @@ private:
     void showProgress(const ConsolidateProgress &p);
     void showRunResult(const RunResult &r, const ConsolidateOptions &o);
     void showSummary(const RunResult &r, const ConsolidateOptions &o);
+    void updateBackButton();
 
     QString m_detectedFolder;  // the folder m_found is (or is being) read from
+    quint64 m_detectGeneration = 0;  // of the latest detect(): an answer from an older one is dropped
+    QString m_autoOutput;  // the output path the wizard proposed (replaced when another folder is chosen)
+    QTimer *m_folderDelay = nullptr;
+    bool m_closeWhenStopped = false;  // Cancel was pressed during a run: close once it has cleaned up
+    bool m_ran = false;  // a run wrote its output: the pages before the summary are closed
+    qint64 m_runMs = 0;
     QVector<CheckpointCandidate> m_found;
     ConsolidationPlan m_plan;  // of the chosen checkpoint, once checked
     ConsolidateReport m_report;
@@ -132,7 +159,12 @@ private:
     QLabel *m_detected = nullptr;
     QComboBox *m_checkpoints = nullptr;
     QListWidget *m_problems = nullptr;
+    QGroupBox *m_problemBox = nullptr;
     QLabel *m_checkStatus = nullptr;
+    QLineEdit *m_planFilter = nullptr;
+    QTreeView *m_planView = nullptr;
+    PlanModel *m_planModel = nullptr;
+    QSortFilterProxyModel *m_planProxy = nullptr;
     QComboBox *m_format = nullptr;
     QDoubleSpinBox *m_shardGb = nullptr;
     QLineEdit *m_output = nullptr;
@@ -143,6 +175,7 @@ private:
     QLabel *m_runStatus = nullptr;
     QPushButton *m_cancelRun = nullptr;
     QLabel *m_summary = nullptr;
+    QLabel *m_snippet = nullptr;
 };
 
 }  // namespace ingot

@@ -1,5 +1,6 @@
 #include "ui/hub/hubcachepage.h"
 
+#include "ui/common/keyboard.h"
 #include "services/hub/cacherepo.h"
 #include "services/hub/lookup.h"
 #include "services/hub/repoid.h"
@@ -35,6 +36,8 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTreeView>
+#include <QStyle>
+#include <QMenu>
 #include <QVBoxLayout>
 
 namespace ingot {
@@ -174,6 +177,24 @@ QWidget *HubCachePage::buildFilesTab()
     m_files->setColumnWidth(HubTreeModel::WhereColumn, 130);
     connect(m_tree, &HubTreeModel::fetchRequested, this, &HubCachePage::fetch);
     connect(m_files->selectionModel(), &QItemSelectionModel::currentChanged, this, &HubCachePage::showSelectedFile);
+    m_files->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_files->setContextMenuPolicy(Qt::CustomContextMenu);
+    addContextMenuShortcut(m_files);
+    connect(m_files, &QWidget::customContextMenuRequested, this, &HubCachePage::showFilesMenu);
+    m_pull = new QPushButton(style()->standardIcon(QStyle::SP_ArrowDown), tr("&Pull to local cache"), this);
+    m_pull->setToolTip(tr("Download the selected \"Hub only\" modules (a folder: every module listed in it) into the local "
+                          "compile cache, verified, each appearing whole. Progress in Transfers (Ctrl+5)."));
+    m_push = new QPushButton(style()->standardIcon(QStyle::SP_ArrowUp), tr("P&ush to this repo"), this);
+    m_push->setToolTip(tr("Upload the selected \"Local only\" modules (successful compiles only) to this repo."));
+    connect(m_pull, &QPushButton::clicked, this, &HubCachePage::pullSelected);
+    connect(m_push, &QPushButton::clicked, this, &HubCachePage::pushSelected);
+    connect(m_files->selectionModel(), &QItemSelectionModel::selectionChanged, this, &HubCachePage::updateTransferButtons);
+    connect(m_tree, &QAbstractItemModel::dataChanged, this, &HubCachePage::updateTransferButtons);
+    updateTransferButtons();
+    auto *actionsRow = new QHBoxLayout;
+    actionsRow->addWidget(m_pull);
+    actionsRow->addWidget(m_push);
+    actionsRow->addStretch(1);
     auto *barRow = new QHBoxLayout(m_listingBar);
     barRow->setContentsMargins(0, 0, 0, 0);
     barRow->addWidget(m_listingStatus, 1);
@@ -189,6 +210,7 @@ QWidget *HubCachePage::buildFilesTab()
     auto *tl = new QVBoxLayout(top);
     tl->setContentsMargins(0, 0, 0, 0);
     tl->addWidget(m_listingBar);
+    tl->addLayout(actionsRow);
     tl->addWidget(m_files, 1);
     auto *filesSplit = new QSplitter(Qt::Vertical, this);
     filesSplit->addWidget(top);
@@ -277,6 +299,7 @@ void HubCachePage::setUpLookupTable()
     connect(copy, &QAction::triggered, this, &HubCachePage::copySelectedLookupRows);
     m_lookupView->addAction(copy);
     m_lookupView->setContextMenuPolicy(Qt::ActionsContextMenu);
+    addContextMenuShortcut(m_lookupView);
     connect(m_lookupView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this, lookupProxy](const QModelIndex &i) {
         const QByteArray raw = lookupProxy->mapToSource(i).data(LookupModel::RawRole).toString().toUtf8();
         const QJsonDocument doc = QJsonDocument::fromJson(raw);
@@ -389,10 +412,12 @@ void HubCachePage::updateAccount()
             QStringList orgs;
             for (const QString &o : std::as_const(m_me.orgs))
                 orgs << html(o);
-            m_account->setText(tr("Logged in as <b>%1</b>%2 — %3 token from %4 — %5")
-                                   .arg(html(m_me.name),
-                                        orgs.isEmpty() ? QString() : tr(" (orgs: %1)").arg(orgs.join(QStringLiteral(", "))),
-                                        m_me.role.isEmpty() ? tr("a") : html(m_me.role), html(m_tokenSource), html(m_config.endpoint)));
+            const QString orgList = orgs.isEmpty() ? QString() : tr(" (orgs: %1)").arg(orgs.join(QStringLiteral(", ")));
+            m_account->setText(m_me.role.isEmpty()
+                                   ? tr("Logged in as <b>%1</b>%2 — a token from %3 — %4")
+                                         .arg(html(m_me.name), orgList, html(m_tokenSource), html(m_config.endpoint))
+                                   : tr("Logged in as <b>%1</b>%2 — %3 token from %4 — %5")
+                                         .arg(html(m_me.name), orgList, html(m_me.role), html(m_tokenSource), html(m_config.endpoint)));
             for (int i = 0; i < m_repos->count(); ++i)
                 checkRepoAccess(m_repos->item(i)->data(RepoIdRole).toString());
         }
@@ -448,6 +473,69 @@ void HubCachePage::openRepo(const QString &repo)
         return;
     m_tree->fetchMore(QModelIndex());
     Q_EMIT repoOpened(repo);
+}
+
+void HubCachePage::reopenRepo()
+{
+    if (!m_tree->repo().isEmpty())
+        openRepo(m_tree->repo());
+}
+
+void HubCachePage::refreshMarks()
+{
+    m_tree->setLocalModules(m_localModules ? m_localModules() : QSet<QString>());
+    updateTransferButtons();
+}
+
+void HubCachePage::setTransferring(const QSet<QString> &keys)
+{
+    m_tree->setTransferring(keys);
+}
+
+QStringList HubCachePage::selectedKeys(int presence) const
+{
+    auto *proxy = static_cast<QSortFilterProxyModel *>(m_files->model());
+    QModelIndexList rows;
+    for (const QModelIndex &i : m_files->selectionModel()->selectedRows())
+        rows << proxy->mapToSource(i);
+    QStringList keys = m_tree->moduleKeys(rows, HubTreeModel::Presence(presence));
+    keys.erase(std::remove_if(keys.begin(), keys.end(), [this](const QString &k) { return m_tree->isTransferring(k); }),
+               keys.end());
+    return keys;
+}
+
+void HubCachePage::updateTransferButtons()
+{
+    if (!m_pull)
+        return;
+    const int pull = int(selectedKeys(int(HubTreeModel::Presence::HubOnly)).size());
+    const int push = int(selectedKeys(int(HubTreeModel::Presence::LocalOnly)).size());
+    m_pull->setEnabled(pull > 0 && !m_config.offline);
+    m_pull->setText(pull > 0 ? tr("&Pull %n to local cache", nullptr, pull) : tr("&Pull to local cache"));
+    m_push->setEnabled(push > 0 && !m_config.offline);
+    m_push->setText(push > 0 ? tr("P&ush %n to this repo", nullptr, push) : tr("P&ush to this repo"));
+}
+
+void HubCachePage::pullSelected()
+{
+    const QStringList keys = selectedKeys(int(HubTreeModel::Presence::HubOnly));
+    if (!keys.isEmpty())
+        Q_EMIT pullRequested(m_tree->repo(), keys);
+}
+
+void HubCachePage::pushSelected()
+{
+    const QStringList keys = selectedKeys(int(HubTreeModel::Presence::LocalOnly));
+    if (!keys.isEmpty())
+        Q_EMIT pushRequested(m_tree->repo(), keys);
+}
+
+void HubCachePage::showFilesMenu(const QPoint &pos)
+{
+    QMenu menu(this);
+    menu.addAction(m_pull->icon(), m_pull->text(), this, &HubCachePage::pullSelected)->setEnabled(m_pull->isEnabled());
+    menu.addAction(m_push->icon(), m_push->text(), this, &HubCachePage::pushSelected)->setEnabled(m_push->isEnabled());
+    menu.exec(m_files->viewport()->mapToGlobal(pos));
 }
 
 void HubCachePage::fetch(const QString &dirPath)

@@ -47,6 +47,9 @@ public:
 
     // Keys "neuronxcc-<ver>/MODULE_..." of the local cache, to mark modules local-only, Hub-only or both.
     void setLocalModulesProvider(std::function<QSet<QString>()> provider) { m_localModules = std::move(provider); }
+    // Marks again which modules are local (after a scan of the local cache) and which are in transfer.
+    void refreshMarks();
+    void setTransferring(const QSet<QString> &keys);
     // The keychain: the system one unless INGOT_KEYCHAIN=none (then none); tests hand in a fake. Workers share it,
     // and it is only ever called on their threads.
     void setSecretStore(std::shared_ptr<SecretStore> store) { m_keychain = std::move(store); }
@@ -69,8 +72,14 @@ public:
     QLabel *lookupStatus() const { return m_lookupStatus; }
     QPlainTextEdit *rawView() const { return m_raw; }
     QTabWidget *tabs() const { return m_tabs; }
+    QPushButton *pullButton() const { return m_pull; }
+    QPushButton *pushButton() const { return m_push; }
+    // "Hub only" modules among the selected rows (folders: the modules listed under them), and "Local only" ones.
+    QStringList selectedKeys(int presence) const;
     QString currentRepo() const;
     void selectRepo(const QString &repo);
+    // Lists the open repo again (after a push to it).
+    void reopenRepo();
     void copySelectedLookupRows();
 
 Q_SIGNALS:
@@ -78,7 +87,10 @@ Q_SIGNALS:
     void ready();           // refresh() is done: token and repos read, the account shown, a repo opened
     void accountChanged();  // whoami answered (or failed)
     void repoOpened(const QString &repo);
-    void lookupFinished(int entries);  // -1: failed or cancelled; an incomplete lookup counts what it read
+    void lookupFinished(int entries);
+    // Pull these Hub-only modules of `repo` into the local cache / push these local-only modules to `repo`.
+    void pullRequested(const QString &repo, const QStringList &keys);
+    void pushRequested(const QString &repo, const QStringList &keys);  // -1: failed or cancelled; an incomplete lookup counts what it read
 
 public Q_SLOTS:
     void runLookup();
@@ -89,6 +101,8 @@ public Q_SLOTS:
     void addRepo();
     void useAsCacheRepo();
     void createCacheRepo();
+    void pullSelected();
+    void pushSelected();
 
 private:
     // The parts of the page, built once by the constructor.
@@ -115,6 +129,11 @@ private:
     void createCacheRepoNamed(const QString &repo, bool isPublic);
     void warn(const QString &title, const QString &text);
 
+    void updateTransferButtons();
+    void showFilesMenu(const QPoint &pos);
+
+    QPushButton *m_pull = nullptr;
+    QPushButton *m_push = nullptr;
     std::shared_ptr<SecretStore> m_keychain;
     HubConfig m_config;
     QString m_token;

@@ -1,7 +1,9 @@
 #include "ui/jobs/joblogview.h"
 
+#include "models/common/tones.h"
 #include "services/util/names.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFontDatabase>
@@ -42,13 +44,14 @@ protected:
     {
         if (JobLogView::isErrorLine(text)) {
             QTextCharFormat f;
-            f.setForeground(QColor(0xc0, 0x20, 0x20));
+            f.setForeground(toneTextColor(Tone::Bad));
             setFormat(0, int(text.size()), f);
         }
         if (m_term.isEmpty())
             return;
         QTextCharFormat match;
         match.setBackground(QColor(0xff, 0xe0, 0x6a));
+        match.setForeground(QColor(0x1a, 0x1a, 0x1a));  // dark on yellow in the dark palette too
         for (qsizetype at = text.indexOf(m_term, 0, Qt::CaseInsensitive); at >= 0;
              at = text.indexOf(m_term, at + m_term.size(), Qt::CaseInsensitive))
             setFormat(int(at), int(m_term.size()), match);
@@ -100,6 +103,17 @@ JobLogView::JobLogView(QWidget *parent)
     connect(m_search, &QLineEdit::textChanged, this, [this](const QString &t) { m_highlighter->setTerm(t); });
     connect(m_search, &QLineEdit::returnPressed, this, &JobLogView::findNext);
     connect(m_find, &QPushButton::clicked, this, &JobLogView::findNext);
+    auto *focusSearch = new QAction(tr("Find: go to the log's search"), this);
+    focusSearch->setShortcut(QKeySequence::Find);
+    connect(focusSearch, &QAction::triggered, this, [this] {
+        m_search->setFocus();
+        m_search->selectAll();
+    });
+    addAction(focusSearch);
+    auto *next = new QAction(tr("Find the next match in the log"), this);
+    next->setShortcut(QKeySequence::FindNext);
+    connect(next, &QAction::triggered, this, &JobLogView::findNext);
+    addAction(next);
     connect(m_follow, &QCheckBox::toggled, this, [this](bool on) {
         if (on)
             m_text->verticalScrollBar()->setValue(m_text->verticalScrollBar()->maximum());
@@ -272,7 +286,7 @@ JobLogView::Change JobLogView::take(RankLog &log, const LogChunk &chunk)
     if (partial.size() > maxLineBytes) {
         Line line;
         line.stderrLine = chunk.isStderr;
-        line.text = decode(partial.left(maxLineBytes)) + tr(" [line cut]");
+        line.text = tr("%1 [line cut]").arg(decode(partial.left(maxLineBytes)));
         partial.clear();
         store(log, std::move(line), &change);
     }

@@ -151,7 +151,7 @@ QWidget *JobMonitor::buildHeader()
     banner->setObjectName(QStringLiteral("reasonBanner"));
     banner->setFrameShape(QFrame::StyledPanel);
     banner->setStyleSheet(QStringLiteral("#reasonBanner { background: #fbe4e4; border: 1px solid #d63a3a; "
-                                         "border-radius: 4px; }"));
+                                         "border-radius: 4px; } #reasonBanner > QLabel, #reasonBanner > QToolButton { color: #4a1010; }"));
     m_reason->setWordWrap(true);
     m_reason->setTextFormat(Qt::PlainText);
     m_reason->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -547,7 +547,7 @@ void JobMonitor::consolidate()
             if (r.code == 0)
                 QMessageBox::information(this, tr("Consolidated on %1").arg(displayName(where)), r.text);
             else
-                QMessageBox::warning(this, tr("Consolidation on %1").arg(displayName(where)), r.text);
+                QMessageBox::warning(this, tr("Consolidation on %1 failed").arg(displayName(where)), r.text);
         });
 }
 

@@ -1,5 +1,6 @@
 #include "ui/jobs/jobspage.h"
 
+#include "ui/common/keyboard.h"
 #include "services/remote/sshjobrunner.h"
 
 #include "models/jobs/joblistmodel.h"
@@ -159,6 +160,8 @@ JobsPage::JobsPage(JobService *service, QWidget *parent)
 
     connect(m_new, &QPushButton::clicked, this, &JobsPage::newJob);
     connect(m_remove, &QPushButton::clicked, this, &JobsPage::removeSelected);
+    // Delete in the list: the same previewed removal as the button.
+    addDeleteKeyForButton(m_view, m_remove, tr("Remove the selected job"));
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &JobsPage::onSelectionChanged);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &JobsPage::selectPending);
     connect(m_model, &QAbstractItemModel::modelReset, this, &JobsPage::selectPending);

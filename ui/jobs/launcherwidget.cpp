@@ -1,5 +1,6 @@
 #include "ui/jobs/launcherwidget.h"
 
+#include "models/common/tones.h"
 #include "services/util/shellquote.h"
 
 #include "services/cache/cachelocation.h"
@@ -239,7 +240,7 @@ JobLauncher::JobLauncher(JobService *service, QWidget *parent)
             return;
         m_launching = false;
         m_launchError->setText(tr("The job did not start: %1").arg(error));
-        m_launchError->setStyleSheet(QStringLiteral("color: #c62828;"));
+        m_launchError->setStyleSheet(QStringLiteral("color: %1;").arg(toneTextColor(Tone::Bad).name()));
         invalidate();
     });
 
@@ -324,7 +325,7 @@ QWidget *JobLauncher::withProblem(const QString &field, QWidget *editor, QWidget
     auto *problem = new QLabel;
     problem->setObjectName(QStringLiteral("problem_") + field);
     problem->setWordWrap(true);
-    problem->setStyleSheet(QStringLiteral("color: #c62828;"));
+    problem->setStyleSheet(QStringLiteral("color: %1;").arg(toneTextColor(Tone::Bad).name()));
     problem->setTextFormat(Qt::PlainText);
     problem->hide();
     v->addWidget(problem);
@@ -721,7 +722,7 @@ QWidget *JobLauncher::buildSidePanel()
     m_generalProblems = new QLabel;
     m_generalProblems->setWordWrap(true);
     m_generalProblems->setTextFormat(Qt::PlainText);
-    m_generalProblems->setStyleSheet(QStringLiteral("color: #c62828;"));
+    m_generalProblems->setStyleSheet(QStringLiteral("color: %1;").arg(toneTextColor(Tone::Bad).name()));
     m_generalProblems->hide();
     mv->addWidget(m_generalProblems);
     m_preview = new QPlainTextEdit;
@@ -1070,6 +1071,8 @@ void JobLauncher::showProblems(const QVector<JobProblem> &problems)
             QPalette pal = field->palette();
             pal.setColor(QPalette::Base, QColor(0xfd, 0xe7, 0xe9));
             pal.setColor(QPalette::Button, QColor(0xfd, 0xe7, 0xe9));
+            pal.setColor(QPalette::Text, QColor(0x1a, 0x1a, 0x1a));  // on the pink, in the dark palette too
+            pal.setColor(QPalette::ButtonText, QColor(0x1a, 0x1a, 0x1a));
             field->setPalette(pal);
         }
     }
@@ -1293,7 +1296,7 @@ void JobLauncher::showCacheCheck(const CacheCheck &c)
     }
     if (!warnings.isEmpty()) {
         m_cacheWarning->setText(warnings.join(QLatin1Char('\n')));
-        m_cacheWarning->setStyleSheet(QStringLiteral("color: #b45309;"));
+        m_cacheWarning->setStyleSheet(QStringLiteral("color: %1;").arg(toneTextColor(Tone::Warning).name()));
     } else {
         m_cacheWarning->setStyleSheet(QString());
     }
@@ -1368,8 +1371,10 @@ void JobLauncher::updatePythonInfo()
             m_pythonInfo->setText(tr("torch does not import here: %1").arg(p.error));
             return;
         }
-        const QString extra = p.hasTorchNeuronx ? tr(", torch-neuronx") : p.hasTorchXla ? tr(", torch-xla") : QString();
-        m_pythonInfo->setText(tr("Python %1, torch %2%3").arg(p.version, p.torchVersion, extra));
+        m_pythonInfo->setText((p.hasTorchNeuronx ? tr("Python %1, torch %2, torch-neuronx")
+                               : p.hasTorchXla   ? tr("Python %1, torch %2, torch-xla")
+                                                 : tr("Python %1, torch %2"))
+                                  .arg(p.version, p.torchVersion));
         return;
     }
     m_pythonInfo->setText(tr("Chosen by hand: not checked for torch"));
@@ -1421,7 +1426,7 @@ void JobLauncher::applyPreset(int index)
     const JobSpec s = JobSpec::fromJson(AppSettings::jobPresets().value(name), &error);
     if (!error.isEmpty()) {
         m_launchError->setText(tr("The preset %1 cannot be used: %2").arg(name, error));
-        m_launchError->setStyleSheet(QStringLiteral("color: #c62828;"));
+        m_launchError->setStyleSheet(QStringLiteral("color: %1;").arg(toneTextColor(Tone::Bad).name()));
         return;
     }
     setSpec(s);

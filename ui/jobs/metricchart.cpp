@@ -1,5 +1,6 @@
 #include "ui/jobs/metricchart.h"
 
+#include "models/common/tones.h"
 #include "services/jobs/downsample.h"
 
 #include <QChart>
@@ -15,9 +16,11 @@
 #include <QLogValueAxis>
 #include <QMouseEvent>
 #include <QStackedLayout>
+#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <iterator>
 #include <numeric>
@@ -155,7 +158,9 @@ MetricChart::MetricChart(MetricKind kind, QWidget *parent)
     , m_kind(kind)
     , m_stack(new QStackedLayout(this))
     , m_empty(new QLabel(tr("No values yet"), this))
-    , m_view(new QChartView(this))
+    , m_plot(new QWidget(this))
+    , m_view(new QChartView(m_plot))
+    , m_summary(new QLabel(m_plot))
     , m_chart(new QChart)
     , m_raw(makeSeries(kind == MetricKind::Loss ? QColor(runColor.red(), runColor.green(), runColor.blue(), 70)
                                                 : runColor,
@@ -165,8 +170,18 @@ MetricChart::MetricChart(MetricKind kind, QWidget *parent)
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setEnabled(false);  // the palette's disabled text: quiet, like a placeholder
     m_stack->addWidget(m_empty);
-    m_stack->addWidget(m_view);
+    auto *plot = new QVBoxLayout(m_plot);
+    plot->setContentsMargins(0, 0, 0, 0);
+    plot->setSpacing(2);
+    plot->addWidget(m_view, 1);
+    plot->addWidget(m_summary);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_stack->addWidget(m_plot);
+    m_view->setAccessibleName(tr("%1 chart").arg(metricName(kind)));
+    m_view->setFocusPolicy(Qt::NoFocus);  // nothing to operate: the summary under it says what it shows
 
+    m_chart->setTheme(isDarkPalette(palette()) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     m_chart->setTitle(metricName(kind));
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_chart->setMargins(QMargins(4, 4, 4, 4));
@@ -362,9 +377,11 @@ void MetricChart::redraw()
             s->clear();
         hideHover();
         m_stack->setCurrentWidget(m_empty);
+        updateSummary();
         return;
     }
-    m_stack->setCurrentWidget(m_view);
+    m_stack->setCurrentWidget(m_plot);
+    updateSummary();
 
     QVector<Samples> others;
     others.reserve(m_overlays.size());
@@ -435,7 +452,7 @@ void MetricChart::redraw()
 int MetricChart::hoverAt(const QPoint &viewportPos)
 {
     m_hoverPos = viewportPos;
-    if (m_xs.isEmpty() || m_stack->currentWidget() != m_view) {
+    if (m_xs.isEmpty() || m_stack->currentWidget() != m_plot) {
         hideHover();
         return -1;
     }
@@ -515,6 +532,50 @@ QPointF MetricChart::viewportPositionOf(int index) const
     const int k = int(it - m_index.cbegin());
     const QPointF inChart = m_chart->mapToPosition(QPointF(m_xs[k] / m_xScale, m_ys[k]), m_raw);
     return m_view->mapFromScene(m_chart->mapToScene(inChart));
+}
+
+QString MetricChart::summary() const
+{
+    if (m_ys.isEmpty())
+        return tr("%1: no values yet.").arg(metricName(m_kind));
+    const auto [lo, hi] = std::minmax_element(m_ys.cbegin(), m_ys.cend());
+    // m_index is in x order: the first and last drawn points, and the steps they were at.
+    const int first = m_index.first(), last = m_index.last();
+    const qint64 steps = m_points.at(last).step - m_points.at(first).step;
+    const QLocale locale;
+    auto value = [&](double v) { return locale.toString(v, 'g', m_kind == MetricKind::Throughput ? 6 : 3); };
+    return tr("%1: %2 → %3 over %Ln step(s), lowest %4, highest %5.", nullptr, int(std::min<qint64>(steps, INT_MAX)))
+        .arg(metricName(m_kind), value(m_ys.first()), value(m_ys.last()), value(*lo), value(*hi));
+}
+
+void MetricChart::updateSummary()
+{
+    const QString text = summary();
+    m_summary->setText(text);
+    m_view->setAccessibleDescription(text);
+}
+
+void MetricChart::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        followPalette();
+}
+
+// The chart's theme follows the palette; the theme resets the lines' pens, which are kept.
+void MetricChart::followPalette()
+{
+    const QChart::ChartTheme theme = isDarkPalette(palette()) ? QChart::ChartThemeDark : QChart::ChartThemeLight;
+    if (m_chart->theme() == theme)
+        return;
+    QVector<QPair<QLineSeries *, QPen>> pens;
+    for (QLineSeries *s : m_overlaySeries + QVector<QLineSeries *>{m_raw, m_smooth})
+        if (s)
+            pens.append({s, s->pen()});
+    m_chart->setTheme(theme);
+    m_chart->setBackgroundRoundness(0);
+    for (const auto &[series, pen] : std::as_const(pens))
+        series->setPen(pen);
 }
 
 bool MetricChart::eventFilter(QObject *watched, QEvent *event)

@@ -65,6 +65,9 @@ public:
     // For tests and benchmarks.
     QChartView *view() const { return m_view; }
     QChart *chart() const { return m_chart; }
+    // The chart in words, under it (first and last value, the steps, the range): what a screen reader reads.
+    QLabel *summaryLabel() const { return m_summary; }
+    QString summary() const;
     QLineSeries *rawSeries() const { return m_raw; }
     QLineSeries *smoothedSeries() const { return m_smooth; }  // null unless the metric is the loss
     QVector<QLineSeries *> overlaySeries() const { return m_overlaySeries; }
@@ -79,12 +82,15 @@ public:
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     void scheduleRedraw();
     void redraw();
     void ensureYAxis();
     void attach(QLineSeries *series);
+    void updateSummary();
+    void followPalette();
 
     MetricKind m_kind;
     QVector<MetricPoint> m_points;
@@ -95,7 +101,9 @@ private:
 
     QStackedLayout *m_stack;
     QLabel *m_empty;
+    QWidget *m_plot;  // the chart and its summary
     QChartView *m_view;
+    QLabel *m_summary;
     QChart *m_chart;
     QLineSeries *m_raw;
     QLineSeries *m_smooth = nullptr;

@@ -1,5 +1,6 @@
 #include "ui/localcache/cachechartswidget.h"
 
+#include "models/common/tones.h"
 #include "services/cache/compilerversion.h"
 #include "services/util/units.h"
 
@@ -8,7 +9,11 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QEvent>
 #include <QHBoxLayout>
+#include <QLocale>
+#include <QLabel>
+#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <cmath>
@@ -19,6 +24,7 @@ namespace {
 QChartView *makeView(QWidget *parent, const QString &title)
 {
     auto *chart = new QChart;
+    chart->setTheme(isDarkPalette(parent->palette()) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     chart->setTitle(title);
     chart->legend()->hide();
     chart->setAnimationOptions(QChart::NoAnimation);
@@ -27,6 +33,8 @@ QChartView *makeView(QWidget *parent, const QString &title)
     auto *view = new QChartView(chart, parent);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(180);
+    view->setAccessibleName(title);
+    view->setFocusPolicy(Qt::NoFocus);  // nothing to operate: the summary under it says what it shows
     return view;
 }
 
@@ -64,17 +72,46 @@ void fill(QChart *chart, const QStringList &categories, const QList<qreal> &valu
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(y);
 }
+QLabel *makeSummary(QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
 }  // namespace
 
 CacheChartsWidget::CacheChartsWidget(QWidget *parent)
     : QWidget(parent)
     , m_size(makeView(this, tr("Size by compiler version")))
     , m_age(makeView(this, tr("Entries by last use")))
+    , m_sizeSummary(makeSummary(this))
+    , m_ageSummary(makeSummary(this))
 {
     auto *row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
-    row->addWidget(m_size);
-    row->addWidget(m_age);
+    for (auto [view, summary] : {std::pair{m_size, m_sizeSummary}, std::pair{m_age, m_ageSummary}}) {
+        auto *col = new QVBoxLayout;
+        col->addWidget(view, 1);
+        col->addWidget(summary);
+        row->addLayout(col);
+    }
+    setStats(CacheStats());
+}
+
+void CacheChartsWidget::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::PaletteChange)
+        return;
+    const QChart::ChartTheme theme = isDarkPalette(palette()) ? QChart::ChartThemeDark : QChart::ChartThemeLight;
+    if (m_size->chart()->theme() == theme)
+        return;
+    for (QChart *chart : {m_size->chart(), m_age->chart()}) {
+        chart->setTheme(theme);  // it resets the bars' colours: draw them again
+        chart->setBackgroundRoundness(0);
+    }
+    setStats(m_stats);
 }
 
 QChart *CacheChartsWidget::sizeChart() const
@@ -89,6 +126,7 @@ QChart *CacheChartsWidget::ageChart() const
 
 void CacheChartsWidget::setStats(const CacheStats &stats)
 {
+    m_stats = stats;
     // Size: pick one unit for all bars so they compare at a glance.
     qint64 biggest = 0;
     for (const auto &v : stats.versions)
@@ -101,14 +139,44 @@ void CacheChartsWidget::setStats(const CacheStats &stats)
         cats << CompilerVersion::parse(it->version).display().section(QLatin1Char('+'), 0, 0);
         sizes << std::round(double(it->size) / div * 10.0) / 10.0;
     }
-    fill(m_size->chart(), cats, sizes, QColor(0x3b, 0x7d, 0xd8), gb ? tr("GB") : tr("MB"));
+    fill(m_size->chart(), cats, sizes, toneFillColor(Tone::Info), gb ? tr("GB") : tr("MB"));
     QStringList ages;
     QList<qreal> counts;
     for (int b = 0; b < CacheStats::AgeBucketCount; ++b) {
         ages << CacheStats::ageBucketName(b);
         counts << stats.ageEntries[b];
     }
-    fill(m_age->chart(), ages, counts, QColor(0x2e, 0x9e, 0x4f), tr("entries"));
+    fill(m_age->chart(), ages, counts, toneFillColor(Tone::Good), tr("entries"));
+
+    // The same, said in words.
+    qint64 total = 0;
+    const VersionStats *largest = nullptr;
+    for (const VersionStats &v : stats.versions) {
+        total += v.size;
+        if (!largest || v.size > largest->size)
+            largest = &v;
+    }
+    if (!largest)
+        m_sizeSummary->setText(tr("No compiler versions yet."));
+    else
+        m_sizeSummary->setText(tr("%1 in %n compiler version(s); the largest, %2, holds %3.", nullptr,
+                                  int(stats.versions.size()))
+                                   .arg(formatBytes(total),
+                                        CompilerVersion::parse(largest->version).display().section(QLatin1Char('+'), 0, 0),
+                                        formatBytes(largest->size)));
+    int entries = 0, top = 0;
+    for (int b = 0; b < CacheStats::AgeBucketCount; ++b) {
+        entries += stats.ageEntries[b];
+        if (stats.ageEntries[b] > stats.ageEntries[top])
+            top = b;
+    }
+    if (entries == 0)
+        m_ageSummary->setText(tr("No entries yet."));
+    else
+        m_ageSummary->setText(tr("%n entries; most of them (%1) were last used %2 ago.", nullptr, entries)
+                                  .arg(QLocale().toString(stats.ageEntries[top]), CacheStats::ageBucketName(top)));
+    m_size->setAccessibleDescription(m_sizeSummary->text());
+    m_age->setAccessibleDescription(m_ageSummary->text());
 }
 
 }  // namespace ingot

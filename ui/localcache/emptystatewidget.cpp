@@ -2,7 +2,6 @@
 
 #include "ui/common/resources.h"
 
-
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -33,6 +32,12 @@ EmptyStateWidget::EmptyStateWidget(QWidget *parent)
     m_details->setWordWrap(true);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_details->setMaximumWidth(640);
+    // Its height follows its width (heightForWidth), so the whole text shows at any width: the label sits in a row
+    // between stretches rather than being aligned in the column, which would give it its size hint's height only.
+    QSizePolicy wrap(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    wrap.setHeightForWidth(true);
+    m_details->setSizePolicy(wrap);
+    m_title->setSizePolicy(wrap);
     m_add->setIcon(style()->standardIcon(QStyle::SP_DirOpenIcon));
     m_sample->setDefault(true);
     m_sample->setToolTip(tr("Writes a small, realistic compile cache (sparse files, a few kB on disk) so you can try "
@@ -50,7 +55,11 @@ EmptyStateWidget::EmptyStateWidget(QWidget *parent)
     col->addWidget(icon);
     col->addSpacing(12);
     col->addWidget(m_title);
-    col->addWidget(m_details, 0, Qt::AlignHCenter);
+    auto *details = new QHBoxLayout;
+    details->addStretch();
+    details->addWidget(m_details, 100);
+    details->addStretch();
+    col->addLayout(details);
     col->addSpacing(16);
     col->addLayout(buttons);
     col->addStretch(3);

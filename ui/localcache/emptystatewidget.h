@@ -17,6 +17,8 @@ public:
     explicit EmptyStateWidget(QWidget *parent = nullptr);
     void setMessage(const QString &title, const QString &details);
 
+    QLabel *titleLabel() const { return m_title; }
+    QLabel *detailsLabel() const { return m_details; }
     QPushButton *addFolderButton() const { return m_add; }
     QPushButton *sampleButton() const { return m_sample; }
     QPushButton *retryButton() const { return m_retry; }

@@ -1,5 +1,6 @@
 #include "ui/localcache/localcachepage.h"
 
+#include "ui/common/keyboard.h"
 #include "services/util/appsettings.h"
 #include "ui/localcache/cachechartswidget.h"
 #include "models/cache/cachefilterproxy.h"
@@ -123,6 +124,19 @@ void LocalCachePage::buildUi()
 
 void LocalCachePage::createActions()
 {
+    m_push = new QAction(style()->standardIcon(QStyle::SP_ArrowUp), tr("Push to the Hub cache repo…"), this);
+    m_push->setToolTip(tr("Upload the selected successful entries to the Hub cache repo in use (Transfers shows progress)"));
+    connect(m_push, &QAction::triggered, this, [this] {
+        const QStringList keys = selectedSuccessKeys();
+        if (!keys.isEmpty())
+            Q_EMIT pushRequested(m_session->location(), keys);
+    });
+    m_copy = new QAction(style()->standardIcon(QStyle::SP_ArrowRight), tr("Copy to a remote host…"), this);
+    connect(m_copy, &QAction::triggered, this, [this] {
+        const QStringList keys = selectedSuccessKeys();
+        if (!keys.isEmpty())
+            Q_EMIT copyRequested(m_session->location(), keys);
+    });
     m_rescan = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Rescan"), this);
     m_rescan->setShortcut(QKeySequence::Refresh);
     m_rescan->setToolTip(tr("Look for changes (F5); unchanged entries are not read again"));
@@ -276,7 +290,7 @@ QLayout *LocalCachePage::buildFilterRow()
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(tr("Filter by entry or compiler version (Ctrl+F)"));
     m_filter->setClearButtonEnabled(true);
-    auto *focusFilter = new QAction(this);
+    auto *focusFilter = new QAction(tr("Find: go to the filter"), this);
     focusFilter->setShortcut(QKeySequence::Find);
     connect(focusFilter, &QAction::triggered, m_filter, [this] { m_filter->setFocus(); m_filter->selectAll(); });
     addAction(focusFilter);
@@ -325,6 +339,7 @@ QTreeView *LocalCachePage::buildTree()
     m_view->setUniformRowHeights(true);  // fast with 100k rows
     m_view->setAlternatingRowColors(true);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    addContextMenuShortcut(m_view);
     m_view->setAllColumnsShowFocus(true);
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(CacheTreeModel::NameColumn, QHeaderView::Stretch);
@@ -501,6 +516,14 @@ void LocalCachePage::openLocation(const StoreLocation &location, const QString &
     rebuildRootCombo();
 }
 
+QString LocalCachePage::localRoot() const
+{
+    if (m_session->location().isLocal() && !m_session->root().isEmpty())
+        return m_session->root();
+    const QString remembered = AppSettings::currentRoot();
+    return !remembered.isEmpty() && QFileInfo(remembered).isDir() ? remembered : m_resolved.path;
+}
+
 void LocalCachePage::openLocalCache()
 {
     const QString remembered = AppSettings::currentRoot();
@@ -589,13 +612,13 @@ void LocalCachePage::onScanFinished(const ScanStats &stats, const QString &fatal
                                          .arg(stats.elapsedMs < 1000 ? tr("%1 ms").arg(stats.elapsedMs)
                                                                      : tr("%1 s").arg(QLocale().toString(double(stats.elapsedMs) / 1000.0, 'f', 1)));
     if (stats.modulesReused > 0)
-        text += tr(" (%n unchanged, not read again)", nullptr, stats.modulesReused);
+        text = tr("%1 (%n unchanged, not read again)", nullptr, stats.modulesReused).arg(text);
     if (m_session->canWatch() && m_session->isWatching())
-        text += tr("; following changes on disk");
+        text = tr("%1; following changes on disk").arg(text);
     else if (m_refreshTimer->isActive())
-        text += tr("; looking for changes every %n s", nullptr, m_refreshTimer->interval() / 1000);
+        text = tr("%1; looking for changes every %n s", nullptr, m_refreshTimer->interval() / 1000).arg(text);
     else if (!m_session->canWatch())
-        text += tr("; F5 looks for changes");
+        text = tr("%1; F5 looks for changes").arg(text);
     Q_EMIT statusChanged(text, false);
 }
 
@@ -671,6 +694,16 @@ void LocalCachePage::onCurrentChanged()
                            version.isEmpty() ? m_session->root() : m_session->root() + QLatin1Char('/') + version);
 }
 
+QStringList LocalCachePage::selectedSuccessKeys() const
+{
+    QStringList keys;
+    for (const QModelIndex &i : m_view->selectionModel()->selectedRows())
+        if (const CacheModule *m = m_model->module(m_proxy->mapToSource(i));
+            m && m->isModule() && m->state == ModuleState::Success && !m_model->isTransferring(m->key()))
+            keys << m->key();
+    return keys;
+}
+
 QStringList LocalCachePage::selectedKeys() const
 {
     QStringList keys;
@@ -704,6 +737,15 @@ void LocalCachePage::showContextMenu(const QPoint &pos)
     m_deleteSelected->setEnabled(failedSelected > 0);
     m_deleteSelected->setText(tr("Delete %n selected failed entries…", nullptr, failedSelected));
     menu.addAction(m_deleteSelected);
+    menu.addSeparator();
+    const int success = int(selectedSuccessKeys().size());
+    m_push->setEnabled(success > 0);
+    m_push->setText(tr("Push %n successful entries to the Hub cache repo…", nullptr, success));
+    m_copy->setEnabled(success > 0);
+    m_copy->setText(m_session->location().isLocal() ? tr("Copy %n successful entries to a remote host…", nullptr, success)
+                                                    : tr("Copy %n successful entries to this machine's cache", nullptr, success));
+    menu.addAction(m_push);
+    menu.addAction(m_copy);
     menu.addSeparator();
     for (QAction *a : maintenanceActions())
         menu.addAction(a);

@@ -75,6 +75,10 @@ public:
     QAction *fullRescanAction() const { return m_fullRescan; }
     QAction *addFolderAction() const { return m_addFolder; }
     QAction *sampleAction() const { return m_sample; }
+    QAction *pushAction() const { return m_push; }
+    // The local cache folder this page returns to from a host's cache (the one last opened, else the resolved one).
+    QString localRoot() const;
+    QAction *copyAction() const { return m_copy; }
 
 public Q_SLOTS:
     void addFolder();
@@ -88,6 +92,9 @@ Q_SIGNALS:
     void rootOpened(const QString &root);
     // Any cache was opened, local or remote.
     void locationOpened(const ingot::StoreLocation &location);
+    // Push these (successful) entries of `from` to a Hub cache repo; copy them to another machine's cache.
+    void pushRequested(const ingot::StoreLocation &from, const QStringList &keys);
+    void copyRequested(const ingot::StoreLocation &from, const QStringList &keys);
 
 private:
     void buildUi();
@@ -107,6 +114,7 @@ private:
     void showWarnings();
     MaintenanceDialog *openPlan(MaintenancePlan plan);
     QStringList selectedKeys() const;
+    QStringList selectedSuccessKeys() const;
 
     CacheLocation m_resolved;
     CacheSession *m_session;
@@ -119,6 +127,8 @@ private:
     QWidget *m_remoteBanner = nullptr;
     QLabel *m_remoteLabel = nullptr;
     QAction *m_backToLocal = nullptr;
+    QAction *m_push = nullptr;
+    QAction *m_copy = nullptr;
     QLabel *m_autoRefreshLabel = nullptr;
     QComboBox *m_autoRefresh = nullptr;
     QTimer *m_refreshTimer = nullptr;

@@ -65,7 +65,7 @@ MaintenanceDialog::MaintenanceDialog(MaintenancePlan plan, StoreLocation locatio
     , m_current(new QLabel(this))
     , m_buttons(new QDialogButtonBox(this))
 {
-    setWindowTitle(actionTitle(m_plan.action) + tr(" — preview"));
+    setWindowTitle(tr("%1 — preview").arg(actionTitle(m_plan.action)));
     resize(860, 520);
     m_summary->setWordWrap(true);
     m_refusal->setWordWrap(true);

@@ -1,5 +1,6 @@
 #include "ui/localcache/moduledetailspane.h"
 
+#include "models/common/tones.h"
 #include "services/cache/compilerversion.h"
 #include "services/cache/classify.h"
 #include "services/stores/cachestore.h"
@@ -88,7 +89,7 @@ ModuleDetailsPane::ModuleDetailsPane(QWidget *parent)
     m_pathLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_warnings->setWordWrap(true);
     m_warnings->setTextFormat(Qt::PlainText);
-    m_warnings->setStyleSheet(QStringLiteral("color: #b5651d;"));
+    m_warnings->setStyleSheet(QStringLiteral("color: %1;").arg(toneTextColor(Tone::Warning).name()));
     m_copy->setIcon(style()->standardIcon(QStyle::SP_FileIcon));
     m_copy->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+C")));
     m_copy->setToolTip(tr("Copy the full path (Ctrl+Shift+C)"));
@@ -190,9 +191,10 @@ void ModuleDetailsPane::showModule(const CacheModule &m)
     const QString label = m.isModule() ? stateLabel(m.state) : kindName(m.kind);
     m_state->setText(QStringLiteral("<span style='color:%1'>&#9679;</span> <b>%2</b> &mdash; %3<br>%4")
                          .arg(color, label.toHtmlEscaped(), why.toHtmlEscaped(),
-                              tr("%1 in %n file(s), last used %2", nullptr, m.fileCount())
-                                  .arg(formatBytes(m.size), formatTime(m.lastUsedMs)) +
-                                  (m.linkedSize > 0 ? tr("; %1 linked from elsewhere").arg(formatBytes(m.linkedSize)) : QString())));
+                              m.linkedSize > 0 ? tr("%1 in %n file(s), last used %2; %3 linked from elsewhere", nullptr, m.fileCount())
+                                                     .arg(formatBytes(m.size), formatTime(m.lastUsedMs), formatBytes(m.linkedSize))
+                                               : tr("%1 in %n file(s), last used %2", nullptr, m.fileCount())
+                                                     .arg(formatBytes(m.size), formatTime(m.lastUsedMs))));
     m_pathLabel->setText(displayName(m_path));
     m_copy->setEnabled(true);
     m_open->setEnabled(probe && probe->isLocal() && (m.isModule() || m.kind == EntryKind::UnknownDir));

@@ -74,8 +74,8 @@ QMessageBox *showHostKeyChanged(QWidget *parent, const QString &host, const QStr
                                 const QString &knownHostsFile, const QString &sshWords)
 {
     const QString h = displayName(host);
-    auto *box = new QMessageBox(QMessageBox::Critical, QObject::tr("Host key changed — %1").arg(h),
-                                QObject::tr("The host key of %1 has CHANGED. Ingot refuses to connect.").arg(h),
+    auto *box = new QMessageBox(QMessageBox::Critical, HostKeyDialog::tr("Host key changed — %1").arg(h),
+                                HostKeyDialog::tr("The host key of %1 has CHANGED. Ingot refuses to connect.").arg(h),
                                 QMessageBox::Close, parent);
     box->setObjectName(QStringLiteral("hostKeyChanged"));
     const QString name = knownHostsName.isEmpty() ? host : knownHostsName;
@@ -83,7 +83,7 @@ QMessageBox *showHostKeyChanged(QWidget *parent, const QString &host, const QStr
     if (!knownHostsFile.isEmpty())
         fix += QStringLiteral(" -f '%1'").arg(displayName(knownHostsFile));
     box->setInformativeText(
-        QObject::tr("The key this host presents differs from the one recorded when you first connected. Either someone "
+        HostKeyDialog::tr("The key this host presents differs from the one recorded when you first connected. Either someone "
                     "is intercepting the connection (a man-in-the-middle attack), or the host was reinstalled or got "
                     "a new key.\n\n"
                     "Ask the host's administrator for the new key's fingerprint. Only if it matches, remove the old "

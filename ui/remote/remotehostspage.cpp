@@ -1,5 +1,7 @@
 #include "ui/remote/remotehostspage.h"
 
+#include "models/common/tones.h"
+#include "ui/common/keyboard.h"
 #include "services/cache/cachelocation.h"
 #include "services/remote/remotehosts.h"
 #include "services/remote/sshconnection.h"
@@ -204,6 +206,7 @@ void RemoteHostsPage::buildUi()
     m_view->setColumnWidth(RemoteHostsModel::HostColumn, 260);
     m_view->setColumnWidth(RemoteHostsModel::SourceColumn, 110);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    addContextMenuShortcut(m_view);
     for (QAction *a : {m_connect, m_disconnect, m_openCache, m_openFolder, m_remove})
         m_view->addAction(a);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] {
@@ -420,7 +423,7 @@ void RemoteHostsPage::showAddHostDialog()
     problem->setObjectName(QStringLiteral("problem"));
     problem->setWordWrap(true);
     problem->setTextFormat(Qt::PlainText);
-    problem->setStyleSheet(QStringLiteral("color: #b00020"));
+    problem->setStyleSheet(QStringLiteral("color: %1;").arg(toneTextColor(Tone::Bad).name()));
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, dlg);
     QPushButton *ok = buttons->button(QDialogButtonBox::Ok);
     ok->setText(tr("Add"));

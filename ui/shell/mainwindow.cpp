@@ -17,6 +17,13 @@
 #include "ui/localcache/localcachepage.h"
 #include "ui/remote/remotehostspage.h"
 #include "ui/shell/settingsdialog.h"
+#include "ui/shell/shortcutsdialog.h"
+#include "ui/transfers/transferspage.h"
+#include "models/transfer/transfersmodel.h"
+#include "services/hub/cacherepo.h"
+#include "services/hub/secretstore.h"
+#include "services/remote/remotehosts.h"
+#include "services/transfer/transferengine.h"
 
 #include <QAction>
 #include <QApplication>
@@ -26,7 +33,9 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QInputDialog>
 #include <QMessageBox>
+#include <QProcess>
 #include <QProgressBar>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -45,6 +54,13 @@ MainWindow::MainWindow(QWidget *parent)
     , m_jobService(makeJobService(this))
     , m_jobs(new JobsPage(m_jobService, this))
     , m_remote(new RemoteHostsPage(this))
+    , m_transfers(new TransferQueue(TransferQueue::defaultStateDir(),
+                                    makeTransferEngine(qEnvironmentVariable("INGOT_KEYCHAIN") == QLatin1String("none")
+                                                           ? nullptr
+                                                           : std::make_shared<KeychainSecretStore>()),
+                                    this))
+    , m_transfersPage(new TransfersPage(m_transfers, this))
+    , m_transferStatus(new QLabel(this))
     , m_status(new QLabel(this))
     , m_busy(new QProgressBar(this))
     , m_cancel(new QToolButton(this))
@@ -69,8 +85,12 @@ MainWindow::MainWindow(QWidget *parent)
     auto *remote = new QListWidgetItem(QIcon(QStringLiteral(":/icons/remote.svg")), tr("Remote hosts"), m_nav);
     remote->setToolTip(tr("trn hosts over SSH: connect, and show their compile caches (Ctrl+4)"));
     m_pages->addWidget(m_remote);
+    auto *transfers = new QListWidgetItem(QIcon(QStringLiteral(":/icons/transfers.svg")), tr("Transfers"), m_nav);
+    transfers->setToolTip(tr("Pulls, pushes and copies of compiled modules: progress, pause, resume, retry (Ctrl+5)"));
+    m_pages->addWidget(m_transfersPage);
     m_nav->setCurrentRow(0);
     m_nav->setFixedWidth(150);
+    m_nav->setAccessibleName(tr("Areas"));
     connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
         m_pages->setCurrentIndex(row);
         if (m_pages->currentWidget() == m_hub && !m_hubShown) {
@@ -104,15 +124,18 @@ MainWindow::MainWindow(QWidget *parent)
     setCentralWidget(central);
 
     m_busy->setRange(0, 0);
+    m_busy->setAccessibleName(tr("Busy"));
     m_busy->setMaximumWidth(120);
     m_busy->setMaximumHeight(14);
     m_busy->hide();
     m_cancel->setIcon(style()->standardIcon(QStyle::SP_DialogCancelButton));
     m_cancel->setToolTip(tr("Cancel the scan (Esc)"));
+    m_cancel->setAccessibleName(tr("Cancel the scan"));
     m_cancel->setAutoRaise(true);
     m_cancel->hide();
     connect(m_cancel, &QToolButton::clicked, this, [this] { m_local->session()->cancel(); });
     statusBar()->addWidget(m_status, 1);
+    statusBar()->addPermanentWidget(m_transferStatus);
     statusBar()->addPermanentWidget(m_busy);
     statusBar()->addPermanentWidget(m_cancel);
     connect(m_local, &LocalCachePage::statusChanged, this, &MainWindow::setStatus);
@@ -138,12 +161,124 @@ MainWindow::MainWindow(QWidget *parent)
             m_remote->noteConnectionTrouble(loc.host);
     });
 
+    wireTransfers();
     buildMenus();
     if (!restoreGeometry(AppSettings::windowGeometry()))
         resize(1280, 820);
 }
 
 MainWindow::~MainWindow() = default;
+
+// The one transfer queue: the pages ask for moves, the queue runs them, and the views' marks follow it.
+void MainWindow::wireTransfers()
+{
+    connect(m_hub, &HubCachePage::pullRequested, this, [this](const QString &repo, const QStringList &keys) {
+        TransferOptions options;
+        options.hubCacheLayout = AppSettings::pullHubCacheLayout();
+        queueTransfer(TransferKind::Pull, TransferPlace::ofHub(repo), TransferPlace::ofCache(m_local->session()->location()),
+                      keys, options);
+    });
+    connect(m_hub, &HubCachePage::pushRequested, this, [this](const QString &repo, const QStringList &keys) {
+        pushFromCache(m_local->session()->location(), keys, repo);
+    });
+    connect(m_local, &LocalCachePage::pushRequested, this, [this](const StoreLocation &from, const QStringList &keys) {
+        pushFromCache(from, keys, resolveCacheRepo(HubConfig::fromEnvironment()).repo);
+    });
+    connect(m_local, &LocalCachePage::copyRequested, this, &MainWindow::copyFromCache);
+    connect(m_transfers, &TransferQueue::activityChanged, this, &MainWindow::updateTransferMarks);
+    connect(m_transfers, &TransferQueue::ended, this,
+            [this](const QString &, const TransferPlace &from, const TransferPlace &to) { transferEnded(from, to); });
+    connect(m_transfersPage, &TransfersPage::summaryChanged, m_transferStatus, &QLabel::setText);
+    connect(m_local->model(), &QAbstractItemModel::modelReset, this, &MainWindow::updateTransferMarks);
+    connect(m_local->session(), &CacheSession::scanFinished, this, [this] {
+        m_hub->refreshMarks();
+        updateTransferMarks();
+    });
+    connect(m_hub, &HubCachePage::repoOpened, this, &MainWindow::updateTransferMarks);
+}
+
+void MainWindow::queueTransfer(TransferKind kind, const TransferPlace &from, const TransferPlace &to, const QStringList &keys,
+                               const TransferOptions &options)
+{
+    QString error;
+    QStringList skipped;
+    const QString id = m_transfers->enqueue(kind, from, to, keys, options, &error, &skipped);
+    if (id.isEmpty()) {
+        QMessageBox::information(this, tr("Nothing queued"), error);
+        return;
+    }
+    m_transfersPage->select(id);
+    QString text = tr("Queued: %1. Progress in Transfers (Ctrl+5).").arg(transferSummary(*m_transfers->record(id)));
+    if (!skipped.isEmpty())
+        text += QLatin1Char(' ') + tr("%n entries were already on their way and were left out.", nullptr, int(skipped.size()));
+    setStatus(text, false);
+}
+
+void MainWindow::pushFromCache(const StoreLocation &from, const QStringList &keys, const QString &repo)
+{
+    if (repo.isEmpty())
+        return;
+    if (repo == defaultCacheRepo()) {
+        QMessageBox::information(this, tr("Choose a cache repo of your own"),
+                                 tr("%1 is the public cache of AWS Neuron, read-only for users. Create or choose a "
+                                    "cache repo of your own (Hub ▸ Create cache repo…) and push there.").arg(repo));
+        return;
+    }
+    const auto answer = QMessageBox::question(
+        this, tr("Push to the Hub"),
+        tr("Upload %n successful entries from %1 to the Hub repo %2?\n\nOnly each entry's compiled files go "
+           "(model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks "
+           "never do. Entries already on the Hub are skipped.", nullptr, int(keys.size()))
+            .arg(displayName(from.display()), displayName(repo)));
+    if (answer == QMessageBox::Yes)
+        queueTransfer(TransferKind::Push, TransferPlace::ofCache(from), TransferPlace::ofHub(repo), keys, TransferOptions());
+}
+
+void MainWindow::copyFromCache(const StoreLocation &from, const QStringList &keys)
+{
+    if (!from.isLocal()) {
+        queueTransfer(TransferKind::Copy, TransferPlace::ofCache(from),
+                      TransferPlace::ofCache(StoreLocation::local(m_local->localRoot())), keys, TransferOptions());
+        return;
+    }
+    QStringList hosts;
+    for (const RemoteHostEntry &h : RemoteHosts::instance().hosts())
+        hosts << h.name;
+    if (hosts.isEmpty()) {
+        QMessageBox::information(this, tr("No remote hosts"),
+                                 tr("Add a host on the Remote hosts page (Ctrl+4) first, or list it in your ssh config."));
+        return;
+    }
+    bool ok = false;
+    const QString host = QInputDialog::getItem(this, tr("Copy to a remote host"),
+                                               tr("Copy %n entries to the compile cache of:", nullptr, int(keys.size())),
+                                               hosts, 0, false, &ok);
+    if (!ok || host.isEmpty())
+        return;
+    // The host's cache as the Neuron runtime there resolves it, found when the copy starts.
+    queueTransfer(TransferKind::Copy, TransferPlace::ofCache(from), TransferPlace::ofCache(sshStoreLocation(host, QString())), keys,
+                  TransferOptions());
+}
+
+void MainWindow::updateTransferMarks()
+{
+    const TransferPlace cache = TransferPlace::ofCache(m_local->session()->location());
+    const QSet<QString> cacheKeys = m_transfers->activeKeys(cache);
+    m_local->model()->setTransferring(cacheKeys);
+    const QString repo = m_hub->currentRepo();
+    m_hub->setTransferring(repo.isEmpty() ? cacheKeys : cacheKeys + m_transfers->activeKeys(TransferPlace::ofHub(repo)));
+}
+
+void MainWindow::transferEnded(const TransferPlace &from, const TransferPlace &to)
+{
+    const TransferPlace cache = TransferPlace::ofCache(m_local->session()->location());
+    if (from == cache || to == cache)
+        m_local->session()->rescan(false);  // its end refreshes the Hub page's marks
+    const QString repo = m_hub->currentRepo();
+    if (!repo.isEmpty() && to == TransferPlace::ofHub(repo))
+        m_hub->reopenRepo();
+    updateTransferMarks();
+}
 
 void MainWindow::start(const CacheLocation &resolved)
 {
@@ -170,6 +305,8 @@ void MainWindow::buildMenus()
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+    if (quit->shortcut().isEmpty())
+        quit->setShortcut(QKeySequence(QStringLiteral("Ctrl+Q")));
     quit->setMenuRole(QAction::QuitRole);
 
     QMenu *tools = menuBar()->addMenu(tr("&Tools"));
@@ -189,6 +326,8 @@ void MainWindow::buildMenus()
     toJobs->setShortcut(QKeySequence(QStringLiteral("Ctrl+3")));
     QAction *toRemote = go->addAction(tr("&Remote hosts"), this, [this] { m_nav->setCurrentRow(m_pages->indexOf(m_remote)); });
     toRemote->setShortcut(QKeySequence(QStringLiteral("Ctrl+4")));
+    QAction *toTransfers = go->addAction(tr("&Transfers"), this, [this] { m_nav->setCurrentRow(m_pages->indexOf(m_transfersPage)); });
+    toTransfers->setShortcut(QKeySequence(QStringLiteral("Ctrl+5")));
 
     QMenu *hubMenu = menuBar()->addMenu(tr("&Hub"));
     hubMenu->addAction(tr("&Log in…"), m_hub, &HubCachePage::login);
@@ -201,6 +340,11 @@ void MainWindow::buildMenus()
     hubMenu->addAction(tr("&Refresh"), m_hub, &HubCachePage::refresh);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *keys = help->addAction(tr("&Keyboard shortcuts…"), this, &MainWindow::showShortcuts);
+    keys->setShortcut(QKeySequence::HelpContents);
+    if (keys->shortcut().isEmpty())
+        keys->setShortcut(QKeySequence(Qt::Key_F1));
+    help->addSeparator();
     help->addAction(tr("&About Ingot"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt)->setMenuRole(QAction::AboutQtRole);
 }
@@ -215,8 +359,12 @@ void MainWindow::setStatus(const QString &text, bool busy)
 void MainWindow::showSettings()
 {
     SettingsDialog dlg(this);
-    if (dlg.exec() == QDialog::Accepted)
-        m_local->session()->setWatching(AppSettings::watchForChanges());
+    if (dlg.exec() != QDialog::Accepted)
+        return;
+    m_local->session()->setWatching(AppSettings::watchForChanges());
+    // Another language: the same program with the same arguments, once this window has closed (it may refuse).
+    if (dlg.restartRequested() && close())
+        QProcess::startDetached(QCoreApplication::applicationFilePath(), QCoreApplication::arguments().mid(1));
 }
 
 void MainWindow::showConsolidate(const QString &folder)
@@ -255,6 +403,31 @@ MaintenanceDialog *MainWindow::cleanCompileCache(const QString &root)
     });
     m_local->openRoot(root);
     return nullptr;
+}
+
+QList<QWidget *> MainWindow::pages() const
+{
+    QList<QWidget *> list;
+    for (int i = 0; i < m_pages->count(); ++i)
+        list << m_pages->widget(i);
+    return list;
+}
+
+QList<ShortcutEntry> MainWindow::shortcutEntries() const
+{
+    QList<ShortcutGroup> groups;
+    for (int i = 0; i < m_pages->count() && i < m_nav->count(); ++i)
+        groups.append({m_pages->widget(i), m_nav->item(i)->text()});
+    return collectShortcuts(const_cast<MainWindow *>(this), groups, tr("Everywhere"));
+}
+
+ShortcutsDialog *MainWindow::showShortcuts()
+{
+    auto *dlg = new ShortcutsDialog(shortcutEntries(), this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dlg, &QDialog::finished, dlg, &QObject::deleteLater);  // Esc hides it
+    dlg->show();
+    return dlg;
 }
 
 void MainWindow::showAbout()

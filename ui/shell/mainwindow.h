@@ -17,8 +17,16 @@ class JobsPage;
 class LocalCachePage;
 class MaintenanceDialog;
 class RemoteHostsPage;
+class TransferQueue;
+class TransfersPage;
+struct StoreLocation;
+struct TransferOptions;
+struct TransferPlace;
+enum class TransferKind;
 
 struct CacheLocation;
+struct ShortcutEntry;
+class ShortcutsDialog;
 
 class MainWindow final : public QMainWindow
 {
@@ -35,12 +43,19 @@ public:
     HubCachePage *hubCachePage() const { return m_hub; }
     JobsPage *jobsPage() const { return m_jobs; }
     RemoteHostsPage *remoteHostsPage() const { return m_remote; }
+    TransfersPage *transfersPage() const { return m_transfersPage; }
+    TransferQueue *transferQueue() const { return m_transfers; }
     QListWidget *navigation() const { return m_nav; }
     QLabel *statusText() const { return m_status; }
+    // Every shortcut of the window and its pages, grouped by page (what Help ▸ Keyboard shortcuts lists).
+    QList<ShortcutEntry> shortcutEntries() const;
+    // The pages in the navigation's order.
+    QList<QWidget *> pages() const;
 
 public Q_SLOTS:
     void showSettings();
     void showAbout();
+    ShortcutsDialog *showShortcuts();  // modeless, deleted on close
     void showConsolidate(const QString &folder);
     // The Local cache page, on `root`, filtered to the entry `key`.
     void showCacheEntry(const QString &root, const QString &key);
@@ -53,6 +68,14 @@ protected:
 private:
     void buildMenus();
     void setStatus(const QString &text, bool busy);
+    void wireTransfers();
+    // Queues a transfer and says so in the status bar (or why it could not be queued).
+    void queueTransfer(TransferKind kind, const TransferPlace &from, const TransferPlace &to, const QStringList &keys,
+                       const TransferOptions &options);
+    void pushFromCache(const StoreLocation &from, const QStringList &keys, const QString &repo);
+    void copyFromCache(const StoreLocation &from, const QStringList &keys);
+    void updateTransferMarks();
+    void transferEnded(const TransferPlace &from, const TransferPlace &to);
 
     QListWidget *m_nav;
     QStackedWidget *m_pages;
@@ -61,6 +84,9 @@ private:
     JobService *m_jobService;
     JobsPage *m_jobs;
     RemoteHostsPage *m_remote;
+    TransferQueue *m_transfers;
+    TransfersPage *m_transfersPage;
+    QLabel *m_transferStatus;
     bool m_hubShown = false;
     QLabel *m_status;
     QProgressBar *m_busy;

@@ -3,8 +3,10 @@
 #include "services/remote/remotehosts.h"
 #include "services/util/appsettings.h"
 #include "services/util/names.h"
+#include "ui/common/theme.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -19,6 +21,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace ingot {
 
 SettingsDialog::SettingsDialog(QWidget *parent)
@@ -26,9 +30,13 @@ SettingsDialog::SettingsDialog(QWidget *parent)
     , m_ttl(new QSpinBox(this))
     , m_size(new QDoubleSpinBox(this))
     , m_watch(new QCheckBox(tr("Follow the disk while jobs compile (watch folders, rescan after changes)"), this))
+    , m_hubLayout(new QCheckBox(tr("Pull from the Hub as optimum-neuron does: files in the Hugging Face hub cache, "
+                                   "linked into the compile cache"), this))
     , m_roots(new QListWidget(this))
     , m_sshConfig(new QLineEdit(this))
     , m_sshProblem(new QLabel(this))
+    , m_language(new QComboBox(this))
+    , m_appearance(new QComboBox(this))
 {
     setWindowTitle(tr("Ingot Settings"));
     m_ttl->setRange(0, 3650);
@@ -43,6 +51,9 @@ SettingsDialog::SettingsDialog(QWidget *parent)
     m_size->setSpecialValueText(tr("no limit"));
     m_size->setValue(double(AppSettings::maxCacheBytes()) / 1e9);
     m_watch->setChecked(AppSettings::watchForChanges());
+    m_hubLayout->setChecked(AppSettings::pullHubCacheLayout());
+    m_hubLayout->setToolTip(tr("Off (default): pulled modules are plain files in the compile cache. On: each file is a "
+                               "blob under $HF_HOME/hub, shared with huggingface_hub downloads, and linked from the entry."));
 
     auto *prune = new QGroupBox(tr("Prune policy (as the Neuron docs describe it)"), this);
     auto *form = new QFormLayout(prune);
@@ -80,14 +91,59 @@ SettingsDialog::SettingsDialog(QWidget *parent)
                                   "both). The Remote hosts list shows its Host names."), sshBox);
     sshHint->setWordWrap(true);
     sl->addWidget(sshHint);
-    m_sshProblem->setStyleSheet(QStringLiteral("color: #c0392b"));
+    setToneText(m_sshProblem, Tone::Bad);
     m_sshProblem->setWordWrap(true);
     m_sshProblem->hide();
     sl->addWidget(m_sshProblem);
 
+    // Each language named in itself, so that whoever cannot read the current one still finds their own.
+    auto *languageBox = new QGroupBox(tr("Language"), this);
+    auto *ll = new QVBoxLayout(languageBox);
+    auto *languageRow = new QHBoxLayout;
+    m_language->addItem(tr("System default"), QString());
+    m_language->addItem(QStringLiteral("English"), QStringLiteral("en"));
+    m_language->addItem(QStringLiteral(u"简体中文"), QStringLiteral("zh_CN"));
+    const int current = m_language->findData(AppSettings::language());
+    if (current >= 0) {
+        m_language->setCurrentIndex(current);
+    } else {  // a name set by hand that Ingot has no translation for: kept as it is
+        m_language->addItem(AppSettings::language(), AppSettings::language());
+        m_language->setCurrentIndex(m_language->count() - 1);
+    }
+    auto *restart = new QPushButton(tr("Restart now"), languageBox);
+    restart->setToolTip(tr("Saves these settings and starts Ingot again in the language chosen."));
+    restart->setEnabled(false);
+    connect(m_language, &QComboBox::currentIndexChanged, this, [this, restart] {
+        restart->setEnabled(m_language->currentData().toString() != AppSettings::language());
+    });
+    connect(restart, &QPushButton::clicked, this, [this] {
+        m_restart = true;
+        accept();
+        if (result() != QDialog::Accepted)
+            m_restart = false;
+    });
+    languageRow->addWidget(m_language, 1);
+    languageRow->addWidget(restart);
+    ll->addLayout(languageRow);
+    auto *languageHint = new QLabel(tr("A new language applies when Ingot starts again."), languageBox);
+    languageHint->setWordWrap(true);
+    ll->addWidget(languageHint);
+
     auto *where = new QLabel(tr("Settings are stored in %1").arg(AppSettings::fileName()), this);
     where->setWordWrap(true);
     where->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    // Appearance: the system's look, or Fusion with Ingot's light or dark palette; applied on OK.
+    m_appearance->addItem(tr("System"), appearanceName(Appearance::System));
+    m_appearance->addItem(tr("Light"), appearanceName(Appearance::Light));
+    m_appearance->addItem(tr("Dark"), appearanceName(Appearance::Dark));
+    m_appearance->setCurrentIndex(std::max(0, m_appearance->findData(AppSettings::appearance())));
+    auto *appearanceRow = new QHBoxLayout;
+    auto *appearanceLabel = new QLabel(tr("&Appearance:"), this);
+    appearanceLabel->setBuddy(m_appearance);
+    appearanceRow->addWidget(appearanceLabel);
+    appearanceRow->addWidget(m_appearance);
+    appearanceRow->addStretch(1);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
@@ -95,11 +151,14 @@ SettingsDialog::SettingsDialog(QWidget *parent)
     auto *col = new QVBoxLayout(this);
     col->addWidget(prune);
     col->addWidget(m_watch);
+    col->addWidget(m_hubLayout);
     col->addWidget(rootsBox);
     col->addWidget(sshBox);
+    col->addWidget(languageBox);
+    col->addLayout(appearanceRow);
     col->addWidget(where);
     col->addWidget(buttons);
-    resize(560, 560);
+    resize(560, 640);
 }
 
 void SettingsDialog::accept()
@@ -118,10 +177,17 @@ void SettingsDialog::accept()
     AppSettings::setTtlDays(m_ttl->value());
     AppSettings::setMaxCacheBytes(qint64(m_size->value() * 1e9));
     AppSettings::setWatchForChanges(m_watch->isChecked());
+    AppSettings::setPullHubCacheLayout(m_hubLayout->isChecked());
+    AppSettings::setLanguage(m_language->currentData().toString());
     QStringList roots;
     for (int i = 0; i < m_roots->count(); ++i)
         roots << m_roots->item(i)->text();
     AppSettings::setCacheRoots(roots);
+    const QString appearance = m_appearance->currentData().toString();
+    if (appearance != AppSettings::appearance()) {
+        AppSettings::setAppearance(appearance);
+        applyAppearance(appearanceFromName(appearance));
+    }
     QDialog::accept();
 }
 

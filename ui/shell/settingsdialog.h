@@ -1,9 +1,11 @@
-// Preferences: the prune policy, watching, the list of cache folders, and the ssh config Ingot's ssh reads.
+// Preferences: the prune policy, watching, the list of cache folders, the ssh config Ingot's ssh reads, and the
+// language of the interface (applies at the next start; "Restart now" saves and asks the window to restart).
 #pragma once
 
 #include <QDialog>
 
 class QCheckBox;
+class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -24,15 +26,24 @@ public:
     QSpinBox *ttlSpin() const { return m_ttl; }
     QDoubleSpinBox *sizeSpin() const { return m_size; }
     QCheckBox *watchCheck() const { return m_watch; }
+    QCheckBox *hubLayoutCheck() const { return m_hubLayout; }
     QLineEdit *sshConfigEdit() const { return m_sshConfig; }
+    QComboBox *languageCombo() const { return m_language; }
+    // The dialog was closed with "Restart now": the settings are saved, the app should start again.
+    bool restartRequested() const { return m_restart; }
+    QComboBox *appearanceCombo() const { return m_appearance; }
 
 private:
     QSpinBox *m_ttl;
     QDoubleSpinBox *m_size;
     QCheckBox *m_watch;
+    QCheckBox *m_hubLayout;
     QListWidget *m_roots;
     QLineEdit *m_sshConfig;
     QLabel *m_sshProblem;
+    QComboBox *m_language;
+    bool m_restart = false;
+    QComboBox *m_appearance;
 };
 
 }  // namespace ingot

@@ -9,6 +9,12 @@
 
 namespace ingot {
 
+QString writeErrorText(int err, const QString &path)
+{
+    return err == ENOSPC ? QStringLiteral("The disk is full while writing %1.").arg(path)
+                         : QStringLiteral("Cannot write %1: %2").arg(path, QString::fromLocal8Bit(strerror(err)));
+}
+
 bool writeFully(int fd, const char *data, std::size_t size, const QString &path, QString *error)
 {
     std::size_t done = 0;
@@ -17,8 +23,23 @@ bool writeFully(int fd, const char *data, std::size_t size, const QString &path,
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0) {
-            *error = errno == ENOSPC ? QStringLiteral("The disk is full while writing %1.").arg(path)
-                                     : QStringLiteral("Cannot write %1: %2").arg(path, QString::fromLocal8Bit(strerror(errno)));
+            *error = writeErrorText(k == 0 ? EIO : errno, path);
+            return false;
+        }
+        done += std::size_t(k);
+    }
+    return true;
+}
+
+bool pwriteFully(int fd, const char *data, std::size_t size, std::uint64_t offset, const QString &path, QString *error)
+{
+    std::size_t done = 0;
+    while (done < size) {
+        const ssize_t k = ::pwrite(fd, data + done, size - done, off_t(offset + done));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            *error = writeErrorText(k == 0 ? EIO : errno, path);
             return false;
         }
         done += std::size_t(k);
@@ -47,7 +68,7 @@ bool FileWriter::create(const QString &path, int mode, QString *error, const QSt
 
 bool FileWriter::write(const char *data, std::size_t size, QString *error)
 {
-    if (!writeFully(m_fd, data, size, m_shownAs, error))
+    if (!pwriteFully(m_fd, data, size, m_written, m_shownAs, error))
         return false;
     m_written += size;
     return true;

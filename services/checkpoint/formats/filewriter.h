@@ -12,6 +12,10 @@ namespace ingot {
 
 // Writes all of `data` to `fd` (retrying short writes); a full disk or any other failure becomes words naming `path`.
 bool writeFully(int fd, const char *data, std::size_t size, const QString &path, QString *error);
+// The same at file offset `offset` (pwrite: the file position is neither used nor moved).
+bool pwriteFully(int fd, const char *data, std::size_t size, std::uint64_t offset, const QString &path, QString *error);
+// The words for a failed write of `path` with this errno (a full disk named as such).
+QString writeErrorText(int err, const QString &path);
 
 // One file opened for writing (created or truncated); closes it when destroyed.
 class FileWriter final
@@ -25,7 +29,14 @@ public:
     // Creates (or truncates) `path` with these permission bits. Write errors name `shownAs` when given (the file
     // this one stands in for), else `path`.
     bool create(const QString &path, int mode, QString *error, const QString &shownAs = {});
+    // Writes at bytesWritten() (with pwrite), then counts the bytes.
     bool write(const char *data, std::size_t size, QString *error);
+    // For writing straight to the file (pwrite, copy_file_range): the bytes [bytesWritten(), bytesWritten() + size)
+    // have been written through fd() by the caller; count them.
+    void wrote(std::uint64_t size) { m_written += size; }
+    int fd() const { return m_fd; }
+    // Write errors name this file.
+    const QString &shownAs() const { return m_shownAs; }
     // Flushes to disk and closes.
     bool finish(QString *error);
     // Closes without flushing (for scratch files).

@@ -32,6 +32,9 @@ void SafetensorsReader::close()
 {
     if (m_map)
         ::munmap(const_cast<char *>(m_map), m_size);
+    if (m_fd >= 0)
+        ::close(m_fd);
+    m_fd = -1;
     m_map = nullptr;
     m_size = 0;
     m_tensors.clear();
@@ -58,18 +61,14 @@ bool SafetensorsReader::open(const QString &path, QString *error)
     const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         return fail(QString::fromLocal8Bit(strerror(errno)));
+    m_fd = fd;  // closed by close()
     struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
         return fail(QStringLiteral("not a regular file"));
-    }
     m_size = std::size_t(st.st_size);
-    if (m_size < 8) {
-        ::close(fd);
+    if (m_size < 8)
         return fail(QStringLiteral("too small to be a safetensors file"));
-    }
     void *p = ::mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    ::close(fd);
     if (p == MAP_FAILED) {
         m_map = nullptr;
         return fail(QStringLiteral("cannot map the file"));

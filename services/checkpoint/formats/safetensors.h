@@ -37,14 +37,20 @@ public:
     const std::vector<SafetensorInfo> &tensors() const { return m_tensors; }
     const std::map<std::string, std::string> &metadata() const { return m_metadata; }
     const SafetensorInfo *find(const std::string &name) const;
-    // The tensor's bytes, inside the mapping (valid while the reader lives).
+    // The tensor's bytes, inside the mapping (valid while the reader lives). Touching mapped pages of a file that
+    // another process truncates raises SIGBUS: bulk reads go through fd() and fileOffset() instead (pread,
+    // copy_file_range), where a shrunken file is a short read.
     const char *data(const SafetensorInfo &t) const { return m_data + t.begin; }
+    // The file, open for reading while the reader lives, and where a tensor's bytes begin in it.
+    int fd() const { return m_fd; }
+    std::uint64_t fileOffset(const SafetensorInfo &t) const { return std::uint64_t(m_data - m_map) + t.begin; }
 
     static constexpr std::uint64_t kMaxHeader = 100ull * 1024 * 1024;
 
 private:
     void close();
     const char *m_map = nullptr;
+    int m_fd = -1;
     std::size_t m_size = 0;
     const char *m_data = nullptr;
     std::vector<SafetensorInfo> m_tensors;
@@ -64,6 +70,11 @@ public:
     bool write(const char *data, std::size_t size, QString *error);
     bool finish(QString *error);  // flushes to disk and closes
     std::uint64_t bytesWritten() const { return m_file.bytesWritten() - m_headerBytes; }  // tensor data only
+    // Writing the next tensor straight to the file: its bytes go at fileOffset() of fd(); then wrote(its size).
+    int fd() const { return m_file.fd(); }
+    std::uint64_t fileOffset() const { return m_file.bytesWritten(); }
+    void wrote(std::uint64_t size) { m_file.wrote(size); }
+    const QString &shownAs() const { return m_file.shownAs(); }
 
 private:
     FileWriter m_file;

@@ -1,5 +1,7 @@
 #include "services/checkpoint/formats/torchfile.h"
 
+#include "services/util/fdio.h"
+
 #include <QFile>
 
 #include <zip.h>
@@ -8,7 +10,10 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <cerrno>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace ingot {
 
@@ -22,7 +27,11 @@ struct TorchFile::Zip {
 };
 
 TorchFile::TorchFile() = default;
-TorchFile::~TorchFile() = default;
+TorchFile::~TorchFile()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
 
 namespace {
 QString zipError(int code)
@@ -37,6 +46,15 @@ QString zipError(int code)
 QString qs(const std::string &s)
 {
     return QString::fromStdString(s);
+}
+
+// Exactly `size` bytes at `offset`, or false (a short read: the file ends there, or shrank).
+std::uint64_t le(const char *p, int n)
+{
+    std::uint64_t v = 0;
+    for (int k = n - 1; k >= 0; --k)
+        v = (v << 8) | static_cast<unsigned char>(p[k]);
+    return v;
 }
 
 // The whole of one record, read as it comes (never allocated from the size the zip claims), up to `max` bytes.
@@ -77,9 +95,14 @@ bool TorchFile::open(const QString &path, QString *error)
     m_zip = std::make_unique<Zip>();
     m_root.reset();
     m_arena.reset();
-    // A FIFO or a device would block or never end: only regular files are read.
+    m_records.clear();
+    if (m_fd >= 0)
+        ::close(m_fd);
+    // A FIFO or a device would block or never end: only regular files are read (non-blocking: a FIFO must not hang
+    // the open).
+    m_fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     struct stat st {};
-    if (::stat(QFile::encodeName(path).constData(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (m_fd < 0 || ::fstat(m_fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         *error = QStringLiteral("%1 is not a regular file.").arg(path);
         return false;
     }
@@ -127,6 +150,127 @@ bool TorchFile::open(const QString &path, QString *error)
     }
     m_root = r.value;
     m_arena = r.arena;
+    readCentralDirectory();
+    return true;
+}
+
+// The zip's central directory, read by us (libzip does not tell where a record's data begins): end of central
+// directory (ZIP64 when its fields are saturated), then every entry's name, method, sizes and local header offset.
+// Anything that does not parse leaves m_records empty or partial: those records are then streamed with libzip.
+void TorchFile::readCentralDirectory()
+{
+    const std::uint64_t fileSize = std::uint64_t(m_fileSize);
+    if (fileSize < 22)
+        return;
+    const std::uint64_t tailSize = std::min<std::uint64_t>(fileSize, 22 + 65535 + 20);
+    std::string tail(tailSize, '\0');
+    if (!readAllAt(m_fd, tail.data(), tailSize, fileSize - tailSize))
+        return;
+    std::int64_t eocd = -1;
+    for (std::int64_t k = std::int64_t(tailSize) - 22; k >= 0; --k)
+        if (le(tail.data() + k, 4) == 0x06054b50) {
+            eocd = k;
+            break;
+        }
+    if (eocd < 0)
+        return;
+    const char *e = tail.data() + eocd;
+    std::uint64_t entries = le(e + 10, 2), cdSize = le(e + 12, 4), cdOffset = le(e + 16, 4);
+    if ((entries == 0xffff || cdSize == 0xffffffffu || cdOffset == 0xffffffffu) && eocd >= 20 &&
+        le(e - 20, 4) == 0x07064b50) {
+        const std::uint64_t z64 = le(e - 20 + 8, 8);
+        char rec[56];
+        if (z64 > fileSize - 56 || !readAllAt(m_fd, rec, sizeof rec, z64) || le(rec, 4) != 0x06064b50)
+            return;
+        entries = le(rec + 32, 8);
+        cdSize = le(rec + 40, 8);
+        cdOffset = le(rec + 48, 8);
+    }
+    constexpr std::uint64_t kMaxCentralDirectory = std::uint64_t(256) << 20;
+    if (cdSize > kMaxCentralDirectory || cdOffset > fileSize || cdSize > fileSize - cdOffset)
+        return;
+    std::string cd(cdSize, '\0');
+    if (!readAllAt(m_fd, cd.data(), cdSize, cdOffset))
+        return;
+    std::size_t at = 0;
+    for (std::uint64_t i = 0; i < entries && at + 46 <= cd.size(); ++i) {
+        const char *c = cd.data() + at;
+        if (le(c, 4) != 0x02014b50)
+            return;
+        const std::size_t nameLen = le(c + 28, 2), extraLen = le(c + 30, 2), commentLen = le(c + 32, 2);
+        if (at + 46 + nameLen + extraLen + commentLen > cd.size())
+            return;
+        Record r;
+        r.method = int(le(c + 10, 2));
+        r.compressedSize = le(c + 20, 4);
+        r.size = le(c + 24, 4);
+        r.localHeader = le(c + 42, 4);
+        // ZIP64 extra field: the saturated values, in this order.
+        const char *x = c + 46 + nameLen, *xEnd = x + extraLen;
+        while (x + 4 <= xEnd) {
+            const std::uint64_t id = le(x, 2), len = le(x + 2, 2);
+            if (x + 4 + len > xEnd)
+                break;
+            if (id == 1) {
+                const char *v = x + 4, *vEnd = v + len;
+                for (std::uint64_t *f : {&r.size, &r.compressedSize, &r.localHeader})
+                    if (*f == 0xffffffffu) {
+                        if (v + 8 > vEnd)
+                            return;
+                        *f = le(v, 8);
+                        v += 8;
+                    }
+            }
+            x += 4 + len;
+        }
+        m_records.emplace(std::string(c + 46, nameLen), r);
+        at += 46 + nameLen + extraLen + commentLen;
+    }
+}
+
+std::int64_t TorchFile::dataOffset(const std::string &key, QString *error)
+{
+    const auto it = m_records.find(m_prefix + "data/" + key);
+    if (it == m_records.end() || it->second.method != ZIP_CM_STORE)
+        return -1;
+    Record &r = it->second;
+    if (r.dataOffset >= 0)
+        return r.dataOffset;
+    const std::uint64_t fileSize = std::uint64_t(m_fileSize);
+    const auto outside = [&] {
+        *error = QStringLiteral("%1: the data of storage record %2 lies outside the file (truncated or corrupt).").arg(m_path, qs(key));
+        return std::int64_t(-2);
+    };
+    // The local header: its own name and extra field lengths say where the data begins.
+    char h[30];
+    if (r.localHeader > fileSize || fileSize - r.localHeader < 30 || !readAllAt(m_fd, h, sizeof h, r.localHeader) ||
+        le(h, 4) != 0x04034b50)
+        return outside();
+    const std::uint64_t begin = r.localHeader + 30 + le(h + 26, 2) + le(h + 28, 2);
+    if (r.compressedSize != r.size || begin > fileSize || r.size > fileSize - begin)
+        return outside();
+    r.dataOffset = std::int64_t(begin);
+    return r.dataOffset;
+}
+
+bool TorchFile::locateTensor(const TensorRef &t, qint64 *offset, QString *error)
+{
+    error->clear();
+    if (!checkTensor(t, QString::fromStdString(t.storage.key), error))
+        return false;
+    if (!t.isContiguous())
+        return false;
+    zip_stat_t st;
+    if (zip_stat(m_zip->z, (m_prefix + "data/" + t.storage.key).c_str(), 0, &st) != 0 || st.comp_method != ZIP_CM_STORE)
+        return false;
+    const std::int64_t begin = dataOffset(t.storage.key, error);
+    if (begin < 0)
+        return false;
+    // Our reading of the central directory must agree with libzip's.
+    const Record &r = m_records.at(m_prefix + "data/" + t.storage.key);
+    if (r.size != st.size)
+        return false;
+    *offset = begin + t.storageOffset * dtypeSize(t.dtype);  // inside the record: checkTensor() said so
     return true;
 }
 
@@ -152,12 +296,16 @@ bool TorchFile::checkTensor(const TensorRef &t, const QString &name, QString *er
     if (!m_zip || !m_zip->z || zip_stat(m_zip->z, (m_prefix + "data/" + t.storage.key).c_str(), 0, &st) != 0 ||
         !(st.valid & ZIP_STAT_SIZE))
         return bad(QStringLiteral("refers to the storage record %1, which is missing").arg(qs(t.storage.key)));
-    if (!(st.valid & ZIP_STAT_COMP_METHOD) || st.comp_method != ZIP_CM_STORE)
-        return bad(QStringLiteral("lies in a compressed storage record (%1); torch.save never compresses them").arg(qs(t.storage.key)));
-    if (!(st.valid & ZIP_STAT_COMP_SIZE) || st.comp_size != st.size ||
+    // torch.save stores records; a deflated one (a checkpoint re-zipped by another tool) is streamed through
+    // libzip, and may inflate to at most kMaxInflation times the file.
+    const bool stored = (st.valid & ZIP_STAT_COMP_METHOD) && st.comp_method == ZIP_CM_STORE;
+    const bool deflated = (st.valid & ZIP_STAT_COMP_METHOD) && st.comp_method == ZIP_CM_DEFLATE;
+    if (!stored && !deflated)
+        return bad(QStringLiteral("lies in a storage record (%1) compressed in a way Ingot does not read").arg(qs(t.storage.key)));
+    if (!(st.valid & ZIP_STAT_COMP_SIZE) || (stored && st.comp_size != st.size) ||
         ((st.valid & ZIP_STAT_ENCRYPTION_METHOD) && st.encryption_method != ZIP_EM_NONE))
         return bad(QStringLiteral("lies in a storage record (%1) whose sizes disagree or that is encrypted: corrupt").arg(qs(t.storage.key)));
-    if (st.size > zip_uint64_t(m_fileSize))
+    if (stored ? st.size > zip_uint64_t(m_fileSize) : st.size > zip_uint64_t(kMaxInflation * m_fileSize + (qint64(1) << 20)))
         return bad(QStringLiteral("lies in a storage record (%1) larger than the file: truncated or corrupt").arg(qs(t.storage.key)));
     const std::int64_t record = std::int64_t(st.size);
     if (numel == 0)
@@ -189,6 +337,16 @@ bool TorchFile::readTensor(const TensorRef &t, std::string *out, QString *error)
     out->assign(std::size_t(numel * es), '\0');  // at most the record's size: checked above
     if (numel == 0)
         return true;
+    // A contiguous tensor in a stored record: straight from the file.
+    qint64 at = 0;
+    if (locateTensor(t, &at, error)) {
+        if (readAllAt(m_fd, out->data(), out->size(), std::uint64_t(at)))
+            return true;
+        *error = QStringLiteral("%1: could not read record %2 (the file is shorter than it was: truncated while being read?).").arg(m_path, QString::fromStdString(name));
+        return false;
+    }
+    if (!error->isEmpty())
+        return false;
     std::int64_t last = t.storageOffset;
     for (std::size_t k = 0; k < t.shape.size(); ++k)
         last += (t.shape[k] - 1) * t.stride[k];

@@ -1,13 +1,17 @@
 // A torch.save file (the zip format of PyTorch >= 1.6): data.pkl read with the restricted unpickler, tensor bytes
-// read from the data/ records with libzip (ZIP64 included), so a checkpoint is never executed and never loaded
-// whole into memory.
+// read with pread straight from the file where a record is stored (located through our own read of the central
+// directory, ZIP64 included), else streamed with libzip (a deflated record, a strided tensor), so a checkpoint is
+// never executed and never loaded whole into memory.
 #pragma once
 
 #include "services/checkpoint/formats/pickle.h"
 
 #include <QString>
 
+#include <cstdint>
+#include <map>
 #include <memory>
+#include <string>
 
 namespace ingot {
 
@@ -26,20 +30,40 @@ public:
     const QString &path() const { return m_path; }
     qint64 fileSize() const { return m_fileSize; }
 
-    // Whether the tensor can be read: its storage record is there, stored (torch.save never compresses tensor
-    // data), and holds every element the tensor touches; and the tensor claims no more elements than the record
+    // Whether the tensor can be read: its storage record is there, stored (as torch.save writes it) or deflated,
+    // and holds every element the tensor touches; and the tensor claims no more elements than the record
     // holds (an overlapping view, stride 0, would turn a few bytes into gigabytes). False with words naming `name`.
     bool checkTensor(const TensorRef &t, const QString &name, QString *error) const;
     // The bytes of a tensor, contiguous, in its own dtype, once checkTensor() agrees.
     bool readTensor(const TensorRef &t, std::string *out, QString *error);
+    // Where a contiguous tensor in a stored record lies in the file, for reading it straight from fd() (pread,
+    // copy_file_range): true with its first byte's offset; false with *error empty when it cannot be read that way
+    // (a deflated record, a strided tensor: readTensor() streams those); false with words when the record's data
+    // would lie outside the file. Checks checkTensor() first.
+    bool locateTensor(const TensorRef &t, qint64 *offset, QString *error);
+    // The file, open for reading while this lives.
+    int fd() const { return m_fd; }
     // The size in bytes of a storage record, -1 if it is missing.
     qint64 recordSize(const std::string &key) const;
 
     static constexpr qint64 kMaxPickleBytes = qint64(256) << 20;  // data.pkl
+    static constexpr qint64 kMaxInflation = 8;  // a deflated record's size, at most this times the file's
 
 private:
+    // A record as the central directory describes it (the local header is read when its data is first wanted).
+    struct Record {
+        std::uint64_t localHeader = 0, compressedSize = 0, size = 0;
+        int method = -1;
+        std::int64_t dataOffset = -1;  // -1: not looked up yet
+    };
+    void readCentralDirectory();
+    // The offset of a stored record's first data byte, -1 when unknown (no such stored record), -2 with words when
+    // the record's data lies outside the file.
+    std::int64_t dataOffset(const std::string &key, QString *error);
     struct Zip;
     std::unique_ptr<Zip> m_zip;
+    int m_fd = -1;
+    std::map<std::string, Record> m_records;  // by full name, from our own read of the central directory
     QString m_path;
     qint64 m_fileSize = 0;
     std::string m_prefix;  // "archive/" (the folder every record sits in)

@@ -1,0 +1,51 @@
+// Copying tensor bytes from shard files straight into an output file at known offsets, never through a buffer the
+// size of a tensor: copy_file_range where a piece is contiguous in both files (falling back to pread and pwrite
+// where the kernel or the file systems cannot), and, where pieces interleave row by row (a tensor concatenated on
+// a dim other than the first), pread of a bounded batch of rows from each piece and one pwritev per batch.
+// Only pread and copy_file_range touch the inputs: a file that another process truncates meanwhile is a short read
+// and an error, never a SIGBUS from a mapping.
+#pragma once
+
+#include <QString>
+
+#include <vector>
+
+namespace ingot {
+
+class RangeCopier final
+{
+    Q_DISABLE_COPY_MOVE(RangeCopier)
+
+public:
+    struct Source {
+        int fd = -1;
+        qint64 offset = 0;
+        QString path;  // for the words when it cannot be read
+    };
+    struct Target {
+        int fd = -1;
+        qint64 offset = 0;
+        QString path;
+    };
+    // useCopyFileRange false: pread and pwrite only (a test hook; the results are the same bytes).
+    explicit RangeCopier(bool useCopyFileRange = true) : m_copyFileRange(useCopyFileRange) {}
+
+    // `size` bytes from `in` to `out`.
+    bool copy(const Source &in, const Target &out, qint64 size, QString *error);
+    // `rows` rows of `rowBytes` from each of `in`, side by side: row r of in[k] goes to
+    // out.offset + (r * in.size() + k) * rowBytes.
+    bool interleave(const std::vector<Source> &in, qint64 rows, qint64 rowBytes, const Target &out, QString *error);
+
+    // The buffer for pread and pwritev.
+    static constexpr qint64 kBufferBytes = qint64(16) << 20;
+    static constexpr qint64 kMaxIovecs = 65536;
+    // Whether copy_file_range has been used (false once it was refused and pread took over).
+    bool usedCopyFileRange() const { return m_copyFileRange; }
+
+private:
+    bool copyByReading(const Source &in, const Target &out, qint64 size, QString *error);
+    bool m_copyFileRange;
+    std::vector<char> m_buf;
+};
+
+}  // namespace ingot

@@ -1,0 +1,58 @@
+// A cache entry arriving in a local compile cache, so that a compiler or a scan never sees half an entry: its files
+// are written into a hidden staging folder beside the entry, and the entry appears by one rename when all are there.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace ingot {
+
+class IncomingEntry final
+{
+public:
+    enum class Status { Ready, Exists, Busy, Failed };
+
+    IncomingEntry() = default;
+    ~IncomingEntry();
+    IncomingEntry(IncomingEntry &&other) noexcept;
+    IncomingEntry &operator=(IncomingEntry &&other) noexcept;
+    IncomingEntry(const IncomingEntry &) = delete;
+    IncomingEntry &operator=(const IncomingEntry &) = delete;
+
+    // Opens the staging folder of `key` ("neuronxcc-<ver>/MODULE_<...>", must pass isTransferableKey) under the
+    // local cache `root`, creating the compiler-version folder when missing (never through a symbolic link). A
+    // ".ingot-incoming-<MODULE>.<random>" folder left beside the entry by an interrupted transfer is adopted
+    // (resume); else a new one is made with mkdtemp. An exclusive flock on the staging folder is held while open:
+    // another process or thread writing the same entry gives Busy. The entry existing (in any state, even a
+    // dangling link) gives Exists. Failed: *error says what and where.
+    static Status open(const QString &root, const QString &key, IncomingEntry *out, QString *error);
+
+    bool isOpen() const { return m_stagingFd >= 0; }
+    QString stagingPath() const;  // where the files go ("<name>.part" partial files live there too)
+    int stagingFd() const { return m_stagingFd; }  // for openat(..., O_NOFOLLOW)
+    QString entryPath() const;
+
+    // Removes from the staging folder everything whose name is not in `keep` (stale parts, files the Hub no longer
+    // has), never following links.
+    bool prune(const QStringList &keep, QString *error);
+    // Makes the entry appear: fsync of the files and the folder, then renameat2(RENAME_NOREPLACE) of the staging
+    // folder to the entry. Exists when someone created the entry meanwhile (the staging is removed, nothing is
+    // overwritten). The staging is closed afterwards in every case but Failed.
+    Status commit(QString *error);
+    // Removes the staging folder (never following links) and closes it.
+    void abandon();
+    // Closes the staging, leaving it for a later transfer to adopt.
+    void close();
+
+    // Whether `name` (in a compiler-version folder) is a staging folder.
+    static bool isStagingName(const QString &name);
+
+private:
+    QString m_root;
+    QString m_key;
+    QString m_stagingName;
+    int m_versionFd = -1;
+    int m_stagingFd = -1;
+};
+
+}  // namespace ingot

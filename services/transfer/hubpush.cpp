@@ -1,0 +1,389 @@
+#include "services/transfer/hubpush.h"
+
+#include "services/cache/cachescanner.h"
+#include "services/hub/hubcommit.h"
+#include "services/stores/localcachestore.h"
+#include "services/util/names.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QHash>
+#include <QRandomGenerator>
+#include <QSet>
+#include <QThread>
+
+#include <algorithm>
+#include <mutex>
+
+namespace ingot {
+
+namespace {
+struct PushText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::HubPush)
+};
+
+constexpr int kMaxHeadRetries = 5;
+
+// The files the compiler writes into a SUCCESS entry; nothing else ever goes (model.log, locks, unknown files).
+bool isPushedName(const QString &name)
+{
+    static const QSet<QString> known = {QStringLiteral("model.neff"), QStringLiteral("model.done"),
+                                        QStringLiteral("model.hlo_module.pb"), QStringLiteral("model.hlo.pb"),
+                                        QStringLiteral("compile_flags.json"), QStringLiteral("compile_flags.txt")};
+    return known.contains(name);
+}
+
+bool cancelled(const std::atomic_bool *stop)
+{
+    return stop && stop->load();
+}
+
+// The entry's files that go, or why the entry stays (empty list with *why).
+QVector<PushFile> filesOf(const CacheModule &m, const QString &root, QString *why)
+{
+    QVector<PushFile> out;
+    for (const CacheFile &f : m.files) {
+        if (!isPushedName(f.name) || f.is(CacheFile::Directory) || f.is(CacheFile::Special))
+            continue;
+        if (f.is(CacheFile::Symlink)) {
+            // optimum-neuron's pulls link into the HF hub blob cache: read through such a link, or one that stays
+            // inside the cache, and only when it leads to a regular file.
+            if (f.is(CacheFile::Broken)) {
+                *why = PushText::tr("%1 is a broken link").arg(displayName(f.name));
+                return {};
+            }
+            if (f.is(CacheFile::OutsideRoot) && !f.is(CacheFile::HubBlob)) {
+                *why = PushText::tr("%1 links outside the cache, not into the Hugging Face hub cache; Ingot does not "
+                                    "follow it").arg(displayName(f.name));
+                return {};
+            }
+        }
+        const QString local = root + QLatin1Char('/') + m.key() + QLatin1Char('/') + f.name;
+        if (!QFileInfo(local).isFile()) {
+            *why = PushText::tr("%1 is not a regular file").arg(displayName(f.name));
+            return {};
+        }
+        out.append({m.key() + QLatin1Char('/') + f.name, local, f.size});
+    }
+    return out;
+}
+
+QString stateWhy(ModuleState s)
+{
+    switch (s) {
+    case ModuleState::Failed: return PushText::tr("FAILED (a failed compile is never pushed)");
+    case ModuleState::Locked: return PushText::tr("LOCKED (a compile is running on it, or a killed one left a lock)");
+    case ModuleState::Incomplete: return PushText::tr("INCOMPLETE (no model.neff)");
+    case ModuleState::Empty: return PushText::tr("EMPTY");
+    default: return PushText::tr("not a compiled module");
+    }
+}
+
+// Entries (version/MODULE_x) present on the Hub under the compiler folders `versions`, and how many entries each
+// folder holds there.
+QSet<QString> hubEntries(const HubClient &hub, const QString &repo, const QString &revision, const QSet<QString> &versions,
+                         QHash<QString, int> *perFolder, HubError *err, const std::atomic_bool *stop)
+{
+    QSet<QString> present;
+    for (const QString &v : versions) {
+        HubError e;
+        const QVector<TreeEntry> tree = hub.listTree(repo, revision, v, true, &e, stop);
+        if (e.kind == HubError::Kind::EntryNotFound)
+            continue;
+        if (!e.ok()) {
+            *err = e;
+            return {};
+        }
+        for (const TreeEntry &t : tree) {
+            const QStringList parts = t.path.split(QLatin1Char('/'));
+            if (parts.size() >= 2 && parts[0] == v) {
+                const QString key = parts[0] + QLatin1Char('/') + parts[1];
+                if (parts.size() == 2 && perFolder)
+                    ++(*perFolder)[v];
+                if (parts.size() >= 3)
+                    present.insert(key);
+            }
+        }
+    }
+    return present;
+}
+
+QString versionOf(const QString &key)
+{
+    return key.section(QLatin1Char('/'), 0, 0);
+}
+
+// Entries in commits: about filesPerCommit files and inlineBytesPerCommit of regular content each, an entry never
+// split between two.
+QVector<QVector<int>> batches(const PushPlan &plan)
+{
+    QVector<QVector<int>> out;
+    QVector<int> cur;
+    int files = 0;
+    qint64 bytes = 0;
+    for (int i = 0; i < plan.entries.size(); ++i) {
+        const PushEntry &e = plan.entries[i];
+        qint64 small = 0;
+        for (const PushFile &f : e.files)
+            small += f.size < (1 << 20) ? f.size : 0;
+        if (!cur.isEmpty() && (files + e.files.size() > plan.limits.filesPerCommit ||
+                               bytes + small > plan.limits.inlineBytesPerCommit)) {
+            out << cur;
+            cur.clear();
+            files = 0;
+            bytes = 0;
+        }
+        cur << i;
+        files += int(e.files.size());
+        bytes += small;
+    }
+    if (!cur.isEmpty())
+        out << cur;
+    return out;
+}
+
+bool fatal(const HubError &e)
+{
+    using K = HubError::Kind;
+    return e.kind == K::Offline || e.kind == K::Unauthorized || e.kind == K::Forbidden || e.kind == K::NotFound ||
+           e.kind == K::RevisionNotFound || e.kind == K::Cancelled || e.kind == K::InvalidArgument;
+}
+}  // namespace
+
+PushPlan planPush(const HubClient &hub, const QString &repo, const QString &revision, const QString &cacheRoot,
+                  const QStringList &selected, HubError *err, const std::atomic_bool *stop, const PushLimits &limits)
+{
+    PushPlan plan;
+    plan.limits = limits;
+    *err = HubError();
+    if (!checkWriteAccess(hub, repo, err, stop))
+        return plan;
+    LocalCacheStore store(cacheRoot);
+    QString why;
+    if (!store.open(&why)) {
+        *err = {HubError::Kind::Storage, 0, why};
+        return plan;
+    }
+    CacheScanner scanner(store);
+    const CacheSnapshot snap = scanner.scan(nullptr, {}, stop);
+    if (cancelled(stop)) {
+        *err = {HubError::Kind::Cancelled, 0, PushText::tr("Cancelled.")};
+        return plan;
+    }
+    const QSet<QString> wanted(selected.begin(), selected.end());
+    QSet<QString> versions, seen;
+    QVector<const CacheModule *> candidates;
+    for (const CacheModule &m : snap.modules) {
+        if (!m.isModule() || (!wanted.isEmpty() && !wanted.contains(m.key())))
+            continue;
+        seen.insert(m.key());
+        if (m.state != ModuleState::Success) {
+            if (!wanted.isEmpty() || m.state != ModuleState::Empty)
+                plan.skipped << PushText::tr("%1: %2").arg(displayName(m.key()), stateWhy(m.state));
+            continue;
+        }
+        if (!isTransferableKey(m.key())) {
+            plan.skipped << PushText::tr("%1: not a name Ingot pushes").arg(displayName(m.key()));
+            continue;
+        }
+        versions.insert(m.version);
+        candidates << &m;
+    }
+    std::sort(candidates.begin(), candidates.end(), [](const CacheModule *a, const CacheModule *b) { return a->key() < b->key(); });
+    for (const QString &k : selected)
+        if (!seen.contains(k))
+            plan.skipped << PushText::tr("%1: not a module of this cache").arg(displayName(k));
+    QHash<QString, int> perFolder;
+    const QSet<QString> present = hubEntries(hub, repo, revision, versions, &perFolder, err, stop);
+    if (!err->ok())
+        return plan;
+    QHash<QString, int> adding;
+    for (const CacheModule *m : candidates) {
+        if (present.contains(m->key())) {
+            plan.skipped << PushText::tr("%1: already on the Hub").arg(displayName(m->key()));
+            continue;
+        }
+        QString bad;
+        PushEntry e{m->key(), filesOf(*m, store.fullPath(QString()), &bad)};
+        if (e.files.isEmpty()) {
+            plan.skipped << PushText::tr("%1: %2").arg(displayName(m->key()), bad.isEmpty() ? PushText::tr("no files to push") : bad);
+            continue;
+        }
+        for (const PushFile &f : e.files)
+            e.bytes += f.size;
+        plan.bytes += e.bytes;
+        plan.files += int(e.files.size());
+        ++adding[m->version];
+        plan.entries << e;
+    }
+    for (auto it = adding.cbegin(); it != adding.cend(); ++it) {
+        const int total = perFolder.value(it.key()) + it.value();
+        if (total > limits.folderEntries)
+            plan.warnings << PushText::tr("%1 would hold %2 entries on the Hub, more than the %3 a Hub folder may hold: "
+                                          "the Hub may refuse the commits. Push fewer entries, or use another repo.")
+                                 .arg(displayName(it.key())).arg(total).arg(limits.folderEntries);
+    }
+    return plan;
+}
+
+QVector<TransferItem> pushItems(const PushPlan &plan)
+{
+    QVector<TransferItem> items;
+    for (const PushEntry &e : plan.entries) {
+        TransferItem it;
+        it.key = e.key;
+        it.bytesTotal = e.bytes;
+        it.files = int(e.files.size());
+        items << it;
+    }
+    return items;
+}
+
+void pushEntries(const HubClient &hub, const QString &repo, const QString &revision, const QString &cacheRoot,
+                 const PushPlan &plan, QVector<TransferItem> &items, TransferReporter &reporter,
+                 const TransferOptions &options, HubError *err, const std::atomic_bool *stop)
+{
+    *err = HubError();
+    if (items.size() != plan.entries.size()) {
+        *err = {HubError::Kind::InvalidArgument, 0, PushText::tr("The push has %1 items for %2 entries.").arg(items.size()).arg(plan.entries.size())};
+        return;
+    }
+    LocalCacheStore store(cacheRoot);
+    QString why;
+    if (!store.open(&why)) {
+        *err = {HubError::Kind::Storage, 0, why};
+        return;
+    }
+    CacheScanner scanner(store);
+    for (const QString &w : plan.warnings)
+        reporter.note(w);
+    auto finish = [&](int i, TransferItem::State s, const QString &msg) {
+        items[i].state = s;
+        items[i].message = msg;
+        if (s == TransferItem::State::Done)
+            items[i].bytesDone = items[i].bytesTotal;
+        reporter.itemFinished(i, s, msg);
+    };
+    // The parent of the next commit: read once, then the commit each of ours made (so a push of many commits reads
+    // the head again only after a 412).
+    QString head;
+    for (const QVector<int> &all : batches(plan)) {
+        if (cancelled(stop)) {
+            *err = {HubError::Kind::Cancelled, 0, PushText::tr("Cancelled.")};
+            return;  // what is not committed stays Pending: the next run takes it up
+        }
+        // Right before reading: an entry that is no longer the SUCCESS entry planned (a compile started on it, it
+        // was removed, its files changed) stays here.
+        QVector<int> batch;
+        for (int i : all) {
+            if (items[i].finished())
+                continue;  // done in an earlier run of this transfer
+            const PushEntry &e = plan.entries[i];
+            bool vanished = false;
+            QString error, bad;
+            const CacheModule now = scanner.scanModule(versionOf(e.key), e.key.section(QLatin1Char('/'), 1), &vanished, &error);
+            const QVector<PushFile> files = error.isEmpty() && now.state == ModuleState::Success ? filesOf(now, store.fullPath(QString()), &bad) : QVector<PushFile>();
+            bool same = files.size() == e.files.size();
+            for (int k = 0; same && k < files.size(); ++k)
+                same = files[k].repoPath == e.files[k].repoPath && files[k].size == e.files[k].size;
+            if (!error.isEmpty() || vanished)
+                finish(i, TransferItem::State::Skipped, vanished ? PushText::tr("no longer in the cache") : displayName(error));
+            else if (now.state != ModuleState::Success)
+                finish(i, TransferItem::State::Skipped, PushText::tr("now %1; left here").arg(stateWhy(now.state)));
+            else if (!same)
+                finish(i, TransferItem::State::Skipped, bad.isEmpty() ? PushText::tr("its files changed since the plan; plan again") : bad);
+            else
+                batch << i;
+        }
+        if (batch.isEmpty())
+            continue;
+        for (int i : batch) {
+            items[i].state = TransferItem::State::Running;
+            items[i].bytesDone = 0;
+            reporter.itemStarted(i, items[i].bytesTotal);
+        }
+        HubError e;
+        for (int attempt = 1; !batch.isEmpty(); ++attempt) {
+            QVector<CommitFile> files;
+            QVector<int> owner;  // file -> item
+            QStringList keys;
+            for (int i : batch) {
+                keys << plan.entries[i].key;
+                for (const PushFile &f : plan.entries[i].files) {
+                    CommitFile cf;
+                    cf.path = f.repoPath;
+                    cf.localPath = f.localPath;
+                    cf.size = f.size;
+                    files << cf;
+                    owner << i;
+                }
+            }
+            if (head.isEmpty())
+                head = hub.repoInfo(repo, revision, &e, stop).sha;
+            if (e.ok())
+                preupload(hub, repo, revision, files, &e, stop);
+            if (e.ok()) {
+                std::mutex m;
+                QVector<qint64> done(files.size(), 0);
+                auto progress = [&](int f, qint64 d) {
+                    std::lock_guard lock(m);
+                    done[f] = d;
+                    qint64 sum = 0;
+                    for (int k = 0; k < files.size(); ++k)
+                        sum += owner[k] == owner[f] ? done[k] : 0;
+                    reporter.itemProgress(owner[f], sum);
+                };
+                uploadLfsFiles(hub, repo, revision, files, std::max(1, options.parallel), progress, nullptr, &e, stop);
+            }
+            if (e.ok()) {
+                const QString summary = !options.commitMessage.isEmpty()
+                                            ? options.commitMessage
+                                            // the shared repo's history is in English, whoever pushes
+                                            : batch.size() == 1 ? QStringLiteral("Ingot: push 1 compiled module")
+                                                                : QStringLiteral("Ingot: push %1 compiled modules").arg(batch.size());
+                const QString made = createCommit(hub, repo, revision, files, summary, keys.join(QLatin1Char('\n')), head, &e, stop);
+                head = e.ok() ? made : QString();
+            }
+            if (e.kind != HubError::Kind::PreconditionFailed || attempt >= kMaxHeadRetries)
+                break;
+            // The branch moved (another push, or our own commit whose answer was lost): what is there now is not
+            // sent again, the rest goes on the new head after a jittered pause.
+            QSet<QString> versions;
+            for (int i : batch)
+                versions.insert(versionOf(plan.entries[i].key));
+            HubError le;
+            const QSet<QString> present = hubEntries(hub, repo, revision, versions, nullptr, &le, stop);
+            if (!le.ok()) {
+                e = le;
+                break;
+            }
+            QVector<int> rest;
+            for (int i : batch) {
+                if (present.contains(plan.entries[i].key))
+                    finish(i, TransferItem::State::Skipped, PushText::tr("already on the Hub (committed meanwhile)"));
+                else
+                    rest << i;
+            }
+            batch = rest;
+            const int pause = 200 * attempt + int(QRandomGenerator::global()->bounded(200 * attempt));
+            for (int slept = 0; slept < pause && !cancelled(stop); slept += 20)
+                QThread::msleep(20);
+            e = HubError();
+        }
+        for (int i : batch) {
+            if (e.ok())
+                finish(i, TransferItem::State::Done, QString());
+            else if (e.kind == HubError::Kind::Cancelled || cancelled(stop)) {
+                items[i].state = TransferItem::State::Pending;  // resumable: nothing of it was committed
+                items[i].bytesDone = 0;
+            } else
+                finish(i, TransferItem::State::Failed, e.message);
+        }
+        if (!e.ok() && (fatal(e) || cancelled(stop))) {
+            *err = cancelled(stop) ? HubError{HubError::Kind::Cancelled, 0, PushText::tr("Cancelled.")} : e;
+            return;
+        }
+    }
+}
+
+}  // namespace ingot

@@ -1,0 +1,105 @@
+// The one transfer queue: every pull, push and copy the app starts. Each transfer is saved (one JSON file per
+// transfer, written atomically) so it survives a restart and resumes; each runs on a thread of its own (a transfer
+// takes minutes to hours: never the shared thread pool), at most maxRunning() at once, and never two into the same
+// entry: a key already on its way to a place is not queued again, and a transfer waits while another one writes one of
+// its entries. Progress from the workers is collected and handed to the UI thread a few times a second.
+// Lives on one thread (the UI's); the engine runs on the workers.
+#pragma once
+
+#include "services/transfer/transfertypes.h"
+
+#include <QHash>
+#include <QObject>
+#include <QSet>
+#include <QVector>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+class QTimer;
+
+namespace ingot {
+
+// Moves `items` (the record's items still to do, in a copy the engine fills in) as `record` says. Runs on a worker
+// thread; reports through `reporter`; returns words when the transfer as a whole cannot go on (offline, no access),
+// else an empty string. Stops promptly once *stop is set, leaving everything resumable.
+using TransferEngine = std::function<QString(const TransferRecord &record, QVector<TransferItem> &items,
+                                             TransferReporter &reporter, const std::atomic_bool *stop)>;
+
+class TransferQueue final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(TransferQueue)
+
+public:
+    // `stateDir` holds the saved transfers (created when missing); those not finished start again unless paused.
+    TransferQueue(QString stateDir, TransferEngine engine, QObject *parent = nullptr);
+    // Stops every running transfer (waiting for its worker) and saves it to resume next time.
+    ~TransferQueue() override;
+
+    // The default folder: <app data>/transfers.
+    static QString defaultStateDir();
+
+    // Queues a transfer of `keys` from `from` to `to`. Keys already on their way to `to` (or from it, for a push)
+    // in another unfinished transfer are left out and named in *skipped. Returns the id, or "" with words in *error
+    // (nothing to do, a key that names no entry).
+    QString enqueue(TransferKind kind, const TransferPlace &from, const TransferPlace &to, const QStringList &keys,
+                    const TransferOptions &options, QString *error, QStringList *skipped = nullptr);
+
+    QVector<TransferRecord> records() const;  // oldest first
+    const TransferRecord *record(const QString &id) const;
+    bool isRunning(const QString &id) const;
+    // Bytes per second over the last few seconds (0 when idle or unknown) and seconds left (-1 unknown).
+    double rate(const QString &id) const;
+    qint64 secondsLeft(const QString &id) const;
+    // Keys of entries on their way to or from `place` (pending or running), for the views' marks.
+    QSet<QString> activeKeys(const TransferPlace &place) const;
+    // Notes an engine made for the whole transfer (warnings), newest last.
+    QStringList notes(const QString &id) const;
+
+    void pause(const QString &id);
+    void resume(const QString &id);
+    void cancel(const QString &id);
+    // Failed items go back to pending (a cancelled or failed transfer starts again).
+    void retryFailed(const QString &id);
+    // Forgets a transfer that does not run (its file too).
+    bool remove(const QString &id);
+    // Forgets every finished transfer.
+    void clearFinished();
+
+    int maxRunning() const { return m_maxRunning; }
+    void setMaxRunning(int n);
+
+Q_SIGNALS:
+    void added(const QString &id);
+    void changed(const QString &id);   // state, progress (coalesced), notes
+    void removed(const QString &id);
+    // A transfer ended (finished, failed, paused or cancelled): `to` (and `from`) may have new entries to show.
+    void ended(const QString &id, const TransferPlace &from, const TransferPlace &to);
+    void activityChanged();  // activeKeys() of some place changed
+
+private:
+    struct Run;
+    class Reporter;
+    void load();
+    void save(const QString &id);
+    void schedule();
+    bool blocked(const TransferRecord &r) const;
+    void start(TransferRecord &r);
+    void poll();
+    void finishRun(const QString &id);
+    void stopRun(const QString &id);
+    int indexOf(const QString &id) const;
+    bool keyActiveElsewhere(const TransferPlace &to, const QString &key, const QString &exceptId) const;
+
+    QString m_dir;
+    TransferEngine m_engine;
+    QVector<TransferRecord> m_records;
+    QHash<QString, std::shared_ptr<Run>> m_runs;
+    QHash<QString, QStringList> m_notes;
+    QTimer *m_timer = nullptr;
+    int m_maxRunning = 2;
+};
+
+}  // namespace ingot

@@ -1,0 +1,17 @@
+// Linked into every GUI test: with INGOT_LANGUAGE set (zh_CN), the test speaks that language as the app would, so
+// that its screenshots show it (tests/tools/zh-screenshots.sh). Unset, as under ctest, nothing is installed and the
+// tests see the English source texts.
+#include "app/i18n/translations.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+
+namespace {
+void installTestLanguage()
+{
+    if (!qEnvironmentVariableIsEmpty("INGOT_LANGUAGE"))
+        QLocale::setDefault(ingot::installTranslations(*QCoreApplication::instance()));
+}
+}  // namespace
+
+Q_COREAPP_STARTUP_FUNCTION(installTestLanguage)

@@ -1,0 +1,621 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en_US">
+<context>
+    <name>ingot::CacheChartsWidget</name>
+    <message numerus="yes">
+        <source>%1 in %n compiler version(s); the largest, %2, holds %3.</source>
+        <translation>
+            <numerusform>%1 in %n compiler version; the largest, %2, holds %3.</numerusform>
+            <numerusform>%1 in %n compiler versions; the largest, %2, holds %3.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entries; most of them (%1) were last used %2 ago.</source>
+        <translation>
+            <numerusform>%n entry (%1) was last used %2 ago.</numerusform>
+            <numerusform>%n entries; most of them (%1) were last used %2 ago.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::CacheTreeModel</name>
+    <message numerus="yes">
+        <source>%n entries</source>
+        <translation>
+            <numerusform>%n entry</numerusform>
+            <numerusform>%n entries</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed</source>
+        <translation>
+            <numerusform>%n failed</numerusform>
+            <numerusform>%n failed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n locked</source>
+        <translation>
+            <numerusform>%n locked</numerusform>
+            <numerusform>%n locked</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unknown</source>
+        <translation>
+            <numerusform>%n unknown</numerusform>
+            <numerusform>%n unknown</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::Consolidate</name>
+    <message numerus="yes">
+        <source>GQA query: %n head(s) put back in order</source>
+        <translation>
+            <numerusform>GQA query: %n head put back in order</numerusform>
+            <numerusform>GQA query: %n heads put back in order</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>GQA key: %n head(s), ×%1 replication dropped</source>
+        <translation>
+            <numerusform>GQA key: %n head, ×%1 replication dropped</numerusform>
+            <numerusform>GQA key: %n heads, ×%1 replication dropped</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>GQA key: %n head(s)</source>
+        <translation>
+            <numerusform>GQA key: %n head</numerusform>
+            <numerusform>GQA key: %n heads</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>GQA value: %n head(s), ×%1 replication dropped</source>
+        <translation>
+            <numerusform>GQA value: %n head, ×%1 replication dropped</numerusform>
+            <numerusform>GQA value: %n heads, ×%1 replication dropped</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>GQA value: %n head(s)</source>
+        <translation>
+            <numerusform>GQA value: %n head</numerusform>
+            <numerusform>GQA value: %n heads</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::ConsolidateWizard</name>
+    <message numerus="yes">
+        <source>Found %n checkpoint(s). Layout: %1.</source>
+        <translation>
+            <numerusform>Found %n checkpoint. Layout: %1.</numerusform>
+            <numerusform>Found %n checkpoints. Layout: %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reading %n shard(s)…</source>
+        <translation>
+            <numerusform>Reading %n shard…</numerusform>
+            <numerusform>Reading %n shards…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problem(s): nothing can be written until they are fixed</source>
+        <translation>
+            <numerusform>%n problem: nothing can be written until it is fixed</numerusform>
+            <numerusform>%n problems: nothing can be written until they are fixed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n output tensor(s), %1 to write, from %2.</source>
+        <translation>
+            <numerusform>%n output tensor, %1 to write, from %2.</numerusform>
+            <numerusform>%n output tensors, %1 to write, from %2.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n shard(s)</source>
+        <translation>
+            <numerusform>%n shard</numerusform>
+            <numerusform>%n shards</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%n tensor(s)&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; in %3:</source>
+        <translation>
+            <numerusform>&lt;b&gt;%n tensor&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; in %3:</numerusform>
+            <numerusform>&lt;b&gt;%n tensors&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; in %3:</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::HubCachePage</name>
+    <message numerus="yes">
+        <source>&amp;Pull %n to local cache</source>
+        <translation>
+            <numerusform>&amp;Pull %n to local cache</numerusform>
+            <numerusform>&amp;Pull %n to local cache</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>P&amp;ush %n to this repo</source>
+        <translation>
+            <numerusform>P&amp;ush %n to this repo</numerusform>
+            <numerusform>P&amp;ush %n to this repo</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n item(s) listed</source>
+        <translation>
+            <numerusform>%1: %n item listed</numerusform>
+            <numerusform>%1: %n items listed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Listing %1 and %n more folder(s)…</source>
+        <translation>
+            <numerusform>Listing %1 and %n more folder…</numerusform>
+            <numerusform>Listing %1 and %n more folders…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n cached entr(ies) for %1 in %2 (%3 registry files read).</source>
+        <translation>
+            <numerusform>%n cached entry for %1 in %2 (%3 registry files read).</numerusform>
+            <numerusform>%n cached entries for %1 in %2 (%3 registry files read).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entr(ies) of an unknown shape are listed too, raw.</source>
+        <translation>
+            <numerusform>%n entry of an unknown shape is listed too, raw.</numerusform>
+            <numerusform>%n entries of an unknown shape are listed too, raw.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::HubClient</name>
+    <message numerus="yes">
+        <source>The Hub is rate-limiting requests (%1); retried %n time(s). Wait a moment and try again.</source>
+        <translation>
+            <numerusform>The Hub is rate-limiting requests (%1); retried %n time. Wait a moment and try again.</numerusform>
+            <numerusform>The Hub is rate-limiting requests (%1); retried %n times. Wait a moment and try again.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The Hub failed to answer %1 (%2) after %n attempt(s).</source>
+        <translation>
+            <numerusform>The Hub failed to answer %1 (%2) after %n attempt.</numerusform>
+            <numerusform>The Hub failed to answer %1 (%2) after %n attempts.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 Tried %n time(s).</source>
+        <translation>
+            <numerusform>%1 Tried %n time.</numerusform>
+            <numerusform>%1 Tried %n times.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::HubCommit</name>
+    <message numerus="yes">
+        <source>The Hub&apos;s upload plan left out %n file(s).</source>
+        <translation>
+            <numerusform>The Hub&apos;s upload plan left out %n file.</numerusform>
+            <numerusform>The Hub&apos;s upload plan left out %n files.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::JobLauncher</name>
+    <message numerus="yes">
+        <source>%n failed entry(s): the compiler reuses a failure instead of compiling that graph again, so a job that needs one fails at once.</source>
+        <translation>
+            <numerusform>%n failed entry: the compiler reuses a failure instead of compiling that graph again, so a job that needs one fails at once.</numerusform>
+            <numerusform>%n failed entries: the compiler reuses a failure instead of compiling that graph again, so a job that needs one fails at once.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n locked entry(s) and no compiler running: stale locks from a killed compile; a job that needs one waits for the lock.</source>
+        <translation>
+            <numerusform>%n locked entry and no compiler running: stale locks from a killed compile; a job that needs one waits for the lock.</numerusform>
+            <numerusform>%n locked entries and no compiler running: stale locks from a killed compile; a job that needs one waits for the lock.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entry(s) locked by a compile that is running now.</source>
+        <translation>
+            <numerusform>%n entry locked by a compile that is running now.</numerusform>
+            <numerusform>%n entries locked by a compile that is running now.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n compiled entry(s), none failed or locked.</source>
+        <translation>
+            <numerusform>%n compiled entry, none failed or locked.</numerusform>
+            <numerusform>%n compiled entries, none failed or locked.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::JobManager</name>
+    <message numerus="yes">
+        <source>Killed %n process(es) of job %1.</source>
+        <translation>
+            <numerusform>Killed %n process of job %1.</numerusform>
+            <numerusform>Killed %n processes of job %1.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::JobMonitor</name>
+    <message numerus="yes">
+        <source>%n entries of %1 written since the job started (double-click to show one)</source>
+        <translation>
+            <numerusform>%n entry of %1 written since the job started (double-click to show one)</numerusform>
+            <numerusform>%n entries of %1 written since the job started (double-click to show one)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::LocalCachePage</name>
+    <message numerus="yes">
+        <source>Scanning… %n entries so far</source>
+        <translation>
+            <numerusform>Scanning… %n entry so far</numerusform>
+            <numerusform>Scanning… %n entries so far</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Scan cancelled: %n entries read.</source>
+        <translation>
+            <numerusform>Scan cancelled: %n entry read.</numerusform>
+            <numerusform>Scan cancelled: %n entries read.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entries scanned in %1</source>
+        <translation>
+            <numerusform>%n entry scanned in %1</numerusform>
+            <numerusform>%n entries scanned in %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>⚠ %n warning(s) about this cache: unknown files, odd names, broken or outside links. &lt;a href=&apos;#&apos;&gt;Show them&lt;/a&gt;</source>
+        <translation>
+            <numerusform>⚠ %n warning about this cache: unknown files, odd names, broken or outside links. &lt;a href=&apos;#&apos;&gt;Show them&lt;/a&gt;</numerusform>
+            <numerusform>⚠ %n warnings about this cache: unknown files, odd names, broken or outside links. &lt;a href=&apos;#&apos;&gt;Show them&lt;/a&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s) in %1. Ingot never deletes unknown items and never follows links.</source>
+        <translation>
+            <numerusform>%n warning in %1. Ingot never deletes unknown items and never follows links.</numerusform>
+            <numerusform>%n warnings in %1. Ingot never deletes unknown items and never follows links.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n selected failed entries…</source>
+        <translation>
+            <numerusform>Delete %n selected failed entry…</numerusform>
+            <numerusform>Delete %n selected failed entries…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Push %n successful entries to the Hub cache repo…</source>
+        <translation>
+            <numerusform>Push %n successful entry to the Hub cache repo…</numerusform>
+            <numerusform>Push %n successful entries to the Hub cache repo…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Copy %n successful entries to a remote host…</source>
+        <translation>
+            <numerusform>Copy %n successful entry to a remote host…</numerusform>
+            <numerusform>Copy %n successful entries to a remote host…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Copy %n successful entries to this machine&apos;s cache</source>
+        <translation>
+            <numerusform>Copy %n successful entry to this machine&apos;s cache</numerusform>
+            <numerusform>Copy %n successful entries to this machine&apos;s cache</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n unchanged, not read again)</source>
+        <translation>
+            <numerusform>%1 (%n unchanged, not read again)</numerusform>
+            <numerusform>%1 (%n unchanged, not read again)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1; looking for changes every %n s</source>
+        <translation>
+            <numerusform>%1; looking for changes every %n s</numerusform>
+            <numerusform>%1; looking for changes every %n s</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::Lookup</name>
+    <message numerus="yes">
+        <source>Incomplete: %n registry folder(s) or file(s) of %1 could not be read, so entries stored there are missing from the result:</source>
+        <translation>
+            <numerusform>Incomplete: %n registry folder or file of %1 could not be read, so entries stored there are missing from the result:</numerusform>
+            <numerusform>Incomplete: %n registry folders or files of %1 could not be read, so entries stored there are missing from the result:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>  and %n more.</source>
+        <translation>
+            <numerusform>  and %n more.</numerusform>
+            <numerusform>  and %n more.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::MainWindow</name>
+    <message numerus="yes">
+        <source>%n entries were already on their way and were left out.</source>
+        <translation>
+            <numerusform>%n entry was already on its way and was left out.</numerusform>
+            <numerusform>%n entries were already on their way and were left out.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Upload %n successful entries from %1 to the Hub repo %2?
+
+Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</source>
+        <translation>
+            <numerusform>Upload %n successful entry from %1 to the Hub repo %2?
+
+Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</numerusform>
+            <numerusform>Upload %n successful entries from %1 to the Hub repo %2?
+
+Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Copy %n entries to the compile cache of:</source>
+        <translation>
+            <numerusform>Copy %n entry to the compile cache of:</numerusform>
+            <numerusform>Copy %n entries to the compile cache of:</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::Maintenance</name>
+    <message numerus="yes">
+        <source>Unused for %n days (TTL %1 days).</source>
+        <translation>
+            <numerusform>Unused for %n day (TTL %1 days).</numerusform>
+            <numerusform>Unused for %n days (TTL %1 days).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Kept: the folder still holds %n entries.</source>
+        <translation>
+            <numerusform>Kept: the folder still holds %n entry.</numerusform>
+            <numerusform>Kept: the folder still holds %n entries.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Removed %n lock files.</source>
+        <translation>
+            <numerusform>Removed %n lock file.</numerusform>
+            <numerusform>Removed %n lock files.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::MaintenanceDialog</name>
+    <message numerus="yes">
+        <source>&lt;b&gt;Dry run:&lt;/b&gt; lock files in %n entries would be removed. The entries themselves stay.</source>
+        <translation>
+            <numerusform>&lt;b&gt;Dry run:&lt;/b&gt; lock files in %n entry would be removed. The entries themselves stay.</numerusform>
+            <numerusform>&lt;b&gt;Dry run:&lt;/b&gt; lock files in %n entries would be removed. The entries themselves stay.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Dry run:&lt;/b&gt; %n entries would be removed, freeing %1 (the cache goes from %2 to %3). Nothing has been changed yet.</source>
+        <translation>
+            <numerusform>&lt;b&gt;Dry run:&lt;/b&gt; %n entry would be removed, freeing %1 (the cache goes from %2 to %3). Nothing has been changed yet.</numerusform>
+            <numerusform>&lt;b&gt;Dry run:&lt;/b&gt; %n entries would be removed, freeing %1 (the cache goes from %2 to %3). Nothing has been changed yet.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove locks in %n entries</source>
+        <translation>
+            <numerusform>Remove locks in %n entry</numerusform>
+            <numerusform>Remove locks in %n entries</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n entries (%1)</source>
+        <translation>
+            <numerusform>Delete %n entry (%1)</numerusform>
+            <numerusform>Delete %n entries (%1)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::MetricChart</name>
+    <message numerus="yes">
+        <source>%1: %2 → %3 over %Ln step(s), lowest %4, highest %5.</source>
+        <translation>
+            <numerusform>%1: %2 → %3 over %Ln step, lowest %4, highest %5.</numerusform>
+            <numerusform>%1: %2 → %3 over %Ln steps, lowest %4, highest %5.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::ModuleDetailsPane</name>
+    <message numerus="yes">
+        <source>%1 in %n file(s), last used %2</source>
+        <translation>
+            <numerusform>%1 in %n file, last used %2</numerusform>
+            <numerusform>%1 in %n files, last used %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %n file(s), last used %2; %3 linked from elsewhere</source>
+        <translation>
+            <numerusform>%1 in %n file, last used %2; %3 linked from elsewhere</numerusform>
+            <numerusform>%1 in %n files, last used %2; %3 linked from elsewhere</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::RemoteHostsModel</name>
+    <message numerus="yes">
+        <source>connection lost, retrying in %n s</source>
+        <translation>
+            <numerusform>connection lost, retrying in %n s</numerusform>
+            <numerusform>connection lost, retrying in %n s</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::RemoteHostsPage</name>
+    <message numerus="yes">
+        <source>The connection to %1 was lost; retrying in %n s.</source>
+        <translation>
+            <numerusform>The connection to %1 was lost; retrying in %n s.</numerusform>
+            <numerusform>The connection to %1 was lost; retrying in %n s.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::TransfersModel</name>
+    <message numerus="yes">
+        <source>%n s</source>
+        <translation>
+            <numerusform>%n s</numerusform>
+            <numerusform>%n s</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Pull %n entries from %1 to %2</source>
+        <translation>
+            <numerusform>Pull %n entry from %1 to %2</numerusform>
+            <numerusform>Pull %n entries from %1 to %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Push %n entries from %1 to %2</source>
+        <translation>
+            <numerusform>Push %n entry from %1 to %2</numerusform>
+            <numerusform>Push %n entries from %1 to %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Copy %n entries from %1 to %2</source>
+        <translation>
+            <numerusform>Copy %n entry from %1 to %2</numerusform>
+            <numerusform>Copy %n entries from %1 to %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed</source>
+        <translation>
+            <numerusform>%n failed</numerusform>
+            <numerusform>%n failed</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::TransfersPage</name>
+    <message numerus="yes">
+        <source>%n transfers running, %1/s</source>
+        <translation>
+            <numerusform>%n transfer running, %1/s</numerusform>
+            <numerusform>%n transfers running, %1/s</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::VersionPickerDialog</name>
+    <message numerus="yes">
+        <source>%1 — %n entries, %2</source>
+        <translation>
+            <numerusform>%1 — %n entry, %2</numerusform>
+            <numerusform>%1 — %n entries, %2</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::cli</name>
+    <message numerus="yes">
+        <source>%n warning(s); run `ingot-cli cache status` to see them.</source>
+        <translation>
+            <numerusform>%n warning; run `ingot-cli cache status` to see it.</numerusform>
+            <numerusform>%n warnings; run `ingot-cli cache status` to see them.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>neuronx-cc is running (%n process(es)): its locks are live.</source>
+        <translation>
+            <numerusform>neuronx-cc is running (%n process): its locks are live.</numerusform>
+            <numerusform>neuronx-cc is running (%n processes): its locks are live.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n registry entr(ies) of an unknown shape.</source>
+        <translation>
+            <numerusform>%n registry entry of an unknown shape.</numerusform>
+            <numerusform>%n registry entries of an unknown shape.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n registry entr(ies) of an unknown shape (--raw shows them).</source>
+        <translation>
+            <numerusform>%n registry entry of an unknown shape (--raw shows them).</numerusform>
+            <numerusform>%n registry entries of an unknown shape (--raw shows them).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s)</source>
+        <translation>
+            <numerusform>%n file</numerusform>
+            <numerusform>%n files</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Would push %n entries (%1, %2) to %3 (dry run: nothing was sent).</source>
+        <translation>
+            <numerusform>Would push %n entry (%1, %2) to %3 (dry run: nothing was sent).</numerusform>
+            <numerusform>Would push %n entries (%1, %2) to %3 (dry run: nothing was sent).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::units</name>
+    <message numerus="yes">
+        <source>%n min ago</source>
+        <translation>
+            <numerusform>%n min ago</numerusform>
+            <numerusform>%n min ago</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n h ago</source>
+        <translation>
+            <numerusform>%n h ago</numerusform>
+            <numerusform>%n h ago</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n days ago</source>
+        <translation>
+            <numerusform>%n day ago</numerusform>
+            <numerusform>%n days ago</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
