@@ -932,6 +932,50 @@ private Q_SLOTS:
         }
     }
 
+    // Rows that interleave (a tensor concatenated on dim 1) in several batches (the checkpoints above fit in one):
+    // the bytes of every row in their places, at an offset in the file, the last batch short; a piece that ends
+    // early is an error with words, in the first batch or a later one.
+    void interleavedRowsInSeveralBatches()
+    {
+        const qint64 rowBytes = (1 << 20) + 3;
+        const qint64 n = 3;
+        const qint64 rowOut = n * rowBytes;
+        const qint64 rows = 2 * (RangeCopier::kBufferBytes / rowOut) + 2;  // three batches, the last of 2 rows
+        const QByteArray data = test::randomBytes(n * rows * rowBytes + 100, 11);
+        const QString src = tmp.path() + QStringLiteral("/interleave-source");
+        writeFile(src, data);
+        QByteArray expected;
+        for (qint64 r = 0; r < rows; ++r)
+            for (qint64 k = 0; k < n; ++k)
+                expected += data.mid(int(100 + k * rows * rowBytes + r * rowBytes), int(rowBytes));
+        const int in = ::open(QFile::encodeName(src).constData(), O_RDONLY | O_CLOEXEC);
+        QVERIFY(in >= 0);
+        std::vector<RangeCopier::Source> pieces;
+        for (qint64 k = 0; k < n; ++k)
+            pieces.push_back({in, 100 + k * rows * rowBytes, src});
+        const QByteArray before(12345, 'h');
+        const QString target = tmp.path() + QStringLiteral("/interleave-target");
+        writeFile(target, before);
+        QFile t(target);
+        QVERIFY(t.open(QIODevice::ReadWrite));
+        RangeCopier copier;
+        QString error;
+        QVERIFY2(copier.interleave(pieces, rows, rowBytes, {t.handle(), before.size(), target}, &error), qPrintable(error));
+        const QByteArray got = test::readFile(target);
+        QCOMPARE(got.size(), before.size() + expected.size());
+        QVERIFY(got.startsWith(before));
+        QVERIFY2(got.mid(before.size()) == expected, "interleaved rows differ");
+        // The last piece ends inside the second batch, then inside the first.
+        for (const qint64 cut : {rows * rowBytes - 3 * rowBytes, rowBytes / 2}) {
+            QCOMPARE(::ftruncate(in, 0), -1);  // read-only: truncated through the path below
+            QCOMPARE(::truncate(QFile::encodeName(src).constData(), off_t(100 + 2 * rows * rowBytes + cut)), 0);
+            error.clear();
+            QVERIFY(!copier.interleave(pieces, rows, rowBytes, {t.handle(), before.size(), target}, &error));
+            QVERIFY2(error.contains(QStringLiteral("shorter than it was")), qPrintable(error));
+        }
+        ::close(in);
+    }
+
     void defaultOutputIsBesideTheShards()
     {
         const QString dir = tmp.path() + QStringLiteral("/default-out");
