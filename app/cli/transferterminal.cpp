@@ -161,17 +161,6 @@ nlohmann::json itemJson(const TransferItem &it, bool busy)
     return j;
 }
 
-QVector<TransferItem> itemsFor(const QStringList &keys)
-{
-    QVector<TransferItem> items;
-    for (const QString &k : keys) {
-        TransferItem it;
-        it.key = k;
-        items << it;
-    }
-    return items;
-}
-
 int localCacheRoot(const QString &cacheDir, bool create, QString *root)
 {
     *root = cacheDir;

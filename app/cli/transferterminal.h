@@ -54,7 +54,6 @@ TransferCounts countItems(const QVector<TransferItem> &items, const QSet<int> &b
 // 0 all done or skipped; 12 only busy entries failed; 1 anything else failed or was stopped.
 int transferExit(const TransferCounts &c);
 nlohmann::json itemJson(const TransferItem &item, bool busy = false);
-QVector<TransferItem> itemsFor(const QStringList &keys);
 
 // Runs a transfer whose one end is a host's cache (`host`, its cache at `hostDir`, "" = as the runtime there resolves
 // it) through runTransfer: connects first (exit 10/11), prints each entry and a summary (or JSON), returns the exit code.

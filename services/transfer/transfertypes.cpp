@@ -111,6 +111,18 @@ bool parseTransferKind(const QString &name, TransferKind *out)
     return parseName(name, kKindNames, out);
 }
 
+QVector<TransferItem> itemsFor(const QStringList &keys)
+{
+    QVector<TransferItem> items;
+    items.reserve(keys.size());
+    for (const QString &k : keys) {
+        TransferItem it;
+        it.key = k;
+        items.append(it);
+    }
+    return items;
+}
+
 QString itemStateName(TransferItem::State s)
 {
     return QLatin1String(kStateNames[int(s)]);

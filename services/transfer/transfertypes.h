@@ -53,6 +53,8 @@ struct TransferItem {
 
     bool finished() const { return state == State::Done || state == State::Skipped || state == State::Failed; }
 };
+// One pending item per key, in order.
+QVector<TransferItem> itemsFor(const QStringList &keys);
 QString itemStateName(TransferItem::State s);  // "pending", "running", "done", "skipped", "failed"
 bool parseItemStateName(const QString &name, TransferItem::State *out);
 

@@ -84,6 +84,16 @@ QStringList stagings(const QString &root)
         .entryList({QStringLiteral(".ingot-incoming-*")}, QDir::AllEntries | QDir::Hidden | QDir::System);
 }
 
+// Waits (up to 10 s) until the host has made a staging: on a loaded machine the first megabytes can sit in ssh's
+// buffers before the host's shell has even started.
+QStringList stagingsSoon(const QString &root)
+{
+    QStringList st = stagings(root);
+    for (int i = 0; i < 1000 && st.isEmpty(); ++i, st = stagings(root))
+        QThread::msleep(10);
+    return st;
+}
+
 // Waits (the host removes a staging when its side of the stream ends, a moment after ours did).
 bool noStagingsSoon(const QString &root)
 {
@@ -133,17 +143,6 @@ public:
     }
     void note(const QString &) override {}
 };
-
-QVector<TransferItem> itemsFor(const QStringList &keys)
-{
-    QVector<TransferItem> items;
-    for (const QString &k : keys) {
-        TransferItem it;
-        it.key = k;
-        items << it;
-    }
-    return items;
-}
 
 // SIGKILL to the process groups of the host scripts that `sshd`'s sessions run now (sh -c with SshShell's prelude);
 // how many were killed. Only this test's server: the suite runs other servers (and this test in the sanitizer build)
@@ -395,10 +394,8 @@ private Q_SLOTS:
         rec.onProgress = [&](int, qint64 done) {
             if (done <= (2 << 20) || killed != 0)
                 return;
-            // Only once the host made its staging: on a loaded machine 2 MB can sit in ssh's buffers before the
-            // host's shell has even started (CI once killed it that early, and there was no staging to find).
-            for (int i = 0; i < 1000 && stagings(remote).isEmpty(); ++i)
-                QThread::msleep(10);
+            // Only once the host made its staging (CI once killed it before, and there was no staging to find).
+            stagingsSoon(remote);
             killed = killHostScripts(*m_sshd);
         };
         QVector<TransferItem> items = itemsFor({BIG});
@@ -458,9 +455,7 @@ private Q_SLOTS:
         rec.onProgress = [&](int, qint64 done) {
             if (done != neff.size() || changed)
                 return;
-            QStringList st = stagings(remote);
-            for (int i = 0; i < 1000 && st.isEmpty(); ++i, st = stagings(remote))
-                QThread::msleep(10);
+            const QStringList st = stagingsSoon(remote);
             if (st.size() != 1)
                 return;
             const QString extracted = remote + QLatin1Char('/') + V + QLatin1Char('/') + st.first() + QStringLiteral("/model.neff");

@@ -58,17 +58,6 @@ public:
     QHash<int, TransferItem::State> finished;
 };
 
-QVector<TransferItem> itemsOf(const QStringList &keys)
-{
-    QVector<TransferItem> items;
-    for (const QString &k : keys) {
-        TransferItem it;
-        it.key = k;
-        items.append(it);
-    }
-    return items;
-}
-
 // Every path below `dir` (hidden ones too), relative.
 QStringList allBelow(const QString &dir)
 {
@@ -405,7 +394,7 @@ void TestHubPull::pullsSelectedEntriesByteForByte()
     req.repo = kRepo;
     req.cacheRoot = cache.path();
     const QStringList keys = {kV1 + QStringLiteral("/MODULE_1+aaaa"), kV2 + QStringLiteral("/MODULE_6+ffff")};
-    QVector<TransferItem> items = itemsOf(keys);
+    QVector<TransferItem> items = itemsFor(keys);
     Recorder rec;
     m_hub.clearLog();
     const PullOutcome o = pullEntries(hub, req, items, rec);
@@ -524,7 +513,7 @@ void TestHubPull::corruptBodiesAreRefused()
                                                   {regularKey, regularKey + QStringLiteral("/compile_flags.json")}};
     for (const auto &[key, where] : cases) {
         QVERIFY(m_hub.fault({{"kind", "corrupt"}, {"path", QString(where).replace(QLatin1Char('+'), QStringLiteral("%2B")).toStdString()}, {"count", 1000}}));
-        QVector<TransferItem> items = itemsOf({key});
+        QVector<TransferItem> items = itemsFor({key});
         NullTransferReporter rep;
         pullEntries(hub, req, items, rep);
         QVERIFY(m_hub.clearFaults());
@@ -545,7 +534,7 @@ void TestHubPull::corruptBodiesAreRefused()
         }
     }
     // Without the fault, the same pull completes from what is there.
-    QVector<TransferItem> items = itemsOf({lfsKey, regularKey});
+    QVector<TransferItem> items = itemsFor({lfsKey, regularKey});
     NullTransferReporter rep;
     pullEntries(hub, req, items, rep);
     for (int i = 0; i < 2; ++i) {
@@ -670,7 +659,7 @@ void TestHubPull::stopLeavesItResumable()
     PullRequest req;
     req.repo = kBigRepo;
     req.cacheRoot = cache.path();
-    QVector<TransferItem> items = itemsOf({kBigKey});
+    QVector<TransferItem> items = itemsFor({kBigKey});
     Recorder rec;
     std::atomic_bool stop{false};
     std::thread puller([&] { pullEntries(hub, req, items, rec, &stop); });
@@ -713,7 +702,7 @@ void TestHubPull::offlineMakesNoRequest()
     PullRequest req;
     req.repo = kRepo;
     req.cacheRoot = cache.path();
-    QVector<TransferItem> items = itemsOf({kV1 + QStringLiteral("/MODULE_1+aaaa")});
+    QVector<TransferItem> items = itemsFor({kV1 + QStringLiteral("/MODULE_1+aaaa")});
     NullTransferReporter rep;
     const PullOutcome o = pullEntries(hub, req, items, rep);
     QCOMPARE(o.error.kind, HubError::Kind::Offline);
@@ -733,7 +722,7 @@ void TestHubPull::hubCacheLayoutLinksBlobs()
     req.hfHome = hf.path();
     req.options.hubCacheLayout = true;
     const QString one = kV1 + QStringLiteral("/MODULE_1+aaaa"), two = kV1 + QStringLiteral("/MODULE_2+bbbb");
-    QVector<TransferItem> items = itemsOf({one});
+    QVector<TransferItem> items = itemsFor({one});
     NullTransferReporter rep;
     pullEntries(hub, req, items, rep);
     QVERIFY2(items[0].state == TransferItem::State::Done, qPrintable(items[0].message));
@@ -757,7 +746,7 @@ void TestHubPull::hubCacheLayoutLinksBlobs()
         QVERIFY2(f.flags & CacheFile::HubBlob, qPrintable(f.name));
     // A second entry shares the blobs of model.done and compile_flags.json: those are not fetched again.
     m_hub.clearLog();
-    items = itemsOf({two});
+    items = itemsFor({two});
     pullEntries(hub, req, items, rep);
     QVERIFY2(items[0].state == TransferItem::State::Done, qPrintable(items[0].message));
     int fetched = 0;

@@ -144,6 +144,26 @@ void shot(QWidget *w, const QString &name)
     qInfo("screenshot: %s", qPrintable(file));
 }
 
+// Opens a sample cache of `modules` entries (written under `dir`) in `w`, waits for its scan, shows `w` active.
+bool showWithSampleCache(MainWindow &w, const QString &dir, int modules)
+{
+    SampleCacheOptions o;
+    o.modules = modules;
+    const QString root = dir + QStringLiteral("/neuron-compile-cache");
+    QString error;
+    if (!writeSampleCache(root, o, nullptr, &error)) {
+        qWarning("sample cache: %s", qPrintable(error));
+        return false;
+    }
+    QSignalSpy scanned(w.localCachePage()->session(), &CacheSession::scanFinished);
+    w.localCachePage()->openRoot(root);
+    if (!scanned.wait(20000))
+        return false;
+    w.show();
+    w.activateWindow();
+    return QTest::qWaitForWindowActive(&w);
+}
+
 }  // namespace
 
 class TestAccessibility : public QObject
@@ -241,19 +261,9 @@ private Q_SLOTS:
     {
         // The cache page with a cache open (its tree, details, charts and maintenance buttons showing).
         QTemporaryDir tmp;
-        SampleCacheOptions o;
-        o.modules = 20;
-        const QString root = tmp.path() + QStringLiteral("/neuron-compile-cache");
-        QString error;
-        QVERIFY(writeSampleCache(root, o, nullptr, &error));
         MainWindow w;
         w.resize(1400, 900);
-        QSignalSpy scanned(w.localCachePage()->session(), &CacheSession::scanFinished);
-        w.localCachePage()->openRoot(root);
-        QVERIFY(scanned.wait(20000));
-        w.show();
-        w.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(showWithSampleCache(w, tmp.path(), 20));
         const QList<QWidget *> pages = w.pages();
         for (int p = 0; p < pages.size(); ++p) {
             w.navigation()->setCurrentRow(p);
@@ -290,19 +300,9 @@ private Q_SLOTS:
     void shiftF10OpensTheContextMenuOfTheCurrentRow()
     {
         QTemporaryDir tmp;
-        SampleCacheOptions o;
-        o.modules = 10;
-        const QString root = tmp.path() + QStringLiteral("/neuron-compile-cache");
-        QString error;
-        QVERIFY(writeSampleCache(root, o, nullptr, &error));
         MainWindow w;
         w.resize(1200, 800);
-        QSignalSpy scanned(w.localCachePage()->session(), &CacheSession::scanFinished);
-        w.localCachePage()->openRoot(root);
-        QVERIFY(scanned.wait(20000));
-        w.show();
-        w.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(showWithSampleCache(w, tmp.path(), 10));
         QTreeView *view = w.localCachePage()->view();
         view->expandAll();
         const QModelIndex entry = view->model()->index(0, 0, view->model()->index(0, 0));
