@@ -1,7 +1,9 @@
 # Rooms: every folder of services/, models/ and ui/ is a static library that names the rooms it may use.
-# ingot_room() builds it and checks, at configure time, that the room links only those rooms and that its
-# sources include headers only from itself, those rooms and the rooms they may use in turn. A line's room is its
-# folder; a dependency that is not declared here fails the configure step with the offending file.
+# ingot_room() builds it and checks, at configure time, that the room links only those rooms, that its sources
+# include headers only from itself, those rooms and the rooms they may use in turn (never from app/, which sits
+# above every room), and that each room it declares is really used (a header of it included directly). A line's
+# room is its folder; a dependency that is not declared here, or declared and unused, fails the configure step.
+# ingot_check_includes() applies the include rule to a target that is not a room (the CLI library).
 #
 #   ingot_room(NAME <layer>_<room> DIR <folder> SOURCES ... [ROOMS <room targets>] [LIBS <external targets>])
 
@@ -44,24 +46,57 @@ function(ingot_room)
     get_property(_d GLOBAL PROPERTY INGOT_ROOM_DIR_${_r})
     list(APPEND _allowed ${_d})
   endforeach()
-  foreach(_src IN LISTS R_SOURCES)
+  _ingot_check_sources("${R_NAME}" "${CMAKE_CURRENT_SOURCE_DIR}" "${_allowed}" _used ${R_SOURCES})
+  foreach(_r IN LISTS R_ROOMS)
+    get_property(_d GLOBAL PROPERTY INGOT_ROOM_DIR_${_r})
+    if(NOT _d IN_LIST _used)
+      message(FATAL_ERROR "room ${R_NAME} declares ${_r} (${_d}) but none of its sources includes a header from it.\n"
+                          "  Remove it from its ROOMS (see cmake/IngotRooms.cmake).")
+    endif()
+  endforeach()
+endfunction()
+
+# Checks that every source of NAME includes headers (of services/, models/, ui/ and app/) only from the folders in
+# ALLOWED (or below them); sets OUT_USED to the room folders it includes from.
+function(_ingot_check_sources name base allowed out_used)
+  set(_used "")
+  foreach(_src IN LISTS ARGN)
     if(NOT _src MATCHES "\\.(h|cpp)$")
       continue()
     endif()
-    get_filename_component(_abs ${_src} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
-    file(STRINGS ${_abs} _incs REGEX "^#include \"(services|models|ui)/")
+    get_filename_component(_abs ${_src} ABSOLUTE BASE_DIR ${base})
+    file(STRINGS ${_abs} _incs REGEX "^[ \t]*#[ \t]*include[ \t]*\"(services|models|ui|app)/")
     foreach(_inc IN LISTS _incs)
-      string(REGEX REPLACE "^#include \"([^\"]+)/[^/\"]+\".*" "\\1" _dir "${_inc}")
+      string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]+)/[^/\"]+\".*" "\\1" _dir "${_inc}")
       set(_ok FALSE)
-      foreach(_a IN LISTS _allowed)
+      foreach(_a IN LISTS allowed)
         if(_dir STREQUAL _a OR _dir MATCHES "^${_a}/")
           set(_ok TRUE)
+          list(APPEND _used ${_a})
         endif()
       endforeach()
       if(NOT _ok)
-        message(FATAL_ERROR "${_abs}: ${_inc}\n  ${R_NAME} may include only from: ${_allowed}\n"
+        message(FATAL_ERROR "${_abs}: ${_inc}\n  ${name} may include only from: ${allowed}\n"
                             "  Declare the room in its ROOMS (see cmake/IngotRooms.cmake) if the dependency is right.")
       endif()
     endforeach()
   endforeach()
+  list(REMOVE_DUPLICATES _used)
+  set(${out_used} ${_used} PARENT_SCOPE)
+endfunction()
+
+# The include rule for a target that is not a room: its sources may include from its own folders (OWN, relative to
+# the project) and from the ROOMS given and what they may use.
+#   ingot_check_includes(TARGET <target> OWN <folders> ROOMS <room targets>)
+function(ingot_check_includes)
+  cmake_parse_arguments(C "" "TARGET" "OWN;ROOMS" ${ARGN})
+  _ingot_room_closure(_reach ${C_ROOMS})
+  set(_allowed ${C_OWN})
+  foreach(_r IN LISTS _reach)
+    get_property(_d GLOBAL PROPERTY INGOT_ROOM_DIR_${_r})
+    list(APPEND _allowed ${_d})
+  endforeach()
+  get_target_property(_srcs ${C_TARGET} SOURCES)
+  get_target_property(_dir ${C_TARGET} SOURCE_DIR)
+  _ingot_check_sources("${C_TARGET}" "${_dir}" "${_allowed}" _unused ${_srcs})
 endfunction()
