@@ -255,6 +255,31 @@ private:
     const char *m_p;
     const char *m_end;
 };
+
+// How many records `out` holds, read without keeping anything (so a listing beyond the cap is refused before any of
+// it is built); what is not in the expected form is left to the parse to refuse.
+qint64 countRecords(const QByteArray &out)
+{
+    FieldReader reader(out);
+    qint64 records = 0;
+    QByteArrayView tag, f;
+    while (reader.take(&tag)) {
+        ++records;
+        const int fields = tag == "R" || tag == "L" || tag == "S" ? 2 : tag == "F" ? 7 : tag == "U" ? 1 : 0;
+        for (int k = 0; k < fields; ++k)
+            reader.take(&f);
+        if (tag == "B" && reader.take(&f)) {
+            const qint64 n = std::max<qint64>(0, f.toLongLong());
+            records += n;
+            for (qint64 j = 0; j < n && reader.take(&f); ++j) {}
+            for (qint64 j = 0; j < n && reader.peek(&f) && f.startsWith('/'); ++j)
+                reader.take(&f);
+        }
+        if (records > ShellCacheStore::maxListingRecords)
+            break;
+    }
+    return records;
+}
 }  // namespace
 
 bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *error, const QString &prefix)
@@ -282,6 +307,8 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
                                          "at most that many from a host)").arg(maxListingRecords);
         return false;
     };
+    if (countRecords(out) > maxListingRecords)
+        return tooLarge();
     QByteArrayView f[8];
     while (!reader.atEnd()) {
         if (++records > maxListingRecords)
