@@ -392,6 +392,30 @@ private Q_SLOTS:
             QVERIFY(!e.linkBroken);
             QCOMPARE(e.linkOutsideRoot, e.name == QLatin1String("m"));
         }
+        // Issue 21: more records than Ingot keeps, or a field longer than any path, is refused with words.
+        QByteArray many = records({"R", "/r", "1:2", "F", "d", "", "1", "1", "1", "1", "1"});
+        const QByteArray one = records({"F", "f", "x", "0", "0", "1", "1", "1"});
+        many.reserve(many.size() + one.size() * ShellCacheStore::maxListingRecords);
+        for (qint64 i = 0; i < ShellCacheStore::maxListingRecords; ++i)
+            many += one;
+        QVERIFY(!ShellCacheStore::parseListing(many, &tree, &error));
+        QVERIFY2(error.contains(QStringLiteral("too large")), qPrintable(error));
+        many.clear();
+        many.squeeze();
+        const QByteArray longName = QByteArray(ShellCacheStore::maxListingField + 1, 'a');
+        QVERIFY(!ShellCacheStore::parseListing(records({"R", "/r", "1:2", "F", "d", "", "1", "1", "1", "1", "1", "F", "f",
+                                                        longName.constData(), "0", "0", "1", "1", "1"}),
+                                               &tree, &error));
+        // A folder listed below the root: its paths are relative to it, and nothing lands outside it.
+        QVERIFY2(ShellCacheStore::parseListing(records({"R", "/r", "1:2", "F", "d", "", "1", "1", "1", "1", "1",
+                                                        "F", "f", "model.log", "3", "8", "1", "1", "1"}),
+                                               &tree, &error, QStringLiteral("v/MODULE_1+a")), qPrintable(error));
+        QCOMPARE(tree.folders.size(), 1);
+        QCOMPARE(tree.folders.value(QStringLiteral("v/MODULE_1+a")).entries.size(), 1);
+        QCOMPARE(tree.folders.value(QStringLiteral("v/MODULE_1+a")).entries.at(0).name, QStringLiteral("model.log"));
+        QVERIFY(!ShellCacheStore::parseListing(records({"R", "/r", "1:2", "F", "d", "", "1", "1", "1", "1", "1",
+                                                        "F", "f", "../../x", "3", "8", "1", "1", "1"}),
+                                               &tree, &error, QStringLiteral("v/MODULE_1+a")));
     }
 };
 
