@@ -120,16 +120,18 @@ rm -f -- "$e" || exit 12
 printf 'REMOVED %s\n' "$f"
 )SH";
 
-// $1 root, $2 file, $3 bytes, $4 1: from the end. A link is not read, nor a file reached through one.
+// $1 root, $2 file, $3 bytes, $4 1: from the end, $5 the root's expected identity. A link is not read, nor a file
+// reached through one.
 const QByteArray readScript = QByteArray("set -f\n") + kEnter + R"SH(
-enter "$1" "" "$2"
+enter "$1" "$5" "$2"
 [ -L "$n" ] && exit 6
 [ -f "$n" ] || exit 3
 if [ "$4" = 1 ]; then tail -c "$3" -- "$n"; else head -c "$3" -- "$n"; fi
 )SH";
 
+// $1 root, $2 link, $3 the root's expected identity: what the link says.
 const QByteArray linkScript = QByteArray("set -f\n") + kEnter + R"SH(
-enter "$1" "" "$2"
+enter "$1" "$3" "$2"
 readlink -- "$n"
 )SH";
 
@@ -541,7 +543,7 @@ bool ShellCacheStore::readFile(const QString &rel, qint64 maxBytes, bool fromEnd
     }
     const ShellResult run = m_shell->run(readScript,
                                          {rootBytes(), nameToBytes(rel), QByteArray::number(std::max<qint64>(0, maxBytes)),
-                                          fromEnd ? "1" : "0"},
+                                          fromEnd ? "1" : "0", expectedRootId()},
                                          {}, maxBytes, smallTimeoutMs);
     if (!run.ran() || run.exitCode != 0) {
         *error = ShellCacheStoreText::tr("Cannot read %1: %2")
@@ -559,7 +561,7 @@ QString ShellCacheStore::linkTarget(const QString &rel)
 {
     if (rel.isEmpty() || !isSafeRelativePath(rel))
         return {};
-    const ShellResult run = m_shell->run(linkScript, {rootBytes(), nameToBytes(rel)}, {}, 1 << 16, smallTimeoutMs);
+    const ShellResult run = m_shell->run(linkScript, {rootBytes(), nameToBytes(rel), expectedRootId()}, {}, 1 << 16, smallTimeoutMs);
     if (!run.ran() || run.exitCode != 0)
         return {};
     QByteArray t = run.out;

@@ -222,6 +222,7 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QStringLiteral("replaced")), qPrintable(error));
         QVERIFY(!s.remove(key + QStringLiteral("/model.log"), &freed, &error));
         QVERIFY(!s.list(key).ok);
+        QVERIFY(!s.readFile(key + QStringLiteral("/model.log"), 100, false, &out, &error));
         QCOMPARE(logsUnder(bait), QSet<QByteArray>{"bait 0"});
         // Back as it was opened: removed.
         QVERIFY(QFile::remove(root));
