@@ -282,6 +282,38 @@ qint64 countRecords(const QByteArray &out)
     }
     return records;
 }
+// Fills in the links of `t` from the link records (by root-relative path): their targets' metadata, and whether
+// they lead outside the root or to a hub blob.
+void judgeLinks(ShellCacheStore::Tree *tree, const QHash<QString, QByteArray> &written,
+                const QHash<QString, QByteArray> &stats, const QHash<QString, QByteArray> &reals,
+                const QHash<QString, qsizetype> &indexOf)
+{
+    ShellCacheStore::Tree &t = *tree;
+    for (auto l = written.cbegin(); l != written.cend(); ++l) {
+        const QString &rel = l.key();
+        const auto at = indexOf.constFind(rel);
+        if (at == indexOf.cend())
+            continue;
+        StoreEntry &e = t.folders[parentOf(rel)].entries[*at];
+        const QList<QByteArray> st = stats.value(rel).split(' ');
+        if (st.size() == 5) {
+            e.size = st.at(0).toLongLong();
+            e.linkId = (st.at(1).toULongLong() << 40) ^ st.at(2).toULongLong();
+            e.linkTargetIsDir = (st.at(3).toUInt(nullptr, 16) & 0170000) == 0040000;
+            e.atimeMs = timeMs(st.at(4));
+        } else {
+            e.linkBroken = true;
+        }
+        QByteArray judged = e.linkBroken ? QByteArray() : reals.value(rel);
+        if (judged.isEmpty()) {  // broken, looping or changed meanwhile: judge by the written target
+            const QByteArray dir = t.real + (parentOf(rel).isEmpty() ? QByteArray() : '/' + nameToBytes(parentOf(rel)));
+            const QByteArray abs = l.value().startsWith('/') ? l.value() : dir + '/' + l.value();
+            judged = nameToBytes(QDir::cleanPath(nameFromBytes(abs)));
+        }
+        e.linkOutsideRoot = !judged.startsWith(QByteArray(t.real + '/'));
+        e.linkToHubBlob = isHubBlobPath(judged);
+    }
+}
 }  // namespace
 
 bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *error, const QString &prefix)
@@ -395,30 +427,7 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
         *error = ShellCacheStoreText::tr("the host's listing has no root record");
         return false;
     }
-    for (auto l = written.cbegin(); l != written.cend(); ++l) {
-        const QString &rel = l.key();
-        const auto at = indexOf.constFind(rel);
-        if (at == indexOf.cend())
-            continue;
-        StoreEntry &e = t.folders[parentOf(rel)].entries[*at];
-        const QList<QByteArray> st = stats.value(rel).split(' ');
-        if (st.size() == 5) {
-            e.size = st.at(0).toLongLong();
-            e.linkId = (st.at(1).toULongLong() << 40) ^ st.at(2).toULongLong();
-            e.linkTargetIsDir = (st.at(3).toUInt(nullptr, 16) & 0170000) == 0040000;
-            e.atimeMs = timeMs(st.at(4));
-        } else {
-            e.linkBroken = true;
-        }
-        QByteArray judged = e.linkBroken ? QByteArray() : reals.value(rel);
-        if (judged.isEmpty()) {  // broken, looping or changed meanwhile: judge by the written target
-            const QByteArray dir = t.real + (parentOf(rel).isEmpty() ? QByteArray() : '/' + nameToBytes(parentOf(rel)));
-            const QByteArray abs = l.value().startsWith('/') ? l.value() : dir + '/' + l.value();
-            judged = nameToBytes(QDir::cleanPath(nameFromBytes(abs)));
-        }
-        e.linkOutsideRoot = !judged.startsWith(QByteArray(t.real + '/'));
-        e.linkToHubBlob = isHubBlobPath(judged);
-    }
+    judgeLinks(&t, written, stats, reals, indexOf);
     *tree = std::move(t);
     return true;
 }
