@@ -116,7 +116,9 @@ namespace {
 
 // Prints the variables the cache location depends on, NUL-separated, as the plain remote command sees them and then
 // as a login shell sees them (behind a marker: profile files may print). A login shell that is not POSIX (fish,
-// csh) is not asked, and one that fails or hangs leaves the plain values.
+// csh) is not asked, and one that fails or hangs leaves the plain values. The login shell writes its answer to a
+// file of its own and its output goes nowhere: a process its profile leaves running (an agent, `sleep &`) would
+// otherwise hold the connection's output open, and the answer with it, until it ends.
 const char kLocationScript[] = R"SH(
 printf 'plain\0%s\0%s\0%s\0%s\0%s\0' "${NEURON_CC_FLAGS-}" "${NEURON_COMPILE_CACHE_URL-}" "${HOME-}" \
   "${NEURON_CC_FLAGS+set}" "${NEURON_COMPILE_CACHE_URL+set}"
@@ -125,9 +127,13 @@ case $sh_ in
   */bash|*/sh|*/dash|*/zsh|*/ksh|*/mksh) ;;
   *) exit 0 ;;
 esac
-# A profile that waits (a lock, a prompt) must not hold the answer: the plain values stand after 15 s.
-t=; command -v timeout >/dev/null 2>&1 && t="timeout 15"
-$t "$sh_" -lc 'printf "INGOT-LOGIN-ENV\0%s\0%s\0%s\0%s\0%s\0" "${NEURON_CC_FLAGS-}" "${NEURON_COMPILE_CACHE_URL-}" "${HOME-}" "${NEURON_CC_FLAGS+set}" "${NEURON_COMPILE_CACHE_URL+set}"' </dev/null 2>/dev/null
+f=$(mktemp "${TMPDIR:-/tmp}/ingot-env.XXXXXXXX" 2>/dev/null) || exit 0
+trap 'rm -f -- "$f"' EXIT HUP INT TERM PIPE
+# A profile that waits (a lock, a prompt) must not hold the answer: the plain values stand after 15 s, when timeout
+# ends the login shell's whole process group.
+t=; command -v timeout >/dev/null 2>&1 && t="timeout -k 2 15"
+INGOT_ENV_FILE=$f $t "$sh_" -lc 'printf "INGOT-LOGIN-ENV\0%s\0%s\0%s\0%s\0%s\0" "${NEURON_CC_FLAGS-}" "${NEURON_COMPILE_CACHE_URL-}" "${HOME-}" "${NEURON_CC_FLAGS+set}" "${NEURON_COMPILE_CACHE_URL+set}" > "$INGOT_ENV_FILE"' </dev/null >/dev/null 2>&1
+head -c 65536 -- "$f"
 exit 0
 )SH";
 

@@ -8,11 +8,13 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QMutexLocker>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
 #include <cerrno>
+#include <cstring>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -174,41 +176,77 @@ bool socketPathFits(const QString &dir)
     return QFile::encodeName(dir).size() + 1 + 40 + 17 < 108;
 }
 
-// /tmp/ingot-ssh-<uid>: made 0700 by this user, or refused when someone else made it (or made it a link).
-QString shortControlDir()
+// Whether `dir` is a folder only this user can change: itself a folder (not a link), owned by the effective user,
+// writable by nobody else. `exact`: also private (0700, nobody else may even look).
+bool ownFolder(const QByteArray &dir, bool exact)
 {
-    const QByteArray dir = "/tmp/ingot-ssh-" + QByteArray::number(::getuid());
+    struct stat st {};
+    if (dir.isEmpty() || ::lstat(dir.constData(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid())
+        return false;
+    return exact ? (st.st_mode & 0777) == 0700 : (st.st_mode & 022) == 0;
+}
+
+// `dir` made 0700 by this user, or found so; empty when it is anything else (someone else's, a link, open to others).
+QString privateFolder(const QByteArray &dir)
+{
     if (::mkdir(dir.constData(), 0700) != 0 && errno != EEXIST)
         return {};
-    struct stat st {};
-    if (::lstat(dir.constData(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid()
-        || (st.st_mode & 077) != 0)
-        return {};
-    return QFile::decodeName(dir);
+    return ownFolder(dir, true) ? QFile::decodeName(dir) : QString();
 }
+
+QMutex controlDirMutex;
+QHash<QString, QString> madeControlDirs;  // temporary folder -> the folder this process made there with mkdtemp
 
 }  // namespace
 
-QString SshConnection::controlDir()
+QString SshConnection::chooseControlDir(const QString &runtimeDir, const QString &sharedDir, const QString &tempDir,
+                                        QString *error)
 {
-    QString base = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
-    if (base.isEmpty())
-        base = QDir::tempPath();
-    const QString dir = base + QStringLiteral("/ingot-ssh");
-    if (!socketPathFits(dir)) {
-        // A deep runtime folder (a test's, a custom XDG_RUNTIME_DIR): a short private folder of this user's.
-        const QString shortDir = shortControlDir();
-        if (!shortDir.isEmpty())
-            return shortDir;
+    // 1. <runtime folder>/ingot-ssh, where the runtime folder is this user's own (a link or someone else's is not).
+    const QByteArray runtime = QFile::encodeName(runtimeDir);
+    if (!runtime.isEmpty() && ownFolder(runtime, false) && socketPathFits(runtimeDir + QStringLiteral("/ingot-ssh"))) {
+        const QString dir = privateFolder(runtime + "/ingot-ssh");
+        if (!dir.isEmpty())
+            return dir;
     }
-    QDir().mkpath(dir);
-    QFile::setPermissions(dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-    return dir;
+    // 2. The short shared folder (/tmp/ingot-ssh-<uid>): masters are still shared between Ingot's processes.
+    if (!sharedDir.isEmpty() && socketPathFits(sharedDir)) {
+        const QString dir = privateFolder(QFile::encodeName(sharedDir));
+        if (!dir.isEmpty())
+            return dir;
+    }
+    // 3. Someone else made (or spoiled) both: a folder of this process's own from mkdtemp, kept for the process.
+    QString base = tempDir;
+    if (base.isEmpty() || !socketPathFits(base + QStringLiteral("/ingot-ssh-4294967295.XXXXXX")))
+        base = QStringLiteral("/tmp");
+    QMutexLocker lock(&controlDirMutex);
+    const QString made = madeControlDirs.value(base);
+    if (!made.isEmpty() && ownFolder(QFile::encodeName(made), true))
+        return made;
+    QByteArray tmpl = QFile::encodeName(base) + "/ingot-ssh-" + QByteArray::number(::geteuid()) + ".XXXXXX";
+    if (!::mkdtemp(tmpl.data()) || !ownFolder(tmpl, true)) {
+        const int err = errno;
+        if (error)
+            *error = SshConnectionText::tr("Ingot found no private folder for ssh's control sockets: %1 is not a folder "
+                                           "of yours only, and a new one cannot be made in %2 (%3).")
+                         .arg(displayName(sharedDir), displayName(base), QString::fromLocal8Bit(::strerror(err)));
+        return {};
+    }
+    madeControlDirs.insert(base, QFile::decodeName(tmpl));
+    return QFile::decodeName(tmpl);
+}
+
+QString SshConnection::controlDir(QString *error)
+{
+    return chooseControlDir(QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation),
+                            QStringLiteral("/tmp/ingot-ssh-%1").arg(::geteuid()), QDir::tempPath(), error);
 }
 
 QString SshConnection::controlPath() const
 {
     QString dir = controlDir();
+    if (dir.isEmpty())
+        return QStringLiteral("none");  // connect() refuses first: no master is used nor made
     dir.replace(QLatin1Char('%'), QStringLiteral("%%"));  // ssh expands % tokens in ControlPath
     return dir + QStringLiteral("/%C");
 }
@@ -228,11 +266,12 @@ bool SshConnection::connect(int timeoutMs, AskPass *askPass)
         setState(State::Failed, SshError::InvalidHost, sshErrorText(SshError::InvalidHost, m_host.toString()));
         return false;
     }
-    // A socket path longer than a unix socket allows (108 bytes, with ssh's 17-byte temporary suffix) fails late
-    // and obscurely: say so now.
-    if (QFile::encodeName(controlDir()).size() + 1 + 40 + 17 >= 108) {
-        setState(State::Failed, SshError::Other,
-                 SshConnectionText::tr("The runtime folder %1 is too long for ssh's control socket.").arg(displayName(controlDir())));
+    // The control socket goes only to a folder of this user's own (another local user could otherwise put a fake
+    // master there, one that answers without SSH and reads every command and transfer).
+    QString dirError;
+    const QString dir = controlDir(&dirError);
+    if (dir.isEmpty()) {
+        setState(State::Failed, SshError::Other, dirError);
         return false;
     }
     if (check())
@@ -244,10 +283,10 @@ bool SshConnection::connect(int timeoutMs, AskPass *askPass)
     QProcessEnvironment env = sshEnvironment();
     std::unique_ptr<AskPassServer> askPassServer;
     if (askPass) {
-        askPassServer = std::make_unique<AskPassServer>(askPass, controlDir());
+        askPassServer = std::make_unique<AskPassServer>(askPass, dir);
         if (!askPassServer->isListening()) {
             setState(State::Failed, SshError::Other, SshConnectionText::tr("Cannot listen for passphrase prompts in %1.")
-                                                         .arg(displayName(controlDir())));
+                                                         .arg(displayName(dir)));
             return false;
         }
         const QString helper = m_client.askPassProgram.isEmpty() ? askPassProgram() : m_client.askPassProgram;

@@ -104,8 +104,15 @@ public:
     bool acceptHostKey(const HostKeyOffer &offer, QString *error);
 
     // Where master sockets live: <runtime folder>/ingot-ssh, mode 0700. Connections to the same user, host and port
-    // share one master (as ssh's %C does), also across SshConnection objects and Ingot processes.
-    static QString controlDir();
+    // share one master (as ssh's %C does), also across SshConnection objects and Ingot processes. Only a folder of
+    // this user's own is used (lstat: a folder, not a link, owned by the effective user, 0700): without a usable
+    // runtime folder (or one too deep for a socket path) /tmp/ingot-ssh-<uid>, and when another user made or spoiled
+    // that, a folder this process makes with mkdtemp in the temporary folder. Empty, with words in *error, when
+    // there is none (connect() then fails with them).
+    static QString controlDir(QString *error = nullptr);
+    // The choice controlDir() makes, with the places given (tests pass their own).
+    static QString chooseControlDir(const QString &runtimeDir, const QString &sharedDir, const QString &tempDir,
+                                    QString *error);
     // The ControlPath handed to ssh (%C: a hash of the host, port and user, so the path stays short).
     QString controlPath() const;
 

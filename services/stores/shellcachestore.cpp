@@ -22,22 +22,50 @@ struct ShellCacheStoreText {
 constexpr int listTimeoutMs = 10 * 60 * 1000;
 constexpr int smallTimeoutMs = 60 * 1000;
 
-// $1 is the root (printf %b form). Records, NUL-separated, from ONE traversal of the tree plus one batched stat and
-// realpath over the links (a process per link made 100k-module caches list 20x slower than find):
+// What every script that works below the root starts with: enter() goes into the root $1 (its identity, device and
+// inode, must be $2 when $2 is not empty: a root swapped since open() is refused) and then into each folder of the
+// root-relative path $3, all of it with $4 = all, else all but its last part, which is left in $n. Never through a
+// link: a part that is not a folder is refused, and a part swapped for a link between the look and the cd is found
+// by its identity (the folder entered must be the one looked at). Work is then done relative to the folder entered,
+// which a later swap of any folder on the path cannot redirect. The real path and identity of the root are left in
+// $real and $rid. Exit 3: missing, 4: cannot enter (not a folder, not readable), 5: a link or not a folder on the
+// way, 13: the root is another folder now.
+const char kEnter[] = R"SH(
+enter() {
+  r=$(printf '%bX' "$1"); r=${r%X}
+  rest=$(printf '%bX' "$3"); rest=${rest%X}
+  want=$(printf '%bX' "$2"); want=${want%X}
+  [ -e "$r" ] || [ -L "$r" ] || exit 3
+  cd -P -- "$r" 2>/dev/null || exit 4
+  real=$(pwd -P); rid=$(stat -c '%d:%i' .) || exit 4
+  [ -z "$want" ] || [ "$rid" = "$want" ] || exit 13
+  n=
+  while [ -n "$rest" ]; do
+    case $rest in */*) c=${rest%%/*}; rest=${rest#*/} ;; *) c=$rest; rest= ;; esac
+    if [ -z "$rest" ] && [ "$4" != all ]; then n=$c; break; fi
+    s=$(stat -c '%F/%d:%i' -- "$c" 2>/dev/null) || exit 3
+    [ "${s%%/*}" = directory ] || exit 5
+    cd -P -- "$c" 2>/dev/null || exit 4
+    [ "$(stat -c '%d:%i' .)" = "${s#*/}" ] || exit 5
+  done
+}
+)SH";
+
+// $1 the root, $2 its expected identity (or ""), $3 the folder to list ("" the root; entered as enter() does), all
+// in printf %b form. Records, NUL-separated, from ONE traversal of the tree plus one batched stat and realpath over
+// the links (a process per link made 100k-module caches list 20x slower than find); paths relative to $3:
 //   R real-path identity                      the root
-//   F type path size blocks mtime atime ctime  every file, folder and link (find -printf; %P relative, "" = root)
+//   F type path size blocks mtime atime ctime  every file, folder and link (find -printf; %P relative, "" = $3)
 //   U path                                     a folder that cannot be read
 //   L path written-target                      every link
 //   S ./path "size dev ino mode atime"         a link whose target exists (stat -L); none: broken
 //   B n ./path1 .. ./pathN real1 .. realK      a batch of such links and their real paths (K < N: a link changed
 //                                              meanwhile: the batch is judged by the written targets)
-// Exit 3: no such folder, 4: not a folder or not readable.
-const char *listScript = R"SH(set -f
-export LC_ALL=C
-r=$(printf '%bX' "$1"); r=${r%X}
-[ -e "$r" ] || [ -L "$r" ] || exit 3
-cd -P -- "$r" 2>/dev/null || exit 4
-printf 'R\0%s\0%s\0' "$(pwd -P)" "$(stat -c '%d:%i' .)"
+// Exits as enter() does.
+const QByteArray listScript = QByteArray("set -f\nexport LC_ALL=C\n") + kEnter + R"SH(
+enter "$1" "$2" "$3" all
+[ -r . ] && [ -x . ] || exit 4
+printf 'R\0%s\0%s\0' "$real" "$rid"
 t=$(mktemp "${TMPDIR:-/tmp}/ingot-links.XXXXXXXX" 2>/dev/null) || t=
 [ -n "$t" ] && trap 'rm -f -- "$t"' EXIT HUP INT TERM PIPE
 # The links whose targets exist go to $t during the same traversal (without a temporary file: a second find).
@@ -50,62 +78,61 @@ links | xargs -0 -r sh -c 'printf "B\0%s\0" "$#"; printf "%s\0" "$@"; realpath -
 exit 0
 )SH";
 
-// $1 root, $2 entry (relative), $3 1: refuse when a *.lock is found. Prints the bytes freed. Exit 0 removed,
-// 10 locked (put back), 3 missing, 5 not a folder (or a link), 7 could not rename aside, 11 not all removable (put
-// back), 12 removal failed part-way (what is left stays aside under .ingot-removing-*). A connection that drops
-// meanwhile does not stop it half-way (HUP and PIPE are ignored): the removal or the put-back completes.
-const char *removeFolderScript = R"SH(set -f
-trap '' HUP PIPE
-export LC_ALL=C
-r=$(printf '%bX' "$1"); r=${r%X}
-e=$(printf '%bX' "$2"); e=${e%X}
-cd -P -- "$r" 2>/dev/null || exit 3
+// $1 root, $2 its expected identity, $3 entry (relative), $4 1: refuse when a *.lock is found. The entry is renamed
+// aside within the folder entered (its identity must be the one looked at: an entry swapped for a link meanwhile
+// is put back), then removed; "REMOVED <bytes freed>" is printed only once it is gone. Exit 0 removed, 10 locked
+// (put back), 3 missing, 5 not a folder (or a link, or a link on the way), 7 could not rename aside, 11 not all
+// removable (put back), 12 removal failed part-way (what is left stays aside under .ingot-removing-*), 13 the root
+// is another folder now. A connection that drops meanwhile does not stop it half-way (HUP and PIPE are ignored):
+// the removal or the put-back completes.
+const QByteArray removeFolderScript = QByteArray("set -f\ntrap '' HUP PIPE\nexport LC_ALL=C\n") + kEnter + R"SH(
+enter "$1" "$2" "$3"
+e=$n
 [ -e "$e" ] || [ -L "$e" ] || exit 3
 [ -d "$e" ] && [ ! -L "$e" ] || exit 5
-p=$(dirname -- "$e")
-a="$p/.ingot-removing-$$-$(date +%s%N)"
-[ -e "$a" ] && exit 7
+id=$(stat -c '%d:%i' -- "$e") || exit 3
+a=".ingot-removing-$$-$(date +%s%N)"
+[ -e "$a" ] || [ -L "$a" ] && exit 7
 mv -n -T -- "$e" "$a" 2>/dev/null
-[ -d "$a" ] && [ ! -e "$e" ] || exit 7
+[ -e "$a" ] || [ -L "$a" ] || exit 7
 back() { mv -n -T -- "$a" "$e"; }
-if [ "$3" = 1 ] && [ -n "$(find "$a" -name '*.lock' -print -quit 2>/dev/null)" ]; then back; exit 10; fi
+if [ -L "$a" ] || [ ! -d "$a" ] || [ "$(stat -c '%d:%i' -- "$a")" != "$id" ]; then back; exit 5; fi
+if [ "$4" = 1 ] && [ -n "$(find "$a" -name '*.lock' -print -quit 2>/dev/null)" ]; then back; exit 10; fi
 if [ -n "$(find "$a" -type d \( ! -writable -o ! -executable -o ! -readable \) -print -quit 2>/dev/null)" ] ||
    [ -n "$(find "$a" -mindepth 1 -xdev -print -quit >/dev/null; find "$a" -mindepth 1 ! -xdev -print -quit 2>/dev/null)" ]; then
   back; exit 11
 fi
 freed=$(du -s -B1 -- "$a" 2>/dev/null | cut -f1)
 rm -rf --one-file-system -- "$a" 2>/dev/null || exit 12
-printf '%s' "${freed:-0}"
+[ -e "$a" ] || [ -L "$a" ] && exit 12
+printf 'REMOVED %s\n' "${freed:-0}"
 )SH";
 
-// $1 root, $2 file or link: unlinks it (never its target). Prints the bytes freed.
-const char *removeFileScript = R"SH(set -f
-trap '' HUP PIPE
-export LC_ALL=C
-r=$(printf '%bX' "$1"); r=${r%X}
-e=$(printf '%bX' "$2"); e=${e%X}
-cd -P -- "$r" 2>/dev/null || exit 3
+// $1 root, $2 its expected identity, $3 file or link: unlinks it (never its target; a folder is refused: exit 5).
+// Prints "REMOVED <bytes freed>".
+const QByteArray removeFileScript = QByteArray("set -f\ntrap '' HUP PIPE\nexport LC_ALL=C\n") + kEnter + R"SH(
+enter "$1" "$2" "$3"
+e=$n
 [ -e "$e" ] || [ -L "$e" ] || exit 3
+[ -d "$e" ] && [ ! -L "$e" ] && exit 5
 if [ -L "$e" ] || [ "$(stat -c '%h' -- "$e")" != 1 ]; then f=0; else f=$(stat -c '%b' -- "$e"); f=$((f * 512)); fi
 rm -f -- "$e" || exit 12
-printf '%s' "$f"
+printf 'REMOVED %s\n' "$f"
 )SH";
 
-// $1 root, $2 file, $3 bytes, $4 1: from the end. A link is not read.
-const char *readScript = R"SH(set -f
-r=$(printf '%bX' "$1"); r=${r%X}
-e=$(printf '%bX' "$2"); e=${e%X}
-cd -P -- "$r" 2>/dev/null || exit 3
-[ -L "$e" ] && exit 6
-[ -f "$e" ] || exit 3
-if [ "$4" = 1 ]; then tail -c "$3" -- "$e"; else head -c "$3" -- "$e"; fi
+// $1 root, $2 file, $3 bytes, $4 1: from the end, $5 the root's expected identity. A link is not read, nor a file
+// reached through one.
+const QByteArray readScript = QByteArray("set -f\n") + kEnter + R"SH(
+enter "$1" "$5" "$2"
+[ -L "$n" ] && exit 6
+[ -f "$n" ] || exit 3
+if [ "$4" = 1 ]; then tail -c "$3" -- "$n"; else head -c "$3" -- "$n"; fi
 )SH";
 
-const char *linkScript = R"SH(set -f
-r=$(printf '%bX' "$1"); r=${r%X}
-e=$(printf '%bX' "$2"); e=${e%X}
-cd -P -- "$r" 2>/dev/null || exit 3
-readlink -- "$e"
+// $1 root, $2 link, $3 the root's expected identity: what the link says.
+const QByteArray linkScript = QByteArray("set -f\n") + kEnter + R"SH(
+enter "$1" "$3" "$2"
+readlink -- "$n"
 )SH";
 
 // $1 the root: prints its real path and identity, NUL-separated (what open() needs; no listing). Exits as the
@@ -180,127 +207,88 @@ QByteArray ShellCacheStore::rootBytes() const
 }
 
 namespace {
-// "./a/b" (as find -print0 and stat %n give it) -> "a/b"
-QString withoutDotSlash(QByteArrayView path)
+// "./a/b" (as find -print0 and stat %n give it) -> "a/b", below `prefix` when there is one.
+QString withoutDotSlash(QByteArrayView path, const QString &prefix)
 {
-    return nameFromBytes((path.startsWith("./") ? path.sliced(2) : path).toByteArray());
+    const QString rel = nameFromBytes((path.startsWith("./") ? path.sliced(2) : path).toByteArray());
+    return prefix.isEmpty() || rel.isEmpty() ? (rel.isEmpty() ? prefix : rel) : prefix + QLatin1Char('/') + rel;
 }
 
-// The NUL-separated fields of `out` as views into it (no copy; a listing has millions of fields).
-QVector<QByteArrayView> fieldsOf(const QByteArray &out)
+QString below(const QString &prefix, QByteArrayView rel)
 {
-    QVector<QByteArrayView> f;
-    f.reserve(out.count('\0') + 1);
-    const char *p = out.constData();
-    const char *const end = p + out.size();
-    while (p < end) {
-        const auto *z = static_cast<const char *>(std::memchr(p, 0, size_t(end - p)));
-        if (!z) {
-            f.append(QByteArrayView(p, end - p));
-            break;
-        }
-        f.append(QByteArrayView(p, z - p));
-        p = z + 1;
-    }
-    return f;
+    const QString r = nameFromBytes(rel.toByteArray());
+    return prefix.isEmpty() ? r : r.isEmpty() ? prefix : prefix + QLatin1Char('/') + r;
 }
-}  // namespace
 
-bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *error)
+// The NUL-separated fields of a listing, one at a time, as views into it: nothing is copied per field (a listing
+// has millions of them), and a field longer than any path is refused.
+class FieldReader
 {
-    Tree t;
-    const QVector<QByteArrayView> f = fieldsOf(out);
-    qsizetype i = 0;
-    auto need = [&](qsizetype n) { return i + n <= f.size(); };
-    auto ensureFolder = [&](const QString &rel) -> ListResult & {
-        ListResult &l = t.folders[rel];
-        l.ok = true;
-        return l;
-    };
-    QHash<QString, qsizetype> indexOf;  // a link's root-relative path -> its index in its folder
-    QHash<QString, QByteArray> written, stats, reals;  // by the link's root-relative path
-    while (i < f.size()) {
-        const QByteArrayView tag = f.at(i);
-        if (tag == "R" && need(3)) {
-            t.real = f.at(i + 1).toByteArray();
-            t.identity = QString::fromLatin1(f.at(i + 2));
-            i += 3;
-        } else if (tag == "F" && need(8)) {
-            const QByteArrayView type = f.at(i + 1);
-            const QString rel = nameFromBytes(f.at(i + 2).toByteArray());
-            if (!rel.isEmpty() && !isSafeRelativePath(rel)) {
-                *error = ShellCacheStoreText::tr("the listing holds a path that leaves the root: %1").arg(displayName(rel));
-                return false;
-            }
-            StoreEntry e;
-            e.name = nameOf(rel);
-            e.type = type == "f" ? StoreEntry::Type::File
-                : type == "d"    ? StoreEntry::Type::Dir
-                : type == "l"    ? StoreEntry::Type::Symlink
-                                 : StoreEntry::Type::Other;
-            const bool link = e.type == StoreEntry::Type::Symlink;
-            e.size = link ? 0 : f.at(i + 3).toLongLong();
-            e.allocated = link ? 0 : blocksToBytes(f.at(i + 4));
-            e.mtimeMs = timeMs(f.at(i + 5));
-            e.atimeMs = link ? 0 : timeMs(f.at(i + 6));
-            e.ctimeMs = timeMs(f.at(i + 7));
-            if (rel.isEmpty()) {
-                ensureFolder(QString()).self = e;
-            } else {
-                if (e.type == StoreEntry::Type::Dir) {
-                    StoreEntry self = e;  // a folder's own times, nameless as the local store gives them
-                    self.name.clear();
-                    ensureFolder(rel).self = self;
-                }
-                ListResult &parent = ensureFolder(parentOf(rel));
-                if (link)  // where the link records find it
-                    indexOf.insert(rel, parent.entries.size());
-                parent.entries.append(e);
-            }
-            i += 8;
-        } else if (tag == "U" && need(2)) {
-            const QString rel = nameFromBytes(f.at(i + 1).toByteArray());
-            if (!rel.isEmpty() && !isSafeRelativePath(rel)) {
-                *error = ShellCacheStoreText::tr("the listing holds a path that leaves the root: %1").arg(displayName(rel));
-                return false;
-            }
-            ListResult &l = ensureFolder(rel);
-            l.ok = false;
-            l.entries.clear();
-            l.error = ShellCacheStoreText::tr("Cannot read %1: permission denied.").arg(displayName(rel));
-            i += 2;
-        } else if (tag == "L" && need(3)) {
-            written.insert(nameFromBytes(f.at(i + 1).toByteArray()), f.at(i + 2).toByteArray());
-            i += 3;
-        } else if (tag == "S" && need(3)) {
-            stats.insert(withoutDotSlash(f.at(i + 1)), f.at(i + 2).toByteArray());
-            i += 3;
-        } else if (tag == "B" && need(2)) {
-            bool ok = false;
-            const qsizetype n = f.at(i + 1).toLongLong(&ok);
-            if (!ok || n < 0 || !need(2 + n)) {
-                *error = ShellCacheStoreText::tr("the host's listing is not in the expected form (record %1)").arg(i);
-                return false;
-            }
-            const qsizetype names = i + 2;
-            i += 2 + n;
-            qsizetype k = 0;
-            while (k < n && i + k < f.size() && f.at(i + k).startsWith('/'))
-                ++k;
-            if (k == n) {
-                for (qsizetype j = 0; j < n; ++j)
-                    reals.insert(withoutDotSlash(f.at(names + j)), f.at(i + j).toByteArray());
-            }
-            i += k;
-        } else {
-            *error = ShellCacheStoreText::tr("the host's listing is not in the expected form (record %1)").arg(i);
+public:
+    explicit FieldReader(const QByteArray &out) : m_p(out.constData()), m_end(out.constData() + out.size()) {}
+    bool atEnd() const { return m_p >= m_end; }
+    qsizetype offset(const QByteArray &out) const { return m_p - out.constData(); }
+    // The next field without taking it; false at the end.
+    bool peek(QByteArrayView *f) const
+    {
+        if (atEnd())
             return false;
+        const auto *z = static_cast<const char *>(std::memchr(m_p, 0, size_t(m_end - m_p)));
+        *f = QByteArrayView(m_p, (z ? z : m_end) - m_p);
+        return true;
+    }
+    bool take(QByteArrayView *f)
+    {
+        if (!peek(f))
+            return false;
+        m_p += f->size() + 1;
+        return true;
+    }
+    // n fields into f[0..n-1]; false when the listing ends first or a field is too long.
+    bool take(int n, QByteArrayView *f)
+    {
+        for (int k = 0; k < n; ++k)
+            if (!take(&f[k]) || f[k].size() > ShellCacheStore::maxListingField)
+                return false;
+        return true;
+    }
+
+private:
+    const char *m_p;
+    const char *m_end;
+};
+
+// How many records `out` holds, read without keeping anything (so a listing beyond the cap is refused before any of
+// it is built); what is not in the expected form is left to the parse to refuse.
+qint64 countRecords(const QByteArray &out)
+{
+    FieldReader reader(out);
+    qint64 records = 0;
+    QByteArrayView tag, f;
+    while (reader.take(&tag)) {
+        ++records;
+        const int fields = tag == "R" || tag == "L" || tag == "S" ? 2 : tag == "F" ? 7 : tag == "U" ? 1 : 0;
+        for (int k = 0; k < fields; ++k)
+            reader.take(&f);
+        if (tag == "B" && reader.take(&f)) {
+            const qint64 n = std::max<qint64>(0, f.toLongLong());
+            records += n;
+            for (qint64 j = 0; j < n && reader.take(&f); ++j) {}
+            for (qint64 j = 0; j < n && reader.peek(&f) && f.startsWith('/'); ++j)
+                reader.take(&f);
         }
+        if (records > ShellCacheStore::maxListingRecords)
+            break;
     }
-    if (t.real.isEmpty() || !t.folders.contains(QString())) {
-        *error = ShellCacheStoreText::tr("the host's listing has no root record");
-        return false;
-    }
+    return records;
+}
+// Fills in the links of `t` from the link records (by root-relative path): their targets' metadata, and whether
+// they lead outside the root or to a hub blob.
+void judgeLinks(ShellCacheStore::Tree *tree, const QHash<QString, QByteArray> &written,
+                const QHash<QString, QByteArray> &stats, const QHash<QString, QByteArray> &reals,
+                const QHash<QString, qsizetype> &indexOf)
+{
+    ShellCacheStore::Tree &t = *tree;
     for (auto l = written.cbegin(); l != written.cend(); ++l) {
         const QString &rel = l.key();
         const auto at = indexOf.constFind(rel);
@@ -325,11 +313,127 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
         e.linkOutsideRoot = !judged.startsWith(QByteArray(t.real + '/'));
         e.linkToHubBlob = isHubBlobPath(judged);
     }
+}
+}  // namespace
+
+bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *error, const QString &prefix)
+{
+    Tree t;
+    FieldReader reader(out);
+    auto ensureFolder = [&](const QString &rel) -> ListResult & {
+        ListResult &l = t.folders[rel];
+        l.ok = true;
+        return l;
+    };
+    auto malformed = [&] {
+        *error = ShellCacheStoreText::tr("the host's listing is not in the expected form (byte %1)").arg(reader.offset(out));
+        return false;
+    };
+    auto leaves = [&](const QString &rel) {
+        *error = ShellCacheStoreText::tr("the listing holds a path that leaves the root: %1").arg(displayName(rel));
+        return false;
+    };
+    QHash<QString, qsizetype> indexOf;  // a link's root-relative path -> its index in its folder
+    QHash<QString, QByteArray> written, stats, reals;  // by the link's root-relative path
+    qint64 records = 0;
+    auto tooLarge = [&] {
+        *error = ShellCacheStoreText::tr("the listing is too large: more than %1 files, folders and links (Ingot reads "
+                                         "at most that many from a host)").arg(maxListingRecords);
+        return false;
+    };
+    if (countRecords(out) > maxListingRecords)
+        return tooLarge();
+    QByteArrayView f[8];
+    while (!reader.atEnd()) {
+        if (++records > maxListingRecords)
+            return tooLarge();
+        QByteArrayView tag;
+        reader.take(&tag);
+        if (tag == "R" && reader.take(2, f)) {
+            t.real = f[0].toByteArray();
+            t.identity = QString::fromLatin1(f[1]);
+        } else if (tag == "F" && reader.take(7, f)) {
+            const QString rel = below(prefix, f[1]);
+            if (!rel.isEmpty() && !isSafeRelativePath(rel))
+                return leaves(rel);
+            StoreEntry e;
+            e.name = nameOf(rel);
+            const QByteArrayView type = f[0];
+            e.type = type == "f" ? StoreEntry::Type::File
+                : type == "d"    ? StoreEntry::Type::Dir
+                : type == "l"    ? StoreEntry::Type::Symlink
+                                 : StoreEntry::Type::Other;
+            const bool link = e.type == StoreEntry::Type::Symlink;
+            e.size = link ? 0 : f[2].toLongLong();
+            e.allocated = link ? 0 : blocksToBytes(f[3]);
+            e.mtimeMs = timeMs(f[4]);
+            e.atimeMs = link ? 0 : timeMs(f[5]);
+            e.ctimeMs = timeMs(f[6]);
+            if (rel.isEmpty()) {
+                ensureFolder(QString()).self = e;
+            } else {
+                if (e.type == StoreEntry::Type::Dir) {
+                    StoreEntry self = e;  // a folder's own times, nameless as the local store gives them
+                    self.name.clear();
+                    ensureFolder(rel).self = self;
+                }
+                if (rel == prefix)
+                    continue;  // the listed folder itself: its parent was not listed
+                ListResult &parent = ensureFolder(parentOf(rel));
+                if (link)  // where the link records find it
+                    indexOf.insert(rel, parent.entries.size());
+                parent.entries.append(e);
+            }
+        } else if (tag == "U" && reader.take(1, f)) {
+            const QString rel = below(prefix, f[0]);
+            if (!rel.isEmpty() && !isSafeRelativePath(rel))
+                return leaves(rel);
+            ListResult &l = ensureFolder(rel);
+            l.ok = false;
+            l.entries.clear();
+            l.error = ShellCacheStoreText::tr("Cannot read %1: permission denied.").arg(displayName(rel));
+        } else if (tag == "L" && reader.take(2, f)) {
+            written.insert(below(prefix, f[0]), f[1].toByteArray());
+        } else if (tag == "S" && reader.take(2, f)) {
+            stats.insert(withoutDotSlash(f[0], prefix), f[1].toByteArray());
+        } else if (tag == "B" && reader.take(1, f)) {
+            bool ok = false;
+            const qsizetype n = f[0].toLongLong(&ok);
+            if (!ok || n < 0)
+                return malformed();
+            if (n > maxListingRecords - records)
+                return tooLarge();
+            QVector<QByteArrayView> names;  // views: a batch is as long as xargs makes it
+            for (qsizetype j = 0; j < n; ++j) {
+                QByteArrayView name;
+                if (!reader.take(1, &name))
+                    return malformed();
+                names.append(name);
+            }
+            records += n;
+            QVector<QByteArrayView> real;
+            QByteArrayView next;
+            while (real.size() < n && reader.peek(&next) && next.startsWith('/') && reader.take(1, &next))
+                real.append(next);
+            if (real.size() == n) {
+                for (qsizetype j = 0; j < n; ++j)
+                    reals.insert(withoutDotSlash(names.at(j), prefix), real.at(j).toByteArray());
+            }
+        } else {
+            return malformed();
+        }
+    }
+    if (t.real.isEmpty() || !t.folders.contains(prefix)) {
+        *error = ShellCacheStoreText::tr("the host's listing has no root record");
+        return false;
+    }
+    judgeLinks(&t, written, stats, reals, indexOf);
     *tree = std::move(t);
     return true;
 }
 
-// One small round trip: the root is there, readable, and which folder it is. The tree is listed by list().
+// One small round trip: the root is there, readable, and which folder it is. The tree is listed by list(); what an
+// earlier listing said is forgotten (a maintenance run looks at each entry anew).
 bool ShellCacheStore::open(QString *error)
 {
     const ShellResult run = m_shell->run(statScript, {rootBytes()}, {}, 1 << 16, smallTimeoutMs);
@@ -349,66 +453,95 @@ bool ShellCacheStore::open(QString *error)
         return false;
     }
     QMutexLocker lock(&m_mutex);
-    m_identity = QStringLiteral("shell:%1:%2").arg(m_where, QString::fromLatin1(f.at(1)));
+    m_rootId = f.at(1);
+    m_identity = QStringLiteral("shell:%1:%2").arg(m_where, QString::fromLatin1(m_rootId));
+    m_listed = false;
+    m_tree = Tree();
     return true;
+}
+
+QByteArray ShellCacheStore::expectedRootId() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_rootId;
+}
+
+// Lists `rel` and everything below it on the host now ("" = the whole tree).
+ListResult ShellCacheStore::listNow(const QString &rel, Tree *tree)
+{
+    ListResult r;
+    const QString shown = displayName(fullPath(rel));
+    const ShellResult run = m_shell->run(listScript, {rootBytes(), expectedRootId(), nameToBytes(rel)}, {},
+                                         maxListingBytes, listTimeoutMs);
+    if (!run.ran()) {
+        r.error = ShellCacheStoreText::tr("Cannot list %1: %2").arg(shown, run.error);
+        return r;
+    }
+    switch (run.exitCode) {
+    case 0: break;
+    case 3:
+        r.vanished = true;
+        r.error = rel.isEmpty() ? ShellCacheStoreText::tr("The cache folder %1 does not exist.").arg(shown)
+                                : ShellCacheStoreText::tr("Cannot read %1: no such folder.").arg(shown);
+        return r;
+    case 5:
+        r.vanished = true;  // a link where a folder was: there is no such folder to list
+        r.error = ShellCacheStoreText::tr("Cannot read %1: not a folder (a link is never followed).").arg(shown);
+        return r;
+    case 13:
+        r.error = ShellCacheStoreText::tr("%1 is no longer the folder that was opened (it was replaced, or a link on its "
+                                          "path now points elsewhere).").arg(displayName(displayRoot()));
+        return r;
+    default:
+        r.error = ShellCacheStoreText::tr("Cannot open the cache folder %1: %2")
+                      .arg(shown, run.exitCode == 4 ? ShellCacheStoreText::tr("not a folder, or not readable.")
+                                                    : displayText(QString::fromUtf8(run.err.trimmed().left(500))));
+        return r;
+    }
+    QString error;
+    if (!parseListing(run.out, tree, &error, rel)) {
+        r.error = ShellCacheStoreText::tr("Cannot list %1: %2").arg(shown, error);
+        return r;
+    }
+    return tree->folders.value(rel);
 }
 
 ListResult ShellCacheStore::list(const QString &rel)
 {
-    ListResult r;
     if (!rel.isEmpty() && !isSafeRelativePath(rel)) {
+        ListResult r;
         r.error = ShellCacheStoreText::tr("Refused to list \"%1\": the path is outside the cache root.").arg(displayName(rel));
         return r;
     }
     if (rel.isEmpty()) {
-        // A new scan: the whole tree in one round trip.
-        const ShellResult run = m_shell->run(listScript, {rootBytes()}, {}, maxListingBytes, listTimeoutMs);
-        if (!run.ran()) {
-            r.error = ShellCacheStoreText::tr("Cannot list %1: %2").arg(displayName(displayRoot()), run.error);
-            return r;
-        }
-        if (run.exitCode == 3) {
-            r.vanished = true;
-            r.error = ShellCacheStoreText::tr("The cache folder %1 does not exist.").arg(displayName(displayRoot()));
-            return r;
-        }
-        if (run.exitCode != 0) {
-            r.error = ShellCacheStoreText::tr("Cannot open the cache folder %1: %2")
-                          .arg(displayName(displayRoot()),
-                               run.exitCode == 4 ? ShellCacheStoreText::tr("not a folder, or not readable.")
-                                                 : displayText(QString::fromUtf8(run.err.trimmed().left(500))));
-            return r;
-        }
+        // A new scan: the whole tree in one round trip; the folders below are answered from it.
         Tree tree;
-        QString error;
-        if (!parseListing(run.out, &tree, &error)) {
-            r.error = ShellCacheStoreText::tr("Cannot list %1: %2").arg(displayName(displayRoot()), error);
+        const ListResult r = listNow(QString(), &tree);
+        if (!r.ok)
             return r;
-        }
         QMutexLocker lock(&m_mutex);
         m_tree = std::move(tree);
         m_identity = QStringLiteral("shell:%1:%2").arg(m_where, m_tree.identity);
+        m_rootId = m_tree.identity.toLatin1();
         m_listed = true;
-        return m_tree.folders.value(QString());
+        return r;
     }
     {
         QMutexLocker lock(&m_mutex);
-        if (!m_listed) {
-            // A folder below before any listing (the details pane, a maintenance re-check): the tree first.
-            lock.unlock();
-            const ListResult root = list(QString());
-            if (!root.ok)
-                return root;
+        if (m_listed) {
+            const auto it = m_tree.folders.constFind(rel);
+            if (it != m_tree.folders.cend())
+                return *it;
+            ListResult r;
+            r.vanished = true;
+            r.error = ShellCacheStoreText::tr("Cannot read %1: no such folder.").arg(displayName(fullPath(rel)));
+            return r;
         }
     }
-    QMutexLocker lock(&m_mutex);
-    const auto it = m_tree.folders.constFind(rel);
-    if (!m_listed || it == m_tree.folders.cend()) {
-        r.vanished = true;
-        r.error = ShellCacheStoreText::tr("Cannot read %1: no such folder.").arg(displayName(fullPath(rel)));
-        return r;
-    }
-    return *it;
+    // No listing since open() (the details pane, a maintenance re-check right before a removal): this folder as it
+    // is on the host now.
+    Tree tree;
+    return listNow(rel, &tree);
 }
 
 bool ShellCacheStore::readFile(const QString &rel, qint64 maxBytes, bool fromEnd, QByteArray *out, QString *error)
@@ -419,12 +552,14 @@ bool ShellCacheStore::readFile(const QString &rel, qint64 maxBytes, bool fromEnd
     }
     const ShellResult run = m_shell->run(readScript,
                                          {rootBytes(), nameToBytes(rel), QByteArray::number(std::max<qint64>(0, maxBytes)),
-                                          fromEnd ? "1" : "0"},
+                                          fromEnd ? "1" : "0", expectedRootId()},
                                          {}, maxBytes, smallTimeoutMs);
     if (!run.ran() || run.exitCode != 0) {
         *error = ShellCacheStoreText::tr("Cannot read %1: %2")
                      .arg(displayName(fullPath(rel)),
-                          !run.ran() ? run.error : run.exitCode == 6 ? ShellCacheStoreText::tr("a symbolic link") : ShellCacheStoreText::tr("no such file"));
+                          !run.ran() ? run.error
+                          : run.exitCode == 6 || run.exitCode == 5 ? ShellCacheStoreText::tr("a symbolic link")
+                                                                   : ShellCacheStoreText::tr("no such file"));
         return false;
     }
     *out = run.out;
@@ -435,7 +570,7 @@ QString ShellCacheStore::linkTarget(const QString &rel)
 {
     if (rel.isEmpty() || !isSafeRelativePath(rel))
         return {};
-    const ShellResult run = m_shell->run(linkScript, {rootBytes(), nameToBytes(rel)}, {}, 1 << 16, smallTimeoutMs);
+    const ShellResult run = m_shell->run(linkScript, {rootBytes(), nameToBytes(rel), expectedRootId()}, {}, 1 << 16, smallTimeoutMs);
     if (!run.ran() || run.exitCode != 0)
         return {};
     QByteArray t = run.out;
@@ -444,26 +579,58 @@ QString ShellCacheStore::linkTarget(const QString &rel)
     return nameFromBytes(t);
 }
 
+namespace {
+// The bytes freed that a removal script printed ("REMOVED <n>"), or -1 when it did not say it removed anything.
+qint64 removedBytes(const ShellResult &run)
+{
+    if (!run.ran() || run.exitCode != 0 || !run.out.startsWith("REMOVED "))
+        return -1;
+    bool ok = false;
+    const qint64 n = run.out.mid(8).trimmed().toLongLong(&ok);
+    return ok && n >= 0 ? n : 0;
+}
+}  // namespace
+
+// The identity the scripts compare the root with: open()'s, asked for now when the store was never opened.
+bool ShellCacheStore::ensureOpen(QString *error)
+{
+    if (!expectedRootId().isEmpty())
+        return true;
+    return open(error);
+}
+
 bool ShellCacheStore::remove(const QString &rel, qint64 *freed, QString *error)
 {
     if (rel.isEmpty() || !isSafeRelativePath(rel)) {
         *error = ShellCacheStoreText::tr("Refused to remove \"%1\": the path is outside the cache root.").arg(displayName(rel));
         return false;
     }
-    const ListResult parent = list(parentOf(rel));
-    for (const StoreEntry &e : parent.entries)
-        if (e.name == nameOf(rel) && e.type == StoreEntry::Type::Dir)
-            return removeFolder(rel, false, freed, error) == RemoveResult::Removed;
-    const ShellResult run = m_shell->run(removeFileScript, {rootBytes(), nameToBytes(rel)}, {}, 64, smallTimeoutMs);
-    if (!run.ran() || run.exitCode != 0) {
+    if (!ensureOpen(error))
+        return false;
+    const ShellResult run = m_shell->run(removeFileScript, {rootBytes(), expectedRootId(), nameToBytes(rel)}, {}, 64,
+                                         smallTimeoutMs);
+    if (run.ran() && run.exitCode == 5) {
+        // A folder (never a link to one: the script said 5 only for a real folder entered without a link).
+        return removeFolder(rel, false, freed, error) == RemoveResult::Removed;
+    }
+    const qint64 bytes = removedBytes(run);
+    if (bytes < 0) {
         *error = ShellCacheStoreText::tr("Cannot remove %1: %2").arg(displayName(fullPath(rel)),
                                                 !run.ran() ? run.error
-                                                           : run.exitCode == 3 ? ShellCacheStoreText::tr("it no longer exists.")
-                                                                               : ShellCacheStoreText::tr("the host refused (permissions?)."));
+                                                : run.exitCode == 3 ? ShellCacheStoreText::tr("it no longer exists.")
+                                                : run.exitCode == 13 ? ShellCacheStoreText::tr("the cache folder was replaced since it was opened.")
+                                                                     : ShellCacheStoreText::tr("the host refused (permissions?)."));
         return false;
     }
-    *freed += run.out.trimmed().toLongLong();
+    forgetListing();
+    *freed += bytes;
     return true;
+}
+
+void ShellCacheStore::forgetListing()
+{
+    QMutexLocker lock(&m_mutex);
+    m_listed = false;
 }
 
 CacheStore::RemoveResult ShellCacheStore::removeEntry(const QString &rel, qint64 *freed, QString *error)
@@ -472,6 +639,8 @@ CacheStore::RemoveResult ShellCacheStore::removeEntry(const QString &rel, qint64
         *error = ShellCacheStoreText::tr("Refused to remove \"%1\": the path is outside the cache root.").arg(displayName(rel));
         return RemoveResult::Failed;
     }
+    if (!ensureOpen(error))
+        return RemoveResult::Failed;
     return removeFolder(rel, true, freed, error);
 }
 
@@ -479,19 +648,28 @@ CacheStore::RemoveResult ShellCacheStore::removeFolder(const QString &rel, bool 
                                                        QString *error)
 {
     const QString shown = displayName(fullPath(rel));
-    const ShellResult run = m_shell->run(removeFolderScript, {rootBytes(), nameToBytes(rel), refuseLocked ? "1" : "0"},
+    const ShellResult run = m_shell->run(removeFolderScript,
+                                         {rootBytes(), expectedRootId(), nameToBytes(rel), refuseLocked ? "1" : "0"},
                                          {}, 64, listTimeoutMs);
     if (!run.ran()) {
         *error = ShellCacheStoreText::tr("Cannot remove %1: %2").arg(shown, run.error);
         return RemoveResult::Failed;
     }
+    // Removed only when the script said so, after the folder was gone.
+    if (const qint64 bytes = removedBytes(run); bytes >= 0) {
+        forgetListing();
+        *freed += bytes;
+        return RemoveResult::Removed;
+    }
     switch (run.exitCode) {
-    case 0: *freed += run.out.trimmed().toLongLong(); return RemoveResult::Removed;
     case 10: *error = ShellCacheStoreText::tr("%1 is locked: a compile started on it. Left in place.").arg(shown); return RemoveResult::Locked;
     case 3: *error = ShellCacheStoreText::tr("Cannot remove %1: it no longer exists.").arg(shown); break;
-    case 5: *error = ShellCacheStoreText::tr("Refused to remove %1: not a folder (a link is never followed).").arg(shown); break;
+    case 4:
+    case 5: *error = ShellCacheStoreText::tr("Refused to remove %1: it or a folder on its path is not a folder (a link is never followed).").arg(shown); break;
     case 7: *error = ShellCacheStoreText::tr("Cannot remove %1: it could not be renamed aside.").arg(shown); break;
     case 11: *error = ShellCacheStoreText::tr("Cannot remove %1: not all of it can be removed (permissions or a mount); left whole.").arg(shown); break;
+    case 13: *error = ShellCacheStoreText::tr("Refused to remove %1: the cache folder was replaced since it was opened (or a link on its path now points elsewhere).").arg(shown); break;
+    case 0: *error = ShellCacheStoreText::tr("Cannot remove %1: the host did not confirm the removal.").arg(shown); break;
     default: *error = ShellCacheStoreText::tr("Removing %1 stopped part-way; what is left is in a .ingot-removing-* folder beside it.").arg(shown);
     }
     return RemoveResult::Failed;

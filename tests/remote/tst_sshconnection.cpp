@@ -14,6 +14,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace ingot;
 using ingot::test::TestSshd;
 
@@ -24,6 +28,25 @@ SshClientConfig clientFor(const TestSshd &sshd)
     SshClientConfig c;
     c.configFile = sshd.sshConfigFile();
     return c;
+}
+
+// Whether `dir` is a private folder of this user's: a folder (not a link, none on its path), owned by the effective
+// user, mode 0700.
+bool isPrivateFolder(const QString &dir)
+{
+    struct stat st {};
+    const QByteArray d = QFile::encodeName(dir);
+    return !dir.isEmpty() && ::lstat(d.constData(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid()
+           && (st.st_mode & 0777) == 0700 && QFileInfo(dir).canonicalFilePath() == QDir::cleanPath(dir);
+}
+
+// A folder another local user made: open to everyone; as root, also owned by nobody.
+void makeForeignFolder(const QString &dir)
+{
+    QDir().mkpath(dir);
+    ::chmod(QFile::encodeName(dir).constData(), 0777);
+    if (::geteuid() == 0)
+        QVERIFY(::chown(QFile::encodeName(dir).constData(), 65534, 65534) == 0);
 }
 
 SshHost hostFor(const QString &text)
@@ -111,6 +134,77 @@ private slots:
         QCOMPARE(m_sshd->acceptedLogins(), loginsBefore + 1);
         QVERIFY(QFile::exists(SshConnection::controlDir()));
         QCOMPARE(QFile::permissions(SshConnection::controlDir()) & 0x077, QFileDevice::Permissions());
+    }
+
+    void aSpoiledTemporaryFolderIsNotUsedForTheControlSocket()
+    {
+        // Issue 21: without a usable runtime folder (another user made $TMPDIR/runtime-<user> first, or after su),
+        // the control socket went to $TMPDIR/ingot-ssh whoever had made it: another user swapped in a fake master.
+        const QByteArray oldRuntime = qgetenv("XDG_RUNTIME_DIR"), oldTmp = qgetenv("TMPDIR");
+        QTemporaryDir tmp;
+        const QString t = tmp.path();
+        makeForeignFolder(t + QStringLiteral("/attacker"));
+        const passwd *pw = ::getpwuid(::geteuid());
+        const QString runtime = t + QStringLiteral("/runtime-") + QString::fromLocal8Bit(pw ? pw->pw_name : "x");
+        if (::geteuid() == 0)
+            makeForeignFolder(runtime);  // Qt refuses a runtime folder of someone else's
+        else
+            QVERIFY(QFile::link(t + QStringLiteral("/attacker"), runtime));  // nor may a link be used
+        QVERIFY(QFile::link(t + QStringLiteral("/attacker"), t + QStringLiteral("/ingot-ssh")));
+        qunsetenv("XDG_RUNTIME_DIR");
+        qputenv("TMPDIR", QFile::encodeName(t));
+        QString error;
+        const QString dir = SshConnection::controlDir(&error);
+        qputenv("XDG_RUNTIME_DIR", oldRuntime);
+        qputenv("TMPDIR", oldTmp);
+        QVERIFY2(isPrivateFolder(dir), qPrintable(dir + QLatin1Char(' ') + error));
+        QVERIFY(!dir.startsWith(t + QStringLiteral("/ingot-ssh/")) && dir != t + QStringLiteral("/ingot-ssh"));
+        QVERIFY(!dir.startsWith(runtime));
+        QCOMPARE(QDir(t + QStringLiteral("/attacker")).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).size(), 0);
+    }
+
+    void onlyAFolderOfOurOwnHoldsTheControlSocket()
+    {
+        QTemporaryDir tmp(QStringLiteral("/tmp/ic-XXXXXX"));  // short: a socket path in it fits
+        const QString t = tmp.path();
+        const QString attacker = t + QStringLiteral("/attacker");
+        makeForeignFolder(attacker);
+        QString error;
+        // A runtime folder that is a link, a shared folder that is a link: neither is used; a folder of this
+        // process's own is made with mkdtemp, and the same one is given again.
+        QVERIFY(QFile::link(attacker, t + QStringLiteral("/runtime-link")));
+        QVERIFY(QFile::link(attacker, t + QStringLiteral("/shared-link")));
+        const QString made = SshConnection::chooseControlDir(t + QStringLiteral("/runtime-link"),
+                                                             t + QStringLiteral("/shared-link"), t, &error);
+        QVERIFY2(isPrivateFolder(made), qPrintable(made + QLatin1Char(' ') + error));
+        QVERIFY(made.startsWith(t + QStringLiteral("/ingot-ssh-%1.").arg(::geteuid())));
+        QCOMPARE(SshConnection::chooseControlDir(QString(), t + QStringLiteral("/shared-link"), t, &error), made);
+        QCOMPARE(QDir(attacker).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).size(), 0);
+        // A shared folder open to others (or, as root, someone else's) is not used, nor its mode changed.
+        const QString open = t + QStringLiteral("/open");
+        makeForeignFolder(open);
+        QCOMPARE(SshConnection::chooseControlDir(QString(), open, t, &error), made);
+        QCOMPARE(QFileInfo(open).permissions() & QFileDevice::WriteOther, QFileDevice::WriteOther);
+        // A runtime folder of someone else's, or one whose ingot-ssh is a link or open to others: not used.
+        QCOMPARE(SshConnection::chooseControlDir(attacker, QString(), t, &error), made);
+        const QString rt = t + QStringLiteral("/rt");
+        QVERIFY(QDir().mkpath(rt));
+        QVERIFY(QFile::setPermissions(rt, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+        QVERIFY(QFile::link(attacker, rt + QStringLiteral("/ingot-ssh")));
+        QCOMPARE(SshConnection::chooseControlDir(rt, QString(), t, &error), made);
+        QVERIFY(QFile::remove(rt + QStringLiteral("/ingot-ssh")));
+        makeForeignFolder(rt + QStringLiteral("/ingot-ssh"));
+        QCOMPARE(SshConnection::chooseControlDir(rt, QString(), t, &error), made);
+        QVERIFY(QDir(rt + QStringLiteral("/ingot-ssh")).removeRecursively());
+        // A good runtime folder: its ingot-ssh, made 0700; a good shared one: used as it is.
+        QCOMPARE(SshConnection::chooseControlDir(rt, QString(), t, &error), rt + QStringLiteral("/ingot-ssh"));
+        QVERIFY(isPrivateFolder(rt + QStringLiteral("/ingot-ssh")));
+        QCOMPARE(SshConnection::chooseControlDir(QString(), t + QStringLiteral("/shared"), t, &error),
+                 t + QStringLiteral("/shared"));
+        QVERIFY(isPrivateFolder(t + QStringLiteral("/shared")));
+        // Nowhere to make one: a clear error, no folder.
+        QCOMPARE(SshConnection::chooseControlDir(QString(), open, t + QStringLiteral("/m"), &error), QString());
+        QVERIFY(error.contains(QStringLiteral("private folder")));
     }
 
     void aDeepRuntimeFolderFallsBackToAShortOne()

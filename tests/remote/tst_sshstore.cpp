@@ -7,6 +7,7 @@
 #include "services/cache/maintenance.h"
 #include "services/cache/samplecache.h"
 #include "services/remote/remotehosts.h"
+#include "services/remote/sshconnection.h"
 #include "services/remote/sshshell.h"
 #include "services/stores/localcachestore.h"
 #include "services/stores/storefactory.h"
@@ -16,6 +17,7 @@
 #include "tests/support/testsupport.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -27,6 +29,7 @@
 
 #include <atomic>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -80,6 +83,34 @@ class TestSshStore : public QObject
     Q_OBJECT
 
     std::unique_ptr<TestSshd> m_sshd;
+    // A host whose sessions get a HOME with a profile of the test's and a PATH where a hostile `find` comes first.
+    std::unique_ptr<TestSshd> m_hostile;
+    QTemporaryDir m_hostileDir;
+
+    TestSshd *hostileSshd()
+    {
+        if (m_hostile)
+            return m_hostile.get();
+        const QString d = m_hostileDir.path();
+        // The profile sets the cache flags and leaves a process running that holds the session's output open.
+        const QByteArray profile = "export NEURON_CC_FLAGS=\"--cache_dir=/from/the/profile\"\nsleep 40 &\n";
+        test::writeFile(d + QStringLiteral("/home/.profile"), profile);
+        test::writeFile(d + QStringLiteral("/home/.bash_profile"), profile);
+        // `find` prints 64 MB of the smallest records a listing has (16 bytes each).
+        test::writeFile(d + QStringLiteral("/bin/find"),
+                        "#!/bin/sh\nyes 'F d x 0 0 1 1 1' | head -n 4000000 | tr ' \\n' '\\000\\000'\n");
+        QFile::setPermissions(d + QStringLiteral("/bin/find"), QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+        auto sshd = std::make_unique<TestSshd>(QStringLiteral("ingot-hostile"));
+        sshd->setSessionEnvironment({QStringLiteral("HOME=") + d + QStringLiteral("/home"), QStringLiteral("SHELL=/bin/sh"),
+                                     QStringLiteral("PATH=") + d + QStringLiteral("/bin:/usr/bin:/bin")});
+        QString error;
+        if (!sshd->start(&error) || !sshd->trustHostKey()) {
+            qWarning("%s", qPrintable(error));
+            return nullptr;
+        }
+        m_hostile = std::move(sshd);
+        return m_hostile.get();
+    }
 
     std::unique_ptr<CacheStore> sshStore(const QString &root)
     {
@@ -107,6 +138,8 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
+        if (m_hostile)
+            m_hostile->stop();
         if (auto conn = RemoteHosts::instance().connection(m_sshd->alias()))
             conn->close();
     }
@@ -326,6 +359,55 @@ private Q_SLOTS:
         const CliRun changed = cli({QStringLiteral("cache"), QStringLiteral("list"), QStringLiteral("--host"), other.alias()});
         QCOMPARE(changed.code, 11);
         AppSettings::setSshConfigFile(m_sshd->sshConfigFile());
+    }
+
+    void aProfileThatLeavesAProcessRunningDoesNotHoldTheLocation()
+    {
+        // Issue 21: a login profile that starts a background process kept the login shell's output open: the lookup
+        // waited 60 s and called the host unreachable.
+        TestSshd *hostile = hostileSshd();
+        QVERIFY(hostile);
+        SshClientConfig client;
+        client.configFile = hostile->sshConfigFile();
+        SshHost host;
+        QString error;
+        QVERIFY(parseSshHost(hostile->alias(), &host, &error));
+        auto conn = std::make_shared<SshConnection>(host, client, 30);
+        QVERIFY2(conn->connect(), qPrintable(conn->errorText()));
+        SshShell shell(conn);
+        CacheLocation loc;
+        QElapsedTimer t;
+        t.start();
+        QVERIFY2(CacheLocation::resolveOn(shell, &loc, &error), qPrintable(error));
+        const qint64 ms = t.elapsed();
+        conn->close();
+        QCOMPARE(loc.path, QStringLiteral("/from/the/profile"));
+        QVERIFY2(ms < 10000, qPrintable(QString::number(ms)));
+    }
+
+    void aHostileListingIsRefusedWithinBoundedMemory()
+    {
+        // Issue 21: 64 MB of listing records took 1.76 GB to parse (the 1 GiB limit let a host ask for ~28 GB). Now
+        // the records are read in place and capped: the CLI says the listing is too large, within a bounded peak.
+        TestSshd *hostile = hostileSshd();
+        QVERIFY(hostile);
+        QTemporaryDir tmp;
+        test::makeModule(tmp.path(), V15, QStringLiteral("MODULE_1+aa"), FAILED);
+        const QString config = AppSettings::sshConfigFile();
+        AppSettings::setSshConfigFile(hostile->sshConfigFile());
+        rusage before {};
+        ::getrusage(RUSAGE_CHILDREN, &before);
+        const CliRun run = cli({QStringLiteral("cache"), QStringLiteral("list"), QStringLiteral("--json"),
+                                QStringLiteral("--host"), hostile->alias(), QStringLiteral("--cache-dir"), tmp.path()});
+        rusage after {};
+        ::getrusage(RUSAGE_CHILDREN, &after);
+        AppSettings::setSshConfigFile(config);
+        QVERIFY2(run.code > 0, run.err.constData());
+        QVERIFY2(run.err.contains("too large"), run.err.constData());
+        // ru_maxrss (KiB): the largest child waited for so far; the earlier ones were small.
+        qInfo("peak of the CLI (or an earlier child): %ld MiB; before: %ld MiB", after.ru_maxrss / 1024, before.ru_maxrss / 1024);
+        QVERIFY(before.ru_maxrss < 300 * 1024);
+        QVERIFY2(after.ru_maxrss < 300 * 1024, qPrintable(QString::number(after.ru_maxrss / 1024)));
     }
 
     // Last: it kills the server.

@@ -3,6 +3,8 @@
 // and outside the root, hub blobs, broken links), files are read on demand, and removal keeps the local rules
 // (locked entries stay, links are never followed, nothing outside the root). The shell here is /bin/sh on this
 // machine; over SSH the same scripts run on the host.
+#include "services/cache/cachescanner.h"
+#include "services/cache/maintenance.h"
 #include "services/cache/samplecache.h"
 #include "services/stores/localcachestore.h"
 #include "services/stores/shellcachestore.h"
@@ -10,11 +12,15 @@
 #include "tests/support/testsupport.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
+#include <chrono>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace ingot;
@@ -22,6 +28,45 @@ using namespace ingot;
 namespace {
 
 const QString version = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
+const QStringList FAILED = {QStringLiteral("model.hlo_module.pb"), QStringLiteral("compile_flags.json"), QStringLiteral("model.log")};
+
+QByteArray enc(const QString &path)
+{
+    return QFile::encodeName(path);
+}
+
+// The preview a maintenance run executes: a clean-failed plan of the store's cache, on the root it was made on.
+MaintenancePlan previewCleanFailed(CacheStore &store)
+{
+    const CacheSnapshot snap = CacheScanner(store).scan(nullptr);
+    MaintenancePlan plan = planCleanFailed(snap.modules);
+    plan.rootIdentity = snap.rootIdentity;
+    return plan;
+}
+
+// n failed modules under root/version whose model.log says `tag` and the module's number.
+void makeFailedModules(const QString &root, int n, const QByteArray &tag)
+{
+    for (int i = 0; i < n; ++i) {
+        const QString name = QStringLiteral("MODULE_%1+aa").arg(i);
+        test::makeModule(root, version, name, FAILED);
+        test::writeFile(root + QLatin1Char('/') + version + QLatin1Char('/') + name + QStringLiteral("/model.log"),
+                        tag + ' ' + QByteArray::number(i));
+    }
+}
+
+// The model.log contents found under `dir`, never through a link (wherever a swap or a rename aside left them).
+QSet<QByteArray> logsUnder(const QString &dir)
+{
+    QSet<QByteArray> logs;
+    QDirIterator it(dir, {QStringLiteral("model.log")}, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        QFile f(it.next());
+        if (!QFileInfo(f.fileName()).isSymLink() && f.open(QIODevice::ReadOnly))
+            logs.insert(f.readAll());
+    }
+    return logs;
+}
 
 }  // namespace
 
@@ -142,6 +187,159 @@ private Q_SLOTS:
         QVERIFY(precious.exists());
     }
 
+    void aLinkedVersionFolderOrASwappedRootIsRefused()
+    {
+        // Issue 21: the removal script resolved root/VERSION/MODULE by path and checked only the entry for a link.
+        QTemporaryDir tmp;
+        const QString real = tmp.path() + QStringLiteral("/real"), bait = tmp.path() + QStringLiteral("/bait");
+        const QString root = tmp.path() + QStringLiteral("/cache"), key = version + QStringLiteral("/MODULE_0+aa");
+        makeFailedModules(real, 1, "cache");
+        makeFailedModules(bait, 1, "bait");
+        QVERIFY(QFile::link(real, root));
+        ShellCacheStore s(makeLocalShell(), QStringLiteral("h"), root);
+        QString error;
+        QVERIFY(s.open(&error));
+        // The version folder swapped for a link to another tree: nothing there is removed, read or listed.
+        const QString v = real + QLatin1Char('/') + version;
+        QVERIFY(QDir().rename(v, v + QStringLiteral(".away")));
+        QVERIFY(QFile::link(bait + QLatin1Char('/') + version, v));
+        qint64 freed = 0;
+        QCOMPARE(s.removeEntry(key, &freed, &error), CacheStore::RemoveResult::Failed);
+        QVERIFY2(error.contains(QStringLiteral("link")), qPrintable(error));
+        QVERIFY(!s.remove(key + QStringLiteral("/model.log"), &freed, &error));
+        QVERIFY(!s.remove(key, &freed, &error));
+        QByteArray out;
+        QVERIFY(!s.readFile(key + QStringLiteral("/model.log"), 100, false, &out, &error));
+        QVERIFY(!s.list(key).ok);
+        QCOMPARE(logsUnder(bait), QSet<QByteArray>{"bait 0"});
+        QCOMPARE(freed, 0);
+        QVERIFY(QFile::remove(v));
+        QVERIFY(QDir().rename(v + QStringLiteral(".away"), v));
+        // The root re-pointed to another tree since open(): refused there too.
+        QVERIFY(QFile::remove(root));
+        QVERIFY(QFile::link(bait, root));
+        QCOMPARE(s.removeEntry(key, &freed, &error), CacheStore::RemoveResult::Failed);
+        QVERIFY2(error.contains(QStringLiteral("replaced")), qPrintable(error));
+        QVERIFY(!s.remove(key + QStringLiteral("/model.log"), &freed, &error));
+        QVERIFY(!s.list(key).ok);
+        QVERIFY(!s.readFile(key + QStringLiteral("/model.log"), 100, false, &out, &error));
+        QCOMPARE(logsUnder(bait), QSet<QByteArray>{"bait 0"});
+        // Back as it was opened: removed.
+        QVERIFY(QFile::remove(root));
+        QVERIFY(QFile::link(real, root));
+        QCOMPARE(s.removeEntry(key, &freed, &error), CacheStore::RemoveResult::Removed);
+        QVERIFY(logsUnder(real).isEmpty());
+        QCOMPARE(logsUnder(bait), QSet<QByteArray>{"bait 0"});
+    }
+
+    void eachEntryIsLookedAtAgainRightBeforeItGoes()
+    {
+        // Issue 21: a run re-checked every entry against one listing taken at the first removal; entries compiled
+        // again (or locked) during the run were removed all the same.
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + QStringLiteral("/cache");
+        const int n = 20;
+        makeFailedModules(root, n, "cache");
+        ShellCacheStore preview(makeLocalShell(), QStringLiteral("h"), root);
+        const MaintenancePlan plan = previewCleanFailed(preview);
+        QCOMPARE(plan.items.size(), n);
+        ShellCacheStore exec(makeLocalShell(), QStringLiteral("h"), root);
+        auto progress = [&](int done, int, const QString &) {
+            if (done != 1)
+                return;
+            // The first entry is gone; the others compile again meanwhile: half succeed, half are locked.
+            for (int i = 1; i < plan.items.size(); ++i) {
+                const QString dir = root + QLatin1Char('/') + plan.items.at(i).key;
+                if (i % 2)
+                    test::writeFile(dir + QStringLiteral("/model.neff"), "NEFF"), test::writeFile(dir + QStringLiteral("/model.done"), {});
+                else
+                    test::writeFile(dir + QStringLiteral("/model.hlo_module.pb.lock"), {});
+            }
+        };
+        const MaintenanceReport rep = executePlan(exec, plan, progress);
+        QCOMPARE(rep.done, 1);
+        QCOMPARE(rep.skipped, n - 1);
+        QCOMPARE(logsUnder(root).size(), n - 1);
+        QVERIFY(!QFileInfo::exists(root + QLatin1Char('/') + plan.items.at(0).key));
+    }
+
+    void removalsRacingLinkSwapsNeverTouchTheBait()
+    {
+        // The hostile-input suite for the remote scripts: while a clean-failed run goes, another thread keeps swapping
+        // the version folder, entries and the root for links into a bait tree. No bait is ever touched, and the run
+        // counts as removed exactly what is gone.
+        QTemporaryDir tmp;
+        const QString real = tmp.path() + QStringLiteral("/real"), bait = tmp.path() + QStringLiteral("/bait");
+        const QString root = tmp.path() + QStringLiteral("/cache");
+        const int n = 80;
+        makeFailedModules(real, n, "cache");
+        makeFailedModules(bait, n, "bait");
+        const QSet<QByteArray> baitLogs = logsUnder(bait);
+        QVERIFY(QFile::link(real, root));
+        ShellCacheStore preview(makeLocalShell(), QStringLiteral("h"), root);
+        const MaintenancePlan plan = previewCleanFailed(preview);
+        QCOMPARE(plan.items.size(), n);
+
+        const QByteArray v = enc(real + QLatin1Char('/') + version), bv = enc(bait + QLatin1Char('/') + version);
+        const QByteArray rootLink = enc(root), rootNew = enc(root + QStringLiteral(".new"));
+        auto pointRoot = [&](const QString &to) {
+            ::unlink(rootNew.constData());
+            return ::symlink(enc(to).constData(), rootNew.constData()) == 0
+                   && ::rename(rootNew.constData(), rootLink.constData()) == 0;
+        };
+        // Swaps `path` for a link to `to` for a moment, then puts it back (unless a removal took it meanwhile).
+        auto swapFor = [](const QByteArray &path, const QByteArray &to) {
+            const QByteArray away = path + ".away";
+            if (::rename(path.constData(), away.constData()) != 0)
+                return false;
+            const bool linked = ::symlink(to.constData(), path.constData()) == 0;
+            std::this_thread::sleep_for(std::chrono::microseconds(500));  // how long the swap holds, not a wait
+            struct stat st {};
+            if (linked && ::lstat(path.constData(), &st) == 0 && S_ISLNK(st.st_mode))
+                ::unlink(path.constData());
+            ::rename(away.constData(), path.constData());
+            return linked;
+        };
+        std::atomic_bool stop{false};
+        std::atomic_int swaps{0};
+        std::thread racer;
+        auto progress = [&](int done, int, const QString &) {
+            if (done != 0 || racer.joinable())
+                return;
+            racer = std::thread([&] {
+                for (int round = 0; !stop; ++round) {
+                    bool swapped = false;
+                    switch (round % 3) {
+                    case 0: swapped = swapFor(v, bv); break;
+                    case 1: {
+                        const QByteArray m = "/MODULE_" + QByteArray::number(round % n) + "+aa";
+                        swapped = swapFor(v + m, bv + m);
+                        break;
+                    }
+                    default:
+                        swapped = pointRoot(bait);
+                        std::this_thread::sleep_for(std::chrono::microseconds(500));
+                        pointRoot(real);
+                    }
+                    swaps += swapped;
+                    std::this_thread::sleep_for(std::chrono::microseconds(500));
+                }
+            });
+        };
+        ShellCacheStore exec(makeLocalShell(), QStringLiteral("h"), root);
+        const MaintenanceReport rep = executePlan(exec, plan, progress);
+        stop = true;
+        if (racer.joinable())
+            racer.join();
+        QVERIFY2(rep.refusal.isEmpty(), qPrintable(rep.refusal));
+        QVERIFY(swaps > 0);
+        QCOMPARE(logsUnder(bait), baitLogs);
+        const int left = int(logsUnder(real).size());
+        QCOMPARE(rep.done, n - left);
+        QCOMPARE(rep.done + rep.skipped + rep.failed, n);
+        qInfo("%d swaps: %d removed, %d skipped, %d failed", swaps.load(), rep.done, rep.skipped, rep.failed);
+    }
+
     void runningCompilersAreSeen()
     {
         QTemporaryDir tmp;
@@ -195,6 +393,30 @@ private Q_SLOTS:
             QVERIFY(!e.linkBroken);
             QCOMPARE(e.linkOutsideRoot, e.name == QLatin1String("m"));
         }
+        // Issue 21: more records than Ingot keeps, or a field longer than any path, is refused with words.
+        QByteArray many = records({"R", "/r", "1:2", "F", "d", "", "1", "1", "1", "1", "1"});
+        const QByteArray one = records({"F", "f", "x", "0", "0", "1", "1", "1"});
+        many.reserve(many.size() + one.size() * ShellCacheStore::maxListingRecords);
+        for (qint64 i = 0; i < ShellCacheStore::maxListingRecords; ++i)
+            many += one;
+        QVERIFY(!ShellCacheStore::parseListing(many, &tree, &error));
+        QVERIFY2(error.contains(QStringLiteral("too large")), qPrintable(error));
+        many.clear();
+        many.squeeze();
+        const QByteArray longName = QByteArray(ShellCacheStore::maxListingField + 1, 'a');
+        QVERIFY(!ShellCacheStore::parseListing(records({"R", "/r", "1:2", "F", "d", "", "1", "1", "1", "1", "1", "F", "f",
+                                                        longName.constData(), "0", "0", "1", "1", "1"}),
+                                               &tree, &error));
+        // A folder listed below the root: its paths are relative to it, and nothing lands outside it.
+        QVERIFY2(ShellCacheStore::parseListing(records({"R", "/r", "1:2", "F", "d", "", "1", "1", "1", "1", "1",
+                                                        "F", "f", "model.log", "3", "8", "1", "1", "1"}),
+                                               &tree, &error, QStringLiteral("v/MODULE_1+a")), qPrintable(error));
+        QCOMPARE(tree.folders.size(), 1);
+        QCOMPARE(tree.folders.value(QStringLiteral("v/MODULE_1+a")).entries.size(), 1);
+        QCOMPARE(tree.folders.value(QStringLiteral("v/MODULE_1+a")).entries.at(0).name, QStringLiteral("model.log"));
+        QVERIFY(!ShellCacheStore::parseListing(records({"R", "/r", "1:2", "F", "d", "", "1", "1", "1", "1", "1",
+                                                        "F", "f", "../../x", "3", "8", "1", "1", "1"}),
+                                               &tree, &error, QStringLiteral("v/MODULE_1+a")));
     }
 };
 

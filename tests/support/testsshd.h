@@ -23,6 +23,9 @@ public:
     TestSshd(const TestSshd &) = delete;
     TestSshd &operator=(const TestSshd &) = delete;
 
+    // Variables (NAME=value, no spaces) every session gets, over what sshd sets (HOME, PATH, SHELL: a host whose
+    // profile or PATH is the test's). Before start().
+    void setSessionEnvironment(const QStringList &vars) { m_sessionEnv = vars; }
     // Generates the keys (first time), writes the configs, starts sshd and waits until the port accepts.
     bool start(QString *error);
     void stop();                      // SIGTERM to sshd and every session it started
@@ -63,6 +66,7 @@ private:
     QProcess m_proc;
     int m_port = 0;
     bool m_keysMade = false;
+    QStringList m_sessionEnv;
 };
 
 }  // namespace ingot::test
