@@ -30,6 +30,10 @@ public:
     bool restart(QString *error);     // same port, same host key
     bool replaceHostKey(QString *error);  // a new host key for the next start (a reinstalled or spoofed host)
     bool isRunning() const;
+    // More variables for the sessions' environment, "NAME=value NAME=value" (sshd's SetEnv: no spaces in values),
+    // applied by start() (call it before), e.g. "PATH=/dir:/usr/bin:/bin" for a host whose commands (tar,
+    // sha256sum) are not what they seem.
+    void setSessionEnv(const QString &vars) { m_sessionEnv = vars; }
     // sshd's descendants now: the per-connection processes and what their sessions run. Tests that kill a host
     // command pick from these, never from the whole machine (other tests' servers may run at the same time).
     QList<qint64> sessionProcesses() const;
@@ -63,6 +67,7 @@ private:
     QProcess m_proc;
     int m_port = 0;
     bool m_keysMade = false;
+    QString m_sessionEnv;
 };
 
 }  // namespace ingot::test
