@@ -9,7 +9,6 @@
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
-#include <QFile>
 #include <QUrl>
 
 #include <nlohmann/json.hpp>
