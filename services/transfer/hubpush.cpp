@@ -39,7 +39,8 @@ QVector<PushFile> filesOf(const QString &root, const QString &key, EntryFiles *o
     if (!open->open(root, key, EntryFiles::Names::Compiler, why))
         return {};
     for (const EntryFile &f : open->files())
-        out.append({key + QLatin1Char('/') + nameFromBytes(f.name), root + QLatin1Char('/') + key + QLatin1Char('/') + nameFromBytes(f.name), f.size});
+        out.append({key + QLatin1Char('/') + nameFromBytes(f.name), root + QLatin1Char('/') + key + QLatin1Char('/') + nameFromBytes(f.name),
+                    f.size, quint64(f.dev), quint64(f.ino), f.mtime});
     return out;
 }
 
@@ -266,7 +267,8 @@ void pushEntries(const HubClient &hub, const QString &repo, const QString &revis
                                                 ? filesOf(store.fullPath(QString()), e.key, &open, &bad) : QVector<PushFile>();
             bool same = files.size() == e.files.size();
             for (int k = 0; same && k < files.size(); ++k)
-                same = files[k].repoPath == e.files[k].repoPath && files[k].size == e.files[k].size;
+                same = files[k].repoPath == e.files[k].repoPath && files[k].size == e.files[k].size &&
+                       files[k].dev == e.files[k].dev && files[k].ino == e.files[k].ino && files[k].mtime == e.files[k].mtime;
             if (!error.isEmpty() || vanished)
                 finish(i, TransferItem::State::Skipped, vanished ? PushText::tr("no longer in the cache") : displayName(error));
             else if (now.state != ModuleState::Success)

@@ -15,6 +15,8 @@ struct PushFile {
     QString repoPath;   // "neuronxcc-<ver>/MODULE_<...>/model.neff"
     QString localPath;  // where it lives, for messages: pushEntries() reads it from descriptors (EntryFiles)
     qint64 size = 0;
+    quint64 dev = 0, ino = 0;  // the file the plan opened: the push refuses another one in its place
+    qint64 mtime = 0;
 };
 
 struct PushEntry {

@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cstdio>
 #include <functional>
 #include <mutex>
 
@@ -453,6 +454,35 @@ private Q_SLOTS:
             QVERIFY(files.isEmpty());
         }
         QVERIFY2(items[0].state == TransferItem::State::Done, qPrintable(items[0].message));
+    }
+
+    // A file replaced between plan and push (another file of the same size in its place): the entry stays here.
+    void aFileReplacedSinceThePlanKeepsTheEntry()
+    {
+        const QString root = m_tmp.path() + QStringLiteral("/replacedcache");
+        const QString key = V + QStringLiteral("/MODULE_7002+d41d8cd9");
+        const QString dir = root + QLatin1Char('/') + key + QLatin1Char('/');
+        test::writeFile(dir + QStringLiteral("model.neff"), randomBytes(5000, 73));
+        test::writeFile(dir + QStringLiteral("model.done"), QByteArray());
+        test::writeFile(dir + QStringLiteral("compile_flags.json"), "[\"--a\"]");
+        test::TestHub hub;
+        QString error;
+        QVERIFY2(hub.start(&error, 1000, 100 * 1000), qPrintable(error));
+        hub.makeRepo(Repo, true, {});
+        const HubClient c = client(hub);
+        HubError e;
+        const PushPlan plan = planPush(c, Repo, QStringLiteral("main"), root, {}, &e);
+        QVERIFY2(e.ok() && plan.entries.size() == 1, qPrintable(e.message));
+        test::writeFile(dir + QStringLiteral("compile_flags.json.new"), "[\"--b\"]");
+        QVERIFY(::rename(QFile::encodeName(dir + QStringLiteral("compile_flags.json.new")).constData(),
+                         QFile::encodeName(dir + QStringLiteral("compile_flags.json")).constData()) == 0);
+        QVector<TransferItem> items = pushItems(plan);
+        NullTransferReporter rep;
+        pushEntries(c, Repo, QStringLiteral("main"), root, plan, items, rep, TransferOptions(), &e);
+        QVERIFY(e.ok());
+        QCOMPARE(items[0].state, TransferItem::State::Skipped);
+        QVERIFY2(items[0].message.contains(QStringLiteral("changed since the plan")), qPrintable(items[0].message));
+        QVERIFY(hubFiles(hub, Repo).isEmpty());
     }
 
     // A compiler folder that would hold more entries than the Hub allows: a warning in the plan.
