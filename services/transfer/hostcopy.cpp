@@ -118,7 +118,7 @@ printf 'DONE\0'
 
 // $1 root, $2 compiler-version folder, $3 module. Prints a GNU tar of the entry (links followed, as a hub-blob
 // link's content is what a cache needs; push's rules: only links that lead inside the cache root or to a Hugging
-// Face hub blob, else exit 26 naming them, broken ones too), waits for "go" (this side has every byte), then the sha256 of every file,
+// Face hub blob, else exit 26 naming them, broken ones too; checked before and again after sending), waits for "go" (this side has every byte), then the sha256 of every file,
 // computed after sending, so a file that changed meanwhile shows.
 const char *sendScript = R"SH(set -f
 export LC_ALL=C
@@ -132,16 +132,20 @@ e="$v/$m"
 [ -d "$e" ] || exit 21
 trap 'exit 1' HUP INT TERM PIPE
 rr=$(pwd -P)
-bad=$(find "$e" -type l -exec sh -c 'for l do
-  t=$(readlink -e -- "$l") || { printf "%s\n" "${l##*/}"; continue; }
-  case $t in "$0"/*) continue;; esac
-  case $t in */models--*|*/datasets--*) case $t in */blobs/*) continue;; esac;; esac
-  printf "%s\n" "${l##*/}"
-done' "$rr" {} + | head -c 2000)
-if [ -n "$bad" ]; then printf '%s\n' "$bad" >&2; exit 26; fi
+links() {
+  bad=$(find "$e" -type l -exec sh -c 'for l do
+    t=$(readlink -e -- "$l") || { printf "%s\n" "${l##*/}"; continue; }
+    case $t in "$0"/*) continue;; esac
+    case $t in */models--*|*/datasets--*) case $t in */blobs/*) continue;; esac;; esac
+    printf "%s\n" "${l##*/}"
+  done' "$rr" {} + | head -c 2000)
+  if [ -n "$bad" ]; then printf '%s\n' "$bad" >&2; exit 26; fi
+}
+links
 tar -c -f - -b 1 -h --hard-dereference --format=gnu -C "$e" . || exit 23
 read -r go || exit 22
 [ "$go" = go ] || exit 22
+links
 cd -- "$e" && find -L . -type f -print0 | xargs -0 -r sha256sum -z -- || exit 23
 )SH";
 
