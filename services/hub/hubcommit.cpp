@@ -4,16 +4,18 @@
 #include "services/hub/jsonfield.h"
 #include "services/hub/repoid.h"
 
+#include "services/util/errnotext.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
-#include <QFile>
 #include <QUrl>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <unistd.h>
 #include <mutex>
 #include <thread>
 
@@ -72,42 +74,60 @@ bool checkRepo(const QString &repo, HubError *err)
     return false;
 }
 
-// The first bytes of a file, for preupload's "sample".
-QByteArray sampleOf(const QString &path, QString *error)
+// Up to `n` bytes of the file open at `fd` from `offset`; fewer only at its end. False with errno set on an error.
+bool readAt(int fd, qint64 offset, qint64 n, QByteArray *out)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        *error = f.errorString();
-        return {};
+    out->resize(n);
+    qint64 got = 0;
+    while (got < n) {
+        const ssize_t r = ::pread(fd, out->data() + got, size_t(n - got), off_t(offset + got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            out->clear();
+            return false;
+        }
+        if (r == 0)
+            break;
+        got += r;
     }
-    return f.read(512);
+    out->resize(got);
+    return true;
 }
 
-// A file's bytes [offset, offset+length) as an HttpRequest source.
+// The first bytes of a file, for preupload's "sample".
+QByteArray sampleOf(int fd, QString *error)
+{
+    QByteArray data;
+    if (fd < 0)
+        errno = EBADF;
+    if (fd < 0 || !readAt(fd, 0, 512, &data))
+        *error = describeErrno(errno);
+    return data;
+}
+
+// A file's bytes [offset, offset+length) as an HttpRequest source (pread on the caller's descriptor).
 struct FileSlice {
-    QString path;
+    int fd = -1;
     qint64 offset = 0;
     qint64 length = 0;
     std::function<void(qint64)> sent;  // bytes of this slice sent so far
 
     void attach(HttpRequest *req) const
     {
-        auto file = std::make_shared<QFile>(path);
         auto done = std::make_shared<qint64>(0);
         const FileSlice self = *this;
         req->sourceSize = length;
-        req->source = [file, done, self](char *buf, size_t max, bool restart) -> qint64 {
-            if (restart) {
-                if (!file->isOpen() && !file->open(QIODevice::ReadOnly))
-                    return -1;
-                if (!file->seek(self.offset))
-                    return -1;
+        req->source = [done, self](char *buf, size_t max, bool restart) -> qint64 {
+            if (restart)
                 *done = 0;
-            }
             const qint64 want = std::min<qint64>(qint64(max), self.length - *done);
             if (want <= 0)
                 return 0;
-            const qint64 got = file->read(buf, want);
+            ssize_t got = -1;
+            do
+                got = ::pread(self.fd, buf, size_t(want), off_t(self.offset + *done));
+            while (got < 0 && errno == EINTR);
             if (got <= 0)
                 return -1;  // shorter than planned: the file changed
             *done += got;
@@ -162,7 +182,7 @@ bool uploadObject(const HubClient &hub, const QString &repo, const CommitFile &f
         for (const auto &[n, url] : parts) {
             const qint64 offset = qint64(n - 1) * chunk;
             HttpRequest req = uploadRequest(hub, "PUT", url);
-            FileSlice{f.localPath, offset, std::min(chunk, f.size - offset), [&, offset](qint64 d) { sent(offset + d); }}.attach(&req);
+            FileSlice{f.fd, offset, std::min(chunk, f.size - offset), [&, offset](qint64 d) { sent(offset + d); }}.attach(&req);
             const HttpResponse r = HubCommitAccess::call(hub, req, err, what, repo, cancel);
             if (!err->ok())
                 return false;
@@ -185,7 +205,7 @@ bool uploadObject(const HubClient &hub, const QString &repo, const CommitFile &f
         for (auto it = header.begin(); it != header.end(); ++it)
             if (it->is_string())
                 req.headers << qMakePair(QByteArray::fromStdString(it.key()), QByteArray::fromStdString(it->get<std::string>()));
-        FileSlice{f.localPath, 0, f.size, sent}.attach(&req);
+        FileSlice{f.fd, 0, f.size, sent}.attach(&req);
         HubCommitAccess::call(hub, req, err, what, repo, cancel);
         if (!err->ok())
             return false;
@@ -248,7 +268,7 @@ bool preupload(const HubClient &hub, const QString &repo, const QString &revisio
         QHash<QString, int> at;
         for (int i = start; i < end; ++i) {
             QString why;
-            const QByteArray sample = sampleOf(files[i].localPath, &why);
+            const QByteArray sample = sampleOf(files[i].fd, &why);
             if (!why.isEmpty()) {
                 *err = {HubError::Kind::Storage, 0, CommitText::tr("Cannot read %1: %2").arg(displayName(files[i].localPath), why)};
                 return false;
@@ -289,6 +309,28 @@ QString sha256OfFile(const QString &path, QString *error, const std::atomic_bool
     return Sha256::hexOfFile(path, error, cancel);
 }
 
+QString sha256OfFd(int fd, QString *error, const std::atomic_bool *cancel)
+{
+    Sha256 h;
+    QByteArray buf;
+    for (qint64 at = 0;; at += buf.size()) {
+        if (cancel && cancel->load()) {
+            *error = CommitText::tr("Cancelled.");
+            return {};
+        }
+        if (fd < 0)
+            errno = EBADF;
+        if (fd < 0 || !readAt(fd, at, 4 << 20, &buf)) {
+            *error = describeErrno(errno);
+            return {};
+        }
+        if (buf.isEmpty())
+            break;
+        h.addData(buf);
+    }
+    return QString::fromLatin1(h.result().toHex());
+}
+
 bool uploadLfsFiles(const HubClient &hub, const QString &repo, const QString &revision, QVector<CommitFile> &files,
                     int parallel, const std::function<void(int, qint64)> &progress, LfsUploadStats *stats,
                     HubError *err, const std::atomic_bool *cancel)
@@ -302,7 +344,7 @@ bool uploadLfsFiles(const HubClient &hub, const QString &repo, const QString &re
             continue;
         if (files[i].sha256.isEmpty()) {
             QString why;
-            files[i].sha256 = sha256OfFile(files[i].localPath, &why, cancel);
+            files[i].sha256 = sha256OfFd(files[i].fd, &why, cancel);
             if (files[i].sha256.isEmpty()) {
                 *err = {cancel && cancel->load() ? HubError::Kind::Cancelled : HubError::Kind::Storage, 0,
                         CommitText::tr("Cannot read %1: %2").arg(displayName(files[i].localPath), why)};
@@ -410,13 +452,12 @@ QString createCommit(const HubClient &hub, const QString &repo, const QString &r
             line = {{"key", "lfsFile"}, {"value", {{"path", f.path.toStdString()}, {"algo", "sha256"},
                                                   {"oid", f.sha256.toStdString()}, {"size", f.size}}}};
         } else {
-            QFile in(f.localPath);
+            // From the descriptor the caller checked: never the path again (it may be a link by now).
             QByteArray data;
-            if (in.open(QIODevice::ReadOnly))
-                data = in.read(f.size + 1);
-            if (!in.isOpen() || data.size() != f.size) {
-                *err = {HubError::Kind::Storage, 0, in.isOpen() ? CommitText::tr("%1 changed while it was being pushed (its size is no longer %2 bytes).").arg(displayName(f.localPath)).arg(f.size)
-                                                               : CommitText::tr("Cannot read %1: %2").arg(displayName(f.localPath), in.errorString())};
+            const bool read = f.fd >= 0 && readAt(f.fd, 0, f.size + 1, &data);
+            if (!read || data.size() != f.size) {
+                *err = {HubError::Kind::Storage, 0, read ? CommitText::tr("%1 changed while it was being pushed (its size is no longer %2 bytes).").arg(displayName(f.localPath)).arg(f.size)
+                                                         : CommitText::tr("Cannot read %1: %2").arg(displayName(f.localPath), describeErrno(f.fd < 0 ? EBADF : errno))};
                 return {};
             }
             line = {{"key", "file"}, {"value", {{"path", f.path.toStdString()}, {"content", data.toBase64().toStdString()},

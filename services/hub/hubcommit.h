@@ -1,6 +1,7 @@
 // The Hub's commit API as huggingface_hub uses it: preupload (which files go as LFS objects), the LFS batch and
 // its uploads (basic, or multipart when the server gives a chunk size; objects the server has are skipped), then
-// one NDJSON commit on a parent commit. Files are read from disk as they are sent, never whole into memory.
+// one NDJSON commit on a parent commit. Files are read from descriptors the caller opened (never again by path), as
+// they are sent, never whole into memory.
 // Blocking calls meant for worker threads; each takes a cancel flag. Errors are HubErrors with words.
 #pragma once
 
@@ -18,7 +19,8 @@ namespace ingot {
 // One file of a commit.
 struct CommitFile {
     QString path;       // in the repo ("neuronxcc-<ver>/MODULE_<...>/model.neff")
-    QString localPath;  // read from here (a link the caller has vetted is followed)
+    QString localPath;  // where it lives, for messages only: the bytes are read from `fd`
+    int fd = -1;        // open for reading, owned by the caller (read with pread: any thread, any order)
     qint64 size = 0;    // as planned; a file whose size changed is refused
     bool lfs = false;     // preupload's answer
     bool ignore = false;  // preupload's shouldIgnore: left out of the commit
@@ -48,6 +50,9 @@ struct LfsUploadStats {
 bool uploadLfsFiles(const HubClient &hub, const QString &repo, const QString &revision, QVector<CommitFile> &files,
                     int parallel, const std::function<void(int, qint64)> &progress, LfsUploadStats *stats,
                     HubError *err, const std::atomic_bool *cancel = nullptr);
+
+// sha256 of the file open at `fd`, in hex (read from the start with pread). Empty, with *error, when it cannot be read.
+QString sha256OfFd(int fd, QString *error, const std::atomic_bool *cancel = nullptr);
 
 // One commit of `files` on `parentCommit` (empty: none; the Hub then takes the head). Returns the commit id.
 // PreconditionFailed when the branch moved meanwhile.

@@ -89,6 +89,14 @@ bool removeTree(int parentFd, const QByteArray &name)
     return ::unlinkat(parentFd, name.constData(), AT_REMOVEDIR) == 0 || errno == ENOENT;
 }
 
+// A leftover staging this process may adopt: a real folder (opened without following links) owned by us that
+// nobody else may write into. Anything else is someone else's: its files would become our entry's.
+bool isOwnStaging(int fd)
+{
+    struct stat st;
+    return ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
 void closeFd(int &fd)
 {
     if (fd >= 0)
@@ -187,7 +195,11 @@ IncomingEntry::Status IncomingEntry::open(const QString &root, const QString &ke
             return;
         const int fd = ::openat(vfd, n.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0)
+            return;  // a link or not a folder: not ours, left alone
+        if (!isOwnStaging(fd)) {
+            ::close(fd);  // someone else's (or one others may write into): left alone, a new one is made
             return;
+        }
         if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
             busy = true;
             ::close(fd);
@@ -219,8 +231,8 @@ IncomingEntry::Status IncomingEntry::open(const QString &root, const QString &ke
             removeTree(vfd, adoptedName);
             return finish(Status::Failed);
         }
-        // mkdtemp makes it 0700; the entry it becomes should look like one the compiler made.
-        ::fchmod(adopted, 0777 & ~currentUmask());
+        // mkdtemp makes it 0700, and so it stays while it is a staging (one writable by others is never adopted);
+        // commit() gives it the mode of a folder the compiler made.
     }
     out->m_root = root;
     out->m_key = key;
@@ -276,6 +288,11 @@ IncomingEntry::Status IncomingEntry::commit(QString *error)
     });
     if (!synced || ::fsync(m_stagingFd) != 0) {
         *error = StagingText::tr("Could not write %1 to disk: %2.").arg(displayName(stagingPath()), describeErrno(errno));
+        return Status::Failed;
+    }
+    // The entry it becomes should look like one the compiler made.
+    if (::fchmod(m_stagingFd, 0777 & ~currentUmask()) != 0) {
+        *error = StagingText::tr("Could not set the permissions of %1: %2.").arg(displayName(stagingPath()), describeErrno(errno));
         return Status::Failed;
     }
     const QByteArray from = nameToBytes(m_stagingName);

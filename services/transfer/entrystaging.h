@@ -22,7 +22,8 @@ public:
     // Opens the staging folder of `key` ("neuronxcc-<ver>/MODULE_<...>", must pass isTransferableKey) under the
     // local cache `root`, creating the compiler-version folder when missing (never through a symbolic link). A
     // ".ingot-incoming-<MODULE>.<random>" folder left beside the entry by an interrupted transfer is adopted
-    // (resume); else a new one is made with mkdtemp. An exclusive flock on the staging folder is held while open:
+    // (resume) when it is a real folder (not a link) owned by us and not writable by group or others; one that is
+    // not is someone else's and left alone. Else a new one is made with mkdtemp (0700 until commit()). An exclusive flock on the staging folder is held while open:
     // another process or thread writing the same entry gives Busy. The entry existing (in any state, even a
     // dangling link) gives Exists. Failed: *error says what and where.
     static Status open(const QString &root, const QString &key, IncomingEntry *out, QString *error);

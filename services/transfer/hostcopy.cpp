@@ -10,6 +10,7 @@
 #include "services/remote/sshconnection.h"
 #include "services/remote/sshshell.h"
 #include "services/stores/storefactory.h"
+#include "services/transfer/entryfiles.h"
 #include "services/transfer/entrystaging.h"
 #include "services/util/errnotext.h"
 #include "services/util/names.h"
@@ -63,6 +64,7 @@ enum HostExit {
     ExitTarFailed = 23,
     ExitNoStaging = 24,
     ExitLinked = 25,    // the compiler-version folder or the entry is a link: never followed
+    ExitLinkOutside = 26,  // a link in the entry leads outside the cache (not to a hub blob), or nowhere
 };
 
 // $1 root, $2 compiler-version folder, $3 module, $4 the archive's exact byte count (stdin: the archive, then the
@@ -115,7 +117,8 @@ printf 'DONE\0'
 )SH";
 
 // $1 root, $2 compiler-version folder, $3 module. Prints a GNU tar of the entry (links followed, as a hub-blob
-// link's content is what a cache needs), waits for "go" (this side has every byte), then the sha256 of every file,
+// link's content is what a cache needs; push's rules: only links that lead inside the cache root or to a Hugging
+// Face hub blob, else exit 26 naming them, broken ones too; checked before and again after sending), waits for "go" (this side has every byte), then the sha256 of every file,
 // computed after sending, so a file that changed meanwhile shows.
 const char *sendScript = R"SH(set -f
 export LC_ALL=C
@@ -128,9 +131,21 @@ e="$v/$m"
 [ -L "$e" ] && exit 25
 [ -d "$e" ] || exit 21
 trap 'exit 1' HUP INT TERM PIPE
+rr=$(pwd -P)
+links() {
+  bad=$(find "$e" -type l -exec sh -c 'for l do
+    t=$(readlink -e -- "$l") || { printf "%s\n" "${l##*/}"; continue; }
+    case $t in "$0"/*) continue;; esac
+    case $t in */models--*|*/datasets--*) case $t in */blobs/*) continue;; esac;; esac
+    printf "%s\n" "${l##*/}"
+  done' "$rr" {} + | head -c 2000)
+  if [ -n "$bad" ]; then printf '%s\n' "$bad" >&2; exit 26; fi
+}
+links
 tar -c -f - -b 1 -h --hard-dereference --format=gnu -C "$e" . || exit 23
 read -r go || exit 22
 [ "$go" = go ] || exit 22
+links
 cd -- "$e" && find -L . -type f -print0 | xargs -0 -r sha256sum -z -- || exit 23
 )SH";
 
@@ -440,94 +455,6 @@ QByteArray memberHeader(const QByteArray &name, char type, quint64 size, unsigne
     return out;
 }
 
-struct LocalFile {
-    QByteArray name;  // relative, '/'-separated
-    bool dir = false;
-    int fd = -1;
-    qint64 size = 0;
-    unsigned mode = 0644;
-    qint64 mtime = 0;
-    QByteArray sha256;  // hex, once sent
-};
-
-struct LocalFiles {
-    QVector<LocalFile> files;
-    ~LocalFiles()
-    {
-        for (LocalFile &f : files)
-            if (f.fd >= 0)
-                ::close(f.fd);
-    }
-};
-
-// Collects the folder `dfd` (walked without following folder links; file links followed) into `out`.
-bool collect(int dfd, const QByteArray &prefix, LocalFiles *out, QString *error, int depth = 0)
-{
-    if (depth > 16) {
-        *error = HostCopyText::tr("Folders nested too deep in %1.").arg(displayName(nameFromBytes(prefix)));
-        return false;
-    }
-    DIR *d = ::fdopendir(::dup(dfd));
-    if (!d) {
-        *error = HostCopyText::tr("Cannot read the folder: %1.").arg(describeErrno(errno));
-        return false;
-    }
-    QVector<QByteArray> names;
-    while (dirent *e = ::readdir(d)) {
-        if (std::strcmp(e->d_name, ".") && std::strcmp(e->d_name, ".."))
-            names << QByteArray(e->d_name);
-    }
-    ::closedir(d);
-    std::sort(names.begin(), names.end());
-    for (const QByteArray &n : names) {
-        const QByteArray rel = prefix.isEmpty() ? n : prefix + '/' + n;
-        struct stat st {};
-        if (::fstatat(dfd, n.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-            *error = HostCopyText::tr("Cannot read %1: %2.").arg(displayName(nameFromBytes(rel)), describeErrno(errno));
-            return false;
-        }
-        if (S_ISDIR(st.st_mode)) {
-            const int sub = ::openat(dfd, n.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (sub < 0) {
-                *error = HostCopyText::tr("Cannot read %1: %2.").arg(displayName(nameFromBytes(rel)), describeErrno(errno));
-                return false;
-            }
-            LocalFile f;
-            f.name = rel, f.dir = true, f.mode = st.st_mode & 0777, f.mtime = st.st_mtim.tv_sec;
-            out->files << f;
-            const bool ok = collect(sub, rel, out, error, depth + 1);
-            ::close(sub);
-            if (!ok)
-                return false;
-            continue;
-        }
-        if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
-            *error = HostCopyText::tr("%1 is not a regular file (a device, fifo or socket): not copied.").arg(displayName(nameFromBytes(rel)));
-            return false;
-        }
-        // A link (a hub blob) sends what it points to; a link to anything but a file is not even opened.
-        struct stat target {};
-        if (S_ISLNK(st.st_mode) && (::fstatat(dfd, n.constData(), &target, 0) != 0 || !S_ISREG(target.st_mode))) {
-            *error = HostCopyText::tr("%1 is a link that does not lead to a regular file: not copied.").arg(displayName(nameFromBytes(rel)));
-            return false;
-        }
-        const int fd = ::openat(dfd, n.constData(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-        struct stat fst {};
-        if (fd < 0 || ::fstat(fd, &fst) != 0 || !S_ISREG(fst.st_mode)) {
-            const int e = errno;
-            if (fd >= 0)
-                ::close(fd);
-            *error = fd < 0 ? HostCopyText::tr("Cannot read %1: %2.").arg(displayName(nameFromBytes(rel)), describeErrno(e))
-                            : HostCopyText::tr("%1 does not lead to a regular file: not copied.").arg(displayName(nameFromBytes(rel)));
-            return false;
-        }
-        LocalFile f;
-        f.name = rel, f.fd = fd, f.size = fst.st_size, f.mode = (fst.st_mode & 0777) | 0600, f.mtime = fst.st_mtim.tv_sec;
-        out->files << f;
-    }
-    return true;
-}
-
 int hexValue(char c)
 {
     if (c >= '0' && c <= '9')
@@ -588,6 +515,10 @@ HostCopyResult hostFailure(int code, const SshStream &s, SshConnection &connecti
         return HostCopyResult::Failed;
     case ExitLinked:
         *error = HostCopyText::tr("%1: its compiler-version folder or the entry is a link (or not a folder); links are never followed.").arg(shown);
+        return HostCopyResult::Failed;
+    case ExitLinkOutside:
+        *error = HostCopyText::tr("%1 holds links that lead outside the cache (not into the Hugging Face hub cache) or "
+                                  "nowhere; Ingot does not follow them, nothing was copied: %2").arg(shown, said);
         return HostCopyResult::Failed;
     case ExitNoStaging:
         *error = HostCopyText::tr("Cannot create a staging folder beside %1 on the host (permissions, a full disk?).").arg(shown);
@@ -705,7 +636,10 @@ QByteArray paxPath(const QByteArray &data)
 class TarReceiver final
 {
 public:
-    TarReceiver(int root, SshStream &s, const HostCopyProgress &progress) : m_root(root), m_s(s), m_progress(progress) {}
+    TarReceiver(int root, SshStream &s, const HostCopyProgress &progress, const ListedEntry &listed)
+        : m_root(root), m_s(s), m_progress(progress), m_listed(listed)
+    {
+    }
 
     QHash<QByteArray, QByteArray> hashes;  // name -> hex
     QVector<QByteArray> made;              // in creation order
@@ -798,6 +732,9 @@ public:
                 *error = HostCopyText::tr("The host's entry has more than %1 files: no compiled module has that many; refused.").arg(kMaxFiles);
                 return false;
             }
+            if (!withinListing(name, qint64(size), error))
+                return false;
+            m_announced += qint64(size);
             if (!receiveFile(name, qint64(size), mode, mtime, error))
                 return false;
         }
@@ -916,10 +853,30 @@ private:
         return true;
     }
 
+    // A member the listing does not allow: not listed, larger than listed, or past the entry's size in all.
+    bool withinListing(const QByteArray &name, qint64 size, QString *error) const
+    {
+        const auto it = m_listed.sizes.constFind(name);
+        if (it == m_listed.sizes.cend()) {
+            *error = HostCopyText::tr("The host's archive holds %1, which the entry's listing did not show: refused, "
+                                      "nothing was kept.").arg(displayName(nameFromBytes(name)));
+            return false;
+        }
+        if (size > *it || m_announced + size > m_listed.total) {
+            *error = HostCopyText::tr("The host's archive announces %1 bytes for %2, more than the entry's listing "
+                                      "showed (%3 bytes; the entry %4 bytes): refused, nothing was kept.")
+                         .arg(size).arg(displayName(nameFromBytes(name))).arg(*it).arg(m_listed.total);
+            return false;
+        }
+        return true;
+    }
+
     int m_root;
     SshStream &m_s;
     const HostCopyProgress &m_progress;
+    const ListedEntry &m_listed;
     qint64 m_done = 0;
+    qint64 m_announced = 0;  // sizes of the files accepted so far
 };
 
 QString shownEntry(const SshConnection &connection, const QString &root, const QString &key)
@@ -953,7 +910,7 @@ std::optional<QByteArray> firstDifference(const QHash<QByteArray, QByteArray> &m
 
 }  // namespace
 
-HostCopyResult sendFolderToHost(SshConnection &connection, const QString &localFolder, const QString &remoteRoot,
+HostCopyResult sendFolderToHost(SshConnection &connection, const QString &localRoot, const QString &remoteRoot,
                                 const QString &key, const HostCopyProgress &progress, const std::atomic_bool *stop,
                                 QString *error, int *fileCount)
 {
@@ -963,21 +920,16 @@ HostCopyResult sendFolderToHost(SshConnection &connection, const QString &localF
         *error = HostCopyText::tr("\"%1\" is not a cache entry (neuronxcc-<version>/MODULE_<...>).").arg(displayName(key));
         return HostCopyResult::Failed;
     }
-    const int dfd = ::open(nameToBytes(localFolder).constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (dfd < 0) {
-        *error = HostCopyText::tr("Cannot read %1: %2.").arg(displayName(localFolder), describeErrno(errno));
+    // Push's rules for what may leave this machine; every byte sent is read from these descriptors.
+    EntryFiles local;
+    if (!local.open(localRoot, key, EntryFiles::Names::All, error)) {
+        *error = displayName(localRoot + QLatin1Char('/') + key) + QStringLiteral(": ") + *error;
         return HostCopyResult::Failed;
     }
-    LocalFiles local;
-    const bool collected = collect(dfd, QByteArray(), &local, error);
-    ::close(dfd);
-    if (!collected) {
-        *error = displayName(localFolder) + QStringLiteral(": ") + *error;
-        return HostCopyResult::Failed;
-    }
+    QVector<QByteArray> sums(local.files().size());
     qint64 archive = 2 * kBlock, total = 0;
     int files = 0;
-    for (const LocalFile &f : local.files) {
+    for (const EntryFile &f : local.files()) {
         archive += memberHeader(f.name + (f.dir ? "/" : ""), f.dir ? '5' : '0', 0, 0, 0).size();
         if (!f.dir)
             archive += padded(f.size), total += f.size, ++files;
@@ -996,7 +948,8 @@ HostCopyResult sendFolderToHost(SshConnection &connection, const QString &localF
     qint64 done = 0;
     bool sent = true;
     QByteArray buf;
-    for (LocalFile &f : local.files) {
+    for (qsizetype k = 0; k < local.files().size(); ++k) {
+        const EntryFile &f = local.files()[k];
         const QByteArray name = f.name + (f.dir ? "/" : "");
         const QByteArray h = memberHeader(name, f.dir ? '5' : '0', f.dir ? 0 : quint64(f.size), f.mode, f.mtime);
         if (!(sent = s.write(h.constData(), h.size())))
@@ -1034,7 +987,7 @@ HostCopyResult sendFolderToHost(SshConnection &connection, const QString &localF
         const QByteArray pad(int(padded(f.size) - f.size), '\0');
         if (!(sent = s.write(pad.constData(), pad.size())))
             break;
-        f.sha256 = sha.result().toHex();
+        sums[k] = sha.result().toHex();
     }
     if (sent) {
         const QByteArray end(2 * kBlock, '\0');
@@ -1059,9 +1012,9 @@ HostCopyResult sendFolderToHost(SshConnection &connection, const QString &localF
     if (!listed)
         return hostFailure(s.finish(), s, connection, shown, error);
     QHash<QByteArray, QByteArray> mine;
-    for (const LocalFile &f : local.files)
-        if (!f.dir)
-            mine.insert(f.name, f.sha256);
+    for (qsizetype k = 0; k < local.files().size(); ++k)
+        if (!local.files()[k].dir)
+            mine.insert(local.files()[k].name, sums[k]);
     if (const auto diff = firstDifference(mine, theirs)) {
         const QByteArray no("abort\n");
         s.write(no.constData(), no.size());
@@ -1083,9 +1036,22 @@ HostCopyResult sendFolderToHost(SshConnection &connection, const QString &localF
     return hostFailure(code == 0 ? ExitTarFailed : code, s, connection, shown, error);
 }
 
+ListedEntry listedEntry(const CacheModule &module)
+{
+    ListedEntry out;
+    for (const CacheFile &f : module.files) {
+        if (f.is(CacheFile::Directory))
+            continue;
+        out.sizes.insert(nameToBytes(f.name), std::max<qint64>(0, f.size));
+        out.total += std::max<qint64>(0, f.size);
+    }
+    return out;
+}
+
 HostCopyResult fetchEntryFromHost(SshConnection &connection, const QString &remoteRoot, const QString &key,
-                                  const QString &localFolder, const HostCopyProgress &progress,
-                                  const std::atomic_bool *stop, QString *error, int *fileCount)
+                                  const ListedEntry &listed, const QString &localFolder,
+                                  const HostCopyProgress &progress, const std::atomic_bool *stop, QString *error,
+                                  int *fileCount)
 {
     QString version, module;
     const QString shown = shownEntry(connection, remoteRoot, key);
@@ -1109,7 +1075,7 @@ HostCopyResult fetchEntryFromHost(SshConnection &connection, const QString &remo
     SshStream s(stop);
     if (!s.start(connection.streamCommand(command), error))
         return HostCopyResult::Failed;
-    TarReceiver rx(dfd, s, progress);
+    TarReceiver rx(dfd, s, progress, listed);
     QString why;
     if (!rx.run(&why)) {
         rx.undo();
@@ -1213,8 +1179,7 @@ HostCopyResult copyOne(const StoreLocation &from, const StoreLocation &to, bool 
         reporter.itemProgress(i, done);
     };
     if (up)
-        return sendFolderToHost(connection, from.path + QLatin1Char('/') + item.key, to.path, item.key, progress, stop,
-                                error, &item.files);
+        return sendFolderToHost(connection, from.path, to.path, item.key, progress, stop, error, &item.files);
     IncomingEntry incoming;
     QString why;
     switch (IncomingEntry::open(to.path, item.key, &incoming, &why)) {
@@ -1236,8 +1201,9 @@ HostCopyResult copyOne(const StoreLocation &from, const StoreLocation &to, bool 
         *error = why;
         return HostCopyResult::Failed;
     }
-    const HostCopyResult r = fetchEntryFromHost(connection, from.path, item.key, incoming.stagingPath(), progress, stop,
-                                                error, &item.files);
+    // No member larger than the listing just taken showed, nor more bytes than the entry's size.
+    const HostCopyResult r = fetchEntryFromHost(connection, from.path, item.key, listedEntry(module), incoming.stagingPath(),
+                                                progress, stop, error, &item.files);
     if (r != HostCopyResult::Done) {
         incoming.abandon();
         return r;

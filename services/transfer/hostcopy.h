@@ -6,6 +6,8 @@
 
 #include "services/transfer/transfertypes.h"
 
+#include <QByteArray>
+#include <QHash>
 #include <QString>
 #include <QVector>
 
@@ -15,6 +17,7 @@
 namespace ingot {
 
 class SshConnection;
+struct CacheModule;
 
 enum class HostCopyResult {
     Done,
@@ -37,17 +40,28 @@ void copyEntries(const StoreLocation &from, const StoreLocation &to, QVector<Tra
                  TransferReporter &reporter, const std::atomic_bool *stop,
                  QVector<HostCopyResult> *results = nullptr);
 
-// The files of `localFolder` (links followed: hub-blob links send their content; sub-folders kept) become entry
-// `key` of the host's cache at `remoteRoot`, with the same staging, verification and no-replace rename.
-HostCopyResult sendFolderToHost(SshConnection &connection, const QString &localFolder, const QString &remoteRoot,
+// Entry `key` of the local cache at `localRoot` becomes entry `key` of the host's cache at `remoteRoot`, with the
+// same staging, verification and no-replace rename. What may go is EntryFiles' (push's) rule: links only into the
+// cache or to a hub blob, sent as their content; sub-folders kept; each file opened once and read from there.
+HostCopyResult sendFolderToHost(SshConnection &connection, const QString &localRoot, const QString &remoteRoot,
                                 const QString &key, const HostCopyProgress &progress, const std::atomic_bool *stop,
                                 QString *error, int *files = nullptr);
 
+// What the listing taken before a copy showed of an entry: the archive may hold no other file, none larger, and
+// no more bytes in all (a host cannot fill this machine's disk with an entry it listed as 5 bytes).
+struct ListedEntry {
+    QHash<QByteArray, qint64> sizes;  // file name relative to the entry ('/'-separated bytes) -> size
+    qint64 total = 0;
+};
+ListedEntry listedEntry(const CacheModule &module);
+
 // Entry `key` of the host's cache at `remoteRoot` arrives in `localFolder` (an existing, empty folder: a temp
-// folder or a staging folder), every file checked against the sha256 the host computes after sending. On any
-// result but Done, what was written into `localFolder` is removed again.
+// folder or a staging folder), every file checked against the sha256 the host computes after sending, and against
+// `listed`: a member larger than listed, one not listed, or more bytes than the entry's size are refused before a
+// byte of them is written. On any result but Done, what was written into `localFolder` is removed again.
 HostCopyResult fetchEntryFromHost(SshConnection &connection, const QString &remoteRoot, const QString &key,
-                                  const QString &localFolder, const HostCopyProgress &progress,
-                                  const std::atomic_bool *stop, QString *error, int *files = nullptr);
+                                  const ListedEntry &listed, const QString &localFolder,
+                                  const HostCopyProgress &progress, const std::atomic_bool *stop, QString *error,
+                                  int *files = nullptr);
 
 }  // namespace ingot

@@ -71,6 +71,17 @@ bool isPlainFileName(const QString &name)
     return true;
 }
 
+// A checksum as the Hub must give it: `length` lowercase hex digits (sha256: 64, a git sha1: 40). The blob and
+// snapshot paths of the Hugging Face cache layout are made from these, so nothing else may pass.
+bool isHexId(const QString &s, int length)
+{
+    if (s.size() != length)
+        return false;
+    return std::all_of(s.cbegin(), s.cend(), [](QChar c) {
+        return (c >= QLatin1Char('0') && c <= QLatin1Char('9')) || (c >= QLatin1Char('a') && c <= QLatin1Char('f'));
+    });
+}
+
 QString versionFolder(const QString &compiler)
 {
     return compiler.startsWith(QLatin1String("neuronxcc-")) ? compiler : QStringLiteral("neuronxcc-") + compiler;
@@ -95,14 +106,14 @@ bool filesOfEntry(const QString &key, const QVector<TreeEntry> &listing, QVector
                        .arg(displayName(key), displayName(name));
             return false;
         }
-        if (e.size < 0 || (e.lfsOid.isEmpty() ? e.oid.size() != 40 : e.lfsOid.size() != 64)) {
+        if (e.size < 0 || (e.lfsOid.isEmpty() ? !isHexId(e.oid, 40) : !isHexId(e.lfsOid, 64))) {
             *why = PullText::tr("The Hub lists %1 of %2 without a usable checksum; not pulled.").arg(displayName(name), displayName(key));
             return false;
         }
         // A lock taken on the machine that uploaded it means nothing here, and would mark the entry LOCKED.
         if (name.endsWith(QLatin1String(".lock")))
             continue;
-        files->append({name, e.size, e.oid.toLower(), e.lfsOid.toLower()});
+        files->append({name, e.size, e.oid, e.lfsOid});
     }
     // Only finished compiles: a failed one (model.log, no model.neff) would stop the compiler from trying again.
     const bool hasNeff = std::any_of(files->cbegin(), files->cend(), [](const HubFile &f) { return f.name == QLatin1String("model.neff"); });
@@ -289,7 +300,7 @@ bool Puller::prepareHubCache(QString *why)
     }
     HubError err;
     const RepoInfo info = m_hub.repoInfo(m_req.repo, m_req.revision, &err, m_stop);
-    if (!err.ok() || info.sha.size() != 40 || !isSafeRelativePath(info.sha)) {
+    if (!err.ok() || !isHexId(info.sha, 40)) {
         if (isRepoWide(err.kind) && m_outcome.error.ok())
             m_outcome.error = err;
         *why = err.ok() ? PullText::tr("The Hub did not name the commit of %1.").arg(m_req.repo) : err.message;

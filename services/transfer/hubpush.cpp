@@ -1,18 +1,20 @@
 #include "services/transfer/hubpush.h"
 
+#include "services/transfer/entryfiles.h"
+
 #include "services/cache/cachescanner.h"
 #include "services/hub/hubcommit.h"
 #include "services/stores/localcachestore.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
-#include <QFileInfo>
 #include <QHash>
 #include <QRandomGenerator>
 #include <QSet>
 #include <QThread>
 
 #include <algorithm>
+#include <map>
 #include <mutex>
 
 namespace ingot {
@@ -24,47 +26,21 @@ struct PushText {
 
 constexpr int kMaxHeadRetries = 5;
 
-// The files the compiler writes into a SUCCESS entry; nothing else ever goes (model.log, locks, unknown files).
-bool isPushedName(const QString &name)
-{
-    static const QSet<QString> known = {QStringLiteral("model.neff"), QStringLiteral("model.done"),
-                                        QStringLiteral("model.hlo_module.pb"), QStringLiteral("model.hlo.pb"),
-                                        QStringLiteral("compile_flags.json"), QStringLiteral("compile_flags.txt")};
-    return known.contains(name);
-}
-
 bool cancelled(const std::atomic_bool *stop)
 {
     return stop && stop->load();
 }
 
-// The entry's files that go, or why the entry stays (empty list with *why).
-QVector<PushFile> filesOf(const CacheModule &m, const QString &root, QString *why)
+// The entry's files that go (the compiler's, by EntryFiles' rules), opened into *open; an empty list with *why
+// when the entry stays.
+QVector<PushFile> filesOf(const QString &root, const QString &key, EntryFiles *open, QString *why)
 {
     QVector<PushFile> out;
-    for (const CacheFile &f : m.files) {
-        if (!isPushedName(f.name) || f.is(CacheFile::Directory) || f.is(CacheFile::Special))
-            continue;
-        if (f.is(CacheFile::Symlink)) {
-            // optimum-neuron's pulls link into the HF hub blob cache: read through such a link, or one that stays
-            // inside the cache, and only when it leads to a regular file.
-            if (f.is(CacheFile::Broken)) {
-                *why = PushText::tr("%1 is a broken link").arg(displayName(f.name));
-                return {};
-            }
-            if (f.is(CacheFile::OutsideRoot) && !f.is(CacheFile::HubBlob)) {
-                *why = PushText::tr("%1 links outside the cache, not into the Hugging Face hub cache; Ingot does not "
-                                    "follow it").arg(displayName(f.name));
-                return {};
-            }
-        }
-        const QString local = root + QLatin1Char('/') + m.key() + QLatin1Char('/') + f.name;
-        if (!QFileInfo(local).isFile()) {
-            *why = PushText::tr("%1 is not a regular file").arg(displayName(f.name));
-            return {};
-        }
-        out.append({m.key() + QLatin1Char('/') + f.name, local, f.size});
-    }
+    if (!open->open(root, key, EntryFiles::Names::Compiler, why))
+        return {};
+    for (const EntryFile &f : open->files())
+        out.append({key + QLatin1Char('/') + nameFromBytes(f.name), root + QLatin1Char('/') + key + QLatin1Char('/') + nameFromBytes(f.name),
+                    f.size, quint64(f.dev), quint64(f.ino), f.mtime});
     return out;
 }
 
@@ -204,7 +180,8 @@ PushPlan planPush(const HubClient &hub, const QString &repo, const QString &revi
             continue;
         }
         QString bad;
-        PushEntry e{m->key(), filesOf(*m, store.fullPath(QString()), &bad)};
+        EntryFiles opened;  // closed again: pushEntries() opens each entry anew right before it is read
+        PushEntry e{m->key(), filesOf(store.fullPath(QString()), m->key(), &opened, &bad)};
         if (e.files.isEmpty()) {
             plan.skipped << PushText::tr("%1: %2").arg(displayName(m->key()), bad.isEmpty() ? PushText::tr("no files to push") : bad);
             continue;
@@ -274,7 +251,10 @@ void pushEntries(const HubClient &hub, const QString &repo, const QString &revis
         }
         // Right before reading: an entry that is no longer the SUCCESS entry planned (a compile started on it, it
         // was removed, its files changed) stays here.
+        // The files are opened here, once, and every byte sent (sample, hash, upload, commit) is read from these
+        // descriptors: a file swapped for a link afterwards is never read.
         QVector<int> batch;
+        std::map<int, EntryFiles> opened;
         for (int i : all) {
             if (items[i].finished())
                 continue;  // done in an earlier run of this transfer
@@ -282,18 +262,23 @@ void pushEntries(const HubClient &hub, const QString &repo, const QString &revis
             bool vanished = false;
             QString error, bad;
             const CacheModule now = scanner.scanModule(versionOf(e.key), e.key.section(QLatin1Char('/'), 1), &vanished, &error);
-            const QVector<PushFile> files = error.isEmpty() && now.state == ModuleState::Success ? filesOf(now, store.fullPath(QString()), &bad) : QVector<PushFile>();
+            EntryFiles open;
+            const QVector<PushFile> files = error.isEmpty() && now.state == ModuleState::Success
+                                                ? filesOf(store.fullPath(QString()), e.key, &open, &bad) : QVector<PushFile>();
             bool same = files.size() == e.files.size();
             for (int k = 0; same && k < files.size(); ++k)
-                same = files[k].repoPath == e.files[k].repoPath && files[k].size == e.files[k].size;
+                same = files[k].repoPath == e.files[k].repoPath && files[k].size == e.files[k].size &&
+                       files[k].dev == e.files[k].dev && files[k].ino == e.files[k].ino && files[k].mtime == e.files[k].mtime;
             if (!error.isEmpty() || vanished)
                 finish(i, TransferItem::State::Skipped, vanished ? PushText::tr("no longer in the cache") : displayName(error));
             else if (now.state != ModuleState::Success)
                 finish(i, TransferItem::State::Skipped, PushText::tr("now %1; left here").arg(stateWhy(now.state)));
             else if (!same)
                 finish(i, TransferItem::State::Skipped, bad.isEmpty() ? PushText::tr("its files changed since the plan; plan again") : bad);
-            else
+            else {
                 batch << i;
+                opened.emplace(i, std::move(open));
+            }
         }
         if (batch.isEmpty())
             continue;
@@ -309,10 +294,13 @@ void pushEntries(const HubClient &hub, const QString &repo, const QString &revis
             QStringList keys;
             for (int i : batch) {
                 keys << plan.entries[i].key;
-                for (const PushFile &f : plan.entries[i].files) {
+                const QVector<EntryFile> &fds = opened[i].files();
+                for (int k = 0; k < plan.entries[i].files.size(); ++k) {
+                    const PushFile &f = plan.entries[i].files[k];
                     CommitFile cf;
                     cf.path = f.repoPath;
                     cf.localPath = f.localPath;
+                    cf.fd = fds[k].fd;
                     cf.size = f.size;
                     files << cf;
                     owner << i;

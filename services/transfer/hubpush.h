@@ -13,8 +13,10 @@ namespace ingot {
 
 struct PushFile {
     QString repoPath;   // "neuronxcc-<ver>/MODULE_<...>/model.neff"
-    QString localPath;  // where it is read (through a vetted link for entries pulled by optimum-neuron)
+    QString localPath;  // where it lives, for messages: pushEntries() reads it from descriptors (EntryFiles)
     qint64 size = 0;
+    quint64 dev = 0, ino = 0;  // the file the plan opened: the push refuses another one in its place
+    qint64 mtime = 0;
 };
 
 struct PushEntry {
@@ -45,7 +47,8 @@ PushPlan planPush(const HubClient &hub, const QString &repo, const QString &revi
                   const PushLimits &limits = PushLimits());
 
 // Pushes the plan's entries; `items` holds one item per plan entry, in the same order (see pushItems()). Each
-// entry is checked again right before it is read (one that is no longer SUCCESS is skipped). Items are updated
+// entry is checked again and its files opened right before it is read (one that is no longer SUCCESS, or whose
+// files changed, is skipped); every byte sent comes from those descriptors. Items are updated
 // and reported; on `stop`, items not committed go back to Pending. *err: what stopped the push as a whole
 // (no access, offline, cancelled), else None (failed items carry their own reasons).
 void pushEntries(const HubClient &hub, const QString &repo, const QString &revision, const QString &cacheRoot,

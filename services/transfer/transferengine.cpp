@@ -1,11 +1,13 @@
 #include "services/transfer/transferengine.h"
 
 #include "services/cache/cachelocation.h"
+#include "services/cache/cachescanner.h"
 #include "services/hub/hubclient.h"
 #include "services/hub/hubenv.h"
 #include "services/hub/token.h"
 #include "services/remote/remotehosts.h"
 #include "services/stores/remoteshell.h"
+#include "services/stores/storefactory.h"
 #include "services/transfer/hostcopy.h"
 #include "services/transfer/hubpull.h"
 #include "services/transfer/hubpush.h"
@@ -188,7 +190,7 @@ TransferOutcome pullToHost(const TransferRecord &r, const StoreLocation &to, QVe
         const qint64 total = qMax<qint64>(0, todo[k].bytesTotal);
         QString why;
         const HostCopyResult res = sendFolderToHost(
-            *conn, folder, to.path, items[i].key,
+            *conn, work, to.path, items[i].key,
             [&](qint64 done, qint64) { reporter.itemProgress(i, total / 2 + done / 2); }, stop, &why);
         switch (res) {
         case HostCopyResult::Done:
@@ -278,6 +280,14 @@ TransferOutcome pushFromHost(const TransferRecord &r, const StoreLocation &from,
         failAll(items, reporter, out.error);
         return out;
     }
+    // The host's listing bounds what each archive may write here (ListedEntry).
+    const auto store = makeStore(from, &error);
+    if (!store || !store->open(&error)) {
+        out.error = sshErrorOf(from.host, error);
+        failAll(items, reporter, out.error);
+        return out;
+    }
+    CacheScanner scanner(*store);
     const QString root = ctx.workDir + QStringLiteral("/push");
     QVector<int> batch;
     qint64 batchBytes = 0;
@@ -300,9 +310,20 @@ TransferOutcome pushFromHost(const TransferRecord &r, const StoreLocation &from,
         QDir().mkpath(folder);
         QString why;
         int files = 0;
+        bool vanished = false;
+        const CacheModule listed = isTransferableKey(items[i].key)
+                                       ? scanner.scanModule(items[i].key.section(QLatin1Char('/'), 0, 0),
+                                                            items[i].key.section(QLatin1Char('/'), 1), &vanished, &why)
+                                       : CacheModule();
+        if (vanished || !why.isEmpty()) {
+            QDir(folder).removeRecursively();
+            finish(items, reporter, i, State::Failed,
+                   vanished ? EngineText::tr("Not in %1's cache.").arg(from.host) : why);
+            continue;
+        }
         reporter.itemStarted(i, -1);
         const HostCopyResult res = fetchEntryFromHost(
-            *conn, from.path, items[i].key, folder,
+            *conn, from.path, items[i].key, listedEntry(listed), folder,
             [&](qint64 done, qint64 total) {
                 if (total >= 0 && items[i].bytesTotal != total) {
                     items[i].bytesTotal = total;

@@ -17,8 +17,9 @@ html (503 text/html), badjson (200 with broken JSON), redirectloop, badpaths (tr
 leading "/"), huge (a body of `bytes` bytes), extrafields (unknown JSON fields); and a hostile Hub's:
 drip (200, then the body `chunk` (1) byte(s) every `interval` s, `bytes` in all), redirectto (302 to `location`,
 e.g. file:///etc/passwd), and for tree listings endlesspages (`entries` per page, a next page forever),
-pagecycle (pages whose next links go round in `period` pages) and foreignlink (a next page at `base`, another
-origin); movehead (another commit lands just before a commit is processed: the commit gets 412). POST /_test/config
+pagecycle (pages whose next links go round in `period` pages), foreignlink (a next page at `base`, another
+origin) and badoids (files' oids and LFS sha256s replaced by `oid` / `lfsoid`, by default "../../../../xxx..." of the
+right length); movehead (another commit lands just before a commit is processed: the commit gets 412). POST /_test/config
 {"multipart_chunk": N} answers LFS batches for objects over N bytes in the multipart form. GET /_test/log returns the
 requests seen (method, path, whether a token was sent, host); DELETE /_test/log clears it.
 This is a test double of huggingface.co, which cannot be reached here; it is named as such everywhere.
@@ -481,6 +482,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         f = getattr(self, "_fault", None)
         if f and f["kind"] in ("endlesspages", "pagecycle", "foreignlink"):
             return self.hostile_tree(f, qs)
+        if f and f["kind"] == "badoids":
+            entries = [self.bad_oids(e, f) for e in entries]
         if f and f["kind"] == "badpaths":
             entries = [{"type": "file", "oid": "0" * 40, "size": 3, "path": "../escape.txt"},
                        {"type": "file", "oid": "0" * 40, "size": 3, "path": "/etc/passwd"}] + entries
@@ -494,6 +497,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
             raw = self.path.partition("?")[0]
             headers["Link"] = '<%s%s?%s>; rel="next"' % (self.base_url(), raw, urllib.parse.urlencode(q))
         self.json(200, chunk, headers)
+
+    @staticmethod
+    def bad_oids(e, f):
+        """A file entry whose checksum (the git oid, or the LFS sha256) is `oid` / `lfsoid`: by default a path that
+        climbs out of the folder it is joined to, of the length a real one has."""
+        if e.get("type") != "file":
+            return e
+        e = dict(e)
+        if "lfs" in e:
+            e["lfs"] = dict(e["lfs"], oid=f.get("lfsoid", "../../../../" + "x" * 52))
+        else:
+            e["oid"] = f.get("oid", "../../../../" + "x" * 28)
+        return e
 
     def hostile_tree(self, f, qs):
         """Pages whose Link never ends, goes round, or leaves for another origin. Cursors are plain numbers."""

@@ -186,7 +186,7 @@ bool TestSshd::start(QString *error)
                                           // runs it at level 1) skips the account's ~/.bashrc: the tests must not hang on
                                           // this machine's dotfiles (a pyenv rehash lock left by a killed shell made
                                           // every session wait 60 s).
-                                          "SetEnv SHLVL=1 %3\n")
+                                          "SetEnv SHLVL=1 %3\n")  // sshd takes the first SetEnv line only
                                .arg(QString::number(m_port), d, m_sessionEnv.join(QLatin1Char(' ')));
     QString client = configBlock();
     if (m_jump)

@@ -480,7 +480,8 @@ private Q_SLOTS:
 
     void linksArriveAsContentAndOtherMembersAreRefused()
     {
-        // A host entry holding a link to a file outside: tar -h sends the content, never a link.
+        // Issue 21 #7, host -> here: push's rules on the host too. A host entry holding a link to a file outside its
+        // cache (not a hub blob) is refused whole, its content never sent; a link inside the cache arrives as content.
         const QString remote = fresh(QStringLiteral("hostile-remote"));
         const QString local = fresh(QStringLiteral("hostile-local"));
         writeBytes(path(remote, BIG, "model.neff"), "neff");
@@ -491,9 +492,18 @@ private Q_SLOTS:
         QVector<TransferItem> items = itemsFor({BIG});
         Recorder rec;
         copyEntries(host(remote), StoreLocation::local(local), items, rec, nullptr);
+        QCOMPARE(items[0].state, TransferItem::State::Failed);
+        QVERIFY2(items[0].message.contains(QLatin1String("outside the cache")) && items[0].message.contains(QLatin1String("linked")),
+                 qPrintable(items[0].message));
+        QVERIFY(!QFileInfo::exists(path(local, BIG)));
+        QVERIFY(stagings(local).isEmpty());
+        QVERIFY(QFile::remove(path(remote, BIG, "linked")));
+        QVERIFY(QFile::link(QStringLiteral("model.neff"), path(remote, BIG, "linked")));  // inside the entry
+        items = itemsFor({BIG});
+        copyEntries(host(remote), StoreLocation::local(local), items, rec, nullptr);
         QVERIFY2(items[0].state == TransferItem::State::Done, qPrintable(items[0].message));
         QVERIFY(!QFileInfo(path(local, BIG, "linked")).isSymLink());
-        QCOMPARE(test::readFile(path(local, BIG, "linked")), QByteArray("secret"));
+        QCOMPARE(test::readFile(path(local, BIG, "linked")), QByteArray("neff"));
         // A linked entry folder is never followed.
         QVERIFY(QFile::link(path(remote, BIG), path(remote, SMALL)));
         items = itemsFor({SMALL});
@@ -511,6 +521,113 @@ private Q_SLOTS:
         QVERIFY2(items[0].message.contains(QLatin1String("not a file or a folder")), qPrintable(items[0].message));
         QVERIFY(!QFileInfo::exists(path(local, fifoKey)));
         QVERIFY(stagings(local).isEmpty());
+    }
+
+    // Issue 21 #7, here -> a host: an entry's link to a file outside the cache (an owner's "notes -> ~/.ssh/id_rsa")
+    // is never sent: the entry stays here with why. A link inside the entry goes as its content, as push does.
+    void linksOutsideTheCacheAreNotSentToAHost()
+    {
+        const QString src = fresh(QStringLiteral("links-up-src"));
+        const QString remote = fresh(QStringLiteral("links-up-remote"));
+        const QString outside = fresh(QStringLiteral("links-up-home"));
+        writeBytes(outside + QStringLiteral("/id_rsa"), "-----BEGIN OPENSSH PRIVATE KEY-----");
+        writeBytes(path(src, SMALL, "model.neff"), "small neff");
+        writeBytes(path(src, SMALL, "model.done"), {});
+        QVERIFY(QFile::link(outside + QStringLiteral("/id_rsa"), path(src, SMALL, "notes")));
+        writeBytes(path(src, BIG, "model.neff"), "big neff");
+        writeBytes(path(src, BIG, "model.done"), {});
+        QVERIFY(QFile::link(QStringLiteral("model.neff"), path(src, BIG, "model.hlo.pb")));
+        QVector<TransferItem> items = itemsFor({SMALL, BIG});
+        Recorder rec;
+        copyEntries(StoreLocation::local(src), host(remote), items, rec, nullptr);
+        QCOMPARE(items[0].state, TransferItem::State::Failed);
+        QVERIFY2(items[0].message.contains(QLatin1String("outside the cache")) && items[0].message.contains(QLatin1String("notes")),
+                 qPrintable(items[0].message));
+        QVERIFY(!QFileInfo::exists(path(remote, SMALL)));
+        QVERIFY2(items[1].state == TransferItem::State::Done, qPrintable(items[1].message));
+        QVERIFY(!QFileInfo(path(remote, BIG, "model.hlo.pb")).isSymLink());
+        QCOMPARE(test::readFile(path(remote, BIG, "model.hlo.pb")), QByteArray("big neff"));
+        QDirIterator all(remote, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+        while (all.hasNext())
+            QVERIFY2(!test::readFile(all.next()).contains("PRIVATE KEY"), qPrintable(all.filePath()));
+        QVERIFY(noStagingsSoon(remote));
+    }
+
+    // Issue 21 #12: a host whose tar announces 1 GiB for a file its listing showed as 5 bytes. The copy refuses the
+    // member before writing a byte of it: no entry, no staging, no big file here.
+    void anArchiveLargerThanTheListingIsRefused()
+    {
+        const QString bin = fresh(QStringLiteral("hostile-bin"));
+        writeBytes(bin + QStringLiteral("/tar"), QByteArray(R"SH(#!/bin/sh
+case "$1" in
+-c) exec python3 -c '
+import sys, tarfile
+ti = tarfile.TarInfo("./model.neff")
+ti.size = 1 << 30
+out = sys.stdout.buffer
+out.write(ti.tobuf(tarfile.GNU_FORMAT))
+try:
+    for _ in range(1024):
+        out.write(bytes(1 << 20))
+except BrokenPipeError:
+    pass
+' ;;
+esac
+exec /usr/bin/tar "$@"
+)SH"));
+        QVERIFY(QFile::setPermissions(bin + QStringLiteral("/tar"), QFile::Permissions(0x7755)));
+        TestSshd hostile(QStringLiteral("ingot-hostile"));
+        hostile.setSessionEnvironment({QStringLiteral("PATH=%1:/usr/local/bin:/usr/bin:/bin").arg(bin)});
+        QString error;
+        QVERIFY2(hostile.start(&error), qPrintable(error));
+        QVERIFY(hostile.trustHostKey());
+        const QString config = m_dir.path() + QStringLiteral("/two-hosts.config");
+        test::writeFile(config, (m_sshd->configBlock() + QLatin1Char('\n') + hostile.configBlock()).toUtf8());
+        AppSettings::setSshConfigFile(config);
+        RemoteHosts::instance().reset();
+        const QString remote = fresh(QStringLiteral("huge-remote"));
+        const QString local = fresh(QStringLiteral("huge-local"));
+        writeBytes(path(remote, SMALL, "model.neff"), "small");
+        writeBytes(path(remote, SMALL, "model.done"), {});
+        QVector<TransferItem> items = itemsFor({SMALL});
+        Recorder rec;
+        copyEntries(sshStoreLocation(hostile.alias(), remote), StoreLocation::local(local), items, rec, nullptr);
+        if (auto conn = RemoteHosts::instance().connection(hostile.alias()))
+            conn->close();
+        AppSettings::setSshConfigFile(m_sshd->sshConfigFile());
+        RemoteHosts::instance().reset();
+        QCOMPARE(items[0].state, TransferItem::State::Failed);
+        QVERIFY2(items[0].message.contains(QLatin1String("1073741824 bytes")) && items[0].message.contains(QLatin1String("model.neff")),
+                 qPrintable(items[0].message));
+        QVERIFY(!QFileInfo::exists(path(local, SMALL)));
+        QVERIFY(stagings(local).isEmpty());
+        QVERIFY(rec.maxDone < (1 << 20));
+        QDirIterator all(local, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+        while (all.hasNext())
+            QVERIFY2(QFileInfo(all.next()).size() < (1 << 20), qPrintable(all.filePath()));
+    }
+
+    // Issue 21: a leftover staging here that others may write into (or a link) is never adopted: the copy makes
+    // its own and leaves that one alone, so its owner cannot end up owning (or filling) the entry.
+    void aStagingOthersMayWriteIsNotAdopted()
+    {
+        const QString remote = fresh(QStringLiteral("planted-remote"));
+        const QString local = fresh(QStringLiteral("planted-local"));
+        writeBytes(path(remote, SMALL, "model.neff"), "small neff");
+        writeBytes(path(remote, SMALL, "model.done"), {});
+        const QString planted = local + QLatin1Char('/') + V + QStringLiteral("/.ingot-incoming-MODULE_2222+bbbb.pL4nTd");
+        writeBytes(planted + QStringLiteral("/model.neff"), "planted");
+        QVERIFY(QFile::setPermissions(planted, QFile::Permissions(0x7777)));
+        QVector<TransferItem> items = itemsFor({SMALL});
+        Recorder rec;
+        copyEntries(host(remote), StoreLocation::local(local), items, rec, nullptr);
+        QVERIFY2(items[0].state == TransferItem::State::Done, qPrintable(items[0].message));
+        QCOMPARE(contents(path(local, SMALL)), contents(path(remote, SMALL)));
+        QCOMPARE(stagings(local), QStringList{QStringLiteral(".ingot-incoming-MODULE_2222+bbbb.pL4nTd")});
+        QCOMPARE(test::readFile(planted + QStringLiteral("/model.neff")), QByteArray("planted"));
+        struct stat st {};
+        QCOMPARE(::stat(QFile::encodeName(path(local, SMALL)).constData(), &st), 0);
+        QCOMPARE(st.st_uid, ::geteuid());
     }
 
     // Not pass/fail: INGOT_BENCH=1 copies 1 GiB (one 768 MiB neff and 256 files of 1 MiB) up and down, and the

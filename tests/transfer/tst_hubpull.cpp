@@ -87,6 +87,7 @@ private slots:
     void stagingBusyWhileAnotherHoldsIt();
     void stagingNeverOverwritesAnEntry();
     void stagingRefusesALinkedVersionFolder();
+    void stagingOfSomeoneElseIsLeftAlone();
     void resumeDownloadContinuesAPart();
     void pullsSelectedEntriesByteForByte();
     void entryKeysOfACompilerOrAll();
@@ -98,6 +99,7 @@ private slots:
     void stopLeavesItResumable();
     void offlineMakesNoRequest();
     void hubCacheLayoutLinksBlobs();
+    void hubCacheLayoutRefusesOidsThatAreNotHex();
     void busyEntryFailsWithExit12();
     void cliUsageAndDestinationErrors();
 
@@ -333,6 +335,46 @@ void TestHubPull::stagingRefusesALinkedVersionFolder()
     QVERIFY(QDir(elsewhere.path()).isEmpty(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot));
     QCOMPARE(IncomingEntry::open(dir.path(), QStringLiteral("neuronxcc-1/../MODULE_x"), &in, &error), IncomingEntry::Status::Failed);
     QCOMPARE(IncomingEntry::open(dir.path(), QStringLiteral("neuronxcc-1/MODULE_x/y"), &in, &error), IncomingEntry::Status::Failed);
+}
+
+// Issue 21: a leftover staging is adopted only when it is a real folder of ours that nobody else may write into.
+// One that others may write (or someone else's, or a link) is left alone: its files never become the entry's.
+void TestHubPull::stagingOfSomeoneElseIsLeftAlone()
+{
+    QTemporaryDir cache, elsewhere;
+    const QString key = kV1 + QStringLiteral("/MODULE_4+dddd");
+    const QString version = entryPath(cache.path(), kV1);
+    const QString planted = version + QStringLiteral("/.ingot-incoming-MODULE_4+dddd.aB3dE9");
+    const QByteArray neff = m_files[key + QStringLiteral("/model.neff")];
+    // Files of the right sizes, not the Hub's bytes: an adopted staging's complete files count as pulled.
+    test::writeFile(planted + QStringLiteral("/model.neff"), QByteArray(neff.size(), 'E'));
+    test::writeFile(planted + QStringLiteral("/compile_flags.json"), QByteArray(m_files[key + QStringLiteral("/compile_flags.json")].size(), 'E'));
+    QVERIFY(QFile::setPermissions(planted, QFile::Permissions(0x7777)));  // rwx for everyone
+    QVERIFY(QFile::link(elsewhere.path(), version + QStringLiteral("/.ingot-incoming-MODULE_4+dddd.lInKeD")));
+    QStringList leftAlone = {QStringLiteral(".ingot-incoming-MODULE_4+dddd.aB3dE9"), QStringLiteral(".ingot-incoming-MODULE_4+dddd.lInKeD")};
+    if (::geteuid() == 0) {
+        // Root can show the owner rule too: a folder of another user (nobody), not writable by others.
+        const QString theirs = version + QStringLiteral("/.ingot-incoming-MODULE_4+dddd.nObOdY");
+        test::writeFile(theirs + QStringLiteral("/model.neff"), QByteArray(neff.size(), 'N'));
+        QVERIFY(QFile::setPermissions(theirs, QFile::Permissions(0x7755)));
+        QCOMPARE(::chown(QFile::encodeName(theirs).constData(), 65534, 65534), 0);
+        leftAlone << QStringLiteral(".ingot-incoming-MODULE_4+dddd.nObOdY");
+    }
+    const HubClient hub(m_hub.url(), QString());
+    PullRequest req;
+    req.repo = kRepo;
+    req.cacheRoot = cache.path();
+    QVector<TransferItem> items = itemsFor({key});
+    NullTransferReporter rep;
+    pullEntries(hub, req, items, rep);
+    QVERIFY2(items[0].state == TransferItem::State::Done, qPrintable(items[0].message));
+    for (const QString &f : {QStringLiteral("model.neff"), QStringLiteral("compile_flags.json"), QStringLiteral("model.done")})
+        QVERIFY2(test::readFile(entryPath(cache.path(), key) + QLatin1Char('/') + f) == m_files[key + QLatin1Char('/') + f], qPrintable(f));
+    QCOMPARE(QFileInfo(entryPath(cache.path(), key)).ownerId(), uint(::geteuid()));
+    leftAlone.sort();
+    QCOMPARE(stagingNames(version), leftAlone);
+    QCOMPARE(test::readFile(planted + QStringLiteral("/model.neff")), QByteArray(neff.size(), 'E'));
+    QVERIFY(QDir(elsewhere.path()).isEmpty(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot));
 }
 
 void TestHubPull::resumeDownloadContinuesAPart()
@@ -760,6 +802,38 @@ void TestHubPull::hubCacheLayoutLinksBlobs()
     QCOMPARE(fetched, 2);  // model.neff and model.hlo_module.pb
     QCOMPARE(test::readFile(entryPath(cache.path(), two) + QStringLiteral("/model.neff")), m_files[two + QStringLiteral("/model.neff")]);
     QVERIFY(QDir(blobs).entryList(QDir::Files).filter(QStringLiteral(".incomplete")).isEmpty());
+}
+
+// Issue 21 #5: with the Hugging Face cache layout the blobs are named by the Hub's oids; a hostile Hub's oids of
+// the right length ("../../../../xxx") would create or truncate files outside HF_HOME. Only lowercase hex passes.
+void TestHubPull::hubCacheLayoutRefusesOidsThatAreNotHex()
+{
+    QTemporaryDir cache, around;
+    const QString hfHome = around.path() + QStringLiteral("/hf");
+    const HubClient hub(m_hub.url(), QString());
+    PullRequest req;
+    req.repo = kRepo;
+    req.cacheRoot = cache.path();
+    req.hfHome = hfHome;
+    req.options.hubCacheLayout = true;
+    const QString key = kV1 + QStringLiteral("/MODULE_3+cccc");
+    for (const nlohmann::json &bad : {nlohmann::json::object(), nlohmann::json{{"oid", std::string(40, 'A')}, {"lfsoid", std::string(64, 'F')}}}) {
+        nlohmann::json f = {{"kind", "badoids"}, {"count", 1000}, {"path", "/tree/"}};
+        f.update(bad);
+        QVERIFY(m_hub.fault(f));
+        QVector<TransferItem> items = itemsFor({key});
+        NullTransferReporter rep;
+        pullEntries(hub, req, items, rep);
+        QVERIFY(m_hub.clearFaults());
+        // Nothing beside HF_HOME, and no blob in it.
+        QCOMPARE(QDir(around.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System),
+                 QStringList{QStringLiteral("hf")});
+        QCOMPARE(allBelow(hfHome + QStringLiteral("/hub/models--neuronorg--cache/blobs")), QStringList());
+        QCOMPARE(allBelow(hfHome).filter(QStringLiteral("xxxx")), QStringList());
+        QCOMPARE(items[0].state, TransferItem::State::Failed);
+        QVERIFY2(items[0].message.contains(QStringLiteral("checksum")), qPrintable(items[0].message));
+        QVERIFY(!QFileInfo::exists(entryPath(cache.path(), key)));
+    }
 }
 
 void TestHubPull::busyEntryFailsWithExit12()

@@ -15,6 +15,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cstdio>
+#include <functional>
 #include <mutex>
 
 using namespace ingot;
@@ -392,6 +394,95 @@ private Q_SLOTS:
         for (auto it = files.cbegin(); it != files.cend(); ++it)
             QVERIFY(!it.key().startsWith(plan.entries[1].key));
         QCOMPARE(files.size(), expected().size() - 4);
+    }
+
+    // Issue 21 #3: the owner of an entry in a shared cache swaps its files for links to secrets of the same size
+    // after the push checked them (here: when the push reports the entry started, before preupload, hashing, upload
+    // and commit). What was checked is what goes: the Hub gets the original bytes, never the secrets.
+    void filesSwappedForLinksAfterTheCheckAreNeverRead()
+    {
+        const QString root = m_tmp.path() + QStringLiteral("/swapcache");
+        const QString key = V + QStringLiteral("/MODULE_7001+d41d8cd9");
+        const QString dir = root + QLatin1Char('/') + key + QLatin1Char('/');
+        const QByteArray neff = randomBytes(200 * 1000, 71), flags("[\"--model-type=transformer\"]");
+        test::writeFile(dir + QStringLiteral("model.neff"), neff);
+        test::writeFile(dir + QStringLiteral("model.done"), QByteArray());
+        test::writeFile(dir + QStringLiteral("compile_flags.json"), flags);
+        const QString secrets = m_tmp.path() + QStringLiteral("/victim/");
+        const QByteArray secretNeff = randomBytes(neff.size(), 72), secretFlags = QByteArray("S").repeated(flags.size());
+        test::writeFile(secrets + QStringLiteral("id_neff"), secretNeff);
+        test::writeFile(secrets + QStringLiteral("id_rsa"), secretFlags);
+
+        class Swapper final : public TransferReporter
+        {
+        public:
+            std::function<void()> swap;
+            void itemStarted(int, qint64) override { swap(); }
+            void itemProgress(int, qint64) override {}
+            void itemFinished(int, TransferItem::State, const QString &) override {}
+            void note(const QString &) override {}
+        } swapper;
+        bool swapped = false;
+        swapper.swap = [&] {
+            swapped = QFile::remove(dir + QStringLiteral("compile_flags.json")) &&
+                      QFile::link(secrets + QStringLiteral("id_rsa"), dir + QStringLiteral("compile_flags.json")) &&
+                      QFile::remove(dir + QStringLiteral("model.neff")) &&
+                      QFile::link(secrets + QStringLiteral("id_neff"), dir + QStringLiteral("model.neff"));
+        };
+
+        test::TestHub hub;
+        QString error;
+        QVERIFY2(hub.start(&error, 1000, 100 * 1000), qPrintable(error));
+        hub.makeRepo(Repo, true, {});
+        const HubClient c = client(hub);
+        HubError e;
+        const PushPlan plan = planPush(c, Repo, QStringLiteral("main"), root, {}, &e);
+        QVERIFY2(e.ok(), qPrintable(e.message));
+        QCOMPARE(plan.entries.size(), 1);
+        QVector<TransferItem> items = pushItems(plan);
+        pushEntries(c, Repo, QStringLiteral("main"), root, plan, items, swapper, TransferOptions(), &e);
+        QVERIFY(swapped);
+        const QMap<QString, QString> files = hubFiles(hub, Repo);
+        for (const QString &s : files)
+            QVERIFY2(s != sha256(secretFlags) && s != sha256(secretNeff), "a secret reached the Hub");
+        QVERIFY(!count(hub.requestLog(), QStringLiteral("PUT"), sha256(secretNeff)));
+        // Either the entry went whole with the bytes that were checked, or it stayed here.
+        if (items[0].state == TransferItem::State::Done) {
+            QCOMPARE(files.value(key + QStringLiteral("/compile_flags.json")), sha256(flags));
+            QCOMPARE(files.value(key + QStringLiteral("/model.neff")), sha256(neff));
+        } else {
+            QVERIFY(files.isEmpty());
+        }
+        QVERIFY2(items[0].state == TransferItem::State::Done, qPrintable(items[0].message));
+    }
+
+    // A file replaced between plan and push (another file of the same size in its place): the entry stays here.
+    void aFileReplacedSinceThePlanKeepsTheEntry()
+    {
+        const QString root = m_tmp.path() + QStringLiteral("/replacedcache");
+        const QString key = V + QStringLiteral("/MODULE_7002+d41d8cd9");
+        const QString dir = root + QLatin1Char('/') + key + QLatin1Char('/');
+        test::writeFile(dir + QStringLiteral("model.neff"), randomBytes(5000, 73));
+        test::writeFile(dir + QStringLiteral("model.done"), QByteArray());
+        test::writeFile(dir + QStringLiteral("compile_flags.json"), "[\"--a\"]");
+        test::TestHub hub;
+        QString error;
+        QVERIFY2(hub.start(&error, 1000, 100 * 1000), qPrintable(error));
+        hub.makeRepo(Repo, true, {});
+        const HubClient c = client(hub);
+        HubError e;
+        const PushPlan plan = planPush(c, Repo, QStringLiteral("main"), root, {}, &e);
+        QVERIFY2(e.ok() && plan.entries.size() == 1, qPrintable(e.message));
+        test::writeFile(dir + QStringLiteral("compile_flags.json.new"), "[\"--b\"]");
+        QVERIFY(::rename(QFile::encodeName(dir + QStringLiteral("compile_flags.json.new")).constData(),
+                         QFile::encodeName(dir + QStringLiteral("compile_flags.json")).constData()) == 0);
+        QVector<TransferItem> items = pushItems(plan);
+        NullTransferReporter rep;
+        pushEntries(c, Repo, QStringLiteral("main"), root, plan, items, rep, TransferOptions(), &e);
+        QVERIFY(e.ok());
+        QCOMPARE(items[0].state, TransferItem::State::Skipped);
+        QVERIFY2(items[0].message.contains(QStringLiteral("changed since the plan")), qPrintable(items[0].message));
+        QVERIFY(hubFiles(hub, Repo).isEmpty());
     }
 
     // A compiler folder that would hold more entries than the Hub allows: a warning in the plan.
