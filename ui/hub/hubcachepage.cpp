@@ -291,6 +291,9 @@ void HubCachePage::setUpLookupTable()
     m_lookupView->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_lookupView->verticalHeader()->hide();
     m_lookupView->horizontalHeader()->setStretchLastSection(true);
+    // Each column as wide as its header and values ("sequence length" whole), still resizable by hand.
+    m_lookupView->resizeColumnsToContents();
+    connect(lookupProxy, &QAbstractItemModel::modelReset, m_lookupView, &QTableView::resizeColumnsToContents);
     m_lookupView->setAlternatingRowColors(true);
     m_lookupView->verticalHeader()->setDefaultSectionSize(m_lookupView->fontMetrics().height() + 6);
     auto *copy = new QAction(tr("Copy rows"), m_lookupView);

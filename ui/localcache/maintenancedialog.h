@@ -51,6 +51,8 @@ public:
     bool hasRun() const { return m_ran; }
     QPushButton *confirmButton() const { return m_confirm; }
     QTreeWidget *itemsView() const { return m_items; }
+    QTreeWidget *keptView() const { return m_kept; }
+    QLabel *summaryLabel() const { return m_summary; }
 
     void reject() override;  // while running: stop after the current entry instead of closing
 
@@ -60,6 +62,7 @@ Q_SIGNALS:
 private:
     void setPlan(MaintenancePlan plan);
     void populate();
+    QString summaryText() const;
     void run();
     void showReport();
 
