@@ -522,7 +522,10 @@ private Q_SLOTS:
         QWidget w;
         auto *col = new QVBoxLayout(&w);
         auto *first = new QPushButton(QStringLiteral("First"), &w);
-        auto *edit = new QLineEdit(QStringLiteral("a field"), &w);
+        // Empty and read-only: Tab would select a text, a text cursor would show, and neither is the focus ring.
+        auto *edit = new QLineEdit(&w);
+        edit->setPlaceholderText(QStringLiteral("a field"));
+        edit->setReadOnly(true);
         auto *button = new QPushButton(QStringLiteral("A button"), &w);
         auto *check = new QCheckBox(QStringLiteral("A check box"), &w);
         for (QWidget *c : {static_cast<QWidget *>(first), static_cast<QWidget *>(edit), static_cast<QWidget *>(button), static_cast<QWidget *>(check)})
