@@ -139,6 +139,8 @@ ModuleDetailsPane::ModuleDetailsPane(QWidget *parent)
     col->addWidget(m_files);
     col->addWidget(m_flagsBox);
     col->addWidget(m_logBox, 2);
+    // Without a log, what is shown stays at the top (the pane fills the height of its scroll area).
+    col->addStretch(0);
 
     connect(m_copy, &QPushButton::clicked, this, &ModuleDetailsPane::copyPath);
     connect(m_open, &QPushButton::clicked, this, &ModuleDetailsPane::openFolder);
