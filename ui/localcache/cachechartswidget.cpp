@@ -93,7 +93,8 @@ void slantLabelsThatDoNotFit(QChart *chart)
     for (const QString &c : x->categories())
         widest = std::max(widest, fm.horizontalAdvance(c));
     const qreal room = chart->plotArea().width() / x->count();
-    const int angle = widest + fm.averageCharWidth() * 2 > room ? -90 : 0;
+    // Qt Charts draws a label as a text document: 4 px of document margin each side, and a gap between labels.
+    const int angle = widest + 8 + fm.averageCharWidth() * 2 > room ? -90 : 0;
     if (x->labelsAngle() != angle)
         x->setLabelsAngle(angle);
 }
