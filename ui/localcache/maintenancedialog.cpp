@@ -179,9 +179,16 @@ void MaintenanceDialog::populate()
         row->setToolTip(2, k.reason);
         row->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
     }
+    // Fitted once there is something to fit: a plan made again (new prune numbers) keeps widths set by hand.
     const int entryCap = fontMetrics().averageCharWidth() * 56;
-    fitColumns(m_items, entryCap);
-    fitColumns(m_kept, entryCap);
+    if (!m_itemsFitted && !m_plan.items.isEmpty()) {
+        fitColumns(m_items, entryCap);
+        m_itemsFitted = true;
+    }
+    if (!m_keptFitted && !m_plan.kept.isEmpty()) {
+        fitColumns(m_kept, entryCap);
+        m_keptFitted = true;
+    }
     m_kept->setVisible(!m_plan.kept.isEmpty());
     m_keptLabel->setVisible(!m_plan.kept.isEmpty());
     m_notes->setText(m_plan.notes.join(QLatin1Char('\n')));

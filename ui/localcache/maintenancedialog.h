@@ -71,6 +71,8 @@ private:
     MaintenanceReport m_report;
     bool m_ran = false;
     bool m_running = false;
+    bool m_itemsFitted = false;  // the columns were sized to a plan's contents
+    bool m_keptFitted = false;
     Task m_planning;
     Task m_execution;
     QLabel *m_summary;
