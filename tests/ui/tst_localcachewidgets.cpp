@@ -142,9 +142,9 @@ private Q_SLOTS:
         QCOMPARE(barsOf(w.sizeChart())->count(), 1);
     }
 
-    // Issue 21: the compiler versions under the size chart read "2.12.6…"; labels that do not fit their bar turn on
-    // a slant, where they are whole.
-    void chartLabelsThatDoNotFitAreSlanted()
+    // Issue 21: the compiler versions under the size chart read "2.12.6…"; labels that do not fit their bar turn to
+    // run upwards, where they are whole.
+    void chartLabelsThatDoNotFitAreTurned()
     {
         CacheStats s;
         for (const char *v : {"neuronxcc-2.12.68.0+4480452af", "neuronxcc-2.13.66.0+6dfecc895", "neuronxcc-2.14.227.0+2d4f85be",

@@ -81,9 +81,9 @@ QBarCategoryAxis *categoryAxis(QChart *chart)
     return nullptr;
 }
 
-// Category labels wider than their bar's share of the plot are turned on a slant, where they have the room to be
-// read whole (Qt Charts would cut "2.12.68.0" to "2.12.6…").
-void slantLabelsThatDoNotFit(QChart *chart)
+// Category labels wider than their bar's share of the plot are turned to run upwards, where they have the room to be
+// read whole (Qt Charts would cut "2.12.68.0" to "2.12.6…"); they turn back when the chart is wide again.
+void turnLabelsThatDoNotFit(QChart *chart)
 {
     QBarCategoryAxis *x = categoryAxis(chart);
     if (!x || x->count() == 0)
@@ -118,7 +118,7 @@ CacheChartsWidget::CacheChartsWidget(QWidget *parent)
     auto *row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     for (auto [view, summary] : {std::pair{m_size, m_sizeSummary}, std::pair{m_age, m_ageSummary}}) {
-        connect(view->chart(), &QChart::plotAreaChanged, view, [chart = view->chart()] { slantLabelsThatDoNotFit(chart); });
+        connect(view->chart(), &QChart::plotAreaChanged, view, [chart = view->chart()] { turnLabelsThatDoNotFit(chart); });
         auto *col = new QVBoxLayout;
         col->addWidget(view, 1);
         col->addWidget(summary);
@@ -168,7 +168,7 @@ void CacheChartsWidget::setStats(const CacheStats &stats)
         sizes << std::round(double(it->size) / div * 10.0) / 10.0;
     }
     fill(m_size->chart(), cats, sizes, toneFillColor(Tone::Info), gb ? tr("GB") : tr("MB"));
-    slantLabelsThatDoNotFit(m_size->chart());
+    turnLabelsThatDoNotFit(m_size->chart());
     // The whole version (with its build) and the exact size, on the bar under the pointer.
     auto *bars = qobject_cast<QBarSeries *>(m_size->chart()->series().value(0));
     if (QBarSet *set = bars && !bars->barSets().isEmpty() ? bars->barSets().first() : nullptr)
@@ -186,7 +186,7 @@ void CacheChartsWidget::setStats(const CacheStats &stats)
         counts << stats.ageEntries[b];
     }
     fill(m_age->chart(), ages, counts, toneFillColor(Tone::Good), tr("entries"));
-    slantLabelsThatDoNotFit(m_age->chart());
+    turnLabelsThatDoNotFit(m_age->chart());
 
     // The same, said in words.
     qint64 total = 0;
