@@ -729,7 +729,8 @@ void LocalCachePage::showContextMenu(const QPoint &pos)
     menu->exec(m_view->viewport()->mapToGlobal(pos));
 }
 
-// The selection's own actions say how many entries they act on; one that would act on none is left out.
+// The selection's own actions say how many entries they act on; one that would act on none is disabled, named
+// without a count (as the shortcuts list shows it), and left out of the context menu.
 void LocalCachePage::updateSelectionActions()
 {
     int failedSelected = 0;
@@ -737,13 +738,17 @@ void LocalCachePage::updateSelectionActions()
         if (const QModelIndex i = m_model->indexForKey(k); i.isValid() && m_model->module(i)->state == ModuleState::Failed)
             ++failedSelected;
     m_deleteSelected->setEnabled(failedSelected > 0);
-    m_deleteSelected->setText(tr("Delete %n selected failed entries…", nullptr, failedSelected));
+    m_deleteSelected->setText(failedSelected > 0 ? tr("Delete %n selected failed entries…", nullptr, failedSelected)
+                                                 : tr("Delete selected failed entries…"));
     const int success = int(selectedSuccessKeys().size());
+    const bool local = m_session->location().isLocal();
     m_push->setEnabled(success > 0);
-    m_push->setText(tr("Push %n successful entries to the Hub cache repo…", nullptr, success));
+    m_push->setText(success > 0 ? tr("Push %n successful entries to the Hub cache repo…", nullptr, success)
+                                : tr("Push to the Hub cache repo…"));
     m_copy->setEnabled(success > 0);
-    m_copy->setText(m_session->location().isLocal() ? tr("Copy %n successful entries to a remote host…", nullptr, success)
-                                                    : tr("Copy %n successful entries to this machine's cache", nullptr, success));
+    m_copy->setText(success == 0 ? tr("Copy to a remote host…")
+                    : local      ? tr("Copy %n successful entries to a remote host…", nullptr, success)
+                                 : tr("Copy %n successful entries to this machine's cache", nullptr, success));
 }
 
 std::unique_ptr<QMenu> LocalCachePage::contextMenu(const QModelIndex &at)
