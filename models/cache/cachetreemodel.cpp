@@ -152,8 +152,8 @@ QVariant CacheTreeModel::data(const QModelIndex &index, int role) const
         case NameColumn: return displayName(m.name);
         case StateColumn:
             if (m_transferring.contains(m.key()))
-                return tr("%1 · in transfer").arg(m.isModule() ? stateLabel(m.state) : kindName(m.kind));
-            return m.isModule() ? stateLabel(m.state) : kindName(m.kind);
+                return tr("%1 · in transfer").arg(entryStateLabel(m));
+            return entryStateLabel(m);
         case SizeColumn: return m.kind == EntryKind::UnknownDir || m.kind == EntryKind::LinkedDir ? QVariant() : QVariant(formatBytes(m.size));
         case LastUsedColumn: return formatAge(m.lastUsedMs, m_nowMs);
         case FilesColumn: return m.isModule() ? QVariant(m.fileCount()) : QVariant();

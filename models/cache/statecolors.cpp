@@ -57,4 +57,16 @@ QString stateLabel(ModuleState s)
     return {};
 }
 
+QString entryStateLabel(const CacheModule &m)
+{
+    switch (m.kind) {
+    case EntryKind::Module:
+    case EntryKind::TracedModule: return stateLabel(m.state);
+    case EntryKind::UnknownDir: return QCoreApplication::translate("ingot::State", "Unknown folder");
+    case EntryKind::UnknownFile: return QCoreApplication::translate("ingot::State", "Unknown file");
+    case EntryKind::LinkedDir: return QCoreApplication::translate("ingot::State", "Linked folder");
+    }
+    return stateLabel(m.state);
+}
+
 }  // namespace ingot

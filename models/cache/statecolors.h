@@ -14,5 +14,8 @@ Tone stateTone(ModuleState s);
 QColor stateColor(ModuleState s);
 QIcon stateIcon(ModuleState s);
 QString stateLabel(ModuleState s);  // translated, for people ("Failed"); stateName() is for machines
+// What the GUI calls an entry, translated: a module's state ("Failed"), or what an item that is not a module is
+// ("Unknown folder", "Linked folder"). kindName() ("unknown-folder") stays for files and the CLI's JSON.
+QString entryStateLabel(const CacheModule &m);
 
 }  // namespace ingot

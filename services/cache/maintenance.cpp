@@ -23,6 +23,11 @@ qint64 cacheBytes(const QVector<CacheModule> &modules)
     return total;
 }
 
+PlanKept keptItem(const CacheModule &m, const QString &reason)
+{
+    return {m.key(), reason, m.isModule() || m.kind == EntryKind::UnknownFile ? m.size : -1};
+}
+
 PlanItem removeItem(const CacheModule &m, const QString &reason)
 {
     PlanItem it;
@@ -31,6 +36,7 @@ PlanItem removeItem(const CacheModule &m, const QString &reason)
     it.version = m.version;
     it.name = m.name;
     it.bytes = m.size;
+    it.size = m.size;
     it.lastUsedMs = m.lastUsedMs;
     it.state = m.state;
     it.reason = reason;
@@ -88,7 +94,7 @@ MaintenancePlan planCleanFailed(const QVector<CacheModule> &modules, const QStri
         if (m.state == ModuleState::Failed)
             plan.items.append(removeItem(m, MaintenanceText::tr("FAILED: removing it lets the next run compile this graph again.")));
         else if (!only.isEmpty())
-            plan.kept.append({m.key(), MaintenanceText::tr("Not a failed entry (%1).").arg(stateName(m.state))});
+            plan.kept.append(keptItem(m, MaintenanceText::tr("Not a failed entry (%1).").arg(stateName(m.state))));
     }
     finish(plan);
     return plan;
@@ -115,6 +121,7 @@ MaintenancePlan planClearLocks(const QVector<CacheModule> &modules, const Runnin
         it.version = m.version;
         it.name = m.name;
         it.state = m.state;
+        it.size = m.size;  // shown; removing the locks frees (almost) nothing
         it.lastUsedMs = m.lastUsedMs;
         for (const auto &f : m.files)
             if (f.name.endsWith(QLatin1String(".lock")))
@@ -148,9 +155,9 @@ MaintenancePlan planRemoveVersions(const QVector<CacheModule> &modules, const QS
         if (!versions.contains(m.version))
             versions << m.version;
         if (!m.isModule())
-            plan.kept.append({m.key(), MaintenanceText::tr("Not written by the compiler; Ingot leaves it for you to remove by hand.")});
+            plan.kept.append(keptItem(m, MaintenanceText::tr("Not written by the compiler; Ingot leaves it for you to remove by hand.")));
         else if (m.state == ModuleState::Locked)
-            plan.kept.append({m.key(), lockedReason()});
+            plan.kept.append(keptItem(m, lockedReason()));
         else
             plan.items.append(removeItem(m, MaintenanceText::tr("Compiler version %1 is not kept.").arg(m.version)));
     }
@@ -181,7 +188,7 @@ MaintenancePlan planPrune(const QVector<CacheModule> &modules, const PruneOption
         if (m.state == ModuleState::Locked) {
             const bool wouldGo = (o.ttlDays > 0 && m.lastUsedMs < cutoff) || o.ttlDays == 0;
             if (wouldGo)
-                plan.kept.append({m.key(), lockedReason()});
+                plan.kept.append(keptItem(m, lockedReason()));
             continue;
         }
         if (o.ttlDays > 0 && m.lastUsedMs < cutoff) {

@@ -29,7 +29,8 @@ struct PlanItem {
     QString version;
     QString name;
     QStringList files;  // RemoveLocks: the lock files seen in the preview
-    qint64 bytes = 0;
+    qint64 bytes = 0;   // what the item frees (0 for lock files and empty folders)
+    qint64 size = 0;    // the entry's size, as the preview shows it (a locked entry's too)
     qint64 lastUsedMs = 0;
     ModuleState state = ModuleState::Empty;
     QString reason;
@@ -38,6 +39,7 @@ struct PlanItem {
 struct PlanKept {
     QString key;
     QString reason;
+    qint64 size = -1;  // the entry's size; -1 where unknown (a folder that is not a module)
 };
 
 struct MaintenancePlan {

@@ -7,8 +7,10 @@
 #include "tests/support/testsupport.h"
 
 #include <QAbstractItemModelTester>
+#include <QCoreApplication>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTranslator>
 
 using namespace ingot;
 
@@ -29,6 +31,17 @@ CacheModule mod(const QString &version, const QString &name, ModuleState s, qint
 }
 const QString VA = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
 const QString VB = QStringLiteral("neuronxcc-2.14.227.0+2d4f85be");
+
+// A language where every state's name is marked: what the GUI shows through it is translated.
+class MarkingTranslator final : public QTranslator
+{
+public:
+    QString translate(const char *context, const char *source, const char *, int) const override
+    {
+        return qstrcmp(context, "ingot::State") == 0 ? QStringLiteral("«%1»").arg(QString::fromUtf8(source)) : QString();
+    }
+    bool isEmpty() const override { return false; }
+};
 }  // namespace
 
 class TestCacheTreeModel : public QObject
@@ -105,6 +118,36 @@ private Q_SLOTS:
             QVERIFY(name.mid(7, 4).toInt() % 3 != 0);
             QCOMPARE(model.indexForKey(VA + QLatin1Char('/') + name).row(), r);
         }
+    }
+
+    // Issue 21: unknown folders and files and linked folders showed "unknown-folder" (the CLI's word) in Chinese too.
+    void statesOfItemsThatAreNotModulesAreTranslated()
+    {
+        CacheModule dir = mod(QString(), QStringLiteral("notes"), ModuleState::Unknown, 0);
+        dir.kind = EntryKind::UnknownDir;
+        CacheModule file = mod(QString(), QStringLiteral("README"), ModuleState::Unknown, 3);
+        file.kind = EntryKind::UnknownFile;
+        CacheModule link = mod(QString(), QStringLiteral("elsewhere"), ModuleState::Unknown, 0);
+        link.kind = EntryKind::LinkedDir;
+        ScanDelta d;
+        d.upserts << dir << file << link << mod(VA, QStringLiteral("MODULE_1+a"), ModuleState::Failed, 1);
+        CacheTreeModel model;
+        model.applyDelta(d);
+        auto stateOf = [&](const CacheModule &m) {
+            return model.indexForKey(m.key()).siblingAtColumn(CacheTreeModel::StateColumn).data().toString();
+        };
+        QCOMPARE(stateOf(dir), QStringLiteral("Unknown folder"));
+        QCOMPARE(stateOf(file), QStringLiteral("Unknown file"));
+        QCOMPARE(stateOf(link), QStringLiteral("Linked folder"));
+        MarkingTranslator marking;
+        QVERIFY(QCoreApplication::installTranslator(&marking));
+        QCOMPARE(stateOf(dir), QStringLiteral("«Unknown folder»"));
+        QCOMPARE(stateOf(file), QStringLiteral("«Unknown file»"));
+        QCOMPARE(stateOf(link), QStringLiteral("«Linked folder»"));
+        QCOMPARE(stateOf(mod(VA, QStringLiteral("MODULE_1+a"), ModuleState::Failed, 1)), QStringLiteral("«Failed»"));
+        QCoreApplication::removeTranslator(&marking);
+        // What is written for machines stays English.
+        QCOMPARE(kindName(EntryKind::UnknownDir), QStringLiteral("unknown-folder"));
     }
 
     void fromARealScan()

@@ -1,6 +1,7 @@
 // Keyboard and accessibility across the main window: the shortcuts dialog lists what the code registers, every
 // page can be walked with Tab alone, buttons and charts have names, charts have text summaries that follow the
-// data, state colours keep 4.5:1 contrast in the light and dark palettes; the README's light and dark pictures.
+// data, state colours keep 4.5:1 contrast in the light and dark palettes, focus shows in the dark one, the
+// appearance shows as soon as it is chosen; the README's light and dark pictures.
 #include "models/cache/statecolors.h"
 #include "models/common/tones.h"
 #include "services/cache/cachelocation.h"
@@ -25,6 +26,7 @@
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QHeaderView>
@@ -45,6 +47,7 @@
 #include <QTimer>
 #include <QTreeView>
 #include <QTreeWidget>
+#include <QVBoxLayout>
 
 using namespace ingot;
 
@@ -465,6 +468,90 @@ private Q_SLOTS:
         QTRY_COMPARE(size->theme(), isDarkPalette(system) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
         AppSettings::setAppearance(QStringLiteral("nonsense"));
         QCOMPARE(AppSettings::appearance(), QStringLiteral("system"));
+    }
+
+    // Issue 21: the README says the appearance applies at once, yet it did only after OK. Choosing shows it; Cancel
+    // goes back to the one saved; OK keeps it.
+    void appearanceShowsAtOnceAndCancelUndoesIt()
+    {
+        AppSettings::setAppearance(QStringLiteral("light"));
+        applyAppearance(Appearance::Light);
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QChart *size = w.localCachePage()->charts()->sizeChart();
+        {
+            SettingsDialog dlg(&w);
+            dlg.appearanceCombo()->setCurrentIndex(dlg.appearanceCombo()->findData(QStringLiteral("dark")));
+            QVERIFY(isDarkPalette(QApplication::palette()));
+            QTRY_COMPARE(size->theme(), QChart::ChartThemeDark);
+            QCOMPARE(AppSettings::appearance(), QStringLiteral("light"));  // not saved yet
+            dlg.reject();
+        }
+        QVERIFY(!isDarkPalette(QApplication::palette()));
+        QTRY_COMPARE(size->theme(), QChart::ChartThemeLight);
+        QCOMPARE(AppSettings::appearance(), QStringLiteral("light"));
+        {
+            SettingsDialog dlg(&w);
+            dlg.appearanceCombo()->setCurrentIndex(dlg.appearanceCombo()->findData(QStringLiteral("dark")));
+            dlg.accept();
+        }
+        QVERIFY(isDarkPalette(QApplication::palette()));
+        QCOMPARE(AppSettings::appearance(), QStringLiteral("dark"));
+        {
+            SettingsDialog dlg(&w);  // closed by Esc: the same as Cancel
+            dlg.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&dlg));
+            dlg.appearanceCombo()->setCurrentIndex(dlg.appearanceCombo()->findData(QStringLiteral("light")));
+            QVERIFY(!isDarkPalette(QApplication::palette()));
+            QTest::keyClick(&dlg, Qt::Key_Escape);
+            QVERIFY(!dlg.isVisible());
+        }
+        QVERIFY(isDarkPalette(QApplication::palette()));
+        AppSettings::setAppearance(QStringLiteral("system"));
+    }
+
+    // Issue 21: in the dark palette the focus outline was hard to see (1.8:1 on the buttons). A field, a button and a
+    // check box reached with Tab show an outline that stands at 3:1 or more against the window, and selected text
+    // keeps 4.5:1 on the highlight.
+    void focusIsVisibleInTheDarkPalette()
+    {
+        applyAppearance(Appearance::Dark);
+        const QPalette pal = QApplication::palette();
+        QVERIFY(contrastRatio(pal.color(QPalette::HighlightedText), pal.color(QPalette::Highlight)) >= 4.5);
+        QWidget w;
+        auto *col = new QVBoxLayout(&w);
+        auto *first = new QPushButton(QStringLiteral("First"), &w);
+        // Empty and read-only: Tab would select a text, a text cursor would show, and neither is the focus ring.
+        auto *edit = new QLineEdit(&w);
+        edit->setPlaceholderText(QStringLiteral("a field"));
+        edit->setReadOnly(true);
+        auto *button = new QPushButton(QStringLiteral("A button"), &w);
+        auto *check = new QCheckBox(QStringLiteral("A check box"), &w);
+        for (QWidget *c : {static_cast<QWidget *>(first), static_cast<QWidget *>(edit), static_cast<QWidget *>(button), static_cast<QWidget *>(check)})
+            col->addWidget(c);
+        w.resize(320, 200);
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        first->setFocus(Qt::TabFocusReason);
+        const QColor window = pal.color(QPalette::Window);
+        for (QWidget *c : {static_cast<QWidget *>(edit), static_cast<QWidget *>(button), static_cast<QWidget *>(check)}) {
+            const QImage before = w.grab().toImage();
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+            QTRY_COMPARE(QApplication::focusWidget(), c);
+            const QImage after = w.grab().toImage();
+            // The pixels focus changed, the one most unlike the window (in a field, on its edge: not the text cursor).
+            const QRect around = c->geometry().adjusted(-4, -4, 4, 4);
+            const QRect inner = c->geometry().adjusted(4, 4, -4, -4);
+            double best = 1;
+            for (int y = around.top(); y <= around.bottom(); ++y)
+                for (int x = around.left(); x <= around.right(); ++x)
+                    if (before.pixel(x, y) != after.pixel(x, y) && !(c == edit && inner.contains(x, y)))
+                        best = std::max(best, contrastRatio(QColor(after.pixel(x, y)), window));
+            QVERIFY2(best >= 3.0, qPrintable(QStringLiteral("%1: focus at %2:1").arg(QString::fromLatin1(c->metaObject()->className())).arg(best)));
+        }
+        shot(&w, QStringLiteral("focus-dark.png"));
     }
 
     void screenshotsLightAndDark()

@@ -8,6 +8,7 @@
 #include "ui/localcache/localcachepage.h"
 #include "ui/localcache/maintenancedialog.h"
 #include "ui/localcache/moduledetailspane.h"
+#include "ui/localcache/versionpickerdialog.h"
 #include "tests/support/otherstore.h"
 #include "tests/support/testsupport.h"
 
@@ -20,10 +21,13 @@
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
+#include <QTimer>
 #include <QTreeView>
 #include <QTreeWidget>
 
@@ -31,6 +35,25 @@ using namespace ingot;
 
 namespace {
 const QString V15 = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
+const QString V14 = QStringLiteral("neuronxcc-2.14.227.0+2d4f85be");
+
+// Answers the compiler-version picker when it opens (it is modal): keeps only `keep`, then presses OK.
+void answerVersionPicker(const QString &keep)
+{
+    auto *poll = new QTimer;
+    QObject::connect(poll, &QTimer::timeout, poll, [poll, keep] {
+        auto *picker = qobject_cast<VersionPickerDialog *>(QApplication::activeModalWidget());
+        if (!picker)
+            return;
+        for (int i = 0; i < picker->list()->count(); ++i) {
+            QListWidgetItem *item = picker->list()->item(i);
+            item->setCheckState(item->data(Qt::UserRole).toString() == keep ? Qt::Checked : Qt::Unchecked);
+        }
+        picker->accept();
+        poll->deleteLater();
+    });
+    poll->start(20);
+}
 
 int visibleEntries(QAbstractItemModel *m)
 {
@@ -179,6 +202,83 @@ private Q_SLOTS:
         dlg->reject();
         QVERIFY(!dlg->hasRun());
         QVERIFY(QFileInfo::exists(root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa/model.log")));
+    }
+
+    // Issue 21: cancelling the preview of "Remove other versions" still saved the versions ticked in the picker.
+    void cancelledRemoveVersionsSavesNothing()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + QStringLiteral("/cache");
+        const QStringList ok = {QStringLiteral("model.hlo_module.pb"), QStringLiteral("model.neff"), QStringLiteral("model.done")};
+        test::makeModule(root, V15, QStringLiteral("MODULE_1+aa"), ok);
+        test::makeModule(root, V14, QStringLiteral("MODULE_2+aa"), ok);
+        AppSettings::setKeptVersions({V15});
+        LocalCachePage page;
+        page.show();
+        QVERIFY(openAndWait(page, root));
+        answerVersionPicker(V14);
+        MaintenanceDialog *dlg = page.startMaintenance(MaintenanceAction::RemoveVersions);
+        QVERIFY(dlg);
+        QCOMPARE(dlg->plan().entryCount(), 1);
+        QCOMPARE(dlg->plan().items.first().version, V15);
+        dlg->reject();
+        QCOMPARE(AppSettings::keptVersions(), QStringList{V15});
+        // Confirmed, the versions kept become the next default.
+        answerVersionPicker(V14);
+        dlg = page.startMaintenance(MaintenanceAction::RemoveVersions);
+        QVERIFY(dlg);
+        QSignalSpy executed(dlg, &MaintenanceDialog::executed);
+        QTest::mouseClick(dlg->confirmButton(), Qt::LeftButton);
+        QVERIFY(executed.wait(10000));
+        QCOMPARE(AppSettings::keptVersions(), QStringList{V14});
+        QVERIFY(!QFileInfo::exists(root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa")));
+        dlg->close();
+    }
+
+    // Issue 21: the context menu offered "Delete 0 selected failed entries…": an action that would act on nothing is
+    // not offered.
+    void contextMenuOffersNothingForZeroEntries()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + QStringLiteral("/cache");
+        test::makeModule(root, V15, QStringLiteral("MODULE_1+aa"), {QStringLiteral("model.log")});
+        test::makeModule(root, V15, QStringLiteral("MODULE_2+aa"), {QStringLiteral("model.hlo_module.pb"), QStringLiteral("model.neff"), QStringLiteral("model.done")});
+        LocalCachePage page;
+        page.show();
+        QVERIFY(openAndWait(page, root));
+        auto texts = [&](const QModelIndex &at) {
+            QStringList out;
+            const std::unique_ptr<QMenu> menu = page.contextMenu(at);
+            for (QAction *a : menu->actions())
+                if (!a->isSeparator() && a->isVisible())
+                    out << a->text();
+            return out;
+        };
+        const QModelIndex success = findEntry(page.proxy(), QStringLiteral("MODULE_2+aa"));
+        page.view()->setCurrentIndex(success);
+        QStringList menu = texts(success);
+        for (const QString &t : std::as_const(menu))
+            QVERIFY2(!t.contains(QStringLiteral(" 0 ")), qPrintable(menu.join(QLatin1Char('|'))));
+        QVERIFY2(menu.contains(QStringLiteral("Push 1 successful entries to the Hub cache repo…")), qPrintable(menu.join(QLatin1Char('|'))));
+        QVERIFY(!menu.contains(QStringLiteral("Delete 1 selected failed entries…")));
+        const QModelIndex failed = findEntry(page.proxy(), QStringLiteral("MODULE_1+aa"));
+        page.view()->setCurrentIndex(failed);
+        menu = texts(failed);
+        for (const QString &t : std::as_const(menu))
+            QVERIFY2(!t.contains(QStringLiteral(" 0 ")), qPrintable(menu.join(QLatin1Char('|'))));
+        QVERIFY2(menu.contains(QStringLiteral("Delete 1 selected failed entries…")), qPrintable(menu.join(QLatin1Char('|'))));
+        // Nothing selected: only what applies to the whole cache; the Delete key's action keeps a name without a count
+        // (the shortcuts list shows it).
+        page.view()->clearSelection();
+        menu = texts(QModelIndex());
+        for (const QString &t : std::as_const(menu))
+            QVERIFY2(!t.contains(QStringLiteral(" 0 ")), qPrintable(menu.join(QLatin1Char('|'))));
+        QVERIFY(!menu.contains(QStringLiteral("Delete selected failed entries…")));
+        for (QAction *a : page.view()->actions())
+            if (a->shortcut() == QKeySequence(QKeySequence::Delete)) {
+                QCOMPARE(a->text(), QStringLiteral("Delete selected failed entries…"));
+                QVERIFY(!a->isEnabled());
+            }
     }
 
     void deleteKeyOnSelectedFailedEntry()

@@ -1,9 +1,11 @@
 // The Local cache page's small widgets on their own: the empty state, the compiler-version picker, the charts,
-// and the settings dialog.
+// the maintenance preview, and the settings dialog.
 #include "services/cache/cachestats.h"
 #include "services/util/appsettings.h"
+#include "services/util/units.h"
 #include "ui/localcache/cachechartswidget.h"
 #include "ui/localcache/emptystatewidget.h"
+#include "ui/localcache/maintenancedialog.h"
 #include "ui/localcache/versionpickerdialog.h"
 #include "tests/support/testsupport.h"
 #include "ui/shell/settingsdialog.h"
@@ -14,7 +16,9 @@
 #include <QBarSet>
 #include <QChart>
 #include <QCheckBox>
+#include <QDir>
 #include <QDoubleSpinBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTemporaryDir>
@@ -23,11 +27,19 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
+#include <QTreeWidget>
 #include <QValueAxis>
 
 using namespace ingot;
 
 namespace {
+void shot(QWidget *w, const QString &name)
+{
+    const QString dir = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+    QDir().mkpath(dir);
+    QVERIFY(w->grab().save(dir + QLatin1Char('/') + name));
+}
+
 VersionStats version(const char *name, qint64 size)
 {
     VersionStats v;
@@ -61,6 +73,7 @@ private Q_SLOTS:
     {
         QApplication::setOrganizationName(QStringLiteral("IngotTest"));
         QApplication::setApplicationName(QStringLiteral("ingot-tst-localcachewidgets"));
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));  // "30.71 GB"
     }
 
     void emptyStateButtonsAskForTheirAction()
@@ -127,6 +140,93 @@ private Q_SLOTS:
         w.setStats(s);
         QCOMPARE(w.sizeChart()->series().size(), 1);
         QCOMPARE(barsOf(w.sizeChart())->count(), 1);
+    }
+
+    // Issue 21: the compiler versions under the size chart read "2.12.6…"; labels that do not fit their bar turn to
+    // run upwards, where they are whole.
+    void chartLabelsThatDoNotFitAreTurned()
+    {
+        CacheStats s;
+        for (const char *v : {"neuronxcc-2.12.68.0+4480452af", "neuronxcc-2.13.66.0+6dfecc895", "neuronxcc-2.14.227.0+2d4f85be",
+                              "neuronxcc-2.15.128.0+56dc5a86", "neuronxcc-2.16.372.0+4a9b2326"})
+            s.versions.prepend(version(v, qint64(2) * 1000 * 1000 * 1000));
+        CacheChartsWidget w;
+        w.setStats(s);
+        w.resize(1200, 260);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto labelsAngle = [&] {
+            for (QAbstractAxis *a : w.sizeChart()->axes(Qt::Horizontal))
+                return a->labelsAngle();
+            return -1;
+        };
+        QTRY_COMPARE(labelsAngle(), 0);  // 1200 px: room for every version
+        w.resize(520, 260);
+        QTRY_VERIFY(labelsAngle() != 0);
+        QApplication::processEvents();
+        shot(&w, QStringLiteral("charts-narrow.png"));
+        QCOMPARE(categoriesOf(w.sizeChart()).first(), QStringLiteral("2.12.68.0"));  // whole, never cut
+        w.resize(1200, 260);
+        QTRY_COMPARE(labelsAngle(), 0);
+    }
+
+    // Issue 21: "the cache goes from 30.7 GB to 30.7 GB"; the Entry and Why columns always cut; locked entries
+    // without a size.
+    void previewSaysWhatGoesPrecisely()
+    {
+        const QString longKey = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/MODULE_10342178905512345678+4fb1a2c3d4e5f607");
+        MaintenancePlan plan;
+        plan.action = MaintenanceAction::Prune;
+        PlanItem it;
+        it.key = longKey;
+        it.bytes = it.size = 12'300'000;
+        it.state = ModuleState::Success;
+        it.reason = QStringLiteral("Least recently used while the cache is over 30.0 GB, and a reason long enough to be cut in the middle of the column.");
+        plan.items << it;
+        plan.bytes = it.bytes;
+        plan.cacheBytesBefore = 30'710'000'000;
+        plan.cacheBytesAfter = plan.cacheBytesBefore - plan.bytes;
+        plan.kept.append({QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/MODULE_9+aa"), QStringLiteral("LOCKED"), 5'000'000'000});
+        MaintenanceDialog dlg(plan, StoreLocation::local(QStringLiteral("/nonexistent")));
+        dlg.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dlg));
+        const QString summary = dlg.summaryLabel()->text();
+        QVERIFY2(summary.contains(QStringLiteral("12.3 MB")) && summary.contains(QStringLiteral("30.71 GB"))
+                     && summary.contains(QStringLiteral("30.70 GB")), qPrintable(summary));
+        QTreeWidget *items = dlg.itemsView();
+        QCOMPARE(items->textElideMode(), Qt::ElideMiddle);
+        QCOMPARE(items->topLevelItem(0)->toolTip(0), longKey);
+        QCOMPARE(items->topLevelItem(0)->toolTip(4), it.reason);
+        for (int c = 0; c < items->columnCount() - 1; ++c)
+            QCOMPARE(items->header()->sectionResizeMode(c), QHeaderView::Interactive);
+        for (int c : {1, 2, 3})  // state, size, last used: whole
+            QVERIFY2(items->columnWidth(c) >= items->header()->sectionSizeHint(c)
+                         && items->columnWidth(c) >= static_cast<QAbstractItemView *>(items)->sizeHintForColumn(c), qPrintable(QString::number(c)));
+        QVERIFY(items->columnWidth(0) > 300);
+        shot(&dlg, QStringLiteral("preview-columns.png"));
+        QTreeWidget *kept = dlg.keptView();
+        QCOMPARE(kept->topLevelItem(0)->text(1), QStringLiteral("5.0 GB"));
+        QCOMPARE(kept->topLevelItem(0)->toolTip(0), QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/MODULE_9+aa"));
+        // A few bytes of a large cache: what goes, and the size it comes from.
+        plan.items[0].bytes = plan.bytes = 1000;
+        plan.cacheBytesAfter = plan.cacheBytesBefore - plan.bytes;
+        MaintenanceDialog tiny(plan, StoreLocation::local(QStringLiteral("/nonexistent")));
+        QVERIFY2(tiny.summaryLabel()->text().contains(QStringLiteral("freeing %1 of the cache's 30.7 GB").arg(formatBytes(1000))),
+                 qPrintable(tiny.summaryLabel()->text()));
+
+        // Clearing locks: each locked entry with its size.
+        CacheModule locked;
+        locked.version = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
+        locked.name = QStringLiteral("MODULE_1+aa");
+        locked.state = ModuleState::Locked;
+        locked.size = 7'000'000;
+        CacheFile lock;
+        lock.name = QStringLiteral("model.hlo_module.pb.lock");
+        locked.files << lock;
+        const MaintenancePlan locks = planClearLocks({locked}, RunningCompilers{});
+        QCOMPARE(locks.bytes, 0);  // removing locks frees nothing
+        MaintenanceDialog clear(locks, StoreLocation::local(QStringLiteral("/nonexistent")));
+        QCOMPARE(clear.itemsView()->topLevelItem(0)->text(2), QStringLiteral("7.0 MB"));
     }
 
     void settingsDialogSavesOnlyOnOk()

@@ -17,6 +17,8 @@
 #include <QAction>
 #include <QApplication>
 #include <QDir>
+#include <QGroupBox>
+#include <QTableView>
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
@@ -142,6 +144,71 @@ private Q_SLOTS:
         QVERIFY(img.save(file));
         QVERIFY(QFileInfo(file).size() > 10000);
         qInfo("screenshot: %s", qPrintable(file));
+    }
+
+    // Issue 21: at the default 1280x820 window the files table's scrollbar covered the "Compile flags" heading, and
+    // selecting an entry grew the window to 859 px. Every entry of a sample cache (failed ones with logs, flags,
+    // links, warnings, items that are not modules) is selected in turn: the window keeps its size and nothing in
+    // the details overlaps.
+    void selectingEntriesNeverResizesTheWindow()
+    {
+        QTemporaryDir tmp;
+        SampleCacheOptions o;
+        o.modules = 30;
+        o.seed = 7;
+        const QString root = tmp.path() + QStringLiteral("/var/tmp/neuron-compile-cache");
+        QString error;
+        QVERIFY(writeSampleCache(root, o, nullptr, &error));
+        MainWindow w;
+        w.resize(1280, 820);
+        CacheLocation loc = CacheLocation::resolve(QProcessEnvironment());
+        loc.path = root;
+        AppSettings::setCurrentRoot(QString());
+        LocalCachePage *page = w.localCachePage();
+        QSignalSpy done(page->session(), &CacheSession::scanFinished);
+        w.start(loc);
+        QVERIFY(done.wait(20000));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        page->view()->expandAll();
+        QApplication::processEvents();
+        const QSize size = w.size();
+        QCOMPARE(size, QSize(1280, 820));
+        ModuleDetailsPane *details = page->details();
+        QAbstractItemModel *proxy = page->view()->model();
+        int shown = 0;
+        for (int g = 0; g < proxy->rowCount(); ++g)
+            for (int r = 0; r < proxy->rowCount(proxy->index(g, 0)); ++r) {
+                const QModelIndex i = proxy->index(r, 0, proxy->index(g, 0));
+                const bool module = i.data(CacheTreeModel::StateRole).toInt() != int(ModuleState::Unknown);
+                QSignalSpy loaded(details, &ModuleDetailsPane::detailsLoaded);
+                page->view()->setCurrentIndex(i);
+                if (module)
+                    QVERIFY(loaded.wait(10000));
+                QApplication::processEvents();
+                const QString what = i.data().toString();
+                QVERIFY2(w.size() == size, qPrintable(QStringLiteral("%1: the window is %2x%3").arg(what).arg(w.width()).arg(w.height())));
+                // The parts of the details, top to bottom, each below the one before.
+                QList<QWidget *> parts{details->filesView()};
+                for (QGroupBox *box : details->findChildren<QGroupBox *>())
+                    parts << box;
+                int bottom = -1;
+                for (QWidget *part : std::as_const(parts)) {
+                    if (!part->isVisible())
+                        continue;
+                    QVERIFY2(part->geometry().top() > bottom, qPrintable(QStringLiteral("%1: %2 overlaps what is above it").arg(what, QString::fromLatin1(part->metaObject()->className()))));
+                    // Not squeezed under the height it asks for (its minimum size where set, as layouts read it).
+                    const int needs = part->minimumHeight() > 0 ? part->minimumHeight() : part->minimumSizeHint().height();
+                    QVERIFY2(part->height() >= needs, qPrintable(what));
+                    bottom = part->geometry().bottom();
+                }
+                if (shown++ == 0 || i.data(CacheTreeModel::StateRole).toInt() == int(ModuleState::Failed)) {
+                    const QString dir = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+                    QDir().mkpath(dir);
+                    QVERIFY(w.grab().save(dir + QStringLiteral("/default-size-details.png")));
+                }
+            }
+        QVERIFY(shown > 30);
     }
 
     void launcherCleanOpensThePreviewedMaintenance()

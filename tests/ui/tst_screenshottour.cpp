@@ -10,16 +10,21 @@
 #include "services/util/appsettings.h"
 #include "tests/support/testsupport.h"
 #include "ui/checkpoint/consolidatewizard.h"
+#include "ui/hub/hubcachepage.h"
 #include "ui/localcache/localcachepage.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/settingsdialog.h"
 
 #include <QAbstractButton>
 #include <QDir>
+#include <QHeaderView>
 #include <QLabel>
 #include <QProcessEnvironment>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -51,6 +56,23 @@ QStringList clippedTexts(QWidget *root)
         } else if (l->textFormat() != Qt::RichText && !Qt::mightBeRichText(l->text())
                    && l->minimumSizeHint().width() > l->width() + 1) {
             out << QStringLiteral("label needs %1 px: ").arg(l->minimumSizeHint().width()) + describe(l, l->text());
+        }
+    }
+    // Column headers read whole ("sequence length", not "equence length"); the last one may stretch.
+    const QList<QHeaderView *> headers = root->findChildren<QHeaderView *>();
+    for (QHeaderView *h : headers) {
+        if (!h->isVisibleTo(root) || h->orientation() != Qt::Horizontal || !h->model())
+            continue;
+        const int margin = h->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, h);
+        for (int i = 0; i < h->count(); ++i) {
+            const QString text = h->model()->headerData(i, Qt::Horizontal).toString();
+            if (h->isSectionHidden(i) || text.isEmpty())
+                continue;
+            int needs = h->fontMetrics().horizontalAdvance(text) + 2 * margin;
+            if (h->isSortIndicatorShown() && h->sortIndicatorSection() == i)
+                needs += h->style()->pixelMetric(QStyle::PM_HeaderMarkSize, nullptr, h) + margin;
+            if (h->sectionSize(i) < needs)
+                out << QStringLiteral("column header needs %1 px, has %2: ").arg(needs).arg(h->sectionSize(i)) + describe(h, text);
         }
     }
     const QList<QAbstractButton *> buttons = root->findChildren<QAbstractButton *>();
@@ -103,7 +125,7 @@ private Q_SLOTS:
     void everyPageShowsItsTextsWhole()
     {
         MainWindow w;
-        w.resize(1280, 800);
+        w.resize(1280, 820);  // the default size
         CacheLocation loc = CacheLocation::resolve(QProcessEnvironment());
         loc.path = m_root;
         LocalCachePage *cache = w.localCachePage();
@@ -123,6 +145,15 @@ private Q_SLOTS:
             save(&w, names.at(page));
             QVERIFY2(clipped.isEmpty(), qPrintable(names.at(page) + QStringLiteral(": ") + clipped.join(QStringLiteral("\n  "))));
         }
+        // The Hub page's Lookup tab, its table's headers.
+        QTest::keyClick(&w, Qt::Key_2, Qt::ControlModifier);
+        HubCachePage *hub = w.hubCachePage();
+        hub->tabs()->setCurrentWidget(hub->tabs()->widget(hub->tabs()->indexOf(hub->lookupView()->parentWidget())));
+        QTRY_VERIFY(hub->lookupView()->isVisible());
+        QTest::qWait(100);
+        const QStringList clipped = clippedTexts(&w);
+        save(&w, QStringLiteral("tour-hub-lookup.png"));
+        QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QStringLiteral("\n  "))));
     }
 
     void theEmptyCachePageShowsItsTextsWhole()

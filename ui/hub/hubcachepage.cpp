@@ -291,6 +291,11 @@ void HubCachePage::setUpLookupTable()
     m_lookupView->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_lookupView->verticalHeader()->hide();
     m_lookupView->horizontalHeader()->setStretchLastSection(true);
+    // Each column as wide as its header before any lookup ("sequence length" whole; showLookupResult fits them to
+    // the results), still resizable by hand; the last one stretches (fitting it, or fitting on every model reset,
+    // would stop that).
+    for (int c = 0; c + 1 < lookupProxy->columnCount(); ++c)
+        m_lookupView->resizeColumnToContents(c);
     m_lookupView->setAlternatingRowColors(true);
     m_lookupView->verticalHeader()->setDefaultSectionSize(m_lookupView->fontMetrics().height() + 6);
     auto *copy = new QAction(tr("Copy rows"), m_lookupView);

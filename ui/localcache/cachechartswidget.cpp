@@ -10,6 +10,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLocale>
 #include <QLabel>
@@ -72,6 +73,32 @@ void fill(QChart *chart, const QStringList &categories, const QList<qreal> &valu
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(y);
 }
+QBarCategoryAxis *categoryAxis(QChart *chart)
+{
+    for (QAbstractAxis *a : chart->axes(Qt::Horizontal))
+        if (auto *c = qobject_cast<QBarCategoryAxis *>(a))
+            return c;
+    return nullptr;
+}
+
+// Category labels wider than their bar's share of the plot are turned to run upwards, where they have the room to be
+// read whole (Qt Charts would cut "2.12.68.0" to "2.12.6…"); they turn back when the chart is wide again.
+void turnLabelsThatDoNotFit(QChart *chart)
+{
+    QBarCategoryAxis *x = categoryAxis(chart);
+    if (!x || x->count() == 0)
+        return;
+    const QFontMetrics fm(x->labelsFont());
+    int widest = 0;
+    for (const QString &c : x->categories())
+        widest = std::max(widest, fm.horizontalAdvance(c));
+    const qreal room = chart->plotArea().width() / x->count();
+    // Qt Charts draws a label as a text document: 4 px of document margin each side, and a gap between labels.
+    const int angle = widest + 8 + fm.averageCharWidth() * 2 > room ? -90 : 0;
+    if (x->labelsAngle() != angle)
+        x->setLabelsAngle(angle);
+}
+
 QLabel *makeSummary(QWidget *parent)
 {
     auto *label = new QLabel(parent);
@@ -91,6 +118,7 @@ CacheChartsWidget::CacheChartsWidget(QWidget *parent)
     auto *row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     for (auto [view, summary] : {std::pair{m_size, m_sizeSummary}, std::pair{m_age, m_ageSummary}}) {
+        connect(view->chart(), &QChart::plotAreaChanged, view, [chart = view->chart()] { turnLabelsThatDoNotFit(chart); });
         auto *col = new QVBoxLayout;
         col->addWidget(view, 1);
         col->addWidget(summary);
@@ -140,6 +168,17 @@ void CacheChartsWidget::setStats(const CacheStats &stats)
         sizes << std::round(double(it->size) / div * 10.0) / 10.0;
     }
     fill(m_size->chart(), cats, sizes, toneFillColor(Tone::Info), gb ? tr("GB") : tr("MB"));
+    turnLabelsThatDoNotFit(m_size->chart());
+    // The whole version (with its build) and the exact size, on the bar under the pointer.
+    auto *bars = qobject_cast<QBarSeries *>(m_size->chart()->series().value(0));
+    if (QBarSet *set = bars && !bars->barSets().isEmpty() ? bars->barSets().first() : nullptr)
+        connect(set, &QBarSet::hovered, m_size, [this](bool on, int i) {
+            const int v = int(m_stats.versions.size()) - 1 - i;  // the bars run oldest first
+            m_size->setToolTip(on && v >= 0 && v < m_stats.versions.size()
+                                   ? tr("%1: %2").arg(CompilerVersion::parse(m_stats.versions[v].version).display(),
+                                                      formatBytes(m_stats.versions[v].size))
+                                   : QString());
+        });
     QStringList ages;
     QList<qreal> counts;
     for (int b = 0; b < CacheStats::AgeBucketCount; ++b) {
@@ -147,6 +186,7 @@ void CacheChartsWidget::setStats(const CacheStats &stats)
         counts << stats.ageEntries[b];
     }
     fill(m_age->chart(), ages, counts, toneFillColor(Tone::Good), tr("entries"));
+    turnLabelsThatDoNotFit(m_age->chart());
 
     // The same, said in words.
     qint64 total = 0;

@@ -31,6 +31,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStyle>
@@ -350,6 +351,7 @@ QTreeView *LocalCachePage::buildTree()
     m_view->addAction(m_deleteSelected);
     connect(m_view, &QTreeView::customContextMenuRequested, this, &LocalCachePage::showContextMenu);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &LocalCachePage::onCurrentChanged);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &LocalCachePage::updateSelectionActions);
     return m_view;
 }
 
@@ -363,10 +365,18 @@ QWidget *LocalCachePage::buildContent()
     m_warningBanner->hide();
     connect(m_warningBanner, &QLabel::linkActivated, this, &LocalCachePage::showWarnings);
     buildTree();
+    updateSelectionActions();
     m_details = new ModuleDetailsPane(this);
+    // The details scroll when they are taller than the room they have: what an entry holds never pushes the rest
+    // of the page together, nor the window taller.
+    auto *detailsArea = new QScrollArea(this);
+    detailsArea->setWidget(m_details);
+    detailsArea->setWidgetResizable(true);
+    detailsArea->setFrameShape(QFrame::NoFrame);
+    detailsArea->setFocusPolicy(Qt::NoFocus);  // Tab goes to the buttons and tables inside, which it scrolls to
     auto *hsplit = new QSplitter(Qt::Horizontal, this);
     hsplit->addWidget(m_view);
-    hsplit->addWidget(m_details);
+    hsplit->addWidget(detailsArea);
     hsplit->setStretchFactor(0, 3);
     hsplit->setStretchFactor(1, 2);
 
@@ -715,43 +725,59 @@ QStringList LocalCachePage::selectedKeys() const
 
 void LocalCachePage::showContextMenu(const QPoint &pos)
 {
-    const QModelIndex idx = m_proxy->mapToSource(m_view->indexAt(pos));
-    QMenu menu(this);
-    const CacheModule *m = m_model->module(idx.siblingAtColumn(0));
-    const QString path = m ? m_session->root() + QLatin1Char('/') + m->key()
-                           : idx.isValid() ? m_session->root() + QLatin1Char('/') + idx.data(CacheTreeModel::VersionRole).toString()
-                                           : QString();
-    if (!path.isEmpty()) {
-        menu.addAction(tr("Copy path"), this, [path] { QApplication::clipboard()->setText(path); });
-        if (m)
-            menu.addAction(tr("Copy name"), this, [name = m->name] { QApplication::clipboard()->setText(name); });
-        if (m_session->location().isLocal())
-            menu.addAction(style()->standardIcon(QStyle::SP_DirOpenIcon), tr("Open folder"), this,
-                           [path] { QDesktopServices::openUrl(QUrl::fromLocalFile(path)); });
-        menu.addSeparator();
-    }
+    const std::unique_ptr<QMenu> menu = contextMenu(m_view->indexAt(pos));
+    menu->exec(m_view->viewport()->mapToGlobal(pos));
+}
+
+// The selection's own actions say how many entries they act on; one that would act on none is disabled, named
+// without a count (as the shortcuts list shows it), and left out of the context menu.
+void LocalCachePage::updateSelectionActions()
+{
     int failedSelected = 0;
     for (const QString &k : selectedKeys())
         if (const QModelIndex i = m_model->indexForKey(k); i.isValid() && m_model->module(i)->state == ModuleState::Failed)
             ++failedSelected;
     m_deleteSelected->setEnabled(failedSelected > 0);
-    m_deleteSelected->setText(tr("Delete %n selected failed entries…", nullptr, failedSelected));
-    menu.addAction(m_deleteSelected);
-    menu.addSeparator();
+    m_deleteSelected->setText(failedSelected > 0 ? tr("Delete %n selected failed entries…", nullptr, failedSelected)
+                                                 : tr("Delete selected failed entries…"));
     const int success = int(selectedSuccessKeys().size());
+    const bool local = m_session->location().isLocal();
     m_push->setEnabled(success > 0);
-    m_push->setText(tr("Push %n successful entries to the Hub cache repo…", nullptr, success));
+    m_push->setText(success > 0 ? tr("Push %n successful entries to the Hub cache repo…", nullptr, success)
+                                : tr("Push to the Hub cache repo…"));
     m_copy->setEnabled(success > 0);
-    m_copy->setText(m_session->location().isLocal() ? tr("Copy %n successful entries to a remote host…", nullptr, success)
-                                                    : tr("Copy %n successful entries to this machine's cache", nullptr, success));
-    menu.addAction(m_push);
-    menu.addAction(m_copy);
-    menu.addSeparator();
+    m_copy->setText(success == 0 ? tr("Copy to a remote host…")
+                    : local      ? tr("Copy %n successful entries to a remote host…", nullptr, success)
+                                 : tr("Copy %n successful entries to this machine's cache", nullptr, success));
+}
+
+std::unique_ptr<QMenu> LocalCachePage::contextMenu(const QModelIndex &at)
+{
+    const QModelIndex idx = m_proxy->mapToSource(at);
+    auto menu = std::make_unique<QMenu>(this);
+    const CacheModule *m = m_model->module(idx.siblingAtColumn(0));
+    const QString path = m ? m_session->root() + QLatin1Char('/') + m->key()
+                           : idx.isValid() ? m_session->root() + QLatin1Char('/') + idx.data(CacheTreeModel::VersionRole).toString()
+                                           : QString();
+    if (!path.isEmpty()) {
+        menu->addAction(tr("Copy path"), this, [path] { QApplication::clipboard()->setText(path); });
+        if (m)
+            menu->addAction(tr("Copy name"), this, [name = m->name] { QApplication::clipboard()->setText(name); });
+        if (m_session->location().isLocal())
+            menu->addAction(style()->standardIcon(QStyle::SP_DirOpenIcon), tr("Open folder"), this,
+                            [path] { QDesktopServices::openUrl(QUrl::fromLocalFile(path)); });
+        menu->addSeparator();
+    }
+    updateSelectionActions();
+    for (QAction *a : {m_deleteSelected, m_push, m_copy})
+        if (a->isEnabled())
+            menu->addAction(a);
+    menu->addSeparator();
     for (QAction *a : maintenanceActions())
-        menu.addAction(a);
-    menu.addSeparator();
-    menu.addAction(m_rescan);
-    menu.exec(m_view->viewport()->mapToGlobal(pos));
+        menu->addAction(a);
+    menu->addSeparator();
+    menu->addAction(m_rescan);
+    return menu;
 }
 
 MaintenanceDialog *LocalCachePage::openPlan(MaintenancePlan plan)
@@ -790,8 +816,11 @@ MaintenanceDialog *LocalCachePage::startMaintenance(MaintenanceAction action)
         VersionPickerDialog picker(st.versions, AppSettings::keptVersions(), this);
         if (picker.exec() != QDialog::Accepted)
             return nullptr;
-        AppSettings::setKeptVersions(picker.keptVersions());
-        return openPlan(planRemoveVersions(modules, picker.keptVersions()));
+        // The versions ticked become the defaults only once the removal runs: a cancelled preview saves nothing.
+        const QStringList kept = picker.keptVersions();
+        MaintenanceDialog *dlg = openPlan(planRemoveVersions(modules, kept));
+        connect(dlg, &MaintenanceDialog::executed, this, [kept] { AppSettings::setKeptVersions(kept); });
+        return dlg;
     }
     case MaintenanceAction::Prune: {
         PruneOptions o;

@@ -6,9 +6,13 @@
 #include "services/stores/storelocation.h"
 #include "services/util/task.h"
 
+#include <QModelIndex>
 #include <QWidget>
 
+#include <memory>
+
 class QAction;
+class QMenu;
 class QComboBox;
 class QLabel;
 class QLayout;
@@ -79,6 +83,8 @@ public:
     // The local cache folder this page returns to from a host's cache (the one last opened, else the resolved one).
     QString localRoot() const;
     QAction *copyAction() const { return m_copy; }
+    // The context menu of the tree at `index` (of the view's model), as right-clicking it shows it.
+    std::unique_ptr<QMenu> contextMenu(const QModelIndex &index);
 
 public Q_SLOTS:
     void addFolder();
@@ -98,6 +104,7 @@ Q_SIGNALS:
 
 private:
     void buildUi();
+    void updateSelectionActions();
     void createActions();
     QLayout *buildRootRow();
     QLayout *buildFilterRow();

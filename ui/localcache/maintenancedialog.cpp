@@ -13,11 +13,14 @@
 #include <QSpinBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace ingot {
 
@@ -36,6 +39,38 @@ public:
         return QTreeWidgetItem::operator<(other);
     }
 };
+// The cache's size before and after, with as many decimals as it takes to tell them apart ("30.71 GB" and
+// "30.70 GB" where one decimal says 30.7 GB twice); equal strings where even three do not.
+std::pair<QString, QString> beforeAndAfter(qint64 before, qint64 after)
+{
+    QString a = formatBytes(before), b = formatBytes(after);
+    for (int decimals = 2; decimals <= 3 && a == b; ++decimals) {
+        a = QLocale().formattedDataSize(before, decimals, QLocale::DataSizeSIFormat);
+        b = QLocale().formattedDataSize(after, decimals, QLocale::DataSizeSIFormat);
+    }
+    return {a, b};
+}
+
+// Long entry names and reasons are cut in the middle (both ends say something) and read whole in a tooltip; the
+// columns can be resized, and the sizes, states and ages get the width their text needs.
+void setUpPlanView(QTreeWidget *view)
+{
+    view->setRootIsDecorated(false);
+    view->setAlternatingRowColors(true);
+    view->setUniformRowHeights(true);
+    view->setTextElideMode(Qt::ElideMiddle);
+    view->header()->setSectionResizeMode(QHeaderView::Interactive);
+    view->header()->setStretchLastSection(true);
+}
+
+void fitColumns(QTreeWidget *view, int entryColumnCap)
+{
+    for (int c = 1; c < view->columnCount() - 1; ++c)
+        view->resizeColumnToContents(c);
+    view->resizeColumnToContents(0);
+    view->setColumnWidth(0, std::min(view->columnWidth(0), entryColumnCap));
+}
+
 // Runs `work` on a store of `location` (on the calling worker thread); a location no store can be made for gives a
 // result refused with the factory's words.
 template<class Result, class Work>
@@ -66,21 +101,15 @@ MaintenanceDialog::MaintenanceDialog(MaintenancePlan plan, StoreLocation locatio
     , m_buttons(new QDialogButtonBox(this))
 {
     setWindowTitle(tr("%1 — preview").arg(actionTitle(m_plan.action)));
-    resize(860, 520);
+    resize(980, 560);
     m_summary->setWordWrap(true);
     m_refusal->setWordWrap(true);
     m_refusal->setStyleSheet(QStringLiteral("QLabel { background: #fbe3e3; color: #8a1f1f; padding: 8px; border-radius: 4px; }"));
     m_items->setHeaderLabels({tr("Entry"), tr("State"), tr("Size"), tr("Last used"), tr("Why")});
-    m_items->setRootIsDecorated(false);
+    setUpPlanView(m_items);
     m_items->setSortingEnabled(true);
-    m_items->setAlternatingRowColors(true);
-    m_items->setUniformRowHeights(true);
-    m_items->header()->setSectionResizeMode(0, QHeaderView::Interactive);
-    m_items->setColumnWidth(0, 380);
-    m_items->header()->setStretchLastSection(true);
-    m_kept->setHeaderLabels({tr("Kept"), tr("Why")});
-    m_kept->setRootIsDecorated(false);
-    m_kept->setColumnWidth(0, 380);
+    m_kept->setHeaderLabels({tr("Kept"), tr("Size"), tr("Why")});
+    setUpPlanView(m_kept);
     m_kept->setMaximumHeight(140);
     m_keptLabel = new QLabel(tr("These stay:"), this);
     m_notes->setWordWrap(true);
@@ -118,10 +147,7 @@ void MaintenanceDialog::populate()
     else if (locks)
         m_summary->setText(tr("<b>Dry run:</b> lock files in %n entries would be removed. The entries themselves stay.", nullptr, n));
     else
-        m_summary->setText(tr("<b>Dry run:</b> %n entries would be removed, freeing %1 (the cache goes from %2 to %3). "
-                              "Nothing has been changed yet.", nullptr, n)
-                               .arg(formatBytes(m_plan.bytes), formatBytes(m_plan.cacheBytesBefore),
-                                    formatBytes(m_plan.cacheBytesAfter)));
+        m_summary->setText(summaryText());
     m_refusal->setVisible(!m_plan.refusal.isEmpty());
     m_refusal->setText(tr("Refused: %1").arg(m_plan.refusal));
     m_items->setSortingEnabled(false);
@@ -129,12 +155,15 @@ void MaintenanceDialog::populate()
     for (const PlanItem &it : std::as_const(m_plan.items)) {
         auto *row = new PlanRow(m_items);
         row->setText(0, it.key);
-        if (it.op != PlanItem::Op::RemoveFolderIfEmpty) {
+        row->setToolTip(0, it.key);
+        const bool entry = it.op != PlanItem::Op::RemoveFolderIfEmpty;
+        if (entry) {
             row->setText(1, stateLabel(it.state));
             row->setIcon(1, stateIcon(it.state));
         }
-        row->setText(2, locks ? QString() : formatBytes(it.bytes));
-        row->setData(2, Qt::UserRole, it.bytes);
+        // Every entry's size, a locked one's too (clearing its locks frees nothing: the summary says what goes).
+        row->setText(2, entry ? formatBytes(it.size) : QString());
+        row->setData(2, Qt::UserRole, it.size);
         row->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
         row->setText(3, formatAge(it.lastUsedMs, now));
         row->setData(3, Qt::UserRole, it.lastUsedMs);
@@ -144,8 +173,22 @@ void MaintenanceDialog::populate()
     }
     m_items->setSortingEnabled(true);
     m_kept->clear();
-    for (const PlanKept &k : std::as_const(m_plan.kept))
-        (new QTreeWidgetItem(m_kept, {k.key, k.reason}))->setToolTip(1, k.reason);
+    for (const PlanKept &k : std::as_const(m_plan.kept)) {
+        auto *row = new QTreeWidgetItem(m_kept, {k.key, k.size < 0 ? QString() : formatBytes(k.size), k.reason});
+        row->setToolTip(0, k.key);
+        row->setToolTip(2, k.reason);
+        row->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
+    }
+    // Fitted once there is something to fit: a plan made again (new prune numbers) keeps widths set by hand.
+    const int entryCap = fontMetrics().averageCharWidth() * 56;
+    if (!m_itemsFitted && !m_plan.items.isEmpty()) {
+        fitColumns(m_items, entryCap);
+        m_itemsFitted = true;
+    }
+    if (!m_keptFitted && !m_plan.kept.isEmpty()) {
+        fitColumns(m_kept, entryCap);
+        m_keptFitted = true;
+    }
     m_kept->setVisible(!m_plan.kept.isEmpty());
     m_keptLabel->setVisible(!m_plan.kept.isEmpty());
     m_notes->setText(m_plan.notes.join(QLatin1Char('\n')));
@@ -155,6 +198,17 @@ void MaintenanceDialog::populate()
                                : tr("Delete %n entries (%1)", nullptr, n).arg(formatBytes(m_plan.bytes)));
     m_confirm->setEnabled(!m_plan.items.isEmpty() && m_plan.refusal.isEmpty());
     m_confirm->setVisible(!m_plan.items.isEmpty());
+}
+
+QString MaintenanceDialog::summaryText() const
+{
+    const int n = m_plan.entryCount();
+    const auto [before, after] = beforeAndAfter(m_plan.cacheBytesBefore, m_plan.cacheBytesAfter);
+    if (before == after)  // a few bytes of a large cache
+        return tr("<b>Dry run:</b> %n entries would be removed, freeing %1 of the cache's %2. Nothing has been "
+                  "changed yet.", nullptr, n).arg(formatBytes(m_plan.bytes), formatBytes(m_plan.cacheBytesBefore));
+    return tr("<b>Dry run:</b> %n entries would be removed, freeing %1 (the cache goes from %2 to %3). "
+              "Nothing has been changed yet.", nullptr, n).arg(formatBytes(m_plan.bytes), before, after);
 }
 
 void MaintenanceDialog::setPruneReplanner(int ttlDays, qint64 maxBytes, PruneReplanner replan)

@@ -51,6 +51,8 @@ public:
     bool hasRun() const { return m_ran; }
     QPushButton *confirmButton() const { return m_confirm; }
     QTreeWidget *itemsView() const { return m_items; }
+    QTreeWidget *keptView() const { return m_kept; }
+    QLabel *summaryLabel() const { return m_summary; }
 
     void reject() override;  // while running: stop after the current entry instead of closing
 
@@ -60,6 +62,7 @@ Q_SIGNALS:
 private:
     void setPlan(MaintenancePlan plan);
     void populate();
+    QString summaryText() const;
     void run();
     void showReport();
 
@@ -68,6 +71,8 @@ private:
     MaintenanceReport m_report;
     bool m_ran = false;
     bool m_running = false;
+    bool m_itemsFitted = false;  // the columns were sized to a plan's contents
+    bool m_keptFitted = false;
     Task m_planning;
     Task m_execution;
     QLabel *m_summary;

@@ -31,6 +31,8 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace ingot {
 
 namespace {
@@ -109,7 +111,6 @@ ModuleDetailsPane::ModuleDetailsPane(QWidget *parent)
     m_files->horizontalHeader()->setStretchLastSection(true);
     for (int c : {int(ModuleFilesModel::NameColumn), int(ModuleFilesModel::SizeColumn), int(ModuleFilesModel::ModifiedColumn)})
         m_files->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
-    m_files->setMinimumHeight(120);
     m_files->setAlternatingRowColors(true);
 
     for (QPlainTextEdit *e : {m_flags, m_log}) {
@@ -135,9 +136,11 @@ ModuleDetailsPane::ModuleDetailsPane(QWidget *parent)
     col->addWidget(m_pathLabel);
     col->addLayout(buttons);
     col->addWidget(m_warnings);
-    col->addWidget(m_files, 2);
+    col->addWidget(m_files);
     col->addWidget(m_flagsBox);
     col->addWidget(m_logBox, 2);
+    // Without a log, what is shown stays at the top (the pane fills the height of its scroll area).
+    col->addStretch(0);
 
     connect(m_copy, &QPushButton::clicked, this, &ModuleDetailsPane::copyPath);
     connect(m_open, &QPushButton::clicked, this, &ModuleDetailsPane::openFolder);
@@ -188,7 +191,7 @@ void ModuleDetailsPane::showModule(const CacheModule &m)
     if (m.isModule())
         classifyModule(m.files, CompilerVersion::parse(m.version).writesDoneMarker(), &why);
     const QString color = stateColor(m.state).name();
-    const QString label = m.isModule() ? stateLabel(m.state) : kindName(m.kind);
+    const QString label = entryStateLabel(m);
     m_state->setText(QStringLiteral("<span style='color:%1'>&#9679;</span> <b>%2</b> &mdash; %3<br>%4")
                          .arg(color, label.toHtmlEscaped(), why.toHtmlEscaped(),
                               m.linkedSize > 0 ? tr("%1 in %n file(s), last used %2; %3 linked from elsewhere", nullptr, m.fileCount())
@@ -201,6 +204,7 @@ void ModuleDetailsPane::showModule(const CacheModule &m)
     m_warnings->setVisible(!m.warnings.isEmpty());
     m_warnings->setText(QStringLiteral("⚠ ") + m.warnings.join(QStringLiteral("\n⚠ ")));
     m_filesModel->setModule(m);
+    fitFilesTable();
     m_files->setVisible(m.isModule());
     m_flags->clear();
     m_log->clear();
@@ -262,6 +266,16 @@ void ModuleDetailsPane::showModule(const CacheModule &m)
             m_filesModel->setModule(copy, l.targets);
         Q_EMIT detailsLoaded();
     });
+}
+
+// The files table as tall as its rows, up to eight (then it scrolls), with room for its horizontal scroll bar: the
+// flags and the log under it keep the rest.
+void ModuleDetailsPane::fitFilesTable()
+{
+    const int rows = std::clamp(m_filesModel->rowCount(), 1, 8);
+    const int scrollBar = m_files->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_files);
+    m_files->setFixedHeight(m_files->horizontalHeader()->sizeHint().height() + rows * m_files->verticalHeader()->defaultSectionSize()
+                            + 2 * m_files->frameWidth() + scrollBar);
 }
 
 QString ModuleDetailsPane::flagsText() const

@@ -46,6 +46,7 @@ Q_SIGNALS:
 
 private:
     void copyPath();
+    void fitFilesTable();
     void openFolder();
 
     StoreLocation m_location;

@@ -133,11 +133,16 @@ SettingsDialog::SettingsDialog(QWidget *parent)
     where->setWordWrap(true);
     where->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    // Appearance: the system's look, or Fusion with Ingot's light or dark palette; applied on OK.
+    // Appearance: the system's look, or Fusion with Ingot's light or dark palette; shown as soon as it is chosen,
+    // saved on OK, and the saved one comes back on Cancel.
     m_appearance->addItem(tr("System"), appearanceName(Appearance::System));
     m_appearance->addItem(tr("Light"), appearanceName(Appearance::Light));
     m_appearance->addItem(tr("Dark"), appearanceName(Appearance::Dark));
     m_appearance->setCurrentIndex(std::max(0, m_appearance->findData(AppSettings::appearance())));
+    connect(m_appearance, &QComboBox::currentIndexChanged, this, [this] {
+        applyAppearance(appearanceFromName(m_appearance->currentData().toString()));
+        m_appearanceTried = true;
+    });
     auto *appearanceRow = new QHBoxLayout;
     auto *appearanceLabel = new QLabel(tr("&Appearance:"), this);
     appearanceLabel->setBuddy(m_appearance);
@@ -188,7 +193,29 @@ void SettingsDialog::accept()
         AppSettings::setAppearance(appearance);
         applyAppearance(appearanceFromName(appearance));
     }
+    m_appearanceTried = false;
     QDialog::accept();
+}
+
+// Cancel, Esc and closing the window all end here.
+void SettingsDialog::done(int result)
+{
+    if (result != QDialog::Accepted)
+        revertAppearance();
+    QDialog::done(result);
+}
+
+void SettingsDialog::revertAppearance()
+{
+    if (!m_appearanceTried)
+        return;
+    m_appearanceTried = false;
+    applyAppearance(appearanceFromName(AppSettings::appearance()));
+}
+
+SettingsDialog::~SettingsDialog()
+{
+    revertAppearance();  // closed without OK nor Cancel (the window went away): what was saved stays
 }
 
 }  // namespace ingot

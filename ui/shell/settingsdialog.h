@@ -1,5 +1,6 @@
 // Preferences: the prune policy, watching, the list of cache folders, the ssh config Ingot's ssh reads, and the
-// language of the interface (applies at the next start; "Restart now" saves and asks the window to restart).
+// language of the interface (applies at the next start; "Restart now" saves and asks the window to restart), and
+// the appearance (shown at once while the dialog is open; kept on OK, undone on Cancel).
 #pragma once
 
 #include <QDialog>
@@ -21,7 +22,9 @@ class SettingsDialog final : public QDialog
 
 public:
     explicit SettingsDialog(QWidget *parent = nullptr);
+    ~SettingsDialog() override;
     void accept() override;  // saves
+    void done(int result) override;  // not accepted: shows the saved appearance again
 
     QSpinBox *ttlSpin() const { return m_ttl; }
     QDoubleSpinBox *sizeSpin() const { return m_size; }
@@ -44,6 +47,9 @@ private:
     QComboBox *m_language;
     bool m_restart = false;
     QComboBox *m_appearance;
+    bool m_appearanceTried = false;  // an appearance was shown that is not saved yet
+
+    void revertAppearance();
 };
 
 }  // namespace ingot
