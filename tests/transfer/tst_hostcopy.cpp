@@ -97,7 +97,7 @@ QStringList stagingsSoon(const QString &root)
 // Waits (the host removes a staging when its side of the stream ends, a moment after ours did).
 bool noStagingsSoon(const QString &root)
 {
-    for (int i = 0; i < 100 && !stagings(root).isEmpty(); ++i)
+    for (int i = 0; i < 300 && !stagings(root).isEmpty(); ++i)
         QThread::msleep(50);
     return stagings(root).isEmpty();
 }
@@ -165,7 +165,7 @@ QVector<qint64> hostScripts(const test::TestSshd &sshd)
 // Waits until the host's side of a stopped copy has ended: its staging (if it made one yet) is gone with it.
 bool hostSideEndedSoon(const test::TestSshd &sshd, const QString &root)
 {
-    for (int i = 0; i < 200 && !hostScripts(sshd).isEmpty(); ++i)
+    for (int i = 0; i < 600 && !hostScripts(sshd).isEmpty(); ++i)  // up to 30 s: a loaded CI machine
         QThread::msleep(50);
     return hostScripts(sshd).isEmpty() && noStagingsSoon(root);
 }
