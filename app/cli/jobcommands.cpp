@@ -436,6 +436,7 @@ int waitForEnd(JobManager &jobs, const QString &id, double timeout, JobStatus *s
     }
     JobFollower f(jobs.sharedRunner(), r, jobs.lookup());
     f.setKeepMetrics(false);  // bounded memory, however long the logs
+    f.setKeepLogs(false);
     QDeadlineTimer deadline(timeout > 0 ? qint64(timeout * 1000) : -1);
     QString unreachable;
     for (;;) {

@@ -310,6 +310,7 @@ JobSummary JobManager::summary(const QString &id, bool loadMetrics, QString *err
     // Read in bounded chunks, the metrics kept only when asked for: memory does not grow with the logs.
     JobFollower f(m_runner, s.record, m_lookup);
     f.setKeepMetrics(loadMetrics);
+    f.setKeepLogs(false);
     for (int i = 0; i < 1000000; ++i) {
         if (f.poll(4 << 20).caughtUp)
             break;

@@ -400,7 +400,7 @@ void JobFollower::dropOldMetrics()
 void JobFollower::readStream(Stream &s, qint64 max, Update *u)
 {
     JobRunner *runner = nodeRunner(s.node);
-    if (!runner)
+    if (!runner || (!m_keepLogs && s.rank >= 0 && !s.isStderr && !s.parse))
         return;
     const FileChunk c = runner->readFile(s.path, s.offset, max);
     if (s.node == 0)
@@ -415,7 +415,8 @@ void JobFollower::readStream(Stream &s, qint64 max, Update *u)
     s.offset += c.data.size();
     if (c.size > s.offset)
         u->caughtUp = false;
-    u->logs.append({s.rank, s.isStderr, c.data});
+    if (m_keepLogs)
+        u->logs.append({s.rank, s.isStderr, c.data});
     if (s.isStderr || s.rank < 0) {
         s.tail += c.data;
         if (s.tail.size() > tailKeep)

@@ -93,6 +93,9 @@ public:
     // only the last few are kept, enough for the ETA.
     const QVector<MetricPoint> &metrics() const { return m_metrics; }
     void setKeepMetrics(bool keep) { m_keepMetrics = keep; }
+    // Without the log text (a status): Update::logs stays empty and what only the logs show (the other ranks'
+    // stdout) is not read, so a poll holds one chunk at a time however many ranks there are.
+    void setKeepLogs(bool keep) { m_keepLogs = keep; }
     const JobRecordFile &record() const { return m_record; }
     const JobPaths &paths() const { return m_paths; }
     QList<int> ranks() const;  // ranks whose logs were found (every node's: global ranks)
@@ -137,6 +140,7 @@ private:
     int m_polls = 0;
     double m_lastWrite = 0;  // the latest modification time of node 0's logs seen
     bool m_keepMetrics = true;
+    bool m_keepLogs = true;
     QStringList m_unreadable;
     void dropOldMetrics();
 };

@@ -231,7 +231,7 @@ private Q_SLOTS:
         QVERIFY(r.out.contains(id));
         QVERIFY(r.out.contains(QLatin1String("cli tp2")));
         QVERIFY(r.out.contains(QLatin1String("1x2x1")));
-        QVERIFY(r.out.contains(QLatin1String("finished")));
+        QVERIFY(r.out.contains(QLatin1String("Finished")));  // the state as the status and the GUI name it
 
         r = cli({QStringLiteral("job"), QStringLiteral("logs"), id, QStringLiteral("--rank"), QStringLiteral("1")});
         QCOMPARE(r.code, 0);
