@@ -113,6 +113,11 @@ public:
 // (the host cannot be reached, its key is not trusted). Blocking.
 using RunnerLookup = std::function<std::shared_ptr<JobRunner>(const QString &where, QString *error)>;
 
+// Bytes of a file on this machine as LocalJobRunner::readFile reads them: a regular file only (a FIFO or a device:
+// `error` set, never waited on); a link at the path is refused too unless `followLinks` (files the user chose: a
+// model folder from a Hub snapshot is links).
+FileChunk readLocalFile(const QString &path, qint64 offset, qint64 maxBytes, bool followLinks = false);
+
 // This machine. jobsRoot: where job folders go (default localJobsRoot()); backendDir: default backendLocation().
 std::shared_ptr<JobRunner> makeLocalJobRunner(const QString &jobsRoot = QString(), const QString &backendDir = QString());
 

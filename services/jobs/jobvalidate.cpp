@@ -31,12 +31,12 @@ bool parseJsonObject(const QString &path, const QByteArray &data, QJsonObject *o
 
 bool readJsonObject(const QString &path, QJsonObject *out, QString *error)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
+    const FileChunk c = readLocalFile(path, 0, 16 << 20, true);  // never waits on a FIFO
+    if (!c.exists || !c.error.isEmpty()) {
         *error = JobValidateText::tr("%1 cannot be read").arg(QFileInfo(path).fileName());
         return false;
     }
-    return parseJsonObject(path, f.read(16 << 20), out, error);
+    return parseJsonObject(path, c.data, out, error);
 }
 
 bool readJsonObject(JobRunner &runner, const QString &path, QJsonObject *out, QString *error)

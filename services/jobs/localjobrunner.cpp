@@ -270,47 +270,7 @@ public:
 
     FileChunk readFile(const QString &path, qint64 offset, qint64 maxBytes) override
     {
-        FileChunk c;
-        const QByteArray n = nameToBytes(path);
-        // O_NONBLOCK: a FIFO planted in a job's folder must not hang the open; only regular files are read.
-        const int fd = ::open(n.constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-        if (fd < 0) {
-            if (errno == ELOOP) {
-                c.exists = true;
-                c.error = LocalJobRunnerText::tr("a symbolic link (not followed)");
-            } else if (errno != ENOENT) {
-                c.error = describeErrno(errno);
-            }
-            return c;
-        }
-        c.exists = true;
-        struct stat st {};
-        if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-            c.error = LocalJobRunnerText::tr("not a regular file");
-            ::close(fd);
-            return c;
-        }
-        c.size = st.st_size;
-        c.modified = double(st.st_mtim.tv_sec) + double(st.st_mtim.tv_nsec) / 1e9;
-        if (offset < c.size && maxBytes > 0) {
-            const qint64 want = std::min(maxBytes, c.size - offset);
-            c.data.resize(want);
-            qint64 got = 0;
-            while (got < want) {
-                const ssize_t r = ::pread(fd, c.data.data() + got, size_t(want - got), off_t(offset + got));
-                if (r < 0 && errno == EINTR)
-                    continue;
-                if (r <= 0) {
-                    if (r < 0)
-                        c.error = describeErrno(errno);
-                    break;
-                }
-                got += r;
-            }
-            c.data.truncate(got);
-        }
-        ::close(fd);
-        return c;
+        return readLocalFile(path, offset, maxBytes);
     }
 
     QStringList listFiles(const QString &folder, int depth) override
@@ -494,6 +454,51 @@ private:
 };
 
 }  // namespace
+
+FileChunk readLocalFile(const QString &path, qint64 offset, qint64 maxBytes, bool followLinks)
+{
+    FileChunk c;
+    const QByteArray n = nameToBytes(path);
+    // O_NONBLOCK: a FIFO planted in a job's folder must not hang the open; only regular files are read.
+    const int fd = ::open(n.constData(), O_RDONLY | (followLinks ? 0 : O_NOFOLLOW) | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ELOOP) {
+            c.exists = true;
+            c.error = LocalJobRunnerText::tr("a symbolic link (not followed)");
+        } else if (errno != ENOENT) {
+            c.error = describeErrno(errno);
+        }
+        return c;
+    }
+    c.exists = true;
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        c.error = LocalJobRunnerText::tr("not a regular file");
+        ::close(fd);
+        return c;
+    }
+    c.size = st.st_size;
+    c.modified = double(st.st_mtim.tv_sec) + double(st.st_mtim.tv_nsec) / 1e9;
+    if (offset < c.size && maxBytes > 0) {
+        const qint64 want = std::min(maxBytes, c.size - offset);
+        c.data.resize(want);
+        qint64 got = 0;
+        while (got < want) {
+            const ssize_t r = ::pread(fd, c.data.data() + got, size_t(want - got), off_t(offset + got));
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0) {
+                if (r < 0)
+                    c.error = describeErrno(errno);
+                break;
+            }
+            got += r;
+        }
+        c.data.truncate(got);
+    }
+    ::close(fd);
+    return c;
+}
 
 std::shared_ptr<JobRunner> makeLocalJobRunner(const QString &jobsRoot, const QString &backendDir)
 {

@@ -6,6 +6,7 @@
 #include "app/i18n/translations.h"
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/jobservice.h"
+#include "services/jobs/jobvalidate.h"
 #include "services/jobs/shelljobrunner.h"
 #include "services/stores/remoteshell.h"
 #include "services/util/names.h"
@@ -189,6 +190,27 @@ private Q_SLOTS:
         QCOMPARE(f.data, QByteArray("0\n"));
         QVERIFY2(std::abs(f.modified - modifiedSeconds(file)) < 1.0,
                  qPrintable(QStringLiteral("%1 vs %2").arg(f.modified, 0, 'f', 3).arg(modifiedSeconds(file), 0, 'f', 3)));
+
+        // The launcher's checks of what the user chose (a model folder, a checkpoint to resume) do not wait either.
+        const QString model = folder(QStringLiteral("fifo-model")), checkpoint = folder(QStringLiteral("fifo-checkpoint"));
+        for (const QString &f : {model + QStringLiteral("/config.json"), checkpoint + QStringLiteral("/training_args.json")})
+            QCOMPARE(::mkfifo(nameToBytes(f).constData(), 0600), 0);
+        JobSpec spec = tinySpec(2);
+        spec.modelPath = model;
+        spec.resumeFrom = checkpoint;
+        auto checking = std::async(std::launch::async, [spec] { return gatherJobFacts(spec); });
+        const bool checked = checking.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
+        for (const QString &f : {model + QStringLiteral("/config.json"), checkpoint + QStringLiteral("/training_args.json")}) {
+            if (checked)
+                break;
+            const int fd = ::open(nameToBytes(f).constData(), O_WRONLY | O_NONBLOCK);
+            if (fd >= 0)
+                ::close(fd);
+        }
+        const JobFacts facts = checking.get();
+        QVERIFY2(checked, "checking a model folder or a checkpoint blocked on a FIFO");
+        QVERIFY(!facts.model.known);
+        QVERIFY(!facts.resume.complete);
     }
 
     // --env 'X;touch F;Y=1': refused by the one validation (the CLI and the GUI's launcher), never written to run.sh.
