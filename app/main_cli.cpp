@@ -11,12 +11,18 @@
 #include "app/cli/remotecommands.h"
 #include "app/i18n/translations.h"
 #include "services/remote/remotehosts.h"
+#include "services/util/names.h"
 
 #include <QCoreApplication>
 #include <QLocale>
 
 int main(int argc, char **argv)
 {
+    // The arguments as bytes, before Qt decodes them: a name that is not UTF-8 (a folder "caf\xe9", a job's
+    // argument) keeps every byte (names.h: undecodable bytes ride along as escapes, nameToBytes gives them back).
+    QStringList args;
+    for (int i = 1; i < argc; ++i)
+        args << ingot::nameFromBytes(QByteArray(argv[i]));
     QCoreApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("Ingot"));
     QCoreApplication::setApplicationName(QStringLiteral("ingot"));
@@ -45,5 +51,5 @@ int main(int argc, char **argv)
     table.add(consolidateCommands());
     table.add(jobCommands());
     table.add(remoteCommands());
-    return table.run(app.arguments().mid(1));
+    return table.run(args);
 }

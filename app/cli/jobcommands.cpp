@@ -88,6 +88,19 @@ QString duration(double secs)
     return QStringLiteral("%1m%2s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
+// A state as the CLI shows it (the one function for it: the table, status, wait, stop), in the user's language.
+QString stateText(const JobStatus &s)
+{
+    return s.unreachable.isEmpty() ? jobStateTitle(s.state) : CliText::tr("unknown (host unreachable)");
+}
+
+// The end of a job as `wait` and `stop --wait` print it: its state, and why (translated).
+QString endText(const JobStatus &s)
+{
+    const QString reason = jobReasonText(s);
+    return reason.isEmpty() ? jobStateTitle(s.state) : jobStateTitle(s.state) + QStringLiteral(": ") + reason;
+}
+
 QString layout(const JobStatus &s)
 {
     return QStringLiteral("%1x%2x%3").arg(s.dataParallel).arg(s.tensorParallel).arg(s.pipelineParallel);
@@ -178,7 +191,12 @@ int cmdLaunch(const Invocation &in)
     for (const QString &kv : in.values(QStringLiteral("env"))) {
         const int eq = kv.indexOf(QLatin1Char('='));
         if (eq <= 0) {
-            err(CliText::tr("error: --env takes KEY=VALUE, not %1").arg(kv));
+            err(CliText::tr("error: --env takes KEY=VALUE, not %1").arg(displayName(kv)));
+            return Usage;
+        }
+        if (!isEnvName(kv.left(eq))) {
+            err(CliText::tr("error: --env: \"%1\" is not a variable name (letters, digits and _, not starting with a digit)")
+                    .arg(displayName(kv.left(eq))));
             return Usage;
         }
         spec.env.append({kv.left(eq), kv.mid(eq + 1)});
@@ -238,12 +256,21 @@ int cmdLaunch(const Invocation &in)
     return Ok;
 }
 
+// Files of a job that could not be read (a FIFO or a link planted in its folder): said, never waited on.
+void warnUnreadable(const QStringList &unreadable)
+{
+    for (const QString &u : unreadable)
+        err(CliText::tr("warning: cannot read %1").arg(u));
+}
+
 int cmdList(const Invocation &in)
 {
     QStringList warnings;
     const QVector<JobSummary> all = listEveryJob(runners().local(), runners().lookup(), RemoteJobIndex(), {}, &warnings, false);
     for (const QString &w : warnings)
         err(CliText::tr("warning: %1").arg(w));
+    for (const JobSummary &s : all)
+        warnUnreadable(s.unreadable);
     if (in.json) {
         json arr = json::array();
         for (const JobSummary &s : all)
@@ -260,7 +287,7 @@ int cmdList(const Invocation &in)
         const JobStatus &st = s.status;
         const QString where = s.record.nodes.size() > 1 ? s.record.nodes.join(QLatin1Char(',')) : s.record.where;
         t.add({s.record.id, where, s.record.spec.displayName(),
-               st.unreachable.isEmpty() ? jobStateName(st.state) : CliText::tr("unknown (host unreachable)"),
+               stateText(st),
                st.maxSteps > 0 ? QStringLiteral("%1/%2").arg(st.step).arg(st.maxSteps) : QString::number(st.step),
                layout(st), when(st.startedAt), duration(st.elapsed(now)),
                std::isnan(st.lastLoss) ? QString() : QString::number(st.lastLoss, 'f', 4), s.record.outputDir});
@@ -280,6 +307,7 @@ bool loadSummary(JobManager &jobs, const QString &id, JobSummary *s)
         err(CliText::tr("error: %1").arg(error));
         return false;
     }
+    warnUnreadable(s->unreadable);
     return true;
 }
 
@@ -318,7 +346,7 @@ int cmdStatus(const Invocation &in)
     lines << CliText::tr("State:      %1").arg(st.unreachable.isEmpty() ? jobStateTitle(st.state)
                                                                       : CliText::tr("unknown (%1)").arg(st.unreachable));
     if (!st.reason.isEmpty())
-        lines << CliText::tr("Reason:     %1").arg(st.reason);
+        lines << CliText::tr("Reason:     %1").arg(jobReasonText(st));
     lines << CliText::tr("Step:       %1 of %2").arg(st.step).arg(st.maxSteps > 0 ? QString::number(st.maxSteps) : QStringLiteral("?"))
           << CliText::tr("Last loss:  %1").arg(std::isnan(st.lastLoss) ? QStringLiteral("-") : QString::number(st.lastLoss, 'f', 4))
           << CliText::tr("Layout:     dp %1 x tp %2 x pp %3 (%4 processes)").arg(st.dataParallel).arg(st.tensorParallel).arg(st.pipelineParallel).arg(st.worldSize)
@@ -330,7 +358,7 @@ int cmdStatus(const Invocation &in)
     if (st.alive)
         lines << CliText::tr("Processes:  torchrun pid %1, process group %2").arg(st.pids.launcher.pid).arg(st.pids.launcher.pgid);
     for (const QString &w : st.warnings)
-        lines << CliText::tr("Warning:    %1").arg(w);
+        lines << CliText::tr("Warning:    %1").arg(jobWarningText(w));
     out(lines.join(QLatin1Char('\n')));
     return Ok;
 }
@@ -370,6 +398,7 @@ int cmdLogs(const Invocation &in)
     }
     const bool follow = in.isSet(QStringLiteral("follow"));
     JobFollower f(jobs.sharedRunner(), r, jobs.lookup());
+    f.setKeepMetrics(false);
     for (;;) {
         const JobFollower::Update u = f.poll();
         for (const LogChunk &c : u.logs)
@@ -381,6 +410,11 @@ int cmdLogs(const Invocation &in)
             break;
         QThread::msleep(300);
     }
+    warnUnreadable(f.unreadable());
+    const QString asked = launcher ? f.paths().launcherLog() : f.rankLog(rank, false);
+    for (const QString &u : f.unreadable())
+        if (!asked.isEmpty() && u.startsWith(asked + QStringLiteral(": ")))
+            return PartialFailure;
     if (!launcher && !f.ranks().contains(rank) && !follow)
         err(CliText::tr("note: no log of rank %1 yet (ranks: %2)").arg(rank).arg(f.ranks().isEmpty() ? QStringLiteral("none")
             : [&] { QStringList l; for (int x : f.ranks()) l << QString::number(x); return l.join(QLatin1Char(',')); }()));
@@ -395,11 +429,18 @@ int waitForEnd(JobManager &jobs, const QString &id, double timeout, JobStatus *s
         err(CliText::tr("error: %1").arg(error));
         return PartialFailure;
     }
+    JobStatus recorded;
+    if (jobs.finalSummary(id, &recorded)) {  // ended and recorded: its record, not read again
+        *st = recorded;
+        return Ok;
+    }
     JobFollower f(jobs.sharedRunner(), r, jobs.lookup());
+    f.setKeepMetrics(false);  // bounded memory, however long the logs
+    f.setKeepLogs(false);
     QDeadlineTimer deadline(timeout > 0 ? qint64(timeout * 1000) : -1);
     QString unreachable;
     for (;;) {
-        const JobFollower::Update u = f.poll(64 << 20);
+        const JobFollower::Update u = f.poll(4 << 20);
         if (u.caughtUp && isFinal(f.status().state))
             break;
         if (f.status().unreachable != unreachable) {
@@ -408,7 +449,7 @@ int waitForEnd(JobManager &jobs, const QString &id, double timeout, JobStatus *s
                 err(CliText::tr("note: %1; the job goes on there: waiting").arg(unreachable));
         }
         if (deadline.hasExpired()) {
-            err(CliText::tr("error: job %1 is still %2 after %3 s").arg(id, jobStateName(f.status().state)).arg(timeout));
+            err(CliText::tr("error: job %1 is still %2 after %3 s").arg(id, stateText(f.status())).arg(timeout));
             return Refused;
         }
         if (u.caughtUp)
@@ -445,7 +486,7 @@ int cmdWait(const Invocation &in)
     if (in.json)
         printJson({{"id", u8(id)}, {"state", u8(jobStateName(st.state))}, {"reason", u8(st.reason)}});
     else
-        out(st.reason.isEmpty() ? jobStateTitle(st.state) : jobStateTitle(st.state) + QStringLiteral(": ") + st.reason);
+        out(endText(st));
     return exitFor(st);
 }
 
@@ -472,7 +513,7 @@ int cmdStop(const Invocation &in)
     const int rc = waitForEnd(jobs, id, 0, &st);
     if (rc != Ok)
         return rc;
-    out(st.reason.isEmpty() ? jobStateTitle(st.state) : jobStateTitle(st.state) + QStringLiteral(": ") + st.reason);
+    out(endText(st));
     return exitFor(st);
 }
 

@@ -224,7 +224,7 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
         if (index.column() == State && !st.unreachable.isEmpty())
             return displayText(st.unreachable);
         if (index.column() == State && !st.reason.isEmpty())
-            return displayName(st.reason);
+            return displayName(jobReasonText(st));  // stored in English, shown translated
         if (index.column() == OutputFolder || index.column() == Name)
             return data(index, Qt::DisplayRole);
     }

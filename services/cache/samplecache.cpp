@@ -2,6 +2,7 @@
 
 #include "services/cache/compilerversion.h"
 #include "services/util/errnotext.h"
+#include "services/util/names.h"
 
 #include "services/stores/localcachestore.h"
 
@@ -12,6 +13,8 @@
 #include <QFile>
 
 #include <cerrno>
+#include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <random>
 #include <sys/stat.h>
@@ -20,6 +23,33 @@
 namespace ingot {
 
 namespace {
+// mkdir -p on bytes.
+bool makePath(const QByteArray &path)
+{
+    for (qsizetype i = 1; i <= path.size(); ++i) {
+        if (i < path.size() && path.at(i) != '/')
+            continue;
+        struct stat st {};
+        if (::mkdir(path.left(i).constData(), 0755) != 0 && !(errno == EEXIST && ::stat(path.left(i).constData(), &st) == 0
+                                                               && S_ISDIR(st.st_mode)))
+            return false;
+    }
+    return true;
+}
+
+bool isEmptyOrMissing(const QByteArray &path)
+{
+    DIR *d = ::opendir(path.constData());
+    if (!d)
+        return errno == ENOENT;
+    bool empty = true;
+    while (const dirent *e = ::readdir(d))
+        if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0)
+            empty = false;
+    ::closedir(d);
+    return empty;
+}
+
 // lupdate reads this context from the macro, so the .ts file and the lookups agree.
 struct SampleText {
     Q_DECLARE_TR_FUNCTIONS(ingot::SampleCache)
@@ -130,8 +160,8 @@ public:
         : m_o(o)
         , m_res(res)
         , m_w{&res, {}, o.nowMs > 0 ? o.nowMs : QDateTime::currentMSecsSinceEpoch()}
-        , m_root(QFile::encodeName(root))
-        , m_linkBase(QFile::encodeName(o.linkBase.isEmpty() ? root + QStringLiteral(".links") : o.linkBase))
+        , m_root(nameToBytes(root))  // a name that is not UTF-8 keeps its bytes
+        , m_linkBase(nameToBytes(o.linkBase.isEmpty() ? root + QStringLiteral(".links") : o.linkBase))
         , m_blobs(m_linkBase + "/huggingface/hub/models--aws-neuron--optimum-neuron-cache/blobs")
         , m_rng(o.seed)
         , m_versions(sampleCompilerVersions())
@@ -152,7 +182,7 @@ private:
     bool writeVersionFolders()
     {
         if (m_o.hubLinks || m_o.oddEntries)
-            QDir().mkpath(QFile::decodeName(m_blobs));
+            makePath(m_blobs);
         for (const QString &v : m_versions)
             if (!m_w.mkdirs(m_root + '/' + QFile::encodeName(v)))
                 return false;
@@ -363,11 +393,12 @@ bool writeSampleCache(const QString &rootPath, const SampleCacheOptions &o, Samp
     SampleCacheResult &res = result ? *result : local;
     res = SampleCacheResult();
     const QString root = QDir::cleanPath(QDir(rootPath).absolutePath());
-    if (QDir(root).exists() && !QDir(root).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System)) {
+    const QByteArray rootBytes = nameToBytes(root);  // names are bytes: QDir would turn undecodable ones into U+FFFD
+    if (!isEmptyOrMissing(rootBytes)) {
         *error = SampleText::tr("%1 already holds files; the sample cache is only written into an empty folder.").arg(root);
         return false;
     }
-    if (!QDir().mkpath(root)) {
+    if (!makePath(rootBytes)) {
         *error = SampleText::tr("Cannot create %1.").arg(root);
         return false;
     }

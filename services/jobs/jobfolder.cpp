@@ -32,7 +32,7 @@ QString newJobId()
 
 bool isJobId(const QString &id)
 {
-    static const QRegularExpression re(QStringLiteral("^[0-9a-z][0-9a-z-]{0,63}$"));
+    static const QRegularExpression re(QRegularExpression::anchoredPattern(QStringLiteral("[0-9a-z][0-9a-z-]{0,63}")));
     return re.match(id).hasMatch();
 }
 
@@ -185,11 +185,14 @@ QByteArray wrapperScript(const JobRecordFile &r)
           << QStringLiteral("pid=$!")
           << QStringLiteral("# A launcher that has already ended (and been reaped) is recorded with start time 0.")
           << QStringLiteral("read -r child 2>/dev/null </proc/$pid/stat || child=\"$pid (ended) Z 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\"")
-          << QStringLiteral("{ read -r self </proc/$$/stat && read -r boot </proc/sys/kernel/random/boot_id &&")
-          << QStringLiteral("  printf '%s\\n%s\\n%s\\n' \"$self\" \"$child\" \"$boot\"; } >launcher.pid.tmp && mv -f launcher.pid.tmp launcher.pid")
+          << QStringLiteral("# Temp files are created anew (set -C: never written through a link planted there), then renamed.")
+          << QStringLiteral("rm -f launcher.pid.tmp")
+          << QStringLiteral("{ read -r self </proc/$$/stat && read -r boot </proc/sys/kernel/random/boot_id; } &&")
+          << QStringLiteral("  (set -C; printf '%s\\n%s\\n%s\\n' \"$self\" \"$child\" \"$boot\" >launcher.pid.tmp) && mv -f launcher.pid.tmp launcher.pid")
           << QStringLiteral("wait \"$pid\"")
           << QStringLiteral("status=$?")
-          << QStringLiteral("echo \"$status\" >exit_status.tmp && mv -f exit_status.tmp exit_status");
+          << QStringLiteral("rm -f exit_status.tmp")
+          << QStringLiteral("(set -C; echo \"$status\" >exit_status.tmp) && mv -f exit_status.tmp exit_status");
     return nameToBytes(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
 }
 

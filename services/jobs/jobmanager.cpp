@@ -283,35 +283,53 @@ bool JobManager::load(const QString &id, JobRecordFile *out, QString *error) con
     return true;
 }
 
+bool JobManager::finalSummary(const QString &id, JobStatus *out) const
+{
+    const FileChunk c = m_runner->readFile(paths(id).file("summary.json"), 0, 1 << 20);
+    if (!c.exists || !c.error.isEmpty())
+        return false;
+    const QJsonObject o = QJsonDocument::fromJson(c.data).object();
+    if (o.value(QLatin1String("id")).toString() != id)
+        return false;
+    const JobStatus st = statusFromJson(o.value(QLatin1String("status")).toObject());
+    if (!isFinal(st.state))
+        return false;
+    *out = st;
+    return true;
+}
+
 JobSummary JobManager::summary(const QString &id, bool loadMetrics, QString *error)
 {
     JobSummary s;
     if (!load(id, &s.record, error))
         return s;
-    if (!loadMetrics) {
-        const FileChunk c = m_runner->readFile(paths(id).file("summary.json"), 0, 1 << 20);
-        const QJsonObject o = QJsonDocument::fromJson(c.data).object();
-        if (c.exists && o.value(QLatin1String("id")).toString() == id) {
-            s.status = statusFromJson(o.value(QLatin1String("status")).toObject());
-            if (isFinal(s.status.state))
-                return s;
-        }
-    }
+    // A final summary is the job's record: its status is never computed again (only its metrics may be read).
+    const bool ended = finalSummary(id, &s.status);
+    if (ended && !loadMetrics)
+        return s;
+    // Read in bounded chunks, the metrics kept only when asked for: memory does not grow with the logs.
     JobFollower f(m_runner, s.record, m_lookup);
-    for (int i = 0; i < 10000; ++i) {
-        if (f.poll(64 << 20).caughtUp)
+    f.setKeepMetrics(loadMetrics);
+    f.setKeepLogs(false);
+    for (int i = 0; i < 1000000; ++i) {
+        if (f.poll(4 << 20).caughtUp)
             break;
     }
-    s.status = f.status();
     if (loadMetrics)
         s.metrics = f.metrics();
+    s.unreadable = f.unreadable();
+    if (ended)
+        return s;
+    s.status = f.status();
     saveSummary(s);
     return s;
 }
 
 void JobManager::saveSummary(const JobSummary &s)
 {
-    if (!isFinal(s.status.state))
+    // Written once, by whoever saw the end; a final summary already there is never rewritten.
+    JobStatus existing;
+    if (!isFinal(s.status.state) || finalSummary(s.record.id, &existing))
         return;
     QJsonObject o;
     o.insert(QStringLiteral("id"), s.record.id);
@@ -357,14 +375,16 @@ JobManager::StopResult JobManager::stop(const QString &id, bool force, QString *
     f.poll(0);
     const JobStatus &st = f.status();
     if (!st.alive) {
-        *message = st.pids.launcher.isValid() ? JobManagerText::tr("Job %1 is not running (%2).").arg(id, jobStateName(st.state))
+        *message = st.pids.launcher.isValid() ? JobManagerText::tr("Job %1 is not running (%2).").arg(id, jobStateTitle(st.state))
                                               : JobManagerText::tr("Job %1 has no running launcher.").arg(id);
         return StopResult::NotRunning;
     }
     const FileChunk earlier = m_runner->readFile(p.stopFile(), 0, 4096);
     const double askedAt = numberOr(QJsonDocument::fromJson(earlier.data).object().value(QLatin1String("time")), 0);
-    const bool kill = force || (earlier.exists && nowSeconds() - askedAt >= stopGraceSeconds);
-    QJsonObject o{{QStringLiteral("time"), earlier.exists && askedAt > 0 ? askedAt : nowSeconds()},
+    // Only a stop request Ingot wrote counts (not a link or a FIFO the job put there).
+    const bool asked = earlier.exists && earlier.error.isEmpty() && askedAt > 0;
+    const bool kill = force || (asked && nowSeconds() - askedAt >= stopGraceSeconds);
+    QJsonObject o{{QStringLiteral("time"), asked ? askedAt : nowSeconds()},
                   {QStringLiteral("mode"), kill ? QStringLiteral("kill") : QStringLiteral("term")}};
     QString error;
     m_runner->writeFile(p.stopFile(), QJsonDocument(o).toJson(QJsonDocument::Compact), false, &error);
@@ -381,7 +401,7 @@ JobManager::StopResult JobManager::stop(const QString &id, bool force, QString *
         *message = QCoreApplication::translate("ingot::JobManager", "Killed %n process(es) of job %1.", nullptr, n).arg(id);
         return n > 0 ? StopResult::Killed : StopResult::NotRunning;
     }
-    if (earlier.exists) {
+    if (asked) {
         *message = JobManagerText::tr("Job %1 was asked to stop %2 s ago and is saving a checkpoint; Stop again after %3 s to kill it.")
                        .arg(id)
                        .arg(int(nowSeconds() - askedAt))
@@ -467,6 +487,8 @@ QJsonObject statusToJson(const JobStatus &s)
     QJsonObject o{
         {QStringLiteral("state"), jobStateName(s.state)},
         {QStringLiteral("reason"), s.reason},
+        {QStringLiteral("reason_code"), s.reasonCode},
+        {QStringLiteral("reason_args"), QJsonArray::fromStringList(s.reasonArgs)},
         {QStringLiteral("reason_detail"), s.reasonDetail},
         {QStringLiteral("reason_rank"), s.reasonRank},
         {QStringLiteral("step"), double(s.step)},
@@ -506,6 +528,9 @@ JobStatus statusFromJson(const QJsonObject &o)
         if (jobStateName(st) == state)
             s.state = st;
     s.reason = o.value(QLatin1String("reason")).toString();
+    s.reasonCode = o.value(QLatin1String("reason_code")).toString();
+    for (const QJsonValue &v : o.value(QLatin1String("reason_args")).toArray())
+        s.reasonArgs << v.toString();
     s.reasonDetail = o.value(QLatin1String("reason_detail")).toString();
     s.reasonRank = o.value(QLatin1String("reason_rank")).toInt(-1);
     s.step = qint64(numberOr(o.value(QLatin1String("step")), 0));

@@ -31,6 +31,7 @@ struct JobSummary {
     JobRecordFile record;
     JobStatus status;
     QVector<MetricPoint> metrics;  // only when asked for (loadMetrics)
+    QStringList unreadable;        // the job's files that could not be read now ("path: why"; not stored)
 };
 
 struct RemovePreview {
@@ -66,8 +67,11 @@ public:
     QVector<JobSummary> list(QStringList *warnings = nullptr, const QSet<QString> &followed = {});
     // Reads a job's files to the end now (the CLI's status; a re-attach catching up).
     JobSummary summary(const QString &id, bool loadMetrics, QString *error);
-    // Records a final status in summary.json (once a job has ended; nothing for running jobs).
+    // Records a final status in summary.json (once a job has ended; nothing for running jobs). Written once: a final
+    // summary already there is kept as it is.
     void saveSummary(const JobSummary &s);
+    // The final status summary.json holds; false when there is none (the job runs, or its end was not recorded yet).
+    bool finalSummary(const QString &id, JobStatus *out) const;
 
     enum class StopResult { Signalled, Killed, NotRunning, Failed };
     // First Stop: SIGTERM to the launcher (the backend saves checkpoint-N). A Stop after the grace period (or

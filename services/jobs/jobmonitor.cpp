@@ -59,7 +59,71 @@ bool lastTraceback(const QByteArray &text, QString *line, QString *detail)
     return true;
 }
 
+// Ingot's own reasons: stored in English with their code and arguments, translated when shown.
+struct ReasonText {
+    const char *code;
+    const char *text;
+};
+constexpr ReasonText reasonTexts[] = {
+    {"stopped_at_step", QT_TRANSLATE_NOOP("ingot::JobMonitor", "Stopped at step %1 (%2); checkpoint: %3")},
+    {"killed_after_stop", QT_TRANSLATE_NOOP("ingot::JobMonitor", "Killed after Stop (no checkpoint was written by this stop)")},
+    {"stopped_exit_status", QT_TRANSLATE_NOOP("ingot::JobMonitor", "Stopped (the launcher exited with status %1)")},
+    {"not_started", QT_TRANSLATE_NOOP("ingot::JobMonitor", "The job did not start (no launcher.pid was written)")},
+    {"ended_without_result",
+     QT_TRANSLATE_NOOP("ingot::JobMonitor", "The job ended without a result: it was killed, or the machine restarted")},
+    {"launcher_exit_status", QT_TRANSLATE_NOOP("ingot::JobMonitor", "The launcher exited with status %1")},
+};
+const char *const tokenizerWarning = QT_TRANSLATE_NOOP("ingot::JobMonitor", "The data is tokenized as bytes: %1");
+
+// %1..%9 replaced in one pass (an argument holding "%2" stays as it is).
+QString fillIn(const QString &text, const QStringList &args)
+{
+    QString out;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        const int n = c == QLatin1Char('%') && i + 1 < text.size() ? text.at(i + 1).digitValue() : -1;
+        if (n >= 1 && n <= args.size()) {
+            out += args.at(n - 1);
+            ++i;
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+const ReasonText *findReason(const QString &code)
+{
+    for (const ReasonText &r : reasonTexts)
+        if (code == QLatin1String(r.code))
+            return &r;
+    return nullptr;
+}
+
+void setReason(JobStatus &st, const char *code, const QStringList &args = {})
+{
+    st.reasonCode = QLatin1String(code);
+    st.reasonArgs = args;
+    st.reason = fillIn(QString::fromLatin1(findReason(st.reasonCode)->text), args);
+}
+
 }  // namespace
+
+QString jobReasonText(const JobStatus &s)
+{
+    if (const ReasonText *r = findReason(s.reasonCode))
+        return fillIn(QCoreApplication::translate("ingot::JobMonitor", r->text), s.reasonArgs);
+    return s.reason;
+}
+
+QString jobWarningText(const QString &warning)
+{
+    const QString english = QString::fromLatin1(tokenizerWarning);
+    const QString prefix = english.left(english.indexOf(QLatin1String("%1")));
+    if (warning.startsWith(prefix))
+        return QCoreApplication::translate("ingot::JobMonitor", tokenizerWarning).arg(warning.mid(prefix.size()));
+    return warning;
+}
 
 QString jobStateName(JobState s)
 {
@@ -293,6 +357,7 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
         if (!std::isnan(p.loss))
             m_status.lastLoss = p.loss;
     }
+    dropOldMetrics();
     if (m_record.spec.program != JobProgram::Backend) {
         if (m_trainer->step() > m_status.step)
             m_status.step = m_trainer->step();
@@ -306,7 +371,10 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
         && !m_record.outputDir.isEmpty() && !m_readTrainerState) {
         // A script whose console had no Trainer dicts (logging turned off, or not to stdout): trainer_state.json.
         m_readTrainerState = true;
-        const FileChunk c = m_runner->readFile(m_record.outputDir + QStringLiteral("/trainer_state.json"), 0, 64 << 20);
+        const QString path = m_record.outputDir + QStringLiteral("/trainer_state.json");
+        const FileChunk c = m_runner->readFile(path, 0, 64 << 20);
+        if (c.exists && !c.error.isEmpty())
+            m_unreadable << path + QStringLiteral(": ") + c.error;
         if (const auto state = c.exists ? parseTrainerState(c.data) : std::nullopt) {
             m_metrics = state->points;
             u.metrics = state->points;
@@ -322,18 +390,33 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
     return u;
 }
 
+void JobFollower::dropOldMetrics()
+{
+    constexpr qsizetype kept = 20;  // what the ETA looks at
+    if (!m_keepMetrics && m_metrics.size() > 4 * kept)
+        m_metrics.remove(0, m_metrics.size() - kept);
+}
+
 void JobFollower::readStream(Stream &s, qint64 max, Update *u)
 {
     JobRunner *runner = nodeRunner(s.node);
-    if (!runner)
+    if (!runner || (!m_keepLogs && s.rank >= 0 && !s.isStderr && !s.parse))
         return;
     const FileChunk c = runner->readFile(s.path, s.offset, max);
+    if (s.node == 0)
+        m_lastWrite = std::max(m_lastWrite, c.modified);  // when the job ended, if it left no exit status
+    if (c.exists && !c.error.isEmpty()) {
+        const QString problem = s.path + QStringLiteral(": ") + c.error;
+        if (!m_unreadable.contains(problem))
+            m_unreadable << problem;
+    }
     if (!c.exists || c.data.isEmpty())
         return;
     s.offset += c.data.size();
     if (c.size > s.offset)
         u->caughtUp = false;
-    u->logs.append({s.rank, s.isStderr, c.data});
+    if (m_keepLogs)
+        u->logs.append({s.rank, s.isStderr, c.data});
     if (s.isStderr || s.rank < 0) {
         s.tail += c.data;
         if (s.tail.size() > tailKeep)
@@ -392,7 +475,7 @@ void JobFollower::onEvent(const QJsonObject &o)
         m_status.step = o.value(QLatin1String("resumed_from")).toInt();
         const QString warning = o.value(QLatin1String("tokenizer_warning")).toString();
         if (!warning.isEmpty())
-            m_status.warnings << JobMonitorText::tr("The data is tokenized as bytes: %1").arg(warning);
+            m_status.warnings << fillIn(QString::fromLatin1(tokenizerWarning), {warning});  // English: files stay so
     } else if (name == QLatin1String("saving")) {
         m_sawMetricAfterSave = false;
         m_status.lastCheckpoint = o.value(QLatin1String("path")).toString();
@@ -429,6 +512,7 @@ void JobFollower::onMetric(const QJsonObject &o, Update *u)
     const double mem = num(o, "peak_memory");
     p.peakMemory = std::isnan(mem) ? -1 : qint64(mem);
     m_metrics << p;
+    dropOldMetrics();
     u->metrics << p;
     m_lastEvent = QStringLiteral("metric");
     m_sawMetricAfterSave = true;
@@ -474,16 +558,23 @@ void JobFollower::finishState(bool alive)
     }
     if (isFinal(st.state) && st.endedAt > 0)
         return;
-    st.endedAt = nowSeconds();
     const FileChunk exit = m_runner->readFile(m_paths.exitFile(), 0, 64);
+    // The end is when the wrapper recorded the exit status; without one (killed, the machine restarted), the last
+    // time the job wrote a log. Never "now": a job read long after it ended keeps its real duration.
+    double end = exit.exists && exit.modified > 0 ? exit.modified : m_lastWrite;
+    if (end <= 0)
+        end = nowSeconds();
+    st.endedAt = std::max(st.startedAt, std::min(end, nowSeconds()));
     bool ok = false;
     const int code = exit.exists ? QString::fromLatin1(exit.data.trimmed()).toInt(&ok) : -1;
     st.exitStatus = ok ? code : -1;
+    st.reasonCode.clear();
+    st.reasonArgs.clear();
     if (m_finishedEvent) {
         st.state = JobState::Finished;
     } else if (!m_stoppedEvent.isEmpty()) {
         st.state = JobState::Stopped;
-        st.reason = JobMonitorText::tr("Stopped at step %1 (%2); checkpoint: %3").arg(st.step).arg(m_stoppedEvent, st.lastCheckpoint);
+        setReason(st, "stopped_at_step", {QString::number(st.step), m_stoppedEvent, st.lastCheckpoint});
     } else if (!m_failedEventReason.isEmpty()) {
         st.state = JobState::Failed;
         findFailureReason();  // for its detail (a traceback); the backend's own words are the reason
@@ -493,15 +584,21 @@ void JobFollower::finishState(bool alive)
         st.state = JobState::Finished;
     } else if (st.stopRequested && st.exitStatus != 0) {
         st.state = JobState::Stopped;
-        st.reason = st.exitStatus < 0 ? JobMonitorText::tr("Killed after Stop (no checkpoint was written by this stop)")
-                                      : JobMonitorText::tr("Stopped (the launcher exited with status %1)").arg(st.exitStatus);
+        if (st.exitStatus < 0)
+            setReason(st, "killed_after_stop");
+        else
+            setReason(st, "stopped_exit_status", {QString::number(st.exitStatus)});
     } else {
         st.state = JobState::Failed;
         findFailureReason();
-        if (st.reason.isEmpty())
-            st.reason = !m_pidsKnown ? JobMonitorText::tr("The job did not start (no launcher.pid was written)")
-                : st.exitStatus < 0 ? JobMonitorText::tr("The job ended without a result: it was killed, or the machine restarted")
-                                    : JobMonitorText::tr("The launcher exited with status %1").arg(st.exitStatus);
+        if (st.reason.isEmpty()) {
+            if (!m_pidsKnown)
+                setReason(st, "not_started");
+            else if (st.exitStatus < 0)
+                setReason(st, "ended_without_result");
+            else
+                setReason(st, "launcher_exit_status", {QString::number(st.exitStatus)});
+        }
     }
 }
 

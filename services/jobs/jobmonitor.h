@@ -20,13 +20,18 @@ namespace ingot {
 class TrainerLogParser;
 
 enum class JobState { Starting, Compiling, Running, Saving, Stopping, Finished, Failed, Stopped };
-QString jobStateName(JobState s);   // "starting", ... (JSON, CLI)
-QString jobStateTitle(JobState s);  // "Compiling / first step", ... (UI, translated)
+QString jobStateName(JobState s);   // "starting", ... (JSON, files: never translated)
+QString jobStateTitle(JobState s);  // "Compiling / first step", ... (what the GUI and the CLI show: translated)
 bool isFinal(JobState s);
 
 struct JobStatus {
     JobState state = JobState::Starting;
-    QString reason;       // failed: why (the backend's words, a traceback's last line, torchrun's summary)
+    // Why it failed or stopped: the backend's words, a traceback's last line, torchrun's summary, or Ingot's own
+    // words, in English (files Ingot writes stay English). Ingot's own words also have a code and arguments, so they
+    // are shown translated: jobReasonText().
+    QString reason;
+    QString reasonCode;      // "" (the job's own words), "stopped_at_step", ... (docs/formats.md)
+    QStringList reasonArgs;  // the code's arguments
     QString reasonDetail;  // the traceback or log lines behind the reason
     int reasonRank = -1;   // the rank the reason comes from (-1: the launcher or none)
     qint64 step = 0;
@@ -34,7 +39,9 @@ struct JobStatus {
     double lastLoss = MetricPoint::none;
     double tokensPerSecond = MetricPoint::none;
     double startedAt = 0;  // seconds since the epoch: the job's creation
-    double endedAt = 0;    // when it was seen to end (0: running)
+    // When it ended (0: running): when the wrapper recorded the launcher's exit status (exit_status's modification
+    // time), else when the job last wrote a log; never the time Ingot happened to look.
+    double endedAt = 0;
     double etaSeconds = MetricPoint::none;
     int worldSize = 0, dataParallel = 0, tensorParallel = 0, pipelineParallel = 0;
     qint64 parameters = 0;
@@ -46,12 +53,17 @@ struct JobStatus {
     bool stopRequested = false;
     bool alive = false;
     LauncherPids pids;
-    QStringList warnings;  // e.g. the tokenizer warning
+    QStringList warnings;  // e.g. the tokenizer warning (English: shown through jobWarningText())
     // The job's host could not be reached at the last poll (why): the state is the last one seen; the job itself
     // goes on there, and the next poll that reaches it continues where reading stopped.
     QString unreachable;
     double elapsed(double now) const;
 };
+
+// A status's reason as shown to the user: Ingot's own reasons translated from their code, the job's words as they are.
+QString jobReasonText(const JobStatus &s);
+// A stored warning as shown to the user (translated when it is one of Ingot's).
+QString jobWarningText(const QString &warning);
 
 struct LogChunk {
     int rank = -1;  // -1: torchrun's own output (launcher.log)
@@ -77,12 +89,21 @@ public:
     // Reads what is new (at most maxBytesPerFile of each file) and updates the status. Blocking I/O.
     Update poll(qint64 maxBytesPerFile = 4 << 20);
     const JobStatus &status() const { return m_status; }
+    // Every point read so far (by default); without keeping them (a status: memory bounded however long the logs),
+    // only the last few are kept, enough for the ETA.
     const QVector<MetricPoint> &metrics() const { return m_metrics; }
+    void setKeepMetrics(bool keep) { m_keepMetrics = keep; }
+    // Without the log text (a status): Update::logs stays empty and what only the logs show (the other ranks'
+    // stdout) is not read, so a poll holds one chunk at a time however many ranks there are.
+    void setKeepLogs(bool keep) { m_keepLogs = keep; }
     const JobRecordFile &record() const { return m_record; }
     const JobPaths &paths() const { return m_paths; }
     QList<int> ranks() const;  // ranks whose logs were found (every node's: global ranks)
     // Each node's launcher.pid as read so far (node 0's is status().pids); one entry for a one-node job.
     QVector<LauncherPids> nodePids() const;
+    // Files of the job that exist but could not be read (a FIFO or a link planted there, no permission): "path: why",
+    // each once.
+    QStringList unreadable() const { return m_unreadable; }
     // The files of a rank's stdout/stderr ("" until found).
     QString rankLog(int rank, bool isStderr) const;
 
@@ -117,6 +138,11 @@ private:
     QString m_stoppedEvent;
     bool m_finishedEvent = false;
     int m_polls = 0;
+    double m_lastWrite = 0;  // the latest modification time of node 0's logs seen
+    bool m_keepMetrics = true;
+    bool m_keepLogs = true;
+    QStringList m_unreadable;
+    void dropOldMetrics();
 };
 
 }  // namespace ingot

@@ -21,6 +21,7 @@ namespace ingot {
 struct FileChunk {
     bool exists = false;
     qint64 size = 0;  // the file's size now
+    double modified = 0;  // its last modification, seconds since the epoch (0: unknown)
     QByteArray data;  // from the offset asked, at most the bytes asked
     QString error;    // set when it exists but could not be read
 };
@@ -75,13 +76,16 @@ public:
     // could. A follower keeps the last state it saw while this is set: the job itself goes on there.
     virtual QString unreachable() const { return {}; }
 
-    // Creates `folder` and its parents (private to the user).
+    // Creates `folder` and its parents; the folders it creates are private to the user (0700). A folder that is
+    // already there keeps its mode (a shared or sticky /tmp-like folder is never narrowed).
     virtual bool makeFolder(const QString &folder, QString *error) = 0;
-    // Writes a file whole or not at all (temp + rename); executable: mode 0700.
+    // Writes a file whole or not at all (temp + rename); executable: mode 0700. Never follows a link: a link at the
+    // path is replaced, not written through, and a folder that is itself a link is refused.
     virtual bool writeFile(const QString &path, const QByteArray &data, bool executable, QString *error) = 0;
     // Starts `sh script` detached: its own session, stdin/stdout/stderr on /dev/null, cwd `folder`. Not waited for.
     virtual bool startDetached(const QString &script, const QString &folder, QString *error) = 0;
-    // Bytes [offset, offset + maxBytes) of a file, and its current size.
+    // Bytes [offset, offset + maxBytes) of a file, and its current size. Only regular files are read (a link, a FIFO
+    // or a device is refused with `error` set, never opened in a way that blocks).
     virtual FileChunk readFile(const QString &path, qint64 offset, qint64 maxBytes) = 0;
     // Files under `folder`, relative to it, at most `depth` folders deep (not following links).
     virtual QStringList listFiles(const QString &folder, int depth) = 0;
@@ -108,6 +112,11 @@ public:
 // The runner of a `where` ("local", or a host), ready to use; nullptr with words in *error when it cannot be had now
 // (the host cannot be reached, its key is not trusted). Blocking.
 using RunnerLookup = std::function<std::shared_ptr<JobRunner>(const QString &where, QString *error)>;
+
+// Bytes of a file on this machine as LocalJobRunner::readFile reads them: a regular file only (a FIFO or a device:
+// `error` set, never waited on); a link at the path is refused too unless `followLinks` (files the user chose: a
+// model folder from a Hub snapshot is links).
+FileChunk readLocalFile(const QString &path, qint64 offset, qint64 maxBytes, bool followLinks = false);
 
 // This machine. jobsRoot: where job folders go (default localJobsRoot()); backendDir: default backendLocation().
 std::shared_ptr<JobRunner> makeLocalJobRunner(const QString &jobsRoot = QString(), const QString &backendDir = QString());

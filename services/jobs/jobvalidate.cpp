@@ -1,11 +1,13 @@
 #include "services/jobs/jobvalidate.h"
 
 #include "services/jobs/jobrunner.h"
+#include "services/util/names.h"
 
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
 namespace ingot {
 
@@ -29,12 +31,12 @@ bool parseJsonObject(const QString &path, const QByteArray &data, QJsonObject *o
 
 bool readJsonObject(const QString &path, QJsonObject *out, QString *error)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
+    const FileChunk c = readLocalFile(path, 0, 16 << 20, true);  // never waits on a FIFO
+    if (!c.exists || !c.error.isEmpty()) {
         *error = JobValidateText::tr("%1 cannot be read").arg(QFileInfo(path).fileName());
         return false;
     }
-    return parseJsonObject(path, f.read(16 << 20), out, error);
+    return parseJsonObject(path, c.data, out, error);
 }
 
 bool readJsonObject(JobRunner &runner, const QString &path, QJsonObject *out, QString *error)
@@ -60,6 +62,13 @@ QJsonValue specValue(const JobSpec &s, const QString &key)
 }
 
 }  // namespace
+
+bool isEnvName(const QString &key)
+{
+    // Anchored whole (a "$" would also match before a final newline).
+    static const QRegularExpression re(QRegularExpression::anchoredPattern(QStringLiteral("[A-Za-z_][A-Za-z0-9_]*")));
+    return re.match(key).hasMatch();
+}
 
 JobFacts gatherJobFacts(const JobSpec &spec)
 {
@@ -136,6 +145,11 @@ QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int max
     else if (s.nnodes > maxNodes)
         add("nnodes", maxNodes == 1 ? JobValidateText::tr("a job on this machine runs on 1 node; several nodes need remote hosts")
                                     : JobValidateText::tr("at most %1 nodes here").arg(maxNodes));
+
+    for (const auto &kv : s.env)
+        if (!isEnvName(kv.first))
+            add("env", JobValidateText::tr("\"%1\" is not a variable name (letters, digits and _, not starting with a digit)")
+                           .arg(displayName(kv.first)));
 
     const bool backendRules = s.program == JobProgram::Backend || s.passSettings;
     if (!backendRules)

@@ -33,6 +33,10 @@ struct JobProblem {
     QString field;  // the flag ("tensor_parallel_size"), or "nproc_per_node", "nnodes", "script", "module", "python"
     QString message;
 };
+// Whether `key` may name an environment variable in a job's scripts: [A-Za-z_][A-Za-z0-9_]* (anything else could
+// run commands where the scripts export it).
+bool isEnvName(const QString &key);
+
 // Empty when the job may launch. maxNodes: how many nodes this runner can start (1 on this machine).
 QVector<JobProblem> validateJob(const JobSpec &spec, const JobFacts &facts, int maxNodes = 1);
 

@@ -3,7 +3,6 @@
 #include "services/jobs/jobrunner.h"
 
 #include "services/stores/localcachestore.h"
-#include "services/util/atomicfile.h"
 #include "services/util/errnotext.h"
 #include "services/util/names.h"
 
@@ -15,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRandomGenerator>
 #include <QStandardPaths>
 
 #include <arpa/inet.h>
@@ -101,6 +101,70 @@ bool environHas(qint64 pid, const QByteArray &entry)
     return env.startsWith(withEnd) || env.contains(QByteArray(QByteArray(1, '\0') + withEnd));
 }
 
+// Writes `path` whole (a temp file beside it, then renamed over it) without following a link: the folder is opened
+// with O_NOFOLLOW (a folder that is itself a link is refused), the temp file is created O_EXCL | O_NOFOLLOW in it,
+// and renameat replaces whatever entry has the name (a planted link is replaced, its target untouched).
+bool writeNoFollow(const QByteArray &path, const QByteArray &data, mode_t mode, QString *error)
+{
+    const qsizetype slash = path.lastIndexOf('/');
+    const QByteArray dir = slash > 0 ? path.left(slash) : slash == 0 ? QByteArray("/") : QByteArray(".");
+    const QByteArray name = path.mid(slash + 1);
+    const QString shown = displayName(nameFromBytes(path));
+    if (name.isEmpty() || name == "." || name == "..") {
+        *error = LocalJobRunnerText::tr("Refused to write %1: not a file name.").arg(shown);
+        return false;
+    }
+    const int dfd = ::open(dir.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd < 0) {
+        *error = errno == ELOOP || errno == ENOTDIR
+            ? LocalJobRunnerText::tr("Refused to write %1: its folder is a link (never followed).").arg(shown)
+            : LocalJobRunnerText::tr("Cannot write %1: %2").arg(shown, describeErrno(errno));
+        return false;
+    }
+    struct stat st {};
+    if (::fstatat(dfd, name.constData(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+        ::close(dfd);
+        *error = LocalJobRunnerText::tr("Cannot write %1: a folder has that name.").arg(shown);
+        return false;
+    }
+    QByteArray tmp;
+    int fd = -1;
+    for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+        tmp = ".ingot-write-" + QByteArray::number(QRandomGenerator::system()->generate64(), 16);
+        fd = ::openat(dfd, tmp.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    bool ok = fd >= 0;
+    int why = ok ? 0 : errno;
+    for (qsizetype done = 0; ok && done < data.size();) {
+        const ssize_t w = ::write(fd, data.constData() + done, size_t(data.size() - done));
+        if (w < 0 && errno == EINTR)
+            continue;
+        ok = w > 0;
+        why = ok ? 0 : errno;
+        done += ok ? w : 0;
+    }
+    if (ok && (::fchmod(fd, mode) != 0 || ::fsync(fd) != 0)) {
+        ok = false;
+        why = errno;
+    }
+    if (fd >= 0 && ::close(fd) != 0 && ok) {
+        ok = false;
+        why = errno;
+    }
+    if (ok && ::renameat(dfd, tmp.constData(), dfd, name.constData()) != 0) {
+        ok = false;
+        why = errno;
+    }
+    if (!ok && fd >= 0)
+        ::unlinkat(dfd, tmp.constData(), 0);
+    ::close(dfd);
+    if (!ok)
+        *error = LocalJobRunnerText::tr("Cannot write %1: %2").arg(shown, describeErrno(why));
+    return ok;
+}
+
 }  // namespace
 
 const char *const pythonProbeScript =
@@ -162,21 +226,27 @@ public:
 
     bool makeFolder(const QString &folder, QString *error) override
     {
-        if (!QDir().mkpath(folder)) {
-            *error = LocalJobRunnerText::tr("Cannot create %1.").arg(displayName(folder));
+        // Each missing folder is created 0700; one that is there keeps its mode (a sticky /tmp, a shared output
+        // folder of a multi-node job).
+        const QByteArray path = nameToBytes(QDir::cleanPath(folder));
+        for (qsizetype i = 1; i <= path.size(); ++i) {
+            if (i < path.size() && path.at(i) != '/')
+                continue;
+            const QByteArray part = path.left(i);
+            if (::mkdir(part.constData(), 0700) == 0)
+                continue;
+            struct stat st {};
+            if (errno == EEXIST && ::stat(part.constData(), &st) == 0 && S_ISDIR(st.st_mode))
+                continue;
+            *error = LocalJobRunnerText::tr("Cannot create %1: %2").arg(displayName(nameFromBytes(part)), describeErrno(errno));
             return false;
         }
-        QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         return true;
     }
 
     bool writeFile(const QString &path, const QByteArray &data, bool executable, QString *error) override
     {
-        if (!writeFileAtomically(path, data, error, true))
-            return false;
-        if (executable)
-            QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-        return true;
+        return writeNoFollow(nameToBytes(path), data, executable ? 0700 : 0600, error);
     }
 
     bool startDetached(const QString &script, const QString &folder, QString *error) override
@@ -200,37 +270,7 @@ public:
 
     FileChunk readFile(const QString &path, qint64 offset, qint64 maxBytes) override
     {
-        FileChunk c;
-        const QByteArray n = nameToBytes(path);
-        const int fd = ::open(n.constData(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0) {
-            if (errno != ENOENT)
-                c.error = describeErrno(errno);
-            return c;
-        }
-        c.exists = true;
-        struct stat st {};
-        if (::fstat(fd, &st) == 0)
-            c.size = st.st_size;
-        if (offset < c.size && maxBytes > 0) {
-            const qint64 want = std::min(maxBytes, c.size - offset);
-            c.data.resize(want);
-            qint64 got = 0;
-            while (got < want) {
-                const ssize_t r = ::pread(fd, c.data.data() + got, size_t(want - got), off_t(offset + got));
-                if (r < 0 && errno == EINTR)
-                    continue;
-                if (r <= 0) {
-                    if (r < 0)
-                        c.error = describeErrno(errno);
-                    break;
-                }
-                got += r;
-            }
-            c.data.truncate(got);
-        }
-        ::close(fd);
-        return c;
+        return readLocalFile(path, offset, maxBytes);
     }
 
     QStringList listFiles(const QString &folder, int depth) override
@@ -270,13 +310,19 @@ public:
 
     PathInfo pathInfo(const QString &path) override
     {
+        // By bytes: a name that is not UTF-8 is looked up as it is.
         PathInfo p;
-        const QFileInfo fi(path);
-        p.isLink = fi.isSymLink();
-        p.exists = fi.exists() || p.isLink;
-        p.isDir = fi.isDir();
-        p.isFile = fi.isFile();
-        p.isExecutable = p.isFile && fi.isExecutable();
+        const QByteArray n = nameToBytes(path);
+        struct stat st {};
+        if (::lstat(n.constData(), &st) != 0)
+            return p;
+        p.exists = true;
+        p.isLink = S_ISLNK(st.st_mode);
+        if (p.isLink && ::stat(n.constData(), &st) != 0)
+            return p;  // a dangling link
+        p.isDir = S_ISDIR(st.st_mode);
+        p.isFile = S_ISREG(st.st_mode);
+        p.isExecutable = p.isFile && ::access(n.constData(), X_OK) == 0;
         return p;
     }
 
@@ -408,6 +454,51 @@ private:
 };
 
 }  // namespace
+
+FileChunk readLocalFile(const QString &path, qint64 offset, qint64 maxBytes, bool followLinks)
+{
+    FileChunk c;
+    const QByteArray n = nameToBytes(path);
+    // O_NONBLOCK: a FIFO planted in a job's folder must not hang the open; only regular files are read.
+    const int fd = ::open(n.constData(), O_RDONLY | (followLinks ? 0 : O_NOFOLLOW) | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ELOOP) {
+            c.exists = true;
+            c.error = LocalJobRunnerText::tr("a symbolic link (not followed)");
+        } else if (errno != ENOENT) {
+            c.error = describeErrno(errno);
+        }
+        return c;
+    }
+    c.exists = true;
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        c.error = LocalJobRunnerText::tr("not a regular file");
+        ::close(fd);
+        return c;
+    }
+    c.size = st.st_size;
+    c.modified = double(st.st_mtim.tv_sec) + double(st.st_mtim.tv_nsec) / 1e9;
+    if (offset < c.size && maxBytes > 0) {
+        const qint64 want = std::min(maxBytes, c.size - offset);
+        c.data.resize(want);
+        qint64 got = 0;
+        while (got < want) {
+            const ssize_t r = ::pread(fd, c.data.data() + got, size_t(want - got), off_t(offset + got));
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0) {
+                if (r < 0)
+                    c.error = describeErrno(errno);
+                break;
+            }
+            got += r;
+        }
+        c.data.truncate(got);
+    }
+    ::close(fd);
+    return c;
+}
 
 std::shared_ptr<JobRunner> makeLocalJobRunner(const QString &jobsRoot, const QString &backendDir)
 {

@@ -1,5 +1,7 @@
 #include "services/jobs/modelinfo.h"
 
+#include "services/jobs/jobrunner.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QJsonDocument>
@@ -114,13 +116,14 @@ ModelInfo readModelFolder(const QString &folder)
         m.error = QCoreApplication::translate("ingot::ModelInfo", "no model folder chosen");
         return m;
     }
-    QFile f(folder + QStringLiteral("/config.json"));
-    if (!f.open(QIODevice::ReadOnly)) {
+    // Never waits on a FIFO (a hostile folder must not hang the launcher's check).
+    const FileChunk c = readLocalFile(folder + QStringLiteral("/config.json"), 0, (1 << 20) + 1, true);
+    if (!c.exists || !c.error.isEmpty()) {
         m.error = QCoreApplication::translate("ingot::ModelInfo", "%1 has no readable config.json").arg(folder);
         return m;
     }
-    const QByteArray data = f.read(1 << 20);
-    if (!f.atEnd()) {
+    const QByteArray data = c.data;
+    if (c.size > (1 << 20)) {
         m.error = QCoreApplication::translate("ingot::ModelInfo", "config.json is larger than 1 MiB");
         return m;
     }

@@ -40,19 +40,23 @@ c=${XDG_CACHE_HOME:-}; case $c in /*) ;; *) c=$h/.cache;; esac
 printf '%s\0%s\0%s\0%s\0' "$h" "$d" "$c" "${SSH_CONNECTION:-}"
 )SH";
 
-// $1 folder: created with its parents, private (umask 077), the folder itself 0700.
+// $1 folder: created with its parents, private (umask 077, the folder itself 0700). A folder that is already there
+// keeps its mode (a sticky /tmp, a multi-node job's shared output folder).
 const char *makeFolderScript = R"SH(f=$(dec "$1"); f=${f%X}
 umask 077
-[ -d "$f" ] || mkdir -p -- "$f" 2>/dev/null
+[ -d "$f" ] && exit 0
+mkdir -p -- "$f" 2>/dev/null
 [ -d "$f" ] || exit 3
 chmod 700 -- "$f" 2>/dev/null
 exit 0
 )SH";
 
 // $1 path, $2 1: executable (0700, else 0600), $3 the byte count; the data on stdin. Written to a mktemp file
-// beside it, its size checked (a dropped connection leaves a short file), then renamed over the path.
+// beside it, its size checked (a dropped connection leaves a short file), then renamed over the path (a link there
+// is replaced, never written through). Exit 8: the folder is itself a link (refused).
 const char *writeScript = R"SH(p=$(dec "$1"); p=${p%X}
 case $p in /*/*) d=${p%/*} ;; /*) d=/ ;; *) exit 2 ;; esac
+[ -L "$d" ] && exit 8
 [ -d "$d" ] || exit 3
 [ -d "$p" ] && [ ! -L "$p" ] && exit 6
 t=$(mktemp "$d/.ingot-write-XXXXXX" 2>/dev/null) || exit 4
@@ -78,15 +82,16 @@ fi
 exit 0
 )SH";
 
-// $1 path, $2 offset, $3 most bytes. Prints the size, a newline, then the bytes. Exit 3: missing, 6: a link (never
-// read), 7: not a regular file, 8: not readable.
+// $1 path, $2 offset, $3 most bytes. Prints the size, a space, the modification time (seconds since the epoch), a
+// newline, then the bytes. Exit 3: missing, 6: a link (never read), 7: not a regular file, 8: not readable.
 const char *readScript = R"SH(p=$(dec "$1"); p=${p%X}
 [ -L "$p" ] && exit 6
 [ -e "$p" ] || exit 3
 [ -f "$p" ] || exit 7
 [ -r "$p" ] || exit 8
-s=$(stat -c %s -- "$p" 2>/dev/null) || exit 3
-printf '%s\n' "$s"
+m=$(stat -c '%s %Y' -- "$p" 2>/dev/null) || exit 3
+s=${m%% *}
+printf '%s\n' "$m"
 [ "$2" -lt "$s" ] && [ "$3" -gt 0 ] || exit 0
 n=$((s - $2)); [ "$n" -gt "$3" ] && n=$3
 tail -c +$(($2 + 1)) -- "$p" 2>/dev/null | head -c "$n"
@@ -582,6 +587,7 @@ bool ShellJobRunner::writeFile(const QString &path, const QByteArray &data, bool
         case 3: *error = ShellJobRunnerText::tr("Cannot write %1: its folder does not exist.").arg(shown); break;
         case 5: *error = ShellJobRunnerText::tr("Writing %1 was cut short; nothing was changed.").arg(shown); break;
         case 6: *error = ShellJobRunnerText::tr("Cannot write %1: a folder has that name.").arg(shown); break;
+        case 8: *error = ShellJobRunnerText::tr("Refused to write %1: its folder is a link (never followed).").arg(shown); break;
         default: *error = ShellJobRunnerText::tr("Cannot write %1 on %2.").arg(shown, displayName(m_options.describe));
         }
         *error += said(r);
@@ -624,8 +630,10 @@ FileChunk ShellJobRunner::readFile(const QString &path, qint64 offset, qint64 ma
     default: c.exists = true; c.error = ShellJobRunnerText::tr("cannot be read") + said(r); return c;
     }
     const int nl = r.out.indexOf('\n');
+    const QList<QByteArray> head = nl > 0 ? r.out.left(nl).split(' ') : QList<QByteArray>();
     bool ok = false;
-    c.size = nl > 0 ? r.out.left(nl).toLongLong(&ok) : 0;
+    c.size = head.value(0).toLongLong(&ok);
+    c.modified = head.value(1).toDouble();
     if (!ok) {
         c.error = ShellJobRunnerText::tr("the host's answer is not in the expected form");
         return c;

@@ -1,12 +1,28 @@
-// `ingot-cli job` as users run it: real torchrun jobs on CPU, exit codes, JSON, logs.
+// `ingot-cli job` as users run it: real torchrun jobs on CPU, exit codes, JSON, logs; the language it speaks (one
+// word for a state, reasons stored in English); hostile job folders (FIFOs, huge logs) and arguments that are not
+// UTF-8 or would smuggle a command.
+#include "app/i18n/translations.h"
+#include "services/jobs/jobfolder.h"
+#include "services/jobs/jobmonitor.h"
+#include "services/util/names.h"
 #include "tests/support/testsupport.h"
 
+#include <QDateTime>
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QTemporaryFile>
 #include <QTest>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 using namespace ingot;
 
@@ -15,6 +31,7 @@ namespace {
 struct Run {
     int code = -1;
     QString out, err;
+    bool finished = true;  // false: it ran past its time and was killed
     QJsonDocument json() const { return QJsonDocument::fromJson(out.toUtf8()); }
 };
 
@@ -22,21 +39,129 @@ class JobCli
 {
 public:
     QTemporaryDir data;
-    Run operator()(const QStringList &args, int timeoutMs = 180000, const QString &backendDir = QString()) const
+    QString language;  // INGOT_LANGUAGE for the CLI ("": the tests' English)
+    QProcessEnvironment environment(const QString &backendDir = QString()) const
     {
-        QProcess p;
         QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
         e.insert(QStringLiteral("XDG_DATA_HOME"), data.path());
+        e.insert(QStringLiteral("CLI"), QStringLiteral(INGOT_CLI_PATH));
         e.remove(QStringLiteral("INGOT_BACKEND_DIR"));
+        e.remove(QStringLiteral("INGOT_LANGUAGE"));
+        if (!language.isEmpty())
+            e.insert(QStringLiteral("INGOT_LANGUAGE"), language);
         if (!backendDir.isEmpty())
             e.insert(QStringLiteral("INGOT_BACKEND_DIR"), backendDir);
-        p.setProcessEnvironment(e);
-        p.setStandardInputFile(QProcess::nullDevice());
-        p.start(QStringLiteral(INGOT_CLI_PATH), args);
-        p.waitForFinished(timeoutMs);
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+        return e;
     }
+    Run operator()(const QStringList &args, int timeoutMs = 180000, const QString &backendDir = QString()) const
+    {
+        return run(QStringLiteral(INGOT_CLI_PATH), args, timeoutMs, backendDir);
+    }
+    Run run(const QString &program, const QStringList &args, int timeoutMs, const QString &backendDir = QString()) const
+    {
+        QProcess p;
+        p.setProcessEnvironment(environment(backendDir));
+        p.setStandardInputFile(QProcess::nullDevice());
+        p.start(program, args);
+        Run r;
+        r.finished = p.waitForFinished(timeoutMs);
+        if (!r.finished) {
+            p.kill();
+            p.waitForFinished(10000);
+        }
+        r.code = r.finished ? p.exitCode() : -1;
+        r.out = QString::fromUtf8(p.readAllStandardOutput());
+        r.err = QString::fromUtf8(p.readAllStandardError());
+        return r;
+    }
+    QString jobsRoot() const { return data.path() + QStringLiteral("/Ingot/ingot/jobs"); }
 };
+
+// A job folder as a finished job leaves it (job.json, launcher.pid of processes long gone, exit status 0, rank 0's
+// logs), written by hand: the hostile cases plant things in it.
+QString fakeJob(const JobCli &cli, JobProgram program, QString *stdoutLog)
+{
+    JobRecordFile r;
+    r.id = newJobId();
+    r.spec.program = program;
+    r.spec.script = QStringLiteral("/nonexistent/train.py");
+    r.spec.passSettings = program == JobProgram::Backend;
+    r.spec.maxSteps = -1;
+    r.createdMs = QDateTime::currentMSecsSinceEpoch() - 3600 * 1000;
+    const QString root = cli.jobsRoot() + QLatin1Char('/') + r.id;
+    r.cwd = root;
+    r.outputDir = root + QStringLiteral("/output");
+    QDir().mkpath(root + QStringLiteral("/logs/run_x/attempt_0/0"));
+    QDir().mkpath(r.outputDir);
+    test::writeFile(root + QStringLiteral("/job.json"), r.toJson());
+    const QByteArray boot = test::readFile(QStringLiteral("/proc/sys/kernel/random/boot_id")).trimmed();
+    test::writeFile(root + QStringLiteral("/launcher.pid"),
+                    "4000001 (sh) S 1 4000001 4000001 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 123 0 0\n"
+                    "4000002 (python3) S 4000001 4000001 4000001 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 124 0 0\n"
+                    + boot + "\n");
+    test::writeFile(root + QStringLiteral("/exit_status"), "0\n");
+    test::writeFile(root + QStringLiteral("/logs/run_x/attempt_0/0/stderr.log"), "");
+    *stdoutLog = root + QStringLiteral("/logs/run_x/attempt_0/0/stdout.log");
+    return r.id;
+}
+
+// Runs ingot-cli and measures its peak resident memory (its own rusage, through wait4).
+struct Measured {
+    int code = -1;
+    qint64 maxRssKb = 0;
+    QByteArray out;
+};
+Measured runMeasured(const JobCli &cli, const QStringList &args)
+{
+    QTemporaryFile outFile;
+    if (!outFile.open())
+        return {};
+    QList<QByteArray> argBytes{QByteArray(INGOT_CLI_PATH)};
+    for (const QString &a : args)
+        argBytes << a.toUtf8();
+    QList<QByteArray> envBytes;
+    const QProcessEnvironment e = cli.environment();
+    for (const QString &k : e.keys())
+        envBytes << (k + QLatin1Char('=') + e.value(k)).toUtf8();
+    std::vector<char *> argv, envp;
+    for (QByteArray &a : argBytes)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    for (QByteArray &v : envBytes)
+        envp.push_back(v.data());
+    envp.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    const QByteArray outPath = QFile::encodeName(outFile.fileName());
+    posix_spawn_file_actions_addopen(&fa, 1, outPath.constData(), O_WRONLY | O_TRUNC, 0);
+    Measured m;
+    pid_t pid = 0;
+    if (posix_spawn(&pid, argv.front(), &fa, nullptr, argv.data(), envp.data()) == 0) {
+        int status = 0;
+        struct rusage ru {};
+        if (::wait4(pid, &status, 0, &ru) == pid) {
+            m.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+            m.maxRssKb = ru.ru_maxrss;
+        }
+    }
+    posix_spawn_file_actions_destroy(&fa);
+    m.out = outFile.readAll();
+    return m;
+}
+
+// The names in a folder, as bytes.
+QList<QByteArray> entries(const QString &folder)
+{
+    QList<QByteArray> out;
+    if (DIR *d = ::opendir(QFile::encodeName(folder).constData())) {
+        while (const dirent *e = ::readdir(d))
+            if (qstrcmp(e->d_name, ".") && qstrcmp(e->d_name, ".."))
+                out << QByteArray(e->d_name);
+        ::closedir(d);
+    }
+    return out;
+}
 
 const QStringList python = {QStringLiteral("--python"), QStringLiteral("/usr/bin/python3")};
 
@@ -106,7 +231,7 @@ private Q_SLOTS:
         QVERIFY(r.out.contains(id));
         QVERIFY(r.out.contains(QLatin1String("cli tp2")));
         QVERIFY(r.out.contains(QLatin1String("1x2x1")));
-        QVERIFY(r.out.contains(QLatin1String("finished")));
+        QVERIFY(r.out.contains(QLatin1String("Finished")));  // the state as the status and the GUI name it
 
         r = cli({QStringLiteral("job"), QStringLiteral("logs"), id, QStringLiteral("--rank"), QStringLiteral("1")});
         QCOMPARE(r.code, 0);
@@ -130,14 +255,161 @@ private Q_SLOTS:
                 break;
             QTest::qWait(200);
         }
+        // Ingot speaks Chinese: it says so, and records the end in English (the one who saw the end writes it).
+        cli.language = QStringLiteral("zh_CN");
         r = cli({QStringLiteral("job"), QStringLiteral("stop"), id, QStringLiteral("--wait")});
         QCOMPARE(r.code, 9);
         QVERIFY(r.out.contains(QLatin1String("checkpoint-")));
+        QVERIFY2(!r.out.contains(QLatin1String("Stopped")), qPrintable(r.out));
+        const QString jobDir = cli.jobsRoot() + QLatin1Char('/') + id;
+        const QByteArray summary = test::readFile(jobDir + QStringLiteral("/summary.json"));
+        const QJsonObject stored = QJsonDocument::fromJson(summary).object().value(QLatin1String("status")).toObject();
+        QCOMPARE(stored.value(QLatin1String("state")).toString(), QStringLiteral("stopped"));
+        QVERIFY2(stored.value(QLatin1String("reason")).toString().startsWith(QLatin1String("Stopped at step ")),
+                 summary.constData());
+        // One word for the state, in the table and in the status.
+        qputenv("INGOT_LANGUAGE", "zh_CN");
+        installTranslations(*QCoreApplication::instance());
+        qunsetenv("INGOT_LANGUAGE");
+        const QString stopped = jobStateTitle(JobState::Stopped);
+        QVERIFY(stopped != QLatin1String("Stopped"));
+        r = cli({QStringLiteral("job"), QStringLiteral("list")});
+        QVERIFY2(r.out.contains(stopped) && !r.out.contains(QLatin1String("stopped")), qPrintable(r.out));
+        r = cli({QStringLiteral("job"), QStringLiteral("status"), id});
+        QVERIFY2(r.out.contains(stopped), qPrintable(r.out));
+        QVERIFY2(!r.out.contains(QLatin1String("Stopped at step")), qPrintable(r.out));  // the reason translated
         r = cli({QStringLiteral("job"), QStringLiteral("wait"), id});
         QCOMPARE(r.code, 9);
+        QVERIFY2(r.out.startsWith(stopped), qPrintable(r.out));
         r = cli({QStringLiteral("job"), QStringLiteral("stop"), id});
         QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains(stopped), qPrintable(r.out));
+        // Read again and again, in any language: the record is the same bytes.
+        cli.language.clear();
+        r = cli({QStringLiteral("job"), QStringLiteral("status"), id, QStringLiteral("--json")});
+        QCOMPARE(r.json().object().value(QLatin1String("reason")).toString(), stored.value(QLatin1String("reason")).toString());
+        r = cli({QStringLiteral("job"), QStringLiteral("stop"), id});
         QVERIFY(r.out.contains(QLatin1String("not running")));
+        QCOMPARE(test::readFile(jobDir + QStringLiteral("/summary.json")), summary);
+    }
+
+    // --env with a name that is not one: exit 2, a clear error, nothing run or written (a ';' or a newline in the
+    // name would have run commands in run.sh and in the preview).
+    void envNamesCannotRunCommands()
+    {
+        JobCli cli;
+        QTemporaryDir cwd;
+        for (const QString &kv : {QStringLiteral("X;touch pwned;Y=1"), QStringLiteral("X\ntouch pwned\nY=1"),
+                                  QStringLiteral("$(touch pwned)=1")}) {
+            for (const bool dryRun : {true, false}) {
+                QStringList args = QStringList{QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--env"), kv} + python;
+                if (dryRun)
+                    args << QStringLiteral("--dry-run");
+                QProcess p;
+                p.setProcessEnvironment(cli.environment());
+                p.setWorkingDirectory(cwd.path());
+                p.start(QStringLiteral(INGOT_CLI_PATH), args);
+                QVERIFY(p.waitForFinished(120000));
+                QCOMPARE(p.exitCode(), 2);
+                const QString err = QString::fromUtf8(p.readAllStandardError());
+                QVERIFY2(err.contains(QLatin1String("is not a variable name")), qPrintable(err));
+            }
+        }
+        QVERIFY(!QFileInfo::exists(cwd.filePath(QStringLiteral("pwned"))));
+        const Run r = cli({QStringLiteral("job"), QStringLiteral("list"), QStringLiteral("--json")});
+        QCOMPARE(r.json().array().size(), 0);
+    }
+
+    // A FIFO where a rank's log, summary.json or trainer_state.json would be: every command answers at once, saying
+    // which file it could not read.
+    void aFifoInAJobFolderNeverHangs()
+    {
+        JobCli cli;
+        QString log;
+        const QString id = fakeJob(cli, JobProgram::Script, &log);
+        const QString root = cli.jobsRoot() + QLatin1Char('/') + id;
+        for (const QString &f : QStringList{log, root + QStringLiteral("/summary.json"), root + QStringLiteral("/output/trainer_state.json")})
+            QCOMPARE(::mkfifo(QFile::encodeName(f).constData(), 0600), 0);
+        Run r = cli({QStringLiteral("job"), QStringLiteral("status"), id}, 60000);
+        QVERIFY2(r.finished, "job status hung on a FIFO");
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains(QLatin1String("stdout.log")) && r.err.contains(QLatin1String("not a regular file")), qPrintable(r.err));
+        r = cli({QStringLiteral("job"), QStringLiteral("list")}, 60000);
+        QVERIFY2(r.finished, "job list hung on a FIFO");
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains(id));
+        r = cli({QStringLiteral("job"), QStringLiteral("logs"), id}, 60000);
+        QVERIFY2(r.finished, "job logs hung on a FIFO");
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("stdout.log")) && r.err.contains(QLatin1String("not a regular file")), qPrintable(r.err));
+        r = cli({QStringLiteral("job"), QStringLiteral("wait"), id}, 60000);
+        QVERIFY2(r.finished, "job wait hung on a FIFO");
+        QCOMPARE(r.code, 0);
+    }
+
+    // A rank log of 200 MB: job status reads it in bounded memory (no point kept but the last few, chunks of a few
+    // MB) and reports the right figures; then the final summary answers without reading the log again.
+    void aHugeLogIsReadInBoundedMemory()
+    {
+        JobCli cli;
+        QString log;
+        const QString id = fakeJob(cli, JobProgram::Backend, &log);
+        {
+            QByteArray block;
+            for (int i = 1; i <= 10000; ++i)
+                block += "INGOT_METRIC {\"step\": " + QByteArray::number(i) + ", \"loss\": 2.5, \"learning_rate\": 0.0001, "
+                         "\"tokens_per_second\": 1234.5}\n";
+            QFile f(log);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            while (f.size() < (200 << 20))
+                QVERIFY(f.write(block) == block.size());
+            QVERIFY(f.write("INGOT_METRIC {\"step\": 777777, \"loss\": 1.25, \"tokens_per_second\": 99.5}\n") > 0);
+        }
+        const Measured m = runMeasured(cli, {QStringLiteral("job"), QStringLiteral("status"), id, QStringLiteral("--json")});
+        QCOMPARE(m.code, 0);
+        const QJsonObject st = QJsonDocument::fromJson(m.out).object();
+        QCOMPARE(st.value(QLatin1String("state")).toString(), QStringLiteral("finished"));
+        QCOMPARE(st.value(QLatin1String("step")).toInteger(), 777777);
+        QCOMPARE(st.value(QLatin1String("last_loss")).toDouble(), 1.25);
+        QCOMPARE(st.value(QLatin1String("tokens_per_second")).toDouble(), 99.5);
+        QVERIFY2(m.maxRssKb < 150 * 1024, qPrintable(QStringLiteral("peak RSS %1 MB").arg(m.maxRssKb / 1024)));
+        // Recorded: list and status answer from summary.json.
+        const Measured again = runMeasured(cli, {QStringLiteral("job"), QStringLiteral("list"), QStringLiteral("--json")});
+        QCOMPARE(again.code, 0);
+        QCOMPARE(QJsonDocument::fromJson(again.out).array().first().toObject().value(QLatin1String("step")).toInteger(), 777777);
+        QVERIFY2(again.maxRssKb < 100 * 1024, qPrintable(QStringLiteral("peak RSS %1 MB").arg(again.maxRssKb / 1024)));
+    }
+
+    // Arguments are bytes: a folder name that is not UTF-8 is created as it is (not as U+FFFD), and a job's
+    // arguments reach its script byte for byte.
+    void argumentsThatAreNotUtf8KeepTheirBytes()
+    {
+        JobCli cli;
+        QTemporaryDir base;
+        Run r = cli.run(QStringLiteral("/bin/sh"),
+                    {QStringLiteral("-c"), QStringLiteral("exec \"$CLI\" cache sample --modules 2 \"$0/caf$(printf '\\351')\""),
+                     base.path()},
+                    120000);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(entries(base.path()).contains(QByteArray("caf\xe9")), true);
+        QVERIFY(!entries(base.path()).contains(QByteArray("caf\xef\xbf\xbd")));
+
+        const QString script = base.filePath(QStringLiteral("argv.py"));
+        test::writeFile(script, "import os, sys\nif int(os.environ.get('RANK', '0')) == 0:\n"
+                                "    open(sys.argv[2], 'wb').write(os.fsencode(sys.argv[1]))\n");
+        const QString got = base.filePath(QStringLiteral("got"));
+        r = cli.run(QStringLiteral("/bin/sh"),
+                    {QStringLiteral("-c"),
+                     QStringLiteral("exec \"$CLI\" job launch --python /usr/bin/python3 --script \"$0\" --no-settings -- "
+                                    "\"x$(printf '\\351\\377')y\" \"$1\""),
+                     script, got},
+                    120000);
+        QCOMPARE(r.code, 0);
+        const QString id = r.out.trimmed();
+        r = cli({QStringLiteral("job"), QStringLiteral("wait"), id});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        QCOMPARE(test::readFile(got), QByteArray("x\xe9\xffy"));
+        test::removeTree(base.path());  // by bytes (QDir cannot name "caf\xe9")
     }
 
     void failuresAndBadInput()
