@@ -82,8 +82,9 @@ class TestRemoteHostSession : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QCoreApplication::setOrganizationName(QStringLiteral("IngotTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("ingot-tst-remotehostsession"));
+        // ingot-cli's settings (this test's own XDG_CONFIG_HOME): `remote connect` reads the same ssh config.
+        QCoreApplication::setOrganizationName(QStringLiteral("Ingot"));
+        QCoreApplication::setApplicationName(QStringLiteral("ingot"));
         qunsetenv("SSH_AUTH_SOCK");  // keys come from the config only
         m_sshd = std::make_unique<TestSshd>();
         QString error;
@@ -311,6 +312,37 @@ private Q_SLOTS:
         QVERIFY2(rec.folders.size() == 4, qPrintable(rec.failures.last().first));
         QCOMPARE(rec.folders.last(), odd);
         QCOMPARE(s.status().state, State::Connected);
+    }
+
+    // `ingot-cli remote connect` goes through a session: the master it leaves running is found by the next one;
+    // off a terminal an unknown key is not asked about (exit 11, nothing recorded); a bad name is a usage error.
+    void theCliConnectsThroughASession()
+    {
+        if (auto c = RemoteHosts::instance().connection(m_sshd->alias()))
+            c->close();
+        const test::ProgramRun ok = test::runProgram(QStringLiteral(INGOT_CLI_PATH),
+                                                     {QStringLiteral("remote"), QStringLiteral("connect"), m_sshd->alias()});
+        QVERIFY2(ok.code == 0, ok.err.constData());
+        QVERIFY(ok.out.contains("Connected to"));
+        RemoteHostSession s(m_sshd->alias());
+        s.checkConnection(true);
+        QVERIFY(waitFor(s, State::Connected));
+
+        TestSshd other(QStringLiteral("ingot-cli-newkey"));
+        QString error;
+        QVERIFY2(other.start(&error), qPrintable(error));
+        addToConfig(other.configBlock());
+        const QByteArray before = test::readFile(other.knownHostsFile());
+        const test::ProgramRun unknown = test::runProgram(QStringLiteral(INGOT_CLI_PATH),
+                                                          {QStringLiteral("remote"), QStringLiteral("connect"), other.alias()});
+        QCOMPARE(unknown.code, 11);
+        QVERIFY2(unknown.err.contains("Not a terminal"), unknown.err.constData());
+        QCOMPARE(test::readFile(other.knownHostsFile()), before);
+        QCOMPARE(other.acceptedLogins(), 0);
+
+        const test::ProgramRun bad = test::runProgram(QStringLiteral(INGOT_CLI_PATH),
+                                                      {QStringLiteral("remote"), QStringLiteral("connect"), QStringLiteral("host;reboot")});
+        QCOMPARE(bad.code, 2);
     }
 
     void compileCacheIsAskedOfTheHost()
