@@ -2,10 +2,12 @@
 
 #include "app/cli/clicommon.h"
 #include "services/remote/remotehosts.h"
+#include "services/remote/remotehostsession.h"
 #include "services/remote/sshconnection.h"
 #include "services/util/appsettings.h"
 
 #include <QCoreApplication>
+#include <QEventLoop>
 
 #include <cstdio>
 #include <fcntl.h>
@@ -62,35 +64,32 @@ public:
     }
 };
 
-int unreachable(const SshConnection &conn)
+// The host key offered on first contact, shown on the terminal; trusted only on "yes".
+enum class KeyAnswer { None, Trusted, Rejected };
+
+void askHostKeyOnTerminal(RemoteHostSession &session, const HostKeyOffer &offer, KeyAnswer *answer)
 {
-    err(RemoteText::tr("error: %1").arg(conn.errorText()));
-    return conn.error() == SshError::InvalidHost ? Usage : HostUnreachable;
+    err(RemoteText::tr("The authenticity of host %1 is not known yet.\n%2 key fingerprint: %3\nIt would be added to %4.")
+            .arg(session.connection()->host().toString(), offer.keyType, offer.fingerprint, offer.knownHostsFile));
+    if (confirm(RemoteText::tr("Trust this key and connect?"))) {
+        *answer = KeyAnswer::Trusted;
+        session.trustHostKey(offer);
+        return;
+    }
+    *answer = KeyAnswer::Rejected;
+    session.rejectHostKey();
 }
 
-}  // namespace
-
-int connectHost(const QString &hostText, std::shared_ptr<SshConnection> *out)
+// Why the session failed, said on stderr, as the exit status.
+int failure(const RemoteHostSession &session, bool terminal, KeyAnswer answer)
 {
-    QString error;
-    std::shared_ptr<SshConnection> conn = RemoteHosts::instance().connection(hostText, &error);
-    if (!conn) {
-        err(RemoteText::tr("error: \"%1\" is not a host: %2").arg(hostText, error));
-        return Usage;
-    }
-    if (out)
-        *out = conn;
-    const bool terminal = stdinIsTerminal();
-    TerminalAskPass askPass;
-    for (int attempt = 0; attempt < 2; ++attempt) {
-        if (conn->connect(30000, terminal ? &askPass : nullptr))
-            return Ok;
-        if (conn->error() == SshError::HostKeyChanged) {
-            err(RemoteText::tr("error: %1").arg(conn->errorText()));
+    const std::shared_ptr<SshConnection> conn = session.connection();
+    const RemoteHostSession::Status st = session.status();
+    if (st.error == SshError::HostKeyUnknown) {
+        if (answer == KeyAnswer::Rejected) {
+            err(RemoteText::tr("Not connected: the key was not trusted."));
             return HostKey;
         }
-        if (conn->error() != SshError::HostKeyUnknown || attempt > 0)
-            return unreachable(*conn);
         if (!terminal) {
             err(RemoteText::tr("error: %1").arg(conn->errorText()));
             err(RemoteText::tr("Not a terminal, so Ingot does not ask. Check the key and add it with `ssh %1` (or `ingot-cli "
@@ -98,23 +97,46 @@ int connectHost(const QString &hostText, std::shared_ptr<SshConnection> *out)
                     .arg(conn->host().toString()));
             return HostKey;
         }
-        HostKeyOffer offer;
-        if (!conn->scanHostKey(&offer, &error)) {
-            err(RemoteText::tr("error: %1").arg(error));
-            return HostUnreachable;
-        }
-        err(RemoteText::tr("The authenticity of host %1 is not known yet.\n%2 key fingerprint: %3\nIt would be added to %4.")
-                .arg(conn->host().toString(), offer.keyType, offer.fingerprint, offer.knownHostsFile));
-        if (!confirm(RemoteText::tr("Trust this key and connect?"))) {
-            err(RemoteText::tr("Not connected: the key was not trusted."));
-            return HostKey;
-        }
-        if (!conn->acceptHostKey(offer, &error)) {
-            err(RemoteText::tr("error: %1").arg(error));
-            return HostKey;
-        }
+        err(RemoteText::tr("error: %1").arg(st.detail));  // the key could not be read, or not recorded
+        return answer == KeyAnswer::Trusted ? HostKey : HostUnreachable;
     }
-    return unreachable(*conn);
+    err(RemoteText::tr("error: %1").arg(conn->errorText()));
+    if (st.error == SshError::HostKeyChanged)
+        return HostKey;
+    return st.error == SshError::InvalidHost ? Usage : HostUnreachable;
+}
+
+}  // namespace
+
+int connectHost(const QString &hostText, std::shared_ptr<SshConnection> *out)
+{
+    RemoteHostSession session(hostText);
+    QString error;
+    std::shared_ptr<SshConnection> conn = session.connection(&error);
+    if (!conn) {
+        err(RemoteText::tr("error: \"%1\" is not a host: %2").arg(hostText, error));
+        return Usage;
+    }
+    if (out)
+        *out = conn;
+    const bool terminal = stdinIsTerminal();
+    if (terminal)
+        session.setAskPassFactory([] { return std::make_shared<TerminalAskPass>(); });
+    session.setAsksHostKeys(terminal);
+    KeyAnswer answer = KeyAnswer::None;
+    QEventLoop loop;
+    QObject::connect(&session, &RemoteHostSession::hostKeyOffered, &loop,
+                     [&](const HostKeyOffer &offer) { askHostKeyOnTerminal(session, offer, &answer); });
+    QObject::connect(&session, &RemoteHostSession::statusChanged, &loop, [&](const RemoteHostSession::Status &st) {
+        if (st.state == RemoteHostSession::State::Connected || st.state == RemoteHostSession::State::Failed)
+            loop.quit();
+    });
+    session.connectToHost();
+    if (session.status().state != RemoteHostSession::State::Failed)
+        loop.exec();
+    if (session.status().state == RemoteHostSession::State::Connected)
+        return Ok;
+    return failure(session, terminal, answer);
 }
 
 namespace {

@@ -229,36 +229,50 @@ CacheModule CacheScanner::scanModule(const QString &version, const QString &name
     return moduleFromList(version, name, lr, CompilerVersion::parse(version).writesDoneMarker());
 }
 
-CacheSnapshot CacheScanner::scan(const CacheSnapshot *previous, const BatchFn &onBatch, const std::atomic_bool *cancel,
-                                 ScanStats *statsOut)
-{
+// One scan's state: what it found, what it has still to hand out, and its figures.
+struct CacheScanner::Run {
+    const CacheSnapshot *previous;
+    const BatchFn &onBatch;
+    const std::atomic_bool *cancel;
+    int batchIntervalMs;
     ScanStats stats;
     QElapsedTimer total, sinceFlush;
-    total.start();
-    sinceFlush.start();
     CacheSnapshot snap;
-    snap.root = m_store.displayRoot();
     ScanDelta pending;
     QSet<QString> seen;
 
-    auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
-    auto flush = [&](bool force) {
+    Run(const CacheSnapshot *prev, const BatchFn &batch, const std::atomic_bool *c, int intervalMs)
+        : previous(prev), onBatch(batch), cancel(c), batchIntervalMs(intervalMs)
+    {
+        total.start();
+        sinceFlush.start();
+    }
+
+    bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+
+    // Hands out what is pending when the batch interval is over (or the batch is large, or it is the first one).
+    void flush(bool force)
+    {
         if (!onBatch || pending.isEmpty())
             return;
-        if (!force && sinceFlush.elapsed() < m_batchIntervalMs && pending.upserts.size() < 4096 && stats.firstBatchMs >= 0)
+        if (!force && sinceFlush.elapsed() < batchIntervalMs && pending.upserts.size() < 4096 && stats.firstBatchMs >= 0)
             return;
         if (stats.firstBatchMs < 0)
             stats.firstBatchMs = total.elapsed();
         onBatch(std::move(pending));
         pending = ScanDelta();
         sinceFlush.restart();
-    };
-    auto warn = [&](const QString &path, const QString &msg) {
+    }
+
+    void warn(const QString &path, const QString &msg)
+    {
         ScanWarning w{path, msg};
         snap.warnings.append(w);
         pending.warnings.append(w);
-    };
-    auto emitItem = [&](CacheModule &&m, bool changed) {
+    }
+
+    void emitItem(CacheModule &&m, bool changed)
+    {
         seen.insert(m.key());
         for (const QString &w : std::as_const(m.warnings))
             snap.warnings.append({m.key(), w});
@@ -266,117 +280,142 @@ CacheSnapshot CacheScanner::scan(const CacheSnapshot *previous, const BatchFn &o
             pending.upserts.append(m);
         snap.modules.append(std::move(m));
         ++stats.entries;
-    };
+    }
 
-    QString error;
-    if (!m_store.open(&error)) {
-        snap.fatalError = error;
-        warn(QString(), error);
+    // Something that is not a module folder (a stray file, a link, a registry): changed when its mtime or size is.
+    void emitOther(const QString &version, const StoreEntry &e)
+    {
+        CacheModule item = itemFromEntry(version, e);
+        const CacheModule *old = previous ? previous->find(item.key()) : nullptr;
+        emitItem(std::move(item), !old || old->dirMtimeMs != e.mtimeMs || old->size != e.size);
+    }
+
+    // What a listed module folder gave: the module, a module that could not be read, or a warning if it vanished.
+    void emitListed(const QString &version, Job &j)
+    {
+        ++stats.foldersListed;
+        if (j.list.ok) {
+            emitItem(std::move(j.module), true);
+        } else if (j.list.vanished) {
+            warn(j.key, ScannerText::tr("%1 vanished during the scan.").arg(j.key));
+        } else {
+            CacheModule bad = itemFromEntry(version, *j.entry);
+            bad.kind = EntryKind::Module;
+            bad.warnings = QStringList{j.list.error};
+            emitItem(std::move(bad), true);
+        }
+    }
+
+    // A complete scan reports what is gone; a cancelled one keeps what it did not reach.
+    void settleUnseen()
+    {
+        stats.cancelled = cancelled();
+        if (previous) {
+            for (const CacheModule &old : previous->modules) {
+                if (seen.contains(old.key()))
+                    continue;
+                if (stats.cancelled)
+                    snap.modules.append(old);  // not reached: keep what we knew
+                else
+                    pending.removed.append(old.key());
+            }
+        }
         flush(true);
+        snap.reindex();
+    }
+
+    CacheSnapshot done(ScanStats *statsOut)
+    {
         stats.elapsedMs = total.elapsed();
         if (statsOut)
             *statsOut = stats;
-        return snap;
+        return std::move(snap);
     }
+};
 
-    snap.rootIdentity = m_store.rootIdentity();
-    const ListResult rootList = m_store.list(QString());
-    ++stats.foldersListed;
-    if (!rootList.ok) {
-        snap.fatalError = rootList.error;
-        warn(QString(), rootList.error);
+CacheSnapshot CacheScanner::scan(const CacheSnapshot *previous, const BatchFn &onBatch, const std::atomic_bool *cancel,
+                                 ScanStats *statsOut)
+{
+    Run run(previous, onBatch, cancel, m_batchIntervalMs);
+    run.snap.root = m_store.displayRoot();
+    QString error;
+    if (!m_store.open(&error)) {
+        run.snap.fatalError = error;
+        run.warn(QString(), error);
+        run.flush(true);
+        return run.done(statsOut);
     }
-    // Versions newest first, so the entries people care about most arrive first.
+    run.snap.rootIdentity = m_store.rootIdentity();
+    for (const StoreEntry &ver : scanRoot(run)) {
+        if (run.cancelled())
+            break;
+        scanVersion(run, ver);
+    }
+    m_clones.clear();
+    run.settleUnseen();
+    return run.done(statsOut);
+}
+
+// Lists the root: what is not a compiler version folder is emitted; the version folders are returned newest first,
+// so the entries people care about most arrive first.
+QVector<StoreEntry> CacheScanner::scanRoot(Run &run)
+{
+    const ListResult rootList = m_store.list(QString());
+    ++run.stats.foldersListed;
+    if (!rootList.ok) {
+        run.snap.fatalError = rootList.error;
+        run.warn(QString(), rootList.error);
+    }
     QVector<StoreEntry> versions;
     for (const StoreEntry &e : rootList.entries) {
         if (e.type == StoreEntry::Type::Dir && isCompilerVersionFolder(e.name))
             versions.append(e);
-        else {
-            CacheModule item = itemFromEntry(QString(), e);
-            const CacheModule *old = previous ? previous->find(item.key()) : nullptr;
-            emitItem(std::move(item), !old || old->dirMtimeMs != e.mtimeMs || old->size != e.size);
-        }
+        else
+            run.emitOther(QString(), e);
     }
     std::sort(versions.begin(), versions.end(),
               [](const StoreEntry &a, const StoreEntry &b) { return compareCompilerFolders(a.name, b.name) > 0; });
+    return versions;
+}
 
-    for (const StoreEntry &ver : versions) {
-        if (cancelled())
-            break;
-        const bool writesDone = CompilerVersion::parse(ver.name).writesDoneMarker();
-        const ListResult vl = m_store.list(ver.name);
-        ++stats.foldersListed;
-        if (!vl.ok) {
-            warn(ver.name, vl.vanished ? ScannerText::tr("%1 vanished during the scan.").arg(ver.name) : vl.error);
+void CacheScanner::scanVersion(Run &run, const StoreEntry &ver)
+{
+    const bool writesDone = CompilerVersion::parse(ver.name).writesDoneMarker();
+    const ListResult vl = m_store.list(ver.name);
+    ++run.stats.foldersListed;
+    if (!vl.ok) {
+        run.warn(ver.name, vl.vanished ? ScannerText::tr("%1 vanished during the scan.").arg(ver.name) : vl.error);
+        return;
+    }
+    // Unknown items and unchanged modules right away; the rest is listed below, in parallel where the store allows.
+    QVector<Job> jobs;
+    for (const StoreEntry &e : vl.entries) {
+        if (e.type != StoreEntry::Type::Dir || !e.name.startsWith(QLatin1String("MODULE_"))) {
+            run.emitOther(ver.name, e);
             continue;
         }
-        // Unknown items and unchanged modules right away; the rest is listed below, in parallel where the store allows.
-        QVector<Job> jobs;
-        for (const StoreEntry &e : vl.entries) {
-            if (e.type != StoreEntry::Type::Dir || !e.name.startsWith(QLatin1String("MODULE_"))) {
-                CacheModule item = itemFromEntry(ver.name, e);
-                const CacheModule *old = previous ? previous->find(item.key()) : nullptr;
-                emitItem(std::move(item), !old || old->dirMtimeMs != e.mtimeMs || old->size != e.size);
+        const QString key = ver.name + QLatin1Char('/') + e.name;
+        if (const CacheModule *old = run.previous ? run.previous->find(key) : nullptr) {
+            if (old->dirMtimeMs == e.mtimeMs && old->dirCtimeMs == e.ctimeMs && isFinal(old->state)) {
+                ++run.stats.modulesReused;
+                run.emitItem(CacheModule(*old), false);
                 continue;
             }
-            const QString key = ver.name + QLatin1Char('/') + e.name;
-            if (const CacheModule *old = previous ? previous->find(key) : nullptr) {
-                if (old->dirMtimeMs == e.mtimeMs && old->dirCtimeMs == e.ctimeMs && isFinal(old->state)) {
-                    ++stats.modulesReused;
-                    emitItem(CacheModule(*old), false);
-                    continue;
-                }
-            }
-            jobs.append(Job{&e, key, {}, {}});
         }
-        flush(false);
-        // Small first block so the first rows show at once, then large ones.
-        int from = 0;
-        while (from < jobs.size() && !cancelled()) {
-            const int to = std::min<int>(int(jobs.size()), from + (stats.entries < 512 ? 256 : 4096));
-            listInParallel(jobs, from, to, ver.name, writesDone, cancel);
-            for (int i = from; i < to; ++i) {
-                Job &j = jobs[i];
-                if (!j.listed)
-                    break;  // cancelled
-                ++stats.foldersListed;
-                if (!j.list.ok) {
-                    if (j.list.vanished) {
-                        warn(j.key, ScannerText::tr("%1 vanished during the scan.").arg(j.key));
-                        continue;
-                    }
-                    CacheModule bad = itemFromEntry(ver.name, *j.entry);
-                    bad.kind = EntryKind::Module;
-                    bad.warnings = QStringList{j.list.error};
-                    emitItem(std::move(bad), true);
-                    continue;
-                }
-                emitItem(std::move(j.module), true);
-            }
-            from = to;
-            flush(false);
-        }
-        flush(false);
+        jobs.append(Job{&e, key, {}, {}});
     }
-    m_clones.clear();
-
-    stats.cancelled = cancelled();
-    if (previous) {
-        for (const CacheModule &old : previous->modules) {
-            if (seen.contains(old.key()))
-                continue;
-            if (stats.cancelled)
-                snap.modules.append(old);  // not reached: keep what we knew
-            else
-                pending.removed.append(old.key());
-        }
+    run.flush(false);
+    // Small first block so the first rows show at once, then large ones.
+    int from = 0;
+    while (from < jobs.size() && !run.cancelled()) {
+        const int to = std::min<int>(int(jobs.size()), from + (run.stats.entries < 512 ? 256 : 4096));
+        listInParallel(jobs, from, to, ver.name, writesDone, run.cancel);
+        for (int i = from; i < to && jobs[i].listed; ++i)  // not listed: cancelled
+            run.emitListed(ver.name, jobs[i]);
+        from = to;
+        run.flush(false);
     }
-    flush(true);
-    snap.reindex();
-    stats.elapsedMs = total.elapsed();
-    if (statsOut)
-        *statsOut = stats;
-    return snap;
+    run.flush(false);
 }
 
 }  // namespace ingot

@@ -59,6 +59,9 @@ public:
     };
 
 private:
+    struct Run;
+    QVector<StoreEntry> scanRoot(Run &run);
+    void scanVersion(Run &run, const StoreEntry &ver);
     void listInParallel(QVector<Job> &jobs, int from, int to, const QString &version, bool writesDone,
                         const std::atomic_bool *cancel);
 

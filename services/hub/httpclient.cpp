@@ -172,16 +172,159 @@ QString HttpClient::originOf(const QString &url)
     return u.scheme().toLower() + QStringLiteral("://") + u.host().toLower() + QLatin1Char(':') + QString::number(port);
 }
 
+namespace {
+
+void fail(HttpResponse *resp, HttpResponse::Failure failure, const QString &error)
+{
+    resp->failure = failure;
+    resp->error = error;
+}
+
+// Sets the method and the body: none (HEAD, GET), streamed from request.source, or request.body.
+void setMethod(CURL *h, const HttpRequest &request, const QByteArray &method, Transfer *t)
+{
+    if (method == "HEAD") {
+        curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+    } else if (method == "GET") {
+        curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+    } else if (request.source) {
+        // A streamed body: read as curl sends it, never held in memory whole.
+        curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
+        curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method.constData());
+        curl_easy_setopt(h, CURLOPT_READFUNCTION, onRead);
+        curl_easy_setopt(h, CURLOPT_READDATA, t);
+        curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE, curl_off_t(request.sourceSize));
+    } else {
+        curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method.constData());
+        if (method != "DELETE" || !request.body.isEmpty()) {
+            curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.size()));
+            curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.constData());
+        }
+    }
+}
+
+// Prepares the reused handle for one hop to `url` (redirects are followed by the caller, hop by hop).
+void setUpHop(CURL *h, const QByteArray &url, const QByteArray &userAgent, qint64 timeLeftMs, Transfer *t)
+{
+    curl_easy_reset(h);
+    curl_easy_setopt(h, CURLOPT_URL, url.constData());
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(h, CURLOPT_USERAGENT, userAgent.constData());
+    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+    curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, kLowSpeedBytes);
+    curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, kLowSpeedSeconds);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, long(timeLeftMs));
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, onWrite);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, t);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, onHeader);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, t);
+    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, onProgress);
+    curl_easy_setopt(h, CURLOPT_XFERINFODATA, t);
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+}
+
+// Runs the prepared hop with the request's headers; the token goes only to the trusted origin and is wiped after.
+CURLcode performHop(CURL *h, const HttpRequest &request, bool sendToken)
+{
+    struct curl_slist *hdrs = nullptr;
+    for (const auto &[k, v] : request.headers)
+        hdrs = curl_slist_append(hdrs, QByteArray(k + ": " + v).constData());
+    hdrs = curl_slist_append(hdrs, "Expect:");
+    QByteArray auth;
+    if (!request.bearer.isEmpty() && sendToken) {
+        auth = "Authorization: Bearer " + request.bearer.toUtf8();
+        hdrs = curl_slist_append(hdrs, auth.constData());
+    }
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+    const CURLcode rc = curl_easy_perform(h);
+    curl_slist_free_all(hdrs);
+    auth.fill('\0');
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, nullptr);
+    return rc;
+}
+
+// Why a hop that curl did not finish failed, in resp. `totalMs`: since the request began; `hopMs`: since this hop.
+void describeCurlFailure(CURLcode rc, const Transfer &t, const HttpRequest &request, const QString &url,
+                         qint64 totalMs, qint64 hopMs, HttpResponse *resp)
+{
+    using F = HttpResponse::Failure;
+    const QString where = redactedUrl(url);
+    if (t.tooLarge) {
+        fail(resp, F::TooLarge, HttpText::tr("The response from %1 is larger than %2 bytes; refused.")
+                                    .arg(where).arg(request.maxBytes));
+    } else if (t.sourceFailed) {
+        fail(resp, F::SinkFailed, HttpText::tr("Could not read the data to send to %1.").arg(where));
+    } else if (t.sinkFailed) {
+        fail(resp, F::SinkFailed, HttpText::tr("Could not store the data from %1.").arg(where));
+    } else if (rc == CURLE_ABORTED_BY_CALLBACK) {
+        fail(resp, F::Cancelled, HttpText::tr("Cancelled."));
+    } else if (rc == CURLE_OPERATION_TIMEDOUT) {
+        // The time limit ran out, or no connection could be made (a network fault, retried like one), or
+        // the transfer crawled below the low-speed limit.
+        // (The low-speed rule cannot fire before kLowSpeedSeconds; the connect timeout is shorter.)
+        if (request.timeoutMs > 0 && totalMs >= request.timeoutMs - 250)
+            fail(resp, F::Timeout, HttpText::tr("%1 did not answer within %2 s.").arg(where).arg(request.timeoutMs / 1000));
+        else if (hopMs < kLowSpeedSeconds * 1000 - 500)
+            fail(resp, F::Network, HttpText::tr("Could not connect to %1 within 10 s.").arg(where));
+        else
+            fail(resp, F::Timeout, HttpText::tr("%1 answered too slowly (below %2 bytes/s for %3 s); gave up.")
+                                       .arg(where).arg(kLowSpeedBytes).arg(kLowSpeedSeconds));
+    } else if (rc == CURLE_UNSUPPORTED_PROTOCOL || rc == CURLE_URL_MALFORMAT) {
+        fail(resp, F::Refused, HttpText::tr("Ingot cannot request %1: %2.")
+                                   .arg(where, QString::fromUtf8(curl_easy_strerror(rc))));
+    } else {
+        fail(resp, F::Network, HttpText::tr("Network error talking to %1: %2.")
+                                   .arg(where, QString::fromUtf8(curl_easy_strerror(rc))));
+    }
+}
+
+// After a hop that answered: the URL of the next hop, or empty when resp is the answer (a failure included: an
+// unsafe or foreign redirect is refused). Keeps the first hop's headers; a 303 turns the method into GET.
+QString nextHop(const HttpRequest &request, const QString &url, const QString &trusted, int hop, HttpResponse *resp,
+                QByteArray *method)
+{
+    const int st = resp->status;
+    if (!(st == 301 || st == 302 || st == 303 || st == 307 || st == 308))
+        return {};
+    const QByteArray location = resp->header("location");
+    if (location.isEmpty())
+        return {};
+    if (hop == 0)
+        resp->firstHeaders = resp->headers;
+    const QUrl next = QUrl(url).resolved(QUrl(QString::fromUtf8(location)));
+    // file:, ftp:, gopher: ... are refused at once: retrying cannot make them right.
+    if (!isHttpUrl(next)) {
+        fail(resp, HttpResponse::Failure::Refused,
+             HttpText::tr("%1 redirected to %2, which is not an http or https URL; refused.")
+                 .arg(redactedUrl(url), redactedUrl(next.toString())));
+        return {};
+    }
+    if (request.sameOriginRedirects && HttpClient::originOf(next.toString()) != trusted) {
+        fail(resp, HttpResponse::Failure::Refused,
+             HttpText::tr("%1 redirected to another host (%2); Ingot takes the Hub's answers only from %3.")
+                 .arg(redactedUrl(url), displayName(HttpClient::originOf(next.toString())), displayName(trusted)));
+        return {};
+    }
+    if (st == 303)
+        *method = "GET";
+    return next.toString();
+}
+
+}  // namespace
+
 HttpResponse HttpClient::once(const HttpRequest &request, const std::atomic_bool *cancel, bool restartSink) const
 {
+    using F = HttpResponse::Failure;
     HttpResponse resp;
     CURL *h = threadHandle();
     QString url = request.url;
     const QString trusted = originOf(request.trustedOrigin.isEmpty() ? request.url : request.trustedOrigin);
     QByteArray method = request.method;
     if (!isHttpUrl(QUrl(url))) {
-        resp.failure = HttpResponse::Failure::Refused;
-        resp.error = HttpText::tr("%1 is not an http or https URL; Ingot sends nothing there.").arg(redactedUrl(url));
+        fail(&resp, F::Refused, HttpText::tr("%1 is not an http or https URL; Ingot sends nothing there.").arg(redactedUrl(url)));
         return resp;
     }
     // The time limit covers every hop: a chain of slow redirects cannot stretch it.
@@ -189,14 +332,14 @@ HttpResponse HttpClient::once(const HttpRequest &request, const std::atomic_bool
     clock.start();
     for (int hop = 0;; ++hop) {
         if (hop > 10) {
-            resp.failure = HttpResponse::Failure::TooManyRedirects;
-            resp.error = HttpText::tr("Too many redirects from %1 (a redirect loop?).").arg(redactedUrl(request.url));
+            fail(&resp, F::TooManyRedirects,
+                 HttpText::tr("Too many redirects from %1 (a redirect loop?).").arg(redactedUrl(request.url)));
             return resp;
         }
         const qint64 left = request.timeoutMs > 0 ? request.timeoutMs - clock.elapsed() : 0;
         if (request.timeoutMs > 0 && left <= 0) {
-            resp.failure = HttpResponse::Failure::Timeout;
-            resp.error = HttpText::tr("%1 did not answer within %2 s.").arg(redactedUrl(request.url)).arg(request.timeoutMs / 1000);
+            fail(&resp, F::Timeout,
+                 HttpText::tr("%1 did not answer within %2 s.").arg(redactedUrl(request.url)).arg(request.timeoutMs / 1000));
             return resp;
         }
         QElapsedTimer hopClock;
@@ -206,123 +349,18 @@ HttpResponse HttpClient::once(const HttpRequest &request, const std::atomic_bool
         resp.body.clear();
         Transfer t{&request, &resp, cancel};
         t.restartSink = restartSink;
-        curl_easy_reset(h);
-        const QByteArray u = url.toUtf8();
-        curl_easy_setopt(h, CURLOPT_URL, u.constData());
-        curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-        curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-        curl_easy_setopt(h, CURLOPT_USERAGENT, m_userAgent.constData());
-        curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
-        curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-        curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, kLowSpeedBytes);
-        curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, kLowSpeedSeconds);
-        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, long(left));
-        curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, onWrite);
-        curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
-        curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, onHeader);
-        curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
-        curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-        curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, onProgress);
-        curl_easy_setopt(h, CURLOPT_XFERINFODATA, &t);
-        curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-        if (method == "HEAD") {
-            curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
-        } else if (method == "GET") {
-            curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
-        } else if (request.source) {
-            // A streamed body: read as curl sends it, never held in memory whole.
-            curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
-            curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method.constData());
-            curl_easy_setopt(h, CURLOPT_READFUNCTION, onRead);
-            curl_easy_setopt(h, CURLOPT_READDATA, &t);
-            curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE, curl_off_t(request.sourceSize));
-        } else {
-            curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method.constData());
-            if (method != "DELETE" || !request.body.isEmpty()) {
-                curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.size()));
-                curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.constData());
-            }
-        }
-        struct curl_slist *hdrs = nullptr;
-        for (const auto &[k, v] : request.headers)
-            hdrs = curl_slist_append(hdrs, QByteArray(k + ": " + v).constData());
-        hdrs = curl_slist_append(hdrs, "Expect:");
-        QByteArray auth;
-        if (!request.bearer.isEmpty() && originOf(url) == trusted) {
-            auth = "Authorization: Bearer " + request.bearer.toUtf8();
-            hdrs = curl_slist_append(hdrs, auth.constData());
-        }
-        curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
-        const CURLcode rc = curl_easy_perform(h);
-        curl_slist_free_all(hdrs);
-        auth.fill('\0');
-        curl_easy_setopt(h, CURLOPT_HTTPHEADER, nullptr);
+        setUpHop(h, url.toUtf8(), m_userAgent, left, &t);
+        setMethod(h, request, method, &t);
+        const CURLcode rc = performHop(h, request, originOf(url) == trusted);
         resp.finalUrl = url;
         if (rc != CURLE_OK) {
-            if (t.tooLarge) {
-                resp.failure = HttpResponse::Failure::TooLarge;
-                resp.error = HttpText::tr("The response from %1 is larger than %2 bytes; refused.")
-                                 .arg(redactedUrl(url)).arg(request.maxBytes);
-            } else if (t.sourceFailed) {
-                resp.failure = HttpResponse::Failure::SinkFailed;
-                resp.error = HttpText::tr("Could not read the data to send to %1.").arg(redactedUrl(url));
-            } else if (t.sinkFailed) {
-                resp.failure = HttpResponse::Failure::SinkFailed;
-                resp.error = HttpText::tr("Could not store the data from %1.").arg(redactedUrl(url));
-            } else if (rc == CURLE_ABORTED_BY_CALLBACK) {
-                resp.failure = HttpResponse::Failure::Cancelled;
-                resp.error = HttpText::tr("Cancelled.");
-            } else if (rc == CURLE_OPERATION_TIMEDOUT) {
-                // The time limit ran out, or no connection could be made (a network fault, retried like one), or
-                // the transfer crawled below the low-speed limit.
-                // (The low-speed rule cannot fire before kLowSpeedSeconds; the connect timeout is shorter.)
-                resp.failure = HttpResponse::Failure::Timeout;
-                if (request.timeoutMs > 0 && clock.elapsed() >= request.timeoutMs - 250) {
-                    resp.error = HttpText::tr("%1 did not answer within %2 s.").arg(redactedUrl(url)).arg(request.timeoutMs / 1000);
-                } else if (hopClock.elapsed() < kLowSpeedSeconds * 1000 - 500) {
-                    resp.failure = HttpResponse::Failure::Network;
-                    resp.error = HttpText::tr("Could not connect to %1 within 10 s.").arg(redactedUrl(url));
-                } else {
-                    resp.error = HttpText::tr("%1 answered too slowly (below %2 bytes/s for %3 s); gave up.")
-                                     .arg(redactedUrl(url)).arg(kLowSpeedBytes).arg(kLowSpeedSeconds);
-                }
-            } else if (rc == CURLE_UNSUPPORTED_PROTOCOL || rc == CURLE_URL_MALFORMAT) {
-                resp.failure = HttpResponse::Failure::Refused;
-                resp.error = HttpText::tr("Ingot cannot request %1: %2.")
-                                 .arg(redactedUrl(url), QString::fromUtf8(curl_easy_strerror(rc)));
-            } else {
-                resp.failure = HttpResponse::Failure::Network;
-                resp.error = HttpText::tr("Network error talking to %1: %2.")
-                                 .arg(redactedUrl(url), QString::fromUtf8(curl_easy_strerror(rc)));
-            }
+            describeCurlFailure(rc, t, request, url, clock.elapsed(), hopClock.elapsed(), &resp);
             return resp;
         }
-        const bool redirect = resp.status == 301 || resp.status == 302 || resp.status == 303 || resp.status == 307 ||
-                              resp.status == 308;
-        if (!redirect)
+        const QString next = nextHop(request, url, trusted, hop, &resp, &method);
+        if (next.isEmpty())
             return resp;
-        const QByteArray location = resp.header("location");
-        if (location.isEmpty())
-            return resp;
-        if (hop == 0)
-            resp.firstHeaders = resp.headers;
-        const QUrl next = QUrl(url).resolved(QUrl(QString::fromUtf8(location)));
-        // file:, ftp:, gopher: ... are refused at once: retrying cannot make them right.
-        if (!isHttpUrl(next)) {
-            resp.failure = HttpResponse::Failure::Refused;
-            resp.error = HttpText::tr("%1 redirected to %2, which is not an http or https URL; refused.")
-                             .arg(redactedUrl(url), redactedUrl(next.toString()));
-            return resp;
-        }
-        if (request.sameOriginRedirects && originOf(next.toString()) != trusted) {
-            resp.failure = HttpResponse::Failure::Refused;
-            resp.error = HttpText::tr("%1 redirected to another host (%2); Ingot takes the Hub's answers only from %3.")
-                             .arg(redactedUrl(url), displayName(originOf(next.toString())), displayName(trusted));
-            return resp;
-        }
-        url = next.toString();
-        if (resp.status == 303)
-            method = "GET";
+        url = next;
     }
 }
 

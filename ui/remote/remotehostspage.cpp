@@ -4,16 +4,13 @@
 #include "ui/common/keyboard.h"
 #include "services/cache/cachelocation.h"
 #include "services/remote/remotehosts.h"
-#include "services/remote/sshconnection.h"
 #include "services/remote/sshresolve.h"
-#include "services/stores/remoteshell.h"
 #include "services/util/appsettings.h"
 #include "services/util/names.h"
 #include "ui/remote/hostkeydialog.h"
 #include "ui/remote/passworddialog.h"
 
 #include <QAction>
-#include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -32,76 +29,11 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
-#include <cmath>
-
 namespace ingot {
 
 using State = RemoteHostStatus::State;
 
 namespace {
-
-// Failures worth trying again by themselves once a working connection dropped: the network, the server, the DNS
-// may come back. Keys and authentication need the person.
-bool isTransient(SshError e)
-{
-    switch (e) {
-    case SshError::ConnectionRefused:
-    case SshError::Timeout:
-    case SshError::NameResolution:
-    case SshError::Unreachable:
-    case SshError::ConnectionLost:
-        return true;
-    default:
-        return false;
-    }
-}
-
-// A few words for the list ("failed: …"); the details pane has the sentences.
-QString shortReason(SshError e)
-{
-    switch (e) {
-    case SshError::None: return {};
-    case SshError::InvalidHost: return RemoteHostsPage::tr("not a valid host name");
-    case SshError::SshMissing: return RemoteHostsPage::tr("ssh is not installed");
-    case SshError::HostKeyUnknown: return RemoteHostsPage::tr("host key not confirmed");
-    case SshError::HostKeyChanged: return RemoteHostsPage::tr("host key CHANGED, refused");
-    case SshError::AuthenticationFailed: return RemoteHostsPage::tr("authentication failed");
-    case SshError::ConnectionRefused: return RemoteHostsPage::tr("connection refused");
-    case SshError::Timeout: return RemoteHostsPage::tr("no answer in time");
-    case SshError::NameResolution: return RemoteHostsPage::tr("host name does not resolve");
-    case SshError::Unreachable: return RemoteHostsPage::tr("host unreachable");
-    case SshError::ConnectionLost: return RemoteHostsPage::tr("connection lost");
-    case SshError::OutputTooLarge: return RemoteHostsPage::tr("too much output");
-    case SshError::Other: return RemoteHostsPage::tr("ssh failed");
-    }
-    return {};
-}
-
-// The name a host's key is recorded under in known_hosts, as ssh-keygen -R wants it.
-QString knownHostsName(const SshResolved &r)
-{
-    if (!r.hostKeyAlias.isEmpty())
-        return r.hostKeyAlias;
-    return r.port == 22 ? r.hostname : QStringLiteral("[%1]:%2").arg(r.hostname).arg(r.port);
-}
-
-// Checks a folder on the host: $1 as typed (absolute, or ~/...). Prints the path with ~ expanded; exit 3: missing,
-// 4: relative, 5: not a folder, 6: cannot be entered.
-const char kFolderScript[] = R"SH(
-p=$1
-case $p in
-  "~") p=$HOME ;;
-  "~/"*) p=$HOME/${p#"~/"} ;;
-esac
-case $p in
-  /*) ;;
-  *) exit 4 ;;
-esac
-[ -e "$p" ] || [ -L "$p" ] || exit 3
-[ -d "$p" ] || exit 5
-cd -- "$p" 2>/dev/null || exit 6
-printf '%s' "$p"
-)SH";
 
 QLabel *valueLabel(QWidget *parent)
 {
@@ -112,24 +44,20 @@ QLabel *valueLabel(QWidget *parent)
     return l;
 }
 
+// The list's status of a session's status (the same states, in the same order).
+RemoteHostStatus listStatus(const RemoteHostSession::Status &s)
+{
+    return RemoteHostStatus{State(int(s.state)), s.reason, s.detail, s.retryInSeconds};
+}
+
 }  // namespace
 
-struct RemoteHostsPage::ConnectOutcome {
-    bool ok = false;
-    SshError error = SshError::None;
-    QString text;
-    QString keyName;  // HostKeyChanged: the known_hosts name and file, for the way out
-    QString keyFile;
-};
-
 RemoteHostsPage::RemoteHostsPage(QWidget *parent)
-    : QWidget(parent), m_model(new RemoteHostsModel(this)), m_checkTimer(new QTimer(this)), m_ticker(new QTimer(this))
+    : QWidget(parent), m_model(new RemoteHostsModel(this)), m_checkTimer(new QTimer(this))
 {
     registerRemoteStores();  // the cache page opens "ssh" locations through the StoreFactory
     m_checkTimer->setInterval(10000);
     connect(m_checkTimer, &QTimer::timeout, this, &RemoteHostsPage::checkConnections);
-    m_ticker->setInterval(1000);
-    connect(m_ticker, &QTimer::timeout, this, &RemoteHostsPage::tick);
     buildUi();
     updateActions();
 }
@@ -142,8 +70,6 @@ RemoteHostsPage::~RemoteHostsPage()
             ask->close();
     m_loading.discard();
     m_resolving.discard();
-    m_checking.discard();
-    m_cacheLookup.discard();
 }
 
 void RemoteHostsPage::createActions()
@@ -307,8 +233,11 @@ void RemoteHostsPage::setCheckIntervalMs(int ms)
 
 void RemoteHostsPage::setRetryDelays(const QVector<int> &seconds)
 {
-    if (!seconds.isEmpty())
-        m_delays = seconds;
+    if (seconds.isEmpty())
+        return;
+    m_delays = seconds;
+    for (RemoteHostSession *s : std::as_const(m_sessions))
+        s->setRetryDelays(seconds);
 }
 
 QString RemoteHostsPage::currentHost() const
@@ -325,8 +254,16 @@ void RemoteHostsPage::selectHost(const QString &host)
 
 bool RemoteHostsPage::isBusy(const QString &host) const
 {
-    const auto it = m_runs.constFind(host);
-    return it != m_runs.cend() && it->busyGeneration != 0;
+    const RemoteHostSession *s = m_sessions.value(host);
+    return s && s->isBusy();
+}
+
+bool RemoteHostsPage::isLookingUp() const
+{
+    for (const RemoteHostSession *s : m_sessions)
+        if (s->isLookingUp())
+            return true;
+    return false;
 }
 
 void RemoteHostsPage::updateActions()
@@ -335,13 +272,14 @@ void RemoteHostsPage::updateActions()
     const bool has = !host.isEmpty();
     const RemoteHostStatus st = m_model->status(host);
     const bool busy = isBusy(host);
+    const bool lookingUp = isLookingUp();
     const QModelIndex cur = m_view->currentIndex();
     m_remove->setEnabled(has && !cur.siblingAtColumn(0).data(RemoteHostsModel::FromSshConfigRole).toBool());
     m_connect->setEnabled(has && !busy && st.state != State::Connected);
     m_connect->setText(st.state == State::Lost ? tr("Retry &now") : tr("&Connect"));
     m_disconnect->setEnabled(has && !busy && (st.state == State::Connected || st.state == State::Lost));
-    m_openCache->setEnabled(has && !busy && !m_cacheLookup.isRunning());
-    m_openFolder->setEnabled(has && !busy && !m_cacheLookup.isRunning());
+    m_openCache->setEnabled(has && !busy && !lookingUp);
+    m_openFolder->setEnabled(has && !busy && !lookingUp);
 }
 
 void RemoteHostsPage::showEvent(QShowEvent *e)
@@ -459,7 +397,8 @@ bool RemoteHostsPage::removeHost(const QString &host)
     if (!i.isValid() || i.data(RemoteHostsModel::FromSshConfigRole).toBool())
         return false;
     AppSettings::removeRemoteHost(host);
-    m_runs.remove(host);
+    if (RemoteHostSession *s = m_sessions.take(host))
+        s->deleteLater();
     m_cacheTexts.remove(host);
     QVector<RemoteHostEntry> hosts;
     for (int r = 0; r < m_model->hostCount(); ++r)
@@ -545,383 +484,128 @@ void RemoteHostsPage::showDetails()
         });
 }
 
+// The session of a listed host, made on first use; the page shows what it says.
+RemoteHostSession *RemoteHostsPage::session(const QString &host)
+{
+    if (RemoteHostSession *s = m_sessions.value(host))
+        return s;
+    auto *s = new RemoteHostSession(host, this);
+    m_sessions.insert(host, s);
+    s->setRetryDelays(m_delays);
+    s->setAskPassFactory([this, host]() -> std::shared_ptr<AskPass> {
+        auto ask = std::make_shared<GuiAskPass>(this, host);
+        m_askPasses.removeIf([](const std::weak_ptr<GuiAskPass> &w) { return w.expired(); });
+        m_askPasses << ask;
+        return ask;
+    });
+    connect(s, &RemoteHostSession::statusChanged, this,
+            [this, host](const RemoteHostSession::Status &st) { setHostStatus(host, listStatus(st)); });
+    connect(s, &RemoteHostSession::busyChanged, this, &RemoteHostsPage::updateActions);
+    connect(s, &RemoteHostSession::message, this, &RemoteHostsPage::statusChanged);
+    connect(s, &RemoteHostSession::reconnected, this, [this, host] { Q_EMIT hostReconnected(host); });
+    connect(s, &RemoteHostSession::hostKeyOffered, this, [this, s, host](const HostKeyOffer &offer) {
+        auto *dlg = new HostKeyDialog(host, offer, this);
+        dlg->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dlg, &QDialog::finished, s, [s, offer](int result) {
+            if (result == QDialog::Accepted)
+                s->trustHostKey(offer);
+            else
+                s->rejectHostKey();
+        });
+        dlg->open();
+    });
+    connect(s, &RemoteHostSession::hostKeyChanged, this,
+            [this, host](const QString &name, const QString &file, const QString &text) {
+                showHostKeyChanged(this, host, name, file, text);
+            });
+    connect(s, &RemoteHostSession::compileCacheFound, this, [this, host](const CacheLocation &loc) {
+        const QString text = displayText(loc.explanation);  // which rule won there (and --no_cache, if set)
+        showCache(host, loc.path, text);
+    });
+    connect(s, &RemoteHostSession::folderFound, this, [this, host](const QString &path) {
+        showCache(host, path, tr("A folder you chose on %1.").arg(displayName(host)));
+    });
+    connect(s, &RemoteHostSession::lookupFailed, this,
+            [this, host](const QString &text, RemoteHostSession::FolderProblem problem) {
+                failCacheLookup(host, text, problem);
+            });
+    return s;
+}
+
 void RemoteHostsPage::connectHost(const QString &host)
 {
-    if (host.isEmpty())
-        return;
-    HostRun &r = m_runs[host];
-    r.retryAtMs = 0;  // a manual connect retries now
-    startConnect(host, true);
-}
-
-void RemoteHostsPage::startConnect(const QString &host, bool manual)
-{
-    HostRun &r = m_runs[host];
-    if (r.busyGeneration != 0)
-        return;
-    QString error;
-    std::shared_ptr<SshConnection> conn = RemoteHosts::instance().connection(host, &error);
-    if (!conn) {
-        setHostStatus(host, RemoteHostStatus{State::Failed, shortReason(SshError::InvalidHost), displayText(error), -1});
-        return;
-    }
-    const quint64 gen = ++r.generation;
-    r.busyGeneration = gen;
-    r.manualAttempt = manual;
-    if (r.autoRetry)
-        setHostStatus(host, RemoteHostStatus{State::Lost, m_model->status(host).reason, m_model->status(host).detail, 0});
-    else
-        setHostStatus(host, RemoteHostStatus{State::Connecting, {}, {}, -1});
-    Q_EMIT statusChanged(tr("Connecting to %1…").arg(displayName(host)), true);
-    auto ask = std::make_shared<GuiAskPass>(this, host);
-    m_askPasses.removeIf([](const std::weak_ptr<GuiAskPass> &w) { return w.expired(); });
-    m_askPasses << ask;
-    runTask(
-        this,
-        [conn, ask](TaskControl &) {
-            ConnectOutcome o;
-            o.ok = conn->connect(30000, ask.get());
-            o.error = conn->error();
-            o.text = conn->errorText();
-            if (o.error == SshError::HostKeyChanged) {
-                SshResolved resolved;
-                QString ignored;
-                if (resolveSshHost(SshClientConfig::fromSettings(), conn->host(), &resolved, &ignored)) {
-                    o.keyName = knownHostsName(resolved);
-                    o.keyFile = resolved.userKnownHostsFiles.value(0);
-                }
-            }
-            ask->close();
-            return o;
-        },
-        [this, host, gen](const ConnectOutcome &o) { onConnectFinished(host, gen, o); });
-    updateActions();
-}
-
-void RemoteHostsPage::onConnectFinished(const QString &host, quint64 generation, const ConnectOutcome &o)
-{
-    HostRun &r = m_runs[host];
-    if (r.busyGeneration == generation)
-        r.busyGeneration = 0;
-    if (r.generation != generation) {
-        updateActions();
-        return;
-    }
-    const bool manual = r.manualAttempt;
-    if (o.ok) {
-        const bool wasLost = r.autoRetry;
-        r.attempt = 0;
-        r.autoRetry = false;
-        r.retryAtMs = 0;
-        setHostStatus(host, RemoteHostStatus{State::Connected, {}, {}, -1});
-        Q_EMIT statusChanged(tr("Connected to %1.").arg(displayName(host)), false);
-        const auto then = std::exchange(r.then, {});
-        for (const auto &fn : then)
-            fn();
-        updateActions();
-        if (wasLost)
-            Q_EMIT hostReconnected(host);
-        return;
-    }
-    const QString detail = displayText(o.text);
-    if (o.error == SshError::HostKeyUnknown && manual) {
-        askHostKey(host);  // what waits for the connection still waits
-        return;
-    }
-    r.then.clear();
-    if (o.error == SshError::HostKeyChanged) {
-        r.autoRetry = false;
-        setHostStatus(host, RemoteHostStatus{State::Failed, shortReason(o.error), detail, -1});
-        Q_EMIT statusChanged(tr("The host key of %1 changed: Ingot refused to connect.").arg(displayName(host)), false);
-        showHostKeyChanged(this, host, o.keyName, o.keyFile, o.text);
-        return;
-    }
-    if (r.autoRetry && isTransient(o.error)) {
-        scheduleRetry(host, detail);
-        return;
-    }
-    r.autoRetry = false;
-    r.retryAtMs = 0;
-    setHostStatus(host, RemoteHostStatus{State::Failed, shortReason(o.error), detail, -1});
-    Q_EMIT statusChanged(tr("Could not connect to %1: %2").arg(displayName(host), shortReason(o.error)), false);
-}
-
-// First contact: learn the key off the UI thread, show it, and only on "Trust and connect" record it and connect.
-void RemoteHostsPage::askHostKey(const QString &host)
-{
-    std::shared_ptr<SshConnection> conn = RemoteHosts::instance().connection(host);
-    if (!conn)
-        return;
-    HostRun &r = m_runs[host];
-    const quint64 gen = ++r.generation;
-    r.busyGeneration = gen;
-    setHostStatus(host, RemoteHostStatus{State::Connecting, {}, {}, -1});
-    Q_EMIT statusChanged(tr("Asking %1 for its host key…").arg(displayName(host)), true);
-    runTask(
-        this,
-        [conn](TaskControl &) {
-            std::pair<HostKeyOffer, QString> out;
-            if (!conn->scanHostKey(&out.first, &out.second) && out.second.isEmpty())
-                out.second = tr("The host did not present a key.");
-            return out;
-        },
-        [this, host, gen, conn](const std::pair<HostKeyOffer, QString> &scan) {
-            HostRun &r = m_runs[host];
-            if (r.busyGeneration == gen)
-                r.busyGeneration = 0;
-            if (r.generation != gen)
-                return updateActions();
-            if (!scan.second.isEmpty()) {
-                r.then.clear();
-                setHostStatus(host, RemoteHostStatus{State::Failed, shortReason(SshError::HostKeyUnknown),
-                                                     displayText(scan.second), -1});
-                Q_EMIT statusChanged(tr("Could not read the host key of %1.").arg(displayName(host)), false);
-                return;
-            }
-            Q_EMIT statusChanged(tr("Check the host key of %1.").arg(displayName(host)), false);
-            auto *dlg = new HostKeyDialog(host, scan.first, this);
-            dlg->setAttribute(Qt::WA_DeleteOnClose);
-            connect(dlg, &QDialog::finished, this, [this, host, gen, conn, offer = scan.first](int result) {
-                HostRun &r = m_runs[host];
-                if (r.generation != gen)
-                    return;
-                if (result != QDialog::Accepted) {
-                    r.then.clear();
-                    setHostStatus(host, RemoteHostStatus{State::Failed, shortReason(SshError::HostKeyUnknown),
-                                                         tr("You did not trust the key %1 presented; nothing was "
-                                                            "recorded. Connect again to see it again.")
-                                                             .arg(displayName(host)),
-                                                         -1});
-                    Q_EMIT statusChanged(tr("Not connected to %1: its host key was not trusted.").arg(displayName(host)),
-                                         false);
-                    return;
-                }
-                const quint64 acceptGen = ++r.generation;
-                r.busyGeneration = acceptGen;
-                runTask(
-                    this,
-                    [conn, offer](TaskControl &) {
-                        QString error;
-                        conn->acceptHostKey(offer, &error);
-                        return error;
-                    },
-                    [this, host, acceptGen](const QString &error) {
-                        HostRun &r = m_runs[host];
-                        if (r.busyGeneration == acceptGen)
-                            r.busyGeneration = 0;
-                        if (r.generation != acceptGen)
-                            return updateActions();
-                        if (!error.isEmpty()) {
-                            r.then.clear();
-                            setHostStatus(host, RemoteHostStatus{State::Failed, tr("host key not recorded"),
-                                                                 displayText(error), -1});
-                            return;
-                        }
-                        startConnect(host, true);
-                    });
-            });
-            dlg->open();
-        });
-}
-
-void RemoteHostsPage::scheduleRetry(const QString &host, const QString &detail)
-{
-    HostRun &r = m_runs[host];
-    r.autoRetry = true;
-    const int delay = m_delays.at(qMin(r.attempt, int(m_delays.size()) - 1));
-    ++r.attempt;
-    r.retryAtMs = QDateTime::currentMSecsSinceEpoch() + qint64(delay) * 1000;
-    setHostStatus(host, RemoteHostStatus{State::Lost, tr("connection lost"), detail, delay});
-    Q_EMIT statusChanged(tr("The connection to %1 was lost; retrying in %n s.", nullptr, delay).arg(displayName(host)),
-                         false);
-    if (!m_ticker->isActive())
-        m_ticker->start();
-}
-
-void RemoteHostsPage::connectionLost(const QString &host)
-{
-    HostRun &r = m_runs[host];
-    r.attempt = 0;
-    scheduleRetry(host, tr("The master connection to %1 is gone (the network dropped, the machine slept, or the "
-                           "server restarted). Ingot reconnects by itself; Retry now tries at once.")
-                           .arg(displayName(host)));
-}
-
-// Counts down the waits of dropped connections and reconnects when one is over.
-void RemoteHostsPage::tick()
-{
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    bool waiting = false;
-    for (const QString &host : m_model->hostNames()) {
-        auto it = m_runs.find(host);
-        if (it == m_runs.end() || !it->autoRetry || it->retryAtMs == 0 || it->busyGeneration != 0)
-            continue;
-        const int left = int(std::ceil(double(it->retryAtMs - now) / 1000.0));
-        if (left <= 0) {
-            it->retryAtMs = 0;
-            startConnect(host, false);
-            continue;
-        }
-        waiting = true;
-        RemoteHostStatus st = m_model->status(host);
-        st.retryInSeconds = left;
-        setHostStatus(host, st);
-    }
-    if (!waiting)
-        m_ticker->stop();
-}
-
-void RemoteHostsPage::checkConnections()
-{
-    if (m_checking.isRunning())
-        return;
-    struct Probe {
-        QString host;
-        quint64 generation;
-        std::shared_ptr<SshConnection> conn;
-        bool running = false;
-    };
-    QVector<Probe> probes;
-    for (const QString &host : m_model->hostNames()) {
-        const State s = m_model->status(host).state;
-        if (isBusy(host) || !(s == State::Connected || (m_firstCheck && s == State::NotConnected)))
-            continue;
-        if (auto conn = RemoteHosts::instance().connection(host))
-            probes.push_back(Probe{host, m_runs[host].generation, std::move(conn)});
-    }
-    m_firstCheck = false;
-    if (probes.isEmpty())
-        return;
-    m_checking = runTask(
-        this,
-        [probes](TaskControl &control) mutable {
-            for (Probe &p : probes)
-                if (!control.isStopped())
-                    p.running = p.conn->check();  // ssh -O check: the local master socket only
-            return probes;
-        },
-        [this](const QVector<Probe> &done) {
-            for (const Probe &p : done) {
-                const auto it = m_runs.constFind(p.host);
-                if (it == m_runs.cend() || it->generation != p.generation || it->busyGeneration != 0)
-                    continue;
-                const State s = m_model->status(p.host).state;
-                if (p.running && s != State::Connected)
-                    setHostStatus(p.host, RemoteHostStatus{State::Connected, {}, {}, -1});
-                else if (!p.running && s == State::Connected)
-                    connectionLost(p.host);
-            }
-        });
-}
-
-void RemoteHostsPage::noteConnectionTrouble(const QString &host)
-{
-    if (m_model->status(host).state != State::Connected || isBusy(host))
-        return;
-    std::shared_ptr<SshConnection> conn = RemoteHosts::instance().connection(host);
-    if (!conn)
-        return;
-    const quint64 gen = m_runs[host].generation;
-    runTask(this, [conn](TaskControl &) { return conn->check(); },
-            [this, host, gen](bool running) {
-                const auto it = m_runs.constFind(host);
-                if (it == m_runs.cend() || it->generation != gen || it->busyGeneration != 0)
-                    return;
-                if (!running && m_model->status(host).state == State::Connected)
-                    connectionLost(host);
-            });
+    if (!host.isEmpty())
+        session(host)->connectToHost();
 }
 
 void RemoteHostsPage::disconnectHost(const QString &host)
 {
-    if (host.isEmpty() || isBusy(host))
-        return;
-    std::shared_ptr<SshConnection> conn = RemoteHosts::instance().connection(host);
-    if (!conn)
-        return;
-    HostRun &r = m_runs[host];
-    r.autoRetry = false;
-    r.retryAtMs = 0;
-    r.then.clear();
-    const quint64 gen = ++r.generation;
-    r.busyGeneration = gen;
-    updateActions();
-    Q_EMIT statusChanged(tr("Disconnecting from %1…").arg(displayName(host)), true);
-    runTask(this, [conn](TaskControl &) { conn->close(); },
-            [this, host, gen] {
-                HostRun &r = m_runs[host];
-                if (r.busyGeneration == gen)
-                    r.busyGeneration = 0;
-                if (r.generation == gen) {
-                    setHostStatus(host, RemoteHostStatus{State::NotConnected, {}, {}, -1});
-                    Q_EMIT statusChanged(tr("Disconnected from %1.").arg(displayName(host)), false);
-                }
-                updateActions();
-            });
+    if (!host.isEmpty())
+        session(host)->disconnectFromHost();
 }
 
-void RemoteHostsPage::whenConnected(const QString &host, std::function<void()> fn)
+void RemoteHostsPage::checkConnections()
 {
-    if (m_model->status(host).state == State::Connected && !isBusy(host)) {
-        fn();
-        return;
-    }
-    HostRun &r = m_runs[host];
-    r.then.push_back(std::move(fn));
-    if (r.busyGeneration == 0) {
-        r.retryAtMs = 0;
-        startConnect(host, true);
-    }
+    const bool first = std::exchange(m_firstCheck, false);
+    for (const QString &host : m_model->hostNames())
+        session(host)->checkConnection(first);  // the first look finds masters already running
+}
+
+void RemoteHostsPage::noteConnectionTrouble(const QString &host)
+{
+    if (RemoteHostSession *s = m_sessions.value(host))
+        s->noteTrouble();
+}
+
+// One lookup at a time on the page: a new one drops the answer of the one before.
+void RemoteHostsPage::cancelLookups()
+{
+    for (RemoteHostSession *s : std::as_const(m_sessions))
+        s->cancelLookup();
 }
 
 void RemoteHostsPage::openCompileCache(const QString &host)
 {
     if (host.isEmpty())
         return;
-    whenConnected(host, [this, host] { resolveCache(host); });
+    cancelLookups();
+    session(host)->lookupCompileCache();
+    updateActions();
 }
 
-void RemoteHostsPage::failCacheLookup(const QString &host, const QString &text)
+void RemoteHostsPage::openFolderOnHost(const QString &host, const QString &path)
+{
+    if (host.isEmpty() || path.isEmpty())
+        return;
+    cancelLookups();
+    session(host)->checkFolder(path);
+    updateActions();
+}
+
+void RemoteHostsPage::showCache(const QString &host, const QString &path, const QString &text)
+{
+    m_cacheTexts.insert(host, tr("%1\n\nCache: %2").arg(text, displayName(path)));
+    m_lastFolder.insert(host, path);
+    showDetails();
+    updateActions();
+    Q_EMIT statusChanged(tr("Opening %1:%2…").arg(displayName(host), displayName(path)), false);
+    Q_EMIT openCacheRequested(sshStoreLocation(host, path), text);
+}
+
+void RemoteHostsPage::failCacheLookup(const QString &host, const QString &text, RemoteHostSession::FolderProblem problem)
 {
     m_cacheTexts.insert(host, text);
     if (host == currentHost())
         m_cacheText->setText(text);
-    Q_EMIT statusChanged(text, false);
     updateActions();
-    noteConnectionTrouble(host);
-}
-
-void RemoteHostsPage::resolveCache(const QString &host)
-{
-    QString error;
-    std::shared_ptr<RemoteShell> shell = RemoteHosts::instance().shell(host, &error);
-    if (!shell)
-        return failCacheLookup(host, displayText(error));
-    Q_EMIT statusChanged(tr("Asking %1 where its compile cache is…").arg(displayName(host)), true);
-    m_cacheLookup.discard();
-    m_cacheLookup = runTask(
-        this,
-        [shell](TaskControl &) {
-            std::tuple<bool, CacheLocation, QString> out;
-            std::get<0>(out) = CacheLocation::resolveOn(*shell, &std::get<1>(out), &std::get<2>(out));
-            return out;
-        },
-        [this, host](const std::tuple<bool, CacheLocation, QString> &r) {
-            const auto &[ok, loc, why] = r;
-            if (!ok)
-                return failCacheLookup(host, tr("Could not ask %1 where its compile cache is: %2")
-                                                 .arg(displayName(host), displayText(why)));
-            const QString text = displayText(loc.explanation);  // which rule won there (and --no_cache, if set)
-            if (!loc.isSupported())
-                return failCacheLookup(host, displayText(loc.unsupportedReason()) + QStringLiteral("\n\n") + text);
-            m_cacheTexts.insert(host, tr("%1\n\nCache: %2").arg(text, displayName(loc.path)));
-            m_lastFolder.insert(host, loc.path);
-            showDetails();
-            updateActions();
-            Q_EMIT statusChanged(tr("Opening %1:%2…").arg(displayName(host), displayName(loc.path)), false);
-            Q_EMIT openCacheRequested(sshStoreLocation(host, loc.path), text);
-        });
-    updateActions();
+    using P = RemoteHostSession::FolderProblem;
+    if (problem == P::None || problem == P::NotChecked)
+        return;
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Open a folder on %1").arg(displayName(host)), text,
+                                QMessageBox::Close, this);
+    box->setObjectName(QStringLiteral("folderProblem"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 void RemoteHostsPage::showOpenFolderDialog()
@@ -939,61 +623,6 @@ void RemoteHostsPage::showOpenFolderDialog()
     connect(dlg, &QInputDialog::textValueSelected, this,
             [this, host](const QString &path) { openFolderOnHost(host, path.trimmed()); });
     dlg->open();
-}
-
-void RemoteHostsPage::openFolderOnHost(const QString &host, const QString &path)
-{
-    if (host.isEmpty() || path.isEmpty())
-        return;
-    whenConnected(host, [this, host, path] { checkFolder(host, path); });
-}
-
-void RemoteHostsPage::checkFolder(const QString &host, const QString &path)
-{
-    QString error;
-    std::shared_ptr<RemoteShell> shell = RemoteHosts::instance().shell(host, &error);
-    if (!shell)
-        return failCacheLookup(host, displayText(error));
-    Q_EMIT statusChanged(tr("Looking for %1 on %2…").arg(displayName(path), displayName(host)), true);
-    m_cacheLookup.discard();
-    m_cacheLookup = runTask(
-        this,
-        [shell, path](TaskControl &) { return shell->run(kFolderScript, {nameToBytes(path)}, {}, 1 << 16, 30000); },
-        [this, host, path](const ShellResult &r) {
-            const QString p = displayName(path), h = displayName(host);
-            if (!r.ran())
-                return failCacheLookup(host, tr("Could not look for %1 on %2: %3").arg(p, h, displayText(r.error)));
-            QString problem;
-            switch (r.exitCode) {
-            case 0: break;
-            case 3: problem = tr("There is no folder %1 on %2. Check the path, or open the compile cache the Neuron "
-                                 "tools there use.").arg(p, h); break;
-            case 4: problem = tr("%1 is not an absolute path: start it with / (or ~/ for the home folder on %2).")
-                                  .arg(p, h); break;
-            case 5: problem = tr("%1 on %2 is not a folder.").arg(p, h); break;
-            case 6: problem = tr("%1 on %2 cannot be entered: permission denied for the user Ingot logs in as.")
-                                  .arg(p, h); break;
-            default: problem = tr("Could not check %1 on %2 (exit status %3).").arg(p, h).arg(r.exitCode); break;
-            }
-            if (!problem.isEmpty()) {
-                failCacheLookup(host, problem);
-                auto *box = new QMessageBox(QMessageBox::Warning, tr("Open a folder on %1").arg(h), problem,
-                                            QMessageBox::Close, this);
-                box->setObjectName(QStringLiteral("folderProblem"));
-                box->setAttribute(Qt::WA_DeleteOnClose);
-                box->open();
-                return;
-            }
-            const QString real = nameFromBytes(r.out);
-            const QString text = tr("A folder you chose on %1.").arg(h);
-            m_cacheTexts.insert(host, tr("%1\n\nCache: %2").arg(text, displayName(real)));
-            m_lastFolder.insert(host, real);
-            showDetails();
-            updateActions();
-            Q_EMIT statusChanged(tr("Opening %1:%2…").arg(h, displayName(real)), false);
-            Q_EMIT openCacheRequested(sshStoreLocation(host, real), text);
-        });
-    updateActions();
 }
 
 }  // namespace ingot

@@ -1,18 +1,18 @@
 // The "Remote hosts" page: the hosts of the user's ssh config and those added in Ingot, each with the state of its
 // one multiplexed master connection; what `ssh -G` resolves a host to; connecting (host keys shown and confirmed,
 // passphrases asked in a dialog), dropped connections noticed and retried with backoff; and a host's compile cache
-// (resolved as on that host, or a folder chosen there) opened in the cache page. Every ssh call runs off the UI
-// thread (runTask).
+// (resolved as on that host, or a folder chosen there) opened in the cache page. Each host's connection, retries and
+// questions are a RemoteHostSession (services/remote); the page shows them. Every ssh call runs off the UI thread.
 #pragma once
 
 #include "models/remote/remotehostsmodel.h"
+#include "services/remote/remotehostsession.h"
 #include "services/stores/storelocation.h"
 #include "services/util/task.h"
 
 #include <QHash>
 #include <QWidget>
 
-#include <functional>
 #include <memory>
 
 class QAction;
@@ -24,8 +24,6 @@ class QTreeView;
 namespace ingot {
 
 class GuiAskPass;
-class SshConnection;
-struct SshResolved;
 
 class RemoteHostsPage final : public QWidget
 {
@@ -41,6 +39,8 @@ public:
     QString currentHost() const;
     void selectHost(const QString &host);
     RemoteHostStatus status(const QString &host) const { return m_model->status(host); }
+    // The session that connects to the host and asks it questions (made on first use).
+    RemoteHostSession *session(const QString &host);
 
     QAction *addHostAction() const { return m_add; }
     QAction *removeHostAction() const { return m_remove; }
@@ -94,34 +94,17 @@ protected:
     void hideEvent(QHideEvent *e) override;
 
 private:
-    struct HostRun {
-        quint64 generation = 0;  // bumped by each user action: answers to older ones are dropped
-        quint64 busyGeneration = 0;  // the connect or disconnect in flight; 0: none
-        bool autoRetry = false;  // the connection dropped: reconnect with backoff
-        int attempt = 0;
-        qint64 retryAtMs = 0;
-        bool manualAttempt = false;
-        QVector<std::function<void()>> then;  // once connected
-    };
-    struct ConnectOutcome;
-
     void buildUi();
     void createActions();
     QWidget *buildDetails();
     void updateActions();
     void showDetails();
     void setHostStatus(const QString &host, const RemoteHostStatus &status);
-    void startConnect(const QString &host, bool manual);
-    void onConnectFinished(const QString &host, quint64 generation, const ConnectOutcome &o);
-    void askHostKey(const QString &host);
-    void scheduleRetry(const QString &host, const QString &detail);
-    void connectionLost(const QString &host);
-    void tick();
-    void whenConnected(const QString &host, std::function<void()> fn);
-    void resolveCache(const QString &host);
-    void checkFolder(const QString &host, const QString &path);
-    void failCacheLookup(const QString &host, const QString &text);
+    void cancelLookups();
+    void showCache(const QString &host, const QString &path, const QString &text);
+    void failCacheLookup(const QString &host, const QString &text, RemoteHostSession::FolderProblem problem);
     bool isBusy(const QString &host) const;
+    bool isLookingUp() const;
 
     RemoteHostsModel *m_model;
     QTreeView *m_view = nullptr;
@@ -139,9 +122,8 @@ private:
     QAction *m_openFolder = nullptr;
     QAction *m_reload = nullptr;
     QTimer *m_checkTimer;
-    QTimer *m_ticker;
-    QVector<int> m_delays{2, 4, 8, 16, 32, 60};
-    QHash<QString, HostRun> m_runs;
+    QVector<int> m_delays = RemoteHostSession::defaultRetryDelays();
+    QHash<QString, RemoteHostSession *> m_sessions;  // host -> its session (children of the page)
     QHash<QString, QString> m_cacheTexts;  // host -> what the last cache lookup said
     QHash<QString, QString> m_lastFolder;  // host -> the folder last opened there
     QString m_resolvedFor = QStringLiteral("\n");  // the host the ssh -G fields are for (none yet)
@@ -150,8 +132,6 @@ private:
     bool m_firstCheck = true;
     Task m_loading;
     Task m_resolving;
-    Task m_checking;
-    Task m_cacheLookup;
 };
 
 }  // namespace ingot
