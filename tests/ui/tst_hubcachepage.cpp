@@ -38,25 +38,26 @@ const QString kModel = QStringLiteral("meta-llama/Llama-2-7b-hf");
 class RecordingKeychain final : public SecretStore
 {
 public:
-    bool read(const QString &k, QString *v, QString *) override
+    bool read(const QString &k, QString *v, SecretError *, const std::atomic_bool *) override
     {
         QMutexLocker lock(&mutex);
         note();
         *v = values.value(k);
-        return values.contains(k);
+        return true;
     }
-    bool write(const QString &k, const QString &v, QString *) override
+    bool write(const QString &k, const QString &v, SecretError *) override
     {
         QMutexLocker lock(&mutex);
         note();
         values.insert(k, v);
         return true;
     }
-    bool remove(const QString &k, QString *) override
+    bool remove(const QString &k, SecretError *) override
     {
         QMutexLocker lock(&mutex);
         note();
-        return values.remove(k) > 0;
+        values.remove(k);
+        return true;
     }
     QString name() const override { return QStringLiteral("the test keychain"); }
     int calls() { QMutexLocker lock(&mutex); return m_calls; }
@@ -425,9 +426,10 @@ private Q_SLOTS:
         QSKIP("debug builds assert instead");
 #else
         KeychainSecretStore store(QStringLiteral("ingot-test"));
-        QString value, error;
+        QString value;
+        SecretError error;
         QVERIFY(!store.read(QStringLiteral("huggingface-token"), &value, &error));
-        QVERIFY2(error.contains(QStringLiteral("UI thread")), qPrintable(error));
+        QVERIFY2(error.message.contains(QStringLiteral("UI thread")), qPrintable(error.message));
 #endif
     }
 };
