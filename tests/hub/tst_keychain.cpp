@@ -7,6 +7,7 @@
 #include "services/hub/secretstore.h"
 #include "services/hub/token.h"
 #include "services/util/task.h"
+#include "tests/hub/privatebus.h"
 #include "tests/support/testsupport.h"
 
 #include <QCoreApplication>
@@ -28,20 +29,6 @@ using namespace ingot;
 namespace {
 const QString kService = QStringLiteral("ingot-test");
 const QString kTokenKey = QStringLiteral("huggingface-token");
-
-// A bus of our own, with no service activation: a stopped or dead keyring daemon is never replaced behind the
-// test's back (by one that would ask for a password on a screen).
-QByteArray busConfig(const QString &dir)
-{
-    return QStringLiteral(
-               "<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN\"\n"
-               " \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
-               "<busconfig><type>session</type><listen>unix:dir=%1</listen>"
-               "<policy context=\"default\"><allow send_destination=\"*\" eavesdrop=\"true\"/>"
-               "<allow eavesdrop=\"true\"/><allow own=\"*\"/></policy></busconfig>\n")
-        .arg(dir.toHtmlEscaped())
-        .toUtf8();
-}
 
 // The token's resolution with no HF_TOKEN: the keychain, then the token file.
 ResolvedToken resolve(const HubConfig &config, SecretStore *store, const std::atomic_bool *stop = nullptr)
@@ -76,7 +63,7 @@ class TestKeychain : public QObject
     Q_OBJECT
 
     QTemporaryDir m_dir;
-    qint64 m_busPid = 0;
+    test::PrivateBus m_bus;
     QProcess m_keyring;
     HubConfig m_config;
     bool m_stopped = false;
@@ -104,9 +91,8 @@ class TestKeychain : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        const QString dbus = QStandardPaths::findExecutable(QStringLiteral("dbus-daemon"));
         const QString keyring = QStandardPaths::findExecutable(QStringLiteral("gnome-keyring-daemon"));
-        if (dbus.isEmpty() || keyring.isEmpty())
+        if (!test::PrivateBus::installed() || keyring.isEmpty())
             QSKIP("dbus-daemon or gnome-keyring-daemon is not installed (packaging/install-deps.sh --test installs them)");
         QVERIFY(m_dir.isValid());
         // Everything the bus, the daemon and libsecret read lives here: never the real keyring of whoever runs this.
@@ -126,15 +112,8 @@ private Q_SLOTS:
         qunsetenv("HUGGING_FACE_HUB_TOKEN");
         m_config = HubConfig::fromEnvironment();
 
-        test::writeFile(path(QStringLiteral("bus.conf")), busConfig(path(QStringLiteral("bus"))));
-        const test::ProgramRun bus = test::runProgram(dbus, {QStringLiteral("--config-file=") + path(QStringLiteral("bus.conf")),
-                                                             QStringLiteral("--fork"), QStringLiteral("--print-address=1"),
-                                                             QStringLiteral("--print-pid=1")}, 30000);
-        const QList<QByteArray> lines = bus.out.trimmed().split('\n');
-        QVERIFY2(bus.code == 0 && lines.size() == 2, bus.err.constData());
-        m_busPid = lines[1].trimmed().toLongLong();
-        QVERIFY(m_busPid > 0);
-        qputenv("DBUS_SESSION_BUS_ADDRESS", lines[0].trimmed());
+        QString error;
+        QVERIFY2(m_bus.start(path(QStringLiteral("bus")), &error), qPrintable(error));
 
         // The daemon in the foreground (a child of ours, killed by its pid), its login keyring unlocked with a
         // password read from stdin.
@@ -156,11 +135,7 @@ private Q_SLOTS:
             m_keyring.kill();
             m_keyring.waitForFinished(30000);
         }
-        // GLib's D-Bus raises SIGTERM in a process whose session bus goes away (exit-on-close): ignored here, for
-        // the little this process has left to do.
-        std::signal(SIGTERM, SIG_IGN);
-        if (m_busPid > 0)
-            ::kill(pid_t(m_busPid), SIGTERM);
+        m_bus.stopAtExit();
     }
 
     // Saved, read by 32 pool threads at once mixed with writes and reads of other entries, from fresh threads each

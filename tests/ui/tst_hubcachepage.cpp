@@ -6,6 +6,8 @@
 #include "models/hub/lookupmodel.h"
 #include "services/hub/secretstore.h"
 #include "services/util/names.h"
+#include "services/hub/token.h"
+#include "tests/hub/privatebus.h"
 #include "tests/support/testhub.h"
 
 #include <QAbstractItemModelTester>
@@ -27,6 +29,11 @@
 #include <QThread>
 #include <QThreadPool>
 #include <QTreeView>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 using namespace ingot;
 
@@ -110,6 +117,21 @@ bool clean(const QString &s)
     return true;
 }
 
+// A TCP port on 127.0.0.1 that nothing listens on (bound, read, closed).
+int freePort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    const bool ok = fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0 &&
+                    ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) == 0;
+    if (fd >= 0)
+        ::close(fd);
+    return ok ? ntohs(a.sin_port) : 0;
+}
+
 QModelIndex viewIndex(HubCachePage &page, const QString &path)
 {
     auto *proxy = static_cast<QSortFilterProxyModel *>(page.filesView()->model());
@@ -123,6 +145,8 @@ class TestHubCachePage : public QObject
 
     test::TestHub *hub = nullptr;
     QTemporaryDir home;
+    QTemporaryDir busDir;
+    test::PrivateBus bus;  // unansweredKeychainIsShown's, stopped (SIGSTOP) until the end
 
 private Q_SLOTS:
     void initTestCase()
@@ -145,7 +169,11 @@ private Q_SLOTS:
         qputenv("CUSTOM_CACHE_REPO", "neuronorg/team-cache");
         qunsetenv("HF_HUB_OFFLINE");
     }
-    void cleanupTestCase() { delete hub; }
+    void cleanupTestCase()
+    {
+        bus.stopAtExit();
+        delete hub;
+    }
     void cleanup() { QVERIFY(hub->clearFaults()); }
 
     void browseLookupAndCopy()
@@ -326,6 +354,59 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(page.fileDetails()->toPlainText().contains(QStringLiteral("\"hello\"")), 10000);
     }
 
+    // A folder selected before it is listed says so (not blank numbers), says when it is being listed, and shows its
+    // size and file count once the listing arrives.
+    void folderDetailsFollowTheListing()
+    {
+        HubCachePage page;
+        QVERIFY(start(page));
+        HubTreeModel *m = page.filesModel();
+        QTRY_VERIFY_WITH_TIMEOUT(m->indexForPath(V15).isValid(), 10000);
+        QVERIFY(m->canFetchMore(m->indexForPath(V15)));  // not listed yet
+        page.filesView()->setCurrentIndex(viewIndex(page, V15));
+        QString details = page.fileDetails()->toPlainText();
+        QVERIFY2(details.startsWith(V15 + QLatin1Char('\n')), qPrintable(details));
+        QVERIFY2(details.contains(QStringLiteral("Not listed yet")), qPrintable(details));
+        QVERIFY2(!details.contains(QStringLiteral(" in  file")), qPrintable(details));
+        QVERIFY(hub->fault({{"kind", "latency"}, {"ms", 1500}, {"path", "/tree/main/neuronxcc-2.15"}, {"count", 1}}));
+        m->fetchMore(m->indexForPath(V15));
+        QVERIFY2(page.fileDetails()->toPlainText().contains(QStringLiteral("Being listed")), qPrintable(page.fileDetails()->toPlainText()));
+        // A module inside it, selected while its compiler folder is listed (recursively), has its numbers with it.
+        QTRY_VERIFY_WITH_TIMEOUT(m->indexForPath(V15 + QStringLiteral("/MODULE_111+d41d8cd9")).isValid(), 10000);
+        const QString files = m->indexForPath(V15).siblingAtColumn(HubTreeModel::FilesColumn).data().toString();
+        QVERIFY(!files.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(page.fileDetails()->toPlainText().contains(QStringLiteral(" in %1 file(s)").arg(files)), 10000);
+        details = page.fileDetails()->toPlainText();
+        QVERIFY2(!details.contains(QStringLiteral("Being listed")) && !details.contains(QStringLiteral("Not listed")), qPrintable(details));
+        page.filesView()->setCurrentIndex(viewIndex(page, V15 + QStringLiteral("/MODULE_111+d41d8cd9")));
+        QVERIFY2(page.fileDetails()->toPlainText().contains(QStringLiteral("5 kB in 2 file(s)")), qPrintable(page.fileDetails()->toPlainText()));
+    }
+
+    // A Hub that cannot be reached is said so, never taken for a refused token or a repo you may not read.
+    void unreachableHubIsNotNoAccess()
+    {
+        const int port = freePort();  // nothing listens there: every connection is refused
+        QVERIFY(port > 0);
+        const QString url = QStringLiteral("http://127.0.0.1:%1").arg(port);
+        const QByteArray endpoint = qgetenv("HF_ENDPOINT");
+        qputenv("HF_ENDPOINT", url.toUtf8());
+        {
+            HubCachePage page;
+            QSignalSpy account(&page, &HubCachePage::accountChanged);
+            QVERIFY(start(page));
+            QVERIFY(account.wait(120000));
+            const QString label = page.accountLabel()->text();
+            QVERIFY2(label.contains(QStringLiteral("Could not reach")), qPrintable(label));
+            QVERIFY2(!label.contains(QStringLiteral("refused:")), qPrintable(label));
+            for (int i = 0; i < page.repoList()->count(); ++i) {
+                QTRY_VERIFY_WITH_TIMEOUT(page.repoList()->item(i)->text().contains(QLatin1Char('\n')), 120000);
+                const QString text = page.repoList()->item(i)->text();
+                QVERIFY2(text.contains(QStringLiteral("unreachable:")) && !text.contains(QStringLiteral("no access")), qPrintable(text));
+            }
+        }
+        qputenv("HF_ENDPOINT", endpoint);
+    }
+
     // Log in, log out, read the token: the keychain is only ever asked from worker threads.
     void keychainOnlyOffTheUiThread()
     {
@@ -357,6 +438,37 @@ private Q_SLOTS:
         }
         QVERIFY(keychain->calls() >= 4);  // read, remove, read, write (and a read after logging in)
         QCOMPARE(keychain->callsOnGuiThread(), 0);
+        qputenv("HF_TOKEN", token);
+    }
+
+    // The system keychain does not answer (the session bus it is reached through is stopped): the page leaves
+    // "Reading the token…" after the keychain's timeout, logs in with the token file, and says why.
+    void unansweredKeychainIsShown()
+    {
+        if (!test::PrivateBus::installed())
+            QSKIP("dbus-daemon is not installed (packaging/install-deps.sh --test installs it)");
+        QString error;
+        QVERIFY2(bus.start(busDir.path(), &error), qPrintable(error));
+        QVERIFY(bus.pause());
+        const QByteArray token = qgetenv("HF_TOKEN");
+        qunsetenv("HF_TOKEN");
+        const QString tokenFile = HubConfig::fromEnvironment().tokenPath;
+        test::writeFile(tokenFile, "hf_alice_write");
+        {
+            HubCachePage page;
+            page.setSecretStore(std::make_shared<KeychainSecretStore>(QStringLiteral("ingot-test"), 2000));
+            page.resize(1300, 800);
+            page.show();
+            QSignalSpy ready(&page, &HubCachePage::ready);
+            page.refresh();
+            QCOMPARE(page.accountLabel()->text(), QStringLiteral("Reading the token…"));
+            QVERIFY(ready.wait(30000));
+            QTRY_VERIFY_WITH_TIMEOUT(page.accountLabel()->text().contains(QStringLiteral("alice")), 30000);
+            const QString label = page.accountLabel()->text();
+            QVERIFY2(label.contains(QStringLiteral("the token file")), qPrintable(label));
+            QVERIFY2(label.contains(QStringLiteral("The system keychain did not answer within 2 second")), qPrintable(label));
+        }
+        QVERIFY(QFile::remove(tokenFile));
         qputenv("HF_TOKEN", token);
     }
 

@@ -60,6 +60,25 @@ QSpinBox *anySpin(QWidget *parent, int max)
     return s;
 }
 
+// The Hub could not be reached (no route, refused, DNS, TLS, no answer in time): nothing says who may read what.
+bool isNetworkError(const HubError &e)
+{
+    return e.kind == HubError::Kind::Network || e.kind == HubError::Kind::Timeout;
+}
+
+// The Hub answered that this token (or none) may not read the repo, or that there is no such repo for it.
+bool isAccessError(const HubError &e)
+{
+    using K = HubError::Kind;
+    return e.kind == K::Unauthorized || e.kind == K::Forbidden || e.kind == K::Gated || e.kind == K::NotFound;
+}
+
+// A compiler-version folder is listed recursively in one go, so every module shows its size and file count.
+bool listsRecursively(const QString &dirPath)
+{
+    return dirPath.startsWith(QLatin1String("neuronxcc-")) && !dirPath.contains(QLatin1Char('/'));
+}
+
 // What the page needs before it can ask the Hub anything: the token (the keychain may answer slowly, over D-Bus)
 // and the cache repo in use (a file in $HF_HOME).
 struct PageStart {
@@ -334,8 +353,11 @@ void HubCachePage::refresh()
     m_account->setText(tr("Reading the token…"));
     const HubConfig cfg = m_config;
     const std::shared_ptr<SecretStore> kc = m_keychain;
-    runTask(this, [cfg, kc](TaskControl &) { return PageStart{resolveToken(cfg, kc.get()), resolveCacheRepo(cfg)}; },
-            [this, gen](PageStart start) {
+    // The keychain answers within its timeout (else the token file is read, and the account line says why); leaving
+    // the page stops the wait.
+    runTask(this, [cfg, kc](TaskControl &c) {
+        return PageStart{resolveToken(cfg, kc.get(), QProcessEnvironment::systemEnvironment(), c.stopFlag()), resolveCacheRepo(cfg)};
+    }, [this, gen](PageStart start) {
         if (gen == m_generation)
             applyStart(start.token, start.choice);
     });
@@ -373,6 +395,9 @@ void HubCachePage::applyStart(const ResolvedToken &token, const CacheRepoChoice 
     const QStringList repos = fillRepoList(choice);
     m_token = token.token;
     m_tokenSource = token.describe();
+    m_keychainNote = token.keychainError.isEmpty()
+                         ? QString()
+                         : tr("The system keychain could not be read, so the token file was: %1").arg(token.keychainError);
     updateAccount();
     for (const QString &r : repos)
         checkRepoAccess(r);
@@ -380,19 +405,25 @@ void HubCachePage::applyStart(const ResolvedToken &token, const CacheRepoChoice 
     Q_EMIT ready();
 }
 
+// The account line (rich text), with why the keychain was not used below it.
+void HubCachePage::showAccount(const QString &text)
+{
+    m_account->setText(m_keychainNote.isEmpty() ? text : text + QStringLiteral("<br>") + html(m_keychainNote));
+}
+
 void HubCachePage::updateAccount()
 {
     m_logoutButton->setEnabled(!m_token.isEmpty());
     if (m_config.offline) {
-        m_account->setText(tr("Offline (HF_HUB_OFFLINE) — %1").arg(html(m_config.endpoint)));
+        showAccount(tr("Offline (HF_HUB_OFFLINE) — %1").arg(html(m_config.endpoint)));
         return;
     }
     if (m_token.isEmpty()) {
-        m_account->setText(tr("Not logged in to %1: public repos only. Log in to read private repos and to write.").arg(html(m_config.endpoint)));
+        showAccount(tr("Not logged in to %1: public repos only. Log in to read private repos and to write.").arg(html(m_config.endpoint)));
         Q_EMIT accountChanged();
         return;
     }
-    m_account->setText(tr("Checking the token…"));
+    showAccount(tr("Checking the token…"));
     const HubClient hub = makeClient();
     const quint64 gen = m_generation;
     runTask(this, [hub](TaskControl &c) {
@@ -402,8 +433,13 @@ void HubCachePage::updateAccount()
     }, [this, gen](QPair<WhoAmI, HubError> r) {
         if (gen != m_generation)
             return;
-        if (!r.second.ok()) {
-            m_account->setText(tr("Token from %1 refused: %2").arg(html(m_tokenSource), html(r.second.message)));
+        if (isNetworkError(r.second)) {
+            showAccount(tr("Could not reach %1 to check the token from %2: %3")
+                            .arg(html(m_config.endpoint), html(m_tokenSource), html(r.second.message)));
+        } else if (isAccessError(r.second)) {
+            showAccount(tr("Token from %1 refused: %2").arg(html(m_tokenSource), html(r.second.message)));
+        } else if (!r.second.ok()) {
+            showAccount(tr("Could not check the token from %1: %2").arg(html(m_tokenSource), html(r.second.message)));
         } else {
             m_me = r.first;
             m_haveMe = true;
@@ -413,11 +449,11 @@ void HubCachePage::updateAccount()
             for (const QString &o : std::as_const(m_me.orgs))
                 orgs << html(o);
             const QString orgList = orgs.isEmpty() ? QString() : tr(" (orgs: %1)").arg(orgs.join(QStringLiteral(", ")));
-            m_account->setText(m_me.role.isEmpty()
-                                   ? tr("Logged in as <b>%1</b>%2 — a token from %3 — %4")
-                                         .arg(html(m_me.name), orgList, html(m_tokenSource), html(m_config.endpoint))
-                                   : tr("Logged in as <b>%1</b>%2 — %3 token from %4 — %5")
-                                         .arg(html(m_me.name), orgList, html(m_me.role), html(m_tokenSource), html(m_config.endpoint)));
+            showAccount(m_me.role.isEmpty()
+                            ? tr("Logged in as <b>%1</b>%2 — a token from %3 — %4")
+                                  .arg(html(m_me.name), orgList, html(m_tokenSource), html(m_config.endpoint))
+                            : tr("Logged in as <b>%1</b>%2 — %3 token from %4 — %5")
+                                  .arg(html(m_me.name), orgList, html(m_me.role), html(m_tokenSource), html(m_config.endpoint)));
             for (int i = 0; i < m_repos->count(); ++i)
                 checkRepoAccess(m_repos->item(i)->data(RepoIdRole).toString());
         }
@@ -444,8 +480,12 @@ void HubCachePage::checkRepoAccess(const QString &repo)
                 continue;
             QString access;
             bool canWrite = false;
-            if (!r.second.ok()) {
+            if (isNetworkError(r.second)) {
+                access = tr("unreachable: %1").arg(r.second.message);
+            } else if (isAccessError(r.second)) {
                 access = tr("no access: %1").arg(r.second.message);
+            } else if (!r.second.ok()) {
+                access = tr("error: %1").arg(r.second.message);
             } else {
                 const QString ns = repo.section(QLatin1Char('/'), 0, 0);
                 canWrite = m_haveMe && m_me.role != QLatin1String("read") && (ns == m_me.name || m_me.orgs.contains(ns));
@@ -540,8 +580,7 @@ void HubCachePage::showFilesMenu(const QPoint &pos)
 
 void HubCachePage::fetch(const QString &dirPath)
 {
-    // A compiler-version folder is listed recursively in one go, so every module shows its size and file count.
-    const bool recursive = dirPath.startsWith(QLatin1String("neuronxcc-")) && !dirPath.contains(QLatin1Char('/'));
+    const bool recursive = listsRecursively(dirPath);
     const HubClient hub = makeClient();
     const QString repo = m_tree->repo();
     Q_EMIT statusChanged(tr("Listing %1/%2…").arg(displayName(repo), displayName(dirPath)), true);
@@ -553,6 +592,7 @@ void HubCachePage::fetch(const QString &dirPath)
         listingDone(dirPath, recursive, r.first, r.second);
     }));
     updateListingBar();
+    showSelectedFolder();
 }
 
 void HubCachePage::listingDone(const QString &dirPath, bool recursive, const QVector<TreeEntry> &entries, const HubError &error)
@@ -563,15 +603,49 @@ void HubCachePage::listingDone(const QString &dirPath, bool recursive, const QVe
     if (error.kind == HubError::Kind::Cancelled) {
         m_tree->setListingError(dirPath, tr("Listing cancelled: use Refresh to list it again."));
         Q_EMIT statusChanged(tr("Listing of %1 cancelled.").arg(where), false);
-        return;
-    }
-    if (!error.ok()) {
+    } else if (!error.ok()) {
         m_tree->setListingError(dirPath, error.message);
         Q_EMIT statusChanged(error.message, false);
-        return;
+    } else {
+        m_tree->setListing(dirPath, entries, recursive);
+        Q_EMIT statusChanged(tr("%1: %n item(s) listed", nullptr, int(entries.size())).arg(where), false);
     }
-    m_tree->setListing(dirPath, entries, recursive);
-    Q_EMIT statusChanged(tr("%1: %n item(s) listed", nullptr, int(entries.size())).arg(where), false);
+    showSelectedFolder();  // a folder selected before it was listed now has its numbers
+}
+
+// Whether a folder selected is being listed now: itself, or within a compiler folder listed recursively.
+bool HubCachePage::isBeingListed(const QString &path) const
+{
+    if (m_listings.contains(path))
+        return true;
+    for (auto it = m_listings.keyBegin(); it != m_listings.keyEnd(); ++it)
+        if (listsRecursively(*it) && path.startsWith(*it + QLatin1Char('/')))
+            return true;
+    return false;
+}
+
+// A folder's details: its size and file count once listed, else that they come with its listing.
+QString HubCachePage::folderDetails(const QModelIndex &i) const
+{
+    const QString path = i.data(HubTreeModel::PathRole).toString();
+    const QString shown = displayName(path);  // the Hub's path: its title line cannot be split or turned around
+    const QString where = i.siblingAtColumn(HubTreeModel::WhereColumn).data().toString();
+    if (HubTreeModel::Presence(i.data(HubTreeModel::PresenceRole).toInt()) == HubTreeModel::Presence::LocalOnly)
+        return shown + QLatin1Char('\n') + where;  // not on the Hub: nothing to list
+    const QVariant files = i.siblingAtColumn(HubTreeModel::FilesColumn).data();
+    if (files.isValid())
+        return tr("%1\n%2 in %3 file(s)\n%4").arg(shown, i.siblingAtColumn(HubTreeModel::SizeColumn).data().toString(),
+                                                  files.toString(), where);
+    return isBeingListed(path) ? tr("%1\nBeing listed: its size and file count follow.").arg(shown)
+                               : tr("%1\nNot listed yet: expand it to see its size and file count.").arg(shown);
+}
+
+void HubCachePage::showSelectedFolder()
+{
+    auto *proxy = static_cast<QSortFilterProxyModel *>(m_files->model());
+    const QModelIndex i = proxy->mapToSource(m_files->currentIndex()).siblingAtColumn(0);
+    if (i.isValid() && i.data(HubTreeModel::IsDirRole).toBool())
+        m_fileDetails->setPlainText(folderDetails(i));
 }
 
 void HubCachePage::updateListingBar()
@@ -602,9 +676,7 @@ void HubCachePage::showSelectedFile()
     const QString path = i.data(HubTreeModel::PathRole).toString();
     const QString shown = displayName(path);  // the Hub's path: its title line cannot be split or turned around
     if (i.data(HubTreeModel::IsDirRole).toBool()) {
-        m_fileDetails->setPlainText(tr("%1\n%2 in %3 file(s)\n%4").arg(shown, i.siblingAtColumn(HubTreeModel::SizeColumn).data().toString(),
-                                                                       i.siblingAtColumn(HubTreeModel::FilesColumn).data().toString(),
-                                                                       i.siblingAtColumn(HubTreeModel::WhereColumn).data().toString()));
+        m_fileDetails->setPlainText(folderDetails(i));
         return;
     }
     if (!path.endsWith(QLatin1String(".json"))) {
