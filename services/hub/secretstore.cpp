@@ -67,6 +67,11 @@ public:
     // *stop or quitting). *text gets a read job's text.
     SecretError run(std::function<QKeychain::Job *()> make, int timeoutMs, const std::atomic_bool *stop, QString *text);
     void close();
+    int waiting()
+    {
+        QMutexLocker lock(&m_mutex);
+        return m_waiting;
+    }
 
 private:
     KeychainHome();
@@ -77,6 +82,7 @@ private:
     QMutex m_mutex;
     QWaitCondition m_changed;
     bool m_closed = false;
+    int m_waiting = 0;  // callers waiting for an answer
     int m_overdue = 0;  // jobs that outlived their caller's wait; QtKeychain's queue holds every later job behind them
 };
 
@@ -151,9 +157,11 @@ SecretError KeychainHome::run(std::function<QKeychain::Job *()> make, int timeou
 
     const QDeadlineTimer deadline(timeoutMs);
     QMutexLocker lock(&m_mutex);
+    ++m_waiting;
     // Woken when any call answers or the home closes; every 100 ms to look at the stop flag.
     while (!call->done && !m_closed && !deadline.hasExpired() && !(stop && stop->load()))
         m_changed.wait(&m_mutex, QDeadlineTimer(qMin<qint64>(deadline.remainingTime(), 100)));
+    --m_waiting;
     if (!call->done) {
         if (m_closed)
             return {SecretError::Kind::Unanswered, KeychainText::tr("Ingot is quitting: the system keychain did not answer.")};
@@ -216,6 +224,11 @@ KeychainSecretStore::KeychainSecretStore(QString service, int timeoutMs)
     : m_service(std::move(service))
     , m_timeoutMs(timeoutMs < 0 ? defaultTimeoutMs() : timeoutMs)
 {
+}
+
+int KeychainSecretStore::callsWaiting()
+{
+    return KeychainHome::instance().waiting();
 }
 
 QString KeychainSecretStore::name() const

@@ -51,6 +51,8 @@ public:
     bool remove(const QString &key, SecretError *error) override;
     QString name() const override;
     int timeoutMs() const { return m_timeoutMs; }
+    // How many calls wait for the keychain's answer now, in this process (for tests and diagnostics).
+    static int callsWaiting();
 
 private:
     QString m_service;

@@ -16,6 +16,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QSemaphore>
+#include <QThread>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -38,21 +39,27 @@ ResolvedToken resolve(const HubConfig &config, SecretStore *store, const std::at
     return resolveToken(config, store, env, stop);
 }
 
-// The child of quitsWhileAReadIsPending: asks the keychain on a pool thread and quits its event loop as soon as the
-// read is under way; prints what the read gave. Ingot's keychain must let it exit long before the read's timeout.
+// The child of quitsWhileAReadIsPending: asks the keychain on a pool thread and, once the read waits for the keychain's
+// answer, quits its event loop ("exec") or destroys its application object without running one ("destroy"); prints
+// what the read gave. Ingot's keychain must let it exit long before the read's timeout.
 int quittingChild(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     const HubConfig config = HubConfig::fromEnvironment();
     auto store = std::make_shared<KeychainSecretStore>(kService);  // INGOT_KEYCHAIN_TIMEOUT_MS: a long timeout
-    QSemaphore asking;
-    QThreadPool::globalInstance()->start([config, store, &asking] {
-        asking.release();
+    QThreadPool::globalInstance()->start([config, store] {
         const ResolvedToken t = resolve(config, store.get());
         fprintf(stdout, "token=%s\nerror=%s\n", qPrintable(t.token), qPrintable(t.keychainError));
         fflush(stdout);
     });
-    asking.acquire();
+    QElapsedTimer clock;
+    clock.start();
+    while (KeychainSecretStore::callsWaiting() == 0 && clock.elapsed() < 30000)
+        QThread::msleep(10);  // polls a condition
+    if (KeychainSecretStore::callsWaiting() == 0)
+        return 3;  // the read never got as far as waiting for the keychain
+    if (qEnvironmentVariable("INGOT_TST_KEYCHAIN_CHILD") == QLatin1String("destroy"))
+        return 0;  // ~QCoreApplication waits for the pool
     QMetaObject::invokeMethod(&app, &QCoreApplication::quit, Qt::QueuedConnection);
     return app.exec();
 }
@@ -272,8 +279,16 @@ private Q_SLOTS:
 
     // An application quitting while a read waits on the keychain (its daemon stopped, the read's timeout a minute)
     // exits at once: the read answers an error and the token file, and nothing waits on the keychain's thread.
+    void quitsWhileAReadIsPending_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::newRow("event loop quits") << QStringLiteral("exec");
+        QTest::newRow("application destroyed") << QStringLiteral("destroy");
+    }
+
     void quitsWhileAReadIsPending()
     {
+        QFETCH(QString, how);
         KeychainSecretStore store(kService, 60000);
         QString where, error;
         QVERIFY2(saveToken(m_config, &store, QStringLiteral("hf_in_the_keyring"), &where, &error), qPrintable(error));
@@ -282,7 +297,7 @@ private Q_SLOTS:
         m_stopped = true;
         QProcess child;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("INGOT_TST_KEYCHAIN_CHILD"), QStringLiteral("1"));
+        env.insert(QStringLiteral("INGOT_TST_KEYCHAIN_CHILD"), how);
         env.insert(QStringLiteral("INGOT_KEYCHAIN_TIMEOUT_MS"), QStringLiteral("60000"));
         child.setProcessEnvironment(env);
         QElapsedTimer clock;
@@ -303,7 +318,7 @@ private Q_SLOTS:
         QCOMPARE(child.exitStatus(), QProcess::NormalExit);
         QCOMPARE(child.exitCode(), 0);
         QVERIFY2(out.contains("token=hf_in_the_file\n"), out.constData());
-        QVERIFY2(out.contains("error=Ingot is quitting"), out.constData());
+        QVERIFY2(out.contains("error=Ingot is quitting: the system keychain did not answer."), out.constData());
         QTRY_COMPARE_WITH_TIMEOUT(resolve(m_config, &store).source, ResolvedToken::Source::Keychain, 120000);
         QVERIFY2(forgetToken(m_config, &store, &error), qPrintable(error));
     }
