@@ -139,15 +139,16 @@ SecretError KeychainHome::run(std::function<QKeychain::Job *()> make, int timeou
                               QString *text)
 {
     const SecretError unanswered{SecretError::Kind::Unanswered,
-                                 KeychainText::tr("The system keychain did not answer within %n second(s).", nullptr,
-                                                  qMax(1, (timeoutMs + 999) / 1000))};
+                                 KeychainText::tr("The system keychain did not answer within %1 s.")
+                                     .arg(qMax(1, (timeoutMs + 999) / 1000))};
     auto call = std::make_shared<Call>();
     {
         QMutexLocker lock(&m_mutex);
         if (m_closed)
             return {SecretError::Kind::Unanswered, KeychainText::tr("Ingot is quitting: the system keychain was not asked.")};
         if (m_overdue > 0)  // it would only queue up behind a job the keychain has not answered
-            return unanswered;
+            return {SecretError::Kind::Unanswered,
+                    KeychainText::tr("The system keychain is not answering: an earlier request still waits.")};
     }
     QMetaObject::invokeMethod(m_anchor, [this, call, make = std::move(make)] {
         QKeychain::Job *job = make();  // deletes itself once finished (autoDelete)

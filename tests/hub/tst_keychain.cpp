@@ -232,12 +232,12 @@ private Q_SLOTS:
         QVERIFY2(clock.elapsed() >= 1900 && clock.elapsed() < 30000, qPrintable(QString::number(clock.elapsed())));
         QCOMPARE(t.token, QStringLiteral("hf_in_the_file"));
         QCOMPARE(t.source, ResolvedToken::Source::TokenFile);
-        QVERIFY2(t.keychainError.contains(QStringLiteral("did not answer within 2 second")), qPrintable(t.keychainError));
+        QVERIFY2(t.keychainError.contains(QStringLiteral("did not answer within 2 s.")), qPrintable(t.keychainError));
         // The next calls do not queue up behind the one the keychain has not answered.
         clock.restart();
         t = resolve(m_config, &hung);
         QCOMPARE(t.token, QStringLiteral("hf_in_the_file"));
-        QVERIFY2(t.keychainError.contains(QStringLiteral("did not answer")), qPrintable(t.keychainError));
+        QVERIFY2(t.keychainError.contains(QStringLiteral("is not answering")), qPrintable(t.keychainError));
         QVERIFY(saveToken(m_config, &hung, QStringLiteral("hf_saved_meanwhile"), &where, &error));
         QCOMPARE(where, m_config.tokenPath);
         QCOMPARE(test::readFile(m_config.tokenPath), QByteArray("hf_saved_meanwhile"));

@@ -466,7 +466,7 @@ private Q_SLOTS:
             QTRY_VERIFY_WITH_TIMEOUT(page.accountLabel()->text().contains(QStringLiteral("alice")), 30000);
             const QString label = page.accountLabel()->text();
             QVERIFY2(label.contains(QStringLiteral("the token file")), qPrintable(label));
-            QVERIFY2(label.contains(QStringLiteral("The system keychain did not answer within 2 second")), qPrintable(label));
+            QVERIFY2(label.contains(QStringLiteral("The system keychain did not answer within 2 s.")), qPrintable(label));
         }
         QVERIFY(QFile::remove(tokenFile));
         qputenv("HF_TOKEN", token);
