@@ -6,6 +6,9 @@
 #include "services/hub/hubenv.h"
 #include "services/hub/secretstore.h"
 #include "services/hub/token.h"
+#include "services/stores/storelocation.h"
+#include "services/transfer/transferengine.h"
+#include "services/transfer/transferqueue.h"
 #include "services/util/task.h"
 #include "tests/hub/privatebus.h"
 #include "tests/support/testsupport.h"
@@ -275,6 +278,36 @@ private Q_SLOTS:
         m_stopped = false;
         QTRY_COMPARE_WITH_TIMEOUT(resolve(m_config, &store).source, ResolvedToken::Source::Keychain, 120000);
         QVERIFY2(forgetToken(m_config, &store, &error), qPrintable(error));
+    }
+
+    // A pull whose engine waits on the keychain for the token (its daemon stopped, the read's timeout a minute) is
+    // cancelled at once: the transfer queue's stop reaches the wait (issue 21: a pull at 0/12 ignored Cancel).
+    void cancellingAPullWaitingOnTheToken()
+    {
+        QFile::remove(m_config.tokenPath);
+        qputenv("HF_ENDPOINT", "http://127.0.0.1:9");  // never reached: the pull is cancelled before it asks the Hub
+        QVERIFY(::kill(pid_t(m_keyring.processId()), SIGSTOP) == 0);
+        m_stopped = true;
+        QElapsedTimer clock;
+        {
+            TransferQueue queue(path(QStringLiteral("transfers")),
+                                makeTransferEngine(std::make_shared<KeychainSecretStore>(kService, 60000)));
+            QString error;
+            const QString id = queue.enqueue(TransferKind::Pull, TransferPlace::ofHub(QStringLiteral("neuronorg/team-cache")),
+                                             TransferPlace::ofCache(StoreLocation::local(path(QStringLiteral("cache")))),
+                                             {QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/MODULE_111+d41d8cd9")}, {}, &error);
+            QVERIFY2(!id.isEmpty(), qPrintable(error));
+            QTRY_VERIFY_WITH_TIMEOUT(queue.isRunning(id) && KeychainSecretStore::callsWaiting() > 0, 30000);
+            clock.start();
+            queue.cancel(id);
+            QTRY_VERIFY_WITH_TIMEOUT(!queue.isRunning(id), 30000);
+            QVERIFY2(clock.elapsed() < 20000, qPrintable(QString::number(clock.elapsed())));
+            QVERIFY(queue.record(id)->cancelled);
+        }
+        QVERIFY2(clock.elapsed() < 20000, qPrintable(QString::number(clock.elapsed())));  // nor did the queue's end wait
+        QVERIFY(::kill(pid_t(m_keyring.processId()), SIGCONT) == 0);
+        m_stopped = false;
+        qunsetenv("HF_ENDPOINT");
     }
 
     // An application quitting while a read waits on the keychain (its daemon stopped, the read's timeout a minute)
