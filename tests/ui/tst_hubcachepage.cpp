@@ -1,6 +1,8 @@
 // The Hub caches page driven offscreen against the test Hub (a stand-in for huggingface.co): account and write
 // access, lazy browsing with local/Hub marks, the registry, lookups with copyable rows and raw entries; what a
-// lookup could not read; cancelling lookups and listings; late answers dropped; the keychain off the UI thread.
+// lookup could not read; cancelling lookups and listings; late answers dropped; a folder's details before and after
+// its listing; an unreachable Hub told apart from no access; the keychain off the UI thread, and one that does not
+// answer (its session bus stopped).
 #include "ui/hub/hubcachepage.h"
 #include "models/hub/hubtreemodel.h"
 #include "models/hub/lookupmodel.h"
