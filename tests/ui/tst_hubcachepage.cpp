@@ -370,8 +370,18 @@ private Q_SLOTS:
         QVERIFY2(details.startsWith(V15 + QLatin1Char('\n')), qPrintable(details));
         QVERIFY2(details.contains(QStringLiteral("Not listed yet")), qPrintable(details));
         QVERIFY2(!details.contains(QStringLiteral(" in  file")), qPrintable(details));
+        // Being listed, then cancelled: it says why it has no numbers.
         QVERIFY(hub->fault({{"kind", "latency"}, {"ms", 1500}, {"path", "/tree/main/neuronxcc-2.15"}, {"count", 1}}));
         m->fetchMore(m->indexForPath(V15));
+        QVERIFY2(page.fileDetails()->toPlainText().contains(QStringLiteral("Being listed")), qPrintable(page.fileDetails()->toPlainText()));
+        page.cancelListings();
+        QTRY_VERIFY_WITH_TIMEOUT(page.fileDetails()->toPlainText().contains(QStringLiteral("Could not be listed: Listing cancelled")), 10000);
+        // Listed again (Refresh), selected while being listed.
+        page.reopenRepo();
+        QTRY_VERIFY_WITH_TIMEOUT(m->indexForPath(V15).isValid(), 10000);
+        QVERIFY(hub->fault({{"kind", "latency"}, {"ms", 1500}, {"path", "/tree/main/neuronxcc-2.15"}, {"count", 1}}));
+        m->fetchMore(m->indexForPath(V15));
+        page.filesView()->setCurrentIndex(viewIndex(page, V15));
         QVERIFY2(page.fileDetails()->toPlainText().contains(QStringLiteral("Being listed")), qPrintable(page.fileDetails()->toPlainText()));
         // A module inside it, selected while its compiler folder is listed (recursively), has its numbers with it.
         QTRY_VERIFY_WITH_TIMEOUT(m->indexForPath(V15 + QStringLiteral("/MODULE_111+d41d8cd9")).isValid(), 10000);

@@ -335,6 +335,7 @@ void HubCachePage::openRepo(const QString &repo)
     for (Task &t : m_listings)
         t.discard();
     m_listings.clear();
+    m_listingErrors.clear();
     updateListingBar();
     m_tree->setRepo(repo);
     m_tree->setLocalModules(m_localModules ? m_localModules() : QSet<QString>());
@@ -431,9 +432,11 @@ void HubCachePage::listingDone(const QString &dirPath, bool recursive, const QVe
     updateListingBar();
     const QString where = displayName(dirPath.isEmpty() ? m_tree->repo() : dirPath);
     if (error.kind == HubError::Kind::Cancelled) {
-        m_tree->setListingError(dirPath, tr("Listing cancelled: use Refresh to list it again."));
+        m_listingErrors.insert(dirPath, tr("Listing cancelled: use Refresh to list it again."));
+        m_tree->setListingError(dirPath, m_listingErrors.value(dirPath));
         Q_EMIT statusChanged(tr("Listing of %1 cancelled.").arg(where), false);
     } else if (!error.ok()) {
+        m_listingErrors.insert(dirPath, error.message);
         m_tree->setListingError(dirPath, error.message);
         Q_EMIT statusChanged(error.message, false);
     } else {
@@ -466,8 +469,11 @@ QString HubCachePage::folderDetails(const QModelIndex &i) const
     if (files.isValid())
         return tr("%1\n%2 in %3 file(s)\n%4").arg(shown, i.siblingAtColumn(HubTreeModel::SizeColumn).data().toString(),
                                                   files.toString(), where);
-    return isBeingListed(path) ? tr("%1\nBeing listed: its size and file count follow.").arg(shown)
-                               : tr("%1\nNot listed yet: expand it to see its size and file count.").arg(shown);
+    if (isBeingListed(path))
+        return tr("%1\nBeing listed: its size and file count follow.").arg(shown);
+    if (m_listingErrors.contains(path))
+        return tr("%1\nCould not be listed: %2").arg(shown, m_listingErrors.value(path));
+    return tr("%1\nNot listed yet: expand it to see its size and file count.").arg(shown);
 }
 
 void HubCachePage::showSelectedFolder()

@@ -150,6 +150,7 @@ private:
     Task m_fileTask;                // the selected file's contents
     Task m_lookupTask;              // the lookup running
     QHash<QString, Task> m_listings;  // the folders being listed, of the open repo
+    QHash<QString, QString> m_listingErrors;  // why a folder of the open repo could not be listed
 
     QLabel *m_account;
     QLabel *m_offline;
