@@ -1,8 +1,9 @@
 // The system keychain for real: a private D-Bus session bus and gnome-keyring-daemon (the Secret Service) with their
 // own HOME, data and runtime folders, so no real keyring is touched. The token is saved, read and forgotten through
 // Ingot from many short-lived pool threads at once; a keychain that stops answering (its daemon SIGSTOPped) times
-// out with a clear error and the token file is used; a stopped task stops waiting; an application quitting while a
-// read is pending exits at once (issue 21). Unlike every other test, this one does not set INGOT_KEYCHAIN=none.
+// out with a clear error and the token file is used; a stopped task and a cancelled pull stop waiting; an application
+// quitting while a read is pending exits at once (issue 21). Unlike every other test, this one does not set
+// INGOT_KEYCHAIN=none: it is the one that uses a real Secret Service.
 #include "services/hub/hubenv.h"
 #include "services/hub/secretstore.h"
 #include "services/hub/token.h"
@@ -19,10 +20,10 @@
 #include <QFile>
 #include <QProcess>
 #include <QSemaphore>
-#include <QThread>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 #include <QThreadPool>
 
 #include <csignal>
