@@ -6,7 +6,6 @@
 #include "services/hub/lookup.h"
 #include "services/hub/repoid.h"
 #include "services/hub/secretstore.h"
-#include "services/hub/token.h"
 #include "services/util/appsettings.h"
 #include "services/util/names.h"
 #include "services/util/units.h"
