@@ -14,7 +14,8 @@ pkgs=(build-essential cmake ninja-build pkg-config
 if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(xvfb xauth python3 python3-torch openssh-server unzip clang-14 libclang-rt-14-dev
          lintian desktop-file-utils appstream help2man man-db file dpkg-dev
-         fonts-noto-cjk)  # the zh_CN screenshots (tests/tools/zh-screenshots.sh)
+         fonts-noto-cjk  # the zh_CN screenshots (tests/tools/zh-screenshots.sh)
+         gnome-keyring dbus libsecret-1-0 libsecret-tools)  # a real Secret Service for tests/hub/tst_keychain
   # Node may come from another source (nodesource bundles npm): only ask apt when there is none.
   command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm)
 fi

@@ -37,7 +37,8 @@ QString ResolvedToken::describe() const
     return {};
 }
 
-ResolvedToken resolveToken(const HubConfig &config, SecretStore *keychain, const QProcessEnvironment &env)
+ResolvedToken resolveToken(const HubConfig &config, SecretStore *keychain, const QProcessEnvironment &env,
+                           const std::atomic_bool *stop)
 {
     ResolvedToken t;
     if (const QString v = env.value(QStringLiteral("HF_TOKEN")).trimmed(); !v.isEmpty()) {
@@ -51,12 +52,15 @@ ResolvedToken resolveToken(const HubConfig &config, SecretStore *keychain, const
         return t;
     }
     if (keychain) {
-        QString v, error;
-        if (keychain->read(kKeychainKey, &v, &error) && !v.trimmed().isEmpty()) {
+        QString v;
+        SecretError error;
+        if (keychain->read(kKeychainKey, &v, &error, stop) && !v.trimmed().isEmpty()) {
             t.token = v.trimmed();
             t.source = ResolvedToken::Source::Keychain;
             return t;
         }
+        if (error.kind == SecretError::Kind::Unanswered || error.kind == SecretError::Kind::Failed)
+            t.keychainError = error.message;  // and the token file, as where no keychain runs
     }
     if (const QString v = readTokenFile(config.tokenPath); !v.isEmpty()) {
         t.token = v;
@@ -73,12 +77,13 @@ bool saveToken(const HubConfig &config, SecretStore *keychain, const QString &to
         *error = TokenText::tr("That is not a token: it is empty or contains spaces.");
         return false;
     }
-    QString kerr;
+    SecretError kerr;
     if (keychain && keychain->write(kKeychainKey, clean, &kerr)) {
         *where = keychain->name();
         return true;
     }
-    // No keychain service: the token file huggingface_hub reads too, readable by you alone.
+    // No keychain service, or one that failed or did not answer in time: the token file huggingface_hub reads too,
+    // readable by you alone.
     if (!writeFileAtomically(config.tokenPath, clean.toUtf8(), error, true))
         return false;
     *where = config.tokenPath;
@@ -87,13 +92,20 @@ bool saveToken(const HubConfig &config, SecretStore *keychain, const QString &to
 
 bool forgetToken(const HubConfig &config, SecretStore *keychain, QString *error)
 {
-    QString kerr;
+    SecretError kerr;
     if (keychain)
         keychain->remove(kKeychainKey, &kerr);
     QFile file(config.tokenPath);
     if (file.exists() && !file.remove()) {
         *error = TokenText::tr("Could not remove the token file %1 (%2): remove it by hand to log out.")
                      .arg(config.tokenPath, file.errorString());
+        return false;
+    }
+    // A keychain that answered with an error holds nothing of ours (none runs behind its bus name, say); one that
+    // did not answer may still hold the token.
+    if (kerr.kind == SecretError::Kind::Unanswered) {
+        *error = TokenText::tr("The token file is gone, but the token saved in %1 may still be there (%2): log out "
+                               "again later.").arg(keychain->name(), kerr.message);
         return false;
     }
     return true;

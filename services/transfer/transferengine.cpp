@@ -444,7 +444,7 @@ TransferEngine makeTransferEngine(std::shared_ptr<SecretStore> keychain)
                       const std::atomic_bool *stop) -> QString {
         const HubConfig config = HubConfig::fromEnvironment();
         const bool needsHub = record.from.isHub() || record.to.isHub();
-        const QString token = needsHub ? resolveToken(config, keychain.get()).token : QString();
+        const QString token = needsHub ? resolveToken(config, keychain.get(), QProcessEnvironment::systemEnvironment(), stop).token : QString();
         const HubClient hub(config.endpoint, token, config.offline);
         TransferContext ctx;
         ctx.hub = &hub;

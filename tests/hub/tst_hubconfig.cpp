@@ -19,25 +19,29 @@ class FakeKeychain final : public SecretStore
 public:
     bool available = true;
     QHash<QString, QString> values;
-    bool read(const QString &k, QString *v, QString *e) override
+    bool read(const QString &k, QString *v, SecretError *e, const std::atomic_bool *) override
     {
         if (!available) {
-            *e = QStringLiteral("No keychain service is running.");
+            *e = {SecretError::Kind::NoService, QStringLiteral("No keychain service is running.")};
             return false;
         }
         *v = values.value(k);
-        return values.contains(k);
+        return true;
     }
-    bool write(const QString &k, const QString &v, QString *e) override
+    bool write(const QString &k, const QString &v, SecretError *e) override
     {
         if (!available) {
-            *e = QStringLiteral("No keychain service is running.");
+            *e = {SecretError::Kind::NoService, QStringLiteral("No keychain service is running.")};
             return false;
         }
         values.insert(k, v);
         return true;
     }
-    bool remove(const QString &k, QString *) override { return values.remove(k) > 0; }
+    bool remove(const QString &k, SecretError *) override
+    {
+        values.remove(k);
+        return true;
+    }
     QString name() const override { return QStringLiteral("the fake keychain"); }
 };
 

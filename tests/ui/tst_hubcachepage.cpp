@@ -1,11 +1,15 @@
 // The Hub caches page driven offscreen against the test Hub (a stand-in for huggingface.co): account and write
 // access, lazy browsing with local/Hub marks, the registry, lookups with copyable rows and raw entries; what a
-// lookup could not read; cancelling lookups and listings; late answers dropped; the keychain off the UI thread.
+// lookup could not read; cancelling lookups and listings; late answers dropped; a folder's details before and after
+// its listing; an unreachable Hub told apart from no access; the keychain off the UI thread, and one that does not
+// answer (its session bus stopped).
 #include "ui/hub/hubcachepage.h"
 #include "models/hub/hubtreemodel.h"
 #include "models/hub/lookupmodel.h"
 #include "services/hub/secretstore.h"
 #include "services/util/names.h"
+#include "services/hub/token.h"
+#include "tests/hub/privatebus.h"
 #include "tests/support/testhub.h"
 
 #include <QAbstractItemModelTester>
@@ -28,6 +32,11 @@
 #include <QThreadPool>
 #include <QTreeView>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 using namespace ingot;
 
 namespace {
@@ -38,25 +47,26 @@ const QString kModel = QStringLiteral("meta-llama/Llama-2-7b-hf");
 class RecordingKeychain final : public SecretStore
 {
 public:
-    bool read(const QString &k, QString *v, QString *) override
+    bool read(const QString &k, QString *v, SecretError *, const std::atomic_bool *) override
     {
         QMutexLocker lock(&mutex);
         note();
         *v = values.value(k);
-        return values.contains(k);
+        return true;
     }
-    bool write(const QString &k, const QString &v, QString *) override
+    bool write(const QString &k, const QString &v, SecretError *) override
     {
         QMutexLocker lock(&mutex);
         note();
         values.insert(k, v);
         return true;
     }
-    bool remove(const QString &k, QString *) override
+    bool remove(const QString &k, SecretError *) override
     {
         QMutexLocker lock(&mutex);
         note();
-        return values.remove(k) > 0;
+        values.remove(k);
+        return true;
     }
     QString name() const override { return QStringLiteral("the test keychain"); }
     int calls() { QMutexLocker lock(&mutex); return m_calls; }
@@ -109,6 +119,21 @@ bool clean(const QString &s)
     return true;
 }
 
+// A TCP port on 127.0.0.1 that nothing listens on (bound, read, closed).
+int freePort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    const bool ok = fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0 &&
+                    ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) == 0;
+    if (fd >= 0)
+        ::close(fd);
+    return ok ? ntohs(a.sin_port) : 0;
+}
+
 QModelIndex viewIndex(HubCachePage &page, const QString &path)
 {
     auto *proxy = static_cast<QSortFilterProxyModel *>(page.filesView()->model());
@@ -122,6 +147,8 @@ class TestHubCachePage : public QObject
 
     test::TestHub *hub = nullptr;
     QTemporaryDir home;
+    QTemporaryDir busDir;
+    test::PrivateBus bus;  // unansweredKeychainIsShown's, stopped (SIGSTOP) until the end
 
 private Q_SLOTS:
     void initTestCase()
@@ -144,7 +171,11 @@ private Q_SLOTS:
         qputenv("CUSTOM_CACHE_REPO", "neuronorg/team-cache");
         qunsetenv("HF_HUB_OFFLINE");
     }
-    void cleanupTestCase() { delete hub; }
+    void cleanupTestCase()
+    {
+        bus.stopAtExit();
+        delete hub;
+    }
     void cleanup() { QVERIFY(hub->clearFaults()); }
 
     void browseLookupAndCopy()
@@ -325,6 +356,69 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(page.fileDetails()->toPlainText().contains(QStringLiteral("\"hello\"")), 10000);
     }
 
+    // A folder selected before it is listed says so (not blank numbers), says when it is being listed, and shows its
+    // size and file count once the listing arrives.
+    void folderDetailsFollowTheListing()
+    {
+        HubCachePage page;
+        QVERIFY(start(page));
+        HubTreeModel *m = page.filesModel();
+        QTRY_VERIFY_WITH_TIMEOUT(m->indexForPath(V15).isValid(), 10000);
+        QVERIFY(m->canFetchMore(m->indexForPath(V15)));  // not listed yet
+        page.filesView()->setCurrentIndex(viewIndex(page, V15));
+        QString details = page.fileDetails()->toPlainText();
+        QVERIFY2(details.startsWith(V15 + QLatin1Char('\n')), qPrintable(details));
+        QVERIFY2(details.contains(QStringLiteral("Not listed yet")), qPrintable(details));
+        QVERIFY2(!details.contains(QStringLiteral(" in  file")), qPrintable(details));
+        // Being listed, then cancelled: it says why it has no numbers.
+        QVERIFY(hub->fault({{"kind", "latency"}, {"ms", 1500}, {"path", "/tree/main/neuronxcc-2.15"}, {"count", 1}}));
+        m->fetchMore(m->indexForPath(V15));
+        QVERIFY2(page.fileDetails()->toPlainText().contains(QStringLiteral("Being listed")), qPrintable(page.fileDetails()->toPlainText()));
+        page.cancelListings();
+        QTRY_VERIFY_WITH_TIMEOUT(page.fileDetails()->toPlainText().contains(QStringLiteral("Could not be listed: Listing cancelled")), 10000);
+        // Listed again (Refresh), selected while being listed.
+        page.reopenRepo();
+        QTRY_VERIFY_WITH_TIMEOUT(m->indexForPath(V15).isValid(), 10000);
+        QVERIFY(hub->fault({{"kind", "latency"}, {"ms", 1500}, {"path", "/tree/main/neuronxcc-2.15"}, {"count", 1}}));
+        m->fetchMore(m->indexForPath(V15));
+        page.filesView()->setCurrentIndex(viewIndex(page, V15));
+        QVERIFY2(page.fileDetails()->toPlainText().contains(QStringLiteral("Being listed")), qPrintable(page.fileDetails()->toPlainText()));
+        // A module inside it, selected while its compiler folder is listed (recursively), has its numbers with it.
+        QTRY_VERIFY_WITH_TIMEOUT(m->indexForPath(V15 + QStringLiteral("/MODULE_111+d41d8cd9")).isValid(), 10000);
+        const QString files = m->indexForPath(V15).siblingAtColumn(HubTreeModel::FilesColumn).data().toString();
+        QVERIFY(!files.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(page.fileDetails()->toPlainText().contains(QStringLiteral(" in %1 file(s)").arg(files)), 10000);
+        details = page.fileDetails()->toPlainText();
+        QVERIFY2(!details.contains(QStringLiteral("Being listed")) && !details.contains(QStringLiteral("Not listed")), qPrintable(details));
+        page.filesView()->setCurrentIndex(viewIndex(page, V15 + QStringLiteral("/MODULE_111+d41d8cd9")));
+        QVERIFY2(page.fileDetails()->toPlainText().contains(QStringLiteral("5 kB in 2 file(s)")), qPrintable(page.fileDetails()->toPlainText()));
+    }
+
+    // A Hub that cannot be reached is said so, never taken for a refused token or a repo you may not read.
+    void unreachableHubIsNotNoAccess()
+    {
+        const int port = freePort();  // nothing listens there: every connection is refused
+        QVERIFY(port > 0);
+        const QString url = QStringLiteral("http://127.0.0.1:%1").arg(port);
+        const QByteArray endpoint = qgetenv("HF_ENDPOINT");
+        qputenv("HF_ENDPOINT", url.toUtf8());
+        {
+            HubCachePage page;
+            QSignalSpy account(&page, &HubCachePage::accountChanged);
+            QVERIFY(start(page));
+            QVERIFY(account.wait(120000));
+            const QString label = page.accountLabel()->text();
+            QVERIFY2(label.contains(QStringLiteral("Could not reach")), qPrintable(label));
+            QVERIFY2(!label.contains(QStringLiteral("refused:")), qPrintable(label));
+            for (int i = 0; i < page.repoList()->count(); ++i) {
+                QTRY_VERIFY_WITH_TIMEOUT(page.repoList()->item(i)->text().contains(QLatin1Char('\n')), 120000);
+                const QString text = page.repoList()->item(i)->text();
+                QVERIFY2(text.contains(QStringLiteral("unreachable:")) && !text.contains(QStringLiteral("no access")), qPrintable(text));
+            }
+        }
+        qputenv("HF_ENDPOINT", endpoint);
+    }
+
     // Log in, log out, read the token: the keychain is only ever asked from worker threads.
     void keychainOnlyOffTheUiThread()
     {
@@ -356,6 +450,37 @@ private Q_SLOTS:
         }
         QVERIFY(keychain->calls() >= 4);  // read, remove, read, write (and a read after logging in)
         QCOMPARE(keychain->callsOnGuiThread(), 0);
+        qputenv("HF_TOKEN", token);
+    }
+
+    // The system keychain does not answer (the session bus it is reached through is stopped): the page leaves
+    // "Reading the token…" after the keychain's timeout, logs in with the token file, and says why.
+    void unansweredKeychainIsShown()
+    {
+        if (!test::PrivateBus::installed())
+            QSKIP("dbus-daemon is not installed (packaging/install-deps.sh --test installs it)");
+        QString error;
+        QVERIFY2(bus.start(busDir.path(), &error), qPrintable(error));
+        QVERIFY(bus.pause());
+        const QByteArray token = qgetenv("HF_TOKEN");
+        qunsetenv("HF_TOKEN");
+        const QString tokenFile = HubConfig::fromEnvironment().tokenPath;
+        test::writeFile(tokenFile, "hf_alice_write");
+        {
+            HubCachePage page;
+            page.setSecretStore(std::make_shared<KeychainSecretStore>(QStringLiteral("ingot-test"), 2000));
+            page.resize(1300, 800);
+            page.show();
+            QSignalSpy ready(&page, &HubCachePage::ready);
+            page.refresh();
+            QCOMPARE(page.accountLabel()->text(), QStringLiteral("Reading the token…"));
+            QVERIFY(ready.wait(30000));
+            QTRY_VERIFY_WITH_TIMEOUT(page.accountLabel()->text().contains(QStringLiteral("alice")), 30000);
+            const QString label = page.accountLabel()->text();
+            QVERIFY2(label.contains(QStringLiteral("the token file")), qPrintable(label));
+            QVERIFY2(label.contains(QStringLiteral("The system keychain did not answer within 2 s.")), qPrintable(label));
+        }
+        QVERIFY(QFile::remove(tokenFile));
         qputenv("HF_TOKEN", token);
     }
 
@@ -425,9 +550,10 @@ private Q_SLOTS:
         QSKIP("debug builds assert instead");
 #else
         KeychainSecretStore store(QStringLiteral("ingot-test"));
-        QString value, error;
+        QString value;
+        SecretError error;
         QVERIFY(!store.read(QStringLiteral("huggingface-token"), &value, &error));
-        QVERIFY2(error.contains(QStringLiteral("UI thread")), qPrintable(error));
+        QVERIFY2(error.message.contains(QStringLiteral("UI thread")), qPrintable(error.message));
 #endif
     }
 };

@@ -1,11 +1,11 @@
 #include "ui/hub/hubcachepage.h"
+#include "ui/hub/hubpageparts.h"
 
 #include "ui/common/keyboard.h"
 #include "services/hub/cacherepo.h"
 #include "services/hub/lookup.h"
 #include "services/hub/repoid.h"
 #include "services/hub/secretstore.h"
-#include "services/hub/token.h"
 #include "services/util/appsettings.h"
 #include "services/util/names.h"
 #include "services/util/units.h"
@@ -42,16 +42,9 @@
 
 namespace ingot {
 
+using namespace hubpage;
+
 namespace {
-enum RepoRole { RepoIdRole = Qt::UserRole + 1, CanWriteRole };
-
-// Text from the Hub, the environment or a file, for a rich-text label: control and bidi characters escaped, then
-// HTML-escaped, so it reads as the characters it is and never as markup.
-QString html(const QString &text)
-{
-    return displayName(text).toHtmlEscaped();
-}
-
 QSpinBox *anySpin(QWidget *parent, int max)
 {
     auto *s = new QSpinBox(parent);
@@ -60,12 +53,12 @@ QSpinBox *anySpin(QWidget *parent, int max)
     return s;
 }
 
-// What the page needs before it can ask the Hub anything: the token (the keychain may answer slowly, over D-Bus)
-// and the cache repo in use (a file in $HF_HOME).
-struct PageStart {
-    ResolvedToken token;
-    CacheRepoChoice choice;
-};
+// A compiler-version folder is listed recursively in one go, so every module shows its size and file count.
+bool listsRecursively(const QString &dirPath)
+{
+    return dirPath.startsWith(QLatin1String("neuronxcc-")) && !dirPath.contains(QLatin1Char('/'));
+}
+
 }  // namespace
 
 HubCachePage::HubCachePage(QWidget *parent)
@@ -115,23 +108,6 @@ HubCachePage::~HubCachePage()
     m_lookupTask.discard();
     for (Task &t : m_listings)
         t.discard();
-}
-
-// The account line with log in/out, and the offline banner below it.
-QBoxLayout *HubCachePage::buildAccountBar()
-{
-    m_account->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_account->setTextFormat(Qt::RichText);  // every piece put in it goes through html()
-    m_offline->setStyleSheet(QStringLiteral("QLabel { background: #fff4e0; color: #6b4300; padding: 4px 8px; border-radius: 3px; }"));
-    m_offline->setText(tr("HF_HUB_OFFLINE is set: Ingot sends no request to the Hub. Unset it to browse Hub caches."));
-    m_offline->hide();
-    connect(m_loginButton, &QPushButton::clicked, this, &HubCachePage::login);
-    connect(m_logoutButton, &QPushButton::clicked, this, &HubCachePage::logout);
-    auto *accountRow = new QHBoxLayout;
-    accountRow->addWidget(m_account, 1);
-    accountRow->addWidget(m_loginButton);
-    accountRow->addWidget(m_logoutButton);
-    return accountRow;
 }
 
 // The cache repos on the left, with what can be done to the selected one.
@@ -330,22 +306,6 @@ void HubCachePage::selectRepo(const QString &repo)
             m_repos->setCurrentRow(i);
 }
 
-void HubCachePage::refresh()
-{
-    const quint64 gen = ++m_generation;
-    m_config = HubConfig::fromEnvironment();
-    m_haveMe = false;
-    m_offline->setVisible(m_config.offline);
-    m_account->setText(tr("Reading the token…"));
-    const HubConfig cfg = m_config;
-    const std::shared_ptr<SecretStore> kc = m_keychain;
-    runTask(this, [cfg, kc](TaskControl &) { return PageStart{resolveToken(cfg, kc.get()), resolveCacheRepo(cfg)}; },
-            [this, gen](PageStart start) {
-        if (gen == m_generation)
-            applyStart(start.token, start.choice);
-    });
-}
-
 // The repos: the one in use (bold), the public one, and those added here. Returns them.
 QStringList HubCachePage::fillRepoList(const CacheRepoChoice &choice)
 {
@@ -372,97 +332,6 @@ QStringList HubCachePage::fillRepoList(const CacheRepoChoice &choice)
     return repos;
 }
 
-void HubCachePage::applyStart(const ResolvedToken &token, const CacheRepoChoice &choice)
-{
-    const QString previous = currentRepo();
-    const QStringList repos = fillRepoList(choice);
-    m_token = token.token;
-    m_tokenSource = token.describe();
-    updateAccount();
-    for (const QString &r : repos)
-        checkRepoAccess(r);
-    selectRepo(previous.isEmpty() || !repos.contains(previous) ? choice.repo : previous);
-    Q_EMIT ready();
-}
-
-void HubCachePage::updateAccount()
-{
-    m_logoutButton->setEnabled(!m_token.isEmpty());
-    if (m_config.offline) {
-        m_account->setText(tr("Offline (HF_HUB_OFFLINE) — %1").arg(html(m_config.endpoint)));
-        return;
-    }
-    if (m_token.isEmpty()) {
-        m_account->setText(tr("Not logged in to %1: public repos only. Log in to read private repos and to write.").arg(html(m_config.endpoint)));
-        Q_EMIT accountChanged();
-        return;
-    }
-    m_account->setText(tr("Checking the token…"));
-    const HubClient hub = makeClient();
-    const quint64 gen = m_generation;
-    runTask(this, [hub](TaskControl &c) {
-        HubError e;
-        WhoAmI me = hub.whoami(&e, c.stopFlag());
-        return qMakePair(me, e);
-    }, [this, gen](QPair<WhoAmI, HubError> r) {
-        if (gen != m_generation)
-            return;
-        if (!r.second.ok()) {
-            m_account->setText(tr("Token from %1 refused: %2").arg(html(m_tokenSource), html(r.second.message)));
-        } else {
-            m_me = r.first;
-            m_haveMe = true;
-            // The name, orgs and role are the Hub's text: escaped (a bidi override in a name cannot turn the
-            // line around) and HTML-escaped (markup in them stays text).
-            QStringList orgs;
-            for (const QString &o : std::as_const(m_me.orgs))
-                orgs << html(o);
-            const QString orgList = orgs.isEmpty() ? QString() : tr(" (orgs: %1)").arg(orgs.join(QStringLiteral(", ")));
-            m_account->setText(m_me.role.isEmpty()
-                                   ? tr("Logged in as <b>%1</b>%2 — a token from %3 — %4")
-                                         .arg(html(m_me.name), orgList, html(m_tokenSource), html(m_config.endpoint))
-                                   : tr("Logged in as <b>%1</b>%2 — %3 token from %4 — %5")
-                                         .arg(html(m_me.name), orgList, html(m_me.role), html(m_tokenSource), html(m_config.endpoint)));
-            for (int i = 0; i < m_repos->count(); ++i)
-                checkRepoAccess(m_repos->item(i)->data(RepoIdRole).toString());
-        }
-        Q_EMIT accountChanged();
-    });
-}
-
-void HubCachePage::checkRepoAccess(const QString &repo)
-{
-    if (m_config.offline)
-        return;
-    const HubClient hub = makeClient();
-    const quint64 gen = m_generation;
-    runTask(this, [hub, repo](TaskControl &c) {
-        HubError e;
-        RepoInfo info = hub.repoInfo(repo, QString(), &e, c.stopFlag());
-        return qMakePair(info, e);
-    }, [this, gen, repo](QPair<RepoInfo, HubError> r) {
-        if (gen != m_generation)
-            return;
-        for (int i = 0; i < m_repos->count(); ++i) {
-            QListWidgetItem *item = m_repos->item(i);
-            if (item->data(RepoIdRole).toString() != repo)
-                continue;
-            QString access;
-            bool canWrite = false;
-            if (!r.second.ok()) {
-                access = tr("no access: %1").arg(r.second.message);
-            } else {
-                const QString ns = repo.section(QLatin1Char('/'), 0, 0);
-                canWrite = m_haveMe && m_me.role != QLatin1String("read") && (ns == m_me.name || m_me.orgs.contains(ns));
-                access = tr("%1, %2").arg(r.first.isPrivate ? tr("private") : tr("public"),
-                                          canWrite ? tr("you can write") : tr("read-only for you"));
-            }
-            item->setData(CanWriteRole, canWrite);
-            item->setText(displayName(repo) + QLatin1Char('\n') + access);
-        }
-    });
-}
-
 void HubCachePage::openRepo(const QString &repo)
 {
     // Answers about the repo shown so far are no longer wanted.
@@ -470,6 +339,7 @@ void HubCachePage::openRepo(const QString &repo)
     for (Task &t : m_listings)
         t.discard();
     m_listings.clear();
+    m_listingErrors.clear();
     updateListingBar();
     m_tree->setRepo(repo);
     m_tree->setLocalModules(m_localModules ? m_localModules() : QSet<QString>());
@@ -545,8 +415,7 @@ void HubCachePage::showFilesMenu(const QPoint &pos)
 
 void HubCachePage::fetch(const QString &dirPath)
 {
-    // A compiler-version folder is listed recursively in one go, so every module shows its size and file count.
-    const bool recursive = dirPath.startsWith(QLatin1String("neuronxcc-")) && !dirPath.contains(QLatin1Char('/'));
+    const bool recursive = listsRecursively(dirPath);
     const HubClient hub = makeClient();
     const QString repo = m_tree->repo();
     Q_EMIT statusChanged(tr("Listing %1/%2…").arg(displayName(repo), displayName(dirPath)), true);
@@ -558,6 +427,7 @@ void HubCachePage::fetch(const QString &dirPath)
         listingDone(dirPath, recursive, r.first, r.second);
     }));
     updateListingBar();
+    showSelectedFolder();
 }
 
 void HubCachePage::listingDone(const QString &dirPath, bool recursive, const QVector<TreeEntry> &entries, const HubError &error)
@@ -566,17 +436,56 @@ void HubCachePage::listingDone(const QString &dirPath, bool recursive, const QVe
     updateListingBar();
     const QString where = displayName(dirPath.isEmpty() ? m_tree->repo() : dirPath);
     if (error.kind == HubError::Kind::Cancelled) {
-        m_tree->setListingError(dirPath, tr("Listing cancelled: use Refresh to list it again."));
+        m_listingErrors.insert(dirPath, tr("Listing cancelled: use Refresh to list it again."));
+        m_tree->setListingError(dirPath, m_listingErrors.value(dirPath));
         Q_EMIT statusChanged(tr("Listing of %1 cancelled.").arg(where), false);
-        return;
-    }
-    if (!error.ok()) {
+    } else if (!error.ok()) {
+        m_listingErrors.insert(dirPath, error.message);
         m_tree->setListingError(dirPath, error.message);
         Q_EMIT statusChanged(error.message, false);
-        return;
+    } else {
+        m_tree->setListing(dirPath, entries, recursive);
+        Q_EMIT statusChanged(tr("%1: %n item(s) listed", nullptr, int(entries.size())).arg(where), false);
     }
-    m_tree->setListing(dirPath, entries, recursive);
-    Q_EMIT statusChanged(tr("%1: %n item(s) listed", nullptr, int(entries.size())).arg(where), false);
+    showSelectedFolder();  // a folder selected before it was listed now has its numbers
+}
+
+// Whether a folder selected is being listed now: itself, or within a compiler folder listed recursively.
+bool HubCachePage::isBeingListed(const QString &path) const
+{
+    if (m_listings.contains(path))
+        return true;
+    for (auto it = m_listings.keyBegin(); it != m_listings.keyEnd(); ++it)
+        if (listsRecursively(*it) && path.startsWith(*it + QLatin1Char('/')))
+            return true;
+    return false;
+}
+
+// A folder's details: its size and file count once listed, else that they come with its listing.
+QString HubCachePage::folderDetails(const QModelIndex &i) const
+{
+    const QString path = i.data(HubTreeModel::PathRole).toString();
+    const QString shown = displayName(path);  // the Hub's path: its title line cannot be split or turned around
+    const QString where = i.siblingAtColumn(HubTreeModel::WhereColumn).data().toString();
+    if (HubTreeModel::Presence(i.data(HubTreeModel::PresenceRole).toInt()) == HubTreeModel::Presence::LocalOnly)
+        return shown + QLatin1Char('\n') + where;  // not on the Hub: nothing to list
+    const QVariant files = i.siblingAtColumn(HubTreeModel::FilesColumn).data();
+    if (files.isValid())
+        return tr("%1\n%2 in %3 file(s)\n%4").arg(shown, i.siblingAtColumn(HubTreeModel::SizeColumn).data().toString(),
+                                                  files.toString(), where);
+    if (isBeingListed(path))
+        return tr("%1\nBeing listed: its size and file count follow.").arg(shown);
+    if (m_listingErrors.contains(path))
+        return tr("%1\nCould not be listed: %2").arg(shown, m_listingErrors.value(path));
+    return tr("%1\nNot listed yet: expand it to see its size and file count.").arg(shown);
+}
+
+void HubCachePage::showSelectedFolder()
+{
+    auto *proxy = static_cast<QSortFilterProxyModel *>(m_files->model());
+    const QModelIndex i = proxy->mapToSource(m_files->currentIndex()).siblingAtColumn(0);
+    if (i.isValid() && i.data(HubTreeModel::IsDirRole).toBool())
+        m_fileDetails->setPlainText(folderDetails(i));
 }
 
 void HubCachePage::updateListingBar()
@@ -607,9 +516,7 @@ void HubCachePage::showSelectedFile()
     const QString path = i.data(HubTreeModel::PathRole).toString();
     const QString shown = displayName(path);  // the Hub's path: its title line cannot be split or turned around
     if (i.data(HubTreeModel::IsDirRole).toBool()) {
-        m_fileDetails->setPlainText(tr("%1\n%2 in %3 file(s)\n%4").arg(shown, i.siblingAtColumn(HubTreeModel::SizeColumn).data().toString(),
-                                                                       i.siblingAtColumn(HubTreeModel::FilesColumn).data().toString(),
-                                                                       i.siblingAtColumn(HubTreeModel::WhereColumn).data().toString()));
+        m_fileDetails->setPlainText(folderDetails(i));
         return;
     }
     if (!path.endsWith(QLatin1String(".json"))) {
@@ -700,56 +607,6 @@ void HubCachePage::warn(const QString &title, const QString &text)
     box->setTextFormat(Qt::PlainText);  // the text quotes the Hub's messages: never read as markup
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
-}
-
-void HubCachePage::login()
-{
-    auto *dlg = new QInputDialog(this);
-    dlg->setAttribute(Qt::WA_DeleteOnClose);
-    dlg->setWindowTitle(tr("Log in to the Hub"));
-    dlg->setLabelText(tr("Hugging Face access token (from your Hub settings). Ingot keeps it in the system keychain, "
-                         "or in %1 (readable by you only) where no keychain runs.").arg(m_config.tokenPath));
-    dlg->setTextEchoMode(QLineEdit::Password);
-    connect(dlg, &QInputDialog::textValueSelected, this, &HubCachePage::saveLogin);
-    dlg->open();
-}
-
-void HubCachePage::saveLogin(const QString &token)
-{
-    if (token.trimmed().isEmpty())
-        return;
-    const HubConfig cfg = m_config;
-    const std::shared_ptr<SecretStore> kc = m_keychain;
-    runTask(this, [cfg, kc, token](TaskControl &c) {
-        HubClient hub(cfg.endpoint, token.trimmed(), cfg.offline);
-        HubError e;
-        hub.whoami(&e, c.stopFlag());
-        if (!e.ok())
-            return e.message;
-        QString where, error;
-        if (!saveToken(cfg, kc.get(), token, &where, &error))
-            return error;
-        return QString();
-    }, [this](QString error) {
-        if (!error.isEmpty())
-            warn(tr("Log in"), error);
-        refresh();
-    });
-}
-
-void HubCachePage::logout()
-{
-    const HubConfig cfg = m_config;
-    const std::shared_ptr<SecretStore> kc = m_keychain;
-    runTask(this, [cfg, kc](TaskControl &) {
-        QString error;
-        forgetToken(cfg, kc.get(), &error);
-        return error;
-    }, [this](QString error) {
-        if (!error.isEmpty())
-            warn(tr("Log out"), error);
-        refresh();
-    });
 }
 
 void HubCachePage::addRepo()

@@ -116,6 +116,7 @@ private:
     HubClient makeClient() const;
     QStringList fillRepoList(const CacheRepoChoice &choice);
     void applyStart(const ResolvedToken &token, const CacheRepoChoice &choice);
+    void showAccount(const QString &text);
     void updateAccount();
     void checkRepoAccess(const QString &repo);
     void openRepo(const QString &repo);
@@ -123,6 +124,9 @@ private:
     void listingDone(const QString &dirPath, bool recursive, const QVector<TreeEntry> &entries, const HubError &error);
     void updateListingBar();
     void showSelectedFile();
+    void showSelectedFolder();
+    QString folderDetails(const QModelIndex &i) const;
+    bool isBeingListed(const QString &path) const;
     void showLookupResult(const QString &model, const QString &repo, const LookupResult &r);
     void saveLogin(const QString &token);
     void addRepoNamed(const QString &repo);
@@ -138,6 +142,7 @@ private:
     HubConfig m_config;
     QString m_token;
     QString m_tokenSource;
+    QString m_keychainNote;  // why the keychain was not used, when it runs but failed or did not answer
     WhoAmI m_me;
     bool m_haveMe = false;
     std::function<QSet<QString>()> m_localModules;
@@ -145,6 +150,7 @@ private:
     Task m_fileTask;                // the selected file's contents
     Task m_lookupTask;              // the lookup running
     QHash<QString, Task> m_listings;  // the folders being listed, of the open repo
+    QHash<QString, QString> m_listingErrors;  // why a folder of the open repo could not be listed
 
     QLabel *m_account;
     QLabel *m_offline;
