@@ -78,6 +78,26 @@ void forEachLine(const QByteArray &text, F &&f)
     }
 }
 
+// squeue prints the output file as submitted (slurm-%j.out): the job's own replacements filled in (%j, %A: the id;
+// %x: the name; %%), the rest left as written.
+QByteArray expandOutputPattern(const QByteArray &pattern, const QByteArray &id, const QByteArray &name)
+{
+    if (!pattern.contains('%'))
+        return pattern;
+    QByteArray out;
+    for (qsizetype i = 0; i < pattern.size(); ++i) {
+        const char c = pattern.at(i);
+        const char next = i + 1 < pattern.size() ? pattern.at(i + 1) : '\0';
+        if (c != '%' || !QByteArrayLiteral("jAx%").contains(next)) {
+            out += c;
+            continue;
+        }
+        out += next == 'x' ? name : next == '%' ? QByteArray("%") : id;
+        ++i;
+    }
+    return bounded(out);
+}
+
 }  // namespace
 
 QString slurmShown(const QByteArray &bytes)
@@ -272,7 +292,7 @@ QVector<SlurmQueueJob> parseSqueue(const QByteArray &text)
         j.submitTime = orEmpty(f[9]);
         j.startTime = orEmpty(f[10]);
         j.workDir = orEmpty(f[11]);
-        j.stdOut = orEmpty(f[12]);
+        j.stdOut = expandOutputPattern(orEmpty(f[12]), j.id, j.name);
         jobs.append(std::move(j));
     });
     return jobs;

@@ -115,6 +115,10 @@ private slots:
         QCOMPARE(q[0].startTime, QByteArray());
         QCOMPARE(q[0].stdOut, QByteArray("/shared/job/slurm-12.out"));
         QCOMPARE(q[1].reason, QByteArray());
+        // squeue prints the pattern as submitted: Ingot fills in the job's id and name.
+        QByteArray patterned = queueLine("15", "nm", "RUNNING", "None");
+        patterned.replace("/shared/job/slurm-15.out", "/o/%x-%j-%A-%%-%N-%.out%");
+        QCOMPARE(parseSqueue(patterned).value(0).stdOut, QByteArray("/o/nm-15-15-%-%N-%.out%"));
         QCOMPARE(q[1].nodes, 2);
 
         SlurmJobDetails j;

@@ -117,8 +117,8 @@ bool TestSlurm::start(QString *error)
     m_started = true;
     m_ctld = std::make_unique<QProcess>();
     m_ctld->setProcessEnvironment(environment());
-    m_ctld->setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    m_ctld->setStandardOutputFile(QProcess::nullDevice());
+    m_ctld->setStandardOutputFile(QProcess::nullDevice());  // everything is in log/ (log())
+    m_ctld->setStandardErrorFile(QProcess::nullDevice());
     m_ctld->start(QStringLiteral("/usr/sbin/slurmctld"), {QStringLiteral("-D"), QStringLiteral("-i"), QStringLiteral("-f"), confPath()});
     if (!m_ctld->waitForStarted(10000)) {
         *error = QStringLiteral("slurmctld did not start: ") + m_ctld->errorString();
