@@ -107,6 +107,7 @@ private slots:
             QSKIP("slurmctld/slurmd/slurm-client are not installed (packaging/install-deps.sh --test)");
         TestSlurmOptions o;
         o.features = QStringLiteral("trn1.32xlarge");
+        o.gres = QStringLiteral("neuron:2");
         o.extraPartitions = {QStringLiteral("short Nodes=n1 MaxTime=00:10:00 State=UP")};
         m_slurm = std::make_unique<TestSlurm>(o);
         QString error;
@@ -199,7 +200,7 @@ private slots:
         QCOMPARE(n1->memoryMb, qint64(4000));
         QCOMPARE(n1->addr, QByteArray("127.0.0.1"));
         QCOMPARE(n1->features, QByteArray("trn1.32xlarge"));
-        QCOMPARE(n1->gres, QByteArray());
+        QCOMPARE(n1->gres, QByteArray("neuron:2"));
         QCOMPARE(n1->partitions, (QVector<QByteArray>{"debug", "short"}));
         QCOMPARE(findNode(i, "n2")->partitions, (QVector<QByteArray>{"debug"}));
 

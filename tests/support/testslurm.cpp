@@ -90,12 +90,24 @@ bool TestSlurm::writeConfig(QString *error)
                        "EnforcePartLimits=ALL\nKillWait=5\nMinJobAge=600\nSchedulerParameters=sched_interval=2\n")
                        .arg(clusterName(), host, QString::number(ports[0]), QString::number(ports[1]), d,
                             QString::fromLocal8Bit(qgetenv("USER").isEmpty() ? "root" : qgetenv("USER")));
+    QString gres;
+    if (!m_options.gres.isEmpty()) {
+        const QString type = m_options.gres.section(QLatin1Char(':'), 0, 0);
+        conf += QStringLiteral("GresTypes=") + type + QLatin1Char('\n');
+        gres = QStringLiteral(" Gres=") + m_options.gres;
+        QFile g(d + QStringLiteral("/gres.conf"));  // next to slurm.conf, where the daemons look
+        const QByteArray line = QStringLiteral("Name=%1 Count=%2\n").arg(type, m_options.gres.section(QLatin1Char(':'), -1)).toUtf8();
+        if (!g.open(QIODevice::WriteOnly) || g.write(line) != line.size()) {
+            *error = QStringLiteral("cannot write gres.conf");
+            return false;
+        }
+    }
     QStringList names;
     for (int i = 0; i < m_options.nodes; ++i) {
         names << nodeName(i);
-        conf += QStringLiteral("NodeName=%1 NodeHostname=%2 NodeAddr=127.0.0.1 Port=%3 CPUs=%4 RealMemory=4000%5 State=UNKNOWN\n")
+        conf += QStringLiteral("NodeName=%1 NodeHostname=%2 NodeAddr=127.0.0.1 Port=%3 CPUs=%4 RealMemory=4000%5%6 State=UNKNOWN\n")
                     .arg(nodeName(i), host, QString::number(ports[2 + i]), QString::number(m_options.cpus),
-                         m_options.features.isEmpty() ? QString() : QStringLiteral(" Feature=") + m_options.features);
+                         m_options.features.isEmpty() ? QString() : QStringLiteral(" Feature=") + m_options.features, gres);
     }
     conf += QStringLiteral("PartitionName=debug Nodes=%1 Default=YES MaxTime=%2 State=UP\n").arg(names.join(QLatin1Char(',')), m_options.maxTime);
     for (const QString &p : m_options.extraPartitions)
@@ -220,9 +232,10 @@ QString TestSlurm::log() const
 }
 
 // The slurmstepd processes of this cluster (they leave slurmd's process tree): those with a file open under our
-// folder (their spool sockets and logs). Signalled by pid.
-void TestSlurm::killSteps(int sig) const
+// folder (the slurmd log, spool sockets).
+QList<qint64> TestSlurm::steps() const
 {
+    QList<qint64> found;
     const QByteArray mine = QFile::encodeName(m_dir.path()) + '/';
     const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     for (const QString &pid : pids) {
@@ -237,11 +250,12 @@ void TestSlurm::killSteps(int sig) const
         const QStringList fds = QDir(fdDir).entryList(QDir::System | QDir::NoDotAndDotDot);
         for (const QString &fd : fds) {
             if (QFile::encodeName(QFile::symLinkTarget(fdDir + QLatin1Char('/') + fd)).startsWith(mine)) {
-                ::kill(pid_t(n), sig);
+                found << n;
                 break;
             }
         }
     }
+    return found;
 }
 
 void TestSlurm::stop()
@@ -249,6 +263,8 @@ void TestSlurm::stop()
     if (!m_started)
         return;
     m_started = false;
+    // The steps now (while they hold our files; a step that is ending may close them first), and after.
+    QList<qint64> stepPids = steps();
     // Jobs first (their steps outlive slurmd otherwise), then the daemons.
     client(QStringLiteral("scancel"), {QStringLiteral("--full"), QStringLiteral("--user=") + QString::fromLocal8Bit(qgetenv("USER").isEmpty() ? "root" : qgetenv("USER"))}, 10000);
     const Run all = client(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-o"), QStringLiteral("%i")}, 10000);
@@ -271,9 +287,25 @@ void TestSlurm::stop()
             p->waitForFinished(5000);
         }
     }
-    killSteps(SIGTERM);
-    QThread::msleep(200);
-    killSteps(SIGKILL);
+    for (const qint64 pid : steps())
+        if (!stepPids.contains(pid))
+            stepPids << pid;
+    auto alive = [&stepPids] {
+        QList<qint64> left;
+        for (const qint64 pid : stepPids) {
+            QFile comm(QStringLiteral("/proc/%1/comm").arg(pid));
+            if (comm.open(QIODevice::ReadOnly) && comm.readAll().startsWith("slurmstepd"))
+                left << pid;
+        }
+        return left;
+    };
+    for (const qint64 pid : alive())
+        ::kill(pid_t(pid), SIGTERM);
+    QDeadlineTimer stepGrace(5000);
+    while (!alive().isEmpty() && !stepGrace.hasExpired())
+        QThread::msleep(100);
+    for (const qint64 pid : alive())
+        ::kill(pid_t(pid), SIGKILL);
     m_slurmd.clear();
     m_ctld.reset();
 }

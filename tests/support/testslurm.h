@@ -6,6 +6,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QList>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QString>
@@ -23,6 +24,7 @@ struct TestSlurmOptions {
     QString maxTime = QStringLiteral("INFINITE");  // of the default partition "debug" (all nodes)
     QStringList extraPartitions;  // whole lines after "PartitionName=", e.g. "short Nodes=n1 MaxTime=00:10:00"
     QString features;       // Feature= of every node (an instance type), empty for none
+    QString gres;           // Gres= of every node, TYPE:COUNT (neuron:2; counted only, no device files); empty for none
 };
 
 class TestSlurm
@@ -61,7 +63,7 @@ public:
 
 private:
     bool writeConfig(QString *error);
-    void killSteps(int sig) const;
+    QList<qint64> steps() const;
 
     TestSlurmOptions m_options;
     QTemporaryDir m_dir;
