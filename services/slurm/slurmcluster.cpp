@@ -19,8 +19,10 @@ constexpr int timeoutMs = 60 * 1000;
 constexpr qint64 maxOutput = 32 * 1024 * 1024;
 
 // Every script starts so: the arguments decoded (printf %b form, see shellOctal), $1 = SLURM_CONF or empty, then
-// the script's own. Exit 20: no Slurm clients there.
+// the script's own. /opt/slurm/bin (ParallelCluster, HyperPod) is added after the PATH a non-login SSH session
+// has (their profile.d script is not read there). Exit 20: no Slurm clients there.
 const char *prelude = R"SH(export LC_ALL=C
+case ":$PATH:" in *:/opt/slurm/bin:*) ;; *) [ -d /opt/slurm/bin ] && PATH=$PATH:/opt/slurm/bin && export PATH ;; esac
 n=$#; i=0
 while [ "$i" -lt "$n" ]; do v=$(printf '%bX' "$1"); shift; set -- "$@" "${v%X}"; i=$((i+1)); done
 [ -n "$1" ] && { SLURM_CONF=$1; export SLURM_CONF; }

@@ -3,6 +3,7 @@
 #include "services/util/names.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QRegularExpression>
 
 namespace ingot {
@@ -195,6 +196,7 @@ SlurmNodeState slurmNodeState(const QByteArray &sinfoState)
 QVector<SlurmNode> parseSinfoNodes(const QByteArray &text)
 {
     QVector<SlurmNode> nodes;
+    QHash<QByteArray, int> byName;  // a node is listed once per partition
     forEachLine(text, [&](const QByteArray &line) {
         const QList<QByteArray> f = line.split(slurmFieldSeparator);
         if (f.size() != 11 || f[0].isEmpty())
@@ -202,12 +204,11 @@ QVector<SlurmNode> parseSinfoNodes(const QByteArray &text)
         QByteArray partition = bounded(f[10]);
         if (partition.endsWith('*'))
             partition.chop(1);
-        for (SlurmNode &n : nodes) {
-            if (n.name == f[0]) {
-                if (!partition.isEmpty() && !n.partitions.contains(partition) && n.partitions.size() < 256)
-                    n.partitions.append(partition);
-                return;
-            }
+        if (const auto it = byName.constFind(bounded(f[0])); it != byName.cend()) {
+            SlurmNode &n = nodes[*it];
+            if (!partition.isEmpty() && !n.partitions.contains(partition) && n.partitions.size() < 256)
+                n.partitions.append(partition);
+            return;
         }
         SlurmNode n;
         n.name = bounded(f[0]);
@@ -224,6 +225,7 @@ QVector<SlurmNode> parseSinfoNodes(const QByteArray &text)
         n.reason = bounded(orEmpty(f[9]));
         if (!partition.isEmpty())
             n.partitions.append(partition);
+        byName.insert(n.name, int(nodes.size()));
         nodes.append(std::move(n));
     });
     return nodes;
