@@ -175,7 +175,7 @@ std::optional<QByteArray> slurmBatchScript(const SlurmBatchSpec &s, QString *err
          "    mv -f -- \"$INGOT_JOB_DIR/.exit_status.$SLURM_JOB_ID.tmp\" \"$INGOT_JOB_DIR/exit_status\"\n"
          "}\n"
          "trap ingot_record_exit EXIT\n"
-         "# scancel --signal=TERM --full: srun passes TERM to the agents; the script ends when they do.\n"
+         "# A stop (scancel --signal=TERM) reaches the agents; the script ends with srun's status when they end.\n"
          "trap 'ingot_terminated=1' TERM\n\n";
     for (const auto &kv : s.environment)
         t += "export " + kv.first + '=' + quoted(kv.second) + '\n';

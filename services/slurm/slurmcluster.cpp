@@ -211,13 +211,18 @@ bool SlurmCluster::submit(const QByteArray &script, const QVector<QByteArray> &a
     return true;
 }
 
-bool SlurmCluster::cancel(const QByteArray &id, bool terminate, QString *error) const
+bool SlurmCluster::cancel(const QByteArray &id, Cancel how, QString *error) const
 {
     if (!isSlurmJobId(id)) {
         *error = SlurmText::tr("\"%1\" is not a Slurm job id").arg(slurmShown(id));
         return false;
     }
-    const QVector<QByteArray> argv = terminate ? QVector<QByteArray>{"--signal=TERM", "--full", id} : QVector<QByteArray>{id};
+    QVector<QByteArray> argv;
+    if (how != Cancel::Kill)
+        argv << "--signal=TERM";
+    if (how == Cancel::TermAll)
+        argv << "--full";
+    argv << id;
     ShellResult r;
     if (!runScript(*m_shell, m_slurmConf, "exec scancel \"$@\"\n", argv, &r, error))
         return false;

@@ -40,9 +40,15 @@ public:
     // (--output=..., --chdir=...: any bytes). The job id in *jobId, or Slurm's words in *error.
     bool submit(const QByteArray &script, const QVector<QByteArray> &args, const QVector<QByteArray> &sbatchOptions,
                 QByteArray *jobId, QString *error) const;
-    // `scancel --signal=TERM --full ID` when `terminate` (the batch shell and every step get SIGTERM: a clean stop),
-    // `scancel ID` otherwise.
-    bool cancel(const QByteArray &id, bool terminate, QString *error) const;
+    // How a job is stopped (docs/formats.md "Slurm jobs"):
+    enum class Cancel {
+        TermSteps,  // scancel --signal=TERM ID: the tasks of every step (the torchrun agents srun started) get SIGTERM
+                    // and end cleanly; srun and the batch script then end with their status. Ingot's stop.
+        TermAll,    // scancel --signal=TERM --full ID: the batch shell and all its children too. srun, signalled
+                    // itself, force-terminates its step (SIGKILL): only for batch scripts without srun steps.
+        Kill,       // scancel ID: the job is cancelled outright (a second stop).
+    };
+    bool cancel(const QByteArray &id, Cancel how, QString *error) const;
 
 private:
     std::shared_ptr<RemoteShell> m_shell;

@@ -234,6 +234,10 @@ private slots:
         QString error;
         QVERIFY2(slurm.start(&error), qPrintable(error));
         QTemporaryDir tmp;
+        struct RemoveTree {  // QTemporaryDir cannot remove a name that is not UTF-8
+            QString root;
+            ~RemoveTree() { test::removeTree(root); }
+        } removeTree{tmp.path()};
         const QByteArray folder = QFile::encodeName(tmp.path()) + "/job 'odd' \xe9";
         QCOMPARE(::mkdir(folder.constData(), 0700), 0);
 
@@ -295,6 +299,27 @@ private slots:
         QCOMPARE(readBytes(folder + "/exit_status"), QByteArray("3\n"));
         for (const QByteArray &name : entries(folder))
             QVERIFY2(!name.contains(".tmp"), name.constData());  // no temporary file left
+        QVERIFY(slurm.waitQueueEmpty(60000));
+
+        // A stop (scancel --signal=TERM --full): every node's agent gets SIGTERM, ends cleanly (as the backend does
+        // after saving a checkpoint), and the script records the agents' status.
+        QCOMPARE(::unlink(QByteArray(folder + "/exit_status").constData()), 0);
+        s.nodes = 2;
+        s.agent = {"bash", "-c",
+                   "trap 'echo term >\"$INGOT_TEST_OUT/term-$SLURM_NODEID\"; exit 0' TERM\n"
+                   "sleep 300 &\n"
+                   "touch \"$INGOT_TEST_OUT/up-$SLURM_NODEID\"\n"
+                   "wait\n",
+                   "agent"};
+        QVERIFY(writeBytes(folder + "/stop.sh", *slurmBatchScript(s, &error)));
+        QVERIFY2(cluster.submit(folder + "/stop.sh", {}, {"--output=" + folder + "/stop-%j.out"}, &id, &error), qPrintable(error));
+        QTRY_VERIFY2_WITH_TIMEOUT(existsBytes(folder + "/up-0") && existsBytes(folder + "/up-1"), qPrintable(slurm.log()), 120000);
+        QVERIFY(!existsBytes(folder + "/exit_status"));
+        QVERIFY2(cluster.cancel(id, SlurmCluster::Cancel::TermSteps, &error), qPrintable(error));
+        QTRY_VERIFY2_WITH_TIMEOUT(existsBytes(folder + "/exit_status"), qPrintable(slurm.log()), 120000);
+        QVERIFY(existsBytes(folder + "/term-0"));
+        QVERIFY(existsBytes(folder + "/term-1"));
+        QCOMPARE(readBytes(folder + "/exit_status"), QByteArray("0\n"));
         QVERIFY(slurm.waitQueueEmpty(60000));
     }
 };

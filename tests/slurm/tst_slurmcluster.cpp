@@ -259,7 +259,7 @@ private slots:
         QCOMPARE(findPartition(i, "debug")->allocated, 2);
 
         QString error;
-        QVERIFY2(cluster().cancel(hog, false, &error), qPrintable(error));
+        QVERIFY2(cluster().cancel(hog, SlurmCluster::Cancel::Kill, &error), qPrintable(error));
         QTRY_COMPARE_WITH_TIMEOUT(details(waiter).state, QByteArray("RUNNING"), 60000);
     }
 
@@ -295,11 +295,11 @@ private slots:
         QVERIFY(isSlurmJobId(id));
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(m_tmp.path() + QStringLiteral("/started")), 60000);
         QString error;
-        QVERIFY2(cluster().cancel(id, true, &error), qPrintable(error));
+        QVERIFY2(cluster().cancel(id, SlurmCluster::Cancel::TermAll, &error), qPrintable(error));
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(m_tmp.path() + QStringLiteral("/terminated")), 60000);
         QVERIFY(m_slurm->waitQueueEmpty(60000));
 
-        QVERIFY(!cluster().cancel("1;touch /tmp/x", true, &error));
+        QVERIFY(!cluster().cancel("1;touch /tmp/x", SlurmCluster::Cancel::TermSteps, &error));
         QVERIFY(error.contains(QStringLiteral("not a Slurm job id")));
         SlurmJobDetails j;
         QVERIFY(!cluster().job("99999", &j, &error));
