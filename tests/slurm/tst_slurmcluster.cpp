@@ -263,6 +263,28 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(details(waiter).state, QByteArray("RUNNING"), 60000);
     }
 
+    // Nodes drained while a job waits: the job's reason says so (in Slurm's words), the queue shows the same, and
+    // the job runs once a node is resumed.
+    void pendingOnDrainedNodesShowsTheReason()
+    {
+        QVERIFY(m_slurm->drain(QStringLiteral("n1"), QStringLiteral("maintenance")));
+        QVERIFY(m_slurm->drain(QStringLiteral("n2"), QStringLiteral("maintenance")));
+        const QByteArray sleeper = script(QStringLiteral("drained.sh"), "#!/bin/sh\nsleep 300\n");
+        const QByteArray id = submit(sleeper, {"--nodes=1"});
+        QVERIFY(isSlurmJobId(id));
+        QTRY_VERIFY_WITH_TIMEOUT(details(id).reason.startsWith("ReqNodeNotAvail"), 60000);
+        const SlurmJobDetails j = details(id);
+        QCOMPARE(j.reason, QByteArray("ReqNodeNotAvail,_UnavailableNodes:n[1-2]"));
+        QCOMPARE(j.state, QByteArray("PENDING"));
+        const SlurmQueueJob *q = findQueued(info(), id);
+        QVERIFY(q);
+        QVERIFY2(q->reason.startsWith("ReqNodeNotAvail"), q->reason.constData());
+        QVERIFY2(q->reason.contains("n[1-2]"), q->reason.constData());
+        QVERIFY(m_slurm->resume(QStringLiteral("n1")));
+        QTRY_COMPARE_WITH_TIMEOUT(details(id).state, QByteArray("RUNNING"), 60000);
+        QCOMPARE(details(id).nodeList, QByteArray("n1"));
+    }
+
     void submitRejectedInSlurmsWords()
     {
         const QByteArray sleeper = script(QStringLiteral("quick.sh"), "#!/bin/sh\ntrue\n");
