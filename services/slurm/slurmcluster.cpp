@@ -44,7 +44,9 @@ s version sinfo --version
 s cluster cluster
 s partitions scontrol show partition -o
 s nodes sinfo -h -N -o "$1"
-s queue squeue --me -h -O "$2"
+# --me came with Slurm 20.11: older clients get the same with -u.
+queue() { squeue --me -h -O "$1" 2>/dev/null || squeue -u "$(id -un)" -h -O "$1"; }
+s queue queue "$2"
 )SH";
 
 // $1 job id.

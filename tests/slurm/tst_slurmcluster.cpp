@@ -364,6 +364,16 @@ private slots:
         QVERIFY2(table.contains(QStringLiteral("debug*")), qPrintable(table));
         QVERIFY2(table.contains(QStringLiteral("cli-job")), qPrintable(table));
         QVERIFY2(table.contains(QStringLiteral("trn1.32xlarge")), qPrintable(table));
+
+        // No Slurm clients there: exit 5, said in words (and found: false in JSON).
+        QProcessEnvironment none = m_slurm->environment();
+        none.insert(QStringLiteral("PATH"), QStringLiteral("/nonexistent-ingot-test"));
+        p.setProcessEnvironment(none);
+        p.start(QStringLiteral(INGOT_CLI_PATH), {QStringLiteral("cluster"), QStringLiteral("info"), QStringLiteral("--json")});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 5);
+        QCOMPARE(QJsonDocument::fromJson(p.readAllStandardOutput()).object().value(QStringLiteral("found")).toBool(true), false);
+        QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains(QStringLiteral("No Slurm on this machine")));
     }
 
     // A login node over SSH: the same listing through a real sshd, SLURM_CONF given explicitly (a non-login ssh
