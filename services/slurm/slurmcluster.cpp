@@ -54,6 +54,16 @@ const char *jobScript = R"SH(s job scontrol show job -o "$1"
 s pending squeue -h -t PD -S -p,i -o '%i %P'
 )SH";
 
+// $1 kill|steps|all, $2 the job id. A pending job has nothing to save and cannot be signalled (scancel retries
+// "Job can not be altered now" for minutes): it is cancelled outright.
+const char *cancelScript = R"SH(if [ "$1" != kill ] && [ "$(squeue -h -j "$2" -o %T 2>/dev/null)" = PENDING ]; then set -- kill "$2"; fi
+case $1 in
+  kill) exec scancel "$2" ;;
+  all) exec scancel --signal=TERM --full "$2" ;;
+  *) exec scancel --signal=TERM "$2" ;;
+esac
+)SH";
+
 struct Section {
     int status = -1;
     QByteArray body;
@@ -152,8 +162,10 @@ bool SlurmCluster::info(SlurmClusterState *out, QString *error) const
     return true;
 }
 
-bool SlurmCluster::job(const QByteArray &id, SlurmJobDetails *out, QString *error) const
+bool SlurmCluster::job(const QByteArray &id, SlurmJobDetails *out, QString *error, bool *gone) const
 {
+    if (gone)
+        *gone = false;
     if (!isSlurmJobId(id)) {
         *error = SlurmText::tr("\"%1\" is not a Slurm job id").arg(slurmShown(id));
         return false;
@@ -168,6 +180,8 @@ bool SlurmCluster::job(const QByteArray &id, SlurmJobDetails *out, QString *erro
     const QMap<QByteArray, Section> s = splitSections(r.out);
     const Section job = s.value("job");
     if (job.status != 0) {
+        if (gone && job.status > 0 && job.body.contains("Invalid job id specified"))
+            *gone = true;
         *error = job.status < 0 ? SlurmText::tr("Slurm on %1 did not answer: %2").arg(m_shell->describe(), slurmWords(r.err))
                                 : slurmWords(job.body);
         return false;
@@ -219,14 +233,9 @@ bool SlurmCluster::cancel(const QByteArray &id, Cancel how, QString *error) cons
         *error = SlurmText::tr("\"%1\" is not a Slurm job id").arg(slurmShown(id));
         return false;
     }
-    QVector<QByteArray> argv;
-    if (how != Cancel::Kill)
-        argv << "--signal=TERM";
-    if (how == Cancel::TermAll)
-        argv << "--full";
-    argv << id;
+    const QByteArray mode = how == Cancel::Kill ? "kill" : how == Cancel::TermAll ? "all" : "steps";
     ShellResult r;
-    if (!runScript(*m_shell, m_slurmConf, "exec scancel \"$@\"\n", argv, &r, error))
+    if (!runScript(*m_shell, m_slurmConf, cancelScript, {mode, id}, &r, error))
         return false;
     if (r.exitCode == 20) {
         *error = noSlurm(*m_shell);

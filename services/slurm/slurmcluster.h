@@ -35,7 +35,9 @@ public:
     // true with found = false when there is no Slurm there.
     bool info(SlurmClusterState *out, QString *error) const;
     // One job (`scontrol show job -o`), with its position in its partition's pending queue when it is pending.
-    bool job(const QByteArray &id, SlurmJobDetails *out, QString *error) const;
+    // *gone (when given) is set when Slurm no longer knows the job (it ended more than MinJobAge ago, 300 s by
+    // default, or never was): its end is then in the job folder's exit_status.
+    bool job(const QByteArray &id, SlurmJobDetails *out, QString *error, bool *gone = nullptr) const;
     // `sbatch --parsable OPTIONS SCRIPT ARGS`: `script` is a path on the cluster, options are sbatch's own
     // (--output=..., --chdir=...: any bytes). The job id in *jobId, or Slurm's words in *error.
     bool submit(const QByteArray &script, const QVector<QByteArray> &args, const QVector<QByteArray> &sbatchOptions,
@@ -48,6 +50,8 @@ public:
                     // itself, force-terminates its step (SIGKILL): only for batch scripts without srun steps.
         Kill,       // scancel ID: the job is cancelled outright (a second stop).
     };
+    // A pending job has nothing to save and Slurm cannot signal it (scancel retries "Job can not be altered now"
+    // for minutes): TermSteps and TermAll cancel it outright.
     bool cancel(const QByteArray &id, Cancel how, QString *error) const;
 
 private:

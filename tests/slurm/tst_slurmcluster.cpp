@@ -13,6 +13,7 @@
 #include "tests/support/testsupport.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -280,6 +281,16 @@ private slots:
         QVERIFY(q);
         QVERIFY2(q->reason.startsWith("ReqNodeNotAvail"), q->reason.constData());
         QVERIFY2(q->reason.contains("n[1-2]"), q->reason.constData());
+        // A pending job cannot be signalled (scancel would retry for minutes): a stop cancels it outright.
+        const QByteArray second = submit(sleeper, {"--nodes=1"});
+        QTRY_VERIFY_WITH_TIMEOUT(details(second).reason.startsWith("ReqNodeNotAvail"), 60000);
+        QString error;
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY2(cluster().cancel(second, SlurmCluster::Cancel::TermSteps, &error), qPrintable(error));
+        QVERIFY(timer.elapsed() < 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(details(second).state, QByteArray("CANCELLED"), 60000);
+        QCOMPARE(details(id).state, QByteArray("PENDING"));
         QVERIFY(m_slurm->resume(QStringLiteral("n1")));
         QTRY_COMPARE_WITH_TIMEOUT(details(id).state, QByteArray("RUNNING"), 60000);
         QCOMPARE(details(id).nodeList, QByteArray("n1"));
@@ -324,8 +335,13 @@ private slots:
         QVERIFY(!cluster().cancel("1;touch /tmp/x", SlurmCluster::Cancel::TermSteps, &error));
         QVERIFY(error.contains(QStringLiteral("not a Slurm job id")));
         SlurmJobDetails j;
-        QVERIFY(!cluster().job("99999", &j, &error));
+        bool gone = false;
+        QVERIFY(!cluster().job("99999", &j, &error, &gone));
         QVERIFY2(error.contains(QStringLiteral("Invalid job id")), qPrintable(error));
+        QVERIFY(gone);
+        QVERIFY(cluster().job(id, &j, &error, &gone));  // ended, still known (MinJobAge)
+        QVERIFY(!gone);
+        QVERIFY2(j.state == "CANCELLED" || j.state == "COMPLETED", j.state.constData());
     }
 
     void cliClusterInfoLocal()
