@@ -22,6 +22,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace ingot;
 using ingot::test::TestSlurm;
 using ingot::test::TestSlurmOptions;
@@ -73,8 +75,12 @@ class TestSlurmCluster : public QObject
         return QFile::encodeName(path);
     }
 
-    QByteArray submit(const QByteArray &path, const QVector<QByteArray> &options, const QVector<QByteArray> &args = {})
+    // Submitted from the test's folder, Slurm's output there too (never in the current folder).
+    QByteArray submit(const QByteArray &path, QVector<QByteArray> options, const QVector<QByteArray> &args = {})
     {
+        options << "--chdir=" + QFile::encodeName(m_tmp.path());
+        if (std::none_of(options.cbegin(), options.cend(), [](const QByteArray &o) { return o.startsWith("--output="); }))
+            options << "--output=" + QFile::encodeName(m_tmp.path()) + "/slurm-%j.out";
         QByteArray id;
         QString error;
         if (!cluster().submit(path, args, options, &id, &error))
@@ -202,7 +208,9 @@ private slots:
         QCOMPARE(n1->addr, QByteArray("127.0.0.1"));
         QCOMPARE(n1->features, QByteArray("trn1.32xlarge"));
         QCOMPARE(n1->gres, QByteArray("neuron:2"));
-        QCOMPARE(n1->partitions, (QVector<QByteArray>{"debug", "short"}));
+        QVector<QByteArray> n1Parts = n1->partitions;  // in sinfo's order, which varies
+        std::sort(n1Parts.begin(), n1Parts.end());
+        QCOMPARE(n1Parts, (QVector<QByteArray>{"debug", "short"}));
         QCOMPARE(findNode(i, "n2")->partitions, (QVector<QByteArray>{"debug"}));
 
         QString error;
@@ -254,7 +262,7 @@ private slots:
         QCOMPARE(qh->nodes, 2);
         QCOMPARE(qh->nodeList, QByteArray("n[1-2]"));
         QCOMPARE(qh->stdOut, h.stdOut);
-        QCOMPARE(qh->workDir, QFile::encodeName(QDir::currentPath()));
+        QCOMPARE(qh->workDir, QFile::encodeName(m_tmp.path()));
         QCOMPARE(qw->state, QByteArray("PENDING"));
         QCOMPARE(qw->reason, QByteArray("Resources"));
         QCOMPARE(findPartition(i, "debug")->allocated, 2);
