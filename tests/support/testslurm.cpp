@@ -10,6 +10,7 @@
 #include <arpa/inet.h>
 #include <csignal>
 #include <netinet/in.h>
+#include <pwd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -39,6 +40,13 @@ QVector<int> freePorts(int count)
     return ports;
 }
 
+// The account the daemons run as and the jobs belong to: this process's.
+QString userName()
+{
+    const passwd *pw = ::getpwuid(::geteuid());
+    return pw ? QString::fromLocal8Bit(pw->pw_name) : QStringLiteral("root");
+}
+
 QString nodeName(int i)
 {
     return QStringLiteral("n%1").arg(i + 1);
@@ -56,10 +64,17 @@ TestSlurm::~TestSlurm()
     stop();
 }
 
+// A daemon on the PATH or in the sbin folders (not on an ordinary user's PATH on Debian).
+QString TestSlurm::daemon(const QString &name)
+{
+    const QString found = QStandardPaths::findExecutable(name);
+    return found.isEmpty() ? QStandardPaths::findExecutable(name, {QStringLiteral("/usr/sbin"), QStringLiteral("/usr/local/sbin")})
+                           : found;
+}
+
 bool TestSlurm::available()
 {
-    return QFile::exists(QStringLiteral("/usr/sbin/slurmctld")) && QFile::exists(QStringLiteral("/usr/sbin/slurmd"))
-           && !QStandardPaths::findExecutable(QStringLiteral("sbatch")).isEmpty();
+    return !daemon(QStringLiteral("slurmctld")).isEmpty();
 }
 
 QProcessEnvironment TestSlurm::environment() const
@@ -89,7 +104,7 @@ bool TestSlurm::writeConfig(QString *error)
                        "AccountingStorageType=accounting_storage/none\nJobAcctGatherType=jobacct_gather/none\n"
                        "EnforcePartLimits=ALL\nKillWait=5\nMinJobAge=600\nSchedulerParameters=sched_interval=2\n")
                        .arg(clusterName(), host, QString::number(ports[0]), QString::number(ports[1]), d,
-                            QString::fromLocal8Bit(qgetenv("USER").isEmpty() ? "root" : qgetenv("USER")));
+                            userName());
     QString gres;
     if (!m_options.gres.isEmpty()) {
         const QString type = m_options.gres.section(QLatin1Char(':'), 0, 0);
@@ -131,7 +146,7 @@ bool TestSlurm::start(QString *error)
     m_ctld->setProcessEnvironment(environment());
     m_ctld->setStandardOutputFile(QProcess::nullDevice());  // everything is in log/ (log())
     m_ctld->setStandardErrorFile(QProcess::nullDevice());
-    m_ctld->start(QStringLiteral("/usr/sbin/slurmctld"), {QStringLiteral("-D"), QStringLiteral("-i"), QStringLiteral("-f"), confPath()});
+    m_ctld->start(daemon(QStringLiteral("slurmctld")), {QStringLiteral("-D"), QStringLiteral("-i"), QStringLiteral("-f"), confPath()});
     if (!m_ctld->waitForStarted(10000)) {
         *error = QStringLiteral("slurmctld did not start: ") + m_ctld->errorString();
         return false;
@@ -141,7 +156,7 @@ bool TestSlurm::start(QString *error)
         p->setProcessEnvironment(environment());
         p->setStandardOutputFile(QProcess::nullDevice());
         p->setStandardErrorFile(QProcess::nullDevice());
-        p->start(QStringLiteral("/usr/sbin/slurmd"), {QStringLiteral("-D"), QStringLiteral("-N"), nodeName(i), QStringLiteral("-f"), confPath()});
+        p->start(daemon(QStringLiteral("slurmd")), {QStringLiteral("-D"), QStringLiteral("-N"), nodeName(i), QStringLiteral("-f"), confPath()});
         if (!p->waitForStarted(10000)) {
             *error = QStringLiteral("slurmd did not start: ") + p->errorString();
             return false;
@@ -266,7 +281,7 @@ void TestSlurm::stop()
     // The steps now (while they hold our files; a step that is ending may close them first), and after.
     QList<qint64> stepPids = steps();
     // Jobs first (their steps outlive slurmd otherwise), then the daemons.
-    client(QStringLiteral("scancel"), {QStringLiteral("--full"), QStringLiteral("--user=") + QString::fromLocal8Bit(qgetenv("USER").isEmpty() ? "root" : qgetenv("USER"))}, 10000);
+    client(QStringLiteral("scancel"), {QStringLiteral("--full"), QStringLiteral("--user=") + userName()}, 10000);
     const Run all = client(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-o"), QStringLiteral("%i")}, 10000);
     for (const QByteArray &id : all.out.split('\n'))
         if (!id.trimmed().isEmpty())

@@ -35,7 +35,8 @@ public:
     TestSlurm(const TestSlurm &) = delete;
     TestSlurm &operator=(const TestSlurm &) = delete;
 
-    static bool available();  // slurmctld, slurmd and the clients are installed
+    // slurmctld is installed (tests QSKIP otherwise; a missing slurmd or client then fails start() with words).
+    static bool available();
 
     // Writes the configuration, starts the daemons and waits until sinfo shows every node idle.
     bool start(QString *error);
@@ -62,6 +63,7 @@ public:
     QString log() const;  // slurmctld's and the slurmd logs, for a failure message
 
 private:
+    static QString daemon(const QString &name);
     bool writeConfig(QString *error);
     QList<qint64> steps() const;
 
