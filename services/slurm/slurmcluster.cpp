@@ -30,12 +30,13 @@ shift
 command -v sinfo >/dev/null 2>&1 && command -v sbatch >/dev/null 2>&1 || exit 20
 )SH";
 
-// Sections: "\036NAME STATUS\n" then the command's stdout (status 0) or its stderr (bounded), then "\n".
+// Sections: "\036NAME STATUS\n" then the command's stdout (status 0) or its stderr (bounded), then "\n". The
+// section byte is removed from what the commands print (a job name or a drain reason cannot open a section).
 const char *sections = R"SH(d=$(mktemp -d "${TMPDIR:-/tmp}/ingot-slurm.XXXXXXXX") || exit 21
 trap 'rm -rf -- "$d"' EXIT
 s() { n=$1; shift; "$@" >"$d/o" 2>"$d/e"; r=$?
   printf '\036%s %s\n' "$n" "$r"
-  if [ "$r" = 0 ]; then head -c 16000000 "$d/o"; else head -c 4000 "$d/e"; fi; printf '\n'; }
+  if [ "$r" = 0 ]; then head -c 16000000 "$d/o"; else head -c 4000 "$d/e"; fi | tr -d '\036'; printf '\n'; }
 )SH";
 
 // $1 sinfo format, $2 squeue format.

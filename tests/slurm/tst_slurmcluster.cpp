@@ -234,7 +234,8 @@ private slots:
         const QByteArray hog = submit(sleeper, {"--nodes=2", "--exclusive", "--job-name=hog job", "--output=" + out});
         QVERIFY(isSlurmJobId(hog));
         QTRY_COMPARE_WITH_TIMEOUT(details(hog).state, QByteArray("RUNNING"), 60000);
-        const QByteArray waiter = submit(sleeper, {"--nodes=1", "--job-name=waiter"});
+        // Its name holds the byte that separates Ingot's sections: it cannot cut the listing.
+        const QByteArray waiter = submit(sleeper, {"--nodes=1", "--job-name=wait\036queue 0"});
         QVERIFY(isSlurmJobId(waiter));
         QTRY_COMPARE_WITH_TIMEOUT(details(waiter).reason, QByteArray("Resources"), 60000);
 
@@ -264,6 +265,7 @@ private slots:
         QCOMPARE(qh->stdOut, h.stdOut);
         QCOMPARE(qh->workDir, QFile::encodeName(m_tmp.path()));
         QCOMPARE(qw->state, QByteArray("PENDING"));
+        QCOMPARE(qw->name, QByteArray("waitqueue 0"));
         QCOMPARE(qw->reason, QByteArray("Resources"));
         QCOMPARE(findPartition(i, "debug")->allocated, 2);
 
