@@ -246,12 +246,13 @@ QString TestSlurm::log() const
     return text;
 }
 
-// The slurmstepd processes of this cluster (they leave slurmd's process tree): those with a file open under our
-// folder (the slurmd log, spool sockets).
+// The slurmstepd processes of this cluster (they leave slurmd's process tree): those whose environment has our
+// SLURM_CONF (inherited from slurmd) or with a file open under our folder (the slurmd log, spool sockets).
 QList<qint64> TestSlurm::steps() const
 {
     QList<qint64> found;
     const QByteArray mine = QFile::encodeName(m_dir.path()) + '/';
+    const QByteArray conf = "SLURM_CONF=" + QFile::encodeName(confPath());
     const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     for (const QString &pid : pids) {
         bool ok = false;
@@ -261,6 +262,11 @@ QList<qint64> TestSlurm::steps() const
         QFile comm(QStringLiteral("/proc/%1/comm").arg(pid));
         if (!comm.open(QIODevice::ReadOnly) || !comm.readAll().startsWith("slurmstepd"))
             continue;
+        QFile environ(QStringLiteral("/proc/%1/environ").arg(pid));
+        if (environ.open(QIODevice::ReadOnly) && environ.readAll().split('\0').contains(conf)) {
+            found << n;
+            continue;
+        }
         const QString fdDir = QStringLiteral("/proc/%1/fd").arg(pid);
         const QStringList fds = QDir(fdDir).entryList(QDir::System | QDir::NoDotAndDotDot);
         for (const QString &fd : fds) {
@@ -314,6 +320,10 @@ void TestSlurm::stop()
         }
         return left;
     };
+    // Steps that are ending on their own are given a moment; then TERM, then KILL.
+    QDeadlineTimer ending(3000);
+    while (!alive().isEmpty() && !ending.hasExpired())
+        QThread::msleep(100);
     for (const qint64 pid : alive())
         ::kill(pid_t(pid), SIGTERM);
     QDeadlineTimer stepGrace(5000);
