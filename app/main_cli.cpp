@@ -1,6 +1,7 @@
 // ingot-cli: the headless companion. QtCore only, so it runs on trn hosts without a display.
 #include "app/cli/cachecommands.h"
 #include "app/cli/clicommon.h"
+#include "app/cli/clustercommands.h"
 #include "app/cli/commandtable.h"
 #include "app/cli/consolidatecommand.h"
 #include "app/cli/copycommand.h"
@@ -43,6 +44,8 @@ int main(int argc, char **argv)
     table.addGroup({QStringLiteral("remote"), QCoreApplication::translate("ingot::cli", "Remote hosts over SSH: hosts, add, remove, connect"),
                     QCoreApplication::translate("ingot::cli", "Hosts come from your ssh config (-F file: Settings) and those added. "
                                                               "--host HOST on cache commands and job launch works there.")});
+    table.addGroup({QStringLiteral("cluster"), QCoreApplication::translate("ingot::cli", "Slurm clusters: info"),
+                    QCoreApplication::translate("ingot::cli", "HOST: a login node over SSH; local: this machine's Slurm clients (SLURM_CONF honoured).")});
     table.add(cacheCommands());
     table.add(copyCommands());
     table.add(hubCommands());
@@ -51,5 +54,6 @@ int main(int argc, char **argv)
     table.add(consolidateCommands());
     table.add(jobCommands());
     table.add(remoteCommands());
+    table.add(clusterCommands());
     return table.run(args);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Ingot needs to build, run and test on Debian 12, skipping what is already there.
 #   packaging/install-deps.sh          build + run dependencies
-#   packaging/install-deps.sh --test   also what the test suite uses (xvfb, torch, sshd, node, a CJK font; the
+#   packaging/install-deps.sh --test   also what the test suite uses (xvfb, torch, sshd, Slurm, node, a CJK font; the
 #                                      Debian package's checks: lintian, desktop-file-validate, appstreamcli,
 #                                      help2man, man)
 set -euo pipefail
@@ -15,7 +15,8 @@ if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(xvfb xauth python3 python3-torch openssh-server unzip clang-14 libclang-rt-14-dev
          lintian desktop-file-utils appstream help2man man-db file dpkg-dev
          fonts-noto-cjk  # the zh_CN screenshots (tests/tools/zh-screenshots.sh)
-         gnome-keyring dbus libsecret-1-0 libsecret-tools)  # a real Secret Service for tests/hub/tst_keychain
+         gnome-keyring dbus libsecret-1-0 libsecret-tools  # a real Secret Service for tests/hub/tst_keychain
+         slurmctld slurmd slurm-client)  # a private Slurm cluster on 127.0.0.1 (tests/support/testslurm.h)
   # Node may come from another source (nodesource bundles npm): only ask apt when there is none.
   command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm)
 fi

@@ -1,0 +1,199 @@
+#include "services/slurm/slurmbatchscript.h"
+
+#include "services/util/names.h"
+#include "services/util/shellquote.h"
+
+#include <QCoreApplication>
+#include <QRegularExpression>
+
+namespace ingot {
+
+namespace {
+
+struct BatchText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::SlurmBatchScript)
+};
+
+QString shown(const QByteArray &b)
+{
+    return displayName(nameFromBytes(b));
+}
+
+bool hasControl(const QByteArray &b)
+{
+    for (const char ch : b) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c < 0x20 || c == 0x7f)
+            return true;
+    }
+    return false;
+}
+
+// A value of an #SBATCH line: one word, no quotes, no control characters.
+bool sbatchWord(const QByteArray &value, const QString &what, QString *error)
+{
+    if (value.isEmpty() || hasControl(value) || value.contains(' ') || value.contains('"') || value.contains('\'')
+        || value.contains('\\')) {
+        *error = BatchText::tr("The %1 \"%2\" cannot go into an #SBATCH line: no spaces, quotes, backslashes or "
+                               "control characters.")
+                     .arg(what, shown(value));
+        return false;
+    }
+    return true;
+}
+
+bool validTime(const QByteArray &t)
+{
+    static const QRegularExpression re(QRegularExpression::anchoredPattern(QStringLiteral("(?:UNLIMITED|INFINITE|[0-9]{1,7}(?:-[0-9]{1,2})?(?::[0-9]{1,2}){0,2})")));
+    return t.size() < 32 && re.match(QString::fromLatin1(t)).hasMatch();
+}
+
+QByteArray quoted(const QByteArray &word)
+{
+    return shellQuoteBytes(word).value_or(QString()).toUtf8();
+}
+
+bool checkSpec(const SlurmBatchSpec &s, QString *error)
+{
+    if (s.nodes < 1 || s.nodes > 100000 || s.processesPerNode < 1 || s.processesPerNode > 4096) {
+        *error = BatchText::tr("Nodes (%1) and processes per node (%2) must be at least 1.").arg(s.nodes).arg(s.processesPerNode);
+        return false;
+    }
+    if (s.agent.isEmpty() || s.agent.first().isEmpty()) {
+        *error = BatchText::tr("No torchrun agent command.");
+        return false;
+    }
+    if (!s.jobFolder.startsWith('/')) {
+        *error = BatchText::tr("The job folder \"%1\" is not an absolute path.").arg(shown(s.jobFolder));
+        return false;
+    }
+    for (const QVector<QByteArray> *words : {&s.agent, &s.program}) {
+        for (const QByteArray &w : *words) {
+            if (w.contains('\0')) {
+                *error = BatchText::tr("An argument contains a NUL byte.");
+                return false;
+            }
+        }
+    }
+    if (s.jobFolder.contains('\0')) {
+        *error = BatchText::tr("The job folder contains a NUL byte.");
+        return false;
+    }
+    if (!s.timeLimit.isEmpty() && !validTime(s.timeLimit)) {
+        *error = BatchText::tr("\"%1\" is not a Slurm time limit (minutes, H:MM:SS or D-HH:MM:SS).").arg(shown(s.timeLimit));
+        return false;
+    }
+    const QPair<QByteArray, QString> words[] = {{s.jobName, BatchText::tr("job name")},
+                                                {s.partition, BatchText::tr("partition")},
+                                                {s.account, BatchText::tr("account")},
+                                                {s.qos, BatchText::tr("QoS")},
+                                                {s.outputPattern, BatchText::tr("output file pattern")}};
+    for (const auto &w : words)
+        if (!w.first.isEmpty() && !sbatchWord(w.first, w.second, error))
+            return false;
+    for (const QByteArray &line : s.extraSbatch) {
+        if (!line.startsWith("#SBATCH ") || line.size() <= 8 || hasControl(line)) {
+            *error = BatchText::tr("\"%1\" is not one #SBATCH line (it must start with \"#SBATCH \" and hold no line "
+                                   "break or control character).")
+                         .arg(shown(line));
+            return false;
+        }
+    }
+    for (const auto &kv : s.environment) {
+        if (!isEnvironmentKey(kv.first)) {
+            *error = BatchText::tr("\"%1\" is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*).").arg(shown(kv.first));
+            return false;
+        }
+        if (kv.second.contains('\0')) {
+            *error = BatchText::tr("The value of %1 contains a NUL byte.").arg(shown(kv.first));
+            return false;
+        }
+    }
+    return true;
+}
+
+QByteArray header(const SlurmBatchSpec &s)
+{
+    QByteArray t = "#!/bin/bash\n";
+    auto line = [&t](const QByteArray &option, const QByteArray &value) {
+        if (!value.isEmpty())
+            t += "#SBATCH --" + option + '=' + value + '\n';
+    };
+    line("job-name", s.jobName);
+    line("nodes", QByteArray::number(s.nodes));
+    line("ntasks-per-node", "1");
+    line("partition", s.partition);
+    line("time", s.timeLimit);
+    line("account", s.account);
+    line("qos", s.qos);
+    if (s.exclusive)
+        t += "#SBATCH --exclusive\n";
+    line("output", s.outputPattern);
+    for (const QByteArray &l : s.extraSbatch)
+        t += l + '\n';
+    return t;
+}
+
+// The per-node command: the agent with the rendezvous options, then the program. $SLURM_NODEID and the endpoint
+// are expanded on each node (the function runs there, exported through srun's environment).
+QByteArray nodeFunction(const SlurmBatchSpec &s)
+{
+    QByteArray agent;
+    for (const QByteArray &w : s.agent)
+        agent += quoted(w) + ' ';
+    QByteArray t = "ingot_node() {\n  exec " + agent + "--nnodes=" + QByteArray::number(s.nodes)
+                   + " --nproc_per_node=" + QByteArray::number(s.processesPerNode) + " --node_rank=\"$SLURM_NODEID\" \\\n"
+                   + "    --rdzv_backend=c10d --rdzv_endpoint=\"$INGOT_RDZV_HOST:$INGOT_RDZV_PORT\" --rdzv_id=\"$SLURM_JOB_ID\"";
+    if (!s.program.isEmpty()) {
+        t += " \\\n   ";
+        for (const QByteArray &w : s.program)
+            t += ' ' + quoted(w);
+    }
+    return t + "\n}\nexport -f ingot_node\n";
+}
+
+}  // namespace
+
+bool isEnvironmentKey(const QByteArray &key)
+{
+    static const QRegularExpression re(QRegularExpression::anchoredPattern(QStringLiteral("[A-Za-z_][A-Za-z0-9_]{0,255}")));
+    return re.match(QString::fromLatin1(key)).hasMatch();
+}
+
+std::optional<QByteArray> slurmBatchScript(const SlurmBatchSpec &s, QString *error)
+{
+    if (!checkSpec(s, error))
+        return std::nullopt;
+    QByteArray t = header(s);
+    t += "# Written by Ingot: srun starts one torchrun agent per node, rendezvous (c10d) on the first allocated node.\n"
+         "set -euo pipefail\n\n";
+    t += "INGOT_JOB_DIR=" + quoted(s.jobFolder) + "\n";
+    t += "# The script's exit status, written atomically when it ends (also on an error or a stop).\n"
+         "ingot_record_exit() {\n"
+         "  local status=$?\n"
+         "  printf '%s\\n' \"$status\" >\"$INGOT_JOB_DIR/.exit_status.$SLURM_JOB_ID.tmp\" &&\n"
+         "    mv -f -- \"$INGOT_JOB_DIR/.exit_status.$SLURM_JOB_ID.tmp\" \"$INGOT_JOB_DIR/exit_status\"\n"
+         "}\n"
+         "trap ingot_record_exit EXIT\n"
+         "# A stop (scancel --signal=TERM) reaches the agents; the script ends with srun's status when they end.\n"
+         "trap 'ingot_terminated=1' TERM\n\n";
+    for (const auto &kv : s.environment)
+        t += "export " + kv.first + '=' + quoted(kv.second) + '\n';
+    if (!s.environment.isEmpty())
+        t += '\n';
+    t += "INGOT_RDZV_NODE=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | sed -n 1p)\n"
+         "INGOT_RDZV_HOST=$(scontrol show node -o \"$INGOT_RDZV_NODE\" | tr ' ' '\\n' | sed -n 's/^NodeAddr=//p')\n"
+         "INGOT_RDZV_HOST=${INGOT_RDZV_HOST:-$INGOT_RDZV_NODE}\n"
+         "INGOT_RDZV_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind((\"\", 0)); print(s.getsockname()[1])' "
+         "2>/dev/null || echo $((29500 + SLURM_JOB_ID % 1000)))\n"
+         "export INGOT_RDZV_HOST INGOT_RDZV_PORT\n\n";
+    t += nodeFunction(s);
+    t += "\n[ -z \"${ingot_terminated:-}\" ] || exit 143\n"
+         "ingot_status=0\n"
+         "srun --export=ALL --nodes=\"$SLURM_JOB_NUM_NODES\" --ntasks-per-node=1 --kill-on-bad-exit=1 bash -c ingot_node "
+         "|| ingot_status=$?\n"
+         "exit \"$ingot_status\"\n";
+    return t;
+}
+
+}  // namespace ingot

@@ -1,0 +1,43 @@
+// The batch script of a Slurm training job, as text (a pure function: value types in, text out): the #SBATCH
+// header, then one torchrun agent per node started by srun with a c10d rendezvous on the first allocated node, and
+// the script's own exit status written to the job folder so the end is known without accounting. The format and
+// the files it writes are in docs/formats.md ("Slurm jobs").
+#pragma once
+
+#include <QByteArray>
+#include <QPair>
+#include <QString>
+#include <QVector>
+
+#include <optional>
+
+namespace ingot {
+
+struct SlurmBatchSpec {
+    int nodes = 1;
+    int processesPerNode = 1;
+    QByteArray jobName;     // --job-name; empty: Slurm's (the script's name)
+    QByteArray partition;   // empty: the cluster's default partition
+    QByteArray timeLimit;   // minutes, [D-]H:MM:SS, M:SS, UNLIMITED; empty: the partition's default
+    QByteArray account;     // optional
+    QByteArray qos;         // optional
+    bool exclusive = true;  // whole nodes, as the Neuron tutorials do
+    QVector<QByteArray> extraSbatch;  // whole lines, each "#SBATCH ..." (one line, no control characters)
+    // --output; may use Slurm's %j, %x, %N... Empty: Slurm's default (slurm-%j.out in the submit folder). No
+    // spaces, quotes or control characters (#SBATCH lines are split at spaces): pass such a path to sbatch's
+    // command line instead (SlurmCluster::submit's options).
+    QByteArray outputPattern;
+    QByteArray jobFolder;   // absolute, on the shared filesystem: exit_status is written there (any bytes)
+    QVector<QPair<QByteArray, QByteArray>> environment;  // exported before srun: keys [A-Za-z_][A-Za-z0-9_]*
+    QVector<QByteArray> agent;    // the torchrun agent: {"torchrun"} or {"python3", "-m", "torch.distributed.run"}
+    QVector<QByteArray> program;  // what every agent runs: the training script and its arguments
+};
+
+// The whole script, or nullopt with the reason in *error (a bad key, an extra line that is not one #SBATCH line,
+// a value that cannot go into an #SBATCH line, no agent, counts out of range).
+std::optional<QByteArray> slurmBatchScript(const SlurmBatchSpec &spec, QString *error);
+
+// Whether `key` can be an environment variable's name.
+bool isEnvironmentKey(const QByteArray &key);
+
+}  // namespace ingot

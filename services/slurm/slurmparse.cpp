@@ -1,0 +1,361 @@
+#include "services/slurm/slurmparse.h"
+
+#include "services/util/names.h"
+
+#include <QCoreApplication>
+#include <QHash>
+#include <QRegularExpression>
+
+namespace ingot {
+
+namespace {
+
+constexpr int maxKeysPerRecord = 256;
+
+QByteArray bounded(const QByteArray &value)
+{
+    return value.size() > maxSlurmField ? value.left(maxSlurmField) : value;
+}
+
+// (null), none, N/A and friends: no value.
+QByteArray orEmpty(const QByteArray &value)
+{
+    if (value == "(null)" || value == "none" || value == "None" || value == "N/A" || value == "n/a")
+        return {};
+    return value;
+}
+
+int toInt(const QByteArray &value)
+{
+    bool ok = false;
+    const qint64 v = value.trimmed().toLongLong(&ok);
+    return ok && v >= 0 && v <= 1000000000 ? int(v) : 0;
+}
+
+qint64 toInt64(const QByteArray &value)
+{
+    bool ok = false;
+    const qint64 v = value.trimmed().toLongLong(&ok);
+    return ok && v >= 0 ? v : 0;
+}
+
+// A word of `scontrol -o` that starts a new key: Name=..., with a name of letters, digits and _:/().
+int keyLength(const QByteArray &word)
+{
+    const int eq = word.indexOf('=');
+    if (eq <= 0 || eq > 64)
+        return -1;
+    const auto c0 = static_cast<unsigned char>(word.at(0));
+    if (!((c0 >= 'A' && c0 <= 'Z') || (c0 >= 'a' && c0 <= 'z')))
+        return -1;
+    for (int i = 1; i < eq; ++i) {
+        const auto c = static_cast<unsigned char>(word.at(i));
+        const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'
+                        || c == ':' || c == '/' || c == '(' || c == ')';
+        if (!ok)
+            return -1;
+    }
+    return eq;
+}
+
+// Lines of at most maxSlurmRecords, each with its fields split at the separator.
+template<typename F>
+void forEachLine(const QByteArray &text, F &&f)
+{
+    int count = 0;
+    qsizetype start = 0;
+    while (start < text.size() && count < maxSlurmRecords) {
+        qsizetype end = text.indexOf('\n', start);
+        if (end < 0)
+            end = text.size();
+        QByteArray line = text.mid(start, end - start);
+        if (line.endsWith('\r'))
+            line.chop(1);
+        start = end + 1;
+        if (line.trimmed().isEmpty())
+            continue;
+        ++count;
+        f(line);
+    }
+}
+
+// squeue prints the output file as submitted (slurm-%j.out): the job's own replacements filled in (%j, %A: the id;
+// %x: the name; %%), the rest left as written.
+QByteArray expandOutputPattern(const QByteArray &pattern, const QByteArray &id, const QByteArray &name)
+{
+    if (!pattern.contains('%'))
+        return pattern;
+    QByteArray out;
+    for (qsizetype i = 0; i < pattern.size(); ++i) {
+        const char c = pattern.at(i);
+        const char next = i + 1 < pattern.size() ? pattern.at(i + 1) : '\0';
+        if (c != '%' || !QByteArrayLiteral("jAx%").contains(next)) {
+            out += c;
+            continue;
+        }
+        out += next == 'x' ? name : next == '%' ? QByteArray("%") : id;
+        ++i;
+    }
+    return bounded(out);
+}
+
+}  // namespace
+
+QString slurmShown(const QByteArray &bytes)
+{
+    return displayName(nameFromBytes(bytes));
+}
+
+QString slurmNodeStateName(SlurmNodeState state)
+{
+    switch (state) {
+    case SlurmNodeState::Idle: return QStringLiteral("idle");
+    case SlurmNodeState::Mixed: return QStringLiteral("mixed");
+    case SlurmNodeState::Allocated: return QStringLiteral("allocated");
+    case SlurmNodeState::Drained: return QStringLiteral("drained");
+    case SlurmNodeState::Draining: return QStringLiteral("draining");
+    case SlurmNodeState::Down: return QStringLiteral("down");
+    case SlurmNodeState::Other: break;
+    }
+    return QStringLiteral("other");
+}
+
+QVector<SlurmRecord> parseScontrolRecords(const QByteArray &text)
+{
+    QVector<SlurmRecord> records;
+    forEachLine(text, [&](const QByteArray &line) {
+        SlurmRecord r;
+        int current = -1;
+        for (const QByteArray &word : line.split(' ')) {
+            if (word.isEmpty())
+                continue;
+            const int k = keyLength(word);
+            if (k > 0 && r.size() < maxKeysPerRecord) {
+                r.append({word.left(k), bounded(word.mid(k + 1))});
+                current = int(r.size()) - 1;
+            } else if (current >= 0 && r[current].second.size() < maxSlurmField) {
+                r[current].second = bounded(r[current].second + ' ' + word);
+            }
+        }
+        if (!r.isEmpty())
+            records.append(std::move(r));
+    });
+    return records;
+}
+
+QByteArray slurmValue(const SlurmRecord &record, const QByteArray &key)
+{
+    for (const auto &kv : record)
+        if (kv.first == key)
+            return kv.second;
+    return {};
+}
+
+QByteArray sinfoNodeFormat()
+{
+    // name, hostname, address, long state, CPUs, CPUs allocated/idle/other/total, memory MB, GRES, features,
+    // reason, partition (the default one marked *).
+    const QByteArray s(1, slurmFieldSeparator);
+    return "%N" + s + "%n" + s + "%o" + s + "%T" + s + "%c" + s + "%C" + s + "%m" + s + "%G" + s + "%f" + s + "%E"
+           + s + "%P";
+}
+
+QByteArray squeueFormat()
+{
+    static const char *fields[] = {"JobID", "Name", "Partition", "State", "Reason", "NumNodes", "NodeList",
+                                   "TimeUsed", "TimeLimit", "SubmitTime", "StartTime", "WorkDir", "STDOUT"};
+    QByteArray f;
+    for (const char *name : fields) {
+        if (!f.isEmpty())
+            f += ',';
+        f += QByteArray(name) + ":0" + slurmFieldSeparator;
+    }
+    return f;
+}
+
+SlurmNodeState slurmNodeState(const QByteArray &sinfoState)
+{
+    QByteArray s = sinfoState.toLower();
+    while (!s.isEmpty() && QByteArrayLiteral("*~#!%$@^-+").contains(s.back()))
+        s.chop(1);
+    if (s == "idle")
+        return SlurmNodeState::Idle;
+    if (s == "mixed")
+        return SlurmNodeState::Mixed;
+    if (s == "allocated" || s == "completing")
+        return SlurmNodeState::Allocated;
+    if (s == "drained")
+        return SlurmNodeState::Drained;
+    if (s == "draining")
+        return SlurmNodeState::Draining;
+    if (s == "down" || s == "fail" || s == "failing" || s == "not_responding" || s == "unknown")
+        return SlurmNodeState::Down;
+    return SlurmNodeState::Other;
+}
+
+QVector<SlurmNode> parseSinfoNodes(const QByteArray &text)
+{
+    QVector<SlurmNode> nodes;
+    QHash<QByteArray, int> byName;  // a node is listed once per partition
+    forEachLine(text, [&](const QByteArray &line) {
+        const QList<QByteArray> f = line.split(slurmFieldSeparator);
+        if (f.size() != 11 || f[0].isEmpty())
+            return;
+        QByteArray partition = bounded(f[10]);
+        if (partition.endsWith('*'))
+            partition.chop(1);
+        if (const auto it = byName.constFind(bounded(f[0])); it != byName.cend()) {
+            SlurmNode &n = nodes[*it];
+            if (!partition.isEmpty() && !n.partitions.contains(partition) && n.partitions.size() < 256)
+                n.partitions.append(partition);
+            return;
+        }
+        SlurmNode n;
+        n.name = bounded(f[0]);
+        n.hostname = bounded(f[1]);
+        n.addr = bounded(f[2]);
+        n.state = bounded(f[3]);
+        n.kind = slurmNodeState(n.state);
+        n.cpus = toInt(f[4]);
+        const QList<QByteArray> cpus = f[5].split('/');  // allocated/idle/other/total
+        n.cpusAllocated = cpus.size() == 4 ? toInt(cpus[0]) : 0;
+        n.memoryMb = toInt64(f[6]);
+        n.gres = bounded(orEmpty(f[7]));
+        n.features = bounded(orEmpty(f[8]));
+        n.reason = bounded(orEmpty(f[9]));
+        if (!partition.isEmpty())
+            n.partitions.append(partition);
+        byName.insert(n.name, int(nodes.size()));
+        nodes.append(std::move(n));
+    });
+    return nodes;
+}
+
+QVector<SlurmPartition> parseScontrolPartitions(const QByteArray &text)
+{
+    QVector<SlurmPartition> parts;
+    for (const SlurmRecord &r : parseScontrolRecords(text)) {
+        SlurmPartition p;
+        p.name = slurmValue(r, "PartitionName");
+        if (p.name.isEmpty())
+            continue;
+        p.state = slurmValue(r, "State");
+        p.isDefault = slurmValue(r, "Default") == "YES";
+        p.maxTime = slurmValue(r, "MaxTime");
+        p.nodeList = orEmpty(slurmValue(r, "Nodes"));
+        p.totalNodes = toInt(slurmValue(r, "TotalNodes"));
+        p.totalCpus = toInt(slurmValue(r, "TotalCPUs"));
+        parts.append(std::move(p));
+    }
+    return parts;
+}
+
+void countPartitionNodes(QVector<SlurmPartition> *partitions, const QVector<SlurmNode> &nodes)
+{
+    for (SlurmPartition &p : *partitions) {
+        p.idle = p.mixed = p.allocated = p.drained = p.down = p.other = 0;
+        for (const SlurmNode &n : nodes) {
+            if (!n.partitions.contains(p.name))
+                continue;
+            switch (n.kind) {
+            case SlurmNodeState::Idle: ++p.idle; break;
+            case SlurmNodeState::Mixed: ++p.mixed; break;
+            case SlurmNodeState::Allocated: ++p.allocated; break;
+            case SlurmNodeState::Drained:
+            case SlurmNodeState::Draining: ++p.drained; break;
+            case SlurmNodeState::Down: ++p.down; break;
+            case SlurmNodeState::Other: ++p.other; break;
+            }
+        }
+    }
+}
+
+QVector<SlurmQueueJob> parseSqueue(const QByteArray &text)
+{
+    QVector<SlurmQueueJob> jobs;
+    forEachLine(text, [&](const QByteArray &line) {
+        QList<QByteArray> f = line.split(slurmFieldSeparator);
+        if (f.size() == 14 && f.last().trimmed().isEmpty())
+            f.removeLast();
+        if (f.size() != 13 || !isSlurmJobId(f[0].trimmed()))
+            return;
+        for (QByteArray &v : f)
+            v = bounded(v.trimmed());
+        SlurmQueueJob j;
+        j.id = f[0];
+        j.name = f[1];
+        j.partition = f[2];
+        j.state = f[3];
+        j.reason = orEmpty(f[4]);
+        j.nodes = toInt(f[5]);
+        j.nodeList = orEmpty(f[6]);
+        j.timeUsed = f[7];
+        j.timeLimit = f[8];
+        j.submitTime = orEmpty(f[9]);
+        j.startTime = orEmpty(f[10]);
+        j.workDir = orEmpty(f[11]);
+        j.stdOut = expandOutputPattern(orEmpty(f[12]), j.id, j.name);
+        jobs.append(std::move(j));
+    });
+    return jobs;
+}
+
+bool parseScontrolJob(const QByteArray &text, SlurmJobDetails *job)
+{
+    for (const SlurmRecord &r : parseScontrolRecords(text)) {
+        const QByteArray id = slurmValue(r, "JobId");
+        if (!isSlurmJobId(id))
+            continue;
+        SlurmJobDetails j;
+        j.id = id;
+        j.name = slurmValue(r, "JobName");
+        j.state = slurmValue(r, "JobState");
+        j.reason = orEmpty(slurmValue(r, "Reason"));
+        j.nodeList = orEmpty(slurmValue(r, "NodeList"));
+        j.batchHost = orEmpty(slurmValue(r, "BatchHost"));
+        j.partition = slurmValue(r, "Partition");
+        j.runTime = slurmValue(r, "RunTime");
+        j.timeLimit = slurmValue(r, "TimeLimit");
+        j.exitCode = slurmValue(r, "ExitCode");
+        j.stdOut = orEmpty(slurmValue(r, "StdOut"));
+        j.workDir = orEmpty(slurmValue(r, "WorkDir"));
+        j.submitTime = orEmpty(slurmValue(r, "SubmitTime"));
+        j.startTime = orEmpty(slurmValue(r, "StartTime"));
+        if (j.startTime == "Unknown")
+            j.startTime.clear();
+        j.numNodes = toInt(slurmValue(r, "NumNodes").split('-').value(0));
+        *job = std::move(j);
+        return true;
+    }
+    return false;
+}
+
+QString parseSinfoVersion(const QByteArray &text)
+{
+    static const QRegularExpression re(QStringLiteral("^slurm(?:-wlm)? ([0-9]+\\.[0-9]+(?:\\.[0-9]+)?[0-9A-Za-z.-]{0,32})\\s*$"));
+    const QRegularExpressionMatch m = re.match(QString::fromLatin1(text.left(200).trimmed()));
+    return m.hasMatch() ? m.captured(1) : QString();
+}
+
+int pendingPosition(const QByteArray &squeueText, const QByteArray &id, const QByteArray &partition)
+{
+    int position = 0;
+    int found = 0;
+    forEachLine(squeueText, [&](const QByteArray &line) {
+        const QList<QByteArray> f = line.simplified().split(' ');
+        if (found || f.size() != 2 || !f[1].split(',').contains(partition))
+            return;
+        ++position;
+        if (f[0] == id)
+            found = position;
+    });
+    return found;
+}
+
+bool isSlurmJobId(const QByteArray &id)
+{
+    static const QRegularExpression re(QRegularExpression::anchoredPattern(QStringLiteral("[0-9]{1,18}(?:[_+][0-9]{1,9})?")));
+    return id.size() <= 40 && re.match(QString::fromLatin1(id)).hasMatch();
+}
+
+}  // namespace ingot
