@@ -2,6 +2,7 @@
 
 #include "models/common/tones.h"
 #include "services/jobs/downsample.h"
+#include "ui/common/chartaxis.h"
 
 #include <QChart>
 #include <QChartView>
@@ -64,15 +65,19 @@ double niceInterval(double span, int ticks)
     return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * magnitude;
 }
 
-// Ticks at round values, anchored at 0, whatever the range (which stays the data's own).
-void setNiceTicks(QAbstractAxis *axis, double min, double max, int ticks)
+// Ticks at round values, anchored at 0, whatever the range (which stays the data's own); with `labels`, labels
+// with as many decimals as the interval needs (a learning rate's ticks differ in their fourth digit).
+void setNiceTicks(QAbstractAxis *axis, double min, double max, int ticks, bool labels = false)
 {
     auto *value = qobject_cast<QValueAxis *>(axis);
     if (!value)
         return;
+    const double interval = niceInterval(max - min, ticks);
     value->setTickType(QValueAxis::TicksDynamic);
     value->setTickAnchor(0);
-    value->setTickInterval(niceInterval(max - min, ticks));
+    value->setTickInterval(interval);
+    if (labels)
+        value->setLabelFormat(tickLabelFormat(interval, std::max(std::abs(min), std::abs(max))));
 }
 
 QString formatDuration(double seconds)
@@ -341,7 +346,10 @@ void MetricChart::ensureYAxis()
         axis->setTickCount(6);
         m_y = axis;
     }
+    // The chart's title names the metric: a rotated copy beside the axis would take the plot's width and be cut
+    // where the name is long (Chinese "吞吐量（tokens/s）" at the monitor's size).
     m_y->setTitleText(metricName(m_kind));
+    m_y->setTitleVisible(false);
     m_chart->addAxis(m_y, Qt::AlignLeft);
     for (QAbstractSeries *s : m_chart->series())
         s->attachAxis(m_y);
@@ -442,7 +450,7 @@ void MetricChart::redraw()
     } else {
         const double pad = yMax > yMin ? (yMax - yMin) * 0.05 : std::max(std::abs(yMax) * 0.1, 1e-12);
         m_y->setRange(yMin - pad, yMax + pad);
-        setNiceTicks(m_y, yMin - pad, yMax + pad, 5);
+        setNiceTicks(m_y, yMin - pad, yMax + pad, 5, true);
     }
 
     if (m_hoverIndex >= 0)
