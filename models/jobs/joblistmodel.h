@@ -24,6 +24,7 @@ class JobListModel final : public QAbstractTableModel
     Q_DISABLE_COPY_MOVE(JobListModel)
 
 public:
+    // FinalLoss: the final loss of an ended job, the latest of a running one (headed "Loss").
     enum Column { Name, Model, Layout, State, Started, Duration, FinalLoss, OutputFolder, ColumnCount };
     enum Role { JobIdRole = Qt::UserRole + 1, StateRole, SortRole };
 
@@ -43,6 +44,7 @@ public:
 
 private:
     void onJobUpdated(const QString &id);
+    QString resumedFromName(const JobSummary &s) const;  // the job it resumed: its name, or its id once removed
 
     QPointer<JobService> m_service;
     QVector<JobSummary> m_rows;

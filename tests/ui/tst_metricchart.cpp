@@ -315,7 +315,7 @@ private Q_SLOTS:
         qunsetenv("INGOT_LANGUAGE");
         for (MetricKind kind : {MetricKind::Loss, MetricKind::LearningRate, MetricKind::GradNorm, MetricKind::Throughput}) {
             MetricChart chart(kind);
-            chart.resize(260, 180);
+            chart.resize(260, 150);
             chart.show();
             QVERIFY(QTest::qWaitForWindowExposed(&chart));
             QVector<MetricPoint> points = run(50);

@@ -195,7 +195,7 @@ MetricChart::MetricChart(MetricKind kind, QWidget *parent)
     m_chart->legend()->hide();
     m_view->setChart(m_chart);
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(160);
+    m_view->setMinimumHeight(130);
     m_view->viewport()->setMouseTracking(true);
     m_view->viewport()->installEventFilter(this);
 
