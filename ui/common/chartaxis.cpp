@@ -26,12 +26,13 @@ QString tickLabelFormat(double interval, double largest)
         return QStringLiteral("%g");
     largest = std::isfinite(largest) ? std::abs(largest) : 0;
     const double scale = std::max(largest, interval);
-    if (scale < 1e-3 || scale >= 1e7) {
+    const int decimals = decimalsOf(interval);
+    if (decimals > 6 || scale >= 1e7) {
         // d.ddd e±NN: the interval in units of the largest value's power of ten.
         const double unit = std::pow(10.0, std::floor(std::log10(scale)));
         return QStringLiteral("%.%1e").arg(decimalsOf(interval / unit));
     }
-    return QStringLiteral("%.%1f").arg(decimalsOf(interval));
+    return QStringLiteral("%.%1f").arg(decimals);
 }
 
 }  // namespace ingot
