@@ -132,6 +132,19 @@ RemoteHostsPage::RemoteHostsPage(QWidget *parent)
     connect(m_ticker, &QTimer::timeout, this, &RemoteHostsPage::tick);
     buildUi();
     updateActions();
+    // Hosts added or removed elsewhere, or another ssh config chosen in Settings: read the list again (once it has
+    // been shown; the first show reads it anyway).
+    connect(RemoteHostsSignals::instance(), &RemoteHostsSignals::hostsChanged, this, [this] {
+        if (m_shownOnce && !m_notifying)
+            reloadHosts();
+    });
+}
+
+void RemoteHostsPage::notifyHostsChanged()
+{
+    m_notifying = true;  // this page has its list already
+    RemoteHosts::instance().notifyChanged();
+    m_notifying = false;
 }
 
 RemoteHostsPage::~RemoteHostsPage()
@@ -403,6 +416,7 @@ bool RemoteHostsPage::addHost(const QString &text, QString *error)
     m_model->setHosts(hosts);
     selectHost(name);
     reloadHosts();
+    notifyHostsChanged();
     Q_EMIT statusChanged(tr("Added %1.").arg(displayName(name)), false);
     return true;
 }
@@ -470,6 +484,7 @@ bool RemoteHostsPage::removeHost(const QString &host)
         selectHost(hosts.first().name);
     showDetails();
     updateActions();
+    notifyHostsChanged();
     Q_EMIT statusChanged(tr("Removed %1 from the list; its master connection, if any, ends by itself.")
                              .arg(displayName(host)),
                          false);

@@ -110,6 +110,7 @@ private:
     QWidget *buildDetails();
     void updateActions();
     void showDetails();
+    void notifyHostsChanged();
     void setHostStatus(const QString &host, const RemoteHostStatus &status);
     void startConnect(const QString &host, bool manual);
     void onConnectFinished(const QString &host, quint64 generation, const ConnectOutcome &o);
@@ -147,6 +148,7 @@ private:
     QString m_resolvedFor = QStringLiteral("\n");  // the host the ssh -G fields are for (none yet)
     QList<std::weak_ptr<GuiAskPass>> m_askPasses;
     bool m_shownOnce = false;
+    bool m_notifying = false;  // notifyHostsChanged() is telling the others
     bool m_firstCheck = true;
     Task m_loading;
     Task m_resolving;
