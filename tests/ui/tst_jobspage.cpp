@@ -182,6 +182,7 @@ private Q_SLOTS:
         JobsPage page(&service);
         QTRY_VERIFY_WITH_TIMEOUT(page.model()->rowOf(id) >= 0, 20000);
         QVERIFY(!page.showsMonitor());  // nothing selected yet: the launcher's place
+        QTRY_VERIFY(page.emptyStateLabel()->text().startsWith(QStringLiteral("Select a job")));
         select(page, id);
         QVERIFY(page.showsMonitor());
         QTRY_VERIFY(page.removeButton()->isEnabled());
@@ -198,6 +199,10 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(removed.size(), 1, 20000);
         QCOMPARE(removed.first().at(1).toString(), QString());
         QTRY_COMPARE_WITH_TIMEOUT(page.model()->rowOf(id), -1, 20000);
+        // The job shown went: the page says what to do, not a monitor of a job that is no more.
+        QCOMPARE(page.detailStack()->currentWidget(), page.emptyState());
+        QVERIFY(page.monitor()->jobId().isEmpty());
+        QVERIFY(page.emptyStateLabel()->text().contains(QStringLiteral("New job")));
         QVERIFY(!QFileInfo::exists(jobs.paths(id).root));
         QVERIFY(QFileInfo(out).isDir());  // the outputs stay
     }
