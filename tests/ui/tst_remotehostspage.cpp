@@ -234,6 +234,11 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(runOn->findData(QStringLiteral("other-config-host")) >= 0, 15000);
         QCOMPARE(runOn->findData(m_sshd->alias()), -1);
 
+        // The config edited, then Reload hosts on this page: the launcher follows too.
+        test::writeFile(other, "Host other-config-host\n  HostName 127.0.0.1\nHost edited-host\n  HostName 127.0.0.1\n");
+        page.reloadAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(runOn->findData(QStringLiteral("edited-host")) >= 0, 15000);
+
         // Back to this test's config.
         settings.sshConfigEdit()->setText(configFile());
         settings.accept();

@@ -184,7 +184,10 @@ void RemoteHostsPage::createActions()
     connect(m_openFolder, &QAction::triggered, this, &RemoteHostsPage::showOpenFolderDialog);
     m_reload = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Re&load hosts"), this);
     m_reload->setToolTip(tr("Read the ssh config again"));
-    connect(m_reload, &QAction::triggered, this, &RemoteHostsPage::reloadHosts);
+    connect(m_reload, &QAction::triggered, this, [this] {
+        reloadHosts();
+        notifyHostsChanged();  // the ssh config may have been edited: the launcher's list too
+    });
 }
 
 void RemoteHostsPage::buildUi()
