@@ -386,8 +386,8 @@ class TestTrain(unittest.TestCase):
         open(os.path.join(kept, "trainer_state.json"), "w").close()
         os.symlink(kept, os.path.join(out, "checkpoint-0"))
         os.makedirs(os.path.join(out, "checkpoint-1x"))
-        run(TINY + ["--output_dir", out, "--per_device_train_batch_size", "4", "--save_steps", "1",
-                    "--save_total_limit", "2"])
+        dp2 = ["--per_device_train_batch_size", "2"]  # torchrun, 2 ranks: rank 0 deletes while the other goes on
+        run(TINY + dp2 + ["--output_dir", out, "--save_steps", "1", "--save_total_limit", "2"], nproc=2)
         names = sorted(n for n in os.listdir(out) if n.startswith("checkpoint-"))
         self.assertEqual(names, ["checkpoint-0", "checkpoint-1x", "checkpoint-4", "checkpoint-5"])
         self.assertTrue(os.path.isdir(os.path.join(kept, "inner")))
@@ -396,11 +396,10 @@ class TestTrain(unittest.TestCase):
         self.assertFalse([n for n in os.listdir(out) if ".tmp-" in n])
         # The kept ones are complete: resuming from the newest equals the uninterrupted run.
         cont = os.path.join(self.tmp, "rotated-continued")
-        run(TINY + ["--output_dir", cont, "--per_device_train_batch_size", "4",
-                    "--resume_from_checkpoint", os.path.join(out, "checkpoint-4")])
+        run(TINY + dp2 + ["--output_dir", cont, "--resume_from_checkpoint", os.path.join(out, "checkpoint-4")], nproc=2)
         resumed = losses(cont)
         self.assertEqual(len(resumed), 2)
-        for x, y in zip(losses(self.single)[4:], resumed):
+        for x, y in zip(losses(out)[4:], resumed):
             self.assertLess(abs(x - y) / abs(x), 1e-6)
         # 0 keeps all; a negative limit is refused with words.
         every = os.path.join(self.tmp, "every")
