@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QDir>
 #include <QLocale>
 #include <QPainter>
 #include <QPixmap>
@@ -55,6 +56,18 @@ QIcon jobStateIcon(JobState s)
         icon = QIcon(pm);
     }
     return icon;
+}
+
+QString resumedFromJob(const JobRecordFile &job, const QVector<JobSummary> &history)
+{
+    if (!job.spec.resumedFromJob.isEmpty() || job.spec.resumeFrom.isEmpty())
+        return job.spec.resumedFromJob;
+    const QString folder = QDir::cleanPath(job.spec.resumeFrom + QStringLiteral("/.."));
+    for (const JobSummary &s : history)
+        if (s.record.id != job.id && s.record.where == job.where && !s.record.outputDir.isEmpty()
+            && QDir::cleanPath(s.record.outputDir) == folder)
+            return s.record.id;
+    return {};
 }
 
 namespace {
@@ -232,7 +245,7 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
             return displayName(st.reason);
         if (index.column() == FinalLoss && !std::isnan(st.lastLoss))
             return isFinal(st.state) ? tr("The loss at the job's last step") : tr("The latest loss: the job has not ended");
-        if (index.column() == Name && !s.record.spec.resumedFromJob.isEmpty())
+        if (index.column() == Name && !resumedFromJob(s.record, m_rows).isEmpty())
             return tr("%1\nResumed from %2").arg(data(index, Qt::DisplayRole).toString(), resumedFromName(s));
         if (index.column() == OutputFolder || index.column() == Name)
             return data(index, Qt::DisplayRole);
@@ -242,7 +255,7 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
 
 QString JobListModel::resumedFromName(const JobSummary &s) const
 {
-    const QString &from = s.record.spec.resumedFromJob;
+    const QString from = resumedFromJob(s.record, m_rows);
     const int row = rowOf(from);
     return row < 0 ? from : displayName(m_rows[row].record.spec.displayName(from));
 }

@@ -97,9 +97,18 @@ private Q_SLOTS:
         auto runner = makeLocalJobRunner(tmp.path() + QStringLiteral("/jobs"));
         JobManager jobs(runner);
         QString error;
-        const QString done = test::launchJob(jobs, {QStringLiteral("--max_steps"), QStringLiteral("2")}, 1, &error);
+        const QString done = test::launchJob(jobs, {QStringLiteral("--max_steps"), QStringLiteral("2"),
+                                                    QStringLiteral("--save_steps"), QStringLiteral("1")},
+                                             1, &error);
         QVERIFY2(!done.isEmpty(), qPrintable(error));
         QCOMPARE(test::waitForEnd(jobs, done).state, JobState::Finished);
+        // Resumed from its checkpoint as the CLI does (no resumed_from_job in the spec): still linked to it.
+        const QString resumed = test::launchJob(
+            jobs, {QStringLiteral("--max_steps"), QStringLiteral("2"), QStringLiteral("--resume_from_checkpoint"),
+                   jobs.paths(done).defaultOutputDir() + QStringLiteral("/checkpoint-1")},
+            1, &error);
+        QVERIFY2(!resumed.isEmpty(), qPrintable(error));
+        QCOMPARE(test::waitForEnd(jobs, resumed).state, JobState::Finished);
         // (The second job starts seconds after the first: it waited for it to end.)
         const QString running =
             test::launchJob(jobs, {QStringLiteral("--max_steps"), QStringLiteral("100000")}, 1, &error);
@@ -107,12 +116,16 @@ private Q_SLOTS:
 
         JobService service(runner);
         service.setPollInterval(100);
-        QTRY_COMPARE_WITH_TIMEOUT(service.history().size(), 2, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(service.history().size(), 3, 20000);
         JobListModel model(&service);
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         auto text = [&](const QString &id, int col, int role = Qt::DisplayRole) {
             return model.index(model.rowOf(id), col).data(role).toString();
         };
+        QVERIFY2(text(resumed, JobListModel::Name, Qt::ToolTipRole)
+                     .endsWith(QStringLiteral("\nResumed from ") + text(done, JobListModel::Name)),
+                 qPrintable(text(resumed, JobListModel::Name, Qt::ToolTipRole)));
+        QVERIFY(!text(done, JobListModel::Name, Qt::ToolTipRole).contains(QStringLiteral("Resumed")));
         QCOMPARE(model.headerData(JobListModel::FinalLoss, Qt::Horizontal).toString(), QStringLiteral("Loss"));
         QVERIFY(!model.headerData(JobListModel::FinalLoss, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty());
         QVERIFY(text(done, JobListModel::Name) != text(running, JobListModel::Name));

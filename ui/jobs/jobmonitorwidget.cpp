@@ -377,7 +377,7 @@ void JobMonitor::setJob(const QString &id)
 
 void JobMonitor::updateResumedFrom()
 {
-    const QString from = hasRecord() ? m_record.spec.resumedFromJob : QString();
+    const QString from = hasRecord() && m_service ? resumedFromJob(m_record, m_service->history()) : QString();
     m_resumedFrom->setVisible(!from.isEmpty());
     if (from.isEmpty())
         return;
