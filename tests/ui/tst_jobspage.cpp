@@ -154,6 +154,7 @@ private Q_SLOTS:
         if (!isFinal(page.monitor()->status().state)) {
             for (MetricKind k : {MetricKind::Loss, MetricKind::LearningRate, MetricKind::GradNorm, MetricKind::Throughput})
                 page.monitor()->chart(k)->refresh();  // drawn up to the last point read, as a moment later
+            QApplication::processEvents();  // the charts' layouts for their new labels, as before a paint
             QVERIFY(page.grab().save(shots + QStringLiteral("/jobs-running.png")));
         }
         QTRY_COMPARE_WITH_TIMEOUT(stateText(page, id), jobStateTitle(JobState::Finished), 180000);

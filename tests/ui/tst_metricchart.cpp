@@ -315,7 +315,7 @@ private Q_SLOTS:
         qunsetenv("INGOT_LANGUAGE");
         for (MetricKind kind : {MetricKind::Loss, MetricKind::LearningRate, MetricKind::GradNorm, MetricKind::Throughput}) {
             MetricChart chart(kind);
-            chart.resize(260, 150);
+            chart.resize(260, 170);
             chart.show();
             QVERIFY(QTest::qWaitForWindowExposed(&chart));
             QVector<MetricPoint> points = run(50);
@@ -347,6 +347,30 @@ private Q_SLOTS:
         for (QTranslator *t : qApp->findChildren<QTranslator *>()) {
             QCoreApplication::removeTranslator(t);
             delete t;
+        }
+    }
+
+    void yTicksLeaveRoomForLabels()
+    {
+        // A short chart (the monitor's smallest) gets fewer y ticks: closer than a label is high, QtCharts would
+        // elide every label to "…".
+        for (int height : {170, 240, 400}) {
+            MetricChart chart(MetricKind::Loss);
+            chart.resize(580, height);
+            chart.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&chart));
+            QVector<MetricPoint> points = run(80);
+            for (int i = 0; i < points.size(); ++i)
+                points[i].loss = 2.6 + 3.0 * std::exp(-i / 20.0);
+            chart.setPoints(points);
+            settle(chart);
+            QTRY_VERIFY(chart.chart()->plotArea().height() > 10);
+            settle(chart);
+            auto *y = qobject_cast<QValueAxis *>(chart.chart()->axes(Qt::Vertical).value(0));
+            QVERIFY(y);
+            const double pixels = y->tickInterval() / (y->max() - y->min()) * chart.chart()->plotArea().height();
+            QVERIFY2(pixels >= 18, qPrintable(QStringLiteral("%1 px between ticks at %2").arg(pixels).arg(height)));
+            QVERIFY((y->max() - y->min()) / y->tickInterval() >= 2);  // still a scale to read
         }
     }
 

@@ -268,7 +268,7 @@ QWidget *JobMonitor::buildCharts()
                                 MetricKind::Throughput};
     for (int i = 0; i < 4; ++i) {
         auto *c = new MetricChart(kinds[i], w);
-        c->setMinimumSize(260, 150);  // the history above keeps room for about eight rows
+        c->setMinimumSize(260, 170);  // the history above keeps room for about seven rows
         m_charts << c;
         grid->addWidget(c, i / 2, i % 2);
     }

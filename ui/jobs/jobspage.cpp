@@ -131,6 +131,7 @@ JobsPage::JobsPage(JobService *service, QWidget *parent)
     m_view->setColumnWidth(JobListModel::Layout, 130);
     m_view->setColumnWidth(JobListModel::State, 130);
     m_view->setColumnWidth(JobListModel::Started, 160);
+    m_view->setColumnWidth(JobListModel::FinalLoss, 130);  // "2.6209 (latest)"
     m_new->setToolTip(tr("Set up and launch a training job"));
     m_remove->setToolTip(tr("Remove the selected job's folder (previewed first; outputs kept unless asked)"));
     m_remove->setEnabled(false);

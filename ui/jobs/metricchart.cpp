@@ -65,6 +65,13 @@ double niceInterval(double span, int ticks)
     return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * magnitude;
 }
 
+// About one y tick per 20 pixels, 2 to 5 of them: where ticks come closer than a label is high, QtCharts elides
+// every label ("…") instead of skipping some.
+int yTicksFor(double plotHeight)
+{
+    return plotHeight > 10 ? std::clamp(int(plotHeight / 20), 2, 5) : 5;
+}
+
 // Ticks at round values, anchored at 0, whatever the range (which stays the data's own); with `labels`, labels
 // with as many decimals as the interval needs (a learning rate's ticks differ in their fourth digit).
 void setNiceTicks(QAbstractAxis *axis, double min, double max, int ticks, bool labels = false)
@@ -195,7 +202,7 @@ MetricChart::MetricChart(MetricKind kind, QWidget *parent)
     m_chart->legend()->hide();
     m_view->setChart(m_chart);
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(130);
+    m_view->setMinimumHeight(150);
     m_view->viewport()->setMouseTracking(true);
     m_view->viewport()->installEventFilter(this);
 
@@ -229,8 +236,9 @@ MetricChart::MetricChart(MetricKind kind, QWidget *parent)
     m_redrawTimer.setInterval(0);
     connect(&m_redrawTimer, &QTimer::timeout, this, &MetricChart::redraw);
     // The first layout gives the real plot width: draw again for it once.
+    // A new height may take another number of y ticks.
     connect(m_chart, &QChart::plotAreaChanged, this, [this](const QRectF &area) {
-        if (m_columnsGuessed && area.width() > 10)
+        if ((m_columnsGuessed && area.width() > 10) || yTicksFor(area.height()) != m_yTicks)
             scheduleRedraw();
     });
     m_stack->setCurrentWidget(m_empty);
@@ -450,7 +458,8 @@ void MetricChart::redraw()
     } else {
         const double pad = yMax > yMin ? (yMax - yMin) * 0.05 : std::max(std::abs(yMax) * 0.1, 1e-12);
         m_y->setRange(yMin - pad, yMax + pad);
-        setNiceTicks(m_y, yMin - pad, yMax + pad, 5, true);
+        m_yTicks = yTicksFor(m_chart->plotArea().height());
+        setNiceTicks(m_y, yMin - pad, yMax + pad, m_yTicks, true);
     }
 
     if (m_hoverIndex >= 0)
