@@ -14,6 +14,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QCheckBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -139,7 +140,14 @@ private Q_SLOTS:
             auto *y = qobject_cast<QValueAxis *>(chart->axes(Qt::Vertical).value(0));
             QVERIFY(y);
             QVERIFY(!y->labelsVisible());
+            QVERIFY(!y->isTitleVisible());  // no unit squeezed into "⋮" beside an empty axis
         }
+        w.resize(700, 260);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+        QDir().mkpath(shots);
+        QVERIFY(w.grab().save(shots + QStringLiteral("/cache-charts-empty.png")));
         CacheStats s;
         s.ageEntries = {1, 0, 0, 0, 0};
         s.versions = {version("neuronxcc-2.15.128.0+56dc5a86", qint64(400) * 1000)};  // 0.4 MB
@@ -148,6 +156,7 @@ private Q_SLOTS:
             auto *y = qobject_cast<QValueAxis *>(chart->axes(Qt::Vertical).value(0));
             QVERIFY(y);
             QVERIFY(y->labelsVisible());
+            QVERIFY(y->isTitleVisible());
             QStringList labels;
             const double step = (y->max() - y->min()) / (y->tickCount() - 1);
             for (int i = 0; i < y->tickCount(); ++i)

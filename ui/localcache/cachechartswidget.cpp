@@ -71,6 +71,7 @@ void fill(QChart *chart, const QStringList &categories, const QList<qreal> &valu
     y->applyNiceNumbers();
     // Nothing yet (a scan under way): no ticks to read ("1 1 1 0 0 0" for 0..1); else labels that differ.
     y->setLabelsVisible(top > 0);
+    y->setTitleVisible(top > 0);
     y->setLabelFormat(tickLabelFormat((y->max() - y->min()) / std::max(1, y->tickCount() - 1), y->max()));
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(y);
