@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QDir>
 #include <QLocale>
 #include <QPainter>
 #include <QPixmap>
@@ -55,6 +56,18 @@ QIcon jobStateIcon(JobState s)
         icon = QIcon(pm);
     }
     return icon;
+}
+
+QString resumedFromJob(const JobRecordFile &job, const QVector<JobSummary> &history)
+{
+    if (!job.spec.resumedFromJob.isEmpty() || job.spec.resumeFrom.isEmpty())
+        return job.spec.resumedFromJob;
+    const QString folder = QDir::cleanPath(job.spec.resumeFrom + QStringLiteral("/.."));
+    for (const JobSummary &s : history)
+        if (s.record.id != job.id && s.record.where == job.where && !s.record.outputDir.isEmpty()
+            && QDir::cleanPath(s.record.outputDir) == folder)
+            return s.record.id;
+    return {};
 }
 
 namespace {
@@ -199,8 +212,8 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
         case Name:
             // A remote job says where it runs (a multi-node job: every host).
             return s.record.where == QLatin1String("local")
-                ? displayName(s.record.spec.displayName())
-                : tr("%1 (on %2)").arg(displayName(s.record.spec.displayName()),
+                ? displayName(s.record.spec.displayName(s.record.id))
+                : tr("%1 (on %2)").arg(displayName(s.record.spec.displayName(s.record.id)),
                                        displayName(s.record.nodes.size() > 1 ? s.record.nodes.join(QStringLiteral(", "))
                                                                              : s.record.where));
         case Model: return displayName(s.record.spec.modelLabel());
@@ -210,7 +223,12 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
             return QLocale().toString(QDateTime::fromMSecsSinceEpoch(qint64(startedSeconds(s) * 1000)),
                                       QLocale::ShortFormat);
         case Duration: return formatDuration(st.elapsed(now));
-        case FinalLoss: return std::isnan(st.lastLoss) ? QString() : QLocale().toString(st.lastLoss, 'f', 4);
+        case FinalLoss:
+            // An ended job's final loss; a running one's latest, said so.
+            if (std::isnan(st.lastLoss))
+                return QString();
+            return isFinal(st.state) ? QLocale().toString(st.lastLoss, 'f', 4)
+                                     : tr("%1 (latest)").arg(QLocale().toString(st.lastLoss, 'f', 4));
         case OutputFolder: return displayName(s.record.outputDir);
         }
     }
@@ -225,14 +243,27 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
             return displayText(st.unreachable);
         if (index.column() == State && !st.reason.isEmpty())
             return displayName(jobReasonText(st));  // stored in English, shown translated
+        if (index.column() == FinalLoss && !std::isnan(st.lastLoss))
+            return isFinal(st.state) ? tr("The loss at the job's last step") : tr("The latest loss: the job has not ended");
+        if (index.column() == Name && !resumedFromJob(s.record, m_rows).isEmpty())
+            return tr("%1\nResumed from %2").arg(data(index, Qt::DisplayRole).toString(), resumedFromName(s));
         if (index.column() == OutputFolder || index.column() == Name)
             return data(index, Qt::DisplayRole);
     }
     return {};
 }
 
+QString JobListModel::resumedFromName(const JobSummary &s) const
+{
+    const QString from = resumedFromJob(s.record, m_rows);
+    const int row = rowOf(from);
+    return row < 0 ? from : displayName(m_rows[row].record.spec.displayName(from));
+}
+
 QVariant JobListModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == FinalLoss)
+        return tr("The final loss of an ended job; the latest loss of one still running");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
@@ -242,7 +273,7 @@ QVariant JobListModel::headerData(int section, Qt::Orientation orientation, int 
     case State: return tr("State");
     case Started: return tr("Started");
     case Duration: return tr("Duration");
-    case FinalLoss: return tr("Final loss");
+    case FinalLoss: return tr("Loss");
     case OutputFolder: return tr("Output folder");
     }
     return {};

@@ -18,12 +18,18 @@ Tone jobStateTone(JobState s);
 QColor jobStateColor(JobState s);  // text, for the application's palette (light or dark)
 QIcon jobStateIcon(JobState s);
 
+// The id of the job `job` resumed: its spec's resumed_from_job (Resume in the monitor), else the job of `history`
+// on the same machine whose output folder holds the checkpoint it resumed from (a resume from the CLI or a folder
+// chosen by hand); "" for none.
+QString resumedFromJob(const JobRecordFile &job, const QVector<JobSummary> &history);
+
 class JobListModel final : public QAbstractTableModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(JobListModel)
 
 public:
+    // FinalLoss: the final loss of an ended job, the latest of a running one (headed "Loss").
     enum Column { Name, Model, Layout, State, Started, Duration, FinalLoss, OutputFolder, ColumnCount };
     enum Role { JobIdRole = Qt::UserRole + 1, StateRole, SortRole };
 
@@ -43,6 +49,7 @@ public:
 
 private:
     void onJobUpdated(const QString &id);
+    QString resumedFromName(const JobSummary &s) const;  // the job it resumed: its name, or its id once removed
 
     QPointer<JobService> m_service;
     QVector<JobSummary> m_rows;

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QRegularExpression>
 
 #include <cmath>
 
@@ -51,6 +52,7 @@ const QVector<Field> &fields()
         boolField("disable_embedding_parallelization", G::Parallelism, &JobSpec::disableEmbeddingParallel),
         intField("logging_steps", G::Saving, &JobSpec::loggingSteps),
         intField("save_steps", G::Saving, &JobSpec::saveSteps),
+        intField("save_total_limit", G::Saving, &JobSpec::saveTotalLimit),
         stringField("output_dir", G::Saving, &JobSpec::outputDir),
         stringField("resume_from_checkpoint", G::Saving, &JobSpec::resumeFrom),
         intField("seed", G::Other, &JobSpec::seed),
@@ -133,6 +135,18 @@ QString JobSpec::displayName() const
     return QStringLiteral("%1 %2x%3x%4").arg(what).arg(dataParallel()).arg(tensorParallel).arg(pipelineParallel);
 }
 
+QString JobSpec::displayName(const QString &jobId) const
+{
+    if (!name.trimmed().isEmpty() || jobId.isEmpty())
+        return displayName();
+    // newJobId(): yyyyMMdd-HHmmss-rrrr; another id is shown whole.
+    static const QRegularExpression idTime(QStringLiteral("^\\d{8}-(\\d\\d)(\\d\\d)(\\d\\d)-[0-9a-f]+$"));
+    const QRegularExpressionMatch m = idTime.match(jobId);
+    const QString when = m.hasMatch() ? QStringLiteral("%1:%2:%3").arg(m.captured(1), m.captured(2), m.captured(3))
+                                      : jobId;
+    return QStringLiteral("%1 · %2").arg(displayName(), when);
+}
+
 QJsonObject JobSpec::toJson() const
 {
     QJsonObject o;
@@ -157,6 +171,8 @@ QJsonObject JobSpec::toJson() const
             settings.insert(key, this->*f.s);
     }
     o.insert(QStringLiteral("settings"), settings);
+    if (!resumedFromJob.isEmpty())
+        o.insert(QStringLiteral("resumed_from_job"), resumedFromJob);
     o.insert(QStringLiteral("python"), python);
     o.insert(QStringLiteral("neuron_cc_flags"), neuronCcFlags);
     o.insert(QStringLiteral("compile_cache_url"), compileCacheUrl);
@@ -237,6 +253,7 @@ JobSpec JobSpec::fromJson(const QJsonObject &o, QString *error)
             fail(key);
         }
     }
+    str("resumed_from_job", &s.resumedFromJob);
     str("python", &s.python);
     str("neuron_cc_flags", &s.neuronCcFlags);
     str("compile_cache_url", &s.compileCacheUrl);

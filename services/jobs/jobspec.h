@@ -48,8 +48,10 @@ struct JobSpec {
     bool disableEmbeddingParallel = false;
     int loggingSteps = 1;
     int saveSteps = 0;
+    int saveTotalLimit = 0;  // --save_total_limit: keep the newest N checkpoint-N folders (0: all)
     QString outputDir;  // empty: a fresh folder in the job's folder
     QString resumeFrom;  // --resume_from_checkpoint
+    QString resumedFromJob;  // the id of the job whose checkpoint resumeFrom is ("": none or not known)
     int seed = 42;
     QString device = QStringLiteral("auto");  // auto, cpu, cuda, xla
 
@@ -63,6 +65,9 @@ struct JobSpec {
     int dataParallel() const;  // world / (tp * pp), 0 when it does not divide
     QString modelLabel() const;  // the folder's name or the built-in config's
     QString displayName() const;  // name, or derived from the model and layout
+    // name, or derived from the model and layout and the time in the job's id ("tiny 1x2x1 · 10:16:25"), so that
+    // runs of the same settings can be told apart.
+    QString displayName(const QString &jobId) const;
 
     QJsonObject toJson() const;
     // Reads what toJson() wrote; unknown keys are ignored, a value of the wrong type is an error.

@@ -187,6 +187,8 @@ QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int max
         add("logging_steps", JobValidateText::tr("must be at least 1"));
     if (s.saveSteps < 0)
         add("save_steps", JobValidateText::tr("must not be negative (0: only at the end)"));
+    if (s.saveTotalLimit < 0)
+        add("save_total_limit", JobValidateText::tr("must not be negative (0: keep every checkpoint)"));
     static const QStringList devices = {QStringLiteral("auto"), QStringLiteral("cpu"), QStringLiteral("cuda"),
                                         QStringLiteral("xla")};
     if (!devices.contains(s.device))

@@ -26,6 +26,17 @@ RemoteHosts &RemoteHosts::instance()
 RemoteHosts::RemoteHosts() : d(std::make_unique<Private>()) {}
 RemoteHosts::~RemoteHosts() = default;
 
+RemoteHostsSignals *RemoteHostsSignals::instance()
+{
+    static RemoteHostsSignals *const notifier = new RemoteHostsSignals;  // never deleted: outlives every receiver
+    return notifier;
+}
+
+void RemoteHosts::notifyChanged()
+{
+    Q_EMIT RemoteHostsSignals::instance()->hostsChanged();
+}
+
 QString RemoteHosts::sshConfigPath()
 {
     const SshClientConfig client = SshClientConfig::fromSettings();

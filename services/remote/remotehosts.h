@@ -6,6 +6,7 @@
 #include "services/remote/sshconnection.h"
 #include "services/stores/storelocation.h"
 
+#include <QObject>
 #include <QVector>
 
 #include <memory>
@@ -37,12 +38,31 @@ public:
     std::shared_ptr<RemoteShell> shell(const QString &hostText, QString *error = nullptr);
     // Forgets every connection (after the ssh settings changed); masters end by themselves (ControlPersist).
     void reset();
+    // Tells every list of hosts (the Remote hosts page, the launcher's "Run on") that hosts() may have changed: a
+    // host was added or removed, or another ssh config was chosen. On the GUI thread.
+    void notifyChanged();
 
 private:
     RemoteHosts();
     ~RemoteHosts();
     struct Private;
     std::unique_ptr<Private> d;
+};
+
+// The signal behind RemoteHosts::notifyChanged() (RemoteHosts itself is no QObject).
+class RemoteHostsSignals final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RemoteHostsSignals)
+
+public:
+    static RemoteHostsSignals *instance();
+
+Q_SIGNALS:
+    void hostsChanged();
+
+private:
+    RemoteHostsSignals() = default;
 };
 
 // The store kind of a host's compile cache: StoreLocation{"ssh", host, path}.

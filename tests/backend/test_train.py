@@ -376,6 +376,40 @@ class TestTrain(unittest.TestCase):
         for x, y in zip(losses(self.single)[3:], resumed):
             self.assertLess(abs(x - y) / abs(x), 1e-6)
 
+    def test_save_total_limit_keeps_the_newest_checkpoints(self):
+        # Every step saved, only the newest 2 kept; a link named like a checkpoint, an incomplete-looking folder
+        # and a folder of another name are left alone, and what a link points to is never touched.
+        out = os.path.join(self.tmp, "rotated")
+        os.makedirs(out)
+        kept = os.path.join(self.tmp, "not-a-checkpoint")
+        os.makedirs(os.path.join(kept, "inner"))
+        open(os.path.join(kept, "trainer_state.json"), "w").close()
+        os.symlink(kept, os.path.join(out, "checkpoint-0"))
+        os.makedirs(os.path.join(out, "checkpoint-1x"))
+        dp2 = ["--per_device_train_batch_size", "2"]  # torchrun, 2 ranks: rank 0 deletes while the other goes on
+        run(TINY + dp2 + ["--output_dir", out, "--save_steps", "1", "--save_total_limit", "2"], nproc=2)
+        names = sorted(n for n in os.listdir(out) if n.startswith("checkpoint-"))
+        self.assertEqual(names, ["checkpoint-0", "checkpoint-1x", "checkpoint-4", "checkpoint-5"])
+        self.assertTrue(os.path.isdir(os.path.join(kept, "inner")))
+        deleted = [p for e in events(out) if e["event"] == "deleted_checkpoints" for p in e["paths"]]
+        self.assertEqual(sorted(os.path.basename(p) for p in deleted), [f"checkpoint-{n}" for n in (1, 2, 3)])
+        self.assertFalse([n for n in os.listdir(out) if ".tmp-" in n])
+        # The kept ones are complete: resuming from the newest equals the uninterrupted run.
+        cont = os.path.join(self.tmp, "rotated-continued")
+        run(TINY + dp2 + ["--output_dir", cont, "--resume_from_checkpoint", os.path.join(out, "checkpoint-4")], nproc=2)
+        resumed = losses(cont)
+        self.assertEqual(len(resumed), 2)
+        for x, y in zip(losses(out)[4:], resumed):
+            self.assertLess(abs(x - y) / abs(x), 1e-6)
+        # 0 keeps all; a negative limit is refused with words.
+        every = os.path.join(self.tmp, "every")
+        run(TINY + ["--output_dir", every, "--per_device_train_batch_size", "4", "--save_steps", "2"])
+        self.assertEqual(sorted(n for n in os.listdir(every) if n.startswith("checkpoint-")),
+                         ["checkpoint-2", "checkpoint-4"])
+        p = run(TINY + ["--output_dir", os.path.join(self.tmp, "x"), "--save_total_limit", "-1"], check=False)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("--save_total_limit must not be negative", p.stderr)
+
     def test_resume_on_a_parallel_layout(self):
         # tp=2 x dp=2 with ZeRO-1 (optimizer state per data-parallel rank): resume after step 3 on the same layout.
         nproc, flags = LAYOUTS["dp2_tp2_zero1"]
@@ -590,7 +624,7 @@ class TestTrain(unittest.TestCase):
                  "--gradient_accumulation_steps", "--block_size", "--learning_rate", "--weight_decay", "--warmup_steps",
                  "--max_steps", "--num_train_epochs", "--max_grad_norm", "--bf16", "--zero_1", "--tensor_parallel_size",
                  "--pipeline_parallel_size", "--num_microbatches", "--disable_sequence_parallel",
-                 "--disable_embedding_parallelization", "--logging_steps", "--save_steps", "--output_dir",
+                 "--disable_embedding_parallelization", "--logging_steps", "--save_steps", "--save_total_limit", "--output_dir",
                  "--resume_from_checkpoint", "--seed", "--device"]
         options = p.stdout[p.stdout.index("options:"):]
         for flag in flags:

@@ -88,6 +88,67 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(text(model.rowOf(third), JobListModel::State), jobStateTitle(JobState::Finished),
                                   60000);
     }
+
+    void lossAndNames()
+    {
+        // The loss column holds an ended job's final loss and a running job's latest, said so; runs of the same
+        // settings get names that tell them apart (the time they started).
+        QTemporaryDir tmp;
+        auto runner = makeLocalJobRunner(tmp.path() + QStringLiteral("/jobs"));
+        JobManager jobs(runner);
+        QString error;
+        const QString done = test::launchJob(jobs, {QStringLiteral("--max_steps"), QStringLiteral("2"),
+                                                    QStringLiteral("--save_steps"), QStringLiteral("1")},
+                                             1, &error);
+        QVERIFY2(!done.isEmpty(), qPrintable(error));
+        QCOMPARE(test::waitForEnd(jobs, done).state, JobState::Finished);
+        // Resumed from its checkpoint as the CLI does (no resumed_from_job in the spec): still linked to it.
+        const QString resumed = test::launchJob(
+            jobs, {QStringLiteral("--max_steps"), QStringLiteral("2"), QStringLiteral("--resume_from_checkpoint"),
+                   jobs.paths(done).defaultOutputDir() + QStringLiteral("/checkpoint-1")},
+            1, &error);
+        QVERIFY2(!resumed.isEmpty(), qPrintable(error));
+        QCOMPARE(test::waitForEnd(jobs, resumed).state, JobState::Finished);
+        // (The second job starts seconds after the first: it waited for it to end.)
+        const QString running =
+            test::launchJob(jobs, {QStringLiteral("--max_steps"), QStringLiteral("100000")}, 1, &error);
+        QVERIFY2(!running.isEmpty(), qPrintable(error));
+
+        JobService service(runner);
+        service.setPollInterval(100);
+        QTRY_COMPARE_WITH_TIMEOUT(service.history().size(), 3, 20000);
+        JobListModel model(&service);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        auto text = [&](const QString &id, int col, int role = Qt::DisplayRole) {
+            return model.index(model.rowOf(id), col).data(role).toString();
+        };
+        QVERIFY2(text(resumed, JobListModel::Name, Qt::ToolTipRole)
+                     .endsWith(QStringLiteral("\nResumed from ") + text(done, JobListModel::Name)),
+                 qPrintable(text(resumed, JobListModel::Name, Qt::ToolTipRole)));
+        QVERIFY(!text(done, JobListModel::Name, Qt::ToolTipRole).contains(QStringLiteral("Resumed")));
+        QCOMPARE(model.headerData(JobListModel::FinalLoss, Qt::Horizontal).toString(), QStringLiteral("Loss"));
+        QVERIFY(!model.headerData(JobListModel::FinalLoss, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty());
+        QVERIFY(text(done, JobListModel::Name) != text(running, JobListModel::Name));
+        const QString time = done.section(QLatin1Char('-'), 1, 1);  // yyyyMMdd-HHmmss-rrrr
+        QVERIFY2(text(done, JobListModel::Name)
+                     .endsWith(QStringLiteral("%1:%2:%3").arg(time.left(2), time.mid(2, 2), time.mid(4, 2))),
+                 qPrintable(text(done, JobListModel::Name)));
+        QVERIFY(text(done, JobListModel::Name).startsWith(QStringLiteral("tiny 1x1x1")));
+        QVERIFY(text(done, JobListModel::FinalLoss).toDouble() > 0);
+        QVERIFY(text(done, JobListModel::FinalLoss, Qt::ToolTipRole).contains(QStringLiteral("last step")));
+
+        service.watch(running);
+        QTRY_VERIFY_WITH_TIMEOUT(text(running, JobListModel::FinalLoss).endsWith(QStringLiteral(" (latest)")), 60000);
+        QVERIFY(text(running, JobListModel::FinalLoss, Qt::ToolTipRole).contains(QStringLiteral("not ended")));
+        service.stop(running);
+        QTRY_VERIFY_WITH_TIMEOUT(isFinal(model.status(model.rowOf(running)).state), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!model.status(model.rowOf(running)).alive, 60000);
+        QVERIFY2(text(running, JobListModel::FinalLoss).toDouble() > 0, qPrintable(text(running, JobListModel::FinalLoss)));
+        // A name given in the launcher or with --name is shown as given.
+        JobSpec named;
+        named.name = QStringLiteral("baseline");
+        QCOMPARE(named.displayName(running), QStringLiteral("baseline"));
+    }
 };
 
 QTEST_MAIN(TestJobListModel)

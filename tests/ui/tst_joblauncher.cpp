@@ -281,8 +281,10 @@ private Q_SLOTS:
         s.disableEmbeddingParallel = true;
         s.loggingSteps = 5;
         s.saveSteps = 100;
+        s.saveTotalLimit = 3;
         s.outputDir = tmp.path() + QStringLiteral("/out");
         s.resumeFrom = tmp.path() + QStringLiteral("/ckpt");
+        s.resumedFromJob = QStringLiteral("20260101-120000-abcd");
         s.seed = 7;
         s.device = QStringLiteral("xla");
         s.python = QStringLiteral("/opt/venv/bin/python3");
@@ -301,6 +303,35 @@ private Q_SLOTS:
         QCOMPARE(w.spec().toJson(), s.toJson());
         w.setSpec(JobSpec{});
         QCOMPARE(w.spec().toJson(), JobSpec{}.toJson());
+        // Another checkpoint typed in: it no longer resumes that job.
+        s.program = JobProgram::Backend;
+        w.setSpec(s);
+        QCOMPARE(w.spec().resumedFromJob, s.resumedFromJob);
+        auto *resume = qobject_cast<QLineEdit *>(w.fieldWidget(QStringLiteral("resume_from_checkpoint")));
+        QVERIFY(resume);
+        resume->setText(tmp.path() + QStringLiteral("/elsewhere"));
+        QVERIFY(w.spec().resumedFromJob.isEmpty());
+    }
+
+    void keepLastCheckpoints()
+    {
+        // "Keep the last N checkpoints": only with periodic saves, and passed to the backend as --save_total_limit.
+        JobLauncher w(service.get(), nullptr);
+        JobSpec s = tinyTp2();
+        w.setSpec(s);
+        auto *keep = qobject_cast<QSpinBox *>(w.fieldWidget(QStringLiteral("save_total_limit")));
+        auto *save = qobject_cast<QSpinBox *>(w.fieldWidget(QStringLiteral("save_steps")));
+        QVERIFY(keep && save);
+        QVERIFY(!keep->isEnabled());
+        QCOMPARE(keep->text(), QStringLiteral("all checkpoints"));
+        save->setValue(50);
+        QVERIFY(keep->isEnabled());
+        keep->setValue(2);
+        QCOMPARE(w.spec().saveTotalLimit, 2);
+        w.show();
+        QTRY_VERIFY_WITH_TIMEOUT(w.hasPlan() && !w.isBusy(), 30000);
+        QVERIFY2(w.preview()->toPlainText().contains(QStringLiteral("--save_steps 50 --save_total_limit 2")),
+                 qPrintable(w.preview()->toPlainText()));
     }
 
     void modelFolderChecksTheLayout()

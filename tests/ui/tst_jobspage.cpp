@@ -14,6 +14,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHeaderView>
+#include <QProgressBar>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -152,6 +154,7 @@ private Q_SLOTS:
         if (!isFinal(page.monitor()->status().state)) {
             for (MetricKind k : {MetricKind::Loss, MetricKind::LearningRate, MetricKind::GradNorm, MetricKind::Throughput})
                 page.monitor()->chart(k)->refresh();  // drawn up to the last point read, as a moment later
+            QApplication::processEvents();  // the charts' layouts for their new labels, as before a paint
             QVERIFY(page.grab().save(shots + QStringLiteral("/jobs-running.png")));
         }
         QTRY_COMPARE_WITH_TIMEOUT(stateText(page, id), jobStateTitle(JobState::Finished), 180000);
@@ -180,6 +183,7 @@ private Q_SLOTS:
         JobsPage page(&service);
         QTRY_VERIFY_WITH_TIMEOUT(page.model()->rowOf(id) >= 0, 20000);
         QVERIFY(!page.showsMonitor());  // nothing selected yet: the launcher's place
+        QTRY_VERIFY(page.emptyStateLabel()->text().startsWith(QStringLiteral("Select a job")));
         select(page, id);
         QVERIFY(page.showsMonitor());
         QTRY_VERIFY(page.removeButton()->isEnabled());
@@ -196,8 +200,107 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(removed.size(), 1, 20000);
         QCOMPARE(removed.first().at(1).toString(), QString());
         QTRY_COMPARE_WITH_TIMEOUT(page.model()->rowOf(id), -1, 20000);
+        // The job shown went: the page says what to do, not a monitor of a job that is no more.
+        QCOMPARE(page.detailStack()->currentWidget(), page.emptyState());
+        QVERIFY(page.monitor()->jobId().isEmpty());
+        QVERIFY(page.emptyStateLabel()->text().contains(QStringLiteral("New job")));
         QVERIFY(!QFileInfo::exists(jobs.paths(id).root));
         QVERIFY(QFileInfo(out).isDir());  // the outputs stay
+    }
+
+    void emptyPageSaysWhatToDo()
+    {
+        // No job yet: no "step 0" bar and no blank charts, but what to do and a button that does it.
+        QTemporaryDir tmp;
+        JobService service(makeLocalJobRunner(tmp.path() + QStringLiteral("/jobs")));
+        JobsPage page(&service);
+        auto *launcher = new JobLauncher(&service);
+        page.setLauncher(launcher);
+        page.resize(1126, 760);  // the page in a 1280×820 window
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QCOMPARE(page.detailStack()->currentWidget(), page.emptyState());
+        QVERIFY(!page.showsMonitor());
+        QVERIFY(!page.monitor()->progressBar()->isVisible());
+        QVERIFY(!page.monitor()->chart(MetricKind::Loss)->isVisible());
+        QVERIFY(page.emptyState()->isVisible());
+        QVERIFY2(page.emptyStateLabel()->text().contains(QStringLiteral("New job")),
+                 qPrintable(page.emptyStateLabel()->text()));
+        QVERIFY(page.emptyStateLabel()->text().contains(QStringLiteral("ingot-cli job launch")));
+        // The history has room for seven rows or more at the default window size (it had 2.5).
+        QTableView *view = page.historyView();
+        QVERIFY2(view->viewport()->height() >= 7 * view->verticalHeader()->defaultSectionSize(),
+                 qPrintable(QStringLiteral("%1 px for rows of %2 px")
+                                .arg(view->viewport()->height())
+                                .arg(view->verticalHeader()->defaultSectionSize())));
+        const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+        QDir().mkpath(shots);
+        QVERIFY(page.grab().save(shots + QStringLiteral("/jobs-empty.png")));
+        page.emptyStateNewButton()->click();
+        QCOMPARE(page.detailStack()->currentWidget(), launcher);
+    }
+
+    void resumedJobLinksToTheJobItResumed()
+    {
+        // A finished job with checkpoints; Resume fills the launcher; the resumed job records where it came from,
+        // and its monitor and the history say so, with a link back.
+        QTemporaryDir tmp;
+        auto runner = makeLocalJobRunner(tmp.path() + QStringLiteral("/jobs"));
+        JobManager jobs(runner);
+        QString error;
+        const QString first = test::launchJob(jobs, {QStringLiteral("--max_steps"), QStringLiteral("4"),
+                                                     QStringLiteral("--save_steps"), QStringLiteral("2")},
+                                              1, &error);
+        QVERIFY2(!first.isEmpty(), qPrintable(error));
+        QCOMPARE(test::waitForEnd(jobs, first).state, JobState::Finished);
+
+        JobService service(runner);
+        service.setPollInterval(100);
+        JobsPage page(&service);
+        auto *launcher = new JobLauncher(&service);
+        page.setLauncher(launcher);
+        connect(&page, &JobsPage::launcherSpecRequested, launcher, &JobLauncher::setSpec);
+        page.resize(1200, 900);
+        page.show();
+        QTRY_VERIFY_WITH_TIMEOUT(page.model()->rowOf(first) >= 0, 20000);
+        page.showJob(first);
+        QVERIFY(!page.monitor()->resumedFromLabel()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(page.monitor()->resumeButton()->isEnabled(), 20000);
+        page.monitor()->resumeButton()->click();
+        QVERIFY(!page.showsMonitor());
+        QCOMPARE(launcher->spec().resumedFromJob, first);
+        QVERIFY(launcher->spec().resumeFrom.endsWith(QStringLiteral("/checkpoint-2")));
+        QTRY_VERIFY_WITH_TIMEOUT(launcher->launchButton()->isEnabled() && launcher->hasPlan(), 60000);
+        QSignalSpy launched(&service, &JobService::launched);
+        launcher->launchButton()->click();
+        QVERIFY(launched.wait(30000));
+        const QString second = launched.first().first().toString();
+        QTRY_VERIFY_WITH_TIMEOUT(page.showsMonitor() && page.monitor()->jobId() == second, 20000);
+        JobRecordFile record;
+        QVERIFY(JobManager(runner).load(second, &record, &error));
+        QCOMPARE(record.spec.resumedFromJob, first);  // in job.json
+
+        QTRY_VERIFY_WITH_TIMEOUT(page.monitor()->resumedFromLabel()->isVisible(), 20000);
+        const JobSummary *origin = service.find(first);
+        QVERIFY(origin);
+        const QString firstName = origin->record.spec.displayName(first);
+        QVERIFY2(page.monitor()->resumedFromLabel()->text().contains(firstName),
+                 qPrintable(page.monitor()->resumedFromLabel()->text()));
+        QTRY_VERIFY_WITH_TIMEOUT(page.model()->rowOf(second) >= 0, 20000);
+        const QString tip = page.model()->index(page.model()->rowOf(second), JobListModel::Name)
+                                .data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("Resumed from ") + firstName), qPrintable(tip));
+        // The two runs have different names, though their settings are the same but for the checkpoint.
+        QVERIFY(page.model()->index(page.model()->rowOf(second), JobListModel::Name).data().toString()
+                != page.model()->index(page.model()->rowOf(first), JobListModel::Name).data().toString());
+        const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+        QTRY_COMPARE_WITH_TIMEOUT(page.monitor()->status().state, JobState::Finished, 120000);
+        QVERIFY(page.grab().save(shots + QStringLiteral("/jobs-resumed.png")));
+
+        // The link shows the job it resumed.
+        Q_EMIT page.monitor()->resumedFromLabel()->linkActivated(QStringLiteral("job:") + first);
+        QCOMPARE(page.monitor()->jobId(), first);
+        QTRY_COMPARE_WITH_TIMEOUT(page.currentJob(), first, 10000);
     }
 
     void newJobShowsTheLauncher()

@@ -227,6 +227,39 @@ private Q_SLOTS:
         QCOMPARE(locks.bytes, 0);  // removing locks frees nothing
         MaintenanceDialog clear(locks, StoreLocation::local(QStringLiteral("/nonexistent")));
         QCOMPARE(clear.itemsView()->topLevelItem(0)->text(2), QStringLiteral("7.0 MB"));
+    void chartsWithoutDataShowNoTicks()
+    {
+        // While a scan has found nothing yet: no "1 1 1 0 0 0" ticks for the empty 0..1 range. With data, labels
+        // that differ from tick to tick, whatever the range.
+        CacheChartsWidget w;
+        w.setStats(CacheStats());
+        for (QChart *chart : {w.sizeChart(), w.ageChart()}) {
+            auto *y = qobject_cast<QValueAxis *>(chart->axes(Qt::Vertical).value(0));
+            QVERIFY(y);
+            QVERIFY(!y->labelsVisible());
+            QVERIFY(!y->isTitleVisible());  // no unit squeezed into "⋮" beside an empty axis
+        }
+        w.resize(700, 260);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+        QDir().mkpath(shots);
+        QVERIFY(w.grab().save(shots + QStringLiteral("/cache-charts-empty.png")));
+        CacheStats s;
+        s.ageEntries = {1, 0, 0, 0, 0};
+        s.versions = {version("neuronxcc-2.15.128.0+56dc5a86", qint64(400) * 1000)};  // 0.4 MB
+        w.setStats(s);
+        for (QChart *chart : {w.sizeChart(), w.ageChart()}) {
+            auto *y = qobject_cast<QValueAxis *>(chart->axes(Qt::Vertical).value(0));
+            QVERIFY(y);
+            QVERIFY(y->labelsVisible());
+            QVERIFY(y->isTitleVisible());
+            QStringList labels;
+            const double step = (y->max() - y->min()) / (y->tickCount() - 1);
+            for (int i = 0; i < y->tickCount(); ++i)
+                labels << QString::asprintf(qPrintable(y->labelFormat()), y->min() + i * step);
+            QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), labels.size());
+        }
     }
 
     void settingsDialogSavesOnlyOnOk()

@@ -5,6 +5,7 @@
 #include "ui/localcache/localcachepage.h"
 #include "ui/localcache/moduledetailspane.h"
 #include "ui/localcache/maintenancedialog.h"
+#include "ui/jobs/jobspage.h"
 #include "ui/jobs/launcherwidget.h"
 #include "services/cache/maintenance.h"
 #include "ui/shell/mainwindow.h"
@@ -29,6 +30,9 @@
 #include <QTranslator>
 #include <QTreeView>
 #include <QLabel>
+#include <QHeaderView>
+#include <QStackedWidget>
+#include <QTableView>
 
 using namespace ingot;
 
@@ -240,6 +244,23 @@ private Q_SLOTS:
         QVERIFY(!dlg->hasRun());
         QVERIFY(QFileInfo::exists(other + QStringLiteral("/neuronxcc-2.15.128.0+56dc5a86/MODULE_1+2/model.log")));
         dlg->reject();
+    }
+
+    void jobsPageAtTheDefaultSize()
+    {
+        // The Jobs page in a 1280×820 window with no job yet: what to do, and a history with room for rows.
+        MainWindow w;
+        w.resize(1280, 820);
+        w.navigation()->setCurrentRow(2);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        JobsPage *jobs = w.jobsPage();
+        QCOMPARE(jobs->detailStack()->currentWidget(), jobs->emptyState());
+        QTableView *view = jobs->historyView();
+        QVERIFY2(view->viewport()->height() >= 7 * view->verticalHeader()->defaultSectionSize(),
+                 qPrintable(QString::number(view->viewport()->height())));
+        const QString dir = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+        QVERIFY(w.grab().toImage().save(dir + QStringLiteral("/jobs-page-empty.png")));
     }
 
     void emptyStateOnFirstStart()

@@ -2,6 +2,8 @@
 // modes, earlier runs as overlays, the empty state, coalesced redraws, and a screenshot.
 #include "ui/jobs/metricchart.h"
 
+#include "app/i18n/translations.h"
+
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
@@ -12,6 +14,8 @@
 #include <QLogValueAxis>
 #include <QRandomGenerator>
 #include <QTest>
+#include <QTranslator>
+#include <QValueAxis>
 
 #include <cmath>
 
@@ -259,6 +263,115 @@ private Q_SLOTS:
         chart.setPoints({});
         settle(chart);
         QVERIFY(chart.isEmptyStateShown());
+    }
+
+    void tickLabelsDiffer_data()
+    {
+        QTest::addColumn<double>("from");
+        QTest::addColumn<double>("to");
+        QTest::newRow("learning rate 8.4e-4 → 8.3e-4") << 8.4e-4 << 8.3e-4;
+        QTest::newRow("learning rate 1e-3 → 0") << 1e-3 << 0.0;
+        QTest::newRow("tiny learning rate") << 6.1e-7 << 6.0e-7;
+        QTest::newRow("loss 2.31 → 2.30") << 2.31 << 2.30;
+    }
+    void tickLabelsDiffer()
+    {
+        // The y axis labels its ticks with as many digits as they need to differ (not 0.00084, 0.00084, 0.00083).
+        QFETCH(double, from);
+        QFETCH(double, to);
+        MetricChart chart(MetricKind::LearningRate);
+        chart.resize(600, 300);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QVector<MetricPoint> points;
+        for (int i = 0; i <= 100; ++i) {
+            MetricPoint p;
+            p.step = i + 1;
+            p.time = i;
+            p.learningRate = from + (to - from) * i / 100.0;
+            points.append(p);
+        }
+        chart.setPoints(points);
+        settle(chart);
+        auto *y = qobject_cast<QValueAxis *>(chart.chart()->axes(Qt::Vertical).value(0));
+        QVERIFY(y);
+        QCOMPARE(y->tickType(), QValueAxis::TicksDynamic);
+        QStringList labels;
+        const double first = y->tickAnchor() + std::ceil((y->min() - y->tickAnchor()) / y->tickInterval()) * y->tickInterval();
+        for (double v = first; v <= y->max() + y->tickInterval() * 1e-9; v += y->tickInterval())
+            labels << QString::asprintf(qPrintable(y->labelFormat()), v);
+        QVERIFY2(labels.size() >= 3, qPrintable(labels.join(QLatin1Char(' '))));
+        QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), labels.size());
+        for (const QString &l : std::as_const(labels))
+            QVERIFY2(l.size() <= 9, qPrintable(labels.join(QLatin1Char(' '))));  // not 17 digits either
+    }
+
+    void titlesFitInChinese()
+    {
+        // In Chinese the metrics' names are long ("吞吐量（tokens/s）"): at the monitor's smallest chart size no
+        // title is cut. The chart's title names the metric; no rotated copy beside the y axis.
+        qputenv("INGOT_LANGUAGE", "zh_CN");
+        installTranslations(*qApp);
+        qunsetenv("INGOT_LANGUAGE");
+        for (MetricKind kind : {MetricKind::Loss, MetricKind::LearningRate, MetricKind::GradNorm, MetricKind::Throughput}) {
+            MetricChart chart(kind);
+            chart.resize(260, 170);
+            chart.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&chart));
+            QVector<MetricPoint> points = run(50);
+            for (int i = 0; i < points.size(); ++i)
+                points[i].tokensPerSecond = 12000.0 + 37 * i;
+            chart.setPoints(points);
+            settle(chart);
+            QVERIFY(!chart.isEmptyStateShown());
+            QTRY_VERIFY(chart.chart()->size().width() >= 240);  // laid out in its view
+            settle(chart);
+            QVERIFY(!chart.chart()->title().isEmpty());
+            QVERIFY2(QFontMetricsF(chart.chart()->titleFont()).horizontalAdvance(chart.chart()->title())
+                         <= chart.chart()->size().width() - 8,
+                     qPrintable(QStringLiteral("%1: %2 > %3").arg(chart.chart()->title()).arg(QFontMetricsF(chart.chart()->titleFont()).horizontalAdvance(chart.chart()->title())).arg(chart.chart()->size().width())));
+            for (QAbstractAxis *axis : chart.chart()->axes()) {
+                if (!axis->isTitleVisible() || axis->titleText().isEmpty())
+                    continue;
+                const double room = axis->orientation() == Qt::Vertical ? chart.chart()->plotArea().height()
+                                                                        : chart.chart()->plotArea().width();
+                QVERIFY2(QFontMetricsF(axis->titleFont()).horizontalAdvance(axis->titleText()) <= room,
+                         qPrintable(axis->titleText()));
+            }
+            if (kind == MetricKind::Throughput) {
+                const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+                QDir().mkpath(shots);
+                QVERIFY(chart.grab().save(shots + QStringLiteral("/metricchart-zh-throughput.png")));
+            }
+        }
+        for (QTranslator *t : qApp->findChildren<QTranslator *>()) {
+            QCoreApplication::removeTranslator(t);
+            delete t;
+        }
+    }
+
+    void yTicksLeaveRoomForLabels()
+    {
+        // A short chart (the monitor's smallest) gets fewer y ticks: closer than a label is high, QtCharts would
+        // elide every label to "…".
+        for (int height : {170, 240, 400}) {
+            MetricChart chart(MetricKind::Loss);
+            chart.resize(580, height);
+            chart.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&chart));
+            QVector<MetricPoint> points = run(80);
+            for (int i = 0; i < points.size(); ++i)
+                points[i].loss = 2.6 + 3.0 * std::exp(-i / 20.0);
+            chart.setPoints(points);
+            settle(chart);
+            QTRY_VERIFY(chart.chart()->plotArea().height() > 10);
+            settle(chart);
+            auto *y = qobject_cast<QValueAxis *>(chart.chart()->axes(Qt::Vertical).value(0));
+            QVERIFY(y);
+            const double pixels = y->tickInterval() / (y->max() - y->min()) * chart.chart()->plotArea().height();
+            QVERIFY2(pixels >= 18, qPrintable(QStringLiteral("%1 px between ticks at %2").arg(pixels).arg(height)));
+            QVERIFY((y->max() - y->min()) / y->tickInterval() >= 2);  // still a scale to read
+        }
     }
 
     void appendsAreCoalesced()

@@ -7,6 +7,7 @@
 #include "services/cache/cachelocation.h"
 #include "services/cache/cachesession.h"
 #include "services/cache/samplecache.h"
+#include "services/jobs/jobservice.h"
 #include "services/remote/remotehosts.h"
 #include "services/util/appsettings.h"
 #include "tests/support/testsshd.h"
@@ -17,7 +18,10 @@
 #include "ui/remote/hostkeydialog.h"
 #include "ui/remote/passworddialog.h"
 #include "ui/remote/remotehostspage.h"
+#include "ui/jobs/jobspage.h"
+#include "ui/jobs/launcherwidget.h"
 #include "ui/shell/mainwindow.h"
+#include "ui/shell/settingsdialog.h"
 
 #include <QAction>
 #include <QApplication>
@@ -193,6 +197,53 @@ private Q_SLOTS:
         QCOMPARE(AppSettings::remoteHosts(), QStringList{QStringLiteral("trn2@trn2-train:2200")});
         QVERIFY(page.removeHost(QStringLiteral("trn2@trn2-train:2200")));
         QVERIFY(AppSettings::remoteHosts().isEmpty());
+    }
+
+    void hostListsFollowChanges()
+    {
+        // Hosts added or removed on this page, and another ssh config chosen in Settings, reach the launcher's
+        // "Run on" list and this page without a manual Reload.
+        RemoteHostsPage page;
+        QVERIFY(loadedPage(page));
+        std::unique_ptr<JobService> service(makeJobService(nullptr));
+        JobLauncher launcher(service.get());
+        launcher.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&launcher));
+        QComboBox *runOn = launcher.runOnCombo();
+        QTRY_VERIFY_WITH_TIMEOUT(runOn->findData(m_sshd->alias()) >= 0, 15000);
+        const QString added = QStringLiteral("ubuntu@trn-added.example:2222");
+        QCOMPARE(runOn->findData(added), -1);
+        QString error;
+        QVERIFY2(page.addHost(added, &error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(runOn->findData(added) >= 0, 15000);
+        runOn->setCurrentIndex(runOn->findData(added));
+        QVERIFY(page.removeHost(added));
+        QTRY_COMPARE_WITH_TIMEOUT(runOn->findData(added), -1, 15000);
+        QCOMPARE(runOn->currentData().toString(), QStringLiteral("local"));  // the chosen host went
+
+        // Another ssh config in Settings: both lists read its hosts at once.
+        const QString other = m_tmp.path() + QStringLiteral("/other_ssh_config");
+        test::writeFile(other, "Host other-config-host\n  HostName 127.0.0.1\n");
+        SettingsDialog settings;
+        settings.sshConfigEdit()->setText(other);
+        QSignalSpy reloaded(&page, &RemoteHostsPage::hostsReloaded);
+        settings.accept();
+        QVERIFY(reloaded.wait(15000));
+        QVERIFY(page.model()->indexOf(QStringLiteral("other-config-host")).isValid());
+        QVERIFY(!page.model()->indexOf(m_sshd->alias()).isValid());
+        QTRY_VERIFY_WITH_TIMEOUT(runOn->findData(QStringLiteral("other-config-host")) >= 0, 15000);
+        QCOMPARE(runOn->findData(m_sshd->alias()), -1);
+
+        // The config edited, then Reload hosts on this page: the launcher follows too.
+        test::writeFile(other, "Host other-config-host\n  HostName 127.0.0.1\nHost edited-host\n  HostName 127.0.0.1\n");
+        page.reloadAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(runOn->findData(QStringLiteral("edited-host")) >= 0, 15000);
+
+        // Back to this test's config.
+        settings.sshConfigEdit()->setText(configFile());
+        settings.accept();
+        QTRY_VERIFY_WITH_TIMEOUT(page.model()->indexOf(m_sshd->alias()).isValid(), 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(runOn->findData(m_sshd->alias()) >= 0, 15000);
     }
 
     void detailsShowWhatSshResolves()

@@ -70,6 +70,7 @@ JobMonitor::JobMonitor(JobService *service, QWidget *parent)
     , m_service(service)
     , m_title(new QLabel(this))
     , m_state(new QLabel(this))
+    , m_resumedFrom(new QLabel(this))
     , m_banner(new QFrame(this))
     , m_reason(new QLabel(m_banner))
     , m_detailToggle(new QToolButton(m_banner))
@@ -117,6 +118,8 @@ JobMonitor::JobMonitor(JobService *service, QWidget *parent)
     connect(service, &JobService::historyChanged, this, [this] {
         if (!hasRecord() && !m_id.isEmpty())
             setJob(m_id);  // it was launched a moment ago: its record is listed now
+        else
+            updateResumedFrom();  // the job resumed from was listed, or removed
     });
     connect(service, &JobService::stopAnswered, this, [this](const QString &id, const QString &message, bool ok) {
         if (id != m_id)
@@ -146,6 +149,15 @@ QWidget *JobMonitor::buildHeader()
     QFont bold = m_state->font();
     bold.setBold(true);
     m_state->setFont(bold);
+
+    m_resumedFrom->setObjectName(QStringLiteral("resumedFrom"));
+    m_resumedFrom->setTextFormat(Qt::RichText);
+    m_resumedFrom->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    m_resumedFrom->hide();
+    connect(m_resumedFrom, &QLabel::linkActivated, this, [this](const QString &link) {
+        if (link.startsWith(QLatin1String("job:")))
+            Q_EMIT jobRequested(link.mid(4));
+    });
 
     auto *banner = static_cast<QFrame *>(m_banner);
     banner->setObjectName(QStringLiteral("reasonBanner"));
@@ -198,6 +210,8 @@ QWidget *JobMonitor::buildHeader()
     titleRow->addWidget(m_title);
     titleRow->addSpacing(12);
     titleRow->addWidget(m_state);
+    titleRow->addSpacing(12);
+    titleRow->addWidget(m_resumedFrom);
     titleRow->addStretch(1);
     titleRow->addWidget(m_stop);
     titleRow->addWidget(m_resume);
@@ -254,7 +268,7 @@ QWidget *JobMonitor::buildCharts()
                                 MetricKind::Throughput};
     for (int i = 0; i < 4; ++i) {
         auto *c = new MetricChart(kinds[i], w);
-        c->setMinimumSize(260, 180);
+        c->setMinimumSize(260, 170);  // the history above keeps room for about seven rows
         m_charts << c;
         grid->addWidget(c, i / 2, i % 2);
     }
@@ -350,13 +364,33 @@ void JobMonitor::setJob(const QString &id)
     }
     if (m_service && !id.isEmpty())
         m_logs->addRanks(m_service->ranks(id));
-    m_title->setText(hasRecord() ? displayName(m_record.spec.displayName()) : id);
+    m_title->setText(hasRecord() ? displayName(m_record.spec.displayName(m_record.id)) : id);
     m_title->setToolTip(id);
+    updateResumedFrom();
     m_lastState = status().state;
     updateStatus();
     if (hasRecord()) {
         scanCheckpoints();
         openCompileCache();
+    }
+}
+
+void JobMonitor::updateResumedFrom()
+{
+    const QString from = hasRecord() && m_service ? resumedFromJob(m_record, m_service->history()) : QString();
+    m_resumedFrom->setVisible(!from.isEmpty());
+    if (from.isEmpty())
+        return;
+    const JobSummary *s = m_service ? m_service->find(from) : nullptr;
+    if (s) {
+        m_resumedFrom->setText(tr("Resumed from %1")
+                                   .arg(QStringLiteral("<a href=\"job:%1\">%2</a>")
+                                            .arg(from.toHtmlEscaped(),
+                                                 displayName(s->record.spec.displayName(s->record.id)).toHtmlEscaped())));
+        m_resumedFrom->setToolTip(tr("Show job %1 (%2)").arg(from, displayName(m_record.spec.resumeFrom)));
+    } else {
+        m_resumedFrom->setText(tr("Resumed from job %1 (no longer in the history)").arg(from).toHtmlEscaped());
+        m_resumedFrom->setToolTip(displayName(m_record.spec.resumeFrom));
     }
 }
 
@@ -419,8 +453,8 @@ void JobMonitor::updateStatus()
         facts << tr("ETA %1").arg(formatSeconds(st.etaSeconds));
     if (!std::isnan(st.tokensPerSecond))
         facts << tr("%L1 tokens/s").arg(st.tokensPerSecond, 0, 'f', 0);
-    if (!std::isnan(st.lastLoss))
-        facts << tr("loss %L1").arg(st.lastLoss, 0, 'f', 4);
+    if (!std::isnan(st.lastLoss))  // the latest while it runs; "final" only once it has ended
+        facts << (isFinal(st.state) ? tr("final loss %L1") : tr("loss %L1")).arg(st.lastLoss, 0, 'f', 4);
     if (!st.peakMemoryPerRank.isEmpty() && !st.alive) {
         QStringList ranks;
         for (int r = 0; r < st.peakMemoryPerRank.size(); ++r)
@@ -489,6 +523,7 @@ void JobMonitor::resume()
         return;
     JobSpec spec = m_record.spec;
     spec.resumeFrom = m_checkpoint;
+    spec.resumedFromJob = m_id;
     Q_EMIT resumeRequested(spec);
 }
 
@@ -611,7 +646,7 @@ void JobMonitor::rebuildCompareMenu()
         if (s.record.id == m_id)
             continue;
         QAction *a = menu->addAction(tr("%1 (%2, %3)")
-                                         .arg(displayName(s.record.spec.displayName()), s.record.id,
+                                         .arg(displayName(s.record.spec.displayName(s.record.id)), s.record.id,
                                               jobStateTitle(s.status.state)));
         a->setCheckable(true);
         a->setChecked(m_overlayIds.contains(s.record.id));
@@ -652,7 +687,7 @@ void JobMonitor::applyOverlays()
         if (!m_overlayPoints.contains(other))
             continue;
         const JobSummary *s = m_service ? m_service->find(other) : nullptr;
-        const QString name = s ? displayName(s->record.spec.displayName()) : other;
+        const QString name = s ? displayName(s->record.spec.displayName(s->record.id)) : other;
         overlays.append({tr("%1 (%2)").arg(name, other.left(15)), m_overlayPoints.value(other)});
     }
     for (MetricChart *c : std::as_const(m_charts))

@@ -52,6 +52,8 @@ public:
     // For tests.
     QLabel *titleLabel() const { return m_title; }
     QLabel *stateLabel() const { return m_state; }
+    // "Resumed from <the job>": a link to the job whose checkpoint this one resumed (hidden for others).
+    QLabel *resumedFromLabel() const { return m_resumedFrom; }
     QWidget *reasonBanner() const { return m_banner; }
     QLabel *reasonLabel() const { return m_reason; }
     QToolButton *reasonDetailToggle() const { return m_detailToggle; }
@@ -86,6 +88,7 @@ Q_SIGNALS:
     void launchAgainRequested(const ingot::JobSpec &spec);
     void consolidateRequested(const QString &outputFolder);
     void showCacheEntry(const QString &root, const QString &key);
+    void jobRequested(const QString &id);  // "Resumed from …" was clicked: show that job
     void checkpointsScanned();  // latestCheckpoint() was looked for again
     void compileActivityChanged();  // the compile list was filled again
 
@@ -95,6 +98,7 @@ private:
     QWidget *buildCompileActivity();
     void onJobUpdated(const QString &id);
     void updateStatus();
+    void updateResumedFrom();
     void updateActions();
     void scanCheckpoints();
     void rebuildCompareMenu();
@@ -119,6 +123,7 @@ private:
 
     QLabel *m_title;
     QLabel *m_state;
+    QLabel *m_resumedFrom;
     QWidget *m_banner;
     QLabel *m_reason;
     QToolButton *m_detailToggle;

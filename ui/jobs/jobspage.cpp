@@ -24,6 +24,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace ingot {
 
 JobRemoveDialog::JobRemoveDialog(JobService *service, const QString &id, QWidget *parent)
@@ -125,11 +127,11 @@ JobsPage::JobsPage(JobService *service, QWidget *parent)
     m_view->setWordWrap(false);
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_view->setColumnWidth(JobListModel::Name, 200);
+    m_view->setColumnWidth(JobListModel::Name, 240);
     m_view->setColumnWidth(JobListModel::Layout, 130);
     m_view->setColumnWidth(JobListModel::State, 130);
     m_view->setColumnWidth(JobListModel::Started, 160);
-    m_view->setColumnWidth(JobListModel::Name, 160);
+    m_view->setColumnWidth(JobListModel::FinalLoss, 130);  // "2.6209 (latest)"
     m_new->setToolTip(tr("Set up and launch a training job"));
     m_remove->setToolTip(tr("Remove the selected job's folder (previewed first; outputs kept unless asked)"));
     m_remove->setEnabled(false);
@@ -145,15 +147,24 @@ JobsPage::JobsPage(JobService *service, QWidget *parent)
     leftCol->addLayout(buttons);
     leftCol->addWidget(m_view, 1);
 
+    m_stack->addWidget(buildEmptyState());
     m_stack->addWidget(m_launcher);
     m_stack->addWidget(m_monitor);
+    m_stack->setCurrentWidget(m_empty);
+    updateEmptyState();
+    // The history gets room for about eight rows at the default window size; the monitor the rest.
+    m_view->setMinimumHeight(m_view->horizontalHeader()->sizeHint().height()
+                             + 4 * m_view->verticalHeader()->defaultSectionSize());
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(left);
     split->addWidget(m_stack);
     split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 3);
+    split->setStretchFactor(1, 2);
     split->setChildrenCollapsible(false);
-    split->setSizes({140, 660});
+    const int rows = 8;
+    const int historyHeight = m_new->sizeHint().height() + m_view->horizontalHeader()->sizeHint().height()
+        + rows * m_view->verticalHeader()->defaultSectionSize() + 16;
+    split->setSizes({historyHeight, std::max(400, 800 - historyHeight)});
     auto *col = new QVBoxLayout(this);
     col->setContentsMargins(4, 4, 4, 4);
     col->addWidget(split);
@@ -165,6 +176,16 @@ JobsPage::JobsPage(JobService *service, QWidget *parent)
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &JobsPage::onSelectionChanged);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &JobsPage::selectPending);
     connect(m_model, &QAbstractItemModel::modelReset, this, &JobsPage::selectPending);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &JobsPage::updateEmptyState);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &JobsPage::updateEmptyState);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &JobsPage::updateEmptyState);
+    // The job shown was removed: back to the empty state, not a monitor of nothing.
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, [this] {
+        if (showsMonitor() && m_pendingSelect.isEmpty() && m_model->rowOf(m_monitor->jobId()) < 0) {
+            m_monitor->setJob(QString());
+            m_stack->setCurrentWidget(m_empty);
+        }
+    });
     connect(m_model, &QAbstractItemModel::dataChanged, this, [this] {
         const QString id = currentJob();
         const int row = m_model->rowOf(id);
@@ -186,6 +207,58 @@ JobsPage::JobsPage(JobService *service, QWidget *parent)
     };
     connect(m_monitor, &JobMonitor::resumeRequested, this, toLauncher);
     connect(m_monitor, &JobMonitor::launchAgainRequested, this, toLauncher);
+    connect(m_monitor, &JobMonitor::jobRequested, this, &JobsPage::showJob);
+    connect(m_emptyNew, &QPushButton::clicked, this, &JobsPage::newJob);
+}
+
+QWidget *JobsPage::buildEmptyState()
+{
+    m_empty = new QWidget(this);
+    m_emptyTitle = new QLabel(m_empty);
+    QFont big = m_emptyTitle->font();
+    big.setPointSizeF(big.pointSizeF() * 1.35);
+    big.setBold(true);
+    m_emptyTitle->setFont(big);
+    m_emptyTitle->setAlignment(Qt::AlignCenter);
+    m_emptyText = new QLabel(m_empty);
+    m_emptyText->setObjectName(QStringLiteral("jobsEmptyText"));
+    m_emptyText->setWordWrap(true);
+    m_emptyText->setAlignment(Qt::AlignCenter);
+    m_emptyText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_emptyText->setMaximumWidth(560);
+    m_emptyNew = new QPushButton(tr("New job…"), m_empty);
+    m_emptyNew->setToolTip(m_new->toolTip());
+    auto *textRow = new QHBoxLayout;  // the text wraps at its width, centred
+    textRow->addStretch(1);
+    textRow->addWidget(m_emptyText, 4);
+    textRow->addStretch(1);
+    auto *col = new QVBoxLayout(m_empty);
+    col->addStretch(1);
+    col->addWidget(m_emptyTitle);
+    col->addSpacing(8);
+    col->addLayout(textRow);
+    col->addSpacing(12);
+    col->addWidget(m_emptyNew, 0, Qt::AlignHCenter);
+    col->addStretch(2);
+    return m_empty;
+}
+
+void JobsPage::updateEmptyState()
+{
+    if (!m_emptyTitle)
+        return;
+    if (m_model->rowCount() == 0) {
+        m_emptyTitle->setText(tr("No training jobs yet"));
+        m_emptyText->setText(
+            tr("New job… opens the launcher: choose the model, the parallel layout, the data and where the job runs. "
+               "It checks the settings as you type and shows the exact command; Launch starts the job, and its "
+               "loss, logs and checkpoints are followed here.\n\nJobs started with ingot-cli job launch are listed "
+               "here too."));
+    } else {
+        m_emptyTitle->setText(tr("No job selected"));
+        m_emptyText->setText(tr("Select a job in the list to follow its loss, logs and checkpoints; New job… sets "
+                                "up another."));
+    }
 }
 
 JobsPage::~JobsPage() = default;
@@ -194,9 +267,11 @@ void JobsPage::setLauncher(QWidget *launcher)
 {
     // By name: the launcher's header is not needed here, only these two signals.
     launcher->setParent(this);
+    QWidget *shown = m_stack->currentWidget();
     const int at = m_stack->indexOf(m_launcher);
     m_stack->insertWidget(at, launcher);
     m_stack->removeWidget(m_launcher);
+    m_stack->setCurrentWidget(shown == m_launcher ? launcher : shown);
     m_launcher->deleteLater();
     m_launcher = launcher;
     if (launcher->metaObject()->indexOfSignal("launched(QString)") >= 0)

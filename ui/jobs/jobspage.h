@@ -75,6 +75,10 @@ public:
     QStackedWidget *detailStack() const { return m_stack; }
     QPushButton *newJobButton() const { return m_new; }
     QPushButton *removeButton() const { return m_remove; }
+    // What the right side shows when no job is selected: what to do (no history yet) or to pick one.
+    QWidget *emptyState() const { return m_empty; }
+    QLabel *emptyStateLabel() const { return m_emptyText; }
+    QPushButton *emptyStateNewButton() const { return m_emptyNew; }
     bool showsMonitor() const;
 
 public Q_SLOTS:
@@ -91,6 +95,8 @@ Q_SIGNALS:
 private:
     void onSelectionChanged();
     void selectPending();
+    QWidget *buildEmptyState();
+    void updateEmptyState();
 
     JobService *m_service;
     JobListModel *m_model;
@@ -99,6 +105,10 @@ private:
     QPushButton *m_new;
     QPushButton *m_remove;
     QStackedWidget *m_stack;
+    QWidget *m_empty = nullptr;
+    QLabel *m_emptyTitle = nullptr;
+    QLabel *m_emptyText = nullptr;
+    QPushButton *m_emptyNew = nullptr;
     QWidget *m_launcher;  // the placeholder until setLauncher()
     JobMonitor *m_monitor;
     QString m_pendingSelect;

@@ -173,6 +173,11 @@ JobLauncher::JobLauncher(JobService *service, QWidget *parent)
     m_settle->setSingleShot(true);
     m_settle->setInterval(kSettleMs);
     connect(m_settle, &QTimer::timeout, this, &JobLauncher::check);
+    // Hosts added or removed on the Remote hosts page, or another ssh config: "Run on" lists them (once shown).
+    connect(RemoteHostsSignals::instance(), &RemoteHostsSignals::hostsChanged, this, [this] {
+        if (m_started)
+            fillHosts();
+    });
 
     auto *form = new QWidget;
     auto *formCol = new QVBoxLayout(form);
@@ -278,14 +283,26 @@ QStringList JobLauncher::nodes() const
 void JobLauncher::fillHosts()
 {
     const QString current = where();
-    const QSignalBlocker block(m_runOn);
-    m_runOn->clear();
-    m_runOn->addItem(tr("This machine"), QStringLiteral("local"));
-    if (m_service->hasRemoteHosts())
-        for (const RemoteHostEntry &h : RemoteHosts::instance().hosts())
-            m_runOn->addItem(displayName(h.name), h.name);
-    const int at = m_runOn->findData(current);
-    m_runOn->setCurrentIndex(at < 0 ? 0 : at);
+    {
+        const QSignalBlocker block(m_runOn);
+        m_runOn->clear();
+        m_runOn->addItem(tr("This machine"), QStringLiteral("local"));
+        if (m_service->hasRemoteHosts())
+            for (const RemoteHostEntry &h : RemoteHosts::instance().hosts())
+                m_runOn->addItem(displayName(h.name), h.name);
+        const int at = m_runOn->findData(current);
+        m_runOn->setCurrentIndex(at < 0 ? 0 : at);
+    }
+    if (where() != current)  // the host chosen went: the form runs here now, and is checked again
+        onRunOnChanged();
+}
+
+void JobLauncher::onRunOnChanged()
+{
+    if (m_started)
+        detectPythonsThere();
+    updateEnabled();
+    onChanged();
 }
 
 void JobLauncher::detectPythonsThere()
@@ -402,7 +419,7 @@ QWidget *JobLauncher::buildWhatRuns()
     m_passSettings = new QCheckBox(tr("Pass these settings as flags (optimum-neuron's names)"));
     form->addRow(QString(), withProblem(QStringLiteral("pass_settings"), m_passSettings));
     m_name = new QLineEdit;
-    m_name->setPlaceholderText(tr("Derived from the model and layout"));
+    m_name->setPlaceholderText(tr("Derived from the model, layout and start time"));
     form->addRow(tr("Job name:"), withProblem(QStringLiteral("name"), m_name));
     return box;
 }
@@ -557,6 +574,12 @@ QWidget *JobLauncher::buildSaving()
     m_saveSteps->setSuffix(tr(" steps"));
     m_saveSteps->setSpecialValueText(tr("only at the end"));
     form->addRow(tr("Save a checkpoint:"), withProblem(QStringLiteral("save_steps"), m_saveSteps));
+    m_saveTotalLimit = spin(0, INT_MAX);
+    m_saveTotalLimit->setSuffix(tr(" checkpoints"));
+    m_saveTotalLimit->setSpecialValueText(tr("all checkpoints"));
+    m_saveTotalLimit->setToolTip(tr("Keep only the newest N checkpoint-N folders: older ones are deleted once a new "
+                                    "one is fully written (0: keep all)"));
+    form->addRow(tr("Keep the last:"), withProblem(QStringLiteral("save_total_limit"), m_saveTotalLimit));
     m_resumeFrom = new QLineEdit;
     m_resumeFrom->setPlaceholderText(tr("Start from scratch"));
     form->addRow(tr("Resume from:"), withProblem(QStringLiteral("resume_from_checkpoint"), m_resumeFrom,
@@ -598,12 +621,7 @@ QWidget *JobLauncher::buildEnvironment()
     rv->addWidget(m_runOn);
     rv->addWidget(m_runOnInfo);
     form->addRow(tr("Run on:"), withProblem(QStringLiteral("host"), m_runOn, runOnBox));
-    connect(m_runOn, &QComboBox::currentIndexChanged, this, [this] {
-        if (m_started)
-            detectPythonsThere();
-        updateEnabled();
-        onChanged();
-    });
+    connect(m_runOn, &QComboBox::currentIndexChanged, this, &JobLauncher::onRunOnChanged);
     m_otherNodes = new QLineEdit;
     m_otherNodes->setPlaceholderText(tr("host2, host3, … (one per node after the first)"));
     m_otherNodes->setToolTip(tr("A multi-node job runs one torchrun per host with the same rendezvous; the output "
@@ -808,8 +826,11 @@ JobSpec JobLauncher::spec() const
     s.disableEmbeddingParallel = !m_embeddingParallel->isChecked();
     s.loggingSteps = m_loggingSteps->value();
     s.saveSteps = m_saveSteps->value();
+    s.saveTotalLimit = m_saveTotalLimit->value();
     s.outputDir = m_outputDir->text().trimmed();
     s.resumeFrom = m_resumeFrom->text().trimmed();
+    if (!s.resumeFrom.isEmpty() && s.resumeFrom == m_resumedFromPath)
+        s.resumedFromJob = m_resumedFromJob;
     s.seed = m_seed->value();
     s.device = m_device->currentData().toString();
     s.python = m_python->currentData(PathRole).toString();
@@ -869,8 +890,11 @@ void JobLauncher::setSpec(const JobSpec &s)
     m_embeddingParallel->setChecked(!s.disableEmbeddingParallel);
     m_loggingSteps->setValue(s.loggingSteps);
     m_saveSteps->setValue(s.saveSteps);
+    m_saveTotalLimit->setValue(s.saveTotalLimit);
     m_outputDir->setText(s.outputDir);
     m_resumeFrom->setText(s.resumeFrom);
+    m_resumedFromJob = s.resumedFromJob;
+    m_resumedFromPath = s.resumeFrom;
     m_seed->setValue(s.seed);
     int device = m_device->findData(s.device);
     if (device < 0) {
@@ -926,6 +950,7 @@ void JobLauncher::updateEnabled()
     m_trainFile->setEnabled(!m_sampleData->isChecked());
     m_epochs->setEnabled(m_byEpochs->isChecked());
     m_maxSteps->setEnabled(m_bySteps->isChecked());
+    m_saveTotalLimit->setEnabled(m_saveSteps->value() > 0);  // the final save goes into the output folder itself
     // The browse buttons follow their line edits.
     for (QLineEdit *e : {m_scriptEdit, m_modelPath, m_trainFile})
         for (QPushButton *b : e->parentWidget()->findChildren<QPushButton *>(Qt::FindDirectChildrenOnly))

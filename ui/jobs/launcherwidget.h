@@ -55,6 +55,7 @@ public:
 
     // For tests and the main window.
     QPushButton *launchButton() const { return m_launch; }
+    QComboBox *runOnCombo() const { return m_runOn; }
     // The message shown by a field (a flag such as "tensor_parallel_size", or "nproc_per_node", "nnodes", "script",
     // "module", "python", "extra_args", "env"); empty when it has none.
     QString problemText(const QString &field) const;
@@ -140,6 +141,7 @@ private:
     QString where() const;
     QStringList nodes() const;
     void fillHosts();
+    void onRunOnChanged();
     void detectPythonsThere();
     void selectPython(const QString &path);
     void updatePythonInfo();
@@ -198,8 +200,9 @@ private:
     QRadioButton *m_byEpochs, *m_bySteps;
     QCheckBox *m_bf16;
     // Saving, other
-    QSpinBox *m_loggingSteps, *m_saveSteps, *m_seed;
+    QSpinBox *m_loggingSteps, *m_saveSteps, *m_saveTotalLimit, *m_seed;
     QLineEdit *m_resumeFrom;
+    QString m_resumedFromJob, m_resumedFromPath;  // the job the form resumes (kept while resumeFrom is its path)
     QComboBox *m_device;
     // Where
     QComboBox *m_runOn;

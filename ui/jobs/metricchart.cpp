@@ -2,6 +2,7 @@
 
 #include "models/common/tones.h"
 #include "services/jobs/downsample.h"
+#include "ui/common/chartaxis.h"
 
 #include <QChart>
 #include <QChartView>
@@ -64,15 +65,26 @@ double niceInterval(double span, int ticks)
     return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * magnitude;
 }
 
-// Ticks at round values, anchored at 0, whatever the range (which stays the data's own).
-void setNiceTicks(QAbstractAxis *axis, double min, double max, int ticks)
+// About one y tick per 20 pixels, 2 to 5 of them: where ticks come closer than a label is high, QtCharts elides
+// every label ("…") instead of skipping some.
+int yTicksFor(double plotHeight)
+{
+    return plotHeight > 10 ? std::clamp(int(plotHeight / 20), 2, 5) : 5;
+}
+
+// Ticks at round values, anchored at 0, whatever the range (which stays the data's own); with `labels`, labels
+// with as many decimals as the interval needs (a learning rate's ticks differ in their fourth digit).
+void setNiceTicks(QAbstractAxis *axis, double min, double max, int ticks, bool labels = false)
 {
     auto *value = qobject_cast<QValueAxis *>(axis);
     if (!value)
         return;
+    const double interval = niceInterval(max - min, ticks);
     value->setTickType(QValueAxis::TicksDynamic);
     value->setTickAnchor(0);
-    value->setTickInterval(niceInterval(max - min, ticks));
+    value->setTickInterval(interval);
+    if (labels)
+        value->setLabelFormat(tickLabelFormat(interval, std::max(std::abs(min), std::abs(max))));
 }
 
 QString formatDuration(double seconds)
@@ -190,7 +202,7 @@ MetricChart::MetricChart(MetricKind kind, QWidget *parent)
     m_chart->legend()->hide();
     m_view->setChart(m_chart);
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(160);
+    m_view->setMinimumHeight(150);
     m_view->viewport()->setMouseTracking(true);
     m_view->viewport()->installEventFilter(this);
 
@@ -224,8 +236,9 @@ MetricChart::MetricChart(MetricKind kind, QWidget *parent)
     m_redrawTimer.setInterval(0);
     connect(&m_redrawTimer, &QTimer::timeout, this, &MetricChart::redraw);
     // The first layout gives the real plot width: draw again for it once.
+    // A new height may take another number of y ticks.
     connect(m_chart, &QChart::plotAreaChanged, this, [this](const QRectF &area) {
-        if (m_columnsGuessed && area.width() > 10)
+        if ((m_columnsGuessed && area.width() > 10) || yTicksFor(area.height()) != m_yTicks)
             scheduleRedraw();
     });
     m_stack->setCurrentWidget(m_empty);
@@ -341,7 +354,10 @@ void MetricChart::ensureYAxis()
         axis->setTickCount(6);
         m_y = axis;
     }
+    // The chart's title names the metric: a rotated copy beside the axis would take the plot's width and be cut
+    // where the name is long (Chinese "吞吐量（tokens/s）" at the monitor's size).
     m_y->setTitleText(metricName(m_kind));
+    m_y->setTitleVisible(false);
     m_chart->addAxis(m_y, Qt::AlignLeft);
     for (QAbstractSeries *s : m_chart->series())
         s->attachAxis(m_y);
@@ -442,7 +458,8 @@ void MetricChart::redraw()
     } else {
         const double pad = yMax > yMin ? (yMax - yMin) * 0.05 : std::max(std::abs(yMax) * 0.1, 1e-12);
         m_y->setRange(yMin - pad, yMax + pad);
-        setNiceTicks(m_y, yMin - pad, yMax + pad, 5);
+        m_yTicks = yTicksFor(m_chart->plotArea().height());
+        setNiceTicks(m_y, yMin - pad, yMax + pad, m_yTicks, true);
     }
 
     if (m_hoverIndex >= 0)

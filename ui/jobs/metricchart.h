@@ -120,6 +120,7 @@ private:
     QVector<int> m_index;
     double m_xScale = 1;
     int m_columns = 0;
+    int m_yTicks = 5;  // the y ticks the last redraw asked for (yTicksFor the plot's height)
     bool m_columnsGuessed = true;
     int m_hoverIndex = -1;
     QPoint m_hoverPos;

@@ -3,6 +3,7 @@
 #include "models/common/tones.h"
 #include "services/cache/compilerversion.h"
 #include "services/util/units.h"
+#include "ui/common/chartaxis.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -67,9 +68,12 @@ void fill(QChart *chart, const QStringList &categories, const QList<qreal> &valu
     series->attachAxis(x);
     auto *y = new QValueAxis;
     y->setRange(0, top <= 0 ? 1 : top * 1.2);
-    y->setLabelFormat(QStringLiteral("%.0f"));
     y->setTitleText(unit);
     y->applyNiceNumbers();
+    // Nothing yet (a scan under way): no ticks to read ("1 1 1 0 0 0" for 0..1); else labels that differ.
+    y->setLabelsVisible(top > 0);
+    y->setTitleVisible(top > 0);
+    y->setLabelFormat(tickLabelFormat((y->max() - y->min()) / std::max(1, y->tickCount() - 1), y->max()));
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(y);
 }

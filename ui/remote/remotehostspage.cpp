@@ -60,6 +60,19 @@ RemoteHostsPage::RemoteHostsPage(QWidget *parent)
     connect(m_checkTimer, &QTimer::timeout, this, &RemoteHostsPage::checkConnections);
     buildUi();
     updateActions();
+    // Hosts added or removed elsewhere, or another ssh config chosen in Settings: read the list again (once it has
+    // been shown; the first show reads it anyway).
+    connect(RemoteHostsSignals::instance(), &RemoteHostsSignals::hostsChanged, this, [this] {
+        if (m_shownOnce && !m_notifying)
+            reloadHosts();
+    });
+}
+
+void RemoteHostsPage::notifyHostsChanged()
+{
+    m_notifying = true;  // this page has its list already
+    RemoteHosts::instance().notifyChanged();
+    m_notifying = false;
 }
 
 RemoteHostsPage::~RemoteHostsPage()
@@ -97,7 +110,10 @@ void RemoteHostsPage::createActions()
     connect(m_openFolder, &QAction::triggered, this, &RemoteHostsPage::showOpenFolderDialog);
     m_reload = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Re&load hosts"), this);
     m_reload->setToolTip(tr("Read the ssh config again"));
-    connect(m_reload, &QAction::triggered, this, &RemoteHostsPage::reloadHosts);
+    connect(m_reload, &QAction::triggered, this, [this] {
+        reloadHosts();
+        notifyHostsChanged();  // the ssh config may have been edited: the launcher's list too
+    });
 }
 
 void RemoteHostsPage::buildUi()
@@ -341,6 +357,7 @@ bool RemoteHostsPage::addHost(const QString &text, QString *error)
     m_model->setHosts(hosts);
     selectHost(name);
     reloadHosts();
+    notifyHostsChanged();
     Q_EMIT statusChanged(tr("Added %1.").arg(displayName(name)), false);
     return true;
 }
@@ -409,6 +426,7 @@ bool RemoteHostsPage::removeHost(const QString &host)
         selectHost(hosts.first().name);
     showDetails();
     updateActions();
+    notifyHostsChanged();
     Q_EMIT statusChanged(tr("Removed %1 from the list; its master connection, if any, ends by itself.")
                              .arg(displayName(host)),
                          false);

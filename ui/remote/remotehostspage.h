@@ -99,6 +99,7 @@ private:
     QWidget *buildDetails();
     void updateActions();
     void showDetails();
+    void notifyHostsChanged();
     void setHostStatus(const QString &host, const RemoteHostStatus &status);
     void cancelLookups();
     void showCache(const QString &host, const QString &path, const QString &text);
@@ -129,6 +130,7 @@ private:
     QString m_resolvedFor = QStringLiteral("\n");  // the host the ssh -G fields are for (none yet)
     QList<std::weak_ptr<GuiAskPass>> m_askPasses;
     bool m_shownOnce = false;
+    bool m_notifying = false;  // notifyHostsChanged() is telling the others
     bool m_firstCheck = true;
     Task m_loading;
     Task m_resolving;

@@ -178,6 +178,7 @@ void SettingsDialog::accept()
     if (ssh != AppSettings::sshConfigFile()) {
         AppSettings::setSshConfigFile(ssh);
         RemoteHosts::instance().reset();  // connections made with the old config are not reused
+        RemoteHosts::instance().notifyChanged();  // the host lists read the new config's hosts
     }
     AppSettings::setTtlDays(m_ttl->value());
     AppSettings::setMaxCacheBytes(qint64(m_size->value() * 1e9));

@@ -29,6 +29,7 @@ def build_parser():
     a("--disable_embedding_parallelization", action="store_true", help="Keep the embedding and LM head whole on every TP rank (default: split by vocabulary, with a parallel cross-entropy).")
     a("--logging_steps", type=int, default=1, help="Log metrics every N steps.")
     a("--save_steps", type=int, default=0, help="Save a checkpoint every N steps in OUTPUT_DIR/checkpoint-N (0: only at the end).")
+    a("--save_total_limit", type=int, default=0, help="Keep only the newest N checkpoint-N folders in OUTPUT_DIR: older ones are deleted once a new one is fully written (0: keep all).")
     a("--output_dir", required=True, help="Where metrics, checkpoints and results go.")
     a("--resume_from_checkpoint", help="A checkpoint-N folder to resume from (same parallel layout).")
     a("--seed", type=int, default=42, help="Random seed.")
@@ -68,6 +69,8 @@ def validate(args, world_size):
     for name in ("per_device_train_batch_size", "gradient_accumulation_steps", "block_size", "num_microbatches"):
         if getattr(args, name) < 1:
             problems.append(f"--{name} must be at least 1")
+    if args.save_total_limit < 0:
+        problems.append("--save_total_limit must not be negative (0: keep every checkpoint)")
     if args.max_steps == 0:
         problems.append("--max_steps must be positive (or -1 to use --num_train_epochs)")
     tp, pp = args.tensor_parallel_size, args.pipeline_parallel_size

@@ -120,6 +120,31 @@ def remove_incomplete_saves(output_dir):
     return found
 
 
+def rotate_checkpoints(output_dir, keep):
+    """Deletes all but the newest KEEP complete checkpoints in OUTPUT_DIR (rank 0, after a save has finished): only
+    real folders named checkpoint-N holding trainer_state.json (what save_checkpoint renames into place), never a
+    link. Each is first renamed to checkpoint-N.tmp-PID, so a crash while deleting leaves what
+    remove_incomplete_saves() clears, never a half-deleted checkpoint that looks complete. Returns what was deleted."""
+    if keep <= 0:
+        return []
+    out = os.path.abspath(output_dir)
+    found = []
+    for name in os.listdir(out):
+        m = re.fullmatch(r"checkpoint-(\d+)", name)
+        path = os.path.join(out, name)
+        if m and not os.path.islink(path) and os.path.isdir(path) \
+                and os.path.isfile(os.path.join(path, "trainer_state.json")):
+            found.append((int(m.group(1)), path))
+    found.sort()
+    deleted = []
+    for _, path in found[:-keep]:
+        doomed = f"{path}.tmp-{os.getpid()}"
+        os.rename(path, doomed)
+        shutil.rmtree(doomed)  # removes links inside, never what they point to
+        deleted.append(path)
+    return deleted
+
+
 def check_shared_output(output_dir, lay):
     """Checkpoints are written by every rank into one folder that rank 0 renames: all nodes must see OUTPUT_DIR as
     one filesystem (as HF Trainer assumes by default). Checked once at the start, not found out at the first save."""

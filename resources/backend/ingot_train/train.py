@@ -18,7 +18,7 @@ import torch.distributed as dist
 
 from .args import build_parser, model_config, validate
 from .checkpoint import (check_shared_output, load_checkpoint, read_trainer_state, remove_incomplete_saves,
-                         save_checkpoint, trainer_state)
+                         rotate_checkpoints, save_checkpoint, trainer_state)
 from .data import Blocks, load_tokenizer, token_stream
 from .device import autocast, init_process_group, mark_step, pick_device
 from .errors import PREFIX, TrainError
@@ -167,6 +167,10 @@ def train(args, rep, device, kind, lay):
             path = os.path.join(args.output_dir, f"checkpoint-{done}")
             rep.event("saving", step=done, path=path)
             save_checkpoint(path, model, opt, trainer_state(args, done, total, epoch_at(done), log_history), args, lay)
+            if lay.rank == 0:
+                deleted = rotate_checkpoints(args.output_dir, args.save_total_limit)
+                if deleted:
+                    rep.event("deleted_checkpoints", paths=deleted)
         if stopping:
             rep.event("stopped", step=done, signal=stop.asked or "another rank's", checkpoint=path)
             return 0
