@@ -423,7 +423,7 @@ void JobMonitor::updateStatus()
     const bool failed = st.state == JobState::Failed;
     if (failed) {
         QString reason = st.reason.isEmpty() ? tr("The job failed (no reason was found in its logs).")
-                                             : displayText(st.reason);
+                                             : displayText(jobReasonText(st));
         if (st.reasonRank >= 0)
             reason = tr("Rank %1: %2").arg(st.reasonRank).arg(reason);
         m_reason->setText(reason);
