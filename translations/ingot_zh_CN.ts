@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>ingot::CacheChartsWidget</name>
@@ -42,6 +41,10 @@
         <translation>
             <numerusform>共 %n 个条目；其中最多的一组（%1 个）上次使用于 %2前。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
@@ -145,19 +148,19 @@
         <translation>模块名称不寻常：编译器写入的名称格式为 MODULE_&lt;hash&gt;+&lt;flags hash&gt;。</translation>
     </message>
     <message>
-        <source>Unexpected sub-folder &quot;%1&quot;; its contents are not scanned.</source>
+        <source>Unexpected sub-folder "%1"; its contents are not scanned.</source>
         <translation>意外的子文件夹“%1”；不扫描其内容。</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is a broken symbolic link.</source>
+        <source>"%1" is a broken symbolic link.</source>
         <translation>“%1”是失效的符号链接。</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; links outside the cache root; the link is never followed when deleting.</source>
+        <source>"%1" links outside the cache root; the link is never followed when deleting.</source>
         <translation>“%1”指向缓存根目录之外；删除时从不跟随该链接。</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a regular file (a pipe, socket or device), or could not be read.</source>
+        <source>"%1" is not a regular file (a pipe, socket or device), or could not be read.</source>
         <translation>“%1”不是普通文件（而是管道、套接字或设备），或无法读取。</translation>
     </message>
     <message>
@@ -306,7 +309,7 @@
         <translation>输出只有一个文件，但 %1 仍然存在。</translation>
     </message>
     <message>
-        <source>No &quot;done&quot; marker in %1: the save may not have finished.</source>
+        <source>No "done" marker in %1: the save may not have finished.</source>
         <translation>%1 中没有“done”标记：保存可能尚未完成。</translation>
     </message>
     <message>
@@ -402,11 +405,11 @@
         <translation>非空字符串</translation>
     </message>
     <message>
-        <source>%1: &quot;%2&quot; is missing.</source>
+        <source>%1: "%2" is missing.</source>
         <translation>%1：缺少“%2”。</translation>
     </message>
     <message>
-        <source>%1: &quot;%2&quot; must be %3, not %4.</source>
+        <source>%1: "%2" must be %3, not %4.</source>
         <translation>%1：“%2”应为 %3，而不是 %4。</translation>
     </message>
     <message>
@@ -422,8 +425,8 @@
         <translation>%1，%2 的 FusedLinearsSpec</translation>
     </message>
     <message>
-        <source>&quot;column&quot;, &quot;row&quot;, 0 or 1</source>
-        <translation>&quot;column&quot;、&quot;row&quot;、0 或 1</translation>
+        <source>"column", "row", 0 or 1</source>
+        <translation>"column"、"row"、0 或 1</translation>
     </message>
     <message>
         <source>a list of names</source>
@@ -462,7 +465,7 @@
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <source>%1: &quot;model_weight_transformation_specs&quot; must be a list, not %2.</source>
+        <source>%1: "model_weight_transformation_specs" must be a list, not %2.</source>
         <translation>%1：“model_weight_transformation_specs”应为列表，而不是 %2。</translation>
     </message>
     <message>
@@ -498,7 +501,7 @@
         <translation>%1 不是有效的 JSON。</translation>
     </message>
     <message>
-        <source>%1 has no &quot;parameters&quot; map.</source>
+        <source>%1 has no "parameters" map.</source>
         <translation>%1 中没有“parameters”映射。</translation>
     </message>
     <message>
@@ -534,11 +537,11 @@
         <translation>%1 已存在且不是文件夹。</translation>
     </message>
     <message>
-        <source>%1 is the checkpoint&apos;s shards folder %2: writing there would destroy the shards being read.</source>
+        <source>%1 is the checkpoint's shards folder %2: writing there would destroy the shards being read.</source>
         <translation>%1 就是检查点的分片文件夹 %2：写入该位置会破坏正在读取的分片。</translation>
     </message>
     <message>
-        <source>%1 lies inside the checkpoint&apos;s shards (%2): writing there could destroy the shards being read.</source>
+        <source>%1 lies inside the checkpoint's shards (%2): writing there could destroy the shards being read.</source>
         <translation>%1 位于检查点的分片目录内（%2）：写入该位置可能破坏正在读取的分片。</translation>
     </message>
     <message>
@@ -606,7 +609,7 @@
         <translation>%1：GQA 权重不是非空矩阵（tp rank 0 上为 %2 %3、%4 %5）。</translation>
     </message>
     <message>
-        <source>%1: the GQA spec&apos;s sizes do not fit together: q_output_size_per_partition %2 for %3 heads over tp %4, kv_output_size_per_partition %5 for %6 key/value heads x%7.</source>
+        <source>%1: the GQA spec's sizes do not fit together: q_output_size_per_partition %2 for %3 heads over tp %4, kv_output_size_per_partition %5 for %6 key/value heads x%7.</source>
         <translation>%1：GQA 规格中的各项大小互相矛盾：q_output_size_per_partition 为 %2，对应 %3 个头、tp %4；kv_output_size_per_partition 为 %5，对应 %6 个 key/value 头 x%7。</translation>
     </message>
     <message>
@@ -686,7 +689,7 @@
         <translation>张量名 %1 不是有效的 UTF-8，而 safetensors 和 torch.load 都要求 UTF-8。</translation>
     </message>
     <message>
-        <source>A tensor is named __metadata__, the name safetensors keeps for its header&apos;s metadata: it cannot be written.</source>
+        <source>A tensor is named __metadata__, the name safetensors keeps for its header's metadata: it cannot be written.</source>
         <translation>有一个张量名为 __metadata__，这是 safetensors 为文件头元数据保留的名称：无法写入。</translation>
     </message>
     <message>
@@ -694,7 +697,7 @@
         <translation>会有两个输出同名为 %1（一个参数与某个融合参数或 GQA 参数的一部分重名？）。</translation>
     </message>
     <message>
-        <source>The output&apos;s total size does not fit in 64 bits.</source>
+        <source>The output's total size does not fit in 64 bits.</source>
         <translation>输出的总大小超出 64 位范围。</translation>
     </message>
     <message>
@@ -706,7 +709,7 @@
         <translation>校验检查点时已停止：%1</translation>
     </message>
     <message>
-        <source>%1: its tensors claim more than %2 times the file&apos;s size: storages shared by too many names (corrupt or hostile).</source>
+        <source>%1: its tensors claim more than %2 times the file's size: storages shared by too many names (corrupt or hostile).</source>
         <translation>%1：其张量声明的大小超过文件大小的 %2 倍：存储被过多名称共享（文件已损坏或为恶意构造）。</translation>
     </message>
     <message>
@@ -726,8 +729,8 @@
         <translation>%2 中的 %1 与其来源不一致。</translation>
     </message>
     <message>
-        <source>%1: its __metadata__ does not say format &quot;pt&quot;, which transformers requires.</source>
-        <translation>%1：其 __metadata__ 未声明 format &quot;pt&quot;，而 transformers 要求此格式。</translation>
+        <source>%1: its __metadata__ does not say format "pt", which transformers requires.</source>
+        <translation>%1：其 __metadata__ 未声明 format "pt"，而 transformers 要求此格式。</translation>
     </message>
     <message>
         <source>%1 is missing from the output.</source>
@@ -895,7 +898,7 @@
         <translation>校验检查点</translation>
     </message>
     <message>
-        <source>Every shard is read and compared before anything is written. Below: every tensor the output will hold, and how it is put together from the ranks&apos; pieces.</source>
+        <source>Every shard is read and compared before anything is written. Below: every tensor the output will hold, and how it is put together from the ranks' pieces.</source>
         <translation>写入任何内容之前，会读取并比对每个分片。下方列出输出将包含的每个张量，以及它如何由各 rank 的分片拼合而成。</translation>
     </message>
     <message>
@@ -1149,34 +1152,69 @@ Go back to change the settings, or close the window.</source>
     </message>
 </context>
 <context>
-    <name>ingot::HostCopy</name>
+    <name>ingot::EntryFiles</name>
     <message>
-        <source>Cannot start ssh: %1.</source>
-        <translation>无法启动 ssh：%1。</translation>
+        <source>"%1" is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <translation>“%1”不是缓存条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
+    </message>
+    <message>
+        <source>Cannot open the cache folder %1: %2.</source>
+        <translation>无法打开缓存文件夹 %1：%2。</translation>
+    </message>
+    <message>
+        <source>%1: its compiler-version folder or the entry is a link (or not a folder); links are never followed.</source>
+        <translation>%1：其编译器版本文件夹或该条目本身是链接（或不是文件夹）；从不跟随链接。</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2.</source>
+        <translation>无法打开 %1：%2。</translation>
     </message>
     <message>
         <source>Folders nested too deep in %1.</source>
         <translation>%1 中的文件夹嵌套过深。</translation>
     </message>
     <message>
-        <source>Cannot read the folder: %1.</source>
-        <translation>无法读取文件夹：%1。</translation>
+        <source>Cannot read the folder %1: %2.</source>
+        <translation>无法读取文件夹 %1：%2。</translation>
     </message>
     <message>
         <source>Cannot read %1: %2.</source>
         <translation>无法读取 %1：%2。</translation>
     </message>
     <message>
-        <source>%1 is not a regular file (a device, fifo or socket): not copied.</source>
-        <translation>%1 不是普通文件（而是设备、FIFO 或套接字）：未复制。</translation>
+        <source>%1 is not a regular file (a folder, device, fifo or socket): not sent.</source>
+        <translation>%1 不是普通文件（是文件夹、设备、FIFO 或套接字）：未发送。</translation>
     </message>
     <message>
-        <source>%1 is a link that does not lead to a regular file: not copied.</source>
-        <translation>%1 是链接，但未指向普通文件：未复制。</translation>
+        <source>%1 is a broken link: not sent.</source>
+        <translation>%1 是失效的链接：未发送。</translation>
     </message>
     <message>
-        <source>%1 does not lead to a regular file: not copied.</source>
-        <translation>%1 未指向普通文件：未复制。</translation>
+        <source>%1 is a link that does not lead to a regular file: not sent.</source>
+        <translation>%1 是不指向普通文件的链接：未发送。</translation>
+    </message>
+    <message>
+        <source>%1 became a link while it was checked: not sent.</source>
+        <translation>%1 在检查期间变成了链接：未发送。</translation>
+    </message>
+    <message>
+        <source>%1 does not lead to a regular file: not sent.</source>
+        <translation>%1 不指向普通文件：未发送。</translation>
+    </message>
+    <message>
+        <source>%1 links outside the cache, not into the Hugging Face hub cache; Ingot does not follow it</source>
+        <translation>%1 链接到缓存之外，且不指向 Hugging Face hub 缓存；Ingot 不会跟随它</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::HostCopy</name>
+    <message>
+        <source>Cannot start ssh: %1.</source>
+        <translation>无法启动 ssh：%1。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2.</source>
+        <translation>无法读取 %1：%2。</translation>
     </message>
     <message>
         <source>Stopped.</source>
@@ -1227,19 +1265,19 @@ Go back to change the settings, or close the window.</source>
         <translation>在主机上复制 %1 失败（状态 %2）：%3</translation>
     </message>
     <message>
-        <source>The host&apos;s archive ended early.</source>
+        <source>The host's archive ended early.</source>
         <translation>主机发送的归档提前结束。</translation>
     </message>
     <message>
-        <source>The host did not send a valid archive (a header&apos;s checksum is wrong).</source>
+        <source>The host did not send a valid archive (a header's checksum is wrong).</source>
         <translation>主机发送的不是有效的归档（某个头部的校验和错误）。</translation>
     </message>
     <message>
-        <source>The host&apos;s archive has a member of an impossible size.</source>
+        <source>The host's archive has a member of an impossible size.</source>
         <translation>主机的归档中有成员的大小不合理。</translation>
     </message>
     <message>
-        <source>The host&apos;s archive has a name record that is too long.</source>
+        <source>The host's archive has a name record that is too long.</source>
         <translation>主机的归档中有过长的名称记录。</translation>
     </message>
     <message>
@@ -1247,23 +1285,23 @@ Go back to change the settings, or close the window.</source>
         <translation>无法创建 %1：%2。</translation>
     </message>
     <message>
-        <source>The host&apos;s archive holds %1, which is not a file or a folder (a link or a device): refused.</source>
+        <source>The host's archive holds %1, which is not a file or a folder (a link or a device): refused.</source>
         <translation>主机的归档中包含 %1，它既不是文件也不是文件夹（而是链接或设备）：已拒绝。</translation>
     </message>
     <message>
-        <source>The host&apos;s archive has a file without a name.</source>
+        <source>The host's archive has a file without a name.</source>
         <translation>主机的归档中有一个没有名称的文件。</translation>
     </message>
     <message>
-        <source>The host&apos;s entry has more than %1 files: no compiled module has that many; refused.</source>
+        <source>The host's entry has more than %1 files: no compiled module has that many; refused.</source>
         <translation>主机的条目包含超过 %1 个文件：任何已编译模块都不会有这么多文件；已拒绝。</translation>
     </message>
     <message>
-        <source>The host&apos;s archive names %1, a path outside the entry: refused.</source>
+        <source>The host's archive names %1, a path outside the entry: refused.</source>
         <translation>主机的归档中包含 %1，该路径位于条目之外：已拒绝。</translation>
     </message>
     <message>
-        <source>The host&apos;s archive holds %1 twice: refused.</source>
+        <source>The host's archive holds %1 twice: refused.</source>
         <translation>主机的归档中 %1 出现了两次：已拒绝。</translation>
     </message>
     <message>
@@ -1279,7 +1317,7 @@ Go back to change the settings, or close the window.</source>
         <translation>%1：%2 的 sha256 在本机与主机之间不一致（传输中损坏，或期间发生了变化）：未保留任何内容。</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <source>"%1" is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
         <translation>“%1”不是缓存条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
     <message>
@@ -1299,7 +1337,7 @@ Go back to change the settings, or close the window.</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <source>%1: the host&apos;s sha256 list could not be read: nothing was kept.</source>
+        <source>%1: the host's sha256 list could not be read: nothing was kept.</source>
         <translation>%1：无法读取主机的 sha256 列表：未保留任何内容。</translation>
     </message>
     <message>
@@ -1334,6 +1372,18 @@ Go back to change the settings, or close the window.</source>
         <source>The source cache cannot be read: %1</source>
         <translation>无法读取源缓存：%1</translation>
     </message>
+    <message>
+        <source>%1 holds links that lead outside the cache (not into the Hugging Face hub cache) or nowhere; Ingot does not follow them, nothing was copied: %2</source>
+        <translation>%1 含有指向缓存之外（不在 Hugging Face hub 缓存中）或无处的链接；Ingot 不跟随这些链接，未复制任何内容：%2</translation>
+    </message>
+    <message>
+        <source>The host's archive holds %1, which the entry's listing did not show: refused, nothing was kept.</source>
+        <translation>主机的归档中有 %1，而该条目的列表中没有它：已拒绝，未保留任何内容。</translation>
+    </message>
+    <message>
+        <source>The host's archive announces %1 bytes for %2, more than the entry's listing showed (%3 bytes; the entry %4 bytes): refused, nothing was kept.</source>
+        <translation>主机的归档为 %2 声明了 %1 字节，超过该条目列表所示（%3 字节；整个条目 %4 字节）：已拒绝，未保留任何内容。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::HostKeyDialog</name>
@@ -1342,7 +1392,7 @@ Go back to change the settings, or close the window.</source>
         <translation>新的主机密钥 — %1</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Ingot has never connected to %1 before.&lt;/b&gt;&lt;br&gt;The host presented the key below. Compare its fingerprint with the one the host&apos;s administrator gives you (on the host: &lt;tt&gt;ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub&lt;/tt&gt;). Trust it only if they match: from then on ssh refuses any other key for this host.</source>
+        <source>&lt;b&gt;Ingot has never connected to %1 before.&lt;/b&gt;&lt;br&gt;The host presented the key below. Compare its fingerprint with the one the host's administrator gives you (on the host: &lt;tt&gt;ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub&lt;/tt&gt;). Trust it only if they match: from then on ssh refuses any other key for this host.</source>
         <translation>&lt;b&gt;Ingot 从未连接过 %1。&lt;/b&gt;&lt;br&gt;该主机提供了下面的密钥。请将其指纹与主机管理员提供的指纹进行比对（在该主机上运行：&lt;tt&gt;ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub&lt;/tt&gt;）。只有两者一致时才信任它：此后 ssh 会拒绝该主机的任何其他密钥。</translation>
     </message>
     <message>
@@ -1376,7 +1426,7 @@ Go back to change the settings, or close the window.</source>
     <message>
         <source>The key this host presents differs from the one recorded when you first connected. Either someone is intercepting the connection (a man-in-the-middle attack), or the host was reinstalled or got a new key.
 
-Ask the host&apos;s administrator for the new key&apos;s fingerprint. Only if it matches, remove the old key yourself:
+Ask the host's administrator for the new key's fingerprint. Only if it matches, remove the old key yourself:
 
     %1
 
@@ -1441,7 +1491,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>%1 重定向到了 %2，这不是 http 或 https URL；已拒绝。</translation>
     </message>
     <message>
-        <source>%1 redirected to another host (%2); Ingot takes the Hub&apos;s answers only from %3.</source>
+        <source>%1 redirected to another host (%2); Ingot takes the Hub's answers only from %3.</source>
         <translation>%1 重定向到了另一台主机（%2）；Ingot 只接受来自 %3 的 Hub 响应。</translation>
     </message>
     <message>
@@ -1508,7 +1558,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>拉取到本地缓存(&amp;P)</translation>
     </message>
     <message>
-        <source>Download the selected &quot;Hub only&quot; modules (a folder: every module listed in it) into the local compile cache, verified, each appearing whole. Progress in Transfers (Ctrl+5).</source>
+        <source>Download the selected "Hub only" modules (a folder: every module listed in it) into the local compile cache, verified, each appearing whole. Progress in Transfers (Ctrl+5).</source>
         <translation>将选中的“仅 Hub”模块（选中文件夹时，为其中列出的所有模块）下载到本地编译缓存，下载内容经过校验，每个模块都完整写入后才出现。进度见“传输”（Ctrl+5）。</translation>
     </message>
     <message>
@@ -1516,7 +1566,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>推送到此仓库(&amp;U)</translation>
     </message>
     <message>
-        <source>Upload the selected &quot;Local only&quot; modules (successful compiles only) to this repo.</source>
+        <source>Upload the selected "Local only" modules (successful compiles only) to this repo.</source>
         <translation>将选中的“仅本地”模块（仅限编译成功的）上传到此仓库。</translation>
     </message>
     <message>
@@ -1716,7 +1766,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>仓库 ID（org/name）：</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a repo id of the form org/name.</source>
+        <source>"%1" is not a repo id of the form org/name.</source>
         <translation>“%1”不是 org/name 格式的仓库 ID。</translation>
     </message>
     <message>
@@ -1747,6 +1797,44 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <source>Neuron cache created on the Hugging Face Hub: %1.</source>
         <translation>已在 Hugging Face Hub 上创建 Neuron 缓存：%1。</translation>
     </message>
+    <message>
+        <source>The system keychain could not be read, so the token file was: %1</source>
+        <translation>无法读取系统钥匙串，因此改为读取令牌文件：%1</translation>
+    </message>
+    <message>
+        <source>Could not reach %1 to check the token from %2: %3</source>
+        <translation>无法连接 %1 来检查来自 %2 的令牌：%3</translation>
+    </message>
+    <message>
+        <source>Could not check the token from %1: %2</source>
+        <translation>无法检查来自 %1 的令牌：%2</translation>
+    </message>
+    <message>
+        <source>unreachable: %1</source>
+        <translation>无法连接：%1</translation>
+    </message>
+    <message>
+        <source>error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <source>%1
+Being listed: its size and file count follow.</source>
+        <translation>%1
+正在列出：大小和文件数稍后显示。</translation>
+    </message>
+    <message>
+        <source>%1
+Could not be listed: %2</source>
+        <translation>%1
+无法列出：%2</translation>
+    </message>
+    <message>
+        <source>%1
+Not listed yet: expand it to see its size and file count.</source>
+        <translation>%1
+尚未列出：展开它以查看大小和文件数。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::HubClient</name>
@@ -1763,8 +1851,8 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>Hub 对 %1 返回的 JSON 格式错误或不完整。</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a repo id: use org/name, each part made of letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;.</source>
-        <translation>“%1”不是仓库 ID：请使用 org/name 格式，每部分只能由字母、数字、&apos;.&apos;、&apos;_&apos; 和 &apos;-&apos; 组成。</translation>
+        <source>"%1" is not a repo id: use org/name, each part made of letters, digits, '.', '_' and '-'.</source>
+        <translation>“%1”不是仓库 ID：请使用 org/name 格式，每部分只能由字母、数字、'.'、'_' 和 '-' 组成。</translation>
     </message>
     <message numerus="yes">
         <source>%1 Tried %n time(s).</source>
@@ -1849,7 +1937,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>身份查询（whoami）</translation>
     </message>
     <message>
-        <source>The Hub&apos;s whoami answer has no name.</source>
+        <source>The Hub's whoami answer has no name.</source>
         <translation>Hub 的 whoami 响应中没有用户名。</translation>
     </message>
     <message>
@@ -1857,7 +1945,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>%1 的仓库信息异常。</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a path inside a repo.</source>
+        <source>"%1" is not a path inside a repo.</source>
         <translation>“%1”不是仓库内的路径。</translation>
     </message>
     <message>
@@ -1873,11 +1961,11 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>Hub 为 %1 的文件列表不断返回分页：已超过 %2 个条目，已停止。请改为列出更下层的文件夹。</translation>
     </message>
     <message>
-        <source>The Hub&apos;s file list of %1 continues on another host (%2); Ingot follows pages only on HF_ENDPOINT (%3). Stopped.</source>
+        <source>The Hub's file list of %1 continues on another host (%2); Ingot follows pages only on HF_ENDPOINT (%3). Stopped.</source>
         <translation>Hub 返回的 %1 文件列表延续到了另一台主机（%2）；Ingot 只在 HF_ENDPOINT（%3）上跟随分页。已停止。</translation>
     </message>
     <message>
-        <source>The Hub&apos;s file list of %1 goes round in circles: its next page is one already read. Stopped.</source>
+        <source>The Hub's file list of %1 goes round in circles: its next page is one already read. Stopped.</source>
         <translation>Hub 返回的 %1 文件列表陷入循环：下一页是已读取过的页面。已停止。</translation>
     </message>
     <message>
@@ -1929,7 +2017,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>Hub 对 %1 的文件列表返回的 JSON 格式错误或不完整。</translation>
     </message>
     <message>
-        <source>The Hub&apos;s file list of %1 is not a list.</source>
+        <source>The Hub's file list of %1 is not a list.</source>
         <translation>Hub 返回的 %1 文件列表不是列表格式。</translation>
     </message>
     <message>
@@ -1937,7 +2025,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>%1 的文件列表中有一个条目缺少路径或类型。</translation>
     </message>
     <message>
-        <source>The file list of %1 names &quot;%2&quot;, a path that leaves the repo; refused.</source>
+        <source>The file list of %1 names "%2", a path that leaves the repo; refused.</source>
         <translation>%1 的文件列表中包含“%2”，该路径超出了仓库范围；已拒绝。</translation>
     </message>
 </context>
@@ -1948,7 +2036,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>Hub 对 %1 返回的 JSON 格式错误。</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a repo id: use org/name.</source>
+        <source>"%1" is not a repo id: use org/name.</source>
         <translation>“%1”不是仓库 ID：请使用 org/name 格式。</translation>
     </message>
     <message>
@@ -1956,7 +2044,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>Hub 未提供 %1 的上传地址。</translation>
     </message>
     <message>
-        <source>The Hub&apos;s multipart upload plan for %1 does not fit its size.</source>
+        <source>The Hub's multipart upload plan for %1 does not fit its size.</source>
         <translation>Hub 为 %1 给出的分块上传计划与其大小不符。</translation>
     </message>
     <message>
@@ -1992,7 +2080,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>上传计划</translation>
     </message>
     <message numerus="yes">
-        <source>The Hub&apos;s upload plan left out %n file(s).</source>
+        <source>The Hub's upload plan left out %n file(s).</source>
         <translation>
             <numerusform>Hub 的上传计划遗漏了 %n 个文件。</numerusform>
         </translation>
@@ -2014,8 +2102,12 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>提交</translation>
     </message>
     <message>
-        <source>The Hub&apos;s answer to the commit has no commit id.</source>
+        <source>The Hub's answer to the commit has no commit id.</source>
         <translation>Hub 对提交的响应中没有提交 ID。</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
     </message>
 </context>
 <context>
@@ -2033,7 +2125,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>公共默认仓库</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a repo id of the form org/name.</source>
+        <source>"%1" is not a repo id of the form org/name.</source>
         <translation>“%1”不是 org/name 格式的仓库 ID。</translation>
     </message>
     <message>
@@ -2064,15 +2156,19 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
+    <message>
+        <source>The token file is gone, but the token saved in %1 may still be there (%2): log out again later.</source>
+        <translation>令牌文件已删除，但保存在 %1 中的令牌可能仍在（%2）：请稍后再次注销。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::HubPull</name>
     <message>
-        <source>The Hub&apos;s folder of %1 holds a sub-folder (%2); Ingot pulls only plain module folders.</source>
+        <source>The Hub's folder of %1 holds a sub-folder (%2); Ingot pulls only plain module folders.</source>
         <translation>Hub 上 %1 的文件夹中包含子文件夹（%2）；Ingot 只拉取普通的模块文件夹。</translation>
     </message>
     <message>
-        <source>The Hub&apos;s folder of %1 holds a file named &quot;%2&quot;, which Ingot does not write into a cache.</source>
+        <source>The Hub's folder of %1 holds a file named "%2", which Ingot does not write into a cache.</source>
         <translation>Hub 上 %1 的文件夹中包含名为“%2”的文件，Ingot 不会将其写入缓存。</translation>
     </message>
     <message>
@@ -2080,7 +2176,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>Hub 列出的 %2 中的 %1 没有可用的校验和；未拉取。</translation>
     </message>
     <message>
-        <source>The Hub&apos;s %1 has no model.neff (a failed or unfinished compile); in the cache it would stop the compiler from trying again. Not pulled.</source>
+        <source>The Hub's %1 has no model.neff (a failed or unfinished compile); in the cache it would stop the compiler from trying again. Not pulled.</source>
         <translation>Hub 上的 %1 没有 model.neff（编译失败或未完成）；放入缓存后会阻止编译器重新编译。未拉取。</translation>
     </message>
     <message>
@@ -2104,7 +2200,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>已设置 HF_HUB_OFFLINE：Ingot 不会向 Hub 发送任何请求，因此无法拉取。如需拉取，请取消设置该变量。</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <source>"%1" is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
         <translation>“%1”不是缓存条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
     <message>
@@ -2136,7 +2232,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>%1 已不在 Hub 上（拉取期间仓库发生了变化）；请重新拉取。</translation>
     </message>
     <message>
-        <source>%1 arrived damaged: its %2 does not match the Hub&apos;s (%3); nothing was written into the cache. Pull again; if it happens again, the Hub&apos;s copy may be bad.</source>
+        <source>%1 arrived damaged: its %2 does not match the Hub's (%3); nothing was written into the cache. Pull again; if it happens again, the Hub's copy may be bad.</source>
         <translation>%1 下载后已损坏：其 %2 与 Hub 上的（%3）不一致；未向缓存写入任何内容。请重新拉取；如果再次出现，可能是 Hub 上的副本已损坏。</translation>
     </message>
     <message>
@@ -2160,24 +2256,12 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>无法链接 %1：%2。</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a compiler version.</source>
+        <source>"%1" is not a compiler version.</source>
         <translation>“%1”不是编译器版本。</translation>
     </message>
 </context>
 <context>
     <name>ingot::HubPush</name>
-    <message>
-        <source>%1 is a broken link</source>
-        <translation>%1 是损坏的链接</translation>
-    </message>
-    <message>
-        <source>%1 links outside the cache, not into the Hugging Face hub cache; Ingot does not follow it</source>
-        <translation>%1 链接到缓存之外，且不指向 Hugging Face hub 缓存；Ingot 不会跟随它</translation>
-    </message>
-    <message>
-        <source>%1 is not a regular file</source>
-        <translation>%1 不是普通文件</translation>
-    </message>
     <message>
         <source>FAILED (a failed compile is never pushed)</source>
         <translation>FAILED（编译失败的模块从不推送）</translation>
@@ -2309,7 +2393,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
 <context>
     <name>ingot::IncomingEntry</name>
     <message>
-        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <source>"%1" is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
         <translation>“%1”不是缓存条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
     <message>
@@ -2360,6 +2444,10 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <source>Could not move %1 into place: %2.</source>
         <translation>无法将 %1 移动到目标位置：%2。</translation>
     </message>
+    <message>
+        <source>Could not set the permissions of %1: %2.</source>
+        <translation>无法设置 %1 的权限：%2。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobLauncher</name>
@@ -2408,7 +2496,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>运行内容</translation>
     </message>
     <message>
-        <source>Ingot&apos;s training backend</source>
+        <source>Ingot's training backend</source>
         <translation>Ingot 训练后端</translation>
     </message>
     <message>
@@ -2448,8 +2536,8 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>模块：</translation>
     </message>
     <message>
-        <source>--my_flag 3 --note &quot;quoted words&quot;</source>
-        <translation>--my_flag 3 --note &quot;带引号的文字&quot;</translation>
+        <source>--my_flag 3 --note "quoted words"</source>
+        <translation>--my_flag 3 --note "带引号的文字"</translation>
     </message>
     <message>
         <source>Appended after the settings, split as a shell would split them</source>
@@ -2460,12 +2548,8 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>脚本参数：</translation>
     </message>
     <message>
-        <source>Pass these settings as flags (optimum-neuron&apos;s names)</source>
+        <source>Pass these settings as flags (optimum-neuron's names)</source>
         <translation>将这些设置作为命令行参数传入（使用 optimum-neuron 的参数名）</translation>
-    </message>
-    <message>
-        <source>Derived from the model and layout</source>
-        <translation>根据模型和并行布局生成</translation>
     </message>
     <message>
         <source>Job name:</source>
@@ -2720,7 +2804,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>未设置</translation>
     </message>
     <message>
-        <source>Not set (Neuron&apos;s default: %1)</source>
+        <source>Not set (Neuron's default: %1)</source>
         <translation>未设置（Neuron 默认值：%1）</translation>
     </message>
     <message>
@@ -3027,6 +3111,26 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <source>Replace the preset “%1”?</source>
         <translation>替换预设“%1”？</translation>
     </message>
+    <message>
+        <source>Derived from the model, layout and start time</source>
+        <translation>由模型、布局和开始时间生成</translation>
+    </message>
+    <message>
+        <source> checkpoints</source>
+        <translation> 个检查点</translation>
+    </message>
+    <message>
+        <source>all checkpoints</source>
+        <translation>全部检查点</translation>
+    </message>
+    <message>
+        <source>Keep only the newest N checkpoint-N folders: older ones are deleted once a new one is fully written (0: keep all)</source>
+        <translation>只保留最新的 N 个 checkpoint-N 文件夹：新检查点完整写入后删除较旧的（0：全部保留）</translation>
+    </message>
+    <message>
+        <source>Keep the last:</source>
+        <translation>保留最近：</translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobListModel</name>
@@ -3075,12 +3179,34 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>时长</translation>
     </message>
     <message>
-        <source>Final loss</source>
-        <translation>最终损失</translation>
-    </message>
-    <message>
         <source>Output folder</source>
         <translation>输出文件夹</translation>
+    </message>
+    <message>
+        <source>%1 (latest)</source>
+        <translation>%1（最新）</translation>
+    </message>
+    <message>
+        <source>The loss at the job's last step</source>
+        <translation>作业最后一步的损失</translation>
+    </message>
+    <message>
+        <source>The latest loss: the job has not ended</source>
+        <translation>最新损失：作业尚未结束</translation>
+    </message>
+    <message>
+        <source>%1
+Resumed from %2</source>
+        <translation>%1
+恢复自 %2</translation>
+    </message>
+    <message>
+        <source>The final loss of an ended job; the latest loss of one still running</source>
+        <translation>已结束作业的最终损失；仍在运行的作业的最新损失</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
     </message>
 </context>
 <context>
@@ -3094,7 +3220,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>查找下一个(&amp;N)</translation>
     </message>
     <message>
-        <source>Which process&apos;s output to show: a rank, or torchrun&apos;s own</source>
+        <source>Which process's output to show: a rank, or torchrun's own</source>
         <translation>显示哪个进程的输出：某个 rank，或 torchrun 自身</translation>
     </message>
     <message>
@@ -3126,7 +3252,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>仅显示最后 %L1 行；更早的 %L2 行在 %3 中</translation>
     </message>
     <message>
-        <source>Find: go to the log&apos;s search</source>
+        <source>Find: go to the log's search</source>
         <translation>查找：转到日志搜索框</translation>
     </message>
     <message>
@@ -3161,7 +3287,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>%1 在 %2（节点 %3）上不是可执行文件：每个节点都使用同一个 Python。</translation>
     </message>
     <message>
-        <source>The job&apos;s wrapper did not start within 10 s on %1 (see %2).</source>
+        <source>The job's wrapper did not start within 10 s on %1 (see %2).</source>
         <translation>任务的包装脚本未在 10 秒内于 %1 上启动（参见 %2）。</translation>
     </message>
     <message>
@@ -3169,7 +3295,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>%2 上的节点 %1 未能启动：%3</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a job id.</source>
+        <source>"%1" is not a job id.</source>
         <translation>“%1”不是任务 ID。</translation>
     </message>
     <message>
@@ -3207,7 +3333,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>任务 %1 正在运行：请先停止它。</translation>
     </message>
     <message>
-        <source>The output folder %1 holds more than this job&apos;s outputs: remove it by hand.</source>
+        <source>The output folder %1 holds more than this job's outputs: remove it by hand.</source>
         <translation>输出文件夹 %1 中包含该任务输出以外的内容：请手动删除。</translation>
     </message>
 </context>
@@ -3507,6 +3633,22 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <source>Consolidation on %1 failed</source>
         <translation>在 %1 上合并失败</translation>
     </message>
+    <message>
+        <source>Resumed from %1</source>
+        <translation>恢复自 %1</translation>
+    </message>
+    <message>
+        <source>Show job %1 (%2)</source>
+        <translation>显示作业 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Resumed from job %1 (no longer in the history)</source>
+        <translation>恢复自作业 %1（已不在历史记录中）</translation>
+    </message>
+    <message>
+        <source>final loss %L1</source>
+        <translation>最终损失 %L1</translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobRemoveDialog</name>
@@ -3523,7 +3665,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>删除(&amp;R)</translation>
     </message>
     <message>
-        <source>Removes the job&apos;s folder %1 (%2): its settings, logs and metrics.</source>
+        <source>Removes the job's folder %1 (%2): its settings, logs and metrics.</source>
         <translation>将删除任务文件夹 %1（%2），其中包括设置、日志和指标。</translation>
     </message>
     <message>
@@ -3535,7 +3677,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>输出将保留：%1</translation>
     </message>
     <message>
-        <source>The outputs are inside the job&apos;s folder and go with it.</source>
+        <source>The outputs are inside the job's folder and go with it.</source>
         <translation>输出位于任务文件夹内，将一并删除。</translation>
     </message>
 </context>
@@ -3549,7 +3691,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
 <context>
     <name>ingot::JobSpec</name>
     <message>
-        <source>job settings: &quot;%1&quot; has a value of the wrong type</source>
+        <source>job settings: "%1" has a value of the wrong type</source>
         <translation>任务设置：“%1”的值类型不正确</translation>
     </message>
     <message>
@@ -3660,15 +3802,15 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>每个设备的 %1 条序列无法均分为 %2 个微批次</translation>
     </message>
     <message>
-        <source>the model&apos;s %1 attention heads are not divisible by tp %2</source>
+        <source>the model's %1 attention heads are not divisible by tp %2</source>
         <translation>模型的 %1 个注意力头不能被 tp %2 整除</translation>
     </message>
     <message>
-        <source>the model&apos;s %1 key-value heads are not divisible by tp %2</source>
+        <source>the model's %1 key-value heads are not divisible by tp %2</source>
         <translation>模型的 %1 个键值头不能被 tp %2 整除</translation>
     </message>
     <message>
-        <source>the model&apos;s intermediate size %1 is not divisible by tp %2</source>
+        <source>the model's intermediate size %1 is not divisible by tp %2</source>
         <translation>模型的中间层维度 %1 不能被 tp %2 整除</translation>
     </message>
     <message>
@@ -3695,6 +3837,14 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <source>the checkpoint was saved by %1 processes, this job has %2</source>
         <translation>检查点由 %1 个进程保存，而此任务有 %2 个进程</translation>
     </message>
+    <message>
+        <source>"%1" is not a variable name (letters, digits and _, not starting with a digit)</source>
+        <translation>"%1" 不是变量名（字母、数字和 _，不能以数字开头）</translation>
+    </message>
+    <message>
+        <source>must not be negative (0: keep every checkpoint)</source>
+        <translation>不能为负数（0：保留所有检查点）</translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobsPage</name>
@@ -3715,7 +3865,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>设置并启动训练任务</translation>
     </message>
     <message>
-        <source>Remove the selected job&apos;s folder (previewed first; outputs kept unless asked)</source>
+        <source>Remove the selected job's folder (previewed first; outputs kept unless asked)</source>
         <translation>删除所选任务的文件夹（先预览；除非另行指定，否则保留输出）</translation>
     </message>
     <message>
@@ -3734,11 +3884,35 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <source>Remove the selected job</source>
         <translation>删除所选任务</translation>
     </message>
+    <message>
+        <source>New job…</source>
+        <translation>新建作业…</translation>
+    </message>
+    <message>
+        <source>No training jobs yet</source>
+        <translation>还没有训练作业</translation>
+    </message>
+    <message>
+        <source>New job… opens the launcher: choose the model, the parallel layout, the data and where the job runs. It checks the settings as you type and shows the exact command; Launch starts the job, and its loss, logs and checkpoints are followed here.
+
+Jobs started with ingot-cli job launch are listed here too.</source>
+        <translation>“新建作业…”会打开启动器：选择模型、并行布局、数据以及作业运行的位置。它会在你输入时检查设置并显示确切的命令；“启动”开始作业，其损失、日志和检查点会在这里跟踪。
+
+用 ingot-cli job launch 启动的作业也会列在这里。</translation>
+    </message>
+    <message>
+        <source>No job selected</source>
+        <translation>未选择作业</translation>
+    </message>
+    <message>
+        <source>Select a job in the list to follow its loss, logs and checkpoints; New job… sets up another.</source>
+        <translation>在列表中选择一个作业以跟踪其损失、日志和检查点；“新建作业…”可设置另一个作业。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::Keyboard</name>
     <message>
-        <source>Open the list&apos;s context menu</source>
+        <source>Open the list's context menu</source>
         <translation>打开列表的上下文菜单</translation>
     </message>
 </context>
@@ -3759,6 +3933,30 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
     <message>
         <source>the system keychain</source>
         <translation>系统钥匙串</translation>
+    </message>
+    <message>
+        <source>The system keychain did not answer within %1 s.</source>
+        <translation>系统钥匙串在 %1 秒内没有响应。</translation>
+    </message>
+    <message>
+        <source>Ingot is quitting: the system keychain was not asked.</source>
+        <translation>Ingot 正在退出：未询问系统钥匙串。</translation>
+    </message>
+    <message>
+        <source>The system keychain is not answering: an earlier request still waits.</source>
+        <translation>系统钥匙串没有响应：之前的请求仍在等待。</translation>
+    </message>
+    <message>
+        <source>Ingot is quitting: the system keychain did not answer.</source>
+        <translation>Ingot 正在退出：系统钥匙串没有响应。</translation>
+    </message>
+    <message>
+        <source>Stopped while waiting for the system keychain.</source>
+        <translation>在等待系统钥匙串时已停止。</translation>
+    </message>
+    <message>
+        <source>No keychain service is running (no D-Bus session bus).</source>
+        <translation>没有运行中的钥匙串服务（没有 D-Bus 会话总线）。</translation>
     </message>
 </context>
 <context>
@@ -3950,9 +4148,9 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>编译器版本</translation>
     </message>
     <message numerus="yes">
-        <source>⚠ %n warning(s) about this cache: unknown files, odd names, broken or outside links. &lt;a href=&apos;#&apos;&gt;Show them&lt;/a&gt;</source>
+        <source>⚠ %n warning(s) about this cache: unknown files, odd names, broken or outside links. &lt;a href='#'&gt;Show them&lt;/a&gt;</source>
         <translation>
-            <numerusform>⚠ 此缓存有 %n 条警告：未知文件、异常名称、失效或指向外部的链接。&lt;a href=&apos;#&apos;&gt;查看&lt;/a&gt;</numerusform>
+            <numerusform>⚠ 此缓存有 %n 条警告：未知文件、异常名称、失效或指向外部的链接。&lt;a href='#'&gt;查看&lt;/a&gt;</numerusform>
         </translation>
     </message>
     <message>
@@ -4092,7 +4290,7 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         </translation>
     </message>
     <message numerus="yes">
-        <source>Copy %n successful entries to this machine&apos;s cache</source>
+        <source>Copy %n successful entries to this machine's cache</source>
         <translation>
             <numerusform>将 %n 个成功条目复制到本机缓存</numerusform>
         </translation>
@@ -4133,7 +4331,7 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>%1 不是普通文件。</translation>
     </message>
     <message>
-        <source>Refused to remove &quot;%1&quot;: the path is outside the cache root.</source>
+        <source>Refused to remove "%1": the path is outside the cache root.</source>
         <translation>拒绝删除“%1”：该路径位于缓存根目录之外。</translation>
     </message>
     <message>
@@ -4224,10 +4422,6 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>本机</translation>
     </message>
     <message>
-        <source>Cannot create %1.</source>
-        <translation>无法创建 %1。</translation>
-    </message>
-    <message>
         <source>Cannot start /bin/sh: %1</source>
         <translation>无法启动 /bin/sh：%1</translation>
     </message>
@@ -4236,11 +4430,11 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>拒绝删除 %1：它不在 %2 内。</translation>
     </message>
     <message>
-        <source>The machine restarted since the job started: process %1 is not the job&apos;s.</source>
+        <source>The machine restarted since the job started: process %1 is not the job's.</source>
         <translation>任务启动后机器已重启：进程 %1 不是该任务的进程。</translation>
     </message>
     <message>
-        <source>Process %1 has ended (its pid is not the job&apos;s launcher any more).</source>
+        <source>Process %1 has ended (its pid is not the job's launcher any more).</source>
         <translation>进程 %1 已结束（其 pid 已不再属于该任务的启动器）。</translation>
     </message>
     <message>
@@ -4250,6 +4444,34 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     <message>
         <source>No free TCP port on 127.0.0.1 for the rendezvous.</source>
         <translation>127.0.0.1 上没有可用于 rendezvous 的空闲 TCP 端口。</translation>
+    </message>
+    <message>
+        <source>Refused to write %1: not a file name.</source>
+        <translation>拒绝写入 %1：不是文件名。</translation>
+    </message>
+    <message>
+        <source>Refused to write %1: its folder is a link (never followed).</source>
+        <translation>拒绝写入 %1：其文件夹是链接（从不跟随）。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: a folder has that name.</source>
+        <translation>无法写入 %1：已有同名文件夹。</translation>
+    </message>
+    <message>
+        <source>Cannot create %1: %2</source>
+        <translation>无法创建 %1：%2</translation>
+    </message>
+    <message>
+        <source>a symbolic link (not followed)</source>
+        <translation>是符号链接（不跟随）</translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation>不是普通文件</translation>
     </message>
 </context>
 <context>
@@ -4283,7 +4505,7 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>请重新运行查找；如果仍然失败，请检查该仓库以及你在 Hub 上的访问权限。</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a model id: use org/name, as on the Hub (e.g. meta-llama/Llama-3.1-8B).</source>
+        <source>"%1" is not a model id: use org/name, as on the Hub (e.g. meta-llama/Llama-3.1-8B).</source>
         <translation>“%1”不是模型 ID：请使用 Hub 上的 org/name 格式（例如 meta-llama/Llama-3.1-8B）。</translation>
     </message>
 </context>
@@ -4459,7 +4681,7 @@ registry layout: %2</source>
     <message numerus="yes">
         <source>Upload %n successful entries from %1 to the Hub repo %2?
 
-Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</source>
+Only each entry's compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</source>
         <translation>
             <numerusform>要将 %1 中的 %n 个成功条目上传到 Hub 仓库 %2 吗？
 
@@ -4808,6 +5030,10 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
         <source>Size limit:</source>
         <translation>大小上限：</translation>
     </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Dry run:&lt;/b&gt; %n entries would be removed, freeing %1 of the cache's %2. Nothing has been changed yet.</source>
+        <translation><numerusform>&lt;b&gt;试运行：&lt;/b&gt;将删除 %n 个条目，从缓存的 %2 中释放 %1。尚未做任何更改。</numerusform></translation>
+    </message>
 </context>
 <context>
     <name>ingot::MetricChart</name>
@@ -5070,6 +5296,154 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     </message>
 </context>
 <context>
+    <name>ingot::RemoteHostSession</name>
+    <message>
+        <source>not a valid host name</source>
+        <translation>主机名无效</translation>
+    </message>
+    <message>
+        <source>ssh is not installed</source>
+        <translation>未安装 ssh</translation>
+    </message>
+    <message>
+        <source>host key not confirmed</source>
+        <translation>主机密钥未确认</translation>
+    </message>
+    <message>
+        <source>host key CHANGED, refused</source>
+        <translation>主机密钥已更改，已拒绝</translation>
+    </message>
+    <message>
+        <source>authentication failed</source>
+        <translation>身份验证失败</translation>
+    </message>
+    <message>
+        <source>connection refused</source>
+        <translation>连接被拒绝</translation>
+    </message>
+    <message>
+        <source>no answer in time</source>
+        <translation>响应超时</translation>
+    </message>
+    <message>
+        <source>host name does not resolve</source>
+        <translation>主机名无法解析</translation>
+    </message>
+    <message>
+        <source>host unreachable</source>
+        <translation>主机不可达</translation>
+    </message>
+    <message>
+        <source>connection lost</source>
+        <translation>连接已断开</translation>
+    </message>
+    <message>
+        <source>too much output</source>
+        <translation>输出过多</translation>
+    </message>
+    <message>
+        <source>ssh failed</source>
+        <translation>ssh 失败</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>Connected to %1.</source>
+        <translation>已连接到 %1。</translation>
+    </message>
+    <message>
+        <source>The host key of %1 changed: Ingot refused to connect.</source>
+        <translation>%1 的主机密钥已更改：Ingot 拒绝连接。</translation>
+    </message>
+    <message>
+        <source>Could not connect to %1: %2</source>
+        <translation>无法连接到 %1：%2</translation>
+    </message>
+    <message>
+        <source>Asking %1 for its host key…</source>
+        <translation>正在向 %1 获取主机密钥…</translation>
+    </message>
+    <message>
+        <source>The host did not present a key.</source>
+        <translation>该主机未提供密钥。</translation>
+    </message>
+    <message>
+        <source>Could not read the host key of %1.</source>
+        <translation>无法读取 %1 的主机密钥。</translation>
+    </message>
+    <message>
+        <source>Check the host key of %1.</source>
+        <translation>请核对 %1 的主机密钥。</translation>
+    </message>
+    <message>
+        <source>You did not trust the key %1 presented; nothing was recorded. Connect again to see it again.</source>
+        <translation>您未信任 %1 提供的密钥，未记录任何内容。重新连接可再次查看该密钥。</translation>
+    </message>
+    <message>
+        <source>Not connected to %1: its host key was not trusted.</source>
+        <translation>未连接到 %1：其主机密钥未被信任。</translation>
+    </message>
+    <message>
+        <source>host key not recorded</source>
+        <translation>主机密钥未记录</translation>
+    </message>
+    <message numerus="yes">
+        <source>The connection to %1 was lost; retrying in %n s.</source>
+        <translation>
+            <numerusform>与 %1 的连接已断开；%n 秒后重试。</numerusform></translation>
+    </message>
+    <message>
+        <source>The master connection to %1 is gone (the network dropped, the machine slept, or the server restarted). Ingot reconnects by itself; Retry now tries at once.</source>
+        <translation>与 %1 的主连接已断开（网络中断、机器休眠或服务器重启）。Ingot 会自动重连；点击“立即重试”可马上尝试。</translation>
+    </message>
+    <message>
+        <source>Disconnecting from %1…</source>
+        <translation>正在断开与 %1 的连接…</translation>
+    </message>
+    <message>
+        <source>Disconnected from %1.</source>
+        <translation>已断开与 %1 的连接。</translation>
+    </message>
+    <message>
+        <source>Asking %1 where its compile cache is…</source>
+        <translation>正在询问 %1 的编译缓存位置…</translation>
+    </message>
+    <message>
+        <source>Could not ask %1 where its compile cache is: %2</source>
+        <translation>无法询问 %1 的编译缓存位置：%2</translation>
+    </message>
+    <message>
+        <source>Looking for %1 on %2…</source>
+        <translation>正在 %2 上查找 %1…</translation>
+    </message>
+    <message>
+        <source>Could not look for %1 on %2: %3</source>
+        <translation>无法在 %2 上查找 %1：%3</translation>
+    </message>
+    <message>
+        <source>There is no folder %1 on %2. Check the path, or open the compile cache the Neuron tools there use.</source>
+        <translation>%2 上没有文件夹 %1。请检查路径，或打开该主机上 Neuron 工具所用的编译缓存。</translation>
+    </message>
+    <message>
+        <source>%1 is not an absolute path: start it with / (or ~/ for the home folder on %2).</source>
+        <translation>%1 不是绝对路径：请以 / 开头（或以 ~/ 表示 %2 上的主目录）。</translation>
+    </message>
+    <message>
+        <source>%1 on %2 is not a folder.</source>
+        <translation>%2 上的 %1 不是文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 on %2 cannot be entered: permission denied for the user Ingot logs in as.</source>
+        <translation>无法进入 %2 上的 %1：Ingot 登录所用的用户没有权限。</translation>
+    </message>
+    <message>
+        <source>Could not check %1 on %2 (exit status %3).</source>
+        <translation>无法检查 %2 上的 %1（退出状态 %3）。</translation>
+    </message>
+</context>
+<context>
     <name>ingot::RemoteHostsModel</name>
     <message>
         <source>not connected</source>
@@ -5136,54 +5510,6 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
 </context>
 <context>
     <name>ingot::RemoteHostsPage</name>
-    <message>
-        <source>not a valid host name</source>
-        <translation>主机名无效</translation>
-    </message>
-    <message>
-        <source>ssh is not installed</source>
-        <translation>未安装 ssh</translation>
-    </message>
-    <message>
-        <source>host key not confirmed</source>
-        <translation>主机密钥未确认</translation>
-    </message>
-    <message>
-        <source>host key CHANGED, refused</source>
-        <translation>主机密钥已更改，已拒绝</translation>
-    </message>
-    <message>
-        <source>authentication failed</source>
-        <translation>身份验证失败</translation>
-    </message>
-    <message>
-        <source>connection refused</source>
-        <translation>连接被拒绝</translation>
-    </message>
-    <message>
-        <source>no answer in time</source>
-        <translation>响应超时</translation>
-    </message>
-    <message>
-        <source>host name does not resolve</source>
-        <translation>主机名无法解析</translation>
-    </message>
-    <message>
-        <source>host unreachable</source>
-        <translation>主机不可达</translation>
-    </message>
-    <message>
-        <source>connection lost</source>
-        <translation>连接已断开</translation>
-    </message>
-    <message>
-        <source>too much output</source>
-        <translation>输出过多</translation>
-    </message>
-    <message>
-        <source>ssh failed</source>
-        <translation>ssh 失败</translation>
-    </message>
     <message>
         <source>&amp;Add host…</source>
         <translation>添加主机(&amp;A)…</translation>
@@ -5317,7 +5643,7 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
         <translation>请添加主机，或在 ssh 配置中添加 Host 条目。</translation>
     </message>
     <message>
-        <source>Not looked up yet. &quot;Open compile cache&quot; asks the host where its Neuron tools keep the cache.</source>
+        <source>Not looked up yet. "Open compile cache" asks the host where its Neuron tools keep the cache.</source>
         <translation>尚未查找。“打开编译缓存”会询问该主机的 Neuron 工具将缓存放在何处。</translation>
     </message>
     <message>
@@ -5343,76 +5669,6 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
 （密钥记录为 %1）</translation>
     </message>
     <message>
-        <source>Connecting to %1…</source>
-        <translation>正在连接 %1…</translation>
-    </message>
-    <message>
-        <source>Connected to %1.</source>
-        <translation>已连接到 %1。</translation>
-    </message>
-    <message>
-        <source>The host key of %1 changed: Ingot refused to connect.</source>
-        <translation>%1 的主机密钥已更改：Ingot 拒绝连接。</translation>
-    </message>
-    <message>
-        <source>Could not connect to %1: %2</source>
-        <translation>无法连接到 %1：%2</translation>
-    </message>
-    <message>
-        <source>Asking %1 for its host key…</source>
-        <translation>正在向 %1 获取主机密钥…</translation>
-    </message>
-    <message>
-        <source>The host did not present a key.</source>
-        <translation>该主机未提供密钥。</translation>
-    </message>
-    <message>
-        <source>Could not read the host key of %1.</source>
-        <translation>无法读取 %1 的主机密钥。</translation>
-    </message>
-    <message>
-        <source>Check the host key of %1.</source>
-        <translation>请核对 %1 的主机密钥。</translation>
-    </message>
-    <message>
-        <source>You did not trust the key %1 presented; nothing was recorded. Connect again to see it again.</source>
-        <translation>您未信任 %1 提供的密钥，未记录任何内容。重新连接可再次查看该密钥。</translation>
-    </message>
-    <message>
-        <source>Not connected to %1: its host key was not trusted.</source>
-        <translation>未连接到 %1：其主机密钥未被信任。</translation>
-    </message>
-    <message>
-        <source>host key not recorded</source>
-        <translation>主机密钥未记录</translation>
-    </message>
-    <message numerus="yes">
-        <source>The connection to %1 was lost; retrying in %n s.</source>
-        <translation>
-            <numerusform>与 %1 的连接已断开；%n 秒后重试。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>The master connection to %1 is gone (the network dropped, the machine slept, or the server restarted). Ingot reconnects by itself; Retry now tries at once.</source>
-        <translation>与 %1 的主连接已断开（网络中断、机器休眠或服务器重启）。Ingot 会自动重连；点击“立即重试”可马上尝试。</translation>
-    </message>
-    <message>
-        <source>Disconnecting from %1…</source>
-        <translation>正在断开与 %1 的连接…</translation>
-    </message>
-    <message>
-        <source>Disconnected from %1.</source>
-        <translation>已断开与 %1 的连接。</translation>
-    </message>
-    <message>
-        <source>Asking %1 where its compile cache is…</source>
-        <translation>正在询问 %1 的编译缓存位置…</translation>
-    </message>
-    <message>
-        <source>Could not ask %1 where its compile cache is: %2</source>
-        <translation>无法询问 %1 的编译缓存位置：%2</translation>
-    </message>
-    <message>
         <source>%1
 
 Cache: %2</source>
@@ -5433,34 +5689,6 @@ Cache: %2</source>
         <translation>%1 上的编译缓存文件夹（绝对路径，或 ~/…）：</translation>
     </message>
     <message>
-        <source>Looking for %1 on %2…</source>
-        <translation>正在 %2 上查找 %1…</translation>
-    </message>
-    <message>
-        <source>Could not look for %1 on %2: %3</source>
-        <translation>无法在 %2 上查找 %1：%3</translation>
-    </message>
-    <message>
-        <source>There is no folder %1 on %2. Check the path, or open the compile cache the Neuron tools there use.</source>
-        <translation>%2 上没有文件夹 %1。请检查路径，或打开该主机上 Neuron 工具所用的编译缓存。</translation>
-    </message>
-    <message>
-        <source>%1 is not an absolute path: start it with / (or ~/ for the home folder on %2).</source>
-        <translation>%1 不是绝对路径：请以 / 开头（或以 ~/ 表示 %2 上的主目录）。</translation>
-    </message>
-    <message>
-        <source>%1 on %2 is not a folder.</source>
-        <translation>%2 上的 %1 不是文件夹。</translation>
-    </message>
-    <message>
-        <source>%1 on %2 cannot be entered: permission denied for the user Ingot logs in as.</source>
-        <translation>无法进入 %2 上的 %1：Ingot 登录所用的用户没有权限。</translation>
-    </message>
-    <message>
-        <source>Could not check %1 on %2 (exit status %3).</source>
-        <translation>无法检查 %2 上的 %1（退出状态 %3）。</translation>
-    </message>
-    <message>
         <source>A folder you chose on %1.</source>
         <translation>您在 %1 上选择的文件夹。</translation>
     </message>
@@ -5476,7 +5704,7 @@ Cache: %2</source>
         <translation>无法创建 %1。</translation>
     </message>
     <message>
-        <source>%1 is not a remote job&apos;s record.</source>
+        <source>%1 is not a remote job's record.</source>
         <translation>%1 不是远程任务的记录。</translation>
     </message>
 </context>
@@ -5675,11 +5903,7 @@ Cache: %2</source>
         <translation>无法读取 %1：权限不足。</translation>
     </message>
     <message>
-        <source>the host&apos;s listing is not in the expected form (record %1)</source>
-        <translation>主机返回的列表格式不符合预期（第 %1 条记录）</translation>
-    </message>
-    <message>
-        <source>the host&apos;s listing has no root record</source>
+        <source>the host's listing has no root record</source>
         <translation>主机返回的列表中没有根记录</translation>
     </message>
     <message>
@@ -5699,7 +5923,7 @@ Cache: %2</source>
         <translation>不是文件夹，或无法读取。</translation>
     </message>
     <message>
-        <source>Refused to list &quot;%1&quot;: the path is outside the cache root.</source>
+        <source>Refused to list "%1": the path is outside the cache root.</source>
         <translation>拒绝列出“%1”：该路径位于缓存根目录之外。</translation>
     </message>
     <message>
@@ -5711,7 +5935,7 @@ Cache: %2</source>
         <translation>无法读取 %1：文件夹不存在。</translation>
     </message>
     <message>
-        <source>Refused to read &quot;%1&quot;: the path is outside the cache root.</source>
+        <source>Refused to read "%1": the path is outside the cache root.</source>
         <translation>拒绝读取“%1”：该路径位于缓存根目录之外。</translation>
     </message>
     <message>
@@ -5727,7 +5951,7 @@ Cache: %2</source>
         <translation>文件不存在</translation>
     </message>
     <message>
-        <source>Refused to remove &quot;%1&quot;: the path is outside the cache root.</source>
+        <source>Refused to remove "%1": the path is outside the cache root.</source>
         <translation>拒绝删除“%1”：该路径位于缓存根目录之外。</translation>
     </message>
     <message>
@@ -5751,10 +5975,6 @@ Cache: %2</source>
         <translation>无法删除 %1：它已不存在。</translation>
     </message>
     <message>
-        <source>Refused to remove %1: not a folder (a link is never followed).</source>
-        <translation>拒绝删除 %1：不是文件夹（从不跟随链接）。</translation>
-    </message>
-    <message>
         <source>Cannot remove %1: it could not be renamed aside.</source>
         <translation>无法删除 %1：无法将其重命名移开。</translation>
     </message>
@@ -5774,11 +5994,43 @@ Cache: %2</source>
         <source>/proc is not available</source>
         <translation>/proc 不可用</translation>
     </message>
+    <message>
+        <source>the host's listing is not in the expected form (byte %1)</source>
+        <translation>主机的列表格式不符合预期（字节 %1）</translation>
+    </message>
+    <message>
+        <source>the listing is too large: more than %1 files, folders and links (Ingot reads at most that many from a host)</source>
+        <translation>列表过大：超过 %1 个文件、文件夹和链接（Ingot 从主机最多读取这么多）</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: not a folder (a link is never followed).</source>
+        <translation>无法读取 %1：不是文件夹（从不跟随链接）。</translation>
+    </message>
+    <message>
+        <source>%1 is no longer the folder that was opened (it was replaced, or a link on its path now points elsewhere).</source>
+        <translation>%1 已不是打开时的那个文件夹（它被替换了，或其路径上的某个链接现在指向别处）。</translation>
+    </message>
+    <message>
+        <source>the cache folder was replaced since it was opened.</source>
+        <translation>缓存文件夹在打开后被替换了。</translation>
+    </message>
+    <message>
+        <source>Refused to remove %1: it or a folder on its path is not a folder (a link is never followed).</source>
+        <translation>拒绝删除 %1：它或其路径上的某个文件夹不是文件夹（从不跟随链接）。</translation>
+    </message>
+    <message>
+        <source>Refused to remove %1: the cache folder was replaced since it was opened (or a link on its path now points elsewhere).</source>
+        <translation>拒绝删除 %1：缓存文件夹在打开后被替换了（或其路径上的某个链接现在指向别处）。</translation>
+    </message>
+    <message>
+        <source>Cannot remove %1: the host did not confirm the removal.</source>
+        <translation>无法删除 %1：主机没有确认删除。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::ShellJobRunner</name>
     <message>
-        <source>%1 does not hold Ingot&apos;s training backend (ingot_train/__init__.py).</source>
+        <source>%1 does not hold Ingot's training backend (ingot_train/__init__.py).</source>
         <translation>%1 中没有 Ingot 的训练后端（ingot_train/__init__.py）。</translation>
     </message>
     <message>
@@ -5866,7 +6118,7 @@ Cache: %2</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <source>the host&apos;s answer is not in the expected form</source>
+        <source>the host's answer is not in the expected form</source>
         <translation>主机的响应格式不符合预期</translation>
     </message>
     <message>
@@ -5902,11 +6154,11 @@ Cache: %2</source>
         <translation>进程 %1 不是 Ingot 记录的进程。</translation>
     </message>
     <message>
-        <source>%1 restarted since the job started: process %2 is not the job&apos;s.</source>
+        <source>%1 restarted since the job started: process %2 is not the job's.</source>
         <translation>任务启动后 %1 已重启：进程 %2 不是该任务的进程。</translation>
     </message>
     <message>
-        <source>Process %1 has ended (its pid is not the job&apos;s launcher any more).</source>
+        <source>Process %1 has ended (its pid is not the job's launcher any more).</source>
         <translation>进程 %1 已结束（其 pid 已不再属于该任务的启动器）。</translation>
     </message>
     <message>
@@ -5928,6 +6180,10 @@ Cache: %2</source>
     <message>
         <source>does not run Python 3 (or did not answer within 60 s)</source>
         <translation>不是可用的 Python 3（或 60 秒内无响应）</translation>
+    </message>
+    <message>
+        <source>Refused to write %1: its folder is a link (never followed).</source>
+        <translation>拒绝写入 %1：其文件夹是链接（从不跟随）。</translation>
     </message>
 </context>
 <context>
@@ -5954,8 +6210,110 @@ Cache: %2</source>
         <translation>、</translation>
     </message>
     <message>
-        <source>Tab and Shift+Tab move between fields; the Menu key or Shift+F10 opens a list&apos;s context menu; Alt with an underlined letter opens a menu.</source>
+        <source>Tab and Shift+Tab move between fields; the Menu key or Shift+F10 opens a list's context menu; Alt with an underlined letter opens a menu.</source>
         <translation>Tab 和 Shift+Tab 在各字段间移动；菜单键或 Shift+F10 打开列表的上下文菜单；Alt 加带下划线的字母打开菜单。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::SlurmBatchScript</name>
+    <message>
+        <source>The %1 "%2" cannot go into an #SBATCH line: no spaces, quotes, backslashes or control characters.</source>
+        <translation>%1 "%2" 不能写入 #SBATCH 行：不能有空格、引号、反斜杠或控制字符。</translation>
+    </message>
+    <message>
+        <source>Nodes (%1) and processes per node (%2) must be at least 1.</source>
+        <translation>节点数（%1）和每节点进程数（%2）必须至少为 1。</translation>
+    </message>
+    <message>
+        <source>No torchrun agent command.</source>
+        <translation>没有 torchrun 代理命令。</translation>
+    </message>
+    <message>
+        <source>The job folder "%1" is not an absolute path.</source>
+        <translation>作业文件夹 "%1" 不是绝对路径。</translation>
+    </message>
+    <message>
+        <source>An argument contains a NUL byte.</source>
+        <translation>某个参数包含 NUL 字节。</translation>
+    </message>
+    <message>
+        <source>The job folder contains a NUL byte.</source>
+        <translation>作业文件夹包含 NUL 字节。</translation>
+    </message>
+    <message>
+        <source>"%1" is not a Slurm time limit (minutes, H:MM:SS or D-HH:MM:SS).</source>
+        <translation>"%1" 不是 Slurm 时间限制（分钟、H:MM:SS 或 D-HH:MM:SS）。</translation>
+    </message>
+    <message>
+        <source>job name</source>
+        <translation>作业名称</translation>
+    </message>
+    <message>
+        <source>partition</source>
+        <translation>分区</translation>
+    </message>
+    <message>
+        <source>account</source>
+        <translation>账户</translation>
+    </message>
+    <message>
+        <source>QoS</source>
+        <translation>QoS</translation>
+    </message>
+    <message>
+        <source>output file pattern</source>
+        <translation>输出文件模式</translation>
+    </message>
+    <message>
+        <source>"%1" is not one #SBATCH line (it must start with "#SBATCH " and hold no line break or control character).</source>
+        <translation>"%1" 不是一行 #SBATCH（必须以 "#SBATCH " 开头，且不含换行或控制字符）。</translation>
+    </message>
+    <message>
+        <source>"%1" is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*).</source>
+        <translation>"%1" 不是环境变量名（[A-Za-z_][A-Za-z0-9_]*）。</translation>
+    </message>
+    <message>
+        <source>The value of %1 contains a NUL byte.</source>
+        <translation>%1 的值包含 NUL 字节。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::SlurmCluster</name>
+    <message>
+        <source>Could not ask Slurm on %1: %2</source>
+        <translation>无法在 %1 上询问 Slurm：%2</translation>
+    </message>
+    <message>
+        <source>No Slurm on %1: sinfo and sbatch are not on the PATH there.</source>
+        <translation>%1 上没有 Slurm：那里的 PATH 中没有 sinfo 和 sbatch。</translation>
+    </message>
+    <message>
+        <source>Slurm on %1 did not answer: %2</source>
+        <translation>%1 上的 Slurm 没有响应：%2</translation>
+    </message>
+    <message>
+        <source>"%1" is not a Slurm job id</source>
+        <translation>"%1" 不是 Slurm 作业 ID</translation>
+    </message>
+    <message>
+        <source>Slurm on %1 knows no job %2</source>
+        <translation>%1 上的 Slurm 不知道作业 %2</translation>
+    </message>
+    <message>
+        <source>"%1" is not an sbatch option (--name=value)</source>
+        <translation>"%1" 不是 sbatch 选项（--name=value）</translation>
+    </message>
+    <message>
+        <source>"%1" is not a batch script path</source>
+        <translation>"%1" 不是批处理脚本路径</translation>
+    </message>
+    <message>
+        <source>sbatch failed (exit status %1)</source>
+        <translation>sbatch 失败（退出状态 %1）</translation>
+    </message>
+    <message>
+        <source>scancel failed (exit status %1)</source>
+        <translation>scancel 失败（退出状态 %1）</translation>
     </message>
 </context>
 <context>
@@ -5969,7 +6327,7 @@ ssh said: %2</source>
 ssh 输出：%2</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a host Ingot can connect to: use an alias from your ssh config, host, user@host or user@host:port.</source>
+        <source>"%1" is not a host Ingot can connect to: use an alias from your ssh config, host, user@host or user@host:port.</source>
         <translation>“%1”不是 Ingot 可以连接的主机：请使用 ssh 配置中的别名、host、user@host 或 user@host:port。</translation>
     </message>
     <message>
@@ -5977,11 +6335,11 @@ ssh 输出：%2</translation>
         <translation>无法启动 OpenSSH 客户端（ssh）。请安装它（软件包 openssh-client）后重试。</translation>
     </message>
     <message>
-        <source>The host key of %1 is not known yet. Check its fingerprint with the host&apos;s administrator before you accept it.</source>
+        <source>The host key of %1 is not known yet. Check its fingerprint with the host's administrator before you accept it.</source>
         <translation>尚未记录 %1 的主机密钥。接受之前，请先与该主机的管理员核对其指纹。</translation>
     </message>
     <message>
-        <source>The host key of %1 has CHANGED since it was last recorded in known_hosts. Someone may be intercepting the connection (a man-in-the-middle attack), or the host was reinstalled. Ingot will not connect. Ask the host&apos;s administrator for the new key&apos;s fingerprint; only if it matches, remove the old entry yourself (ssh-keygen -R) and connect again.</source>
+        <source>The host key of %1 has CHANGED since it was last recorded in known_hosts. Someone may be intercepting the connection (a man-in-the-middle attack), or the host was reinstalled. Ingot will not connect. Ask the host's administrator for the new key's fingerprint; only if it matches, remove the old entry yourself (ssh-keygen -R) and connect again.</source>
         <translation>%1 的主机密钥已变更：与上次记录在 known_hosts 中的不一致。可能有人正在拦截连接（中间人攻击），也可能该主机已重装系统。Ingot 不会连接。请向该主机的管理员索取新密钥的指纹；只有在指纹一致时，才自行删除旧条目（ssh-keygen -R）并重新连接。</translation>
     </message>
     <message>
@@ -6017,10 +6375,6 @@ ssh 输出：%2</translation>
         <translation>ssh 无法连接到 %1。</translation>
     </message>
     <message>
-        <source>The runtime folder %1 is too long for ssh&apos;s control socket.</source>
-        <translation>运行时文件夹 %1 的路径过长，无法用于 ssh 的控制套接字。</translation>
-    </message>
-    <message>
         <source>Cannot listen for passphrase prompts in %1.</source>
         <translation>无法在 %1 中监听口令提示。</translation>
     </message>
@@ -6040,6 +6394,10 @@ ssh 输出：%2</translation>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
+    <message>
+        <source>Ingot found no private folder for ssh's control sockets: %1 is not a folder of yours only, and a new one cannot be made in %2 (%3).</source>
+        <translation>Ingot 找不到存放 ssh 控制套接字的私有文件夹：%1 不是只属于你的文件夹，且无法在 %2 中新建（%3）。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::SshHost</name>
@@ -6056,28 +6414,28 @@ ssh 输出：%2</translation>
         <translation>主机中不能包含空格或控制字符。</translation>
     </message>
     <message>
-        <source>A host cannot start with &apos;-&apos; (it would be read as an ssh option).</source>
-        <translation>主机不能以 &apos;-&apos; 开头（否则会被当作 ssh 选项）。</translation>
+        <source>A host cannot start with '-' (it would be read as an ssh option).</source>
+        <translation>主机不能以 '-' 开头（否则会被当作 ssh 选项）。</translation>
     </message>
     <message>
-        <source>The user name before &apos;@&apos; is not valid.</source>
-        <translation>&apos;@&apos; 前的用户名无效。</translation>
+        <source>The user name before '@' is not valid.</source>
+        <translation>'@' 前的用户名无效。</translation>
     </message>
     <message>
-        <source>A &apos;[&apos; without its &apos;]&apos;.</source>
-        <translation>&apos;[&apos; 缺少对应的 &apos;]&apos;。</translation>
+        <source>A '[' without its ']'.</source>
+        <translation>'[' 缺少对应的 ']'。</translation>
     </message>
     <message>
-        <source>The port after &apos;]&apos; must be &apos;:&apos; and a number from 1 to 65535.</source>
-        <translation>&apos;]&apos; 之后必须是 &apos;:&apos; 加端口号（1 到 65535 之间的数字）。</translation>
+        <source>The port after ']' must be ':' and a number from 1 to 65535.</source>
+        <translation>']' 之后必须是 ':' 加端口号（1 到 65535 之间的数字）。</translation>
     </message>
     <message>
-        <source>The port after &apos;:&apos; must be a number from 1 to 65535.</source>
-        <translation>&apos;:&apos; 之后的端口必须是 1 到 65535 之间的数字。</translation>
+        <source>The port after ':' must be a number from 1 to 65535.</source>
+        <translation>':' 之后的端口必须是 1 到 65535 之间的数字。</translation>
     </message>
     <message>
-        <source>The host name is missing or starts with &apos;-&apos;.</source>
-        <translation>缺少主机名，或主机名以 &apos;-&apos; 开头。</translation>
+        <source>The host name is missing or starts with '-'.</source>
+        <translation>缺少主机名，或主机名以 '-' 开头。</translation>
     </message>
     <message>
         <source>The host name contains characters no host name or ssh alias uses.</source>
@@ -6125,11 +6483,23 @@ ssh 输出：%2</translation>
         <source>Unknown</source>
         <translation>未知</translation>
     </message>
+    <message>
+        <source>Unknown folder</source>
+        <translation>未知文件夹</translation>
+    </message>
+    <message>
+        <source>Unknown file</source>
+        <translation>未知文件</translation>
+    </message>
+    <message>
+        <source>Linked folder</source>
+        <translation>链接的文件夹</translation>
+    </message>
 </context>
 <context>
     <name>ingot::StoreFactory</name>
     <message>
-        <source>Ingot cannot open caches of the kind &quot;%1&quot; (%2).</source>
+        <source>Ingot cannot open caches of the kind "%1" (%2).</source>
         <translation>Ingot 无法打开“%1”类型的缓存（%2）。</translation>
     </message>
     <message>
@@ -6148,7 +6518,7 @@ ssh 输出：%2</translation>
         <translation>无法访问 %1。</translation>
     </message>
     <message>
-        <source>Already in %1&apos;s cache; left as it is.</source>
+        <source>Already in %1's cache; left as it is.</source>
         <translation>已在 %1 的缓存中；保持原样。</translation>
     </message>
     <message>
@@ -6166,6 +6536,10 @@ ssh 输出：%2</translation>
     <message>
         <source>Ingot does not copy from %1 to %2.</source>
         <translation>Ingot 不支持从 %1 复制到 %2。</translation>
+    </message>
+    <message>
+        <source>Not in %1's cache.</source>
+        <translation>不在 %1 的缓存中。</translation>
     </message>
 </context>
 <context>
@@ -6214,7 +6588,7 @@ ssh 输出：%2</translation>
 <context>
     <name>ingot::TransferQueue</name>
     <message>
-        <source>&quot;%1&quot; names no cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;hash&gt;).</source>
+        <source>"%1" names no cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;hash&gt;).</source>
         <translation>“%1”不是缓存条目名（neuronxcc-&lt;version&gt;/MODULE_&lt;hash&gt;）。</translation>
     </message>
     <message>
@@ -6406,7 +6780,7 @@ ssh 输出：%2</translation>
     <message>
         <source>No transfers yet.
 
-Pull modules from a Hub cache repo (Hub caches: select &quot;Hub only&quot; modules, Pull to local cache), push compiled modules to one (Local cache: Push to the Hub cache repo…), or copy them to a remote host (Local cache: Copy to a remote host…). Every transfer shows here, survives a restart and resumes.</source>
+Pull modules from a Hub cache repo (Hub caches: select "Hub only" modules, Pull to local cache), push compiled modules to one (Local cache: Push to the Hub cache repo…), or copy them to a remote host (Local cache: Copy to a remote host…). Every transfer shows here, survives a restart and resumes.</source>
         <translation>暂无传输。
 
 可以从 Hub 缓存仓库拉取模块（Hub 缓存页：选择“仅 Hub”的模块，点击“拉取到本地缓存”），将已编译的模块推送到仓库（本地缓存页：“推送到 Hub 缓存仓库…”），或将其复制到远程主机（本地缓存页：“复制到远程主机…”）。所有传输都显示在这里，重启后仍会保留并继续。</translation>
@@ -6464,11 +6838,11 @@ Pull modules from a Hub cache repo (Hub caches: select &quot;Hub only&quot; modu
         <translation>VERSION</translation>
     </message>
     <message>
-        <source>Include each entry&apos;s files (with --json).</source>
+        <source>Include each entry's files (with --json).</source>
         <translation>包含每个条目的文件（配合 --json 使用）。</translation>
     </message>
     <message>
-        <source>error: unknown state &quot;%1&quot;</source>
+        <source>error: unknown state "%1"</source>
         <translation>错误：未知状态“%1”</translation>
     </message>
     <message>
@@ -6588,15 +6962,15 @@ Pull modules from a Hub cache repo (Hub caches: select &quot;Hub only&quot; modu
         <translation>[ENTRY...]</translation>
     </message>
     <message>
-        <source>error: unexpected argument &quot;%1&quot;</source>
+        <source>error: unexpected argument "%1"</source>
         <translation>错误：意外的参数“%1”</translation>
     </message>
     <message>
-        <source>error: --ttl-days takes a whole number of days, not &quot;%1&quot;</source>
+        <source>error: --ttl-days takes a whole number of days, not "%1"</source>
         <translation>错误：--ttl-days 需要整数天数，而不是“%1”</translation>
     </message>
     <message>
-        <source>error: --max-size takes a size such as 100GB, 500M or 20GiB, not &quot;%1&quot;</source>
+        <source>error: --max-size takes a size such as 100GB, 500M or 20GiB, not "%1"</source>
         <translation>错误：--max-size 需要 100GB、500M 或 20GiB 这样的大小，而不是“%1”</translation>
     </message>
     <message>
@@ -6720,7 +7094,7 @@ Commands:
         <translation>运行 `ingot-cli %1 COMMAND --help` 查看详细信息。</translation>
     </message>
     <message>
-        <source>error: unknown group &quot;%1&quot;
+        <source>error: unknown group "%1"
 
 </source>
         <translation>错误：未知命令组“%1”
@@ -6728,7 +7102,7 @@ Commands:
 </translation>
     </message>
     <message>
-        <source>error: unknown command &quot;%1 %2&quot;
+        <source>error: unknown command "%1 %2"
 </source>
         <translation>错误：未知命令“%1 %2”
 </translation>
@@ -6798,7 +7172,7 @@ Commands:
         <translation>错误：用法：ingot-cli consolidate CHECKPOINT_DIR [OUTPUT_DIR]</translation>
     </message>
     <message>
-        <source>error: unknown format &quot;%1&quot; (safetensors or pytorch)</source>
+        <source>error: unknown format "%1" (safetensors or pytorch)</source>
         <translation>错误：未知格式“%1”（应为 safetensors 或 pytorch）</translation>
     </message>
     <message>
@@ -6862,7 +7236,7 @@ Commands:
         <translation>复制目标：local 或某台主机。</translation>
     </message>
     <message>
-        <source>The host&apos;s compile cache (default: as the Neuron tools there resolve it).</source>
+        <source>The host's compile cache (default: as the Neuron tools there resolve it).</source>
         <translation>该主机上的编译缓存（默认：按该主机上 Neuron 工具的解析结果）。</translation>
     </message>
     <message>
@@ -6886,7 +7260,7 @@ Commands:
         <translation>请至少指定一个条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <source>"%1" is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
         <translation>“%1”不是缓存条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
     <message>
@@ -6910,7 +7284,7 @@ Commands:
         <translation>完成：已复制 %1 个，跳过 %2 个，失败 %3 个；共 %4，从 %5 到 %6。</translation>
     </message>
     <message>
-        <source>Copy entries between this machine&apos;s cache and a host&apos;s over SSH (verified, never overwriting)</source>
+        <source>Copy entries between this machine's cache and a host's over SSH (verified, never overwriting)</source>
         <translation>通过 SSH 在本机缓存与远程主机缓存之间复制条目（校验内容，从不覆盖）</translation>
     </message>
     <message>
@@ -7050,7 +7424,7 @@ Commands:
         <translation>访问令牌的所有者、角色及其来源</translation>
     </message>
     <message>
-        <source>List a repo&apos;s files: ingot-cli hub ls REPO [PATH] [-R] [--revision REV]</source>
+        <source>List a repo's files: ingot-cli hub ls REPO [PATH] [-R] [--revision REV]</source>
         <translation>列出仓库中的文件：ingot-cli hub ls REPO [PATH] [-R] [--revision REV]</translation>
     </message>
     <message>
@@ -7090,7 +7464,7 @@ Commands:
         <translation>在历史记录中显示的名称。</translation>
     </message>
     <message>
-        <source>Where the job writes (default: a fresh folder in the job&apos;s folder).</source>
+        <source>Where the job writes (default: a fresh folder in the job's folder).</source>
         <translation>任务的输出位置（默认：任务文件夹中新建的文件夹）。</translation>
     </message>
     <message>
@@ -7098,15 +7472,15 @@ Commands:
         <translation>要使用的 Python 解释器（默认：找到的第一个能导入 torch 的解释器）。</translation>
     </message>
     <message>
-        <source>Run a training script instead of Ingot&apos;s backend.</source>
+        <source>Run a training script instead of Ingot's backend.</source>
         <translation>运行训练脚本，而不是 Ingot 的后端。</translation>
     </message>
     <message>
-        <source>Run a module (python -m MODULE) instead of Ingot&apos;s backend.</source>
+        <source>Run a module (python -m MODULE) instead of Ingot's backend.</source>
         <translation>运行模块（python -m MODULE），而不是 Ingot 的后端。</translation>
     </message>
     <message>
-        <source>With --script/-m: pass only ARGS, not Ingot&apos;s settings flags.</source>
+        <source>With --script/-m: pass only ARGS, not Ingot's settings flags.</source>
         <translation>与 --script/-m 一起使用：只传递 ARGS，不传递 Ingot 设置对应的参数。</translation>
     </message>
     <message>
@@ -7294,11 +7668,11 @@ Commands:
         <translation>历史记录中的所有任务：状态、步数、布局、时长、损失、输出</translation>
     </message>
     <message>
-        <source>A job&apos;s state, step of max, last loss, output folder, processes</source>
+        <source>A job's state, step of max, last loss, output folder, processes</source>
         <translation>任务的状态、当前步数/最大步数、最近损失、输出文件夹、进程</translation>
     </message>
     <message>
-        <source>A rank&apos;s stdout and stderr (--follow: until the job ends)</source>
+        <source>A rank's stdout and stderr (--follow: until the job ends)</source>
         <translation>某个 rank 的 stdout 和 stderr（--follow：持续输出直到任务结束）</translation>
     </message>
     <message>
@@ -7306,7 +7680,7 @@ Commands:
         <translation>rank 编号（默认 0）。</translation>
     </message>
     <message>
-        <source>torchrun&apos;s own output instead of a rank&apos;s.</source>
+        <source>torchrun's own output instead of a rank's.</source>
         <translation>显示 torchrun 自身的输出，而不是某个 rank 的输出。</translation>
     </message>
     <message>
@@ -7334,7 +7708,7 @@ Commands:
         <translation>S 秒后放弃等待（退出码 4）。</translation>
     </message>
     <message>
-        <source>The training backend&apos;s folder (exit 1 when it is missing)</source>
+        <source>The training backend's folder (exit 1 when it is missing)</source>
         <translation>训练后端所在的文件夹（缺失时退出码为 1）</translation>
     </message>
     <message>
@@ -7366,7 +7740,7 @@ Commands:
         <translation>错误：请指定条目、--compiler VERSION 或 --all（三者选一）。</translation>
     </message>
     <message>
-        <source>error: &quot;%1&quot; is not a cache entry: use neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;.</source>
+        <source>error: "%1" is not a cache entry: use neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;.</source>
         <translation>错误：“%1”不是缓存条目：请使用 neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;。</translation>
     </message>
     <message>
@@ -7406,7 +7780,7 @@ Commands:
         <translation>错误：--dry-run 暂不支持与 --host 一起使用：请在该主机上运行 `ingot-cli cache push --dry-run`。</translation>
     </message>
     <message>
-        <source>error: &quot;%1&quot; is not a cache entry: use neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;</source>
+        <source>error: "%1" is not a cache entry: use neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;</source>
         <translation>错误：“%1”不是缓存条目：请使用 neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;</translation>
     </message>
     <message>
@@ -7466,11 +7840,11 @@ Commands:
         <translation>将编译缓存中的 SUCCESS 条目推送到 Hub 缓存仓库（建议先用 --dry-run）</translation>
     </message>
     <message>
-        <source>Push every SUCCESS entry not on the Hub (optimum-cli&apos;s synchronize; never failed entries or locks)</source>
+        <source>Push every SUCCESS entry not on the Hub (optimum-cli's synchronize; never failed entries or locks)</source>
         <translation>推送所有不在 Hub 上的 SUCCESS 条目（同 optimum-cli 的 synchronize；从不推送失败条目或锁）</translation>
     </message>
     <message>
-        <source>error: &quot;%1&quot; is not a host: %2</source>
+        <source>error: "%1" is not a host: %2</source>
         <translation>错误：“%1”不是有效的主机：%2</translation>
     </message>
     <message>
@@ -7628,6 +8002,126 @@ It would be added to %4.</source>
     <message>
         <source>Hosts come from your ssh config (-F file: Settings) and those added. --host HOST on cache commands and job launch works there.</source>
         <translation>主机来自你的 ssh config（-F 文件：见设置）以及手动添加的主机。cache 命令和 job launch 可通过 --host HOST 在这些主机上执行。</translation>
+    </message>
+    <message>
+        <source>Slurm %1, cluster %2, on %3</source>
+        <translation>Slurm %1，集群 %2，位于 %3</translation>
+    </message>
+    <message>
+        <source>PARTITION</source>
+        <translation>分区</translation>
+    </message>
+    <message>
+        <source>TIME LIMIT</source>
+        <translation>时间限制</translation>
+    </message>
+    <message>
+        <source>NODES</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>IDLE</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>MIXED</source>
+        <translation>部分占用</translation>
+    </message>
+    <message>
+        <source>ALLOC</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>DRAINED</source>
+        <translation>已排空</translation>
+    </message>
+    <message>
+        <source>DOWN</source>
+        <translation>宕机</translation>
+    </message>
+    <message>
+        <source>CPUS</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>NODE</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>MEMORY</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>GRES</source>
+        <translation>GRES</translation>
+    </message>
+    <message>
+        <source>FEATURES</source>
+        <translation>特性</translation>
+    </message>
+    <message>
+        <source>REASON</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>No jobs of yours in the queue.</source>
+        <translation>队列中没有你的作业。</translation>
+    </message>
+    <message>
+        <source>JOB</source>
+        <translation>作业</translation>
+    </message>
+    <message>
+        <source>TIME</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>LIMIT</source>
+        <translation>限制</translation>
+    </message>
+    <message>
+        <source>error: name at most one host (or local)</source>
+        <translation>错误：最多指定一个主机（或 local）</translation>
+    </message>
+    <message>
+        <source>No Slurm on %1: sinfo and sbatch are not on the PATH there.</source>
+        <translation>%1 上没有 Slurm：那里的 PATH 中没有 sinfo 和 sbatch。</translation>
+    </message>
+    <message>
+        <source>A Slurm cluster's partitions, nodes by state and your queue</source>
+        <translation>Slurm 集群的分区、按状态的节点和你的队列</translation>
+    </message>
+    <message>
+        <source>A login node (ssh config alias or user@host:port), or local (this machine; SLURM_CONF honoured). Default: local.</source>
+        <translation>登录节点（ssh 配置别名或 user@host:port），或 local（本机；遵循 SLURM_CONF）。默认：local。</translation>
+    </message>
+    <message>
+        <source>[HOST|local]</source>
+        <translation>[HOST|local]</translation>
+    </message>
+    <message>
+        <source>The slurm.conf to use there (exported as SLURM_CONF).</source>
+        <translation>在那里使用的 slurm.conf（导出为 SLURM_CONF）。</translation>
+    </message>
+    <message>
+        <source>FILE</source>
+        <translation>FILE</translation>
+    </message>
+    <message>
+        <source>error: --env: "%1" is not a variable name (letters, digits and _, not starting with a digit)</source>
+        <translation>错误：--env："%1" 不是变量名（字母、数字和 _，不能以数字开头）</translation>
+    </message>
+    <message>
+        <source>warning: cannot read %1</source>
+        <translation>警告：无法读取 %1</translation>
+    </message>
+    <message>
+        <source>Slurm clusters: info</source>
+        <translation>Slurm 集群：info</translation>
+    </message>
+    <message>
+        <source>HOST: a login node over SSH; local: this machine's Slurm clients (SLURM_CONF honoured).</source>
+        <translation>HOST：通过 SSH 的登录节点；local：本机的 Slurm 客户端（遵循 SLURM_CONF）。</translation>
     </message>
 </context>
 <context>
