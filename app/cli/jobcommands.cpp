@@ -456,7 +456,7 @@ int waitForEnd(JobManager &jobs, const QString &id, double timeout, JobStatus *s
             QThread::msleep(500);
     }
     *st = f.status();
-    jobs.saveSummary({r, *st, {}});
+    jobs.saveSummary({r, *st, {}, {}});
     return Ok;
 }
 
