@@ -166,6 +166,79 @@ std::optional<QByteArray> firstDifference(const QHash<QByteArray, QByteArray> &m
     return std::nullopt;
 }
 
+enum class Sending {
+    Sent,    // every byte went
+    Broken,  // ssh took no more: its status says why
+    Failed,  // a file here could not be read or changed meanwhile: words in *error, ssh killed
+};
+
+// Streams the archive of `local` into `s`: each member's header, its bytes read from its descriptor (their sha256
+// into sums[k] on the way), the padding, the two end blocks.
+Sending sendArchive(SshStream &s, const EntryFiles &local, QVector<QByteArray> &sums, qint64 total,
+                    const HostCopyProgress &progress, QString *error)
+{
+    qint64 done = 0;
+    QByteArray buf;
+    for (qsizetype k = 0; k < local.files().size(); ++k) {
+        const EntryFile &f = local.files()[k];
+        const QByteArray name = f.name + (f.dir ? "/" : "");
+        const QByteArray h = tarMemberHeader(name, f.dir ? '5' : '0', f.dir ? 0 : quint64(f.size), f.mode, f.mtime);
+        if (!s.write(h.constData(), h.size()))
+            return Sending::Broken;
+        if (f.dir)
+            continue;
+        Sha256 sha;
+        qint64 left = f.size;
+        buf.resize(kChunk);
+        while (left > 0) {
+            const ssize_t r = ::read(f.fd, buf.data(), size_t(std::min(left, kChunk)));
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0) {
+                s.kill();
+                *error = r < 0 ? HostCopyText::tr("Cannot read %1: %2.").arg(displayName(nameFromBytes(f.name)), describeErrno(errno))
+                               : HostCopyText::tr("%1 became shorter while it was sent: nothing was kept.").arg(displayName(nameFromBytes(f.name)));
+                return Sending::Failed;
+            }
+            sha.addData(buf.constData(), r);
+            if (!s.write(buf.constData(), r))
+                return Sending::Broken;
+            left -= r, done += r;
+            if (progress)
+                progress(done, total);
+        }
+        struct stat st {};
+        if (::fstat(f.fd, &st) != 0 || st.st_size != f.size) {
+            s.kill();
+            *error = HostCopyText::tr("%1 changed while it was sent: nothing was kept.").arg(displayName(nameFromBytes(f.name)));
+            return Sending::Failed;
+        }
+        const QByteArray pad(int(tarPadded(f.size) - f.size), '\0');
+        if (!s.write(pad.constData(), pad.size()))
+            return Sending::Broken;
+        sums[k] = sha.result().toHex();
+    }
+    const QByteArray end(2 * kBlock, '\0');
+    return s.write(end.constData(), end.size()) ? Sending::Sent : Sending::Broken;
+}
+
+// The host's sha256 of what it extracted, up to its "END". False when that never came (the host ended first, the
+// list grew past its bound, a stop or a timeout).
+bool readHostList(SshStream &s, QHash<QByteArray, QByteArray> *theirs)
+{
+    for (;;) {
+        const QByteArrayView seen(s.data(), s.available());
+        // "END" on a line of its own: a file name may end in END, a sha256sum line never is just that.
+        if (seen == QByteArrayView("END\0", 4) || seen.endsWith(QByteArrayView("\0END\0", 5))) {
+            const bool parsed = parseHashList(seen.chopped(4), theirs);
+            s.consume(s.available());
+            return parsed;
+        }
+        if (s.outputEnded() || s.available() > kMaxHashList || !s.readAtLeast(s.available() + 1))
+            return false;
+    }
+}
+
 }  // namespace
 
 HostCopyResult sendFolderToHost(SshConnection &connection, const QString &localRoot, const QString &remoteRoot,
@@ -203,70 +276,16 @@ HostCopyResult sendFolderToHost(SshConnection &connection, const QString &localR
         return HostCopyResult::Failed;
     if (progress)
         progress(0, total);
-    qint64 done = 0;
-    bool sent = true;
-    QByteArray buf;
-    for (qsizetype k = 0; k < local.files().size(); ++k) {
-        const EntryFile &f = local.files()[k];
-        const QByteArray name = f.name + (f.dir ? "/" : "");
-        const QByteArray h = tarMemberHeader(name, f.dir ? '5' : '0', f.dir ? 0 : quint64(f.size), f.mode, f.mtime);
-        if (!(sent = s.write(h.constData(), h.size())))
-            break;
-        if (f.dir)
-            continue;
-        Sha256 sha;
-        qint64 left = f.size;
-        buf.resize(kChunk);
-        while (left > 0) {
-            const ssize_t r = ::read(f.fd, buf.data(), size_t(std::min(left, kChunk)));
-            if (r < 0 && errno == EINTR)
-                continue;
-            if (r <= 0) {
-                s.kill();
-                *error = r < 0 ? HostCopyText::tr("Cannot read %1: %2.").arg(displayName(nameFromBytes(f.name)), describeErrno(errno))
-                               : HostCopyText::tr("%1 became shorter while it was sent: nothing was kept.").arg(displayName(nameFromBytes(f.name)));
-                return HostCopyResult::Failed;
-            }
-            sha.addData(buf.constData(), r);
-            if (!(sent = s.write(buf.constData(), r)))
-                break;
-            left -= r, done += r;
-            if (progress)
-                progress(done, total);
-        }
-        if (!sent)
-            break;
-        struct stat st {};
-        if (::fstat(f.fd, &st) != 0 || st.st_size != f.size) {
-            s.kill();
-            *error = HostCopyText::tr("%1 changed while it was sent: nothing was kept.").arg(displayName(nameFromBytes(f.name)));
-            return HostCopyResult::Failed;
-        }
-        const QByteArray pad(int(tarPadded(f.size) - f.size), '\0');
-        if (!(sent = s.write(pad.constData(), pad.size())))
-            break;
-        sums[k] = sha.result().toHex();
+    switch (sendArchive(s, local, sums, total, progress, error)) {
+    case Sending::Failed:
+        return HostCopyResult::Failed;
+    case Sending::Broken:
+        return hostFailure(s.finish(), s, connection, shown, error);
+    case Sending::Sent:
+        break;
     }
-    if (sent) {
-        const QByteArray end(2 * kBlock, '\0');
-        sent = s.write(end.constData(), end.size());
-    }
-    // The host's sha256 of what it extracted, then "END".
     QHash<QByteArray, QByteArray> theirs;
-    bool listed = false;
-    if (sent) {
-        for (;;) {
-            const QByteArrayView seen(s.data(), s.available());
-            // "END" on a line of its own: a file name may end in END, a sha256sum line never is just that.
-            if (seen == QByteArrayView("END\0", 4) || seen.endsWith(QByteArrayView("\0END\0", 5))) {
-                listed = parseHashList(seen.chopped(4), &theirs);
-                s.consume(s.available());
-                break;
-            }
-            if (s.outputEnded() || s.available() > kMaxHashList || !s.readAtLeast(s.available() + 1))
-                break;
-        }
-    }
+    const bool listed = readHostList(s, &theirs);
     if (!listed)
         return hostFailure(s.finish(), s, connection, shown, error);
     QHash<QByteArray, QByteArray> mine;
