@@ -477,6 +477,7 @@ public:
     PartFile(int fd, qint64 expectedSize, HubClient::Digest digest) : m_fd(fd), m_expected(expectedSize), m_digest(digest) {}
 
     qint64 pos() const { return m_pos; }
+    int fd() const { return m_fd; }
     void add(const char *data, qsizetype size)
     {
         if (m_digest == HubClient::Digest::Sha256)
@@ -525,6 +526,43 @@ private:
     QCryptographicHash m_sha1{QCryptographicHash::Sha1};
     qint64 m_pos = 0;  // bytes in the part file, all of them hashed
 };
+
+// Sets `req` up to continue the part file from `from`: the body goes into `part` (hashed), a 206 for another range
+// is refused (*badRange), a 200 restarts the part; *ioErr is errno when the part could not be written.
+void streamIntoPart(HttpRequest &req, PartFile &part, qint64 from, qint64 expectedSize,
+                    const std::function<void(qint64, qint64)> &progress, int *ioErr, bool *badRange, qint64 *resumedFrom)
+{
+    req.sameOriginRedirects = false;  // resolve sends LFS files to the CDN (the token stays with the endpoint)
+    req.timeoutMs = 0;                // large files: only the low-speed rule, no time limit
+    req.timeoutAttempts = 2;
+    // The request outlives this function: the lambdas hold copies and pointers, never references to its locals.
+    req.onBodyStart = [&part, from, badRange, ioErr, resumedFrom](int status, const QHash<QByteArray, QByteArray> &headers) {
+        qint64 start = 0;
+        if (status == 206) {
+            start = contentRangeStart(headers.value("content-range"));
+            if (start != from) {  // not the range asked for: nothing of it is taken
+                *badRange = true;
+                return false;
+            }
+        }
+        if (start != part.pos() && !part.restartAt(start)) {
+            *ioErr = errno;
+            return false;
+        }
+        *resumedFrom = start;
+        return true;
+    };
+    req.sink = [&part, expectedSize, progress, ioErr](const char *data, size_t size, bool) {
+        if (!writeAll(part.fd(), data, size)) {
+            *ioErr = errno;
+            return false;
+        }
+        part.add(data, qsizetype(size));
+        if (progress)
+            progress(part.pos(), expectedSize);
+        return true;
+    };
+}
 
 // The answer to a resumed download checked against the size expected (or announced) and its result filled in.
 bool finishResume(const HttpResponse &r, PartFile &part, int partFd, qint64 expectedSize, const QString &shown,
@@ -586,37 +624,9 @@ HubClient::ResumeResult HubClient::resumeDownload(const QString &repo, const QSt
         req.headers.clear();
         if (from > 0)
             req.headers << qMakePair(QByteArray("Range"), QByteArray("bytes=") + QByteArray::number(from) + '-');
-        req.sameOriginRedirects = false;  // resolve sends LFS files to the CDN (the token stays with the endpoint)
-        req.timeoutMs = 0;                // large files: only the low-speed rule, no time limit
-        req.timeoutAttempts = 2;
         int ioErr = 0;
         bool badRange = false;
-        req.onBodyStart = [&](int status, const QHash<QByteArray, QByteArray> &headers) {
-            qint64 start = 0;
-            if (status == 206) {
-                start = contentRangeStart(headers.value("content-range"));
-                if (start != from) {  // not the range asked for: nothing of it is taken
-                    badRange = true;
-                    return false;
-                }
-            }
-            if (start != part.pos() && !part.restartAt(start)) {
-                ioErr = errno;
-                return false;
-            }
-            res.resumedFrom = start;
-            return true;
-        };
-        req.sink = [&](const char *data, size_t size, bool) {
-            if (!writeAll(partFd, data, size)) {
-                ioErr = errno;
-                return false;
-            }
-            part.add(data, qsizetype(size));
-            if (progress)
-                progress(part.pos(), expectedSize);
-            return true;
-        };
+        streamIntoPart(req, part, from, expectedSize, progress, &ioErr, &badRange, &res.resumedFrom);
         r = call(req, err, shown, repo, cancel);
         if (ioErr != 0)
             return storage(ioErr);
