@@ -1,8 +1,8 @@
 // The one transfer queue: every pull, push and copy the app starts. Each transfer is saved (one JSON file per
 // transfer, written atomically off the UI thread through runTask; a failed write is reported by saveFailed()) so it
-// survives a restart and resumes; each runs on a thread of its own, at most maxRunning() at once, and never two into the same
-// entry: a key already on its way to a place is not queued again, and a transfer waits while another one writes one of
-// its entries. Progress from the workers is collected and handed to the UI thread a few times a second.
+// survives a restart and resumes; each runs on a thread of its own, at most maxRunning() at once, and never two into
+// the same entry: a key already on its way to a place is not queued again, and a transfer waits while another one
+// writes one of its entries. Progress from the workers is collected and handed to the UI thread a few times a second.
 //
 // The one exception to "work off the UI thread goes through runTask" (docs/architecture.md): a transfer takes
 // minutes to hours, and runTask's shared thread pool holds as many threads as the machine has cores. Two transfers
@@ -75,6 +75,8 @@ public:
 
     int maxRunning() const { return m_maxRunning; }
     void setMaxRunning(int n);
+    // True while a state file handed to the writer (off the UI thread) has not reached the disk yet.
+    bool savesPending() const;
 
 Q_SIGNALS:
     void added(const QString &id);
@@ -86,12 +88,6 @@ Q_SIGNALS:
     // A transfer's state file could not be written (the folder read-only or gone, a full disk): `message` says which
     // and why, for a person. The transfer goes on; its state is written again at the next change.
     void saveFailed(const QString &id, const QString &message);
-
-public:
-    // Saves written off the UI thread that have not reached the disk yet.
-    bool savesPending() const;
-    // The folder the state files are in.
-    const QString &stateDir() const { return m_dir; }
 
 private:
     struct Run;
