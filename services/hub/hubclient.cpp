@@ -467,6 +467,123 @@ qint64 contentRangeStart(const QByteArray &v)
     const qint64 a = t.mid(6, t.indexOf('-') - 6).toLongLong(&ok);
     return ok ? a : -1;
 }
+
+// The part file of a resumable download and the digest of what it holds: every byte in it is hashed.
+// sha256 through the CPU's SHA extensions (QCryptographicHash's was the bottleneck of a pull); git blob ids
+// (small, regular files) through Qt's SHA-1.
+class PartFile final
+{
+public:
+    PartFile(int fd, qint64 expectedSize, HubClient::Digest digest) : m_fd(fd), m_expected(expectedSize), m_digest(digest) {}
+
+    qint64 pos() const { return m_pos; }
+    int fd() const { return m_fd; }
+    void add(const char *data, qsizetype size)
+    {
+        if (m_digest == HubClient::Digest::Sha256)
+            m_sha256.addData(data, size);
+        else
+            m_sha1.addData(QByteArrayView(data, size));
+        m_pos += size;
+    }
+    // Cuts the part to `size` and hashes what stays (read back once: a resume, or a retry that starts over). False
+    // with errno set.
+    bool restartAt(qint64 size)
+    {
+        if (::ftruncate(m_fd, size) != 0 || ::lseek(m_fd, size, SEEK_SET) != size)
+            return false;
+        m_sha256.reset();
+        m_sha1.reset();
+        m_pos = 0;
+        if (m_digest == HubClient::Digest::GitBlobSha1) {
+            QByteArray header = QByteArray("blob ") + QByteArray::number(qMax<qint64>(0, m_expected));
+            header.append('\0');
+            m_sha1.addData(header);
+        }
+        QByteArray buf(1 << 20, Qt::Uninitialized);
+        for (qint64 at = 0; at < size;) {
+            const ssize_t n = ::pread(m_fd, buf.data(), size_t(qMin<qint64>(buf.size(), size - at)), at);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                return false;
+            add(buf.constData(), n);
+            at += n;
+        }
+        m_pos = size;
+        return true;
+    }
+    QString hex()
+    {
+        return QString::fromLatin1((m_digest == HubClient::Digest::Sha256 ? m_sha256.result() : m_sha1.result()).toHex());
+    }
+
+private:
+    int m_fd;
+    qint64 m_expected;
+    HubClient::Digest m_digest;
+    Sha256 m_sha256;
+    QCryptographicHash m_sha1{QCryptographicHash::Sha1};
+    qint64 m_pos = 0;  // bytes in the part file, all of them hashed
+};
+
+// Sets `req` up to continue the part file from `from`: the body goes into `part` (hashed), a 206 for another range
+// is refused (*badRange), a 200 restarts the part; *ioErr is errno when the part could not be written.
+void streamIntoPart(HttpRequest &req, PartFile &part, qint64 from, qint64 expectedSize,
+                    const std::function<void(qint64, qint64)> &progress, int *ioErr, bool *badRange, qint64 *resumedFrom)
+{
+    req.sameOriginRedirects = false;  // resolve sends LFS files to the CDN (the token stays with the endpoint)
+    req.timeoutMs = 0;                // large files: only the low-speed rule, no time limit
+    req.timeoutAttempts = 2;
+    // The request outlives this function: the lambdas hold copies and pointers, never references to its locals.
+    req.onBodyStart = [&part, from, badRange, ioErr, resumedFrom](int status, const QHash<QByteArray, QByteArray> &headers) {
+        qint64 start = 0;
+        if (status == 206) {
+            start = contentRangeStart(headers.value("content-range"));
+            if (start != from) {  // not the range asked for: nothing of it is taken
+                *badRange = true;
+                return false;
+            }
+        }
+        if (start != part.pos() && !part.restartAt(start)) {
+            *ioErr = errno;
+            return false;
+        }
+        *resumedFrom = start;
+        return true;
+    };
+    req.sink = [&part, expectedSize, progress, ioErr](const char *data, size_t size, bool) {
+        if (!writeAll(part.fd(), data, size)) {
+            *ioErr = errno;
+            return false;
+        }
+        part.add(data, qsizetype(size));
+        if (progress)
+            progress(part.pos(), expectedSize);
+        return true;
+    };
+}
+
+// The answer to a resumed download checked against the size expected (or announced) and its result filled in.
+bool finishResume(const HttpResponse &r, PartFile &part, int partFd, qint64 expectedSize, const QString &shown,
+                  HubClient::ResumeResult &res, HubError *err)
+{
+    const QHash<QByteArray, QByteArray> &first = r.firstHeaders.isEmpty() ? r.headers : r.firstHeaders;
+    const qint64 announced = first.contains("x-linked-size") ? first.value("x-linked-size").toLongLong() : -1;
+    const qint64 want = expectedSize >= 0 ? expectedSize : announced;
+    if (want >= 0 && part.pos() != want) {
+        ::ftruncate(partFd, 0);  // not the file: nothing of it to resume from
+        *err = {HubError::Kind::BadResponse, r.status,
+                HubText::tr("%1 arrived with %2 bytes instead of %3.").arg(shown).arg(part.pos()).arg(want)};
+        return false;
+    }
+    res.info.commit = QString::fromLatin1(first.value("x-repo-commit"));
+    const QString linked = unquote(first.value("x-linked-etag"));
+    res.info.etag = linked.isEmpty() ? unquote(r.header("etag")) : linked;
+    res.info.size = part.pos();
+    res.digest = part.hex();
+    return true;
+}
 }  // namespace
 
 HubClient::ResumeResult HubClient::resumeDownload(const QString &repo, const QString &revision, const QString &path,
@@ -491,45 +608,11 @@ HubClient::ResumeResult HubClient::resumeDownload(const QString &repo, const QSt
     struct stat st;
     if (::fstat(partFd, &st) != 0)
         return storage(errno);
-    // sha256 through the CPU's SHA extensions (QCryptographicHash's was the bottleneck of a pull); git blob ids
-    // (small, regular files) through Qt's SHA-1.
-    Sha256 sha256;
-    QCryptographicHash sha1(QCryptographicHash::Sha1);
-    auto hashAdd = [&](const char *data, qsizetype size) {
-        if (digest == Digest::Sha256)
-            sha256.addData(data, size);
-        else
-            sha1.addData(QByteArrayView(data, size));
-    };
-    qint64 pos = 0;  // bytes in the part file, all of them hashed
-    // Cuts the part to `size` and hashes what stays (read back once: a resume, or a retry that starts over).
-    auto restartAt = [&](qint64 size) -> bool {
-        if (::ftruncate(partFd, size) != 0 || ::lseek(partFd, size, SEEK_SET) != size)
-            return false;
-        sha256.reset();
-        sha1.reset();
-        if (digest == Digest::GitBlobSha1) {
-            QByteArray header = QByteArray("blob ") + QByteArray::number(qMax<qint64>(0, expectedSize));
-            header.append('\0');
-            sha1.addData(header);
-        }
-        QByteArray buf(1 << 20, Qt::Uninitialized);
-        for (qint64 at = 0; at < size;) {
-            const ssize_t n = ::pread(partFd, buf.data(), size_t(qMin<qint64>(buf.size(), size - at)), at);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0)
-                return false;
-            hashAdd(buf.constData(), n);
-            at += n;
-        }
-        pos = size;
-        return true;
-    };
+    PartFile part(partFd, expectedSize, digest);
     qint64 from = st.st_size;
     if (expectedSize >= 0 && from > expectedSize)
         from = 0;  // longer than the file: not a prefix of it
-    if (!restartAt(from))
+    if (!part.restartAt(from))
         return storage(errno);
     const QString url = m_endpoint + QLatin1Char('/') + repo + QStringLiteral("/resolve/") +
                         QString::fromLatin1(QUrl::toPercentEncoding(revision.isEmpty() ? QStringLiteral("main") : revision)) +
@@ -541,38 +624,9 @@ HubClient::ResumeResult HubClient::resumeDownload(const QString &repo, const QSt
         req.headers.clear();
         if (from > 0)
             req.headers << qMakePair(QByteArray("Range"), QByteArray("bytes=") + QByteArray::number(from) + '-');
-        req.sameOriginRedirects = false;  // resolve sends LFS files to the CDN (the token stays with the endpoint)
-        req.timeoutMs = 0;                // large files: only the low-speed rule, no time limit
-        req.timeoutAttempts = 2;
         int ioErr = 0;
         bool badRange = false;
-        req.onBodyStart = [&](int status, const QHash<QByteArray, QByteArray> &headers) {
-            qint64 start = 0;
-            if (status == 206) {
-                start = contentRangeStart(headers.value("content-range"));
-                if (start != from) {  // not the range asked for: nothing of it is taken
-                    badRange = true;
-                    return false;
-                }
-            }
-            if (start != pos && !restartAt(start)) {
-                ioErr = errno;
-                return false;
-            }
-            res.resumedFrom = start;
-            return true;
-        };
-        req.sink = [&](const char *data, size_t size, bool) {
-            if (!writeAll(partFd, data, size)) {
-                ioErr = errno;
-                return false;
-            }
-            hashAdd(data, qsizetype(size));
-            pos += qint64(size);
-            if (progress)
-                progress(pos, expectedSize);
-            return true;
-        };
+        streamIntoPart(req, part, from, expectedSize, progress, &ioErr, &badRange, &res.resumedFrom);
         r = call(req, err, shown, repo, cancel);
         if (ioErr != 0)
             return storage(ioErr);
@@ -583,15 +637,15 @@ HubClient::ResumeResult HubClient::resumeDownload(const QString &repo, const QSt
         if (err->kind != HubError::Kind::None && err->status == 416 && from > 0) {
             // The part is not a prefix the server can continue: start over once.
             from = 0;
-            if (!restartAt(0))
+            if (!part.restartAt(0))
                 return storage(errno);
             continue;
         }
         if (!err->ok())
             return res;
-        if (r.status == 200 && pos == from && from > 0) {
+        if (r.status == 200 && part.pos() == from && from > 0) {
             // A full (empty) answer that never reached the sink: the file is that.
-            if (!restartAt(0))
+            if (!part.restartAt(0))
                 return storage(errno);
             res.resumedFrom = 0;
         }
@@ -599,20 +653,7 @@ HubClient::ResumeResult HubClient::resumeDownload(const QString &repo, const QSt
     }
     if (from == expectedSize && expectedSize >= 0 && r.status == 0)
         res.resumedFrom = from;  // nothing asked: the part was whole already
-    const QHash<QByteArray, QByteArray> &first = r.firstHeaders.isEmpty() ? r.headers : r.firstHeaders;
-    const qint64 announced = first.contains("x-linked-size") ? first.value("x-linked-size").toLongLong() : -1;
-    const qint64 want = expectedSize >= 0 ? expectedSize : announced;
-    if (want >= 0 && pos != want) {
-        ::ftruncate(partFd, 0);  // not the file: nothing of it to resume from
-        *err = {HubError::Kind::BadResponse, r.status,
-                HubText::tr("%1 arrived with %2 bytes instead of %3.").arg(shown).arg(pos).arg(want)};
-        return res;
-    }
-    res.info.commit = QString::fromLatin1(first.value("x-repo-commit"));
-    const QString linked = unquote(first.value("x-linked-etag"));
-    res.info.etag = linked.isEmpty() ? unquote(r.header("etag")) : linked;
-    res.info.size = pos;
-    res.digest = QString::fromLatin1((digest == Digest::Sha256 ? sha256.result() : sha1.result()).toHex());
+    finishResume(r, part, partFd, expectedSize, shown, res, err);
     return res;
 }
 

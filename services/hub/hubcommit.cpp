@@ -6,6 +6,7 @@
 
 #include "services/util/errnotext.h"
 #include "services/util/names.h"
+#include "services/util/parallel.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -17,7 +18,6 @@
 #include <cerrno>
 #include <unistd.h>
 #include <mutex>
-#include <thread>
 
 namespace ingot {
 
@@ -396,35 +396,23 @@ bool uploadLfsFiles(const HubClient &hub, const QString &repo, const QString &re
             }
             jobs.append({*it, *a});
         }
-        std::atomic_int next{0};
         std::mutex m;
         HubError first;
-        auto worker = [&] {
-            for (int k = next++; k < jobs.size(); k = next++) {
-                {
-                    std::lock_guard lock(m);
-                    if (!first.ok())
-                        return;
-                }
-                const CommitFile &f = files[jobs[k].file];
-                HubError e;
-                const int index = jobs[k].file;
-                const bool ok = uploadObject(hub, repo, f, jobs[k].actions, [&](qint64 d) { if (progress) progress(index, d); }, &e, cancel);
-                std::lock_guard lock(m);
-                if (!ok && first.ok())
-                    first = e;
-                if (ok && stats) {
-                    ++stats->uploaded;
-                    stats->bytesSent += f.size;
-                }
+        // The first failure stops the rest: uploads under way finish, none more starts.
+        parallelFor(int(jobs.size()), std::max(1, parallel), nullptr, [&](int k) {
+            const CommitFile &f = files[jobs[k].file];
+            HubError e;
+            const int index = jobs[k].file;
+            const bool ok = uploadObject(hub, repo, f, jobs[k].actions, [&](qint64 d) { if (progress) progress(index, d); }, &e, cancel);
+            std::lock_guard lock(m);
+            if (!ok && first.ok())
+                first = e;
+            if (ok && stats) {
+                ++stats->uploaded;
+                stats->bytesSent += f.size;
             }
-        };
-        std::vector<std::thread> threads;
-        for (int t = 1; t < std::min<int>(std::max(1, parallel), jobs.size()); ++t)
-            threads.emplace_back(worker);
-        worker();
-        for (auto &t : threads)
-            t.join();
+            return ok;
+        }).rethrowFirst();
         if (!first.ok()) {
             *err = first;
             return false;

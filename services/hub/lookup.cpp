@@ -1,12 +1,12 @@
 #include "services/hub/lookup.h"
 
 #include "services/util/names.h"
+#include "services/util/parallel.h"
 
 #include <QCoreApplication>
 #include <QSet>
 
 #include <algorithm>
-#include <thread>
 #include <vector>
 
 namespace ingot {
@@ -36,27 +36,6 @@ struct Fetched {
     QByteArray body;
     bool ok = false;
 };
-
-// Runs fn(i) for i in [0, n) on up to `threads` threads.
-template<class Fn>
-void parallelFor(int n, int threads, const std::atomic_bool *cancel, Fn fn)
-{
-    std::atomic<int> next{0};
-    auto work = [&] {
-        for (int i = next++; i < n; i = next++) {
-            if (cancel && cancel->load())
-                return;
-            fn(i);
-        }
-    };
-    const int t = std::max(1, std::min(threads, n));
-    std::vector<std::thread> pool;
-    for (int k = 1; k < t; ++k)
-        pool.emplace_back(work);
-    work();
-    for (auto &th : pool)
-        th.join();
-}
 
 bool isModelId(const QString &modelId)
 {
@@ -107,7 +86,7 @@ public:
         parallelFor(int(files.size()), m_options.parallel, m_cancel, [&](int i) {
             bodies[i].body = m_hub.readFile(m_repo, kMain, files[i].path, kMaxEntryBytes, &errors[i], nullptr, m_cancel);
             bodies[i].ok = errors[i].ok();
-        });
+        }).rethrowFirst();
         for (int i = 0; i < files.size(); ++i)
             if (!errors[i].ok())
                 record(files[i].path, errors[i]);
@@ -220,7 +199,7 @@ private:
         QVector<Listing> lists(folders.size());
         parallelFor(int(folders.size()), m_options.parallel, m_cancel, [&](int i) {
             lists[i].entries = m_hub.listTree(m_repo, kMain, folders[i].path, recursive, &lists[i].error, m_cancel);
-        });
+        }).rethrowFirst();
         for (int i = 0; i < folders.size(); ++i)
             if (!lists[i].error.ok() && !isMissing(lists[i].error))
                 record(folders[i].path, lists[i].error);

@@ -4,6 +4,7 @@
 // entry that exists there (any state) is never overwritten; an interrupted copy leaves no entry.
 #pragma once
 
+#include "services/transfer/tarstream.h"
 #include "services/transfer/transfertypes.h"
 
 #include <QByteArray>
@@ -47,12 +48,7 @@ HostCopyResult sendFolderToHost(SshConnection &connection, const QString &localR
                                 const QString &key, const HostCopyProgress &progress, const std::atomic_bool *stop,
                                 QString *error, int *files = nullptr);
 
-// What the listing taken before a copy showed of an entry: the archive may hold no other file, none larger, and
-// no more bytes in all (a host cannot fill this machine's disk with an entry it listed as 5 bytes).
-struct ListedEntry {
-    QHash<QByteArray, qint64> sizes;  // file name relative to the entry ('/'-separated bytes) -> size
-    qint64 total = 0;
-};
+// The listing (ListedEntry, tarstream.h) that bounds what a fetch may write, from a scan of the entry.
 ListedEntry listedEntry(const CacheModule &module);
 
 // Entry `key` of the host's cache at `remoteRoot` arrives in `localFolder` (an existing, empty folder: a temp

@@ -4,6 +4,7 @@
 #include "services/util/atomicfile.h"
 #include "services/util/errnotext.h"
 #include "services/util/names.h"
+#include "services/util/parallel.h"
 #include "services/util/relpath.h"
 #include "services/util/sha256.h"
 
@@ -187,7 +188,6 @@ private:
     bool stopped() const { return m_stop && m_stop->load(); }
     void finish(Job &job, TransferItem::State state, const QString &message);  // job.mutex held or job not shared
     void list(QVector<Job *> &jobs);
-    void work();
     void pullFile(Job &job, int fileIndex);
     bool fetchInto(Job &job, int fileIndex, int partFd, QString *why);
     bool placeBlob(Job &job, int fileIndex, QString *linkTarget, QString *why);
@@ -203,9 +203,7 @@ private:
     std::mutex m_itemsMutex;  // m_items, m_outcome.busy
     std::vector<std::unique_ptr<Job>> m_jobs;
     // The file queue: (job, file) in item order, so few stagings are open at a time.
-    std::mutex m_queueMutex;
     QVector<QPair<Job *, int>> m_queue;
-    int m_next = 0;
     // Hub cache layout
     QString m_repoCache;  // <hfHome>/hub/models--org--name
     QString m_commit;
@@ -392,13 +390,12 @@ PullOutcome Puller::run()
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
         }
     });
-    std::vector<std::thread> workers;
-    for (int t = 0; t < std::min<int>(threads, m_queue.size()); ++t)
-        workers.emplace_back([this] { work(); });
-    for (auto &w : workers)
-        w.join();
+    const ParallelOutcome pulled = parallelFor(int(m_queue.size()), threads, m_stop, [this](int k) {
+        pullFile(*m_queue[k].first, m_queue[k].second);
+    });
     done = true;
     watcher.join();
+    pulled.rethrowFirst();
     // Stopped: what is not finished waits for the next run (its staging and parts stay).
     for (Job *j : pending) {
         if (j->staging.isOpen())
@@ -407,20 +404,6 @@ PullOutcome Puller::run()
             m_items[j->index].state = S::Pending;
     }
     return m_outcome;
-}
-
-void Puller::work()
-{
-    for (;;) {
-        QPair<Job *, int> task;
-        {
-            std::lock_guard lock(m_queueMutex);
-            if (m_next >= m_queue.size() || stopped())
-                return;
-            task = m_queue[m_next++];
-        }
-        pullFile(*task.first, task.second);
-    }
 }
 
 void Puller::pullFile(Job &job, int fileIndex)

@@ -216,6 +216,196 @@ QVector<TransferItem> pushItems(const PushPlan &plan)
     return items;
 }
 
+namespace {
+
+// One run of pushEntries(): checks each batch right before it goes, commits it (again on a moved head), and settles
+// its items. `head` is the parent of the next commit: read once, then the commit each of ours made (so a push of
+// many commits reads the head again only after a 412).
+class Pusher final
+{
+public:
+    Pusher(const HubClient &hub, const QString &repo, const QString &revision, const PushPlan &plan,
+           QVector<TransferItem> &items, TransferReporter &reporter, const TransferOptions &options,
+           const std::atomic_bool *stop)
+        : m_hub(hub), m_repo(repo), m_revision(revision), m_plan(plan), m_items(items), m_reporter(reporter),
+          m_options(options), m_stop(stop)
+    {
+    }
+
+    void finish(int i, TransferItem::State s, const QString &msg)
+    {
+        m_items[i].state = s;
+        m_items[i].message = msg;
+        if (s == TransferItem::State::Done)
+            m_items[i].bytesDone = m_items[i].bytesTotal;
+        m_reporter.itemFinished(i, s, msg);
+    }
+    QVector<int> check(const QVector<int> &all, LocalCacheStore &store, CacheScanner &scanner,
+                       std::map<int, EntryFiles> &opened);
+    HubError commit(QVector<int> &batch, std::map<int, EntryFiles> &opened);
+    void settle(const QVector<int> &batch, const HubError &e);
+
+private:
+    void commitOnce(const QVector<int> &batch, std::map<int, EntryFiles> &opened, HubError *e);
+    bool dropCommitted(QVector<int> &batch, HubError *e);
+
+    const HubClient &m_hub;
+    const QString &m_repo;
+    const QString &m_revision;
+    const PushPlan &m_plan;
+    QVector<TransferItem> &m_items;
+    TransferReporter &m_reporter;
+    const TransferOptions &m_options;
+    const std::atomic_bool *m_stop;
+    QString m_head;
+};
+
+// Right before reading: an entry that is no longer the SUCCESS entry planned (a compile started on it, it was
+// removed, its files changed) stays here. The files are opened here, once, and every byte sent (sample, hash,
+// upload, commit) is read from these descriptors: a file swapped for a link afterwards is never read. Returns the
+// items that go, marked Running.
+QVector<int> Pusher::check(const QVector<int> &all, LocalCacheStore &store, CacheScanner &scanner,
+                           std::map<int, EntryFiles> &opened)
+{
+    QVector<int> batch;
+    for (int i : all) {
+        if (m_items[i].finished())
+            continue;  // done in an earlier run of this transfer
+        const PushEntry &e = m_plan.entries[i];
+        bool vanished = false;
+        QString error, bad;
+        const CacheModule now = scanner.scanModule(versionOf(e.key), e.key.section(QLatin1Char('/'), 1), &vanished, &error);
+        EntryFiles open;
+        const QVector<PushFile> files = error.isEmpty() && now.state == ModuleState::Success
+                                            ? filesOf(store.fullPath(QString()), e.key, &open, &bad) : QVector<PushFile>();
+        bool same = files.size() == e.files.size();
+        for (int k = 0; same && k < files.size(); ++k)
+            same = files[k].repoPath == e.files[k].repoPath && files[k].size == e.files[k].size &&
+                   files[k].dev == e.files[k].dev && files[k].ino == e.files[k].ino && files[k].mtime == e.files[k].mtime;
+        if (!error.isEmpty() || vanished)
+            finish(i, TransferItem::State::Skipped, vanished ? PushText::tr("no longer in the cache") : displayName(error));
+        else if (now.state != ModuleState::Success)
+            finish(i, TransferItem::State::Skipped, PushText::tr("now %1; left here").arg(stateWhy(now.state)));
+        else if (!same)
+            finish(i, TransferItem::State::Skipped, bad.isEmpty() ? PushText::tr("its files changed since the plan; plan again") : bad);
+        else {
+            batch << i;
+            opened.emplace(i, std::move(open));
+        }
+    }
+    for (int i : batch) {
+        m_items[i].state = TransferItem::State::Running;
+        m_items[i].bytesDone = 0;
+        m_reporter.itemStarted(i, m_items[i].bytesTotal);
+    }
+    return batch;
+}
+
+// Commits `batch`; on a moved head (412) drops what is there now and tries the rest again on the new head.
+HubError Pusher::commit(QVector<int> &batch, std::map<int, EntryFiles> &opened)
+{
+    HubError e;
+    for (int attempt = 1; !batch.isEmpty(); ++attempt) {
+        commitOnce(batch, opened, &e);
+        if (e.kind != HubError::Kind::PreconditionFailed || attempt >= kMaxHeadRetries)
+            break;
+        if (!dropCommitted(batch, &e))
+            break;
+        const int pause = 200 * attempt + int(QRandomGenerator::global()->bounded(200 * attempt));
+        for (int slept = 0; slept < pause && !cancelled(m_stop); slept += 20)
+            QThread::msleep(20);
+        e = HubError();
+    }
+    return e;
+}
+
+// One commit of `batch`: the head (when not known), preupload, the LFS uploads with progress, the commit.
+void Pusher::commitOnce(const QVector<int> &batch, std::map<int, EntryFiles> &opened, HubError *e)
+{
+    QVector<CommitFile> files;
+    QVector<int> owner;  // file -> item
+    QStringList keys;
+    for (int i : batch) {
+        keys << m_plan.entries[i].key;
+        const QVector<EntryFile> &fds = opened[i].files();
+        for (int k = 0; k < m_plan.entries[i].files.size(); ++k) {
+            const PushFile &f = m_plan.entries[i].files[k];
+            CommitFile cf;
+            cf.path = f.repoPath;
+            cf.localPath = f.localPath;
+            cf.fd = fds[k].fd;
+            cf.size = f.size;
+            files << cf;
+            owner << i;
+        }
+    }
+    if (m_head.isEmpty())
+        m_head = m_hub.repoInfo(m_repo, m_revision, e, m_stop).sha;
+    if (e->ok())
+        preupload(m_hub, m_repo, m_revision, files, e, m_stop);
+    if (e->ok()) {
+        std::mutex m;
+        QVector<qint64> done(files.size(), 0);
+        auto progress = [&](int f, qint64 d) {
+            std::lock_guard lock(m);
+            done[f] = d;
+            qint64 sum = 0;
+            for (int k = 0; k < files.size(); ++k)
+                sum += owner[k] == owner[f] ? done[k] : 0;
+            m_reporter.itemProgress(owner[f], sum);
+        };
+        uploadLfsFiles(m_hub, m_repo, m_revision, files, std::max(1, m_options.parallel), progress, nullptr, e, m_stop);
+    }
+    if (e->ok()) {
+        const QString summary = !m_options.commitMessage.isEmpty()
+                                    ? m_options.commitMessage
+                                    // the shared repo's history is in English, whoever pushes
+                                    : batch.size() == 1 ? QStringLiteral("Ingot: push 1 compiled module")
+                                                        : QStringLiteral("Ingot: push %1 compiled modules").arg(batch.size());
+        const QString made = createCommit(m_hub, m_repo, m_revision, files, summary, keys.join(QLatin1Char('\n')), m_head, e, m_stop);
+        m_head = e->ok() ? made : QString();
+    }
+}
+
+// The branch moved (another push, or our own commit whose answer was lost): what is there now is not sent again.
+// False (with the listing's error in *e) when the Hub cannot say what is there.
+bool Pusher::dropCommitted(QVector<int> &batch, HubError *e)
+{
+    QSet<QString> versions;
+    for (int i : batch)
+        versions.insert(versionOf(m_plan.entries[i].key));
+    HubError le;
+    const QSet<QString> present = hubEntries(m_hub, m_repo, m_revision, versions, nullptr, &le, m_stop);
+    if (!le.ok()) {
+        *e = le;
+        return false;
+    }
+    QVector<int> rest;
+    for (int i : batch) {
+        if (present.contains(m_plan.entries[i].key))
+            finish(i, TransferItem::State::Skipped, PushText::tr("already on the Hub (committed meanwhile)"));
+        else
+            rest << i;
+    }
+    batch = rest;
+    return true;
+}
+
+void Pusher::settle(const QVector<int> &batch, const HubError &e)
+{
+    for (int i : batch) {
+        if (e.ok())
+            finish(i, TransferItem::State::Done, QString());
+        else if (e.kind == HubError::Kind::Cancelled || cancelled(m_stop)) {
+            m_items[i].state = TransferItem::State::Pending;  // resumable: nothing of it was committed
+            m_items[i].bytesDone = 0;
+        } else
+            finish(i, TransferItem::State::Failed, e.message);
+    }
+}
+
+}  // namespace
+
 void pushEntries(const HubClient &hub, const QString &repo, const QString &revision, const QString &cacheRoot,
                  const PushPlan &plan, QVector<TransferItem> &items, TransferReporter &reporter,
                  const TransferOptions &options, HubError *err, const std::atomic_bool *stop)
@@ -234,139 +424,18 @@ void pushEntries(const HubClient &hub, const QString &repo, const QString &revis
     CacheScanner scanner(store);
     for (const QString &w : plan.warnings)
         reporter.note(w);
-    auto finish = [&](int i, TransferItem::State s, const QString &msg) {
-        items[i].state = s;
-        items[i].message = msg;
-        if (s == TransferItem::State::Done)
-            items[i].bytesDone = items[i].bytesTotal;
-        reporter.itemFinished(i, s, msg);
-    };
-    // The parent of the next commit: read once, then the commit each of ours made (so a push of many commits reads
-    // the head again only after a 412).
-    QString head;
+    Pusher pusher(hub, repo, revision, plan, items, reporter, options, stop);
     for (const QVector<int> &all : batches(plan)) {
         if (cancelled(stop)) {
             *err = {HubError::Kind::Cancelled, 0, PushText::tr("Cancelled.")};
             return;  // what is not committed stays Pending: the next run takes it up
         }
-        // Right before reading: an entry that is no longer the SUCCESS entry planned (a compile started on it, it
-        // was removed, its files changed) stays here.
-        // The files are opened here, once, and every byte sent (sample, hash, upload, commit) is read from these
-        // descriptors: a file swapped for a link afterwards is never read.
-        QVector<int> batch;
         std::map<int, EntryFiles> opened;
-        for (int i : all) {
-            if (items[i].finished())
-                continue;  // done in an earlier run of this transfer
-            const PushEntry &e = plan.entries[i];
-            bool vanished = false;
-            QString error, bad;
-            const CacheModule now = scanner.scanModule(versionOf(e.key), e.key.section(QLatin1Char('/'), 1), &vanished, &error);
-            EntryFiles open;
-            const QVector<PushFile> files = error.isEmpty() && now.state == ModuleState::Success
-                                                ? filesOf(store.fullPath(QString()), e.key, &open, &bad) : QVector<PushFile>();
-            bool same = files.size() == e.files.size();
-            for (int k = 0; same && k < files.size(); ++k)
-                same = files[k].repoPath == e.files[k].repoPath && files[k].size == e.files[k].size &&
-                       files[k].dev == e.files[k].dev && files[k].ino == e.files[k].ino && files[k].mtime == e.files[k].mtime;
-            if (!error.isEmpty() || vanished)
-                finish(i, TransferItem::State::Skipped, vanished ? PushText::tr("no longer in the cache") : displayName(error));
-            else if (now.state != ModuleState::Success)
-                finish(i, TransferItem::State::Skipped, PushText::tr("now %1; left here").arg(stateWhy(now.state)));
-            else if (!same)
-                finish(i, TransferItem::State::Skipped, bad.isEmpty() ? PushText::tr("its files changed since the plan; plan again") : bad);
-            else {
-                batch << i;
-                opened.emplace(i, std::move(open));
-            }
-        }
+        QVector<int> batch = pusher.check(all, store, scanner, opened);
         if (batch.isEmpty())
             continue;
-        for (int i : batch) {
-            items[i].state = TransferItem::State::Running;
-            items[i].bytesDone = 0;
-            reporter.itemStarted(i, items[i].bytesTotal);
-        }
-        HubError e;
-        for (int attempt = 1; !batch.isEmpty(); ++attempt) {
-            QVector<CommitFile> files;
-            QVector<int> owner;  // file -> item
-            QStringList keys;
-            for (int i : batch) {
-                keys << plan.entries[i].key;
-                const QVector<EntryFile> &fds = opened[i].files();
-                for (int k = 0; k < plan.entries[i].files.size(); ++k) {
-                    const PushFile &f = plan.entries[i].files[k];
-                    CommitFile cf;
-                    cf.path = f.repoPath;
-                    cf.localPath = f.localPath;
-                    cf.fd = fds[k].fd;
-                    cf.size = f.size;
-                    files << cf;
-                    owner << i;
-                }
-            }
-            if (head.isEmpty())
-                head = hub.repoInfo(repo, revision, &e, stop).sha;
-            if (e.ok())
-                preupload(hub, repo, revision, files, &e, stop);
-            if (e.ok()) {
-                std::mutex m;
-                QVector<qint64> done(files.size(), 0);
-                auto progress = [&](int f, qint64 d) {
-                    std::lock_guard lock(m);
-                    done[f] = d;
-                    qint64 sum = 0;
-                    for (int k = 0; k < files.size(); ++k)
-                        sum += owner[k] == owner[f] ? done[k] : 0;
-                    reporter.itemProgress(owner[f], sum);
-                };
-                uploadLfsFiles(hub, repo, revision, files, std::max(1, options.parallel), progress, nullptr, &e, stop);
-            }
-            if (e.ok()) {
-                const QString summary = !options.commitMessage.isEmpty()
-                                            ? options.commitMessage
-                                            // the shared repo's history is in English, whoever pushes
-                                            : batch.size() == 1 ? QStringLiteral("Ingot: push 1 compiled module")
-                                                                : QStringLiteral("Ingot: push %1 compiled modules").arg(batch.size());
-                const QString made = createCommit(hub, repo, revision, files, summary, keys.join(QLatin1Char('\n')), head, &e, stop);
-                head = e.ok() ? made : QString();
-            }
-            if (e.kind != HubError::Kind::PreconditionFailed || attempt >= kMaxHeadRetries)
-                break;
-            // The branch moved (another push, or our own commit whose answer was lost): what is there now is not
-            // sent again, the rest goes on the new head after a jittered pause.
-            QSet<QString> versions;
-            for (int i : batch)
-                versions.insert(versionOf(plan.entries[i].key));
-            HubError le;
-            const QSet<QString> present = hubEntries(hub, repo, revision, versions, nullptr, &le, stop);
-            if (!le.ok()) {
-                e = le;
-                break;
-            }
-            QVector<int> rest;
-            for (int i : batch) {
-                if (present.contains(plan.entries[i].key))
-                    finish(i, TransferItem::State::Skipped, PushText::tr("already on the Hub (committed meanwhile)"));
-                else
-                    rest << i;
-            }
-            batch = rest;
-            const int pause = 200 * attempt + int(QRandomGenerator::global()->bounded(200 * attempt));
-            for (int slept = 0; slept < pause && !cancelled(stop); slept += 20)
-                QThread::msleep(20);
-            e = HubError();
-        }
-        for (int i : batch) {
-            if (e.ok())
-                finish(i, TransferItem::State::Done, QString());
-            else if (e.kind == HubError::Kind::Cancelled || cancelled(stop)) {
-                items[i].state = TransferItem::State::Pending;  // resumable: nothing of it was committed
-                items[i].bytesDone = 0;
-            } else
-                finish(i, TransferItem::State::Failed, e.message);
-        }
+        const HubError e = pusher.commit(batch, opened);
+        pusher.settle(batch, e);
         if (!e.ok() && (fatal(e) || cancelled(stop))) {
             *err = cancelled(stop) ? HubError{HubError::Kind::Cancelled, 0, PushText::tr("Cancelled.")} : e;
             return;

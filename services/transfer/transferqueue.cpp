@@ -1,12 +1,14 @@
 #include "services/transfer/transferqueue.h"
 
 #include "services/util/atomicfile.h"
+#include "services/util/task.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QMap>
 #include <QMutex>
 #include <QRandomGenerator>
 #include <QStandardPaths>
@@ -14,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <thread>
 
 namespace ingot {
@@ -57,6 +60,43 @@ struct TransferQueue::Run {
     QElapsedTimer clock;
     qint64 lastSaveMs = 0;
     QVector<QPair<qint64, qint64>> samples;  // (ms, bytes done) over the last few seconds
+};
+
+// The state files waiting to be written, and the writer: save() hands the JSON over and a runTask writes it. A
+// later save of the same transfer replaces an earlier one not written yet; writes of one file never overtake each
+// other (one writer at a time, under writeMutex).
+struct TransferQueue::Saver {
+    QString dir;
+    mutable QMutex pendingMutex;
+    QMap<QString, QByteArray> pending;  // id -> JSON
+    QMutex writeMutex;
+
+    bool hasPending() const
+    {
+        QMutexLocker lock(&pendingMutex);
+        return !pending.isEmpty();
+    }
+    // Writes everything pending; (id, error) of each write that failed.
+    QVector<QPair<QString, QString>> drain()
+    {
+        QMutexLocker writing(&writeMutex);
+        QVector<QPair<QString, QString>> failed;
+        for (;;) {
+            QString id;
+            QByteArray json;
+            {
+                QMutexLocker lock(&pendingMutex);
+                if (pending.isEmpty())
+                    break;
+                id = pending.firstKey();
+                json = pending.take(id);
+            }
+            QString error;
+            if (!writeFileAtomically(dir + QLatin1Char('/') + id + QStringLiteral(".json"), json, &error, true))
+                failed.append({id, error});
+        }
+        return failed;
+    }
 };
 
 class TransferQueue::Reporter final : public TransferReporter
@@ -105,8 +145,9 @@ private:
 };
 
 TransferQueue::TransferQueue(QString stateDir, TransferEngine engine, QObject *parent)
-    : QObject(parent), m_dir(std::move(stateDir)), m_engine(std::move(engine))
+    : QObject(parent), m_dir(std::move(stateDir)), m_engine(std::move(engine)), m_saver(std::make_shared<Saver>())
 {
+    m_saver->dir = m_dir;
     QDir().mkpath(m_dir);
     QFile::setPermissions(m_dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     m_timer = new QTimer(this);
@@ -119,6 +160,7 @@ TransferQueue::TransferQueue(QString stateDir, TransferEngine engine, QObject *p
 
 TransferQueue::~TransferQueue()
 {
+    m_closing = true;
     for (const auto &run : std::as_const(m_runs))
         run->stop = true;
     const QStringList ids = m_runs.keys();
@@ -138,6 +180,9 @@ TransferQueue::~TransferQueue()
         }
         save(id);
     }
+    // The last states are written here, on this thread: there is no later to hand them to. Waits for a write
+    // under way on the pool (writeMutex) first.
+    m_saver->drain();
 }
 
 QString TransferQueue::defaultStateDir()
@@ -173,9 +218,33 @@ void TransferQueue::save(const QString &id)
     const int at = indexOf(id);
     if (at < 0)
         return;
-    QString error;
-    writeFileAtomically(m_dir + QLatin1Char('/') + id + QStringLiteral(".json"),
-                        QByteArray::fromStdString(toJson(m_records[at]).dump(1)), &error, true);
+    {
+        QMutexLocker lock(&m_saver->pendingMutex);
+        m_saver->pending.insert(id, QByteArray::fromStdString(toJson(m_records[at]).dump(1)));
+    }
+    startSaving();
+}
+
+void TransferQueue::startSaving()
+{
+    if (m_saving || m_closing)
+        return;  // the running writer takes the new file too, or done() below starts another
+    m_saving = true;
+    runTask(this, [saver = m_saver](TaskControl &) { return saver->drain(); },
+            [this](const QVector<QPair<QString, QString>> &failed) {
+                m_saving = false;
+                for (const auto &[id, error] : failed)
+                    Q_EMIT saveFailed(id, QueueText::tr("The state of transfer %1 could not be saved in %2: %3 It goes on, "
+                                                        "but after a restart it may resume from an earlier point.")
+                                              .arg(id, m_dir, error));
+                if (m_saver->hasPending())
+                    startSaving();
+            });
+}
+
+bool TransferQueue::savesPending() const
+{
+    return m_saving || m_saver->hasPending();
 }
 
 int TransferQueue::indexOf(const QString &id) const
@@ -530,7 +599,16 @@ bool TransferQueue::remove(const QString &id)
         return false;
     m_records.removeAt(at);
     m_notes.remove(id);
-    QFile::remove(m_dir + QLatin1Char('/') + id + QStringLiteral(".json"));
+    {
+        // A write of this file under way on the pool finishes first, so it cannot bring the file back (one file's
+        // write at most: the UI thread waits no longer than that).
+        QMutexLocker writing(&m_saver->writeMutex);
+        {
+            QMutexLocker lock(&m_saver->pendingMutex);
+            m_saver->pending.remove(id);
+        }
+        QFile::remove(m_dir + QLatin1Char('/') + id + QStringLiteral(".json"));
+    }
     Q_EMIT removed(id);
     Q_EMIT activityChanged();
     return true;

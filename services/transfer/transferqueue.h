@@ -1,8 +1,13 @@
 // The one transfer queue: every pull, push and copy the app starts. Each transfer is saved (one JSON file per
-// transfer, written atomically) so it survives a restart and resumes; each runs on a thread of its own (a transfer
-// takes minutes to hours: never the shared thread pool), at most maxRunning() at once, and never two into the same
-// entry: a key already on its way to a place is not queued again, and a transfer waits while another one writes one of
-// its entries. Progress from the workers is collected and handed to the UI thread a few times a second.
+// transfer, written atomically off the UI thread through runTask; a failed write is reported by saveFailed()) so it
+// survives a restart and resumes; each runs on a thread of its own, at most maxRunning() at once, and never two into
+// the same entry: a key already on its way to a place is not queued again, and a transfer waits while another one
+// writes one of its entries. Progress from the workers is collected and handed to the UI thread a few times a second.
+//
+// The one exception to "work off the UI thread goes through runTask" (docs/architecture.md): a transfer takes
+// minutes to hours, and runTask's shared thread pool holds as many threads as the machine has cores. Two transfers
+// there would hold every pool thread (on a 2-core host) for hours and starve every other page's short tasks
+// (listings, scans, lookups), so each transfer gets a thread of its own, owned here and joined on stop.
 // Lives on one thread (the UI's); the engine runs on the workers.
 #pragma once
 
@@ -70,6 +75,8 @@ public:
 
     int maxRunning() const { return m_maxRunning; }
     void setMaxRunning(int n);
+    // True while a state file handed to the writer (off the UI thread) has not reached the disk yet.
+    bool savesPending() const;
 
 Q_SIGNALS:
     void added(const QString &id);
@@ -78,10 +85,15 @@ Q_SIGNALS:
     // A transfer ended (finished, failed, paused or cancelled): `to` (and `from`) may have new entries to show.
     void ended(const QString &id, const TransferPlace &from, const TransferPlace &to);
     void activityChanged();  // activeKeys() of some place changed
+    // A transfer's state file could not be written (the folder read-only or gone, a full disk): `message` says which
+    // and why, for a person. The transfer goes on; its state is written again at the next change.
+    void saveFailed(const QString &id, const QString &message);
 
 private:
     struct Run;
     class Reporter;
+    struct Saver;
+    void startSaving();
     void load();
     void save(const QString &id);
     void schedule();
@@ -99,6 +111,9 @@ private:
     QHash<QString, std::shared_ptr<Run>> m_runs;
     QHash<QString, QStringList> m_notes;
     QTimer *m_timer = nullptr;
+    std::shared_ptr<Saver> m_saver;
+    bool m_saving = false;  // a runTask writing m_saver's pending files is under way
+    bool m_closing = false;  // in the destructor: the last states are written there, not by a task
     int m_maxRunning = 2;
 };
 

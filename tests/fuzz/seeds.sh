@@ -24,5 +24,15 @@ done
 put fuzz_safetensors "$seed"/sh/tensor_parallel_shards/*/model.safetensors
 put fuzz_torchzip "$seed"/*.pt $(find "$seed/nxd" -name '*.pt' 2>/dev/null | head -4)
 put fuzz_mpmetadata $(find "$seed" -name '*metadata*.json' 2>/dev/null)
+# fuzz_tarstream: what a host's send script prints (GNU tar of an entry, as `tar -c -b 1 --format=gnu` writes it;
+# a pax one and a long name too), then a sha256sum -z list.
+e="$seed/entry"
+mkdir -p "$e/sub" "$out/fuzz_tarstream"
+head -c 4096 /dev/urandom > "$e/model.neff"; : > "$e/model.done"; printf '{"flags": "-O1"}' > "$e/sub/compile_flags.json"
+tar -c -f "$out/fuzz_tarstream/gnu.tar" -b 1 --format=gnu -C "$e" .
+tar -c -f "$out/fuzz_tarstream/pax.tar" -b 1 --format=pax -C "$e" .
+mkdir -p "$seed/long/$(printf 'd%.0s' {1..120})" && printf 'x' > "$seed/long/$(printf 'd%.0s' {1..120})/$(printf 'f%.0s' {1..110})"
+tar -c -f "$out/fuzz_tarstream/longname.tar" -b 1 --format=gnu -C "$seed/long" .
+(cd "$e" && find . -type f -print0 | xargs -0 sha256sum -z --) > "$out/fuzz_tarstream/sums"
 [[ -d "$here/tests/fuzz/seeds" ]] && cp -r "$here/tests/fuzz/seeds/." "$out/"
 echo "seeds: $(find "$out" -type f | wc -l) files in $(ls "$out" | wc -l) corpora"

@@ -74,9 +74,10 @@ QStringList keys(int n, int from = 0)
     return k;
 }
 
+// Finished, and its last state written (saves go to disk off the UI thread).
 bool waitFinished(TransferQueue &q, const QString &id, int ms = 10000)
 {
-    return QTest::qWaitFor([&] { return q.record(id) && q.record(id)->finished() && !q.isRunning(id); }, ms);
+    return QTest::qWaitFor([&] { return q.record(id) && q.record(id)->finished() && !q.isRunning(id) && !q.savesPending(); }, ms);
 }
 }  // namespace
 
@@ -136,6 +137,30 @@ private Q_SLOTS:
         QCOMPARE(q.record(id)->count(TransferItem::State::Done), 4);
         // Only what was not done ran again.
         QCOMPARE(int(s->seen.size()) - seenBefore, 4 - doneBefore);
+    }
+
+    // The state folder replaced by a file (as good as read-only, for root too): the failed write is reported with
+    // the transfer's id and the folder, and the transfer itself still runs to its end.
+    void aSaveThatFailsIsReported()
+    {
+        QTemporaryDir dir;
+        const QString state = dir.filePath(QStringLiteral("transfers"));
+        auto s = std::make_shared<Script>();
+        TransferQueue q(state, scripted(s));
+        QSignalSpy failed(&q, &TransferQueue::saveFailed);
+        QVERIFY(QDir(state).removeRecursively());
+        QFile blocker(state);
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        QString error;
+        const QString id = q.enqueue(TransferKind::Pull, kHub, localPlace(), keys(2), {}, &error);
+        QVERIFY2(!id.isEmpty(), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 20000);
+        QCOMPARE(failed.first().at(0).toString(), id);
+        const QString message = failed.first().at(1).toString();
+        QVERIFY2(message.contains(id) && message.contains(state), qPrintable(message));
+        QVERIFY(waitFinished(q, id, 20000));
+        QCOMPARE(q.record(id)->count(TransferItem::State::Done), 2);
     }
 
     void pauseResumeAndPausedStaysPausedAfterARestart()

@@ -154,6 +154,25 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(dir.filePath(id + QStringLiteral(".json"))));
     }
 
+    // A transfer whose state cannot be written (the folder replaced by a file): the page says so, naming the folder.
+    void aFailedSaveIsShown()
+    {
+        QTemporaryDir dir;
+        const QString state = dir.filePath(QStringLiteral("transfers"));
+        auto s = std::make_shared<Script>();
+        TransferQueue q(state, scripted(s));
+        TransfersPage page(&q);
+        page.show();
+        QVERIFY(!page.saveErrorLabel()->isVisible());
+        QVERIFY(QDir(state).removeRecursively());
+        QFile blocker(state);
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        q.enqueue(TransferKind::Pull, TransferPlace::ofHub(QStringLiteral("neuronorg/cache")), cachePlace(), keys(1), {}, nullptr);
+        QTRY_VERIFY_WITH_TIMEOUT(page.saveErrorLabel()->isVisible(), 20000);
+        QVERIFY2(page.saveErrorLabel()->text().contains(state), qPrintable(page.saveErrorLabel()->text()));
+    }
+
     // The README picture: one transfer running, one with a failed entry, one done.
     void screenshot()
     {

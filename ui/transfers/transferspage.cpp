@@ -63,6 +63,7 @@ TransfersPage::TransfersPage(TransferQueue *queue, QWidget *parent)
     , m_items(new QTableView(this))
     , m_details(new QLabel(this))
     , m_empty(new QLabel(this))
+    , m_saveError(new QLabel(this))
 {
     m_pause = button(tr("&Pause"), tr("Stop moving bytes; what arrived is kept and the transfer resumes from there"),
                      QStyle::SP_MediaPause, this);
@@ -115,6 +116,12 @@ TransfersPage::TransfersPage(TransferQueue *queue, QWidget *parent)
                         "or copy them to a remote host (Local cache: Copy to a remote host…). Every transfer shows here, "
                         "survives a restart and resumes."));
 
+    m_saveError->setWordWrap(true);
+    m_saveError->setTextFormat(Qt::PlainText);
+    m_saveError->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_saveError->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
+    m_saveError->hide();
+
     auto *lower = new QWidget(this);
     auto *lowerLayout = new QVBoxLayout(lower);
     lowerLayout->setContentsMargins(0, 0, 0, 0);
@@ -128,6 +135,7 @@ TransfersPage::TransfersPage(TransferQueue *queue, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
+    layout->addWidget(m_saveError);
     layout->addWidget(m_empty);
     layout->addWidget(split, 1);
 
@@ -151,6 +159,11 @@ TransfersPage::TransfersPage(TransferQueue *queue, QWidget *parent)
             updateDetails();
         }
         updateSummary();
+    });
+    // The queue cannot write its state: say so where the transfers are, with what to do (the text says which).
+    connect(m_queue, &TransferQueue::saveFailed, this, [this](const QString &, const QString &message) {
+        m_saveError->setText(message);
+        m_saveError->show();
     });
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
         m_empty->setVisible(m_model->rowCount() == 0);

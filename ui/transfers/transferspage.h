@@ -33,6 +33,8 @@ public:
     QPushButton *cancelButton() const { return m_cancel; }
     QPushButton *retryButton() const { return m_retry; }
     QLabel *detailsLabel() const { return m_details; }
+    // Shown when a transfer's state could not be saved (TransferQueue::saveFailed); hidden until then.
+    QLabel *saveErrorLabel() const { return m_saveError; }
 
 Q_SIGNALS:
     // Running transfers and bytes per second of them all, for the status bar ("" when none runs).
@@ -50,6 +52,7 @@ private:
     QTableView *m_items;
     QLabel *m_details;
     QLabel *m_empty;
+    QLabel *m_saveError;
     QPushButton *m_pause;
     QPushButton *m_resume;
     QPushButton *m_cancel;
