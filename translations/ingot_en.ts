@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
     <name>ingot::CacheChartsWidget</name>
@@ -203,10 +204,10 @@
 <context>
     <name>ingot::HubCommit</name>
     <message numerus="yes">
-        <source>The Hub's upload plan left out %n file(s).</source>
+        <source>The Hub&apos;s upload plan left out %n file(s).</source>
         <translation>
-            <numerusform>The Hub's upload plan left out %n file.</numerusform>
-            <numerusform>The Hub's upload plan left out %n files.</numerusform>
+            <numerusform>The Hub&apos;s upload plan left out %n file.</numerusform>
+            <numerusform>The Hub&apos;s upload plan left out %n files.</numerusform>
         </translation>
     </message>
 </context>
@@ -285,10 +286,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>⚠ %n warning(s) about this cache: unknown files, odd names, broken or outside links. &lt;a href='#'&gt;Show them&lt;/a&gt;</source>
+        <source>⚠ %n warning(s) about this cache: unknown files, odd names, broken or outside links. &lt;a href=&apos;#&apos;&gt;Show them&lt;/a&gt;</source>
         <translation>
-            <numerusform>⚠ %n warning about this cache: unknown files, odd names, broken or outside links. &lt;a href='#'&gt;Show them&lt;/a&gt;</numerusform>
-            <numerusform>⚠ %n warnings about this cache: unknown files, odd names, broken or outside links. &lt;a href='#'&gt;Show them&lt;/a&gt;</numerusform>
+            <numerusform>⚠ %n warning about this cache: unknown files, odd names, broken or outside links. &lt;a href=&apos;#&apos;&gt;Show them&lt;/a&gt;</numerusform>
+            <numerusform>⚠ %n warnings about this cache: unknown files, odd names, broken or outside links. &lt;a href=&apos;#&apos;&gt;Show them&lt;/a&gt;</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -320,10 +321,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Copy %n successful entries to this machine's cache</source>
+        <source>Copy %n successful entries to this machine&apos;s cache</source>
         <translation>
-            <numerusform>Copy %n successful entry to this machine's cache</numerusform>
-            <numerusform>Copy %n successful entries to this machine's cache</numerusform>
+            <numerusform>Copy %n successful entry to this machine&apos;s cache</numerusform>
+            <numerusform>Copy %n successful entries to this machine&apos;s cache</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -370,14 +371,14 @@
     <message numerus="yes">
         <source>Upload %n successful entries from %1 to the Hub repo %2?
 
-Only each entry's compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</source>
+Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</source>
         <translation>
             <numerusform>Upload %n successful entry from %1 to the Hub repo %2?
 
-Only each entry's compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</numerusform>
+Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</numerusform>
             <numerusform>Upload %n successful entries from %1 to the Hub repo %2?
 
-Only each entry's compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</numerusform>
+Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -443,8 +444,11 @@ Only each entry's compiled files go (model.neff, model.done, the HLO module and 
         </translation>
     </message>
     <message numerus="yes">
-        <source>&lt;b&gt;Dry run:&lt;/b&gt; %n entries would be removed, freeing %1 of the cache's %2. Nothing has been changed yet.</source>
-        <translation><numerusform>&lt;b&gt;Dry run:&lt;/b&gt; %n entry would be removed, freeing %1 of the cache's %2. Nothing has been changed yet.</numerusform><numerusform>&lt;b&gt;Dry run:&lt;/b&gt; %n entries would be removed, freeing %1 of the cache's %2. Nothing has been changed yet.</numerusform></translation>
+        <source>&lt;b&gt;Dry run:&lt;/b&gt; %n entries would be removed, freeing %1 of the cache&apos;s %2. Nothing has been changed yet.</source>
+        <translation>
+            <numerusform>&lt;b&gt;Dry run:&lt;/b&gt; %n entry would be removed, freeing %1 of the cache&apos;s %2. Nothing has been changed yet.</numerusform>
+            <numerusform>&lt;b&gt;Dry run:&lt;/b&gt; %n entries would be removed, freeing %1 of the cache&apos;s %2. Nothing has been changed yet.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -478,7 +482,10 @@ Only each entry's compiled files go (model.neff, model.done, the HLO module and 
     <name>ingot::RemoteHostSession</name>
     <message numerus="yes">
         <source>The connection to %1 was lost; retrying in %n s.</source>
-        <translation><numerusform>The connection to %1 was lost; retrying in %n s.</numerusform><numerusform>The connection to %1 was lost; retrying in %n s.</numerusform></translation>
+        <translation>
+            <numerusform>The connection to %1 was lost; retrying in %n s.</numerusform>
+            <numerusform>The connection to %1 was lost; retrying in %n s.</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>ingot::CacheChartsWidget</name>
@@ -148,19 +149,19 @@
         <translation>模块名称不寻常：编译器写入的名称格式为 MODULE_&lt;hash&gt;+&lt;flags hash&gt;。</translation>
     </message>
     <message>
-        <source>Unexpected sub-folder "%1"; its contents are not scanned.</source>
+        <source>Unexpected sub-folder &quot;%1&quot;; its contents are not scanned.</source>
         <translation>意外的子文件夹“%1”；不扫描其内容。</translation>
     </message>
     <message>
-        <source>"%1" is a broken symbolic link.</source>
+        <source>&quot;%1&quot; is a broken symbolic link.</source>
         <translation>“%1”是失效的符号链接。</translation>
     </message>
     <message>
-        <source>"%1" links outside the cache root; the link is never followed when deleting.</source>
+        <source>&quot;%1&quot; links outside the cache root; the link is never followed when deleting.</source>
         <translation>“%1”指向缓存根目录之外；删除时从不跟随该链接。</translation>
     </message>
     <message>
-        <source>"%1" is not a regular file (a pipe, socket or device), or could not be read.</source>
+        <source>&quot;%1&quot; is not a regular file (a pipe, socket or device), or could not be read.</source>
         <translation>“%1”不是普通文件（而是管道、套接字或设备），或无法读取。</translation>
     </message>
     <message>
@@ -309,7 +310,7 @@
         <translation>输出只有一个文件，但 %1 仍然存在。</translation>
     </message>
     <message>
-        <source>No "done" marker in %1: the save may not have finished.</source>
+        <source>No &quot;done&quot; marker in %1: the save may not have finished.</source>
         <translation>%1 中没有“done”标记：保存可能尚未完成。</translation>
     </message>
     <message>
@@ -405,11 +406,11 @@
         <translation>非空字符串</translation>
     </message>
     <message>
-        <source>%1: "%2" is missing.</source>
+        <source>%1: &quot;%2&quot; is missing.</source>
         <translation>%1：缺少“%2”。</translation>
     </message>
     <message>
-        <source>%1: "%2" must be %3, not %4.</source>
+        <source>%1: &quot;%2&quot; must be %3, not %4.</source>
         <translation>%1：“%2”应为 %3，而不是 %4。</translation>
     </message>
     <message>
@@ -425,8 +426,8 @@
         <translation>%1，%2 的 FusedLinearsSpec</translation>
     </message>
     <message>
-        <source>"column", "row", 0 or 1</source>
-        <translation>"column"、"row"、0 或 1</translation>
+        <source>&quot;column&quot;, &quot;row&quot;, 0 or 1</source>
+        <translation>&quot;column&quot;、&quot;row&quot;、0 或 1</translation>
     </message>
     <message>
         <source>a list of names</source>
@@ -465,7 +466,7 @@
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <source>%1: "model_weight_transformation_specs" must be a list, not %2.</source>
+        <source>%1: &quot;model_weight_transformation_specs&quot; must be a list, not %2.</source>
         <translation>%1：“model_weight_transformation_specs”应为列表，而不是 %2。</translation>
     </message>
     <message>
@@ -501,7 +502,7 @@
         <translation>%1 不是有效的 JSON。</translation>
     </message>
     <message>
-        <source>%1 has no "parameters" map.</source>
+        <source>%1 has no &quot;parameters&quot; map.</source>
         <translation>%1 中没有“parameters”映射。</translation>
     </message>
     <message>
@@ -537,11 +538,11 @@
         <translation>%1 已存在且不是文件夹。</translation>
     </message>
     <message>
-        <source>%1 is the checkpoint's shards folder %2: writing there would destroy the shards being read.</source>
+        <source>%1 is the checkpoint&apos;s shards folder %2: writing there would destroy the shards being read.</source>
         <translation>%1 就是检查点的分片文件夹 %2：写入该位置会破坏正在读取的分片。</translation>
     </message>
     <message>
-        <source>%1 lies inside the checkpoint's shards (%2): writing there could destroy the shards being read.</source>
+        <source>%1 lies inside the checkpoint&apos;s shards (%2): writing there could destroy the shards being read.</source>
         <translation>%1 位于检查点的分片目录内（%2）：写入该位置可能破坏正在读取的分片。</translation>
     </message>
     <message>
@@ -609,7 +610,7 @@
         <translation>%1：GQA 权重不是非空矩阵（tp rank 0 上为 %2 %3、%4 %5）。</translation>
     </message>
     <message>
-        <source>%1: the GQA spec's sizes do not fit together: q_output_size_per_partition %2 for %3 heads over tp %4, kv_output_size_per_partition %5 for %6 key/value heads x%7.</source>
+        <source>%1: the GQA spec&apos;s sizes do not fit together: q_output_size_per_partition %2 for %3 heads over tp %4, kv_output_size_per_partition %5 for %6 key/value heads x%7.</source>
         <translation>%1：GQA 规格中的各项大小互相矛盾：q_output_size_per_partition 为 %2，对应 %3 个头、tp %4；kv_output_size_per_partition 为 %5，对应 %6 个 key/value 头 x%7。</translation>
     </message>
     <message>
@@ -689,7 +690,7 @@
         <translation>张量名 %1 不是有效的 UTF-8，而 safetensors 和 torch.load 都要求 UTF-8。</translation>
     </message>
     <message>
-        <source>A tensor is named __metadata__, the name safetensors keeps for its header's metadata: it cannot be written.</source>
+        <source>A tensor is named __metadata__, the name safetensors keeps for its header&apos;s metadata: it cannot be written.</source>
         <translation>有一个张量名为 __metadata__，这是 safetensors 为文件头元数据保留的名称：无法写入。</translation>
     </message>
     <message>
@@ -697,7 +698,7 @@
         <translation>会有两个输出同名为 %1（一个参数与某个融合参数或 GQA 参数的一部分重名？）。</translation>
     </message>
     <message>
-        <source>The output's total size does not fit in 64 bits.</source>
+        <source>The output&apos;s total size does not fit in 64 bits.</source>
         <translation>输出的总大小超出 64 位范围。</translation>
     </message>
     <message>
@@ -709,7 +710,7 @@
         <translation>校验检查点时已停止：%1</translation>
     </message>
     <message>
-        <source>%1: its tensors claim more than %2 times the file's size: storages shared by too many names (corrupt or hostile).</source>
+        <source>%1: its tensors claim more than %2 times the file&apos;s size: storages shared by too many names (corrupt or hostile).</source>
         <translation>%1：其张量声明的大小超过文件大小的 %2 倍：存储被过多名称共享（文件已损坏或为恶意构造）。</translation>
     </message>
     <message>
@@ -729,8 +730,8 @@
         <translation>%2 中的 %1 与其来源不一致。</translation>
     </message>
     <message>
-        <source>%1: its __metadata__ does not say format "pt", which transformers requires.</source>
-        <translation>%1：其 __metadata__ 未声明 format "pt"，而 transformers 要求此格式。</translation>
+        <source>%1: its __metadata__ does not say format &quot;pt&quot;, which transformers requires.</source>
+        <translation>%1：其 __metadata__ 未声明 format &quot;pt&quot;，而 transformers 要求此格式。</translation>
     </message>
     <message>
         <source>%1 is missing from the output.</source>
@@ -898,7 +899,7 @@
         <translation>校验检查点</translation>
     </message>
     <message>
-        <source>Every shard is read and compared before anything is written. Below: every tensor the output will hold, and how it is put together from the ranks' pieces.</source>
+        <source>Every shard is read and compared before anything is written. Below: every tensor the output will hold, and how it is put together from the ranks&apos; pieces.</source>
         <translation>写入任何内容之前，会读取并比对每个分片。下方列出输出将包含的每个张量，以及它如何由各 rank 的分片拼合而成。</translation>
     </message>
     <message>
@@ -1154,7 +1155,7 @@ Go back to change the settings, or close the window.</source>
 <context>
     <name>ingot::EntryFiles</name>
     <message>
-        <source>"%1" is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
         <translation>“%1”不是缓存条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
     <message>
@@ -1265,19 +1266,19 @@ Go back to change the settings, or close the window.</source>
         <translation>在主机上复制 %1 失败（状态 %2）：%3</translation>
     </message>
     <message>
-        <source>The host's archive ended early.</source>
+        <source>The host&apos;s archive ended early.</source>
         <translation>主机发送的归档提前结束。</translation>
     </message>
     <message>
-        <source>The host did not send a valid archive (a header's checksum is wrong).</source>
+        <source>The host did not send a valid archive (a header&apos;s checksum is wrong).</source>
         <translation>主机发送的不是有效的归档（某个头部的校验和错误）。</translation>
     </message>
     <message>
-        <source>The host's archive has a member of an impossible size.</source>
+        <source>The host&apos;s archive has a member of an impossible size.</source>
         <translation>主机的归档中有成员的大小不合理。</translation>
     </message>
     <message>
-        <source>The host's archive has a name record that is too long.</source>
+        <source>The host&apos;s archive has a name record that is too long.</source>
         <translation>主机的归档中有过长的名称记录。</translation>
     </message>
     <message>
@@ -1285,23 +1286,23 @@ Go back to change the settings, or close the window.</source>
         <translation>无法创建 %1：%2。</translation>
     </message>
     <message>
-        <source>The host's archive holds %1, which is not a file or a folder (a link or a device): refused.</source>
+        <source>The host&apos;s archive holds %1, which is not a file or a folder (a link or a device): refused.</source>
         <translation>主机的归档中包含 %1，它既不是文件也不是文件夹（而是链接或设备）：已拒绝。</translation>
     </message>
     <message>
-        <source>The host's archive has a file without a name.</source>
+        <source>The host&apos;s archive has a file without a name.</source>
         <translation>主机的归档中有一个没有名称的文件。</translation>
     </message>
     <message>
-        <source>The host's entry has more than %1 files: no compiled module has that many; refused.</source>
+        <source>The host&apos;s entry has more than %1 files: no compiled module has that many; refused.</source>
         <translation>主机的条目包含超过 %1 个文件：任何已编译模块都不会有这么多文件；已拒绝。</translation>
     </message>
     <message>
-        <source>The host's archive names %1, a path outside the entry: refused.</source>
+        <source>The host&apos;s archive names %1, a path outside the entry: refused.</source>
         <translation>主机的归档中包含 %1，该路径位于条目之外：已拒绝。</translation>
     </message>
     <message>
-        <source>The host's archive holds %1 twice: refused.</source>
+        <source>The host&apos;s archive holds %1 twice: refused.</source>
         <translation>主机的归档中 %1 出现了两次：已拒绝。</translation>
     </message>
     <message>
@@ -1317,7 +1318,7 @@ Go back to change the settings, or close the window.</source>
         <translation>%1：%2 的 sha256 在本机与主机之间不一致（传输中损坏，或期间发生了变化）：未保留任何内容。</translation>
     </message>
     <message>
-        <source>"%1" is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
         <translation>“%1”不是缓存条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
     <message>
@@ -1337,7 +1338,7 @@ Go back to change the settings, or close the window.</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <source>%1: the host's sha256 list could not be read: nothing was kept.</source>
+        <source>%1: the host&apos;s sha256 list could not be read: nothing was kept.</source>
         <translation>%1：无法读取主机的 sha256 列表：未保留任何内容。</translation>
     </message>
     <message>
@@ -1377,11 +1378,11 @@ Go back to change the settings, or close the window.</source>
         <translation>%1 含有指向缓存之外（不在 Hugging Face hub 缓存中）或无处的链接；Ingot 不跟随这些链接，未复制任何内容：%2</translation>
     </message>
     <message>
-        <source>The host's archive holds %1, which the entry's listing did not show: refused, nothing was kept.</source>
+        <source>The host&apos;s archive holds %1, which the entry&apos;s listing did not show: refused, nothing was kept.</source>
         <translation>主机的归档中有 %1，而该条目的列表中没有它：已拒绝，未保留任何内容。</translation>
     </message>
     <message>
-        <source>The host's archive announces %1 bytes for %2, more than the entry's listing showed (%3 bytes; the entry %4 bytes): refused, nothing was kept.</source>
+        <source>The host&apos;s archive announces %1 bytes for %2, more than the entry&apos;s listing showed (%3 bytes; the entry %4 bytes): refused, nothing was kept.</source>
         <translation>主机的归档为 %2 声明了 %1 字节，超过该条目列表所示（%3 字节；整个条目 %4 字节）：已拒绝，未保留任何内容。</translation>
     </message>
 </context>
@@ -1392,7 +1393,7 @@ Go back to change the settings, or close the window.</source>
         <translation>新的主机密钥 — %1</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Ingot has never connected to %1 before.&lt;/b&gt;&lt;br&gt;The host presented the key below. Compare its fingerprint with the one the host's administrator gives you (on the host: &lt;tt&gt;ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub&lt;/tt&gt;). Trust it only if they match: from then on ssh refuses any other key for this host.</source>
+        <source>&lt;b&gt;Ingot has never connected to %1 before.&lt;/b&gt;&lt;br&gt;The host presented the key below. Compare its fingerprint with the one the host&apos;s administrator gives you (on the host: &lt;tt&gt;ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub&lt;/tt&gt;). Trust it only if they match: from then on ssh refuses any other key for this host.</source>
         <translation>&lt;b&gt;Ingot 从未连接过 %1。&lt;/b&gt;&lt;br&gt;该主机提供了下面的密钥。请将其指纹与主机管理员提供的指纹进行比对（在该主机上运行：&lt;tt&gt;ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub&lt;/tt&gt;）。只有两者一致时才信任它：此后 ssh 会拒绝该主机的任何其他密钥。</translation>
     </message>
     <message>
@@ -1426,7 +1427,7 @@ Go back to change the settings, or close the window.</source>
     <message>
         <source>The key this host presents differs from the one recorded when you first connected. Either someone is intercepting the connection (a man-in-the-middle attack), or the host was reinstalled or got a new key.
 
-Ask the host's administrator for the new key's fingerprint. Only if it matches, remove the old key yourself:
+Ask the host&apos;s administrator for the new key&apos;s fingerprint. Only if it matches, remove the old key yourself:
 
     %1
 
@@ -1491,7 +1492,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>%1 重定向到了 %2，这不是 http 或 https URL；已拒绝。</translation>
     </message>
     <message>
-        <source>%1 redirected to another host (%2); Ingot takes the Hub's answers only from %3.</source>
+        <source>%1 redirected to another host (%2); Ingot takes the Hub&apos;s answers only from %3.</source>
         <translation>%1 重定向到了另一台主机（%2）；Ingot 只接受来自 %3 的 Hub 响应。</translation>
     </message>
     <message>
@@ -1558,7 +1559,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>拉取到本地缓存(&amp;P)</translation>
     </message>
     <message>
-        <source>Download the selected "Hub only" modules (a folder: every module listed in it) into the local compile cache, verified, each appearing whole. Progress in Transfers (Ctrl+5).</source>
+        <source>Download the selected &quot;Hub only&quot; modules (a folder: every module listed in it) into the local compile cache, verified, each appearing whole. Progress in Transfers (Ctrl+5).</source>
         <translation>将选中的“仅 Hub”模块（选中文件夹时，为其中列出的所有模块）下载到本地编译缓存，下载内容经过校验，每个模块都完整写入后才出现。进度见“传输”（Ctrl+5）。</translation>
     </message>
     <message>
@@ -1566,7 +1567,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>推送到此仓库(&amp;U)</translation>
     </message>
     <message>
-        <source>Upload the selected "Local only" modules (successful compiles only) to this repo.</source>
+        <source>Upload the selected &quot;Local only&quot; modules (successful compiles only) to this repo.</source>
         <translation>将选中的“仅本地”模块（仅限编译成功的）上传到此仓库。</translation>
     </message>
     <message>
@@ -1766,7 +1767,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>仓库 ID（org/name）：</translation>
     </message>
     <message>
-        <source>"%1" is not a repo id of the form org/name.</source>
+        <source>&quot;%1&quot; is not a repo id of the form org/name.</source>
         <translation>“%1”不是 org/name 格式的仓库 ID。</translation>
     </message>
     <message>
@@ -1851,8 +1852,8 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>Hub 对 %1 返回的 JSON 格式错误或不完整。</translation>
     </message>
     <message>
-        <source>"%1" is not a repo id: use org/name, each part made of letters, digits, '.', '_' and '-'.</source>
-        <translation>“%1”不是仓库 ID：请使用 org/name 格式，每部分只能由字母、数字、'.'、'_' 和 '-' 组成。</translation>
+        <source>&quot;%1&quot; is not a repo id: use org/name, each part made of letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;.</source>
+        <translation>“%1”不是仓库 ID：请使用 org/name 格式，每部分只能由字母、数字、&apos;.&apos;、&apos;_&apos; 和 &apos;-&apos; 组成。</translation>
     </message>
     <message numerus="yes">
         <source>%1 Tried %n time(s).</source>
@@ -1937,7 +1938,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>身份查询（whoami）</translation>
     </message>
     <message>
-        <source>The Hub's whoami answer has no name.</source>
+        <source>The Hub&apos;s whoami answer has no name.</source>
         <translation>Hub 的 whoami 响应中没有用户名。</translation>
     </message>
     <message>
@@ -1945,7 +1946,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>%1 的仓库信息异常。</translation>
     </message>
     <message>
-        <source>"%1" is not a path inside a repo.</source>
+        <source>&quot;%1&quot; is not a path inside a repo.</source>
         <translation>“%1”不是仓库内的路径。</translation>
     </message>
     <message>
@@ -1961,11 +1962,11 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>Hub 为 %1 的文件列表不断返回分页：已超过 %2 个条目，已停止。请改为列出更下层的文件夹。</translation>
     </message>
     <message>
-        <source>The Hub's file list of %1 continues on another host (%2); Ingot follows pages only on HF_ENDPOINT (%3). Stopped.</source>
+        <source>The Hub&apos;s file list of %1 continues on another host (%2); Ingot follows pages only on HF_ENDPOINT (%3). Stopped.</source>
         <translation>Hub 返回的 %1 文件列表延续到了另一台主机（%2）；Ingot 只在 HF_ENDPOINT（%3）上跟随分页。已停止。</translation>
     </message>
     <message>
-        <source>The Hub's file list of %1 goes round in circles: its next page is one already read. Stopped.</source>
+        <source>The Hub&apos;s file list of %1 goes round in circles: its next page is one already read. Stopped.</source>
         <translation>Hub 返回的 %1 文件列表陷入循环：下一页是已读取过的页面。已停止。</translation>
     </message>
     <message>
@@ -2017,7 +2018,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>Hub 对 %1 的文件列表返回的 JSON 格式错误或不完整。</translation>
     </message>
     <message>
-        <source>The Hub's file list of %1 is not a list.</source>
+        <source>The Hub&apos;s file list of %1 is not a list.</source>
         <translation>Hub 返回的 %1 文件列表不是列表格式。</translation>
     </message>
     <message>
@@ -2025,7 +2026,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>%1 的文件列表中有一个条目缺少路径或类型。</translation>
     </message>
     <message>
-        <source>The file list of %1 names "%2", a path that leaves the repo; refused.</source>
+        <source>The file list of %1 names &quot;%2&quot;, a path that leaves the repo; refused.</source>
         <translation>%1 的文件列表中包含“%2”，该路径超出了仓库范围；已拒绝。</translation>
     </message>
 </context>
@@ -2036,7 +2037,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>Hub 对 %1 返回的 JSON 格式错误。</translation>
     </message>
     <message>
-        <source>"%1" is not a repo id: use org/name.</source>
+        <source>&quot;%1&quot; is not a repo id: use org/name.</source>
         <translation>“%1”不是仓库 ID：请使用 org/name 格式。</translation>
     </message>
     <message>
@@ -2044,7 +2045,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>Hub 未提供 %1 的上传地址。</translation>
     </message>
     <message>
-        <source>The Hub's multipart upload plan for %1 does not fit its size.</source>
+        <source>The Hub&apos;s multipart upload plan for %1 does not fit its size.</source>
         <translation>Hub 为 %1 给出的分块上传计划与其大小不符。</translation>
     </message>
     <message>
@@ -2080,7 +2081,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>上传计划</translation>
     </message>
     <message numerus="yes">
-        <source>The Hub's upload plan left out %n file(s).</source>
+        <source>The Hub&apos;s upload plan left out %n file(s).</source>
         <translation>
             <numerusform>Hub 的上传计划遗漏了 %n 个文件。</numerusform>
         </translation>
@@ -2102,7 +2103,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>提交</translation>
     </message>
     <message>
-        <source>The Hub's answer to the commit has no commit id.</source>
+        <source>The Hub&apos;s answer to the commit has no commit id.</source>
         <translation>Hub 对提交的响应中没有提交 ID。</translation>
     </message>
     <message>
@@ -2125,7 +2126,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>公共默认仓库</translation>
     </message>
     <message>
-        <source>"%1" is not a repo id of the form org/name.</source>
+        <source>&quot;%1&quot; is not a repo id of the form org/name.</source>
         <translation>“%1”不是 org/name 格式的仓库 ID。</translation>
     </message>
     <message>
@@ -2164,11 +2165,11 @@ Not listed yet: expand it to see its size and file count.</source>
 <context>
     <name>ingot::HubPull</name>
     <message>
-        <source>The Hub's folder of %1 holds a sub-folder (%2); Ingot pulls only plain module folders.</source>
+        <source>The Hub&apos;s folder of %1 holds a sub-folder (%2); Ingot pulls only plain module folders.</source>
         <translation>Hub 上 %1 的文件夹中包含子文件夹（%2）；Ingot 只拉取普通的模块文件夹。</translation>
     </message>
     <message>
-        <source>The Hub's folder of %1 holds a file named "%2", which Ingot does not write into a cache.</source>
+        <source>The Hub&apos;s folder of %1 holds a file named &quot;%2&quot;, which Ingot does not write into a cache.</source>
         <translation>Hub 上 %1 的文件夹中包含名为“%2”的文件，Ingot 不会将其写入缓存。</translation>
     </message>
     <message>
@@ -2176,7 +2177,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>Hub 列出的 %2 中的 %1 没有可用的校验和；未拉取。</translation>
     </message>
     <message>
-        <source>The Hub's %1 has no model.neff (a failed or unfinished compile); in the cache it would stop the compiler from trying again. Not pulled.</source>
+        <source>The Hub&apos;s %1 has no model.neff (a failed or unfinished compile); in the cache it would stop the compiler from trying again. Not pulled.</source>
         <translation>Hub 上的 %1 没有 model.neff（编译失败或未完成）；放入缓存后会阻止编译器重新编译。未拉取。</translation>
     </message>
     <message>
@@ -2200,7 +2201,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>已设置 HF_HUB_OFFLINE：Ingot 不会向 Hub 发送任何请求，因此无法拉取。如需拉取，请取消设置该变量。</translation>
     </message>
     <message>
-        <source>"%1" is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
         <translation>“%1”不是缓存条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
     <message>
@@ -2232,7 +2233,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>%1 已不在 Hub 上（拉取期间仓库发生了变化）；请重新拉取。</translation>
     </message>
     <message>
-        <source>%1 arrived damaged: its %2 does not match the Hub's (%3); nothing was written into the cache. Pull again; if it happens again, the Hub's copy may be bad.</source>
+        <source>%1 arrived damaged: its %2 does not match the Hub&apos;s (%3); nothing was written into the cache. Pull again; if it happens again, the Hub&apos;s copy may be bad.</source>
         <translation>%1 下载后已损坏：其 %2 与 Hub 上的（%3）不一致；未向缓存写入任何内容。请重新拉取；如果再次出现，可能是 Hub 上的副本已损坏。</translation>
     </message>
     <message>
@@ -2256,7 +2257,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>无法链接 %1：%2。</translation>
     </message>
     <message>
-        <source>"%1" is not a compiler version.</source>
+        <source>&quot;%1&quot; is not a compiler version.</source>
         <translation>“%1”不是编译器版本。</translation>
     </message>
 </context>
@@ -2393,7 +2394,7 @@ Not listed yet: expand it to see its size and file count.</source>
 <context>
     <name>ingot::IncomingEntry</name>
     <message>
-        <source>"%1" is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
         <translation>“%1”不是缓存条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
     <message>
@@ -2496,7 +2497,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>运行内容</translation>
     </message>
     <message>
-        <source>Ingot's training backend</source>
+        <source>Ingot&apos;s training backend</source>
         <translation>Ingot 训练后端</translation>
     </message>
     <message>
@@ -2536,8 +2537,8 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>模块：</translation>
     </message>
     <message>
-        <source>--my_flag 3 --note "quoted words"</source>
-        <translation>--my_flag 3 --note "带引号的文字"</translation>
+        <source>--my_flag 3 --note &quot;quoted words&quot;</source>
+        <translation>--my_flag 3 --note &quot;带引号的文字&quot;</translation>
     </message>
     <message>
         <source>Appended after the settings, split as a shell would split them</source>
@@ -2548,7 +2549,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>脚本参数：</translation>
     </message>
     <message>
-        <source>Pass these settings as flags (optimum-neuron's names)</source>
+        <source>Pass these settings as flags (optimum-neuron&apos;s names)</source>
         <translation>将这些设置作为命令行参数传入（使用 optimum-neuron 的参数名）</translation>
     </message>
     <message>
@@ -2804,7 +2805,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <source>Not set (Neuron's default: %1)</source>
+        <source>Not set (Neuron&apos;s default: %1)</source>
         <translation>未设置（Neuron 默认值：%1）</translation>
     </message>
     <message>
@@ -3187,7 +3188,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>%1（最新）</translation>
     </message>
     <message>
-        <source>The loss at the job's last step</source>
+        <source>The loss at the job&apos;s last step</source>
         <translation>作业最后一步的损失</translation>
     </message>
     <message>
@@ -3220,7 +3221,7 @@ Resumed from %2</source>
         <translation>查找下一个(&amp;N)</translation>
     </message>
     <message>
-        <source>Which process's output to show: a rank, or torchrun's own</source>
+        <source>Which process&apos;s output to show: a rank, or torchrun&apos;s own</source>
         <translation>显示哪个进程的输出：某个 rank，或 torchrun 自身</translation>
     </message>
     <message>
@@ -3252,7 +3253,7 @@ Resumed from %2</source>
         <translation>仅显示最后 %L1 行；更早的 %L2 行在 %3 中</translation>
     </message>
     <message>
-        <source>Find: go to the log's search</source>
+        <source>Find: go to the log&apos;s search</source>
         <translation>查找：转到日志搜索框</translation>
     </message>
     <message>
@@ -3287,7 +3288,7 @@ Resumed from %2</source>
         <translation>%1 在 %2（节点 %3）上不是可执行文件：每个节点都使用同一个 Python。</translation>
     </message>
     <message>
-        <source>The job's wrapper did not start within 10 s on %1 (see %2).</source>
+        <source>The job&apos;s wrapper did not start within 10 s on %1 (see %2).</source>
         <translation>任务的包装脚本未在 10 秒内于 %1 上启动（参见 %2）。</translation>
     </message>
     <message>
@@ -3295,7 +3296,7 @@ Resumed from %2</source>
         <translation>%2 上的节点 %1 未能启动：%3</translation>
     </message>
     <message>
-        <source>"%1" is not a job id.</source>
+        <source>&quot;%1&quot; is not a job id.</source>
         <translation>“%1”不是任务 ID。</translation>
     </message>
     <message>
@@ -3333,7 +3334,7 @@ Resumed from %2</source>
         <translation>任务 %1 正在运行：请先停止它。</translation>
     </message>
     <message>
-        <source>The output folder %1 holds more than this job's outputs: remove it by hand.</source>
+        <source>The output folder %1 holds more than this job&apos;s outputs: remove it by hand.</source>
         <translation>输出文件夹 %1 中包含该任务输出以外的内容：请手动删除。</translation>
     </message>
 </context>
@@ -3665,7 +3666,7 @@ Resumed from %2</source>
         <translation>删除(&amp;R)</translation>
     </message>
     <message>
-        <source>Removes the job's folder %1 (%2): its settings, logs and metrics.</source>
+        <source>Removes the job&apos;s folder %1 (%2): its settings, logs and metrics.</source>
         <translation>将删除任务文件夹 %1（%2），其中包括设置、日志和指标。</translation>
     </message>
     <message>
@@ -3677,7 +3678,7 @@ Resumed from %2</source>
         <translation>输出将保留：%1</translation>
     </message>
     <message>
-        <source>The outputs are inside the job's folder and go with it.</source>
+        <source>The outputs are inside the job&apos;s folder and go with it.</source>
         <translation>输出位于任务文件夹内，将一并删除。</translation>
     </message>
 </context>
@@ -3691,7 +3692,7 @@ Resumed from %2</source>
 <context>
     <name>ingot::JobSpec</name>
     <message>
-        <source>job settings: "%1" has a value of the wrong type</source>
+        <source>job settings: &quot;%1&quot; has a value of the wrong type</source>
         <translation>任务设置：“%1”的值类型不正确</translation>
     </message>
     <message>
@@ -3802,15 +3803,15 @@ Resumed from %2</source>
         <translation>每个设备的 %1 条序列无法均分为 %2 个微批次</translation>
     </message>
     <message>
-        <source>the model's %1 attention heads are not divisible by tp %2</source>
+        <source>the model&apos;s %1 attention heads are not divisible by tp %2</source>
         <translation>模型的 %1 个注意力头不能被 tp %2 整除</translation>
     </message>
     <message>
-        <source>the model's %1 key-value heads are not divisible by tp %2</source>
+        <source>the model&apos;s %1 key-value heads are not divisible by tp %2</source>
         <translation>模型的 %1 个键值头不能被 tp %2 整除</translation>
     </message>
     <message>
-        <source>the model's intermediate size %1 is not divisible by tp %2</source>
+        <source>the model&apos;s intermediate size %1 is not divisible by tp %2</source>
         <translation>模型的中间层维度 %1 不能被 tp %2 整除</translation>
     </message>
     <message>
@@ -3838,8 +3839,8 @@ Resumed from %2</source>
         <translation>检查点由 %1 个进程保存，而此任务有 %2 个进程</translation>
     </message>
     <message>
-        <source>"%1" is not a variable name (letters, digits and _, not starting with a digit)</source>
-        <translation>"%1" 不是变量名（字母、数字和 _，不能以数字开头）</translation>
+        <source>&quot;%1&quot; is not a variable name (letters, digits and _, not starting with a digit)</source>
+        <translation>&quot;%1&quot; 不是变量名（字母、数字和 _，不能以数字开头）</translation>
     </message>
     <message>
         <source>must not be negative (0: keep every checkpoint)</source>
@@ -3865,7 +3866,7 @@ Resumed from %2</source>
         <translation>设置并启动训练任务</translation>
     </message>
     <message>
-        <source>Remove the selected job's folder (previewed first; outputs kept unless asked)</source>
+        <source>Remove the selected job&apos;s folder (previewed first; outputs kept unless asked)</source>
         <translation>删除所选任务的文件夹（先预览；除非另行指定，否则保留输出）</translation>
     </message>
     <message>
@@ -3912,7 +3913,7 @@ Jobs started with ingot-cli job launch are listed here too.</source>
 <context>
     <name>ingot::Keyboard</name>
     <message>
-        <source>Open the list's context menu</source>
+        <source>Open the list&apos;s context menu</source>
         <translation>打开列表的上下文菜单</translation>
     </message>
 </context>
@@ -4148,9 +4149,9 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>编译器版本</translation>
     </message>
     <message numerus="yes">
-        <source>⚠ %n warning(s) about this cache: unknown files, odd names, broken or outside links. &lt;a href='#'&gt;Show them&lt;/a&gt;</source>
+        <source>⚠ %n warning(s) about this cache: unknown files, odd names, broken or outside links. &lt;a href=&apos;#&apos;&gt;Show them&lt;/a&gt;</source>
         <translation>
-            <numerusform>⚠ 此缓存有 %n 条警告：未知文件、异常名称、失效或指向外部的链接。&lt;a href='#'&gt;查看&lt;/a&gt;</numerusform>
+            <numerusform>⚠ 此缓存有 %n 条警告：未知文件、异常名称、失效或指向外部的链接。&lt;a href=&apos;#&apos;&gt;查看&lt;/a&gt;</numerusform>
         </translation>
     </message>
     <message>
@@ -4290,7 +4291,7 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         </translation>
     </message>
     <message numerus="yes">
-        <source>Copy %n successful entries to this machine's cache</source>
+        <source>Copy %n successful entries to this machine&apos;s cache</source>
         <translation>
             <numerusform>将 %n 个成功条目复制到本机缓存</numerusform>
         </translation>
@@ -4331,7 +4332,7 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>%1 不是普通文件。</translation>
     </message>
     <message>
-        <source>Refused to remove "%1": the path is outside the cache root.</source>
+        <source>Refused to remove &quot;%1&quot;: the path is outside the cache root.</source>
         <translation>拒绝删除“%1”：该路径位于缓存根目录之外。</translation>
     </message>
     <message>
@@ -4430,11 +4431,11 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>拒绝删除 %1：它不在 %2 内。</translation>
     </message>
     <message>
-        <source>The machine restarted since the job started: process %1 is not the job's.</source>
+        <source>The machine restarted since the job started: process %1 is not the job&apos;s.</source>
         <translation>任务启动后机器已重启：进程 %1 不是该任务的进程。</translation>
     </message>
     <message>
-        <source>Process %1 has ended (its pid is not the job's launcher any more).</source>
+        <source>Process %1 has ended (its pid is not the job&apos;s launcher any more).</source>
         <translation>进程 %1 已结束（其 pid 已不再属于该任务的启动器）。</translation>
     </message>
     <message>
@@ -4505,7 +4506,7 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>请重新运行查找；如果仍然失败，请检查该仓库以及你在 Hub 上的访问权限。</translation>
     </message>
     <message>
-        <source>"%1" is not a model id: use org/name, as on the Hub (e.g. meta-llama/Llama-3.1-8B).</source>
+        <source>&quot;%1&quot; is not a model id: use org/name, as on the Hub (e.g. meta-llama/Llama-3.1-8B).</source>
         <translation>“%1”不是模型 ID：请使用 Hub 上的 org/name 格式（例如 meta-llama/Llama-3.1-8B）。</translation>
     </message>
 </context>
@@ -4681,7 +4682,7 @@ registry layout: %2</source>
     <message numerus="yes">
         <source>Upload %n successful entries from %1 to the Hub repo %2?
 
-Only each entry's compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</source>
+Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</source>
         <translation>
             <numerusform>要将 %1 中的 %n 个成功条目上传到 Hub 仓库 %2 吗？
 
@@ -5031,8 +5032,10 @@ Only each entry's compiled files go (model.neff, model.done, the HLO module and 
         <translation>大小上限：</translation>
     </message>
     <message numerus="yes">
-        <source>&lt;b&gt;Dry run:&lt;/b&gt; %n entries would be removed, freeing %1 of the cache's %2. Nothing has been changed yet.</source>
-        <translation><numerusform>&lt;b&gt;试运行：&lt;/b&gt;将删除 %n 个条目，从缓存的 %2 中释放 %1。尚未做任何更改。</numerusform></translation>
+        <source>&lt;b&gt;Dry run:&lt;/b&gt; %n entries would be removed, freeing %1 of the cache&apos;s %2. Nothing has been changed yet.</source>
+        <translation>
+            <numerusform>&lt;b&gt;试运行：&lt;/b&gt;将删除 %n 个条目，从缓存的 %2 中释放 %1。尚未做任何更改。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -5392,7 +5395,8 @@ Only each entry's compiled files go (model.neff, model.done, the HLO module and 
     <message numerus="yes">
         <source>The connection to %1 was lost; retrying in %n s.</source>
         <translation>
-            <numerusform>与 %1 的连接已断开；%n 秒后重试。</numerusform></translation>
+            <numerusform>与 %1 的连接已断开；%n 秒后重试。</numerusform>
+        </translation>
     </message>
     <message>
         <source>The master connection to %1 is gone (the network dropped, the machine slept, or the server restarted). Ingot reconnects by itself; Retry now tries at once.</source>
@@ -5643,7 +5647,7 @@ Only each entry's compiled files go (model.neff, model.done, the HLO module and 
         <translation>请添加主机，或在 ssh 配置中添加 Host 条目。</translation>
     </message>
     <message>
-        <source>Not looked up yet. "Open compile cache" asks the host where its Neuron tools keep the cache.</source>
+        <source>Not looked up yet. &quot;Open compile cache&quot; asks the host where its Neuron tools keep the cache.</source>
         <translation>尚未查找。“打开编译缓存”会询问该主机的 Neuron 工具将缓存放在何处。</translation>
     </message>
     <message>
@@ -5704,7 +5708,7 @@ Cache: %2</source>
         <translation>无法创建 %1。</translation>
     </message>
     <message>
-        <source>%1 is not a remote job's record.</source>
+        <source>%1 is not a remote job&apos;s record.</source>
         <translation>%1 不是远程任务的记录。</translation>
     </message>
 </context>
@@ -5903,7 +5907,7 @@ Cache: %2</source>
         <translation>无法读取 %1：权限不足。</translation>
     </message>
     <message>
-        <source>the host's listing has no root record</source>
+        <source>the host&apos;s listing has no root record</source>
         <translation>主机返回的列表中没有根记录</translation>
     </message>
     <message>
@@ -5923,7 +5927,7 @@ Cache: %2</source>
         <translation>不是文件夹，或无法读取。</translation>
     </message>
     <message>
-        <source>Refused to list "%1": the path is outside the cache root.</source>
+        <source>Refused to list &quot;%1&quot;: the path is outside the cache root.</source>
         <translation>拒绝列出“%1”：该路径位于缓存根目录之外。</translation>
     </message>
     <message>
@@ -5935,7 +5939,7 @@ Cache: %2</source>
         <translation>无法读取 %1：文件夹不存在。</translation>
     </message>
     <message>
-        <source>Refused to read "%1": the path is outside the cache root.</source>
+        <source>Refused to read &quot;%1&quot;: the path is outside the cache root.</source>
         <translation>拒绝读取“%1”：该路径位于缓存根目录之外。</translation>
     </message>
     <message>
@@ -5951,7 +5955,7 @@ Cache: %2</source>
         <translation>文件不存在</translation>
     </message>
     <message>
-        <source>Refused to remove "%1": the path is outside the cache root.</source>
+        <source>Refused to remove &quot;%1&quot;: the path is outside the cache root.</source>
         <translation>拒绝删除“%1”：该路径位于缓存根目录之外。</translation>
     </message>
     <message>
@@ -5995,7 +5999,7 @@ Cache: %2</source>
         <translation>/proc 不可用</translation>
     </message>
     <message>
-        <source>the host's listing is not in the expected form (byte %1)</source>
+        <source>the host&apos;s listing is not in the expected form (byte %1)</source>
         <translation>主机的列表格式不符合预期（字节 %1）</translation>
     </message>
     <message>
@@ -6030,7 +6034,7 @@ Cache: %2</source>
 <context>
     <name>ingot::ShellJobRunner</name>
     <message>
-        <source>%1 does not hold Ingot's training backend (ingot_train/__init__.py).</source>
+        <source>%1 does not hold Ingot&apos;s training backend (ingot_train/__init__.py).</source>
         <translation>%1 中没有 Ingot 的训练后端（ingot_train/__init__.py）。</translation>
     </message>
     <message>
@@ -6118,7 +6122,7 @@ Cache: %2</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <source>the host's answer is not in the expected form</source>
+        <source>the host&apos;s answer is not in the expected form</source>
         <translation>主机的响应格式不符合预期</translation>
     </message>
     <message>
@@ -6154,11 +6158,11 @@ Cache: %2</source>
         <translation>进程 %1 不是 Ingot 记录的进程。</translation>
     </message>
     <message>
-        <source>%1 restarted since the job started: process %2 is not the job's.</source>
+        <source>%1 restarted since the job started: process %2 is not the job&apos;s.</source>
         <translation>任务启动后 %1 已重启：进程 %2 不是该任务的进程。</translation>
     </message>
     <message>
-        <source>Process %1 has ended (its pid is not the job's launcher any more).</source>
+        <source>Process %1 has ended (its pid is not the job&apos;s launcher any more).</source>
         <translation>进程 %1 已结束（其 pid 已不再属于该任务的启动器）。</translation>
     </message>
     <message>
@@ -6210,15 +6214,15 @@ Cache: %2</source>
         <translation>、</translation>
     </message>
     <message>
-        <source>Tab and Shift+Tab move between fields; the Menu key or Shift+F10 opens a list's context menu; Alt with an underlined letter opens a menu.</source>
+        <source>Tab and Shift+Tab move between fields; the Menu key or Shift+F10 opens a list&apos;s context menu; Alt with an underlined letter opens a menu.</source>
         <translation>Tab 和 Shift+Tab 在各字段间移动；菜单键或 Shift+F10 打开列表的上下文菜单；Alt 加带下划线的字母打开菜单。</translation>
     </message>
 </context>
 <context>
     <name>ingot::SlurmBatchScript</name>
     <message>
-        <source>The %1 "%2" cannot go into an #SBATCH line: no spaces, quotes, backslashes or control characters.</source>
-        <translation>%1 "%2" 不能写入 #SBATCH 行：不能有空格、引号、反斜杠或控制字符。</translation>
+        <source>The %1 &quot;%2&quot; cannot go into an #SBATCH line: no spaces, quotes, backslashes or control characters.</source>
+        <translation>%1 &quot;%2&quot; 不能写入 #SBATCH 行：不能有空格、引号、反斜杠或控制字符。</translation>
     </message>
     <message>
         <source>Nodes (%1) and processes per node (%2) must be at least 1.</source>
@@ -6229,8 +6233,8 @@ Cache: %2</source>
         <translation>没有 torchrun 代理命令。</translation>
     </message>
     <message>
-        <source>The job folder "%1" is not an absolute path.</source>
-        <translation>作业文件夹 "%1" 不是绝对路径。</translation>
+        <source>The job folder &quot;%1&quot; is not an absolute path.</source>
+        <translation>作业文件夹 &quot;%1&quot; 不是绝对路径。</translation>
     </message>
     <message>
         <source>An argument contains a NUL byte.</source>
@@ -6241,8 +6245,8 @@ Cache: %2</source>
         <translation>作业文件夹包含 NUL 字节。</translation>
     </message>
     <message>
-        <source>"%1" is not a Slurm time limit (minutes, H:MM:SS or D-HH:MM:SS).</source>
-        <translation>"%1" 不是 Slurm 时间限制（分钟、H:MM:SS 或 D-HH:MM:SS）。</translation>
+        <source>&quot;%1&quot; is not a Slurm time limit (minutes, H:MM:SS or D-HH:MM:SS).</source>
+        <translation>&quot;%1&quot; 不是 Slurm 时间限制（分钟、H:MM:SS 或 D-HH:MM:SS）。</translation>
     </message>
     <message>
         <source>job name</source>
@@ -6265,12 +6269,12 @@ Cache: %2</source>
         <translation>输出文件模式</translation>
     </message>
     <message>
-        <source>"%1" is not one #SBATCH line (it must start with "#SBATCH " and hold no line break or control character).</source>
-        <translation>"%1" 不是一行 #SBATCH（必须以 "#SBATCH " 开头，且不含换行或控制字符）。</translation>
+        <source>&quot;%1&quot; is not one #SBATCH line (it must start with &quot;#SBATCH &quot; and hold no line break or control character).</source>
+        <translation>&quot;%1&quot; 不是一行 #SBATCH（必须以 &quot;#SBATCH &quot; 开头，且不含换行或控制字符）。</translation>
     </message>
     <message>
-        <source>"%1" is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*).</source>
-        <translation>"%1" 不是环境变量名（[A-Za-z_][A-Za-z0-9_]*）。</translation>
+        <source>&quot;%1&quot; is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*).</source>
+        <translation>&quot;%1&quot; 不是环境变量名（[A-Za-z_][A-Za-z0-9_]*）。</translation>
     </message>
     <message>
         <source>The value of %1 contains a NUL byte.</source>
@@ -6292,20 +6296,20 @@ Cache: %2</source>
         <translation>%1 上的 Slurm 没有响应：%2</translation>
     </message>
     <message>
-        <source>"%1" is not a Slurm job id</source>
-        <translation>"%1" 不是 Slurm 作业 ID</translation>
+        <source>&quot;%1&quot; is not a Slurm job id</source>
+        <translation>&quot;%1&quot; 不是 Slurm 作业 ID</translation>
     </message>
     <message>
         <source>Slurm on %1 knows no job %2</source>
         <translation>%1 上的 Slurm 不知道作业 %2</translation>
     </message>
     <message>
-        <source>"%1" is not an sbatch option (--name=value)</source>
-        <translation>"%1" 不是 sbatch 选项（--name=value）</translation>
+        <source>&quot;%1&quot; is not an sbatch option (--name=value)</source>
+        <translation>&quot;%1&quot; 不是 sbatch 选项（--name=value）</translation>
     </message>
     <message>
-        <source>"%1" is not a batch script path</source>
-        <translation>"%1" 不是批处理脚本路径</translation>
+        <source>&quot;%1&quot; is not a batch script path</source>
+        <translation>&quot;%1&quot; 不是批处理脚本路径</translation>
     </message>
     <message>
         <source>sbatch failed (exit status %1)</source>
@@ -6327,7 +6331,7 @@ ssh said: %2</source>
 ssh 输出：%2</translation>
     </message>
     <message>
-        <source>"%1" is not a host Ingot can connect to: use an alias from your ssh config, host, user@host or user@host:port.</source>
+        <source>&quot;%1&quot; is not a host Ingot can connect to: use an alias from your ssh config, host, user@host or user@host:port.</source>
         <translation>“%1”不是 Ingot 可以连接的主机：请使用 ssh 配置中的别名、host、user@host 或 user@host:port。</translation>
     </message>
     <message>
@@ -6335,11 +6339,11 @@ ssh 输出：%2</translation>
         <translation>无法启动 OpenSSH 客户端（ssh）。请安装它（软件包 openssh-client）后重试。</translation>
     </message>
     <message>
-        <source>The host key of %1 is not known yet. Check its fingerprint with the host's administrator before you accept it.</source>
+        <source>The host key of %1 is not known yet. Check its fingerprint with the host&apos;s administrator before you accept it.</source>
         <translation>尚未记录 %1 的主机密钥。接受之前，请先与该主机的管理员核对其指纹。</translation>
     </message>
     <message>
-        <source>The host key of %1 has CHANGED since it was last recorded in known_hosts. Someone may be intercepting the connection (a man-in-the-middle attack), or the host was reinstalled. Ingot will not connect. Ask the host's administrator for the new key's fingerprint; only if it matches, remove the old entry yourself (ssh-keygen -R) and connect again.</source>
+        <source>The host key of %1 has CHANGED since it was last recorded in known_hosts. Someone may be intercepting the connection (a man-in-the-middle attack), or the host was reinstalled. Ingot will not connect. Ask the host&apos;s administrator for the new key&apos;s fingerprint; only if it matches, remove the old entry yourself (ssh-keygen -R) and connect again.</source>
         <translation>%1 的主机密钥已变更：与上次记录在 known_hosts 中的不一致。可能有人正在拦截连接（中间人攻击），也可能该主机已重装系统。Ingot 不会连接。请向该主机的管理员索取新密钥的指纹；只有在指纹一致时，才自行删除旧条目（ssh-keygen -R）并重新连接。</translation>
     </message>
     <message>
@@ -6395,7 +6399,7 @@ ssh 输出：%2</translation>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <source>Ingot found no private folder for ssh's control sockets: %1 is not a folder of yours only, and a new one cannot be made in %2 (%3).</source>
+        <source>Ingot found no private folder for ssh&apos;s control sockets: %1 is not a folder of yours only, and a new one cannot be made in %2 (%3).</source>
         <translation>Ingot 找不到存放 ssh 控制套接字的私有文件夹：%1 不是只属于你的文件夹，且无法在 %2 中新建（%3）。</translation>
     </message>
 </context>
@@ -6414,28 +6418,28 @@ ssh 输出：%2</translation>
         <translation>主机中不能包含空格或控制字符。</translation>
     </message>
     <message>
-        <source>A host cannot start with '-' (it would be read as an ssh option).</source>
-        <translation>主机不能以 '-' 开头（否则会被当作 ssh 选项）。</translation>
+        <source>A host cannot start with &apos;-&apos; (it would be read as an ssh option).</source>
+        <translation>主机不能以 &apos;-&apos; 开头（否则会被当作 ssh 选项）。</translation>
     </message>
     <message>
-        <source>The user name before '@' is not valid.</source>
-        <translation>'@' 前的用户名无效。</translation>
+        <source>The user name before &apos;@&apos; is not valid.</source>
+        <translation>&apos;@&apos; 前的用户名无效。</translation>
     </message>
     <message>
-        <source>A '[' without its ']'.</source>
-        <translation>'[' 缺少对应的 ']'。</translation>
+        <source>A &apos;[&apos; without its &apos;]&apos;.</source>
+        <translation>&apos;[&apos; 缺少对应的 &apos;]&apos;。</translation>
     </message>
     <message>
-        <source>The port after ']' must be ':' and a number from 1 to 65535.</source>
-        <translation>']' 之后必须是 ':' 加端口号（1 到 65535 之间的数字）。</translation>
+        <source>The port after &apos;]&apos; must be &apos;:&apos; and a number from 1 to 65535.</source>
+        <translation>&apos;]&apos; 之后必须是 &apos;:&apos; 加端口号（1 到 65535 之间的数字）。</translation>
     </message>
     <message>
-        <source>The port after ':' must be a number from 1 to 65535.</source>
-        <translation>':' 之后的端口必须是 1 到 65535 之间的数字。</translation>
+        <source>The port after &apos;:&apos; must be a number from 1 to 65535.</source>
+        <translation>&apos;:&apos; 之后的端口必须是 1 到 65535 之间的数字。</translation>
     </message>
     <message>
-        <source>The host name is missing or starts with '-'.</source>
-        <translation>缺少主机名，或主机名以 '-' 开头。</translation>
+        <source>The host name is missing or starts with &apos;-&apos;.</source>
+        <translation>缺少主机名，或主机名以 &apos;-&apos; 开头。</translation>
     </message>
     <message>
         <source>The host name contains characters no host name or ssh alias uses.</source>
@@ -6499,7 +6503,7 @@ ssh 输出：%2</translation>
 <context>
     <name>ingot::StoreFactory</name>
     <message>
-        <source>Ingot cannot open caches of the kind "%1" (%2).</source>
+        <source>Ingot cannot open caches of the kind &quot;%1&quot; (%2).</source>
         <translation>Ingot 无法打开“%1”类型的缓存（%2）。</translation>
     </message>
     <message>
@@ -6518,7 +6522,7 @@ ssh 输出：%2</translation>
         <translation>无法访问 %1。</translation>
     </message>
     <message>
-        <source>Already in %1's cache; left as it is.</source>
+        <source>Already in %1&apos;s cache; left as it is.</source>
         <translation>已在 %1 的缓存中；保持原样。</translation>
     </message>
     <message>
@@ -6538,7 +6542,7 @@ ssh 输出：%2</translation>
         <translation>Ingot 不支持从 %1 复制到 %2。</translation>
     </message>
     <message>
-        <source>Not in %1's cache.</source>
+        <source>Not in %1&apos;s cache.</source>
         <translation>不在 %1 的缓存中。</translation>
     </message>
 </context>
@@ -6588,7 +6592,7 @@ ssh 输出：%2</translation>
 <context>
     <name>ingot::TransferQueue</name>
     <message>
-        <source>"%1" names no cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;hash&gt;).</source>
+        <source>&quot;%1&quot; names no cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;hash&gt;).</source>
         <translation>“%1”不是缓存条目名（neuronxcc-&lt;version&gt;/MODULE_&lt;hash&gt;）。</translation>
     </message>
     <message>
@@ -6606,6 +6610,10 @@ ssh 输出：%2</translation>
     <message>
         <source>The transfer stopped on an internal error.</source>
         <translation>传输因内部错误而停止。</translation>
+    </message>
+    <message>
+        <source>The state of transfer %1 could not be saved in %2: %3 It goes on, but after a restart it may resume from an earlier point.</source>
+        <translation>传输 %1 的状态无法保存到 %2：%3 传输会继续，但重启后可能从较早的位置恢复。</translation>
     </message>
 </context>
 <context>
@@ -6780,7 +6788,7 @@ ssh 输出：%2</translation>
     <message>
         <source>No transfers yet.
 
-Pull modules from a Hub cache repo (Hub caches: select "Hub only" modules, Pull to local cache), push compiled modules to one (Local cache: Push to the Hub cache repo…), or copy them to a remote host (Local cache: Copy to a remote host…). Every transfer shows here, survives a restart and resumes.</source>
+Pull modules from a Hub cache repo (Hub caches: select &quot;Hub only&quot; modules, Pull to local cache), push compiled modules to one (Local cache: Push to the Hub cache repo…), or copy them to a remote host (Local cache: Copy to a remote host…). Every transfer shows here, survives a restart and resumes.</source>
         <translation>暂无传输。
 
 可以从 Hub 缓存仓库拉取模块（Hub 缓存页：选择“仅 Hub”的模块，点击“拉取到本地缓存”），将已编译的模块推送到仓库（本地缓存页：“推送到 Hub 缓存仓库…”），或将其复制到远程主机（本地缓存页：“复制到远程主机…”）。所有传输都显示在这里，重启后仍会保留并继续。</translation>
@@ -6838,11 +6846,11 @@ Pull modules from a Hub cache repo (Hub caches: select "Hub only" modules, Pull 
         <translation>VERSION</translation>
     </message>
     <message>
-        <source>Include each entry's files (with --json).</source>
+        <source>Include each entry&apos;s files (with --json).</source>
         <translation>包含每个条目的文件（配合 --json 使用）。</translation>
     </message>
     <message>
-        <source>error: unknown state "%1"</source>
+        <source>error: unknown state &quot;%1&quot;</source>
         <translation>错误：未知状态“%1”</translation>
     </message>
     <message>
@@ -6962,15 +6970,15 @@ Pull modules from a Hub cache repo (Hub caches: select "Hub only" modules, Pull 
         <translation>[ENTRY...]</translation>
     </message>
     <message>
-        <source>error: unexpected argument "%1"</source>
+        <source>error: unexpected argument &quot;%1&quot;</source>
         <translation>错误：意外的参数“%1”</translation>
     </message>
     <message>
-        <source>error: --ttl-days takes a whole number of days, not "%1"</source>
+        <source>error: --ttl-days takes a whole number of days, not &quot;%1&quot;</source>
         <translation>错误：--ttl-days 需要整数天数，而不是“%1”</translation>
     </message>
     <message>
-        <source>error: --max-size takes a size such as 100GB, 500M or 20GiB, not "%1"</source>
+        <source>error: --max-size takes a size such as 100GB, 500M or 20GiB, not &quot;%1&quot;</source>
         <translation>错误：--max-size 需要 100GB、500M 或 20GiB 这样的大小，而不是“%1”</translation>
     </message>
     <message>
@@ -7094,7 +7102,7 @@ Commands:
         <translation>运行 `ingot-cli %1 COMMAND --help` 查看详细信息。</translation>
     </message>
     <message>
-        <source>error: unknown group "%1"
+        <source>error: unknown group &quot;%1&quot;
 
 </source>
         <translation>错误：未知命令组“%1”
@@ -7102,7 +7110,7 @@ Commands:
 </translation>
     </message>
     <message>
-        <source>error: unknown command "%1 %2"
+        <source>error: unknown command &quot;%1 %2&quot;
 </source>
         <translation>错误：未知命令“%1 %2”
 </translation>
@@ -7172,7 +7180,7 @@ Commands:
         <translation>错误：用法：ingot-cli consolidate CHECKPOINT_DIR [OUTPUT_DIR]</translation>
     </message>
     <message>
-        <source>error: unknown format "%1" (safetensors or pytorch)</source>
+        <source>error: unknown format &quot;%1&quot; (safetensors or pytorch)</source>
         <translation>错误：未知格式“%1”（应为 safetensors 或 pytorch）</translation>
     </message>
     <message>
@@ -7236,7 +7244,7 @@ Commands:
         <translation>复制目标：local 或某台主机。</translation>
     </message>
     <message>
-        <source>The host's compile cache (default: as the Neuron tools there resolve it).</source>
+        <source>The host&apos;s compile cache (default: as the Neuron tools there resolve it).</source>
         <translation>该主机上的编译缓存（默认：按该主机上 Neuron 工具的解析结果）。</translation>
     </message>
     <message>
@@ -7260,7 +7268,7 @@ Commands:
         <translation>请至少指定一个条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
     <message>
-        <source>"%1" is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
         <translation>“%1”不是缓存条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
     <message>
@@ -7284,7 +7292,7 @@ Commands:
         <translation>完成：已复制 %1 个，跳过 %2 个，失败 %3 个；共 %4，从 %5 到 %6。</translation>
     </message>
     <message>
-        <source>Copy entries between this machine's cache and a host's over SSH (verified, never overwriting)</source>
+        <source>Copy entries between this machine&apos;s cache and a host&apos;s over SSH (verified, never overwriting)</source>
         <translation>通过 SSH 在本机缓存与远程主机缓存之间复制条目（校验内容，从不覆盖）</translation>
     </message>
     <message>
@@ -7424,7 +7432,7 @@ Commands:
         <translation>访问令牌的所有者、角色及其来源</translation>
     </message>
     <message>
-        <source>List a repo's files: ingot-cli hub ls REPO [PATH] [-R] [--revision REV]</source>
+        <source>List a repo&apos;s files: ingot-cli hub ls REPO [PATH] [-R] [--revision REV]</source>
         <translation>列出仓库中的文件：ingot-cli hub ls REPO [PATH] [-R] [--revision REV]</translation>
     </message>
     <message>
@@ -7464,7 +7472,7 @@ Commands:
         <translation>在历史记录中显示的名称。</translation>
     </message>
     <message>
-        <source>Where the job writes (default: a fresh folder in the job's folder).</source>
+        <source>Where the job writes (default: a fresh folder in the job&apos;s folder).</source>
         <translation>任务的输出位置（默认：任务文件夹中新建的文件夹）。</translation>
     </message>
     <message>
@@ -7472,15 +7480,15 @@ Commands:
         <translation>要使用的 Python 解释器（默认：找到的第一个能导入 torch 的解释器）。</translation>
     </message>
     <message>
-        <source>Run a training script instead of Ingot's backend.</source>
+        <source>Run a training script instead of Ingot&apos;s backend.</source>
         <translation>运行训练脚本，而不是 Ingot 的后端。</translation>
     </message>
     <message>
-        <source>Run a module (python -m MODULE) instead of Ingot's backend.</source>
+        <source>Run a module (python -m MODULE) instead of Ingot&apos;s backend.</source>
         <translation>运行模块（python -m MODULE），而不是 Ingot 的后端。</translation>
     </message>
     <message>
-        <source>With --script/-m: pass only ARGS, not Ingot's settings flags.</source>
+        <source>With --script/-m: pass only ARGS, not Ingot&apos;s settings flags.</source>
         <translation>与 --script/-m 一起使用：只传递 ARGS，不传递 Ingot 设置对应的参数。</translation>
     </message>
     <message>
@@ -7668,11 +7676,11 @@ Commands:
         <translation>历史记录中的所有任务：状态、步数、布局、时长、损失、输出</translation>
     </message>
     <message>
-        <source>A job's state, step of max, last loss, output folder, processes</source>
+        <source>A job&apos;s state, step of max, last loss, output folder, processes</source>
         <translation>任务的状态、当前步数/最大步数、最近损失、输出文件夹、进程</translation>
     </message>
     <message>
-        <source>A rank's stdout and stderr (--follow: until the job ends)</source>
+        <source>A rank&apos;s stdout and stderr (--follow: until the job ends)</source>
         <translation>某个 rank 的 stdout 和 stderr（--follow：持续输出直到任务结束）</translation>
     </message>
     <message>
@@ -7680,7 +7688,7 @@ Commands:
         <translation>rank 编号（默认 0）。</translation>
     </message>
     <message>
-        <source>torchrun's own output instead of a rank's.</source>
+        <source>torchrun&apos;s own output instead of a rank&apos;s.</source>
         <translation>显示 torchrun 自身的输出，而不是某个 rank 的输出。</translation>
     </message>
     <message>
@@ -7708,7 +7716,7 @@ Commands:
         <translation>S 秒后放弃等待（退出码 4）。</translation>
     </message>
     <message>
-        <source>The training backend's folder (exit 1 when it is missing)</source>
+        <source>The training backend&apos;s folder (exit 1 when it is missing)</source>
         <translation>训练后端所在的文件夹（缺失时退出码为 1）</translation>
     </message>
     <message>
@@ -7740,7 +7748,7 @@ Commands:
         <translation>错误：请指定条目、--compiler VERSION 或 --all（三者选一）。</translation>
     </message>
     <message>
-        <source>error: "%1" is not a cache entry: use neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;.</source>
+        <source>error: &quot;%1&quot; is not a cache entry: use neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;.</source>
         <translation>错误：“%1”不是缓存条目：请使用 neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;。</translation>
     </message>
     <message>
@@ -7780,7 +7788,7 @@ Commands:
         <translation>错误：--dry-run 暂不支持与 --host 一起使用：请在该主机上运行 `ingot-cli cache push --dry-run`。</translation>
     </message>
     <message>
-        <source>error: "%1" is not a cache entry: use neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;</source>
+        <source>error: &quot;%1&quot; is not a cache entry: use neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;</source>
         <translation>错误：“%1”不是缓存条目：请使用 neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;</translation>
     </message>
     <message>
@@ -7840,11 +7848,11 @@ Commands:
         <translation>将编译缓存中的 SUCCESS 条目推送到 Hub 缓存仓库（建议先用 --dry-run）</translation>
     </message>
     <message>
-        <source>Push every SUCCESS entry not on the Hub (optimum-cli's synchronize; never failed entries or locks)</source>
+        <source>Push every SUCCESS entry not on the Hub (optimum-cli&apos;s synchronize; never failed entries or locks)</source>
         <translation>推送所有不在 Hub 上的 SUCCESS 条目（同 optimum-cli 的 synchronize；从不推送失败条目或锁）</translation>
     </message>
     <message>
-        <source>error: "%1" is not a host: %2</source>
+        <source>error: &quot;%1&quot; is not a host: %2</source>
         <translation>错误：“%1”不是有效的主机：%2</translation>
     </message>
     <message>
@@ -8088,7 +8096,7 @@ It would be added to %4.</source>
         <translation>%1 上没有 Slurm：那里的 PATH 中没有 sinfo 和 sbatch。</translation>
     </message>
     <message>
-        <source>A Slurm cluster's partitions, nodes by state and your queue</source>
+        <source>A Slurm cluster&apos;s partitions, nodes by state and your queue</source>
         <translation>Slurm 集群的分区、按状态的节点和你的队列</translation>
     </message>
     <message>
@@ -8108,8 +8116,8 @@ It would be added to %4.</source>
         <translation>FILE</translation>
     </message>
     <message>
-        <source>error: --env: "%1" is not a variable name (letters, digits and _, not starting with a digit)</source>
-        <translation>错误：--env："%1" 不是变量名（字母、数字和 _，不能以数字开头）</translation>
+        <source>error: --env: &quot;%1&quot; is not a variable name (letters, digits and _, not starting with a digit)</source>
+        <translation>错误：--env：&quot;%1&quot; 不是变量名（字母、数字和 _，不能以数字开头）</translation>
     </message>
     <message>
         <source>warning: cannot read %1</source>
@@ -8120,7 +8128,7 @@ It would be added to %4.</source>
         <translation>Slurm 集群：info</translation>
     </message>
     <message>
-        <source>HOST: a login node over SSH; local: this machine's Slurm clients (SLURM_CONF honoured).</source>
+        <source>HOST: a login node over SSH; local: this machine&apos;s Slurm clients (SLURM_CONF honoured).</source>
         <translation>HOST：通过 SSH 的登录节点；local：本机的 Slurm 客户端（遵循 SLURM_CONF）。</translation>
     </message>
 </context>
