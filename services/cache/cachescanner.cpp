@@ -3,6 +3,7 @@
 #include "services/cache/compilerversion.h"
 #include "services/cache/classify.h"
 #include "services/stores/cachestore.h"
+#include "services/util/parallel.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -10,6 +11,7 @@
 #include <QThread>
 
 #include <thread>
+
 
 namespace ingot {
 
@@ -209,13 +211,18 @@ void CacheScanner::listInParallel(QVector<Job> &jobs, int from, int to, const QS
             j.listed = true;
         }
     };
-    std::vector<std::thread> threads;
-    threads.reserve(m_clones.size());
-    for (auto &c : m_clones)
-        threads.emplace_back([&work, store = c.get()] { work(*store); });
-    work(m_store);
-    for (auto &t : threads)
-        t.join();
+    // One worker per store handle: this thread lists through m_store (a store may be tied to the thread that uses
+    // it), each other worker through a clone of its own, each taking the next folder until none is left.
+    const std::thread::id caller = std::this_thread::get_id();
+    std::atomic<size_t> nextClone{0};
+    const int workers = int(m_clones.size()) + 1;
+    parallelFor(workers, workers, nullptr, [&](int) {
+        if (std::this_thread::get_id() == caller)
+            return work(m_store);
+        const size_t c = nextClone++;
+        if (c < m_clones.size())  // a worker that comes back finds every folder taken: nothing left to do
+            work(*m_clones[c]);
+    }).rethrowFirst();
 }
 
 CacheModule CacheScanner::scanModule(const QString &version, const QString &name, bool *vanished, QString *error)

@@ -227,6 +227,8 @@ private Q_SLOTS:
         QCOMPARE(locks.bytes, 0);  // removing locks frees nothing
         MaintenanceDialog clear(locks, StoreLocation::local(QStringLiteral("/nonexistent")));
         QCOMPARE(clear.itemsView()->topLevelItem(0)->text(2), QStringLiteral("7.0 MB"));
+    }
+
     void chartsWithoutDataShowNoTicks()
     {
         // While a scan has found nothing yet: no "1 1 1 0 0 0" ticks for the empty 0..1 range. With data, labels
