@@ -46,6 +46,7 @@ const SlurmPartition *findPartition(const SlurmClusterInfo &info, const QByteArr
     return nullptr;
 }
 
+const SlurmQueueJob *findQueued(SlurmClusterInfo &&, const QByteArray &) = delete;  // it would point into a temporary
 const SlurmQueueJob *findQueued(const SlurmClusterInfo &info, const QByteArray &id)
 {
     for (const SlurmQueueJob &j : info.queue)
@@ -287,7 +288,8 @@ private slots:
         const SlurmJobDetails j = details(id);
         QCOMPARE(j.reason, QByteArray("ReqNodeNotAvail,_UnavailableNodes:n[1-2]"));
         QCOMPARE(j.state, QByteArray("PENDING"));
-        const SlurmQueueJob *q = findQueued(info(), id);
+        const SlurmClusterInfo listed = info();  // q points into it
+        const SlurmQueueJob *q = findQueued(listed, id);
         QVERIFY(q);
         QVERIFY2(q->reason.startsWith("ReqNodeNotAvail"), q->reason.constData());
         QVERIFY2(q->reason.contains("n[1-2]"), q->reason.constData());

@@ -1,5 +1,7 @@
 #include "tests/support/testslurm.h"
 
+#include "tests/support/testsupport.h"
+
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
@@ -7,38 +9,13 @@
 #include <QSysInfo>
 #include <QThread>
 
-#include <arpa/inet.h>
 #include <csignal>
-#include <netinet/in.h>
 #include <pwd.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 namespace ingot::test {
 
 namespace {
-
-// Free ports, held until all are chosen so that they differ.
-QVector<int> freePorts(int count)
-{
-    QVector<int> fds, ports;
-    for (int i = 0; i < count; ++i) {
-        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in a{};
-        a.sin_family = AF_INET;
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t len = sizeof(a);
-        int port = 0;
-        if (::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof(a)) == 0
-            && ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) == 0)
-            port = ntohs(a.sin_port);
-        fds << fd;
-        ports << port;
-    }
-    for (const int fd : fds)
-        ::close(fd);
-    return ports;
-}
 
 // The account the daemons run as and the jobs belong to: this process's.
 QString userName()
@@ -87,7 +64,7 @@ QProcessEnvironment TestSlurm::environment() const
 bool TestSlurm::writeConfig(QString *error)
 {
     const QString d = m_dir.path();
-    const QVector<int> ports = freePorts(2 + m_options.nodes);
+    const QVector<int> ports = freeLoopbackPorts(2 + m_options.nodes);
     if (ports.contains(0)) {
         *error = QStringLiteral("no free port");
         return false;

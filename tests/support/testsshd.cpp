@@ -19,21 +19,6 @@ namespace ingot::test {
 
 namespace {
 
-int freePort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof(a);
-    int port = 0;
-    if (::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof(a)) == 0
-        && ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) == 0)
-        port = ntohs(a.sin_port);
-    ::close(fd);
-    return port;
-}
-
 bool portAccepts(int port)
 {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -167,7 +152,7 @@ bool TestSshd::start(QString *error)
     if (!m_keysMade && !generateKeys(error))
         return false;
     if (m_port == 0)
-        m_port = freePort();
+        m_port = freeLoopbackPorts(1).value(0);
     const QString d = m_dir.path();
     const QString config = QStringLiteral("ListenAddress 127.0.0.1\n"
                                           "Port %1\n"

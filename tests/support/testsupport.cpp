@@ -12,7 +12,10 @@
 #include <QProcess>
 #include <QTest>
 
+#include <arpa/inet.h>
 #include <csignal>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <sys/resource.h>
@@ -257,6 +260,28 @@ FakeCompilerProcess::~FakeCompilerProcess()
         ::kill(pid_t(m_pid), SIGKILL);
         ::waitpid(pid_t(m_pid), nullptr, 0);
     }
+}
+
+QVector<int> freeLoopbackPorts(int count)
+{
+    QVector<int> fds, ports;
+    for (int i = 0; i < count; ++i) {
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t len = sizeof(a);
+        int port = 0;
+        if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof(a)) == 0
+            && ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) == 0)
+            port = ntohs(a.sin_port);
+        fds << fd;
+        ports << port;
+    }
+    for (const int fd : fds)
+        if (fd >= 0)
+            ::close(fd);
+    return ports;
 }
 
 }  // namespace ingot::test

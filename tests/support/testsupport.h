@@ -6,6 +6,7 @@
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
+#include <QVector>
 
 namespace ingot {
 class CacheStore;
@@ -66,6 +67,27 @@ void rerunUnprivileged(const char *testFunction);
     } while (0)
 
 namespace ingot::test {
+
+// A peak-memory bound of a test, in KiB: as given, or 512 MiB more under AddressSanitizer, which keeps freed
+// memory in quarantine (256 MiB) and a shadow of what is used. The plain build is the one that checks the bound.
+constexpr qint64 memoryBoundKb(qint64 kb)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    return kb + 512 * 1024;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    return kb + 512 * 1024;
+#else
+    return kb;
+#endif
+#else
+    return kb;
+#endif
+}
+
+// Ports on 127.0.0.1 that no one listens on now, all different (each held until all are chosen); 0 where none
+// could be had. For the test servers (sshd, Slurm's daemons).
+QVector<int> freeLoopbackPorts(int count);
 
 // A file size limit for this process while it lives: writes past it fail (EFBIG) instead of raising SIGXFSZ.
 // It stands in for a disk that fills up.
