@@ -237,8 +237,7 @@ private Q_SLOTS:
         QCOMPARE(jobStateName(st.state), QStringLiteral("stopped"));
         QVERIFY(st.reason.contains(QLatin1String("status")) || st.reason.contains(QLatin1String("Killed")));
         // No process of the job is left.
-        QTest::qWait(500);
-        QCOMPARE(m_runner->signalJobGroup(st.pids.launcher.pgid, id, 0), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(m_runner->signalJobGroup(st.pids.launcher.pgid, id, 0), 0, 15000);
     }
 
     void neverSignalsAReusedPid()

@@ -285,14 +285,22 @@ void TestHubPull::stagingBusyWhileAnotherHoldsIt()
     // Another process holding it (a child with its own lock on the folder) is Busy too.
     const QString path = a.stagingPath();
     a.close();
+    int ready[2];
+    QCOMPARE(::pipe(ready), 0);
     const pid_t pid = ::fork();
     if (pid == 0) {
+        ::close(ready[0]);
         const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_DIRECTORY);
-        ::flock(fd, LOCK_EX);
-        ::sleep(3);
+        const char held = (fd >= 0 && ::flock(fd, LOCK_EX) == 0) ? '1' : '0';
+        (void)!::write(ready[1], &held, 1);  // the lock is held from here on
+        ::sleep(30);
         ::_exit(0);
     }
-    QTest::qWait(300);
+    ::close(ready[1]);
+    char held = 0;
+    QCOMPARE(::read(ready[0], &held, 1), ssize_t(1));  // waits for the child's lock, however loaded the machine
+    ::close(ready[0]);
+    QCOMPARE(held, '1');
     QCOMPARE(IncomingEntry::open(dir.path(), kKey, &b, &error), IncomingEntry::Status::Busy);
     ::kill(pid, SIGKILL);
     int status = 0;
