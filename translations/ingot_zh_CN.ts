@@ -3132,6 +3132,10 @@ Not listed yet: expand it to see its size and file count.</source>
         <source>Keep the last:</source>
         <translation>保留最近：</translation>
     </message>
+    <message>
+        <source>A host&apos;s cache is checked on the Remote hosts page.</source>
+        <translation>主机上的缓存请在“远程主机”页面检查。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobListModel</name>
@@ -3336,6 +3340,10 @@ Resumed from %2</source>
     <message>
         <source>The output folder %1 holds more than this job&apos;s outputs: remove it by hand.</source>
         <translation>输出文件夹 %1 中包含该任务输出以外的内容：请手动删除。</translation>
+    </message>
+    <message>
+        <source>On %1: %2</source>
+        <translation>在 %1 上：%2</translation>
     </message>
 </context>
 <context>
@@ -3589,10 +3597,6 @@ Resumed from %2</source>
         <translation>在 %1 上：%2</translation>
     </message>
     <message>
-        <source>%1 has no ingot-cli. Install Ingot there (its package, or ingot-cli on the PATH) to consolidate on the host, or copy %2 here.</source>
-        <translation>%1 上没有 ingot-cli。请在该主机上安装 Ingot（安装其软件包，或将 ingot-cli 放到 PATH 中）以便在主机上合并，或者将 %2 复制到本机。</translation>
-    </message>
-    <message>
         <source>Consolidated on %1</source>
         <translation>已在 %1 上合并</translation>
     </message>
@@ -3649,6 +3653,10 @@ Resumed from %2</source>
     <message>
         <source>final loss %L1</source>
         <translation>最终损失 %L1</translation>
+    </message>
+    <message>
+        <source>The job&apos;s compile cache cannot be read now: %1</source>
+        <translation>目前无法读取该任务的编译缓存：%1</translation>
     </message>
 </context>
 <context>
@@ -4473,6 +4481,22 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     <message>
         <source>not a regular file</source>
         <translation>不是普通文件</translation>
+    </message>
+    <message>
+        <source>This machine has no ingot-cli (beside Ingot or on the PATH).</source>
+        <translation>本机没有 ingot-cli（Ingot 旁边和 PATH 中都没有）。</translation>
+    </message>
+    <message>
+        <source>Cannot run %1: %2</source>
+        <translation>无法运行 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 did not end within %2 s.</source>
+        <translation>%1 未在 %2 秒内结束。</translation>
+    </message>
+    <message>
+        <source>%1 was killed.</source>
+        <translation>%1 被终止。</translation>
     </message>
 </context>
 <context>
@@ -6189,6 +6213,10 @@ Cache: %2</source>
         <source>Refused to write %1: its folder is a link (never followed).</source>
         <translation>拒绝写入 %1：其文件夹是链接（从不跟随）。</translation>
     </message>
+    <message>
+        <source>%1 has no ingot-cli: install Ingot there (its package, or ingot-cli on the PATH).</source>
+        <translation>%1 上没有 ingot-cli：请在该主机上安装 Ingot（其软件包，或将 ingot-cli 放到 PATH 中）。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::ShortcutsDialog</name>
@@ -7172,10 +7200,6 @@ Commands:
         <translation>存在多个检查点时选择哪一个（final 或 checkpoint-N）；默认：最新的完整检查点。</translation>
     </message>
     <message>
-        <source>Print the result as JSON.</source>
-        <translation>以 JSON 格式输出结果。</translation>
-    </message>
-    <message>
         <source>error: usage: ingot-cli consolidate CHECKPOINT_DIR [OUTPUT_DIR]</source>
         <translation>错误：用法：ingot-cli consolidate CHECKPOINT_DIR [OUTPUT_DIR]</translation>
     </message>
@@ -8130,6 +8154,26 @@ It would be added to %4.</source>
     <message>
         <source>HOST: a login node over SSH; local: this machine&apos;s Slurm clients (SLURM_CONF honoured).</source>
         <translation>HOST：通过 SSH 的登录节点；local：本机的 Slurm 客户端（遵循 SLURM_CONF）。</translation>
+    </message>
+    <message>
+        <source>Compile cache: none (--no_cache)</source>
+        <translation>编译缓存：无（--no_cache）</translation>
+    </message>
+    <message>
+        <source>Compile cache: %1</source>
+        <translation>编译缓存：%1</translation>
+    </message>
+    <message>
+        <source>error: job %1 names no output folder (its script chose one: consolidate it with ingot-cli consolidate DIR)</source>
+        <translation>错误：任务 %1 没有指定输出文件夹（由其脚本自行选择：请用 ingot-cli consolidate DIR 合并）</translation>
+    </message>
+    <message>
+        <source>A job&apos;s newest checkpoint -&gt; safetensors, where the job ran</source>
+        <translation>将任务最新的检查点合并为 safetensors（在任务运行的机器上）</translation>
+    </message>
+    <message>
+        <source>Where to write there (default: CHECKPOINT/consolidated).</source>
+        <translation>在该机器上写入的位置（默认：CHECKPOINT/consolidated）。</translation>
     </message>
 </context>
 <context>

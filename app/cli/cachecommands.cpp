@@ -76,16 +76,6 @@ json moduleJson(const CacheModule &m, bool withFiles)
     return j;
 }
 
-json locationJson(const CacheLocation &loc, const QString &used)
-{
-    static const char *rules[] = {"NEURON_CC_FLAGS --cache_dir", "NEURON_COMPILE_CACHE_URL", "default"};
-    return {{"path", u8(used)},
-            {"resolved", u8(loc.path)},
-            {"rule", rules[int(loc.rule)]},
-            {"explanation", u8(loc.explanation)},
-            {"caching_disabled", loc.cachingDisabled}};
-}
-
 // Resolves the folder and scans it. Returns an exit code (Ok to go on).
 int scan(const Common &c, CacheSnapshot *snap)
 {
@@ -206,7 +196,7 @@ int cmdStatus(const Invocation &p)
     const QString used = c.shown();
     if (const int e = scan(c, &snap)) {
         if (c.json && e == CacheUnavailable)
-            printJson({{"location", locationJson(c.location, used)}, {"error", u8(snap.fatalError)}});
+            printJson({{"location", cacheLocationJson(c.location, used)}, {"error", u8(snap.fatalError)}});
         return e;
     }
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
@@ -233,7 +223,7 @@ int cmdStatus(const Invocation &p)
         json pids = json::array();
         for (auto pid : compilers)
             pids.push_back(pid);
-        printJson({{"location", locationJson(c.location, used)},
+        printJson({{"location", cacheLocationJson(c.location, used)},
                    {"entries", st.entries},
                    {"unknown_items", st.unknownItems},
                    {"size", st.size},
@@ -555,19 +545,19 @@ QVector<Command> cacheCommands()
     const unsigned cache = JsonOption | CacheDirOption | HostOption;
     auto maint = [&](const QString &name, const QString &summary, Maint which) {
         return Command{g, name, summary, cache, maintenanceOptions(which),
-                       [which](const Invocation &p) { return cmdMaintenance(which, p); }, {}};
+                       [which](const Invocation &p) { return cmdMaintenance(which, p); }};
     };
     return {
         {g, QStringLiteral("list"), CliText::tr("List the entries (compiler version / module) with state, size and last use"),
-         cache, listOptions, cmdList, {}},
+         cache, listOptions, cmdList},
         {g, QStringLiteral("status"), CliText::tr("Where the cache is and why, totals per state, per compiler, per age; warnings"),
-         cache, {}, cmdStatus, {}},
+         cache, {}, cmdStatus},
         maint(QStringLiteral("prune"), CliText::tr("Remove entries unused longer than --ttl-days, then LRU down to --max-size"), Maint::Prune),
         maint(QStringLiteral("clean-failed"), CliText::tr("Remove FAILED entries so they compile again"), Maint::CleanFailed),
         maint(QStringLiteral("clear-locks"), CliText::tr("Remove stale *.lock files (refused while neuronx-cc runs)"), Maint::ClearLocks),
         maint(QStringLiteral("remove-versions"), CliText::tr("Remove compiler-version folders other than --keep ones"), Maint::RemoveVersions),
         {g, QStringLiteral("sample"), CliText::tr("Write a realistic sample cache (sparse files) into an empty folder"),
-         NoSharedOptions, sampleOptions, cmdSample, {}},
+         NoSharedOptions, sampleOptions, cmdSample},
     };
 }
 

@@ -1,5 +1,6 @@
 #include "app/cli/clicommon.h"
 
+#include "services/cache/cachelocation.h"
 #include "services/util/names.h"
 
 #include <QTextStream>
@@ -19,6 +20,19 @@ QString terminalSafe(const QString &text)
 {
     // Lines and tabs are the message's own; every other control character comes from a name and is escaped.
     return displayText(text);
+}
+
+nlohmann::json cacheLocationJson(const CacheLocation &loc, const QString &used)
+{
+    static const char *rules[] = {"NEURON_CC_FLAGS --cache_dir", "NEURON_COMPILE_CACHE_URL", "default"};
+    nlohmann::json j{{"path", u8(used.isEmpty() ? loc.path : used)},
+                     {"resolved", u8(loc.path)},
+                     {"rule", rules[int(loc.rule)]},
+                     {"explanation", u8(loc.explanation)},
+                     {"caching_disabled", loc.cachingDisabled}};
+    if (!loc.where.isEmpty())
+        j["host"] = u8(loc.where);
+    return j;
 }
 
 void out(const QString &text)

@@ -8,6 +8,10 @@
 #include <csignal>
 #include <nlohmann/json.hpp>
 
+namespace ingot {
+struct CacheLocation;
+}
+
 namespace ingot::cli {
 
 // Exit codes, documented in the README's CLI reference.
@@ -33,6 +37,9 @@ QString terminalSafe(const QString &text);
 void out(const QString &text);  // stdout, with a newline; terminal-safe
 void err(const QString &text);  // stderr, with a newline; terminal-safe
 void printJson(const nlohmann::json &j);
+// A resolved compile cache location: "path" (`used`, default the resolved one), "resolved", "rule" (which of the
+// runtime's rules gave it), "explanation", "caching_disabled", and "host" where it is a host's.
+nlohmann::json cacheLocationJson(const CacheLocation &loc, const QString &used = QString());
 
 // The columns a terminal gives text: 2 for East Asian wide and fullwidth characters (Chinese), 0 for combining marks
 // and zero-width characters, 1 for the rest.

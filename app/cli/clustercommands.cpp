@@ -152,7 +152,7 @@ QVector<Command> clusterCommands()
              p.addOption({QStringLiteral("slurm-conf"),
                           ClusterText::tr("The slurm.conf to use there (exported as SLURM_CONF)."), ClusterText::tr("FILE")});
          },
-         cmdInfo, {}},
+         cmdInfo},
     };
 }
 

@@ -118,8 +118,6 @@ int CommandTable::run(const QStringList &args) const
 
 int CommandTable::runCommand(const Command &command, const QStringList &args) const
 {
-    if (command.runRaw)
-        return command.runRaw(args);
     const QString full = command.group.isEmpty() ? command.name : command.group + QLatin1Char(' ') + command.name;
     QCommandLineParser p;
     p.setApplicationDescription(command.summary);

@@ -40,8 +40,6 @@ struct Command {
     unsigned shared = JsonOption;
     std::function<void(QCommandLineParser &)> addOptions;  // the command's own options and positional arguments
     std::function<int(const Invocation &)> run;             // returns the exit code
-    // A command that parses its own arguments (what follows its name). Being replaced by addOptions + run.
-    std::function<int(const QStringList &)> runRaw;
 };
 
 struct CommandGroup {

@@ -30,66 +30,62 @@ struct ConsolidateRequest {
     bool asJson = false;
 };
 
+}  // namespace
+
 void addConsolidateOptions(QCommandLineParser &p)
 {
-    p.setApplicationDescription(ConsolidateCliText::tr("Consolidate a sharded (tensor/pipeline parallel) checkpoint into safetensors that transformers loads."));
-    p.addHelpOption();
-    p.addPositionalArgument(QStringLiteral("checkpoint_dir"), ConsolidateCliText::tr("The training output folder, a checkpoint-N folder, or the shards folder."));
-    p.addPositionalArgument(QStringLiteral("output_dir"), ConsolidateCliText::tr("Where to write (default: CHECKPOINT_DIR/consolidated)."), QStringLiteral("[OUTPUT_DIR]"));
     p.addOption({{QStringLiteral("f"), QStringLiteral("format")}, ConsolidateCliText::tr("safetensors (default) or pytorch."), QStringLiteral("FORMAT"), QStringLiteral("safetensors")});
     p.addOption({QStringLiteral("max-shard-size"), ConsolidateCliText::tr("Split the output above this size (default 5GB)."), QStringLiteral("SIZE"), QStringLiteral("5GB")});
     p.addOption({QStringLiteral("verify"), ConsolidateCliText::tr("Read the output back and check every tensor against its sources.")});
     p.addOption({QStringLiteral("overwrite"), ConsolidateCliText::tr("Replace an existing output folder.")});
     p.addOption({QStringLiteral("check-replicas"), ConsolidateCliText::tr("Check that replicated parameters are equal on every tp rank.")});
     p.addOption({QStringLiteral("checkpoint"), ConsolidateCliText::tr("Which checkpoint when there are several (final, or checkpoint-N); default: the newest complete one."), QStringLiteral("NAME")});
-    p.addOption({QStringLiteral("json"), ConsolidateCliText::tr("Print the result as JSON.")});
 }
 
-// The request, or the exit code when there is nothing to run (help printed, or a usage error reported).
-std::optional<ConsolidateRequest> parseRequest(const QStringList &args, int *exit)
+QStringList consolidateArguments(const Invocation &in)
 {
-    QCommandLineParser p;
-    addConsolidateOptions(p);
-    *exit = Usage;
-    if (!p.parse(QStringList{QStringLiteral("ingot-cli consolidate")} + args)) {
-        err(ConsolidateCliText::tr("error: %1").arg(p.errorText()));
-        return std::nullopt;
-    }
-    if (p.isSet(QStringLiteral("help"))) {
-        out(p.helpText());
-        *exit = Ok;
-        return std::nullopt;
-    }
-    const QStringList pos = p.positionalArguments();
-    if (pos.isEmpty() || pos.size() > 2) {
-        err(ConsolidateCliText::tr("error: usage: ingot-cli consolidate CHECKPOINT_DIR [OUTPUT_DIR]"));
-        return std::nullopt;
-    }
-    const QString format = p.value(QStringLiteral("format"));
+    QStringList args;
+    for (const char *name : {"format", "max-shard-size", "checkpoint"})
+        if (in.isSet(QLatin1String(name)))
+            args << QStringLiteral("--%1=%2").arg(QLatin1String(name), in.value(QLatin1String(name)));
+    for (const char *name : {"verify", "overwrite", "check-replicas"})
+        if (in.isSet(QLatin1String(name)))
+            args << QStringLiteral("--") + QLatin1String(name);
+    if (in.json)
+        args << QStringLiteral("--json");
+    return args;
+}
+
+namespace {
+
+// The request for CHECKPOINT_DIR [OUTPUT_DIR] with the options of `in`, or nothing (a usage error reported).
+std::optional<ConsolidateRequest> requestFrom(const Invocation &in, const QString &checkpointDir, const QString &outputDir)
+{
+    const QString format = in.value(QStringLiteral("format"));
     if (format != QLatin1String("safetensors") && format != QLatin1String("pytorch")) {
         err(ConsolidateCliText::tr("error: unknown format \"%1\" (safetensors or pytorch)").arg(format));
         return std::nullopt;
     }
     ConsolidateRequest r;
     ConsolidateOptions &o = r.options;
-    o.maxShardBytes = parseBytes(p.value(QStringLiteral("max-shard-size")));
+    o.maxShardBytes = parseBytes(in.value(QStringLiteral("max-shard-size")));
     if (o.maxShardBytes <= 0) {
         err(ConsolidateCliText::tr("error: --max-shard-size takes a size such as 5GB or 500MB"));
         return std::nullopt;
     }
     o.format = format == QLatin1String("pytorch") ? ConsolidateOptions::Format::PyTorch : ConsolidateOptions::Format::Safetensors;
-    o.verify = p.isSet(QStringLiteral("verify"));
+    o.verify = in.isSet(QStringLiteral("verify"));
     // For the benchmark and the tests only (every way writes the same bytes): INGOT_CONSOLIDATE_IO=pread or buffered.
     const QByteArray io = qgetenv("INGOT_CONSOLIDATE_IO");
     o.io = io == "pread" ? ConsolidateOptions::Io::Pread : io == "buffered" ? ConsolidateOptions::Io::Buffered : ConsolidateOptions::Io::Direct;
-    o.overwrite = p.isSet(QStringLiteral("overwrite"));
-    o.checkReplicas = p.isSet(QStringLiteral("check-replicas"));
-    o.output = pos.size() == 2 ? pos[1] : pos[0] + QStringLiteral("/consolidated");
-    r.outputGiven = pos.size() == 2;
-    r.checkpointDir = pos[0];
-    if (p.isSet(QStringLiteral("checkpoint")))
-        r.checkpointName = p.value(QStringLiteral("checkpoint"));
-    r.asJson = p.isSet(QStringLiteral("json"));
+    o.overwrite = in.isSet(QStringLiteral("overwrite"));
+    o.checkReplicas = in.isSet(QStringLiteral("check-replicas"));
+    o.output = outputDir.isEmpty() ? checkpointDir + QStringLiteral("/consolidated") : outputDir;
+    r.outputGiven = !outputDir.isEmpty();
+    r.checkpointDir = checkpointDir;
+    if (in.isSet(QStringLiteral("checkpoint")))
+        r.checkpointName = in.value(QStringLiteral("checkpoint"));
+    r.asJson = in.json;
     return r;
 }
 
@@ -198,12 +194,11 @@ int reportOutcome(const ConsolidateOptions &o, const ConsolidateReport &rep, boo
 }
 }  // namespace
 
-int runConsolidate(const QStringList &args)
+int consolidateHere(const Invocation &in, const QString &checkpointDir, const QString &outputDir)
 {
-    int exit = Ok;
-    const std::optional<ConsolidateRequest> r = parseRequest(args, &exit);
+    const std::optional<ConsolidateRequest> r = requestFrom(in, checkpointDir, outputDir);
     if (!r)
-        return exit;
+        return Usage;
     QString error;
     const QVector<CheckpointCandidate> found = findCheckpoints(r->checkpointDir, &error);
     if (found.isEmpty()) {
@@ -235,7 +230,21 @@ int runConsolidate(const QStringList &args)
 QVector<Command> consolidateCommands()
 {
     return {{QString(), QStringLiteral("consolidate"),
-             ConsolidateCliText::tr("CHECKPOINT_DIR [OUTPUT_DIR]   Sharded checkpoint -> safetensors"), JsonOption, {}, {}, runConsolidate}};
+             ConsolidateCliText::tr("CHECKPOINT_DIR [OUTPUT_DIR]   Sharded checkpoint -> safetensors"), JsonOption,
+             [](QCommandLineParser &p) {
+                 p.setApplicationDescription(ConsolidateCliText::tr("Consolidate a sharded (tensor/pipeline parallel) checkpoint into safetensors that transformers loads."));
+                 p.addPositionalArgument(QStringLiteral("checkpoint_dir"), ConsolidateCliText::tr("The training output folder, a checkpoint-N folder, or the shards folder."));
+                 p.addPositionalArgument(QStringLiteral("output_dir"), ConsolidateCliText::tr("Where to write (default: CHECKPOINT_DIR/consolidated)."), QStringLiteral("[OUTPUT_DIR]"));
+                 addConsolidateOptions(p);
+             },
+             [](const Invocation &in) {
+                 const QStringList pos = in.positional();
+                 if (pos.isEmpty() || pos.size() > 2) {
+                     err(ConsolidateCliText::tr("error: usage: ingot-cli consolidate CHECKPOINT_DIR [OUTPUT_DIR]"));
+                     return int(Usage);
+                 }
+                 return consolidateHere(in, pos.at(0), pos.value(1));
+             }}};
 }
 
 }  // namespace ingot::cli

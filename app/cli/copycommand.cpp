@@ -149,7 +149,7 @@ QVector<Command> copyCommands()
     return {
         {g, QStringLiteral("copy"),
          CopyText::tr("Copy entries between this machine's cache and a host's over SSH (verified, never overwriting)"),
-         JsonOption | CacheDirOption, copyOptions, cmdCopy, {}},
+         JsonOption | CacheDirOption, copyOptions, cmdCopy},
     };
 }
 

@@ -399,18 +399,18 @@ QVector<Command> hubCommands()
     const QString hub = QStringLiteral("hub"), cache = QStringLiteral("cache");
     return {
         {hub, QStringLiteral("whoami"), HubCliText::tr("Who the token belongs to, its role, and where the token came from"),
-         JsonOption, {}, cmdWhoami, {}},
+         JsonOption, {}, cmdWhoami},
         {hub, QStringLiteral("ls"), HubCliText::tr("List a repo's files: ingot-cli hub ls REPO [PATH] [-R] [--revision REV]"),
-         JsonOption, lsOptions, cmdLs, {}},
+         JsonOption, lsOptions, cmdLs},
         {hub, QStringLiteral("login"), HubCliText::tr("Save a token (read from standard input) in the keychain or the token file"),
-         JsonOption, {}, cmdLogin, {}},
-        {hub, QStringLiteral("logout"), HubCliText::tr("Forget the saved token"), JsonOption, {}, cmdLogout, {}},
+         JsonOption, {}, cmdLogin},
+        {hub, QStringLiteral("logout"), HubCliText::tr("Forget the saved token"), JsonOption, {}, cmdLogout},
         {cache, QStringLiteral("create"), HubCliText::tr("Create a cache repo on the Hub and use it (-n NAME, --public), as optimum-cli"),
-         JsonOption, createOptions, cmdCreate, {}},
+         JsonOption, createOptions, cmdCreate},
         {cache, QStringLiteral("set"), HubCliText::tr("Use an existing Hub repo as the cache repo (writes the file optimum-cli reads)"),
-         JsonOption, setOptions, cmdSet, {}},
+         JsonOption, setOptions, cmdSet},
         {cache, QStringLiteral("lookup"), HubCliText::tr("Registry entries of a model in the Hub cache (--instance_type, --batch_size, ...)"),
-         JsonOption, lookupOptions, cmdLookup, {}},
+         JsonOption, lookupOptions, cmdLookup},
     };
 }
 

@@ -1,6 +1,7 @@
 #include "app/cli/jobcommands.h"
 
 #include "app/cli/clicommon.h"
+#include "app/cli/consolidatecommand.h"
 #include "app/cli/remotecommands.h"
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/remotejobindex.h"
@@ -231,7 +232,8 @@ int cmdLaunch(const Invocation &in)
     }
     if (in.isSet(QStringLiteral("dry-run"))) {
         if (in.json)
-            printJson({{"id", u8(plan.record.id)}, {"command", u8(plan.commandLine)}, {"script", u8(plan.script)}});
+            printJson({{"id", u8(plan.record.id)}, {"command", u8(plan.commandLine)}, {"script", u8(plan.script)},
+                       {"compile_cache", cacheLocationJson(jobs.compileCache(plan.record.spec))}});
         else
             out(plan.commandLine);
         return Ok;
@@ -311,30 +313,34 @@ bool loadSummary(JobManager &jobs, const QString &id, JobSummary *s)
     return true;
 }
 
-QString oneId(const Invocation &in, bool *ok)
+// The job the command's ID argument names (after it, at most `more` other arguments) and the manager of where it
+// runs; the exit code (Ok to go on).
+int openJob(const Invocation &in, QString *id, std::unique_ptr<JobManager> *jobs, int more = 0)
 {
     const QStringList pos = in.positional();
-    *ok = pos.size() == 1;
-    if (!*ok)
+    if (pos.isEmpty() || pos.size() > 1 + more) {
         err(CliText::tr("error: name one job id (ingot-cli job list)"));
-    return pos.value(0);
+        return Usage;
+    }
+    *id = pos.first();
+    return managerFor(*id, jobs);
 }
 
 int cmdStatus(const Invocation &in)
 {
-    bool ok = false;
-    const QString id = oneId(in, &ok);
-    if (!ok)
-        return Usage;
+    QString id;
     std::unique_ptr<JobManager> found;
-    if (const int rc = managerFor(id, &found); rc != Ok)
+    if (const int rc = openJob(in, &id, &found); rc != Ok)
         return rc;
     JobManager &jobs = *found;
     JobSummary s;
     if (!loadSummary(jobs, id, &s))
         return PartialFailure;
+    const CacheLocation cache = jobs.compileCache(s.record.spec);
     if (in.json) {
-        printJson(statusJson(s));
+        json j = statusJson(s);
+        j["compile_cache"] = cacheLocationJson(cache);
+        printJson(j);
         return Ok;
     }
     const JobStatus &st = s.status;
@@ -354,7 +360,9 @@ int cmdStatus(const Invocation &in)
     if (!std::isnan(st.etaSeconds) && !isFinal(st.state))
         lines << CliText::tr("ETA:        %1").arg(duration(st.etaSeconds));
     lines << CliText::tr("Output:     %1").arg(s.record.outputDir)
-          << CliText::tr("Job folder: %1").arg(s.record.cwd);
+          << CliText::tr("Job folder: %1").arg(s.record.cwd)
+          << (cache.cachingDisabled ? CliText::tr("Compile cache: none (--no_cache)")
+                                    : CliText::tr("Compile cache: %1").arg(jobs.compileCacheStore(cache).display()));
     if (st.alive)
         lines << CliText::tr("Processes:  torchrun pid %1, process group %2").arg(st.pids.launcher.pid).arg(st.pids.launcher.pgid);
     for (const QString &w : st.warnings)
@@ -376,12 +384,9 @@ void writeLog(const QByteArray &bytes)
 
 int cmdLogs(const Invocation &in)
 {
-    bool ok = false;
-    const QString id = oneId(in, &ok);
-    if (!ok)
-        return Usage;
+    QString id;
     std::unique_ptr<JobManager> found;
-    if (const int rc = managerFor(id, &found); rc != Ok)
+    if (const int rc = openJob(in, &id, &found); rc != Ok)
         return rc;
     JobManager &jobs = *found;
     JobRecordFile r;
@@ -391,6 +396,7 @@ int cmdLogs(const Invocation &in)
         return PartialFailure;
     }
     const bool launcher = in.isSet(QStringLiteral("launcher"));
+    bool ok = false;
     const int rank = in.value(QStringLiteral("rank")).toInt(&ok);
     if (!ok || rank < 0) {
         err(CliText::tr("error: --rank takes a rank number"));
@@ -471,12 +477,9 @@ int exitFor(const JobStatus &st)
 
 int cmdWait(const Invocation &in)
 {
-    bool ok = false;
-    const QString id = oneId(in, &ok);
-    if (!ok)
-        return Usage;
+    QString id;
     std::unique_ptr<JobManager> found;
-    if (const int rc = managerFor(id, &found); rc != Ok)
+    if (const int rc = openJob(in, &id, &found); rc != Ok)
         return rc;
     JobManager &jobs = *found;
     JobStatus st;
@@ -492,12 +495,9 @@ int cmdWait(const Invocation &in)
 
 int cmdStop(const Invocation &in)
 {
-    bool ok = false;
-    const QString id = oneId(in, &ok);
-    if (!ok)
-        return Usage;
+    QString id;
     std::unique_ptr<JobManager> found;
-    if (const int rc = managerFor(id, &found); rc != Ok)
+    if (const int rc = openJob(in, &id, &found); rc != Ok)
         return rc;
     JobManager &jobs = *found;
     QString message;
@@ -515,6 +515,42 @@ int cmdStop(const Invocation &in)
         return rc;
     out(endText(st));
     return exitFor(st);
+}
+
+// Consolidates a job's newest complete checkpoint (or --checkpoint NAME) where the job ran: here in this process, on
+// a host by Ingot's CLI there (its shards never cross the network; its output is printed as it said it).
+int cmdConsolidate(const Invocation &in)
+{
+    QString id;
+    std::unique_ptr<JobManager> found;
+    if (const int rc = openJob(in, &id, &found, 1); rc != Ok)
+        return rc;
+    JobManager &jobs = *found;
+    JobRecordFile r;
+    QString error;
+    if (!jobs.load(id, &r, &error)) {
+        err(CliText::tr("error: %1").arg(error));
+        return PartialFailure;
+    }
+    if (r.outputDir.isEmpty()) {
+        err(CliText::tr("error: job %1 names no output folder (its script chose one: consolidate it with ingot-cli "
+                        "consolidate DIR)").arg(id));
+        return Usage;
+    }
+    const QString outputDir = in.positional().value(1);
+    if (jobs.runner().where() == QLatin1String("local"))
+        return consolidateHere(in, r.outputDir, outputDir);
+    QStringList args = consolidateArguments(in);
+    if (!outputDir.isEmpty())
+        args << QStringLiteral("--") << outputDir;
+    QByteArray output;
+    const int code = jobs.consolidateThere(r.outputDir, args, 24 * 3600 * 1000, &output, &error);
+    if (code < 0) {
+        err(CliText::tr("error: %1").arg(displayText(error)));
+        return jobs.runner().unreachable().isEmpty() ? int(PartialFailure) : int(HostUnreachable);
+    }
+    writeLog(output);
+    return code;
 }
 
 // Where the training backend is (what job launch runs on this machine): its folder, exit 0 when it holds the
@@ -547,11 +583,11 @@ QVector<Command> jobCommands()
     const QString g = QStringLiteral("job");
     return {
         {g, QStringLiteral("launch"), CliText::tr("Start a training job detached (torchrun); prints its id"), JsonOption,
-         launchOptions, cmdLaunch, {}},
+         launchOptions, cmdLaunch},
         {g, QStringLiteral("list"), CliText::tr("Every job in the history: state, step, layout, duration, loss, output"),
-         JsonOption, {}, cmdList, {}},
+         JsonOption, {}, cmdList},
         {g, QStringLiteral("status"), CliText::tr("A job's state, step of max, last loss, output folder, processes"),
-         JsonOption, idArgument, cmdStatus, {}},
+         JsonOption, idArgument, cmdStatus},
         {g, QStringLiteral("logs"), CliText::tr("A rank's stdout and stderr (--follow: until the job ends)"), NoSharedOptions,
          [](QCommandLineParser &p) {
              idArgument(p);
@@ -559,7 +595,7 @@ QVector<Command> jobCommands()
              p.addOption({QStringLiteral("launcher"), CliText::tr("torchrun's own output instead of a rank's.")});
              p.addOption({{QStringLiteral("f"), QStringLiteral("follow")}, CliText::tr("Keep printing until the job ends.")});
          },
-         cmdLogs, {}},
+         cmdLogs},
         {g, QStringLiteral("stop"), CliText::tr("SIGTERM to the launcher: checkpoint-N, then stopped (again after 10 s, or --kill: kill)"),
          NoSharedOptions,
          [](QCommandLineParser &p) {
@@ -567,15 +603,23 @@ QVector<Command> jobCommands()
              p.addOption({QStringLiteral("wait"), CliText::tr("Wait until the job has ended.")});
              p.addOption({QStringLiteral("kill"), CliText::tr("Kill every process of the job now (no checkpoint).")});
          },
-         cmdStop, {}},
+         cmdStop},
         {g, QStringLiteral("wait"), CliText::tr("Wait for the end: exit 0 finished, 1 failed, 9 stopped"), JsonOption,
          [](QCommandLineParser &p) {
              idArgument(p);
              p.addOption({QStringLiteral("timeout"), CliText::tr("Give up after S seconds (exit 4)."), QStringLiteral("S")});
          },
-         cmdWait, {}},
+         cmdWait},
+        {g, QStringLiteral("consolidate"), CliText::tr("A job's newest checkpoint -> safetensors, where the job ran"), JsonOption,
+         [](QCommandLineParser &p) {
+             idArgument(p);
+             p.addPositionalArgument(QStringLiteral("output_dir"), CliText::tr("Where to write there (default: CHECKPOINT/consolidated)."),
+                                     QStringLiteral("[OUTPUT_DIR]"));
+             addConsolidateOptions(p);
+         },
+         cmdConsolidate},
         {g, QStringLiteral("backend"), CliText::tr("The training backend's folder (exit 1 when it is missing)"), JsonOption,
-         {}, cmdBackend, {}},
+         {}, cmdBackend},
     };
 }
 

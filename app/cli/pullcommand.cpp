@@ -147,7 +147,7 @@ QVector<Command> pullCommands()
     return {
         {QStringLiteral("cache"), QStringLiteral("pull"),
          PullCliText::tr("Pull entries from the Hub cache repo into the compile cache (ENTRY..., --compiler VERSION or --all)"),
-         JsonOption | CacheDirOption | HostOption, pullOptions, cmdPull, {}},
+         JsonOption | CacheDirOption | HostOption, pullOptions, cmdPull},
     };
 }
 

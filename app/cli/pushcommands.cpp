@@ -194,9 +194,9 @@ QVector<Command> pushCommands()
     const QString cache = QStringLiteral("cache");
     return {
         {cache, QStringLiteral("push"), PushCliText::tr("Push SUCCESS entries of the compile cache to the Hub cache repo (--dry-run first)"),
-         JsonOption | CacheDirOption | HostOption, pushOptions, cmdPush, {}},
+         JsonOption | CacheDirOption | HostOption, pushOptions, cmdPush},
         {cache, QStringLiteral("synchronize"), PushCliText::tr("Push every SUCCESS entry not on the Hub (optimum-cli's synchronize; never failed entries or locks)"),
-         JsonOption, synchronizeOptions, cmdSynchronize, {}},
+         JsonOption, synchronizeOptions, cmdSynchronize},
     };
 }
 

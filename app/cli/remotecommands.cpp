@@ -248,12 +248,12 @@ QVector<Command> remoteCommands()
     const QString g = QStringLiteral("remote");
     return {
         {g, QStringLiteral("hosts"), RemoteText::tr("The hosts of the ssh config and those added, what each resolves to (ssh -G)"),
-         JsonOption, {}, cmdHosts, {}},
+         JsonOption, {}, cmdHosts},
         {g, QStringLiteral("add"), RemoteText::tr("Add a host by name (alias, user@host:port)"), NoSharedOptions, hostArgument,
-         cmdAdd, {}},
-        {g, QStringLiteral("remove"), RemoteText::tr("Remove a host added in Ingot"), NoSharedOptions, hostArgument, cmdRemove, {}},
+         cmdAdd},
+        {g, QStringLiteral("remove"), RemoteText::tr("Remove a host added in Ingot"), NoSharedOptions, hostArgument, cmdRemove},
         {g, QStringLiteral("connect"), RemoteText::tr("Connect (first contact: check and trust the host key on a terminal)"),
-         NoSharedOptions, hostArgument, cmdConnect, {}},
+         NoSharedOptions, hostArgument, cmdConnect},
     };
 }
 

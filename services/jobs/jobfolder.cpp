@@ -1,6 +1,7 @@
 #include "services/jobs/jobfolder.h"
 
 #include "services/util/names.h"
+#include "services/util/sha256.h"
 #include "services/util/shellquote.h"
 
 #include <QDateTime>
@@ -15,6 +16,13 @@ namespace ingot {
 QString localJobsRoot()
 {
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/jobs");
+}
+
+QString followerStateFile(const QString &where, const QString &jobFolder)
+{
+    const QByteArray key = where.toUtf8() + '\0' + jobFolder.toUtf8();
+    return QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) + QStringLiteral("/ingot/job-status/")
+        + QString::fromLatin1(Sha256::hash(key).toHex()) + QStringLiteral(".json");
 }
 
 QString nodeFolder(const QString &jobsRoot, const QString &id, int rank)
@@ -167,6 +175,19 @@ QString commandScript(const JobRecordFile &r)
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
+namespace {
+
+// What the wrapper records for a launcher whose /proc/<pid>/stat is gone (it ended and was reaped before the wrapper
+// read it): a stat line's fields up to the start time (field 22), all 0.
+constexpr char endedStat[] = "(ended) Z 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0";
+
+}  // namespace
+
+QByteArray endedProcessStat(qint64 pid)
+{
+    return QByteArray::number(pid) + ' ' + endedStat;
+}
+
 QByteArray wrapperScript(const JobRecordFile &r)
 {
     QStringList lines;
@@ -184,7 +205,7 @@ QByteArray wrapperScript(const JobRecordFile &r)
     lines << quoteAll(r.argv) + QStringLiteral(" </dev/null >>launcher.log 2>&1 &")
           << QStringLiteral("pid=$!")
           << QStringLiteral("# A launcher that has already ended (and been reaped) is recorded with start time 0.")
-          << QStringLiteral("read -r child 2>/dev/null </proc/$pid/stat || child=\"$pid (ended) Z 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\"")
+          << QStringLiteral("read -r child 2>/dev/null </proc/$pid/stat || child=\"$pid %1\"").arg(QLatin1String(endedStat))
           << QStringLiteral("# Temp files are created anew (set -C: never written through a link planted there), then renamed.")
           << QStringLiteral("rm -f launcher.pid.tmp")
           << QStringLiteral("{ read -r self </proc/$$/stat && read -r boot </proc/sys/kernel/random/boot_id; } &&")

@@ -30,6 +30,10 @@ QString nodeFolder(const QString &jobsRoot, const QString &id, int rank);
 
 // The folder that holds local jobs: $XDG_DATA_HOME/Ingot/ingot/jobs (QStandardPaths::AppDataLocation).
 QString localJobsRoot();
+// Where `job status` keeps how far it read a running job's logs (JobFollower::saveState), on this machine whatever
+// runs the job: $XDG_CACHE_HOME/ingot/job-status/<sha256 of where and the job's folder>.json. A cache: losing it
+// only means reading the logs again.
+QString followerStateFile(const QString &where, const QString &jobFolder);
 // A new job id: "20261122-213015-3fa9" (time of creation, then random hex), sortable by time.
 QString newJobId();
 bool isJobId(const QString &id);  // only [0-9a-z-], 1..64: an id never escapes the jobs folder
@@ -64,6 +68,8 @@ QString commandScript(const JobRecordFile &record);
 // /proc stat lines of itself and of torchrun (pid, process group, start time) and the boot id in launcher.pid,
 // waits, and records torchrun's exit status in exit_status (files written whole: temp + rename).
 QByteArray wrapperScript(const JobRecordFile &record);
+// The line the wrapper records for a launcher that ended before its /proc stat could be read: start time 0.
+QByteArray endedProcessStat(qint64 pid);
 
 // launcher.pid parsed: who to signal, and how to know it is still the same process.
 struct ProcessIdentity {

@@ -1,15 +1,18 @@
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/remotejobindex.h"
 
+#include "services/util/atomicfile.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMutex>
+#include <QRegularExpression>
 #include <QSet>
 #include <QThread>
 
@@ -83,6 +86,42 @@ JobManager::JobManager(std::shared_ptr<JobRunner> runner, RunnerLookup lookup)
 {
 }
 
+CacheLocation JobManager::compileCache(const JobSpec &spec) const
+{
+    CacheLocation loc = spec.compileCacheLocation(m_runner->neuronEnvironment(), m_runner->homeDir());
+    if (m_runner->where() != QLatin1String("local")) {
+        loc.where = m_runner->describe();
+        loc.explanation = JobManagerText::tr("On %1: %2").arg(displayName(loc.where), loc.explanation);
+    }
+    return loc;
+}
+
+QString JobManager::latestCheckpoint(const JobRecordFile &r, bool *outputExists) const
+{
+    static const QRegularExpression name(QStringLiteral("^checkpoint-(\\d+)$"));
+    const QString out = r.outputDir;
+    const QStringList files = out.isEmpty() ? QStringList() : m_runner->listFiles(out, 2);
+    if (outputExists)
+        *outputExists = !files.isEmpty() || (!out.isEmpty() && m_runner->pathInfo(out).exists);
+    QString best;
+    qint64 bestStep = -1;
+    for (const QString &rel : files) {
+        const QString top = rel.section(QLatin1Char('/'), 0, 0);
+        const QRegularExpressionMatch m = name.match(top);
+        if (m.hasMatch() && rel.contains(QLatin1Char('/')) && m.captured(1).toLongLong() > bestStep) {
+            bestStep = m.captured(1).toLongLong();
+            best = out + QLatin1Char('/') + top;
+        }
+    }
+    return best;
+}
+
+int JobManager::consolidateThere(const QString &checkpoint, const QStringList &args, int timeoutMs, QByteArray *output,
+                                 QString *error) const
+{
+    return m_runner->runIngotCli(QStringList{QStringLiteral("consolidate"), checkpoint} + args, timeoutMs, output, error);
+}
+
 JobPaths JobManager::paths(const QString &id) const
 {
     return JobPaths{m_runner->jobsRoot() + QLatin1Char('/') + id};
@@ -122,11 +161,7 @@ void fillCommand(JobRecordFile &r, const JobPaths &p)
     r.argv << spec.trainingArguments(r.outputDir);
     r.env << QStringLiteral("PYTHONPATH=") + r.backendDir << QStringLiteral("PYTHONUNBUFFERED=1")
           << QStringLiteral("INGOT_JOB_ID=") + r.id;
-    if (!spec.neuronCcFlags.isEmpty())
-        r.env << QStringLiteral("NEURON_CC_FLAGS=") + spec.neuronCcFlags;
-    if (!spec.compileCacheUrl.isEmpty())
-        r.env << QStringLiteral("NEURON_COMPILE_CACHE_URL=") + spec.compileCacheUrl;
-    for (const auto &kv : spec.env)
+    for (const auto &kv : spec.exportedVariables())
         r.env << kv.first + QLatin1Char('=') + kv.second;
 }
 
@@ -305,12 +340,22 @@ JobSummary JobManager::summary(const QString &id, bool loadMetrics, QString *err
         return s;
     // A final summary is the job's record: its status is never computed again (only its metrics may be read).
     const bool ended = finalSummary(id, &s.status);
-    if (ended && !loadMetrics)
+    if (ended && !loadMetrics) {
+        QFile::remove(followerStateFile(s.record.where, paths(id).root));  // a running job's state, now of no use
         return s;
-    // Read in bounded chunks, the metrics kept only when asked for: memory does not grow with the logs.
+    }
+    // Read in bounded chunks, the metrics kept only when asked for: memory does not grow with the logs. A status
+    // of a running job goes on from where the last one stopped reading (its saved state), so each byte of the logs
+    // is read once however often the status is asked for.
     JobFollower f(m_runner, s.record, m_lookup);
     f.setKeepMetrics(loadMetrics);
     f.setKeepLogs(false);
+    const QString stateFile = loadMetrics ? QString() : followerStateFile(s.record.where, paths(id).root);
+    if (!stateFile.isEmpty()) {
+        QFile saved(stateFile);
+        if (saved.open(QIODevice::ReadOnly) && saved.size() < (64 << 20))
+            f.restoreState(saved.readAll());
+    }
     for (int i = 0; i < 1000000; ++i) {
         if (f.poll(4 << 20).caughtUp)
             break;
@@ -321,6 +366,13 @@ JobSummary JobManager::summary(const QString &id, bool loadMetrics, QString *err
     if (ended)
         return s;
     s.status = f.status();
+    if (!stateFile.isEmpty()) {
+        QString ignored;  // a cache: a state that cannot be saved means reading again next time
+        if (isFinal(s.status.state))
+            QFile::remove(stateFile);
+        else if (QDir().mkpath(QFileInfo(stateFile).path()))
+            writeFileAtomically(stateFile, f.saveState(), &ignored, true);
+    }
     saveSummary(s);
     return s;
 }

@@ -81,6 +81,21 @@ public:
     RemovePreview previewRemove(const QString &id, bool withOutputs);
     bool remove(const QString &id, bool withOutputs, QString *error);
 
+    // The compile cache a job of `spec` uses where this manager's runner starts it: the Neuron runtime's rule over
+    // the environment the job gets there (JobSpec::compileCacheLocation with the runner's inherited variables and
+    // home); `where` names the host of a job that runs on one. The launcher, the monitor and the CLI all ask this.
+    CacheLocation compileCache(const JobSpec &spec) const;
+    // That cache as a store, to read it where it is (a host's over SSH).
+    StoreLocation compileCacheStore(const CacheLocation &cache) const { return m_runner->cacheStore(cache.path); }
+
+    // The newest checkpoint-N folder (one with files in it) in a job's output folder where the job runs; "" when there
+    // is none. *outputExists: whether the output folder is there at all. Blocking.
+    QString latestCheckpoint(const JobRecordFile &r, bool *outputExists = nullptr) const;
+    // Consolidates a checkpoint where the job ran, by Ingot's CLI there (`ingot-cli consolidate CHECKPOINT ARGS`):
+    // a host's shards never cross the network. Its exit code and output; -1 with words in *error. Blocking.
+    int consolidateThere(const QString &checkpoint, const QStringList &args, int timeoutMs, QByteArray *output,
+                         QString *error) const;
+
     // The runner of node `rank` of a job (this manager's for node 0); nullptr with words when it cannot be had.
     std::shared_ptr<JobRunner> nodeRunner(const JobRecordFile &r, int rank, QString *error) const;
     const RunnerLookup &lookup() const { return m_lookup; }

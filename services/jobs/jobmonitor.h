@@ -107,6 +107,15 @@ public:
     // The files of a rank's stdout/stderr ("" until found).
     QString rankLog(int rank, bool isStderr) const;
 
+    // Where reading has got to (each file's offset and unterminated line, the parsers' state, the status), so that a
+    // later follower goes on from there instead of reading the logs again: `job status` on a running job reads what
+    // is new since the last one. Only a follower that keeps neither metrics nor logs saves (empty otherwise).
+    QByteArray saveState() const;
+    // Takes back a saved state when it is this job's and every file still holds, just before the saved offset, the
+    // bytes it held then (a log cut or rewritten since is read again from the start). Call before the first poll.
+    // False: nothing changed.
+    bool restoreState(const QByteArray &saved);
+
 private:
     struct Stream;
     struct Node;

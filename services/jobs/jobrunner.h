@@ -6,8 +6,10 @@
 #pragma once
 
 #include "services/jobs/jobfolder.h"
+#include "services/stores/storelocation.h"
 
 #include <QByteArray>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -65,6 +67,11 @@ public:
     virtual QString homeDir() const = 0;  // the user's home where the jobs run
     // The address the other nodes of a multi-node job reach this machine at (the rendezvous master).
     virtual QString masterAddress() const { return QStringLiteral("127.0.0.1"); }
+    // The Neuron variables a job started here inherits (NEURON_CC_FLAGS, NEURON_COMPILE_CACHE_URL: those set), as
+    // startDetached() starts it: this process's environment, or a host's as its shell gives it to a job.
+    virtual QProcessEnvironment neuronEnvironment() const = 0;
+    // A compile cache at `path` where this runner's jobs run, as a store (this machine's unless a host's).
+    virtual StoreLocation cacheStore(const QString &path) const { return StoreLocation::local(path); }
 
     // Before a launch: makes sure backendDir() holds the backend (a host gets it copied once per version).
     virtual bool prepareLaunch(QString *error)
@@ -107,6 +114,10 @@ public:
     // Interpreters that could run a job; `stop` ends the search early.
     virtual QVector<PythonInfo> detectPythons(const std::atomic_bool *stop) = 0;
     virtual QString bootId() = 0;
+    // Runs Ingot's CLI where the jobs run (`ingot-cli ARGS`, waiting up to timeoutMs): its exit code, its output
+    // (stdout and stderr, the last 16 MiB) in *output; -1 with words in *error when there is none there or it could
+    // not run. This machine's: the ingot-cli beside this program, else on the PATH.
+    virtual int runIngotCli(const QStringList &args, int timeoutMs, QByteArray *output, QString *error) = 0;
 };
 
 // The runner of a `where` ("local", or a host), ready to use; nullptr with words in *error when it cannot be had now

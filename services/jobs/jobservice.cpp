@@ -1,5 +1,7 @@
 #include "services/jobs/jobservice.h"
 
+#include "services/util/names.h"
+
 #include <QDateTime>
 #include <QSet>
 #include <QCoreApplication>
@@ -298,6 +300,74 @@ Task JobService::detectPythonsOn(const QString &where,
             return r;
         },
         [done](Result r) { done(r.pythons, r.error); });
+}
+
+Task JobService::compileCacheOf(const JobRecordFile &record, CacheDone done)
+{
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    struct Result {
+        CacheLocation cache;
+        StoreLocation store;
+        QString error;
+    };
+    return runTask(
+        this,
+        [local, lookup, record](TaskControl &) {
+            Result r;
+            if (const auto runner = runnerFor(local, lookup, record.where, &r.error)) {
+                const JobManager jobs(runner);
+                r.cache = jobs.compileCache(record.spec);
+                r.store = jobs.compileCacheStore(r.cache);
+            }
+            return r;
+        },
+        [done](Result r) { done(r.cache, r.store, r.error); });
+}
+
+Task JobService::latestCheckpointOf(const JobRecordFile &record, std::function<void(bool, const QString &)> done)
+{
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    struct Result {
+        bool exists = false;
+        QString checkpoint;
+    };
+    return runTask(
+        this,
+        [local, lookup, record](TaskControl &) {
+            Result r;
+            QString error;
+            if (const auto runner = runnerFor(local, lookup, record.where, &error))
+                r.checkpoint = JobManager(runner).latestCheckpoint(record, &r.exists);
+            return r;
+        },
+        [done](Result r) { done(r.exists, r.checkpoint); });
+}
+
+Task JobService::consolidateThere(const JobRecordFile &record, const QString &checkpoint,
+                                  std::function<void(int, const QString &)> done)
+{
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    struct Result {
+        int code = -1;
+        QString text;
+    };
+    return runTask(
+        this,
+        [local, lookup, record, checkpoint](TaskControl &) {
+            Result r;
+            const auto runner = runnerFor(local, lookup, record.where, &r.text);
+            if (!runner)
+                return r;
+            QByteArray output;
+            r.code = JobManager(runner).consolidateThere(checkpoint, {}, 60 * 60 * 1000, &output, &r.text);
+            if (r.code >= 0)
+                r.text = displayText(QString::fromUtf8(output.right(4000)));
+            return r;
+        },
+        [done](Result r) { done(r.code, r.text); });
 }
 
 void JobService::watch(const QString &id)

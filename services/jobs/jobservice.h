@@ -61,6 +61,17 @@ public:
     // The Python interpreters on `where` ("local" or a host); the error when the host cannot be reached.
     Task detectPythonsOn(const QString &where, std::function<void(const QVector<PythonInfo> &, const QString &)> done);
 
+    // A job's compile cache, resolved where the job runs (JobManager::compileCache), and the store that reads it
+    // there; the error when the job's host cannot be reached.
+    using CacheDone = std::function<void(const CacheLocation &, const StoreLocation &, const QString &error)>;
+    Task compileCacheOf(const JobRecordFile &record, CacheDone done);
+    // A job's newest checkpoint-N where it runs (JobManager::latestCheckpoint) and whether its output folder is there.
+    Task latestCheckpointOf(const JobRecordFile &record, std::function<void(bool outputExists, const QString &checkpoint)> done);
+    // Consolidates a checkpoint where the job ran (JobManager::consolidateThere): the exit code (-1: could not run)
+    // and what Ingot's CLI said (or why it could not run).
+    Task consolidateThere(const JobRecordFile &record, const QString &checkpoint,
+                          std::function<void(int code, const QString &text)> done);
+
     // Following: everything read so far of a job (watch() starts reading if it is not followed yet).
     void watch(const QString &id);
     void watch(const QString &id, const QString &where);

@@ -110,6 +110,29 @@ const QVector<SettingInfo> &jobSettings()
     return infos;
 }
 
+QVector<QPair<QString, QString>> JobSpec::exportedVariables() const
+{
+    QVector<QPair<QString, QString>> out;
+    if (!neuronCcFlags.isEmpty())
+        out.append({QStringLiteral("NEURON_CC_FLAGS"), neuronCcFlags});
+    if (!compileCacheUrl.isEmpty())
+        out.append({QStringLiteral("NEURON_COMPILE_CACHE_URL"), compileCacheUrl});
+    return out + env;
+}
+
+QProcessEnvironment JobSpec::jobEnvironment(const QProcessEnvironment &inherited) const
+{
+    QProcessEnvironment e = inherited;
+    for (const auto &kv : exportedVariables())
+        e.insert(kv.first, kv.second);
+    return e;
+}
+
+CacheLocation JobSpec::compileCacheLocation(const QProcessEnvironment &inherited, const QString &home) const
+{
+    return CacheLocation::resolve(jobEnvironment(inherited), home);
+}
+
 int JobSpec::dataParallel() const
 {
     const int tpp = tensorParallel * pipelineParallel;

@@ -4,6 +4,8 @@
 // make one of these (docs/formats.md#training-jobs).
 #pragma once
 
+#include "services/cache/cachelocation.h"
+
 #include <QJsonObject>
 #include <QPair>
 #include <QString>
@@ -60,6 +62,14 @@ struct JobSpec {
     QString neuronCcFlags;      // NEURON_CC_FLAGS ("" : not set)
     QString compileCacheUrl;    // NEURON_COMPILE_CACHE_URL ("" : not set)
     QVector<QPair<QString, QString>> env;  // extra variables
+
+    // What the job's wrapper exports, in order (a name set again later wins): the NEURON_CC_FLAGS and
+    // NEURON_COMPILE_CACHE_URL fields, then the table.
+    QVector<QPair<QString, QString>> exportedVariables() const;
+    // Those over what the job inherits (`inherited`: the environment of the host it runs on).
+    QProcessEnvironment jobEnvironment(const QProcessEnvironment &inherited) const;
+    // The compile cache the job uses, as the Neuron runtime resolves it from jobEnvironment(); `home` expands ~.
+    CacheLocation compileCacheLocation(const QProcessEnvironment &inherited, const QString &home) const;
 
     int worldSize() const { return nprocPerNode * nnodes; }
     int dataParallel() const;  // world / (tp * pp), 0 when it does not divide

@@ -7,6 +7,7 @@
 #include "services/util/names.h"
 
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -223,6 +224,47 @@ public:
     QString backendDir() const override { return m_backendDir; }
     int maxNodes() const override { return 1; }
     QString homeDir() const override { return QDir::homePath(); }
+    QProcessEnvironment neuronEnvironment() const override { return QProcessEnvironment::systemEnvironment(); }
+
+    int runIngotCli(const QStringList &args, int timeoutMs, QByteArray *output, QString *error) override
+    {
+        QString cli = QCoreApplication::applicationDirPath() + QStringLiteral("/ingot-cli");
+        if (!QFileInfo(cli).isExecutable())
+            cli = QStandardPaths::findExecutable(QStringLiteral("ingot-cli"));
+        if (cli.isEmpty()) {
+            *error = LocalJobRunnerText::tr("This machine has no ingot-cli (beside Ingot or on the PATH).");
+            return -1;
+        }
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.setStandardInputFile(QProcess::nullDevice());
+        p.start(cli, args);
+        if (!p.waitForStarted()) {
+            *error = LocalJobRunnerText::tr("Cannot run %1: %2").arg(displayName(cli), p.errorString());
+            return -1;
+        }
+        QByteArray out;
+        QDeadlineTimer deadline(timeoutMs);
+        while (p.state() != QProcess::NotRunning) {
+            if (deadline.hasExpired()) {
+                p.kill();
+                p.waitForFinished();
+                *error = LocalJobRunnerText::tr("%1 did not end within %2 s.").arg(displayName(cli)).arg(timeoutMs / 1000);
+                return -1;
+            }
+            p.waitForReadyRead(200);
+            out += p.readAll();
+            if (out.size() > (16 << 20))
+                out.remove(0, out.size() - (16 << 20));
+        }
+        out += p.readAll();
+        *output = out.right(16 << 20);
+        if (p.exitStatus() != QProcess::NormalExit) {
+            *error = LocalJobRunnerText::tr("%1 was killed.").arg(displayName(cli));
+            return -1;
+        }
+        return p.exitCode();
+    }
 
     bool makeFolder(const QString &folder, QString *error) override
     {

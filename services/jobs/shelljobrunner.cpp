@@ -31,13 +31,17 @@ constexpr int uploadTimeoutMs = 10 * 60 * 1000;
 // argument back into its bytes (the X keeps trailing newlines).
 const char kPrelude[] = "set -f\nexport LC_ALL=C\ndec() { printf '%bX' \"$1\"; }\n";
 
-// Prints NUL-separated: home, data home, cache home, $SSH_CONNECTION. Exit 3: no home.
+// Prints NUL-separated: home, data home, cache home, $SSH_CONNECTION, then for NEURON_CC_FLAGS and
+// NEURON_COMPILE_CACHE_URL "set" (or "") and the value: what a job started through this shell inherits. Exit 3: no
+// home.
 const char *openScript = R"SH(h=${HOME:-}
 [ -n "$h" ] || h=$(cd ~ 2>/dev/null && pwd -P)
 [ -n "$h" ] || exit 3
 d=${XDG_DATA_HOME:-}; case $d in /*) ;; *) d=$h/.local/share;; esac
 c=${XDG_CACHE_HOME:-}; case $c in /*) ;; *) c=$h/.cache;; esac
 printf '%s\0%s\0%s\0%s\0' "$h" "$d" "$c" "${SSH_CONNECTION:-}"
+printf '%s\0%s\0%s\0%s\0' "${NEURON_CC_FLAGS+set}" "${NEURON_CC_FLAGS-}" "${NEURON_COMPILE_CACHE_URL+set}" \
+  "${NEURON_COMPILE_CACHE_URL-}"
 )SH";
 
 // $1 folder: created with its parents, private (umask 077, the folder itself 0700). A folder that is already there
@@ -459,6 +463,10 @@ bool ShellJobRunner::open(QString *error)
     // connection reached, so the other hosts (reached the same way) can reach it too.
     const QList<QByteArray> conn = f.at(3).simplified().split(' ');
     m_reached = conn.size() == 4 ? QString::fromLatin1(conn.at(2)) : QString();
+    m_neuronEnv.clear();
+    for (int i = 4, k = 0; i + 1 < f.size() && k < 2; i += 2, ++k)
+        if (f.at(i) == "set")
+            m_neuronEnv.insert(QLatin1String(k == 0 ? "NEURON_CC_FLAGS" : "NEURON_COMPILE_CACHE_URL"), QString::fromUtf8(f.at(i + 1)));
     m_backendHash = bundle.hash;
     m_backendFiles = bundle.files;
     m_open = true;
@@ -481,6 +489,17 @@ QString ShellJobRunner::backendDir() const
 {
     QMutexLocker lock(&m_mutex);
     return m_cacheRoot + QStringLiteral("/backend/") + m_backendHash;
+}
+
+QProcessEnvironment ShellJobRunner::neuronEnvironment() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_neuronEnv;
+}
+
+StoreLocation ShellJobRunner::cacheStore(const QString &path) const
+{
+    return m_options.storeKind.isEmpty() ? StoreLocation::local(path) : StoreLocation{m_options.storeKind, m_options.where, path};
 }
 
 QString ShellJobRunner::homeDir() const
@@ -832,9 +851,15 @@ QString ShellJobRunner::findIngotCli(QString *error)
     return r.exitCode == 0 ? nameFromBytes(r.out) : QString();
 }
 
-int ShellJobRunner::runIngotCli(const QString &ingotCli, const QStringList &args, int timeoutMs, QByteArray *output,
-                                QString *error)
+int ShellJobRunner::runIngotCli(const QStringList &args, int timeoutMs, QByteArray *output, QString *error)
 {
+    const QString ingotCli = findIngotCli(error);
+    if (ingotCli.isEmpty()) {
+        if (error->isEmpty())
+            *error = ShellJobRunnerText::tr("%1 has no ingot-cli: install Ingot there (its package, or ingot-cli on the "
+                                            "PATH).").arg(displayName(m_options.describe));
+        return -1;
+    }
     // $1 the program, then its arguments: each decoded, then exec'd with them.
     static const char body[] = "p=$(dec \"$1\"); p=${p%X}; shift\n"
                                "n=$#; i=0\n"

@@ -24,6 +24,9 @@ struct ShellJobRunnerOptions {
     // The backend to copy (a folder holding ingot_train/); empty: backendLocation().
     QString backendSource;
     int maxNodes = 64;
+    // The kind of store that reads a compile cache where the jobs run ("ssh" for a host: remotehosts.h); empty: the
+    // shell runs on this machine (tests), its caches are local ones.
+    QString storeKind;
 };
 
 // The backend's files (relative paths, sorted as `LC_ALL=C sort` does) and their digest: the sha256 of the lines
@@ -55,6 +58,8 @@ public:
     QString backendDir() const override;
     int maxNodes() const override { return m_options.maxNodes; }
     QString homeDir() const override;
+    QProcessEnvironment neuronEnvironment() const override;
+    StoreLocation cacheStore(const QString &path) const override;
     QString masterAddress() const override;
     bool prepareLaunch(QString *error) override;
     QString unreachable() const override;
@@ -74,13 +79,13 @@ public:
     QVector<PythonInfo> detectPythons(const std::atomic_bool *stop) override;
     QString bootId() override;
 
+    // The host's ingot-cli: on its PATH, in ~/.local/bin, /usr/local/bin or /usr/bin.
+    int runIngotCli(const QStringList &args, int timeoutMs, QByteArray *output, QString *error) override;
+
     // Whether the backend of this version is on the host now (complete and unchanged), without copying it.
     bool backendPresent(QString *error);
-    // Where ingot-cli is on the host (its PATH, ~/.local/bin, /usr/local/bin, /usr/bin); empty when it has none.
+    // Where ingot-cli is on the host; empty when it has none (*error set only when the host cannot be reached).
     QString findIngotCli(QString *error);
-    // Runs `<ingot-cli> ARGS` there and waits (up to timeoutMs); its exit code, stdout and stderr in *output (-1 with
-    // words in *error when it could not run).
-    int runIngotCli(const QString &ingotCli, const QStringList &args, int timeoutMs, QByteArray *output, QString *error);
 
 private:
     ShellResult run(const char *script, const QVector<QByteArray> &args, const QByteArray &input = QByteArray(),
@@ -91,6 +96,7 @@ private:
     mutable QMutex m_mutex;
     bool m_open = false;
     QString m_home, m_jobsRoot, m_cacheRoot, m_reached, m_backendHash, m_unreachable;
+    QProcessEnvironment m_neuronEnv;
     QStringList m_backendFiles;
     bool m_backendChecked = false;
 };

@@ -5,6 +5,7 @@
 #include <QJsonObject>
 #include <QJsonParseError>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -304,6 +305,79 @@ TrainerSummary summaryFrom(Get number)
 }
 
 }  // namespace
+
+namespace {
+
+QJsonValue stateNumber(double v)
+{
+    return std::isfinite(v) ? QJsonValue(v) : QJsonValue();
+}
+
+double stateNumberOr(const QJsonValue &v, double fallback)
+{
+    return v.isDouble() ? v.toDouble() : fallback;
+}
+
+}  // namespace
+
+QJsonObject TrainerLogParser::saveState() const
+{
+    QJsonArray buffers;
+    for (const Buffer &b : m_buffers)
+        buffers.append(QJsonObject{{QStringLiteral("partial"), QString::fromLatin1(b.partial.toBase64())},
+                                   {QStringLiteral("discarding"), b.discarding}});
+    QJsonObject o{{QStringLiteral("buffers"), buffers},
+                  {QStringLiteral("step"), double(m_step)},
+                  {QStringLiteral("total"), double(m_total)},
+                  {QStringLiteral("dicts"), double(m_dictCount)},
+                  {QStringLiteral("evals"), m_evalCount},
+                  {QStringLiteral("dropped"), double(m_droppedLines)}};
+    if (m_summary) {
+        o.insert(QStringLiteral("summary"), QJsonObject{{QStringLiteral("train_runtime"), stateNumber(m_summary->trainRuntime)},
+                                                        {QStringLiteral("train_loss"), stateNumber(m_summary->trainLoss)},
+                                                        {QStringLiteral("train_samples_per_second"), stateNumber(m_summary->samplesPerSecond)},
+                                                        {QStringLiteral("train_steps_per_second"), stateNumber(m_summary->stepsPerSecond)},
+                                                        {QStringLiteral("train_tokens_per_second"), stateNumber(m_summary->tokensPerSecond)},
+                                                        {QStringLiteral("epoch"), stateNumber(m_summary->epoch)}});
+    }
+    return o;
+}
+
+bool TrainerLogParser::restoreState(const QJsonObject &o)
+{
+    const QJsonArray buffers = o.value(QLatin1String("buffers")).toArray();
+    if (buffers.size() != 2)
+        return false;
+    Buffer restored[2];
+    for (int i = 0; i < 2; ++i) {
+        const QJsonObject b = buffers.at(i).toObject();
+        const QJsonValue partial = b.value(QLatin1String("partial"));
+        const auto decoded = QByteArray::fromBase64Encoding(partial.toString().toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+        if (!partial.isString() || !decoded || decoded.decoded.size() > maxLineBytes)
+            return false;
+        restored[i].partial = decoded.decoded;
+        restored[i].discarding = b.value(QLatin1String("discarding")).toBool();
+    }
+    const qint64 step = qint64(stateNumberOr(o.value(QLatin1String("step")), -2));
+    const qint64 total = qint64(stateNumberOr(o.value(QLatin1String("total")), -2));
+    const qint64 dicts = qint64(stateNumberOr(o.value(QLatin1String("dicts")), -1));
+    if (step < -1 || total < -1 || dicts < 0)
+        return false;
+    m_buffers[0] = restored[0];
+    m_buffers[1] = restored[1];
+    m_step = step;
+    m_total = total;
+    m_dictCount = dicts;
+    m_evalCount = std::max(0, o.value(QLatin1String("evals")).toInt());
+    m_droppedLines = std::max<qint64>(0, qint64(stateNumberOr(o.value(QLatin1String("dropped")), 0)));
+    m_metrics.clear();
+    m_summary.reset();
+    if (o.value(QLatin1String("summary")).isObject()) {
+        const QJsonObject s = o.value(QLatin1String("summary")).toObject();
+        m_summary = summaryFrom([&](const char *key) { return stateNumberOr(s.value(QLatin1String(key)), nan); });
+    }
+    return true;
+}
 
 void TrainerLogParser::feed(const QByteArray &bytes, double time, Stream stream)
 {

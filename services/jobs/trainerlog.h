@@ -10,6 +10,8 @@
 
 #include <optional>
 
+class QJsonObject;
+
 namespace ingot {
 
 // The dict the Trainer prints once training ends ({'train_runtime': …, 'train_loss': …}). NaN = absent.
@@ -59,6 +61,13 @@ public:
     qint64 droppedLines() const { return m_droppedLines; }  // lines over maxLineBytes
     // The unterminated line kept for a stream, <= maxLineBytes.
     qsizetype bufferedBytes(Stream stream = Stdout) const { return m_buffers[stream].partial.size(); }
+
+    // What the parser has read so far, to go on later from the same place (a job status saved between two runs of
+    // ingot-cli): the unterminated lines, the bar's step and total, the counters and the summary. Points not yet
+    // taken are not part of it. restoreState() takes back what saveState() wrote; anything else (another shape, a
+    // line over maxLineBytes) leaves the parser unchanged and returns false.
+    QJsonObject saveState() const;
+    bool restoreState(const QJsonObject &o);
 
 private:
     struct Buffer {

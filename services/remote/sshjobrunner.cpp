@@ -24,6 +24,7 @@ std::shared_ptr<ShellJobRunner> makeSshJobRunner(std::shared_ptr<SshConnection> 
         options.where = host;
     if (options.describe.isEmpty())
         options.describe = host;
+    options.storeKind = sshStoreKind();  // its compile caches are read over the same connection
     auto runner = std::make_shared<ShellJobRunner>(std::make_shared<SshShell>(std::move(connection)), options);
     if (!runner->open(error)) {
         if (why)

@@ -224,7 +224,26 @@ private Q_SLOTS:
         QCOMPARE(st.value(QLatin1String("step")).toInt(), 5);
         QCOMPARE(st.value(QLatin1String("max_steps")).toInt(), 5);
         QVERIFY(st.value(QLatin1String("last_loss")).toDouble() > 0);
-        QVERIFY(QFileInfo(st.value(QLatin1String("output_dir")).toString() + QStringLiteral("/trainer_state.json")).isFile());
+        const QString outputDir = st.value(QLatin1String("output_dir")).toString();
+        QVERIFY(QFileInfo(outputDir + QStringLiteral("/trainer_state.json")).isFile());
+        // Where it compiled: the runtime's rule (here the default, nothing set), named as the cache commands name it.
+        const QJsonObject cache = st.value(QLatin1String("compile_cache")).toObject();
+        QCOMPARE(cache.value(QLatin1String("resolved")).toString(), QStringLiteral("/var/tmp/neuron-compile-cache"));
+        QCOMPARE(cache.value(QLatin1String("rule")).toString(), QStringLiteral("default"));
+
+        // Its checkpoint, consolidated by the job's id (where the job ran: here), verified against the shards.
+        r = cli({QStringLiteral("job"), QStringLiteral("consolidate"), id, QStringLiteral("--verify"), QStringLiteral("--json")}, 180000);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonObject rep = r.json().object();
+        QVERIFY(rep.value(QLatin1String("verified")).toBool());
+        QVERIFY(rep.value(QLatin1String("tensors")).toInt() > 0);
+        QCOMPARE(rep.value(QLatin1String("output")).toString(), outputDir + QStringLiteral("/consolidated"));
+        QVERIFY(QFileInfo(outputDir + QStringLiteral("/consolidated/model.safetensors")).isFile());
+        r = cli({QStringLiteral("job"), QStringLiteral("consolidate"), id, QStringLiteral("--format"), QStringLiteral("npz")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QLatin1String("unknown format")), qPrintable(r.err));
+        r = cli({QStringLiteral("job"), QStringLiteral("consolidate"), QStringLiteral("20200101-000000-dead")});
+        QVERIFY(r.code != 0);
 
         r = cli({QStringLiteral("job"), QStringLiteral("list")});
         QCOMPARE(r.code, 0);
@@ -238,6 +257,23 @@ private Q_SLOTS:
         r = cli({QStringLiteral("job"), QStringLiteral("logs"), id});
         QVERIFY(r.out.contains(QLatin1String("INGOT_EVENT")));
         QVERIFY(r.out.contains(QLatin1String("\"finished\"")));
+    }
+
+    // The launch preview names the compile cache the job will use: the environment table's NEURON_CC_FLAGS wins
+    // over the field, as the job's script exports it last.
+    void aDryRunNamesTheCompileCache()
+    {
+        JobCli cli;
+        const Run r = cli(QStringList{QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--dry-run"),
+                                      QStringLiteral("--json"), QStringLiteral("--env"),
+                                      QStringLiteral("NEURON_CC_FLAGS=--cache_dir=/from/table"), QStringLiteral("--env"),
+                                      QStringLiteral("NEURON_COMPILE_CACHE_URL=/from/url")}
+                          + python + QStringList{QStringLiteral("--"), QStringLiteral("--max_steps"), QStringLiteral("2")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonObject cache = r.json().object().value(QLatin1String("compile_cache")).toObject();
+        QCOMPARE(cache.value(QLatin1String("resolved")).toString(), QStringLiteral("/from/table"));
+        QCOMPARE(cache.value(QLatin1String("rule")).toString(), QStringLiteral("NEURON_CC_FLAGS --cache_dir"));
+        QVERIFY(r.json().object().value(QLatin1String("script")).toString().contains(QLatin1String("--cache_dir=/from/table")));
     }
 
     void stopThenWaitSaysStopped()

@@ -18,6 +18,8 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -49,6 +51,40 @@ unsigned modeOf(const QString &path)
     struct stat st {};
     return ::stat(nameToBytes(path).constData(), &st) == 0 ? unsigned(st.st_mode & 07777) : 0u;
 }
+
+// Bytes this process has read so far (read(2) and friends, every thread; a shell's output through its pipe too).
+qint64 bytesRead()
+{
+    for (const QByteArray &line : test::readFile(QStringLiteral("/proc/self/io")).split('\n'))
+        if (line.startsWith("rchar: "))
+            return line.mid(7).toLongLong();
+    return -1;
+}
+
+QByteArray metricLines(qint64 from, qint64 to, const QByteArray &loss)
+{
+    QByteArray out;
+    for (qint64 i = from; i <= to; ++i)
+        out += "INGOT_METRIC {\"step\": " + QByteArray::number(i) + ", \"loss\": " + loss + ", \"time\": 1.5}\n";
+    return out;
+}
+
+// A host whose shell gives its commands (and so the jobs started through it) an environment of its own.
+class HostEnvShell final : public RemoteShell
+{
+public:
+    explicit HostEnvShell(QByteArray exports) : m_exports(std::move(exports)) {}
+    QString describe() const override { return QStringLiteral("trn-host"); }
+    ShellResult run(const QByteArray &script, const QVector<QByteArray> &args, const QByteArray &input, qint64 maxOut,
+                    int timeoutMs) override
+    {
+        return m_inner->run(m_exports + script, args, input, maxOut, timeoutMs);
+    }
+
+private:
+    QByteArray m_exports;
+    std::shared_ptr<RemoteShell> m_inner = makeLocalShell();
+};
 
 QJsonObject summaryStatus(const QByteArray &summaryJson)
 {
@@ -231,6 +267,174 @@ private Q_SLOTS:
         spec.env = {{QStringLiteral("GOOD_NAME"), QStringLiteral("a b;c")}};
         QVERIFY2(JobManager(m_runner).plan(spec, &plan, &problems, &error), qPrintable(error));
         QVERIFY(plan.script.contains(QStringLiteral("export GOOD_NAME='a b;c'")));
+    }
+
+    // A launcher that ended before the wrapper read its /proc stat (a Python without torch exits at once): the line
+    // the wrapper records for it parses, so the launch is seen as started (it was refused as "did not start within
+    // 10 s" when the machine was slow enough for the launcher to be reaped first).
+    void aLauncherThatEndedAtOnceIsRecorded()
+    {
+        JobRecordFile r;
+        r.id = newJobId();
+        r.cwd = QStringLiteral("/tmp");
+        r.argv = QStringList{QStringLiteral("true")};
+        const QByteArray script = wrapperScript(r);
+        QVERIFY(script.contains(QByteArray("child=\"$pid " + endedProcessStat(0).mid(2) + "\"")));
+        const QByteArray self = test::readFile(QStringLiteral("/proc/self/stat")).trimmed();
+        LauncherPids pids;
+        QVERIFY(parseLauncherPids(self + '\n' + endedProcessStat(4242) + "\nboot\n", &pids));
+        QCOMPARE(pids.launcher.pid, 4242);
+        QCOMPARE(pids.launcher.startTime, 0u);
+        QVERIFY(!pids.launcher.isValid());
+        QCOMPARE(pids.wrapper.pid, qint64(::getpid()));
+    }
+
+    // `job status` on a running job, asked again and again (a watch loop, a script): each asks reads what is new since
+    // the last, not the whole log again (a 40 MB log: read once); a log cut or rewritten since is read from the start;
+    // once the job has ended, its summary is recorded and the saved place forgotten.
+    void aRunningJobsLogsAreReadOnce()
+    {
+        qputenv("XDG_CACHE_HOME", nameToBytes(m_dir.filePath(m_row + QStringLiteral("-cache"))));
+        QProcess sleeper;
+        sleeper.start(QStringLiteral("sleep"), {QStringLiteral("600")});
+        QVERIFY(sleeper.waitForStarted());
+        const auto stopSleeper = qScopeGuard([&] {
+            sleeper.kill();
+            sleeper.waitForFinished();
+        });
+        const QByteArray stat = test::readFile(QStringLiteral("/proc/%1/stat").arg(sleeper.processId())).trimmed();
+        const QByteArray boot = test::readFile(QStringLiteral("/proc/sys/kernel/random/boot_id")).trimmed();
+        JobRecordFile r;
+        r.id = newJobId();
+        r.where = m_runner->where();
+        r.spec = tinySpec(-1);
+        r.createdMs = QDateTime::currentMSecsSinceEpoch() - 60 * 1000;
+        JobManager jobs(m_runner);
+        const JobPaths paths = jobs.paths(r.id);
+        r.cwd = paths.root;
+        const QString rank0 = paths.logsDir() + QStringLiteral("/run_x/attempt_0/0");
+        QVERIFY(QDir().mkpath(rank0));
+        test::writeFile(paths.jobJson(), r.toJson());
+        test::writeFile(paths.pidFile(), stat + '\n' + stat + '\n' + boot + '\n');
+        test::writeFile(rank0 + QStringLiteral("/stderr.log"), "");
+        const QString log = rank0 + QStringLiteral("/stdout.log");
+        {
+            QFile f(log);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            const QByteArray block = metricLines(1, 1000, "2.5");
+            for (int i = 0; i < 700; ++i)
+                QVERIFY(f.write(block) == block.size());
+        }
+        const qint64 logSize = QFileInfo(log).size();
+        QVERIFY(logSize > (30 << 20));
+        const QString stateFile = followerStateFile(r.where, paths.root);
+
+        QString error;
+        qint64 before = bytesRead();
+        JobSummary s = jobs.summary(r.id, false, &error);
+        const qint64 first = bytesRead() - before;
+        QCOMPARE(s.status.state, JobState::Running);
+        QCOMPARE(s.status.step, 1000);
+        QVERIFY2(first >= logSize, qPrintable(QString::number(first)));
+        QVERIFY(QFileInfo::exists(stateFile));
+
+        // Appended to: only what is new is read.
+        QFile append(log);
+        QVERIFY(append.open(QIODevice::Append));
+        QVERIFY(append.write(metricLines(1001, 1001, "0.75")) > 0);
+        append.close();
+        before = bytesRead();
+        s = jobs.summary(r.id, false, &error);
+        const qint64 again = bytesRead() - before;
+        QCOMPARE(s.status.step, 1001);
+        QCOMPARE(s.status.lastLoss, 0.75);
+        QCOMPARE(s.status.state, JobState::Running);
+        QVERIFY2(again < (1 << 20), qPrintable(QStringLiteral("read %1 bytes for one new line of a %2-byte log").arg(again).arg(logSize)));
+
+        // Rewritten (the same size, other bytes at the saved place): read from the start, the saved state ignored.
+        QByteArray rewritten = metricLines(1, 40, "1.25");
+        rewritten += QByteArray(int(logSize) + 200 - rewritten.size() - 1, ' ') + '\n';
+        test::writeFile(log, rewritten);
+        s = jobs.summary(r.id, false, &error);
+        QCOMPARE(s.status.step, 40);
+        QCOMPARE(s.status.lastLoss, 1.25);
+        // Cut short: the same.
+        test::writeFile(log, metricLines(1, 7, "3.5"));
+        s = jobs.summary(r.id, false, &error);
+        QCOMPARE(s.status.step, 7);
+        QCOMPARE(s.status.lastLoss, 3.5);
+        // A saved state of another shape, or garbage: ignored, the status read as it is.
+        test::writeFile(stateFile, "{\"version\": 1, \"id\": 5, \"streams\": \"x\"}");
+        QCOMPARE(jobs.summary(r.id, false, &error).status.step, 7);
+        test::writeFile(stateFile, QByteArray(5000, '\xff'));
+        QCOMPARE(jobs.summary(r.id, false, &error).status.step, 7);
+
+        // The job ends: its summary is recorded, the saved place removed.
+        test::writeFile(paths.exitFile(), "0\n");
+        sleeper.kill();
+        QVERIFY(sleeper.waitForFinished());
+        s = jobs.summary(r.id, false, &error);
+        QCOMPARE(s.status.state, JobState::Finished);
+        QCOMPARE(s.status.step, 7);
+        QVERIFY(QFileInfo(paths.file("summary.json")).isFile());
+        QVERIFY(!QFileInfo::exists(stateFile));
+    }
+
+    // Where a job compiles, as the Neuron runtime will see it: the environment table is exported after the
+    // NEURON_CC_FLAGS field by the job's own script, so a name set there wins (the monitor once let the field win);
+    // a job on a host compiles into the host's cache, resolved from the host's environment and read there (the
+    // monitor once read a folder of this machine).
+    void theCompileCacheIsResolvedWhereTheJobRuns()
+    {
+        if (m_runner != m_local)
+            QSKIP("one case covers both runners");
+        JobSpec spec = tinySpec(2);
+        spec.neuronCcFlags = QStringLiteral("--cache_dir=/from-field");
+        spec.env = {{QStringLiteral("NEURON_CC_FLAGS"), QStringLiteral("--cache_dir=/from-table --retry_failed_compilation")}};
+        LaunchPlan plan;
+        QVector<JobProblem> problems;
+        QString error;
+        QVERIFY2(JobManager(m_local).plan(spec, &plan, &problems, &error), qPrintable(error));
+        // What the job's own script exports, run by the shell.
+        JobRecordFile probe = plan.record;
+        probe.cwd = m_dir.path();
+        probe.argv = QStringList{QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("printf %s \"$NEURON_CC_FLAGS\"")};
+        const QString script = m_dir.filePath(QStringLiteral("probe.sh"));
+        test::writeFile(script, commandScript(probe).toUtf8());
+        QProcess sh;
+        sh.start(QStringLiteral("/bin/sh"), {script});
+        QVERIFY(sh.waitForFinished(10000));
+        const QString exported = QString::fromUtf8(sh.readAllStandardOutput());
+        QCOMPARE(exported, QStringLiteral("--cache_dir=/from-table --retry_failed_compilation"));
+        const CacheLocation here = JobManager(m_local).compileCache(spec);
+        QCOMPARE(here.path, QStringLiteral("/from-table"));
+        QVERIFY(here.where.isEmpty());
+        QCOMPARE(CacheLocation::resolve(QProcessEnvironment{}, QStringLiteral("/")).rule, CacheLocation::Rule::Default);
+
+        // This machine has its own URL; the host has another: a job there compiles into the host's.
+        qputenv("NEURON_COMPILE_CACHE_URL", "/cache-of-this-machine");
+        const auto unset = qScopeGuard([] { qunsetenv("NEURON_COMPILE_CACHE_URL"); });
+        ShellJobRunnerOptions o;
+        o.where = QStringLiteral("trn-host");
+        o.jobsRoot = m_dir.filePath(QStringLiteral("host jobs"));
+        o.cacheRoot = m_dir.filePath(QStringLiteral("host cache"));
+        o.storeKind = QStringLiteral("ssh");
+        auto host = std::make_shared<ShellJobRunner>(
+            std::make_shared<HostEnvShell>("export NEURON_COMPILE_CACHE_URL='~/neuron cache'\n"), o);
+        QVERIFY2(host->open(&error), qPrintable(error));
+        JobSpec plain = tinySpec(2);
+        QCOMPARE(JobManager(m_local).compileCache(plain).path, QStringLiteral("/cache-of-this-machine"));
+        const JobManager there(host);
+        const CacheLocation remote = there.compileCache(plain);
+        QCOMPARE(remote.path, host->homeDir() + QStringLiteral("/neuron cache"));
+        QCOMPARE(remote.rule, CacheLocation::Rule::CompileCacheUrl);
+        QCOMPARE(remote.where, QStringLiteral("trn-host"));
+        const StoreLocation store = there.compileCacheStore(remote);
+        QCOMPARE(store.kind, QStringLiteral("ssh"));
+        QCOMPARE(store.host, QStringLiteral("trn-host"));
+        QCOMPARE(store.path, remote.path);
+        // The table still wins over the host's variable.
+        QCOMPARE(there.compileCache(spec).path, QStringLiteral("/from-table"));
     }
 
     // A job stopped while no Ingot watched it, read later (Ingot restarted): its end is when it ended, not when it

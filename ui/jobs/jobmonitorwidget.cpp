@@ -4,7 +4,6 @@
 #include "models/jobs/joblistmodel.h"
 #include "services/cache/cachelocation.h"
 #include "services/cache/cachesession.h"
-#include "services/jobs/shelljobrunner.h"
 #include "services/util/names.h"
 #include "services/util/units.h"
 #include "ui/jobs/joblogview.h"
@@ -29,7 +28,6 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSlider>
 #include <QTabWidget>
 #include <QTimer>
@@ -55,12 +53,6 @@ QString formatSeconds(double seconds)
     if (s < 3600)
         return JobMonitor::tr("%1 min %2 s").arg(s / 60).arg(s % 60);
     return JobMonitor::tr("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
-}
-
-const QRegularExpression &checkpointName()
-{
-    static const QRegularExpression re(QStringLiteral("^checkpoint-(\\d+)$"));
-    return re;
 }
 
 }  // namespace
@@ -309,7 +301,8 @@ QWidget *JobMonitor::buildCompileActivity()
     m_compileList->header()->setStretchLastSection(false);
     m_compileList->setToolTip(tr("Double-click an entry to show it on the Local cache page"));
     connect(m_compileList, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
-        Q_EMIT showCacheEntry(m_cacheRoot, item->data(0, Qt::UserRole).toString());
+        if (m_cache->location().isLocal())
+            Q_EMIT showCacheEntry(m_cacheRoot, item->data(0, Qt::UserRole).toString());
     });
     auto *col = new QVBoxLayout(w);
     col->addWidget(m_compileLabel);
@@ -544,46 +537,16 @@ void JobMonitor::consolidate()
         Q_EMIT consolidateRequested(m_record.outputDir);
         return;
     }
-    // A job on a host: its checkpoint is there, so ingot-cli consolidates it there (when the host has Ingot).
+    // A job on a host: its checkpoint is there, so Ingot's CLI consolidates it there (when the host has Ingot).
     const QString checkpoint = m_checkpoint.isEmpty() ? m_record.outputDir : m_checkpoint;
-    const RunnerLookup lookup = m_service->lookup();
     m_consolidate->setEnabled(false);
-    struct Result {
-        int code = -1;
-        QString text;
-    };
-    runTask(
-        this,
-        [lookup, where, checkpoint](TaskControl &) {
-            Result r;
-            QString error;
-            const auto runner = std::dynamic_pointer_cast<ShellJobRunner>(lookup(where, &error));
-            if (!runner) {
-                r.text = error;
-                return r;
-            }
-            const QString cli = runner->findIngotCli(&error);
-            if (cli.isEmpty()) {
-                r.text = error.isEmpty()
-                    ? QCoreApplication::translate("ingot::JobMonitor",
-                                                  "%1 has no ingot-cli. Install Ingot there (its package, or ingot-cli "
-                                                  "on the PATH) to consolidate on the host, or copy %2 here.")
-                          .arg(displayName(where), displayName(checkpoint))
-                    : error;
-                return r;
-            }
-            QByteArray output;
-            r.code = runner->runIngotCli(cli, {QStringLiteral("consolidate"), checkpoint}, 60 * 60 * 1000, &output, &error);
-            r.text = r.code < 0 ? error : displayText(QString::fromUtf8(output.right(4000)));
-            return r;
-        },
-        [this, where](Result r) {
-            updateActions();
-            if (r.code == 0)
-                QMessageBox::information(this, tr("Consolidated on %1").arg(displayName(where)), r.text);
-            else
-                QMessageBox::warning(this, tr("Consolidation on %1 failed").arg(displayName(where)), r.text);
-        });
+    m_consolidateTask = m_service->consolidateThere(m_record, checkpoint, [this, where](int code, const QString &text) {
+        updateActions();
+        if (code == 0)
+            QMessageBox::information(this, tr("Consolidated on %1").arg(displayName(where)), text);
+        else
+            QMessageBox::warning(this, tr("Consolidation on %1 failed").arg(displayName(where)), text);
+    });
 }
 
 void JobMonitor::openOutputFolder()
@@ -596,44 +559,16 @@ void JobMonitor::scanCheckpoints()
 {
     if (!m_service || !hasRecord())
         return;
-    struct Found {
-        bool exists = false;
-        QString checkpoint;
-    };
-    const RunnerLookup lookup = m_service->lookup();
-    const QString where = m_service->whereOf(m_id);
-    const QString out = m_record.outputDir;
     const QString id = m_id;
     m_checkpointScan.discard();
-    m_checkpointScan = runTask(
-        this,
-        [lookup, where, out](TaskControl &) {
-            Found f;
-            QString error;
-            const std::shared_ptr<JobRunner> runner = lookup(where, &error);
-            if (!runner)
-                return f;
-            const QStringList files = runner->listFiles(out, 2);
-            f.exists = !files.isEmpty() || runner->readFile(out, 0, 0).exists;
-            qint64 best = -1;
-            for (const QString &rel : files) {
-                const QString top = rel.section(QLatin1Char('/'), 0, 0);
-                const QRegularExpressionMatch m = checkpointName().match(top);
-                if (m.hasMatch() && rel.contains(QLatin1Char('/')) && m.captured(1).toLongLong() > best) {
-                    best = m.captured(1).toLongLong();
-                    f.checkpoint = out + QLatin1Char('/') + top;
-                }
-            }
-            return f;
-        },
-        [this, id](Found f) {
-            if (id != m_id)
-                return;
-            m_checkpoint = f.checkpoint;
-            m_outputExists = f.exists;
-            updateActions();
-            Q_EMIT checkpointsScanned();
-        });
+    m_checkpointScan = m_service->latestCheckpointOf(m_record, [this, id](bool exists, const QString &checkpoint) {
+        if (id != m_id)
+            return;
+        m_checkpoint = checkpoint;
+        m_outputExists = exists;
+        updateActions();
+        Q_EMIT checkpointsScanned();
+    });
 }
 
 void JobMonitor::rebuildCompareMenu()
@@ -696,26 +631,35 @@ void JobMonitor::applyOverlays()
 
 void JobMonitor::openCompileCache()
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const auto &kv : m_record.spec.env)
-        env.insert(kv.first, kv.second);
-    if (!m_record.spec.neuronCcFlags.isEmpty())
-        env.insert(QStringLiteral("NEURON_CC_FLAGS"), m_record.spec.neuronCcFlags);
-    if (!m_record.spec.compileCacheUrl.isEmpty())
-        env.insert(QStringLiteral("NEURON_COMPILE_CACHE_URL"), m_record.spec.compileCacheUrl);
-    const CacheLocation where = CacheLocation::resolve(env);
-    if (!where.isSupported() || where.cachingDisabled) {
-        m_cacheRoot.clear();
-        m_compileLabel->setText(where.cachingDisabled ? tr("This job compiles without a cache (--no_cache).")
-                                                      : where.unsupportedReason());
+    if (!m_service)
         return;
-    }
-    m_cacheRoot = where.path;
-    m_compileLabel->setText(tr("Entries of %1 written since the job started").arg(displayName(m_cacheRoot)));
-    if (m_cache->root() != m_cacheRoot)
-        m_cache->setRoot(m_cacheRoot);
-    else
-        m_cache->rescan();
+    const QString id = m_id;
+    m_cacheTask.discard();
+    m_cacheTask = m_service->compileCacheOf(m_record, [this, id](const CacheLocation &where, const StoreLocation &store,
+                                                                 const QString &error) {
+        if (id != m_id)
+            return;
+        m_cacheRoot.clear();
+        if (!error.isEmpty()) {
+            m_compileLabel->setText(tr("The job's compile cache cannot be read now: %1").arg(error));
+            return;
+        }
+        if (!where.isSupported() || where.cachingDisabled) {
+            m_compileLabel->setText(where.cachingDisabled ? tr("This job compiles without a cache (--no_cache).")
+                                                          : where.unsupportedReason());
+            return;
+        }
+        // A job on a host compiles into the host's cache: it is read there, over the same connection.
+        m_cacheRoot = store.display();
+        m_compileLabel->setText(tr("Entries of %1 written since the job started").arg(displayName(m_cacheRoot)));
+        m_compileLabel->setToolTip(where.explanation);
+        m_compileList->setToolTip(store.isLocal() ? tr("Double-click an entry to show it on the Local cache page")
+                                                  : QString());
+        if (m_cache->location() != store)
+            m_cache->setLocation(store);
+        else
+            m_cache->rescan();
+    });
 }
 
 void JobMonitor::rescanCompileCache()

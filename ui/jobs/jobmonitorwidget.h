@@ -117,6 +117,8 @@ private:
     bool m_killArmed = false;
     bool m_stopSent = false;
     Task m_checkpointScan;
+    Task m_cacheTask;
+    Task m_consolidateTask;
     QStringList m_overlayIds;
     QHash<QString, QVector<MetricPoint>> m_overlayPoints;
     QString m_cacheRoot;

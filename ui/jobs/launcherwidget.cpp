@@ -1232,14 +1232,29 @@ void JobLauncher::recheckCache()
 
 void JobLauncher::checkCacheFor(const JobSpec &s)
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    if (!s.neuronCcFlags.isEmpty())
-        env.insert(QStringLiteral("NEURON_CC_FLAGS"), s.neuronCcFlags);
-    if (!s.compileCacheUrl.isEmpty())
-        env.insert(QStringLiteral("NEURON_COMPILE_CACHE_URL"), s.compileCacheUrl);
-    for (const auto &kv : s.env)
-        env.insert(kv.first, kv.second);
-    const CacheLocation loc = CacheLocation::resolve(env);
+    if (where() != QLatin1String("local")) {
+        // On a host: its cache as the job will see it there (resolved on the host); its entries are checked on the
+        // Remote hosts page.
+        JobRecordFile r;
+        r.where = where();
+        r.spec = s;
+        m_clean->hide();
+        m_cacheWarning->setStyleSheet(QString());
+        m_cacheTask.discard();
+        m_cacheTask = m_service->compileCacheOf(r, [this](const CacheLocation &loc, const StoreLocation &store,
+                                                          const QString &error) {
+            m_cacheScanned = m_cacheRoot = error.isEmpty() ? store.display() : QString();
+            m_cacheLabel->setToolTip(loc.explanation);
+            m_cacheLabel->setText(!error.isEmpty() ? displayText(error)
+                                  : loc.cachingDisabled ? tr("Compile caching is off for this job (--no_cache in NEURON_CC_FLAGS): every graph compiles afresh.")
+                                                        : tr("This job compiles into %1").arg(displayName(m_cacheRoot)));
+            m_cacheWarning->setText(tr("A host's cache is checked on the Remote hosts page."));
+            Q_EMIT cacheChecked();
+        });
+        return;
+    }
+    // The runtime's rule, as the monitor and the CLI resolve it (JobManager::compileCache).
+    const CacheLocation loc = JobManager(m_service->sharedRunner()).compileCache(s);
     m_cacheRoot = loc.path;
     m_cacheLabel->setToolTip(loc.explanation);
     if (loc.cachingDisabled) {
