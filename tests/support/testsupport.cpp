@@ -284,4 +284,12 @@ QVector<int> freeLoopbackPorts(int count)
     return ports;
 }
 
+void deliverPostedEvents()
+{
+    for (int i = 0; i < 20 && QCoreApplication::instance(); ++i) {
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents(QEventLoop::AllEvents);
+    }
+}
+
 }  // namespace ingot::test

@@ -89,6 +89,11 @@ constexpr qint64 memoryBoundKb(qint64 kb)
 // could be had. For the test servers (sshd, Slurm's daemons).
 QVector<int> freeLoopbackPorts(int count);
 
+// Delivers what is posted (layout requests, queued calls, zero-delay timers, deferred deletes) until nothing is left:
+// a window is laid out before it is measured or grabbed, and what an object scheduled "at once" has happened, without
+// a fixed wait.
+void deliverPostedEvents();
+
 // A file size limit for this process while it lives: writes past it fail (EFBIG) instead of raising SIGXFSZ.
 // It stands in for a disk that fills up.
 class FileSizeLimit

@@ -2,6 +2,7 @@
 // pace the test sets, fails the keys it is told to, and stops when asked — the queue's rules are what is tested here;
 // the real engines are tested with the test Hub and sshd in their own tests). Saved state survives a restart.
 #include "services/transfer/transferqueue.h"
+#include "tests/support/testsupport.h"
 
 #include <QMutex>
 #include <QSignalSpy>
@@ -108,7 +109,8 @@ private Q_SLOTS:
         TransferQueue again(dir.path(), scripted(s));
         QCOMPARE(again.records().size(), 1);
         QVERIFY(again.records().first().finished());
-        QTest::qWait(100);
+        test::deliverPostedEvents();  // its first scheduling has run
+        QVERIFY(!again.isRunning(id));
         QCOMPARE(s->seen.size(), 3);
     }
 
@@ -181,7 +183,7 @@ private Q_SLOTS:
         }
         s->holdFirst = false;
         TransferQueue q(dir.path(), scripted(s));
-        QTest::qWait(300);
+        test::deliverPostedEvents();  // its first scheduling has run
         QVERIFY(!q.isRunning(id));
         QVERIFY(q.record(id)->paused);
         q.resume(id);
@@ -264,7 +266,7 @@ private Q_SLOTS:
         write(QStringLiteral("escape.json"), R"({"id":"escape","kind":"pull","from":{"kind":"hub","repo":"a/b"},"to":{"kind":"cache","store":"local","path":"/c"},"items":[{"key":"neuronxcc-1/../../x","state":"pending"}]})");
         auto s = std::make_shared<Script>();
         TransferQueue q(dir.path(), scripted(s));
-        QTest::qWait(200);
+        test::deliverPostedEvents();  // its first scheduling has run
         QVERIFY(q.records().isEmpty());
         QVERIFY(s->seen.isEmpty());
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("broken.json"))));  // left as it is

@@ -447,20 +447,20 @@ private Q_SLOTS:
         QVERIFY(w.launchButton()->isEnabled());
         const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
         QDir().mkpath(shots);
-        QTest::qWait(100);  // pending layouts
+        test::deliverPostedEvents();
         QVERIFY(w.grab().save(shots + QStringLiteral("/jobs-launcher.png")));
         // The end of the form: saving and the environment.
         auto *scroll = w.findChild<QScrollArea *>();
         QVERIFY(scroll);
         scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
-        QTest::qWait(100);  // pending layouts
+        test::deliverPostedEvents();
         QVERIFY(w.grab().save(shots + QStringLiteral("/jobs-launcher-environment.png")));
         // A problem by its field.
         scroll->verticalScrollBar()->setValue(0);
         typeInto(w.fieldWidget(QStringLiteral("tensor_parallel_size")), QStringLiteral("3"));
         QVERIFY(settle(w));
         QVERIFY(!w.launchButton()->isEnabled());
-        QTest::qWait(100);  // pending layouts
+        test::deliverPostedEvents();
         QVERIFY(w.grab().save(shots + QStringLiteral("/jobs-launcher-problem.png")));
     }
 };

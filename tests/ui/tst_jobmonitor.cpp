@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -114,7 +115,7 @@ private Q_SLOTS:
         QVERIFY(logs->text()->textCursor().selectedText() == QStringLiteral("INGOT_EVENT"));
 
         monitor.tabs()->setCurrentIndex(0);
-        QTest::qWait(100);
+        test::deliverPostedEvents();
         loss->refresh();
         const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
         QDir().mkpath(shots);
@@ -262,7 +263,10 @@ void TestJobMonitor::compileActivityAndOverlays()
     const QString cache = tmp.path() + QStringLiteral("/cache");
     const QString version = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
     test::makeModule(cache, version, QStringLiteral("MODULE_old+1"), {QStringLiteral("model.neff")}, 3);
-    QTest::qWait(2600);  // its ctime (which cannot be set back) well before the job's start
+    // Its ctime (which cannot be set back) more than the monitor's 2 s of slack before the job's start.
+    const qint64 made = QFileInfo(cache + QLatin1Char('/') + version + QStringLiteral("/MODULE_old+1")).metadataChangeTime().toMSecsSinceEpoch();
+    QVERIFY(made > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(QDateTime::currentMSecsSinceEpoch() > made + 2500, 10000);
     const QString script = tmp.path() + QStringLiteral("/compiles.py");
     test::writeFile(script, QStringLiteral(R"(import os, time
 root = os.path.join(os.environ["NEURON_COMPILE_CACHE_URL"], "%1")
@@ -339,11 +343,17 @@ void TestJobMonitor::aMonitorOpenedLaterShowsTheEarlierLogs()
     QTRY_VERIFY_WITH_TIMEOUT(service.find(id), 20000);
     service.watch(id);
     QTRY_COMPARE_WITH_TIMEOUT(service.status(id).state, JobState::Finished, 120000);
-    QTest::qWait(300);
-    JobMonitor monitor(&service);
-    monitor.setJob(id);
     const QByteArray out0 = test::rankLog(jobs.paths(id), 0, QStringLiteral("stdout.log"));
     const QByteArray err0 = test::rankLog(jobs.paths(id), 0, QStringLiteral("stderr.log"));
+    const auto readOfRank0 = [&] {
+        qint64 n = 0;
+        for (const LogChunk &c : service.recentLogs(id))
+            n += c.rank == 0 && !c.isStderr ? c.bytes.size() : 0;
+        return n;
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(readOfRank0(), qint64(out0.size()), 20000);  // the service has read it all
+    JobMonitor monitor(&service);
+    monitor.setJob(id);
     QVERIFY(out0.count('\n') > 0);
     QCOMPARE(monitor.logView()->lineCount(0), int(out0.count('\n') + err0.count('\n')));
 }

@@ -161,7 +161,7 @@ private Q_SLOTS:
         // Re-attached from the start: the monitor has every step.
         QTRY_COMPARE_WITH_TIMEOUT(page.monitor()->chart(MetricKind::Loss)->points().size(), 300, 20000);
 
-        QTest::qWait(200);
+        test::deliverPostedEvents();
         QVERIFY(page.grab().save(shots + QStringLiteral("/jobs-history.png")));
     }
 

@@ -427,8 +427,7 @@ private Q_SLOTS:
             empty->setMessage(QStringLiteral("Noch kein Neuron-Kompilier-Cache in diesem Ordner vorhanden"), text);
             for (const QSize size : {QSize(1130, 700), QSize(650, 700), QSize(650, 560)}) {
                 page.resize(size);
-                QTest::qWait(50);  // the layout settles on posted events
-                QApplication::processEvents();
+                test::deliverPostedEvents();
                 const QString where = QStringLiteral("%1x%2, %3 characters").arg(size.width()).arg(size.height()).arg(text.size());
                 for (QLabel *label : {empty->titleLabel(), details}) {
                     QVERIFY2(label->isVisible(), qPrintable(where));

@@ -442,12 +442,14 @@ private Q_SLOTS:
         QVERIFY(waitForStatus(page, drop.alias(), State::Connected));
 
         drop.kill();  // the server dies (or the network drops, the laptop sleeps)
+        QSignalSpy retries(page.session(drop.alias()), &RemoteHostSession::retryScheduled);
         QVERIFY(waitForStatus(page, drop.alias(), State::Lost, 15000));
         QTRY_VERIFY_WITH_TIMEOUT(remoteStateText(page.status(drop.alias())).contains(QStringLiteral("retrying in")), 5000);
         QVERIFY(page.connectAction()->isEnabled());
         QCOMPARE(page.connectAction()->text(), QStringLiteral("Retry &now"));
-        // Attempts fail while it is down and it keeps trying: still lost, a wait planned.
-        QTest::qWait(5000);
+        // Attempts fail while it is down and it keeps trying: still lost, a wait planned after each failed attempt.
+        QTRY_VERIFY_WITH_TIMEOUT(retries.size() >= 2, 20000);
+        QCOMPARE(retries.last().at(0).toInt(), int(retries.size()));
         QCOMPARE(page.status(drop.alias()).state, State::Lost);
         QVERIFY(drop.acceptedLogins() == 1);
 
@@ -462,7 +464,8 @@ private Q_SLOTS:
         // Disconnect stops it all; nothing retries behind the user's back.
         page.disconnectAction()->trigger();
         QVERIFY(waitForStatus(page, drop.alias(), State::NotConnected));
-        QTest::qWait(1500);
+        QCOMPARE(page.status(drop.alias()).retryInSeconds, -1);  // no attempt planned
+        QTRY_VERIFY_WITH_TIMEOUT(!page.session(drop.alias())->isBusy(), 10000);
         QCOMPARE(page.status(drop.alias()).state, State::NotConnected);
     }
 
@@ -701,7 +704,7 @@ private Q_SLOTS:
         cache->view()->scrollTo(pi);
         QVERIFY(loaded.wait(20000));
         QTRY_VERIFY_WITH_TIMEOUT(w.statusText()->text().contains(QStringLiteral("entries scanned")), 15000);
-        QTest::qWait(200);  // layouts settle
+        test::deliverPostedEvents();
         const QString dir = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
         QDir().mkpath(dir);
         QVERIFY(w.grab().save(dir + QStringLiteral("/remote-cache.png")));
@@ -709,7 +712,7 @@ private Q_SLOTS:
         w.navigation()->setCurrentRow(3);
         QTRY_COMPARE_WITH_TIMEOUT(page->detailLabel(QStringLiteral("hostname"))->text(), QStringLiteral("127.0.0.1"), 15000);
         QVERIFY(page->cacheLabel()->text().contains(root));
-        QTest::qWait(200);
+        test::deliverPostedEvents();
         QVERIFY(w.grab().save(dir + QStringLiteral("/remote-hosts.png")));
         qInfo("screenshots: %s/remote-cache.png, remote-hosts.png", qPrintable(dir));
         AppSettings::removeRemoteHost(QStringLiteral("ubuntu@trn1-train.example.com"));

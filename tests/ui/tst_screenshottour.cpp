@@ -140,7 +140,7 @@ private Q_SLOTS:
                                 QStringLiteral("tour-transfers.png")};
         for (int page = 0; page < names.size(); ++page) {
             QTest::keyClick(&w, Qt::Key(Qt::Key_1 + page), Qt::ControlModifier);
-            QTest::qWait(300);
+            test::deliverPostedEvents();
             const QStringList clipped = clippedTexts(&w);
             save(&w, names.at(page));
             QVERIFY2(clipped.isEmpty(), qPrintable(names.at(page) + QStringLiteral(": ") + clipped.join(QStringLiteral("\n  "))));
@@ -150,7 +150,7 @@ private Q_SLOTS:
         HubCachePage *hub = w.hubCachePage();
         hub->tabs()->setCurrentWidget(hub->tabs()->widget(hub->tabs()->indexOf(hub->lookupView()->parentWidget())));
         QTRY_VERIFY(hub->lookupView()->isVisible());
-        QTest::qWait(100);
+        test::deliverPostedEvents();
         const QStringList clipped = clippedTexts(&w);
         save(&w, QStringLiteral("tour-hub-lookup.png"));
         QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QStringLiteral("\n  "))));
@@ -167,7 +167,7 @@ private Q_SLOTS:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QTRY_VERIFY(w.localCachePage()->showsEmptyState());
-        QTest::qWait(200);
+        test::deliverPostedEvents();
         const QStringList clipped = clippedTexts(&w);
         save(&w, QStringLiteral("tour-empty.png"));
         QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QStringLiteral("\n  "))));
@@ -188,7 +188,7 @@ private Q_SLOTS:
         ConsolidateWizard wiz{QString()};
         wiz.show();
         QVERIFY(QTest::qWaitForWindowExposed(&wiz));
-        QTest::qWait(200);
+        test::deliverPostedEvents();
         const QStringList clipped = clippedTexts(&wiz);
         save(&wiz, QStringLiteral("tour-wizard.png"));
         QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QStringLiteral("\n  "))));

@@ -195,8 +195,7 @@ private Q_SLOTS:
                                           cachePlace(), keys(6), {}, nullptr);
         QVERIFY(QTest::qWaitFor([&] { return q.record(running)->count(TransferItem::State::Done) >= 2 && q.rate(running) > 0; }, 20000));
         page.select(running);
-        QTest::qWait(300);
-        QVERIFY(!page.model()->index(page.model()->rowOf(running), TransfersModel::SpeedColumn).data().toString().isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(!page.model()->index(page.model()->rowOf(running), TransfersModel::SpeedColumn).data().toString().isEmpty(), 10000);
         const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
         QDir().mkpath(shots);
         QVERIFY(page.grab().save(shots + QStringLiteral("/transfers.png")));
