@@ -2,7 +2,7 @@
 // history, stop, remove. Blocking (the CLI calls it directly, the UI through JobService on workers).
 #pragma once
 
-#include "services/jobs/jobmonitor.h"
+#include "services/jobs/jobfollower.h"
 #include "services/jobs/jobrunner.h"
 #include "services/jobs/jobvalidate.h"
 

@@ -85,4 +85,64 @@ QString shellWord(const QString &arg)
     return *shellQuoteBytes(bytes);
 }
 
+bool splitShellWords(const QString &text, QStringList *words)
+{
+    words->clear();
+    QString word;
+    bool inWord = false;
+    enum { None, Single, Double } quote = None;
+    for (int i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        if (quote == Single) {
+            if (c == QLatin1Char('\''))
+                quote = None;
+            else
+                word += c;
+        } else if (quote == Double) {
+            if (c == QLatin1Char('"')) {
+                quote = None;
+            } else if (c == QLatin1Char('\\') && i + 1 < text.size()
+                       && QStringLiteral("$`\"\\\n").contains(text.at(i + 1))) {
+                if (text.at(++i) != QLatin1Char('\n'))
+                    word += text.at(i);
+            } else {
+                word += c;
+            }
+        } else if (c.isSpace()) {
+            if (inWord)
+                *words << word;
+            word.clear();
+            inWord = false;
+        } else if (c == QLatin1Char('\'')) {
+            quote = Single;
+            inWord = true;
+        } else if (c == QLatin1Char('"')) {
+            quote = Double;
+            inWord = true;
+        } else if (c == QLatin1Char('\\')) {
+            if (i + 1 >= text.size())
+                return false;
+            if (text.at(++i) != QLatin1Char('\n'))
+                word += text.at(i);
+            inWord = true;
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    if (quote != None)
+        return false;
+    if (inWord)
+        *words << word;
+    return true;
+}
+
+QString joinShellWords(const QStringList &words)
+{
+    QStringList quoted;
+    for (const QString &w : words)
+        quoted << shellWord(w);
+    return quoted.join(QLatin1Char(' '));
+}
+
 }  // namespace ingot

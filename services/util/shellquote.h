@@ -22,4 +22,10 @@ std::optional<QString> shellCommand(const QStringList &argv);
 // validation refuses such settings before they run).
 QString shellWord(const QString &arg);
 
+// Splits a line the way a POSIX shell splits words: whitespace separates, '…' and "…" quote, a backslash escapes
+// (inside "…" only before $ ` " \ and a newline). False for an unterminated quote or a trailing backslash.
+bool splitShellWords(const QString &text, QStringList *words);
+// The inverse: words quoted where a shell needs it, joined by spaces.
+QString joinShellWords(const QStringList &words);
+
 }  // namespace ingot

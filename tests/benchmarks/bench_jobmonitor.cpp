@@ -7,7 +7,7 @@
 #include "services/jobs/jobservice.h"
 
 #ifdef INGOT_BENCH_WITH_UI
-#include "ui/jobs/jobmonitorwidget.h"
+#include "ui/jobs/jobmonitor.h"
 #include <QTabWidget>
 #include <QApplication>
 #else

@@ -3,7 +3,7 @@
 // UTF-8 or would smuggle a command.
 #include "app/i18n/translations.h"
 #include "services/jobs/jobfolder.h"
-#include "services/jobs/jobmonitor.h"
+#include "services/jobs/jobfollower.h"
 #include "services/util/names.h"
 #include "tests/support/testsupport.h"
 

@@ -2,10 +2,11 @@
 // until they are fixed), the figures of a layout, the command preview being the plan itself, presets, the form
 // round-tripping a JobSpec, a model folder's config checked against the layout, and the compile cache warning. No
 // job is launched: planning starts nothing.
-#include "ui/jobs/launcherwidget.h"
+#include "ui/jobs/joblauncher.h"
 
 #include "services/jobs/jobservice.h"
 #include "services/util/appsettings.h"
+#include "services/util/shellquote.h"
 #include "tests/support/testsupport.h"
 
 #include <QApplication>

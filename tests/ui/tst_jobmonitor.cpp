@@ -4,7 +4,7 @@
 #include "tests/support/jobsupport.h"
 #include "tests/support/testsupport.h"
 #include "ui/jobs/joblogview.h"
-#include "ui/jobs/jobmonitorwidget.h"
+#include "ui/jobs/jobmonitor.h"
 #include "ui/jobs/metricchart.h"
 
 #include <QApplication>

@@ -4,9 +4,9 @@
 #include "services/jobs/jobservice.h"
 #include "tests/support/jobsupport.h"
 #include "tests/support/testsupport.h"
-#include "ui/jobs/jobmonitorwidget.h"
+#include "ui/jobs/jobmonitor.h"
 #include "ui/jobs/jobspage.h"
-#include "ui/jobs/launcherwidget.h"
+#include "ui/jobs/joblauncher.h"
 #include "ui/jobs/metricchart.h"
 
 #include <QApplication>

@@ -6,7 +6,7 @@
 #include "ui/localcache/moduledetailspane.h"
 #include "ui/localcache/maintenancedialog.h"
 #include "ui/jobs/jobspage.h"
-#include "ui/jobs/launcherwidget.h"
+#include "ui/jobs/joblauncher.h"
 #include "services/cache/maintenance.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/settingsdialog.h"

@@ -19,7 +19,7 @@
 #include "ui/remote/passworddialog.h"
 #include "ui/remote/remotehostspage.h"
 #include "ui/jobs/jobspage.h"
-#include "ui/jobs/launcherwidget.h"
+#include "ui/jobs/joblauncher.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/settingsdialog.h"
 

@@ -8,10 +8,10 @@
 #include "services/util/appsettings.h"
 #include "tests/support/testsshd.h"
 #include "tests/support/testsupport.h"
-#include "ui/jobs/jobmonitorwidget.h"
+#include "ui/jobs/jobmonitor.h"
 #include "ui/jobs/joblogview.h"
 #include "ui/jobs/jobspage.h"
-#include "ui/jobs/launcherwidget.h"
+#include "ui/jobs/joblauncher.h"
 #include "ui/jobs/metricchart.h"
 
 #include <QApplication>

@@ -5,7 +5,7 @@
 // given, and appends to the view incrementally.
 #pragma once
 
-#include "services/jobs/jobmonitor.h"
+#include "services/jobs/jobfollower.h"
 
 #include <QHash>
 #include <QWidget>

@@ -7,7 +7,7 @@
 #include "services/jobs/jobservice.h"
 #include "services/util/names.h"
 #include "services/util/units.h"
-#include "ui/jobs/jobmonitorwidget.h"
+#include "ui/jobs/jobmonitor.h"
 
 #include <QCheckBox>
 #include <QDialog>

@@ -103,6 +103,7 @@ Q_SIGNALS:
     void copyRequested(const ingot::StoreLocation &from, const QStringList &keys);
 
 private:
+    enum ComboRole { PathRole = Qt::UserRole + 1, ResolvedRole, KindRole, HostRole };  // the root combo's item data
     void buildUi();
     void updateSelectionActions();
     void createActions();

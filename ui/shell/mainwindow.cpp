@@ -10,7 +10,7 @@
 #include "ui/checkpoint/consolidatewizard.h"
 #include "ui/hub/hubcachepage.h"
 #include "ui/jobs/jobspage.h"
-#include "ui/jobs/launcherwidget.h"
+#include "ui/jobs/joblauncher.h"
 #include "ui/localcache/maintenancedialog.h"
 #include "services/cache/cachesession.h"
 #include "services/jobs/jobservice.h"

@@ -70,64 +70,8 @@ SettingsDialog::SettingsDialog(QWidget *parent)
     rl->addWidget(m_roots);
     rl->addWidget(remove, 0, Qt::AlignLeft);
 
-    auto *sshBox = new QGroupBox(tr("Remote hosts (SSH)"), this);
-    auto *sl = new QVBoxLayout(sshBox);
-    auto *sshRow = new QHBoxLayout;
-    m_sshConfig->setText(AppSettings::sshConfigFile());
-    m_sshConfig->setPlaceholderText(tr("your ssh config (~/.ssh/config and /etc/ssh/ssh_config)"));
-    m_sshConfig->setClearButtonEnabled(true);
-    auto *browse = new QPushButton(tr("Choose…"), sshBox);
-    connect(browse, &QPushButton::clicked, this, [this] {
-        const QString f = QFileDialog::getOpenFileName(this, tr("An ssh config file"), m_sshConfig->text());
-        if (!f.isEmpty())
-            m_sshConfig->setText(f);
-    });
-    sshRow->addWidget(new QLabel(tr("ssh config file:"), sshBox));
-    sshRow->addWidget(m_sshConfig, 1);
-    sshRow->addWidget(browse);
-    sl->addLayout(sshRow);
-    auto *sshHint = new QLabel(tr("Empty: ssh reads your own config, as in a terminal. A file here is passed as "
-                                  "<tt>ssh -F</tt> and used <i>instead</i> (Include your own config from it to keep "
-                                  "both). The Remote hosts list shows its Host names."), sshBox);
-    sshHint->setWordWrap(true);
-    sl->addWidget(sshHint);
-    setToneText(m_sshProblem, Tone::Bad);
-    m_sshProblem->setWordWrap(true);
-    m_sshProblem->hide();
-    sl->addWidget(m_sshProblem);
-
-    // Each language named in itself, so that whoever cannot read the current one still finds their own.
-    auto *languageBox = new QGroupBox(tr("Language"), this);
-    auto *ll = new QVBoxLayout(languageBox);
-    auto *languageRow = new QHBoxLayout;
-    m_language->addItem(tr("System default"), QString());
-    m_language->addItem(QStringLiteral("English"), QStringLiteral("en"));
-    m_language->addItem(QStringLiteral(u"简体中文"), QStringLiteral("zh_CN"));
-    const int current = m_language->findData(AppSettings::language());
-    if (current >= 0) {
-        m_language->setCurrentIndex(current);
-    } else {  // a name set by hand that Ingot has no translation for: kept as it is
-        m_language->addItem(AppSettings::language(), AppSettings::language());
-        m_language->setCurrentIndex(m_language->count() - 1);
-    }
-    auto *restart = new QPushButton(tr("Restart now"), languageBox);
-    restart->setToolTip(tr("Saves these settings and starts Ingot again in the language chosen."));
-    restart->setEnabled(false);
-    connect(m_language, &QComboBox::currentIndexChanged, this, [this, restart] {
-        restart->setEnabled(m_language->currentData().toString() != AppSettings::language());
-    });
-    connect(restart, &QPushButton::clicked, this, [this] {
-        m_restart = true;
-        accept();
-        if (result() != QDialog::Accepted)
-            m_restart = false;
-    });
-    languageRow->addWidget(m_language, 1);
-    languageRow->addWidget(restart);
-    ll->addLayout(languageRow);
-    auto *languageHint = new QLabel(tr("A new language applies when Ingot starts again."), languageBox);
-    languageHint->setWordWrap(true);
-    ll->addWidget(languageHint);
+    QGroupBox *sshBox = buildSshBox();
+    QGroupBox *languageBox = buildLanguageBox();
 
     auto *where = new QLabel(tr("Settings are stored in %1").arg(AppSettings::fileName()), this);
     where->setWordWrap(true);
@@ -164,6 +108,73 @@ SettingsDialog::SettingsDialog(QWidget *parent)
     col->addWidget(where);
     col->addWidget(buttons);
     resize(560, 640);
+}
+
+QGroupBox *SettingsDialog::buildSshBox()
+{
+    auto *sshBox = new QGroupBox(tr("Remote hosts (SSH)"), this);
+    auto *sl = new QVBoxLayout(sshBox);
+    auto *sshRow = new QHBoxLayout;
+    m_sshConfig->setText(AppSettings::sshConfigFile());
+    m_sshConfig->setPlaceholderText(tr("your ssh config (~/.ssh/config and /etc/ssh/ssh_config)"));
+    m_sshConfig->setClearButtonEnabled(true);
+    auto *browse = new QPushButton(tr("Choose…"), sshBox);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("An ssh config file"), m_sshConfig->text());
+        if (!f.isEmpty())
+            m_sshConfig->setText(f);
+    });
+    sshRow->addWidget(new QLabel(tr("ssh config file:"), sshBox));
+    sshRow->addWidget(m_sshConfig, 1);
+    sshRow->addWidget(browse);
+    sl->addLayout(sshRow);
+    auto *sshHint = new QLabel(tr("Empty: ssh reads your own config, as in a terminal. A file here is passed as "
+                                  "<tt>ssh -F</tt> and used <i>instead</i> (Include your own config from it to keep "
+                                  "both). The Remote hosts list shows its Host names."), sshBox);
+    sshHint->setWordWrap(true);
+    sl->addWidget(sshHint);
+    setToneText(m_sshProblem, Tone::Bad);
+    m_sshProblem->setWordWrap(true);
+    m_sshProblem->hide();
+    sl->addWidget(m_sshProblem);
+    return sshBox;
+}
+
+QGroupBox *SettingsDialog::buildLanguageBox()
+{
+    // Each language named in itself, so that whoever cannot read the current one still finds their own.
+    auto *languageBox = new QGroupBox(tr("Language"), this);
+    auto *ll = new QVBoxLayout(languageBox);
+    auto *languageRow = new QHBoxLayout;
+    m_language->addItem(tr("System default"), QString());
+    m_language->addItem(QStringLiteral("English"), QStringLiteral("en"));
+    m_language->addItem(QStringLiteral(u"简体中文"), QStringLiteral("zh_CN"));
+    const int current = m_language->findData(AppSettings::language());
+    if (current >= 0) {
+        m_language->setCurrentIndex(current);
+    } else {  // a name set by hand that Ingot has no translation for: kept as it is
+        m_language->addItem(AppSettings::language(), AppSettings::language());
+        m_language->setCurrentIndex(m_language->count() - 1);
+    }
+    auto *restart = new QPushButton(tr("Restart now"), languageBox);
+    restart->setToolTip(tr("Saves these settings and starts Ingot again in the language chosen."));
+    restart->setEnabled(false);
+    connect(m_language, &QComboBox::currentIndexChanged, this, [this, restart] {
+        restart->setEnabled(m_language->currentData().toString() != AppSettings::language());
+    });
+    connect(restart, &QPushButton::clicked, this, [this] {
+        m_restart = true;
+        accept();
+        if (result() != QDialog::Accepted)
+            m_restart = false;
+    });
+    languageRow->addWidget(m_language, 1);
+    languageRow->addWidget(restart);
+    ll->addLayout(languageRow);
+    auto *languageHint = new QLabel(tr("A new language applies when Ingot starts again."), languageBox);
+    languageHint->setWordWrap(true);
+    ll->addWidget(languageHint);
+    return languageBox;
 }
 
 void SettingsDialog::accept()

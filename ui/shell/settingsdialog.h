@@ -7,6 +7,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QGroupBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -37,6 +38,8 @@ public:
     QComboBox *appearanceCombo() const { return m_appearance; }
 
 private:
+    QGroupBox *buildSshBox();
+    QGroupBox *buildLanguageBox();
     QSpinBox *m_ttl;
     QDoubleSpinBox *m_size;
     QCheckBox *m_watch;

@@ -1,4 +1,4 @@
-#include "ui/jobs/jobmonitorwidget.h"
+#include "ui/jobs/jobmonitor.h"
 
 #include "models/cache/statecolors.h"
 #include "models/jobs/joblistmodel.h"

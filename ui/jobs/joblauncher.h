@@ -5,6 +5,7 @@
 
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/jobrunner.h"
+#include "services/cache/cachehealth.h"
 #include "services/jobs/jobvalidate.h"
 #include "services/util/task.h"
 
@@ -29,12 +30,6 @@ class QTimer;
 namespace ingot {
 
 class JobService;
-
-// Splits a line the way a POSIX shell splits words: whitespace separates, '…' and "…" quote, a backslash escapes
-// (inside "…" only before $ ` " \ and a newline). False for an unterminated quote or a trailing backslash.
-bool splitShellWords(const QString &text, QStringList *words);
-// The inverse: words quoted where a shell needs it, joined by spaces.
-QString joinShellWords(const QStringList &words);
 
 class JobLauncher final : public QWidget
 {
@@ -107,9 +102,9 @@ protected:
     void showEvent(QShowEvent *e) override;
 
 private:
+    enum PythonRole { PathRole = Qt::UserRole + 1, ChooseRole };  // the Python list's item data
     struct FactsResult;
-    struct CacheCheck;
-
+    
     QWidget *buildWhatRuns();
     QWidget *buildModel();
     QWidget *buildParallelism();
@@ -132,7 +127,7 @@ private:
     void requestPlan(const JobSpec &spec);
     void updateLaunchButton();
     void checkCacheFor(const JobSpec &spec);
-    void showCacheCheck(const CacheCheck &c);
+    void showCacheCheck(const CacheHealth &c);
     QVector<JobProblem> formProblems() const;
     double parseNumber(const QLineEdit *edit, bool *ok) const;
 

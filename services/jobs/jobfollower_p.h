@@ -1,0 +1,41 @@
+// What JobFollower keeps of each file and node, shared by its reading (jobfollower.cpp) and its saved state
+// (followerstate.cpp). Not for use outside JobFollower.
+#pragma once
+
+#include "services/jobs/jobfollower.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <memory>
+
+namespace ingot {
+
+namespace follower {
+constexpr qint64 maxLine = 1 << 20;    // a longer line is cut (its start kept)
+constexpr qint64 tailKeep = 64 << 10;  // the end of each stderr kept for failure reasons
+constexpr qsizetype checkBytes = 256;  // what a saved state checks of each file before going on from it
+constexpr int stateVersion = 1;
+}  // namespace follower
+
+struct JobFollower::Stream {
+    int node = 0;
+    int rank = -1;
+    bool isStderr = false;
+    QString path;
+    qint64 offset = 0;
+    QByteArray partial;  // an incomplete last line
+    QByteArray tail;     // the end of the stream (stderr, launcher): failure reasons
+    QByteArray lastBytes;  // the bytes just before offset: a saved state checks the file still holds them
+    bool parse = false;  // rank 0: events, metrics, Trainer lines
+};
+
+struct JobFollower::Node {
+    std::shared_ptr<JobRunner> runner;  // found on first use (a host that cannot be reached is asked again later)
+    int lookupAfterPoll = 0;
+    JobPaths paths;
+    LauncherPids pids;
+    bool pidsKnown = false;
+};
+
+}  // namespace ingot

@@ -1,0 +1,777 @@
+#include "ui/jobs/joblauncher.h"
+
+#include "models/common/tones.h"
+#include "services/util/shellquote.h"
+
+#include "services/cache/cachelocation.h"
+#include "services/cache/cachescanner.h"
+#include "services/jobs/jobfolder.h"
+#include "services/jobs/jobservice.h"
+#include "services/jobs/modelinfo.h"
+#include "services/remote/remotehosts.h"
+#include "services/util/names.h"
+#include "services/stores/storefactory.h"
+#include "services/util/appsettings.h"
+
+#include <QApplication>
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QSet>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QTableWidget>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <climits>
+#include <cmath>
+
+namespace ingot {
+
+namespace {
+
+// The shortest text that reads back as the same double (what the backend's argparse gets, too).
+QString numberText(double v)
+{
+    for (int prec = 1; prec <= 17; ++prec) {
+        const QString t = QString::number(v, 'g', prec);
+        if (t.toDouble() == v)
+            return t;
+    }
+    return QString::number(v, 'g', 17);
+}
+
+QString num(qint64 n)
+{
+    return QLocale().toString(n);
+}
+
+}  // namespace
+
+struct JobLauncher::FactsResult {
+    JobFacts facts;
+    bool trainIsDir = false;
+    int maxNodes = 1;
+    QString whereError;  // the host cannot be used now
+};
+
+JobLauncher::JobLauncher(JobService *service, QWidget *parent)
+    : QWidget(parent)
+    , m_service(service)
+    , m_settle(new QTimer(this))
+{
+    m_settle->setSingleShot(true);
+    m_settle->setInterval(kSettleMs);
+    connect(m_settle, &QTimer::timeout, this, &JobLauncher::check);
+    // Hosts added or removed on the Remote hosts page, or another ssh config: "Run on" lists them (once shown).
+    connect(RemoteHostsSignals::instance(), &RemoteHostsSignals::hostsChanged, this, [this] {
+        if (m_started)
+            fillHosts();
+    });
+
+    auto *form = new QWidget;
+    auto *formCol = new QVBoxLayout(form);
+    formCol->addWidget(buildWhatRuns());
+    formCol->addWidget(buildModel());
+    formCol->addWidget(buildParallelism());
+    formCol->addWidget(buildBatch());
+    formCol->addWidget(buildOptimisation());
+    formCol->addWidget(buildSaving());
+    formCol->addWidget(buildEnvironment());
+    formCol->addStretch(1);
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(form);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    form->setMinimumWidth(form->sizeHint().width());
+    scroll->setMinimumWidth(form->sizeHint().width() + 20);
+
+    // Presets above everything.
+    m_presets = new QComboBox;
+    m_presets->setMinimumContentsLength(18);
+    m_presets->setToolTip(tr("Choosing a preset fills the form with its settings"));
+    auto *savePresetButton = new QPushButton(tr("Save as preset…"));
+    m_deletePreset = new QPushButton(tr("Delete preset"));
+    connect(m_presets, &QComboBox::currentIndexChanged, this, &JobLauncher::applyPreset);
+    connect(savePresetButton, &QPushButton::clicked, this, &JobLauncher::askPresetName);
+    connect(m_deletePreset, &QPushButton::clicked, this, [this] {
+        const QString name = m_presets->currentText();
+        if (m_presets->currentIndex() > 0
+            && QMessageBox::question(this, tr("Delete preset"), tr("Delete the preset \u201c%1\u201d? Jobs launched "
+                                                                   "with it are not affected.").arg(name))
+                   == QMessageBox::Yes)
+            deletePreset(name);
+    });
+    auto *presetRow = new QHBoxLayout;
+    presetRow->addWidget(new QLabel(tr("Preset:")));
+    presetRow->addWidget(m_presets);
+    presetRow->addWidget(savePresetButton);
+    presetRow->addWidget(m_deletePreset);
+    presetRow->addStretch(1);
+
+    auto *middle = new QHBoxLayout;
+    middle->addWidget(scroll, 1);
+    middle->addWidget(buildSidePanel(), 1);
+
+    auto *col = new QVBoxLayout(this);
+    col->addLayout(presetRow);
+    col->addLayout(middle, 1);
+
+    reloadPresets(QString());
+    setSpec(JobSpec{});
+
+    connect(m_service, &JobService::launched, this, [this](const QString &id) {
+        if (!m_launching || id != m_launchingId)
+            return;
+        m_launching = false;
+        m_launchError->setText(tr("Launched %1. The next launch gets a fresh job folder.").arg(id));
+        m_launchError->setStyleSheet(QString());
+        invalidate();  // a new id and port for the next launch
+        Q_EMIT launched(id);
+    });
+    connect(m_service, &JobService::launchFailed, this, [this](const QString &error) {
+        if (!m_launching)
+            return;
+        m_launching = false;
+        m_launchError->setText(tr("The job did not start: %1").arg(error));
+        m_launchError->setStyleSheet(QStringLiteral("color: %1;").arg(toneTextColor(Tone::Bad).name()));
+        invalidate();
+    });
+
+    updatePythonInfo();
+}
+
+void JobLauncher::showEvent(QShowEvent *e)
+{
+    QWidget::showEvent(e);
+    if (m_started)
+        return;
+    m_started = true;
+    fillHosts();
+    detectPythonsThere();
+    invalidate();
+}
+
+QString JobLauncher::where() const
+{
+    const QString w = m_runOn->currentData().toString();
+    return w.isEmpty() ? QStringLiteral("local") : w;
+}
+
+QStringList JobLauncher::nodes() const
+{
+    if (where() == QLatin1String("local"))
+        return {};
+    QStringList n{where()};
+    if (m_nnodes->value() > 1)
+        for (const QString &h : m_otherNodes->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+            n << h.trimmed();
+    return n;
+}
+
+void JobLauncher::fillHosts()
+{
+    const QString current = where();
+    {
+        const QSignalBlocker block(m_runOn);
+        m_runOn->clear();
+        m_runOn->addItem(tr("This machine"), QStringLiteral("local"));
+        if (m_service->hasRemoteHosts())
+            for (const RemoteHostEntry &h : RemoteHosts::instance().hosts())
+                m_runOn->addItem(displayName(h.name), h.name);
+        const int at = m_runOn->findData(current);
+        m_runOn->setCurrentIndex(at < 0 ? 0 : at);
+    }
+    if (where() != current)  // the host chosen went: the form runs here now, and is checked again
+        onRunOnChanged();
+}
+
+void JobLauncher::onRunOnChanged()
+{
+    if (m_started)
+        detectPythonsThere();
+    updateEnabled();
+    onChanged();
+}
+
+void JobLauncher::detectPythonsThere()
+{
+    const QString w = where();
+    m_pythonsKnown = false;
+    m_pythonTask.discard();
+    m_runOnInfo->setText(w == QLatin1String("local") ? QString() : tr("Connecting to %1…").arg(displayName(w)));
+    m_pythonTask = m_service->detectPythonsOn(w, [this, w](const QVector<PythonInfo> &pythons, const QString &error) {
+        if (w != where())
+            return;
+        m_pythonsKnown = error.isEmpty();
+        m_pythonsWhere = w;
+        m_runOnInfo->setText(error.isEmpty() ? QString() : displayText(error));
+        fillPythons(pythons);
+        invalidate();
+    });
+}
+
+JobLauncher::~JobLauncher()
+{
+    m_factsTask.discard();
+    m_planTask.discard();
+    m_cacheTask.discard();
+    m_pythonTask.discard();
+}
+
+// ---- building the form ----
+
+double JobLauncher::parseNumber(const QLineEdit *edit, bool *ok) const
+{
+    const double v = QLocale::c().toDouble(edit->text().trimmed(), ok);
+    if (!*ok || !std::isfinite(v)) {
+        *ok = false;
+        return std::nan("");
+    }
+    return v;
+}
+
+JobSpec JobLauncher::spec() const
+{
+    JobSpec s;
+    bool ok;
+    s.name = m_name->text().trimmed();
+    s.program = JobProgram(m_programGroup->checkedId());
+    s.script = m_scriptEdit->text();
+    s.module = m_moduleEdit->text().trimmed();
+    splitShellWords(m_extraArgs->text(), &s.extraArgs);
+    s.passSettings = m_passSettings->isChecked();
+    s.nprocPerNode = m_nproc->value();
+    s.nnodes = m_nnodes->value();
+    s.modelPath = m_folderModel->isChecked() ? m_modelPath->text().trimmed() : QString();
+    s.configName = m_configName->currentData().toString();
+    s.trainFile = m_sampleData->isChecked() ? QString() : m_trainFile->text().trimmed();
+    s.perDeviceBatch = m_batch->value();
+    s.gradientAccumulation = m_accumulation->value();
+    s.blockSize = m_blockSize->value();
+    s.learningRate = parseNumber(m_learningRate, &ok);
+    s.weightDecay = parseNumber(m_weightDecay, &ok);
+    s.warmupSteps = m_warmup->value();
+    s.maxSteps = m_bySteps->isChecked() ? m_maxSteps->value() : -1;
+    s.epochs = parseNumber(m_epochs, &ok);
+    s.maxGradNorm = parseNumber(m_maxGradNorm, &ok);
+    s.bf16 = m_bf16->isChecked();
+    s.zero1 = m_zero1->isChecked();
+    s.tensorParallel = m_tp->value();
+    s.pipelineParallel = m_pp->value();
+    s.microbatches = m_microbatches->value();
+    s.disableSequenceParallel = !m_sequenceParallel->isChecked();
+    s.disableEmbeddingParallel = !m_embeddingParallel->isChecked();
+    s.loggingSteps = m_loggingSteps->value();
+    s.saveSteps = m_saveSteps->value();
+    s.saveTotalLimit = m_saveTotalLimit->value();
+    s.outputDir = m_outputDir->text().trimmed();
+    s.resumeFrom = m_resumeFrom->text().trimmed();
+    if (!s.resumeFrom.isEmpty() && s.resumeFrom == m_resumedFromPath)
+        s.resumedFromJob = m_resumedFromJob;
+    s.seed = m_seed->value();
+    s.device = m_device->currentData().toString();
+    s.python = m_python->currentData(PathRole).toString();
+    s.neuronCcFlags = m_ccFlags->text().trimmed();
+    s.compileCacheUrl = m_cacheUrl->text().trimmed();
+    for (int row = 0; row < m_env->rowCount(); ++row) {
+        const QTableWidgetItem *k = m_env->item(row, 0);
+        const QTableWidgetItem *v = m_env->item(row, 1);
+        const QString key = k ? k->text().trimmed() : QString();
+        if (!key.isEmpty())
+            s.env.append({key, v ? v->text() : QString()});
+    }
+    return s;
+}
+
+void JobLauncher::setSpec(const JobSpec &s)
+{
+    m_applying = true;
+    m_name->setText(s.name);
+    if (QAbstractButton *b = m_programGroup->button(int(s.program)))
+        b->setChecked(true);
+    m_scriptEdit->setText(s.script);
+    m_moduleEdit->setText(s.module);
+    m_extraArgs->setText(joinShellWords(s.extraArgs));
+    m_passSettings->setChecked(s.passSettings);
+    m_nproc->setValue(s.nprocPerNode);
+    m_nnodes->setValue(s.nnodes);
+    (s.modelPath.isEmpty() ? m_builtinModel : m_folderModel)->setChecked(true);
+    m_modelPath->setText(s.modelPath);
+    int config = m_configName->findData(s.configName);
+    if (config < 0) {
+        m_configName->addItem(s.configName, s.configName);
+        config = m_configName->count() - 1;
+    }
+    m_configName->setCurrentIndex(config);
+    (s.trainFile.isEmpty() ? m_sampleData : (m_folderData->isChecked() ? m_folderData : m_fileData))->setChecked(true);
+    m_trainFile->setText(s.trainFile);
+    m_batch->setValue(s.perDeviceBatch);
+    m_accumulation->setValue(s.gradientAccumulation);
+    m_blockSize->setValue(s.blockSize);
+    m_learningRate->setText(numberText(s.learningRate));
+    m_weightDecay->setText(numberText(s.weightDecay));
+    m_warmup->setValue(s.warmupSteps);
+    (s.maxSteps == -1 ? m_byEpochs : m_bySteps)->setChecked(true);
+    if (s.maxSteps != -1)
+        m_maxSteps->setValue(s.maxSteps);
+    else if (m_maxSteps->value() == 0)
+        m_maxSteps->setValue(1000);
+    m_epochs->setText(numberText(s.epochs));
+    m_maxGradNorm->setText(numberText(s.maxGradNorm));
+    m_bf16->setChecked(s.bf16);
+    m_zero1->setChecked(s.zero1);
+    m_tp->setValue(s.tensorParallel);
+    m_pp->setValue(s.pipelineParallel);
+    m_microbatches->setValue(s.microbatches);
+    m_sequenceParallel->setChecked(!s.disableSequenceParallel);
+    m_embeddingParallel->setChecked(!s.disableEmbeddingParallel);
+    m_loggingSteps->setValue(s.loggingSteps);
+    m_saveSteps->setValue(s.saveSteps);
+    m_saveTotalLimit->setValue(s.saveTotalLimit);
+    m_outputDir->setText(s.outputDir);
+    m_resumeFrom->setText(s.resumeFrom);
+    m_resumedFromJob = s.resumedFromJob;
+    m_resumedFromPath = s.resumeFrom;
+    m_seed->setValue(s.seed);
+    int device = m_device->findData(s.device);
+    if (device < 0) {
+        m_device->addItem(s.device, s.device);
+        device = m_device->count() - 1;
+    }
+    m_device->setCurrentIndex(device);
+    selectPython(s.python);
+    m_ccFlags->setText(s.neuronCcFlags);
+    m_cacheUrl->setText(s.compileCacheUrl);
+    m_env->setRowCount(0);
+    for (const auto &kv : s.env) {
+        const int row = m_env->rowCount();
+        m_env->insertRow(row);
+        m_env->setItem(row, 0, new QTableWidgetItem(kv.first));
+        m_env->setItem(row, 1, new QTableWidgetItem(kv.second));
+    }
+    m_applying = false;
+    invalidate();
+}
+
+// ---- checking as you type ----
+
+void JobLauncher::onChanged()
+{
+    if (!m_applying)
+        invalidate();
+}
+
+void JobLauncher::invalidate()
+{
+    ++m_generation;
+    m_factsTask.discard();
+    m_planTask.discard();
+    m_hasPlan = false;
+    updateEnabled();
+    updateLaunchButton();
+    m_preview->setEnabled(false);  // greyed until the plan for the current form arrives
+    m_settle->start();
+}
+
+void JobLauncher::updateEnabled()
+{
+    const bool script = m_script->isChecked();
+    const bool module = m_module->isChecked();
+    m_scriptEdit->setEnabled(script);
+    m_moduleEdit->setEnabled(module);
+    m_extraArgs->setEnabled(script || module);
+    m_passSettings->setEnabled(script || module);
+    m_otherNodes->setEnabled(m_nnodes->value() > 1 && where() != QLatin1String("local"));
+    m_configName->setEnabled(m_builtinModel->isChecked());
+    m_modelPath->setEnabled(m_folderModel->isChecked());
+    m_trainFile->setEnabled(!m_sampleData->isChecked());
+    m_epochs->setEnabled(m_byEpochs->isChecked());
+    m_maxSteps->setEnabled(m_bySteps->isChecked());
+    m_saveTotalLimit->setEnabled(m_saveSteps->value() > 0);  // the final save goes into the output folder itself
+    // The browse buttons follow their line edits.
+    for (QLineEdit *e : {m_scriptEdit, m_modelPath, m_trainFile})
+        for (QPushButton *b : e->parentWidget()->findChildren<QPushButton *>(Qt::FindDirectChildrenOnly))
+            b->setEnabled(e->isEnabled());
+}
+
+QVector<JobProblem> JobLauncher::formProblems() const
+{
+    QVector<JobProblem> p;
+    QStringList words;
+    if ((m_script->isChecked() || m_module->isChecked()) && !splitShellWords(m_extraArgs->text(), &words))
+        p.append({QStringLiteral("extra_args"), tr("a quote is not closed (or the line ends in a backslash)")});
+    if (m_folderModel->isChecked() && m_modelPath->text().trimmed().isEmpty())
+        p.append({QStringLiteral("model_name_or_path"), tr("choose a Hugging Face model folder (with config.json)")});
+    if (!m_sampleData->isChecked() && m_trainFile->text().trimmed().isEmpty())
+        p.append({QStringLiteral("train_file"), m_folderData->isChecked() ? tr("choose a folder of text files")
+                                                                          : tr("choose a text file")});
+    const std::pair<const char *, QLineEdit *> numbers[] = {{"learning_rate", m_learningRate},
+                                                            {"weight_decay", m_weightDecay},
+                                                            {"num_train_epochs", m_epochs},
+                                                            {"max_grad_norm", m_maxGradNorm}};
+    for (const auto &[flag, edit] : numbers) {
+        bool ok;
+        parseNumber(edit, &ok);
+        if (!ok && (edit != m_epochs || m_byEpochs->isChecked()))
+            p.append({QLatin1String(flag), tr("not a number (write 0.001 or 1e-3)")});
+    }
+    QSet<QString> keys;
+    for (int row = 0; row < m_env->rowCount(); ++row) {
+        const QTableWidgetItem *k = m_env->item(row, 0);
+        const QString key = k ? k->text().trimmed() : QString();
+        static const QRegularExpression name(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+        if (key.isEmpty())
+            continue;
+        if (!name.match(key).hasMatch())
+            p.append({QStringLiteral("env"), tr("%1 is not a variable name (letters, digits and _)").arg(key)});
+        else if (keys.contains(key))
+            p.append({QStringLiteral("env"), tr("%1 is set twice").arg(key)});
+        keys.insert(key);
+    }
+    if (m_python->currentData(PathRole).toString().isEmpty() && m_pythonsKnown) {
+        bool any = false;
+        for (const PythonInfo &py : m_pythons)
+            any = any || py.usable();
+        if (!any)
+            p.append({QStringLiteral("python"), tr("no Python with torch was found on %1: choose one")
+                                                    .arg(where() == QLatin1String("local") ? m_service->runner().describe()
+                                                                                           : displayName(where()))});
+    }
+    return p;
+}
+
+void JobLauncher::check()
+{
+    if (!m_started)
+        return;  // once shown (showEvent)
+    const quint64 generation = m_generation;
+    const JobSpec s = spec();
+    checkCacheFor(s);
+    m_factsTask.discard();
+    const RunnerLookup lookup = m_service->lookup();
+    const QString w = where();
+    m_factsTask = runTask(
+        this,
+        [s, lookup, w](TaskControl &) {
+            FactsResult r;
+            // Looked up where the job runs: a host's files for a host.
+            const std::shared_ptr<JobRunner> runner = lookup(w, &r.whereError);
+            if (!runner) {
+                r.facts = gatherJobFacts(s);
+                return r;
+            }
+            r.facts = gatherJobFacts(s, *runner);
+            r.maxNodes = runner->maxNodes();
+            r.trainIsDir = !s.trainFile.isEmpty() && runner->pathInfo(s.trainFile).isDir;
+            return r;
+        },
+        [this, generation, s](FactsResult r) {
+            if (generation != m_generation)
+                return;
+            if (r.trainIsDir && m_fileData->isChecked()) {
+                m_applying = true;  // the same spec: only which picker Browse opens changes
+                m_folderData->setChecked(true);
+                m_applying = false;
+            }
+            QVector<JobProblem> problems = formProblems();
+            QSet<QString> fromForm;
+            for (const JobProblem &p : std::as_const(problems))
+                fromForm.insert(p.field);
+            for (const JobProblem &p : validateJob(s, r.facts, r.maxNodes))
+                if (!fromForm.contains(p.field))
+                    problems.append(p);
+            if (!r.whereError.isEmpty())
+                problems.append({QStringLiteral("host"), displayText(r.whereError)});
+            else if (s.nnodes > 1 && nodes().size() != s.nnodes)
+                problems.append({QStringLiteral("nnodes"),
+                                 tr("a job on %1 nodes runs on %1 hosts: name the other %2 (comma-separated)")
+                                     .arg(s.nnodes)
+                                     .arg(s.nnodes - 1)});
+            showProblems(problems);
+            showFigures(r, s);
+            Q_EMIT checked();
+            if (problems.isEmpty()) {
+                requestPlan(s);
+            } else {
+                m_planError.clear();
+                showPreview();
+            }
+        });
+}
+
+QString JobLauncher::problemText(const QString &field) const
+{
+    const QLabel *label = m_problemLabels.value(field);
+    return label ? label->text() : QString();
+}
+
+void JobLauncher::showProblems(const QVector<JobProblem> &problems)
+{
+    m_problems = problems;
+    QHash<QString, QStringList> byField;
+    QStringList general;
+    for (const JobProblem &p : problems) {
+        if (m_problemLabels.contains(p.field))
+            byField[p.field] << p.message;
+        else
+            general << p.field + QStringLiteral(": ") + p.message;
+    }
+    for (auto it = m_problemLabels.begin(); it != m_problemLabels.end(); ++it) {
+        const QStringList messages = byField.value(it.key());
+        QLabel *label = it.value();
+        label->setText(messages.join(QLatin1Char('\n')));
+        label->setVisible(!messages.isEmpty());
+        // A wrapped label in a form row gets the height of its unwrapped text: ask for what wrapping needs.
+        const int width = label->parentWidget() ? label->parentWidget()->width() : 0;
+        label->setMinimumHeight(messages.isEmpty() || width <= 0 ? 0 : label->heightForWidth(width));
+        QWidget *field = m_fields.value(it.key());
+        if (!field)
+            continue;
+        if (messages.isEmpty()) {
+            field->setPalette(QPalette());
+        } else {
+            QPalette pal = field->palette();
+            pal.setColor(QPalette::Base, QColor(0xfd, 0xe7, 0xe9));
+            pal.setColor(QPalette::Button, QColor(0xfd, 0xe7, 0xe9));
+            pal.setColor(QPalette::Text, QColor(0x1a, 0x1a, 0x1a));  // on the pink, in the dark palette too
+            pal.setColor(QPalette::ButtonText, QColor(0x1a, 0x1a, 0x1a));
+            field->setPalette(pal);
+        }
+    }
+    m_generalProblems->setText(general.join(QLatin1Char('\n')));
+    m_generalProblems->setVisible(!general.isEmpty());
+}
+
+void JobLauncher::showFigures(const FactsResult &r, const JobSpec &s)
+{
+    const ModelInfo &model = r.facts.model;
+    m_modelInfo->setText(model.known ? model.description : QString());
+    m_figures = jobFigures(s, model);
+    const JobFigures &f = m_figures;
+    QStringList rows;
+    auto row = [&rows](const QString &name, const QString &value) {
+        rows << QStringLiteral("<tr><td style='padding-right:12px'>%1</td><td><b>%2</b></td></tr>").arg(name, value);
+    };
+    row(tr("Processes"), s.nnodes == 1 ? tr("%1 on one node").arg(num(f.worldSize))
+                                       : tr("%1 (%2 per node \u00d7 %3 nodes)")
+                                             .arg(num(f.worldSize), num(s.nprocPerNode), num(s.nnodes)));
+    if (f.dataParallel == 0) {
+        row(tr("Data-parallel size"), tr("\u2014 (tp \u00d7 pp = %1 does not divide %2)")
+                                          .arg(num(qint64(s.tensorParallel) * s.pipelineParallel), num(f.worldSize)));
+    } else {
+        row(tr("Data-parallel size"), tr("%1 (tp %2 \u00d7 pp %3 per replica)")
+                                          .arg(num(f.dataParallel), num(s.tensorParallel), num(s.pipelineParallel)));
+        row(tr("Global batch"), tr("%1 sequences (%2 per device \u00d7 dp %3 \u00d7 %4 accumulated)")
+                                    .arg(num(f.globalBatch), num(s.perDeviceBatch), num(f.dataParallel),
+                                         num(s.gradientAccumulation)));
+        row(tr("Tokens per step"), tr("%1 (%2 tokens a sequence)").arg(num(f.tokensPerStep), num(s.blockSize)));
+    }
+    if (f.parameters.total > 0) {
+        row(tr("Parameters"), num(f.parameters.total));
+        row(tr("Per rank (largest)"), num(f.parameters.maxPerRank));
+        if (f.parameters.perStage.size() > 1) {
+            QStringList stages;
+            for (qint64 n : f.parameters.perStage)
+                stages << num(n);
+            row(tr("Per stage, one tp rank"), stages.join(QStringLiteral(" / ")));
+        }
+    } else {
+        row(tr("Parameters"), model.known || s.program != JobProgram::Backend ? tr("unknown")
+                                                                               : tr("unknown (no model)"));
+    }
+    m_figuresLabel->setText(QStringLiteral("<table>") + rows.join(QString()) + QStringLiteral("</table>"));
+}
+
+void JobLauncher::requestPlan(const JobSpec &s)
+{
+    const quint64 generation = m_generation;
+    m_planTask.discard();
+    m_planTask = m_service->plan(s, [this, generation](const LaunchPlan &plan, const QVector<JobProblem> &problems,
+                                                        const QString &error) {
+        if (generation != m_generation)
+            return;
+        m_planError = error;
+        if (!problems.isEmpty()) {
+            showProblems(problems);  // the disk changed since the check
+        } else if (error.isEmpty()) {
+            m_plan = plan;
+            m_hasPlan = true;
+        }
+        showPreview();
+    }, nodes());
+}
+
+void JobLauncher::showPreview()
+{
+    if (m_hasPlan) {
+        m_preview->setPlainText(m_plan.commandLine);
+    } else if (!m_planError.isEmpty()) {
+        m_preview->setPlainText(tr("No command: %1").arg(m_planError));
+    } else {
+        QStringList lines{tr("Fix these before launching:")};
+        for (const JobProblem &p : std::as_const(m_problems))
+            lines << QStringLiteral("\u2022 --%1: %2").arg(p.field, p.message);
+        m_preview->setPlainText(lines.join(QLatin1Char('\n')));
+    }
+    m_preview->setEnabled(true);
+    m_copy->setEnabled(m_hasPlan);
+    m_copyScript->setEnabled(m_hasPlan);
+    updateLaunchButton();
+    Q_EMIT previewUpdated();
+}
+
+void JobLauncher::updateLaunchButton()
+{
+    m_launch->setEnabled(m_hasPlan && !m_launching);
+    if (m_launching)
+        m_launch->setToolTip(tr("Starting…"));
+    else if (m_hasPlan)
+        m_launch->setToolTip(tr("Start the command shown as job %1").arg(m_plan.record.id));
+    else
+        m_launch->setToolTip(tr("Fix the settings marked in red first"));
+    m_copy->setEnabled(m_hasPlan);
+    m_copyScript->setEnabled(m_hasPlan);
+}
+
+bool JobLauncher::isBusy() const
+{
+    return m_settle->isActive() || m_factsTask.isRunning() || m_planTask.isRunning() || m_cacheTask.isRunning()
+           || m_pythonTask.isRunning() || m_launching;
+}
+
+void JobLauncher::launch()
+{
+    if (!m_hasPlan || m_launching)
+        return;
+    m_launching = true;
+    m_launchingId = m_plan.record.id;
+    m_launchError->setText(tr("Starting %1…").arg(m_launchingId));
+    m_launchError->setStyleSheet(QString());
+    updateLaunchButton();
+    m_service->launch(m_plan);  // exactly the plan shown
+}
+
+// ---- the compile cache ----
+
+void JobLauncher::setDefaultCompileCache(const QString &root)
+{
+    const QString current = m_cacheUrl->text().trimmed();
+    if (current.isEmpty() || current == m_defaultCache)
+        m_cacheUrl->setText(root);
+    m_defaultCache = root;
+}
+
+void JobLauncher::recheckCache()
+{
+    m_cacheScanned.clear();
+    checkCacheFor(spec());
+}
+
+void JobLauncher::checkCacheFor(const JobSpec &s)
+{
+    if (where() != QLatin1String("local")) {
+        // On a host: its cache as the job will see it there (resolved on the host); its entries are checked on the
+        // Remote hosts page.
+        JobRecordFile r;
+        r.where = where();
+        r.spec = s;
+        m_clean->hide();
+        m_cacheWarning->setStyleSheet(QString());
+        m_cacheTask.discard();
+        m_cacheTask = m_service->compileCacheOf(r, [this](const CacheLocation &loc, const StoreLocation &store,
+                                                          const QString &error) {
+            m_cacheScanned = m_cacheRoot = error.isEmpty() ? store.display() : QString();
+            m_cacheLabel->setToolTip(loc.explanation);
+            m_cacheLabel->setText(!error.isEmpty() ? displayText(error)
+                                  : loc.cachingDisabled ? tr("Compile caching is off for this job (--no_cache in NEURON_CC_FLAGS): every graph compiles afresh.")
+                                                        : tr("This job compiles into %1").arg(displayName(m_cacheRoot)));
+            m_cacheWarning->setText(tr("A host's cache is checked on the Remote hosts page."));
+            Q_EMIT cacheChecked();
+        });
+        return;
+    }
+    // The runtime's rule, as the monitor and the CLI resolve it (JobManager::compileCache).
+    const CacheLocation loc = JobManager(m_service->sharedRunner()).compileCache(s);
+    m_cacheRoot = loc.path;
+    m_cacheLabel->setToolTip(loc.explanation);
+    if (loc.cachingDisabled) {
+        m_cacheLabel->setText(tr("Compile caching is off for this job (--no_cache in NEURON_CC_FLAGS): every graph "
+                                 "compiles afresh."));
+    } else {
+        m_cacheLabel->setText(tr("This job compiles into %1").arg(loc.path));
+    }
+    if (!loc.isSupported()) {
+        m_cacheTask.discard();
+        m_cacheScanned = loc.path;
+        m_cacheWarning->setText(tr("Ingot checks only local caches."));
+        m_cacheWarning->setStyleSheet(QString());
+        m_clean->hide();
+        Q_EMIT cacheChecked();
+        return;
+    }
+    if (loc.path == m_cacheScanned)
+        return;
+    m_cacheScanned = loc.path;
+    m_clean->hide();
+    m_cacheWarning->setStyleSheet(QString());
+    m_cacheWarning->setText(tr("Checking the cache…"));
+    m_cacheTask.discard();
+    m_cacheTask = runTask(
+        this, [root = loc.path](TaskControl &control) { return checkCacheHealth(StoreLocation::local(root), control.stopFlag()); },
+        [this](CacheHealth c) {
+            if (c.root == m_cacheScanned)
+                showCacheCheck(c);
+        });
+}
+
+void JobLauncher::showCacheCheck(const CacheHealth &c)
+{
+    QStringList warnings;
+    if (!c.exists) {
+        m_cacheWarning->setText(tr("The folder does not exist yet: the first compile creates it."));
+    } else if (!c.error.isEmpty()) {
+        warnings << tr("The cache could not be read: %1").arg(c.error);
+    } else {
+        if (c.failed > 0)
+            warnings << tr("%n failed entry(s): the compiler reuses a failure instead of compiling that graph again, "
+                           "so a job that needs one fails at once.", nullptr, c.failed);
+        if (c.locked > 0 && c.compilersRunning == 0)
+            warnings << tr("%n locked entry(s) and no compiler running: stale locks from a killed compile; a job that "
+                           "needs one waits for the lock.", nullptr, c.locked);
+        else if (c.locked > 0)
+            m_cacheWarning->setText(tr("%n entry(s) locked by a compile that is running now.", nullptr, c.locked));
+        if (warnings.isEmpty() && c.locked == 0)
+            m_cacheWarning->setText(tr("%n compiled entry(s), none failed or locked.", nullptr, c.entries));
+    }
+    if (!warnings.isEmpty()) {
+        m_cacheWarning->setText(warnings.join(QLatin1Char('\n')));
+        m_cacheWarning->setStyleSheet(QStringLiteral("color: %1;").arg(toneTextColor(Tone::Warning).name()));
+    } else {
+        m_cacheWarning->setStyleSheet(QString());
+    }
+    m_clean->setVisible(c.needsCleaning());
+    Q_EMIT cacheChecked();
+}
+
+}  // namespace ingot
