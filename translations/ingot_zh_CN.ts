@@ -4498,6 +4498,14 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <source>%1 was killed.</source>
         <translation>%1 被终止。</translation>
     </message>
+    <message>
+        <source>Cannot remove %1: %2</source>
+        <translation>无法删除 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot remove %1: %2 (what remains is in %3)</source>
+        <translation>无法删除 %1：%2（剩余内容位于 %3）</translation>
+    </message>
 </context>
 <context>
     <name>ingot::Lookup</name>

@@ -4,7 +4,7 @@
 #include "app/cli/remotecommands.h"
 #include "services/remote/sshshell.h"
 #include "services/slurm/slurmcluster.h"
-#include "services/stores/remoteshell.h"
+#include "services/util/remoteshell.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>

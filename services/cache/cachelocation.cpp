@@ -1,6 +1,6 @@
 #include "services/cache/cachelocation.h"
 
-#include "services/stores/remoteshell.h"
+#include "services/util/remoteshell.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -2,9 +2,9 @@
 // that was reused by another process is never signalled.
 #include "services/jobs/jobrunner.h"
 
-#include "services/stores/localcachestore.h"
 #include "services/util/errnotext.h"
 #include "services/util/names.h"
+#include "services/util/saferemove.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -331,12 +331,22 @@ public:
             *error = LocalJobRunnerText::tr("Refused to remove %1: it is not inside %2.").arg(displayName(folder), displayName(root));
             return false;
         }
-        // The store removes through descriptors without following links, renaming the folder aside first.
-        LocalCacheStore store(parent.path());
-        if (!store.open(error))
+        // Renamed aside, checked, then removed through descriptors without following a link (saferemove.h).
+        const int pfd = ::open(nameToBytes(parent.path()).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (pfd < 0) {
+            *error = LocalJobRunnerText::tr("Cannot remove %1: %2").arg(displayName(folder), describeErrno(errno));
             return false;
+        }
         qint64 freed = 0;
-        return store.remove(parent.fileName(), &freed, error);
+        const FolderRemoval r = removeFolderAt(pfd, nameToBytes(parent.fileName()), &freed);
+        ::close(pfd);
+        if (r.step == FolderRemoval::Done)
+            return true;
+        const QString where = r.where.isEmpty() ? displayName(folder) : displayName(folder + QLatin1Char('/') + nameFromBytes(r.where));
+        *error = r.putBack ? LocalJobRunnerText::tr("Cannot remove %1: %2").arg(where, describeErrno(r.error))
+                           : LocalJobRunnerText::tr("Cannot remove %1: %2 (what remains is in %3)")
+                                 .arg(where, describeErrno(r.error), displayName(parent.path() + QLatin1Char('/') + nameFromBytes(r.aside)));
+        return false;
     }
 
     qint64 treeSize(const QString &folder) override

@@ -8,7 +8,7 @@
 
 #include "services/jobs/jobrunner.h"
 
-#include "services/stores/remoteshell.h"
+#include "services/util/remoteshell.h"
 
 #include <QMutex>
 

@@ -2,7 +2,7 @@
 
 #include "services/remote/remotehosts.h"
 #include "services/remote/sshresolve.h"
-#include "services/stores/remoteshell.h"
+#include "services/util/remoteshell.h"
 #include "services/util/names.h"
 
 #include <QDateTime>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "services/remote/sshconnection.h"
-#include "services/stores/remoteshell.h"
+#include "services/util/remoteshell.h"
 
 #include <memory>
 

@@ -1,7 +1,7 @@
 #include "services/slurm/slurmcluster.h"
 
 #include "services/slurm/slurmparse.h"
-#include "services/stores/remoteshell.h"
+#include "services/util/remoteshell.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>

@@ -4,6 +4,7 @@
 #include "services/stores/storewatcher.h"
 #include "services/util/errnotext.h"
 #include "services/util/names.h"
+#include "services/util/saferemove.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -318,75 +319,6 @@ QString LocalCacheStore::linkTarget(const QString &rel)
 }
 
 namespace {
-bool isDotOrDotDot(const char *n)
-{
-    return n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0));
-}
-
-// Whether everything under the open folder `dfd` can be removed by this process, without following a link:
-// readable and writable folders, nothing immutable or append-only, no other file system mounted inside. Returns
-// 0, or an errno for the first thing that would stop the removal, with its path below the folder in *where.
-int checkRemovable(int dfd, dev_t dev, const QByteArray &prefix, QByteArray *where, int depth = 0)
-{
-    if (depth > 64)
-        return ELOOP;
-    unsigned flags = 0;
-    if (::ioctl(dfd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & (FS_IMMUTABLE_FL | FS_APPEND_FL)) != 0) {
-        *where = prefix;
-        return EPERM;
-    }
-    if (::faccessat(dfd, ".", R_OK | W_OK | X_OK, AT_EACCESS) != 0) {
-        *where = prefix;
-        return errno;
-    }
-    const int copy = ::dup(dfd);
-    DIR *dir = copy < 0 ? nullptr : ::fdopendir(copy);
-    if (!dir) {
-        if (copy >= 0)
-            ::close(copy);
-        *where = prefix;
-        return errno ? errno : EIO;
-    }
-    ::rewinddir(dir);  // a dup() shares the read position with whoever listed the folder before
-    int result = 0;
-    while (struct dirent *de = ::readdir(dir)) {
-        if (isDotOrDotDot(de->d_name))
-            continue;
-        const QByteArray path = prefix.isEmpty() ? QByteArray(de->d_name) : prefix + '/' + de->d_name;
-        struct stat st {};
-        if (::fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-            continue;  // vanished: nothing to remove
-        if (S_ISDIR(st.st_mode)) {
-            if (st.st_dev != dev) {
-                *where = path;
-                result = EBUSY;  // a mount point
-                break;
-            }
-            const int sub = ::openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (sub < 0) {
-                *where = path;
-                result = errno;
-                break;
-            }
-            result = checkRemovable(sub, dev, path, where, depth + 1);
-            ::close(sub);
-        } else if (S_ISREG(st.st_mode)) {
-            const int fd = ::openat(dfd, de->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOATIME);
-            if (fd >= 0) {
-                unsigned f = 0;
-                if (::ioctl(fd, FS_IOC_GETFLAGS, &f) == 0 && (f & (FS_IMMUTABLE_FL | FS_APPEND_FL)) != 0) {
-                    *where = path;
-                    result = EPERM;
-                }
-                ::close(fd);
-            }
-        }
-        if (result)
-            break;
-    }
-    ::closedir(dir);
-    return result;
-}
 
 // Whether a *.lock file lies anywhere under the open folder (a compile holds the entry).
 bool holdsLock(int dfd, int depth = 0)
@@ -422,56 +354,6 @@ bool holdsLock(int dfd, int depth = 0)
     return found;
 }
 
-// Removes everything under an open folder without following links. Returns the first error (0 if none).
-int removeTreeAt(int dfd, qint64 *freed)
-{
-    DIR *dir = ::fdopendir(dfd);
-    if (!dir) {
-        const int e = errno;
-        ::close(dfd);
-        return e;
-    }
-    ::rewinddir(dir);
-    int firstErr = 0;
-    while (struct dirent *de = ::readdir(dir)) {
-        const char *n = de->d_name;
-        if (isDotOrDotDot(n))
-            continue;
-        struct stat st {};
-        if (::fstatat(::dirfd(dir), n, &st, AT_SYMLINK_NOFOLLOW) != 0)
-            continue;
-        if (S_ISDIR(st.st_mode)) {
-            const int sub = ::openat(::dirfd(dir), n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (sub < 0) {
-                firstErr = firstErr ? firstErr : errno;
-                continue;
-            }
-            if (const int e = removeTreeAt(sub, freed))
-                firstErr = firstErr ? firstErr : e;
-            if (::unlinkat(::dirfd(dir), n, AT_REMOVEDIR) != 0)
-                firstErr = firstErr ? firstErr : errno;
-        } else if (::unlinkat(::dirfd(dir), n, 0) == 0) {
-            if (!S_ISLNK(st.st_mode) && st.st_nlink <= 1)
-                *freed += qint64(st.st_blocks) * 512;
-        } else {
-            firstErr = firstErr ? firstErr : errno;
-        }
-    }
-    ::closedir(dir);
-    return firstErr;
-}
-
-// A short, unpredictable name for a folder renamed aside: the entry's own name may be near the 255-byte limit.
-QByteArray asideName()
-{
-    return ".ingot-removing-" + QByteArray::number(QRandomGenerator::system()->generate64(), 16);
-}
-
-// rename(2) that never replaces what is at `to`.
-int renameNoReplace(int fromDir, const QByteArray &from, int toDir, const QByteArray &to)
-{
-    return ::renameat2(fromDir, from.constData(), toDir, to.constData(), RENAME_NOREPLACE) == 0 ? 0 : errno;
-}
 }  // namespace
 
 bool LocalCacheStore::remove(const QString &rel, qint64 *freed, QString *error)
@@ -526,56 +408,38 @@ CacheStore::RemoveResult LocalCacheStore::removeFolder(const QString &rel, bool 
         *error = StoreText::tr("Cannot remove %1: %2.").arg(shown, describeErrno(err));
         return RemoveResult::Failed;
     }
-    const QByteArray n = nameToBytes(name);
-    struct stat st {};
-    if (::fstatat(pfd, n.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode)) {
-        *error = StoreText::tr("Cannot remove %1: %2.").arg(shown, describeErrno(errno ? errno : ENOTDIR));
+    std::function<bool(int)> refuse;
+    if (refuseLocked)
+        refuse = [](int dfd) { return holdsLock(dfd); };
+    const FolderRemoval r = removeFolderAt(pfd, nameToBytes(name), freed, refuse);
+    const QString asidePath = displayName(fullPath(parent.isEmpty() ? nameFromBytes(r.aside) : parent + QLatin1Char('/') + nameFromBytes(r.aside)));
+    const QString what = r.where.isEmpty() ? shown : shown + QLatin1Char('/') + displayName(nameFromBytes(r.where));
+    switch (r.step) {
+    case FolderRemoval::Done:
+        return RemoveResult::Removed;
+    case FolderRemoval::NotAside:
+        *error = StoreText::tr("Cannot remove %1: %2.").arg(shown, describeErrno(r.error));
         return RemoveResult::Failed;
-    }
-    const QByteArray aside = asideName();
-    if (const int e = renameNoReplace(pfd, n, pfd, aside)) {
-        *error = StoreText::tr("Cannot remove %1: %2.").arg(shown, describeErrno(e));
+    case FolderRemoval::NotOpened:
+        *error = r.putBack ? StoreText::tr("Cannot remove %1: %2.").arg(shown, describeErrno(r.error))
+                           : StoreText::tr("Cannot remove %1: %2. It is now in %3.").arg(shown, describeErrno(r.error), asidePath);
         return RemoveResult::Failed;
-    }
-    auto putBack = [&]() -> bool { return renameNoReplace(pfd, aside, pfd, n) == 0; };
-    const QString asidePath = displayName(fullPath(parent.isEmpty() ? nameFromBytes(aside) : parent + QLatin1Char('/') + nameFromBytes(aside)));
-    const int dfd = ::openat(pfd, aside.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (dfd < 0) {
-        const int e = errno;
-        const bool back = putBack();
-        *error = back ? StoreText::tr("Cannot remove %1: %2.").arg(shown, describeErrno(e))
-                      : StoreText::tr("Cannot remove %1: %2. It is now in %3.").arg(shown, describeErrno(e), asidePath);
-        return RemoveResult::Failed;
-    }
-    // A compile may have taken the entry between the last look and the rename: look again, now that it is aside.
-    if (refuseLocked && holdsLock(dfd)) {
-        ::close(dfd);
-        const bool back = putBack();
-        *error = back ? StoreText::tr("%1 is locked now (a compile started); it was left as it is.").arg(shown)
-                      : StoreText::tr("%1 is locked now (a compile started), and could not be put back: it is in %2.").arg(shown, asidePath);
+    case FolderRemoval::Refused:
+        // A compile may have taken the entry between the last look and the rename: looked at again once aside.
+        *error = r.putBack ? StoreText::tr("%1 is locked now (a compile started); it was left as it is.").arg(shown)
+                           : StoreText::tr("%1 is locked now (a compile started), and could not be put back: it is in %2.").arg(shown, asidePath);
         return RemoveResult::Locked;
-    }
-    QByteArray where;
-    if (const int e = checkRemovable(dfd, st.st_dev, QByteArray(), &where)) {
-        ::close(dfd);
-        const bool back = putBack();
-        const QString what = where.isEmpty() ? shown : shown + QLatin1Char('/') + displayName(nameFromBytes(where));
-        *error = back ? StoreText::tr("Cannot remove %1: %2 (%3). Nothing of it was removed.").arg(shown, describeErrno(e), what)
-                      : StoreText::tr("Cannot remove %1: %2 (%3). Nothing of it was removed; it is now in %4.")
-                            .arg(shown, describeErrno(e), what, asidePath);
+    case FolderRemoval::NotRemovable:
+        *error = r.putBack ? StoreText::tr("Cannot remove %1: %2 (%3). Nothing of it was removed.").arg(shown, describeErrno(r.error), what)
+                           : StoreText::tr("Cannot remove %1: %2 (%3). Nothing of it was removed; it is now in %4.")
+                                 .arg(shown, describeErrno(r.error), what, asidePath);
+        return RemoveResult::Failed;
+    case FolderRemoval::Partly:
+        *error = r.putBack ? StoreText::tr("Could not fully remove %1: %2. What remains was left in place.").arg(shown, describeErrno(r.error))
+                           : StoreText::tr("Could not fully remove %1: %2. What remains is in %3.").arg(shown, describeErrno(r.error), asidePath);
         return RemoveResult::Failed;
     }
-    int e = removeTreeAt(dfd, freed);
-    if (e == 0 && ::unlinkat(pfd, aside.constData(), AT_REMOVEDIR) != 0)
-        e = errno;
-    if (e != 0) {
-        // Something changed under us after the check: put what is left back under its own name.
-        const bool back = putBack();
-        *error = back ? StoreText::tr("Could not fully remove %1: %2. What remains was left in place.").arg(shown, describeErrno(e))
-                      : StoreText::tr("Could not fully remove %1: %2. What remains is in %3.").arg(shown, describeErrno(e), asidePath);
-        return RemoveResult::Failed;
-    }
-    return RemoveResult::Removed;
+    return RemoveResult::Failed;
 }
 
 QVector<qint64> LocalCacheStore::runningCompilers(QString *error)

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "services/stores/cachestore.h"
-#include "services/stores/remoteshell.h"
+#include "services/util/remoteshell.h"
 
 #include <QHash>
 #include <QMutex>

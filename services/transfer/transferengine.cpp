@@ -6,7 +6,7 @@
 #include "services/hub/hubenv.h"
 #include "services/hub/token.h"
 #include "services/remote/remotehosts.h"
-#include "services/stores/remoteshell.h"
+#include "services/util/remoteshell.h"
 #include "services/stores/storefactory.h"
 #include "services/transfer/hostcopy.h"
 #include "services/transfer/hubpull.h"

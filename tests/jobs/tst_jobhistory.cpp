@@ -8,7 +8,7 @@
 #include "services/jobs/jobservice.h"
 #include "services/jobs/jobvalidate.h"
 #include "services/jobs/shelljobrunner.h"
-#include "services/stores/remoteshell.h"
+#include "services/util/remoteshell.h"
 #include "services/util/names.h"
 #include "tests/support/jobsupport.h"
 #include "tests/support/testsupport.h"

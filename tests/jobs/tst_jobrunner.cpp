@@ -6,7 +6,7 @@
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/jobservice.h"
 #include "services/jobs/shelljobrunner.h"
-#include "services/stores/remoteshell.h"
+#include "services/util/remoteshell.h"
 #include "services/util/names.h"
 #include "services/jobs/trainerlog.h"
 #include "tests/support/jobsupport.h"

@@ -5,7 +5,7 @@
 #include "services/slurm/slurmbatchscript.h"
 #include "services/slurm/slurmcluster.h"
 #include "services/slurm/slurmparse.h"
-#include "services/stores/remoteshell.h"
+#include "services/util/remoteshell.h"
 #include "tests/support/testslurm.h"
 #include "tests/support/testsupport.h"
 

@@ -6,7 +6,7 @@
 #include "services/remote/remotehosts.h"
 #include "services/slurm/slurmcluster.h"
 #include "services/slurm/slurmparse.h"
-#include "services/stores/remoteshell.h"
+#include "services/util/remoteshell.h"
 #include "services/util/appsettings.h"
 #include "tests/support/testslurm.h"
 #include "tests/support/testsshd.h"

@@ -1,4 +1,4 @@
-#include "services/stores/remoteshell.h"
+#include "services/util/remoteshell.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
