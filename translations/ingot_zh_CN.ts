@@ -3345,6 +3345,22 @@ Resumed from %2</source>
         <source>On %1: %2</source>
         <translation>在 %1 上：%2</translation>
     </message>
+    <message>
+        <source>Cancelled Slurm job %1 (job %2).</source>
+        <translation>已取消 Slurm 作业 %1（任务 %2）。</translation>
+    </message>
+    <message>
+        <source>Job %1 was asked to stop %2 s ago and is saving a checkpoint; Stop again after %3 s to cancel it.</source>
+        <translation>任务 %1 已在 %2 秒前被要求停止，正在保存检查点；%3 秒后再次停止即可取消它。</translation>
+    </message>
+    <message>
+        <source>Cancelled pending Slurm job %1 (job %2): it had not started.</source>
+        <translation>已取消排队中的 Slurm 作业 %1（任务 %2）：它尚未开始。</translation>
+    </message>
+    <message>
+        <source>Asked job %1 to stop (SIGTERM to its torchrun agents through Slurm job %2): it saves a checkpoint and stops.</source>
+        <translation>已要求任务 %1 停止（通过 Slurm 作业 %2 向其 torchrun 代理发送 SIGTERM）：它会保存检查点后停止。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobMonitor</name>
@@ -3657,6 +3673,34 @@ Resumed from %2</source>
     <message>
         <source>The job&apos;s compile cache cannot be read now: %1</source>
         <translation>目前无法读取该任务的编译缓存：%1</translation>
+    </message>
+    <message>
+        <source>Slurm ended it at its time limit (%1); last checkpoint: %2</source>
+        <translation>Slurm 在达到时间限制（%1）时结束了它；最后的检查点：%2</translation>
+    </message>
+    <message>
+        <source>A node of the job failed (%1): Slurm ended it</source>
+        <translation>任务的一个节点出现故障（%1）：Slurm 结束了它</translation>
+    </message>
+    <message>
+        <source>Out of memory: Slurm ended it</source>
+        <translation>内存不足：Slurm 结束了它</translation>
+    </message>
+    <message>
+        <source>Cancelled outside Ingot (scancel)</source>
+        <translation>在 Ingot 之外被取消（scancel）</translation>
+    </message>
+    <message>
+        <source>Preempted by Slurm</source>
+        <translation>被 Slurm 抢占</translation>
+    </message>
+    <message>
+        <source>The job was not submitted to Slurm (no slurm_job_id)</source>
+        <translation>该任务未提交到 Slurm（没有 slurm_job_id）</translation>
+    </message>
+    <message>
+        <source>Pending (Slurm)</source>
+        <translation>排队中（Slurm）</translation>
     </message>
 </context>
 <context>
@@ -8182,6 +8226,78 @@ It would be added to %4.</source>
     <message>
         <source>Where to write there (default: CHECKPOINT/consolidated).</source>
         <translation>在该机器上写入的位置（默认：CHECKPOINT/consolidated）。</translation>
+    </message>
+    <message>
+        <source>Submit to the Slurm cluster of this login node (an SSH host, or local).</source>
+        <translation>提交到此登录节点的 Slurm 集群（SSH 主机，或 local）。</translation>
+    </message>
+    <message>
+        <source>With --slurm: nodes to allocate (as --nnodes).</source>
+        <translation>与 --slurm 一起使用：要分配的节点数（同 --nnodes）。</translation>
+    </message>
+    <message>
+        <source>With --slurm: the partition (default: the cluster&apos;s).</source>
+        <translation>与 --slurm 一起使用：分区（默认：集群的默认分区）。</translation>
+    </message>
+    <message>
+        <source>With --slurm: the time limit (minutes, H:MM:SS, D-HH:MM:SS).</source>
+        <translation>与 --slurm 一起使用：时间限制（分钟、H:MM:SS、D-HH:MM:SS）。</translation>
+    </message>
+    <message>
+        <source>With --slurm: the account to charge.</source>
+        <translation>与 --slurm 一起使用：计费账户。</translation>
+    </message>
+    <message>
+        <source>With --slurm: the quality of service.</source>
+        <translation>与 --slurm 一起使用：服务质量（QoS）。</translation>
+    </message>
+    <message>
+        <source>With --slurm: share nodes (default: whole nodes, --exclusive).</source>
+        <translation>与 --slurm 一起使用：共享节点（默认：独占整个节点，--exclusive）。</translation>
+    </message>
+    <message>
+        <source>With --slurm: an extra #SBATCH line (repeatable).</source>
+        <translation>与 --slurm 一起使用：额外的 #SBATCH 行（可重复）。</translation>
+    </message>
+    <message>
+        <source>With --slurm: the slurm.conf to use there (SLURM_CONF).</source>
+        <translation>与 --slurm 一起使用：在那里使用的 slurm.conf（SLURM_CONF）。</translation>
+    </message>
+    <message>
+        <source>error: --%1 goes with --slurm</source>
+        <translation>错误：--%1 需要与 --slurm 一起使用</translation>
+    </message>
+    <message>
+        <source>error: --slurm names the login node; --host and --hosts are for jobs without a scheduler</source>
+        <translation>错误：--slurm 指定登录节点；--host 和 --hosts 用于没有调度器的任务</translation>
+    </message>
+    <message>
+        <source>error: --nodes takes a number</source>
+        <translation>错误：--nodes 需要一个数字</translation>
+    </message>
+    <message>
+        <source>Slurm:      job %1 (no longer known to the scheduler)</source>
+        <translation>Slurm：     作业 %1（调度器已不再记录）</translation>
+    </message>
+    <message>
+        <source>Slurm:      job %1, %2 on partition %3</source>
+        <translation>Slurm：     作业 %1，%2，分区 %3</translation>
+    </message>
+    <message>
+        <source> (%1; %2 in the partition&apos;s queue)</source>
+        <translation>（%1；在分区队列中排第 %2）</translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation>（%1）</translation>
+    </message>
+    <message>
+        <source>, nodes %1</source>
+        <translation>，节点 %1</translation>
+    </message>
+    <message>
+        <source>, %1 of %2</source>
+        <translation>，%1 / %2</translation>
     </message>
 </context>
 <context>

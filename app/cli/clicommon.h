@@ -29,6 +29,8 @@ enum Exit : int {
     HostUnreachable = 10,  // --host: the host could not be reached (refused, timeout, authentication, name)
     HostKey = 11,          // --host: the host key is unknown (no terminal to ask, or declined) or has changed
     Busy = 12,             // cache pull/push/copy: another transfer is writing into one of the entries; nothing was done to it
+    JobTimeout = 13,       // job wait/stop --wait: Slurm ended the job at its time limit
+    JobNodeFailure = 14,   // job wait/stop --wait: a node of the Slurm job failed
 };
 
 std::string u8(const QString &s);

@@ -143,7 +143,58 @@ void launchOptions(QCommandLineParser &p)
     p.addOption({QStringLiteral("hosts"), CliText::tr("A multi-node job: one node per host, the first is the master (--nnodes follows)."),
                  QStringLiteral("H1,H2,...")});
     p.addOption({QStringLiteral("dry-run"), CliText::tr("Validate and print the command; start nothing.")});
+    p.addOption({QStringLiteral("slurm"), CliText::tr("Submit to the Slurm cluster of this login node (an SSH host, or local)."),
+                 QStringLiteral("HOST|local")});
+    p.addOption({QStringLiteral("nodes"), CliText::tr("With --slurm: nodes to allocate (as --nnodes)."), QStringLiteral("N")});
+    p.addOption({QStringLiteral("partition"), CliText::tr("With --slurm: the partition (default: the cluster's)."), QStringLiteral("P")});
+    p.addOption({QStringLiteral("time"), CliText::tr("With --slurm: the time limit (minutes, H:MM:SS, D-HH:MM:SS)."), QStringLiteral("T")});
+    p.addOption({QStringLiteral("account"), CliText::tr("With --slurm: the account to charge."), QStringLiteral("A")});
+    p.addOption({QStringLiteral("qos"), CliText::tr("With --slurm: the quality of service."), QStringLiteral("Q")});
+    p.addOption({QStringLiteral("no-exclusive"), CliText::tr("With --slurm: share nodes (default: whole nodes, --exclusive).")});
+    p.addOption({QStringLiteral("sbatch"), CliText::tr("With --slurm: an extra #SBATCH line (repeatable)."), QStringLiteral("LINE")});
+    p.addOption({QStringLiteral("slurm-conf"), CliText::tr("With --slurm: the slurm.conf to use there (SLURM_CONF)."), QStringLiteral("FILE")});
     p.addPositionalArgument(QStringLiteral("ARGS"), CliText::tr("After --: flags for the backend or the script."), QStringLiteral("-- ARGS..."));
+}
+
+// --slurm and its options into `spec` (and the login node into `nodes`); the exit code (Ok to go on).
+int slurmOptions(const Invocation &in, JobSpec *spec, QStringList *nodes)
+{
+    static const char *const only[] = {"nodes", "partition", "time", "account", "qos", "no-exclusive", "sbatch", "slurm-conf"};
+    if (!in.isSet(QStringLiteral("slurm"))) {
+        for (const char *o : only) {
+            if (in.isSet(QLatin1String(o))) {
+                err(CliText::tr("error: --%1 goes with --slurm").arg(QLatin1String(o)));
+                return Usage;
+            }
+        }
+        return Ok;
+    }
+    if (in.isSet(QStringLiteral("host")) || in.isSet(QStringLiteral("hosts"))) {
+        err(CliText::tr("error: --slurm names the login node; --host and --hosts are for jobs without a scheduler"));
+        return Usage;
+    }
+    SlurmSettings &s = spec->slurm;
+    s.enabled = true;
+    const QString where = in.value(QStringLiteral("slurm"));
+    if (where != QLatin1String("local"))
+        *nodes << where;
+    if (in.isSet(QStringLiteral("nodes"))) {
+        bool ok = false;
+        spec->nnodes = in.value(QStringLiteral("nodes")).toInt(&ok);
+        if (!ok) {
+            err(CliText::tr("error: --nodes takes a number"));
+            return Usage;
+        }
+    }
+    s.partition = in.value(QStringLiteral("partition"));
+    s.timeLimit = in.value(QStringLiteral("time"));
+    s.account = in.value(QStringLiteral("account"));
+    s.qos = in.value(QStringLiteral("qos"));
+    s.exclusive = !in.isSet(QStringLiteral("no-exclusive"));
+    for (const QString &line : in.values(QStringLiteral("sbatch")))
+        s.extraSbatch << (line.startsWith(QLatin1String("#SBATCH ")) ? line : QStringLiteral("#SBATCH ") + line);
+    s.slurmConf = in.value(QStringLiteral("slurm-conf"));
+    return Ok;
 }
 
 int cmdLaunch(const Invocation &in)
@@ -169,6 +220,8 @@ int cmdLaunch(const Invocation &in)
         return Usage;
     }
     QStringList nodes;
+    if (const int rc = slurmOptions(in, &spec, &nodes); rc != Ok)
+        return rc;
     if (in.isSet(QStringLiteral("host")) && in.isSet(QStringLiteral("hosts"))) {
         err(CliText::tr("error: --host and --hosts are exclusive"));
         return Usage;
@@ -326,6 +379,21 @@ int openJob(const Invocation &in, QString *id, std::unique_ptr<JobManager> *jobs
     return managerFor(*id, jobs);
 }
 
+QString slurmLine(const SchedulerStatus &s)
+{
+    if (!s.known)
+        return CliText::tr("Slurm:      job %1 (no longer known to the scheduler)").arg(s.jobId);
+    QString line = CliText::tr("Slurm:      job %1, %2 on partition %3").arg(s.jobId, s.state, s.partition);
+    if (!s.reason.isEmpty())
+        line += s.position > 0 ? CliText::tr(" (%1; %2 in the partition's queue)").arg(s.reason).arg(s.position)
+                               : CliText::tr(" (%1)").arg(s.reason);
+    if (!s.nodeList.isEmpty())
+        line += CliText::tr(", nodes %1").arg(s.nodeList);
+    if (!s.runTime.isEmpty() && s.state != QLatin1String("PENDING"))
+        line += CliText::tr(", %1 of %2").arg(s.runTime, s.timeLimit);
+    return line;
+}
+
 int cmdStatus(const Invocation &in)
 {
     QString id;
@@ -353,6 +421,8 @@ int cmdStatus(const Invocation &in)
                                                                       : CliText::tr("unknown (%1)").arg(st.unreachable));
     if (!st.reason.isEmpty())
         lines << CliText::tr("Reason:     %1").arg(jobReasonText(st));
+    if (!st.slurm.jobId.isEmpty())
+        lines << slurmLine(st.slurm);
     lines << CliText::tr("Step:       %1 of %2").arg(st.step).arg(st.maxSteps > 0 ? QString::number(st.maxSteps) : QStringLiteral("?"))
           << CliText::tr("Last loss:  %1").arg(std::isnan(st.lastLoss) ? QStringLiteral("-") : QString::number(st.lastLoss, 'f', 4))
           << CliText::tr("Layout:     dp %1 x tp %2 x pp %3 (%4 processes)").arg(st.dataParallel).arg(st.tensorParallel).arg(st.pipelineParallel).arg(st.worldSize)
@@ -468,6 +538,10 @@ int waitForEnd(JobManager &jobs, const QString &id, double timeout, JobStatus *s
 
 int exitFor(const JobStatus &st)
 {
+    if (st.reasonCode == QLatin1String("slurm_timeout"))
+        return JobTimeout;
+    if (st.reasonCode == QLatin1String("slurm_node_fail"))
+        return JobNodeFailure;
     switch (st.state) {
     case JobState::Finished: return Ok;
     case JobState::Stopped: return JobStopped;

@@ -26,6 +26,7 @@ Tone jobStateTone(JobState s)
     case JobState::Finished: return Tone::Good;
     case JobState::Failed: return Tone::Bad;
     case JobState::Stopped: return Tone::Neutral;
+    case JobState::Pending: return Tone::Busy;
     }
     return Tone::Neutral;
 }

@@ -22,6 +22,8 @@ struct JobPaths {
     QString exitFile() const { return file("exit_status"); }        // run.sh: torchrun's exit status
     QString stopFile() const { return file("stop_request"); }       // Ingot: when Stop was asked, how
     QString defaultOutputDir() const { return file("output"); }
+    QString slurmScript() const { return file("slurm.sh"); }       // Ingot: a Slurm job's batch script
+    QString slurmJobIdFile() const { return file("slurm_job_id"); } // Ingot: the id sbatch gave it
 };
 
 // The folder of node `rank` of job `id` in a jobs folder: node 0's is the job's own folder, the others' are inside

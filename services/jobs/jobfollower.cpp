@@ -4,6 +4,7 @@
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/jobrunner.h"
 #include "services/jobs/trainerlog.h"
+#include "services/slurm/slurmcluster.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -74,6 +75,12 @@ constexpr ReasonText reasonTexts[] = {
     {"ended_without_result",
      QT_TRANSLATE_NOOP("ingot::JobMonitor", "The job ended without a result: it was killed, or the machine restarted")},
     {"launcher_exit_status", QT_TRANSLATE_NOOP("ingot::JobMonitor", "The launcher exited with status %1")},
+    {"slurm_timeout", QT_TRANSLATE_NOOP("ingot::JobMonitor", "Slurm ended it at its time limit (%1); last checkpoint: %2")},
+    {"slurm_node_fail", QT_TRANSLATE_NOOP("ingot::JobMonitor", "A node of the job failed (%1): Slurm ended it")},
+    {"slurm_out_of_memory", QT_TRANSLATE_NOOP("ingot::JobMonitor", "Out of memory: Slurm ended it")},
+    {"slurm_cancelled", QT_TRANSLATE_NOOP("ingot::JobMonitor", "Cancelled outside Ingot (scancel)")},
+    {"slurm_preempted", QT_TRANSLATE_NOOP("ingot::JobMonitor", "Preempted by Slurm")},
+    {"slurm_not_submitted", QT_TRANSLATE_NOOP("ingot::JobMonitor", "The job was not submitted to Slurm (no slurm_job_id)")},
 };
 const char *const tokenizerWarning = QT_TRANSLATE_NOOP("ingot::JobMonitor", "The data is tokenized as bytes: %1");
 
@@ -138,6 +145,7 @@ QString jobStateName(JobState s)
     case JobState::Finished: return QStringLiteral("finished");
     case JobState::Failed: return QStringLiteral("failed");
     case JobState::Stopped: return QStringLiteral("stopped");
+    case JobState::Pending: return QStringLiteral("pending");
     }
     return {};
 }
@@ -153,6 +161,7 @@ QString jobStateTitle(JobState s)
     case JobState::Finished: return JobMonitorText::tr("Finished");
     case JobState::Failed: return JobMonitorText::tr("Failed");
     case JobState::Stopped: return JobMonitorText::tr("Stopped");
+    case JobState::Pending: return JobMonitorText::tr("Pending (Slurm)");
     }
     return {};
 }
@@ -176,6 +185,14 @@ JobFollower::JobFollower(std::shared_ptr<JobRunner> runner, JobRecordFile record
 {
     for (int k = 1; k < m_record.nodes.size(); ++k)
         m_nodes << std::make_shared<Node>();
+    // A Slurm job's nodes write into the same shared job folder: node K's in node-K, read through this runner.
+    for (int k = 1; m_record.spec.slurm.enabled && k < m_record.spec.nnodes; ++k) {
+        auto n = std::make_shared<Node>();
+        n->runner = m_runner;
+        n->paths = JobPaths{nodeFolder(m_runner->jobsRoot(), m_record.id, k)};
+        n->pidsKnown = true;  // no launcher.pid: the scheduler says whether it runs
+        m_nodes << n;
+    }
     m_paths.root = m_runner->jobsRoot() + QLatin1Char('/') + m_record.id;
     m_status.startedAt = double(m_record.createdMs) / 1000.0;
     m_status.worldSize = m_record.spec.worldSize();
@@ -308,7 +325,13 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
     }
     bool wrapperAlive = false;
     ProcessState wrapper = ProcessState::Unknown;
-    if (m_pidsKnown) {
+    const bool slurm = m_record.spec.slurm.enabled;
+    if (slurm) {
+        const int answer = pollScheduler();
+        wrapper = answer < 0 ? ProcessState::Unknown : answer > 0 ? ProcessState::Running : ProcessState::Gone;
+        // A scheduler that does not answer concludes nothing: the job is taken as still there until it does.
+        wrapperAlive = answer != 0;
+    } else if (m_pidsKnown) {
         wrapper = m_runner->processState(m_status.pids.wrapper);
         wrapperAlive = wrapper == ProcessState::Running
             || m_runner->processState(m_status.pids.launcher) == ProcessState::Running;
@@ -316,13 +339,13 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
     // The host cannot be reached: nothing is concluded (the job goes on there); the next poll that reaches it
     // reads on from the same offsets.
     const QString unreachable = m_runner->unreachable();
-    if (!unreachable.isEmpty() && (wrapper == ProcessState::Unknown || !m_pidsKnown)) {
+    if (!unreachable.isEmpty() && (wrapper == ProcessState::Unknown || (!m_pidsKnown && !slurm))) {
         u.statusChanged = m_status.unreachable != unreachable;
         m_status.unreachable = unreachable;
         return u;
     }
     m_status.unreachable.clear();
-    if (!m_nodes.isEmpty())
+    if (!m_nodes.isEmpty() && !slurm)
         wrapperAlive = otherNodesAlive() || wrapperAlive;
     const FileChunk stop = m_runner->readFile(m_paths.stopFile(), 0, 4096);
     m_status.stopRequested = stop.exists;
@@ -522,7 +545,10 @@ void JobFollower::finishState(bool alive)
     }
     if (alive) {
         st.endedAt = 0;
-        if (st.stopRequested)
+        if (st.slurm.state == QLatin1String("PENDING") || st.slurm.state == QLatin1String("CONFIGURING")
+            || (!st.slurm.jobId.isEmpty() && !st.slurm.known && m_metrics.isEmpty() && m_lastEvent.isEmpty()))
+            st.state = JobState::Pending;
+        else if (st.stopRequested)
             st.state = JobState::Stopping;
         else if (m_lastEvent == QLatin1String("saving") || !m_sawMetricAfterSave)
             st.state = JobState::Saving;
@@ -534,7 +560,7 @@ void JobFollower::finishState(bool alive)
             st.state = JobState::Starting;
         return;
     }
-    if (!m_pidsKnown) {
+    if (!m_pidsKnown && !m_record.spec.slurm.enabled) {
         // run.sh writes launcher.pid at once; give it a moment before calling the start a failure.
         if (nowSeconds() - st.startedAt < 15) {
             st.state = JobState::Starting;
@@ -557,6 +583,9 @@ void JobFollower::finishState(bool alive)
     st.reasonArgs.clear();
     if (m_finishedEvent) {
         st.state = JobState::Finished;
+    } else if (slurmEnd(st)) {
+        // Slurm ended it (time limit, a node, memory, scancel by someone else): its words decide, whatever the job
+        // wrote on its way out.
     } else if (!m_stoppedEvent.isEmpty()) {
         st.state = JobState::Stopped;
         setReason(st, "stopped_at_step", {QString::number(st.step), m_stoppedEvent, st.lastCheckpoint});
@@ -577,7 +606,9 @@ void JobFollower::finishState(bool alive)
         st.state = JobState::Failed;
         findFailureReason();
         if (st.reason.isEmpty()) {
-            if (!m_pidsKnown)
+            if (m_record.spec.slurm.enabled && st.slurm.jobId.isEmpty())
+                setReason(st, "slurm_not_submitted");
+            else if (!m_pidsKnown && st.slurm.jobId.isEmpty())
                 setReason(st, "not_started");
             else if (st.exitStatus < 0)
                 setReason(st, "ended_without_result");
@@ -585,6 +616,62 @@ void JobFollower::finishState(bool alive)
                 setReason(st, "launcher_exit_status", {QString::number(st.exitStatus)});
         }
     }
+}
+
+int JobFollower::pollScheduler()
+{
+    SchedulerStatus &s = m_status.slurm;
+    if (s.jobId.isEmpty()) {
+        const FileChunk c = m_runner->readFile(m_paths.slurmJobIdFile(), 0, 64);
+        static const QRegularExpression id(QStringLiteral("^[0-9]{1,12}(_[0-9]{1,9})?$"));
+        const QString read = QString::fromLatin1(c.data.trimmed());
+        if (!c.exists || !id.match(read).hasMatch())
+            return nowSeconds() - m_status.startedAt < 60 ? 1 : 0;  // being submitted, or never was
+        s.jobId = read;
+    }
+    SlurmJobDetails d;
+    QString error;
+    bool gone = false;
+    if (!slurmClusterOf(*m_runner, m_record.spec).job(s.jobId.toLatin1(), &d, &error, &gone)) {
+        if (!gone)
+            return -1;
+        s.known = false;
+        return 0;
+    }
+    s.known = true;
+    s.state = slurmShown(d.state);
+    s.reason = d.reason == "None" ? QString() : slurmShown(d.reason);
+    s.position = d.pendingPosition;
+    s.partition = slurmShown(d.partition);
+    s.nodeList = d.nodeList == "(null)" ? QString() : slurmShown(d.nodeList);
+    s.runTime = slurmShown(d.runTime);
+    s.timeLimit = slurmShown(d.timeLimit);
+    s.nodes = d.numNodes;
+    static const QStringList over = {QStringLiteral("COMPLETED"), QStringLiteral("FAILED"), QStringLiteral("CANCELLED"),
+                                     QStringLiteral("TIMEOUT"), QStringLiteral("NODE_FAIL"), QStringLiteral("OUT_OF_MEMORY"),
+                                     QStringLiteral("PREEMPTED"), QStringLiteral("BOOT_FAIL"), QStringLiteral("DEADLINE")};
+    return over.contains(s.state) ? 0 : 1;
+}
+
+bool JobFollower::slurmEnd(JobStatus &st)
+{
+    const QString &state = st.slurm.state;
+    if (!st.slurm.known)
+        return false;
+    if (state == QLatin1String("TIMEOUT"))
+        setReason(st, "slurm_timeout", {st.slurm.timeLimit, st.lastCheckpoint.isEmpty() ? QStringLiteral("-") : st.lastCheckpoint});
+    else if (state == QLatin1String("NODE_FAIL") || state == QLatin1String("BOOT_FAIL"))
+        setReason(st, "slurm_node_fail", {st.slurm.nodeList});
+    else if (state == QLatin1String("OUT_OF_MEMORY"))
+        setReason(st, "slurm_out_of_memory");
+    else if (state == QLatin1String("PREEMPTED"))
+        setReason(st, "slurm_preempted");
+    else if (state == QLatin1String("CANCELLED") && !st.stopRequested)
+        setReason(st, "slurm_cancelled");
+    else
+        return false;
+    st.state = st.reasonCode == QLatin1String("slurm_cancelled") ? JobState::Stopped : JobState::Failed;
+    return true;
 }
 
 void JobFollower::findFailureReason()

@@ -19,10 +19,21 @@ namespace ingot {
 
 class TrainerLogParser;
 
-enum class JobState { Starting, Compiling, Running, Saving, Stopping, Finished, Failed, Stopped };
+enum class JobState { Starting, Compiling, Running, Saving, Stopping, Finished, Failed, Stopped, Pending };
 QString jobStateName(JobState s);   // "starting", ... (JSON, files: never translated)
 QString jobStateTitle(JobState s);  // "Compiling / first step", ... (what the GUI and the CLI show: translated)
 bool isFinal(JobState s);
+
+// A Slurm job as the scheduler tells it (scontrol show job; squeue's queue position).
+struct SchedulerStatus {
+    QString jobId;      // "": not a Slurm job, or not submitted yet
+    bool known = false; // the scheduler still knows it (it forgets a job MinJobAge after its end, 300 s by default)
+    QString state;      // Slurm's word: PENDING, RUNNING, COMPLETING, COMPLETED, TIMEOUT, NODE_FAIL, ...
+    QString reason;     // why it waits: Resources, Priority, Dependency, ReqNodeNotAvail, ...
+    int position = 0;   // in its partition's pending queue (1: next); 0 when not pending
+    QString partition, nodeList, runTime, timeLimit;
+    int nodes = 0;
+};
 
 struct JobStatus {
     JobState state = JobState::Starting;
@@ -57,6 +68,7 @@ struct JobStatus {
     // The job's host could not be reached at the last poll (why): the state is the last one seen; the job itself
     // goes on there, and the next poll that reaches it continues where reading stopped.
     QString unreachable;
+    SchedulerStatus slurm;  // a Slurm job's scheduler state (empty jobId otherwise)
     double elapsed(double now) const;
 };
 
@@ -150,6 +162,8 @@ private:
     double m_lastWrite = 0;  // the latest modification time of node 0's logs seen
     bool m_keepMetrics = true;
     bool m_keepLogs = true;
+    int pollScheduler();  // a Slurm job: its state from the scheduler; 1 alive, 0 ended, -1 could not tell
+    bool slurmEnd(JobStatus &st);  // a Slurm job that Slurm ended: its state and reason set
     QStringList m_unreadable;
     void dropOldMetrics();
 };

@@ -11,6 +11,10 @@
 
 namespace ingot {
 
+class SlurmCluster;
+// The cluster a Slurm job of `spec` is submitted to: the Slurm clients where `runner` runs (slurmjobs.cpp).
+SlurmCluster slurmClusterOf(const JobRunner &runner, const JobSpec &spec);
+
 namespace follower {
 constexpr qint64 maxLine = 1 << 20;    // a longer line is cut (its start kept)
 constexpr qint64 tailKeep = 64 << 10;  // the end of each stderr kept for failure reasons

@@ -185,10 +185,11 @@ bool JobManager::plan(const JobSpec &specIn, LaunchPlan *out, QVector<JobProblem
             return false;
         }
     }
-    *problems = validateJob(spec, gatherJobFacts(spec, *m_runner), m_runner->maxNodes());
+    // A Slurm job's nodes are the scheduler's to allocate; other multi-node jobs need a host per node.
+    *problems = validateJob(spec, gatherJobFacts(spec, *m_runner), spec.slurm.enabled ? maxSlurmNodes : m_runner->maxNodes());
     if (!problems->isEmpty())
         return false;
-    if (spec.nnodes > 1 && nodes.size() != spec.nnodes) {
+    if (spec.nnodes > 1 && nodes.size() != spec.nnodes && !spec.slurm.enabled) {
         *error = JobManagerText::tr("A job on %1 nodes needs %1 hosts (--hosts H1,H2,...).").arg(spec.nnodes);
         return false;
     }
@@ -241,6 +242,8 @@ bool JobManager::plan(const JobSpec &specIn, LaunchPlan *out, QVector<JobProblem
     }
     p.commandLine = commandLine(r.env, r.argv);
     p.script = commandScript(r);
+    if (spec.slurm.enabled && !planSlurm(&p, error))
+        return false;
     *out = p;
     return true;
 }
@@ -270,6 +273,8 @@ bool JobManager::startNode(JobRunner &runner, const JobRecordFile &record, const
 
 bool JobManager::launch(const LaunchPlan &plan, QString *error)
 {
+    if (plan.record.spec.slurm.enabled)
+        return submitSlurm(plan, error);
     // Every node's runner first, so a host that cannot be reached stops the launch before anything starts.
     QVector<std::shared_ptr<JobRunner>> runners{m_runner};
     for (const NodePlan &n : plan.otherNodes) {
@@ -426,6 +431,8 @@ JobManager::StopResult JobManager::stop(const QString &id, bool force, QString *
     JobFollower f(m_runner, r, m_lookup);
     f.poll(0);
     const JobStatus &st = f.status();
+    if (r.spec.slurm.enabled)
+        return stopSlurm(r, st, force, message);
     if (!st.alive) {
         *message = st.pids.launcher.isValid() ? JobManagerText::tr("Job %1 is not running (%2).").arg(id, jobStateTitle(st.state))
                                               : JobManagerText::tr("Job %1 has no running launcher.").arg(id);
@@ -568,6 +575,18 @@ QJsonObject statusToJson(const JobStatus &s)
     };
     if (!s.unreachable.isEmpty())
         o.insert(QStringLiteral("unreachable"), s.unreachable);
+    if (!s.slurm.jobId.isEmpty()) {
+        o.insert(QStringLiteral("slurm"), QJsonObject{{QStringLiteral("job_id"), s.slurm.jobId},
+                                                      {QStringLiteral("known"), s.slurm.known},
+                                                      {QStringLiteral("state"), s.slurm.state},
+                                                      {QStringLiteral("reason"), s.slurm.reason},
+                                                      {QStringLiteral("position"), s.slurm.position},
+                                                      {QStringLiteral("partition"), s.slurm.partition},
+                                                      {QStringLiteral("node_list"), s.slurm.nodeList},
+                                                      {QStringLiteral("nodes"), s.slurm.nodes},
+                                                      {QStringLiteral("run_time"), s.slurm.runTime},
+                                                      {QStringLiteral("time_limit"), s.slurm.timeLimit}});
+    }
     return o;
 }
 
@@ -576,7 +595,7 @@ JobStatus statusFromJson(const QJsonObject &o)
     JobStatus s;
     const QString state = o.value(QLatin1String("state")).toString();
     for (JobState st : {JobState::Starting, JobState::Compiling, JobState::Running, JobState::Saving, JobState::Stopping,
-                        JobState::Finished, JobState::Failed, JobState::Stopped})
+                        JobState::Finished, JobState::Failed, JobState::Stopped, JobState::Pending})
         if (jobStateName(st) == state)
             s.state = st;
     s.reason = o.value(QLatin1String("reason")).toString();
@@ -605,6 +624,17 @@ JobStatus statusFromJson(const QJsonObject &o)
     s.stopRequested = o.value(QLatin1String("stop_requested")).toBool();
     for (const QJsonValue &v : o.value(QLatin1String("warnings")).toArray())
         s.warnings << v.toString();
+    const QJsonObject slurm = o.value(QLatin1String("slurm")).toObject();
+    s.slurm.jobId = slurm.value(QLatin1String("job_id")).toString();
+    s.slurm.known = slurm.value(QLatin1String("known")).toBool();
+    s.slurm.state = slurm.value(QLatin1String("state")).toString();
+    s.slurm.reason = slurm.value(QLatin1String("reason")).toString();
+    s.slurm.position = slurm.value(QLatin1String("position")).toInt();
+    s.slurm.partition = slurm.value(QLatin1String("partition")).toString();
+    s.slurm.nodeList = slurm.value(QLatin1String("node_list")).toString();
+    s.slurm.nodes = slurm.value(QLatin1String("nodes")).toInt();
+    s.slurm.runTime = slurm.value(QLatin1String("run_time")).toString();
+    s.slurm.timeLimit = slurm.value(QLatin1String("time_limit")).toString();
     return s;
 }
 

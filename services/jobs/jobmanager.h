@@ -23,7 +23,8 @@ struct LaunchPlan {
     JobPaths paths;
     QVector<NodePlan> otherNodes;  // a multi-node job's nodes after the first
     QString commandLine;  // what the preview shows: one line for a shell
-    QString script;       // "copy as a shell script"
+    QString script;       // "copy as a shell script"; a Slurm job: the batch script exactly as it is submitted
+    QByteArray batchScript;  // a Slurm job's batch script (written to JOB/slurm.sh and submitted)
 };
 
 // What a finished job's history row shows; cached in the job's summary.json once the job has ended.
@@ -100,8 +101,14 @@ public:
     std::shared_ptr<JobRunner> nodeRunner(const JobRecordFile &r, int rank, QString *error) const;
     const RunnerLookup &lookup() const { return m_lookup; }
 
+    static constexpr int maxSlurmNodes = 4096;
+
 private:
     bool startNode(JobRunner &runner, const JobRecordFile &record, const JobPaths &paths, QString *error);
+    // Slurm jobs (slurmjobs.cpp): the batch script, sbatch, scancel.
+    bool planSlurm(LaunchPlan *plan, QString *error) const;
+    bool submitSlurm(const LaunchPlan &plan, QString *error);
+    StopResult stopSlurm(const JobRecordFile &r, const JobStatus &st, bool force, QString *message);
 
     std::shared_ptr<JobRunner> m_runner;
     RunnerLookup m_lookup;

@@ -7,6 +7,7 @@
 
 #include "services/jobs/jobfolder.h"
 #include "services/stores/storelocation.h"
+#include "services/util/remoteshell.h"
 
 #include <QByteArray>
 #include <QProcessEnvironment>
@@ -70,6 +71,8 @@ public:
     // The Neuron variables a job started here inherits (NEURON_CC_FLAGS, NEURON_COMPILE_CACHE_URL: those set), as
     // startDetached() starts it: this process's environment, or a host's as its shell gives it to a job.
     virtual QProcessEnvironment neuronEnvironment() const = 0;
+    // A shell where this runner's jobs run, for the tools there (Slurm's clients on a login node).
+    virtual std::shared_ptr<RemoteShell> shell() const = 0;
     // A compile cache at `path` where this runner's jobs run, as a store (this machine's unless a host's).
     virtual StoreLocation cacheStore(const QString &path) const { return StoreLocation::local(path); }
 

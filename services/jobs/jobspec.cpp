@@ -203,6 +203,15 @@ QJsonObject JobSpec::toJson() const
     for (const auto &kv : env)
         envArray.append(QJsonArray{kv.first, kv.second});
     o.insert(QStringLiteral("env"), envArray);
+    if (slurm.enabled) {
+        o.insert(QStringLiteral("slurm"), QJsonObject{{QStringLiteral("partition"), slurm.partition},
+                                                      {QStringLiteral("time_limit"), slurm.timeLimit},
+                                                      {QStringLiteral("account"), slurm.account},
+                                                      {QStringLiteral("qos"), slurm.qos},
+                                                      {QStringLiteral("exclusive"), slurm.exclusive},
+                                                      {QStringLiteral("extra_sbatch"), QJsonArray::fromStringList(slurm.extraSbatch)},
+                                                      {QStringLiteral("slurm_conf"), slurm.slurmConf}});
+    }
     return o;
 }
 
@@ -287,6 +296,21 @@ JobSpec JobSpec::fromJson(const QJsonObject &o, QString *error)
             continue;
         }
         s.env.append({pair.at(0).toString(), pair.at(1).toString()});
+    }
+    const QJsonValue slurm = o.value(QLatin1String("slurm"));
+    if (slurm.isObject()) {
+        const QJsonObject so = slurm.toObject();
+        s.slurm.enabled = true;
+        s.slurm.partition = so.value(QLatin1String("partition")).toString();
+        s.slurm.timeLimit = so.value(QLatin1String("time_limit")).toString();
+        s.slurm.account = so.value(QLatin1String("account")).toString();
+        s.slurm.qos = so.value(QLatin1String("qos")).toString();
+        s.slurm.exclusive = so.value(QLatin1String("exclusive")).toBool(true);
+        for (const QJsonValue &l : so.value(QLatin1String("extra_sbatch")).toArray())
+            s.slurm.extraSbatch << l.toString();
+        s.slurm.slurmConf = so.value(QLatin1String("slurm_conf")).toString();
+    } else if (!slurm.isUndefined() && !slurm.isNull()) {
+        fail(QStringLiteral("slurm"));
     }
     return s;
 }

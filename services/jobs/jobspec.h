@@ -16,6 +16,18 @@ namespace ingot {
 
 enum class JobProgram { Backend, Script, Module };
 
+// A job submitted to a Slurm cluster (AWS ParallelCluster, HyperPod): sbatch on the login node the job's runner
+// reaches (this machine or a host), one torchrun agent per allocated node (docs/formats.md "Slurm jobs").
+struct SlurmSettings {
+    bool enabled = false;
+    QString partition;         // "": the cluster's default
+    QString timeLimit;         // minutes, [D-]H:MM:SS, UNLIMITED; "": the partition's default
+    QString account, qos;      // optional
+    bool exclusive = true;     // whole nodes, as the Neuron tutorials
+    QStringList extraSbatch;   // whole "#SBATCH ..." lines
+    QString slurmConf;         // SLURM_CONF there; "": the clients' own
+};
+
 struct JobSpec {
     QString name;  // shown in the history; empty: derived from the model
     JobProgram program = JobProgram::Backend;
@@ -62,6 +74,8 @@ struct JobSpec {
     QString neuronCcFlags;      // NEURON_CC_FLAGS ("" : not set)
     QString compileCacheUrl;    // NEURON_COMPILE_CACHE_URL ("" : not set)
     QVector<QPair<QString, QString>> env;  // extra variables
+
+    SlurmSettings slurm;  // enabled: submitted through Slurm (nnodes: how many nodes it allocates)
 
     // What the job's wrapper exports, in order (a name set again later wins): the NEURON_CC_FLAGS and
     // NEURON_COMPILE_CACHE_URL fields, then the table.

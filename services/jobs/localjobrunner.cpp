@@ -225,6 +225,7 @@ public:
     int maxNodes() const override { return 1; }
     QString homeDir() const override { return QDir::homePath(); }
     QProcessEnvironment neuronEnvironment() const override { return QProcessEnvironment::systemEnvironment(); }
+    std::shared_ptr<RemoteShell> shell() const override { return makeLocalShell(); }
 
     int runIngotCli(const QStringList &args, int timeoutMs, QByteArray *output, QString *error) override
     {

@@ -50,7 +50,7 @@ public:
     // hashes the local backend. Every other call needs a successful open().
     bool open(QString *error);
     bool isOpen() const;
-    RemoteShell &shell() const { return *m_shell; }
+    std::shared_ptr<RemoteShell> shell() const override { return m_shell; }
 
     QString where() const override { return m_options.where; }
     QString describe() const override { return m_options.describe; }

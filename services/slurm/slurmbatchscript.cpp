@@ -141,9 +141,15 @@ QByteArray nodeFunction(const SlurmBatchSpec &s)
     QByteArray agent;
     for (const QByteArray &w : s.agent)
         agent += quoted(w) + ' ';
-    QByteArray t = "ingot_node() {\n  exec " + agent + "--nnodes=" + QByteArray::number(s.nodes)
+    QByteArray t = "ingot_node() {\n";
+    if (s.rankLogs)
+        t += "  if [ \"$SLURM_NODEID\" = 0 ]; then ingot_logs=$INGOT_JOB_DIR/logs; else ingot_logs=$INGOT_JOB_DIR/node-$SLURM_NODEID/logs; fi\n"
+             "  mkdir -p -- \"$ingot_logs\"\n";
+    t += "  exec " + agent + "--nnodes=" + QByteArray::number(s.nodes)
                    + " --nproc_per_node=" + QByteArray::number(s.processesPerNode) + " --node_rank=\"$SLURM_NODEID\" \\\n"
                    + "    --rdzv_backend=c10d --rdzv_endpoint=\"$INGOT_RDZV_HOST:$INGOT_RDZV_PORT\" --rdzv_id=\"$SLURM_JOB_ID\"";
+    if (s.rankLogs)
+        t += " --log_dir=\"$ingot_logs\" --redirects=3";
     if (!s.program.isEmpty()) {
         t += " \\\n   ";
         for (const QByteArray &w : s.program)
@@ -167,7 +173,7 @@ std::optional<QByteArray> slurmBatchScript(const SlurmBatchSpec &s, QString *err
     QByteArray t = header(s);
     t += "# Written by Ingot: srun starts one torchrun agent per node, rendezvous (c10d) on the first allocated node.\n"
          "set -euo pipefail\n\n";
-    t += "INGOT_JOB_DIR=" + quoted(s.jobFolder) + "\n";
+    t += "INGOT_JOB_DIR=" + quoted(s.jobFolder) + "\nexport INGOT_JOB_DIR\n";
     t += "# The script's exit status, written atomically when it ends (also on an error or a stop).\n"
          "ingot_record_exit() {\n"
          "  local status=$?\n"

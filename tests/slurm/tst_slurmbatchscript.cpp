@@ -162,6 +162,25 @@ private slots:
         QCOMPARE(r.code, 0);
     }
 
+    // Ingot's own jobs keep every rank's output in its own file: torchrun --redirects=3 with node 0's logs in the job
+    // folder's logs/ and node K's in node-K/logs, the folders the job follower reads; without rankLogs, none of it.
+    void rankLogsGoWhereTheFollowerReads()
+    {
+        SlurmBatchSpec s = baseSpec();
+        s.rankLogs = true;
+        QString error;
+        const std::optional<QByteArray> script = slurmBatchScript(s, &error);
+        QVERIFY2(script, qPrintable(error));
+        QVERIFY(script->contains("export INGOT_JOB_DIR\n"));
+        QVERIFY(script->contains("  if [ \"$SLURM_NODEID\" = 0 ]; then ingot_logs=$INGOT_JOB_DIR/logs; "
+                                 "else ingot_logs=$INGOT_JOB_DIR/node-$SLURM_NODEID/logs; fi\n"
+                                 "  mkdir -p -- \"$ingot_logs\"\n"));
+        QVERIFY(script->contains(" --log_dir=\"$ingot_logs\" --redirects=3"));
+        s.rankLogs = false;
+        const std::optional<QByteArray> plain = slurmBatchScript(s, &error);
+        QVERIFY(plain && !plain->contains("--log_dir") && !plain->contains("ingot_logs"));
+    }
+
     void refusedSettings_data()
     {
         QTest::addColumn<int>("which");

@@ -1,0 +1,227 @@
+// Training jobs submitted through a real private Slurm cluster (slurmctld + slurmd on 127.0.0.1): Ingot's backend at
+// tp=2 runs to the end with the same losses as the same job run here; a job waiting for nodes shows Slurm's reason,
+// is stopped by Stop (SIGTERM through Slurm: checkpoint-N, stopped, nothing left in the queue) and the waiting one
+// then runs; a submit Slurm refuses is said in its words and leaves no job folder; `ingot-cli job launch --slurm
+// local` and `job status --json` name the Slurm job.
+#include "services/jobs/jobmanager.h"
+#include "tests/support/jobsupport.h"
+#include "tests/support/testslurm.h"
+#include "tests/support/testsupport.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ingot;
+using ingot::test::TestSlurm;
+using ingot::test::TestSlurmOptions;
+
+class TestSlurmJobs : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<TestSlurm> m_slurm;
+    QTemporaryDir m_tmp;
+    std::shared_ptr<JobRunner> m_runner;
+
+    JobSpec spec(const QStringList &args, bool slurm = true) const
+    {
+        JobSpec s;
+        QString error;
+        if (!s.parseTrainingArguments(args, &error))
+            qWarning("%s", qPrintable(error));
+        s.nprocPerNode = 2;
+        s.python = QStringLiteral("/usr/bin/python3");
+        s.slurm.enabled = slurm;
+        s.slurm.slurmConf = m_slurm->confPath();
+        return s;
+    }
+
+    QString launch(JobManager &jobs, const JobSpec &s, QString *error, LaunchPlan *planOut = nullptr)
+    {
+        LaunchPlan plan;
+        QVector<JobProblem> problems;
+        if (!jobs.plan(s, &plan, &problems, error)) {
+            for (const JobProblem &p : problems)
+                *error += QStringLiteral(" --%1: %2").arg(p.field, p.message);
+            return {};
+        }
+        if (planOut)
+            *planOut = plan;
+        return jobs.launch(plan, error) ? plan.record.id : QString();
+    }
+
+    // Follows a job (as the service and `job wait` do) until `until` holds or it has ended.
+    JobStatus follow(JobManager &jobs, const QString &id, int timeoutMs,
+                     const std::function<bool(const JobStatus &)> &until = {})
+    {
+        JobRecordFile r;
+        QString error;
+        if (!jobs.load(id, &r, &error))
+            return {};
+        JobFollower f(m_runner, r);
+        return test::followJob(f, timeoutMs, [&](const JobFollower &x) { return until && until(x.status()); });
+    }
+
+    QByteArray queue() const
+    {
+        return m_slurm->client(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-o"), QStringLiteral("%i")}).out.trimmed();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("Ingot"));
+        QCoreApplication::setApplicationName(QStringLiteral("ingot"));
+        if (!TestSlurm::available())
+            QSKIP("slurmctld/slurmd/slurm-client are not installed (packaging/install-deps.sh --test)");
+        TestSlurmOptions o;
+        o.nodes = 1;
+        o.cpus = 2;
+        m_slurm = std::make_unique<TestSlurm>(o);
+        QString error;
+        QVERIFY2(m_slurm->start(&error), qPrintable(error));
+        m_runner = makeLocalJobRunner(m_tmp.filePath(QStringLiteral("jobs")));
+    }
+
+    void cleanup()
+    {
+        if (!m_slurm)
+            return;
+        for (const QByteArray &id : queue().split('\n'))
+            if (!id.trimmed().isEmpty())
+                m_slurm->client(QStringLiteral("scancel"), {QString::fromLatin1(id.trimmed())});
+        QVERIFY(m_slurm->waitQueueEmpty(60000));
+        QVERIFY2(m_slurm->waitIdle(60000), qPrintable(m_slurm->log()));
+    }
+
+    void cleanupTestCase() { m_slurm.reset(); }
+
+    // Ingot's backend at tp=2 through sbatch: the batch script previewed is the one submitted, every rank's log is
+    // where the follower reads it, and the losses equal those of the same job run here without Slurm.
+    void aTp2JobRunsAsItRunsHere()
+    {
+        JobManager jobs(m_runner);
+        const QStringList args = {QStringLiteral("--config_name"), QStringLiteral("tiny"), QStringLiteral("--tensor_parallel_size"),
+                                  QStringLiteral("2"), QStringLiteral("--max_steps"), QStringLiteral("4")};
+        QString error;
+        LaunchPlan plan;
+        const QString id = launch(jobs, spec(args), &error, &plan);
+        QVERIFY2(!id.isEmpty(), qPrintable(error));
+        QVERIFY(plan.script.startsWith(QLatin1String("#!/bin/bash\n#SBATCH --job-name=ingot-") + id));
+        QVERIFY(plan.script.contains(QLatin1String("--exclusive")));
+        QCOMPARE(test::readFile(jobs.paths(id).slurmScript()), plan.batchScript);
+        const QByteArray slurmId = test::readFile(jobs.paths(id).slurmJobIdFile()).trimmed();
+        QVERIFY(!slurmId.isEmpty());
+
+        const JobStatus st = follow(jobs, id, 240000);
+        QVERIFY2(st.state == JobState::Finished, qPrintable(jobStateName(st.state) + QStringLiteral(": ") + st.reason
+                                                             + QString::fromUtf8(test::readFile(jobs.paths(id).launcherLog()))));
+        QCOMPARE(st.slurm.jobId, QString::fromLatin1(slurmId));
+        QCOMPARE(st.step, 4);
+        QCOMPARE(st.exitStatus, 0);
+        const QVector<MetricPoint> viaSlurm = jobs.summary(id, true, &error).metrics;
+        QCOMPARE(viaSlurm.size(), 4);
+
+        const QString here = launch(jobs, spec(args, false), &error);
+        QVERIFY2(!here.isEmpty(), qPrintable(error));
+        QCOMPARE(follow(jobs, here, 240000).state, JobState::Finished);
+        const QVector<MetricPoint> local = jobs.summary(here, true, &error).metrics;
+        QCOMPARE(local.size(), viaSlurm.size());
+        for (int i = 0; i < local.size(); ++i) {
+            QCOMPARE(viaSlurm.at(i).step, local.at(i).step);
+            QCOMPARE(viaSlurm.at(i).loss, local.at(i).loss);
+        }
+        QVERIFY(queue().isEmpty());
+    }
+
+    // Two jobs for one node: the second waits with Slurm's reason and its place in the queue; Stop sends SIGTERM to
+    // the first through Slurm (it saves checkpoint-N and is stopped), then the second runs to its end.
+    void aWaitingJobShowsWhyAndRunsWhenTheFirstStops()
+    {
+        JobManager jobs(m_runner);
+        QString error;
+        const QString first = launch(jobs, spec({QStringLiteral("--max_steps"), QStringLiteral("100000")}), &error);
+        QVERIFY2(!first.isEmpty(), qPrintable(error));
+        JobStatus st = follow(jobs, first, 180000, [](const JobStatus &s) { return s.step >= 1; });
+        QVERIFY2(st.step >= 1, qPrintable(jobStateName(st.state) + QStringLiteral(" ") + st.reason));
+        QCOMPARE(st.state, JobState::Running);
+        QCOMPARE(st.slurm.state, QStringLiteral("RUNNING"));
+
+        const QString second = launch(jobs, spec({QStringLiteral("--max_steps"), QStringLiteral("2")}), &error);
+        QVERIFY2(!second.isEmpty(), qPrintable(error));
+        st = follow(jobs, second, 60000, [](const JobStatus &s) { return !s.slurm.reason.isEmpty(); });
+        QCOMPARE(st.state, JobState::Pending);
+        QCOMPARE(st.slurm.state, QStringLiteral("PENDING"));
+        QVERIFY2(st.slurm.reason == QLatin1String("Resources") || st.slurm.reason == QLatin1String("Priority"), qPrintable(st.slurm.reason));
+        QCOMPARE(st.slurm.position, 1);
+        QVERIFY(st.alive);
+
+        QString message;
+        QCOMPARE(jobs.stop(first, false, &message), JobManager::StopResult::Signalled);
+        st = follow(jobs, first, 120000);
+        QCOMPARE(st.state, JobState::Stopped);
+        QCOMPARE(st.reasonCode, QStringLiteral("stopped_at_step"));
+        QVERIFY2(st.lastCheckpoint.contains(QLatin1String("checkpoint-")), qPrintable(st.lastCheckpoint));
+        QVERIFY(QFileInfo(st.lastCheckpoint).isDir());
+
+        st = follow(jobs, second, 240000);
+        QCOMPARE(st.state, JobState::Finished);
+        QVERIFY(m_slurm->waitQueueEmpty(60000));
+    }
+
+    // Slurm refuses the submit (no such partition): its words, and no job folder is left.
+    void aRefusedSubmitLeavesNothing()
+    {
+        JobManager jobs(m_runner);
+        JobSpec s = spec({QStringLiteral("--max_steps"), QStringLiteral("2")});
+        s.slurm.partition = QStringLiteral("nosuch");
+        const QStringList before = QDir(m_runner->jobsRoot()).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QString error;
+        QVERIFY(launch(jobs, s, &error).isEmpty());
+        QVERIFY2(error.contains(QLatin1String("partition"), Qt::CaseInsensitive), qPrintable(error));
+        QCOMPARE(QDir(m_runner->jobsRoot()).entryList(QDir::Dirs | QDir::NoDotAndDotDot), before);
+        QVERIFY(queue().isEmpty());
+    }
+
+    // The CLI: job launch --slurm local, then job status --json names the Slurm job; job wait says how it ended.
+    void theCliLaunchesThroughSlurm()
+    {
+        QProcessEnvironment env = m_slurm->environment();
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.filePath(QStringLiteral("cli-data")));
+        env.insert(QStringLiteral("INGOT_KEYCHAIN"), QStringLiteral("none"));
+        const auto cli = [&](const QStringList &args) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(INGOT_CLI_PATH), args);
+            p.waitForFinished(300000);
+            return std::make_pair(p.exitCode(), std::make_pair(p.readAllStandardOutput(), p.readAllStandardError()));
+        };
+        auto r = cli({QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--slurm"), QStringLiteral("local"),
+                      QStringLiteral("--nodes"), QStringLiteral("1"), QStringLiteral("--nproc-per-node"), QStringLiteral("2"),
+                      QStringLiteral("--time"), QStringLiteral("10"), QStringLiteral("--python"), QStringLiteral("/usr/bin/python3"),
+                      QStringLiteral("--"), QStringLiteral("--max_steps"), QStringLiteral("2")});
+        QVERIFY2(r.first == 0, r.second.second.constData());
+        const QString id = QString::fromUtf8(r.second.first).trimmed();
+        r = cli({QStringLiteral("job"), QStringLiteral("wait"), id, QStringLiteral("--timeout"), QStringLiteral("240")});
+        QVERIFY2(r.first == 0, QByteArray(r.second.first + r.second.second).constData());
+        r = cli({QStringLiteral("job"), QStringLiteral("status"), id, QStringLiteral("--json")});
+        QCOMPARE(r.first, 0);
+        const QJsonObject st = QJsonDocument::fromJson(r.second.first).object();
+        QCOMPARE(st.value(QLatin1String("state")).toString(), QStringLiteral("finished"));
+        const QJsonObject slurm = st.value(QLatin1String("slurm")).toObject();
+        QVERIFY(!slurm.value(QLatin1String("job_id")).toString().isEmpty());
+        QCOMPARE(slurm.value(QLatin1String("partition")).toString(), QStringLiteral("debug"));
+        // --slurm's options without --slurm: refused.
+        r = cli({QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--partition"), QStringLiteral("debug"),
+                 QStringLiteral("--"), QStringLiteral("--max_steps"), QStringLiteral("2")});
+        QCOMPARE(r.first, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSlurmJobs)
+#include "tst_slurmjobs.moc"
