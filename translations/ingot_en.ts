@@ -499,6 +499,16 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     </message>
 </context>
 <context>
+    <name>ingot::SlurmSection</name>
+    <message numerus="yes">
+        <source>Slurm %1, cluster %2: %n partition(s), your queue holds %3 job(s).</source>
+        <translation>
+            <numerusform>Slurm %1, cluster %2: %n partition, your queue holds %3 job(s).</numerusform>
+            <numerusform>Slurm %1, cluster %2: %n partitions, your queue holds %3 job(s).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ingot::TransfersModel</name>
     <message numerus="yes">
         <source>%n s</source>

@@ -3702,6 +3702,34 @@ Resumed from %2</source>
         <source>Pending (Slurm)</source>
         <translation>排队中（Slurm）</translation>
     </message>
+    <message>
+        <source>job %1 (no longer known to the scheduler)</source>
+        <translation>作业 %1（调度器已不再记录）</translation>
+    </message>
+    <message>
+        <source>job %1, %2 on partition %3</source>
+        <translation>作业 %1，%2，分区 %3</translation>
+    </message>
+    <message>
+        <source> (%1; %2 in the partition&apos;s queue)</source>
+        <translation>（%1；在分区队列中排第 %2）</translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation>（%1）</translation>
+    </message>
+    <message>
+        <source>, nodes %1</source>
+        <translation>，节点 %1</translation>
+    </message>
+    <message>
+        <source>, %1 of %2</source>
+        <translation>，%1 / %2</translation>
+    </message>
+    <message>
+        <source>Slurm %1</source>
+        <translation>Slurm %1</translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobRemoveDialog</name>
@@ -6401,6 +6429,85 @@ Cache: %2</source>
     </message>
 </context>
 <context>
+    <name>ingot::SlurmSection</name>
+    <message>
+        <source>Submit through Slurm</source>
+        <translation>通过 Slurm 提交</translation>
+    </message>
+    <message>
+        <source>Whole nodes (--exclusive, as the Neuron tutorials)</source>
+        <translation>独占整个节点（--exclusive，与 Neuron 教程一致）</translation>
+    </message>
+    <message>
+        <source>sbatch on the machine chosen in Run on: one torchrun agent per allocated node (Nodes), the job folder on the cluster&apos;s shared filesystem</source>
+        <translation>在“运行于”所选的机器上执行 sbatch：每个分配的节点（节点数）运行一个 torchrun 代理，任务文件夹位于集群的共享文件系统上</translation>
+    </message>
+    <message>
+        <source>Empty: the cluster&apos;s default partition</source>
+        <translation>留空：使用集群的默认分区</translation>
+    </message>
+    <message>
+        <source>The partition&apos;s default (minutes, H:MM:SS, D-HH:MM:SS)</source>
+        <translation>分区的默认值（分钟、H:MM:SS、D-HH:MM:SS）</translation>
+    </message>
+    <message>
+        <source>Optional</source>
+        <translation>可选</translation>
+    </message>
+    <message>
+        <source>#SBATCH --mem=0
+#SBATCH --constraint=trn1.32xlarge</source>
+        <translation>#SBATCH --mem=0
+#SBATCH --constraint=trn1.32xlarge</translation>
+    </message>
+    <message>
+        <source>Partition:</source>
+        <translation>分区：</translation>
+    </message>
+    <message>
+        <source>Time limit:</source>
+        <translation>时间限制：</translation>
+    </message>
+    <message>
+        <source>Account:</source>
+        <translation>账户：</translation>
+    </message>
+    <message>
+        <source>QoS:</source>
+        <translation>QoS：</translation>
+    </message>
+    <message>
+        <source>Extra #SBATCH lines:</source>
+        <translation>额外的 #SBATCH 行：</translation>
+    </message>
+    <message>
+        <source>Asking the Slurm cluster of %1…</source>
+        <translation>正在询问 %1 的 Slurm 集群…</translation>
+    </message>
+    <message>
+        <source>Slurm could not be asked: %1</source>
+        <translation>无法询问 Slurm：%1</translation>
+    </message>
+    <message>
+        <source>No Slurm there: sinfo and sbatch are not on the PATH.</source>
+        <translation>那里没有 Slurm：PATH 中没有 sinfo 和 sbatch。</translation>
+    </message>
+    <message>
+        <source>%1 (%2 of %3 nodes idle, limit %4)%5</source>
+        <translation>%1（%3 个节点中 %2 个空闲，限制 %4）%5</translation>
+    </message>
+    <message>
+        <source>, default</source>
+        <translation>，默认</translation>
+    </message>
+    <message numerus="yes">
+        <source>Slurm %1, cluster %2: %n partition(s), your queue holds %3 job(s).</source>
+        <translation>
+            <numerusform>Slurm %1，集群 %2：%n 个分区，你的队列中有 %3 个作业。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ingot::SshConnection</name>
     <message>
         <source>%1
@@ -8276,28 +8383,8 @@ It would be added to %4.</source>
         <translation>错误：--nodes 需要一个数字</translation>
     </message>
     <message>
-        <source>Slurm:      job %1 (no longer known to the scheduler)</source>
-        <translation>Slurm：     作业 %1（调度器已不再记录）</translation>
-    </message>
-    <message>
-        <source>Slurm:      job %1, %2 on partition %3</source>
-        <translation>Slurm：     作业 %1，%2，分区 %3</translation>
-    </message>
-    <message>
-        <source> (%1; %2 in the partition&apos;s queue)</source>
-        <translation>（%1；在分区队列中排第 %2）</translation>
-    </message>
-    <message>
-        <source> (%1)</source>
-        <translation>（%1）</translation>
-    </message>
-    <message>
-        <source>, nodes %1</source>
-        <translation>，节点 %1</translation>
-    </message>
-    <message>
-        <source>, %1 of %2</source>
-        <translation>，%1 / %2</translation>
+        <source>Slurm:      %1</source>
+        <translation>Slurm：     %1</translation>
     </message>
 </context>
 <context>

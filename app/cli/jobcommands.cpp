@@ -379,21 +379,6 @@ int openJob(const Invocation &in, QString *id, std::unique_ptr<JobManager> *jobs
     return managerFor(*id, jobs);
 }
 
-QString slurmLine(const SchedulerStatus &s)
-{
-    if (!s.known)
-        return CliText::tr("Slurm:      job %1 (no longer known to the scheduler)").arg(s.jobId);
-    QString line = CliText::tr("Slurm:      job %1, %2 on partition %3").arg(s.jobId, s.state, s.partition);
-    if (!s.reason.isEmpty())
-        line += s.position > 0 ? CliText::tr(" (%1; %2 in the partition's queue)").arg(s.reason).arg(s.position)
-                               : CliText::tr(" (%1)").arg(s.reason);
-    if (!s.nodeList.isEmpty())
-        line += CliText::tr(", nodes %1").arg(s.nodeList);
-    if (!s.runTime.isEmpty() && s.state != QLatin1String("PENDING"))
-        line += CliText::tr(", %1 of %2").arg(s.runTime, s.timeLimit);
-    return line;
-}
-
 int cmdStatus(const Invocation &in)
 {
     QString id;
@@ -422,7 +407,7 @@ int cmdStatus(const Invocation &in)
     if (!st.reason.isEmpty())
         lines << CliText::tr("Reason:     %1").arg(jobReasonText(st));
     if (!st.slurm.jobId.isEmpty())
-        lines << slurmLine(st.slurm);
+        lines << CliText::tr("Slurm:      %1").arg(slurmStatusText(st.slurm));
     lines << CliText::tr("Step:       %1 of %2").arg(st.step).arg(st.maxSteps > 0 ? QString::number(st.maxSteps) : QStringLiteral("?"))
           << CliText::tr("Last loss:  %1").arg(std::isnan(st.lastLoss) ? QStringLiteral("-") : QString::number(st.lastLoss, 'f', 4))
           << CliText::tr("Layout:     dp %1 x tp %2 x pp %3 (%4 processes)").arg(st.dataParallel).arg(st.tensorParallel).arg(st.pipelineParallel).arg(st.worldSize)

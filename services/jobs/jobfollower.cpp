@@ -125,6 +125,21 @@ QString jobReasonText(const JobStatus &s)
     return s.reason;
 }
 
+QString slurmStatusText(const SchedulerStatus &s)
+{
+    if (!s.known)
+        return JobMonitorText::tr("job %1 (no longer known to the scheduler)").arg(s.jobId);
+    QString line = JobMonitorText::tr("job %1, %2 on partition %3").arg(s.jobId, s.state, s.partition);
+    if (!s.reason.isEmpty())
+        line += s.position > 0 ? JobMonitorText::tr(" (%1; %2 in the partition's queue)").arg(s.reason).arg(s.position)
+                               : JobMonitorText::tr(" (%1)").arg(s.reason);
+    if (!s.nodeList.isEmpty())
+        line += JobMonitorText::tr(", nodes %1").arg(s.nodeList);
+    if (!s.runTime.isEmpty() && s.state != QLatin1String("PENDING"))
+        line += JobMonitorText::tr(", %1 of %2").arg(s.runTime, s.timeLimit);
+    return line;
+}
+
 QString jobWarningText(const QString &warning)
 {
     const QString english = QString::fromLatin1(tokenizerWarning);

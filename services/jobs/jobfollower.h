@@ -74,6 +74,9 @@ struct JobStatus {
 
 // A status's reason as shown to the user: Ingot's own reasons translated from their code, the job's words as they are.
 QString jobReasonText(const JobStatus &s);
+// A Slurm job's scheduler state in one line, translated: "job 42, PENDING on partition debug (Resources; 1 in the
+// partition's queue), nodes n1, 0:12 of 10:00". The CLI's status and the monitor show it.
+QString slurmStatusText(const SchedulerStatus &s);
 // A stored warning as shown to the user (translated when it is one of Ingot's).
 QString jobWarningText(const QString &warning);
 

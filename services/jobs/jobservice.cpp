@@ -370,6 +370,26 @@ Task JobService::consolidateThere(const JobRecordFile &record, const QString &ch
         [done](Result r) { done(r.code, r.text); });
 }
 
+Task JobService::slurmInfoOn(const QString &where, const QString &slurmConf,
+                             std::function<void(const SlurmClusterState &, const QString &)> done)
+{
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    struct Result {
+        SlurmClusterState state;
+        QString error;
+    };
+    return runTask(
+        this,
+        [local, lookup, where, slurmConf](TaskControl &) {
+            Result r;
+            if (const auto runner = runnerFor(local, lookup, where, &r.error))
+                SlurmCluster(runner->shell(), nameToBytes(slurmConf)).info(&r.state, &r.error);
+            return r;
+        },
+        [done](Result r) { done(r.state, r.error); });
+}
+
 void JobService::watch(const QString &id)
 {
     watch(id, whereOf(id));

@@ -8,6 +8,7 @@
 
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/remotejobindex.h"
+#include "services/slurm/slurmcluster.h"
 #include "services/util/task.h"
 
 #include <QHash>
@@ -71,6 +72,11 @@ public:
     // and what Ingot's CLI said (or why it could not run).
     Task consolidateThere(const JobRecordFile &record, const QString &checkpoint,
                           std::function<void(int code, const QString &text)> done);
+
+    // The Slurm cluster of `where` ("local" or a login node): whether its clients are there, its partitions and
+    // nodes; the error when it cannot be asked. `slurmConf`: SLURM_CONF there ("": the clients' own).
+    Task slurmInfoOn(const QString &where, const QString &slurmConf,
+                     std::function<void(const SlurmClusterState &, const QString &error)> done);
 
     // Following: everything read so far of a job (watch() starts reading if it is not followed yet).
     void watch(const QString &id);

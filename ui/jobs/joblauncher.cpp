@@ -1,4 +1,5 @@
 #include "ui/jobs/joblauncher.h"
+#include "ui/jobs/slurmsection.h"
 
 #include "models/common/tones.h"
 #include "services/util/shellquote.h"
@@ -97,6 +98,13 @@ JobLauncher::JobLauncher(JobService *service, QWidget *parent)
     formCol->addWidget(buildOptimisation());
     formCol->addWidget(buildSaving());
     formCol->addWidget(buildEnvironment());
+    m_slurm = new SlurmSection;
+    connect(m_slurm, &SlurmSection::changed, this, &JobLauncher::onChanged);
+    connect(m_slurm, &QGroupBox::toggled, this, [this] {
+        askSlurm();
+        updateEnabled();
+    });
+    formCol->addWidget(m_slurm);
     formCol->addStretch(1);
     auto *scroll = new QScrollArea;
     scroll->setWidget(form);
@@ -169,6 +177,7 @@ void JobLauncher::showEvent(QShowEvent *e)
     m_started = true;
     fillHosts();
     detectPythonsThere();
+    askSlurm();
     invalidate();
 }
 
@@ -183,7 +192,7 @@ QStringList JobLauncher::nodes() const
     if (where() == QLatin1String("local"))
         return {};
     QStringList n{where()};
-    if (m_nnodes->value() > 1)
+    if (m_nnodes->value() > 1 && !m_slurm->isChecked())  // a Slurm job's nodes are the scheduler's
         for (const QString &h : m_otherNodes->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
             n << h.trimmed();
     return n;
@@ -210,8 +219,23 @@ void JobLauncher::onRunOnChanged()
 {
     if (m_started)
         detectPythonsThere();
+    askSlurm();
     updateEnabled();
     onChanged();
+}
+
+void JobLauncher::askSlurm()
+{
+    const QString w = where();
+    if (!m_started || !m_slurm->isChecked() || m_slurmAsked == w)
+        return;
+    m_slurmAsked = w;
+    m_slurm->showAsking(w == QLatin1String("local") ? m_service->runner().describe() : w);
+    m_slurmTask.discard();
+    m_slurmTask = m_service->slurmInfoOn(w, QString(), [this, w](const SlurmClusterState &state, const QString &error) {
+        if (w == where())
+            m_slurm->showCluster(state, error);
+    });
 }
 
 void JobLauncher::detectPythonsThere()
@@ -237,6 +261,7 @@ JobLauncher::~JobLauncher()
     m_planTask.discard();
     m_cacheTask.discard();
     m_pythonTask.discard();
+    m_slurmTask.discard();
 }
 
 // ---- building the form ----
@@ -263,6 +288,7 @@ JobSpec JobLauncher::spec() const
     s.passSettings = m_passSettings->isChecked();
     s.nprocPerNode = m_nproc->value();
     s.nnodes = m_nnodes->value();
+    s.slurm = m_slurm->settings();
     s.modelPath = m_folderModel->isChecked() ? m_modelPath->text().trimmed() : QString();
     s.configName = m_configName->currentData().toString();
     s.trainFile = m_sampleData->isChecked() ? QString() : m_trainFile->text().trimmed();
@@ -316,6 +342,7 @@ void JobLauncher::setSpec(const JobSpec &s)
     m_passSettings->setChecked(s.passSettings);
     m_nproc->setValue(s.nprocPerNode);
     m_nnodes->setValue(s.nnodes);
+    m_slurm->setSettings(s.slurm);
     (s.modelPath.isEmpty() ? m_builtinModel : m_folderModel)->setChecked(true);
     m_modelPath->setText(s.modelPath);
     int config = m_configName->findData(s.configName);
@@ -402,7 +429,7 @@ void JobLauncher::updateEnabled()
     m_moduleEdit->setEnabled(module);
     m_extraArgs->setEnabled(script || module);
     m_passSettings->setEnabled(script || module);
-    m_otherNodes->setEnabled(m_nnodes->value() > 1 && where() != QLatin1String("local"));
+    m_otherNodes->setEnabled(m_nnodes->value() > 1 && where() != QLatin1String("local") && !m_slurm->isChecked());
     m_configName->setEnabled(m_builtinModel->isChecked());
     m_modelPath->setEnabled(m_folderModel->isChecked());
     m_trainFile->setEnabled(!m_sampleData->isChecked());
@@ -624,7 +651,10 @@ void JobLauncher::requestPlan(const JobSpec &s)
 
 void JobLauncher::showPreview()
 {
-    if (m_hasPlan) {
+    if (m_hasPlan && m_plan.record.spec.slurm.enabled) {
+        // A Slurm job: the command, then the whole batch script exactly as it is submitted.
+        m_preview->setPlainText(m_plan.commandLine + QStringLiteral("\n\n# %1\n").arg(m_plan.paths.slurmScript()) + m_plan.script);
+    } else if (m_hasPlan) {
         m_preview->setPlainText(m_plan.commandLine);
     } else if (!m_planError.isEmpty()) {
         m_preview->setPlainText(tr("No command: %1").arg(m_planError));

@@ -30,6 +30,7 @@ class QTimer;
 namespace ingot {
 
 class JobService;
+class SlurmSection;
 
 class JobLauncher final : public QWidget
 {
@@ -137,6 +138,7 @@ private:
     QStringList nodes() const;
     void fillHosts();
     void onRunOnChanged();
+    void askSlurm();  // the cluster of Run on, when the Slurm section is on
     void detectPythonsThere();
     void selectPython(const QString &path);
     void updatePythonInfo();
@@ -202,6 +204,9 @@ private:
     // Where
     QComboBox *m_runOn;
     QLineEdit *m_otherNodes;
+    SlurmSection *m_slurm;
+    Task m_slurmTask;
+    QString m_slurmAsked;  // where the cluster was last asked (and with which slurm.conf)
     QLabel *m_runOnInfo;
     // Environment
     QComboBox *m_python;

@@ -439,6 +439,8 @@ void JobMonitor::updateStatus()
     }
 
     QStringList facts;
+    if (!st.slurm.jobId.isEmpty())  // the scheduler's view first: why it waits, where it runs, its time left
+        facts << tr("Slurm %1").arg(displayText(slurmStatusText(st.slurm)));
     const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
     if (known && st.startedAt > 0)
         facts << tr("Elapsed %1").arg(formatSeconds(st.elapsed(now)));
