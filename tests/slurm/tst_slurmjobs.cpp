@@ -4,6 +4,12 @@
 // then runs; a submit Slurm refuses is said in its words and leaves no job folder; `ingot-cli job launch --slurm
 // local` and `job status --json` name the Slurm job.
 #include "services/jobs/jobmanager.h"
+#include "services/jobs/shelljobrunner.h"
+#include "services/remote/remotehosts.h"
+#include "services/remote/sshconnection.h"
+#include "services/remote/sshjobrunner.h"
+#include "services/util/appsettings.h"
+#include "tests/support/testsshd.h"
 #include "tests/support/jobsupport.h"
 #include "tests/support/testslurm.h"
 #include "tests/support/testsupport.h"
@@ -186,6 +192,74 @@ private slots:
         QVERIFY2(error.contains(QLatin1String("partition"), Qt::CaseInsensitive), qPrintable(error));
         QCOMPARE(QDir(m_runner->jobsRoot()).entryList(QDir::Dirs | QDir::NoDotAndDotDot), before);
         QVERIFY(queue().isEmpty());
+    }
+
+    // A job at its time limit: Slurm ends it (SIGTERM: the backend saves a checkpoint on its way out) and the job is
+    // shown as timed out, not as stopped by the user.
+    void aTimeLimitEndsItAsTimedOut()
+    {
+        JobManager jobs(m_runner);
+        JobSpec s = spec({QStringLiteral("--max_steps"), QStringLiteral("1000000")});
+        s.slurm.timeLimit = QStringLiteral("1");
+        QString error;
+        const QString id = launch(jobs, s, &error);
+        QVERIFY2(!id.isEmpty(), qPrintable(error));
+        const JobStatus st = follow(jobs, id, 300000);
+        QCOMPARE(st.state, JobState::Failed);
+        QCOMPARE(st.reasonCode, QStringLiteral("slurm_timeout"));
+        QCOMPARE(st.slurm.state, QStringLiteral("TIMEOUT"));
+        QVERIFY(st.step > 0);
+        QVERIFY(m_slurm->waitQueueEmpty(60000));
+    }
+
+    // A node drained while a job waits for it: the job stays pending with Slurm's reason, and runs once the node is
+    // back.
+    void aDrainedNodeKeepsItPendingWithTheReason()
+    {
+        QVERIFY(m_slurm->drain(QStringLiteral("n1"), QStringLiteral("maintenance by the test")));
+        JobManager jobs(m_runner);
+        QString error;
+        const QString id = launch(jobs, spec({QStringLiteral("--max_steps"), QStringLiteral("2")}), &error);
+        QVERIFY2(!id.isEmpty(), qPrintable(error));
+        JobStatus st = follow(jobs, id, 60000, [](const JobStatus &s) { return !s.slurm.reason.isEmpty(); });
+        QCOMPARE(st.state, JobState::Pending);
+        QVERIFY2(!st.slurm.reason.isEmpty() && st.slurm.reason != QLatin1String("None"), qPrintable(st.slurm.reason));
+        QVERIFY(m_slurm->resume(QStringLiteral("n1")));
+        st = follow(jobs, id, 240000);
+        QCOMPARE(st.state, JobState::Finished);
+    }
+
+    // The cluster's login node over SSH (a real sshd on loopback): the job is planned, written and submitted there,
+    // followed through the same connection, and its end read from the shared job folder.
+    void aLoginNodeOverSsh()
+    {
+        test::TestSshd sshd(QStringLiteral("ingot-login"));
+        QString error;
+        QVERIFY2(sshd.start(&error), qPrintable(error));
+        QVERIFY(sshd.trustHostKey());
+        AppSettings::setSshConfigFile(sshd.sshConfigFile());
+        RemoteHosts::instance().reset();
+        std::shared_ptr<SshConnection> connection = RemoteHosts::instance().connection(sshd.alias(), &error);
+        QVERIFY2(connection, qPrintable(error));
+        ShellJobRunnerOptions o;
+        o.jobsRoot = m_tmp.filePath(QStringLiteral("login node jobs"));
+        o.cacheRoot = m_tmp.filePath(QStringLiteral("login node cache"));
+        std::shared_ptr<JobRunner> login = makeSshJobRunner(connection, o, &error);
+        QVERIFY2(login, qPrintable(error));
+        JobManager jobs(login);
+        LaunchPlan plan;
+        QVector<JobProblem> problems;
+        QVERIFY2(jobs.plan(spec({QStringLiteral("--max_steps"), QStringLiteral("3")}), &plan, &problems, &error), qPrintable(error));
+        QVERIFY(plan.commandLine.contains(QLatin1String("SLURM_CONF=")));
+        QVERIFY2(jobs.launch(plan, &error), qPrintable(error));
+        JobFollower f(login, plan.record);
+        const JobStatus st = test::followJob(f, 240000);
+        QCOMPARE(st.state, JobState::Finished);
+        QVERIFY(!st.slurm.jobId.isEmpty());
+        QCOMPARE(st.step, 3);
+        QVERIFY(QFileInfo::exists(plan.paths.slurmScript()));
+        if (connection)
+            connection->close();
     }
 
     // The CLI: job launch --slurm local, then job status --json names the Slurm job; job wait says how it ended.
