@@ -5800,6 +5800,30 @@ Cache: %2</source>
         <source>A folder you chose on %1.</source>
         <translation>您在 %1 上选择的文件夹。</translation>
     </message>
+    <message>
+        <source>Check &amp;Slurm</source>
+        <translation>检查 &amp;Slurm</translation>
+    </message>
+    <message>
+        <source>Ask the host whether it is a Slurm login node (sinfo, sbatch) and what its cluster holds</source>
+        <translation>询问该主机是否为 Slurm 登录节点（sinfo、sbatch）以及其集群的情况</translation>
+    </message>
+    <message>
+        <source>Slurm cluster</source>
+        <translation>Slurm 集群</translation>
+    </message>
+    <message>
+        <source>Asked once the host is connected.</source>
+        <translation>主机连接后会自动询问。</translation>
+    </message>
+    <message>
+        <source>Asking whether %1 runs Slurm…</source>
+        <translation>正在询问 %1 是否运行 Slurm…</translation>
+    </message>
+    <message>
+        <source>Slurm could not be asked: %1</source>
+        <translation>无法询问 Slurm：%1</translation>
+    </message>
 </context>
 <context>
     <name>ingot::RemoteJobIndex</name>
@@ -6426,6 +6450,26 @@ Cache: %2</source>
     <message>
         <source>scancel failed (exit status %1)</source>
         <translation>scancel 失败（退出状态 %1）</translation>
+    </message>
+    <message>
+        <source>No Slurm: sinfo and sbatch are not on the PATH.</source>
+        <translation>没有 Slurm：PATH 中没有 sinfo 和 sbatch。</translation>
+    </message>
+    <message>
+        <source>Slurm %1, cluster %2</source>
+        <translation>Slurm %1，集群 %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 nodes (%3 idle, %4 mixed, %5 allocated, %6 drained, %7 down), limit %8</source>
+        <translation>%1：%2 个节点（空闲 %3，部分占用 %4，已分配 %5，已排空 %6，宕机 %7），限制 %8</translation>
+    </message>
+    <message>
+        <source> (default)</source>
+        <translation>（默认）</translation>
+    </message>
+    <message>
+        <source>Your queue: %1 job(s).</source>
+        <translation>你的队列：%1 个作业。</translation>
     </message>
 </context>
 <context>

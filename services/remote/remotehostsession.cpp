@@ -490,6 +490,27 @@ void RemoteHostSession::runCacheLookup()
     Q_EMIT busyChanged();
 }
 
+void RemoteHostSession::askSlurm()
+{
+    whenConnected([this] {
+        QString error;
+        std::shared_ptr<RemoteShell> shell = RemoteHosts::instance().shell(m_host, &error);
+        if (!shell) {
+            Q_EMIT slurmAnswered({}, displayText(error));
+            return;
+        }
+        m_slurm.discard();
+        m_slurm = runTask(
+            this,
+            [shell](TaskControl &) {
+                std::pair<SlurmClusterState, QString> out;
+                SlurmCluster(shell).info(&out.first, &out.second);
+                return out;
+            },
+            [this](const std::pair<SlurmClusterState, QString> &r) { Q_EMIT slurmAnswered(r.first, r.second); });
+    });
+}
+
 void RemoteHostSession::checkFolder(const QString &path)
 {
     if (path.isEmpty())

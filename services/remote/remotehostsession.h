@@ -9,6 +9,7 @@
 
 #include "services/cache/cachelocation.h"
 #include "services/remote/sshconnection.h"
+#include "services/slurm/slurmcluster.h"
 #include "services/util/task.h"
 
 #include <QObject>
@@ -90,6 +91,9 @@ public Q_SLOTS:
     void checkFolder(const QString &path);
     // Drops the answer of a lookup or folder check in flight.
     void cancelLookup();
+    // Connects if needed, then asks whether the host is a Slurm login node (sinfo and sbatch there) and what its
+    // cluster holds: slurmAnswered.
+    void askSlurm();
 
 Q_SIGNALS:
     void statusChanged(const ingot::RemoteHostSession::Status &status);
@@ -108,6 +112,7 @@ Q_SIGNALS:
     void compileCacheFound(const ingot::CacheLocation &location);
     // checkFolder(): `path` with ~ expanded.
     void folderFound(const QString &path);
+    void slurmAnswered(const ingot::SlurmClusterState &state, const QString &error);
     // A lookup or folder check failed: what to tell the user; `problem` is None for a cache lookup.
     void lookupFailed(const QString &text, ingot::RemoteHostSession::FolderProblem problem);
 
@@ -146,6 +151,7 @@ private:
     QTimer *m_checkTimer;
     Task m_checking;
     Task m_lookup;
+    Task m_slurm;
 };
 
 }  // namespace ingot

@@ -102,6 +102,29 @@ QString slurmWords(const QByteArray &err)
 
 }  // namespace
 
+QString slurmClusterSummary(const SlurmClusterState &state)
+{
+    if (!state.found)
+        return SlurmText::tr("No Slurm: sinfo and sbatch are not on the PATH.");
+    QStringList lines{SlurmText::tr("Slurm %1, cluster %2").arg(state.info.version, slurmShown(state.info.clusterName))};
+    for (const SlurmPartition &p : state.info.partitions) {
+        QString line = SlurmText::tr("%1: %2 nodes (%3 idle, %4 mixed, %5 allocated, %6 drained, %7 down), limit %8")
+                           .arg(slurmShown(p.name))
+                           .arg(p.totalNodes)
+                           .arg(p.idle)
+                           .arg(p.mixed)
+                           .arg(p.allocated)
+                           .arg(p.drained)
+                           .arg(p.down)
+                           .arg(slurmShown(p.maxTime));
+        if (p.isDefault)
+            line += SlurmText::tr(" (default)");
+        lines << line;
+    }
+    lines << SlurmText::tr("Your queue: %1 job(s).").arg(state.info.queue.size());
+    return lines.join(QLatin1Char('\n'));
+}
+
 SlurmCluster::SlurmCluster(std::shared_ptr<RemoteShell> shell, QByteArray slurmConf)
     : m_shell(std::move(shell)), m_slurmConf(std::move(slurmConf))
 {

@@ -21,6 +21,11 @@ struct SlurmClusterState {
     SlurmClusterInfo info;
 };
 
+// What a cluster is, in a few lines a user reads (translated): "Slurm 22.05.8, cluster ingottest" and one line per
+// partition with its nodes by state and its time limit; "No Slurm: ..." when there is none. The Remote hosts page
+// and the launcher show it.
+QString slurmClusterSummary(const SlurmClusterState &state);
+
 class SlurmCluster final
 {
 public:

@@ -9,6 +9,10 @@
 #include "ui/jobs/joblauncher.h"
 #include "ui/jobs/jobmonitor.h"
 #include "ui/jobs/slurmsection.h"
+#include "ui/remote/remotehostspage.h"
+#include "services/remote/remotehosts.h"
+#include "services/util/appsettings.h"
+#include "tests/support/testsshd.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -16,6 +20,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QScrollArea>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -106,6 +111,34 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy() && w.hasPlan(), 30000);
         QVERIFY(!w.currentPlan().script.contains(QLatin1String("#SBATCH")));
         QVERIFY(!w.spec().slurm.enabled);
+    }
+
+    // A host that is a Slurm login node is marked so on the Remote hosts page once it is connected: the version, the
+    // cluster and each partition's nodes by state (a real sshd on loopback whose sessions see the cluster).
+    void aLoginNodeIsMarkedOnTheRemoteHostsPage()
+    {
+        test::TestSshd sshd(QStringLiteral("ingot-login-node"));
+        sshd.setSessionEnvironment({QStringLiteral("SLURM_CONF=") + m_slurm->confPath()});
+        QString error;
+        QVERIFY2(sshd.start(&error), qPrintable(error));
+        QVERIFY(sshd.trustHostKey());
+        AppSettings::setSshConfigFile(sshd.sshConfigFile());
+        RemoteHosts::instance().reset();
+        RemoteHostsPage page;
+        page.resize(1100, 760);
+        QSignalSpy reloaded(&page, &RemoteHostsPage::hostsReloaded);
+        page.show();
+        QVERIFY(reloaded.wait(15000));
+        page.selectHost(sshd.alias());
+        page.connectAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(page.slurmLabel()->text().contains(QLatin1String("Slurm 22.")), 60000);
+        const QString text = page.slurmLabel()->text();
+        QVERIFY2(text.contains(QLatin1String("cluster ingottest")), qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("debug: 1 nodes (1 idle")), qPrintable(text));
+        test::deliverPostedEvents();
+        QVERIFY(page.grab().save(shots() + QStringLiteral("/remote-slurm.png")));
+        page.disconnectAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(page.status(sshd.alias()).state == RemoteHostStatus::State::NotConnected, 30000);
     }
 
     void theMonitorShowsWaitingAndRunningJobs()

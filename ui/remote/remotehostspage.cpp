@@ -108,6 +108,12 @@ void RemoteHostsPage::createActions()
     m_openFolder = new QAction(style()->standardIcon(QStyle::SP_DirOpenIcon), tr("Open &folder on host…"), this);
     m_openFolder->setToolTip(tr("Show a compile cache folder of your choice on this host"));
     connect(m_openFolder, &QAction::triggered, this, &RemoteHostsPage::showOpenFolderDialog);
+    m_checkSlurm = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Check &Slurm"), this);
+    m_checkSlurm->setToolTip(tr("Ask the host whether it is a Slurm login node (sinfo, sbatch) and what its cluster holds"));
+    connect(m_checkSlurm, &QAction::triggered, this, [this] {
+        if (!currentHost().isEmpty())
+            session(currentHost())->askSlurm();
+    });
     m_reload = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Re&load hosts"), this);
     m_reload->setToolTip(tr("Read the ssh config again"));
     connect(m_reload, &QAction::triggered, this, [this] {
@@ -236,8 +242,18 @@ QWidget *RemoteHostsPage::buildDetails()
     col->addWidget(m_title);
     col->addWidget(m_stateText);
     col->addLayout(connectRow);
+    auto *slurmBox = new QGroupBox(tr("Slurm cluster"), pane);
+    auto *sl = new QVBoxLayout(slurmBox);
+    m_slurmText = valueLabel(slurmBox);
+    auto *slurmButton = new QToolButton(slurmBox);
+    slurmButton->setDefaultAction(m_checkSlurm);
+    slurmButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    sl->addWidget(m_slurmText);
+    sl->addWidget(slurmButton, 0, Qt::AlignLeft);
+
     col->addWidget(m_resolvedBox);
     col->addWidget(cacheBox);
+    col->addWidget(slurmBox);
     col->addStretch(1);
     return pane;
 }
@@ -296,6 +312,7 @@ void RemoteHostsPage::updateActions()
     m_disconnect->setEnabled(has && !busy && (st.state == State::Connected || st.state == State::Lost));
     m_openCache->setEnabled(has && !busy && !lookingUp);
     m_openFolder->setEnabled(has && !busy && !lookingUp);
+    m_checkSlurm->setEnabled(has && !busy);
 }
 
 void RemoteHostsPage::showEvent(QShowEvent *e)
@@ -453,6 +470,7 @@ void RemoteHostsPage::showDetails()
                                                               : remoteStateText(st) + QStringLiteral("\n\n") + st.detail);
     m_cacheText->setText(m_cacheTexts.value(
         host, tr("Not looked up yet. \"Open compile cache\" asks the host where its Neuron tools keep the cache.")));
+    m_slurmText->setText(m_slurmTexts.value(host, tr("Asked once the host is connected.")));
     if (host == m_resolvedFor)
         return;  // ssh -G already ran for this host (states change often; the config does not)
     m_resolvedFor = host;
@@ -516,8 +534,20 @@ RemoteHostSession *RemoteHostsPage::session(const QString &host)
         m_askPasses << ask;
         return ask;
     });
-    connect(s, &RemoteHostSession::statusChanged, this,
-            [this, host](const RemoteHostSession::Status &st) { setHostStatus(host, listStatus(st)); });
+    connect(s, &RemoteHostSession::statusChanged, this, [this, s, host](const RemoteHostSession::Status &st) {
+        setHostStatus(host, listStatus(st));
+        // Once connected, the host is asked whether it is a Slurm login node (one round trip).
+        if (st.state == RemoteHostSession::State::Connected && !m_slurmTexts.contains(host)) {
+            m_slurmTexts.insert(host, tr("Asking whether %1 runs Slurm…").arg(displayName(host)));
+            s->askSlurm();
+        }
+    });
+    connect(s, &RemoteHostSession::slurmAnswered, this, [this, host](const SlurmClusterState &state, const QString &error) {
+        m_slurmTexts.insert(host, error.isEmpty() ? displayText(slurmClusterSummary(state))
+                                                  : tr("Slurm could not be asked: %1").arg(displayText(error)));
+        if (host == currentHost())
+            m_slurmText->setText(m_slurmTexts.value(host));
+    });
     connect(s, &RemoteHostSession::busyChanged, this, &RemoteHostsPage::updateActions);
     connect(s, &RemoteHostSession::message, this, &RemoteHostsPage::statusChanged);
     connect(s, &RemoteHostSession::reconnected, this, [this, host] { Q_EMIT hostReconnected(host); });

@@ -48,12 +48,15 @@ public:
     QAction *disconnectAction() const { return m_disconnect; }
     QAction *openCacheAction() const { return m_openCache; }
     QAction *openFolderAction() const { return m_openFolder; }
+    QAction *checkSlurmAction() const { return m_checkSlurm; }
     QAction *reloadAction() const { return m_reload; }
     // The details pane: what ssh -G resolved for the selected host, by field ("hostname", "user", "port",
     // "identityfile", "proxyjump", "knownhosts"), the state in sentences, and where its compile cache is.
     QLabel *detailLabel(const QString &field) const { return m_fields.value(field); }
     QLabel *stateLabel() const { return m_stateText; }
     QLabel *cacheLabel() const { return m_cacheText; }
+    // Whether the host is a Slurm login node, and its cluster (asked once it is connected, and on demand).
+    QLabel *slurmLabel() const { return m_slurmText; }
 
     // How often the masters of connected hosts are checked while the page is shown (default 10 s).
     void setCheckIntervalMs(int ms);
@@ -113,6 +116,9 @@ private:
     QLabel *m_title = nullptr;
     QLabel *m_stateText = nullptr;
     QLabel *m_cacheText = nullptr;
+    QLabel *m_slurmText = nullptr;
+    QAction *m_checkSlurm = nullptr;
+    QHash<QString, QString> m_slurmTexts;  // host -> what its Slurm clients said
     QGroupBox *m_resolvedBox = nullptr;
     QHash<QString, QLabel *> m_fields;
     QAction *m_add = nullptr;
