@@ -3926,6 +3926,10 @@ Resumed from %2</source>
         <source>must not be negative (0: keep every checkpoint)</source>
         <translation>不能为负数（0：保留所有检查点）</translation>
     </message>
+    <message>
+        <source>%1 is on each node&apos;s own disk: with %2 nodes the output folder must be on a filesystem every node shares (the cluster&apos;s shared home, /fsx)</source>
+        <translation>%1 位于每个节点自己的磁盘上：使用 %2 个节点时，输出文件夹必须位于所有节点共享的文件系统上（集群的共享主目录、/fsx）</translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobsPage</name>

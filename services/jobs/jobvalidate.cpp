@@ -4,6 +4,7 @@
 #include "services/util/names.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -145,6 +146,21 @@ QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int max
     else if (s.nnodes > maxNodes)
         add("nnodes", maxNodes == 1 ? JobValidateText::tr("a job on this machine runs on 1 node; several nodes need remote hosts")
                                     : JobValidateText::tr("at most %1 nodes here").arg(maxNodes));
+
+    // A Slurm job on several nodes: every node writes its checkpoint shards into the output folder, so it must be one
+    // folder they all see (a node-local /tmp would scatter them over the nodes and leave nothing to consolidate).
+    if (s.slurm.enabled && s.nnodes > 1 && !s.outputDir.isEmpty()) {
+        const QString out = QDir::cleanPath(s.outputDir);
+        for (const char *local : {"/tmp", "/var/tmp", "/dev/shm", "/run", "/scratch"}) {
+            const QString l = QLatin1String(local);
+            if (out == l || out.startsWith(l + QLatin1Char('/'))) {
+                add("output_dir", JobValidateText::tr("%1 is on each node's own disk: with %2 nodes the output folder must "
+                                                      "be on a filesystem every node shares (the cluster's shared home, "
+                                                      "/fsx)").arg(s.outputDir).arg(s.nnodes));
+                break;
+            }
+        }
+    }
 
     for (const auto &kv : s.env)
         if (!isEnvName(kv.first))

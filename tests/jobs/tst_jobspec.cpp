@@ -248,6 +248,55 @@ private Q_SLOTS:
         QCOMPARE(f.tokensPerStep, 128);
     }
 
+    // A Slurm job on several nodes writes every node's shards into its output folder: a node-local folder is refused
+    // (the shards would be scattered over the nodes); one node, or a shared folder, is fine. The Slurm settings
+    // survive job.json.
+    void slurmJobsNeedASharedOutputFolder()
+    {
+        JobSpec s;
+        s.python = QStringLiteral("/usr/bin/python3");
+        s.slurm.enabled = true;
+        s.nnodes = 2;
+        s.outputDir = QStringLiteral("/tmp/run1");
+        JobFacts facts;
+        facts.pythonExists = true;
+        const auto fields = [&] {
+            QStringList f;
+            for (const JobProblem &x : validateJob(s, facts, 4096))
+                f << x.field;
+            return f;
+        };
+        QVERIFY(fields().contains(QStringLiteral("output_dir")));
+        s.outputDir = QStringLiteral("/fsx/runs/run1");
+        QVERIFY(!fields().contains(QStringLiteral("output_dir")));
+        s.outputDir = QStringLiteral("/tmp/run1");
+        s.nnodes = 1;
+        QVERIFY(!fields().contains(QStringLiteral("output_dir")));
+        s.slurm.enabled = false;
+        s.nnodes = 2;
+        QVERIFY(!fields().contains(QStringLiteral("output_dir")));  // hosts without a scheduler: the backend checks it
+
+        s.slurm = {true, QStringLiteral("compute"), QStringLiteral("2:00:00"), QStringLiteral("ml"), QStringLiteral("high"),
+                   false, {QStringLiteral("#SBATCH --mem=0")}, QStringLiteral("/opt/slurm/etc/slurm.conf")};
+        QString error;
+        const JobSpec back = JobSpec::fromJson(s.toJson(), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(back.slurm.enabled);
+        QCOMPARE(back.slurm.partition, s.slurm.partition);
+        QCOMPARE(back.slurm.timeLimit, s.slurm.timeLimit);
+        QCOMPARE(back.slurm.account, s.slurm.account);
+        QCOMPARE(back.slurm.qos, s.slurm.qos);
+        QCOMPARE(back.slurm.exclusive, false);
+        QCOMPARE(back.slurm.extraSbatch, s.slurm.extraSbatch);
+        QCOMPARE(back.slurm.slurmConf, s.slurm.slurmConf);
+        QVERIFY(!JobSpec::fromJson(JobSpec().toJson(), &error).slurm.enabled);
+        QJsonObject wrong = s.toJson();
+        wrong.insert(QStringLiteral("slurm"), QStringLiteral("yes"));
+        error.clear();
+        JobSpec::fromJson(wrong, &error);
+        QVERIFY(!error.isEmpty());
+    }
+
     void jsonRoundTripAndWrongTypes()
     {
         JobSpec s;
