@@ -123,6 +123,11 @@ json statusJson(const JobSummary &s)
         j["nodes"] = nodes;
     }
     j["job_dir"] = u8(displayName(s.record.cwd));
+    if (!s.status.slurm.jobId.isEmpty()) {  // the Slurm job at the top level too (its whole state is in "slurm")
+        j["slurm_job_id"] = u8(s.status.slurm.jobId);
+        j["partition"] = u8(s.status.slurm.partition);
+        j["node_list"] = u8(s.status.slurm.nodeList);
+    }
     j["pids"] = {{"launcher", s.status.pids.launcher.pid}, {"wrapper", s.status.pids.wrapper.pid},
                  {"process_group", s.status.pids.launcher.pgid}};
     return j;

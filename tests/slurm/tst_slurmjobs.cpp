@@ -1,9 +1,11 @@
 // Training jobs submitted through a real private Slurm cluster (slurmctld + slurmd on 127.0.0.1): Ingot's backend at
 // tp=2 runs to the end with the same losses as the same job run here; a job waiting for nodes shows Slurm's reason,
 // is stopped by Stop (SIGTERM through Slurm: checkpoint-N, stopped, nothing left in the queue) and the waiting one
-// then runs; a submit Slurm refuses is said in its words and leaves no job folder; `ingot-cli job launch --slurm
-// local` and `job status --json` name the Slurm job.
+// then runs; a time limit ends a job as timed out; a drained node keeps a job pending with the reason; a restarted
+// service follows a running job again; a submit Slurm refuses is said in its words and leaves no job folder; the
+// login node over a real sshd; `ingot-cli job launch --slurm local` and `job status --json` name the Slurm job.
 #include "services/jobs/jobmanager.h"
+#include "services/jobs/jobservice.h"
 #include "services/jobs/shelljobrunner.h"
 #include "services/remote/remotehosts.h"
 #include "services/remote/sshconnection.h"
@@ -180,6 +182,31 @@ private slots:
         QVERIFY(m_slurm->waitQueueEmpty(60000));
     }
 
+    // Ingot restarts while a Slurm job runs: a new service finds the job in its history and follows it, from the
+    // scheduler and the files, to its end.
+    void aRestartedServiceFollowsTheJobAgain()
+    {
+        QString error;
+        JobManager jobs(m_runner);
+        const QString id = launch(jobs, spec({QStringLiteral("--max_steps"), QStringLiteral("40")}), &error);
+        QVERIFY2(!id.isEmpty(), qPrintable(error));
+        auto service = std::make_unique<JobService>(m_runner);
+        service->setPollInterval(200);
+        QTRY_VERIFY_WITH_TIMEOUT(service->find(id), 20000);
+        service->watch(id);
+        QTRY_VERIFY_WITH_TIMEOUT(service->status(id).step >= 1, 180000);
+        QVERIFY(service->status(id).alive);
+        service.reset();  // Ingot quits; the job goes on in Slurm
+        QCOMPARE(queue(), test::readFile(jobs.paths(id).slurmJobIdFile()).trimmed());
+        service = std::make_unique<JobService>(m_runner);
+        service->setPollInterval(200);
+        QTRY_VERIFY_WITH_TIMEOUT(service->find(id), 20000);
+        service->watch(id);
+        QTRY_COMPARE_WITH_TIMEOUT(service->status(id).state, JobState::Finished, 240000);
+        QCOMPARE(service->status(id).step, 40);
+        QVERIFY(!service->status(id).slurm.jobId.isEmpty());
+    }
+
     // Slurm refuses the submit (no such partition): its words, and no job folder is left.
     void aRefusedSubmitLeavesNothing()
     {
@@ -289,6 +316,8 @@ private slots:
         QCOMPARE(st.value(QLatin1String("state")).toString(), QStringLiteral("finished"));
         const QJsonObject slurm = st.value(QLatin1String("slurm")).toObject();
         QVERIFY(!slurm.value(QLatin1String("job_id")).toString().isEmpty());
+        QCOMPARE(st.value(QLatin1String("slurm_job_id")).toString(), slurm.value(QLatin1String("job_id")).toString());
+        QCOMPARE(st.value(QLatin1String("partition")).toString(), QStringLiteral("debug"));
         QCOMPARE(slurm.value(QLatin1String("partition")).toString(), QStringLiteral("debug"));
         // --slurm's options without --slurm: refused.
         r = cli({QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--partition"), QStringLiteral("debug"),
