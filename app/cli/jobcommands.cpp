@@ -371,9 +371,10 @@ bool loadSummary(JobManager &jobs, const QString &id, JobSummary *s)
     return true;
 }
 
-// The job the command's ID argument names (after it, at most `more` other arguments) and the manager of where it
-// runs; the exit code (Ok to go on).
-int openJob(const Invocation &in, QString *id, std::unique_ptr<JobManager> *jobs, int more = 0)
+// The job the command's ID argument names (after it, at most `more` other arguments), the manager of where it runs
+// and, when asked for, its record; the exit code (Ok to go on).
+int openJob(const Invocation &in, QString *id, std::unique_ptr<JobManager> *jobs, int more = 0,
+            JobRecordFile *record = nullptr)
 {
     const QStringList pos = in.positional();
     if (pos.isEmpty() || pos.size() > 1 + more) {
@@ -381,7 +382,14 @@ int openJob(const Invocation &in, QString *id, std::unique_ptr<JobManager> *jobs
         return Usage;
     }
     *id = pos.first();
-    return managerFor(*id, jobs);
+    if (const int rc = managerFor(*id, jobs); rc != Ok || !record)
+        return rc;
+    QString error;
+    if (!(*jobs)->load(*id, record, &error)) {
+        err(CliText::tr("error: %1").arg(error));
+        return PartialFailure;
+    }
+    return Ok;
 }
 
 int cmdStatus(const Invocation &in)
@@ -446,15 +454,10 @@ int cmdLogs(const Invocation &in)
 {
     QString id;
     std::unique_ptr<JobManager> found;
-    if (const int rc = openJob(in, &id, &found); rc != Ok)
+    JobRecordFile r;
+    if (const int rc = openJob(in, &id, &found, 0, &r); rc != Ok)
         return rc;
     JobManager &jobs = *found;
-    JobRecordFile r;
-    QString error;
-    if (!jobs.load(id, &r, &error)) {
-        err(CliText::tr("error: %1").arg(error));
-        return PartialFailure;
-    }
     const bool launcher = in.isSet(QStringLiteral("launcher"));
     bool ok = false;
     const int rank = in.value(QStringLiteral("rank")).toInt(&ok);
@@ -587,15 +590,11 @@ int cmdConsolidate(const Invocation &in)
 {
     QString id;
     std::unique_ptr<JobManager> found;
-    if (const int rc = openJob(in, &id, &found, 1); rc != Ok)
+    JobRecordFile r;
+    if (const int rc = openJob(in, &id, &found, 1, &r); rc != Ok)
         return rc;
     JobManager &jobs = *found;
-    JobRecordFile r;
     QString error;
-    if (!jobs.load(id, &r, &error)) {
-        err(CliText::tr("error: %1").arg(error));
-        return PartialFailure;
-    }
     if (r.outputDir.isEmpty()) {
         err(CliText::tr("error: job %1 names no output folder (its script chose one: consolidate it with ingot-cli "
                         "consolidate DIR)").arg(id));
