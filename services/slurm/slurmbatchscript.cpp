@@ -134,7 +134,9 @@ QByteArray header(const SlurmBatchSpec &s)
     return t;
 }
 
-// The per-node command: the agent with the rendezvous options, then the program. $SLURM_NODEID and the endpoint
+// The per-node command: the agent with the rendezvous options, then the program. A static rendezvous (torchrun's
+// default): node K's local rank R is global rank K * M + R, as the Neuron tutorials launch it and as Ingot reads each
+// rank's logs; a c10d rendezvous would number the nodes in the order they arrive. $SLURM_NODEID and the endpoint
 // are expanded on each node (the function runs there, exported through srun's environment).
 QByteArray nodeFunction(const SlurmBatchSpec &s)
 {
@@ -147,7 +149,7 @@ QByteArray nodeFunction(const SlurmBatchSpec &s)
              "  mkdir -p -- \"$ingot_logs\"\n";
     t += "  exec " + agent + "--nnodes=" + QByteArray::number(s.nodes)
                    + " --nproc_per_node=" + QByteArray::number(s.processesPerNode) + " --node_rank=\"$SLURM_NODEID\" \\\n"
-                   + "    --rdzv_backend=c10d --rdzv_endpoint=\"$INGOT_RDZV_HOST:$INGOT_RDZV_PORT\" --rdzv_id=\"$SLURM_JOB_ID\"";
+                   + "    --master_addr=\"$INGOT_RDZV_HOST\" --master_port=\"$INGOT_RDZV_PORT\"";
     if (s.rankLogs)
         t += " --log_dir=\"$ingot_logs\" --redirects=3";
     if (!s.program.isEmpty()) {
@@ -171,7 +173,7 @@ std::optional<QByteArray> slurmBatchScript(const SlurmBatchSpec &s, QString *err
     if (!checkSpec(s, error))
         return std::nullopt;
     QByteArray t = header(s);
-    t += "# Written by Ingot: srun starts one torchrun agent per node, rendezvous (c10d) on the first allocated node.\n"
+    t += "# Written by Ingot: srun starts one torchrun agent per node, rendezvous on the first allocated node.\n"
          "set -euo pipefail\n\n";
     t += "INGOT_JOB_DIR=" + quoted(s.jobFolder) + "\nexport INGOT_JOB_DIR\n";
     t += "# The script's exit status, written atomically when it ends (also on an error or a stop).\n"

@@ -1,5 +1,5 @@
 // The batch script of a Slurm training job, as text (a pure function: value types in, text out): the #SBATCH
-// header, then one torchrun agent per node started by srun with a c10d rendezvous on the first allocated node, and
+// header, then one torchrun agent per node started by srun with a static rendezvous on the first allocated node, and
 // the script's own exit status written to the job folder so the end is known without accounting. The format and
 // the files it writes are in docs/formats.md ("Slurm jobs").
 #pragma once

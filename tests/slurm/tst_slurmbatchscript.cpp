@@ -124,7 +124,7 @@ private slots:
         const QList<QByteArray> m = slurmBatchScript(minimal, &error)->split('\n');
         QCOMPARE(m.mid(0, 4), (QList<QByteArray>{"#!/bin/bash", "#SBATCH --nodes=2", "#SBATCH --ntasks-per-node=1",
                                                  "# Written by Ingot: srun starts one torchrun agent per node, "
-                                                 "rendezvous (c10d) on the first allocated node."}));
+                                                 "rendezvous on the first allocated node."}));
     }
 
     void bodyLines()
@@ -144,7 +144,7 @@ private slots:
                  "INGOT_RDZV_HOST=$(scontrol show node -o \"$INGOT_RDZV_NODE\" | tr ' ' '\\n' | sed -n 's/^NodeAddr=//p')",
                  "export INGOT_RDZV_HOST INGOT_RDZV_PORT",
                  "  exec torchrun --nnodes=2 --nproc_per_node=32 --node_rank=\"$SLURM_NODEID\" \\",
-                 "    --rdzv_backend=c10d --rdzv_endpoint=\"$INGOT_RDZV_HOST:$INGOT_RDZV_PORT\" --rdzv_id=\"$SLURM_JOB_ID\" \\",
+                 "    --master_addr=\"$INGOT_RDZV_HOST\" --master_port=\"$INGOT_RDZV_PORT\" \\",
                  "    train.py --lr 1e-4 'it'\\''s'",
                  "export -f ingot_node",
                  "srun --export=ALL --nodes=\"$SLURM_JOB_NUM_NODES\" --ntasks-per-node=1 --kill-on-bad-exit=1 bash -c "
@@ -297,15 +297,14 @@ private slots:
             QCOMPARE(argv.value(0), QStringLiteral("--nnodes=2"));
             QCOMPARE(argv.value(1), QStringLiteral("--nproc_per_node=2"));
             QCOMPARE(argv.value(2), QStringLiteral("--node_rank=%1").arg(node));
-            QCOMPARE(argv.value(3), QStringLiteral("--rdzv_backend=c10d"));
-            QVERIFY(argv.value(4).startsWith(QStringLiteral("--rdzv_endpoint=127.0.0.1:")));
-            endpoint[node] = argv.value(4);
-            QCOMPARE(argv.value(5), QStringLiteral("--rdzv_id=") + QString::fromLatin1(id));
-            QCOMPARE(argv.mid(6), (QStringList{QStringLiteral("train.py"), QStringLiteral("--name"),
+            QCOMPARE(argv.value(3), QStringLiteral("--master_addr=127.0.0.1"));
+            QVERIFY(argv.value(4).startsWith(QStringLiteral("--master_port=")));
+            endpoint[node] = argv.value(3) + argv.value(4);
+            QCOMPARE(argv.mid(5), (QStringList{QStringLiteral("train.py"), QStringLiteral("--name"),
                                                QStringLiteral("two words"), QStringLiteral("it's")}));
         }
         QCOMPARE(endpoint[0], endpoint[1]);
-        const int port = endpoint[0].section(QLatin1Char(':'), -1).toInt();
+        const int port = endpoint[0].section(QLatin1Char('='), -1).toInt();
         QVERIFY(port > 0 && port < 65536);
 
         // A failing agent: its status is the script's, recorded the same way.

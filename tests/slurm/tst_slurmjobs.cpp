@@ -147,6 +147,49 @@ private slots:
         QVERIFY(queue().isEmpty());
     }
 
+    // Two nodes (two slurmd on this machine) with one process each: the same tp=2 job as one node with two
+    // processes, the same losses; node 1's ranks log into node-1/logs and the follower reads them there.
+    void twoNodesEqualOneNodeWithTwoProcesses()
+    {
+        TestSlurmOptions o;
+        o.nodes = 2;
+        o.cpus = 1;
+        TestSlurm two(o);
+        QString error;
+        QVERIFY2(two.start(&error), qPrintable(error));
+        JobManager jobs(m_runner);
+        const QStringList args = {QStringLiteral("--config_name"), QStringLiteral("tiny"), QStringLiteral("--tensor_parallel_size"),
+                                  QStringLiteral("2"), QStringLiteral("--max_steps"), QStringLiteral("3")};
+        JobSpec s = spec(args);
+        s.slurm.slurmConf = two.confPath();
+        s.nnodes = 2;
+        s.nprocPerNode = 1;
+        const QString id = launch(jobs, s, &error);
+        QVERIFY2(!id.isEmpty(), qPrintable(error));
+        JobRecordFile r;
+        QVERIFY(jobs.load(id, &r, &error));
+        JobFollower f(m_runner, r);
+        const JobStatus st = test::followJob(f, 240000);
+        QVERIFY2(st.state == JobState::Finished, qPrintable(jobStateName(st.state) + QStringLiteral(": ") + st.reason
+                                                             + QString::fromUtf8(test::readFile(jobs.paths(id).launcherLog()))));
+        QCOMPARE(st.worldSize, 2);
+        QVERIFY2(f.ranks() == (QList<int>{0, 1}), qPrintable(QString::number(f.ranks().size())));
+        QVERIFY(f.rankLog(1, false).contains(QLatin1String("/node-1/logs/")));
+        QCOMPARE(st.slurm.nodes, 2);
+        QCOMPARE(f.metrics().size(), 3);
+        const QVector<MetricPoint> twoNodes = jobs.summary(id, true, &error).metrics;
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+
+        const QString one = launch(jobs, spec(args, false), &error);
+        QVERIFY2(!one.isEmpty(), qPrintable(error));
+        QCOMPARE(follow(jobs, one, 240000).state, JobState::Finished);
+        const QVector<MetricPoint> oneNode = jobs.summary(one, true, &error).metrics;
+        QCOMPARE(twoNodes.size(), oneNode.size());
+        for (int i = 0; i < oneNode.size(); ++i)
+            QCOMPARE(twoNodes.at(i).loss, oneNode.at(i).loss);
+        QVERIFY(two.waitQueueEmpty(60000));
+    }
+
     // Two jobs for one node: the second waits with Slurm's reason and its place in the queue; Stop sends SIGTERM to
     // the first through Slurm (it saves checkpoint-N and is stopped), then the second runs to its end.
     void aWaitingJobShowsWhyAndRunsWhenTheFirstStops()
