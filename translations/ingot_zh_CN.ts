@@ -5825,8 +5825,8 @@ Cache: %2</source>
         <translation>正在询问 %1 是否运行 Slurm…</translation>
     </message>
     <message>
-        <source>Slurm could not be asked: %1</source>
-        <translation>无法询问 Slurm：%1</translation>
+        <source>No Slurm cluster answered there: %1</source>
+        <translation>那里没有 Slurm 集群应答：%1</translation>
     </message>
 </context>
 <context>

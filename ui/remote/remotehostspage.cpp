@@ -543,8 +543,13 @@ RemoteHostSession *RemoteHostsPage::session(const QString &host)
         }
     });
     connect(s, &RemoteHostSession::slurmAnswered, this, [this, host](const SlurmClusterState &state, const QString &error) {
+        // Slurm's clients without a controller that answers (a workstation with slurm-client): its last words, the
+        // whole answer in the tooltip.
+        const QStringList said = error.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         m_slurmTexts.insert(host, error.isEmpty() ? displayText(slurmClusterSummary(state))
-                                                  : tr("Slurm could not be asked: %1").arg(displayText(error)));
+                                                  : tr("No Slurm cluster answered there: %1").arg(displayText(said.value(said.size() - 1))));
+        if (host == currentHost())
+            m_slurmText->setToolTip(displayText(error));
         if (host == currentHost())
             m_slurmText->setText(m_slurmTexts.value(host));
     });
