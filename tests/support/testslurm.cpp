@@ -11,6 +11,7 @@
 
 #include <csignal>
 #include <pwd.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 namespace ingot::test {
@@ -114,6 +115,17 @@ bool TestSlurm::writeConfig(QString *error)
     return true;
 }
 
+namespace {
+
+// A daemon gets SIGTERM when the test process ends, however it ends (a watchdog abort runs no destructor): no
+// cluster is left running after a test.
+void endWithTheTest()
+{
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+}
+
+}  // namespace
+
 bool TestSlurm::start(QString *error)
 {
     if (!m_dir.isValid() || !writeConfig(error))
@@ -123,6 +135,7 @@ bool TestSlurm::start(QString *error)
     m_ctld->setProcessEnvironment(environment());
     m_ctld->setStandardOutputFile(QProcess::nullDevice());  // everything is in log/ (log())
     m_ctld->setStandardErrorFile(QProcess::nullDevice());
+    m_ctld->setChildProcessModifier(endWithTheTest);
     m_ctld->start(daemon(QStringLiteral("slurmctld")), {QStringLiteral("-D"), QStringLiteral("-i"), QStringLiteral("-f"), confPath()});
     if (!m_ctld->waitForStarted(10000)) {
         *error = QStringLiteral("slurmctld did not start: ") + m_ctld->errorString();
@@ -133,6 +146,7 @@ bool TestSlurm::start(QString *error)
         p->setProcessEnvironment(environment());
         p->setStandardOutputFile(QProcess::nullDevice());
         p->setStandardErrorFile(QProcess::nullDevice());
+        p->setChildProcessModifier(endWithTheTest);
         p->start(daemon(QStringLiteral("slurmd")), {QStringLiteral("-D"), QStringLiteral("-N"), nodeName(i), QStringLiteral("-f"), confPath()});
         if (!p->waitForStarted(10000)) {
             *error = QStringLiteral("slurmd did not start: ") + p->errorString();
