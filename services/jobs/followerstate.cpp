@@ -34,37 +34,27 @@ bool bytesFrom(const QJsonValue &v, qsizetype max, QByteArray *out)
     return true;
 }
 
-QJsonValue stateNumber(double v)
-{
-    return std::isfinite(v) ? QJsonValue(v) : QJsonValue();
-}
-
-double stateNumberOr(const QJsonValue &v, double fallback)
-{
-    return v.isDouble() ? v.toDouble() : fallback;
-}
-
 QJsonObject pointToState(const MetricPoint &p)
 {
-    return {{QStringLiteral("step"), double(p.step)},           {QStringLiteral("time"), stateNumber(p.time)},
-            {QStringLiteral("loss"), stateNumber(p.loss)},      {QStringLiteral("lr"), stateNumber(p.learningRate)},
-            {QStringLiteral("grad"), stateNumber(p.gradNorm)},  {QStringLiteral("tps"), stateNumber(p.tokensPerSecond)},
-            {QStringLiteral("st"), stateNumber(p.stepTime)},    {QStringLiteral("epoch"), stateNumber(p.epoch)},
+    return {{QStringLiteral("step"), double(p.step)},           {QStringLiteral("time"), jsonNumber(p.time)},
+            {QStringLiteral("loss"), jsonNumber(p.loss)},      {QStringLiteral("lr"), jsonNumber(p.learningRate)},
+            {QStringLiteral("grad"), jsonNumber(p.gradNorm)},  {QStringLiteral("tps"), jsonNumber(p.tokensPerSecond)},
+            {QStringLiteral("st"), jsonNumber(p.stepTime)},    {QStringLiteral("epoch"), jsonNumber(p.epoch)},
             {QStringLiteral("mem"), double(p.peakMemory)}};
 }
 
 MetricPoint pointFromState(const QJsonObject &o)
 {
     MetricPoint p;
-    p.step = qint64(stateNumberOr(o.value(QLatin1String("step")), 0));
-    p.time = stateNumberOr(o.value(QLatin1String("time")), MetricPoint::none);
-    p.loss = stateNumberOr(o.value(QLatin1String("loss")), MetricPoint::none);
-    p.learningRate = stateNumberOr(o.value(QLatin1String("lr")), MetricPoint::none);
-    p.gradNorm = stateNumberOr(o.value(QLatin1String("grad")), MetricPoint::none);
-    p.tokensPerSecond = stateNumberOr(o.value(QLatin1String("tps")), MetricPoint::none);
-    p.stepTime = stateNumberOr(o.value(QLatin1String("st")), MetricPoint::none);
-    p.epoch = stateNumberOr(o.value(QLatin1String("epoch")), MetricPoint::none);
-    p.peakMemory = qint64(stateNumberOr(o.value(QLatin1String("mem")), -1));
+    p.step = qint64(jsonNumberOr(o.value(QLatin1String("step")), 0));
+    p.time = jsonNumberOr(o.value(QLatin1String("time")), MetricPoint::none);
+    p.loss = jsonNumberOr(o.value(QLatin1String("loss")), MetricPoint::none);
+    p.learningRate = jsonNumberOr(o.value(QLatin1String("lr")), MetricPoint::none);
+    p.gradNorm = jsonNumberOr(o.value(QLatin1String("grad")), MetricPoint::none);
+    p.tokensPerSecond = jsonNumberOr(o.value(QLatin1String("tps")), MetricPoint::none);
+    p.stepTime = jsonNumberOr(o.value(QLatin1String("st")), MetricPoint::none);
+    p.epoch = jsonNumberOr(o.value(QLatin1String("epoch")), MetricPoint::none);
+    p.peakMemory = qint64(jsonNumberOr(o.value(QLatin1String("mem")), -1));
     return p;
 }
 
@@ -124,7 +114,7 @@ bool JobFollower::restoreState(const QByteArray &saved)
         s->rank = so.value(QLatin1String("rank")).toInt(-2);
         s->isStderr = so.value(QLatin1String("stderr")).toBool();
         s->path = so.value(QLatin1String("path")).toString();
-        s->offset = qint64(stateNumberOr(so.value(QLatin1String("offset")), -1));
+        s->offset = qint64(jsonNumberOr(so.value(QLatin1String("offset")), -1));
         s->parse = so.value(QLatin1String("parse")).toBool();
         if (s->node < 0 || s->node > m_nodes.size() || s->rank < -1 || s->path.isEmpty() || s->offset < 0
             || !bytesFrom(so.value(QLatin1String("partial")), maxLine, &s->partial)
@@ -167,7 +157,7 @@ bool JobFollower::restoreState(const QByteArray &saved)
     m_stoppedEvent = o.value(QLatin1String("stopped_event")).toString();
     m_finishedEvent = o.value(QLatin1String("finished_event")).toBool();
     m_polls = std::max(0, o.value(QLatin1String("polls")).toInt());
-    m_lastWrite = stateNumberOr(o.value(QLatin1String("last_write")), 0);
+    m_lastWrite = jsonNumberOr(o.value(QLatin1String("last_write")), 0);
     return true;  // what could not be read is tried again (and reported again)
 }
 

@@ -560,8 +560,11 @@ void JobFollower::finishState(bool alive)
     }
     if (alive) {
         st.endedAt = 0;
-        if (st.slurm.state == QLatin1String("PENDING") || st.slurm.state == QLatin1String("CONFIGURING")
-            || (!st.slurm.jobId.isEmpty() && !st.slurm.known && m_metrics.isEmpty() && m_lastEvent.isEmpty()))
+        // Pending while the scheduler says so and the job has written nothing yet (its files are fresher than the
+        // scheduler's last word, which is asked at most every few seconds).
+        const bool wroteNothing = m_metrics.isEmpty() && m_lastEvent.isEmpty();
+        if (wroteNothing && !st.slurm.jobId.isEmpty()
+            && (st.slurm.state == QLatin1String("PENDING") || st.slurm.state == QLatin1String("CONFIGURING") || !st.slurm.known))
             st.state = JobState::Pending;
         else if (st.stopRequested)
             st.state = JobState::Stopping;
@@ -644,14 +647,21 @@ int JobFollower::pollScheduler()
             return nowSeconds() - m_status.startedAt < 60 ? 1 : 0;  // being submitted, or never was
         s.jobId = read;
     }
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    // A job the scheduler last called pending that has started writing is asked again at once.
+    const bool started = (s.state == QLatin1String("PENDING") || s.state == QLatin1String("CONFIGURING"))
+        && (!m_metrics.isEmpty() || !m_lastEvent.isEmpty());
+    if (m_schedulerAnswer == 1 && !started && now - m_schedulerAskedMs < schedulerIntervalMs)
+        return 1;
+    m_schedulerAskedMs = now;
     SlurmJobDetails d;
     QString error;
     bool gone = false;
     if (!slurmClusterOf(*m_runner, m_record.spec).job(s.jobId.toLatin1(), &d, &error, &gone)) {
         if (!gone)
-            return -1;
+            return m_schedulerAnswer = -1;
         s.known = false;
-        return 0;
+        return m_schedulerAnswer = 0;
     }
     s.known = true;
     s.state = slurmShown(d.state);
@@ -665,7 +675,7 @@ int JobFollower::pollScheduler()
     static const QStringList over = {QStringLiteral("COMPLETED"), QStringLiteral("FAILED"), QStringLiteral("CANCELLED"),
                                      QStringLiteral("TIMEOUT"), QStringLiteral("NODE_FAIL"), QStringLiteral("OUT_OF_MEMORY"),
                                      QStringLiteral("PREEMPTED"), QStringLiteral("BOOT_FAIL"), QStringLiteral("DEADLINE")};
-    return over.contains(s.state) ? 0 : 1;
+    return m_schedulerAnswer = over.contains(s.state) ? 0 : 1;
 }
 
 bool JobFollower::slurmEnd(JobStatus &st)

@@ -166,6 +166,11 @@ private:
     bool m_keepMetrics = true;
     bool m_keepLogs = true;
     int pollScheduler();  // a Slurm job: its state from the scheduler; 1 alive, 0 ended, -1 could not tell
+    // The scheduler is asked at most every schedulerIntervalMs while the job lives (every poll would be two RPCs to
+    // slurmctld per job twice a second from the GUI); the files are read every poll.
+    static constexpr qint64 schedulerIntervalMs = 5000;
+    qint64 m_schedulerAskedMs = 0;
+    int m_schedulerAnswer = -1;
     bool slurmEnd(JobStatus &st);  // a Slurm job that Slurm ended: its state and reason set
     QStringList m_unreadable;
     void dropOldMetrics();

@@ -32,16 +32,6 @@ double nowSeconds()
     return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
 }
 
-QJsonValue jsonNumber(double v)
-{
-    return std::isfinite(v) ? QJsonValue(v) : QJsonValue();
-}
-
-double numberOr(const QJsonValue &v, double fallback)
-{
-    return v.isDouble() ? v.toDouble() : fallback;
-}
-
 // The Python a job uses when none is chosen: the first detected one that imports torch.
 QString defaultPython(JobRunner &runner)
 {
@@ -422,6 +412,21 @@ QVector<JobSummary> JobManager::list(QStringList *warnings, const QSet<QString> 
     return out;
 }
 
+JobManager::StopRequest JobManager::recordStopRequest(const JobPaths &p, bool force)
+{
+    const FileChunk earlier = m_runner->readFile(p.stopFile(), 0, 4096);
+    StopRequest r;
+    r.askedAt = jsonNumberOr(QJsonDocument::fromJson(earlier.data).object().value(QLatin1String("time")), 0);
+    // Only a stop request Ingot wrote counts (not a link or a FIFO the job put there).
+    r.asked = earlier.exists && earlier.error.isEmpty() && r.askedAt > 0;
+    r.kill = force || (r.asked && nowSeconds() - r.askedAt >= stopGraceSeconds);
+    const QJsonObject o{{QStringLiteral("time"), r.asked ? r.askedAt : nowSeconds()},
+                        {QStringLiteral("mode"), r.kill ? QStringLiteral("kill") : QStringLiteral("term")}};
+    QString error;
+    m_runner->writeFile(p.stopFile(), QJsonDocument(o).toJson(QJsonDocument::Compact), false, &error);
+    return r;
+}
+
 JobManager::StopResult JobManager::stop(const QString &id, bool force, QString *message)
 {
     JobRecordFile r;
@@ -438,15 +443,8 @@ JobManager::StopResult JobManager::stop(const QString &id, bool force, QString *
                                               : JobManagerText::tr("Job %1 has no running launcher.").arg(id);
         return StopResult::NotRunning;
     }
-    const FileChunk earlier = m_runner->readFile(p.stopFile(), 0, 4096);
-    const double askedAt = numberOr(QJsonDocument::fromJson(earlier.data).object().value(QLatin1String("time")), 0);
-    // Only a stop request Ingot wrote counts (not a link or a FIFO the job put there).
-    const bool asked = earlier.exists && earlier.error.isEmpty() && askedAt > 0;
-    const bool kill = force || (asked && nowSeconds() - askedAt >= stopGraceSeconds);
-    QJsonObject o{{QStringLiteral("time"), asked ? askedAt : nowSeconds()},
-                  {QStringLiteral("mode"), kill ? QStringLiteral("kill") : QStringLiteral("term")}};
+    const auto [asked, askedAt, kill] = recordStopRequest(p, force);
     QString error;
-    m_runner->writeFile(p.stopFile(), QJsonDocument(o).toJson(QJsonDocument::Compact), false, &error);
     // Every node: node 0 here, the others through their hosts (a node that cannot be reached is skipped).
     const QVector<LauncherPids> nodePids = f.nodePids();
     QVector<std::shared_ptr<JobRunner>> runners;
@@ -604,18 +602,18 @@ JobStatus statusFromJson(const QJsonObject &o)
         s.reasonArgs << v.toString();
     s.reasonDetail = o.value(QLatin1String("reason_detail")).toString();
     s.reasonRank = o.value(QLatin1String("reason_rank")).toInt(-1);
-    s.step = qint64(numberOr(o.value(QLatin1String("step")), 0));
-    s.maxSteps = qint64(numberOr(o.value(QLatin1String("max_steps")), -1));
-    s.lastLoss = numberOr(o.value(QLatin1String("last_loss")), MetricPoint::none);
-    s.tokensPerSecond = numberOr(o.value(QLatin1String("tokens_per_second")), MetricPoint::none);
-    s.startedAt = numberOr(o.value(QLatin1String("started_at")), 0);
-    s.endedAt = numberOr(o.value(QLatin1String("ended_at")), 0);
+    s.step = qint64(jsonNumberOr(o.value(QLatin1String("step")), 0));
+    s.maxSteps = qint64(jsonNumberOr(o.value(QLatin1String("max_steps")), -1));
+    s.lastLoss = jsonNumberOr(o.value(QLatin1String("last_loss")), MetricPoint::none);
+    s.tokensPerSecond = jsonNumberOr(o.value(QLatin1String("tokens_per_second")), MetricPoint::none);
+    s.startedAt = jsonNumberOr(o.value(QLatin1String("started_at")), 0);
+    s.endedAt = jsonNumberOr(o.value(QLatin1String("ended_at")), 0);
     s.worldSize = o.value(QLatin1String("world_size")).toInt();
     s.dataParallel = o.value(QLatin1String("data_parallel")).toInt();
     s.tensorParallel = o.value(QLatin1String("tensor_parallel")).toInt();
     s.pipelineParallel = o.value(QLatin1String("pipeline_parallel")).toInt();
-    s.parameters = qint64(numberOr(o.value(QLatin1String("parameters")), 0));
-    s.peakMemory = qint64(numberOr(o.value(QLatin1String("peak_memory")), -1));
+    s.parameters = qint64(jsonNumberOr(o.value(QLatin1String("parameters")), 0));
+    s.peakMemory = qint64(jsonNumberOr(o.value(QLatin1String("peak_memory")), -1));
     for (const QJsonValue &v : o.value(QLatin1String("peak_memory_per_rank")).toArray())
         s.peakMemoryPerRank << qint64(v.toDouble(-1));
     s.lastCheckpoint = o.value(QLatin1String("last_checkpoint")).toString();

@@ -105,6 +105,14 @@ public:
 
 private:
     bool startNode(JobRunner &runner, const JobRecordFile &record, const JobPaths &paths, QString *error);
+    // Writes stop_request (its first time kept) and says whether Stop was asked before and whether this one kills:
+    // forced, or the grace period since the first is over. The one rule for every kind of job.
+    struct StopRequest {
+        bool asked = false;
+        double askedAt = 0;
+        bool kill = false;
+    };
+    StopRequest recordStopRequest(const JobPaths &paths, bool force);
     // Slurm jobs (slurmjobs.cpp): the batch script, sbatch, scancel.
     bool planSlurm(LaunchPlan *plan, QString *error) const;
     bool submitSlurm(const LaunchPlan &plan, QString *error);

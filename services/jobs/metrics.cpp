@@ -1,5 +1,7 @@
 #include "services/jobs/metrics.h"
 
+#include <cmath>
+
 namespace ingot {
 
 double metricValue(const MetricPoint &p, MetricKind kind)
@@ -11,6 +13,16 @@ double metricValue(const MetricPoint &p, MetricKind kind)
     case MetricKind::Throughput: return p.tokensPerSecond;
     }
     return MetricPoint::none;
+}
+
+QJsonValue jsonNumber(double v)
+{
+    return std::isfinite(v) ? QJsonValue(v) : QJsonValue();
+}
+
+double jsonNumberOr(const QJsonValue &v, double fallback)
+{
+    return v.isDouble() ? v.toDouble() : fallback;
 }
 
 }  // namespace ingot

@@ -2,6 +2,7 @@
 // lines or a Hugging Face Trainer's log (trainerlog.h). Absent values are NaN (or -1 for memory).
 #pragma once
 
+#include <QJsonValue>
 #include <QtGlobal>
 #include <QVector>
 
@@ -25,5 +26,10 @@ struct MetricPoint {
 // The quantities a chart can show.
 enum class MetricKind { Loss, LearningRate, GradNorm, Throughput };
 double metricValue(const MetricPoint &p, MetricKind kind);  // NaN when the point has none
+
+// Numbers in Ingot's JSON (summary.json, a status, saved follower state): an absent value (NaN, infinite) is null,
+// and null or anything that is not a number reads back as `fallback`.
+QJsonValue jsonNumber(double v);
+double jsonNumberOr(const QJsonValue &v, double fallback);
 
 }  // namespace ingot

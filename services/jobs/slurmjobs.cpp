@@ -10,8 +10,6 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
-#include <QJsonDocument>
-#include <QJsonObject>
 
 namespace ingot {
 
@@ -129,14 +127,7 @@ JobManager::StopResult JobManager::stopSlurm(const JobRecordFile &r, const JobSt
         *message = SlurmJobsText::tr("Job %1 is not running (%2).").arg(r.id, jobStateTitle(st.state));
         return StopResult::NotRunning;
     }
-    const FileChunk earlier = m_runner->readFile(p.stopFile(), 0, 4096);
-    const double askedAt = QJsonDocument::fromJson(earlier.data).object().value(QLatin1String("time")).toDouble();
-    const bool asked = earlier.exists && earlier.error.isEmpty() && askedAt > 0;
-    const bool kill = force || (asked && nowSeconds() - askedAt >= stopGraceSeconds);
-    const QJsonObject o{{QStringLiteral("time"), asked ? askedAt : nowSeconds()},
-                        {QStringLiteral("mode"), kill ? QStringLiteral("kill") : QStringLiteral("term")}};
-    QString error;
-    m_runner->writeFile(p.stopFile(), QJsonDocument(o).toJson(QJsonDocument::Compact), false, &error);
+    const auto [asked, askedAt, kill] = recordStopRequest(p, force);
     const QByteArray id = st.slurm.jobId.toLatin1();
     const SlurmCluster cluster = slurmClusterOf(*m_runner, r.spec);
     if (kill) {

@@ -306,20 +306,6 @@ TrainerSummary summaryFrom(Get number)
 
 }  // namespace
 
-namespace {
-
-QJsonValue stateNumber(double v)
-{
-    return std::isfinite(v) ? QJsonValue(v) : QJsonValue();
-}
-
-double stateNumberOr(const QJsonValue &v, double fallback)
-{
-    return v.isDouble() ? v.toDouble() : fallback;
-}
-
-}  // namespace
-
 QJsonObject TrainerLogParser::saveState() const
 {
     QJsonArray buffers;
@@ -333,12 +319,12 @@ QJsonObject TrainerLogParser::saveState() const
                   {QStringLiteral("evals"), m_evalCount},
                   {QStringLiteral("dropped"), double(m_droppedLines)}};
     if (m_summary) {
-        o.insert(QStringLiteral("summary"), QJsonObject{{QStringLiteral("train_runtime"), stateNumber(m_summary->trainRuntime)},
-                                                        {QStringLiteral("train_loss"), stateNumber(m_summary->trainLoss)},
-                                                        {QStringLiteral("train_samples_per_second"), stateNumber(m_summary->samplesPerSecond)},
-                                                        {QStringLiteral("train_steps_per_second"), stateNumber(m_summary->stepsPerSecond)},
-                                                        {QStringLiteral("train_tokens_per_second"), stateNumber(m_summary->tokensPerSecond)},
-                                                        {QStringLiteral("epoch"), stateNumber(m_summary->epoch)}});
+        o.insert(QStringLiteral("summary"), QJsonObject{{QStringLiteral("train_runtime"), jsonNumber(m_summary->trainRuntime)},
+                                                        {QStringLiteral("train_loss"), jsonNumber(m_summary->trainLoss)},
+                                                        {QStringLiteral("train_samples_per_second"), jsonNumber(m_summary->samplesPerSecond)},
+                                                        {QStringLiteral("train_steps_per_second"), jsonNumber(m_summary->stepsPerSecond)},
+                                                        {QStringLiteral("train_tokens_per_second"), jsonNumber(m_summary->tokensPerSecond)},
+                                                        {QStringLiteral("epoch"), jsonNumber(m_summary->epoch)}});
     }
     return o;
 }
@@ -358,9 +344,9 @@ bool TrainerLogParser::restoreState(const QJsonObject &o)
         restored[i].partial = decoded.decoded;
         restored[i].discarding = b.value(QLatin1String("discarding")).toBool();
     }
-    const qint64 step = qint64(stateNumberOr(o.value(QLatin1String("step")), -2));
-    const qint64 total = qint64(stateNumberOr(o.value(QLatin1String("total")), -2));
-    const qint64 dicts = qint64(stateNumberOr(o.value(QLatin1String("dicts")), -1));
+    const qint64 step = qint64(jsonNumberOr(o.value(QLatin1String("step")), -2));
+    const qint64 total = qint64(jsonNumberOr(o.value(QLatin1String("total")), -2));
+    const qint64 dicts = qint64(jsonNumberOr(o.value(QLatin1String("dicts")), -1));
     if (step < -1 || total < -1 || dicts < 0)
         return false;
     m_buffers[0] = restored[0];
@@ -369,12 +355,12 @@ bool TrainerLogParser::restoreState(const QJsonObject &o)
     m_total = total;
     m_dictCount = dicts;
     m_evalCount = std::max(0, o.value(QLatin1String("evals")).toInt());
-    m_droppedLines = std::max<qint64>(0, qint64(stateNumberOr(o.value(QLatin1String("dropped")), 0)));
+    m_droppedLines = std::max<qint64>(0, qint64(jsonNumberOr(o.value(QLatin1String("dropped")), 0)));
     m_metrics.clear();
     m_summary.reset();
     if (o.value(QLatin1String("summary")).isObject()) {
         const QJsonObject s = o.value(QLatin1String("summary")).toObject();
-        m_summary = summaryFrom([&](const char *key) { return stateNumberOr(s.value(QLatin1String(key)), nan); });
+        m_summary = summaryFrom([&](const char *key) { return jsonNumberOr(s.value(QLatin1String(key)), nan); });
     }
     return true;
 }
