@@ -4,6 +4,7 @@
 #include "app/cli/consolidatecommand.h"
 #include "app/cli/remotecommands.h"
 #include "services/jobs/jobmanager.h"
+#include "services/jobs/jobtext.h"
 #include "services/jobs/remotejobindex.h"
 #include "services/remote/sshjobrunner.h"
 #include "services/util/names.h"
@@ -340,16 +341,17 @@ int cmdList(const Invocation &in)
     }
     const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000;
     Table t({CliText::tr("ID"), CliText::tr("WHERE"), CliText::tr("NAME"), CliText::tr("STATE"), CliText::tr("STEP"),
-             CliText::tr("DPxTPxPP"), CliText::tr("STARTED"), CliText::tr("DURATION"), CliText::tr("LOSS"),
-             CliText::tr("OUTPUT")},
-            {false, false, false, false, true, false, false, true, true, false});
+             CliText::tr("DPxTPxPP"), CliText::tr("STARTED"), CliText::tr("QUEUED"), CliText::tr("DURATION"),
+             CliText::tr("LOSS"), CliText::tr("OUTPUT")},
+            {false, false, false, false, true, false, false, true, true, true, false});
     for (const JobSummary &s : all) {
         const JobStatus &st = s.status;
-        const QString where = s.record.nodes.size() > 1 ? s.record.nodes.join(QLatin1Char(',')) : s.record.where;
-        t.add({s.record.id, where, s.record.spec.displayName(s.record.id),
+        const qint64 queued = st.slurm.queueWaitSeconds;
+        t.add({s.record.id, jobPlaceText(s.record, st), s.record.spec.displayName(s.record.id),
                stateText(st),
                st.maxSteps > 0 ? QStringLiteral("%1/%2").arg(st.step).arg(st.maxSteps) : QString::number(st.step),
-               layout(st), when(st.startedAt), duration(st.elapsed(now)),
+               layout(st), when(st.startedAt), queued >= 0 ? duration(double(queued)) : QString(),
+               duration(st.runSeconds(now)),
                std::isnan(st.lastLoss) ? QString() : QString::number(st.lastLoss, 'f', 4), s.record.outputDir});
     }
     if (t.rows() == 0)

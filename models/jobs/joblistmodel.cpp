@@ -1,6 +1,7 @@
 #include "models/jobs/joblistmodel.h"
 
 #include "services/jobs/jobservice.h"
+#include "services/jobs/jobtext.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
@@ -72,18 +73,6 @@ QString resumedFromJob(const JobRecordFile &job, const QVector<JobSummary> &hist
 }
 
 namespace {
-
-QString formatDuration(double seconds)
-{
-    if (!(seconds >= 0))
-        return {};
-    const qint64 s = qint64(seconds);
-    if (s < 60)
-        return QCoreApplication::translate("ingot::JobListModel", "%1 s").arg(s);
-    if (s < 3600)
-        return QCoreApplication::translate("ingot::JobListModel", "%1 min %2 s").arg(s / 60).arg(s % 60);
-    return QCoreApplication::translate("ingot::JobListModel", "%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
-}
 
 QString layoutText(const JobSummary &s)
 {
@@ -202,7 +191,8 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
     if (role == SortRole) {
         switch (index.column()) {
         case Started: return startedSeconds(s);
-        case Duration: return st.elapsed(now);
+        case Duration: return st.runSeconds(now);
+        case Queued: return double(st.slurm.queueWaitSeconds);
         case FinalLoss: return std::isnan(st.lastLoss) ? -1.0 : st.lastLoss;
         case State: return int(st.state);
         default: return data(index, Qt::DisplayRole);
@@ -210,20 +200,16 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Name:
-            // A remote job says where it runs (a multi-node job: every host).
-            return s.record.where == QLatin1String("local")
-                ? displayName(s.record.spec.displayName(s.record.id))
-                : tr("%1 (on %2)").arg(displayName(s.record.spec.displayName(s.record.id)),
-                                       displayName(s.record.nodes.size() > 1 ? s.record.nodes.join(QStringLiteral(", "))
-                                                                             : s.record.where));
+        case Name: return displayName(s.record.spec.displayName(s.record.id));
+        case Where: return displayName(jobPlaceText(s.record, st));
+        case Queued: return queueWaitText(s.record, st);
         case Model: return displayName(s.record.spec.modelLabel());
         case Layout: return layoutText(s);
         case State: return st.unreachable.isEmpty() ? jobStateTitle(st.state) : tr("Unknown (host unreachable)");
         case Started:
             return QLocale().toString(QDateTime::fromMSecsSinceEpoch(qint64(startedSeconds(s) * 1000)),
                                       QLocale::ShortFormat);
-        case Duration: return formatDuration(st.elapsed(now));
+        case Duration: return durationText(st.runSeconds(now));
         case FinalLoss:
             // An ended job's final loss; a running one's latest, said so.
             if (std::isnan(st.lastLoss))
@@ -237,7 +223,7 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
         return jobStateIcon(st.state);
     if (role == Qt::ForegroundRole && index.column() == State)
         return jobStateColor(st.state);
-    if (role == Qt::TextAlignmentRole && (index.column() == FinalLoss || index.column() == Duration))
+    if (role == Qt::TextAlignmentRole && (index.column() == FinalLoss || index.column() == Duration || index.column() == Queued))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) {
         if (index.column() == State && !st.unreachable.isEmpty())
@@ -248,7 +234,13 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
             return isFinal(st.state) ? tr("The loss at the job's last step") : tr("The latest loss: the job has not ended");
         if (index.column() == Name && !resumedFromJob(s.record, m_rows).isEmpty())
             return tr("%1\nResumed from %2").arg(data(index, Qt::DisplayRole).toString(), resumedFromName(s));
-        if (index.column() == OutputFolder || index.column() == Name)
+        if (index.column() == Where && s.record.spec.slurm.enabled && !st.slurm.jobId.isEmpty())
+            return displayText(slurmStatusText(st.slurm));
+        if (index.column() == Queued && !st.slurm.submitTime.isEmpty())
+            return st.slurm.startTime.isEmpty() ? tr("Submitted %1").arg(displayText(st.slurm.submitTime))
+                                                : tr("Submitted %1, started %2").arg(displayText(st.slurm.submitTime),
+                                                                                     displayText(st.slurm.startTime));
+        if (index.column() == OutputFolder || index.column() == Name || index.column() == Where)
             return data(index, Qt::DisplayRole);
     }
     return {};
@@ -270,6 +262,8 @@ QVariant JobListModel::headerData(int section, Qt::Orientation orientation, int 
     switch (section) {
     case Name: return tr("Name");
     case Model: return tr("Model");
+    case Where: return tr("Where");
+    case Queued: return tr("Queued");
     case Layout: return tr("Layout (dp×tp×pp)");
     case State: return tr("State");
     case Started: return tr("Started");

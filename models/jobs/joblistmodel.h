@@ -29,8 +29,10 @@ class JobListModel final : public QAbstractTableModel
     Q_DISABLE_COPY_MOVE(JobListModel)
 
 public:
+    // Where: this machine, the host(s), or the Slurm job (id, login node, partition, nodes). Queued: how long a
+    // Slurm job waited for its nodes. Duration: a Slurm job's run time as Slurm counts it, else since its launch.
     // FinalLoss: the final loss of an ended job, the latest of a running one (headed "Loss").
-    enum Column { Name, Model, Layout, State, Started, Duration, FinalLoss, OutputFolder, ColumnCount };
+    enum Column { Name, Where, Model, Layout, State, Started, Queued, Duration, FinalLoss, OutputFolder, ColumnCount };
     enum Role { JobIdRole = Qt::UserRole + 1, StateRole, SortRole };
 
     explicit JobListModel(JobService *service, QObject *parent = nullptr);

@@ -5,6 +5,7 @@
 #include "services/jobs/jobrunner.h"
 #include "services/jobs/trainerlog.h"
 #include "services/slurm/slurmcluster.h"
+#include "services/slurm/slurmparse.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -116,6 +117,12 @@ void setReason(JobStatus &st, const char *code, const QStringList &args = {})
     st.reason = fillIn(QString::fromLatin1(findReason(st.reasonCode)->text), args);
 }
 
+// What Slurm calls a job that has not started yet.
+bool answerIsWaiting(const QString &schedulerState)
+{
+    return schedulerState == QLatin1String("PENDING") || schedulerState == QLatin1String("CONFIGURING");
+}
+
 }  // namespace
 
 QString jobReasonText(const JobStatus &s)
@@ -123,21 +130,6 @@ QString jobReasonText(const JobStatus &s)
     if (const ReasonText *r = findReason(s.reasonCode))
         return fillIn(QCoreApplication::translate("ingot::JobMonitor", r->text), s.reasonArgs);
     return s.reason;
-}
-
-QString slurmStatusText(const SchedulerStatus &s)
-{
-    if (!s.known)
-        return JobMonitorText::tr("job %1 (no longer known to the scheduler)").arg(s.jobId);
-    QString line = JobMonitorText::tr("job %1, %2 on partition %3").arg(s.jobId, s.state, s.partition);
-    if (!s.reason.isEmpty())
-        line += s.position > 0 ? JobMonitorText::tr(" (%1; %2 in the partition's queue)").arg(s.reason).arg(s.position)
-                               : JobMonitorText::tr(" (%1)").arg(s.reason);
-    if (!s.nodeList.isEmpty())
-        line += JobMonitorText::tr(", nodes %1").arg(s.nodeList);
-    if (!s.runTime.isEmpty() && s.state != QLatin1String("PENDING"))
-        line += JobMonitorText::tr(", %1 of %2").arg(s.runTime, s.timeLimit);
-    return line;
 }
 
 QString jobWarningText(const QString &warning)
@@ -191,6 +183,11 @@ double JobStatus::elapsed(double now) const
     if (startedAt <= 0)
         return 0;
     return std::max(0.0, (endedAt > 0 ? endedAt : now) - startedAt);
+}
+
+double JobStatus::runSeconds(double now) const
+{
+    return slurm.runSeconds >= 0 ? double(slurm.runSeconds) : elapsed(now);
 }
 
 
@@ -380,6 +377,8 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
             m_status.lastLoss = p.loss;
     }
     dropOldMetrics();
+    if (slurm && answerIsWaiting(m_status.slurm.state) && (!m_metrics.isEmpty() || !m_lastEvent.isEmpty()))
+        pollScheduler();  // it wrote its first records in this poll: the scheduler's word is asked again, not shown stale
     if (m_record.spec.program != JobProgram::Backend) {
         if (m_trainer->step() > m_status.step)
             m_status.step = m_trainer->step();
@@ -649,8 +648,7 @@ int JobFollower::pollScheduler()
     }
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     // A job the scheduler last called pending that has started writing is asked again at once.
-    const bool started = (s.state == QLatin1String("PENDING") || s.state == QLatin1String("CONFIGURING"))
-        && (!m_metrics.isEmpty() || !m_lastEvent.isEmpty());
+    const bool started = answerIsWaiting(s.state) && (!m_metrics.isEmpty() || !m_lastEvent.isEmpty());
     if (m_schedulerAnswer == 1 && !started && now - m_schedulerAskedMs < schedulerIntervalMs)
         return 1;
     m_schedulerAskedMs = now;
@@ -672,6 +670,11 @@ int JobFollower::pollScheduler()
     s.runTime = slurmShown(d.runTime);
     s.timeLimit = slurmShown(d.timeLimit);
     s.nodes = d.numNodes;
+    s.submitTime = slurmShown(d.submitTime);
+    const bool waiting = answerIsWaiting(s.state);
+    s.startTime = waiting ? QString() : slurmShown(d.startTime);  // a pending job's StartTime is a forecast
+    s.queueWaitSeconds = waiting ? -1 : slurmSecondsBetween(d.submitTime, d.startTime);
+    s.runSeconds = slurmDurationSeconds(d.runTime);
     static const QStringList over = {QStringLiteral("COMPLETED"), QStringLiteral("FAILED"), QStringLiteral("CANCELLED"),
                                      QStringLiteral("TIMEOUT"), QStringLiteral("NODE_FAIL"), QStringLiteral("OUT_OF_MEMORY"),
                                      QStringLiteral("PREEMPTED"), QStringLiteral("BOOT_FAIL"), QStringLiteral("DEADLINE")};

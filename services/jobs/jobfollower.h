@@ -33,6 +33,9 @@ struct SchedulerStatus {
     int position = 0;   // in its partition's pending queue (1: next); 0 when not pending
     QString partition, nodeList, runTime, timeLimit;
     int nodes = 0;
+    QString submitTime, startTime;  // Slurm's words (2026-11-26T19:50:01, the controller's time zone)
+    qint64 queueWaitSeconds = -1;   // from submission to start; -1 while pending or unknown
+    qint64 runSeconds = -1;         // Slurm's RunTime; -1 unknown
 };
 
 struct JobStatus {
@@ -70,13 +73,13 @@ struct JobStatus {
     QString unreachable;
     SchedulerStatus slurm;  // a Slurm job's scheduler state (empty jobId otherwise)
     double elapsed(double now) const;
+    // How long it has run: a Slurm job's run time as Slurm counts it (the wait for nodes is not run time), else
+    // elapsed().
+    double runSeconds(double now) const;
 };
 
 // A status's reason as shown to the user: Ingot's own reasons translated from their code, the job's words as they are.
 QString jobReasonText(const JobStatus &s);
-// A Slurm job's scheduler state in one line, translated: "job 42, PENDING on partition debug (Resources; 1 in the
-// partition's queue), nodes n1, 0:12 of 10:00". The CLI's status and the monitor show it.
-QString slurmStatusText(const SchedulerStatus &s);
 // A stored warning as shown to the user (translated when it is one of Ingot's).
 QString jobWarningText(const QString &warning);
 

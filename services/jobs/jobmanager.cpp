@@ -583,7 +583,11 @@ QJsonObject statusToJson(const JobStatus &s)
                                                       {QStringLiteral("node_list"), s.slurm.nodeList},
                                                       {QStringLiteral("nodes"), s.slurm.nodes},
                                                       {QStringLiteral("run_time"), s.slurm.runTime},
-                                                      {QStringLiteral("time_limit"), s.slurm.timeLimit}});
+                                                      {QStringLiteral("time_limit"), s.slurm.timeLimit},
+                                                      {QStringLiteral("submit_time"), s.slurm.submitTime},
+                                                      {QStringLiteral("start_time"), s.slurm.startTime},
+                                                      {QStringLiteral("queue_wait_s"), s.slurm.queueWaitSeconds},
+                                                      {QStringLiteral("run_s"), s.slurm.runSeconds}});
     }
     return o;
 }
@@ -633,6 +637,10 @@ JobStatus statusFromJson(const QJsonObject &o)
     s.slurm.nodes = slurm.value(QLatin1String("nodes")).toInt();
     s.slurm.runTime = slurm.value(QLatin1String("run_time")).toString();
     s.slurm.timeLimit = slurm.value(QLatin1String("time_limit")).toString();
+    s.slurm.submitTime = slurm.value(QLatin1String("submit_time")).toString();
+    s.slurm.startTime = slurm.value(QLatin1String("start_time")).toString();
+    s.slurm.queueWaitSeconds = qint64(jsonNumberOr(slurm.value(QLatin1String("queue_wait_s")), -1));
+    s.slurm.runSeconds = qint64(jsonNumberOr(slurm.value(QLatin1String("run_s")), -1));
     return s;
 }
 

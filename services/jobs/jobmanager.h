@@ -5,6 +5,7 @@
 #include "services/jobs/jobfollower.h"
 #include "services/jobs/jobrunner.h"
 #include "services/jobs/jobvalidate.h"
+#include "services/slurm/slurmtypes.h"
 
 #include <QSet>
 
@@ -135,6 +136,29 @@ QVector<JobSummary> listEveryJob(const std::shared_ptr<JobRunner> &local, const 
 
 // The Python interpreters where `runner` runs jobs (detected once a process; blocking).
 QVector<PythonInfo> detectedPythons(JobRunner &runner, const std::atomic_bool *stop = nullptr);
+
+// A Slurm cluster as Ingot's jobs reach it: the runner (its login node: "local" or a host) and the slurm.conf.
+struct SlurmClusterRef {
+    QString where;
+    QString slurmConf;
+    bool operator==(const SlurmClusterRef &o) const { return where == o.where && slurmConf == o.slurmConf; }
+};
+// A job of the user's Slurm queue that Ingot did not submit (sbatch by hand, another tool): shown beside the
+// history, read-only.
+struct OtherSlurmJob {
+    SlurmClusterRef cluster;
+    SlurmQueueJob job;
+};
+// The clusters the history's Slurm jobs were submitted to, each once, newest first (slurmjobs.cpp).
+QVector<SlurmClusterRef> slurmClustersOf(const QVector<JobSummary> &history);
+// The jobs of a cluster's queue that are not Ingot's: neither a history job's Slurm id there nor named as Ingot names
+// its jobs (ingot-<id of a history job>; a job submitted a moment ago is named so before its id is recorded).
+QVector<SlurmQueueJob> jobsOutsideIngot(const QVector<SlurmQueueJob> &queue, const SlurmClusterRef &cluster,
+                                        const QVector<JobSummary> &history);
+// The queue of every cluster in `clusters`, Ingot's own jobs left out; a cluster that cannot be asked adds its
+// words to *errors. `runnerAt` gives the runner of a `where` ("local" included). Blocking.
+QVector<OtherSlurmJob> otherSlurmJobs(const RunnerLookup &runnerAt, const QVector<SlurmClusterRef> &clusters,
+                                      const QVector<JobSummary> &history, QStringList *errors);
 
 // A job's status as one JSON object (the CLI's --json, summary.json).
 QJsonObject statusToJson(const JobStatus &s);

@@ -390,6 +390,58 @@ Task JobService::slurmInfoOn(const QString &where, const QString &slurmConf,
         [done](Result r) { done(r.state, r.error); });
 }
 
+Task JobService::otherSlurmJobsOnClusters(std::function<void(const QVector<OtherSlurmJob> &, int, const QStringList &)> done)
+{
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    const QVector<JobSummary> history = m_history;
+    const QVector<SlurmClusterRef> clusters = slurmClustersOf(history);
+    struct Result {
+        QVector<OtherSlurmJob> jobs;
+        QStringList errors;
+    };
+    return runTask(
+        this,
+        [local, lookup, history, clusters](TaskControl &) {
+            Result r;
+            const RunnerLookup runnerAt = [&](const QString &where, QString *error) { return runnerFor(local, lookup, where, error); };
+            r.jobs = otherSlurmJobs(runnerAt, clusters, history, &r.errors);
+            return r;
+        },
+        [done, n = int(clusters.size())](Result r) { done(r.jobs, n, r.errors); });
+}
+
+Task JobService::tailOn(const QString &where, const QString &path, qint64 maxBytes,
+                        std::function<void(const QByteArray &, bool, const QString &)> done)
+{
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    struct Result {
+        QByteArray tail;
+        bool cut = false;
+        QString error;
+    };
+    return runTask(
+        this,
+        [local, lookup, where, path, maxBytes](TaskControl &) {
+            Result r;
+            const auto runner = runnerFor(local, lookup, where, &r.error);
+            if (!runner)
+                return r;
+            FileChunk c = runner->readFile(path, 0, maxBytes);
+            if (c.exists && c.size > maxBytes)  // its end, not its start
+                c = runner->readFile(path, c.size - maxBytes, maxBytes);
+            if (!c.exists)
+                r.error = QCoreApplication::translate("ingot::JobService", "%1 does not exist (yet)").arg(displayName(path));
+            else if (!c.error.isEmpty())
+                r.error = c.error;
+            r.tail = c.data;
+            r.cut = c.size > c.data.size();
+            return r;
+        },
+        [done](Result r) { done(r.tail, r.cut, r.error); });
+}
+
 void JobService::watch(const QString &id)
 {
     watch(id, whereOf(id));
@@ -545,7 +597,9 @@ void JobService::pollOne(const QString &id)
             }
             if (isFinal(f->status.state) && !f->saved) {
                 f->saved = true;
-                const JobSummary s{r.follower->record(), f->status, {}};
+                JobSummary s;
+                s.record = r.follower->record();
+                s.status = f->status;
                 runTask(this, [local, lookup, where, s](TaskControl &) {
                     QString error;
                     if (const auto runner = runnerFor(local, lookup, where, &error))

@@ -77,6 +77,12 @@ public:
     // nodes; the error when it cannot be asked. `slurmConf`: SLURM_CONF there ("": the clients' own).
     Task slurmInfoOn(const QString &where, const QString &slurmConf,
                      std::function<void(const SlurmClusterState &, const QString &error)> done);
+    // The user's jobs on the Slurm clusters of the history that Ingot did not submit (otherSlurmJobs()), and the
+    // words of each cluster that could not be asked. `clusters` is how many were asked (0: no Slurm job yet).
+    Task otherSlurmJobsOnClusters(std::function<void(const QVector<OtherSlurmJob> &, int clusters, const QStringList &errors)> done);
+    // The last `maxBytes` of a file where jobs run (an outside Slurm job's output file, read-only).
+    Task tailOn(const QString &where, const QString &path, qint64 maxBytes,
+                std::function<void(const QByteArray &tail, bool cut, const QString &error)> done);
 
     // Following: everything read so far of a job (watch() starts reading if it is not followed yet).
     void watch(const QString &id);

@@ -10,6 +10,7 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QSet>
 
 namespace ingot {
 
@@ -151,6 +152,52 @@ JobManager::StopResult JobManager::stopSlurm(const JobRecordFile &r, const JobSt
         : SlurmJobsText::tr("Asked job %1 to stop (SIGTERM to its torchrun agents through Slurm job %2): it saves a checkpoint and stops.")
               .arg(r.id, st.slurm.jobId);
     return StopResult::Signalled;
+}
+
+QVector<SlurmClusterRef> slurmClustersOf(const QVector<JobSummary> &history)
+{
+    QVector<SlurmClusterRef> out;
+    for (const JobSummary &s : history) {
+        const SlurmClusterRef c{s.record.where, s.record.spec.slurm.slurmConf};
+        if (s.record.spec.slurm.enabled && !out.contains(c))
+            out << c;
+    }
+    return out;
+}
+
+QVector<SlurmQueueJob> jobsOutsideIngot(const QVector<SlurmQueueJob> &queue, const SlurmClusterRef &cluster,
+                                        const QVector<JobSummary> &history)
+{
+    QSet<QByteArray> ids, names;
+    for (const JobSummary &s : history) {
+        names.insert("ingot-" + s.record.id.toLatin1());
+        if (s.record.spec.slurm.enabled && SlurmClusterRef{s.record.where, s.record.spec.slurm.slurmConf} == cluster
+            && !s.status.slurm.jobId.isEmpty())
+            ids.insert(s.status.slurm.jobId.toLatin1());
+    }
+    QVector<SlurmQueueJob> out;
+    for (const SlurmQueueJob &j : queue)
+        if (!ids.contains(j.id) && !names.contains(j.name))
+            out << j;
+    return out;
+}
+
+QVector<OtherSlurmJob> otherSlurmJobs(const RunnerLookup &runnerAt, const QVector<SlurmClusterRef> &clusters,
+                                      const QVector<JobSummary> &history, QStringList *errors)
+{
+    QVector<OtherSlurmJob> out;
+    for (const SlurmClusterRef &c : clusters) {
+        QString error;
+        const std::shared_ptr<JobRunner> runner = runnerAt(c.where, &error);
+        QVector<SlurmQueueJob> queue;
+        if (!runner || !SlurmCluster(runner->shell(), nameToBytes(c.slurmConf)).queue(&queue, &error)) {
+            *errors << error;
+            continue;
+        }
+        for (const SlurmQueueJob &j : jobsOutsideIngot(queue, c, history))
+            out << OtherSlurmJob{c, j};
+    }
+    return out;
 }
 
 }  // namespace ingot

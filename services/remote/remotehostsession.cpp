@@ -500,14 +500,9 @@ void RemoteHostSession::askSlurm()
             return;
         }
         m_slurm.discard();
-        m_slurm = runTask(
-            this,
-            [shell](TaskControl &) {
-                std::pair<SlurmClusterState, QString> out;
-                SlurmCluster(shell).info(&out.first, &out.second);
-                return out;
-            },
-            [this](const std::pair<SlurmClusterState, QString> &r) { Q_EMIT slurmAnswered(r.first, r.second); });
+        m_slurm = askSlurmCluster(this, shell, [this](const SlurmClusterState &state, const QString &error) {
+            Q_EMIT slurmAnswered(state, error);
+        });
     });
 }
 

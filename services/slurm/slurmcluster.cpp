@@ -20,7 +20,11 @@ constexpr qint64 maxOutput = 32 * 1024 * 1024;
 
 // Every script starts so: the arguments decoded (printf %b form, see shellOctal), $1 = SLURM_CONF or empty, then
 // the script's own. /opt/slurm/bin (ParallelCluster, HyperPod) is added after the PATH a non-login SSH session
-// has (their profile.d script is not read there). Exit 20: no Slurm clients there.
+// has (their profile.d script is not read there). Exit 20: no Slurm clients there. Exit 22: clients but no
+// slurm.conf to read (SLURM_CONF names none, or none is where Slurm's packages and ParallelCluster put it, or where
+// slurmd caches it in configless mode): the clients would spend a minute per command looking for a controller
+// (DNS SRV records) and then fail, so they are not run. A login node configured through DNS alone names its
+// slurm.conf with SLURM_CONF (or Ingot's Slurm configuration setting).
 const char *prelude = R"SH(export LC_ALL=C
 case ":$PATH:" in *:/opt/slurm/bin:*) ;; *) [ -d /opt/slurm/bin ] && PATH=$PATH:/opt/slurm/bin && export PATH ;; esac
 n=$#; i=0
@@ -28,6 +32,15 @@ while [ "$i" -lt "$n" ]; do v=$(printf '%bX' "$1"); shift; set -- "$@" "${v%X}";
 [ -n "$1" ] && { SLURM_CONF=$1; export SLURM_CONF; }
 shift
 command -v sinfo >/dev/null 2>&1 && command -v sbatch >/dev/null 2>&1 || exit 20
+if [ -n "${SLURM_CONF:-}" ]; then [ -r "$SLURM_CONF" ] || exit 22
+else
+  b=$(dirname "$(command -v sinfo)")
+  for c in /etc/slurm/slurm.conf /etc/slurm-llnl/slurm.conf "$b/../etc/slurm.conf" /usr/local/etc/slurm.conf \
+      /run/slurm/conf/slurm.conf /var/spool/slurmd/conf-cache/slurm.conf /var/spool/slurm/d/conf-cache/slurm.conf; do
+    [ -r "$c" ] && break; c=
+  done
+  [ -n "$c" ] || exit 22
+fi
 )SH";
 
 // Sections: "\036NAME STATUS\n" then the command's stdout (status 0) or its stderr (bounded), then "\n". The
@@ -45,13 +58,21 @@ s version sinfo --version
 s cluster cluster
 s partitions scontrol show partition -o
 s nodes sinfo -h -N -o "$1"
-# --me came with Slurm 20.11: older clients get the same with -u.
-queue() { squeue --me -h -O "$1" 2>/dev/null || squeue -u "$(id -un)" -h -O "$1"; }
 s queue queue "$2"
 )SH";
 
-// $1 job id.
+// --me came with Slurm 20.11: older clients get the same with -u.
+const char *queueFunction = R"SH(queue() { squeue --me -h -O "$1" 2>/dev/null || squeue -u "$(id -un)" -h -O "$1"; }
+)SH";
+
+// $1 squeue format.
+const char *queueScript = R"SH(s queue queue "$1"
+)SH";
+
+// $1 job id, $2 sacct's format, $3 its delimiter. A job the controller forgot (MinJobAge after its end) is asked of
+// the accounting database where there is one (sacct fails at once where accounting is not configured).
 const char *jobScript = R"SH(s job scontrol show job -o "$1"
+if [ "$r" != 0 ] && command -v sacct >/dev/null 2>&1; then s acct sacct -n -X -P --delimiter="$3" -j "$1" -o "$2"; fi
 s pending squeue -h -t PD -S -p,i -o '%i %P'
 )SH";
 
@@ -137,9 +158,15 @@ QString SlurmCluster::describe() const
 
 namespace {
 
-// Runs prelude + body with SLURM_CONF and `args`. false with words when the shell did not run.
+QString noSlurm(const RemoteShell &shell)
+{
+    return SlurmText::tr("No Slurm on %1: sinfo and sbatch are not on the PATH there.").arg(shell.describe());
+}
+
+// Runs prelude + body with SLURM_CONF and `args`. false with words when the shell did not run, or there is no Slurm
+// there (*absent set: no clients) or no configuration for its clients.
 bool runScript(RemoteShell &shell, const QByteArray &conf, const QByteArray &body, QVector<QByteArray> args,
-               ShellResult *r, QString *error)
+               ShellResult *r, QString *error, bool *absent = nullptr)
 {
     args.prepend(conf);
     *r = shell.run(QByteArray(prelude) + body, args, {}, maxOutput, timeoutMs);
@@ -147,12 +174,26 @@ bool runScript(RemoteShell &shell, const QByteArray &conf, const QByteArray &bod
         *error = SlurmText::tr("Could not ask Slurm on %1: %2").arg(shell.describe(), r->error);
         return false;
     }
+    if (absent)
+        *absent = r->exitCode == 20;
+    if (r->exitCode == 20) {
+        *error = noSlurm(shell);
+        return false;
+    }
+    if (r->exitCode == 22) {
+        *error = conf.isEmpty()
+            ? SlurmText::tr("Slurm's clients are on %1 but no slurm.conf was found there (SLURM_CONF is not set, and none "
+                            "is in /etc/slurm or beside the clients).").arg(shell.describe())
+            : SlurmText::tr("The Slurm configuration %1 is not there on %2.").arg(displayName(nameFromBytes(conf)), shell.describe());
+        return false;
+    }
     return true;
 }
 
-QString noSlurm(const RemoteShell &shell)
+// A section that failed: its command's words, or the script's when it never got there.
+QString didNotAnswer(const RemoteShell &shell, const ShellResult &r, const Section &sec)
 {
-    return SlurmText::tr("No Slurm on %1: sinfo and sbatch are not on the PATH there.").arg(shell.describe());
+    return SlurmText::tr("Slurm on %1 did not answer: %2").arg(shell.describe(), sec.status < 0 ? slurmWords(r.err) : slurmWords(sec.body));
 }
 
 }  // namespace
@@ -161,17 +202,18 @@ bool SlurmCluster::info(SlurmClusterState *out, QString *error) const
 {
     *out = {};
     ShellResult r;
-    if (!runScript(*m_shell, m_slurmConf, QByteArray(sections) + infoScript, {sinfoNodeFormat(), squeueFormat()}, &r,
-                   error))
-        return false;
-    if (r.exitCode == 20)
-        return true;
+    bool absent = false;
+    if (!runScript(*m_shell, m_slurmConf, QByteArray(sections) + queueFunction + infoScript, {sinfoNodeFormat(), squeueFormat()}, &r,
+                   error, &absent)) {
+        if (absent)
+            error->clear();  // no Slurm there: found stays false
+        return absent;
+    }
     const QMap<QByteArray, Section> s = splitSections(r.out);
     for (const char *name : {"partitions", "nodes", "queue"}) {
         const Section sec = s.value(name);
         if (sec.status != 0) {
-            *error = SlurmText::tr("Slurm on %1 did not answer: %2")
-                         .arg(m_shell->describe(), sec.status < 0 ? slurmWords(r.err) : slurmWords(sec.body));
+            *error = didNotAnswer(*m_shell, r, sec);
             return false;
         }
     }
@@ -186,6 +228,21 @@ bool SlurmCluster::info(SlurmClusterState *out, QString *error) const
     return true;
 }
 
+bool SlurmCluster::queue(QVector<SlurmQueueJob> *out, QString *error) const
+{
+    out->clear();
+    ShellResult r;
+    if (!runScript(*m_shell, m_slurmConf, QByteArray(sections) + queueFunction + queueScript, {squeueFormat()}, &r, error))
+        return false;
+    const Section sec = splitSections(r.out).value("queue");
+    if (sec.status != 0) {
+        *error = didNotAnswer(*m_shell, r, sec);
+        return false;
+    }
+    *out = parseSqueue(sec.body);
+    return true;
+}
+
 bool SlurmCluster::job(const QByteArray &id, SlurmJobDetails *out, QString *error, bool *gone) const
 {
     if (gone)
@@ -195,19 +252,18 @@ bool SlurmCluster::job(const QByteArray &id, SlurmJobDetails *out, QString *erro
         return false;
     }
     ShellResult r;
-    if (!runScript(*m_shell, m_slurmConf, QByteArray(sections) + jobScript, {id}, &r, error))
+    if (!runScript(*m_shell, m_slurmConf, QByteArray(sections) + jobScript,
+                   {id, sacctFormat(), QByteArray(1, slurmFieldSeparator)}, &r, error))
         return false;
-    if (r.exitCode == 20) {
-        *error = noSlurm(*m_shell);
-        return false;
-    }
     const QMap<QByteArray, Section> s = splitSections(r.out);
     const Section job = s.value("job");
+    const Section acct = s.value("acct");
+    if (job.status != 0 && acct.status == 0 && parseSacctJob(acct.body, id, out))
+        return true;  // ended and forgotten by the controller; the accounting database still has it
     if (job.status != 0) {
         if (gone && job.status > 0 && job.body.contains("Invalid job id specified"))
             *gone = true;
-        *error = job.status < 0 ? SlurmText::tr("Slurm on %1 did not answer: %2").arg(m_shell->describe(), slurmWords(r.err))
-                                : slurmWords(job.body);
+        *error = job.status < 0 ? didNotAnswer(*m_shell, r, job) : slurmWords(job.body);
         return false;
     }
     if (!parseScontrolJob(job.body, out)) {
@@ -237,10 +293,6 @@ bool SlurmCluster::submit(const QByteArray &script, const QVector<QByteArray> &a
     ShellResult r;
     if (!runScript(*m_shell, m_slurmConf, "exec sbatch --parsable \"$@\"\n", argv, &r, error))
         return false;
-    if (r.exitCode == 20) {
-        *error = noSlurm(*m_shell);
-        return false;
-    }
     const QByteArray id = r.out.trimmed().split(';').value(0);  // "ID" or "ID;cluster"
     if (r.exitCode != 0 || !isSlurmJobId(id)) {
         *error = r.err.trimmed().isEmpty() ? SlurmText::tr("sbatch failed (exit status %1)").arg(r.exitCode)
@@ -261,16 +313,31 @@ bool SlurmCluster::cancel(const QByteArray &id, Cancel how, QString *error) cons
     ShellResult r;
     if (!runScript(*m_shell, m_slurmConf, cancelScript, {mode, id}, &r, error))
         return false;
-    if (r.exitCode == 20) {
-        *error = noSlurm(*m_shell);
-        return false;
-    }
     if (r.exitCode != 0) {
         *error = r.err.trimmed().isEmpty() ? SlurmText::tr("scancel failed (exit status %1)").arg(r.exitCode)
                                            : slurmWords(r.err);
         return false;
     }
     return true;
+}
+
+QString slurmNoAnswerText(const QString &error)
+{
+    const QStringList said = error.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    return SlurmText::tr("No Slurm cluster answered there: %1").arg(displayText(said.value(said.size() - 1)));
+}
+
+Task askSlurmCluster(QObject *context, std::shared_ptr<RemoteShell> shell,
+                     std::function<void(const SlurmClusterState &, const QString &)> done)
+{
+    return runTask(
+        context,
+        [shell](TaskControl &) {
+            std::pair<SlurmClusterState, QString> out;
+            SlurmCluster(shell).info(&out.first, &out.second);
+            return out;
+        },
+        [done](const std::pair<SlurmClusterState, QString> &r) { done(r.first, r.second); });
 }
 
 }  // namespace ingot

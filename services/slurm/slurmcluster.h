@@ -4,11 +4,13 @@
 #pragma once
 
 #include "services/slurm/slurmtypes.h"
+#include "services/util/task.h"
 
 #include <QByteArray>
 #include <QString>
 #include <QVector>
 
+#include <functional>
 #include <memory>
 
 namespace ingot {
@@ -26,6 +28,10 @@ struct SlurmClusterState {
 // and the launcher show it.
 QString slurmClusterSummary(const SlurmClusterState &state);
 
+// The one line a page shows for Slurm clients without a controller that answers (a workstation with slurm-client):
+// their last words; the whole answer goes in a tooltip.
+QString slurmNoAnswerText(const QString &error);
+
 class SlurmCluster final
 {
 public:
@@ -39,9 +45,12 @@ public:
     // in *error when the shell could not run or Slurm did not answer (its own words, e.g. the controller is down);
     // true with found = false when there is no Slurm there.
     bool info(SlurmClusterState *out, QString *error) const;
+    // The user's queue alone (`squeue --me`: the jobs submitted outside Ingot too), lighter than info().
+    bool queue(QVector<SlurmQueueJob> *out, QString *error) const;
     // One job (`scontrol show job -o`), with its position in its partition's pending queue when it is pending.
     // *gone (when given) is set when Slurm no longer knows the job (it ended more than MinJobAge ago, 300 s by
-    // default, or never was): its end is then in the job folder's exit_status.
+    // default, or never was) and no accounting database (sacct) has it either: its end is then in the job folder's
+    // exit_status.
     bool job(const QByteArray &id, SlurmJobDetails *out, QString *error, bool *gone = nullptr) const;
     // `sbatch --parsable OPTIONS SCRIPT ARGS`: `script` is a path on the cluster, options are sbatch's own
     // (--output=..., --chdir=...: any bytes). The job id in *jobId, or Slurm's words in *error.
@@ -63,5 +72,9 @@ private:
     std::shared_ptr<RemoteShell> m_shell;
     QByteArray m_slurmConf;
 };
+
+// info() on a worker; `done` runs on `context`'s thread (never once the task is discarded or `context` is gone).
+Task askSlurmCluster(QObject *context, std::shared_ptr<RemoteShell> shell,
+                     std::function<void(const SlurmClusterState &, const QString &error)> done);
 
 }  // namespace ingot

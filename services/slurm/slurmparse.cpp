@@ -3,6 +3,7 @@
 #include "services/util/names.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QHash>
 #include <QRegularExpression>
 
@@ -330,6 +331,43 @@ bool parseScontrolJob(const QByteArray &text, SlurmJobDetails *job)
     return false;
 }
 
+QByteArray sacctFormat()
+{
+    return "JobID,JobName,State,ExitCode,Elapsed,Timelimit,Submit,Start,Partition,NodeList,NNodes,WorkDir";
+}
+
+bool parseSacctJob(const QByteArray &text, const QByteArray &id, SlurmJobDetails *job)
+{
+    bool found = false;
+    forEachLine(text, [&](const QByteArray &line) {
+        QList<QByteArray> f = line.split(slurmFieldSeparator);
+        if (found || f.size() != 12 || f[0].trimmed() != id || !isSlurmJobId(id))
+            return;
+        for (QByteArray &v : f)
+            v = bounded(v.trimmed());
+        SlurmJobDetails j;
+        j.id = f[0];
+        j.name = f[1];
+        j.state = f[2].split(' ').value(0);  // "CANCELLED by 1000": the state is the first word
+        j.exitCode = f[3];
+        j.runTime = f[4];
+        j.timeLimit = f[5];
+        j.submitTime = orEmpty(f[6]);
+        j.startTime = orEmpty(f[7]);
+        if (j.startTime == "Unknown")
+            j.startTime.clear();
+        j.partition = f[8];
+        j.nodeList = orEmpty(f[9]);
+        if (j.nodeList == "None assigned")
+            j.nodeList.clear();
+        j.numNodes = toInt(f[10]);
+        j.workDir = orEmpty(f[11]);
+        *job = std::move(j);
+        found = true;
+    });
+    return found;
+}
+
 QString parseSinfoVersion(const QByteArray &text)
 {
     static const QRegularExpression re(QStringLiteral("^slurm(?:-wlm)? ([0-9]+\\.[0-9]+(?:\\.[0-9]+)?[0-9A-Za-z.-]{0,32})\\s*$"));
@@ -350,6 +388,31 @@ int pendingPosition(const QByteArray &squeueText, const QByteArray &id, const QB
             found = position;
     });
     return found;
+}
+
+qint64 slurmDurationSeconds(const QByteArray &text)
+{
+    static const QRegularExpression re(QRegularExpression::anchoredPattern(
+        QStringLiteral("(?:([0-9]{1,5})-)?(?:([0-9]{1,2}):)?([0-9]{1,2}):([0-9]{2})")));
+    const QRegularExpressionMatch m = re.match(QString::fromLatin1(text.trimmed().left(32)));
+    if (!m.hasMatch() || (!m.captured(1).isEmpty() && m.captured(2).isEmpty()))
+        return -1;  // days without hours is no form Slurm prints
+    return ((m.captured(1).toLongLong() * 24 + m.captured(2).toLongLong()) * 60 + m.captured(3).toLongLong()) * 60
+        + m.captured(4).toLongLong();
+}
+
+qint64 slurmSecondsBetween(const QByteArray &from, const QByteArray &to)
+{
+    const auto time = [](const QByteArray &t) {
+        // Slurm prints local time without a zone; both ends read the same way, so the difference holds.
+        QDateTime d = QDateTime::fromString(QString::fromLatin1(t.trimmed().left(32)), Qt::ISODate);
+        d.setTimeSpec(Qt::UTC);
+        return d;
+    };
+    const QDateTime a = time(from), b = time(to);
+    if (!a.isValid() || !b.isValid() || b < a)
+        return -1;
+    return a.secsTo(b);
 }
 
 bool isSlurmJobId(const QByteArray &id)

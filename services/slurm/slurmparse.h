@@ -34,6 +34,10 @@ QVector<SlurmPartition> parseScontrolPartitions(const QByteArray &text);
 QVector<SlurmQueueJob> parseSqueue(const QByteArray &text);
 // The first job of `scontrol show job -o ID`; false when there is none.
 bool parseScontrolJob(const QByteArray &text, SlurmJobDetails *job);
+// `sacct -n -X -P --delimiter=<0x1f> -j ID -o FMT`: the accounting database's record of a job the controller forgot
+// (only where accounting is configured). False when job `id` is not there.
+QByteArray sacctFormat();
+bool parseSacctJob(const QByteArray &text, const QByteArray &id, SlurmJobDetails *job);
 // "slurm-wlm 22.05.8" / "slurm 23.11.1" -> "22.05.8"; empty when it is no version.
 QString parseSinfoVersion(const QByteArray &text);
 // The node counts by state of every partition, from the nodes.
@@ -42,6 +46,12 @@ SlurmNodeState slurmNodeState(const QByteArray &sinfoState);
 // `squeue -h -t PD -S -p,i -o '%i %P'` (the pending jobs, highest priority first): the 1-based position of job `id`
 // among those of `partition`; 0 when it is not there.
 int pendingPosition(const QByteArray &squeueText, const QByteArray &id, const QByteArray &partition);
+// Slurm's durations (RunTime, TimeLimit, squeue's %M): [days-]hours:minutes:seconds or minutes:seconds, in seconds;
+// -1 for UNLIMITED, INVALID, Partition_Limit or anything else.
+qint64 slurmDurationSeconds(const QByteArray &text);
+// Seconds from one of Slurm's times to another (SubmitTime, StartTime: 2026-11-26T19:50:01, both in the controller's
+// time zone); -1 when either is no time (Unknown, None, empty) or `to` is before `from`.
+qint64 slurmSecondsBetween(const QByteArray &from, const QByteArray &to);
 // A job id Ingot passes to scancel/scontrol: digits, optionally _N (array task) or +N (het component).
 bool isSlurmJobId(const QByteArray &id);
 

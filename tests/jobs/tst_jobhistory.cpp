@@ -229,14 +229,15 @@ private Q_SLOTS:
 
         // The launcher's checks of what the user chose (a model folder, a checkpoint to resume) do not wait either.
         const QString model = folder(QStringLiteral("fifo-model")), checkpoint = folder(QStringLiteral("fifo-checkpoint"));
-        for (const QString &f : {model + QStringLiteral("/config.json"), checkpoint + QStringLiteral("/training_args.json")})
+        const QStringList fifos = {model + QStringLiteral("/config.json"), checkpoint + QStringLiteral("/training_args.json")};
+        for (const QString &f : fifos)
             QCOMPARE(::mkfifo(nameToBytes(f).constData(), 0600), 0);
         JobSpec spec = tinySpec(2);
         spec.modelPath = model;
         spec.resumeFrom = checkpoint;
         auto checking = std::async(std::launch::async, [spec] { return gatherJobFacts(spec); });
         const bool checked = checking.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
-        for (const QString &f : {model + QStringLiteral("/config.json"), checkpoint + QStringLiteral("/training_args.json")}) {
+        for (const QString &f : fifos) {
             if (checked)
                 break;
             const int fd = ::open(nameToBytes(f).constData(), O_WRONLY | O_NONBLOCK);

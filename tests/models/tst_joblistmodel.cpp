@@ -66,6 +66,8 @@ private Q_SLOTS:
         QCOMPARE(text(f, JobListModel::OutputFolder), jobs.paths(finished).defaultOutputDir());
         QVERIFY(!text(f, JobListModel::Started).isEmpty());
         QVERIFY(!text(f, JobListModel::Duration).isEmpty());
+        QCOMPARE(text(f, JobListModel::Where), QStringLiteral("this machine"));
+        QCOMPARE(text(f, JobListModel::Queued), QString());  // no queue but Slurm's
         QCOMPARE(model.index(f, 0).data(JobListModel::JobIdRole).toString(), finished);
 
         // A new job is inserted above; the selection stays on the row it was on, and nothing is reset.

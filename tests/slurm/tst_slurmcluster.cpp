@@ -184,6 +184,24 @@ private slots:
         QVERIFY2(error.contains(QStringLiteral("controller")) || error.contains(QStringLiteral("Unable")), qPrintable(error));
     }
 
+    // Clients with no configuration to read (a workstation with slurm-client, a SLURM_CONF naming nothing): said at
+    // once, without running clients that would look for a controller for a minute per command.
+    void clientsWithoutAConfigurationAreNotRun()
+    {
+        QElapsedTimer t;
+        t.start();
+        SlurmClusterState s;
+        QString error;
+        const QByteArray missing = QFile::encodeName(m_tmp.path()) + "/none/slurm.conf";
+        QVERIFY(!SlurmCluster(makeLocalShell(), missing).info(&s, &error));
+        QVERIFY(!s.found);
+        QVERIFY2(error.contains(QStringLiteral("is not there")), qPrintable(error));
+        QVector<SlurmQueueJob> queue;
+        QVERIFY(!SlurmCluster(makeLocalShell(), missing).queue(&queue, &error));
+        QVERIFY2(error.contains(QStringLiteral("is not there")), qPrintable(error));
+        QVERIFY2(t.elapsed() < 20000, qPrintable(QString::number(t.elapsed())));
+    }
+
     void partitionsAndNodesWithADrainedNode()
     {
         SlurmClusterInfo i = info();

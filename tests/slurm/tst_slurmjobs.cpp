@@ -6,6 +6,7 @@
 // login node over a real sshd; `ingot-cli job launch --slurm local` and `job status --json` name the Slurm job.
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/jobservice.h"
+#include "services/jobs/jobtext.h"
 #include "services/jobs/shelljobrunner.h"
 #include "services/remote/remotehosts.h"
 #include "services/remote/sshconnection.h"
@@ -222,6 +223,21 @@ private slots:
 
         st = follow(jobs, second, 240000);
         QCOMPARE(st.state, JobState::Finished);
+        // The history keeps how long it waited for the node (the first job's run, at least its first step) and
+        // how long it ran as Slurm counts it, in summary.json.
+        QVERIFY2(st.slurm.queueWaitSeconds >= 1, qPrintable(st.slurm.submitTime + QStringLiteral(" ") + st.slurm.startTime));
+        QVERIFY(st.slurm.runSeconds >= 0);
+        QVERIFY(st.slurm.runSeconds <= st.elapsed(0) + 1);
+        QCOMPARE(jobs.summary(second, false, &error).status.state, JobState::Finished);  // what the CLI's status records
+        JobStatus saved;
+        QVERIFY(jobs.finalSummary(second, &saved));
+        QCOMPARE(saved.slurm.queueWaitSeconds, st.slurm.queueWaitSeconds);
+        QCOMPARE(saved.slurm.runSeconds, st.slurm.runSeconds);
+        JobRecordFile record;
+        QVERIFY(jobs.load(second, &record, &error));
+        const QString place = jobPlaceText(record, saved);
+        QVERIFY2(place.startsWith(QStringLiteral("Slurm %1 on this machine, debug, 1 node").arg(saved.slurm.jobId)), qPrintable(place));
+        QCOMPARE(queueWaitText(record, saved), durationText(double(saved.slurm.queueWaitSeconds)));
         QVERIFY(m_slurm->waitQueueEmpty(60000));
     }
 

@@ -165,6 +165,50 @@ private slots:
             QVERIFY2(!isSlurmJobId(bad), bad.constData());
     }
 
+    // sacct's record of a forgotten job (as `sacct -n -X -P --delimiter=<0x1f> -o sacctFormat()` prints it).
+    void accountingRecord()
+    {
+        const QByteArray sep(1, slurmFieldSeparator);
+        const QList<QByteArray> row = {"4242", "train|odd", "CANCELLED by 1000", "0:15", "00:03:07", "01:00:00",
+                                       "2026-11-26T19:50:01", "2026-11-26T19:52:00", "trn1", "trn1-st-[1-2]", "2",
+                                       "/fsx/jobs/x"};
+        const QByteArray text = "4241" + sep + "too few fields\n" + row.join(sep) + "\n";
+        SlurmJobDetails j;
+        QVERIFY(parseSacctJob(text, "4242", &j));
+        QCOMPARE(j.name, QByteArray("train|odd"));
+        QCOMPARE(j.state, QByteArray("CANCELLED"));
+        QCOMPARE(j.exitCode, QByteArray("0:15"));
+        QCOMPARE(slurmDurationSeconds(j.runTime), 187);
+        QCOMPARE(slurmSecondsBetween(j.submitTime, j.startTime), 119);
+        QCOMPARE(j.numNodes, 2);
+        QCOMPARE(j.nodeList, QByteArray("trn1-st-[1-2]"));
+        QCOMPARE(j.workDir, QByteArray("/fsx/jobs/x"));
+        QVERIFY(!parseSacctJob(text, "4243", &j));                  // another job
+        QVERIFY(!parseSacctJob(text, "4242;x", &j));                // no job id
+        QVERIFY(!parseSacctJob(row.join('|'), "4242", &j));         // another separator: not read as fields
+        QVERIFY(!parseSacctJob(text.left(text.size() / 2), "4242", &j));  // cut short
+        QVERIFY(!parseSacctJob("sacct: error: Slurm accounting storage is disabled\n", "4242", &j));
+    }
+
+    // RunTime/TimeLimit and SubmitTime/StartTime as scontrol and squeue print them: the history's queue wait and run time.
+    void durationsAndTimes()
+    {
+        QCOMPARE(slurmDurationSeconds("00:00:07"), 7);
+        QCOMPARE(slurmDurationSeconds("12:34"), 12 * 60 + 34);  // squeue's %M under an hour
+        QCOMPARE(slurmDurationSeconds("1:02:03"), 3723);
+        QCOMPARE(slurmDurationSeconds("2-00:00:01"), 2 * 86400 + 1);
+        for (const QByteArray &none : {QByteArray("UNLIMITED"), QByteArray("INVALID"), QByteArray("Partition_Limit"),
+                                       QByteArray(), QByteArray("1-02"), QByteArray("99999999-00:00:00"), QByteArray(":"),
+                                       QByteArray("1:2:3:4"), QByteArray(100000, '9')})
+            QCOMPARE(slurmDurationSeconds(none), -1);
+        QCOMPARE(slurmSecondsBetween("2026-11-26T19:50:01", "2026-11-26T19:53:13"), 192);
+        QCOMPARE(slurmSecondsBetween("2026-12-31T23:59:59", "2027-01-01T00:00:01"), 2);
+        QCOMPARE(slurmSecondsBetween("2026-11-26T19:50:01", "2026-11-26T19:50:01"), 0);
+        QCOMPARE(slurmSecondsBetween("2026-11-26T19:50:01", "Unknown"), -1);
+        QCOMPARE(slurmSecondsBetween("None", "2026-11-26T19:50:01"), -1);
+        QCOMPARE(slurmSecondsBetween("2026-11-26T19:50:01", "2026-11-26T19:00:00"), -1);  // a start before the submit
+    }
+
     // Truncated at every byte of a valid output: never a crash, never more records than lines.
     void truncatedOutputs()
     {

@@ -37,6 +37,8 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QGroupBox>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTreeView>
@@ -146,8 +148,15 @@ private Q_SLOTS:
 
     void listsConfigHostsAndAddedOnes()
     {
+        // Slurm's clients with no cluster behind them (a configuration that is not there): no Slurm group for this
+        // machine (tst_slurmgui shows it with a real cluster).
+        qputenv("SLURM_CONF", QFile::encodeName(m_tmp.filePath(QStringLiteral("no-slurm.conf"))));
+        const auto restore = qScopeGuard([] { qunsetenv("SLURM_CONF"); });
         RemoteHostsPage page;
+        QSignalSpy slurm(&page, &RemoteHostsPage::localSlurmAnswered);
         QVERIFY(loadedPage(page));
+        QTRY_VERIFY_WITH_TIMEOUT(!slurm.isEmpty(), 30000);
+        QVERIFY(!page.localSlurmBox()->isVisible());
         const QModelIndex alias = page.model()->indexOf(m_sshd->alias());
         QVERIFY(alias.isValid());
         QVERIFY(alias.data(RemoteHostsModel::FromSshConfigRole).toBool());

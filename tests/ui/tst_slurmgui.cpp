@@ -8,6 +8,8 @@
 #include "tests/support/testsupport.h"
 #include "ui/jobs/joblauncher.h"
 #include "ui/jobs/jobmonitor.h"
+#include "ui/jobs/jobspage.h"
+#include "ui/jobs/slurmqueuesection.h"
 #include "ui/jobs/slurmsection.h"
 #include "ui/remote/remotehostspage.h"
 #include "services/remote/remotehosts.h"
@@ -17,12 +19,15 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QGroupBox>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidget>
 
 using namespace ingot;
 using ingot::test::TestSlurm;
@@ -114,7 +119,8 @@ private slots:
     }
 
     // A host that is a Slurm login node is marked so on the Remote hosts page once it is connected: the version, the
-    // cluster and each partition's nodes by state (a real sshd on loopback whose sessions see the cluster).
+    // cluster and each partition's nodes by state (a real sshd on loopback whose sessions see the cluster). This
+    // machine, a login node of the same cluster, is shown below the hosts.
     void aLoginNodeIsMarkedOnTheRemoteHostsPage()
     {
         test::TestSshd sshd(QStringLiteral("ingot-login-node"));
@@ -135,6 +141,9 @@ private slots:
         const QString text = page.slurmLabel()->text();
         QVERIFY2(text.contains(QLatin1String("cluster ingottest")), qPrintable(text));
         QVERIFY2(text.contains(QLatin1String("debug: 1 nodes (1 idle")), qPrintable(text));
+        // This machine is a login node of the same cluster (SLURM_CONF of this process): it is shown too.
+        QTRY_VERIFY_WITH_TIMEOUT(page.localSlurmBox()->isVisible(), 60000);
+        QVERIFY2(page.localSlurmLabel()->text().contains(QLatin1String("cluster ingottest")), qPrintable(page.localSlurmLabel()->text()));
         test::deliverPostedEvents();
         QVERIFY(page.grab().save(shots() + QStringLiteral("/remote-slurm.png")));
         page.disconnectAction()->trigger();
@@ -181,6 +190,63 @@ private slots:
         QVERIFY(m_service->status(running).lastCheckpoint.contains(QLatin1String("checkpoint-")));
         QTRY_COMPARE_WITH_TIMEOUT(m_service->status(waiting).state, JobState::Finished, 240000);
         QVERIFY(m_slurm->waitQueueEmpty(60000));
+    }
+
+    // The user's queue is whole on the Jobs page: a job submitted by hand (sbatch) on the cluster Ingot's jobs use
+    // is listed read-only with its state and output file, Ingot's own job is not listed twice, and the output's end
+    // is shown with its odd bytes escaped.
+    void theJobsPageListsTheOtherJobsOfYourQueue()
+    {
+        const QString out = m_tmp.filePath(QStringLiteral("by-hand-%j.out"));
+        const TestSlurm::Run submitted = m_slurm->client(
+            QStringLiteral("sbatch"), {QStringLiteral("--parsable"), QStringLiteral("-J"), QStringLiteral("by hand"),
+                                       QStringLiteral("--output=") + out,
+                                       QStringLiteral("--wrap=echo hello from outside; printf 'bell\\007 end\\n'; sleep 120")});
+        QVERIFY2(submitted.code == 0, submitted.err.constData());
+        const QString outside = QString::fromLatin1(submitted.out.trimmed());
+        QString error;
+        const QString ours = launch(spec(100000), &error);  // exclusive: waits behind the job by hand
+        QVERIFY2(!ours.isEmpty(), qPrintable(error));
+
+        JobsPage page(m_service.get());
+        page.resize(1280, 820);
+        page.show();
+        m_service->refreshHistory();
+        QTRY_VERIFY_WITH_TIMEOUT(m_service->find(ours), 20000);
+        SlurmQueueSection *section = page.otherSlurmJobs();
+        QTRY_VERIFY_WITH_TIMEOUT(section->isVisible() && section->list()->topLevelItemCount() == 1, 60000);
+        const QTreeWidgetItem *item = section->list()->topLevelItem(0);
+        QCOMPARE(item->text(SlurmQueueSection::Job), outside);
+        QCOMPARE(item->text(SlurmQueueSection::Name), QStringLiteral("by hand"));
+        QCOMPARE(item->text(SlurmQueueSection::Cluster), QStringLiteral("this machine"));  // SLURM_CONF of the environment
+        QCOMPARE(item->text(SlurmQueueSection::Output), QString(out).replace(QStringLiteral("%j"), outside));
+        for (const OtherSlurmJob &j : section->jobs())
+            QVERIFY(j.job.name != "ingot-" + ours.toLatin1());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile(QString(out).replace(QStringLiteral("%j"), outside)).size() > 0, 60000);
+        section->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(section->list()->topLevelItemCount() == 1
+                                     && section->list()->topLevelItem(0)->text(SlurmQueueSection::State) == QLatin1String("RUNNING"),
+                                 60000);
+        test::deliverPostedEvents();
+        QVERIFY(page.grab().save(shots() + QStringLiteral("/jobs-slurm-queue.png")));
+
+        section->list()->topLevelItem(0)->setSelected(true);
+        QVERIFY(section->outputButton()->isEnabled());
+        SlurmOutputDialog *dialog = section->showOutput();
+        QVERIFY(dialog);
+        QSignalSpy loaded(dialog, &SlurmOutputDialog::loaded);
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->text()->toPlainText().contains(QLatin1String("hello from outside")), 30000);
+        QVERIFY2(!dialog->text()->toPlainText().contains(QLatin1Char('\a')), qPrintable(dialog->text()->toPlainText()));
+        dialog->close();
+
+        QSignalSpy stopped(m_service.get(), &JobService::stopAnswered);
+        m_service->stop(ours);  // still pending: cancelled outright
+        QTRY_VERIFY_WITH_TIMEOUT(!stopped.isEmpty(), 30000);
+        QVERIFY(m_slurm->client(QStringLiteral("scancel"), {outside}).code == 0);
+        QVERIFY(m_slurm->waitQueueEmpty(60000));
+        section->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(section->list()->topLevelItemCount() == 0 && !section->statusLabel()->text().contains(QLatin1String("…")), 30000);
+        QVERIFY(section->isVisible());  // still a cluster of the history: its empty queue is said
     }
 };
 

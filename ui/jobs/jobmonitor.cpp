@@ -4,6 +4,7 @@
 #include "models/jobs/joblistmodel.h"
 #include "services/cache/cachelocation.h"
 #include "services/cache/cachesession.h"
+#include "services/jobs/jobtext.h"
 #include "services/util/names.h"
 #include "services/util/units.h"
 #include "ui/jobs/joblogview.h"

@@ -8,6 +8,7 @@
 #include "services/util/names.h"
 #include "services/util/units.h"
 #include "ui/jobs/jobmonitor.h"
+#include "ui/jobs/slurmqueuesection.h"
 
 #include <QCheckBox>
 #include <QDialog>
@@ -127,7 +128,9 @@ JobsPage::JobsPage(JobService *service, QWidget *parent)
     m_view->setWordWrap(false);
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_view->setColumnWidth(JobListModel::Name, 240);
+    m_view->setColumnWidth(JobListModel::Name, 200);
+    m_view->setColumnWidth(JobListModel::Where, 200);
+    m_view->setColumnWidth(JobListModel::Queued, 90);
     m_view->setColumnWidth(JobListModel::Layout, 130);
     m_view->setColumnWidth(JobListModel::State, 130);
     m_view->setColumnWidth(JobListModel::Started, 160);
@@ -146,6 +149,8 @@ JobsPage::JobsPage(JobService *service, QWidget *parent)
     leftCol->setContentsMargins(0, 0, 0, 0);
     leftCol->addLayout(buttons);
     leftCol->addWidget(m_view, 1);
+    m_otherSlurmJobs = new SlurmQueueSection(service, left);
+    leftCol->addWidget(m_otherSlurmJobs);
 
     m_stack->addWidget(buildEmptyState());
     m_stack->addWidget(m_launcher);

@@ -22,6 +22,7 @@ namespace ingot {
 class JobListModel;
 class JobMonitor;
 class JobService;
+class SlurmQueueSection;
 
 // The job service of the window: this machine's jobs and those on SSH hosts (RemoteHosts' connections).
 JobService *makeJobService(QObject *parent);
@@ -72,6 +73,7 @@ public:
     JobListModel *model() const { return m_model; }
     QTableView *historyView() const { return m_view; }
     JobMonitor *monitor() const { return m_monitor; }
+    SlurmQueueSection *otherSlurmJobs() const { return m_otherSlurmJobs; }
     QStackedWidget *detailStack() const { return m_stack; }
     QPushButton *newJobButton() const { return m_new; }
     QPushButton *removeButton() const { return m_remove; }
@@ -111,6 +113,7 @@ private:
     QPushButton *m_emptyNew = nullptr;
     QWidget *m_launcher;  // the placeholder until setLauncher()
     JobMonitor *m_monitor;
+    SlurmQueueSection *m_otherSlurmJobs = nullptr;
     QString m_pendingSelect;
 };
 

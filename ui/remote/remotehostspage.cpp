@@ -5,8 +5,10 @@
 #include "services/cache/cachelocation.h"
 #include "services/remote/remotehosts.h"
 #include "services/remote/sshresolve.h"
+#include "services/slurm/slurmcluster.h"
 #include "services/util/appsettings.h"
 #include "services/util/names.h"
+#include "services/util/remoteshell.h"
 #include "ui/remote/hostkeydialog.h"
 #include "ui/remote/passworddialog.h"
 
@@ -58,6 +60,10 @@ RemoteHostsPage::RemoteHostsPage(QWidget *parent)
     registerRemoteStores();  // the cache page opens "ssh" locations through the StoreFactory
     m_checkTimer->setInterval(10000);
     connect(m_checkTimer, &QTimer::timeout, this, &RemoteHostsPage::checkConnections);
+    connect(m_checkTimer, &QTimer::timeout, this, [this] {
+        if (++m_ticks % slurmEveryTicks == 0)
+            refreshSlurm();
+    });
     buildUi();
     updateActions();
     // Hosts added or removed elsewhere, or another ssh config chosen in Settings: read the list again (once it has
@@ -83,6 +89,7 @@ RemoteHostsPage::~RemoteHostsPage()
             ask->close();
     m_loading.discard();
     m_resolving.discard();
+    m_localSlurm.discard();
 }
 
 void RemoteHostsPage::createActions()
@@ -181,6 +188,7 @@ void RemoteHostsPage::buildUi()
     ll->addLayout(buttons);
     ll->addWidget(m_view, 1);
     ll->addWidget(m_configLabel);
+    ll->addWidget(buildLocalSlurm());
 
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(left);
@@ -189,6 +197,39 @@ void RemoteHostsPage::buildUi()
     split->setStretchFactor(1, 2);
     auto *col = new QVBoxLayout(this);
     col->addWidget(split, 1);
+}
+
+QWidget *RemoteHostsPage::buildLocalSlurm()
+{
+    // This machine as a Slurm login node (SLURM_CONF of Ingot's environment honoured): shown once its clients answer.
+    m_localSlurmBox = new QGroupBox(tr("Slurm cluster of this machine"), this);
+    m_localSlurmBox->setVisible(false);
+    auto *col = new QVBoxLayout(m_localSlurmBox);
+    m_localSlurmText = valueLabel(m_localSlurmBox);
+    auto *check = new QToolButton(m_localSlurmBox);
+    check->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
+    check->setText(tr("Check"));
+    check->setToolTip(tr("Ask this machine's Slurm clients (sinfo, scontrol, squeue) again"));
+    check->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    connect(check, &QToolButton::clicked, this, &RemoteHostsPage::askLocalSlurm);
+    col->addWidget(m_localSlurmText);
+    col->addWidget(check, 0, Qt::AlignLeft);
+    return m_localSlurmBox;
+}
+
+void RemoteHostsPage::askLocalSlurm()
+{
+    if (m_localSlurm.isRunning())
+        return;
+    m_localSlurm = askSlurmCluster(this, makeLocalShell(), [this](const SlurmClusterState &state, const QString &error) {
+        // Shown once a cluster answered here (slurm-client alone, with no controller, is no cluster); a controller
+        // that stops answering later is said in its clients' words (all in the tooltip).
+        m_localSlurmSeen = m_localSlurmSeen || (state.found && error.isEmpty());
+        m_localSlurmBox->setVisible(m_localSlurmSeen);
+        m_localSlurmText->setText(error.isEmpty() ? displayText(slurmClusterSummary(state)) : slurmNoAnswerText(error));
+        m_localSlurmText->setToolTip(displayText(error));
+        Q_EMIT localSlurmAnswered();
+    });
 }
 
 QWidget *RemoteHostsPage::buildDetails()
@@ -324,7 +365,18 @@ void RemoteHostsPage::showEvent(QShowEvent *e)
     } else {
         checkConnections();
     }
+    askLocalSlurm();
     m_checkTimer->start();
+}
+
+void RemoteHostsPage::refreshSlurm()
+{
+    // While the page is shown, the clusters it shows are asked again now and then (nodes drain, queues move).
+    askLocalSlurm();
+    const QString host = currentHost();
+    if (!host.isEmpty() && m_model->status(host).state == State::Connected && m_slurmTexts.contains(host)
+        && !isBusy(host))
+        session(host)->askSlurm();
 }
 
 void RemoteHostsPage::hideEvent(QHideEvent *e)
@@ -543,11 +595,7 @@ RemoteHostSession *RemoteHostsPage::session(const QString &host)
         }
     });
     connect(s, &RemoteHostSession::slurmAnswered, this, [this, host](const SlurmClusterState &state, const QString &error) {
-        // Slurm's clients without a controller that answers (a workstation with slurm-client): its last words, the
-        // whole answer in the tooltip.
-        const QStringList said = error.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        m_slurmTexts.insert(host, error.isEmpty() ? displayText(slurmClusterSummary(state))
-                                                  : tr("No Slurm cluster answered there: %1").arg(displayText(said.value(said.size() - 1))));
+        m_slurmTexts.insert(host, error.isEmpty() ? displayText(slurmClusterSummary(state)) : slurmNoAnswerText(error));
         if (host == currentHost())
             m_slurmText->setToolTip(displayText(error));
         if (host == currentHost())

@@ -57,6 +57,8 @@ public:
     QLabel *cacheLabel() const { return m_cacheText; }
     // Whether the host is a Slurm login node, and its cluster (asked once it is connected, and on demand).
     QLabel *slurmLabel() const { return m_slurmText; }
+    QGroupBox *localSlurmBox() const { return m_localSlurmBox; }  // this machine as a Slurm login node
+    QLabel *localSlurmLabel() const { return m_localSlurmText; }
 
     // How often the masters of connected hosts are checked while the page is shown (default 10 s).
     void setCheckIntervalMs(int ms);
@@ -91,6 +93,7 @@ Q_SIGNALS:
     void hostStatusChanged(const QString &host, const ingot::RemoteHostStatus &status);
     // A dropped connection is back (what showed the host's data may look again).
     void hostReconnected(const QString &host);
+    void localSlurmAnswered();  // this machine's Slurm clients answered (the group shows what they said)
 
 protected:
     void showEvent(QShowEvent *e) override;
@@ -100,6 +103,9 @@ private:
     void buildUi();
     void createActions();
     QWidget *buildDetails();
+    QWidget *buildLocalSlurm();
+    void askLocalSlurm();
+    void refreshSlurm();
     void updateActions();
     void showDetails();
     void notifyHostsChanged();
@@ -138,6 +144,12 @@ private:
     bool m_shownOnce = false;
     bool m_notifying = false;  // notifyHostsChanged() is telling the others
     bool m_firstCheck = true;
+    QGroupBox *m_localSlurmBox = nullptr;
+    QLabel *m_localSlurmText = nullptr;
+    bool m_localSlurmSeen = false;
+    Task m_localSlurm;
+    int m_ticks = 0;
+    static constexpr int slurmEveryTicks = 6;  // Slurm asked again every minute while the page is shown
     Task m_loading;
     Task m_resolving;
 };

@@ -1,0 +1,74 @@
+#include "services/jobs/jobtext.h"
+
+#include <QCoreApplication>
+
+namespace ingot {
+
+namespace {
+
+struct JobMonitorText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::JobMonitor)
+};
+
+}  // namespace
+
+QString slurmStatusText(const SchedulerStatus &s)
+{
+    if (!s.known)
+        return JobMonitorText::tr("job %1 (no longer known to the scheduler)").arg(s.jobId);
+    QString line = JobMonitorText::tr("job %1, %2 on partition %3").arg(s.jobId, s.state, s.partition);
+    if (!s.reason.isEmpty())
+        line += s.position > 0 ? JobMonitorText::tr(" (%1; %2 in the partition's queue)").arg(s.reason).arg(s.position)
+                               : JobMonitorText::tr(" (%1)").arg(s.reason);
+    if (!s.nodeList.isEmpty())
+        line += JobMonitorText::tr(", nodes %1").arg(s.nodeList);
+    if (!s.runTime.isEmpty() && s.state != QLatin1String("PENDING"))
+        line += JobMonitorText::tr(", %1 of %2").arg(s.runTime, s.timeLimit);
+    return line;
+}
+
+QString placeName(const QString &where)
+{
+    return where == QLatin1String("local") ? JobMonitorText::tr("this machine") : where;
+}
+
+QString jobPlaceText(const JobRecordFile &record, const JobStatus &status)
+{
+    if (record.spec.slurm.enabled) {
+        const SchedulerStatus &s = status.slurm;
+        const QString partition = !s.partition.isEmpty() ? s.partition : record.spec.slurm.partition;
+        const int nodes = s.nodes > 0 ? s.nodes : record.spec.nnodes;
+        const QString id = s.jobId.isEmpty() ? JobMonitorText::tr("(not submitted)") : s.jobId;
+        return partition.isEmpty() ? JobMonitorText::tr("Slurm %1 on %2, %n node(s)", nullptr, nodes).arg(id, placeName(record.where))
+                                   : JobMonitorText::tr("Slurm %1 on %2, %3, %n node(s)", nullptr, nodes)
+                                         .arg(id, placeName(record.where), partition);
+    }
+    if (record.nodes.size() > 1)
+        return record.nodes.join(QStringLiteral(", "));
+    return placeName(record.where);
+}
+
+QString queueWaitText(const JobRecordFile &record, const JobStatus &status)
+{
+    if (!record.spec.slurm.enabled)
+        return {};
+    if (status.slurm.queueWaitSeconds >= 0)
+        return durationText(double(status.slurm.queueWaitSeconds));
+    if (status.state == JobState::Pending)
+        return JobMonitorText::tr("waiting");
+    return {};
+}
+
+QString durationText(double seconds)
+{
+    if (!(seconds >= 0))
+        return {};
+    const qint64 s = qint64(seconds);
+    if (s < 60)
+        return QCoreApplication::translate("ingot::JobListModel", "%1 s").arg(s);
+    if (s < 3600)
+        return QCoreApplication::translate("ingot::JobListModel", "%1 min %2 s").arg(s / 60).arg(s % 60);
+    return QCoreApplication::translate("ingot::JobListModel", "%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
+}
+
+}  // namespace ingot

@@ -1,0 +1,26 @@
+// A job's place and scheduler state in words a user reads (translated): what the history's columns, the monitor and
+// the CLI's tables show, one definition for all of them.
+#pragma once
+
+#include "services/jobs/jobfolder.h"
+#include "services/jobs/jobfollower.h"
+
+#include <QString>
+
+namespace ingot {
+
+// A Slurm job's scheduler state in one line: "job 42, PENDING on partition debug (Resources; 1 in the partition's
+// queue), nodes n1, 0:12 of 10:00". The CLI's status and the monitor show it.
+QString slurmStatusText(const SchedulerStatus &s);
+// A runner's place: "this machine" for "local", else the host as given.
+QString placeName(const QString &where);
+// Where a job runs: "this machine", the host, every host of a multi-node job, or for a Slurm job "Slurm 42 on HOST,
+// debug, 2 nodes" (HOST: the login node, or "this machine").
+QString jobPlaceText(const JobRecordFile &record, const JobStatus &status);
+// How long a Slurm job waited in the queue ("3 min 12 s"), "waiting" while it still does, "" for other jobs or
+// when the scheduler never said.
+QString queueWaitText(const JobRecordFile &record, const JobStatus &status);
+// "1 h 2 min", "3 min 12 s", "12 s": a duration in a table ("" for a negative or NaN one).
+QString durationText(double seconds);
+
+}  // namespace ingot
