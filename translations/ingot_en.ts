@@ -261,6 +261,20 @@
             <numerusform>%n entries of %1 written since the job started (double-click to show one)</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Slurm %1 on %2, %n node(s)</source>
+        <translation>
+            <numerusform>Slurm %1 on %2, %n node</numerusform>
+            <numerusform>Slurm %1 on %2, %n nodes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Slurm %1 on %2, %3, %n node(s)</source>
+        <translation>
+            <numerusform>Slurm %1 on %2, %3, %n node</numerusform>
+            <numerusform>Slurm %1 on %2, %3, %n nodes</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ingot::LocalCachePage</name>
@@ -495,6 +509,23 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
         <translation>
             <numerusform>connection lost, retrying in %n s</numerusform>
             <numerusform>connection lost, retrying in %n s</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::SlurmQueueSection</name>
+    <message numerus="yes">
+        <source>No other jobs in your queue on %n cluster(s).</source>
+        <translation>
+            <numerusform>No other jobs in your queue on %n cluster.</numerusform>
+            <numerusform>No other jobs in your queue on %n clusters.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other job(s) in your queue.</source>
+        <translation>
+            <numerusform>%n other job in your queue.</numerusform>
+            <numerusform>%n other jobs in your queue.</numerusform>
         </translation>
     </message>
 </context>

@@ -3152,10 +3152,6 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>%1 小时 %2 分</translation>
     </message>
     <message>
-        <source>%1 (on %2)</source>
-        <translation>%1（在 %2 上）</translation>
-    </message>
-    <message>
         <source>Unknown (host unreachable)</source>
         <translation>未知（主机不可达）</translation>
     </message>
@@ -3212,6 +3208,22 @@ Resumed from %2</source>
     <message>
         <source>Loss</source>
         <translation>损失</translation>
+    </message>
+    <message>
+        <source>Submitted %1</source>
+        <translation>提交于 %1</translation>
+    </message>
+    <message>
+        <source>Submitted %1, started %2</source>
+        <translation>提交于 %1，开始于 %2</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation>排队时间</translation>
     </message>
 </context>
 <context>
@@ -3730,6 +3742,30 @@ Resumed from %2</source>
         <source>Slurm %1</source>
         <translation>Slurm %1</translation>
     </message>
+    <message>
+        <source>this machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>(not submitted)</source>
+        <translation>（未提交）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Slurm %1 on %2, %n node(s)</source>
+        <translation>
+            <numerusform>Slurm %1，位于 %2，%n 个节点</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Slurm %1 on %2, %3, %n node(s)</source>
+        <translation>
+            <numerusform>Slurm %1，位于 %2，%3，%n 个节点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobRemoveDialog</name>
@@ -3767,6 +3803,10 @@ Resumed from %2</source>
     <message>
         <source>Remote hosts are not available here.</source>
         <translation>此处无法使用远程主机。</translation>
+    </message>
+    <message>
+        <source>%1 does not exist (yet)</source>
+        <translation>%1 （尚）不存在</translation>
     </message>
 </context>
 <context>
@@ -5825,8 +5865,16 @@ Cache: %2</source>
         <translation>正在询问 %1 是否运行 Slurm…</translation>
     </message>
     <message>
-        <source>No Slurm cluster answered there: %1</source>
-        <translation>那里没有 Slurm 集群应答：%1</translation>
+        <source>Slurm cluster of this machine</source>
+        <translation>本机的 Slurm 集群</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <source>Ask this machine&apos;s Slurm clients (sinfo, scontrol, squeue) again</source>
+        <translation>再次询问本机的 Slurm 客户端（sinfo、scontrol、squeue）</translation>
     </message>
 </context>
 <context>
@@ -6474,6 +6522,138 @@ Cache: %2</source>
     <message>
         <source>Your queue: %1 job(s).</source>
         <translation>你的队列：%1 个作业。</translation>
+    </message>
+    <message>
+        <source>Slurm&apos;s clients are on %1 but no slurm.conf was found there (SLURM_CONF is not set, and none is in /etc/slurm or beside the clients).</source>
+        <translation>%1 上有 Slurm 客户端，但找不到 slurm.conf（未设置 SLURM_CONF，/etc/slurm 和客户端旁边也没有）。</translation>
+    </message>
+    <message>
+        <source>The Slurm configuration %1 is not there on %2.</source>
+        <translation>%2 上没有 Slurm 配置 %1。</translation>
+    </message>
+    <message>
+        <source>No Slurm cluster answered there: %1</source>
+        <translation>那里没有 Slurm 集群应答：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::SlurmOutputDialog</name>
+    <message>
+        <source>Output of Slurm job %1</source>
+        <translation>Slurm 作业 %1 的输出</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Slurm did not say where this job writes its output.</source>
+        <translation>Slurm 没有说明此作业把输出写到哪里。</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>The last %1 KiB of %2 (read-only)</source>
+        <translation>%2 的最后 %1 KiB（只读）</translation>
+    </message>
+    <message>
+        <source>%1 (read-only)</source>
+        <translation>%1（只读）</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::SlurmQueueSection</name>
+    <message>
+        <source>Other jobs in your Slurm queue (submitted outside Ingot, read-only)</source>
+        <translation>您的 Slurm 队列中的其他作业（在 Ingot 之外提交，只读）</translation>
+    </message>
+    <message>
+        <source>Show &amp;output</source>
+        <translation>显示输出(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Re&amp;fresh</source>
+        <translation>刷新(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Slurm job</source>
+        <translation>Slurm 作业</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Time (used / limit)</source>
+        <translation>时间（已用 / 上限）</translation>
+    </message>
+    <message>
+        <source>Output file</source>
+        <translation>输出文件</translation>
+    </message>
+    <message>
+        <source>The end of the selected job&apos;s output file, read where the job writes it</source>
+        <translation>所选作业输出文件的末尾，从作业写入的位置读取</translation>
+    </message>
+    <message>
+        <source>Ask the clusters for your queue again (squeue --me)</source>
+        <translation>再次向集群询问您的队列（squeue --me）</translation>
+    </message>
+    <message>
+        <source>Asking for your queue…</source>
+        <translation>正在询问您的队列…</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1
+in %2</source>
+        <translation>%1
+位于 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>No other jobs in your queue on %n cluster(s).</source>
+        <translation>
+            <numerusform>%n 个集群上您的队列中没有其他作业。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other job(s) in your queue.</source>
+        <translation>
+            <numerusform>您的队列中有 %n 个其他作业。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not asked: %1</source>
+        <translation>未询问：%1</translation>
     </message>
 </context>
 <context>
@@ -8433,6 +8613,10 @@ It would be added to %4.</source>
     <message>
         <source>Slurm:      %1</source>
         <translation>Slurm：     %1</translation>
+    </message>
+    <message>
+        <source>QUEUED</source>
+        <translation>排队</translation>
     </message>
 </context>
 <context>

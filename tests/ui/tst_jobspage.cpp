@@ -8,6 +8,7 @@
 #include "ui/jobs/jobspage.h"
 #include "ui/jobs/joblauncher.h"
 #include "ui/jobs/metricchart.h"
+#include "ui/jobs/slurmqueuesection.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -229,6 +230,8 @@ private Q_SLOTS:
         QVERIFY(page.emptyStateLabel()->text().contains(QStringLiteral("ingot-cli job launch")));
         // The history has room for seven rows or more at the default window size (it had 2.5).
         QTableView *view = page.historyView();
+        QVERIFY(!page.otherSlurmJobs()->isVisible());  // no Slurm job in the history: no queue to show
+        QVERIFY(view->isColumnHidden(JobListModel::Queued));
         QVERIFY2(view->viewport()->height() >= 7 * view->verticalHeader()->defaultSectionSize(),
                  qPrintable(QStringLiteral("%1 px for rows of %2 px")
                                 .arg(view->viewport()->height())

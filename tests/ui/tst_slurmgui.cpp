@@ -2,6 +2,7 @@
 // partitions (from sinfo) and the preview is the batch script as it is submitted; the monitor shows a job waiting
 // for nodes with Slurm's reason and a running one with its node, and Stop ends the running one with a checkpoint.
 // Saves jobs-slurm-launcher.png, jobs-slurm-pending.png and jobs-slurm-running.png.
+#include "models/jobs/joblistmodel.h"
 #include "services/jobs/jobservice.h"
 #include "tests/support/jobsupport.h"
 #include "tests/support/testslurm.h"
@@ -26,6 +27,7 @@
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTableView>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -213,6 +215,7 @@ private slots:
         page.show();
         m_service->refreshHistory();
         QTRY_VERIFY_WITH_TIMEOUT(m_service->find(ours), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!page.historyView()->isColumnHidden(JobListModel::Queued), 20000);  // a Slurm job: its wait
         SlurmQueueSection *section = page.otherSlurmJobs();
         QTRY_VERIFY_WITH_TIMEOUT(section->isVisible() && section->list()->topLevelItemCount() == 1, 60000);
         const QTreeWidgetItem *item = section->list()->topLevelItem(0);

@@ -128,13 +128,16 @@ JobsPage::JobsPage(JobService *service, QWidget *parent)
     m_view->setWordWrap(false);
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_view->setColumnWidth(JobListModel::Name, 200);
-    m_view->setColumnWidth(JobListModel::Where, 200);
-    m_view->setColumnWidth(JobListModel::Queued, 90);
+    // Every column fits the default window; Queued is shown once the history has a Slurm job.
+    m_view->setColumnWidth(JobListModel::Name, 160);
+    m_view->setColumnWidth(JobListModel::Where, 140);
+    m_view->setColumnWidth(JobListModel::Model, 80);
+    m_view->setColumnWidth(JobListModel::Queued, 80);
     m_view->setColumnWidth(JobListModel::Layout, 130);
     m_view->setColumnWidth(JobListModel::State, 130);
-    m_view->setColumnWidth(JobListModel::Started, 160);
-    m_view->setColumnWidth(JobListModel::FinalLoss, 130);  // "2.6209 (latest)"
+    m_view->setColumnWidth(JobListModel::Started, 150);
+    m_view->setColumnWidth(JobListModel::Duration, 80);
+    m_view->setColumnWidth(JobListModel::FinalLoss, 120);  // "2.6209 (latest)"
     m_new->setToolTip(tr("Set up and launch a training job"));
     m_remove->setToolTip(tr("Remove the selected job's folder (previewed first; outputs kept unless asked)"));
     m_remove->setEnabled(false);
@@ -181,6 +184,10 @@ JobsPage::JobsPage(JobService *service, QWidget *parent)
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &JobsPage::onSelectionChanged);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &JobsPage::selectPending);
     connect(m_model, &QAbstractItemModel::modelReset, this, &JobsPage::selectPending);
+    auto showQueued = [this] { m_view->setColumnHidden(JobListModel::Queued, !m_otherSlurmJobs->hasSlurmHistory()); };
+    showQueued();
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, showQueued);
+    connect(m_model, &QAbstractItemModel::modelReset, this, showQueued);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &JobsPage::updateEmptyState);
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &JobsPage::updateEmptyState);
     connect(m_model, &QAbstractItemModel::modelReset, this, &JobsPage::updateEmptyState);

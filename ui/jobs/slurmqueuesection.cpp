@@ -138,9 +138,14 @@ SlurmQueueSection::~SlurmQueueSection()
     m_task.discard();
 }
 
+bool SlurmQueueSection::hasSlurmHistory() const
+{
+    return !slurmClustersOf(m_service->history()).isEmpty();
+}
+
 void SlurmQueueSection::refresh()
 {
-    if (slurmClustersOf(m_service->history()).isEmpty()) {
+    if (!hasSlurmHistory()) {
         showJobs({}, 0, {});  // no Slurm job in the history: no cluster to ask
         return;
     }

@@ -59,6 +59,7 @@ public:
     QLabel *statusLabel() const { return m_status; }
     const QVector<OtherSlurmJob> &jobs() const { return m_jobs; }
     bool hasClusters() const { return m_clusters > 0; }
+    bool hasSlurmHistory() const;  // the history has a Slurm job (its clusters are asked)
     SlurmOutputDialog *showOutput();  // of the selected job; nullptr when none is selected
 
 public Q_SLOTS:
