@@ -271,17 +271,31 @@ void countPartitionNodes(QVector<SlurmPartition> *partitions, const QVector<Slur
     }
 }
 
+namespace {
+
+// A line of fields separated by 0x1f (squeue -O ends each field with one, so a last empty field is dropped): each
+// trimmed and bounded; empty when the line has another count.
+QList<QByteArray> separatedFields(const QByteArray &line, int count)
+{
+    QList<QByteArray> f = line.split(slurmFieldSeparator);
+    if (f.size() == count + 1 && f.last().trimmed().isEmpty())
+        f.removeLast();
+    if (f.size() != count)
+        return {};
+    for (QByteArray &v : f)
+        v = bounded(v.trimmed());
+    return f;
+}
+
+}  // namespace
+
 QVector<SlurmQueueJob> parseSqueue(const QByteArray &text)
 {
     QVector<SlurmQueueJob> jobs;
     forEachLine(text, [&](const QByteArray &line) {
-        QList<QByteArray> f = line.split(slurmFieldSeparator);
-        if (f.size() == 14 && f.last().trimmed().isEmpty())
-            f.removeLast();
-        if (f.size() != 13 || !isSlurmJobId(f[0].trimmed()))
+        const QList<QByteArray> f = separatedFields(line, 13);
+        if (f.isEmpty() || !isSlurmJobId(f[0]))
             return;
-        for (QByteArray &v : f)
-            v = bounded(v.trimmed());
         SlurmQueueJob j;
         j.id = f[0];
         j.name = f[1];
@@ -340,11 +354,9 @@ bool parseSacctJob(const QByteArray &text, const QByteArray &id, SlurmJobDetails
 {
     bool found = false;
     forEachLine(text, [&](const QByteArray &line) {
-        QList<QByteArray> f = line.split(slurmFieldSeparator);
-        if (found || f.size() != 12 || f[0].trimmed() != id || !isSlurmJobId(id))
+        const QList<QByteArray> f = separatedFields(line, 12);
+        if (found || f.isEmpty() || f[0] != id || !isSlurmJobId(id))
             return;
-        for (QByteArray &v : f)
-            v = bounded(v.trimmed());
         SlurmJobDetails j;
         j.id = f[0];
         j.name = f[1];

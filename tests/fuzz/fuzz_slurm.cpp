@@ -1,6 +1,6 @@
 // libFuzzer target: what a Slurm login node (or a hostile one) prints that Ingot parses: scontrol -o records
-// (partitions, a job), sinfo's node lines and squeue's job lines (0x1f-separated), the version and a pending
-// queue. Beyond not crashing (ASan, UBSan): every value stays within maxSlurmField, every list within
+// (partitions, a job), sinfo's node lines, squeue's and sacct's job lines (0x1f-separated), durations and times,
+// the version and a pending queue. Beyond not crashing (ASan, UBSan): every value stays within maxSlurmField, every list within
 // maxSlurmRecords, and a job id Ingot keeps is one it would pass to scancel. Seeds: tests/fuzz/seeds/fuzz_slurm/.
 #include "services/slurm/slurmparse.h"
 
@@ -34,6 +34,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         if (pendingPosition(bytes, job.id, job.partition) < 0)
             std::abort();
     }
+    // sacct's record of a forgotten job, under the first line's id; Slurm's durations and times.
+    const QByteArray firstId = bytes.left(bytes.indexOf('\x1f') < 0 ? 0 : bytes.indexOf('\x1f')).left(40);
+    SlurmJobDetails accounted;
+    if (parseSacctJob(bytes, firstId, &accounted) && (accounted.id != firstId || accounted.numNodes < 0
+                                                      || accounted.workDir.size() > maxSlurmField))
+        std::abort();
+    if (slurmDurationSeconds(bytes.left(64)) < -1)
+        std::abort();
+    const int mid = int(bytes.size() / 2);
+    if (slurmSecondsBetween(bytes.left(mid), bytes.mid(mid)) < -1)
+        std::abort();
     (void)parseSinfoVersion(bytes);
     (void)slurmShown(bytes.left(4096));
     return 0;
