@@ -3373,6 +3373,14 @@ Resumed from %2</source>
         <source>Asked job %1 to stop (SIGTERM to its torchrun agents through Slurm job %2): it saves a checkpoint and stops.</source>
         <translation>已要求任务 %1 停止（通过 Slurm 作业 %2 向其 torchrun 代理发送 SIGTERM）：它会保存检查点后停止。</translation>
     </message>
+    <message>
+        <source>Precompile first needs the Neuron SDK&apos;s neuron_parallel_compile: it is neither beside %1 nor on the PATH of %2.</source>
+        <translation>“先预编译”需要 Neuron SDK 的 neuron_parallel_compile：它既不在 %1 旁边，也不在 %2 的 PATH 中。</translation>
+    </message>
+    <message>
+        <source>Cancelled the precompile (Slurm job %1) and the training job (Slurm job %2) of job %3.</source>
+        <translation>已取消作业 %3 的预编译（Slurm 作业 %1）和训练作业（Slurm 作业 %2）。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobMonitor</name>
@@ -3765,6 +3773,22 @@ Resumed from %2</source>
     <message>
         <source>waiting</source>
         <translation>等待中</translation>
+    </message>
+    <message>
+        <source>The precompile (Slurm job %1) failed (%2): the training was not started</source>
+        <translation>预编译（Slurm 作业 %1）失败（%2）：训练未启动</translation>
+    </message>
+    <message>
+        <source>job %1, ended with exit status %2</source>
+        <translation>作业 %1，已结束，退出状态 %2</translation>
+    </message>
+    <message>
+        <source>not submitted yet</source>
+        <translation>尚未提交</translation>
+    </message>
+    <message>
+        <source>precompile %1; training %2</source>
+        <translation>预编译 %1；训练 %2</translation>
     </message>
 </context>
 <context>
@@ -6734,6 +6758,14 @@ in %2</source>
             <numerusform>Slurm %1，集群 %2：%n 个分区，你的队列中有 %3 个作业。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Precompile first (neuron_parallel_compile, a Slurm job of its own)</source>
+        <translation>先预编译（neuron_parallel_compile，单独的 Slurm 作业）</translation>
+    </message>
+    <message>
+        <source>A first Slurm job runs the same command under the Neuron SDK&apos;s neuron_parallel_compile, which compiles every graph into the cache in parallel; the training job waits for it (--dependency=afterok) and is cancelled by Slurm if it fails. Needs neuron_parallel_compile beside the job&apos;s Python or on the PATH there.</source>
+        <translation>第一个 Slurm 作业在 Neuron SDK 的 neuron_parallel_compile 下运行相同的命令，把每个计算图并行编译进缓存；训练作业等待它完成（--dependency=afterok），若它失败则由 Slurm 取消。需要 neuron_parallel_compile 位于作业的 Python 旁边或那里的 PATH 中。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::SshConnection</name>
@@ -8617,6 +8649,10 @@ It would be added to %4.</source>
     <message>
         <source>QUEUED</source>
         <translation>排队</translation>
+    </message>
+    <message>
+        <source>With --slurm: first a Slurm job that compiles every graph with the Neuron SDK&apos;s neuron_parallel_compile; the training starts once it succeeded.</source>
+        <translation>与 --slurm 一起使用：先运行一个用 Neuron SDK 的 neuron_parallel_compile 编译所有计算图的 Slurm 作业；它成功后训练才开始。</translation>
     </message>
 </context>
 <context>

@@ -159,13 +159,16 @@ void launchOptions(QCommandLineParser &p)
     p.addOption({QStringLiteral("no-exclusive"), CliText::tr("With --slurm: share nodes (default: whole nodes, --exclusive).")});
     p.addOption({QStringLiteral("sbatch"), CliText::tr("With --slurm: an extra #SBATCH line (repeatable)."), QStringLiteral("LINE")});
     p.addOption({QStringLiteral("slurm-conf"), CliText::tr("With --slurm: the slurm.conf to use there (SLURM_CONF)."), QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("precompile"), CliText::tr("With --slurm: first a Slurm job that compiles every graph with the Neuron "
+                                                           "SDK's neuron_parallel_compile; the training starts once it succeeded.")});
     p.addPositionalArgument(QStringLiteral("ARGS"), CliText::tr("After --: flags for the backend or the script."), QStringLiteral("-- ARGS..."));
 }
 
 // --slurm and its options into `spec` (and the login node into `nodes`); the exit code (Ok to go on).
 int slurmOptions(const Invocation &in, JobSpec *spec, QStringList *nodes)
 {
-    static const char *const only[] = {"nodes", "partition", "time", "account", "qos", "no-exclusive", "sbatch", "slurm-conf"};
+    static const char *const only[] = {"nodes", "partition", "time", "account", "qos", "no-exclusive", "sbatch", "slurm-conf",
+                                       "precompile"};
     if (!in.isSet(QStringLiteral("slurm"))) {
         for (const char *o : only) {
             if (in.isSet(QLatin1String(o))) {
@@ -200,6 +203,7 @@ int slurmOptions(const Invocation &in, JobSpec *spec, QStringList *nodes)
     for (const QString &line : in.values(QStringLiteral("sbatch")))
         s.extraSbatch << (line.startsWith(QLatin1String("#SBATCH ")) ? line : QStringLiteral("#SBATCH ") + line);
     s.slurmConf = in.value(QStringLiteral("slurm-conf"));
+    s.precompile = in.isSet(QStringLiteral("precompile"));
     return Ok;
 }
 
@@ -422,7 +426,7 @@ int cmdStatus(const Invocation &in)
     if (!st.reason.isEmpty())
         lines << CliText::tr("Reason:     %1").arg(jobReasonText(st));
     if (!st.slurm.jobId.isEmpty())
-        lines << CliText::tr("Slurm:      %1").arg(slurmStatusText(st.slurm));
+        lines << CliText::tr("Slurm:      %1").arg(slurmPhasesText(st));
     lines << CliText::tr("Step:       %1 of %2").arg(st.step).arg(st.maxSteps > 0 ? QString::number(st.maxSteps) : QStringLiteral("?"))
           << CliText::tr("Last loss:  %1").arg(std::isnan(st.lastLoss) ? QStringLiteral("-") : QString::number(st.lastLoss, 'f', 4))
           << CliText::tr("Layout:     dp %1 x tp %2 x pp %3 (%4 processes)").arg(st.dataParallel).arg(st.tensorParallel).arg(st.pipelineParallel).arg(st.worldSize)

@@ -235,7 +235,7 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
         if (index.column() == Name && !resumedFromJob(s.record, m_rows).isEmpty())
             return tr("%1\nResumed from %2").arg(data(index, Qt::DisplayRole).toString(), resumedFromName(s));
         if (index.column() == Where && s.record.spec.slurm.enabled && !st.slurm.jobId.isEmpty())
-            return displayText(slurmStatusText(st.slurm));
+            return displayText(slurmPhasesText(st));
         if (index.column() == Queued && !st.slurm.submitTime.isEmpty())
             return st.slurm.startTime.isEmpty() ? tr("Submitted %1").arg(displayText(st.slurm.submitTime))
                                                 : tr("Submitted %1, started %2").arg(displayText(st.slurm.submitTime),

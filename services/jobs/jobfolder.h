@@ -24,6 +24,9 @@ struct JobPaths {
     QString defaultOutputDir() const { return file("output"); }
     QString slurmScript() const { return file("slurm.sh"); }       // Ingot: a Slurm job's batch script
     QString slurmJobIdFile() const { return file("slurm_job_id"); } // Ingot: the id sbatch gave it
+    // A Slurm job's precompile phase (neuron_parallel_compile): its own batch script, id, output, logs and
+    // exit_status, laid out as the job's, in JOB/precompile.
+    JobPaths precompilePhase() const { return JobPaths{file("precompile")}; }
 };
 
 // The folder of node `rank` of job `id` in a jobs folder: node 0's is the job's own folder, the others' are inside

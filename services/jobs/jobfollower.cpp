@@ -82,6 +82,8 @@ constexpr ReasonText reasonTexts[] = {
     {"slurm_cancelled", QT_TRANSLATE_NOOP("ingot::JobMonitor", "Cancelled outside Ingot (scancel)")},
     {"slurm_preempted", QT_TRANSLATE_NOOP("ingot::JobMonitor", "Preempted by Slurm")},
     {"slurm_not_submitted", QT_TRANSLATE_NOOP("ingot::JobMonitor", "The job was not submitted to Slurm (no slurm_job_id)")},
+    {"slurm_precompile_failed",
+     QT_TRANSLATE_NOOP("ingot::JobMonitor", "The precompile (Slurm job %1) failed (%2): the training was not started")},
 };
 const char *const tokenizerWarning = QT_TRANSLATE_NOOP("ingot::JobMonitor", "The data is tokenized as bytes: %1");
 
@@ -110,20 +112,19 @@ const ReasonText *findReason(const QString &code)
     return nullptr;
 }
 
-void setReason(JobStatus &st, const char *code, const QStringList &args = {})
+}  // namespace
+
+void follower::setReason(JobStatus &st, const char *code, const QStringList &args)
 {
     st.reasonCode = QLatin1String(code);
     st.reasonArgs = args;
     st.reason = fillIn(QString::fromLatin1(findReason(st.reasonCode)->text), args);
 }
 
-// What Slurm calls a job that has not started yet.
-bool answerIsWaiting(const QString &schedulerState)
+bool follower::answerIsWaiting(const QString &schedulerState)
 {
     return schedulerState == QLatin1String("PENDING") || schedulerState == QLatin1String("CONFIGURING");
 }
-
-}  // namespace
 
 QString jobReasonText(const JobStatus &s)
 {
@@ -562,8 +563,10 @@ void JobFollower::finishState(bool alive)
         // Pending while the scheduler says so and the job has written nothing yet (its files are fresher than the
         // scheduler's last word, which is asked at most every few seconds).
         const bool wroteNothing = m_metrics.isEmpty() && m_lastEvent.isEmpty();
-        if (wroteNothing && !st.slurm.jobId.isEmpty()
-            && (st.slurm.state == QLatin1String("PENDING") || st.slurm.state == QLatin1String("CONFIGURING") || !st.slurm.known))
+        const bool precompiling = isPrecompiling(st);
+        if (wroteNothing && precompiling)  // its precompile job runs (compiling every graph) or waits for nodes
+            st.state = answerIsWaiting(st.precompile.state) ? JobState::Pending : JobState::Compiling;
+        else if (wroteNothing && !st.slurm.jobId.isEmpty() && (answerIsWaiting(st.slurm.state) || !st.slurm.known))
             st.state = JobState::Pending;
         else if (st.stopRequested)
             st.state = JobState::Stopping;
@@ -633,73 +636,6 @@ void JobFollower::finishState(bool alive)
                 setReason(st, "launcher_exit_status", {QString::number(st.exitStatus)});
         }
     }
-}
-
-int JobFollower::pollScheduler()
-{
-    SchedulerStatus &s = m_status.slurm;
-    if (s.jobId.isEmpty()) {
-        const FileChunk c = m_runner->readFile(m_paths.slurmJobIdFile(), 0, 64);
-        static const QRegularExpression id(QStringLiteral("^[0-9]{1,12}(_[0-9]{1,9})?$"));
-        const QString read = QString::fromLatin1(c.data.trimmed());
-        if (!c.exists || !id.match(read).hasMatch())
-            return nowSeconds() - m_status.startedAt < 60 ? 1 : 0;  // being submitted, or never was
-        s.jobId = read;
-    }
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    // A job the scheduler last called pending that has started writing is asked again at once.
-    const bool started = answerIsWaiting(s.state) && (!m_metrics.isEmpty() || !m_lastEvent.isEmpty());
-    if (m_schedulerAnswer == 1 && !started && now - m_schedulerAskedMs < schedulerIntervalMs)
-        return 1;
-    m_schedulerAskedMs = now;
-    SlurmJobDetails d;
-    QString error;
-    bool gone = false;
-    if (!slurmClusterOf(*m_runner, m_record.spec).job(s.jobId.toLatin1(), &d, &error, &gone)) {
-        if (!gone)
-            return m_schedulerAnswer = -1;
-        s.known = false;
-        return m_schedulerAnswer = 0;
-    }
-    s.known = true;
-    s.state = slurmShown(d.state);
-    s.reason = d.reason == "None" ? QString() : slurmShown(d.reason);
-    s.position = d.pendingPosition;
-    s.partition = slurmShown(d.partition);
-    s.nodeList = d.nodeList == "(null)" ? QString() : slurmShown(d.nodeList);
-    s.runTime = slurmShown(d.runTime);
-    s.timeLimit = slurmShown(d.timeLimit);
-    s.nodes = d.numNodes;
-    s.submitTime = slurmShown(d.submitTime);
-    const bool waiting = answerIsWaiting(s.state);
-    s.startTime = waiting ? QString() : slurmShown(d.startTime);  // a pending job's StartTime is a forecast
-    s.queueWaitSeconds = waiting ? -1 : slurmSecondsBetween(d.submitTime, d.startTime);
-    s.runSeconds = slurmDurationSeconds(d.runTime);
-    static const QStringList over = {QStringLiteral("COMPLETED"), QStringLiteral("FAILED"), QStringLiteral("CANCELLED"),
-                                     QStringLiteral("TIMEOUT"), QStringLiteral("NODE_FAIL"), QStringLiteral("OUT_OF_MEMORY"),
-                                     QStringLiteral("PREEMPTED"), QStringLiteral("BOOT_FAIL"), QStringLiteral("DEADLINE")};
-    return m_schedulerAnswer = over.contains(s.state) ? 0 : 1;
-}
-
-bool JobFollower::slurmEnd(JobStatus &st)
-{
-    const QString &state = st.slurm.state;
-    if (!st.slurm.known)
-        return false;
-    if (state == QLatin1String("TIMEOUT"))
-        setReason(st, "slurm_timeout", {st.slurm.timeLimit, st.lastCheckpoint.isEmpty() ? QStringLiteral("-") : st.lastCheckpoint});
-    else if (state == QLatin1String("NODE_FAIL") || state == QLatin1String("BOOT_FAIL"))
-        setReason(st, "slurm_node_fail", {st.slurm.nodeList});
-    else if (state == QLatin1String("OUT_OF_MEMORY"))
-        setReason(st, "slurm_out_of_memory");
-    else if (state == QLatin1String("PREEMPTED"))
-        setReason(st, "slurm_preempted");
-    else if (state == QLatin1String("CANCELLED") && !st.stopRequested)
-        setReason(st, "slurm_cancelled");
-    else
-        return false;
-    st.state = st.reasonCode == QLatin1String("slurm_cancelled") ? JobState::Stopped : JobState::Failed;
-    return true;
 }
 
 void JobFollower::findFailureReason()

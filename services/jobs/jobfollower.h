@@ -36,6 +36,8 @@ struct SchedulerStatus {
     QString submitTime, startTime;  // Slurm's words (2026-11-26T19:50:01, the controller's time zone)
     qint64 queueWaitSeconds = -1;   // from submission to start; -1 while pending or unknown
     qint64 runSeconds = -1;         // Slurm's RunTime; -1 unknown
+    int batchExitStatus = -1;       // what its batch script recorded in its exit_status (-1: nothing yet)
+    bool forgotten = false;         // Slurm answered that it no longer knows the job
 };
 
 struct JobStatus {
@@ -72,12 +74,18 @@ struct JobStatus {
     // goes on there, and the next poll that reaches it continues where reading stopped.
     QString unreachable;
     SchedulerStatus slurm;  // a Slurm job's scheduler state (empty jobId otherwise)
+    // Its precompile phase (JOB/precompile: a Slurm job of its own the training job depends on); empty jobId when
+    // it has none.
+    SchedulerStatus precompile;
     double elapsed(double now) const;
     // How long it has run: a Slurm job's run time as Slurm counts it (the wait for nodes is not run time), else
     // elapsed().
     double runSeconds(double now) const;
 };
 
+// Whether a Slurm job is in its precompile phase: the precompile job runs or waits, and the training job has not
+// started.
+bool isPrecompiling(const JobStatus &s);
 // A status's reason as shown to the user: Ingot's own reasons translated from their code, the job's words as they are.
 QString jobReasonText(const JobStatus &s);
 // A stored warning as shown to the user (translated when it is one of Ingot's).
@@ -168,7 +176,12 @@ private:
     double m_lastWrite = 0;  // the latest modification time of node 0's logs seen
     bool m_keepMetrics = true;
     bool m_keepLogs = true;
-    int pollScheduler();  // a Slurm job: its state from the scheduler; 1 alive, 0 ended, -1 could not tell
+    // Slurm (slurmfollow.cpp). pollScheduler: a Slurm job's state from the scheduler; 1 alive, 0 ended, -1 could
+    // not tell. askScheduler: one job's (its id in s.jobId), the same answers.
+    int pollScheduler();
+    int askScheduler(SchedulerStatus &s);
+    void pollPrecompile();
+    qint64 m_precompileAskedMs = 0;
     // The scheduler is asked at most every schedulerIntervalMs while the job lives (every poll would be two RPCs to
     // slurmctld per job twice a second from the GUI); the files are read every poll.
     static constexpr qint64 schedulerIntervalMs = 5000;

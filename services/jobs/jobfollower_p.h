@@ -20,6 +20,10 @@ constexpr qint64 maxLine = 1 << 20;    // a longer line is cut (its start kept)
 constexpr qint64 tailKeep = 64 << 10;  // the end of each stderr kept for failure reasons
 constexpr qsizetype checkBytes = 256;  // what a saved state checks of each file before going on from it
 constexpr int stateVersion = 1;
+// Sets an Ingot reason (a code of the reason table in jobfollower.cpp, its arguments, its English words).
+void setReason(JobStatus &st, const char *code, const QStringList &args = {});
+// What Slurm calls a job that has not started yet (PENDING, CONFIGURING).
+bool answerIsWaiting(const QString &schedulerState);
 }  // namespace follower
 
 struct JobFollower::Stream {

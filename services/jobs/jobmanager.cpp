@@ -536,6 +536,50 @@ bool JobManager::remove(const QString &id, bool withOutputs, QString *error)
     return m_runner->removeTree(pv.jobFolder, m_runner->jobsRoot(), error);
 }
 
+namespace {
+
+QJsonObject schedulerToJson(const SchedulerStatus &s)
+{
+    return QJsonObject{{QStringLiteral("job_id"), s.jobId},
+                       {QStringLiteral("known"), s.known},
+                       {QStringLiteral("state"), s.state},
+                       {QStringLiteral("reason"), s.reason},
+                       {QStringLiteral("position"), s.position},
+                       {QStringLiteral("partition"), s.partition},
+                       {QStringLiteral("node_list"), s.nodeList},
+                       {QStringLiteral("nodes"), s.nodes},
+                       {QStringLiteral("run_time"), s.runTime},
+                       {QStringLiteral("time_limit"), s.timeLimit},
+                       {QStringLiteral("submit_time"), s.submitTime},
+                       {QStringLiteral("start_time"), s.startTime},
+                       {QStringLiteral("queue_wait_s"), s.queueWaitSeconds},
+                       {QStringLiteral("run_s"), s.runSeconds},
+                       {QStringLiteral("batch_exit_status"), s.batchExitStatus}};
+}
+
+SchedulerStatus schedulerFromJson(const QJsonObject &o)
+{
+    SchedulerStatus s;
+    s.jobId = o.value(QLatin1String("job_id")).toString();
+    s.known = o.value(QLatin1String("known")).toBool();
+    s.state = o.value(QLatin1String("state")).toString();
+    s.reason = o.value(QLatin1String("reason")).toString();
+    s.position = o.value(QLatin1String("position")).toInt();
+    s.partition = o.value(QLatin1String("partition")).toString();
+    s.nodeList = o.value(QLatin1String("node_list")).toString();
+    s.nodes = o.value(QLatin1String("nodes")).toInt();
+    s.runTime = o.value(QLatin1String("run_time")).toString();
+    s.timeLimit = o.value(QLatin1String("time_limit")).toString();
+    s.submitTime = o.value(QLatin1String("submit_time")).toString();
+    s.startTime = o.value(QLatin1String("start_time")).toString();
+    s.queueWaitSeconds = qint64(jsonNumberOr(o.value(QLatin1String("queue_wait_s")), -1));
+    s.runSeconds = qint64(jsonNumberOr(o.value(QLatin1String("run_s")), -1));
+    s.batchExitStatus = o.value(QLatin1String("batch_exit_status")).toInt(-1);
+    return s;
+}
+
+}  // namespace
+
 QJsonObject statusToJson(const JobStatus &s)
 {
     QJsonArray peaks;
@@ -573,22 +617,10 @@ QJsonObject statusToJson(const JobStatus &s)
     };
     if (!s.unreachable.isEmpty())
         o.insert(QStringLiteral("unreachable"), s.unreachable);
-    if (!s.slurm.jobId.isEmpty()) {
-        o.insert(QStringLiteral("slurm"), QJsonObject{{QStringLiteral("job_id"), s.slurm.jobId},
-                                                      {QStringLiteral("known"), s.slurm.known},
-                                                      {QStringLiteral("state"), s.slurm.state},
-                                                      {QStringLiteral("reason"), s.slurm.reason},
-                                                      {QStringLiteral("position"), s.slurm.position},
-                                                      {QStringLiteral("partition"), s.slurm.partition},
-                                                      {QStringLiteral("node_list"), s.slurm.nodeList},
-                                                      {QStringLiteral("nodes"), s.slurm.nodes},
-                                                      {QStringLiteral("run_time"), s.slurm.runTime},
-                                                      {QStringLiteral("time_limit"), s.slurm.timeLimit},
-                                                      {QStringLiteral("submit_time"), s.slurm.submitTime},
-                                                      {QStringLiteral("start_time"), s.slurm.startTime},
-                                                      {QStringLiteral("queue_wait_s"), s.slurm.queueWaitSeconds},
-                                                      {QStringLiteral("run_s"), s.slurm.runSeconds}});
-    }
+    if (!s.slurm.jobId.isEmpty())
+        o.insert(QStringLiteral("slurm"), schedulerToJson(s.slurm));
+    if (!s.precompile.jobId.isEmpty())
+        o.insert(QStringLiteral("slurm_precompile"), schedulerToJson(s.precompile));
     return o;
 }
 
@@ -626,21 +658,8 @@ JobStatus statusFromJson(const QJsonObject &o)
     s.stopRequested = o.value(QLatin1String("stop_requested")).toBool();
     for (const QJsonValue &v : o.value(QLatin1String("warnings")).toArray())
         s.warnings << v.toString();
-    const QJsonObject slurm = o.value(QLatin1String("slurm")).toObject();
-    s.slurm.jobId = slurm.value(QLatin1String("job_id")).toString();
-    s.slurm.known = slurm.value(QLatin1String("known")).toBool();
-    s.slurm.state = slurm.value(QLatin1String("state")).toString();
-    s.slurm.reason = slurm.value(QLatin1String("reason")).toString();
-    s.slurm.position = slurm.value(QLatin1String("position")).toInt();
-    s.slurm.partition = slurm.value(QLatin1String("partition")).toString();
-    s.slurm.nodeList = slurm.value(QLatin1String("node_list")).toString();
-    s.slurm.nodes = slurm.value(QLatin1String("nodes")).toInt();
-    s.slurm.runTime = slurm.value(QLatin1String("run_time")).toString();
-    s.slurm.timeLimit = slurm.value(QLatin1String("time_limit")).toString();
-    s.slurm.submitTime = slurm.value(QLatin1String("submit_time")).toString();
-    s.slurm.startTime = slurm.value(QLatin1String("start_time")).toString();
-    s.slurm.queueWaitSeconds = qint64(jsonNumberOr(slurm.value(QLatin1String("queue_wait_s")), -1));
-    s.slurm.runSeconds = qint64(jsonNumberOr(slurm.value(QLatin1String("run_s")), -1));
+    s.slurm = schedulerFromJson(o.value(QLatin1String("slurm")).toObject());
+    s.precompile = schedulerFromJson(o.value(QLatin1String("slurm_precompile")).toObject());
     return s;
 }
 

@@ -26,6 +26,7 @@ struct LaunchPlan {
     QString commandLine;  // what the preview shows: one line for a shell
     QString script;       // "copy as a shell script"; a Slurm job: the batch script exactly as it is submitted
     QByteArray batchScript;  // a Slurm job's batch script (written to JOB/slurm.sh and submitted)
+    QByteArray precompileScript;  // its precompile phase's (JOB/precompile/slurm.sh), when it has one
 };
 
 // What a finished job's history row shows; cached in the job's summary.json once the job has ended.

@@ -210,7 +210,8 @@ QJsonObject JobSpec::toJson() const
                                                       {QStringLiteral("qos"), slurm.qos},
                                                       {QStringLiteral("exclusive"), slurm.exclusive},
                                                       {QStringLiteral("extra_sbatch"), QJsonArray::fromStringList(slurm.extraSbatch)},
-                                                      {QStringLiteral("slurm_conf"), slurm.slurmConf}});
+                                                      {QStringLiteral("slurm_conf"), slurm.slurmConf},
+                                                      {QStringLiteral("precompile"), slurm.precompile}});
     }
     return o;
 }
@@ -309,6 +310,7 @@ JobSpec JobSpec::fromJson(const QJsonObject &o, QString *error)
         for (const QJsonValue &l : so.value(QLatin1String("extra_sbatch")).toArray())
             s.slurm.extraSbatch << l.toString();
         s.slurm.slurmConf = so.value(QLatin1String("slurm_conf")).toString();
+        s.slurm.precompile = so.value(QLatin1String("precompile")).toBool(false);
     } else if (!slurm.isUndefined() && !slurm.isNull()) {
         fail(QStringLiteral("slurm"));
     }

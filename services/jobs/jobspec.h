@@ -26,6 +26,9 @@ struct SlurmSettings {
     bool exclusive = true;     // whole nodes, as the Neuron tutorials
     QStringList extraSbatch;   // whole "#SBATCH ..." lines
     QString slurmConf;         // SLURM_CONF there; "": the clients' own
+    // A first Slurm job runs the same command under the Neuron SDK's neuron_parallel_compile (every graph compiled
+    // into the cache, in parallel); the training job is submitted with --dependency=afterok on it.
+    bool precompile = false;
 };
 
 struct JobSpec {

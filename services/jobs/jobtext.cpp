@@ -27,6 +27,17 @@ QString slurmStatusText(const SchedulerStatus &s)
     return line;
 }
 
+QString slurmPhasesText(const JobStatus &status)
+{
+    const SchedulerStatus &p = status.precompile;
+    if (p.jobId.isEmpty())
+        return slurmStatusText(status.slurm);
+    QString first = p.batchExitStatus >= 0 ? JobMonitorText::tr("job %1, ended with exit status %2").arg(p.jobId).arg(p.batchExitStatus)
+                                            : slurmStatusText(p);
+    const QString second = status.slurm.jobId.isEmpty() ? JobMonitorText::tr("not submitted yet") : slurmStatusText(status.slurm);
+    return JobMonitorText::tr("precompile %1; training %2").arg(first, second);
+}
+
 QString placeName(const QString &where)
 {
     return where == QLatin1String("local") ? JobMonitorText::tr("this machine") : where;

@@ -12,6 +12,9 @@ namespace ingot {
 // A Slurm job's scheduler state in one line: "job 42, PENDING on partition debug (Resources; 1 in the partition's
 // queue), nodes n1, 0:12 of 10:00". The CLI's status and the monitor show it.
 QString slurmStatusText(const SchedulerStatus &s);
+// A Slurm job's scheduler state with its precompile phase when it has one: "precompile job 41, RUNNING …; training
+// job 42, PENDING … (Dependency)"; slurmStatusText(status.slurm) otherwise.
+QString slurmPhasesText(const JobStatus &status);
 // A runner's place: "this machine" for "local", else the host as given.
 QString placeName(const QString &where);
 // Where a job runs: "this machine", the host, every host of a multi-node job, or for a Slurm job "Slurm 42 on HOST,

@@ -7,6 +7,7 @@
 #include "services/slurm/slurmbatchscript.h"
 #include "services/slurm/slurmcluster.h"
 #include "services/util/names.h"
+#include "services/util/remoteshell.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -25,8 +26,9 @@ double nowSeconds()
     return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
 }
 
-// What every node's torchrun agent runs after its own options: the program and its arguments.
-QVector<QByteArray> programWords(const JobRecordFile &r)
+// What every node's torchrun agent runs after its own options: the program and its arguments, writing into
+// `outputDir`.
+QVector<QByteArray> programWords(const JobRecordFile &r, const QString &outputDir)
 {
     QVector<QByteArray> out;
     switch (r.spec.program) {
@@ -34,9 +36,31 @@ QVector<QByteArray> programWords(const JobRecordFile &r)
     case JobProgram::Module: out << "-m" << nameToBytes(r.spec.module.trimmed()); break;
     case JobProgram::Script: out << nameToBytes(r.spec.script); break;
     }
-    for (const QString &a : r.spec.trainingArguments(r.outputDir))
+    for (const QString &a : r.spec.trainingArguments(outputDir))
         out << nameToBytes(a);
     return out;
+}
+
+// The Neuron SDK's neuron_parallel_compile where the job runs: beside the job's Python (the SDK's virtual
+// environment), else on the PATH there; "" when there is none.
+QString findNeuronParallelCompile(JobRunner &runner, const QString &python)
+{
+    static const char *script = R"SH(p=$(printf '%bX' "$1"); p=${p%X}
+if [ -n "$p" ] && [ -x "${p%/*}/neuron_parallel_compile" ]; then printf '%s\n' "${p%/*}/neuron_parallel_compile"; exit 0; fi
+command -v neuron_parallel_compile
+)SH";
+    const ShellResult r = runner.shell()->run(script, {shellOctal(nameToBytes(python))}, {}, 1 << 16, 30000);
+    const QByteArray path = r.out.trimmed();
+    if (!r.ran() || r.exitCode != 0 || !path.startsWith('/') || path.contains('\n'))
+        return {};
+    return nameFromBytes(path);
+}
+
+// The options of the training job's sbatch when a precompile job goes first: it starts only once that one ended
+// with status 0, and is cancelled by Slurm when it failed (its dependency can never be met).
+QVector<QByteArray> afterPrecompile(const QByteArray &precompileJob)
+{
+    return {"--dependency=afterok:" + precompileJob, "--kill-on-invalid-dep=yes"};
 }
 
 QVector<QByteArray> submitOptions(const JobPaths &p)
@@ -72,7 +96,7 @@ bool JobManager::planSlurm(LaunchPlan *plan, QString *error) const
         b.environment.append({nameToBytes(kv.left(eq)), nameToBytes(kv.mid(eq + 1))});
     }
     b.agent = {nameToBytes(r.spec.python), "-m", "ingot_train.launch"};
-    b.program = programWords(r);
+    b.program = programWords(r, r.outputDir);
     b.rankLogs = true;
     const std::optional<QByteArray> script = slurmBatchScript(b, error);
     if (!script)
@@ -80,14 +104,56 @@ bool JobManager::planSlurm(LaunchPlan *plan, QString *error) const
     r.port = 0;  // the rendezvous port is chosen on the first node when the job starts
     plan->batchScript = *script;
     plan->script = nameFromBytes(*script);
-    QStringList sbatch{QStringLiteral("sbatch"), QStringLiteral("--parsable")};
-    for (const QByteArray &o : submitOptions(plan->paths))
-        sbatch << nameFromBytes(o);
-    sbatch << plan->paths.slurmScript();
     QStringList env;
     if (!s.slurmConf.isEmpty())
         env << QStringLiteral("SLURM_CONF=") + s.slurmConf;
-    plan->commandLine = commandLine(env, sbatch);
+    const auto sbatchLine = [&](const JobPaths &p, const QVector<QByteArray> &more) {
+        QStringList sbatch{QStringLiteral("sbatch"), QStringLiteral("--parsable")};
+        for (const QByteArray &o : submitOptions(p) + more)
+            sbatch << nameFromBytes(o);
+        sbatch << p.slurmScript();
+        return commandLine(env, sbatch);
+    };
+    plan->commandLine = sbatchLine(plan->paths, {});
+    if (!s.precompile)
+        return true;
+
+    // The precompile phase: the same nodes and command under neuron_parallel_compile, in JOB/precompile (its own
+    // logs, exit_status and output folder: what it writes is not the training's output).
+    const QString tool = findNeuronParallelCompile(*m_runner, r.spec.python);
+    if (tool.isEmpty()) {
+        *error = SlurmJobsText::tr("Precompile first needs the Neuron SDK's neuron_parallel_compile: it is neither beside %1 "
+                                   "nor on the PATH of %2.")
+                     .arg(displayName(r.spec.python), displayName(m_runner->describe()));
+        return false;
+    }
+    const JobPaths pp = plan->paths.precompilePhase();
+    SlurmBatchSpec c = b;
+    c.jobName = b.jobName + "-precompile";
+    c.jobFolder = nameToBytes(pp.root);
+    c.agent.prepend(nameToBytes(tool));
+    c.program = programWords(r, pp.defaultOutputDir());
+    const auto setDefault = [&c](const QByteArray &key, const QByteArray &value) {
+        for (const auto &kv : std::as_const(c.environment))
+            if (kv.first == key)
+                return;  // the user's own value wins
+        c.environment.append({key, value});
+    };
+    setDefault("NEURON_PARALLEL_COMPILE_DUMP_RESULTS", "1");  // its results file: graph, status, retries, time
+    setDefault("NEURON_PARALLEL_COMPILE_MAX_RETRIES", "1");
+    const std::optional<QByteArray> first = slurmBatchScript(c, error);
+    if (!first)
+        return false;
+    plan->precompileScript = *first;
+    // Both scripts as they are written and submitted, each under a comment naming it (English: a script's text).
+    plan->script = QStringLiteral("# 1. The precompile job (%1):\n").arg(pp.slurmScript()) + nameFromBytes(*first)
+        + QStringLiteral("\n# 2. The training job (%1), submitted with --dependency=afterok on the first:\n").arg(plan->paths.slurmScript())
+        + nameFromBytes(*script);
+    // One line for a shell: the second sbatch names the first's id as the shell got it.
+    QString second = plan->commandLine;
+    second.replace(second.indexOf(QLatin1String("sbatch --parsable")), int(qstrlen("sbatch --parsable")),
+                   QStringLiteral("sbatch --parsable --dependency=afterok:\"$ID\" --kill-on-invalid-dep=yes"));
+    plan->commandLine = QStringLiteral("ID=$(%1) && %2").arg(sbatchLine(pp, {}), second);
     return true;
 }
 
@@ -107,18 +173,36 @@ bool JobManager::submitSlurm(const LaunchPlan &plan, QString *error)
         removeFolder();
         return false;
     }
-    QByteArray jobId;
-    if (!slurmClusterOf(*m_runner, r.spec).submit(nameToBytes(p.slurmScript()), {}, submitOptions(p), &jobId, error)) {
-        removeFolder();  // Slurm refused it: nothing is left behind (its words are the error)
-        return false;
-    }
-    if (!m_runner->writeFile(p.slurmJobIdFile(), jobId + '\n', false, error)) {
+    const SlurmCluster cluster = slurmClusterOf(*m_runner, r.spec);
+    QVector<QByteArray> submitted;  // cancelled again when a later step fails
+    const auto undo = [&] {
         QString ignored;
-        slurmClusterOf(*m_runner, r.spec).cancel(jobId, SlurmCluster::Cancel::Kill, &ignored);
+        for (const QByteArray &id : std::as_const(submitted))
+            cluster.cancel(id, SlurmCluster::Cancel::Kill, &ignored);
         removeFolder();
         return false;
+    };
+    // Submits one phase's script and records its id; Slurm's words in *error when it refuses.
+    const auto submit = [&](const JobPaths &phase, const QVector<QByteArray> &more) {
+        QByteArray jobId;
+        if (!cluster.submit(nameToBytes(phase.slurmScript()), {}, submitOptions(phase) + more, &jobId, error))
+            return QByteArray();
+        submitted << jobId;
+        return m_runner->writeFile(phase.slurmJobIdFile(), jobId + '\n', false, error) ? jobId : QByteArray();
+    };
+    QVector<QByteArray> dependency;
+    if (!plan.precompileScript.isEmpty()) {
+        const JobPaths pp = p.precompilePhase();
+        if (!m_runner->makeFolder(pp.root, error) || !m_runner->makeFolder(pp.logsDir(), error)
+            || !m_runner->writeFile(pp.slurmScript(), plan.precompileScript, true, error))
+            return undo();
+        const QByteArray first = submit(pp, {});
+        if (first.isEmpty())
+            return undo();
+        dependency = afterPrecompile(first);
     }
-    return true;
+    // Slurm refused it: nothing is left behind (its words are the error).
+    return !submit(p, dependency).isEmpty() || undo();
 }
 
 JobManager::StopResult JobManager::stopSlurm(const JobRecordFile &r, const JobStatus &st, bool force, QString *message)
@@ -131,6 +215,16 @@ JobManager::StopResult JobManager::stopSlurm(const JobRecordFile &r, const JobSt
     const auto [asked, askedAt, kill] = recordStopRequest(p, force);
     const QByteArray id = st.slurm.jobId.toLatin1();
     const SlurmCluster cluster = slurmClusterOf(*m_runner, r.spec);
+    if (isPrecompiling(st)) {
+        // Its precompile phase runs or waits: nothing to save yet (what it compiled is in the cache already), so
+        // both jobs are cancelled.
+        if (!cluster.cancel(st.precompile.jobId.toLatin1(), SlurmCluster::Cancel::Kill, message)
+            || !cluster.cancel(id, SlurmCluster::Cancel::Kill, message))
+            return StopResult::Failed;
+        *message = SlurmJobsText::tr("Cancelled the precompile (Slurm job %1) and the training job (Slurm job %2) of job %3.")
+                       .arg(st.precompile.jobId, st.slurm.jobId, r.id);
+        return StopResult::Killed;
+    }
     if (kill) {
         if (!cluster.cancel(id, SlurmCluster::Cancel::Kill, message))
             return StopResult::Failed;
@@ -171,9 +265,11 @@ QVector<SlurmQueueJob> jobsOutsideIngot(const QVector<SlurmQueueJob> &queue, con
     QSet<QByteArray> ids, names;
     for (const JobSummary &s : history) {
         names.insert("ingot-" + s.record.id.toLatin1());
-        if (s.record.spec.slurm.enabled && SlurmClusterRef{s.record.where, s.record.spec.slurm.slurmConf} == cluster
-            && !s.status.slurm.jobId.isEmpty())
-            ids.insert(s.status.slurm.jobId.toLatin1());
+        names.insert("ingot-" + s.record.id.toLatin1() + "-precompile");
+        if (s.record.spec.slurm.enabled && SlurmClusterRef{s.record.where, s.record.spec.slurm.slurmConf} == cluster)
+            for (const SchedulerStatus *phase : {&s.status.slurm, &s.status.precompile})
+                if (!phase->jobId.isEmpty())
+                    ids.insert(phase->jobId.toLatin1());
     }
     QVector<SlurmQueueJob> out;
     for (const SlurmQueueJob &j : queue)

@@ -12,6 +12,7 @@
 #include "services/remote/sshconnection.h"
 #include "services/remote/sshjobrunner.h"
 #include "services/util/appsettings.h"
+#include "services/util/names.h"
 #include "tests/support/testsshd.h"
 #include "tests/support/jobsupport.h"
 #include "tests/support/testslurm.h"
@@ -74,6 +75,45 @@ class TestSlurmJobs : public QObject
             return {};
         JobFollower f(m_runner, r);
         return test::followJob(f, timeoutMs, [&](const JobFollower &x) { return until && until(x.status()); });
+    }
+
+    // A Neuron SDK environment as the precompile step needs one, with a stand-in for what cannot run here: a folder
+    // with `python3` (this machine's) and `neuron_parallel_compile`, a stand-in that records how it was called and
+    // runs the command as the real one's graph extraction does (NEURON_EXTRACT_GRAPHS_ONLY=1), printing its
+    // summary line; with the file `fail` beside it, it reports a failed graph and exits 1 without running anything;
+    // with `slow`, it waits (a long compile). The real tool's behaviour: docs/formats.md ("Slurm jobs").
+    QString neuronEnvironment()
+    {
+        const QString bin = m_tmp.filePath(QStringLiteral("neuron-venv/bin"));
+        QDir().mkpath(bin);
+        QFile::remove(bin + QStringLiteral("/python3"));
+        QFile::link(QStringLiteral("/usr/bin/python3"), bin + QStringLiteral("/python3"));
+        const QString tool = bin + QStringLiteral("/neuron_parallel_compile");
+        test::writeFile(tool, "#!/bin/sh\n"
+                              "here=$(dirname \"$0\")\n"
+                              "{ printf '%s\\n' \"$*\"; env | grep '^NEURON_PARALLEL_COMPILE' | sort; } >\"$here/calls.$SLURM_NODEID\"\n"
+                              "if [ -e \"$here/fail\" ]; then\n"
+                              "  echo 'ERROR ||NEURON_PARALLEL_COMPILE||: Compilation failed for 1 graph(s): MODULE_123+abc' >&2; exit 1\n"
+                              "fi\n"
+                              "[ -e \"$here/slow\" ] && sleep 600\n"
+                              "NEURON_EXTRACT_GRAPHS_ONLY=1 \"$@\" || exit $?\n"
+                              "echo 'INFO ||NEURON_PARALLEL_COMPILE||: Total graphs: 0, compiled 0, failed 0'\n");
+        QFile::setPermissions(tool, QFile::permissions(tool) | QFileDevice::ExeOwner | QFileDevice::ExeUser);
+        for (const char *flag : {"fail", "slow"})
+            QFile::remove(bin + QLatin1Char('/') + QLatin1String(flag));
+        return bin;
+    }
+
+    // A 3-step job with a precompile phase in the Neuron environment; `flag` ("fail", "slow") set beside the stand-in.
+    JobSpec precompileSpec(const char *flag = nullptr)
+    {
+        const QString bin = neuronEnvironment();
+        if (flag)
+            test::writeFile(bin + QLatin1Char('/') + QLatin1String(flag), "");
+        JobSpec s = spec({QStringLiteral("--max_steps"), QStringLiteral("3")});
+        s.python = bin + QStringLiteral("/python3");
+        s.slurm.precompile = true;
+        return s;
     }
 
     QByteArray queue() const
@@ -280,6 +320,102 @@ private slots:
         QVERIFY(queue().isEmpty());
     }
 
+    // Precompile first: a Slurm job runs the command under neuron_parallel_compile in JOB/precompile (its own output
+    // folder), the training job waits on it (afterok) and then runs to its end; the job shows Compiling meanwhile.
+    void precompileRunsFirstThenTheTraining()
+    {
+        JobManager jobs(m_runner);
+        const JobSpec s = precompileSpec();
+        const QString bin = QFileInfo(s.python).path();
+        QString error;
+        LaunchPlan plan;
+        const QString id = launch(jobs, s, &error, &plan);
+        QVERIFY2(!id.isEmpty(), qPrintable(error));
+        // The preview: both scripts, and one shell line that submits them as Ingot did.
+        QVERIFY(plan.script.contains(bin + QStringLiteral("/neuron_parallel_compile")));
+        QVERIFY(plan.script.contains(QLatin1String("NEURON_PARALLEL_COMPILE_DUMP_RESULTS")));
+        QVERIFY2(plan.commandLine.contains(QLatin1String("--dependency=afterok:\"$ID\" --kill-on-invalid-dep=yes")),
+                 qPrintable(plan.commandLine));
+        const JobPaths phase = jobs.paths(id).precompilePhase();
+        QVERIFY(QFileInfo(phase.slurmScript()).isFile());
+
+        JobRecordFile r;
+        QVERIFY(jobs.load(id, &r, &error));
+        JobFollower f(m_runner, r);
+        bool sawCompiling = false;
+        const JobStatus st = test::followJob(f, 240000, [&](const JobFollower &x) {
+            if (x.status().state == JobState::Compiling && isPrecompiling(x.status()))
+                sawCompiling = true;
+            return false;
+        });
+        QVERIFY2(st.state == JobState::Finished, qPrintable(jobStateName(st.state) + QStringLiteral(": ") + st.reason));
+        QVERIFY(sawCompiling);
+        QCOMPARE(st.precompile.batchExitStatus, 0);
+        QVERIFY(!st.precompile.jobId.isEmpty());
+        QVERIFY(st.precompile.jobId != st.slurm.jobId);
+        QCOMPARE(QString::fromLatin1(test::readFile(phase.slurmJobIdFile()).trimmed()), st.precompile.jobId);
+        QCOMPARE(f.metrics().size(), 3);
+        // It ran the training command, writing into its own output folder, with the SDK's settings.
+        const QByteArray calls = test::readFile(bin + QStringLiteral("/calls.0"));
+        QVERIFY2(calls.contains("-m ingot_train.launch") && calls.contains(nameToBytes(phase.defaultOutputDir())), calls.constData());
+        QVERIFY(calls.contains("NEURON_PARALLEL_COMPILE_DUMP_RESULTS=1\nNEURON_PARALLEL_COMPILE_MAX_RETRIES=1"));
+        QVERIFY(QFileInfo(phase.defaultOutputDir()).isDir());
+        QVERIFY(test::readFile(phase.launcherLog()).contains("Total graphs"));
+        QVERIFY(jobs.summary(id, false, &error).status.precompile.batchExitStatus == 0);  // kept in summary.json
+        QVERIFY(m_slurm->waitQueueEmpty(60000));
+    }
+
+    // A failed precompile: Slurm cancels the training job that waited on it, and the job is failed with the
+    // precompile's words; the training never started.
+    void aFailedPrecompileNeverStartsTheTraining()
+    {
+        JobManager jobs(m_runner);
+        QString error;
+        const QString id = launch(jobs, precompileSpec("fail"), &error);
+        QVERIFY2(!id.isEmpty(), qPrintable(error));
+        const JobStatus st = follow(jobs, id, 240000);
+        QVERIFY2(st.state == JobState::Failed, qPrintable(jobStateName(st.state) + QStringLiteral(": ") + st.reason));
+        QCOMPARE(st.reasonCode, QStringLiteral("slurm_precompile_failed"));
+        QCOMPARE(st.reasonArgs.value(1), QStringLiteral("exit status 1"));
+        QVERIFY2(st.reasonDetail.contains(QLatin1String("Compilation failed for 1 graph(s)")), qPrintable(st.reasonDetail));
+        QCOMPARE(st.step, 0);
+        QVERIFY(!QFileInfo::exists(jobs.paths(id).exitFile()));  // the training's script never ran
+        QVERIFY(m_slurm->waitQueueEmpty(60000));
+    }
+
+    // Stop while it precompiles: nothing to save yet, so both Slurm jobs are cancelled and the job is stopped.
+    void aStopDuringThePrecompileCancelsBoth()
+    {
+        JobManager jobs(m_runner);
+        QString error;
+        const QString id = launch(jobs, precompileSpec("slow"), &error);
+        QVERIFY2(!id.isEmpty(), qPrintable(error));
+        JobStatus st = follow(jobs, id, 120000, [](const JobStatus &x) { return x.state == JobState::Compiling; });
+        QCOMPARE(st.state, JobState::Compiling);
+        QVERIFY2(slurmPhasesText(st).contains(QLatin1String("precompile job")), qPrintable(slurmPhasesText(st)));
+        QVERIFY2(st.slurm.reason == QLatin1String("Dependency"), qPrintable(st.slurm.reason));
+        QString message;
+        QCOMPARE(jobs.stop(id, false, &message), JobManager::StopResult::Killed);
+        QVERIFY2(message.contains(st.precompile.jobId) && message.contains(st.slurm.jobId), qPrintable(message));
+        QVERIFY(m_slurm->waitQueueEmpty(60000));
+        st = follow(jobs, id, 60000);
+        QCOMPARE(st.state, JobState::Stopped);
+    }
+
+    // Without neuron_parallel_compile where the job runs, the launch is refused before anything is submitted.
+    void precompileWithoutTheSdkIsRefused()
+    {
+        JobManager jobs(m_runner);
+        JobSpec s = spec({QStringLiteral("--max_steps"), QStringLiteral("3")});
+        s.slurm.precompile = true;
+        const QStringList before = QDir(m_runner->jobsRoot()).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QString error;
+        QVERIFY(launch(jobs, s, &error).isEmpty());
+        QVERIFY2(error.contains(QLatin1String("neuron_parallel_compile")), qPrintable(error));
+        QCOMPARE(QDir(m_runner->jobsRoot()).entryList(QDir::Dirs | QDir::NoDotAndDotDot), before);
+        QVERIFY(queue().isEmpty());
+    }
+
     // A job at its time limit: Slurm ends it (SIGTERM: the backend saves a checkpoint on its way out) and the job is
     // shown as timed out, not as stopped by the user.
     void aTimeLimitEndsItAsTimedOut()
@@ -378,9 +514,25 @@ private slots:
         QCOMPARE(st.value(QLatin1String("slurm_job_id")).toString(), slurm.value(QLatin1String("job_id")).toString());
         QCOMPARE(st.value(QLatin1String("partition")).toString(), QStringLiteral("debug"));
         QCOMPARE(slurm.value(QLatin1String("partition")).toString(), QStringLiteral("debug"));
+        QVERIFY(slurm.value(QLatin1String("queue_wait_s")).toDouble() >= 0);  // the history keeps the queue wait
+        r = cli({QStringLiteral("job"), QStringLiteral("list")});
+        QVERIFY2(r.second.first.contains("QUEUED") && r.second.first.contains(QByteArray("Slurm " + slurm.value(QLatin1String("job_id")).toString().toLatin1())),
+                 r.second.first.constData());
+        // --precompile with the Neuron SDK's stand-in: both phases in the dry run's script, one shell line to submit.
+        const QString bin = neuronEnvironment();
+        r = cli({QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--slurm"), QStringLiteral("local"),
+                 QStringLiteral("--precompile"), QStringLiteral("--python"), bin + QStringLiteral("/python3"),
+                 QStringLiteral("--dry-run"), QStringLiteral("--json"), QStringLiteral("--"), QStringLiteral("--max_steps"), QStringLiteral("2")});
+        QVERIFY2(r.first == 0, r.second.second.constData());
+        const QJsonObject dry = QJsonDocument::fromJson(r.second.first).object();
+        QVERIFY2(dry.value(QLatin1String("script")).toString().contains(QLatin1String("# 1. The precompile job")), r.second.first.constData());
+        QVERIFY(dry.value(QLatin1String("command")).toString().contains(QLatin1String("--dependency=afterok:")));
         // --slurm's options without --slurm: refused.
         r = cli({QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--partition"), QStringLiteral("debug"),
                  QStringLiteral("--"), QStringLiteral("--max_steps"), QStringLiteral("2")});
+        QCOMPARE(r.first, 2);
+        r = cli({QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--precompile"), QStringLiteral("--"),
+                 QStringLiteral("--max_steps"), QStringLiteral("2")});
         QCOMPARE(r.first, 2);
     }
 };

@@ -652,8 +652,12 @@ void JobLauncher::requestPlan(const JobSpec &s)
 void JobLauncher::showPreview()
 {
     if (m_hasPlan && m_plan.record.spec.slurm.enabled) {
-        // A Slurm job: the command, then the whole batch script exactly as it is submitted.
-        m_preview->setPlainText(m_plan.commandLine + QStringLiteral("\n\n# %1\n").arg(m_plan.paths.slurmScript()) + m_plan.script);
+        // A Slurm job: the command, then the whole batch script exactly as it is submitted (with a precompile
+        // phase, both scripts, each under its own heading).
+        m_preview->setPlainText(m_plan.commandLine
+                                + (m_plan.precompileScript.isEmpty() ? QStringLiteral("\n\n# %1\n").arg(m_plan.paths.slurmScript())
+                                                                     : QStringLiteral("\n\n"))
+                                + m_plan.script);
     } else if (m_hasPlan) {
         m_preview->setPlainText(m_plan.commandLine);
     } else if (!m_planError.isEmpty()) {

@@ -441,7 +441,7 @@ void JobMonitor::updateStatus()
 
     QStringList facts;
     if (!st.slurm.jobId.isEmpty())  // the scheduler's view first: why it waits, where it runs, its time left
-        facts << tr("Slurm %1").arg(displayText(slurmStatusText(st.slurm)));
+        facts << tr("Slurm %1").arg(displayText(slurmPhasesText(st)));
     const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
     if (known && st.startedAt > 0)
         facts << tr("Elapsed %1").arg(formatSeconds(st.elapsed(now)));

@@ -18,6 +18,7 @@ SlurmSection::SlurmSection(QWidget *parent)
     , m_account(new QLineEdit(this))
     , m_qos(new QLineEdit(this))
     , m_exclusive(new QCheckBox(tr("Whole nodes (--exclusive, as the Neuron tutorials)"), this))
+    , m_precompile(new QCheckBox(tr("Precompile first (neuron_parallel_compile, a Slurm job of its own)"), this))
     , m_extra(new QPlainTextEdit(this))
     , m_cluster(new QLabel(this))
 {
@@ -31,6 +32,10 @@ SlurmSection::SlurmSection(QWidget *parent)
     m_account->setPlaceholderText(tr("Optional"));
     m_qos->setPlaceholderText(tr("Optional"));
     m_exclusive->setChecked(true);
+    m_precompile->setToolTip(tr("A first Slurm job runs the same command under the Neuron SDK's neuron_parallel_compile, "
+                                "which compiles every graph into the cache in parallel; the training job waits for it "
+                                "(--dependency=afterok) and is cancelled by Slurm if it fails. Needs "
+                                "neuron_parallel_compile beside the job's Python or on the PATH there."));
     m_extra->setPlaceholderText(tr("#SBATCH --mem=0\n#SBATCH --constraint=trn1.32xlarge"));
     m_extra->setTabChangesFocus(true);
     m_extra->setMaximumHeight(m_extra->fontMetrics().lineSpacing() * 4);
@@ -44,6 +49,7 @@ SlurmSection::SlurmSection(QWidget *parent)
     form->addRow(tr("Account:"), m_account);
     form->addRow(tr("QoS:"), m_qos);
     form->addRow(QString(), m_exclusive);
+    form->addRow(QString(), m_precompile);
     form->addRow(tr("Extra #SBATCH lines:"), m_extra);
     form->addRow(QString(), m_cluster);
     connect(this, &QGroupBox::toggled, this, &SlurmSection::changed);
@@ -51,6 +57,7 @@ SlurmSection::SlurmSection(QWidget *parent)
     for (QLineEdit *e : {m_time, m_account, m_qos})
         connect(e, &QLineEdit::textChanged, this, &SlurmSection::changed);
     connect(m_exclusive, &QCheckBox::toggled, this, &SlurmSection::changed);
+    connect(m_precompile, &QCheckBox::toggled, this, &SlurmSection::changed);
     connect(m_extra, &QPlainTextEdit::textChanged, this, &SlurmSection::changed);
 }
 
@@ -66,6 +73,7 @@ SlurmSettings SlurmSection::settings() const
     s.account = m_account->text().trimmed();
     s.qos = m_qos->text().trimmed();
     s.exclusive = m_exclusive->isChecked();
+    s.precompile = m_precompile->isChecked();
     for (const QString &line : m_extra->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
         const QString l = line.trimmed();
         if (!l.isEmpty())
@@ -86,6 +94,7 @@ void SlurmSection::setSettings(const SlurmSettings &s)
     m_account->setText(s.account);
     m_qos->setText(s.qos);
     m_exclusive->setChecked(s.exclusive);
+    m_precompile->setChecked(s.precompile);
     m_extra->setPlainText(s.extraSbatch.join(QLatin1Char('\n')));
 }
 

@@ -31,6 +31,7 @@ public:
     void showAsking(const QString &where);
     QComboBox *partitionBox() const { return m_partition; }
     QLabel *clusterLabel() const { return m_cluster; }
+    QCheckBox *precompileCheck() const { return m_precompile; }
 
 Q_SIGNALS:
     void changed();
@@ -41,6 +42,7 @@ private:
     QLineEdit *m_account;
     QLineEdit *m_qos;
     QCheckBox *m_exclusive;
+    QCheckBox *m_precompile;
     QPlainTextEdit *m_extra;
     QLabel *m_cluster;
 };
