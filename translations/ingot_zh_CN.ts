@@ -2451,6 +2451,33 @@ Not listed yet: expand it to see its size and file count.</source>
     </message>
 </context>
 <context>
+    <name>ingot::JobFileDialog</name>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <source>There is no file to show.</source>
+        <translation>没有可显示的文件。</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Read-only; each file&apos;s last %1 KiB at most.</source>
+        <translation>只读；每个文件最多显示最后 %1 KiB。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>[… the start of the file is not shown]</source>
+        <translation>[… 文件开头未显示]</translation>
+    </message>
+</context>
+<context>
     <name>ingot::JobLauncher</name>
     <message>
         <source>Choosing a preset fills the form with its settings</source>
@@ -3789,6 +3816,18 @@ Resumed from %2</source>
     <message>
         <source>precompile %1; training %2</source>
         <translation>预编译 %1；训练 %2</translation>
+    </message>
+    <message>
+        <source>&amp;Batch script…</source>
+        <translation>批处理脚本(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>The Slurm batch script as it was submitted (and its precompile job&apos;s)</source>
+        <translation>提交时的 Slurm 批处理脚本（以及其预编译作业的脚本）</translation>
+    </message>
+    <message>
+        <source>Batch script of job %1</source>
+        <translation>作业 %1 的批处理脚本</translation>
     </message>
 </context>
 <context>
@@ -6536,10 +6575,6 @@ Cache: %2</source>
         <translation>Slurm %1，集群 %2</translation>
     </message>
     <message>
-        <source>%1: %2 nodes (%3 idle, %4 mixed, %5 allocated, %6 drained, %7 down), limit %8</source>
-        <translation>%1：%2 个节点（空闲 %3，部分占用 %4，已分配 %5，已排空 %6，宕机 %7），限制 %8</translation>
-    </message>
-    <message>
         <source> (default)</source>
         <translation>（默认）</translation>
     </message>
@@ -6559,36 +6594,29 @@ Cache: %2</source>
         <source>No Slurm cluster answered there: %1</source>
         <translation>那里没有 Slurm 集群应答：%1</translation>
     </message>
-</context>
-<context>
-    <name>ingot::SlurmOutputDialog</name>
     <message>
-        <source>Output of Slurm job %1</source>
-        <translation>Slurm 作业 %1 的输出</translation>
+        <source>%1: %2 nodes (%3 idle, %4 mixed, %5 allocated, %6 drained, %7 down), %8 CPUs, limit %9</source>
+        <translation>%1：%2 个节点（%3 空闲，%4 部分占用，%5 已分配，%6 已排空，%7 宕机），%8 个 CPU，时限 %9</translation>
     </message>
     <message>
-        <source>&amp;Refresh</source>
-        <translation>刷新(&amp;R)</translation>
+        <source>%1 CPUs, %2 GiB</source>
+        <translation>%1 个 CPU，%2 GiB</translation>
     </message>
     <message>
-        <source>Slurm did not say where this job writes its output.</source>
-        <translation>Slurm 没有说明此作业把输出写到哪里。</translation>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2：%3</translation>
     </message>
     <message>
-        <source>Reading %1…</source>
-        <translation>正在读取 %1…</translation>
+        <source>no reason given</source>
+        <translation>未给出原因</translation>
     </message>
     <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
     </message>
     <message>
-        <source>The last %1 KiB of %2 (read-only)</source>
-        <translation>%2 的最后 %1 KiB（只读）</translation>
-    </message>
-    <message>
-        <source>%1 (read-only)</source>
-        <translation>%1（只读）</translation>
+        <source>Nodes: %1</source>
+        <translation>节点：%1</translation>
     </message>
 </context>
 <context>
@@ -6678,6 +6706,10 @@ in %2</source>
     <message>
         <source>Not asked: %1</source>
         <translation>未询问：%1</translation>
+    </message>
+    <message>
+        <source>Output of Slurm job %1</source>
+        <translation>Slurm 作业 %1 的输出</translation>
     </message>
 </context>
 <context>

@@ -129,7 +129,7 @@ QString slurmClusterSummary(const SlurmClusterState &state)
         return SlurmText::tr("No Slurm: sinfo and sbatch are not on the PATH.");
     QStringList lines{SlurmText::tr("Slurm %1, cluster %2").arg(state.info.version, slurmShown(state.info.clusterName))};
     for (const SlurmPartition &p : state.info.partitions) {
-        QString line = SlurmText::tr("%1: %2 nodes (%3 idle, %4 mixed, %5 allocated, %6 drained, %7 down), limit %8")
+        QString line = SlurmText::tr("%1: %2 nodes (%3 idle, %4 mixed, %5 allocated, %6 drained, %7 down), %8 CPUs, limit %9")
                            .arg(slurmShown(p.name))
                            .arg(p.totalNodes)
                            .arg(p.idle)
@@ -137,11 +137,34 @@ QString slurmClusterSummary(const SlurmClusterState &state)
                            .arg(p.allocated)
                            .arg(p.drained)
                            .arg(p.down)
+                           .arg(p.totalCpus)
                            .arg(slurmShown(p.maxTime));
         if (p.isDefault)
             line += SlurmText::tr(" (default)");
         lines << line;
     }
+    // The kinds of nodes (CPUs, memory, GRES such as neuron:16, features such as the instance type), each counted
+    // once, then the nodes that cannot run jobs with Slurm's reason (at most 10: a whole rack may be down).
+    QMap<QString, int> kinds;
+    QStringList unusable;
+    for (const SlurmNode &n : state.info.nodes) {
+        const double gib = double(n.memoryMb) / 1024.0;
+        QString kind = SlurmText::tr("%1 CPUs, %2 GiB").arg(n.cpus).arg(gib, 0, 'f', gib < 100 ? 1 : 0);
+        for (const QByteArray *extra : {&n.gres, &n.features})
+            if (!extra->isEmpty())
+                kind += QStringLiteral(", ") + slurmShown(*extra);
+        ++kinds[kind];
+        const bool out = n.kind == SlurmNodeState::Drained || n.kind == SlurmNodeState::Draining || n.kind == SlurmNodeState::Down;
+        if (out && unusable.size() < 10)
+            unusable << SlurmText::tr("%1 %2: %3").arg(slurmShown(n.name), slurmShown(n.state),
+                                                      n.reason.isEmpty() ? SlurmText::tr("no reason given") : slurmShown(n.reason));
+    }
+    QStringList kindTexts;
+    for (auto it = kinds.cbegin(); it != kinds.cend(); ++it)
+        kindTexts << SlurmText::tr("%1 × %2").arg(it.value()).arg(it.key());
+    if (!kindTexts.isEmpty())
+        lines << SlurmText::tr("Nodes: %1").arg(kindTexts.join(QStringLiteral("; ")));
+    lines += unusable;
     lines << SlurmText::tr("Your queue: %1 job(s).").arg(state.info.queue.size());
     return lines.join(QLatin1Char('\n'));
 }

@@ -242,6 +242,14 @@ private slots:
         QCOMPARE(findPartition(i, "debug")->drained, 1);
         QCOMPARE(findPartition(i, "debug")->idle, 1);
         QCOMPARE(findNode(i, "n1")->reason, QByteArray());
+        // The summary the Remote hosts page and the launcher show: CPUs, the kinds of nodes with their GRES and
+        // instance type, and the drained node with Slurm's reason.
+        SlurmClusterState state;
+        QVERIFY2(cluster().info(&state, &error), qPrintable(error));
+        const QString summary = slurmClusterSummary(state);
+        QVERIFY2(summary.contains(QLatin1String("debug: 2 nodes (1 idle, 0 mixed, 0 allocated, 1 drained, 0 down), 4 CPUs")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("Nodes: 2 × 2 CPUs, 3.9 GiB, neuron:2, trn1.32xlarge")), qPrintable(summary));
+        QVERIFY2(summary.contains(QLatin1String("n2 drained: disk full | x=1")), qPrintable(summary));
     }
 
     // A job holding both nodes runs; a second one waits on Resources, first in its partition's queue, and runs

@@ -8,6 +8,7 @@
 #include "tests/support/testslurm.h"
 #include "tests/support/testsupport.h"
 #include "ui/jobs/joblauncher.h"
+#include "ui/jobs/jobfiledialog.h"
 #include "ui/jobs/jobmonitor.h"
 #include "ui/jobs/jobspage.h"
 #include "ui/jobs/slurmqueuesection.h"
@@ -188,6 +189,13 @@ private slots:
         test::deliverPostedEvents();
         QVERIFY(monitor.grab().save(shots() + QStringLiteral("/jobs-slurm-pending.png")));
 
+        // The batch script as submitted, read from the job's folder.
+        QVERIFY(monitor.batchScriptButton()->isVisible());
+        JobFileDialog *script = monitor.showBatchScript();
+        QVERIFY(script);
+        QTRY_VERIFY_WITH_TIMEOUT(script->text()->toPlainText().contains(QLatin1String("#SBATCH --job-name=ingot-") + waiting), 30000);
+        script->close();
+
         monitor.setJob(running);
         QTRY_COMPARE_WITH_TIMEOUT(monitor.stateLabel()->text(), jobStateTitle(JobState::Running), 20000);
         QTRY_VERIFY_WITH_TIMEOUT(monitor.factsLabel()->text().contains(QLatin1String("RUNNING")), 20000);
@@ -244,9 +252,8 @@ private slots:
 
         section->list()->topLevelItem(0)->setSelected(true);
         QVERIFY(section->outputButton()->isEnabled());
-        SlurmOutputDialog *dialog = section->showOutput();
+        JobFileDialog *dialog = section->showOutput();
         QVERIFY(dialog);
-        QSignalSpy loaded(dialog, &SlurmOutputDialog::loaded);
         QTRY_VERIFY_WITH_TIMEOUT(dialog->text()->toPlainText().contains(QLatin1String("hello from outside")), 30000);
         QVERIFY2(!dialog->text()->toPlainText().contains(QLatin1Char('\a')), qPrintable(dialog->text()->toPlainText()));
         dialog->close();

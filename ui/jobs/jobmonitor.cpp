@@ -7,6 +7,7 @@
 #include "services/jobs/jobtext.h"
 #include "services/util/names.h"
 #include "services/util/units.h"
+#include "ui/jobs/jobfiledialog.h"
 #include "ui/jobs/joblogview.h"
 #include "ui/jobs/metricchart.h"
 
@@ -75,6 +76,7 @@ JobMonitor::JobMonitor(JobService *service, QWidget *parent)
     , m_consolidate(new QPushButton(tr("&Consolidate…"), this))
     , m_openOutput(new QPushButton(tr("&Open output folder"), this))
     , m_launchAgain(new QPushButton(tr("&Launch again…"), this))
+    , m_batchScript(new QPushButton(tr("&Batch script…"), this))
     , m_killTimer(new QTimer(this))
     , m_tabs(new QTabWidget(this))
     , m_logs(new JobLogView(this))
@@ -198,6 +200,9 @@ QWidget *JobMonitor::buildHeader()
     connect(m_consolidate, &QPushButton::clicked, this, &JobMonitor::consolidate);
     connect(m_openOutput, &QPushButton::clicked, this, &JobMonitor::openOutputFolder);
     connect(m_launchAgain, &QPushButton::clicked, this, &JobMonitor::launchAgain);
+    m_batchScript->setToolTip(tr("The Slurm batch script as it was submitted (and its precompile job's)"));
+    m_batchScript->setVisible(false);
+    connect(m_batchScript, &QPushButton::clicked, this, [this] { showBatchScript(); });
 
     auto *titleRow = new QHBoxLayout;
     titleRow->addWidget(m_title);
@@ -211,6 +216,7 @@ QWidget *JobMonitor::buildHeader()
     titleRow->addWidget(m_consolidate);
     titleRow->addWidget(m_openOutput);
     titleRow->addWidget(m_launchAgain);
+    titleRow->addWidget(m_batchScript);
     auto *progressRow = new QHBoxLayout;
     progressRow->addWidget(m_progress);
     progressRow->addWidget(m_facts, 1);
@@ -496,6 +502,23 @@ void JobMonitor::updateActions()
                              : here      ? displayName(m_record.outputDir)
                                          : tr("On %1: %2").arg(displayName(m_record.where), displayName(m_record.outputDir)));
     m_launchAgain->setEnabled(hasRecord());
+    m_batchScript->setVisible(hasRecord() && m_record.spec.slurm.enabled);
+}
+
+JobFileDialog *JobMonitor::showBatchScript()
+{
+    if (!m_service || !hasRecord() || !m_record.spec.slurm.enabled)
+        return nullptr;
+    // The job's folder where it runs (the login node's jobs folder): its scripts, the precompile phase's first.
+    const JobPaths paths{m_record.cwd};
+    QStringList files;
+    if (m_record.spec.slurm.precompile)
+        files << paths.precompilePhase().slurmScript();
+    files << paths.slurmScript();
+    auto *dialog = new JobFileDialog(m_service, m_record.where, files, tr("Batch script of job %1").arg(m_record.id), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
 }
 
 void JobMonitor::stop()

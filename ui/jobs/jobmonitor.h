@@ -25,6 +25,7 @@ class QTreeWidget;
 namespace ingot {
 
 class CacheSession;
+class JobFileDialog;
 class JobLogView;
 class MetricChart;
 
@@ -74,6 +75,8 @@ public:
     QPushButton *consolidateButton() const { return m_consolidate; }
     QPushButton *openOutputButton() const { return m_openOutput; }
     QPushButton *launchAgainButton() const { return m_launchAgain; }
+    QPushButton *batchScriptButton() const { return m_batchScript; }  // shown for a Slurm job
+    JobFileDialog *showBatchScript();  // its batch script(s), read where it runs; nullptr for other jobs
 
 public Q_SLOTS:
     void stop();  // SIGTERM; after JobManager::stopGraceSeconds the button kills (SIGKILL)
@@ -137,6 +140,7 @@ private:
     QPushButton *m_consolidate;
     QPushButton *m_openOutput;
     QPushButton *m_launchAgain;
+    QPushButton *m_batchScript;
     QTimer *m_killTimer;
     QTabWidget *m_tabs;
     QVector<MetricChart *> m_charts;

@@ -3,15 +3,12 @@
 #include "services/jobs/jobservice.h"
 #include "services/jobs/jobtext.h"
 #include "services/util/names.h"
+#include "ui/jobs/jobfiledialog.h"
 
-#include <QDialogButtonBox>
-#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QPlainTextEdit>
 #include <QPushButton>
-#include <QScrollBar>
 #include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -20,8 +17,6 @@ namespace ingot {
 
 namespace {
 
-constexpr qint64 outputTail = 64 << 10;
-
 QString clusterText(const SlurmClusterRef &c)
 {
     const QString where = displayName(placeName(c.where));
@@ -29,57 +24,6 @@ QString clusterText(const SlurmClusterRef &c)
 }
 
 }  // namespace
-
-SlurmOutputDialog::SlurmOutputDialog(JobService *service, const OtherSlurmJob &job, QWidget *parent)
-    : QDialog(parent), m_service(service), m_job(job), m_status(new QLabel(this)), m_text(new QPlainTextEdit(this))
-{
-    setWindowTitle(tr("Output of Slurm job %1").arg(slurmShown(job.job.id)));
-    m_status->setTextFormat(Qt::PlainText);
-    m_status->setWordWrap(true);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_text->setReadOnly(true);
-    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-    QPushButton *again = buttons->addButton(tr("&Refresh"), QDialogButtonBox::ActionRole);
-    connect(again, &QPushButton::clicked, this, &SlurmOutputDialog::refresh);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    auto *col = new QVBoxLayout(this);
-    col->addWidget(m_status);
-    col->addWidget(m_text, 1);
-    col->addWidget(buttons);
-    resize(820, 520);
-    refresh();
-}
-
-SlurmOutputDialog::~SlurmOutputDialog()
-{
-    m_task.discard();
-}
-
-void SlurmOutputDialog::refresh()
-{
-    const QString path = slurmShown(m_job.job.stdOut);
-    if (m_job.job.stdOut.isEmpty()) {
-        m_status->setText(tr("Slurm did not say where this job writes its output."));
-        Q_EMIT loaded();
-        return;
-    }
-    m_status->setText(tr("Reading %1…").arg(path));
-    m_task.discard();
-    m_task = m_service->tailOn(m_job.cluster.where, nameFromBytes(m_job.job.stdOut), outputTail,
-                               [this, path](const QByteArray &tail, bool cut, const QString &error) {
-        if (!error.isEmpty())
-            m_status->setText(tr("%1: %2").arg(path, displayText(error)));
-        else
-            m_status->setText(cut ? tr("The last %1 KiB of %2 (read-only)").arg(outputTail >> 10).arg(path)
-                                  : tr("%1 (read-only)").arg(path));
-        // A job's output is any bytes: escaped line by line, never shown raw.
-        m_text->setPlainText(displayText(nameFromBytes(tail)));
-        m_text->verticalScrollBar()->setValue(m_text->verticalScrollBar()->maximum());
-        Q_EMIT loaded();
-    });
-}
 
 SlurmQueueSection::SlurmQueueSection(JobService *service, QWidget *parent)
     : QGroupBox(tr("Other jobs in your Slurm queue (submitted outside Ingot, read-only)"), parent)
@@ -197,7 +141,7 @@ void SlurmQueueSection::showJobs(const QVector<OtherSlurmJob> &jobs, int cluster
     Q_EMIT refreshed();
 }
 
-SlurmOutputDialog *SlurmQueueSection::showOutput()
+JobFileDialog *SlurmQueueSection::showOutput()
 {
     const QList<QTreeWidgetItem *> selected = m_list->selectedItems();
     if (selected.isEmpty())
@@ -205,7 +149,9 @@ SlurmOutputDialog *SlurmQueueSection::showOutput()
     const int i = selected.first()->data(Job, Qt::UserRole + 1).toInt();
     if (i < 0 || i >= m_jobs.size())
         return nullptr;
-    auto *dialog = new SlurmOutputDialog(m_service, m_jobs[i], this);
+    const SlurmQueueJob &j = m_jobs[i].job;
+    auto *dialog = new JobFileDialog(m_service, m_jobs[i].cluster.where, j.stdOut.isEmpty() ? QStringList() : QStringList{nameFromBytes(j.stdOut)},
+                                     tr("Output of Slurm job %1").arg(slurmShown(j.id)), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
     return dialog;

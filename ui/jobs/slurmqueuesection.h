@@ -7,41 +7,17 @@
 #include "services/jobs/jobmanager.h"
 #include "services/util/task.h"
 
-#include <QDialog>
 #include <QGroupBox>
 
 class QLabel;
-class QPlainTextEdit;
 class QPushButton;
 class QTimer;
 class QTreeWidget;
 
 namespace ingot {
 
+class JobFileDialog;
 class JobService;
-
-// The end of an outside job's output file (64 KiB at most), escaped; Refresh reads it again.
-class SlurmOutputDialog final : public QDialog
-{
-    Q_OBJECT
-    Q_DISABLE_COPY_MOVE(SlurmOutputDialog)
-
-public:
-    SlurmOutputDialog(JobService *service, const OtherSlurmJob &job, QWidget *parent = nullptr);
-    ~SlurmOutputDialog() override;
-    QPlainTextEdit *text() const { return m_text; }
-    void refresh();
-
-Q_SIGNALS:
-    void loaded();
-
-private:
-    JobService *m_service;
-    OtherSlurmJob m_job;
-    QLabel *m_status;
-    QPlainTextEdit *m_text;
-    Task m_task;
-};
 
 class SlurmQueueSection final : public QGroupBox
 {
@@ -60,7 +36,7 @@ public:
     const QVector<OtherSlurmJob> &jobs() const { return m_jobs; }
     bool hasClusters() const { return m_clusters > 0; }
     bool hasSlurmHistory() const;  // the history has a Slurm job (its clusters are asked)
-    SlurmOutputDialog *showOutput();  // of the selected job; nullptr when none is selected
+    JobFileDialog *showOutput();  // of the selected job; nullptr when none is selected
 
 public Q_SLOTS:
     void refresh();
