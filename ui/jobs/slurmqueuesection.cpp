@@ -13,6 +13,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace ingot {
 
 namespace {
@@ -93,11 +95,17 @@ void SlurmQueueSection::refresh()
         showJobs({}, 0, {});  // no Slurm job in the history: no cluster to ask
         return;
     }
+    if (m_task.isRunning()) {
+        m_askAgain = true;  // one question at a time (a history that changes often would start one per change)
+        return;
+    }
     m_status->setText(tr("Asking for your queue…"));
     m_refresh->setEnabled(false);
-    m_task.discard();
-    m_task = m_service->otherSlurmJobsOnClusters(
-        [this](const QVector<OtherSlurmJob> &jobs, int clusters, const QStringList &errors) { showJobs(jobs, clusters, errors); });
+    m_task = m_service->otherSlurmJobsOnClusters([this](const QVector<OtherSlurmJob> &jobs, int clusters, const QStringList &errors) {
+        showJobs(jobs, clusters, errors);
+        if (std::exchange(m_askAgain, false))
+            QTimer::singleShot(0, this, &SlurmQueueSection::refresh);
+    });
 }
 
 void SlurmQueueSection::showJobs(const QVector<OtherSlurmJob> &jobs, int clusters, const QStringList &errors)

@@ -55,6 +55,7 @@ private:
     QTimer *m_timer;
     QVector<OtherSlurmJob> m_jobs;
     int m_clusters = -1;  // -1: not asked yet
+    bool m_askAgain = false;  // asked while a question ran: ask once more when it is answered
     Task m_task;
 };
 
