@@ -26,6 +26,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 using namespace ingot;
 using ingot::test::TestSlurm;
 using ingot::test::TestSlurmOptions;
@@ -414,6 +416,26 @@ private slots:
         QVERIFY2(error.contains(QLatin1String("neuron_parallel_compile")), qPrintable(error));
         QCOMPARE(QDir(m_runner->jobsRoot()).entryList(QDir::Dirs | QDir::NoDotAndDotDot), before);
         QVERIFY(queue().isEmpty());
+    }
+
+    // An output folder whose name is odd bytes (spaces, quotes, a byte that is not UTF-8, a '$'): the batch script
+    // carries it byte for byte, the job writes its checkpoint there, and the follower reads it.
+    void anOutputFolderOfOddBytes()
+    {
+        JobManager jobs(m_runner);
+        JobSpec s = spec({QStringLiteral("--max_steps"), QStringLiteral("3"), QStringLiteral("--save_steps"), QStringLiteral("2")});
+        const QByteArray folder = QFile::encodeName(m_tmp.path()) + "/out 'it''s' \xe9 $HOME";
+        s.outputDir = nameFromBytes(folder);
+        QString error;
+        const QString id = launch(jobs, s, &error);
+        QVERIFY2(!id.isEmpty(), qPrintable(error));
+        const JobStatus st = follow(jobs, id, 240000);
+        QVERIFY2(st.state == JobState::Finished, qPrintable(jobStateName(st.state) + QStringLiteral(": ") + st.reason));
+        struct stat info;
+        QCOMPARE(::stat(QByteArray(folder + "/checkpoint-2").constData(), &info), 0);  // the exact bytes on disk
+        QVERIFY(S_ISDIR(info.st_mode));
+        QCOMPARE(nameToBytes(st.lastCheckpoint), folder);  // the final save, in the folder itself
+        QVERIFY(m_slurm->waitQueueEmpty(60000));
     }
 
     // A job at its time limit: Slurm ends it (SIGTERM: the backend saves a checkpoint on its way out) and the job is

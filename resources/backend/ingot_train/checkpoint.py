@@ -61,8 +61,10 @@ def save_checkpoint(path, model, opt, state, args, lay):
         with open(os.path.join(shard, "mp_metadata.json"), "w") as f:
             json.dump(model.metadata(), f, indent=1)
     if lay.dp_rank == 0 or opt.zero:
-        torch.save({"optimizer": opt.state_dict(), "rng": torch.get_rng_state()},
-                   os.path.join(shard, optimizer_file(lay, opt.zero)))
+        # Through a file Python opened: torch's own path handling cannot take a name that is not UTF-8 (bytes
+        # decoded with surrogateescape), and aborts the process on one.
+        with open(os.path.join(shard, optimizer_file(lay, opt.zero)), "wb") as f:
+            torch.save({"optimizer": opt.state_dict(), "rng": torch.get_rng_state()}, f)
     if lay.rank == 0:
         with open(os.path.join(tmp, "config.json"), "w") as f:
             json.dump(model.config.to_hf(), f, indent=2)
@@ -102,7 +104,8 @@ def load_checkpoint(ck, model, opt, lay):
                 raise TrainError(f"{ck}: {src} is missing or has another shape than this layout needs")
             p.copy_(f.tensor(src))
     zero = opt.zero
-    saved = torch.load(os.path.join(ck, "tensor_parallel_shards", lay.name(), optimizer_file(lay, zero)), map_location="cpu")
+    with open(os.path.join(ck, "tensor_parallel_shards", lay.name(), optimizer_file(lay, zero)), "rb") as f:
+        saved = torch.load(f, map_location="cpu")  # a file object: see save_checkpoint
     opt.load_state_dict(saved["optimizer"])
     torch.set_rng_state(saved["rng"])
 

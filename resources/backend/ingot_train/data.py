@@ -81,7 +81,8 @@ def token_stream(path, tokenizer):
                 import numpy
                 t = torch.from_numpy(numpy.load(path, allow_pickle=False).astype("int64"))
             else:
-                t = torch.load(path, map_location="cpu")
+                with open(path, "rb") as f:  # a file object: torch cannot open a name that is not UTF-8
+                    t = torch.load(f, map_location="cpu")
         except Exception as e:
             raise TrainError(f"cannot read the token file {path}: {e}")
         if not isinstance(t, torch.Tensor) or t.is_floating_point() or t.is_complex():

@@ -332,7 +332,8 @@ class Checkpoint:
             for name in sorted(set(weight_map.values())):
                 self._add(os.path.join(folder, name))
         elif os.path.exists(os.path.join(folder, "pytorch_model.bin")):
-            self.bin = torch.load(os.path.join(folder, "pytorch_model.bin"), map_location="cpu")
+            with open(os.path.join(folder, "pytorch_model.bin"), "rb") as f:  # torch cannot open a non-UTF-8 name
+                self.bin = torch.load(f, map_location="cpu")
             self.where = {k: None for k in self.bin}
         else:
             raise TrainError(f"{folder} has no model.safetensors, index or pytorch_model.bin")
