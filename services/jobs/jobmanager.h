@@ -150,6 +150,9 @@ struct OtherSlurmJob {
     SlurmClusterRef cluster;
     SlurmQueueJob job;
 };
+// A Slurm job's batch scripts where it runs, in the order they were submitted (its precompile phase's first); empty
+// for other jobs (slurmjobs.cpp).
+QStringList slurmScriptsOf(const JobRecordFile &record);
 // The clusters the history's Slurm jobs were submitted to, each once, newest first (slurmjobs.cpp).
 QVector<SlurmClusterRef> slurmClustersOf(const QVector<JobSummary> &history);
 // The jobs of a cluster's queue that are not Ingot's: neither a history job's Slurm id there nor named as Ingot names

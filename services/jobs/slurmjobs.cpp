@@ -248,6 +248,18 @@ JobManager::StopResult JobManager::stopSlurm(const JobRecordFile &r, const JobSt
     return StopResult::Signalled;
 }
 
+QStringList slurmScriptsOf(const JobRecordFile &record)
+{
+    if (!record.spec.slurm.enabled)
+        return {};
+    const JobPaths paths{record.cwd};  // the job's folder on the login node
+    QStringList files;
+    if (record.spec.slurm.precompile)
+        files << paths.precompilePhase().slurmScript();
+    files << paths.slurmScript();
+    return files;
+}
+
 QVector<SlurmClusterRef> slurmClustersOf(const QVector<JobSummary> &history)
 {
     QVector<SlurmClusterRef> out;

@@ -343,6 +343,7 @@ private slots:
 
         JobRecordFile r;
         QVERIFY(jobs.load(id, &r, &error));
+        QCOMPARE(slurmScriptsOf(r), (QStringList{phase.slurmScript(), jobs.paths(id).slurmScript()}));  // the monitor's Batch script…
         JobFollower f(m_runner, r);
         bool sawCompiling = false;
         const JobStatus st = test::followJob(f, 240000, [&](const JobFollower &x) {

@@ -509,13 +509,8 @@ JobFileDialog *JobMonitor::showBatchScript()
 {
     if (!m_service || !hasRecord() || !m_record.spec.slurm.enabled)
         return nullptr;
-    // The job's folder where it runs (the login node's jobs folder): its scripts, the precompile phase's first.
-    const JobPaths paths{m_record.cwd};
-    QStringList files;
-    if (m_record.spec.slurm.precompile)
-        files << paths.precompilePhase().slurmScript();
-    files << paths.slurmScript();
-    auto *dialog = new JobFileDialog(m_service, m_record.where, files, tr("Batch script of job %1").arg(m_record.id), this);
+    auto *dialog = new JobFileDialog(m_service, m_record.where, slurmScriptsOf(m_record),
+                                     tr("Batch script of job %1").arg(m_record.id), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
     return dialog;
