@@ -1,5 +1,6 @@
 // ingot-cli: the headless companion. QtCore only, so it runs on trn hosts without a display.
 #include "app/cli/cachecommands.h"
+#include "app/cli/explaincommands.h"
 #include "app/cli/clicommon.h"
 #include "app/cli/clustercommands.h"
 #include "app/cli/commandtable.h"
@@ -47,6 +48,7 @@ int main(int argc, char **argv)
     table.addGroup({QStringLiteral("cluster"), QCoreApplication::translate("ingot::cli", "Slurm clusters: info"),
                     QCoreApplication::translate("ingot::cli", "HOST: a login node over SSH; local: this machine's Slurm clients (SLURM_CONF honoured).")});
     table.add(cacheCommands());
+    table.add(explainCommands());
     table.add(copyCommands());
     table.add(hubCommands());
     table.add(pushCommands());

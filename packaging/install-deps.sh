@@ -10,6 +10,7 @@ pkgs=(build-essential cmake ninja-build pkg-config
       qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools
       qt6-l10n-tools qt6-translations-l10n libgl-dev
       libqt6svg6 qtkeychain-qt6-dev libcurl4-openssl-dev libssl-dev nlohmann-json3-dev libzip-dev
+      libprotobuf-dev protobuf-compiler  # the HLO of cache entries (services/cache/hlo_subset.proto)
       procps xdg-utils)
 if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(xvfb xauth python3 python3-torch openssh-server unzip clang-14 libclang-rt-14-dev

@@ -20,25 +20,15 @@
 
 namespace ingot::cli {
 
-namespace {
 using nlohmann::json;
 
+namespace {
 // lupdate reads this context from the macro, so the .ts file and the lookups agree.
 struct CliText {
     Q_DECLARE_TR_FUNCTIONS(ingot::cli)
 };
+}  // namespace
 
-struct Common {
-    QString cacheDir;
-    bool json = false;
-    QString host;  // empty: this machine
-    CacheLocation location;
-
-    QString root() const { return cacheDir.isEmpty() ? location.path : cacheDir; }
-    StoreLocation store() const { return host.isEmpty() ? StoreLocation::local(root()) : sshStoreLocation(host, root()); }
-    // As people see it: the path, or host:path.
-    QString shown() const { return store().display(); }
-};
 
 QString isoTime(qint64 ms)
 {
@@ -130,6 +120,9 @@ int commonOf(const Invocation &inv, Common *c)
     }
     return Ok;
 }
+
+namespace {
+
 
 void listOptions(QCommandLineParser &p)
 {

@@ -2,10 +2,36 @@
 #pragma once
 
 #include "app/cli/commandtable.h"
+#include "services/cache/cachelocation.h"
+#include "services/cache/cachetypes.h"
+#include "services/remote/remotehosts.h"
+#include "services/stores/storelocation.h"
+
+#include <nlohmann/json.hpp>
 
 namespace ingot::cli {
 
-// The rows of the cache group (list, status, prune, clean-failed, clear-locks, remove-versions, sample).
+// The options every cache command shares (--cache-dir, --json, --host) and where the cache is.
+struct Common {
+    QString cacheDir;
+    bool json = false;
+    QString host;  // empty: this machine
+    CacheLocation location;
+
+    QString root() const { return cacheDir.isEmpty() ? location.path : cacheDir; }
+    StoreLocation store() const { return host.isEmpty() ? StoreLocation::local(root()) : sshStoreLocation(host, root()); }
+    // As people see it: the path, or host:path.
+    QString shown() const { return store().display(); }
+};
+
+// Where the cache is: here, or as resolved on --host (after connecting). Returns an exit code (Ok to go on).
+int commonOf(const Invocation &inv, Common *c);
+// Resolves the folder and scans it. Returns an exit code (Ok to go on); errors are printed.
+int scan(const Common &c, CacheSnapshot *snap);
+QString isoTime(qint64 ms);
+nlohmann::json moduleJson(const CacheModule &m, bool withFiles);
+
+// The rows of the cache group (list, status, prune, clean-failed, clear-locks, remove-versions, sample, show, explain).
 QVector<Command> cacheCommands();
 
 }  // namespace ingot::cli

@@ -1,5 +1,7 @@
 #include "services/cache/samplecache.h"
 
+#include "services/cache/hlo.h"
+
 #include "services/cache/compilerversion.h"
 #include "services/util/errnotext.h"
 #include "services/util/names.h"
@@ -224,6 +226,27 @@ private:
         QList<QByteArray> touched;  // files whose times are set afterwards
     };
 
+    // A real HLO module (the rest of the file is zeros a reader skips): the shapes a Llama training step has, drawn
+    // from the entry's number, so that neighbours differ in sequence length, batch or tensor-parallel degree.
+    static QByteArray sampleHlo(int i, qint64 size)
+    {
+        static const int seqs[] = {512, 1024, 2048, 4096};
+        static const int batches[] = {1, 4, 8};
+        const int seq = seqs[i % 4], batch = batches[(i / 4) % 3], tp = (i / 12) % 2 ? 32 : 8;
+        HloSketch h;
+        h.name = QStringLiteral("SyncTensorsGraph.%1").arg(100 + i % 7);
+        h.parameters = {QStringLiteral("s64[%1,%2]").arg(batch).arg(seq), QStringLiteral("s64[%1,%2]").arg(batch).arg(seq),
+                        QStringLiteral("bf16[%1,4096]").arg(32000 / tp), QStringLiteral("bf16[%1,4096]").arg(12288 / tp)};
+        h.parameterNames = {QStringLiteral("input_ids"), QStringLiteral("labels"), QStringLiteral("embed_tokens.weight"),
+                            QStringLiteral("qkv_proj.weight")};
+        h.result = QStringLiteral("(f32[], bf16[%1,4096])").arg(12288 / tp);
+        h.instructions = 40 + i % 13;
+        h.allReduces = 4;
+        h.groupSize = tp;
+        h.devices = 32;
+        return writeHloModule(h, size);
+    }
+
     bool writeModule(int i)
     {
         // Newer versions hold more entries, as in a real cache that has been upgraded.
@@ -269,7 +292,7 @@ private:
         }
         auto basics = [&] {
             m.touched << m.hlo << m.flagsFile;
-            return m_w.file(m.hlo, m.hloSize) && m_w.file(m.flagsFile, 0, m.flagsContent);
+            return m_w.file(m.hlo, m.hloSize, sampleHlo(m.index, m.hloSize)) && m_w.file(m.flagsFile, 0, m.flagsContent);
         };
         if (s < 0.75) {
             *state = ModuleState::Success;

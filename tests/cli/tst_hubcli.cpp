@@ -113,6 +113,37 @@ private Q_SLOTS:
         QVERIFY(r.err.contains(QStringLiteral("HF_HUB_OFFLINE")));
     }
 
+    // cache explain with a Hub cache repo as another cache: the key there is named, with the repo.
+    void explainFindsTheKeyInAHubRepo()
+    {
+        const QString key = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/MODULE_8827361+4497a662");
+        hub->makeRepo(QStringLiteral("neuronorg/compiled"), true,
+                      {{key + QStringLiteral("/model.neff"), QByteArray(2048, 'n')},
+                       {key + QStringLiteral("/compile_flags.json"), "[\"--model-type=transformer\"]"},
+                       {key + QStringLiteral("/model.done"), QByteArray()}});
+        QTemporaryDir local;
+        const QStringList args = {QStringLiteral("cache"), QStringLiteral("explain"), QStringLiteral("--json"), QStringLiteral("--cache-dir"),
+                                  local.path(), QStringLiteral("--other"), QStringLiteral("hub:neuronorg/compiled"), key};
+        Run r = cli(args, {QStringLiteral("HF_TOKEN=") + kToken});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(r.json().value(QStringLiteral("verdict")).toString(), QStringLiteral("other-cache"));
+        QCOMPARE(r.json().value(QStringLiteral("other_cache")).toString(), QStringLiteral("hub:neuronorg/compiled"));
+        // Another key is not there: a new graph.
+        QString other = key;
+        other.replace(QStringLiteral("8827361"), QStringLiteral("1111111"));
+        QStringList a2 = args;
+        a2.last() = other;
+        r = cli(a2, {QStringLiteral("HF_TOKEN=") + kToken});
+        QCOMPARE(r.json().value(QStringLiteral("verdict")).toString(), QStringLiteral("new-graph"));
+        // Without access (a private repo, no token) the repo cannot be asked: the notes say so.
+        r = cli(args);
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json().value(QStringLiteral("verdict")).toString(), QStringLiteral("new-graph"));
+        QVERIFY2(r.out.contains(QStringLiteral("hub:neuronorg/compiled could not be asked")), qPrintable(r.out));
+        QCOMPARE(cli({QStringLiteral("cache"), QStringLiteral("explain"), QStringLiteral("--other"), QStringLiteral("hub:not a repo"), key}).code, 2);
+        QCOMPARE(cli({QStringLiteral("cache"), QStringLiteral("explain"), QStringLiteral("MODULE_1+2")}).code, 2);
+    }
+
     void ls()
     {
         Run r = cli({QStringLiteral("hub"), QStringLiteral("ls"), QStringLiteral("neuronorg/team-cache")}, {QStringLiteral("HF_TOKEN=") + kToken});

@@ -290,6 +290,64 @@ private Q_SLOTS:
         qunsetenv("NEURON_COMPILE_CACHE_URL");
     }
 
+    // cache show and cache explain with a host's cache: as the target (--host) and as another cache (--other host:/path).
+    void explainAndShowOverSsh()
+    {
+        QTemporaryDir tmp, empty;
+        const QString root = test::makeSampleCache(tmp, 30);
+        const CliRun list = cli({QStringLiteral("cache"), QStringLiteral("list"), QStringLiteral("--json"), QStringLiteral("--state"),
+                                 QStringLiteral("SUCCESS"), QStringLiteral("--cache-dir"), root});
+        QString key;
+        QJsonObject localShow;
+        for (const QJsonValue &v : QJsonDocument::fromJson(list.out).object().value(QStringLiteral("entries")).toArray()) {
+            const QString k = v.toObject().value(QStringLiteral("key")).toString();
+            const CliRun show = cli({QStringLiteral("cache"), QStringLiteral("show"), QStringLiteral("--json"),
+                                     QStringLiteral("--cache-dir"), root, k});
+            localShow = QJsonDocument::fromJson(show.out).object();
+            if (show.code == 0 && localShow.contains(QStringLiteral("hlo"))) {
+                key = k;
+                break;
+            }
+        }
+        QVERIFY2(!key.isEmpty(), "the sample cache has SUCCESS entries with a readable HLO");
+        QVERIFY(localShow.value(QStringLiteral("hlo")).toObject().value(QStringLiteral("module")).toString()
+                    .startsWith(QStringLiteral("SyncTensorsGraph.")));
+        const CliRun there = cli({QStringLiteral("cache"), QStringLiteral("show"), QStringLiteral("--json"), QStringLiteral("--host"),
+                                  m_sshd->alias(), QStringLiteral("--cache-dir"), root, key});
+        QVERIFY2(there.code == 0, there.err.constData());
+        const QJsonObject remoteShow = QJsonDocument::fromJson(there.out).object();
+        QCOMPARE(remoteShow.value(QStringLiteral("hlo")), localShow.value(QStringLiteral("hlo")));
+        QCOMPARE(remoteShow.value(QStringLiteral("flags")), localShow.value(QStringLiteral("flags")));
+
+        const CliRun hit = cli({QStringLiteral("cache"), QStringLiteral("explain"), QStringLiteral("--json"), QStringLiteral("--host"),
+                                m_sshd->alias(), QStringLiteral("--cache-dir"), root, key});
+        QVERIFY2(hit.code == 0, hit.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(hit.out).object().value(QStringLiteral("verdict")).toString(), QStringLiteral("hit"));
+        const QString spec = m_sshd->alias() + QLatin1Char(':') + root;
+        const CliRun other = cli({QStringLiteral("cache"), QStringLiteral("explain"), QStringLiteral("--json"), QStringLiteral("--cache-dir"),
+                                  empty.path(), QStringLiteral("--other"), spec, key});
+        QVERIFY2(other.code == 0, other.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(other.out).object();
+        QCOMPARE(o.value(QStringLiteral("verdict")).toString(), QStringLiteral("other-cache"));
+        QCOMPARE(o.value(QStringLiteral("other_cache")).toString(), spec);
+        QVERIFY(!o.value(QStringLiteral("present")).toBool());
+        // A key no cache holds: a new graph, and the host was asked (no note of a failure).
+        QString absent = key;
+        absent.replace(QStringLiteral("MODULE_"), QStringLiteral("MODULE_999"));
+        const QJsonObject n = QJsonDocument::fromJson(cli({QStringLiteral("cache"), QStringLiteral("explain"), QStringLiteral("--json"),
+                                                           QStringLiteral("--cache-dir"), empty.path(), QStringLiteral("--other"),
+                                                           spec, absent}).out).object();
+        QCOMPARE(n.value(QStringLiteral("verdict")).toString(), QStringLiteral("new-graph"));
+        for (const QJsonValue &note : n.value(QStringLiteral("notes")).toArray())
+            QVERIFY2(!note.toString().contains(QStringLiteral("could not be asked")), qPrintable(note.toString()));
+        // A host that cannot be reached is named in the notes, and the rest of the answer stands.
+        const QJsonObject down = QJsonDocument::fromJson(cli({QStringLiteral("cache"), QStringLiteral("explain"), QStringLiteral("--json"),
+                                                              QStringLiteral("--cache-dir"), empty.path(), QStringLiteral("--other"),
+                                                              QStringLiteral("nosuchhost.invalid:/cache"), key}).out).object();
+        QCOMPARE(down.value(QStringLiteral("verdict")).toString(), QStringLiteral("new-graph"));
+        QVERIFY(QJsonDocument(down.value(QStringLiteral("notes")).toArray()).toJson().contains("could not be asked"));
+    }
+
     void theCliWorksOnAHost()
     {
         QTemporaryDir tmp;
