@@ -71,28 +71,6 @@ json hloJson(const HloSummary &h)
             {"opcodes", ops}, {"collectives", coll}, {"other_collectives", h.otherCollectives}, {"gzip", h.gzip}};
 }
 
-QStringList hloLines(const HloSummary &h)
-{
-    QStringList l;
-    l << ExplainCliText::tr("HLO module:    %1%2").arg(displayName(h.moduleName), h.gzip ? ExplainCliText::tr(" (gzip)") : QString());
-    l << ExplainCliText::tr("Entry:         %1").arg(displayName(h.entryName));
-    for (qsizetype i = 0; i < h.parameters.size(); ++i)
-        l << ExplainCliText::tr("  parameter %1: %2 %3").arg(i).arg(h.parameters[i], displayName(h.parameterNames.value(i)));
-    l << ExplainCliText::tr("  result:      %1").arg(h.result);
-    QStringList top;
-    for (qsizetype i = 0; i < h.opcodes.size() && i < 8; ++i)
-        top << QStringLiteral("%1 ×%2").arg(displayName(h.opcodes[i].first)).arg(h.opcodes[i].second);
-    l << ExplainCliText::tr("Instructions:  %1 in %n computation(s) (%2 in the entry); most frequent: %3", nullptr,
-                            int(h.computationCount))
-             .arg(h.instructionCount).arg(h.entryInstructionCount).arg(top.join(QStringLiteral(", ")));
-    const QStringList coll = h.collectiveLines();
-    l << (coll.isEmpty() ? ExplainCliText::tr("Collectives:   none (a single-device graph)")
-                         : ExplainCliText::tr("Collectives:"));
-    for (const QString &c : coll)
-        l << QStringLiteral("  ") + c;
-    return l;
-}
-
 int cmdShow(const Invocation &p)
 {
     const auto key = entryArg(p);
@@ -139,7 +117,7 @@ int cmdShow(const Invocation &p)
                                                                               : displayName(flags->join(QLatin1Char(' '))))
               : ExplainCliText::tr("Flags:         unknown (%1)").arg(flagsError));
     if (hlo)
-        out(hloLines(*hlo).join(QLatin1Char('\n')));
+        out(hloSummaryLines(*hlo).join(QLatin1Char('\n')));
     else
         out(ExplainCliText::tr("HLO:           cannot be read (%1)").arg(hloError));
     return Ok;
@@ -182,7 +160,7 @@ int cmdExplain(const Invocation &p)
         err(c.location.unsupportedReason());
         return Unsupported;
     }
-    std::shared_ptr<SecretStore> kc(keychain().release());
+    const std::shared_ptr<SecretStore> kc = keychain();
     QVector<OtherCache> others;
     QString error;
     for (const QString &spec : p.values(QStringLiteral("other"))) {

@@ -351,16 +351,14 @@ int cmdLookup(const Invocation &p)
 }
 }  // namespace
 
-std::unique_ptr<SecretStore> keychain()
+std::shared_ptr<SecretStore> keychain()
 {
-    if (qEnvironmentVariable("INGOT_KEYCHAIN") == QLatin1String("none"))
-        return nullptr;
-    return std::make_unique<KeychainSecretStore>();
+    return defaultSecretStore();
 }
 
 HubContext hubContext()
 {
-    std::unique_ptr<SecretStore> kc = keychain();
+    std::shared_ptr<SecretStore> kc = keychain();
     const HubConfig cfg = HubConfig::fromEnvironment();
     ResolvedToken tok = resolveToken(cfg, kc.get());
     HubClient hub(cfg.endpoint, tok.token, cfg.offline);

@@ -15,10 +15,10 @@
 namespace ingot::cli {
 
 // The system keychain unless INGOT_KEYCHAIN=none (headless hosts and tests, where no keychain service runs).
-std::unique_ptr<SecretStore> keychain();
+std::shared_ptr<SecretStore> keychain();
 // Everything a Hub command needs, from the environment: where the Hub is, the token and its source, a client.
 struct HubContext {
-    std::unique_ptr<SecretStore> keychain;
+    std::shared_ptr<SecretStore> keychain;
     HubConfig config;
     ResolvedToken token;
     HubClient hub;

@@ -1,6 +1,7 @@
 #include "services/cache/hlo.h"
 
 #include "hlo_subset.pb.h"
+#include "services/util/names.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/gzip_stream.h>
@@ -534,6 +535,28 @@ QByteArray writeHloModule(const HloSketch &s, qint64 padTo)
         out.append(head.data(), qsizetype(head.size()));
     }
     return out;
+}
+
+QStringList hloSummaryLines(const HloSummary &h)
+{
+    QStringList l;
+    l << HloText::tr("HLO module:    %1%2").arg(displayName(h.moduleName), h.gzip ? HloText::tr(" (gzip)") : QString());
+    l << HloText::tr("Entry:         %1").arg(displayName(h.entryName));
+    for (qsizetype i = 0; i < h.parameters.size(); ++i)
+        l << HloText::tr("  parameter %1: %2 %3").arg(i).arg(h.parameters[i], displayName(h.parameterNames.value(i)));
+    l << HloText::tr("  result:      %1").arg(h.result);
+    QStringList top;
+    for (qsizetype i = 0; i < h.opcodes.size() && i < 8; ++i)
+        top << QStringLiteral("%1 ×%2").arg(displayName(h.opcodes[i].first)).arg(h.opcodes[i].second);
+    l << HloText::tr("Instructions:  %1 in %n computation(s) (%2 in the entry); most frequent: %3", nullptr,
+                            int(h.computationCount))
+             .arg(h.instructionCount).arg(h.entryInstructionCount).arg(top.join(QStringLiteral(", ")));
+    const QStringList coll = h.collectiveLines();
+    l << (coll.isEmpty() ? HloText::tr("Collectives:   none (a single-device graph)")
+                         : HloText::tr("Collectives:"));
+    for (const QString &c : coll)
+        l << QStringLiteral("  ") + c;
+    return l;
 }
 
 QStringList HloSummary::collectiveLines() const

@@ -51,6 +51,9 @@ struct HloLimits {
     int maxShapeElements = 64;                // elements of a tuple shape printed before "…"
 };
 
+// The summary as lines people read (the module details, `ingot-cli cache show`): names escaped for display.
+QStringList hloSummaryLines(const HloSummary &h);
+
 // Parses a module. Fails (nullopt, *error in words) on bytes that are not an HloModuleProto, a truncated or
 // over-limit file, or a module without computations.
 std::optional<HloSummary> parseHloModule(const QByteArray &bytes, QString *error, const HloLimits &limits = {});

@@ -283,4 +283,11 @@ bool KeychainSecretStore::remove(const QString &key, SecretError *error)
     return report(e, error);
 }
 
+std::shared_ptr<SecretStore> defaultSecretStore()
+{
+    if (qEnvironmentVariable("INGOT_KEYCHAIN") == QLatin1String("none"))
+        return nullptr;
+    return std::make_shared<KeychainSecretStore>();
+}
+
 }  // namespace ingot

@@ -3,6 +3,8 @@
 // used, whatever the reason.
 #pragma once
 
+#include <memory>
+
 #include <QString>
 
 #include <atomic>
@@ -58,5 +60,9 @@ private:
     QString m_service;
     int m_timeoutMs;
 };
+
+// The keychain the app and the CLI use: the desktop's Secret Service, or none when INGOT_KEYCHAIN=none (tests, and
+// hosts without a desktop session).
+std::shared_ptr<SecretStore> defaultSecretStore();
 
 }  // namespace ingot

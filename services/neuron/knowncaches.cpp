@@ -14,6 +14,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 
 namespace ingot {
 
@@ -99,7 +100,7 @@ QVector<OtherCache> knownOtherCaches(const StoreLocation &target, std::shared_pt
     QStringList seen{target.display()};
     auto local = [&](const QString &path) {
         const StoreLocation l = StoreLocation::local(QDir::cleanPath(path));
-        if (path.isEmpty() || seen.contains(l.display()))
+        if (path.isEmpty() || seen.contains(l.display()) || !QFileInfo(path).isDir())  // none there: nothing to ask
             return;
         seen << l.display();
         out << storeCache(l);

@@ -8,12 +8,15 @@
 #include "ui/localcache/localcachepage.h"
 #include "ui/localcache/maintenancedialog.h"
 #include "ui/localcache/moduledetailspane.h"
+#include "services/cache/hlo.h"
 #include "ui/localcache/versionpickerdialog.h"
 #include "tests/support/otherstore.h"
 #include "tests/support/testsupport.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QBarSet>
 #include <QBarSeries>
 #include <QChart>
@@ -137,6 +140,65 @@ private Q_SLOTS:
         QTest::keyClick(page.view(), Qt::Key_Up);
         QVERIFY(loaded.wait(5000));
         QVERIFY(!page.details()->currentPath().endsWith(QStringLiteral("MODULE_100+aa")));
+    }
+
+    // The HLO behind an entry, and "Why would a job compile it?": an unfinished entry here whose graph is compiled in
+    // another cache added on the page.
+    void hloSummaryAndWhy()
+    {
+        qputenv("HF_HUB_OFFLINE", "1");  // the Hub cache repo in use is asked last, and not over the network here
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + QStringLiteral("/cache"), other = tmp.path() + QStringLiteral("/team-cache");
+        const QString name = QStringLiteral("MODULE_5531842278960281633+4497a662");
+        HloSketch h;
+        h.name = QStringLiteral("SyncTensorsGraph.7012");
+        h.parameters = {QStringLiteral("s64[8,4096]"), QStringLiteral("bf16[1000,4096]"), QStringLiteral("bf16[4096,1536]")};
+        h.parameterNames = {QStringLiteral("input_ids"), QStringLiteral("model.embed_tokens.weight"),
+                            QStringLiteral("model.layers.0.self_attn.qkv_proj.weight")};
+        h.result = QStringLiteral("(f32[], bf16[1000,4096])");
+        h.instructions = 180;
+        h.allReduces = 6;
+        h.groupSize = 32;
+        h.devices = 32;
+        h.collectivePermute = true;
+        test::makeModule(root, V15, name, {QStringLiteral("compile_flags.json")});
+        test::writeFile(root + QLatin1Char('/') + V15 + QLatin1Char('/') + name + QStringLiteral("/model.hlo_module.pb"), writeHloModule(h));
+        test::makeModule(other, V15, name, {QStringLiteral("model.hlo_module.pb"), QStringLiteral("compile_flags.json"),
+                                            QStringLiteral("model.neff"), QStringLiteral("model.done")});
+        AppSettings::addCacheRoot(other);
+        LocalCachePage page;
+        page.resize(1280, 860);
+        page.show();
+        QVERIFY(openAndWait(page, root));
+        const QModelIndex entry = findEntry(page.proxy(), name);
+        QVERIFY(entry.isValid());
+        QSignalSpy loaded(page.details(), &ModuleDetailsPane::detailsLoaded);
+        page.view()->setCurrentIndex(entry);
+        QVERIFY(loaded.wait(5000));
+        const QString hlo = page.details()->hloText();
+        QVERIFY2(hlo.contains(QStringLiteral("SyncTensorsGraph.7012")), qPrintable(hlo));
+        QVERIFY(hlo.contains(QStringLiteral("s64[8,4096] input_ids")));
+        QVERIFY(hlo.contains(QStringLiteral("all-reduce ×6 over 1 group")));
+        QVERIFY(hlo.contains(QStringLiteral("collective-permute ×1")));
+        QSignalSpy explained(page.details(), &ModuleDetailsPane::explained);
+        QVERIFY(page.details()->explainButton()->isVisible());
+        QTest::mouseClick(page.details()->explainButton(), Qt::LeftButton);
+        QVERIFY(explained.wait(20000));
+        const QString why = page.details()->explanationText();
+        QVERIFY2(why.startsWith(QStringLiteral("In another cache:")), qPrintable(why));
+        QVERIFY(why.contains(other));
+        QVERIFY(why.contains(QStringLiteral("INCOMPLETE")));
+        QVERIFY(why.contains(QStringLiteral("What to do: Pull or copy")));
+        // The details scroll: show the answer, as a user scrolls to it.
+        for (QWidget *w = page.details(); w; w = w->parentWidget())
+            if (auto *area = qobject_cast<QScrollArea *>(w)) {
+                QTest::qWait(50);  // the answer's lines are laid out
+                area->verticalScrollBar()->setValue(area->verticalScrollBar()->maximum());
+                break;
+            }
+        const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+        QVERIFY(page.grab().save(shots + QStringLiteral("/module-explain.png")));
+        AppSettings::setCacheRoots({});
     }
 
     void prunePreviewThenConfirm()

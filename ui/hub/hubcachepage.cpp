@@ -88,8 +88,7 @@ HubCachePage::HubCachePage(QWidget *parent)
     , m_lookupView(new QTableView(this))
     , m_raw(new QPlainTextEdit(this))
 {
-    if (qEnvironmentVariable("INGOT_KEYCHAIN") != QLatin1String("none"))
-        m_keychain = std::make_shared<KeychainSecretStore>();
+    m_keychain = defaultSecretStore();
     m_tabs->addTab(buildFilesTab(), tr("Files"));
     m_tabs->addTab(buildLookupTab(), tr("Lookup"));
     auto *split = new QSplitter(Qt::Horizontal, this);

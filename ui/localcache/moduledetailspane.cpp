@@ -3,6 +3,9 @@
 #include "models/common/tones.h"
 #include "services/cache/compilerversion.h"
 #include "services/cache/classify.h"
+#include "services/cache/explain.h"
+#include "services/hub/secretstore.h"
+#include "services/neuron/knowncaches.h"
 #include "services/stores/cachestore.h"
 #include "services/stores/storefactory.h"
 #include "models/cache/modulefilesmodel.h"
@@ -39,6 +42,7 @@ namespace {
 struct Loaded {
     QString flags;
     QString log;
+    QString hlo;
     QHash<QString, QString> targets;
 };
 
@@ -77,6 +81,11 @@ ModuleDetailsPane::ModuleDetailsPane(QWidget *parent)
     , m_flags(new QPlainTextEdit(this))
     , m_logBox(new QGroupBox(tr("Failure log (model.log, last lines)"), this))
     , m_log(new QPlainTextEdit(this))
+    , m_hloBox(new QGroupBox(tr("HLO graph (model.hlo_module.pb)"), this))
+    , m_hlo(new QPlainTextEdit(this))
+    , m_whyBox(new QGroupBox(tr("Why would a job compile it?"), this))
+    , m_explain(new QPushButton(tr("Explain"), this))
+    , m_why(new QLabel(this))
 {
     QFont tf = m_title->font();
     tf.setBold(true);
@@ -113,7 +122,7 @@ ModuleDetailsPane::ModuleDetailsPane(QWidget *parent)
         m_files->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     m_files->setAlternatingRowColors(true);
 
-    for (QPlainTextEdit *e : {m_flags, m_log}) {
+    for (QPlainTextEdit *e : {m_flags, m_log, m_hlo}) {
         e->setReadOnly(true);
         e->setLineWrapMode(QPlainTextEdit::NoWrap);
         e->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -124,6 +133,21 @@ ModuleDetailsPane::ModuleDetailsPane(QWidget *parent)
     fl->addWidget(m_flags);
     auto *ll = new QVBoxLayout(m_logBox);
     ll->addWidget(m_log);
+    m_hlo->setMinimumHeight(110);
+    m_hlo->setLineWrapMode(QPlainTextEdit::WidgetWidth);  // replica groups are long: no sideways scrolling
+    auto *hl = new QVBoxLayout(m_hloBox);
+    hl->addWidget(m_hlo);
+    m_why->setWordWrap(true);
+    m_why->setTextFormat(Qt::PlainText);  // paths and flags are shown, never interpreted as markup
+    m_why->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_explain->setToolTip(tr("Looks in this cache and every cache Ingot knows (the folders added here, this machine's "
+                             "cache, the Hub cache repos) for this entry, its graph with other flags or another compiler"));
+    auto *wl = new QVBoxLayout(m_whyBox);
+    auto *wr = new QHBoxLayout;
+    wr->addWidget(m_explain);
+    wr->addStretch();
+    wl->addLayout(wr);
+    wl->addWidget(m_why);
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_copy);
@@ -138,12 +162,15 @@ ModuleDetailsPane::ModuleDetailsPane(QWidget *parent)
     col->addWidget(m_warnings);
     col->addWidget(m_files);
     col->addWidget(m_flagsBox);
+    col->addWidget(m_hloBox, 1);
+    col->addWidget(m_whyBox);
     col->addWidget(m_logBox, 2);
     // Without a log, what is shown stays at the top (the pane fills the height of its scroll area).
     col->addStretch(0);
 
     connect(m_copy, &QPushButton::clicked, this, &ModuleDetailsPane::copyPath);
     connect(m_open, &QPushButton::clicked, this, &ModuleDetailsPane::openFolder);
+    connect(m_explain, &QPushButton::clicked, this, &ModuleDetailsPane::explain);
     clear();
 }
 
@@ -152,6 +179,7 @@ ModuleDetailsPane::~ModuleDetailsPane() = default;
 void ModuleDetailsPane::clear()
 {
     m_load.discard();
+    m_explaining.discard();
     m_key.clear();
     m_path.clear();
     m_title->setText(tr("Select an entry to see its files, flags and log."));
@@ -163,6 +191,8 @@ void ModuleDetailsPane::clear()
     m_log->clear();
     m_flagsBox->hide();
     m_logBox->hide();
+    m_hloBox->hide();
+    m_whyBox->hide();
     m_files->hide();
     m_copy->setEnabled(false);
     m_open->setEnabled(false);
@@ -182,6 +212,7 @@ void ModuleDetailsPane::showSummary(const QString &title, const QString &text, c
 void ModuleDetailsPane::showModule(const CacheModule &m)
 {
     m_load.discard();  // a late answer for the previous entry is dropped
+    m_explaining.discard();
     m_key = m.key();
     // Making a store does no I/O: it only knows where the cache is and how to show paths in it.
     std::unique_ptr<CacheStore> probe = m_location.isValid() ? makeStore(m_location) : nullptr;
@@ -210,6 +241,11 @@ void ModuleDetailsPane::showModule(const CacheModule &m)
     m_log->clear();
     m_flagsBox->setVisible(false);
     m_logBox->setVisible(false);
+    m_hloBox->setVisible(false);
+    m_hlo->clear();
+    m_why->setText(tr("Press Explain to see whether a job looking for this entry finds it, and if not, why."));
+    m_explain->setEnabled(true);
+    m_whyBox->setVisible(m.isModule() && ModuleKey::parse(m.key()).has_value());
     if (!probe || !m.isModule())
         return;
 
@@ -227,7 +263,13 @@ void ModuleDetailsPane::showModule(const CacheModule &m)
     const QString key = m.key();
     const StoreLocation location = m_location;
     const CacheModule copy = m;
-    m_load = runTask(this, [location, key, flagsName, logName, links](TaskControl &) {
+    const bool hasHlo = !hloFileOf([&] {
+        QStringList names;
+        for (const CacheFile &f : m.files)
+            names << f.name;
+        return names;
+    }()).isEmpty();
+    m_load = runTask(this, [location, key, flagsName, logName, links, copy, hasHlo](TaskControl &) {
         Loaded out;
         QString error;
         auto store = makeStore(location, &error);
@@ -254,13 +296,19 @@ void ModuleDetailsPane::showModule(const CacheModule &m)
         }
         for (const QString &l : links)
             out.targets.insert(l, store->linkTarget(key + QLatin1Char('/') + l));
+        if (hasHlo) {
+            const std::optional<HloSummary> h = readEntryHlo(*store, copy, &error);
+            out.hlo = h ? hloSummaryLines(*h).join(QLatin1Char('\n')) : tr("The HLO cannot be read: %1").arg(error);
+        }
         return out;
-    }, [this, copy, flagsName, logName](Loaded l) {
+    }, [this, copy, flagsName, logName, hasHlo](Loaded l) {
         m_flagsBox->setVisible(!flagsName.isEmpty());
         m_flagsBox->setTitle(tr("Compile flags (%1)").arg(flagsName));
         m_flags->setPlainText(l.flags);
         m_logBox->setVisible(!logName.isEmpty());
         m_log->setPlainText(l.log);
+        m_hloBox->setVisible(hasHlo);
+        m_hlo->setPlainText(l.hlo);
         m_log->verticalScrollBar()->setValue(m_log->verticalScrollBar()->maximum());
         if (!l.targets.isEmpty())
             m_filesModel->setModule(copy, l.targets);
@@ -286,6 +334,42 @@ QString ModuleDetailsPane::flagsText() const
 QString ModuleDetailsPane::logText() const
 {
     return m_log->toPlainText();
+}
+
+QString ModuleDetailsPane::hloText() const
+{
+    return m_hlo->toPlainText();
+}
+
+QString ModuleDetailsPane::explanationText() const
+{
+    return m_why->text();
+}
+
+void ModuleDetailsPane::explain()
+{
+    const std::optional<ModuleKey> key = ModuleKey::parse(m_key);
+    if (!key || !m_location.isValid())
+        return;
+    m_explain->setEnabled(false);
+    m_why->setText(tr("Looking in %1 and the other caches Ingot knows…").arg(displayName(m_location.display())));
+    const StoreLocation where = m_location;
+    m_explaining = runTask(this, [key = *key, where](TaskControl &) {
+        QString error;
+        const std::optional<Explanation> e = explainIn(key, where, QString(), knownOtherCaches(where, defaultSecretStore()), {}, &error);
+        if (!e)
+            return tr("Cannot explain: %1").arg(error);
+        QStringList lines{displayName(e->headline())};
+        for (const QString &l : e->evidence())
+            lines << QStringLiteral("  • ") + displayName(l);
+        if (!e->fix().isEmpty())
+            lines << tr("What to do: %1").arg(displayName(e->fix()));
+        return lines.join(QLatin1Char('\n'));
+    }, [this](const QString &text) {
+        m_why->setText(text);
+        m_explain->setEnabled(true);
+        Q_EMIT explained();
+    });
 }
 
 void ModuleDetailsPane::copyPath()

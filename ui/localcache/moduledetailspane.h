@@ -39,13 +39,18 @@ public:
     QString currentPath() const { return m_path; }
     QString flagsText() const;
     QString logText() const;
+    QString hloText() const;
+    QString explanationText() const;
+    QPushButton *explainButton() const { return m_explain; }
     QTableView *filesView() const { return m_files; }
 
 Q_SIGNALS:
-    void detailsLoaded();  // flags, log tail and link targets arrived
+    void detailsLoaded();  // flags, log tail, HLO summary and link targets arrived
+    void explained();      // the answer to "Why would a job compile it?" is shown
 
 private:
     void copyPath();
+    void explain();
     void fitFilesTable();
     void openFolder();
 
@@ -65,6 +70,12 @@ private:
     QPlainTextEdit *m_flags;
     QGroupBox *m_logBox;
     QPlainTextEdit *m_log;
+    QGroupBox *m_hloBox;
+    QPlainTextEdit *m_hlo;
+    QGroupBox *m_whyBox;
+    QPushButton *m_explain;
+    QLabel *m_why;
+    Task m_explaining;  // "Why would a job compile it?", asked with the button
 };
 
 }  // namespace ingot

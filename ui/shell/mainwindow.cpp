@@ -55,9 +55,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_jobs(new JobsPage(m_jobService, this))
     , m_remote(new RemoteHostsPage(this))
     , m_transfers(new TransferQueue(TransferQueue::defaultStateDir(),
-                                    makeTransferEngine(qEnvironmentVariable("INGOT_KEYCHAIN") == QLatin1String("none")
-                                                           ? nullptr
-                                                           : std::make_shared<KeychainSecretStore>()),
+                                    makeTransferEngine(defaultSecretStore()),
                                     this))
     , m_transfersPage(new TransfersPage(m_transfers, this))
     , m_transferStatus(new QLabel(this))
