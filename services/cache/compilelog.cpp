@@ -84,6 +84,18 @@ void CompileLogScanner::finish()
     m_discarding = false;
 }
 
+void CompileLogScanner::merge(const CompileLogScanner &o)
+{
+    for (const QString &k : o.m_hits)
+        add(&m_hits, &m_seenHits, k);
+    for (const QString &k : o.m_failed)
+        add(&m_failed, &m_seenFailed, k);
+    for (const QString &k : o.m_compiled)
+        add(&m_compiled, &m_seenCompiled, k);
+    if (!o.m_cachePath.isEmpty())
+        m_cachePath = o.m_cachePath;
+}
+
 int JobGraphs::count(Verdict v) const
 {
     int n = 0;
@@ -115,7 +127,7 @@ QString JobGraphs::summary() const
 }
 
 JobGraphs explainJobGraphs(const CompileLogScanner &log, const ExplainTarget &target, const QVector<OtherCache> &others,
-                           qint64 startedMs, qint64 endedMs)
+                           qint64 startedMs, qint64 endedMs, const QHash<QString, JobGraph> &previous)
 {
     JobGraphs out;
     QSet<QString> done;
@@ -133,6 +145,8 @@ JobGraphs explainJobGraphs(const CompileLogScanner &log, const ExplainTarget &ta
         g.explanation.present = true;
         g.explanation.state = ModuleState::Success;
         g.explanation.notes << CompileLogText::tr("The job's log: \"Using a cached neff\" for this entry.");
+        if (const CacheModule *m = target.snapshot ? target.snapshot->find(k) : nullptr)
+            g.entryState = m->state, g.size = m->size, g.entryChangedMs = std::max(m->dirCtimeMs, m->lastUsedMs);
         out.graphs << g;
     }
     for (const QString &k : log.failed()) {
@@ -140,6 +154,11 @@ JobGraphs explainJobGraphs(const CompileLogScanner &log, const ExplainTarget &ta
         if (!key || done.contains(k))
             continue;
         done.insert(k);
+        const auto before = previous.constFind(k);
+        if (before != previous.cend() && before->seen == JobGraph::Seen::LogFailed) {
+            out.graphs << *before;
+            continue;
+        }
         JobGraph g;
         g.seen = JobGraph::Seen::LogFailed;
         g.explanation = explainModule(*key, target, others);
@@ -148,6 +167,8 @@ JobGraphs explainJobGraphs(const CompileLogScanner &log, const ExplainTarget &ta
             g.explanation.state = ModuleState::Failed;
         }
         g.explanation.notes << CompileLogText::tr("The job's log: \"Got a cached failed neff\" for this entry.");
+        if (const CacheModule *m = target.snapshot ? target.snapshot->find(k) : nullptr)
+            g.entryState = m->state, g.size = m->size, g.entryChangedMs = std::max(m->dirCtimeMs, m->lastUsedMs);
         out.graphs << g;
     }
     if (!target.snapshot)
@@ -167,9 +188,18 @@ JobGraphs explainJobGraphs(const CompileLogScanner &log, const ExplainTarget &ta
         if (!key)
             continue;
         done.insert(m.key());
+        const auto before = previous.constFind(m.key());
+        if (before != previous.cend() && before->seen == JobGraph::Seen::Written && before->entryState == m.state &&
+            before->entryChangedMs == changed) {
+            out.graphs << *before;
+            continue;
+        }
         JobGraph g;
         g.seen = JobGraph::Seen::Written;
         g.explanation = explainModule(*key, target, others, o);
+        g.entryState = m.state;
+        g.entryChangedMs = changed;
+        g.size = m.size;
         out.graphs << g;
     }
     return out;

@@ -24,6 +24,8 @@ public:
     // Bytes of the job's output, in order; lines end at '\n' or '\r'. Longer lines are dropped.
     void feed(const QByteArray &bytes);
     void finish();
+    // Adds what another scanner (another stream of the same job) saw.
+    void merge(const CompileLogScanner &other);
 
     QStringList hits() const { return m_hits; }           // keys, in order of first sight
     QStringList failed() const { return m_failed; }       // keys with a cached failure
@@ -44,6 +46,9 @@ struct JobGraph {
     enum class Seen { LogHit, LogFailed, Written };  // how the graph is known: the log, or an entry the job wrote
     Seen seen = Seen::Written;
     Explanation explanation;
+    ModuleState entryState = ModuleState::Empty;  // the entry as explained (a change asks again)
+    qint64 entryChangedMs = 0;
+    qint64 size = 0;
 };
 
 struct JobGraphs {
@@ -56,7 +61,9 @@ struct JobGraphs {
 // Every graph of a job: the log's hits and cached failures, and the entries of the target cache written between
 // startedMs and endedMs (the job compiled them: explained with compiledByJob). Hits from the log need no lookup;
 // the rest are explained against the target and the other caches.
+// `previous`: graphs explained before, by key; one whose entry has not changed since (same state, same folder
+// times) is taken over instead of asked again.
 JobGraphs explainJobGraphs(const CompileLogScanner &log, const ExplainTarget &target, const QVector<OtherCache> &others,
-                           qint64 startedMs, qint64 endedMs);
+                           qint64 startedMs, qint64 endedMs, const QHash<QString, JobGraph> &previous = {});
 
 }  // namespace ingot

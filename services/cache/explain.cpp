@@ -227,6 +227,7 @@ Explanation explainModule(const ModuleKey &key, const ExplainTarget &t, const QV
     const CacheSnapshot &snap = t.snapshot ? *t.snapshot : empty;
     const CacheModule *self = snap.find(key.key());
     e.present = self != nullptr;
+    e.writtenByJob = self && o.compiledByJob;
     if (self)
         e.state = self->state;
     QString error;
@@ -352,7 +353,9 @@ QStringList Explanation::evidence() const
     l << ExplainText::tr("Cache: %1").arg(cache);
     if (!rule.isEmpty())
         l << ExplainText::tr("Chosen by: %1").arg(rule);
-    l << (present ? ExplainText::tr("This key there: %1").arg(stateName(state)) : ExplainText::tr("This key there: absent"));
+    l << (!present        ? ExplainText::tr("This key there: absent")
+          : writtenByJob ? ExplainText::tr("This key there: %1, written by this job's compile").arg(stateName(state))
+                         : ExplainText::tr("This key there: %1").arg(stateName(state)));
     if (verdict == Verdict::OtherCompiler)
         l << ExplainText::tr("Compiler versions: %1 (wanted) and %2 (held)")
                  .arg(key.version, otherKey.section(QLatin1Char('/'), 0, 0));

@@ -74,6 +74,7 @@ struct Explanation {
     QString cache;  // ExplainTarget::shown
     QString rule;
     bool present = false;  // the key is in the cache (any state)
+    bool writtenByJob = false;  // ExplainOptions::compiledByJob: what is there now is the job's own compile
     ModuleState state = ModuleState::Empty;
     bool lockMayBeLive = false;  // blocked by a lock while a compiler runs there
     QString otherCache;          // other-cache: where the key is SUCCESS

@@ -5,6 +5,7 @@
 #include "tests/support/testsupport.h"
 #include "ui/jobs/joblogview.h"
 #include "ui/jobs/jobmonitor.h"
+#include "services/util/appsettings.h"
 #include "ui/jobs/metricchart.h"
 
 #include <QApplication>
@@ -256,28 +257,45 @@ private Q_SLOTS:
 
 void TestJobMonitor::compileActivityAndOverlays()
 {
-    // A job's compile cache: a user script writes entries into NEURON_COMPILE_CACHE_URL as the Neuron compiler
-    // would (one that failed, one still locked) while it runs; the monitor lists them with their states, and a
-    // double-click asks for the Local cache page. An entry older than the job is not listed.
+    // A job's compile cache and output, as the Neuron compiler wrapper makes them: the monitor lists every graph of
+    // the job with why it compiled. Before the job: a compiled entry (the log says it was used), a failed one (the
+    // log says it blocked), the job's graph with other flags, one under another compiler, one unrelated entry. The
+    // job writes those graphs with its flags, one that another cache Ingot knows holds, and a new one.
+    qputenv("HF_HUB_OFFLINE", "1");  // the Hub cache repo in use is not asked over the network here
     QTemporaryDir tmp;
-    const QString cache = tmp.path() + QStringLiteral("/cache");
-    const QString version = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
+    const QString cache = tmp.path() + QStringLiteral("/cache"), team = tmp.path() + QStringLiteral("/team");
+    const QString version = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86"), older = QStringLiteral("neuronxcc-2.14.227.0+2d4f85be");
+    const QStringList ok = {QStringLiteral("model.hlo_module.pb"), QStringLiteral("compile_flags.json"), QStringLiteral("model.neff"),
+                            QStringLiteral("model.done")};
+    test::makeModule(cache, version, QStringLiteral("MODULE_hit+aaaa1111"), ok, 3);
+    test::makeModule(cache, version, QStringLiteral("MODULE_bad+aaaa1111"), {QStringLiteral("model.hlo_module.pb"), QStringLiteral("model.log")}, 3);
+    test::makeModule(cache, version, QStringLiteral("MODULE_777+bbbb2222"), ok, 3);
+    test::writeFile(cache + QLatin1Char('/') + version + QStringLiteral("/MODULE_777+bbbb2222/compile_flags.json"), "[\"-O2\"]");
+    test::makeModule(cache, older, QStringLiteral("MODULE_888+aaaa1111"), ok, 3);
     test::makeModule(cache, version, QStringLiteral("MODULE_old+1"), {QStringLiteral("model.neff")}, 3);
-    // Its ctime (which cannot be set back) more than the monitor's 2 s of slack before the job's start.
+    test::makeModule(team, version, QStringLiteral("MODULE_999+aaaa1111"), ok, 3);
+    AppSettings::addCacheRoot(team);
+    // Their ctimes (which cannot be set back) more than the monitor's 2 s of slack before the job's start.
     const qint64 made = QFileInfo(cache + QLatin1Char('/') + version + QStringLiteral("/MODULE_old+1")).metadataChangeTime().toMSecsSinceEpoch();
     QVERIFY(made > 0);
     QTRY_VERIFY_WITH_TIMEOUT(QDateTime::currentMSecsSinceEpoch() > made + 2500, 10000);
     const QString script = tmp.path() + QStringLiteral("/compiles.py");
     test::writeFile(script, QStringLiteral(R"(import os, time
-root = os.path.join(os.environ["NEURON_COMPILE_CACHE_URL"], "%1")
+cache = os.environ["NEURON_COMPILE_CACHE_URL"]
+root = os.path.join(cache, "%1")
 if int(os.environ.get("RANK", "0")) == 0:
-    failed = os.path.join(root, "MODULE_failed+2")
-    os.makedirs(failed)
-    open(os.path.join(failed, "model.hlo_module.pb"), "w").write("hlo")
-    open(os.path.join(failed, "model.log"), "w").write("ERROR: compilation failed")
-    locked = os.path.join(root, "MODULE_locked+3")
-    os.makedirs(locked)
-    open(os.path.join(locked, "model.hlo_module.pb.lock"), "w").write("")
+    w = "2024-01-11 05:53:27.000498:  741535  INFO ||NEURON_CC_WRAPPER||: "
+    print(w + "Compile cache path: " + cache, flush=True)
+    print(w + "Using a cached neff at " + root + "/MODULE_hit+aaaa1111/model.neff. Exiting with a successfully compiled graph.", flush=True)
+    print(w.replace("INFO", "ERROR") + "Got a cached failed neff at " + root + "/MODULE_bad+aaaa1111/model.neff. Will skip compilation, please set --retry_failed_compilation for recompilation:", flush=True)
+    for name in ["MODULE_777+aaaa1111", "MODULE_888+aaaa1111", "MODULE_999+aaaa1111", "MODULE_555+aaaa1111"]:
+        print(w + "Call compiler with cmd: ['neuronx-cc', 'compile', '--framework=XLA', '/tmp/work/model." + name + ".hlo_module.pb', '--output', '/tmp/work/model." + name + ".neff']", flush=True)
+        d = os.path.join(root, name)
+        os.makedirs(d)
+        open(os.path.join(d, "model.hlo_module.pb"), "w").write("hlo")
+        open(os.path.join(d, "compile_flags.json"), "w").write('["--model-type=transformer"]')
+        open(os.path.join(d, "model.neff"), "w").write("neff")
+        open(os.path.join(d, "model.done"), "w").write("")
 time.sleep(1)
 )").arg(version).toUtf8());
     auto runner = makeLocalJobRunner(tmp.path() + QStringLiteral("/jobs"));
@@ -299,20 +317,48 @@ time.sleep(1)
     JobService service(runner);
     service.setPollInterval(100);
     JobMonitor monitor(&service);
+    monitor.resize(1000, 640);
     QTRY_VERIFY_WITH_TIMEOUT(service.find(id) && service.find(other), 20000);
     monitor.setJob(id);
     QTRY_COMPARE_WITH_TIMEOUT(monitor.status().state, JobState::Finished, 120000);
     monitor.rescanCompileCache();
-    QTRY_COMPARE_WITH_TIMEOUT(monitor.compileList()->topLevelItemCount(), 2, 20000);
-    QStringList rows;
+    QTRY_COMPARE_WITH_TIMEOUT(monitor.compileList()->topLevelItemCount(), 6, 20000);
+    QMap<QString, QString> why;
     for (int i = 0; i < monitor.compileList()->topLevelItemCount(); ++i) {
         const QTreeWidgetItem *item = monitor.compileList()->topLevelItem(i);
-        rows << item->text(0) + QLatin1Char(' ') + item->text(1);
+        why.insert(item->text(0).section(QLatin1Char('/'), 1), item->data(1, Qt::UserRole).toString());
     }
-    rows.sort();
-    QVERIFY2(rows.at(0).startsWith(version + QStringLiteral("/MODULE_failed+2")), qPrintable(rows.join(QLatin1Char('|'))));
-    QVERIFY2(rows.at(0).contains(QStringLiteral("FAILED"), Qt::CaseInsensitive), qPrintable(rows.at(0)));
-    QVERIFY2(rows.at(1).contains(QStringLiteral("LOCKED"), Qt::CaseInsensitive), qPrintable(rows.at(1)));
+    const QMap<QString, QString> expected = {
+        {QStringLiteral("MODULE_hit+aaaa1111"), QStringLiteral("hit")},
+        {QStringLiteral("MODULE_bad+aaaa1111"), QStringLiteral("blocked")},
+        {QStringLiteral("MODULE_777+aaaa1111"), QStringLiteral("other-flags")},
+        {QStringLiteral("MODULE_888+aaaa1111"), QStringLiteral("other-compiler")},
+        {QStringLiteral("MODULE_999+aaaa1111"), QStringLiteral("other-cache")},
+        {QStringLiteral("MODULE_555+aaaa1111"), QStringLiteral("new-graph")},
+    };
+    QCOMPARE(why, expected);
+    const QString summary = monitor.compileLabel()->text();
+    QVERIFY2(summary.startsWith(QStringLiteral("6 graph")), qPrintable(summary));
+    for (const char *part : {"1 hit", "1 new", "1 other flags", "1 other compiler", "1 in another cache", "1 blocked"})
+        QVERIFY2(summary.contains(QLatin1String(part)), qPrintable(summary));
+    // The evidence is one hover away: the flag difference of the other-flags graph.
+    for (int i = 0; i < monitor.compileList()->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem *item = monitor.compileList()->topLevelItem(i);
+        if (item->data(1, Qt::UserRole).toString() == QLatin1String("other-flags")) {
+            QVERIFY2(item->toolTip(1).contains(QStringLiteral("+ --model-type=transformer")), qPrintable(item->toolTip(1)));
+            QVERIFY(item->toolTip(1).contains(QStringLiteral("- -O2")));
+            monitor.compileList()->setCurrentItem(const_cast<QTreeWidgetItem *>(item));
+            QCOMPARE(monitor.graphDetail()->text(), item->toolTip(1));
+        }
+    }
+    const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+    monitor.show();
+    for (int t = 0; t < monitor.tabs()->count(); ++t)
+        if (monitor.tabs()->tabText(t) == QLatin1String("Compile activity"))
+            monitor.tabs()->setCurrentIndex(t);
+    QTest::qWait(100);
+    QVERIFY(monitor.grab().save(shots + QStringLiteral("/job-compile-activity.png")));
+    AppSettings::setCacheRoots({});
     QSignalSpy show(&monitor, &JobMonitor::showCacheEntry);
     Q_EMIT monitor.compileList()->itemActivated(monitor.compileList()->topLevelItem(0), 0);
     QCOMPARE(show.size(), 1);

@@ -1,5 +1,7 @@
 #include "ui/jobs/jobmonitor.h"
 
+#include "services/neuron/jobgraphs.h"
+
 #include "models/cache/statecolors.h"
 #include "models/jobs/joblistmodel.h"
 #include "services/cache/cachelocation.h"
@@ -303,7 +305,7 @@ QWidget *JobMonitor::buildCompileActivity()
     m_compileLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_compileList = new QTreeWidget(w);
     m_compileList->setRootIsDecorated(false);
-    m_compileList->setHeaderLabels({tr("Entry"), tr("State"), tr("Size"), tr("Changed")});
+    m_compileList->setHeaderLabels({tr("Entry"), tr("Why"), tr("State"), tr("Size"), tr("Changed")});
     m_compileList->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_compileList->header()->setStretchLastSection(false);
     m_compileList->setToolTip(tr("Double-click an entry to show it on the Local cache page"));
@@ -311,9 +313,19 @@ QWidget *JobMonitor::buildCompileActivity()
         if (m_cache->location().isLocal())
             Q_EMIT showCacheEntry(m_cacheRoot, item->data(0, Qt::UserRole).toString());
     });
+    m_compileList->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    // The selected graph's explanation: the verdict, its evidence and what to do.
+    m_graphDetail = new QLabel(w);
+    m_graphDetail->setWordWrap(true);
+    m_graphDetail->setTextFormat(Qt::PlainText);
+    m_graphDetail->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    connect(m_compileList, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
+        m_graphDetail->setText(item ? item->toolTip(1) : QString());
+    });
     auto *col = new QVBoxLayout(w);
     col->addWidget(m_compileLabel);
     col->addWidget(m_compileList, 1);
+    col->addWidget(m_graphDetail);
     return w;
 }
 
@@ -350,6 +362,8 @@ void JobMonitor::setJob(const QString &id)
         m_overlayIds.clear();
         m_overlayPoints.clear();
         m_compileList->clear();
+        m_graphs.clear();
+        m_graphsTask.discard();
         const QVector<MetricPoint> pts = m_service && !id.isEmpty() ? m_service->metrics(id) : QVector<MetricPoint>();
         for (MetricChart *c : std::as_const(m_charts)) {
             c->setOverlays({});
@@ -672,6 +686,7 @@ void JobMonitor::openCompileCache()
         }
         // A job on a host compiles into the host's cache: it is read there, over the same connection.
         m_cacheRoot = store.display();
+        m_cacheRule = where.explanation;
         m_compileLabel->setText(tr("Entries of %1 written since the job started").arg(displayName(m_cacheRoot)));
         m_compileLabel->setToolTip(where.explanation);
         m_compileList->setToolTip(store.isLocal() ? tr("Double-click an entry to show it on the Local cache page")
@@ -693,37 +708,63 @@ void JobMonitor::refreshCompileList()
 {
     const CacheSnapshot &snap = m_cache->snapshot();
     const JobStatus st = status();
-    m_compileList->clear();
     if (!snap.fatalError.isEmpty() || m_cacheRoot.isEmpty()) {
+        m_compileList->clear();
         if (!m_cacheRoot.isEmpty())
             m_compileLabel->setText(tr("No compile cache at %1 yet: entries appear here once the job compiles.")
                                         .arg(displayName(m_cacheRoot)));
         Q_EMIT compileActivityChanged();
         return;
     }
-    const qint64 startedMs = st.startedAt > 0 ? qint64(st.startedAt * 1000) : m_record.createdMs;
-    const qint64 endedMs = st.endedAt > 0 ? qint64(st.endedAt * 1000) + 60000 : LLONG_MAX;
+    // Every graph of the job with why it compiled: its log's hits and cached failures, and the entries it wrote.
+    JobGraphsRequest r;
+    r.logs = m_service ? m_service->recentLogs(m_id) : QVector<LogChunk>();
+    r.cache = m_cache->location();
+    r.rule = m_cacheRule;
+    r.snapshot = snap;
+    r.startedMs = st.startedAt > 0 ? qint64(st.startedAt * 1000) : m_record.createdMs;
+    r.endedMs = st.endedAt > 0 ? qint64(st.endedAt * 1000) + 60000 : LLONG_MAX;
+    r.previous = m_graphs;
+    const QString id = m_id;
+    m_graphsTask = runTask(this, [r](TaskControl &) { return jobGraphs(r); }, [this, id](const JobGraphs &g) {
+        if (id == m_id)
+            showGraphs(g);
+    });
+}
+
+void JobMonitor::showGraphs(const JobGraphs &graphs)
+{
+    const QString selected = m_compileList->currentItem() ? m_compileList->currentItem()->data(0, Qt::UserRole).toString() : QString();
+    m_graphs.clear();
+    m_compileList->clear();
+    m_graphDetail->clear();
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    for (const CacheModule &m : snap.modules) {
-        if (!m.isModule())
-            continue;
-        const qint64 changed = std::max(m.dirCtimeMs, m.lastUsedMs);
-        if (changed < startedMs - 2000 || changed > endedMs)
-            continue;
+    for (const JobGraph &g : graphs.graphs) {
+        const Explanation &e = g.explanation;
+        m_graphs.insert(e.key.key(), g);
         auto *item = new QTreeWidgetItem(m_compileList);
-        item->setText(0, displayName(m.key()));
-        item->setData(0, Qt::UserRole, m.key());
-        item->setIcon(0, stateIcon(m.state));
-        item->setText(1, ingot::stateLabel(m.state));
-        item->setForeground(1, stateColor(m.state));
-        item->setText(2, formatBytes(m.size));
-        item->setText(3, formatAge(changed, now));
+        item->setText(0, displayName(e.key.key()));
+        item->setData(0, Qt::UserRole, e.key.key());
+        item->setIcon(0, stateIcon(g.entryState));
+        item->setText(1, verdictLabel(e.verdict));
+        QStringList tip{displayName(e.headline())};
+        for (const QString &l : e.evidence())
+            tip << QStringLiteral("• ") + displayName(l);
+        if (!e.fix().isEmpty())
+            tip << tr("What to do: %1").arg(displayName(e.fix()));
+        item->setToolTip(1, tip.join(QLatin1Char('\n')));
+        item->setData(1, Qt::UserRole, verdictName(e.verdict));
+        item->setText(2, ingot::stateLabel(g.entryState));
+        item->setForeground(2, stateColor(g.entryState));
+        item->setText(3, formatBytes(g.size));
+        item->setText(4, g.entryChangedMs > 0 ? formatAge(g.entryChangedMs, now) : QString());
+        if (e.key.key() == selected)
+            m_compileList->setCurrentItem(item);
     }
-    m_compileLabel->setText(m_compileList->topLevelItemCount() == 0
-                                ? tr("Nothing written to %1 since the job started.").arg(displayName(m_cacheRoot))
-                                : tr("%n entries of %1 written since the job started (double-click to show one)", "",
-                                     m_compileList->topLevelItemCount())
-                                      .arg(displayName(m_cacheRoot)));
+    m_compileLabel->setText(graphs.graphs.isEmpty()
+                                ? tr("No graph of this job in %1 yet.").arg(displayName(m_cacheRoot))
+                                : tr("%1 — in %2 (double-click an entry to show it; hover over why for the evidence)")
+                                      .arg(graphs.summary(), displayName(m_cacheRoot)));
     Q_EMIT compileActivityChanged();
 }
 

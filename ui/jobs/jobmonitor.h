@@ -3,6 +3,7 @@
 // to the compile cache, and what can be done with it next (stop, resume, consolidate, open, launch again).
 #pragma once
 
+#include "services/cache/compilelog.h"
 #include "services/jobs/jobservice.h"
 #include "services/util/task.h"
 
@@ -70,6 +71,7 @@ public:
     QTabWidget *tabs() const { return m_tabs; }
     QTreeWidget *compileList() const { return m_compileList; }
     QLabel *compileLabel() const { return m_compileLabel; }
+    QLabel *graphDetail() const { return m_graphDetail; }
     QPushButton *stopButton() const { return m_stop; }
     QPushButton *resumeButton() const { return m_resume; }
     QPushButton *consolidateButton() const { return m_consolidate; }
@@ -108,6 +110,7 @@ private:
     void applyOverlays();
     void openCompileCache();
     void refreshCompileList();
+    void showGraphs(const JobGraphs &graphs);
     bool hasRecord() const { return !m_record.id.isEmpty(); }
 
     QPointer<JobService> m_service;
@@ -121,6 +124,9 @@ private:
     bool m_stopSent = false;
     Task m_checkpointScan;
     Task m_cacheTask;
+    Task m_graphsTask;  // the compile activity's verdicts, worked out off the UI thread
+    QHash<QString, JobGraph> m_graphs;  // by key, for the next refresh
+    QString m_cacheRule;
     Task m_consolidateTask;
     QStringList m_overlayIds;
     QHash<QString, QVector<MetricPoint>> m_overlayPoints;
@@ -153,6 +159,7 @@ private:
     CacheSession *m_cache;
     QTimer *m_cacheTimer;
     QTreeWidget *m_compileList = nullptr;
+    QLabel *m_graphDetail = nullptr;
     QLabel *m_compileLabel = nullptr;
 };
 
