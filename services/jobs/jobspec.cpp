@@ -170,6 +170,17 @@ QString JobSpec::displayName(const QString &jobId) const
     return QStringLiteral("%1 · %2").arg(displayName(), when);
 }
 
+bool JobSpec::sameGraphSettings(const JobSpec &o) const
+{
+    return program == o.program && script == o.script && module == o.module && extraArgs == o.extraArgs &&
+           passSettings == o.passSettings && nprocPerNode == o.nprocPerNode && nnodes == o.nnodes &&
+           modelPath == o.modelPath && configName == o.configName && perDeviceBatch == o.perDeviceBatch &&
+           gradientAccumulation == o.gradientAccumulation && blockSize == o.blockSize &&
+           tensorParallel == o.tensorParallel && pipelineParallel == o.pipelineParallel && microbatches == o.microbatches &&
+           disableSequenceParallel == o.disableSequenceParallel && disableEmbeddingParallel == o.disableEmbeddingParallel &&
+           device == o.device && python == o.python && neuronCcFlags.simplified() == o.neuronCcFlags.simplified();
+}
+
 QJsonObject JobSpec::toJson() const
 {
     QJsonObject o;

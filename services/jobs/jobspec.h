@@ -97,6 +97,10 @@ struct JobSpec {
     QString displayName(const QString &jobId) const;
 
     QJsonObject toJson() const;
+    // Whether a run of `other` traces the same XLA graphs as one of this: the program, the model and data shapes,
+    // the parallel layout, the device, the Python and the compiler flags agree (the output folder, the number of
+    // steps, logging and the cache folder do not change a graph).
+    bool sameGraphSettings(const JobSpec &other) const;
     // Reads what toJson() wrote; unknown keys are ignored, a value of the wrong type is an error.
     static JobSpec fromJson(const QJsonObject &o, QString *error);
 

@@ -5,6 +5,7 @@
 #include "tests/support/testsupport.h"
 #include "ui/jobs/joblogview.h"
 #include "ui/jobs/jobmonitor.h"
+#include "ui/jobs/joblauncher.h"
 #include "services/util/appsettings.h"
 #include "ui/jobs/metricchart.h"
 
@@ -359,6 +360,26 @@ time.sleep(1)
     QTest::qWait(100);
     QVERIFY(monitor.grab().save(shots + QStringLiteral("/job-compile-activity.png")));
     AppSettings::setCacheRoots({});
+
+    // Before launching the same settings again, the launcher says what the cache holds of that run's graphs now.
+    {
+        JobLauncher launcher(&service);
+        QSignalSpy checked(&launcher, &JobLauncher::priorGraphsChecked);
+        launcher.show();
+        launcher.setSpec(spec);
+        QTRY_VERIFY_WITH_TIMEOUT(launcher.priorGraphsLabel()->isVisible(), 20000);
+        const QString prior = launcher.priorGraphsLabel()->text();
+        QVERIFY2(prior.contains(id), qPrintable(prior));
+        QVERIFY2(prior.contains(QStringLiteral("6 graph")) && prior.contains(QStringLiteral("5 compiled in")), qPrintable(prior));
+        QVERIFY2(prior.contains(QStringLiteral("1 blocked")) && prior.contains(QStringLiteral("MODULE_bad+aaaa1111")), qPrintable(prior));
+        // Other settings (another sequence length): no run to compare with.
+        JobSpec other = spec;
+        other.blockSize = 128;
+        checked.clear();
+        launcher.setSpec(other);
+        QTRY_VERIFY_WITH_TIMEOUT(!checked.isEmpty(), 20000);
+        QVERIFY(!launcher.priorGraphsLabel()->isVisible());
+    }
     QSignalSpy show(&monitor, &JobMonitor::showCacheEntry);
     Q_EMIT monitor.compileList()->itemActivated(monitor.compileList()->topLevelItem(0), 0);
     QCOMPARE(show.size(), 1);

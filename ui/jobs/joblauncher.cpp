@@ -1,4 +1,8 @@
 #include "ui/jobs/joblauncher.h"
+
+#include "services/cache/cachescanner.h"
+#include "services/neuron/priorgraphs.h"
+#include "services/stores/localcachestore.h"
 #include "ui/jobs/slurmsection.h"
 
 #include "models/common/tones.h"
@@ -495,6 +499,11 @@ void JobLauncher::check()
     const quint64 generation = m_generation;
     const JobSpec s = spec();
     checkCacheFor(s);
+    const CacheLocation cache = JobManager(m_service->sharedRunner()).compileCache(s);
+    if (where() == QLatin1String("local") && cache.isSupported() && !cache.cachingDisabled)
+        checkPriorGraphs(s, cache.path);
+    else
+        m_priorGraphs->hide();
     m_factsTask.discard();
     const RunnerLookup lookup = m_service->lookup();
     const QString w = where();
@@ -777,6 +786,35 @@ void JobLauncher::checkCacheFor(const JobSpec &s)
             if (c.root == m_cacheScanned)
                 showCacheCheck(c);
         });
+}
+
+// The last run with the same graph settings: how many of its graphs the cache holds now, and whether any is blocked.
+void JobLauncher::checkPriorGraphs(const JobSpec &s, const QString &root)
+{
+    m_priorGraphs->hide();
+    m_priorTask.discard();
+    if (!m_service)
+        return;
+    const QVector<JobSummary> history = m_service->history();
+    const JobManager manager(m_service->sharedRunner());
+    auto folderOf = [manager](const QString &id) { return manager.paths(id).root; };
+    m_priorTask = runTask(this, [history, s, folderOf, root](TaskControl &) {
+        LocalCacheStore store(root);
+        QString error;
+        CacheSnapshot snap;
+        if (store.open(&error)) {
+            CacheScanner scanner(store);
+            snap = scanner.scan(nullptr);
+            snap.reindex();
+        }
+        return priorGraphs(history, s, QStringLiteral("local"), folderOf, snap, root);
+    }, [this](const PriorGraphs &p) {
+        m_priorGraphs->setText(displayName(p.text()));
+        m_priorGraphs->setVisible(p.found);
+        m_priorGraphs->setStyleSheet(p.blocked > 0 ? QStringLiteral("color: %1;").arg(toneTextColor(Tone::Warning).name())
+                                                   : QString());
+        Q_EMIT priorGraphsChecked();
+    });
 }
 
 void JobLauncher::showCacheCheck(const CacheHealth &c)

@@ -65,6 +65,7 @@ public:
     QLabel *figuresLabel() const { return m_figuresLabel; }
     QLabel *cacheLabel() const { return m_cacheLabel; }
     QLabel *cacheWarning() const { return m_cacheWarning; }
+    QLabel *priorGraphsLabel() const { return m_priorGraphs; }
     QPushButton *cleanCacheButton() const { return m_clean; }
     // The figures shown (from the last check of the form).
     const JobFigures &figures() const { return m_figures; }
@@ -96,6 +97,7 @@ Q_SIGNALS:
     void checked();         // problems and figures shown for the current form
     void previewUpdated();  // the preview shows the current plan, or why there is none
     void cacheChecked();    // the compile cache's warning is up to date
+    void priorGraphsChecked();  // the last run with these settings was looked for
 
 protected:
     // The background work (Python detection, checking the form, scanning the compile cache) starts when the
@@ -129,6 +131,7 @@ private:
     void updateLaunchButton();
     void checkCacheFor(const JobSpec &spec);
     void showCacheCheck(const CacheHealth &c);
+    void checkPriorGraphs(const JobSpec &s, const QString &root);
     QVector<JobProblem> formProblems() const;
     double parseNumber(const QLineEdit *edit, bool *ok) const;
 
@@ -219,6 +222,8 @@ private:
     QPushButton *m_deletePreset;
     QLabel *m_figuresLabel;
     QLabel *m_cacheLabel;
+    QLabel *m_priorGraphs = nullptr;
+    Task m_priorTask;
     QLabel *m_cacheWarning;
     QPushButton *m_clean;
     QLabel *m_generalProblems;

@@ -463,6 +463,12 @@ QWidget *JobLauncher::buildSidePanel()
     m_cacheWarning->setWordWrap(true);
     m_cacheWarning->setTextFormat(Qt::PlainText);
     cv->addWidget(m_cacheWarning);
+    m_priorGraphs = new QLabel;  // the last run with these settings: how many of its graphs are compiled here now
+    m_priorGraphs->setWordWrap(true);
+    m_priorGraphs->setTextFormat(Qt::PlainText);
+    m_priorGraphs->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_priorGraphs->hide();
+    cv->addWidget(m_priorGraphs);
     auto *ch = new QHBoxLayout;
     m_clean = new QPushButton(tr("Clean…"));
     m_clean->setToolTip(tr("Preview the maintenance of this cache on the Local cache page"));
