@@ -159,17 +159,31 @@ void launchOptions(QCommandLineParser &p)
     p.addOption({QStringLiteral("no-exclusive"), CliText::tr("With --slurm: share nodes (default: whole nodes, --exclusive).")});
     p.addOption({QStringLiteral("sbatch"), CliText::tr("With --slurm: an extra #SBATCH line (repeatable)."), QStringLiteral("LINE")});
     p.addOption({QStringLiteral("slurm-conf"), CliText::tr("With --slurm: the slurm.conf to use there (SLURM_CONF)."), QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("precompile"), CliText::tr("With --slurm: first a Slurm job that compiles every graph with the Neuron "
-                                                           "SDK's neuron_parallel_compile; the training starts once it succeeded.")});
+    p.addOption({QStringLiteral("precompile"), CliText::tr("First compile every graph with the Neuron SDK's neuron_parallel_compile (the "
+                                                           "same command, in JOB/precompile; with --slurm a Slurm job of its own); the "
+                                                           "training starts once it succeeded.")});
+    p.addOption({QStringLiteral("precompile-parallel"), CliText::tr("With --precompile: neuron_parallel_compile --num_parallel N."),
+                 QStringLiteral("N")});
     p.addPositionalArgument(QStringLiteral("ARGS"), CliText::tr("After --: flags for the backend or the script."), QStringLiteral("-- ARGS..."));
 }
 
 // --slurm and its options into `spec` (and the login node into `nodes`); the exit code (Ok to go on).
 int slurmOptions(const Invocation &in, JobSpec *spec, QStringList *nodes)
 {
-    static const char *const only[] = {"nodes", "partition", "time", "account", "qos", "no-exclusive", "sbatch", "slurm-conf",
-                                       "precompile"};
+    static const char *const only[] = {"nodes", "partition", "time", "account", "qos", "no-exclusive", "sbatch", "slurm-conf"};
+    if (in.isSet(QStringLiteral("precompile-parallel")) && !in.isSet(QStringLiteral("precompile"))) {
+        err(CliText::tr("error: --precompile-parallel goes with --precompile"));
+        return Usage;
+    }
+    bool parallelOk = true;
+    spec->precompileParallel = in.isSet(QStringLiteral("precompile-parallel"))
+                                   ? in.value(QStringLiteral("precompile-parallel")).toInt(&parallelOk) : 0;
+    if (!parallelOk || spec->precompileParallel < 0 || spec->precompileParallel > 4096) {
+        err(CliText::tr("error: --precompile-parallel takes a number of parallel compiles (1 to 4096)"));
+        return Usage;
+    }
     if (!in.isSet(QStringLiteral("slurm"))) {
+        spec->precompile = in.isSet(QStringLiteral("precompile"));
         for (const char *o : only) {
             if (in.isSet(QLatin1String(o))) {
                 err(CliText::tr("error: --%1 goes with --slurm").arg(QLatin1String(o)));

@@ -81,6 +81,8 @@ QByteArray JobRecordFile::toJson() const
     o.insert(QStringLiteral("output_dir"), outputDir);
     o.insert(QStringLiteral("backend_dir"), backendDir);
     o.insert(QStringLiteral("argv"), toArray(argv));
+    if (!precompileArgv.isEmpty())
+        o.insert(QStringLiteral("precompile_argv"), toArray(precompileArgv));
     o.insert(QStringLiteral("env"), toArray(env));
     o.insert(QStringLiteral("cwd"), cwd);
     o.insert(QStringLiteral("spec"), spec.toJson());
@@ -119,7 +121,8 @@ bool JobRecordFile::fromJson(const QByteArray &data, JobRecordFile *out, QString
     r.outputDir = o.value(QLatin1String("output_dir")).toString();
     r.backendDir = o.value(QLatin1String("backend_dir")).toString();
     r.cwd = o.value(QLatin1String("cwd")).toString();
-    if (!toStringList(o.value(QLatin1String("argv")), &r.argv) || !toStringList(o.value(QLatin1String("env")), &r.env)) {
+    if (!toStringList(o.value(QLatin1String("argv")), &r.argv) || !toStringList(o.value(QLatin1String("env")), &r.env)
+        || (o.contains(QLatin1String("precompile_argv")) && !toStringList(o.value(QLatin1String("precompile_argv")), &r.precompileArgv))) {
         *error = QStringLiteral("job.json: argv and env must be lists of strings");
         return false;
     }
@@ -163,6 +166,17 @@ QString commandLine(const QStringList &env, const QStringList &argv)
     return parts.join(QLatin1Char(' '));
 }
 
+namespace {
+// The precompile phase as a shell line: in precompile/ (its results files land there), the tool's variables
+// defaulting to the documented ones (a value the job sets wins), then `suffix` (redirections).
+QString precompileLinesOf(const JobRecordFile &r, const QString &suffix)
+{
+    return QStringLiteral("(cd precompile && export NEURON_PARALLEL_COMPILE_DUMP_RESULTS=${NEURON_PARALLEL_COMPILE_DUMP_RESULTS:-1} "
+                          "NEURON_PARALLEL_COMPILE_MAX_RETRIES=${NEURON_PARALLEL_COMPILE_MAX_RETRIES:-1} && exec %1)%2")
+        .arg(quoteAll(r.precompileArgv), suffix);
+}
+}  // namespace
+
 QString commandScript(const JobRecordFile &r)
 {
     QStringList lines;
@@ -171,6 +185,9 @@ QString commandScript(const JobRecordFile &r)
           << QStringLiteral("cd %1 || exit 1").arg(shellWord(r.cwd));
     for (const QString &kv : r.env)
         lines << exportLine(kv);
+    if (!r.precompileArgv.isEmpty())
+        lines << QStringLiteral("# Precompile first: every graph into the cache (neuron_parallel_compile), then the training.")
+              << QStringLiteral("mkdir -p precompile && ") + precompileLinesOf(r, QStringLiteral(" || exit $?"));
     lines << QStringLiteral("exec ") + quoteAll(r.argv);
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
@@ -188,6 +205,19 @@ QByteArray endedProcessStat(qint64 pid)
     return QByteArray::number(pid) + ' ' + endedStat;
 }
 
+namespace {
+// The lines that record who runs (the wrapper and the child in $pid) in launcher.pid.
+QStringList recordPidsLines()
+{
+    return {QStringLiteral("# A launcher that has already ended (and been reaped) is recorded with start time 0."),
+            QStringLiteral("read -r child 2>/dev/null </proc/$pid/stat || child=\"$pid %1\"").arg(QLatin1String(endedStat)),
+            QStringLiteral("# Temp files are created anew (set -C: never written through a link planted there), then renamed."),
+            QStringLiteral("rm -f launcher.pid.tmp"),
+            QStringLiteral("{ read -r self </proc/$$/stat && read -r boot </proc/sys/kernel/random/boot_id; } &&"),
+            QStringLiteral("  (set -C; printf '%s\\n%s\\n%s\\n' \"$self\" \"$child\" \"$boot\" >launcher.pid.tmp) && mv -f launcher.pid.tmp launcher.pid")};
+}
+}  // namespace
+
 QByteArray wrapperScript(const JobRecordFile &r)
 {
     QStringList lines;
@@ -202,14 +232,30 @@ QByteArray wrapperScript(const JobRecordFile &r)
         else
             lines << exportLine(kv);
     }
+    if (!r.precompileArgv.isEmpty()) {
+        // The precompile phase, recorded like the training (launcher.pid names it while it runs); its status in
+        // precompile/exit_status. A failed one (its status, or a graph its results file marks failed) ends the job
+        // with that status: the training does not start.
+        lines << QStringLiteral("# Phase 1: neuron_parallel_compile, in precompile/.")
+              << QStringLiteral("mkdir -p precompile || exit 1")
+              << precompileLinesOf(r, QStringLiteral(" </dev/null >>precompile/launcher.log 2>&1 &"))
+              << QStringLiteral("pid=$!")
+              << recordPidsLines()
+              << QStringLiteral("wait \"$pid\"")
+              << QStringLiteral("status=$?")
+              << QStringLiteral("if [ \"$status\" -eq 0 ] && grep -qs '\"status\": false' precompile/neuron_parallel_compile_results_*.json; then status=1; fi")
+              << QStringLiteral("rm -f precompile/exit_status.tmp")
+              << QStringLiteral("(set -C; echo \"$status\" >precompile/exit_status.tmp) && mv -f precompile/exit_status.tmp precompile/exit_status")
+              << QStringLiteral("if [ \"$status\" -ne 0 ] || [ -e stop_request ]; then")
+              << QStringLiteral("  rm -f exit_status.tmp")
+              << QStringLiteral("  (set -C; echo \"$status\" >exit_status.tmp) && mv -f exit_status.tmp exit_status")
+              << QStringLiteral("  exit 0")
+              << QStringLiteral("fi")
+              << QStringLiteral("# Phase 2: the training.");
+    }
     lines << quoteAll(r.argv) + QStringLiteral(" </dev/null >>launcher.log 2>&1 &")
           << QStringLiteral("pid=$!")
-          << QStringLiteral("# A launcher that has already ended (and been reaped) is recorded with start time 0.")
-          << QStringLiteral("read -r child 2>/dev/null </proc/$pid/stat || child=\"$pid %1\"").arg(QLatin1String(endedStat))
-          << QStringLiteral("# Temp files are created anew (set -C: never written through a link planted there), then renamed.")
-          << QStringLiteral("rm -f launcher.pid.tmp")
-          << QStringLiteral("{ read -r self </proc/$$/stat && read -r boot </proc/sys/kernel/random/boot_id; } &&")
-          << QStringLiteral("  (set -C; printf '%s\\n%s\\n%s\\n' \"$self\" \"$child\" \"$boot\" >launcher.pid.tmp) && mv -f launcher.pid.tmp launcher.pid")
+          << recordPidsLines()
           << QStringLiteral("wait \"$pid\"")
           << QStringLiteral("status=$?")
           << QStringLiteral("rm -f exit_status.tmp")

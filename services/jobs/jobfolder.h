@@ -14,6 +14,11 @@ namespace ingot {
 struct JobPaths {
     QString root;  // the job's folder
     QString file(const char *name) const { return root + QLatin1Char('/') + QLatin1String(name); }
+    // neuron_parallel_compile's result files (NEURON_PARALLEL_COMPILE_DUMP_RESULTS) in a precompile phase's folder.
+    static bool isPrecompileResults(const QString &name)
+    {
+        return name.startsWith(QLatin1String("neuron_parallel_compile_results_")) && name.endsWith(QLatin1String(".json"));
+    }
     QString jobJson() const { return file("job.json"); }            // Ingot: settings, command, port, where
     QString runScript() const { return file("run.sh"); }            // Ingot: the detached wrapper
     QString launcherLog() const { return file("launcher.log"); }    // torchrun's own output
@@ -58,6 +63,9 @@ struct JobRecordFile {
     QString outputDir;     // resolved
     QString backendDir;    // PYTHONPATH for ingot_train
     QStringList argv;      // the exact command
+    // Its precompile phase on this machine or a host (JobSpec::precompile): the exact command run first, in
+    // JOB/precompile, under neuron_parallel_compile (empty: none).
+    QStringList precompileArgv;
     QStringList env;       // KEY=VALUE set on top of the inherited environment
     QString cwd;
 

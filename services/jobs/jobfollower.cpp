@@ -82,6 +82,8 @@ constexpr ReasonText reasonTexts[] = {
     {"slurm_cancelled", QT_TRANSLATE_NOOP("ingot::JobMonitor", "Cancelled outside Ingot (scancel)")},
     {"slurm_preempted", QT_TRANSLATE_NOOP("ingot::JobMonitor", "Preempted by Slurm")},
     {"slurm_not_submitted", QT_TRANSLATE_NOOP("ingot::JobMonitor", "The job was not submitted to Slurm (no slurm_job_id)")},
+    {"precompile_failed",
+     QT_TRANSLATE_NOOP("ingot::JobMonitor", "The precompile (neuron_parallel_compile) failed with status %1: the training was not started")},
     {"slurm_precompile_failed",
      QT_TRANSLATE_NOOP("ingot::JobMonitor", "The precompile (Slurm job %1) failed (%2): the training was not started")},
 };
@@ -548,6 +550,12 @@ void JobFollower::onMetric(const QJsonObject &o, Update *u)
 void JobFollower::finishState(bool alive)
 {
     JobStatus &st = m_status;
+    if (!m_record.precompileArgv.isEmpty() && st.precompileExit < 0) {
+        const FileChunk c = m_runner->readFile(m_paths.precompilePhase().exitFile(), 0, 64);
+        bool ok = false;
+        const int code = c.exists ? QString::fromLatin1(c.data.trimmed()).toInt(&ok) : -1;
+        st.precompileExit = ok && code >= 0 ? code : -1;
+    }
     // ETA from the recent pace (the last 20 points with a time).
     st.etaSeconds = MetricPoint::none;
     if (st.maxSteps > 0 && m_metrics.size() >= 2) {
@@ -614,6 +622,16 @@ void JobFollower::finishState(bool alive)
         findFailureReason();  // for its detail (a traceback); the backend's own words are the reason
         st.reason = m_failedEventReason;
         st.reasonRank = 0;
+    } else if (st.precompileExit > 0 && !st.stopRequested) {
+        // Its precompile phase failed: the training was not started. Why: the tool's last lines.
+        st.state = JobState::Failed;
+        setReason(st, "precompile_failed", {QString::number(st.precompileExit)});
+        const JobPaths phase = m_paths.precompilePhase();
+        const qint64 tail = 16 << 10;
+        const qint64 size = m_runner->readFile(phase.launcherLog(), 0, 0).size;
+        const FileChunk log = m_runner->readFile(phase.launcherLog(), std::max<qint64>(0, size - tail), tail);
+        QStringList lines = QString::fromUtf8(log.data).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        st.reasonDetail = lines.mid(std::max<qsizetype>(0, lines.size() - 30)).join(QLatin1Char('\n'));
     } else if (st.exitStatus == 0) {
         st.state = JobState::Finished;
     } else if (st.stopRequested && st.exitStatus != 0) {

@@ -77,6 +77,9 @@ struct JobStatus {
     // Its precompile phase (JOB/precompile: a Slurm job of its own the training job depends on); empty jobId when
     // it has none.
     SchedulerStatus precompile;
+    // The precompile phase of a job on this machine or a host (JOB/precompile/exit_status): -2 none, -1 runs or has
+    // not ended, else its exit status (0: every graph compiled; the training then runs).
+    int precompileExit = -2;
     double elapsed(double now) const;
     // How long it has run: a Slurm job's run time as Slurm counts it (the wait for nodes is not run time), else
     // elapsed().

@@ -176,7 +176,8 @@ bool JobManager::plan(const JobSpec &specIn, LaunchPlan *out, QVector<JobProblem
         }
     }
     // A Slurm job's nodes are the scheduler's to allocate; other multi-node jobs need a host per node.
-    *problems = validateJob(spec, gatherJobFacts(spec, *m_runner), spec.slurm.enabled ? maxSlurmNodes : m_runner->maxNodes());
+    const JobFacts facts = gatherJobFacts(spec, *m_runner);
+    *problems = validateJob(spec, facts, spec.slurm.enabled ? maxSlurmNodes : m_runner->maxNodes());
     if (!problems->isEmpty())
         return false;
     if (spec.nnodes > 1 && nodes.size() != spec.nnodes && !spec.slurm.enabled) {
@@ -210,6 +211,18 @@ bool JobManager::plan(const JobSpec &specIn, LaunchPlan *out, QVector<JobProblem
     else
         r.outputDir = outputDirFromArgs(spec.extraArgs);
     fillCommand(r, p.paths);
+    if (spec.precompile && !spec.slurm.enabled) {
+        // The precompile phase: the same command in JOB/precompile (its own logs and output folder: what a trial run
+        // writes is not the training's), under neuron_parallel_compile.
+        JobRecordFile first = r;
+        const JobPaths phase = p.paths.precompilePhase();
+        first.outputDir = phase.defaultOutputDir();
+        fillCommand(first, phase);
+        r.precompileArgv = QStringList{facts.neuronParallelCompile};
+        if (spec.precompileParallel > 0)
+            r.precompileArgv << QStringLiteral("--num_parallel") << QString::number(spec.precompileParallel);
+        r.precompileArgv << first.argv;
+    }
     for (int k = 1; k < r.nodes.size(); ++k) {
         const std::shared_ptr<JobRunner> runner = nodeRunner(r, k, error);
         if (!runner)
@@ -231,6 +244,11 @@ bool JobManager::plan(const JobSpec &specIn, LaunchPlan *out, QVector<JobProblem
         p.otherNodes << n;
     }
     p.commandLine = commandLine(r.env, r.argv);
+    if (!r.precompileArgv.isEmpty())
+        p.commandLine = commandLine(r.env + QStringList{QStringLiteral("NEURON_PARALLEL_COMPILE_DUMP_RESULTS=1"),
+                                                        QStringLiteral("NEURON_PARALLEL_COMPILE_MAX_RETRIES=1")},
+                                    r.precompileArgv)
+            + QStringLiteral(" && ") + p.commandLine;
     p.script = commandScript(r);
     if (spec.slurm.enabled && !planSlurm(&p, error))
         return false;
@@ -617,6 +635,8 @@ QJsonObject statusToJson(const JobStatus &s)
     };
     if (!s.unreachable.isEmpty())
         o.insert(QStringLiteral("unreachable"), s.unreachable);
+    if (s.precompileExit != -2)
+        o.insert(QStringLiteral("precompile_exit"), s.precompileExit);
     if (!s.slurm.jobId.isEmpty())
         o.insert(QStringLiteral("slurm"), schedulerToJson(s.slurm));
     if (!s.precompile.jobId.isEmpty())
@@ -660,6 +680,7 @@ JobStatus statusFromJson(const QJsonObject &o)
         s.warnings << v.toString();
     s.slurm = schedulerFromJson(o.value(QLatin1String("slurm")).toObject());
     s.precompile = schedulerFromJson(o.value(QLatin1String("slurm_precompile")).toObject());
+    s.precompileExit = std::max(-2, o.value(QLatin1String("precompile_exit")).toInt(-2));
     return s;
 }
 

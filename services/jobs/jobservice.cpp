@@ -1,5 +1,7 @@
 #include "services/jobs/jobservice.h"
 
+#include "services/jobs/precompile.h"
+
 #include "services/util/names.h"
 
 #include <QDateTime>
@@ -343,6 +345,23 @@ Task JobService::latestCheckpointOf(const JobRecordFile &record, std::function<v
             return r;
         },
         [done](Result r) { done(r.exists, r.checkpoint); });
+}
+
+Task JobService::precompileOf(const JobRecordFile &record, const CacheSnapshot &cache,
+                              std::function<void(const PrecompileProgress &)> done)
+{
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    return runTask(
+        this,
+        [local, lookup, record, cache](TaskControl &) {
+            QString error;
+            const auto runner = runnerFor(local, lookup, record.where, &error);
+            if (!runner)
+                return PrecompileProgress();
+            return readPrecompileProgress(*runner, JobManager(runner).paths(record.id), &cache);
+        },
+        std::move(done));
 }
 
 Task JobService::consolidateThere(const JobRecordFile &record, const QString &checkpoint,

@@ -21,6 +21,9 @@ class QFileSystemWatcher;
 
 namespace ingot {
 
+struct PrecompileProgress;
+struct CacheSnapshot;
+
 class JobService final : public QObject
 {
     Q_OBJECT
@@ -67,6 +70,8 @@ public:
     using CacheDone = std::function<void(const CacheLocation &, const StoreLocation &, const QString &error)>;
     Task compileCacheOf(const JobRecordFile &record, CacheDone done);
     // A job's newest checkpoint-N where it runs (JobManager::latestCheckpoint) and whether its output folder is there.
+    // A job's precompile phase where it runs (readPrecompileProgress), each graph's state from `cache`.
+    Task precompileOf(const JobRecordFile &record, const CacheSnapshot &cache, std::function<void(const PrecompileProgress &)> done);
     Task latestCheckpointOf(const JobRecordFile &record, std::function<void(bool outputExists, const QString &checkpoint)> done);
     // Consolidates a checkpoint where the job ran (JobManager::consolidateThere): the exit code (-1: could not run)
     // and what Ingot's CLI said (or why it could not run).

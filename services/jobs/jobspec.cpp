@@ -3,6 +3,8 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QJsonArray>
+
+#include <algorithm>
 #include <QRegularExpression>
 
 #include <cmath>
@@ -214,6 +216,10 @@ QJsonObject JobSpec::toJson() const
     for (const auto &kv : env)
         envArray.append(QJsonArray{kv.first, kv.second});
     o.insert(QStringLiteral("env"), envArray);
+    if (precompile) {
+        o.insert(QStringLiteral("precompile"), true);
+        o.insert(QStringLiteral("precompile_parallel"), precompileParallel);
+    }
     if (slurm.enabled) {
         o.insert(QStringLiteral("slurm"), QJsonObject{{QStringLiteral("partition"), slurm.partition},
                                                       {QStringLiteral("time_limit"), slurm.timeLimit},
@@ -271,6 +277,8 @@ JobSpec JobSpec::fromJson(const QJsonObject &o, QString *error)
         fail(QStringLiteral("extra_args"));
     }
     s.passSettings = o.value(QLatin1String("pass_settings")).toBool(true);
+    s.precompile = o.value(QLatin1String("precompile")).toBool(false);
+    s.precompileParallel = std::clamp(o.value(QLatin1String("precompile_parallel")).toInt(0), 0, 4096);
     integer(o.value(QLatin1String("nproc_per_node")), QStringLiteral("nproc_per_node"), &s.nprocPerNode);
     integer(o.value(QLatin1String("nnodes")), QStringLiteral("nnodes"), &s.nnodes);
     const QJsonObject settings = o.value(QLatin1String("settings")).toObject();

@@ -76,6 +76,10 @@ struct JobSpec {
     QString python;             // empty: the first detected interpreter with torch
     QString neuronCcFlags;      // NEURON_CC_FLAGS ("" : not set)
     QString compileCacheUrl;    // NEURON_COMPILE_CACHE_URL ("" : not set)
+    // Precompile first, on this machine or a host (Slurm jobs: slurm.precompile): the same command runs under the
+    // Neuron SDK's neuron_parallel_compile in JOB/precompile, then the training, as one job with two phases.
+    bool precompile = false;
+    int precompileParallel = 0;  // neuron_parallel_compile --num_parallel (0: the tool's default)
     QVector<QPair<QString, QString>> env;  // extra variables
 
     SlurmSettings slurm;  // enabled: submitted through Slurm (nnodes: how many nodes it allocates)

@@ -2,6 +2,8 @@
 
 #include "services/jobs/jobrunner.h"
 #include "services/util/names.h"
+#include "services/util/remoteshell.h"
+#include "services/util/shellquote.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -9,6 +11,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QRegularExpression>
+#include <QStandardPaths>
 
 namespace ingot {
 
@@ -83,6 +86,10 @@ JobFacts gatherJobFacts(const JobSpec &spec)
     f.trainFileExists = spec.trainFile.isEmpty() || QFileInfo::exists(spec.trainFile);
     f.scriptExists = spec.program != JobProgram::Script || QFileInfo(spec.script).isFile();
     f.pythonExists = spec.python.isEmpty() || QFileInfo(spec.python).isExecutable();
+    const QString beside = QFileInfo(spec.python).path() + QStringLiteral("/neuron_parallel_compile");
+    f.neuronParallelCompile = !spec.python.isEmpty() && QFileInfo(beside).isExecutable()
+                                  ? beside
+                                  : QStandardPaths::findExecutable(QStringLiteral("neuron_parallel_compile"));
     if (!spec.resumeFrom.isEmpty()) {
         QJsonObject state;
         QString error;
@@ -114,6 +121,7 @@ JobFacts gatherJobFacts(const JobSpec &spec, JobRunner &runner)
     f.scriptExists = spec.program != JobProgram::Script
         || (spec.script.startsWith(QLatin1Char('/')) && runner.pathInfo(spec.script).isFile);
     f.pythonExists = spec.python.isEmpty() || runner.pathInfo(spec.python).isExecutable;
+    f.neuronParallelCompile = findNeuronParallelCompile(runner, spec.python);
     if (!spec.resumeFrom.isEmpty()) {
         QJsonObject state;
         QString error;
@@ -139,6 +147,14 @@ QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int max
         add("module", JobValidateText::tr("name the module to run (python -m MODULE)"));
     if (!facts.pythonExists)
         add("python", JobValidateText::tr("%1 is not an executable").arg(s.python));
+    if (s.precompile && !s.slurm.enabled) {
+        if (facts.neuronParallelCompile.isEmpty())
+            add("precompile", JobValidateText::tr("Precompile first needs the Neuron SDK's neuron_parallel_compile: it is "
+                                                  "neither beside the job's Python nor on the PATH where the job runs"));
+        else if (s.nnodes > 1)
+            add("precompile", JobValidateText::tr("Precompile first on several hosts runs as a Slurm job: use Slurm, or "
+                                                  "precompile on one node"));
+    }
     if (s.nprocPerNode < 1)
         add("nproc_per_node", JobValidateText::tr("at least 1 process per node"));
     if (s.nnodes < 1)
@@ -277,6 +293,21 @@ JobFigures jobFigures(const JobSpec &s, const ModelInfo &model)
         f.parameters = countParameters(model, s.tensorParallel, s.pipelineParallel,
                                        !s.disableEmbeddingParallel && s.tensorParallel > 1);
     return f;
+}
+
+// The Neuron SDK's neuron_parallel_compile where the job runs: beside the job's Python (the SDK's virtual
+// environment), else on the PATH there; "" when there is none.
+QString findNeuronParallelCompile(JobRunner &runner, const QString &python)
+{
+    static const char *script = R"SH(p=$(printf '%bX' "$1"); p=${p%X}
+if [ -n "$p" ] && [ -x "${p%/*}/neuron_parallel_compile" ]; then printf '%s\n' "${p%/*}/neuron_parallel_compile"; exit 0; fi
+command -v neuron_parallel_compile
+)SH";
+    const ShellResult r = runner.shell()->run(script, {shellOctal(nameToBytes(python))}, {}, 1 << 16, 30000);
+    const QByteArray path = r.out.trimmed();
+    if (!r.ran() || r.exitCode != 0 || !path.startsWith('/') || path.contains('\n'))
+        return {};
+    return nameFromBytes(path);
 }
 
 }  // namespace ingot

@@ -17,6 +17,7 @@ struct ResumeInfo {
 // What validation needs to know from disk (I/O: off the UI thread).
 struct JobFacts {
     ModelInfo model;
+    QString neuronParallelCompile;  // the Neuron SDK's tool where the job runs ("": none; looked for when precompiling)
     bool modelFolderExists = false;
     bool trainFileExists = false;
     bool scriptExists = false;
@@ -28,6 +29,9 @@ class JobRunner;
 // The same, looked up where `runner` runs jobs (a host's files for a remote runner; a script's path must be absolute
 // there).
 JobFacts gatherJobFacts(const JobSpec &spec, JobRunner &runner);
+// The Neuron SDK's neuron_parallel_compile where `runner` runs jobs: beside the job's Python (the SDK's virtual
+// environment), else on the PATH there; "" when there is none.
+QString findNeuronParallelCompile(JobRunner &runner, const QString &python);
 
 struct JobProblem {
     QString field;  // the flag ("tensor_parallel_size"), or "nproc_per_node", "nnodes", "script", "module", "python"

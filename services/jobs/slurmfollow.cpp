@@ -59,6 +59,8 @@ bool settled(const SchedulerStatus &p)
 
 bool isPrecompiling(const JobStatus &st)
 {
+    if (st.precompileExit == -1)  // on this machine or a host: its first phase has not ended
+        return true;
     const SchedulerStatus &p = st.precompile;
     return !p.jobId.isEmpty() && p.batchExitStatus < 0 && !settled(p)
         && (st.slurm.jobId.isEmpty() || answerIsWaiting(st.slurm.state) || !st.slurm.known);

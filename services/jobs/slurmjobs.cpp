@@ -41,20 +41,6 @@ QVector<QByteArray> programWords(const JobRecordFile &r, const QString &outputDi
     return out;
 }
 
-// The Neuron SDK's neuron_parallel_compile where the job runs: beside the job's Python (the SDK's virtual
-// environment), else on the PATH there; "" when there is none.
-QString findNeuronParallelCompile(JobRunner &runner, const QString &python)
-{
-    static const char *script = R"SH(p=$(printf '%bX' "$1"); p=${p%X}
-if [ -n "$p" ] && [ -x "${p%/*}/neuron_parallel_compile" ]; then printf '%s\n' "${p%/*}/neuron_parallel_compile"; exit 0; fi
-command -v neuron_parallel_compile
-)SH";
-    const ShellResult r = runner.shell()->run(script, {shellOctal(nameToBytes(python))}, {}, 1 << 16, 30000);
-    const QByteArray path = r.out.trimmed();
-    if (!r.ran() || r.exitCode != 0 || !path.startsWith('/') || path.contains('\n'))
-        return {};
-    return nameFromBytes(path);
-}
 
 // The options of the training job's sbatch when a precompile job goes first: it starts only once that one ended
 // with status 0, and is cancelled by Slurm when it failed (its dependency can never be met).
@@ -131,6 +117,10 @@ bool JobManager::planSlurm(LaunchPlan *plan, QString *error) const
     SlurmBatchSpec c = b;
     c.jobName = b.jobName + "-precompile";
     c.jobFolder = nameToBytes(pp.root);
+    if (r.spec.precompileParallel > 0) {
+        c.agent.prepend(QByteArray::number(r.spec.precompileParallel));
+        c.agent.prepend("--num_parallel");
+    }
     c.agent.prepend(nameToBytes(tool));
     c.program = programWords(r, pp.defaultOutputDir());
     const auto setDefault = [&c](const QByteArray &key, const QByteArray &value) {

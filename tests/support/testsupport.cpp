@@ -292,4 +292,20 @@ void deliverPostedEvents()
     }
 }
 
+QString neuronStandIns(const QString &dir)
+{
+    const QString bin = dir + QStringLiteral("/neuron-venv/bin");
+    QDir().mkpath(bin);
+    QFile::remove(bin + QStringLiteral("/python3"));
+    QFile::link(QStringLiteral("/usr/bin/python3"), bin + QStringLiteral("/python3"));
+    const QDir standins(QStringLiteral(INGOT_SOURCE_DIR "/tests/support/standins"));
+    for (const QString &f : standins.entryList(QDir::Files)) {
+        QFile::remove(bin + QLatin1Char('/') + f);
+        QFile::copy(standins.filePath(f), bin + QLatin1Char('/') + f);
+        QFile::setPermissions(bin + QLatin1Char('/') + f, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                                              | QFileDevice::ReadUser | QFileDevice::ExeUser);
+    }
+    return bin;
+}
+
 }  // namespace ingot::test

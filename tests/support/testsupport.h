@@ -14,6 +14,11 @@ class CacheStore;
 
 namespace ingot::test {
 
+// A Neuron SDK environment for tests, with stand-ins for what cannot run here (tests/support/standins: they print
+// the documented formats; each says so in its header): `<dir>/neuron-venv/bin` holding `python3` (this machine's)
+// and the stand-ins. Returns the bin folder.
+QString neuronStandIns(const QString &dir);
+
 // Writes a sample cache into <dir>/cache with a fixed clock; returns the root.
 QString makeSampleCache(const QTemporaryDir &dir, int modules = 48, quint64 seed = 42, qint64 nowMs = 0);
 

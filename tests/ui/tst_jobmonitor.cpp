@@ -10,6 +10,7 @@
 #include "ui/jobs/metricchart.h"
 
 #include <QApplication>
+#include <QGroupBox>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
@@ -201,6 +202,7 @@ private Q_SLOTS:
 
     void compileActivityAndOverlays();
     void aMonitorOpenedLaterShowsTheEarlierLogs();
+    void precompilePhase();
     void stopThenResumeFromTheCheckpoint()
     {
         QTemporaryDir tmp;
@@ -394,6 +396,70 @@ time.sleep(1)
     QCOMPARE(monitor.overlays(), QStringList{other});
     monitor.setOverlay(other, false);
     QTRY_COMPARE_WITH_TIMEOUT(monitor.chart(MetricKind::Loss)->overlaySeries().size(), 0, 20000);
+}
+
+void TestJobMonitor::precompilePhase()
+{
+    // Precompile first, as a user sets it: the launcher's option is disabled with why where the Neuron SDK's tool is
+    // missing, enabled beside a Python that has it (a stand-in printing the documented formats). The monitor shows the
+    // phase's graphs while it runs, then its results; a failed graph stops the job with the tool's last lines.
+    qputenv("HF_HUB_OFFLINE", "1");
+    QTemporaryDir tmp;
+    const QString bin = test::neuronStandIns(tmp.path());
+    test::writeFile(bin + QStringLiteral("/slow"), "");
+    auto runner = makeLocalJobRunner(tmp.path() + QStringLiteral("/jobs"));
+    JobService service(runner);
+    service.setPollInterval(100);
+    JobSpec spec;
+    QString error;
+    spec.parseTrainingArguments({QStringLiteral("--max_steps"), QStringLiteral("3")}, &error);
+    spec.compileCacheUrl = tmp.path() + QStringLiteral("/cache");
+    {
+        JobLauncher launcher(&service);
+        launcher.show();
+        spec.python = QStringLiteral("/usr/bin/python3");
+        QSignalSpy checked(&launcher, &JobLauncher::checked);
+        launcher.setSpec(spec);
+        QTRY_VERIFY_WITH_TIMEOUT(!checked.isEmpty(), 20000);
+        QVERIFY(!launcher.precompileCheck()->isEnabled());
+        QVERIFY(launcher.precompileCheck()->toolTip().contains(QStringLiteral("Not available")));
+        spec.python = bin + QStringLiteral("/python3");
+        checked.clear();
+        launcher.setSpec(spec);
+        QTRY_VERIFY_WITH_TIMEOUT(launcher.precompileCheck()->isEnabled(), 20000);
+        launcher.precompileCheck()->setChecked(true);
+        QVERIFY(launcher.spec().precompile);
+    }
+    spec.precompile = true;
+    JobManager jobs(runner);
+    const QString id = test::launchSpec(jobs, spec, &error);
+    QVERIFY2(!id.isEmpty(), qPrintable(error));
+    JobMonitor monitor(&service);
+    monitor.resize(1000, 700);
+    monitor.show();
+    for (int t = 0; t < monitor.tabs()->count(); ++t)
+        if (monitor.tabs()->tabText(t) == QLatin1String("Compile activity"))
+            monitor.tabs()->setCurrentIndex(t);
+    QTRY_VERIFY_WITH_TIMEOUT(service.find(id), 20000);
+    monitor.setJob(id);
+    // While it runs: its graphs with their states in the cache (one compiling: its lock).
+    QTRY_VERIFY_WITH_TIMEOUT(monitor.precompileBox()->isVisible() && monitor.precompileList()->topLevelItemCount() == 3, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(monitor.precompileLabel()->text().startsWith(QStringLiteral("Precompile running: 3 graph")), 60000);
+    QCOMPARE(monitor.status().state, JobState::Compiling);
+    const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+    QVERIFY(monitor.grab().save(shots + QStringLiteral("/job-precompile.png")));
+    QTRY_COMPARE_WITH_TIMEOUT(monitor.status().state, JobState::Finished, 180000);
+    monitor.rescanCompileCache();
+    QTRY_VERIFY_WITH_TIMEOUT(monitor.precompileLabel()->text().startsWith(QStringLiteral("Precompile finished: 3 graph")), 30000);
+    for (int i = 0; i < 3; ++i) {
+        const QTreeWidgetItem *item = monitor.precompileList()->topLevelItem(i);
+        QCOMPARE(item->text(2), QStringLiteral("compiled"));
+        QCOMPARE(item->text(4), QStringLiteral("1 s"));
+    }
+    QSignalSpy show(&monitor, &JobMonitor::showCacheEntry);
+    Q_EMIT monitor.precompileList()->itemActivated(monitor.precompileList()->topLevelItem(0), 0);
+    QCOMPARE(show.size(), 1);
+    QVERIFY(show.first().at(1).toString().startsWith(QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/MODULE_300")));
 }
 
 void TestJobMonitor::aMonitorOpenedLaterShowsTheEarlierLogs()

@@ -324,6 +324,7 @@ JobSpec JobLauncher::spec() const
     s.python = m_python->currentData(PathRole).toString();
     s.neuronCcFlags = m_ccFlags->text().trimmed();
     s.compileCacheUrl = m_cacheUrl->text().trimmed();
+    s.precompile = m_precompile->isChecked() && !m_slurm->settings().enabled;  // a Slurm job's is in its section
     for (int row = 0; row < m_env->rowCount(); ++row) {
         const QTableWidgetItem *k = m_env->item(row, 0);
         const QTableWidgetItem *v = m_env->item(row, 1);
@@ -394,6 +395,7 @@ void JobLauncher::setSpec(const JobSpec &s)
     selectPython(s.python);
     m_ccFlags->setText(s.neuronCcFlags);
     m_cacheUrl->setText(s.compileCacheUrl);
+    m_precompile->setChecked(s.precompile);
     m_env->setRowCount(0);
     for (const auto &kv : s.env) {
         const int row = m_env->rowCount();
@@ -601,6 +603,13 @@ void JobLauncher::showProblems(const QVector<JobProblem> &problems)
 
 void JobLauncher::showFigures(const FactsResult &r, const JobSpec &s)
 {
+    // Precompile first: where the Neuron SDK's tool is (a Slurm job's option is in the Slurm section).
+    const bool sdk = !r.facts.neuronParallelCompile.isEmpty();
+    m_precompile->setVisible(!s.slurm.enabled);
+    m_precompile->setEnabled(sdk || m_precompile->isChecked());  // a checked one stays, so it can be unchecked
+    m_precompile->setToolTip(sdk ? tr("Runs first: %1 (the same command), then the training.").arg(displayName(r.facts.neuronParallelCompile))
+                                 : tr("Not available: the Neuron SDK's neuron_parallel_compile is neither beside the "
+                                      "chosen Python nor on the PATH where the job runs."));
     const ModelInfo &model = r.facts.model;
     m_modelInfo->setText(model.known ? model.description : QString());
     m_figures = jobFigures(s, model);

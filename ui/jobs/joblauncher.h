@@ -66,6 +66,7 @@ public:
     QLabel *cacheLabel() const { return m_cacheLabel; }
     QLabel *cacheWarning() const { return m_cacheWarning; }
     QLabel *priorGraphsLabel() const { return m_priorGraphs; }
+    QCheckBox *precompileCheck() const { return m_precompile; }
     QPushButton *cleanCacheButton() const { return m_clean; }
     // The figures shown (from the last check of the form).
     const JobFigures &figures() const { return m_figures; }
@@ -223,6 +224,7 @@ private:
     QLabel *m_figuresLabel;
     QLabel *m_cacheLabel;
     QLabel *m_priorGraphs = nullptr;
+    QCheckBox *m_precompile = nullptr;
     Task m_priorTask;
     QLabel *m_cacheWarning;
     QPushButton *m_clean;

@@ -398,6 +398,14 @@ QWidget *JobLauncher::buildEnvironment()
     m_cacheUrl->setPlaceholderText(tr("Not set (Neuron's default: %1)").arg(CacheLocation::defaultPath()));
     form->addRow(QStringLiteral("NEURON_COMPILE_CACHE_URL:"),
                  withProblem(QStringLiteral("NEURON_COMPILE_CACHE_URL"), m_cacheUrl));
+    // Precompile first (the Neuron SDK's workflow): enabled where the SDK's tool is found, else disabled with why.
+    m_precompile = new QCheckBox(tr("Precompile first (neuron_parallel_compile), then train"));
+    m_precompile->setToolTip(tr("The same command runs first under the Neuron SDK's neuron_parallel_compile: every graph "
+                                "is traced, compiled in parallel into the cache, then the training runs. A failed graph "
+                                "stops the job before training."));
+    m_precompile->setEnabled(false);
+    connect(m_precompile, &QCheckBox::toggled, this, &JobLauncher::onChanged);
+    form->addRow(QString(), withProblem(QStringLiteral("precompile"), m_precompile));
 
     m_env = new QTableWidget(0, 2);
     m_env->setHorizontalHeaderLabels({tr("Variable"), tr("Value")});

@@ -1,5 +1,6 @@
 #include "ui/jobs/jobmonitor.h"
 
+#include "services/jobs/precompile.h"
 #include "services/neuron/jobgraphs.h"
 
 #include "models/cache/statecolors.h"
@@ -27,6 +28,7 @@
 #include <QHeaderView>
 #include <QMessageBox>
 #include <QLabel>
+#include <QGroupBox>
 #include <QLocale>
 #include <QMenu>
 #include <QPlainTextEdit>
@@ -322,7 +324,33 @@ QWidget *JobMonitor::buildCompileActivity()
     connect(m_compileList, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
         m_graphDetail->setText(item ? item->toolTip(1) : QString());
     });
+    // A precompile phase (neuron_parallel_compile): its graphs while it runs, then its results.
+    m_precompileBox = new QGroupBox(tr("Precompile (neuron_parallel_compile)"), w);
+    m_precompileLabel = new QLabel(m_precompileBox);
+    m_precompileLabel->setWordWrap(true);
+    m_precompileLabel->setTextFormat(Qt::PlainText);
+    m_precompileList = new QTreeWidget(m_precompileBox);
+    m_precompileList->setRootIsDecorated(false);
+    m_precompileList->setHeaderLabels({tr("Graph"), tr("In the cache"), tr("Result"), tr("Retries"), tr("Compile time")});
+    m_precompileList->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_precompileList->header()->setStretchLastSection(false);
+    m_precompileList->setToolTip(tr("Double-click a graph to show its entry on the Local cache page"));
+    connect(m_precompileList, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
+        if (m_cache->location().isLocal())
+            Q_EMIT showCacheEntry(m_cacheRoot, item->data(0, Qt::UserRole).toString());
+    });
+    m_precompileLog = new QPlainTextEdit(m_precompileBox);
+    m_precompileLog->setReadOnly(true);
+    m_precompileLog->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_precompileLog->setMaximumHeight(120);
+    m_precompileLog->hide();
+    auto *pl = new QVBoxLayout(m_precompileBox);
+    pl->addWidget(m_precompileLabel);
+    pl->addWidget(m_precompileList, 1);
+    pl->addWidget(m_precompileLog);
+    m_precompileBox->hide();
     auto *col = new QVBoxLayout(w);
+    col->addWidget(m_precompileBox, 1);
     col->addWidget(m_compileLabel);
     col->addWidget(m_compileList, 1);
     col->addWidget(m_graphDetail);
@@ -364,6 +392,9 @@ void JobMonitor::setJob(const QString &id)
         m_compileList->clear();
         m_graphs.clear();
         m_graphsTask.discard();
+        m_precompileTask.discard();
+        m_precompileBox->hide();
+        m_precompileList->clear();
         const QVector<MetricPoint> pts = m_service && !id.isEmpty() ? m_service->metrics(id) : QVector<MetricPoint>();
         for (MetricChart *c : std::as_const(m_charts)) {
             c->setOverlays({});
@@ -726,10 +757,46 @@ void JobMonitor::refreshCompileList()
     r.endedMs = st.endedAt > 0 ? qint64(st.endedAt * 1000) + 60000 : LLONG_MAX;
     r.previous = m_graphs;
     const QString id = m_id;
+    if (!m_record.precompileArgv.isEmpty() && m_service)
+        m_precompileTask = m_service->precompileOf(m_record, snap, [this, id](const PrecompileProgress &p) {
+            if (id == m_id)
+                showPrecompile(p);
+        });
     m_graphsTask = runTask(this, [r](TaskControl &) { return jobGraphs(r); }, [this, id](const JobGraphs &g) {
         if (id == m_id)
             showGraphs(g);
     });
+}
+
+void JobMonitor::showPrecompile(const PrecompileProgress &p)
+{
+    m_precompileBox->setVisible(p.phase);
+    m_precompileLabel->setText(p.text());
+    m_precompileList->clear();
+    for (const PrecompileGraph &g : p.graphs) {
+        auto *item = new QTreeWidgetItem(m_precompileList);
+        item->setText(0, displayName(g.key));
+        item->setData(0, Qt::UserRole, g.key);
+        if (g.state != ModuleState::Unknown) {
+            item->setIcon(0, stateIcon(g.state));
+            item->setText(1, ingot::stateLabel(g.state));
+            item->setForeground(1, stateColor(g.state));
+        } else {
+            item->setText(1, tr("not yet"));
+        }
+        if (g.result) {
+            item->setText(2, g.result->ok ? tr("compiled") : tr("failed"));
+            item->setText(3, QString::number(g.result->retries));
+            item->setText(4, g.result->seconds >= 0 ? durationText(g.result->seconds) : QString());
+        }
+        if (const auto it = m_graphs.constFind(g.key); it != m_graphs.cend())
+            item->setToolTip(0, displayName(it->explanation.headline()));
+    }
+    // A failed phase: the tool's last lines (the failing graphs' errors).
+    const bool failed = p.exitStatus > 0 || p.trialRunFailed;
+    m_precompileLog->setVisible(failed);
+    m_precompileLog->setPlainText(failed ? displayName(p.logTail) : QString());
+    Q_EMIT precompileChanged();
 }
 
 void JobMonitor::showGraphs(const JobGraphs &graphs)

@@ -13,6 +13,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
@@ -24,6 +25,8 @@ class QToolButton;
 class QTreeWidget;
 
 namespace ingot {
+
+struct PrecompileProgress;
 
 class CacheSession;
 class JobFileDialog;
@@ -72,6 +75,9 @@ public:
     QTreeWidget *compileList() const { return m_compileList; }
     QLabel *compileLabel() const { return m_compileLabel; }
     QLabel *graphDetail() const { return m_graphDetail; }
+    QGroupBox *precompileBox() const { return m_precompileBox; }
+    QLabel *precompileLabel() const { return m_precompileLabel; }
+    QTreeWidget *precompileList() const { return m_precompileList; }
     QPushButton *stopButton() const { return m_stop; }
     QPushButton *resumeButton() const { return m_resume; }
     QPushButton *consolidateButton() const { return m_consolidate; }
@@ -96,6 +102,7 @@ Q_SIGNALS:
     void jobRequested(const QString &id);  // "Resumed from …" was clicked: show that job
     void checkpointsScanned();  // latestCheckpoint() was looked for again
     void compileActivityChanged();  // the compile list was filled again
+    void precompileChanged();       // the precompile phase's progress was read again
 
 private:
     QWidget *buildHeader();
@@ -111,6 +118,7 @@ private:
     void openCompileCache();
     void refreshCompileList();
     void showGraphs(const JobGraphs &graphs);
+    void showPrecompile(const PrecompileProgress &p);
     bool hasRecord() const { return !m_record.id.isEmpty(); }
 
     QPointer<JobService> m_service;
@@ -160,6 +168,11 @@ private:
     QTimer *m_cacheTimer;
     QTreeWidget *m_compileList = nullptr;
     QLabel *m_graphDetail = nullptr;
+    QGroupBox *m_precompileBox = nullptr;
+    QLabel *m_precompileLabel = nullptr;
+    QTreeWidget *m_precompileList = nullptr;
+    QPlainTextEdit *m_precompileLog = nullptr;
+    Task m_precompileTask;
     QLabel *m_compileLabel = nullptr;
 };
 
