@@ -149,8 +149,10 @@ void fillCommand(JobRecordFile &r, const JobPaths &p)
     case JobProgram::Script: r.argv << spec.script; break;
     }
     r.argv << spec.trainingArguments(r.outputDir);
+    // NEURON_PROCESS_TAG: the job's Neuron runtimes carry its id, so the monitor's neuron-monitor tells them apart
+    // (a value the user sets comes later and wins).
     r.env << QStringLiteral("PYTHONPATH=") + r.backendDir << QStringLiteral("PYTHONUNBUFFERED=1")
-          << QStringLiteral("INGOT_JOB_ID=") + r.id;
+          << QStringLiteral("INGOT_JOB_ID=") + r.id << QStringLiteral("NEURON_PROCESS_TAG=") + r.id;
     for (const auto &kv : spec.exportedVariables())
         r.env << kv.first + QLatin1Char('=') + kv.second;
 }

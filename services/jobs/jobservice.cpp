@@ -1,5 +1,6 @@
 #include "services/jobs/jobservice.h"
 
+#include "services/jobs/neuronmonitor.h"
 #include "services/jobs/precompile.h"
 
 #include "services/util/names.h"
@@ -360,6 +361,26 @@ Task JobService::precompileOf(const JobRecordFile &record, const CacheSnapshot &
             if (!runner)
                 return PrecompileProgress();
             return readPrecompileProgress(*runner, JobManager(runner).paths(record.id), &cache);
+        },
+        std::move(done));
+}
+
+Task JobService::neuronCoresOf(const JobRecordFile &record, bool withDevices, std::function<void(const NeuronSample &)> done)
+{
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    return runTask(
+        this,
+        [local, lookup, record, withDevices](TaskControl &) {
+            NeuronSample s;
+            const auto runner = runnerFor(local, lookup, record.where, &s.error);
+            if (!runner)
+                return s;
+            if (record.spec.slurm.enabled) {
+                s.error = QCoreApplication::translate("ingot::JobMonitor", "A Slurm job's NeuronCores are on its allocated nodes: Ingot does not read them yet.");
+                return s;
+            }
+            return sampleNeuronCores(*runner, record.id, withDevices);
         },
         std::move(done));
 }

@@ -22,6 +22,7 @@ class QFileSystemWatcher;
 namespace ingot {
 
 struct PrecompileProgress;
+struct NeuronSample;
 struct CacheSnapshot;
 
 class JobService final : public QObject
@@ -72,6 +73,8 @@ public:
     // A job's newest checkpoint-N where it runs (JobManager::latestCheckpoint) and whether its output folder is there.
     // A job's precompile phase where it runs (readPrecompileProgress), each graph's state from `cache`.
     Task precompileOf(const JobRecordFile &record, const CacheSnapshot &cache, std::function<void(const PrecompileProgress &)> done);
+    // One NeuronCore sample of a running job where it runs (sampleNeuronCores), with its devices when asked.
+    Task neuronCoresOf(const JobRecordFile &record, bool withDevices, std::function<void(const NeuronSample &)> done);
     Task latestCheckpointOf(const JobRecordFile &record, std::function<void(bool outputExists, const QString &checkpoint)> done);
     // Consolidates a checkpoint where the job ran (JobManager::consolidateThere): the exit code (-1: could not run)
     // and what Ingot's CLI said (or why it could not run).

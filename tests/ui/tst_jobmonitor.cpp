@@ -8,6 +8,7 @@
 #include "ui/jobs/joblauncher.h"
 #include "services/util/appsettings.h"
 #include "ui/jobs/metricchart.h"
+#include "ui/jobs/neuroncoresview.h"
 
 #include <QApplication>
 #include <QGroupBox>
@@ -203,6 +204,7 @@ private Q_SLOTS:
     void compileActivityAndOverlays();
     void aMonitorOpenedLaterShowsTheEarlierLogs();
     void precompilePhase();
+    void neuronCoresTab();
     void stopThenResumeFromTheCheckpoint()
     {
         QTemporaryDir tmp;
@@ -460,6 +462,65 @@ void TestJobMonitor::precompilePhase()
     Q_EMIT monitor.precompileList()->itemActivated(monitor.precompileList()->topLevelItem(0), 0);
     QCOMPARE(show.size(), 1);
     QVERIFY(show.first().at(1).toString().startsWith(QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/MODULE_300")));
+}
+
+void TestJobMonitor::neuronCoresTab()
+{
+    // A job on a Neuron host: neuron-monitor (a stand-in printing the documented reports) is asked while the job
+    // runs; the tab shows its cores over time, memory and ECC events, and stops with the job. Without the SDK, the
+    // tab says so.
+    QTemporaryDir tmp;
+    const QByteArray path = qgetenv("PATH");
+    const QString bin = test::neuronStandIns(tmp.path());
+    qputenv("PATH", bin.toUtf8() + ':' + path);
+    const QString script = tmp.path() + QStringLiteral("/runs.py");
+    test::writeFile(script, "import time\ntime.sleep(12)\n");
+    auto runner = makeLocalJobRunner(tmp.path() + QStringLiteral("/jobs"));
+    JobManager jobs(runner);
+    JobSpec spec;
+    spec.python = QStringLiteral("/usr/bin/python3");
+    spec.program = JobProgram::Script;
+    spec.script = script;
+    spec.passSettings = false;
+    QString error;
+    const QString id = test::launchSpec(jobs, spec, &error);
+    QVERIFY2(!id.isEmpty(), qPrintable(error));
+    JobService service(runner);
+    service.setPollInterval(200);
+    JobMonitor monitor(&service);
+    monitor.resize(1000, 600);
+    monitor.show();
+    for (int t = 0; t < monitor.tabs()->count(); ++t)
+        if (monitor.tabs()->tabText(t) == QLatin1String("NeuronCores"))
+            monitor.tabs()->setCurrentIndex(t);
+    QTRY_VERIFY_WITH_TIMEOUT(service.find(id), 20000);
+    monitor.setJob(id);
+    QTRY_VERIFY_WITH_TIMEOUT(monitor.neuronCores()->history().samples().size() >= 3, 30000);
+    const QString summary = monitor.neuronCores()->summaryText();
+    QVERIFY2(summary.contains(QStringLiteral("trn1.2xlarge")) && summary.contains(QStringLiteral("4 core")), qPrintable(summary));
+    QVERIFY(summary.contains(QStringLiteral("device memory 12.5 GB")));
+    QVERIFY(summary.contains(QStringLiteral("ECC events: 1 corrected, 0 uncorrected")));
+    QVERIFY(monitor.neuronCores()->devicesText().contains(QStringLiteral("2 NeuronCores")));
+    QCOMPARE(monitor.neuronCores()->history().cores(), (QList<int>{0, 1, 2, 3}));  // not the other process's
+    const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+    QVERIFY(monitor.grab().save(shots + QStringLiteral("/job-neuroncores.png")));
+    QTRY_VERIFY_WITH_TIMEOUT(!monitor.status().alive && isFinal(monitor.status().state), 60000);
+    const qsizetype after = monitor.neuronCores()->history().samples().size();
+    QTest::qWait(4000);
+    QVERIFY(monitor.neuronCores()->history().samples().size() <= after + 1);  // stopped with the job
+
+    // Without the SDK where the job runs: the tab says why, and asks no more.
+    qputenv("PATH", path);
+    const QString other = test::launchSpec(jobs, spec, &error);
+    QVERIFY2(!other.isEmpty(), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(service.find(other), 20000);
+    QSignalSpy sampled(&monitor, &JobMonitor::neuronCoresSampled);
+    monitor.setJob(other);
+    QVERIFY(sampled.wait(20000));
+    QVERIFY2(monitor.neuronCores()->unavailableText().contains(QStringLiteral("neuron-monitor is not installed")),
+             qPrintable(monitor.neuronCores()->unavailableText()));
+    QVERIFY(!sampled.wait(4000));
+    jobs.stop(other, false, &error);
 }
 
 void TestJobMonitor::aMonitorOpenedLaterShowsTheEarlierLogs()

@@ -27,6 +27,7 @@ class QTreeWidget;
 namespace ingot {
 
 struct PrecompileProgress;
+class NeuronCoresView;
 
 class CacheSession;
 class JobFileDialog;
@@ -78,6 +79,7 @@ public:
     QGroupBox *precompileBox() const { return m_precompileBox; }
     QLabel *precompileLabel() const { return m_precompileLabel; }
     QTreeWidget *precompileList() const { return m_precompileList; }
+    NeuronCoresView *neuronCores() const { return m_neuron; }
     QPushButton *stopButton() const { return m_stop; }
     QPushButton *resumeButton() const { return m_resume; }
     QPushButton *consolidateButton() const { return m_consolidate; }
@@ -103,11 +105,14 @@ Q_SIGNALS:
     void checkpointsScanned();  // latestCheckpoint() was looked for again
     void compileActivityChanged();  // the compile list was filled again
     void precompileChanged();       // the precompile phase's progress was read again
+    void neuronCoresSampled();      // a NeuronCore sample (or why there is none) is shown
 
 private:
     QWidget *buildHeader();
     QWidget *buildCharts();
     QWidget *buildCompileActivity();
+    QWidget *buildNeuronCores();
+    void sampleNeuronCores();
     void onJobUpdated(const QString &id);
     void updateStatus();
     void updateResumedFrom();
@@ -173,6 +178,11 @@ private:
     QTreeWidget *m_precompileList = nullptr;
     QPlainTextEdit *m_precompileLog = nullptr;
     Task m_precompileTask;
+    NeuronCoresView *m_neuron = nullptr;
+    QTimer *m_neuronTimer = nullptr;
+    Task m_neuronTask;
+    bool m_neuronUnavailable = false;  // no neuron-monitor where the job runs: not asked again for this job
+    bool m_neuronDevicesRead = false;
     QLabel *m_compileLabel = nullptr;
 };
 
