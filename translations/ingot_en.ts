@@ -50,6 +50,58 @@
     </message>
 </context>
 <context>
+    <name>ingot::CompileLog</name>
+    <message numerus="yes">
+        <source>%n hit(s)</source>
+        <translation>
+            <numerusform>%n hit</numerusform>
+            <numerusform>%n hits</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n new</source>
+        <translation>
+            <numerusform>%n new</numerusform>
+            <numerusform>%n new</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other flags</source>
+        <translation>
+            <numerusform>%n other flags</numerusform>
+            <numerusform>%n other flags</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other compiler</source>
+        <translation>
+            <numerusform>%n other compiler</numerusform>
+            <numerusform>%n other compiler</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n in another cache</source>
+        <translation>
+            <numerusform>%n in another cache</numerusform>
+            <numerusform>%n in another cache</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n blocked</source>
+        <translation>
+            <numerusform>%n blocked</numerusform>
+            <numerusform>%n blocked</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n graph(s): %1</source>
+        <translation>
+            <numerusform>%n graph: %1</numerusform>
+            <numerusform>%n graphs: %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ingot::Consolidate</name>
     <message numerus="yes">
         <source>GQA query: %n head(s) put back in order</source>
@@ -129,6 +181,30 @@
         <translation>
             <numerusform>&lt;b&gt;%n tensor&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; in %3:</numerusform>
             <numerusform>&lt;b&gt;%n tensors&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; in %3:</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::Hlo</name>
+    <message numerus="yes">
+        <source>Instructions:  %1 in %n computation(s) (%2 in the entry); most frequent: %3</source>
+        <translation>
+            <numerusform>Instructions:  %1 in %n computation (%2 in the entry); most frequent: %3</numerusform>
+            <numerusform>Instructions:  %1 in %n computations (%2 in the entry); most frequent: %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n pair(s) %1</source>
+        <translation>
+            <numerusform>%n pair %1</numerusform>
+            <numerusform>%n pairs %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n group(s) of %1 %2</source>
+        <translation>
+            <numerusform>%n group of %1 %2</numerusform>
+            <numerusform>%n groups of %1 %2</numerusform>
         </translation>
     </message>
 </context>
@@ -254,13 +330,6 @@
 </context>
 <context>
     <name>ingot::JobMonitor</name>
-    <message numerus="yes">
-        <source>%n entries of %1 written since the job started (double-click to show one)</source>
-        <translation>
-            <numerusform>%n entry of %1 written since the job started (double-click to show one)</numerusform>
-            <numerusform>%n entries of %1 written since the job started (double-click to show one)</numerusform>
-        </translation>
-    </message>
     <message numerus="yes">
         <source>Slurm %1 on %2, %n node(s)</source>
         <translation>
@@ -493,6 +562,50 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     </message>
 </context>
 <context>
+    <name>ingot::NeuronCoresView</name>
+    <message numerus="yes">
+        <source>%n Neuron device(s), %1 NeuronCores</source>
+        <translation>
+            <numerusform>%n Neuron device, %1 NeuronCores</numerusform>
+            <numerusform>%n Neuron devices, %1 NeuronCores</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n core(s) in use, %1 % on average</source>
+        <translation>
+            <numerusform>%n core in use, %1 % on average</numerusform>
+            <numerusform>%n cores in use, %1 % on average</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::Precompile</name>
+    <message numerus="yes">
+        <source>%n graph(s) found: %1 done, %2 compiling, %3 failed, %4 remaining</source>
+        <translation>
+            <numerusform>%n graph found: %1 done, %2 compiling, %3 failed, %4 remaining</numerusform>
+            <numerusform>%n graphs found: %1 done, %2 compiling, %3 failed, %4 remaining</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::PriorGraphs</name>
+    <message numerus="yes">
+        <source>The last run with these settings (%1) used %n graph(s): %2 compiled in %3 now, %4 to compile again.</source>
+        <translation>
+            <numerusform>The last run with these settings (%1) used %n graph: %2 compiled in %3 now, %4 to compile again.</numerusform>
+            <numerusform>The last run with these settings (%1) used %n graphs: %2 compiled in %3 now, %4 to compile again.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n blocked (FAILED or LOCKED): %1</source>
+        <translation>
+            <numerusform>%n blocked (FAILED or LOCKED): %1</numerusform>
+            <numerusform>%n blocked (FAILED or LOCKED): %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ingot::RemoteHostSession</name>
     <message numerus="yes">
         <source>The connection to %1 was lost; retrying in %n s.</source>
@@ -639,6 +752,13 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
         <translation>
             <numerusform>Would push %n entry (%1, %2) to %3 (dry run: nothing was sent).</numerusform>
             <numerusform>Would push %n entries (%1, %2) to %3 (dry run: nothing was sent).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>State:         %1, %2 in %n file(s)</source>
+        <translation>
+            <numerusform>State:         %1, %2 in %n file</numerusform>
+            <numerusform>State:         %1, %2 in %n files</numerusform>
         </translation>
     </message>
 </context>

@@ -256,6 +256,63 @@
     </message>
 </context>
 <context>
+    <name>ingot::CompileLog</name>
+    <message>
+        <source>No graphs seen yet.</source>
+        <translation>尚未看到任何计算图。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n hit(s)</source>
+        <translation>
+            <numerusform>%n 个命中</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n new</source>
+        <translation>
+            <numerusform>%n 个新图</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other flags</source>
+        <translation>
+            <numerusform>%n 个其他标志</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other compiler</source>
+        <translation>
+            <numerusform>%n 个其他编译器</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n in another cache</source>
+        <translation>
+            <numerusform>%n 个在其他缓存中</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n blocked</source>
+        <translation>
+            <numerusform>%n 个被阻塞</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n graph(s): %1</source>
+        <translation>
+            <numerusform>%n 个计算图：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The job&apos;s log: &quot;Using a cached neff&quot; for this entry.</source>
+        <translation>作业日志：此条目为“Using a cached neff”。</translation>
+    </message>
+    <message>
+        <source>The job&apos;s log: &quot;Got a cached failed neff&quot; for this entry.</source>
+        <translation>作业日志：此条目为“Got a cached failed neff”。</translation>
+    </message>
+</context>
+<context>
     <name>ingot::Consolidate</name>
     <message>
         <source>%1: the plan does not add up (its shape, size or split); check the checkpoint again.</source>
@@ -1205,6 +1262,314 @@ Go back to change the settings, or close the window.</source>
     <message>
         <source>%1 links outside the cache, not into the Hugging Face hub cache; Ingot does not follow it</source>
         <translation>%1 链接到缓存之外，且不指向 Hugging Face hub 缓存；Ingot 不会跟随它</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::Explain</name>
+    <message>
+        <source>The cache does not hold this entry&apos;s HLO, so no other graph can be compared with it.</source>
+        <translation>缓存中没有此条目的 HLO，因此无法与其他计算图比较。</translation>
+    </message>
+    <message>
+        <source>This entry&apos;s HLO cannot be read: %1</source>
+        <translation>无法读取此条目的 HLO：%1</translation>
+    </message>
+    <message>
+        <source>Hit</source>
+        <translation>命中</translation>
+    </message>
+    <message>
+        <source>Blocked</source>
+        <translation>被阻塞</translation>
+    </message>
+    <message>
+        <source>In another cache</source>
+        <translation>在其他缓存中</translation>
+    </message>
+    <message>
+        <source>Other flags</source>
+        <translation>其他标志</translation>
+    </message>
+    <message>
+        <source>Other compiler</source>
+        <translation>其他编译器</translation>
+    </message>
+    <message>
+        <source>New graph</source>
+        <translation>新计算图</translation>
+    </message>
+    <message>
+        <source>the entry has no model.hlo_module.pb</source>
+        <translation>该条目没有 model.hlo_module.pb</translation>
+    </message>
+    <message>
+        <source>%1 is over the limit of %2 MiB</source>
+        <translation>%1 超过了 %2 MiB 的上限</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>the entry has no compile_flags.json</source>
+        <translation>该条目没有 compile_flags.json</translation>
+    </message>
+    <message>
+        <source>An unfinished entry is there (%1): the compiler compiles it again.</source>
+        <translation>那里有一个未完成的条目（%1）：编译器会重新编译它。</translation>
+    </message>
+    <message>
+        <source>%1 could not be asked: %2</source>
+        <translation>无法询问 %1：%2</translation>
+    </message>
+    <message>
+        <source>Hit: %1 is compiled (SUCCESS) in %2; a job that looks there does not compile it.</source>
+        <translation>命中：%1 在 %2 中已编译（SUCCESS）；在那里查找的作业不会编译它。</translation>
+    </message>
+    <message>
+        <source>Blocked: %1 is FAILED in %2; the compiler will not retry it, and the job fails on it.</source>
+        <translation>被阻塞：%1 在 %2 中为 FAILED；编译器不会重试，作业会因此失败。</translation>
+    </message>
+    <message>
+        <source>Blocked: %1 is LOCKED in %2 and a neuronx-cc process runs there: another compile of it may be under way.</source>
+        <translation>被阻塞：%1 在 %2 中为 LOCKED，且那里有 neuronx-cc 进程在运行：可能正在进行另一次编译。</translation>
+    </message>
+    <message>
+        <source>Blocked: %1 is LOCKED in %2 but no compiler runs there: a stale lock left by a killed job.</source>
+        <translation>被阻塞：%1 在 %2 中为 LOCKED，但那里没有编译器在运行：这是被终止的作业留下的陈旧锁。</translation>
+    </message>
+    <message>
+        <source>In another cache: %1 is compiled in %2, not in %3 where the job looked.</source>
+        <translation>在其他缓存中：%1 已在 %2 中编译，而不在作业查找的 %3 中。</translation>
+    </message>
+    <message>
+        <source>Other flags: the same graph is in %1 as %2, compiled with other flags.</source>
+        <translation>其他标志：同一计算图以 %2 存在于 %1 中，使用了其他编译标志。</translation>
+    </message>
+    <message>
+        <source>Other compiler: %1 is in %2 under %3, not under %4.</source>
+        <translation>其他编译器：%1 位于 %2 的 %3 下，而不在 %4 下。</translation>
+    </message>
+    <message>
+        <source>New graph: nothing close to %1 is in %2.</source>
+        <translation>新计算图：%2 中没有与 %1 相近的条目。</translation>
+    </message>
+    <message>
+        <source>New graph: the nearest graph of the same name in %1 is %2.</source>
+        <translation>新计算图：%1 中同名最接近的计算图是 %2。</translation>
+    </message>
+    <message>
+        <source>Cache: %1</source>
+        <translation>缓存：%1</translation>
+    </message>
+    <message>
+        <source>Chosen by: %1</source>
+        <translation>选择依据：%1</translation>
+    </message>
+    <message>
+        <source>This key there: absent</source>
+        <translation>此键在那里：不存在</translation>
+    </message>
+    <message>
+        <source>This key there: %1, written by this job&apos;s compile</source>
+        <translation>此键在那里：%1，由本作业的编译写入</translation>
+    </message>
+    <message>
+        <source>This key there: %1</source>
+        <translation>此键在那里：%1</translation>
+    </message>
+    <message>
+        <source>Compiler versions: %1 (wanted) and %2 (held)</source>
+        <translation>编译器版本：%1（所需）和 %2（已有）</translation>
+    </message>
+    <message>
+        <source>Flags of this key: %1</source>
+        <translation>此键的标志：%1</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Flags of %1: %2</source>
+        <translation>%1 的标志：%2</translation>
+    </message>
+    <message>
+        <source>The flags of this key are unknown: no entry with flags hash %1 is in the cache.</source>
+        <translation>此键的标志未知：缓存中没有标志哈希为 %1 的条目。</translation>
+    </message>
+    <message>
+        <source>Changed: %1</source>
+        <translation>变化：%1</translation>
+    </message>
+    <message>
+        <source>Remove the failed entry (Local cache → Clean failed, or `ingot-cli cache clean-failed`), or add --retry_failed_compilation to NEURON_CC_FLAGS.</source>
+        <translation>删除失败的条目（本地缓存 → 清理失败条目，或 `ingot-cli cache clean-failed`），或在 NEURON_CC_FLAGS 中加入 --retry_failed_compilation。</translation>
+    </message>
+    <message>
+        <source>Wait for the running compile, or stop it.</source>
+        <translation>等待正在运行的编译，或停止它。</translation>
+    </message>
+    <message>
+        <source>Clear the stale lock (Local cache → Clear locks, or `ingot-cli cache clear-locks`).</source>
+        <translation>清除陈旧的锁（本地缓存 → 清除锁，或 `ingot-cli cache clear-locks`）。</translation>
+    </message>
+    <message>
+        <source>Pull or copy the entry from %1 into %2, or point the job at that cache.</source>
+        <translation>将条目从 %1 拉取或复制到 %2，或让作业使用那个缓存。</translation>
+    </message>
+    <message>
+        <source>Run with the same NEURON_CC_FLAGS as the entry that is there to reuse it.</source>
+        <translation>使用与现有条目相同的 NEURON_CC_FLAGS 运行，即可复用它。</translation>
+    </message>
+    <message>
+        <source>Use the compiler version that made the cached entry, or precompile with this one.</source>
+        <translation>使用生成该缓存条目的编译器版本，或用此版本预编译。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::Hlo</name>
+    <message>
+        <source>the file ends inside a field</source>
+        <translation>文件在某个字段中间结束</translation>
+    </message>
+    <message>
+        <source>a field of %1 bytes is over the limit of %2 bytes</source>
+        <translation>%1 字节的字段超过了 %2 字节的上限</translation>
+    </message>
+    <message>
+        <source>the file ends inside a name</source>
+        <translation>文件在某个名称中间结束</translation>
+    </message>
+    <message>
+        <source>the file ends inside an instruction</source>
+        <translation>文件在某条指令中间结束</translation>
+    </message>
+    <message>
+        <source>an instruction or shape is not valid (or nested deeper than %1 levels)</source>
+        <translation>某条指令或形状无效（或嵌套深度超过 %1 层）</translation>
+    </message>
+    <message>
+        <source>the file ends inside a computation</source>
+        <translation>文件在某个计算中间结束</translation>
+    </message>
+    <message>
+        <source>a computation is not valid</source>
+        <translation>某个计算无效</translation>
+    </message>
+    <message>
+        <source>the module is over the limit of %1 MiB</source>
+        <translation>模块超过了 %1 MiB 的上限</translation>
+    </message>
+    <message>
+        <source>not an HLO module (a field that cannot be read)</source>
+        <translation>不是 HLO 模块（有无法读取的字段）</translation>
+    </message>
+    <message>
+        <source>not an HLO module (no computations)</source>
+        <translation>不是 HLO 模块（没有计算）</translation>
+    </message>
+    <message>
+        <source>the gzip stream is damaged</source>
+        <translation>gzip 数据流已损坏</translation>
+    </message>
+    <message>
+        <source>not an HLO module</source>
+        <translation>不是 HLO 模块</translation>
+    </message>
+    <message>
+        <source>HLO module:    %1%2</source>
+        <translation>HLO 模块：    %1%2</translation>
+    </message>
+    <message>
+        <source> (gzip)</source>
+        <translation>（gzip）</translation>
+    </message>
+    <message>
+        <source>Entry:         %1</source>
+        <translation>入口：        %1</translation>
+    </message>
+    <message>
+        <source>  parameter %1: %2 %3</source>
+        <translation>  参数 %1：%2 %3</translation>
+    </message>
+    <message>
+        <source>  result:      %1</source>
+        <translation>  结果：      %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Instructions:  %1 in %n computation(s) (%2 in the entry); most frequent: %3</source>
+        <translation>
+            <numerusform>指令：        %1 条，分布在 %n 个计算中（入口中 %2 条）；最常见：%3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Collectives:   none (a single-device graph)</source>
+        <translation>集合通信：    无（单设备计算图）</translation>
+    </message>
+    <message>
+        <source>Collectives:</source>
+        <translation>集合通信：</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n pair(s) %1</source>
+        <translation>
+            <numerusform>%n 对 %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n group(s) of %1 %2</source>
+        <translation>
+            <numerusform>%n 组，每组 %1 个 %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>every replica</source>
+        <translation>所有副本</translation>
+    </message>
+    <message>
+        <source>%1 ×%2 over %3</source>
+        <translation>%1 ×%2，范围 %3</translation>
+    </message>
+    <message>
+        <source>%1 more collectives of other kinds</source>
+        <translation>另有 %1 个其他类型的集合通信</translation>
+    </message>
+    <message>
+        <source>compile_flags.json is not a JSON list</source>
+        <translation>compile_flags.json 不是 JSON 列表</translation>
+    </message>
+    <message>
+        <source>compile_flags.json holds something other than strings</source>
+        <translation>compile_flags.json 中含有非字符串的内容</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>parameter %1: %2 → %3</source>
+        <translation>参数 %1：%2 → %3</translation>
+    </message>
+    <message>
+        <source>parameter %1 (%2): %3 → %4</source>
+        <translation>参数 %1（%2）：%3 → %4</translation>
+    </message>
+    <message>
+        <source>result: %1 → %2</source>
+        <translation>结果：%1 → %2</translation>
+    </message>
+    <message>
+        <source>replica groups of %1 → %2</source>
+        <translation>副本组大小 %1 → %2</translation>
+    </message>
+    <message>
+        <source>same signature; %1 → %2 instructions</source>
+        <translation>签名相同；指令数 %1 → %2</translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>… 以及另外 %1 项</translation>
     </message>
 </context>
 <context>
@@ -3163,6 +3528,22 @@ Not listed yet: expand it to see its size and file count.</source>
         <source>A host&apos;s cache is checked on the Remote hosts page.</source>
         <translation>主机上的缓存请在“远程主机”页面检查。</translation>
     </message>
+    <message>
+        <source>Runs first: %1 (the same command), then the training.</source>
+        <translation>先运行：%1（相同的命令），然后训练。</translation>
+    </message>
+    <message>
+        <source>Not available: the Neuron SDK&apos;s neuron_parallel_compile is neither beside the chosen Python nor on the PATH where the job runs.</source>
+        <translation>不可用：所选 Python 旁边和作业运行处的 PATH 上都没有 Neuron SDK 的 neuron_parallel_compile。</translation>
+    </message>
+    <message>
+        <source>Precompile first (neuron_parallel_compile), then train</source>
+        <translation>先预编译（neuron_parallel_compile），再训练</translation>
+    </message>
+    <message>
+        <source>The same command runs first under the Neuron SDK&apos;s neuron_parallel_compile: every graph is traced, compiled in parallel into the cache, then the training runs. A failed graph stops the job before training.</source>
+        <translation>同一命令先在 Neuron SDK 的 neuron_parallel_compile 下运行：追踪每个计算图并并行编译到缓存中，然后开始训练。任一计算图编译失败都会在训练前终止作业。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobListModel</name>
@@ -3688,16 +4069,6 @@ Resumed from %2</source>
         <translation>%1 处还没有编译缓存：任务开始编译后，条目会显示在这里。</translation>
     </message>
     <message>
-        <source>Nothing written to %1 since the job started.</source>
-        <translation>自任务启动以来，%1 中没有写入任何内容。</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n entries of %1 written since the job started (double-click to show one)</source>
-        <translation>
-            <numerusform>自任务启动以来，%1 中写入了 %n 个条目（双击可查看）</numerusform>
-        </translation>
-    </message>
-    <message>
         <source>Consolidation on %1 failed</source>
         <translation>在 %1 上合并失败</translation>
     </message>
@@ -3828,6 +4199,74 @@ Resumed from %2</source>
     <message>
         <source>Batch script of job %1</source>
         <translation>作业 %1 的批处理脚本</translation>
+    </message>
+    <message>
+        <source>The precompile (neuron_parallel_compile) failed with status %1: the training was not started</source>
+        <translation>预编译（neuron_parallel_compile）失败，状态为 %1：训练未启动</translation>
+    </message>
+    <message>
+        <source>A Slurm job&apos;s NeuronCores are on its allocated nodes: Ingot does not read them yet.</source>
+        <translation>Slurm 作业的 NeuronCore 位于其分配的节点上：Ingot 目前还不读取它们。</translation>
+    </message>
+    <message>
+        <source>NeuronCores</source>
+        <translation>NeuronCore</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Precompile (neuron_parallel_compile)</source>
+        <translation>预编译（neuron_parallel_compile）</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>计算图</translation>
+    </message>
+    <message>
+        <source>In the cache</source>
+        <translation>在缓存中</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Retries</source>
+        <translation>重试次数</translation>
+    </message>
+    <message>
+        <source>Compile time</source>
+        <translation>编译时间</translation>
+    </message>
+    <message>
+        <source>Double-click a graph to show its entry on the Local cache page</source>
+        <translation>双击计算图，在“本地缓存”页面显示其条目</translation>
+    </message>
+    <message>
+        <source>not yet</source>
+        <translation>尚未</translation>
+    </message>
+    <message>
+        <source>compiled</source>
+        <translation>已编译</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>What to do: %1</source>
+        <translation>处理方法：%1</translation>
+    </message>
+    <message>
+        <source>No graph of this job in %1 yet.</source>
+        <translation>%1 中尚无此作业的计算图。</translation>
+    </message>
+    <message>
+        <source>%1 — in %2 (double-click an entry to show it; hover over why for the evidence)</source>
+        <translation>%1 — 位于 %2（双击条目查看；将鼠标悬停在“原因”上查看依据）</translation>
     </message>
 </context>
 <context>
@@ -4033,6 +4472,14 @@ Resumed from %2</source>
         <source>%1 is on each node&apos;s own disk: with %2 nodes the output folder must be on a filesystem every node shares (the cluster&apos;s shared home, /fsx)</source>
         <translation>%1 位于每个节点自己的磁盘上：使用 %2 个节点时，输出文件夹必须位于所有节点共享的文件系统上（集群的共享主目录、/fsx）</translation>
     </message>
+    <message>
+        <source>Precompile first needs the Neuron SDK&apos;s neuron_parallel_compile: it is neither beside the job&apos;s Python nor on the PATH where the job runs</source>
+        <translation>先预编译需要 Neuron SDK 的 neuron_parallel_compile：作业的 Python 旁边和作业运行处的 PATH 上都没有它</translation>
+    </message>
+    <message>
+        <source>Precompile first on several hosts runs as a Slurm job: use Slurm, or precompile on one node</source>
+        <translation>在多台主机上先预编译需要作为 Slurm 作业运行：请使用 Slurm，或在单个节点上预编译</translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobsPage</name>
@@ -4145,6 +4592,21 @@ Jobs started with ingot-cli job launch are listed here too.</source>
     <message>
         <source>No keychain service is running (no D-Bus session bus).</source>
         <translation>没有运行中的钥匙串服务（没有 D-Bus 会话总线）。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::KnownCaches</name>
+    <message>
+        <source>%1 is not a Hub repo id (org/name)</source>
+        <translation>%1 不是 Hub 仓库 ID（组织/名称）</translation>
+    </message>
+    <message>
+        <source>%1: a host&apos;s cache is named host:/absolute/path</source>
+        <translation>%1：主机的缓存写作 主机:/绝对路径</translation>
+    </message>
+    <message>
+        <source>an empty cache name</source>
+        <translation>缓存名称为空</translation>
     </message>
 </context>
 <context>
@@ -5401,6 +5863,42 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
             <numerusform>%1，共 %n 个文件，上次使用 %2；其中 %3 链接自其他位置</numerusform>
         </translation>
     </message>
+    <message>
+        <source>HLO graph (model.hlo_module.pb)</source>
+        <translation>HLO 计算图（model.hlo_module.pb）</translation>
+    </message>
+    <message>
+        <source>Why would a job compile it?</source>
+        <translation>作业为什么会编译它？</translation>
+    </message>
+    <message>
+        <source>Explain</source>
+        <translation>解释</translation>
+    </message>
+    <message>
+        <source>Looks in this cache and every cache Ingot knows (the folders added here, this machine&apos;s cache, the Hub cache repos) for this entry, its graph with other flags or another compiler</source>
+        <translation>在此缓存以及 Ingot 知道的所有缓存（此处添加的文件夹、本机缓存、Hub 缓存仓库）中查找此条目、使用其他标志或其他编译器的同一计算图</translation>
+    </message>
+    <message>
+        <source>Press Explain to see whether a job looking for this entry finds it, and if not, why.</source>
+        <translation>点击“解释”，查看查找此条目的作业能否找到它，若不能，原因是什么。</translation>
+    </message>
+    <message>
+        <source>The HLO cannot be read: %1</source>
+        <translation>无法读取 HLO：%1</translation>
+    </message>
+    <message>
+        <source>Looking in %1 and the other caches Ingot knows…</source>
+        <translation>正在 %1 及 Ingot 知道的其他缓存中查找…</translation>
+    </message>
+    <message>
+        <source>Cannot explain: %1</source>
+        <translation>无法解释：%1</translation>
+    </message>
+    <message>
+        <source>What to do: %1</source>
+        <translation>处理方法：%1</translation>
+    </message>
 </context>
 <context>
     <name>ingot::ModuleFilesModel</name>
@@ -5451,6 +5949,83 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     <message>
         <source>Note</source>
         <translation>备注</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::NeuronCoresView</name>
+    <message>
+        <source>NeuronCores are read while the job runs.</source>
+        <translation>作业运行时读取 NeuronCore。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Neuron device(s), %1 NeuronCores</source>
+        <translation>
+            <numerusform>%n 个 Neuron 设备，%1 个 NeuronCore</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>device %1: %2</source>
+        <translation>设备 %1：%2</translation>
+    </message>
+    <message>
+        <source>no Neuron runtime of this job yet (NEURON_PROCESS_TAG=its id)</source>
+        <translation>尚无此作业的 Neuron 运行时（NEURON_PROCESS_TAG=其 ID）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n core(s) in use, %1 % on average</source>
+        <translation>
+            <numerusform>%n 个核心在使用，平均 %1 %</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>device memory %1</source>
+        <translation>设备内存 %1</translation>
+    </message>
+    <message>
+        <source>host memory %1</source>
+        <translation>主机内存 %1</translation>
+    </message>
+    <message>
+        <source>%1 executions in the last period</source>
+        <translation>上一周期执行 %1 次</translation>
+    </message>
+    <message>
+        <source>execution errors: %1</source>
+        <translation>执行错误：%1</translation>
+    </message>
+    <message>
+        <source>ECC events: %1 corrected, %2 uncorrected</source>
+        <translation>ECC 事件：已纠正 %1 次，未纠正 %2 次</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::NeuronHeatStrip</name>
+    <message>
+        <source>NC %1</source>
+        <translation>NC %1</translation>
+    </message>
+    <message>
+        <source>0–100 % utilization · one column per sample, newest on the right</source>
+        <translation>0–100 % 利用率 · 每个样本一列，最新的在右侧</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::NeuronMonitor</name>
+    <message>
+        <source>a neuron-monitor report over %1 MiB</source>
+        <translation>neuron-monitor 报告超过 %1 MiB</translation>
+    </message>
+    <message>
+        <source>not a neuron-monitor report (a JSON object per line)</source>
+        <translation>不是 neuron-monitor 报告（每行一个 JSON 对象）</translation>
+    </message>
+    <message>
+        <source>not neuron-ls JSON output (a list of devices)</source>
+        <translation>不是 neuron-ls 的 JSON 输出（设备列表）</translation>
+    </message>
+    <message>
+        <source>neuron-monitor is not installed where this job runs (%1): the Neuron SDK&apos;s aws-neuronx-tools provide it.</source>
+        <translation>作业运行处（%1）未安装 neuron-monitor：它由 Neuron SDK 的 aws-neuronx-tools 提供。</translation>
     </message>
 </context>
 <context>
@@ -5507,6 +6082,54 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     <message>
         <source>Size</source>
         <translation>大小</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::Precompile</name>
+    <message>
+        <source>not a neuron_parallel_compile results file (no compilation_report)</source>
+        <translation>不是 neuron_parallel_compile 结果文件（没有 compilation_report）</translation>
+    </message>
+    <message>
+        <source>Precompile: the trial run failed (the training script&apos;s error is in the tool&apos;s log).</source>
+        <translation>预编译：试运行失败（训练脚本的错误在工具的日志中）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n graph(s) found: %1 done, %2 compiling, %3 failed, %4 remaining</source>
+        <translation>
+            <numerusform>已找到 %n 个计算图：%1 个完成，%2 个编译中，%3 个失败，%4 个待处理</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Precompile finished: %1.</source>
+        <translation>预编译完成：%1。</translation>
+    </message>
+    <message>
+        <source>Precompile failed (status %1): %2. The training was not started.</source>
+        <translation>预编译失败（状态 %1）：%2。训练未启动。</translation>
+    </message>
+    <message>
+        <source>Precompile: the trial run traces the graphs…</source>
+        <translation>预编译：试运行正在追踪计算图…</translation>
+    </message>
+    <message>
+        <source>Precompile running: %1.</source>
+        <translation>预编译进行中：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::PriorGraphs</name>
+    <message numerus="yes">
+        <source>The last run with these settings (%1) used %n graph(s): %2 compiled in %3 now, %4 to compile again.</source>
+        <translation>
+            <numerusform>使用这些设置的上一次运行（%1）用到 %n 个计算图：现在 %3 中已编译 %2 个，%4 个需要重新编译。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n blocked (FAILED or LOCKED): %1</source>
+        <translation>
+            <numerusform>%n 个被阻塞（FAILED 或 LOCKED）：%1</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -8683,8 +9306,98 @@ It would be added to %4.</source>
         <translation>排队</translation>
     </message>
     <message>
-        <source>With --slurm: first a Slurm job that compiles every graph with the Neuron SDK&apos;s neuron_parallel_compile; the training starts once it succeeded.</source>
-        <translation>与 --slurm 一起使用：先运行一个用 Neuron SDK 的 neuron_parallel_compile 编译所有计算图的 Slurm 作业；它成功后训练才开始。</translation>
+        <source>error: name one entry, as neuronxcc-&lt;version&gt;/MODULE_&lt;hash&gt;+&lt;flags hash&gt;</source>
+        <translation>错误：请指定一个条目，形如 neuronxcc-&lt;版本&gt;/MODULE_&lt;哈希&gt;+&lt;标志哈希&gt;</translation>
+    </message>
+    <message>
+        <source>error: &quot;%1&quot; is not an entry of a compile cache (neuronxcc-&lt;version&gt;/MODULE_&lt;hash&gt;+&lt;flags hash&gt;)</source>
+        <translation>错误：“%1”不是编译缓存的条目（neuronxcc-&lt;版本&gt;/MODULE_&lt;哈希&gt;+&lt;标志哈希&gt;）</translation>
+    </message>
+    <message>
+        <source>error: %1 holds no entry %2%3</source>
+        <translation>错误：%1 中没有条目 %2%3</translation>
+    </message>
+    <message>
+        <source>Entry:         %1</source>
+        <translation>入口：        %1</translation>
+    </message>
+    <message>
+        <source>Cache:         %1</source>
+        <translation>缓存：        %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>State:         %1, %2 in %n file(s)</source>
+        <translation>
+            <numerusform>状态：        %1，%2，共 %n 个文件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Flags:         %1</source>
+        <translation>标志：        %1</translation>
+    </message>
+    <message>
+        <source>(none: the compiler defaults)</source>
+        <translation>（无：使用编译器默认值）</translation>
+    </message>
+    <message>
+        <source>Flags:         unknown (%1)</source>
+        <translation>标志：        未知（%1）</translation>
+    </message>
+    <message>
+        <source>HLO:           cannot be read (%1)</source>
+        <translation>HLO：         无法读取（%1）</translation>
+    </message>
+    <message>
+        <source>error: --other %1: %2</source>
+        <translation>错误：--other %1：%2</translation>
+    </message>
+    <message>
+        <source>--cache-dir</source>
+        <translation>--cache-dir</translation>
+    </message>
+    <message>
+        <source>What to do: %1</source>
+        <translation>处理方法：%1</translation>
+    </message>
+    <message>
+        <source>neuronxcc-&lt;version&gt;/MODULE_&lt;hash&gt;+&lt;flags hash&gt; (present or not)</source>
+        <translation>neuronxcc-&lt;版本&gt;/MODULE_&lt;哈希&gt;+&lt;标志哈希&gt;（存在与否均可）</translation>
+    </message>
+    <message>
+        <source>One entry: state, files, compile flags and the HLO behind it (shapes, collectives)</source>
+        <translation>单个条目：状态、文件、编译标志及其背后的 HLO（形状、集合通信）</translation>
+    </message>
+    <message>
+        <source>Why a job compiles ENTRY: hit, blocked, other flags, other compiler, other cache or new graph</source>
+        <translation>作业为什么编译 ENTRY：命中、被阻塞、其他标志、其他编译器、其他缓存或新计算图</translation>
+    </message>
+    <message>
+        <source>Another cache to look in: a folder, host:/path or hub:org/name (repeatable).</source>
+        <translation>另一个要查找的缓存：文件夹、主机:/路径 或 hub:组织/名称（可重复）。</translation>
+    </message>
+    <message>
+        <source>CACHE</source>
+        <translation>缓存</translation>
+    </message>
+    <message>
+        <source>Also look in every cache Ingot knows: the folders added in the app, this machine&apos;s cache, the Hub cache repos.</source>
+        <translation>同时在 Ingot 知道的所有缓存中查找：应用中添加的文件夹、本机缓存、Hub 缓存仓库。</translation>
+    </message>
+    <message>
+        <source>First compile every graph with the Neuron SDK&apos;s neuron_parallel_compile (the same command, in JOB/precompile; with --slurm a Slurm job of its own); the training starts once it succeeded.</source>
+        <translation>先用 Neuron SDK 的 neuron_parallel_compile 编译每个计算图（相同的命令，在 JOB/precompile 中；配合 --slurm 时为单独的 Slurm 作业）；成功后才开始训练。</translation>
+    </message>
+    <message>
+        <source>With --precompile: neuron_parallel_compile --num_parallel N.</source>
+        <translation>配合 --precompile：neuron_parallel_compile --num_parallel N。</translation>
+    </message>
+    <message>
+        <source>error: --precompile-parallel goes with --precompile</source>
+        <translation>错误：--precompile-parallel 需与 --precompile 一起使用</translation>
+    </message>
+    <message>
+        <source>error: --precompile-parallel takes a number of parallel compiles (1 to 4096)</source>
+        <translation>错误：--precompile-parallel 需要并行编译数（1 到 4096）</translation>
     </message>
 </context>
 <context>
