@@ -474,7 +474,7 @@ void TestJobMonitor::neuronCoresTab()
     const QString bin = test::neuronStandIns(tmp.path());
     qputenv("PATH", bin.toUtf8() + ':' + path);
     const QString script = tmp.path() + QStringLiteral("/runs.py");
-    test::writeFile(script, "import time\ntime.sleep(12)\n");
+    test::writeFile(script, "import time\ntime.sleep(24)\n");
     auto runner = makeLocalJobRunner(tmp.path() + QStringLiteral("/jobs"));
     JobManager jobs(runner);
     JobSpec spec;
@@ -495,7 +495,7 @@ void TestJobMonitor::neuronCoresTab()
             monitor.tabs()->setCurrentIndex(t);
     QTRY_VERIFY_WITH_TIMEOUT(service.find(id), 20000);
     monitor.setJob(id);
-    QTRY_VERIFY_WITH_TIMEOUT(monitor.neuronCores()->history().samples().size() >= 3, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(monitor.neuronCores()->history().samples().size() >= 6, 40000);
     const QString summary = monitor.neuronCores()->summaryText();
     QVERIFY2(summary.contains(QStringLiteral("trn1.2xlarge")) && summary.contains(QStringLiteral("4 core")), qPrintable(summary));
     QVERIFY(summary.contains(QStringLiteral("device memory 12.5 GB")));
