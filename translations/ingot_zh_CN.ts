@@ -5899,6 +5899,18 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
         <source>What to do: %1</source>
         <translation>处理方法：%1</translation>
     </message>
+    <message>
+        <source>Delete this failed entry…</source>
+        <translation>删除这个失败的条目…</translation>
+    </message>
+    <message>
+        <source>Clear stale locks…</source>
+        <translation>清除陈旧的锁…</translation>
+    </message>
+    <message>
+        <source>Bring it here from %1</source>
+        <translation>从 %1 取到这里</translation>
+    </message>
 </context>
 <context>
     <name>ingot::ModuleFilesModel</name>

@@ -135,8 +135,9 @@ private Q_SLOTS:
         a2.last() = other;
         r = cli(a2, {QStringLiteral("HF_TOKEN=") + kToken});
         QCOMPARE(r.json().value(QStringLiteral("verdict")).toString(), QStringLiteral("new-graph"));
-        // Without access (a private repo, no token) the repo cannot be asked: the notes say so.
-        r = cli(args);
+        // Without access (a private repo, no token: not even the file an earlier login wrote) the repo cannot be
+        // asked: the notes say so.
+        r = cli(args, {QStringLiteral("HF_TOKEN_PATH=") + home.path() + QStringLiteral("/no-token-here")});
         QCOMPARE(r.code, 0);
         QCOMPARE(r.json().value(QStringLiteral("verdict")).toString(), QStringLiteral("new-graph"));
         QVERIFY2(r.out.contains(QStringLiteral("hub:neuronorg/compiled could not be asked")), qPrintable(r.out));

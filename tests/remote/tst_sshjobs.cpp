@@ -5,8 +5,11 @@
 // ingot-cli on remote jobs by id, and its refusal of a host whose key is not trusted (never a prompt).
 // The servers' sessions get XDG_DATA_HOME and XDG_CACHE_HOME from the client config (SetEnv), so the runners'
 // own defaults (the jobs and backend folders Ingot uses on a host) land in this test's folder.
+#include "services/jobs/jobfollower.h"
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/jobservice.h"
+#include "services/jobs/neuronmonitor.h"
+#include "services/jobs/precompile.h"
 #include "services/jobs/remotejobindex.h"
 #include "services/remote/remotehosts.h"
 #include "services/remote/sshjobrunner.h"
@@ -200,6 +203,38 @@ private Q_SLOTS:
         // Detached: a session of its own, so it did not end with the ssh session that started it.
         QVERIFY(st.pids.wrapper.sid == st.pids.wrapper.pid);
         QCOMPARE(st.exitStatus, 0);
+    }
+
+    // Precompile first on a host: the same two phases as on this machine, the tool found beside the job's Python
+    // there (the stand-in of tests/support/standins), its progress read over the connection. NeuronCores: the host
+    // has no neuron-monitor, and the answer names the host.
+    void precompileAndNeuronCoresOnAHost()
+    {
+        const auto host = runner(m_a->alias());
+        QVERIFY(host);
+        const QString bin = test::neuronStandIns(m_dir.filePath(QStringLiteral("sdk")));
+        JobSpec s = tinySpec(1, 3);
+        s.python = bin + QStringLiteral("/python3");
+        s.precompile = true;
+        s.compileCacheUrl = m_dir.filePath(QStringLiteral("host compile cache"));
+        LaunchPlan plan;
+        const QString id = launch(host, s, &plan);
+        QVERIFY(!id.isEmpty());
+        QCOMPARE(plan.record.precompileArgv.value(0), bin + QStringLiteral("/neuron_parallel_compile"));
+        JobFollower f(host, plan.record);
+        const JobStatus st = test::followJob(f, 180000);
+        QVERIFY2(st.state == JobState::Finished, qPrintable(jobStateName(st.state) + QStringLiteral(": ") + st.reason));
+        QCOMPARE(st.precompileExit, 0);
+        QCOMPARE(st.step, 3);
+        const PrecompileProgress p = readPrecompileProgress(*host, JobManager(host).paths(id), nullptr);
+        QCOMPARE(p.found, 3);
+        QCOMPARE(p.exitStatus, 0);
+        for (const PrecompileGraph &g : p.graphs)
+            QVERIFY(g.result && g.result->ok);
+
+        const NeuronSample n = sampleNeuronCores(*host, id, true);
+        QVERIFY(!n.available);
+        QVERIFY2(n.error.contains(m_a->alias()) && n.error.contains(QStringLiteral("neuron-monitor")), qPrintable(n.error));
     }
 
     void reattachAfterTheServiceAndTheNetworkWentAway()

@@ -189,6 +189,14 @@ private Q_SLOTS:
         QVERIFY(why.contains(other));
         QVERIFY(why.contains(QStringLiteral("INCOMPLETE")));
         QVERIFY(why.contains(QStringLiteral("What to do: Pull or copy")));
+        // One click brings it here: the page asks for a copy from the cache that holds it into this one.
+        QVERIFY(page.details()->explanationAction()->isVisible());
+        QCOMPARE(page.details()->explanationAction()->toolTip(), other);
+        QSignalSpy fetch(&page, &LocalCachePage::fetchRequested);
+        QTest::mouseClick(page.details()->explanationAction(), Qt::LeftButton);
+        QCOMPARE(fetch.size(), 1);
+        QCOMPARE(fetch.first().at(0).toString(), other);
+        QCOMPARE(fetch.first().at(2).toStringList(), QStringList{V15 + QLatin1Char('/') + name});
         // The details scroll: show the answer, as a user scrolls to it.
         for (QWidget *w = page.details(); w; w = w->parentWidget())
             if (auto *area = qobject_cast<QScrollArea *>(w)) {

@@ -101,6 +101,8 @@ Q_SIGNALS:
     // Push these (successful) entries of `from` to a Hub cache repo; copy them to another machine's cache.
     void pushRequested(const ingot::StoreLocation &from, const QStringList &keys);
     void copyRequested(const ingot::StoreLocation &from, const QStringList &keys);
+    // An entry held by another cache (a path, host:path or hub:org/name) brought into this one.
+    void fetchRequested(const QString &fromCache, const ingot::StoreLocation &into, const QStringList &keys);
 
 private:
     enum ComboRole { PathRole = Qt::UserRole + 1, ResolvedRole, KindRole, HostRole };  // the root combo's item data

@@ -309,6 +309,11 @@ QWidget *LocalCachePage::buildContent()
     buildTree();
     updateSelectionActions();
     m_details = new ModuleDetailsPane(this);
+    connect(m_details, &ModuleDetailsPane::deleteFailedRequested, this, [this] { deleteSelectedFailed(); });
+    connect(m_details, &ModuleDetailsPane::clearLocksRequested, this, [this] { startMaintenance(MaintenanceAction::ClearLocks); });
+    connect(m_details, &ModuleDetailsPane::fetchRequested, this, [this](const QString &from, const QString &key) {
+        Q_EMIT fetchRequested(from, m_session->location(), {key});
+    });
     // The details scroll when they are taller than the room they have: what an entry holds never pushes the rest
     // of the page together, nor the window taller.
     auto *detailsArea = new QScrollArea(this);

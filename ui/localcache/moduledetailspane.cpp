@@ -86,6 +86,7 @@ ModuleDetailsPane::ModuleDetailsPane(QWidget *parent)
     , m_whyBox(new QGroupBox(tr("Why would a job compile it?"), this))
     , m_explain(new QPushButton(tr("Explain"), this))
     , m_why(new QLabel(this))
+    , m_whyAction(new QPushButton(this))
 {
     QFont tf = m_title->font();
     tf.setBold(true);
@@ -128,6 +129,10 @@ ModuleDetailsPane::ModuleDetailsPane(QWidget *parent)
         e->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     }
     m_flags->setMaximumHeight(90);
+    // Heights that keep a few lines readable: with the HLO and the answer below, the pane scrolls rather than
+    // squeezing the log to a line.
+    m_flags->setMinimumHeight(2 * m_flags->fontMetrics().lineSpacing() + 12);
+    m_log->setMinimumHeight(6 * m_log->fontMetrics().lineSpacing() + 12);
     m_log->setLineWrapMode(QPlainTextEdit::WidgetWidth);  // compiler errors are long single lines
     auto *fl = new QVBoxLayout(m_flagsBox);
     fl->addWidget(m_flags);
@@ -148,6 +153,11 @@ ModuleDetailsPane::ModuleDetailsPane(QWidget *parent)
     wr->addStretch();
     wl->addLayout(wr);
     wl->addWidget(m_why);
+    auto *ar = new QHBoxLayout;
+    ar->addWidget(m_whyAction);
+    ar->addStretch();
+    wl->addLayout(ar);
+    m_whyAction->hide();
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_copy);
@@ -161,10 +171,11 @@ ModuleDetailsPane::ModuleDetailsPane(QWidget *parent)
     col->addLayout(buttons);
     col->addWidget(m_warnings);
     col->addWidget(m_files);
+    // Top to bottom in the order they are made (flags, the failure log, the HLO, why): the layout test reads them so.
     col->addWidget(m_flagsBox);
+    col->addWidget(m_logBox, 2);
     col->addWidget(m_hloBox, 1);
     col->addWidget(m_whyBox);
-    col->addWidget(m_logBox, 2);
     // Without a log, what is shown stays at the top (the pane fills the height of its scroll area).
     col->addStretch(0);
 
@@ -244,6 +255,7 @@ void ModuleDetailsPane::showModule(const CacheModule &m)
     m_hloBox->setVisible(false);
     m_hlo->clear();
     m_why->setText(tr("Press Explain to see whether a job looking for this entry finds it, and if not, why."));
+    m_whyAction->hide();
     m_explain->setEnabled(true);
     m_whyBox->setVisible(m.isModule() && ModuleKey::parse(m.key()).has_value());
     if (!probe || !m.isModule())
@@ -346,6 +358,33 @@ QString ModuleDetailsPane::explanationText() const
     return m_why->text();
 }
 
+// The step the answer offers, one click away (whoever acts on it previews it first).
+void ModuleDetailsPane::showExplanationAction(const std::optional<Explanation> &e)
+{
+    m_whyAction->disconnect();
+    m_whyAction->hide();
+    m_whyAction->setToolTip(QString());
+    if (!e)
+        return;
+    const QString key = e->key.key();
+    if (e->verdict == Verdict::Blocked && e->state == ModuleState::Failed) {
+        m_whyAction->setText(tr("Delete this failed entry…"));
+        connect(m_whyAction, &QPushButton::clicked, this, [this, key] { Q_EMIT deleteFailedRequested(key); });
+    } else if (e->verdict == Verdict::Blocked && !e->lockMayBeLive) {
+        m_whyAction->setText(tr("Clear stale locks…"));
+        connect(m_whyAction, &QPushButton::clicked, this, &ModuleDetailsPane::clearLocksRequested);
+    } else if (e->verdict == Verdict::OtherCache) {
+        // A long path is cut in its middle: the button never widens the pane (the whole name is its tooltip).
+        m_whyAction->setText(tr("Bring it here from %1")
+                                 .arg(m_whyAction->fontMetrics().elidedText(displayName(e->otherCache), Qt::ElideMiddle, 260)));
+        m_whyAction->setToolTip(displayName(e->otherCache));
+        connect(m_whyAction, &QPushButton::clicked, this, [this, from = e->otherCache, key] { Q_EMIT fetchRequested(from, key); });
+    } else {
+        return;
+    }
+    m_whyAction->show();
+}
+
 void ModuleDetailsPane::explain()
 {
     const std::optional<ModuleKey> key = ModuleKey::parse(m_key);
@@ -354,20 +393,30 @@ void ModuleDetailsPane::explain()
     m_explain->setEnabled(false);
     m_why->setText(tr("Looking in %1 and the other caches Ingot knows…").arg(displayName(m_location.display())));
     const StoreLocation where = m_location;
+    struct Answer {
+        QString text;
+        std::optional<Explanation> explanation;
+    };
     m_explaining = runTask(this, [key = *key, where](TaskControl &) {
+        Answer a;
         QString error;
-        const std::optional<Explanation> e = explainIn(key, where, QString(), knownOtherCaches(where, defaultSecretStore()), {}, &error);
-        if (!e)
-            return tr("Cannot explain: %1").arg(error);
-        QStringList lines{displayName(e->headline())};
-        for (const QString &l : e->evidence())
+        a.explanation = explainIn(key, where, QString(), knownOtherCaches(where, defaultSecretStore()), {}, &error);
+        if (!a.explanation) {
+            a.text = tr("Cannot explain: %1").arg(error);
+            return a;
+        }
+        const Explanation &e = *a.explanation;
+        QStringList lines{displayName(e.headline())};
+        for (const QString &l : e.evidence())
             lines << QStringLiteral("  • ") + displayName(l);
-        if (!e->fix().isEmpty())
-            lines << tr("What to do: %1").arg(displayName(e->fix()));
-        return lines.join(QLatin1Char('\n'));
-    }, [this](const QString &text) {
-        m_why->setText(text);
+        if (!e.fix().isEmpty())
+            lines << tr("What to do: %1").arg(displayName(e.fix()));
+        a.text = lines.join(QLatin1Char('\n'));
+        return a;
+    }, [this](const Answer &a) {
+        m_why->setText(a.text);
         m_explain->setEnabled(true);
+        showExplanationAction(a.explanation);
         Q_EMIT explained();
     });
 }

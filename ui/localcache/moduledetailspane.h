@@ -2,6 +2,7 @@
 #pragma once
 
 #include "services/cache/cachetypes.h"
+#include "services/cache/explain.h"
 #include "services/stores/storelocation.h"
 #include "services/util/task.h"
 
@@ -9,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QLabel;
 class QPlainTextEdit;
@@ -42,15 +44,22 @@ public:
     QString hloText() const;
     QString explanationText() const;
     QPushButton *explainButton() const { return m_explain; }
+    QPushButton *explanationAction() const { return m_whyAction; }
     QTableView *filesView() const { return m_files; }
 
 Q_SIGNALS:
     void detailsLoaded();  // flags, log tail, HLO summary and link targets arrived
     void explained();      // the answer to "Why would a job compile it?" is shown
+    // What the answer offers (always previewed by whoever acts on it): delete this failed entry, clear stale locks,
+    // bring the entry here from the cache that holds it (a path, host:path or hub:org/name).
+    void deleteFailedRequested(const QString &key);
+    void clearLocksRequested();
+    void fetchRequested(const QString &fromCache, const QString &key);
 
 private:
     void copyPath();
     void explain();
+    void showExplanationAction(const std::optional<Explanation> &e);
     void fitFilesTable();
     void openFolder();
 
@@ -75,6 +84,7 @@ private:
     QGroupBox *m_whyBox;
     QPushButton *m_explain;
     QLabel *m_why;
+    QPushButton *m_whyAction;
     Task m_explaining;  // "Why would a job compile it?", asked with the button
 };
 

@@ -183,6 +183,20 @@ void MainWindow::wireTransfers()
         pushFromCache(from, keys, resolveCacheRepo(HubConfig::fromEnvironment()).repo);
     });
     connect(m_local, &LocalCachePage::copyRequested, this, &MainWindow::copyFromCache);
+    // "Bring it here" from an explanation: a pull from a Hub repo, or a copy from a host's or another folder's cache.
+    connect(m_local, &LocalCachePage::fetchRequested, this, [this](const QString &from, const StoreLocation &into, const QStringList &keys) {
+        if (from.startsWith(QLatin1String("hub:"))) {
+            TransferOptions options;
+            options.hubCacheLayout = AppSettings::pullHubCacheLayout();
+            queueTransfer(TransferKind::Pull, TransferPlace::ofHub(from.mid(4)), TransferPlace::ofCache(into), keys, options);
+            return;
+        }
+        const qsizetype colon = from.indexOf(QLatin1Char(':'));
+        const StoreLocation source = colon > 0 && !from.left(colon).contains(QLatin1Char('/'))
+                                         ? sshStoreLocation(from.left(colon), from.mid(colon + 1))
+                                         : StoreLocation::local(from);
+        queueTransfer(TransferKind::Copy, TransferPlace::ofCache(source), TransferPlace::ofCache(into), keys, TransferOptions());
+    });
     connect(m_transfers, &TransferQueue::activityChanged, this, &MainWindow::updateTransferMarks);
     connect(m_transfers, &TransferQueue::ended, this,
             [this](const QString &, const TransferPlace &from, const TransferPlace &to) { transferEnded(from, to); });
