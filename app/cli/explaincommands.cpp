@@ -71,13 +71,20 @@ json hloJson(const HloSummary &h)
             {"opcodes", ops}, {"collectives", coll}, {"other_collectives", h.otherCollectives}, {"gzip", h.gzip}};
 }
 
+// The entry named and the cache it is looked for in; an exit code (Ok to go on).
+int entryAndCache(const Invocation &p, std::optional<ModuleKey> *key, Common *c)
+{
+    *key = entryArg(p);
+    if (!*key)
+        return Usage;
+    return commonOf(p, c);
+}
+
 int cmdShow(const Invocation &p)
 {
-    const auto key = entryArg(p);
-    if (!key)
-        return Usage;
+    std::optional<ModuleKey> key;
     Common c;
-    if (const int e = commonOf(p, &c))
+    if (const int e = entryAndCache(p, &key, &c))
         return e;
     QString error;
     std::unique_ptr<CacheStore> store = makeStore(c.store(), &error);
@@ -150,11 +157,9 @@ json explanationJson(const Explanation &e)
 
 int cmdExplain(const Invocation &p)
 {
-    const auto key = entryArg(p);
-    if (!key)
-        return Usage;
+    std::optional<ModuleKey> key;
     Common c;
-    if (const int e = commonOf(p, &c))
+    if (const int e = entryAndCache(p, &key, &c))
         return e;
     if (c.cacheDir.isEmpty() && !c.location.isSupported()) {
         err(c.location.unsupportedReason());

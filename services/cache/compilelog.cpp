@@ -54,34 +54,12 @@ void CompileLogScanner::line(const QByteArray &l)
 
 void CompileLogScanner::feed(const QByteArray &bytes)
 {
-    qsizetype start = 0;
-    for (qsizetype i = 0; i < bytes.size(); ++i) {
-        if (bytes[i] != '\n' && bytes[i] != '\r')
-            continue;
-        if (!m_discarding) {
-            m_partial.append(bytes.constData() + start, i - start);
-            if (m_partial.size() <= maxLineBytes)
-                line(m_partial);
-        }
-        m_partial.clear();
-        m_discarding = false;
-        start = i + 1;
-    }
-    if (m_discarding)
-        return;
-    m_partial.append(bytes.constData() + start, bytes.size() - start);
-    if (m_partial.size() > maxLineBytes) {
-        m_partial.clear();
-        m_discarding = true;
-    }
+    m_lines.feed(bytes, [this](const QByteArray &l) { line(l); });
 }
 
 void CompileLogScanner::finish()
 {
-    if (!m_discarding && !m_partial.isEmpty())
-        line(m_partial);
-    m_partial.clear();
-    m_discarding = false;
+    m_lines.finish([this](const QByteArray &l) { line(l); });
 }
 
 void CompileLogScanner::merge(const CompileLogScanner &o)

@@ -7,6 +7,8 @@
 
 #include "services/cache/explain.h"
 
+#include "services/util/linesplitter.h"
+
 #include <QByteArray>
 #include <QSet>
 #include <QString>
@@ -35,8 +37,7 @@ public:
 private:
     void line(const QByteArray &l);
     void add(QStringList *list, QSet<QString> *seen, const QString &v);
-    QByteArray m_partial;
-    bool m_discarding = false;
+    LineSplitter m_lines{maxLineBytes};
     QStringList m_hits, m_failed, m_compiled;
     QSet<QString> m_seenHits, m_seenFailed, m_seenCompiled;
     QString m_cachePath;

@@ -8,6 +8,8 @@
 #include "services/cache/cachetypes.h"
 #include "services/jobs/jobfolder.h"
 
+#include "services/util/linesplitter.h"
+
 #include <QByteArray>
 #include <QHash>
 #include <QSet>
@@ -49,8 +51,7 @@ public:
 
 private:
     void line(const QByteArray &l);
-    QByteArray m_partial;
-    bool m_discarding = false;
+    LineSplitter m_lines{maxLineBytes};
     QStringList m_extracted;
     QSet<QString> m_seen;
     bool m_trial = false, m_trialFailed = false;

@@ -51,6 +51,15 @@ QList<qint64> metricSteps(const QByteArray &stdoutLog)
 
 }  // namespace
 
+namespace {
+void showTab(JobMonitor &monitor, const QString &title)
+{
+    for (int t = 0; t < monitor.tabs()->count(); ++t)
+        if (monitor.tabs()->tabText(t) == title)
+            monitor.tabs()->setCurrentIndex(t);
+}
+}  // namespace
+
 class TestJobMonitor : public QObject
 {
     Q_OBJECT
@@ -358,9 +367,7 @@ time.sleep(1)
     }
     const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
     monitor.show();
-    for (int t = 0; t < monitor.tabs()->count(); ++t)
-        if (monitor.tabs()->tabText(t) == QLatin1String("Compile activity"))
-            monitor.tabs()->setCurrentIndex(t);
+    showTab(monitor, QStringLiteral("Compile activity"));
     QTest::qWait(100);
     QVERIFY(monitor.grab().save(shots + QStringLiteral("/job-compile-activity.png")));
     AppSettings::setCacheRoots({});
@@ -439,9 +446,7 @@ void TestJobMonitor::precompilePhase()
     JobMonitor monitor(&service);
     monitor.resize(1000, 700);
     monitor.show();
-    for (int t = 0; t < monitor.tabs()->count(); ++t)
-        if (monitor.tabs()->tabText(t) == QLatin1String("Compile activity"))
-            monitor.tabs()->setCurrentIndex(t);
+    showTab(monitor, QStringLiteral("Compile activity"));
     QTRY_VERIFY_WITH_TIMEOUT(service.find(id), 20000);
     monitor.setJob(id);
     // While it runs: its graphs with their states in the cache (one compiling: its lock).
@@ -490,9 +495,7 @@ void TestJobMonitor::neuronCoresTab()
     JobMonitor monitor(&service);
     monitor.resize(1000, 600);
     monitor.show();
-    for (int t = 0; t < monitor.tabs()->count(); ++t)
-        if (monitor.tabs()->tabText(t) == QLatin1String("NeuronCores"))
-            monitor.tabs()->setCurrentIndex(t);
+    showTab(monitor, QStringLiteral("NeuronCores"));
     QTRY_VERIFY_WITH_TIMEOUT(service.find(id), 20000);
     monitor.setJob(id);
     QTRY_VERIFY_WITH_TIMEOUT(monitor.neuronCores()->history().samples().size() >= 6, 40000);
