@@ -4205,10 +4205,6 @@ Resumed from %2</source>
         <translation>预编译（neuron_parallel_compile）失败，状态为 %1：训练未启动</translation>
     </message>
     <message>
-        <source>A Slurm job&apos;s NeuronCores are on its allocated nodes: Ingot does not read them yet.</source>
-        <translation>Slurm 作业的 NeuronCore 位于其分配的节点上：Ingot 目前还不读取它们。</translation>
-    </message>
-    <message>
         <source>NeuronCores</source>
         <translation>NeuronCore</translation>
     </message>
@@ -4267,6 +4263,10 @@ Resumed from %2</source>
     <message>
         <source>%1 — in %2 (double-click an entry to show it; hover over why for the evidence)</source>
         <translation>%1 — 位于 %2（双击条目查看；将鼠标悬停在“原因”上查看依据）</translation>
+    </message>
+    <message>
+        <source>The Slurm job has not started on its nodes yet.</source>
+        <translation>Slurm 作业尚未在其节点上启动。</translation>
     </message>
 </context>
 <context>
@@ -6038,6 +6038,14 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     <message>
         <source>neuron-monitor is not installed where this job runs (%1): the Neuron SDK&apos;s aws-neuronx-tools provide it.</source>
         <translation>作业运行处（%1）未安装 neuron-monitor：它由 Neuron SDK 的 aws-neuronx-tools 提供。</translation>
+    </message>
+    <message>
+        <source>neuron-monitor is not installed on the nodes of Slurm job %1: the Neuron SDK&apos;s aws-neuronx-tools provide it.</source>
+        <translation>Slurm 作业 %1 的节点上未安装 neuron-monitor：它由 Neuron SDK 的 aws-neuronx-tools 提供。</translation>
+    </message>
+    <message>
+        <source>neuron-monitor could not be run (status %1): %2</source>
+        <translation>无法运行 neuron-monitor（状态 %1）：%2</translation>
     </message>
 </context>
 <context>

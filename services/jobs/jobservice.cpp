@@ -367,20 +367,24 @@ Task JobService::precompileOf(const JobRecordFile &record, const CacheSnapshot &
 
 Task JobService::neuronCoresOf(const JobRecordFile &record, bool withDevices, std::function<void(const NeuronSample &)> done)
 {
+    // A Slurm job's cores are on its nodes: asked through a step of the running job (its id from the scheduler).
+    const JobStatus st = status(record.id);
+    const QString slurmJob = record.spec.slurm.enabled && st.slurm.state == QLatin1String("RUNNING") ? st.slurm.jobId : QString();
     std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
     const RunnerLookup lookup = m_lookup;
     return runTask(
         this,
-        [local, lookup, record, withDevices](TaskControl &) {
+        [local, lookup, record, withDevices, slurmJob](TaskControl &) {
             NeuronSample s;
             const auto runner = runnerFor(local, lookup, record.where, &s.error);
             if (!runner)
                 return s;
-            if (record.spec.slurm.enabled) {
-                s.error = QCoreApplication::translate("ingot::JobMonitor", "A Slurm job's NeuronCores are on its allocated nodes: Ingot does not read them yet.");
+            if (record.spec.slurm.enabled && slurmJob.isEmpty()) {
+                s.notYet = true;
+                s.error = QCoreApplication::translate("ingot::JobMonitor", "The Slurm job has not started on its nodes yet.");
                 return s;
             }
-            return sampleNeuronCores(*runner, record.id, withDevices);
+            return sampleNeuronCores(*runner, record.id, withDevices, 20000, slurmJob, record.spec.slurm.slurmConf);
         },
         std::move(done));
 }

@@ -182,32 +182,55 @@ QList<int> NeuronCoreHistory::cores() const
     return c;
 }
 
-NeuronSample sampleNeuronCores(JobRunner &runner, const QString &jobId, bool withDevices, int timeoutMs)
+NeuronSample sampleNeuronCores(JobRunner &runner, const QString &jobId, bool withDevices, int timeoutMs,
+                               const QString &slurmJobId, const QString &slurmConf)
 {
-    // $1: the config (printf %b-escaped, as the shell passes arguments); $2: 1 to list the devices first. Exit 3: no neuron-monitor there. Output: neuron-ls's JSON
-    // (if asked) framed by a marker line, then the first report line of neuron-monitor.
-    static const char *script = R"SH(PATH=$PATH:/opt/aws/neuron/bin
+    // The sampling, run where the job's Neuron devices are: $1 the config, $2 1 to list the devices first. Exit 3:
+    // no neuron-monitor there. Output: neuron-ls's JSON (if asked) ended by a marker line, then the first report
+    // line of neuron-monitor.
+    static const char *sample = R"SH(PATH=$PATH:/opt/aws/neuron/bin
 command -v neuron-monitor >/dev/null 2>&1 || exit 3
 d=$(mktemp -d) || exit 1
 trap 'rm -rf "$d"' EXIT
-conf=$(printf '%bX' "$1"); conf=${conf%X}
-printf '%s' "$conf" >"$d/monitor.json"
+printf '%s' "$1" >"$d/monitor.json"
 if [ "$2" = 1 ]; then
   neuron-ls -j 2>/dev/null || neuron-ls --output-format json 2>/dev/null
   echo; echo '@@INGOT-NEURON-LS-END@@'
 fi
 neuron-monitor -c "$d/monitor.json" 2>/dev/null | head -n 1
 )SH";
+    // The arguments (printf %b-escaped, as the shell passes them): $1 the config, $2 1/0, $3 a Slurm job to step
+    // into (srun --overlap: its first node, beside the job's own steps; "" here), $4 its slurm.conf, $5 the
+    // sampling script.
+    static const char *script = R"SH(dec() { v=$(printf '%bX' "$1"); printf '%s' "${v%X}"; }
+conf=$(dec "$1"); devices=$(dec "$2"); job=$(dec "$3"); slurmconf=$(dec "$4"); sample=$(dec "$5")
+if [ -n "$job" ]; then
+  [ -n "$slurmconf" ] && export SLURM_CONF="$slurmconf"
+  [ -d /opt/slurm/bin ] && PATH=$PATH:/opt/slurm/bin
+  exec srun --jobid="$job" --overlap --nodes=1 --ntasks=1 --quiet /bin/sh -c "$sample" sh "$conf" "$devices"
+fi
+exec /bin/sh -c "$sample" sh "$conf" "$devices"
+)SH";
     NeuronSample s;
-    const ShellResult r = runner.shell()->run(script, {neuronMonitorConfig(jobId, 1), withDevices ? "1" : "0"}, {},
-                                              maxNeuronReportBytes * 2, timeoutMs);
+    const ShellResult r = runner.shell()->run(script,
+                                              {neuronMonitorConfig(jobId, 1), withDevices ? "1" : "0", slurmJobId.toUtf8(),
+                                               slurmConf.toUtf8(), QByteArray(sample)},
+                                              {}, maxNeuronReportBytes * 2, timeoutMs);
     if (!r.ran()) {
         s.error = r.error;
         return s;
     }
     if (r.exitCode == 3) {
-        s.error = NeuronMonitorText::tr("neuron-monitor is not installed where this job runs (%1): the Neuron SDK's "
-                                        "aws-neuronx-tools provide it.").arg(runner.describe());
+        s.error = slurmJobId.isEmpty()
+                      ? NeuronMonitorText::tr("neuron-monitor is not installed where this job runs (%1): the Neuron "
+                                              "SDK's aws-neuronx-tools provide it.").arg(runner.describe())
+                      : NeuronMonitorText::tr("neuron-monitor is not installed on the nodes of Slurm job %1: the Neuron "
+                                              "SDK's aws-neuronx-tools provide it.").arg(slurmJobId);
+        return s;
+    }
+    if (r.exitCode != 0 && r.out.trimmed().isEmpty()) {
+        s.error = NeuronMonitorText::tr("neuron-monitor could not be run (status %1): %2")
+                      .arg(r.exitCode).arg(QString::fromUtf8(r.err.trimmed().left(2000)));
         return s;
     }
     s.available = true;

@@ -73,12 +73,16 @@ private:
 // devices. available == false: neuron-monitor is not installed there (the words in `error`).
 struct NeuronSample {
     bool available = false;
+    bool notYet = false;  // nothing to ask yet (a Slurm job still waiting for its nodes): ask again later
     QString error;
     std::optional<NeuronMonitorReport> report;
     std::optional<QVector<NeuronDevice>> devices;
 };
 // Runs neuron-monitor (and neuron-ls -j when `withDevices`) through `runner`'s shell for one report, within
-// timeoutMs. Looked for on the PATH there, then in /opt/aws/neuron/bin.
-NeuronSample sampleNeuronCores(JobRunner &runner, const QString &jobId, bool withDevices, int timeoutMs = 20000);
+// timeoutMs. Looked for on the PATH there, then in /opt/aws/neuron/bin. A Slurm job's (`slurmJobId` set; `runner`
+// is its login node): run on the job's first node as a step of it, `srun --jobid ID --overlap` (with `slurmConf`
+// as SLURM_CONF when set), so it sees that node's devices beside the job's own steps.
+NeuronSample sampleNeuronCores(JobRunner &runner, const QString &jobId, bool withDevices, int timeoutMs = 20000,
+                               const QString &slurmJobId = QString(), const QString &slurmConf = QString());
 
 }  // namespace ingot

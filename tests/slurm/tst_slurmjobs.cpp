@@ -5,6 +5,7 @@
 // service follows a running job again; a submit Slurm refuses is said in its words and leaves no job folder; the
 // login node over a real sshd; `ingot-cli job launch --slurm local` and `job status --json` name the Slurm job.
 #include "services/jobs/jobmanager.h"
+#include "services/jobs/neuronmonitor.h"
 #include "services/jobs/jobservice.h"
 #include "services/jobs/jobtext.h"
 #include "services/jobs/shelljobrunner.h"
@@ -421,6 +422,46 @@ private slots:
 
     // An output folder whose name is odd bytes (spaces, quotes, a byte that is not UTF-8, a '$'): the batch script
     // carries it byte for byte, the job writes its checkpoint there, and the follower reads it.
+    // NeuronCores of a running Slurm job: neuron-monitor (the stand-in of tests/support/standins, on the PATH the
+    // job and srun inherit) runs on the job's node as a step of it (srun --overlap), and sees the job's runtime.
+    void neuronCoresOfARunningJob()
+    {
+        const QByteArray path = qgetenv("PATH");
+        const QString bin = test::neuronStandIns(m_tmp.filePath(QStringLiteral("sdk")));
+        qputenv("PATH", bin.toUtf8() + ':' + path);
+        const QString script = m_tmp.filePath(QStringLiteral("waits.py"));
+        test::writeFile(script, "import time\ntime.sleep(40)\n");
+        JobSpec s = spec({});
+        s.program = JobProgram::Script;
+        s.script = script;
+        s.passSettings = false;
+        s.nprocPerNode = 1;
+        JobManager jobs(m_runner);
+        QString error;
+        const QString id = launch(jobs, s, &error);
+        QVERIFY2(!id.isEmpty(), qPrintable(error));
+        JobRecordFile r;
+        QVERIFY(jobs.load(id, &r, &error));
+        JobFollower f(m_runner, r);
+        const JobStatus running = test::followJob(f, 120000, [](const JobFollower &x) {
+            return x.status().slurm.state == QLatin1String("RUNNING") && x.status().alive;
+        });
+        QCOMPARE(running.slurm.state, QStringLiteral("RUNNING"));
+        const NeuronSample n = sampleNeuronCores(*m_runner, id, true, 60000, running.slurm.jobId, m_slurm->confPath());
+        qputenv("PATH", path);
+        // Without the SDK on the node (srun passes this PATH on): said, with the job's id.
+        const NeuronSample none = sampleNeuronCores(*m_runner, id, false, 60000, running.slurm.jobId, m_slurm->confPath());
+        jobs.stop(id, true, &error);
+        QVERIFY2(n.available && n.report, qPrintable(n.error));
+        QCOMPARE(n.report->runtimes, 1);
+        QCOMPARE(n.report->utilization.size(), 4);
+        QVERIFY(n.devices);
+        QCOMPARE(n.devices->size(), 1);
+        QVERIFY(!none.available);
+        QVERIFY2(none.error.contains(QStringLiteral("not installed on the nodes of Slurm job ") + running.slurm.jobId),
+                 qPrintable(none.error));
+    }
+
     void anOutputFolderOfOddBytes()
     {
         JobManager jobs(m_runner);

@@ -243,7 +243,7 @@ void JobMonitor::sampleNeuronCores()
     m_neuronTask = m_service->neuronCoresOf(m_record, !m_neuronDevicesRead, [this, id](const NeuronSample &s) {
         if (id != m_id)
             return;
-        if (!s.available) {
+        if (!s.available && !s.notYet) {
             m_neuronUnavailable = true;  // the SDK is not there: the tab says so, and it is not asked again
             m_neuronTimer->stop();
         }
