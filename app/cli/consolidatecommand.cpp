@@ -75,9 +75,13 @@ std::optional<ConsolidateRequest> requestFrom(const Invocation &in, const QStrin
     }
     o.format = format == QLatin1String("pytorch") ? ConsolidateOptions::Format::PyTorch : ConsolidateOptions::Format::Safetensors;
     o.verify = in.isSet(QStringLiteral("verify"));
-    // For the benchmark and the tests only (every way writes the same bytes): INGOT_CONSOLIDATE_IO=pread or buffered.
+    // For the benchmark and the tests only (every way writes the same bytes): INGOT_CONSOLIDATE_IO=pread, buffered
+    // or pagecache.
     const QByteArray io = qgetenv("INGOT_CONSOLIDATE_IO");
-    o.io = io == "pread" ? ConsolidateOptions::Io::Pread : io == "buffered" ? ConsolidateOptions::Io::Buffered : ConsolidateOptions::Io::Direct;
+    o.io = io == "pread"       ? ConsolidateOptions::Io::Pread
+           : io == "buffered"  ? ConsolidateOptions::Io::Buffered
+           : io == "pagecache" ? ConsolidateOptions::Io::PageCache
+                               : ConsolidateOptions::Io::Direct;
     o.overwrite = in.isSet(QStringLiteral("overwrite"));
     o.checkReplicas = in.isSet(QStringLiteral("check-replicas"));
     o.output = outputDir.isEmpty() ? checkpointDir + QStringLiteral("/consolidated") : outputDir;

@@ -140,8 +140,8 @@ TensorAssembler::Direct TensorAssembler::writeDirect(const ConsolidatePlanEntry 
     if (!split)
         return copier.copy(pieces[0], out, e.bytes, error) ? Direct::Written : Direct::Failed;
     const std::size_t pdim = std::size_t(e.partitionDim);
-    const std::int64_t outer = product(e.shape, 0, pdim);
-    const std::int64_t rowIn = cut[pdim] * dtypeSize(e.dtype) * product(e.shape, pdim + 1, e.shape.size());
+    const std::int64_t outer = product(e.shape, 0, pdim) * e.stride;  // see concatenated() for the stride
+    const std::int64_t rowIn = cut[pdim] / e.stride * dtypeSize(e.dtype) * product(e.shape, pdim + 1, e.shape.size());
     if (outer == 1) {  // concatenated on the first dim (or all before it are 1): each piece is one range
         for (int tp = 0; tp < ranksUsed; ++tp) {
             RangeCopier::Target to = out;
@@ -204,10 +204,13 @@ const char *TensorAssembler::concatenated(const ConsolidatePlanEntry &e, QString
     } else if (whole != cut) {
         return stalePiece(e, 0, error);
     }
-    const std::int64_t outer = product(e.shape, 0, pdim);
+    // With partition_stride s every piece is s blocks along pdim, each followed in the output by the same block
+    // of the next rank: s times as many rows, each 1/s as long (s is 1 for a fused part, checked by the plan).
+    const std::int64_t stride = e.partitionDim >= 0 ? e.stride : 1;
+    const std::int64_t outer = product(e.shape, 0, pdim) * stride;
     const std::int64_t inner = dtypeSize(e.dtype) * product(e.shape, pdim + 1, e.shape.size());
-    const std::int64_t rowOut = e.shape[pdim] * inner;
-    const std::int64_t rowIn = cut[pdim] * inner;
+    const std::int64_t rowOut = e.shape[pdim] / stride * inner;
+    const std::int64_t rowIn = cut[pdim] / stride * inner;
     for (int tp = 0; tp < ranksUsed; ++tp) {
         const char *p = piece(e, tp, &m_piece, error);
         if (!p)

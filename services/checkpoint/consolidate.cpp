@@ -19,6 +19,7 @@
 #include <exception>
 #include <fcntl.h>
 #include <new>
+#include <unistd.h>
 
 namespace ingot {
 
@@ -36,19 +37,30 @@ class TensorFileWriter final
     Q_DISABLE_COPY_MOVE(TensorFileWriter)
 
 public:
-    explicit TensorFileWriter(Format f) : m_pytorch(f == Format::PyTorch) {}
+    explicit TensorFileWriter(Format f, bool directIo) : m_pytorch(f == Format::PyTorch), m_directIo(directIo) {}
+    ~TensorFileWriter() { closeDirect(); }
     bool begin(const QString &path, const std::vector<SafetensorInfo> &tensors, QString *error)
     {
-        return m_pytorch ? m_torch.begin(path, tensors, error) : m_st.begin(path, tensors, {{"format", "pt"}}, error);
+        if (m_pytorch)
+            return m_torch.begin(path, tensors, error);
+        if (!m_st.begin(path, tensors, {{"format", "pt"}}, error))
+            return false;
+        if (m_directIo)
+            m_directFd = RangeCopier::reopenForDirectWrites(m_st.fd());
+        return true;
     }
     bool write(const char *data, qint64 size, QString *error)
     {
         return m_pytorch ? m_torch.write(data, size_t(size), error) : m_st.write(data, size_t(size), error);
     }
-    bool finish(QString *error) { return m_pytorch ? m_torch.finish(error) : m_st.finish(error); }
+    bool finish(QString *error)
+    {
+        closeDirect();  // its writes are the file's: the fsync in finish() covers them
+        return m_pytorch ? m_torch.finish(error) : m_st.finish(error);
+    }
     // Whether tensors may be written straight to the file (at target(), then wrote()).
     bool takesDirectWrites() const { return !m_pytorch; }
-    RangeCopier::Target target() const { return {m_st.fd(), qint64(m_st.fileOffset()), m_st.shownAs()}; }
+    RangeCopier::Target target() const { return {m_st.fd(), qint64(m_st.fileOffset()), m_st.shownAs(), m_directFd}; }
     void wrote(qint64 size) { m_st.wrote(std::uint64_t(size)); }
     // Starts writing the range to disk now, without waiting (the final fsync then has little left to wait for:
     // the disk writes while the next tensors are copied).
@@ -59,7 +71,15 @@ public:
     }
 
 private:
+    void closeDirect()
+    {
+        if (m_directFd >= 0)
+            ::close(m_directFd);
+        m_directFd = -1;
+    }
     bool m_pytorch;
+    bool m_directIo;
+    int m_directFd = -1;
     SafetensorsWriter m_st;
     TorchWriter m_torch;
 };
@@ -115,7 +135,7 @@ public:
                   const std::atomic_bool *cancel)
         : m_plan(plan), m_o(o), m_progress(progress), m_cancel(cancel), m_staging(o.output)
         , m_assembler(m_shards, plan.checkpoint.tpSize, o.checkReplicas)
-        , m_copier(o.io == ConsolidateOptions::Io::Direct)
+        , m_copier(o.io == ConsolidateOptions::Io::Direct || o.io == ConsolidateOptions::Io::PageCache)
     {
     }
     ConsolidateReport run();
@@ -217,7 +237,7 @@ bool Consolidation::writeFile(const std::vector<int> &group, const QString &file
         infos.push_back(si);
         m_weightMap[e.name] = file.toStdString();
     }
-    TensorFileWriter writer(m_o.format);
+    TensorFileWriter writer(m_o.format, m_o.io == ConsolidateOptions::Io::Direct);
     QString error;
     if (!writer.begin(m_staging.filePath(file), infos, &error))
         return fail(error);

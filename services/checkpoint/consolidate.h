@@ -30,8 +30,9 @@ struct ConsolidateOptions {
     // projections, strided or deflated pieces) and a replica check are still assembled in memory. Pread: the same
     // without copy_file_range. Buffered: every tensor assembled in memory, then written (as pytorch_model.bin
     // always is). With `verify`, the checksums always come from the in-memory assembly, so a direct write is
-    // checked against the other path.
-    enum class Io { Direct, Pread, Buffered };
+    // checked against the other path. Direct also writes interleaved rows with O_DIRECT where the file system
+    // allows it; PageCache is Direct without that.
+    enum class Io { Direct, Pread, Buffered, PageCache };
     Io io = Io::Direct;
 };
 

@@ -291,10 +291,14 @@ bool Planner::partitionOf(const Stage &s, ConsolidatePlanEntry *e)
     if (it == s.md.params.end() || !it->second.parallel || m_c.tpSize <= 1)
         return true;
     e->partitionDim = it->second.dim;
-    if (it->second.stride != 1)
-        problem(PlanText::tr("%1 uses partition_stride %2, which is not supported yet.").arg(qs(e->name)).arg(it->second.stride));
+    e->stride = it->second.stride;
     if (e->partitionDim < 0 || e->partitionDim >= int(e->shape.size())) {
         problem(PlanText::tr("%1: partition_dim %2 does not fit its shape %3.").arg(qs(e->name)).arg(e->partitionDim).arg(shapeText(e->shape)));
+        return false;
+    }
+    if (e->stride > 1 && (s.fusedBySource.count(e->name) || e->shape[size_t(e->partitionDim)] % e->stride != 0)) {
+        problem(PlanText::tr("%1: partition_stride %2 does not divide its piece %3 along dim %4 (or it is a fused linear, which is "
+                             "never strided).").arg(qs(e->name)).arg(e->stride).arg(shapeText(e->shape)).arg(e->partitionDim));
         return false;
     }
     return true;
@@ -444,7 +448,8 @@ QString mergeText(const ConsolidatePlanEntry &e, int tpSize)
     case MergeKind::Replicated:
         return PlanText::tr("replicated (from tp rank 0)");
     case MergeKind::Concatenated:
-        return PlanText::tr("concatenated on dim %1").arg(e.partitionDim);
+        return e.stride > 1 ? PlanText::tr("concatenated on dim %1 in %2 strided blocks").arg(e.partitionDim).arg(e.stride)
+                            : PlanText::tr("concatenated on dim %1").arg(e.partitionDim);
     case MergeKind::Unfused: {
         const std::string fused = e.source.substr(0, e.source.rfind('.'));
         const QString from = qs(fused.substr(fused.rfind('.') + 1));
@@ -494,7 +499,7 @@ std::vector<std::int64_t> pieceShape(const ConsolidatePlanEntry &e, int tpSize)
         return {e.gqaRole == 0 ? e.qRowsPerRank : e.kvRowsPerRank, p[1]};
     }
     if (e.partitionDim >= 0) {
-        if (e.partitionDim >= int(p.size()) || p[size_t(e.partitionDim)] % tpSize != 0)
+        if (e.stride < 1 || e.partitionDim >= int(p.size()) || p[size_t(e.partitionDim)] % (std::int64_t(tpSize) * e.stride) != 0)
             return {};
         p[size_t(e.partitionDim)] /= tpSize;
     }

@@ -22,6 +22,9 @@ struct ConsolidatePlanEntry {
     DType dtype = DType::Unknown;
     std::vector<std::int64_t> shape;
     int partitionDim = -1;  // -1: replicated, taken from tp rank 0
+    // partition_stride: each rank's piece is `stride` blocks along partitionDim, and the output is block 0 of every
+    // rank, then block 1 of every rank... (neuronx-distributed's strided split: rank r holds blocks r, r+tp, ...).
+    int stride = 1;
     int pp = 0;
     qint64 bytes = 0;
     // FusedLinearsSpec: this output is the slice [fuseOffset, fuseOffset + fuseLength) of every rank's fused piece

@@ -10,7 +10,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -70,7 +73,64 @@ bool pwritevAll(const RangeCopier::Target &out, std::vector<iovec> &iov, qint64 
     }
     return true;
 }
+// Fills all of `iov` from `offset` on, IOV_MAX at a time, short reads resumed where they stopped (the bytes are one
+// range of the file).
+bool preadvAll(const RangeCopier::Source &in, std::vector<iovec> &iov, qint64 offset, QString *error)
+{
+    std::size_t first = 0;
+    while (first < iov.size()) {
+        const int count = int(std::min<std::size_t>(iov.size() - first, IOV_MAX));
+        const ssize_t k = ::preadv(in.fd, iov.data() + first, count, off_t(offset));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            *error = k == 0 ? shortRead(in.path) : readError(in.path, errno);
+            return false;
+        }
+        offset += k;
+        for (std::size_t left = std::size_t(k); left > 0;) {
+            iovec &v = iov[first];
+            if (left >= v.iov_len) {
+                left -= v.iov_len;
+                ++first;
+            } else {
+                v.iov_base = static_cast<char *>(v.iov_base) + left;
+                v.iov_len -= left;
+                left = 0;
+            }
+        }
+        while (first < iov.size() && iov[first].iov_len == 0)
+            ++first;
+    }
+    return true;
+}
+
+qint64 alignDown(qint64 v)
+{
+    return v / RangeCopier::kDirectAlign * RangeCopier::kDirectAlign;
+}
 }  // namespace
+
+void RangeCopier::FreeAligned::operator()(char *p) const
+{
+    std::free(p);
+}
+
+int RangeCopier::reopenForDirectWrites(int fd)
+{
+    struct stat a {}, b {};
+    if (fd < 0 || ::fstat(fd, &a) != 0 || !S_ISREG(a.st_mode))
+        return -1;
+    const QByteArray self = "/proc/self/fd/" + QByteArray::number(fd);
+    const int d = ::open(self.constData(), O_WRONLY | O_DIRECT | O_CLOEXEC);
+    if (d < 0)
+        return -1;
+    if (::fstat(d, &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+        ::close(d);
+        return -1;
+    }
+    return d;
+}
 
 bool RangeCopier::copy(const Source &in, const Target &out, qint64 size, QString *error)
 {
@@ -124,6 +184,10 @@ bool RangeCopier::interleave(const std::vector<Source> &in, qint64 rows, qint64 
     if (n == 0 || rows == 0 || rowBytes == 0)
         return true;
     const qint64 rowOut = n * rowBytes;
+    // Past the page cache where the file allows it and rows are long enough that a window is not millions of
+    // iovecs; the output's unaligned first and last bytes go through the page cache.
+    if (out.directFd >= 0 && m_directWrites && rowBytes >= 256 && rows * rowOut >= 4 * kDirectAlign)
+        return interleaveDirect({&in, rows, rowBytes}, out, error);
     // Rows too long to batch: each row of each piece is one contiguous copy.
     if (rowOut > kBufferBytes) {
         for (qint64 r = 0; r < rows; ++r)
@@ -154,6 +218,79 @@ bool RangeCopier::interleave(const std::vector<Source> &in, qint64 rows, qint64 
                 iov.push_back({m_buf.data() + (k * count + r) * rowBytes, std::size_t(rowBytes)});
         if (!pwritevAll(out, iov, out.offset + r0 * rowOut, error))
             return false;
+    }
+    return true;
+}
+
+bool RangeCopier::gather(const Rows &r, qint64 from, qint64 size, char *dst, QString *error)
+{
+    const qint64 n = qint64(r.in->size());
+    const qint64 rowOut = n * r.rowBytes;
+    const qint64 to = from + size;
+    std::vector<iovec> iov;
+    for (qint64 k = 0; k < n; ++k) {
+        // Piece k's bytes in [from, to): rows first..last, clipped at both ends; one range of its file.
+        iov.clear();
+        qint64 inOffset = -1;
+        for (qint64 row = from / rowOut; row * rowOut < to && row < r.rows; ++row) {
+            const qint64 b = std::max(from, row * rowOut + k * r.rowBytes), e = std::min(to, row * rowOut + (k + 1) * r.rowBytes);
+            if (b >= e)
+                continue;
+            if (inOffset < 0)
+                inOffset = (*r.in)[std::size_t(k)].offset + row * r.rowBytes + (b - row * rowOut - k * r.rowBytes);
+            iov.push_back({dst + (b - from), std::size_t(e - b)});
+        }
+        if (!iov.empty() && !preadvAll((*r.in)[std::size_t(k)], iov, inOffset, error))
+            return false;
+    }
+    return true;
+}
+
+// Windows of the output aligned to kDirectAlign in the file, each gathered (one preadv per piece) and written with
+// one O_DIRECT pwrite; the unaligned bytes at both ends through the page cache. A file system that refuses an
+// O_DIRECT write (EINVAL) gets the rest through the page cache.
+bool RangeCopier::interleaveDirect(const Rows &r, const Target &out, QString *error)
+{
+    const qint64 total = r.rows * qint64(r.in->size()) * r.rowBytes;
+    if (!m_aligned) {
+        void *p = nullptr;
+        if (::posix_memalign(&p, std::size_t(kDirectAlign), std::size_t(kBufferBytes)) != 0)
+            throw std::bad_alloc();
+        m_aligned.reset(static_cast<char *>(p));
+    }
+    char *buf = m_aligned.get();
+    // Relative to the output's first byte: [0, head) and [tail, total) through the page cache.
+    const qint64 head = std::min(total, alignDown(out.offset + kDirectAlign - 1) - out.offset);
+    const qint64 tail = std::max(head, alignDown(out.offset + total) - out.offset);
+    const auto buffered = [&](qint64 from, qint64 size) {
+        return size <= 0 || (gather(r, from, size, buf, error) &&
+                             pwriteFully(out.fd, buf, std::size_t(size), std::uint64_t(out.offset + from), out.path, error));
+    };
+    if (!buffered(0, head) || !buffered(tail, total - tail))
+        return false;
+    for (qint64 from = head; from < tail;) {
+        const qint64 size = std::min(kBufferBytes, tail - from);
+        if (!gather(r, from, size, buf, error))
+            return false;
+        qint64 done = 0;
+        while (m_directWrites && done < size) {
+            const ssize_t k = ::pwrite(out.directFd, buf + done, std::size_t(size - done), off_t(out.offset + from + done));
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k < 0 && errno == EINVAL && done == 0) {
+                m_directWrites = false;  // alignment or O_DIRECT refused here: the page cache from now on
+                break;
+            }
+            if (k <= 0 || k % kDirectAlign != 0) {
+                if (k > 0)  // a short O_DIRECT write (the disk filled): the rest through the page cache says why
+                    done += k;
+                break;
+            }
+            done += k;
+        }
+        if (done < size && !pwriteFully(out.fd, buf + done, std::size_t(size - done), std::uint64_t(out.offset + from + done), out.path, error))
+            return false;
+        from += size;
     }
     return true;
 }

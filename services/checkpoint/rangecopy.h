@@ -8,6 +8,7 @@
 
 #include <QString>
 
+#include <memory>
 #include <vector>
 
 namespace ingot {
@@ -26,6 +27,9 @@ public:
         int fd = -1;
         qint64 offset = 0;
         QString path;
+        // The same file opened again with O_DIRECT (-1: none). Interleaved rows are then gathered into aligned
+        // windows of the output and written past the page cache: a copy less, and little left for the final fsync.
+        int directFd = -1;
     };
     // useCopyFileRange false: pread and pwrite only (a test hook; the results are the same bytes).
     explicit RangeCopier(bool useCopyFileRange = true) : m_copyFileRange(useCopyFileRange) {}
@@ -41,11 +45,31 @@ public:
     static constexpr qint64 kMaxIovecs = 65536;
     // Whether copy_file_range has been used (false once it was refused and pread took over).
     bool usedCopyFileRange() const { return m_copyFileRange; }
+    // Whether O_DIRECT writes are still tried (false once the file system refused one).
+    bool usesDirectWrites() const { return m_directWrites; }
+    // O_DIRECT offsets, sizes and buffers are multiples of this (a page: every block size Linux file systems use).
+    static constexpr qint64 kDirectAlign = 4096;
+    // Reopens `fd` with O_DIRECT for Target::directFd (through /proc/self/fd: the same file, never a path looked up
+    // again); -1 where the file system or /proc does not allow it.
+    static int reopenForDirectWrites(int fd);
 
 private:
+    struct Rows {  // what interleave() copies
+        const std::vector<Source> *in;
+        qint64 rows, rowBytes;
+    };
     bool copyByReading(const Source &in, const Target &out, qint64 size, QString *error);
+    // The output bytes [from, from + size) of `r` (relative to the output's first byte) gathered into dst: one
+    // preadv per piece, straight into place.
+    bool gather(const Rows &r, qint64 from, qint64 size, char *dst, QString *error);
+    bool interleaveDirect(const Rows &r, const Target &out, QString *error);
     bool m_copyFileRange;
+    bool m_directWrites = true;
     std::vector<char> m_buf;
+    struct FreeAligned {
+        void operator()(char *p) const;
+    };
+    std::unique_ptr<char, FreeAligned> m_aligned;  // kBufferBytes, aligned for O_DIRECT
 };
 
 }  // namespace ingot

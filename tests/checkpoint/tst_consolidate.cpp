@@ -846,7 +846,8 @@ private Q_SLOTS:
         const ConsolidationPlan plan = planConsolidation(found.first());
         QVERIFY2(plan.ok(), qPrintable(plan.problems.join(QLatin1Char(' '))));
         std::map<QString, QByteArray> first;
-        for (const auto io : {ConsolidateOptions::Io::Direct, ConsolidateOptions::Io::Pread, ConsolidateOptions::Io::Buffered}) {
+        for (const auto io : {ConsolidateOptions::Io::Direct, ConsolidateOptions::Io::Pread, ConsolidateOptions::Io::Buffered,
+                              ConsolidateOptions::Io::PageCache}) {
             ConsolidateOptions o;
             o.output = dir + QStringLiteral("/out-%1").arg(int(io));
             o.io = io;
@@ -973,6 +974,65 @@ private Q_SLOTS:
             QVERIFY(!copier.interleave(pieces, rows, rowBytes, {t.handle(), before.size(), target}, &error));
             QVERIFY2(error.contains(QStringLiteral("shorter than it was")), qPrintable(error));
         }
+        ::close(in);
+    }
+
+    // O_DIRECT windows: every alignment of the output's start and end, rows shorter and longer than a window, a
+    // window edge inside a row; the bytes must be those of the page-cache way, and the bytes around untouched.
+    void interleavedRowsWithDirectWrites_data()
+    {
+        QTest::addColumn<qint64>("rowBytes");
+        QTest::addColumn<qint64>("rows");
+        QTest::addColumn<qint64>("at");
+        QTest::addRow("short rows, unaligned start") << qint64(300) << qint64(20000) << qint64(12345);
+        QTest::addRow("aligned start") << qint64(4096) << qint64(3000) << qint64(8192);
+        QTest::addRow("rows longer than a window") << qint64(RangeCopier::kBufferBytes / 2 + 7) << qint64(3) << qint64(100);
+        QTest::addRow("too short for a window") << qint64(300) << qint64(3) << qint64(5);
+    }
+    void interleavedRowsWithDirectWrites()
+    {
+        QFETCH(qint64, rowBytes);
+        QFETCH(qint64, rows);
+        QFETCH(qint64, at);
+        const qint64 n = 3;
+        const QByteArray data = test::randomBytes(n * rows * rowBytes + 50, 12);
+        const QString src = tmp.path() + QStringLiteral("/direct-source");
+        writeFile(src, data);
+        QByteArray expected;
+        for (qint64 r = 0; r < rows; ++r)
+            for (qint64 k = 0; k < n; ++k)
+                expected += data.mid(int(50 + k * rows * rowBytes + r * rowBytes), int(rowBytes));
+        const int in = ::open(QFile::encodeName(src).constData(), O_RDONLY | O_CLOEXEC);
+        QVERIFY(in >= 0);
+        std::vector<RangeCopier::Source> pieces;
+        for (qint64 k = 0; k < n; ++k)
+            pieces.push_back({in, 50 + k * rows * rowBytes, src});
+        const QByteArray before = test::randomBytes(int(at), 13), after = test::randomBytes(5000, 14);
+        const QString target = tmp.path() + QStringLiteral("/direct-target");
+        writeFile(target, before + QByteArray(expected.size(), 'x') + after);
+        QFile t(target);
+        QVERIFY(t.open(QIODevice::ReadWrite));
+        const int direct = RangeCopier::reopenForDirectWrites(t.handle());
+        if (direct < 0)
+            QSKIP("this file system refuses O_DIRECT");
+        RangeCopier copier;
+        QString error;
+        QVERIFY2(copier.interleave(pieces, rows, rowBytes, {t.handle(), before.size(), target, direct}, &error), qPrintable(error));
+        QVERIFY(copier.usesDirectWrites());
+        ::close(direct);
+        t.close();
+        const QByteArray got = test::readFile(target);
+        QCOMPARE(got.size(), before.size() + expected.size() + after.size());
+        QVERIFY(got.startsWith(before));
+        QVERIFY(got.endsWith(after));
+        QVERIFY2(got.mid(before.size(), expected.size()) == expected, "interleaved rows differ");
+        // A piece cut short is a short read with words, not zeros in the output.
+        QCOMPARE(::truncate(QFile::encodeName(src).constData(), off_t(50 + 2 * rows * rowBytes + rowBytes / 2)), 0);
+        QVERIFY(t.open(QIODevice::ReadWrite));
+        const int direct2 = RangeCopier::reopenForDirectWrites(t.handle());
+        QVERIFY(!copier.interleave(pieces, rows, rowBytes, {t.handle(), before.size(), target, direct2}, &error));
+        QVERIFY2(error.contains(QStringLiteral("shorter than it was")), qPrintable(error));
+        ::close(direct2);
         ::close(in);
     }
 
