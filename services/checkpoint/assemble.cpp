@@ -243,9 +243,12 @@ const char *TensorAssembler::cutFusedSlice(const ConsolidatePlanEntry &e, const 
 const char *TensorAssembler::gqa(const ConsolidatePlanEntry &e, QString *error)
 {
     const std::int64_t es = dtypeSize(e.dtype);
-    const Shape ps = pieceShape(e, m_tpSize);
+    Shape ps = pieceShape(e, m_tpSize);
+    if (e.gqaRole != 3 && ps.size() == 1 && e.shape.size() == 1)  // a q/k/v bias: rows of one value
+        ps.push_back(1);
     if (e.bytes == 0 || ps.size() != 2 || ps[1] < 1)
         return stalePiece(e, 0, error);
+    const std::int64_t outCols = e.shape.size() == 2 ? e.shape[1] : 1;
     std::int64_t first = 0, count = ps[0];
     if (e.gqaRole != 3 && e.fusedQkv) {
         first = e.gqaRole == 0 ? 0 : e.gqaRole == 1 ? e.qRowsPerRank : e.qRowsPerRank + e.kvRowsPerRank;
@@ -253,8 +256,8 @@ const char *TensorAssembler::gqa(const ConsolidatePlanEntry &e, QString *error)
     }
     // All of m_full comes from the pieces: at most their total size.
     const std::int64_t fullBytes = e.gqaRole == 3 ? e.bytes : count * ps[1] * es * m_tpSize;
-    if (first < 0 || count < 0 || first + count > ps[0] || (e.gqaRole == 3 && ps[1] * m_tpSize != e.shape[1]) ||
-        (e.gqaRole != 3 && ps[1] != e.shape[1]) || fullBytes < e.bytes || (e.gqaRole == 0 && fullBytes != e.bytes))
+    if (first < 0 || count < 0 || first + count > ps[0] || (e.gqaRole == 3 && ps[1] * m_tpSize != outCols) ||
+        (e.gqaRole != 3 && ps[1] != outCols) || fullBytes < e.bytes || (e.gqaRole == 0 && fullBytes != e.bytes))
         return stalePiece(e, 0, error);
     m_full.assign(size_t(fullBytes), '\0');
     for (int tp = 0; tp < m_tpSize; ++tp) {
@@ -276,7 +279,7 @@ const char *TensorAssembler::gqa(const ConsolidatePlanEntry &e, QString *error)
 const char *TensorAssembler::restoreHeadOrder(const ConsolidatePlanEntry &e, QString *error)
 {
     const std::int64_t es = dtypeSize(e.dtype);
-    const std::int64_t rows = e.shape[0], cols = e.shape[1];
+    const std::int64_t rows = e.shape[0], cols = e.shape.size() == 2 ? e.shape[1] : 1;
     const std::int64_t span = e.gqaRole == 3 ? cols : rows;  // the dim the heads divide
     if (e.heads < 1 || span % e.heads != 0) {
         *error = AssembleText::tr("%1: %2 does not divide into %3 heads.").arg(QString::fromStdString(e.name)).arg(span).arg(e.heads);

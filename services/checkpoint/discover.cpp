@@ -86,16 +86,21 @@ void countRanks(CheckpointCandidate *c)
 void countRanksInMetadata(CheckpointCandidate *c)
 {
     QStringList files;
-    if (c->layout == ShardLayout::NeuronxDistributed)
+    int legacyStages = 0;  // mp_metadata_pp_rank_Y.pt without its JSON form (older optimum-neuron): no tp size in it
+    if (c->layout == ShardLayout::NeuronxDistributed) {
         for (const QString &m : QDir(c->shardsDir).entryList({mpMetadataFileGlob()}, QDir::Files))
             files << QDir(c->shardsDir).filePath(m);
+        for (const QString &m : QDir(c->shardsDir).entryList({QStringLiteral("mp_metadata_pp_rank_*.pt")}, QDir::Files))
+            if (!QFileInfo::exists(QDir(c->shardsDir).filePath(m.chopped(3) + QStringLiteral(".json"))))
+                ++legacyStages;
+    }
     else if (c->layout == ShardLayout::IngotBackend)
         for (const ShardFile &f : std::as_const(c->shards))
             files << QFileInfo(f.path).absolutePath() + QLatin1Char('/') + rankMetadataFileName();
     for (const QString &m : std::as_const(files))
         c->tpSize = std::max(c->tpSize, tpSizeInMetadata(m, &c->problems));
     if (c->layout == ShardLayout::NeuronxDistributed)
-        c->ppSize = std::max(c->ppSize, int(files.size()));
+        c->ppSize = std::max(c->ppSize, int(files.size()) + legacyStages);
 }
 
 // Every (tp, pp) once; expert parallelism is not supported yet. The work is bounded whatever the names and the

@@ -1,6 +1,7 @@
 #include "services/checkpoint/metadata.h"
 
 #include "services/checkpoint/ranknames.h"
+#include "services/checkpoint/formats/torchfile.h"
 #include "services/checkpoint/shardreader.h"
 #include "services/util/names.h"
 
@@ -208,15 +209,13 @@ void readGqaSpec(const json &o, const std::string &module, const QString &file, 
     g.kvPerPartition = f.integer("kv_output_size_per_partition", 0, 1, kMaxRows);
     g.fuse = f.boolean("fuse_qkv", false);
     g.tpSize = int(f.integer("tp_size", 1, 1, kMaxRank + 1));
-    const bool bias = f.boolean("bias", false);
+    g.bias = f.boolean("bias", false);
     for (const char *key : {"num_attention_heads", "num_key_value_heads", "q_output_size_per_partition", "kv_output_size_per_partition"})
         if (f.ok() && !f.find(key))
             f.missing(key);
     if (!f.ok())
         return;
-    if (bias)
-        md->unsupportedSpecs << MetadataText::tr("GQAQKVColumnParallelLinearSpec with bias (%1)").arg(qs(module));
-    else if (!isSane(g))
+    if (!isSane(g))
         problems->append(MetadataText::tr("%1: %2 attention heads and %3 key/value heads (x%4) do not divide over tp %5.").arg(where)
                              .arg(g.heads).arg(g.kvHeads).arg(g.multiplier).arg(g.tpSize));
     else
@@ -296,6 +295,85 @@ void readShardedMetadata(const PickleValue &sm, const QString &file, PartitionMe
     }
 }
 
+const PickleValue *field(const PickleValue &d, const char *key, PickleValue::Kind kind)
+{
+    const PickleValue *v = d.get(key);
+    return v && v->kind == kind ? v : nullptr;
+}
+
+// Older optimum-neuron's gqa_qkv_metadata: {original_names_to_gqa_qkv_names: {"M.q_proj.weight": "M.qkv_proj.weight_q",
+// ...}, output_projections_names: {"M.o_proj.weight"}, num_attention_heads, num_key_value_heads, kv_size_multiplier,
+// and from 0.1.0 fuse_qkv, q/kv_output_size_per_partition}: one GQA spec per module. Sizes it does not give are taken
+// from the shards' shapes by the planner (0 here). With fuse_qkv, q, k and v map to one name in that order.
+void readLegacyGqa(const PickleValue &g, const QString &file, int tpSize, PartitionMetadata *md, QStringList *problems)
+{
+    const PickleValue *names = field(g, "original_names_to_gqa_qkv_names", PickleValue::Kind::Dict);
+    const PickleValue *outs = field(g, "output_projections_names", PickleValue::Kind::List);
+    const PickleValue *heads = field(g, "num_attention_heads", PickleValue::Kind::Int);
+    const PickleValue *kv = field(g, "num_key_value_heads", PickleValue::Kind::Int);
+    if (!names || names->dict.empty())
+        return;  // no GQA attention in this stage
+    const PickleValue *mult = field(g, "kv_size_multiplier", PickleValue::Kind::Int);
+    const PickleValue *qpp = field(g, "q_output_size_per_partition", PickleValue::Kind::Int);
+    const PickleValue *kvpp = field(g, "kv_output_size_per_partition", PickleValue::Kind::Int);
+    const PickleValue *fuse = field(g, "fuse_qkv", PickleValue::Kind::Bool);
+    const auto inRange = [](const PickleValue *v, std::int64_t lo, std::int64_t hi) { return v && v->i >= lo && v->i <= hi; };
+    if (!outs || !inRange(heads, 1, kMaxHeads) || !inRange(kv, 1, kMaxHeads) || (mult && !inRange(mult, 1, kMaxHeads)) ||
+        (qpp && !inRange(qpp, 1, kMaxRows)) || (kvpp && !inRange(kvpp, 1, kMaxRows)) || names->dict.size() > 1000000) {
+        problems->append(MetadataText::tr("%1: its gqa_qkv_metadata lacks the head counts or output projections, or holds them "
+                                          "out of range.").arg(file));
+        return;
+    }
+    std::map<std::string, PartitionMetadata::Gqa> byModule;
+    std::map<std::string, int> fusedSeen;
+    for (const auto &[k, v] : names->dict) {
+        if (!k || !v || !k->isStr() || !v->isStr())
+            continue;
+        const std::string &orig = k->s, &gq = v->s;
+        const std::size_t dot = gq.rfind('.'), dot2 = dot == std::string::npos || dot == 0 ? std::string::npos : gq.rfind('.', dot - 1);
+        const std::size_t odot = orig.rfind('.'), odot2 = odot == std::string::npos || odot == 0 ? std::string::npos : orig.rfind('.', odot - 1);
+        if (dot2 == std::string::npos || odot2 == std::string::npos || orig.compare(0, odot2, gq, 0, dot2) != 0 || odot2 != dot2) {
+            problems->append(MetadataText::tr("%1: the GQA name %2 of %3 is not in the same module.").arg(file, qs(gq), qs(orig)));
+            return;
+        }
+        const std::string module = gq.substr(0, dot2), suffix = gq.substr(dot + 1), proj = orig.substr(odot2 + 1, odot - odot2 - 1);
+        PartitionMetadata::Gqa &x = byModule[module];
+        x.module = module;
+        x.gqaName = gq.substr(dot2 + 1, dot - dot2 - 1);
+        const bool isBias = suffix.rfind("bias_", 0) == 0;
+        x.bias = x.bias || isBias;
+        const std::string role = suffix.substr(suffix.find('_') + 1);
+        int r = role == "q" ? 0 : role == "k" ? 1 : role == "v" ? 2 : -1;
+        if (role == "qkv")
+            r = fusedSeen[gq]++;
+        if (r < 0 || r > 2) {
+            problems->append(MetadataText::tr("%1: %2 is not a GQA q/k/v name.").arg(file, qs(gq)));
+            return;
+        }
+        (r == 0 ? x.q : r == 1 ? x.k : x.v) = proj;
+    }
+    for (auto &[module, x] : byModule) {
+        for (const PV &o : outs->items)
+            if (o && o->isStr() && o->s.size() > module.size() + 1 && o->s.compare(0, module.size() + 1, module + ".") == 0 &&
+                o->s.find('.', module.size() + 1) == o->s.rfind('.'))
+                x.o = o->s.substr(module.size() + 1, o->s.rfind('.') - module.size() - 1);
+        x.heads = int(heads->i);
+        x.kvHeads = int(kv->i);
+        x.multiplier = mult ? int(mult->i) : 1;
+        x.qPerPartition = qpp ? qpp->i : 0;
+        x.kvPerPartition = kvpp ? kvpp->i : 0;
+        x.fuse = fuse && fuse->b;
+        x.tpSize = tpSize;
+        if (x.q.empty() || x.k.empty() || x.v.empty() || x.o.empty())
+            problems->append(MetadataText::tr("%1: the GQA attention %2 lacks a q, k, v or output projection name.").arg(file, qs(module)));
+        else if (!isSane(x))
+            problems->append(MetadataText::tr("%1: %2 attention heads and %3 key/value heads (x%4) do not divide over tp %5.").arg(file)
+                                 .arg(x.heads).arg(x.kvHeads).arg(x.multiplier).arg(x.tpSize));
+        else
+            md->gqa.push_back(x);
+    }
+}
+
 bool readFileBytes(const QString &file, QByteArray *bytes, QStringList *problems)
 {
     const QFileInfo fi(file);
@@ -325,6 +403,36 @@ QString mpMetadataFileName(int pp)
 QString mpMetadataFileGlob()
 {
     return QStringLiteral("mp_metadata_pp_rank_*.json");
+}
+
+QString legacyMpMetadataFileName(int pp)
+{
+    return QStringLiteral("mp_metadata_pp_rank_%1.pt").arg(pp);
+}
+
+bool loadLegacyMpMetadata(const QString &file, int tpSize, PartitionMetadata *md, QStringList *problems)
+{
+    const qsizetype before = problems->size();
+    if (QFileInfo(file).size() > kMaxMetadataBytes) {
+        problems->append(MetadataText::tr("The partitioning metadata %1 is not a regular file of at most %2 MiB.").arg(file).arg(kMaxMetadataBytes >> 20));
+        return false;
+    }
+    TorchFile tf;
+    QString error;
+    if (!tf.open(file, &error)) {
+        problems->append(error);
+        return false;
+    }
+    const PickleValue *root = tf.root().get();
+    const PickleValue *sm = root && root->kind == PickleValue::Kind::Dict ? field(*root, "sharded_metadata", PickleValue::Kind::Dict) : nullptr;
+    if (!sm) {
+        problems->append(MetadataText::tr("%1 holds no sharded_metadata.").arg(file));
+        return false;
+    }
+    readShardedMetadata(*sm, file, md, problems);
+    if (const PickleValue *g = field(*root, "gqa_qkv_metadata", PickleValue::Kind::Dict))
+        readLegacyGqa(*g, file, tpSize, md, problems);
+    return problems->size() == before;
 }
 
 QString rankMetadataFileName()
@@ -380,7 +488,11 @@ PartitionMetadata metadataForStage(const CheckpointCandidate &c, const OpenShard
     const QString stageFile = c.shardsDir + QLatin1Char('/') + mpMetadataFileName(pp);
     const ShardReader *first = shards.at(pp, 0);
     if (c.layout == ShardLayout::NeuronxDistributed) {
-        loadMpMetadata(stageFile, &md, problems);
+        const QString legacy = c.shardsDir + QLatin1Char('/') + legacyMpMetadataFileName(pp);
+        if (!QFileInfo::exists(stageFile) && QFileInfo::exists(legacy))
+            loadLegacyMpMetadata(legacy, c.tpSize, &md, problems);
+        else
+            loadMpMetadata(stageFile, &md, problems);
     } else if (c.layout == ShardLayout::IngotBackend) {
         if (first) {
             const QString local = QFileInfo(first->file().path).absolutePath() + QLatin1Char('/') + rankMetadataFileName();

@@ -41,6 +41,7 @@ struct PartitionMetadata {
         int heads = 0, kvHeads = 0, multiplier = 1, tpSize = 1;
         std::int64_t qPerPartition = 0, kvPerPartition = 0;
         bool fuse = false;
+        bool bias = false;  // q/k/v biases beside the weights (bias_qkv, or bias_q/_k/_v), split as their rows are
     };
     std::map<std::string, Param> params;
     std::vector<Fused> fused;
@@ -55,6 +56,10 @@ constexpr qint64 kMaxMetadataBytes = qint64(64) << 20;
 // "mp_metadata_pp_rank_<pp>.json" (pp not zero-padded) in the shards folder, and the glob that finds them all.
 QString mpMetadataFileName(int pp);
 QString mpMetadataFileGlob();
+// "mp_metadata_pp_rank_<pp>.pt": older optimum-neuron's (0.0.22 to 0.1.x) torch.save of {sharded_metadata,
+// gqa_qkv_metadata}, read when the JSON form is not there (docs/formats.md).
+QString legacyMpMetadataFileName(int pp);
+bool loadLegacyMpMetadata(const QString &file, int tpSize, PartitionMetadata *md, QStringList *problems);
 // "mp_metadata.json": the metadata inside one rank folder (Ingot's backend).
 QString rankMetadataFileName();
 

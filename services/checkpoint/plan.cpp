@@ -57,8 +57,9 @@ private:
     bool loadStage(int pp, Stage *s);
     void planStage(Stage &s);
     void planGqa(Stage &s, const PartitionMetadata::Gqa &g);
-    bool addGqaEntries(const Stage &s, const PartitionMetadata::Gqa &g, const std::vector<std::string> &srcs,
+    bool addGqaEntries(Stage &s, const PartitionMetadata::Gqa &g, const std::vector<std::string> &srcs,
                        const std::string &oName);
+    bool addGqaBiasEntries(Stage &s, const PartitionMetadata::Gqa &g, std::int64_t headDim);
     bool gqaHeadOrderIsAPermutation(const PartitionMetadata::Gqa &g);
     void checkSameNames(const Stage &s);
     void checkTiedCopy(const Stage &s, const std::string &n);
@@ -170,7 +171,7 @@ bool Planner::gqaHeadOrderIsAPermutation(const PartitionMetadata::Gqa &g)
     return count == g.heads;
 }
 
-bool Planner::addGqaEntries(const Stage &s, const PartitionMetadata::Gqa &g, const std::vector<std::string> &srcs,
+bool Planner::addGqaEntries(Stage &s, const PartitionMetadata::Gqa &g, const std::vector<std::string> &srcs,
                             const std::string &oName)
 {
     DType dt = DType::Unknown, odt = DType::Unknown;
@@ -183,7 +184,15 @@ bool Planner::addGqaEntries(const Stage &s, const PartitionMetadata::Gqa &g, con
         return false;
     }
     // Each rank holds heads / tp query heads of head_dim rows, and kv_output_size_per_partition rows of the
-    // kv_size_multiplier-times replicated keys and values.
+    // kv_size_multiplier-times replicated keys and values. Older metadata without the sizes: the separate q and k
+    // pieces' rows.
+    if (g.qPerPartition == 0 && !g.fuse && s.ranks[0]->info(srcs[0], &dt, &qShape) && s.ranks[0]->info(srcs[1], &odt, &oShape) &&
+        qShape.size() == 2 && oShape.size() == 2 && qShape[0] > 0 && oShape[0] > 0) {
+        PartitionMetadata::Gqa sized = g;
+        sized.qPerPartition = qShape[0];
+        sized.kvPerPartition = oShape[0];
+        return addGqaEntries(s, sized, srcs, oName);
+    }
     const std::int64_t headsPerRank = g.heads / g.tpSize;
     std::int64_t headDim = 0, kvRows = 0, kvAll = 0, qkvRows = 0;
     if (g.qPerPartition % headsPerRank != 0 || (headDim = g.qPerPartition / headsPerRank) < 1 ||
@@ -225,6 +234,48 @@ bool Planner::addGqaEntries(const Stage &s, const PartitionMetadata::Gqa &g, con
         e.fusedQkv = g.fuse;
         e.partitionDim = role == 3 ? 1 : 0;
         e.shape = shapes[role];
+        m_stageOf[e.name] = s.pp;
+        checkPieces(s, e);
+        ok = add(e) && ok;
+    }
+    return ok && (!g.bias || addGqaBiasEntries(s, g, headDim));
+}
+
+// The q/k/v biases of a GQA attention with bias: split and replicated as the weights' rows are (one value per
+// row). The output projection's bias is row parallel, hence replicated: planned as any parameter.
+bool Planner::addGqaBiasEntries(Stage &s, const PartitionMetadata::Gqa &g, std::int64_t headDim)
+{
+    const std::string base = g.module + "." + g.gqaName + ".bias";
+    const std::vector<std::string> srcs = g.fuse ? std::vector<std::string>{base + "_qkv"}
+                                                 : std::vector<std::string>{base + "_q", base + "_k", base + "_v"};
+    for (const auto &x : srcs) {
+        if (!s.holds(x)) {
+            problem(PlanText::tr("%1: the GQA spec says bias, but %2 is not in pp rank %3.").arg(qs(g.module), qs(x)).arg(s.pp));
+            return false;
+        }
+        s.consumed.insert(x);
+    }
+    DType dt = DType::Unknown;
+    Shape shape;
+    s.ranks[0]->info(srcs[0], &dt, &shape);
+    const std::string outNames[] = {g.module + "." + g.q + ".bias", g.module + "." + g.k + ".bias", g.module + "." + g.v + ".bias"};
+    bool ok = true;
+    for (int role = 0; role < 3; ++role) {
+        ConsolidatePlanEntry e;
+        e.name = outNames[role];
+        e.source = g.fuse ? srcs[0] : srcs[size_t(role)];
+        e.dtype = dt;
+        e.pp = s.pp;
+        e.gqaRole = role;
+        e.heads = g.heads;
+        e.kvHeads = g.kvHeads;
+        e.kvMultiplier = g.multiplier;
+        e.tpSize = g.tpSize;
+        e.qRowsPerRank = g.qPerPartition;
+        e.kvRowsPerRank = g.kvPerPartition;
+        e.fusedQkv = g.fuse;
+        e.partitionDim = 0;
+        e.shape = {(role == 0 ? g.heads : g.kvHeads) * headDim};
         m_stageOf[e.name] = s.pp;
         checkPieces(s, e);
         ok = add(e) && ok;
@@ -486,6 +537,11 @@ std::vector<std::int64_t> pieceShape(const ConsolidatePlanEntry &e, int tpSize)
     Shape p = e.shape;
     if (tpSize < 1)
         return {};
+    if (e.gqaRole >= 0 && e.gqaRole < 3 && p.size() == 1) {  // a q/k/v bias: one value per row
+        if (e.fusedQkv)
+            return {e.qRowsPerRank + 2 * e.kvRowsPerRank};
+        return {e.gqaRole == 0 ? e.qRowsPerRank : e.kvRowsPerRank};
+    }
     if (e.gqaRole >= 0) {
         if (p.size() != 2)
             return {};

@@ -6,6 +6,7 @@
 #include "services/util/names.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 
 #include <cerrno>
 #include <cstring>
@@ -43,6 +44,11 @@ bool ShardReader::open(const ShardFile &file, QString *error)
     // total must stay within a small multiple of the file, or a few names could claim terabytes.
     std::int64_t total = 0;
     for (auto &[n, t] : tensors) {
+        if (t.xserTid >= 0) {
+            if (!resolveXser(n, t.xserTid, error))
+                return false;
+            continue;
+        }
         std::int64_t bytes = 0;
         if (!m_torch->checkTensor(t, displayName(nameFromBytes(QByteArray::fromStdString(n))), error))
             return false;
@@ -112,6 +118,13 @@ const char *ShardReader::read(const std::string &name, std::string *buf, qint64 
     const auto it = m_tensors.find(name);
     if (it == m_tensors.end())
         return missing();
+    if (m_xser.count(name)) {
+        const TensorRef *t = openXser(name, error);
+        if (!t || !m_xserFile->readTensor(*t, buf, error))
+            return nullptr;
+        *size = qint64(buf->size());
+        return buf->data();
+    }
     if (!m_torch->readTensor(it->second, buf, error))
         return nullptr;
     *size = qint64(buf->size());
@@ -129,13 +142,85 @@ bool ShardReader::locate(const std::string &name, Location *at, QString *error)
         return true;
     }
     const auto it = m_tensors.find(name);
-    if (it == m_tensors.end() || !m_torch->locateTensor(it->second, &at->offset, error))
+    if (it == m_tensors.end())
+        return false;
+    TorchFile *file = m_torch.get();
+    if (m_xser.count(name)) {
+        if (!openXser(name, error))
+            return false;
+        file = m_xserFile.get();
+    }
+    if (!file->locateTensor(it->second, &at->offset, error))
         return false;
     std::int64_t bytes = 0;
     checkedByteSize(it->second.dtype, it->second.shape, &bytes);  // checked by locateTensor()
-    at->fd = m_torch->fd();
+    at->fd = file->fd();
     at->size = bytes;
     return true;
+}
+
+QString ShardReader::xserTensorFile(const QString &shard, std::int64_t tid)
+{
+    return shard + QStringLiteral(".tensors/tensor_%1.pt").arg(tid);
+}
+
+// One xser tensor: its own file must hold one tensor, readable as it claims and within its record.
+bool ShardReader::resolveXser(const std::string &name, std::int64_t tid, QString *error)
+{
+    const QString shown = displayName(nameFromBytes(QByteArray::fromStdString(name)));
+    const QString path = xserTensorFile(m_file.path, tid);
+    if (!QFileInfo::exists(m_file.path + QStringLiteral(".tensors"))) {
+        *error = ShardReaderText::tr("%1 is an xser checkpoint (its tensors are references), but the folder of its tensors, %2, is "
+                                     "missing.").arg(displayName(m_file.path), displayName(m_file.path + QStringLiteral(".tensors")));
+        return false;
+    }
+    if (!QFileInfo::exists(path)) {
+        *error = ShardReaderText::tr("%1: the file of its tensor %2, %3, is missing.").arg(displayName(m_file.path), shown, displayName(path));
+        return false;
+    }
+    auto f = std::make_unique<TorchFile>();
+    if (!f->open(path, error))
+        return false;
+    const PickleValue *root = f->root().get();
+    if (!root || root->kind != PickleValue::Kind::Tensor) {
+        *error = ShardReaderText::tr("%1 (tensor %2 of %3) does not hold one tensor.").arg(displayName(path), shown, displayName(m_file.path));
+        return false;
+    }
+    const TensorRef t = root->tensor();
+    std::int64_t bytes = 0;
+    if (!f->checkTensor(t, shown, error))
+        return false;
+    checkedByteSize(t.dtype, t.shape, &bytes);  // cannot fail once checkTensor() agreed
+    if (bytes > kMaxSharedStorageFactor * f->fileSize() + (qint64(1) << 20)) {
+        *error = ShardReaderText::tr("%1: its tensor claims more than %2 times the file's size (corrupt or hostile).").arg(displayName(path))
+                     .arg(kMaxSharedStorageFactor);
+        return false;
+    }
+    m_tensors[name] = t;
+    m_xser[name] = tid;
+    return true;  // closed again: a checkpoint has thousands of these
+}
+
+const TensorRef *ShardReader::openXser(const std::string &name, QString *error)
+{
+    const std::int64_t tid = m_xser.at(name);
+    const TensorRef &want = m_tensors.at(name);
+    const QString path = xserTensorFile(m_file.path, tid);
+    if (m_xserOpenTid != tid || !m_xserFile) {
+        m_xserOpenTid = -1;
+        m_xserFile = std::make_unique<TorchFile>();
+        if (!m_xserFile->open(path, error))
+            return nullptr;
+        m_xserOpenTid = tid;
+    }
+    const PickleValue *root = m_xserFile->root().get();
+    if (!root || root->kind != PickleValue::Kind::Tensor || root->tensor().dtype != want.dtype || root->tensor().shape != want.shape ||
+        root->tensor().stride != want.stride || root->tensor().storageOffset != want.storageOffset ||
+        root->tensor().storage.key != want.storage.key) {
+        *error = ShardReaderText::tr("%1 is not what the check found: the shards changed since. Check the checkpoint again.").arg(displayName(path));
+        return nullptr;
+    }
+    return &want;
 }
 
 const PickleValue *ShardReader::shardedMetadata() const

@@ -53,11 +53,23 @@ public:
     // The value under "sharded_metadata" of a torch.save checkpoint (optimum-neuron docs layout), nullptr if none.
     const PickleValue *shardedMetadata() const;
 
+    // xser (torch_xla / neuronx-distributed): the file holds references, each tensor is a torch.save file of its
+    // own in <file>.tensors/tensor_<tid>.pt. Each is checked at open like a tensor of the file; one is kept open
+    // at a time, for reading.
+    bool isXser() const { return !m_xser.empty(); }
+    static QString xserTensorFile(const QString &shard, std::int64_t tid);
+
 private:
+    bool resolveXser(const std::string &name, std::int64_t tid, QString *error);
+    // The tensor file of `name` open in m_xserFile, its tensor as it was at open; nullptr with words if changed.
+    const TensorRef *openXser(const std::string &name, QString *error);
     ShardFile m_file;
     std::unique_ptr<TorchFile> m_torch;
     std::unique_ptr<SafetensorsReader> m_st;
-    std::map<std::string, TensorRef> m_tensors;  // torch
+    std::map<std::string, TensorRef> m_tensors;  // torch (for xser: as read from each tensor's own file)
+    std::map<std::string, std::int64_t> m_xser;  // xser: name -> tid
+    std::unique_ptr<TorchFile> m_xserFile;
+    std::int64_t m_xserOpenTid = -1;
 };
 
 // Every shard of a checkpoint, open, by (pp, tp).

@@ -105,10 +105,11 @@ void checkSafetensorsFile(const QString &path, FileCheck &check)
         check.tensor(t.name, t.dtype, t.shape, r.data(t), qint64(t.end - t.begin));
 }
 
+// Whole name components only: NxD's fused qkv_proj.weight is not a v_proj.weight.
 bool endsWith(const std::string &n, const char *suffix)
 {
     const std::size_t k = std::strlen(suffix);
-    return n.size() >= k && n.compare(n.size() - k, k, suffix) == 0;
+    return n.size() >= k && n.compare(n.size() - k, k, suffix) == 0 && (n.size() == k || n[n.size() - k - 1] == '.');
 }
 
 // The config's numbers that shapes follow from (-1 where it does not say).

@@ -1,6 +1,7 @@
 // libFuzzer target: a torch.save file (zip) of any content. Opening it, walking its state dict and reading every
 // tensor it names must never crash, hang, read out of bounds or take memory out of proportion to the file.
 #include "services/checkpoint/formats/torchfile.h"
+#include "services/checkpoint/metadata.h"
 
 #include <QByteArray>
 #include <QDir>
@@ -37,8 +38,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             (void)sink;
         }
     }
-    // The rest of the checkpoint is looked up as the shard reader does.
+    // The rest of the checkpoint is looked up as the shard reader does, and the file read as older optimum-neuron's
+    // mp_metadata_pp_rank_Y.pt.
     if (tf.root())
         (void)tf.root()->get("sharded_metadata");
+    ingot::PartitionMetadata md;
+    QStringList problems;
+    ingot::loadLegacyMpMetadata(path, 4, &md, &problems);
     return 0;
 }

@@ -10,6 +10,16 @@ trap 'rm -rf "$seed"' EXIT
 /usr/bin/python3 "$here/tests/fixtures/make_torch_fixtures.py" "$seed" >/dev/null
 /usr/bin/python3 "$here/tests/fixtures/make_sharded_fixtures.py" "$seed/sh" ingot 2 1 float32 >/dev/null
 /usr/bin/python3 "$here/tests/fixtures/make_sharded_fixtures.py" "$seed/nxd" nxd 2 2 bfloat16 >/dev/null 2>&1 || true
+# xser reference files and their tensor files, older optimum-neuron's mp_metadata .pt (issue 25).
+/usr/bin/python3 "$here/tests/fixtures/make_checkpoint_formats.py" "$seed/xser" xser 2 >/dev/null
+/usr/bin/python3 "$here/tests/fixtures/make_checkpoint_formats.py" "$seed/ptmeta" pt-metadata 2 >/dev/null
+for f in "$seed"/xser/shards/model/dp_rank_00_tp_rank_00_pp_rank_00.pt "$seed"/xser/shards/model/*.tensors/tensor_0.pt \
+         "$seed"/ptmeta/shards/mp_metadata_pp_rank_0.pt; do
+  mkdir -p "$out/fuzz_pickle" "$out/fuzz_torchzip"
+  n=$(echo "${f#"$seed"/}" | tr '/' '-')
+  unzip -p "$f" '*/data.pkl' > "$out/fuzz_pickle/$n.pkl" 2>/dev/null || true
+  cp "$f" "$out/fuzz_torchzip/$n"
+done
 put() {  # put TARGET FILE...: copies files into the target's corpus under unique names
   local t=$1; shift
   mkdir -p "$out/$t"

@@ -68,6 +68,11 @@ bool allowedGlobal(const std::string &g)
         "torch.Size",
         "_codecs.encode",
         "torch.storage.UntypedStorage",
+        // Older optimum-neuron metadata (mp_metadata_pp_rank_Y.pt) holds a set of names: made a list, nothing run.
+        "__builtin__.set",
+        "builtins.set",
+        // xser checkpoints (torch_xla / neuronx-distributed) refer to tensors saved in files of their own.
+        "torch_xla.utils.serialization.TensorReference",
     };
     if (exact.count(g))
         return true;
@@ -315,6 +320,14 @@ struct Machine {
             }
             return push(std::move(b));
         }
+        if (g == "__builtin__.set" || g == "builtins.set") {
+            PV l = make(PickleValue::Kind::List);
+            if (!l)
+                return false;
+            if (a.size() == 1 && (a[0]->kind == PickleValue::Kind::List || a[0]->kind == PickleValue::Kind::Tuple))
+                return fill(&l->items, std::vector<PV>(a[0]->items)) && push(std::move(l));
+            return a.empty() ? push(std::move(l)) : fail("unsupported set construction");
+        }
         if (g == "torch._utils._rebuild_tensor_v2")
             return rebuildTensor(a);
         if (g == "torch._utils._rebuild_parameter" || g == "torch._utils._rebuild_parameter_with_state") {
@@ -522,6 +535,12 @@ struct Machine {
                 return false;
             if (cls->kind == PickleValue::Kind::Global && cls->s == "collections.OrderedDict")
                 return push(make(PickleValue::Kind::Dict));
+            if (cls->kind == PickleValue::Kind::Global && cls->s == "torch_xla.utils.serialization.TensorReference") {
+                PV r = make(PickleValue::Kind::Reference);
+                if (r)
+                    r->i = -1;
+                return push(std::move(r));
+            }
             return fail("refused: the pickle creates an object of " +
                         (cls->kind == PickleValue::Kind::Global ? cls->s.substr(0, 200) : std::string("an unknown class")));
         }
@@ -532,6 +551,13 @@ struct Machine {
             const PickleValue *obj = top();
             if (!obj)
                 return fail("malformed pickle: BUILD");
+            if (obj->kind == PickleValue::Kind::Reference) {  // {"tid": n}, set once
+                const PickleValue *tid = state->kind == PickleValue::Kind::Dict ? state->get("tid") : nullptr;
+                if (obj->i != -1 || !tid || tid->kind != PickleValue::Kind::Int || tid->i < 0 || tid->i > INT32_MAX)
+                    return fail("malformed xser tensor reference (its tid is not a number from 0 to 2^31 - 1)");
+                stack.back()->i = tid->i;
+                return true;
+            }
             if (obj->kind != PickleValue::Kind::Dict && obj->kind != PickleValue::Kind::Tensor)
                 return fail("refused: the pickle sets the state of an object Ingot does not know");
             return true;

@@ -30,12 +30,17 @@ struct TensorRef {
     std::vector<std::int64_t> stride;  // as many, none negative
     std::int64_t storageOffset = 0;  // in elements, not negative
     StorageRef storage;
+    // An xser reference: the tensor is the one saved in <checkpoint>.tensors/tensor_<xserTid>.pt (dtype, shape and
+    // storage then come from that file); -1 for a tensor in this file.
+    std::int64_t xserTid = -1;
     std::int64_t numel() const;  // -1 when it does not fit in 63 bits
     bool isContiguous() const;
 };
 
 struct PickleValue {
-    enum class Kind { None, Bool, Int, Float, Str, Bytes, List, Tuple, Dict, Global, Storage, Tensor };
+    // Reference: an xser tensor reference (torch_xla.utils.serialization.TensorReference), its tid in `i` (-1 until
+    // its state is set): the tensor lies in a file of its own beside the checkpoint (see ShardReader).
+    enum class Kind { None, Bool, Int, Float, Str, Bytes, List, Tuple, Dict, Global, Storage, Tensor, Reference };
     Kind kind = Kind::None;
     bool b = false;
     std::int64_t i = 0;

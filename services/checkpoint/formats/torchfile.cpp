@@ -434,18 +434,26 @@ std::vector<std::pair<std::string, TensorRef>> stateDictTensors(const PV &root, 
         const auto &[k, v] = f.dict->dict[f.next++];
         if (!k || !v || k->kind != PickleValue::Kind::Str)
             continue;
-        if (v->kind != PickleValue::Kind::Tensor && v->kind != PickleValue::Kind::Dict)
+        if (v->kind != PickleValue::Kind::Tensor && v->kind != PickleValue::Kind::Dict && v->kind != PickleValue::Kind::Reference)
             continue;
         std::string name = f.prefix.empty() ? k->s : f.prefix + "." + k->s;
         if (name.size() > kMaxTensorName)
             return stop("the state dict holds a name longer than " + std::to_string(kMaxTensorName) + " bytes");
-        if (v->kind == PickleValue::Kind::Tensor) {
+        if (v->kind == PickleValue::Kind::Tensor || v->kind == PickleValue::Kind::Reference) {
+            TensorRef t;
+            if (v->kind == PickleValue::Kind::Tensor) {
+                t = v->tensor();
+            } else if (v->i < 0) {
+                return stop("the xser reference " + name.substr(0, 200) + " has no tid");
+            } else {
+                t.xserTid = v->i;
+            }
             const auto it = at.find(name);
             if (it != at.end()) {
-                out[it->second].second = v->tensor();
+                out[it->second].second = std::move(t);
             } else {
                 at.emplace(name, out.size());
-                out.emplace_back(std::move(name), v->tensor());
+                out.emplace_back(std::move(name), std::move(t));
             }
             continue;
         }

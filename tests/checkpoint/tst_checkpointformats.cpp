@@ -1,0 +1,199 @@
+// The checkpoint layouts issue 25 added to consolidation, written by Debian's python3-torch
+// (tests/fixtures/make_checkpoint_formats.py): partition_stride > 1, GQA attention with biases (fused or not), older
+// optimum-neuron's mp_metadata .pt, and xser. Each output must equal the unsharded original bit for bit (checked in
+// Python), whichever way its bytes are written; hostile variants must be refused with words and write nothing.
+#include "services/checkpoint/consolidate.h"
+#include "services/checkpoint/formats/pickle.h"
+#include "services/checkpoint/formats/torchfile.h"
+#include "services/checkpoint/metadata.h"
+#include "services/checkpoint/plan.h"
+#include "tests/support/testsupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ingot;
+using namespace std::string_literals;
+
+namespace {
+const QString kFormats = QStringLiteral(INGOT_SOURCE_DIR "/tests/fixtures/make_checkpoint_formats.py");
+const QString kSharded = QStringLiteral(INGOT_SOURCE_DIR "/tests/fixtures/make_sharded_fixtures.py");
+
+bool python(const QString &script, const QStringList &args, QString *out)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral("/usr/bin/python3"), QStringList{script} + args);
+    p.waitForFinished(300000);
+    *out = QString::fromUtf8(p.readAll());
+    return p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+}
+
+QString said(const ConsolidateReport &rep)
+{
+    return (rep.problems + rep.verifyProblems + QStringList{rep.error}).join(QLatin1Char('\n'));
+}
+
+const ConsolidatePlanEntry *entry(const ConsolidationPlan &plan, const std::string &name)
+{
+    for (const ConsolidatePlanEntry &e : plan.entries)
+        if (e.name == name)
+            return &e;
+    return nullptr;
+}
+}  // namespace
+
+class TestCheckpointFormats : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir tmp;
+
+private Q_SLOTS:
+    void bitExact_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<QString>("dtype");
+        for (const char *kind : {"stride", "gqa-bias", "gqa-bias-fused", "pt-metadata", "xser"})
+            for (int tp : {2, 4})
+                QTest::addRow("%s tp%d", kind, tp) << QString::fromLatin1(kind) << tp << QStringLiteral("float32");
+        QTest::addRow("stride tp2 bf16") << QStringLiteral("stride") << 2 << QStringLiteral("bfloat16");
+        QTest::addRow("xser tp2 bf16") << QStringLiteral("xser") << 2 << QStringLiteral("bfloat16");
+    }
+    void bitExact()
+    {
+        QFETCH(QString, kind);
+        QFETCH(int, tp);
+        QFETCH(QString, dtype);
+        const QString dir = tmp.path() + QStringLiteral("/%1-%2-%3").arg(kind).arg(tp).arg(dtype);
+        QString out, error;
+        QVERIFY2(python(kFormats, {dir, kind, QString::number(tp), dtype}, &out), qPrintable(out));
+        const auto found = findCheckpoints(dir, &error);
+        QCOMPARE(found.size(), 1);
+        QCOMPARE(found.first().tpSize, tp);
+        const ConsolidationPlan plan = planConsolidation(found.first());
+        QVERIFY2(plan.ok(), qPrintable(plan.problems.join(QLatin1Char('\n'))));
+        if (kind == QLatin1String("stride")) {
+            const ConsolidatePlanEntry *qkv = entry(plan, "model.layers.0.self_attn.qkv_proj.weight");
+            QVERIFY(qkv);
+            QCOMPARE(qkv->stride, 3);
+            QCOMPARE(mergeText(*qkv, tp), QStringLiteral("concatenated on dim 0 in 3 strided blocks"));
+        } else {
+            // The q/k/v biases come out under their original names, heads in order, replication dropped.
+            const ConsolidatePlanEntry *kb = entry(plan, "model.layers.1.self_attn.k_proj.bias");
+            QVERIFY(kb);
+            QCOMPARE(kb->gqaRole, 1);
+            QCOMPARE(kb->shape, std::vector<std::int64_t>{8});
+            QVERIFY(entry(plan, "model.layers.1.self_attn.o_proj.bias"));
+        }
+        for (const auto io : {ConsolidateOptions::Io::Direct, ConsolidateOptions::Io::PageCache, ConsolidateOptions::Io::Buffered}) {
+            ConsolidateOptions o;
+            o.output = dir + QStringLiteral("/out-%1").arg(int(io));
+            o.verify = true;
+            o.io = io;
+            const ConsolidateReport rep = consolidate(plan, o);
+            QVERIFY2(rep.ok() && rep.verified, qPrintable(said(rep)));
+            QVERIFY2(python(kSharded, {QStringLiteral("--compare"), dir + QStringLiteral("/full.pt"), o.output}, &out), qPrintable(out));
+        }
+    }
+
+    void strideThatDoesNotDivideIsAProblem()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/stride-bad");
+        QString out, error;
+        QVERIFY2(python(kFormats, {dir, QStringLiteral("stride"), QStringLiteral("2")}, &out), qPrintable(out));
+        // 5 does not divide the qkv piece (48 rows per rank).
+        QVERIFY2(python(kSharded, {QStringLiteral("--edit-metadata"), dir,
+                                   QStringLiteral("m['parameters']['model.layers.0.self_attn.qkv_proj.weight']['partition_stride'] = 5")}, &out),
+                 qPrintable(out));
+        const ConsolidationPlan plan = planConsolidation(findCheckpoints(dir, &error).first());
+        QVERIFY(!plan.ok());
+        QVERIFY2(plan.problems.join(QLatin1Char(' ')).contains(QStringLiteral("partition_stride 5 does not divide")),
+                 qPrintable(plan.problems.join(QLatin1Char(' '))));
+    }
+
+    void hostileXser_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("words");
+        QTest::addRow("missing folder") << QStringLiteral("missing-folder") << QStringLiteral("the folder of its tensors");
+        QTest::addRow("missing tensor") << QStringLiteral("missing-tensor") << QStringLiteral("is missing");
+        QTest::addRow("not a tensor") << QStringLiteral("not-a-tensor") << QStringLiteral("does not hold one tensor");
+        QTest::addRow("fifo") << QStringLiteral("fifo") << QStringLiteral("not a regular file");
+        QTest::addRow("huge tid") << QStringLiteral("huge-tid") << QStringLiteral("tensor_2147483647.pt, is missing");
+        QTest::addRow("stride 0") << QStringLiteral("stride0") << QStringLiteral("overlapping (stride 0) view");
+    }
+    void hostileXser()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, words);
+        const QString dir = tmp.path() + QStringLiteral("/xser-hostile-") + kind;
+        QString out, error;
+        QVERIFY2(python(kFormats, {dir, QStringLiteral("xser"), QStringLiteral("2")}, &out), qPrintable(out));
+        QVERIFY2(python(kFormats, {QStringLiteral("--hostile-xser"), dir, kind}, &out), qPrintable(out));
+        const auto found = findCheckpoints(dir, &error);
+        QCOMPARE(found.size(), 1);
+        const ConsolidationPlan plan = planConsolidation(found.first());
+        QVERIFY(!plan.ok());
+        QVERIFY2(plan.problems.join(QLatin1Char(' ')).contains(words), qPrintable(plan.problems.join(QLatin1Char('\n'))));
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        QVERIFY(!consolidate(plan, o).ok());
+        QVERIFY(!QFileInfo::exists(o.output));
+    }
+
+    // The pickle side of the new formats: a set is a list of its items, a TensorReference gets its tid once, and
+    // anything else about them is refused.
+    void picklesOfTheNewFormats()
+    {
+        // Protocol 2, as torch.save writes them: set(["a", "b"]) and TensorReference(7) (built by hand).
+        const std::string head = "\x80\x02"s;
+        const std::string cls = "ctorch_xla.utils.serialization\nTensorReference\n)\x81"s;
+        const std::string tid = "}X\x03\x00\x00\x00tid"s;
+        const std::string set = head + "c__builtin__\nset\n]q\x00(X\x01\x00\x00\x00"s + "aX\x01\x00\x00\x00"s + "be\x85R."s;
+        const PickleResult s = unpickle(set);
+        QVERIFY2(s.ok(), s.error.c_str());
+        QCOMPARE(int(s.value->kind), int(PickleValue::Kind::List));
+        QCOMPARE(s.value->items.size(), std::size_t(2));
+        const PickleResult r = unpickle(head + cls + tid + "K\x07sb."s);
+        QVERIFY2(r.ok(), r.error.c_str());
+        QCOMPARE(int(r.value->kind), int(PickleValue::Kind::Reference));
+        QCOMPARE(r.value->i, std::int64_t(7));
+        // A negative tid, a state set twice, a tid that is not a number.
+        for (const std::string &bad : {head + cls + tid + "J\xff\xff\xff\xffsb."s, head + cls + tid + "K\x01sb"s + tid + "K\x02sb."s,
+                                       head + cls + tid + "X\x01\x00\x00\x00"s + "1sb."s}) {
+            const PickleResult b = unpickle(bad);
+            QVERIFY(!b.ok());
+            QVERIFY2(QString::fromStdString(b.error).contains(QStringLiteral("tid")), b.error.c_str());
+        }
+        // Other classes of torch_xla stay refused.
+        const PickleResult other = unpickle("\x80\x02"s + "ctorch_xla.utils.serialization\nsave\n)R."s);
+        QVERIFY(!other.ok());
+        QVERIFY(QString::fromStdString(other.error).contains(QStringLiteral("refused")));
+    }
+
+    void legacyMetadataWithoutGqaNamesIsAProblem()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/ptmeta-bad");
+        QString out, error;
+        QVERIFY2(python(kFormats, {dir, QStringLiteral("pt-metadata"), QStringLiteral("2")}, &out), qPrintable(out));
+        // A metadata file whose pickle names a global Ingot does not run.
+        QFile f(dir + QStringLiteral("/shards/mp_metadata_pp_rank_0.pt"));
+        QVERIFY(f.remove());
+        QVERIFY2(python(kSharded, {QStringLiteral("--hostile"), dir + QStringLiteral("/h"), QStringLiteral("stride0")}, &out), qPrintable(out));
+        QVERIFY(QFile::copy(dir + QStringLiteral("/h/tensor_parallel_shards/tp_rank_00_pp_rank_00/checkpoint.pt"), f.fileName()));
+        PartitionMetadata md;
+        QStringList problems;
+        QVERIFY(!loadLegacyMpMetadata(f.fileName(), 2, &md, &problems));
+        QVERIFY2(problems.join(QLatin1Char(' ')).contains(QStringLiteral("no sharded_metadata")), qPrintable(problems.join(QLatin1Char(' '))));
+        const ConsolidationPlan plan = planConsolidation(findCheckpoints(dir, &error).first());
+        QVERIFY(!plan.ok());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCheckpointFormats)
+#include "tst_checkpointformats.moc"
