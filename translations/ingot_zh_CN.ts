@@ -503,10 +503,6 @@
         <translation>%1，%2 的 GQAQKVColumnParallelLinearSpec</translation>
     </message>
     <message>
-        <source>GQAQKVColumnParallelLinearSpec with bias (%1)</source>
-        <translation>带 bias 的 GQAQKVColumnParallelLinearSpec（%1）</translation>
-    </message>
-    <message>
         <source>%1: %2 attention heads and %3 key/value heads (x%4) do not divide over tp %5.</source>
         <translation>%1：%2 个注意力头和 %3 个 key/value 头（x%4）无法在 tp %5 上均分。</translation>
     </message>
@@ -689,10 +685,6 @@
     <message>
         <source>%1: its size along dim %2 overflows.</source>
         <translation>%1：其在维度 %2 上的大小溢出。</translation>
-    </message>
-    <message>
-        <source>%1 uses partition_stride %2, which is not supported yet.</source>
-        <translation>%1 使用了 partition_stride %2，暂不支持。</translation>
     </message>
     <message>
         <source>%1: partition_dim %2 does not fit its shape %3.</source>
@@ -911,6 +903,58 @@
     <message>
         <source>Cannot read %1 from %2: %3</source>
         <translation>无法从 %2 读取 %1：%3</translation>
+    </message>
+    <message>
+        <source>%1: its gqa_qkv_metadata lacks the head counts or output projections, or holds them out of range.</source>
+        <translation>%1：其 gqa_qkv_metadata 缺少头数或输出投影，或其值超出范围。</translation>
+    </message>
+    <message>
+        <source>%1: the GQA name %2 of %3 is not in the same module.</source>
+        <translation>%1：%3 的 GQA 名称 %2 不在同一模块中。</translation>
+    </message>
+    <message>
+        <source>%1: %2 is not a GQA q/k/v name.</source>
+        <translation>%1：%2 不是 GQA 的 q/k/v 名称。</translation>
+    </message>
+    <message>
+        <source>%1: the GQA attention %2 lacks a q, k, v or output projection name.</source>
+        <translation>%1：GQA 注意力 %2 缺少 q、k、v 或输出投影的名称。</translation>
+    </message>
+    <message>
+        <source>%1 holds no sharded_metadata.</source>
+        <translation>%1 中没有 sharded_metadata。</translation>
+    </message>
+    <message>
+        <source>%1: the GQA spec says bias, but %2 is not in pp rank %3.</source>
+        <translation>%1：GQA 规格声明有偏置，但 pp rank %3 中没有 %2。</translation>
+    </message>
+    <message>
+        <source>%1: partition_stride %2 does not divide its piece %3 along dim %4 (or it is a fused linear, which is never strided).</source>
+        <translation>%1：partition_stride %2 不能整除其在维度 %4 上的分片 %3（或它是融合线性层，融合线性层不会带步长）。</translation>
+    </message>
+    <message>
+        <source>concatenated on dim %1 in %2 strided blocks</source>
+        <translation>按 %2 个步长块在维度 %1 上拼接</translation>
+    </message>
+    <message>
+        <source>%1 is an xser checkpoint (its tensors are references), but the folder of its tensors, %2, is missing.</source>
+        <translation>%1 是 xser 检查点（其张量为引用），但其张量文件夹 %2 不存在。</translation>
+    </message>
+    <message>
+        <source>%1: the file of its tensor %2, %3, is missing.</source>
+        <translation>%1：其张量 %2 的文件 %3 不存在。</translation>
+    </message>
+    <message>
+        <source>%1 (tensor %2 of %3) does not hold one tensor.</source>
+        <translation>%1（%3 的张量 %2）不是单个张量。</translation>
+    </message>
+    <message>
+        <source>%1: its tensor claims more than %2 times the file&apos;s size (corrupt or hostile).</source>
+        <translation>%1：其张量声称的大小超过文件大小的 %2 倍（已损坏或恶意）。</translation>
+    </message>
+    <message>
+        <source>%1 is not what the check found: the shards changed since. Check the checkpoint again.</source>
+        <translation>%1 与检查时不同：分片此后已被更改。请重新检查检查点。</translation>
     </message>
 </context>
 <context>

@@ -134,6 +134,11 @@ int RangeCopier::reopenForDirectWrites(int fd)
 
 bool RangeCopier::copy(const Source &in, const Target &out, qint64 size, QString *error)
 {
+    // Past the page cache where the output allows it (see interleaveDirect(): one piece, one row).
+    if (out.directFd >= 0 && m_directWrites && size >= 4 * kDirectAlign) {
+        const std::vector<Source> one{in};
+        return interleaveDirect({&one, 1, size}, out, error);
+    }
     qint64 done = 0;
     while (m_copyFileRange && done < size) {
         loff_t inOff = in.offset + done, outOff = out.offset + done;

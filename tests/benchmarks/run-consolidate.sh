@@ -13,8 +13,8 @@
 # Targets: >= 70% of `cat > file`, peak RSS <= 1.5 GB.
 #   tests/benchmarks/run-consolidate.sh [SCALE] [DIR]
 # SCALE 320 gives ~4.2 GB in fp32. Environment: RUNS (default 3); CASES (default "dim0 dim1 bf16");
-# REFERENCE=1 also times the Python/torch reference (what optimum-cli does) on dim0 once; INGOT_CONSOLIDATE_IO=pread
-# or buffered times ingot's other ways of moving the bytes (the same output).
+# REFERENCE=1 also times the Python/torch reference (what optimum-cli does) on dim0 once; INGOT_CONSOLIDATE_IO=pread,
+# buffered or pagecache (no O_DIRECT windows) times ingot's other ways of moving the bytes (the same output).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 scale=${1:-320}
