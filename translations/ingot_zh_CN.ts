@@ -395,10 +395,6 @@
         <translation>……另有 %1 个分片缺失（预期 tp %2 x pp %3，找到 %4 个）。</translation>
     </message>
     <message>
-        <source>Expert-parallel shards (ep size %1) are not supported yet.</source>
-        <translation>暂不支持专家并行分片（ep size %1）。</translation>
-    </message>
-    <message>
         <source>optimum-neuron (tensor_parallel_shards, checkpoint.pt)</source>
         <translation>optimum-neuron（tensor_parallel_shards、checkpoint.pt）</translation>
     </message>
@@ -695,10 +691,6 @@
         <translation>%1：形状为 %2 的各部分无法在 tp %3 上切分。</translation>
     </message>
     <message>
-        <source>%1 is missing on tp rank 0 of pp rank %2.</source>
-        <translation>pp rank %2 的 tp rank 0 上缺少 %1。</translation>
-    </message>
-    <message>
         <source>%1: dtype %2 on tp rank %3 but %4 on tp rank 0.</source>
         <translation>%1：tp rank %3 上的 dtype 为 %2，而 tp rank 0 上为 %4。</translation>
     </message>
@@ -955,6 +947,42 @@
     <message>
         <source>%1 is not what the check found: the shards changed since. Check the checkpoint again.</source>
         <translation>%1 与检查时不同：分片此后已被更改。请重新检查检查点。</translation>
+    </message>
+    <message>
+        <source>Expert-parallel rank folders (ep size %1) are read in neuronx-distributed&apos;s layout only.</source>
+        <translation>专家并行的 rank 文件夹（ep 大小 %1）只在 neuronx-distributed 布局中读取。</translation>
+    </message>
+    <message>
+        <source>%1: some shard files name an ep rank and some do not.</source>
+        <translation>%1：有的分片文件名带 ep rank，有的不带。</translation>
+    </message>
+    <message>
+        <source>tp rank %1, pp rank %2, ep rank %3 appears twice.</source>
+        <translation>tp rank %1、pp rank %2、ep rank %3 出现了两次。</translation>
+    </message>
+    <message>
+        <source>The shard of tp rank %1, pp rank %2, ep rank %3 is missing.</source>
+        <translation>缺少 tp rank %1、pp rank %2、ep rank %3 的分片。</translation>
+    </message>
+    <message>
+        <source>%1: an expert parameter of shape %2 split on dim %3 cannot be stacked over ep ranks on dim 0.</source>
+        <translation>%1：形状为 %2、在维度 %3 上切分的专家参数无法在维度 0 上按 ep rank 堆叠。</translation>
+    </message>
+    <message>
+        <source>%1: its size along dim 0 overflows.</source>
+        <translation>%1：其在维度 0 上的大小溢出。</translation>
+    </message>
+    <message>
+        <source>%1 is missing on tp rank %2 of pp rank %3, ep rank %4.</source>
+        <translation>%1 在 pp rank %3、ep rank %4 的 tp rank %2 上缺失。</translation>
+    </message>
+    <message>
+        <source>experts of %1 ep ranks stacked on dim 0, replicated over tp</source>
+        <translation>%1 个 ep rank 的专家在维度 0 上堆叠，在 tp 间复制</translation>
+    </message>
+    <message>
+        <source>experts of %1 ep ranks stacked on dim 0, each %2</source>
+        <translation>%1 个 ep rank 的专家在维度 0 上堆叠，每块%2</translation>
     </message>
 </context>
 <context>

@@ -41,10 +41,36 @@ bool TensorAssembler::planAddsUp(const ConsolidatePlanEntry &e, QString *error) 
     return true;
 }
 
+// One ep rank's block of an expert parameter: its experts, merged over tp as any parameter.
+static ConsolidatePlanEntry epBlock(const ConsolidatePlanEntry &e, int ep)
+{
+    ConsolidatePlanEntry b = e;
+    b.epSize = 1;
+    b.ep = ep;
+    b.shape[0] /= e.epSize;
+    b.bytes = e.bytes / e.epSize;
+    return b;
+}
+
 bool TensorAssembler::assemble(const ConsolidatePlanEntry &e, const char **data, qint64 *size, QString *error)
 {
     if (!planAddsUp(e, error))
         return false;
+    if (e.epSize > 1) {  // the ep ranks' blocks one after another (dim 0 is the outermost)
+        std::string all(size_t(e.bytes), '\0');
+        for (int ep = 0; ep < e.epSize; ++ep) {
+            const ConsolidatePlanEntry b = epBlock(e, ep);
+            const char *p = nullptr;
+            qint64 n = 0;
+            if (!assemble(b, &p, &n, error))
+                return false;
+            std::memcpy(all.data() + ep * b.bytes, p, size_t(n));
+        }
+        m_experts.swap(all);
+        *data = m_experts.data();
+        *size = e.bytes;
+        return true;
+    }
     const bool split = e.partitionDim >= 0 || e.fuseAxis >= 0 || e.gqaRole >= 0;
     if (e.gqaRole >= 0)
         *data = gqa(e, error);
@@ -65,7 +91,7 @@ const char *TensorAssembler::stalePiece(const ConsolidatePlanEntry &e, int tp, Q
 
 const char *TensorAssembler::piece(const ConsolidatePlanEntry &e, int tp, std::string *buf, QString *error)
 {
-    ShardReader *r = m_shards.at(e.pp, tp);
+    ShardReader *r = m_shards.at(e.pp, tp, e.ep);
     DType dt = DType::Unknown;
     Shape shape;
     std::int64_t bytes = 0;
@@ -82,7 +108,7 @@ const char *TensorAssembler::piece(const ConsolidatePlanEntry &e, int tp, std::s
 TensorAssembler::Direct TensorAssembler::pieceLocation(const ConsolidatePlanEntry &e, int tp, RangeCopier::Source *at,
                                                        QString *error) const
 {
-    ShardReader *r = m_shards.at(e.pp, tp);
+    ShardReader *r = m_shards.at(e.pp, tp, e.ep);
     DType dt = DType::Unknown;
     Shape shape;
     std::int64_t bytes = 0;
@@ -123,6 +149,16 @@ TensorAssembler::Direct TensorAssembler::writeDirect(const ConsolidatePlanEntry 
         return Direct::NotHere;
     if (!planAddsUp(e, error))
         return Direct::Failed;
+    if (e.epSize > 1) {  // block by block; a block NotHere is then written whole by the caller through assemble()
+        for (int ep = 0; ep < e.epSize; ++ep) {
+            const ConsolidatePlanEntry b = epBlock(e, ep);
+            RangeCopier::Target to = out;
+            to.offset += ep * b.bytes;
+            if (const Direct d = writeDirect(b, copier, to, error); d != Direct::Written)
+                return d;
+        }
+        return Direct::Written;
+    }
     const int ranksUsed = split ? m_tpSize : 1;
     Shape cut;
     if (split && (!cutShape(e, &cut, error) || (e.bytes > 0 && pieceShape(e, m_tpSize) != cut))) {

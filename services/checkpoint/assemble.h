@@ -62,7 +62,7 @@ private:
     int m_tpSize;
     bool m_checkReplicas;
     // Reused from tensor to tensor.
-    std::string m_out, m_piece, m_other, m_cut, m_full;
+    std::string m_out, m_piece, m_other, m_cut, m_full, m_experts;
 };
 
 }  // namespace ingot

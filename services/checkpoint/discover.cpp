@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
+#include <tuple>
 
 namespace ingot {
 
@@ -107,28 +109,37 @@ void countRanksInMetadata(CheckpointCandidate *c)
 // metadata claim: at most kMaxRanks ranks are looked for, and only the first missing ones are named.
 void checkRanks(CheckpointCandidate *c)
 {
-    QSet<QPair<int, int>> seen;
-    for (const ShardFile &f : std::as_const(c->shards)) {
-        if (seen.contains({f.tp, f.pp}) && f.ep < 0)
-            c->problems << DiscoverText::tr("tp rank %1, pp rank %2 appears twice.").arg(f.tp).arg(f.pp);
-        seen.insert({f.tp, f.pp});
+    // Expert parallelism: neuronx-distributed's files only (dp_rank_00_ep_rank_ZZ_tp_rank_XX_pp_rank_YY.pt).
+    const int ep = std::max(c->epSize, 1);
+    if (ep > 1 && c->layout != ShardLayout::NeuronxDistributed) {
+        c->problems << DiscoverText::tr("Expert-parallel rank folders (ep size %1) are read in neuronx-distributed's layout only.").arg(c->epSize);
+        return;
     }
-    if (qint64(c->tpSize) * c->ppSize > kMaxRanks) {
+    std::set<std::tuple<int, int, int>> seen;
+    for (const ShardFile &f : std::as_const(c->shards)) {
+        if ((f.ep >= 0) != (ep > 1))
+            c->problems << DiscoverText::tr("%1: some shard files name an ep rank and some do not.").arg(f.path);
+        if (seen.count({f.tp, f.pp, std::max(f.ep, 0)}))
+            c->problems << (ep > 1 ? DiscoverText::tr("tp rank %1, pp rank %2, ep rank %3 appears twice.").arg(f.tp).arg(f.pp).arg(f.ep)
+                                   : DiscoverText::tr("tp rank %1, pp rank %2 appears twice.").arg(f.tp).arg(f.pp));
+        seen.insert({f.tp, f.pp, std::max(f.ep, 0)});
+    }
+    if (qint64(c->tpSize) * c->ppSize * ep > kMaxRanks) {
         c->problems << DiscoverText::tr("The names and metadata claim tp %1 x pp %2 ranks, more than the %3 Ingot reads; %4 shard "
-                             "files are there.").arg(c->tpSize).arg(c->ppSize).arg(kMaxRanks).arg(c->shards.size());
+                             "files are there.").arg(c->tpSize).arg(qint64(c->ppSize) * ep).arg(kMaxRanks).arg(c->shards.size());
         return;
     }
     constexpr int kNamed = 16;
     qint64 missing = 0;
     for (int pp = 0; pp < c->ppSize; ++pp)
         for (int tp = 0; tp < c->tpSize; ++tp)
-            if (!seen.contains({tp, pp}) && ++missing <= kNamed)
-                c->problems << DiscoverText::tr("The shard of tp rank %1, pp rank %2 is missing.").arg(tp).arg(pp);
+            for (int e = 0; e < ep; ++e)
+                if (!seen.count({tp, pp, e}) && ++missing <= kNamed)
+                    c->problems << (ep > 1 ? DiscoverText::tr("The shard of tp rank %1, pp rank %2, ep rank %3 is missing.").arg(tp).arg(pp).arg(e)
+                                           : DiscoverText::tr("The shard of tp rank %1, pp rank %2 is missing.").arg(tp).arg(pp));
     if (missing > kNamed)
         c->problems << DiscoverText::tr("... and %1 more shards are missing (tp %2 x pp %3 expected, %4 found).").arg(missing - kNamed)
-                           .arg(c->tpSize).arg(c->ppSize).arg(c->shards.size());
-    if (c->epSize > 1)
-        c->problems << DiscoverText::tr("Expert-parallel shards (ep size %1) are not supported yet.").arg(c->epSize);
+                           .arg(c->tpSize).arg(qint64(c->ppSize) * ep).arg(c->shards.size());
 }
 
 bool scanShardsDir(const QString &root, const QString &shardsDir, CheckpointCandidate *c)

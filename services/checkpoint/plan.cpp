@@ -65,6 +65,7 @@ private:
     void checkTiedCopy(const Stage &s, const std::string &n);
     void planParameter(const Stage &s, const std::string &n);
     bool partitionOf(const Stage &s, ConsolidatePlanEntry *e);
+    bool expertsOf(ConsolidatePlanEntry *e);
     void addFusedParts(const ConsolidatePlanEntry &e, const PartitionMetadata::Fused &fu);
     bool add(ConsolidatePlanEntry e);
     void checkPieces(const Stage &s, const ConsolidatePlanEntry &e);
@@ -319,7 +320,7 @@ void Planner::planParameter(const Stage &s, const std::string &n)
     e.source = n;
     e.pp = s.pp;
     s.ranks[0]->info(n, &e.dtype, &e.shape);
-    if (!partitionOf(s, &e))
+    if (!partitionOf(s, &e) || !expertsOf(&e))
         return;
     // The output is tp rank 0's piece, tp times as long along partition_dim; every piece is then checked.
     if (e.partitionDim >= 0 && !checkedMul(e.shape[size_t(e.partitionDim)], m_c.tpSize, &e.shape[size_t(e.partitionDim)])) {
@@ -355,6 +356,26 @@ bool Planner::partitionOf(const Stage &s, ConsolidatePlanEntry *e)
     return true;
 }
 
+// Expert parallelism: neuronx-distributed's experts (names with "expert_mlps", the rule of its
+// checkpoint_converter.py) are stacked on dim 0, a block per ep rank; everything else is the same on every ep rank,
+// taken from ep rank 0.
+bool Planner::expertsOf(ConsolidatePlanEntry *e)
+{
+    if (m_c.epSize <= 1 || e->name.find("expert_mlps") == std::string::npos)
+        return true;
+    if (e->shape.empty() || e->partitionDim == 0) {
+        problem(PlanText::tr("%1: an expert parameter of shape %2 split on dim %3 cannot be stacked over ep ranks on dim 0.")
+                    .arg(qs(e->name), shapeText(e->shape)).arg(e->partitionDim));
+        return false;
+    }
+    e->epSize = m_c.epSize;
+    if (!checkedMul(e->shape[0], m_c.epSize, &e->shape[0])) {
+        problem(PlanText::tr("%1: its size along dim 0 overflows.").arg(qs(e->name)));
+        return false;
+    }
+    return true;
+}
+
 // Every rank's piece of `e` against the plan: its dtype, and exactly pieceShape(e). Checked once per source.
 void Planner::checkPieces(const Stage &s, const ConsolidatePlanEntry &e)
 {
@@ -367,13 +388,15 @@ void Planner::checkPieces(const Stage &s, const ConsolidatePlanEntry &e)
         return;
     }
     const int pd = e.gqaRole >= 0 || e.fuseAxis >= 0 ? -1 : e.partitionDim;
-    for (int tp = 0; tp < m_c.tpSize; ++tp) {
+    for (int at = 0; at < m_c.tpSize * e.epSize; ++at) {
+        const int tp = at % m_c.tpSize, ep = at / m_c.tpSize;
         DType dt = DType::Unknown;
         Shape sh;
-        if (!s.ranks[size_t(tp)]->info(e.source, &dt, &sh)) {
-            if (tp > 0)
+        const ShardReader *r = ep == 0 ? s.ranks[size_t(tp)] : m_shards.at(s.pp, tp, ep);
+        if (!r || !r->info(e.source, &dt, &sh)) {
+            if (tp > 0 && ep == 0)
                 continue;  // reported by checkSameNames()
-            problem(PlanText::tr("%1 is missing on tp rank 0 of pp rank %2.").arg(name).arg(s.pp));
+            problem(PlanText::tr("%1 is missing on tp rank %2 of pp rank %3, ep rank %4.").arg(name).arg(tp).arg(s.pp).arg(ep));
             return;
         }
         if (dt != e.dtype)
@@ -497,10 +520,13 @@ QString mergeText(const ConsolidatePlanEntry &e, int tpSize)
     case MergeKind::Copied:
         return PlanText::tr("copied as it is");
     case MergeKind::Replicated:
-        return PlanText::tr("replicated (from tp rank 0)");
-    case MergeKind::Concatenated:
-        return e.stride > 1 ? PlanText::tr("concatenated on dim %1 in %2 strided blocks").arg(e.partitionDim).arg(e.stride)
-                            : PlanText::tr("concatenated on dim %1").arg(e.partitionDim);
+        return e.epSize > 1 ? PlanText::tr("experts of %1 ep ranks stacked on dim 0, replicated over tp").arg(e.epSize)
+                            : PlanText::tr("replicated (from tp rank 0)");
+    case MergeKind::Concatenated: {
+        const QString t = e.stride > 1 ? PlanText::tr("concatenated on dim %1 in %2 strided blocks").arg(e.partitionDim).arg(e.stride)
+                                       : PlanText::tr("concatenated on dim %1").arg(e.partitionDim);
+        return e.epSize > 1 ? PlanText::tr("experts of %1 ep ranks stacked on dim 0, each %2").arg(e.epSize).arg(t) : t;
+    }
     case MergeKind::Unfused: {
         const std::string fused = e.source.substr(0, e.source.rfind('.'));
         const QString from = qs(fused.substr(fused.rfind('.') + 1));
@@ -535,8 +561,13 @@ SourceRanks sourceRanks(const ConsolidatePlanEntry &e, int tpSize)
 std::vector<std::int64_t> pieceShape(const ConsolidatePlanEntry &e, int tpSize)
 {
     Shape p = e.shape;
-    if (tpSize < 1)
+    if (tpSize < 1 || e.epSize < 1)
         return {};
+    if (e.epSize > 1) {  // one ep rank's experts
+        if (p.empty() || p[0] % e.epSize != 0)
+            return {};
+        p[0] /= e.epSize;
+    }
     if (e.gqaRole >= 0 && e.gqaRole < 3 && p.size() == 1) {  // a q/k/v bias: one value per row
         if (e.fusedQkv)
             return {e.qRowsPerRank + 2 * e.kvRowsPerRank};

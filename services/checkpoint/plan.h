@@ -25,6 +25,11 @@ struct ConsolidatePlanEntry {
     // partition_stride: each rank's piece is `stride` blocks along partitionDim, and the output is block 0 of every
     // rank, then block 1 of every rank... (neuronx-distributed's strided split: rank r holds blocks r, r+tp, ...).
     int stride = 1;
+    // Expert parallelism (neuronx-distributed): the experts of ep rank k are rows [k·E/epSize, (k+1)·E/epSize) of dim 0
+    // of the output, each ep rank's block merged over its tp ranks as above. `ep` is the ep rank a block is read from
+    // (the assembler's, 0 in a plan).
+    int epSize = 1;
+    int ep = 0;
     int pp = 0;
     qint64 bytes = 0;
     // FusedLinearsSpec: this output is the slice [fuseOffset, fuseOffset + fuseLength) of every rank's fused piece

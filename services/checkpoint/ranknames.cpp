@@ -48,23 +48,27 @@ std::optional<RankIds> parseRankName(const QString &name)
     return r;
 }
 
+// neuronx-distributed's order (trainer/checkpoint.py, _get_path): dp, then ep (only with expert parallelism), tp, pp.
 QString nxdShardFileName(const RankIds &r)
 {
-    return nxdFileNameWith(twoDigits(r.dp), rankName(r));
+    const QString ep = r.ep >= 0 ? QStringLiteral("ep_rank_%1_").arg(twoDigits(r.ep)) : QString();
+    return nxdFileNameWith(twoDigits(r.dp), ep + rankNameWith(twoDigits(r.tp), twoDigits(r.pp), QString()));
 }
 
 std::optional<RankIds> parseNxdShardFileName(const QString &name)
 {
-    static const QRegularExpression re(QStringLiteral("^dp_rank_(\\d+)_(.+)\\.pt$"));
+    static const QRegularExpression re(QStringLiteral("^dp_rank_(\\d+)_(?:ep_rank_(\\d+)_)?(tp_rank_\\d+_pp_rank_\\d+)\\.pt$"));
     const auto m = re.match(name);
     if (!m.hasMatch())
         return std::nullopt;
-    std::optional<RankIds> r = parseRankName(m.captured(2));
-    bool ok = false;
+    std::optional<RankIds> r = parseRankName(m.captured(3));
+    bool ok = false, epOk = true;
     const int dp = m.captured(1).toInt(&ok);
-    if (!r || !ok || dp > kMaxRank)
+    const int ep = m.captured(2).isEmpty() ? -1 : m.captured(2).toInt(&epOk);
+    if (!r || !ok || !epOk || dp > kMaxRank || ep > kMaxRank)
         return std::nullopt;
     r->dp = dp;
+    r->ep = ep;
     return r;
 }
 

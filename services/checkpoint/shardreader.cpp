@@ -7,6 +7,7 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QRegularExpression>
 
 #include <cerrno>
 #include <cstring>
@@ -159,6 +160,16 @@ bool ShardReader::locate(const std::string &name, Location *at, QString *error)
     return true;
 }
 
+// The same rank's file of ep rank 0: "_ep_rank_ZZ_" of the file name made "_ep_rank_00_".
+static QString epRankZero(const QString &path)
+{
+    const QFileInfo fi(path);
+    QString name = fi.fileName();
+    static const QRegularExpression re(QStringLiteral("_ep_rank_\\d+_"));
+    name.replace(re, QStringLiteral("_ep_rank_00_"));
+    return fi.absolutePath() + QLatin1Char('/') + name;
+}
+
 QString ShardReader::xserTensorFile(const QString &shard, std::int64_t tid)
 {
     return shard + QStringLiteral(".tensors/tensor_%1.pt").arg(tid);
@@ -168,7 +179,11 @@ QString ShardReader::xserTensorFile(const QString &shard, std::int64_t tid)
 bool ShardReader::resolveXser(const std::string &name, std::int64_t tid, QString *error)
 {
     const QString shown = displayName(nameFromBytes(QByteArray::fromStdString(name)));
-    const QString path = xserTensorFile(m_file.path, tid);
+    QString path = xserTensorFile(m_file.path, tid);
+    // With expert parallelism NxD writes the tensors that are not experts' once, in ep rank 0's folder, and every
+    // ep rank's file refers to them there (trainer/checkpoint.py, _xser_load_data).
+    if (m_file.ep > 0 && !QFileInfo::exists(path))
+        path = xserTensorFile(epRankZero(m_file.path), tid);
     if (!QFileInfo::exists(m_file.path + QStringLiteral(".tensors"))) {
         *error = ShardReaderText::tr("%1 is an xser checkpoint (its tensors are references), but the folder of its tensors, %2, is "
                                      "missing.").arg(displayName(m_file.path), displayName(m_file.path + QStringLiteral(".tensors")));
@@ -205,7 +220,9 @@ const TensorRef *ShardReader::openXser(const std::string &name, QString *error)
 {
     const std::int64_t tid = m_xser.at(name);
     const TensorRef &want = m_tensors.at(name);
-    const QString path = xserTensorFile(m_file.path, tid);
+    QString path = xserTensorFile(m_file.path, tid);
+    if (m_file.ep > 0 && !QFileInfo::exists(path))
+        path = xserTensorFile(epRankZero(m_file.path), tid);
     if (m_xserOpenTid != tid || !m_xserFile) {
         m_xserOpenTid = -1;
         m_xserFile = std::make_unique<TorchFile>();
@@ -244,15 +261,15 @@ bool OpenShards::open(const CheckpointCandidate &c, QStringList *problems)
             ok = false;
             continue;
         }
-        m_byRank[{f.pp, f.tp}] = reader.get();
+        m_byRank[{f.pp, f.tp, std::max(f.ep, 0)}] = reader.get();
         m_readers.push_back(std::move(reader));
     }
     return ok;
 }
 
-ShardReader *OpenShards::at(int pp, int tp) const
+ShardReader *OpenShards::at(int pp, int tp, int ep) const
 {
-    const auto it = m_byRank.find({pp, tp});
+    const auto it = m_byRank.find({pp, tp, ep});
     return it == m_byRank.end() ? nullptr : it->second;
 }
 

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace ingot {
@@ -82,12 +83,12 @@ public:
     ~OpenShards();
     // Opens every shard of `c`; those that cannot be read are listed in *problems. False if any could not.
     bool open(const CheckpointCandidate &c, QStringList *problems);
-    // nullptr when that rank was not opened.
-    ShardReader *at(int pp, int tp) const;
+    // nullptr when that rank was not opened. ep 0 is also the file of a checkpoint without expert parallelism.
+    ShardReader *at(int pp, int tp, int ep = 0) const;
 
 private:
     std::vector<std::unique_ptr<ShardReader>> m_readers;
-    std::map<std::pair<int, int>, ShardReader *> m_byRank;
+    std::map<std::tuple<int, int, int>, ShardReader *> m_byRank;
 };
 
 }  // namespace ingot

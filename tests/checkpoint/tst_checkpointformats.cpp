@@ -65,6 +65,8 @@ private Q_SLOTS:
         QTest::addRow("stride tp4 bf16") << QStringLiteral("stride") << 4 << QStringLiteral("bfloat16");
         QTest::addRow("xser tp2") << QStringLiteral("xser") << 2 << QStringLiteral("float32");
         QTest::addRow("xser tp4 bf16") << QStringLiteral("xser") << 4 << QStringLiteral("bfloat16");
+        QTest::addRow("ep2 tp2") << QStringLiteral("ep2") << 2 << QStringLiteral("float32");
+        QTest::addRow("ep2 xser tp2 bf16") << QStringLiteral("ep2-xser") << 2 << QStringLiteral("bfloat16");
     }
     void bitExact()
     {
@@ -79,7 +81,17 @@ private Q_SLOTS:
         QCOMPARE(found.first().tpSize, tp);
         const ConsolidationPlan plan = planConsolidation(found.first());
         QVERIFY2(plan.ok(), qPrintable(plan.problems.join(QLatin1Char('\n'))));
-        if (kind == QLatin1String("stride")) {
+        if (kind.startsWith(QLatin1String("ep2"))) {
+            QCOMPARE(found.first().epSize, 2);
+            const ConsolidatePlanEntry *gu = entry(plan, "model.layers.1.mlp.expert_mlps.mlp_op.gate_up_proj.weight");
+            QVERIFY(gu);
+            QCOMPARE(gu->epSize, 2);
+            QCOMPARE(gu->shape, (std::vector<std::int64_t>{4, 16, 64}));
+            QCOMPARE(mergeText(*gu, tp), QStringLiteral("experts of 2 ep ranks stacked on dim 0, each concatenated on dim 2 in 2 strided blocks"));
+            const ConsolidatePlanEntry *router = entry(plan, "model.layers.1.mlp.router.linear_router.weight");
+            QVERIFY(router);
+            QCOMPARE(router->epSize, 1);
+        } else if (kind == QLatin1String("stride")) {
             const ConsolidatePlanEntry *qkv = entry(plan, "model.layers.0.self_attn.qkv_proj.weight");
             QVERIFY(qkv);
             QCOMPARE(qkv->stride, 3);
@@ -125,6 +137,32 @@ private Q_SLOTS:
         QVERIFY(!plan.ok());
         QVERIFY2(plan.problems.join(QLatin1Char(' ')).contains(QStringLiteral("partition_stride 5 does not divide")),
                  qPrintable(plan.problems.join(QLatin1Char(' '))));
+    }
+
+    // A missing ep rank is named; experts that do not agree between ep ranks are a problem, not a guess.
+    void expertParallelProblems()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/ep-bad");
+        QString out, error;
+        QVERIFY2(python(kFormats, {dir, QStringLiteral("ep2"), QStringLiteral("2")}, &out), qPrintable(out));
+        const QString model = dir + QStringLiteral("/shards/model/");
+        QVERIFY(QFile::rename(model + QStringLiteral("dp_rank_00_ep_rank_01_tp_rank_01_pp_rank_00.pt"), dir + QStringLiteral("/aside.pt")));
+        auto found = findCheckpoints(dir, &error);
+        QCOMPARE(found.size(), 1);
+        QVERIFY(!found.first().complete);
+        QVERIFY2(found.first().problems.join(QLatin1Char(' ')).contains(QStringLiteral("tp rank 1, pp rank 0, ep rank 1 is missing")),
+                 qPrintable(found.first().problems.join(QLatin1Char(' '))));
+        // Put back in place of ep rank 1, tp rank 1: ep rank 0's file (the same shapes, other experts) is not caught
+        // by shapes, so take one with other shapes: tp rank 0 of a tp=1 save of the same model.
+        const QString other = tmp.path() + QStringLiteral("/ep-other");
+        QVERIFY2(python(kFormats, {other, QStringLiteral("ep2"), QStringLiteral("1")}, &out), qPrintable(out));
+        QVERIFY(QFile::copy(other + QStringLiteral("/shards/model/dp_rank_00_ep_rank_01_tp_rank_00_pp_rank_00.pt"),
+                            model + QStringLiteral("dp_rank_00_ep_rank_01_tp_rank_01_pp_rank_00.pt")));
+        found = findCheckpoints(dir, &error);
+        QVERIFY(found.first().complete);
+        const ConsolidationPlan plan = planConsolidation(found.first());
+        QVERIFY(!plan.ok());
+        QVERIFY2(plan.problems.join(QLatin1Char(' ')).contains(QStringLiteral("expert_mlps")), qPrintable(plan.problems.join(QLatin1Char('\n'))));
     }
 
     void hostileXser_data()

@@ -201,7 +201,14 @@ private Q_SLOTS:
         // Names that are not ranks: suffixes, other orders, missing parts.
         for (const char *bad : {"tp_rank_00_pp_rank_00_dp_rank_01", "tp_rank_00", "pp_rank_00_tp_rank_00", "tp_rank_x_pp_rank_0"})
             QVERIFY2(!parseRankName(QString::fromLatin1(bad)), bad);
-        QVERIFY(!parseNxdShardFileName(QStringLiteral("dp_rank_00_ep_rank_01_tp_rank_00_pp_rank_00.pt")));
+        // Expert parallelism: neuronx-distributed's order, dp, ep, tp, pp; never ep last in a file name.
+        const std::optional<RankIds> e = parseNxdShardFileName(QStringLiteral("dp_rank_00_ep_rank_01_tp_rank_03_pp_rank_02.pt"));
+        QVERIFY(e);
+        QCOMPARE(e->ep, 1);
+        QCOMPARE(e->tp, 3);
+        QCOMPARE(e->pp, 2);
+        QCOMPARE(nxdShardFileName(*e), QStringLiteral("dp_rank_00_ep_rank_01_tp_rank_03_pp_rank_02.pt"));
+        QVERIFY(!parseNxdShardFileName(QStringLiteral("dp_rank_00_tp_rank_00_pp_rank_00_ep_rank_01.pt")));
         QVERIFY(!parseNxdShardFileName(QStringLiteral("dp_rank_00_tp_rank_00_pp_rank_00.pt.tmp")));
         QCOMPARE(rankNamePattern(), QStringLiteral("tp_rank_XX_pp_rank_YY"));
     }
