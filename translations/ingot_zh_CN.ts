@@ -984,6 +984,18 @@
         <source>experts of %1 ep ranks stacked on dim 0, each %2</source>
         <translation>%1 个 ep rank 的专家在维度 0 上堆叠，每块%2</translation>
     </message>
+    <message>
+        <source>The adapter %1 has no adapter_config.json beside its shards in %2: PEFT cannot load it without one.</source>
+        <translation>适配器 %1 在 %2 中的分片旁没有 adapter_config.json：缺少它 PEFT 无法加载。</translation>
+    </message>
+    <message>
+        <source>%1, adapter %2</source>
+        <translation>%1，适配器 %2</translation>
+    </message>
+    <message>
+        <source>Not supported yet: LoRA layers in a model&apos;s shards (%1); consolidate the adapters.</source>
+        <translation>尚不支持：模型分片中的 LoRA 层（%1）；请合并适配器。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::ConsolidateWizard</name>
@@ -9490,6 +9502,10 @@ It would be added to %4.</source>
     <message>
         <source>error: --precompile-parallel takes a number of parallel compiles (1 to 4096)</source>
         <translation>错误：--precompile-parallel 需要并行编译数（1 到 4096）</translation>
+    </message>
+    <message>
+        <source>Adapter %1 -&gt; %2</source>
+        <translation>适配器 %1 -&gt; %2</translation>
     </message>
 </context>
 <context>

@@ -6,10 +6,13 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <atomic>
+#include <memory>
 #include <csignal>
 #include <cstdio>
 #include <optional>
@@ -116,7 +119,7 @@ void printChoice(const QVector<CheckpointCandidate> &found, const CheckpointCand
     if (found.size() > 1)
         for (const auto &x : found)
             err((x.complete ? QStringLiteral("  %1 %2") : ConsolidateCliText::tr("  %1 %2 (incomplete)"))
-                    .arg(&x == c ? QStringLiteral("*") : QStringLiteral(" "), x.label));
+                    .arg(&x == c ? QStringLiteral("*") : QStringLiteral(" "), checkpointTitle(x)));
 }
 
 // Progress lines on stderr: rewritten in place on a terminal, a line a second at most in a log.
@@ -151,7 +154,7 @@ private:
     qint64 m_lastLine = -1000;
 };
 
-void printJsonReport(const CheckpointCandidate &c, const ConsolidateOptions &o, const ConsolidateReport &rep)
+nlohmann::json jsonReport(const CheckpointCandidate &c, const ConsolidateOptions &o, const ConsolidateReport &rep)
 {
     nlohmann::json files = nlohmann::json::array(), problems = nlohmann::json::array(), warnings = nlohmann::json::array();
     for (const QString &w : rep.warnings)
@@ -160,10 +163,11 @@ void printJsonReport(const CheckpointCandidate &c, const ConsolidateOptions &o, 
         files.push_back(u8(f));
     for (const QString &pr : rep.problems + rep.verifyProblems)
         problems.push_back(u8(pr));
-    printJson({{"checkpoint", u8(c.label)}, {"layout", layoutNameSource(c.layout)}, {"tp", c.tpSize}, {"pp", c.ppSize},
-               {"output", u8(o.output)}, {"files", files}, {"tensors", rep.tensors}, {"bytes", rep.bytes},
-               {"verified", rep.verified}, {"problems", problems}, {"cancelled", rep.cancelled}, {"warnings", warnings},
-               {"error", rep.error.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(u8(rep.error))}});
+    return {{"checkpoint", u8(c.label)}, {"layout", layoutNameSource(c.layout)}, {"tp", c.tpSize}, {"pp", c.ppSize},
+            {"ep", std::max(c.epSize, 1)}, {"adapter", c.adapter.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(u8(c.adapter))},
+            {"output", u8(o.output)}, {"files", files}, {"tensors", rep.tensors}, {"bytes", rep.bytes},
+            {"verified", rep.verified}, {"problems", problems}, {"cancelled", rep.cancelled}, {"warnings", warnings},
+            {"error", rep.error.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(u8(rep.error))}};
 }
 
 // Ctrl-C or a TERM signal asks the run to stop between tensors, which removes its staging folder; a second
@@ -219,16 +223,30 @@ int consolidateHere(const Invocation &in, const QString &checkpointDir, const QS
         options.output = c->root + QStringLiteral("/consolidated");
     if (!r->asJson)
         printChoice(found, c);
-    ConsolidateReport rep;
+    // A checkpoint of LoRA adapters (and no model): each adapter in turn, the default one at the output folder and
+    // the others in a folder of their name below it, as optimum-neuron writes them. One JSON object per adapter.
+    QVector<ConsolidatedOutput> done;
     {
         StopOnSignals stopOnSignals;
-        ProgressPrinter progress(r->asJson);
-        const ConsolidationPlan plan = planConsolidation(*c);
-        rep = consolidate(plan, options, [&progress](const ConsolidateProgress &pr) { progress.print(pr); }, &stopRequested());
+        std::unique_ptr<ProgressPrinter> progress;
+        const auto starting = [&](const ConsolidatedOutput &x) {
+            progress.reset();  // ends the last one's line
+            if (!x.checkpoint->adapter.isEmpty() && !r->asJson)
+                err(ConsolidateCliText::tr("Adapter %1 -> %2").arg(x.checkpoint->adapter, x.options.output));
+            progress = std::make_unique<ProgressPrinter>(r->asJson);
+        };
+        done = consolidateCheckpoint(found, c, options, starting, [&progress](const ConsolidateProgress &pr) { progress->print(pr); },
+                                     &stopRequested());
+    }
+    nlohmann::json reports = nlohmann::json::array();
+    int rc = Ok;
+    for (const ConsolidatedOutput &x : std::as_const(done)) {
+        reports.push_back(jsonReport(*x.checkpoint, x.options, x.report));
+        rc = reportOutcome(x.options, x.report, r->asJson);
     }
     if (r->asJson)
-        printJsonReport(*c, options, rep);
-    return reportOutcome(options, rep, r->asJson);
+        printJson(reports.size() == 1 ? reports.front() : reports);
+    return rc;
 }
 
 QVector<Command> consolidateCommands()

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <exception>
+#include <limits>
 #include <fcntl.h>
 #include <new>
 #include <unistd.h>
@@ -100,10 +101,11 @@ std::vector<std::vector<int>> groupIntoFiles(const QVector<ConsolidatePlanEntry>
     return groups;
 }
 
-// model.safetensors, or model-00001-of-00003.safetensors when there are several (pytorch_model… likewise).
-QString outputFileName(Format f, int index, int count)
+// model.safetensors, or model-00001-of-00003.safetensors when there are several (pytorch_model… likewise); a PEFT
+// adapter's: adapter_model.safetensors (adapter_model.bin).
+QString outputFileName(Format f, int index, int count, bool adapter)
 {
-    const QString stem = f == Format::PyTorch ? QStringLiteral("pytorch_model") : QStringLiteral("model");
+    const QString stem = adapter ? QStringLiteral("adapter_model") : f == Format::PyTorch ? QStringLiteral("pytorch_model") : QStringLiteral("model");
     const QString ext = f == Format::PyTorch ? QStringLiteral(".bin") : QStringLiteral(".safetensors");
     if (count == 1)
         return stem + ext;
@@ -115,9 +117,13 @@ QString indexFileName(Format f)
     return f == Format::PyTorch ? QStringLiteral("pytorch_model.bin.index.json") : QStringLiteral("model.safetensors.index.json");
 }
 
-// Configs and tokenizer files, copied from the checkpoint folder or else the training output folder.
-const QStringList &companionFiles()
+// Configs and tokenizer files, copied from the checkpoint folder or else the training output folder; for an adapter,
+// its adapter_config.json from its own folder only (the model's config.json would make a model folder of it).
+const QStringList &companionFiles(bool adapter)
 {
+    static const QStringList adapterFiles = {QStringLiteral("adapter_config.json")};
+    if (adapter)
+        return adapterFiles;
     static const QStringList files = {QStringLiteral("config.json"), QStringLiteral("generation_config.json"), QStringLiteral("tokenizer.json"),
                                       QStringLiteral("tokenizer_config.json"), QStringLiteral("special_tokens_map.json"),
                                       QStringLiteral("tokenizer.model"), QStringLiteral("vocab.json"), QStringLiteral("merges.txt"),
@@ -213,12 +219,14 @@ bool Consolidation::openShards()
 
 bool Consolidation::writeTensorFiles()
 {
-    const std::vector<std::vector<int>> groups = groupIntoFiles(m_plan.entries, m_o.maxShardBytes);
+    // PEFT loads one adapter file: an adapter is never split.
+    const bool adapter = !m_plan.checkpoint.adapter.isEmpty();
+    const std::vector<std::vector<int>> groups = groupIntoFiles(m_plan.entries, adapter ? std::numeric_limits<qint64>::max() : m_o.maxShardBytes);
     m_prog.tensorsTotal = int(m_plan.entries.size());
     m_prog.bytesTotal = m_plan.bytes();
     m_fileCount = int(groups.size());
     for (int g = 0; g < m_fileCount; ++g)
-        if (!writeFile(groups[size_t(g)], outputFileName(m_o.format, g, m_fileCount)))
+        if (!writeFile(groups[size_t(g)], outputFileName(m_o.format, g, m_fileCount, adapter)))
             return false;
     m_rep.tensors = int(m_plan.entries.size());
     m_rep.bytes = m_prog.bytesTotal;
@@ -334,8 +342,10 @@ bool copyChecked(const QString &src, const QString &dst, QString *error)
 bool Consolidation::copyCompanionFiles()
 {
     const QString root = m_plan.checkpoint.root;
-    for (const QString &x : companionFiles()) {
-        for (const QString &dir : {root, QFileInfo(root).absolutePath()}) {
+    const bool adapter = !m_plan.checkpoint.adapter.isEmpty();
+    const QStringList dirs = adapter ? QStringList{root} : QStringList{root, QFileInfo(root).absolutePath()};
+    for (const QString &x : companionFiles(adapter)) {
+        for (const QString &dir : dirs) {
             const QString src = dir + QLatin1Char('/') + x;
             const QFileInfo fi(src);
             if (!fi.exists())
@@ -378,6 +388,29 @@ ConsolidateReport consolidate(const CheckpointCandidate &c, const ConsolidateOpt
                               const std::atomic_bool *cancel)
 {
     return consolidate(planConsolidation(c), o, progress, cancel);
+}
+
+QVector<ConsolidatedOutput> consolidateCheckpoint(const QVector<CheckpointCandidate> &found, const CheckpointCandidate *chosen,
+                                                  const ConsolidateOptions &o, const std::function<void(const ConsolidatedOutput &)> &starting,
+                                                  const ConsolidateProgressFn &progress, const std::atomic_bool *cancel)
+{
+    QVector<ConsolidatedOutput> out;
+    for (const CheckpointCandidate *c : consolidationSet(found, chosen)) {
+        ConsolidatedOutput x;
+        x.checkpoint = c;
+        x.options = o;
+        if (!c->adapter.isEmpty() && !adapterOutputSubfolder(*c).isEmpty()) {
+            QDir().mkpath(o.output);  // the default adapter's folder, or only the others' parent
+            x.options.output = o.output + QLatin1Char('/') + adapterOutputSubfolder(*c);
+        }
+        if (starting)
+            starting(x);
+        x.report = consolidate(*c, x.options, progress, cancel);
+        out.append(x);
+        if (!x.report.ok())
+            break;
+    }
+    return out;
 }
 
 }  // namespace ingot

@@ -10,6 +10,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <QVector>
 
 #include <atomic>
 #include <functional>
@@ -65,5 +66,19 @@ ConsolidateReport consolidate(const ConsolidationPlan &plan, const ConsolidateOp
 // Plans, then consolidates.
 ConsolidateReport consolidate(const CheckpointCandidate &c, const ConsolidateOptions &o,
                               const ConsolidateProgressFn &progress = {}, const std::atomic_bool *cancel = nullptr);
+
+// What consolidating the checkpoint `chosen` (one of `found`) writes, as optimum-neuron writes it: its model when it
+// has one, else each of its LoRA adapters (consolidationSet()), the default one at o.output and the others in
+// o.output/<name>, each a PEFT folder (adapter_model.safetensors and its adapter_config.json), each in place
+// atomically. Stops at the first that does not succeed. `starting` is called before each.
+struct ConsolidatedOutput {
+    const CheckpointCandidate *checkpoint = nullptr;
+    ConsolidateOptions options;  // with its own output folder
+    ConsolidateReport report;
+};
+QVector<ConsolidatedOutput> consolidateCheckpoint(const QVector<CheckpointCandidate> &found, const CheckpointCandidate *chosen,
+                                                  const ConsolidateOptions &o,
+                                                  const std::function<void(const ConsolidatedOutput &)> &starting = {},
+                                                  const ConsolidateProgressFn &progress = {}, const std::atomic_bool *cancel = nullptr);
 
 }  // namespace ingot

@@ -2,6 +2,7 @@
 
 #include "services/checkpoint/metadata.h"
 #include "services/checkpoint/ranknames.h"
+#include "services/util/names.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -180,6 +181,38 @@ bool candidateAt(const QString &root, CheckpointCandidate *c)
     return false;
 }
 
+// The adapters of a checkpoint folder: adapter_<name>/adapter_shards (current optimum-neuron), adapter_shards (the
+// default one of older releases) and <name>/adapter_shards (their others). Each is a candidate of its own.
+void addAdapters(const QString &root, const QString &label, int step, QVector<CheckpointCandidate> *out)
+{
+    QVector<QPair<QString, QString>> found;  // (name, folder holding adapter_shards)
+    if (QFileInfo(root + QStringLiteral("/adapter_shards")).isDir()) {
+        const QString base = QFileInfo(root).fileName();
+        found.append({base.startsWith(QLatin1String("adapter_")) ? base.mid(8) : QStringLiteral("default"), root});
+    }
+    for (const QFileInfo &d : QDir(root).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+        if (d.isSymLink() || !QFileInfo(d.absoluteFilePath() + QStringLiteral("/adapter_shards")).isDir() ||
+            d.fileName() == QLatin1String("consolidated"))
+            continue;
+        const QString name = d.fileName().startsWith(QLatin1String("adapter_")) ? d.fileName().mid(8) : d.fileName();
+        if (!name.isEmpty())
+            found.append({name, d.absoluteFilePath()});
+    }
+    for (const auto &[name, folder] : std::as_const(found)) {
+        CheckpointCandidate c;
+        if (!scanShardsDir(folder, folder + QStringLiteral("/adapter_shards"), &c))
+            continue;
+        c.adapter = name;
+        c.label = label;
+        c.step = step;
+        if (!QFileInfo::exists(folder + QStringLiteral("/adapter_config.json")))
+            c.problems << DiscoverText::tr("The adapter %1 has no adapter_config.json beside its shards in %2: PEFT cannot load it without "
+                                           "one.").arg(name, folder);
+        c.complete = c.problems.isEmpty();
+        out->append(c);
+    }
+}
+
 const QRegularExpression &checkpointFolderName()
 {
     static const QRegularExpression re(QStringLiteral("^checkpoint-(\\d+)$"));
@@ -192,11 +225,14 @@ void addStepCheckpoints(const QString &root, QVector<CheckpointCandidate> *out)
     for (const QFileInfo &d : QDir(root).entryInfoList({QStringLiteral("checkpoint-*")}, QDir::Dirs | QDir::NoDotAndDotDot)) {
         const auto m = checkpointFolderName().match(d.fileName());
         CheckpointCandidate cc;
-        if (m.hasMatch() && candidateAt(d.absoluteFilePath(), &cc)) {
+        if (!m.hasMatch())
+            continue;
+        if (candidateAt(d.absoluteFilePath(), &cc)) {
             cc.label = d.fileName();
             cc.step = m.captured(1).toInt();
             out->append(cc);
         }
+        addAdapters(d.absoluteFilePath(), d.fileName(), m.captured(1).toInt(), out);
     }
 }
 }  // namespace
@@ -232,16 +268,48 @@ QVector<CheckpointCandidate> findCheckpoints(const QString &path, QString *error
         c.step = m.hasMatch() ? m.captured(1).toInt() : -1;
         out.append(c);
     }
+    {
+        const auto m = checkpointFolderName().match(QFileInfo(root).fileName());
+        addAdapters(root, m.hasMatch() ? QFileInfo(root).fileName() : QStringLiteral("final"), m.hasMatch() ? m.captured(1).toInt() : -1, &out);
+    }
     addStepCheckpoints(root, &out);
-    std::sort(out.begin(), out.end(), [](const CheckpointCandidate &a, const CheckpointCandidate &b) {
+    std::stable_sort(out.begin(), out.end(), [](const CheckpointCandidate &a, const CheckpointCandidate &b) {
         if ((a.step < 0) != (b.step < 0))
             return a.step < 0;  // the final one first
-        return a.step > b.step;
+        if (a.step != b.step)
+            return a.step > b.step;
+        // Within a checkpoint: the model, then the default adapter, then the others by name.
+        const auto rank = [](const CheckpointCandidate &c) { return c.adapter.isEmpty() ? 0 : c.adapter == QLatin1String("default") ? 1 : 2; };
+        return rank(a) != rank(b) ? rank(a) < rank(b) : a.adapter < b.adapter;
     });
     if (out.isEmpty())
         *error = DiscoverText::tr("No sharded checkpoint in %1: expected tensor_parallel_shards/%2/ or shards/model/%3 (in the folder, "
                        "or in checkpoint-N folders).").arg(path, rankNamePattern(), nxdShardFileNamePattern());
     return out;
+}
+
+QVector<const CheckpointCandidate *> consolidationSet(const QVector<CheckpointCandidate> &found, const CheckpointCandidate *chosen)
+{
+    QVector<const CheckpointCandidate *> out;
+    if (!chosen)
+        return out;
+    for (const CheckpointCandidate &c : found)
+        if (c.label == chosen->label && c.adapter.isEmpty())
+            return {&c};  // found is sorted: the model, then the adapters
+    for (const CheckpointCandidate &c : found)
+        if (c.label == chosen->label)
+            out.append(&c);
+    return out;
+}
+
+QString checkpointTitle(const CheckpointCandidate &c)
+{
+    return c.adapter.isEmpty() ? displayName(c.label) : DiscoverText::tr("%1, adapter %2").arg(displayName(c.label), displayName(c.adapter));
+}
+
+QString adapterOutputSubfolder(const CheckpointCandidate &c)
+{
+    return c.adapter == QLatin1String("default") ? QString() : c.adapter;
 }
 
 const CheckpointCandidate *pickDefault(const QVector<CheckpointCandidate> &found)

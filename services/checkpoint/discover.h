@@ -37,6 +37,10 @@ struct CheckpointCandidate {
     qint64 bytes = 0;
     bool complete = false;  // every rank present (and the done marker, where the layout writes one)
     QStringList problems;
+    // A LoRA (PEFT) adapter of the checkpoint `label` rather than its model: optimum-neuron saves each adapter's
+    // shards in <checkpoint>/adapter_<name>/adapter_shards (older releases: <checkpoint>/adapter_shards for the
+    // default one, <checkpoint>/<name>/adapter_shards), with its adapter_config.json beside them. Empty: the model.
+    QString adapter;
 };
 
 // Finds the checkpoints under a training output folder, a checkpoint-N folder or a shards folder.
@@ -44,5 +48,12 @@ struct CheckpointCandidate {
 QVector<CheckpointCandidate> findCheckpoints(const QString &path, QString *error);
 // The newest complete one (nullptr when none).
 const CheckpointCandidate *pickDefault(const QVector<CheckpointCandidate> &found);
+// What consolidating `chosen` writes, as optimum-neuron does: the model alone when the checkpoint has one (its
+// adapters are then left out), else every adapter of that checkpoint, the default one first.
+QVector<const CheckpointCandidate *> consolidationSet(const QVector<CheckpointCandidate> &found, const CheckpointCandidate *chosen);
+// For people: "checkpoint-500", or "checkpoint-500, adapter default" (names escaped as display names are).
+QString checkpointTitle(const CheckpointCandidate &c);
+// Where an adapter's output goes below the output folder: "" for the default adapter, else its name.
+QString adapterOutputSubfolder(const CheckpointCandidate &c);
 
 }  // namespace ingot

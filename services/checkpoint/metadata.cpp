@@ -231,7 +231,8 @@ void readSpec(const json &spec, const std::string &module, const QString &file, 
     }
     const std::string cls = spec[0].get<std::string>();
     const json &fields = spec[1];
-    if (fields.contains("peft_type") && !fields["peft_type"].is_null())
+    const bool lora = fields.contains("peft_type") && fields["peft_type"].is_string() && fields["peft_type"].get_ref<const std::string &>() == "lora";
+    if (fields.contains("peft_type") && !fields["peft_type"].is_null() && !lora)
         md->unsupportedSpecs << MetadataText::tr("%1 with PEFT (%2)").arg(qs(cls), qs(module));
     else if (cls == "FusedLinearsSpec")
         readFusedSpec(fields, module, file, md, problems);
@@ -239,6 +240,10 @@ void readSpec(const json &spec, const std::string &module, const QString &file, 
         readGqaSpec(fields, module, file, md, problems);
     else
         md->unsupportedSpecs << MetadataText::tr("%1 (%2)").arg(qs(cls), qs(module));
+    if (lora && cls == "FusedLinearsSpec" && !md->fused.empty() && md->fused.back().module == module)
+        md->fused.back().lora = true;
+    if (lora && cls == "GQAQKVColumnParallelLinearSpec" && !md->gqa.empty() && md->gqa.back().module == module)
+        md->gqa.back().lora = true;
 }
 
 // Specs are serialized as [{"module_fully_qualified_name", "specs": [[class name, {fields}], ...]}, ...].
@@ -482,7 +487,52 @@ int tpSizeInMetadata(const QString &file, QStringList *problems)
     return md.numPartitions;
 }
 
+static PartitionMetadata metadataForStageOfModel(const CheckpointCandidate &c, const OpenShards &shards, int pp, QStringList *problems);
+
+std::string withoutAdapterName(const std::string &name, const std::string &adapter)
+{
+    std::vector<std::string> parts;
+    for (std::size_t from = 0;;) {
+        const std::size_t dot = name.find('.', from);
+        parts.push_back(name.substr(from, dot == std::string::npos ? std::string::npos : dot - from));
+        if (dot == std::string::npos)
+            break;
+        from = dot + 1;
+    }
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+        const std::string &p = parts[i];
+        const bool embedding = p == "lora_embedding_A" || p == "lora_embedding_B";
+        if (p != "lora_A" && p != "lora_B" && !embedding)
+            continue;
+        // lora_A.<adapter>.weight, lora_embedding_A.<adapter>; older optimum-neuron wrote them without the name.
+        if (parts.size() - i < (embedding ? 2u : 3u))
+            return name;
+        if (parts[i + 1] != adapter)
+            return {};  // another adapter's
+        std::string out;
+        for (std::size_t k = 0; k < parts.size(); ++k)
+            if (k != i + 1)
+                out += (out.empty() && k == 0 ? "" : ".") + parts[k];
+        return out;
+    }
+    return name;  // not a LoRA parameter (a frozen base weight listed beside them)
+}
+
 PartitionMetadata metadataForStage(const CheckpointCandidate &c, const OpenShards &shards, int pp, QStringList *problems)
+{
+    PartitionMetadata md = metadataForStageOfModel(c, shards, pp, problems);
+    if (c.adapter.isEmpty())
+        return md;
+    std::map<std::string, PartitionMetadata::Param> params;
+    const std::string adapter = c.adapter.toStdString();
+    for (const auto &[name, p] : md.params)
+        if (const std::string n = withoutAdapterName(name, adapter); !n.empty())
+            params[n] = p;
+    md.params = std::move(params);
+    return md;
+}
+
+static PartitionMetadata metadataForStageOfModel(const CheckpointCandidate &c, const OpenShards &shards, int pp, QStringList *problems)
 {
     PartitionMetadata md;
     const QString stageFile = c.shardsDir + QLatin1Char('/') + mpMetadataFileName(pp);

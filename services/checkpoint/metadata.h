@@ -34,6 +34,7 @@ struct PartitionMetadata {
         bool bias = false;
         int fuseAxis = 0;
         int tpSize = 1;
+        bool lora = false;  // peft_type "lora": the spec describes the LoRA layers of this linear (adapter shards)
     };
     // GQAQKVColumnParallelLinearSpec: q/k/v (fused or not) and the output projection of a GQA attention.
     struct Gqa {
@@ -42,6 +43,7 @@ struct PartitionMetadata {
         std::int64_t qPerPartition = 0, kvPerPartition = 0;
         bool fuse = false;
         bool bias = false;  // q/k/v biases beside the weights (bias_qkv, or bias_q/_k/_v), split as their rows are
+        bool lora = false;  // peft_type "lora": lora_B is the GQA layer, lora_A of the output projection is permuted
     };
     std::map<std::string, Param> params;
     std::vector<Fused> fused;
@@ -72,7 +74,12 @@ bool parseMpMetadata(const QByteArray &bytes, const QString &file, PartitionMeta
 // The largest num_partitions of a tensor-parallel parameter in an mp_metadata file: the real tp size. 0 when the
 // file cannot be read; a num_partitions of the wrong type or out of range (1 to kMaxRank + 1) is a problem.
 int tpSizeInMetadata(const QString &file, QStringList *problems);
-// The metadata of pipeline stage `pp`, wherever the checkpoint's layout keeps it.
+// An adapter's metadata lists every parameter of the PEFT model with its adapter's name after lora_A / lora_B /
+// lora_embedding_A / lora_embedding_B ("…qkv_proj.lora_A.default.weight"), while the shards name them without it:
+// the name as the shards have it, or "" when the parameter belongs to another adapter.
+std::string withoutAdapterName(const std::string &name, const std::string &adapter);
+// The metadata of pipeline stage `pp`, wherever the checkpoint's layout keeps it (an adapter's parameters named as
+// its shards name them, those of other adapters left out).
 PartitionMetadata metadataForStage(const CheckpointCandidate &c, const OpenShards &shards, int pp, QStringList *problems);
 
 }  // namespace ingot

@@ -41,6 +41,8 @@ struct Stage {
     std::set<std::string> nameSet;
     PartitionMetadata md;
     std::map<std::string, const PartitionMetadata::Fused *> fusedBySource;
+    // LoRA: an adapter's lora_A of a fused linear or a GQA attention is shared by its parts: one output per part.
+    std::map<std::string, std::vector<std::string>> clonesOf;
     std::set<std::string> consumed;  // sources already planned as parts of a GQA attention
     bool holds(const std::string &n) const { return nameSet.count(n) > 0; }
 };
@@ -109,12 +111,29 @@ bool Planner::loadStage(int pp, Stage *s)
     s->md = metadataForStage(m_c, m_shards, pp, &m_plan->problems);
     for (const QString &u : std::as_const(s->md.unsupportedSpecs))
         problem(PlanText::tr("Not supported yet: %1 (pp rank %2).").arg(u).arg(pp));
-    // Fused linears: their fused name expands into one output per original linear.
+    // Fused linears: their fused name expands into one output per original linear. LoRA specs describe an adapter's
+    // layers: lora_B is fused as the weight was, lora_A shared (optimum-neuron averaged the parts' A when it fused them).
+    const bool adapter = !m_c.adapter.isEmpty();
     for (const PartitionMetadata::Fused &fu : s->md.fused) {
-        s->fusedBySource[fu.module + "." + fu.fusedName + ".weight"] = &fu;
-        if (fu.bias)
-            s->fusedBySource[fu.module + "." + fu.fusedName + ".bias"] = &fu;
+        const std::string base = fu.module + "." + fu.fusedName;
+        if (fu.lora != adapter) {
+            if (fu.lora)
+                problem(PlanText::tr("Not supported yet: LoRA layers in a model's shards (%1); consolidate the adapters.").arg(qs(base)));
+            continue;
+        }
+        s->fusedBySource[base + (fu.lora ? ".lora_B.weight" : ".weight")] = &fu;
+        if (fu.bias && !fu.lora)
+            s->fusedBySource[base + ".bias"] = &fu;
+        if (fu.lora)
+            for (const std::string &l : fu.linearNames)
+                s->clonesOf[base + ".lora_A.weight"].push_back(fu.module + "." + l + ".lora_A.weight");
     }
+    for (const PartitionMetadata::Gqa &g : s->md.gqa)
+        if (g.lora && adapter)
+            for (const std::string *l : {&g.q, &g.k, &g.v})
+                s->clonesOf[g.module + "." + g.gqaName + ".lora_A.weight"].push_back(g.module + "." + *l + ".lora_A.weight");
+        else if (g.lora)
+            problem(PlanText::tr("Not supported yet: LoRA layers in a model's shards (%1); consolidate the adapters.").arg(qs(g.module)));
     return true;
 }
 
@@ -136,8 +155,12 @@ void Planner::planStage(Stage &s)
 
 void Planner::planGqa(Stage &s, const PartitionMetadata::Gqa &g)
 {
-    const std::string base = g.module + "." + g.gqaName + ".weight";
-    const std::string oName = g.module + "." + g.o + ".weight";
+    if (g.lora != !m_c.adapter.isEmpty())
+        return;  // a model's attention in an adapter's metadata (its shards hold none of it), or refused in loadStage()
+    // An adapter's LoRA of a GQA attention: lora_B is itself a GQA layer (weight_qkv or weight_q/_k/_v), and the
+    // output projection's lora_A (row parallel) has its columns in GQA head order, as the weight has.
+    const std::string base = g.module + "." + g.gqaName + (g.lora ? ".lora_B.weight" : ".weight");
+    const std::string oName = g.module + "." + g.o + (g.lora ? ".lora_A.weight" : ".weight");
     const std::vector<std::string> srcs = g.fuse ? std::vector<std::string>{base + "_qkv"}
                                                  : std::vector<std::string>{base + "_q", base + "_k", base + "_v"};
     const bool present = std::all_of(srcs.begin(), srcs.end(), [&](const std::string &x) { return s.holds(x); });
@@ -214,8 +237,8 @@ bool Planner::addGqaEntries(Stage &s, const PartitionMetadata::Gqa &g, const std
         return false;
     }
     const std::int64_t hidden = qShape[1];
-    const std::string outNames[] = {g.module + "." + g.q + ".weight", g.module + "." + g.k + ".weight",
-                                    g.module + "." + g.v + ".weight", oName};
+    const std::string w = g.lora ? ".lora_B.weight" : ".weight";
+    const std::string outNames[] = {g.module + "." + g.q + w, g.module + "." + g.k + w, g.module + "." + g.v + w, oName};
     const Shape shapes[] = {{g.heads * headDim, hidden}, {g.kvHeads * headDim, hidden}, {g.kvHeads * headDim, hidden},
                             {oShape[0], g.heads * headDim}};
     bool ok = true;
@@ -239,7 +262,7 @@ bool Planner::addGqaEntries(Stage &s, const PartitionMetadata::Gqa &g, const std
         checkPieces(s, e);
         ok = add(e) && ok;
     }
-    return ok && (!g.bias || addGqaBiasEntries(s, g, headDim));
+    return ok && (!g.bias || g.lora || addGqaBiasEntries(s, g, headDim));
 }
 
 // The q/k/v biases of a GQA attention with bias: split and replicated as the weights' rows are (one value per
@@ -333,7 +356,17 @@ void Planner::planParameter(const Stage &s, const std::string &n)
         addFusedParts(e, *fused->second);
         return;
     }
-    add(e);
+    const auto clones = s.clonesOf.find(n);
+    if (clones == s.clonesOf.end()) {
+        add(e);
+        return;
+    }
+    for (const std::string &name : clones->second) {  // the same tensor under each part's name
+        ConsolidatePlanEntry c = e;
+        c.name = name;
+        m_stageOf[name] = s.pp;
+        add(c);
+    }
 }
 
 // The dim the metadata says the parameter is split along (none when replicated); false when it cannot be.
@@ -419,7 +452,9 @@ void Planner::checkPieces(const Stage &s, const ConsolidatePlanEntry &e)
 void Planner::addFusedParts(const ConsolidatePlanEntry &e, const PartitionMetadata::Fused &fu)
 {
     const std::string &n = e.source;
-    const std::string param = n.substr(n.rfind('.') + 1);
+    // What follows the fused linear's name: "weight", "bias", or an adapter's "lora_B.weight".
+    const std::string prefix = fu.module + "." + fu.fusedName + ".";
+    const std::string param = n.compare(0, prefix.size(), prefix) == 0 ? n.substr(prefix.size()) : n.substr(n.rfind('.') + 1);
     const Shape piece = pieceShape(e, m_c.tpSize);
     if (fu.fuseAxis < 0 || fu.fuseAxis >= int(piece.size())) {
         problem(PlanText::tr("%1: fuse_axis %2 does not fit its shape %3.").arg(qs(n)).arg(fu.fuseAxis).arg(shapeText(piece)));

@@ -165,6 +165,74 @@ private Q_SLOTS:
         QVERIFY2(plan.problems.join(QLatin1Char(' ')).contains(QStringLiteral("expert_mlps")), qPrintable(plan.problems.join(QLatin1Char('\n'))));
     }
 
+    // LoRA adapters as optimum-neuron saves them: each becomes a PEFT folder (adapter_model.safetensors with PEFT's
+    // names, its adapter_config.json), the default one at the output, the others below it; the values those of the
+    // adapter before it was sharded (lora_A shared by fused parts copied to each, lora_B's GQA heads in order).
+    void loraAdapters_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<QString>("dtype");
+        QTest::addRow("lora tp2") << QStringLiteral("lora") << 2 << QStringLiteral("float32");
+        QTest::addRow("lora tp4 bf16") << QStringLiteral("lora") << 4 << QStringLiteral("bfloat16");
+        QTest::addRow("lora fused qkv tp4") << QStringLiteral("lora-fused-qkv") << 4 << QStringLiteral("float32");
+    }
+    void loraAdapters()
+    {
+        QFETCH(QString, kind);
+        QFETCH(int, tp);
+        QFETCH(QString, dtype);
+        const QString dir = tmp.path() + QStringLiteral("/%1-%2-%3").arg(kind).arg(tp).arg(dtype);
+        QString out, error;
+        QVERIFY2(python(kFormats, {dir, kind, QString::number(tp), dtype}, &out), qPrintable(out));
+        const auto found = findCheckpoints(dir, &error);
+        QCOMPARE(found.size(), 2);
+        QCOMPARE(found[0].adapter, QStringLiteral("default"));
+        QCOMPARE(found[1].adapter, QStringLiteral("second"));
+        QVERIFY2(found[0].complete, qPrintable(found[0].problems.join(QLatin1Char(' '))));
+        const ConsolidationPlan plan = planConsolidation(found[0]);
+        QVERIFY2(plan.ok(), qPrintable(plan.problems.join(QLatin1Char('\n'))));
+        const ConsolidatePlanEntry *kA = entry(plan, "base_model.model.model.layers.0.self_attn.k_proj.lora_A.weight");
+        QVERIFY(kA);
+        QCOMPARE(kA->source, std::string("base_model.model.model.layers.0.self_attn.qkv_proj.lora_A.weight"));
+        const ConsolidatePlanEntry *upB = entry(plan, "base_model.model.model.layers.1.mlp.up_proj.lora_B.weight");
+        QVERIFY(upB);
+        QCOMPARE(upB->fuseAxis, 0);
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        o.verify = true;
+        int started = 0;
+        const auto done = consolidateCheckpoint(found, pickDefault(found), o, [&](const ConsolidatedOutput &) { ++started; });
+        QCOMPARE(done.size(), 2);
+        QCOMPARE(started, 2);
+        QCOMPARE(done[1].options.output, o.output + QStringLiteral("/second"));
+        for (const ConsolidatedOutput &x : done) {
+            QVERIFY2(x.report.ok() && x.report.verified, qPrintable(said(x.report)));
+            QCOMPARE(QDir(x.options.output).entryList(QDir::Files),
+                     (QStringList{QStringLiteral("adapter_config.json"), QStringLiteral("adapter_model.safetensors")}));
+            QCOMPARE(test::readFile(x.options.output + QStringLiteral("/adapter_config.json")),
+                     test::readFile(dir + QStringLiteral("/adapter_") + x.checkpoint->adapter + QStringLiteral("/adapter_config.json")));
+            QVERIFY2(python(kSharded, {QStringLiteral("--compare"), dir + QStringLiteral("/full-%1.pt").arg(x.checkpoint->adapter),
+                                       x.options.output}, &out), qPrintable(out));
+        }
+        // An adapter without its adapter_config.json is incomplete: PEFT could not load what it would give.
+        QVERIFY(QFile::remove(dir + QStringLiteral("/adapter_second/adapter_config.json")));
+        const auto again = findCheckpoints(dir, &error);
+        QVERIFY(!again[1].complete);
+        QVERIFY(again[1].problems.join(QLatin1Char(' ')).contains(QStringLiteral("adapter_config.json")));
+    }
+
+    // The adapter's name is taken out of the metadata's names only where optimum-neuron put it.
+    void adapterNamesInMetadata()
+    {
+        QCOMPARE(withoutAdapterName("m.qkv_proj.lora_A.default.weight", "default"), std::string("m.qkv_proj.lora_A.weight"));
+        QCOMPARE(withoutAdapterName("m.qkv_proj.lora_B.second.weight_q", "second"), std::string("m.qkv_proj.lora_B.weight_q"));
+        QCOMPARE(withoutAdapterName("m.qkv_proj.lora_B.second.weight_q", "default"), std::string());
+        QCOMPARE(withoutAdapterName("m.embed_tokens.lora_embedding_A.default", "default"), std::string("m.embed_tokens.lora_embedding_A"));
+        QCOMPARE(withoutAdapterName("m.qkv_proj.lora_A.weight", "default"), std::string("m.qkv_proj.lora_A.weight"));
+        QCOMPARE(withoutAdapterName("m.qkv_proj.base_layer.weight_q", "default"), std::string("m.qkv_proj.base_layer.weight_q"));
+    }
+
     void hostileXser_data()
     {
         QTest::addColumn<QString>("kind");

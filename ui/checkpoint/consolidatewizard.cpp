@@ -422,8 +422,8 @@ void ConsolidateWizard::showDetected(const QVector<CheckpointCandidate> &found, 
     m_checkpoints->blockSignals(true);
     m_checkpoints->clear();
     for (const auto &c : std::as_const(m_found))
-        m_checkpoints->addItem(c.complete ? tr("%1 — tp=%2 pp=%3, %4").arg(displayName(c.label)).arg(c.tpSize).arg(c.ppSize).arg(formatBytes(c.bytes))
-                                          : tr("%1 — tp=%2 pp=%3, %4 (incomplete)").arg(displayName(c.label)).arg(c.tpSize).arg(c.ppSize).arg(formatBytes(c.bytes)));
+        m_checkpoints->addItem(c.complete ? tr("%1 — tp=%2 pp=%3, %4").arg(checkpointTitle(c)).arg(c.tpSize).arg(c.ppSize).arg(formatBytes(c.bytes))
+                                          : tr("%1 — tp=%2 pp=%3, %4 (incomplete)").arg(checkpointTitle(c)).arg(c.tpSize).arg(c.ppSize).arg(formatBytes(c.bytes)));
     const CheckpointCandidate *def = pickDefault(m_found);
     m_checkpoints->setCurrentIndex(def ? int(def - m_found.constData()) : (m_found.isEmpty() ? -1 : 0));
     m_checkpoints->blockSignals(false);
