@@ -996,6 +996,10 @@
         <source>Not supported yet: LoRA layers in a model&apos;s shards (%1); consolidate the adapters.</source>
         <translation>尚不支持：模型分片中的 LoRA 层（%1）；请合并适配器。</translation>
     </message>
+    <message>
+        <source>shared %1 of %2, copied (from tp rank 0)</source>
+        <translation>%2 的共享 %1，已复制（来自 tp rank 0）</translation>
+    </message>
 </context>
 <context>
     <name>ingot::ConsolidateWizard</name>
@@ -1272,6 +1276,10 @@ Go back to change the settings, or close the window.</source>
         <translation>
             <numerusform>&lt;b&gt;%n 个张量&lt;/b&gt;（%1）已写入 &lt;tt&gt;%2&lt;/tt&gt;，用时 %3：</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>LoRA adapter %1: written as a folder PEFT loads (adapter_model.safetensors and its adapter_config.json). </source>
+        <translation>LoRA 适配器 %1：写为 PEFT 可加载的文件夹（adapter_model.safetensors 及其 adapter_config.json）。</translation>
     </message>
 </context>
 <context>

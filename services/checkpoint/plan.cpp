@@ -551,7 +551,13 @@ MergeKind mergeKind(const ConsolidatePlanEntry &e, int tpSize)
 
 QString mergeText(const ConsolidatePlanEntry &e, int tpSize)
 {
-    switch (mergeKind(e, tpSize)) {
+    const MergeKind kind = mergeKind(e, tpSize);
+    if (e.name != e.source && (kind == MergeKind::Copied || kind == MergeKind::Replicated)) {
+        // An adapter's lora_A shared by the parts of a fused linear or a GQA attention, written for each part.
+        const std::string from = e.source.substr(0, e.source.rfind(".lora_A"));
+        return PlanText::tr("shared %1 of %2, copied (from tp rank 0)").arg(QStringLiteral("lora_A"), qs(from.substr(from.rfind('.') + 1)));
+    }
+    switch (kind) {
     case MergeKind::Copied:
         return PlanText::tr("copied as it is");
     case MergeKind::Replicated:
@@ -563,7 +569,10 @@ QString mergeText(const ConsolidatePlanEntry &e, int tpSize)
         return e.epSize > 1 ? PlanText::tr("experts of %1 ep ranks stacked on dim 0, each %2").arg(e.epSize).arg(t) : t;
     }
     case MergeKind::Unfused: {
-        const std::string fused = e.source.substr(0, e.source.rfind('.'));
+        // The fused linear's name: before "weight"/"bias", or before an adapter's "lora_B.weight".
+        std::string fused = e.source.substr(0, e.source.rfind('.'));
+        if (fused.size() > 7 && fused.compare(fused.size() - 7, 7, ".lora_B") == 0)
+            fused.resize(fused.size() - 7);
         const QString from = qs(fused.substr(fused.rfind('.') + 1));
         return e.partitionDim >= 0 && tpSize > 1 ? PlanText::tr("un-fused from %1, concatenated on dim %2").arg(from).arg(e.partitionDim)
                                                  : PlanText::tr("un-fused from %1").arg(from);

@@ -26,6 +26,7 @@
 #include <QSet>
 #include <QSemaphore>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
@@ -172,6 +173,57 @@ private Q_SLOTS:
         QTest::mouseClick(w.button(QWizard::FinishButton), Qt::LeftButton);
         QVERIFY(!w.isVisible());
         QCOMPARE(w.result(), int(QDialog::Accepted));
+    }
+
+    // A LoRA fine-tune's checkpoint: each adapter is a choice of its own, its plan shows the adapter's tensors under
+    // PEFT's names, and the run writes a PEFT folder that the summary tells how to load.
+    void loraAdapter()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/lora");
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(QStringLiteral("/usr/bin/python3"), {QStringLiteral(INGOT_SOURCE_DIR "/tests/fixtures/make_checkpoint_formats.py"), dir,
+                                                     QStringLiteral("lora"), QStringLiteral("2")});
+        QVERIFY(p.waitForFinished(120000));
+        QVERIFY2(p.exitCode() == 0, p.readAll().constData());
+        ConsolidateWizard w;
+        w.resize(1180, 640);
+        QCOMPARE(openAndCheck(w, dir), 0);
+        const QComboBox *combo = nullptr;  // the checkpoint's (the other one lists recent folders)
+        for (const QComboBox *c : w.findChildren<QComboBox *>())
+            if (c->count() > 0 && c->itemText(0).contains(QStringLiteral("tp=")))
+                combo = c;
+        QVERIFY(combo);
+        QCOMPARE(combo->count(), 2);
+        QVERIFY2(combo->itemText(0).startsWith(QStringLiteral("final, adapter default")), qPrintable(combo->itemText(0)));
+        QVERIFY2(combo->itemText(1).startsWith(QStringLiteral("final, adapter second")), qPrintable(combo->itemText(1)));
+        const auto *view = w.findChild<QTreeView *>();
+        QVERIFY(view);
+        const auto *model = qobject_cast<const PlanModel *>(qobject_cast<const QSortFilterProxyModel *>(view->model())->sourceModel());
+        QVERIFY(model);
+        QCOMPARE(model->rowCount(), 28);
+        QVERIFY(rowOf(model, QStringLiteral("base_model.model.model.layers.0.self_attn.q_proj.lora_B.weight")) >= 0);
+        const int kA = rowOf(model, QStringLiteral("base_model.model.model.layers.0.self_attn.k_proj.lora_A.weight"));
+        QVERIFY(kA >= 0);
+        QCOMPARE(model->index(kA, PlanModel::MergeColumn).data().toString(), QStringLiteral("shared lora_A of qkv_proj, copied (from tp rank 0)"));
+        const int upB = rowOf(model, QStringLiteral("base_model.model.model.layers.0.mlp.up_proj.lora_B.weight"));
+        QVERIFY(upB >= 0);
+        QCOMPARE(model->index(upB, PlanModel::MergeColumn).data().toString(), QStringLiteral("un-fused from gate_up_proj, concatenated on dim 0"));
+        QVERIFY(screenshot(w, QStringLiteral("consolidate-adapter-plan.png")));
+        QSignalSpy outputChecked(&w, &ConsolidateWizard::outputChecked);
+        w.next();
+        QVERIFY(outputChecked.wait(10000));
+        QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
+        QSignalSpy finished(&w, &ConsolidateWizard::runFinished);
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.first().first().toBool());
+        const QString out = w.outputEdit()->text();
+        QVERIFY(QFileInfo::exists(out + QStringLiteral("/adapter_model.safetensors")));
+        QVERIFY(QFileInfo::exists(out + QStringLiteral("/adapter_config.json")));
+        QVERIFY(!QFileInfo::exists(out + QStringLiteral("/config.json")));
+        QVERIFY2(w.loadSnippet()->text().contains(QStringLiteral("AutoPeftModelForCausalLM.from_pretrained(\"%1\")").arg(QFileInfo(out).absoluteFilePath())),
+                 qPrintable(w.loadSnippet()->text()));
     }
 
     // Every page has a title and a subtitle, so they all look the same (QWizard shows a page without a subtitle

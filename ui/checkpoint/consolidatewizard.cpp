@@ -532,7 +532,11 @@ void ConsolidateWizard::showCheck(const ConsolidationPlan &plan)
     m_checked = true;
     const QString totals = tr("%n output tensor(s), %1 to write, from %2.", nullptr, int(plan.entries.size()))
                                .arg(formatBytes(plan.bytes()), tr("%n shard(s)", nullptr, int(plan.checkpoint.shards.size())));
-    m_checkStatus->setText(planned ? totals : QString());
+    const QString adapter = plan.checkpoint.adapter.isEmpty()
+                                ? QString()
+                                : tr("LoRA adapter %1: written as a folder PEFT loads (adapter_model.safetensors and its "
+                                     "adapter_config.json). ").arg(displayName(plan.checkpoint.adapter));
+    m_checkStatus->setText(planned ? adapter + totals : QString());
     m_checkStatus->setVisible(planned);
     pageOf(this, CheckPage)->refresh();
     Q_EMIT checkFinished(int(plan.problems.size()));
@@ -743,6 +747,10 @@ void ConsolidateWizard::showSummary(const RunResult &r, const ConsolidateOptions
                        .arg(tokenizer ? QStringLiteral(", AutoTokenizer") : QString(), pythonString(where));
     if (tokenizer)
         code += QStringLiteral("tokenizer = AutoTokenizer.from_pretrained(%1)\n").arg(pythonString(where));
+    // A LoRA adapter is a PEFT folder: PEFT loads it onto the base model its adapter_config.json names.
+    if (!m_plan.checkpoint.adapter.isEmpty())
+        code = QStringLiteral("from peft import AutoPeftModelForCausalLM\n\nmodel = AutoPeftModelForCausalLM.from_pretrained(%1)\n")
+                   .arg(pythonString(where));
     m_snippet->setText(code.trimmed());
 }
 
