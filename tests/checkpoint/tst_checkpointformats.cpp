@@ -10,6 +10,7 @@
 #include "tests/support/testsupport.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -231,6 +232,39 @@ private Q_SLOTS:
         QCOMPARE(withoutAdapterName("m.embed_tokens.lora_embedding_A.default", "default"), std::string("m.embed_tokens.lora_embedding_A"));
         QCOMPARE(withoutAdapterName("m.qkv_proj.lora_A.weight", "default"), std::string("m.qkv_proj.lora_A.weight"));
         QCOMPARE(withoutAdapterName("m.qkv_proj.base_layer.weight_q", "default"), std::string("m.qkv_proj.base_layer.weight_q"));
+    }
+
+    // Hostile names: an ep rank claiming a huge ep size is bounded before anything is looked for; files with and
+    // without an ep rank mixed are a problem; a LoRA adapter folder that is a link to elsewhere is not followed.
+    void hostileExpertAndAdapterLayouts()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/ep-hostile");
+        QString out, error;
+        QVERIFY2(python(kFormats, {dir, QStringLiteral("ep2"), QStringLiteral("2")}, &out), qPrintable(out));
+        const QString model = dir + QStringLiteral("/shards/model/");
+        QVERIFY(QFile::copy(model + QStringLiteral("dp_rank_00_ep_rank_00_tp_rank_00_pp_rank_00.pt"),
+                            model + QStringLiteral("dp_rank_00_ep_rank_65535_tp_rank_00_pp_rank_00.pt")));
+        QElapsedTimer clock;
+        clock.start();
+        auto found = findCheckpoints(dir, &error);
+        QVERIFY(clock.elapsed() < 5000);
+        QCOMPARE(found.size(), 1);
+        QVERIFY(!found.first().complete);
+        QVERIFY2(found.first().problems.join(QLatin1Char(' ')).contains(QStringLiteral("more than the 65536 Ingot reads")),
+                 qPrintable(found.first().problems.join(QLatin1Char(' '))));
+        QVERIFY(QFile::remove(model + QStringLiteral("dp_rank_00_ep_rank_65535_tp_rank_00_pp_rank_00.pt")));
+        QVERIFY(QFile::copy(model + QStringLiteral("dp_rank_00_ep_rank_00_tp_rank_00_pp_rank_00.pt"),
+                            model + QStringLiteral("dp_rank_00_tp_rank_00_pp_rank_00.pt")));
+        found = findCheckpoints(dir, &error);
+        QVERIFY(found.first().problems.join(QLatin1Char(' ')).contains(QStringLiteral("some shard files name an ep rank and some do not")));
+
+        const QString lora = tmp.path() + QStringLiteral("/lora-hostile");
+        QVERIFY2(python(kFormats, {lora, QStringLiteral("lora"), QStringLiteral("2")}, &out), qPrintable(out));
+        QVERIFY(QFile::rename(lora + QStringLiteral("/adapter_second"), tmp.path() + QStringLiteral("/elsewhere")));
+        QVERIFY(QFile::link(tmp.path() + QStringLiteral("/elsewhere"), lora + QStringLiteral("/adapter_second")));
+        found = findCheckpoints(lora, &error);
+        QCOMPARE(found.size(), 1);
+        QCOMPARE(found.first().adapter, QStringLiteral("default"));
     }
 
     void hostileXser_data()
