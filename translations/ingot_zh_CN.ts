@@ -1000,6 +1000,82 @@
         <source>shared %1 of %2, copied (from tp rank 0)</source>
         <translation>%2 的共享 %1，已复制（来自 tp rank 0）</translation>
     </message>
+    <message>
+        <source>%1: its LoRA matrices are not in the adapter any more.</source>
+        <translation>%1：其 LoRA 矩阵已不在适配器中。</translation>
+    </message>
+    <message>
+        <source>%1 is missing or not a readable file of at most 1 MiB.</source>
+        <translation>%1 不存在，或不是不超过 1 MiB 的可读文件。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>not a JSON object.</source>
+        <translation>不是 JSON 对象。</translation>
+    </message>
+    <message>
+        <source>peft_type is not &quot;LORA&quot;.</source>
+        <translation>peft_type 不是 &quot;LORA&quot;。</translation>
+    </message>
+    <message>
+        <source>r is not a rank from 1 to 2^20.</source>
+        <translation>r 不是 1 到 2^20 之间的秩。</translation>
+    </message>
+    <message>
+        <source>lora_alpha is not a number.</source>
+        <translation>lora_alpha 不是数字。</translation>
+    </message>
+    <message>
+        <source>%1 is set, which merging does not do yet.</source>
+        <translation>设置了 %1，合并尚不支持它。</translation>
+    </message>
+    <message>
+        <source>%1 holds no model.safetensors (or model.safetensors.index.json): the base model to merge into.</source>
+        <translation>%1 中没有 model.safetensors（或 model.safetensors.index.json）：即要合并进去的基础模型。</translation>
+    </message>
+    <message>
+        <source>%1 in the adapter is not a LoRA matrix: merging it is not supported yet.</source>
+        <translation>适配器中的 %1 不是 LoRA 矩阵：尚不支持合并它。</translation>
+    </message>
+    <message>
+        <source>%1: the adapter holds only one of its two LoRA matrices.</source>
+        <translation>%1：适配器只包含其两个 LoRA 矩阵中的一个。</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3): lora_A %4 and lora_B %5 do not fit it (or are not F32, BF16 or F16).</source>
+        <translation>%1 %2（%3）：lora_A %4 和 lora_B %5 与其不匹配（或不是 F32、BF16 或 F16）。</translation>
+    </message>
+    <message>
+        <source>The adapter changes %1, which the base model does not hold.</source>
+        <translation>适配器修改了 %1，但基础模型中没有它。</translation>
+    </message>
+    <message>
+        <source>%1: the adapter&apos;s matrices are not what the check found; check again.</source>
+        <translation>%1：适配器的矩阵与检查时不同；请重新检查。</translation>
+    </message>
+    <message>
+        <source>LoRA merged: W + %1 · B·A</source>
+        <translation>已合并 LoRA：W + %1 · B·A</translation>
+    </message>
+    <message>
+        <source>%1 is not a readable index file of at most 64 MiB.</source>
+        <translation>%1 不是不超过 64 MiB 的可读索引文件。</translation>
+    </message>
+    <message>
+        <source>%1 is not a safetensors index (no weight_map).</source>
+        <translation>%1 不是 safetensors 索引（没有 weight_map）。</translation>
+    </message>
+    <message>
+        <source>%1 names %2 in a file that is not a plain file name beside it.</source>
+        <translation>%1 将 %2 指向一个不是同目录下普通文件名的文件。</translation>
+    </message>
+    <message>
+        <source>%1 maps %2 to %3, which does not hold it.</source>
+        <translation>%1 将 %2 映射到 %3，但该文件中没有它。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::ConsolidateWizard</name>
@@ -9514,6 +9590,50 @@ It would be added to %4.</source>
     <message>
         <source>Adapter %1 -&gt; %2</source>
         <translation>适配器 %1 -&gt; %2</translation>
+    </message>
+    <message>
+        <source>LoRA adapters: also write the base model with the default adapter merged, in OUTPUT_DIR/merged (needs --base-model).</source>
+        <translation>LoRA 适配器：同时把合并了默认适配器的基础模型写到 OUTPUT_DIR/merged（需要 --base-model）。</translation>
+    </message>
+    <message>
+        <source>The base model&apos;s folder (Hugging Face safetensors), for --merge-adapters.</source>
+        <translation>基础模型的文件夹（Hugging Face safetensors），用于 --merge-adapters。</translation>
+    </message>
+    <message>
+        <source>error: --merge-adapters: this checkpoint holds a model, not LoRA adapters</source>
+        <translation>错误：--merge-adapters：此检查点包含的是模型，不是 LoRA 适配器</translation>
+    </message>
+    <message>
+        <source>error: --merge-adapters needs --base-model DIR (the base model&apos;s folder)</source>
+        <translation>错误：--merge-adapters 需要 --base-model DIR（基础模型的文件夹）</translation>
+    </message>
+    <message>
+        <source>Merging adapter %1 into %2 -&gt; %3</source>
+        <translation>正在把适配器 %1 合并进 %2 -&gt; %3</translation>
+    </message>
+    <message>
+        <source>ADAPTER_DIR BASE_MODEL_DIR [OUTPUT_DIR]   LoRA adapter merged into its base model</source>
+        <translation>ADAPTER_DIR BASE_MODEL_DIR [OUTPUT_DIR]   把 LoRA 适配器合并进其基础模型</translation>
+    </message>
+    <message>
+        <source>Merge a PEFT LoRA adapter (adapter_model.safetensors, adapter_config.json) into its base model (a Hugging Face safetensors folder): W + lora_alpha/r · B·A.</source>
+        <translation>把 PEFT LoRA 适配器（adapter_model.safetensors、adapter_config.json）合并进其基础模型（Hugging Face safetensors 文件夹）：W + lora_alpha/r · B·A。</translation>
+    </message>
+    <message>
+        <source>The adapter folder (as consolidate writes it).</source>
+        <translation>适配器文件夹（consolidate 写出的那种）。</translation>
+    </message>
+    <message>
+        <source>The base model&apos;s folder.</source>
+        <translation>基础模型的文件夹。</translation>
+    </message>
+    <message>
+        <source>Where to write (default: ADAPTER_DIR/merged).</source>
+        <translation>写到哪里（默认：ADAPTER_DIR/merged）。</translation>
+    </message>
+    <message>
+        <source>error: usage: ingot-cli merge-adapter ADAPTER_DIR BASE_MODEL_DIR [OUTPUT_DIR]</source>
+        <translation>错误：用法：ingot-cli merge-adapter ADAPTER_DIR BASE_MODEL_DIR [OUTPUT_DIR]</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 
 #include "app/cli/clicommon.h"
 #include "services/checkpoint/consolidate.h"
+#include "services/checkpoint/loramerge.h"
 #include "services/util/units.h"
 
 #include <QCommandLineParser>
@@ -43,15 +44,17 @@ void addConsolidateOptions(QCommandLineParser &p)
     p.addOption({QStringLiteral("overwrite"), ConsolidateCliText::tr("Replace an existing output folder.")});
     p.addOption({QStringLiteral("check-replicas"), ConsolidateCliText::tr("Check that replicated parameters are equal on every tp rank.")});
     p.addOption({QStringLiteral("checkpoint"), ConsolidateCliText::tr("Which checkpoint when there are several (final, or checkpoint-N); default: the newest complete one."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("merge-adapters"), ConsolidateCliText::tr("LoRA adapters: also write the base model with the default adapter merged, in OUTPUT_DIR/merged (needs --base-model).")});
+    p.addOption({QStringLiteral("base-model"), ConsolidateCliText::tr("The base model's folder (Hugging Face safetensors), for --merge-adapters."), QStringLiteral("DIR")});
 }
 
 QStringList consolidateArguments(const Invocation &in)
 {
     QStringList args;
-    for (const char *name : {"format", "max-shard-size", "checkpoint"})
+    for (const char *name : {"format", "max-shard-size", "checkpoint", "base-model"})
         if (in.isSet(QLatin1String(name)))
             args << QStringLiteral("--%1=%2").arg(QLatin1String(name), in.value(QLatin1String(name)));
-    for (const char *name : {"verify", "overwrite", "check-replicas"})
+    for (const char *name : {"verify", "overwrite", "check-replicas", "merge-adapters"})
         if (in.isSet(QLatin1String(name)))
             args << QStringLiteral("--") + QLatin1String(name);
     if (in.json)
@@ -216,6 +219,11 @@ int consolidateHere(const Invocation &in, const QString &checkpointDir, const QS
     const CheckpointCandidate *c = chooseCheckpoint(found, r->checkpointName);
     if (!c)
         return Usage;
+    if (in.isSet(QStringLiteral("merge-adapters")) && (!in.isSet(QStringLiteral("base-model")) || c->adapter.isEmpty())) {
+        err(c->adapter.isEmpty() ? ConsolidateCliText::tr("error: --merge-adapters: this checkpoint holds a model, not LoRA adapters")
+                                 : ConsolidateCliText::tr("error: --merge-adapters needs --base-model DIR (the base model's folder)"));
+        return Usage;
+    }
     ConsolidateOptions options = r->options;
     // The default output goes beside the shards, never inside them (when CHECKPOINT_DIR is the shards folder).
     const QString defaultBase = QFileInfo(r->checkpointDir).absoluteFilePath();
@@ -244,9 +252,46 @@ int consolidateHere(const Invocation &in, const QString &checkpointDir, const QS
         reports.push_back(jsonReport(*x.checkpoint, x.options, x.report));
         rc = reportOutcome(x.options, x.report, r->asJson);
     }
+    // --merge-adapters: the default adapter (or the only one), just written, merged into the base model.
+    if (rc == Ok && in.isSet(QStringLiteral("merge-adapters")) && !done.isEmpty() && !done.first().checkpoint->adapter.isEmpty()) {
+        ConsolidateOptions m = options;
+        m.output = options.output + QStringLiteral("/merged");
+        if (!r->asJson)
+            err(ConsolidateCliText::tr("Merging adapter %1 into %2 -> %3").arg(done.first().checkpoint->adapter, in.value(QStringLiteral("base-model")), m.output));
+        const ConsolidationPlan plan = planAdapterMerge(in.value(QStringLiteral("base-model")), done.first().options.output);
+        ConsolidateReport rep;
+        {
+            StopOnSignals stopOnSignals;
+            ProgressPrinter progress(r->asJson);
+            rep = consolidate(plan, m, [&progress](const ConsolidateProgress &pr) { progress.print(pr); }, &stopRequested());
+        }
+        reports.push_back(jsonReport(plan.checkpoint, m, rep));
+        rc = reportOutcome(m, rep, r->asJson);
+    }
     if (r->asJson)
         printJson(reports.size() == 1 ? reports.front() : reports);
     return rc;
+}
+
+// merge-adapter ADAPTER_DIR BASE_MODEL_DIR [OUTPUT_DIR]: a PEFT LoRA adapter merged into its base model, written as
+// a consolidation is (staging folder, fsync, --verify).
+static int mergeAdapterHere(const Invocation &in, const QString &adapterDir, const QString &baseDir, const QString &outputDir)
+{
+    std::optional<ConsolidateRequest> r = requestFrom(in, adapterDir, outputDir);
+    if (!r)
+        return Usage;
+    if (!r->outputGiven)
+        r->options.output = QFileInfo(adapterDir).absoluteFilePath() + QStringLiteral("/merged");
+    const ConsolidationPlan plan = planAdapterMerge(baseDir, adapterDir);
+    ConsolidateReport rep;
+    {
+        StopOnSignals stopOnSignals;
+        ProgressPrinter progress(r->asJson);
+        rep = consolidate(plan, r->options, [&progress](const ConsolidateProgress &pr) { progress.print(pr); }, &stopRequested());
+    }
+    if (r->asJson)
+        printJson(jsonReport(plan.checkpoint, r->options, rep));
+    return reportOutcome(r->options, rep, r->asJson);
 }
 
 QVector<Command> consolidateCommands()
@@ -266,6 +311,24 @@ QVector<Command> consolidateCommands()
                      return int(Usage);
                  }
                  return consolidateHere(in, pos.at(0), pos.value(1));
+             }},
+            {QString(), QStringLiteral("merge-adapter"),
+             ConsolidateCliText::tr("ADAPTER_DIR BASE_MODEL_DIR [OUTPUT_DIR]   LoRA adapter merged into its base model"), JsonOption,
+             [](QCommandLineParser &p) {
+                 p.setApplicationDescription(ConsolidateCliText::tr("Merge a PEFT LoRA adapter (adapter_model.safetensors, adapter_config.json) into its "
+                                                                    "base model (a Hugging Face safetensors folder): W + lora_alpha/r · B·A."));
+                 p.addPositionalArgument(QStringLiteral("adapter_dir"), ConsolidateCliText::tr("The adapter folder (as consolidate writes it)."));
+                 p.addPositionalArgument(QStringLiteral("base_model_dir"), ConsolidateCliText::tr("The base model's folder."));
+                 p.addPositionalArgument(QStringLiteral("output_dir"), ConsolidateCliText::tr("Where to write (default: ADAPTER_DIR/merged)."), QStringLiteral("[OUTPUT_DIR]"));
+                 addConsolidateOptions(p);
+             },
+             [](const Invocation &in) {
+                 const QStringList pos = in.positional();
+                 if (pos.size() < 2 || pos.size() > 3) {
+                     err(ConsolidateCliText::tr("error: usage: ingot-cli merge-adapter ADAPTER_DIR BASE_MODEL_DIR [OUTPUT_DIR]"));
+                     return int(Usage);
+                 }
+                 return mergeAdapterHere(in, pos.at(0), pos.at(1), pos.value(2));
              }}};
 }
 

@@ -1,5 +1,6 @@
 #include "services/checkpoint/assemble.h"
 
+#include "services/checkpoint/loramerge.h"
 #include "services/checkpoint/shardreader.h"
 
 #include <QCoreApplication>
@@ -72,7 +73,9 @@ bool TensorAssembler::assemble(const ConsolidatePlanEntry &e, const char **data,
         return true;
     }
     const bool split = e.partitionDim >= 0 || e.fuseAxis >= 0 || e.gqaRole >= 0;
-    if (e.gqaRole >= 0)
+    if (!e.loraA.empty())
+        *data = loraMerged(e, error);
+    else if (e.gqaRole >= 0)
         *data = gqa(e, error);
     else if (!split)
         *data = replicated(e, error);
@@ -145,7 +148,7 @@ TensorAssembler::Direct TensorAssembler::writeDirect(const ConsolidatePlanEntry 
                                                      const RangeCopier::Target &out, QString *error)
 {
     const bool split = e.partitionDim >= 0 || e.fuseAxis >= 0 || e.gqaRole >= 0;
-    if (e.gqaRole >= 0 || e.fuseAxis >= 0 || (!split && m_checkReplicas && m_tpSize > 1))
+    if (e.gqaRole >= 0 || e.fuseAxis >= 0 || !e.loraA.empty() || (!split && m_checkReplicas && m_tpSize > 1))
         return Direct::NotHere;
     if (!planAddsUp(e, error))
         return Direct::Failed;
@@ -188,6 +191,28 @@ TensorAssembler::Direct TensorAssembler::writeDirect(const ConsolidatePlanEntry 
         return Direct::Written;
     }
     return copier.interleave(pieces, outer, rowIn, out, error) ? Direct::Written : Direct::Failed;
+}
+
+// The weight with the adapter's B·A added (loramerge.h has the arithmetic and the checks of shapes and dtypes).
+const char *TensorAssembler::loraMerged(const ConsolidatePlanEntry &e, QString *error)
+{
+    const char *w = piece(e, 0, &m_piece, error);
+    if (!w)
+        return nullptr;
+    m_out.assign(w, size_t(e.bytes));
+    DType ta = DType::Unknown, tb = DType::Unknown;
+    Shape sa, sb;
+    qint64 na = 0, nb = 0;
+    if (!m_adapter || !m_adapter->info(e.loraA, &ta, &sa) || !m_adapter->info(e.loraB, &tb, &sb)) {
+        *error = AssembleText::tr("%1: its LoRA matrices are not in the adapter any more.").arg(QString::fromStdString(e.name));
+        return nullptr;
+    }
+    const char *a = m_adapter->read(e.loraA, &m_loraA, &na, error);
+    const char *b = a ? m_adapter->read(e.loraB, &m_loraB, &nb, error) : nullptr;
+    if (!b)
+        return nullptr;
+    const LoraOperand A{ta, sa, a, na}, B{tb, sb, b, nb};
+    return addLoraDelta(e, m_out.data(), A, B, error) ? m_out.data() : nullptr;
 }
 
 // Replicated: tp rank 0's copy.

@@ -15,6 +15,7 @@
 namespace ingot {
 
 class OpenShards;
+class ShardReader;
 
 // The head order GQAQKVColumnParallelLinear gives the query (and output) projection on one tp rank: the original
 // head index of each local head (docs/formats.md, "Sharded checkpoints"; the permutation follows optimum-neuron's).
@@ -27,6 +28,8 @@ class TensorAssembler final
 public:
     // checkReplicas: a replicated parameter must be byte for byte the same on every tp rank.
     TensorAssembler(const OpenShards &shards, int tpSize, bool checkReplicas);
+    // Where LoRA entries (ConsolidatePlanEntry::loraA) read lora_A and lora_B.
+    void setAdapter(ShardReader *adapter) { m_adapter = adapter; }
 
     // The bytes of output tensor `e` (exactly e.bytes of them), valid until the next call. False with words in
     // *error when a piece cannot be read, or is not what the plan expects (the shards changed since the check).
@@ -58,11 +61,13 @@ private:
     // Where rank tp's piece of e lies in its file; Direct::NotHere when not as it is.
     Direct pieceLocation(const ConsolidatePlanEntry &e, int tp, RangeCopier::Source *at, QString *error) const;
 
+    const char *loraMerged(const ConsolidatePlanEntry &e, QString *error);
     const OpenShards &m_shards;
+    ShardReader *m_adapter = nullptr;
     int m_tpSize;
     bool m_checkReplicas;
     // Reused from tensor to tensor.
-    std::string m_out, m_piece, m_other, m_cut, m_full, m_experts;
+    std::string m_out, m_piece, m_other, m_cut, m_full, m_experts, m_loraA, m_loraB;
 };
 
 }  // namespace ingot

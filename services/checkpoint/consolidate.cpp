@@ -168,6 +168,7 @@ private:
     ConsolidateReport m_rep;
     StagingFolder m_staging;
     OpenShards m_shards;
+    ShardReader m_adapter;  // a LoRA adapter merged into the weights, when the plan has one
     TensorAssembler m_assembler;
     RangeCopier m_copier;
     ConsolidateProgress m_prog;
@@ -214,7 +215,17 @@ bool Consolidation::outputIsFree()
 bool Consolidation::openShards()
 {
     QStringList problems;
-    return m_shards.open(m_plan.checkpoint, &problems) || fail(problems.join(QLatin1Char(' ')));
+    if (!m_shards.open(m_plan.checkpoint, &problems))
+        return fail(problems.join(QLatin1Char(' ')));
+    if (m_plan.adapterFile.isEmpty())
+        return true;
+    QString error;
+    ShardFile adapter;
+    adapter.path = m_plan.adapterFile;
+    if (!m_adapter.open(adapter, &error))
+        return fail(error);
+    m_assembler.setAdapter(&m_adapter);
+    return true;
 }
 
 bool Consolidation::writeTensorFiles()

@@ -540,6 +540,8 @@ QString shapeText(const std::vector<std::int64_t> &shape)
 
 MergeKind mergeKind(const ConsolidatePlanEntry &e, int tpSize)
 {
+    if (!e.loraA.empty())
+        return MergeKind::LoraMerged;
     if (e.gqaRole >= 0)
         return MergeKind::Gqa;
     if (e.fuseAxis >= 0)
@@ -577,6 +579,8 @@ QString mergeText(const ConsolidatePlanEntry &e, int tpSize)
         return e.partitionDim >= 0 && tpSize > 1 ? PlanText::tr("un-fused from %1, concatenated on dim %2").arg(from).arg(e.partitionDim)
                                                  : PlanText::tr("un-fused from %1").arg(from);
     }
+    case MergeKind::LoraMerged:
+        return PlanText::tr("LoRA merged: W + %1 · B·A").arg(e.loraScale);
     case MergeKind::Gqa:
         switch (e.gqaRole) {
         case 0:

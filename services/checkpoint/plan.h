@@ -30,6 +30,11 @@ struct ConsolidatePlanEntry {
     // (the assembler's, 0 in a plan).
     int epSize = 1;
     int ep = 0;
+    // Merging a LoRA adapter into a model (loramerge.h): this output is the weight plus loraScale · B·A, lora_A and
+    // lora_B read from the plan's adapter file; for an embedding's lora_embedding_A/B the product is transposed.
+    std::string loraA, loraB;
+    double loraScale = 0;
+    bool loraEmbedding = false;
     int pp = 0;
     qint64 bytes = 0;
     // FusedLinearsSpec: this output is the slice [fuseOffset, fuseOffset + fuseLength) of every rank's fused piece
@@ -49,6 +54,7 @@ struct ConsolidatePlanEntry {
 struct ConsolidationPlan {
     CheckpointCandidate checkpoint;  // what was planned
     QVector<ConsolidatePlanEntry> entries;  // in output order
+    QString adapterFile;  // a LoRA adapter merged into the checkpoint's weights (adapter_model.safetensors), if any
     // Missing or duplicate ranks, disagreeing shapes or dtypes, partition sizes that do not add up, unreadable
     // files...: nothing can be written while there are any.
     QStringList problems;
@@ -63,6 +69,7 @@ enum class MergeKind {
     Concatenated,  // the tp ranks' pieces concatenated along partitionDim
     Unfused,       // a part of a fused linear, cut out of every rank's fused piece along fuseAxis, then concatenated
     Gqa,           // a query, key, value or output projection of a GQA attention (gqaRole)
+    LoraMerged,    // the weight with a LoRA adapter's B·A added (loraA, loraB)
 };
 MergeKind mergeKind(const ConsolidatePlanEntry &e, int tpSize);
 // In words, with the plan's numbers: "concatenated on dim 0", "replicated (from tp rank 0)", "un-fused from

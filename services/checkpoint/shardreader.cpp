@@ -5,7 +5,10 @@
 #include "services/util/fdio.h"
 #include "services/util/names.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QCoreApplication>
+#include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 
@@ -28,9 +31,15 @@ ShardReader::~ShardReader() = default;
 bool ShardReader::open(const ShardFile &file, QString *error)
 {
     m_file = file;
+    if (file.path.endsWith(QLatin1String(".safetensors.index.json")))
+        return openSafetensorsIndex(file.path, error);
     if (file.path.endsWith(QLatin1String(".safetensors"))) {
-        m_st = std::make_unique<SafetensorsReader>();
-        return m_st->open(file.path, error);
+        m_st.push_back(std::make_unique<SafetensorsReader>());
+        if (!m_st.back()->open(file.path, error))
+            return false;
+        for (const auto &t : m_st.back()->tensors())
+            m_stOf[t.name] = m_st.back().get();
+        return true;
     }
     m_torch = std::make_unique<TorchFile>();
     if (!m_torch->open(file.path, error))
@@ -67,10 +76,12 @@ bool ShardReader::open(const ShardFile &file, QString *error)
 std::vector<std::string> ShardReader::names() const
 {
     std::vector<std::string> out;
-    if (m_st)
-        for (const auto &t : m_st->tensors())
-            out.push_back(t.name);
-    else
+    if (!m_st.empty())
+        for (const auto &f : m_st)
+            for (const auto &t : f->tensors())
+                if (m_stOf.count(t.name) && m_stOf.at(t.name) == f.get())
+                    out.push_back(t.name);
+    if (m_st.empty())
         for (const auto &[n, t] : m_tensors)
             out.push_back(n);
     return out;
@@ -78,8 +89,9 @@ std::vector<std::string> ShardReader::names() const
 
 bool ShardReader::info(const std::string &name, DType *dtype, std::vector<std::int64_t> *shape) const
 {
-    if (m_st) {
-        const SafetensorInfo *t = m_st->find(name);
+    if (!m_st.empty()) {
+        const SafetensorsReader *f = nullptr;
+        const SafetensorInfo *t = stFind(name, &f);
         if (!t)
             return false;
         *dtype = t->dtype;
@@ -101,13 +113,14 @@ const char *ShardReader::read(const std::string &name, std::string *buf, qint64 
                      .arg(m_file.path, QString::fromStdString(name));
         return nullptr;
     };
-    if (m_st) {
-        const SafetensorInfo *t = m_st->find(name);
+    if (!m_st.empty()) {
+        const SafetensorsReader *f = nullptr;
+        const SafetensorInfo *t = stFind(name, &f);
         if (!t)
             return missing();
         *size = qint64(t->end - t->begin);
         buf->resize(std::size_t(*size));
-        if (!readAllAt(m_st->fd(), buf->data(), buf->size(), std::uint64_t(m_st->fileOffset(*t)))) {
+        if (!readAllAt(f->fd(), buf->data(), buf->size(), std::uint64_t(f->fileOffset(*t)))) {
             *error = errno == 0 ? ShardReaderText::tr("Cannot read %1 from %2: the file is shorter than it was (truncated while being read?).")
                                       .arg(QString::fromStdString(name), m_file.path)
                                 : ShardReaderText::tr("Cannot read %1 from %2: %3")
@@ -135,11 +148,12 @@ const char *ShardReader::read(const std::string &name, std::string *buf, qint64 
 bool ShardReader::locate(const std::string &name, Location *at, QString *error)
 {
     error->clear();
-    if (m_st) {
-        const SafetensorInfo *t = m_st->find(name);
+    if (!m_st.empty()) {
+        const SafetensorsReader *f = nullptr;
+        const SafetensorInfo *t = stFind(name, &f);
         if (!t)
             return false;
-        *at = {m_st->fd(), qint64(m_st->fileOffset(*t)), qint64(t->end - t->begin)};
+        *at = {f->fd(), qint64(f->fileOffset(*t)), qint64(t->end - t->begin)};
         return true;
     }
     const auto it = m_tensors.find(name);
@@ -157,6 +171,56 @@ bool ShardReader::locate(const std::string &name, Location *at, QString *error)
     checkedByteSize(it->second.dtype, it->second.shape, &bytes);  // checked by locateTensor()
     at->fd = file->fd();
     at->size = bytes;
+    return true;
+}
+
+const SafetensorInfo *ShardReader::stFind(const std::string &name, const SafetensorsReader **file) const
+{
+    const auto it = m_stOf.find(name);
+    if (it == m_stOf.end())
+        return nullptr;
+    *file = it->second;
+    return it->second->find(name);
+}
+
+// A Hugging Face index: {"metadata": {...}, "weight_map": {tensor: file}}, the files plain names beside it; every
+// name it maps must be in its file (as transformers reads it), and no file is opened twice.
+bool ShardReader::openSafetensorsIndex(const QString &index, QString *error)
+{
+    QFile f(index);
+    const QFileInfo fi(index);
+    if (!fi.isFile() || fi.size() > (qint64(64) << 20) || !f.open(QIODevice::ReadOnly)) {
+        *error = ShardReaderText::tr("%1 is not a readable index file of at most 64 MiB.").arg(displayName(index));
+        return false;
+    }
+    const QByteArray bytes = f.readAll();
+    const nlohmann::json j = nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("weight_map") || !j["weight_map"].is_object()) {
+        *error = ShardReaderText::tr("%1 is not a safetensors index (no weight_map).").arg(displayName(index));
+        return false;
+    }
+    std::map<std::string, SafetensorsReader *> byFile;
+    for (auto it = j["weight_map"].begin(); it != j["weight_map"].end(); ++it) {
+        if (!it->is_string() || it->get_ref<const std::string &>().empty() || it->get_ref<const std::string &>().find('/') != std::string::npos ||
+            it->get_ref<const std::string &>().rfind(".", 0) == 0) {
+            *error = ShardReaderText::tr("%1 names %2 in a file that is not a plain file name beside it.").arg(displayName(index),
+                                                                                                              displayName(QString::fromStdString(it.key())));
+            return false;
+        }
+        const std::string &file = it->get_ref<const std::string &>();
+        if (!byFile.count(file)) {
+            m_st.push_back(std::make_unique<SafetensorsReader>());
+            if (!m_st.back()->open(fi.absolutePath() + QLatin1Char('/') + QString::fromStdString(file), error))
+                return false;
+            byFile[file] = m_st.back().get();
+        }
+        if (!byFile[file]->find(it.key())) {
+            *error = ShardReaderText::tr("%1 maps %2 to %3, which does not hold it.").arg(displayName(index), displayName(QString::fromStdString(it.key())),
+                                                                                       displayName(QString::fromStdString(file)));
+            return false;
+        }
+        m_stOf[it.key()] = byFile[file];
+    }
     return true;
 }
 

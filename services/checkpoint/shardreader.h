@@ -19,6 +19,7 @@
 namespace ingot {
 
 class SafetensorsReader;
+struct SafetensorInfo;
 class TorchFile;
 
 class ShardReader final
@@ -29,7 +30,8 @@ public:
     ShardReader();
     ~ShardReader();
 
-    // Opens the file and checks every tensor in it: a torch tensor must lie within its storage record and claim
+    // Opens the file and checks every tensor in it (a Hugging Face model.safetensors.index.json: the files it names,
+    // beside it, read as one): a torch tensor must lie within its storage record and claim
     // no more elements than it holds, and all of a torch file's tensors together at most kMaxSharedStorageFactor
     // times the file's size (tied weights share a storage; nothing legitimate shares one much more).
     bool open(const ShardFile &file, QString *error);
@@ -64,9 +66,13 @@ private:
     bool resolveXser(const std::string &name, std::int64_t tid, QString *error);
     // The tensor file of `name` open in m_xserFile, its tensor as it was at open; nullptr with words if changed.
     const TensorRef *openXser(const std::string &name, QString *error);
+    bool openSafetensorsIndex(const QString &index, QString *error);
+    // The safetensors file holding `name` (one file, or those of a Hugging Face index), nullptr if none.
+    const SafetensorInfo *stFind(const std::string &name, const SafetensorsReader **file) const;
     ShardFile m_file;
     std::unique_ptr<TorchFile> m_torch;
-    std::unique_ptr<SafetensorsReader> m_st;
+    std::vector<std::unique_ptr<SafetensorsReader>> m_st;  // one file, or the files a model.safetensors.index.json names
+    std::map<std::string, const SafetensorsReader *> m_stOf;
     std::map<std::string, TensorRef> m_tensors;  // torch (for xser: as read from each tensor's own file)
     std::map<std::string, std::int64_t> m_xser;  // xser: name -> tid
     std::unique_ptr<TorchFile> m_xserFile;

@@ -5,6 +5,7 @@
 #include "services/checkpoint/consolidate.h"
 #include "services/checkpoint/formats/pickle.h"
 #include "services/checkpoint/formats/torchfile.h"
+#include "services/checkpoint/loramerge.h"
 #include "services/checkpoint/metadata.h"
 #include "services/checkpoint/plan.h"
 #include "tests/support/testsupport.h"
@@ -16,6 +17,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 using namespace ingot;
 using namespace std::string_literals;
 
@@ -23,9 +26,12 @@ namespace {
 const QString kFormats = QStringLiteral(INGOT_SOURCE_DIR "/tests/fixtures/make_checkpoint_formats.py");
 const QString kSharded = QStringLiteral(INGOT_SOURCE_DIR "/tests/fixtures/make_sharded_fixtures.py");
 
-bool python(const QString &script, const QStringList &args, QString *out)
+bool python(const QString &script, const QStringList &args, QString *out, int scale = 1)
 {
     QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("FIXTURE_SCALE"), QString::number(scale));
+    p.setProcessEnvironment(env);
     p.setProcessChannelMode(QProcess::MergedChannels);
     p.start(QStringLiteral("/usr/bin/python3"), QStringList{script} + args);
     p.waitForFinished(300000);
@@ -221,6 +227,103 @@ private Q_SLOTS:
         const auto again = findCheckpoints(dir, &error);
         QVERIFY(!again[1].complete);
         QVERIFY(again[1].problems.join(QLatin1Char(' ')).contains(QStringLiteral("adapter_config.json")));
+    }
+
+    // A PEFT adapter merged into its base model: what PEFT's merge_and_unload gives (checked by torch, within the
+    // rounding of a float32 sum), from one base file or an index of two, every targeted weight and the embedding.
+    void mergeAdapter_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("dtype");
+        QTest::addRow("f32") << QStringLiteral("lora-merge") << QStringLiteral("float32");
+        QTest::addRow("bf16, two base files") << QStringLiteral("lora-merge-sharded") << QStringLiteral("bfloat16");
+        QTest::addRow("f16") << QStringLiteral("lora-merge") << QStringLiteral("float16");
+    }
+    void mergeAdapter()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, dtype);
+        const QString dir = tmp.path() + QStringLiteral("/merge-%1-%2").arg(kind, dtype);
+        QString out;
+        QVERIFY2(python(kFormats, {dir, kind, dtype}, &out), qPrintable(out));
+        const ConsolidationPlan plan = planAdapterMerge(dir + QStringLiteral("/base"), dir + QStringLiteral("/adapter"));
+        QVERIFY2(plan.ok(), qPrintable(plan.problems.join(QLatin1Char('\n'))));
+        const ConsolidatePlanEntry *q = entry(plan, "model.layers.1.self_attn.q_proj.weight");
+        QVERIFY(q);
+        QCOMPARE(mergeKind(*q, 1), MergeKind::LoraMerged);
+        QCOMPARE(mergeText(*q, 1), QStringLiteral("LoRA merged: W + 2 · B·A"));
+        QVERIFY(entry(plan, "model.embed_tokens.weight")->loraEmbedding);
+        QCOMPARE(mergeKind(*entry(plan, "model.norm.weight"), 1), MergeKind::Copied);
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        o.verify = true;
+        const ConsolidateReport rep = consolidate(plan, o);
+        QVERIFY2(rep.ok() && rep.verified, qPrintable(said(rep)));
+        QVERIFY(rep.files.contains(QStringLiteral("config.json")));
+        QVERIFY2(python(kFormats, {QStringLiteral("--compare-close"), dir + QStringLiteral("/full.pt"), o.output}, &out), qPrintable(out));
+    }
+
+    void mergeAdapterProblems()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/merge-bad");
+        QString out;
+        QVERIFY2(python(kFormats, {dir, QStringLiteral("lora-merge"), QStringLiteral("float32")}, &out), qPrintable(out));
+        const QString cfg = dir + QStringLiteral("/adapter/adapter_config.json");
+        const QByteArray good = test::readFile(cfg);
+        // DoRA and replicated layers are not merged by this arithmetic: refused, not guessed.
+        QByteArray dora = good;
+        dora.replace("\"use_rslora\": false", "\"use_rslora\": false, \"use_dora\": true, \"layer_replication\": [[0, 1]]");
+        {
+            QFile f(cfg);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(dora);
+        }
+        ConsolidationPlan plan = planAdapterMerge(dir + QStringLiteral("/base"), dir + QStringLiteral("/adapter"));
+        QVERIFY(!plan.ok());
+        QVERIFY2(plan.problems.join(QLatin1Char(' ')).contains(QStringLiteral("use_dora is set")), qPrintable(plan.problems.join(QLatin1Char(' '))));
+        QVERIFY(plan.problems.join(QLatin1Char(' ')).contains(QStringLiteral("layer_replication is set")));
+        {
+            QFile f(cfg);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(good);
+        }
+        // A base model of other shapes (the adapter of a bigger model): every weight that does not fit is named.
+        const QString other = tmp.path() + QStringLiteral("/merge-other");
+        QVERIFY2(python(kSharded, {other, QStringLiteral("ingot"), QStringLiteral("1"), QStringLiteral("1"), QStringLiteral("float32")}, &out, 2),
+                 qPrintable(out));
+        QDir().mkpath(other + QStringLiteral("/base"));
+        QVERIFY(QFile::copy(other + QStringLiteral("/tensor_parallel_shards/tp_rank_00_pp_rank_00/model.safetensors"),
+                            other + QStringLiteral("/base/model.safetensors")));
+        plan = planAdapterMerge(other + QStringLiteral("/base"), dir + QStringLiteral("/adapter"));
+        QVERIFY(!plan.ok());
+        QVERIFY2(plan.problems.join(QLatin1Char(' ')).contains(QStringLiteral("do not fit it")), qPrintable(plan.problems.join(QLatin1Char('\n'))));
+        // No base model at all.
+        plan = planAdapterMerge(dir + QStringLiteral("/adapter"), dir + QStringLiteral("/adapter"));
+        QVERIFY(plan.problems.join(QLatin1Char(' ')).contains(QStringLiteral("holds no model.safetensors")));
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        QVERIFY(!consolidate(plan, o).ok());
+        QVERIFY(!QFileInfo::exists(o.output));
+    }
+
+    // Rounding to bfloat16 and float16 as torch does: to nearest, ties to even, infinities and NaN kept.
+    void floatConversions()
+    {
+        QCOMPARE(floatToBf16(1.0f), std::uint16_t(0x3f80));
+        QCOMPARE(floatToBf16(bf16ToFloat(0x3f81)), std::uint16_t(0x3f81));
+        QCOMPARE(floatToBf16(1.00390625f), std::uint16_t(0x3f80));  // halfway between 0x3f80 and 0x3f81: even
+        QCOMPARE(floatToBf16(1.01171875f), std::uint16_t(0x3f82));  // halfway between 0x3f81 and 0x3f82: even
+        QCOMPARE(floatToF16(1.0f), std::uint16_t(0x3c00));
+        QCOMPARE(floatToF16(65504.0f), std::uint16_t(0x7bff));
+        QCOMPARE(floatToF16(1e6f), std::uint16_t(0x7c00));
+        QCOMPARE(floatToF16(5.9604645e-08f), std::uint16_t(0x0001));  // the smallest subnormal
+        QCOMPARE(f16ToFloat(0x0001), 5.9604645e-08f);
+        QCOMPARE(f16ToFloat(0xc000), -2.0f);
+        QVERIFY(std::isnan(f16ToFloat(floatToF16(std::nanf("")))));
+        QVERIFY(std::isnan(bf16ToFloat(floatToBf16(std::nanf("")))));
+        for (std::uint32_t h = 0; h < 0x10000; ++h)  // every finite half survives the round trip
+            if ((h & 0x7c00) != 0x7c00)
+                QCOMPARE(floatToF16(f16ToFloat(std::uint16_t(h))), std::uint16_t(h));
     }
 
     // The adapter's name is taken out of the metadata's names only where optimum-neuron put it.
