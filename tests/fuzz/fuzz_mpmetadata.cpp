@@ -2,15 +2,20 @@
 // hang, whatever the types and values; what it accepts must be in range, so what uses it (the GQA head order
 // here) stays bounded too.
 #include "services/checkpoint/assemble.h"
+#include "services/checkpoint/loramerge.h"
 #include "services/checkpoint/metadata.h"
 #include "services/checkpoint/ranknames.h"
 
 #include <QByteArray>
+#include <QDir>
+#include <QFile>
 #include <QStringList>
 
 #include <cstddef>
 #include <cstdint>
+#include <cmath>
 #include <cstdlib>
+#include <unistd.h>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
@@ -32,6 +37,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             if (d < 1)
                 std::abort();
     }
+    // The same bytes as an adapter's names (the adapter's name taken out of metadata names) and as its
+    // adapter_config.json: what is accepted must be in range.
+    for (const auto &[name, p] : md.params)
+        (void)ingot::withoutAdapterName(name, "default");
+    static const QString cfg = [] {
+        const QString dir = qEnvironmentVariableIsSet("INGOT_FUZZ_TMP") ? qEnvironmentVariable("INGOT_FUZZ_TMP") : QDir::tempPath();
+        QDir().mkpath(dir);
+        return dir + QStringLiteral("/ingot-fuzz-adapter-config-%1.json").arg(::getpid());
+    }();
+    {
+        QFile f(cfg);
+        if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            f.write(reinterpret_cast<const char *>(data), qint64(size));
+    }
+    ingot::LoraConfig lc;
+    QStringList loraProblems;
+    if (ingot::readLoraConfig(cfg, &lc, &loraProblems) && (lc.r < 1 || !std::isfinite(lc.scaling())))
+        std::abort();
     int budget = 4;
     for (const auto &g : md.gqa) {
         if (g.heads < 1 || g.kvHeads < 1 || g.multiplier < 1 || g.tpSize < 1 || g.heads % g.tpSize)

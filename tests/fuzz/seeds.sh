@@ -33,7 +33,8 @@ for f in "$seed"/*.pt; do
 done
 put fuzz_safetensors "$seed"/sh/tensor_parallel_shards/*/model.safetensors
 put fuzz_torchzip "$seed"/*.pt $(find "$seed/nxd" -name '*.pt' 2>/dev/null | head -4)
-put fuzz_mpmetadata $(find "$seed" -name '*metadata*.json' 2>/dev/null)
+/usr/bin/python3 "$here/tests/fixtures/make_checkpoint_formats.py" "$seed/lora" lora 2 >/dev/null
+put fuzz_mpmetadata $(find "$seed" -name '*metadata*.json' -o -name 'adapter_config.json' 2>/dev/null)
 # fuzz_tarstream: what a host's send script prints (GNU tar of an entry, as `tar -c -b 1 --format=gnu` writes it;
 # a pax one and a long name too), then a sha256sum -z list.
 e="$seed/entry"
