@@ -183,6 +183,13 @@
             <numerusform>&lt;b&gt;%n tensors&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; in %3:</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Merged into the base model: %n tensor(s) (%1) in &lt;tt&gt;%2&lt;/tt&gt;.</source>
+        <translation>
+            <numerusform>Merged into the base model: %n tensor (%1) in &lt;tt&gt;%2&lt;/tt&gt;.</numerusform>
+            <numerusform>Merged into the base model: %n tensors (%1) in &lt;tt&gt;%2&lt;/tt&gt;.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ingot::Hlo</name>

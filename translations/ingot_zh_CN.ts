@@ -1357,6 +1357,28 @@ Go back to change the settings, or close the window.</source>
         <source>LoRA adapter %1: written as a folder PEFT loads (adapter_model.safetensors and its adapter_config.json). </source>
         <translation>LoRA 适配器 %1：写为 PEFT 可加载的文件夹（adapter_model.safetensors 及其 adapter_config.json）。</translation>
     </message>
+    <message>
+        <source>Also merge the adapter into its base model (written to the output folder&apos;s &quot;merged&quot;)</source>
+        <translation>同时把适配器合并进其基础模型（写到输出文件夹的 &quot;merged&quot; 中）</translation>
+    </message>
+    <message>
+        <source>The base model&apos;s folder (Hugging Face safetensors)</source>
+        <translation>基础模型的文件夹（Hugging Face safetensors）</translation>
+    </message>
+    <message>
+        <source>Base model:</source>
+        <translation>基础模型：</translation>
+    </message>
+    <message numerus="yes">
+        <source>Merged into the base model: %n tensor(s) (%1) in &lt;tt&gt;%2&lt;/tt&gt;.</source>
+        <translation>
+            <numerusform>已合并进基础模型：%n 个张量（%1），位于 &lt;tt&gt;%2&lt;/tt&gt;。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Merging into the base model failed, and left nothing in %1: %2</source>
+        <translation>合并进基础模型失败，%1 中未留下任何内容：%2</translation>
+    </message>
 </context>
 <context>
     <name>ingot::EmptyStateWidget</name>

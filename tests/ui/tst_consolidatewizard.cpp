@@ -214,6 +214,20 @@ private Q_SLOTS:
         w.next();
         QVERIFY(outputChecked.wait(10000));
         QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
+        // Merging is offered for an adapter; Consolidate waits for a base model folder that holds a model.
+        QVERIFY(w.mergeCheck()->isVisible());
+        w.mergeCheck()->setChecked(true);
+        QVERIFY(!w.currentPage()->isComplete());
+        w.next();
+        QCOMPARE(w.currentId(), int(ConsolidateWizard::OptionsPage));
+        p.start(QStringLiteral("/usr/bin/python3"), {QStringLiteral(INGOT_SOURCE_DIR "/tests/fixtures/make_checkpoint_formats.py"),
+                                                     tmp.path() + QStringLiteral("/lora-base"), QStringLiteral("lora-merge")});
+        QVERIFY(p.waitForFinished(120000));
+        QVERIFY2(p.exitCode() == 0, p.readAll().constData());
+        w.baseModelEdit()->setText(tmp.path() + QStringLiteral("/lora-base/base"));
+        QVERIFY(w.currentPage()->isComplete());
+        QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
+        QVERIFY(screenshot(w, QStringLiteral("consolidate-adapter-options.png")));
         QSignalSpy finished(&w, &ConsolidateWizard::runFinished);
         QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
         QVERIFY(finished.wait(30000));
@@ -222,8 +236,12 @@ private Q_SLOTS:
         QVERIFY(QFileInfo::exists(out + QStringLiteral("/adapter_model.safetensors")));
         QVERIFY(QFileInfo::exists(out + QStringLiteral("/adapter_config.json")));
         QVERIFY(!QFileInfo::exists(out + QStringLiteral("/config.json")));
-        QVERIFY2(w.loadSnippet()->text().contains(QStringLiteral("AutoPeftModelForCausalLM.from_pretrained(\"%1\")").arg(QFileInfo(out).absoluteFilePath())),
+        QVERIFY(QFileInfo::exists(out + QStringLiteral("/merged/model.safetensors")));
+        QVERIFY(QFileInfo::exists(out + QStringLiteral("/merged/config.json")));
+        QVERIFY2(w.summaryLabel()->text().contains(QStringLiteral("Merged into the base model: 18 tensor")), qPrintable(w.summaryLabel()->text()));
+        QVERIFY2(w.loadSnippet()->text().contains(QStringLiteral("AutoModelForCausalLM.from_pretrained(\"%1/merged\")").arg(QFileInfo(out).absoluteFilePath())),
                  qPrintable(w.loadSnippet()->text()));
+        QVERIFY(screenshot(w, QStringLiteral("consolidate-adapter-summary.png")));
     }
 
     // Every page has a title and a subtitle, so they all look the same (QWizard shows a page without a subtitle

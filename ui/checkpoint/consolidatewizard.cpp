@@ -1,6 +1,7 @@
 #include "ui/checkpoint/consolidatewizard.h"
 
 #include "models/checkpoint/planmodel.h"
+#include "services/checkpoint/loramerge.h"
 #include "services/util/appsettings.h"
 #include "services/util/names.h"
 #include "services/util/units.h"
@@ -13,6 +14,7 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -20,6 +22,8 @@
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -264,7 +268,21 @@ void ConsolidateWizard::buildOptionsPage()
     form->addRow(QString(), m_space);
     form->addRow(QString(), m_overwrite);
     form->addRow(QString(), m_verify);
-    options->complete = [this] { return outputReady(); };
+    m_merge = new QCheckBox(tr("Also merge the adapter into its base model (written to the output folder's \"merged\")"), options);
+    m_baseModel = new QLineEdit(options);
+    m_baseModel->setPlaceholderText(tr("The base model's folder (Hugging Face safetensors)"));
+    m_baseModel->setEnabled(false);
+    connect(m_merge, &QCheckBox::toggled, m_baseModel, &QWidget::setEnabled);
+    connect(m_merge, &QCheckBox::toggled, this, [this] { pageOf(this, OptionsPage)->refresh(); });
+    connect(m_baseModel, &QLineEdit::textChanged, this, [this] { pageOf(this, OptionsPage)->refresh(); });
+    form->addRow(QString(), m_merge);
+    form->addRow(tr("Base model:"), m_baseModel);
+    options->complete = [this] {
+        const QString base = m_baseModel->text();
+        return outputReady() && (m_plan.checkpoint.adapter.isEmpty() || !m_merge->isChecked() ||
+                                 QFileInfo::exists(base + QStringLiteral("/model.safetensors")) ||
+                                 QFileInfo::exists(base + QStringLiteral("/model.safetensors.index.json")));
+    };
     setPage(OptionsPage, options);
 }
 
@@ -452,8 +470,10 @@ void ConsolidateWizard::initializePage(int id)
 {
     if (id == CheckPage)
         check();
-    else if (id == OptionsPage)
+    else if (id == OptionsPage) {
+        showMergeChoice();
         checkOutput();  // at once: the disk may have changed while the page was away
+    }
     else if (id == RunPage)
         run();
     QWizard::initializePage(id);
@@ -468,8 +488,8 @@ bool ConsolidateWizard::validateCurrentPage()
     }
     if (currentId() == CheckPage && (!m_checked || !m_plan.ok()))
         return false;
-    if (currentId() == OptionsPage && !outputReady())
-        return false;  // next() called directly, before the output folder was checked
+    if (currentId() == OptionsPage && (!outputReady() || !currentPage()->isComplete()))
+        return false;  // next() called directly, before the output folder was checked (or without a base model)
     return !m_running && QWizard::validateCurrentPage();
 }
 
@@ -629,6 +649,26 @@ ConsolidateOptions ConsolidateWizard::options() const
     return o;
 }
 
+// Merging is offered for a LoRA adapter only; the base model's folder is taken from its adapter_config.json when
+// that names a folder here.
+void ConsolidateWizard::showMergeChoice()
+{
+    const bool adapter = !m_plan.checkpoint.adapter.isEmpty();
+    m_merge->setVisible(adapter);
+    m_baseModel->setVisible(adapter);
+    if (auto *form = qobject_cast<QFormLayout *>(m_baseModel->parentWidget()->layout()))
+        if (QWidget *label = form->labelForField(m_baseModel))
+            label->setVisible(adapter);
+    if (!adapter || !m_baseModel->text().isEmpty())
+        return;
+    QFile f(m_plan.checkpoint.root + QStringLiteral("/adapter_config.json"));
+    if (f.size() < (1 << 20) && f.open(QIODevice::ReadOnly)) {
+        const QString base = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("base_model_name_or_path")).toString();
+        if (!base.isEmpty() && QFileInfo(base).isDir())
+            m_baseModel->setText(base);
+    }
+}
+
 // Writes what the Check page planned: the shards are not planned again.
 void ConsolidateWizard::run()
 {
@@ -647,16 +687,24 @@ void ConsolidateWizard::run()
     pageOf(this, RunPage)->refresh();
     m_runClock.start();
     auto latest = std::make_shared<LatestProgress>();
+    const QString base = !m_plan.checkpoint.adapter.isEmpty() && m_merge->isChecked() ? m_baseModel->text() : QString();
     m_consolidating = runTask(
         this,
-        [plan = m_plan, o, latest](TaskControl &control) {
+        [plan = m_plan, o, latest, base](TaskControl &control) {
             RunResult r;
-            r.report = consolidate(plan, o, [&control, latest](const ConsolidateProgress &p) {
+            const auto progress = [&control, latest](const ConsolidateProgress &p) {
                 latest->set(p);
                 control.setProgress(p.bytesDone, p.bytesTotal, p.current);
-            }, control.stopFlag());
+            };
+            r.report = consolidate(plan, o, progress, control.stopFlag());
             for (const QString &f : std::as_const(r.report.files))
                 r.fileSizes << QFileInfo(o.output + QLatin1Char('/') + f).size();
+            if (!base.isEmpty() && r.report.ok()) {  // the adapter just written, merged into its base model
+                ConsolidateOptions m = o;
+                m.output = o.output + QStringLiteral("/merged");
+                r.mergedOutput = m.output;
+                r.merged = consolidate(planAdapterMerge(base, o.output), m, progress, control.stopFlag());
+            }
             return r;
         },
         [this, o](const RunResult &r) { showRunResult(r, o); },
@@ -740,6 +788,17 @@ void ConsolidateWizard::showSummary(const RunResult &r, const ConsolidateOptions
     text += QStringLiteral("<br>") + lines.join(QStringLiteral("<br>")) + QStringLiteral("<br><br>") + verified.toHtmlEscaped();
     for (const QString &w : rep.warnings)
         text += QStringLiteral("<br>") + displayName(w).toHtmlEscaped();
+    if (!r.mergedOutput.isEmpty()) {
+        const ConsolidateReport &m = r.merged;
+        QStringList why = m.problems + m.verifyProblems;
+        if (!m.error.isEmpty())
+            why << m.error;
+        text += QStringLiteral("<br><br>") +
+                (m.ok() ? tr("Merged into the base model: %n tensor(s) (%1) in <tt>%2</tt>.", nullptr, m.tensors)
+                              .arg(formatBytes(m.bytes), displayName(r.mergedOutput).toHtmlEscaped())
+                        : tr("Merging into the base model failed, and left nothing in %1: %2")
+                              .arg(displayName(r.mergedOutput), why.join(QLatin1Char(' '))).toHtmlEscaped());
+    }
     m_summary->setText(text);
     const bool tokenizer = rep.files.contains(QStringLiteral("tokenizer.json")) || rep.files.contains(QStringLiteral("tokenizer_config.json")) ||
                            rep.files.contains(QStringLiteral("tokenizer.model"));
@@ -751,6 +810,9 @@ void ConsolidateWizard::showSummary(const RunResult &r, const ConsolidateOptions
     if (!m_plan.checkpoint.adapter.isEmpty())
         code = QStringLiteral("from peft import AutoPeftModelForCausalLM\n\nmodel = AutoPeftModelForCausalLM.from_pretrained(%1)\n")
                    .arg(pythonString(where));
+    if (!r.mergedOutput.isEmpty() && r.merged.ok())
+        code = QStringLiteral("from transformers import AutoModelForCausalLM\n\nmodel = AutoModelForCausalLM.from_pretrained(%1)\n")
+                   .arg(pythonString(QFileInfo(r.mergedOutput).absoluteFilePath()));
     m_snippet->setText(code.trimmed());
 }
 

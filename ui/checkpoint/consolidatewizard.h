@@ -72,6 +72,9 @@ public:
     QLabel *spaceLabel() const { return m_space; }
     QDoubleSpinBox *shardSizeSpin() const { return m_shardGb; }
     QCheckBox *verifyCheck() const { return m_verify; }
+    // A LoRA adapter: also merge it into its base model (a folder), written to <output>/merged.
+    QCheckBox *mergeCheck() const { return m_merge; }
+    QLineEdit *baseModelEdit() const { return m_baseModel; }
     QCheckBox *overwriteCheck() const { return m_overwrite; }
     QPushButton *cancelRunButton() const { return m_cancelRun; }
     QProgressBar *progressBar() const { return m_progress; }
@@ -106,6 +109,8 @@ private:
     struct RunResult {
         ConsolidateReport report;
         QVector<qint64> fileSizes;
+        ConsolidateReport merged;  // the adapter merged into its base model, when asked for
+        QString mergedOutput;
     };
 
     void buildChoosePage();
@@ -170,6 +175,9 @@ private:
     QLineEdit *m_output = nullptr;
     QLabel *m_space = nullptr;
     QCheckBox *m_verify = nullptr;
+    QCheckBox *m_merge = nullptr;
+    QLineEdit *m_baseModel = nullptr;
+    void showMergeChoice();
     QCheckBox *m_overwrite = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_runStatus = nullptr;
