@@ -33,6 +33,24 @@ QString dtypeText(DType t)
     return QString::fromLatin1(safetensorsName(t));
 }
 
+// An output of a GQA attention in role 0-3 (query, key, value, output projection): what the assembler needs of the
+// spec; name, source, dtype and shape are the caller's.
+ConsolidatePlanEntry gqaEntry(const PartitionMetadata::Gqa &g, int role, int pp)
+{
+    ConsolidatePlanEntry e;
+    e.pp = pp;
+    e.gqaRole = role;
+    e.heads = g.heads;
+    e.kvHeads = g.kvHeads;
+    e.kvMultiplier = g.multiplier;
+    e.tpSize = g.tpSize;
+    e.qRowsPerRank = g.qPerPartition;
+    e.kvRowsPerRank = g.kvPerPartition;
+    e.fusedQkv = g.fuse;
+    e.partitionDim = role == 3 ? 1 : 0;
+    return e;
+}
+
 // What planning one pipeline stage needs: its ranks, their names and its metadata.
 struct Stage {
     int pp = 0;
@@ -243,20 +261,10 @@ bool Planner::addGqaEntries(Stage &s, const PartitionMetadata::Gqa &g, const std
                             {oShape[0], g.heads * headDim}};
     bool ok = true;
     for (int role = 0; role < 4; ++role) {
-        ConsolidatePlanEntry e;
+        ConsolidatePlanEntry e = gqaEntry(g, role, s.pp);
         e.name = outNames[role];
         e.source = role == 3 ? oName : (g.fuse ? srcs[0] : srcs[size_t(role)]);
         e.dtype = role == 3 ? odt : dt;
-        e.pp = s.pp;
-        e.gqaRole = role;
-        e.heads = g.heads;
-        e.kvHeads = g.kvHeads;
-        e.kvMultiplier = g.multiplier;
-        e.tpSize = g.tpSize;
-        e.qRowsPerRank = g.qPerPartition;
-        e.kvRowsPerRank = g.kvPerPartition;
-        e.fusedQkv = g.fuse;
-        e.partitionDim = role == 3 ? 1 : 0;
         e.shape = shapes[role];
         m_stageOf[e.name] = s.pp;
         checkPieces(s, e);
@@ -285,20 +293,10 @@ bool Planner::addGqaBiasEntries(Stage &s, const PartitionMetadata::Gqa &g, std::
     const std::string outNames[] = {g.module + "." + g.q + ".bias", g.module + "." + g.k + ".bias", g.module + "." + g.v + ".bias"};
     bool ok = true;
     for (int role = 0; role < 3; ++role) {
-        ConsolidatePlanEntry e;
+        ConsolidatePlanEntry e = gqaEntry(g, role, s.pp);
         e.name = outNames[role];
         e.source = g.fuse ? srcs[0] : srcs[size_t(role)];
         e.dtype = dt;
-        e.pp = s.pp;
-        e.gqaRole = role;
-        e.heads = g.heads;
-        e.kvHeads = g.kvHeads;
-        e.kvMultiplier = g.multiplier;
-        e.tpSize = g.tpSize;
-        e.qRowsPerRank = g.qPerPartition;
-        e.kvRowsPerRank = g.kvPerPartition;
-        e.fusedQkv = g.fuse;
-        e.partitionDim = 0;
         e.shape = {(role == 0 ? g.heads : g.kvHeads) * headDim};
         m_stageOf[e.name] = s.pp;
         checkPieces(s, e);

@@ -43,6 +43,25 @@ bool preadAll(const RangeCopier::Source &in, char *dst, qint64 size, qint64 offs
     return false;
 }
 
+// The first iovec still to transfer after `done` more bytes went from iov[first] on (a partial one trimmed).
+std::size_t advance(std::vector<iovec> &iov, std::size_t first, std::size_t done)
+{
+    for (std::size_t left = done; left > 0;) {
+        iovec &v = iov[first];
+        if (left >= v.iov_len) {
+            left -= v.iov_len;
+            ++first;
+        } else {
+            v.iov_base = static_cast<char *>(v.iov_base) + left;
+            v.iov_len -= left;
+            left = 0;
+        }
+    }
+    while (first < iov.size() && iov[first].iov_len == 0)
+        ++first;
+    return first;
+}
+
 // All of `iov` at `offset`, IOV_MAX at a time, short writes resumed where they stopped.
 bool pwritevAll(const RangeCopier::Target &out, std::vector<iovec> &iov, qint64 offset, QString *error)
 {
@@ -57,19 +76,7 @@ bool pwritevAll(const RangeCopier::Target &out, std::vector<iovec> &iov, qint64 
             return false;
         }
         offset += k;
-        for (std::size_t left = std::size_t(k); left > 0;) {
-            iovec &v = iov[first];
-            if (left >= v.iov_len) {
-                left -= v.iov_len;
-                ++first;
-            } else {
-                v.iov_base = static_cast<char *>(v.iov_base) + left;
-                v.iov_len -= left;
-                left = 0;
-            }
-        }
-        while (first < iov.size() && iov[first].iov_len == 0)
-            ++first;
+        first = advance(iov, first, std::size_t(k));
     }
     return true;
 }
@@ -88,19 +95,7 @@ bool preadvAll(const RangeCopier::Source &in, std::vector<iovec> &iov, qint64 of
             return false;
         }
         offset += k;
-        for (std::size_t left = std::size_t(k); left > 0;) {
-            iovec &v = iov[first];
-            if (left >= v.iov_len) {
-                left -= v.iov_len;
-                ++first;
-            } else {
-                v.iov_base = static_cast<char *>(v.iov_base) + left;
-                v.iov_len -= left;
-                left = 0;
-            }
-        }
-        while (first < iov.size() && iov[first].iov_len == 0)
-            ++first;
+        first = advance(iov, first, std::size_t(k));
     }
     return true;
 }
