@@ -43,61 +43,50 @@ bool preadAll(const RangeCopier::Source &in, char *dst, qint64 size, qint64 offs
     return false;
 }
 
-// The first iovec still to transfer after `done` more bytes went from iov[first] on (a partial one trimmed).
-std::size_t advance(std::vector<iovec> &iov, std::size_t first, std::size_t done)
+// All of `iov` from `offset` on through `io` (preadv or pwritev), IOV_MAX at a time, short transfers resumed where
+// they stopped (a partial iovec trimmed); `failed` says why with the call's result (0: the file ended or took
+// nothing more).
+template <typename Io, typename Failed>
+bool allOf(std::vector<iovec> &iov, qint64 offset, Io io, Failed failed)
 {
-    for (std::size_t left = done; left > 0;) {
-        iovec &v = iov[first];
-        if (left >= v.iov_len) {
-            left -= v.iov_len;
-            ++first;
-        } else {
-            v.iov_base = static_cast<char *>(v.iov_base) + left;
-            v.iov_len -= left;
-            left = 0;
+    std::size_t first = 0;
+    while (first < iov.size()) {
+        const ssize_t k = io(iov.data() + first, int(std::min<std::size_t>(iov.size() - first, IOV_MAX)), off_t(offset));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return failed(k);
+        offset += k;
+        for (std::size_t left = std::size_t(k); left > 0;) {
+            iovec &v = iov[first];
+            const std::size_t n = std::min(left, v.iov_len);
+            v.iov_base = static_cast<char *>(v.iov_base) + n;
+            v.iov_len -= n;
+            left -= n;
+            if (v.iov_len == 0)
+                ++first;
         }
+        while (first < iov.size() && iov[first].iov_len == 0)
+            ++first;
     }
-    while (first < iov.size() && iov[first].iov_len == 0)
-        ++first;
-    return first;
+    return true;
 }
 
-// All of `iov` at `offset`, IOV_MAX at a time, short writes resumed where they stopped.
 bool pwritevAll(const RangeCopier::Target &out, std::vector<iovec> &iov, qint64 offset, QString *error)
 {
-    std::size_t first = 0;
-    while (first < iov.size()) {
-        const int count = int(std::min<std::size_t>(iov.size() - first, IOV_MAX));
-        const ssize_t k = ::pwritev(out.fd, iov.data() + first, count, off_t(offset));
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0) {
-            *error = writeErrorText(k == 0 ? EIO : errno, out.path);
-            return false;
-        }
-        offset += k;
-        first = advance(iov, first, std::size_t(k));
-    }
-    return true;
+    return allOf(iov, offset, [&](const iovec *v, int n, off_t at) { return ::pwritev(out.fd, v, n, at); }, [&](ssize_t k) {
+        *error = writeErrorText(k == 0 ? EIO : errno, out.path);
+        return false;
+    });
 }
-// Fills all of `iov` from `offset` on, IOV_MAX at a time, short reads resumed where they stopped (the bytes are one
-// range of the file).
+
+// The bytes are one range of the file.
 bool preadvAll(const RangeCopier::Source &in, std::vector<iovec> &iov, qint64 offset, QString *error)
 {
-    std::size_t first = 0;
-    while (first < iov.size()) {
-        const int count = int(std::min<std::size_t>(iov.size() - first, IOV_MAX));
-        const ssize_t k = ::preadv(in.fd, iov.data() + first, count, off_t(offset));
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0) {
-            *error = k == 0 ? shortRead(in.path) : readError(in.path, errno);
-            return false;
-        }
-        offset += k;
-        first = advance(iov, first, std::size_t(k));
-    }
-    return true;
+    return allOf(iov, offset, [&](const iovec *v, int n, off_t at) { return ::preadv(in.fd, v, n, at); }, [&](ssize_t k) {
+        *error = k == 0 ? shortRead(in.path) : readError(in.path, errno);
+        return false;
+    });
 }
 
 qint64 alignDown(qint64 v)
