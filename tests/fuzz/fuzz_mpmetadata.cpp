@@ -41,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     // adapter_config.json: what is accepted must be in range.
     for (const auto &[name, p] : md.params)
         (void)ingot::withoutAdapterName(name, "default");
-    static const QString cfg = [] {
+    static const QString cfg = []() -> QString {
         const QString dir = qEnvironmentVariableIsSet("INGOT_FUZZ_TMP") ? qEnvironmentVariable("INGOT_FUZZ_TMP") : QDir::tempPath();
         QDir().mkpath(dir);
         return dir + QStringLiteral("/ingot-fuzz-adapter-config-%1.json").arg(::getpid());
