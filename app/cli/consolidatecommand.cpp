@@ -7,7 +7,6 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 
@@ -255,7 +254,7 @@ int consolidateHere(const Invocation &in, const QString &checkpointDir, const QS
     // --merge-adapters: the default adapter (or the only one), just written, merged into the base model.
     if (rc == Ok && in.isSet(QStringLiteral("merge-adapters")) && !done.isEmpty() && !done.first().checkpoint->adapter.isEmpty()) {
         ConsolidateOptions m = options;
-        m.output = options.output + QStringLiteral("/merged");
+        m.output = mergedModelFolder(options.output);
         if (!r->asJson)
             err(ConsolidateCliText::tr("Merging adapter %1 into %2 -> %3").arg(done.first().checkpoint->adapter, in.value(QStringLiteral("base-model")), m.output));
         const ConsolidationPlan plan = planAdapterMerge(in.value(QStringLiteral("base-model")), done.first().options.output);
@@ -281,7 +280,7 @@ static int mergeAdapterHere(const Invocation &in, const QString &adapterDir, con
     if (!r)
         return Usage;
     if (!r->outputGiven)
-        r->options.output = QFileInfo(adapterDir).absoluteFilePath() + QStringLiteral("/merged");
+        r->options.output = mergedModelFolder(QFileInfo(adapterDir).absoluteFilePath());
     const ConsolidationPlan plan = planAdapterMerge(baseDir, adapterDir);
     ConsolidateReport rep;
     {

@@ -170,6 +170,32 @@ bool readLoraConfig(const QString &adapterConfig, LoraConfig *c, QStringList *pr
     return problems->size() == before;
 }
 
+QString safetensorsModelFile(const QString &folder)
+{
+    for (const char *name : {"/model.safetensors.index.json", "/model.safetensors"})
+        if (QFileInfo(folder + QLatin1String(name)).isFile())
+            return QFileInfo(folder + QLatin1String(name)).absoluteFilePath();
+    return {};
+}
+
+QString mergedModelFolder(const QString &adapterOutput)
+{
+    return adapterOutput + QStringLiteral("/merged");
+}
+
+QString localBaseModelOf(const QString &adapterDir)
+{
+    QFile f(adapterDir + QStringLiteral("/adapter_config.json"));
+    if (!QFileInfo(f.fileName()).isFile() || f.size() > (1 << 20) || !f.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray bytes = f.readAll();
+    const json j = json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
+    if (!j.is_object() || !j.contains("base_model_name_or_path") || !j["base_model_name_or_path"].is_string())
+        return {};
+    const QString base = QString::fromStdString(j["base_model_name_or_path"].get<std::string>());
+    return !base.isEmpty() && QFileInfo(base).isDir() ? base : QString();
+}
+
 ConsolidationPlan planAdapterMerge(const QString &baseModel, const QString &adapterDir)
 {
     ConsolidationPlan plan;
@@ -178,9 +204,8 @@ ConsolidationPlan planAdapterMerge(const QString &baseModel, const QString &adap
     c.label = QStringLiteral("base");
     c.layout = ShardLayout::IngotBackend;
     c.tpSize = c.ppSize = 1;
-    const QString index = c.root + QStringLiteral("/model.safetensors.index.json"), single = c.root + QStringLiteral("/model.safetensors");
-    const QString file = QFileInfo::exists(index) ? index : single;
-    if (!QFileInfo::exists(file)) {
+    const QString file = safetensorsModelFile(c.root);
+    if (file.isEmpty()) {
         plan.problems << LoraText::tr("%1 holds no model.safetensors (or model.safetensors.index.json): the base model to merge "
                                       "into.").arg(displayName(baseModel));
         return plan;

@@ -32,6 +32,15 @@ bool readLoraConfig(const QString &adapterConfig, LoraConfig *c, QStringList *pr
 // matching shapes, in F32, BF16 or F16; an adapter tensor that is neither is a problem.
 ConsolidationPlan planAdapterMerge(const QString &baseModel, const QString &adapterDir);
 
+// The weights of a Hugging Face model folder: model.safetensors.index.json, else model.safetensors; empty when it
+// holds neither.
+QString safetensorsModelFile(const QString &folder);
+// Where the merged model goes beside an adapter's output (consolidate --merge-adapters, the wizard): <output>/merged.
+QString mergedModelFolder(const QString &adapterOutput);
+// The base model folder an adapter's adapter_config.json names (base_model_name_or_path), when that is a folder here;
+// empty otherwise (a Hub id, no config).
+QString localBaseModelOf(const QString &adapterDir);
+
 // One of lora_A, lora_B as read from the adapter.
 struct LoraOperand {
     DType dtype = DType::Unknown;

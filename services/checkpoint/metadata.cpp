@@ -144,7 +144,7 @@ void readParameters(const json &params, const QString &file, PartitionMetadata *
     }
 }
 
-void readFusedSpec(const json &o, const std::string &module, const QString &file, PartitionMetadata *md, QStringList *problems)
+void readFusedSpec(const json &o, const std::string &module, const QString &file, bool lora, PartitionMetadata *md, QStringList *problems)
 {
     Fields f(o, MetadataText::tr("%1, the FusedLinearsSpec of %2").arg(file, qs(module)), problems);
     PartitionMetadata::Fused fu;
@@ -181,6 +181,7 @@ void readFusedSpec(const json &o, const std::string &module, const QString &file
     if (f.ok() && fu.linearNames.size() != fu.originalDims.size())
         f.problem(MetadataText::tr("%1, the FusedLinearsSpec of %2: %3 linear_names but %4 original_dims.").arg(file, qs(module))
                       .arg(fu.linearNames.size()).arg(fu.originalDims.size()));
+    fu.lora = lora;
     if (f.ok())
         md->fused.push_back(fu);
 }
@@ -191,7 +192,7 @@ bool isSane(const PartitionMetadata::Gqa &g)
     return g.heads % g.tpSize == 0 && (std::int64_t(g.kvHeads) * g.multiplier) % g.tpSize == 0 && g.heads % g.kvHeads == 0;
 }
 
-void readGqaSpec(const json &o, const std::string &module, const QString &file, PartitionMetadata *md, QStringList *problems)
+void readGqaSpec(const json &o, const std::string &module, const QString &file, bool lora, PartitionMetadata *md, QStringList *problems)
 {
     const QString where = MetadataText::tr("%1, the GQAQKVColumnParallelLinearSpec of %2").arg(file, qs(module));
     Fields f(o, where, problems);
@@ -210,6 +211,7 @@ void readGqaSpec(const json &o, const std::string &module, const QString &file, 
     g.fuse = f.boolean("fuse_qkv", false);
     g.tpSize = int(f.integer("tp_size", 1, 1, kMaxRank + 1));
     g.bias = f.boolean("bias", false);
+    g.lora = lora;
     for (const char *key : {"num_attention_heads", "num_key_value_heads", "q_output_size_per_partition", "kv_output_size_per_partition"})
         if (f.ok() && !f.find(key))
             f.missing(key);
@@ -235,15 +237,11 @@ void readSpec(const json &spec, const std::string &module, const QString &file, 
     if (fields.contains("peft_type") && !fields["peft_type"].is_null() && !lora)
         md->unsupportedSpecs << MetadataText::tr("%1 with PEFT (%2)").arg(qs(cls), qs(module));
     else if (cls == "FusedLinearsSpec")
-        readFusedSpec(fields, module, file, md, problems);
+        readFusedSpec(fields, module, file, lora, md, problems);
     else if (cls == "GQAQKVColumnParallelLinearSpec")
-        readGqaSpec(fields, module, file, md, problems);
+        readGqaSpec(fields, module, file, lora, md, problems);
     else
         md->unsupportedSpecs << MetadataText::tr("%1 (%2)").arg(qs(cls), qs(module));
-    if (lora && cls == "FusedLinearsSpec" && !md->fused.empty() && md->fused.back().module == module)
-        md->fused.back().lora = true;
-    if (lora && cls == "GQAQKVColumnParallelLinearSpec" && !md->gqa.empty() && md->gqa.back().module == module)
-        md->gqa.back().lora = true;
 }
 
 // Specs are serialized as [{"module_fully_qualified_name", "specs": [[class name, {fields}], ...]}, ...].

@@ -270,6 +270,18 @@ private Q_SLOTS:
         QVERIFY2(python(kFormats, {dir, QStringLiteral("lora-merge"), QStringLiteral("float32")}, &out), qPrintable(out));
         const QString cfg = dir + QStringLiteral("/adapter/adapter_config.json");
         const QByteArray good = test::readFile(cfg);
+        // The base model an adapter names is offered only when it is a folder here holding a model.
+        QVERIFY(localBaseModelOf(dir + QStringLiteral("/adapter")).isEmpty());  // "test/tiny-llama": a Hub id
+        QCOMPARE(safetensorsModelFile(dir + QStringLiteral("/base")), dir + QStringLiteral("/base/model.safetensors"));
+        QVERIFY(safetensorsModelFile(dir + QStringLiteral("/adapter")).isEmpty());
+        {
+            QByteArray named = good;
+            named.replace("test/tiny-llama", QFile::encodeName(dir + QStringLiteral("/base")));
+            QFile f(cfg);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(named);
+        }
+        QCOMPARE(localBaseModelOf(dir + QStringLiteral("/adapter")), dir + QStringLiteral("/base"));
         // DoRA and replicated layers are not merged by this arithmetic: refused, not guessed.
         QByteArray dora = good;
         dora.replace("\"use_rslora\": false", "\"use_rslora\": false, \"use_dora\": true, \"layer_replication\": [[0, 1]]");

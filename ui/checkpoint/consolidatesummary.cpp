@@ -2,15 +2,14 @@
 // what was written and how to load it (the rest of the wizard is in consolidatewizard.cpp).
 #include "ui/checkpoint/consolidatewizard.h"
 
+#include "services/checkpoint/loramerge.h"
+
 #include "services/util/names.h"
 #include "services/util/units.h"
 
 #include <QCheckBox>
-#include <QFile>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -29,12 +28,7 @@ void ConsolidateWizard::showMergeChoice()
             label->setVisible(adapter);
     if (!adapter || !m_baseModel->text().isEmpty())
         return;
-    QFile f(m_plan.checkpoint.root + QStringLiteral("/adapter_config.json"));
-    if (f.size() < (1 << 20) && f.open(QIODevice::ReadOnly)) {
-        const QString base = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("base_model_name_or_path")).toString();
-        if (!base.isEmpty() && QFileInfo(base).isDir())
-            m_baseModel->setText(base);
-    }
+    m_baseModel->setText(localBaseModelOf(m_plan.checkpoint.root));
 }
 
 namespace {

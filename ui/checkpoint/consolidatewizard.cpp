@@ -14,7 +14,6 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -22,8 +21,6 @@
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QHBoxLayout>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -278,10 +275,8 @@ void ConsolidateWizard::buildOptionsPage()
     form->addRow(QString(), m_merge);
     form->addRow(tr("Base model:"), m_baseModel);
     options->complete = [this] {
-        const QString base = m_baseModel->text();
         return outputReady() && (m_plan.checkpoint.adapter.isEmpty() || !m_merge->isChecked() ||
-                                 QFileInfo::exists(base + QStringLiteral("/model.safetensors")) ||
-                                 QFileInfo::exists(base + QStringLiteral("/model.safetensors.index.json")));
+                                 !safetensorsModelFile(m_baseModel->text()).isEmpty());
     };
     setPage(OptionsPage, options);
 }
@@ -681,7 +676,7 @@ void ConsolidateWizard::run()
                 r.fileSizes << QFileInfo(o.output + QLatin1Char('/') + f).size();
             if (!base.isEmpty() && r.report.ok()) {  // the adapter just written, merged into its base model
                 ConsolidateOptions m = o;
-                m.output = o.output + QStringLiteral("/merged");
+                m.output = mergedModelFolder(o.output);
                 r.mergedOutput = m.output;
                 r.merged = consolidate(planAdapterMerge(base, o.output), m, progress, control.stopFlag());
             }
