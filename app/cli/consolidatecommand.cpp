@@ -3,6 +3,7 @@
 #include "app/cli/clicommon.h"
 #include "services/checkpoint/consolidate.h"
 #include "services/checkpoint/loramerge.h"
+#include "services/checkpoint/reshard.h"
 #include "services/util/units.h"
 
 #include <QCommandLineParser>
@@ -293,6 +294,83 @@ static int mergeAdapterHere(const Invocation &in, const QString &adapterDir, con
     return reportOutcome(r->options, rep, r->asJson);
 }
 
+// reshard CHECKPOINT OUTPUT_DIR --tensor-parallel-size T --pipeline-parallel-size P: the checkpoint (or a model
+// folder) written for another layout of the bundled backend, as a consolidation is (staging folder, fsync, --verify).
+static int reshardHere(const Invocation &in, const QString &source, const QString &outputDir)
+{
+    ReshardOptions o;
+    o.output = outputDir;
+    bool ok = true;
+    const auto positive = [&](const char *name, int fallback) {
+        if (!in.isSet(QLatin1String(name)))
+            return fallback;
+        bool good = false;
+        const int v = in.value(QLatin1String(name)).toInt(&good);
+        if (!good || v < 1) {
+            err(ConsolidateCliText::tr("error: --%1 takes a whole number of at least 1").arg(QLatin1String(name)));
+            ok = false;
+        }
+        return v;
+    };
+    o.tpSize = positive("tensor-parallel-size", 1);
+    o.ppSize = positive("pipeline-parallel-size", 1);
+    o.kvMultiplier = positive("kv-size-multiplier", 1);
+    if (!ok)
+        return Usage;
+    o.weightsOnly = in.isSet(QStringLiteral("weights-only"));
+    o.disableVocabParallel = in.isSet(QStringLiteral("disable-embedding-parallelization"));
+    o.overwrite = in.isSet(QStringLiteral("overwrite"));
+    o.verify = in.isSet(QStringLiteral("verify"));
+    ReshardPlan plan;
+    if (isModelFolder(source)) {
+        plan = planReshardFromModel(source, o);
+    } else {
+        QString error;
+        const QVector<CheckpointCandidate> found = findCheckpoints(source, &error);
+        if (found.isEmpty()) {
+            err(ConsolidateCliText::tr("error: %1").arg(error));
+            return CacheUnavailable;
+        }
+        std::optional<QString> name;
+        if (in.isSet(QStringLiteral("checkpoint")))
+            name = in.value(QStringLiteral("checkpoint"));
+        const CheckpointCandidate *c = chooseCheckpoint(found, name);
+        if (!c)
+            return Usage;
+        if (!in.json)
+            printChoice(found, c);
+        plan = planReshard(*c, o);
+    }
+    if (!in.json) {
+        err(ConsolidateCliText::tr("Re-sharding to tp=%1 pp=%2").arg(o.tpSize).arg(o.ppSize));
+        for (const QString &n : std::as_const(plan.notes))
+            err(ConsolidateCliText::tr("note: %1").arg(n));
+    }
+    ConsolidateReport rep;
+    {
+        StopOnSignals stopOnSignals;
+        ProgressPrinter progress(in.json);
+        rep = reshard(plan, o, [&progress](const ConsolidateProgress &pr) { progress.print(pr); }, &stopRequested());
+    }
+    if (in.json) {
+        nlohmann::json j = jsonReport(plan.source.checkpoint, ConsolidateOptions{o.output}, rep);
+        nlohmann::json notes = nlohmann::json::array();
+        for (const QString &n : std::as_const(plan.notes))
+            notes.push_back(u8(n));
+        j["tensor_parallel_size"] = o.tpSize;
+        j["pipeline_parallel_size"] = o.ppSize;
+        j["optimizer_state"] = plan.optimizer;
+        j["notes"] = notes;
+        printJson(j);
+    }
+    if (rep.ok() && !in.json)
+        err(ConsolidateCliText::tr("Resume the backend with --tensor_parallel_size %1 --pipeline_parallel_size %2%3 --resume_from_checkpoint %4 "
+                                   "(and the same global batch)")
+                .arg(o.tpSize).arg(o.ppSize)
+                .arg(plan.vocabParallel ? QString() : QStringLiteral(" --disable_embedding_parallelization"), o.output));
+    return reportOutcome(ConsolidateOptions{o.output}, rep, in.json);
+}
+
 QVector<Command> consolidateCommands()
 {
     return {{QString(), QStringLiteral("consolidate"),
@@ -328,6 +406,33 @@ QVector<Command> consolidateCommands()
                      return int(Usage);
                  }
                  return mergeAdapterHere(in, pos.at(0), pos.at(1), pos.value(2));
+             }},
+            {QString(), QStringLiteral("reshard"),
+             ConsolidateCliText::tr("CHECKPOINT OUTPUT_DIR --tensor-parallel-size T --pipeline-parallel-size P   Checkpoint for another layout"),
+             JsonOption,
+             [](QCommandLineParser &p) {
+                 p.setApplicationDescription(ConsolidateCliText::tr("Write a sharded checkpoint (or a Hugging Face model folder) as the checkpoint of "
+                                                                    "another tensor/pipeline-parallel layout, which the bundled training backend "
+                                                                    "resumes from with --resume_from_checkpoint. The backend's optimizer state is "
+                                                                    "carried over."));
+                 p.addPositionalArgument(QStringLiteral("checkpoint"), ConsolidateCliText::tr("The training output folder, a checkpoint-N folder, the shards folder, or a model folder."));
+                 p.addPositionalArgument(QStringLiteral("output_dir"), ConsolidateCliText::tr("Where to write the new checkpoint."));
+                 p.addOption({QStringLiteral("tensor-parallel-size"), ConsolidateCliText::tr("The new tensor parallel size (default 1)."), QStringLiteral("T")});
+                 p.addOption({QStringLiteral("pipeline-parallel-size"), ConsolidateCliText::tr("The new pipeline parallel size (default 1)."), QStringLiteral("P")});
+                 p.addOption({QStringLiteral("kv-size-multiplier"), ConsolidateCliText::tr("Key/value head replication (the bundled backend takes 1)."), QStringLiteral("K")});
+                 p.addOption({QStringLiteral("disable-embedding-parallelization"), ConsolidateCliText::tr("Keep embed_tokens and lm_head whole on every tp rank.")});
+                 p.addOption({QStringLiteral("weights-only"), ConsolidateCliText::tr("Leave the optimizer state out (the resumed run starts AdamW afresh).")});
+                 p.addOption({QStringLiteral("checkpoint"), ConsolidateCliText::tr("Which checkpoint when there are several (final, or checkpoint-N); default: the newest complete one."), QStringLiteral("NAME")});
+                 p.addOption({QStringLiteral("verify"), ConsolidateCliText::tr("Read the new shards back and check them against the source.")});
+                 p.addOption({QStringLiteral("overwrite"), ConsolidateCliText::tr("Replace an existing output folder.")});
+             },
+             [](const Invocation &in) {
+                 const QStringList pos = in.positional();
+                 if (pos.size() != 2) {
+                     err(ConsolidateCliText::tr("error: usage: ingot-cli reshard CHECKPOINT OUTPUT_DIR --tensor-parallel-size T --pipeline-parallel-size P"));
+                     return int(Usage);
+                 }
+                 return reshardHere(in, pos.at(0), pos.at(1));
              }}};
 }
 

@@ -117,20 +117,6 @@ QString indexFileName(Format f)
     return f == Format::PyTorch ? QStringLiteral("pytorch_model.bin.index.json") : QStringLiteral("model.safetensors.index.json");
 }
 
-// Configs and tokenizer files, copied from the checkpoint folder or else the training output folder; for an adapter,
-// its adapter_config.json from its own folder only (the model's config.json would make a model folder of it).
-const QStringList &companionFiles(bool adapter)
-{
-    static const QStringList adapterFiles = {QStringLiteral("adapter_config.json")};
-    if (adapter)
-        return adapterFiles;
-    static const QStringList files = {QStringLiteral("config.json"), QStringLiteral("generation_config.json"), QStringLiteral("tokenizer.json"),
-                                      QStringLiteral("tokenizer_config.json"), QStringLiteral("special_tokens_map.json"),
-                                      QStringLiteral("tokenizer.model"), QStringLiteral("vocab.json"), QStringLiteral("merges.txt"),
-                                      QStringLiteral("added_tokens.json")};
-    return files;
-}
-
 // One run of consolidate(): the steps in order, each filling the report; the first that fails ends the run.
 class Consolidation final
 {
@@ -324,8 +310,40 @@ bool Consolidation::writeIndex()
     return true;
 }
 
-// A regular file copied whole, every write and the final flush checked.
-bool copyChecked(const QString &src, const QString &dst, QString *error)
+bool Consolidation::copyCompanionFiles()
+{
+    return ingot::copyCompanionFiles(m_plan.checkpoint, m_staging.path(), &m_rep.files, &m_rep.error);
+}
+
+// Reads everything back and compares with what was computed from the shards.
+bool Consolidation::verify()
+{
+    if (!m_o.verify)
+        return true;
+    m_rep.verifyProblems = m_checksums.verifyFiles(m_staging.path(), m_rep.files);
+    if (m_fileCount > 1)
+        m_rep.verifyProblems += verifyIndex(m_staging.path(), indexFileName(m_o.format));
+    else if (QFileInfo::exists(m_staging.filePath(indexFileName(m_o.format))))
+        m_rep.verifyProblems << ConsolidateText::tr("%1 is there though the output is one file.").arg(indexFileName(m_o.format));
+    m_rep.verifyProblems += checkAgainstConfig(m_staging.filePath(QStringLiteral("config.json")), m_plan.entries);
+    m_rep.verified = m_rep.verifyProblems.isEmpty();
+    return m_rep.verified;
+}
+}  // namespace
+
+const QStringList &companionFiles(bool adapter)
+{
+    static const QStringList adapterFiles = {QStringLiteral("adapter_config.json")};
+    if (adapter)
+        return adapterFiles;
+    static const QStringList files = {QStringLiteral("config.json"), QStringLiteral("generation_config.json"), QStringLiteral("tokenizer.json"),
+                                      QStringLiteral("tokenizer_config.json"), QStringLiteral("special_tokens_map.json"),
+                                      QStringLiteral("tokenizer.model"), QStringLiteral("vocab.json"), QStringLiteral("merges.txt"),
+                                      QStringLiteral("added_tokens.json")};
+    return files;
+}
+
+bool copyRegularFile(const QString &src, const QString &dst, QString *error)
 {
     QFile in(src);
     if (!in.open(QIODevice::ReadOnly)) {
@@ -350,44 +368,31 @@ bool copyChecked(const QString &src, const QString &dst, QString *error)
     return w.finish(error);
 }
 
-bool Consolidation::copyCompanionFiles()
+bool copyCompanionFiles(const CheckpointCandidate &c, const QString &toFolder, QStringList *copied, QString *error)
 {
-    const QString root = m_plan.checkpoint.root;
-    const bool adapter = !m_plan.checkpoint.adapter.isEmpty();
-    const QStringList dirs = adapter ? QStringList{root} : QStringList{root, QFileInfo(root).absolutePath()};
+    const bool adapter = !c.adapter.isEmpty();
+    const QStringList dirs = adapter ? QStringList{c.root} : QStringList{c.root, QFileInfo(c.root).absolutePath()};
     for (const QString &x : companionFiles(adapter)) {
         for (const QString &dir : dirs) {
             const QString src = dir + QLatin1Char('/') + x;
             const QFileInfo fi(src);
             if (!fi.exists())
                 continue;
-            if (!fi.isFile())  // a FIFO or a device would block or never end
-                return fail(ConsolidateText::tr("%1 is not a regular file.").arg(displayName(src)));
-            QString error;
-            if (!copyChecked(src, m_staging.filePath(x), &error))
-                return fail(ConsolidateText::tr("Cannot copy %1: %2").arg(displayName(src), error));
-            m_rep.files << x;
+            if (!fi.isFile()) {  // a FIFO or a device would block or never end
+                *error = ConsolidateText::tr("%1 is not a regular file.").arg(displayName(src));
+                return false;
+            }
+            QString why;
+            if (!copyRegularFile(src, toFolder + QLatin1Char('/') + x, &why)) {
+                *error = ConsolidateText::tr("Cannot copy %1: %2").arg(displayName(src), why);
+                return false;
+            }
+            *copied << x;
             break;
         }
     }
     return true;
 }
-
-// Reads everything back and compares with what was computed from the shards.
-bool Consolidation::verify()
-{
-    if (!m_o.verify)
-        return true;
-    m_rep.verifyProblems = m_checksums.verifyFiles(m_staging.path(), m_rep.files);
-    if (m_fileCount > 1)
-        m_rep.verifyProblems += verifyIndex(m_staging.path(), indexFileName(m_o.format));
-    else if (QFileInfo::exists(m_staging.filePath(indexFileName(m_o.format))))
-        m_rep.verifyProblems << ConsolidateText::tr("%1 is there though the output is one file.").arg(indexFileName(m_o.format));
-    m_rep.verifyProblems += checkAgainstConfig(m_staging.filePath(QStringLiteral("config.json")), m_plan.entries);
-    m_rep.verified = m_rep.verifyProblems.isEmpty();
-    return m_rep.verified;
-}
-}  // namespace
 
 ConsolidateReport consolidate(const ConsolidationPlan &plan, const ConsolidateOptions &o, const ConsolidateProgressFn &progress,
                               const std::atomic_bool *cancel)

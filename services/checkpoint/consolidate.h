@@ -81,4 +81,13 @@ QVector<ConsolidatedOutput> consolidateCheckpoint(const QVector<CheckpointCandid
                                                   const std::function<void(const ConsolidatedOutput &)> &starting = {},
                                                   const ConsolidateProgressFn &progress = {}, const std::atomic_bool *cancel = nullptr);
 
+// The configs and tokenizer files an output carries beside its tensors, copied from the checkpoint folder or else the
+// training output folder; for an adapter, its adapter_config.json from its own folder only (the model's config.json
+// would make a model folder of it).
+const QStringList &companionFiles(bool adapter);
+// A regular file copied whole, every write and the final flush checked.
+bool copyRegularFile(const QString &src, const QString &dst, QString *error);
+// companionFiles() of checkpoint `c` copied into `toFolder` (those there are), appended to *copied.
+bool copyCompanionFiles(const CheckpointCandidate &c, const QString &toFolder, QStringList *copied, QString *error);
+
 }  // namespace ingot

@@ -46,7 +46,10 @@ std::optional<ShardFile> shardInRankFolder(const QFileInfo &dir, const RankIds &
 {
     ShardFile f{r.tp, r.pp, r.ep, 0, {}, 0};
     const QString pt = dir.absoluteFilePath() + QStringLiteral("/checkpoint.pt");
-    const QStringList st = QDir(dir.absoluteFilePath()).entryList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name);
+    QStringList st = QDir(dir.absoluteFilePath()).entryList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name);
+    // The backend's AdamW state beside the weights (optimizer.safetensors, optimizer_dp_rank_ZZ.safetensors).
+    static const QRegularExpression optimizerFile(QStringLiteral("^optimizer(_dp_rank_\\d+)?\\.safetensors$"));
+    st.erase(std::remove_if(st.begin(), st.end(), [](const QString &n) { return optimizerFile.match(n).hasMatch(); }), st.end());
     if (QFile::exists(pt)) {
         c->layout = ShardLayout::OptimumDocs;
         f.path = pt;

@@ -196,29 +196,57 @@ QString localBaseModelOf(const QString &adapterDir)
     return !base.isEmpty() && QFileInfo(base).isDir() ? base : QString();
 }
 
-ConsolidationPlan planAdapterMerge(const QString &baseModel, const QString &adapterDir)
+ConsolidationPlan planModelFolder(const QString &folder)
 {
     ConsolidationPlan plan;
     CheckpointCandidate &c = plan.checkpoint;
-    c.root = c.shardsDir = QFileInfo(baseModel).absoluteFilePath();
-    c.label = QStringLiteral("base");
+    c.root = c.shardsDir = QFileInfo(folder).absoluteFilePath();
+    c.label = QStringLiteral("model");
     c.layout = ShardLayout::IngotBackend;
     c.tpSize = c.ppSize = 1;
     const QString file = safetensorsModelFile(c.root);
     if (file.isEmpty()) {
-        plan.problems << LoraText::tr("%1 holds no model.safetensors (or model.safetensors.index.json): the base model to merge "
-                                      "into.").arg(displayName(baseModel));
+        plan.problems << LoraText::tr("%1 holds no model.safetensors (or model.safetensors.index.json).").arg(displayName(folder));
         return plan;
     }
     c.shards.append(ShardFile{0, 0, -1, 0, file, QFileInfo(file).size()});
     c.complete = true;
+    ShardReader model;
+    QString error;
+    if (!model.open(c.shards.first(), &error)) {
+        plan.problems << error;
+        return plan;
+    }
+    for (const std::string &n : model.names()) {
+        ConsolidatePlanEntry e;
+        e.name = e.source = n;
+        model.info(n, &e.dtype, &e.shape);
+        std::int64_t bytes = 0;
+        checkedByteSize(e.dtype, e.shape, &bytes);
+        e.bytes = bytes;
+        plan.entries.append(e);
+    }
+    return plan;
+}
+
+ConsolidationPlan planAdapterMerge(const QString &baseModel, const QString &adapterDir)
+{
+    if (safetensorsModelFile(baseModel).isEmpty()) {
+        ConsolidationPlan plan;
+        plan.problems << LoraText::tr("%1 holds no model.safetensors (or model.safetensors.index.json): the base model to merge "
+                                      "into.").arg(displayName(baseModel));
+        return plan;
+    }
+    ConsolidationPlan plan = planModelFolder(baseModel);
+    plan.checkpoint.label = QStringLiteral("base");
     LoraConfig cfg;
     readLoraConfig(adapterDir + QStringLiteral("/adapter_config.json"), &cfg, &plan.problems);
     plan.adapterFile = QFileInfo(adapterDir + QStringLiteral("/adapter_model.safetensors")).absoluteFilePath();
-    ShardReader base, adapter;
+    ShardReader adapter;
     QString error;
-    if (!base.open(c.shards.first(), &error) || !adapter.open(ShardFile{0, 0, -1, 0, plan.adapterFile, 0}, &error)) {
-        plan.problems << error;
+    if (!plan.problems.isEmpty() || !adapter.open(ShardFile{0, 0, -1, 0, plan.adapterFile, 0}, &error)) {
+        if (!error.isEmpty())
+            plan.problems << error;
         return plan;
     }
     // lora_A / lora_B (or an embedding's lora_embedding_A / _B) by the weight they change.
@@ -246,13 +274,8 @@ ConsolidationPlan planAdapterMerge(const QString &baseModel, const QString &adap
         if (!matched && n.find(".base_layer.") == std::string::npos)
             plan.problems << LoraText::tr("%1 in the adapter is not a LoRA matrix: merging it is not supported yet.").arg(qs(n));
     }
-    for (const std::string &n : base.names()) {
-        ConsolidatePlanEntry e;
-        e.name = e.source = n;
-        base.info(n, &e.dtype, &e.shape);
-        std::int64_t bytes = 0;
-        checkedByteSize(e.dtype, e.shape, &bytes);
-        e.bytes = bytes;
+    for (ConsolidatePlanEntry &e : plan.entries) {
+        const std::string &n = e.name;
         const auto it = pairs.find(n);
         if (it != pairs.end()) {
             const Pair p = it->second;
@@ -276,7 +299,6 @@ ConsolidationPlan planAdapterMerge(const QString &baseModel, const QString &adap
             e.loraEmbedding = p.embedding;
             e.loraScale = cfg.r > 0 ? cfg.scaling() : 0;
         }
-        plan.entries.append(e);
     }
     for (const auto &[target, p] : pairs)
         plan.problems << LoraText::tr("The adapter changes %1, which the base model does not hold.").arg(qs(target));

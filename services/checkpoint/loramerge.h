@@ -32,6 +32,8 @@ bool readLoraConfig(const QString &adapterConfig, LoraConfig *c, QStringList *pr
 // matching shapes, in F32, BF16 or F16; an adapter tensor that is neither is a problem.
 ConsolidationPlan planAdapterMerge(const QString &baseModel, const QString &adapterDir);
 
+// A Hugging Face model folder (safetensors) as a one-rank checkpoint: every tensor copied as it is.
+ConsolidationPlan planModelFolder(const QString &folder);
 // The weights of a Hugging Face model folder: model.safetensors.index.json, else model.safetensors; empty when it
 // holds neither.
 QString safetensorsModelFile(const QString &folder);

@@ -652,6 +652,11 @@ qint64 ConsolidationPlan::bytes() const
     return total;
 }
 
+QString tensorNameText(const std::string &name)
+{
+    return qs(name);
+}
+
 ConsolidationPlan planConsolidation(const CheckpointCandidate &c)
 {
     ConsolidationPlan plan;

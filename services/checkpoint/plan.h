@@ -83,6 +83,7 @@ struct SourceRanks {
 };
 SourceRanks sourceRanks(const ConsolidatePlanEntry &e, int tpSize);
 QString shapeText(const std::vector<std::int64_t> &shape);  // "[4096, 11008]"
+QString tensorNameText(const std::string &name);  // a tensor's name (bytes from a file), escaped for people
 
 // Reads every shard's tensor list and metadata and plans the output; problems are listed, not thrown. Every piece
 // of every rank is checked against pieceShape() and the entry's dtype, and every size is checked arithmetic, so

@@ -92,15 +92,17 @@ void checkTorchFile(const QString &path, FileCheck &check)
     }
 }
 
-void checkSafetensorsFile(const QString &path, FileCheck &check)
+void checkSafetensorsFile(const QString &path, const char *expectedFormat, FileCheck &check)
 {
     SafetensorsReader r;
     QString error;
     if (!r.open(path, &error))
         return check.problem(error);
     const auto format = r.metadata().find("format");
-    if (format == r.metadata().end() || format->second != "pt")
-        check.problem(VerifyText::tr("%1: its __metadata__ does not say format \"pt\", which transformers requires.").arg(path));
+    if (format == r.metadata().end() || format->second != expectedFormat)
+        check.problem(std::strcmp(expectedFormat, "pt") == 0
+                          ? VerifyText::tr("%1: its __metadata__ does not say format \"pt\", which transformers requires.").arg(path)
+                          : VerifyText::tr("%1: its __metadata__ does not say format \"%2\".").arg(path, QLatin1String(expectedFormat)));
     for (const SafetensorInfo &t : r.tensors())
         check.tensor(t.name, t.dtype, t.shape, r.data(t), qint64(t.end - t.begin));
 }
@@ -166,7 +168,7 @@ void TensorChecksums::add(const ConsolidatePlanEntry &e, const char *data, qint6
     m_sums[e.name] = Expected{sha256(data, size), e.dtype, e.shape};
 }
 
-QStringList TensorChecksums::verifyFiles(const QString &folder, const QStringList &files) const
+QStringList TensorChecksums::verifyFiles(const QString &folder, const QStringList &files, const char *format) const
 {
     QStringList problems;
     FileCheck::Left left = m_sums;
@@ -176,7 +178,7 @@ QStringList TensorChecksums::verifyFiles(const QString &folder, const QStringLis
         if (file.endsWith(QLatin1String(".bin")))
             checkTorchFile(path, check);
         else if (file.endsWith(QLatin1String(".safetensors")))
-            checkSafetensorsFile(path, check);
+            checkSafetensorsFile(path, format, check);
     }
     for (const auto &[name, h] : left)
         problems << VerifyText::tr("%1 is missing from the output.").arg(qs(name));

@@ -30,7 +30,9 @@ public:
     void add(const ConsolidatePlanEntry &e, const char *data, qint64 size);
     // Reads back the safetensors and pytorch_model.bin files among `files` (relative to `folder`) and compares
     // every tensor's bytes, dtype and shape; a safetensors file must also say format "pt", as transformers needs.
-    QStringList verifyFiles(const QString &folder, const QStringList &files) const;
+    // `format`: what their __metadata__ must say (another value for files that are not a model's, such as the
+    // backend's optimizer state).
+    QStringList verifyFiles(const QString &folder, const QStringList &files, const char *format = "pt") const;
 
 private:
     std::map<std::string, Expected> m_sums;

@@ -235,11 +235,19 @@ class TestTrain(unittest.TestCase):
         self.assertTrue(started["sequence_parallel"])
         zero_dir = os.path.join(self.layout("dp2_zero1"), "tensor_parallel_shards", "tp_rank_00_pp_rank_00")
         self.assertEqual(sorted(n for n in os.listdir(zero_dir) if n.startswith("optimizer")),
-                         ["optimizer_dp_rank_00.pt", "optimizer_dp_rank_01.pt"])
-        import torch
-        states = [torch.load(os.path.join(zero_dir, f"optimizer_dp_rank_0{r}.pt"))["optimizer"]["state"] for r in (0, 1)]
+                         ["optimizer_dp_rank_00.safetensors", "optimizer_dp_rank_01.safetensors"])
+        sys.path.insert(0, BACKEND)
+        from ingot_train.model import SafetensorsFile
+        files = [SafetensorsFile(os.path.join(zero_dir, f"optimizer_dp_rank_0{r}.safetensors")) for r in (0, 1)]
+        states = [{k[:-len(".exp_avg")] for k in f.header if k.endswith(".exp_avg")} for f in files]
         self.assertTrue(states[0] and states[1])  # ZeRO-1: each rank keeps the state of part of the weights only
-        self.assertEqual(len(states[0]) + len(states[1]), len(weights(self.single)))
+        self.assertFalse(states[0] & states[1])
+        self.assertEqual(states[0] | states[1], set(weights(self.single)))
+        for f in files:  # the step count, and each moment shaped like its weight
+            self.assertEqual(f.header["__metadata__"], {"format": "ingot-adamw-1", "step": "6"})
+            for k in f.header:
+                if k.endswith(".exp_avg_sq"):
+                    self.assertEqual(f.header[k]["shape"], list(weights(self.single)[k[:-len(".exp_avg_sq")]].shape))
 
     def test_tied_embeddings_from_a_model_folder_across_stages(self):
         # A Hugging Face folder with tied embeddings, trained on tp=2 x pp=2: the LM head lives on the last stage
@@ -646,6 +654,95 @@ class TestTrain(unittest.TestCase):
             self.assertEqual(p.returncode, 0, p.stderr)
             self.assertIn("Ingot backend", json.loads(p.stdout)["layout"])
             self.assertWeightsEqual(reassemble(source), load_safetensors(os.path.join(out, "model.safetensors")), tol=0)
+
+    def reshard(self, source, out, *flags):
+        p = subprocess.run([os.environ["INGOT_CLI"], "reshard", source, out, "--verify", "--json", *flags],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        return json.loads(p.stdout)
+
+    def test_reshard_then_resume_equals_uninterrupted(self):
+        # A run saved at step 3 on one layout, re-sharded by Ingot for another, resumed there: steps 4-6 have the
+        # losses of an uninterrupted 6-step run (the same on every layout, up to fp32 sums), AdamW state included.
+        if not os.environ.get("INGOT_CLI"):
+            self.skipTest("INGOT_CLI not set")
+        sys.path.insert(0, BACKEND)
+        from ingot_train.model import SafetensorsFile
+        # tp 4 needs 4 key/value heads: the "small" model, with short sequences to keep it quick.
+        small = ["--config_name", "small", "--max_steps", "6", "--seed", "7", "--block_size", "64"]
+        tp4 = ["--tensor_parallel_size", "4", "--per_device_train_batch_size", "4"]
+        cases = [("tp2", small, 2, ["--tensor_parallel_size", "2", "--per_device_train_batch_size", "4"],
+                  4, tp4, ["--tensor-parallel-size", "4"]),
+                 ("tp2_pp2", TINY, 4, LAYOUTS["tp2_pp2"][1], 1, ["--per_device_train_batch_size", "4"],
+                  ["--tensor-parallel-size", "1", "--pipeline-parallel-size", "1"])]
+        for name, model, nproc, flags, new_nproc, new_flags, reshard_flags in cases:
+            with self.subTest(source=name):
+                if name == "tp2":  # the uninterrupted run on the new layout
+                    reference = os.path.join(self.tmp, "reshard-reference-tp4")
+                    run(small + tp4 + ["--output_dir", reference], nproc=4)
+                    reference = losses(reference)
+                else:
+                    reference = losses(self.single)
+                first = os.path.join(self.tmp, f"reshard-{name}")
+                run(model + flags + ["--output_dir", first, "--save_steps", "3"], nproc=nproc)
+                ck = os.path.join(first, "checkpoint-3")
+                out = os.path.join(self.tmp, f"reshard-{name}-out")
+                report = self.reshard(ck, out, *reshard_flags)
+                self.assertTrue(report["verified"])
+                self.assertTrue(report["optimizer_state"])
+                tp = report["tensor_parallel_size"]
+                ranks = sorted(os.listdir(os.path.join(out, "tensor_parallel_shards")))
+                self.assertEqual(ranks, [f"tp_rank_{t:02d}_pp_rank_00" for t in range(tp)])
+                opt = SafetensorsFile(os.path.join(out, "tensor_parallel_shards", ranks[-1], "optimizer.safetensors"))
+                self.assertEqual(opt.header["__metadata__"]["step"], "3")
+                # The re-sharded weights are the saved ones, split anew.
+                self.assertWeightsEqual(reassemble(ck), reassemble(out), tol=0)
+                cont = os.path.join(self.tmp, f"reshard-{name}-resumed")
+                run(model + new_flags + ["--output_dir", cont, "--resume_from_checkpoint", out], nproc=new_nproc)
+                started = [e for e in events(cont) if e["event"] == "started"][0]
+                self.assertTrue(started["optimizer_resumed"])
+                self.assertEqual(started["resumed_from"], 3)
+                resumed = losses(cont)
+                self.assertEqual(len(resumed), 3)
+                for step, (x, y) in enumerate(zip(reference[3:], resumed), 4):
+                    self.assertLess(abs(x - y) / abs(x), 1e-4, f"step {step}: {x} vs {y}")
+                # Without the optimizer state, step 4 (weights only) still matches, and later steps drift.
+                if name == "tp2":
+                    bare = os.path.join(self.tmp, "reshard-weights-only")
+                    self.assertFalse(self.reshard(ck, bare, "--tensor-parallel-size", "4", "--weights-only")["optimizer_state"])
+                    cont = os.path.join(self.tmp, "reshard-weights-only-resumed")
+                    run(model + new_flags + ["--output_dir", cont, "--resume_from_checkpoint", bare], nproc=new_nproc)
+                    self.assertFalse([e for e in events(cont) if e["event"] == "started"][0]["optimizer_resumed"])
+                    got = losses(cont)
+                    self.assertLess(abs(got[0] - reference[3]) / got[0], 1e-4)
+                    self.assertGreater(abs(got[2] - reference[5]) / got[2], 1e-4)
+
+    def test_reshard_a_model_folder_to_start_a_parallel_run(self):
+        # Weights only, from a Hugging Face folder (Ingot's consolidation of the single run): a tp=2 run resumed
+        # from it has the losses of a tp=2 run started from the folder itself.
+        if not os.environ.get("INGOT_CLI"):
+            self.skipTest("INGOT_CLI not set")
+        model = os.path.join(self.tmp, "reshard-model")
+        p = subprocess.run([os.environ["INGOT_CLI"], "consolidate", self.single, model], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        out = os.path.join(self.tmp, "reshard-model-tp2")
+        report = self.reshard(model, out, "--tensor-parallel-size", "2")
+        self.assertFalse(report["optimizer_state"])
+        self.assertTrue(any("Weights only" in n for n in report["notes"]))
+        flags = ["--tensor_parallel_size", "2", "--per_device_train_batch_size", "4", "--max_steps", "3", "--seed", "7"]
+        a = os.path.join(self.tmp, "reshard-model-resumed")
+        run(["--config_name", "tiny", "--output_dir", a, "--resume_from_checkpoint", out] + flags, nproc=2)
+        b = os.path.join(self.tmp, "reshard-model-direct")
+        run(["--model_name_or_path", model, "--output_dir", b] + flags, nproc=2)
+        self.assertEqual(len(losses(a)), 3)
+        for x, y in zip(losses(b), losses(a)):
+            self.assertLess(abs(x - y) / abs(x), 1e-6)
+        # Layouts the model cannot take are refused with words, and nothing is written.
+        bad = os.path.join(self.tmp, "reshard-model-tp3")
+        p = subprocess.run([os.environ["INGOT_CLI"], "reshard", model, bad, "--tensor-parallel-size", "3"], capture_output=True, text=True)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("do not split over 3 tensor-parallel ranks", p.stderr)
+        self.assertFalse(os.path.exists(bad))
 
     def test_invalid_settings_stop_with_words(self):
         x = ["--output_dir", os.path.join(self.tmp, "x")]

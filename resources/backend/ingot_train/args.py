@@ -31,7 +31,7 @@ def build_parser():
     a("--save_steps", type=int, default=0, help="Save a checkpoint every N steps in OUTPUT_DIR/checkpoint-N (0: only at the end).")
     a("--save_total_limit", type=int, default=0, help="Keep only the newest N checkpoint-N folders in OUTPUT_DIR: older ones are deleted once a new one is fully written (0: keep all).")
     a("--output_dir", required=True, help="Where metrics, checkpoints and results go.")
-    a("--resume_from_checkpoint", help="A checkpoint-N folder to resume from (same parallel layout).")
+    a("--resume_from_checkpoint", help="A checkpoint-N folder to resume from (the same tensor/pipeline parallel sizes; `ingot-cli reshard` writes one for others).")
     a("--seed", type=int, default=42, help="Random seed.")
     a("--device", choices=["auto", "cpu", "cuda", "xla"], default="auto", help="Where to train.")
     return p
@@ -102,24 +102,35 @@ def validate(args, world_size):
     return problems
 
 
-LAYOUT_KEYS = ("tensor_parallel_size", "pipeline_parallel_size", "zero_1", "disable_embedding_parallelization")
+LAYOUT_KEYS = ("tensor_parallel_size", "pipeline_parallel_size", "disable_embedding_parallelization")
+# Checkpoints of earlier versions keep the optimizer state as pickles indexed by this layout's parameter order.
+LEGACY_LAYOUT_KEYS = ("zero_1",)
 
 
 def check_resume(args, world_size):
+    """The checkpoint's weights are split for one tp/pp layout (and vocabulary split or not): the run must have the
+    same. Its optimizer state is kept by parameter name, so the data-parallel size and ZeRO-1 may change (but not for
+    checkpoints of earlier versions). Another tp/pp layout: `ingot-cli reshard` writes the checkpoint for it."""
+    from .checkpoint import legacy_optimizer
     ck = args.resume_from_checkpoint
     try:
         with open(os.path.join(ck, "training_args.json")) as f:
             saved = json.load(f)
         with open(os.path.join(ck, "trainer_state.json")) as f:
             json.load(f)
+        legacy = legacy_optimizer(ck)
     except (OSError, ValueError) as e:
         return [f"--resume_from_checkpoint {ck} is not a complete checkpoint ({e})"]
+    if not isinstance(saved, dict):
+        return [f"--resume_from_checkpoint {ck}: training_args.json is not an object"]
     problems = []
-    for key in LAYOUT_KEYS:
-        if saved.get(key) != getattr(args, key):
+    defaults = {"tensor_parallel_size": 1, "pipeline_parallel_size": 1, "disable_embedding_parallelization": False}
+    for key in LAYOUT_KEYS + (LEGACY_LAYOUT_KEYS if legacy else ()):
+        if saved.get(key, defaults.get(key)) != getattr(args, key):
             problems.append(f"--resume_from_checkpoint {ck} was saved with --{key} {saved.get(key)}, this run has "
-                            f"{getattr(args, key)}: resume on the same parallel layout")
-    if saved.get("world_size", world_size) != world_size:
+                            f"{getattr(args, key)}: resume on the same parallel layout, or write the checkpoint for "
+                            f"this one with `ingot-cli reshard`")
+    if legacy and saved.get("world_size", world_size) != world_size:
         problems.append(f"--resume_from_checkpoint {ck} was saved by {saved.get('world_size')} processes, this run "
                         f"has {world_size}: resume on the same parallel layout")
     return problems

@@ -23,8 +23,29 @@ def shard_dir(root, lay):
     return os.path.join(root, "tensor_parallel_shards", lay.name())
 
 
-def optimizer_file(lay, zero):
-    return f"optimizer_dp_rank_{lay.dp_rank:02d}.pt" if zero else "optimizer.pt"
+def optimizer_file(lay, zero, suffix=".safetensors"):
+    """This rank's optimizer state file: one per (tp, pp) position, or one per data-parallel rank with ZeRO-1.
+    Saved as safetensors (SUFFIX); checkpoints of earlier versions hold the same names with .pt."""
+    return f"optimizer_dp_rank_{lay.dp_rank:02d}{suffix}" if zero else f"optimizer{suffix}"
+
+
+OPTIMIZER_FORMAT = "ingot-adamw-1"
+
+
+def optimizer_tensors(model, opt):
+    """The AdamW state this rank keeps, by parameter name: NAME.exp_avg and NAME.exp_avg_sq, split like the weight
+    itself (so any parallel layout can read it back, and `ingot-cli reshard` can re-split it), and the step count.
+    Only saved weights: a tied copy's state equals the embedding's (their gradients are summed)."""
+    saved = {id(p) for _, p in model.saved_parameters()}
+    tensors, step = {}, 0
+    for name, p in model.named_parameters():
+        st = opt.state_of(p)
+        if id(p) not in saved or not st:
+            continue
+        tensors[f"{name}.exp_avg"] = st["exp_avg"]
+        tensors[f"{name}.exp_avg_sq"] = st["exp_avg_sq"]
+        step = max(step, int(st["step"]))
+    return tensors, step
 
 
 def trainer_state(args, step, max_steps, epoch, log_history):
@@ -61,10 +82,10 @@ def save_checkpoint(path, model, opt, state, args, lay):
         with open(os.path.join(shard, "mp_metadata.json"), "w") as f:
             json.dump(model.metadata(), f, indent=1)
     if lay.dp_rank == 0 or opt.zero:
-        # Through a file Python opened: torch's own path handling cannot take a name that is not UTF-8 (bytes
-        # decoded with surrogateescape), and aborts the process on one.
-        with open(os.path.join(shard, optimizer_file(lay, opt.zero)), "wb") as f:
-            torch.save({"optimizer": opt.state_dict(), "rng": torch.get_rng_state()}, f)
+        tensors, step = optimizer_tensors(model, opt)
+        tensors["rng_state"] = torch.get_rng_state()
+        save_safetensors(os.path.join(shard, optimizer_file(lay, opt.zero)), tensors,
+                         {"format": OPTIMIZER_FORMAT, "step": str(step)})
     if lay.rank == 0:
         with open(os.path.join(tmp, "config.json"), "w") as f:
             json.dump(model.config.to_hf(), f, indent=2)
@@ -89,8 +110,25 @@ def save_checkpoint(path, model, opt, state, args, lay):
         dist.barrier(group=lay.cpu_group)
 
 
+def legacy_optimizer(ck):
+    """True when CK holds optimizer state as torch.save pickles (checkpoints of earlier versions): indexed by the
+    position of each parameter in this layout's optimizer, so only the same layout can read it."""
+    first = os.path.join(ck, "tensor_parallel_shards", "tp_rank_00_pp_rank_00")
+    return os.path.isdir(first) and any(re.fullmatch(r"optimizer(_dp_rank_\d+)?\.pt", n) for n in os.listdir(first))
+
+
+def has_optimizer_state(ck):
+    """False for a checkpoint of weights only (`ingot-cli reshard` from a model folder or from a checkpoint whose
+    optimizer state it cannot carry over): a run resumed from it starts AdamW afresh."""
+    first = os.path.join(ck, "tensor_parallel_shards", "tp_rank_00_pp_rank_00")
+    return os.path.isdir(first) and any(re.fullmatch(r"optimizer(_dp_rank_\d+)?\.(pt|safetensors)", n)
+                                        for n in os.listdir(first))
+
+
 def load_checkpoint(ck, model, opt, lay):
-    """This rank's shard of a checkpoint saved on the same layout (checked by validate())."""
+    """This rank's shard of a checkpoint with this tp/pp layout (checked by validate()); its optimizer state by
+    name (any data-parallel layout, with or without ZeRO-1), or from an earlier version's pickles (the same layout
+    only). Returns whether optimizer state was loaded."""
     own = SafetensorsFile(os.path.join(shard_dir(ck, lay), "model.safetensors"))
     first = None
     with torch.no_grad():
@@ -103,11 +141,65 @@ def load_checkpoint(ck, model, opt, lay):
             if src not in f.header or list(f.header[src]["shape"]) != list(p.shape):
                 raise TrainError(f"{ck}: {src} is missing or has another shape than this layout needs")
             p.copy_(f.tensor(src))
-    zero = opt.zero
-    with open(os.path.join(ck, "tensor_parallel_shards", lay.name(), optimizer_file(lay, zero)), "rb") as f:
-        saved = torch.load(f, map_location="cpu")  # a file object: see save_checkpoint
-    opt.load_state_dict(saved["optimizer"])
-    torch.set_rng_state(saved["rng"])
+    if legacy_optimizer(ck):
+        with open(os.path.join(ck, "tensor_parallel_shards", lay.name(), optimizer_file(lay, opt.zero, ".pt")), "rb") as f:
+            saved = torch.load(f, map_location="cpu")  # a file object: torch cannot open a name that is not UTF-8
+        opt.load_state_dict(saved["optimizer"])
+        torch.set_rng_state(saved["rng"])
+        return True
+    if not has_optimizer_state(ck):
+        return False
+    _load_named_optimizer(ck, model, opt, lay)
+    return True
+
+
+def _optimizer_files(folder):
+    """Every optimizer state file of one (tp, pp) folder, opened."""
+    names = sorted(n for n in os.listdir(folder) if re.fullmatch(r"optimizer(_dp_rank_\d+)?\.safetensors", n))
+    if not names:
+        raise TrainError(f"{folder} holds no optimizer state, though the checkpoint's first rank does")
+    files = [SafetensorsFile(os.path.join(folder, n)) for n in names]
+    for f, n in zip(files, names):
+        if (f.header.get("__metadata__") or {}).get("format") != OPTIMIZER_FORMAT:
+            raise TrainError(f"{os.path.join(folder, n)} is not optimizer state this backend wrote")
+    return files
+
+
+def _load_named_optimizer(ck, model, opt, lay):
+    folders = {}
+
+    def lookup(folder, key):
+        if folder not in folders:
+            folders[folder] = _optimizer_files(folder)
+        for f in folders[folder]:
+            if key in f.header:
+                return f, int(f.header["__metadata__"]["step"])
+        raise TrainError(f"{folder}: no optimizer state {key}")
+
+    state = {}
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if opt.owner[p] != lay.dp_rank and opt.zero:
+                continue
+            folder, src = shard_dir(ck, lay), name
+            if p.tied_copy:
+                folder = os.path.join(ck, "tensor_parallel_shards", f"tp_rank_{lay.tp_rank:02d}_pp_rank_00")
+                src = "model.embed_tokens.weight"
+            st = {}
+            for key in ("exp_avg", "exp_avg_sq"):
+                f, step = lookup(folder, f"{src}.{key}")
+                t = f.tensor(f"{src}.{key}")
+                if list(t.shape) != list(p.shape):
+                    raise TrainError(f"{ck}: the optimizer state {src}.{key} has another shape than this layout needs")
+                st[key] = t.clone()
+            st["step"] = torch.tensor(float(step))
+            state[p] = st
+    opt.load_named_state(state)
+    own = os.path.join(shard_dir(ck, lay), optimizer_file(lay, opt.zero))
+    if os.path.exists(own):
+        rng = SafetensorsFile(own)
+        if "rng_state" in rng.header:
+            torch.set_rng_state(rng.tensor("rng_state").clone())
 
 
 def remove_incomplete_saves(output_dir):

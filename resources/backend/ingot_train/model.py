@@ -385,7 +385,8 @@ class SafetensorsFile:
 
 
 # --- safetensors without the safetensors package --------------------------------------------------------------
-_DT = {"F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16, "I64": torch.int64, "F64": torch.float64}
+_DT = {"F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16, "I64": torch.int64, "F64": torch.float64,
+       "U8": torch.uint8}
 _NAME = {v: k for k, v in _DT.items()}
 
 

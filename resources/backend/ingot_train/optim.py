@@ -4,6 +4,8 @@ import torch
 import torch.distributed as dist
 from torch._utils import _flatten_dense_tensors, _unflatten_dense_tensors
 
+from .errors import TrainError
+
 
 class ShardedAdamW:
     """AdamW over this rank's parameters. With ZeRO-1 each data-parallel rank keeps the optimizer state of, and
@@ -44,6 +46,20 @@ class ShardedAdamW:
     def zero_grad(self):
         for p in self.owner:
             p.grad = None
+
+    def state_of(self, p):
+        """The AdamW state of parameter P ({} before the first step or when another rank owns it)."""
+        return self.opt.state.get(p, {}) if self.opt else {}
+
+    def load_named_state(self, state):
+        """STATE: {parameter: {"step", "exp_avg", "exp_avg_sq"}} for the parameters this rank updates."""
+        if not self.opt:
+            return
+        for g in self.opt.param_groups:
+            for p in g["params"]:
+                if p not in state:
+                    raise TrainError("the checkpoint has no optimizer state for a parameter this rank updates")
+                self.opt.state[p] = {k: v.to(p.device) if k != "step" else v for k, v in state[p].items()}
 
     def state_dict(self):
         return self.opt.state_dict() if self.opt else {}

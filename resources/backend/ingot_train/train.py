@@ -114,9 +114,9 @@ def train(args, rep, device, kind, lay):
         return step * global_batch / blocks.count
 
     opt = ShardedAdamW(model, args, lay)
-    start, log_history = 0, []
+    start, log_history, optimizer_resumed = 0, [], False
     if args.resume_from_checkpoint:
-        load_checkpoint(args.resume_from_checkpoint, model, opt, lay)
+        optimizer_resumed = load_checkpoint(args.resume_from_checkpoint, model, opt, lay)
         start, log_history = read_trainer_state(args.resume_from_checkpoint)
     on_rank = gather_ints(sum(p.numel() for p in model.parameters()), lay)
     # The whole model: the full sizes of each stage's saved weights, counted on one tp/dp rank per stage.
@@ -126,6 +126,8 @@ def train(args, rep, device, kind, lay):
               data_parallel=lay.dp, tensor_parallel=lay.tp, pipeline_parallel=lay.pp,
               sequence_parallel=lay.sequence_parallel, zero_1=opt.zero, parameters_per_rank=on_rank,
               parameters=full, resumed_from=start,
+              # False when resumed from weights only (a re-shard that could not carry the AdamW state over).
+              optimizer_resumed=optimizer_resumed,
               # For a monitor re-attaching to a running job: where rank 0 runs and who launched it.
               host=socket.gethostname(), pid=os.getpid(), launcher_pid=os.getppid(), tokenizer=tokenizer.name,
               tokenizer_warning=why_not_own)
