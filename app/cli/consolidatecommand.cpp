@@ -4,6 +4,7 @@
 #include "services/checkpoint/consolidate.h"
 #include "services/checkpoint/loramerge.h"
 #include "services/checkpoint/reshard.h"
+#include "services/util/shellquote.h"
 #include "services/util/units.h"
 
 #include <QCommandLineParser>
@@ -367,7 +368,7 @@ static int reshardHere(const Invocation &in, const QString &source, const QStrin
         err(ConsolidateCliText::tr("Resume the backend with --tensor_parallel_size %1 --pipeline_parallel_size %2%3 --resume_from_checkpoint %4 "
                                    "(and the same global batch)")
                 .arg(o.tpSize).arg(o.ppSize)
-                .arg(plan.vocabParallel ? QString() : QStringLiteral(" --disable_embedding_parallelization"), o.output));
+                .arg(plan.vocabParallel ? QString() : QStringLiteral(" --disable_embedding_parallelization"), shellWord(o.output)));
     return reportOutcome(ConsolidateOptions{o.output}, rep, in.json);
 }
 

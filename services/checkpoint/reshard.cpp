@@ -322,13 +322,24 @@ qint64 ReshardPlan::bytes() const
 
 ReshardPlan planReshard(const CheckpointCandidate &c, const ReshardOptions &o)
 {
-    ReshardPlan plan;
-    planLayout(&plan, o);
     if (!c.adapter.isEmpty()) {
+        ReshardPlan plan;
+        planLayout(&plan, o);
+        plan.source.checkpoint = c;
         plan.problems << ReshardText::tr("%1 is a LoRA adapter: re-sharding writes a model's checkpoint.").arg(checkpointTitle(c));
         return plan;
     }
-    plan.source = planConsolidation(c);
+    return planReshard(planConsolidation(c), o);
+}
+
+ReshardPlan planReshard(const ConsolidationPlan &checked, const ReshardOptions &o)
+{
+    ReshardPlan plan;
+    planLayout(&plan, o);
+    const CheckpointCandidate &c = checked.checkpoint;
+    plan.source = checked;
+    if (!c.adapter.isEmpty())
+        plan.problems << ReshardText::tr("%1 is a LoRA adapter: re-sharding writes a model's checkpoint.").arg(checkpointTitle(c));
     plan.problems += plan.source.problems;
     if (!plan.problems.isEmpty())
         return plan;

@@ -66,6 +66,8 @@ bool isModelFolder(const QString &folder);
 
 // Checks everything and plans the output; problems are listed, not thrown.
 ReshardPlan planReshard(const CheckpointCandidate &c, const ReshardOptions &o);
+// The same from a consolidation plan already made (and checked) for the checkpoint: its shards are not read again.
+ReshardPlan planReshard(const ConsolidationPlan &checked, const ReshardOptions &o);
 ReshardPlan planReshardFromModel(const QString &folder, const ReshardOptions &o);
 
 // Writes the plan's output (its problems, if any, come back as the report's and nothing is written): rank folders

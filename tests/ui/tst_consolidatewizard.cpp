@@ -29,6 +29,8 @@
 #include <QSortFilterProxyModel>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QSpinBox>
+#include <QDoubleSpinBox>
 #include <QThreadPool>
 #include <QUrl>
 
@@ -242,6 +244,52 @@ private Q_SLOTS:
         QVERIFY2(w.loadSnippet()->text().contains(QStringLiteral("AutoModelForCausalLM.from_pretrained(\"%1/merged\")").arg(QFileInfo(out).absoluteFilePath())),
                  qPrintable(w.loadSnippet()->text()));
         QVERIFY(screenshot(w, QStringLiteral("consolidate-adapter-summary.png")));
+    }
+
+    // Re-shard mode: the new layout is planned as it is typed (a layout the model cannot take says why and keeps
+    // the button off), the run writes the rank folders with the optimizer state, and the summary says how to resume.
+    void reshardMode()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/reshard");
+        QVERIFY(python({dir, QStringLiteral("ingot"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32"), QStringLiteral("optimizer")}));
+        ConsolidateWizard w;
+        w.resize(1180, 640);
+        QCOMPARE(openAndCheck(w, dir), 0);
+        QSignalSpy outputChecked(&w, &ConsolidateWizard::outputChecked);
+        w.next();
+        QVERIFY(outputChecked.wait(10000));
+        QVERIFY(!w.reshardTpSpin()->isVisible());
+        w.modeCombo()->setCurrentIndex(1);
+        QVERIFY(w.isResharding());
+        QVERIFY(w.reshardTpSpin()->isVisible());
+        QVERIFY(!w.shardSizeSpin()->isVisible());
+        QCOMPARE(w.button(QWizard::NextButton)->text(), QStringLiteral("Re-shard"));
+        w.reshardTpSpin()->setValue(4);  // 2 key/value heads do not split over 4 ranks
+        QVERIFY2(w.reshardNotesLabel()->text().contains(QStringLiteral("2 key/value heads do not split over 4")),
+                 qPrintable(w.reshardNotesLabel()->text()));
+        QVERIFY(!w.currentPage()->isComplete());
+        w.reshardTpSpin()->setValue(1);
+        w.reshardPpSpin()->setValue(2);
+        QVERIFY2(w.reshardNotesLabel()->text().contains(QStringLiteral("their optimizer state (step 7), split for tp=1 pp=2")),
+                 qPrintable(w.reshardNotesLabel()->text()));
+        QVERIFY2(w.outputEdit()->text().endsWith(QStringLiteral("/resharded-tp1-pp2")), qPrintable(w.outputEdit()->text()));
+        QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
+        QVERIFY(screenshot(w, QStringLiteral("reshard-options.png")));
+        QSignalSpy finished(&w, &ConsolidateWizard::runFinished);
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.first().first().toBool());
+        const QString out = w.outputEdit()->text();
+        for (const char *f : {"tp_rank_00_pp_rank_00/model.safetensors", "tp_rank_00_pp_rank_01/optimizer.safetensors",
+                              "tp_rank_00_pp_rank_01/mp_metadata.json"})
+            QVERIFY2(QFileInfo::exists(out + QStringLiteral("/tensor_parallel_shards/") + QLatin1String(f)), f);
+        QVERIFY(!QFileInfo::exists(out + QStringLiteral("/tensor_parallel_shards/tp_rank_01_pp_rank_00")));
+        QVERIFY2(w.summaryLabel()->text().contains(QStringLiteral("for tp=1 pp=2, in 2 rank folder(s)")), qPrintable(w.summaryLabel()->text()));
+        QVERIFY2(w.summaryLabel()->text().contains(QStringLiteral("optimizer state goes with it (step 7)")), qPrintable(w.summaryLabel()->text()));
+        QVERIFY2(w.loadSnippet()->text().contains(QStringLiteral("--tensor_parallel_size 1 --pipeline_parallel_size 2")),
+                 qPrintable(w.loadSnippet()->text()));
+        QVERIFY(w.loadSnippet()->text().contains(QFileInfo(out).absoluteFilePath()));
+        QVERIFY(screenshot(w, QStringLiteral("reshard-summary.png")));
     }
 
     // Every page has a title and a subtitle, so they all look the same (QWizard shows a page without a subtitle

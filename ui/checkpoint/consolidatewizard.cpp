@@ -30,6 +30,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QStackedWidget>
 #include <QStorageInfo>
 #include <QTimer>
 #include <QTreeView>
@@ -259,8 +260,14 @@ void ConsolidateWizard::buildOptionsPage()
     orow->addWidget(outBrowse);
     m_space->setWordWrap(true);
     auto *form = new QFormLayout(options);
-    form->addRow(tr("Format:"), m_format);
-    form->addRow(tr("Files of at most:"), m_shardGb);
+    // The settings of each mode on a page of their own: rows shown or hidden while a wizard page is up are laid
+    // out with no height (Qt 6.4).
+    auto *consolidateBox = new QWidget(options);
+    auto *cform = new QFormLayout(consolidateBox);
+    cform->setContentsMargins(0, 0, 0, 0);
+    cform->addRow(tr("Format:"), m_format);
+    cform->addRow(tr("Files of at most:"), m_shardGb);
+    buildReshardChoice(form, options, consolidateBox);
     form->addRow(tr("Output folder:"), orow);
     form->addRow(QString(), m_space);
     form->addRow(QString(), m_overwrite);
@@ -275,9 +282,22 @@ void ConsolidateWizard::buildOptionsPage()
     form->addRow(QString(), m_merge);
     form->addRow(tr("Base model:"), m_baseModel);
     options->complete = [this] {
+        if (isResharding())
+            return outputReady() && m_reshardPlan.problems.isEmpty();
         return outputReady() && (m_plan.checkpoint.adapter.isEmpty() || !m_merge->isChecked() ||
                                  !safetensorsModelFile(m_baseModel->text()).isEmpty());
     };
+    // One label column across the page and the settings of each mode.
+    QList<QWidget *> labels;
+    for (QLayout *l : {static_cast<QLayout *>(form), consolidateBox->layout(), m_modeSettings->widget(1)->layout()})
+        for (int r = 0; r < static_cast<QFormLayout *>(l)->rowCount(); ++r)
+            if (QLayoutItem *item = static_cast<QFormLayout *>(l)->itemAt(r, QFormLayout::LabelRole); item && item->widget())
+                labels << item->widget();
+    int widest = 0;
+    for (QWidget *l : std::as_const(labels))
+        widest = std::max(widest, l->sizeHint().width());
+    for (QWidget *l : std::as_const(labels))
+        l->setMinimumWidth(widest);
     setPage(OptionsPage, options);
 }
 
@@ -343,7 +363,9 @@ void ConsolidateWizard::buildSummaryPage()
     brow->addStretch();
     sl->addLayout(brow);
     sl->addSpacing(8);
-    sl->addWidget(new QLabel(tr("Load it in Python:"), summary));
+    auto *snippetTitle = new QLabel(tr("Load it in Python:"), summary);
+    snippetTitle->setObjectName(QStringLiteral("snippetTitle"));
+    sl->addWidget(snippetTitle);
     auto *crow = new QHBoxLayout;
     crow->addWidget(m_snippet, 1);
     crow->addWidget(copySnippet, 0, Qt::AlignTop);
@@ -467,6 +489,7 @@ void ConsolidateWizard::initializePage(int id)
         check();
     else if (id == OptionsPage) {
         showMergeChoice();
+        showModeChoice();
         checkOutput();  // at once: the disk may have changed while the page was away
     }
     else if (id == RunPage)
@@ -613,13 +636,18 @@ bool ConsolidateWizard::outputReady() const
         return false;
     if (m_spaceAnswer.existsNonEmpty && !m_overwrite->isChecked())
         return false;
-    return m_spaceAnswer.bytesFree > m_plan.bytes();
+    return m_spaceAnswer.bytesFree > (isResharding() ? m_reshardPlan.bytes() : m_plan.bytes());
+}
+
+void ConsolidateWizard::refreshOptionsPage()
+{
+    pageOf(this, OptionsPage)->refresh();
 }
 
 void ConsolidateWizard::showOutputState()
 {
     if (m_spaceKnown && m_spaceFor == m_output->text()) {
-        const qint64 bytes = m_plan.bytes();
+        const qint64 bytes = isResharding() ? m_reshardPlan.bytes() : m_plan.bytes();
         QString text = tr("Needs %1; %2 free there.").arg(formatBytes(bytes), formatBytes(m_spaceAnswer.bytesFree));
         if (m_spaceAnswer.bytesFree <= bytes)
             text += QLatin1Char(' ') + tr("Not enough space.");
@@ -662,6 +690,25 @@ void ConsolidateWizard::run()
     pageOf(this, RunPage)->refresh();
     m_runClock.start();
     auto latest = std::make_shared<LatestProgress>();
+    pageOf(this, RunPage)->setTitle(isResharding() ? tr("Re-sharding") : tr("Consolidating"));
+    if (isResharding()) {
+        m_consolidating = runTask(
+            this,
+            [plan = m_reshardPlan, ro = reshardOptions(), latest](TaskControl &control) {
+                RunResult r;
+                r.resharded = true;
+                r.report = reshard(plan, ro, [&control, latest](const ConsolidateProgress &p) {
+                    latest->set(p);
+                    control.setProgress(p.bytesDone, p.bytesTotal, p.current);
+                }, control.stopFlag());
+                for (const QString &f : std::as_const(r.report.files))
+                    r.fileSizes << QFileInfo(ro.output + QLatin1Char('/') + f).size();
+                return r;
+            },
+            [this, o](const RunResult &r) { showRunResult(r, o); },
+            [this, latest](const TaskProgress &) { showProgress(latest->get()); });
+        return;
+    }
     const QString base = !m_plan.checkpoint.adapter.isEmpty() && m_merge->isChecked() ? m_baseModel->text() : QString();
     m_consolidating = runTask(
         this,
@@ -721,7 +768,10 @@ void ConsolidateWizard::showRunResult(const RunResult &r, const ConsolidateOptio
     } else {
         m_progress->setValue(1000);
         m_runStatus->setText(tr("Finished."));
-        showSummary(r, o);
+        if (r.resharded)
+            showReshardSummary(r);
+        else
+            showSummary(r, o);
     }
     pageOf(this, RunPage)->refresh();
     updateBackButton();

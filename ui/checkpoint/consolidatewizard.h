@@ -5,6 +5,7 @@
 #pragma once
 
 #include "services/checkpoint/consolidate.h"
+#include "services/checkpoint/reshard.h"
 #include "services/util/task.h"
 
 #include <QElapsedTimer>
@@ -15,6 +16,9 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
+class QSpinBox;
+class QStackedWidget;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -76,6 +80,15 @@ public:
     QCheckBox *mergeCheck() const { return m_merge; }
     QLineEdit *baseModelEdit() const { return m_baseModel; }
     QCheckBox *overwriteCheck() const { return m_overwrite; }
+    // What is written: the consolidated model, or (re-shard) the checkpoint of another tensor/pipeline-parallel layout
+    // of the bundled backend, which resumes from it.
+    QComboBox *modeCombo() const { return m_mode; }
+    bool isResharding() const;
+    QSpinBox *reshardTpSpin() const { return m_reshardTp; }
+    QSpinBox *reshardPpSpin() const { return m_reshardPp; }
+    QCheckBox *weightsOnlyCheck() const { return m_weightsOnly; }
+    QLabel *reshardNotesLabel() const { return m_reshardNotes; }
+    const ReshardPlan &reshardPlan() const { return m_reshardPlan; }
     QPushButton *cancelRunButton() const { return m_cancelRun; }
     QProgressBar *progressBar() const { return m_progress; }
     QLabel *runStatusLabel() const { return m_runStatus; }
@@ -111,6 +124,7 @@ private:
         QVector<qint64> fileSizes;
         ConsolidateReport merged;  // the adapter merged into its base model, when asked for
         QString mergedOutput;
+        bool resharded = false;  // the report is a re-shard's
     };
 
     void buildChoosePage();
@@ -118,6 +132,13 @@ private:
     void buildOptionsPage();
     void buildRunPage();
     void buildSummaryPage();
+    // The re-shard choice on the Options page (reshardchoice.cpp).
+    void buildReshardChoice(QFormLayout *form, QWidget *page, QWidget *consolidateSettings);
+    void showModeChoice();
+    void replanReshard();
+    ReshardOptions reshardOptions() const;
+    void showReshardSummary(const RunResult &r);
+    void refreshOptionsPage();
 
     void folderEdited();
     void detect();
@@ -179,6 +200,13 @@ private:
     QLineEdit *m_baseModel = nullptr;
     void showMergeChoice();
     QCheckBox *m_overwrite = nullptr;
+    QComboBox *m_mode = nullptr;
+    QSpinBox *m_reshardTp = nullptr;
+    QSpinBox *m_reshardPp = nullptr;
+    QCheckBox *m_weightsOnly = nullptr;
+    QLabel *m_reshardNotes = nullptr;
+    QStackedWidget *m_modeSettings = nullptr;  // the consolidation's settings, or the re-shard's
+    ReshardPlan m_reshardPlan;
     QProgressBar *m_progress = nullptr;
     QLabel *m_runStatus = nullptr;
     QPushButton *m_cancelRun = nullptr;
