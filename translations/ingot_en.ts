@@ -190,6 +190,27 @@
             <numerusform>Merged into the base model: %n tensors (%1) in &lt;tt&gt;%2&lt;/tt&gt;.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n tensor(s) and their optimizer state (step %1), split for tp=%2 pp=%3.</source>
+        <translation>
+            <numerusform>%n tensor and its optimizer state (step %1), split for tp=%2 pp=%3.</numerusform>
+            <numerusform>%n tensors and their optimizer state (step %1), split for tp=%2 pp=%3.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s), split for tp=%1 pp=%2.</source>
+        <translation>
+            <numerusform>%n tensor, split for tp=%1 pp=%2.</numerusform>
+            <numerusform>%n tensors, split for tp=%1 pp=%2.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%n tensor(s)&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; for tp=%3 pp=%4, in %5 rank folder(s).</source>
+        <translation>
+            <numerusform>&lt;b&gt;%n tensor&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; for tp=%3 pp=%4, in %5 rank folder(s).</numerusform>
+            <numerusform>&lt;b&gt;%n tensors&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; for tp=%3 pp=%4, in %5 rank folder(s).</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ingot::Hlo</name>

@@ -1076,6 +1076,14 @@
         <source>%1 maps %2 to %3, which does not hold it.</source>
         <translation>%1 将 %2 映射到 %3，但该文件中没有它。</translation>
     </message>
+    <message>
+        <source>%1 holds no model.safetensors (or model.safetensors.index.json).</source>
+        <translation>%1 中没有 model.safetensors（或 model.safetensors.index.json）。</translation>
+    </message>
+    <message>
+        <source>%1: its __metadata__ does not say format &quot;%2&quot;.</source>
+        <translation>%1：其 __metadata__ 未声明格式 &quot;%2&quot;。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::ConsolidateWizard</name>
@@ -1378,6 +1386,92 @@ Go back to change the settings, or close the window.</source>
     <message>
         <source>Merging into the base model failed, and left nothing in %1: %2</source>
         <translation>合并进基础模型失败，%1 中未留下任何内容：%2</translation>
+    </message>
+    <message>
+        <source>Re-sharding</source>
+        <translation>正在重新分片</translation>
+    </message>
+    <message>
+        <source>A consolidated model (safetensors that transformers loads)</source>
+        <translation>合并后的模型（transformers 可加载的 safetensors）</translation>
+    </message>
+    <message>
+        <source>A checkpoint for another parallel layout (re-shard, to resume training)</source>
+        <translation>另一种并行布局的检查点（重新分片，用于恢复训练）</translation>
+    </message>
+    <message>
+        <source>Re-sharding writes the checkpoint the bundled training backend resumes from on another number of tensor- and pipeline-parallel ranks, its optimizer state included.</source>
+        <translation>重新分片会写出内置训练后端可在另一数量的张量并行和流水线并行 rank 上恢复的检查点，包括其优化器状态。</translation>
+    </message>
+    <message>
+        <source>Tensor parallel:</source>
+        <translation>张量并行：</translation>
+    </message>
+    <message>
+        <source>Pipeline parallel:</source>
+        <translation>流水线并行：</translation>
+    </message>
+    <message>
+        <source>Weights only (the resumed run starts its optimizer afresh)</source>
+        <translation>仅权重（恢复的运行将重新开始优化器）</translation>
+    </message>
+    <message>
+        <source>New layout:</source>
+        <translation>新布局：</translation>
+    </message>
+    <message>
+        <source>Write:</source>
+        <translation>写出：</translation>
+    </message>
+    <message>
+        <source>Re-shard</source>
+        <translation>重新分片</translation>
+    </message>
+    <message>
+        <source>The new layout, and where its checkpoint goes. Nothing is written before you press Re-shard.</source>
+        <translation>新布局及其检查点的位置。按下“重新分片”之前不会写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Cannot: %1</source>
+        <translation>无法进行：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s) and their optimizer state (step %1), split for tp=%2 pp=%3.</source>
+        <translation>
+            <numerusform>%n 个张量及其优化器状态（第 %1 步），按 tp=%2 pp=%3 切分。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s), split for tp=%1 pp=%2.</source>
+        <translation>
+            <numerusform>%n 个张量，按 tp=%1 pp=%2 切分。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%n tensor(s)&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; for tp=%3 pp=%4, in %5 rank folder(s).</source>
+        <translation>
+            <numerusform>&lt;b&gt;%n 个张量&lt;/b&gt;（%1）已写入 &lt;tt&gt;%2&lt;/tt&gt;，布局 tp=%3 pp=%4，共 %5 个 rank 文件夹。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The optimizer state goes with it (step %1).</source>
+        <translation>优化器状态一并写出（第 %1 步）。</translation>
+    </message>
+    <message>
+        <source>Weights only: the resumed run starts its optimizer afresh.</source>
+        <translation>仅权重：恢复的运行将重新开始优化器。</translation>
+    </message>
+    <message>
+        <source>Verified: every part was read back, and the new shards plan into the source&apos;s tensors.</source>
+        <translation>已校验：每个部分都已读回，新分片可规划为源检查点的张量。</translation>
+    </message>
+    <message>
+        <source>The checkpoint is ready for the bundled training backend to resume from.</source>
+        <translation>检查点已就绪，内置训练后端可从中恢复。</translation>
+    </message>
+    <message>
+        <source>Resume training with these settings (and the same global batch):</source>
+        <translation>使用以下设置恢复训练（并保持相同的全局批大小）：</translation>
     </message>
 </context>
 <context>
@@ -6808,6 +6902,133 @@ Cache: %2</source>
     </message>
 </context>
 <context>
+    <name>ingot::Reshard</name>
+    <message>
+        <source>%1 cannot be read as a small JSON file.</source>
+        <translation>无法将 %1 作为小型 JSON 文件读取。</translation>
+    </message>
+    <message>
+        <source>%1 is not a JSON object.</source>
+        <translation>%1 不是 JSON 对象。</translation>
+    </message>
+    <message>
+        <source>No config.json in %1: the model&apos;s heads and layers decide how it splits.</source>
+        <translation>%1 中没有 config.json：模型的注意力头数和层数决定其切分方式。</translation>
+    </message>
+    <message>
+        <source>config.json does not give num_hidden_layers and num_attention_heads.</source>
+        <translation>config.json 未给出 num_hidden_layers 和 num_attention_heads。</translation>
+    </message>
+    <message>
+        <source>The model&apos;s %1 attention heads and %2 key/value heads do not split over %3 tensor-parallel ranks (each rank holds whole heads).</source>
+        <translation>模型的 %1 个注意力头和 %2 个键/值头无法分到 %3 个张量并行 rank 上（每个 rank 持有完整的头）。</translation>
+    </message>
+    <message>
+        <source>The model has %1 layers, fewer than %2 pipeline stages.</source>
+        <translation>模型有 %1 层，少于 %2 个流水线阶段。</translation>
+    </message>
+    <message>
+        <source>lm_head.weight is left out: the model ties it to the embedding, which the backend saves once.</source>
+        <translation>已略去 lm_head.weight：模型将其与嵌入层绑定，后端只保存一次。</translation>
+    </message>
+    <message>
+        <source>%1 is not a parameter of the bundled backend&apos;s Llama model, which re-sharding writes checkpoints for.</source>
+        <translation>%1 不是内置后端 Llama 模型的参数，而重新分片只为该模型写出检查点。</translation>
+    </message>
+    <message>
+        <source>%1 %2 does not split into %3 equal parts on dim %4.</source>
+        <translation>%1 %2 无法在第 %4 维上均分为 %3 份。</translation>
+    </message>
+    <message>
+        <source>%1 is missing: the backend&apos;s model needs it.</source>
+        <translation>缺少 %1：后端的模型需要它。</translation>
+    </message>
+    <message>
+        <source>%1 is not optimizer state the bundled backend wrote.</source>
+        <translation>%1 不是内置后端写出的优化器状态。</translation>
+    </message>
+    <message>
+        <source>The optimizer state files disagree on the step (%1 and %2).</source>
+        <translation>优化器状态文件的步数不一致（%1 与 %2）。</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 twice.</source>
+        <translation>%1 中 %2 出现了两次。</translation>
+    </message>
+    <message>
+        <source>%1 holds no optimizer state %2.</source>
+        <translation>%1 中没有优化器状态 %2。</translation>
+    </message>
+    <message>
+        <source>Weights only: the source holds no optimizer state Ingot can carry over, so a run resumed from the output starts AdamW afresh.</source>
+        <translation>仅权重：源中没有 Ingot 可以迁移的优化器状态，因此从输出恢复的运行将重新开始 AdamW。</translation>
+    </message>
+    <message>
+        <source>Weights only, as asked: a run resumed from the output starts AdamW afresh.</source>
+        <translation>按要求仅写出权重：从输出恢复的运行将重新开始 AdamW。</translation>
+    </message>
+    <message>
+        <source>Only some rank folders hold optimizer state: the checkpoint is incomplete (or re-shard with weights only).</source>
+        <translation>只有部分 rank 文件夹含有优化器状态：检查点不完整（或仅按权重重新分片）。</translation>
+    </message>
+    <message>
+        <source>Weights only: the checkpoint holds no optimizer state by name (saved by an earlier version), so a run resumed from the output starts AdamW afresh.</source>
+        <translation>仅权重：检查点中没有按名称保存的优化器状态（由早期版本保存），因此从输出恢复的运行将重新开始 AdamW。</translation>
+    </message>
+    <message>
+        <source>%1: optimizer state of a %2 tensor cannot be carried over.</source>
+        <translation>%1：无法迁移%2张量的优化器状态。</translation>
+    </message>
+    <message>
+        <source>The optimizer state %1 is %2 %3, not shaped like its weight %4.</source>
+        <translation>优化器状态 %1 为 %2 %3，与其权重 %4 的形状不同。</translation>
+    </message>
+    <message>
+        <source>The tensor and pipeline parallel sizes must be at least 1 and together at most %1 ranks.</source>
+        <translation>张量并行和流水线并行大小必须至少为 1，且合计最多 %1 个 rank。</translation>
+    </message>
+    <message>
+        <source>--kv-size-multiplier %1: the bundled backend splits whole key/value heads and does not replicate them, so only 1 can be written for it.</source>
+        <translation>--kv-size-multiplier %1：内置后端按完整的键/值头切分且不复制它们，因此只能写出 1。</translation>
+    </message>
+    <message>
+        <source>%1 is a LoRA adapter: re-sharding writes a model&apos;s checkpoint.</source>
+        <translation>%1 是 LoRA 适配器：重新分片写出的是模型的检查点。</translation>
+    </message>
+    <message>
+        <source>Ran out of memory while writing %1.</source>
+        <translation>写入 %1 时内存不足。</translation>
+    </message>
+    <message>
+        <source>Stopped while writing %1: %2</source>
+        <translation>写入 %1 时停止：%2</translation>
+    </message>
+    <message>
+        <source>%1 already exists; choose another folder or allow overwriting.</source>
+        <translation>%1 已存在；请选择其他文件夹或允许覆盖。</translation>
+    </message>
+    <message>
+        <source>Cannot create %1.</source>
+        <translation>无法创建 %1。</translation>
+    </message>
+    <message>
+        <source>The optimizer state %1 of tp rank %2 changed since it was checked.</source>
+        <translation>tp rank %2 的优化器状态 %1 在检查之后发生了变化。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>The output does not read back as one checkpoint: %1</source>
+        <translation>输出无法作为一个检查点读回：%1</translation>
+    </message>
+    <message>
+        <source>The output reads back as other tensors than the source&apos;s.</source>
+        <translation>输出读回后的张量与源检查点的不同。</translation>
+    </message>
+</context>
+<context>
     <name>ingot::SampleCache</name>
     <message>
         <source>Cannot create %1: %2.</source>
@@ -9656,6 +9877,66 @@ It would be added to %4.</source>
     <message>
         <source>error: usage: ingot-cli merge-adapter ADAPTER_DIR BASE_MODEL_DIR [OUTPUT_DIR]</source>
         <translation>错误：用法：ingot-cli merge-adapter ADAPTER_DIR BASE_MODEL_DIR [OUTPUT_DIR]</translation>
+    </message>
+    <message>
+        <source>error: --%1 takes a whole number of at least 1</source>
+        <translation>错误：--%1 需要一个至少为 1 的整数</translation>
+    </message>
+    <message>
+        <source>Re-sharding to tp=%1 pp=%2</source>
+        <translation>正在重新分片为 tp=%1 pp=%2</translation>
+    </message>
+    <message>
+        <source>note: %1</source>
+        <translation>注意：%1</translation>
+    </message>
+    <message>
+        <source>Resume the backend with --tensor_parallel_size %1 --pipeline_parallel_size %2%3 --resume_from_checkpoint %4 (and the same global batch)</source>
+        <translation>使用 --tensor_parallel_size %1 --pipeline_parallel_size %2%3 --resume_from_checkpoint %4 恢复后端（并保持相同的全局批大小）</translation>
+    </message>
+    <message>
+        <source>CHECKPOINT OUTPUT_DIR --tensor-parallel-size T --pipeline-parallel-size P   Checkpoint for another layout</source>
+        <translation>CHECKPOINT OUTPUT_DIR --tensor-parallel-size T --pipeline-parallel-size P   另一布局的检查点</translation>
+    </message>
+    <message>
+        <source>Write a sharded checkpoint (or a Hugging Face model folder) as the checkpoint of another tensor/pipeline-parallel layout, which the bundled training backend resumes from with --resume_from_checkpoint. The backend&apos;s optimizer state is carried over.</source>
+        <translation>将分片检查点（或 Hugging Face 模型文件夹）写为另一种张量/流水线并行布局的检查点，内置训练后端可通过 --resume_from_checkpoint 从中恢复。后端的优化器状态会一并迁移。</translation>
+    </message>
+    <message>
+        <source>The training output folder, a checkpoint-N folder, the shards folder, or a model folder.</source>
+        <translation>训练输出文件夹、checkpoint-N 文件夹、分片文件夹或模型文件夹。</translation>
+    </message>
+    <message>
+        <source>Where to write the new checkpoint.</source>
+        <translation>新检查点的写入位置。</translation>
+    </message>
+    <message>
+        <source>The new tensor parallel size (default 1).</source>
+        <translation>新的张量并行大小（默认 1）。</translation>
+    </message>
+    <message>
+        <source>The new pipeline parallel size (default 1).</source>
+        <translation>新的流水线并行大小（默认 1）。</translation>
+    </message>
+    <message>
+        <source>Key/value head replication (the bundled backend takes 1).</source>
+        <translation>键/值头复制倍数（内置后端只接受 1）。</translation>
+    </message>
+    <message>
+        <source>Keep embed_tokens and lm_head whole on every tp rank.</source>
+        <translation>在每个 tp rank 上保留完整的 embed_tokens 和 lm_head。</translation>
+    </message>
+    <message>
+        <source>Leave the optimizer state out (the resumed run starts AdamW afresh).</source>
+        <translation>不写出优化器状态（恢复的运行将重新开始 AdamW）。</translation>
+    </message>
+    <message>
+        <source>Read the new shards back and check them against the source.</source>
+        <translation>读回新分片并与源检查点核对。</translation>
+    </message>
+    <message>
+        <source>error: usage: ingot-cli reshard CHECKPOINT OUTPUT_DIR --tensor-parallel-size T --pipeline-parallel-size P</source>
+        <translation>错误：用法：ingot-cli reshard CHECKPOINT OUTPUT_DIR --tensor-parallel-size T --pipeline-parallel-size P</translation>
     </message>
 </context>
 <context>

@@ -288,6 +288,12 @@ private slots:
         f.write(bytes);
         f.close();
         QVERIFY(refused(o, QStringLiteral("is not optimizer state the bundled backend wrote")));
+        // Training arguments that are not an object.
+        QFile args(dir + QStringLiteral("/training_args.json"));
+        QVERIFY(args.open(QIODevice::WriteOnly));
+        args.write("[1, 2]");
+        args.close();
+        QVERIFY(refused(o, QStringLiteral("training_args.json is not a JSON object")));
     }
 
     // A tensor the backend's model has no parameter for, or one it needs and the source lacks: refused.
