@@ -4764,6 +4764,10 @@ Resumed from %2</source>
         <source>Precompile first on several hosts runs as a Slurm job: use Slurm, or precompile on one node</source>
         <translation>在多台主机上先预编译需要作为 Slurm 作业运行：请使用 Slurm，或在单个节点上预编译</translation>
     </message>
+    <message>
+        <source>the checkpoint was saved with --%1 %2: resume on the same layout, or write it for this one with ingot-cli reshard</source>
+        <translation>检查点保存时使用 --%1 %2：请在相同布局上恢复，或用 ingot-cli reshard 为当前布局写出检查点</translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobsPage</name>

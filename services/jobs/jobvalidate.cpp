@@ -98,6 +98,8 @@ JobFacts gatherJobFacts(const JobSpec &spec)
             f.resume.complete = true;
         else
             f.resume.error = error;
+        for (const QString &file : legacyOptimizerFiles(spec.resumeFrom))
+            f.resume.legacyOptimizer = f.resume.legacyOptimizer || QFileInfo::exists(file);
     }
     return f;
 }
@@ -130,8 +132,16 @@ JobFacts gatherJobFacts(const JobSpec &spec, JobRunner &runner)
             f.resume.complete = true;
         else
             f.resume.error = error;
+        for (const QString &file : legacyOptimizerFiles(spec.resumeFrom))
+            f.resume.legacyOptimizer = f.resume.legacyOptimizer || runner.pathInfo(file).exists;
     }
     return f;
+}
+
+QStringList legacyOptimizerFiles(const QString &checkpoint)
+{
+    const QString first = checkpoint + QStringLiteral("/tensor_parallel_shards/tp_rank_00_pp_rank_00/");
+    return {first + QStringLiteral("optimizer.pt"), first + QStringLiteral("optimizer_dp_rank_00.pt")};
 }
 
 QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int maxNodes)
@@ -263,18 +273,27 @@ QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int max
         if (!facts.resume.complete) {
             add("resume_from_checkpoint", JobValidateText::tr("not a complete checkpoint (%1)").arg(facts.resume.error));
         } else {
-            for (const char *key : {"tensor_parallel_size", "pipeline_parallel_size", "zero_1",
-                                    "disable_embedding_parallelization"}) {
-                const QJsonValue saved = facts.resume.savedArgs.value(QLatin1String(key));
-                const QJsonValue now = specValue(s, QLatin1String(key));
+            // The backend's own rule (args.py, check_resume): the weights' split must match; the optimizer state is
+            // kept by name, except in earlier versions' pickles.
+            QStringList keys{QStringLiteral("tensor_parallel_size"), QStringLiteral("pipeline_parallel_size"),
+                             QStringLiteral("disable_embedding_parallelization")};
+            if (facts.resume.legacyOptimizer)
+                keys << QStringLiteral("zero_1");
+            for (const QString &key : std::as_const(keys)) {
+                QJsonValue saved = facts.resume.savedArgs.value(key);
+                if (saved.isUndefined())  // as the backend reads a missing key
+                    saved = key.endsWith(QLatin1String("_size")) ? QJsonValue(1) : QJsonValue(false);
+                const QJsonValue now = specValue(s, key);
                 if (saved != now && !(saved.isDouble() && now.isDouble() && saved.toDouble() == now.toDouble()))
-                    p.append({QLatin1String(key),
-                              JobValidateText::tr("the checkpoint was saved with --%1 %2: resume on the same layout")
-                                  .arg(QLatin1String(key), saved.isBool() ? QString::fromLatin1(saved.toBool() ? "True" : "False")
-                                                                          : QString::number(saved.toDouble()))});
+                    p.append({key, (key.endsWith(QLatin1String("_size"))
+                                        ? JobValidateText::tr("the checkpoint was saved with --%1 %2: resume on the same layout, or "
+                                                              "write it for this one with ingot-cli reshard")
+                                        : JobValidateText::tr("the checkpoint was saved with --%1 %2: resume on the same layout"))
+                                       .arg(key, saved.isBool() ? QString::fromLatin1(saved.toBool() ? "True" : "False")
+                                                                : QString::number(saved.toDouble()))});
             }
             const QJsonValue savedWorld = facts.resume.savedArgs.value(QLatin1String("world_size"));
-            if (savedWorld.isDouble() && savedWorld.toInt() != world)
+            if (facts.resume.legacyOptimizer && savedWorld.isDouble() && savedWorld.toInt() != world)
                 add("nproc_per_node", JobValidateText::tr("the checkpoint was saved by %1 processes, this job has %2")
                                           .arg(savedWorld.toInt()).arg(world));
         }

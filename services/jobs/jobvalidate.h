@@ -12,7 +12,13 @@ struct ResumeInfo {
     bool complete = false;  // training_args.json and trainer_state.json readable
     QString error;
     QJsonObject savedArgs;  // training_args.json
+    // The optimizer state is torch.save pickles (the backend before optimizer.safetensors): indexed by this layout's
+    // parameter order, so the world size and ZeRO-1 must match too. Otherwise it is kept by name, and only the
+    // tensor/pipeline sizes and the vocabulary split must (ingot-cli reshard writes a checkpoint for others).
+    bool legacyOptimizer = false;
 };
+// Where a checkpoint's first rank keeps earlier versions' optimizer pickles (ResumeInfo::legacyOptimizer).
+QStringList legacyOptimizerFiles(const QString &checkpoint);
 
 // What validation needs to know from disk (I/O: off the UI thread).
 struct JobFacts {

@@ -212,6 +212,49 @@ private Q_SLOTS:
         }
     }
 
+    // Resuming: Ingot's launcher and the backend agree on which layouts a checkpoint resumes on. Optimizer state by
+    // name (optimizer.safetensors): any data-parallel size and ZeRO-1, the same tp/pp; earlier versions' pickles
+    // (optimizer.pt): the very same layout.
+    void resumeRuleAgreesWithTheBackend_data()
+    {
+        QTest::addColumn<QString>("optimizerFile");
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("world");
+        QTest::addColumn<QString>("field");
+        const QStringList tp2{QStringLiteral("--config_name=tiny"), QStringLiteral("--tensor_parallel_size=2")};
+        QTest::newRow("by name, other dp, no ZeRO") << "optimizer.safetensors" << tp2 << 2 << "";
+        QTest::newRow("by name, other tp") << "optimizer.safetensors" << QStringList{QStringLiteral("--config_name=tiny")} << 2
+                                           << "tensor_parallel_size";
+        QTest::newRow("pickles, other dp") << "optimizer_dp_rank_00.pt" << (tp2 + QStringList{QStringLiteral("--zero_1")}) << 2 << "nproc_per_node";
+        QTest::newRow("pickles, no ZeRO") << "optimizer_dp_rank_00.pt" << tp2 << 4 << "zero_1";
+        QTest::newRow("pickles, same layout") << "optimizer_dp_rank_00.pt" << (tp2 + QStringList{QStringLiteral("--zero_1")}) << 4 << "";
+    }
+    void resumeRuleAgreesWithTheBackend()
+    {
+        QFETCH(QString, optimizerFile);
+        QFETCH(QStringList, args);
+        QFETCH(int, world);
+        QFETCH(QString, field);
+        QTemporaryDir dir;
+        test::writeFile(dir.filePath(QStringLiteral("training_args.json")),
+                        R"({"tensor_parallel_size": 2, "pipeline_parallel_size": 1, "zero_1": true, "world_size": 4,
+                            "disable_embedding_parallelization": false})");
+        test::writeFile(dir.filePath(QStringLiteral("trainer_state.json")), R"({"global_step": 3})");
+        test::writeFile(dir.filePath(QStringLiteral("tensor_parallel_shards/tp_rank_00_pp_rank_00/") + optimizerFile), "x");
+        args << QStringLiteral("--resume_from_checkpoint=") + dir.path();
+        const QJsonArray theirs = backendProblems(args + QStringList{QStringLiteral("--output_dir=/tmp/x")}, world);
+        JobSpec s;
+        QString error;
+        QVERIFY(s.parseTrainingArguments(args, &error));
+        s.nprocPerNode = world;
+        const QVector<JobProblem> ours = validateJob(s, gatherJobFacts(s));
+        QCOMPARE(ours.isEmpty(), theirs.isEmpty());
+        if (!field.isEmpty()) {
+            QVERIFY(!ours.isEmpty());
+            QCOMPARE(ours.first().field, field);
+        }
+    }
+
     void modelFolderRules()
     {
         QTemporaryDir dir;
