@@ -7000,18 +7000,6 @@ Cache: %2</source>
         <translation>%1 是 LoRA 适配器：重新分片写出的是模型的检查点。</translation>
     </message>
     <message>
-        <source>Ran out of memory while writing %1.</source>
-        <translation>写入 %1 时内存不足。</translation>
-    </message>
-    <message>
-        <source>Stopped while writing %1: %2</source>
-        <translation>写入 %1 时停止：%2</translation>
-    </message>
-    <message>
-        <source>%1 already exists; choose another folder or allow overwriting.</source>
-        <translation>%1 已存在；请选择其他文件夹或允许覆盖。</translation>
-    </message>
-    <message>
         <source>Cannot create %1.</source>
         <translation>无法创建 %1。</translation>
     </message>

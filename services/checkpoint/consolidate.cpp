@@ -169,16 +169,11 @@ ConsolidateReport Consolidation::run()
     if (!m_rep.problems.isEmpty() || !outputIsFree())
         return m_rep;
     QString warning;
-    try {
+    runReportingExceptions([&] {
         if (m_staging.create(&m_rep.error) && openShards() && writeTensorFiles() && writeIndex() && copyCompanionFiles() &&
             verify())
             m_staging.moveIntoPlace(&m_rep.error, &warning);
-    } catch (const std::bad_alloc &) {
-        fail(ConsolidateText::tr("Ran out of memory while writing %1.").arg(m_prog.current.isEmpty() ? displayName(m_o.output) : m_prog.current));
-    } catch (const std::exception &e) {  // a last resort: every step reports its own failures
-        fail(ConsolidateText::tr("Stopped while writing %1: %2").arg(m_prog.current.isEmpty() ? displayName(m_o.output) : m_prog.current,
-                                                       QString::fromLocal8Bit(e.what())));
-    }
+    }, &m_rep, m_o.output, m_prog.current);
     if (!warning.isEmpty())
         m_rep.warnings << warning;
     return m_rep;
@@ -186,16 +181,10 @@ ConsolidateReport Consolidation::run()
 
 bool Consolidation::outputIsFree()
 {
-    const QString refusal = outputRefusal(m_plan.checkpoint, m_o.output);
-    if (!refusal.isEmpty()) {
-        m_rep.problems << refusal;
-        return false;
-    }
-    if (QFileInfo(m_o.output).isDir() && !m_o.overwrite && !QDir(m_o.output).isEmpty()) {
-        m_rep.problems << ConsolidateText::tr("%1 already exists; choose another folder or allow overwriting.").arg(displayName(m_o.output));
-        return false;
-    }
-    return true;
+    const QString problem = outputProblem(m_plan.checkpoint, m_o.output, m_o.overwrite);
+    if (!problem.isEmpty())
+        m_rep.problems << problem;
+    return problem.isEmpty();
 }
 
 bool Consolidation::openShards()
@@ -330,6 +319,28 @@ bool Consolidation::verify()
     return m_rep.verified;
 }
 }  // namespace
+
+QString outputProblem(const CheckpointCandidate &c, const QString &output, bool overwrite)
+{
+    const QString refusal = outputRefusal(c, output);
+    if (!refusal.isEmpty())
+        return refusal;
+    if (QFileInfo(output).isDir() && !overwrite && !QDir(output).isEmpty())
+        return ConsolidateText::tr("%1 already exists; choose another folder or allow overwriting.").arg(displayName(output));
+    return {};
+}
+
+void runReportingExceptions(const std::function<void()> &steps, ConsolidateReport *rep, const QString &output, const QString &current)
+{
+    try {
+        steps();
+    } catch (const std::bad_alloc &) {
+        rep->error = ConsolidateText::tr("Ran out of memory while writing %1.").arg(current.isEmpty() ? displayName(output) : current);
+    } catch (const std::exception &e) {  // a last resort: every step reports its own failures
+        rep->error = ConsolidateText::tr("Stopped while writing %1: %2").arg(current.isEmpty() ? displayName(output) : current,
+                                                                            QString::fromLocal8Bit(e.what()));
+    }
+}
 
 const QStringList &companionFiles(bool adapter)
 {

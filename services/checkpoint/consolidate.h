@@ -87,6 +87,12 @@ QVector<ConsolidatedOutput> consolidateCheckpoint(const QVector<CheckpointCandid
 const QStringList &companionFiles(bool adapter);
 // A regular file copied whole, every write and the final flush checked.
 bool copyRegularFile(const QString &src, const QString &dst, QString *error);
+// Why `output` cannot receive what is made of checkpoint `c`: outputRefusal(), or a folder that exists and is not
+// empty without `overwrite`. Empty when it can.
+QString outputProblem(const CheckpointCandidate &c, const QString &output, bool overwrite);
+// Runs `steps` (which report their own failures in *rep); an exception escaping them (out of memory, a last resort)
+// becomes rep->error, naming `current` (what was being written when it escaped; read then) or else the output.
+void runReportingExceptions(const std::function<void()> &steps, ConsolidateReport *rep, const QString &output, const QString &current);
 // companionFiles() of checkpoint `c` copied into `toFolder` (those there are), appended to *copied.
 bool copyCompanionFiles(const CheckpointCandidate &c, const QString &toFolder, QStringList *copied, QString *error);
 

@@ -104,7 +104,7 @@ ConsolidateReport Resharding::run()
     if (!m_rep.problems.isEmpty() || !outputIsFree())
         return m_rep;
     QString warning;
-    try {
+    runReportingExceptions([&] {
         m_prog.tensorsTotal = int(m_plan.entries.size());
         m_prog.bytesTotal = m_plan.bytes();
         bool ok = m_staging.create(&m_rep.error) && openSources();
@@ -112,12 +112,7 @@ ConsolidateReport Resharding::run()
             ok = writeStage(s);
         if (ok && writeCompanions() && verify())
             m_staging.moveIntoPlace(&m_rep.error, &warning);
-    } catch (const std::bad_alloc &) {
-        fail(ReshardText::tr("Ran out of memory while writing %1.").arg(m_prog.current.isEmpty() ? displayName(m_o.output) : m_prog.current));
-    } catch (const std::exception &e) {  // a last resort: every step reports its own failures
-        fail(ReshardText::tr("Stopped while writing %1: %2").arg(m_prog.current.isEmpty() ? displayName(m_o.output) : m_prog.current,
-                                                                 QString::fromLocal8Bit(e.what())));
-    }
+    }, &m_rep, m_o.output, m_prog.current);
     if (!warning.isEmpty())
         m_rep.warnings << warning;
     return m_rep;
@@ -125,16 +120,10 @@ ConsolidateReport Resharding::run()
 
 bool Resharding::outputIsFree()
 {
-    const QString refusal = outputRefusal(m_plan.source.checkpoint, m_o.output);
-    if (!refusal.isEmpty()) {
-        m_rep.problems << refusal;
-        return false;
-    }
-    if (QFileInfo(m_o.output).isDir() && !m_o.overwrite && !QDir(m_o.output).isEmpty()) {
-        m_rep.problems << ReshardText::tr("%1 already exists; choose another folder or allow overwriting.").arg(displayName(m_o.output));
-        return false;
-    }
-    return true;
+    const QString problem = outputProblem(m_plan.source.checkpoint, m_o.output, m_o.overwrite);
+    if (!problem.isEmpty())
+        m_rep.problems << problem;
+    return problem.isEmpty();
 }
 
 bool Resharding::openSources()

@@ -47,6 +47,23 @@ QJsonArray backendProblems(const QStringList &args, int world)
     return python(code, QStringList{QString::number(world)} + args).toArray();
 }
 
+// Ingot's validation of a job given as backend arguments and the backend's own: both refuse it or neither does, and
+// ours names `field` first (when given).
+void agreeWithTheBackend(const QStringList &args, int world, const QString &field)
+{
+    const QJsonArray theirs = backendProblems(args + QStringList{QStringLiteral("--output_dir=/tmp/x")}, world);
+    JobSpec s;
+    QString error;
+    QVERIFY(s.parseTrainingArguments(args, &error));
+    s.nprocPerNode = world;
+    const QVector<JobProblem> ours = validateJob(s, gatherJobFacts(s));
+    QCOMPARE(ours.isEmpty(), theirs.isEmpty());
+    if (!field.isEmpty()) {
+        QVERIFY(!ours.isEmpty());
+        QCOMPARE(ours.first().field, field);
+    }
+}
+
 }  // namespace
 
 class TestJobSpec : public QObject
@@ -199,17 +216,7 @@ private Q_SLOTS:
         QFETCH(QStringList, args);
         QFETCH(int, world);
         QFETCH(QString, field);
-        const QJsonArray theirs = backendProblems(args + QStringList{QStringLiteral("--output_dir=/tmp/x")}, world);
-        JobSpec s;
-        QString error;
-        QVERIFY(s.parseTrainingArguments(args, &error));
-        s.nprocPerNode = world;
-        const QVector<JobProblem> ours = validateJob(s, gatherJobFacts(s));
-        QCOMPARE(ours.isEmpty(), theirs.isEmpty());
-        if (!field.isEmpty()) {
-            QVERIFY(!ours.isEmpty());
-            QCOMPARE(ours.first().field, field);
-        }
+        agreeWithTheBackend(args, world, field);
     }
 
     // Resuming: Ingot's launcher and the backend agree on which layouts a checkpoint resumes on. Optimizer state by
@@ -242,17 +249,7 @@ private Q_SLOTS:
         test::writeFile(dir.filePath(QStringLiteral("trainer_state.json")), R"({"global_step": 3})");
         test::writeFile(dir.filePath(QStringLiteral("tensor_parallel_shards/tp_rank_00_pp_rank_00/") + optimizerFile), "x");
         args << QStringLiteral("--resume_from_checkpoint=") + dir.path();
-        const QJsonArray theirs = backendProblems(args + QStringList{QStringLiteral("--output_dir=/tmp/x")}, world);
-        JobSpec s;
-        QString error;
-        QVERIFY(s.parseTrainingArguments(args, &error));
-        s.nprocPerNode = world;
-        const QVector<JobProblem> ours = validateJob(s, gatherJobFacts(s));
-        QCOMPARE(ours.isEmpty(), theirs.isEmpty());
-        if (!field.isEmpty()) {
-            QVERIFY(!ours.isEmpty());
-            QCOMPARE(ours.first().field, field);
-        }
+        agreeWithTheBackend(args, world, field);
     }
 
     void modelFolderRules()
