@@ -211,6 +211,13 @@
             <numerusform>&lt;b&gt;%n tensors&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; for tp=%3 pp=%4, in %5 rank folder(s).</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n LoRA adapter(s), each written as a folder PEFT loads (adapter_model.safetensors and its adapter_config.json): the default one in the output folder, the others in a folder of their name below it. </source>
+        <translation>
+            <numerusform>%n LoRA adapter, written as a folder PEFT loads (adapter_model.safetensors and its adapter_config.json) in the output folder. </numerusform>
+            <numerusform>%n LoRA adapters, each written as a folder PEFT loads (adapter_model.safetensors and its adapter_config.json): the default one in the output folder, the others in a folder of their name below it. </numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ingot::Hlo</name>

@@ -1473,6 +1473,24 @@ Go back to change the settings, or close the window.</source>
         <source>Resume training with these settings (and the same global batch):</source>
         <translation>使用以下设置恢复训练（并保持相同的全局批大小）：</translation>
     </message>
+    <message>
+        <source>%1, LoRA adapters %2</source>
+        <translation>%1，LoRA 适配器 %2</translation>
+    </message>
+    <message>
+        <source>Adapter %1: %2</source>
+        <translation>适配器 %1：%2</translation>
+    </message>
+    <message>
+        <source>the output folder</source>
+        <translation>输出文件夹</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n LoRA adapter(s), each written as a folder PEFT loads (adapter_model.safetensors and its adapter_config.json): the default one in the output folder, the others in a folder of their name below it. </source>
+        <translation>
+            <numerusform>%n 个 LoRA 适配器，每个写为 PEFT 可加载的文件夹（adapter_model.safetensors 及其 adapter_config.json）：默认适配器位于输出文件夹，其余位于其下以各自名称命名的文件夹。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ingot::EmptyStateWidget</name>
@@ -6390,6 +6408,10 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     <message>
         <source>Size</source>
         <translation>大小</translation>
+    </message>
+    <message>
+        <source>Written to</source>
+        <translation>写入位置</translation>
     </message>
 </context>
 <context>

@@ -23,10 +23,21 @@ PlanModel::PlanModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 void PlanModel::setPlan(const ConsolidationPlan &plan)
 {
+    setPlans({plan}, {QString()});
+}
+
+void PlanModel::setPlans(const QVector<ConsolidationPlan> &plans, const QStringList &parts)
+{
     beginResetModel();
-    m_entries = plan.entries;
-    m_tpSize = std::max(plan.checkpoint.tpSize, 1);
-    m_ppSize = std::max(plan.checkpoint.ppSize, 1);
+    m_entries.clear();
+    m_partOf.clear();
+    m_parts = parts;
+    for (int i = 0; i < plans.size(); ++i) {
+        m_entries += plans[i].entries;
+        m_partOf += QVector<int>(plans[i].entries.size(), i);
+    }
+    m_tpSize = plans.isEmpty() ? 1 : std::max(plans.first().checkpoint.tpSize, 1);
+    m_ppSize = plans.isEmpty() ? 1 : std::max(plans.first().checkpoint.ppSize, 1);
     endResetModel();
 }
 
@@ -34,6 +45,8 @@ void PlanModel::clear()
 {
     beginResetModel();
     m_entries.clear();
+    m_partOf.clear();
+    m_parts.clear();
     endResetModel();
 }
 
@@ -86,6 +99,8 @@ QVariant PlanModel::data(const QModelIndex &index, int role) const
         return role == SortRole ? QVariant(qint64(ranks.pp) * kMaxRanks + ranks.lastTp) : QVariant(ranksText(ranks, m_ppSize));
     case SizeColumn:
         return role == SortRole ? QVariant(e->bytes) : QVariant(formatBytes(e->bytes));
+    case PartColumn:
+        return role == SortRole ? QVariant(m_partOf.value(index.row())) : QVariant(m_parts.value(m_partOf.value(index.row())));
     case ColumnCount:
         break;
     }
@@ -109,6 +124,8 @@ QVariant PlanModel::headerData(int section, Qt::Orientation orientation, int rol
         return tr("tp ranks");
     case SizeColumn:
         return tr("Size");
+    case PartColumn:
+        return tr("Written to");
     case ColumnCount:
         break;
     }

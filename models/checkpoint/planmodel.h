@@ -14,7 +14,9 @@ class PlanModel final : public QAbstractTableModel
     Q_DISABLE_COPY_MOVE(PlanModel)
 
 public:
-    enum Column { NameColumn, ShapeColumn, DTypeColumn, MergeColumn, RanksColumn, SizeColumn, ColumnCount };
+    // PartColumn: which part of the output a tensor belongs to, when a plan has several (each LoRA adapter of a
+    // checkpoint is written as a folder of its own).
+    enum Column { NameColumn, ShapeColumn, DTypeColumn, MergeColumn, RanksColumn, SizeColumn, PartColumn, ColumnCount };
     enum Role {
         SortRole = Qt::UserRole + 1,  // numbers sort as numbers (sizes, element counts, first rank)
         MergeKindRole,                // int(MergeKind)
@@ -23,6 +25,8 @@ public:
     explicit PlanModel(QObject *parent = nullptr);
 
     void setPlan(const ConsolidationPlan &plan);
+    // Several plans written together (a checkpoint's adapters), each a part named by `parts` (as many).
+    void setPlans(const QVector<ConsolidationPlan> &plans, const QStringList &parts);
     void clear();
     const ConsolidatePlanEntry *entry(int row) const;
 
@@ -36,6 +40,8 @@ public:
 
 private:
     QVector<ConsolidatePlanEntry> m_entries;
+    QVector<int> m_partOf;  // per row, its index in m_parts
+    QStringList m_parts;
     int m_tpSize = 1;
     int m_ppSize = 1;
 };

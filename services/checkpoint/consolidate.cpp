@@ -417,27 +417,76 @@ ConsolidateReport consolidate(const CheckpointCandidate &c, const ConsolidateOpt
     return consolidate(planConsolidation(c), o, progress, cancel);
 }
 
+namespace {
+// One member of a checkpoint's consolidation set into its own folder of o.output, planned first when `plan` is null.
+ConsolidatedOutput consolidateMember(const CheckpointCandidate *c, const ConsolidationPlan *plan, const ConsolidateOptions &o,
+                                     const std::function<void(const ConsolidatedOutput &)> &starting,
+                                     const ConsolidateProgressFn &progress, const std::atomic_bool *cancel)
+{
+    ConsolidatedOutput x;
+    x.checkpoint = c;
+    x.options = o;
+    x.options.output = memberOutputFolder(*c, o.output);
+    if (x.options.output != o.output)
+        QDir().mkpath(o.output);  // the default adapter's folder, or only the others' parent
+    if (starting)
+        starting(x);
+    x.report = plan ? consolidate(*plan, x.options, progress, cancel) : consolidate(*c, x.options, progress, cancel);
+    return x;
+}
+}  // namespace
+
+QString memberOutputFolder(const CheckpointCandidate &c, const QString &output)
+{
+    return c.adapter.isEmpty() || adapterOutputSubfolder(c).isEmpty() ? output : output + QLatin1Char('/') + adapterOutputSubfolder(c);
+}
+
 QVector<ConsolidatedOutput> consolidateCheckpoint(const QVector<CheckpointCandidate> &found, const CheckpointCandidate *chosen,
                                                   const ConsolidateOptions &o, const std::function<void(const ConsolidatedOutput &)> &starting,
                                                   const ConsolidateProgressFn &progress, const std::atomic_bool *cancel)
 {
     QVector<ConsolidatedOutput> out;
     for (const CheckpointCandidate *c : consolidationSet(found, chosen)) {
-        ConsolidatedOutput x;
-        x.checkpoint = c;
-        x.options = o;
-        if (!c->adapter.isEmpty() && !adapterOutputSubfolder(*c).isEmpty()) {
-            QDir().mkpath(o.output);  // the default adapter's folder, or only the others' parent
-            x.options.output = o.output + QLatin1Char('/') + adapterOutputSubfolder(*c);
-        }
-        if (starting)
-            starting(x);
-        x.report = consolidate(*c, x.options, progress, cancel);
-        out.append(x);
-        if (!x.report.ok())
+        out.append(consolidateMember(c, nullptr, o, starting, progress, cancel));
+        if (!out.last().report.ok())
             break;
     }
     return out;
+}
+
+QVector<ConsolidatedOutput> consolidatePlans(const QVector<ConsolidationPlan> &plans, const ConsolidateOptions &o,
+                                             const ConsolidateProgressFn &progress, const std::atomic_bool *cancel)
+{
+    QVector<ConsolidatedOutput> out;
+    for (const ConsolidationPlan &plan : plans) {
+        out.append(consolidateMember(&plan.checkpoint, &plan, o, {}, progress, cancel));
+        if (!out.last().report.ok())
+            break;
+    }
+    return out;
+}
+
+ConsolidateReport combinedReport(const QVector<ConsolidatedOutput> &outputs, const QString &output)
+{
+    ConsolidateReport all;
+    all.verified = !outputs.isEmpty();
+    const QString root = QDir(output).absolutePath();
+    for (const ConsolidatedOutput &x : outputs) {
+        const ConsolidateReport &r = x.report;
+        const QString prefix = QDir(root).relativeFilePath(QDir(x.options.output).absolutePath());
+        for (const QString &f : r.files)
+            all.files << (prefix == QLatin1String(".") ? f : prefix + QLatin1Char('/') + f);
+        all.problems += r.problems;
+        all.warnings += r.warnings;
+        all.verifyProblems += r.verifyProblems;
+        if (all.error.isEmpty())
+            all.error = r.error;
+        all.bytes += r.bytes;
+        all.tensors += r.tensors;
+        all.verified = all.verified && r.verified;
+        all.cancelled = all.cancelled || r.cancelled;
+    }
+    return all;
 }
 
 }  // namespace ingot

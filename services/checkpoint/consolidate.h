@@ -81,6 +81,17 @@ QVector<ConsolidatedOutput> consolidateCheckpoint(const QVector<CheckpointCandid
                                                   const std::function<void(const ConsolidatedOutput &)> &starting = {},
                                                   const ConsolidateProgressFn &progress = {}, const std::atomic_bool *cancel = nullptr);
 
+// The same for a consolidation set already planned (the plans of consolidationSet(), in its order): the shards are not
+// planned again. Each output's `checkpoint` points into `plans`.
+QVector<ConsolidatedOutput> consolidatePlans(const QVector<ConsolidationPlan> &plans, const ConsolidateOptions &o,
+                                             const ConsolidateProgressFn &progress = {}, const std::atomic_bool *cancel = nullptr);
+// The reports of a set's outputs as one: files relative to `output` (an adapter's below its folder), counts summed,
+// verified only when every one was, the first error.
+ConsolidateReport combinedReport(const QVector<ConsolidatedOutput> &outputs, const QString &output);
+// Where member `c` of a consolidation set goes when the set is written to `output`: `output` itself for a model or the
+// default adapter, output/<name> for another adapter.
+QString memberOutputFolder(const CheckpointCandidate &c, const QString &output);
+
 // The configs and tokenizer files an output carries beside its tensors, copied from the checkpoint folder or else the
 // training output folder; for an adapter, its adapter_config.json from its own folder only (the model's config.json
 // would make a model folder of it).

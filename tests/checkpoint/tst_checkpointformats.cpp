@@ -183,6 +183,7 @@ private Q_SLOTS:
         QTest::addRow("lora tp2") << QStringLiteral("lora") << 2 << QStringLiteral("float32");
         QTest::addRow("lora tp4 bf16") << QStringLiteral("lora") << 4 << QStringLiteral("bfloat16");
         QTest::addRow("lora fused qkv tp4") << QStringLiteral("lora-fused-qkv") << 4 << QStringLiteral("float32");
+        QTest::addRow("older layout tp2") << QStringLiteral("lora-old") << 2 << QStringLiteral("float32");
     }
     void loraAdapters()
     {
@@ -192,6 +193,13 @@ private Q_SLOTS:
         const QString dir = tmp.path() + QStringLiteral("/%1-%2-%3").arg(kind).arg(tp).arg(dtype);
         QString out, error;
         QVERIFY2(python(kFormats, {dir, kind, QString::number(tp), dtype}, &out), qPrintable(out));
+        // Where each adapter's folder is: adapter_<name> (current releases), or the checkpoint itself for the default
+        // one and <name> for the others (earlier releases).
+        const auto folderOf = [&](const QString &name) -> QString {
+            if (kind != QLatin1String("lora-old"))
+                return dir + QStringLiteral("/adapter_") + name;
+            return name == QLatin1String("default") ? dir : dir + QLatin1Char('/') + name;
+        };
         const auto found = findCheckpoints(dir, &error);
         QCOMPARE(found.size(), 2);
         QCOMPARE(found[0].adapter, QStringLiteral("default"));
@@ -218,12 +226,12 @@ private Q_SLOTS:
             QCOMPARE(QDir(x.options.output).entryList(QDir::Files),
                      (QStringList{QStringLiteral("adapter_config.json"), QStringLiteral("adapter_model.safetensors")}));
             QCOMPARE(test::readFile(x.options.output + QStringLiteral("/adapter_config.json")),
-                     test::readFile(dir + QStringLiteral("/adapter_") + x.checkpoint->adapter + QStringLiteral("/adapter_config.json")));
+                     test::readFile(folderOf(x.checkpoint->adapter) + QStringLiteral("/adapter_config.json")));
             QVERIFY2(python(kSharded, {QStringLiteral("--compare"), dir + QStringLiteral("/full-%1.pt").arg(x.checkpoint->adapter),
                                        x.options.output}, &out), qPrintable(out));
         }
         // An adapter without its adapter_config.json is incomplete: PEFT could not load what it would give.
-        QVERIFY(QFile::remove(dir + QStringLiteral("/adapter_second/adapter_config.json")));
+        QVERIFY(QFile::remove(folderOf(QStringLiteral("second")) + QStringLiteral("/adapter_config.json")));
         const auto again = findCheckpoints(dir, &error);
         QVERIFY(!again[1].complete);
         QVERIFY(again[1].problems.join(QLatin1Char(' ')).contains(QStringLiteral("adapter_config.json")));

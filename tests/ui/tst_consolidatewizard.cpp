@@ -29,6 +29,7 @@
 #include <QSortFilterProxyModel>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QHeaderView>
 #include <QSpinBox>
 #include <QDoubleSpinBox>
 #include <QThreadPool>
@@ -196,14 +197,22 @@ private Q_SLOTS:
             if (c->count() > 0 && c->itemText(0).contains(QStringLiteral("tp=")))
                 combo = c;
         QVERIFY(combo);
-        QCOMPARE(combo->count(), 2);
-        QVERIFY2(combo->itemText(0).startsWith(QStringLiteral("final, adapter default")), qPrintable(combo->itemText(0)));
-        QVERIFY2(combo->itemText(1).startsWith(QStringLiteral("final, adapter second")), qPrintable(combo->itemText(1)));
+        // The checkpoint's two adapters are one choice, planned together: one part each, the default one in the
+        // output folder, the other in a folder of its name.
+        QCOMPARE(combo->count(), 1);
+        QVERIFY2(combo->itemText(0).startsWith(QStringLiteral("final, LoRA adapters default, second")), qPrintable(combo->itemText(0)));
         const auto *view = w.findChild<QTreeView *>();
         QVERIFY(view);
         const auto *model = qobject_cast<const PlanModel *>(qobject_cast<const QSortFilterProxyModel *>(view->model())->sourceModel());
         QVERIFY(model);
-        QCOMPARE(model->rowCount(), 28);
+        QCOMPARE(model->rowCount(), 2 * 28);
+        QVERIFY(!view->isColumnHidden(PlanModel::PartColumn));
+        QCOMPARE(view->header()->visualIndex(PlanModel::PartColumn), 0);
+        QCOMPARE(model->index(0, PlanModel::PartColumn).data().toString(), QStringLiteral("the output folder"));
+        QCOMPARE(model->index(28, PlanModel::PartColumn).data().toString(), QStringLiteral("second/"));
+        QVERIFY2(w.checkStatusLabel()->text().startsWith(QStringLiteral("2 LoRA adapter")) &&
+                     w.checkStatusLabel()->text().contains(QStringLiteral("each written as a folder PEFT loads")),
+                 qPrintable(w.checkStatusLabel()->text()));
         QVERIFY(rowOf(model, QStringLiteral("base_model.model.model.layers.0.self_attn.q_proj.lora_B.weight")) >= 0);
         const int kA = rowOf(model, QStringLiteral("base_model.model.model.layers.0.self_attn.k_proj.lora_A.weight"));
         QVERIFY(kA >= 0);
@@ -237,7 +246,10 @@ private Q_SLOTS:
         const QString out = w.outputEdit()->text();
         QVERIFY(QFileInfo::exists(out + QStringLiteral("/adapter_model.safetensors")));
         QVERIFY(QFileInfo::exists(out + QStringLiteral("/adapter_config.json")));
+        QVERIFY(QFileInfo::exists(out + QStringLiteral("/second/adapter_model.safetensors")));
+        QVERIFY(QFileInfo::exists(out + QStringLiteral("/second/adapter_config.json")));
         QVERIFY(!QFileInfo::exists(out + QStringLiteral("/config.json")));
+        QVERIFY2(w.summaryLabel()->text().contains(QStringLiteral("second/adapter_model.safetensors")), qPrintable(w.summaryLabel()->text()));
         QVERIFY(QFileInfo::exists(out + QStringLiteral("/merged/model.safetensors")));
         QVERIFY(QFileInfo::exists(out + QStringLiteral("/merged/config.json")));
         QVERIFY2(w.summaryLabel()->text().contains(QStringLiteral("Merged into the base model: 18 tensor")), qPrintable(w.summaryLabel()->text()));

@@ -209,6 +209,7 @@ void ConsolidateWizard::buildCheckPage()
     for (int c : {PlanModel::ShapeColumn, PlanModel::DTypeColumn, PlanModel::RanksColumn, PlanModel::SizeColumn})
         header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     header->setSectionResizeMode(PlanModel::MergeColumn, QHeaderView::Stretch);
+    header->moveSection(header->visualIndex(PlanModel::PartColumn), 0);  // a checkpoint's adapters: the part first
     auto *kl = new QVBoxLayout(checkPage);
     kl->addWidget(m_problemBox);
     kl->addWidget(m_planFilter);
@@ -381,7 +382,7 @@ QStringList ConsolidateWizard::recentFolders()
 
 const CheckpointCandidate *ConsolidateWizard::chosen() const
 {
-    const int i = m_checkpoints->currentIndex();
+    const int i = m_checkpoints->currentIndex() >= 0 ? m_checkpoints->currentData().toInt() : -1;
     return i >= 0 && i < m_found.size() ? &m_found[i] : nullptr;
 }
 
@@ -456,11 +457,13 @@ void ConsolidateWizard::showDetected(const QVector<CheckpointCandidate> &found, 
     m_checking.discard();
     m_checkpoints->blockSignals(true);
     m_checkpoints->clear();
-    for (const auto &c : std::as_const(m_found))
-        m_checkpoints->addItem(c.complete ? tr("%1 — tp=%2 pp=%3, %4").arg(checkpointTitle(c)).arg(c.tpSize).arg(c.ppSize).arg(formatBytes(c.bytes))
-                                          : tr("%1 — tp=%2 pp=%3, %4 (incomplete)").arg(checkpointTitle(c)).arg(c.tpSize).arg(c.ppSize).arg(formatBytes(c.bytes)));
+    for (int i = 0; i < m_found.size(); ++i)  // a checkpoint's adapters as one choice: they are written together
+        if (const QString text = choiceText(i); !text.isEmpty())
+            m_checkpoints->addItem(text, i);
     const CheckpointCandidate *def = pickDefault(m_found);
-    m_checkpoints->setCurrentIndex(def ? int(def - m_found.constData()) : (m_found.isEmpty() ? -1 : 0));
+    const QVector<const CheckpointCandidate *> defSet = consolidationSet(m_found, def);
+    const int defItem = defSet.isEmpty() ? -1 : m_checkpoints->findData(int(defSet.first() - m_found.constData()));
+    m_checkpoints->setCurrentIndex(defItem >= 0 ? defItem : (m_found.isEmpty() ? -1 : 0));
     m_checkpoints->blockSignals(false);
     m_checkpoints->setEnabled(!m_found.isEmpty());
     m_checked = false;
@@ -532,54 +535,6 @@ void ConsolidateWizard::updateBackButton()
         button(QWizard::BackButton)->setEnabled(false);
 }
 
-void ConsolidateWizard::check()
-{
-    const CheckpointCandidate *c = chosen();
-    if (!c)
-        return;
-    m_checked = false;
-    m_plan = ConsolidationPlan();
-    m_problems->clear();
-    m_problemBox->hide();
-    m_planModel->clear();
-    m_planFilter->clear();
-    m_checkStatus->setText(tr("Reading %n shard(s)…", nullptr, int(c->shards.size())));
-    m_checkStatus->show();
-    pageOf(this, CheckPage)->refresh();
-    m_checking.discard();
-    m_checking = runTask(this, [cand = *c](TaskControl &) { return planConsolidation(cand); },
-                         [this](const ConsolidationPlan &plan) { showCheck(plan); });
-}
-
-void ConsolidateWizard::showCheck(const ConsolidationPlan &plan)
-{
-    m_plan = plan;
-    m_problems->addItems(plan.problems);
-    m_problemBox->setTitle(tr("%n problem(s): nothing can be written until they are fixed", nullptr, int(plan.problems.size())));
-    m_problemBox->setVisible(!plan.ok());
-    m_planModel->setPlan(plan);
-    const bool planned = !plan.entries.isEmpty();
-    m_planView->setVisible(planned);
-    m_planFilter->setVisible(planned);
-    // The problems take the room the plan leaves; above a plan, a few lines (the list scrolls).
-    m_problems->setMaximumHeight(m_problems->fontMetrics().lineSpacing() * (planned ? 6 : 16) + 8);
-    // The name as wide as it needs, up to 40% of the view; the merge takes what is left (its tooltip has it whole).
-    m_planView->resizeColumnToContents(PlanModel::NameColumn);
-    QHeaderView *h = m_planView->header();
-    h->resizeSection(PlanModel::NameColumn, std::min(h->sectionSize(PlanModel::NameColumn), m_planView->width() * 2 / 5));
-    m_checked = true;
-    const QString totals = tr("%n output tensor(s), %1 to write, from %2.", nullptr, int(plan.entries.size()))
-                               .arg(formatBytes(plan.bytes()), tr("%n shard(s)", nullptr, int(plan.checkpoint.shards.size())));
-    const QString adapter = plan.checkpoint.adapter.isEmpty()
-                                ? QString()
-                                : tr("LoRA adapter %1: written as a folder PEFT loads (adapter_model.safetensors and its "
-                                     "adapter_config.json). ").arg(displayName(plan.checkpoint.adapter));
-    m_checkStatus->setText(planned ? adapter + totals : QString());
-    m_checkStatus->setVisible(planned);
-    pageOf(this, CheckPage)->refresh();
-    Q_EMIT checkFinished(int(plan.problems.size()));
-}
-
 // What was known about the output folder no longer holds: Next waits for a new answer.
 void ConsolidateWizard::forgetOutputAnswer()
 {
@@ -636,18 +591,18 @@ bool ConsolidateWizard::outputReady() const
         return false;
     if (m_spaceAnswer.existsNonEmpty && !m_overwrite->isChecked())
         return false;
-    return m_spaceAnswer.bytesFree > (isResharding() ? m_reshardPlan.bytes() : m_plan.bytes());
+    return m_spaceAnswer.bytesFree > (isResharding() ? m_reshardPlan.bytes() : plannedBytes());
 }
 
-void ConsolidateWizard::refreshOptionsPage()
+void ConsolidateWizard::refreshPage(int id)
 {
-    pageOf(this, OptionsPage)->refresh();
+    pageOf(this, id)->refresh();
 }
 
 void ConsolidateWizard::showOutputState()
 {
     if (m_spaceKnown && m_spaceFor == m_output->text()) {
-        const qint64 bytes = isResharding() ? m_reshardPlan.bytes() : m_plan.bytes();
+        const qint64 bytes = isResharding() ? m_reshardPlan.bytes() : plannedBytes();
         QString text = tr("Needs %1; %2 free there.").arg(formatBytes(bytes), formatBytes(m_spaceAnswer.bytesFree));
         if (m_spaceAnswer.bytesFree <= bytes)
             text += QLatin1Char(' ') + tr("Not enough space.");
@@ -712,13 +667,15 @@ void ConsolidateWizard::run()
     const QString base = !m_plan.checkpoint.adapter.isEmpty() && m_merge->isChecked() ? m_baseModel->text() : QString();
     m_consolidating = runTask(
         this,
-        [plan = m_plan, o, latest, base](TaskControl &control) {
+        [plan = m_plan, plans = m_plans, o, latest, base](TaskControl &control) {
             RunResult r;
             const auto progress = [&control, latest](const ConsolidateProgress &p) {
                 latest->set(p);
                 control.setProgress(p.bytesDone, p.bytesTotal, p.current);
             };
-            r.report = consolidate(plan, o, progress, control.stopFlag());
+            // A checkpoint's adapters: each into its own folder, as the command line writes them.
+            r.report = plans.size() > 1 ? combinedReport(consolidatePlans(plans, o, progress, control.stopFlag()), o.output)
+                                        : consolidate(plan, o, progress, control.stopFlag());
             for (const QString &f : std::as_const(r.report.files))
                 r.fileSizes << QFileInfo(o.output + QLatin1Char('/') + f).size();
             if (!base.isEmpty() && r.report.ok()) {  // the adapter just written, merged into its base model

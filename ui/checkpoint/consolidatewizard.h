@@ -138,13 +138,17 @@ private:
     void replanReshard();
     ReshardOptions reshardOptions() const;
     void showReshardSummary(const RunResult &r);
-    void refreshOptionsPage();
+    void refreshPage(int id);
+    // The Check page (consolidatecheck.cpp): every member of the chosen checkpoint's consolidation set planned, the
+    // plans shown as one table with a part per adapter.
+    QString choiceText(int candidate) const;  // empty for an adapter listed with the first of its checkpoint's
+    qint64 plannedBytes() const;
 
     void folderEdited();
     void detect();
     void showDetected(const QVector<CheckpointCandidate> &found, const QString &error, const QString &folder);
     void check();
-    void showCheck(const ConsolidationPlan &plan);
+    void showCheck(const QVector<ConsolidationPlan> &plans);
     void forgetOutputAnswer();
     void outputEdited();
     void checkOutput();
@@ -165,7 +169,8 @@ private:
     bool m_ran = false;  // a run wrote its output: the pages before the summary are closed
     qint64 m_runMs = 0;
     QVector<CheckpointCandidate> m_found;
-    ConsolidationPlan m_plan;  // of the chosen checkpoint, once checked
+    ConsolidationPlan m_plan;  // of the chosen checkpoint (its first adapter), once checked; its problems are all the plans'
+    QVector<ConsolidationPlan> m_plans;  // every member of its consolidation set (several for a checkpoint's adapters)
     ConsolidateReport m_report;
     bool m_running = false;
     bool m_checked = false;
