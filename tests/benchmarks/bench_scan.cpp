@@ -1,6 +1,8 @@
 // bench_scan ROOT [--sync]: scans ROOT the way the GUI does (CacheSession off the UI thread, deltas applied to
 // the tree model) and prints, one per line: total_ms, first_rows_ms, entries, files, peak_rss_kb.
 // --sync: the plain CacheScanner on this thread with no model (what ingot-cli does).
+// --rescan PERMILLE: after that first scan, changes PERMILLE of every 1000 module folders (a file added to each) and
+// times the incremental rescan F5 and the watcher run (rescan_ms, modules_reused), the GUI path only.
 #include "services/cache/cachescanner.h"
 #include "services/cache/cachesession.h"
 #include "services/stores/localcachestore.h"
@@ -67,13 +69,39 @@ int main(int argc, char **argv)
                 firstRows = t.elapsed();
         });
 #endif
-        QObject::connect(&session, &ingot::CacheSession::scanFinished, &app, [&] {
-            total = t.elapsed();
+        const int rescanAt = args.indexOf(QStringLiteral("--rescan"));
+        const int permille = rescanAt > 0 ? args.value(rescanAt + 1).toInt() : -1;
+        qint64 rescanMs = -1;
+        int reused = -1;
+        QObject::connect(&session, &ingot::CacheSession::scanFinished, &app, [&](const ingot::ScanStats &st) {
+            if (total < 0) {
+                total = t.elapsed();
+                if (permille < 0) {
+                    app.quit();
+                    return;
+                }
+                // Change PERMILLE of every 1000 module folders (a new file: their mtime and ctime move), then rescan.
+                const auto &modules = session.snapshot().modules;
+                for (int i = 0; i < int(modules.size()); ++i)
+                    if (i % 1000 < permille) {
+                        // Created, or removed when an earlier run created it: either way the folder's mtime moves.
+                        QFile f(root + QLatin1Char('/') + modules[i].key() + QStringLiteral("/bench-touch"));
+                        if (!f.remove() && f.open(QIODevice::WriteOnly))
+                            f.write("x");
+                    }
+                t.restart();
+                session.rescan(false);
+                return;
+            }
+            rescanMs = t.elapsed();
+            reused = st.modulesReused;
             app.quit();
         });
         t.start();
         session.setRoot(root);
         app.exec();
+        if (permille >= 0)
+            std::printf("rescan_ms %lld\nmodules_reused %d\n", (long long)rescanMs, reused);
         entries = int(session.snapshot().modules.size());
         for (const auto &m : session.snapshot().modules)
             files += m.fileCount();
