@@ -1491,6 +1491,10 @@ Go back to change the settings, or close the window.</source>
             <numerusform>%n 个 LoRA 适配器，每个写为 PEFT 可加载的文件夹（adapter_model.safetensors 及其 adapter_config.json）：默认适配器位于输出文件夹，其余位于其下以各自名称命名的文件夹。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Checking the layout…</source>
+        <translation>正在检查布局…</translation>
+    </message>
 </context>
 <context>
     <name>ingot::EmptyStateWidget</name>

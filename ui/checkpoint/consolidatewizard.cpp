@@ -284,7 +284,7 @@ void ConsolidateWizard::buildOptionsPage()
     form->addRow(tr("Base model:"), m_baseModel);
     options->complete = [this] {
         if (isResharding())
-            return outputReady() && m_reshardPlan.problems.isEmpty();
+            return outputReady() && m_reshardPlanned && m_reshardPlan.problems.isEmpty();
         return outputReady() && (m_plan.checkpoint.adapter.isEmpty() || !m_merge->isChecked() ||
                                  !safetensorsModelFile(m_baseModel->text()).isEmpty());
     };

@@ -109,6 +109,7 @@ Q_SIGNALS:
     void outputChecked(const QString &output);
     void progressed(int tensorsDone, int tensorsTotal);
     void runFinished(bool ok);
+    void reshardPlanned(int problems);  // the re-shard plan for the layout in the fields is known
 
 protected:
     void dragEnterEvent(QDragEnterEvent *e) override;
@@ -136,6 +137,7 @@ private:
     void buildReshardChoice(QFormLayout *form, QWidget *page, QWidget *consolidateSettings);
     void showModeChoice();
     void replanReshard();
+    void showReshardPlan(const ReshardPlan &plan);
     ReshardOptions reshardOptions() const;
     void showReshardSummary(const RunResult &r);
     void refreshPage(int id);
@@ -212,6 +214,8 @@ private:
     QLabel *m_reshardNotes = nullptr;
     QStackedWidget *m_modeSettings = nullptr;  // the consolidation's settings, or the re-shard's
     ReshardPlan m_reshardPlan;
+    bool m_reshardPlanned = false;  // m_reshardPlan answers for the layout in the fields
+    Task m_reshardPlanning;
     QProgressBar *m_progress = nullptr;
     QLabel *m_runStatus = nullptr;
     QPushButton *m_cancelRun = nullptr;

@@ -106,26 +106,37 @@ ReshardOptions ConsolidateWizard::reshardOptions() const
 }
 
 // Planned from the checked consolidation plan: the shards are not read again, only config.json, training_args.json
-// and the optimizer state's headers.
+// and the optimizer state's headers, off the UI thread (a checkpoint on a network file system may be slow to answer).
+// Re-shard waits for the answer about the numbers in the fields now.
 void ConsolidateWizard::replanReshard()
 {
     if (!isResharding() || !m_checked)
         return;
-    m_reshardPlan = planReshard(m_plan, reshardOptions());
+    m_reshardPlanned = false;
+    m_reshardNotes->setText(tr("Checking the layout…"));
+    refreshPage(OptionsPage);
+    m_reshardPlanning.discard();  // an answer about the numbers typed before is no longer wanted
+    m_reshardPlanning = runTask(this, [plan = m_plan, ro = reshardOptions()](TaskControl &) { return planReshard(plan, ro); },
+                                [this](const ReshardPlan &plan) { showReshardPlan(plan); });
+}
+
+void ConsolidateWizard::showReshardPlan(const ReshardPlan &plan)
+{
+    m_reshardPlan = plan;
+    m_reshardPlanned = true;
     QStringList lines;
-    for (const QString &p : std::as_const(m_reshardPlan.problems))
+    for (const QString &p : std::as_const(plan.problems))
         lines << tr("Cannot: %1").arg(displayName(p));
     if (lines.isEmpty()) {
-        lines << (m_reshardPlan.optimizer ? tr("%n tensor(s) and their optimizer state (step %1), split for tp=%2 pp=%3.", nullptr,
-                                               int(m_reshardPlan.entries.size()))
-                                                .arg(m_reshardPlan.optimizerStep).arg(m_reshardPlan.tpSize).arg(m_reshardPlan.ppSize)
-                                          : tr("%n tensor(s), split for tp=%1 pp=%2.", nullptr, int(m_reshardPlan.entries.size()))
-                                                .arg(m_reshardPlan.tpSize).arg(m_reshardPlan.ppSize));
-        for (const QString &n : std::as_const(m_reshardPlan.notes))
+        lines << (plan.optimizer ? tr("%n tensor(s) and their optimizer state (step %1), split for tp=%2 pp=%3.", nullptr, int(plan.entries.size()))
+                                       .arg(plan.optimizerStep).arg(plan.tpSize).arg(plan.ppSize)
+                                 : tr("%n tensor(s), split for tp=%1 pp=%2.", nullptr, int(plan.entries.size())).arg(plan.tpSize).arg(plan.ppSize));
+        for (const QString &n : std::as_const(plan.notes))
             lines << displayName(n);
     }
     m_reshardNotes->setText(lines.join(QLatin1Char('\n')));
     showOutputState();
+    Q_EMIT reshardPlanned(int(plan.problems.size()));
 }
 
 void ConsolidateWizard::showReshardSummary(const RunResult &r)
