@@ -47,9 +47,7 @@ std::optional<ShardFile> shardInRankFolder(const QFileInfo &dir, const RankIds &
     ShardFile f{r.tp, r.pp, r.ep, 0, {}, 0};
     const QString pt = dir.absoluteFilePath() + QStringLiteral("/checkpoint.pt");
     QStringList st = QDir(dir.absoluteFilePath()).entryList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name);
-    // The backend's AdamW state beside the weights (optimizer.safetensors, optimizer_dp_rank_ZZ.safetensors).
-    static const QRegularExpression optimizerFile(QStringLiteral("^optimizer(_dp_rank_\\d+)?\\.safetensors$"));
-    st.erase(std::remove_if(st.begin(), st.end(), [](const QString &n) { return optimizerFile.match(n).hasMatch(); }), st.end());
+    st.erase(std::remove_if(st.begin(), st.end(), isBackendOptimizerFile), st.end());
     if (QFile::exists(pt)) {
         c->layout = ShardLayout::OptimumDocs;
         f.path = pt;
@@ -308,6 +306,12 @@ QVector<const CheckpointCandidate *> consolidationSet(const QVector<CheckpointCa
 QString checkpointTitle(const CheckpointCandidate &c)
 {
     return c.adapter.isEmpty() ? displayName(c.label) : DiscoverText::tr("%1, adapter %2").arg(displayName(c.label), displayName(c.adapter));
+}
+
+bool isBackendOptimizerFile(const QString &fileName)
+{
+    static const QRegularExpression re(QStringLiteral("^optimizer(_dp_rank_\\d+)?\\.safetensors$"));
+    return re.match(fileName).hasMatch();
 }
 
 QString adapterOutputSubfolder(const CheckpointCandidate &c)

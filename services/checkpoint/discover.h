@@ -55,5 +55,7 @@ QVector<const CheckpointCandidate *> consolidationSet(const QVector<CheckpointCa
 QString checkpointTitle(const CheckpointCandidate &c);
 // Where an adapter's output goes below the output folder: "" for the default adapter, else its name.
 QString adapterOutputSubfolder(const CheckpointCandidate &c);
+// The bundled backend's AdamW state beside a rank's weights: optimizer.safetensors, optimizer_dp_rank_ZZ.safetensors.
+bool isBackendOptimizerFile(const QString &fileName);
 
 }  // namespace ingot

@@ -133,19 +133,13 @@ QString rankFolder(const CheckpointCandidate &c, int tp, int pp)
     return {};
 }
 
-const QRegularExpression &optimizerFileName()
-{
-    static const QRegularExpression re(QStringLiteral("^optimizer(_dp_rank_\\d+)?\\.safetensors$"));
-    return re;
-}
-
 // The backend's optimizer state files of one rank folder, and where each moment lies in them.
 struct OptimizerFiles {
     std::vector<std::unique_ptr<SafetensorsReader>> files;
     bool open(const QString &folder, std::int64_t *step, QStringList *problems)
     {
         for (const QString &n : QDir(folder).entryList(QDir::Files, QDir::Name)) {
-            if (!optimizerFileName().match(n).hasMatch())
+            if (!isBackendOptimizerFile(n))
                 continue;
             auto r = std::make_unique<SafetensorsReader>();
             QString error;

@@ -133,11 +133,10 @@ bool Resharding::openSources()
         return fail(problems.join(QLatin1Char(' ')));
     if (!m_plan.optimizer)
         return true;
-    static const QRegularExpression name(QStringLiteral("^optimizer(_dp_rank_\\d+)?\\.safetensors$"));
     for (const ShardFile &f : m_plan.source.checkpoint.shards) {
         const QString folder = QFileInfo(f.path).absolutePath();
         for (const QString &n : QDir(folder).entryList(QDir::Files, QDir::Name)) {
-            if (!name.match(n).hasMatch())
+            if (!isBackendOptimizerFile(n))
                 continue;
             auto r = std::make_unique<ShardReader>();
             QString error;
