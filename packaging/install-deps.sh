@@ -17,7 +17,8 @@ if [[ "${1:-}" == "--test" ]]; then
          lintian desktop-file-utils appstream help2man man-db file dpkg-dev
          fonts-noto-cjk  # the zh_CN screenshots (tests/tools/zh-screenshots.sh)
          gnome-keyring dbus libsecret-1-0 libsecret-tools  # a real Secret Service for tests/hub/tst_keychain
-         slurmctld slurmd slurm-client)  # a private Slurm cluster on 127.0.0.1 (tests/support/testslurm.h)
+         slurmctld slurmd slurm-client  # a private Slurm cluster on 127.0.0.1 (tests/support/testslurm.h)
+         fd-find)  # the cold-disk baseline of tests/benchmarks/run-cold.sh
   # Node may come from another source (nodesource bundles npm): only ask apt when there is none.
   command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm)
 fi

@@ -8,7 +8,6 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QSet>
-#include <QThread>
 
 #include <thread>
 
@@ -170,22 +169,28 @@ CacheModule moduleFromList(const QString &version, const QString &name, const Li
     return m;
 }
 
-bool isFinal(ModuleState s)
+// Whether a module folder whose own mtime and ctime did not move since the last scan can be taken from it unread.
+// A compile holds a lock while it writes, so only a Locked entry's files grow in place; everything else that
+// changes a module's state (a lock taken or dropped, model.done or model.log written, an entry pulled or removed)
+// adds, removes or renames a name in the folder, which moves its times. A folder that could not be read is read
+// again.
+bool reusableWhenUnchanged(const CacheModule &old, const StoreEntry &now)
 {
-    return s == ModuleState::Success || s == ModuleState::Failed;
+    return old.dirMtimeMs == now.mtimeMs && old.dirCtimeMs == now.ctimeMs && old.isModule() &&
+           old.state != ModuleState::Locked && old.state != ModuleState::Unknown;
 }
 }  // namespace
 
 CacheScanner::CacheScanner(CacheStore &store)
     : m_store(store)
-    , m_threads(std::clamp(QThread::idealThreadCount(), 1, 4))
+    , m_threads(kListingThreads)
 {
 }
 
 CacheScanner::~CacheScanner() = default;
 
 void CacheScanner::listInParallel(QVector<Job> &jobs, int from, int to, const QString &version, bool writesDone,
-                                  const std::atomic_bool *cancel)
+                                  const CacheSnapshot *previous, const std::atomic_bool *cancel)
 {
     if (m_clones.empty() && m_threads > 1) {
         // Other handles on the same place; a store that cannot make one is listed on this thread only.
@@ -202,13 +207,7 @@ void CacheScanner::listInParallel(QVector<Job> &jobs, int from, int to, const QS
         for (int i = next++; i < to; i = next++) {
             if (cancel && cancel->load(std::memory_order_relaxed))
                 return;
-            Job &j = jobs[i];
-            j.list = store.list(j.key);
-            if (j.list.ok) {
-                j.module = moduleFromList(version, j.entry->name, j.list, writesDone);
-                j.list.entries = {};
-            }
-            j.listed = true;
+            runJob(store, jobs[i], version, writesDone, previous);
         }
     };
     // One worker per store handle: this thread lists through m_store (a store may be tied to the thread that uses
@@ -223,6 +222,36 @@ void CacheScanner::listInParallel(QVector<Job> &jobs, int from, int to, const QS
         if (c < m_clones.size())  // a worker that comes back finds every folder taken: nothing left to do
             work(*m_clones[c]);
     }).rethrowFirst();
+}
+
+void CacheScanner::runJob(CacheStore &store, Job &j, const QString &version, bool writesDone,
+                          const CacheSnapshot *previous)
+{
+    j.key = version + QLatin1Char('/') + j.entry->name;
+    j.old = previous ? previous->find(j.key) : nullptr;  // read only: safe from several threads
+    if (!j.entry->statted) {
+        bool vanished = false;
+        QString error;
+        if (!store.statEntry(j.key, j.entry, &vanished, &error)) {
+            j.entry->type = StoreEntry::Type::Other;
+            j.outcome = vanished ? Job::Outcome::Gone : Job::Outcome::NotAFolder;
+            return;
+        }
+        if (j.entry->type != StoreEntry::Type::Dir) {  // replaced since it was listed
+            j.outcome = Job::Outcome::NotAFolder;
+            return;
+        }
+    }
+    if (j.old && reusableWhenUnchanged(*j.old, *j.entry)) {
+        j.outcome = Job::Outcome::Reused;
+        return;
+    }
+    j.list = store.list(j.key);
+    if (j.list.ok) {
+        j.module = moduleFromList(version, j.entry->name, j.list, writesDone);
+        j.list.entries = {};
+    }
+    j.outcome = Job::Outcome::Listed;
 }
 
 CacheModule CacheScanner::scanModule(const QString &version, const QString &name, bool *vanished, QString *error)
@@ -246,10 +275,11 @@ struct CacheScanner::Run {
     QElapsedTimer total, sinceFlush;
     CacheSnapshot snap;
     ScanDelta pending;
-    QSet<QString> seen;
+    std::vector<bool> seen;  // by index in previous->modules
 
     Run(const CacheSnapshot *prev, const BatchFn &batch, const std::atomic_bool *c, int intervalMs)
         : previous(prev), onBatch(batch), cancel(c), batchIntervalMs(intervalMs)
+        , seen(prev ? size_t(prev->modules.size()) : 0, false)
     {
         total.start();
         sinceFlush.start();
@@ -278,9 +308,11 @@ struct CacheScanner::Run {
         pending.warnings.append(w);
     }
 
-    void emitItem(CacheModule &&m, bool changed)
+    // old: the same item in the previous snapshot, if it was there.
+    void emitItem(CacheModule &&m, bool changed, const CacheModule *old)
     {
-        seen.insert(m.key());
+        if (old)
+            seen[size_t(old - previous->modules.constData())] = true;
         for (const QString &w : std::as_const(m.warnings))
             snap.warnings.append({m.key(), w});
         if (changed)
@@ -294,22 +326,37 @@ struct CacheScanner::Run {
     {
         CacheModule item = itemFromEntry(version, e);
         const CacheModule *old = previous ? previous->find(item.key()) : nullptr;
-        emitItem(std::move(item), !old || old->dirMtimeMs != e.mtimeMs || old->size != e.size);
+        emitItem(std::move(item), !old || old->dirMtimeMs != e.mtimeMs || old->size != e.size, old);
     }
 
-    // What a listed module folder gave: the module, a module that could not be read, or a warning if it vanished.
-    void emitListed(const QString &version, Job &j)
+    // What a module folder gave: the module (read or reused), a module that could not be read, or a warning if it
+    // vanished.
+    void emitJob(const QString &version, Job &j)
     {
+        switch (j.outcome) {
+        case Job::Outcome::Reused:
+            ++stats.modulesReused;
+            emitItem(CacheModule(*j.old), false, j.old);
+            return;
+        case Job::Outcome::NotAFolder:
+            emitOther(version, *j.entry);
+            return;
+        case Job::Outcome::Gone:
+        case Job::Outcome::Pending:
+            return;
+        case Job::Outcome::Listed:
+            break;
+        }
         ++stats.foldersListed;
         if (j.list.ok) {
-            emitItem(std::move(j.module), true);
+            emitItem(std::move(j.module), true, j.old);
         } else if (j.list.vanished) {
             warn(j.key, ScannerText::tr("%1 vanished during the scan.").arg(j.key));
         } else {
             CacheModule bad = itemFromEntry(version, *j.entry);
             bad.kind = EntryKind::Module;
             bad.warnings = QStringList{j.list.error};
-            emitItem(std::move(bad), true);
+            emitItem(std::move(bad), true, j.old);
         }
     }
 
@@ -318,9 +365,10 @@ struct CacheScanner::Run {
     {
         stats.cancelled = cancelled();
         if (previous) {
-            for (const CacheModule &old : previous->modules) {
-                if (seen.contains(old.key()))
+            for (qsizetype i = 0; i < previous->modules.size(); ++i) {
+                if (seen[size_t(i)])
                     continue;
+                const CacheModule &old = previous->modules[i];
                 if (stats.cancelled)
                     snap.modules.append(old);  // not reached: keep what we knew
                 else
@@ -388,37 +436,40 @@ QVector<StoreEntry> CacheScanner::scanRoot(Run &run)
 void CacheScanner::scanVersion(Run &run, const StoreEntry &ver)
 {
     const bool writesDone = CompilerVersion::parse(ver.name).writesDoneMarker();
-    const ListResult vl = m_store.list(ver.name);
+    ListResult vl = m_store.listNames(ver.name);
     ++run.stats.foldersListed;
     if (!vl.ok) {
         run.warn(ver.name, vl.vanished ? ScannerText::tr("%1 vanished during the scan.").arg(ver.name) : vl.error);
         return;
     }
-    // Unknown items and unchanged modules right away; the rest is listed below, in parallel where the store allows.
+    // What is not a module folder right away; the module folders are looked at below, in blocks, in parallel where
+    // the store allows, so the first rows show before a large folder has been looked at whole.
     QVector<Job> jobs;
-    for (const StoreEntry &e : vl.entries) {
+    jobs.reserve(vl.entries.size());
+    for (StoreEntry &e : vl.entries) {
         if (e.type != StoreEntry::Type::Dir || !e.name.startsWith(QLatin1String("MODULE_"))) {
+            bool vanished = false;
+            QString error;
+            if (!e.statted && !m_store.statEntry(ver.name + QLatin1Char('/') + e.name, &e, &vanished, &error)) {
+                if (vanished)
+                    continue;
+                e.type = StoreEntry::Type::Other;
+            }
             run.emitOther(ver.name, e);
             continue;
         }
-        const QString key = ver.name + QLatin1Char('/') + e.name;
-        if (const CacheModule *old = run.previous ? run.previous->find(key) : nullptr) {
-            if (old->dirMtimeMs == e.mtimeMs && old->dirCtimeMs == e.ctimeMs && isFinal(old->state)) {
-                ++run.stats.modulesReused;
-                run.emitItem(CacheModule(*old), false);
-                continue;
-            }
-        }
-        jobs.append(Job{&e, key, {}, {}});
+        Job j;
+        j.entry = &e;
+        jobs.append(std::move(j));
     }
     run.flush(false);
     // Small first block so the first rows show at once, then large ones.
     int from = 0;
     while (from < jobs.size() && !run.cancelled()) {
         const int to = std::min<int>(int(jobs.size()), from + (run.stats.entries < 512 ? 256 : 4096));
-        listInParallel(jobs, from, to, ver.name, writesDone, run.cancel);
-        for (int i = from; i < to && jobs[i].listed; ++i)  // not listed: cancelled
-            run.emitListed(ver.name, jobs[i]);
+        listInParallel(jobs, from, to, ver.name, writesDone, run.previous, run.cancel);
+        for (int i = from; i < to && jobs[i].outcome != Job::Outcome::Pending; ++i)  // pending: cancelled
+            run.emitJob(ver.name, jobs[i]);
         from = to;
         run.flush(false);
     }

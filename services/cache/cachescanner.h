@@ -47,15 +47,22 @@ public:
     CacheModule scanModule(const QString &version, const QString &name, bool *vanished, QString *error);
 
     void setBatchInterval(int ms) { m_batchIntervalMs = ms; }
-    // Module folders are listed on this many threads when the store can clone itself (default: cores, at most 4).
+    // Module folders are looked at and listed on this many threads when the store can clone itself. The default is
+    // not the number of cores: on a cold disk a scan waits on reads, and a disk answers many at once. 100k modules
+    // from a dropped page cache on 2 cores: 10.5 s on 2 threads, 5.4 s on 8, 4.3 s on 16; warm, no difference.
+    static constexpr int kListingThreads = 16;
     void setThreads(int n) { m_threads = std::max(1, n); }
 
+    // One module folder of a version folder: looked at (statted where the listing left it out), then reused from the
+    // previous snapshot when nothing in it can have changed, or listed.
     struct Job {
-        const StoreEntry *entry;
+        enum class Outcome : quint8 { Pending, Listed, Reused, NotAFolder, Gone };
+        StoreEntry *entry = nullptr;
         QString key;
+        const CacheModule *old = nullptr;  // in the previous snapshot
         ListResult list;
         CacheModule module;
-        bool listed = false;
+        Outcome outcome = Outcome::Pending;
     };
 
 private:
@@ -63,12 +70,14 @@ private:
     QVector<StoreEntry> scanRoot(Run &run);
     void scanVersion(Run &run, const StoreEntry &ver);
     void listInParallel(QVector<Job> &jobs, int from, int to, const QString &version, bool writesDone,
-                        const std::atomic_bool *cancel);
+                        const CacheSnapshot *previous, const std::atomic_bool *cancel);
+    static void runJob(CacheStore &store, Job &j, const QString &version, bool writesDone,
+                       const CacheSnapshot *previous);
 
     CacheStore &m_store;
     std::vector<std::unique_ptr<CacheStore>> m_clones;
     int m_batchIntervalMs = 50;
-    int m_threads = 2;
+    int m_threads = kListingThreads;
 };
 
 }  // namespace ingot

@@ -120,7 +120,8 @@ void CacheSession::start(bool full)
             auto onBatch = [&control, &emitDelta](ScanDelta &&d) {
                 control.post([emitDelta, d = std::move(d)] { emitDelta(d); });
             };
-            previous.reindex();
+            if (!previous.isIndexed())  // a scan's snapshot comes indexed
+                previous.reindex();
             out.snapshot = scanner.scan(haveBase ? &previous : nullptr, onBatch, control.stopFlag(), &out.stats);
             return out;
         },
@@ -130,7 +131,9 @@ void CacheSession::start(bool full)
 void CacheSession::finished(CacheSnapshot snapshot, ScanStats stats)
 {
     m_running = false;
-    m_snapshot = std::move(snapshot);
+    // The old snapshot's last reference may be this one: 100k modules take tens of milliseconds to free, which the
+    // UI thread does not wait for.
+    disposeOffThread(std::exchange(m_snapshot, std::move(snapshot)));
     updateWatches();
     Q_EMIT scanFinished(stats, m_snapshot.fatalError);
     if (m_pending) {

@@ -89,6 +89,7 @@ struct CacheSnapshot {
 
     const CacheModule *find(const QString &key) const;  // O(1) after reindex()
     void reindex();
+    bool isIndexed() const { return m_index.size() == modules.size(); }
 
 private:
     QHash<QString, int> m_index;

@@ -31,6 +31,8 @@ struct StoreEntry {
     bool linkToHubBlob = false;
     bool linkTargetIsDir = false;
     quint64 linkId = 0;  // stable identity of the target, so shared blobs are counted once
+    // False for a folder listNames() left unexamined: only its name and type are known until statEntry().
+    bool statted = true;
 };
 
 struct ListResult {
@@ -52,6 +54,13 @@ public:
     virtual bool open(QString *error) = 0;
     // Lists one folder (root-relative, '/'-separated; "" is the root) with every entry's metadata.
     virtual ListResult list(const QString &rel) = 0;
+    // The same, where a store can do it faster, with the sub-folders' metadata left out (statted false), to be
+    // read one by one with statEntry(), on several threads through clones. A large folder is then read in the time
+    // its names take, and what is in it can be looked at while the rest is still being read.
+    virtual ListResult listNames(const QString &rel) { return list(rel); }
+    // Fills in an entry listNames() left unexamined (rel: its root-relative path). False when it is gone
+    // (*vanished) or unreadable (*error).
+    virtual bool statEntry(const QString &rel, StoreEntry *entry, bool *vanished, QString *error);
     // Reads up to maxBytes of a file, from its start or (fromEnd) its end, without touching its access time
     // where the platform allows.
     virtual bool readFile(const QString &rel, qint64 maxBytes, bool fromEnd, QByteArray *out, QString *error) = 0;

@@ -168,6 +168,16 @@ static QPair<QString, QString> splitParent(const QString &rel)
 
 ListResult LocalCacheStore::list(const QString &rel)
 {
+    return listFolder(rel, false);
+}
+
+ListResult LocalCacheStore::listNames(const QString &rel)
+{
+    return listFolder(rel, true);
+}
+
+ListResult LocalCacheStore::listFolder(const QString &rel, bool namesOnly)
+{
     ListResult r;
     int err = 0;
     int fd = -1;
@@ -211,50 +221,83 @@ ListResult LocalCacheStore::list(const QString &rel)
         if (n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0)))
             continue;
         StoreEntry e;
-        e.name = nameFromBytes(QByteArray(n));
-        if (::fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-            if (errno == ENOENT)
-                continue;  // vanished between readdir and stat: it is simply gone
-            e.type = StoreEntry::Type::Other;
-            r.entries.append(std::move(e));
-            continue;
-        }
-        fillFromStat(e, st);
-        if (e.type == StoreEntry::Type::Symlink) {
-            e.atimeMs = 0;  // reading a link updates its own atime: only the target's means anything
-            struct stat tst {};
-            if (::fstatat(dfd, n, &tst, 0) != 0) {
-                e.linkBroken = true;
-            } else {
-                e.size = qint64(tst.st_size);
-                e.linkTargetIsDir = S_ISDIR(tst.st_mode);
-                e.linkId = (quint64(tst.st_dev) << 40) ^ quint64(tst.st_ino);
-                e.atimeMs = toMs(tst.st_atim);
-            }
-            if (absDir.isEmpty())
-                absDir = m_real + (rel.isEmpty() ? QByteArray() : '/' + nameToBytes(rel));
-            char buf[PATH_MAX];
-            const QByteArray linkPath = absDir + '/' + QByteArray(n);
-            if (::realpath(linkPath.constData(), buf)) {
-                const QByteArray real(buf);
-                e.linkOutsideRoot = !real.startsWith(QByteArray(m_real + '/'));
-                e.linkToHubBlob = isHubBlobPath(real);
-            } else {
-                // Broken or looping: judge by the written target.
-                char tbuf[PATH_MAX];
-                const ssize_t len = ::readlinkat(dfd, n, tbuf, sizeof tbuf - 1);
-                const QByteArray t = len > 0 ? QByteArray(tbuf, int(len)) : QByteArray();
-                const QByteArray abs = t.startsWith('/') ? t : absDir + '/' + t;
-                const QByteArray clean = nameToBytes(QDir::cleanPath(nameFromBytes(abs)));
-                e.linkOutsideRoot = !clean.startsWith(QByteArray(m_real + '/'));
-                e.linkToHubBlob = isHubBlobPath(clean);
-            }
+        e.name = nameFromBytes(n);
+        if (namesOnly && de->d_type == DT_DIR) {
+            e.type = StoreEntry::Type::Dir;  // the rest when it is asked for (statEntry)
+            e.statted = false;
+        } else if (!statAt(dfd, n, rel, absDir, e)) {
+            continue;  // vanished between readdir and stat: it is simply gone
         }
         r.entries.append(std::move(e));
     }
     ::closedir(dir);
     r.ok = true;
     return r;
+}
+
+bool LocalCacheStore::statEntry(const QString &rel, StoreEntry *entry, bool *vanished, QString *error)
+{
+    int err = 0;
+    const auto [parent, name] = splitParent(rel);
+    *vanished = false;
+    const int pfd = isSafeRelativePath(rel) && !name.isEmpty() ? dirFd(parent, &err) : (err = EINVAL, -1);
+    if (pfd < 0) {
+        *vanished = err == ENOENT;
+        *error = StoreText::tr("Cannot read %1: %2.").arg(fullPath(rel), describeErrno(err));
+        return false;
+    }
+    QByteArray absDir;
+    entry->name = name;
+    entry->statted = true;
+    if (!statAt(pfd, nameToBytes(name).constData(), parent, absDir, *entry)) {
+        *vanished = true;
+        *error = StoreText::tr("Cannot read %1: %2.").arg(fullPath(rel), describeErrno(ENOENT));
+        return false;
+    }
+    return true;
+}
+
+bool LocalCacheStore::statAt(int dfd, const char *n, const QString &rel, QByteArray &absDir, StoreEntry &e)
+{
+    struct stat st {};
+    if (::fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (errno == ENOENT)
+            return false;
+        e.type = StoreEntry::Type::Other;
+        return true;
+    }
+    fillFromStat(e, st);
+    if (e.type == StoreEntry::Type::Symlink) {
+        e.atimeMs = 0;  // reading a link updates its own atime: only the target's means anything
+        struct stat tst {};
+        if (::fstatat(dfd, n, &tst, 0) != 0) {
+            e.linkBroken = true;
+        } else {
+            e.size = qint64(tst.st_size);
+            e.linkTargetIsDir = S_ISDIR(tst.st_mode);
+            e.linkId = (quint64(tst.st_dev) << 40) ^ quint64(tst.st_ino);
+            e.atimeMs = toMs(tst.st_atim);
+        }
+        if (absDir.isEmpty())
+            absDir = m_real + (rel.isEmpty() ? QByteArray() : '/' + nameToBytes(rel));
+        char buf[PATH_MAX];
+        const QByteArray linkPath = absDir + '/' + QByteArray(n);
+        if (::realpath(linkPath.constData(), buf)) {
+            const QByteArray real(buf);
+            e.linkOutsideRoot = !real.startsWith(QByteArray(m_real + '/'));
+            e.linkToHubBlob = isHubBlobPath(real);
+        } else {
+            // Broken or looping: judge by the written target.
+            char tbuf[PATH_MAX];
+            const ssize_t len = ::readlinkat(dfd, n, tbuf, sizeof tbuf - 1);
+            const QByteArray t = len > 0 ? QByteArray(tbuf, int(len)) : QByteArray();
+            const QByteArray abs = t.startsWith('/') ? t : absDir + '/' + t;
+            const QByteArray clean = nameToBytes(QDir::cleanPath(nameFromBytes(abs)));
+            e.linkOutsideRoot = !clean.startsWith(QByteArray(m_real + '/'));
+            e.linkToHubBlob = isHubBlobPath(clean);
+        }
+    }
+    return true;
 }
 
 bool LocalCacheStore::readFile(const QString &rel, qint64 maxBytes, bool fromEnd, QByteArray *out, QString *error)

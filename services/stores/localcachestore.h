@@ -17,6 +17,8 @@ public:
     QString displayRoot() const override { return m_root; }
     bool open(QString *error) override;
     ListResult list(const QString &rel) override;
+    ListResult listNames(const QString &rel) override;
+    bool statEntry(const QString &rel, StoreEntry *entry, bool *vanished, QString *error) override;
     bool readFile(const QString &rel, qint64 maxBytes, bool fromEnd, QByteArray *out, QString *error) override;
     QString linkTarget(const QString &rel) override;
     bool remove(const QString &rel, qint64 *freed, QString *error) override;
@@ -33,6 +35,9 @@ private:
     int openDir(const QString &rel, int *err);  // a new fd the caller closes; -1 with *err on failure
     int dirFd(const QString &rel, int *err);    // borrowed fd, cached for the last parent
     void dropCachedFd();
+    ListResult listFolder(const QString &rel, bool namesOnly);
+    // One entry of the folder open as dfd (rel: that folder). False when it vanished; unreadable: Type::Other.
+    bool statAt(int dfd, const char *name, const QString &rel, QByteArray &absDir, StoreEntry &e);
 
     QString m_root;      // as given, cleaned
     QByteArray m_real;   // the opened root's real path (from its descriptor), the boundary for symlink checks

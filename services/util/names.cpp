@@ -53,6 +53,16 @@ bool isHidden(char32_t c)
 }
 }  // namespace
 
+QString nameFromBytes(const char *bytes)
+{
+    const char *p = bytes;
+    while (*p != 0 && static_cast<unsigned char>(*p) < 0x80)  // plain ASCII so far
+        ++p;
+    if (*p == 0)
+        return QString::fromLatin1(bytes, p - bytes);
+    return nameFromBytes(QByteArray(bytes));
+}
+
 QString nameFromBytes(const QByteArray &bytes)
 {
     // Nearly every name is valid UTF-8: Qt's decoder is the fast path. (QUtf8StringView::isValidUtf8 also

@@ -13,6 +13,7 @@
 namespace ingot {
 
 QString nameFromBytes(const QByteArray &bytes);
+QString nameFromBytes(const char *bytes);  // NUL-terminated (a dirent name): no copy for plain ASCII
 QByteArray nameToBytes(const QString &name);
 
 // For screens and terminals: control characters (C0, DEL, C1), undecodable bytes and characters that reorder or

@@ -167,4 +167,9 @@ bool Task::isRunning() const
     return m_shared && m_shared->running.load();
 }
 
+void detail::runOnPool(std::function<void()> fn)
+{
+    QThreadPool::globalInstance()->start(std::move(fn));
+}
+
 }  // namespace ingot

@@ -64,7 +64,16 @@ namespace detail {
 std::shared_ptr<TaskShared> makeTaskShared(QObject *context, std::function<void(const TaskProgress &)> onProgress);
 // Starts `body` on the thread pool; `body` returns the function that delivers the result on the context's thread.
 void startTask(const std::shared_ptr<TaskShared> &shared, std::function<std::function<void()>(TaskControl &)> body);
+void runOnPool(std::function<void()> fn);
 }  // namespace detail
+
+// Frees `value` on the thread pool: for large structures whose last reference would otherwise be dropped on the UI
+// thread. `value` must not refer to anything owned by a QObject.
+template <typename T>
+void disposeOffThread(T &&value)
+{
+    detail::runOnPool([doomed = std::make_shared<std::decay_t<T>>(std::forward<T>(value))]() mutable { doomed.reset(); });
+}
 
 // Runs `work(TaskControl &)` off the UI thread and calls `done(result)` (or `done()` for void work) on `context`'s
 // thread. `onProgress` is called on that thread with the latest TaskProgress.

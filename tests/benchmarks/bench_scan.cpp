@@ -71,6 +71,8 @@ int main(int argc, char **argv)
 #endif
         const int rescanAt = args.indexOf(QStringLiteral("--rescan"));
         const int permille = rescanAt > 0 ? args.value(rescanAt + 1).toInt() : -1;
+        const int repeatAt = args.indexOf(QStringLiteral("--repeat"));
+        int rescansLeft = repeatAt > 0 ? std::max(1, args.value(repeatAt + 1).toInt()) : 1;
         qint64 rescanMs = -1;
         int reused = -1;
         QObject::connect(&session, &ingot::CacheSession::scanFinished, &app, [&](const ingot::ScanStats &st) {
@@ -95,6 +97,11 @@ int main(int argc, char **argv)
             }
             rescanMs = t.elapsed();
             reused = st.modulesReused;
+            if (--rescansLeft > 0) {  // --repeat N: rescan again (for profiles); the last one is reported
+                t.restart();
+                session.rescan(false);
+                return;
+            }
             app.quit();
         });
         t.start();

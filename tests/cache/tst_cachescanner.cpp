@@ -7,9 +7,13 @@
 
 #include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QTest>
 
 #include <fcntl.h>
+#include <unistd.h>
+#include <atomic>
+#include <functional>
 #include <sys/stat.h>
 
 using namespace ingot;
@@ -52,6 +56,38 @@ private:
     LocalCacheStore m_inner;
     QString m_root, m_trigger, m_victim;
 };
+// A real store that runs `beforeStat` on a folder the moment the scanner looks at it (after the listing of its parent
+// named it): a module folder that vanishes or is swapped for a link while a large version folder is being scanned.
+class RacingStore final : public CacheStore
+{
+public:
+    explicit RacingStore(const QString &root) : m_inner(root) {}
+    std::function<void(const QString &)> beforeStat;
+    std::atomic<int> statted{0};
+    QString displayRoot() const override { return m_inner.displayRoot(); }
+    bool open(QString *e) override { return m_inner.open(e); }
+    ListResult list(const QString &rel) override { return m_inner.list(rel); }
+    ListResult listNames(const QString &rel) override { return m_inner.listNames(rel); }
+    bool statEntry(const QString &rel, StoreEntry *entry, bool *vanished, QString *error) override
+    {
+        ++statted;
+        if (beforeStat)
+            beforeStat(rel);
+        return m_inner.statEntry(rel, entry, vanished, error);
+    }
+    bool readFile(const QString &r, qint64 m, bool f, QByteArray *o, QString *e) override { return m_inner.readFile(r, m, f, o, e); }
+    QString linkTarget(const QString &r) override { return m_inner.linkTarget(r); }
+    bool remove(const QString &r, qint64 *f, QString *e) override { return m_inner.remove(r, f, e); }
+    RemoveResult removeEntry(const QString &r, qint64 *f, QString *e) override { return m_inner.removeEntry(r, f, e); }
+    QString rootIdentity() const override { return m_inner.rootIdentity(); }
+    QVector<qint64> runningCompilers(QString *e) override { return m_inner.runningCompilers(e); }
+    QString fullPath(const QString &r) const override { return m_inner.fullPath(r); }
+    bool isLocal() const override { return true; }
+
+private:
+    LocalCacheStore m_inner;
+};
+
 }  // namespace
 
 class TestCacheScanner : public QObject
@@ -291,6 +327,97 @@ private Q_SLOTS:
         QCOMPARE(full.modules.size(), s2.modules.size());
         for (const auto &m : full.modules)
             QCOMPARE(s2.find(m.key())->state, m.state);
+    }
+
+    // Only a Locked entry is read again when its folder did not change: a running compile writes its files in place.
+    // Empty and Incomplete ones change only by names coming and going, which moves the folder's times.
+    void rescanReadsLockedEntriesAgainAndReusesTheRest()
+    {
+        QTemporaryDir tmp;
+        const QString root = test::makeSampleCache(tmp, 200, 3);
+        const CacheSnapshot s1 = scan(root);
+        int locked = 0, modules = 0;
+        QString lockedKey;
+        for (const auto &m : s1.modules) {
+            if (!m.isModule())
+                continue;
+            ++modules;
+            if (m.state == ModuleState::Locked) {
+                ++locked;
+                if (lockedKey.isEmpty() && std::any_of(m.files.begin(), m.files.end(), [](const CacheFile &f) {
+                        return f.name == QLatin1String("model.hlo_module.pb") && !f.is(CacheFile::Symlink);
+                    }))
+                    lockedKey = m.key();
+            }
+        }
+        QVERIFY(locked > 0 && !lockedKey.isEmpty());
+        QVERIFY(std::any_of(s1.modules.begin(), s1.modules.end(), [](const CacheModule &m) { return m.state == ModuleState::Empty; }));
+        QVERIFY(std::any_of(s1.modules.begin(), s1.modules.end(), [](const CacheModule &m) { return m.state == ModuleState::Incomplete; }));
+        // The compile writes on: the folder's times stay, the file grows.
+        const QString pb = root + QLatin1Char('/') + lockedKey + QStringLiteral("/model.hlo_module.pb");
+        const qint64 before = s1.find(lockedKey)->size;
+        {
+            QFile f(pb);
+            QVERIFY(f.open(QIODevice::Append));
+            QVERIFY(f.write(QByteArray(4096, 'x')) == 4096);
+        }
+        ScanStats st;
+        QVector<ScanDelta> deltas;
+        LocalCacheStore store(root);
+        CacheScanner scanner(store);
+        const CacheSnapshot s2 = scanner.scan(&s1, [&](ScanDelta &&d) { deltas << d; }, nullptr, &st);
+        QCOMPARE(st.modulesReused, modules - locked);
+        QCOMPARE(s2.find(lockedKey)->size, before + 4096);
+        int upserted = 0;
+        for (const auto &d : deltas)
+            for (const auto &m : d.upserts)
+                upserted += m.isModule() ? 1 : 0;
+        QCOMPARE(upserted, locked);  // the reused ones are not sent again
+        const CacheSnapshot full = scan(root);
+        QCOMPARE(full.modules.size(), s2.modules.size());
+        for (const auto &m : full.modules) {
+            QCOMPARE(s2.find(m.key())->state, m.state);
+            QCOMPARE(s2.find(m.key())->size, m.size);
+        }
+    }
+
+    // The version folder is read for its names first; each module folder is looked at afterwards. One that vanishes
+    // in between is gone (no warning, no row), one swapped for a link is shown as a link, never followed.
+    void moduleFoldersChangingWhileAVersionIsRead()
+    {
+        QTemporaryDir tmp;
+        const QString root = test::makeSampleCache(tmp, 60, 3);
+        const CacheSnapshot s1 = scan(root);
+        QStringList keys;
+        for (const auto &m : s1.modules)
+            if (m.isModule() && m.version == V15 && keys.size() < 2)
+                keys << m.key();
+        QCOMPARE(keys.size(), 2);
+        QTemporaryDir elsewhere;
+        for (const bool incremental : {false, true}) {
+            QTemporaryDir copy;
+            QVERIFY(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-a"), root + QStringLiteral("/."), copy.path()}) == 0);
+            RacingStore store(copy.path());
+            store.beforeStat = [&](const QString &rel) {
+                const QByteArray path = QFile::encodeName(copy.path() + QLatin1Char('/') + rel);
+                if (rel == keys[0]) {
+                    QDir(QString::fromLocal8Bit(path)).removeRecursively();
+                } else if (rel == keys[1]) {
+                    QDir(QString::fromLocal8Bit(path)).removeRecursively();
+                    QVERIFY(::symlink(QFile::encodeName(elsewhere.path()).constData(), path.constData()) == 0);
+                }
+            };
+            CacheScanner scanner(store);
+            const CacheSnapshot s = scanner.scan(incremental ? &s1 : nullptr);
+            QVERIFY(store.statted > 0);
+            QVERIFY(!s.find(keys[0]));
+            QVERIFY(s.find(keys[1]));
+            QCOMPARE(s.find(keys[1])->kind, EntryKind::LinkedDir);
+            QVERIFY(s.find(keys[1])->warnings.join(QLatin1Char(' ')).contains(QLatin1String("outside the cache root")));
+            QCOMPARE(s.modules.size(), s1.modules.size() - 1);
+            for (const auto &w : s.warnings)
+                QVERIFY2(!w.path.startsWith(keys[0]), qPrintable(w.message));
+        }
     }
 
     void progressiveBatchesAndCancel()
