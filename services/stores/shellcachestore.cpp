@@ -55,7 +55,11 @@ enter() {
 // in printf %b form. Records, NUL-separated, from ONE traversal of the tree plus one batched stat and realpath over
 // the links (a process per link made 100k-module caches list 20x slower than find); paths relative to $3:
 //   R real-path identity                      the root
-//   F type path size blocks mtime atime ctime  every file, folder and link (find -printf; %P relative, "" = $3)
+//   F type depth name size blocks mtime atime ctime
+//                                              every file, folder and link (find -printf, in its pre-order: an entry
+//                                              at depth d is in the last folder named at depth d-1; depth 0 is $3).
+//                                              Names, not paths: a 100k-module listing is 40 % fewer bytes to
+//                                              encrypt and send than with %P, for the same information
 //   U path                                     a folder that cannot be read
 //   L path written-target                      every link
 //   S ./path "size dev ino mode atime"         a link whose target exists (stat -L); none: broken
@@ -69,7 +73,7 @@ printf 'R\0%s\0%s\0' "$real" "$rid"
 t=$(mktemp "${TMPDIR:-/tmp}/ingot-links.XXXXXXXX" 2>/dev/null) || t=
 [ -n "$t" ] && trap 'rm -f -- "$t"' EXIT HUP INT TERM PIPE
 # The links whose targets exist go to $t during the same traversal (without a temporary file: a second find).
-find . -printf 'F\0%y\0%P\0%s\0%b\0%T@\0%A@\0%C@\0' \
+find . -printf 'F\0%y\0%d\0%f\0%s\0%b\0%T@\0%A@\0%C@\0' \
   , -type d \( ! -readable -o ! -executable \) -printf 'U\0%P\0' \
   , -type l -printf 'L\0%P\0%l\0' \( -xtype l -o -fprint0 "${t:-/dev/null}" \) 2>/dev/null
 if [ -n "$t" ]; then links() { cat -- "$t"; }; else links() { find . -type l ! -xtype l -print0 2>/dev/null; }; fi
@@ -179,10 +183,6 @@ QString parentOf(const QString &rel)
     return slash < 0 ? QString() : rel.left(slash);
 }
 
-QString nameOf(const QString &rel)
-{
-    return rel.mid(rel.lastIndexOf(QLatin1Char('/')) + 1);
-}
 
 }  // namespace
 
@@ -267,7 +267,7 @@ qint64 countRecords(const QByteArray &out)
     QByteArrayView tag, f;
     while (reader.take(&tag)) {
         ++records;
-        const int fields = tag == "R" || tag == "L" || tag == "S" ? 2 : tag == "F" ? 7 : tag == "U" ? 1 : 0;
+        const int fields = tag == "R" || tag == "L" || tag == "S" ? 2 : tag == "F" ? 8 : tag == "U" ? 1 : 0;
         for (int k = 0; k < fields; ++k)
             reader.take(&f);
         if (tag == "B" && reader.take(&f)) {
@@ -344,6 +344,28 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
     if (countRecords(out) > maxListingRecords)
         return tooLarge();
     QByteArrayView f[8];
+    // The folders an F record may be in, by depth, with what they hold so far: a folder's entries go to the tree in
+    // one step when no record can be in it any more (find lists in pre-order).
+    struct OpenFolder {
+        QString rel;
+        QVector<StoreEntry> entries;
+        QVector<QPair<QString, qsizetype>> links;  // root-relative path, index in entries
+    };
+    QVector<OpenFolder> open;
+    auto closeFrom = [&](qsizetype depth) {
+        while (open.size() > depth) {
+            OpenFolder o = std::move(open.last());
+            open.removeLast();
+            ListResult &l = ensureFolder(o.rel);
+            const qsizetype base = l.entries.size();
+            if (base == 0)
+                l.entries = std::move(o.entries);
+            else
+                l.entries.append(o.entries);
+            for (const auto &[linkRel, at] : std::as_const(o.links))
+                indexOf.insert(linkRel, base + at);
+        }
+    };
     while (!reader.atEnd()) {
         if (++records > maxListingRecords)
             return tooLarge();
@@ -352,37 +374,44 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
         if (tag == "R" && reader.take(2, f)) {
             t.real = f[0].toByteArray();
             t.identity = QString::fromLatin1(f[1]);
-        } else if (tag == "F" && reader.take(7, f)) {
-            const QString rel = below(prefix, f[1]);
-            if (!rel.isEmpty() && !isSafeRelativePath(rel))
-                return leaves(rel);
+        } else if (tag == "F" && reader.take(8, f)) {
+            // The path from the folders above: open[k] is the last folder named at depth k (open[0]: the listed one).
+            bool ok = false;
+            const qsizetype depth = f[1].toLongLong(&ok);
+            if (!ok || depth < 0 || depth > open.size() || (depth == 0) != (f[2] == "."))
+                return malformed();
             StoreEntry e;
-            e.name = nameOf(rel);
+            QString rel = prefix;
+            if (depth > 0) {
+                // A field is followed by its NUL (or the listing's end): read in place.
+                e.name = nameFromBytes(f[2].data());
+                if (f[2].isEmpty() || f[2] == ".." || f[2].contains('/'))
+                    return leaves(open.at(depth - 1).rel + QLatin1Char('/') + e.name);
+                rel = open.at(depth - 1).rel.isEmpty() ? e.name : open.at(depth - 1).rel + QLatin1Char('/') + e.name;
+            }
             const QByteArrayView type = f[0];
             e.type = type == "f" ? StoreEntry::Type::File
                 : type == "d"    ? StoreEntry::Type::Dir
                 : type == "l"    ? StoreEntry::Type::Symlink
                                  : StoreEntry::Type::Other;
             const bool link = e.type == StoreEntry::Type::Symlink;
-            e.size = link ? 0 : f[2].toLongLong();
-            e.allocated = link ? 0 : blocksToBytes(f[3]);
-            e.mtimeMs = timeMs(f[4]);
-            e.atimeMs = link ? 0 : timeMs(f[5]);
-            e.ctimeMs = timeMs(f[6]);
-            if (rel.isEmpty()) {
-                ensureFolder(QString()).self = e;
-            } else {
-                if (e.type == StoreEntry::Type::Dir) {
-                    StoreEntry self = e;  // a folder's own times, nameless as the local store gives them
-                    self.name.clear();
-                    ensureFolder(rel).self = self;
-                }
-                if (rel == prefix)
-                    continue;  // the listed folder itself: its parent was not listed
-                ListResult &parent = ensureFolder(parentOf(rel));
+            e.size = link ? 0 : f[3].toLongLong();
+            e.allocated = link ? 0 : blocksToBytes(f[4]);
+            e.mtimeMs = timeMs(f[5]);
+            e.atimeMs = link ? 0 : timeMs(f[6]);
+            e.ctimeMs = timeMs(f[7]);
+            // What may hold the next depth: this entry when it is a folder, nothing deeper otherwise.
+            closeFrom(depth);
+            if (depth > 0) {
+                OpenFolder &parent = open.last();
                 if (link)  // where the link records find it
-                    indexOf.insert(rel, parent.entries.size());
+                    parent.links.append({rel, parent.entries.size()});
                 parent.entries.append(e);
+            }
+            if (e.type == StoreEntry::Type::Dir) {
+                e.name.clear();  // a folder's own times, nameless as the local store gives them
+                ensureFolder(rel).self = e;
+                open.append(OpenFolder{rel, {}, {}});
             }
         } else if (tag == "U" && reader.take(1, f)) {
             const QString rel = below(prefix, f[0]);
@@ -423,6 +452,7 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
             return malformed();
         }
     }
+    closeFrom(0);
     if (t.real.isEmpty() || !t.folders.contains(prefix)) {
         *error = ShellCacheStoreText::tr("the host's listing has no root record");
         return false;

@@ -1,6 +1,7 @@
 // bench_remote ROOT [RUNS]: a host's compile cache listed over SSH, against a real sshd on 127.0.0.1 started here.
 // Times, in the same run and through the same master connection, median of RUNS (default 3):
-//   find:  `ssh HOST 'cd ROOT && find . -printf …'` alone (the listing's own find: the round-trip limit)
+//   find:  `ssh HOST 'cd ROOT && find . -printf …'` alone, with paths (%P: the baseline of issue 26), and with the
+//          listing's own records (depth and name: the same information in fewer bytes)
 //   ingot: the SSH store + CacheScanner (one round trip, parsed, classified into modules)
 //   sftp:  a per-folder SFTP walk (`sftp -b`: one `ls -la` per folder, what a naive client does)
 // and prints each with its ratio to find. Figures only, never asserted.
@@ -74,8 +75,9 @@ int main(int argc, char **argv)
         }
     }
 
-    QVector<qint64> findMs, ingotMs, sftpMs;
-    qint64 bytes = 0;
+    QVector<qint64> findMs, ownMs, ingotMs, sftpMs;
+    qint64 bytes = 0, ownBytes = 0;
+    const QString ownCmd = QStringLiteral("cd '%1' && find . -printf 'F\\0%y\\0%d\\0%f\\0%s\\0%b\\0%T@\\0%A@\\0%C@\\0'").arg(root);
     int modules = 0;
     const QString findCmd = QStringLiteral("cd '%1' && find . -printf 'F\\0%y\\0%P\\0%s\\0%b\\0%T@\\0%A@\\0%C@\\0'").arg(root);
     for (int i = 0; i < runs; ++i) {
@@ -90,6 +92,11 @@ int main(int argc, char **argv)
         }
 
         t.restart();
+        const SshResult o = conn->run(ownCmd, {}, 600000, qint64(1) << 31);
+        ownMs << t.elapsed();
+        ownBytes = o.out.size();
+
+        t.restart();
         ShellCacheStore store(shell, sshd.alias(), root);
         CacheScanner scanner(store);
         const CacheSnapshot snap = scanner.scan(nullptr);
@@ -100,7 +107,7 @@ int main(int argc, char **argv)
             return 1;
         }
 
-        if (i == 0 || qEnvironmentVariableIsSet("BENCH_SFTP_EVERY_RUN")) {
+        if ((i == 0 && !qEnvironmentVariableIsSet("BENCH_NO_SFTP")) || qEnvironmentVariableIsSet("BENCH_SFTP_EVERY_RUN")) {
             QProcess sftp;
             sftp.setStandardOutputFile(QProcess::nullDevice());
             sftp.setStandardErrorFile(QProcess::nullDevice());
@@ -117,10 +124,13 @@ int main(int argc, char **argv)
         }
     }
     conn->close();
-    const qint64 f = median(findMs), g = median(ingotMs), s = median(sftpMs);
-    std::printf("modules %d, folders %d, listing %.1f MB\n", modules, folders + 1, bytes / 1e6);
-    std::printf("find over ssh   %6lld ms\n", f);
-    std::printf("ingot ssh store %6lld ms  = %.2fx find (goal <= 1.5x)\n", g, double(g) / f);
+    const qint64 f = median(findMs), fo = median(ownMs), g = median(ingotMs), s = median(sftpMs);
+    std::printf("modules %d, folders %d, find's records with paths %.1f MB, with depth and name %.1f MB, median of %d\n",
+                modules, folders + 1, bytes / 1e6, ownBytes / 1e6, runs);
+    std::printf("find over ssh, paths (%%P)      %6lld ms\n", f);
+    std::printf("find over ssh, depth and name  %6lld ms\n", fo);
+    std::printf("ingot ssh store %6lld ms  = %.2fx find with paths (goal <= 1.3x), %.2fx find with depth and name\n", g,
+                double(g) / f, double(g) / fo);
     std::printf("sftp per folder %6lld ms  = %.2fx find (on loopback: each folder costs one more round trip on a real network)\n",
                 s, double(s) / f);
     return 0;

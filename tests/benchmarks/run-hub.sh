@@ -3,7 +3,8 @@
 # runs tests/benchmarks/bench_hub.cpp against the test Hub:
 #   lookup of 300 registry entries, parallel vs sequential (target >= 5x), and
 #   a 100,000-file tree listing, Ingot vs @huggingface/hub listFiles (target: no slower).
-#   RUNS=3 TREE_FILES=100000 tests/benchmarks/run-hub.sh
+#   lookups again with RTT_MS (default "50,200") added to every request by the test Hub, and
+#   RUNS=3 TREE_FILES=100000 RTT_MS=50,200 tests/benchmarks/run-hub.sh   (LOOKUP_ONLY=1: the lookups only)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD_DIR:-$here/build-bench}
