@@ -4,6 +4,7 @@
 // the event loop: the worst stall (its gap minus 5 ms) against the 50 ms goal, the 99th percentile, the lines per
 // second read, and the peak resident memory. Figures are printed, never asserted.
 //   bench_jobmonitor [SECONDS=60] [RANKS=32] [LINES_PER_SECOND=1000] [metrics|logs: the tab shown (UI build)]
+// HISTORY_POINTS=N: the job already holds N points (a 24-hour job at one a second: 86,400) when it is opened.
 #include "services/jobs/jobservice.h"
 
 #ifdef INGOT_BENCH_WITH_UI
@@ -85,6 +86,21 @@ int main(int argc, char **argv)
         files << d + QStringLiteral("/stdout.log") << d + QStringLiteral("/stderr.log");
     }
 
+    // HISTORY_POINTS=N: the job has already run N seconds at one metric point (and one log line) a second, as a
+    // 24-hour job has (86,400) when the monitor is opened on it.
+    const qint64 history = qEnvironmentVariableIntValue("HISTORY_POINTS");
+    if (history > 0) {
+        FILE *out = std::fopen(QFile::encodeName(files[0]).constData(), "ab");
+        const double start = double(r.createdMs) / 1000 - double(history);
+        for (qint64 step = 1; step <= history; ++step) {
+            std::fprintf(out, "[rank 0] step %lld: 12.3 GB in use, all-reduce 4.56 ms\n", (long long)step);
+            std::fprintf(out, "INGOT_METRIC {\"type\": \"metric\", \"step\": %lld, \"loss\": %.6f, \"learning_rate\": 0.001, "
+                              "\"grad_norm\": 1.0, \"tokens_per_second\": 5000.0, \"step_time\": 1.0, \"time\": %.3f}\n",
+                         (long long)step, 5.0 / (1.0 + 0.001 * double(step)), start + double(step));
+        }
+        std::fclose(out);
+    }
+
     // The writer: every 10 ms, rate/100 lines per rank (alternating stdout/stderr); rank 0 logs a metric each tick.
     std::atomic_bool stop{false};
     std::atomic<qint64> written{0};
@@ -94,7 +110,7 @@ int main(int argc, char **argv)
             fs << std::fopen(QFile::encodeName(f).constData(), "ab");
         QElapsedTimer t;
         t.start();
-        qint64 tick = 0, step = 0;
+        qint64 tick = 0, step = history;
         const double t0 = double(r.createdMs) / 1000;
         while (!stop && t.elapsed() < seconds * 1000) {
             for (int rank = 0; rank < ranks; ++rank) {
@@ -179,6 +195,8 @@ int main(int argc, char **argv)
                 " (JobService only)"
 #endif
     );
+    if (history > 0)
+        std::printf("history: %lld metric points (one a second) written before the monitor opened\n", (long long)history);
     std::printf("lines written %.0f (%.0f/s), log bytes delivered %lld, metric points %lld\n", lines, lines / seconds,
                 (long long)bytesSeen, (long long)pointsSeen);
     std::printf("worst event-loop stall %.1f ms (goal 50 ms: %.2fx the goal), 99th percentile %.1f ms\n", worst,

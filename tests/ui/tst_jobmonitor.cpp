@@ -205,6 +205,20 @@ private Q_SLOTS:
         QVERIFY(view.notice()->isVisibleTo(&view));
         QVERIFY(view.notice()->text().contains(QStringLiteral("/jobs/j/logs")));
         QVERIFY(view.text()->toPlainText().endsWith(QStringLiteral("line 249")));
+        // A delivery's chunks are shown in one step: the same text as chunk by chunk, tqdm redraws across chunks
+        // included.
+        const QVector<LogChunk> burst = {{0, true, QByteArray("x\n50%\r")}, {0, true, QByteArray("60%\r")},
+                                         {0, false, QByteArray("out\n")}, {0, true, QByteArray("70%\r80%\n")}};
+        JobLogView one, each;
+        for (JobLogView *v : {&one, &each}) {
+            v->setJob(QStringLiteral("j"), QStringLiteral("/jobs/j"));
+            v->setMaxLines(100);
+        }
+        one.append(QStringLiteral("j"), burst);
+        for (const LogChunk &c : burst)
+            each.append(QStringLiteral("j"), {c});
+        QCOMPARE(one.text()->toPlainText(), each.text()->toPlainText());
+        QCOMPARE(one.lineCount(0), each.lineCount(0));
         // Another job's bytes do not touch the view.
         view.append(QStringLiteral("other"), {{0, false, QByteArray("elsewhere\n")}});
         QVERIFY(!view.text()->toPlainText().contains(QStringLiteral("elsewhere")));

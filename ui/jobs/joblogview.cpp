@@ -320,6 +320,7 @@ void JobLogView::catchUp(RankLog &log)
 void JobLogView::append(const QString &id, const QVector<LogChunk> &chunks)
 {
     JobLogs &logs = m_logs[id];
+    Change shown;  // all of this delivery's lines for the view, shown in one step
     for (const LogChunk &chunk : chunks) {
         RankLog &log = logs[chunk.rank];
         if (id != m_job || chunk.rank != shownRank()) {
@@ -329,8 +330,21 @@ void JobLogView::append(const QString &id, const QVector<LogChunk> &chunks)
             continue;
         }
         catchUp(log);
-        applyChange(take(log, chunk));
+        Change c = take(log, chunk);
+        if (c.replaceLast && !shown.lines.isEmpty()) {
+            shown.lines.last() = c.lines.takeFirst();
+            c.replaceLast = false;
+        }
+        if (shown.lines.isEmpty())
+            shown.replaceLast = c.replaceLast;
+        shown.lines += c.lines;
     }
+    // More lines than the view keeps (a long job opened, a burst): the view is rebuilt from the kept lines, rather
+    // than made to lay out lines it drops at once (a 24-hour job's 170k lines froze the window for a second).
+    if (shown.lines.size() > m_maxLines / 2)
+        rebuildView();
+    else
+        applyChange(shown);
     if (id == m_job)
         updateNotice();
 }

@@ -73,6 +73,13 @@ LocalCachePage::LocalCachePage(QWidget *parent)
     });
     connect(m_session, &CacheSession::scanStarted, this, [this](bool full) {
         m_model->setNow(QDateTime::currentMSecsSinceEpoch());
+        // A tree filled from nothing takes its rows unsorted (as the scan hands them out, newest compiler first) and
+        // is sorted once at the end: a sorted proxy places each arriving row on its own, which for 100k modules kept
+        // the window frozen for seconds (issue 26). Rescans of a shown tree change a few rows and stay sorted.
+        if (m_model->entryCount() == 0 && m_proxy->sortColumn() >= 0) {
+            m_sortAfterScan = true;
+            m_proxy->sort(-1);
+        }
         Q_EMIT statusChanged(full ? tr("Scanning %1…").arg(m_session->root()) : tr("Checking for changes…"), true);
     });
     connect(m_session, &CacheSession::delta, this, [this](const ScanDelta &d) {
@@ -274,6 +281,8 @@ void LocalCachePage::openSampleCache()
 
 void LocalCachePage::onScanFinished(const ScanStats &stats, const QString &fatalError)
 {
+    if (std::exchange(m_sortAfterScan, false))
+        m_proxy->sort(m_view->header()->sortIndicatorSection(), m_view->header()->sortIndicatorOrder());
     refreshSummary();
     if (!fatalError.isEmpty() && showsRemoteCache()) {
         const QString host = displayName(m_session->location().host);

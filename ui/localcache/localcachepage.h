@@ -162,6 +162,7 @@ private:
     QAction *m_addFolder = nullptr;
     QAction *m_sample = nullptr;
     bool m_updatingCombo = false;
+    bool m_sortAfterScan = false;  // the tree is filled unsorted, then sorted once (see scanStarted)
     Task m_writingSample;
 };
 
