@@ -124,6 +124,7 @@ IncomingEntry &IncomingEntry::operator=(IncomingEntry &&o) noexcept
         m_stagingName = std::move(o.m_stagingName);
         m_versionFd = std::exchange(o.m_versionFd, -1);
         m_stagingFd = std::exchange(o.m_stagingFd, -1);
+        m_leftovers = std::exchange(o.m_leftovers, nullptr);
     }
     return *this;
 }
@@ -133,7 +134,43 @@ bool IncomingEntry::isStagingName(const QString &name)
     return name.startsWith(kPrefix);
 }
 
-IncomingEntry::Status IncomingEntry::open(const QString &root, const QString &key, IncomingEntry *out, QString *error)
+QList<QByteArray> StagingLeftovers::namesWithPrefix(const QByteArray &version, int versionFd, const QByteArray &prefix)
+{
+    std::lock_guard lock(m_mutex);
+    auto it = m_names.find(version);
+    if (it == m_names.end()) {
+        QSet<QByteArray> names;
+        forEachName(versionFd, [&](const QByteArray &n) {
+            if (n.startsWith(kPrefix.data()))
+                names.insert(n);
+        });
+        it = m_names.insert(version, names);
+    }
+    QList<QByteArray> out;
+    for (const QByteArray &n : std::as_const(*it))
+        if (n.startsWith(prefix))
+            out << n;
+    return out;
+}
+
+void StagingLeftovers::remember(const QByteArray &version, const QByteArray &name)
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_names.find(version);
+    if (it != m_names.end())
+        it->insert(name);
+}
+
+void StagingLeftovers::forget(const QByteArray &version, const QByteArray &name)
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_names.find(version);
+    if (it != m_names.end())
+        it->remove(name);
+}
+
+IncomingEntry::Status IncomingEntry::open(const QString &root, const QString &key, IncomingEntry *out, QString *error,
+                                          StagingLeftovers *leftovers)
 {
     out->close();
     if (!isTransferableKey(key)) {
@@ -190,7 +227,7 @@ IncomingEntry::Status IncomingEntry::open(const QString &root, const QString &ke
     int adopted = -1;
     QByteArray adoptedName;
     bool busy = false;
-    forEachName(vfd, [&](const QByteArray &n) {
+    auto consider = [&](const QByteArray &n) {
         if (!n.startsWith(prefix) || n.size() != prefix.size() + kRandomLen)
             return;
         const int fd = ::openat(vfd, n.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -211,7 +248,16 @@ IncomingEntry::Status IncomingEntry::open(const QString &root, const QString &ke
             removeTree(vfd, n);
             ::close(fd);
         }
-    });
+    };
+    if (leftovers) {
+        for (const QByteArray &n : leftovers->namesWithPrefix(version, vfd, prefix)) {
+            consider(n);
+            if (!busy)
+                leftovers->forget(version, n);  // adopted or removed: no later open() takes it
+        }
+    } else {
+        forEachName(vfd, consider);
+    }
     if (busy) {
         closeFd(adopted);
         *error = StagingText::tr("Another transfer is writing %1 into this cache; nothing was done to it.").arg(displayName(key));
@@ -238,6 +284,7 @@ IncomingEntry::Status IncomingEntry::open(const QString &root, const QString &ke
     out->m_key = key;
     out->m_stagingName = nameFromBytes(adoptedName);
     out->m_stagingFd = adopted;
+    out->m_leftovers = leftovers;
     return finish(Status::Ready);
 }
 
@@ -316,7 +363,7 @@ IncomingEntry::Status IncomingEntry::commit(QString *error)
         return Status::Failed;
     }
     ::fsync(m_versionFd);
-    close();
+    closeFds();  // the staging is the entry now
     return Status::Ready;
 }
 
@@ -324,14 +371,22 @@ void IncomingEntry::abandon()
 {
     if (m_versionFd >= 0 && !m_stagingName.isEmpty())
         removeTree(m_versionFd, nameToBytes(m_stagingName));
-    close();
+    closeFds();
 }
 
 void IncomingEntry::close()
 {
+    if (m_leftovers && m_stagingFd >= 0)  // left for later: a later open() of this transfer adopts it again
+        m_leftovers->remember(nameToBytes(m_key.section(QLatin1Char('/'), 0, 0)), nameToBytes(m_stagingName));
+    closeFds();
+}
+
+void IncomingEntry::closeFds()
+{
     closeFd(m_stagingFd);
     closeFd(m_versionFd);
     m_stagingName.clear();
+    m_leftovers = nullptr;
 }
 
 }  // namespace ingot

@@ -434,7 +434,7 @@ bool checkSource(CacheStore &store, const QString &key, CacheModule *module, QSt
 // One entry of copyEntries(); the store is this thread's own.
 HostCopyResult copyOne(const StoreLocation &from, const StoreLocation &to, bool up, SshConnection &connection,
                        CacheStore &source, TransferItem &item, int i, TransferReporter &reporter,
-                       const std::atomic_bool *stop, QString *error)
+                       const std::atomic_bool *stop, QString *error, StagingLeftovers *leftovers)
 {
     if (!isTransferableKey(item.key)) {
         *error = HostCopyText::tr("\"%1\" is not a cache entry (neuronxcc-<version>/MODULE_<...>).").arg(displayName(item.key));
@@ -460,7 +460,7 @@ HostCopyResult copyOne(const StoreLocation &from, const StoreLocation &to, bool 
         return sendFolderToHost(connection, from.path, to.path, item.key, progress, stop, error, &item.files);
     IncomingEntry incoming;
     QString why;
-    switch (IncomingEntry::open(to.path, item.key, &incoming, &why)) {
+    switch (IncomingEntry::open(to.path, item.key, &incoming, &why, leftovers)) {
     case IncomingEntry::Status::Exists:
         *error = HostCopyText::tr("%1 exists already in %2; it was left as it is.").arg(displayName(item.key), displayName(to.path));
         return HostCopyResult::Exists;
@@ -543,6 +543,7 @@ void copyEntries(const StoreLocation &from, const StoreLocation &to, QVector<Tra
     // Each worker reads the source through a store of its own: a free one is reused, else one is opened.
     QMutex storesMutex;
     std::vector<std::unique_ptr<CacheStore>> stores;
+    StagingLeftovers leftovers;  // each version folder read once for staging folders, not once per entry
     QString setupError;
     const ParallelOutcome outcome = parallelFor(n, kParallelEntries, stop, [&](int i) {
         TransferItem &it = item[i];
@@ -566,7 +567,7 @@ void copyEntries(const StoreLocation &from, const StoreLocation &to, QVector<Tra
             }
         }
         QString why;
-        const HostCopyResult r = copyOne(from, to, up, *connection, *source, it, i, reporter, stop, &why);
+        const HostCopyResult r = copyOne(from, to, up, *connection, *source, it, i, reporter, stop, &why, &leftovers);
         {
             QMutexLocker lock(&storesMutex);
             stores.push_back(std::move(source));

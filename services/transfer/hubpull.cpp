@@ -201,6 +201,7 @@ private:
     const std::atomic_bool *m_stop;
     PullOutcome m_outcome;
     std::mutex m_itemsMutex;  // m_items, m_outcome.busy
+    StagingLeftovers m_leftovers;  // before m_jobs: their stagings tell it what they leave when they close
     std::vector<std::unique_ptr<Job>> m_jobs;
     // The file queue: (job, file) in item order, so few stagings are open at a time.
     QVector<QPair<Job *, int>> m_queue;
@@ -417,7 +418,7 @@ void Puller::pullFile(Job &job, int fileIndex)
         if (!job.opened) {
             job.opened = true;
             QString error;
-            switch (IncomingEntry::open(m_req.cacheRoot, job.key, &job.staging, &error)) {
+            switch (IncomingEntry::open(m_req.cacheRoot, job.key, &job.staging, &error, &m_leftovers)) {
             case IncomingEntry::Status::Ready: break;
             case IncomingEntry::Status::Exists:
                 finish(job, S::Skipped, PullText::tr("Already in the cache; left as it is."));

@@ -85,6 +85,7 @@ private slots:
     void stagingCommitMakesTheEntryAppearWhole();
     void stagingIsAdoptedAfterAnInterruption();
     void stagingBusyWhileAnotherHoldsIt();
+    void stagingLeftoversListedOncePerTransfer();
     void stagingNeverOverwritesAnEntry();
     void stagingRefusesALinkedVersionFolder();
     void stagingOfSomeoneElseIsLeftAlone();
@@ -268,6 +269,49 @@ void TestHubPull::stagingIsAdoptedAfterAnInterruption()
     again.abandon();
     QVERIFY(!QFileInfo::exists(first));
     QVERIFY(!QFileInfo::exists(dir.path() + QLatin1Char('/') + kKey));
+}
+
+// A transfer reads each version folder once for staging folders (StagingLeftovers), not once per entry: what was
+// there then is adopted, what it leaves open is adopted again by its own next open(), and a staging another process
+// starts afterwards is not seen: both write, the second commit finds the entry (Exists) and nothing is overwritten.
+void TestHubPull::stagingLeftoversListedOncePerTransfer()
+{
+    QTemporaryDir dir;
+    QString error, leftover;
+    const QString other = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/MODULE_5678+abcd");
+    {
+        IncomingEntry in;
+        QCOMPARE(IncomingEntry::open(dir.path(), kKey, &in, &error), IncomingEntry::Status::Ready);
+        leftover = in.stagingPath();
+        test::writeFile(leftover + QStringLiteral("/model.neff.part"), "half");
+        in.close();
+    }
+    StagingLeftovers listing;
+    IncomingEntry first;
+    QCOMPARE(IncomingEntry::open(dir.path(), kKey, &first, &error, &listing), IncomingEntry::Status::Ready);
+    QCOMPARE(first.stagingPath(), leftover);  // there when the folder was read: adopted
+    first.close();
+    IncomingEntry again;
+    QCOMPARE(IncomingEntry::open(dir.path(), kKey, &again, &error, &listing), IncomingEntry::Status::Ready);
+    QCOMPARE(again.stagingPath(), leftover);  // left by this transfer: adopted again, the half file kept
+    QCOMPARE(test::readFile(leftover + QStringLiteral("/model.neff.part")), QByteArray("half"));
+    QCOMPARE(again.commit(&error), IncomingEntry::Status::Ready);
+    // Another process's staging, started after the listing, is not seen: two stagings, one entry.
+    IncomingEntry theirs, ours;
+    QCOMPARE(IncomingEntry::open(dir.path(), other, &theirs, &error), IncomingEntry::Status::Ready);
+    test::writeFile(theirs.stagingPath() + QStringLiteral("/model.neff"), "theirs");
+    QCOMPARE(IncomingEntry::open(dir.path(), other, &ours, &error, &listing), IncomingEntry::Status::Ready);
+    QVERIFY(ours.stagingPath() != theirs.stagingPath());
+    test::writeFile(ours.stagingPath() + QStringLiteral("/model.neff"), "ours");
+    QCOMPARE(theirs.commit(&error), IncomingEntry::Status::Ready);
+    QCOMPARE(ours.commit(&error), IncomingEntry::Status::Exists);
+    QCOMPARE(test::readFile(dir.path() + QLatin1Char('/') + other + QStringLiteral("/model.neff")), QByteArray("theirs"));
+    QVERIFY(stagingNames(dir.path() + QStringLiteral("/neuronxcc-2.15.128.0+56dc5a86")).isEmpty());
+    // Without the listing, the same race is seen as it happens: Busy.
+    IncomingEntry held, late;
+    const QString third = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/MODULE_9999+abcd");
+    QCOMPARE(IncomingEntry::open(dir.path(), third, &held, &error), IncomingEntry::Status::Ready);
+    QCOMPARE(IncomingEntry::open(dir.path(), third, &late, &error), IncomingEntry::Status::Busy);
 }
 
 void TestHubPull::stagingBusyWhileAnotherHoldsIt()
