@@ -9,25 +9,19 @@
 # Prints medians of RUNS (default 3) and the ratios. Targets: first rows < 300 ms; the whole scan <= fd's.
 # Figures are printed, never asserted.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/common.sh"
 modules=${1:-100000}
 cache=${2:-/var/tmp/ingot-bench-$modules/cache}
 runs=${RUNS:-3}
-build=${BUILD_DIR:-$here/build-bench}
 
 if [[ $(id -u) != 0 ]]; then
   echo "run-cold.sh drops the page cache, which needs root: run it with sudo" >&2
   exit 2
 fi
 command -v fdfind >/dev/null || { echo "fdfind missing: apt-get install fd-find (packaging/install-deps.sh --test)" >&2; exit 2; }
-cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DINGOT_BUILD_TESTS=ON >/dev/null
-cmake --build "$build" --target bench_scan ingot-make-cache >/dev/null
-if [[ ! -d "$cache" ]]; then
-  echo "generating $modules modules in $cache ..."
-  "$build/tests/tools/ingot-make-cache" "$cache" --modules "$modules" --extra-files 2
-fi
+build_targets bench_scan ingot-make-cache
+ensure_cache "$modules" "$cache"
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 now_ms() { date +%s%3N; }
 drop() { sync; echo 3 > /proc/sys/vm/drop_caches; }
 

@@ -9,22 +9,16 @@
 # Prints medians of RUNS (default 3) and the ratio. Goal: <= 1.2x bench_scan, rows visible within 200 ms.
 # Figures are printed, never asserted.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/common.sh"
 modules=${1:-100000}
 cache=${2:-/var/tmp/ingot-bench-$modules/cache}
 runs=${RUNS:-3}
-build=${BUILD_DIR:-$here/build-bench}
 
-cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DINGOT_BUILD_TESTS=ON >/dev/null
-cmake --build "$build" --target bench_gui bench_scan ingot-make-cache >/dev/null
-if [[ ! -d "$cache" ]]; then
-  echo "generating $modules modules in $cache ..."
-  "$build/tests/tools/ingot-make-cache" "$cache" --modules "$modules" --extra-files 2
-fi
+build_targets bench_gui bench_scan ingot-make-cache
+ensure_cache "$modules" "$cache"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export XDG_CONFIG_HOME=$work HOME=$work QT_QPA_PLATFORM=offscreen  # settings of its own: the default sort, no filter
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 field() { awk -v k="$1" '$1 == k {print $2}' <<<"$2"; }
 "$build/tests/benchmarks/bench_scan" "$cache" >/dev/null  # warm
 

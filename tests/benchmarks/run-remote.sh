@@ -5,16 +5,11 @@
 # 127.0.0.1 and times, through one master connection: `ssh HOST find … -printf` alone, Ingot's SSH store + scanner,
 # and a per-folder SFTP walk. Prints the ratios to find (goal: Ingot <= 1.5x). Figures are printed, never asserted.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/common.sh"
 modules=${1:-100000}
 cache=${2:-/var/tmp/ingot-bench-$modules/cache}
-build=${BUILD_DIR:-$here/build-bench}
 
-cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DINGOT_BUILD_TESTS=ON >/dev/null
-cmake --build "$build" --target bench_remote ingot-make-cache >/dev/null
-if [[ ! -d "$cache" ]]; then
-  echo "generating $modules modules in $cache ..."
-  "$build/tests/tools/ingot-make-cache" "$cache" --modules "$modules" --extra-files 2
-fi
+build_targets bench_remote ingot-make-cache
+ensure_cache "$modules" "$cache"
 find "$cache" -printf '%s %T@ %p\n' >/dev/null  # warm the page cache and dentries
 XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$(mktemp -d)} "$build/tests/benchmarks/bench_remote" "$cache" "${RUNS:-3}"

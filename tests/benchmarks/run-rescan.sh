@@ -7,21 +7,15 @@
 # the ratios against the full scan. Targets: unchanged <= 10 %, 1 % changed <= 15 %. Figures are printed, never
 # asserted.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/common.sh"
 modules=${1:-100000}
 cache=${2:-/var/tmp/ingot-bench-rescan-$modules/cache}
 runs=${RUNS:-5}
-build=${BUILD_DIR:-$here/build-bench}
 
-cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DINGOT_BUILD_TESTS=ON >/dev/null
-cmake --build "$build" --target bench_scan ingot-make-cache >/dev/null
+build_targets bench_scan ingot-make-cache
 
-if [[ ! -d "$cache" ]]; then
-  echo "generating $modules modules in $cache ..."
-  "$build/tests/tools/ingot-make-cache" "$cache" --modules "$modules" --extra-files 2
-fi
+ensure_cache "$modules" "$cache"
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 "$build/tests/benchmarks/bench_scan" "$cache" >/dev/null  # warm the page cache and dentries
 
 for permille in 0 10; do

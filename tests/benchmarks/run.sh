@@ -8,21 +8,15 @@
 # and prints the ratio to find, time to first rows, and peak resident memory. Targets: scan <= 1.5x find,
 # first rows <= 200 ms, < 300 MB for 100k modules. Figures are printed, never asserted.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/common.sh"
 modules=${1:-100000}
 cache=${2:-/var/tmp/ingot-bench-$modules/cache}
 runs=${RUNS:-5}
-build=${BUILD_DIR:-$here/build-bench}
 
-cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DINGOT_BUILD_TESTS=ON >/dev/null
-cmake --build "$build" --target bench_scan ingot-make-cache >/dev/null
+build_targets bench_scan ingot-make-cache
 
-if [[ ! -d "$cache" ]]; then
-  echo "generating $modules modules in $cache ..."
-  "$build/tests/tools/ingot-make-cache" "$cache" --modules "$modules" --extra-files 2
-fi
+ensure_cache "$modules" "$cache"
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 now_ms() { date +%s%3N; }
 
 # Warm the page cache and dentries for both sides alike.

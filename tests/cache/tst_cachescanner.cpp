@@ -29,50 +29,17 @@ CacheSnapshot scan(const QString &root, ScanStats *stats = nullptr, const CacheS
     return scanner.scan(prev, {}, nullptr, stats);
 }
 
-// A real store whose listing of one folder first deletes another: an entry vanishing mid-scan.
-class VanishingStore final : public CacheStore
+// The local store, passed through: the stores below change one call each.
+class PassThroughStore : public CacheStore
 {
 public:
-    VanishingStore(const QString &root, QString trigger, QString victim)
-        : m_inner(root), m_root(root), m_trigger(std::move(trigger)), m_victim(std::move(victim)) {}
-    QString displayRoot() const override { return m_inner.displayRoot(); }
-    bool open(QString *e) override { return m_inner.open(e); }
-    ListResult list(const QString &rel) override
-    {
-        if (rel == m_trigger)
-            QDir(m_root + QLatin1Char('/') + m_victim).removeRecursively();
-        return m_inner.list(rel);
-    }
-    bool readFile(const QString &r, qint64 m, bool f, QByteArray *o, QString *e) override { return m_inner.readFile(r, m, f, o, e); }
-    QString linkTarget(const QString &r) override { return m_inner.linkTarget(r); }
-    bool remove(const QString &r, qint64 *f, QString *e) override { return m_inner.remove(r, f, e); }
-    RemoveResult removeEntry(const QString &r, qint64 *f, QString *e) override { return m_inner.removeEntry(r, f, e); }
-    QString rootIdentity() const override { return m_inner.rootIdentity(); }
-    QVector<qint64> runningCompilers(QString *e) override { return m_inner.runningCompilers(e); }
-    QString fullPath(const QString &r) const override { return m_inner.fullPath(r); }
-    bool isLocal() const override { return true; }
-
-private:
-    LocalCacheStore m_inner;
-    QString m_root, m_trigger, m_victim;
-};
-// A real store that runs `beforeStat` on a folder the moment the scanner looks at it (after the listing of its parent
-// named it): a module folder that vanishes or is swapped for a link while a large version folder is being scanned.
-class RacingStore final : public CacheStore
-{
-public:
-    explicit RacingStore(const QString &root) : m_inner(root) {}
-    std::function<void(const QString &)> beforeStat;
-    std::atomic<int> statted{0};
+    explicit PassThroughStore(const QString &root) : m_inner(root) {}
     QString displayRoot() const override { return m_inner.displayRoot(); }
     bool open(QString *e) override { return m_inner.open(e); }
     ListResult list(const QString &rel) override { return m_inner.list(rel); }
     ListResult listNames(const QString &rel) override { return m_inner.listNames(rel); }
     bool statEntry(const QString &rel, StoreEntry *entry, bool *vanished, QString *error) override
     {
-        ++statted;
-        if (beforeStat)
-            beforeStat(rel);
         return m_inner.statEntry(rel, entry, vanished, error);
     }
     bool readFile(const QString &r, qint64 m, bool f, QByteArray *o, QString *e) override { return m_inner.readFile(r, m, f, o, e); }
@@ -84,8 +51,44 @@ public:
     QString fullPath(const QString &r) const override { return m_inner.fullPath(r); }
     bool isLocal() const override { return true; }
 
-private:
+protected:
     LocalCacheStore m_inner;
+};
+
+// A real store whose listing of one folder first deletes another: an entry vanishing mid-scan. Every folder is
+// listed whole (as a store without listNames() lists it).
+class VanishingStore final : public PassThroughStore
+{
+public:
+    VanishingStore(const QString &root, QString trigger, QString victim)
+        : PassThroughStore(root), m_root(root), m_trigger(std::move(trigger)), m_victim(std::move(victim)) {}
+    ListResult list(const QString &rel) override
+    {
+        if (rel == m_trigger)
+            QDir(m_root + QLatin1Char('/') + m_victim).removeRecursively();
+        return m_inner.list(rel);
+    }
+    ListResult listNames(const QString &rel) override { return list(rel); }
+
+private:
+    QString m_root, m_trigger, m_victim;
+};
+
+// A real store that runs `beforeStat` on a folder the moment the scanner looks at it (after the listing of its parent
+// named it): a module folder that vanishes or is swapped for a link while a large version folder is being scanned.
+class RacingStore final : public PassThroughStore
+{
+public:
+    using PassThroughStore::PassThroughStore;
+    std::function<void(const QString &)> beforeStat;
+    std::atomic<int> statted{0};
+    bool statEntry(const QString &rel, StoreEntry *entry, bool *vanished, QString *error) override
+    {
+        ++statted;
+        if (beforeStat)
+            beforeStat(rel);
+        return m_inner.statEntry(rel, entry, vanished, error);
+    }
 };
 
 }  // namespace
