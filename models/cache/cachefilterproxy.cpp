@@ -56,11 +56,22 @@ bool CacheFilterProxy::filterAcceptsRow(int row, const QModelIndex &parent) cons
 
 bool CacheFilterProxy::lessThan(const QModelIndex &a, const QModelIndex &b) const
 {
-    // Compiler versions compare by number (2.9 < 2.15), not as text.
-    if (a.column() == CacheTreeModel::NameColumn && a.data(CacheTreeModel::IsGroupRole).toBool() &&
-        b.data(CacheTreeModel::IsGroupRole).toBool())
+    // Compiler versions compare by number (2.9 < 2.15), not as text. (A group row of the tree model has no internal
+    // pointer: asked without a QVariant, as this runs about n log n times when 100k rows are sorted.)
+    const bool groups = qobject_cast<const CacheTreeModel *>(a.model()) ? !a.internalPointer() && !b.internalPointer()
+                                                                         : a.data(CacheTreeModel::IsGroupRole).toBool() &&
+                                                                               b.data(CacheTreeModel::IsGroupRole).toBool();
+    if (a.column() == CacheTreeModel::NameColumn && groups)
         return compareCompilerFolders(a.data(CacheTreeModel::VersionRole).toString(),
                                       b.data(CacheTreeModel::VersionRole).toString()) < 0;
+    // The tree's raw values are text and whole numbers: compared as such, without QVariant's generic comparison.
+    const QVariant l = a.data(sortRole()), r = b.data(sortRole());
+    if (l.typeId() == r.typeId()) {
+        if (l.typeId() == QMetaType::QString && !isSortLocaleAware())
+            return QString::compare(l.toString(), r.toString(), sortCaseSensitivity()) < 0;
+        if (l.typeId() == QMetaType::LongLong)
+            return l.toLongLong() < r.toLongLong();
+    }
     return QSortFilterProxyModel::lessThan(a, b);
 }
 
