@@ -60,7 +60,7 @@ enter() {
 //                                              at depth d is in the last folder named at depth d-1; depth 0 is $3).
 //                                              Names, not paths: a 100k-module listing is 40 % fewer bytes to
 //                                              encrypt and send than with %P, for the same information
-//   U path                                     a folder that cannot be read
+//   U path                                     a folder that cannot be read (after the F records)
 //   L path written-target                      every link
 //   S ./path "size dev ino mode atime"         a link whose target exists (stat -L); none: broken
 //   B n ./path1 .. ./pathN real1 .. realK      a batch of such links and their real paths (K < N: a link changed
@@ -73,9 +73,11 @@ printf 'R\0%s\0%s\0' "$real" "$rid"
 t=$(mktemp "${TMPDIR:-/tmp}/ingot-links.XXXXXXXX" 2>/dev/null) || t=
 [ -n "$t" ] && trap 'rm -f -- "$t"' EXIT HUP INT TERM PIPE
 # The links whose targets exist go to $t during the same traversal (without a temporary file: a second find).
+# Folders that cannot be read are looked for only when find met one (it then exits non-zero): two access() calls
+# per folder cost a 100k-module listing half a second.
 find . -printf 'F\0%y\0%d\0%f\0%s\0%b\0%T@\0%A@\0%C@\0' \
-  , -type d \( ! -readable -o ! -executable \) -printf 'U\0%P\0' \
-  , -type l -printf 'L\0%P\0%l\0' \( -xtype l -o -fprint0 "${t:-/dev/null}" \) 2>/dev/null
+  , -type l -printf 'L\0%P\0%l\0' \( -xtype l -o -fprint0 "${t:-/dev/null}" \) 2>/dev/null ||
+  find . -type d \( ! -readable -o ! -executable \) -printf 'U\0%P\0' 2>/dev/null
 if [ -n "$t" ]; then links() { cat -- "$t"; }; else links() { find . -type l ! -xtype l -print0 2>/dev/null; }; fi
 links | xargs -0 -r stat -L --printf 'S\0%n\0%s %d %i %f %.9X\0' -- 2>/dev/null
 links | xargs -0 -r sh -c 'printf "B\0%s\0" "$#"; printf "%s\0" "$@"; realpath -z -- "$@" 2>/dev/null' sh
@@ -356,7 +358,7 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
         while (open.size() > depth) {
             OpenFolder o = std::move(open.last());
             open.removeLast();
-            ListResult &l = ensureFolder(o.rel);
+            ListResult &l = t.folders[o.rel];  // made by its F record; a U record since may have marked it unreadable
             const qsizetype base = l.entries.size();
             if (base == 0)
                 l.entries = std::move(o.entries);

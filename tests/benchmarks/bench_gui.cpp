@@ -70,6 +70,10 @@ int main(int argc, char **argv)
     tick.start();
     page.openRoot(QString::fromLocal8Bit(argv[1]));
     app.exec();
+    if (at1 < 0)  // all shown before then
+        at1 = rows;
+    if (at2 < 0)
+        at2 = rows;
     struct rusage ru {};
     getrusage(RUSAGE_SELF, &ru);
     std::printf("first_rows_ms %lld\nrows_at_1s %d\nrows_at_2s %d\nfull_tree_ms %lld\nrows %d\nworst_stall_ms %lld\npeak_rss_kb %ld\n",

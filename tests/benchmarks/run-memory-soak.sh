@@ -8,18 +8,13 @@
 # 30 s and prints the samples, the first after the first scan, the peak, the last, and the growth per hour from a
 # least-squares line over the second half. Figures are printed, never asserted.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/common.sh"
 seconds=${1:-3600}
 modules=${2:-100000}
 cache=${3:-/var/tmp/ingot-bench-soak-$modules/cache}
-build=${BUILD_DIR:-$here/build-bench}
 
-cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DINGOT_BUILD_TESTS=ON >/dev/null
-cmake --build "$build" --target ingot ingot-make-cache >/dev/null
-if [[ ! -d "$cache" ]]; then
-  echo "generating $modules modules in $cache ..."
-  "$build/tests/tools/ingot-make-cache" "$cache" --modules "$modules" --extra-files 2
-fi
+build_targets ingot ingot-make-cache
+ensure_cache "$modules" "$cache"
 version=$(ls "$cache" | grep '^neuronxcc-' | sort | tail -1)
 work=$(mktemp -d)
 trap 'kill "$gui" 2>/dev/null || true; rm -rf "$work" "$cache/$version"/MODULE_soak*' EXIT

@@ -9,10 +9,12 @@
 #include "services/stores/localcachestore.h"
 #include "services/stores/shellcachestore.h"
 #include "services/util/names.h"
+#include "services/util/remoteshell.h"
 #include "tests/support/testsupport.h"
 
 #include <QDir>
 #include <QDirIterator>
+#include <QProcess>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -68,6 +70,36 @@ QSet<QByteArray> logsUnder(const QString &dir)
     return logs;
 }
 
+// This machine's shell without the root's right to read any folder (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH dropped by
+// setpriv): a folder with mode 000 is unreadable to it, as on a host where the user is not root.
+class UnprivilegedShell final : public RemoteShell
+{
+public:
+    QString describe() const override { return QStringLiteral("this machine, unprivileged"); }
+    ShellResult run(const QByteArray &script, const QVector<QByteArray> &args, const QByteArray &input, qint64, int timeoutMs) override
+    {
+        QStringList argv{QStringLiteral("--bounding-set=-dac_override,-dac_read_search"),
+                         QStringLiteral("--inh-caps=-dac_override,-dac_read_search"), QStringLiteral("/bin/sh"),
+                         QStringLiteral("-c"), QString::fromUtf8(script), QStringLiteral("sh")};
+        for (const QByteArray &a : args)
+            argv << QString::fromLatin1(shellOctal(a));
+        QProcess p;
+        p.start(QStringLiteral("setpriv"), argv);
+        ShellResult r;
+        if (!p.waitForStarted(10000)) {
+            r.error = p.errorString();
+            return r;
+        }
+        p.write(input);
+        p.closeWriteChannel();
+        p.waitForFinished(timeoutMs);
+        r.out = p.readAllStandardOutput();
+        r.err = p.readAllStandardError();
+        r.exitCode = p.exitCode();
+        return r;
+    }
+};
+
 }  // namespace
 
 class TestShellCacheStore : public QObject
@@ -117,6 +149,36 @@ private Q_SLOTS:
         }
         QVERIFY(hubLinks);
         test::removeTree(root);  // QTemporaryDir cannot remove a name that is not UTF-8
+    }
+
+    // Unreadable folders are looked for only when find meets one (it then exits non-zero): they are still reported.
+    void unreadableFoldersAreReported()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + QStringLiteral("/cache");
+        test::makeModule(root, version, QStringLiteral("MODULE_1+aa"), FAILED);
+        test::makeModule(root, version, QStringLiteral("MODULE_2+aa"), FAILED);
+        const QString closed = root + QLatin1Char('/') + version + QStringLiteral("/MODULE_2+aa");
+        QVERIFY(::chmod(QFile::encodeName(tmp.path()).constData(), 0755) == 0);
+        QVERIFY(::chmod(QFile::encodeName(closed).constData(), 0) == 0);
+        QString error;
+        ShellCacheStore shell(std::make_shared<UnprivilegedShell>(), QStringLiteral("localhost"), root);
+        QVERIFY2(shell.open(&error), qPrintable(error));
+        QVERIFY(shell.list(QString()).ok);  // the whole tree in one listing; the folders below are answered from it
+        const ListResult v = shell.list(version);
+        QVERIFY2(v.ok, qPrintable(v.error));
+        QCOMPARE(v.entries.size(), 2);
+        const ListResult bad = shell.list(version + QStringLiteral("/MODULE_2+aa"));
+        QVERIFY(!bad.ok);
+        QVERIFY2(bad.error.contains(QStringLiteral("permission denied")), qPrintable(bad.error));
+        QVERIFY(shell.list(version + QStringLiteral("/MODULE_1+aa")).ok);
+        // All readable: no folder is reported unreadable.
+        QVERIFY(::chmod(QFile::encodeName(closed).constData(), 0755) == 0);
+        ShellCacheStore again(std::make_shared<UnprivilegedShell>(), QStringLiteral("localhost"), root);
+        QVERIFY(again.open(&error));
+        QVERIFY(again.list(QString()).ok);
+        QVERIFY(again.list(version + QStringLiteral("/MODULE_2+aa")).ok);
+        QCOMPARE(again.list(version + QStringLiteral("/MODULE_2+aa")).entries.size(), FAILED.size());
     }
 
     void missingRootAndReads()
