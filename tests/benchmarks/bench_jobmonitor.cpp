@@ -6,6 +6,7 @@
 //   bench_jobmonitor [SECONDS=60] [RANKS=32] [LINES_PER_SECOND=1000] [metrics|logs: the tab shown (UI build)]
 // HISTORY_POINTS=N: the job already holds N points (a 24-hour job at one a second: 86,400) when it is opened.
 #include "services/jobs/jobservice.h"
+#include "tests/benchmarks/stallmeter.h"
 
 #ifdef INGOT_BENCH_WITH_UI
 #include "ui/jobs/jobmonitor.h"
@@ -159,19 +160,11 @@ int main(int argc, char **argv)
 
     QVector<qint64> gaps;
     qint64 startup = 0;
-    QElapsedTimer clock;
-    clock.start();
-    qint64 last = 0;
-    QTimer tick;
-    tick.setTimerType(Qt::PreciseTimer);
-    tick.setInterval(5);
-    QObject::connect(&tick, &QTimer::timeout, [&] {
-        const qint64 now = clock.nsecsElapsed() / 1000;
-        if (last && now > 1000000)
-            gaps << now - last;
-        else if (last)
-            startup = std::max(startup, now - last);  // the first show and layout, not the stream
-        last = now;
+    StallMeter tick([&](qint64 now, qint64 gap) {
+        if (gap && now > 1000000)
+            gaps << gap;
+        else if (gap)
+            startup = std::max(startup, gap);  // the first show and layout, not the stream
         if (now > qint64(seconds) * 1000000 + 2000000)
             app.quit();
     });
@@ -182,9 +175,7 @@ int main(int argc, char **argv)
     stand.kill();
     stand.waitForFinished();
 
-    std::sort(gaps.begin(), gaps.end());
-    const double worst = gaps.isEmpty() ? 0 : double(gaps.last()) / 1000.0 - 5;
-    const double p99 = gaps.isEmpty() ? 0 : double(gaps.at(int(gaps.size() * 0.99))) / 1000.0 - 5;
+    const double worst = StallMeter::worstMs(gaps), p99 = StallMeter::percentileMs(gaps, 0.99);
     struct rusage ru {};
     getrusage(RUSAGE_SELF, &ru);
     const double lines = double(written.load());

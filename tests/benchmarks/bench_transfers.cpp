@@ -9,6 +9,7 @@
 #include "services/transfer/transferqueue.h"
 #include "tests/support/testhub.h"
 #include "ui/transfers/transferspage.h"
+#include "tests/benchmarks/stallmeter.h"
 
 #include <QApplication>
 #include <QDir>
@@ -52,17 +53,9 @@ int main(int argc, char **argv)
     page.show();
 
     QVector<qint64> gaps;
-    QElapsedTimer clock;
-    clock.start();
-    qint64 last = 0;
-    QTimer tick;
-    tick.setTimerType(Qt::PreciseTimer);
-    tick.setInterval(5);
-    QObject::connect(&tick, &QTimer::timeout, [&] {
-        const qint64 now = clock.nsecsElapsed() / 1000;
-        if (last)
-            gaps << now - last;
-        last = now;
+    StallMeter tick([&](qint64, qint64 gap) {
+        if (gap)
+            gaps << gap;
     });
     QElapsedTimer t;
     t.start();
@@ -84,9 +77,7 @@ int main(int argc, char **argv)
     poll.start();
     app.exec();
     const qint64 pullMs = t.elapsed();
-    std::sort(gaps.begin(), gaps.end());
-    const double worst = gaps.isEmpty() ? 0 : double(gaps.last()) / 1000.0 - 5;
-    const double p99 = gaps.isEmpty() ? 0 : double(gaps.at(int(gaps.size() * 0.99))) / 1000.0 - 5;
+    const double worst = StallMeter::worstMs(gaps), p99 = StallMeter::percentileMs(gaps, 0.99);
     int done = 0;
     for (const TransferItem &it : queue.record(id)->items)
         done += it.state == TransferItem::State::Done ? 1 : 0;
