@@ -87,7 +87,16 @@ LocalCachePage::LocalCachePage(QWidget *parent)
         m_model->applyDelta(d);
         if (first && m_model->rowCount() > 0) {
             m_stack->setCurrentIndex(1);
-            m_view->expand(m_proxy->index(0, 0));
+            m_expandNewest = true;
+        }
+        // The newest compiler's group (the scan hands it out first, after the root's other items) is opened as soon
+        // as it is there.
+        for (int r = 0; m_expandNewest && r < m_proxy->rowCount(); ++r) {
+            const QModelIndex group = m_proxy->index(r, 0);
+            if (!group.data(CacheTreeModel::VersionRole).toString().isEmpty()) {
+                m_view->expand(group);
+                m_expandNewest = false;
+            }
         }
         m_statsTimer->start();
         if (m_session->isScanning())
@@ -283,6 +292,8 @@ void LocalCachePage::onScanFinished(const ScanStats &stats, const QString &fatal
 {
     if (std::exchange(m_sortAfterScan, false))
         m_proxy->sort(m_view->header()->sortIndicatorSection(), m_view->header()->sortIndicatorOrder());
+    if (std::exchange(m_expandNewest, false) && m_proxy->rowCount() > 0)
+        m_view->expand(m_proxy->index(0, 0));  // no compiler version folder: the root's items
     refreshSummary();
     if (!fatalError.isEmpty() && showsRemoteCache()) {
         const QString host = displayName(m_session->location().host);

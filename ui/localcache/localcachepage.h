@@ -163,6 +163,7 @@ private:
     QAction *m_sample = nullptr;
     bool m_updatingCombo = false;
     bool m_sortAfterScan = false;  // the tree is filled unsorted, then sorted once (see scanStarted)
+    bool m_expandNewest = false;   // a tree filled from nothing: its newest compiler's group is opened once there
     Task m_writingSample;
 };
 
