@@ -423,6 +423,39 @@ private Q_SLOTS:
         }
     }
 
+    // A store's own statEntry() and the generic one (the parent's listing, for stores that list everything at once)
+    // agree; a name that is not there is gone.
+    void statEntryAgreesWithTheListing()
+    {
+        QTemporaryDir tmp;
+        const QString root = test::makeSampleCache(tmp, 20, 3);
+        const CacheSnapshot s = scan(root);
+        QString key;
+        for (const auto &m : s.modules)
+            if (m.isModule() && key.isEmpty())
+                key = m.key();
+        PassThroughStore store(root);
+        QString error;
+        QVERIFY(store.open(&error));
+        StoreEntry own, generic;
+        bool vanished = true;
+        QVERIFY2(store.statEntry(key, &own, &vanished, &error), qPrintable(error));
+        QVERIFY(!vanished);
+        QVERIFY2(store.CacheStore::statEntry(key, &generic, &vanished, &error), qPrintable(error));
+        QCOMPARE(own.type, StoreEntry::Type::Dir);
+        QCOMPARE(generic.type, own.type);
+        QCOMPARE(generic.mtimeMs, own.mtimeMs);
+        QCOMPARE(generic.ctimeMs, s.find(key)->dirCtimeMs);
+        QVERIFY(own.statted && generic.statted);
+        for (const bool useGeneric : {false, true}) {
+            StoreEntry e;
+            vanished = false;
+            const QString gone = key + QStringLiteral("-gone");
+            QVERIFY(!(useGeneric ? store.CacheStore::statEntry(gone, &e, &vanished, &error) : store.statEntry(gone, &e, &vanished, &error)));
+            QVERIFY(vanished);
+        }
+    }
+
     void progressiveBatchesAndCancel()
     {
         QTemporaryDir tmp;
