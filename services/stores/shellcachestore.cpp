@@ -296,7 +296,11 @@ void judgeLinks(ShellCacheStore::Tree *tree, const QHash<QString, QByteArray> &w
         const auto at = indexOf.constFind(rel);
         if (at == indexOf.cend())
             continue;
-        StoreEntry &e = t.folders[parentOf(rel)].entries[*at];
+        // A folder marked unreadable after its entries were placed has none left: its links' indexes lead nowhere.
+        ListResult &folder = t.folders[parentOf(rel)];
+        if (!folder.ok || *at >= folder.entries.size() || folder.entries.at(*at).type != StoreEntry::Type::Symlink)
+            continue;
+        StoreEntry &e = folder.entries[*at];
         const QList<QByteArray> st = stats.value(rel).split(' ');
         if (st.size() == 5) {
             e.size = st.at(0).toLongLong();
@@ -359,6 +363,8 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
             OpenFolder o = std::move(open.last());
             open.removeLast();
             ListResult &l = t.folders[o.rel];  // made by its F record; a U record since may have marked it unreadable
+            if (!l.ok)
+                continue;  // an unreadable folder holds nothing, and its links are not looked for
             const qsizetype base = l.entries.size();
             if (base == 0)
                 l.entries = std::move(o.entries);

@@ -28,9 +28,11 @@ rc=0
 ctest --test-dir "$build" -j2 --output-on-failure -E 'backend_train|hub_conformance|tst_hubconformance' \
   >"$log" 2>&1 || rc=$?
 if [ "$rc" -ne 0 ]; then
-  # A failing test's output follows its "***Failed"/"***Exception"/"***Timeout" line up to the next test's line.
+  # A failing test's output follows its "***Failed"/"***Exception"/"***Timeout" line up to the next test's line. A
+  # fuzzer's progress lines (new inputs, new functions, its dictionary) are left out: they would push its report out.
   awk '/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: .*\*\*\*(Failed|Exception|Timeout)/ { on = 1; n = 0; print; next }
        /^ *[0-9]+\/[0-9]+ Test +#[0-9]+:|^ +Start +[0-9]+:/ { on = 0 }
+       /^#[0-9]+\t(NEW|REDUCE|pulse|INITED)|^\tNEW_FUNC|^".*" # Uses: / { next }
        on && !/^QWARN|^PASS / && n++ < 400 { print }' "$log"
   echo "----"
 fi
