@@ -2056,6 +2056,10 @@ Go back to change the settings, or close the window.</source>
         <source>The host&apos;s archive announces %1 bytes for %2, more than the entry&apos;s listing showed (%3 bytes; the entry %4 bytes): refused, nothing was kept.</source>
         <translation>主机的归档为 %2 声明了 %1 字节，超过该条目列表所示（%3 字节；整个条目 %4 字节）：已拒绝，未保留任何内容。</translation>
     </message>
+    <message>
+        <source>%1 changed on the host while it was copied (a file&apos;s size or times moved): nothing was kept.</source>
+        <translation>%1 在复制过程中于主机上发生了变化（某个文件的大小或时间变了）：未保留任何内容。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::HostKeyDialog</name>

@@ -84,6 +84,9 @@ HostCopyResult hostFailure(int code, const SshStream &s, SshConnection &connecti
     case ExitNoStaging:
         *error = HostCopyText::tr("Cannot create a staging folder beside %1 on the host (permissions, a full disk?).").arg(shown);
         return HostCopyResult::Failed;
+    case ExitChanged:
+        *error = HostCopyText::tr("%1 changed on the host while it was copied (a file's size or times moved): nothing was kept.").arg(shown);
+        return HostCopyResult::Failed;
     case ExitTarFailed:
         *error = HostCopyText::tr("Copying %1 failed on the host: %2").arg(shown, said.isEmpty() ? HostCopyText::tr("tar failed.") : said);
         return HostCopyResult::Failed;

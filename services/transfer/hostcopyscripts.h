@@ -20,6 +20,7 @@ enum HostExit {
     ExitNoStaging = 24,
     ExitLinked = 25,    // the compiler-version folder or the entry is a link: never followed
     ExitLinkOutside = 26,  // a link in the entry leads outside the cache (not to a hub blob), or nowhere
+    ExitChanged = 27,      // a file of the entry changed on the host while it was sent
 };
 
 extern const char *const receiveScript;

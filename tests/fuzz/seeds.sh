@@ -35,7 +35,7 @@ put fuzz_safetensors "$seed"/sh/tensor_parallel_shards/*/model.safetensors
 put fuzz_torchzip "$seed"/*.pt $(find "$seed/nxd" -name '*.pt' 2>/dev/null | head -4)
 /usr/bin/python3 "$here/tests/fixtures/make_checkpoint_formats.py" "$seed/lora" lora 2 >/dev/null
 put fuzz_mpmetadata $(find "$seed" -name '*metadata*.json' -o -name 'adapter_config.json' 2>/dev/null)
-# fuzz_tarstream: what a host's send script prints (GNU tar of an entry, as `tar -c -b 1 --format=gnu` writes it;
+# fuzz_tarstream: what a host's send script prints (GNU tar of an entry; the script writes 64 KiB records, -b 1 keeps the seeds small;
 # a pax one and a long name too), then a sha256sum -z list.
 e="$seed/entry"
 mkdir -p "$e/sub" "$out/fuzz_tarstream"
