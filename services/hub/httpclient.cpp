@@ -224,6 +224,10 @@ void setUpHop(CURL *h, const QByteArray &url, const QByteArray &userAgent, qint6
     curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, onProgress);
     curl_easy_setopt(h, CURLOPT_XFERINFODATA, t);
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    // A body streamed to a file arrives in 256 KiB pieces, not curl's 16 KiB: a sixteenth of the reads, writes and
+    // callbacks (a pull of 1 GB spent three quarters of its time in the kernel).
+    if (t->req->sink)
+        curl_easy_setopt(h, CURLOPT_BUFFERSIZE, 256L << 10);
 }
 
 // Runs the prepared hop with the request's headers; the token goes only to the trusted origin and is wiped after.

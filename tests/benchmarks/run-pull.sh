@@ -6,7 +6,7 @@
 #   curl (the limit): one curl -Z --parallel-max PARALLEL -L over the same resolve URLs, nothing verified
 #   @huggingface/hub: downloadFile for every file (node), written to disk
 # Then prints the three times and the ratios Ingot/curl and Ingot/@huggingface/hub.
-#   ENTRIES=8 NEFF_MB=128 PARALLEL=4 RUNS=1 tests/benchmarks/run-pull.sh
+#   ENTRIES=8 NEFF_MB=128 PARALLEL=4 RUNS=1 [PERF_DATA=FILE] tests/benchmarks/run-pull.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD_DIR:-$here/build-bench}
@@ -85,6 +85,13 @@ for run in $(seq "$runs"); do
   t_js+=("$(elapsed "$s" "$(now)")")
   rm -rf "$work/out-js"
 done
+# PERF_DATA=FILE: one more Ingot pull, untimed, under `perf record -a -g` (the test Hub's side included).
+if [ -n "${PERF_DATA:-}" ]; then
+  rm -rf "$work/out-ingot" "$work/hf"
+  HF_ENDPOINT="$url" HF_HOME="$work/hf" INGOT_KEYCHAIN=none HF_HUB_OFFLINE= \
+    perf record -q -a -g -F 999 -o "$PERF_DATA" -- \
+    "$build/app/ingot-cli" cache pull --repo_id bench/cache --all --cache-dir "$work/out-ingot" --parallel "$parallel" >/dev/null
+fi
 ti=$(best "${t_ingot[@]}") tc=$(best "${t_curl[@]}") tj=$(best "${t_js[@]}")
 echo "$(nproc) cores; $entries entries, $files files, $total_mb MB; $parallel files at a time; best of $runs run(s)"
 python3 - "$ti" "$tc" "$tj" "$total_mb" <<'PY'
