@@ -13,19 +13,20 @@ int hexValue(char c)
     return -1;
 }
 
-// Defines hashfiles [-L]: the sha256 of every file below ".", as `sha256sum -z` prints them ("<hex>  ./name\0"). A
-// file over 1 MiB is hashed by OpenSSL where the host has it: coreutils' sha256sum takes 3 s a GiB where OpenSSL's
-// (SHA extensions, AVX2) takes 0.6 s, and this pass is the one a copy waits for after its last byte. The small files
-// stay in one sha256sum batch (an openssl process each would cost more than it saves).
+// Defines hashfiles [-L]: the sha256 of every file below ".", as `sha256sum -z` prints them ("<hex>  ./name\0"; the
+// parser takes openssl's "<hex> *./name" too). Where the host has OpenSSL, one `openssl dgst -sha256 -r` hashes the
+// files whose names hold no newline or backslash (it escapes neither; they are turned into NUL-ended lines): coreutils'
+// sha256sum takes 3 s a GiB where OpenSSL (SHA extensions, AVX2) takes 0.6 s, and a copy to a host waits for this
+// pass after its last byte. Only when a file is over 1 MiB: below that, openssl's start costs more than it saves. An
+// openssl that fails prints a line the parser refuses.
 #define INGOT_HASHFILES_SH \
     "hashfiles() {\n" \
-    "  if command -v openssl >/dev/null 2>&1; then\n" \
-    "    find $1 . -type f -size +1024k -exec sh -c 'for f do\n" \
-    "      h=$(openssl dgst -sha256 -r <\"$f\") || exit 1; h=${h%% *}\n" \
-    "      case $h in *[!0-9a-f]*|\"\") exit 1;; esac\n" \
-    "      printf \"%s  %s\\0\" \"$h\" \"$f\"\n" \
-    "    done' sh {} + || return 1\n" \
-    "    find $1 . -type f ! -size +1024k -print0 | xargs -0 -r sha256sum -z --\n" \
+    "  if [ -n \"$(find $1 . -type f -size +1024k -print -quit)\" ] && command -v openssl >/dev/null 2>&1; then\n" \
+    "    nl='\n" \
+    "'\n" \
+    "    find $1 . -type f ! -name \"*$nl*\" ! -name '*\\\\*' -print0 |\n" \
+    "      { xargs -0 -r openssl dgst -sha256 -r || echo failed; } | tr '\\n' '\\0'\n" \
+    "    find $1 . -type f \\( -name \"*$nl*\" -o -name '*\\\\*' \\) -print0 | xargs -0 -r sha256sum -z --\n" \
     "  else\n" \
     "    find $1 . -type f -print0 | xargs -0 -r sha256sum -z --\n" \
     "  fi\n" \
@@ -35,13 +36,13 @@ int hexValue(char c)
 
 // $1 root, $2 compiler-version folder, $3 module, $4 the archive's exact byte count (stdin: the archive, then the
 // verdict line). Extracts into a fresh staging folder beside the entry, held with flock, prints every file's sha256
-// (sha256sum -z: NUL-ended, names unescaped; the disk writes them meanwhile) and "END", waits for "commit", then renames the staging onto the entry
-// with mv -n -T: renameat2 RENAME_NOREPLACE where coreutils uses it (9.1 does); older ones check first, and the entry
-// is checked right before too, which leaves only a window of microseconds. The staging still being there after mv
-// means it was refused. Any failure or a dropped connection removes the staging.
-// A staging a killed copy left behind is removed first, unless someone holds it (exit 12). A holder gets a few
-// seconds to let go: the host's side of a copy stopped a moment ago ends (and removes its staging) only once its
-// input closes, which a retry right after the stop can reach first.
+// (hashfiles: NUL-ended, names unescaped; the disk writes the files meanwhile) and "END", waits for "commit", then
+// renames the staging onto the entry with mv -n -T: renameat2 RENAME_NOREPLACE where coreutils uses it (9.1 does);
+// older ones check first, and the entry is checked right before too, which leaves only a window of microseconds. The
+// staging still being there after mv means it was refused. Any failure or a dropped connection removes the staging. A
+// staging a killed copy left behind is removed first, unless someone holds it (exit 12). A holder gets a few seconds to
+// let go: the host's side of a copy stopped a moment ago ends (and removes its staging) only once its input closes,
+// which a retry right after the stop can reach first.
 const char *const receiveScript = INGOT_HASHFILES_SH R"SH(set -f
 export LC_ALL=C
 r=$(printf '%bX' "$1"); r=${r%X}
@@ -67,7 +68,14 @@ s=$(mktemp -d "$v/.ingot-incoming-$m.XXXXXX" 2>/dev/null) || exit 24
 trap 'rm -rf --one-file-system -- "$s"' EXIT
 trap 'exit 1' HUP INT TERM PIPE
 if [ -n "$lk" ]; then exec 8<"$s"; flock -n 8 || exit 12; fi
-head -c "$n" 8<&- | tar -x -f - -C "$s" --no-same-owner --no-overwrite-dir >&2 8<&- || exit 23
+# The archive's bytes and no more (the verdict line follows them): GNU dd in 256 KiB reads where it is there, else
+# head (8 KiB a read); tar reads 128 KiB records (the last one short: it takes that from a pipe).
+if dd if=/dev/null count=0 iflag=count_bytes,fullblock status=none 2>/dev/null; then
+  bound() { dd bs=256k count="$n" iflag=count_bytes,fullblock status=none; }
+else
+  bound() { head -c "$n"; }
+fi
+bound 8<&- | tar -x -b 256 -f - -C "$s" --no-same-owner --no-overwrite-dir >&2 8<&- || exit 23
 [ -z "$(find "$s" -mindepth 1 ! -type f ! -type d -print -quit)" ] || exit 23
 (cd -P -- "$s" && find . -type f -exec sync -- {} + 2>/dev/null) 8<&- &
 sp=$!
@@ -84,14 +92,15 @@ sync -- "$v" 2>/dev/null
 printf 'DONE\0'
 )SH";
 
-// $1 root, $2 compiler-version folder, $3 module. Prints a GNU tar of the entry (links followed, as a hub-blob
-// link's content is what a cache needs; push's rules: only links that lead inside the cache root or to a Hugging
-// Face hub blob, else exit 26 naming them, broken ones too; checked before and again after sending), waits for "go"
-// (this side has every byte), then the sha256 of every file. The sums are computed while the archive is sent, into a
-// temporary file, by a second reader of the same files (a host has cores to spare; after sending, the hash pass was
-// a second the copy waited for). A file that changed from before tar to "go" (its size, times or inode, from find
-// before and after) ends the copy with exit 27, so whatever is sent was read from one unchanging file. The archive is written in 64 KiB records (the last one padded with zeros, which this side skips): with -b 1
-// tar made a write of 512 bytes per block, and the host's tar was the busiest process of a copy.
+// $1 root, $2 compiler-version folder, $3 module. Prints a GNU tar of the entry (links followed, as a hub-blob link's
+// content is what a cache needs; push's rules: only links that lead inside the cache root or to a Hugging Face hub
+// blob, else exit 26 naming them, broken ones too; checked before and again after sending), waits for "go" (this side
+// has every byte), then the sha256 of every file. The sums are computed while the archive is sent, into a temporary
+// file, by a second reader of the same files (a host has cores to spare; after sending, the hash pass was a second the
+// copy waited for). A file that changed from before tar to "go" (its size, times or inode, from find before and after)
+// ends the copy with exit 27, so whatever is sent was read from one unchanging file. The archive is written in 64 KiB
+// records (the last one padded with zeros, which this side skips): with -b 1 tar made a write of 512 bytes per block,
+// and the host's tar was the busiest process of a copy.
 const char *const sendScript = INGOT_HASHFILES_SH R"SH(set -f
 export LC_ALL=C
 r=$(printf '%bX' "$1"); r=${r%X}
@@ -114,7 +123,7 @@ links() {
   if [ -n "$bad" ]; then printf '%s\n' "$bad" >&2; exit 26; fi
 }
 links
-snap() { (cd -- "$e" && find -L . -type f -printf '%s %T@ %C@ %i %p\n' | cksum); }
+snap() { find -L "$e" -type f -printf '%s %T@ %C@ %i %p\n'; }
 s1=$(snap) || exit 23
 hf=$(mktemp "${TMPDIR:-/tmp}/.ingot-sums.XXXXXX") || exit 23
 hp=

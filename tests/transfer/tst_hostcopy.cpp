@@ -25,6 +25,8 @@
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 #include <QThread>
 
 #include <atomic>
@@ -632,7 +634,8 @@ exec /usr/bin/tar "$@"
     }
 
     // Not pass/fail: INGOT_BENCH=1 copies 1 GiB (one 768 MiB neff and 256 files of 1 MiB) up and down, and the
-    // same with a bare tar piped through ssh on the same master connection (the limit: no hashing, no staging).
+    // same with a bare tar piped through ssh on the same master connection (the limit: no hashing, no staging), in
+    // INGOT_BENCH_ROUNDS rounds (5), and prints the median ratios.
     void benchmarkOneGigabyte()
     {
         if (qEnvironmentVariableIsEmpty("INGOT_BENCH"))
@@ -664,7 +667,13 @@ exec /usr/bin/tar "$@"
             return *shellCommand(argv);
         };
         Recorder rec;
-        for (int round = 0; round < 2; ++round) {
+        const int rounds = qEnvironmentVariableIsEmpty("INGOT_BENCH_ROUNDS") ? 5 : qMax(1, qEnvironmentVariableIntValue("INGOT_BENCH_ROUNDS"));
+        QVector<double> upRatios, downRatios;
+        auto median = [](QVector<double> v) {
+            std::sort(v.begin(), v.end());
+            return v.size() % 2 ? v.at(v.size() / 2) : (v.at(v.size() / 2 - 1) + v.at(v.size() / 2)) / 2;
+        };
+        for (int round = 0; round < rounds; ++round) {
             const QString up = fresh(QStringLiteral("bench-up-%1").arg(round));
             const QString down = fresh(QStringLiteral("bench-down-%1").arg(round));
             const QString bareUp = fresh(QStringLiteral("bench-bare-up-%1").arg(round));
@@ -685,8 +694,12 @@ exec /usr/bin/tar "$@"
             });
             qInfo("1 GiB, round %d: local->host %.2f s (bare tar|ssh %.2f s, %.2fx); host->local %.2f s (bare %.2f s, %.2fx)",
                   round, ingotUp, tarUp, ingotUp / tarUp, ingotDown, tarDown, ingotDown / tarDown);
+            upRatios << ingotUp / tarUp;
+            downRatios << ingotDown / tarDown;
             test::removeTree(up), test::removeTree(down), test::removeTree(bareUp), test::removeTree(bareDown);
         }
+        qInfo("1 GiB, median of %d rounds: local->host %.2fx, host->local %.2fx of tar|ssh", rounds, median(upRatios),
+              median(downRatios));
         test::removeTree(src);
         // Many small entries: what one entry costs beyond its bytes (listing, the master check, one session).
         const QString many = fresh(QStringLiteral("bench-many"));
