@@ -34,6 +34,8 @@ int hexValue(char c)
 
 }  // namespace
 
+const char *const hashFilesFunction = INGOT_HASHFILES_SH;
+
 // $1 root, $2 compiler-version folder, $3 module, $4 the archive's exact byte count (stdin: the archive, then the
 // verdict line). Extracts into a fresh staging folder beside the entry, held with flock, prints every file's sha256
 // (hashfiles: NUL-ended, names unescaped; the disk writes the files meanwhile) and "END", waits for "commit", then

@@ -23,6 +23,9 @@ enum HostExit {
     ExitChanged = 27,      // a file of the entry changed on the host while it was sent
 };
 
+// The shell function both scripts start with: `hashfiles [-L]` prints the sha256 of every file below "." in the
+// form parseHashList reads (exposed for its test: with and without openssl, names with a newline or a backslash).
+extern const char *const hashFilesFunction;
 extern const char *const receiveScript;
 extern const char *const sendScript;
 

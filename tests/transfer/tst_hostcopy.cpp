@@ -6,6 +6,7 @@
 #include "services/remote/remotehosts.h"
 #include "services/stores/storefactory.h"
 #include "services/transfer/hostcopy.h"
+#include "services/transfer/hostcopyscripts.h"
 #include "services/util/appsettings.h"
 #include "services/util/names.h"
 #include "services/util/shellquote.h"
@@ -13,6 +14,7 @@
 #include "tests/support/testsupport.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QDirIterator>
 #include <QElapsedTimer>
@@ -23,12 +25,12 @@
 #include <QMutex>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <algorithm>
 #include <QThread>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -631,6 +633,51 @@ exec /usr/bin/tar "$@"
         struct stat st {};
         QCOMPARE(::stat(QFile::encodeName(path(local, SMALL)).constData(), &st), 0);
         QCOMPARE(st.st_uid, ::geteuid());
+    }
+
+    void theHostsHashListIsTheSameWithOrWithoutOpenssl()
+    {
+        // One file over 1 MiB (OpenSSL's path), names openssl would not escape (a newline, a backslash), a plain one.
+        const QString dir = fresh(QStringLiteral("hashfiles"));
+        QHash<QByteArray, QByteArray> want;
+        const QList<QPair<QByteArray, QByteArray>> files{{"model.neff", randomBytes(2 << 20, 3)},
+                                                         {"new\nline", "a"},
+                                                         {"back\\slash", "b"},
+                                                         {"plain", ""}};
+        for (const auto &[name, bytes] : files) {
+            writeBytes(dir + QLatin1Char('/') + QFile::decodeName(name), bytes);
+            want.insert(name, QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+        }
+        // PATH holds only the tools named here (as links into /usr/bin), so a host without openssl, or with one that
+        // fails, is this machine with it left out or replaced.
+        auto toolsWithout = [&](const QString &name, const QByteArray &openssl) {
+            const QString bin = fresh(name);
+            for (const char *tool : {"sh", "find", "xargs", "sha256sum", "tr", "openssl"})
+                if (qstrcmp(tool, "openssl") != 0 || openssl == "real")
+                    QFile::link(QStandardPaths::findExecutable(QLatin1String(tool)), bin + QLatin1Char('/') + QLatin1String(tool));
+            if (openssl == "fails") {
+                writeBytes(bin + QStringLiteral("/openssl"), "#!/bin/sh\necho 'broken' >&2\nexit 1\n");
+                QFile::setPermissions(bin + QStringLiteral("/openssl"), QFile::ReadOwner | QFile::ExeOwner);
+            }
+            return bin;
+        };
+        auto run = [&](const QString &path, QHash<QByteArray, QByteArray> *out) {
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("PATH"), path);
+            p.setProcessEnvironment(env);
+            p.setWorkingDirectory(dir);
+            p.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QString::fromUtf8(hostcopy::hashFilesFunction) + QStringLiteral("hashfiles")});
+            p.waitForFinished(60000);
+            out->clear();
+            return hostcopy::parseHashList(p.readAllStandardOutput(), out);
+        };
+        QHash<QByteArray, QByteArray> got;
+        QVERIFY(run(toolsWithout(QStringLiteral("bin-openssl"), "real"), &got));
+        QCOMPARE(got, want);
+        QVERIFY(run(toolsWithout(QStringLiteral("bin-no-openssl"), "none"), &got));
+        QCOMPARE(got, want);
+        QVERIFY(!run(toolsWithout(QStringLiteral("bin-broken-openssl"), "fails"), &got));
     }
 
     // Not pass/fail: INGOT_BENCH=1 copies 1 GiB (one 768 MiB neff and 256 files of 1 MiB) up and down, and the
