@@ -18,7 +18,8 @@ if [[ "${1:-}" == "--test" ]]; then
          fonts-noto-cjk  # the zh_CN screenshots (tests/tools/zh-screenshots.sh)
          gnome-keyring dbus libsecret-1-0 libsecret-tools  # a real Secret Service for tests/hub/tst_keychain
          slurmctld slurmd slurm-client  # a private Slurm cluster on 127.0.0.1 (tests/support/testslurm.h)
-         fd-find)  # the cold-disk baseline of tests/benchmarks/run-cold.sh
+         fd-find  # the cold-disk baseline of tests/benchmarks/run-cold.sh
+         python3-boto3)  # the AWS SDK for Python: checks Ingot's SigV4 and the test S3 server (tests/s3)
   # Node may come from another source (nodesource bundles npm): only ask apt when there is none.
   command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm)
 fi
