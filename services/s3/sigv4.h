@@ -1,8 +1,8 @@
 // AWS Signature Version 4 (header form) for S3 requests: the canonical request, the string to sign, the signing
 // key and the Authorization header, as the AWS documentation describes them. Written here rather than through
-// libcurl's CURLOPT_AWS_SIGV4 because the S3 store needs each step on its own: the test S3 server verifies
-// requests with the same code path's pieces, the published test vectors check each step, and a presigned or
-// streamed request needs the payload hash chosen by the caller (UNSIGNED-PAYLOAD for a large upload read once).
+// libcurl's CURLOPT_AWS_SIGV4: the published examples check each step on its own (libcurl's signer gives only the
+// final header), and a streamed request needs the payload hash chosen by the caller (UNSIGNED-PAYLOAD for a large
+// upload read once).
 #pragma once
 
 #include <QByteArray>
