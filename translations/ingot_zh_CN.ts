@@ -2,6 +2,21 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ingot::AwsConfig</name>
+    <message>
+        <source>The AWS profile &quot;%1&quot; is in neither %2 nor %3.</source>
+        <translation>AWS 配置文件 “%1” 既不在 %2 中，也不在 %3 中。</translation>
+    </message>
+    <message>
+        <source>%1 is set in the environment without %2.</source>
+        <translation>环境中设置了 %1，但没有设置 %2。</translation>
+    </message>
+    <message>
+        <source>The AWS profile &quot;%1&quot; uses %2, which Ingot does not support yet: give it keys in the environment, a profile with aws_access_key_id, or run on an instance with a role.</source>
+        <translation>AWS 配置文件 “%1” 使用了 %2，Ingot 尚不支持：请在环境中提供密钥、使用带有 aws_access_key_id 的配置文件，或在带有角色的实例上运行。</translation>
+    </message>
+</context>
+<context>
     <name>ingot::CacheChartsWidget</name>
     <message>
         <source>Size by compiler version</source>

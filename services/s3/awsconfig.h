@@ -1,0 +1,37 @@
+// Where S3 requests go and with which keys, found the way the AWS CLI (botocore) finds them, from the environment and
+// the shared files; the tests compare with botocore's own resolution. Beyond Debian's botocore 1.29, as the CLI v2
+// documents: AWS_REGION before AWS_DEFAULT_REGION, and endpoint URLs (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, a
+// profile's endpoint_url). Left out, with words when a profile needs them: role_arn + source_profile (assume-role),
+// credential_process, SSO. The instance role (IMDSv2) is for the S3 client to ask when nothing here gave keys.
+#pragma once
+
+#include "services/s3/sigv4.h"
+
+#include <QHash>
+#include <QString>
+
+namespace ingot::s3 {
+
+// The environment a resolution reads: the process's by default; tests pass their own.
+using Environment = QHash<QString, QString>;
+Environment processEnvironment();
+
+// An INI file of the AWS CLI's shape: [section] lines, key = value, a key with an empty value followed by indented
+// key = value lines (a nested block, kept as "outer.inner"), comments from # or ; at a line's start.
+using IniSections = QHash<QString, QHash<QString, QString>>;
+IniSections parseAwsIni(const QByteArray &text);
+
+struct AwsSettings {
+    QString profile;           // the profile used ("default" when none is named)
+    Credentials credentials;   // empty when none was found here (the instance role may still give some)
+    QString credentialSource;  // "environment", "shared credentials file", "config file", or empty
+    QString region;            // us-east-1 when nothing names one
+    QString endpointUrl;       // an S3-compatible store (path-style requests), or empty for AWS itself
+    QString error;             // a profile that cannot be used as it is written, in words; nothing else is set then
+};
+
+// Resolves for `profile` (empty: AWS_PROFILE, else "default"). A profile named explicitly is used even when the
+// environment holds keys (the CLI's --profile); AWS_PROFILE is not explicit, so keys in the environment win.
+AwsSettings resolveAwsSettings(const QString &profile = QString(), const Environment &env = processEnvironment());
+
+}  // namespace ingot::s3
