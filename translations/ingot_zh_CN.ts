@@ -7066,6 +7066,25 @@ Cache: %2</source>
     </message>
 </context>
 <context>
+    <name>ingot::S3Location</name>
+    <message>
+        <source>&quot;%1&quot; is not an S3 location (s3://bucket/prefix).</source>
+        <translation>“%1” 不是 S3 位置（s3://bucket/prefix）。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a bucket name S3 allows (3 to 63 lower-case letters, digits, dots and hyphens).</source>
+        <translation>“%1” 不是 S3 允许的存储桶名称（3 到 63 个小写字母、数字、点和连字符）。</translation>
+    </message>
+    <message>
+        <source>The prefix &quot;%1&quot; has an empty, &quot;.&quot; or &quot;..&quot; part, or a control character: refused.</source>
+        <translation>前缀 “%1” 含有空的、“.” 或 “..” 部分，或含有控制字符：已拒绝。</translation>
+    </message>
+    <message>
+        <source>The S3 endpoint &quot;%1&quot; is not http(s)://host[:port].</source>
+        <translation>S3 端点 “%1” 不是 http(s)://host[:port] 形式。</translation>
+    </message>
+</context>
+<context>
     <name>ingot::SampleCache</name>
     <message>
         <source>Cannot create %1: %2.</source>
