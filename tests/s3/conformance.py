@@ -1,0 +1,129 @@
+#!/usr/bin/python3
+"""Checks the test S3 server (tests/s3/tests3.py) with boto3, the official AWS SDK for Python (Debian's python3-boto3),
+doing the operations Ingot's S3 store does: if the fake answers these as boto3 expects from S3, Ingot's tests against
+it mean something. Also: a wrong secret, a wrong session token and a tampered body are refused, and a 503 SlowDown is
+retried by boto3 as by any S3 client. Exit 0 when all hold; the first failure is printed.
+  /usr/bin/python3 tests/s3/conformance.py
+"""
+import hashlib
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import boto3
+import botocore
+from botocore.config import Config
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def start(tmp, *extra):
+    port_file = os.path.join(tmp, "port-%d" % time.monotonic_ns())
+    p = subprocess.Popen([sys.executable, os.path.join(HERE, "tests3.py"), "--access", "AKIDINGOT", "--secret",
+                          "s3cr3t/+=", "--token", "tok", "--port-file", port_file, "--bucket", "team-cache", *extra])
+    for _ in range(200):
+        if os.path.exists(port_file):
+            break
+        time.sleep(0.05)
+    with open(port_file) as f:
+        return p, "http://127.0.0.1:" + f.read()
+
+
+def client(url, secret="s3cr3t/+=", token="tok", retries=0):
+    return boto3.client("s3", endpoint_url=url, region_name="us-east-1", aws_access_key_id="AKIDINGOT",
+                        aws_secret_access_key=secret, aws_session_token=token,
+                        config=Config(s3={"addressing_style": "path"}, retries={"total_max_attempts": retries + 1, "mode": "standard"}))
+
+
+def expect_error(code, fn):
+    try:
+        fn()
+    except botocore.exceptions.ClientError as e:
+        got = e.response["Error"]["Code"]
+        assert got == code, "expected %s, got %s" % (code, got)
+        return
+    raise AssertionError("expected %s, the call succeeded" % code)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        server, url = start(tmp)
+        try:
+            s3 = client(url)
+            prefix = "team/cache/neuronxcc-2.15.128.0+56dc5a86/"
+            names = ["MODULE_1+aa", "MODULE_2+bb", "MODULE_3+c c", "MODULE_4+\u00e9"]
+            for n in names:
+                s3.put_object(Bucket="team-cache", Key=prefix + n + "/model.neff", Body=b"neff " + n.encode())
+                s3.put_object(Bucket="team-cache", Key=prefix + n + "/model.done", Body=b"")
+            s3.put_object(Bucket="team-cache", Key="team/cache-other/x", Body=b"not ours")
+            # Paging with a delimiter: the module folders come as common prefixes, 3 a page.
+            seen, token = [], None
+            while True:
+                kw = {"Bucket": "team-cache", "Prefix": prefix, "Delimiter": "/", "MaxKeys": 3}
+                if token:
+                    kw["ContinuationToken"] = token
+                page = s3.list_objects_v2(**kw)
+                seen += [p["Prefix"] for p in page.get("CommonPrefixes", [])]
+                if not page["IsTruncated"]:
+                    break
+                token = page["NextContinuationToken"]
+            assert seen == sorted(prefix + n + "/" for n in names), seen
+            # The exact prefix: team/cache/ never lists team/cache-other/.
+            keys = [o["Key"] for o in s3.list_objects_v2(Bucket="team-cache", Prefix="team/cache/")["Contents"]]
+            assert len(keys) == 8 and all(k.startswith("team/cache/") for k in keys), keys
+            # Ranged reads, whole reads, heads.
+            key = prefix + "MODULE_3+c c/model.neff"
+            assert s3.get_object(Bucket="team-cache", Key=key, Range="bytes=5-")["Body"].read() == b"MODULE_3+c c"
+            assert s3.get_object(Bucket="team-cache", Key=key, Range="bytes=-3")["Body"].read() == b"c c"
+            head = s3.head_object(Bucket="team-cache", Key=key)
+            assert head["ContentLength"] == len(b"neff MODULE_3+c c")
+            assert head["ETag"] == '"%s"' % hashlib.md5(b"neff MODULE_3+c c").hexdigest()
+            expect_error("404", lambda: s3.head_object(Bucket="team-cache", Key=prefix + "nothing"))
+            expect_error("NoSuchKey", lambda: s3.get_object(Bucket="team-cache", Key=prefix + "nothing"))
+            expect_error("InvalidRange", lambda: s3.get_object(Bucket="team-cache", Key=key, Range="bytes=999-"))
+            # Multipart: two parts, completed in order; the ETag is S3's md5-of-md5s with the part count.
+            part1, part2 = os.urandom(5 << 20), os.urandom(1 << 20)
+            big = prefix + "MODULE_5+big/model.neff"
+            up = s3.create_multipart_upload(Bucket="team-cache", Key=big)["UploadId"]
+            e1 = s3.upload_part(Bucket="team-cache", Key=big, UploadId=up, PartNumber=1, Body=part1)["ETag"]
+            e2 = s3.upload_part(Bucket="team-cache", Key=big, UploadId=up, PartNumber=2, Body=part2)["ETag"]
+            done = s3.complete_multipart_upload(Bucket="team-cache", Key=big, UploadId=up,
+                                                MultipartUpload={"Parts": [{"PartNumber": 1, "ETag": e1},
+                                                                           {"PartNumber": 2, "ETag": e2}]})
+            md5s = hashlib.md5(part1).digest() + hashlib.md5(part2).digest()
+            assert done["ETag"] == '"%s-2"' % hashlib.md5(md5s).hexdigest(), done["ETag"]
+            assert s3.get_object(Bucket="team-cache", Key=big)["Body"].read() == part1 + part2
+            up = s3.create_multipart_upload(Bucket="team-cache", Key=big + ".2")["UploadId"]
+            s3.abort_multipart_upload(Bucket="team-cache", Key=big + ".2", UploadId=up)
+            expect_error("NoSuchUpload", lambda: s3.upload_part(Bucket="team-cache", Key=big + ".2", UploadId=up,
+                                                                PartNumber=1, Body=b"x"))
+            # DeleteObjects in a batch, then one DeleteObject.
+            gone = s3.delete_objects(Bucket="team-cache", Delete={"Objects": [{"Key": prefix + "MODULE_1+aa/model.neff"},
+                                                                              {"Key": prefix + "MODULE_1+aa/model.done"}]})
+            assert sorted(d["Key"] for d in gone["Deleted"]) == [prefix + "MODULE_1+aa/model.done", prefix + "MODULE_1+aa/model.neff"]
+            s3.delete_object(Bucket="team-cache", Key="team/cache-other/x")
+            left = [o["Key"] for o in s3.list_objects_v2(Bucket="team-cache")["Contents"]]
+            assert not any("MODULE_1+aa" in k or "cache-other" in k for k in left), left
+            # Refusals: a wrong secret, a wrong token, another bucket.
+            expect_error("SignatureDoesNotMatch", lambda: client(url, secret="wrong").list_objects_v2(Bucket="team-cache"))
+            expect_error("InvalidToken", lambda: client(url, token="other").list_objects_v2(Bucket="team-cache"))
+            expect_error("NoSuchBucket", lambda: s3.list_objects_v2(Bucket="other-bucket"))
+        finally:
+            server.kill()
+        # A 503 SlowDown on every second request: boto3 retries and succeeds, as against S3.
+        server, url = start(tmp, "--slowdown-every", "2")
+        try:
+            s3 = client(url, retries=3)
+            for i in range(4):
+                s3.put_object(Bucket="team-cache", Key="k%d" % i, Body=b"v")
+            assert len(s3.list_objects_v2(Bucket="team-cache")["Contents"]) == 4
+            expect_error("SlowDown", lambda: [client(url).list_objects_v2(Bucket="team-cache") for _ in range(2)])
+        finally:
+            server.kill()
+    print("test S3 server: boto3 %s agrees" % boto3.__version__)
+
+
+if __name__ == "__main__":
+    main()
