@@ -7066,6 +7066,77 @@ Cache: %2</source>
     </message>
 </context>
 <context>
+    <name>ingot::S3Client</name>
+    <message>
+        <source>No AWS keys were found for %1 (the environment, the profile &quot;%2&quot;).</source>
+        <translation>未找到 %1 的 AWS 密钥（环境变量、配置文件 “%2”）。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: S3 refused the keys (%2): check the secret key, the session token and the machine&apos;s clock.</source>
+        <translation>%1：S3 拒绝了这些密钥（%2）：请检查私有访问密钥、会话令牌和本机时钟。</translation>
+    </message>
+    <message>
+        <source>%1: the bucket %2 does not exist.</source>
+        <translation>%1：存储桶 %2 不存在。</translation>
+    </message>
+    <message>
+        <source>%1: S3 sent the request elsewhere (HTTP %2); the bucket may be in another region than %3.</source>
+        <translation>%1：S3 将请求转到了别处（HTTP %2）；该存储桶可能位于 %3 以外的区域。</translation>
+    </message>
+    <message>
+        <source>%1: HTTP %2 %3 %4</source>
+        <translation>%1：HTTP %2 %3 %4</translation>
+    </message>
+    <message>
+        <source>%1 is not under %2.</source>
+        <translation>%1 不在 %2 之下。</translation>
+    </message>
+    <message>
+        <source>Listing %1</source>
+        <translation>列出 %1</translation>
+    </message>
+    <message>
+        <source>more than %1 pages: refused.</source>
+        <translation>超过 %1 页：已拒绝。</translation>
+    </message>
+    <message>
+        <source>the answer is not S3&apos;s XML (%1).</source>
+        <translation>响应不是 S3 的 XML（%1）。</translation>
+    </message>
+    <message>
+        <source>the server listed %1, which is not a plain key under the prefix: refused.</source>
+        <translation>服务器列出了 %1，它不是该前缀下的普通键：已拒绝。</translation>
+    </message>
+    <message>
+        <source>more than %1 keys: refused.</source>
+        <translation>超过 %1 个键：已拒绝。</translation>
+    </message>
+    <message>
+        <source>the server says there is more but gives no new continuation token: refused.</source>
+        <translation>服务器表示还有更多内容，却没有给出新的续传令牌：已拒绝。</translation>
+    </message>
+    <message>
+        <source>Reading %1: the server ignored the range asked for.</source>
+        <translation>读取 %1：服务器忽略了所请求的范围。</translation>
+    </message>
+    <message>
+        <source>Reading %1</source>
+        <translation>读取 %1</translation>
+    </message>
+    <message>
+        <source>%1 is not under %2: nothing was deleted.</source>
+        <translation>%1 不在 %2 之下：未删除任何内容。</translation>
+    </message>
+    <message>
+        <source>Deleting from %1</source>
+        <translation>从 %1 删除</translation>
+    </message>
+</context>
+<context>
     <name>ingot::S3Location</name>
     <message>
         <source>&quot;%1&quot; is not an S3 location (s3://bucket/prefix).</source>

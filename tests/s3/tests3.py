@@ -9,6 +9,7 @@ checks it with boto3, the official AWS SDK for Python (Debian's python3-boto3), 
 
 Faults and hostile answers, for the client's tests:
   --slowdown-every N   every Nth request is answered 503 SlowDown (a client retries it)
+  --page-size N        at most N keys a listing page (S3: 1000), so that small tests page
   --hostile MODE       endless-pages (every listing says there is more, with the same token), dotdot-keys (a key
                        "<prefix>../escape/model.neff" and one with a NUL-like %00 in every listing), huge-body (a
                        listing of 1 GiB of spaces), redirect (every request is sent to 127.0.0.1:1 with a 301)
@@ -225,7 +226,7 @@ class Handler(BaseHTTPRequestHandler):
         if opts.hostile == "huge-body":
             return self.send_huge()
         prefix, delimiter = query.get("prefix", ""), query.get("delimiter", "")
-        max_keys = max(0, min(1000, int(query.get("max-keys", "1000"))))
+        max_keys = max(0, min(opts.page_size, int(query.get("max-keys", "1000"))))
         after = query.get("continuation-token") or query.get("start-after", "")
         url = query.get("encoding-type") == "url"
         enc = (lambda s: urllib.parse.quote(s, safe="/")) if url else (lambda s: s)
@@ -369,6 +370,7 @@ def main():
     ap.add_argument("--seed", action="append", default=[])
     ap.add_argument("--slowdown-every", type=int, default=0)
     ap.add_argument("--hostile", default="")
+    ap.add_argument("--page-size", type=int, default=1000)  # S3 answers at most 1000 keys a page
     opts = ap.parse_args()
     store = Store()
     for b in opts.bucket:

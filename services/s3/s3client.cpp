@@ -1,0 +1,303 @@
+#include "services/s3/s3client.h"
+
+#include "services/util/names.h"
+#include "services/util/relpath.h"
+#include "services/util/sha256.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QSet>
+#include <QXmlStreamReader>
+
+#include <algorithm>
+
+namespace ingot::s3 {
+
+namespace {
+
+class S3ClientText
+{
+    Q_DECLARE_TR_FUNCTIONS(ingot::S3Client)
+};
+
+constexpr qint64 kMaxListPage = 16 << 20;  // one page of 1000 keys is a few hundred KB
+
+QString s3Text(const QByteArray &xml, const char *element)
+{
+    QXmlStreamReader r(xml);
+    while (r.readNextStartElement() || !r.atEnd()) {
+        if (r.isStartElement() && r.name() == QLatin1String(element))
+            return r.readElementText().left(300);
+        if (r.hasError())
+            break;
+    }
+    return {};
+}
+
+QByteArray xmlEscaped(const QByteArray &s)
+{
+    QByteArray out;
+    for (const char c : s) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&apos;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+bool hasControl(const QString &s)
+{
+    return std::any_of(s.cbegin(), s.cend(), [](QChar c) { return c.unicode() < 0x20 || c.unicode() == 0x7f; });
+}
+
+}  // namespace
+
+S3Client::S3Client(const AwsSettings &settings, const S3Location &location)
+    : m_settings(settings), m_location(location), m_endpoint(endpointFor(settings, location.bucket, &m_endpointError))
+{
+    m_http.setUserAgent("Ingot (S3 compile caches)");
+}
+
+bool S3Client::usable(QString *error) const
+{
+    if (!m_settings.error.isEmpty()) {
+        *error = m_settings.error;
+        return false;
+    }
+    if (m_endpoint.host.isEmpty()) {
+        *error = m_endpointError;
+        return false;
+    }
+    if (!m_settings.credentials.isValid()) {
+        *error = S3ClientText::tr("No AWS keys were found for %1 (the environment, the profile \"%2\").")
+                     .arg(displayName(m_location.url()), displayName(m_settings.profile));
+        return false;
+    }
+    return true;
+}
+
+HttpResponse S3Client::send(const QByteArray &method, const QString &key, const QList<QPair<QByteArray, QByteArray>> &query,
+                            const QList<QPair<QByteArray, QByteArray>> &headers, const QByteArray &body, qint64 maxBytes,
+                            const std::atomic_bool *cancel) const
+{
+    SigningRequest sr{method, m_endpoint.host, objectPath(m_endpoint, m_location.bucket, key), query, headers,
+                      Sha256::hash(body).toHex()};
+    const Signed s = sign(sr, m_settings.credentials, m_settings.region.toLatin1(), "s3", QDateTime::currentDateTimeUtc());
+    QByteArray q;
+    for (const auto &[n, v] : query)
+        q += (q.isEmpty() ? "?" : "&") + uriEncode(n, false) + '=' + uriEncode(v, false);
+    HttpRequest req;
+    req.method = method;
+    req.url = QString::fromLatin1(m_endpoint.base + sr.path + q);
+    req.headers = headers + s.headers;
+    req.body = body;
+    req.maxBytes = maxBytes;
+    req.trustedOrigin = QString::fromLatin1(m_endpoint.base);
+    req.sameOriginRedirects = true;  // a signed request never follows a redirect to another host
+    return m_http.send(req, cancel);
+}
+
+QString S3Client::failureText(const HttpResponse &r, const QString &what) const
+{
+    if (r.failure != HttpResponse::Failure::None)
+        return S3ClientText::tr("%1: %2").arg(what, r.error);
+    const QString code = s3Text(r.body, "Code");
+    const QString message = s3Text(r.body, "Message");
+    if (code == QLatin1String("SignatureDoesNotMatch") || code == QLatin1String("InvalidAccessKeyId")
+        || code == QLatin1String("InvalidToken") || code == QLatin1String("ExpiredToken"))
+        return S3ClientText::tr("%1: S3 refused the keys (%2): check the secret key, the session token and the "
+                                "machine's clock.").arg(what, code);
+    if (code == QLatin1String("NoSuchBucket"))
+        return S3ClientText::tr("%1: the bucket %2 does not exist.").arg(what, displayName(m_location.bucket));
+    if (r.status >= 300 && r.status < 400)
+        return S3ClientText::tr("%1: S3 sent the request elsewhere (HTTP %2); the bucket may be in another region than %3.")
+            .arg(what).arg(r.status).arg(m_settings.region);
+    return S3ClientText::tr("%1: HTTP %2 %3 %4").arg(what).arg(r.status).arg(displayName(code), displayName(message)).trimmed();
+}
+
+bool S3Client::list(const QString &prefix, const QString &delimiter, S3Listing *out, QString *error,
+                    const std::atomic_bool *cancel) const
+{
+    *out = {};
+    if (!usable(error))
+        return false;
+    if (prefix != m_location.prefix && !m_location.holds(prefix)) {
+        *error = S3ClientText::tr("%1 is not under %2.").arg(displayName(prefix), displayName(m_location.url()));
+        return false;
+    }
+    const QString what = S3ClientText::tr("Listing %1").arg(displayName(QStringLiteral("s3://") + m_location.bucket + QLatin1Char('/') + prefix));
+    S3Listing got;
+    QSet<QString> tokens;
+    QString token;
+    auto refuse = [&](const QString &why) {
+        *error = what + QStringLiteral(": ") + why;
+        return false;
+    };
+    // A key the server lists must be under what was asked and a plain path below the cache's prefix.
+    auto plain = [&](const QString &key) {
+        if (!key.startsWith(prefix) || key.size() <= prefix.size() || !m_location.holds(key) || hasControl(key))
+            return false;
+        QString rel = key.mid(m_location.prefix.size());
+        if (rel.endsWith(QLatin1Char('/')))
+            rel.chop(1);  // a common prefix
+        return isSafeRelativePath(rel);
+    };
+    for (int page = 0;; ++page) {
+        if (page >= kMaxPages)
+            return refuse(S3ClientText::tr("more than %1 pages: refused.").arg(kMaxPages));
+        QList<QPair<QByteArray, QByteArray>> query{{"list-type", "2"}, {"prefix", nameToBytes(prefix)}, {"encoding-type", "url"}};
+        if (!delimiter.isEmpty())
+            query.append({"delimiter", nameToBytes(delimiter)});
+        if (!token.isEmpty())
+            query.append({"continuation-token", token.toUtf8()});
+        const HttpResponse r = send("GET", QString(), query, {}, {}, kMaxListPage, cancel);
+        if (!r.ok()) {
+            *error = failureText(r, what);
+            return false;
+        }
+        QXmlStreamReader x(r.body);
+        bool truncated = false, url = false, inContents = false, inPrefixes = false;
+        QString next;
+        S3Object o;
+        QList<S3Object> objects;
+        QStringList prefixes;
+        auto decoded = [&](const QString &s) {
+            return url ? nameFromBytes(QByteArray::fromPercentEncoding(s.toUtf8())) : s;
+        };
+        while (!x.atEnd()) {
+            x.readNext();
+            if (x.isStartElement()) {
+                const auto n = x.name();
+                if (n == QLatin1String("Contents")) {
+                    inContents = true;
+                    o = {};
+                } else if (n == QLatin1String("CommonPrefixes")) {
+                    inPrefixes = true;
+                } else if (n == QLatin1String("Key") && inContents) {
+                    o.key = x.readElementText();
+                } else if (n == QLatin1String("Size") && inContents) {
+                    o.size = x.readElementText().toLongLong();
+                } else if (n == QLatin1String("LastModified") && inContents) {
+                    o.lastModified = QDateTime::fromString(x.readElementText(), Qt::ISODateWithMs);
+                } else if (n == QLatin1String("ETag") && inContents) {
+                    o.etag = x.readElementText().remove(QLatin1Char('"')).toLatin1();
+                } else if (n == QLatin1String("Prefix") && inPrefixes) {
+                    prefixes << x.readElementText();
+                } else if (n == QLatin1String("IsTruncated")) {
+                    truncated = x.readElementText() == QLatin1String("true");
+                } else if (n == QLatin1String("NextContinuationToken")) {
+                    next = x.readElementText();
+                } else if (n == QLatin1String("EncodingType")) {
+                    url = x.readElementText() == QLatin1String("url");
+                }
+            } else if (x.isEndElement()) {
+                if (x.name() == QLatin1String("Contents")) {
+                    inContents = false;
+                    objects << o;
+                } else if (x.name() == QLatin1String("CommonPrefixes")) {
+                    inPrefixes = false;
+                }
+            }
+        }
+        if (x.hasError())
+            return refuse(S3ClientText::tr("the answer is not S3's XML (%1).").arg(x.errorString()));
+        for (S3Object &obj : objects) {
+            obj.key = decoded(obj.key);
+            if (!plain(obj.key) || obj.size < 0)
+                return refuse(S3ClientText::tr("the server listed %1, which is not a plain key under the prefix: refused.").arg(displayName(obj.key)));
+            got.objects << obj;
+        }
+        for (QString &p : prefixes) {
+            p = decoded(p);
+            if (!plain(p) || (!delimiter.isEmpty() && !p.endsWith(delimiter)))
+                return refuse(S3ClientText::tr("the server listed %1, which is not a plain key under the prefix: refused.").arg(displayName(p)));
+            got.commonPrefixes << p;
+        }
+        if (got.objects.size() + got.commonPrefixes.size() > kMaxListed)
+            return refuse(S3ClientText::tr("more than %1 keys: refused.").arg(kMaxListed));
+        if (!truncated)
+            break;
+        if (next.isEmpty() || tokens.contains(next))
+            return refuse(S3ClientText::tr("the server says there is more but gives no new continuation token: refused."));
+        tokens.insert(next);
+        token = next;
+    }
+    *out = std::move(got);
+    return true;
+}
+
+bool S3Client::get(const QString &key, qint64 offset, qint64 length, QByteArray *out, QString *error, qint64 maxBytes,
+                   const std::atomic_bool *cancel) const
+{
+    out->clear();
+    if (!usable(error))
+        return false;
+    if (!m_location.holds(key)) {
+        *error = S3ClientText::tr("%1 is not under %2.").arg(displayName(key), displayName(m_location.url()));
+        return false;
+    }
+    QList<QPair<QByteArray, QByteArray>> headers;
+    const bool ranged = offset > 0 || length >= 0;
+    if (ranged)
+        headers.append({"Range", "bytes=" + QByteArray::number(offset) + '-'
+                                     + (length >= 0 ? QByteArray::number(offset + std::max<qint64>(0, length - 1)) : QByteArray())});
+    const HttpResponse r = send("GET", key, {}, headers, {}, maxBytes, cancel);
+    if (!r.ok() || (ranged && r.status != 206)) {
+        *error = r.ok() ? S3ClientText::tr("Reading %1: the server ignored the range asked for.").arg(displayName(key))
+                        : failureText(r, S3ClientText::tr("Reading %1").arg(displayName(key)));
+        return false;
+    }
+    *out = r.body;
+    return true;
+}
+
+bool S3Client::remove(const QStringList &keys, QStringList *failed, QString *error, const std::atomic_bool *cancel) const
+{
+    failed->clear();
+    if (!usable(error))
+        return false;
+    for (const QString &k : keys) {
+        if (!m_location.holds(k) || hasControl(k)) {
+            *error = S3ClientText::tr("%1 is not under %2: nothing was deleted.").arg(displayName(k), displayName(m_location.url()));
+            return false;
+        }
+    }
+    for (qsizetype at = 0; at < keys.size(); at += kMaxDeleteBatch) {
+        QByteArray body = "<Delete xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Quiet>true</Quiet>";
+        for (const QString &k : keys.mid(at, kMaxDeleteBatch))
+            body += "<Object><Key>" + xmlEscaped(nameToBytes(k)) + "</Key></Object>";
+        body += "</Delete>";
+        const QByteArray md5 = QCryptographicHash::hash(body, QCryptographicHash::Md5).toBase64();
+        const HttpResponse r = send("POST", QString(), {{"delete", ""}}, {{"Content-MD5", md5}, {"Content-Type", "application/xml"}},
+                                    body, 16 << 20, cancel);
+        if (!r.ok()) {
+            *error = failureText(r, S3ClientText::tr("Deleting from %1").arg(displayName(m_location.url())));
+            return false;
+        }
+        QXmlStreamReader x(r.body);
+        QString key, code;
+        bool inError = false;
+        while (!x.atEnd()) {
+            x.readNext();
+            if (x.isStartElement() && x.name() == QLatin1String("Error")) {
+                inError = true;
+                key.clear(), code.clear();
+            } else if (x.isStartElement() && inError && x.name() == QLatin1String("Key")) {
+                key = x.readElementText();
+            } else if (x.isStartElement() && inError && x.name() == QLatin1String("Code")) {
+                code = x.readElementText();
+            } else if (x.isEndElement() && x.name() == QLatin1String("Error")) {
+                inError = false;
+                *failed << displayName(key) + QStringLiteral(": ") + displayName(code);
+            }
+        }
+    }
+    return true;
+}
+
+}  // namespace ingot::s3

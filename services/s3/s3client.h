@@ -1,0 +1,70 @@
+// The S3 requests an S3 compile cache needs, signed (SigV4) and sent through the shared HTTP client (retries with
+// backoff on 503 SlowDown and network faults, size and time limits, cancellation): listing a prefix page by page,
+// reading an object or a range of it, deleting keys in batches. Every key a listing returns must lie under the
+// prefix asked for and be a plain relative path; a server that breaks that, repeats a continuation token, sends a
+// body past the limit or redirects elsewhere gets a clear error and nothing of its answer is used.
+#pragma once
+
+#include "services/hub/httpclient.h"
+#include "services/s3/awsconfig.h"
+#include "services/s3/s3location.h"
+
+#include <QDateTime>
+#include <QStringList>
+
+#include <atomic>
+
+namespace ingot::s3 {
+
+struct S3Object {
+    QString key;
+    qint64 size = 0;
+    QDateTime lastModified;
+    QByteArray etag;  // as S3 gives it, quotes removed
+};
+
+struct S3Listing {
+    QList<S3Object> objects;
+    QStringList commonPrefixes;  // with the delimiter, each ending in it
+};
+
+class S3Client final
+{
+public:
+    // Bounds on what one listing takes from a server: a cache of millions of objects is still within them.
+    static constexpr int kMaxPages = 20000;
+    static constexpr qint64 kMaxListed = 10'000'000;
+    static constexpr int kMaxDeleteBatch = 1000;  // S3's own limit per DeleteObjects
+
+    S3Client(const AwsSettings &settings, const S3Location &location);
+
+    // False with words when no request can be made: no keys, or an endpoint URL that is not one.
+    bool usable(QString *error) const;
+    const S3Location &location() const { return m_location; }
+    void setRetryPolicy(const RetryPolicy &p) { m_http.setRetryPolicy(p); }
+
+    // Every object (and, with a delimiter, every common prefix) under `prefix`, which must lie under the location's
+    // prefix (or be it). False with words on any refusal or fault; *out is then left empty.
+    bool list(const QString &prefix, const QString &delimiter, S3Listing *out, QString *error,
+              const std::atomic_bool *cancel = nullptr) const;
+    // An object's bytes, or `length` of them from `offset` (length < 0: to its end); at most `maxBytes`.
+    bool get(const QString &key, qint64 offset, qint64 length, QByteArray *out, QString *error, qint64 maxBytes = 64 << 20,
+             const std::atomic_bool *cancel = nullptr) const;
+    // Deletes keys (all under the location's prefix, else nothing is sent) in batches of kMaxDeleteBatch; keys S3
+    // could not delete go to *failed with S3's words.
+    bool remove(const QStringList &keys, QStringList *failed, QString *error, const std::atomic_bool *cancel = nullptr) const;
+
+private:
+    HttpResponse send(const QByteArray &method, const QString &key, const QList<QPair<QByteArray, QByteArray>> &query,
+                      const QList<QPair<QByteArray, QByteArray>> &headers, const QByteArray &body, qint64 maxBytes,
+                      const std::atomic_bool *cancel) const;
+    QString failureText(const HttpResponse &r, const QString &what) const;
+
+    AwsSettings m_settings;
+    S3Location m_location;
+    S3Endpoint m_endpoint;
+    QString m_endpointError;
+    HttpClient m_http;
+};
+
+}  // namespace ingot::s3

@@ -1,0 +1,188 @@
+// The S3 client against the test S3 server (tests/s3/tests3.py, checked with boto3 by s3_conformance): listings
+// page by page with exact prefixes, ranged reads, batch deletes that never leave the prefix, retries on 503
+// SlowDown, and hostile answers (endless pages, keys with "..", a huge body, a redirect, a wrong secret) refused
+// with words that never hold the secret.
+#include "services/s3/s3client.h"
+
+#include "tests/support/testsupport.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+using namespace ingot;
+using namespace ingot::s3;
+
+namespace {
+const char *const kSecret = "s3cr3t/Ingot+=";
+
+// One test S3 server process, stopped with the object.
+class TestS3
+{
+public:
+    explicit TestS3(const QStringList &extra, const QString &seed = QString())
+    {
+        m_portFile = m_dir.path() + QStringLiteral("/port");
+        QStringList args{QStringLiteral(INGOT_SOURCE_DIR "/tests/s3/tests3.py"), QStringLiteral("--access"), QStringLiteral("AKIDINGOT"),
+                         QStringLiteral("--secret"), QString::fromLatin1(kSecret), QStringLiteral("--port-file"), m_portFile,
+                         QStringLiteral("--bucket"), QStringLiteral("team-cache")};
+        if (!seed.isEmpty())
+            args << QStringLiteral("--seed") << QStringLiteral("team-cache=") + seed;
+        m_p.start(QStringLiteral("/usr/bin/python3"), args + extra);
+        QElapsedTimer t;
+        t.start();
+        while (!QFile::exists(m_portFile) && t.elapsed() < 20000)
+            QThread::msleep(20);
+    }
+    ~TestS3()
+    {
+        m_p.kill();
+        m_p.waitForFinished();
+    }
+    QString url() const { return QStringLiteral("http://127.0.0.1:") + QString::fromLatin1(test::readFile(m_portFile)); }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_portFile;
+    QProcess m_p;
+};
+
+AwsSettings settingsFor(const TestS3 &s, const char *secret = kSecret)
+{
+    AwsSettings a;
+    a.credentials = {"AKIDINGOT", secret, {}};
+    a.region = QStringLiteral("us-east-1");
+    a.endpointUrl = s.url();
+    return a;
+}
+
+S3Location at(const char *url)
+{
+    S3Location l;
+    QString error;
+    S3Location::parse(QString::fromLatin1(url), &l, &error);
+    return l;
+}
+}  // namespace
+
+class TestS3Client : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_seed;
+    const QString V = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
+
+private slots:
+    void initTestCase()
+    {
+        // 30 modules of two files under team/cache, and neighbours whose names start alike.
+        for (int i = 0; i < 30; ++i) {
+            const QString m = m_seed.path() + QStringLiteral("/team/cache/") + V + QStringLiteral("/MODULE_%1+a b").arg(1000 + i);
+            test::writeFile(m + QStringLiteral("/model.neff"), QByteArray("neff-") + QByteArray::number(i));
+            test::writeFile(m + QStringLiteral("/model.done"), {});
+        }
+        test::writeFile(m_seed.path() + QStringLiteral("/team/cache-other/x/model.neff"), "other");
+        test::writeFile(m_seed.path() + QStringLiteral("/team/cachex/y"), "other");
+    }
+
+    void listsPageByPageWithinTheExactPrefix()
+    {
+        TestS3 server({QStringLiteral("--page-size"), QStringLiteral("7")}, m_seed.path());
+        S3Client c(settingsFor(server), at("s3://team-cache/team/cache"));
+        S3Listing l;
+        QString error;
+        QVERIFY2(c.list(QStringLiteral("team/cache/"), QString(), &l, &error), qPrintable(error));
+        QCOMPARE(l.objects.size(), 60);  // 9 pages of 7
+        for (const S3Object &o : l.objects)
+            QVERIFY2(o.key.startsWith(QStringLiteral("team/cache/") + V + QStringLiteral("/MODULE_")), qPrintable(o.key));
+        QVERIFY(l.objects.first().lastModified.isValid());
+        QVERIFY(!l.objects.first().etag.isEmpty());
+        QVERIFY2(c.list(QStringLiteral("team/cache/") + V + QLatin1Char('/'), QStringLiteral("/"), &l, &error), qPrintable(error));
+        QCOMPARE(l.commonPrefixes.size(), 30);
+        QVERIFY(l.commonPrefixes.contains(QStringLiteral("team/cache/") + V + QStringLiteral("/MODULE_1007+a b/")));
+        QVERIFY(l.objects.isEmpty());
+        // Only below the location's prefix.
+        QVERIFY(!c.list(QStringLiteral("team/"), QString(), &l, &error));
+        QVERIFY(error.contains(QStringLiteral("not under")));
+    }
+
+    void readsRangesAndDeletesOnlyWithinThePrefix()
+    {
+        TestS3 server({}, m_seed.path());
+        S3Client c(settingsFor(server), at("s3://team-cache/team/cache"));
+        const QString neff = QStringLiteral("team/cache/") + V + QStringLiteral("/MODULE_1012+a b/model.neff");
+        QByteArray bytes;
+        QString error;
+        QVERIFY2(c.get(neff, 0, -1, &bytes, &error), qPrintable(error));
+        QCOMPARE(bytes, QByteArray("neff-12"));
+        QVERIFY2(c.get(neff, 5, 2, &bytes, &error), qPrintable(error));
+        QCOMPARE(bytes, QByteArray("12"));
+        QVERIFY(!c.get(QStringLiteral("team/cache-other/x/model.neff"), 0, -1, &bytes, &error));
+        QStringList failed;
+        // One key outside the prefix: nothing at all is deleted.
+        QVERIFY(!c.remove({neff, QStringLiteral("team/cachex/y")}, &failed, &error));
+        QVERIFY(c.get(neff, 0, -1, &bytes, &error));
+        QVERIFY2(c.remove({neff, QStringLiteral("team/cache/") + V + QStringLiteral("/MODULE_1012+a b/model.done")}, &failed, &error),
+                 qPrintable(error));
+        QVERIFY(failed.isEmpty());
+        S3Listing l;
+        QVERIFY(c.list(QStringLiteral("team/cache/"), QString(), &l, &error));
+        QCOMPARE(l.objects.size(), 58);
+        S3Client other(settingsFor(server), at("s3://team-cache/team"));
+        QVERIFY(other.list(QStringLiteral("team/"), QString(), &l, &error));
+        QCOMPARE(l.objects.size(), 60);  // the neighbours are still there
+    }
+
+    void slowDownIsRetried()
+    {
+        TestS3 server({QStringLiteral("--slowdown-every"), QStringLiteral("2")}, m_seed.path());
+        S3Client c(settingsFor(server), at("s3://team-cache/team/cache"));
+        c.setRetryPolicy({5, 10, 50, 1000});
+        S3Listing l;
+        QString error;
+        for (int i = 0; i < 3; ++i) {
+            QVERIFY2(c.list(QStringLiteral("team/cache/"), QString(), &l, &error), qPrintable(error));
+            QCOMPARE(l.objects.size(), 60);
+        }
+    }
+
+    void hostileAnswersAreRefusedWithWords()
+    {
+        struct Case {
+            const char *mode;
+            const char *words;
+        };
+        for (const Case &k : {Case{"endless-pages", "continuation token"}, Case{"dotdot-keys", "not a plain key"},
+                              Case{"huge-body", "Listing"}, Case{"redirect", "Listing"}}) {
+            TestS3 server({QStringLiteral("--hostile"), QString::fromLatin1(k.mode)}, m_seed.path());
+            S3Client c(settingsFor(server), at("s3://team-cache/team/cache"));
+            c.setRetryPolicy({1, 10, 10, 10});
+            S3Listing l;
+            QString error;
+            QElapsedTimer t;
+            t.start();
+            QVERIFY2(!c.list(QStringLiteral("team/cache/"), QString(), &l, &error), k.mode);
+            QVERIFY2(error.contains(QString::fromLatin1(k.words)), qPrintable(error));
+            QVERIFY(l.objects.isEmpty());
+            QVERIFY2(t.elapsed() < 30000, k.mode);
+        }
+        TestS3 server({}, m_seed.path());
+        S3Client c(settingsFor(server, "not-the-secret"), at("s3://team-cache/team/cache"));
+        S3Listing l;
+        QString error;
+        QVERIFY(!c.list(QStringLiteral("team/cache/"), QString(), &l, &error));
+        QVERIFY2(error.contains(QStringLiteral("refused the keys")), qPrintable(error));
+        QVERIFY(!error.contains(QStringLiteral("not-the-secret")));
+        // No keys at all: words before any request.
+        AwsSettings none = settingsFor(server);
+        none.credentials = {};
+        QVERIFY(!S3Client(none, at("s3://team-cache/team/cache")).list(QStringLiteral("team/cache/"), QString(), &l, &error));
+        QVERIFY2(error.contains(QStringLiteral("No AWS keys")), qPrintable(error));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestS3Client)
+#include "tst_s3client.moc"
