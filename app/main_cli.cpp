@@ -13,6 +13,7 @@
 #include "app/cli/remotecommands.h"
 #include "app/i18n/translations.h"
 #include "services/remote/remotehosts.h"
+#include "services/s3/s3cachestore.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
@@ -33,6 +34,7 @@ int main(int argc, char **argv)
     QLocale::setDefault(QLocale::c());  // but stable, script-friendly numbers
 
     ingot::registerRemoteStores();
+    ingot::s3::registerS3Store();  // s3://bucket/prefix caches (NEURON_COMPILE_CACHE_URL, --cache-dir)
     using namespace ingot::cli;
     CommandTable table;
     table.addGroup({QStringLiteral("cache"),

@@ -2,6 +2,7 @@
 #include "app/i18n/translations.h"
 #include "services/cache/cachelocation.h"
 #include "services/remote/remotehosts.h"
+#include "services/s3/s3cachestore.h"
 #include "ui/localcache/localcachepage.h"
 #include "services/util/appsettings.h"
 #include "ui/common/theme.h"
@@ -33,6 +34,7 @@ int main(int argc, char **argv)
 
     ingot::applyAppearance(ingot::appearanceFromName(ingot::AppSettings::appearance()));  // Settings ▸ Appearance
     ingot::registerRemoteStores();  // a remote host's compile cache opens through the StoreFactory ("ssh")
+    ingot::s3::registerS3Store();  // s3://bucket/prefix caches
 
     ingot::MainWindow w;
     w.start(ingot::CacheLocation::resolve());

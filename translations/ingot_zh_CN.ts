@@ -7066,6 +7066,29 @@ Cache: %2</source>
     </message>
 </context>
 <context>
+    <name>ingot::S3CacheStore</name>
+    <message>
+        <source>%1 is not in the listing of %2.</source>
+        <translation>%1 不在 %2 的列表中。</translation>
+    </message>
+    <message>
+        <source>A compile on any machine may be writing %1, and that cannot be seen from here: its lock objects are treated as live and are not cleared.</source>
+        <translation>任何机器上的编译都可能正在写入 %1，而这从此处无法看到：其锁对象被视为有效，不会被清除。</translation>
+    </message>
+    <message>
+        <source>S3 did not delete %1 of %2 objects of %3: %4</source>
+        <translation>S3 未删除 %3 的 %2 个对象中的 %1 个：%4</translation>
+    </message>
+    <message>
+        <source>%1 is not inside %2.</source>
+        <translation>%1 不在 %2 之内。</translation>
+    </message>
+    <message>
+        <source>%1 holds %2: a compile may be writing it; it was left.</source>
+        <translation>%1 含有 %2：可能有编译正在写入它；已保留。</translation>
+    </message>
+</context>
+<context>
     <name>ingot::S3Client</name>
     <message>
         <source>No AWS keys were found for %1 (the environment, the profile &quot;%2&quot;).</source>
@@ -8477,10 +8500,6 @@ Pull modules from a Hub cache repo (Hub caches: select &quot;Hub only&quot; modu
 </context>
 <context>
     <name>ingot::cli</name>
-    <message>
-        <source>S3 caches are not supported yet: %1 is an S3 location.</source>
-        <translation>暂不支持 S3 缓存：%1 是 S3 位置。</translation>
-    </message>
     <message>
         <source>error: %1</source>
         <translation>错误：%1</translation>
@@ -10064,6 +10083,10 @@ It would be added to %4.</source>
     <message>
         <source>error: usage: ingot-cli reshard CHECKPOINT OUTPUT_DIR --tensor-parallel-size T --pipeline-parallel-size P</source>
         <translation>错误：用法：ingot-cli reshard CHECKPOINT OUTPUT_DIR --tensor-parallel-size T --pipeline-parallel-size P</translation>
+    </message>
+    <message>
+        <source>An S3 cache is read from this machine with its AWS keys; --host does not apply to %1.</source>
+        <translation>S3 缓存从本机使用其 AWS 密钥读取；--host 不适用于 %1。</translation>
     </message>
 </context>
 <context>

@@ -69,14 +69,21 @@ json moduleJson(const CacheModule &m, bool withFiles)
 // Resolves the folder and scans it. Returns an exit code (Ok to go on).
 int scan(const Common &c, CacheSnapshot *snap)
 {
-    if (c.cacheDir.isEmpty() && !c.location.isSupported()) {
+    if (c.cacheDir.isEmpty() && !c.location.isSupported() && c.location.kind != CacheLocation::Kind::S3) {
         err(c.location.unsupportedReason());
         return Unsupported;
     }
-    const QString root = c.root();
-    if (root.startsWith(QLatin1String("s3://"))) {
-        err(CliText::tr("S3 caches are not supported yet: %1 is an S3 location.").arg(root));
+    if (c.isS3() && !c.host.isEmpty()) {
+        err(CliText::tr("An S3 cache is read from this machine with its AWS keys; --host does not apply to %1.").arg(c.root()));
         return Unsupported;
+    }
+    if (c.isS3()) {
+        s3::S3Location where;
+        QString why;
+        if (!s3::S3Location::parse(c.root(), &where, &why)) {
+            err(CliText::tr("error: %1").arg(why));
+            return Usage;
+        }
     }
     QString error;
     const auto storeHandle = makeStore(c.store(), &error);

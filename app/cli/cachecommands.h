@@ -5,6 +5,7 @@
 #include "services/cache/cachelocation.h"
 #include "services/cache/cachetypes.h"
 #include "services/remote/remotehosts.h"
+#include "services/s3/s3cachestore.h"
 #include "services/stores/storelocation.h"
 
 #include <nlohmann/json.hpp>
@@ -19,7 +20,13 @@ struct Common {
     CacheLocation location;
 
     QString root() const { return cacheDir.isEmpty() ? location.path : cacheDir; }
-    StoreLocation store() const { return host.isEmpty() ? StoreLocation::local(root()) : sshStoreLocation(host, root()); }
+    bool isS3() const { return root().startsWith(QLatin1String("s3://")); }
+    StoreLocation store() const
+    {
+        if (isS3())
+            return {s3::s3StoreKind(), QString(), root()};
+        return host.isEmpty() ? StoreLocation::local(root()) : sshStoreLocation(host, root());
+    }
     // As people see it: the path, or host:path.
     QString shown() const { return store().display(); }
 };
