@@ -3141,6 +3141,25 @@ Not listed yet: expand it to see its size and file count.</source>
     </message>
 </context>
 <context>
+    <name>ingot::InstanceRole</name>
+    <message>
+        <source>The instance role is not asked (AWS_EC2_METADATA_DISABLED).</source>
+        <translation>不查询实例角色（AWS_EC2_METADATA_DISABLED）。</translation>
+    </message>
+    <message>
+        <source>No instance role: the instance metadata service at %1 did not answer (%2).</source>
+        <translation>没有实例角色：%1 处的实例元数据服务没有响应（%2）。</translation>
+    </message>
+    <message>
+        <source>No instance role: this instance has no IAM role attached (HTTP %1).</source>
+        <translation>没有实例角色：此实例未附加 IAM 角色（HTTP %1）。</translation>
+    </message>
+    <message>
+        <source>The instance role %1 gave no keys (HTTP %2, %3).</source>
+        <translation>实例角色 %1 没有提供密钥（HTTP %2，%3）。</translation>
+    </message>
+</context>
+<context>
     <name>ingot::JobFileDialog</name>
     <message>
         <source>&amp;Refresh</source>

@@ -57,10 +57,27 @@ bool hasControl(const QString &s)
 
 }  // namespace
 
-S3Client::S3Client(const AwsSettings &settings, const S3Location &location)
+S3Client::S3Client(const AwsSettings &settings, const S3Location &location, std::shared_ptr<InstanceRole> role)
     : m_settings(settings), m_location(location), m_endpoint(endpointFor(settings, location.bucket, &m_endpointError))
 {
     m_http.setUserAgent("Ingot (S3 compile caches)");
+    if (!m_settings.credentials.isValid())
+        m_role = role ? std::move(role) : std::make_shared<InstanceRole>();
+}
+
+bool S3Client::keys(Credentials *out, QString *error) const
+{
+    if (m_settings.credentials.isValid()) {
+        *out = m_settings.credentials;
+        return true;
+    }
+    QString why;
+    if (m_role && m_role->credentials(out, &why))
+        return true;
+    *error = S3ClientText::tr("No AWS keys were found for %1 (the environment, the profile \"%2\").")
+                 .arg(displayName(m_location.url()), displayName(m_settings.profile))
+             + (why.isEmpty() ? QString() : QLatin1Char(' ') + why);
+    return false;
 }
 
 bool S3Client::usable(QString *error) const
@@ -73,12 +90,8 @@ bool S3Client::usable(QString *error) const
         *error = m_endpointError;
         return false;
     }
-    if (!m_settings.credentials.isValid()) {
-        *error = S3ClientText::tr("No AWS keys were found for %1 (the environment, the profile \"%2\").")
-                     .arg(displayName(m_location.url()), displayName(m_settings.profile));
-        return false;
-    }
-    return true;
+    Credentials c;
+    return keys(&c, error);
 }
 
 HttpResponse S3Client::send(const QByteArray &method, const QString &key, const QList<QPair<QByteArray, QByteArray>> &query,
@@ -87,7 +100,10 @@ HttpResponse S3Client::send(const QByteArray &method, const QString &key, const 
 {
     SigningRequest sr{method, m_endpoint.host, objectPath(m_endpoint, m_location.bucket, key), query, headers,
                       Sha256::hash(body).toHex()};
-    const Signed s = sign(sr, m_settings.credentials, m_settings.region.toLatin1(), "s3", QDateTime::currentDateTimeUtc());
+    Credentials c;
+    QString ignored;
+    keys(&c, &ignored);  // usable() said there are some; a role's are refreshed here when they near their end
+    const Signed s = sign(sr, c, m_settings.region.toLatin1(), "s3", QDateTime::currentDateTimeUtc());
     QByteArray q;
     for (const auto &[n, v] : query)
         q += (q.isEmpty() ? "?" : "&") + uriEncode(n, false) + '=' + uriEncode(v, false);

@@ -7,12 +7,14 @@
 
 #include "services/hub/httpclient.h"
 #include "services/s3/awsconfig.h"
+#include "services/s3/imds.h"
 #include "services/s3/s3location.h"
 
 #include <QDateTime>
 #include <QStringList>
 
 #include <atomic>
+#include <memory>
 
 namespace ingot::s3 {
 
@@ -36,7 +38,9 @@ public:
     static constexpr qint64 kMaxListed = 10'000'000;
     static constexpr int kMaxDeleteBatch = 1000;  // S3's own limit per DeleteObjects
 
-    S3Client(const AwsSettings &settings, const S3Location &location);
+    // With no keys in `settings`, the instance role's (IMDSv2) are used: `role`, or one for this process's
+    // environment.
+    S3Client(const AwsSettings &settings, const S3Location &location, std::shared_ptr<InstanceRole> role = nullptr);
 
     // False with words when no request can be made: no keys, or an endpoint URL that is not one.
     bool usable(QString *error) const;
@@ -59,12 +63,14 @@ private:
                       const QList<QPair<QByteArray, QByteArray>> &headers, const QByteArray &body, qint64 maxBytes,
                       const std::atomic_bool *cancel) const;
     QString failureText(const HttpResponse &r, const QString &what) const;
+    bool keys(Credentials *out, QString *error) const;
 
     AwsSettings m_settings;
     S3Location m_location;
     S3Endpoint m_endpoint;
     QString m_endpointError;
     HttpClient m_http;
+    std::shared_ptr<InstanceRole> m_role;  // when the settings hold no keys
 };
 
 }  // namespace ingot::s3

@@ -81,7 +81,8 @@ private Q_SLOTS:
         r = cli({QStringLiteral("cache"), QStringLiteral("list")},
                 {QStringLiteral("NEURON_COMPILE_CACHE_URL=s3://bucket/prefix"), QStringLiteral("AWS_ACCESS_KEY_ID="),
                  QStringLiteral("AWS_SECRET_ACCESS_KEY="), QStringLiteral("AWS_PROFILE="), QStringLiteral("AWS_DEFAULT_PROFILE="),
-                 QStringLiteral("AWS_CONFIG_FILE=/nonexistent/config"), QStringLiteral("AWS_SHARED_CREDENTIALS_FILE=/nonexistent/credentials")});
+                 QStringLiteral("AWS_CONFIG_FILE=/nonexistent/config"), QStringLiteral("AWS_SHARED_CREDENTIALS_FILE=/nonexistent/credentials"),
+                 QStringLiteral("AWS_EC2_METADATA_DISABLED=true")});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains(QStringLiteral("No AWS keys")) && r.err.contains(QStringLiteral("s3://bucket/prefix")), qPrintable(r.err));
         r = cli({QStringLiteral("cache"), QStringLiteral("list"), QStringLiteral("--cache-dir"), QStringLiteral("s3://Bad_Bucket/x")});

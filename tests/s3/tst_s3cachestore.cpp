@@ -83,6 +83,7 @@ class TestS3CacheStore : public QObject
 private slots:
     void initTestCase()
     {
+        qputenv("AWS_EC2_METADATA_DISABLED", "true");  // never a real instance's metadata
         // The bucket holds team/cache (a sample cache of small files, no links: S3 has none) and team/cache-other.
         m_seed = m_tmp.path() + QStringLiteral("/seed");
         m_local = m_seed + QStringLiteral("/team/cache");
@@ -190,6 +191,7 @@ private slots:
         env.insert(QStringLiteral("AWS_SECRET_ACCESS_KEY"), QStringLiteral("s3cr3t"));
         env.insert(QStringLiteral("AWS_ENDPOINT_URL"), server.settings().endpointUrl);
         env.insert(QStringLiteral("HOME"), m_tmp.path());
+        env.insert(QStringLiteral("AWS_EC2_METADATA_DISABLED"), QStringLiteral("true"));
         auto cli = [&](const QStringList &args, QByteArray *out) {
             QProcess p;
             p.setProcessEnvironment(env);

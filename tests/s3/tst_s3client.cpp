@@ -50,6 +50,38 @@ private:
     QProcess m_p;
 };
 
+// The IMDSv2 stand-in (tests/s3/imds_standin.py), stopped with the object.
+class Imds
+{
+public:
+    explicit Imds(const QStringList &extra)
+    {
+        m_portFile = m_dir.path() + QStringLiteral("/port");
+        m_p.start(QStringLiteral("/usr/bin/python3"),
+                  QStringList{QStringLiteral(INGOT_SOURCE_DIR "/tests/s3/imds_standin.py"), QStringLiteral("--access"), QStringLiteral("AKIDINGOT"),
+                              QStringLiteral("--secret"), QString::fromLatin1(kSecret), QStringLiteral("--token"), QStringLiteral("role-token"),
+                              QStringLiteral("--port-file"), m_portFile} + extra);
+        QElapsedTimer t;
+        t.start();
+        while (!QFile::exists(m_portFile) && t.elapsed() < 20000)
+            QThread::msleep(20);
+    }
+    ~Imds()
+    {
+        m_p.kill();
+        m_p.waitForFinished();
+    }
+    Environment env() const
+    {
+        return {{QStringLiteral("AWS_EC2_METADATA_SERVICE_ENDPOINT"), QStringLiteral("http://127.0.0.1:") + QString::fromLatin1(test::readFile(m_portFile))}};
+    }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_portFile;
+    QProcess m_p;
+};
+
 AwsSettings settingsFor(const TestS3 &s, const char *secret = kSecret)
 {
     AwsSettings a;
@@ -78,6 +110,7 @@ class TestS3Client : public QObject
 private slots:
     void initTestCase()
     {
+        qputenv("AWS_EC2_METADATA_DISABLED", "true");  // a client without keys never asks a real instance's metadata
         // 30 modules of two files under team/cache, and neighbours whose names start alike.
         for (int i = 0; i < 30; ++i) {
             const QString m = m_seed.path() + QStringLiteral("/team/cache/") + V + QStringLiteral("/MODULE_%1+a b").arg(1000 + i);
@@ -147,6 +180,53 @@ private slots:
             QVERIFY2(c.list(QStringLiteral("team/cache/"), QString(), &l, &error), qPrintable(error));
             QCOMPARE(l.objects.size(), 60);
         }
+    }
+
+    void theInstanceRoleGivesKeysAndRefreshesThem()
+    {
+        TestS3 server({QStringLiteral("--token"), QStringLiteral("role-token")}, m_seed.path());
+        AwsSettings noKeys = settingsFor(server);
+        noKeys.credentials = {};
+        S3Listing l;
+        QString error;
+        {
+            Imds imds({});
+            auto role = std::make_shared<InstanceRole>(imds.env());
+            S3Client c(noKeys, at("s3://team-cache/team/cache"), role);
+            for (int i = 0; i < 3; ++i)
+                QVERIFY2(c.list(QStringLiteral("team/cache/"), QString(), &l, &error), qPrintable(error));
+            QCOMPARE(l.objects.size(), 60);
+            QCOMPARE(role->fetches(), 1);  // an hour left: asked once
+            QVERIFY(role->expiration() > QDateTime::currentDateTimeUtc().addSecs(3000));
+        }
+        {
+            Imds imds({QStringLiteral("--expires-in"), QStringLiteral("120")});  // inside the five-minute margin
+            auto role = std::make_shared<InstanceRole>(imds.env());
+            S3Client c(noKeys, at("s3://team-cache/team/cache"), role);
+            QVERIFY2(c.list(QStringLiteral("team/cache/"), QString(), &l, &error), qPrintable(error));
+            QVERIFY2(c.list(QStringLiteral("team/cache/"), QString(), &l, &error), qPrintable(error));
+            QVERIFY(role->fetches() >= 2);
+        }
+        {
+            Imds imds({QStringLiteral("--no-role")});
+            S3Client c(noKeys, at("s3://team-cache/team/cache"), std::make_shared<InstanceRole>(imds.env()));
+            QVERIFY(!c.list(QStringLiteral("team/cache/"), QString(), &l, &error));
+            QVERIFY2(error.contains(QStringLiteral("no IAM role")), qPrintable(error));
+        }
+        // Off an instance: fails within the timeout, and is not asked again at once.
+        auto nowhere = std::make_shared<InstanceRole>(Environment{{QStringLiteral("AWS_EC2_METADATA_SERVICE_ENDPOINT"), QStringLiteral("http://127.0.0.1:1")}});
+        QElapsedTimer t;
+        t.start();
+        S3Client c(noKeys, at("s3://team-cache/team/cache"), nowhere);
+        QVERIFY(!c.list(QStringLiteral("team/cache/"), QString(), &l, &error));
+        QVERIFY(!c.list(QStringLiteral("team/cache/"), QString(), &l, &error));
+        QVERIFY2(error.contains(QStringLiteral("No AWS keys")) && error.contains(QStringLiteral("metadata")), qPrintable(error));
+        QCOMPARE(nowhere->fetches(), 1);
+        QVERIFY(t.elapsed() < 5000);
+        InstanceRole off(Environment{{QStringLiteral("AWS_EC2_METADATA_DISABLED"), QStringLiteral("true")}});
+        Credentials k;
+        QVERIFY(!off.credentials(&k, &error));
+        QVERIFY(error.contains(QStringLiteral("AWS_EC2_METADATA_DISABLED")));
     }
 
     void hostileAnswersAreRefusedWithWords()

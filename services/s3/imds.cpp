@@ -1,0 +1,113 @@
+#include "services/s3/imds.h"
+
+#include "services/util/names.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace ingot::s3 {
+
+namespace {
+
+class ImdsText
+{
+    Q_DECLARE_TR_FUNCTIONS(ingot::InstanceRole)
+};
+
+constexpr qint64 kMaxAnswer = 64 << 10;
+
+}  // namespace
+
+InstanceRole::InstanceRole(const Environment &env)
+{
+    m_enabled = env.value(QStringLiteral("AWS_EC2_METADATA_DISABLED")).compare(QLatin1String("true"), Qt::CaseInsensitive) != 0;
+    m_endpoint = env.value(QStringLiteral("AWS_EC2_METADATA_SERVICE_ENDPOINT"), QStringLiteral("http://169.254.169.254"));
+    while (m_endpoint.endsWith(QLatin1Char('/')))
+        m_endpoint.chop(1);
+    m_http.setRetryPolicy({1, 0, 0, 0});  // one attempt each, as the AWS CLI makes
+    m_http.setUserAgent("Ingot (instance role)");
+}
+
+QDateTime InstanceRole::expiration() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_expiration;
+}
+
+int InstanceRole::fetches() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_fetches;
+}
+
+bool InstanceRole::credentials(Credentials *out, QString *error)
+{
+    if (!m_enabled) {
+        *error = ImdsText::tr("The instance role is not asked (AWS_EC2_METADATA_DISABLED).");
+        return false;
+    }
+    std::lock_guard lock(m_mutex);
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const bool fresh = m_keys.isValid() && (!m_expiration.isValid() || m_expiration.toMSecsSinceEpoch() - now > kRefreshBeforeMs);
+    if (!fresh) {
+        if (m_failedAtMs && now - m_failedAtMs < kRetryAfterFailureMs && !m_keys.isValid()) {
+            *error = m_lastError;
+            return false;
+        }
+        QString why;
+        if (!fetch(&why)) {
+            m_failedAtMs = now;
+            m_lastError = why;
+            // Keys that have not expired yet are still used while a refresh fails.
+            if (!m_keys.isValid() || (m_expiration.isValid() && m_expiration.toMSecsSinceEpoch() <= now)) {
+                *error = why;
+                return false;
+            }
+        }
+    }
+    *out = m_keys;
+    return true;
+}
+
+bool InstanceRole::fetch(QString *error)
+{
+    ++m_fetches;
+    auto request = [&](const QByteArray &method, const QString &path, const QList<QPair<QByteArray, QByteArray>> &headers) {
+        HttpRequest r;
+        r.method = method;
+        r.url = m_endpoint + path;
+        r.headers = headers;
+        r.timeoutMs = kTimeoutMs;
+        r.maxBytes = kMaxAnswer;
+        return m_http.send(r);
+    };
+    const HttpResponse token = request("PUT", QStringLiteral("/latest/api/token"), {{"X-aws-ec2-metadata-token-ttl-seconds", "21600"}});
+    if (!token.ok() || token.body.isEmpty()) {
+        *error = ImdsText::tr("No instance role: the instance metadata service at %1 did not answer (%2).")
+                     .arg(m_endpoint, token.failure != HttpResponse::Failure::None ? token.error : QStringLiteral("HTTP %1").arg(token.status));
+        return false;
+    }
+    const QList<QPair<QByteArray, QByteArray>> auth{{"X-aws-ec2-metadata-token", token.body.trimmed()}};
+    const HttpResponse roles = request("GET", QStringLiteral("/latest/meta-data/iam/security-credentials/"), auth);
+    const QByteArray role = roles.body.split('\n').value(0).trimmed();
+    if (!roles.ok() || role.isEmpty() || role.contains('/') || role.contains("..")) {
+        *error = ImdsText::tr("No instance role: this instance has no IAM role attached (HTTP %1).").arg(roles.status);
+        return false;
+    }
+    const HttpResponse keys = request("GET", QStringLiteral("/latest/meta-data/iam/security-credentials/") + QString::fromLatin1(role), auth);
+    const QJsonObject j = QJsonDocument::fromJson(keys.body).object();
+    if (!keys.ok() || j.value(QStringLiteral("Code")).toString() != QLatin1String("Success")
+        || j.value(QStringLiteral("AccessKeyId")).toString().isEmpty() || j.value(QStringLiteral("SecretAccessKey")).toString().isEmpty()) {
+        *error = ImdsText::tr("The instance role %1 gave no keys (HTTP %2, %3).")
+                     .arg(displayName(QString::fromLatin1(role))).arg(keys.status).arg(displayName(j.value(QStringLiteral("Code")).toString()));
+        return false;
+    }
+    m_keys = {j.value(QStringLiteral("AccessKeyId")).toString().toUtf8(), j.value(QStringLiteral("SecretAccessKey")).toString().toUtf8(),
+              j.value(QStringLiteral("Token")).toString().toUtf8()};
+    m_expiration = QDateTime::fromString(j.value(QStringLiteral("Expiration")).toString(), Qt::ISODate);
+    m_failedAtMs = 0;
+    return true;
+}
+
+}  // namespace ingot::s3
