@@ -8,7 +8,7 @@
 #include "services/stores/localcachestore.h"
 #include "services/stores/storefactory.h"
 
-#include "tests/support/testsupport.h"
+#include "tests/s3/pythonserver.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -22,38 +22,22 @@ using namespace ingot;
 using namespace ingot::s3;
 
 namespace {
-class TestS3Server
+class TestS3Server : public test::PythonServer
 {
 public:
     explicit TestS3Server(const QString &seed)
+        : PythonServer("tests/s3/tests3.py", {QStringLiteral("--access"), QStringLiteral("AKIDINGOT"), QStringLiteral("--secret"),
+                                              QStringLiteral("s3cr3t"), QStringLiteral("--page-size"), QStringLiteral("50"),
+                                              QStringLiteral("--seed"), QStringLiteral("team-cache=") + seed})
     {
-        m_portFile = m_dir.path() + QStringLiteral("/port");
-        m_p.start(QStringLiteral("/usr/bin/python3"),
-                  {QStringLiteral(INGOT_SOURCE_DIR "/tests/s3/tests3.py"), QStringLiteral("--access"), QStringLiteral("AKIDINGOT"),
-                   QStringLiteral("--secret"), QStringLiteral("s3cr3t"), QStringLiteral("--port-file"), m_portFile,
-                   QStringLiteral("--page-size"), QStringLiteral("50"), QStringLiteral("--seed"), QStringLiteral("team-cache=") + seed});
-        QElapsedTimer t;
-        t.start();
-        while (!QFile::exists(m_portFile) && t.elapsed() < 20000)
-            QThread::msleep(20);
-    }
-    ~TestS3Server()
-    {
-        m_p.kill();
-        m_p.waitForFinished();
     }
     AwsSettings settings() const
     {
         AwsSettings a;
         a.credentials = {"AKIDINGOT", "s3cr3t", {}};
-        a.endpointUrl = QStringLiteral("http://127.0.0.1:") + QString::fromLatin1(test::readFile(m_portFile));
+        a.endpointUrl = url();
         return a;
     }
-
-private:
-    QTemporaryDir m_dir;
-    QString m_portFile;
-    QProcess m_p;
 };
 
 S3Location at(const QString &url)

@@ -4,7 +4,7 @@
 // with words that never hold the secret.
 #include "services/s3/s3client.h"
 
-#include "tests/support/testsupport.h"
+#include "tests/s3/pythonserver.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -19,67 +19,30 @@ using namespace ingot::s3;
 namespace {
 const char *const kSecret = "s3cr3t/Ingot+=";
 
-// One test S3 server process, stopped with the object.
-class TestS3
+// The test S3 server, with the one key pair every client here uses (or not).
+class TestS3 : public test::PythonServer
 {
 public:
     explicit TestS3(const QStringList &extra, const QString &seed = QString())
+        : PythonServer("tests/s3/tests3.py", QStringList{QStringLiteral("--access"), QStringLiteral("AKIDINGOT"), QStringLiteral("--secret"),
+                                                        QString::fromLatin1(kSecret), QStringLiteral("--bucket"), QStringLiteral("team-cache")}
+                                                 + (seed.isEmpty() ? QStringList() : QStringList{QStringLiteral("--seed"), QStringLiteral("team-cache=") + seed})
+                                                 + extra)
     {
-        m_portFile = m_dir.path() + QStringLiteral("/port");
-        QStringList args{QStringLiteral(INGOT_SOURCE_DIR "/tests/s3/tests3.py"), QStringLiteral("--access"), QStringLiteral("AKIDINGOT"),
-                         QStringLiteral("--secret"), QString::fromLatin1(kSecret), QStringLiteral("--port-file"), m_portFile,
-                         QStringLiteral("--bucket"), QStringLiteral("team-cache")};
-        if (!seed.isEmpty())
-            args << QStringLiteral("--seed") << QStringLiteral("team-cache=") + seed;
-        m_p.start(QStringLiteral("/usr/bin/python3"), args + extra);
-        QElapsedTimer t;
-        t.start();
-        while (!QFile::exists(m_portFile) && t.elapsed() < 20000)
-            QThread::msleep(20);
     }
-    ~TestS3()
-    {
-        m_p.kill();
-        m_p.waitForFinished();
-    }
-    QString url() const { return QStringLiteral("http://127.0.0.1:") + QString::fromLatin1(test::readFile(m_portFile)); }
-
-private:
-    QTemporaryDir m_dir;
-    QString m_portFile;
-    QProcess m_p;
 };
 
-// The IMDSv2 stand-in (tests/s3/imds_standin.py), stopped with the object.
-class Imds
+// The IMDSv2 stand-in, giving the same keys with a session token.
+class Imds : public test::PythonServer
 {
 public:
     explicit Imds(const QStringList &extra)
+        : PythonServer("tests/s3/imds_standin.py", QStringList{QStringLiteral("--access"), QStringLiteral("AKIDINGOT"), QStringLiteral("--secret"),
+                                                              QString::fromLatin1(kSecret), QStringLiteral("--token"), QStringLiteral("role-token")}
+                                                       + extra)
     {
-        m_portFile = m_dir.path() + QStringLiteral("/port");
-        m_p.start(QStringLiteral("/usr/bin/python3"),
-                  QStringList{QStringLiteral(INGOT_SOURCE_DIR "/tests/s3/imds_standin.py"), QStringLiteral("--access"), QStringLiteral("AKIDINGOT"),
-                              QStringLiteral("--secret"), QString::fromLatin1(kSecret), QStringLiteral("--token"), QStringLiteral("role-token"),
-                              QStringLiteral("--port-file"), m_portFile} + extra);
-        QElapsedTimer t;
-        t.start();
-        while (!QFile::exists(m_portFile) && t.elapsed() < 20000)
-            QThread::msleep(20);
     }
-    ~Imds()
-    {
-        m_p.kill();
-        m_p.waitForFinished();
-    }
-    Environment env() const
-    {
-        return {{QStringLiteral("AWS_EC2_METADATA_SERVICE_ENDPOINT"), QStringLiteral("http://127.0.0.1:") + QString::fromLatin1(test::readFile(m_portFile))}};
-    }
-
-private:
-    QTemporaryDir m_dir;
-    QString m_portFile;
-    QProcess m_p;
+    Environment env() const { return {{QStringLiteral("AWS_EC2_METADATA_SERVICE_ENDPOINT"), url()}}; }
 };
 
 AwsSettings settingsFor(const TestS3 &s, const char *secret = kSecret)
