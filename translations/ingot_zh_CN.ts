@@ -82,10 +82,6 @@
         <translation>注意：NEURON_CC_FLAGS 中的 --no_cache 会为使用这些参数启动的任务禁用编译缓存。</translation>
     </message>
     <message>
-        <source>S3 caches are not supported yet: %1 is an S3 location. Ingot can show local caches only; add a local cache folder instead.</source>
-        <translation>暂不支持 S3 缓存：%1 是 S3 位置。Ingot 只能显示本地缓存，请改为添加本地缓存文件夹。</translation>
-    </message>
-    <message>
         <source>%1 did not answer the question where its compile cache is (exit status %2).</source>
         <translation>%1 未能返回其编译缓存的位置（退出状态 %2）。</translation>
     </message>
@@ -96,6 +92,10 @@
     <message>
         <source>On %1: %2</source>
         <translation>在 %1 上：%2</translation>
+    </message>
+    <message>
+        <source>%1 is an S3 location. This page does not open S3 caches yet; ingot-cli lists and maintains them: ingot-cli cache status --cache-dir %1</source>
+        <translation>%1 是一个 S3 位置。此页面暂时无法打开 S3 缓存；ingot-cli 可以列出和维护它们：ingot-cli cache status --cache-dir %1</translation>
     </message>
 </context>
 <context>
@@ -5058,10 +5058,6 @@ Jobs started with ingot-cli job launch are listed here too.</source>
         <translation>您添加的文件夹。此处的 Neuron 运行时会使用 %1（%2）</translation>
     </message>
     <message>
-        <source>S3 caches are not supported yet</source>
-        <translation>暂不支持 S3 缓存</translation>
-    </message>
-    <message>
         <source>Add a Neuron compile cache folder</source>
         <translation>添加 Neuron 编译缓存文件夹</translation>
     </message>
@@ -5300,6 +5296,10 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     <message>
         <source>Find: go to the filter</source>
         <translation>查找：转到筛选框</translation>
+    </message>
+    <message>
+        <source>S3 caches open in ingot-cli for now</source>
+        <translation>S3 缓存目前请在 ingot-cli 中打开</translation>
     </message>
 </context>
 <context>

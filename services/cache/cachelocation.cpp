@@ -194,8 +194,8 @@ bool CacheLocation::resolveOn(RemoteShell &shell, CacheLocation *out, QString *e
 QString CacheLocation::unsupportedReason() const
 {
     if (kind == Kind::S3)
-        return CacheLocationText::tr("S3 caches are not supported yet: %1 is an S3 location. Ingot can show local caches "
-                  "only; add a local cache folder instead.").arg(path);
+        return CacheLocationText::tr("%1 is an S3 location. This page does not open S3 caches yet; ingot-cli lists and "
+                                     "maintains them: ingot-cli cache status --cache-dir %1").arg(path);
     return {};
 }
 

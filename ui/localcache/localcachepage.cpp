@@ -197,10 +197,10 @@ void LocalCachePage::openInitial(const CacheLocation &resolved)
     }
     if (!resolved.isSupported()) {
         rebuildRootCombo();
-        m_empty->setMessage(tr("S3 caches are not supported yet"),
+        m_empty->setMessage(tr("S3 caches open in ingot-cli for now"),
                             resolved.unsupportedReason() + QStringLiteral("\n\n") + resolved.explanation);
         m_stack->setCurrentIndex(0);
-        Q_EMIT statusChanged(tr("S3 caches are not supported yet"), false);
+        Q_EMIT statusChanged(tr("S3 caches open in ingot-cli for now"), false);
         return;
     }
     openRoot(resolved.path);
