@@ -2182,12 +2182,12 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>%1 重定向到了 %2，这不是 http 或 https URL；已拒绝。</translation>
     </message>
     <message>
-        <source>%1 redirected to another host (%2); Ingot takes the Hub&apos;s answers only from %3.</source>
-        <translation>%1 重定向到了另一台主机（%2）；Ingot 只接受来自 %3 的 Hub 响应。</translation>
-    </message>
-    <message>
         <source>HF_HUB_OFFLINE is set: Ingot makes no request to the Hub.</source>
         <translation>已设置 HF_HUB_OFFLINE：Ingot 不会向 Hub 发送任何请求。</translation>
+    </message>
+    <message>
+        <source>%1 redirected to another host (%2); Ingot takes the answer to this request only from %3.</source>
+        <translation>%1 重定向到了另一台主机（%2）；Ingot 只接受来自 %3 的此请求的响应。</translation>
     </message>
 </context>
 <context>

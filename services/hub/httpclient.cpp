@@ -308,7 +308,7 @@ QString nextHop(const HttpRequest &request, const QString &url, const QString &t
     }
     if (request.sameOriginRedirects && HttpClient::originOf(next.toString()) != trusted) {
         fail(resp, HttpResponse::Failure::Refused,
-             HttpText::tr("%1 redirected to another host (%2); Ingot takes the Hub's answers only from %3.")
+             HttpText::tr("%1 redirected to another host (%2); Ingot takes the answer to this request only from %3.")
                  .arg(redactedUrl(url), displayName(HttpClient::originOf(next.toString())), displayName(trusted)));
         return {};
     }
