@@ -94,8 +94,8 @@
         <translation>在 %1 上：%2</translation>
     </message>
     <message>
-        <source>%1 is an S3 location. This page does not open S3 caches yet; ingot-cli lists and maintains them: ingot-cli cache status --cache-dir %1</source>
-        <translation>%1 是一个 S3 位置。此页面暂时无法打开 S3 缓存；ingot-cli 可以列出和维护它们：ingot-cli cache status --cache-dir %1</translation>
+        <source>%1 is an S3 location. S3 caches can be listed and maintained (ingot-cli cache status --cache-dir %1), not yet opened in the window, explained or moved to and from.</source>
+        <translation>%1 是一个 S3 位置。S3 缓存可以列出和维护（ingot-cli cache status --cache-dir %1），但暂时还不能在窗口中打开、解释，也不能移入或移出。</translation>
     </message>
 </context>
 <context>

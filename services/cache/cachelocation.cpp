@@ -194,8 +194,9 @@ bool CacheLocation::resolveOn(RemoteShell &shell, CacheLocation *out, QString *e
 QString CacheLocation::unsupportedReason() const
 {
     if (kind == Kind::S3)
-        return CacheLocationText::tr("%1 is an S3 location. This page does not open S3 caches yet; ingot-cli lists and "
-                                     "maintains them: ingot-cli cache status --cache-dir %1").arg(path);
+        return CacheLocationText::tr("%1 is an S3 location. S3 caches can be listed and maintained (ingot-cli cache "
+                                     "status --cache-dir %1), not yet opened in the window, explained or moved to and "
+                                     "from.").arg(path);
     return {};
 }
 

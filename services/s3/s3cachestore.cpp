@@ -167,10 +167,10 @@ bool S3CacheStore::open(QString *error)
     // Each compiler-version folder on its own thread: a large cache is a few hundred pages a folder.
     QVector<S3Listing> below(top.commonPrefixes.size());
     QStringList errors(top.commonPrefixes.size());
+    S3Listing *listings = below.data();  // taken once: the threads write their own slots, never detaching the lists
+    QString *errorSlots = errors.data();
     parallelFor(int(top.commonPrefixes.size()), kListingThreads, nullptr, [&](int i) {
-        QString e;
-        if (!m->client.list(top.commonPrefixes.at(i), QString(), &below[i], &e))
-            errors[i] = e;
+        m->client.list(top.commonPrefixes.at(i), QString(), &listings[i], &errorSlots[i]);
     });
     for (const QString &e : std::as_const(errors)) {
         if (!e.isEmpty()) {

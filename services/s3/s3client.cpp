@@ -25,12 +25,9 @@ constexpr qint64 kMaxListPage = 16 << 20;  // one page of 1000 keys is a few hun
 QString s3Text(const QByteArray &xml, const char *element)
 {
     QXmlStreamReader r(xml);
-    while (r.readNextStartElement() || !r.atEnd()) {
-        if (r.isStartElement() && r.name() == QLatin1String(element))
+    while (!r.atEnd() && !r.hasError())
+        if (r.readNext() == QXmlStreamReader::StartElement && r.name() == QLatin1String(element))
             return r.readElementText().left(300);
-        if (r.hasError())
-            break;
-    }
     return {};
 }
 

@@ -12,6 +12,26 @@
 
 namespace ingot::test {
 
+// Runs a botocore script of tests/s3 with Debian's python3, `input` on its stdin; its output lines, or false with
+// its stderr in *error (python3-boto3 missing: install-deps.sh --test).
+inline bool runBotocore(const char *script, const QByteArray &input, QList<QByteArray> *lines, QString *error)
+{
+    QProcess p;
+    p.start(QStringLiteral("/usr/bin/python3"), {QStringLiteral(INGOT_SOURCE_DIR "/tests/s3/") + QLatin1String(script)});
+    if (!p.waitForStarted()) {
+        *error = QStringLiteral("/usr/bin/python3 did not start");
+        return false;
+    }
+    p.write(input);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(60000) || p.exitCode() != 0) {
+        *error = QString::fromUtf8(p.readAllStandardError());
+        return false;
+    }
+    *lines = p.readAllStandardOutput().trimmed().split('\n');
+    return true;
+}
+
 class PythonServer
 {
 public:

@@ -3,12 +3,12 @@
 // not have yet (AWS_REGION, endpoint URLs), and words for profiles Ingot does not support.
 #include "services/s3/awsconfig.h"
 
+#include "tests/s3/pythonserver.h"
 #include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -91,14 +91,9 @@ private slots:
                                   {QStringLiteral("profile"), c.profile.isEmpty() ? QJsonValue() : QJsonValue(c.profile)}});
             mine << resolveAwsSettings(c.profile, env);
         }
-        QProcess p;
-        p.start(QStringLiteral("/usr/bin/python3"), {QStringLiteral(INGOT_SOURCE_DIR "/tests/s3/botocore_resolve.py")});
-        QVERIFY(p.waitForStarted());
-        p.write(QJsonDocument(in).toJson());
-        p.closeWriteChannel();
-        QVERIFY(p.waitForFinished(60000));
-        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());  // python3-boto3: install-deps.sh --test
-        const QList<QByteArray> lines = p.readAllStandardOutput().trimmed().split('\n');
+        QList<QByteArray> lines;
+        QString error;
+        QVERIFY2(ingot::test::runBotocore("botocore_resolve.py", QJsonDocument(in).toJson(), &lines, &error), qPrintable(error));
         QCOMPARE(lines.size(), mine.size());
         for (int i = 0; i < mine.size(); ++i) {
             const QJsonObject b = QJsonDocument::fromJson(lines.at(i)).object();

@@ -4,11 +4,12 @@
 // continuation tokens, a session token, a body, a port in the host.
 #include "services/s3/sigv4.h"
 
+#include "tests/s3/pythonserver.h"
+
 #include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTest>
 
 using namespace ingot::s3;
@@ -120,14 +121,9 @@ private slots:
                                   {QStringLiteral("token"), QString::fromLatin1(c.sessionToken)}, {QStringLiteral("region"), QString::fromLatin1(k.region)},
                                   {QStringLiteral("when"), QString::fromLatin1(k.when)}});
         }
-        QProcess p;
-        p.start(QStringLiteral("/usr/bin/python3"), {QStringLiteral(INGOT_SOURCE_DIR "/tests/s3/botocore_sign.py")});
-        QVERIFY(p.waitForStarted());
-        p.write(QJsonDocument(in).toJson());
-        p.closeWriteChannel();
-        QVERIFY(p.waitForFinished(60000));
-        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());  // python3-boto3: install-deps.sh --test
-        const QList<QByteArray> theirs = p.readAllStandardOutput().trimmed().split('\n');
+        QList<QByteArray> theirs;
+        QString error;
+        QVERIFY2(ingot::test::runBotocore("botocore_sign.py", QJsonDocument(in).toJson(), &theirs, &error), qPrintable(error));
         QCOMPARE(theirs.size(), mine.size());
         for (int i = 0; i < mine.size(); ++i)
             QCOMPARE(mine.at(i), theirs.at(i));
