@@ -6,6 +6,7 @@
 #include "services/cache/cachelocation.h"
 #include "services/remote/remotehosts.h"
 #include "services/remote/sshshell.h"
+#include "services/s3/s3cachestore.h"
 #include "services/stores/storefactory.h"
 #include "services/transfer/hostcopy.h"
 #include "services/util/names.h"
@@ -32,9 +33,11 @@ struct CopyText {
 
 void copyOptions(QCommandLineParser &p)
 {
-    p.addOption({QStringLiteral("from"), CopyText::tr("Where the entries are: local, or a host (alias, host, user@host:port)."),
-                 CopyText::tr("local|HOST")});
-    p.addOption({QStringLiteral("to"), CopyText::tr("Where they go: local, or a host."), CopyText::tr("local|HOST")});
+    p.addOption({QStringLiteral("from"),
+                 CopyText::tr("Where the entries are: local, a host (alias, host, user@host:port), or an S3 cache."),
+                 CopyText::tr("local|HOST|s3://BUCKET/PREFIX")});
+    p.addOption({QStringLiteral("to"), CopyText::tr("Where they go: local, a host, or an S3 cache."),
+                 CopyText::tr("local|HOST|s3://BUCKET/PREFIX")});
     p.addOption({QStringLiteral("remote-dir"),
                  CopyText::tr("The host's compile cache (default: as the Neuron tools there resolve it)."), CopyText::tr("DIR")});
     p.addPositionalArgument(QStringLiteral("ENTRY"), CopyText::tr("neuronxcc-<version>/MODULE_<...> (one or more)."),
@@ -52,21 +55,56 @@ int usage(const QString &text)
     return Usage;
 }
 
+bool isS3(const QString &side)
+{
+    return side.startsWith(QLatin1String("s3://"));
+}
+
+// With an S3 cache on one side: through the transfer engine (this machine's cache directly; a host's by way of
+// this machine), resumable with the same command.
+int copyWithS3(const Invocation &p, const QString &from, const QString &to, const QStringList &keys)
+{
+    if (isS3(from) && isS3(to))
+        return usage(CopyText::tr("--from and --to are both S3 caches: copy to local, then on."));
+    const QString url = isS3(from) ? from : to;
+    const QString other = isS3(from) ? to : from;
+    s3::S3Location where;
+    QString why;
+    if (!s3::S3Location::parse(url, &where, &why))
+        return usage(why);
+    const StoreLocation s3Place{s3::s3StoreKind(), QString(), where.url()};
+    StoreLocation otherPlace;
+    QString host;
+    if (isLocal(other)) {
+        QString root;
+        if (const int e = localCacheRoot(p.cacheDir, isS3(from), &root))
+            return e;
+        otherPlace = StoreLocation::local(root);
+    } else {
+        host = other;
+        otherPlace = sshStoreLocation(host, p.value(QStringLiteral("remote-dir")));
+    }
+    return runPlacedTransfer(TransferKind::Copy, TransferPlace::ofCache(isS3(from) ? s3Place : otherPlace),
+                             TransferPlace::ofCache(isS3(from) ? otherPlace : s3Place), keys, host, p.json);
+}
+
 int cmdCopy(const Invocation &p)
 {
     const QString from = p.value(QStringLiteral("from"));
     const QString to = p.value(QStringLiteral("to"));
     if (from.isEmpty() || to.isEmpty())
-        return usage(CopyText::tr("--from and --to are required (local or a host)."));
-    if (isLocal(from) == isLocal(to))
-        return usage(isLocal(from) ? CopyText::tr("--from and --to are both local: one of them must be a host.")
-                                   : CopyText::tr("Copying from one host to another is not supported yet: copy to local, then on."));
+        return usage(CopyText::tr("--from and --to are required (local, a host, or s3://BUCKET/PREFIX)."));
     const QStringList keys = p.positional();
     if (keys.isEmpty())
         return usage(CopyText::tr("name at least one entry (neuronxcc-<version>/MODULE_<...>)."));
     for (const QString &k : keys)
         if (!isTransferableKey(k))
             return usage(CopyText::tr("\"%1\" is not a cache entry (neuronxcc-<version>/MODULE_<...>).").arg(displayName(k)));
+    if (isS3(from) || isS3(to))
+        return copyWithS3(p, from, to, keys);
+    if (isLocal(from) == isLocal(to))
+        return usage(isLocal(from) ? CopyText::tr("--from and --to are both local: one of them must be a host.")
+                                   : CopyText::tr("Copying from one host to another is not supported yet: copy to local, then on."));
 
     // This machine's cache.
     QString localRoot;
@@ -148,7 +186,7 @@ QVector<Command> copyCommands()
     const QString g = QStringLiteral("cache");
     return {
         {g, QStringLiteral("copy"),
-         CopyText::tr("Copy entries between this machine's cache and a host's over SSH (verified, never overwriting)"),
+         CopyText::tr("Copy entries between this machine's cache, a host's over SSH and an S3 cache (verified, never overwriting)"),
          JsonOption | CacheDirOption, copyOptions, cmdCopy},
     };
 }

@@ -7,6 +7,7 @@
 #include "services/cache/cachelocation.h"
 #include "services/hub/cacherepo.h"
 #include "services/remote/remotehosts.h"
+#include "services/s3/s3cachestore.h"
 #include "services/transfer/hubpull.h"
 #include "services/util/names.h"
 #include "services/util/units.h"
@@ -70,7 +71,17 @@ int cmdPull(const Invocation &inv)
         }
     }
     req.options.hubCacheLayout = inv.isSet(QStringLiteral("hub-cache-layout"));
-    if (inv.host.isEmpty()) {
+    int s3Exit = Ok;
+    const QString s3Url = inv.host.isEmpty() ? s3CacheUrl(inv.cacheDir, &s3Exit) : QString();
+    if (s3Exit != Ok)
+        return s3Exit;
+    if (!s3Url.isEmpty() && req.options.hubCacheLayout) {
+        err(PullCliText::tr("error: --hub-cache-layout links files into this machine's Hugging Face cache; an S3 cache holds plain objects."));
+        return Usage;
+    }
+    if (!s3Url.isEmpty()) {
+        // Into an S3 cache: by way of this machine, a few entries at a time.
+    } else if (inv.host.isEmpty()) {
         if (const int e = localCacheRoot(inv.cacheDir, true, &req.cacheRoot))
             return e;
     } else if (const int e = connectHost(inv.host)) {
@@ -93,9 +104,13 @@ int cmdPull(const Invocation &inv)
         if (!e.ok())
             return fail(e, inv.json);
     }
+    if (!s3Url.isEmpty())
+        return runPlacedTransfer(TransferKind::Pull, TransferPlace::ofHub(req.repo, req.revision),
+                                 TransferPlace::ofCache({s3::s3StoreKind(), QString(), s3Url}), entries, QString(), inv.json,
+                                 req.options);
     // To a host: each entry is downloaded here and sent on (its cache as the runtime there resolves it, or --cache-dir).
     if (!inv.host.isEmpty())
-        return runHostTransfer(TransferKind::Pull, TransferPlace::ofHub(req.repo, req.revision),
+        return runPlacedTransfer(TransferKind::Pull, TransferPlace::ofHub(req.repo, req.revision),
                                TransferPlace::ofCache(sshStoreLocation(inv.host, inv.cacheDir)), entries, inv.host, inv.json,
                                req.options);
     QVector<TransferItem> items = itemsFor(entries);

@@ -4,6 +4,7 @@
 #include "app/cli/hubcommands.h"
 #include "app/cli/transferterminal.h"
 #include "services/remote/remotehosts.h"
+#include "services/s3/s3cachestore.h"
 #include "services/cache/cachelocation.h"
 #include "services/hub/cacherepo.h"
 #include "services/transfer/hubpush.h"
@@ -70,7 +71,7 @@ int pushFromHost(const Invocation &inv, const QString &repoOption, bool dryRun)
             return e;
     const HubContext ctx = hubContext();
     const QString repo = repoOption.isEmpty() ? resolveCacheRepo(ctx.config).repo : repoOption;
-    return runHostTransfer(TransferKind::Push, TransferPlace::ofCache(sshStoreLocation(inv.host, inv.cacheDir)),
+    return runPlacedTransfer(TransferKind::Push, TransferPlace::ofCache(sshStoreLocation(inv.host, inv.cacheDir)),
                            TransferPlace::ofHub(repo), entries, inv.host, inv.json);
 }
 
@@ -165,10 +166,40 @@ void pushOptions(QCommandLineParser &p)
     p.addOption({QStringLiteral("dry-run"), PushCliText::tr("List every entry and file that would go, and the bytes; send nothing.")});
 }
 
+// From an S3 cache, by way of this machine (a few entries at a time): the named entries.
+int pushFromS3(const Invocation &inv, const QString &url)
+{
+    if (inv.isSet(QStringLiteral("dry-run"))) {
+        err(PushCliText::tr("error: --dry-run is not available for an S3 cache yet: `ingot-cli cache list --cache-dir %1` shows its entries.").arg(url));
+        return Usage;
+    }
+    const QStringList entries = inv.positional();
+    if (entries.isEmpty()) {
+        err(PushCliText::tr("error: name the entries to push from %1 (`ingot-cli cache list --cache-dir %1` shows them).").arg(url));
+        return Usage;
+    }
+    for (const QString &k : entries)
+        if (!isTransferableKey(k)) {
+            err(PushCliText::tr("error: \"%1\" is not a cache entry: use neuronxcc-<version>/MODULE_<...>").arg(displayName(k)));
+            return Usage;
+        }
+    const HubContext ctx = hubContext();
+    const QString repoOption = inv.value(QStringLiteral("repo_id"));
+    const QString repo = repoOption.isEmpty() ? resolveCacheRepo(ctx.config).repo : repoOption;
+    return runPlacedTransfer(TransferKind::Push, TransferPlace::ofCache({s3::s3StoreKind(), QString(), url}),
+                             TransferPlace::ofHub(repo), entries, QString(), inv.json);
+}
+
 int cmdPush(const Invocation &inv)
 {
     if (!inv.host.isEmpty())
         return pushFromHost(inv, inv.value(QStringLiteral("repo_id")), inv.isSet(QStringLiteral("dry-run")));
+    int s3Exit = Ok;
+    const QString s3Url = s3CacheUrl(inv.cacheDir, &s3Exit);
+    if (s3Exit != Ok)
+        return s3Exit;
+    if (!s3Url.isEmpty())
+        return pushFromS3(inv, s3Url);
     return runPush(inv.positional(), inv.value(QStringLiteral("repo_id")), inv.cacheDir, inv.isSet(QStringLiteral("dry-run")), inv.json);
 }
 

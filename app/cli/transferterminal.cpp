@@ -7,6 +7,7 @@
 #include "services/cache/cachescanner.h"
 #include "services/remote/remotehosts.h"
 #include "services/remote/sshshell.h"
+#include "services/s3/s3location.h"
 #include "services/stores/storefactory.h"
 #include "services/transfer/transferengine.h"
 #include "services/util/names.h"
@@ -182,6 +183,27 @@ int localCacheRoot(const QString &cacheDir, bool create, QString *root)
     return Ok;
 }
 
+QString s3CacheUrl(const QString &cacheDir, int *exit)
+{
+    *exit = Ok;
+    QString url = cacheDir;
+    if (url.isEmpty()) {
+        const CacheLocation loc = CacheLocation::resolve();
+        if (loc.kind == CacheLocation::Kind::S3)
+            url = loc.path;
+    }
+    if (!url.startsWith(QLatin1String("s3://")))
+        return {};
+    s3::S3Location where;
+    QString why;
+    if (!s3::S3Location::parse(url, &where, &why)) {
+        err(TransferCliText::tr("error: %1").arg(why));
+        *exit = Usage;
+        return {};
+    }
+    return where.url();
+}
+
 int hostCacheRoot(const QString &host, const QString &cacheDir, QString *root)
 {
     std::shared_ptr<SshConnection> conn;
@@ -228,11 +250,12 @@ int hostEntries(const QString &host, const QString &cacheDir, ModuleState state,
     return Ok;
 }
 
-int runHostTransfer(TransferKind kind, const TransferPlace &from, const TransferPlace &to, const QStringList &keys,
-                    const QString &host, bool asJson, const TransferOptions &options)
+int runPlacedTransfer(TransferKind kind, const TransferPlace &from, const TransferPlace &to, const QStringList &keys,
+                      const QString &host, bool asJson, const TransferOptions &options)
 {
-    if (const int e = connectHost(host))
-        return e;
+    if (!host.isEmpty())
+        if (const int e = connectHost(host))
+            return e;
     const HubContext hub = hubContext();
     if ((from.isHub() || to.isHub()) && hub.hub.isOffline())
         return fail({HubError::Kind::Offline, 0, TransferCliText::tr("HF_HUB_OFFLINE is set: Ingot makes no request to the Hub. Unset it to "
@@ -277,7 +300,7 @@ int runHostTransfer(TransferKind kind, const TransferPlace &from, const Transfer
             err(TransferCliText::tr("error: %1").arg(outcome.error));
     }
     if (!outcome.error.isEmpty() && c.done == 0)
-        return from.isHub() || to.isHub() ? HubFailure : HostUnreachable;
+        return from.isHub() || to.isHub() ? HubFailure : host.isEmpty() ? CacheUnavailable : HostUnreachable;
     return transferExit(c);
 }
 

@@ -60,6 +60,9 @@ nlohmann::json itemJson(const TransferItem &item, bool busy = false);
 // This machine's cache: `cacheDir`, else as the Neuron runtime resolves it. `create`: a missing folder is made (its
 // parent must exist) and it must be writable. Returns an exit code (Ok to go on: 3 unusable, 5 an S3 location).
 int localCacheRoot(const QString &cacheDir, bool create, QString *root);
+// The S3 cache a transfer command works on: --cache-dir s3://..., else NEURON_COMPILE_CACHE_URL=s3://... as the runtime
+// resolves it; empty when the cache is a folder. A URL that is not one is printed as an error (*exit: Usage).
+QString s3CacheUrl(const QString &cacheDir, int *exit);
 // A host's cache: `cacheDir` there, else as the runtime there resolves it; connects first (10, 11).
 int hostCacheRoot(const QString &host, const QString &cacheDir, QString *root);
 
@@ -67,7 +70,9 @@ int hostCacheRoot(const QString &host, const QString &cacheDir, QString *root);
 // scanned over SSH. Returns an exit code (Ok to go on).
 int hostEntries(const QString &host, const QString &cacheDir, ModuleState state, QStringList *keys);
 
-int runHostTransfer(TransferKind kind, const TransferPlace &from, const TransferPlace &to, const QStringList &keys,
-                    const QString &host, bool asJson, const TransferOptions &options = TransferOptions());
+// Runs one transfer through the engine (as the app's queue does) with a terminal reporter; `host` (connected first)
+// when one side is a host. Resumable: the work folder is keyed by the two places, so the same command continues.
+int runPlacedTransfer(TransferKind kind, const TransferPlace &from, const TransferPlace &to, const QStringList &keys,
+                      const QString &host, bool asJson, const TransferOptions &options = TransferOptions());
 
 }  // namespace ingot::cli

@@ -93,7 +93,7 @@ bool S3Client::usable(QString *error) const
 
 HttpResponse S3Client::send(const QByteArray &method, const QString &key, const QList<QPair<QByteArray, QByteArray>> &query,
                             const QList<QPair<QByteArray, QByteArray>> &headers, const QByteArray &body, qint64 maxBytes,
-                            const std::atomic_bool *cancel) const
+                            const std::atomic_bool *cancel, HttpRequest *streaming) const
 {
     SigningRequest sr{method, m_endpoint.host, objectPath(m_endpoint, m_location.bucket, key), query, headers,
                       Sha256::hash(body).toHex()};
@@ -105,6 +105,12 @@ HttpResponse S3Client::send(const QByteArray &method, const QString &key, const 
     for (const auto &[n, v] : query)
         q += (q.isEmpty() ? "?" : "&") + uriEncode(n, false) + '=' + uriEncode(v, false);
     HttpRequest req;
+    if (streaming) {  // a large body either way: only the low-speed rule bounds its time
+        req.sink = streaming->sink;
+        req.onBodyStart = streaming->onBodyStart;
+        req.timeoutMs = 0;
+        req.timeoutAttempts = 2;
+    }
     req.method = method;
     req.url = QString::fromLatin1(m_endpoint.base + sr.path + q);
     req.headers = headers + s.headers;
@@ -309,6 +315,184 @@ bool S3Client::remove(const QStringList &keys, QStringList *failed, QString *err
                 *failed << displayName(key) + QStringLiteral(": ") + displayName(code);
             }
         }
+    }
+    return true;
+}
+
+bool S3Client::checkKey(const QString &key, QString *error) const
+{
+    if (!usable(error))
+        return false;
+    if (!m_location.holds(key) || hasControl(key)) {
+        *error = S3ClientText::tr("%1 is not under %2.").arg(displayName(key), displayName(m_location.url()));
+        return false;
+    }
+    return true;
+}
+
+bool S3Client::download(const QString &key, qint64 offset, const std::function<bool(const char *, size_t, bool)> &sink,
+                        QByteArray *etag, qint64 *size, QString *error, const std::atomic_bool *cancel) const
+{
+    if (!checkKey(key, error))
+        return false;
+    const QString what = S3ClientText::tr("Reading %1").arg(displayName(key));
+    QList<QPair<QByteArray, QByteArray>> headers;
+    if (offset > 0)
+        headers.append({"Range", "bytes=" + QByteArray::number(offset) + '-'});
+    bool wrongRange = false;
+    HttpRequest streaming;
+    streaming.sink = sink;
+    streaming.onBodyStart = [offset, &wrongRange](int status, const QHash<QByteArray, QByteArray> &h) {
+        const QByteArray range = h.value("content-range");
+        wrongRange = offset > 0 && (status != 206 || !range.startsWith(QByteArray("bytes " + QByteArray::number(offset) + '-')));
+        return !wrongRange;
+    };
+    const HttpResponse r = send("GET", key, {}, headers, {}, 1 << 20, cancel, &streaming);  // the bound is for error bodies
+    if (wrongRange) {
+        *error = S3ClientText::tr("%1: the server did not answer the range asked for.").arg(what);
+        return false;
+    }
+    if (!r.ok()) {
+        *error = failureText(r, what);
+        return false;
+    }
+    *etag = r.header("etag");
+    etag->replace('"', QByteArray());
+    const QByteArray range = r.header("content-range");
+    *size = r.status == 206 ? range.mid(range.lastIndexOf('/') + 1).toLongLong() : r.header("content-length").toLongLong();
+    return true;
+}
+
+bool S3Client::put(const QString &key, const QByteArray &data, QByteArray *etag, QString *error, const std::atomic_bool *cancel) const
+{
+    if (!checkKey(key, error))
+        return false;
+    const QByteArray md5 = QCryptographicHash::hash(data, QCryptographicHash::Md5);
+    const HttpResponse r = send("PUT", key, {}, {{"Content-MD5", md5.toBase64()}}, data, 1 << 20, cancel);
+    if (!r.ok()) {
+        *error = failureText(r, S3ClientText::tr("Writing %1").arg(displayName(key)));
+        return false;
+    }
+    *etag = r.header("etag").replace('"', QByteArray());
+    return true;
+}
+
+bool S3Client::createUpload(const QString &key, QString *uploadId, QString *error, const std::atomic_bool *cancel) const
+{
+    if (!checkKey(key, error))
+        return false;
+    const HttpResponse r = send("POST", key, {{"uploads", ""}}, {}, {}, 1 << 20, cancel);
+    *uploadId = r.ok() ? s3Text(r.body, "UploadId") : QString();
+    if (uploadId->isEmpty() || hasControl(*uploadId)) {
+        *error = r.ok() ? S3ClientText::tr("Starting the upload of %1: S3 gave no upload id.").arg(displayName(key))
+                        : failureText(r, S3ClientText::tr("Starting the upload of %1").arg(displayName(key)));
+        return false;
+    }
+    return true;
+}
+
+bool S3Client::uploadPart(const QString &key, const QString &uploadId, int number, const QByteArray &data, QByteArray *etag,
+                          QString *error, const std::atomic_bool *cancel) const
+{
+    if (!checkKey(key, error))
+        return false;
+    const QByteArray md5 = QCryptographicHash::hash(data, QCryptographicHash::Md5);
+    const HttpResponse r = send("PUT", key, {{"partNumber", QByteArray::number(number)}, {"uploadId", uploadId.toUtf8()}},
+                                {{"Content-MD5", md5.toBase64()}}, data, 1 << 20, cancel);
+    if (!r.ok()) {
+        *error = failureText(r, S3ClientText::tr("Writing part %1 of %2").arg(number).arg(displayName(key)));
+        return false;
+    }
+    *etag = r.header("etag").replace('"', QByteArray());
+    return true;
+}
+
+bool S3Client::listParts(const QString &key, const QString &uploadId, QList<S3Part> *parts, QString *error,
+                         const std::atomic_bool *cancel) const
+{
+    parts->clear();
+    if (!checkKey(key, error))
+        return false;
+    QString marker;
+    for (int page = 0; page < 100; ++page) {  // 10,000 parts at most, 1,000 a page
+        QList<QPair<QByteArray, QByteArray>> query{{"uploadId", uploadId.toUtf8()}};
+        if (!marker.isEmpty())
+            query.append({"part-number-marker", marker.toUtf8()});
+        const HttpResponse r = send("GET", key, query, {}, {}, kMaxListPage, cancel);
+        if (!r.ok()) {
+            *error = failureText(r, S3ClientText::tr("Listing the parts of %1").arg(displayName(key)));
+            return false;
+        }
+        QXmlStreamReader x(r.body);
+        bool truncated = false;
+        QString next;
+        S3Part part;
+        while (!x.atEnd()) {
+            x.readNext();
+            if (x.isStartElement()) {
+                if (x.name() == QLatin1String("Part"))
+                    part = {};
+                else if (x.name() == QLatin1String("PartNumber"))
+                    part.number = x.readElementText().toInt();
+                else if (x.name() == QLatin1String("Size"))
+                    part.size = x.readElementText().toLongLong();
+                else if (x.name() == QLatin1String("ETag"))
+                    part.etag = x.readElementText().remove(QLatin1Char('"')).toLatin1();
+                else if (x.name() == QLatin1String("IsTruncated"))
+                    truncated = x.readElementText() == QLatin1String("true");
+                else if (x.name() == QLatin1String("NextPartNumberMarker"))
+                    next = x.readElementText();
+            } else if (x.isEndElement() && x.name() == QLatin1String("Part") && part.number > 0) {
+                parts->append(part);
+            }
+        }
+        if (x.hasError() || parts->size() > 10000) {
+            *error = S3ClientText::tr("Listing the parts of %1: the answer is not S3's XML.").arg(displayName(key));
+            parts->clear();
+            return false;
+        }
+        if (!truncated)
+            return true;
+        if (next.isEmpty() || next == marker)
+            break;
+        marker = next;
+    }
+    *error = S3ClientText::tr("Listing the parts of %1: the server gives no end to the list.").arg(displayName(key));
+    parts->clear();
+    return false;
+}
+
+bool S3Client::completeUpload(const QString &key, const QString &uploadId, const QList<S3Part> &parts, QByteArray *etag,
+                              QString *error, const std::atomic_bool *cancel) const
+{
+    if (!checkKey(key, error))
+        return false;
+    QByteArray body = "<CompleteMultipartUpload xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">";
+    for (const S3Part &p : parts)
+        body += "<Part><PartNumber>" + QByteArray::number(p.number) + "</PartNumber><ETag>\"" + xmlEscaped(p.etag)
+                + "\"</ETag></Part>";
+    body += "</CompleteMultipartUpload>";
+    const HttpResponse r = send("POST", key, {{"uploadId", uploadId.toUtf8()}}, {{"Content-Type", "application/xml"}}, body,
+                                1 << 20, cancel);
+    // S3 may answer 200 with an error document when the completion fails late.
+    const QString code = r.ok() ? s3Text(r.body, "Code") : QString();
+    if (!r.ok() || !code.isEmpty()) {
+        *error = code.isEmpty() ? failureText(r, S3ClientText::tr("Completing the upload of %1").arg(displayName(key)))
+                                : S3ClientText::tr("Completing the upload of %1: %2").arg(displayName(key), displayName(code));
+        return false;
+    }
+    *etag = s3Text(r.body, "ETag").remove(QLatin1Char('"')).toLatin1();
+    return true;
+}
+
+bool S3Client::abortUpload(const QString &key, const QString &uploadId, QString *error) const
+{
+    if (!checkKey(key, error))
+        return false;
+    const HttpResponse r = send("DELETE", key, {{"uploadId", uploadId.toUtf8()}}, {}, {}, 1 << 20, nullptr);
+    if (!r.ok() && r.status != 404) {
+        *error = failureText(r, S3ClientText::tr("Abandoning the upload of %1").arg(displayName(key)));
+        return false;
     }
     return true;
 }

@@ -14,6 +14,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 namespace ingot::s3 {
@@ -23,6 +24,12 @@ struct S3Object {
     qint64 size = 0;
     QDateTime lastModified;
     QByteArray etag;  // as S3 gives it, quotes removed
+};
+
+struct S3Part {
+    int number = 0;
+    qint64 size = 0;
+    QByteArray etag;  // quotes removed
 };
 
 struct S3Listing {
@@ -58,10 +65,29 @@ public:
     // could not delete go to *failed with S3's words.
     bool remove(const QStringList &keys, QStringList *failed, QString *error, const std::atomic_bool *cancel = nullptr) const;
 
+    // Streams an object from `offset` to its end into `sink` (restart: a retry starts again at `offset`); *etag and
+    // *size are the object's as the answer gives them. A 200 to a ranged request is refused (the sink would get the
+    // object from its start).
+    bool download(const QString &key, qint64 offset, const std::function<bool(const char *, size_t, bool restart)> &sink,
+                  QByteArray *etag, qint64 *size, QString *error, const std::atomic_bool *cancel = nullptr) const;
+    // PutObject of `data` with its Content-MD5 (S3 refuses a body that does not match); *etag is S3's.
+    bool put(const QString &key, const QByteArray &data, QByteArray *etag, QString *error,
+             const std::atomic_bool *cancel = nullptr) const;
+    // Multipart uploads: create, a part (Content-MD5 checked by S3), the parts there so far, complete, abort.
+    bool createUpload(const QString &key, QString *uploadId, QString *error, const std::atomic_bool *cancel = nullptr) const;
+    bool uploadPart(const QString &key, const QString &uploadId, int number, const QByteArray &data, QByteArray *etag,
+                    QString *error, const std::atomic_bool *cancel = nullptr) const;
+    bool listParts(const QString &key, const QString &uploadId, QList<S3Part> *parts, QString *error,
+                   const std::atomic_bool *cancel = nullptr) const;
+    bool completeUpload(const QString &key, const QString &uploadId, const QList<S3Part> &parts, QByteArray *etag,
+                        QString *error, const std::atomic_bool *cancel = nullptr) const;
+    bool abortUpload(const QString &key, const QString &uploadId, QString *error) const;
+
 private:
     HttpResponse send(const QByteArray &method, const QString &key, const QList<QPair<QByteArray, QByteArray>> &query,
                       const QList<QPair<QByteArray, QByteArray>> &headers, const QByteArray &body, qint64 maxBytes,
-                      const std::atomic_bool *cancel) const;
+                      const std::atomic_bool *cancel, HttpRequest *streaming = nullptr) const;
+    bool checkKey(const QString &key, QString *error) const;
     QString failureText(const HttpResponse &r, const QString &what) const;
     bool keys(Credentials *out, QString *error) const;
 

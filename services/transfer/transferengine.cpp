@@ -11,9 +11,11 @@
 #include "services/transfer/hostcopy.h"
 #include "services/transfer/hubpull.h"
 #include "services/transfer/hubpush.h"
+#include "services/transfer/s3transfer.h"
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QStandardPaths>
 
 namespace ingot {
@@ -32,8 +34,8 @@ class StepReporter final : public TransferReporter
 {
 public:
     enum class Step { Only, First, Second };
-    StepReporter(TransferReporter &base, QVector<int> map, Step step, QVector<qint64> totals = {})
-        : m_base(base), m_map(std::move(map)), m_step(step), m_totals(std::move(totals))
+    StepReporter(TransferReporter &base, QVector<int> map, Step step, QVector<qint64> totals = {}, bool holdSkipped = false)
+        : m_base(base), m_map(std::move(map)), m_step(step), m_totals(std::move(totals)), m_holdSkipped(holdSkipped)
     {
     }
     void itemStarted(int i, qint64 total) override { m_base.itemStarted(m_map.value(i, -1), total); }
@@ -47,7 +49,7 @@ public:
     }
     void itemFinished(int i, State s, const QString &message) override
     {
-        if (!(m_step == Step::First && s == State::Done))
+        if (!(m_step == Step::First && (s == State::Done || (m_holdSkipped && s == State::Skipped))))
             m_base.itemFinished(m_map.value(i, -1), s, message);
     }
     void note(const QString &text) override { m_base.note(text); }
@@ -57,6 +59,7 @@ private:
     QVector<int> m_map;
     Step m_step;
     QVector<qint64> m_totals;
+    bool m_holdSkipped;  // the caller reports a first step's Skipped itself (it may still go on to the second)
 };
 
 void finish(QVector<TransferItem> &items, TransferReporter &reporter, int i, State s, const QString &message)
@@ -356,6 +359,141 @@ TransferOutcome pushFromHost(const TransferRecord &r, const StoreLocation &from,
         }
     return out;
 }
+
+QSet<int> busyOf(const QVector<S3EntryResult> &results, const QVector<int> &map = {})
+{
+    QSet<int> busy;
+    for (int k = 0; k < results.size(); ++k)
+        if (results[k] == S3EntryResult::Busy)
+            busy.insert(map.isEmpty() ? k : map[k]);
+    return busy;
+}
+
+// Between an S3 cache and another place. With this machine's cache directly; with a host or the Hub by way of this
+// machine, kBatch entries at a time: fetched into the transfer's work folder (where a stopped run resumes), sent on,
+// and removed there.
+TransferOutcome s3Move(const TransferRecord &r, QVector<TransferItem> &items, TransferReporter &reporter,
+                       const TransferContext &ctx, const std::atomic_bool *stop)
+{
+    constexpr int kBatch = 8;
+    TransferOutcome out;
+    const bool fromS3 = !r.from.isHub() && isS3Location(r.from.cache);
+    const bool toS3 = !r.to.isHub() && isS3Location(r.to.cache);
+    const bool fits = (r.kind == TransferKind::Copy && !r.from.isHub() && !r.to.isHub() && fromS3 != toS3)
+                      || (r.kind == TransferKind::Pull && r.from.isHub() && toS3)
+                      || (r.kind == TransferKind::Push && fromS3 && r.to.isHub());
+    if (!fits) {
+        out.error = EngineText::tr("Ingot does not move entries from %1 to %2 this way; go by way of this machine's cache.")
+                        .arg(r.from.display(), r.to.display());
+        failAll(items, reporter, out.error);
+        return out;
+    }
+    QString error;
+    const std::unique_ptr<s3::S3Client> client = s3ClientFor(fromS3 ? r.from.cache : r.to.cache, &error);
+    if (!client) {
+        out.error = error;
+        failAll(items, reporter, out.error);
+        return out;
+    }
+    const QString stateDir = ctx.workDir + QStringLiteral("/s3-uploads");
+    const int parallel = r.options.parallel;
+    QVector<S3EntryResult> results;
+    if (r.to.isLocalCache()) {
+        downloadEntriesFromS3(*client, r.to.cache.path, items, reporter, parallel, stop, &results);
+        out.busy = busyOf(results);
+        return out;
+    }
+    if (r.from.isLocalCache()) {
+        uploadEntriesToS3(*client, r.from.cache.path, items, reporter, stateDir, parallel, stop, &results);
+        out.busy = busyOf(results);
+        return out;
+    }
+    if (r.from.isHub() || r.to.isHub()) {
+        if (!ctx.hub) {
+            out.error = EngineText::tr("No Hub client for this transfer.");
+            failAll(items, reporter, out.error);
+            return out;
+        }
+    } else if (!RemoteHosts::instance().connection((fromS3 ? r.to : r.from).cache.host, &error)) {
+        out.error = sshErrorOf((fromS3 ? r.to : r.from).cache.host, error);
+        failAll(items, reporter, out.error);
+        return out;
+    }
+    const QString work = ctx.workDir + (fromS3 ? QStringLiteral("/from-s3") : QStringLiteral("/to-s3"));
+    QDir().mkpath(work);
+    const StoreLocation here = StoreLocation::local(work);
+    for (int at = 0; at < items.size() && !(stop && *stop) && out.error.isEmpty(); at += kBatch) {
+        QVector<int> map;
+        QVector<TransferItem> sub;
+        for (int i = at; i < std::min<int>(at + kBatch, items.size()); ++i)
+            if (!items[i].finished())
+                map << i, sub << items[i];
+        // Step 1: here.
+        StepReporter first(reporter, map, StepReporter::Step::First, {}, true);
+        if (fromS3) {
+            downloadEntriesFromS3(*client, work, sub, first, parallel, stop, &results);
+        } else if (r.from.isHub()) {
+            PullRequest req;
+            req.repo = r.from.repo;
+            req.revision = r.from.revision;
+            req.cacheRoot = work;
+            req.options = r.options;
+            req.options.hubCacheLayout = false;
+            const PullOutcome pulled = pullEntries(*ctx.hub, req, sub, first, stop);
+            if (!pulled.error.ok())
+                out.error = pulled.error.message;
+        } else {
+            copyEntries(r.from.cache, here, sub, first, stop, nullptr);
+        }
+        QVector<int> next;
+        QVector<TransferItem> second;
+        QVector<qint64> totals;
+        for (int k = 0; k < sub.size(); ++k) {
+            const int i = map[k];
+            items[i].bytesTotal = sub[k].bytesTotal;
+            items[i].files = sub[k].files;
+            // Done, or there from a run that stopped before step 2.
+            const bool ready = sub[k].state == State::Done
+                               || (sub[k].state == State::Skipped && QFileInfo::exists(work + QLatin1Char('/') + sub[k].key));
+            if (!ready) {
+                items[i].state = sub[k].state == State::Running ? State::Pending : sub[k].state;
+                items[i].message = sub[k].message;
+                if (sub[k].state == State::Skipped)
+                    reporter.itemFinished(i, State::Skipped, sub[k].message);
+                continue;
+            }
+            next << i;
+            TransferItem t = items[i];
+            t.state = State::Pending;
+            second << t;
+            totals << qMax<qint64>(0, sub[k].bytesTotal);
+        }
+        if (next.isEmpty() || (stop && *stop))
+            continue;
+        // Step 2: on.
+        if (r.to.isHub()) {
+            const QString e = pushLocal(r, work, items, next, reporter, ctx, true, stop);
+            if (!e.isEmpty() && out.error.isEmpty())
+                out.error = e;
+        } else {
+            StepReporter step(reporter, next, StepReporter::Step::Second, totals);
+            if (toS3)
+                uploadEntriesToS3(*client, work, second, step, stateDir, parallel, stop, &results);
+            else
+                copyEntries(here, r.to.cache, second, step, stop, nullptr);
+            for (int k = 0; k < second.size(); ++k) {
+                items[next[k]].state = second[k].state == State::Running ? State::Pending : second[k].state;
+                items[next[k]].message = second[k].message;
+            }
+            if (toS3)
+                out.busy.unite(busyOf(results, next));
+        }
+        for (int i : std::as_const(next))
+            if (items[i].finished())
+                QDir(work + QLatin1Char('/') + items[i].key).removeRecursively();  // our own copy, plain files
+    }
+    return out;
+}
 }  // namespace
 
 QString transferWorkDir(const QString &id)
@@ -375,6 +513,8 @@ TransferOutcome runTransfer(const TransferRecord &record, QVector<TransferItem> 
             failAll(items, reporter, out.error);
             return out;
         }
+    if ((!r.from.isHub() && isS3Location(r.from.cache)) || (!r.to.isHub() && isS3Location(r.to.cache)))
+        return s3Move(r, items, reporter, ctx, stop);
     const bool needsHub = r.from.isHub() || r.to.isHub();
     if (needsHub && !ctx.hub) {
         out.error = EngineText::tr("No Hub client for this transfer.");

@@ -89,6 +89,9 @@ def main():
             up = s3.create_multipart_upload(Bucket="team-cache", Key=big)["UploadId"]
             e1 = s3.upload_part(Bucket="team-cache", Key=big, UploadId=up, PartNumber=1, Body=part1)["ETag"]
             e2 = s3.upload_part(Bucket="team-cache", Key=big, UploadId=up, PartNumber=2, Body=part2)["ETag"]
+            # ListParts (how an interrupted upload is resumed): both parts, their ETags and sizes.
+            listed = s3.list_parts(Bucket="team-cache", Key=big, UploadId=up)["Parts"]
+            assert [(p["PartNumber"], p["ETag"], p["Size"]) for p in listed] == [(1, e1, 5 << 20), (2, e2, 1 << 20)], listed
             done = s3.complete_multipart_upload(Bucket="team-cache", Key=big, UploadId=up,
                                                 MultipartUpload={"Parts": [{"PartNumber": 1, "ETag": e1},
                                                                            {"PartNumber": 2, "ETag": e2}]})

@@ -4,7 +4,7 @@
 It answers the subset Ingot uses, path-style (http://127.0.0.1:PORT/bucket/key), and checks every request's AWS
 Signature Version 4 (header form) against the one key pair it was given: ListObjectsV2 (prefix, delimiter, max-keys,
 continuation tokens, encoding-type=url), GetObject with Range, HeadObject, PutObject (Content-MD5 checked),
-DeleteObject, DeleteObjects, and multipart uploads (create, upload part, complete, abort). tests/s3/conformance.py
+DeleteObject, DeleteObjects, and multipart uploads (create, upload part, list parts, complete, abort). tests/s3/conformance.py
 checks it with boto3, the official AWS SDK for Python (Debian's python3-boto3), doing what Ingot does.
 
 Faults and hostile answers, for the client's tests:
@@ -14,6 +14,7 @@ Faults and hostile answers, for the client's tests:
                        "<prefix>../escape/model.neff" and one with a NUL-like %00 in every listing), huge-body (a
                        listing of 1 GiB of spaces), redirect (every request is sent to 127.0.0.1:1 with a 301)
 
+--journal FILE appends a line per write (PUT key, PART key n, COMPLETE key) and per object read (GET key offset).
 Objects live in memory; --seed BUCKET=DIR loads a folder's files as keys (their paths below DIR). The port is
 written to --port-file once the server listens.
   /usr/bin/python3 tests/s3/tests3.py --access AKID --secret SECRET [--token T] --port-file F [--seed b=dir]
@@ -39,6 +40,13 @@ class Store:
         self.buckets = {}  # bucket -> {key: (bytes, etag, mtime)}
         self.uploads = {}  # upload id -> (bucket, key, {part: (bytes, md5 bytes)})
         self.requests = 0
+        self.journal = None
+
+    def note(self, line):
+        # --journal: every write and every object read, in order (what a test asserts about Ingot's requests).
+        if self.journal:
+            with self.lock, open(self.journal, "a") as f:
+                f.write(line + "\n")
 
     def put(self, bucket, key, data, etag=None):
         etag = etag or '"%s"' % hashlib.md5(data).hexdigest()
@@ -193,6 +201,8 @@ class Handler(BaseHTTPRequestHandler):
         store, opts = self.server.store, self.server.opts
         if not key:
             return self.list_objects(bucket, query)
+        if "uploadId" in query:
+            return self.list_parts(bucket, key, query)
         with store.lock:
             obj = store.buckets[bucket].get(key)
         if obj is None:
@@ -211,8 +221,30 @@ class Handler(BaseHTTPRequestHandler):
             if start >= size or start > end:
                 return self.error(416, "InvalidRange", "The requested range is not satisfiable", head)
             headers["Content-Range"] = "bytes %d-%d/%d" % (start, end, size)
+            if not head:
+                store.note("GET %s %d" % (key, start))
             return self.send(206, data[start:end + 1], headers, head)
+        if not head:
+            store.note("GET %s 0" % key)
         return self.send(200, data, headers, head)
+
+    def list_parts(self, bucket, key, query):
+        store, opts = self.server.store, self.server.opts
+        with store.lock:
+            up = store.uploads.get(query["uploadId"])
+            parts = sorted(up[2].items()) if up and up[0] == bucket and up[1] == key else None
+        if parts is None:
+            return self.error(404, "NoSuchUpload", "The specified upload does not exist.")
+        marker = int(query.get("part-number-marker") or 0)
+        parts = [(n, p) for n, p in parts if n > marker]
+        page, more = parts[:opts.page_size], len(parts) > opts.page_size
+        items = [("Bucket", bucket), ("Key", key), ("UploadId", query["uploadId"]),
+                 ("IsTruncated", "true" if more else "false")]
+        if more:
+            items.append(("NextPartNumberMarker", str(page[-1][0])))
+        for n, (data, md5) in page:
+            items.append(("Part", [("PartNumber", str(n)), ("ETag", '"%s"' % md5.hex()), ("Size", str(len(data)))]))
+        return self.send(200, xml_response("ListPartsResult", items), {"Content-Type": "application/xml"})
 
     def op_head(self, bucket, key, query, body):
         if not key:
@@ -300,8 +332,10 @@ class Handler(BaseHTTPRequestHandler):
                 if up is None:
                     return self.error(404, "NoSuchUpload", "The specified upload does not exist.")
                 up[2][int(query["partNumber"])] = (body, hashlib.md5(body).digest())
+            store.note("PART %s %s" % (key, query["partNumber"]))
             return self.send(200, b"", {"ETag": '"%s"' % hashlib.md5(body).hexdigest()})
         etag = store.put(bucket, key, body)
+        store.note("PUT %s" % key)
         return self.send(200, b"", {"ETag": etag})
 
     def op_delete(self, bucket, key, query, body):
@@ -354,6 +388,7 @@ class Handler(BaseHTTPRequestHandler):
             data = b"".join(up[2][n][0] for n in numbers)
             etag = '"%s-%d"' % (hashlib.md5(b"".join(up[2][n][1] for n in numbers)).hexdigest(), len(numbers))
             store.put(bucket, key, data, etag)
+            store.note("COMPLETE %s" % key)
             return self.send(200, xml_response("CompleteMultipartUploadResult",
                                                [("Bucket", bucket), ("Key", key), ("ETag", etag)]),
                              {"Content-Type": "application/xml"})
@@ -371,8 +406,10 @@ def main():
     ap.add_argument("--slowdown-every", type=int, default=0)
     ap.add_argument("--hostile", default="")
     ap.add_argument("--page-size", type=int, default=1000)  # S3 answers at most 1000 keys a page
+    ap.add_argument("--journal", default="")
     opts = ap.parse_args()
     store = Store()
+    store.journal = opts.journal or None
     for b in opts.bucket:
         store.buckets.setdefault(b, {})
     for s in opts.seed:
