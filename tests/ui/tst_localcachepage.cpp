@@ -10,6 +10,9 @@
 #include "ui/localcache/moduledetailspane.h"
 #include "services/cache/hlo.h"
 #include "ui/localcache/versionpickerdialog.h"
+#include "services/cache/samplecache.h"
+#include "services/s3/s3cachestore.h"
+#include "tests/s3/pythonserver.h"
 #include "tests/support/otherstore.h"
 #include "tests/support/testsupport.h"
 
@@ -488,6 +491,80 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa")));
         QVERIFY(QFileInfo::exists(root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_2+aa")));
         dlg->close();
+    }
+
+    // An S3 cache (the test S3 server, a fake for S3 checked with boto3) opens like any other: its entries in their
+    // states, the banner and the root combo saying which cache it is, details read with ranged GETs, maintenance.
+    void s3Cache()
+    {
+        QTemporaryDir tmp;
+        const QString seed = tmp.path() + QStringLiteral("/seed");
+        SampleCacheOptions o;
+        o.modules = 30;
+        o.oddEntries = false;
+        o.hubLinks = false;
+        o.minNeffBytes = 100;
+        o.maxNeffBytes = 40000;
+        QString error;
+        QVERIFY2(writeSampleCache(seed + QStringLiteral("/team/cache"), o, nullptr, &error), qPrintable(error));
+        test::PythonServer server("tests/s3/tests3.py", {QStringLiteral("--access"), QStringLiteral("AKIDINGOT"), QStringLiteral("--secret"),
+                                                         QStringLiteral("s3cr3t"), QStringLiteral("--seed"), QStringLiteral("team-cache=") + seed});
+        qputenv("AWS_EC2_METADATA_DISABLED", "true");
+        qputenv("AWS_ACCESS_KEY_ID", "AKIDINGOT");
+        qputenv("AWS_SECRET_ACCESS_KEY", "s3cr3t");
+        qputenv("AWS_CONFIG_FILE", "/nonexistent");
+        qputenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent");
+        qputenv("AWS_ENDPOINT_URL", server.url().toUtf8());
+        s3::registerS3Store();
+        const QString local = tmp.path() + QStringLiteral("/local");
+        QVERIFY2(writeSampleCache(local, o, nullptr, &error), qPrintable(error));
+        LocalCachePage page;
+        page.resize(1280, 940);
+        page.show();
+        QVERIFY(openAndWait(page, seed + QStringLiteral("/team/cache")));
+        const int onDisk = visibleEntries(page.proxy());
+        QVERIFY(onDisk >= 30);
+        QSignalSpy done(page.session(), &CacheSession::scanFinished);
+        QVERIFY(page.openS3Url(QStringLiteral("s3://team-cache/team/cache")));
+        QVERIFY(done.wait(20000));
+        QVERIFY(!page.showsEmptyState());
+        QCOMPARE(visibleEntries(page.proxy()), onDisk);
+        QVERIFY(page.remoteBanner()->isVisible());
+        QVERIFY2(page.remoteBannerLabel()->text().contains(QLatin1String("S3 cache")), qPrintable(page.remoteBannerLabel()->text()));
+        QVERIFY(page.rootCombo()->currentText().contains(QLatin1String("(S3)")));
+        QVERIFY(page.autoRefreshCombo()->isVisible());
+        QSignalSpy loaded(page.details(), &ModuleDetailsPane::detailsLoaded);
+        QModelIndex failed;
+        const QAbstractItemModel *m = page.proxy();
+        for (int g = 0; g < m->rowCount() && !failed.isValid(); ++g)
+            for (int r = 0; r < m->rowCount(m->index(g, 0)); ++r) {
+                const QModelIndex i = m->index(r, 0, m->index(g, 0));
+                if (i.data(CacheTreeModel::StateRole).toInt() == int(ModuleState::Failed)) {
+                    failed = i;
+                    break;
+                }
+            }
+        QVERIFY(failed.isValid());
+        page.view()->setCurrentIndex(failed);
+        QVERIFY(loaded.wait(10000));
+        QVERIFY2(page.details()->currentPath().startsWith(QLatin1String("s3://team-cache/team/cache/")), qPrintable(page.details()->currentPath()));
+        QVERIFY(!page.details()->logText().isEmpty());
+        QVERIFY(page.openedS3Caches().contains(QStringLiteral("s3://team-cache/team/cache")));
+        const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+        QDir().mkpath(shots);
+        QVERIFY(page.grab().save(shots + QStringLiteral("/s3-cache.png")));
+        // Maintenance: the failed entries go from the bucket, nothing else does.
+        MaintenanceDialog *dlg = page.startMaintenance(MaintenanceAction::CleanFailed);
+        QTRY_VERIFY(!dlg->isPlanning());
+        const int failedCount = dlg->itemsView()->topLevelItemCount();
+        QVERIFY(failedCount > 0);
+        QSignalSpy executed(dlg, &MaintenanceDialog::executed);
+        QTest::mouseClick(dlg->confirmButton(), Qt::LeftButton);
+        QVERIFY(executed.wait(20000));
+        QCOMPARE(dlg->report().done, failedCount);
+        dlg->close();
+        QVERIFY(done.wait(20000));
+        QCOMPARE(visibleEntries(page.proxy()), onDisk - failedCount);
     }
 
     void emptyStateOffersTheSample()

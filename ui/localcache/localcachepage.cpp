@@ -11,6 +11,7 @@
 #include "ui/localcache/maintenancedialog.h"
 #include "ui/localcache/moduledetailspane.h"
 #include "services/cache/samplecache.h"
+#include "services/s3/s3cachestore.h"
 #include "models/cache/statecolors.h"
 #include "services/util/names.h"
 #include "services/util/units.h"
@@ -27,6 +28,7 @@
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -157,7 +159,8 @@ void LocalCachePage::rebuildRootCombo()
         if (r != m_resolved.path)
             add(r, r, false);
     for (const auto &[loc, why] : std::as_const(m_remoteLocations)) {
-        m_rootCombo->addItem(tr("%1 (remote host)").arg(displayName(loc.display())));
+        m_rootCombo->addItem(loc.kind == s3::s3StoreKind() ? tr("%1 (S3)").arg(displayName(loc.display()))
+                                                           : tr("%1 (remote host)").arg(displayName(loc.display())));
         const int i = m_rootCombo->count() - 1;
         m_rootCombo->setItemData(i, loc.path, PathRole);
         m_rootCombo->setItemData(i, loc.kind, KindRole);
@@ -195,12 +198,8 @@ void LocalCachePage::openInitial(const CacheLocation &resolved)
         openRoot(remembered);
         return;
     }
-    if (!resolved.isSupported()) {
-        rebuildRootCombo();
-        m_empty->setMessage(tr("S3 caches open in ingot-cli for now"),
-                            resolved.unsupportedReason() + QStringLiteral("\n\n") + resolved.explanation);
-        m_stack->setCurrentIndex(0);
-        Q_EMIT statusChanged(tr("S3 caches open in ingot-cli for now"), false);
+    if (resolved.kind == CacheLocation::Kind::S3) {  // NEURON_COMPILE_CACHE_URL=s3://...
+        openLocation({s3::s3StoreKind(), QString(), resolved.path}, resolved.explanation);
         return;
     }
     openRoot(resolved.path);
@@ -229,7 +228,9 @@ void LocalCachePage::openLocation(const StoreLocation &location, const QString &
                             m_remoteLocations.end());
     m_remoteLocations.prepend({location, why});
     m_stack->setCurrentIndex(0);
-    m_empty->setMessage(tr("Reading %1 over SSH…").arg(displayName(location.display())), QString());
+    m_empty->setMessage(location.kind == s3::s3StoreKind() ? tr("Listing %1…").arg(displayName(location.display()))
+                                                           : tr("Reading %1 over SSH…").arg(displayName(location.display())),
+                        QString());
     m_session->setLocation(location);
     rebuildRootCombo();
 }
@@ -257,6 +258,41 @@ void LocalCachePage::addFolder()
                                                           m_session->root().isEmpty() ? QDir::homePath() : m_session->root());
     if (!dir.isEmpty())
         openRoot(dir);
+}
+
+QStringList LocalCachePage::openedS3Caches() const
+{
+    QStringList urls;
+    for (const auto &[loc, why] : m_remoteLocations)
+        if (loc.kind == s3::s3StoreKind())
+            urls << loc.path;
+    return urls;
+}
+
+void LocalCachePage::openS3Cache()
+{
+    const CacheLocation here = CacheLocation::resolve();
+    bool ok = false;
+    const QString url = QInputDialog::getText(this, tr("Open an S3 cache"),
+                                              tr("The S3 compile cache (as NEURON_COMPILE_CACHE_URL names it):"), QLineEdit::Normal,
+                                              here.kind == CacheLocation::Kind::S3 ? here.path : QStringLiteral("s3://"), &ok)
+                              .trimmed();
+    if (ok && !url.isEmpty())
+        openS3Url(url);
+}
+
+bool LocalCachePage::openS3Url(const QString &url)
+{
+    s3::S3Location where;
+    QString why;
+    if (!s3::S3Location::parse(url, &where, &why)) {
+        QMessageBox::warning(this, tr("Open an S3 cache"), why);
+        return false;
+    }
+    openLocation({s3::s3StoreKind(), QString(), where.url()},
+                 tr("An S3 compile cache, listed with this machine's AWS keys (the environment, AWS_PROFILE, ~/.aws, or the "
+                    "instance role)."));
+    return true;
 }
 
 void LocalCachePage::openSampleCache()
@@ -295,6 +331,15 @@ void LocalCachePage::onScanFinished(const ScanStats &stats, const QString &fatal
     if (std::exchange(m_expandNewest, false) && m_proxy->rowCount() > 0)
         m_view->expand(m_proxy->index(0, 0));  // no compiler version folder: the root's items
     refreshSummary();
+    if (!fatalError.isEmpty() && m_session->location().kind == s3::s3StoreKind()) {
+        m_empty->setMessage(tr("The S3 cache %1 cannot be shown").arg(displayName(m_session->location().display())),
+                            fatalError + QStringLiteral("\n\n") +
+                                tr("Check the AWS keys (the environment, AWS_PROFILE, ~/.aws), the region and the "
+                                   "endpoint, press F5 to try again, or go back to the local cache."));
+        m_stack->setCurrentIndex(0);
+        Q_EMIT statusChanged(fatalError, false);
+        return;
+    }
     if (!fatalError.isEmpty() && showsRemoteCache()) {
         const QString host = displayName(m_session->location().host);
         m_empty->setMessage(tr("The cache on %1 cannot be shown").arg(host),

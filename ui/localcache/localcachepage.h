@@ -79,6 +79,9 @@ public:
     QAction *fullRescanAction() const { return m_fullRescan; }
     QAction *addFolderAction() const { return m_addFolder; }
     QAction *sampleAction() const { return m_sample; }
+    QAction *openS3Action() const { return m_openS3; }
+    // The S3 caches opened in this session (s3://bucket/prefix), newest first: places a copy may go.
+    QStringList openedS3Caches() const;
     QAction *pushAction() const { return m_push; }
     // The local cache folder this page returns to from a host's cache (the one last opened, else the resolved one).
     QString localRoot() const;
@@ -89,6 +92,10 @@ public:
 public Q_SLOTS:
     void addFolder();
     void openSampleCache();
+    // Asks for an s3://bucket/prefix URL and opens it.
+    void openS3Cache();
+    // Opens the S3 cache at `url` (listed with this machine's AWS keys); false with a warning shown when it is not one.
+    bool openS3Url(const QString &url);
     MaintenanceDialog *startMaintenance(ingot::MaintenanceAction action);
     MaintenanceDialog *deleteSelectedFailed();
 
@@ -161,6 +168,7 @@ private:
     QAction *m_fullRescan = nullptr;
     QAction *m_addFolder = nullptr;
     QAction *m_sample = nullptr;
+    QAction *m_openS3 = nullptr;
     bool m_updatingCombo = false;
     bool m_sortAfterScan = false;  // the tree is filled unsorted, then sorted once (see scanStarted)
     bool m_expandNewest = false;   // a tree filled from nothing: its newest compiler's group is opened once there

@@ -3,6 +3,7 @@
 #include "ui/localcache/localcachepage.h"
 
 #include "ui/common/keyboard.h"
+#include "services/s3/s3cachestore.h"
 #include "services/util/appsettings.h"
 #include "ui/localcache/cachechartswidget.h"
 #include "models/cache/cachefilterproxy.h"
@@ -90,6 +91,10 @@ void LocalCachePage::createActions()
     m_addFolder = new QAction(style()->standardIcon(QStyle::SP_DirOpenIcon), tr("&Add cache folder…"), this);
     m_addFolder->setShortcut(QKeySequence::Open);
     connect(m_addFolder, &QAction::triggered, this, &LocalCachePage::addFolder);
+    m_openS3 = new QAction(style()->standardIcon(QStyle::SP_DriveNetIcon), tr("Open an S3 &cache…"), this);
+    m_openS3->setToolTip(tr("List and maintain an S3 compile cache (s3://bucket/prefix, as NEURON_COMPILE_CACHE_URL names it) "
+                            "with this machine's AWS keys"));
+    connect(m_openS3, &QAction::triggered, this, &LocalCachePage::openS3Cache);
     m_sample = new QAction(tr("Open &sample cache"), this);
     connect(m_sample, &QAction::triggered, this, &LocalCachePage::openSampleCache);
     m_cleanFailed = new QAction(stateIcon(ModuleState::Failed), tr("Delete &failed entries…"), this);
@@ -140,7 +145,12 @@ void LocalCachePage::updateRemoteUi()
     const StoreLocation &loc = m_session->location();
     const bool remote = loc.isValid() && !loc.isLocal();
     m_remoteBanner->setVisible(remote);
-    if (remote)
+    if (remote && loc.kind == s3::s3StoreKind())
+        m_remoteLabel->setText(tr("<b>S3 cache %1</b><br><small>Listed with this machine's AWS keys (as the AWS CLI finds "
+                                  "them). An S3 cache cannot be watched: F5 looks for changes, or let Ingot look every so "
+                                  "often. Deleting re-lists each entry right before it goes.</small>")
+                                   .arg(displayName(loc.display()).toHtmlEscaped()));
+    else if (remote)
         m_remoteLabel->setText(tr("<b>Remote host %1</b> &mdash; compile cache %2<br><small>Read over SSH. A remote "
                                   "cache cannot be watched: F5 looks for changes, or let Ingot look every so often."
                                   "</small>")

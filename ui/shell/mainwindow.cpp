@@ -2,6 +2,7 @@
 
 #include "ui/common/resources.h"
 
+#include "services/s3/s3cachestore.h"
 #include "services/util/appsettings.h"
 #include "services/util/names.h"
 #include "services/cache/cachelocation.h"
@@ -256,17 +257,24 @@ void MainWindow::copyFromCache(const StoreLocation &from, const QStringList &key
     QStringList hosts;
     for (const RemoteHostEntry &h : RemoteHosts::instance().hosts())
         hosts << h.name;
-    if (hosts.isEmpty()) {
+    const QStringList s3Caches = m_local->openedS3Caches();
+    if (hosts.isEmpty() && s3Caches.isEmpty()) {
         QMessageBox::information(this, tr("No remote hosts"),
-                                 tr("Add a host on the Remote hosts page (Ctrl+4) first, or list it in your ssh config."));
+                                 tr("Add a host on the Remote hosts page (Ctrl+4) first, or list it in your ssh config; "
+                                    "or open an S3 cache (File menu) to copy to it."));
         return;
     }
     bool ok = false;
     const QString host = QInputDialog::getItem(this, tr("Copy to a remote host"),
                                                tr("Copy %n entries to the compile cache of:", nullptr, int(keys.size())),
-                                               hosts, 0, false, &ok);
+                                               s3Caches + hosts, 0, false, &ok);
     if (!ok || host.isEmpty())
         return;
+    if (s3Caches.contains(host)) {
+        queueTransfer(TransferKind::Copy, TransferPlace::ofCache(from),
+                      TransferPlace::ofCache({s3::s3StoreKind(), QString(), host}), keys, TransferOptions());
+        return;
+    }
     // The host's cache as the Neuron runtime there resolves it, found when the copy starts.
     queueTransfer(TransferKind::Copy, TransferPlace::ofCache(from), TransferPlace::ofCache(sshStoreLocation(host, QString())), keys,
                   TransferOptions());
@@ -301,6 +309,7 @@ void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_local->addFolderAction());
+    file->addAction(m_local->openS3Action());
     file->addAction(m_local->sampleAction());
     file->addSeparator();
     file->addAction(m_local->rescanAction());
