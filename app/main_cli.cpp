@@ -11,6 +11,7 @@
 #include "app/cli/pushcommands.h"
 #include "app/cli/pullcommand.h"
 #include "app/cli/remotecommands.h"
+#include "app/cli/torchneuroncommands.h"
 #include "app/i18n/translations.h"
 #include "services/remote/remotehosts.h"
 #include "services/s3/s3cachestore.h"
@@ -49,7 +50,9 @@ int main(int argc, char **argv)
                                                               "--host HOST on cache commands and job launch works there.")});
     table.addGroup({QStringLiteral("cluster"), QCoreApplication::translate("ingot::cli", "Slurm clusters: info"),
                     QCoreApplication::translate("ingot::cli", "HOST: a login node over SSH; local: this machine's Slurm clients (SLURM_CONF honoured).")});
+    table.addGroup(torchNeuronGroup());
     table.add(cacheCommands());
+    table.add(torchNeuronCommands());
     table.add(explainCommands());
     table.add(copyCommands());
     table.add(hubCommands());

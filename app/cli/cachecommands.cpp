@@ -1,6 +1,7 @@
 #include "app/cli/cachecommands.h"
 
 #include "services/cache/compilerversion.h"
+#include "services/cache/torchneuron.h"
 #include "services/cache/cachelocation.h"
 #include "services/cache/cachescanner.h"
 #include "services/cache/cachestats.h"
@@ -204,6 +205,7 @@ int cmdStatus(const Invocation &p)
     QString perr;
     const auto storeHandle = makeStore(c.store());
     const auto compilers = storeHandle ? storeHandle->runningCompilers(&perr) : QVector<qint64>();
+    const TorchNeuronLocations tn = resolveTorchNeuronLocations();
     if (c.json) {
         json states = json::object();
         for (int i = 0; i < ModuleStateCount; ++i)
@@ -233,13 +235,25 @@ int cmdStatus(const Invocation &p)
                    {"versions", versions},
                    {"ages", ages},
                    {"neuronx_cc_running", pids},
-                   {"warnings", warnings}});
+                   {"warnings", warnings},
+                   {"torchneuron", {{"local", u8(tn.local)}, {"local_why", u8(tn.localWhy)},
+                                    {"remote", tn.remote.isEmpty() ? json(nullptr) : json(u8(tn.remote))},
+                                    {"disabled", tn.disabled}}}});
         return Ok;
     }
     out(CliText::tr("Cache:      %1").arg(used));
     if (c.cacheDir.isEmpty())
         out(CliText::tr("Why here:   %1").arg(c.location.explanation));
+    if (c.host.isEmpty())  // the other format's tiers, as this machine's environment places them
+        out(CliText::tr("TorchNeuron / vLLM-Neuron cache: %1%2 (ingot-cli torchneuron status)")
+                .arg(tn.disabled ? CliText::tr("off; ") : QString(), tn.local)
+            + (tn.remote.isEmpty() ? QString() : CliText::tr(", remote tier %1").arg(tn.remote)));
     out(CliText::tr("Entries:    %1, %2").arg(st.entries).arg(formatBytes(st.size)));
+    const qsizetype keys = std::count_if(snap.modules.cbegin(), snap.modules.cend(),
+                                         [](const CacheModule &m) { return m.version.isEmpty() && isTorchNeuronKey(m.name); });
+    if (keys > 0)
+        out(CliText::tr("Also:       %n TorchNeuron / vLLM-Neuron cache keys (another format): ingot-cli torchneuron list "
+                        "--cache-dir %1", nullptr, int(keys)).arg(used));
     if (st.linkedSize > 0)
         out(CliText::tr("Linked:     %1 in symlinked files (Hugging Face hub cache), stored elsewhere and not counted above")
                 .arg(formatBytes(st.linkedSize)));

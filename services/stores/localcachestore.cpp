@@ -124,7 +124,9 @@ int LocalCacheStore::openDir(const QString &rel, int *err)
         *err = EINVAL;
         return -1;
     }
-    int cur = ::dup(m_rootFd);
+    // A new open file description of the root, not dup(): a dup shares the offset, so a second listing of the
+    // root through the same store read from where the first one ended and found nothing.
+    int cur = ::openat(m_rootFd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (cur < 0) {
         *err = errno;
         return -1;
