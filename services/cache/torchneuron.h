@@ -15,6 +15,7 @@
 #include "services/stores/cachestore.h"
 
 #include <QHash>
+#include <QMetaType>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -100,3 +101,4 @@ TorchNeuronReport executeTorchNeuron(CacheStore &store, const QVector<TorchNeuro
                                      int ttlDays, qint64 nowMs);
 
 }  // namespace ingot
+Q_DECLARE_METATYPE(ingot::TorchNeuronReport)

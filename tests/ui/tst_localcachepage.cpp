@@ -9,6 +9,7 @@
 #include "ui/localcache/maintenancedialog.h"
 #include "ui/localcache/moduledetailspane.h"
 #include "services/cache/hlo.h"
+#include "ui/localcache/torchneurondialog.h"
 #include "ui/localcache/versionpickerdialog.h"
 #include "services/cache/samplecache.h"
 #include "services/s3/s3cachestore.h"
@@ -565,6 +566,50 @@ private Q_SLOTS:
         dlg->close();
         QVERIFY(done.wait(20000));
         QCOMPARE(visibleEntries(page.proxy()), onDisk - failedCount);
+    }
+
+    // A TorchNeuron / vLLM-Neuron cache (fixture in the documented layout): its window lists every key in its state,
+    // offers only the actions with something to do, and clears a stale lock after the preview; the page, opened on
+    // the same folder, counts the keys.
+    void torchNeuronWindow()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + QStringLiteral("/compile_cache");
+        const QString done = QStringLiteral("0123456789abcdef0123456789abcdef");
+        const QString stale = QStringLiteral("44444444444444444444444444444444");
+        const QString broken = QStringLiteral("55555555555555555555555555555555");
+        for (const QString &k : {done, QStringLiteral("1123456789abcdef0123456789abcdef"), QStringLiteral("2123456789abcdef0123456789abcdef")}) {
+            test::writeFile(root + QLatin1Char('/') + k + QStringLiteral("/graph.hlo"), QByteArray(3000, 'h'));
+            test::writeFile(root + QLatin1Char('/') + k + QStringLiteral("/graph_") + k + QStringLiteral(".neff"), QByteArray(90000, 'n'));
+            test::writeFile(root + QLatin1Char('/') + k + QStringLiteral("/.compilation_complete"), "completed:1764000000.5\nneff_size:90000\n");
+        }
+        test::writeFile(root + QLatin1Char('/') + stale + QStringLiteral("/graph.hlo"), "hlo");
+        test::writeFile(root + QLatin1Char('/') + stale + QStringLiteral(".lock"), "");
+        test::writeFile(root + QLatin1Char('/') + broken + QStringLiteral("/graph.hlo"), "hlo");
+        LocalCachePage page;
+        TorchNeuronDialog *dlg = page.openTorchNeuronCache(root);
+        QSignalSpy scanned(dlg, &TorchNeuronDialog::scanFinished);
+        QVERIFY(scanned.wait(10000));
+        QCOMPARE(dlg->entriesView()->topLevelItemCount(), 5);
+        QVERIFY2(dlg->summaryLabel()->text().contains(QLatin1String("3 complete")), qPrintable(dlg->summaryLabel()->text()));
+        QVERIFY(dlg->actionButton(TorchNeuronAction::ClearLocks)->isEnabled());
+        QVERIFY(dlg->actionButton(TorchNeuronAction::CleanIncomplete)->isEnabled());
+        QVERIFY(!dlg->actionButton(TorchNeuronAction::Prune)->isEnabled());  // nothing unused for 30 days
+        QCOMPARE(dlg->preview(TorchNeuronAction::ClearLocks).size(), 1);
+        QVERIFY(dlg->preview(TorchNeuronAction::ClearLocks).first().startsWith(stale + QStringLiteral(".lock")));
+        const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+        QDir().mkpath(shots);
+        QVERIFY(dlg->grab().save(shots + QStringLiteral("/torchneuron-cache.png")));
+        QSignalSpy finished(dlg, &TorchNeuronDialog::maintenanceFinished);
+        dlg->runAction(TorchNeuronAction::ClearLocks);
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().first().value<TorchNeuronReport>().done, 1);
+        QVERIFY(!QFile::exists(root + QLatin1Char('/') + stale + QStringLiteral(".lock")));
+        QVERIFY(scanned.wait(10000));
+        QVERIFY(!dlg->actionButton(TorchNeuronAction::ClearLocks)->isEnabled());
+        dlg->close();
+        QVERIFY(openAndWait(page, root));
+        QVERIFY2(page.summaryLabel()->text().contains(QLatin1String("TorchNeuron keys")), qPrintable(page.summaryLabel()->text()));
     }
 
     void emptyStateOffersTheSample()

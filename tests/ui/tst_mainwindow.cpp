@@ -100,6 +100,27 @@ private Q_SLOTS:
         AppSettings::setTtlDays(30);
     }
 
+    // The caches this environment gives the runtimes, both formats, with why.
+    void settingsDialogShowsBothCacheFormats()
+    {
+        qputenv("VLLM_CACHE_ROOT", "/data/vllm-root");
+        qputenv("NEURON_LIBTORCH_REMOTE_CACHE", "/mnt/fsx/neuron-cache");
+        qputenv("NEURON_COMPILE_CACHE_URL", "s3://team-cache/neuron");
+        SettingsDialog dlg;
+        const QString text = dlg.cachesLabel()->text();
+        qunsetenv("VLLM_CACHE_ROOT");
+        qunsetenv("NEURON_LIBTORCH_REMOTE_CACHE");
+        qunsetenv("NEURON_COMPILE_CACHE_URL");
+        QVERIFY2(text.contains(QLatin1String("/data/vllm-root/neuron/compile_cache")), qPrintable(text));
+        QVERIFY(text.contains(QLatin1String("/mnt/fsx/neuron-cache")));
+        QVERIFY(text.contains(QLatin1String("s3://team-cache/neuron")));
+        dlg.resize(600, 900);
+        dlg.show();
+        const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+        QDir().mkpath(shots);
+        QVERIFY(dlg.grab().save(shots + QStringLiteral("/settings-caches.png")));
+    }
+
     void screenshotWithSampleCache()
     {
         // The README's picture: the sample cache, a failed entry selected so the details show its log.

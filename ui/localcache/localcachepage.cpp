@@ -11,10 +11,12 @@
 #include "ui/localcache/maintenancedialog.h"
 #include "ui/localcache/moduledetailspane.h"
 #include "services/cache/samplecache.h"
+#include "services/cache/torchneuron.h"
 #include "services/s3/s3cachestore.h"
 #include "models/cache/statecolors.h"
 #include "services/util/names.h"
 #include "services/util/units.h"
+#include "ui/localcache/torchneurondialog.h"
 #include "ui/localcache/versionpickerdialog.h"
 
 #include <QAction>
@@ -260,6 +262,15 @@ void LocalCachePage::addFolder()
         openRoot(dir);
 }
 
+TorchNeuronDialog *LocalCachePage::openTorchNeuronCache(const QString &folder)
+{
+    auto *dlg = new TorchNeuronDialog(this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    dlg->openFolder(folder.isEmpty() ? resolveTorchNeuronLocations().local : folder);
+    dlg->show();
+    return dlg;
+}
+
 QStringList LocalCachePage::openedS3Caches() const
 {
     QStringList urls;
@@ -406,6 +417,13 @@ void LocalCachePage::refreshSummary()
     }
     if (st.unknownItems)
         row(tr("Unknown items"), QLocale().toString(st.unknownItems));
+    // Keys of the other format at the root (a vLLM-Neuron cache opened here): File > TorchNeuron / vLLM-Neuron cache.
+    const auto &mods = m_session->snapshot().modules;
+    const int tnKeys = int(std::count_if(mods.cbegin(), mods.cend(), [](const CacheModule &m) {
+        return m.version.isEmpty() && isTorchNeuronKey(m.name);
+    }));
+    if (tnKeys)
+        row(tr("TorchNeuron keys (File menu)"), QLocale().toString(tnKeys));
     if (st.linkedSize)
         row(tr("Linked (HF hub cache)"), formatBytes(st.linkedSize));
     if (st.allocated < st.size * 9 / 10)

@@ -23,6 +23,7 @@ class QTimer;
 class QTreeView;
 
 namespace ingot {
+class TorchNeuronDialog;
 
 class CacheChartsWidget;
 class CacheFilterProxy;
@@ -80,6 +81,7 @@ public:
     QAction *addFolderAction() const { return m_addFolder; }
     QAction *sampleAction() const { return m_sample; }
     QAction *openS3Action() const { return m_openS3; }
+    QAction *torchNeuronAction() const { return m_torchNeuron; }
     // The S3 caches opened in this session (s3://bucket/prefix), newest first: places a copy may go.
     QStringList openedS3Caches() const;
     QAction *pushAction() const { return m_push; }
@@ -94,6 +96,8 @@ public Q_SLOTS:
     void openSampleCache();
     // Asks for an s3://bucket/prefix URL and opens it.
     void openS3Cache();
+    // The TorchNeuron / vLLM-Neuron cache window, on `folder` (empty: the local tier); returned for tests.
+    TorchNeuronDialog *openTorchNeuronCache(const QString &folder = QString());
     // Opens the S3 cache at `url` (listed with this machine's AWS keys); false with a warning shown when it is not one.
     bool openS3Url(const QString &url);
     MaintenanceDialog *startMaintenance(ingot::MaintenanceAction action);
@@ -169,6 +173,7 @@ private:
     QAction *m_addFolder = nullptr;
     QAction *m_sample = nullptr;
     QAction *m_openS3 = nullptr;
+    QAction *m_torchNeuron = nullptr;
     bool m_updatingCombo = false;
     bool m_sortAfterScan = false;  // the tree is filled unsorted, then sorted once (see scanStarted)
     bool m_expandNewest = false;   // a tree filled from nothing: its newest compiler's group is opened once there

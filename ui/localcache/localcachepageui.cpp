@@ -95,6 +95,9 @@ void LocalCachePage::createActions()
     m_openS3->setToolTip(tr("List and maintain an S3 compile cache (s3://bucket/prefix, as NEURON_COMPILE_CACHE_URL names it) "
                             "with this machine's AWS keys"));
     connect(m_openS3, &QAction::triggered, this, &LocalCachePage::openS3Cache);
+    m_torchNeuron = new QAction(tr("&TorchNeuron / vLLM-Neuron cache…"), this);
+    m_torchNeuron->setToolTip(tr("The other compile-cache format: one folder per key with a .compilation_complete marker"));
+    connect(m_torchNeuron, &QAction::triggered, this, [this] { openTorchNeuronCache(); });
     m_sample = new QAction(tr("Open &sample cache"), this);
     connect(m_sample, &QAction::triggered, this, &LocalCachePage::openSampleCache);
     m_cleanFailed = new QAction(stateIcon(ModuleState::Failed), tr("Delete &failed entries…"), this);

@@ -310,6 +310,7 @@ void MainWindow::buildMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_local->addFolderAction());
     file->addAction(m_local->openS3Action());
+    file->addAction(m_local->torchNeuronAction());
     file->addAction(m_local->sampleAction());
     file->addSeparator();
     file->addAction(m_local->rescanAction());

@@ -1,5 +1,7 @@
 #include "ui/shell/settingsdialog.h"
 
+#include "services/cache/cachelocation.h"
+#include "services/cache/torchneuron.h"
 #include "services/remote/remotehosts.h"
 #include "services/util/appsettings.h"
 #include "services/util/names.h"
@@ -70,6 +72,7 @@ SettingsDialog::SettingsDialog(QWidget *parent)
     rl->addWidget(m_roots);
     rl->addWidget(remove, 0, Qt::AlignLeft);
 
+    QGroupBox *cachesBox = buildCachesBox();
     QGroupBox *sshBox = buildSshBox();
     QGroupBox *languageBox = buildLanguageBox();
 
@@ -102,12 +105,41 @@ SettingsDialog::SettingsDialog(QWidget *parent)
     col->addWidget(m_watch);
     col->addWidget(m_hubLayout);
     col->addWidget(rootsBox);
+    col->addWidget(cachesBox);
     col->addWidget(sshBox);
     col->addWidget(languageBox);
     col->addLayout(appearanceRow);
     col->addWidget(where);
     col->addWidget(buttons);
     resize(560, 640);
+}
+
+// The compile caches this environment gives the runtimes: neuronx-cc's (torch-neuronx, optimum-neuron) and
+// TorchNeuron / vLLM-Neuron's, with why each is where it is. Set by the environment, not here.
+QGroupBox *SettingsDialog::buildCachesBox()
+{
+    auto *box = new QGroupBox(tr("Compile caches in this environment"), this);
+    const CacheLocation neuron = CacheLocation::resolve();
+    const TorchNeuronLocations tn = resolveTorchNeuronLocations();
+    QString text = tr("<b>neuronx-cc</b> (torch-neuronx, optimum-neuron): %1<br><small>%2</small>")
+                       .arg(displayName(neuron.path).toHtmlEscaped(), neuron.explanation.toHtmlEscaped());
+    text += QStringLiteral("<br>")
+            + tr("<b>TorchNeuron / vLLM-Neuron</b>: %1%2<br><small>%3 Remote tier: %4.</small>")
+                  .arg(tn.disabled ? tr("off (NEURON_LIBTORCH_DISABLE_COMPILE_CACHE=1); ") : QString(),
+                       displayName(tn.local).toHtmlEscaped(), tn.localWhy.toHtmlEscaped(),
+                       tn.remote.isEmpty() ? tr("none (NEURON_LIBTORCH_REMOTE_CACHE is not set)")
+                                           : displayName(tn.remote).toHtmlEscaped());
+    m_caches = new QLabel(text, box);
+    m_caches->setTextFormat(Qt::RichText);
+    m_caches->setWordWrap(true);
+    m_caches->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *hint = new QLabel(tr("Set by the environment Ingot was started in. ingot-cli cache status and ingot-cli "
+                               "torchneuron status show the same."), box);
+    hint->setWordWrap(true);
+    auto *l = new QVBoxLayout(box);
+    l->addWidget(m_caches);
+    l->addWidget(hint);
+    return box;
 }
 
 QGroupBox *SettingsDialog::buildSshBox()

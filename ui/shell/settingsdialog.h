@@ -36,8 +36,11 @@ public:
     // The dialog was closed with "Restart now": the settings are saved, the app should start again.
     bool restartRequested() const { return m_restart; }
     QComboBox *appearanceCombo() const { return m_appearance; }
+    // Where the runtimes keep compiled graphs, as this environment places them (read-only).
+    QLabel *cachesLabel() const { return m_caches; }
 
 private:
+    QGroupBox *buildCachesBox();
     QGroupBox *buildSshBox();
     QGroupBox *buildLanguageBox();
     QSpinBox *m_ttl;
@@ -47,6 +50,7 @@ private:
     QListWidget *m_roots;
     QLineEdit *m_sshConfig;
     QLabel *m_sshProblem;
+    QLabel *m_caches = nullptr;
     QComboBox *m_language;
     bool m_restart = false;
     QComboBox *m_appearance;
