@@ -194,9 +194,9 @@ bool CacheLocation::resolveOn(RemoteShell &shell, CacheLocation *out, QString *e
 QString CacheLocation::unsupportedReason() const
 {
     if (kind == Kind::S3)
-        return CacheLocationText::tr("%1 is an S3 location. S3 caches can be listed and maintained (ingot-cli cache "
-                                     "status --cache-dir %1), not yet opened in the window, explained or moved to and "
-                                     "from.").arg(path);
+        return CacheLocationText::tr("%1 is an S3 cache, and this works on folders. Open the S3 cache itself: File > "
+                                     "Open an S3 cache, or ingot-cli cache status --cache-dir %1 (cache copy --from %1 "
+                                     "brings entries here).").arg(path);
     return {};
 }
 

@@ -480,7 +480,7 @@ void RemoteHostSession::runCacheLookup()
                 return failLookup(tr("Could not ask %1 where its compile cache is: %2")
                                       .arg(displayName(m_host), displayText(why)),
                                   FolderProblem::None);
-            if (!loc.isSupported())
+            if (!loc.isSupported() && loc.kind != CacheLocation::Kind::S3)  // an S3 cache opens from here
                 return failLookup(displayText(loc.unsupportedReason()) + QStringLiteral("\n\n")
                                       + displayText(loc.explanation),
                                   FolderProblem::None);

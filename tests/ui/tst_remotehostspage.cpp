@@ -525,6 +525,29 @@ private Q_SLOTS:
         RemoteHosts::instance().connection(env.alias())->close();
     }
 
+    // A host whose runtime uses an S3 cache: the page opens that S3 location from here, saying with whose keys.
+    void hostWithAnS3Cache()
+    {
+        TestSshd env(QStringLiteral("ingot-s3env"));
+        QString error;
+        QVERIFY2(env.start(&error), qPrintable(error));
+        QVERIFY(env.trustHostKey());
+        addToConfig(env.configBlock() + QStringLiteral("  SetEnv NEURON_COMPILE_CACHE_URL=s3://team-cache/host-cache\n"));
+        RemoteHostsPage page;
+        QVERIFY(loadedPage(page));
+        page.selectHost(env.alias());
+        QSignalSpy opened(&page, &RemoteHostsPage::openCacheRequested);
+        page.openCompileCache(env.alias());
+        QVERIFY(opened.wait(30000));
+        const auto loc = opened.first().at(0).value<StoreLocation>();
+        QCOMPARE(loc.kind, QStringLiteral("s3"));
+        QVERIFY(loc.host.isEmpty());
+        QCOMPARE(loc.path, QStringLiteral("s3://team-cache/host-cache"));
+        const QString why = opened.first().at(1).toString();
+        QVERIFY2(why.contains(QStringLiteral("this machine's AWS keys")), qPrintable(why));
+        RemoteHosts::instance().connection(env.alias())->close();
+    }
+
     void remoteCacheInTheCachePage()
     {
         QTemporaryDir tmp;

@@ -4,6 +4,7 @@
 #include "ui/common/keyboard.h"
 #include "services/cache/cachelocation.h"
 #include "services/remote/remotehosts.h"
+#include "services/s3/s3cachestore.h"
 #include "services/remote/sshresolve.h"
 #include "services/slurm/slurmcluster.h"
 #include "services/util/appsettings.h"
@@ -621,6 +622,20 @@ RemoteHostSession *RemoteHostsPage::session(const QString &host)
             });
     connect(s, &RemoteHostSession::compileCacheFound, this, [this, host](const CacheLocation &loc) {
         const QString text = displayText(loc.explanation);  // which rule won there (and --no_cache, if set)
+        if (loc.kind == CacheLocation::Kind::S3) {
+            // The host's runtime uses an S3 cache: listed from this machine with this machine's AWS keys. No key is
+            // asked of the host or sent to it; where this machine has no access, ingot-cli on the host (its instance
+            // role) reads the same cache.
+            const QString why = text + QStringLiteral("\n\n")
+                                + tr("%1's runtime uses this S3 cache. Ingot lists it from this machine with this machine's "
+                                     "AWS keys; the host's keys never leave it (ingot-cli cache status on %1 uses them there).")
+                                      .arg(displayName(host));
+            m_cacheTexts.insert(host, why);
+            showDetails();
+            updateActions();
+            Q_EMIT openCacheRequested({s3::s3StoreKind(), QString(), loc.path}, why);
+            return;
+        }
         showCache(host, loc.path, text);
     });
     connect(s, &RemoteHostSession::folderFound, this, [this, host](const QString &path) {
