@@ -3,12 +3,15 @@
 // checked), down (staged, identical bytes), an interrupted upload and download resumed, locks and other entries
 // left alone, only SUCCESS entries moved, and the Hub <-> S3 moves by way of this machine (the test Hub).
 #include "services/hub/hubclient.h"
+#include "services/remote/remotehosts.h"
+#include "services/util/appsettings.h"
 #include "services/s3/s3cachestore.h"
 #include "services/transfer/s3transfer.h"
 #include "services/transfer/transferengine.h"
 
 #include "tests/s3/pythonserver.h"
 #include "tests/support/testhub.h"
+#include "tests/support/testsshd.h"
 
 #include <QDir>
 #include <QProcess>
@@ -327,6 +330,45 @@ private slots:
         QVERIFY2(he.ok(), qPrintable(he.message));
         QCOMPARE(test::readFile(m_tmp.path() + QStringLiteral("/pushed.neff")), QByteArray("from the hub"));
         QVERIFY(!QFileInfo::exists(work + QStringLiteral("/from-s3/") + Small));
+    }
+
+    // S3 -> a host and a host -> S3 go by way of this machine over a real sshd, leaving nothing in the work folder.
+    void hostAndS3()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("IngotTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("ingot-tst-s3transfer"));
+        test::TestSshd sshd(QStringLiteral("ingot-s3host"));
+        QString error;
+        QVERIFY2(sshd.start(&error), qPrintable(error));
+        QVERIFY(sshd.trustHostKey());
+        AppSettings::setSshConfigFile(sshd.sshConfigFile());
+        RemoteHosts::instance().reset();
+        registerRemoteStores();
+        const QString log = m_tmp.path() + QStringLiteral("/host.log");
+        TestS3Server server(log);
+        const QString work = m_tmp.path() + QStringLiteral("/host-work");
+        const QString hostCache = m_tmp.path() + QStringLiteral("/host-cache");
+        QDir().mkpath(hostCache);
+        NullTransferReporter quiet;
+        QVector<TransferItem> items = itemsFor({Big, Small});
+        run(TransferKind::Copy, TransferPlace::ofCache(StoreLocation::local(m_local)), TransferPlace::ofCache(s3At(QStringLiteral("up"))), items, quiet);
+        QCOMPARE(items[1].state, TransferItem::State::Done);
+        items = itemsFor({Big, Small});
+        TransferOutcome out = run(TransferKind::Copy, TransferPlace::ofCache(s3At(QStringLiteral("up"))),
+                                  TransferPlace::ofCache(sshStoreLocation(sshd.alias(), hostCache)), items, quiet, nullptr, nullptr, work);
+        QVERIFY2(out.error.isEmpty(), qPrintable(out.error));
+        QVERIFY2(items[0].state == TransferItem::State::Done, qPrintable(items[0].message));
+        QCOMPARE(items[1].state, TransferItem::State::Done);
+        QCOMPARE(filesUnder(hostCache + QLatin1Char('/') + Big), success(m_bigNeff));
+        QVERIFY(!QFileInfo::exists(work + QStringLiteral("/from-s3/") + Big));
+        items = itemsFor({Small});
+        out = run(TransferKind::Copy, TransferPlace::ofCache(sshStoreLocation(sshd.alias(), hostCache)),
+                  TransferPlace::ofCache(s3At(QStringLiteral("back"))), items, quiet, nullptr, nullptr, work);
+        QVERIFY2(out.error.isEmpty(), qPrintable(out.error));
+        QVERIFY2(items[0].state == TransferItem::State::Done, qPrintable(items[0].message));
+        QVERIFY(journal(log).contains(QStringLiteral("PUT back/") + Small + QStringLiteral("/model.done")));
+        QVERIFY(!QFileInfo::exists(work + QStringLiteral("/to-s3/") + Small));
+        RemoteHosts::instance().connection(sshd.alias())->close();
     }
 
     // ingot-cli cache copy with an S3 side: the same engine, words and exit codes.
