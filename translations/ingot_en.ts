@@ -688,6 +688,40 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     </message>
 </context>
 <context>
+    <name>ingot::TorchNeuron</name>
+    <message numerus="yes">
+        <source>complete, unused for more than %n days</source>
+        <translation>
+            <numerusform>complete, unused for more than %n day</numerusform>
+            <numerusform>complete, unused for more than %n days</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::TorchNeuronDialog</name>
+    <message numerus="yes">
+        <source>%n entries, %1: %2 complete, %3 compiling, %4 with a stale lock, %5 incomplete.</source>
+        <translation>
+            <numerusform>%n entry, %1: %2 complete, %3 compiling, %4 with a stale lock, %5 incomplete.</numerusform>
+            <numerusform>%n entries, %1: %2 complete, %3 compiling, %4 with a stale lock, %5 incomplete.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other items left alone.</source>
+        <translation>
+            <numerusform>%n other item left alone.</numerusform>
+            <numerusform>%n other items left alone.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove these %n items?</source>
+        <translation>
+            <numerusform>Remove this item?</numerusform>
+            <numerusform>Remove these %n items?</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ingot::TransfersModel</name>
     <message numerus="yes">
         <source>%n s</source>
@@ -794,6 +828,20 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
         <translation>
             <numerusform>State:         %1, %2 in %n file</numerusform>
             <numerusform>State:         %1, %2 in %n files</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Also:       %n TorchNeuron / vLLM-Neuron cache keys (another format): ingot-cli torchneuron list --cache-dir %1</source>
+        <translation>
+            <numerusform>Also:       %n TorchNeuron / vLLM-Neuron cache key (another format): ingot-cli torchneuron list --cache-dir %1</numerusform>
+            <numerusform>Also:       %n TorchNeuron / vLLM-Neuron cache keys (another format): ingot-cli torchneuron list --cache-dir %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove %n items (%1)?</source>
+        <translation>
+            <numerusform>Remove %n item (%1)?</numerusform>
+            <numerusform>Remove %n items (%1)?</numerusform>
         </translation>
     </message>
 </context>

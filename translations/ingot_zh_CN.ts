@@ -94,8 +94,8 @@
         <translation>在 %1 上：%2</translation>
     </message>
     <message>
-        <source>%1 is an S3 location. S3 caches can be listed and maintained (ingot-cli cache status --cache-dir %1), not yet opened in the window, explained or moved to and from.</source>
-        <translation>%1 是一个 S3 位置。S3 缓存可以列出和维护（ingot-cli cache status --cache-dir %1），但暂时还不能在窗口中打开、解释，也不能移入或移出。</translation>
+        <source>%1 is an S3 cache, and this works on folders. Open the S3 cache itself: File &gt; Open an S3 cache, or ingot-cli cache status --cache-dir %1 (cache copy --from %1 brings entries here).</source>
+        <translation>%1 是 S3 缓存，而这里只处理文件夹。请直接打开该 S3 缓存：文件 &gt; 打开 S3 缓存，或 ingot-cli cache status --cache-dir %1（cache copy --from %1 可将条目取到本机）。</translation>
     </message>
 </context>
 <context>
@@ -5298,8 +5298,56 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>查找：转到筛选框</translation>
     </message>
     <message>
-        <source>S3 caches open in ingot-cli for now</source>
-        <translation>S3 缓存目前请在 ingot-cli 中打开</translation>
+        <source>%1 (S3)</source>
+        <translation>%1（S3）</translation>
+    </message>
+    <message>
+        <source>Listing %1…</source>
+        <translation>正在列出 %1…</translation>
+    </message>
+    <message>
+        <source>Open an S3 cache</source>
+        <translation>打开 S3 缓存</translation>
+    </message>
+    <message>
+        <source>The S3 compile cache (as NEURON_COMPILE_CACHE_URL names it):</source>
+        <translation>S3 编译缓存（与 NEURON_COMPILE_CACHE_URL 的写法相同）：</translation>
+    </message>
+    <message>
+        <source>An S3 compile cache, listed with this machine&apos;s AWS keys (the environment, AWS_PROFILE, ~/.aws, or the instance role).</source>
+        <translation>S3 编译缓存，使用本机的 AWS 密钥列出（环境变量、AWS_PROFILE、~/.aws 或实例角色）。</translation>
+    </message>
+    <message>
+        <source>The S3 cache %1 cannot be shown</source>
+        <translation>无法显示 S3 缓存 %1</translation>
+    </message>
+    <message>
+        <source>Check the AWS keys (the environment, AWS_PROFILE, ~/.aws), the region and the endpoint, press F5 to try again, or go back to the local cache.</source>
+        <translation>请检查 AWS 密钥（环境变量、AWS_PROFILE、~/.aws）、区域和端点，按 F5 重试，或返回本地缓存。</translation>
+    </message>
+    <message>
+        <source>TorchNeuron keys (File menu)</source>
+        <translation>TorchNeuron 键（文件菜单）</translation>
+    </message>
+    <message>
+        <source>Open an S3 &amp;cache…</source>
+        <translation>打开 S3 缓存(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>List and maintain an S3 compile cache (s3://bucket/prefix, as NEURON_COMPILE_CACHE_URL names it) with this machine&apos;s AWS keys</source>
+        <translation>使用本机的 AWS 密钥列出并维护 S3 编译缓存（s3://bucket/prefix，与 NEURON_COMPILE_CACHE_URL 的写法相同）</translation>
+    </message>
+    <message>
+        <source>&amp;TorchNeuron / vLLM-Neuron cache…</source>
+        <translation>&amp;TorchNeuron / vLLM-Neuron 缓存…</translation>
+    </message>
+    <message>
+        <source>The other compile-cache format: one folder per key with a .compilation_complete marker</source>
+        <translation>另一种编译缓存格式：每个键一个文件夹，带有 .compilation_complete 标记</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;S3 cache %1&lt;/b&gt;&lt;br&gt;&lt;small&gt;Listed with this machine&apos;s AWS keys (as the AWS CLI finds them). An S3 cache cannot be watched: F5 looks for changes, or let Ingot look every so often. Deleting re-lists each entry right before it goes.&lt;/small&gt;</source>
+        <translation>&lt;b&gt;S3 缓存 %1&lt;/b&gt;&lt;br&gt;&lt;small&gt;使用本机的 AWS 密钥列出（查找方式与 AWS CLI 相同）。S3 缓存无法监视：按 F5 查看变化，或让 Ingot 定期查看。删除前会立即重新列出每个条目。&lt;/small&gt;</translation>
     </message>
 </context>
 <context>
@@ -5715,10 +5763,6 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
         <translation>没有远程主机</translation>
     </message>
     <message>
-        <source>Add a host on the Remote hosts page (Ctrl+4) first, or list it in your ssh config.</source>
-        <translation>请先在“远程主机”页（Ctrl+4）添加主机，或将其写入 ssh 配置。</translation>
-    </message>
-    <message>
         <source>Copy to a remote host</source>
         <translation>复制到远程主机</translation>
     </message>
@@ -5799,6 +5843,10 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     <message>
         <source>Everywhere</source>
         <translation>全局</translation>
+    </message>
+    <message>
+        <source>Add a host on the Remote hosts page (Ctrl+4) first, or list it in your ssh config; or open an S3 cache (File menu) to copy to it.</source>
+        <translation>请先在“远程主机”页面（Ctrl+4）添加主机，或在 ssh 配置中列出它；也可以打开一个 S3 缓存（文件菜单）并复制到那里。</translation>
     </message>
 </context>
 <context>
@@ -6934,6 +6982,10 @@ Cache: %2</source>
         <source>Ask this machine&apos;s Slurm clients (sinfo, scontrol, squeue) again</source>
         <translation>再次询问本机的 Slurm 客户端（sinfo、scontrol、squeue）</translation>
     </message>
+    <message>
+        <source>%1&apos;s runtime uses this S3 cache. Ingot lists it from this machine with this machine&apos;s AWS keys; the host&apos;s keys never leave it (ingot-cli cache status on %1 uses them there).</source>
+        <translation>%1 的运行时使用此 S3 缓存。Ingot 在本机用本机的 AWS 密钥列出它；主机的密钥从不离开主机（在 %1 上运行 ingot-cli cache status 会在那里使用它们）。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::RemoteJobIndex</name>
@@ -7177,6 +7229,50 @@ Cache: %2</source>
         <source>Deleting from %1</source>
         <translation>从 %1 删除</translation>
     </message>
+    <message>
+        <source>%1: the server did not answer the range asked for.</source>
+        <translation>%1：服务器没有返回所请求的范围。</translation>
+    </message>
+    <message>
+        <source>Writing %1</source>
+        <translation>正在写入 %1</translation>
+    </message>
+    <message>
+        <source>Starting the upload of %1: S3 gave no upload id.</source>
+        <translation>开始上传 %1：S3 没有给出上传 ID。</translation>
+    </message>
+    <message>
+        <source>Starting the upload of %1</source>
+        <translation>开始上传 %1</translation>
+    </message>
+    <message>
+        <source>Writing part %1 of %2</source>
+        <translation>正在写入 %2 的第 %1 部分</translation>
+    </message>
+    <message>
+        <source>Listing the parts of %1</source>
+        <translation>正在列出 %1 的各部分</translation>
+    </message>
+    <message>
+        <source>Listing the parts of %1: the answer is not S3&apos;s XML.</source>
+        <translation>列出 %1 的各部分：回答不是 S3 的 XML。</translation>
+    </message>
+    <message>
+        <source>Listing the parts of %1: the server gives no end to the list.</source>
+        <translation>列出 %1 的各部分：服务器的列表没有尽头。</translation>
+    </message>
+    <message>
+        <source>Completing the upload of %1</source>
+        <translation>正在完成 %1 的上传</translation>
+    </message>
+    <message>
+        <source>Completing the upload of %1: %2</source>
+        <translation>完成 %1 的上传：%2</translation>
+    </message>
+    <message>
+        <source>Abandoning the upload of %1</source>
+        <translation>正在放弃 %1 的上传</translation>
+    </message>
 </context>
 <context>
     <name>ingot::S3Location</name>
@@ -7195,6 +7291,73 @@ Cache: %2</source>
     <message>
         <source>The S3 endpoint &quot;%1&quot; is not http(s)://host[:port].</source>
         <translation>S3 端点 “%1” 不是 http(s)://host[:port] 形式。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::S3Transfer</name>
+    <message>
+        <source>Could not read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>S3 stored %1 with ETag %2, which is not the MD5 of what was sent.</source>
+        <translation>S3 存储 %1 时给出的 ETag 为 %2，与所发送内容的 MD5 不符。</translation>
+    </message>
+    <message>
+        <source>S3 stored part %1 of %2 with ETag %3, which is not the MD5 of what was sent.</source>
+        <translation>S3 存储 %2 的第 %1 部分时给出的 ETag 为 %3，与所发送内容的 MD5 不符。</translation>
+    </message>
+    <message>
+        <source>S3 completed %1 with ETag %2 instead of %3.</source>
+        <translation>S3 完成 %1 时给出的 ETag 为 %2，而不是 %3。</translation>
+    </message>
+    <message>
+        <source>The entry is %1 in %2; only finished (SUCCESS) entries are copied.</source>
+        <translation>该条目在 %2 中的状态为 %1；只复制已完成（SUCCESS）的条目。</translation>
+    </message>
+    <message>
+        <source>%1 holds %2: a compile may be writing this entry; it was left.</source>
+        <translation>%1 中有 %2：可能有编译正在写入此条目；已保留不动。</translation>
+    </message>
+    <message>
+        <source>Already in %1 (with other files); left as it is.</source>
+        <translation>%1 中已有此条目（文件不同）；保持原样。</translation>
+    </message>
+    <message>
+        <source>Already in %1; left as it is.</source>
+        <translation>%1 中已有此条目；保持原样。</translation>
+    </message>
+    <message>
+        <source>%1 lists %2 with %3 bytes instead of %4 after the upload.</source>
+        <translation>上传后 %1 列出的 %2 为 %3 字节，而不是 %4 字节。</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 sent more of %2 than the %3 bytes it lists.</source>
+        <translation>%1 发送的 %2 超过了其列出的 %3 字节。</translation>
+    </message>
+    <message>
+        <source>%1 arrived with %2 bytes instead of %3.</source>
+        <translation>%1 收到 %2 字节，而不是 %3 字节。</translation>
+    </message>
+    <message>
+        <source>%1 does not match its ETag %2: it changed while it was read, or arrived damaged.</source>
+        <translation>%1 与其 ETag %2 不符：读取期间被修改，或传输中损坏。</translation>
+    </message>
+    <message>
+        <source>Not in %1.</source>
+        <translation>%1 中没有此条目。</translation>
+    </message>
+    <message>
+        <source>Another transfer or a compile is writing this entry; it was left alone. Try again when it ends.</source>
+        <translation>另一个传输或编译正在写入此条目；已保留不动。请在其结束后重试。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <translation>“%1”不是缓存条目（neuronxcc-&lt;版本&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
 </context>
 <context>
@@ -7349,6 +7512,34 @@ Cache: %2</source>
     <message>
         <source>&amp;Appearance:</source>
         <translation>外观(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Compile caches in this environment</source>
+        <translation>此环境中的编译缓存</translation>
+    </message>
+    <message>
+        <source>off (NEURON_LIBTORCH_DISABLE_COMPILE_CACHE=1); </source>
+        <translation>已关闭（NEURON_LIBTORCH_DISABLE_COMPILE_CACHE=1）；</translation>
+    </message>
+    <message>
+        <source>none (NEURON_LIBTORCH_REMOTE_CACHE is not set)</source>
+        <translation>无（未设置 NEURON_LIBTORCH_REMOTE_CACHE）</translation>
+    </message>
+    <message>
+        <source>Set by the environment Ingot was started in. ingot-cli cache status and ingot-cli torchneuron status show the same.</source>
+        <translation>由启动 Ingot 时的环境决定。ingot-cli cache status 和 ingot-cli torchneuron status 显示相同内容。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;neuronx-cc&lt;/b&gt; (torch-neuronx, optimum-neuron): %1</source>
+        <translation>&lt;b&gt;neuronx-cc&lt;/b&gt;（torch-neuronx、optimum-neuron）：%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;TorchNeuron / vLLM-Neuron&lt;/b&gt;: %1%2</source>
+        <translation>&lt;b&gt;TorchNeuron / vLLM-Neuron&lt;/b&gt;：%1%2</translation>
+    </message>
+    <message>
+        <source>Remote tier: %1.</source>
+        <translation>远程层：%1。</translation>
     </message>
 </context>
 <context>
@@ -8214,6 +8405,176 @@ ssh 输出：%2</translation>
     </message>
 </context>
 <context>
+    <name>ingot::TorchNeuron</name>
+    <message>
+        <source>VLLM_CACHE_ROOT is set: $VLLM_CACHE_ROOT/neuron/compile_cache.</source>
+        <translation>已设置 VLLM_CACHE_ROOT：$VLLM_CACHE_ROOT/neuron/compile_cache。</translation>
+    </message>
+    <message>
+        <source>The home folder is on NFS, so vLLM-Neuron falls back to /tmp.</source>
+        <translation>主目录位于 NFS 上，因此 vLLM-Neuron 改用 /tmp。</translation>
+    </message>
+    <message>
+        <source>The default: ~/.cache/vllm/neuron/compile_cache (VLLM_CACHE_ROOT is not set).</source>
+        <translation>默认位置：~/.cache/vllm/neuron/compile_cache（未设置 VLLM_CACHE_ROOT）。</translation>
+    </message>
+    <message>
+        <source>no .compilation_complete marker and no lock: an interrupted compile</source>
+        <translation>没有 .compilation_complete 标记也没有锁：编译被中断</translation>
+    </message>
+    <message>
+        <source>no process holds this lock</source>
+        <translation>没有进程持有此锁</translation>
+    </message>
+    <message numerus="yes">
+        <source>complete, unused for more than %n days</source>
+        <translation>
+            <numerusform>已完成，超过 %n 天未使用</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::TorchNeuronDialog</name>
+    <message>
+        <source>Complete</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Compiling</source>
+        <translation>编译中</translation>
+    </message>
+    <message>
+        <source>Stale lock</source>
+        <translation>陈旧锁</translation>
+    </message>
+    <message>
+        <source>Incomplete</source>
+        <translation>未完成</translation>
+    </message>
+    <message>
+        <source>Delete incomplete entries…</source>
+        <translation>删除未完成的条目…</translation>
+    </message>
+    <message>
+        <source>Clear stale locks…</source>
+        <translation>清除陈旧锁…</translation>
+    </message>
+    <message>
+        <source>Prune unused…</source>
+        <translation>清理未使用的…</translation>
+    </message>
+    <message>
+        <source>TorchNeuron / vLLM-Neuron compile cache</source>
+        <translation>TorchNeuron / vLLM-Neuron 编译缓存</translation>
+    </message>
+    <message>
+        <source>Local tier: %1</source>
+        <translation>本地层：%1</translation>
+    </message>
+    <message>
+        <source>Remote tier: %1</source>
+        <translation>远程层：%1</translation>
+    </message>
+    <message>
+        <source>Another folder…</source>
+        <translation>其他文件夹…</translation>
+    </message>
+    <message>
+        <source>A TorchNeuron / vLLM-Neuron compile cache</source>
+        <translation>TorchNeuron / vLLM-Neuron 编译缓存</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Last used</source>
+        <translation>上次使用</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Entries without their .compilation_complete marker and without a lock: an interrupted compile</source>
+        <translation>没有 .compilation_complete 标记也没有锁的条目：编译被中断</translation>
+    </message>
+    <message>
+        <source>Lock files no process on this machine holds (a killed compile)</source>
+        <translation>本机没有任何进程持有的锁文件（被终止的编译）</translation>
+    </message>
+    <message>
+        <source>Complete entries unused for longer than the prune policy&apos;s days (Settings)</source>
+        <translation>超过清理策略天数（设置）未使用的已完成条目</translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <translation>文件夹：%1</translation>
+    </message>
+    <message>
+        <source>NEURON_LIBTORCH_REMOTE_CACHE is set: the remote tier, shared by the nodes.</source>
+        <translation>已设置 NEURON_LIBTORCH_REMOTE_CACHE：由各节点共享的远程层。</translation>
+    </message>
+    <message>
+        <source>A folder you chose.</source>
+        <translation>你选择的文件夹。</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>TorchNeuron or vLLM-Neuron creates it when it first compiles with the cache on.</source>
+        <translation>TorchNeuron 或 vLLM-Neuron 在启用缓存后首次编译时会创建它。</translation>
+    </message>
+    <message>
+        <source>the marker names a %1-byte NEFF that is not there</source>
+        <translation>标记指明的 %1 字节 NEFF 不存在</translation>
+    </message>
+    <message>
+        <source>lock: %1</source>
+        <translation>锁：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entries, %1: %2 complete, %3 compiling, %4 with a stale lock, %5 incomplete.</source>
+        <translation>
+            <numerusform>%n 个条目，%1：%2 个已完成，%3 个编译中，%4 个有陈旧锁，%5 个未完成。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other items left alone.</source>
+        <translation>
+            <numerusform>另有 %n 项保持不动。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (%2): %3</source>
+        <translation>%1（%2）：%3</translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove these %n items?</source>
+        <translation>
+            <numerusform>删除这 %n 项？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Each is looked at again right before it goes; one that changed since is left.</source>
+        <translation>每一项在删除前都会再检查一次；期间有变化的会被保留。</translation>
+    </message>
+</context>
+<context>
     <name>ingot::TransferEngine</name>
     <message>
         <source>Another transfer is writing this entry; it was left alone. Try again when that one ends.</source>
@@ -8246,6 +8607,10 @@ ssh 输出：%2</translation>
     <message>
         <source>Not in %1&apos;s cache.</source>
         <translation>不在 %1 的缓存中。</translation>
+    </message>
+    <message>
+        <source>Ingot does not move entries from %1 to %2 this way; go by way of this machine&apos;s cache.</source>
+        <translation>Ingot 不以这种方式把条目从 %1 移到 %2；请经由本机的缓存中转。</translation>
     </message>
 </context>
 <context>
@@ -8926,28 +9291,12 @@ Commands:
         <translation>CHECKPOINT_DIR [OUTPUT_DIR]   分片检查点 -&gt; safetensors</translation>
     </message>
     <message>
-        <source>Where the entries are: local, or a host (alias, host, user@host:port).</source>
-        <translation>条目所在位置：local 或某台主机（别名、主机名、user@host:port）。</translation>
-    </message>
-    <message>
-        <source>local|HOST</source>
-        <translation>local|HOST</translation>
-    </message>
-    <message>
-        <source>Where they go: local, or a host.</source>
-        <translation>复制目标：local 或某台主机。</translation>
-    </message>
-    <message>
         <source>The host&apos;s compile cache (default: as the Neuron tools there resolve it).</source>
         <translation>该主机上的编译缓存（默认：按该主机上 Neuron 工具的解析结果）。</translation>
     </message>
     <message>
         <source>neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt; (one or more).</source>
         <translation>neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;（一个或多个）。</translation>
-    </message>
-    <message>
-        <source>--from and --to are required (local or a host).</source>
-        <translation>必须指定 --from 和 --to（local 或某台主机）。</translation>
     </message>
     <message>
         <source>--from and --to are both local: one of them must be a host.</source>
@@ -8984,10 +9333,6 @@ Commands:
     <message>
         <source>Done: %1 copied, %2 skipped, %3 failed; %4 from %5 to %6.</source>
         <translation>完成：已复制 %1 个，跳过 %2 个，失败 %3 个；共 %4，从 %5 到 %6。</translation>
-    </message>
-    <message>
-        <source>Copy entries between this machine&apos;s cache and a host&apos;s over SSH (verified, never overwriting)</source>
-        <translation>通过 SSH 在本机缓存与远程主机缓存之间复制条目（校验内容，从不覆盖）</translation>
     </message>
     <message>
         <source>orgs:  %1</source>
@@ -10106,6 +10451,170 @@ It would be added to %4.</source>
     <message>
         <source>An S3 cache is read from this machine with its AWS keys; --host does not apply to %1.</source>
         <translation>S3 缓存从本机使用其 AWS 密钥读取；--host 不适用于 %1。</translation>
+    </message>
+    <message>
+        <source>TorchNeuron / vLLM-Neuron cache: %1%2 (ingot-cli torchneuron status)</source>
+        <translation>TorchNeuron / vLLM-Neuron 缓存：%1%2（ingot-cli torchneuron status）</translation>
+    </message>
+    <message>
+        <source>off; </source>
+        <translation>已关闭；</translation>
+    </message>
+    <message>
+        <source>, remote tier %1</source>
+        <translation>，远程层 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Also:       %n TorchNeuron / vLLM-Neuron cache keys (another format): ingot-cli torchneuron list --cache-dir %1</source>
+        <translation>
+            <numerusform>另有：     %n 个 TorchNeuron / vLLM-Neuron 缓存键（另一种格式）：ingot-cli torchneuron list --cache-dir %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Where the entries are: local, a host (alias, host, user@host:port), or an S3 cache.</source>
+        <translation>条目所在位置：local、主机（别名、主机名、user@host:port）或 S3 缓存。</translation>
+    </message>
+    <message>
+        <source>local|HOST|s3://BUCKET/PREFIX</source>
+        <translation>local|主机|s3://存储桶/前缀</translation>
+    </message>
+    <message>
+        <source>Where they go: local, a host, or an S3 cache.</source>
+        <translation>目标位置：local、主机或 S3 缓存。</translation>
+    </message>
+    <message>
+        <source>--from and --to are both S3 caches: copy to local, then on.</source>
+        <translation>--from 和 --to 都是 S3 缓存：请先复制到本机，再继续复制。</translation>
+    </message>
+    <message>
+        <source>--from and --to are required (local, a host, or s3://BUCKET/PREFIX).</source>
+        <translation>必须提供 --from 和 --to（local、主机或 s3://存储桶/前缀）。</translation>
+    </message>
+    <message>
+        <source>Copy entries between this machine&apos;s cache, a host&apos;s over SSH and an S3 cache (verified, never overwriting)</source>
+        <translation>在本机缓存、经 SSH 的主机缓存和 S3 缓存之间复制条目（经过校验，从不覆盖）</translation>
+    </message>
+    <message>
+        <source>error: --hub-cache-layout links files into this machine&apos;s Hugging Face cache; an S3 cache holds plain objects.</source>
+        <translation>错误：--hub-cache-layout 会把文件链接到本机的 Hugging Face 缓存；S3 缓存只保存普通对象。</translation>
+    </message>
+    <message>
+        <source>error: --dry-run is not available for an S3 cache yet: `ingot-cli cache list --cache-dir %1` shows its entries.</source>
+        <translation>错误：S3 缓存暂不支持 --dry-run：`ingot-cli cache list --cache-dir %1` 可显示其条目。</translation>
+    </message>
+    <message>
+        <source>error: name the entries to push from %1 (`ingot-cli cache list --cache-dir %1` shows them).</source>
+        <translation>错误：请指明要从 %1 推送的条目（`ingot-cli cache list --cache-dir %1` 可显示它们）。</translation>
+    </message>
+    <message>
+        <source>The remote tier (NEURON_LIBTORCH_REMOTE_CACHE) instead of the local one.</source>
+        <translation>使用远程层（NEURON_LIBTORCH_REMOTE_CACHE）而不是本地层。</translation>
+    </message>
+    <message>
+        <source>Remove complete entries unused for more than N days (default 30).</source>
+        <translation>删除超过 N 天未使用的已完成条目（默认 30）。</translation>
+    </message>
+    <message>
+        <source>error: NEURON_LIBTORCH_REMOTE_CACHE is not set: there is no remote tier.</source>
+        <translation>错误：未设置 NEURON_LIBTORCH_REMOTE_CACHE：没有远程层。</translation>
+    </message>
+    <message>
+        <source>error: with --host, name the cache folder there with --cache-dir (e.g. ~/.cache/vllm/neuron/compile_cache).</source>
+        <translation>错误：使用 --host 时，请用 --cache-dir 指明那里的缓存文件夹（例如 ~/.cache/vllm/neuron/compile_cache）。</translation>
+    </message>
+    <message>
+        <source>KEY</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>the marker names a %1-byte NEFF that is not there</source>
+        <translation>标记指明的 %1 字节 NEFF 不存在</translation>
+    </message>
+    <message>
+        <source>lock not checkable here: taken as held</source>
+        <translation>此处无法检查锁：视为被持有</translation>
+    </message>
+    <message>
+        <source>Cache:       %1</source>
+        <translation>缓存：      %1</translation>
+    </message>
+    <message>
+        <source>Local tier:  %1 (%2)</source>
+        <translation>本地层：    %1（%2）</translation>
+    </message>
+    <message>
+        <source>Remote tier: %1</source>
+        <translation>远程层：%1</translation>
+    </message>
+    <message>
+        <source>none (NEURON_LIBTORCH_REMOTE_CACHE is not set)</source>
+        <translation>无（未设置 NEURON_LIBTORCH_REMOTE_CACHE）</translation>
+    </message>
+    <message>
+        <source>Caching:     off (NEURON_LIBTORCH_DISABLE_COMPILE_CACHE=1)</source>
+        <translation>缓存：      已关闭（NEURON_LIBTORCH_DISABLE_COMPILE_CACHE=1）</translation>
+    </message>
+    <message>
+        <source>Entries:     %1, %2</source>
+        <translation>条目：      %1，%2</translation>
+    </message>
+    <message>
+        <source>  complete %1, compiling %2, stale lock %3, incomplete %4</source>
+        <translation>  已完成 %1，编译中 %2，陈旧锁 %3，未完成 %4</translation>
+    </message>
+    <message>
+        <source>Not cache entries (left alone): %1</source>
+        <translation>非缓存条目（保持不动）：%1</translation>
+    </message>
+    <message>
+        <source>refused: whether a lock in %1 is held can only be seen on the machine that holds it; run ingot-cli there.</source>
+        <translation>已拒绝：%1 中的锁是否被持有，只有在持有它的机器上才能看到；请在那台机器上运行 ingot-cli。</translation>
+    </message>
+    <message>
+        <source>%1  %2  %3</source>
+        <translation>%1  %2  %3</translation>
+    </message>
+    <message>
+        <source>Nothing to remove.</source>
+        <translation>没有需要删除的内容。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove %n items (%1)?</source>
+        <translation>
+            <numerusform>删除 %n 项（%1）？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Removed %1, left %2 that changed since the preview, freed %3.</source>
+        <translation>已删除 %1 项，保留了 %2 项（预览后有变化），释放了 %3。</translation>
+    </message>
+    <message>
+        <source>The TorchNeuron / vLLM-Neuron compile cache: list, status, clean-incomplete, clear-locks, prune</source>
+        <translation>TorchNeuron / vLLM-Neuron 编译缓存：list、status、clean-incomplete、clear-locks、prune</translation>
+    </message>
+    <message>
+        <source>The local tier by default ($VLLM_CACHE_ROOT/neuron/compile_cache); --remote: NEURON_LIBTORCH_REMOTE_CACHE; --cache-dir DIR or s3://BUCKET/PREFIX; --host HOST with --cache-dir.</source>
+        <translation>默认为本地层（$VLLM_CACHE_ROOT/neuron/compile_cache）；--remote：NEURON_LIBTORCH_REMOTE_CACHE；--cache-dir 目录 或 s3://存储桶/前缀；--host 主机 需配合 --cache-dir。</translation>
+    </message>
+    <message>
+        <source>Every cache key with its state, size and last use</source>
+        <translation>每个缓存键及其状态、大小和上次使用时间</translation>
+    </message>
+    <message>
+        <source>Where the tiers are (and why), and the entries by state</source>
+        <translation>各层的位置（及原因），以及按状态统计的条目</translation>
+    </message>
+    <message>
+        <source>Preview, then remove entries without their marker and without a lock</source>
+        <translation>预览后删除既没有标记也没有锁的条目</translation>
+    </message>
+    <message>
+        <source>Preview, then remove lock files no process holds (this machine&apos;s caches)</source>
+        <translation>预览后删除没有进程持有的锁文件（仅限本机缓存）</translation>
+    </message>
+    <message>
+        <source>Preview, then remove complete entries unused for more than --ttl-days</source>
+        <translation>预览后删除超过 --ttl-days 天未使用的已完成条目</translation>
     </message>
 </context>
 <context>

@@ -107,7 +107,7 @@ private Q_SLOTS:
         qputenv("NEURON_LIBTORCH_REMOTE_CACHE", "/mnt/fsx/neuron-cache");
         qputenv("NEURON_COMPILE_CACHE_URL", "s3://team-cache/neuron");
         SettingsDialog dlg;
-        const QString text = dlg.cachesLabel()->text();
+        const QString text = dlg.cachesText();
         qunsetenv("VLLM_CACHE_ROOT");
         qunsetenv("NEURON_LIBTORCH_REMOTE_CACHE");
         qunsetenv("NEURON_COMPILE_CACHE_URL");

@@ -8,6 +8,7 @@
 #include "ui/common/theme.h"
 
 #include <QCheckBox>
+#include <QEvent>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -66,6 +67,7 @@ SettingsDialog::SettingsDialog(QWidget *parent)
     auto *rl = new QVBoxLayout(rootsBox);
     m_roots->addItems(AppSettings::cacheRoots());
     m_roots->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_roots->setMaximumHeight(110);  // a few folders; the room goes to the texts that wrap
     auto *remove = new QPushButton(tr("Forget selected"), rootsBox);
     remove->setToolTip(tr("Removes the folder from this list; nothing on disk is touched."));
     connect(remove, &QPushButton::clicked, this, [this] { qDeleteAll(m_roots->selectedItems()); });
@@ -111,7 +113,7 @@ SettingsDialog::SettingsDialog(QWidget *parent)
     col->addLayout(appearanceRow);
     col->addWidget(where);
     col->addWidget(buttons);
-    resize(560, 640);
+    resize(580, 780);
 }
 
 // The compile caches this environment gives the runtimes: neuronx-cc's (torch-neuronx, optimum-neuron) and
@@ -121,25 +123,57 @@ QGroupBox *SettingsDialog::buildCachesBox()
     auto *box = new QGroupBox(tr("Compile caches in this environment"), this);
     const CacheLocation neuron = CacheLocation::resolve();
     const TorchNeuronLocations tn = resolveTorchNeuronLocations();
-    QString text = tr("<b>neuronx-cc</b> (torch-neuronx, optimum-neuron): %1<br><small>%2</small>")
-                       .arg(displayName(neuron.path).toHtmlEscaped(), neuron.explanation.toHtmlEscaped());
-    text += QStringLiteral("<br>")
-            + tr("<b>TorchNeuron / vLLM-Neuron</b>: %1%2<br><small>%3 Remote tier: %4.</small>")
-                  .arg(tn.disabled ? tr("off (NEURON_LIBTORCH_DISABLE_COMPILE_CACHE=1); ") : QString(),
-                       displayName(tn.local).toHtmlEscaped(), tn.localWhy.toHtmlEscaped(),
-                       tn.remote.isEmpty() ? tr("none (NEURON_LIBTORCH_REMOTE_CACHE is not set)")
-                                           : displayName(tn.remote).toHtmlEscaped());
-    m_caches = new QLabel(text, box);
-    m_caches->setTextFormat(Qt::RichText);
-    m_caches->setWordWrap(true);
-    m_caches->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *l = new QVBoxLayout(box);
+    auto add = [&](const QString &text, bool small) {
+        auto *label = new QLabel(text, box);
+        label->setTextFormat(small ? Qt::PlainText : Qt::RichText);
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        if (small) {
+            QFont f = label->font();
+            f.setPointSizeF(f.pointSizeF() * 0.9);
+            label->setFont(f);
+            label->setContentsMargins(12, 0, 0, 4);
+        }
+        label->installEventFilter(this);  // its height follows its width (see eventFilter)
+        m_caches << label;
+        l->addWidget(label);
+    };
+    add(tr("<b>neuronx-cc</b> (torch-neuronx, optimum-neuron): %1").arg(displayName(neuron.path).toHtmlEscaped()), false);
+    add(neuron.explanation, true);
+    add(tr("<b>TorchNeuron / vLLM-Neuron</b>: %1%2")
+            .arg(tn.disabled ? tr("off (NEURON_LIBTORCH_DISABLE_COMPILE_CACHE=1); ") : QString(), displayName(tn.local).toHtmlEscaped()),
+        false);
+    add(tn.localWhy + QLatin1Char(' ')
+            + tr("Remote tier: %1.").arg(tn.remote.isEmpty() ? tr("none (NEURON_LIBTORCH_REMOTE_CACHE is not set)") : displayName(tn.remote)),
+        true);
     auto *hint = new QLabel(tr("Set by the environment Ingot was started in. ingot-cli cache status and ingot-cli "
                                "torchneuron status show the same."), box);
     hint->setWordWrap(true);
-    auto *l = new QVBoxLayout(box);
-    l->addWidget(m_caches);
+    hint->installEventFilter(this);
     l->addWidget(hint);
     return box;
+}
+
+// A dialog's layout sizes a wrapping label by its size hint, not by the lines it needs at the width it gets (a path
+// one word too long for a line was cut off): these labels ask for that height whenever their width changes.
+bool SettingsDialog::eventFilter(QObject *watched, QEvent *event)
+{
+    auto *label = qobject_cast<QLabel *>(watched);
+    if (label && event->type() == QEvent::Resize) {
+        const int need = label->heightForWidth(label->width());
+        if (need > 0 && need != label->minimumHeight())
+            label->setMinimumHeight(need);
+    }
+    return QDialog::eventFilter(watched, event);
+}
+
+QString SettingsDialog::cachesText() const
+{
+    QStringList lines;
+    for (const QLabel *label : m_caches)
+        lines << label->text();
+    return lines.join(QLatin1Char('\n'));
 }
 
 QGroupBox *SettingsDialog::buildSshBox()

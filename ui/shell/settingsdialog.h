@@ -36,8 +36,11 @@ public:
     // The dialog was closed with "Restart now": the settings are saved, the app should start again.
     bool restartRequested() const { return m_restart; }
     QComboBox *appearanceCombo() const { return m_appearance; }
-    // Where the runtimes keep compiled graphs, as this environment places them (read-only).
-    QLabel *cachesLabel() const { return m_caches; }
+    // Where the runtimes keep compiled graphs, as this environment places them (read-only): the texts shown.
+    QString cachesText() const;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     QGroupBox *buildCachesBox();
@@ -50,7 +53,7 @@ private:
     QListWidget *m_roots;
     QLineEdit *m_sshConfig;
     QLabel *m_sshProblem;
-    QLabel *m_caches = nullptr;
+    QList<QLabel *> m_caches;
     QComboBox *m_language;
     bool m_restart = false;
     QComboBox *m_appearance;
