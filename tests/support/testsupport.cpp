@@ -4,6 +4,7 @@
 #include "services/stores/cachestore.h"
 #include "services/util/names.h"
 
+#include <QAbstractItemModel>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
@@ -306,6 +307,17 @@ QString neuronStandIns(const QString &dir)
                                                               | QFileDevice::ReadUser | QFileDevice::ExeUser);
     }
     return bin;
+}
+
+QModelIndex firstChildWith(const QAbstractItemModel *model, int role, int value)
+{
+    for (int g = 0; g < model->rowCount(); ++g)
+        for (int r = 0; r < model->rowCount(model->index(g, 0)); ++r) {
+            const QModelIndex i = model->index(r, 0, model->index(g, 0));
+            if (i.data(role).toInt() == value)
+                return i;
+        }
+    return {};
 }
 
 }  // namespace ingot::test

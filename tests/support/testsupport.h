@@ -6,6 +6,7 @@
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
+#include <QModelIndex>
 #include <QVector>
 
 namespace ingot {
@@ -98,6 +99,10 @@ QVector<int> freeLoopbackPorts(int count);
 // a window is laid out before it is measured or grabbed, and what an object scheduled "at once" has happened, without
 // a fixed wait.
 void deliverPostedEvents();
+
+// The first row under a top-level row of `model` whose `role` holds `value` (a tree of groups and entries: the first
+// FAILED entry, say); invalid when there is none.
+QModelIndex firstChildWith(const QAbstractItemModel *model, int role, int value);
 
 // A file size limit for this process while it lives: writes past it fail (EFBIG) instead of raising SIGXFSZ.
 // It stands in for a disk that fills up.

@@ -535,16 +535,7 @@ private Q_SLOTS:
         QVERIFY(page.rootCombo()->currentText().contains(QLatin1String("(S3)")));
         QVERIFY(page.autoRefreshCombo()->isVisible());
         QSignalSpy loaded(page.details(), &ModuleDetailsPane::detailsLoaded);
-        QModelIndex failed;
-        const QAbstractItemModel *m = page.proxy();
-        for (int g = 0; g < m->rowCount() && !failed.isValid(); ++g)
-            for (int r = 0; r < m->rowCount(m->index(g, 0)); ++r) {
-                const QModelIndex i = m->index(r, 0, m->index(g, 0));
-                if (i.data(CacheTreeModel::StateRole).toInt() == int(ModuleState::Failed)) {
-                    failed = i;
-                    break;
-                }
-            }
+        const QModelIndex failed = test::firstChildWith(page.proxy(), CacheTreeModel::StateRole, int(ModuleState::Failed));
         QVERIFY(failed.isValid());
         page.view()->setCurrentIndex(failed);
         QVERIFY(loaded.wait(10000));

@@ -146,15 +146,7 @@ private Q_SLOTS:
         page->view()->expandAll();
         // Select the first failed entry.
         CacheTreeModel *m = page->model();
-        QModelIndex failed;
-        for (int g = 0; g < m->rowCount() && !failed.isValid(); ++g)
-            for (int r = 0; r < m->rowCount(m->index(g, 0)); ++r) {
-                const QModelIndex i = m->index(r, 0, m->index(g, 0));
-                if (i.data(CacheTreeModel::StateRole).toInt() == int(ModuleState::Failed)) {
-                    failed = i;
-                    break;
-                }
-            }
+        const QModelIndex failed = test::firstChildWith(m, CacheTreeModel::StateRole, int(ModuleState::Failed));
         QVERIFY(failed.isValid());
         const QModelIndex pi = page->proxy()->mapFromSource(failed);
         QSignalSpy loaded(page->details(), &ModuleDetailsPane::detailsLoaded);
