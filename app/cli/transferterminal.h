@@ -55,8 +55,6 @@ TransferCounts countItems(const QVector<TransferItem> &items, const QSet<int> &b
 int transferExit(const TransferCounts &c);
 nlohmann::json itemJson(const TransferItem &item, bool busy = false);
 
-// Runs a transfer whose one end is a host's cache (`host`, its cache at `hostDir`, "" = as the runtime there resolves
-// it) through runTransfer: connects first (exit 10/11), prints each entry and a summary (or JSON), returns the exit code.
 // This machine's cache: `cacheDir`, else as the Neuron runtime resolves it. `create`: a missing folder is made (its
 // parent must exist) and it must be writable. Returns an exit code (Ok to go on: 3 unusable, 5 an S3 location).
 int localCacheRoot(const QString &cacheDir, bool create, QString *root);

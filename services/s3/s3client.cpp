@@ -347,7 +347,8 @@ bool S3Client::download(const QString &key, qint64 offset, const std::function<b
         wrongRange = offset > 0 && (status != 206 || !range.startsWith(QByteArray("bytes " + QByteArray::number(offset) + '-')));
         return !wrongRange;
     };
-    const HttpResponse r = send("GET", key, {}, headers, {}, 1 << 20, cancel, &streaming);  // the bound is for error bodies
+    // The bound is for an error body; the object itself goes to the sink.
+    const HttpResponse r = send("GET", key, {}, headers, {}, 1 << 20, cancel, &streaming);
     if (wrongRange) {
         *error = S3ClientText::tr("%1: the server did not answer the range asked for.").arg(what);
         return false;

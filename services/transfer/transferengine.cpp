@@ -369,6 +369,29 @@ QSet<int> busyOf(const QVector<S3EntryResult> &results, const QVector<int> &map 
     return busy;
 }
 
+// The first step of a move by way of this machine: the entries into `work`, from S3 (`client`), the Hub or a host.
+// The Hub's failure as a whole, in words; empty otherwise.
+QString fetchHere(const TransferRecord &r, const s3::S3Client *client, const QString &work, QVector<TransferItem> &items,
+                  TransferReporter &reporter, const TransferContext &ctx, const std::atomic_bool *stop)
+{
+    if (client) {
+        downloadEntriesFromS3(*client, work, items, reporter, r.options.parallel, stop);
+        return {};
+    }
+    if (!r.from.isHub()) {
+        copyEntries(r.from.cache, StoreLocation::local(work), items, reporter, stop, nullptr);
+        return {};
+    }
+    PullRequest req;
+    req.repo = r.from.repo;
+    req.revision = r.from.revision;
+    req.cacheRoot = work;
+    req.options = r.options;
+    req.options.hubCacheLayout = false;  // plain files, to be sent on
+    const PullOutcome pulled = pullEntries(*ctx.hub, req, items, reporter, stop);
+    return pulled.error.ok() ? QString() : pulled.error.message;
+}
+
 // Between an S3 cache and another place. With this machine's cache directly; with a host or the Hub by way of this
 // machine, kBatch entries at a time: fetched into the transfer's work folder (where a stopped run resumes), sent on,
 // and removed there.
@@ -430,21 +453,9 @@ TransferOutcome s3Move(const TransferRecord &r, QVector<TransferItem> &items, Tr
                 map << i, sub << items[i];
         // Step 1: here.
         StepReporter first(reporter, map, StepReporter::Step::First, {}, true);
-        if (fromS3) {
-            downloadEntriesFromS3(*client, work, sub, first, parallel, stop, &results);
-        } else if (r.from.isHub()) {
-            PullRequest req;
-            req.repo = r.from.repo;
-            req.revision = r.from.revision;
-            req.cacheRoot = work;
-            req.options = r.options;
-            req.options.hubCacheLayout = false;
-            const PullOutcome pulled = pullEntries(*ctx.hub, req, sub, first, stop);
-            if (!pulled.error.ok())
-                out.error = pulled.error.message;
-        } else {
-            copyEntries(r.from.cache, here, sub, first, stop, nullptr);
-        }
+        const QString fetched = fetchHere(r, fromS3 ? client.get() : nullptr, work, sub, first, ctx, stop);
+        if (!fetched.isEmpty())
+            out.error = fetched;
         QVector<int> next;
         QVector<TransferItem> second;
         QVector<qint64> totals;

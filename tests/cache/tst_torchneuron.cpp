@@ -113,7 +113,8 @@ private slots:
                                          {QStringLiteral("NEURON_LIBTORCH_DISABLE_COMPILE_CACHE"), QStringLiteral("1")},
                                          {QStringLiteral("NEURON_LIBTORCH_COMPILATION_TIMEOUT"), QStringLiteral("1200")}},
                                         QStringLiteral("/home/ann"), QStringLiteral("ann"), true);
-        QCOMPARE(t.local, QStringLiteral("/data/c/neuron/compile_cache"));  // VLLM_CACHE_ROOT wins over the NFS fallback
+        // VLLM_CACHE_ROOT wins over the NFS fallback.
+        QCOMPARE(t.local, QStringLiteral("/data/c/neuron/compile_cache"));
         QVERIFY(t.localWhy.contains(QLatin1String("VLLM_CACHE_ROOT")));
         QCOMPARE(t.remote, QStringLiteral("/mnt/fsx/neuron-cache"));
         QVERIFY(t.disabled);

@@ -389,7 +389,8 @@ private slots:
         QVERIFY(journal(log).contains(QStringLiteral("PUT cli/") + Small + QStringLiteral("/model.done")));
 
         p.start(QStringLiteral(INGOT_CLI_PATH), {QStringLiteral("cache"), QStringLiteral("copy"), QStringLiteral("--from"),
-                                                 QStringLiteral("s3://team-cache/cli"), QStringLiteral("--to"), QStringLiteral("s3://team-cache/x"), Small});
+                                                 QStringLiteral("s3://team-cache/cli"), QStringLiteral("--to"),
+                                                 QStringLiteral("s3://team-cache/x"), Small});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 2);
         QVERIFY(p.readAllStandardError().contains("both S3 caches"));
