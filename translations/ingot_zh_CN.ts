@@ -15,6 +15,30 @@
         <source>The AWS profile &quot;%1&quot; uses %2, which Ingot does not support yet: give it keys in the environment, a profile with aws_access_key_id, or run on an instance with a role.</source>
         <translation>AWS 配置文件 “%1” 使用了 %2，Ingot 尚不支持：请在环境中提供密钥、使用带有 aws_access_key_id 的配置文件，或在带有角色的实例上运行。</translation>
     </message>
+    <message>
+        <source>The AWS profile &quot;%1&quot; assumes the role %2, but %3</source>
+        <translation>AWS 配置文件“%1”要代入角色 %2，但%3</translation>
+    </message>
+    <message>
+        <source>its source profile &quot;%1&quot; assumes a role too, which Ingot does not chain yet.</source>
+        <translation>其源配置文件“%1”也要代入角色，Ingot 暂不支持角色链。</translation>
+    </message>
+    <message>
+        <source>its source profile &quot;%1&quot; has no keys.</source>
+        <translation>其源配置文件“%1”没有密钥。</translation>
+    </message>
+    <message>
+        <source>AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set (credential_source = Environment).</source>
+        <translation>未设置 AWS_ACCESS_KEY_ID 和 AWS_SECRET_ACCESS_KEY（credential_source = Environment）。</translation>
+    </message>
+    <message>
+        <source>names neither source_profile nor credential_source.</source>
+        <translation>既没有指定 source_profile，也没有指定 credential_source。</translation>
+    </message>
+    <message>
+        <source>credential_source = %1 is not supported (Environment and Ec2InstanceMetadata are).</source>
+        <translation>不支持 credential_source = %1（支持 Environment 和 Ec2InstanceMetadata）。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::CacheChartsWidget</name>
@@ -8402,6 +8426,29 @@ ssh 输出：%2</translation>
     <message>
         <source>Ingot cannot open the cache %1.</source>
         <translation>Ingot 无法打开缓存 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::Sts</name>
+    <message>
+        <source>The STS endpoint %1 is not an http(s) URL.</source>
+        <translation>STS 端点 %1 不是 http(s) URL。</translation>
+    </message>
+    <message>
+        <source>Assuming the role %1</source>
+        <translation>正在代入角色 %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: STS answered HTTP %2 %3</source>
+        <translation>%1：STS 返回 HTTP %2 %3</translation>
+    </message>
+    <message>
+        <source>%1: STS&apos;s answer holds no temporary keys.</source>
+        <translation>%1：STS 的回答中没有临时密钥。</translation>
     </message>
 </context>
 <context>

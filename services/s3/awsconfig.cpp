@@ -91,6 +91,84 @@ IniSections parseAwsIni(const QByteArray &text)
     return out;
 }
 
+namespace {
+// A service's endpoint URL, in the AWS CLI v2's order: AWS_ENDPOINT_URL_<SERVICE>, AWS_ENDPOINT_URL, the profile's
+// [services NAME] block ("s3 =" then an indented "endpoint_url = ..."), the profile's endpoint_url; none when
+// configured endpoints are to be ignored.
+QString endpointFor(const QString &service, const Environment &env, const QHash<QString, QString> &prof, const IniSections &config)
+{
+    if (isTrue(value(env, "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")) || isTrue(prof.value(QStringLiteral("ignore_configured_endpoint_urls"))))
+        return {};
+    QString url = env.value(QStringLiteral("AWS_ENDPOINT_URL_") + service.toUpper());
+    if (url.isEmpty())
+        url = value(env, "AWS_ENDPOINT_URL");
+    const QString services = prof.value(QStringLiteral("services"));
+    if (url.isEmpty() && !services.isEmpty())
+        url = config.value(QStringLiteral("services ") + services).value(service + QStringLiteral(".endpoint_url"));
+    if (url.isEmpty())
+        url = prof.value(QStringLiteral("endpoint_url"));
+    while (url.endsWith(QLatin1Char('/')))
+        url.chop(1);
+    return url;
+}
+
+// A role profile: role_arn with source_profile (static keys) or credential_source (Environment, Ec2InstanceMetadata).
+bool resolveAssumeRole(AwsSettings &s, const QString &roleArn, const QHash<QString, QString> &prof, const IniSections &config,
+                       const IniSections &credentials, const Environment &env)
+{
+    AssumeRoleSpec r;
+    r.roleArn = roleArn;
+    r.sessionName = prof.value(QStringLiteral("role_session_name"));
+    r.externalId = prof.value(QStringLiteral("external_id"));
+    bool ok = false;
+    const int duration = prof.value(QStringLiteral("duration_seconds")).toInt(&ok);
+    if (ok && duration >= 900)
+        r.durationSeconds = duration;
+    const QString sourceProfile = prof.value(QStringLiteral("source_profile"));
+    const QString credentialSource = prof.value(QStringLiteral("credential_source"));
+    auto refuse = [&](const QString &why) {
+        s.error = AwsConfigText::tr("The AWS profile \"%1\" assumes the role %2, but %3").arg(displayName(s.profile), displayName(roleArn), why);
+        return false;
+    };
+    if (!sourceProfile.isEmpty()) {
+        r.sourceProfile = sourceProfile;
+        const QHash<QString, QString> fromCreds = credentials.value(sourceProfile);
+        const QHash<QString, QString> fromConfig =
+            config.value(sourceProfile == QLatin1String("default") && config.contains(QStringLiteral("default"))
+                             ? QStringLiteral("default") : QStringLiteral("profile ") + sourceProfile);
+        for (const auto *sec : {&fromCreds, &fromConfig}) {
+            if (sec->contains(QStringLiteral("role_arn")) && sourceProfile != s.profile)
+                return refuse(AwsConfigText::tr("its source profile \"%1\" assumes a role too, which Ingot does not chain yet.")
+                                  .arg(displayName(sourceProfile)));
+            if (!r.source.isValid() && !sec->value(QStringLiteral("aws_access_key_id")).isEmpty())
+                r.source = {sec->value(QStringLiteral("aws_access_key_id")).toUtf8(),
+                            sec->value(QStringLiteral("aws_secret_access_key")).toUtf8(),
+                            sec->value(QStringLiteral("aws_session_token")).toUtf8()};
+        }
+        if (!r.source.isValid())
+            return refuse(AwsConfigText::tr("its source profile \"%1\" has no keys.").arg(displayName(sourceProfile)));
+    } else if (credentialSource == QLatin1String("Environment")) {
+        r.source = {value(env, "AWS_ACCESS_KEY_ID").toUtf8(), value(env, "AWS_SECRET_ACCESS_KEY").toUtf8(),
+                    value(env, "AWS_SESSION_TOKEN").toUtf8()};
+        if (!r.source.isValid())
+            return refuse(AwsConfigText::tr("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set (credential_source = Environment)."));
+    } else if (credentialSource == QLatin1String("Ec2InstanceMetadata")) {
+        r.sourceFromInstance = true;
+    } else {
+        return refuse(credentialSource.isEmpty()
+                          ? AwsConfigText::tr("names neither source_profile nor credential_source.")
+                          : AwsConfigText::tr("credential_source = %1 is not supported (Environment and Ec2InstanceMetadata are).")
+                                .arg(displayName(credentialSource)));
+    }
+    r.stsEndpoint = endpointFor(QStringLiteral("sts"), env, prof, config);
+    if (r.stsEndpoint.isEmpty())
+        r.stsEndpoint = QStringLiteral("https://sts.%1.amazonaws.com").arg(s.region);
+    s.assumeRole = r;
+    s.credentialSource = QStringLiteral("assumed role");
+    return true;
+}
+}  // namespace
+
 AwsSettings resolveAwsSettings(const QString &explicitProfile, const Environment &env)
 {
     AwsSettings s;
@@ -132,7 +210,7 @@ AwsSettings resolveAwsSettings(const QString &explicitProfile, const Environment
                          (env.contains(QStringLiteral("AWS_SECURITY_TOKEN")) ? value(env, "AWS_SECURITY_TOKEN") : value(env, "AWS_SESSION_TOKEN")).toUtf8()};
         s.credentialSource = QStringLiteral("environment");
     } else {
-        for (const char *unsupported : {"role_arn", "credential_process", "sso_start_url", "sso_session"}) {
+        for (const char *unsupported : {"credential_process", "sso_start_url", "sso_session", "mfa_serial"}) {
             if (prof.contains(QLatin1String(unsupported)) || creds.contains(QLatin1String(unsupported))) {
                 s.error = AwsConfigText::tr("The AWS profile \"%1\" uses %2, which Ingot does not support yet: give it "
                                             "keys in the environment, a profile with aws_access_key_id, or run on an "
@@ -161,17 +239,17 @@ AwsSettings resolveAwsSettings(const QString &explicitProfile, const Environment
         s.region = prof.value(QStringLiteral("region"));
     if (s.region.isEmpty())
         s.region = QStringLiteral("us-east-1");
-    // Endpoint: the service's variable, the global one, then the profile's endpoint_url (a [services] block is not
-    // read yet).
-    if (!isTrue(value(env, "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")) && !isTrue(prof.value(QStringLiteral("ignore_configured_endpoint_urls")))) {
-        s.endpointUrl = value(env, "AWS_ENDPOINT_URL_S3");
-        if (s.endpointUrl.isEmpty())
-            s.endpointUrl = value(env, "AWS_ENDPOINT_URL");
-        if (s.endpointUrl.isEmpty())
-            s.endpointUrl = prof.value(QStringLiteral("endpoint_url"));
-    }
+    s.endpointUrl = endpointFor(QStringLiteral("s3"), env, prof, config);
     while (s.endpointUrl.endsWith(QLatin1Char('/')))
         s.endpointUrl.chop(1);
+    const QString roleArn = prof.value(QStringLiteral("role_arn"), creds.value(QStringLiteral("role_arn")));
+    // A role profile's role wins over keys in the same profile (botocore asks the assume-role provider before the
+    // shared files); keys in the environment win over both, unless the profile was named explicitly.
+    if (!roleArn.isEmpty() && s.credentialSource != QLatin1String("environment")) {
+        s.credentials = {};
+        s.credentialSource.clear();
+        resolveAssumeRole(s, roleArn, prof, config, credentials, env);
+    }
     return s;
 }
 

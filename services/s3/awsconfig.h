@@ -1,8 +1,9 @@
 // Where S3 requests go and with which keys, found the way the AWS CLI (botocore) finds them, from the environment and
 // the shared files; the tests compare with botocore's own resolution. Beyond Debian's botocore 1.29, as the CLI v2
 // documents: AWS_REGION before AWS_DEFAULT_REGION, and endpoint URLs (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, a
-// profile's endpoint_url). Left out, with words when a profile needs them: role_arn + source_profile (assume-role),
-// credential_process, SSO. The instance role (IMDSv2) is for the S3 client to ask when nothing here gave keys.
+// profile's endpoint_url, a [services] block's). A role profile (role_arn with source_profile or credential_source)
+// is resolved to what STS needs (sts.h asks it). Left out, with words when a profile needs them: credential_process,
+// SSO, mfa_serial, a role whose source is another role. The instance role (IMDSv2) is for the S3 client to ask when nothing here gave keys.
 #pragma once
 
 #include "services/s3/sigv4.h"
@@ -21,12 +22,26 @@ Environment processEnvironment();
 using IniSections = QHash<QString, QHash<QString, QString>>;
 IniSections parseAwsIni(const QByteArray &text);
 
+// A profile that assumes a role (role_arn): whose keys ask STS for the role's, and where STS is.
+struct AssumeRoleSpec {
+    QString roleArn;
+    QString sessionName;       // role_session_name, else "ingot-<time>"
+    QString externalId;        // external_id
+    int durationSeconds = 3600;
+    Credentials source;        // source_profile's keys, or the environment's (credential_source = Environment)
+    bool sourceFromInstance = false;  // credential_source = Ec2InstanceMetadata: the instance role's keys
+    QString sourceProfile;     // for words
+    QString stsEndpoint;       // https://sts.<region>.amazonaws.com, or an endpoint URL for STS
+    bool isSet() const { return !roleArn.isEmpty(); }
+};
+
 struct AwsSettings {
     QString profile;           // the profile used ("default" when none is named)
     Credentials credentials;   // empty when none was found here (the instance role may still give some)
     QString credentialSource;  // "environment", "shared credentials file", "config file", or empty
     QString region;            // us-east-1 when nothing names one
     QString endpointUrl;       // an S3-compatible store (path-style requests), or empty for AWS itself
+    AssumeRoleSpec assumeRole; // the profile assumes a role: keys come from STS (credentials is empty then)
     QString error;             // a profile that cannot be used as it is written, in words; nothing else is set then
 };
 

@@ -58,7 +58,10 @@ S3Client::S3Client(const AwsSettings &settings, const S3Location &location, std:
     : m_settings(settings), m_location(location), m_endpoint(endpointFor(settings, location.bucket, &m_endpointError))
 {
     m_http.setUserAgent("Ingot (S3 compile caches)");
-    if (!m_settings.credentials.isValid())
+    if (m_settings.assumeRole.isSet())
+        m_assumed = std::make_shared<AssumedRole>(m_settings.assumeRole, m_settings.region,
+                                                  m_settings.assumeRole.sourceFromInstance ? std::move(role) : nullptr);
+    else if (!m_settings.credentials.isValid())
         m_role = role ? std::move(role) : std::make_shared<InstanceRole>();
 }
 
@@ -69,6 +72,8 @@ bool S3Client::keys(Credentials *out, QString *error) const
         return true;
     }
     QString why;
+    if (m_assumed)
+        return m_assumed->credentials(out, error);
     if (m_role && m_role->credentials(out, &why))
         return true;
     *error = S3ClientText::tr("No AWS keys were found for %1 (the environment, the profile \"%2\").")

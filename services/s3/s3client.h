@@ -9,6 +9,7 @@
 #include "services/s3/awsconfig.h"
 #include "services/s3/imds.h"
 #include "services/s3/s3location.h"
+#include "services/s3/sts.h"
 
 #include <QDateTime>
 #include <QStringList>
@@ -97,6 +98,7 @@ private:
     QString m_endpointError;
     HttpClient m_http;
     std::shared_ptr<InstanceRole> m_role;  // when the settings hold no keys
+    std::shared_ptr<AssumedRole> m_assumed;  // a role profile
 };
 
 }  // namespace ingot::s3

@@ -125,6 +125,25 @@ def main():
             expect_error("SlowDown", lambda: [client(url).list_objects_v2(Bucket="team-cache") for _ in range(2)])
         finally:
             server.kill()
+        # STS AssumeRole, as botocore's STS client asks it: the source pair gets the role's temporary keys, which S3
+        # takes; a wrong role and a wrong source secret are refused.
+        role = "arn:aws:iam::123456789012:role/neuron-cache"
+        server, url = start(tmp, "--sts-access", "AKIDSOURCE", "--sts-secret", "source/secret", "--role-arn", role)
+        try:
+            sts = boto3.client("sts", endpoint_url=url, region_name="us-east-1", aws_access_key_id="AKIDSOURCE",
+                               aws_secret_access_key="source/secret")
+            creds = sts.assume_role(RoleArn=role, RoleSessionName="conformance", DurationSeconds=900)["Credentials"]
+            assert creds["AccessKeyId"] == "AKIDINGOT" and creds["SessionToken"] == "tok", creds
+            s3 = boto3.client("s3", endpoint_url=url, region_name="us-east-1", aws_access_key_id=creds["AccessKeyId"],
+                              aws_secret_access_key=creds["SecretAccessKey"], aws_session_token=creds["SessionToken"],
+                              config=Config(s3={"addressing_style": "path"}))
+            s3.put_object(Bucket="team-cache", Key="role/x", Body=b"by the role")
+            expect_error("AccessDenied", lambda: sts.assume_role(RoleArn=role + "-other", RoleSessionName="other"))
+            bad = boto3.client("sts", endpoint_url=url, region_name="us-east-1", aws_access_key_id="AKIDSOURCE",
+                               aws_secret_access_key="wrong")
+            expect_error("SignatureDoesNotMatch", lambda: bad.assume_role(RoleArn=role, RoleSessionName="other"))
+        finally:
+            server.kill()
     print("test S3 server: boto3 %s agrees" % boto3.__version__)
 
 

@@ -14,6 +14,8 @@ Faults and hostile answers, for the client's tests:
                        "<prefix>../escape/model.neff" and one with a NUL-like %00 in every listing), huge-body (a
                        listing of 1 GiB of spaces), redirect (every request is sent to 127.0.0.1:1 with a 301)
 
+--sts-access A --sts-secret S [--role-arn ARN]: STS AssumeRole (POST /, signed for sts with that pair) answers the
+S3 key pair and --token as the role's temporary keys (a stand-in for STS).
 --journal FILE appends a line per write (PUT key, PART key n, COMPLETE key) and per object read (GET key offset).
 Objects live in memory; --seed BUCKET=DIR loads a folder's files as keys (their paths below DIR). The port is
 written to --port-file once the server listens.
@@ -106,20 +108,23 @@ class Handler(BaseHTTPRequestHandler):
             return None
         return self.rfile.read(n) if n else b""
 
-    def verify(self, body):
+    def verify(self, body, access=None, secret=None, service="s3", token=None):
         """SigV4, header form. None when the request is signed by the key pair; else (status, code, message)."""
         opts = self.server.opts
+        access = opts.access if access is None else access
+        secret = opts.secret if secret is None else secret
+        token = opts.token if token is None else token
         auth = self.headers.get("Authorization", "")
         if not auth.startswith("AWS4-HMAC-SHA256 "):
             return 403, "AccessDenied", "Requests must be signed with AWS Signature Version 4."
         try:
             fields = dict(p.strip().split("=", 1) for p in auth[len("AWS4-HMAC-SHA256 "):].split(","))
-            access, date, region, service, term = fields["Credential"].split("/")
+            _, date, region, signed_service, term = fields["Credential"].split("/")
             signed = fields["SignedHeaders"].split(";")
             signature = fields["Signature"]
         except (KeyError, ValueError):
             return 400, "AuthorizationHeaderMalformed", "The Authorization header is malformed."
-        if access != opts.access:
+        if fields["Credential"].split("/")[0] != access:
             return 403, "InvalidAccessKeyId", "The AWS access key Id you provided does not exist in our records."
         amz_date = self.headers.get("x-amz-date", "")
         try:
@@ -128,11 +133,13 @@ class Handler(BaseHTTPRequestHandler):
             return 403, "AccessDenied", "x-amz-date is missing or malformed."
         if abs((datetime.datetime.now(datetime.timezone.utc) - when).total_seconds()) > 900 or date != amz_date[:8]:
             return 403, "RequestTimeTooSkewed", "The difference between the request time and the current time is too large."
-        if service != "s3" or term != "aws4_request" or "host" not in signed:
-            return 400, "AuthorizationHeaderMalformed", "The credential scope is not for s3."
-        if opts.token and (self.headers.get("x-amz-security-token") != opts.token or "x-amz-security-token" not in signed):
+        if signed_service != service or term != "aws4_request" or "host" not in signed:
+            return 400, "AuthorizationHeaderMalformed", "The credential scope is not for %s." % service
+        if token and (self.headers.get("x-amz-security-token") != token or "x-amz-security-token" not in signed):
             return 403, "InvalidToken", "The provided token is malformed or otherwise invalid."
         payload = self.headers.get("x-amz-content-sha256", "")
+        if not payload and service != "s3":  # other services sign the body's hash without sending it
+            payload = hashlib.sha256(body).hexdigest()
         if payload.startswith("STREAMING-"):
             return 501, "NotImplemented", "Chunked uploads are not supported by this test server."
         if payload != "UNSIGNED-PAYLOAD" and payload != hashlib.sha256(body).hexdigest():
@@ -150,7 +157,7 @@ class Handler(BaseHTTPRequestHandler):
                                canonical_headers, ";".join(signed), payload])
         scope = "/".join([date, region, service, term])
         to_sign = "\n".join(["AWS4-HMAC-SHA256", amz_date, scope, hashlib.sha256(canonical.encode()).hexdigest()])
-        key = ("AWS4" + opts.secret).encode()
+        key = ("AWS4" + secret).encode()
         for part in (date, region, service, term):
             key = hmac.new(key, part.encode(), hashlib.sha256).digest()
         want = hmac.new(key, to_sign.encode(), hashlib.sha256).hexdigest()
@@ -184,10 +191,12 @@ class Handler(BaseHTTPRequestHandler):
         if opts.slowdown_every and n % opts.slowdown_every == 0:
             self.error(503, "SlowDown", "Please reduce your request rate.", head)
             return
-        bad = self.verify(body)
+        bad = None if (self.command == "POST" and self.path == "/" and opts.sts_access) else self.verify(body)
         if bad:
             self.error(*bad, head=head)
             return
+        if self.command == "POST" and self.path == "/" and opts.sts_access:
+            return self.assume_role(body, n)
         bucket, key, query = self.route()
         if bucket not in store.buckets:
             self.error(404, "NoSuchBucket", "The specified bucket does not exist.", head)
@@ -195,6 +204,44 @@ class Handler(BaseHTTPRequestHandler):
         getattr(self, "op_" + self.command.lower())(bucket, key, query, body)
 
     do_GET = do_HEAD = do_PUT = do_POST = do_DELETE = handle_any
+
+    def assume_role(self, body, n):
+        """STS AssumeRole (the query API, form body), signed for service sts with the --sts-access pair: answers the
+        S3 key pair (and token) as the role's temporary keys."""
+        opts, store = self.server.opts, self.server.store
+
+        def sts_error(status, code, message):  # the query API's error document
+            root = ET.Element("ErrorResponse", xmlns="https://sts.amazonaws.com/doc/2011-06-15/")
+            err = ET.SubElement(root, "Error")
+            for tag, value in (("Type", "Sender"), ("Code", code), ("Message", message)):
+                ET.SubElement(err, tag).text = value
+            ET.SubElement(root, "RequestId").text = "req-%d" % n
+            return self.send(status, ET.tostring(root, xml_declaration=True, encoding="utf-8"), {"Content-Type": "text/xml"})
+
+        bad = self.verify(body, opts.sts_access, opts.sts_secret, "sts", "")
+        if bad:
+            return sts_error(*bad)
+        form = dict(urllib.parse.parse_qsl(body.decode()))
+        if form.get("Action") != "AssumeRole" or form.get("Version") != "2011-06-15":
+            return sts_error(400, "InvalidAction", "Only AssumeRole is answered here.")
+        if opts.role_arn and form.get("RoleArn") != opts.role_arn:
+            return sts_error(403, "AccessDenied", "Not authorized to perform sts:AssumeRole on that role.")
+        if not form.get("RoleSessionName"):
+            return sts_error(400, "ValidationError", "RoleSessionName is required.")
+        store.note("ASSUME %s %s" % (form.get("RoleArn"), form.get("RoleSessionName")))
+        expires = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=int(form.get("DurationSeconds", "3600")))
+        root = ET.Element("AssumeRoleResponse", xmlns="https://sts.amazonaws.com/doc/2011-06-15/")
+        result = ET.SubElement(root, "AssumeRoleResult")
+        creds = ET.SubElement(result, "Credentials")
+        for tag, value in (("AccessKeyId", opts.access), ("SecretAccessKey", opts.secret), ("SessionToken", opts.token),
+                           ("Expiration", expires.strftime("%Y-%m-%dT%H:%M:%SZ"))):
+            ET.SubElement(creds, tag).text = value
+        user = ET.SubElement(result, "AssumedRoleUser")
+        ET.SubElement(user, "AssumedRoleId").text = "AROATEST:" + form["RoleSessionName"]
+        ET.SubElement(user, "Arn").text = (form.get("RoleArn") or "").replace(":role/", ":assumed-role/") + "/" + form["RoleSessionName"]
+        meta = ET.SubElement(root, "ResponseMetadata")
+        ET.SubElement(meta, "RequestId").text = "req-%d" % n
+        return self.send(200, ET.tostring(root, xml_declaration=True, encoding="utf-8"), {"Content-Type": "text/xml"})
 
     # -- operations ------------------------------------------------------------------------------------------------
     def op_get(self, bucket, key, query, body, head=False):
@@ -407,6 +454,9 @@ def main():
     ap.add_argument("--hostile", default="")
     ap.add_argument("--page-size", type=int, default=1000)  # S3 answers at most 1000 keys a page
     ap.add_argument("--journal", default="")
+    ap.add_argument("--sts-access", default="")  # STS AssumeRole at POST / signed with this pair (a role's source keys)
+    ap.add_argument("--sts-secret", default="")
+    ap.add_argument("--role-arn", default="")
     opts = ap.parse_args()
     store = Store()
     store.journal = opts.journal or None

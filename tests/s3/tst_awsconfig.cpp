@@ -39,6 +39,19 @@ private slots:
                                "[profile cache]\nregion = ap-south-1\n"
                                "[profile nokeys]\nregion = sa-east-1\n"
                                "[profile role]\nrole_arn = arn:aws:iam::123456789012:role/x\nsource_profile = cache\n"
+                               "external_id = team-7\nrole_session_name = ci\nduration_seconds = 1800\n"
+                               "aws_access_key_id = AKIDIGNORED\naws_secret_access_key = ignored\n"
+                               "[profile envrole]\nrole_arn = arn:aws:iam::123456789012:role/y\ncredential_source = Environment\n"
+                               "[profile instancerole]\nrole_arn = arn:aws:iam::123456789012:role/z\n"
+                               "credential_source = Ec2InstanceMetadata\nregion = eu-west-3\n"
+                               "[profile chained]\nrole_arn = arn:aws:iam::123456789012:role/c\nsource_profile = role\n"
+                               "[profile nosource]\nrole_arn = arn:aws:iam::123456789012:role/n\n"
+                               "[profile ecs]\nrole_arn = arn:aws:iam::123456789012:role/e\ncredential_source = EcsContainer\n"
+                               "[profile mfa]\nrole_arn = arn:aws:iam::123456789012:role/m\nsource_profile = cache\n"
+                               "mfa_serial = arn:aws:iam::123456789012:mfa/ann\n"
+                               "[profile svc]\nservices = lab\naws_access_key_id = svc\naws_secret_access_key = svcsecret\n"
+                               "endpoint_url = http://profile-wide:1\n"
+                               "[services lab]\ns3 =\n  endpoint_url = http://lab-s3:9000\nsts =\n  endpoint_url = http://lab-sts:9001\n"
                                "[profile minio]\nendpoint_url = http://127.0.0.1:9000/\naws_access_key_id = minio\n"
                                "aws_secret_access_key = minio123\n");
         ingot::test::writeFile(m_dir.path() + QStringLiteral("/credentials"),
@@ -112,6 +125,49 @@ private slots:
         }
     }
 
+    // Role profiles, as botocore's assume-role provider reads them (STS itself: tst_s3client).
+    void roleProfiles()
+    {
+        AwsSettings r = resolveAwsSettings(QStringLiteral("role"), base());
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QVERIFY(!r.credentials.isValid());  // the role wins over keys in the same profile
+        QVERIFY(r.assumeRole.isSet());
+        QCOMPARE(r.assumeRole.roleArn, QStringLiteral("arn:aws:iam::123456789012:role/x"));
+        QCOMPARE(r.assumeRole.source.accessKeyId, QByteArray("AKIDCACHE"));  // source_profile's, credentials file
+        QCOMPARE(r.assumeRole.externalId, QStringLiteral("team-7"));
+        QCOMPARE(r.assumeRole.sessionName, QStringLiteral("ci"));
+        QCOMPARE(r.assumeRole.durationSeconds, 1800);
+        QCOMPARE(r.assumeRole.stsEndpoint, QStringLiteral("https://sts.us-east-1.amazonaws.com"));
+        QCOMPARE(r.credentialSource, QStringLiteral("assumed role"));
+        // AWS_PROFILE is not explicit: keys in the environment win over the role.
+        Environment env = base();
+        env.insert(QStringLiteral("AWS_PROFILE"), QStringLiteral("role"));
+        env.insert(QStringLiteral("AWS_ACCESS_KEY_ID"), QStringLiteral("AKIDENV"));
+        env.insert(QStringLiteral("AWS_SECRET_ACCESS_KEY"), QStringLiteral("envsecret"));
+        r = resolveAwsSettings({}, env);
+        QVERIFY(!r.assumeRole.isSet());
+        QCOMPARE(r.credentials.accessKeyId, QByteArray("AKIDENV"));
+        // credential_source = Environment: the environment's keys ask for the role.
+        r = resolveAwsSettings(QStringLiteral("envrole"), env);
+        QVERIFY(r.assumeRole.isSet());
+        QCOMPARE(r.assumeRole.source.accessKeyId, QByteArray("AKIDENV"));
+        QVERIFY(resolveAwsSettings(QStringLiteral("envrole"), base()).error.contains(QStringLiteral("AWS_ACCESS_KEY_ID")));
+        // Ec2InstanceMetadata: the instance role's keys, STS in the profile's region; an STS endpoint of its own.
+        env = base();
+        env.insert(QStringLiteral("AWS_ENDPOINT_URL_STS"), QStringLiteral("http://sts-local:1"));
+        r = resolveAwsSettings(QStringLiteral("instancerole"), env);
+        QVERIFY(r.assumeRole.sourceFromInstance);
+        QCOMPARE(r.assumeRole.stsEndpoint, QStringLiteral("http://sts-local:1"));
+        QCOMPARE(resolveAwsSettings(QStringLiteral("instancerole"), base()).assumeRole.stsEndpoint,
+                 QStringLiteral("https://sts.eu-west-3.amazonaws.com"));
+        QCOMPARE(resolveAwsSettings(QStringLiteral("svc"), base()).assumeRole.stsEndpoint, QString());  // no role
+        // Refused with words: a chain of roles, no source, an unsupported source, MFA.
+        QVERIFY(resolveAwsSettings(QStringLiteral("chained"), base()).error.contains(QStringLiteral("chain")));
+        QVERIFY(resolveAwsSettings(QStringLiteral("nosource"), base()).error.contains(QStringLiteral("source_profile")));
+        QVERIFY(resolveAwsSettings(QStringLiteral("ecs"), base()).error.contains(QStringLiteral("EcsContainer")));
+        QVERIFY(resolveAwsSettings(QStringLiteral("mfa"), base()).error.contains(QStringLiteral("mfa_serial")));
+    }
+
     void documentedRulesBeyondBotocore129()
     {
         Environment env = base();
@@ -129,10 +185,11 @@ private slots:
         env.insert(QStringLiteral("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS"), QStringLiteral("true"));
         QVERIFY(resolveAwsSettings(QStringLiteral("minio"), env).endpointUrl.isEmpty());
         QCOMPARE(resolveAwsSettings(QStringLiteral("minio"), env).credentialSource, QStringLiteral("config file"));
-        // A profile that assumes a role: words, and no keys from its source profile used in its place.
-        const AwsSettings role = resolveAwsSettings(QStringLiteral("role"), base());
-        QVERIFY2(role.error.contains(QStringLiteral("role_arn")), qPrintable(role.error));
-        QVERIFY(!role.credentials.isValid());
+        // A [services] block: its s3 endpoint over the profile's endpoint_url, under the environment's.
+        env = base();
+        QCOMPARE(resolveAwsSettings(QStringLiteral("svc"), env).endpointUrl, QStringLiteral("http://lab-s3:9000"));
+        env.insert(QStringLiteral("AWS_ENDPOINT_URL"), QStringLiteral("http://global:1"));
+        QCOMPARE(resolveAwsSettings(QStringLiteral("svc"), env).endpointUrl, QStringLiteral("http://global:1"));
         // No files at all: nothing, and the default region.
         Environment bare{{QStringLiteral("HOME"), m_dir.path() + QStringLiteral("/nowhere")}};
         const AwsSettings none = resolveAwsSettings({}, bare);

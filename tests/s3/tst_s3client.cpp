@@ -192,6 +192,38 @@ private slots:
         QVERIFY(error.contains(QStringLiteral("AWS_EC2_METADATA_DISABLED")));
     }
 
+    // A role profile (role_arn + source_profile): the source keys ask STS (the test server's stand-in) once, its
+    // temporary keys sign the S3 requests; a wrong source secret gives words without any secret in them.
+    void aRoleProfileAsksStsOnce()
+    {
+        const QString journal = m_seed.path() + QStringLiteral("/sts.log");
+        const QString role = QStringLiteral("arn:aws:iam::123456789012:role/neuron-cache");
+        TestS3 server({QStringLiteral("--token"), QStringLiteral("role-token"), QStringLiteral("--sts-access"), QStringLiteral("AKIDSOURCE"),
+                       QStringLiteral("--sts-secret"), QStringLiteral("source/secret"), QStringLiteral("--role-arn"), role,
+                       QStringLiteral("--journal"), journal},
+                      m_seed.path());
+        const QString config = m_seed.path() + QStringLiteral("/aws-config");
+        test::writeFile(config, "[profile team]\nrole_arn = " + role.toUtf8() + "\nsource_profile = src\n"
+                                "[profile src]\naws_access_key_id = AKIDSOURCE\naws_secret_access_key = source/secret\n"
+                                "[profile wrong]\nrole_arn = " + role.toUtf8() + "\nsource_profile = bad\n"
+                                "[profile bad]\naws_access_key_id = AKIDSOURCE\naws_secret_access_key = not-the-secret\n");
+        const Environment env{{QStringLiteral("AWS_CONFIG_FILE"), config},
+                              {QStringLiteral("AWS_SHARED_CREDENTIALS_FILE"), m_seed.path() + QStringLiteral("/none")},
+                              {QStringLiteral("AWS_ENDPOINT_URL"), server.url()}};
+        S3Client c(resolveAwsSettings(QStringLiteral("team"), env), at("s3://team-cache/team/cache"));
+        S3Listing l;
+        QString error;
+        QVERIFY2(c.list(QStringLiteral("team/cache/"), QString(), &l, &error), qPrintable(error));
+        QCOMPARE(l.objects.size(), 60);
+        QByteArray body;
+        QVERIFY2(c.get(l.objects.first().key, 0, -1, &body, &error), qPrintable(error));
+        QCOMPARE(test::readFile(journal).count(QByteArray("ASSUME " + role.toUtf8() + " ingot-")), 1);
+        S3Client wrong(resolveAwsSettings(QStringLiteral("wrong"), env), at("s3://team-cache/team/cache"));
+        QVERIFY(!wrong.list(QStringLiteral("team/cache/"), QString(), &l, &error));
+        QVERIFY2(error.contains(QStringLiteral("Assuming the role")) && error.contains(QStringLiteral("SignatureDoesNotMatch")), qPrintable(error));
+        QVERIFY(!error.contains(QStringLiteral("not-the-secret")));
+    }
+
     void hostileAnswersAreRefusedWithWords()
     {
         struct Case {
