@@ -55,7 +55,8 @@ bool hasControl(const QString &s)
 }  // namespace
 
 S3Client::S3Client(const AwsSettings &settings, const S3Location &location, std::shared_ptr<InstanceRole> role)
-    : m_settings(settings), m_location(location), m_endpoint(endpointFor(settings, location.bucket, &m_endpointError))
+    : m_settings(settings), m_location(location), m_endpoint(endpointFor(settings, location.bucket, &m_endpointError)),
+      m_region(settings.region)
 {
     m_http.setUserAgent("Ingot (S3 compile caches)");
     if (m_settings.assumeRole.isSet())
@@ -88,7 +89,7 @@ bool S3Client::usable(QString *error) const
         *error = m_settings.error;
         return false;
     }
-    if (m_endpoint.host.isEmpty()) {
+    if (std::lock_guard lock(m_regionMutex); m_endpoint.host.isEmpty()) {
         *error = m_endpointError;
         return false;
     }
@@ -98,14 +99,21 @@ bool S3Client::usable(QString *error) const
 
 HttpResponse S3Client::send(const QByteArray &method, const QString &key, const QList<QPair<QByteArray, QByteArray>> &query,
                             const QList<QPair<QByteArray, QByteArray>> &headers, const QByteArray &body, qint64 maxBytes,
-                            const std::atomic_bool *cancel, HttpRequest *streaming) const
+                            const std::atomic_bool *cancel, HttpRequest *streaming, bool regionRetried) const
 {
-    SigningRequest sr{method, m_endpoint.host, objectPath(m_endpoint, m_location.bucket, key), query, headers,
+    QString region;
+    S3Endpoint endpoint;
+    {
+        std::lock_guard lock(m_regionMutex);
+        region = m_region;
+        endpoint = m_endpoint;
+    }
+    SigningRequest sr{method, endpoint.host, objectPath(endpoint, m_location.bucket, key), query, headers,
                       Sha256::hash(body).toHex()};
     Credentials c;
     QString ignored;
     keys(&c, &ignored);  // usable() said there are some; a role's are refreshed here when they near their end
-    const Signed s = sign(sr, c, m_settings.region.toLatin1(), "s3", QDateTime::currentDateTimeUtc());
+    const Signed s = sign(sr, c, region.toLatin1(), "s3", QDateTime::currentDateTimeUtc());
     QByteArray q;
     for (const auto &[n, v] : query)
         q += (q.isEmpty() ? "?" : "&") + uriEncode(n, false) + '=' + uriEncode(v, false);
@@ -117,13 +125,46 @@ HttpResponse S3Client::send(const QByteArray &method, const QString &key, const 
         req.timeoutAttempts = 2;
     }
     req.method = method;
-    req.url = QString::fromLatin1(m_endpoint.base + sr.path + q);
+    req.url = QString::fromLatin1(endpoint.base + sr.path + q);
     req.headers = headers + s.headers;
     req.body = body;
     req.maxBytes = maxBytes;
-    req.trustedOrigin = QString::fromLatin1(m_endpoint.base);
+    req.trustedOrigin = QString::fromLatin1(endpoint.base);
     req.sameOriginRedirects = true;  // a signed request never follows a redirect to another host
-    return m_http.send(req, cancel);
+    HttpResponse r = m_http.send(req, cancel);
+    // The bucket is in another region (S3 says which: x-amz-bucket-region, or <Region> in the error): that region
+    // from now on, and this request once more, as botocore's S3 region redirector does.
+    const QString other = (r.status == 301 || r.status == 307 || r.status == 400) ? bucketRegionOf(r) : QString();
+    if (!other.isEmpty() && other != region && !regionRetried) {
+        {
+            std::lock_guard lock(m_regionMutex);
+            m_region = other;
+            AwsSettings moved = m_settings;
+            moved.region = other;
+            QString ignoredError;
+            m_endpoint = endpointFor(moved, m_location.bucket, &ignoredError);
+        }
+        return send(method, key, query, headers, body, maxBytes, cancel, streaming, true);
+    }
+    return r;
+}
+
+QString S3Client::region() const
+{
+    std::lock_guard lock(m_regionMutex);
+    return m_region;
+}
+
+QString S3Client::bucketRegionOf(const HttpResponse &r)
+{
+    QString region = QString::fromLatin1(r.header("x-amz-bucket-region"));
+    const QString code = s3Text(r.body, "Code");
+    if (region.isEmpty() && (code == QLatin1String("AuthorizationHeaderMalformed") || code == QLatin1String("PermanentRedirect")
+                             || code == QLatin1String("IllegalLocationConstraintException")))
+        region = s3Text(r.body, "Region");
+    const bool plain = region.size() >= 2 && region.size() <= 30
+                       && std::all_of(region.cbegin(), region.cend(), [](QChar ch) { return (ch >= u'a' && ch <= u'z') || ch.isDigit() || ch == u'-'; });
+    return plain ? region : QString();
 }
 
 QString S3Client::failureText(const HttpResponse &r, const QString &what) const
@@ -140,7 +181,7 @@ QString S3Client::failureText(const HttpResponse &r, const QString &what) const
         return S3ClientText::tr("%1: the bucket %2 does not exist.").arg(what, displayName(m_location.bucket));
     if (r.status >= 300 && r.status < 400)
         return S3ClientText::tr("%1: S3 sent the request elsewhere (HTTP %2); the bucket may be in another region than %3.")
-            .arg(what).arg(r.status).arg(m_settings.region);
+            .arg(what).arg(r.status).arg(region());
     return S3ClientText::tr("%1: HTTP %2 %3 %4").arg(what).arg(r.status).arg(displayName(code), displayName(message)).trimmed();
 }
 

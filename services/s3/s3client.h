@@ -15,6 +15,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <mutex>
 #include <functional>
 #include <memory>
 
@@ -53,6 +54,9 @@ public:
     // False with words when no request can be made: no keys, or an endpoint URL that is not one.
     bool usable(QString *error) const;
     const S3Location &location() const { return m_location; }
+    QString region() const;  // the settings' region, or the bucket's once S3 said it is another
+    // The region an answer says the bucket is in, when it says so in a form that can be trusted; empty otherwise.
+    static QString bucketRegionOf(const HttpResponse &r);
     void setRetryPolicy(const RetryPolicy &p) { m_http.setRetryPolicy(p); }
 
     // Every object (and, with a delimiter, every common prefix) under `prefix`, which must lie under the location's
@@ -87,15 +91,17 @@ public:
 private:
     HttpResponse send(const QByteArray &method, const QString &key, const QList<QPair<QByteArray, QByteArray>> &query,
                       const QList<QPair<QByteArray, QByteArray>> &headers, const QByteArray &body, qint64 maxBytes,
-                      const std::atomic_bool *cancel, HttpRequest *streaming = nullptr) const;
+                      const std::atomic_bool *cancel, HttpRequest *streaming = nullptr, bool regionRetried = false) const;
     bool checkKey(const QString &key, QString *error) const;
     QString failureText(const HttpResponse &r, const QString &what) const;
     bool keys(Credentials *out, QString *error) const;
 
     AwsSettings m_settings;
     S3Location m_location;
-    S3Endpoint m_endpoint;
-    QString m_endpointError;
+    QString m_endpointError;  // before m_endpoint: its initializer writes here
+    mutable std::mutex m_regionMutex;  // the bucket's region, learnt from S3 when the settings named another
+    mutable S3Endpoint m_endpoint;
+    mutable QString m_region;
     HttpClient m_http;
     std::shared_ptr<InstanceRole> m_role;  // when the settings hold no keys
     std::shared_ptr<AssumedRole> m_assumed;  // a role profile

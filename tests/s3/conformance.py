@@ -144,6 +144,17 @@ def main():
             expect_error("SignatureDoesNotMatch", lambda: bad.assume_role(RoleArn=role, RoleSessionName="other"))
         finally:
             server.kill()
+        # A bucket in another region than the client's: botocore's S3 region redirector reads the answer (a 400
+        # AuthorizationHeaderMalformed with <Region> and x-amz-bucket-region), signs again for eu-west-1, and succeeds.
+        server, url = start(tmp, "--region", "eu-west-1")
+        try:
+            s3 = client(url)
+            sent = []
+            s3.meta.events.register("before-send.s3.ListObjectsV2", lambda request, **kw: sent.append(request.headers["Authorization"]))
+            assert "Contents" not in s3.list_objects_v2(Bucket="team-cache")
+            assert len(sent) == 2 and b"/us-east-1/" in sent[0] and b"/eu-west-1/" in sent[1], sent
+        finally:
+            server.kill()
     print("test S3 server: boto3 %s agrees" % boto3.__version__)
 
 

@@ -16,6 +16,8 @@ Faults and hostile answers, for the client's tests:
 
 --sts-access A --sts-secret S [--role-arn ARN]: STS AssumeRole (POST /, signed for sts with that pair) answers the
 S3 key pair and --token as the role's temporary keys (a stand-in for STS).
+--region R: the buckets are in R; a request signed for another region gets S3's 400 AuthorizationHeaderMalformed
+with <Region>R</Region> and x-amz-bucket-region (what a client's region redirector reads).
 --journal FILE appends a line per write (PUT key, PART key n, COMPLETE key) and per object read (GET key offset).
 Objects live in memory; --seed BUCKET=DIR loads a folder's files as keys (their paths below DIR). The port is
 written to --port-file once the server listens.
@@ -190,6 +192,15 @@ class Handler(BaseHTTPRequestHandler):
             return
         if opts.slowdown_every and n % opts.slowdown_every == 0:
             self.error(503, "SlowDown", "Please reduce your request rate.", head)
+            return
+        scope = self.headers.get("Authorization", "").split("Credential=", 1)[-1].split(",")[0].split("/")
+        if opts.region and len(scope) == 5 and scope[3] == "s3" and scope[2] != opts.region:
+            # As S3 answers a request signed for another region than the bucket's.
+            body = xml_response("Error", [("Code", "AuthorizationHeaderMalformed"),
+                                          ("Message", "The authorization header is malformed; the region '%s' is wrong; "
+                                                      "expecting '%s'" % (scope[2], opts.region)),
+                                          ("Region", opts.region)])
+            self.send(400, body, {"Content-Type": "application/xml", "x-amz-bucket-region": opts.region}, head)
             return
         bad = None if (self.command == "POST" and self.path == "/" and opts.sts_access) else self.verify(body)
         if bad:
@@ -457,6 +468,7 @@ def main():
     ap.add_argument("--sts-access", default="")  # STS AssumeRole at POST / signed with this pair (a role's source keys)
     ap.add_argument("--sts-secret", default="")
     ap.add_argument("--role-arn", default="")
+    ap.add_argument("--region", default="")  # the buckets' region: a request signed for another is refused as S3 does
     opts = ap.parse_args()
     store = Store()
     store.journal = opts.journal or None

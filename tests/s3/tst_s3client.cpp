@@ -224,6 +224,32 @@ private slots:
         QVERIFY(!error.contains(QStringLiteral("not-the-secret")));
     }
 
+    // The bucket is in another region than the settings say: S3's answer names it, the client signs again for it
+    // once and keeps it (as botocore's redirector; s3_conformance checks that botocore reads the same answer).
+    void aBucketInAnotherRegionIsFollowed()
+    {
+        TestS3 server({QStringLiteral("--region"), QStringLiteral("eu-west-1")}, m_seed.path());
+        S3Client c(settingsFor(server), at("s3://team-cache/team/cache"));
+        QCOMPARE(c.region(), QStringLiteral("us-east-1"));
+        S3Listing l;
+        QString error;
+        QVERIFY2(c.list(QStringLiteral("team/cache/"), QString(), &l, &error), qPrintable(error));
+        QCOMPARE(l.objects.size(), 60);
+        QCOMPARE(c.region(), QStringLiteral("eu-west-1"));
+        QByteArray body;
+        const auto neff = std::find_if(l.objects.cbegin(), l.objects.cend(), [](const S3Object &o) { return o.key.endsWith(QLatin1String(".neff")); });
+        QVERIFY(neff != l.objects.cend());
+        QVERIFY2(c.get(neff->key, 0, 4, &body, &error), qPrintable(error));
+        QCOMPARE(body, QByteArray("neff"));
+        // Only a plain region name is taken from an answer.
+        HttpResponse r;
+        r.status = 400;
+        r.body = "<Error><Code>AuthorizationHeaderMalformed</Code><Region>../evil</Region></Error>";
+        QVERIFY(S3Client::bucketRegionOf(r).isEmpty());
+        r.body = "<Error><Code>AuthorizationHeaderMalformed</Code><Region>ap-south-1</Region></Error>";
+        QCOMPARE(S3Client::bucketRegionOf(r), QStringLiteral("ap-south-1"));
+    }
+
     void hostileAnswersAreRefusedWithWords()
     {
         struct Case {
