@@ -7383,6 +7383,10 @@ Cache: %2</source>
         <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
         <translation>“%1”不是缓存条目（neuronxcc-&lt;版本&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
+    <message>
+        <source>%1 does not match the SHA-256 S3 keeps for it: it arrived damaged.</source>
+        <translation>%1 与 S3 为其保存的 SHA-256 不符：传输中已损坏。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::SampleCache</name>

@@ -377,7 +377,8 @@ bool S3Client::checkKey(const QString &key, QString *error) const
 }
 
 bool S3Client::download(const QString &key, qint64 offset, const std::function<bool(const char *, size_t, bool)> &sink,
-                        QByteArray *etag, qint64 *size, QString *error, const std::atomic_bool *cancel) const
+                        QByteArray *etag, qint64 *size, QString *error, const std::atomic_bool *cancel,
+                        QByteArray *checksum) const
 {
     if (!checkKey(key, error))
         return false;
@@ -385,6 +386,8 @@ bool S3Client::download(const QString &key, qint64 offset, const std::function<b
     QList<QPair<QByteArray, QByteArray>> headers;
     if (offset > 0)
         headers.append({"Range", "bytes=" + QByteArray::number(offset) + '-'});
+    else
+        headers.append(qMakePair(QByteArray("x-amz-checksum-mode"), QByteArray("ENABLED")));  // its SHA-256, if kept
     bool wrongRange = false;
     HttpRequest streaming;
     streaming.sink = sink;
@@ -405,6 +408,8 @@ bool S3Client::download(const QString &key, qint64 offset, const std::function<b
     }
     *etag = r.header("etag");
     etag->replace('"', QByteArray());
+    if (checksum)
+        *checksum = offset > 0 ? QByteArray() : r.header("x-amz-checksum-sha256");
     const QByteArray range = r.header("content-range");
     *size = r.status == 206 ? range.mid(range.lastIndexOf('/') + 1).toLongLong() : r.header("content-length").toLongLong();
     return true;
@@ -415,7 +420,9 @@ bool S3Client::put(const QString &key, const QByteArray &data, QByteArray *etag,
     if (!checkKey(key, error))
         return false;
     const QByteArray md5 = QCryptographicHash::hash(data, QCryptographicHash::Md5);
-    const HttpResponse r = send("PUT", key, {}, {{"Content-MD5", md5.toBase64()}}, data, 1 << 20, cancel);
+    const HttpResponse r = send("PUT", key, {},
+                                {{"Content-MD5", md5.toBase64()}, {"x-amz-checksum-sha256", Sha256::hash(data).toBase64()}},
+                                data, 1 << 20, cancel);
     if (!r.ok()) {
         *error = failureText(r, S3ClientText::tr("Writing %1").arg(displayName(key)));
         return false;

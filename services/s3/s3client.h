@@ -73,9 +73,13 @@ public:
     // Streams an object from `offset` to its end into `sink` (restart: a retry starts again at `offset`); *etag and
     // *size are the object's as the answer gives them. A 200 to a ranged request is refused (the sink would get the
     // object from its start).
+    // `checksum` (optional): the object's SHA-256 as S3 keeps it (base64, x-amz-checksum-sha256), when it was stored
+    // with one and the whole object is read; empty otherwise.
     bool download(const QString &key, qint64 offset, const std::function<bool(const char *, size_t, bool restart)> &sink,
-                  QByteArray *etag, qint64 *size, QString *error, const std::atomic_bool *cancel = nullptr) const;
-    // PutObject of `data` with its Content-MD5 (S3 refuses a body that does not match); *etag is S3's.
+                  QByteArray *etag, qint64 *size, QString *error, const std::atomic_bool *cancel = nullptr,
+                  QByteArray *checksum = nullptr) const;
+    // PutObject of `data` with its Content-MD5 and its SHA-256 (x-amz-checksum-sha256, which S3 checks and keeps for
+    // later reads); S3 refuses a body that matches neither. *etag is S3's.
     bool put(const QString &key, const QByteArray &data, QByteArray *etag, QString *error,
              const std::atomic_bool *cancel = nullptr) const;
     // Multipart uploads: create, a part (Content-MD5 checked by S3), the parts there so far, complete, abort.

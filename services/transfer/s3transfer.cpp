@@ -47,6 +47,7 @@ public:
     void add(const char *data, qint64 size)
     {
         m_whole.addData(QByteArrayView(data, size));
+        m_sha256.addData(data, size);
         while (size > 0) {
             const qint64 n = std::min(size, m_partSize - m_inPart);
             m_part.addData(QByteArrayView(data, n));
@@ -69,9 +70,11 @@ public:
                                  + QByteArray::number(m_parts);
         return e.mid(dash + 1).toInt() != m_parts || e == multi;
     }
+    // The object's SHA-256 as S3 keeps it (base64), compared with what arrived.
+    bool matchesChecksum(const QByteArray &base64) { return m_sha256.result().toBase64() == base64; }
     void reset()
     {
-        m_whole.reset(), m_part.reset();
+        m_whole.reset(), m_part.reset(), m_sha256.reset();
         m_digests.clear();
         m_inPart = 0, m_parts = 0;
     }
@@ -87,6 +90,7 @@ private:
     qint64 m_partSize;
     QCryptographicHash m_whole{QCryptographicHash::Md5};
     QCryptographicHash m_part{QCryptographicHash::Md5};
+    Sha256 m_sha256;
     QByteArray m_digests;
     qint64 m_inPart = 0;
     int m_parts = 0;
@@ -450,11 +454,11 @@ S3EntryResult downloadObject(const s3::S3Client &c, const s3::S3Object &o, const
     };
     // writeAll writes at the file offset: put it where the part ends.
     ::lseek(fd, from, SEEK_SET);
-    QByteArray etag;
+    QByteArray etag, checksum;
     qint64 size = -1;
     bool ok = ioErr == 0;
     if (ok && from < o.size)
-        ok = c.download(o.key, from, sink, &etag, &size, why, stop);
+        ok = c.download(o.key, from, sink, &etag, &size, why, stop, &checksum);
     else
         etag = o.etag, size = o.size;
     S3EntryResult res = S3EntryResult::Done;
@@ -473,6 +477,10 @@ S3EntryResult downloadObject(const s3::S3Client &c, const s3::S3Object &o, const
     } else if (!digest.matches(etag.isEmpty() ? o.etag : etag) || (!o.etag.isEmpty() && !etag.isEmpty() && o.etag != etag)) {
         *why = S3TransferText::tr("%1 does not match its ETag %2: it changed while it was read, or arrived damaged.")
                    .arg(displayName(rel), displayName(QString::fromLatin1(o.etag)));
+        ::ftruncate(fd, 0);
+        res = S3EntryResult::Failed;
+    } else if (!checksum.isEmpty() && !checksum.contains('-') && !digest.matchesChecksum(checksum)) {
+        *why = S3TransferText::tr("%1 does not match the SHA-256 S3 keeps for it: it arrived damaged.").arg(displayName(rel));
         ::ftruncate(fd, 0);
         res = S3EntryResult::Failed;
     } else if (::renameat(dfd, part.constData(), dfd, name.constData()) != 0) {

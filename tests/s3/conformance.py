@@ -5,6 +5,7 @@ it mean something. Also: a wrong secret, a wrong session token and a tampered bo
 retried by boto3 as by any S3 client. Exit 0 when all hold; the first failure is printed.
   /usr/bin/python3 tests/s3/conformance.py
 """
+import base64
 import hashlib
 import os
 import subprocess
@@ -102,6 +103,14 @@ def main():
             s3.abort_multipart_upload(Bucket="team-cache", Key=big + ".2", UploadId=up)
             expect_error("NoSuchUpload", lambda: s3.upload_part(Bucket="team-cache", Key=big + ".2", UploadId=up,
                                                                 PartNumber=1, Body=b"x"))
+            # A SHA-256 checksum with the object: checked on PutObject, given back with ChecksumMode=ENABLED.
+            s3.put_object(Bucket="team-cache", Key=prefix + "sum/model.neff", Body=b"checked", ChecksumAlgorithm="SHA256")
+            got = s3.get_object(Bucket="team-cache", Key=prefix + "sum/model.neff", ChecksumMode="ENABLED")
+            assert got["ChecksumSHA256"] == base64.b64encode(hashlib.sha256(b"checked").digest()).decode(), got
+            assert got["Body"].read() == b"checked"
+            expect_error("BadDigest", lambda: s3.put_object(Bucket="team-cache", Key=prefix + "sum/x", Body=b"a",
+                                                            ChecksumSHA256=base64.b64encode(hashlib.sha256(b"b").digest()).decode()))
+            s3.delete_object(Bucket="team-cache", Key=prefix + "sum/model.neff")
             # DeleteObjects in a batch, then one DeleteObject.
             gone = s3.delete_objects(Bucket="team-cache", Delete={"Objects": [{"Key": prefix + "MODULE_1+aa/model.neff"},
                                                                               {"Key": prefix + "MODULE_1+aa/model.done"}]})

@@ -4,7 +4,8 @@
 It answers the subset Ingot uses, path-style (http://127.0.0.1:PORT/bucket/key), and checks every request's AWS
 Signature Version 4 (header form) against the one key pair it was given: ListObjectsV2 (prefix, delimiter, max-keys,
 continuation tokens, encoding-type=url), GetObject with Range, HeadObject, PutObject (Content-MD5 checked),
-DeleteObject, DeleteObjects, and multipart uploads (create, upload part, list parts, complete, abort). tests/s3/conformance.py
+DeleteObject, DeleteObjects, x-amz-checksum-sha256 on PutObject (checked, kept, given back to a GetObject with
+x-amz-checksum-mode: ENABLED), and multipart uploads (create, upload part, list parts, complete, abort). tests/s3/conformance.py
 checks it with boto3, the official AWS SDK for Python (Debian's python3-boto3), doing what Ingot does.
 
 Faults and hostile answers, for the client's tests:
@@ -12,7 +13,8 @@ Faults and hostile answers, for the client's tests:
   --page-size N        at most N keys a listing page (S3: 1000), so that small tests page
   --hostile MODE       endless-pages (every listing says there is more, with the same token), dotdot-keys (a key
                        "<prefix>../escape/model.neff" and one with a NUL-like %00 in every listing), huge-body (a
-                       listing of 1 GiB of spaces), redirect (every request is sent to 127.0.0.1:1 with a 301)
+                       listing of 1 GiB of spaces), bad-checksum (a GetObject's
+                       x-amz-checksum-sha256 that is not the body's), redirect (every request is sent to 127.0.0.1:1 with a 301)
 
 --sts-access A --sts-secret S [--role-arn ARN]: STS AssumeRole (POST /, signed for sts with that pair) answers the
 S3 key pair and --token as the role's temporary keys (a stand-in for STS).
@@ -45,6 +47,7 @@ class Store:
         self.uploads = {}  # upload id -> (bucket, key, {part: (bytes, md5 bytes)})
         self.requests = 0
         self.journal = None
+        self.checksums = {}  # (bucket, key) -> base64 sha256 given with the PutObject (x-amz-checksum-sha256)
 
     def note(self, line):
         # --journal: every write and every object read, in order (what a test asserts about Ingot's requests).
@@ -52,10 +55,14 @@ class Store:
             with self.lock, open(self.journal, "a") as f:
                 f.write(line + "\n")
 
-    def put(self, bucket, key, data, etag=None):
+    def put(self, bucket, key, data, etag=None, checksum=None):
         etag = etag or '"%s"' % hashlib.md5(data).hexdigest()
         with self.lock:
             self.buckets.setdefault(bucket, {})[key] = (data, etag, datetime.datetime.now(datetime.timezone.utc))
+            if checksum:
+                self.checksums[(bucket, key)] = checksum
+            else:
+                self.checksums.pop((bucket, key), None)
         return etag
 
 
@@ -268,6 +275,12 @@ class Handler(BaseHTTPRequestHandler):
         data, etag, mtime = obj
         headers = {"ETag": etag, "Last-Modified": formatdate(mtime.timestamp(), usegmt=True),
                    "Content-Type": "application/octet-stream", "Accept-Ranges": "bytes"}
+        with store.lock:
+            checksum = store.checksums.get((bucket, key))
+        if checksum and self.headers.get("x-amz-checksum-mode", "").upper() == "ENABLED" and not self.headers.get("Range"):
+            headers["x-amz-checksum-sha256"] = checksum
+            if opts.hostile == "bad-checksum":  # bytes that are not what was stored
+                headers["x-amz-checksum-sha256"] = __import__("base64").b64encode(hashlib.sha256(b"tampered").digest()).decode()
         rng = self.headers.get("Range")
         if rng and rng.startswith("bytes="):
             a, _, b = rng[6:].partition("-")
@@ -392,7 +405,10 @@ class Handler(BaseHTTPRequestHandler):
                 up[2][int(query["partNumber"])] = (body, hashlib.md5(body).digest())
             store.note("PART %s %s" % (key, query["partNumber"]))
             return self.send(200, b"", {"ETag": '"%s"' % hashlib.md5(body).hexdigest()})
-        etag = store.put(bucket, key, body)
+        checksum = self.headers.get("x-amz-checksum-sha256")
+        if checksum and checksum != __import__("base64").b64encode(hashlib.sha256(body).digest()).decode():
+            return self.error(400, "BadDigest", "The SHA256 you specified did not match the calculated checksum.")
+        etag = store.put(bucket, key, body, checksum=checksum)
         store.note("PUT %s" % key)
         return self.send(200, b"", {"ETag": etag})
 
@@ -403,6 +419,7 @@ class Handler(BaseHTTPRequestHandler):
                 store.uploads.pop(query["uploadId"], None)
             else:
                 store.buckets[bucket].pop(key, None)
+                store.checksums.pop((bucket, key), None)
         return self.send(204)
 
     def op_post(self, bucket, key, query, body):
@@ -418,6 +435,7 @@ class Handler(BaseHTTPRequestHandler):
                 k = obj.findtext("{%s}Key" % NS) or obj.findtext("Key") or ""
                 with store.lock:
                     store.buckets[bucket].pop(k, None)
+                    store.checksums.pop((bucket, k), None)
                 if not quiet:
                     deleted.append(("Deleted", [("Key", k)]))
             if len(deleted) > 1000:

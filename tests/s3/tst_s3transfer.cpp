@@ -13,6 +13,7 @@
 #include "tests/support/testhub.h"
 #include "tests/support/testsshd.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QProcess>
 #include <QRandomGenerator>
@@ -184,6 +185,14 @@ private slots:
         QString error;
         QVERIFY2(client(QStringLiteral("team/cache")).list(QStringLiteral("team/cache/"), QString(), &listing, &error), qPrintable(error));
         QCOMPARE(listing.objects.size(), 8);
+        // A small file went with its SHA-256, which S3 keeps and gives back.
+        QByteArray etag, checksum;
+        qint64 size = -1;
+        QVERIFY2(client(QStringLiteral("team/cache")).download(QStringLiteral("team/cache/") + Small + QStringLiteral("/model.neff"), 0,
+                                                               [](const char *, size_t, bool) { return true; }, &etag, &size, &error,
+                                                               nullptr, &checksum),
+                 qPrintable(error));
+        QCOMPARE(checksum, QCryptographicHash::hash("small neff", QCryptographicHash::Sha256).toBase64());
 
         items = itemsFor({Big, Small});
         run(TransferKind::Copy, TransferPlace::ofCache(StoreLocation::local(m_local)),
@@ -289,6 +298,28 @@ private slots:
         QVERIFY(!QFileInfo::exists(down + QLatin1Char('/') + V) || QDir(down + QLatin1Char('/') + V).isEmpty());
         for (const QString &l : journal(log))
             QVERIFY2(!l.contains(QLatin1String("c-other")), qPrintable(l));
+    }
+
+    // An object whose bytes are not those S3 kept the SHA-256 of (the server lies about one): refused, nothing lands.
+    void aDamagedObjectIsRefused()
+    {
+        const QString seed = m_tmp.path() + QStringLiteral("/damaged-seed");
+        QDir().mkpath(seed);
+        test::PythonServer server("tests/s3/tests3.py", {QStringLiteral("--access"), QStringLiteral("AKIDINGOT"), QStringLiteral("--secret"),
+                                                         QStringLiteral("s3cr3t"), QStringLiteral("--bucket"), QStringLiteral("team-cache"),
+                                                         QStringLiteral("--hostile"), QStringLiteral("bad-checksum")});
+        qputenv("AWS_ENDPOINT_URL", server.url().toUtf8());
+        NullTransferReporter quiet;
+        QVector<TransferItem> items = itemsFor({Small});
+        run(TransferKind::Copy, TransferPlace::ofCache(StoreLocation::local(m_local)), TransferPlace::ofCache(s3At(QStringLiteral("d"))), items, quiet);
+        QCOMPARE(items[0].state, TransferItem::State::Done);
+        const QString down = m_tmp.path() + QStringLiteral("/damaged-down");
+        QDir().mkpath(down);
+        items = itemsFor({Small});
+        run(TransferKind::Copy, TransferPlace::ofCache(s3At(QStringLiteral("d"))), TransferPlace::ofCache(StoreLocation::local(down)), items, quiet);
+        QCOMPARE(items[0].state, TransferItem::State::Failed);
+        QVERIFY2(items[0].message.contains(QLatin1String("SHA-256")), qPrintable(items[0].message));
+        QVERIFY(!QFileInfo::exists(down + QLatin1Char('/') + Small));
     }
 
     // Hub -> S3 and S3 -> Hub go by way of this machine, leaving nothing in the work folder.
