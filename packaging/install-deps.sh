@@ -19,7 +19,8 @@ if [[ "${1:-}" == "--test" ]]; then
          gnome-keyring dbus libsecret-1-0 libsecret-tools  # a real Secret Service for tests/hub/tst_keychain
          slurmctld slurmd slurm-client  # a private Slurm cluster on 127.0.0.1 (tests/support/testslurm.h)
          fd-find  # the cold-disk baseline of tests/benchmarks/run-cold.sh
-         python3-boto3)  # the AWS SDK for Python: checks Ingot's SigV4 and the test S3 server (tests/s3)
+         python3-boto3  # the AWS SDK for Python: checks Ingot's SigV4 and the test S3 server (tests/s3)
+         awscli)  # a host's own AWS CLI, which reads a host's S3 cache with the host's keys (tests/s3/tst_hosts3)
   # Node may come from another source (nodesource bundles npm): only ask apt when there is none.
   command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm)
 fi

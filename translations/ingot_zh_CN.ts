@@ -2156,6 +2156,45 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
     </message>
 </context>
 <context>
+    <name>ingot::HostS3Access</name>
+    <message>
+        <source>%1 on %2: %3</source>
+        <translation>%2 上的%1：%3</translation>
+    </message>
+    <message>
+        <source>%1 on %2 with its AWS CLI: %3</source>
+        <translation>在 %2 上用其 AWS CLI %1：%3</translation>
+    </message>
+    <message>
+        <source>%1 is not under %2.</source>
+        <translation>%1 不在 %2 之下。</translation>
+    </message>
+    <message>
+        <source>Listing %1</source>
+        <translation>正在列出 %1</translation>
+    </message>
+    <message>
+        <source>%1: the AWS CLI on %2 answered something that is not its JSON.</source>
+        <translation>%1：%2 上的 AWS CLI 返回的不是它的 JSON。</translation>
+    </message>
+    <message>
+        <source>%1: the listing holds %2, which is not a plain key under the prefix: refused.</source>
+        <translation>%1：列表中有 %2，它不是前缀下的普通键：已拒绝。</translation>
+    </message>
+    <message>
+        <source>Reading %1</source>
+        <translation>正在读取 %1</translation>
+    </message>
+    <message>
+        <source>%1 is not under %2: nothing was deleted.</source>
+        <translation>%1 不在 %2 之下：未删除任何内容。</translation>
+    </message>
+    <message>
+        <source>Deleting from %1</source>
+        <translation>正在从 %1 删除</translation>
+    </message>
+</context>
+<context>
     <name>ingot::HttpClient</name>
     <message>
         <source>%1 is not an http or https URL; Ingot sends nothing there.</source>
@@ -5373,6 +5412,10 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <source>&lt;b&gt;S3 cache %1&lt;/b&gt;&lt;br&gt;&lt;small&gt;Listed with this machine&apos;s AWS keys (as the AWS CLI finds them). An S3 cache cannot be watched: F5 looks for changes, or let Ingot look every so often. Deleting re-lists each entry right before it goes.&lt;/small&gt;</source>
         <translation>&lt;b&gt;S3 缓存 %1&lt;/b&gt;&lt;br&gt;&lt;small&gt;使用本机的 AWS 密钥列出（查找方式与 AWS CLI 相同）。S3 缓存无法监视：按 F5 查看变化，或让 Ingot 定期查看。删除前会立即重新列出每个条目。&lt;/small&gt;</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;S3 cache %1 on %2&lt;/b&gt;&lt;br&gt;&lt;small&gt;Read on %2 by its own AWS CLI with its own keys, which never leave it. It cannot be watched: F5 looks for changes, or let Ingot look every so often.&lt;/small&gt;</source>
+        <translation>&lt;b&gt;%2 上的 S3 缓存 %1&lt;/b&gt;&lt;br&gt;&lt;small&gt;在 %2 上由其自身的 AWS CLI 用其自己的密钥读取，密钥从不离开该主机。无法监视：按 F5 查看变化，或让 Ingot 定期查看。&lt;/small&gt;</translation>
+    </message>
 </context>
 <context>
     <name>ingot::LocalCacheStore</name>
@@ -7007,8 +7050,8 @@ Cache: %2</source>
         <translation>再次询问本机的 Slurm 客户端（sinfo、scontrol、squeue）</translation>
     </message>
     <message>
-        <source>%1&apos;s runtime uses this S3 cache. Ingot lists it from this machine with this machine&apos;s AWS keys; the host&apos;s keys never leave it (ingot-cli cache status on %1 uses them there).</source>
-        <translation>%1 的运行时使用此 S3 缓存。Ingot 在本机用本机的 AWS 密钥列出它；主机的密钥从不离开主机（在 %1 上运行 ingot-cli cache status 会在那里使用它们）。</translation>
+        <source>%1&apos;s runtime uses this S3 cache. Ingot reads it on %1 with %1&apos;s own AWS CLI and keys; no key leaves the host. File &gt; Open an S3 cache reads it from here with this machine&apos;s keys instead.</source>
+        <translation>%1 的运行时使用此 S3 缓存。Ingot 在 %1 上用 %1 自己的 AWS CLI 和密钥读取它；没有任何密钥离开该主机。也可以通过“文件 &gt; 打开 S3 缓存”在本机用本机的密钥读取。</translation>
     </message>
 </context>
 <context>
@@ -10498,10 +10541,6 @@ It would be added to %4.</source>
     <message>
         <source>error: usage: ingot-cli reshard CHECKPOINT OUTPUT_DIR --tensor-parallel-size T --pipeline-parallel-size P</source>
         <translation>错误：用法：ingot-cli reshard CHECKPOINT OUTPUT_DIR --tensor-parallel-size T --pipeline-parallel-size P</translation>
-    </message>
-    <message>
-        <source>An S3 cache is read from this machine with its AWS keys; --host does not apply to %1.</source>
-        <translation>S3 缓存从本机使用其 AWS 密钥读取；--host 不适用于 %1。</translation>
     </message>
     <message>
         <source>TorchNeuron / vLLM-Neuron cache: %1%2 (ingot-cli torchneuron status)</source>

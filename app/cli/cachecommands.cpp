@@ -74,10 +74,6 @@ int scan(const Common &c, CacheSnapshot *snap)
         err(c.location.unsupportedReason());
         return Unsupported;
     }
-    if (c.isS3() && !c.host.isEmpty()) {
-        err(CliText::tr("An S3 cache is read from this machine with its AWS keys; --host does not apply to %1.").arg(c.root()));
-        return Unsupported;
-    }
     if (c.isS3()) {
         s3::S3Location where;
         QString why;

@@ -5,6 +5,7 @@
 #include "services/cache/cachelocation.h"
 #include "services/cache/cachetypes.h"
 #include "services/remote/remotehosts.h"
+#include "services/s3/hosts3access.h"
 #include "services/s3/s3cachestore.h"
 #include "services/stores/storelocation.h"
 
@@ -23,8 +24,8 @@ struct Common {
     bool isS3() const { return root().startsWith(QLatin1String("s3://")); }
     StoreLocation store() const
     {
-        if (isS3())
-            return {s3::s3StoreKind(), QString(), root()};
+        if (isS3())  // with --host: read there by the host's AWS CLI, with the host's keys
+            return {host.isEmpty() ? s3::s3StoreKind() : s3::hostS3StoreKind(), host, root()};
         return host.isEmpty() ? StoreLocation::local(root()) : sshStoreLocation(host, root());
     }
     // As people see it: the path, or host:path.

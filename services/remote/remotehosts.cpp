@@ -1,6 +1,8 @@
 #include "services/remote/remotehosts.h"
 
 #include "services/remote/sshshell.h"
+#include "services/s3/hosts3access.h"
+#include "services/s3/s3cachestore.h"
 #include "services/stores/shellcachestore.h"
 #include "services/stores/storefactory.h"
 #include "services/util/appsettings.h"
@@ -108,6 +110,18 @@ void registerRemoteStores()
         if (!shell)
             return nullptr;
         return std::make_unique<ShellCacheStore>(std::move(shell), loc.host, loc.path);
+    });
+    // A host's S3 cache, read by the host's own AWS CLI with the host's keys.
+    StoreFactory::instance().registerKind(s3::hostS3StoreKind(), [](const StoreLocation &loc) -> std::unique_ptr<CacheStore> {
+        QString error;
+        s3::S3Location where;
+        if (!s3::S3Location::parse(loc.path, &where, &error))
+            return nullptr;
+        std::shared_ptr<RemoteShell> shell = RemoteHosts::instance().shell(loc.host, &error);
+        if (!shell)
+            return nullptr;
+        return std::make_unique<s3::S3CacheStore>(std::make_shared<s3::HostS3Access>(std::move(shell), loc.host, where),
+                                                  loc.host + QLatin1Char(':') + where.url());
     });
 }
 

@@ -96,11 +96,12 @@ private:
 }  // namespace
 
 struct S3CacheStore::Shared {
-    Shared(const AwsSettings &settings, const S3Location &location) : client(settings, location) {}
-    S3Client client;
+    explicit Shared(std::shared_ptr<S3Access> a) : access(std::move(a)), client(*access) {}
+    std::shared_ptr<S3Access> access;
+    const S3Access &client;
     std::mutex mutex;  // the tree
     QHash<QString, ListResult> folders;
-    QString endpoint;
+    QString shownRoot;  // s3://bucket/prefix, or host:s3://bucket/prefix
 };
 
 QString s3StoreKind()
@@ -120,10 +121,14 @@ void registerS3Store()
 }
 
 S3CacheStore::S3CacheStore(const AwsSettings &settings, const S3Location &location)
-    : m(std::make_shared<Shared>(settings, location))
+    : S3CacheStore(std::make_shared<S3Client>(settings, location), location.url())
 {
-    QString ignored;
-    m->endpoint = QString::fromLatin1(endpointFor(settings, location.bucket, &ignored).base);
+}
+
+S3CacheStore::S3CacheStore(std::shared_ptr<S3Access> access, const QString &shownRoot)
+    : m(std::make_shared<Shared>(std::move(access)))
+{
+    m->shownRoot = shownRoot;
 }
 
 S3CacheStore::S3CacheStore(std::shared_ptr<Shared> shared) : m(std::move(shared)) {}
@@ -135,17 +140,18 @@ std::unique_ptr<CacheStore> S3CacheStore::clone() const
 
 void S3CacheStore::setRetryPolicy(const RetryPolicy &p)
 {
-    m->client.setRetryPolicy(p);
+    if (auto *client = dynamic_cast<S3Client *>(m->access.get()))
+        client->setRetryPolicy(p);
 }
 
 QString S3CacheStore::displayRoot() const
 {
-    return m->client.location().url();
+    return m->shownRoot;
 }
 
 QString S3CacheStore::rootIdentity() const
 {
-    return m->endpoint + QLatin1Char('|') + m->client.location().url();
+    return m->client.identity();
 }
 
 QString S3CacheStore::fullPath(const QString &rel) const

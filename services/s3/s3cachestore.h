@@ -29,6 +29,8 @@ public:
     static constexpr int kListingThreads = 8;
 
     S3CacheStore(const AwsSettings &settings, const S3Location &location);
+    // Through another way of reaching S3 (a host's own AWS CLI), shown as `shownRoot`.
+    S3CacheStore(std::shared_ptr<S3Access> access, const QString &shownRoot);
 
     QString displayRoot() const override;
     bool open(QString *error) override;

@@ -54,6 +54,24 @@ bool hasControl(const QString &s)
 
 }  // namespace
 
+S3Access::~S3Access() = default;
+
+bool S3Access::plainKey(const S3Location &location, const QString &prefix, const QString &key)
+{
+    if (!key.startsWith(prefix) || key.size() <= prefix.size() || !location.holds(key) || hasControl(key))
+        return false;
+    QString rel = key.mid(location.prefix.size());
+    if (rel.endsWith(QLatin1Char('/')))
+        rel.chop(1);  // a common prefix
+    return isSafeRelativePath(rel);
+}
+
+QString S3Client::identity() const
+{
+    std::lock_guard lock(m_regionMutex);
+    return QString::fromLatin1(m_endpoint.base) + QLatin1Char('|') + m_location.url();
+}
+
 S3Client::S3Client(const AwsSettings &settings, const S3Location &location, std::shared_ptr<InstanceRole> role)
     : m_settings(settings), m_location(location), m_endpoint(endpointFor(settings, location.bucket, &m_endpointError)),
       m_region(settings.region)
@@ -204,14 +222,7 @@ bool S3Client::list(const QString &prefix, const QString &delimiter, S3Listing *
         return false;
     };
     // A key the server lists must be under what was asked and a plain path below the cache's prefix.
-    auto plain = [&](const QString &key) {
-        if (!key.startsWith(prefix) || key.size() <= prefix.size() || !m_location.holds(key) || hasControl(key))
-            return false;
-        QString rel = key.mid(m_location.prefix.size());
-        if (rel.endsWith(QLatin1Char('/')))
-            rel.chop(1);  // a common prefix
-        return isSafeRelativePath(rel);
-    };
+    auto plain = [&](const QString &key) { return plainKey(m_location, prefix, key); };
     for (int page = 0;; ++page) {
         if (page >= kMaxPages)
             return refuse(S3ClientText::tr("more than %1 pages: refused.").arg(kMaxPages));

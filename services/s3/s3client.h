@@ -39,7 +39,27 @@ struct S3Listing {
     QStringList commonPrefixes;  // with the delimiter, each ending in it
 };
 
-class S3Client final
+// What an S3 cache store needs of S3: listing, reading, deleting, within one location. S3Client does it from this
+// machine with its keys; HostS3Access (hosts3access.h) runs a host's own AWS CLI over SSH with the host's keys.
+class S3Access
+{
+public:
+    virtual ~S3Access();
+    virtual const S3Location &location() const = 0;
+    // Where the requests are made from and to: the same text, the same place (a store's root identity).
+    virtual QString identity() const = 0;
+    virtual bool list(const QString &prefix, const QString &delimiter, S3Listing *out, QString *error,
+                      const std::atomic_bool *cancel = nullptr) const = 0;
+    virtual bool get(const QString &key, qint64 offset, qint64 length, QByteArray *out, QString *error,
+                     qint64 maxBytes = 64 << 20, const std::atomic_bool *cancel = nullptr) const = 0;
+    virtual bool remove(const QStringList &keys, QStringList *failed, QString *error,
+                        const std::atomic_bool *cancel = nullptr) const = 0;
+    // Whether a key a listing gave may be taken: under `prefix` (itself under the location's), a plain relative
+    // path below the location's prefix, no control characters.
+    static bool plainKey(const S3Location &location, const QString &prefix, const QString &key);
+};
+
+class S3Client final : public S3Access
 {
 public:
     // Bounds on what one listing takes from a server: a cache of millions of objects is still within them.
@@ -53,7 +73,8 @@ public:
 
     // False with words when no request can be made: no keys, or an endpoint URL that is not one.
     bool usable(QString *error) const;
-    const S3Location &location() const { return m_location; }
+    const S3Location &location() const override { return m_location; }
+    QString identity() const override;
     QString region() const;  // the settings' region, or the bucket's once S3 said it is another
     // The region an answer says the bucket is in, when it says so in a form that can be trusted; empty otherwise.
     static QString bucketRegionOf(const HttpResponse &r);
@@ -62,13 +83,13 @@ public:
     // Every object (and, with a delimiter, every common prefix) under `prefix`, which must lie under the location's
     // prefix (or be it). False with words on any refusal or fault; *out is then left empty.
     bool list(const QString &prefix, const QString &delimiter, S3Listing *out, QString *error,
-              const std::atomic_bool *cancel = nullptr) const;
+              const std::atomic_bool *cancel = nullptr) const override;
     // An object's bytes, or `length` of them from `offset` (length < 0: to its end); at most `maxBytes`.
     bool get(const QString &key, qint64 offset, qint64 length, QByteArray *out, QString *error, qint64 maxBytes = 64 << 20,
-             const std::atomic_bool *cancel = nullptr) const;
+             const std::atomic_bool *cancel = nullptr) const override;
     // Deletes keys (all under the location's prefix, else nothing is sent) in batches of kMaxDeleteBatch; keys S3
     // could not delete go to *failed with S3's words.
-    bool remove(const QStringList &keys, QStringList *failed, QString *error, const std::atomic_bool *cancel = nullptr) const;
+    bool remove(const QStringList &keys, QStringList *failed, QString *error, const std::atomic_bool *cancel = nullptr) const override;
 
     // Streams an object from `offset` to its end into `sink` (restart: a retry starts again at `offset`); *etag and
     // *size are the object's as the answer gives them. A 200 to a ranged request is refused (the sink would get the

@@ -525,7 +525,7 @@ private Q_SLOTS:
         RemoteHosts::instance().connection(env.alias())->close();
     }
 
-    // A host whose runtime uses an S3 cache: the page opens that S3 location from here, saying with whose keys.
+    // A host whose runtime uses an S3 cache: the page opens it as read on the host, saying with whose keys.
     void hostWithAnS3Cache()
     {
         TestSshd env(QStringLiteral("ingot-s3env"));
@@ -540,11 +540,11 @@ private Q_SLOTS:
         page.openCompileCache(env.alias());
         QVERIFY(opened.wait(30000));
         const auto loc = opened.first().at(0).value<StoreLocation>();
-        QCOMPARE(loc.kind, QStringLiteral("s3"));
-        QVERIFY(loc.host.isEmpty());
+        QCOMPARE(loc.kind, QStringLiteral("host-s3"));  // read there, by its own AWS CLI with its own keys
+        QCOMPARE(loc.host, env.alias());
         QCOMPARE(loc.path, QStringLiteral("s3://team-cache/host-cache"));
         const QString why = opened.first().at(1).toString();
-        QVERIFY2(why.contains(QStringLiteral("this machine's AWS keys")), qPrintable(why));
+        QVERIFY2(why.contains(QStringLiteral("own AWS CLI and keys")), qPrintable(why));
         RemoteHosts::instance().connection(env.alias())->close();
     }
 

@@ -3,6 +3,7 @@
 #include "ui/localcache/localcachepage.h"
 
 #include "ui/common/keyboard.h"
+#include "services/s3/hosts3access.h"
 #include "services/s3/s3cachestore.h"
 #include "services/util/appsettings.h"
 #include "ui/localcache/cachechartswidget.h"
@@ -153,6 +154,11 @@ void LocalCachePage::updateRemoteUi()
                                   "them). An S3 cache cannot be watched: F5 looks for changes, or let Ingot look every so "
                                   "often. Deleting re-lists each entry right before it goes.</small>")
                                    .arg(displayName(loc.display()).toHtmlEscaped()));
+    else if (remote && loc.kind == s3::hostS3StoreKind())
+        m_remoteLabel->setText(tr("<b>S3 cache %1 on %2</b><br><small>Read on %2 by its own AWS CLI with its own keys, "
+                                  "which never leave it. It cannot be watched: F5 looks for changes, or let Ingot look "
+                                  "every so often.</small>")
+                                   .arg(displayName(loc.path).toHtmlEscaped(), displayName(loc.host).toHtmlEscaped()));
     else if (remote)
         m_remoteLabel->setText(tr("<b>Remote host %1</b> &mdash; compile cache %2<br><small>Read over SSH. A remote "
                                   "cache cannot be watched: F5 looks for changes, or let Ingot look every so often."

@@ -4,7 +4,7 @@
 #include "ui/common/keyboard.h"
 #include "services/cache/cachelocation.h"
 #include "services/remote/remotehosts.h"
-#include "services/s3/s3cachestore.h"
+#include "services/s3/hosts3access.h"
 #include "services/remote/sshresolve.h"
 #include "services/slurm/slurmcluster.h"
 #include "services/util/appsettings.h"
@@ -623,17 +623,17 @@ RemoteHostSession *RemoteHostsPage::session(const QString &host)
     connect(s, &RemoteHostSession::compileCacheFound, this, [this, host](const CacheLocation &loc) {
         const QString text = displayText(loc.explanation);  // which rule won there (and --no_cache, if set)
         if (loc.kind == CacheLocation::Kind::S3) {
-            // The host's runtime uses an S3 cache: listed from this machine with this machine's AWS keys. No key is
-            // asked of the host or sent to it; where this machine has no access, ingot-cli on the host (its instance
-            // role) reads the same cache.
+            // The host's runtime uses an S3 cache: read there by the host's own AWS CLI with the host's keys, which
+            // never leave it (and none are asked of it).
             const QString why = text + QStringLiteral("\n\n")
-                                + tr("%1's runtime uses this S3 cache. Ingot lists it from this machine with this machine's "
-                                     "AWS keys; the host's keys never leave it (ingot-cli cache status on %1 uses them there).")
+                                + tr("%1's runtime uses this S3 cache. Ingot reads it on %1 with %1's own AWS CLI and keys; "
+                                     "no key leaves the host. File > Open an S3 cache reads it from here with this "
+                                     "machine's keys instead.")
                                       .arg(displayName(host));
             m_cacheTexts.insert(host, why);
             showDetails();
             updateActions();
-            Q_EMIT openCacheRequested({s3::s3StoreKind(), QString(), loc.path}, why);
+            Q_EMIT openCacheRequested({s3::hostS3StoreKind(), host, loc.path}, why);
             return;
         }
         showCache(host, loc.path, text);
