@@ -8667,6 +8667,14 @@ ssh 输出：%2</translation>
         <source>Each is looked at again right before it goes; one that changed since is left.</source>
         <translation>每一项在删除前都会再检查一次；期间有变化的会被保留。</translation>
     </message>
+    <message>
+        <source>Cache: %1</source>
+        <translation>缓存：%1</translation>
+    </message>
+    <message>
+        <source>Not on this machine: whether a process holds a lock cannot be seen from here, so every lock counts as held.</source>
+        <translation>不在本机：从这里无法看出是否有进程持有锁，因此所有锁都视为被持有。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::TransferEngine</name>

@@ -602,6 +602,27 @@ private Q_SLOTS:
         dlg->close();
         QVERIFY(openAndWait(page, root));
         QVERIFY2(page.summaryLabel()->text().contains(QLatin1String("TorchNeuron keys")), qPrintable(page.summaryLabel()->text()));
+        // The same cache as an S3 prefix, opened in the page: the window opens on it, and a lock there counts as held.
+        test::writeFile(root + QLatin1Char('/') + stale + QStringLiteral(".lock"), "");
+        test::PythonServer server("tests/s3/tests3.py", {QStringLiteral("--access"), QStringLiteral("AKIDINGOT"), QStringLiteral("--secret"),
+                                                         QStringLiteral("s3cr3t"), QStringLiteral("--seed"), QStringLiteral("tnc=") + tmp.path()});
+        qputenv("AWS_EC2_METADATA_DISABLED", "true");
+        qputenv("AWS_ACCESS_KEY_ID", "AKIDINGOT");
+        qputenv("AWS_SECRET_ACCESS_KEY", "s3cr3t");
+        qputenv("AWS_ENDPOINT_URL", server.url().toUtf8());
+        s3::registerS3Store();
+        QSignalSpy listed(page.session(), &CacheSession::scanFinished);
+        QVERIFY(page.openS3Url(QStringLiteral("s3://tnc/compile_cache")));
+        QVERIFY(listed.wait(20000));
+        QCOMPARE(page.torchNeuronKeysShown(), 5);
+        TorchNeuronDialog *remote = page.openTorchNeuronCache();
+        QSignalSpy remoteScanned(remote, &TorchNeuronDialog::scanFinished);
+        QVERIFY(remoteScanned.wait(10000));
+        QCOMPARE(remote->folder(), QStringLiteral("s3://tnc/compile_cache"));
+        QCOMPARE(remote->entriesView()->topLevelItemCount(), 5);
+        QCOMPARE(remote->snapshot().count(TorchNeuronEntry::State::Compiling), 1);
+        QVERIFY(!remote->actionButton(TorchNeuronAction::ClearLocks)->isEnabled());
+        remote->close();
     }
 
     void emptyStateOffersTheSample()

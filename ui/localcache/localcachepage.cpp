@@ -266,9 +266,21 @@ TorchNeuronDialog *LocalCachePage::openTorchNeuronCache(const QString &folder)
 {
     auto *dlg = new TorchNeuronDialog(this);
     dlg->setAttribute(Qt::WA_DeleteOnClose);
-    dlg->openFolder(folder.isEmpty() ? resolveTorchNeuronLocations().local : folder);
+    if (!folder.isEmpty())
+        dlg->openFolder(folder);
+    else if (torchNeuronKeysShown() > 0)  // the cache shown holds keys of that format (here, on a host, in S3)
+        dlg->openLocation(m_session->location());
+    else
+        dlg->openFolder(resolveTorchNeuronLocations().local);
     dlg->show();
     return dlg;
+}
+
+int LocalCachePage::torchNeuronKeysShown() const
+{
+    const auto &mods = m_session->snapshot().modules;
+    return int(std::count_if(mods.cbegin(), mods.cend(),
+                             [](const CacheModule &m) { return m.version.isEmpty() && isTorchNeuronKey(m.name); }));
 }
 
 QStringList LocalCachePage::openedS3Caches() const
@@ -418,11 +430,7 @@ void LocalCachePage::refreshSummary()
     if (st.unknownItems)
         row(tr("Unknown items"), QLocale().toString(st.unknownItems));
     // Keys of the other format at the root (a vLLM-Neuron cache opened here): File > TorchNeuron / vLLM-Neuron cache.
-    const auto &mods = m_session->snapshot().modules;
-    const int tnKeys = int(std::count_if(mods.cbegin(), mods.cend(), [](const CacheModule &m) {
-        return m.version.isEmpty() && isTorchNeuronKey(m.name);
-    }));
-    if (tnKeys)
+    if (const int tnKeys = torchNeuronKeysShown())
         row(tr("TorchNeuron keys (File menu)"), QLocale().toString(tnKeys));
     if (st.linkedSize)
         row(tr("Linked (HF hub cache)"), formatBytes(st.linkedSize));

@@ -84,6 +84,8 @@ public:
     QAction *torchNeuronAction() const { return m_torchNeuron; }
     // The S3 caches opened in this session (s3://bucket/prefix), newest first: places a copy may go.
     QStringList openedS3Caches() const;
+    // How many keys of the TorchNeuron / vLLM-Neuron format the cache shown holds at its root.
+    int torchNeuronKeysShown() const;
     QAction *pushAction() const { return m_push; }
     // The local cache folder this page returns to from a host's cache (the one last opened, else the resolved one).
     QString localRoot() const;
@@ -96,7 +98,8 @@ public Q_SLOTS:
     void openSampleCache();
     // Asks for an s3://bucket/prefix URL and opens it.
     void openS3Cache();
-    // The TorchNeuron / vLLM-Neuron cache window, on `folder` (empty: the local tier); returned for tests.
+    // The TorchNeuron / vLLM-Neuron cache window, on `folder`; without one, on the cache shown when it holds keys of
+    // that format, else on the local tier. Returned for tests.
     TorchNeuronDialog *openTorchNeuronCache(const QString &folder = QString());
     // Opens the S3 cache at `url` (listed with this machine's AWS keys); false with a warning shown when it is not one.
     bool openS3Url(const QString &url);

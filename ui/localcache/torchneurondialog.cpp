@@ -1,6 +1,6 @@
 #include "ui/localcache/torchneurondialog.h"
 
-#include "services/stores/localcachestore.h"
+#include "services/stores/storefactory.h"
 #include "services/util/appsettings.h"
 #include "services/util/names.h"
 #include "services/util/units.h"
@@ -39,14 +39,18 @@ TorchNeuronDialog::TorchNeuronDialog(QWidget *parent)
       m_locks(new QPushButton(tr("Clear stale locks…"), this)), m_prune(new QPushButton(tr("Prune unused…"), this))
 {
     setWindowTitle(tr("TorchNeuron / vLLM-Neuron compile cache"));
-    m_place->addItem(tr("Local tier: %1").arg(m_where.local), m_where.local);
+    m_place->addItem(tr("Local tier: %1").arg(m_where.local), QVariant::fromValue(StoreLocation::local(m_where.local)));
     if (!m_where.remote.isEmpty())
-        m_place->addItem(tr("Remote tier: %1").arg(m_where.remote), m_where.remote);
+        m_place->addItem(tr("Remote tier: %1").arg(m_where.remote), QVariant::fromValue(StoreLocation::local(m_where.remote)));
     m_place->addItem(tr("Another folder…"));
     connect(m_place, &QComboBox::activated, this, [this](int i) {
-        QString dir = m_place->itemData(i).toString();
-        if (dir.isEmpty())
-            dir = QFileDialog::getExistingDirectory(this, tr("A TorchNeuron / vLLM-Neuron compile cache"), m_folder);
+        const QVariant v = m_place->itemData(i);
+        if (v.isValid()) {
+            openLocation(v.value<StoreLocation>());
+            return;
+        }
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("A TorchNeuron / vLLM-Neuron compile cache"),
+                                                              m_location.isLocal() ? m_location.path : QString());
         if (!dir.isEmpty())
             openFolder(dir);
     });
@@ -98,25 +102,42 @@ QPushButton *TorchNeuronDialog::actionButton(TorchNeuronAction action) const
 
 void TorchNeuronDialog::openFolder(const QString &folder)
 {
-    m_folder = folder;
-    int at = m_place->findData(folder);
+    openLocation(StoreLocation::local(folder));
+}
+
+void TorchNeuronDialog::openLocation(const StoreLocation &location)
+{
+    m_location = location;
+    int at = m_place->findData(QVariant::fromValue(location));
     if (at < 0) {
         at = m_place->count() - 1;  // before "Another folder…"
-        m_place->insertItem(at, tr("Folder: %1").arg(displayName(folder)), folder);
+        m_place->insertItem(at, location.isLocal() ? tr("Folder: %1").arg(displayName(location.path))
+                                                   : tr("Cache: %1").arg(displayName(location.display())),
+                            QVariant::fromValue(location));
     }
     m_place->setCurrentIndex(at);
-    m_why->setText(folder == m_where.local    ? m_where.localWhy
-                   : folder == m_where.remote ? tr("NEURON_LIBTORCH_REMOTE_CACHE is set: the remote tier, shared by the nodes.")
-                                              : tr("A folder you chose."));
-    m_summary->setText(tr("Reading %1…").arg(displayName(folder)));
+    const bool local = location.isLocal();
+    m_why->setText(local && location.path == m_where.local ? m_where.localWhy
+                   : local && location.path == m_where.remote
+                       ? tr("NEURON_LIBTORCH_REMOTE_CACHE is set: the remote tier, shared by the nodes.")
+                   : local ? tr("A folder you chose.")
+                           : tr("Not on this machine: whether a process holds a lock cannot be seen from here, so every "
+                                "lock counts as held."));
+    m_summary->setText(tr("Reading %1…").arg(displayName(location.display())));
     for (QPushButton *b : {m_clean, m_locks, m_prune})
         b->setEnabled(false);
     m_task.discard();
     m_task = runTask(
         this,
-        [folder](TaskControl &) {
-            LocalCacheStore store(folder);
-            return scanTorchNeuronCache(store);
+        [location](TaskControl &) {
+            QString error;
+            const std::unique_ptr<CacheStore> store = makeStore(location, &error);
+            if (!store) {
+                TorchNeuronSnapshot snap;
+                snap.fatalError = error;
+                return snap;
+            }
+            return scanTorchNeuronCache(*store);
         },
         [this](const TorchNeuronSnapshot &snap) { showSnapshot(snap); });
 }
@@ -185,26 +206,26 @@ void TorchNeuronDialog::runAction(TorchNeuronAction action)
 {
     const QVector<TorchNeuronStep> plan = planTorchNeuron(m_snapshot, action, AppSettings::ttlDays(), QDateTime::currentMSecsSinceEpoch());
     const int ttl = AppSettings::ttlDays();
-    const QString folder = m_folder;
+    const StoreLocation location = m_location;
     for (QPushButton *b : {m_clean, m_locks, m_prune})
         b->setEnabled(false);
     m_task = runTask(
         this,
-        [folder, plan, action, ttl](TaskControl &) {
-            LocalCacheStore store(folder);
+        [location, plan, action, ttl](TaskControl &) {
             QString error;
-            if (!store.open(&error)) {
+            const std::unique_ptr<CacheStore> store = makeStore(location, &error);
+            if (!store || !store->open(&error)) {
                 TorchNeuronReport r;
                 r.errors << error;
                 return r;
             }
-            return executeTorchNeuron(store, plan, action, ttl, QDateTime::currentMSecsSinceEpoch());
+            return executeTorchNeuron(*store, plan, action, ttl, QDateTime::currentMSecsSinceEpoch());
         },
         [this](const TorchNeuronReport &r) {
             Q_EMIT maintenanceFinished(r);
             if (!r.errors.isEmpty())
                 QMessageBox::warning(this, windowTitle(), r.errors.join(QLatin1Char('\n')));
-            openFolder(m_folder);
+            openLocation(m_location);
         });
 }
 

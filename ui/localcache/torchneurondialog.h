@@ -4,6 +4,7 @@
 #pragma once
 
 #include "services/cache/torchneuron.h"
+#include "services/stores/storelocation.h"
 #include "services/util/task.h"
 
 #include <QDialog>
@@ -25,7 +26,10 @@ public:
 
     // Lists `folder` (off the UI thread); scanFinished() follows.
     void openFolder(const QString &folder);
-    QString folder() const { return m_folder; }
+    // Any cache location (a host's folder, an S3 prefix): there, whether a lock is held cannot be seen, so locks are
+    // taken as held and not offered for removal.
+    void openLocation(const StoreLocation &location);
+    QString folder() const { return m_location.path; }
     const TorchNeuronSnapshot &snapshot() const { return m_snapshot; }
     QTreeWidget *entriesView() const { return m_view; }
     QLabel *summaryLabel() const { return m_summary; }
@@ -44,7 +48,7 @@ private:
     void showSnapshot(const TorchNeuronSnapshot &snap);
 
     TorchNeuronLocations m_where;
-    QString m_folder;
+    StoreLocation m_location;
     TorchNeuronSnapshot m_snapshot;
     QComboBox *m_place;
     QLabel *m_why;
