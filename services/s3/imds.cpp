@@ -31,14 +31,12 @@ InstanceRole::InstanceRole(const Environment &env)
 
 QDateTime InstanceRole::expiration() const
 {
-    std::lock_guard lock(m_mutex);
-    return m_expiration;
+    return m_cache.expiration();
 }
 
 int InstanceRole::fetches() const
 {
-    std::lock_guard lock(m_mutex);
-    return m_fetches;
+    return m_cache.fetches();
 }
 
 bool InstanceRole::credentials(Credentials *out, QString *error)
@@ -47,32 +45,11 @@ bool InstanceRole::credentials(Credentials *out, QString *error)
         *error = ImdsText::tr("The instance role is not asked (AWS_EC2_METADATA_DISABLED).");
         return false;
     }
-    std::lock_guard lock(m_mutex);
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    const bool fresh = m_keys.isValid() && (!m_expiration.isValid() || m_expiration.toMSecsSinceEpoch() - now > kRefreshBeforeMs);
-    if (!fresh) {
-        if (m_failedAtMs && now - m_failedAtMs < kRetryAfterFailureMs && !m_keys.isValid()) {
-            *error = m_lastError;
-            return false;
-        }
-        QString why;
-        if (!fetch(&why)) {
-            m_failedAtMs = now;
-            m_lastError = why;
-            // Keys that have not expired yet are still used while a refresh fails.
-            if (!m_keys.isValid() || (m_expiration.isValid() && m_expiration.toMSecsSinceEpoch() <= now)) {
-                *error = why;
-                return false;
-            }
-        }
-    }
-    *out = m_keys;
-    return true;
+    return m_cache.get(out, error, [this](Credentials *keys, QDateTime *expiration, QString *why) { return fetch(keys, expiration, why); });
 }
 
-bool InstanceRole::fetch(QString *error)
+bool InstanceRole::fetch(Credentials *out, QDateTime *expiration, QString *error) const
 {
-    ++m_fetches;
     auto request = [&](const QByteArray &method, const QString &path, const QList<QPair<QByteArray, QByteArray>> &headers) {
         HttpRequest r;
         r.method = method;
@@ -103,10 +80,9 @@ bool InstanceRole::fetch(QString *error)
                      .arg(displayName(QString::fromLatin1(role))).arg(keys.status).arg(displayName(j.value(QStringLiteral("Code")).toString()));
         return false;
     }
-    m_keys = {j.value(QStringLiteral("AccessKeyId")).toString().toUtf8(), j.value(QStringLiteral("SecretAccessKey")).toString().toUtf8(),
-              j.value(QStringLiteral("Token")).toString().toUtf8()};
-    m_expiration = QDateTime::fromString(j.value(QStringLiteral("Expiration")).toString(), Qt::ISODate);
-    m_failedAtMs = 0;
+    *out = {j.value(QStringLiteral("AccessKeyId")).toString().toUtf8(), j.value(QStringLiteral("SecretAccessKey")).toString().toUtf8(),
+            j.value(QStringLiteral("Token")).toString().toUtf8()};
+    *expiration = QDateTime::fromString(j.value(QStringLiteral("Expiration")).toString(), Qt::ISODate);
     return true;
 }
 

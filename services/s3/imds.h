@@ -8,6 +8,7 @@
 
 #include "services/hub/httpclient.h"
 #include "services/s3/awsconfig.h"
+#include "services/s3/keycache.h"
 
 #include <QDateTime>
 
@@ -31,17 +32,12 @@ public:
     int fetches() const;  // how many times keys were asked for (tests)
 
 private:
-    bool fetch(QString *error);
+    bool fetch(Credentials *out, QDateTime *expiration, QString *error) const;
 
     bool m_enabled = true;
     QString m_endpoint;
     HttpClient m_http;
-    mutable std::mutex m_mutex;
-    Credentials m_keys;
-    QDateTime m_expiration;
-    qint64 m_failedAtMs = 0;
-    QString m_lastError;
-    int m_fetches = 0;
+    KeyCache m_cache{kRefreshBeforeMs, kRetryAfterFailureMs};
 };
 
 }  // namespace ingot::s3

@@ -101,44 +101,17 @@ AssumedRole::AssumedRole(AssumeRoleSpec spec, QString region, std::shared_ptr<In
 
 bool AssumedRole::credentials(Credentials *out, QString *error)
 {
-    std::lock_guard lock(m_mutex);
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    const bool fresh = m_keys.isValid() && m_expiration.toMSecsSinceEpoch() - now > kRefreshBeforeMs;
-    if (fresh || (m_failedAtMs && now - m_failedAtMs < kRetryAfterFailureMs && m_keys.isValid()
-                  && m_expiration.toMSecsSinceEpoch() > now)) {
-        *out = m_keys;
-        return true;
-    }
-    if (m_failedAtMs && now - m_failedAtMs < kRetryAfterFailureMs && !m_keys.isValid()) {
-        *error = m_lastError;
-        return false;
-    }
-    Credentials source = m_spec.source;
-    if (m_spec.sourceFromInstance && !m_instance->credentials(&source, error))
-        return false;
-    ++m_calls;
-    Credentials keys;
-    QDateTime expiration;
-    if (!assumeRole(m_http, m_spec, source, m_region, &keys, &expiration, error)) {
-        m_failedAtMs = now;
-        m_lastError = *error;
-        if (m_keys.isValid() && m_expiration.toMSecsSinceEpoch() > now) {  // the old ones still work a while
-            *out = m_keys;
-            return true;
-        }
-        return false;
-    }
-    m_failedAtMs = 0;
-    m_keys = keys;
-    m_expiration = expiration;
-    *out = m_keys;
-    return true;
+    return m_cache.get(out, error, [this](Credentials *keys, QDateTime *expiration, QString *why) {
+        Credentials source = m_spec.source;
+        if (m_spec.sourceFromInstance && !m_instance->credentials(&source, why))
+            return false;
+        return assumeRole(m_http, m_spec, source, m_region, keys, expiration, why);
+    });
 }
 
 int AssumedRole::calls() const
 {
-    std::lock_guard lock(m_mutex);
-    return m_calls;
+    return m_cache.fetches();
 }
 
 }  // namespace ingot::s3

@@ -6,11 +6,11 @@
 #include "services/hub/httpclient.h"
 #include "services/s3/awsconfig.h"
 #include "services/s3/imds.h"
+#include "services/s3/keycache.h"
 
 #include <QDateTime>
 
 #include <memory>
-#include <mutex>
 
 namespace ingot::s3 {
 
@@ -35,12 +35,7 @@ private:
     QString m_region;
     std::shared_ptr<InstanceRole> m_instance;
     HttpClient m_http;
-    mutable std::mutex m_mutex;
-    Credentials m_keys;
-    QDateTime m_expiration;
-    qint64 m_failedAtMs = 0;
-    QString m_lastError;
-    int m_calls = 0;
+    KeyCache m_cache{kRefreshBeforeMs, kRetryAfterFailureMs};
 };
 
 }  // namespace ingot::s3
