@@ -12,7 +12,6 @@
 
 #include <QDateTime>
 
-#include <mutex>
 
 namespace ingot::s3 {
 

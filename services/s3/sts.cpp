@@ -109,9 +109,4 @@ bool AssumedRole::credentials(Credentials *out, QString *error)
     });
 }
 
-int AssumedRole::calls() const
-{
-    return m_cache.fetches();
-}
-
 }  // namespace ingot::s3

@@ -28,7 +28,6 @@ public:
     // Ec2InstanceMetadata.
     AssumedRole(AssumeRoleSpec spec, QString region, std::shared_ptr<InstanceRole> instance = nullptr);
     bool credentials(Credentials *out, QString *error);
-    int calls() const;  // AssumeRole requests made (tests)
 
 private:
     AssumeRoleSpec m_spec;
