@@ -85,6 +85,7 @@ private:
     void checkTiedCopy(const Stage &s, const std::string &n);
     void planParameter(const Stage &s, const std::string &n);
     bool partitionOf(const Stage &s, ConsolidatePlanEntry *e);
+    bool fusedStrideOf(const PartitionMetadata::Fused &fu, ConsolidatePlanEntry *e);
     bool expertsOf(ConsolidatePlanEntry *e);
     void addFusedParts(const ConsolidatePlanEntry &e, const PartitionMetadata::Fused &fu);
     bool add(ConsolidatePlanEntry e);
@@ -379,11 +380,37 @@ bool Planner::partitionOf(const Stage &s, ConsolidatePlanEntry *e)
         problem(PlanText::tr("%1: partition_dim %2 does not fit its shape %3.").arg(qs(e->name)).arg(e->partitionDim).arg(shapeText(e->shape)));
         return false;
     }
-    if (e->stride > 1 && (s.fusedBySource.count(e->name) || e->shape[size_t(e->partitionDim)] % e->stride != 0)) {
-        problem(PlanText::tr("%1: partition_stride %2 does not divide its piece %3 along dim %4 (or it is a fused linear, which is "
-                             "never strided).").arg(qs(e->name)).arg(e->stride).arg(shapeText(e->shape)).arg(e->partitionDim));
+    const auto fused = s.fusedBySource.find(e->name);
+    if (fused != s.fusedBySource.end())
+        return fusedStrideOf(*fused->second, e);
+    if (e->stride > 1 && e->shape[size_t(e->partitionDim)] % e->stride != 0) {
+        problem(PlanText::tr("%1: partition_stride %2 does not divide its piece %3 along dim %4.").arg(qs(e->name)).arg(e->stride)
+                    .arg(shapeText(e->shape)).arg(e->partitionDim));
         return false;
     }
+    return true;
+}
+
+// A fused linear's stride. optimum-neuron builds its fused linears as ColumnParallelLinear(stride=number of linears)
+// (Llama's gate_up_proj with stride 2, MHA's fused qkv_proj with stride 3: models/training/llama/modeling_llama.py)
+// and neuronx-distributed records that stride on the weight, which optimum-neuron saves in the metadata
+// (transformations_utils.py, create_parameter_metadata). Whatever the stride says, each rank's piece is laid out as
+// create_local_fused_weight writes it (rank r's slice of every linear, one after the other along fuse_axis), which
+// for equal linears is exactly NxD's strided layout and which addFusedParts() undoes as FusedLinearsSpec's
+// _to_original_weights does. So a stride of 1 (a spec built without one) or of the number of linears is that layout;
+// anything else is not a layout either tool writes.
+bool Planner::fusedStrideOf(const PartitionMetadata::Fused &fu, ConsolidatePlanEntry *e)
+{
+    const int n = int(fu.linearNames.size());
+    if (e->stride != 1 && e->stride != n) {
+        QStringList linears;
+        for (const std::string &l : fu.linearNames)
+            linears << qs(l);
+        problem(PlanText::tr("%1: partition_stride %2 for the fusion of %3; optimum-neuron splits a fused linear with stride 1 or the "
+                             "number of linears it fuses (%4).").arg(qs(e->name)).arg(e->stride).arg(linears.join(QStringLiteral(", "))).arg(n));
+        return false;
+    }
+    e->stride = 1;  // each part is cut out of every rank's piece along fuse_axis, then the parts are concatenated
     return true;
 }
 

@@ -72,6 +72,7 @@ private Q_SLOTS:
         QTest::addRow("stride tp4 bf16") << QStringLiteral("stride") << 4 << QStringLiteral("bfloat16");
         QTest::addRow("xser tp2") << QStringLiteral("xser") << 2 << QStringLiteral("float32");
         QTest::addRow("xser tp4 bf16") << QStringLiteral("xser") << 4 << QStringLiteral("bfloat16");
+        QTest::addRow("xser in {model: ...} tp2") << QStringLiteral("xser-wrapped") << 2 << QStringLiteral("float32");
         QTest::addRow("ep2 tp2") << QStringLiteral("ep2") << 2 << QStringLiteral("float32");
         QTest::addRow("ep2 xser tp2 bf16") << QStringLiteral("ep2-xser") << 2 << QStringLiteral("bfloat16");
     }
@@ -269,6 +270,33 @@ private Q_SLOTS:
         QVERIFY2(rep.ok() && rep.verified, qPrintable(said(rep)));
         QVERIFY(rep.files.contains(QStringLiteral("config.json")));
         QVERIFY2(python(kFormats, {QStringLiteral("--compare-close"), dir + QStringLiteral("/full.pt"), o.output}, &out), qPrintable(out));
+    }
+
+    // optimum-neuron's LoRA run end to end: its adapter shards (the metadata recording the fused base layer's stride 2)
+    // consolidated, then merged into the base model as PEFT's merge_and_unload does; checked by torch.
+    void shardedAdapterMergedIntoItsBase()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/lora-sharded-merge");
+        QString out, error;
+        QVERIFY2(python(kFormats, {dir, QStringLiteral("lora-sharded-merge"), QStringLiteral("2"), QStringLiteral("bfloat16")}, &out),
+                 qPrintable(out));
+        const auto found = findCheckpoints(dir, &error);
+        QCOMPARE(found.size(), 2);
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/adapters");
+        o.verify = true;
+        const auto done = consolidateCheckpoint(found, pickDefault(found), o, {});
+        QCOMPARE(done.size(), 2);
+        QVERIFY2(done[0].report.ok(), qPrintable(said(done[0].report)));
+        const ConsolidationPlan plan = planAdapterMerge(dir + QStringLiteral("/base"), done[0].options.output);
+        QVERIFY2(plan.ok(), qPrintable(plan.problems.join(QLatin1Char('\n'))));
+        QCOMPARE(mergeKind(*entry(plan, "model.layers.1.mlp.up_proj.weight"), 1), MergeKind::LoraMerged);
+        ConsolidateOptions m;
+        m.output = mergedModelFolder(done[0].options.output);
+        m.verify = true;
+        const ConsolidateReport rep = consolidate(plan, m);
+        QVERIFY2(rep.ok() && rep.verified, qPrintable(said(rep)));
+        QVERIFY2(python(kFormats, {QStringLiteral("--compare-close"), dir + QStringLiteral("/full-merged.pt"), m.output}, &out), qPrintable(out));
     }
 
     void mergeAdapterProblems()

@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <csignal>
 #include <map>
 #include <fcntl.h>
@@ -130,14 +131,24 @@ private Q_SLOTS:
         QTest::addColumn<int>("tp");
         QTest::addColumn<int>("pp");
         QTest::addColumn<QString>("dtype");
-        QTest::addColumn<bool>("fused");
-        QTest::addRow("nxd tp4 pp2 fused gate_up") << QStringLiteral("nxd") << 4 << 2 << QStringLiteral("bfloat16") << true;
-        QTest::addRow("ingot tp2 fused gate_up") << QStringLiteral("ingot") << 2 << 1 << QStringLiteral("float32") << true;
+        QTest::addColumn<QStringList>("extra");  // the fixture's options: fused linears as optimum-neuron saves them
+        const QStringList none;
+        const QStringList gateUp{QStringLiteral("fused")};  // gate_up_proj, partition_stride 2
+        const QStringList qkv{QStringLiteral("fused-qkv")};  // MHA qkv_proj, partition_stride 3
+        const QStringList both{QStringLiteral("fused"), QStringLiteral("fused-qkv")};
+        QTest::addRow("nxd tp4 pp2 fused gate_up (stride 2)") << QStringLiteral("nxd") << 4 << 2 << QStringLiteral("bfloat16") << gateUp;
+        QTest::addRow("ingot tp2 fused gate_up (stride 2)") << QStringLiteral("ingot") << 2 << 1 << QStringLiteral("float32") << gateUp;
+        QTest::addRow("nxd tp2 fused gate_up, stride 1") << QStringLiteral("nxd") << 2 << 1 << QStringLiteral("float32")
+                                                         << QStringList{QStringLiteral("fused"), QStringLiteral("stride1-fused")};
+        QTest::addRow("nxd tp2 fused MHA qkv (stride 3)") << QStringLiteral("nxd") << 2 << 1 << QStringLiteral("float32") << qkv;
+        QTest::addRow("nxd tp4 pp2 bf16 fused qkv and gate_up") << QStringLiteral("nxd") << 4 << 2 << QStringLiteral("bfloat16") << both;
+        QTest::addRow("ingot tp8 fused qkv and gate_up") << QStringLiteral("ingot") << 8 << 1 << QStringLiteral("float32") << both;
+        QTest::addRow("nxd tp1 fused qkv and gate_up") << QStringLiteral("nxd") << 1 << 1 << QStringLiteral("float32") << both;
         for (const char *layout : {"docs", "nxd", "ingot"}) {
-            QTest::addRow("%s tp1", layout) << QString::fromLatin1(layout) << 1 << 1 << QStringLiteral("float32") << false;
-            QTest::addRow("%s tp2 bf16", layout) << QString::fromLatin1(layout) << 2 << 1 << QStringLiteral("bfloat16") << false;
-            QTest::addRow("%s tp4 pp2", layout) << QString::fromLatin1(layout) << 4 << 2 << QStringLiteral("float32") << false;
-            QTest::addRow("%s tp8 bf16", layout) << QString::fromLatin1(layout) << 8 << 1 << QStringLiteral("bfloat16") << false;
+            QTest::addRow("%s tp1", layout) << QString::fromLatin1(layout) << 1 << 1 << QStringLiteral("float32") << none;
+            QTest::addRow("%s tp2 bf16", layout) << QString::fromLatin1(layout) << 2 << 1 << QStringLiteral("bfloat16") << none;
+            QTest::addRow("%s tp4 pp2", layout) << QString::fromLatin1(layout) << 4 << 2 << QStringLiteral("float32") << none;
+            QTest::addRow("%s tp8 bf16", layout) << QString::fromLatin1(layout) << 8 << 1 << QStringLiteral("bfloat16") << none;
         }
     }
     void bitExact()
@@ -146,12 +157,11 @@ private Q_SLOTS:
         QFETCH(int, tp);
         QFETCH(int, pp);
         QFETCH(QString, dtype);
-        QFETCH(bool, fused);
-        const QString dir = tmp.path() + QStringLiteral("/%1-%2-%3-%4%5").arg(layout).arg(tp).arg(pp).arg(dtype, fused ? QStringLiteral("-fused") : QString());
+        QFETCH(QStringList, extra);
+        const bool fused = !extra.isEmpty();
+        const QString dir = tmp.path() + QStringLiteral("/%1-%2-%3-%4-%5").arg(layout).arg(tp).arg(pp).arg(dtype, extra.join(QLatin1Char('-')));
         QString out;
-        QStringList args{dir, layout, QString::number(tp), QString::number(pp), dtype};
-        if (fused)
-            args << QStringLiteral("fused");
+        const QStringList args = QStringList{dir, layout, QString::number(tp), QString::number(pp), dtype} + extra;
         QVERIFY2(python(args, &out), qPrintable(out));
         QString error;
         const auto found = findCheckpoints(dir, &error);
@@ -180,6 +190,42 @@ private Q_SLOTS:
         }
         QVERIFY2(python({QStringLiteral("--compare"), dir + QStringLiteral("/full.pt"), o.output}, &out), qPrintable(out));
         QVERIFY(leftovers(dir).isEmpty());
+        if (!fused)
+            return;
+        // The fused linears' parts are planned as un-fused from their fused weight, whatever stride was recorded.
+        const ConsolidationPlan plan = planConsolidation(c);
+        const auto part = std::find_if(plan.entries.begin(), plan.entries.end(), [&](const ConsolidatePlanEntry &e) {
+            return e.name == (extra.contains(QStringLiteral("fused-qkv")) ? "model.layers.0.self_attn.k_proj.weight"
+                                                                          : "model.layers.0.mlp.up_proj.weight");
+        });
+        QVERIFY(part != plan.entries.end());
+        QCOMPARE(mergeKind(*part, tp), MergeKind::Unfused);
+        QCOMPARE(part->stride, 1);
+    }
+
+    // optimum-neuron splits a fused linear with stride 1 or the number of its linears; any other stride is no layout
+    // it writes, refused with words that say so (the earlier words said a stride that divides did not).
+    void aFusedLinearsOtherStrideIsRefusedWithWords()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/fused-stride-4");
+        QString out;
+        QVERIFY2(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32"), QStringLiteral("fused")}, &out),
+                 qPrintable(out));
+        QVERIFY2(python({QStringLiteral("--edit-metadata"), dir,
+                         QStringLiteral("m['parameters']['model.layers.1.mlp.gate_up_proj.weight']['partition_stride'] = 4")}, &out),
+                 qPrintable(out));
+        QString error;
+        const auto found = findCheckpoints(dir, &error);
+        QCOMPARE(found.size(), 1);
+        const ConsolidationPlan plan = planConsolidation(found.first());
+        QCOMPARE(plan.problems.size(), 1);
+        QCOMPARE(plan.problems.first(), QStringLiteral("model.layers.1.mlp.gate_up_proj.weight: partition_stride 4 for the fusion of "
+                                                       "gate_proj, up_proj; optimum-neuron splits a fused linear with stride 1 or the "
+                                                       "number of linears it fuses (2)."));
+        ConsolidateOptions o;
+        o.output = dir + QStringLiteral("/out");
+        QVERIFY(!consolidate(found.first(), o).ok());
+        QVERIFY(!QFileInfo::exists(o.output));
     }
 
     void rankNamesRoundTrip()

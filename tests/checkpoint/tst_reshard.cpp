@@ -120,6 +120,10 @@ private slots:
         QTest::newRow("docs tp2 -> tp1 pp4") << "docs" << 2 << 1 << "float32" << "" << 1 << 4;
         QTest::newRow("nxd gqa tp2 pp2 -> tp2 pp1") << "nxd" << 2 << 2 << "bfloat16" << "gqa" << 2 << 1;
         QTest::newRow("ingot fused tp2 -> tp2 pp3") << "ingot" << 2 << 1 << "float32" << "fused" << 2 << 3;
+        // optimum-neuron's own fused linears: gate_up_proj with partition_stride 2, MHA qkv_proj with stride 3.
+        QTest::newRow("nxd fused gate_up stride 2, tp4 pp2 -> tp2 pp1") << "nxd" << 4 << 2 << "bfloat16" << "fused" << 2 << 1;
+        QTest::newRow("nxd fused qkv stride 3 and gate_up, tp2 -> tp4 pp2") << "nxd" << 2 << 1 << "float32" << "fused fused-qkv" << 4 << 2;
+        QTest::newRow("nxd fused qkv stride 3, tp1 -> tp2") << "nxd" << 1 << 1 << "float32" << "fused-qkv" << 2 << 1;
         QTest::newRow("ingot tied tp1 pp2 -> tp2 pp2") << "ingot" << 1 << 2 << "bfloat16" << "tied" << 2 << 2;
     }
     void everyLayoutRoundTrips()
@@ -134,9 +138,8 @@ private slots:
         QTemporaryDir tmp;
         const QString dir = tmp.path() + QStringLiteral("/ck");
         QString out;
-        QStringList args{dir, layout, QString::number(tp), QString::number(pp), dtype};
-        if (!mode.isEmpty())
-            args << mode;
+        const QStringList args = QStringList{dir, layout, QString::number(tp), QString::number(pp), dtype} +
+                                 mode.split(QLatin1Char(' '), Qt::SkipEmptyParts);
         QVERIFY2(python(args, &out), qPrintable(out));
         ReshardOptions o;
         o.output = tmp.path() + QStringLiteral("/resharded");
