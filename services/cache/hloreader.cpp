@@ -72,10 +72,11 @@ struct Signature {
 // it out: no message is materialized, so a few bytes on disk are never an object in memory. Every shape, dimension,
 // replica group, id and pair of an instruction or program shape is counted against maxObjects, and what is kept is
 // bounded (names, opcode and collective kinds, parameters, shape text): memory is the gzip window and that.
-class Reader
+class HloReader final
 {
 public:
-    Reader(const HloLimits &limits, QString *error) : m_limits(limits), m_error(error) {}
+    HloReader(const HloLimits &limits, QString *error) : m_limits(limits), m_error(error) {}
+    Q_DISABLE_COPY_MOVE(HloReader)
 
     bool module(In &in, HloSummary *out);
     std::map<std::pair<QString, QString>, HloCollective> collectives;
@@ -117,7 +118,7 @@ private:
     QString m_entryName;
 };
 
-bool Reader::count()
+bool HloReader::count()
 {
     if (++m_objects <= m_limits.maxObjects)
         return true;
@@ -126,7 +127,7 @@ bool Reader::count()
                     .arg(m_limits.maxObjects));
 }
 
-bool Reader::readLength(In &in, qint64 cap, int *len)
+bool HloReader::readLength(In &in, qint64 cap, int *len)
 {
     uint32_t n = 0;
     if (!in.ReadVarint32(&n))
@@ -138,7 +139,7 @@ bool Reader::readLength(In &in, qint64 cap, int *len)
 }
 
 // A length-delimited name or opcode: its first `keep` bytes, the rest skipped.
-bool Reader::readBytes(In &in, int keep, QString *out)
+bool HloReader::readBytes(In &in, int keep, QString *out)
 {
     int len = 0;
     if (!readLength(in, m_limits.maxBytes, &len))
@@ -151,7 +152,7 @@ bool Reader::readBytes(In &in, int keep, QString *out)
 }
 
 // Enters a length-delimited message: the stream is limited to it until close(), which checks it was read whole.
-bool Reader::open(In &in, qint64 cap, In::Limit *outer)
+bool HloReader::open(In &in, qint64 cap, In::Limit *outer)
 {
     int len = 0;
     if (!readLength(in, cap, &len))
@@ -162,7 +163,7 @@ bool Reader::open(In &in, qint64 cap, In::Limit *outer)
     return true;
 }
 
-bool Reader::close(In &in, In::Limit outer, bool message)
+bool HloReader::close(In &in, In::Limit outer, bool message)
 {
     // A message ends where ReadTag() says it does (not at a zero tag); a packed run where its bytes do.
     if (in.BytesUntilLimit() > 0 || (message && !in.ConsumedEntireMessage()))
@@ -173,14 +174,14 @@ bool Reader::close(In &in, In::Limit outer, bool message)
     return true;
 }
 
-bool Reader::skip(In &in, quint32 tag)
+bool HloReader::skip(In &in, quint32 tag)
 {
     return WireFormatLite::SkipField(&in, tag) || invalid();
 }
 
 // A repeated varint field: one element, or a packed run of them; each value to `each`.
 template <typename Each>
-bool Reader::varints(In &in, quint32 tag, Each each)
+bool HloReader::varints(In &in, quint32 tag, Each each)
 {
     uint64_t v = 0;
     if (WireFormatLite::GetTagWireType(tag) == WireFormatLite::WIRETYPE_VARINT)
@@ -199,7 +200,7 @@ bool Reader::varints(In &in, quint32 tag, Each each)
 
 // One ShapeProto: its text as XLA prints it into *out (nullptr: read and counted only), at most maxShapeElements
 // tuple elements and dimensions, maxShapeText characters.
-bool Reader::shape(In &in, int depth, QString *out)
+bool HloReader::shape(In &in, int depth, QString *out)
 {
     if (depth > m_limits.maxDepth)
         return fail(HloText::tr("a shape is nested deeper than %1 levels").arg(m_limits.maxDepth));
@@ -260,7 +261,7 @@ bool Reader::shape(In &in, int depth, QString *out)
 }
 
 // One ReplicaGroup: its ids counted, the first 16 of the first 8 groups printed.
-bool Reader::group(In &in, Groups *g)
+bool HloReader::group(In &in, Groups *g)
 {
     if (!count())
         return false;
@@ -293,7 +294,7 @@ bool Reader::group(In &in, Groups *g)
     return true;
 }
 
-bool Reader::pair(In &in, Instruction *ins)
+bool HloReader::pair(In &in, Instruction *ins)
 {
     if (!count())
         return false;
@@ -319,7 +320,7 @@ bool Reader::pair(In &in, Instruction *ins)
 }
 
 // CollectiveDeviceListProto: explicit groups, or the iota form (how many groups of how many devices).
-bool Reader::deviceList(In &in, Instruction *ins)
+bool HloReader::deviceList(In &in, Instruction *ins)
 {
     ins->hasList = true;
     while (const quint32 tag = in.ReadTag()) {
@@ -355,7 +356,7 @@ bool Reader::deviceList(In &in, Instruction *ins)
 }
 
 // One HloInstructionProto: its opcode and a collective's groups; its shape is read for validity and counted only.
-bool Reader::instruction(In &in, Instruction *ins)
+bool HloReader::instruction(In &in, Instruction *ins)
 {
     m_objects = 0;
     while (const quint32 tag = in.ReadTag()) {
@@ -382,7 +383,7 @@ bool Reader::instruction(In &in, Instruction *ins)
 
 // A ProgramShapeProto: the first maxParameters parameters and names kept (a repeated one adds to them, as protobuf
 // merges it), the result.
-bool Reader::programShape(In &in, Signature *sig)
+bool HloReader::programShape(In &in, Signature *sig)
 {
     m_objects = 0;
     while (const quint32 tag = in.ReadTag()) {
@@ -412,7 +413,7 @@ bool Reader::programShape(In &in, Signature *sig)
     return true;
 }
 
-void Reader::collective(const Instruction &ins)
+void HloReader::collective(const Instruction &ins)
 {
     const QString &op = ins.opcode;
     ++opcodes[!opcodes.contains(op) && opcodes.size() >= m_limits.maxOpcodeKinds ? QStringLiteral("(other)") : op];
@@ -457,7 +458,7 @@ void Reader::collective(const Instruction &ins)
     ++it->second.count;
 }
 
-bool Reader::computation(In &in, HloSummary *out)
+bool HloReader::computation(In &in, HloSummary *out)
 {
     QString name;
     qint64 instructions = 0, id = -1;
@@ -504,7 +505,7 @@ bool Reader::computation(In &in, HloSummary *out)
     return true;
 }
 
-bool Reader::module(In &in, HloSummary *out)
+bool HloReader::module(In &in, HloSummary *out)
 {
     std::optional<Signature> hostShape;
     qint64 entryId = -1;
@@ -570,7 +571,7 @@ bool Reader::module(In &in, HloSummary *out)
 bool readHloModule(In &in, const HloLimits &limits, HloSummary *out, QString *error)
 {
     QString why;
-    Reader reader(limits, &why);
+    HloReader reader(limits, &why);
     if (!reader.module(in, out)) {
         if (error)
             *error = why;
