@@ -48,7 +48,7 @@ struct HloLimits {
     qint64 maxBytes = 1024LL << 20;          // the decoded module (after gzip)
     qint64 maxInstructionBytes = 64LL << 20;  // one instruction or program shape
     qint64 maxObjects = 1 << 20;  // shapes, dimensions, replica groups and ids, pairs in one instruction or program shape
-    qint64 maxInstructions = 1 << 24;         // in the module
+    qint64 maxInstructions = 1 << 24;         // in the module, and as many computations
     int maxDepth = 48;                        // nesting of messages (tuple shapes)
     int maxOpcodeKinds = 512;                 // distinct opcodes kept; the rest count as "(other)"
     int maxCollectiveKinds = 64;              // distinct (opcode, groups) kept

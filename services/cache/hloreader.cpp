@@ -521,6 +521,9 @@ bool HloReader::module(In &in, HloSummary *out)
                 return false;
             out->entryName = m_entryName;
         } else if (field == 3 && wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+            if (out->computationCount >= m_limits.maxInstructions)
+                return fail(HloText::tr("too large to read: more than %1 computations (the limit)")
+                                .arg(m_limits.maxInstructions));
             if (!open(in, m_limits.maxBytes, &outer) || !computation(in, out))
                 return false;
             if (in.BytesUntilLimit() > 0 || !in.ConsumedEntireMessage())

@@ -329,6 +329,13 @@ private Q_SLOTS:
         error.clear();
         QVERIFY(!parseHloModule(serialized(m), &error, l));
         QVERIFY2(error.contains(QStringLiteral("too large to read")) && error.contains(QStringLiteral("199")), qPrintable(error));
+        hlo::HloModuleProto many;  // empty computations: nothing kept, counted all the same
+        for (int i = 0; i < 300; ++i)
+            many.add_computations();
+        error.clear();
+        QVERIFY(!parseHloModule(serialized(many), &error, l));
+        QVERIFY2(error.contains(QStringLiteral("more than 199 computations")), qPrintable(error));
+        QCOMPARE(parseHloModule(serialized(many), &error)->computationCount, 300);
         l = HloLimits();
         l.maxObjects = 2999;  // the instruction's shape holds 3001
         error.clear();
