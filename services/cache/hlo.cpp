@@ -1,5 +1,7 @@
 #include "services/cache/hlo.h"
 
+#include "services/cache/hloreader.h"
+
 #include "hlo_subset.pb.h"
 #include "services/util/names.h"
 
@@ -16,7 +18,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <map>
 #include <memory>
 
 namespace ingot {
@@ -28,322 +29,6 @@ using pb::internal::WireFormatLite;
 struct HloText {
     Q_DECLARE_TR_FUNCTIONS(ingot::Hlo)
 };
-
-constexpr int maxNameBytes = 4096;
-
-QString fromStd(const std::string &s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
-void shapeText(const hlo::ShapeProto &s, int maxElements, QString *out)
-{
-    if (s.element_type() == 13) {  // TUPLE
-        out->append(QLatin1Char('('));
-        const int n = s.tuple_shapes_size();
-        for (int i = 0; i < n && i < maxElements; ++i) {
-            if (i)
-                out->append(QStringLiteral(", "));
-            shapeText(s.tuple_shapes(i), maxElements, out);
-        }
-        if (n > maxElements)
-            out->append(QStringLiteral(", … %1 more").arg(n - maxElements));
-        out->append(QLatin1Char(')'));
-        return;
-    }
-    out->append(primitiveTypeName(s.element_type()));
-    if (s.element_type() == 14 || s.element_type() == 17)  // OPAQUE_TYPE, TOKEN: no dimensions
-        return;
-    out->append(QLatin1Char('['));
-    const int n = s.dimensions_size();
-    for (int i = 0; i < n && i < maxElements; ++i) {
-        if (i)
-            out->append(QLatin1Char(','));
-        out->append(QString::number(s.dimensions(i)));
-    }
-    if (n > maxElements)
-        out->append(QStringLiteral(",…"));
-    out->append(QLatin1Char(']'));
-}
-
-QString shapeText(const hlo::ShapeProto &s, int maxElements)
-{
-    QString t;
-    shapeText(s, maxElements, &t);
-    return t;
-}
-
-QString groupsText(const pb::RepeatedPtrField<hlo::ReplicaGroup> &groups, qint64 *largest)
-{
-    QString t = QStringLiteral("{");
-    int shown = 0;
-    for (const hlo::ReplicaGroup &g : groups) {
-        *largest = std::max<qint64>(*largest, g.replica_ids_size());
-        if (shown == 8) {
-            t += QStringLiteral(",…");
-            ++shown;
-        }
-        if (shown > 8)
-            continue;
-        if (shown++)
-            t += QLatin1Char(',');
-        t += QLatin1Char('{');
-        for (int i = 0; i < g.replica_ids_size() && i < 16; ++i) {
-            if (i)
-                t += QLatin1Char(',');
-            t += QString::number(g.replica_ids(i));
-        }
-        if (g.replica_ids_size() > 16)
-            t += QStringLiteral(",…");
-        t += QLatin1Char('}');
-    }
-    return t + QLatin1Char('}');
-}
-
-bool isCollective(const QString &op)
-{
-    static const QStringList kinds = {QStringLiteral("all-reduce"), QStringLiteral("all-gather"),
-                                      QStringLiteral("reduce-scatter"), QStringLiteral("collective-permute"),
-                                      QStringLiteral("all-to-all"), QStringLiteral("collective-broadcast")};
-    return kinds.contains(op);
-}
-
-class Reader
-{
-public:
-    Reader(const HloLimits &limits, QString *error) : m_limits(limits), m_error(error) {}
-
-    bool module(pb::io::CodedInputStream &in, HloSummary *out);
-    std::map<std::pair<QString, QString>, HloCollective> collectives;
-    QHash<QString, qint64> opcodes;
-
-private:
-    bool fail(const QString &why)
-    {
-        if (m_error && m_error->isEmpty())
-            *m_error = why;
-        return false;
-    }
-    bool readLength(pb::io::CodedInputStream &in, qint64 cap, int *len);
-    bool readName(pb::io::CodedInputStream &in, QString *out);
-    bool readMessage(pb::io::CodedInputStream &in, pb::MessageLite *msg);
-    bool computation(pb::io::CodedInputStream &in, HloSummary *out);
-    void instruction(const hlo::HloInstructionProto &ins);
-
-    const HloLimits &m_limits;
-    QString *m_error;
-    hlo::HloInstructionProto m_ins;
-    std::optional<hlo::ProgramShapeProto> m_entryShape;  // of the computation named as the entry
-    std::optional<hlo::ProgramShapeProto> m_lastShape;   // of the last computation (the entry comes last)
-    qint64 m_lastInstructions = 0;
-    qint64 m_lastId = -1;
-    QString m_entryName;
-};
-
-bool Reader::readLength(pb::io::CodedInputStream &in, qint64 cap, int *len)
-{
-    uint32_t n = 0;
-    if (!in.ReadVarint32(&n))
-        return fail(HloText::tr("the file ends inside a field"));
-    if (qint64(n) > cap || n > quint32(INT_MAX))
-        return fail(HloText::tr("a field of %1 bytes is over the limit of %2 bytes").arg(n).arg(cap));
-    *len = int(n);
-    return true;
-}
-
-bool Reader::readName(pb::io::CodedInputStream &in, QString *out)
-{
-    int len = 0;
-    if (!readLength(in, m_limits.maxBytes, &len))
-        return false;
-    std::string s;
-    if (!in.ReadString(&s, std::min(len, maxNameBytes)) || (len > maxNameBytes && !in.Skip(len - maxNameBytes)))
-        return fail(HloText::tr("the file ends inside a name"));
-    *out = fromStd(s);
-    return true;
-}
-
-bool Reader::readMessage(pb::io::CodedInputStream &in, pb::MessageLite *msg)
-{
-    int len = 0;
-    if (!readLength(in, m_limits.maxInstructionBytes, &len))
-        return false;
-    std::string bytes;
-    if (!in.ReadString(&bytes, len))
-        return fail(HloText::tr("the file ends inside an instruction"));
-    pb::io::CodedInputStream sub(reinterpret_cast<const quint8 *>(bytes.data()), int(bytes.size()));
-    sub.SetRecursionLimit(m_limits.maxDepth);
-    msg->Clear();
-    if (!msg->MergePartialFromCodedStream(&sub) || !sub.ConsumedEntireMessage())
-        return fail(HloText::tr("an instruction or shape is not valid (or nested deeper than %1 levels)").arg(m_limits.maxDepth));
-    return true;
-}
-
-void Reader::instruction(const hlo::HloInstructionProto &ins)
-{
-    const QString op = fromStd(ins.opcode().substr(0, 64));
-    ++opcodes[!opcodes.contains(op) && opcodes.size() >= m_limits.maxOpcodeKinds ? QStringLiteral("(other)") : op];
-    if (op.endsWith(QLatin1String("-done")))
-        return;
-    QString kind = op;
-    if (kind.endsWith(QLatin1String("-start")))
-        kind.chop(6);
-    if (!isCollective(kind))
-        return;
-    HloCollective c;
-    c.opcode = kind;
-    if (ins.source_target_pairs_size() > 0) {
-        QString t = QStringLiteral("{");
-        for (int i = 0; i < ins.source_target_pairs_size() && i < 16; ++i)
-            t += (i ? QStringLiteral(",") : QString()) + QString::number(ins.source_target_pairs(i).source()) +
-                 QStringLiteral("→") + QString::number(ins.source_target_pairs(i).target());
-        if (ins.source_target_pairs_size() > 16)
-            t += QStringLiteral(",…");
-        c.groups = t + QLatin1Char('}');
-        c.groupCount = ins.source_target_pairs_size();
-        c.groupSize = 2;
-    } else if (ins.replica_groups_size() > 0) {
-        c.groups = groupsText(ins.replica_groups(), &c.groupSize);
-        c.groupCount = ins.replica_groups_size();
-    } else if (ins.has_collective_device_list()) {
-        const hlo::CollectiveDeviceListProto &l = ins.collective_device_list();
-        if (l.replica_groups_size() > 0) {
-            c.groups = groupsText(l.replica_groups(), &c.groupSize);
-            c.groupCount = l.replica_groups_size();
-        } else if (l.has_iota_replica_group_list()) {
-            const auto &iota = l.iota_replica_group_list();
-            c.groupCount = std::max<qint64>(0, iota.num_replica_groups());
-            c.groupSize = std::max<qint64>(0, iota.num_devices_per_group());
-            c.groups = QStringLiteral("[%1,%2]<=[%3]").arg(c.groupCount).arg(c.groupSize)
-                           .arg(c.groupCount > 0 && c.groupSize <= LLONG_MAX / c.groupCount ? c.groupCount * c.groupSize : 0);
-        }
-    }
-    const auto key = std::make_pair(c.opcode, c.groups);
-    auto it = collectives.find(key);
-    if (it == collectives.end()) {
-        if (int(collectives.size()) >= m_limits.maxCollectiveKinds) {
-            c.opcode = QStringLiteral("(other)");
-            c.groups.clear();
-            c.groupCount = c.groupSize = 0;
-        }
-        c.count = 0;
-        it = collectives.emplace(std::make_pair(c.opcode, c.groups), c).first;  // or the "(other)" one already there
-    }
-    ++it->second.count;
-}
-
-bool Reader::computation(pb::io::CodedInputStream &in, HloSummary *out)
-{
-    QString name;
-    qint64 instructions = 0, id = -1;
-    std::optional<hlo::ProgramShapeProto> shape;
-    while (quint32 tag = in.ReadTag()) {
-        const int field = int(WireFormatLite::GetTagFieldNumber(tag));
-        const auto wire = WireFormatLite::GetTagWireType(tag);
-        if (field == 1 && wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
-            if (!readName(in, &name))
-                return false;
-        } else if (field == 2 && wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
-            if (!readMessage(in, &m_ins))
-                return false;
-            instruction(m_ins);
-            ++instructions;
-        } else if (field == 4 && wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
-            shape.emplace();
-            if (!readMessage(in, &*shape))
-                return false;
-        } else if (field == 5 && wire == WireFormatLite::WIRETYPE_VARINT) {
-            uint64_t v = 0;
-            if (!in.ReadVarint64(&v))
-                return fail(HloText::tr("the file ends inside a computation"));
-            id = qint64(v);
-        } else if (!WireFormatLite::SkipField(&in, tag)) {
-            return fail(HloText::tr("a computation is not valid"));
-        }
-    }
-    ++out->computationCount;
-    out->instructionCount += instructions;
-    if (!m_entryName.isEmpty() && name == m_entryName) {
-        m_entryShape = shape;
-        out->entryInstructionCount = instructions;
-    }
-    m_lastShape = shape;
-    m_lastInstructions = instructions;
-    m_lastId = id;
-    return true;
-}
-
-bool Reader::module(pb::io::CodedInputStream &in, HloSummary *out)
-{
-    std::optional<hlo::ProgramShapeProto> hostShape;
-    qint64 entryId = -1;
-    while (quint32 tag = in.ReadTag()) {
-        const int field = int(WireFormatLite::GetTagFieldNumber(tag));
-        const auto wire = WireFormatLite::GetTagWireType(tag);
-        if (field == 1 && wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
-            if (!readName(in, &out->moduleName))
-                return false;
-        } else if (field == 2 && wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
-            if (!readName(in, &m_entryName))
-                return false;
-            out->entryName = m_entryName;
-        } else if (field == 3 && wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
-            int len = 0;
-            if (!readLength(in, m_limits.maxBytes, &len))
-                return false;
-            const auto limit = in.PushLimit(len);
-            const bool ok = computation(in, out);
-            if (!ok)
-                return false;
-            if (!in.ConsumedEntireMessage())
-                return fail(HloText::tr("a computation is not valid"));
-            in.PopLimit(limit);
-        } else if (field == 4 && wire == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
-            hostShape.emplace();
-            if (!readMessage(in, &*hostShape))
-                return false;
-        } else if (field == 6 && wire == WireFormatLite::WIRETYPE_VARINT) {
-            uint64_t v = 0;
-            if (!in.ReadVarint64(&v))
-                return fail(HloText::tr("the file ends inside a field"));
-            entryId = qint64(v);
-        } else if (!WireFormatLite::SkipField(&in, tag)) {
-            return fail(in.BytesUntilTotalBytesLimit() <= 0
-                            ? HloText::tr("the module is over the limit of %1 MiB").arg(m_limits.maxBytes >> 20)
-                            : HloText::tr("not an HLO module (a field that cannot be read)"));
-        }
-    }
-    if (in.BytesUntilTotalBytesLimit() <= 0)
-        return fail(HloText::tr("the module is over the limit of %1 MiB").arg(m_limits.maxBytes >> 20));
-    if (!in.ConsumedEntireMessage())
-        return fail(HloText::tr("not an HLO module (a field that cannot be read)"));
-    if (out->computationCount == 0)
-        return fail(HloText::tr("not an HLO module (no computations)"));
-    // The entry's signature: the computation named as the entry, else the host program shape, else the last one
-    // (computations are stored callees first, so the entry comes last).
-    std::optional<hlo::ProgramShapeProto> shape = m_entryShape;
-    if (!shape && hostShape)
-        shape = hostShape;
-    if (!shape && (entryId < 0 || entryId == m_lastId)) {
-        shape = m_lastShape;
-        out->entryInstructionCount = m_lastInstructions;
-    }
-    if (shape) {
-        for (const hlo::ShapeProto &p : shape->parameters()) {
-            if (out->parameters.size() >= 4096)
-                break;
-            out->parameters << shapeText(p, m_limits.maxShapeElements);
-        }
-        for (const std::string &n : shape->parameter_names()) {
-            if (out->parameterNames.size() >= 4096)
-                break;
-            out->parameterNames << fromStd(n.substr(0, maxNameBytes));
-        }
-        if (shape->has_result())
-            out->result = shapeText(shape->result(), m_limits.maxShapeElements);
-    }
-    return true;
-}
 }  // namespace
 
 QString primitiveTypeName(int type)
@@ -379,12 +64,11 @@ std::optional<HloSummary> parseHloModule(const QByteArray &bytes, QString *error
     if (out.gzip)
         gz = std::make_unique<pb::io::GzipInputStream>(&raw, pb::io::GzipInputStream::GZIP);
     bool ok = false;
-    Reader reader(limits, &why);
     {
         pb::io::CodedInputStream in(gz ? static_cast<pb::io::ZeroCopyInputStream *>(gz.get()) : &raw);
         in.SetTotalBytesLimit(int(std::min<qint64>(limits.maxBytes, INT_MAX)));
         in.SetRecursionLimit(limits.maxDepth);
-        ok = reader.module(in, &out);
+        ok = readHloModule(in, limits, &out, &why);
     }
     if (ok && gz && gz->ZlibErrorCode() < 0) {  // Z_OK / Z_STREAM_END are >= 0
         why = HloText::tr("the gzip stream is damaged");
@@ -394,17 +78,6 @@ std::optional<HloSummary> parseHloModule(const QByteArray &bytes, QString *error
         if (error)
             *error = why.isEmpty() ? HloText::tr("not an HLO module") : why;
         return std::nullopt;
-    }
-    for (auto it = reader.opcodes.cbegin(); it != reader.opcodes.cend(); ++it)
-        out.opcodes.append({it.key(), it.value()});
-    std::sort(out.opcodes.begin(), out.opcodes.end(), [](const auto &a, const auto &b) {
-        return a.second != b.second ? a.second > b.second : a.first < b.first;
-    });
-    for (const auto &[key, c] : reader.collectives) {
-        if (c.opcode == QLatin1String("(other)"))
-            out.otherCollectives += c.count;
-        else
-            out.collectives.append(c);
     }
     return out;
 }

@@ -1,7 +1,9 @@
 // What the HLO graph behind a compile-cache entry is (model.hlo_module.pb, an XLA HloModuleProto, plain or
 // gzip-compressed): its name, the entry computation's parameters and result, how many instructions of which kind,
 // and its collectives with their replica groups (the groups tell a tp=8 graph from a tp=32 one). Read with
-// libprotobuf from services/cache/hlo_subset.proto; bounded in size, depth and counts (docs/formats.md).
+// libprotobuf's CodedInputStream, field by field, with the field numbers of services/cache/hlo_subset.proto
+// (services/cache/hloreader.cpp): bounded in bytes, depth and objects, memory being what the summary keeps
+// (docs/formats.md).
 #pragma once
 
 #include <QByteArray>
@@ -44,18 +46,22 @@ struct HloSummary {
 
 struct HloLimits {
     qint64 maxBytes = 1024LL << 20;          // the decoded module (after gzip)
-    qint64 maxInstructionBytes = 64LL << 20;  // one instruction
+    qint64 maxInstructionBytes = 64LL << 20;  // one instruction or program shape
+    qint64 maxObjects = 1 << 20;  // shapes, dimensions, replica groups and ids, pairs in one instruction or program shape
+    qint64 maxInstructions = 1 << 24;         // in the module, and as many computations
     int maxDepth = 48;                        // nesting of messages (tuple shapes)
     int maxOpcodeKinds = 512;                 // distinct opcodes kept; the rest count as "(other)"
     int maxCollectiveKinds = 64;              // distinct (opcode, groups) kept
-    int maxShapeElements = 64;                // elements of a tuple shape printed before "…"
+    int maxShapeElements = 64;                // elements of a tuple shape (or dimensions) printed before "…"
+    int maxShapeText = 1024;                  // characters of one shape's text, then "…"
+    int maxParameters = 4096;                 // parameters (and their names) of the entry kept; the rest are read
 };
 
 // The summary as lines people read (the module details, `ingot-cli cache show`): names escaped for display.
 QStringList hloSummaryLines(const HloSummary &h);
 
 // Parses a module. Fails (nullopt, *error in words) on bytes that are not an HloModuleProto, a truncated or
-// over-limit file, or a module without computations.
+// over-limit file ("too complex to read" / "too large to read" with the limit), or a module without computations.
 std::optional<HloSummary> parseHloModule(const QByteArray &bytes, QString *error, const HloLimits &limits = {});
 
 // XLA's name of a primitive type number ("bf16", "f32", "s64", "pred", ...); "type<N>" for one it does not name.

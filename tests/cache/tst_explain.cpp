@@ -222,6 +222,43 @@ private Q_SLOTS:
         QVERIFY(n.otherKey.isEmpty());
         QVERIFY(!n.notes.isEmpty());
     }
+
+    // A planted entry whose HLO is 16 KB of gzip holding a tuple of 8 Mi empty shapes (issue 35: 2.2 GB to read; the
+    // fuzzing seed tests/fuzz/seeds/fuzz_hlo/tuple-bomb.pb.gz, built as tst_hlo builds it) is a candidate when another
+    // entry is explained: it is refused, within 256 MiB, and the nearest graph is still found.
+    void aCraftedCandidateIsRefusedWithinMemory()
+    {
+        QTemporaryDir d;
+        entry(d.path(), v15, QStringLiteral("MODULE_801+aaaa1111"), baseFlags, 2048, 8);
+        entry(d.path(), v15, QStringLiteral("MODULE_803+aaaa1111"), baseFlags, 4096, 8);
+        entry(d.path(), v15, QStringLiteral("MODULE_804+aaaa1111"), baseFlags, 2048, 8);
+        const QByteArray crafted = readFile(QStringLiteral(INGOT_SOURCE_DIR "/tests/fuzz/seeds/fuzz_hlo/tuple-bomb.pb.gz"));
+        QVERIFY(crafted.size() > 1000 && crafted.size() < 32 * 1024);
+        writeFile(d.path() + QLatin1Char('/') + v15 + QStringLiteral("/MODULE_804+aaaa1111/model.hlo_module.pb"), crafted);
+        Scanned s(d.path());
+        const CacheModule *planted = s.snap.find(v15 + QStringLiteral("/MODULE_804+aaaa1111"));
+        QVERIFY(planted);
+        const LimitedRun r = runWithMemoryLimit(
+            [&] {
+                ExplainOptions o;
+                o.compiledByJob = true;
+                const Explanation e = explainModule(key(v15 + QStringLiteral("/MODULE_803+aaaa1111")), s.target(), {}, o);
+                QString why;
+                const bool read = readEntryHlo(s.store, *planted, &why).has_value();
+                return (e.otherKey + QLatin1Char('\n') + e.changes.join(QLatin1Char(';')) + QLatin1Char('\n') +
+                        (read ? QStringLiteral("read") : why))
+                    .toUtf8();
+            },
+            256);
+        QVERIFY2(r.exited, qPrintable(r.status));
+        const QList<QByteArray> lines = r.output.split('\n');
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(QString::fromUtf8(lines[0]), v15 + QStringLiteral("/MODULE_801+aaaa1111"));
+        QCOMPARE(QString::fromUtf8(lines[1]), QStringLiteral("parameter 0 (input_ids): s64[4,2048] → s64[4,4096]"));
+        QVERIFY2(lines[2].startsWith("model.hlo_module.pb: too complex to read") && lines[2].contains("1048576"),
+                 lines[2].constData());
+        QVERIFY2(r.growthKb >= 0 && r.growthKb < memoryBoundKb(32 * 1024), qPrintable(QString::number(r.growthKb)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestExplain)

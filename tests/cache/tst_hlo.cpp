@@ -3,6 +3,7 @@
 #include "services/cache/hlo.h"
 
 #include "hlo_subset.pb.h"
+#include "tests/support/testsupport.h"
 
 #include <QtTest>
 
@@ -31,6 +32,63 @@ QByteArray serialized(const hlo::HloModuleProto &m)
     m.SerializeToString(&s);
     return QByteArray(s.data(), qsizetype(s.size()));
 }
+
+QByteArray gzipped(const QByteArray &raw)
+{
+    QByteArray gz(int(compressBound(uLong(raw.size()))) + 64, '\0');
+    z_stream z{};
+    deflateInit2(&z, 9, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY);
+    z.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(raw.constData()));
+    z.avail_in = uInt(raw.size());
+    z.next_out = reinterpret_cast<Bytef *>(gz.data());
+    z.avail_out = uInt(gz.size());
+    const int rc = deflate(&z, Z_FINISH);
+    gz.resize(rc == Z_STREAM_END ? qsizetype(z.total_out) : 0);
+    deflateEnd(&z);
+    return gz;
+}
+
+// Protobuf's wire format written by hand (protobuf.dev, "Encoding"): the crafted modules below hold millions of empty
+// messages, which the test cannot build as objects without the memory the reader must not take. Field numbers are
+// XLA's (xla/service/hlo.proto, xla/xla_data.proto; hlo_subset.proto).
+QByteArray varint(quint64 v)
+{
+    QByteArray b;
+    for (; v >= 0x80; v >>= 7)
+        b.append(char(0x80 | (v & 0x7f)));
+    b.append(char(v));
+    return b;
+}
+QByteArray tag(int field, int wire)
+{
+    return varint((quint64(field) << 3) | quint64(wire));
+}
+QByteArray lengthDelimited(int field, const QByteArray &payload)
+{
+    return tag(field, 2) + varint(quint64(payload.size())) + payload;
+}
+QByteArray varintField(int field, quint64 v)
+{
+    return tag(field, 0) + varint(v);
+}
+// n empty messages of a repeated field: two or three bytes each on disk, an object each in memory.
+QByteArray emptyMessages(int field, qint64 n)
+{
+    return tag(field, 2).append(char(0)).repeated(n);
+}
+// One packed repeated varint field of n zeros: a byte each on disk, eight in a RepeatedField<int64>.
+QByteArray packedZeros(int field, qint64 n)
+{
+    return lengthDelimited(field, QByteArray(n, '\0'));
+}
+QByteArray moduleWith(const QByteArray &instruction, const QByteArray &programShape = {})
+{
+    QByteArray computation = lengthDelimited(1, "main") + lengthDelimited(2, instruction);
+    if (!programShape.isNull())
+        computation += lengthDelimited(4, programShape);
+    return lengthDelimited(1, "SyncTensorsGraph.1") + lengthDelimited(2, "main") + lengthDelimited(3, computation);
+}
+
 }  // namespace
 
 class TestHlo : public QObject
@@ -170,17 +228,8 @@ private Q_SLOTS:
         big.add_computations()->set_name("main");
         std::string raw;
         big.SerializeToString(&raw);
-        QByteArray gz(int(compressBound(uLong(raw.size()))) + 64, '\0');
-        z_stream z{};
-        deflateInit2(&z, 9, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY);
-        z.next_in = reinterpret_cast<Bytef *>(raw.data());
-        z.avail_in = uInt(raw.size());
-        z.next_out = reinterpret_cast<Bytef *>(gz.data());
-        z.avail_out = uInt(gz.size());
-        QCOMPARE(deflate(&z, Z_FINISH), Z_STREAM_END);
-        gz.resize(qsizetype(z.total_out));
-        deflateEnd(&z);
-        QVERIFY(gz.size() < 1 << 20);
+        const QByteArray gz = gzipped(QByteArray(raw.data(), qsizetype(raw.size())));
+        QVERIFY(gz.size() > 0 && gz.size() < 1 << 20);
         HloLimits small;
         small.maxBytes = 16 << 20;
         error.clear();
@@ -194,6 +243,104 @@ private Q_SLOTS:
         QByteArray broken = gz;
         broken[broken.size() / 2] = char(broken[broken.size() / 2] ^ 0x5a);
         QVERIFY(!parseHloModule(broken, &error));
+    }
+
+    // A few KB of gzip that decode to millions of empty shapes, groups or pairs, or tens of millions of packed
+    // dimensions or replica ids: what protobuf would make an object each of (issue 35: 16 KB took 2.2 GB). Each is
+    // read in a child limited to 256 MiB more address space: it ends normally with the limit in words, its memory
+    // grows by a few MiB, and the 16 KB one is a fuzzing seed (tests/fuzz/seeds/fuzz_hlo/tuple-bomb.pb.gz).
+    void craftedModulesStayWithinMemory_data()
+    {
+        QTest::addColumn<QByteArray>("raw");
+        const qint64 many = 8 << 20, packed = 48 << 20;
+        QTest::newRow("instruction tuple of empty shapes")
+            << moduleWith(lengthDelimited(2, "tuple") + lengthDelimited(3, varintField(2, 13) + emptyMessages(4, many)));
+        QTest::newRow("entry parameters of empty shapes")
+            << moduleWith(lengthDelimited(2, "parameter"), emptyMessages(1, many));
+        QTest::newRow("empty replica groups") << moduleWith(lengthDelimited(2, "all-reduce") + emptyMessages(49, many));
+        QTest::newRow("empty device-list groups")
+            << moduleWith(lengthDelimited(2, "all-gather") + lengthDelimited(87, emptyMessages(1, many)));
+        QTest::newRow("empty source-target pairs")
+            << moduleWith(lengthDelimited(2, "collective-permute") + emptyMessages(52, many));
+        QTest::newRow("packed dimensions")
+            << moduleWith(lengthDelimited(2, "broadcast") + lengthDelimited(3, varintField(2, 11) + packedZeros(3, packed)));
+        QTest::newRow("packed replica ids")
+            << moduleWith(lengthDelimited(2, "all-reduce") + lengthDelimited(49, packedZeros(1, packed)));
+    }
+    void craftedModulesStayWithinMemory()
+    {
+        QFETCH(QByteArray, raw);
+        const QByteArray gz = gzipped(raw);
+        raw = QByteArray();
+        QVERIFY2(gz.size() > 0 && gz.size() < 64 * 1024, qPrintable(QString::number(gz.size())));
+        const test::LimitedRun r = test::runWithMemoryLimit(
+            [&gz] {
+                QString error;
+                return parseHloModule(gz, &error) ? QByteArray("read") : error.toUtf8();
+            },
+            256);
+        QVERIFY2(r.exited, qPrintable(r.status));
+        qInfo("%lld bytes of gzip; the reader's memory grew by %lld KiB", qint64(gz.size()), r.growthKb);
+        QVERIFY2(r.output.contains("too complex to read") && r.output.contains("1048576"), r.output.constData());
+        QVERIFY2(r.growthKb >= 0 && r.growthKb < test::memoryBoundKb(32 * 1024),
+                 qPrintable(QStringLiteral("grew by %1 KiB").arg(r.growthKb)));
+    }
+
+    // What a real module may hold past what is shown is read and cut, not refused; past a limit, words with it.
+    void limitsCutOrRefuse()
+    {
+        hlo::HloModuleProto m;
+        m.set_entry_computation_name("main");
+        auto *c = m.add_computations();
+        c->set_name("main");
+        auto *ps = c->mutable_program_shape();
+        for (int i = 0; i < 5000; ++i) {
+            auto *p = ps->add_parameters();
+            p->set_element_type(16);
+            p->add_dimensions(i);
+            ps->add_parameter_names("p" + std::to_string(i));
+        }
+        ps->mutable_result()->set_element_type(13);
+        for (int i = 0; i < 100; ++i)
+            ps->mutable_result()->add_tuple_shapes()->set_element_type(11);
+        auto *wide = c->add_instructions()->mutable_shape();  // 3000 dimensions: counted, not kept
+        wide->set_element_type(11);
+        for (int i = 0; i < 3000; ++i)
+            wide->add_dimensions(1);
+        for (int i = 0; i < 199; ++i)
+            c->add_instructions()->set_opcode("add");
+        QString error;
+        const auto h = parseHloModule(serialized(m), &error);
+        QVERIFY2(h, qPrintable(error));
+        QCOMPARE(h->parameters.size(), 4096);
+        QCOMPARE(h->parameters[4095], QStringLiteral("bf16[4095]"));
+        QCOMPARE(h->parameterNames.size(), 4096);
+        QCOMPARE(h->result, QStringLiteral("(") + QStringList(64, QStringLiteral("f32[]")).join(QStringLiteral(", ")) +
+                                QStringLiteral(", … 36 more)"));
+        QCOMPARE(h->instructionCount, 200);
+
+        HloLimits l;
+        l.maxShapeText = 20;
+        const auto cut = parseHloModule(serialized(m), &error, l);
+        QVERIFY(cut);
+        QCOMPARE(cut->result, QStringLiteral("(f32[], f32[], f32[]…"));
+        l = HloLimits();
+        l.maxInstructions = 199;
+        error.clear();
+        QVERIFY(!parseHloModule(serialized(m), &error, l));
+        QVERIFY2(error.contains(QStringLiteral("too large to read")) && error.contains(QStringLiteral("199")), qPrintable(error));
+        hlo::HloModuleProto many;  // empty computations: nothing kept, counted all the same
+        for (int i = 0; i < 300; ++i)
+            many.add_computations();
+        error.clear();
+        QVERIFY(!parseHloModule(serialized(many), &error, l));
+        QVERIFY2(error.contains(QStringLiteral("more than 199 computations")), qPrintable(error));
+        QCOMPARE(parseHloModule(serialized(many), &error)->computationCount, 300);
+        l = HloLimits();
+        l.maxObjects = 2999;  // the instruction's shape holds 3001
+        error.clear();
+        QVERIFY(!parseHloModule(serialized(m), &error, l));
+        QVERIFY2(error.contains(QStringLiteral("too complex to read")) && error.contains(QStringLiteral("2999")), qPrintable(error));
     }
 
     void namesAreBytes()

@@ -1,7 +1,9 @@
 // libFuzzer target: a compile-cache entry's model.hlo_module.pb (plain or gzip) from a hostile cache, and a
 // compile_flags.json. Beyond not crashing (ASan, UBSan): every list stays within the limits the parser promises,
-// and the summary's differences with itself are empty. Seeds: tests/fuzz/seeds/fuzz_hlo/ (modules written with the
-// same .proto, one gzip-compressed, one padded as the sample cache pads them).
+// and the summary's differences with itself are empty; and memory stays bounded: the test runs it under libFuzzer's
+// -rss_limit_mb and -malloc_limit_mb (tests/fuzz/CMakeLists.txt). Seeds: tests/fuzz/seeds/fuzz_hlo/ (modules written
+// with the same .proto, one gzip-compressed, one padded as the sample cache pads them; tuple-bomb.pb.gz, 16 KB of gzip
+// holding a tuple of 8 Mi empty shapes, as tst_hlo's craftedModulesStayWithinMemory builds it, which took 2.2 GB).
 #include "services/cache/hlo.h"
 
 #include <cstddef>

@@ -15,6 +15,7 @@
 
 #include <arpa/inet.h>
 #include <csignal>
+#include <new>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <fcntl.h>
@@ -291,6 +292,82 @@ void deliverPostedEvents()
         QCoreApplication::sendPostedEvents();
         QCoreApplication::processEvents(QEventLoop::AllEvents);
     }
+}
+
+namespace {
+qint64 statusKb(const char *key)
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray &line : f.readAll().split('\n'))
+        if (line.startsWith(key))
+            return line.mid(qsizetype(qstrlen(key))).trimmed().split(' ').value(0).toLongLong();
+    return 0;
+}
+
+void writeAll(int fd, const QByteArray &bytes)
+{
+    for (qsizetype done = 0; done < bytes.size();) {
+        const ssize_t n = ::write(fd, bytes.constData() + done, size_t(bytes.size() - done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        done += n;
+    }
+}
+}  // namespace
+
+LimitedRun runWithMemoryLimit(const std::function<QByteArray()> &work, qint64 limitMb)
+{
+    int fds[2];
+    if (::pipe(fds) != 0)
+        return {};
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::close(fds[0]);
+        const qint64 startKb = statusKb("VmRSS:");
+        if (memoryBoundKb(0) == 0) {  // not under AddressSanitizer
+            const rlim_t cap = rlim_t((statusKb("VmSize:") + limitMb * 1024) * 1024);
+            const struct rlimit lim = {cap, cap};
+            ::setrlimit(RLIMIT_AS, &lim);
+        }
+        // Every way out of the child is _exit: an exception (bad_alloc) must not unwind into QTest, which would carry
+        // on running the tests in the child.
+        try {
+            const QByteArray out = work();
+            writeAll(fds[1], QByteArray::number(statusKb("VmHWM:") - startKb) + '\n' + out);
+        } catch (const std::bad_alloc &) {
+            ::_exit(3);
+        } catch (...) {
+            ::_exit(4);
+        }
+        ::_exit(0);
+    }
+    ::close(fds[1]);
+    QByteArray report;
+    char buf[4096];
+    for (ssize_t n; pid > 0 && (n = ::read(fds[0], buf, sizeof buf)) != 0;)  // until the child's end closes the pipe
+        if (n > 0)
+            report.append(buf, n);
+        else if (errno != EINTR)
+            break;
+    ::close(fds[0]);
+    LimitedRun r;
+    int status = 0;
+    if (pid < 0 || ::waitpid(pid, &status, 0) != pid)
+        return r;
+    r.exited = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    r.status = WIFSIGNALED(status)       ? QStringLiteral("killed by signal %1").arg(WTERMSIG(status))
+               : WEXITSTATUS(status) == 3 ? QStringLiteral("std::bad_alloc")
+                                          : QStringLiteral("exit %1").arg(WEXITSTATUS(status));
+    const qsizetype nl = report.indexOf('\n');
+    if (nl >= 0) {
+        r.growthKb = report.left(nl).toLongLong();
+        r.output = report.mid(nl + 1);
+    }
+    return r;
 }
 
 QString neuronStandIns(const QString &dir)

@@ -9,6 +9,8 @@
 #include <QModelIndex>
 #include <QVector>
 
+#include <functional>
+
 namespace ingot {
 class CacheStore;
 }
@@ -127,5 +129,17 @@ public:
 private:
     qint64 m_pid = -1;
 };
+
+// `work` run in a forked child whose address space may grow by limitMb at most (not under AddressSanitizer, whose
+// shadow reserves terabytes of it: there the growth is what a test checks, with memoryBoundKb): how the child ended,
+// what `work` returned, and how far its resident memory grew (VmHWM over its VmRSS when it began). For the memory
+// bound of a parser on crafted input: going over ends the child (bad_alloc, abort), not the test.
+struct LimitedRun {
+    bool exited = false;  // normally, with code 0
+    QString status;       // "exit N", "killed by signal N"
+    QByteArray output;    // what `work` returned
+    qint64 growthKb = -1;
+};
+LimitedRun runWithMemoryLimit(const std::function<QByteArray()> &work, qint64 limitMb);
 
 }  // namespace ingot::test
