@@ -960,10 +960,6 @@
         <translation>%1：GQA 规格声明有偏置，但 pp rank %3 中没有 %2。</translation>
     </message>
     <message>
-        <source>%1: partition_stride %2 does not divide its piece %3 along dim %4 (or it is a fused linear, which is never strided).</source>
-        <translation>%1：partition_stride %2 不能整除其在维度 %4 上的分片 %3（或它是融合线性层，融合线性层不会带步长）。</translation>
-    </message>
-    <message>
         <source>concatenated on dim %1 in %2 strided blocks</source>
         <translation>按 %2 个步长块在维度 %1 上拼接</translation>
     </message>
@@ -1122,6 +1118,14 @@
     <message>
         <source>%1: its __metadata__ does not say format &quot;%2&quot;.</source>
         <translation>%1：其 __metadata__ 未声明格式 &quot;%2&quot;。</translation>
+    </message>
+    <message>
+        <source>%1: partition_stride %2 does not divide its piece %3 along dim %4.</source>
+        <translation>%1：partition_stride %2 不能整除其分片 %3 在维度 %4 上的大小。</translation>
+    </message>
+    <message>
+        <source>%1: partition_stride %2 for the fusion of %3; optimum-neuron splits a fused linear with stride 1 or the number of linears it fuses (%4).</source>
+        <translation>%1：%3 融合后的 partition_stride 为 %2；optimum-neuron 对融合线性层只用步长 1 或其融合的线性层个数（%4）切分。</translation>
     </message>
 </context>
 <context>
@@ -1787,14 +1791,6 @@ Go back to change the settings, or close the window.</source>
         <translation>文件在某个名称中间结束</translation>
     </message>
     <message>
-        <source>the file ends inside an instruction</source>
-        <translation>文件在某条指令中间结束</translation>
-    </message>
-    <message>
-        <source>an instruction or shape is not valid (or nested deeper than %1 levels)</source>
-        <translation>某条指令或形状无效（或嵌套深度超过 %1 层）</translation>
-    </message>
-    <message>
         <source>the file ends inside a computation</source>
         <translation>文件在某个计算中间结束</translation>
     </message>
@@ -1915,6 +1911,26 @@ Go back to change the settings, or close the window.</source>
     <message>
         <source>… and %1 more</source>
         <translation>… 以及另外 %1 项</translation>
+    </message>
+    <message>
+        <source>an instruction or shape is not valid</source>
+        <translation>某条指令或某个形状无效</translation>
+    </message>
+    <message>
+        <source>too complex to read: an instruction or program shape holds more than %1 shapes, dimensions, replica groups or ids (the limit)</source>
+        <translation>过于复杂，无法读取：某条指令或程序形状包含超过 %1 个形状、维度、副本组或 ID（上限）</translation>
+    </message>
+    <message>
+        <source>a shape is nested deeper than %1 levels</source>
+        <translation>某个形状的嵌套超过 %1 层</translation>
+    </message>
+    <message>
+        <source>too large to read: more than %1 instructions (the limit)</source>
+        <translation>过大，无法读取：超过 %1 条指令（上限）</translation>
+    </message>
+    <message>
+        <source>too large to read: more than %1 computations (the limit)</source>
+        <translation>过大，无法读取：超过 %1 个计算（上限）</translation>
     </message>
 </context>
 <context>
