@@ -180,8 +180,8 @@ QString S3Client::bucketRegionOf(const HttpResponse &r)
     if (region.isEmpty() && (code == QLatin1String("AuthorizationHeaderMalformed") || code == QLatin1String("PermanentRedirect")
                              || code == QLatin1String("IllegalLocationConstraintException")))
         region = s3Text(r.body, "Region");
-    const bool plain = region.size() >= 2 && region.size() <= 30
-                       && std::all_of(region.cbegin(), region.cend(), [](QChar ch) { return (ch >= u'a' && ch <= u'z') || ch.isDigit() || ch == u'-'; });
+    // S3's regions are lower case; the rule every other region meets (isValidRegion) too.
+    const bool plain = region.size() >= 2 && region == region.toLower() && isValidRegion(region);
     return plain ? region : QString();
 }
 
