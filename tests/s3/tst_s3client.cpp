@@ -250,6 +250,49 @@ private slots:
         QCOMPARE(S3Client::bucketRegionOf(r), QStringLiteral("ap-south-1"));
     }
 
+    // Issue 35: a server that always says "there is more", with a new token every time, is stopped by the listing's
+    // budget (pages that give nothing, pages, time) with words, after about a hundred requests, not 20,000.
+    void aListingWithoutEndStopsAtItsBudget()
+    {
+        const QString journal = m_seed.path() + QStringLiteral("/endless.log");
+        QFile::remove(journal);
+        TestS3 server({QStringLiteral("--hostile"), QStringLiteral("endless-fresh"), QStringLiteral("--journal"), journal,
+                       QStringLiteral("--journal-lists")},
+                      m_seed.path());
+        S3Client c(settingsFor(server), at("s3://team-cache/team/cache"));
+        S3Listing l;
+        QString error;
+        QElapsedTimer t;
+        t.start();
+        QVERIFY(!c.list(QStringLiteral("team/cache/"), QString(), &l, &error));
+        QVERIFY2(error.contains(QStringLiteral("without end")), qPrintable(error));
+        QVERIFY(l.objects.isEmpty());
+        QCOMPARE(test::readFile(journal).count("LIST team/cache/|"), ListBudget().sparsePages);
+        QVERIFY2(t.elapsed() < 20000, qPrintable(QString::number(t.elapsed())));
+        // The page and time bounds, each on its own.
+        ListBudget pages;
+        pages.maxPages = 5;
+        c.setListBudget(pages);
+        QVERIFY(!c.list(QStringLiteral("team/cache/"), QString(), &l, &error));
+        QVERIFY2(error.contains(QStringLiteral("after 5 pages")), qPrintable(error));
+        ListBudget time;
+        time.maxMs = 1;
+        time.sparsePages = 1000000;
+        c.setListBudget(time);
+        QVERIFY(!c.list(QStringLiteral("team/cache/"), QString(), &l, &error));
+        QVERIFY2(error.contains(QStringLiteral("took more than")), qPrintable(error));
+        ListBudget keys;
+        keys.maxKeys = 10;
+        c.setListBudget(keys);
+        QVERIFY(!c.list(QStringLiteral("team/cache/"), QString(), &l, &error));
+        QVERIFY2(error.contains(QStringLiteral("more than 10 keys")), qPrintable(error));
+        // An honest listing of the same prefix is well within the default budget.
+        TestS3 honest({QStringLiteral("--page-size"), QStringLiteral("7")}, m_seed.path());
+        QVERIFY2(S3Client(settingsFor(honest), at("s3://team-cache/team/cache")).list(QStringLiteral("team/cache/"), QString(), &l, &error),
+                 qPrintable(error));
+        QCOMPARE(l.objects.size(), 60);
+    }
+
     // Issue 35: a CR/LF (or any control character) in a key, a token or any header value never becomes a header of its
     // own: refused before anything is sent, with words that never hold the value.
     void controlCharactersNeverBecomeHeaders()
