@@ -2,7 +2,6 @@
 
 #include "services/stores/storefactory.h"
 #include "services/util/names.h"
-#include "services/util/parallel.h"
 
 #include <QCoreApplication>
 
@@ -101,6 +100,7 @@ struct S3CacheStore::Shared {
     const S3Access &client;
     std::mutex mutex;  // the tree
     QHash<QString, ListResult> folders;
+    bool listed = false;  // open() made the tree
     QString shownRoot;  // s3://bucket/prefix, or host:s3://bucket/prefix
 };
 
@@ -135,7 +135,9 @@ S3CacheStore::S3CacheStore(std::shared_ptr<Shared> shared) : m(std::move(shared)
 
 std::unique_ptr<CacheStore> S3CacheStore::clone() const
 {
-    return std::unique_ptr<CacheStore>(new S3CacheStore(m));
+    auto c = std::unique_ptr<S3CacheStore>(new S3CacheStore(m));
+    c->m_clone = true;
+    return c;
 }
 
 void S3CacheStore::setRetryPolicy(const RetryPolicy &p)
@@ -166,34 +168,26 @@ QString S3CacheStore::keyOf(const QString &rel) const
 
 bool S3CacheStore::open(QString *error)
 {
-    const QString prefix = m->client.location().prefix;
-    S3Listing top;
-    if (!m->client.list(prefix, QStringLiteral("/"), &top, error))
-        return false;
-    // Each compiler-version folder on its own thread: a large cache is a few hundred pages a folder.
-    QVector<S3Listing> below(top.commonPrefixes.size());
-    QStringList errors(top.commonPrefixes.size());
-    S3Listing *listings = below.data();  // taken once: the threads write their own slots, never detaching the lists
-    QString *errorSlots = errors.data();
-    parallelFor(int(top.commonPrefixes.size()), kListingThreads, nullptr, [&](int i) {
-        m->client.list(top.commonPrefixes.at(i), QString(), &listings[i], &errorSlots[i]);
-    });
-    for (const QString &e : std::as_const(errors)) {
-        if (!e.isEmpty()) {
-            *error = e;
-            return false;
-        }
+    // A clone (the scanner's other threads) shares the tree its store listed: opening it lists nothing again.
+    if (m_clone) {
+        std::lock_guard lock(m->mutex);
+        if (m->listed)
+            return true;
     }
+    // One ListObjectsV2 pass over every page of the prefix: the whole tree, nothing read from any object (an entry's
+    // flags, log and HLO are read when they are shown).
+    const QString prefix = m->client.location().prefix;
+    S3Listing all;
+    if (!m->client.list(prefix, QString(), &all, error))
+        return false;
     QHash<QString, ListResult> folders;
     TreeBuilder tree(&folders);
-    for (const S3Object &o : std::as_const(top.objects))
+    for (const S3Object &o : std::as_const(all.objects))
         tree.add(o.key.mid(prefix.size()), o);
-    for (const S3Listing &l : std::as_const(below))
-        for (const S3Object &o : l.objects)
-            tree.add(o.key.mid(prefix.size()), o);
     tree.finish();
     std::lock_guard lock(m->mutex);
     m->folders = std::move(folders);
+    m->listed = true;
     return true;
 }
 

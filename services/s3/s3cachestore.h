@@ -1,8 +1,8 @@
 // An S3 compile cache (s3://bucket/prefix, the layout NEURON_COMPILE_CACHE_URL gives the runtime) behind the store
 // interface, so the scanner, the states, the charts and maintenance work on it as on a folder. open() lists the
-// prefix once: its top level with a delimiter, then each compiler-version folder on its own thread; folders are the
-// key prefixes between slashes (S3 has none), their times the newest object under them. Files are read with ranged
-// GETs. Removal re-lists what goes right before it goes and deletes only the keys that listing gave, in batches,
+// prefix once, with ListObjectsV2 alone (one pass over its pages, no delimiter, no object read): folders are the key
+// prefixes between slashes (S3 has none), their times the newest object under them. Files are read with ranged
+// GETs, only when asked for (an entry's details when shown). Removal re-lists what goes right before it goes and deletes only the keys that listing gave, in batches,
 // never outside the prefix; an entry holding a *.lock object is left (Locked): S3 has no rename, so the check and
 // the delete are as close as two requests make them. S3 has no links. How the runtime marks a compile in progress
 // on S3 is not in its public documentation: a *.lock object is taken as live, always.
@@ -26,13 +26,12 @@ void registerS3Store();
 class S3CacheStore final : public CacheStore
 {
 public:
-    static constexpr int kListingThreads = 8;
-
     S3CacheStore(const AwsSettings &settings, const S3Location &location);
     // Through another way of reaching S3 (a host's own AWS CLI), shown as `shownRoot`.
     S3CacheStore(std::shared_ptr<S3Access> access, const QString &shownRoot);
 
     QString displayRoot() const override;
+    // Lists the prefix (again: F5). A clone's open() takes the listing its store made, if there is one yet.
     bool open(QString *error) override;
     ListResult list(const QString &rel) override;
     bool readFile(const QString &rel, qint64 maxBytes, bool fromEnd, QByteArray *out, QString *error) override;
@@ -60,6 +59,7 @@ private:
     void forget(const QString &rel);
 
     std::shared_ptr<Shared> m;
+    bool m_clone = false;  // made by clone(): opened, it takes the listing it shares
 };
 
 }  // namespace ingot::s3

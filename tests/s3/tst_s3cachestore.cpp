@@ -10,6 +10,8 @@
 
 #include "tests/s3/pythonserver.h"
 
+#include <QDir>
+#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
@@ -25,10 +27,11 @@ namespace {
 class TestS3Server : public test::PythonServer
 {
 public:
-    explicit TestS3Server(const QString &seed)
-        : PythonServer("tests/s3/tests3.py", {QStringLiteral("--access"), QStringLiteral("AKIDINGOT"), QStringLiteral("--secret"),
-                                              QStringLiteral("s3cr3t"), QStringLiteral("--page-size"), QStringLiteral("50"),
-                                              QStringLiteral("--seed"), QStringLiteral("team-cache=") + seed})
+    explicit TestS3Server(const QString &seed, const QStringList &extra = {})
+        : PythonServer("tests/s3/tests3.py", QStringList{QStringLiteral("--access"), QStringLiteral("AKIDINGOT"), QStringLiteral("--secret"),
+                                                         QStringLiteral("s3cr3t"), QStringLiteral("--page-size"), QStringLiteral("50"),
+                                                         QStringLiteral("--seed"), QStringLiteral("team-cache=") + seed}
+                                                 + extra)
     {
     }
     AwsSettings settings() const
@@ -119,6 +122,31 @@ private slots:
         QCOMPARE(s3.clone()->list(any.version).entries.size(), s3.list(any.version).entries.size());
     }
 
+    // Issue 35: the cache is listed with ListObjectsV2 alone, one pass over the prefix's pages (no delimiter walk per
+    // compiler folder), and no object is read until something is shown; a second look costs the same pages again.
+    void listingIsOnePassOfListObjectsV2()
+    {
+        const QString journal = m_tmp.path() + QStringLiteral("/listing.log");
+        QFile::remove(journal);
+        TestS3Server server(m_seed, {QStringLiteral("--journal"), journal, QStringLiteral("--journal-lists")});
+        int objects = 0;
+        for (QDirIterator it(m_local, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories); it.hasNext(); it.next())
+            ++objects;
+        QVERIFY(objects > 50);  // more than one page of 50
+        const int pages = (objects + 49) / 50;
+        S3CacheStore s3(server.settings(), at(QStringLiteral("s3://team-cache/team/cache")));
+        const CacheSnapshot snap = CacheScanner(s3).scan(nullptr);
+        QVERIFY2(snap.fatalError.isEmpty(), qPrintable(snap.fatalError));
+        QVERIFY(snap.modules.size() >= 40);
+        QStringList lines = QString::fromUtf8(test::readFile(journal)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.filter(QStringLiteral("REQUEST")).size(), pages);
+        QCOMPARE(lines.filter(QStringLiteral("LIST team/cache/|")).size(), pages);  // no delimiter, the prefix itself
+        QVERIFY(lines.filter(QStringLiteral("GET ")).isEmpty());
+        CacheScanner(s3).scan(&snap);  // F5: the same pages again, nothing more
+        lines = QString::fromUtf8(test::readFile(journal)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.filter(QStringLiteral("REQUEST")).size(), 2 * pages);
+    }
+
     void maintenanceRemovesExactlyAnEntryAndLeavesLocked()
     {
         TestS3Server server(m_seed);
@@ -169,7 +197,9 @@ private slots:
         test::writeFile(v + QStringLiteral("/MODULE_3+c/model.neff"), "neff");
         test::writeFile(v + QStringLiteral("/MODULE_3+c/model.neff.lock"), "");
         test::writeFile(seed + QStringLiteral("/team/cache-other/neuronxcc-2.15.128.0+56dc5a86/MODULE_9+z/model.log"), "ERROR\n");
-        TestS3Server server(seed);
+        const QString journal = m_tmp.path() + QStringLiteral("/cli.log");
+        QFile::remove(journal);
+        TestS3Server server(seed, {QStringLiteral("--journal"), journal, QStringLiteral("--journal-lists")});
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("AWS_ACCESS_KEY_ID"), QStringLiteral("AKIDINGOT"));
         env.insert(QStringLiteral("AWS_SECRET_ACCESS_KEY"), QStringLiteral("s3cr3t"));
@@ -189,6 +219,7 @@ private slots:
         QCOMPARE(cli({QStringLiteral("cache"), QStringLiteral("list"), QStringLiteral("--cache-dir"), url, QStringLiteral("--json")}, &out), 0);
         QVERIFY2(out.contains("MODULE_2+b") && out.contains("FAILED") && out.contains("LOCKED"), out.constData());
         QVERIFY(!out.contains("MODULE_9+z"));
+        QCOMPARE(test::readFile(journal).count("REQUEST"), 1);  // one page: one request, as aws s3api list-objects-v2
         // Locks on S3 are live: clear-locks refuses with words and changes nothing.
         QVERIFY(cli({QStringLiteral("cache"), QStringLiteral("clear-locks"), QStringLiteral("--cache-dir"), url, QStringLiteral("--yes")}, &out) != 0);
         QVERIFY2(out.contains("treated as live"), out.constData());
