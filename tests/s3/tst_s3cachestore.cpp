@@ -236,6 +236,41 @@ private slots:
         QVERIFY2(out.contains("refused the keys") && !out.contains("wrong-secret-value"), out.constData());
     }
 
+    // Issue 35: `cache explain --other s3://bucket/prefix` looks in that S3 cache (it took "s3" for an SSH host); a URL
+    // of a kind Ingot has no store for is refused with words, never taken as a host either.
+    void explainLooksInAnS3Cache()
+    {
+        const QString seed = m_tmp.path() + QStringLiteral("/explain-seed");
+        const QString entry = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/MODULE_77+abc");
+        test::writeFile(seed + QStringLiteral("/team/cache/") + entry + QStringLiteral("/model.neff"), "neff");
+        test::writeFile(seed + QStringLiteral("/team/cache/") + entry + QStringLiteral("/model.done"), "");
+        const QString here = m_tmp.path() + QStringLiteral("/explain-here");
+        QVERIFY(QDir().mkpath(here + QStringLiteral("/neuronxcc-2.15.128.0+56dc5a86")));
+        TestS3Server server(seed);
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("AWS_ACCESS_KEY_ID"), QStringLiteral("AKIDINGOT"));
+        env.insert(QStringLiteral("AWS_SECRET_ACCESS_KEY"), QStringLiteral("s3cr3t"));
+        env.insert(QStringLiteral("AWS_ENDPOINT_URL"), server.settings().endpointUrl);
+        env.insert(QStringLiteral("HOME"), m_tmp.path());
+        env.insert(QStringLiteral("AWS_EC2_METADATA_DISABLED"), QStringLiteral("true"));
+        p.setProcessEnvironment(env);
+        auto explain = [&](const QString &other, QByteArray *out) {
+            p.start(QStringLiteral(INGOT_CLI_PATH), {QStringLiteral("cache"), QStringLiteral("explain"), entry, QStringLiteral("--cache-dir"),
+                                                     here, QStringLiteral("--other"), other, QStringLiteral("--json")});
+            p.waitForFinished(60000);
+            *out = p.readAllStandardOutput() + p.readAllStandardError();
+            return p.exitCode();
+        };
+        QByteArray out;
+        QCOMPARE(explain(QStringLiteral("s3://team-cache/team/cache"), &out), 0);
+        QVERIFY2(out.contains("\"verdict\": \"other-cache\"") && out.contains("\"other_cache\": \"s3://team-cache/team/cache\""), out.constData());
+        QVERIFY(explain(QStringLiteral("gs://team-cache/team/cache"), &out) != 0);
+        QVERIFY2(out.contains("is a URL") && !out.contains("ssh"), out.constData());
+        QVERIFY(explain(QStringLiteral("s3://Bad_Bucket/x"), &out) != 0);
+        QVERIFY2(out.contains("bucket name"), out.constData());
+    }
+
     void theFactoryMakesItFromAnS3Url()
     {
         registerS3Store();
