@@ -22,8 +22,8 @@ S3 key pair and --token as the role's temporary keys (a stand-in for STS).
 --region R: the buckets are in R; a request signed for another region gets S3's 400 AuthorizationHeaderMalformed
 with <Region>R</Region> and x-amz-bucket-region (what a client's region redirector reads).
 --journal FILE appends a line per write (PUT key, PART key n, COMPLETE key) and per object read (GET key offset);
-with --journal-lists, a line per request (REQUEST method) and per listing request (LIST prefix|delimiter) too: a test
-counts requests against pages.
+with --journal-lists, a line per connection (CONNECTION), per request (REQUEST method) and per listing request
+(LIST prefix|delimiter) too: a test counts requests against pages, or shows that nothing reached the server.
 Objects live in memory; --seed BUCKET=DIR loads a folder's files as keys (their paths below DIR), with
 --seed-mtimes last modified when their files were (else now). The port is
 written to --port-file once the server listens.
@@ -100,6 +100,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+    def setup(self):
+        super().setup()
+        if self.server.opts.journal_lists:  # any connection, an https one that never becomes a request included
+            self.server.store.note("CONNECTION")
 
     # -- plumbing --------------------------------------------------------------------------------------------------
     def send(self, status, body=b"", headers=None, head=False):
