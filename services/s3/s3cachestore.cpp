@@ -1,5 +1,6 @@
 #include "services/s3/s3cachestore.h"
 
+#include "services/s3/hosts3access.h"
 #include "services/stores/storefactory.h"
 #include "services/util/names.h"
 
@@ -109,6 +110,11 @@ QString s3StoreKind()
     return QStringLiteral("s3");
 }
 
+bool isS3Location(const StoreLocation &location)
+{
+    return location.kind == s3StoreKind() || location.kind == hostS3StoreKind();
+}
+
 void registerS3Store()
 {
     StoreFactory::instance().registerKind(s3StoreKind(), [](const StoreLocation &loc) -> std::unique_ptr<CacheStore> {
@@ -206,7 +212,7 @@ ListResult S3CacheStore::list(const QString &rel)
 QVector<qint64> S3CacheStore::runningCompilers(QString *error)
 {
     *error = S3StoreText::tr("A compile on any machine may be writing %1, and that cannot be seen from here: its lock "
-                             "objects are treated as live and are not cleared.").arg(displayName(displayRoot()));
+                             "objects are treated as live unless they are older than an age you give.").arg(displayName(displayRoot()));
     return {};
 }
 

@@ -5,11 +5,13 @@
 // GETs, only when asked for (an entry's details when shown). Removal re-lists what goes right before it goes and deletes only the keys that listing gave, in batches,
 // never outside the prefix; an entry holding a *.lock object is left (Locked): S3 has no rename, so the check and
 // the delete are as close as two requests make them. S3 has no links. How the runtime marks a compile in progress
-// on S3 is not in its public documentation: a *.lock object is taken as live, always.
+// on S3 is not in its public documentation: a *.lock object is taken as live, unless clear-locks is given an age and
+// the object is older than it (maintenance.h, planClearLocks).
 #pragma once
 
 #include "services/s3/s3client.h"
 #include "services/stores/cachestore.h"
+#include "services/stores/storelocation.h"
 
 #include <QHash>
 
@@ -19,6 +21,9 @@
 namespace ingot::s3 {
 
 QString s3StoreKind();  // "s3"
+// Whether a location is an S3 cache, read from here or through a host's AWS CLI: whether a compile holds its locks
+// cannot be seen, so they are cleared only by age (ingot-cli cache clear-locks --older-than), never as "stale".
+bool isS3Location(const StoreLocation &location);
 // Registers the kind with StoreFactory (a location's path is the s3:// URL; keys and region from the environment and
 // the AWS files, as the AWS CLI finds them). Called once at start-up by the GUI and the CLI.
 void registerS3Store();
@@ -40,7 +45,7 @@ public:
     RemoveResult removeEntry(const QString &rel, qint64 *freed, QString *error) override;
     QString rootIdentity() const override;
     // Whether a compile is writing an S3 cache cannot be seen from any one machine: words, so that its locks are
-    // treated as live (clear-locks refuses) rather than as stale.
+    // treated as live (clear-locks refuses without an age) rather than as stale.
     QVector<qint64> runningCompilers(QString *error) override;
     QString fullPath(const QString &rel) const override;
     bool isLocal() const override { return false; }

@@ -10,6 +10,7 @@
 
 #include "tests/s3/pythonserver.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
 #include <QElapsedTimer>
@@ -234,6 +235,53 @@ private slots:
         env.insert(QStringLiteral("AWS_SECRET_ACCESS_KEY"), QStringLiteral("wrong-secret-value"));
         QVERIFY(cli({QStringLiteral("cache"), QStringLiteral("list"), QStringLiteral("--cache-dir"), url}, &out) != 0);
         QVERIFY2(out.contains("refused the keys") && !out.contains("wrong-secret-value"), out.constData());
+    }
+
+    // Issue 35: S3 locks can be cleared by age (a compile on another machine cannot be seen): without an age the
+    // preview says nothing can be cleared and why; with one, only locks whose object is older go, and the rule is said.
+    void clearLocksOnS3TakesAnAge()
+    {
+        const QString seed = m_tmp.path() + QStringLiteral("/locks-seed");
+        const QString v = seed + QStringLiteral("/team/cache/neuronxcc-2.15.128.0+56dc5a86");
+        test::writeFile(v + QStringLiteral("/MODULE_3+c/model.neff"), "neff");
+        test::writeFile(v + QStringLiteral("/MODULE_3+c/model.neff.lock"), "");
+        test::writeFile(v + QStringLiteral("/MODULE_4+d/model.neff"), "neff");
+        test::writeFile(v + QStringLiteral("/MODULE_4+d/model.neff.lock"), "");
+        QFile old(v + QStringLiteral("/MODULE_3+c/model.neff.lock"));
+        QVERIFY(old.open(QIODevice::ReadWrite));
+        QVERIFY(old.setFileTime(QDateTime::currentDateTime().addSecs(-3 * 3600), QFileDevice::FileModificationTime));
+        old.close();
+        TestS3Server server(seed, {QStringLiteral("--seed-mtimes")});
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("AWS_ACCESS_KEY_ID"), QStringLiteral("AKIDINGOT"));
+        env.insert(QStringLiteral("AWS_SECRET_ACCESS_KEY"), QStringLiteral("s3cr3t"));
+        env.insert(QStringLiteral("AWS_ENDPOINT_URL"), server.settings().endpointUrl);
+        env.insert(QStringLiteral("HOME"), m_tmp.path());
+        env.insert(QStringLiteral("AWS_EC2_METADATA_DISABLED"), QStringLiteral("true"));
+        const QString url = QStringLiteral("s3://team-cache/team/cache");
+        auto cli = [&](QStringList args, QByteArray *out) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(INGOT_CLI_PATH), QStringList{QStringLiteral("cache")} + args + QStringList{QStringLiteral("--cache-dir"), url});
+            p.waitForFinished(60000);
+            *out = p.readAllStandardOutput() + p.readAllStandardError();
+            return p.exitCode();
+        };
+        QByteArray out;
+        QVERIFY(cli({QStringLiteral("clear-locks"), QStringLiteral("--yes")}, &out) != 0);
+        QVERIFY2(out.contains("nothing to do") && out.contains("without an age") && out.contains("kept neuronxcc-2.15.128.0+56dc5a86/MODULE_3+c"),
+                 out.constData());
+        QCOMPARE(cli({QStringLiteral("clear-locks"), QStringLiteral("--older-than"), QStringLiteral("2h"), QStringLiteral("--dry-run")}, &out), 0);
+        QVERIFY2(out.contains("MODULE_3+c") && out.contains("kept neuronxcc-2.15.128.0+56dc5a86/MODULE_4+d") && out.contains("younger than 2h")
+                     && out.contains("older than 2h is taken as left by a compile that ended"),
+                 out.constData());
+        QCOMPARE(cli({QStringLiteral("clear-locks"), QStringLiteral("--older-than"), QStringLiteral("2h"), QStringLiteral("--yes")}, &out), 0);
+        QCOMPARE(cli({QStringLiteral("list"), QStringLiteral("--state"), QStringLiteral("LOCKED")}, &out), 0);
+        QVERIFY2(out.contains("MODULE_4+d") && !out.contains("MODULE_3+c"), out.constData());
+        QCOMPARE(cli({QStringLiteral("list")}, &out), 0);
+        QVERIFY2(out.contains("MODULE_3+c"), out.constData());  // only its lock went
+        QCOMPARE(cli({QStringLiteral("clear-locks"), QStringLiteral("--older-than"), QStringLiteral("soon")}, &out), 2);
+        QVERIFY2(out.contains("90m, 2h or 7d"), out.constData());
     }
 
     // Issue 35: `cache explain --other s3://bucket/prefix` looks in that S3 cache (it took "s3" for an SSH host); a URL
