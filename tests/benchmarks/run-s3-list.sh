@@ -40,7 +40,7 @@ export AWS_ACCESS_KEY_ID=AKIDBENCH AWS_SECRET_ACCESS_KEY=benchsecret AWS_ENDPOIN
 export AWS_CONFIG_FILE=/nonexistent AWS_SHARED_CREDENTIALS_FILE=/nonexistent AWS_DEFAULT_REGION=us-east-1
 export XDG_CACHE_HOME="$work/xdg"
 now() { date +%s.%N; }
-requests() { grep -c '^REQUEST' "$work/journal" || true; }
+requests() { grep -c '^REQUEST' "$work/journal" 2>/dev/null || true; }
 
 ingot_times=() aws_times=()
 for _ in $(seq "$rounds"); do
