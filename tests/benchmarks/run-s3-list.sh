@@ -8,6 +8,7 @@
 # server's journal (goal: Ingot's ~= the number of pages).
 #   ENTRIES=10000 ROUNDS=3 tests/benchmarks/run-s3-list.sh
 set -euo pipefail
+# shellcheck source=tests/benchmarks/common.sh
 source "$(dirname "$0")/common.sh"
 entries=${ENTRIES:-10000}
 rounds=${ROUNDS:-3}
