@@ -335,6 +335,8 @@ std::function<void(QCommandLineParser &)> maintenanceOptions(Maint which)
             p.addOption({QStringLiteral("ttl-days"), CliText::tr("Remove entries unused for more than N days; entries used within N days are always kept (default 30, 0 = no TTL)."), CliText::tr("N"), QStringLiteral("30")});
             p.addOption({QStringLiteral("max-size"), CliText::tr("While the cache is larger, remove the least recently used entries outside the TTL (default 100GB, 0 = no limit)."), CliText::tr("SIZE"), QStringLiteral("100GB")});
         }
+        if (which == Maint::ClearLocks)
+            p.addOption({QStringLiteral("older-than"), CliText::tr("Only locks older than AGE (90m, 2h, 7d). Needed for an S3 cache, where a compile on any machine may hold a lock: older ones are taken as left by a compile that ended."), CliText::tr("AGE")});
         if (which == Maint::RemoveVersions)
             p.addOption({QStringLiteral("keep"), CliText::tr("A compiler-version folder to keep (repeatable)."), CliText::tr("VERSION")});
         if (which == Maint::CleanFailed)
@@ -348,6 +350,7 @@ struct MaintenanceRequest {
     PruneOptions prune;
     QStringList keep;
     QStringList entries;
+    qint64 lockOlderThanMs = 0;  // clear-locks --older-than
 };
 
 int parseMaintenance(Maint which, const Invocation &p, MaintenanceRequest *req)
@@ -371,6 +374,13 @@ int parseMaintenance(Maint which, const Invocation &p, MaintenanceRequest *req)
             return Usage;
         }
         req->prune.nowMs = QDateTime::currentMSecsSinceEpoch();
+    }
+    if (which == Maint::ClearLocks && p.isSet(QStringLiteral("older-than"))) {
+        req->lockOlderThanMs = parseLockAge(p.value(QStringLiteral("older-than")));
+        if (req->lockOlderThanMs <= 0) {
+            err(CliText::tr("error: --older-than takes an age such as 90m, 2h or 7d, not \"%1\"").arg(displayName(p.value(QStringLiteral("older-than")))));
+            return Usage;
+        }
     }
     if (which == Maint::RemoveVersions) {
         req->keep = p.values(QStringLiteral("keep"));
@@ -405,7 +415,9 @@ int planMaintenance(const MaintenanceRequest &req, const CacheSnapshot &snap, Ca
         *plan = planCleanFailed(snap.modules, keys);
         break;
     }
-    case Maint::ClearLocks: *plan = planClearLocks(snap.modules, queryRunningCompilers(store)); break;
+    case Maint::ClearLocks:
+        *plan = planClearLocks(snap.modules, queryRunningCompilers(store), req.lockOlderThanMs, QDateTime::currentMSecsSinceEpoch());
+        break;
     case Maint::RemoveVersions:
         for (const QString &k : req.keep) {
             bool found = false;

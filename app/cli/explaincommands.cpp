@@ -210,7 +210,7 @@ QVector<Command> explainCommands()
         {g, QStringLiteral("explain"), ExplainCliText::tr("Why a job compiles ENTRY: hit, blocked, other flags, other compiler, other cache or new graph"),
          cache, [entry](QCommandLineParser &p) {
              entry(p);
-             p.addOption({QStringLiteral("other"), ExplainCliText::tr("Another cache to look in: a folder, host:/path or hub:org/name (repeatable)."),
+             p.addOption({QStringLiteral("other"), ExplainCliText::tr("Another cache to look in: a folder, host:/path, s3://bucket/prefix or hub:org/name (repeatable)."),
                           ExplainCliText::tr("CACHE")});
              p.addOption({QStringLiteral("known"), ExplainCliText::tr("Also look in every cache Ingot knows: the folders added in the app, this machine's cache, the Hub cache repos.")});
          }, cmdExplain},

@@ -5,7 +5,10 @@
 #include "services/util/units.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QSet>
+
+#include <algorithm>
 
 namespace ingot {
 
@@ -107,14 +110,46 @@ RunningCompilers queryRunningCompilers(CacheStore &store)
     return r;
 }
 
-MaintenancePlan planClearLocks(const QVector<CacheModule> &modules, const RunningCompilers &compilers)
+qint64 parseLockAge(const QString &text)
+{
+    static const QList<QPair<QChar, qint64>> units{{u's', 1000}, {u'm', 60'000}, {u'h', 3'600'000}, {u'd', 86'400'000}};
+    const QString t = text.trimmed();
+    for (const auto &[unit, ms] : units) {
+        if (t.size() < 2 || t.back() != unit)
+            continue;
+        const QString digits = t.chopped(1);
+        if (digits.size() > 12 || !std::all_of(digits.cbegin(), digits.cend(), [](QChar c) { return c >= u'0' && c <= u'9'; }))
+            return -1;
+        const qint64 n = digits.toLongLong();
+        return n > 0 && n <= 3650LL * 86'400'000 / ms ? n * ms : -1;  // ten years at most
+    }
+    return -1;
+}
+
+QString lockAgeText(qint64 ms)
+{
+    for (const auto &[unit, size] : {qMakePair('d', 86'400'000LL), qMakePair('h', 3'600'000LL), qMakePair('m', 60'000LL)})
+        if (ms >= size && ms % size == 0)
+            return QString::number(ms / size) + QLatin1Char(unit);
+    return QString::number(ms / 1000) + QLatin1Char('s');
+}
+
+MaintenancePlan planClearLocks(const QVector<CacheModule> &modules, const RunningCompilers &compilers, qint64 olderThanMs,
+                               qint64 nowMs)
 {
     MaintenancePlan plan;
     plan.action = MaintenanceAction::ClearLocks;
     plan.cacheBytesBefore = cacheBytes(modules);
+    plan.lockOlderThanMs = std::max<qint64>(0, olderThanMs);
+    const bool cannotTell = !compilers.error.isEmpty();
+    const qint64 cutoff = nowMs - plan.lockOlderThanMs;
     for (const auto &m : modules) {
         if (!m.isModule() || m.state != ModuleState::Locked)
             continue;
+        if (cannotTell && plan.lockOlderThanMs == 0) {
+            plan.kept.append(keptItem(m, MaintenanceText::tr("A compile may hold its locks, and that cannot be seen from here.")));
+            continue;
+        }
         PlanItem it;
         it.op = PlanItem::Op::RemoveLocks;
         it.key = m.key();
@@ -123,20 +158,37 @@ MaintenancePlan planClearLocks(const QVector<CacheModule> &modules, const Runnin
         it.state = m.state;
         it.size = m.size;  // shown; removing the locks frees (almost) nothing
         it.lastUsedMs = m.lastUsedMs;
-        for (const auto &f : m.files)
-            if (f.name.endsWith(QLatin1String(".lock")))
-                it.files << f.name;
+        QStringList young;
+        for (const auto &f : m.files) {
+            if (!f.name.endsWith(QLatin1String(".lock")))
+                continue;
+            (plan.lockOlderThanMs > 0 && f.mtimeMs > cutoff ? young : it.files) << f.name;
+        }
+        if (it.files.isEmpty()) {
+            plan.kept.append(keptItem(m, MaintenanceText::tr("Its locks (%1) are younger than %2: a compile may hold them.")
+                                             .arg(young.join(QStringLiteral(", ")), lockAgeText(plan.lockOlderThanMs))));
+            continue;
+        }
         it.reason = MaintenanceText::tr("Lock files: %1").arg(it.files.join(QStringLiteral(", ")));
         plan.items.append(it);
     }
-    if (!compilers.error.isEmpty()) {
-        plan.refusal = compilers.error;
+    if (cannotTell && plan.lockOlderThanMs == 0) {
+        plan.refusal = compilers.error + QLatin1Char(' ')
+                       + MaintenanceText::tr("Nothing can be cleared without an age: give one (ingot-cli cache clear-locks "
+                                             "--older-than 2h), and locks older than it are taken as left by a compile that "
+                                             "ended.");
+    } else if (cannotTell) {
+        plan.notes << MaintenanceText::tr("The rule: whether a compile runs cannot be seen from here, so a lock older than %1 "
+                                          "is taken as left by a compile that ended, and a younger one as held.")
+                          .arg(lockAgeText(plan.lockOlderThanMs));
     } else if (!compilers.pids.isEmpty()) {
         QStringList ids;
         for (auto p : compilers.pids)
             ids << QString::number(p);
         plan.refusal = MaintenanceText::tr("neuronx-cc is running (process %1), so these locks may belong to a live compile. "
                           "Wait for it to finish, then clear the locks.").arg(ids.join(QStringLiteral(", ")));
+    } else if (plan.lockOlderThanMs > 0) {
+        plan.notes << MaintenanceText::tr("Only locks older than %1 are cleared.").arg(lockAgeText(plan.lockOlderThanMs));
     }
     finish(plan);
     return plan;
@@ -223,6 +275,35 @@ MaintenancePlan planPrune(const QVector<CacheModule> &modules, const PruneOption
     return plan;
 }
 
+namespace {
+// The lock files of an entry as it is now (older than the cutoff, when the plan has an age).
+ItemOutcome removeLocks(CacheStore &store, const QString &key, const CacheModule &now, qint64 olderThanMs, qint64 cutoffMs)
+{
+    qint64 freed = 0;
+    QStringList failures;
+    int removed = 0, young = 0;
+    QString error;
+    for (const CacheFile &f : now.files) {
+        if (!f.name.endsWith(QLatin1String(".lock")) || f.is(CacheFile::Directory))
+            continue;
+        if (olderThanMs > 0 && f.mtimeMs > cutoffMs && ++young)
+            continue;  // written again since the preview, or too young: a compile may hold it
+        if (store.remove(key + QLatin1Char('/') + f.name, &freed, &error))
+            ++removed;
+        else
+            failures << error;
+    }
+    using R = ItemOutcome::Result;
+    if (!failures.isEmpty())
+        return {key, R::Failed, freed, failures.join(QLatin1Char(' '))};
+    if (removed == 0 && young > 0)
+        return {key, R::Skipped, 0, MaintenanceText::tr("Kept: its locks are younger than %1 now.").arg(lockAgeText(olderThanMs))};
+    if (removed == 0)
+        return {key, R::Skipped, 0, MaintenanceText::tr("No lock left: the compile finished since the preview.")};
+    return {key, R::Done, freed, MaintenanceText::tr("Removed %n lock files.", nullptr, removed)};
+}
+}  // namespace
+
 MaintenanceReport executePlan(CacheStore &store, const MaintenancePlan &plan, const ProgressFn &progress,
                               const std::atomic_bool *cancel)
 {
@@ -243,14 +324,15 @@ MaintenanceReport executePlan(CacheStore &store, const MaintenancePlan &plan, co
         return rep;
     }
     if (plan.action == MaintenanceAction::ClearLocks) {
-        // Checked again now: a compile may have started since the preview.
+        // Checked again now: a compile may have started since the preview. Where it cannot be seen, the age rule alone.
         QString perr;
         const auto pids = store.runningCompilers(&perr);
-        if (!perr.isEmpty() || !pids.isEmpty()) {
+        if ((!perr.isEmpty() && plan.lockOlderThanMs == 0) || !pids.isEmpty()) {
             rep.refusal = !perr.isEmpty() ? perr : MaintenanceText::tr("neuronx-cc started running since the preview; nothing was changed.");
             return rep;
         }
     }
+    const qint64 lockCutoff = QDateTime::currentMSecsSinceEpoch() - plan.lockOlderThanMs;
     CacheScanner scanner(store);
     const int total = int(plan.items.size());
     int index = 0;
@@ -304,23 +386,8 @@ MaintenanceReport executePlan(CacheStore &store, const MaintenancePlan &plan, co
             continue;
         }
         if (it.op == PlanItem::Op::RemoveLocks) {
-            qint64 freed = 0;
-            QStringList failures;
-            int removed = 0;
-            for (const CacheFile &f : now.files) {
-                if (!f.name.endsWith(QLatin1String(".lock")) || f.is(CacheFile::Directory))
-                    continue;
-                if (store.remove(it.key + QLatin1Char('/') + f.name, &freed, &error))
-                    ++removed;
-                else
-                    failures << error;
-            }
-            if (!failures.isEmpty())
-                record(it.key, ItemOutcome::Result::Failed, freed, failures.join(QLatin1Char(' ')));
-            else if (removed == 0)
-                record(it.key, ItemOutcome::Result::Skipped, 0, MaintenanceText::tr("No lock left: the compile finished since the preview."));
-            else
-                record(it.key, ItemOutcome::Result::Done, freed, MaintenanceText::tr("Removed %n lock files.", nullptr, removed));
+            const ItemOutcome o = removeLocks(store, it.key, now, plan.lockOlderThanMs, lockCutoff);
+            record(it.key, o.result, o.freed, o.message);
             continue;
         }
         if (now.state == ModuleState::Locked) {

@@ -51,6 +51,8 @@ struct MaintenancePlan {
     qint64 cacheBytesAfter = 0;
     QString refusal;  // the action cannot run at all, and why
     QStringList notes;
+    // Clear-locks with an age: only lock files older than this (at the time each is removed) go; 0: no age rule.
+    qint64 lockOlderThanMs = 0;
     // The root the preview was made on (CacheSnapshot::rootIdentity): a plan runs only on that very folder.
     QString rootIdentity;
     int entryCount() const;  // items that remove something (not empty-folder clean-ups)
@@ -81,7 +83,17 @@ struct RunningCompilers {
 };
 RunningCompilers queryRunningCompilers(CacheStore &store);
 
-MaintenancePlan planClearLocks(const QVector<CacheModule> &modules, const RunningCompilers &compilers);
+// Lock files of LOCKED entries. Where the store can tell, only while no neuronx-cc runs there. Where it cannot (an S3
+// cache: a compile on any machine may hold its locks), only with an age: lock files older than `olderThanMs` (at
+// `nowMs`) are taken as left by a compile that ended and cleared, younger ones are kept, and the rule is said in the
+// plan's notes; with no age, nothing is planned and the refusal says why. An age given where the store can tell
+// narrows the locks cleared the same way.
+MaintenancePlan planClearLocks(const QVector<CacheModule> &modules, const RunningCompilers &compilers,
+                               qint64 olderThanMs = 0, qint64 nowMs = 0);
+// A lock age as written after --older-than: a whole number and a unit, s, m, h or d ("90m", "2h", "7d"); -1 for
+// anything else. lockAgeText() writes it back the same way.
+qint64 parseLockAge(const QString &text);
+QString lockAgeText(qint64 ms);
 MaintenancePlan planRemoveVersions(const QVector<CacheModule> &modules, const QStringList &keepVersions);
 MaintenancePlan planPrune(const QVector<CacheModule> &modules, const PruneOptions &options);
 

@@ -11,6 +11,7 @@
 
 #include <curl/curl.h>
 
+#include <algorithm>
 #include <memory>
 
 namespace ingot {
@@ -317,6 +318,33 @@ QString nextHop(const HttpRequest &request, const QString &url, const QString &t
     return next.toString();
 }
 
+// The first header of `request` that must not be sent, in words naming it but never its value (it may be a key or a
+// token): a name that is not an HTTP token, or a value (the bearer token and the user agent included) with a control
+// character. A CR or LF would end the header and start another ("X-Injected: ..."), a NUL would cut it short.
+QString headerProblem(const HttpRequest &request, const QByteArray &userAgent)
+{
+    auto control = [](const QByteArray &v) {
+        return std::any_of(v.cbegin(), v.cend(), [](char c) { return uchar(c) < 0x20 || uchar(c) == 0x7f; });
+    };
+    auto token = [](const QByteArray &n) {
+        static const QByteArray extra("!#$%&'*+-.^_`|~");
+        return !n.isEmpty() && std::all_of(n.cbegin(), n.cend(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || extra.contains(c);
+        });
+    };
+    for (const auto &[name, value] : request.headers) {
+        if (!token(name))
+            return HttpText::tr("a header name that is not an HTTP token");
+        if (control(value))
+            return HttpText::tr("the header %1 holds a control character").arg(QString::fromLatin1(name));
+    }
+    if (control(request.bearer.toUtf8()))
+        return HttpText::tr("the access token holds a control character");
+    if (control(userAgent))
+        return HttpText::tr("the User-Agent holds a control character");
+    return {};
+}
+
 }  // namespace
 
 HttpResponse HttpClient::once(const HttpRequest &request, const std::atomic_bool *cancel, bool restartSink) const
@@ -374,6 +402,14 @@ HttpResponse HttpClient::send(const HttpRequest &request, const std::atomic_bool
         HttpResponse r;
         r.failure = HttpResponse::Failure::Offline;
         r.error = HttpText::tr("HF_HUB_OFFLINE is set: Ingot makes no request to the Hub.");
+        return r;
+    }
+    // Checked once, before anything is sent: the value is never in the words (it may be a secret).
+    if (const QString problem = headerProblem(request, m_userAgent); !problem.isEmpty()) {
+        HttpResponse r;
+        r.failure = HttpResponse::Failure::Refused;
+        r.error = HttpText::tr("Ingot sends nothing to %1: %2 (a line break in a key or token?).")
+                      .arg(redactedUrl(request.url), problem);
         return r;
     }
     HttpResponse last;

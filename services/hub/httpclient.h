@@ -2,7 +2,9 @@
 // redirects followed by hand so a token never travels to another host, size and time limits, cancellation.
 // A hostile or broken server cannot hold a call: every transfer that stays below kLowSpeedBytes per second for
 // kLowSpeedSeconds fails, a request with a timeout fails when it runs out (redirects included), and a redirect to
-// anything but http(s) fails at once, without a retry.
+// anything but http(s) fails at once, without a retry. A header whose name is not an HTTP token, or whose value (the
+// bearer token and the User-Agent included) holds a control character, is refused before anything is sent, with
+// words that name the header but never hold its value: a CR/LF in a key would otherwise become headers of its own.
 #pragma once
 
 #include <QByteArray>

@@ -8,9 +8,12 @@
 #include "services/hub/repoid.h"
 #include "services/hub/token.h"
 #include "services/remote/remotehosts.h"
+#include "services/s3/s3cachestore.h"
+#include "services/s3/s3location.h"
 #include "services/stores/cachestore.h"
 #include "services/stores/storefactory.h"
 #include "services/util/appsettings.h"
+#include "services/util/names.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -78,7 +81,18 @@ std::optional<OtherCache> otherCacheFor(const QString &spec, std::shared_ptr<Sec
         }
         return hubCache(repo, std::move(keychain));
     }
+    if (spec.startsWith(QLatin1String("s3://"))) {  // an S3 cache, read with this machine's AWS keys; never a host
+        s3::S3Location where;
+        if (!s3::S3Location::parse(spec, &where, error))
+            return std::nullopt;
+        return storeCache({s3::s3StoreKind(), QString(), where.url()});
+    }
     const qsizetype colon = spec.indexOf(QLatin1Char(':'));
+    if (colon > 0 && spec.mid(colon, 3) == QLatin1String("://")) {  // a URL Ingot has no store for (gs://, https://)
+        *error = KnownCachesText::tr("%1 is a URL; another cache is a folder, host:/path, s3://bucket/prefix or hub:org/name")
+                     .arg(displayName(spec));
+        return std::nullopt;
+    }
     if (colon > 0 && !spec.left(colon).contains(QLatin1Char('/'))) {
         const QString path = spec.mid(colon + 1);
         if (!path.startsWith(QLatin1Char('/'))) {

@@ -7,6 +7,8 @@
 #include <QFile>
 #include <QProcessEnvironment>
 
+#include <algorithm>
+
 namespace ingot::s3 {
 
 namespace {
@@ -47,6 +49,32 @@ bool isTrue(const QString &v)
 }
 
 }  // namespace
+
+bool isValidRegion(const QString &region)
+{
+    if (region.isEmpty() || region.size() > 63 || region.startsWith(QLatin1Char('-')) || region.endsWith(QLatin1Char('-')))
+        return false;
+    bool letter = false;
+    for (const QChar c : region) {
+        const bool alpha = (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z');
+        if (!alpha && !(c >= u'0' && c <= u'9') && c != u'-')
+            return false;
+        letter = letter || alpha || c == u'-';
+    }
+    return letter;  // not only digits
+}
+
+QString credentialsProblem(const Credentials &c)
+{
+    auto control = [](const QByteArray &b) { return std::any_of(b.cbegin(), b.cend(), [](char ch) { return uchar(ch) < 0x20 || uchar(ch) == 0x7f; }); };
+    if (control(c.accessKeyId))
+        return QStringLiteral("aws_access_key_id");
+    if (control(c.secretAccessKey))
+        return QStringLiteral("aws_secret_access_key");
+    if (control(c.sessionToken))
+        return QStringLiteral("aws_session_token");
+    return {};
+}
 
 Environment processEnvironment()
 {
@@ -160,6 +188,9 @@ bool resolveAssumeRole(AwsSettings &s, const QString &roleArn, const QHash<QStri
                           : AwsConfigText::tr("credential_source = %1 is not supported (Environment and Ec2InstanceMetadata are).")
                                 .arg(displayName(credentialSource)));
     }
+    if (const QString part = credentialsProblem(r.source); !part.isEmpty())
+        return refuse(AwsConfigText::tr("the source key %1 holds a control character (a line break?), which would go "
+                                        "into an HTTP header.").arg(part));
     r.stsEndpoint = endpointFor(QStringLiteral("sts"), env, prof, config);
     if (r.stsEndpoint.isEmpty())
         r.stsEndpoint = QStringLiteral("https://sts.%1.amazonaws.com").arg(s.region);
@@ -232,13 +263,30 @@ AwsSettings resolveAwsSettings(const QString &explicitProfile, const Environment
         fromSection(prof, QStringLiteral("config file"));
     }
     // Region: AWS_REGION (the SDKs' variable, which the CLI v2 honours over the next), AWS_DEFAULT_REGION, the profile.
+    QString regionFrom = QStringLiteral("AWS_REGION");
     s.region = value(env, "AWS_REGION");
     if (s.region.isEmpty())
-        s.region = value(env, "AWS_DEFAULT_REGION");
+        s.region = value(env, "AWS_DEFAULT_REGION"), regionFrom = QStringLiteral("AWS_DEFAULT_REGION");
     if (s.region.isEmpty())
-        s.region = prof.value(QStringLiteral("region"));
+        s.region = prof.value(QStringLiteral("region")), regionFrom = AwsConfigText::tr("the profile \"%1\" in %2")
+                                                                           .arg(displayName(s.profile), displayName(configPath));
     if (s.region.isEmpty())
         s.region = QStringLiteral("us-east-1");
+    if (!isValidRegion(s.region)) {
+        s.error = AwsConfigText::tr("The AWS region \"%1\" (from %2) is not a region name (letters, digits and hyphens, "
+                                    "like us-east-1): refused, since it would become part of the host name requests go to.")
+                      .arg(displayName(s.region), regionFrom);
+        s.region.clear();
+        s.credentials = {};
+        return s;
+    }
+    if (const QString part = credentialsProblem(s.credentials); !part.isEmpty()) {
+        s.error = AwsConfigText::tr("The AWS key %1 (from the %2) holds a control character (a line break?): refused, "
+                                    "since it would go into an HTTP header. Write it again on one line.")
+                      .arg(part, s.credentialSource);
+        s.credentials = {};
+        return s;
+    }
     s.endpointUrl = endpointFor(QStringLiteral("s3"), env, prof, config);
     while (s.endpointUrl.endsWith(QLatin1Char('/')))
         s.endpointUrl.chop(1);

@@ -45,6 +45,16 @@ struct AwsSettings {
     QString error;             // a profile that cannot be used as it is written, in words; nothing else is set then
 };
 
+// Whether `region` may name an AWS region: 1 to 63 ASCII letters, digits and hyphens, a letter or digit at both
+// ends, not only digits (botocore's validate_region_name and the host-label rule of its endpoint rules both hold).
+// A region becomes part of a host name (s3.REGION.amazonaws.com, sts.REGION.amazonaws.com): anything else could
+// send requests elsewhere ("x@127.0.0.1:9000/"). The one rule for every place a region comes from.
+bool isValidRegion(const QString &region);
+
+// Whether keys may be sent: no control characters (CR, LF, NUL, other C0, DEL) in any part, since each part goes
+// into an HTTP header. Empty when they may; otherwise the name of the first part that may not (never its value).
+QString credentialsProblem(const Credentials &c);
+
 // Resolves for `profile` (empty: AWS_PROFILE, else "default"). A profile named explicitly is used even when the
 // environment holds keys (the CLI's --profile); AWS_PROFILE is not explicit, so keys in the environment win.
 AwsSettings resolveAwsSettings(const QString &profile = QString(), const Environment &env = processEnvironment());

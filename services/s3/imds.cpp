@@ -6,6 +6,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
+
 namespace ingot::s3 {
 
 namespace {
@@ -65,7 +67,13 @@ bool InstanceRole::fetch(Credentials *out, QDateTime *expiration, QString *error
                      .arg(m_endpoint, token.failure != HttpResponse::Failure::None ? token.error : QStringLiteral("HTTP %1").arg(token.status));
         return false;
     }
-    const QList<QPair<QByteArray, QByteArray>> auth{{"X-aws-ec2-metadata-token", token.body.trimmed()}};
+    const QByteArray session = token.body.trimmed();
+    if (std::any_of(session.cbegin(), session.cend(), [](char c) { return uchar(c) < 0x20 || uchar(c) == 0x7f; })) {
+        *error = ImdsText::tr("No instance role: the instance metadata service at %1 gave a token with a control "
+                              "character, which would go into an HTTP header: refused.").arg(m_endpoint);
+        return false;
+    }
+    const QList<QPair<QByteArray, QByteArray>> auth{{"X-aws-ec2-metadata-token", session}};
     const HttpResponse roles = request("GET", QStringLiteral("/latest/meta-data/iam/security-credentials/"), auth);
     const QByteArray role = roles.body.split('\n').value(0).trimmed();
     if (!roles.ok() || role.isEmpty() || role.contains('/') || role.contains("..")) {
@@ -83,6 +91,12 @@ bool InstanceRole::fetch(Credentials *out, QDateTime *expiration, QString *error
     *out = {j.value(QStringLiteral("AccessKeyId")).toString().toUtf8(), j.value(QStringLiteral("SecretAccessKey")).toString().toUtf8(),
             j.value(QStringLiteral("Token")).toString().toUtf8()};
     *expiration = QDateTime::fromString(j.value(QStringLiteral("Expiration")).toString(), Qt::ISODate);
+    if (const QString part = credentialsProblem(*out); !part.isEmpty()) {
+        *out = {};
+        *error = ImdsText::tr("The instance role %1 gave keys whose %2 holds a control character, which would go into an "
+                              "HTTP header: refused.").arg(displayName(QString::fromLatin1(role)), part);
+        return false;
+    }
     return true;
 }
 

@@ -1,8 +1,8 @@
 #include "services/s3/s3cachestore.h"
 
+#include "services/s3/hosts3access.h"
 #include "services/stores/storefactory.h"
 #include "services/util/names.h"
-#include "services/util/parallel.h"
 
 #include <QCoreApplication>
 
@@ -101,12 +101,18 @@ struct S3CacheStore::Shared {
     const S3Access &client;
     std::mutex mutex;  // the tree
     QHash<QString, ListResult> folders;
+    bool listed = false;  // open() made the tree
     QString shownRoot;  // s3://bucket/prefix, or host:s3://bucket/prefix
 };
 
 QString s3StoreKind()
 {
     return QStringLiteral("s3");
+}
+
+bool isS3Location(const StoreLocation &location)
+{
+    return location.kind == s3StoreKind() || location.kind == hostS3StoreKind();
 }
 
 void registerS3Store()
@@ -135,7 +141,9 @@ S3CacheStore::S3CacheStore(std::shared_ptr<Shared> shared) : m(std::move(shared)
 
 std::unique_ptr<CacheStore> S3CacheStore::clone() const
 {
-    return std::unique_ptr<CacheStore>(new S3CacheStore(m));
+    auto c = std::unique_ptr<S3CacheStore>(new S3CacheStore(m));
+    c->m_clone = true;
+    return c;
 }
 
 void S3CacheStore::setRetryPolicy(const RetryPolicy &p)
@@ -166,34 +174,26 @@ QString S3CacheStore::keyOf(const QString &rel) const
 
 bool S3CacheStore::open(QString *error)
 {
-    const QString prefix = m->client.location().prefix;
-    S3Listing top;
-    if (!m->client.list(prefix, QStringLiteral("/"), &top, error))
-        return false;
-    // Each compiler-version folder on its own thread: a large cache is a few hundred pages a folder.
-    QVector<S3Listing> below(top.commonPrefixes.size());
-    QStringList errors(top.commonPrefixes.size());
-    S3Listing *listings = below.data();  // taken once: the threads write their own slots, never detaching the lists
-    QString *errorSlots = errors.data();
-    parallelFor(int(top.commonPrefixes.size()), kListingThreads, nullptr, [&](int i) {
-        m->client.list(top.commonPrefixes.at(i), QString(), &listings[i], &errorSlots[i]);
-    });
-    for (const QString &e : std::as_const(errors)) {
-        if (!e.isEmpty()) {
-            *error = e;
-            return false;
-        }
+    // A clone (the scanner's other threads) shares the tree its store listed: opening it lists nothing again.
+    if (m_clone) {
+        std::lock_guard lock(m->mutex);
+        if (m->listed)
+            return true;
     }
+    // One ListObjectsV2 pass over every page of the prefix: the whole tree, nothing read from any object (an entry's
+    // flags, log and HLO are read when they are shown).
+    const QString prefix = m->client.location().prefix;
+    S3Listing all;
+    if (!m->client.list(prefix, QString(), &all, error))
+        return false;
     QHash<QString, ListResult> folders;
     TreeBuilder tree(&folders);
-    for (const S3Object &o : std::as_const(top.objects))
+    for (const S3Object &o : std::as_const(all.objects))
         tree.add(o.key.mid(prefix.size()), o);
-    for (const S3Listing &l : std::as_const(below))
-        for (const S3Object &o : l.objects)
-            tree.add(o.key.mid(prefix.size()), o);
     tree.finish();
     std::lock_guard lock(m->mutex);
     m->folders = std::move(folders);
+    m->listed = true;
     return true;
 }
 
@@ -212,7 +212,7 @@ ListResult S3CacheStore::list(const QString &rel)
 QVector<qint64> S3CacheStore::runningCompilers(QString *error)
 {
     *error = S3StoreText::tr("A compile on any machine may be writing %1, and that cannot be seen from here: its lock "
-                             "objects are treated as live and are not cleared.").arg(displayName(displayRoot()));
+                             "objects are treated as live unless they are older than an age you give.").arg(displayName(displayRoot()));
     return {};
 }
 

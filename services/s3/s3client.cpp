@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
+#include <QElapsedTimer>
 #include <QSet>
 #include <QXmlStreamReader>
 
@@ -180,8 +181,8 @@ QString S3Client::bucketRegionOf(const HttpResponse &r)
     if (region.isEmpty() && (code == QLatin1String("AuthorizationHeaderMalformed") || code == QLatin1String("PermanentRedirect")
                              || code == QLatin1String("IllegalLocationConstraintException")))
         region = s3Text(r.body, "Region");
-    const bool plain = region.size() >= 2 && region.size() <= 30
-                       && std::all_of(region.cbegin(), region.cend(), [](QChar ch) { return (ch >= u'a' && ch <= u'z') || ch.isDigit() || ch == u'-'; });
+    // S3's regions are lower case; the rule every other region meets (isValidRegion) too.
+    const bool plain = region.size() >= 2 && region == region.toLower() && isValidRegion(region);
     return plain ? region : QString();
 }
 
@@ -203,6 +204,68 @@ QString S3Client::failureText(const HttpResponse &r, const QString &what) const
     return S3ClientText::tr("%1: HTTP %2 %3 %4").arg(what).arg(r.status).arg(displayName(code), displayName(message)).trimmed();
 }
 
+namespace {
+// One page of a ListObjectsV2 answer, its keys decoded (encoding-type=url) but not yet checked.
+struct ListPage {
+    QList<S3Object> objects;
+    QStringList prefixes;
+    bool truncated = false;
+    QString next;
+};
+
+bool parseListPage(const QByteArray &body, ListPage *page, QString *why)
+{
+    QXmlStreamReader x(body);
+    bool url = false, inContents = false, inPrefixes = false;
+    S3Object o;
+    while (!x.atEnd()) {
+        x.readNext();
+        if (x.isStartElement()) {
+            const auto n = x.name();
+            if (n == QLatin1String("Contents")) {
+                inContents = true;
+                o = {};
+            } else if (n == QLatin1String("CommonPrefixes")) {
+                inPrefixes = true;
+            } else if (n == QLatin1String("Key") && inContents) {
+                o.key = x.readElementText();
+            } else if (n == QLatin1String("Size") && inContents) {
+                o.size = x.readElementText().toLongLong();
+            } else if (n == QLatin1String("LastModified") && inContents) {
+                o.lastModified = QDateTime::fromString(x.readElementText(), Qt::ISODateWithMs);
+            } else if (n == QLatin1String("ETag") && inContents) {
+                o.etag = x.readElementText().remove(QLatin1Char('"')).toLatin1();
+            } else if (n == QLatin1String("Prefix") && inPrefixes) {
+                page->prefixes << x.readElementText();
+            } else if (n == QLatin1String("IsTruncated")) {
+                page->truncated = x.readElementText() == QLatin1String("true");
+            } else if (n == QLatin1String("NextContinuationToken")) {
+                page->next = x.readElementText();
+            } else if (n == QLatin1String("EncodingType")) {
+                url = x.readElementText() == QLatin1String("url");
+            }
+        } else if (x.isEndElement()) {
+            if (x.name() == QLatin1String("Contents")) {
+                inContents = false;
+                page->objects << o;
+            } else if (x.name() == QLatin1String("CommonPrefixes")) {
+                inPrefixes = false;
+            }
+        }
+    }
+    if (x.hasError()) {
+        *why = S3ClientText::tr("the answer is not S3's XML (%1).").arg(x.errorString());
+        return false;
+    }
+    auto decoded = [url](const QString &s) { return url ? nameFromBytes(QByteArray::fromPercentEncoding(s.toUtf8())) : s; };
+    for (S3Object &obj : page->objects)
+        obj.key = decoded(obj.key);
+    for (QString &p : page->prefixes)
+        p = decoded(p);
+    return true;
+}
+}  // namespace
+
 bool S3Client::list(const QString &prefix, const QString &delimiter, S3Listing *out, QString *error,
                     const std::atomic_bool *cancel) const
 {
@@ -223,9 +286,19 @@ bool S3Client::list(const QString &prefix, const QString &delimiter, S3Listing *
     };
     // A key the server lists must be under what was asked and a plain path below the cache's prefix.
     auto plain = [&](const QString &key) { return plainKey(m_location, prefix, key); };
+    QElapsedTimer clock;
+    clock.start();
     for (int page = 0;; ++page) {
-        if (page >= kMaxPages)
-            return refuse(S3ClientText::tr("more than %1 pages: refused.").arg(kMaxPages));
+        const qint64 keys = got.objects.size() + got.commonPrefixes.size();
+        if (page >= m_budget.maxPages)
+            return refuse(S3ClientText::tr("the server still says there is more after %1 pages (%2 keys): refused as a "
+                                           "listing without end.").arg(page).arg(keys));
+        if (page >= m_budget.sparsePages && keys < qint64(page) * m_budget.minKeysPerPage)
+            return refuse(S3ClientText::tr("the server gave %1 keys in %2 pages and still says there is more (S3 gives up to "
+                                           "1,000 a page): refused as a listing without end.").arg(keys).arg(page));
+        if (page > 0 && clock.elapsed() > m_budget.maxMs)
+            return refuse(S3ClientText::tr("the listing took more than %1 s (%2 pages, %3 keys so far): refused.")
+                              .arg(m_budget.maxMs / 1000.0).arg(page).arg(keys));
         QList<QPair<QByteArray, QByteArray>> query{{"list-type", "2"}, {"prefix", nameToBytes(prefix)}, {"encoding-type", "url"}};
         if (!delimiter.isEmpty())
             query.append({"delimiter", nameToBytes(delimiter)});
@@ -236,72 +309,28 @@ bool S3Client::list(const QString &prefix, const QString &delimiter, S3Listing *
             *error = failureText(r, what);
             return false;
         }
-        QXmlStreamReader x(r.body);
-        bool truncated = false, url = false, inContents = false, inPrefixes = false;
-        QString next;
-        S3Object o;
-        QList<S3Object> objects;
-        QStringList prefixes;
-        auto decoded = [&](const QString &s) {
-            return url ? nameFromBytes(QByteArray::fromPercentEncoding(s.toUtf8())) : s;
-        };
-        while (!x.atEnd()) {
-            x.readNext();
-            if (x.isStartElement()) {
-                const auto n = x.name();
-                if (n == QLatin1String("Contents")) {
-                    inContents = true;
-                    o = {};
-                } else if (n == QLatin1String("CommonPrefixes")) {
-                    inPrefixes = true;
-                } else if (n == QLatin1String("Key") && inContents) {
-                    o.key = x.readElementText();
-                } else if (n == QLatin1String("Size") && inContents) {
-                    o.size = x.readElementText().toLongLong();
-                } else if (n == QLatin1String("LastModified") && inContents) {
-                    o.lastModified = QDateTime::fromString(x.readElementText(), Qt::ISODateWithMs);
-                } else if (n == QLatin1String("ETag") && inContents) {
-                    o.etag = x.readElementText().remove(QLatin1Char('"')).toLatin1();
-                } else if (n == QLatin1String("Prefix") && inPrefixes) {
-                    prefixes << x.readElementText();
-                } else if (n == QLatin1String("IsTruncated")) {
-                    truncated = x.readElementText() == QLatin1String("true");
-                } else if (n == QLatin1String("NextContinuationToken")) {
-                    next = x.readElementText();
-                } else if (n == QLatin1String("EncodingType")) {
-                    url = x.readElementText() == QLatin1String("url");
-                }
-            } else if (x.isEndElement()) {
-                if (x.name() == QLatin1String("Contents")) {
-                    inContents = false;
-                    objects << o;
-                } else if (x.name() == QLatin1String("CommonPrefixes")) {
-                    inPrefixes = false;
-                }
-            }
-        }
-        if (x.hasError())
-            return refuse(S3ClientText::tr("the answer is not S3's XML (%1).").arg(x.errorString()));
-        for (S3Object &obj : objects) {
-            obj.key = decoded(obj.key);
+        ListPage lp;
+        QString why;
+        if (!parseListPage(r.body, &lp, &why))
+            return refuse(why);
+        for (const S3Object &obj : std::as_const(lp.objects)) {
             if (!plain(obj.key) || obj.size < 0)
                 return refuse(S3ClientText::tr("the server listed %1, which is not a plain key under the prefix: refused.").arg(displayName(obj.key)));
             got.objects << obj;
         }
-        for (QString &p : prefixes) {
-            p = decoded(p);
+        for (const QString &p : std::as_const(lp.prefixes)) {
             if (!plain(p) || (!delimiter.isEmpty() && !p.endsWith(delimiter)))
                 return refuse(S3ClientText::tr("the server listed %1, which is not a plain key under the prefix: refused.").arg(displayName(p)));
             got.commonPrefixes << p;
         }
-        if (got.objects.size() + got.commonPrefixes.size() > kMaxListed)
-            return refuse(S3ClientText::tr("more than %1 keys: refused.").arg(kMaxListed));
-        if (!truncated)
+        if (got.objects.size() + got.commonPrefixes.size() > m_budget.maxKeys)
+            return refuse(S3ClientText::tr("more than %1 keys: refused.").arg(m_budget.maxKeys));
+        if (!lp.truncated)
             break;
-        if (next.isEmpty() || tokens.contains(next))
+        if (lp.next.isEmpty() || tokens.contains(lp.next))
             return refuse(S3ClientText::tr("the server says there is more but gives no new continuation token: refused."));
-        tokens.insert(next);
-        token = next;
+        tokens.insert(lp.next);
+        token = lp.next;
     }
     *out = std::move(got);
     return true;

@@ -59,12 +59,20 @@ public:
     static bool plainKey(const S3Location &location, const QString &prefix, const QString &key);
 };
 
+// What one listing (all the pages of one prefix) may take from a server before it is refused with words: a cache of
+// millions of objects is well within it, a server that always says "there is more" is not. S3 gives up to 1,000 keys
+// a page; a server that gives pages of (almost) nothing, each with a new token, is stopped after sparsePages.
+struct ListBudget {
+    int maxPages = 20000;
+    qint64 maxKeys = 10'000'000;
+    qint64 maxMs = 30LL * 60 * 1000;  // the whole listing, every page and retry
+    int sparsePages = 100;            // after this many pages, a listing must average
+    int minKeysPerPage = 100;         // at least this many keys a page
+};
+
 class S3Client final : public S3Access
 {
 public:
-    // Bounds on what one listing takes from a server: a cache of millions of objects is still within them.
-    static constexpr int kMaxPages = 20000;
-    static constexpr qint64 kMaxListed = 10'000'000;
     static constexpr int kMaxDeleteBatch = 1000;  // S3's own limit per DeleteObjects
 
     // With no keys in `settings`, the instance role's (IMDSv2) are used: `role`, or one for this process's
@@ -79,9 +87,10 @@ public:
     // The region an answer says the bucket is in, when it says so in a form that can be trusted; empty otherwise.
     static QString bucketRegionOf(const HttpResponse &r);
     void setRetryPolicy(const RetryPolicy &p) { m_http.setRetryPolicy(p); }
+    void setListBudget(const ListBudget &b) { m_budget = b; }
 
     // Every object (and, with a delimiter, every common prefix) under `prefix`, which must lie under the location's
-    // prefix (or be it). False with words on any refusal or fault; *out is then left empty.
+    // prefix (or be it), within the listing budget. False with words on any refusal or fault; *out is then left empty.
     bool list(const QString &prefix, const QString &delimiter, S3Listing *out, QString *error,
               const std::atomic_bool *cancel = nullptr) const override;
     // An object's bytes, or `length` of them from `offset` (length < 0: to its end); at most `maxBytes`.
@@ -128,6 +137,7 @@ private:
     mutable S3Endpoint m_endpoint;
     mutable QString m_region;
     HttpClient m_http;
+    ListBudget m_budget;
     std::shared_ptr<InstanceRole> m_role;  // when the settings hold no keys
     std::shared_ptr<AssumedRole> m_assumed;  // a role profile
 };

@@ -94,6 +94,11 @@ S3Endpoint endpointFor(const AwsSettings &settings, const QString &bucket, QStri
             e.host += ':' + QByteArray::number(u.port());
         e.pathStyle = true;
     } else {
+        if (!isValidRegion(settings.region)) {
+            *error = S3LocationText::tr("The AWS region \"%1\" is not a region name (letters, digits and hyphens, like "
+                                        "us-east-1): no request is made.").arg(displayName(settings.region));
+            return {};
+        }
         e.scheme = "https";
         const QByteArray regional = "s3." + settings.region.toLatin1() + ".amazonaws.com";
         e.pathStyle = bucket.contains(QLatin1Char('.'));

@@ -86,6 +86,11 @@ bool assumeRole(const HttpClient &http, const AssumeRoleSpec &spec, const Creden
         *error = StsText::tr("%1: STS's answer holds no temporary keys.").arg(what);
         return false;
     }
+    if (const QString part = credentialsProblem(keys); !part.isEmpty()) {
+        *error = StsText::tr("%1: STS gave keys whose %2 holds a control character, which would go into an HTTP header: "
+                             "refused.").arg(what, part);
+        return false;
+    }
     *out = keys;
     *expiration = when;
     return true;

@@ -211,6 +211,52 @@ private Q_SLOTS:
         QCOMPARE(QFileInfo(blob).size(), 1000);
     }
 
+    // Issue 35: where the store cannot tell whether a compile runs (an S3 cache), locks are cleared only with an age:
+    // without one nothing is planned and the refusal says why; with one, only lock files older than it, the rule said.
+    void clearLocksByAgeWhereCompilesCannotBeSeen()
+    {
+        QTemporaryDir tmp;
+        const QString r = tmp.path() + QStringLiteral("/cache");
+        test::makeModule(r, V15, QStringLiteral("MODULE_1+aa"), LOCKED);
+        test::makeModule(r, V15, QStringLiteral("MODULE_2+aa"), LOCKED);
+        const QString oldLock = r + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_1+aa/model.hlo_module.pb.lock");
+        const QString youngLock = r + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_2+aa/model.hlo_module.pb.lock");
+        QFile f(oldLock);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QVERIFY(f.setFileTime(QDateTime::currentDateTime().addSecs(-3 * 3600), QFileDevice::FileModificationTime));
+        f.close();
+        const QVector<CacheModule> modules = scan(r);
+        const RunningCompilers unseen{{}, QStringLiteral("A compile on any machine may be writing it.")};
+        const MaintenancePlan none = planClearLocks(modules, unseen);
+        QVERIFY(none.items.isEmpty());
+        QCOMPARE(none.kept.size(), 2);
+        QVERIFY2(none.refusal.contains(QStringLiteral("without an age")), qPrintable(none.refusal));
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const MaintenancePlan aged = planClearLocks(modules, unseen, 2 * 3600 * 1000, now);
+        QVERIFY(aged.refusal.isEmpty());
+        QCOMPARE(keys(aged), QStringList{V15 + QStringLiteral("/MODULE_1+aa")});
+        QCOMPARE(aged.items.first().files, QStringList{QStringLiteral("model.hlo_module.pb.lock")});
+        QCOMPARE(aged.kept.size(), 1);
+        QVERIFY2(aged.kept.first().reason.contains(QStringLiteral("younger than 2h")), qPrintable(aged.kept.first().reason));
+        QVERIFY(aged.notes.join(QLatin1Char(' ')).contains(QStringLiteral("older than 2h is taken as left by a compile that ended")));
+        // Run (on a folder, which can tell: no compiler runs here): only the old lock goes.
+        LocalCacheStore store(r);
+        const MaintenanceReport rep = executePlan(store, aged);
+        QVERIFY2(rep.refusal.isEmpty(), qPrintable(rep.refusal));
+        QCOMPARE(rep.done, 1);
+        QVERIFY(!QFile::exists(oldLock));
+        QVERIFY(QFile::exists(youngLock));
+        // The age as written after --older-than.
+        QCOMPARE(parseLockAge(QStringLiteral("90m")), 90 * 60 * 1000LL);
+        QCOMPARE(parseLockAge(QStringLiteral("2h")), 2 * 3600 * 1000LL);
+        QCOMPARE(parseLockAge(QStringLiteral("7d")), 7 * 86400 * 1000LL);
+        QCOMPARE(parseLockAge(QStringLiteral("30s")), 30 * 1000LL);
+        for (const char *bad : {"", "h", "2", "0h", "-2h", "2x", "1.5h", "2 h", "99999999999d", "+2h"})
+            QVERIFY2(parseLockAge(QString::fromLatin1(bad)) < 0, bad);
+        QCOMPARE(lockAgeText(90 * 60 * 1000LL), QStringLiteral("90m"));
+        QCOMPARE(lockAgeText(48 * 3600 * 1000LL), QStringLiteral("2d"));
+    }
+
     void clearLocksRefusedWhileCompilerRuns()
     {
         QTemporaryDir tmp;

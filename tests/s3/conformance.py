@@ -124,6 +124,29 @@ def main():
             expect_error("NoSuchBucket", lambda: s3.list_objects_v2(Bucket="other-bucket"))
         finally:
             server.kill()
+        # The whole prefix without a delimiter, page by page (how Ingot lists a cache): boto3's paginator gets every
+        # key once, in order, in ceil(n / page size) pages; with --seed-mtimes a seeded object was last modified when
+        # its file was (an old lock, for clear-locks --older-than).
+        seed = os.path.join(tmp, "seed")
+        for i in range(25):
+            path = os.path.join(seed, "team", "cache", "v", "MODULE_%02d+a" % i, "model.neff")
+            os.makedirs(os.path.dirname(path))
+            with open(path, "wb") as f:
+                f.write(b"neff")
+        old = time.time() - 3 * 3600
+        os.utime(os.path.join(seed, "team", "cache", "v", "MODULE_07+a", "model.neff"), (old, old))
+        server, url = start(tmp, "--seed", "team-cache=" + seed, "--page-size", "10", "--seed-mtimes")
+        try:
+            pages = list(client(url).get_paginator("list_objects_v2").paginate(Bucket="team-cache", Prefix="team/cache/"))
+            assert len(pages) == 3, len(pages)
+            objects = [o for page in pages for o in page["Contents"]]
+            keys = [o["Key"] for o in objects]
+            assert keys == sorted(keys) and len(set(keys)) == 25, keys
+            when = {o["Key"]: o["LastModified"].timestamp() for o in objects}
+            assert abs(when["team/cache/v/MODULE_07+a/model.neff"] - old) < 1, when
+            assert abs(when["team/cache/v/MODULE_08+a/model.neff"] - time.time()) < 3600, when
+        finally:
+            server.kill()
         # A 503 SlowDown on every second request: boto3 retries and succeeds, as against S3.
         server, url = start(tmp, "--slowdown-every", "2")
         try:

@@ -13,15 +13,19 @@ Faults and hostile answers, for the client's tests:
   --page-size N        at most N keys a listing page (S3: 1000), so that small tests page
   --hostile MODE       endless-pages (every listing says there is more, with the same token), dotdot-keys (a key
                        "<prefix>../escape/model.neff" and one with a NUL-like %00 in every listing), huge-body (a
-                       listing of 1 GiB of spaces), bad-checksum (a GetObject's
+                       listing of 1 GiB of spaces), endless-fresh (the first page, then empty pages that each say
+                       there is more, with a new token every time), bad-checksum (a GetObject's
                        x-amz-checksum-sha256 that is not the body's), redirect (every request is sent to 127.0.0.1:1 with a 301)
 
 --sts-access A --sts-secret S [--role-arn ARN]: STS AssumeRole (POST /, signed for sts with that pair) answers the
 S3 key pair and --token as the role's temporary keys (a stand-in for STS).
 --region R: the buckets are in R; a request signed for another region gets S3's 400 AuthorizationHeaderMalformed
 with <Region>R</Region> and x-amz-bucket-region (what a client's region redirector reads).
---journal FILE appends a line per write (PUT key, PART key n, COMPLETE key) and per object read (GET key offset).
-Objects live in memory; --seed BUCKET=DIR loads a folder's files as keys (their paths below DIR). The port is
+--journal FILE appends a line per write (PUT key, PART key n, COMPLETE key) and per object read (GET key offset);
+with --journal-lists, a line per connection (CONNECTION), per request (REQUEST method) and per listing request
+(LIST prefix|delimiter) too: a test counts requests against pages, or shows that nothing reached the server.
+Objects live in memory; --seed BUCKET=DIR loads a folder's files as keys (their paths below DIR), with
+--seed-mtimes last modified when their files were (else now). The port is
 written to --port-file once the server listens.
   /usr/bin/python3 tests/s3/tests3.py --access AKID --secret SECRET [--token T] --port-file F [--seed b=dir]
 """
@@ -46,6 +50,7 @@ class Store:
         self.buckets = {}  # bucket -> {key: (bytes, etag, mtime)}
         self.uploads = {}  # upload id -> (bucket, key, {part: (bytes, md5 bytes)})
         self.requests = 0
+        self.fresh = 0  # --hostile endless-fresh: the last token given
         self.journal = None
         self.checksums = {}  # (bucket, key) -> base64 sha256 given with the PutObject (x-amz-checksum-sha256)
 
@@ -55,10 +60,10 @@ class Store:
             with self.lock, open(self.journal, "a") as f:
                 f.write(line + "\n")
 
-    def put(self, bucket, key, data, etag=None, checksum=None):
+    def put(self, bucket, key, data, etag=None, checksum=None, mtime=None):
         etag = etag or '"%s"' % hashlib.md5(data).hexdigest()
         with self.lock:
-            self.buckets.setdefault(bucket, {})[key] = (data, etag, datetime.datetime.now(datetime.timezone.utc))
+            self.buckets.setdefault(bucket, {})[key] = (data, etag, mtime or datetime.datetime.now(datetime.timezone.utc))
             if checksum:
                 self.checksums[(bucket, key)] = checksum
             else:
@@ -95,6 +100,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+    def setup(self):
+        super().setup()
+        if self.server.opts.journal_lists:  # any connection, an https one that never becomes a request included
+            self.server.store.note("CONNECTION")
 
     # -- plumbing --------------------------------------------------------------------------------------------------
     def send(self, status, body=b"", headers=None, head=False):
@@ -189,6 +199,8 @@ class Handler(BaseHTTPRequestHandler):
             store.requests += 1
             n = store.requests
         head = self.command == "HEAD"
+        if opts.journal_lists:
+            store.note("REQUEST %s" % self.command)
         if opts.hostile == "redirect":
             self.send(301, b"", {"Location": "http://127.0.0.1:1" + self.path})
             return
@@ -333,6 +345,8 @@ class Handler(BaseHTTPRequestHandler):
         after = query.get("continuation-token") or query.get("start-after", "")
         url = query.get("encoding-type") == "url"
         enc = (lambda s: urllib.parse.quote(s, safe="/")) if url else (lambda s: s)
+        if opts.journal_lists:
+            store.note("LIST %s|%s" % (prefix, delimiter))
         with store.lock:
             keys = sorted(store.buckets[bucket].items(), key=lambda kv: kv[0].encode())
         if opts.hostile == "dotdot-keys":
@@ -371,6 +385,13 @@ class Handler(BaseHTTPRequestHandler):
             children.append(("EncodingType", "url"))
         if opts.hostile == "endless-pages":
             truncated, last = True, "again"
+        if opts.hostile == "endless-fresh":  # the first page as it is, then empty pages, each with a new token
+            if query.get("continuation-token"):
+                items, prefixes = [], []
+            with store.lock:
+                store.fresh += 1
+                truncated, last = True, "fresh-%d" % store.fresh
+        children[2] = ("KeyCount", str(len(items) + len(prefixes)))
         children.append(("IsTruncated", "true" if truncated else "false"))
         if query.get("continuation-token"):
             children.append(("ContinuationToken", query["continuation-token"]))
@@ -479,10 +500,12 @@ def main():
     ap.add_argument("--port-file", required=True)
     ap.add_argument("--bucket", action="append", default=[])
     ap.add_argument("--seed", action="append", default=[])
+    ap.add_argument("--seed-mtimes", action="store_true")  # seeded objects were last modified when their files were
     ap.add_argument("--slowdown-every", type=int, default=0)
     ap.add_argument("--hostile", default="")
     ap.add_argument("--page-size", type=int, default=1000)  # S3 answers at most 1000 keys a page
     ap.add_argument("--journal", default="")
+    ap.add_argument("--journal-lists", action="store_true")  # REQUEST method, LIST prefix|delimiter lines too
     ap.add_argument("--sts-access", default="")  # STS AssumeRole at POST / signed with this pair (a role's source keys)
     ap.add_argument("--sts-secret", default="")
     ap.add_argument("--role-arn", default="")
@@ -499,7 +522,10 @@ def main():
             for f in files:
                 path = os.path.join(dirpath, f)
                 with open(path, "rb") as fh:
-                    store.put(bucket, os.path.relpath(path, folder), fh.read())
+                    mtime = None
+                    if opts.seed_mtimes:  # the object's LastModified is the file's (an old lock, say)
+                        mtime = datetime.datetime.fromtimestamp(os.stat(path).st_mtime, datetime.timezone.utc)
+                    store.put(bucket, os.path.relpath(path, folder), fh.read(), mtime=mtime)
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     server.store, server.opts = store, opts

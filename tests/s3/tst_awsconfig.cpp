@@ -2,6 +2,7 @@
 // python3-botocore) for the environment and shared files of each case, and the documented rules botocore 1.29 does
 // not have yet (AWS_REGION, endpoint URLs), and words for profiles Ingot does not support.
 #include "services/s3/awsconfig.h"
+#include "services/s3/s3location.h"
 
 #include "tests/s3/pythonserver.h"
 #include "tests/support/testsupport.h"
@@ -166,6 +167,51 @@ private slots:
         QVERIFY(resolveAwsSettings(QStringLiteral("nosource"), base()).error.contains(QStringLiteral("source_profile")));
         QVERIFY(resolveAwsSettings(QStringLiteral("ecs"), base()).error.contains(QStringLiteral("EcsContainer")));
         QVERIFY(resolveAwsSettings(QStringLiteral("mfa"), base()).error.contains(QStringLiteral("mfa_serial")));
+    }
+
+    // Issue 35: one region rule wherever a region comes from, the one botocore applies before a region reaches a
+    // host name (validate_region_name), and words naming where the refused one came from.
+    void regionsAreTheOnesBotocoreTakes()
+    {
+        const QStringList regions{QStringLiteral("us-east-1"), QStringLiteral("eu-central-1"), QStringLiteral("cn-north-1"),
+                                  QStringLiteral("us-gov-west-1"), QStringLiteral("a"), QStringLiteral("EU-West-1"),
+                                  QStringLiteral("x@127.0.0.1:9000/"), QStringLiteral("us-east-1.evil.com"),
+                                  QStringLiteral("-us-east-1"), QStringLiteral("us-east-1-"), QStringLiteral("12345"),
+                                  QStringLiteral("us east 1"), QStringLiteral("us-east-1/"), QStringLiteral("us_east_1"),
+                                  QStringLiteral("us-east-1\r\nX: y"), QStringLiteral("r%40x"), QString(64, QLatin1Char('a')),
+                                  QString(63, QLatin1Char('a')), QStringLiteral("us-east-1#"), QStringLiteral("über-1")};
+        QList<QByteArray> lines;
+        QString error;
+        QVERIFY2(ingot::test::runBotocore("botocore_region.py", QJsonDocument(QJsonArray::fromStringList(regions)).toJson(), &lines, &error),
+                 qPrintable(error));
+        QCOMPARE(lines.size(), regions.size());
+        for (int i = 0; i < regions.size(); ++i)
+            QVERIFY2(isValidRegion(regions.at(i)) == (lines.at(i) == "1"), qPrintable(regions.at(i)));
+        QVERIFY(!isValidRegion(QString()));
+        // Each place a region comes from is named when it is refused.
+        Environment env = base();
+        env.insert(QStringLiteral("AWS_REGION"), QStringLiteral("x@127.0.0.1:9000/"));
+        AwsSettings s = resolveAwsSettings({}, env);
+        QVERIFY2(s.error.contains(QStringLiteral("(from AWS_REGION)")), qPrintable(s.error));
+        QVERIFY(!s.credentials.isValid());
+        env = base();
+        env.insert(QStringLiteral("AWS_DEFAULT_REGION"), QStringLiteral("a.b"));
+        s = resolveAwsSettings({}, env);
+        QVERIFY2(s.error.contains(QStringLiteral("(from AWS_DEFAULT_REGION)")), qPrintable(s.error));
+        const QString config = m_dir.path() + QStringLiteral("/bad-region-config");
+        ingot::test::writeFile(config, "[profile far]\nregion = evil.example/\naws_access_key_id = A\naws_secret_access_key = B\n");
+        env = base();
+        env.insert(QStringLiteral("AWS_CONFIG_FILE"), config);
+        s = resolveAwsSettings(QStringLiteral("far"), env);
+        QVERIFY2(s.error.contains(QStringLiteral("\"far\"")) && s.error.contains(QStringLiteral("evil.example/")), qPrintable(s.error));
+        // Where the host name is made: the same rule, for settings made any other way.
+        AwsSettings direct;
+        direct.region = QStringLiteral("x@127.0.0.1:9000/");
+        QString why;
+        QVERIFY(endpointFor(direct, QStringLiteral("team-cache"), &why).host.isEmpty());
+        QVERIFY2(why.contains(QStringLiteral("not a region name")), qPrintable(why));
+        direct.region = QStringLiteral("eu-west-1");
+        QCOMPARE(endpointFor(direct, QStringLiteral("team-cache"), &why).host, QByteArray("team-cache.s3.eu-west-1.amazonaws.com"));
     }
 
     void documentedRulesBeyondBotocore129()

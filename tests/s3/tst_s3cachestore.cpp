@@ -10,6 +10,9 @@
 
 #include "tests/s3/pythonserver.h"
 
+#include <QDateTime>
+#include <QDir>
+#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
@@ -25,10 +28,11 @@ namespace {
 class TestS3Server : public test::PythonServer
 {
 public:
-    explicit TestS3Server(const QString &seed)
-        : PythonServer("tests/s3/tests3.py", {QStringLiteral("--access"), QStringLiteral("AKIDINGOT"), QStringLiteral("--secret"),
-                                              QStringLiteral("s3cr3t"), QStringLiteral("--page-size"), QStringLiteral("50"),
-                                              QStringLiteral("--seed"), QStringLiteral("team-cache=") + seed})
+    explicit TestS3Server(const QString &seed, const QStringList &extra = {})
+        : PythonServer("tests/s3/tests3.py", QStringList{QStringLiteral("--access"), QStringLiteral("AKIDINGOT"), QStringLiteral("--secret"),
+                                                         QStringLiteral("s3cr3t"), QStringLiteral("--page-size"), QStringLiteral("50"),
+                                                         QStringLiteral("--seed"), QStringLiteral("team-cache=") + seed}
+                                                 + extra)
     {
     }
     AwsSettings settings() const
@@ -119,6 +123,31 @@ private slots:
         QCOMPARE(s3.clone()->list(any.version).entries.size(), s3.list(any.version).entries.size());
     }
 
+    // Issue 35: the cache is listed with ListObjectsV2 alone, one pass over the prefix's pages (no delimiter walk per
+    // compiler folder), and no object is read until something is shown; a second look costs the same pages again.
+    void listingIsOnePassOfListObjectsV2()
+    {
+        const QString journal = m_tmp.path() + QStringLiteral("/listing.log");
+        QFile::remove(journal);
+        TestS3Server server(m_seed, {QStringLiteral("--journal"), journal, QStringLiteral("--journal-lists")});
+        int objects = 0;
+        for (QDirIterator it(m_local, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories); it.hasNext(); it.next())
+            ++objects;
+        QVERIFY(objects > 50);  // more than one page of 50
+        const int pages = (objects + 49) / 50;
+        S3CacheStore s3(server.settings(), at(QStringLiteral("s3://team-cache/team/cache")));
+        const CacheSnapshot snap = CacheScanner(s3).scan(nullptr);
+        QVERIFY2(snap.fatalError.isEmpty(), qPrintable(snap.fatalError));
+        QVERIFY(snap.modules.size() >= 40);
+        QStringList lines = QString::fromUtf8(test::readFile(journal)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.filter(QStringLiteral("REQUEST")).size(), pages);
+        QCOMPARE(lines.filter(QStringLiteral("LIST team/cache/|")).size(), pages);  // no delimiter, the prefix itself
+        QVERIFY(lines.filter(QStringLiteral("GET ")).isEmpty());
+        CacheScanner(s3).scan(&snap);  // F5: the same pages again, nothing more
+        lines = QString::fromUtf8(test::readFile(journal)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.filter(QStringLiteral("REQUEST")).size(), 2 * pages);
+    }
+
     void maintenanceRemovesExactlyAnEntryAndLeavesLocked()
     {
         TestS3Server server(m_seed);
@@ -169,7 +198,9 @@ private slots:
         test::writeFile(v + QStringLiteral("/MODULE_3+c/model.neff"), "neff");
         test::writeFile(v + QStringLiteral("/MODULE_3+c/model.neff.lock"), "");
         test::writeFile(seed + QStringLiteral("/team/cache-other/neuronxcc-2.15.128.0+56dc5a86/MODULE_9+z/model.log"), "ERROR\n");
-        TestS3Server server(seed);
+        const QString journal = m_tmp.path() + QStringLiteral("/cli.log");
+        QFile::remove(journal);
+        TestS3Server server(seed, {QStringLiteral("--journal"), journal, QStringLiteral("--journal-lists")});
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("AWS_ACCESS_KEY_ID"), QStringLiteral("AKIDINGOT"));
         env.insert(QStringLiteral("AWS_SECRET_ACCESS_KEY"), QStringLiteral("s3cr3t"));
@@ -189,6 +220,7 @@ private slots:
         QCOMPARE(cli({QStringLiteral("cache"), QStringLiteral("list"), QStringLiteral("--cache-dir"), url, QStringLiteral("--json")}, &out), 0);
         QVERIFY2(out.contains("MODULE_2+b") && out.contains("FAILED") && out.contains("LOCKED"), out.constData());
         QVERIFY(!out.contains("MODULE_9+z"));
+        QCOMPARE(test::readFile(journal).count("REQUEST"), 1);  // one page: one request, as aws s3api list-objects-v2
         // Locks on S3 are live: clear-locks refuses with words and changes nothing.
         QVERIFY(cli({QStringLiteral("cache"), QStringLiteral("clear-locks"), QStringLiteral("--cache-dir"), url, QStringLiteral("--yes")}, &out) != 0);
         QVERIFY2(out.contains("treated as live"), out.constData());
@@ -203,6 +235,88 @@ private slots:
         env.insert(QStringLiteral("AWS_SECRET_ACCESS_KEY"), QStringLiteral("wrong-secret-value"));
         QVERIFY(cli({QStringLiteral("cache"), QStringLiteral("list"), QStringLiteral("--cache-dir"), url}, &out) != 0);
         QVERIFY2(out.contains("refused the keys") && !out.contains("wrong-secret-value"), out.constData());
+    }
+
+    // Issue 35: S3 locks can be cleared by age (a compile on another machine cannot be seen): without an age the
+    // preview says nothing can be cleared and why; with one, only locks whose object is older go, and the rule is said.
+    void clearLocksOnS3TakesAnAge()
+    {
+        const QString seed = m_tmp.path() + QStringLiteral("/locks-seed");
+        const QString v = seed + QStringLiteral("/team/cache/neuronxcc-2.15.128.0+56dc5a86");
+        test::writeFile(v + QStringLiteral("/MODULE_3+c/model.neff"), "neff");
+        test::writeFile(v + QStringLiteral("/MODULE_3+c/model.neff.lock"), "");
+        test::writeFile(v + QStringLiteral("/MODULE_4+d/model.neff"), "neff");
+        test::writeFile(v + QStringLiteral("/MODULE_4+d/model.neff.lock"), "");
+        QFile old(v + QStringLiteral("/MODULE_3+c/model.neff.lock"));
+        QVERIFY(old.open(QIODevice::ReadWrite));
+        QVERIFY(old.setFileTime(QDateTime::currentDateTime().addSecs(-3 * 3600), QFileDevice::FileModificationTime));
+        old.close();
+        TestS3Server server(seed, {QStringLiteral("--seed-mtimes")});
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("AWS_ACCESS_KEY_ID"), QStringLiteral("AKIDINGOT"));
+        env.insert(QStringLiteral("AWS_SECRET_ACCESS_KEY"), QStringLiteral("s3cr3t"));
+        env.insert(QStringLiteral("AWS_ENDPOINT_URL"), server.settings().endpointUrl);
+        env.insert(QStringLiteral("HOME"), m_tmp.path());
+        env.insert(QStringLiteral("AWS_EC2_METADATA_DISABLED"), QStringLiteral("true"));
+        const QString url = QStringLiteral("s3://team-cache/team/cache");
+        auto cli = [&](QStringList args, QByteArray *out) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(INGOT_CLI_PATH), QStringList{QStringLiteral("cache")} + args + QStringList{QStringLiteral("--cache-dir"), url});
+            p.waitForFinished(60000);
+            *out = p.readAllStandardOutput() + p.readAllStandardError();
+            return p.exitCode();
+        };
+        QByteArray out;
+        QVERIFY(cli({QStringLiteral("clear-locks"), QStringLiteral("--yes")}, &out) != 0);
+        QVERIFY2(out.contains("nothing to do") && out.contains("without an age") && out.contains("kept neuronxcc-2.15.128.0+56dc5a86/MODULE_3+c"),
+                 out.constData());
+        QCOMPARE(cli({QStringLiteral("clear-locks"), QStringLiteral("--older-than"), QStringLiteral("2h"), QStringLiteral("--dry-run")}, &out), 0);
+        QVERIFY2(out.contains("MODULE_3+c") && out.contains("kept neuronxcc-2.15.128.0+56dc5a86/MODULE_4+d") && out.contains("younger than 2h")
+                     && out.contains("older than 2h is taken as left by a compile that ended"),
+                 out.constData());
+        QCOMPARE(cli({QStringLiteral("clear-locks"), QStringLiteral("--older-than"), QStringLiteral("2h"), QStringLiteral("--yes")}, &out), 0);
+        QCOMPARE(cli({QStringLiteral("list"), QStringLiteral("--state"), QStringLiteral("LOCKED")}, &out), 0);
+        QVERIFY2(out.contains("MODULE_4+d") && !out.contains("MODULE_3+c"), out.constData());
+        QCOMPARE(cli({QStringLiteral("list")}, &out), 0);
+        QVERIFY2(out.contains("MODULE_3+c"), out.constData());  // only its lock went
+        QCOMPARE(cli({QStringLiteral("clear-locks"), QStringLiteral("--older-than"), QStringLiteral("soon")}, &out), 2);
+        QVERIFY2(out.contains("90m, 2h or 7d"), out.constData());
+    }
+
+    // Issue 35: `cache explain --other s3://bucket/prefix` looks in that S3 cache (it took "s3" for an SSH host); a URL
+    // of a kind Ingot has no store for is refused with words, never taken as a host either.
+    void explainLooksInAnS3Cache()
+    {
+        const QString seed = m_tmp.path() + QStringLiteral("/explain-seed");
+        const QString entry = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/MODULE_77+abc");
+        test::writeFile(seed + QStringLiteral("/team/cache/") + entry + QStringLiteral("/model.neff"), "neff");
+        test::writeFile(seed + QStringLiteral("/team/cache/") + entry + QStringLiteral("/model.done"), "");
+        const QString here = m_tmp.path() + QStringLiteral("/explain-here");
+        QVERIFY(QDir().mkpath(here + QStringLiteral("/neuronxcc-2.15.128.0+56dc5a86")));
+        TestS3Server server(seed);
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("AWS_ACCESS_KEY_ID"), QStringLiteral("AKIDINGOT"));
+        env.insert(QStringLiteral("AWS_SECRET_ACCESS_KEY"), QStringLiteral("s3cr3t"));
+        env.insert(QStringLiteral("AWS_ENDPOINT_URL"), server.settings().endpointUrl);
+        env.insert(QStringLiteral("HOME"), m_tmp.path());
+        env.insert(QStringLiteral("AWS_EC2_METADATA_DISABLED"), QStringLiteral("true"));
+        p.setProcessEnvironment(env);
+        auto explain = [&](const QString &other, QByteArray *out) {
+            p.start(QStringLiteral(INGOT_CLI_PATH), {QStringLiteral("cache"), QStringLiteral("explain"), entry, QStringLiteral("--cache-dir"),
+                                                     here, QStringLiteral("--other"), other, QStringLiteral("--json")});
+            p.waitForFinished(60000);
+            *out = p.readAllStandardOutput() + p.readAllStandardError();
+            return p.exitCode();
+        };
+        QByteArray out;
+        QCOMPARE(explain(QStringLiteral("s3://team-cache/team/cache"), &out), 0);
+        QVERIFY2(out.contains("\"verdict\": \"other-cache\"") && out.contains("\"other_cache\": \"s3://team-cache/team/cache\""), out.constData());
+        QVERIFY(explain(QStringLiteral("gs://team-cache/team/cache"), &out) != 0);
+        QVERIFY2(out.contains("is a URL") && !out.contains("ssh"), out.constData());
+        QVERIFY(explain(QStringLiteral("s3://Bad_Bucket/x"), &out) != 0);
+        QVERIFY2(out.contains("bucket name"), out.constData());
     }
 
     void theFactoryMakesItFromAnS3Url()

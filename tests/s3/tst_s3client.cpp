@@ -250,6 +250,131 @@ private slots:
         QCOMPARE(S3Client::bucketRegionOf(r), QStringLiteral("ap-south-1"));
     }
 
+    // Issue 35: a server that always says "there is more", with a new token every time, is stopped by the listing's
+    // budget (pages that give nothing, pages, time) with words, after about a hundred requests, not 20,000.
+    void aListingWithoutEndStopsAtItsBudget()
+    {
+        const QString journal = m_seed.path() + QStringLiteral("/endless.log");
+        QFile::remove(journal);
+        TestS3 server({QStringLiteral("--hostile"), QStringLiteral("endless-fresh"), QStringLiteral("--journal"), journal,
+                       QStringLiteral("--journal-lists")},
+                      m_seed.path());
+        S3Client c(settingsFor(server), at("s3://team-cache/team/cache"));
+        S3Listing l;
+        QString error;
+        QElapsedTimer t;
+        t.start();
+        QVERIFY(!c.list(QStringLiteral("team/cache/"), QString(), &l, &error));
+        QVERIFY2(error.contains(QStringLiteral("without end")), qPrintable(error));
+        QVERIFY(l.objects.isEmpty());
+        QCOMPARE(test::readFile(journal).count("LIST team/cache/|"), ListBudget().sparsePages);
+        QVERIFY2(t.elapsed() < 20000, qPrintable(QString::number(t.elapsed())));
+        // The page and time bounds, each on its own.
+        ListBudget pages;
+        pages.maxPages = 5;
+        c.setListBudget(pages);
+        QVERIFY(!c.list(QStringLiteral("team/cache/"), QString(), &l, &error));
+        QVERIFY2(error.contains(QStringLiteral("after 5 pages")), qPrintable(error));
+        ListBudget time;
+        time.maxMs = 1;
+        time.sparsePages = 1000000;
+        c.setListBudget(time);
+        QVERIFY(!c.list(QStringLiteral("team/cache/"), QString(), &l, &error));
+        QVERIFY2(error.contains(QStringLiteral("took more than")), qPrintable(error));
+        ListBudget keys;
+        keys.maxKeys = 10;
+        c.setListBudget(keys);
+        QVERIFY(!c.list(QStringLiteral("team/cache/"), QString(), &l, &error));
+        QVERIFY2(error.contains(QStringLiteral("more than 10 keys")), qPrintable(error));
+        // An honest listing of the same prefix is well within the default budget.
+        TestS3 honest({QStringLiteral("--page-size"), QStringLiteral("7")}, m_seed.path());
+        QVERIFY2(S3Client(settingsFor(honest), at("s3://team-cache/team/cache")).list(QStringLiteral("team/cache/"), QString(), &l, &error),
+                 qPrintable(error));
+        QCOMPARE(l.objects.size(), 60);
+    }
+
+    // Issue 35: a CR/LF (or any control character) in a key, a token or any header value never becomes a header of its
+    // own: refused before anything is sent, with words that never hold the value.
+    void controlCharactersNeverBecomeHeaders()
+    {
+        const QString journal = m_seed.path() + QStringLiteral("/headers.log");
+        QFile::remove(journal);
+        TestS3 server({QStringLiteral("--journal"), journal, QStringLiteral("--journal-lists")}, m_seed.path());
+        HttpClient http;
+        http.setRetryPolicy({1, 0, 0, 0});
+        for (const QPair<QByteArray, QByteArray> &h : {qMakePair(QByteArray("X-Test"), QByteArray("a\r\nX-Injected: yes")),
+                                                        qMakePair(QByteArray("X-Test"), QByteArray("a\0b", 3)),
+                                                        qMakePair(QByteArray("X-Test"), QByteArray("a\x7f")),
+                                                        qMakePair(QByteArray("X-Injected: yes\r\nX-Test"), QByteArray("a"))}) {
+            HttpRequest req;
+            req.url = server.url() + QStringLiteral("/team-cache/x");
+            req.headers = {h};
+            const HttpResponse r = http.send(req);
+            QCOMPARE(r.failure, HttpResponse::Failure::Refused);
+            QCOMPARE(r.status, 0);
+            QVERIFY2(!r.error.contains(QStringLiteral("yes")) && r.error.contains(QStringLiteral("sends nothing")), qPrintable(r.error));
+        }
+        HttpRequest bearer;
+        bearer.url = server.url() + QStringLiteral("/team-cache/x");
+        bearer.bearer = QStringLiteral("hf_secret\nX-Injected: yes");
+        QCOMPARE(http.send(bearer).failure, HttpResponse::Failure::Refused);
+        // Keys handed to the client as they are (the last line of defence): words naming the header, not its value.
+        AwsSettings s = settingsFor(server);
+        s.credentials.sessionToken = "tok\r\nX-Injected: yes";
+        S3Listing l;
+        QString error;
+        QVERIFY(!S3Client(s, at("s3://team-cache/team/cache")).list(QStringLiteral("team/cache/"), QString(), &l, &error));
+        QVERIFY2(error.contains(QStringLiteral("x-amz-security-token")) && !error.contains(QStringLiteral("X-Injected")), qPrintable(error));
+        // From the environment: refused where the key is read, naming where it came from.
+        const AwsSettings fromEnv = resolveAwsSettings({}, {{QStringLiteral("HOME"), m_seed.path()},
+                                                            {QStringLiteral("AWS_ACCESS_KEY_ID"), QStringLiteral("AKIDINGOT")},
+                                                            {QStringLiteral("AWS_SECRET_ACCESS_KEY"), QString::fromLatin1(kSecret)},
+                                                            {QStringLiteral("AWS_SESSION_TOKEN"), QStringLiteral("tok\r\nX-Injected: yes")}});
+        QVERIFY2(fromEnv.error.contains(QStringLiteral("aws_session_token")) && fromEnv.error.contains(QStringLiteral("environment"))
+                     && !fromEnv.error.contains(QStringLiteral("X-Injected")),
+                 qPrintable(fromEnv.error));
+        QVERIFY(!fromEnv.credentials.isValid());
+        // From the instance role: its token with a line break is refused where it is read.
+        {
+            Imds imds({QStringLiteral("--token"), QStringLiteral("role\r\nX-Injected: yes")});
+            AwsSettings noKeys = settingsFor(server);
+            noKeys.credentials = {};
+            QVERIFY(!S3Client(noKeys, at("s3://team-cache/team/cache"), std::make_shared<InstanceRole>(imds.env()))
+                         .list(QStringLiteral("team/cache/"), QString(), &l, &error));
+            QVERIFY2(error.contains(QStringLiteral("control character")) && !error.contains(QStringLiteral("X-Injected")), qPrintable(error));
+        }
+        QVERIFY2(!test::readFile(journal).contains("CONNECTION"), test::readFile(journal).constData());  // nothing reached S3
+    }
+
+    // Issue 35: a region with URL syntax never reaches a host name: AWS_REGION="x@127.0.0.1:PORT/" made
+    // s3.x@127.0.0.1:PORT/.amazonaws.com, which sent requests to that listener.
+    void aRegionWithUrlSyntaxSendsNothing()
+    {
+        const QString journal = m_seed.path() + QStringLiteral("/region.log");
+        QFile::remove(journal);
+        TestS3 server({QStringLiteral("--journal"), journal, QStringLiteral("--journal-lists")}, m_seed.path());
+        const QString evil = QStringLiteral("x@") + server.url().mid(7) + QLatin1Char('/');
+        const Environment env{{QStringLiteral("HOME"), m_seed.path()},
+                              {QStringLiteral("AWS_ACCESS_KEY_ID"), QStringLiteral("AKIDINGOT")},
+                              {QStringLiteral("AWS_SECRET_ACCESS_KEY"), QString::fromLatin1(kSecret)},
+                              {QStringLiteral("AWS_REGION"), evil}};
+        const AwsSettings resolved = resolveAwsSettings({}, env);
+        QVERIFY2(resolved.error.contains(QStringLiteral("AWS_REGION")) && resolved.error.contains(QStringLiteral("not a region name")),
+                 qPrintable(resolved.error));
+        S3Listing l;
+        QString error;
+        QVERIFY(!S3Client(resolved, at("s3://team-cache/team/cache")).list(QStringLiteral("team/cache/"), QString(), &l, &error));
+        QVERIFY2(error.contains(QStringLiteral("not a region name")), qPrintable(error));
+        // Settings made some other way meet the same rule where the host name is made.
+        AwsSettings direct;
+        direct.credentials = {"AKIDINGOT", kSecret, {}};
+        direct.region = evil;
+        QVERIFY(!S3Client(direct, at("s3://team-cache/team/cache")).list(QStringLiteral("team/cache/"), QString(), &l, &error));
+        QVERIFY2(error.contains(QStringLiteral("not a region name")), qPrintable(error));
+        // Not even a connection: the region made https://team-cache.s3.x@127.0.0.1:PORT/..., a TLS hello to the listener.
+        QVERIFY2(!test::readFile(journal).contains("CONNECTION"), test::readFile(journal).constData());
+    }
+
     void hostileAnswersAreRefusedWithWords()
     {
         struct Case {

@@ -18,6 +18,7 @@
 #include "tests/support/testsupport.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QApplication>
 #include <QHeaderView>
 #include <QScrollArea>
@@ -525,9 +526,15 @@ private Q_SLOTS:
         QVERIFY(openAndWait(page, seed + QStringLiteral("/team/cache")));
         const int onDisk = visibleEntries(page.proxy());
         QVERIFY(onDisk >= 30);
+        QAction *clearLocks = page.maintenanceActions().at(1);
+        QVERIFY(clearLocks->isEnabled());  // a folder's locks: stale when no neuronx-cc runs
         QSignalSpy done(page.session(), &CacheSession::scanFinished);
         QVERIFY(page.openS3Url(QStringLiteral("s3://team-cache/team/cache")));
         QVERIFY(done.wait(20000));
+        // Issue 35: an S3 cache's locks cannot be judged stale from here: the action is off and says what can be done.
+        QVERIFY(!clearLocks->isEnabled());
+        QVERIFY2(clearLocks->toolTip().contains(QLatin1String("--older-than")) && clearLocks->toolTip().contains(QLatin1String("cannot be seen")),
+                 qPrintable(clearLocks->toolTip()));
         QVERIFY(!page.showsEmptyState());
         QCOMPARE(visibleEntries(page.proxy()), onDisk);
         QVERIFY(page.remoteBanner()->isVisible());

@@ -445,7 +445,13 @@ void LocalCachePage::refreshSummary()
     m_warningBanner->setText(tr("⚠ %n warning(s) about this cache: unknown files, odd names, broken or outside links. "
                                 "<a href='#'>Show them</a>", nullptr, w));
     m_cleanFailed->setEnabled(st.perState[int(ModuleState::Failed)] > 0);
-    m_clearLocks->setEnabled(st.perState[int(ModuleState::Locked)] > 0);
+    // An S3 cache's locks cannot be judged stale from here (a compile on any machine may hold them): by age, in the CLI.
+    const bool s3Locks = s3::isS3Location(m_session->location());
+    m_clearLocks->setEnabled(st.perState[int(ModuleState::Locked)] > 0 && !s3Locks);
+    m_clearLocks->setToolTip(s3Locks ? tr("Whether a compile on any machine holds an S3 cache's locks cannot be seen from here, "
+                                          "so none is cleared as stale. Locks older than an age you choose can be: ingot-cli "
+                                          "cache clear-locks --cache-dir %1 --older-than 2h").arg(displayName(m_session->location().path))
+                                     : tr("Preview, then remove *.lock files; refused while neuronx-cc runs"));
     m_removeVersions->setEnabled(st.versions.size() > 1);
     m_prune->setEnabled(st.entries > 0);
 }
