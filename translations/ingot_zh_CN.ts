@@ -39,6 +39,22 @@
         <source>credential_source = %1 is not supported (Environment and Ec2InstanceMetadata are).</source>
         <translation>不支持 credential_source = %1（支持 Environment 和 Ec2InstanceMetadata）。</translation>
     </message>
+    <message>
+        <source>the source key %1 holds a control character (a line break?), which would go into an HTTP header.</source>
+        <translation>源密钥 %1 含有控制字符（换行符？），它会进入 HTTP 头。</translation>
+    </message>
+    <message>
+        <source>the profile &quot;%1&quot; in %2</source>
+        <translation>%2 中的配置文件“%1”</translation>
+    </message>
+    <message>
+        <source>The AWS region &quot;%1&quot; (from %2) is not a region name (letters, digits and hyphens, like us-east-1): refused, since it would become part of the host name requests go to.</source>
+        <translation>AWS 区域“%1”（来自 %2）不是区域名称（应由字母、数字和连字符组成，如 us-east-1）：已拒绝，因为它会成为请求所发往主机名的一部分。</translation>
+    </message>
+    <message>
+        <source>The AWS key %1 (from the %2) holds a control character (a line break?): refused, since it would go into an HTTP header. Write it again on one line.</source>
+        <translation>AWS 密钥 %1（来自 %2）含有控制字符（换行符？）：已拒绝，因为它会进入 HTTP 头。请将它重新写在一行中。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::CacheChartsWidget</name>
@@ -2268,6 +2284,26 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <source>%1 redirected to another host (%2); Ingot takes the answer to this request only from %3.</source>
         <translation>%1 重定向到了另一台主机（%2）；Ingot 只接受来自 %3 的此请求的响应。</translation>
     </message>
+    <message>
+        <source>a header name that is not an HTTP token</source>
+        <translation>头名称不是合法的 HTTP 令牌</translation>
+    </message>
+    <message>
+        <source>the header %1 holds a control character</source>
+        <translation>头 %1 含有控制字符</translation>
+    </message>
+    <message>
+        <source>the access token holds a control character</source>
+        <translation>访问令牌含有控制字符</translation>
+    </message>
+    <message>
+        <source>the User-Agent holds a control character</source>
+        <translation>User-Agent 含有控制字符</translation>
+    </message>
+    <message>
+        <source>Ingot sends nothing to %1: %2 (a line break in a key or token?).</source>
+        <translation>Ingot 不会向 %1 发送任何内容：%2（密钥或令牌中有换行符？）。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::HubCachePage</name>
@@ -3236,6 +3272,14 @@ Not listed yet: expand it to see its size and file count.</source>
     <message>
         <source>The instance role %1 gave no keys (HTTP %2, %3).</source>
         <translation>实例角色 %1 没有提供密钥（HTTP %2，%3）。</translation>
+    </message>
+    <message>
+        <source>No instance role: the instance metadata service at %1 gave a token with a control character, which would go into an HTTP header: refused.</source>
+        <translation>没有实例角色：%1 处的实例元数据服务给出的令牌含有控制字符，它会进入 HTTP 头：已拒绝。</translation>
+    </message>
+    <message>
+        <source>The instance role %1 gave keys whose %2 holds a control character, which would go into an HTTP header: refused.</source>
+        <translation>实例角色 %1 给出的密钥中 %2 含有控制字符，它会进入 HTTP 头：已拒绝。</translation>
     </message>
 </context>
 <context>
@@ -5035,6 +5079,10 @@ Jobs started with ingot-cli job launch are listed here too.</source>
         <source>an empty cache name</source>
         <translation>缓存名称为空</translation>
     </message>
+    <message>
+        <source>%1 is a URL; another cache is a folder, host:/path, s3://bucket/prefix or hub:org/name</source>
+        <translation>%1 是一个 URL；其他缓存应是文件夹、host:/path、s3://bucket/prefix 或 hub:org/name</translation>
+    </message>
 </context>
 <context>
     <name>ingot::LocalCachePage</name>
@@ -5431,6 +5479,10 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     <message>
         <source>&lt;b&gt;S3 cache %1 on %2&lt;/b&gt;&lt;br&gt;&lt;small&gt;Read on %2 by its own AWS CLI with its own keys, which never leave it. It cannot be watched: F5 looks for changes, or let Ingot look every so often.&lt;/small&gt;</source>
         <translation>&lt;b&gt;%2 上的 S3 缓存 %1&lt;/b&gt;&lt;br&gt;&lt;small&gt;在 %2 上由其自身的 AWS CLI 用其自己的密钥读取，密钥从不离开该主机。无法监视：按 F5 查看变化，或让 Ingot 定期查看。&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>Whether a compile on any machine holds an S3 cache&apos;s locks cannot be seen from here, so none is cleared as stale. Locks older than an age you choose can be: ingot-cli cache clear-locks --cache-dir %1 --older-than 2h</source>
+        <translation>从这里无法看出任何机器上的编译是否持有 S3 缓存的锁，因此不会把任何锁当作陈旧锁清除。早于你所选时长的锁可以清除：ingot-cli cache clear-locks --cache-dir %1 --older-than 2h</translation>
     </message>
 </context>
 <context>
@@ -6047,6 +6099,30 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     <message>
         <source>%1 is no longer the folder that was previewed (it was replaced, or a link on its path now points elsewhere). Nothing was changed: look again and preview anew.</source>
         <translation>%1 已不是预览时的那个文件夹（它已被替换，或其路径上的某个链接现在指向了别处）。未做任何更改：请重新查看并再次预览。</translation>
+    </message>
+    <message>
+        <source>A compile may hold its locks, and that cannot be seen from here.</source>
+        <translation>某个编译可能持有它的锁，而从这里无法看出。</translation>
+    </message>
+    <message>
+        <source>Its locks (%1) are younger than %2: a compile may hold them.</source>
+        <translation>它的锁（%1）比 %2 新：某个编译可能持有它们。</translation>
+    </message>
+    <message>
+        <source>Nothing can be cleared without an age: give one (ingot-cli cache clear-locks --older-than 2h), and locks older than it are taken as left by a compile that ended.</source>
+        <translation>没有时长就无法清除任何锁：请给出一个时长（ingot-cli cache clear-locks --older-than 2h），早于它的锁将被视为已结束的编译所遗留。</translation>
+    </message>
+    <message>
+        <source>The rule: whether a compile runs cannot be seen from here, so a lock older than %1 is taken as left by a compile that ended, and a younger one as held.</source>
+        <translation>规则：从这里无法看出编译是否在运行，因此早于 %1 的锁被视为已结束的编译所遗留，较新的锁被视为仍被持有。</translation>
+    </message>
+    <message>
+        <source>Only locks older than %1 are cleared.</source>
+        <translation>只清除早于 %1 的锁。</translation>
+    </message>
+    <message>
+        <source>Kept: its locks are younger than %1 now.</source>
+        <translation>已保留：它的锁现在比 %1 新。</translation>
     </message>
 </context>
 <context>
@@ -7226,10 +7302,6 @@ Cache: %2</source>
         <translation>%1 不在 %2 的列表中。</translation>
     </message>
     <message>
-        <source>A compile on any machine may be writing %1, and that cannot be seen from here: its lock objects are treated as live and are not cleared.</source>
-        <translation>任何机器上的编译都可能正在写入 %1，而这从此处无法看到：其锁对象被视为有效，不会被清除。</translation>
-    </message>
-    <message>
         <source>S3 did not delete %1 of %2 objects of %3: %4</source>
         <translation>S3 未删除 %3 的 %2 个对象中的 %1 个：%4</translation>
     </message>
@@ -7240,6 +7312,10 @@ Cache: %2</source>
     <message>
         <source>%1 holds %2: a compile may be writing it; it was left.</source>
         <translation>%1 含有 %2：可能有编译正在写入它；已保留。</translation>
+    </message>
+    <message>
+        <source>A compile on any machine may be writing %1, and that cannot be seen from here: its lock objects are treated as live unless they are older than an age you give.</source>
+        <translation>任何机器上的编译都可能正在写入 %1，而从这里无法看出：除非它的锁对象早于你给出的时长，否则都视为仍被持有。</translation>
     </message>
 </context>
 <context>
@@ -7275,10 +7351,6 @@ Cache: %2</source>
     <message>
         <source>Listing %1</source>
         <translation>列出 %1</translation>
-    </message>
-    <message>
-        <source>more than %1 pages: refused.</source>
-        <translation>超过 %1 页：已拒绝。</translation>
     </message>
     <message>
         <source>the answer is not S3&apos;s XML (%1).</source>
@@ -7356,6 +7428,18 @@ Cache: %2</source>
         <source>Abandoning the upload of %1</source>
         <translation>正在放弃 %1 的上传</translation>
     </message>
+    <message>
+        <source>the server still says there is more after %1 pages (%2 keys): refused as a listing without end.</source>
+        <translation>服务器在 %1 页（%2 个键）之后仍说还有更多：作为没有尽头的列表被拒绝。</translation>
+    </message>
+    <message>
+        <source>the server gave %1 keys in %2 pages and still says there is more (S3 gives up to 1,000 a page): refused as a listing without end.</source>
+        <translation>服务器在 %2 页中给出了 %1 个键，仍说还有更多（S3 每页最多给出 1,000 个）：作为没有尽头的列表被拒绝。</translation>
+    </message>
+    <message>
+        <source>the listing took more than %1 s (%2 pages, %3 keys so far): refused.</source>
+        <translation>列出耗时超过 %1 秒（目前 %2 页、%3 个键）：已拒绝。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::S3Location</name>
@@ -7374,6 +7458,10 @@ Cache: %2</source>
     <message>
         <source>The S3 endpoint &quot;%1&quot; is not http(s)://host[:port].</source>
         <translation>S3 端点 “%1” 不是 http(s)://host[:port] 形式。</translation>
+    </message>
+    <message>
+        <source>The AWS region &quot;%1&quot; is not a region name (letters, digits and hyphens, like us-east-1): no request is made.</source>
+        <translation>AWS 区域“%1”不是区域名称（应由字母、数字和连字符组成，如 us-east-1）：不发出任何请求。</translation>
     </message>
 </context>
 <context>
@@ -8512,6 +8600,10 @@ ssh 输出：%2</translation>
     <message>
         <source>%1: STS&apos;s answer holds no temporary keys.</source>
         <translation>%1：STS 的回答中没有临时密钥。</translation>
+    </message>
+    <message>
+        <source>%1: STS gave keys whose %2 holds a control character, which would go into an HTTP header: refused.</source>
+        <translation>%1：STS 给出的密钥中 %2 含有控制字符，它会进入 HTTP 头：已拒绝。</translation>
     </message>
 </context>
 <context>
@@ -10431,10 +10523,6 @@ It would be added to %4.</source>
         <translation>作业为什么编译 ENTRY：命中、被阻塞、其他标志、其他编译器、其他缓存或新计算图</translation>
     </message>
     <message>
-        <source>Another cache to look in: a folder, host:/path or hub:org/name (repeatable).</source>
-        <translation>另一个要查找的缓存：文件夹、主机:/路径 或 hub:组织/名称（可重复）。</translation>
-    </message>
-    <message>
         <source>CACHE</source>
         <translation>缓存</translation>
     </message>
@@ -10729,6 +10817,22 @@ It would be added to %4.</source>
     <message>
         <source>Preview, then remove complete entries unused for more than --ttl-days</source>
         <translation>预览后删除超过 --ttl-days 天未使用的已完成条目</translation>
+    </message>
+    <message>
+        <source>Only locks older than AGE (90m, 2h, 7d). Needed for an S3 cache, where a compile on any machine may hold a lock: older ones are taken as left by a compile that ended.</source>
+        <translation>只清除早于 AGE（90m、2h、7d）的锁。S3 缓存需要此项，因为任何机器上的编译都可能持有锁：更早的锁被视为已结束的编译所遗留。</translation>
+    </message>
+    <message>
+        <source>AGE</source>
+        <translation>AGE</translation>
+    </message>
+    <message>
+        <source>error: --older-than takes an age such as 90m, 2h or 7d, not &quot;%1&quot;</source>
+        <translation>错误：--older-than 需要 90m、2h 或 7d 这样的时长，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>Another cache to look in: a folder, host:/path, s3://bucket/prefix or hub:org/name (repeatable).</source>
+        <translation>要查找的另一个缓存：文件夹、host:/path、s3://bucket/prefix 或 hub:org/name（可重复）。</translation>
     </message>
 </context>
 <context>
