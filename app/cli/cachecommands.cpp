@@ -13,6 +13,7 @@
 #include "services/cache/maintenance.h"
 #include "services/cache/samplecache.h"
 #include "services/util/names.h"
+#include "services/util/format.h"
 #include "services/util/units.h"
 
 #include <QCommandLineParser>
@@ -31,11 +32,6 @@ struct CliText {
 }  // namespace
 
 
-QString isoTime(qint64 ms)
-{
-    return ms > 0 ? QDateTime::fromMSecsSinceEpoch(ms).toUTC().toString(Qt::ISODateWithMs) : QString();
-}
-
 json moduleJson(const CacheModule &m, bool withFiles)
 {
     // Names as shown (control characters and bytes that are not UTF-8 escaped as \xNN): JSON is UTF-8 text.
@@ -47,7 +43,7 @@ json moduleJson(const CacheModule &m, bool withFiles)
               {"size", m.size},
               {"allocated", m.allocated},
               {"linked_size", m.linkedSize},
-              {"last_used", u8(isoTime(m.lastUsedMs))},
+              {"last_used", u8(isoDateTime(m.lastUsedMs))},
               {"file_count", m.fileCount()}};
     json w = json::array();
     for (const QString &s : m.warnings)
@@ -56,7 +52,7 @@ json moduleJson(const CacheModule &m, bool withFiles)
     if (withFiles) {
         json files = json::array();
         for (const CacheFile &f : m.files) {
-            json fj = {{"name", u8(displayName(f.name))}, {"size", f.size}, {"mtime", u8(isoTime(f.mtimeMs))}};
+            json fj = {{"name", u8(displayName(f.name))}, {"size", f.size}, {"mtime", u8(isoDateTime(f.mtimeMs))}};
             if (f.is(CacheFile::Symlink))
                 fj["symlink"] = f.is(CacheFile::Broken) ? "broken" : f.is(CacheFile::HubBlob) ? "hub-blob"
                                                                : f.is(CacheFile::OutsideRoot) ? "outside-root" : "inside-root";
@@ -287,7 +283,7 @@ json planJson(const MaintenancePlan &plan, bool dryRun)
     json items = json::array();
     for (const auto &it : plan.items)
         items.push_back({{"key", u8(displayName(it.key))}, {"state", u8(stateName(it.state))}, {"bytes", it.bytes},
-                         {"last_used", u8(isoTime(it.lastUsedMs))}, {"reason", u8(it.reason)},
+                         {"last_used", u8(isoDateTime(it.lastUsedMs))}, {"reason", u8(it.reason)},
                          {"operation", it.op == PlanItem::Op::RemoveLocks ? "remove-locks"
                                        : it.op == PlanItem::Op::RemoveFolderIfEmpty ? "remove-empty-folder" : "remove"}});
     json kept = json::array();

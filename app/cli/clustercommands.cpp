@@ -5,6 +5,7 @@
 #include "services/remote/sshshell.h"
 #include "services/slurm/slurmcluster.h"
 #include "services/util/remoteshell.h"
+#include "services/util/format.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
@@ -68,7 +69,7 @@ void printTables(const SlurmClusterInfo &i, const QString &where)
                 {false, false, true, true, false, false, false});
     for (const SlurmNode &n : i.nodes)
         nodes.add({slurmShown(n.name), slurmShown(n.state), QStringLiteral("%1/%2").arg(n.cpusAllocated).arg(n.cpus),
-                   QStringLiteral("%1 MB").arg(n.memoryMb), n.gres.isEmpty() ? QStringLiteral("-") : slurmShown(n.gres),
+                   formatMebibytes(n.memoryMb), n.gres.isEmpty() ? QStringLiteral("-") : slurmShown(n.gres),
                    n.features.isEmpty() ? QStringLiteral("-") : slurmShown(n.features),
                    n.reason.isEmpty() ? QStringLiteral("-") : slurmShown(n.reason)});
     out(QLatin1Char('\n') + nodes.render());

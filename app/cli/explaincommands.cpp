@@ -10,7 +10,7 @@
 #include "services/stores/cachestore.h"
 #include "services/stores/storefactory.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -9,7 +9,7 @@
 #include "services/hub/cacherepo.h"
 #include "services/transfer/hubpush.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

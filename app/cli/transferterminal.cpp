@@ -11,7 +11,7 @@
 #include "services/stores/storefactory.h"
 #include "services/transfer/transferengine.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -2,6 +2,7 @@
 
 #include "services/slurm/slurmparse.h"
 #include "services/util/remoteshell.h"
+#include "services/util/format.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
@@ -148,8 +149,7 @@ QString slurmClusterSummary(const SlurmClusterState &state)
     QMap<QString, int> kinds;
     QStringList unusable;
     for (const SlurmNode &n : state.info.nodes) {
-        const double gib = double(n.memoryMb) / 1024.0;
-        QString kind = SlurmText::tr("%1 CPUs, %2 GiB").arg(n.cpus).arg(gib, 0, 'f', gib < 100 ? 1 : 0);
+        QString kind = SlurmText::tr("%n CPU(s), %1", nullptr, n.cpus).arg(formatMebibytes(n.memoryMb));
         for (const QByteArray *extra : {&n.gres, &n.features})
             if (!extra->isEmpty())
                 kind += QStringLiteral(", ") + slurmShown(*extra);

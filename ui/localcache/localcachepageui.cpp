@@ -17,7 +17,7 @@
 #include "services/cache/samplecache.h"
 #include "models/cache/statecolors.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 #include "ui/localcache/versionpickerdialog.h"
 
 #include <QAction>
