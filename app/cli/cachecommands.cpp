@@ -309,10 +309,9 @@ void printPlan(const MaintenancePlan &plan)
                    formatBytes(it.bytes), formatAge(it.lastUsedMs, now), it.reason});
         out(t.render());
         out(QString());
-        out(CliText::tr("%1: %2 entries, %3 freed (cache %4 -> %5).")
-                .arg(actionTitle(plan.action))
-                .arg(plan.entryCount())
-                .arg(formatBytes(plan.bytes), formatBytes(plan.cacheBytesBefore), formatBytes(plan.cacheBytesAfter)));
+        const auto [before, after] = formatBytesBeforeAfter(plan.cacheBytesBefore, plan.cacheBytesAfter);
+        out(CliText::tr("%1: %n entries, %2 freed (cache %3 -> %4).", nullptr, plan.entryCount())
+                .arg(actionTitle(plan.action), formatBytes(plan.bytes), before, after));
     }
     for (const auto &k : plan.kept)
         out(CliText::tr("kept %1: %2").arg(k.key, k.reason));
@@ -443,7 +442,7 @@ int confirmPlan(const MaintenancePlan &plan, const Invocation &p, bool *stop)
             err(CliText::tr("refused: not a terminal, so nothing is removed without --yes (or use --dry-run)."));
             return Refused;
         }
-        if (!confirm(CliText::tr("Remove %1 entries (%2)?").arg(plan.entryCount()).arg(formatBytes(plan.bytes)))) {
+        if (!confirm(CliText::tr("Remove %n entries (%1)?", nullptr, plan.entryCount()).arg(formatBytes(plan.bytes)))) {
             err(CliText::tr("Nothing was changed."));
             return Ok;
         }
@@ -539,8 +538,9 @@ int cmdSample(const Invocation &p)
         err(CliText::tr("error: %1").arg(error));
         return CacheUnavailable;
     }
-    out(CliText::tr("Wrote %1 entries (%2 files, %3 apparent size) to %4")
-            .arg(r.modules).arg(r.files).arg(formatBytes(r.bytes), p.positional().first()));
+    const QString files = CliText::tr("%n file(s)", nullptr, r.files);  // two counts: two plurals
+    out(CliText::tr("Wrote %n entries (%1, %2 apparent size) to %3", nullptr, r.modules)
+            .arg(files, formatBytes(r.bytes), p.positional().first()));
     return Ok;
 }
 }  // namespace
