@@ -172,7 +172,7 @@ int cmdList(const Invocation &p)
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     Table t({CliText::tr("STATE"), CliText::tr("SIZE"), CliText::tr("LAST USED"), CliText::tr("FILES"), CliText::tr("COMPILER"), CliText::tr("ENTRY")}, {false, true, false, true});
     for (auto *m : rows)
-        t.add({stateName(m->state), formatBytes(m->size), formatAge(m->lastUsedMs, now), QString::number(m->fileCount()),
+        t.add({stateText(m->state), formatBytes(m->size), formatAge(m->lastUsedMs, now), QString::number(m->fileCount()),
                m->version.isEmpty() ? QStringLiteral("-") : m->version.mid(10), m->name});
     out(t.render());
     if (!snap.warnings.isEmpty())
@@ -253,7 +253,7 @@ int cmdStatus(const Invocation &p)
     Table states({CliText::tr("STATE"), CliText::tr("ENTRIES"), CliText::tr("SIZE")}, {false, true, true});
     for (int i = 0; i < ModuleStateCount; ++i)
         if (ModuleState(i) != ModuleState::Unknown)
-            states.add({stateName(ModuleState(i)), QString::number(st.perState[i]), formatBytes(st.bytesPerState[i])});
+            states.add({stateText(ModuleState(i)), QString::number(st.perState[i]), formatBytes(st.bytesPerState[i])});
     states.add({CliText::tr("unknown items"), QString::number(st.unknownItems), QString()});
     out(states.render());
     out(QString());
@@ -305,7 +305,7 @@ void printPlan(const MaintenancePlan &plan)
     } else {
         Table t({CliText::tr("ENTRY"), CliText::tr("STATE"), CliText::tr("SIZE"), CliText::tr("LAST USED"), CliText::tr("WHY")}, {false, false, true, false});
         for (const auto &it : plan.items)
-            t.add({it.key, it.op == PlanItem::Op::RemoveFolderIfEmpty ? QStringLiteral("-") : stateName(it.state),
+            t.add({it.key, it.op == PlanItem::Op::RemoveFolderIfEmpty ? QStringLiteral("-") : stateText(it.state),
                    formatBytes(it.bytes), formatAge(it.lastUsedMs, now), it.reason});
         out(t.render());
         out(QString());

@@ -80,7 +80,7 @@ void printTables(const SlurmClusterInfo &i, const QString &where)
     Table queue({ClusterText::tr("JOB"), ClusterText::tr("NAME"), ClusterText::tr("PARTITION"), ClusterText::tr("STATE"),
                  ClusterText::tr("REASON"), ClusterText::tr("NODES"), ClusterText::tr("TIME"), ClusterText::tr("LIMIT")});
     for (const SlurmQueueJob &j : i.queue)
-        queue.add({slurmShown(j.id), slurmShown(j.name), slurmShown(j.partition), slurmShown(j.state),
+        queue.add({slurmShown(j.id), slurmShown(j.name), slurmShown(j.partition), slurmJobStateText(j.state),
                    j.reason.isEmpty() ? QStringLiteral("-") : slurmShown(j.reason),
                    j.nodeList.isEmpty() ? QString::number(j.nodes) : slurmShown(j.nodeList), slurmShown(j.timeUsed),
                    slurmShown(j.timeLimit)});
