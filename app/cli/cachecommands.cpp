@@ -518,8 +518,12 @@ int cmdMaintenance(Maint which, const Invocation &p)
 
 void sampleOptions(QCommandLineParser &p)
 {
-    p.addOption({QStringLiteral("modules"), CliText::tr("How many module folders (default 48)."), CliText::tr("N"), QStringLiteral("48")});
-    p.addOption({QStringLiteral("seed"), CliText::tr("Random seed (default 42)."), CliText::tr("N"), QStringLiteral("42")});
+    // By default the sample the GUI opens (Open a sample cache).
+    const SampleCacheOptions shown = shownSampleOptions();
+    p.addOption({QStringLiteral("modules"), CliText::tr("How many module folders (default %1).").arg(shown.modules), CliText::tr("N"),
+                 QString::number(shown.modules)});
+    p.addOption({QStringLiteral("seed"), CliText::tr("Random seed (default %1).").arg(shown.seed), CliText::tr("N"),
+                 QString::number(shown.seed)});
     p.addPositionalArgument(QStringLiteral("dir"), CliText::tr("The folder to create."));
 }
 

@@ -330,10 +330,7 @@ void LocalCachePage::openSampleCache()
         [path](TaskControl &) {
             QString error;
             if (!QFileInfo::exists(path)) {
-                SampleCacheOptions o;
-                o.modules = 60;
-                o.seed = 7;
-                writeSampleCache(path, o, nullptr, &error);
+                writeSampleCache(path, shownSampleOptions(), nullptr, &error);
             }
             return error;
         },
