@@ -15,6 +15,7 @@
 #include "app/i18n/translations.h"
 #include "services/remote/remotehosts.h"
 #include "services/s3/s3cachestore.h"
+#include "services/util/format.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
@@ -31,8 +32,10 @@ int main(int argc, char **argv)
     QCoreApplication::setOrganizationName(QStringLiteral("Ingot"));
     QCoreApplication::setApplicationName(QStringLiteral("ingot"));
     QCoreApplication::setApplicationVersion(QStringLiteral(INGOT_VERSION));
-    ingot::installTranslations(app);    // the words in the chosen language (INGOT_LANGUAGE, Settings, the system's)
-    QLocale::setDefault(QLocale::c());  // but stable, script-friendly numbers
+    // The words, and the dates, sizes and numbers written for people (format.h), in the chosen language
+    // (INGOT_LANGUAGE, Settings, the system's); the default locale stays C, so what scripts read keeps plain numbers.
+    ingot::setDisplayLocale(ingot::installTranslations(app));
+    QLocale::setDefault(QLocale::c());
 
     ingot::registerRemoteStores();
     ingot::s3::registerS3Store();  // s3://bucket/prefix caches (NEURON_COMPILE_CACHE_URL, --cache-dir)

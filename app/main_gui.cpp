@@ -5,6 +5,7 @@
 #include "services/s3/s3cachestore.h"
 #include "ui/localcache/localcachepage.h"
 #include "services/util/appsettings.h"
+#include "services/util/format.h"
 #include "ui/common/theme.h"
 #include "ui/shell/mainwindow.h"
 
@@ -21,7 +22,10 @@ int main(int argc, char **argv)
     QApplication::setApplicationVersion(QStringLiteral(INGOT_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("io.github.ingot.Ingot"));
 
-    QLocale::setDefault(ingot::installTranslations(app));  // numbers and dates follow the chosen language too
+    // Numbers and dates follow the chosen language too (format.h writes them for the GUI and ingot-cli alike).
+    const QLocale language = ingot::installTranslations(app);
+    QLocale::setDefault(language);
+    ingot::setDisplayLocale(language);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Neuron compile caches, Hub caches, training jobs and checkpoints."));

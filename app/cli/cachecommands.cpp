@@ -13,6 +13,7 @@
 #include "services/cache/maintenance.h"
 #include "services/cache/samplecache.h"
 #include "services/util/names.h"
+#include "services/util/format.h"
 #include "services/util/units.h"
 
 #include <QCommandLineParser>
@@ -31,11 +32,6 @@ struct CliText {
 }  // namespace
 
 
-QString isoTime(qint64 ms)
-{
-    return ms > 0 ? QDateTime::fromMSecsSinceEpoch(ms).toUTC().toString(Qt::ISODateWithMs) : QString();
-}
-
 json moduleJson(const CacheModule &m, bool withFiles)
 {
     // Names as shown (control characters and bytes that are not UTF-8 escaped as \xNN): JSON is UTF-8 text.
@@ -47,7 +43,7 @@ json moduleJson(const CacheModule &m, bool withFiles)
               {"size", m.size},
               {"allocated", m.allocated},
               {"linked_size", m.linkedSize},
-              {"last_used", u8(isoTime(m.lastUsedMs))},
+              {"last_used", u8(isoDateTime(m.lastUsedMs))},
               {"file_count", m.fileCount()}};
     json w = json::array();
     for (const QString &s : m.warnings)
@@ -56,7 +52,7 @@ json moduleJson(const CacheModule &m, bool withFiles)
     if (withFiles) {
         json files = json::array();
         for (const CacheFile &f : m.files) {
-            json fj = {{"name", u8(displayName(f.name))}, {"size", f.size}, {"mtime", u8(isoTime(f.mtimeMs))}};
+            json fj = {{"name", u8(displayName(f.name))}, {"size", f.size}, {"mtime", u8(isoDateTime(f.mtimeMs))}};
             if (f.is(CacheFile::Symlink))
                 fj["symlink"] = f.is(CacheFile::Broken) ? "broken" : f.is(CacheFile::HubBlob) ? "hub-blob"
                                                                : f.is(CacheFile::OutsideRoot) ? "outside-root" : "inside-root";
@@ -176,7 +172,7 @@ int cmdList(const Invocation &p)
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     Table t({CliText::tr("STATE"), CliText::tr("SIZE"), CliText::tr("LAST USED"), CliText::tr("FILES"), CliText::tr("COMPILER"), CliText::tr("ENTRY")}, {false, true, false, true});
     for (auto *m : rows)
-        t.add({stateName(m->state), formatBytes(m->size), formatAge(m->lastUsedMs, now), QString::number(m->fileCount()),
+        t.add({stateText(m->state), formatBytes(m->size), formatAge(m->lastUsedMs, now), QString::number(m->fileCount()),
                m->version.isEmpty() ? QStringLiteral("-") : m->version.mid(10), m->name});
     out(t.render());
     if (!snap.warnings.isEmpty())
@@ -257,7 +253,7 @@ int cmdStatus(const Invocation &p)
     Table states({CliText::tr("STATE"), CliText::tr("ENTRIES"), CliText::tr("SIZE")}, {false, true, true});
     for (int i = 0; i < ModuleStateCount; ++i)
         if (ModuleState(i) != ModuleState::Unknown)
-            states.add({stateName(ModuleState(i)), QString::number(st.perState[i]), formatBytes(st.bytesPerState[i])});
+            states.add({stateText(ModuleState(i)), QString::number(st.perState[i]), formatBytes(st.bytesPerState[i])});
     states.add({CliText::tr("unknown items"), QString::number(st.unknownItems), QString()});
     out(states.render());
     out(QString());
@@ -287,7 +283,7 @@ json planJson(const MaintenancePlan &plan, bool dryRun)
     json items = json::array();
     for (const auto &it : plan.items)
         items.push_back({{"key", u8(displayName(it.key))}, {"state", u8(stateName(it.state))}, {"bytes", it.bytes},
-                         {"last_used", u8(isoTime(it.lastUsedMs))}, {"reason", u8(it.reason)},
+                         {"last_used", u8(isoDateTime(it.lastUsedMs))}, {"reason", u8(it.reason)},
                          {"operation", it.op == PlanItem::Op::RemoveLocks ? "remove-locks"
                                        : it.op == PlanItem::Op::RemoveFolderIfEmpty ? "remove-empty-folder" : "remove"}});
     json kept = json::array();
@@ -309,14 +305,13 @@ void printPlan(const MaintenancePlan &plan)
     } else {
         Table t({CliText::tr("ENTRY"), CliText::tr("STATE"), CliText::tr("SIZE"), CliText::tr("LAST USED"), CliText::tr("WHY")}, {false, false, true, false});
         for (const auto &it : plan.items)
-            t.add({it.key, it.op == PlanItem::Op::RemoveFolderIfEmpty ? QStringLiteral("-") : stateName(it.state),
+            t.add({it.key, it.op == PlanItem::Op::RemoveFolderIfEmpty ? QStringLiteral("-") : stateText(it.state),
                    formatBytes(it.bytes), formatAge(it.lastUsedMs, now), it.reason});
         out(t.render());
         out(QString());
-        out(CliText::tr("%1: %2 entries, %3 freed (cache %4 -> %5).")
-                .arg(actionTitle(plan.action))
-                .arg(plan.entryCount())
-                .arg(formatBytes(plan.bytes), formatBytes(plan.cacheBytesBefore), formatBytes(plan.cacheBytesAfter)));
+        const auto [before, after] = formatBytesBeforeAfter(plan.cacheBytesBefore, plan.cacheBytesAfter);
+        out(CliText::tr("%1: %n entries, %2 freed (cache %3 -> %4).", nullptr, plan.entryCount())
+                .arg(actionTitle(plan.action), formatBytes(plan.bytes), before, after));
     }
     for (const auto &k : plan.kept)
         out(CliText::tr("kept %1: %2").arg(k.key, k.reason));
@@ -459,7 +454,7 @@ int confirmPlan(const MaintenancePlan &plan, const Invocation &p, bool *stop)
             err(CliText::tr("refused: not a terminal, so nothing is removed without --yes (or use --dry-run)."));
             return Refused;
         }
-        if (!confirm(CliText::tr("Remove %1 entries (%2)?").arg(plan.entryCount()).arg(formatBytes(plan.bytes)))) {
+        if (!confirm(CliText::tr("Remove %n entries (%1)?", nullptr, plan.entryCount()).arg(formatBytes(plan.bytes)))) {
             err(CliText::tr("Nothing was changed."));
             return Ok;
         }
@@ -535,8 +530,12 @@ int cmdMaintenance(Maint which, const Invocation &p)
 
 void sampleOptions(QCommandLineParser &p)
 {
-    p.addOption({QStringLiteral("modules"), CliText::tr("How many module folders (default 48)."), CliText::tr("N"), QStringLiteral("48")});
-    p.addOption({QStringLiteral("seed"), CliText::tr("Random seed (default 42)."), CliText::tr("N"), QStringLiteral("42")});
+    // By default the sample the GUI opens (Open a sample cache).
+    const SampleCacheOptions shown = shownSampleOptions();
+    p.addOption({QStringLiteral("modules"), CliText::tr("How many module folders (default %1).").arg(shown.modules), CliText::tr("N"),
+                 QString::number(shown.modules)});
+    p.addOption({QStringLiteral("seed"), CliText::tr("Random seed (default %1).").arg(shown.seed), CliText::tr("N"),
+                 QString::number(shown.seed)});
     p.addPositionalArgument(QStringLiteral("dir"), CliText::tr("The folder to create."));
 }
 
@@ -555,8 +554,9 @@ int cmdSample(const Invocation &p)
         err(CliText::tr("error: %1").arg(error));
         return CacheUnavailable;
     }
-    out(CliText::tr("Wrote %1 entries (%2 files, %3 apparent size) to %4")
-            .arg(r.modules).arg(r.files).arg(formatBytes(r.bytes), p.positional().first()));
+    const QString files = CliText::tr("%n file(s)", nullptr, r.files);  // two counts: two plurals
+    out(CliText::tr("Wrote %n entries (%1, %2 apparent size) to %3", nullptr, r.modules)
+            .arg(files, formatBytes(r.bytes), p.positional().first()));
     return Ok;
 }
 }  // namespace

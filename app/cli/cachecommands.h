@@ -36,7 +36,6 @@ struct Common {
 int commonOf(const Invocation &inv, Common *c);
 // Resolves the folder and scans it. Returns an exit code (Ok to go on); errors are printed.
 int scan(const Common &c, CacheSnapshot *snap);
-QString isoTime(qint64 ms);
 nlohmann::json moduleJson(const CacheModule &m, bool withFiles);
 
 // The rows of the cache group (list, status, prune, clean-failed, clear-locks, remove-versions, sample, show, explain).

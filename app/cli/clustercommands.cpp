@@ -5,6 +5,7 @@
 #include "services/remote/sshshell.h"
 #include "services/slurm/slurmcluster.h"
 #include "services/util/remoteshell.h"
+#include "services/util/format.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
@@ -68,7 +69,7 @@ void printTables(const SlurmClusterInfo &i, const QString &where)
                 {false, false, true, true, false, false, false});
     for (const SlurmNode &n : i.nodes)
         nodes.add({slurmShown(n.name), slurmShown(n.state), QStringLiteral("%1/%2").arg(n.cpusAllocated).arg(n.cpus),
-                   QStringLiteral("%1 MB").arg(n.memoryMb), n.gres.isEmpty() ? QStringLiteral("-") : slurmShown(n.gres),
+                   formatMebibytes(n.memoryMb), n.gres.isEmpty() ? QStringLiteral("-") : slurmShown(n.gres),
                    n.features.isEmpty() ? QStringLiteral("-") : slurmShown(n.features),
                    n.reason.isEmpty() ? QStringLiteral("-") : slurmShown(n.reason)});
     out(QLatin1Char('\n') + nodes.render());
@@ -79,7 +80,7 @@ void printTables(const SlurmClusterInfo &i, const QString &where)
     Table queue({ClusterText::tr("JOB"), ClusterText::tr("NAME"), ClusterText::tr("PARTITION"), ClusterText::tr("STATE"),
                  ClusterText::tr("REASON"), ClusterText::tr("NODES"), ClusterText::tr("TIME"), ClusterText::tr("LIMIT")});
     for (const SlurmQueueJob &j : i.queue)
-        queue.add({slurmShown(j.id), slurmShown(j.name), slurmShown(j.partition), slurmShown(j.state),
+        queue.add({slurmShown(j.id), slurmShown(j.name), slurmShown(j.partition), slurmJobStateText(j.state),
                    j.reason.isEmpty() ? QStringLiteral("-") : slurmShown(j.reason),
                    j.nodeList.isEmpty() ? QString::number(j.nodes) : slurmShown(j.nodeList), slurmShown(j.timeUsed),
                    slurmShown(j.timeLimit)});

@@ -5,6 +5,7 @@
 #include "services/checkpoint/loramerge.h"
 #include "services/checkpoint/reshard.h"
 #include "services/util/shellquote.h"
+#include "services/util/format.h"
 #include "services/util/units.h"
 
 #include <QCommandLineParser>

@@ -10,7 +10,7 @@
 #include "services/stores/storefactory.h"
 #include "services/transfer/hostcopy.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

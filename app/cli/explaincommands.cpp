@@ -10,7 +10,7 @@
 #include "services/stores/cachestore.h"
 #include "services/stores/storefactory.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -117,9 +117,9 @@ int cmdShow(const Invocation &p)
         printJson(j);
         return Ok;
     }
-    out(ExplainCliText::tr("Entry:         %1").arg(displayName(m.key())));
+    out(ExplainCliText::tr("Cache entry:   %1").arg(displayName(m.key())));
     out(ExplainCliText::tr("Cache:         %1").arg(displayName(c.shown())));
-    out(ExplainCliText::tr("State:         %1, %2 in %n file(s)", nullptr, m.fileCount()).arg(stateName(m.state), formatBytes(m.size)));
+    out(ExplainCliText::tr("State:         %1, %2 in %n file(s)", nullptr, m.fileCount()).arg(stateText(m.state), formatBytes(m.size)));
     out(flags ? ExplainCliText::tr("Flags:         %1").arg(flags->isEmpty() ? ExplainCliText::tr("(none: the compiler defaults)")
                                                                               : displayName(flags->join(QLatin1Char(' '))))
               : ExplainCliText::tr("Flags:         unknown (%1)").arg(flagsError));

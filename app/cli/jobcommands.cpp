@@ -8,7 +8,7 @@
 #include "services/jobs/remotejobindex.h"
 #include "services/remote/sshjobrunner.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -78,8 +78,7 @@ int managerFor(const QString &id, std::unique_ptr<JobManager> *out)
 
 QString when(double secs)
 {
-    return secs > 0 ? QDateTime::fromMSecsSinceEpoch(qint64(secs * 1000)).toString(QStringLiteral("yyyy-MM-dd HH:mm"))
-                    : QString();
+    return secs > 0 ? formatDateTime(qint64(secs * 1000)) : QString();
 }
 
 QString duration(double secs)
@@ -105,7 +104,7 @@ QString endText(const JobStatus &s)
 
 QString layout(const JobStatus &s)
 {
-    return QStringLiteral("%1x%2x%3").arg(s.dataParallel).arg(s.tensorParallel).arg(s.pipelineParallel);
+    return formatLayout(s.dataParallel, s.tensorParallel, s.pipelineParallel);
 }
 
 json statusJson(const JobSummary &s)
@@ -359,7 +358,7 @@ int cmdList(const Invocation &in)
     }
     const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000;
     Table t({CliText::tr("ID"), CliText::tr("WHERE"), CliText::tr("NAME"), CliText::tr("STATE"), CliText::tr("STEP"),
-             CliText::tr("DPxTPxPP"), CliText::tr("STARTED"), CliText::tr("QUEUED"), CliText::tr("DURATION"),
+             CliText::tr("DP×TP×PP"), CliText::tr("STARTED"), CliText::tr("QUEUED"), CliText::tr("DURATION"),
              CliText::tr("LOSS"), CliText::tr("OUTPUT")},
             {false, false, false, false, true, false, false, true, true, true, false});
     for (const JobSummary &s : all) {
@@ -370,7 +369,7 @@ int cmdList(const Invocation &in)
                st.maxSteps > 0 ? QStringLiteral("%1/%2").arg(st.step).arg(st.maxSteps) : QString::number(st.step),
                layout(st), when(st.startedAt), queued >= 0 ? duration(double(queued)) : QString(),
                duration(st.runSeconds(now)),
-               std::isnan(st.lastLoss) ? QString() : QString::number(st.lastLoss, 'f', 4), s.record.outputDir});
+               std::isnan(st.lastLoss) ? QString() : formatMetric(st.lastLoss), s.record.outputDir});
     }
     if (t.rows() == 0)
         out(CliText::tr("No jobs yet (ingot-cli job launch ...)."));
@@ -442,8 +441,8 @@ int cmdStatus(const Invocation &in)
     if (!st.slurm.jobId.isEmpty())
         lines << CliText::tr("Slurm:      %1").arg(slurmPhasesText(st));
     lines << CliText::tr("Step:       %1 of %2").arg(st.step).arg(st.maxSteps > 0 ? QString::number(st.maxSteps) : QStringLiteral("?"))
-          << CliText::tr("Last loss:  %1").arg(std::isnan(st.lastLoss) ? QStringLiteral("-") : QString::number(st.lastLoss, 'f', 4))
-          << CliText::tr("Layout:     dp %1 x tp %2 x pp %3 (%4 processes)").arg(st.dataParallel).arg(st.tensorParallel).arg(st.pipelineParallel).arg(st.worldSize)
+          << CliText::tr("Last loss:  %1").arg(std::isnan(st.lastLoss) ? QStringLiteral("-") : formatMetric(st.lastLoss))
+          << CliText::tr("Layout:     %1 (dp×tp×pp), %n process(es)", nullptr, st.worldSize).arg(layout(st))
           << CliText::tr("Elapsed:    %1").arg(duration(st.elapsed(now)));
     if (!std::isnan(st.etaSeconds) && !isFinal(st.state))
         lines << CliText::tr("ETA:        %1").arg(duration(st.etaSeconds));

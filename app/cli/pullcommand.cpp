@@ -10,7 +10,7 @@
 #include "services/s3/s3cachestore.h"
 #include "services/transfer/hubpull.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -9,7 +9,7 @@
 #include "services/hub/cacherepo.h"
 #include "services/transfer/hubpush.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -115,7 +115,7 @@ int runPush(const QStringList &entries, const QString &repoOption, const QString
                 out(PushCliText::tr("    %1  %2 bytes").arg(displayName(f.repoPath)).arg(f.size));
         }
         for (const QString &s : plan.skipped)
-            out(PushCliText::tr("left here: %1").arg(s));
+            out(PushCliText::tr("skipped %1").arg(s));
         const QString files = PushCliText::tr("%n file(s)", nullptr, int(plan.files));  // two counts: two plurals
         out(PushCliText::tr("Would push %n entries (%1, %2) to %3 (dry run: nothing was sent).", nullptr, int(plan.entries.size()))
                 .arg(files, formatBytes(plan.bytes), repo));
@@ -127,7 +127,8 @@ int runPush(const QStringList &entries, const QString &repoOption, const QString
         TerminalReporter reporter(items, TerminalReporter::wanted(asJson));
         pushEntries(ctx.hub, repo, QStringLiteral("main"), root, plan, items, reporter, TransferOptions(), &e, &stopRequested());
     }
-    int done = 0, failed = 0, skipped = 0;
+    // Entries the plan left (not SUCCESS, already on the Hub ...) count as skipped, as cache copy counts them.
+    int done = 0, failed = 0, skipped = int(plan.skipped.size());
     for (const TransferItem &i : items) {
         done += i.state == TransferItem::State::Done;
         failed += i.state == TransferItem::State::Failed || i.state == TransferItem::State::Pending;
@@ -147,9 +148,9 @@ int runPush(const QStringList &entries, const QString &repoOption, const QString
             out(PushCliText::tr("%1  %2  %3%4").arg(itemStateName(i.state), displayName(i.key), formatBytes(std::max<qint64>(0, i.bytesTotal)),
                                                    i.message.isEmpty() ? QString() : QStringLiteral("  (") + i.message + QLatin1Char(')')));
         for (const QString &s : plan.skipped)
-            out(PushCliText::tr("left here: %1").arg(s));
-        out(PushCliText::tr("Pushed %1 of %2 entries to %3; %4 skipped, %5 failed.")
-                .arg(done).arg(items.size()).arg(repo).arg(skipped).arg(failed));
+            out(PushCliText::tr("skipped %1").arg(s));
+        out(PushCliText::tr("Pushed %1 of %n entries to %2; %3 skipped, %4 failed.", nullptr, int(items.size() + plan.skipped.size()))
+                .arg(done).arg(repo).arg(skipped).arg(failed));
     }
     if (!e.ok()) {
         err(PushCliText::tr("error: %1").arg(e.message));

@@ -8,7 +8,7 @@
 #include "services/s3/s3location.h"
 #include "services/stores/storefactory.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -86,7 +86,7 @@ json entryJson(const TorchNeuronEntry &e)
     for (const QString &l : e.locks)
         locks.push_back(u8(displayName(l)));
     return {{"key", u8(e.key)}, {"state", u8(torchNeuronStateName(e.state))}, {"size", e.size}, {"files", e.files},
-            {"last_used", e.lastUsedMs > 0 ? json(u8(QDateTime::fromMSecsSinceEpoch(e.lastUsedMs).toUTC().toString(Qt::ISODate))) : json(nullptr)},
+            {"last_used", e.lastUsedMs > 0 ? json(u8(isoDateTime(e.lastUsedMs))) : json(nullptr)},
             {"neff_size", e.neffBytes >= 0 ? json(e.neffBytes) : json(nullptr)}, {"neff_mismatch", e.neffMismatch},
             {"locks", locks}, {"locks_checked", e.locksChecked}};
 }
@@ -126,7 +126,7 @@ int cmdList(const Invocation &p)
         else if (!e.locks.isEmpty() && !e.locksChecked)
             note = TnText::tr("lock not checkable here: taken as held");
         t.add({e.key, torchNeuronStateName(e.state), formatBytes(e.size), QString::number(e.files),
-               e.lastUsedMs > 0 ? QDateTime::fromMSecsSinceEpoch(e.lastUsedMs).toString(QStringLiteral("yyyy-MM-dd HH:mm")) : QString(), note});
+               e.lastUsedMs > 0 ? formatDateTime(e.lastUsedMs) : QString(), note});
     }
     out(t.render());
     return Ok;

@@ -11,7 +11,7 @@
 #include "services/stores/storefactory.h"
 #include "services/transfer/transferengine.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -112,9 +112,8 @@ void TerminalReporter::draw(bool force)
     const double secs = qMax(0.001, double(m_clock.elapsed()) / 1000.0);
     const double rate = double(done) / secs;
     const QString eta = rate > 0 && total > done ? QString::number(qint64(double(total - done) / rate)) : QStringLiteral("-");
-    const QString line = TransferCliText::tr("[%1/%2 entries] %3 of %4, %5/s, ETA %6 s")
+    const QString line = TransferCliText::tr("[%1/%n entries] %2 of %3, %4/s, ETA %5 s", nullptr, int(m_keys.size()))
                              .arg(m_finished)
-                             .arg(m_keys.size())
                              .arg(formatBytes(done), formatBytes(total), formatBytes(qint64(rate)), eta);
     std::fprintf(stderr, "\r%s\033[K", terminalSafe(line).toUtf8().constData());
     std::fflush(stderr);

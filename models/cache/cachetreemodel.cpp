@@ -4,7 +4,7 @@
 #include "services/cache/classify.h"
 #include "models/cache/statecolors.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QDateTime>
 #include <QFont>
@@ -127,7 +127,7 @@ QVariant CacheTreeModel::data(const QModelIndex &index, int role) const
             break;
         case Qt::ToolTipRole:
             if (index.column() == LastUsedColumn)
-                return formatTime(g->lastUsed);
+                return formatDateTime(g->lastUsed);
             return g->version.isEmpty() ? tr("Files and folders at the top of the cache that are not compiler-version folders")
                                         : tr("Compiler version %1").arg(CompilerVersion::parse(g->version).display());
         case Qt::TextAlignmentRole:
@@ -174,7 +174,7 @@ QVariant CacheTreeModel::data(const QModelIndex &index, int role) const
         break;
     case Qt::ToolTipRole: {
         if (index.column() == LastUsedColumn)
-            return formatTime(m.lastUsedMs);
+            return formatDateTime(m.lastUsedMs);
         QString why;
         if (m.isModule())
             classifyModule(m.files, CompilerVersion::parse(m.version).writesDoneMarker(), &why);

@@ -1,7 +1,7 @@
 #include "models/cache/modulefilesmodel.h"
 
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QCoreApplication>
 #include <QGuiApplication>
@@ -76,7 +76,7 @@ QVariant ModuleFilesModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case NameColumn: return displayName(f.name);
         case SizeColumn: return f.is(CacheFile::Directory) ? QVariant() : QVariant(formatBytes(f.size));
-        case ModifiedColumn: return formatTime(f.mtimeMs);
+        case ModifiedColumn: return formatDateTime(f.mtimeMs);
         case NoteColumn: return noteFor(f, m_targets.value(f.name));
         }
         break;

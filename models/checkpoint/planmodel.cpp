@@ -1,7 +1,7 @@
 #include "models/checkpoint/planmodel.h"
 
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 namespace ingot {
 

@@ -2,6 +2,7 @@
 
 #include "services/jobs/jobservice.h"
 #include "services/jobs/jobtext.h"
+#include "services/util/format.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
@@ -78,9 +79,9 @@ QString layoutText(const JobSummary &s)
 {
     const JobStatus &st = s.status;
     if (st.tensorParallel > 0 || st.dataParallel > 0)
-        return QStringLiteral("%1×%2×%3").arg(st.dataParallel).arg(st.tensorParallel).arg(st.pipelineParallel);
+        return formatLayout(st.dataParallel, st.tensorParallel, st.pipelineParallel);
     const JobSpec &spec = s.record.spec;
-    return QStringLiteral("%1×%2×%3").arg(spec.dataParallel()).arg(spec.tensorParallel).arg(spec.pipelineParallel);
+    return formatLayout(spec.dataParallel(), spec.tensorParallel, spec.pipelineParallel);
 }
 
 double startedSeconds(const JobSummary &s)
@@ -207,15 +208,13 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
         case Layout: return layoutText(s);
         case State: return st.unreachable.isEmpty() ? jobStateTitle(st.state) : tr("Unknown (host unreachable)");
         case Started:
-            return QLocale().toString(QDateTime::fromMSecsSinceEpoch(qint64(startedSeconds(s) * 1000)),
-                                      QLocale::ShortFormat);
+            return formatDateTime(qint64(startedSeconds(s) * 1000));
         case Duration: return durationText(st.runSeconds(now));
         case FinalLoss:
             // An ended job's final loss; a running one's latest, said so.
             if (std::isnan(st.lastLoss))
                 return QString();
-            return isFinal(st.state) ? QLocale().toString(st.lastLoss, 'f', 4)
-                                     : tr("%1 (latest)").arg(QLocale().toString(st.lastLoss, 'f', 4));
+            return isFinal(st.state) ? formatMetric(st.lastLoss) : tr("%1 (latest)").arg(formatMetric(st.lastLoss));
         case OutputFolder: return displayName(s.record.outputDir);
         }
     }

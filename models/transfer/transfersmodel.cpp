@@ -2,7 +2,7 @@
 
 #include "models/cache/statecolors.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 namespace ingot {
 
@@ -135,11 +135,11 @@ QVariant TransfersModel::data(const QModelIndex &index, int role) const
             const int done = r->count(TransferItem::State::Done) + r->count(TransferItem::State::Skipped);
             const qint64 total = r->estimatedBytesTotal();
             const bool estimate = total != r->bytesTotal();
-            return total > 0 ? (estimate ? tr("%1 of about %2 · %3/%4 entries") : tr("%1 of %2 · %3/%4 entries"))
+            const int n = int(r->items.size());
+            return total > 0 ? (estimate ? tr("%1 of about %2 · %3/%n entries", nullptr, n) : tr("%1 of %2 · %3/%n entries", nullptr, n))
                                    .arg(formatBytes(r->bytesDone()), formatBytes(total))
                                    .arg(done)
-                                   .arg(r->items.size())
-                             : tr("%1/%2 entries").arg(done).arg(r->items.size());
+                             : tr("%1/%n entries", nullptr, n).arg(done);
         }
         case SpeedColumn: return running && m_queue->rate(r->id) > 0 ? tr("%1/s").arg(formatBytes(qint64(m_queue->rate(r->id)))) : QVariant();
         case EtaColumn: return running ? duration(m_queue->secondsLeft(r->id)) : QString();

@@ -18,6 +18,19 @@ QString stateName(ModuleState s)
     return QStringLiteral("UNKNOWN");
 }
 
+QString stateText(ModuleState s)
+{
+    switch (s) {
+    case ModuleState::Success: return QCoreApplication::translate("ingot::State", "SUCCESS");
+    case ModuleState::Failed: return QCoreApplication::translate("ingot::State", "FAILED");
+    case ModuleState::Locked: return QCoreApplication::translate("ingot::State", "LOCKED");
+    case ModuleState::Incomplete: return QCoreApplication::translate("ingot::State", "INCOMPLETE");
+    case ModuleState::Empty: return QCoreApplication::translate("ingot::State", "EMPTY");
+    case ModuleState::Unknown: break;
+    }
+    return QCoreApplication::translate("ingot::State", "UNKNOWN");
+}
+
 bool parseStateName(const QString &name, ModuleState *out)
 {
     for (int i = 0; i < ModuleStateCount; ++i) {

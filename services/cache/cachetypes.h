@@ -21,7 +21,9 @@ enum class ModuleState : quint8 {
 };
 constexpr int ModuleStateCount = 6;
 
-QString stateName(ModuleState s);                        // "SUCCESS", "FAILED", ...
+QString stateName(ModuleState s);                        // "SUCCESS", "FAILED", ... (files, --json, options)
+// The state for people reading a terminal: the same capitals in English, translated (the CLI's STATE column).
+QString stateText(ModuleState s);
 bool parseStateName(const QString &name, ModuleState *out);  // case-insensitive
 
 enum class EntryKind : quint8 {

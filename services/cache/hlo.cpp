@@ -214,7 +214,7 @@ QStringList hloSummaryLines(const HloSummary &h)
 {
     QStringList l;
     l << HloText::tr("HLO module:    %1%2").arg(displayName(h.moduleName), h.gzip ? HloText::tr(" (gzip)") : QString());
-    l << HloText::tr("Entry:         %1").arg(displayName(h.entryName));
+    l << HloText::tr("Computation:   %1 (the ENTRY)").arg(displayName(h.entryName));
     for (qsizetype i = 0; i < h.parameters.size(); ++i)
         l << HloText::tr("  parameter %1: %2 %3").arg(i).arg(h.parameters[i], displayName(h.parameterNames.value(i)));
     l << HloText::tr("  result:      %1").arg(h.result);

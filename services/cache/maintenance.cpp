@@ -2,7 +2,7 @@
 
 #include "services/cache/cachescanner.h"
 #include "services/stores/cachestore.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -95,9 +95,9 @@ MaintenancePlan planCleanFailed(const QVector<CacheModule> &modules, const QStri
         if (!m.isModule() || (!only.isEmpty() && !only.contains(m.key())))
             continue;
         if (m.state == ModuleState::Failed)
-            plan.items.append(removeItem(m, MaintenanceText::tr("FAILED: removing it lets the next run compile this graph again.")));
+            plan.items.append(removeItem(m, MaintenanceText::tr("%1: removing it lets the next run compile this graph again.").arg(stateText(ModuleState::Failed))));
         else if (!only.isEmpty())
-            plan.kept.append(keptItem(m, MaintenanceText::tr("Not a failed entry (%1).").arg(stateName(m.state))));
+            plan.kept.append(keptItem(m, MaintenanceText::tr("Not a failed entry (%1).").arg(stateText(m.state))));
     }
     finish(plan);
     return plan;
@@ -396,7 +396,7 @@ MaintenanceReport executePlan(CacheStore &store, const MaintenancePlan &plan, co
         }
         if (plan.action == MaintenanceAction::CleanFailed && now.state != ModuleState::Failed) {
             record(it.key, ItemOutcome::Result::Skipped, 0,
-                   MaintenanceText::tr("Skipped: the entry is %1 now, no longer FAILED.").arg(stateName(now.state)));
+                   MaintenanceText::tr("Skipped: the entry is %1 now, no longer %2.").arg(stateText(now.state), stateText(ModuleState::Failed)));
             continue;
         }
         if (plan.action == MaintenanceAction::Prune && now.lastUsedMs > it.lastUsedMs) {

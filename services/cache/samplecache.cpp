@@ -147,6 +147,14 @@ const char *kFailLog =
     "/tmp/ubuntu/neuroncc_compile_workdir/model.hlo_module.pb after 0 retries.\n";
 }  // namespace
 
+SampleCacheOptions shownSampleOptions()
+{
+    SampleCacheOptions o;
+    o.modules = 60;
+    o.seed = 7;
+    return o;
+}
+
 QStringList sampleCompilerVersions()
 {
     return {QStringLiteral("neuronxcc-2.12.68.0+4480452af"), QStringLiteral("neuronxcc-2.14.227.0+2d4f85be"),

@@ -26,6 +26,10 @@ struct SampleCacheResult {
     std::array<int, ModuleStateCount> perState{};
 };
 
+// The sample cache people are shown: the one the GUI opens (Open a sample cache) and `ingot-cli cache sample`
+// writes by default, so the README's tour finds the same entries in both.
+SampleCacheOptions shownSampleOptions();
+
 // The compiler versions the sample writes, oldest first.
 QStringList sampleCompilerVersions();
 

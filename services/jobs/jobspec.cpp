@@ -1,5 +1,7 @@
 #include "services/jobs/jobspec.h"
 
+#include "services/util/format.h"
+
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -157,7 +159,7 @@ QString JobSpec::displayName() const
         what = QFileInfo(script).fileName();
     else if (program == JobProgram::Module)
         what = module;
-    return QStringLiteral("%1 %2x%3x%4").arg(what).arg(dataParallel()).arg(tensorParallel).arg(pipelineParallel);
+    return what + QLatin1Char(' ') + formatLayout(dataParallel(), tensorParallel, pipelineParallel);
 }
 
 QString JobSpec::displayName(const QString &jobId) const

@@ -1,5 +1,7 @@
 #include "services/jobs/jobtext.h"
 
+#include "services/slurm/slurmtypes.h"
+
 #include <QCoreApplication>
 
 namespace ingot {
@@ -16,7 +18,7 @@ QString slurmStatusText(const SchedulerStatus &s)
 {
     if (!s.known)
         return JobMonitorText::tr("job %1 (no longer known to the scheduler)").arg(s.jobId);
-    QString line = JobMonitorText::tr("job %1, %2 on partition %3").arg(s.jobId, s.state, s.partition);
+    QString line = JobMonitorText::tr("job %1, %2 on partition %3").arg(s.jobId, slurmJobStateText(s.state.toUtf8()), s.partition);
     if (!s.reason.isEmpty())
         line += s.position > 0 ? JobMonitorText::tr(" (%1; %2 in the partition's queue)").arg(s.reason).arg(s.position)
                                : JobMonitorText::tr(" (%1)").arg(s.reason);

@@ -294,8 +294,8 @@ QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int max
             }
             const QJsonValue savedWorld = facts.resume.savedArgs.value(QLatin1String("world_size"));
             if (facts.resume.legacyOptimizer && savedWorld.isDouble() && savedWorld.toInt() != world)
-                add("nproc_per_node", JobValidateText::tr("the checkpoint was saved by %1 processes, this job has %2")
-                                          .arg(savedWorld.toInt()).arg(world));
+                add("nproc_per_node", JobValidateText::tr("the checkpoint was saved by %n process(es), this job has %1", nullptr,
+                                                              savedWorld.toInt()).arg(world));
         }
     }
     return p;

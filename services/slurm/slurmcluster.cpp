@@ -2,6 +2,7 @@
 
 #include "services/slurm/slurmparse.h"
 #include "services/util/remoteshell.h"
+#include "services/util/format.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
@@ -129,16 +130,16 @@ QString slurmClusterSummary(const SlurmClusterState &state)
         return SlurmText::tr("No Slurm: sinfo and sbatch are not on the PATH.");
     QStringList lines{SlurmText::tr("Slurm %1, cluster %2").arg(state.info.version, slurmShown(state.info.clusterName))};
     for (const SlurmPartition &p : state.info.partitions) {
-        QString line = SlurmText::tr("%1: %2 nodes (%3 idle, %4 mixed, %5 allocated, %6 drained, %7 down), %8 CPUs, limit %9")
+        const QString cpus = SlurmText::tr("%n CPU(s)", nullptr, p.totalCpus);  // two counts: two plurals
+        QString line = SlurmText::tr("%1: %n node(s) (%2 idle, %3 mixed, %4 allocated, %5 drained, %6 down), %7, limit %8",
+                                     nullptr, p.totalNodes)
                            .arg(slurmShown(p.name))
-                           .arg(p.totalNodes)
                            .arg(p.idle)
                            .arg(p.mixed)
                            .arg(p.allocated)
                            .arg(p.drained)
                            .arg(p.down)
-                           .arg(p.totalCpus)
-                           .arg(slurmShown(p.maxTime));
+                           .arg(cpus, slurmShown(p.maxTime));
         if (p.isDefault)
             line += SlurmText::tr(" (default)");
         lines << line;
@@ -148,8 +149,7 @@ QString slurmClusterSummary(const SlurmClusterState &state)
     QMap<QString, int> kinds;
     QStringList unusable;
     for (const SlurmNode &n : state.info.nodes) {
-        const double gib = double(n.memoryMb) / 1024.0;
-        QString kind = SlurmText::tr("%1 CPUs, %2 GiB").arg(n.cpus).arg(gib, 0, 'f', gib < 100 ? 1 : 0);
+        QString kind = SlurmText::tr("%n CPU(s), %1", nullptr, n.cpus).arg(formatMebibytes(n.memoryMb));
         for (const QByteArray *extra : {&n.gres, &n.features})
             if (!extra->isEmpty())
                 kind += QStringLiteral(", ") + slurmShown(*extra);
@@ -165,7 +165,7 @@ QString slurmClusterSummary(const SlurmClusterState &state)
     if (!kindTexts.isEmpty())
         lines << SlurmText::tr("Nodes: %1").arg(kindTexts.join(QStringLiteral("; ")));
     lines += unusable;
-    lines << SlurmText::tr("Your queue: %1 job(s).").arg(state.info.queue.size());
+    lines << SlurmText::tr("Your queue: %n job(s).", nullptr, int(state.info.queue.size()));
     return lines.join(QLatin1Char('\n'));
 }
 

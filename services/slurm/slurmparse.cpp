@@ -107,6 +107,26 @@ QString slurmShown(const QByteArray &bytes)
     return displayName(nameFromBytes(bytes));
 }
 
+QString slurmJobStateText(const QByteArray &state)
+{
+    // Slurm's job states (squeue/sacct's long names), for people in their language; the raw word stays in files,
+    // --json and the filters. A state Slurm adds later is shown as it comes.
+    static const char *const known[] = {
+        QT_TRANSLATE_NOOP("ingot::SlurmState", "PENDING"),     QT_TRANSLATE_NOOP("ingot::SlurmState", "RUNNING"),
+        QT_TRANSLATE_NOOP("ingot::SlurmState", "COMPLETING"),  QT_TRANSLATE_NOOP("ingot::SlurmState", "COMPLETED"),
+        QT_TRANSLATE_NOOP("ingot::SlurmState", "FAILED"),      QT_TRANSLATE_NOOP("ingot::SlurmState", "CANCELLED"),
+        QT_TRANSLATE_NOOP("ingot::SlurmState", "TIMEOUT"),     QT_TRANSLATE_NOOP("ingot::SlurmState", "NODE_FAIL"),
+        QT_TRANSLATE_NOOP("ingot::SlurmState", "OUT_OF_MEMORY"), QT_TRANSLATE_NOOP("ingot::SlurmState", "PREEMPTED"),
+        QT_TRANSLATE_NOOP("ingot::SlurmState", "SUSPENDED"),   QT_TRANSLATE_NOOP("ingot::SlurmState", "CONFIGURING"),
+        QT_TRANSLATE_NOOP("ingot::SlurmState", "BOOT_FAIL"),   QT_TRANSLATE_NOOP("ingot::SlurmState", "DEADLINE"),
+        QT_TRANSLATE_NOOP("ingot::SlurmState", "REQUEUED"),    QT_TRANSLATE_NOOP("ingot::SlurmState", "RESIZING"),
+    };
+    for (const char *k : known)
+        if (state == k)
+            return QCoreApplication::translate("ingot::SlurmState", k);
+    return slurmShown(state);
+}
+
 QString slurmNodeStateName(SlurmNodeState state)
 {
     switch (state) {

@@ -86,6 +86,8 @@ struct SlurmClusterInfo {
 
 // Slurm's bytes for a screen or a terminal: decoded as a name, control characters and odd bytes escaped.
 QString slurmShown(const QByteArray &bytes);
+// A job's state for people ("COMPLETED", "FAILED" ... in their language); Slurm's own word stays in files and --json.
+QString slurmJobStateText(const QByteArray &state);
 QString slurmNodeStateName(SlurmNodeState state);  // "idle", "mixed", ... (stable, English: JSON and tables)
 
 }  // namespace ingot

@@ -403,8 +403,8 @@ HostCopyResult fetchEntryFromHost(SshConnection &connection, const QString &remo
 
 namespace {
 
-// The entry at the source, checked: SUCCESS only. False with why in *error.
-bool checkSource(CacheStore &store, const QString &key, CacheModule *module, QString *error)
+// The entry at the source, checked: SUCCESS only. Done when it may go; NotSuccess or Failed with why in *error.
+HostCopyResult checkSource(CacheStore &store, const QString &key, CacheModule *module, QString *error)
 {
     const int slash = key.indexOf(QLatin1Char('/'));
     CacheScanner scanner(store);
@@ -413,24 +413,21 @@ bool checkSource(CacheStore &store, const QString &key, CacheModule *module, QSt
     *module = scanner.scanModule(key.left(slash), key.mid(slash + 1), &vanished, &listError);
     if (vanished) {
         *error = HostCopyText::tr("%1 does not exist in %2.").arg(displayName(key), displayName(store.displayRoot()));
-        return false;
+        return HostCopyResult::Failed;
     }
     if (!listError.isEmpty()) {
         *error = listError;
-        return false;
+        return HostCopyResult::Failed;
     }
     if (!module->isModule()) {
         *error = HostCopyText::tr("%1 is not a compiled module.").arg(displayName(key));
-        return false;
+        return HostCopyResult::Failed;
     }
     if (module->state != ModuleState::Success) {
-        QString why;
-        classifyModule(module->files, CompilerVersion::parse(module->version).writesDoneMarker(), &why);
-        *error = HostCopyText::tr("%1 is %2, not SUCCESS: only compiled modules are copied. %3")
-                     .arg(displayName(key), stateName(module->state), why);
-        return false;
+        *error = notSuccessWhy(module->state);
+        return HostCopyResult::NotSuccess;
     }
-    return true;
+    return HostCopyResult::Done;
 }
 
 
@@ -448,8 +445,8 @@ HostCopyResult copyOne(const StoreLocation &from, const StoreLocation &to, bool 
         return HostCopyResult::Failed;
     }
     CacheModule module;
-    if (!checkSource(source, item.key, &module, error))
-        return HostCopyResult::Failed;
+    if (const HostCopyResult checked = checkSource(source, item.key, &module, error); checked != HostCopyResult::Done)
+        return checked;
     item.state = TransferItem::State::Running;
     item.bytesTotal = module.size + module.linkedSize;
     item.bytesDone = 0;
@@ -584,6 +581,7 @@ void copyEntries(const StoreLocation &from, const StoreLocation &to, QVector<Tra
             finish(i, TransferItem::State::Done, QString());
             break;
         case HostCopyResult::Exists:
+        case HostCopyResult::NotSuccess:
             finish(i, TransferItem::State::Skipped, why);
             break;
         case HostCopyResult::Busy:

@@ -26,6 +26,7 @@ enum class HostCopyResult {
     Busy,     // another transfer holds the entry's staging folder: nothing was done to it
     Stopped,  // the stop flag was set: nothing landed, the staging is removed
     Failed,   // with words in *error; nothing landed
+    NotSuccess,  // the source entry is not SUCCESS: not copied, Skipped with notSuccessWhy()'s words
 };
 
 // Bytes of file content passed so far, and the total (-1: not known yet).
@@ -33,7 +34,8 @@ using HostCopyProgress = std::function<void(qint64 done, qint64 total)>;
 
 // Copies the entries `items` name (keys "neuronxcc-<ver>/MODULE_<...>") from one cache to the other; `from` and
 // `to` are StoreLocations of kind "local" and "ssh" (either way round). Fills items[i] (state, bytes, files,
-// message) and reports as it goes. Only SUCCESS entries are copied (FAILED, LOCKED, INCOMPLETE: Failed with why);
+// message) and reports as it goes. Only SUCCESS entries are copied (FAILED, LOCKED, INCOMPLETE: Skipped with why,
+// the rule of transfertypes.h's notSuccessWhy);
 // one that exists at the destination is Skipped. Local to local and host to host: Failed, not supported. On stop,
 // the entry under way goes back to Pending (nothing of it landed) and the rest are left as they were. `results`
 // (optional) gets each item's outcome, so a caller can tell Busy from other failures.

@@ -44,17 +44,6 @@ QVector<PushFile> filesOf(const QString &root, const QString &key, EntryFiles *o
     return out;
 }
 
-QString stateWhy(ModuleState s)
-{
-    switch (s) {
-    case ModuleState::Failed: return PushText::tr("FAILED (a failed compile is never pushed)");
-    case ModuleState::Locked: return PushText::tr("LOCKED (a compile is running on it, or a killed one left a lock)");
-    case ModuleState::Incomplete: return PushText::tr("INCOMPLETE (no model.neff)");
-    case ModuleState::Empty: return PushText::tr("EMPTY");
-    default: return PushText::tr("not a compiled module");
-    }
-}
-
 // Entries (version/MODULE_x) present on the Hub under the compiler folders `versions`, and how many entries each
 // folder holds there.
 QSet<QString> hubEntries(const HubClient &hub, const QString &repo, const QString &revision, const QSet<QString> &versions,
@@ -155,7 +144,7 @@ PushPlan planPush(const HubClient &hub, const QString &repo, const QString &revi
         seen.insert(m.key());
         if (m.state != ModuleState::Success) {
             if (!wanted.isEmpty() || m.state != ModuleState::Empty)
-                plan.skipped << PushText::tr("%1: %2").arg(displayName(m.key()), stateWhy(m.state));
+                plan.skipped << PushText::tr("%1: %2").arg(displayName(m.key()), notSuccessWhy(m.state));
             continue;
         }
         if (!isTransferableKey(m.key())) {
@@ -285,7 +274,7 @@ QVector<int> Pusher::check(const QVector<int> &all, LocalCacheStore &store, Cach
         if (!error.isEmpty() || vanished)
             finish(i, TransferItem::State::Skipped, vanished ? PushText::tr("no longer in the cache") : displayName(error));
         else if (now.state != ModuleState::Success)
-            finish(i, TransferItem::State::Skipped, PushText::tr("now %1; left here").arg(stateWhy(now.state)));
+            finish(i, TransferItem::State::Skipped, PushText::tr("now %1").arg(notSuccessWhy(now.state)));
         else if (!same)
             finish(i, TransferItem::State::Skipped, bad.isEmpty() ? PushText::tr("its files changed since the plan; plan again") : bad);
         else {

@@ -299,8 +299,8 @@ S3EntryResult uploadEntry(const s3::S3Client &c, const QString &root, const QStr
     }
     const ModuleState state = classifyModule(names, CompilerVersion::parse(key.section(QLatin1Char('/'), 0, 0)).writesDoneMarker());
     if (state != ModuleState::Success) {
-        *why = S3TransferText::tr("The entry is %1 in %2; only finished (SUCCESS) entries are copied.").arg(stateName(state), displayName(root));
-        return S3EntryResult::Failed;
+        *why = notSuccessWhy(state);
+        return S3EntryResult::NotSuccess;
     }
     const QString prefix = entryPrefix(c, key);
     s3::S3Listing there;
@@ -520,8 +520,8 @@ S3EntryResult downloadEntry(const s3::S3Client &c, const QString &root, const QS
     QString stateWhy;
     const ModuleState state = classifyModule(names, CompilerVersion::parse(key.section(QLatin1Char('/'), 0, 0)).writesDoneMarker(), &stateWhy);
     if (state != ModuleState::Success) {
-        *why = S3TransferText::tr("The entry is %1 in %2; only finished (SUCCESS) entries are copied.").arg(stateName(state), placeText(c));
-        return S3EntryResult::Failed;
+        *why = notSuccessWhy(state);
+        return S3EntryResult::NotSuccess;
     }
     *fileCount = int(listing.objects.size());
     IncomingEntry in;
@@ -611,7 +611,8 @@ void moveEntries(QVector<TransferItem> &items, TransferReporter &reporter, int p
         it.bytesTotal = total;
         switch (r) {
         case S3EntryResult::Done: it.state = State::Done, it.bytesDone = qMax<qint64>(0, total), it.message.clear(); break;
-        case S3EntryResult::Exists: it.state = State::Skipped, it.message = why; break;
+        case S3EntryResult::Exists:
+        case S3EntryResult::NotSuccess: it.state = State::Skipped, it.message = why; break;
         case S3EntryResult::Busy: it.state = State::Failed, it.message = why.isEmpty() ? busyWords() : why; break;
         case S3EntryResult::Failed: it.state = State::Failed, it.message = why; break;
         case S3EntryResult::Stopped: it.state = State::Pending; return;

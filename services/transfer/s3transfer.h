@@ -31,7 +31,8 @@ constexpr qint64 kMultipartThreshold = 16LL << 20;
 // S3's 10,000 parts.
 qint64 s3PartSize(qint64 size);
 
-enum class S3EntryResult { Done, Exists, Busy, Stopped, Failed };
+// NotSuccess: the entry is not SUCCESS where it is; not moved, Skipped with notSuccessWhy()'s words.
+enum class S3EntryResult { Done, Exists, Busy, Stopped, Failed, NotSuccess };
 
 // Uploads the entries `items` name from the local cache at `root`. `stateDir`: where interrupted multipart uploads
 // are remembered (a transfer's work folder). Entries go `parallel` at a time. `results` (optional) gets each

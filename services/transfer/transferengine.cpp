@@ -209,6 +209,7 @@ TransferOutcome pullToHost(const TransferRecord &r, const StoreLocation &to, QVe
         case HostCopyResult::Stopped:
             items[i].state = State::Pending;  // downloaded here: the next run sends it
             continue;
+        case HostCopyResult::NotSuccess:
         case HostCopyResult::Failed:
             finish(items, reporter, i, State::Failed, why);
             break;

@@ -1,8 +1,16 @@
 #include "services/transfer/transfertypes.h"
 
+#include <QCoreApplication>
+
 #include <nlohmann/json.hpp>
 
 namespace ingot {
+
+namespace {
+struct TransferText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::Transfer)
+};
+}  // namespace
 
 TransferReporter::~TransferReporter() = default;
 
@@ -121,6 +129,24 @@ QVector<TransferItem> itemsFor(const QStringList &keys)
         items.append(it);
     }
     return items;
+}
+
+QString notSuccessWhy(ModuleState state)
+{
+    switch (state) {
+    case ModuleState::Failed:
+        return TransferText::tr("FAILED: a failed compile is never copied or pushed (clean it, and the next run compiles "
+                                "it again).");
+    case ModuleState::Locked:
+        return TransferText::tr("LOCKED: a compile is running on it, or a killed one left a lock; only finished "
+                                "(SUCCESS) entries are copied or pushed.");
+    case ModuleState::Incomplete:
+        return TransferText::tr("INCOMPLETE: no model.neff; only finished (SUCCESS) entries are copied or pushed.");
+    case ModuleState::Empty: return TransferText::tr("EMPTY: the entry holds no files.");
+    case ModuleState::Success:
+    case ModuleState::Unknown: break;
+    }
+    return TransferText::tr("not a compiled module.");
 }
 
 QString itemStateName(TransferItem::State s)

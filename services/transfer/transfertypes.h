@@ -4,6 +4,7 @@
 // a restart); views and the CLI read it.
 #pragma once
 
+#include "services/cache/cachetypes.h"
 #include "services/stores/storelocation.h"
 
 #include <QString>
@@ -114,6 +115,12 @@ struct TransferRecord {
 // JSON as saved by the queue (unknown fields ignored; a wrong shape is an error with words, never a crash).
 nlohmann::json toJson(const TransferRecord &r);
 bool fromJson(const nlohmann::json &j, TransferRecord *out, QString *error);
+
+// The one rule for an entry that is not SUCCESS where it is (FAILED, LOCKED, INCOMPLETE, EMPTY), for copy and push
+// alike: it is never moved, and its item is Skipped with these words ("FAILED: a failed compile is never copied or
+// pushed ..."), never Failed: nothing went wrong with the transfer, so the summaries count it with the skipped
+// entries and the CLI exits 0 when nothing else failed.
+QString notSuccessWhy(ModuleState state);
 
 // Whether `key` is a cache entry key an engine may write: "neuronxcc-<...>/MODULE_<...>" with plain, safe names
 // (no "..", no '/' inside a part, no control characters). Hub and user input both pass through this.

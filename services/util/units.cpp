@@ -1,24 +1,10 @@
 #include "services/util/units.h"
 
-#include <QCoreApplication>
-#include <QDateTime>
-#include <QLocale>
 #include <QRegularExpression>
 
 #include <cmath>
 
 namespace ingot {
-
-namespace {
-struct UnitsText {
-    Q_DECLARE_TR_FUNCTIONS(ingot::units)
-};
-}  // namespace
-
-QString formatBytes(qint64 bytes)
-{
-    return QLocale().formattedDataSize(bytes, bytes < 1000 * 1000 ? 0 : 1, QLocale::DataSizeSIFormat);
-}
 
 qint64 parseBytes(const QString &text)
 {
@@ -45,27 +31,6 @@ qint64 parseBytes(const QString &text)
     if (v > 9.0e18)
         return -1;
     return qint64(std::llround(v));
-}
-
-QString formatAge(qint64 thenMs, qint64 nowMs)
-{
-    if (thenMs <= 0)
-        return QStringLiteral("-");
-    const qint64 s = std::max<qint64>(0, (nowMs - thenMs) / 1000);
-    if (s < 60)
-        return UnitsText::tr("just now");
-    if (s < 3600)
-        return UnitsText::tr("%n min ago", nullptr, int(s / 60));
-    if (s < 86400 * 2)
-        return UnitsText::tr("%n h ago", nullptr, int(s / 3600));
-    return UnitsText::tr("%n days ago", nullptr, int(s / 86400));
-}
-
-QString formatTime(qint64 ms)
-{
-    if (ms <= 0)
-        return QStringLiteral("-");
-    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm"));
 }
 
 }  // namespace ingot

@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFile>
 #include <QTest>
+#include <QTranslator>
 
 #include <atomic>
 #include <fcntl.h>
@@ -39,6 +40,18 @@ QStringList keys(const MaintenancePlan &p)
     k.sort();
     return k;
 }
+
+// Marks every text asked of it, as a translation would change it: a word shown to people goes through tr() when
+// it comes out marked ("«FAILED»"), and raw when it does not.
+class MarkingTranslator final : public QTranslator
+{
+public:
+    QString translate(const char *, const char *source, const char *, int) const override
+    {
+        return QStringLiteral("\u00ab%1\u00bb").arg(QString::fromUtf8(source));
+    }
+    bool isEmpty() const override { return false; }
+};
 
 bool exists(const QString &root, const QString &key)
 {
@@ -74,6 +87,29 @@ private Q_SLOTS:
         QVERIFY(!exists(r, V15 + QStringLiteral("/MODULE_2+aa")));
         QVERIFY(exists(r, V15 + QStringLiteral("/MODULE_1+aa")));
         QVERIFY(exists(r, V15 + QStringLiteral("/MODULE_3+aa")));
+    }
+
+    // Issue 35: the preview said "FAILED：" in Chinese; the state words of its reasons go through tr() (and the
+    // CLI's STATE column, stateText), while stateName stays the raw word for files and --json.
+    void stateWordsAreTranslated()
+    {
+        QTemporaryDir tmp;
+        const QString r = tmp.path();
+        test::makeModule(r, V15, QStringLiteral("MODULE_1+aa"), FAILED);
+        test::makeModule(r, V15, QStringLiteral("MODULE_3+aa"), OK);
+        MarkingTranslator marking;
+        QCoreApplication::installTranslator(&marking);
+        const MaintenancePlan plan = planCleanFailed(scan(r), {V15 + QStringLiteral("/MODULE_1+aa"), V15 + QStringLiteral("/MODULE_3+aa")});
+        QCoreApplication::removeTranslator(&marking);
+        QCOMPARE(plan.items.size(), 1);
+        QVERIFY2(plan.items[0].reason.contains(QStringLiteral("\u00abFAILED\u00bb")), qPrintable(plan.items[0].reason));
+        QCOMPARE(plan.kept.size(), 1);
+        QVERIFY2(plan.kept[0].reason.contains(QStringLiteral("\u00abSUCCESS\u00bb")), qPrintable(plan.kept[0].reason));
+        QCoreApplication::installTranslator(&marking);
+        QCOMPARE(stateText(ModuleState::Locked), QStringLiteral("\u00abLOCKED\u00bb"));
+        QCOMPARE(stateName(ModuleState::Locked), QStringLiteral("LOCKED"));
+        QCoreApplication::removeTranslator(&marking);
+        QCOMPARE(stateText(ModuleState::Failed), QStringLiteral("FAILED"));
     }
 
     void executionRechecksEachEntry()

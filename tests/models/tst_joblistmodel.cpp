@@ -135,7 +135,7 @@ private Q_SLOTS:
         QVERIFY2(text(done, JobListModel::Name)
                      .endsWith(QStringLiteral("%1:%2:%3").arg(time.left(2), time.mid(2, 2), time.mid(4, 2))),
                  qPrintable(text(done, JobListModel::Name)));
-        QVERIFY(text(done, JobListModel::Name).startsWith(QStringLiteral("tiny 1x1x1")));
+        QVERIFY(text(done, JobListModel::Name).startsWith(QStringLiteral("tiny 1\u00d71\u00d71")));
         QVERIFY(text(done, JobListModel::FinalLoss).toDouble() > 0);
         QVERIFY(text(done, JobListModel::FinalLoss, Qt::ToolTipRole).contains(QStringLiteral("last step")));
 

@@ -247,8 +247,8 @@ private slots:
         SlurmClusterState state;
         QVERIFY2(cluster().info(&state, &error), qPrintable(error));
         const QString summary = slurmClusterSummary(state);
-        QVERIFY2(summary.contains(QLatin1String("debug: 2 nodes (1 idle, 0 mixed, 0 allocated, 1 drained, 0 down), 4 CPUs")), qPrintable(summary));
-        QVERIFY2(summary.contains(QStringLiteral("Nodes: 2 × 2 CPUs, 3.9 GiB, neuron:2, trn1.32xlarge")), qPrintable(summary));
+        QVERIFY2(summary.contains(QLatin1String("debug: 2 node(s) (1 idle, 0 mixed, 0 allocated, 1 drained, 0 down), 4 CPU(s)")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("Nodes: 2 × 2 CPU(s), 3.9 GiB, neuron:2, trn1.32xlarge")), qPrintable(summary));
         QVERIFY2(summary.contains(QLatin1String("n2 drained: disk full | x=1")), qPrintable(summary));
     }
 

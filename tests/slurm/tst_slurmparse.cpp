@@ -3,7 +3,9 @@
 #include "services/slurm/slurmparse.h"
 
 #include <QElapsedTimer>
+#include <QCoreApplication>
 #include <QTest>
+#include <QTranslator>
 
 using namespace ingot;
 
@@ -25,6 +27,18 @@ QByteArray queueLine(const QByteArray &id, const QByteArray &name, const QByteAr
     return l;
 }
 
+// Marks every text asked of it, as a translation would change it: a word shown to people goes through tr() when
+// it comes out marked ("«FAILED»"), and raw when it does not.
+class MarkingTranslator final : public QTranslator
+{
+public:
+    QString translate(const char *, const char *source, const char *, int) const override
+    {
+        return QStringLiteral("\u00ab%1\u00bb").arg(QString::fromUtf8(source));
+    }
+    bool isEmpty() const override { return false; }
+};
+
 }  // namespace
 
 class TestSlurmParse : public QObject
@@ -32,6 +46,19 @@ class TestSlurmParse : public QObject
     Q_OBJECT
 
 private slots:
+    // Issue 35: Slurm's job states (COMPLETED, FAILED) were shown untranslated; they go through tr() for people,
+    // and a state Slurm adds later is shown as it comes (escaped).
+    void jobStatesAreTranslated()
+    {
+        MarkingTranslator marking;
+        QCoreApplication::installTranslator(&marking);
+        QCOMPARE(slurmJobStateText("COMPLETED"), QStringLiteral("\u00abCOMPLETED\u00bb"));
+        QCOMPARE(slurmJobStateText("FAILED"), QStringLiteral("\u00abFAILED\u00bb"));
+        QCOMPARE(slurmJobStateText("NEW_STATE\x1b"), QStringLiteral("NEW_STATE\\x1b"));
+        QCoreApplication::removeTranslator(&marking);
+        QCOMPARE(slurmJobStateText("PENDING"), QStringLiteral("PENDING"));
+    }
+
     void scontrolRecordsKeepFreeTextAndIgnoreNoise()
     {
         const QByteArray text

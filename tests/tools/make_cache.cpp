@@ -3,7 +3,7 @@
 // Several compiler versions, both module-name forms and traced modules, every state, sparse model.neff files of
 // realistic sizes, entries symlinked into a Hugging Face hub blob cache, odd names, unknown files, broken links.
 #include "services/cache/samplecache.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

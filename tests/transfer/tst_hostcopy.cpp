@@ -315,17 +315,23 @@ private Q_SLOTS:
         QVERIFY(stagings(local).isEmpty());
     }
 
-    void failedAndLockedEntriesAreRefused()
+    // Issue 35: FAILED and LOCKED entries are not copied and are Skipped with the transfer rule's words (as a push
+    // skips them), not Failed; a missing entry and a bad key are failures.
+    void failedAndLockedEntriesAreSkipped()
     {
         const QString remote = fresh(QStringLiteral("refused"));
         Recorder rec;
         QVector<TransferItem> items = itemsFor({V + QStringLiteral("/MODULE_4444+dddd"), V + QStringLiteral("/MODULE_5555+eeee"),
                                                 V + QStringLiteral("/MODULE_9999+none"), QStringLiteral("../escape")});
-        copyEntries(StoreLocation::local(m_source), host(remote), items, rec, nullptr);
-        for (const TransferItem &it : items)
-            QCOMPARE(it.state, TransferItem::State::Failed);
-        QVERIFY2(items[0].message.contains(QLatin1String("FAILED")), qPrintable(items[0].message));
-        QVERIFY2(items[1].message.contains(QLatin1String("LOCKED")), qPrintable(items[1].message));
+        QVector<HostCopyResult> results;
+        copyEntries(StoreLocation::local(m_source), host(remote), items, rec, nullptr, &results);
+        QCOMPARE(items[0].state, TransferItem::State::Skipped);
+        QCOMPARE(items[1].state, TransferItem::State::Skipped);
+        QCOMPARE(results[0], HostCopyResult::NotSuccess);
+        QCOMPARE(items[0].message, notSuccessWhy(ModuleState::Failed));
+        QCOMPARE(items[1].message, notSuccessWhy(ModuleState::Locked));
+        QCOMPARE(items[2].state, TransferItem::State::Failed);
+        QCOMPARE(items[3].state, TransferItem::State::Failed);
         QVERIFY2(items[2].message.contains(QLatin1String("does not exist")), qPrintable(items[2].message));
         QVERIFY(!QFileInfo::exists(remote + QLatin1Char('/') + V));
     }
@@ -800,12 +806,16 @@ exec /usr/bin/tar "$@"
         QVERIFY(r.out.contains(QByteArray(QByteArray("skipped ") + SMALL.toUtf8())));
         QCOMPARE(contents(path(local, SMALL)), contents(path(m_source, SMALL)));
 
-        // A FAILED entry: exit 1, said on stderr.
+        // Issue 35: a FAILED entry is skipped, said so and counted as such, exit 0 (as `cache push` does).
+        const QString failedKey = V + QStringLiteral("/MODULE_4444+dddd");
         r = cli({QStringLiteral("cache"), QStringLiteral("copy"), QStringLiteral("--from"), QStringLiteral("local"),
                  QStringLiteral("--to"), m_sshd->alias(), QStringLiteral("--cache-dir"), m_source,
-                 QStringLiteral("--remote-dir"), remote, V + QStringLiteral("/MODULE_4444+dddd")});
-        QCOMPARE(r.code, 1);
-        QVERIFY(r.err.contains("FAILED"));
+                 QStringLiteral("--remote-dir"), remote, failedKey});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.out.contains(QStringLiteral("skipped %1: %2").arg(failedKey, notSuccessWhy(ModuleState::Failed)).toUtf8()),
+                 r.out.constData());
+        QVERIFY2(r.out.contains("Done: 0 copied, 1 skipped, 0 failed;"), r.out.constData());
+        QVERIFY(!QFileInfo::exists(path(remote, failedKey)));
         // Usage: both local, a bad key.
         r = cli({QStringLiteral("cache"), QStringLiteral("copy"), QStringLiteral("--from"), QStringLiteral("local"),
                  QStringLiteral("--to"), QStringLiteral("local"), BIG});

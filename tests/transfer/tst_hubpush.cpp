@@ -396,6 +396,26 @@ private Q_SLOTS:
         QCOMPARE(files.size(), expected().size() - 4);
     }
 
+    // Issue 35: a FAILED entry named to `cache push` is skipped, said so in the words `cache copy` uses and counted
+    // as skipped in the summary; exit 0, as `cache copy` exits for it.
+    void aFailedEntryIsSkippedAsCopySkipsIt()
+    {
+        test::TestHub hub;
+        QString error;
+        QVERIFY2(hub.start(&error, 1000, 100 * 1000), qPrintable(error));
+        hub.makeRepo(Repo, true, {});
+        const QString good = V + QStringLiteral("/MODULE_1003+d41d8cd9"), failed = V + QStringLiteral("/MODULE_2001+d41d8cd9");
+        QByteArray out;
+        QCOMPARE(cli(hub, {QStringLiteral("cache"), QStringLiteral("push"), QStringLiteral("--repo_id"), Repo,
+                           QStringLiteral("--cache-dir"), m_root, good, failed}, {}, &out), 0);
+        QVERIFY2(out.contains(QStringLiteral("skipped %1: %2").arg(failed, notSuccessWhy(ModuleState::Failed)).toUtf8()),
+                 out.constData());
+        QVERIFY2(out.contains(QStringLiteral("Pushed 1 of 2 entries to %1; 1 skipped, 0 failed.").arg(Repo).toUtf8()),
+                 out.constData());
+        for (const QString &path : hubFiles(hub, Repo).keys())
+            QVERIFY2(!path.startsWith(failed), qPrintable(path));
+    }
+
     // Issue 21 #3: the owner of an entry in a shared cache swaps its files for links to secrets of the same size
     // after the push checked them (here: when the push reports the entry started, before preupload, hashing, upload
     // and commit). What was checked is what goes: the Hub gets the original bytes, never the secrets.

@@ -178,7 +178,7 @@ private Q_SLOTS:
     {
         QApplication::setOrganizationName(QStringLiteral("IngotTest"));
         QApplication::setApplicationName(QStringLiteral("ingot-tst-accessibility"));
-        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));  // "1,200 steps", "12.3 GB"
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));  // "1,200 steps", "11.5 GiB"
     }
 
     void cleanup()
@@ -380,7 +380,7 @@ private Q_SLOTS:
         const QString size = charts.sizeSummary()->text();
         QVERIFY2(size.contains(QStringLiteral("2 compiler version(s)")), qPrintable(size));
         QVERIFY2(size.contains(QStringLiteral("2.15.128")), qPrintable(size));
-        QVERIFY2(size.contains(QStringLiteral("12.3 GB")), qPrintable(size));
+        QVERIFY2(size.contains(QStringLiteral("11.5 GiB")), qPrintable(size));
         QVERIFY2(charts.ageSummary()->text().startsWith(QStringLiteral("4 entries; most of them (3)")),
                  qPrintable(charts.ageSummary()->text()));
         QCOMPARE(charts.sizeView()->accessibleDescription(), size);

@@ -213,7 +213,7 @@ private Q_SLOTS:
         QCOMPARE(presence(QStringLiteral("MODULE_999+d41d8cd9")), HubTreeModel::Presence::LocalOnly);
         const QModelIndex mod = m->indexForPath(V15 + QStringLiteral("/MODULE_111+d41d8cd9"));
         QCOMPARE(mod.siblingAtColumn(HubTreeModel::FilesColumn).data().toInt(), 2);
-        QCOMPARE(mod.siblingAtColumn(HubTreeModel::SizeColumn).data().toString(), QStringLiteral("5 kB"));
+        QCOMPARE(mod.siblingAtColumn(HubTreeModel::SizeColumn).data().toString(), QStringLiteral("4.9 KiB"));
         // The registry is browsable, and an entry reads as JSON.
         QVERIFY(m->indexForPath(V15 + QStringLiteral("/0_REGISTRY/0.0.25/llama/meta-llama/Llama-2-7b-hf")).isValid());
 
@@ -391,7 +391,7 @@ private Q_SLOTS:
         details = page.fileDetails()->toPlainText();
         QVERIFY2(!details.contains(QStringLiteral("Being listed")) && !details.contains(QStringLiteral("Not listed")), qPrintable(details));
         page.filesView()->setCurrentIndex(viewIndex(page, V15 + QStringLiteral("/MODULE_111+d41d8cd9")));
-        QVERIFY2(page.fileDetails()->toPlainText().contains(QStringLiteral("5 kB in 2 file(s)")), qPrintable(page.fileDetails()->toPlainText()));
+        QVERIFY2(page.fileDetails()->toPlainText().contains(QStringLiteral("4.9 KiB in 2 file(s)")), qPrintable(page.fileDetails()->toPlainText()));
     }
 
     // A Hub that cannot be reached is said so, never taken for a refused token or a repo you may not read.

@@ -515,7 +515,7 @@ void TestJobMonitor::neuronCoresTab()
     QTRY_VERIFY_WITH_TIMEOUT(monitor.neuronCores()->history().samples().size() >= 6, 40000);
     const QString summary = monitor.neuronCores()->summaryText();
     QVERIFY2(summary.contains(QStringLiteral("trn1.2xlarge")) && summary.contains(QStringLiteral("4 core")), qPrintable(summary));
-    QVERIFY(summary.contains(QStringLiteral("device memory 12.5 GB")));
+    QVERIFY(summary.contains(QStringLiteral("device memory 11.7 GiB")));
     QVERIFY(summary.contains(QStringLiteral("ECC events: 1 corrected, 0 uncorrected")));
     QVERIFY(monitor.neuronCores()->devicesText().contains(QStringLiteral("2 NeuronCores")));
     QCOMPARE(monitor.neuronCores()->history().cores(), (QList<int>{0, 1, 2, 3}));  // not the other process's

@@ -3,6 +3,7 @@
 // English plural forms); a language Ingot does not have falls back to English. The expected Chinese is read from
 // the committed .ts: a text not translated there yet is skipped, not failed (the translation is others' work).
 #include "app/i18n/translations.h"
+#include "services/slurm/slurmcluster.h"
 #include "services/util/appsettings.h"
 #include "tests/support/testsupport.h"
 #include "ui/shell/mainwindow.h"
@@ -15,6 +16,7 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTranslator>
 #include <QXmlStreamReader>
@@ -158,6 +160,77 @@ private slots:
                  QStringLiteral("1 warning; run `ingot-cli cache status` to see it."));
         QCOMPARE(QCoreApplication::translate("ingot::cli", warnings, nullptr, 3),
                  QStringLiteral("3 warnings; run `ingot-cli cache status` to see them."));
+    }
+
+    // Issue 35: "1 nodes", "0 job(s)", "(1 processes)", "1 rank folder(s)", "every 1 steps": counts in messages are
+    // Qt's %n plurals, and with the English translation loaded as the app loads it they read right for 1 and 2.
+    // (The English singular and plural of each message live in translations/ingot_en.ts.)
+    void countsReadRightInEnglish()
+    {
+        qputenv("INGOT_LANGUAGE", "en");
+        installTranslations(*qApp);
+        SlurmClusterState one;
+        one.found = true;
+        one.info.version = QStringLiteral("22.05.8");
+        SlurmPartition p;
+        p.name = "debug";
+        p.maxTime = "UNLIMITED";
+        p.totalNodes = 1;
+        p.totalCpus = 1;
+        p.idle = 1;
+        one.info.partitions << p;
+        SlurmNode n;
+        n.name = "n1";
+        n.cpus = 1;
+        n.memoryMb = 4000;
+        one.info.nodes << n;
+        one.info.queue << SlurmQueueJob();
+        const QString summary = slurmClusterSummary(one);
+        QVERIFY2(summary.contains(QStringLiteral("debug: 1 node (1 idle")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("down), 1 CPU, limit")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("1 CPU, 3.9 GiB")), qPrintable(summary));  // memory in binary units
+        QVERIFY2(summary.contains(QStringLiteral("Your queue: 1 job.")), qPrintable(summary));
+        SlurmClusterState two = one;
+        two.info.partitions[0].totalNodes = 2;
+        two.info.queue.clear();
+        const QString summary2 = slurmClusterSummary(two);
+        QVERIFY2(summary2.contains(QStringLiteral("debug: 2 nodes (1 idle")), qPrintable(summary2));
+        QVERIFY2(summary2.contains(QStringLiteral("Your queue: 0 jobs.")), qPrintable(summary2));
+
+        const auto tr = [](const char *context, const char *source, int count) {
+            return QCoreApplication::translate(context, source, nullptr, count);
+        };
+        QCOMPARE(tr("ingot::cli", "Layout:     %1 (dp\u00d7tp\u00d7pp), %n process(es)", 1).arg(QStringLiteral("1\u00d71\u00d71")),
+                 QStringLiteral("Layout:     1\u00d71\u00d71 (dp\u00d7tp\u00d7pp), 1 process"));
+        QCOMPARE(tr("ingot::cli", "Layout:     %1 (dp\u00d7tp\u00d7pp), %n process(es)", 2).arg(QStringLiteral("1\u00d72\u00d71")),
+                 QStringLiteral("Layout:     1\u00d72\u00d71 (dp\u00d7tp\u00d7pp), 2 processes"));
+        QCOMPARE(tr("ingot::ConsolidateWizard", "%n rank folder(s)", 1), QStringLiteral("1 rank folder"));
+        QCOMPARE(tr("ingot::ConsolidateWizard", "%n rank folder(s)", 2), QStringLiteral("2 rank folders"));
+        QCOMPARE(tr("ingot::JobLauncher", " step(s)", 1), QStringLiteral(" step"));
+        QCOMPARE(tr("ingot::JobLauncher", " step(s)", 2), QStringLiteral(" steps"));
+        QCOMPARE(tr("ingot::cli", "Wrote %n entries (%1, %2 apparent size) to %3", 1), QStringLiteral("Wrote 1 entry (%1, %2 apparent size) to %3"));
+        QCOMPARE(tr("ingot::TransfersModel", "%1/%n entries", 1), QStringLiteral("%1/1 entry"));
+    }
+
+    // Issue 35: ingot-cli in Chinese still wrote "0 bytes" (its sizes in the C locale); sizes, like the words,
+    // follow the chosen language now, from Qt's locale data, the same as the window's.
+    void cliSizesFollowTheLanguage()
+    {
+        QTemporaryDir empty;
+        QVERIFY(empty.isValid());
+        const QStringList args{QStringLiteral("cache"), QStringLiteral("status"), QStringLiteral("--cache-dir"), empty.path()};
+        qputenv("INGOT_LANGUAGE", "zh_CN");
+        const ProgramRun zh = runProgram(QStringLiteral(INGOT_CLI_PATH), args);
+        qputenv("INGOT_LANGUAGE", "en");
+        const ProgramRun en = runProgram(QStringLiteral(INGOT_CLI_PATH), args);
+        qunsetenv("INGOT_LANGUAGE");
+        QCOMPARE(zh.code, 0);
+        QCOMPARE(en.code, 0);
+        const QString zero = QLocale(QLocale::Chinese, QLocale::China).formattedDataSize(0, 0, QLocale::DataSizeIecFormat);
+        QCOMPARE(zero, QString::fromUtf8("0 \xe5\xad\x97\xe8\x8a\x82"));  // "0 字节"
+        QVERIFY2(QString::fromUtf8(zh.out).contains(zero), zh.out.constData());
+        QVERIFY2(!zh.out.contains("0 bytes"), zh.out.constData());
+        QVERIFY2(en.out.contains("0 bytes"), en.out.constData());
     }
 
     void cliSpeaksTheLanguage()

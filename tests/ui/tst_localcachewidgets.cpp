@@ -2,7 +2,7 @@
 // the maintenance preview, and the settings dialog.
 #include "services/cache/cachestats.h"
 #include "services/util/appsettings.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 #include "ui/localcache/cachechartswidget.h"
 #include "ui/localcache/emptystatewidget.h"
 #include "ui/localcache/maintenancedialog.h"
@@ -73,7 +73,7 @@ private Q_SLOTS:
     {
         QApplication::setOrganizationName(QStringLiteral("IngotTest"));
         QApplication::setApplicationName(QStringLiteral("ingot-tst-localcachewidgets"));
-        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));  // "30.71 GB"
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));  // "28.60 GiB"
     }
 
     void emptyStateButtonsAskForTheirAction()
@@ -118,15 +118,15 @@ private Q_SLOTS:
     void chartsShowSizesAndAges()
     {
         CacheStats s;
-        s.versions = {version("neuronxcc-2.15.128.0+56dc5a86", qint64(3) * 1000 * 1000 * 1000),
-                      version("neuronxcc-2.12.68.0+4480452af", qint64(1500) * 1000 * 1000)};
+        s.versions = {version("neuronxcc-2.15.128.0+56dc5a86", qint64(3) << 30),
+                      version("neuronxcc-2.12.68.0+4480452af", qint64(1536) << 20)};
         s.ageEntries = {4, 0, 2, 0, 1};
         CacheChartsWidget w;
         w.setStats(s);
         QBarSet *sizes = barsOf(w.sizeChart());
         QVERIFY(sizes);
         QCOMPARE(sizes->count(), 2);
-        // Oldest compiler on the left, one unit (GB) for every bar.
+        // Oldest compiler on the left, one unit (GiB, as the sizes everywhere) for every bar.
         QCOMPARE(categoriesOf(w.sizeChart()), (QStringList{QStringLiteral("2.12.68.0"), QStringLiteral("2.15.128.0")}));
         QCOMPARE(sizes->at(0), 1.5);
         QCOMPARE(sizes->at(1), 3.0);
@@ -191,8 +191,8 @@ private Q_SLOTS:
         dlg.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dlg));
         const QString summary = dlg.summaryLabel()->text();
-        QVERIFY2(summary.contains(QStringLiteral("12.3 MB")) && summary.contains(QStringLiteral("30.71 GB"))
-                     && summary.contains(QStringLiteral("30.70 GB")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("11.7 MiB")) && summary.contains(QStringLiteral("28.60 GiB"))
+                     && summary.contains(QStringLiteral("28.59 GiB")), qPrintable(summary));
         QTreeWidget *items = dlg.itemsView();
         QCOMPARE(items->textElideMode(), Qt::ElideMiddle);
         QCOMPARE(items->topLevelItem(0)->toolTip(0), longKey);
@@ -205,13 +205,13 @@ private Q_SLOTS:
         QVERIFY(items->columnWidth(0) > 300);
         shot(&dlg, QStringLiteral("preview-columns.png"));
         QTreeWidget *kept = dlg.keptView();
-        QCOMPARE(kept->topLevelItem(0)->text(1), QStringLiteral("5.0 GB"));
+        QCOMPARE(kept->topLevelItem(0)->text(1), QStringLiteral("4.7 GiB"));
         QCOMPARE(kept->topLevelItem(0)->toolTip(0), QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/MODULE_9+aa"));
         // A few bytes of a large cache: what goes, and the size it comes from.
         plan.items[0].bytes = plan.bytes = 1000;
         plan.cacheBytesAfter = plan.cacheBytesBefore - plan.bytes;
         MaintenanceDialog tiny(plan, StoreLocation::local(QStringLiteral("/nonexistent")));
-        QVERIFY2(tiny.summaryLabel()->text().contains(QStringLiteral("freeing %1 of the cache's 30.7 GB").arg(formatBytes(1000))),
+        QVERIFY2(tiny.summaryLabel()->text().contains(QStringLiteral("freeing %1 of the cache's 28.6 GiB").arg(formatBytes(1000))),
                  qPrintable(tiny.summaryLabel()->text()));
 
         // Clearing locks: each locked entry with its size.
@@ -226,7 +226,7 @@ private Q_SLOTS:
         const MaintenancePlan locks = planClearLocks({locked}, RunningCompilers{});
         QCOMPARE(locks.bytes, 0);  // removing locks frees nothing
         MaintenanceDialog clear(locks, StoreLocation::local(QStringLiteral("/nonexistent")));
-        QCOMPARE(clear.itemsView()->topLevelItem(0)->text(2), QStringLiteral("7.0 MB"));
+        QCOMPARE(clear.itemsView()->topLevelItem(0)->text(2), QStringLiteral("6.7 MiB"));
     }
 
     void chartsWithoutDataShowNoTicks()

@@ -10,6 +10,7 @@
 #include "services/cache/maintenance.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/settingsdialog.h"
+#include "ui/shell/shortcutsdialog.h"
 #include "tests/support/testsupport.h"
 #include "services/util/appsettings.h"
 #include "services/cache/cachelocation.h"
@@ -25,6 +26,7 @@
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QRegularExpression>
 #include <QTest>
 #include <QTimer>
 #include <QTranslator>
@@ -76,6 +78,72 @@ private Q_SLOTS:
         for (QAction *a : w.menuBar()->actions())
             menus << a->text();
         QCOMPARE(menus, (QStringList{QStringLiteral("&File"), QStringLiteral("&Tools"), QStringLiteral("&Cache"), QStringLiteral("&Go"), QStringLiteral("&Hub"), QStringLiteral("&Help")}));
+    }
+
+    // Issue 35: two File menu items shared the mnemonic C (Open an S3 &cache, &Cancel scan), and S twice (Open
+    // &sample cache, &Settings): Alt+F then a letter must reach one item.
+    void fileMenuMnemonicsAreUnique()
+    {
+        MainWindow w;
+        QMenu *file = w.menuBar()->actions().first()->menu();
+        QVERIFY(file);
+        QMap<QChar, QString> seen;
+        for (QAction *a : file->actions()) {
+            if (a->isSeparator())
+                continue;
+            const QString text = a->text();
+            const qsizetype amp = text.indexOf(QRegularExpression(QStringLiteral("&[^&]")));
+            QVERIFY2(amp >= 0, qPrintable(QStringLiteral("no mnemonic: ") + text));
+            const QChar key = text.at(amp + 1).toLower();
+            QVERIFY2(!seen.contains(key), qPrintable(QStringLiteral("%1 and %2 share &%3").arg(seen.value(key), text, key)));
+            seen.insert(key, text);
+        }
+        QVERIFY(seen.size() >= 8);
+    }
+
+    // Issue 35: the user guide's shortcut table said Ctrl+Shift+C copies the entry's flags where the F1 list (read
+    // from the code) says Copy path. Each "KEY what it does" of the guide's table is a shortcut of that page (or of
+    // every page) in the F1 list, and says what the list says (a word of the list's name, up to its stem).
+    void userGuideShortcutsAreTheF1List()
+    {
+        MainWindow w;
+        const QList<ShortcutEntry> entries = w.shortcutEntries();
+        const QString guide = QString::fromUtf8(test::readFile(QStringLiteral(INGOT_SOURCE_DIR "/docs/user-guide.md")));
+        const qsizetype table = guide.indexOf(QStringLiteral("| Where | Keys |"));
+        QVERIFY(table >= 0);
+        const auto stems = [](const QString &text) {
+            QSet<QString> out;
+            for (const QString &word : text.toLower().split(QRegularExpression(QStringLiteral("[^a-z]+")), Qt::SkipEmptyParts))
+                if (word.size() >= 4)
+                    out.insert(word.left(4));
+            return out;
+        };
+        static const QRegularExpression keyFirst(QStringLiteral("^((?:Ctrl\\+|Shift\\+|Alt\\+)*(?:F\\d+|Delete|Esc|[A-Z0-9,]))\\s+([^…].*)$"));
+        int checked = 0;
+        for (const QString &line : guide.mid(table).split(QLatin1Char('\n')).mid(2)) {
+            if (!line.startsWith(QLatin1Char('|')))
+                break;
+            const QStringList cells = line.split(QLatin1Char('|'));
+            const QString group = cells.value(1).trimmed();
+            for (const QString &piece : cells.value(2).split(QLatin1Char(';'))) {
+                const QRegularExpressionMatch m = keyFirst.match(piece.trimmed());
+                if (!m.hasMatch())
+                    continue;
+                const QKeySequence key(m.captured(1));
+                bool found = false;
+                QStringList names;
+                for (const ShortcutEntry &e : entries) {
+                    if (!e.keys.contains(key) || (e.group != group && e.group != QStringLiteral("Everywhere")))
+                        continue;
+                    names << e.name;
+                    found = found || stems(e.name).intersects(stems(m.captured(2)));
+                }
+                QVERIFY2(found, qPrintable(QStringLiteral("%1: the guide says \"%2\", the F1 list \"%3\"")
+                                               .arg(group, piece.trimmed(), names.join(QStringLiteral("\", \"")))));
+                ++checked;
+            }
+        }
+        QVERIFY2(checked >= 10, qPrintable(QString::number(checked)));
     }
 
     void chineseTranslationIsBuiltIn()

@@ -3,6 +3,7 @@
 #include "ui/jobs/metricchart.h"
 
 #include "app/i18n/translations.h"
+#include "services/util/format.h"
 
 #include <QApplication>
 #include <QChart>
@@ -132,7 +133,7 @@ private Q_SLOTS:
         QTest::mouseMove(chart.view()->viewport(), (at + QPointF(2, 15)).toPoint());
         QString text = chart.hoverText();
         QVERIFY2(text.contains(QStringLiteral("step 310")), qPrintable(text));
-        QVERIFY2(text.contains(QLocale::c().toString(points[30].loss, 'g', 5)), qPrintable(text));
+        QVERIFY2(text.contains(formatMetric(points[30].loss)), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("1:02")), qPrintable(text));  // 62 s
         QCOMPARE(chart.hoverAt(at.toPoint()), 30);
 
@@ -143,7 +144,7 @@ private Q_SLOTS:
         const QPointF p = chart.viewportPositionOf(500);
         const int index = chart.hoverAt(p.toPoint());
         QVERIFY(std::abs(index - 500) <= 1);
-        QVERIFY(chart.hoverText().contains(QLocale::c().toString(dense[index].loss, 'g', 5)));
+        QVERIFY(chart.hoverText().contains(formatMetric(dense[index].loss)));
         QVERIFY(std::abs(chart.viewportPositionOf(index).x() - p.x()) <= 1.0);
 
         // Off the plot: nothing.

@@ -1,4 +1,4 @@
-// Sizes and ages, typed and shown.
+// Sizes typed by people.
 #include "services/util/units.h"
 
 #include <QLocale>
@@ -34,22 +34,6 @@ private Q_SLOTS:
         QFETCH(QString, text);
         QFETCH(qint64, bytes);
         QCOMPARE(ingot::parseBytes(text), bytes);
-    }
-
-    void formatBytesUsesSiUnits()
-    {
-        QCOMPARE(formatBytes(100LL * 1000 * 1000 * 1000), QStringLiteral("100.0 GB"));
-        QCOMPARE(formatBytes(999), QStringLiteral("999 bytes"));
-    }
-
-    void ages()
-    {
-        const qint64 now = 1'800'000'000'000;
-        QCOMPARE(formatAge(now - 10'000, now), QStringLiteral("just now"));
-        QCOMPARE(formatAge(now - 5 * 60'000, now), QStringLiteral("5 min ago"));
-        QCOMPARE(formatAge(now - 3 * 3'600'000, now), QStringLiteral("3 h ago"));
-        QCOMPARE(formatAge(now - 40LL * 86'400'000, now), QStringLiteral("40 days ago"));
-        QCOMPARE(formatAge(0, now), QStringLiteral("-"));
     }
 };
 

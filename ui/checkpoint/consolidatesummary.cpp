@@ -5,7 +5,7 @@
 #include "services/checkpoint/loramerge.h"
 
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QCheckBox>
 #include <QFileInfo>

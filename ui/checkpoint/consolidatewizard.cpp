@@ -4,7 +4,7 @@
 #include "services/checkpoint/loramerge.h"
 #include "services/util/appsettings.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -5,7 +5,7 @@
 
 #include "services/util/names.h"
 #include "services/util/shellquote.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -144,9 +144,10 @@ void ConsolidateWizard::showReshardSummary(const RunResult &r)
     const ConsolidateReport &rep = r.report;
     const QString where = QFileInfo(m_output->text()).absoluteFilePath();
     const ReshardPlan &plan = m_reshardPlan;
-    QString text = tr("<b>%n tensor(s)</b> (%1) written to <tt>%2</tt> for tp=%3 pp=%4, in %5 rank folder(s).", nullptr, rep.tensors)
+    const QString folders = tr("%n rank folder(s)", nullptr, plan.tpSize * plan.ppSize);  // two counts: two plurals
+    QString text = tr("<b>%n tensor(s)</b> (%1) written to <tt>%2</tt> for tp=%3 pp=%4, in %5.", nullptr, rep.tensors)
                        .arg(formatBytes(rep.bytes), displayName(where).toHtmlEscaped())
-                       .arg(plan.tpSize).arg(plan.ppSize).arg(plan.tpSize * plan.ppSize);
+                       .arg(plan.tpSize).arg(plan.ppSize).arg(folders);
     text += QStringLiteral("<br>") + (plan.optimizer ? tr("The optimizer state goes with it (step %1).").arg(plan.optimizerStep)
                                                      : tr("Weights only: the resumed run starts its optimizer afresh.")).toHtmlEscaped();
     text += QStringLiteral("<br><br>") + (rep.verified ? tr("Verified: every part was read back, and the new shards plan into the "

@@ -8,7 +8,7 @@
 #include "services/hub/secretstore.h"
 #include "services/util/appsettings.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 #include "models/hub/hubtreemodel.h"
 #include "models/hub/lookupmodel.h"
 

@@ -47,6 +47,7 @@
 
 #include <climits>
 #include <cmath>
+#include <functional>
 
 namespace ingot {
 
@@ -60,6 +61,13 @@ QSpinBox *spin(int min, int max)
     s->setMinimumWidth(120);
     s->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);  // numbers need no full-width field
     return s;
+}
+
+// A unit after the number that agrees with it ("every 1 step", "every 2 steps"): `unit` gives it for a count.
+void countSuffix(QSpinBox *box, const std::function<QString(int)> &unit)
+{
+    box->setSuffix(unit(box->value()));
+    QObject::connect(box, &QSpinBox::valueChanged, box, [box, unit](int v) { box->setSuffix(unit(v)); });
 }
 
 QGroupBox *group(const QString &title, QFormLayout **form)
@@ -260,7 +268,7 @@ QWidget *JobLauncher::buildBatch()
     form->addRow(tr("Gradient accumulation:"),
                  withProblem(QStringLiteral("gradient_accumulation_steps"), m_accumulation));
     m_blockSize = spin(1, 1 << 24);
-    m_blockSize->setSuffix(tr(" tokens"));
+    countSuffix(m_blockSize, [](int n) { return tr(" token(s)", nullptr, n); });
     form->addRow(tr("Block size:"), withProblem(QStringLiteral("block_size"), m_blockSize));
     return box;
 }
@@ -274,7 +282,7 @@ QWidget *JobLauncher::buildOptimisation()
     m_weightDecay = new QLineEdit;
     form->addRow(tr("Weight decay:"), withProblem(QStringLiteral("weight_decay"), m_weightDecay));
     m_warmup = spin(0, INT_MAX);
-    m_warmup->setSuffix(tr(" steps"));
+    countSuffix(m_warmup, [](int n) { return tr(" step(s)", nullptr, n); });
     form->addRow(tr("Warm-up:"), withProblem(QStringLiteral("warmup_steps"), m_warmup));
 
     m_byEpochs = new QRadioButton(tr("Train for epochs"));
@@ -308,15 +316,15 @@ QWidget *JobLauncher::buildSaving()
     QGroupBox *box = group(tr("Saving, logging and the rest"), &form);
     m_loggingSteps = spin(1, INT_MAX);
     m_loggingSteps->setPrefix(tr("every "));
-    m_loggingSteps->setSuffix(tr(" steps"));
+    countSuffix(m_loggingSteps, [](int n) { return tr(" step(s)", nullptr, n); });
     form->addRow(tr("Log:"), withProblem(QStringLiteral("logging_steps"), m_loggingSteps));
     m_saveSteps = spin(0, INT_MAX);
     m_saveSteps->setPrefix(tr("every "));
-    m_saveSteps->setSuffix(tr(" steps"));
+    countSuffix(m_saveSteps, [](int n) { return tr(" step(s)", nullptr, n); });
     m_saveSteps->setSpecialValueText(tr("only at the end"));
     form->addRow(tr("Save a checkpoint:"), withProblem(QStringLiteral("save_steps"), m_saveSteps));
     m_saveTotalLimit = spin(0, INT_MAX);
-    m_saveTotalLimit->setSuffix(tr(" checkpoints"));
+    countSuffix(m_saveTotalLimit, [](int n) { return tr(" checkpoint(s)", nullptr, n); });
     m_saveTotalLimit->setSpecialValueText(tr("all checkpoints"));
     m_saveTotalLimit->setToolTip(tr("Keep only the newest N checkpoint-N folders: older ones are deleted once a new "
                                     "one is fully written (0: keep all)"));

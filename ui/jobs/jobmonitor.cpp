@@ -10,7 +10,7 @@
 #include "services/cache/cachesession.h"
 #include "services/jobs/jobtext.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 #include "ui/jobs/jobfiledialog.h"
 #include "ui/jobs/joblogview.h"
 #include "ui/jobs/metricchart.h"
@@ -462,7 +462,7 @@ void JobMonitor::updateStatus()
         facts << tr("peak memory %1 (rank 0)").arg(formatBytes(st.peakMemory));
     }
     if (st.worldSize > 0)
-        facts << tr("layout %1×%2×%3 (dp×tp×pp)").arg(st.dataParallel).arg(st.tensorParallel).arg(st.pipelineParallel);
+        facts << tr("layout %1 (dp×tp×pp)").arg(formatLayout(st.dataParallel, st.tensorParallel, st.pipelineParallel));
     m_facts->setText(facts.join(QStringLiteral(" · ")));
     if (st.alive && !m_cacheTimer->isActive() && !m_cacheRoot.isEmpty())
         m_cacheTimer->start();

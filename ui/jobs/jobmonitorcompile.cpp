@@ -10,7 +10,7 @@
 #include "services/neuron/jobgraphs.h"
 #include "services/util/names.h"
 #include "services/util/task.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 #include "ui/jobs/neuroncoresview.h"
 
 #include <QDateTime>

@@ -6,7 +6,7 @@
 #include "models/jobs/joblistmodel.h"
 #include "services/jobs/jobservice.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 #include "ui/jobs/jobmonitor.h"
 #include "ui/jobs/slurmqueuesection.h"
 

@@ -2,6 +2,7 @@
 
 #include "models/common/tones.h"
 #include "services/jobs/downsample.h"
+#include "services/util/format.h"
 #include "ui/common/chartaxis.h"
 
 #include <QChart>
@@ -486,10 +487,10 @@ int MetricChart::hoverAt(const QPoint &viewportPos)
     m_hoverIndex = m_index[k];
     const MetricPoint &p = m_points.at(m_hoverIndex);
 
-    QString text = tr("step %1").arg(QLocale().toString(p.step));
+    QString text = tr("step %1").arg(formatCount(p.step));
     if (std::isfinite(p.time))
         text += QStringLiteral("  ·  ") + formatDuration(p.time);
-    text += QLatin1Char('\n') + metricName(m_kind) + QStringLiteral(": ") + QLocale().toString(m_ys[k], 'g', 5);
+    text += QLatin1Char('\n') + metricName(m_kind) + QStringLiteral(": ") + formatMetric(m_ys[k]);
     m_tipText->setText(text);
 
     const QPointF at = m_chart->mapToPosition(QPointF(m_xs[k] / m_xScale, m_ys[k]), m_raw);
@@ -559,8 +560,7 @@ QString MetricChart::summary() const
     // m_index is in x order: the first and last drawn points, and the steps they were at.
     const int first = m_index.first(), last = m_index.last();
     const qint64 steps = m_points.at(last).step - m_points.at(first).step;
-    const QLocale locale;
-    auto value = [&](double v) { return locale.toString(v, 'g', m_kind == MetricKind::Throughput ? 6 : 3); };
+    const auto value = [](double v) { return formatMetric(v); };
     return tr("%1: %2 → %3 over %Ln step(s), lowest %4, highest %5.", nullptr, int(std::min<qint64>(steps, INT_MAX)))
         .arg(metricName(m_kind), value(m_ys.first()), value(m_ys.last()), value(*lo), value(*hi));
 }

@@ -2,7 +2,7 @@
 
 #include "models/common/tones.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QLabel>
 #include <QPainter>

@@ -128,8 +128,8 @@ void SlurmQueueSection::showJobs(const QVector<OtherSlurmJob> &jobs, int cluster
         item->setText(Name, slurmShown(j.name));
         item->setText(Cluster, clusterText(jobs[i].cluster));
         item->setText(State, j.reason.isEmpty() || j.state != "PENDING"
-                                 ? slurmShown(j.state)
-                                 : tr("%1 (%2)").arg(slurmShown(j.state), slurmShown(j.reason)));
+                                 ? slurmJobStateText(j.state)
+                                 : tr("%1 (%2)").arg(slurmJobStateText(j.state), slurmShown(j.reason)));
         item->setText(Nodes, j.nodeList.isEmpty() ? QString::number(j.nodes)
                                                   : tr("%1: %2").arg(j.nodes).arg(slurmShown(j.nodeList)));
         item->setText(Time, tr("%1 / %2").arg(slurmShown(j.timeUsed), slurmShown(j.timeLimit)));

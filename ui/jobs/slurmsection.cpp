@@ -119,10 +119,9 @@ void SlurmSection::showCluster(const SlurmClusterState &state, const QString &er
     QString defaultName;
     for (const SlurmPartition &p : state.info.partitions) {
         const QString name = slurmShown(p.name);
-        m_partition->addItem(tr("%1 (%2 of %3 nodes idle, limit %4)%5")
+        m_partition->addItem(tr("%1 (%2 of %n node(s) idle, limit %3)%4", nullptr, p.totalNodes)
                                  .arg(name)
                                  .arg(p.idle)
-                                 .arg(p.totalNodes)
                                  .arg(slurmShown(p.maxTime), p.isDefault ? tr(", default") : QString()),
                              name);
         if (p.isDefault)
@@ -133,10 +132,10 @@ void SlurmSection::showCluster(const SlurmClusterState &state, const QString &er
         m_partition->setCurrentIndex(at);
     else if (!typed.isEmpty())
         m_partition->setEditText(typed);
-    m_cluster->setText(tr("Slurm %1, cluster %2: %n partition(s), your queue holds %3 job(s).", nullptr,
+    const QString jobs = tr("%n job(s)", nullptr, int(state.info.queue.size()));  // two counts: two plurals
+    m_cluster->setText(tr("Slurm %1, cluster %2: %n partition(s), your queue holds %3.", nullptr,
                           int(state.info.partitions.size()))
-                           .arg(state.info.version, slurmShown(state.info.clusterName))
-                           .arg(state.info.queue.size()));
+                           .arg(state.info.version, slurmShown(state.info.clusterName), jobs));
     Q_EMIT changed();
 }
 

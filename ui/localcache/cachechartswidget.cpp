@@ -2,7 +2,7 @@
 
 #include "models/common/tones.h"
 #include "services/cache/compilerversion.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 #include "ui/common/chartaxis.h"
 
 #include <QBarCategoryAxis>
@@ -163,15 +163,15 @@ void CacheChartsWidget::setStats(const CacheStats &stats)
     qint64 biggest = 0;
     for (const auto &v : stats.versions)
         biggest = std::max(biggest, v.size);
-    const bool gb = biggest >= qint64(1000) * 1000 * 1000;
-    const double div = gb ? 1e9 : 1e6;
+    const bool gb = biggest >= qint64(1) << 30;  // binary units, as every size Ingot writes (format.h)
+    const double div = gb ? double(qint64(1) << 30) : double(1 << 20);
     QStringList cats;
     QList<qreal> sizes;
     for (auto it = stats.versions.crbegin(); it != stats.versions.crend(); ++it) {  // oldest on the left
         cats << CompilerVersion::parse(it->version).display().section(QLatin1Char('+'), 0, 0);
         sizes << std::round(double(it->size) / div * 10.0) / 10.0;
     }
-    fill(m_size->chart(), cats, sizes, toneFillColor(Tone::Info), gb ? tr("GB") : tr("MB"));
+    fill(m_size->chart(), cats, sizes, toneFillColor(Tone::Info), gb ? tr("GiB") : tr("MiB"));
     turnLabelsThatDoNotFit(m_size->chart());
     // The whole version (with its build) and the exact size, on the bar under the pointer.
     auto *bars = qobject_cast<QBarSeries *>(m_size->chart()->series().value(0));
@@ -218,7 +218,7 @@ void CacheChartsWidget::setStats(const CacheStats &stats)
         m_ageSummary->setText(tr("No entries yet."));
     else
         m_ageSummary->setText(tr("%n entries; most of them (%1) were last used %2 ago.", nullptr, entries)
-                                  .arg(QLocale().toString(stats.ageEntries[top]), CacheStats::ageBucketName(top)));
+                                  .arg(formatCount(stats.ageEntries[top]), CacheStats::ageBucketName(top)));
     m_size->setAccessibleDescription(m_sizeSummary->text());
     m_age->setAccessibleDescription(m_ageSummary->text());
 }

@@ -15,7 +15,7 @@
 #include "services/s3/s3cachestore.h"
 #include "models/cache/statecolors.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 #include "ui/localcache/torchneurondialog.h"
 #include "ui/localcache/versionpickerdialog.h"
 
@@ -330,10 +330,7 @@ void LocalCachePage::openSampleCache()
         [path](TaskControl &) {
             QString error;
             if (!QFileInfo::exists(path)) {
-                SampleCacheOptions o;
-                o.modules = 60;
-                o.seed = 7;
-                writeSampleCache(path, o, nullptr, &error);
+                writeSampleCache(path, shownSampleOptions(), nullptr, &error);
             }
             return error;
         },
@@ -420,23 +417,23 @@ void LocalCachePage::refreshSummary()
         html += QStringLiteral("<tr><td>%1</td><td align='right'><b>%2</b></td></tr>").arg(k, v);
     };
     row(tr("Total size"), formatBytes(st.size));
-    row(tr("Entries"), QLocale().toString(st.entries));
+    row(tr("Entries"), formatCount(st.entries));
     for (ModuleState s : {ModuleState::Success, ModuleState::Failed, ModuleState::Locked, ModuleState::Incomplete,
                           ModuleState::Empty}) {
         html += QStringLiteral("<tr><td><span style='color:%1'>&#9679;</span> %2</td><td align='right'>%3</td></tr>")
                     .arg(stateColor(s).name(), stateLabel(s))
-                    .arg(QLocale().toString(st.perState[int(s)]));
+                    .arg(formatCount(st.perState[int(s)]));
     }
     if (st.unknownItems)
-        row(tr("Unknown items"), QLocale().toString(st.unknownItems));
+        row(tr("Unknown items"), formatCount(st.unknownItems));
     // Keys of the other format at the root (a vLLM-Neuron cache opened here): File > TorchNeuron / vLLM-Neuron cache.
     if (const int tnKeys = torchNeuronKeysShown())
-        row(tr("TorchNeuron keys (File menu)"), QLocale().toString(tnKeys));
+        row(tr("TorchNeuron keys (File menu)"), formatCount(tnKeys));
     if (st.linkedSize)
         row(tr("Linked (HF hub cache)"), formatBytes(st.linkedSize));
     if (st.allocated < st.size * 9 / 10)
         row(tr("On disk (sparse)"), formatBytes(st.allocated));
-    row(tr("Compiler versions"), QLocale().toString(int(st.versions.size())));
+    row(tr("Compiler versions"), formatCount(int(st.versions.size())));
     html += QStringLiteral("</table>");
     m_summary->setText(html);
     m_charts->setStats(st);

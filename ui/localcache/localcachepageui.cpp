@@ -17,7 +17,7 @@
 #include "services/cache/samplecache.h"
 #include "models/cache/statecolors.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 #include "ui/localcache/versionpickerdialog.h"
 
 #include <QAction>
@@ -92,14 +92,14 @@ void LocalCachePage::createActions()
     m_addFolder = new QAction(style()->standardIcon(QStyle::SP_DirOpenIcon), tr("&Add cache folder…"), this);
     m_addFolder->setShortcut(QKeySequence::Open);
     connect(m_addFolder, &QAction::triggered, this, &LocalCachePage::addFolder);
-    m_openS3 = new QAction(style()->standardIcon(QStyle::SP_DriveNetIcon), tr("Open an S3 &cache…"), this);
+    m_openS3 = new QAction(style()->standardIcon(QStyle::SP_DriveNetIcon), tr("Open an S&3 cache…"), this);
     m_openS3->setToolTip(tr("List and maintain an S3 compile cache (s3://bucket/prefix, as NEURON_COMPILE_CACHE_URL names it) "
                             "with this machine's AWS keys"));
     connect(m_openS3, &QAction::triggered, this, &LocalCachePage::openS3Cache);
     m_torchNeuron = new QAction(tr("&TorchNeuron / vLLM-Neuron cache…"), this);
     m_torchNeuron->setToolTip(tr("The other compile-cache format: one folder per key with a .compilation_complete marker"));
     connect(m_torchNeuron, &QAction::triggered, this, [this] { openTorchNeuronCache(); });
-    m_sample = new QAction(tr("Open &sample cache"), this);
+    m_sample = new QAction(tr("Open sa&mple cache"), this);
     connect(m_sample, &QAction::triggered, this, &LocalCachePage::openSampleCache);
     m_cleanFailed = new QAction(stateIcon(ModuleState::Failed), tr("Delete &failed entries…"), this);
     m_cleanFailed->setToolTip(tr("Preview, then delete every FAILED entry so the next run compiles it again"));

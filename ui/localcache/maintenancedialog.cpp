@@ -3,7 +3,7 @@
 #include "services/stores/cachestore.h"
 #include "services/stores/storefactory.h"
 #include "models/cache/statecolors.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QCloseEvent>
 #include <QDateTime>
@@ -39,18 +39,6 @@ public:
         return QTreeWidgetItem::operator<(other);
     }
 };
-// The cache's size before and after, with as many decimals as it takes to tell them apart ("30.71 GB" and
-// "30.70 GB" where one decimal says 30.7 GB twice); equal strings where even three do not.
-std::pair<QString, QString> beforeAndAfter(qint64 before, qint64 after)
-{
-    QString a = formatBytes(before), b = formatBytes(after);
-    for (int decimals = 2; decimals <= 3 && a == b; ++decimals) {
-        a = QLocale().formattedDataSize(before, decimals, QLocale::DataSizeSIFormat);
-        b = QLocale().formattedDataSize(after, decimals, QLocale::DataSizeSIFormat);
-    }
-    return {a, b};
-}
-
 // Long entry names and reasons are cut in the middle (both ends say something) and read whole in a tooltip; the
 // columns can be resized, and the sizes, states and ages get the width their text needs.
 void setUpPlanView(QTreeWidget *view)
@@ -167,7 +155,7 @@ void MaintenanceDialog::populate()
         row->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
         row->setText(3, formatAge(it.lastUsedMs, now));
         row->setData(3, Qt::UserRole, it.lastUsedMs);
-        row->setToolTip(3, formatTime(it.lastUsedMs));
+        row->setToolTip(3, formatDateTime(it.lastUsedMs));
         row->setText(4, it.reason);
         row->setToolTip(4, it.reason);
     }
@@ -203,7 +191,7 @@ void MaintenanceDialog::populate()
 QString MaintenanceDialog::summaryText() const
 {
     const int n = m_plan.entryCount();
-    const auto [before, after] = beforeAndAfter(m_plan.cacheBytesBefore, m_plan.cacheBytesAfter);
+    const auto [before, after] = formatBytesBeforeAfter(m_plan.cacheBytesBefore, m_plan.cacheBytesAfter);
     if (before == after)  // a few bytes of a large cache
         return tr("<b>Dry run:</b> %n entries would be removed, freeing %1 of the cache's %2. Nothing has been "
                   "changed yet.", nullptr, n).arg(formatBytes(m_plan.bytes), formatBytes(m_plan.cacheBytesBefore));

@@ -11,7 +11,7 @@
 #include "models/cache/modulefilesmodel.h"
 #include "models/cache/statecolors.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -237,9 +237,9 @@ void ModuleDetailsPane::showModule(const CacheModule &m)
     m_state->setText(QStringLiteral("<span style='color:%1'>&#9679;</span> <b>%2</b> &mdash; %3<br>%4")
                          .arg(color, label.toHtmlEscaped(), why.toHtmlEscaped(),
                               m.linkedSize > 0 ? tr("%1 in %n file(s), last used %2; %3 linked from elsewhere", nullptr, m.fileCount())
-                                                     .arg(formatBytes(m.size), formatTime(m.lastUsedMs), formatBytes(m.linkedSize))
+                                                     .arg(formatBytes(m.size), formatDateTime(m.lastUsedMs), formatBytes(m.linkedSize))
                                                : tr("%1 in %n file(s), last used %2", nullptr, m.fileCount())
-                                                     .arg(formatBytes(m.size), formatTime(m.lastUsedMs))));
+                                                     .arg(formatBytes(m.size), formatDateTime(m.lastUsedMs))));
     m_pathLabel->setText(displayName(m_path));
     m_copy->setEnabled(true);
     m_open->setEnabled(probe && probe->isLocal() && (m.isModule() || m.kind == EntryKind::UnknownDir));

@@ -3,7 +3,7 @@
 #include "services/stores/storefactory.h"
 #include "services/util/appsettings.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -160,7 +160,7 @@ void TorchNeuronDialog::showSnapshot(const TorchNeuronSnapshot &snap)
         item->setText(2, formatBytes(e.size));
         item->setData(2, Qt::UserRole, e.size);
         item->setText(3, QString::number(e.files));
-        item->setText(4, e.lastUsedMs > 0 ? QDateTime::fromMSecsSinceEpoch(e.lastUsedMs).toString(QStringLiteral("yyyy-MM-dd HH:mm")) : QString());
+        item->setText(4, e.lastUsedMs > 0 ? formatDateTime(e.lastUsedMs) : QString());
         if (e.neffMismatch)
             item->setText(5, tr("the marker names a %1-byte NEFF that is not there").arg(e.neffBytes));
         else if (!e.locks.isEmpty())

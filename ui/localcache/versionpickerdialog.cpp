@@ -1,6 +1,6 @@
 #include "ui/localcache/versionpickerdialog.h"
 
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QDialogButtonBox>
 #include <QLabel>

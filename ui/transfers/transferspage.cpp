@@ -3,7 +3,7 @@
 #include "ui/common/keyboard.h"
 #include "models/transfer/transfersmodel.h"
 #include "services/util/names.h"
-#include "services/util/units.h"
+#include "services/util/format.h"
 
 #include <QApplication>
 #include <QHBoxLayout>
