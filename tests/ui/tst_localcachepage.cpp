@@ -33,6 +33,7 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
@@ -509,8 +510,10 @@ private Q_SLOTS:
         o.maxNeffBytes = 40000;
         QString error;
         QVERIFY2(writeSampleCache(seed + QStringLiteral("/team/cache"), o, nullptr, &error), qPrintable(error));
+        const QString journal = tmp.path() + QStringLiteral("/requests.log");
         test::PythonServer server("tests/s3/tests3.py", {QStringLiteral("--access"), QStringLiteral("AKIDINGOT"), QStringLiteral("--secret"),
-                                                         QStringLiteral("s3cr3t"), QStringLiteral("--seed"), QStringLiteral("team-cache=") + seed});
+                                                         QStringLiteral("s3cr3t"), QStringLiteral("--seed"), QStringLiteral("team-cache=") + seed,
+                                                         QStringLiteral("--journal"), journal, QStringLiteral("--journal-lists")});
         qputenv("AWS_EC2_METADATA_DISABLED", "true");
         qputenv("AWS_ACCESS_KEY_ID", "AKIDINGOT");
         qputenv("AWS_SECRET_ACCESS_KEY", "s3cr3t");
@@ -544,11 +547,20 @@ private Q_SLOTS:
         QSignalSpy loaded(page.details(), &ModuleDetailsPane::detailsLoaded);
         const QModelIndex failed = test::firstChildWith(page.proxy(), CacheTreeModel::StateRole, int(ModuleState::Failed));
         QVERIFY(failed.isValid());
+        const qsizetype journalBefore = test::readFile(journal).size();
         page.view()->setCurrentIndex(failed);
         QVERIFY(loaded.wait(10000));
         const QString shown = page.details()->currentPath();
         QVERIFY2(shown.startsWith(QLatin1String("s3://team-cache/team/cache/")), qPrintable(shown));
         QVERIFY(!page.details()->logText().isEmpty());
+        // Issue 35: an entry's details are read when shown, from the listing the page has: only GETs of the files
+        // shown (its log among them), no LIST of the prefix again.
+        const QStringList selecting = QString::fromUtf8(test::readFile(journal).mid(journalBefore)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const QString key = page.details()->currentPath().mid(QStringLiteral("s3://team-cache/").size());
+        QVERIFY2(selecting.filter(QStringLiteral("LIST ")).isEmpty(), qPrintable(selecting.join(QLatin1Char('\n'))));
+        QVERIFY2(!selecting.filter(QStringLiteral("GET ") + key + QStringLiteral("/model.log ")).isEmpty(), qPrintable(selecting.join(QLatin1Char('\n'))));
+        QCOMPARE(selecting.filter(QStringLiteral("REQUEST ")).size(), selecting.filter(QStringLiteral("REQUEST GET")).size());
+        QCOMPARE(selecting.filter(QStringLiteral("REQUEST GET")).size(), selecting.filter(QRegularExpression(QStringLiteral("^GET "))).size());
         QVERIFY(page.openedS3Caches().contains(QStringLiteral("s3://team-cache/team/cache")));
         const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
         QDir().mkpath(shots);

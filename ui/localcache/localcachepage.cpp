@@ -69,7 +69,7 @@ LocalCachePage::LocalCachePage(QWidget *parent)
     connect(m_session, &CacheSession::rootChanged, this, [this](const QString &root) {
         m_model->clear();
         m_details->clear();
-        m_details->setLocation(m_session->location());
+        m_details->setLocation(m_session->location(), [this] { return m_session->listedStore(); });
         updateRemoteUi();
         if (m_session->location().isLocal())
             Q_EMIT rootOpened(root);
