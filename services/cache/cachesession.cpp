@@ -1,5 +1,6 @@
 #include "services/cache/cachesession.h"
 
+#include "services/stores/cachestore.h"
 #include "services/stores/storefactory.h"
 #include "services/stores/storewatcher.h"
 
@@ -34,12 +35,18 @@ std::unique_ptr<CacheStore> CacheSession::makeStore() const
     return ingot::makeStore(m_location);
 }
 
+std::unique_ptr<CacheStore> CacheSession::listedStore() const
+{
+    return m_listed ? m_listed->clone() : nullptr;
+}
+
 void CacheSession::setLocation(const StoreLocation &location)
 {
     m_scan.discard();  // results of a scan still running are dropped
     m_location = location;
     m_snapshot = CacheSnapshot();
     m_snapshot.root = root();
+    m_listed.reset();
     m_running = false;
     m_pending = false;
     delete m_watcher;
@@ -101,6 +108,7 @@ void CacheSession::start(bool full)
     struct Outcome {
         CacheSnapshot snapshot;
         ScanStats stats;
+        std::shared_ptr<CacheStore> listed;  // the store scanned, kept where it can be cloned
     };
     // Batches are handed to this object by the task's receiver, on this thread, while this object lives: the
     // closure below is only ever called there.
@@ -123,9 +131,14 @@ void CacheSession::start(bool full)
             if (!previous.isIndexed())  // a scan's snapshot comes indexed
                 previous.reindex();
             out.snapshot = scanner.scan(haveBase ? &previous : nullptr, onBatch, control.stopFlag(), &out.stats);
+            if (out.snapshot.fatalError.isEmpty() && !out.stats.cancelled && store->clone())
+                out.listed = std::move(store);
             return out;
         },
-        [this](Outcome out) { finished(std::move(out.snapshot), out.stats); });
+        [this](Outcome out) {
+            m_listed = std::move(out.listed);
+            finished(std::move(out.snapshot), out.stats);
+        });
 }
 
 void CacheSession::finished(CacheSnapshot snapshot, ScanStats stats)

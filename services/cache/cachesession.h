@@ -42,6 +42,9 @@ public:
     const CacheSnapshot &snapshot() const { return m_snapshot; }
     // A fresh store for the current location, from the factory (each thread uses its own).
     std::unique_ptr<CacheStore> makeStore() const;
+    // Another handle on the store the last complete scan listed, where its kind can share what it listed (an S3
+    // cache: its files are read by key, without listing the prefix again); nullptr where it cannot (then makeStore()).
+    std::unique_ptr<CacheStore> listedStore() const;
 
     void setWatching(bool on);
     bool isWatching() const { return m_watching; }
@@ -64,6 +67,7 @@ private:
 
     StoreLocation m_location;
     CacheSnapshot m_snapshot;
+    std::shared_ptr<CacheStore> m_listed;  // the last complete scan's store, where it can be cloned
     bool m_running = false;
     bool m_pending = false;
     bool m_pendingFull = false;

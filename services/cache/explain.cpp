@@ -255,6 +255,7 @@ Explanation explainModule(const ModuleKey &key, const ExplainTarget &t, const QV
         if (self->state == ModuleState::Failed || self->state == ModuleState::Locked) {
             e.verdict = Verdict::Blocked;
             e.lockMayBeLive = self->state == ModuleState::Locked && t.compilerRunning;
+            e.lockByAge = self->state == ModuleState::Locked && !t.compilerRunning && t.compilersUnseen;
             return e;
         }
         e.notes << ExplainText::tr("An unfinished entry is there (%1): the compiler compiles it again.").arg(stateName(self->state));
@@ -383,6 +384,11 @@ QString Explanation::fix() const
         if (state == ModuleState::Failed)
             return ExplainText::tr("Remove the failed entry (Local cache → Clean failed, or `ingot-cli cache clean-failed`), "
                                    "or add --retry_failed_compilation to NEURON_CC_FLAGS.");
+        if (lockByAge)
+            return ExplainText::tr("Clear the lock once it is older than any compile still running could be (Local cache → "
+                                   "Clear locks with an age, or `ingot-cli cache clear-locks --older-than 2h`): whether a "
+                                   "compile holds an S3 cache's lock cannot be seen, so only locks older than the age given "
+                                   "are removed.");
         return lockMayBeLive ? ExplainText::tr("Wait for the running compile, or stop it.")
                              : ExplainText::tr("Clear the stale lock (Local cache → Clear locks, or `ingot-cli cache clear-locks`).");
     case Verdict::OtherCache:

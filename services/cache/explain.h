@@ -59,6 +59,7 @@ struct ExplainTarget {
     const CacheSnapshot *snapshot = nullptr;  // scanned
     CacheStore *store = nullptr;          // opened: flags and HLO are read through it
     bool compilerRunning = false;         // a neuronx-cc runs where the cache is (a lock may be live)
+    bool compilersUnseen = false;         // whether one runs cannot be seen (an S3 cache): locks go only by age
 };
 
 struct ExplainOptions {
@@ -77,6 +78,7 @@ struct Explanation {
     bool writtenByJob = false;  // ExplainOptions::compiledByJob: what is there now is the job's own compile
     ModuleState state = ModuleState::Empty;
     bool lockMayBeLive = false;  // blocked by a lock while a compiler runs there
+    bool lockByAge = false;      // blocked by a lock where no compiler can be seen (S3): cleared only by its age
     QString otherCache;          // other-cache: where the key is SUCCESS
     QString otherKey;            // other-flags / other-compiler / new-graph: the entry compared with
     QStringList flags;           // this key's flags, when known (its own compile_flags, or another entry's with the

@@ -29,7 +29,9 @@ JobGraphs jobGraphs(const JobGraphsRequest &r)
     t.rule = r.rule;
     t.snapshot = &r.snapshot;
     t.store = store.get();
+    error.clear();
     t.compilerRunning = store && !store->runningCompilers(&error).isEmpty();
+    t.compilersUnseen = store && !t.compilerRunning && !error.isEmpty();
     const QVector<OtherCache> others = r.askOtherCaches ? knownOtherCaches(r.cache, defaultSecretStore()) : QVector<OtherCache>();
     return explainJobGraphs(log, t, others, r.startedMs, r.endedMs, r.previous);
 }

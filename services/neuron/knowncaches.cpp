@@ -156,6 +156,7 @@ std::optional<Explanation> explainIn(const ModuleKey &key, const StoreLocation &
     t.snapshot = &snap;
     t.store = store.get();
     t.compilerRunning = !store->runningCompilers(&why).isEmpty();
+    t.compilersUnseen = !t.compilerRunning && !why.isEmpty();
     return explainModule(key, t, others, options);
 }
 

@@ -268,6 +268,9 @@ private slots:
             return p.exitCode();
         };
         QByteArray out;
+        // Why a job would compile a locked entry again: the advice is to clear the lock by age, as on S3 it can only be.
+        cli({QStringLiteral("explain"), QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/MODULE_4+d")}, &out);
+        QVERIFY2(out.contains("LOCKED") && out.contains("clear-locks --older-than 2h") && out.contains("cannot be seen"), out.constData());
         QVERIFY(cli({QStringLiteral("clear-locks"), QStringLiteral("--yes")}, &out) != 0);
         QVERIFY2(out.contains("nothing to do") && out.contains("without an age") && out.contains("kept neuronxcc-2.15.128.0+56dc5a86/MODULE_3+c"),
                  out.constData());

@@ -33,6 +33,7 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
@@ -509,8 +510,10 @@ private Q_SLOTS:
         o.maxNeffBytes = 40000;
         QString error;
         QVERIFY2(writeSampleCache(seed + QStringLiteral("/team/cache"), o, nullptr, &error), qPrintable(error));
+        const QString journal = tmp.path() + QStringLiteral("/requests.log");
         test::PythonServer server("tests/s3/tests3.py", {QStringLiteral("--access"), QStringLiteral("AKIDINGOT"), QStringLiteral("--secret"),
-                                                         QStringLiteral("s3cr3t"), QStringLiteral("--seed"), QStringLiteral("team-cache=") + seed});
+                                                         QStringLiteral("s3cr3t"), QStringLiteral("--seed"), QStringLiteral("team-cache=") + seed,
+                                                         QStringLiteral("--journal"), journal, QStringLiteral("--journal-lists")});
         qputenv("AWS_EC2_METADATA_DISABLED", "true");
         qputenv("AWS_ACCESS_KEY_ID", "AKIDINGOT");
         qputenv("AWS_SECRET_ACCESS_KEY", "s3cr3t");
@@ -531,9 +534,9 @@ private Q_SLOTS:
         QSignalSpy done(page.session(), &CacheSession::scanFinished);
         QVERIFY(page.openS3Url(QStringLiteral("s3://team-cache/team/cache")));
         QVERIFY(done.wait(20000));
-        // Issue 35: an S3 cache's locks cannot be judged stale from here: the action is off and says what can be done.
-        QVERIFY(!clearLocks->isEnabled());
-        QVERIFY2(clearLocks->toolTip().contains(QLatin1String("--older-than")) && clearLocks->toolTip().contains(QLatin1String("cannot be seen")),
+        // Issue 35: an S3 cache's locks cannot be judged stale from here: the action says they go by an age.
+        QVERIFY(clearLocks->isEnabled());
+        QVERIFY2(clearLocks->toolTip().contains(QLatin1String("asks for an age")) && clearLocks->toolTip().contains(QLatin1String("cannot be seen")),
                  qPrintable(clearLocks->toolTip()));
         QVERIFY(!page.showsEmptyState());
         QCOMPARE(visibleEntries(page.proxy()), onDisk);
@@ -544,11 +547,20 @@ private Q_SLOTS:
         QSignalSpy loaded(page.details(), &ModuleDetailsPane::detailsLoaded);
         const QModelIndex failed = test::firstChildWith(page.proxy(), CacheTreeModel::StateRole, int(ModuleState::Failed));
         QVERIFY(failed.isValid());
+        const qsizetype journalBefore = test::readFile(journal).size();
         page.view()->setCurrentIndex(failed);
         QVERIFY(loaded.wait(10000));
         const QString shown = page.details()->currentPath();
         QVERIFY2(shown.startsWith(QLatin1String("s3://team-cache/team/cache/")), qPrintable(shown));
         QVERIFY(!page.details()->logText().isEmpty());
+        // Issue 35: an entry's details are read when shown, from the listing the page has: only GETs of the files
+        // shown (its log among them), no LIST of the prefix again.
+        const QStringList selecting = QString::fromUtf8(test::readFile(journal).mid(journalBefore)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const QString key = page.details()->currentPath().mid(QStringLiteral("s3://team-cache/").size());
+        QVERIFY2(selecting.filter(QStringLiteral("LIST ")).isEmpty(), qPrintable(selecting.join(QLatin1Char('\n'))));
+        QVERIFY2(!selecting.filter(QStringLiteral("GET ") + key + QStringLiteral("/model.log ")).isEmpty(), qPrintable(selecting.join(QLatin1Char('\n'))));
+        QCOMPARE(selecting.filter(QStringLiteral("REQUEST ")).size(), selecting.filter(QStringLiteral("REQUEST GET")).size());
+        QCOMPARE(selecting.filter(QStringLiteral("REQUEST GET")).size(), selecting.filter(QRegularExpression(QStringLiteral("^GET "))).size());
         QVERIFY(page.openedS3Caches().contains(QStringLiteral("s3://team-cache/team/cache")));
         const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
         QDir().mkpath(shots);
@@ -565,6 +577,79 @@ private Q_SLOTS:
         dlg->close();
         QVERIFY(done.wait(20000));
         QCOMPARE(visibleEntries(page.proxy()), onDisk - failedCount);
+    }
+
+    // Issue 35: Clear stale locks on an S3 cache asks for an age in the preview (the planner ingot-cli's --older-than
+    // uses): with none, nothing is planned and nothing can be confirmed; with one, exactly the older lock goes.
+    void s3LocksGoByAnAgeSetInThePreview()
+    {
+        QTemporaryDir tmp;
+        const QString v = tmp.path() + QStringLiteral("/seed/team/cache/neuronxcc-2.15.128.0+56dc5a86");
+        test::writeFile(v + QStringLiteral("/MODULE_3+c/model.neff"), "neff");
+        test::writeFile(v + QStringLiteral("/MODULE_3+c/model.neff.lock"), "");
+        test::writeFile(v + QStringLiteral("/MODULE_4+d/model.neff"), "neff");
+        test::writeFile(v + QStringLiteral("/MODULE_4+d/model.neff.lock"), "");
+        QFile old(v + QStringLiteral("/MODULE_3+c/model.neff.lock"));
+        QVERIFY(old.open(QIODevice::ReadWrite));
+        QVERIFY(old.setFileTime(QDateTime::currentDateTime().addSecs(-3 * 3600), QFileDevice::FileModificationTime));
+        old.close();
+        test::PythonServer server("tests/s3/tests3.py", {QStringLiteral("--access"), QStringLiteral("AKIDINGOT"), QStringLiteral("--secret"),
+                                                         QStringLiteral("s3cr3t"), QStringLiteral("--seed"), QStringLiteral("team-cache=") + tmp.path() + QStringLiteral("/seed"),
+                                                         QStringLiteral("--seed-mtimes")});
+        qputenv("AWS_EC2_METADATA_DISABLED", "true");
+        qputenv("AWS_ACCESS_KEY_ID", "AKIDINGOT");
+        qputenv("AWS_SECRET_ACCESS_KEY", "s3cr3t");
+        qputenv("AWS_CONFIG_FILE", "/nonexistent");
+        qputenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent");
+        qputenv("AWS_ENDPOINT_URL", server.url().toUtf8());
+        s3::registerS3Store();
+        LocalCachePage page;
+        page.resize(1280, 940);
+        page.show();
+        QSignalSpy done(page.session(), &CacheSession::scanFinished);
+        QVERIFY(page.openS3Url(QStringLiteral("s3://team-cache/team/cache")));
+        QVERIFY(done.wait(20000));
+        QAction *clearLocks = page.maintenanceActions().at(1);
+        QVERIFY(clearLocks->isEnabled());
+        clearLocks->trigger();
+        auto *dlg = page.findChild<MaintenanceDialog *>();
+        QVERIFY(dlg);
+        QVERIFY(dlg->lockAgeBox() && dlg->lockAgeBox()->isVisible());
+        QTRY_VERIFY(!dlg->isPlanning());
+        // No age: nothing planned, both entries kept, nothing to confirm, and the rule said.
+        QCOMPARE(dlg->lockAgeMs(), 0);
+        QCOMPARE(dlg->itemsView()->topLevelItemCount(), 0);
+        QCOMPARE(dlg->keptView()->topLevelItemCount(), 2);
+        QVERIFY(!dlg->confirmButton()->isEnabled());
+        QVERIFY2(dlg->lockAgeRule()->text().contains(QLatin1String("is not public, so a younger lock is kept")), qPrintable(dlg->lockAgeRule()->text()));
+        // Two hours, set as a user does: the three-hour-old lock goes, the fresh one stays.
+        QCOMPARE(dlg->lockAgeUnit()->currentText(), QStringLiteral("hours"));
+        dlg->lockAgeBox()->setFocus();
+        QTest::keyClick(dlg->lockAgeBox(), Qt::Key_Up);
+        QTest::keyClick(dlg->lockAgeBox(), Qt::Key_Up);
+        QCOMPARE(dlg->lockAgeMs(), 2 * 3600 * 1000);
+        QTRY_VERIFY(!dlg->isPlanning());
+        QVERIFY2(dlg->lockAgeRule()->text().contains(QLatin1String("older than 2h are removed")), qPrintable(dlg->lockAgeRule()->text()));
+        QCOMPARE(dlg->itemsView()->topLevelItemCount(), 1);
+        QVERIFY(dlg->itemsView()->topLevelItem(0)->text(0).endsWith(QLatin1String("MODULE_3+c")));
+        QCOMPARE(dlg->keptView()->topLevelItemCount(), 1);
+        QVERIFY(dlg->keptView()->topLevelItem(0)->text(0).endsWith(QLatin1String("MODULE_4+d")));
+        QVERIFY(dlg->confirmButton()->isEnabled());
+        QSignalSpy executed(dlg, &MaintenanceDialog::executed);
+        QTest::mouseClick(dlg->confirmButton(), Qt::LeftButton);
+        QVERIFY(executed.wait(20000));
+        QCOMPARE(dlg->report().done, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(done.count() >= 2, 20000);  // the page lists the bucket again after the run
+        const CacheModule *gone = page.session()->snapshot().find(QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/MODULE_3+c"));
+        const CacheModule *kept = page.session()->snapshot().find(QStringLiteral("neuronxcc-2.15.128.0+56dc5a86/MODULE_4+d"));
+        QVERIFY(gone && kept);
+        QStringList goneFiles;
+        for (const CacheFile &f : gone->files)
+            goneFiles << f.name;
+        QCOMPARE(goneFiles, QStringList{QStringLiteral("model.neff")});  // only its lock went
+        QVERIFY(gone->state != ModuleState::Locked);
+        QCOMPARE(kept->state, ModuleState::Locked);
+        dlg->close();
     }
 
     // A TorchNeuron / vLLM-Neuron cache (fixture in the documented layout): its window lists every key in its state,

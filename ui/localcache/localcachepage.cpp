@@ -69,7 +69,7 @@ LocalCachePage::LocalCachePage(QWidget *parent)
     connect(m_session, &CacheSession::rootChanged, this, [this](const QString &root) {
         m_model->clear();
         m_details->clear();
-        m_details->setLocation(m_session->location());
+        m_details->setLocation(m_session->location(), [this] { return m_session->listedStore(); });
         updateRemoteUi();
         if (m_session->location().isLocal())
             Q_EMIT rootOpened(root);
@@ -442,12 +442,13 @@ void LocalCachePage::refreshSummary()
     m_warningBanner->setText(tr("⚠ %n warning(s) about this cache: unknown files, odd names, broken or outside links. "
                                 "<a href='#'>Show them</a>", nullptr, w));
     m_cleanFailed->setEnabled(st.perState[int(ModuleState::Failed)] > 0);
-    // An S3 cache's locks cannot be judged stale from here (a compile on any machine may hold them): by age, in the CLI.
+    // An S3 cache's locks cannot be judged stale from here (a compile on any machine may hold them): by an age the
+    // user sets in the preview.
     const bool s3Locks = s3::isS3Location(m_session->location());
-    m_clearLocks->setEnabled(st.perState[int(ModuleState::Locked)] > 0 && !s3Locks);
+    m_clearLocks->setEnabled(st.perState[int(ModuleState::Locked)] > 0);
     m_clearLocks->setToolTip(s3Locks ? tr("Whether a compile on any machine holds an S3 cache's locks cannot be seen from here, "
-                                          "so none is cleared as stale. Locks older than an age you choose can be: ingot-cli "
-                                          "cache clear-locks --cache-dir %1 --older-than 2h").arg(displayName(m_session->location().path))
+                                          "so none is cleared as stale: the preview asks for an age, and only lock objects "
+                                          "older than it are removed (ingot-cli cache clear-locks --older-than AGE does the same)")
                                      : tr("Preview, then remove *.lock files; refused while neuronx-cc runs"));
     m_removeVersions->setEnabled(st.versions.size() > 1);
     m_prune->setEnabled(st.entries > 0);
@@ -590,6 +591,15 @@ MaintenanceDialog *LocalCachePage::startMaintenance(MaintenanceAction action)
     switch (action) {
     case MaintenanceAction::CleanFailed: return openPlan(planCleanFailed(modules));
     case MaintenanceAction::ClearLocks: {
+        if (s3::isS3Location(m_session->location())) {
+            // Whether a compile holds an S3 cache's locks cannot be seen: they go by an age the user sets, as with
+            // ingot-cli cache clear-locks --older-than (the same planner; nothing without an age).
+            MaintenanceDialog *dlg = openPlan(planClearLocks(modules, RunningCompilers{{}, tr("A compile on any machine may hold these locks.")}));
+            dlg->offerLockAge([modules](CacheStore &store, qint64 olderThanMs) {
+                return planClearLocks(modules, queryRunningCompilers(store), olderThanMs, QDateTime::currentMSecsSinceEpoch());
+            });
+            return dlg;
+        }
         // Whether neuronx-cc runs is asked of the store off the UI thread; the preview waits for the answer.
         MaintenanceDialog *dlg = openPlan(planClearLocks(modules, RunningCompilers{}));
         dlg->planAsync(tr("Checking whether neuronx-cc is running…"), [modules](CacheStore &store) {

@@ -6,6 +6,7 @@
 #include "services/util/format.h"
 
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -240,6 +241,51 @@ int MaintenanceDialog::pruneTtlDays() const
 qint64 MaintenanceDialog::pruneMaxBytes() const
 {
     return m_limit ? qint64(m_limit->value() * 1e9) : -1;
+}
+
+void MaintenanceDialog::offerLockAge(LockAgePlanner planner)
+{
+    auto *col = new QVBoxLayout(m_policyRow);
+    col->setContentsMargins(0, 0, 0, 0);
+    auto *row = new QHBoxLayout;
+    m_age = new QSpinBox(m_policyRow);
+    m_age->setRange(0, 9999);
+    m_age->setSpecialValueText(tr("no age"));
+    m_age->setValue(0);
+    m_ageUnit = new QComboBox(m_policyRow);
+    m_ageUnit->addItem(tr("minutes"), qint64(60'000));
+    m_ageUnit->addItem(tr("hours"), qint64(3'600'000));
+    m_ageUnit->addItem(tr("days"), qint64(86'400'000));
+    m_ageUnit->setCurrentIndex(1);
+    row->addWidget(new QLabel(tr("Clear locks older than:"), m_policyRow));
+    row->addWidget(m_age);
+    row->addWidget(m_ageUnit);
+    row->addStretch();
+    col->addLayout(row);
+    m_ageRule = new QLabel(m_policyRow);
+    m_ageRule->setWordWrap(true);
+    col->addWidget(m_ageRule);
+    // The preview follows the age as it changes, planned on a store off the UI thread as the first one was.
+    auto update = [this, planner = std::move(planner)] {
+        if (m_running || m_ran)
+            return;
+        const qint64 age = lockAgeMs();
+        m_ageRule->setText(age > 0 ? tr("Lock objects older than %1 are removed; how the Neuron runtime marks a live compile on "
+                                        "S3 is not public, so a younger lock is kept.").arg(lockAgeText(age))
+                                   : tr("Set an age: lock objects older than it are removed; how the Neuron runtime marks a "
+                                        "live compile on S3 is not public, so a younger lock is kept. With no age nothing is "
+                                        "removed."));
+        planAsync(tr("Planning…"), [planner, age](CacheStore &store) { return planner(store, age); });
+    };
+    connect(m_age, &QSpinBox::valueChanged, this, update);
+    connect(m_ageUnit, &QComboBox::currentIndexChanged, this, update);
+    m_policyRow->show();
+    update();
+}
+
+qint64 MaintenanceDialog::lockAgeMs() const
+{
+    return m_age ? m_age->value() * m_ageUnit->currentData().toLongLong() : 0;
 }
 
 MaintenanceDialog::~MaintenanceDialog()

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 
+class QComboBox;
 class QDialogButtonBox;
 class QDoubleSpinBox;
 class QSpinBox;
@@ -32,6 +33,8 @@ public:
     using PruneReplanner = std::function<MaintenancePlan(int ttlDays, qint64 maxBytes)>;
     // Plans whose last input needs I/O (clear locks: the running compilers) are made off the UI thread.
     using AsyncPlanner = std::function<MaintenancePlan(CacheStore &store)>;
+    // Clear locks by age: the plan for locks older than olderThanMs (0: no age given).
+    using LockAgePlanner = std::function<MaintenancePlan(CacheStore &store, qint64 olderThanMs)>;
 
     // The plan runs on a store of `location`, made by the StoreFactory on the worker thread.
     MaintenanceDialog(MaintenancePlan plan, StoreLocation location, QWidget *parent = nullptr);
@@ -43,6 +46,13 @@ public:
     // thread; then shows its plan.
     void planAsync(const QString &checking, AsyncPlanner planner);
     bool isPlanning() const { return m_planning.isRunning(); }
+    // Clear locks where whether a compile holds them cannot be seen (an S3 cache): an age to set (none at first:
+    // nothing is planned), the rule said beside it; the preview is planned again, off the UI thread, as it changes.
+    void offerLockAge(LockAgePlanner planner);
+    qint64 lockAgeMs() const;  // 0: none set (or not offered)
+    QSpinBox *lockAgeBox() const { return m_age; }
+    QComboBox *lockAgeUnit() const { return m_ageUnit; }
+    QLabel *lockAgeRule() const { return m_ageRule; }
     int pruneTtlDays() const;      // -1 when not a prune
     qint64 pruneMaxBytes() const;  // -1 when not a prune
 
@@ -85,6 +95,9 @@ private:
     QSpinBox *m_ttl = nullptr;
     QDoubleSpinBox *m_limit = nullptr;
     PruneReplanner m_replan;
+    QSpinBox *m_age = nullptr;
+    QComboBox *m_ageUnit = nullptr;
+    QLabel *m_ageRule = nullptr;
     QProgressBar *m_progress;
     QLabel *m_current;
     QDialogButtonBox *m_buttons;

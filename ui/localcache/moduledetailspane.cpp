@@ -281,10 +281,12 @@ void ModuleDetailsPane::showModule(const CacheModule &m)
             names << f.name;
         return names;
     }()).isEmpty();
-    m_load = runTask(this, [location, key, flagsName, logName, links, copy, hasHlo](TaskControl &) {
+    // The listing the entry came from, where the store can share it: opening that lists nothing again.
+    std::shared_ptr<CacheStore> listed = m_listedStore ? m_listedStore() : nullptr;
+    m_load = runTask(this, [location, listed, key, flagsName, logName, links, copy, hasHlo](TaskControl &) {
         Loaded out;
         QString error;
-        auto store = makeStore(location, &error);
+        std::shared_ptr<CacheStore> store = listed ? listed : std::shared_ptr<CacheStore>(makeStore(location, &error));
         if (!store || !store->open(&error)) {
             out.flags = error;
             return out;

@@ -32,8 +32,15 @@ public:
     explicit ModuleDetailsPane(QWidget *parent = nullptr);
     ~ModuleDetailsPane() override;
 
-    // The cache whose entries are shown; files are read from a store the StoreFactory makes for it.
-    void setLocation(const StoreLocation &location) { m_location = location; }
+    // The cache whose entries are shown; files are read from a store the StoreFactory makes for it, or from what
+    // `listed` gives when it gives a store (another handle on the listing the entries came from, so that an S3 cache
+    // is not listed again to show one entry: only the files shown are read).
+    using ListedStore = std::function<std::unique_ptr<CacheStore>()>;
+    void setLocation(const StoreLocation &location, ListedStore listed = {})
+    {
+        m_location = location;
+        m_listedStore = std::move(listed);
+    }
     void showModule(const CacheModule &m);
     void showSummary(const QString &title, const QString &text, const QString &path);
     void clear();
@@ -64,6 +71,7 @@ private:
     void openFolder();
 
     StoreLocation m_location;
+    ListedStore m_listedStore;
     QString m_path;
     QString m_key;
     Task m_load;  // the selected entry's flags, log and links; discarded when the selection changes
