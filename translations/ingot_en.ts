@@ -205,17 +205,24 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>&lt;b&gt;%n tensor(s)&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; for tp=%3 pp=%4, in %5 rank folder(s).</source>
-        <translation>
-            <numerusform>&lt;b&gt;%n tensor&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; for tp=%3 pp=%4, in %5 rank folder(s).</numerusform>
-            <numerusform>&lt;b&gt;%n tensors&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; for tp=%3 pp=%4, in %5 rank folder(s).</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%n LoRA adapter(s), each written as a folder PEFT loads (adapter_model.safetensors and its adapter_config.json): the default one in the output folder, the others in a folder of their name below it. </source>
         <translation>
             <numerusform>%n LoRA adapter, written as a folder PEFT loads (adapter_model.safetensors and its adapter_config.json) in the output folder. </numerusform>
             <numerusform>%n LoRA adapters, each written as a folder PEFT loads (adapter_model.safetensors and its adapter_config.json): the default one in the output folder, the others in a folder of their name below it. </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank folder(s)</source>
+        <translation>
+            <numerusform>%n rank folder</numerusform>
+            <numerusform>%n rank folders</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%n tensor(s)&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; for tp=%3 pp=%4, in %5.</source>
+        <translation>
+            <numerusform>&lt;b&gt;%n tensor&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; for tp=%3 pp=%4, in %5.</numerusform>
+            <numerusform>&lt;b&gt;%n tensors&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; for tp=%3 pp=%4, in %5.</numerusform>
         </translation>
     </message>
 </context>
@@ -352,6 +359,27 @@
             <numerusform>%n compiled entries, none failed or locked.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source> token(s)</source>
+        <translation>
+            <numerusform> token</numerusform>
+            <numerusform> tokens</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> step(s)</source>
+        <translation>
+            <numerusform> step</numerusform>
+            <numerusform> steps</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> checkpoint(s)</source>
+        <translation>
+            <numerusform> checkpoint</numerusform>
+            <numerusform> checkpoints</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobManager</name>
@@ -377,6 +405,16 @@
         <translation>
             <numerusform>Slurm %1 on %2, %3, %n node</numerusform>
             <numerusform>Slurm %1 on %2, %3, %n nodes</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::JobValidate</name>
+    <message numerus="yes">
+        <source>the checkpoint was saved by %n process(es), this job has %1</source>
+        <translation>
+            <numerusform>the checkpoint was saved by %n process, this job has %1</numerusform>
+            <numerusform>the checkpoint was saved by %n processes, this job has %1</numerusform>
         </translation>
     </message>
 </context>
@@ -661,6 +699,37 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     </message>
 </context>
 <context>
+    <name>ingot::SlurmCluster</name>
+    <message numerus="yes">
+        <source>%n CPU(s)</source>
+        <translation>
+            <numerusform>%n CPU</numerusform>
+            <numerusform>%n CPUs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n node(s) (%2 idle, %3 mixed, %4 allocated, %5 drained, %6 down), %7, limit %8</source>
+        <translation>
+            <numerusform>%1: %n node (%2 idle, %3 mixed, %4 allocated, %5 drained, %6 down), %7, limit %8</numerusform>
+            <numerusform>%1: %n nodes (%2 idle, %3 mixed, %4 allocated, %5 drained, %6 down), %7, limit %8</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n CPU(s), %1</source>
+        <translation>
+            <numerusform>%n CPU, %1</numerusform>
+            <numerusform>%n CPUs, %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Your queue: %n job(s).</source>
+        <translation>
+            <numerusform>Your queue: %n job.</numerusform>
+            <numerusform>Your queue: %n jobs.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ingot::SlurmQueueSection</name>
     <message numerus="yes">
         <source>No other jobs in your queue on %n cluster(s).</source>
@@ -680,10 +749,24 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
 <context>
     <name>ingot::SlurmSection</name>
     <message numerus="yes">
-        <source>Slurm %1, cluster %2: %n partition(s), your queue holds %3 job(s).</source>
+        <source>%1 (%2 of %n node(s) idle, limit %3)%4</source>
         <translation>
-            <numerusform>Slurm %1, cluster %2: %n partition, your queue holds %3 job(s).</numerusform>
-            <numerusform>Slurm %1, cluster %2: %n partitions, your queue holds %3 job(s).</numerusform>
+            <numerusform>%1 (%2 of %n node idle, limit %3)%4</numerusform>
+            <numerusform>%1 (%2 of %n nodes idle, limit %3)%4</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s)</source>
+        <translation>
+            <numerusform>%n job</numerusform>
+            <numerusform>%n jobs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Slurm %1, cluster %2: %n partition(s), your queue holds %3.</source>
+        <translation>
+            <numerusform>Slurm %1, cluster %2: %n partition, your queue holds %3.</numerusform>
+            <numerusform>Slurm %1, cluster %2: %n partitions, your queue holds %3.</numerusform>
         </translation>
     </message>
 </context>
@@ -756,6 +839,27 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
         <translation>
             <numerusform>%n failed</numerusform>
             <numerusform>%n failed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of about %2 · %3/%n entries</source>
+        <translation>
+            <numerusform>%1 of about %2 · %3/%n entry</numerusform>
+            <numerusform>%1 of about %2 · %3/%n entries</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2 · %3/%n entries</source>
+        <translation>
+            <numerusform>%1 of %2 · %3/%n entry</numerusform>
+            <numerusform>%1 of %2 · %3/%n entries</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1/%n entries</source>
+        <translation>
+            <numerusform>%1/%n entry</numerusform>
+            <numerusform>%1/%n entries</numerusform>
         </translation>
     </message>
 </context>
@@ -842,6 +946,48 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
         <translation>
             <numerusform>Remove %n item (%1)?</numerusform>
             <numerusform>Remove %n items (%1)?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n entries, %2 freed (cache %3 -&gt; %4).</source>
+        <translation>
+            <numerusform>%1: %n entry, %2 freed (cache %3 -&gt; %4).</numerusform>
+            <numerusform>%1: %n entries, %2 freed (cache %3 -&gt; %4).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove %n entries (%1)?</source>
+        <translation>
+            <numerusform>Remove %n entry (%1)?</numerusform>
+            <numerusform>Remove %n entries (%1)?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n entries (%1, %2 apparent size) to %3</source>
+        <translation>
+            <numerusform>Wrote %n entry (%1, %2 apparent size) to %3</numerusform>
+            <numerusform>Wrote %n entries (%1, %2 apparent size) to %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Layout:     %1 (dp×tp×pp), %n process(es)</source>
+        <translation>
+            <numerusform>Layout:     %1 (dp×tp×pp), %n process</numerusform>
+            <numerusform>Layout:     %1 (dp×tp×pp), %n processes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Pushed %1 of %n entries to %2; %3 skipped, %4 failed.</source>
+        <translation>
+            <numerusform>Pushed %1 of %n entry to %2; %3 skipped, %4 failed.</numerusform>
+            <numerusform>Pushed %1 of %n entries to %2; %3 skipped, %4 failed.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>[%1/%n entries] %2 of %3, %4/s, ETA %5 s</source>
+        <translation>
+            <numerusform>[%1/%n entry] %2 of %3, %4/s, ETA %5 s</numerusform>
+            <numerusform>[%1/%n entries] %2 of %3, %4/s, ETA %5 s</numerusform>
         </translation>
     </message>
 </context>

@@ -67,14 +67,6 @@
         <translation>按上次使用的条目</translation>
     </message>
     <message>
-        <source>GB</source>
-        <translation>GB</translation>
-    </message>
-    <message>
-        <source>MB</source>
-        <translation>MB</translation>
-    </message>
-    <message>
         <source>entries</source>
         <translation>条目</translation>
     </message>
@@ -101,6 +93,14 @@
     <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
     </message>
 </context>
 <context>
@@ -1506,12 +1506,6 @@ Go back to change the settings, or close the window.</source>
             <numerusform>%n 个张量，按 tp=%1 pp=%2 切分。</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>&lt;b&gt;%n tensor(s)&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; for tp=%3 pp=%4, in %5 rank folder(s).</source>
-        <translation>
-            <numerusform>&lt;b&gt;%n 个张量&lt;/b&gt;（%1）已写入 &lt;tt&gt;%2&lt;/tt&gt;，布局 tp=%3 pp=%4，共 %5 个 rank 文件夹。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>The optimizer state goes with it (step %1).</source>
         <translation>优化器状态一并写出（第 %1 步）。</translation>
@@ -1553,6 +1547,18 @@ Go back to change the settings, or close the window.</source>
     <message>
         <source>Checking the layout…</source>
         <translation>正在检查布局…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank folder(s)</source>
+        <translation>
+            <numerusform>%n 个 rank 文件夹</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%n tensor(s)&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; for tp=%3 pp=%4, in %5.</source>
+        <translation>
+            <numerusform>&lt;b&gt;%n 个张量&lt;/b&gt;（%1）已写入 &lt;tt&gt;%2&lt;/tt&gt;，tp=%3 pp=%4，用时 %5。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1791,6 +1797,10 @@ Go back to change the settings, or close the window.</source>
         <source>Use the compiler version that made the cached entry, or precompile with this one.</source>
         <translation>使用生成该缓存条目的编译器版本，或用此版本预编译。</translation>
     </message>
+    <message>
+        <source>Clear the lock once it is older than any compile still running could be (Local cache → Clear locks with an age, or `ingot-cli cache clear-locks --older-than 2h`): whether a compile holds an S3 cache&apos;s lock cannot be seen, so only locks older than the age given are removed.</source>
+        <translation>等锁的时长超过任何仍在运行的编译可能用的时间后再清除它（本地缓存 → 按时长清除锁，或 `ingot-cli cache clear-locks --older-than 2h`）：无法看出某个编译是否持有 S3 缓存的锁，因此只会清除早于所给时长的锁。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::Hlo</name>
@@ -1841,10 +1851,6 @@ Go back to change the settings, or close the window.</source>
     <message>
         <source> (gzip)</source>
         <translation>（gzip）</translation>
-    </message>
-    <message>
-        <source>Entry:         %1</source>
-        <translation>入口：        %1</translation>
     </message>
     <message>
         <source>  parameter %1: %2 %3</source>
@@ -1947,6 +1953,10 @@ Go back to change the settings, or close the window.</source>
     <message>
         <source>too large to read: more than %1 computations (the limit)</source>
         <translation>过大，无法读取：超过 %1 个计算（上限）</translation>
+    </message>
+    <message>
+        <source>Computation:   %1 (the ENTRY)</source>
+        <translation>计算：         %1（ENTRY）</translation>
     </message>
 </context>
 <context>
@@ -2090,10 +2100,6 @@ Go back to change the settings, or close the window.</source>
     <message>
         <source>%1 is not a compiled module.</source>
         <translation>%1 不是已编译的模块。</translation>
-    </message>
-    <message>
-        <source>%1 is %2, not SUCCESS: only compiled modules are copied. %3</source>
-        <translation>%1 的状态为 %2，而不是 SUCCESS：只复制编译成功的模块。%3</translation>
     </message>
     <message>
         <source>%1: its compiler-version folder is a link; links are never followed.</source>
@@ -3069,26 +3075,6 @@ Not listed yet: expand it to see its size and file count.</source>
 <context>
     <name>ingot::HubPush</name>
     <message>
-        <source>FAILED (a failed compile is never pushed)</source>
-        <translation>FAILED（编译失败的模块从不推送）</translation>
-    </message>
-    <message>
-        <source>LOCKED (a compile is running on it, or a killed one left a lock)</source>
-        <translation>LOCKED（正在编译，或被终止的编译留下了锁）</translation>
-    </message>
-    <message>
-        <source>INCOMPLETE (no model.neff)</source>
-        <translation>INCOMPLETE（没有 model.neff）</translation>
-    </message>
-    <message>
-        <source>EMPTY</source>
-        <translation>EMPTY</translation>
-    </message>
-    <message>
-        <source>not a compiled module</source>
-        <translation>不是已编译的模块</translation>
-    </message>
-    <message>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -3125,16 +3111,16 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>已不在缓存中</translation>
     </message>
     <message>
-        <source>now %1; left here</source>
-        <translation>现为 %1；保留在本地</translation>
-    </message>
-    <message>
         <source>its files changed since the plan; plan again</source>
         <translation>制定计划后其文件已发生变化；请重新制定计划</translation>
     </message>
     <message>
         <source>already on the Hub (committed meanwhile)</source>
         <translation>已在 Hub 上（期间已被提交）</translation>
+    </message>
+    <message>
+        <source>now %1</source>
+        <translation>现在为 %1</translation>
     </message>
 </context>
 <context>
@@ -3524,10 +3510,6 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>梯度累积：</translation>
     </message>
     <message>
-        <source> tokens</source>
-        <translation> 个 token</translation>
-    </message>
-    <message>
         <source>Block size:</source>
         <translation>块大小：</translation>
     </message>
@@ -3542,10 +3524,6 @@ Not listed yet: expand it to see its size and file count.</source>
     <message>
         <source>Weight decay:</source>
         <translation>权重衰减：</translation>
-    </message>
-    <message>
-        <source> steps</source>
-        <translation> 步</translation>
     </message>
     <message>
         <source>Warm-up:</source>
@@ -3976,10 +3954,6 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>由模型、布局和开始时间生成</translation>
     </message>
     <message>
-        <source> checkpoints</source>
-        <translation> 个检查点</translation>
-    </message>
-    <message>
         <source>all checkpoints</source>
         <translation>全部检查点</translation>
     </message>
@@ -4010,6 +3984,24 @@ Not listed yet: expand it to see its size and file count.</source>
     <message>
         <source>The same command runs first under the Neuron SDK&apos;s neuron_parallel_compile: every graph is traced, compiled in parallel into the cache, then the training runs. A failed graph stops the job before training.</source>
         <translation>同一命令先在 Neuron SDK 的 neuron_parallel_compile 下运行：追踪每个计算图并并行编译到缓存中，然后开始训练。任一计算图编译失败都会在训练前终止作业。</translation>
+    </message>
+    <message numerus="yes">
+        <source> token(s)</source>
+        <translation>
+            <numerusform> 个 token</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> step(s)</source>
+        <translation>
+            <numerusform> 步</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> checkpoint(s)</source>
+        <translation>
+            <numerusform> 个检查点</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4480,10 +4472,6 @@ Resumed from %2</source>
         <translation>峰值内存 %1（rank 0）</translation>
     </message>
     <message>
-        <source>layout %1×%2×%3 (dp×tp×pp)</source>
-        <translation>布局 %1×%2×%3（dp×tp×pp）</translation>
-    </message>
-    <message>
         <source>&amp;Kill</source>
         <translation>强制终止(&amp;K)</translation>
     </message>
@@ -4735,6 +4723,10 @@ Resumed from %2</source>
         <source>The Slurm job has not started on its nodes yet.</source>
         <translation>Slurm 作业尚未在其节点上启动。</translation>
     </message>
+    <message>
+        <source>layout %1 (dp×tp×pp)</source>
+        <translation>布局 %1（dp×tp×pp）</translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobRemoveDialog</name>
@@ -4924,10 +4916,6 @@ Resumed from %2</source>
         <translation>检查点是用 --%1 %2 保存的：请以相同的并行布局继续训练</translation>
     </message>
     <message>
-        <source>the checkpoint was saved by %1 processes, this job has %2</source>
-        <translation>检查点由 %1 个进程保存，而此任务有 %2 个进程</translation>
-    </message>
-    <message>
         <source>&quot;%1&quot; is not a variable name (letters, digits and _, not starting with a digit)</source>
         <translation>&quot;%1&quot; 不是变量名（字母、数字和 _，不能以数字开头）</translation>
     </message>
@@ -4950,6 +4938,12 @@ Resumed from %2</source>
     <message>
         <source>the checkpoint was saved with --%1 %2: resume on the same layout, or write it for this one with ingot-cli reshard</source>
         <translation>检查点保存时使用 --%1 %2：请在相同布局上恢复，或用 ingot-cli reshard 为当前布局写出检查点</translation>
+    </message>
+    <message numerus="yes">
+        <source>the checkpoint was saved by %n process(es), this job has %1</source>
+        <translation>
+            <numerusform>检查点由 %n 个进程保存，此作业有 %1 个</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -5115,10 +5109,6 @@ Jobs started with ingot-cli job launch are listed here too.</source>
     <message>
         <source>&amp;Add cache folder…</source>
         <translation>添加缓存文件夹(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>Open &amp;sample cache</source>
-        <translation>打开示例缓存(&amp;S)</translation>
     </message>
     <message>
         <source>Delete &amp;failed entries…</source>
@@ -5457,10 +5447,6 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>TorchNeuron 键（文件菜单）</translation>
     </message>
     <message>
-        <source>Open an S3 &amp;cache…</source>
-        <translation>打开 S3 缓存(&amp;C)…</translation>
-    </message>
-    <message>
         <source>List and maintain an S3 compile cache (s3://bucket/prefix, as NEURON_COMPILE_CACHE_URL names it) with this machine&apos;s AWS keys</source>
         <translation>使用本机的 AWS 密钥列出并维护 S3 编译缓存（s3://bucket/prefix，与 NEURON_COMPILE_CACHE_URL 的写法相同）</translation>
     </message>
@@ -5481,8 +5467,20 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>&lt;b&gt;%2 上的 S3 缓存 %1&lt;/b&gt;&lt;br&gt;&lt;small&gt;在 %2 上由其自身的 AWS CLI 用其自己的密钥读取，密钥从不离开该主机。无法监视：按 F5 查看变化，或让 Ingot 定期查看。&lt;/small&gt;</translation>
     </message>
     <message>
-        <source>Whether a compile on any machine holds an S3 cache&apos;s locks cannot be seen from here, so none is cleared as stale. Locks older than an age you choose can be: ingot-cli cache clear-locks --cache-dir %1 --older-than 2h</source>
-        <translation>从这里无法看出任何机器上的编译是否持有 S3 缓存的锁，因此不会把任何锁当作陈旧锁清除。早于你所选时长的锁可以清除：ingot-cli cache clear-locks --cache-dir %1 --older-than 2h</translation>
+        <source>Whether a compile on any machine holds an S3 cache&apos;s locks cannot be seen from here, so none is cleared as stale: the preview asks for an age, and only lock objects older than it are removed (ingot-cli cache clear-locks --older-than AGE does the same)</source>
+        <translation>从这里无法看出任何机器上的编译是否持有 S3 缓存的锁，因此不会把任何锁当作陈旧锁清除：预览会询问一个时长，只清除早于它的锁对象（ingot-cli cache clear-locks --older-than AGE 的作用相同）</translation>
+    </message>
+    <message>
+        <source>A compile on any machine may hold these locks.</source>
+        <translation>任何机器上的编译都可能持有这些锁。</translation>
+    </message>
+    <message>
+        <source>Open an S&amp;3 cache…</source>
+        <translation>打开 S3 缓存(&amp;3)…</translation>
+    </message>
+    <message>
+        <source>Open sa&amp;mple cache</source>
+        <translation>打开示例缓存(&amp;M)</translation>
     </message>
 </context>
 <context>
@@ -6007,10 +6005,6 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
         <translation>按时间和大小清理</translation>
     </message>
     <message>
-        <source>FAILED: removing it lets the next run compile this graph again.</source>
-        <translation>FAILED：删除后，下次运行会重新编译此计算图。</translation>
-    </message>
-    <message>
         <source>Not a failed entry (%1).</source>
         <translation>不是失败条目（%1）。</translation>
     </message>
@@ -6085,10 +6079,6 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
         <translation>已跳过：该条目现已锁定（有编译开始运行）。</translation>
     </message>
     <message>
-        <source>Skipped: the entry is %1 now, no longer FAILED.</source>
-        <translation>已跳过：该条目现在为 %1，不再是 FAILED。</translation>
-    </message>
-    <message>
         <source>Skipped: the entry was used since the preview.</source>
         <translation>已跳过：预览之后该条目被使用过。</translation>
     </message>
@@ -6123,6 +6113,14 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     <message>
         <source>Kept: its locks are younger than %1 now.</source>
         <translation>已保留：它的锁现在比 %1 新。</translation>
+    </message>
+    <message>
+        <source>%1: removing it lets the next run compile this graph again.</source>
+        <translation>%1：删除它后，下次运行会重新编译这个图。</translation>
+    </message>
+    <message>
+        <source>Skipped: the entry is %1 now, no longer %2.</source>
+        <translation>已跳过：该条目现在是 %1，不再是 %2。</translation>
     </message>
 </context>
 <context>
@@ -6264,6 +6262,38 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
         <translation>
             <numerusform>&lt;b&gt;试运行：&lt;/b&gt;将删除 %n 个条目，从缓存的 %2 中释放 %1。尚未做任何更改。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>no age</source>
+        <translation>不限时长</translation>
+    </message>
+    <message>
+        <source>minutes</source>
+        <translation>分钟</translation>
+    </message>
+    <message>
+        <source>hours</source>
+        <translation>小时</translation>
+    </message>
+    <message>
+        <source>days</source>
+        <translation>天</translation>
+    </message>
+    <message>
+        <source>Clear locks older than:</source>
+        <translation>清除早于此时长的锁：</translation>
+    </message>
+    <message>
+        <source>Lock objects older than %1 are removed; how the Neuron runtime marks a live compile on S3 is not public, so a younger lock is kept.</source>
+        <translation>早于 %1 的锁对象会被删除；Neuron 运行时如何标记 S3 上正在进行的编译并未公开，因此较新的锁会被保留。</translation>
+    </message>
+    <message>
+        <source>Set an age: lock objects older than it are removed; how the Neuron runtime marks a live compile on S3 is not public, so a younger lock is kept. With no age nothing is removed.</source>
+        <translation>请设置一个时长：早于它的锁对象会被删除；Neuron 运行时如何标记 S3 上正在进行的编译并未公开，因此较新的锁会被保留。不设时长则不删除任何内容。</translation>
+    </message>
+    <message>
+        <source>Planning…</source>
+        <translation>正在规划…</translation>
     </message>
 </context>
 <context>
@@ -7483,10 +7513,6 @@ Cache: %2</source>
         <translation>S3 完成 %1 时给出的 ETag 为 %2，而不是 %3。</translation>
     </message>
     <message>
-        <source>The entry is %1 in %2; only finished (SUCCESS) entries are copied.</source>
-        <translation>该条目在 %2 中的状态为 %1；只复制已完成（SUCCESS）的条目。</translation>
-    </message>
-    <message>
         <source>%1 holds %2: a compile may be writing this entry; it was left.</source>
         <translation>%1 中有 %2：可能有编译正在写入此条目；已保留不动。</translation>
     </message>
@@ -8168,10 +8194,6 @@ Cache: %2</source>
         <translation>（默认）</translation>
     </message>
     <message>
-        <source>Your queue: %1 job(s).</source>
-        <translation>你的队列：%1 个作业。</translation>
-    </message>
-    <message>
         <source>Slurm&apos;s clients are on %1 but no slurm.conf was found there (SLURM_CONF is not set, and none is in /etc/slurm or beside the clients).</source>
         <translation>%1 上有 Slurm 客户端，但找不到 slurm.conf（未设置 SLURM_CONF，/etc/slurm 和客户端旁边也没有）。</translation>
     </message>
@@ -8182,14 +8204,6 @@ Cache: %2</source>
     <message>
         <source>No Slurm cluster answered there: %1</source>
         <translation>那里没有 Slurm 集群应答：%1</translation>
-    </message>
-    <message>
-        <source>%1: %2 nodes (%3 idle, %4 mixed, %5 allocated, %6 drained, %7 down), %8 CPUs, limit %9</source>
-        <translation>%1：%2 个节点（%3 空闲，%4 部分占用，%5 已分配，%6 已排空，%7 宕机），%8 个 CPU，时限 %9</translation>
-    </message>
-    <message>
-        <source>%1 CPUs, %2 GiB</source>
-        <translation>%1 个 CPU，%2 GiB</translation>
     </message>
     <message>
         <source>%1 %2: %3</source>
@@ -8206,6 +8220,30 @@ Cache: %2</source>
     <message>
         <source>Nodes: %1</source>
         <translation>节点：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n CPU(s)</source>
+        <translation>
+            <numerusform>%n 个 CPU</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n node(s) (%2 idle, %3 mixed, %4 allocated, %5 drained, %6 down), %7, limit %8</source>
+        <translation>
+            <numerusform>%1：%n 个节点（%2 空闲、%3 部分占用、%4 已分配、%5 已排空、%6 宕机），%7，时限 %8</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n CPU(s), %1</source>
+        <translation>
+            <numerusform>%n 个 CPU，%1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Your queue: %n job(s).</source>
+        <translation>
+            <numerusform>你的队列：%n 个作业。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -8366,18 +8404,8 @@ in %2</source>
         <translation>那里没有 Slurm：PATH 中没有 sinfo 和 sbatch。</translation>
     </message>
     <message>
-        <source>%1 (%2 of %3 nodes idle, limit %4)%5</source>
-        <translation>%1（%3 个节点中 %2 个空闲，限制 %4）%5</translation>
-    </message>
-    <message>
         <source>, default</source>
         <translation>，默认</translation>
-    </message>
-    <message numerus="yes">
-        <source>Slurm %1, cluster %2: %n partition(s), your queue holds %3 job(s).</source>
-        <translation>
-            <numerusform>Slurm %1，集群 %2：%n 个分区，你的队列中有 %3 个作业。</numerusform>
-        </translation>
     </message>
     <message>
         <source>Precompile first (neuron_parallel_compile, a Slurm job of its own)</source>
@@ -8386,6 +8414,91 @@ in %2</source>
     <message>
         <source>A first Slurm job runs the same command under the Neuron SDK&apos;s neuron_parallel_compile, which compiles every graph into the cache in parallel; the training job waits for it (--dependency=afterok) and is cancelled by Slurm if it fails. Needs neuron_parallel_compile beside the job&apos;s Python or on the PATH there.</source>
         <translation>第一个 Slurm 作业在 Neuron SDK 的 neuron_parallel_compile 下运行相同的命令，把每个计算图并行编译进缓存；训练作业等待它完成（--dependency=afterok），若它失败则由 Slurm 取消。需要 neuron_parallel_compile 位于作业的 Python 旁边或那里的 PATH 中。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%2 of %n node(s) idle, limit %3)%4</source>
+        <translation>
+            <numerusform>%1（%n 个节点中 %2 个空闲，时限 %3）%4</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s)</source>
+        <translation>
+            <numerusform>%n 个作业</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Slurm %1, cluster %2: %n partition(s), your queue holds %3.</source>
+        <translation>
+            <numerusform>Slurm %1，集群 %2：%n 个分区，你的队列中有 %3。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::SlurmState</name>
+    <message>
+        <source>PENDING</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <source>RUNNING</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>COMPLETING</source>
+        <translation>正在结束</translation>
+    </message>
+    <message>
+        <source>COMPLETED</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>FAILED</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>CANCELLED</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>TIMEOUT</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>NODE_FAIL</source>
+        <translation>节点故障</translation>
+    </message>
+    <message>
+        <source>OUT_OF_MEMORY</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source>PREEMPTED</source>
+        <translation>被抢占</translation>
+    </message>
+    <message>
+        <source>SUSPENDED</source>
+        <translation>已挂起</translation>
+    </message>
+    <message>
+        <source>CONFIGURING</source>
+        <translation>配置中</translation>
+    </message>
+    <message>
+        <source>BOOT_FAIL</source>
+        <translation>启动失败</translation>
+    </message>
+    <message>
+        <source>DEADLINE</source>
+        <translation>超过截止时间</translation>
+    </message>
+    <message>
+        <source>REQUEUED</source>
+        <translation>已重新排队</translation>
+    </message>
+    <message>
+        <source>RESIZING</source>
+        <translation>调整大小中</translation>
     </message>
 </context>
 <context>
@@ -8566,6 +8679,30 @@ ssh 输出：%2</translation>
     <message>
         <source>Linked folder</source>
         <translation>链接的文件夹</translation>
+    </message>
+    <message>
+        <source>SUCCESS</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>FAILED</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>LOCKED</source>
+        <translation>已锁定</translation>
+    </message>
+    <message>
+        <source>INCOMPLETE</source>
+        <translation>不完整</translation>
+    </message>
+    <message>
+        <source>EMPTY</source>
+        <translation>空</translation>
+    </message>
+    <message>
+        <source>UNKNOWN</source>
+        <translation>未知</translation>
     </message>
 </context>
 <context>
@@ -8785,6 +8922,29 @@ ssh 输出：%2</translation>
     </message>
 </context>
 <context>
+    <name>ingot::Transfer</name>
+    <message>
+        <source>FAILED: a failed compile is never copied or pushed (clean it, and the next run compiles it again).</source>
+        <translation>失败：失败的编译永远不会被复制或推送（清除它，下次运行会重新编译）。</translation>
+    </message>
+    <message>
+        <source>LOCKED: a compile is running on it, or a killed one left a lock; only finished (SUCCESS) entries are copied or pushed.</source>
+        <translation>已锁定：有编译正在使用它，或被终止的编译留下了锁；只复制或推送已完成（成功）的条目。</translation>
+    </message>
+    <message>
+        <source>INCOMPLETE: no model.neff; only finished (SUCCESS) entries are copied or pushed.</source>
+        <translation>不完整：没有 model.neff；只复制或推送已完成（成功）的条目。</translation>
+    </message>
+    <message>
+        <source>EMPTY: the entry holds no files.</source>
+        <translation>空：该条目没有文件。</translation>
+    </message>
+    <message>
+        <source>not a compiled module.</source>
+        <translation>不是已编译的模块。</translation>
+    </message>
+</context>
+<context>
     <name>ingot::TransferEngine</name>
     <message>
         <source>Another transfer is writing this entry; it was left alone. Try again when that one ends.</source>
@@ -8958,18 +9118,6 @@ ssh 输出：%2</translation>
         <translation>完成</translation>
     </message>
     <message>
-        <source>%1 of about %2 · %3/%4 entries</source>
-        <translation>%1 / 约 %2 · %3/%4 个条目</translation>
-    </message>
-    <message>
-        <source>%1 of %2 · %3/%4 entries</source>
-        <translation>%1 / %2 · %3/%4 个条目</translation>
-    </message>
-    <message>
-        <source>%1/%2 entries</source>
-        <translation>%1/%2 个条目</translation>
-    </message>
-    <message>
         <source>%1/s</source>
         <translation>%1/s</translation>
     </message>
@@ -8992,6 +9140,24 @@ ssh 输出：%2</translation>
     <message>
         <source>State</source>
         <translation>状态</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of about %2 · %3/%n entries</source>
+        <translation>
+            <numerusform>%1 / 约 %2 · %3/%n 个条目</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2 · %3/%n entries</source>
+        <translation>
+            <numerusform>%1 / %2 · %3/%n 个条目</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1/%n entries</source>
+        <translation>
+            <numerusform>%1/%n 个条目</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -9203,10 +9369,6 @@ Pull modules from a Hub cache repo (Hub caches: select &quot;Hub only&quot; modu
         <translation>原因</translation>
     </message>
     <message>
-        <source>%1: %2 entries, %3 freed (cache %4 -&gt; %5).</source>
-        <translation>%1：%2 个条目，释放 %3（缓存 %4 -&gt; %5）。</translation>
-    </message>
-    <message>
         <source>kept %1: %2</source>
         <translation>保留 %1：%2</translation>
     </message>
@@ -9279,10 +9441,6 @@ Pull modules from a Hub cache repo (Hub caches: select &quot;Hub only&quot; modu
         <translation>已拒绝：当前不是终端，未指定 --yes 时不会删除任何内容（或使用 --dry-run）。</translation>
     </message>
     <message>
-        <source>Remove %1 entries (%2)?</source>
-        <translation>删除 %1 个条目（%2）？</translation>
-    </message>
-    <message>
         <source>Nothing was changed.</source>
         <translation>未做任何更改。</translation>
     </message>
@@ -9295,24 +9453,12 @@ Pull modules from a Hub cache repo (Hub caches: select &quot;Hub only&quot; modu
         <translation>完成：已删除 %1 个，跳过 %2 个，失败 %3 个；释放磁盘空间 %4。</translation>
     </message>
     <message>
-        <source>How many module folders (default 48).</source>
-        <translation>模块文件夹数量（默认 48）。</translation>
-    </message>
-    <message>
-        <source>Random seed (default 42).</source>
-        <translation>随机种子（默认 42）。</translation>
-    </message>
-    <message>
         <source>The folder to create.</source>
         <translation>要创建的文件夹。</translation>
     </message>
     <message>
         <source>error: name one folder to write the sample cache into</source>
         <translation>错误：请指定一个用于写入示例缓存的文件夹</translation>
-    </message>
-    <message>
-        <source>Wrote %1 entries (%2 files, %3 apparent size) to %4</source>
-        <translation>已将 %1 个条目（%2 个文件，表观大小 %3）写入 %4</translation>
     </message>
     <message>
         <source>List the entries (compiler version / module) with state, size and last use</source>
@@ -9805,10 +9951,6 @@ Commands:
         <translation>步数</translation>
     </message>
     <message>
-        <source>DPxTPxPP</source>
-        <translation>DPxTPxPP</translation>
-    </message>
-    <message>
         <source>STARTED</source>
         <translation>开始时间</translation>
     </message>
@@ -9863,10 +10005,6 @@ Commands:
     <message>
         <source>Last loss:  %1</source>
         <translation>最近损失：    %1</translation>
-    </message>
-    <message>
-        <source>Layout:     dp %1 x tp %2 x pp %3 (%4 processes)</source>
-        <translation>布局：        dp %1 x tp %2 x pp %3（%4 个进程）</translation>
     </message>
     <message>
         <source>Elapsed:    %1</source>
@@ -10052,10 +10190,6 @@ Commands:
         <source>    %1  %2 bytes</source>
         <translation>    %1  %2 字节</translation>
     </message>
-    <message>
-        <source>left here: %1</source>
-        <translation>保留在本地：%1</translation>
-    </message>
     <message numerus="yes">
         <source>%n file(s)</source>
         <translation>
@@ -10071,10 +10205,6 @@ Commands:
     <message>
         <source>%1  %2  %3%4</source>
         <translation>%1  %2  %3%4</translation>
-    </message>
-    <message>
-        <source>Pushed %1 of %2 entries to %3; %4 skipped, %5 failed.</source>
-        <translation>已向 %3 推送 %1/%2 个条目；跳过 %4 个，失败 %5 个。</translation>
     </message>
     <message>
         <source>Entries to push (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;); none: every SUCCESS entry not on the Hub.</source>
@@ -10207,10 +10337,6 @@ It would be added to %4.</source>
     <message>
         <source>%1: failed: %2</source>
         <translation>%1：失败：%2</translation>
-    </message>
-    <message>
-        <source>[%1/%2 entries] %3 of %4, %5/s, ETA %6 s</source>
-        <translation>[%1/%2 个条目] %3 / %4，%5/s，预计剩余 %6 秒</translation>
     </message>
     <message>
         <source>error: the cache folder %1 is missing, not a folder, or not writable.</source>
@@ -10467,10 +10593,6 @@ It would be added to %4.</source>
     <message>
         <source>error: %1 holds no entry %2%3</source>
         <translation>错误：%1 中没有条目 %2%3</translation>
-    </message>
-    <message>
-        <source>Entry:         %1</source>
-        <translation>入口：        %1</translation>
     </message>
     <message>
         <source>Cache:         %1</source>
@@ -10833,6 +10955,62 @@ It would be added to %4.</source>
     <message>
         <source>Another cache to look in: a folder, host:/path, s3://bucket/prefix or hub:org/name (repeatable).</source>
         <translation>要查找的另一个缓存：文件夹、host:/path、s3://bucket/prefix 或 hub:org/name（可重复）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n entries, %2 freed (cache %3 -&gt; %4).</source>
+        <translation>
+            <numerusform>%1：%n 个条目，释放 %2（缓存 %3 -&gt; %4）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove %n entries (%1)?</source>
+        <translation>
+            <numerusform>删除 %n 个条目（%1）？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>How many module folders (default %1).</source>
+        <translation>模块文件夹的数量（默认 %1）。</translation>
+    </message>
+    <message>
+        <source>Random seed (default %1).</source>
+        <translation>随机种子（默认 %1）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n entries (%1, %2 apparent size) to %3</source>
+        <translation>
+            <numerusform>已将 %n 个条目（%1，表观大小 %2）写入 %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cache entry:   %1</source>
+        <translation>缓存条目：     %1</translation>
+    </message>
+    <message>
+        <source>DP×TP×PP</source>
+        <translation>DP×TP×PP</translation>
+    </message>
+    <message numerus="yes">
+        <source>Layout:     %1 (dp×tp×pp), %n process(es)</source>
+        <translation>
+            <numerusform>布局：       %1（dp×tp×pp），%n 个进程</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>skipped %1</source>
+        <translation>已跳过 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Pushed %1 of %n entries to %2; %3 skipped, %4 failed.</source>
+        <translation>
+            <numerusform>已将 %n 个条目中的 %1 个推送到 %2；跳过 %3 个，失败 %4 个。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>[%1/%n entries] %2 of %3, %4/s, ETA %5 s</source>
+        <translation>
+            <numerusform>[%1/%n 个条目] %3 中的 %2，%4/s，预计剩余 %5 秒</numerusform>
+        </translation>
     </message>
 </context>
 <context>
