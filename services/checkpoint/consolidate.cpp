@@ -4,9 +4,12 @@
 #include "services/checkpoint/formats/filewriter.h"
 #include "services/checkpoint/formats/safetensors.h"
 #include "services/checkpoint/formats/torchwriter.h"
+#include "services/checkpoint/loramerge.h"
 #include "services/checkpoint/shardreader.h"
 #include "services/checkpoint/outputfolder.h"
 #include "services/checkpoint/verify.h"
+#include "services/util/errnotext.h"
+#include "services/util/linkrule.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
@@ -16,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <exception>
 #include <limits>
 #include <fcntl.h>
@@ -40,11 +44,12 @@ class TensorFileWriter final
 public:
     explicit TensorFileWriter(Format f, bool directIo) : m_pytorch(f == Format::PyTorch), m_directIo(directIo) {}
     ~TensorFileWriter() { closeDirect(); }
-    bool begin(const QString &path, const std::vector<SafetensorInfo> &tensors, QString *error)
+    // `name` created in the folder open as `dirFd`; errors name `shownAs`.
+    bool begin(int dirFd, const QString &name, const QString &shownAs, const std::vector<SafetensorInfo> &tensors, QString *error)
     {
         if (m_pytorch)
-            return m_torch.begin(path, tensors, error);
-        if (!m_st.begin(path, tensors, {{"format", "pt"}}, error))
+            return m_torch.begin(dirFd, name, shownAs, tensors, error);
+        if (!m_st.begin(dirFd, name, shownAs, tensors, {{"format", "pt"}}, error))
             return false;
         if (m_directIo)
             m_directFd = RangeCopier::reopenForDirectWrites(m_st.fd());
@@ -195,9 +200,7 @@ bool Consolidation::openShards()
     if (m_plan.adapterFile.isEmpty())
         return true;
     QString error;
-    ShardFile adapter;
-    adapter.path = m_plan.adapterFile;
-    if (!m_adapter.open(adapter, &error))
+    if (!openAdapterWeights(m_plan.adapterFile, &m_adapter, &error))
         return fail(error);
     m_assembler.setAdapter(&m_adapter);
     return true;
@@ -233,7 +236,7 @@ bool Consolidation::writeFile(const std::vector<int> &group, const QString &file
     }
     TensorFileWriter writer(m_o.format, m_o.io == ConsolidateOptions::Io::Direct);
     QString error;
-    if (!writer.begin(m_staging.filePath(file), infos, &error))
+    if (!writer.begin(m_staging.fd(), file, m_staging.filePath(file), infos, &error))
         return fail(error);
     for (int i : group)
         if (!writeTensor(m_plan.entries[i], writer))
@@ -292,7 +295,7 @@ bool Consolidation::writeIndex()
     const std::string text = index.dump(2, ' ', false, json::error_handler_t::replace);
     FileWriter w;
     QString error;
-    if (!w.create(m_staging.filePath(name), 0644, &error, m_staging.filePath(name)) || !w.write(text.data(), text.size(), &error) ||
+    if (!w.createIn(m_staging.fd(), name, 0644, &error, m_staging.filePath(name)) || !w.write(text.data(), text.size(), &error) ||
         !w.finish(&error))
         return fail(ConsolidateText::tr("Cannot write the index %1: %2").arg(name, error));
     m_rep.files << name;
@@ -301,7 +304,7 @@ bool Consolidation::writeIndex()
 
 bool Consolidation::copyCompanionFiles()
 {
-    return ingot::copyCompanionFiles(m_plan.checkpoint, m_staging.path(), &m_rep.files, &m_rep.error);
+    return ingot::copyCompanionFiles(m_plan.checkpoint, m_staging.fd(), m_staging.path(), &m_rep.files, &m_rep.error);
 }
 
 // Reads everything back and compares with what was computed from the shards.
@@ -354,50 +357,87 @@ const QStringList &companionFiles(bool adapter)
     return files;
 }
 
-bool copyRegularFile(const QString &src, const QString &dst, QString *error)
+int openCheckpointFile(const QString &folder, const QString &name, struct stat *st, QString *error)
 {
-    QFile in(src);
-    if (!in.open(QIODevice::ReadOnly)) {
-        *error = ConsolidateText::tr("Cannot read %1: %2").arg(displayName(src), in.errorString());
-        return false;
+    error->clear();
+    const QString shown = displayName(folder + QLatin1Char('/') + name);
+    const int dirFd = ::open(QFile::encodeName(folder).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirFd < 0) {
+        if (errno != ENOENT)
+            *error = ConsolidateText::tr("Cannot read %1: %2").arg(displayName(folder), describeErrno(errno));
+        return -1;
     }
-    FileWriter w;
-    if (!w.create(dst, 0644, error))
-        return false;
-    QByteArray buf(1 << 20, Qt::Uninitialized);
-    for (;;) {
-        const qint64 got = in.read(buf.data(), buf.size());
-        if (got < 0) {
-            *error = ConsolidateText::tr("Cannot read %1: %2").arg(displayName(src), in.errorString());
-            return false;
-        }
-        if (got == 0)
-            break;
-        if (!w.write(buf.constData(), size_t(got), error))
-            return false;
+    const VettedFile v = openVetted(dirFd, QFile::encodeName(name), pathOfFd(dirFd));
+    ::close(dirFd);
+    switch (v.verdict) {
+    case VettedFile::Opened:
+        *st = v.st;
+        return v.fd;
+    case VettedFile::Missing:
+        break;
+    case VettedFile::Outside:
+        *error = ConsolidateText::tr("%1 is a link that leads outside %2 (and not into the Hugging Face hub cache): Ingot does not "
+                                     "copy what it leads to. Replace the link with the file itself.").arg(shown, displayName(folder));
+        break;
+    case VettedFile::BrokenLink:
+        *error = ConsolidateText::tr("%1 is a broken link.").arg(shown);
+        break;
+    case VettedFile::LinkNotRegular:
+    case VettedFile::NotRegular:  // a fifo or a device would block or never end
+        *error = ConsolidateText::tr("%1 is not a regular file.").arg(shown);
+        break;
+    case VettedFile::BecameLink:
+        *error = ConsolidateText::tr("%1 became a link while it was read: not copied.").arg(shown);
+        break;
+    case VettedFile::Failed:
+        *error = ConsolidateText::tr("Cannot read %1: %2").arg(shown, describeErrno(v.error));
+        break;
     }
-    return w.finish(error);
+    return -1;
 }
 
-bool copyCompanionFiles(const CheckpointCandidate &c, const QString &toFolder, QStringList *copied, QString *error)
+bool copyCheckpointFile(const QString &folder, const QString &name, int toFd, const QString &shownAs, bool *found, QString *error)
+{
+    struct stat st {};
+    const int in = openCheckpointFile(folder, name, &st, error);
+    *found = in >= 0 || !error->isEmpty();
+    if (in < 0)
+        return error->isEmpty();
+    const QString src = displayName(folder + QLatin1Char('/') + name);
+    FileWriter w;
+    bool ok = w.createIn(toFd, name, int((st.st_mode & 0644) | 0600), error, shownAs);
+    QByteArray buf(ok ? 1 << 20 : 0, Qt::Uninitialized);
+    while (ok) {
+        const ssize_t got = ::read(in, buf.data(), size_t(buf.size()));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            *error = ConsolidateText::tr("Cannot read %1: %2").arg(src, describeErrno(errno));
+            ok = false;
+        } else if (got == 0) {
+            break;
+        } else {
+            ok = w.write(buf.constData(), size_t(got), error);
+        }
+    }
+    ::close(in);
+    ok = ok && w.finish(error);
+    if (!ok)
+        *error = ConsolidateText::tr("Cannot copy %1: %2").arg(src, *error);
+    return ok;
+}
+
+bool copyCompanionFiles(const CheckpointCandidate &c, int toFd, const QString &shownIn, QStringList *copied, QString *error)
 {
     const bool adapter = !c.adapter.isEmpty();
     const QStringList dirs = adapter ? QStringList{c.root} : QStringList{c.root, QFileInfo(c.root).absolutePath()};
     for (const QString &x : companionFiles(adapter)) {
         for (const QString &dir : dirs) {
-            const QString src = dir + QLatin1Char('/') + x;
-            const QFileInfo fi(src);
-            if (!fi.exists())
+            bool found = false;
+            if (!copyCheckpointFile(dir, x, toFd, shownIn + QLatin1Char('/') + x, &found, error))
+                return false;
+            if (!found)
                 continue;
-            if (!fi.isFile()) {  // a FIFO or a device would block or never end
-                *error = ConsolidateText::tr("%1 is not a regular file.").arg(displayName(src));
-                return false;
-            }
-            QString why;
-            if (!copyRegularFile(src, toFolder + QLatin1Char('/') + x, &why)) {
-                *error = ConsolidateText::tr("Cannot copy %1: %2").arg(displayName(src), why);
-                return false;
-            }
             *copied << x;
             break;
         }

@@ -15,6 +15,8 @@
 #include <atomic>
 #include <functional>
 
+#include <sys/stat.h>
+
 namespace ingot {
 
 struct ConsolidateOptions {
@@ -96,15 +98,24 @@ QString memberOutputFolder(const CheckpointCandidate &c, const QString &output);
 // training output folder; for an adapter, its adapter_config.json from its own folder only (the model's config.json
 // would make a model folder of it).
 const QStringList &companionFiles(bool adapter);
-// A regular file copied whole, every write and the final flush checked.
-bool copyRegularFile(const QString &src, const QString &dst, QString *error);
+// A file of the checkpoint read for the output (a companion file, trainer_state.json, training_args.json), opened
+// once relative to `folder`'s descriptor by push's link rule (services/util/linkrule.h): a regular file, or a link
+// that stays inside `folder` or leads to a Hugging Face hub blob. A link leading anywhere else (absolute or not),
+// a broken link, a fifo or a device is refused with words naming it. The descriptor (the caller's to close) and
+// what it is open on in *st; -1 with *error empty when `folder` has no such file.
+int openCheckpointFile(const QString &folder, const QString &name, struct stat *st, QString *error);
+// Copies `name` of `folder` (openCheckpointFile()) whole into the folder open as `toFd`, created there exclusively
+// and never through a link (FileWriter::createIn), with at most the source's permission bits (a 0600 file stays
+// 0600); errors name it as `shownAs`. *found false (and true returned) when `folder` has no such file.
+bool copyCheckpointFile(const QString &folder, const QString &name, int toFd, const QString &shownAs, bool *found, QString *error);
 // Why `output` cannot receive what is made of checkpoint `c`: outputRefusal(), or a folder that exists and is not
 // empty without `overwrite`. Empty when it can.
 QString outputProblem(const CheckpointCandidate &c, const QString &output, bool overwrite);
 // Runs `steps` (which report their own failures in *rep); an exception escaping them (out of memory, a last resort)
 // becomes rep->error, naming `current` (what was being written when it escaped; read then) or else the output.
 void runReportingExceptions(const std::function<void()> &steps, ConsolidateReport *rep, const QString &output, const QString &current);
-// companionFiles() of checkpoint `c` copied into `toFolder` (those there are), appended to *copied.
-bool copyCompanionFiles(const CheckpointCandidate &c, const QString &toFolder, QStringList *copied, QString *error);
+// companionFiles() of checkpoint `c` copied into the folder open as `toFd` (those there are), appended to *copied;
+// `shownIn` is that folder as messages name it.
+bool copyCompanionFiles(const CheckpointCandidate &c, int toFd, const QString &shownIn, QStringList *copied, QString *error);
 
 }  // namespace ingot

@@ -1,6 +1,8 @@
 #include "services/checkpoint/loramerge.h"
 
+#include "services/checkpoint/consolidate.h"  // openCheckpointFile()
 #include "services/checkpoint/shardreader.h"
+#include "services/util/fdio.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
@@ -13,6 +15,9 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace ingot {
 
@@ -132,6 +137,39 @@ std::uint16_t floatToF16(float f)
     return std::uint16_t(half);
 }
 
+namespace {
+// A JSON file of the adapter, of at most 1 MiB, read by the checkpoint files' link rule (openCheckpointFile()). False
+// with words when it may not be read, with *error empty when it is missing or larger.
+bool readSmallCheckpointFile(const QString &path, std::string *bytes, QString *error)
+{
+    const QFileInfo fi(path);
+    struct stat st {};
+    const int fd = openCheckpointFile(fi.absolutePath(), fi.fileName(), &st, error);
+    if (fd < 0)
+        return false;
+    bool ok = st.st_size <= (1 << 20);
+    if (ok) {
+        bytes->resize(size_t(st.st_size));
+        ok = readAllAt(fd, bytes->data(), bytes->size(), 0);
+    }
+    ::close(fd);
+    return ok;
+}
+}  // namespace
+
+bool openAdapterWeights(const QString &file, ShardReader *r, QString *error)
+{
+    const QFileInfo fi(file);
+    struct stat st {};
+    const int fd = openCheckpointFile(fi.absolutePath(), fi.fileName(), &st, error);
+    if (fd < 0) {
+        if (error->isEmpty())
+            *error = LoraText::tr("%1 is missing.").arg(displayName(file));
+        return false;
+    }
+    return r->openSafetensors(ShardFile{0, 0, -1, 0, file, qint64(st.st_size)}, fd, error);
+}
+
 double LoraConfig::scaling() const
 {
     return rslora ? alpha / std::sqrt(double(r)) : alpha / double(r);
@@ -139,13 +177,13 @@ double LoraConfig::scaling() const
 
 bool readLoraConfig(const QString &adapterConfig, LoraConfig *c, QStringList *problems)
 {
-    QFile f(adapterConfig);
-    if (!QFileInfo(adapterConfig).isFile() || QFileInfo(adapterConfig).size() > (1 << 20) || !f.open(QIODevice::ReadOnly)) {
-        problems->append(LoraText::tr("%1 is missing or not a readable file of at most 1 MiB.").arg(displayName(adapterConfig)));
+    QString why;
+    std::string bytes;
+    if (!readSmallCheckpointFile(adapterConfig, &bytes, &why)) {
+        problems->append(why.isEmpty() ? LoraText::tr("%1 is missing or not a readable file of at most 1 MiB.").arg(displayName(adapterConfig)) : why);
         return false;
     }
-    const QByteArray bytes = f.readAll();
-    const json j = json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
+    const json j = json::parse(bytes, nullptr, false);
     const qsizetype before = problems->size();
     const auto bad = [&](const QString &why) { problems->append(LoraText::tr("%1: %2").arg(displayName(adapterConfig), why)); };
     if (j.is_discarded() || !j.is_object()) {
@@ -185,11 +223,11 @@ QString mergedModelFolder(const QString &adapterOutput)
 
 QString localBaseModelOf(const QString &adapterDir)
 {
-    QFile f(adapterDir + QStringLiteral("/adapter_config.json"));
-    if (!QFileInfo(f.fileName()).isFile() || f.size() > (1 << 20) || !f.open(QIODevice::ReadOnly))
+    std::string bytes;
+    QString why;
+    if (!readSmallCheckpointFile(adapterDir + QStringLiteral("/adapter_config.json"), &bytes, &why))
         return {};
-    const QByteArray bytes = f.readAll();
-    const json j = json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
+    const json j = json::parse(bytes, nullptr, false);
     if (!j.is_object() || !j.contains("base_model_name_or_path") || !j["base_model_name_or_path"].is_string())
         return {};
     const QString base = QString::fromStdString(j["base_model_name_or_path"].get<std::string>());
@@ -244,7 +282,7 @@ ConsolidationPlan planAdapterMerge(const QString &baseModel, const QString &adap
     plan.adapterFile = QFileInfo(adapterDir + QStringLiteral("/adapter_model.safetensors")).absoluteFilePath();
     ShardReader adapter;
     QString error;
-    if (!plan.problems.isEmpty() || !adapter.open(ShardFile{0, 0, -1, 0, plan.adapterFile, 0}, &error)) {
+    if (!plan.problems.isEmpty() || !openAdapterWeights(plan.adapterFile, &adapter, &error)) {
         if (!error.isEmpty())
             plan.problems << error;
         return plan;

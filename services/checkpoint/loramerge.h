@@ -32,6 +32,11 @@ bool readLoraConfig(const QString &adapterConfig, LoraConfig *c, QStringList *pr
 // matching shapes, in F32, BF16 or F16; an adapter tensor that is neither is a problem.
 ConsolidationPlan planAdapterMerge(const QString &baseModel, const QString &adapterDir);
 
+class ShardReader;
+// Opens a PEFT adapter's adapter_model.safetensors (`file`) into `r`, once, by the checkpoint files' link rule
+// (openCheckpointFile()): a link leading outside the adapter's folder is refused with words.
+bool openAdapterWeights(const QString &file, ShardReader *r, QString *error);
+
 // A Hugging Face model folder (safetensors) as a one-rank checkpoint: every tensor copied as it is.
 ConsolidationPlan planModelFolder(const QString &folder);
 // The weights of a Hugging Face model folder: model.safetensors.index.json, else model.safetensors; empty when it

@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QRandomGenerator>
 #include <QRegularExpression>
 
 #include <cerrno>
@@ -176,6 +177,24 @@ bool removeOwnedFolder(int parentFd, const QByteArray &name, QString *why)
     return ok;
 }
 
+// Whether the folder open as `fd` holds nothing.
+bool isEmptyFolder(int fd)
+{
+    const int dupFd = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    DIR *d = dupFd < 0 ? nullptr : ::fdopendir(dupFd);
+    if (!d) {
+        if (dupFd >= 0)
+            ::close(dupFd);
+        return false;
+    }
+    bool empty = true;
+    while (const dirent *e = ::readdir(d))
+        if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0)
+            empty = false;
+    ::closedir(d);
+    return empty;
+}
+
 // renameat2 flags a file system (or an old kernel) does not support.
 bool unsupported(int err)
 {
@@ -249,9 +268,12 @@ StagingFolder::StagingFolder(const QString &output)
 
 StagingFolder::~StagingFolder()
 {
-    if (m_fd >= 0 && !m_placed && sameFolderStillThere()) {
+    if (m_fd >= 0 && !m_placed) {
         QString why;
-        removeEntryAt(m_parentFd, enc(m_name).constData(), 0, &why);
+        if (sameFolderStillThere())
+            removeEntryAt(m_parentFd, enc(m_name).constData(), 0, &why);
+        else  // moved away under us: what this run wrote in it goes all the same, through the held descriptor
+            removeContents(m_fd, 1, &why);
     }
     if (m_fd >= 0)
         ::close(m_fd);
@@ -262,15 +284,21 @@ StagingFolder::~StagingFolder()
 // The staging folder's name still names the folder this run created (not something put in its place).
 bool StagingFolder::sameFolderStillThere() const
 {
+    return sameFolderAt(enc(m_name));
+}
+
+// `name` in the output's parent is the folder this run created.
+bool StagingFolder::sameFolderAt(const QByteArray &name) const
+{
     struct stat st {};
-    return ::fstatat(m_parentFd, enc(m_name).constData(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
+    return ::fstatat(m_parentFd, name.constData(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
            st.st_dev == m_dev && st.st_ino == m_ino;
 }
 
 void StagingFolder::removeLeftovers()
 {
     const QString prefix = stagingPrefix(m_outputName);
-    // mkdtemp's six characters, or a process id (older versions), and "-old" for an output moved aside.
+    // Six random characters (as mkdtemp made them before), or a process id (older versions), and "-old" for an output moved aside.
     static const QRegularExpression tail(QStringLiteral("^(?:[A-Za-z0-9]{6}|[0-9]+)(?:-old)?$"));
     const QStringList entries = QDir(m_parent).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
     for (const QString &e : entries) {
@@ -294,19 +322,22 @@ bool StagingFolder::create(QString *error)
         return false;
     }
     removeLeftovers();
-    QByteArray templ = enc(m_parent + QLatin1Char('/') + stagingPrefix(m_outputName) + QStringLiteral("XXXXXX"));
-    if (!::mkdtemp(templ.data())) {
-        *error = OutputFolderText::tr("Cannot create a staging folder in %1: %2").arg(shown(m_parent), errnoText(errno));
+    if (!makeFolder(error))
         return false;
-    }
-    m_path = QFile::decodeName(templ);
-    m_name = QFileInfo(m_path).fileName();
     m_fd = ::openat(m_parentFd, enc(m_name).constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st {};
     if (m_fd < 0 || ::fstat(m_fd, &st) != 0 || ::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
         *error = OutputFolderText::tr("Cannot use the staging folder %1: %2").arg(shown(m_path), errnoText(errno));
         if (m_fd < 0)
             ::unlinkat(m_parentFd, enc(m_name).constData(), AT_REMOVEDIR);
+        return false;
+    }
+    // Swapped between mkdirat and openat for another folder: not this run's to write in (or remove).
+    if (st.st_uid != ::geteuid() || (st.st_mode & 077) != 0 || !isEmptyFolder(m_fd)) {
+        *error = OutputFolderText::tr("The staging folder %1 was replaced by something else as soon as it was created: nothing was "
+                                      "written.").arg(shown(m_path));
+        ::close(m_fd);
+        m_fd = -1;
         return false;
     }
     m_dev = st.st_dev;
@@ -323,9 +354,54 @@ bool StagingFolder::create(QString *error)
     return true;
 }
 
+// A new folder of an unpredictable name, made exclusively (mode 0700) in the held parent.
+bool StagingFolder::makeFolder(QString *error)
+{
+    static const char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    int err = EEXIST;
+    for (int attempt = 0; attempt < 100 && err == EEXIST; ++attempt) {
+        QString name = stagingPrefix(m_outputName);
+        for (int k = 0; k < 6; ++k)
+            name += QLatin1Char(kChars[QRandomGenerator::system()->bounded(int(sizeof kChars) - 1)]);
+        if (::mkdirat(m_parentFd, enc(name).constData(), 0700) == 0) {
+            m_name = name;
+            m_path = m_parent + QLatin1Char('/') + name;
+            return true;
+        }
+        err = errno;
+    }
+    *error = OutputFolderText::tr("Cannot create a staging folder in %1: %2").arg(shown(m_parent), errnoText(err));
+    return false;
+}
+
 QString StagingFolder::filePath(const QString &name) const
 {
     return m_path + QLatin1Char('/') + name;
+}
+
+int StagingFolder::openSubfolder(const QString &rel, QString *error) const
+{
+    int fd = ::fcntl(m_fd, F_DUPFD_CLOEXEC, 0);
+    for (const QString &part : rel.split(QLatin1Char('/'))) {
+        if (fd < 0)
+            break;
+        const QByteArray name = enc(part);
+        if (name.isEmpty() || name == "." || name == "..") {
+            ::close(fd);
+            *error = OutputFolderText::tr("Cannot create %1: not a plain folder name.").arg(shown(filePath(rel)));
+            return -1;
+        }
+        int sub = ::mkdirat(fd, name.constData(), 0777) == 0 || errno == EEXIST
+                      ? ::openat(fd, name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                      : -1;
+        const int err = errno;
+        ::close(fd);
+        fd = sub;
+        errno = err;
+    }
+    if (fd < 0)
+        *error = OutputFolderText::tr("Cannot create %1: %2").arg(shown(filePath(rel)), errnoText(errno));
+    return fd;
 }
 
 bool StagingFolder::moveIntoPlace(QString *error, QString *warning)
@@ -378,6 +454,13 @@ bool StagingFolder::moveIntoPlace(QString *error, QString *warning)
             *error = OutputFolderText::tr("Cannot move the result into %1: %2").arg(shown(m_output), errnoText(e));
             return false;
         }
+    }
+    // The rename moved whatever had the staging folder's name: if that was swapped since the check above, the
+    // output is not this run's folder, and that is said rather than claimed done.
+    if (!sameFolderAt(out)) {
+        *error = OutputFolderText::tr("The staging folder %1 was replaced by something else while it was moved into place: %2 is not "
+                                      "what this run wrote. Look at it before using it.").arg(shown(m_path), shown(m_output));
+        return false;
     }
     m_placed = true;
     if (!fsyncFd(m_parentFd, &err)) {

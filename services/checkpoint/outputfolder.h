@@ -3,8 +3,12 @@
 // output is built in before it is moved into place.
 //
 // The staging folder sits next to the output, where others may be able to write: it is created with an
-// unpredictable name by mkdtemp (exclusively, mode 0700), locked while the run lasts, and removed without ever
-// following a link (openat/unlinkat with O_NOFOLLOW). A run killed before it could clean up leaves one behind; the
+// unpredictable name (mkdirat, exclusively, mode 0700), then held by its descriptor and locked while the run lasts.
+// Everything the run writes is created relative to that descriptor (openat with O_CREAT | O_EXCL | O_NOFOLLOW,
+// sub-folders with mkdirat and then opened O_DIRECTORY | O_NOFOLLOW), never through the folder's path: a co-worker
+// who swaps the folder's name for a link to elsewhere changes nothing of where the files go, and the run then stops
+// with words instead of moving anything into place. It is removed without ever following a link (openat/unlinkat
+// with O_NOFOLLOW). A run killed before it could clean up leaves one behind; the
 // next run for the same output removes it, if it is a real folder (not a link), owned by this user, and not locked
 // by a run still going.
 #pragma once
@@ -35,8 +39,14 @@ public:
 
     // Removes what killed runs left for this output, then creates the staging folder (and the output's parent).
     bool create(QString *error);
+    // Where `name` is, as messages show it (never opened by this path: files go through fd()).
     QString filePath(const QString &name) const;
     const QString &path() const { return m_path; }
+    // The staging folder, held open: create every file of the output relative to it.
+    int fd() const { return m_fd; }
+    // Creates the sub-folder `rel` ('/'-separated, each part a plain name) of the staging folder, folder by folder
+    // with mkdirat, and opens it O_DIRECTORY | O_NOFOLLOW: the descriptor (the caller's to close), or -1 with words.
+    int openSubfolder(const QString &rel, QString *error) const;
     // The leftovers create() removed.
     const QStringList &removedLeftovers() const { return m_removed; }
     // Puts the staging folder in the output's place: atomically exchanged with an existing output where the file
@@ -47,7 +57,9 @@ public:
 
 private:
     bool sameFolderStillThere() const;
+    bool sameFolderAt(const QByteArray &name) const;
     void removeLeftovers();
+    bool makeFolder(QString *error);
 
     QString m_output;      // absolute
     QString m_parent;      // the output's parent folder

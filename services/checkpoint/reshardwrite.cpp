@@ -8,6 +8,7 @@
 #include "services/checkpoint/outputfolder.h"
 #include "services/checkpoint/shardreader.h"
 #include "services/checkpoint/verify.h"
+#include "services/util/fdio.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
@@ -21,6 +22,9 @@
 #include <map>
 #include <memory>
 #include <new>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace ingot {
 
@@ -41,7 +45,15 @@ QString rankFolderName(int tp, int pp)
 
 // The files of one rank of the new layout.
 struct RankOutput {
+    Q_DISABLE_COPY_MOVE(RankOutput)
+    RankOutput() = default;
+    ~RankOutput()
+    {
+        if (dirFd >= 0)
+            ::close(dirFd);
+    }
     QString folder;  // relative to the output
+    int dirFd = -1;  // that folder in the staging folder, held open: its files are created relative to it
     SafetensorsWriter weights, moments;
     TensorChecksums weightSums, momentSums;
     json parameters = json::object();
@@ -77,7 +89,9 @@ private:
     const char *wholeMoment(const ConsolidatePlanEntry &e, const char *key, DType *dtype);
     bool finishFiles(RankOutput &out);
     bool writeCompanions();
-    bool writeJson(const QString &name, const json &j);
+    // `name` in the folder open as `dirFd`, `rel` its path in the output (as reported and shown).
+    bool writeJson(int dirFd, const QString &name, const QString &rel, const json &j);
+    bool writeJson(const QString &name, const json &j) { return writeJson(m_staging.fd(), name, name, j); }
     bool verify();
     bool fail(const QString &error)
     {
@@ -172,8 +186,10 @@ bool Resharding::writeStage(int stage)
 
 bool Resharding::beginFiles(RankOutput &out, const std::vector<int> &entries)
 {
-    if (!QDir(m_staging.path()).mkpath(out.folder))
-        return fail(ReshardText::tr("Cannot create %1.").arg(displayName(m_staging.filePath(out.folder))));
+    QString error;
+    out.dirFd = m_staging.openSubfolder(out.folder, &error);
+    if (out.dirFd < 0)
+        return fail(error);
     std::vector<SafetensorInfo> weights, moments;
     const int tp = m_plan.tpSize;
     for (int i : entries) {
@@ -203,11 +219,12 @@ bool Resharding::beginFiles(RankOutput &out, const std::vector<int> &entries)
             moments.push_back(m);
         }
     }
-    QString error;
-    if (!out.weights.begin(m_staging.filePath(out.folder + QStringLiteral("/model.safetensors")), weights, {{"format", "pt"}}, &error))
+    const QString weightsName = QStringLiteral("model.safetensors"), momentsName = QStringLiteral("optimizer.safetensors");
+    if (!out.weights.begin(out.dirFd, weightsName, m_staging.filePath(out.folder + QLatin1Char('/') + weightsName), weights,
+                           {{"format", "pt"}}, &error))
         return fail(error);
     if (m_plan.optimizer &&
-        !out.moments.begin(m_staging.filePath(out.folder + QStringLiteral("/optimizer.safetensors")), moments,
+        !out.moments.begin(out.dirFd, momentsName, m_staging.filePath(out.folder + QLatin1Char('/') + momentsName), moments,
                            {{"format", kOptimizerFormat}, {"step", std::to_string(m_plan.optimizerStep)}}, &error))
         return fail(error);
     return true;
@@ -306,7 +323,7 @@ bool Resharding::finishFiles(RankOutput &out)
     m_rep.files << out.folder + QStringLiteral("/model.safetensors");
     if (m_plan.optimizer)
         m_rep.files << out.folder + QStringLiteral("/optimizer.safetensors");
-    if (!writeJson(out.folder + QStringLiteral("/mp_metadata.json"),
+    if (!writeJson(out.dirFd, QStringLiteral("mp_metadata.json"), out.folder + QStringLiteral("/mp_metadata.json"),
                    {{"parameters", out.parameters}, {"model_weight_transformation_specs", json::array()}}))
         return false;
     if (m_o.verify) {
@@ -318,16 +335,38 @@ bool Resharding::finishFiles(RankOutput &out)
     return true;
 }
 
-bool Resharding::writeJson(const QString &name, const json &j)
+bool Resharding::writeJson(int dirFd, const QString &name, const QString &rel, const json &j)
 {
     // Names that are not UTF-8 cannot reach here (every tensor is one of the backend's); replaced, never a throw.
     const std::string text = j.dump(1, ' ', false, json::error_handler_t::replace);
     FileWriter w;
     QString error;
-    if (!w.create(m_staging.filePath(name), 0644, &error, m_staging.filePath(name)) || !w.write(text.data(), text.size(), &error) ||
+    if (!w.createIn(dirFd, name, 0644, &error, m_staging.filePath(rel)) || !w.write(text.data(), text.size(), &error) ||
         !w.finish(&error))
-        return fail(ReshardText::tr("Cannot write %1: %2").arg(name, error));
-    m_rep.files << name;
+        return fail(ReshardText::tr("Cannot write %1: %2").arg(rel, error));
+    m_rep.files << rel;
+    return true;
+}
+
+// training_args.json of the source, when it has one: an object, else empty (the backend's defaults). False with
+// words when it may not be read (a link outside the checkpoint, a fifo).
+bool readTrainingArgs(const QString &root, json *args, QString *error)
+{
+    *args = json::object();
+    struct stat st {};
+    const int fd = openCheckpointFile(root, QStringLiteral("training_args.json"), &st, error);
+    if (fd < 0)
+        return error->isEmpty();
+    std::string bytes;
+    if (st.st_size < (qint64(64) << 20)) {
+        bytes.resize(size_t(st.st_size));
+        if (!readAllAt(fd, bytes.data(), bytes.size(), 0))
+            bytes.clear();
+    }
+    ::close(fd);
+    *args = json::parse(bytes, nullptr, false);
+    if (!args->is_object())
+        *args = json::object();
     return true;
 }
 
@@ -336,25 +375,20 @@ bool Resharding::writeJson(const QString &name, const json &j)
 bool Resharding::writeCompanions()
 {
     const CheckpointCandidate &c = m_plan.source.checkpoint;
-    if (!copyCompanionFiles(c, m_staging.path(), &m_rep.files, &m_rep.error))
+    if (!copyCompanionFiles(c, m_staging.fd(), m_staging.path(), &m_rep.files, &m_rep.error))
         return false;
-    const QString state = c.root + QStringLiteral("/trainer_state.json");
-    if (!m_plan.fromModelFolder && QFileInfo(state).isFile()) {
-        QString error;
-        if (!copyRegularFile(state, m_staging.filePath(QStringLiteral("trainer_state.json")), &error))
-            return fail(error);
-        m_rep.files << QStringLiteral("trainer_state.json");
-    } else if (!writeJson(QStringLiteral("trainer_state.json"), {{"global_step", 0}, {"log_history", json::array()}})) {
+    const QString state = QStringLiteral("trainer_state.json");
+    bool found = false;
+    QString error;
+    if (!m_plan.fromModelFolder && !copyCheckpointFile(c.root, state, m_staging.fd(), m_staging.filePath(state), &found, &error))
+        return fail(error);
+    if (found)
+        m_rep.files << state;
+    else if (!writeJson(state, {{"global_step", 0}, {"log_history", json::array()}}))
         return false;
-    }
     json args = json::object();
-    QFile f(c.root + QStringLiteral("/training_args.json"));
-    if (!m_plan.fromModelFolder && f.size() < (qint64(64) << 20) && f.open(QIODevice::ReadOnly)) {
-        const QByteArray bytes = f.readAll();
-        args = json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
-        if (!args.is_object())
-            args = json::object();
-    }
+    if (!m_plan.fromModelFolder && !readTrainingArgs(c.root, &args, &error))
+        return fail(error);
     args.erase("world_size");  // any number of data-parallel replicas may resume from it
     args["tensor_parallel_size"] = m_plan.tpSize;
     args["pipeline_parallel_size"] = m_plan.ppSize;

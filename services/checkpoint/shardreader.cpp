@@ -50,26 +50,52 @@ bool ShardReader::open(const ShardFile &file, QString *error)
         *error = QStringLiteral("%1: %2.").arg(file.path, QString::fromStdString(why));
         return false;
     }
-    // Every tensor must be readable as it claims; and since tensors may share a storage (tied weights), their
-    // total must stay within a small multiple of the file, or a few names could claim terabytes.
-    std::int64_t total = 0;
+    // Every tensor must be readable as it claims; and since tensors may share a storage (tied weights, or with
+    // xser one tensor file named by several references), their total must stay within a small multiple of the
+    // bytes on disk (the file, and with xser each tensor file once), or a few names could claim terabytes.
+    std::int64_t total = 0, onDisk = m_torch->fileSize();
+    XserFiles xserFiles;
+    const auto tooMuch = [&] {
+        *error = ShardReaderText::tr("%1: its tensors claim more than %2 times the file's size (an xser file's tensor files "
+                                     "included, each once): storages shared by too many names (corrupt or hostile).")
+                     .arg(file.path).arg(kMaxSharedStorageFactor);
+        return false;
+    };
     for (auto &[n, t] : tensors) {
+        std::int64_t bytes = 0;
         if (t.xserTid >= 0) {
-            if (!resolveXser(n, t.xserTid, error))
+            const bool seen = xserFiles.count(t.xserTid) > 0;
+            if (!resolveXser(n, t.xserTid, &xserFiles, error))
                 return false;
+            if (!seen && !checkedAdd(onDisk, xserFiles[t.xserTid].first, &onDisk))
+                return tooMuch();
+            const TensorRef &x = m_tensors[n];
+            checkedByteSize(x.dtype, x.shape, &bytes);  // checked by resolveXser()
+            if (!checkedAdd(total, bytes, &total))
+                return tooMuch();
             continue;
         }
-        std::int64_t bytes = 0;
         if (!m_torch->checkTensor(t, displayName(nameFromBytes(QByteArray::fromStdString(n))), error))
             return false;
         checkedByteSize(t.dtype, t.shape, &bytes);  // cannot fail once checkTensor() agreed
-        if (!checkedAdd(total, bytes, &total) || total > kMaxSharedStorageFactor * m_torch->fileSize() + (qint64(1) << 20)) {
-            *error = ShardReaderText::tr("%1: its tensors claim more than %2 times the file's size: storages shared by too many "
-                           "names (corrupt or hostile).").arg(file.path).arg(kMaxSharedStorageFactor);
-            return false;
-        }
+        if (!checkedAdd(total, bytes, &total) || total > kMaxSharedStorageFactor * m_torch->fileSize() + (qint64(1) << 20))
+            return tooMuch();
         m_tensors[n] = t;
     }
+    // The same bound over the tensor files too, once all are known (references may come in any order).
+    if (total > kMaxSharedStorageFactor * onDisk + (qint64(1) << 20))
+        return tooMuch();
+    return true;
+}
+
+bool ShardReader::openSafetensors(const ShardFile &file, int fd, QString *error)
+{
+    m_file = file;
+    m_st.push_back(std::make_unique<SafetensorsReader>());
+    if (!m_st.back()->open(fd, file.path, error))
+        return false;
+    for (const auto &t : m_st.back()->tensors())
+        m_stOf[t.name] = m_st.back().get();
     return true;
 }
 
@@ -240,9 +266,17 @@ QString ShardReader::xserTensorFile(const QString &shard, std::int64_t tid)
 }
 
 // One xser tensor: its own file must hold one tensor, readable as it claims and within its record.
-bool ShardReader::resolveXser(const std::string &name, std::int64_t tid, QString *error)
+bool ShardReader::resolveXser(const std::string &name, std::int64_t tid, XserFiles *files, QString *error)
 {
     const QString shown = displayName(nameFromBytes(QByteArray::fromStdString(name)));
+    const auto known = files->find(tid);
+    if (known != files->end()) {
+        // A tensor file several references name (xser writes a tensor once however many names it has): checked
+        // already, each name's bytes still counted by open().
+        m_tensors[name] = m_tensors.at(known->second.second);
+        m_xser[name] = tid;
+        return true;
+    }
     QString path = xserTensorFile(m_file.path, tid);
     // With expert parallelism NxD writes the tensors that are not experts' once, in ep rank 0's folder, and every
     // ep rank's file refers to them there (trainer/checkpoint.py, _xser_load_data).
@@ -277,6 +311,7 @@ bool ShardReader::resolveXser(const std::string &name, std::int64_t tid, QString
     }
     m_tensors[name] = t;
     m_xser[name] = tid;
+    (*files)[tid] = {f->fileSize(), name};
     return true;  // closed again: a checkpoint has thousands of these
 }
 

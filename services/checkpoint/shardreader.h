@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace ingot {
@@ -33,8 +34,12 @@ public:
     // Opens the file and checks every tensor in it (a Hugging Face model.safetensors.index.json: the files it names,
     // beside it, read as one): a torch tensor must lie within its storage record and claim
     // no more elements than it holds, and all of a torch file's tensors together at most kMaxSharedStorageFactor
-    // times the file's size (tied weights share a storage; nothing legitimate shares one much more).
+    // times the file's size (tied weights share a storage; nothing legitimate shares one much more). With xser the
+    // same bound covers the references: their tensors together at most that many times the file and its tensor
+    // files (each counted once, however many names refer to it).
     bool open(const ShardFile &file, QString *error);
+    // A safetensors file already open as `fd` (taken over; a LoRA adapter opened by the checkpoint files' link rule).
+    bool openSafetensors(const ShardFile &file, int fd, QString *error);
     static constexpr qint64 kMaxSharedStorageFactor = 8;
     const ShardFile &file() const { return m_file; }
 
@@ -63,7 +68,10 @@ public:
     static QString xserTensorFile(const QString &shard, std::int64_t tid);
 
 private:
-    bool resolveXser(const std::string &name, std::int64_t tid, QString *error);
+    // The xser tensor files checked so far, by tid: each one's size, and the first name that referred to it.
+    using XserFiles = std::map<std::int64_t, std::pair<std::int64_t, std::string>>;
+    // Checks the tensor file of reference `tid` (once per file: one checked already is taken from *files).
+    bool resolveXser(const std::string &name, std::int64_t tid, XserFiles *files, QString *error);
     // The tensor file of `name` open in m_xserFile, its tensor as it was at open; nullptr with words if changed.
     const TensorRef *openXser(const std::string &name, QString *error);
     bool openSafetensorsIndex(const QString &index, QString *error);

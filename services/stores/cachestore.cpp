@@ -24,9 +24,4 @@ bool CacheStore::statEntry(const QString &rel, StoreEntry *entry, bool *vanished
     return false;
 }
 
-bool isHubBlobPath(const QByteArray &path)
-{
-    return path.contains("/blobs/") && (path.contains("/models--") || path.contains("/datasets--"));
-}
-
 }  // namespace ingot

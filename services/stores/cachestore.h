@@ -8,6 +8,7 @@
 
 #include <memory>
 
+#include "services/util/linkrule.h"  // isHubBlobPath()
 #include "services/util/relpath.h"
 
 class QObject;
@@ -90,8 +91,5 @@ public:
     // A watcher for this store's folders, owned by `parent` (on its thread); nullptr: this kind cannot be watched.
     virtual StoreWatcher *createWatcher(QObject *parent) const { return nullptr; }
 };
-
-// Whether a (resolved) path is a file of the Hugging Face hub cache: <cache>/models--org--name/blobs/<hash>.
-bool isHubBlobPath(const QByteArray &path);
 
 }  // namespace ingot

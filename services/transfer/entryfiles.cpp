@@ -3,6 +3,7 @@
 #include "services/stores/cachestore.h"
 #include "services/transfer/transfertypes.h"
 #include "services/util/errnotext.h"
+#include "services/util/linkrule.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
@@ -31,18 +32,6 @@ constexpr int kMaxDepth = 16;
 QString shown(const QByteArray &rel)
 {
     return displayName(nameFromBytes(rel));
-}
-
-// The path of what `fd` is open on, as the kernel resolved it; empty when it has none (deleted, not a path).
-QByteArray pathOfFd(int fd)
-{
-    char buf[PATH_MAX];
-    const QByteArray proc = "/proc/self/fd/" + QByteArray::number(fd);
-    const ssize_t n = ::readlink(proc.constData(), buf, sizeof buf);
-    if (n <= 0 || n >= ssize_t(sizeof buf))
-        return {};
-    const QByteArray p(buf, qsizetype(n));
-    return p.startsWith('/') && !p.endsWith(" (deleted)") ? p : QByteArray();
 }
 
 struct FdCloser {
@@ -183,57 +172,40 @@ bool EntryFiles::collect(int dfd, const QByteArray &prefix, Names names, int dep
 
 bool EntryFiles::openFile(int dfd, const QByteArray &name, const QByteArray &rel, QString *why)
 {
-    struct stat lst {};
-    if (::fstatat(dfd, name.constData(), &lst, AT_SYMLINK_NOFOLLOW) != 0) {
-        *why = EntryFilesText::tr("Cannot read %1: %2.").arg(shown(rel), describeErrno(errno));
+    const VettedFile v = openVetted(dfd, name, m_realRoot);
+    switch (v.verdict) {
+    case VettedFile::Opened:
+        break;
+    case VettedFile::BrokenLink:
+        *why = EntryFilesText::tr("%1 is a broken link: not sent.").arg(shown(rel));
         return false;
-    }
-    const bool link = S_ISLNK(lst.st_mode);
-    if (link) {
-        // Only a link to a regular file is even opened (a fifo or device is never touched).
-        struct stat target {};
-        if (::fstatat(dfd, name.constData(), &target, 0) != 0) {
-            *why = EntryFilesText::tr("%1 is a broken link: not sent.").arg(shown(rel));
-            return false;
-        }
-        if (!S_ISREG(target.st_mode)) {
-            *why = EntryFilesText::tr("%1 is a link that does not lead to a regular file: not sent.").arg(shown(rel));
-            return false;
-        }
-    }
-    // A plain file is opened without following a link (one planted since the check above is refused, not read).
-    const int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (link ? 0 : O_NOFOLLOW);
-    const int fd = ::openat(dfd, name.constData(), flags);
-    if (fd < 0) {
-        *why = errno == ELOOP ? EntryFilesText::tr("%1 became a link while it was checked: not sent.").arg(shown(rel))
-                              : EntryFilesText::tr("Cannot read %1: %2.").arg(shown(rel), describeErrno(errno));
+    case VettedFile::LinkNotRegular:
+        *why = EntryFilesText::tr("%1 is a link that does not lead to a regular file: not sent.").arg(shown(rel));
         return false;
-    }
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
+    case VettedFile::NotRegular:
         *why = EntryFilesText::tr("%1 does not lead to a regular file: not sent.").arg(shown(rel));
         return false;
-    }
-    if (link) {
-        // Judged by what was opened, not by the link's text: a link changed meanwhile cannot slip through.
-        const QByteArray real = pathOfFd(fd);
-        if (real.isEmpty() || !(real.startsWith(QByteArray(m_realRoot + '/')) || isHubBlobPath(real))) {
-            ::close(fd);
-            *why = EntryFilesText::tr("%1 links outside the cache, not into the Hugging Face hub cache; Ingot does "
-                                      "not follow it").arg(shown(rel));
-            return false;
-        }
+    case VettedFile::BecameLink:
+        *why = EntryFilesText::tr("%1 became a link while it was checked: not sent.").arg(shown(rel));
+        return false;
+    case VettedFile::Outside:
+        *why = EntryFilesText::tr("%1 links outside the cache, not into the Hugging Face hub cache; Ingot does "
+                                  "not follow it").arg(shown(rel));
+        return false;
+    case VettedFile::Missing:
+    case VettedFile::Failed:
+        *why = EntryFilesText::tr("Cannot read %1: %2.").arg(shown(rel), describeErrno(v.error));
+        return false;
     }
     EntryFile f;
     f.name = rel;
-    f.linked = link;
-    f.fd = fd;
-    f.size = st.st_size;
-    f.mode = (st.st_mode & 0777) | 0600;
-    f.mtime = st.st_mtim.tv_sec;
-    f.dev = st.st_dev;
-    f.ino = st.st_ino;
+    f.linked = v.linked;
+    f.fd = v.fd;
+    f.size = v.st.st_size;
+    f.mode = (v.st.st_mode & 0777) | 0600;
+    f.mtime = v.st.st_mtim.tv_sec;
+    f.dev = v.st.st_dev;
+    f.ino = v.st.st_ino;
     m_files << f;
     return true;
 }

@@ -66,6 +66,19 @@ bool FileWriter::create(const QString &path, int mode, QString *error, const QSt
     return true;
 }
 
+bool FileWriter::createIn(int dirFd, const QString &name, int mode, QString *error, const QString &shownAs)
+{
+    close();
+    m_path = m_shownAs = shownAs;
+    m_written = 0;
+    m_fd = ::openat(dirFd, QFile::encodeName(name).constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    if (m_fd < 0) {
+        *error = QStringLiteral("Cannot create %1: %2").arg(shownAs, QString::fromLocal8Bit(strerror(errno)));
+        return false;
+    }
+    return true;
+}
+
 bool FileWriter::write(const char *data, std::size_t size, QString *error)
 {
     if (!pwriteFully(m_fd, data, size, m_written, m_shownAs, error))

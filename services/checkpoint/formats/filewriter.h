@@ -17,7 +17,7 @@ bool pwriteFully(int fd, const char *data, std::size_t size, std::uint64_t offse
 // The words for a failed write of `path` with this errno (a full disk named as such).
 QString writeErrorText(int err, const QString &path);
 
-// One file opened for writing (created or truncated); closes it when destroyed.
+// One file opened for writing (created, or truncated by path); closes it when destroyed.
 class FileWriter final
 {
     Q_DISABLE_COPY_MOVE(FileWriter)
@@ -29,6 +29,10 @@ public:
     // Creates (or truncates) `path` with these permission bits. Write errors name `shownAs` when given (the file
     // this one stands in for), else `path`.
     bool create(const QString &path, int mode, QString *error, const QString &shownAs = {});
+    // Creates `name` (a plain name) in the folder open as `dirFd`, where an output is built: never through a link
+    // and never over anything already there (O_CREAT | O_EXCL | O_NOFOLLOW), so what is written stays in that
+    // folder whatever happens to its path. Errors name `shownAs`.
+    bool createIn(int dirFd, const QString &name, int mode, QString *error, const QString &shownAs);
     // Writes at bytesWritten() (with pwrite), then counts the bytes.
     bool write(const char *data, std::size_t size, QString *error);
     // For writing straight to the file (pwrite, copy_file_range): the bytes [bytesWritten(), bytesWritten() + size)

@@ -50,6 +50,18 @@ const SafetensorInfo *SafetensorsReader::find(const std::string &name) const
 
 bool SafetensorsReader::open(const QString &path, QString *error)
 {
+    // Non-blocking: a FIFO must not hang the open; only regular files are read.
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        close();
+        *error = QStringLiteral("%1: %2").arg(path, QString::fromLocal8Bit(strerror(errno)));
+        return false;
+    }
+    return open(fd, path, error);
+}
+
+bool SafetensorsReader::open(int fd, const QString &path, QString *error)
+{
     close();
     m_path = path;
     auto fail = [&](const QString &why) {
@@ -57,10 +69,6 @@ bool SafetensorsReader::open(const QString &path, QString *error)
         close();
         return false;
     };
-    // Non-blocking: a FIFO must not hang the open; only regular files are read.
-    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0)
-        return fail(QString::fromLocal8Bit(strerror(errno)));
     m_fd = fd;  // closed by close()
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
@@ -142,8 +150,8 @@ bool SafetensorsReader::open(const QString &path, QString *error)
     return true;
 }
 
-bool SafetensorsWriter::begin(const QString &path, const std::vector<SafetensorInfo> &tensors,
-                              const std::map<std::string, std::string> &metadata, QString *error)
+bool SafetensorsWriter::makeHeader(const QString &path, const std::vector<SafetensorInfo> &tensors,
+                                   const std::map<std::string, std::string> &metadata, std::string *header, QString *error)
 {
     json h = json::object();
     if (!metadata.empty()) {
@@ -172,23 +180,40 @@ bool SafetensorsWriter::begin(const QString &path, const std::vector<SafetensorI
         offset = bytes;
     }
     m_expected = std::uint64_t(offset);
-    std::string header;
     try {
-        header = h.dump();
+        *header = h.dump();
     } catch (const json::exception &) {
         *error = QStringLiteral("%1: a tensor name is not valid UTF-8.").arg(path);
         return false;
     }
-    while ((header.size() + 8) % 8)
-        header.push_back(' ');  // align the data section to 8 bytes, as the reference writer does
-    if (!m_file.create(path, 0644, error))
-        return false;
+    while ((header->size() + 8) % 8)
+        header->push_back(' ');  // align the data section to 8 bytes, as the reference writer does
+    return true;
+}
+
+bool SafetensorsWriter::writeHeader(const std::string &header, QString *error)
+{
     char len[8];
     const std::uint64_t n = header.size();
     for (int k = 0; k < 8; ++k)
         len[k] = char((n >> (8 * k)) & 0xff);
     m_headerBytes = 8 + n;
     return m_file.write(len, 8, error) && m_file.write(header.data(), header.size(), error);
+}
+
+bool SafetensorsWriter::begin(const QString &path, const std::vector<SafetensorInfo> &tensors,
+                              const std::map<std::string, std::string> &metadata, QString *error)
+{
+    std::string header;
+    return makeHeader(path, tensors, metadata, &header, error) && m_file.create(path, 0644, error) && writeHeader(header, error);
+}
+
+bool SafetensorsWriter::begin(int dirFd, const QString &name, const QString &shownAs, const std::vector<SafetensorInfo> &tensors,
+                              const std::map<std::string, std::string> &metadata, QString *error)
+{
+    std::string header;
+    return makeHeader(shownAs, tensors, metadata, &header, error) && m_file.createIn(dirFd, name, 0644, error, shownAs) &&
+           writeHeader(header, error);
 }
 
 bool SafetensorsWriter::write(const char *data, std::size_t size, QString *error)

@@ -34,6 +34,8 @@ public:
 
     // Maps the file and validates the header: its length, its JSON, every dtype, shape and offset.
     bool open(const QString &path, QString *error);
+    // The same for a file already open as `fd` (taken over, closed with the reader), named `path` in messages.
+    bool open(int fd, const QString &path, QString *error);
     const std::vector<SafetensorInfo> &tensors() const { return m_tensors; }
     const std::map<std::string, std::string> &metadata() const { return m_metadata; }
     const SafetensorInfo *find(const std::string &name) const;
@@ -67,6 +69,9 @@ public:
     // not fit in 63 bits: any of them would make a file that reads back as something else.
     bool begin(const QString &path, const std::vector<SafetensorInfo> &tensors,
                const std::map<std::string, std::string> &metadata, QString *error);
+    // The same into the folder open as `dirFd`: `name` created there (FileWriter::createIn), errors naming `shownAs`.
+    bool begin(int dirFd, const QString &name, const QString &shownAs, const std::vector<SafetensorInfo> &tensors,
+               const std::map<std::string, std::string> &metadata, QString *error);
     bool write(const char *data, std::size_t size, QString *error);
     bool finish(QString *error);  // flushes to disk and closes
     std::uint64_t bytesWritten() const { return m_file.bytesWritten() - m_headerBytes; }  // tensor data only
@@ -77,6 +82,11 @@ public:
     const QString &shownAs() const { return m_file.shownAs(); }
 
 private:
+    // The header for `tensors` (padded as the reference writer pads it); false with words naming `path`.
+    bool makeHeader(const QString &path, const std::vector<SafetensorInfo> &tensors, const std::map<std::string, std::string> &metadata,
+                    std::string *header, QString *error);
+    bool writeHeader(const std::string &header, QString *error);
+
     FileWriter m_file;
     std::uint64_t m_headerBytes = 0;
     std::uint64_t m_expected = 0;

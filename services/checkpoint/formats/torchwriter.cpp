@@ -1,6 +1,7 @@
 #include "services/checkpoint/formats/torchwriter.h"
 
 #include <QFile>
+#include <QFileInfo>
 
 #include <zip.h>
 
@@ -103,38 +104,72 @@ std::string TorchWriter::pickleFor(const std::vector<SafetensorInfo> &tensors)
 TorchWriter::~TorchWriter()
 {
     removeBlob();
+    if (m_dirFd >= 0)
+        ::close(m_dirFd);
 }
 
 void TorchWriter::removeBlob()
 {
     m_blob.close();
-    if (!m_blobPath.isEmpty())
-        QFile::remove(m_blobPath);
-    m_blobPath.clear();
+    if (!m_blobName.isEmpty() && m_dirFd >= 0)
+        ::unlinkat(m_dirFd, m_blobName.constData(), 0);
+    m_blobName.clear();
+}
+
+QByteArray TorchWriter::inFolder(const QByteArray &name) const
+{
+    return QByteArray("/proc/self/fd/") + QByteArray::number(m_dirFd) + '/' + name;
 }
 
 bool TorchWriter::begin(const QString &path, const std::vector<SafetensorInfo> &tensors, QString *error)
 {
-    m_path = path;
+    const QFileInfo fi(path);
+    const int dirFd = ::open(QFile::encodeName(fi.absolutePath()).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirFd < 0) {
+        *error = QStringLiteral("Cannot create %1: %2").arg(path, QString::fromLocal8Bit(strerror(errno)));
+        return false;
+    }
+    const bool ok = begin(dirFd, fi.fileName(), path, tensors, error);
+    ::close(dirFd);
+    return ok;
+}
+
+bool TorchWriter::begin(int dirFd, const QString &name, const QString &shownAs, const std::vector<SafetensorInfo> &tensors,
+                        QString *error)
+{
+    removeBlob();
+    if (m_dirFd >= 0)
+        ::close(m_dirFd);
+    m_dirFd = ::fcntl(dirFd, F_DUPFD_CLOEXEC, 0);
+    m_name = QFile::encodeName(name);
+    m_path = shownAs;
     m_tensors = tensors;
     m_expected = 0;
+    if (m_dirFd < 0) {
+        *error = QStringLiteral("Cannot create %1: %2").arg(shownAs, QString::fromLocal8Bit(strerror(errno)));
+        return false;
+    }
     std::set<std::string> names;
     std::int64_t total = 0;
     for (const auto &t : tensors) {
         std::int64_t bytes = 0;
         if (!names.insert(t.name).second) {
-            *error = QStringLiteral("%1: the tensor name %2 is given twice.").arg(path, QString::fromStdString(t.name));
+            *error = QStringLiteral("%1: the tensor name %2 is given twice.").arg(shownAs, QString::fromStdString(t.name));
             return false;
         }
         if (!checkedByteSize(t.dtype, t.shape, &bytes) || !checkedAdd(total, bytes, &total)) {
             *error = QStringLiteral("%1: tensor %2 has an unknown dtype or a size that does not fit in 64 bits.")
-                         .arg(path, QString::fromStdString(t.name));
+                         .arg(shownAs, QString::fromStdString(t.name));
             return false;
         }
     }
     m_expected = std::uint64_t(total);
-    m_blobPath = path + QStringLiteral(".blob");
-    return m_blob.create(m_blobPath, 0600, error, m_path);  // a failed write names the output, not the blob
+    m_blobName = m_name + ".blob";
+    // A failed write names the output, not the blob.
+    if (m_blob.createIn(m_dirFd, QFile::decodeName(m_blobName), 0600, error, m_path))
+        return true;
+    m_blobName.clear();  // not ours: never removed
+    return false;
 }
 
 bool TorchWriter::write(const char *data, std::size_t size, QString *error)
@@ -154,13 +189,13 @@ bool TorchWriter::finish(QString *error)
     if (!ok)
         return false;
     // libzip wrote it through a temporary file: the data reaches the disk only once fsync says so.
-    const int fd = ::open(QFile::encodeName(m_path).constData(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::openat(m_dirFd, m_name.constData(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     int err = fd < 0 ? errno : (::fsync(fd) == 0 ? 0 : errno);
     if (fd >= 0 && ::close(fd) != 0 && err == 0)
         err = errno;
     if (err != 0) {
         *error = QStringLiteral("Cannot finish %1: %2").arg(m_path, QString::fromLocal8Bit(strerror(err)));
-        QFile::remove(m_path);
+        ::unlinkat(m_dirFd, m_name.constData(), 0);
         return false;
     }
     return true;
@@ -192,7 +227,7 @@ bool addBuffer(zip_t *z, const std::string &name, const std::string &content)
 bool TorchWriter::writeZip(QString *error)
 {
     int code = 0;
-    zip_t *z = zip_open(QFile::encodeName(m_path).constData(), ZIP_CREATE | ZIP_TRUNCATE, &code);
+    zip_t *z = zip_open(inFolder(m_name).constData(), ZIP_CREATE | ZIP_TRUNCATE, &code);
     if (!z) {
         *error = QStringLiteral("Cannot create %1.").arg(m_path);
         return false;
@@ -200,7 +235,7 @@ bool TorchWriter::writeZip(QString *error)
     const std::string prefix = "archive/";
     bool ok = addBuffer(z, prefix + "data.pkl", pickleFor(m_tensors)) && addBuffer(z, prefix + "byteorder", "little") &&
               addBuffer(z, prefix + "version", "3\n");
-    const QByteArray blob = QFile::encodeName(m_blobPath);
+    const QByteArray blob = inFolder(m_blobName);
     std::uint64_t offset = 0;
     for (std::size_t i = 0; ok && i < m_tensors.size(); ++i) {
         const std::uint64_t bytes = std::uint64_t(m_tensors[i].numel()) * std::uint64_t(dtypeSize(m_tensors[i].dtype));

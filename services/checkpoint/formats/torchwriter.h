@@ -22,6 +22,10 @@ public:
     ~TorchWriter();  // removes the scratch blob
     // Announces the tensors (in this order); then call write() with each one's bytes, in the same order.
     bool begin(const QString &path, const std::vector<SafetensorInfo> &tensors, QString *error);
+    // The same into the folder open as `dirFd` (held, not looked up again by its path): the scratch blob is created
+    // there exclusively and never through a link, and libzip writes the zip through /proc/self/fd/<dirFd>, so the
+    // file lands in that folder whatever happens to its path. Errors name `shownAs`.
+    bool begin(int dirFd, const QString &name, const QString &shownAs, const std::vector<SafetensorInfo> &tensors, QString *error);
     bool write(const char *data, std::size_t size, QString *error);
     // Assembles the zip from the blob; on failure neither the file nor the blob is left.
     bool finish(QString *error);
@@ -32,9 +36,11 @@ public:
 private:
     bool writeZip(QString *error);
     void removeBlob();
+    QByteArray inFolder(const QByteArray &name) const;  // `name` in the held folder, as a path libzip can open
 
-    QString m_path;
-    QString m_blobPath;
+    int m_dirFd = -1;  // the folder written into, a descriptor of our own
+    QByteArray m_name, m_blobName;
+    QString m_path;  // as errors name it
     FileWriter m_blob;
     std::vector<SafetensorInfo> m_tensors;
     std::uint64_t m_expected = 0;
