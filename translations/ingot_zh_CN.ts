@@ -806,10 +806,6 @@
         <translation>校验检查点时已停止：%1</translation>
     </message>
     <message>
-        <source>%1: its tensors claim more than %2 times the file&apos;s size: storages shared by too many names (corrupt or hostile).</source>
-        <translation>%1：其张量声明的大小超过文件大小的 %2 倍：存储被过多名称共享（文件已损坏或为恶意构造）。</translation>
-    </message>
-    <message>
         <source>%1 holds no tensor %2 any more: the shards changed since they were checked. Check the checkpoint again.</source>
         <translation>%1 中已不再有张量 %2：分片在校验之后发生了变化。请重新校验检查点。</translation>
     </message>
@@ -1142,6 +1138,42 @@
     <message>
         <source>%1: partition_stride %2 for the fusion of %3; optimum-neuron splits a fused linear with stride 1 or the number of linears it fuses (%4).</source>
         <translation>%1：%3 融合后的 partition_stride 为 %2；optimum-neuron 对融合线性层只用步长 1 或其融合的线性层个数（%4）切分。</translation>
+    </message>
+    <message>
+        <source>%1 is a link that leads outside %2 (and not into the Hugging Face hub cache): Ingot does not copy what it leads to. Replace the link with the file itself.</source>
+        <translation>%1 是一个指向 %2 之外（且不在 Hugging Face hub 缓存中）的链接：Ingot 不会复制它所指向的内容。请用文件本身替换该链接。</translation>
+    </message>
+    <message>
+        <source>%1 is a broken link.</source>
+        <translation>%1 是一个失效的链接。</translation>
+    </message>
+    <message>
+        <source>%1 became a link while it was read: not copied.</source>
+        <translation>%1 在读取过程中变成了链接：未复制。</translation>
+    </message>
+    <message>
+        <source>%1 is missing.</source>
+        <translation>%1 不存在。</translation>
+    </message>
+    <message>
+        <source>The staging folder %1 was replaced by something else as soon as it was created: nothing was written.</source>
+        <translation>暂存文件夹 %1 刚创建就被替换成了别的东西：没有写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Cannot create %1: not a plain folder name.</source>
+        <translation>无法创建 %1：不是普通的文件夹名称。</translation>
+    </message>
+    <message>
+        <source>Cannot create %1: %2</source>
+        <translation>无法创建 %1：%2</translation>
+    </message>
+    <message>
+        <source>The staging folder %1 was replaced by something else while it was moved into place: %2 is not what this run wrote. Look at it before using it.</source>
+        <translation>暂存文件夹 %1 在移动到位时被替换成了别的东西：%2 不是本次运行写入的内容。使用前请先检查它。</translation>
+    </message>
+    <message>
+        <source>%1: its tensors claim more than %2 times the file&apos;s size (an xser file&apos;s tensor files included, each once): storages shared by too many names (corrupt or hostile).</source>
+        <translation>%1：其张量声称的大小超过文件大小的 %2 倍（包括 xser 文件的各张量文件，每个只计一次）：存储被过多名称共享（文件损坏或恶意构造）。</translation>
     </message>
 </context>
 <context>
@@ -7303,10 +7335,6 @@ Cache: %2</source>
     <message>
         <source>%1 is a LoRA adapter: re-sharding writes a model&apos;s checkpoint.</source>
         <translation>%1 是 LoRA 适配器：重新分片写出的是模型的检查点。</translation>
-    </message>
-    <message>
-        <source>Cannot create %1.</source>
-        <translation>无法创建 %1。</translation>
     </message>
     <message>
         <source>The optimizer state %1 of tp rank %2 changed since it was checked.</source>
