@@ -31,7 +31,7 @@ JobGraphs jobGraphs(const JobGraphsRequest &r)
     t.store = store.get();
     t.compilerRunning = store && !store->runningCompilers(&error).isEmpty();
     const QVector<OtherCache> others = r.askOtherCaches ? knownOtherCaches(r.cache, defaultSecretStore()) : QVector<OtherCache>();
-    return explainJobGraphs(log, t, others, r.startedMs, r.endedMs, r.previous);
+    return explainJobGraphs(log, t, others, r.startedMs, r.previous);
 }
 
 }  // namespace ingot
