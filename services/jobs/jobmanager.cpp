@@ -553,7 +553,10 @@ bool JobManager::remove(const QString &id, bool withOutputs, QString *error)
         if (runner->pathInfo(folder).exists && !runner->removeTree(folder, runner->jobsRoot(), error))
             return false;
     }
-    return m_runner->removeTree(pv.jobFolder, m_runner->jobsRoot(), error);
+    if (!m_runner->removeTree(pv.jobFolder, m_runner->jobsRoot(), error))
+        return false;
+    forgetSlurmJobIds(r.where, pv.jobFolder);
+    return true;
 }
 
 namespace {
