@@ -200,7 +200,7 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Name: return displayName(s.record.spec.displayName(s.record.id));
+        case Name: return displayName(s.record.spec.displayName(s.record.id, s.record.createdMs));
         case Where: return displayName(jobPlaceText(s.record, st));
         case Queued: return queueWaitText(s.record, st);
         case Model: return displayName(s.record.spec.modelLabel());
