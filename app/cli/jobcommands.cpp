@@ -451,7 +451,7 @@ int cmdStatus(const Invocation &in)
           << CliText::tr("Job folder: %1").arg(s.record.cwd)
           << (cache.cachingDisabled ? CliText::tr("Compile cache: none (--no_cache)")
                                     : CliText::tr("Compile cache: %1").arg(jobs.compileCacheStore(cache).display()));
-    if (st.alive)
+    if (st.alive && st.pids.launcher.isValid())  // a Slurm job has no process here: its Slurm line says where it is
         lines << CliText::tr("Processes:  torchrun pid %1, process group %2").arg(st.pids.launcher.pid).arg(st.pids.launcher.pgid);
     for (const QString &w : st.warnings)
         lines << CliText::tr("Warning:    %1").arg(jobWarningText(w));

@@ -247,6 +247,12 @@ private slots:
         QVERIFY2(st.step >= 1, qPrintable(jobStateName(st.state) + QStringLiteral(" ") + st.reason));
         QCOMPARE(st.state, JobState::Running);
         QCOMPARE(st.slurm.state, QStringLiteral("RUNNING"));
+        // No time limit in a partition without one: Slurm says 365-00:00:00 (its backfill's stand-in) until slurmctld
+        // restarts and says UNLIMITED; Ingot says "unlimited" for both.
+        QVERIFY2(slurmStatusText(st.slurm).endsWith(QLatin1String(" of unlimited")), qPrintable(slurmStatusText(st.slurm)));
+        SchedulerStatus restarted = st.slurm;
+        restarted.timeLimit = QStringLiteral("UNLIMITED");
+        QCOMPARE(slurmStatusText(restarted), slurmStatusText(st.slurm));
 
         const QString second = launch(jobs, spec({QStringLiteral("--max_steps"), QStringLiteral("2")}), &error);
         QVERIFY2(!second.isEmpty(), qPrintable(error));
@@ -623,12 +629,18 @@ private slots:
             p.waitForFinished(300000);
             return std::make_pair(p.exitCode(), std::make_pair(p.readAllStandardOutput(), p.readAllStandardError()));
         };
+        QVERIFY(m_slurm->drain(QStringLiteral("n1"), QStringLiteral("held for the status check")));
         auto r = cli({QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--slurm"), QStringLiteral("local"),
                       QStringLiteral("--nodes"), QStringLiteral("1"), QStringLiteral("--nproc-per-node"), QStringLiteral("2"),
                       QStringLiteral("--time"), QStringLiteral("10"), QStringLiteral("--python"), QStringLiteral("/usr/bin/python3"),
                       QStringLiteral("--"), QStringLiteral("--max_steps"), QStringLiteral("2")});
         QVERIFY2(r.first == 0, r.second.second.constData());
         const QString id = QString::fromUtf8(r.second.first).trimmed();
+        // Pending (its node drained): the status says so, without a process here ("torchrun pid 0").
+        r = cli({QStringLiteral("job"), QStringLiteral("status"), id});
+        QCOMPARE(r.first, 0);
+        QVERIFY2(!r.second.first.contains("Processes:") && !r.second.first.contains("pid 0"), r.second.first.constData());
+        QVERIFY(m_slurm->resume(QStringLiteral("n1")));
         r = cli({QStringLiteral("job"), QStringLiteral("wait"), id, QStringLiteral("--timeout"), QStringLiteral("240")});
         QVERIFY2(r.first == 0, QByteArray(r.second.first + r.second.second).constData());
         r = cli({QStringLiteral("job"), QStringLiteral("status"), id, QStringLiteral("--json")});
