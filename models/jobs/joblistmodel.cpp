@@ -250,7 +250,7 @@ QString JobListModel::resumedFromName(const JobSummary &s) const
 {
     const QString from = resumedFromJob(s.record, m_rows);
     const int row = rowOf(from);
-    return row < 0 ? from : displayName(m_rows[row].record.spec.displayName(from));
+    return row < 0 ? from : displayName(m_rows[row].record.spec.displayName(from, m_rows[row].record.createdMs));
 }
 
 QVariant JobListModel::headerData(int section, Qt::Orientation orientation, int role) const

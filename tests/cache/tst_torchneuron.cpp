@@ -199,10 +199,10 @@ private slots:
 
     // Clear locks while a compiler takes and releases its keys' locks as Python's filelock does (filelock
     // src/filelock/_unix.py, UnixFileLock: open O_RDWR|O_TRUNC, O_CREAT when the file is missing; flock
-    // LOCK_EX|LOCK_NB, polled until it is had; released by LOCK_UN and close, the file left; a lock had on a file
-    // already unlinked is taken again, as filelock's newer releases do): run again and again, it removes locks no one
-    // holds and never one that is held (the holder checks, while it holds it, that its path still names the file it
-    // locked).
+    // LOCK_EX|LOCK_NB, polled until it is had; a lock had on a file already unlinked is discarded and taken again;
+    // released by LOCK_UN and close, the file left, as its older releases do: newer ones unlink it while still
+    // holding it, as clear-locks now does): run again and again, it removes locks no one holds and never one that is
+    // held (the holder checks, while it holds it, that its path still names the file it locked).
     void clearLocksNeverRemovesAHeldLock()
     {
         QTemporaryDir tmp;
