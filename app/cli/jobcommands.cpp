@@ -112,7 +112,7 @@ json statusJson(const JobSummary &s)
     const QJsonObject o = statusToJson(s.status);
     json j = json::parse(QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString(), nullptr, false);
     j["id"] = u8(s.record.id);
-    j["name"] = u8(displayName(s.record.spec.displayName(s.record.id)));
+    j["name"] = u8(displayName(s.record.spec.displayName(s.record.id, s.record.createdMs)));
     j["model"] = u8(displayName(s.record.spec.modelLabel()));
     j["output_dir"] = u8(displayName(s.record.outputDir));
     j["where"] = u8(displayName(s.record.where));
@@ -364,7 +364,7 @@ int cmdList(const Invocation &in)
     for (const JobSummary &s : all) {
         const JobStatus &st = s.status;
         const qint64 queued = st.slurm.queueWaitSeconds;
-        t.add({s.record.id, jobPlaceText(s.record, st), s.record.spec.displayName(s.record.id),
+        t.add({s.record.id, jobPlaceText(s.record, st), s.record.spec.displayName(s.record.id, s.record.createdMs),
                stateText(st),
                st.maxSteps > 0 ? QStringLiteral("%1/%2").arg(st.step).arg(st.maxSteps) : QString::number(st.step),
                layout(st), when(st.startedAt), queued >= 0 ? duration(double(queued)) : QString(),
@@ -431,7 +431,7 @@ int cmdStatus(const Invocation &in)
     const JobStatus &st = s.status;
     const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000;
     QStringList lines;
-    lines << CliText::tr("Job:        %1 (%2)").arg(s.record.id, s.record.spec.displayName(s.record.id));
+    lines << CliText::tr("Job:        %1 (%2)").arg(s.record.id, s.record.spec.displayName(s.record.id, s.record.createdMs));
     if (s.record.where != QLatin1String("local"))
         lines << CliText::tr("Host:       %1").arg(s.record.nodes.size() > 1 ? s.record.nodes.join(QStringLiteral(", ")) : s.record.where);
     lines << CliText::tr("State:      %1").arg(st.unreachable.isEmpty() ? jobStateTitle(st.state)
@@ -450,7 +450,7 @@ int cmdStatus(const Invocation &in)
           << CliText::tr("Job folder: %1").arg(s.record.cwd)
           << (cache.cachingDisabled ? CliText::tr("Compile cache: none (--no_cache)")
                                     : CliText::tr("Compile cache: %1").arg(jobs.compileCacheStore(cache).display()));
-    if (st.alive)
+    if (st.alive && st.pids.launcher.isValid())  // a Slurm job has no process here: its Slurm line says where it is
         lines << CliText::tr("Processes:  torchrun pid %1, process group %2").arg(st.pids.launcher.pid).arg(st.pids.launcher.pgid);
     for (const QString &w : st.warnings)
         lines << CliText::tr("Warning:    %1").arg(jobWarningText(w));

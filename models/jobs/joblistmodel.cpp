@@ -201,7 +201,7 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Name: return displayName(s.record.spec.displayName(s.record.id));
+        case Name: return displayName(s.record.spec.displayName(s.record.id, s.record.createdMs));
         case Where: return displayName(jobPlaceText(s.record, st));
         case Queued: return queueWaitText(s.record, st);
         case Model: return displayName(s.record.spec.modelLabel());
@@ -249,7 +249,7 @@ QString JobListModel::resumedFromName(const JobSummary &s) const
 {
     const QString from = resumedFromJob(s.record, m_rows);
     const int row = rowOf(from);
-    return row < 0 ? from : displayName(m_rows[row].record.spec.displayName(from));
+    return row < 0 ? from : displayName(m_rows[row].record.spec.displayName(from, m_rows[row].record.createdMs));
 }
 
 QVariant JobListModel::headerData(int section, Qt::Orientation orientation, int role) const

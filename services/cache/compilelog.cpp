@@ -105,7 +105,7 @@ QString JobGraphs::summary() const
 }
 
 JobGraphs explainJobGraphs(const CompileLogScanner &log, const ExplainTarget &target, const QVector<OtherCache> &others,
-                           qint64 startedMs, qint64 endedMs, const QHash<QString, JobGraph> &previous)
+                           qint64 startedMs, const QHash<QString, JobGraph> &previous)
 {
     JobGraphs out;
     QSet<QString> done;
@@ -157,10 +157,12 @@ JobGraphs explainJobGraphs(const CompileLogScanner &log, const ExplainTarget &ta
         if (!m.isModule() || done.contains(m.key()))
             continue;
         const qint64 changed = std::max(m.dirCtimeMs, m.lastUsedMs);
-        const bool named = log.compiled().contains(m.name);
-        if (!named && (changed < startedMs - 2000 || changed > endedMs))
+        // Only what the job's log names as compiled: an entry that merely appeared in its cache while it ran (copied
+        // in from S3 or a Hub repo, another process's compile) is not the job's, and "written by this job's compile"
+        // would contradict where it came from.
+        if (!log.compiled().contains(m.name))
             continue;
-        if (named && changed < startedMs - 2000)  // an older entry of the same name (another compiler's folder)
+        if (changed < startedMs - 2000)  // an older entry of the same name (another compiler's folder)
             continue;
         const auto key = ModuleKey::parse(m.key());
         if (!key)

@@ -59,12 +59,13 @@ struct JobGraphs {
     QString summary() const;
 };
 
-// Every graph of a job: the log's hits and cached failures, and the entries of the target cache written between
-// startedMs and endedMs (the job compiled them: explained with compiledByJob). Hits from the log need no lookup;
-// the rest are explained against the target and the other caches.
+// Every graph of a job, as its log names them: the hits and cached failures, and the entries of the target cache
+// the compiler was called for ("Call compiler with cmd: ... model.MODULE_….hlo"), written since startedMs (the job
+// compiled them: explained with compiledByJob). An entry its log does not name is not credited to it, whenever it
+// appeared. Hits from the log need no lookup; the rest are explained against the target and the other caches.
 // `previous`: graphs explained before, by key; one whose entry has not changed since (same state, same folder
 // times) is taken over instead of asked again.
 JobGraphs explainJobGraphs(const CompileLogScanner &log, const ExplainTarget &target, const QVector<OtherCache> &others,
-                           qint64 startedMs, qint64 endedMs, const QHash<QString, JobGraph> &previous = {});
+                           qint64 startedMs, const QHash<QString, JobGraph> &previous = {});
 
 }  // namespace ingot

@@ -1,5 +1,6 @@
 #include "services/cache/torchneuron.h"
 
+#include "services/util/errnotext.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
@@ -9,6 +10,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -37,6 +39,68 @@ bool lockHeld(CacheStore &store, const QString &rel)
     const bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0;
     ::close(fd);  // releases the probe's lock, if it got one
     return held;
+}
+
+// A descriptor closed when it goes out of scope.
+struct Fd {
+    int fd = -1;
+    explicit Fd(int f) : fd(f) {}
+    ~Fd()
+    {
+        if (fd >= 0)
+            ::close(fd);
+    }
+    Fd(const Fd &) = delete;
+    Fd &operator=(const Fd &) = delete;
+};
+
+enum class LockRemoval { Removed, Held, Gone, Failed };
+
+// Removes a lock file of a local store while holding it: the file is opened relative to its folder's descriptor
+// (every folder below the root and the file itself without following a link), taken with a non-blocking exclusive
+// flock, checked to be still what its folder names (fstat against fstatat: not replaced meanwhile), unlinked, then
+// released by the close. A process that holds the lock makes the flock fail and its file is left. Probing, releasing
+// and then unlinking by name would remove a lock a compile took in between.
+LockRemoval removeUnheldLock(CacheStore &store, const QString &rel, qint64 *freed, QString *error)
+{
+    const auto failed = [&](const QString &what, int err) {
+        *error = TorchNeuronText::tr("Cannot remove the lock %1: %2 (%3).").arg(displayName(rel), what, describeErrno(err));
+        return err == ENOENT ? LockRemoval::Gone : LockRemoval::Failed;
+    };
+    if (!store.isLocal())
+        return LockRemoval::Held;  // no lock can be seen from here: every one counts as held
+    Fd dir(::open(nameToBytes(store.fullPath(QString())).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dir.fd < 0)
+        return failed(TorchNeuronText::tr("cannot open the cache folder"), errno);
+    const QList<QByteArray> parts = nameToBytes(rel).split('/');
+    for (qsizetype i = 0; i + 1 < parts.size(); ++i) {
+        if (parts[i].isEmpty() || parts[i] == "." || parts[i] == "..")
+            return failed(TorchNeuronText::tr("not a path inside the cache"), EINVAL);
+        const int next = ::openat(dir.fd, parts[i].constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (next < 0)
+            return failed(TorchNeuronText::tr("cannot open its folder"), errno);
+        ::close(dir.fd);
+        dir.fd = next;
+    }
+    const QByteArray name = parts.last();
+    if (name.isEmpty() || name == "." || name == "..")
+        return failed(TorchNeuronText::tr("not a path inside the cache"), EINVAL);
+    const Fd lock(::openat(dir.fd, name.constData(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+    if (lock.fd < 0)
+        return failed(TorchNeuronText::tr("cannot open it"), errno);
+    if (::flock(lock.fd, LOCK_EX | LOCK_NB) != 0)
+        return errno == EWOULDBLOCK ? LockRemoval::Held : failed(TorchNeuronText::tr("cannot lock it"), errno);
+    struct stat held {}, named {};
+    if (::fstat(lock.fd, &held) != 0)
+        return failed(TorchNeuronText::tr("cannot read it"), errno);
+    if (::fstatat(dir.fd, name.constData(), &named, AT_SYMLINK_NOFOLLOW) != 0)
+        return failed(TorchNeuronText::tr("cannot read it"), errno);
+    if (!S_ISREG(held.st_mode) || held.st_dev != named.st_dev || held.st_ino != named.st_ino)
+        return LockRemoval::Held;  // replaced since it was opened: the new file is someone's, left
+    if (::unlinkat(dir.fd, name.constData(), 0) != 0)
+        return failed(TorchNeuronText::tr("cannot unlink it"), errno);
+    *freed += held.st_size;
+    return LockRemoval::Removed;  // the lock is released as `lock` closes
 }
 
 // Last use: access or modification (not the inode's change time, which a copy or a chmod moves too).
@@ -279,12 +343,26 @@ TorchNeuronReport executeTorchNeuron(CacheStore &store, const QVector<TorchNeuro
         qint64 freed = 0;
         bool ok = false;
         if (action == TorchNeuronAction::ClearLocks) {
-            ok = store.remove(s.rel, &freed, &error);
+            const LockRemoval res = removeUnheldLock(store, s.rel, &freed, &error);
+            if (res == LockRemoval::Held || res == LockRemoval::Gone) {
+                ++r.skipped;  // taken, or removed, since the re-check: left
+                continue;
+            }
+            ok = res == LockRemoval::Removed;
         } else {
+            bool held = false;
             ok = true;
-            for (const QString &lock : std::as_const(now.locks))  // a stale root lock of an incomplete entry
-                if (!lock.contains(QLatin1Char('/')))
-                    ok &= store.remove(lock, &freed, &error);
+            for (const QString &lock : std::as_const(now.locks)) {  // a stale root lock of an incomplete entry
+                if (lock.contains(QLatin1Char('/')))
+                    continue;
+                const LockRemoval res = removeUnheldLock(store, lock, &freed, &error);
+                held |= res == LockRemoval::Held;
+                ok &= res != LockRemoval::Failed;
+            }
+            if (held) {
+                ++r.skipped;  // a compile took its lock since the re-check: the entry is its
+                continue;
+            }
             const CacheStore::RemoveResult res = !ok          ? CacheStore::RemoveResult::Failed
                                                  : !now.folder ? CacheStore::RemoveResult::Removed
                                                                : store.removeEntry(s.key, &freed, &error);

@@ -1,10 +1,15 @@
 #include "services/jobs/jobfolder.h"
 
+#include "services/util/atomicfile.h"
 #include "services/util/names.h"
 #include "services/util/sha256.h"
 #include "services/util/shellquote.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRandomGenerator>
@@ -12,6 +17,12 @@
 #include <QStandardPaths>
 
 namespace ingot {
+
+namespace {
+struct JobFolderText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::JobManager)
+};
+}  // namespace
 
 QString localJobsRoot()
 {
@@ -23,6 +34,40 @@ QString followerStateFile(const QString &where, const QString &jobFolder)
     const QByteArray key = where.toUtf8() + '\0' + jobFolder.toUtf8();
     return QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) + QStringLiteral("/ingot/job-status/")
         + QString::fromLatin1(Sha256::hash(key).toHex()) + QStringLiteral(".json");
+}
+
+QString keptSlurmJobIdFile(const QString &where, const QString &phaseFolder)
+{
+    const QByteArray key = where.toUtf8() + '\0' + nameToBytes(phaseFolder);
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/slurm-jobs/")
+        + QString::fromLatin1(Sha256::hash(key).toHex());
+}
+
+bool keepSlurmJobId(const QString &where, const QString &phaseFolder, const QByteArray &id, QString *error)
+{
+    const QString file = keptSlurmJobIdFile(where, phaseFolder);
+    if (!QDir().mkpath(QFileInfo(file).path())) {
+        *error = JobFolderText::tr("Cannot create the folder %1.").arg(displayName(QFileInfo(file).path()));
+        return false;
+    }
+    return writeFileAtomically(file, id + '\n', error, true);
+}
+
+QString keptSlurmJobId(const QString &where, const QString &phaseFolder)
+{
+    QFile f(keptSlurmJobIdFile(where, phaseFolder));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    static const QRegularExpression id(QStringLiteral("^[0-9]{1,12}(_[0-9]{1,9})?$"));
+    const QString read = QString::fromLatin1(f.read(64).trimmed());
+    return id.match(read).hasMatch() ? read : QString();
+}
+
+void forgetSlurmJobIds(const QString &where, const QString &jobFolder)
+{
+    const JobPaths p{jobFolder};
+    QFile::remove(keptSlurmJobIdFile(where, p.root));
+    QFile::remove(keptSlurmJobIdFile(where, p.precompilePhase().root));
 }
 
 QString nodeFolder(const QString &jobsRoot, const QString &id, int rank)

@@ -44,6 +44,14 @@ QString localJobsRoot();
 // runs the job: $XDG_CACHE_HOME/ingot/job-status/<sha256 of where and the job's folder>.json. A cache: losing it
 // only means reading the logs again.
 QString followerStateFile(const QString &where, const QString &jobFolder);
+// The Slurm job id sbatch gave a job's phase (its folder: the job's, or its precompile phase's), kept by Ingot on this
+// machine, out of the job folder: the job's processes can rewrite JOB/slurm_job_id (they run as the user in that
+// folder, on the cluster's shared filesystem), so following and stopping the job go by the id kept here when there is
+// one: $XDG_DATA_HOME/Ingot/ingot/slurm-jobs/<sha256 of where and the phase's folder>.
+QString keptSlurmJobIdFile(const QString &where, const QString &phaseFolder);
+bool keepSlurmJobId(const QString &where, const QString &phaseFolder, const QByteArray &id, QString *error);
+QString keptSlurmJobId(const QString &where, const QString &phaseFolder);  // "" when none is kept here
+void forgetSlurmJobIds(const QString &where, const QString &jobFolder);   // the job's and its precompile phase's
 // A new job id: "20261122-213015-3fa9" (time of creation, then random hex), sortable by time.
 QString newJobId();
 bool isJobId(const QString &id);  // only [0-9a-z-], 1..64: an id never escapes the jobs folder

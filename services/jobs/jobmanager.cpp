@@ -281,8 +281,14 @@ bool JobManager::startNode(JobRunner &runner, const JobRecordFile &record, const
     return false;
 }
 
-bool JobManager::launch(const LaunchPlan &plan, QString *error)
+bool JobManager::launch(const LaunchPlan &shown, QString *error)
 {
+    // The job starts now, when Launch is pressed, not when its preview was drawn: its records' creation time (the
+    // history's time, the time in its name, its elapsed time) is taken here. The rest is the plan shown.
+    LaunchPlan plan = shown;
+    plan.record.createdMs = QDateTime::currentMSecsSinceEpoch();
+    for (NodePlan &n : plan.otherNodes)
+        n.record.createdMs = plan.record.createdMs;
     if (plan.record.spec.slurm.enabled)
         return submitSlurm(plan, error);
     // Every node's runner first, so a host that cannot be reached stops the launch before anything starts.
@@ -553,7 +559,10 @@ bool JobManager::remove(const QString &id, bool withOutputs, QString *error)
         if (runner->pathInfo(folder).exists && !runner->removeTree(folder, runner->jobsRoot(), error))
             return false;
     }
-    return m_runner->removeTree(pv.jobFolder, m_runner->jobsRoot(), error);
+    if (!m_runner->removeTree(pv.jobFolder, m_runner->jobsRoot(), error))
+        return false;
+    forgetSlurmJobIds(r.where, pv.jobFolder);
+    return true;
 }
 
 namespace {

@@ -60,7 +60,8 @@ public:
     bool plan(const JobSpec &spec, LaunchPlan *out, QVector<JobProblem> *problems, QString *error,
               const QStringList &nodes = {});
     // Writes the job's folder (each node's) and starts it; waits (up to 10 s per node) for the wrapper to record the
-    // launcher's pid. When a node does not start, the nodes already started are killed.
+    // launcher's pid. When a node does not start, the nodes already started are killed. The record's createdMs is
+    // the time of this call (the job starts when it is launched, not when it was planned).
     bool launch(const LaunchPlan &plan, QString *error);
 
     JobPaths paths(const QString &id) const;

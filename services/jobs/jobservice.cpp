@@ -197,7 +197,9 @@ void JobService::launch(const LaunchPlan &plan)
                 return error;
             // A remote job is recorded here first, so it is listed even when the host goes away right after.
             const bool remote = runner != local;
-            if (remote && !RemoteJobIndex(index).add(plan.record, &error))
+            JobRecordFile indexed = plan.record;
+            indexed.createdMs = QDateTime::currentMSecsSinceEpoch();  // as JobManager::launch records it
+            if (remote && !RemoteJobIndex(index).add(indexed, &error))
                 return error;
             if (!JobManager(runner, lookup).launch(plan, &error) && remote)
                 RemoteJobIndex(index).remove(plan.record.id);

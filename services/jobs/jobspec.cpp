@@ -3,6 +3,7 @@
 #include "services/util/format.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QFileInfo>
 #include <QJsonArray>
 
@@ -162,15 +163,16 @@ QString JobSpec::displayName() const
     return what + QLatin1Char(' ') + formatLayout(dataParallel(), tensorParallel, pipelineParallel);
 }
 
-QString JobSpec::displayName(const QString &jobId) const
+QString JobSpec::displayName(const QString &jobId, qint64 createdMs) const
 {
     if (!name.trimmed().isEmpty() || jobId.isEmpty())
         return displayName();
-    // newJobId(): yyyyMMdd-HHmmss-rrrr; another id is shown whole.
+    // newJobId(): yyyyMMdd-HHmmss-rrrr, the time its plan was made; another id is shown whole.
     static const QRegularExpression idTime(QStringLiteral("^\\d{8}-(\\d\\d)(\\d\\d)(\\d\\d)-[0-9a-f]+$"));
     const QRegularExpressionMatch m = idTime.match(jobId);
-    const QString when = m.hasMatch() ? QStringLiteral("%1:%2:%3").arg(m.captured(1), m.captured(2), m.captured(3))
-                                      : jobId;
+    const QString when = createdMs > 0 ? QDateTime::fromMSecsSinceEpoch(createdMs).toString(QStringLiteral("HH:mm:ss"))
+                         : m.hasMatch() ? QStringLiteral("%1:%2:%3").arg(m.captured(1), m.captured(2), m.captured(3))
+                                        : jobId;
     return QStringLiteral("%1 · %2").arg(displayName(), when);
 }
 

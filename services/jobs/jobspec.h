@@ -96,9 +96,10 @@ struct JobSpec {
     int dataParallel() const;  // world / (tp * pp), 0 when it does not divide
     QString modelLabel() const;  // the folder's name or the built-in config's
     QString displayName() const;  // name, or derived from the model and layout
-    // name, or derived from the model and layout and the time in the job's id ("tiny 1x2x1 · 10:16:25"), so that
-    // runs of the same settings can be told apart.
-    QString displayName(const QString &jobId) const;
+    // name, or derived from the model and layout and the time the job was launched ("tiny 1x2x1 · 10:16:25"), so
+    // that runs of the same settings can be told apart: its record's createdMs (taken when Launch was pressed), else
+    // (0) the time in the job's id.
+    QString displayName(const QString &jobId, qint64 createdMs = 0) const;
 
     QJsonObject toJson() const;
     // Whether a run of `other` traces the same XLA graphs as one of this: the program, the model and data shapes,

@@ -1,5 +1,6 @@
 #include "services/jobs/jobtext.h"
 
+#include "services/slurm/slurmparse.h"
 #include "services/slurm/slurmtypes.h"
 
 #include <QCoreApplication>
@@ -14,6 +15,16 @@ struct JobMonitorText {
 
 }  // namespace
 
+QString slurmTimeLimitText(const QString &limit)
+{
+    const QString t = limit.trimmed();
+    const qint64 seconds = slurmDurationSeconds(t.toLatin1());
+    if (t.compare(QLatin1String("UNLIMITED"), Qt::CaseInsensitive) == 0 || t.compare(QLatin1String("INFINITE"), Qt::CaseInsensitive) == 0
+        || seconds >= 365LL * 86400)
+        return JobMonitorText::tr("unlimited");
+    return t;
+}
+
 QString slurmStatusText(const SchedulerStatus &s)
 {
     if (!s.known)
@@ -25,7 +36,7 @@ QString slurmStatusText(const SchedulerStatus &s)
     if (!s.nodeList.isEmpty())
         line += JobMonitorText::tr(", nodes %1").arg(s.nodeList);
     if (!s.runTime.isEmpty() && s.state != QLatin1String("PENDING"))
-        line += JobMonitorText::tr(", %1 of %2").arg(s.runTime, s.timeLimit);
+        line += JobMonitorText::tr(", %1 of %2").arg(s.runTime, slurmTimeLimitText(s.timeLimit));
     return line;
 }
 

@@ -15,6 +15,10 @@ QString slurmStatusText(const SchedulerStatus &s);
 // A Slurm job's scheduler state with its precompile phase when it has one: "precompile job 41, RUNNING …; training
 // job 42, PENDING … (Dependency)"; slurmStatusText(status.slurm) otherwise.
 QString slurmPhasesText(const JobStatus &status);
+// A Slurm time limit as a user reads it: "unlimited" for UNLIMITED, INFINITE, and 365 days or more (what Slurm's
+// backfill scheduler sets on a job without a limit in a partition without one, YEAR_MINUTES, until slurmctld
+// restarts and says UNLIMITED again: one limit, one word); Slurm's own form otherwise.
+QString slurmTimeLimitText(const QString &limit);
 // A runner's place: "this machine" for "local", else the host as given.
 QString placeName(const QString &where);
 // Where a job runs: "this machine", the host, every host of a multi-node job, or for a Slurm job "Slurm 42 on HOST,

@@ -29,10 +29,14 @@ bool isOver(const QString &schedulerState)
     return over.contains(schedulerState);
 }
 
-// The id a phase's slurm_job_id holds; "" while there is none (being submitted) or it is no job id.
-QString recordedJobId(JobRunner &runner, const QString &path)
+// A phase's Slurm job id: the one Ingot kept on this machine when it submitted the job, else (a job submitted from
+// another machine) what the phase's slurm_job_id holds; "" while there is none (being submitted) or it is no job id.
+QString recordedJobId(JobRunner &runner, const QString &where, const JobPaths &phase)
 {
-    const FileChunk c = runner.readFile(path, 0, 64);
+    const QString kept = keptSlurmJobId(where, phase.root);
+    if (!kept.isEmpty())
+        return kept;
+    const FileChunk c = runner.readFile(phase.slurmJobIdFile(), 0, 64);
     static const QRegularExpression id(QStringLiteral("^[0-9]{1,12}(_[0-9]{1,9})?$"));
     const QString read = QString::fromLatin1(c.data.trimmed());
     return c.exists && id.match(read).hasMatch() ? read : QString();
@@ -102,7 +106,7 @@ int JobFollower::pollScheduler()
     if (m_record.spec.slurm.precompile)
         pollPrecompile();
     if (s.jobId.isEmpty()) {
-        s.jobId = recordedJobId(*m_runner, m_paths.slurmJobIdFile());
+        s.jobId = recordedJobId(*m_runner, m_record.where, m_paths);
         if (s.jobId.isEmpty())  // being submitted (a precompile job first), or never was
             return nowSeconds() - m_status.startedAt < 60 ? 1 : 0;
     }
@@ -120,7 +124,7 @@ void JobFollower::pollPrecompile()
     SchedulerStatus &p = m_status.precompile;
     const JobPaths phase = m_paths.precompilePhase();
     if (p.jobId.isEmpty()) {
-        p.jobId = recordedJobId(*m_runner, phase.slurmJobIdFile());
+        p.jobId = recordedJobId(*m_runner, m_record.where, phase);
         if (p.jobId.isEmpty())
             return;
     }

@@ -77,6 +77,7 @@ bool JobManager::planSlurm(LaunchPlan *plan, QString *error) const
     for (const QString &line : s.extraSbatch)
         b.extraSbatch << line.toUtf8();
     b.jobFolder = nameToBytes(plan->paths.root);
+    b.stopRequestFile = nameToBytes(plan->paths.stopFile());
     for (const QString &kv : r.env) {
         const qsizetype eq = kv.indexOf(QLatin1Char('='));
         b.environment.append({nameToBytes(kv.left(eq)), nameToBytes(kv.mid(eq + 1))});
@@ -117,6 +118,7 @@ bool JobManager::planSlurm(LaunchPlan *plan, QString *error) const
     SlurmBatchSpec c = b;
     c.jobName = b.jobName + "-precompile";
     c.jobFolder = nameToBytes(pp.root);
+    c.stopRequestFile.clear();  // a stop while it runs cancels both jobs
     if (r.spec.precompileParallel > 0) {
         c.agent.prepend(QByteArray::number(r.spec.precompileParallel));
         c.agent.prepend("--num_parallel");
@@ -169,6 +171,7 @@ bool JobManager::submitSlurm(const LaunchPlan &plan, QString *error)
         QString ignored;
         for (const QByteArray &id : std::as_const(submitted))
             cluster.cancel(id, SlurmCluster::Cancel::Kill, &ignored);
+        forgetSlurmJobIds(r.where, p.root);
         removeFolder();
         return false;
     };
@@ -178,7 +181,11 @@ bool JobManager::submitSlurm(const LaunchPlan &plan, QString *error)
         if (!cluster.submit(nameToBytes(phase.slurmScript()), {}, submitOptions(phase) + more, &jobId, error))
             return QByteArray();
         submitted << jobId;
-        return m_runner->writeFile(phase.slurmJobIdFile(), jobId + '\n', false, error) ? jobId : QByteArray();
+        // Kept here first (what follows and stops it), then in the folder (what others who list it read).
+        return keepSlurmJobId(r.where, phase.root, jobId, error)
+                && m_runner->writeFile(phase.slurmJobIdFile(), jobId + '\n', false, error)
+            ? jobId
+            : QByteArray();
     };
     QVector<QByteArray> dependency;
     if (!plan.precompileScript.isEmpty()) {
@@ -195,6 +202,37 @@ bool JobManager::submitSlurm(const LaunchPlan &plan, QString *error)
     return !submit(p, dependency).isEmpty() || undo();
 }
 
+namespace {
+
+// Whether Slurm says job `jobId` is a phase's: its JobName is the one Ingot gave it and its WorkDir the phase's
+// folder. The id may have come from the job folder, which the job can rewrite: a mismatch is refused with words, and
+// nothing is cancelled or written.
+bool isOwnSlurmJob(const SlurmCluster &cluster, const QString &jobId, const QByteArray &name, const QString &folder,
+                   QString *message)
+{
+    SlurmJobDetails d;
+    QString error;
+    if (!cluster.job(jobId.toLatin1(), &d, &error)) {
+        *message = SlurmJobsText::tr("Slurm job %1 was not cancelled: Ingot could not check that it is this job's (%2).")
+                       .arg(jobId, error);
+        return false;
+    }
+    const auto clean = [](QByteArray b) {
+        while (b.size() > 1 && b.endsWith('/'))
+            b.chop(1);
+        return b;
+    };
+    if (d.name != name || clean(d.workDir) != clean(nameToBytes(folder))) {
+        *message = SlurmJobsText::tr("Slurm job %1 is not this job's: Slurm names it %2 in %3, where Ingot submitted %4 in "
+                                     "%5. It was not cancelled (the job folder's slurm_job_id was changed).")
+                       .arg(jobId, slurmShown(d.name), slurmShown(d.workDir), slurmShown(name), displayName(folder));
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
 JobManager::StopResult JobManager::stopSlurm(const JobRecordFile &r, const JobStatus &st, bool force, QString *message)
 {
     const JobPaths p = paths(r.id);
@@ -202,10 +240,16 @@ JobManager::StopResult JobManager::stopSlurm(const JobRecordFile &r, const JobSt
         *message = SlurmJobsText::tr("Job %1 is not running (%2).").arg(r.id, jobStateTitle(st.state));
         return StopResult::NotRunning;
     }
-    const auto [asked, askedAt, kill] = recordStopRequest(p, force);
-    const QByteArray id = st.slurm.jobId.toLatin1();
     const SlurmCluster cluster = slurmClusterOf(*m_runner, r.spec);
-    if (isPrecompiling(st)) {
+    const QByteArray name = "ingot-" + r.id.toLatin1();
+    const bool precompiling = isPrecompiling(st);
+    if (!isOwnSlurmJob(cluster, st.slurm.jobId, name, p.root, message)
+        || (precompiling
+            && !isOwnSlurmJob(cluster, st.precompile.jobId, name + "-precompile", p.precompilePhase().root, message)))
+        return StopResult::Failed;
+    const QByteArray id = st.slurm.jobId.toLatin1();
+    const auto [asked, askedAt, kill] = recordStopRequest(p, force);
+    if (precompiling) {
         // Its precompile phase runs or waits: nothing to save yet (what it compiled is in the cache already), so
         // both jobs are cancelled.
         if (!cluster.cancel(st.precompile.jobId.toLatin1(), SlurmCluster::Cancel::Kill, message)

@@ -33,7 +33,7 @@ JobGraphs jobGraphs(const JobGraphsRequest &r)
     t.compilerRunning = store && !store->runningCompilers(&error).isEmpty();
     t.compilersUnseen = store && !t.compilerRunning && !error.isEmpty();
     const QVector<OtherCache> others = r.askOtherCaches ? knownOtherCaches(r.cache, defaultSecretStore()) : QVector<OtherCache>();
-    return explainJobGraphs(log, t, others, r.startedMs, r.endedMs, r.previous);
+    return explainJobGraphs(log, t, others, r.startedMs, r.previous);
 }
 
 }  // namespace ingot

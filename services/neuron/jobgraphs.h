@@ -18,7 +18,6 @@ struct JobGraphsRequest {
     QString rule;               // why there (CacheLocation::explanation)
     CacheSnapshot snapshot;     // that cache, as last scanned
     qint64 startedMs = 0;
-    qint64 endedMs = LLONG_MAX;
     bool askOtherCaches = true;             // the caches Ingot knows (a Hub repo is asked over the network)
     QHash<QString, JobGraph> previous;      // graphs explained before, by key: not asked again while unchanged
 };

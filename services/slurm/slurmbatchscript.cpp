@@ -75,7 +75,7 @@ bool checkSpec(const SlurmBatchSpec &s, QString *error)
             }
         }
     }
-    if (s.jobFolder.contains('\0')) {
+    if (s.jobFolder.contains('\0') || s.stopRequestFile.contains('\0')) {
         *error = BatchText::tr("The job folder contains a NUL byte.");
         return false;
     }
@@ -179,6 +179,7 @@ std::optional<QByteArray> slurmBatchScript(const SlurmBatchSpec &s, QString *err
     t += "# The script's exit status, written atomically when it ends (also on an error or a stop).\n"
          "ingot_record_exit() {\n"
          "  local status=$?\n"
+         "  [ -z \"${ingot_agents_status:-}\" ] || status=$ingot_agents_status\n"
          "  printf '%s\\n' \"$status\" >\"$INGOT_JOB_DIR/.exit_status.$SLURM_JOB_ID.tmp\" &&\n"
          "    mv -f -- \"$INGOT_JOB_DIR/.exit_status.$SLURM_JOB_ID.tmp\" \"$INGOT_JOB_DIR/exit_status\"\n"
          "}\n"
@@ -209,8 +210,16 @@ std::optional<QByteArray> slurmBatchScript(const SlurmBatchSpec &s, QString *err
     t += "\n[ -z \"${ingot_terminated:-}\" ] || exit 143\n"
          "ingot_status=0\n"
          "srun --export=ALL --nodes=\"$SLURM_JOB_NUM_NODES\" --ntasks-per-node=1 --kill-on-bad-exit=1 bash -c ingot_node "
-         "|| ingot_status=$?\n"
-         "exit \"$ingot_status\"\n";
+         "|| ingot_status=$?\n";
+    if (!s.stopRequestFile.isEmpty())
+        t += "# A stop that was asked for (its request file is there): the agents ended as asked, so the script ends 0\n"
+             "# (Slurm: COMPLETED); exit_status keeps the agents' status.\n"
+             "if [ \"$ingot_status\" != 0 ] && [ -e " + quoted(s.stopRequestFile) + " ]; then\n"
+             "  echo \"ingot: stopped as asked (the agents ended with status $ingot_status)\"\n"
+             "  ingot_agents_status=$ingot_status\n"
+             "  ingot_status=0\n"
+             "fi\n";
+    t += "exit \"$ingot_status\"\n";
     return t;
 }
 

@@ -34,6 +34,10 @@ struct SlurmBatchSpec {
     // Every rank's stdout and stderr in its own file, as Ingot's jobs keep them: torchrun --redirects=3 with
     // --log_dir JOB_FOLDER/logs on node 0 and JOB_FOLDER/node-K/logs on node K.
     bool rankLogs = false;
+    // A file (absolute, any bytes) whose presence means the stop was asked for (Ingot's JOB/stop_request, written
+    // before its scancel): the agents then end with torchrun's status for a signal, and the script ends 0 instead,
+    // so Slurm records COMPLETED for a stop that went as asked; exit_status keeps the agents' status. Empty: none.
+    QByteArray stopRequestFile;
 };
 
 // The whole script, or nullopt with the reason in *error (a bad key, an extra line that is not one #SBATCH line,

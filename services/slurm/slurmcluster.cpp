@@ -289,8 +289,11 @@ bool SlurmCluster::job(const QByteArray &id, SlurmJobDetails *out, QString *erro
         *error = job.status < 0 ? didNotAnswer(*m_shell, r, job) : slurmWords(job.body);
         return false;
     }
-    if (!parseScontrolJob(job.body, out)) {
-        *error = SlurmText::tr("Slurm on %1 knows no job %2").arg(m_shell->describe(), slurmShown(id));
+    bool ambiguous = false;
+    if (!parseScontrolJob(job.body, out, &ambiguous)) {
+        *error = ambiguous ? SlurmText::tr("Slurm's record of job %1 on %2 cannot be read: its name or comment holds "
+                                           "text that reads as Slurm's own fields.").arg(slurmShown(id), m_shell->describe())
+                           : SlurmText::tr("Slurm on %1 knows no job %2").arg(m_shell->describe(), slurmShown(id));
         return false;
     }
     if (out->state == "PENDING" && s.value("pending").status == 0)

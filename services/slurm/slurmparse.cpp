@@ -164,6 +164,66 @@ QVector<SlurmRecord> parseScontrolRecords(const QByteArray &text)
     return records;
 }
 
+namespace {
+
+// The free-text fields of `scontrol show job -o` whose value runs to the key Slurm prints next (src/api/job_info.c,
+// slurm_sprint_job_info: "JobId= JobName=" then "UserId=" on the next line, "Command=" then "WorkDir=", then the
+// optional comments, then "StdErr= StdIn= StdOut="): Key= words inside them are their text, not fields. A job may rename itself or
+// set its comment (scontrol update), so without this a name holding " JobState=COMPLETED" would read as the state.
+QVector<QByteArray> spanEnds(const QByteArray &key)
+{
+    if (key == "JobName")
+        return {"UserId"};
+    if (key == "Command")
+        return {"WorkDir"};
+    if (key == "WorkDir")
+        return {"AdminComment", "SystemComment", "Comment", "StdErr"};
+    if (key == "StdErr")
+        return {"StdIn"};
+    if (key == "StdIn")
+        return {"StdOut"};
+    if (key == "StdOut")  // Power= (up to 23.02), else the optional TRES and mail fields
+        return {"Power", "Switches", "BurstBuffer", "CpusPerTres", "MemPerTres", "TresBind", "TresFreq", "TresPerJob",
+                "TresPerNode", "TresPerSocket", "TresPerTask", "MailUser", "MailType", "NtasksPerTRES"};
+    return {};
+}
+
+}  // namespace
+
+SlurmRecord parseScontrolJobRecord(const QByteArray &line)
+{
+    SlurmRecord r;
+    const QList<QByteArray> words = line.split(' ');
+    int current = -1;
+    QVector<QByteArray> until;    // while in a span: the keys that end it
+    QVector<QByteArray> spanned;  // span keys met already: a repeated one is no span (bounded work on hostile text)
+    for (qsizetype i = 0; i < words.size(); ++i) {
+        const QByteArray &word = words.at(i);
+        if (word.isEmpty())
+            continue;
+        const int k = keyLength(word);
+        const QByteArray key = k > 0 ? word.left(k) : QByteArray();
+        if (k > 0 && (until.isEmpty() || until.contains(key)) && r.size() < maxKeysPerRecord) {
+            r.append({key, bounded(word.mid(k + 1))});
+            current = int(r.size()) - 1;
+            until.clear();
+            const QVector<QByteArray> ends = spanEnds(key);
+            if (!ends.isEmpty() && !spanned.contains(key)) {
+                spanned << key;
+                // A span only where one of its ends follows (a partial record runs as any other).
+                for (qsizetype j = i + 1; j < words.size() && until.isEmpty(); ++j) {
+                    const int kj = keyLength(words.at(j));
+                    if (kj > 0 && ends.contains(words.at(j).left(kj)))
+                        until = ends;
+                }
+            }
+        } else if (current >= 0 && r[current].second.size() < maxSlurmField) {
+            r[current].second = bounded(r[current].second + ' ' + word);
+        }
+    }
+    return r;
+}
+
 QByteArray slurmValue(const SlurmRecord &record, const QByteArray &key)
 {
     for (const auto &kv : record)
@@ -335,12 +395,35 @@ QVector<SlurmQueueJob> parseSqueue(const QByteArray &text)
     return jobs;
 }
 
-bool parseScontrolJob(const QByteArray &text, SlurmJobDetails *job)
+bool parseScontrolJob(const QByteArray &text, SlurmJobDetails *job, bool *ambiguous)
 {
-    for (const SlurmRecord &r : parseScontrolRecords(text)) {
+    if (ambiguous)
+        *ambiguous = false;
+    static const QByteArray read[] = {"JobId", "JobName", "UserId", "JobState", "Reason", "NodeList", "BatchHost",
+                                      "Partition", "RunTime", "TimeLimit", "ExitCode", "StdOut", "WorkDir",
+                                      "SubmitTime", "StartTime", "NumNodes"};
+    bool found = false;
+    forEachLine(text, [&](const QByteArray &line) {
+        if (found)
+            return;
+        const SlurmRecord r = parseScontrolJobRecord(line);
         const QByteArray id = slurmValue(r, "JobId");
         if (!isSlurmJobId(id))
-            continue;
+            return;
+        found = true;
+        // A field Ingot reads that the record names twice: free text (a name, a comment) reads as Slurm's own
+        // fields, and which is Slurm's cannot be told. Nothing is read rather than the wrong one.
+        for (const QByteArray &key : read) {
+            int n = 0;
+            for (const auto &kv : r)
+                n += kv.first == key;
+            if (n > 1) {
+                if (ambiguous)
+                    *ambiguous = true;
+                found = false;
+                return;
+            }
+        }
         SlurmJobDetails j;
         j.id = id;
         j.name = slurmValue(r, "JobName");
@@ -360,9 +443,8 @@ bool parseScontrolJob(const QByteArray &text, SlurmJobDetails *job)
             j.startTime.clear();
         j.numNodes = toInt(slurmValue(r, "NumNodes").split('-').value(0));
         *job = std::move(j);
-        return true;
-    }
-    return false;
+    });
+    return found;
 }
 
 QByteArray sacctFormat()

@@ -32,8 +32,12 @@ QByteArray squeueFormat();
 QVector<SlurmNode> parseSinfoNodes(const QByteArray &text);  // a node in two partitions is one node
 QVector<SlurmPartition> parseScontrolPartitions(const QByteArray &text);
 QVector<SlurmQueueJob> parseSqueue(const QByteArray &text);
-// The first job of `scontrol show job -o ID`; false when there is none.
-bool parseScontrolJob(const QByteArray &text, SlurmJobDetails *job);
+// One line of `scontrol show job -o` as a record: as parseScontrolRecords, but the free-text fields (JobName,
+// Command, WorkDir) run to the key Slurm prints after them, so "Key=" text in a job's name is its name.
+SlurmRecord parseScontrolJobRecord(const QByteArray &line);
+// The first job of `scontrol show job -o ID`; false when there is none, or when its record names a field Ingot reads
+// twice (*ambiguous: a name or comment that forges Slurm's fields; which is Slurm's cannot be told).
+bool parseScontrolJob(const QByteArray &text, SlurmJobDetails *job, bool *ambiguous = nullptr);
 // `sacct -n -X -P --delimiter=<0x1f> -j ID -o FMT`: the accounting database's record of a job the controller forgot
 // (only where accounting is configured). False when job `id` is not there.
 QByteArray sacctFormat();

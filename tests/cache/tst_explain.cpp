@@ -1,5 +1,6 @@
 // "Why did it compile?" on real caches on disk: one fixture per verdict, each checked for its evidence.
 #include "services/cache/cachescanner.h"
+#include "services/cache/compilelog.h"
 #include "services/cache/explain.h"
 #include "services/stores/localcachestore.h"
 
@@ -114,6 +115,28 @@ private Q_SLOTS:
         o.compiledByJob = true;
         e = explainModule(key(v15 + QStringLiteral("/MODULE_111+aaaa1111")), s.target(), {}, o);
         QCOMPARE(e.verdict, Verdict::NewGraph);
+    }
+
+    // The job's compile activity credits it only with what its log names: an entry that appeared in its cache while
+    // it ran without the compiler being called for it (copied in from S3 meanwhile) is not the job's, and is not
+    // said to be "written by this job's compile". The log line is the wrapper's (libneuronxla's neuron_cc_wrapper,
+    // as in tests/ui/tst_jobmonitor).
+    void compileActivityCreditsOnlyWhatTheLogNames()
+    {
+        QTemporaryDir d;
+        const qint64 started = QDateTime::currentMSecsSinceEpoch() - 1000;
+        entry(d.path(), v15, QStringLiteral("MODULE_555+aaaa1111"), baseFlags);  // compiled by the job
+        entry(d.path(), v15, QStringLiteral("MODULE_666+aaaa1111"), baseFlags);  // copied in while it ran
+        Scanned s(d.path());
+        CompileLogScanner log;
+        log.feed("2024-01-11 05:53:27.000498:  741535  INFO ||NEURON_CC_WRAPPER||: Call compiler with cmd: ['neuronx-cc', "
+                 "'compile', '--framework=XLA', '/tmp/work/model.MODULE_555+aaaa1111.hlo_module.pb', '--output', "
+                 "'/tmp/work/model.MODULE_555+aaaa1111.neff']\n");
+        log.finish();
+        const JobGraphs g = explainJobGraphs(log, s.target(), {}, started);
+        QCOMPARE(g.graphs.size(), 1);
+        QCOMPARE(g.graphs[0].explanation.key.key(), v15 + QStringLiteral("/MODULE_555+aaaa1111"));
+        QVERIFY(g.graphs[0].explanation.writtenByJob);
     }
 
     void blockedByFailureOrLock()

@@ -8,6 +8,7 @@
 
 #include "tests/s3/pythonserver.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -194,6 +195,77 @@ private slots:
         QVERIFY(!QFileInfo::exists(root + QLatin1Char('/') + Old));
         QVERIFY(QFileInfo::exists(root + QLatin1Char('/') + Done));
         QVERIFY(QFileInfo::exists(root + QStringLiteral("/not-a-key/readme.txt")));
+    }
+
+    // Clear locks while a compiler takes and releases its keys' locks as Python's filelock does (filelock
+    // src/filelock/_unix.py, UnixFileLock: open O_RDWR|O_TRUNC, O_CREAT when the file is missing; flock
+    // LOCK_EX|LOCK_NB, polled until it is had; a lock had on a file already unlinked is discarded and taken again;
+    // released by LOCK_UN and close, the file left, as its older releases do: newer ones unlink it while still
+    // holding it, as clear-locks now does): run again and again, it removes locks no one holds and never one that is
+    // held (the holder checks, while it holds it, that its path still names the file it locked).
+    void clearLocksNeverRemovesAHeldLock()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + QStringLiteral("/compile_cache");
+        for (int k = 0; k < 8; ++k)
+            test::writeFile(root + QStringLiteral("/%1/graph.hlo").arg(k, 32, 10, QLatin1Char('0')), "hlo");
+        const char *holder = R"PY(
+import fcntl, os, random, sys, time
+root, rounds = sys.argv[1], int(sys.argv[2])
+keys = sorted(k for k in os.listdir(root) if len(k) == 32)
+held = lost = 0
+print('ready', flush=True)
+for i in range(rounds):
+    path = os.path.join(root, random.choice(keys) + '.lock')
+    while True:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_TRUNC | (0 if os.path.exists(path) else os.O_CREAT), 0o644)
+        except FileNotFoundError:  # removed between the look and the open
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            time.sleep(0.0005)
+            continue
+        if os.fstat(fd).st_nlink > 0:
+            break
+        os.close(fd)  # it was removed before it was had: no lock, taken again
+    held += 1
+    time.sleep(random.uniform(0, 0.001))
+    try:
+        if os.stat(path).st_ino != os.fstat(fd).st_ino:
+            lost += 1
+    except FileNotFoundError:
+        lost += 1
+    fcntl.flock(fd, fcntl.LOCK_UN)
+    os.close(fd)
+    time.sleep(random.uniform(0, 0.0005))
+print('held', held, 'lost', lost, flush=True)
+)PY";
+        QProcess child;
+        child.start(QStringLiteral("/usr/bin/python3"), {QStringLiteral("-c"), QString::fromLatin1(holder), root, QStringLiteral("3000")});
+        QVERIFY(child.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(child.canReadLine(), 30000);
+        QCOMPARE(child.readLine().trimmed(), QByteArray("ready"));
+        LocalCacheStore store(root);
+        int runs = 0, removed = 0;
+        while (child.state() == QProcess::Running) {
+            const qint64 now = QDateTime::currentMSecsSinceEpoch();
+            const QVector<TorchNeuronStep> plan = planTorchNeuron(scanTorchNeuronCache(store), TorchNeuronAction::ClearLocks, 0, now);
+            const TorchNeuronReport r = executeTorchNeuron(store, plan, TorchNeuronAction::ClearLocks, 0, now);
+            QVERIFY2(r.errors.isEmpty(), qPrintable(r.errors.join(QLatin1Char('\n'))));
+            removed += r.done;
+            ++runs;
+            child.waitForFinished(0);
+        }
+        QCOMPARE(child.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(child.exitCode(), 0);
+        const QList<QByteArray> words = child.readAllStandardOutput().trimmed().split(' ');
+        QCOMPARE(words.size(), 4);
+        QCOMPARE(words[1].toInt(), 3000);
+        QVERIFY2(removed > 0, qPrintable(QStringLiteral("%1 runs removed nothing").arg(runs)));
+        QCOMPARE(words[3].toInt(), 0);  // no held lock was removed
     }
 
     // The same cache under an S3 prefix: states from the object names; no lock can be checked from here, so every

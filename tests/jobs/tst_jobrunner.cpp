@@ -12,6 +12,7 @@
 #include "tests/support/jobsupport.h"
 #include "tests/support/testsupport.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -193,6 +194,32 @@ private Q_SLOTS:
             return s.record.id == id && s.status.state == JobState::Finished && s.status.step == 6;
         }));
         QVERIFY(QFileInfo::exists(JobManager(m_runner).paths(id).file("summary.json")));
+    }
+
+    // The job starts when Launch is pressed, not when its plan (the launcher's preview) was made: its record's
+    // creation time and the time in its name are the launch's; what runs is still the plan shown.
+    void theStartIsTheLaunchNotThePlan()
+    {
+        JobManager jobs(m_runner);
+        LaunchPlan plan;
+        QVector<JobProblem> problems;
+        QString error;
+        QVERIFY2(jobs.plan(tinySpec(1, 1, 2), &plan, &problems, &error), qPrintable(error));
+        // The user reads the preview for a while.
+        QTRY_VERIFY_WITH_TIMEOUT(QDateTime::currentMSecsSinceEpoch() >= plan.record.createdMs + 1500, 10000);
+        const qint64 pressed = QDateTime::currentMSecsSinceEpoch();
+        QVERIFY2(jobs.launch(plan, &error), qPrintable(error));
+        JobRecordFile r;
+        QVERIFY(jobs.load(plan.record.id, &r, &error));
+        QVERIFY2(r.createdMs >= pressed, qPrintable(QStringLiteral("%1 < %2").arg(r.createdMs).arg(pressed)));
+        QCOMPARE(r.argv, plan.record.argv);
+        const QString name = r.spec.displayName(r.id, r.createdMs);
+        QVERIFY2(name.endsWith(QDateTime::fromMSecsSinceEpoch(r.createdMs).toString(QStringLiteral("HH:mm:ss"))), qPrintable(name));
+        QVERIFY(name != plan.record.spec.displayName(plan.record.id, plan.record.createdMs));
+        auto f = follower(r.id);
+        const JobStatus st = test::followJob(*f, 120000);
+        QCOMPARE(st.state, JobState::Finished);
+        QCOMPARE(st.startedAt, double(r.createdMs) / 1000.0);
     }
 
     void stopSavesACheckpointAndResumeGoesOn()

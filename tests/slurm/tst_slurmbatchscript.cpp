@@ -273,6 +273,7 @@ private slots:
                    "rec = {'argv': sys.argv[1:], 'nodeid': os.environ['SLURM_NODEID'], 'value': os.environ['INGOT_TEST_VALUE']}\n"
                    "open(os.path.join(out, b'node-%s.json' % os.environ['SLURM_NODEID'].encode()), 'w').write(json.dumps(rec))\n"};
         s.program = {"train.py", "--name", "two words", "it's"};
+        s.stopRequestFile = folder + "/stop_request";  // not there: every status below is the agents' own
         const std::optional<QByteArray> text = slurmBatchScript(s, &error);
         QVERIFY2(text, qPrintable(error));
         QVERIFY(writeBytes(folder + "/job.sh", *text));
@@ -343,6 +344,32 @@ private slots:
         QVERIFY2(existsBytes(folder + "/term-0"), qPrintable(said()));
         QVERIFY2(existsBytes(folder + "/term-1"), qPrintable(said()));
         QCOMPARE(readBytes(folder + "/exit_status"), QByteArray("0\n"));
+        QVERIFY(slurm.waitQueueEmpty(60000));
+
+        // A stop that was asked for (its request file is there) whose agents end with a signal's status, as torchrun
+        // does on SIGTERM (SignalException): the script ends 0, so Slurm records COMPLETED as Ingot says Stopped;
+        // exit_status keeps the agents' status.
+        for (const char *name : {"/exit_status", "/up-0", "/up-1"})
+            QCOMPARE(::unlink(QByteArray(folder + name).constData()), 0);
+        s.agent = {"bash", "-c",
+                   "trap 'exit 143' TERM\n"
+                   "sleep 300 &\n"
+                   "touch \"$INGOT_TEST_OUT/up-$SLURM_NODEID\"\n"
+                   "wait\n",
+                   "agent"};
+        QVERIFY(writeBytes(folder + "/asked.sh", *slurmBatchScript(s, &error)));
+        QVERIFY2(cluster.submit(folder + "/asked.sh", {}, {"--output=" + folder + "/asked-%j.out"}, &id, &error), qPrintable(error));
+        QTRY_VERIFY2_WITH_TIMEOUT(existsBytes(folder + "/up-0") && existsBytes(folder + "/up-1"), qPrintable(slurm.log()), 120000);
+        QVERIFY(writeBytes(s.stopRequestFile, "{}"));
+        QVERIFY2(cluster.cancel(id, SlurmCluster::Cancel::TermSteps, &error), qPrintable(error));
+        QTRY_VERIFY2_WITH_TIMEOUT(existsBytes(folder + "/exit_status"), qPrintable(slurm.log()), 120000);
+        QCOMPARE(readBytes(folder + "/exit_status"), QByteArray("143\n"));
+        SlurmJobDetails d;
+        QTRY_VERIFY2_WITH_TIMEOUT(cluster.job(id, &d, &error) && d.state != "RUNNING" && d.state != "COMPLETING",
+                                  qPrintable(error + QString::fromLatin1(d.state)), 60000);
+        QCOMPARE(d.state, QByteArray("COMPLETED"));
+        QCOMPARE(d.exitCode, QByteArray("0:0"));
+        QVERIFY(readBytes(folder + "/asked-" + id + ".out").contains("stopped as asked"));
         QVERIFY(slurm.waitQueueEmpty(60000));
     }
 };

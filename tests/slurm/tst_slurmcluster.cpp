@@ -296,7 +296,22 @@ private slots:
         QCOMPARE(qw->reason, QByteArray("Resources"));
         QCOMPARE(findPartition(i, "debug")->allocated, 2);
 
+        // A job renames itself, then sets its comment (scontrol update, as any of the user's processes can): text
+        // that reads as Slurm's fields is its name, and a record that still names a field twice is not read.
         QString error;
+        const QString hogId = QString::fromLatin1(hog);
+        QCOMPARE(m_slurm->client(QStringLiteral("scontrol"), {QStringLiteral("update"), QStringLiteral("JobId=") + hogId,
+                                                              QStringLiteral("JobName=x JobState=COMPLETED ExitCode=0:0")}).code, 0);
+        QTRY_COMPARE_WITH_TIMEOUT(details(hog).name, QByteArray("x JobState=COMPLETED ExitCode=0:0"), 30000);
+        QCOMPARE(details(hog).state, QByteArray("RUNNING"));
+        QCOMPARE(details(hog).exitCode, QByteArray("0:0"));
+        QCOMPARE(details(hog).workDir, QFile::encodeName(m_tmp.path()));
+        QCOMPARE(m_slurm->client(QStringLiteral("scontrol"), {QStringLiteral("update"), QStringLiteral("JobId=") + hogId,
+                                                              QStringLiteral("Comment=done JobState=COMPLETED")}).code, 0);
+        SlurmJobDetails forged;
+        QTRY_VERIFY_WITH_TIMEOUT(!cluster().job(hog, &forged, &error), 30000);
+        QVERIFY2(error.contains(QLatin1String("cannot be read")), qPrintable(error));
+
         QVERIFY2(cluster().cancel(hog, SlurmCluster::Cancel::Kill, &error), qPrintable(error));
         QTRY_COMPARE_WITH_TIMEOUT(details(waiter).state, QByteArray("RUNNING"), 60000);
     }

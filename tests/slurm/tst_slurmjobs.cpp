@@ -147,6 +147,7 @@ private slots:
         for (const QByteArray &id : queue().split('\n'))
             if (!id.trimmed().isEmpty())
                 m_slurm->client(QStringLiteral("scancel"), {QString::fromLatin1(id.trimmed())});
+        m_slurm->resume(QStringLiteral("n1"));  // a test that failed while it held the node drained
         QVERIFY(m_slurm->waitQueueEmpty(60000));
         QVERIFY2(m_slurm->waitIdle(60000), qPrintable(m_slurm->log()));
     }
@@ -246,6 +247,12 @@ private slots:
         QVERIFY2(st.step >= 1, qPrintable(jobStateName(st.state) + QStringLiteral(" ") + st.reason));
         QCOMPARE(st.state, JobState::Running);
         QCOMPARE(st.slurm.state, QStringLiteral("RUNNING"));
+        // No time limit in a partition without one: Slurm says 365-00:00:00 (its backfill's stand-in) until slurmctld
+        // restarts and says UNLIMITED; Ingot says "unlimited" for both.
+        QVERIFY2(slurmStatusText(st.slurm).endsWith(QLatin1String(" of unlimited")), qPrintable(slurmStatusText(st.slurm)));
+        SchedulerStatus restarted = st.slurm;
+        restarted.timeLimit = QStringLiteral("UNLIMITED");
+        QCOMPARE(slurmStatusText(restarted), slurmStatusText(st.slurm));
 
         const QString second = launch(jobs, spec({QStringLiteral("--max_steps"), QStringLiteral("2")}), &error);
         QVERIFY2(!second.isEmpty(), qPrintable(error));
@@ -261,6 +268,8 @@ private slots:
         st = follow(jobs, first, 120000);
         QCOMPARE(st.state, JobState::Stopped);
         QCOMPARE(st.reasonCode, QStringLiteral("stopped_at_step"));
+        // One outcome: a stop that went as asked is COMPLETED for Slurm too (the batch script ends 0), not FAILED.
+        QCOMPARE(st.slurm.state, QStringLiteral("COMPLETED"));
         QVERIFY2(st.lastCheckpoint.contains(QLatin1String("checkpoint-")), qPrintable(st.lastCheckpoint));
         QVERIFY(QFileInfo(st.lastCheckpoint).isDir());
 
@@ -282,6 +291,65 @@ private slots:
         QVERIFY2(place.startsWith(QStringLiteral("Slurm %1 on this machine, debug, 1 node").arg(saved.slurm.jobId)), qPrintable(place));
         QCOMPARE(queueWaitText(record, saved), durationText(double(saved.slurm.queueWaitSeconds)));
         QVERIFY(m_slurm->waitQueueEmpty(60000));
+    }
+
+    // The job rewrites its folder's slurm_job_id to another Slurm job's id (someone's job in the same queue): Ingot
+    // follows and stops the id sbatch gave it (kept on this machine, out of the job's folder), and a stop --kill
+    // cancels the job's own Slurm job, never the other. Where no id is kept (the job listed from another machine),
+    // the folder's id is checked with scontrol (JobName, WorkDir) first: the stop is refused with words.
+    void aRewrittenSlurmJobIdNeverCancelsAnotherJob()
+    {
+        const QString script = m_tmp.filePath(QStringLiteral("rewrites.py"));
+        const QString otherIdFile = m_tmp.filePath(QStringLiteral("other-id"));
+        QFile::remove(otherIdFile);
+        test::writeFile(script, "import os, time\n"
+                                "src = '" + QFile::encodeName(otherIdFile) + "'\n"
+                                "while not os.path.exists(src):\n"
+                                "    time.sleep(0.2)\n"
+                                "job = os.environ['INGOT_JOB_DIR']\n"
+                                "open(os.path.join(job, 'slurm_job_id.tmp'), 'w').write(open(src).read())\n"
+                                "os.rename(os.path.join(job, 'slurm_job_id.tmp'), os.path.join(job, 'slurm_job_id'))\n"
+                                "open(os.path.join(job, 'rewritten'), 'w').close()\n"
+                                "time.sleep(600)\n");
+        JobSpec s = spec({});
+        s.program = JobProgram::Script;
+        s.script = script;
+        s.passSettings = false;
+        s.nprocPerNode = 1;
+        JobManager jobs(m_runner);
+        QString error;
+        const QString id = launch(jobs, s, &error);
+        QVERIFY2(!id.isEmpty(), qPrintable(error));
+        const QByteArray own = test::readFile(jobs.paths(id).slurmJobIdFile()).trimmed();
+        JobStatus st = follow(jobs, id, 120000, [](const JobStatus &x) { return x.slurm.state == QLatin1String("RUNNING"); });
+        QCOMPARE(st.slurm.state, QStringLiteral("RUNNING"));
+        // Someone else's job: it waits behind Ingot's (which holds the node exclusively).
+        const TestSlurm::Run other = m_slurm->client(QStringLiteral("sbatch"), {QStringLiteral("--parsable"), QStringLiteral("--job-name=someone"),
+                                                                               QStringLiteral("--output=/dev/null"), QStringLiteral("--wrap=sleep 600")});
+        QCOMPARE(other.code, 0);
+        const QByteArray otherId = other.out.trimmed();
+        test::writeFile(otherIdFile, otherId + '\n');
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(jobs.paths(id).root + QStringLiteral("/rewritten")), 60000);
+        QCOMPARE(test::readFile(jobs.paths(id).slurmJobIdFile()).trimmed(), otherId);
+
+        st = follow(jobs, id, 10000, [](const JobStatus &) { return true; });
+        QCOMPARE(st.slurm.jobId, QString::fromLatin1(own));  // the kept id, not the folder's
+        // Listed from elsewhere (no id kept here): the folder's id is someone else's job, and the stop says so.
+        const QString kept = keptSlurmJobIdFile(QStringLiteral("local"), jobs.paths(id).root);
+        const QByteArray keptBytes = test::readFile(kept);
+        QVERIFY(QFile::remove(kept));
+        QString message;
+        QCOMPARE(jobs.stop(id, true, &message), JobManager::StopResult::Failed);
+        QVERIFY2(message.contains(QString::fromLatin1(otherId)) && message.contains(QLatin1String("not this job's")), qPrintable(message));
+        test::writeFile(kept, keptBytes);
+        QCOMPARE(jobs.stop(id, true, &message), JobManager::StopResult::Killed);
+        QVERIFY2(message.contains(QString::fromLatin1(own)), qPrintable(message));
+        st = follow(jobs, id, 120000);
+        QCOMPARE(st.state, JobState::Stopped);
+        // The other job was never cancelled: it runs now on the node Ingot's job left.
+        QTRY_COMPARE_WITH_TIMEOUT(m_slurm->client(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-j"), QString::fromLatin1(otherId),
+                                                                              QStringLiteral("-o"), QStringLiteral("%T")}).out.trimmed(),
+                                  QByteArray("RUNNING"), 60000);
     }
 
     // Ingot restarts while a Slurm job runs: a new service finds the job in its history and follows it, from the
@@ -561,12 +629,18 @@ private slots:
             p.waitForFinished(300000);
             return std::make_pair(p.exitCode(), std::make_pair(p.readAllStandardOutput(), p.readAllStandardError()));
         };
+        QVERIFY(m_slurm->drain(QStringLiteral("n1"), QStringLiteral("held for the status check")));
         auto r = cli({QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--slurm"), QStringLiteral("local"),
                       QStringLiteral("--nodes"), QStringLiteral("1"), QStringLiteral("--nproc-per-node"), QStringLiteral("2"),
                       QStringLiteral("--time"), QStringLiteral("10"), QStringLiteral("--python"), QStringLiteral("/usr/bin/python3"),
                       QStringLiteral("--"), QStringLiteral("--max_steps"), QStringLiteral("2")});
         QVERIFY2(r.first == 0, r.second.second.constData());
         const QString id = QString::fromUtf8(r.second.first).trimmed();
+        // Pending (its node drained): the status says so, without a process here ("torchrun pid 0").
+        r = cli({QStringLiteral("job"), QStringLiteral("status"), id});
+        QCOMPARE(r.first, 0);
+        QVERIFY2(!r.second.first.contains("Processes:") && !r.second.first.contains("pid 0"), r.second.first.constData());
+        QVERIFY(m_slurm->resume(QStringLiteral("n1")));
         r = cli({QStringLiteral("job"), QStringLiteral("wait"), id, QStringLiteral("--timeout"), QStringLiteral("240")});
         QVERIFY2(r.first == 0, QByteArray(r.second.first + r.second.second).constData());
         r = cli({QStringLiteral("job"), QStringLiteral("status"), id, QStringLiteral("--json")});

@@ -166,6 +166,70 @@ private slots:
         QCOMPARE(j.stdOut, QByteArray("/x/slurm-7.out"));
     }
 
+    // A job may rename itself or set its comment (scontrol update JobId=... JobName=... Comment=...): text that reads
+    // as Slurm's fields never becomes them. JobName runs to UserId (Slurm prints it next), Command to WorkDir, WorkDir
+    // to the comments or StdErr; a field Ingot reads that is named twice elsewhere makes the record unreadable.
+    void hostileJobNamesAndComments_data()
+    {
+        QTest::addColumn<QByteArray>("name");
+        QTest::addColumn<QByteArray>("comment");
+        QTest::addColumn<QByteArray>("workDir");
+        QTest::addColumn<bool>("readable");
+        QTest::newRow("plain") << QByteArray("ingot-1") << QByteArray() << QByteArray("/jobs/1") << true;
+        QTest::newRow("state in the name") << QByteArray("x JobState=COMPLETED") << QByteArray() << QByteArray("/jobs/1") << true;
+        QTest::newRow("many fields in the name")
+            << QByteArray("x JobState=COMPLETED ExitCode=0:0 WorkDir=/other NodeList=evil Partition=p") << QByteArray()
+            << QByteArray("/jobs/1") << true;
+        QTest::newRow("name = a word") << QByteArray("lr=0.1") << QByteArray() << QByteArray("/jobs/1") << true;
+        QTest::newRow("spaces and keys in the folder") << QByteArray("ingot-1") << QByteArray()
+                                                        << QByteArray("/jobs/a b/lr=0.1 JobState=FAILED") << true;
+        QTest::newRow("UserId forged in the name")
+            << QByteArray("x UserId=0(0) JobState=COMPLETED") << QByteArray() << QByteArray("/jobs/1") << false;
+        QTest::newRow("state in the comment") << QByteArray("ingot-1") << QByteArray("done JobState=COMPLETED")
+                                              << QByteArray("/jobs/1") << false;
+        QTest::newRow("folder in the comment") << QByteArray("ingot-1") << QByteArray("x WorkDir=/jobs/2")
+                                               << QByteArray("/jobs/1") << false;
+        QTest::newRow("harmless comment") << QByteArray("ingot-1") << QByteArray("lr=0.1 sweep") << QByteArray("/jobs/1")
+                                          << true;
+    }
+
+    void hostileJobNamesAndComments()
+    {
+        QFETCH(QByteArray, name);
+        QFETCH(QByteArray, comment);
+        QFETCH(QByteArray, workDir);
+        QFETCH(bool, readable);
+        // Slurm 22.05's order (src/api/job_info.c, slurm_sprint_job_info), one line as -o prints it.
+        QByteArray line = "JobId=42 JobName=" + name + " UserId=alice(1000) GroupId=alice(1000) MCS_label=N/A "
+                          "Priority=4294901759 Nice=0 Account=(null) QOS=(null) JobState=RUNNING Reason=None "
+                          "Dependency=(null) Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=0:0 RunTime=00:00:05 "
+                          "TimeLimit=UNLIMITED TimeMin=N/A SubmitTime=2026-11-27T21:00:00 EligibleTime=2026-11-27T21:00:00 "
+                          "AccrueTime=2026-11-27T21:00:00 StartTime=2026-11-27T21:00:01 EndTime=Unknown Deadline=N/A "
+                          "SuspendTime=None SecsPreSuspend=0 LastSchedEval=2026-11-27T21:00:01 Scheduler=Main "
+                          "Partition=debug AllocNode:Sid=localhost:123 ReqNodeList=(null) ExcNodeList=(null) NodeList=n1 "
+                          "BatchHost=n1 NumNodes=1 NumCPUs=2 NumTasks=1 CPUs/Task=1 ReqB:S:C:T=0:0:*:* "
+                          "TRES=cpu=2,node=1,billing=2 Socks/Node=* NtasksPerN:B:S:C=1:0:*:* CoreSpec=* MinCPUsNode=1 "
+                          "MinMemoryNode=0 MinTmpDiskNode=0 Features=(null) DelayBoot=00:00:00 OverSubscribe=NO "
+                          "Contiguous=0 Licenses=(null) Network=(null) Command=" + workDir + "/slurm.sh WorkDir=" + workDir;
+        if (!comment.isEmpty())
+            line += " Comment=" + comment;
+        line += " StdErr=" + workDir + "/launcher.log StdIn=/dev/null StdOut=" + workDir + "/launcher.log Power=\n";
+        SlurmJobDetails j;
+        bool ambiguous = true;
+        QCOMPARE(parseScontrolJob(line, &j, &ambiguous), readable);
+        QCOMPARE(ambiguous, !readable);
+        if (!readable)
+            return;
+        QCOMPARE(j.id, QByteArray("42"));
+        QCOMPARE(j.name, name);
+        QCOMPARE(j.state, QByteArray("RUNNING"));
+        QCOMPARE(j.exitCode, QByteArray("0:0"));
+        QCOMPARE(j.nodeList, QByteArray("n1"));
+        QCOMPARE(j.partition, QByteArray("debug"));
+        QCOMPARE(j.workDir, workDir);
+        QCOMPARE(j.stdOut, workDir + "/launcher.log");
+    }
+
     void pendingPositionCountsOnlyThePartition()
     {
         const QByteArray text = "5 debug\n9 short\n7 debug,short\n8 debug\n";

@@ -286,7 +286,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(page.monitor()->resumedFromLabel()->isVisible(), 20000);
         const JobSummary *origin = service.find(first);
         QVERIFY(origin);
-        const QString firstName = origin->record.spec.displayName(first);
+        const QString firstName = origin->record.spec.displayName(first, origin->record.createdMs);
         QVERIFY2(page.monitor()->resumedFromLabel()->text().contains(firstName),
                  qPrintable(page.monitor()->resumedFromLabel()->text()));
         QTRY_VERIFY_WITH_TIMEOUT(page.model()->rowOf(second) >= 0, 20000);

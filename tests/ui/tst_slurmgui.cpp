@@ -123,6 +123,18 @@ private slots:
         QVERIFY(w.spec().slurm.precompile);
         section->precompileCheck()->setChecked(false);
         QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy() && w.hasPlan(), 30000);
+        // Launch again (settings set on the launcher again) while a job holds the node: the cluster is asked afresh,
+        // and the summary counts the job, where it said the queue was empty.
+        QVERIFY2(section->clusterLabel()->text().contains(QLatin1String("your queue holds 0 job")), qPrintable(section->clusterLabel()->text()));
+        const TestSlurm::Run held = m_slurm->client(QStringLiteral("sbatch"), {QStringLiteral("--parsable"), QStringLiteral("--output=/dev/null"),
+                                                                              QStringLiteral("--wrap=sleep 300")});
+        QCOMPARE(held.code, 0);
+        w.setSpec(spec(5));
+        QTRY_VERIFY2_WITH_TIMEOUT(section->clusterLabel()->text().contains(QLatin1String("your queue holds 1 job")),
+                                  qPrintable(section->clusterLabel()->text()), 30000);
+        m_slurm->client(QStringLiteral("scancel"), {QString::fromLatin1(held.out.trimmed())});
+        QVERIFY(m_slurm->waitQueueEmpty(60000));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy() && w.hasPlan(), 30000);
         // Off: the same form runs the job here, without a batch script.
         section->setChecked(false);
         QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy() && w.hasPlan(), 30000);

@@ -404,6 +404,8 @@ void JobLauncher::setSpec(const JobSpec &s)
         m_env->setItem(row, 1, new QTableWidgetItem(kv.second));
     }
     m_applying = false;
+    m_slurmAsked.clear();  // Launch again, Resume: the cluster is asked afresh (its nodes and your queue have moved on)
+    askSlurm();
     invalidate();
 }
 

@@ -358,7 +358,7 @@ void JobMonitor::setJob(const QString &id)
     }
     if (m_service && !id.isEmpty())
         m_logs->addRanks(m_service->ranks(id));
-    m_title->setText(hasRecord() ? displayName(m_record.spec.displayName(m_record.id)) : id);
+    m_title->setText(hasRecord() ? displayName(m_record.spec.displayName(m_record.id, m_record.createdMs)) : id);
     m_title->setToolTip(id);
     updateResumedFrom();
     m_lastState = status().state;
@@ -380,7 +380,7 @@ void JobMonitor::updateResumedFrom()
         m_resumedFrom->setText(tr("Resumed from %1")
                                    .arg(QStringLiteral("<a href=\"job:%1\">%2</a>")
                                             .arg(from.toHtmlEscaped(),
-                                                 displayName(s->record.spec.displayName(s->record.id)).toHtmlEscaped())));
+                                                 displayName(s->record.spec.displayName(s->record.id, s->record.createdMs)).toHtmlEscaped())));
         m_resumedFrom->setToolTip(tr("Show job %1 (%2)").arg(from, displayName(m_record.spec.resumeFrom)));
     } else {
         m_resumedFrom->setText(tr("Resumed from job %1 (no longer in the history)").arg(from).toHtmlEscaped());
@@ -601,7 +601,7 @@ void JobMonitor::rebuildCompareMenu()
         if (s.record.id == m_id)
             continue;
         QAction *a = menu->addAction(tr("%1 (%2, %3)")
-                                         .arg(displayName(s.record.spec.displayName(s.record.id)), s.record.id,
+                                         .arg(displayName(s.record.spec.displayName(s.record.id, s.record.createdMs)), s.record.id,
                                               jobStateTitle(s.status.state)));
         a->setCheckable(true);
         a->setChecked(m_overlayIds.contains(s.record.id));
@@ -642,7 +642,7 @@ void JobMonitor::applyOverlays()
         if (!m_overlayPoints.contains(other))
             continue;
         const JobSummary *s = m_service ? m_service->find(other) : nullptr;
-        const QString name = s ? displayName(s->record.spec.displayName(s->record.id)) : other;
+        const QString name = s ? displayName(s->record.spec.displayName(s->record.id, s->record.createdMs)) : other;
         overlays.append({tr("%1 (%2)").arg(name, other.left(15)), m_overlayPoints.value(other)});
     }
     for (MetricChart *c : std::as_const(m_charts))

@@ -144,7 +144,6 @@ void JobMonitor::refreshCompileList()
     r.rule = m_cacheRule;
     r.snapshot = snap;
     r.startedMs = st.startedAt > 0 ? qint64(st.startedAt * 1000) : m_record.createdMs;
-    r.endedMs = st.endedAt > 0 ? qint64(st.endedAt * 1000) + 60000 : LLONG_MAX;
     r.previous = m_graphs;
     const QString id = m_id;
     if (!m_record.precompileArgv.isEmpty() && m_service)
