@@ -4280,6 +4280,18 @@ Resumed from %2</source>
         <source>Cancelled the precompile (Slurm job %1) and the training job (Slurm job %2) of job %3.</source>
         <translation>已取消作业 %3 的预编译（Slurm 作业 %1）和训练作业（Slurm 作业 %2）。</translation>
     </message>
+    <message>
+        <source>Cannot create the folder %1.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>Slurm job %1 was not cancelled: Ingot could not check that it is this job&apos;s (%2).</source>
+        <translation>Slurm 作业 %1 未被取消：Ingot 无法确认它属于此作业（%2）。</translation>
+    </message>
+    <message>
+        <source>Slurm job %1 is not this job&apos;s: Slurm names it %2 in %3, where Ingot submitted %4 in %5. It was not cancelled (the job folder&apos;s slurm_job_id was changed).</source>
+        <translation>Slurm 作业 %1 不属于此作业：Slurm 称其为 %3 中的 %2，而 Ingot 提交的是 %5 中的 %4。它未被取消（作业文件夹中的 slurm_job_id 被改动过）。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobMonitor</name>
@@ -4758,6 +4770,10 @@ Resumed from %2</source>
     <message>
         <source>layout %1 (dp×tp×pp)</source>
         <translation>布局 %1（dp×tp×pp）</translation>
+    </message>
+    <message>
+        <source>unlimited</source>
+        <translation>不限</translation>
     </message>
 </context>
 <context>
@@ -8273,6 +8289,10 @@ Cache: %2</source>
             <numerusform>你的队列：%n 个作业。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Slurm&apos;s record of job %1 on %2 cannot be read: its name or comment holds text that reads as Slurm&apos;s own fields.</source>
+        <translation>无法读取 Slurm 对 %2 上作业 %1 的记录：它的名称或注释中含有看起来像 Slurm 自身字段的文本。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::SlurmQueueSection</name>
@@ -8798,6 +8818,38 @@ ssh 输出：%2</translation>
         <translation>
             <numerusform>已完成，超过 %n 天未使用</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Cannot remove the lock %1: %2 (%3).</source>
+        <translation>无法删除锁 %1：%2（%3）。</translation>
+    </message>
+    <message>
+        <source>cannot open the cache folder</source>
+        <translation>无法打开缓存文件夹</translation>
+    </message>
+    <message>
+        <source>not a path inside the cache</source>
+        <translation>不是缓存内的路径</translation>
+    </message>
+    <message>
+        <source>cannot open its folder</source>
+        <translation>无法打开它所在的文件夹</translation>
+    </message>
+    <message>
+        <source>cannot open it</source>
+        <translation>无法打开它</translation>
+    </message>
+    <message>
+        <source>cannot lock it</source>
+        <translation>无法锁定它</translation>
+    </message>
+    <message>
+        <source>cannot read it</source>
+        <translation>无法读取它</translation>
+    </message>
+    <message>
+        <source>cannot unlink it</source>
+        <translation>无法删除它</translation>
     </message>
 </context>
 <context>
