@@ -111,6 +111,7 @@ JobLauncher::JobLauncher(JobService *service, QWidget *parent)
     formCol->addWidget(m_slurm);
     formCol->addStretch(1);
     auto *scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("launcherForm"));
     scroll->setWidget(form);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -603,13 +604,16 @@ void JobLauncher::showProblems(const QVector<JobProblem> &problems)
 
 void JobLauncher::showFigures(const FactsResult &r, const JobSpec &s)
 {
-    // Precompile first: where the Neuron SDK's tool is (a Slurm job's option is in the Slurm section).
-    const bool sdk = !r.facts.neuronParallelCompile.isEmpty();
+    // Precompile first, one rule in both places (a Slurm job's option is in the Slurm section): offered where the
+    // Neuron SDK's tool is, else disabled with why beside it (a checked one stays enabled, so it can be unchecked).
+    const QString why = precompileUnavailableReason(r.facts);
     m_precompile->setVisible(!s.slurm.enabled);
-    m_precompile->setEnabled(sdk || m_precompile->isChecked());  // a checked one stays, so it can be unchecked
-    m_precompile->setToolTip(sdk ? tr("Runs first: %1 (the same command), then the training.").arg(displayName(r.facts.neuronParallelCompile))
-                                 : tr("Not available: the Neuron SDK's neuron_parallel_compile is neither beside the "
-                                      "chosen Python nor on the PATH where the job runs."));
+    m_precompile->setEnabled(why.isEmpty() || m_precompile->isChecked());
+    m_precompileWhy->setText(why);
+    m_precompileWhy->setVisible(!s.slurm.enabled && !why.isEmpty());
+    if (why.isEmpty())
+        m_precompile->setToolTip(tr("Runs first: %1 (the same command), then the training.").arg(displayName(r.facts.neuronParallelCompile)));
+    m_slurm->setPrecompileUnavailable(why);
     const ModelInfo &model = r.facts.model;
     m_modelInfo->setText(model.known ? model.description : QString());
     m_figures = jobFigures(s, model);
