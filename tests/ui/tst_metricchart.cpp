@@ -382,6 +382,11 @@ private Q_SLOTS:
                     && chart.chart()->mapFromScene(t->sceneBoundingRect().center()).y() < chart.chart()->plotArea().top())
                     titleDrawn = titleDrawn || t->toPlainText() == chart.chart()->title();
             QVERIFY2(titleDrawn, qPrintable(chart.chart()->title()));
+            // Nothing QtCharts draws is cut: the axis's title neither ("步" was drawn "...").
+            for (QGraphicsItem *item : chart.view()->scene()->items())
+                if (auto *t = dynamic_cast<QGraphicsTextItem *>(item); t && t->isVisible())
+                    QVERIFY2(!t->toPlainText().contains(QStringLiteral("...")) && !t->toPlainText().contains(QChar(0x2026)),
+                             qPrintable(t->toPlainText()));
             QVERIFY2(QFontMetricsF(chart.chart()->titleFont()).horizontalAdvance(chart.chart()->title())
                          <= chart.chart()->size().width() - 8,
                      qPrintable(QStringLiteral("%1: %2 > %3").arg(chart.chart()->title()).arg(QFontMetricsF(chart.chart()->titleFont()).horizontalAdvance(chart.chart()->title())).arg(chart.chart()->size().width())));
@@ -392,6 +397,16 @@ private Q_SLOTS:
                                                                         : chart.chart()->plotArea().width();
                 QVERIFY2(QFontMetricsF(axis->titleFont()).horizontalAdvance(axis->titleText()) <= room,
                          qPrintable(axis->titleText()));
+            }
+            if (kind == MetricKind::Loss) {
+                // By time, too short for the axis's title: the labels carry the unit (100 s: seconds).
+                chart.setXAxisMode(MetricChart::XAxisMode::Time);
+                settle(chart);
+                auto *x = qobject_cast<QValueAxis *>(chart.chart()->axes(Qt::Horizontal).value(0));
+                QVERIFY(x);
+                QVERIFY2(!x->isTitleVisible() && x->labelFormat().endsWith(QStringLiteral(" s")), qPrintable(x->labelFormat()));
+                chart.setXAxisMode(MetricChart::XAxisMode::Step);
+                settle(chart);
             }
             if (kind == MetricKind::Throughput) {
                 const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());

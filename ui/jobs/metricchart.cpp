@@ -58,7 +58,7 @@ QString valueFormat(MetricKind kind)
 // Ticks at round values (1, 2 or 5 × 10^k), anchored at 0, whatever the range (which stays the data's own): about
 // `wanted` of them and at most `most` (as many as the axis has room to label whole); labels with as many decimals as
 // the interval needs, the same for every tick (a learning rate's ticks differ in their fourth digit).
-void setNiceTicks(QAbstractAxis *axis, double min, double max, int wanted, int most)
+void setNiceTicks(QAbstractAxis *axis, double min, double max, int wanted, int most, const QString &unit = {})
 {
     auto *value = qobject_cast<QValueAxis *>(axis);
     if (!value)
@@ -69,7 +69,8 @@ void setNiceTicks(QAbstractAxis *axis, double min, double max, int wanted, int m
     value->setTickType(QValueAxis::TicksDynamic);
     value->setTickAnchor(0);
     value->setTickInterval(nice.interval);
-    value->setLabelFormat(tickLabelFormat(nice.interval, std::max(std::abs(nice.min), std::abs(nice.max))));
+    value->setLabelFormat(tickLabelFormat(nice.interval, std::max(std::abs(nice.min), std::abs(nice.max)))
+                          + (unit.isEmpty() ? QString() : QLatin1Char(' ') + unit));
 }
 
 // The height of a tick label as QtCharts lays it out (a text item: the font's height and a margin).
@@ -79,9 +80,10 @@ double labelHeight(const QAbstractAxis *axis)
 }
 
 // The widest label of an x axis over [min, max] (its ends, in the format about `wanted` ticks would use).
-double widestLabel(const QAbstractAxis *axis, double min, double max, int wanted)
+double widestLabel(const QAbstractAxis *axis, double min, double max, int wanted, const QString &unit)
 {
-    const QString format = tickLabelFormat(niceTickInterval(min, max, wanted, wanted * 2), std::max(std::abs(min), std::abs(max)));
+    const QString format = tickLabelFormat(niceTickInterval(min, max, wanted, wanted * 2), std::max(std::abs(min), std::abs(max)))
+                           + (unit.isEmpty() ? QString() : QLatin1Char(' ') + unit);
     const QFontMetricsF fm(axis->labelsFont());
     return std::max(fm.horizontalAdvance(QString::asprintf(qPrintable(format), min)),
                     fm.horizontalAdvance(QString::asprintf(qPrintable(format), max))) + 2;
@@ -451,10 +453,16 @@ void MetricChart::redraw()
     }
     m_x->setRange(xMin, xMax);
     m_x->setTitleText(xTitle);
+    // A short chart has no room for the axis's title under its labels (QtCharts cut Chinese "步" to "..."): the
+    // labels carry the unit of time instead, and steps need none (the summary and the hover say "step").
+    const bool xTitleFits = m_view->height() >= kXTitleMinHeight;
+    m_x->setTitleVisible(xTitleFits);
+    const QString xUnit = xTitleFits || m_mode == XAxisMode::Step ? QString()
+                          : m_xScale == 3600 ? tr("h") : m_xScale == 60 ? tr("min") : tr("s");
     // As many ticks as fit whole: QtCharts elides a label given less room than it needs, and hides one that would
     // overlap the one before.
     m_plotWidth = int(area.width());
-    setNiceTicks(m_x, xMin, xMax, 6, mostTicksFor(m_columns, widestLabel(m_x, xMin, xMax, 6)));
+    setNiceTicks(m_x, xMin, xMax, 6, mostTicksFor(m_columns, widestLabel(m_x, xMin, xMax, 6, xUnit)), xUnit);
     if (m_log) {
         m_y->setRange(yMin / 1.15, yMax * 1.15);
     } else {

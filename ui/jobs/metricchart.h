@@ -129,6 +129,7 @@ private:
     QTimer m_redrawTimer;
     QElapsedTimer m_lastRedraw;
     static constexpr qint64 streamRedrawMs = 250;
+    static constexpr int kXTitleMinHeight = 240;  // the chart view's height from which the x axis has its title
     int m_redraws = 0;
 };
 
