@@ -67,6 +67,7 @@ MainWindow::MainWindow(QWidget *parent)
 {
     initResources();
     installWheelGuard();  // the wheel over an unfocused field scrolls the page (every page's fields, made above too)
+    connectPageStatus();
     setWindowTitle(tr("Ingot"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/ingot.svg")));
 
@@ -94,8 +95,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_nav->setAccessibleName(tr("Areas"));
     connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
         m_pages->setCurrentIndex(row);
-        const QPair<QString, bool> status = m_pageStatus.value(m_pages->currentWidget());
-        showStatus(status.first, status.second);
+        showStatus(m_pageStatus.value(m_pages->currentWidget()).first, m_pageStatus.value(m_pages->currentWidget()).second);
         if (m_pages->currentWidget() == m_hub && !m_hubShown) {
             m_hubShown = true;  // the Hub is contacted only once someone looks at it
             m_hub->refresh();
@@ -108,8 +108,6 @@ MainWindow::MainWindow(QWidget *parent)
                 keys.insert(m.key());
         return keys;
     });
-    connect(m_hub, &HubCachePage::statusChanged, this,
-            [this](const QString &text, bool busy) { setPageStatus(m_hub, text, busy); });
     connect(m_jobs, &JobsPage::consolidateRequested, this, &MainWindow::showConsolidate);
     connect(m_jobs, &JobsPage::showCacheEntry, this, &MainWindow::showCacheEntry);
     // The Jobs page's launcher: its default compile cache is the one open on the Local cache page, and "Clean…"
@@ -142,13 +140,9 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(m_transferStatus);
     statusBar()->addPermanentWidget(m_busy);
     statusBar()->addPermanentWidget(m_cancel);
-    connect(m_local, &LocalCachePage::statusChanged, this,
-            [this](const QString &text, bool busy) { setPageStatus(m_local, text, busy); });
     connect(m_local, &LocalCachePage::locationOpened, this,
             [this](const StoreLocation &loc) { setWindowTitle(tr("%1 — Ingot").arg(displayName(loc.display()))); });
     // A remote host's cache opens in the cache page; a scan there that fails makes the host's connection checked.
-    connect(m_remote, &RemoteHostsPage::statusChanged, this,
-            [this](const QString &text, bool busy) { setPageStatus(m_remote, text, busy); });
     connect(m_remote, &RemoteHostsPage::hostReconnected, this, [this](const QString &host) {
         const StoreLocation &loc = m_local->session()->location();
         if (!loc.isLocal() && loc.host == host)
@@ -373,6 +367,14 @@ void MainWindow::buildMenus()
     help->addSeparator();
     help->addAction(tr("&About Ingot"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt)->setMenuRole(QAction::AboutQtRole);
+}
+
+void MainWindow::connectPageStatus()
+{
+    connect(m_hub, &HubCachePage::statusChanged, this, [this](const QString &text, bool busy) { setPageStatus(m_hub, text, busy); });
+    connect(m_local, &LocalCachePage::statusChanged, this, [this](const QString &text, bool busy) { setPageStatus(m_local, text, busy); });
+    connect(m_remote, &RemoteHostsPage::statusChanged, this,
+            [this](const QString &text, bool busy) { setPageStatus(m_remote, text, busy); });
 }
 
 void MainWindow::setStatus(const QString &text, bool busy)

@@ -73,6 +73,7 @@ private:
     // Hub error stayed on every page). setStatus: a message of the page shown now.
     void setStatus(const QString &text, bool busy);
     void setPageStatus(QWidget *page, const QString &text, bool busy);
+    void connectPageStatus();  // each page's statusChanged, kept for that page
     void showStatus(const QString &text, bool busy);
     void wireTransfers();
     // Queues a transfer and says so in the status bar (or why it could not be queued).
