@@ -440,6 +440,10 @@ private Q_SLOTS:
                 settle(chart);
                 QTRY_VERIFY(chart.chart()->plotArea().height() > 10);
                 settle(chart);
+                const int redraws = chart.redrawCount();
+                for (int i = 0; i < 10; ++i)
+                    QCoreApplication::processEvents();
+                QCOMPARE(chart.redrawCount(), redraws);  // settled: the ticks and the plot's size do not chase each other
                 const DrawnLabels drawn = drawnLabels(chart);
                 const QString what = QStringLiteral("%1x%2 (plot %5x%6): y %3 | x %4").arg(size.width()).arg(size.height())
                                          .arg(drawn.y.join(QLatin1Char(' ')), drawn.x.join(QLatin1Char(' ')))

@@ -240,8 +240,9 @@ MetricChart::MetricChart(MetricKind kind, QWidget *parent)
     // The first layout gives the real plot width: draw again for it once.
     // A new height may take another number of y ticks.
     connect(m_chart, &QChart::plotAreaChanged, this, [this](const QRectF &area) {
-        if ((m_columnsGuessed && area.width() > 10) || (m_y && mostTicksFor(area.height(), labelHeight(m_y)) != m_yTicks)
-            || int(area.width()) != m_plotWidth)
+        // (A new width comes with a resize of the view, which redraws: the x ticks follow it there. Redrawing on every
+        // width the layout tries made labels and plot chase each other.)
+        if ((m_columnsGuessed && area.width() > 10) || (m_y && mostTicksFor(area.height(), labelHeight(m_y)) != m_yTicks))
             scheduleRedraw();
     });
     m_stack->setCurrentWidget(m_empty);
@@ -461,7 +462,6 @@ void MetricChart::redraw()
                           : m_xScale == 3600 ? tr("h") : m_xScale == 60 ? tr("min") : tr("s");
     // As many ticks as fit whole: QtCharts elides a label given less room than it needs, and hides one that would
     // overlap the one before.
-    m_plotWidth = int(area.width());
     setNiceTicks(m_x, xMin, xMax, 6, mostTicksFor(m_columns, widestLabel(m_x, xMin, xMax, 6, xUnit)), xUnit);
     if (m_log) {
         m_y->setRange(yMin / 1.15, yMax * 1.15);

@@ -121,7 +121,6 @@ private:
     double m_xScale = 1;
     int m_columns = 0;
     int m_yTicks = 5;     // the most y ticks the last redraw allowed (mostTicksFor the plot's height)
-    int m_plotWidth = 0;  // the plot's width the x ticks were chosen for
     bool m_columnsGuessed = true;
     int m_hoverIndex = -1;
     QPoint m_hoverPos;
