@@ -377,12 +377,13 @@ QStringList Explanation::evidence() const
     return l;
 }
 
+// The menu items named here are the main window's (Cache menu); tst_mainwindow checks they exist as written.
 QString Explanation::fix() const
 {
     switch (verdict) {
     case Verdict::Blocked:
         if (state == ModuleState::Failed)
-            return ExplainText::tr("Remove the failed entry (Local cache → Clean failed, or `ingot-cli cache clean-failed`), "
+            return ExplainText::tr("Remove the failed entry (Cache → Delete failed entries…, or `ingot-cli cache clean-failed`), "
                                    "or add --retry_failed_compilation to NEURON_CC_FLAGS.");
         if (lockByAge)
             return ExplainText::tr("Clear the lock once it is older than any compile still running could be (Local cache → "
@@ -390,7 +391,7 @@ QString Explanation::fix() const
                                    "compile holds an S3 cache's lock cannot be seen, so only locks older than the age given "
                                    "are removed.");
         return lockMayBeLive ? ExplainText::tr("Wait for the running compile, or stop it.")
-                             : ExplainText::tr("Clear the stale lock (Local cache → Clear locks, or `ingot-cli cache clear-locks`).");
+                             : ExplainText::tr("Clear the stale lock (Cache → Clear stale locks…, or `ingot-cli cache clear-locks`).");
     case Verdict::OtherCache:
         return ExplainText::tr("Pull or copy the entry from %1 into %2, or point the job at that cache.").arg(otherCache, cache);
     case Verdict::OtherFlags:

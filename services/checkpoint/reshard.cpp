@@ -86,11 +86,18 @@ void planEntries(ReshardPlan *plan, const QString &root)
         return;
     }
     const int tp = plan->tpSize, pp = plan->ppSize;
+    // A layout the model cannot take is the root cause of everything else that would go wrong (every attention
+    // tensor "does not split"): it is said first and alone, not under a cascade of its consequences.
+    QStringList layout;
     if (heads % tp || kv % tp)
-        plan->problems << ReshardText::tr("The model's %1 attention heads and %2 key/value heads do not split over %3 tensor-parallel ranks "
-                                          "(each rank holds whole heads).").arg(heads).arg(kv).arg(tp);
+        layout << ReshardText::tr("The model's %1 attention heads and %2 key/value heads do not split over %3 tensor-parallel ranks "
+                                  "(each rank holds whole heads).").arg(heads).arg(kv).arg(tp);
     if (layers < pp)
-        plan->problems << ReshardText::tr("The model has %1 layers, fewer than %2 pipeline stages.").arg(layers).arg(pp);
+        layout << ReshardText::tr("The model has %1 layers, fewer than %2 pipeline stages.").arg(layers).arg(pp);
+    if (!layout.isEmpty()) {
+        plan->problems += layout;
+        return;
+    }
     plan->problems += checkAgainstConfig(configPath, plan->source.entries);
     std::set<std::string> seen;
     for (const ConsolidatePlanEntry &e : std::as_const(plan->source.entries)) {
@@ -105,11 +112,11 @@ void planEntries(ReshardPlan *plan, const QString &root)
                                               "checkpoints for.").arg(tensorNameText(e.name));
             continue;
         }
+        seen.insert(e.name);  // present, whether or not it splits: never reported missing
         if (r.splitDim >= 0 && tp > 1 && (std::size_t(r.splitDim) >= e.shape.size() || e.shape[size_t(r.splitDim)] % tp)) {
             plan->problems << ReshardText::tr("%1 %2 does not split into %3 equal parts on dim %4.").arg(tensorNameText(e.name), shapeText(e.shape)).arg(tp).arg(r.splitDim);
             continue;
         }
-        seen.insert(e.name);
         plan->entries.append(r);
     }
     std::vector<std::string> needed = {"model.embed_tokens.weight", "model.norm.weight"};

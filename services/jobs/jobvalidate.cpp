@@ -144,6 +144,14 @@ QStringList legacyOptimizerFiles(const QString &checkpoint)
     return {first + QStringLiteral("optimizer.pt"), first + QStringLiteral("optimizer_dp_rank_00.pt")};
 }
 
+QString precompileUnavailableReason(const JobFacts &facts)
+{
+    return facts.neuronParallelCompile.isEmpty()
+               ? JobValidateText::tr("Precompile first needs the Neuron SDK's neuron_parallel_compile: it is neither beside "
+                                     "the job's Python nor on the PATH where the job runs")
+               : QString();
+}
+
 QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int maxNodes)
 {
     QVector<JobProblem> p;
@@ -157,11 +165,11 @@ QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int max
         add("module", JobValidateText::tr("name the module to run (python -m MODULE)"));
     if (!facts.pythonExists)
         add("python", JobValidateText::tr("%1 is not an executable").arg(s.python));
-    if (s.precompile && !s.slurm.enabled) {
-        if (facts.neuronParallelCompile.isEmpty())
-            add("precompile", JobValidateText::tr("Precompile first needs the Neuron SDK's neuron_parallel_compile: it is "
-                                                  "neither beside the job's Python nor on the PATH where the job runs"));
-        else if (s.nnodes > 1)
+    const bool precompile = s.slurm.enabled ? s.slurm.precompile : s.precompile;
+    if (precompile && !precompileUnavailableReason(facts).isEmpty())
+        add("precompile", precompileUnavailableReason(facts));
+    if (s.precompile && !s.slurm.enabled && precompileUnavailableReason(facts).isEmpty()) {
+        if (s.nnodes > 1)
             add("precompile", JobValidateText::tr("Precompile first on several hosts runs as a Slurm job: use Slurm, or "
                                                   "precompile on one node"));
     }

@@ -47,6 +47,11 @@ struct JobProblem {
 // run commands where the scripts export it).
 bool isEnvName(const QString &key);
 
+// "Precompile first", one rule for a job torchrun starts and a Slurm job: offered only where the Neuron SDK's
+// neuron_parallel_compile is; otherwise why not (the launcher shows it beside both options, and validateJob refuses
+// a job that asks for it anyway). Empty when it is there.
+QString precompileUnavailableReason(const JobFacts &facts);
+
 // Empty when the job may launch. maxNodes: how many nodes this runner can start (1 on this machine).
 QVector<JobProblem> validateJob(const JobSpec &spec, const JobFacts &facts, int maxNodes = 1);
 

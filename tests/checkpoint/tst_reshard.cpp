@@ -299,6 +299,33 @@ private slots:
         QVERIFY(refused(o, QStringLiteral("training_args.json is not a JSON object")));
     }
 
+    // A layout the model cannot take is said first and alone: tp 3 of a model with 4 heads and 2 key/value heads
+    // listed 39 problems, the cause among them and several false ("model.embed_tokens.weight is missing").
+    void aLayoutTheModelCannotTakeIsTheOneProblem()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.path() + QStringLiteral("/ck");
+        QString out;
+        QVERIFY2(python({dir, QStringLiteral("ingot"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32"), QStringLiteral("optimizer")}, &out),
+                 qPrintable(out));
+        ReshardOptions o;
+        o.output = tmp.path() + QStringLiteral("/out");
+        o.tpSize = 3;
+        ReshardPlan plan = planFor(dir, o);
+        QCOMPARE(plan.problems, QStringList{QStringLiteral("The model's 4 attention heads and 2 key/value heads do not split over 3 "
+                                                           "tensor-parallel ranks (each rank holds whole heads).")});
+        // Two causes, both said; still nothing about single tensors.
+        o.ppSize = 5;
+        plan = planFor(dir, o);
+        QCOMPARE(plan.problems.size(), 2);
+        QVERIFY2(plan.problems.at(1).contains(QStringLiteral("4 layers, fewer than 5 pipeline stages")), qPrintable(plan.problems.at(1)));
+        // What the run reports (the CLI prints it) is the same short list, and nothing is written.
+        const ConsolidateReport rep = reshard(plan, o);
+        QVERIFY(!rep.ok());
+        QCOMPARE(rep.problems, plan.problems);
+        QVERIFY(!QFileInfo::exists(o.output));
+    }
+
     // A tensor the backend's model has no parameter for, or one it needs and the source lacks: refused.
     void foreignModels()
     {

@@ -25,6 +25,7 @@
 #include <QScopeGuard>
 #include <QSet>
 #include <QSemaphore>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTemporaryDir>
@@ -283,6 +284,19 @@ private Q_SLOTS:
         QTRY_VERIFY2(w.reshardNotesLabel()->text().contains(QStringLiteral("2 key/value heads do not split over 4")),
                      qPrintable(w.reshardNotesLabel()->text()));
         QVERIFY(!w.currentPage()->isComplete());
+        // tp 3: the root cause alone (it listed 39 "Cannot:" lines, "model.embed_tokens.weight is missing" among
+        // them, and the wizard grew for good); the plan's words scroll within the page.
+        QCoreApplication::sendPostedEvents();
+        const QSize size = w.size();
+        w.reshardTpSpin()->setValue(3);
+        QTRY_VERIFY2(w.reshardNotesLabel()->text().contains(QStringLiteral("4 attention heads and 2 key/value heads do not split over 3")),
+                     qPrintable(w.reshardNotesLabel()->text()));
+        QCOMPARE(w.reshardNotesLabel()->text().count(QLatin1Char('\n')), 0);
+        QCoreApplication::sendPostedEvents();
+        QCOMPARE(w.size(), size);
+        auto *notesScroll = w.findChild<QScrollArea *>(QStringLiteral("reshardNotesScroll"));
+        QVERIFY(notesScroll && notesScroll->isAncestorOf(w.reshardNotesLabel()));
+        QVERIFY(notesScroll->maximumHeight() < 10 * w.reshardNotesLabel()->fontMetrics().lineSpacing());
         w.reshardTpSpin()->setValue(1);
         w.reshardPpSpin()->setValue(2);
         QVERIFY(!w.currentPage()->isComplete());

@@ -265,8 +265,51 @@ private Q_SLOTS:
         QCOMPARE(done.first().first().toInt(), -1);
         QVERIFY2(page.lookupStatus()->text().contains(QStringLiteral("HF_HUB_OFFLINE")), qPrintable(page.lookupStatus()->text()));
         QCOMPARE(page.filesModel()->rowCount(), 0);
+        // The empty tree says why (it was blank).
+        QVERIFY(page.treeNotice()->isVisible());
+        QVERIFY2(page.treeNoticeLabel()->text().contains(QStringLiteral("HF_HUB_OFFLINE")), qPrintable(page.treeNoticeLabel()->text()));
         QCOMPARE(hub->requestLog().size(), size_t(0));
         qunsetenv("HF_HUB_OFFLINE");
+    }
+
+    // The repo's files cannot be listed (the Hub fails): the tree says why, with Retry, which lists them once the Hub
+    // answers (the tree was blank, with no message and no Retry).
+    void aFailedListingSaysWhyWithRetry()
+    {
+        QVERIFY(hub->failPersistently(QStringLiteral("/tree/main")));
+        HubCachePage page;
+        QVERIFY(start(page));
+        QTRY_VERIFY_WITH_TIMEOUT(page.treeNotice()->isVisible(), 60000);
+        QVERIFY2(page.treeNoticeLabel()->text().contains(QStringLiteral("could not be listed")), qPrintable(page.treeNoticeLabel()->text()));
+        QVERIFY(page.retryButton()->isVisible());
+        QCOMPARE(page.filesModel()->rowCount(), 0);
+        QVERIFY(hub->clearFaults());
+        QTest::mouseClick(page.retryButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(page.filesModel()->rowCount() >= 3, 10000);
+        QVERIFY(!page.treeNotice()->isVisible());
+    }
+
+    // After a pull the details pane says where the selected module is now, as its row does ("Hub only" stayed).
+    void detailsFollowTheMarksAfterAPull()
+    {
+        QSet<QString> local;
+        HubCachePage page;
+        page.setLocalModulesProvider([&local] { return local; });
+        QVERIFY(start(page));
+        HubTreeModel *m = page.filesModel();
+        QTRY_VERIFY_WITH_TIMEOUT(m->indexForPath(V15).isValid(), 10000);
+        const QModelIndex version = m->indexForPath(V15);
+        if (m->canFetchMore(version))
+            m->fetchMore(version);
+        const QString key = V15 + QStringLiteral("/MODULE_222+d41d8cd9");
+        QTRY_VERIFY_WITH_TIMEOUT(m->indexForPath(key).isValid(), 10000);
+        auto *proxy = static_cast<QSortFilterProxyModel *>(page.filesView()->model());
+        page.filesView()->setCurrentIndex(proxy->mapFromSource(m->indexForPath(key)));
+        QTRY_VERIFY2(page.fileDetails()->toPlainText().contains(QStringLiteral("Hub only")), qPrintable(page.fileDetails()->toPlainText()));
+        local.insert(key);
+        page.refreshMarks();  // what the main window does when a pull ends
+        QCOMPARE(HubTreeModel::Presence(m->indexForPath(key).data(HubTreeModel::PresenceRole).toInt()), HubTreeModel::Presence::Both);
+        QVERIFY2(page.fileDetails()->toPlainText().contains(QStringLiteral("Hub and local")), qPrintable(page.fileDetails()->toPlainText()));
     }
 
     // A registry folder that keeps failing: the table shows what was read, and the status names the folder.

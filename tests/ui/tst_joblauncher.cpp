@@ -8,6 +8,8 @@
 #include "services/util/appsettings.h"
 #include "services/util/shellquote.h"
 #include "tests/support/testsupport.h"
+#include "ui/common/wheelguard.h"
+#include "ui/jobs/slurmsection.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -23,8 +25,10 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QWheelEvent>
 
 #include <memory>
 
@@ -438,6 +442,85 @@ private Q_SLOTS:
         QCOMPARE(url->text(), bad);
     }
 
+    // The wheel over a field that has no focus scrolls the form: scrolling down the launcher changed gradient
+    // accumulation from 1 to 4 on the way. Once clicked into, the wheel changes the field as before.
+    void theWheelScrollsTheFormPastUnfocusedFields()
+    {
+        installWheelGuard();  // as the main window does
+        JobLauncher w(service.get(), nullptr);
+        w.setSpec(tinyTp2());
+        w.resize(1100, 500);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(settle(w));
+        auto *scroll = w.findChild<QScrollArea *>(QStringLiteral("launcherForm"));
+        QVERIFY(scroll);
+        auto *accumulation = qobject_cast<QSpinBox *>(w.fieldWidget(QStringLiteral("gradient_accumulation_steps")));
+        QVERIFY(accumulation);
+        QCOMPARE(accumulation->focusPolicy(), Qt::StrongFocus);  // the wheel does not give it the focus either
+        QVERIFY(!accumulation->hasFocus());
+        QScrollBar *bar = scroll->verticalScrollBar();
+        QVERIFY(bar->maximum() > 0);
+        const int before = bar->value();
+        auto wheel = [accumulation](int delta) {
+            const QPointF at = accumulation->rect().center();
+            QWheelEvent e(at, accumulation->mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+            QApplication::sendEvent(accumulation, &e);
+        };
+        wheel(120);   // up: would make it 2
+        wheel(-120);  // down: scrolls the form
+        wheel(-120);
+        QCOMPARE(accumulation->value(), 1);
+        QVERIFY2(bar->value() > before, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(bar->value())));
+        // Clicked into: the wheel is the field's.
+        QApplication::setActiveWindow(&w);
+        accumulation->setFocus(Qt::MouseFocusReason);
+        QTRY_VERIFY(accumulation->hasFocus());
+        const int at = bar->value();
+        wheel(120);
+        QCOMPARE(accumulation->value(), 2);
+        QCOMPARE(bar->value(), at);
+    }
+
+    // Precompile first without the Neuron SDK's tool behaves one way in both modes: disabled, with why beside it
+    // (locally it was disabled with the reason only in a tooltip; in the Slurm section enabled, and the error came
+    // in the command box). A job that asks for it anyway is refused by its field.
+    void precompileFirstIsOneRuleInBothModes()
+    {
+        QVERIFY(QStandardPaths::findExecutable(QStringLiteral("neuron_parallel_compile")).isEmpty());  // no SDK here
+        JobLauncher w(service.get(), nullptr);
+        w.setSpec(tinyTp2());
+        w.resize(1100, 800);
+        w.show();
+        QVERIFY(settle(w));
+        QVERIFY(!w.precompileCheck()->isEnabled());
+        QVERIFY(w.precompileReason()->isVisible());
+        const QString why = w.precompileReason()->text();
+        QVERIFY2(why.contains(QStringLiteral("neuron_parallel_compile")), qPrintable(why));
+        SlurmSection *slurm = w.slurmSection();
+        slurm->setChecked(true);
+        QVERIFY(settle(w));
+        QVERIFY(!w.precompileCheck()->isVisible());
+        QVERIFY(!w.precompileReason()->isVisible());
+        QVERIFY(!slurm->precompileCheck()->isEnabled());
+        QVERIFY(slurm->precompileReason()->isVisible());
+        QCOMPARE(slurm->precompileReason()->text(), why);
+        // Asked for anyway (a preset, a job launched again): the field says why, in both modes; no "No command".
+        for (bool viaSlurm : {false, true}) {
+            JobSpec s = tinyTp2();
+            s.slurm.enabled = viaSlurm;
+            s.slurm.precompile = viaSlurm;
+            s.precompile = !viaSlurm;
+            w.setSpec(s);
+            QVERIFY(settle(w));
+            QVERIFY(!w.hasPlan());
+            QCOMPARE(w.problemText(QStringLiteral("precompile")), why);
+            QVERIFY2(!w.preview()->toPlainText().startsWith(QStringLiteral("No command")), qPrintable(w.preview()->toPlainText()));
+            QVERIFY((viaSlurm ? slurm->precompileCheck() : w.precompileCheck())->isEnabled());  // so it can be unchecked
+        }
+    }
+
     void screenshot()
     {
         JobLauncher w(service.get(), nullptr);
@@ -451,7 +534,7 @@ private Q_SLOTS:
         test::deliverPostedEvents();
         QVERIFY(w.grab().save(shots + QStringLiteral("/jobs-launcher.png")));
         // The end of the form: saving and the environment.
-        auto *scroll = w.findChild<QScrollArea *>();
+        auto *scroll = w.findChild<QScrollArea *>(QStringLiteral("launcherForm"));
         QVERIFY(scroll);
         scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
         test::deliverPostedEvents();

@@ -9,14 +9,25 @@
 #include "ui/jobs/joblauncher.h"
 #include "services/cache/maintenance.h"
 #include "ui/shell/mainwindow.h"
+#include "ui/hub/hubcachepage.h"
 #include "ui/shell/settingsdialog.h"
 #include "ui/shell/shortcutsdialog.h"
+#include "ui/common/flagtext.h"
+#include "services/cache/explain.h"
 #include "tests/support/testsupport.h"
 #include "services/util/appsettings.h"
 #include "services/cache/cachelocation.h"
 #include "services/cache/samplecache.h"
 
 #include <QAction>
+#include <QClipboard>
+#include <QRegularExpression>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QPushButton>
 #include <QApplication>
 #include <QDir>
 #include <QGroupBox>
@@ -166,6 +177,130 @@ private Q_SLOTS:
         dlg.accept();
         QCOMPARE(AppSettings::ttlDays(), 12);
         AppSettings::setTtlDays(30);
+    }
+
+    // Tab follows the dialog as it reads: Language, Appearance, then Restart now, OK and Cancel at the bottom (Restart
+    // now came after Cancel).
+    void settingsTabOrderFollowsTheLayout()
+    {
+        SettingsDialog dlg;
+        dlg.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dlg));
+        QApplication::setActiveWindow(&dlg);
+        QComboBox *language = dlg.languageCombo();
+        language->setCurrentIndex(language->currentIndex() == 1 ? 2 : 1);  // another language: Restart now is on
+        QVERIFY(dlg.restartButton()->isEnabled());
+        auto *buttons = dlg.findChild<QDialogButtonBox *>();
+        QVERIFY(buttons);
+        QVERIFY(buttons->isAncestorOf(dlg.restartButton()));
+        const QList<QWidget *> expected{language, dlg.appearanceCombo(), dlg.restartButton(),
+                                        buttons->button(QDialogButtonBox::Ok), buttons->button(QDialogButtonBox::Cancel)};
+        language->setFocus(Qt::TabFocusReason);
+        QTRY_VERIFY(language->hasFocus());
+        for (qsizetype i = 1; i < expected.size(); ++i) {
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+            QVERIFY2(expected[i]->hasFocus(), qPrintable(QStringLiteral("step %1: %2 has the focus").arg(i).arg(
+                QApplication::focusWidget() ? QString::fromLatin1(QApplication::focusWidget()->metaObject()->className())
+                                                  + QLatin1Char(' ') + QApplication::focusWidget()->objectName()
+                                            : QStringLiteral("nothing"))));
+        }
+        for (qsizetype i = expected.size() - 2; i >= 0; --i) {
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Backtab, Qt::ShiftModifier);
+            QVERIFY2(expected[i]->hasFocus(), qPrintable(QStringLiteral("back to %1").arg(i)));
+        }
+        dlg.reject();
+    }
+
+    // Explain's advice names menu items that exist, as they are written (it named "Local cache → Clean failed").
+    void explainNamesRealMenuItems()
+    {
+        MainWindow w;
+        auto plain = [](QString t) { return t.remove(QLatin1Char('&')).trimmed(); };
+        QHash<QString, QStringList> menus;  // a menu's title: its items
+        for (QAction *m : w.menuBar()->actions())
+            if (m->menu())
+                for (QAction *a : m->menu()->actions())
+                    menus[plain(m->text())] << plain(a->text());
+        Explanation failed;
+        failed.verdict = Verdict::Blocked;
+        failed.state = ModuleState::Failed;
+        Explanation locked = failed;
+        locked.state = ModuleState::Locked;
+        static const QRegularExpression named(QStringLiteral("\\(([^()\u2192]+) \u2192 ([^,()]+),"));
+        for (const Explanation &e : {failed, locked}) {
+            const QRegularExpressionMatch m = named.match(e.fix());
+            QVERIFY2(m.hasMatch(), qPrintable(e.fix()));
+            QVERIFY2(menus.value(m.captured(1)).contains(m.captured(2)),
+                     qPrintable(QStringLiteral("%1 \u2192 %2 is no menu item; the %1 menu has: %3")
+                                    .arg(m.captured(1), m.captured(2), menus.value(m.captured(1)).join(QStringLiteral(" | ")))));
+        }
+    }
+
+    // A flag in wrapping text is never cut at its hyphens ("--" on one line, "enable-saturate-infinity" on the next),
+    // and what is copied is the flag as written.
+    void flagsAreNeverCutAtTheirHyphens()
+    {
+        const QString text = QStringLiteral("Flags of this key: --model-type=transformer --enable-saturate-infinity -O1");
+        const QFontMetrics fm(QApplication::font());
+        const int widest = std::max(fm.horizontalAdvance(QStringLiteral("--model-type=transformer ")),
+                                    fm.horizontalAdvance(QStringLiteral("--enable-saturate-infinity ")));
+        // The lines wrapping makes of `shown` at `width` (as a wrapping label lays its text out), as written.
+        auto cuts = [](const QString &shown, int width) {
+            QTextDocument d;
+            d.setDefaultFont(QApplication::font());
+            d.setPlainText(shown);
+            d.setTextWidth(width);
+            (void)d.size();
+            int n = 0;
+            for (QTextBlock b = d.begin(); b.isValid(); b = b.next())
+                for (int i = 0; i < b.layout()->lineCount(); ++i) {
+                    const QTextLine line = b.layout()->lineAt(i);
+                    n += flagsAsWritten(b.text().mid(line.textStart(), line.textLength())).trimmed().endsWith(QLatin1Char('-'));
+                }
+            return n;
+        };
+        int cutBefore = 0, cutNow = 0;
+        for (int width = widest + 20; width <= 3 * widest; width += 3) {
+            cutBefore += cuts(text, width);
+            cutNow += cuts(keepFlagsWhole(text), width);
+        }
+        QVERIFY(cutBefore > 0);  // Qt does cut flags at their hyphens
+        QCOMPARE(cutNow, 0);
+        QCOMPARE(flagsAsWritten(keepFlagsWhole(text)), text);
+        QLabel label(keepFlagsWhole(text));
+        label.setWordWrap(true);
+        label.setTextInteractionFlags(Qt::TextSelectableByMouse);
+        copyFlagsAsWritten(&label);
+        label.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&label));
+        label.setSelection(0, int(label.text().size()));
+        QApplication::clipboard()->clear();
+        QTest::keySequence(&label, QKeySequence::Copy);
+        QCOMPARE(QApplication::clipboard()->text(), text);
+    }
+
+    // The status bar speaks for the page shown: a Hub error stayed on every other page.
+    void statusMessagesStayWithTheirPage()
+    {
+        qputenv("HF_HUB_OFFLINE", "1");  // the Hub page asks nobody
+        {
+            MainWindow w;
+            w.resize(1280, 820);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            HubCachePage *hub = w.hubCachePage();
+            QSignalSpy ready(hub, &HubCachePage::ready);
+            w.navigation()->setCurrentRow(1);
+            QVERIFY(ready.wait(10000));
+            const QString error = QStringLiteral("Could not reach https://huggingface.co");
+            Q_EMIT hub->statusChanged(error, false);
+            QCOMPARE(w.statusText()->text(), error);
+            w.navigation()->setCurrentRow(2);
+            QVERIFY2(w.statusText()->text() != error, qPrintable(w.statusText()->text()));
+            w.navigation()->setCurrentRow(1);
+            QCOMPARE(w.statusText()->text(), error);
+        }
+        qunsetenv("HF_HUB_OFFLINE");
     }
 
     // The caches this environment gives the runtimes, both formats, with why.

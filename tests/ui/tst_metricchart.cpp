@@ -4,11 +4,14 @@
 
 #include "app/i18n/translations.h"
 #include "services/util/format.h"
+#include "ui/common/chartaxis.h"
 
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
 #include <QDir>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -47,6 +50,51 @@ void settle(MetricChart &chart)
     for (int i = 0; i < 3; ++i)
         QCoreApplication::processEvents();
     chart.refresh();
+}
+
+// The axis labels QtCharts shows, as they read: the y axis's (left of the plot) and the x axis's (under it).
+struct DrawnLabels {
+    QStringList y, x, all;
+};
+DrawnLabels drawnLabels(MetricChart &chart)
+{
+    DrawnLabels d;
+    const QRectF plot = chart.chart()->plotArea();
+    QStringList titles{chart.chart()->title()};
+    for (QAbstractAxis *axis : chart.chart()->axes())
+        titles << axis->titleText();
+    QList<QGraphicsItem *> items = chart.view()->scene()->items();
+    std::sort(items.begin(), items.end(), [](QGraphicsItem *a, QGraphicsItem *b) {
+        return a->sceneBoundingRect().center().y() < b->sceneBoundingRect().center().y()
+            || (a->sceneBoundingRect().center().y() == b->sceneBoundingRect().center().y()
+                && a->sceneBoundingRect().center().x() < b->sceneBoundingRect().center().x());
+    });
+    for (QGraphicsItem *item : std::as_const(items)) {
+        auto *text = dynamic_cast<QGraphicsTextItem *>(item);
+        if (!text || !text->isVisible() || text->toPlainText().isEmpty() || titles.contains(text->toPlainText()))
+            continue;
+        const QPointF c = chart.chart()->mapFromScene(text->sceneBoundingRect().center());
+        d.all << text->toPlainText();
+        if (c.x() < plot.left())
+            d.y << text->toPlainText();
+        else if (c.y() > plot.bottom())
+            d.x << text->toPlainText();
+    }
+    std::sort(d.x.begin(), d.x.end(), [](const QString &a, const QString &b) { return a.toDouble() < b.toDouble(); });
+    return d;
+}
+
+// Whether `v` is 1, 2 or 5 × 10^k.
+bool isNice(double v)
+{
+    const double m = v / std::pow(10.0, std::floor(std::log10(v) + 1e-9));
+    return std::abs(m - 1) < 1e-6 || std::abs(m - 2) < 1e-6 || std::abs(m - 5) < 1e-6;
+}
+
+int decimals(const QString &label)
+{
+    const qsizetype dot = label.indexOf(QLatin1Char('.'));
+    return dot < 0 ? 0 : int(label.size() - dot - 1);
 }
 
 double totalVariation(const QList<QPointF> &points)
@@ -328,6 +376,18 @@ private Q_SLOTS:
             QTRY_VERIFY(chart.chart()->size().width() >= 240);  // laid out in its view
             settle(chart);
             QVERIFY(!chart.chart()->title().isEmpty());
+            // The title as drawn, not only as measured: QtCharts cuts it to "..." where its box is too small.
+            bool titleDrawn = false;
+            for (QGraphicsItem *item : chart.view()->scene()->items())
+                if (auto *t = dynamic_cast<QGraphicsTextItem *>(item); t && t->isVisible()
+                    && chart.chart()->mapFromScene(t->sceneBoundingRect().center()).y() < chart.chart()->plotArea().top())
+                    titleDrawn = titleDrawn || t->toPlainText() == chart.chart()->title();
+            QVERIFY2(titleDrawn, qPrintable(chart.chart()->title()));
+            // Nothing QtCharts draws is cut: the axis's title neither ("步" was drawn "...").
+            for (QGraphicsItem *item : chart.view()->scene()->items())
+                if (auto *t = dynamic_cast<QGraphicsTextItem *>(item); t && t->isVisible())
+                    QVERIFY2(!t->toPlainText().contains(QStringLiteral("...")) && !t->toPlainText().contains(QChar(0x2026)),
+                             qPrintable(t->toPlainText()));
             QVERIFY2(QFontMetricsF(chart.chart()->titleFont()).horizontalAdvance(chart.chart()->title())
                          <= chart.chart()->size().width() - 8,
                      qPrintable(QStringLiteral("%1: %2 > %3").arg(chart.chart()->title()).arg(QFontMetricsF(chart.chart()->titleFont()).horizontalAdvance(chart.chart()->title())).arg(chart.chart()->size().width())));
@@ -339,6 +399,16 @@ private Q_SLOTS:
                 QVERIFY2(QFontMetricsF(axis->titleFont()).horizontalAdvance(axis->titleText()) <= room,
                          qPrintable(axis->titleText()));
             }
+            if (kind == MetricKind::Loss) {
+                // By time, too short for the axis's title: the labels carry the unit (100 s: seconds).
+                chart.setXAxisMode(MetricChart::XAxisMode::Time);
+                settle(chart);
+                auto *x = qobject_cast<QValueAxis *>(chart.chart()->axes(Qt::Horizontal).value(0));
+                QVERIFY(x);
+                QVERIFY2(!x->isTitleVisible() && x->labelFormat().endsWith(QStringLiteral(" s")), qPrintable(x->labelFormat()));
+                chart.setXAxisMode(MetricChart::XAxisMode::Step);
+                settle(chart);
+            }
             if (kind == MetricKind::Throughput) {
                 const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
                 QDir().mkpath(shots);
@@ -348,6 +418,51 @@ private Q_SLOTS:
         for (QTranslator *t : qApp->findChildren<QTranslator *>()) {
             QCoreApplication::removeTranslator(t);
             delete t;
+        }
+    }
+
+    // Every tick label is drawn whole, at round values (1-2-5 steps) with one number of decimals, at the monitor's
+    // sizes: QtCharts elided labels given less room than they need ("…") and hid every other one where they would
+    // overlap, which read 0.0010, 0.0006, 0.0004, 0.0000.
+    void tickLabelsAreWholeAndNice()
+    {
+        for (MetricKind kind : {MetricKind::LearningRate, MetricKind::Loss, MetricKind::Throughput}) {
+            for (const QSize size : {QSize(260, 170), QSize(420, 230), QSize(580, 400)}) {
+                MetricChart chart(kind);
+                chart.resize(size);
+                chart.show();
+                QVERIFY(QTest::qWaitForWindowExposed(&chart));
+                QVector<MetricPoint> points = run(120);
+                for (int i = 0; i < points.size(); ++i) {
+                    points[i].learningRate = 1e-3 * (1.0 - double(i) / points.size());
+                    points[i].tokensPerSecond = 12000.0 + 37 * i;
+                }
+                chart.setPoints(points);
+                settle(chart);
+                QTRY_VERIFY(chart.chart()->plotArea().height() > 10);
+                settle(chart);
+                const int redraws = chart.redrawCount();
+                for (int i = 0; i < 10; ++i)
+                    QCoreApplication::processEvents();
+                QCOMPARE(chart.redrawCount(), redraws);  // settled: the ticks and the plot's size do not chase each other
+                const DrawnLabels drawn = drawnLabels(chart);
+                const QString what = QStringLiteral("%1x%2 (plot %5x%6): y %3 | x %4").arg(size.width()).arg(size.height())
+                                         .arg(drawn.y.join(QLatin1Char(' ')), drawn.x.join(QLatin1Char(' ')))
+                                         .arg(chart.chart()->plotArea().width()).arg(chart.chart()->plotArea().height());
+                for (const QString &l : drawn.all)
+                    QVERIFY2(!l.contains(QStringLiteral("...")) && !l.contains(QChar(0x2026)), qPrintable(what));
+                for (const QStringList *labels : {&drawn.y, &drawn.x}) {
+                    QVERIFY2(labels->size() >= 2, qPrintable(what));
+                    // Each drawn tick, none skipped: neighbours differ by the same nice step.
+                    const double step = std::abs((*labels)[1].toDouble() - (*labels)[0].toDouble());
+                    QVERIFY2(step > 0 && isNice(step), qPrintable(what));
+                    for (int i = 1; i < labels->size(); ++i) {
+                        QVERIFY2(std::abs(std::abs((*labels)[i].toDouble() - (*labels)[i - 1].toDouble()) - step) <= step * 1e-6,
+                                 qPrintable(what));
+                        QVERIFY2(decimals((*labels)[i]) == decimals((*labels)[0]), qPrintable(what));
+                    }
+                }
+            }
         }
     }
 
@@ -371,7 +486,7 @@ private Q_SLOTS:
             QVERIFY(y);
             const double pixels = y->tickInterval() / (y->max() - y->min()) * chart.chart()->plotArea().height();
             QVERIFY2(pixels >= 18, qPrintable(QStringLiteral("%1 px between ticks at %2").arg(pixels).arg(height)));
-            QVERIFY((y->max() - y->min()) / y->tickInterval() >= 2);  // still a scale to read
+            QVERIFY(ticksWithin(y->min(), y->max(), y->tickInterval()) >= 2);  // still a scale to read
         }
     }
 

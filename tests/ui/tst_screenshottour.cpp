@@ -11,6 +11,8 @@
 #include "tests/support/testsupport.h"
 #include "ui/checkpoint/consolidatewizard.h"
 #include "ui/hub/hubcachepage.h"
+#include "ui/jobs/joblauncher.h"
+#include "ui/jobs/jobspage.h"
 #include "ui/localcache/localcachepage.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/settingsdialog.h"
@@ -19,6 +21,7 @@
 #include <QDir>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QProcessEnvironment>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -81,6 +84,39 @@ QStringList clippedTexts(QWidget *root)
             continue;
         if (b->minimumSizeHint().width() > b->width() + 1)
             out << QStringLiteral("button needs %1 px: ").arg(b->minimumSizeHint().width()) + describe(b, b->text());
+    }
+    return out;
+}
+
+// A button drawn over a text it does not belong to (a label, a text box): what a squeezed layout does.
+QStringList coveredTexts(QWidget *root)
+{
+    auto shown = [root](QWidget *w) {
+        const QRect r = w->visibleRegion().boundingRect();
+        return r.isEmpty() ? QRect() : QRect(w->mapTo(root, r.topLeft()), r.size());
+    };
+    QList<QWidget *> texts;
+    for (QLabel *l : root->findChildren<QLabel *>())
+        if (l->isVisibleTo(root) && !l->text().trimmed().isEmpty())
+            texts << l;
+    for (QPlainTextEdit *e : root->findChildren<QPlainTextEdit *>())
+        if (e->isVisibleTo(root))
+            texts << e;
+    QStringList out;
+    for (QAbstractButton *b : root->findChildren<QAbstractButton *>()) {
+        const QRect button = b->isVisibleTo(root) ? shown(b) : QRect();
+        if (button.isEmpty())
+            continue;
+        for (QWidget *t : std::as_const(texts)) {
+            if (t->isAncestorOf(b) || b->isAncestorOf(t))
+                continue;
+            const QRect text = shown(t);
+            if (button.intersects(text)) {
+                const auto *label = qobject_cast<QLabel *>(t);
+                out << QStringLiteral("%1 covers %2").arg(describe(b, b->text()),
+                                                          describe(t, label ? label->text() : QStringLiteral("(text box)")));
+            }
+        }
     }
     return out;
 }
@@ -154,6 +190,28 @@ private Q_SLOTS:
         const QStringList clipped = clippedTexts(&w);
         save(&w, QStringLiteral("tour-hub-lookup.png"));
         QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QStringLiteral("\n  "))));
+    }
+
+    // The launcher at the default size (a new user's first job): nothing cut off, no button over a text (the Copy
+    // buttons covered the command, the cache's warnings and "Per rank" were cut).
+    void theLauncherShowsItsTextsWholeAndUncovered()
+    {
+        MainWindow w;
+        w.resize(1280, 820);  // the default size
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTest::keyClick(&w, Qt::Key_3, Qt::ControlModifier);
+        JobsPage *jobs = w.jobsPage();
+        jobs->newJob();
+        auto *launcher = qobject_cast<JobLauncher *>(jobs->launcher());
+        QVERIFY(launcher && launcher->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(!launcher->isBusy(), 60000);
+        test::deliverPostedEvents();
+        const QStringList problems = clippedTexts(&w) + coveredTexts(&w);
+        save(&w, QStringLiteral("tour-jobs-launcher.png"));
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n  "))));
+        // The command box has room for the command.
+        QVERIFY(launcher->preview()->viewport()->height() >= 3 * launcher->preview()->fontMetrics().lineSpacing());
     }
 
     void theEmptyCachePageShowsItsTextsWhole()

@@ -14,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QStackedWidget>
 
@@ -41,14 +42,24 @@ void ConsolidateWizard::buildReshardChoice(QFormLayout *form, QWidget *page, QWi
     row->addWidget(m_reshardPp);
     row->addStretch();
     m_weightsOnly = new QCheckBox(tr("Weights only (the resumed run starts its optimizer afresh)"), reshardBox);
-    m_reshardNotes = new QLabel(reshardBox);
+    m_reshardNotes = new QLabel;
     m_reshardNotes->setTextFormat(Qt::PlainText);  // names from the checkpoint
     m_reshardNotes->setWordWrap(true);
+    m_reshardNotes->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_reshardNotes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The plan's words scroll within a few lines: a long list of problems made the wizard taller, and it stayed so.
+    auto *notesScroll = new QScrollArea(reshardBox);
+    notesScroll->setObjectName(QStringLiteral("reshardNotesScroll"));
+    notesScroll->setWidget(m_reshardNotes);
+    notesScroll->setWidgetResizable(true);
+    notesScroll->setFrameShape(QFrame::NoFrame);
+    notesScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    notesScroll->setFixedHeight(m_reshardNotes->fontMetrics().lineSpacing() * 6 + 4);
     auto *rform = new QFormLayout(reshardBox);
     rform->setContentsMargins(0, 0, 0, 0);
     rform->addRow(tr("New layout:"), sizes);
     rform->addRow(QString(), m_weightsOnly);
-    rform->addRow(QString(), m_reshardNotes);
+    rform->addRow(QString(), notesScroll);
     m_modeSettings = new QStackedWidget(page);
     m_modeSettings->addWidget(consolidateSettings);
     m_modeSettings->addWidget(reshardBox);

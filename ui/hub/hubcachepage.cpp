@@ -181,10 +181,30 @@ QWidget *HubCachePage::buildFilesTab()
     m_fileDetails->setReadOnly(true);
     m_fileDetails->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_fileDetails->setPlaceholderText(tr("Select a registry entry (.json) to read it, or a module to see its files."));
+    // The repo's files could not be listed at all: why, and Retry (the tree was blank and said nothing).
+    m_treeNotice = new QWidget(this);
+    m_treeNoticeText = new QLabel(m_treeNotice);
+    m_treeNoticeText->setTextFormat(Qt::PlainText);
+    m_treeNoticeText->setWordWrap(true);
+    m_treeNoticeText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_retry = new QPushButton(tr("&Retry"), m_treeNotice);
+    m_retry->setToolTip(tr("List the repo's files again"));
+    connect(m_retry, &QPushButton::clicked, this, [this] {
+        if (m_config.offline)
+            refresh();  // the environment is read again
+        else
+            reopenRepo();
+    });
+    auto *noticeRow = new QHBoxLayout(m_treeNotice);
+    noticeRow->setContentsMargins(0, 0, 0, 0);
+    noticeRow->addWidget(m_treeNoticeText, 1);
+    noticeRow->addWidget(m_retry, 0, Qt::AlignTop);
+    m_treeNotice->hide();
     auto *top = new QWidget(this);
     auto *tl = new QVBoxLayout(top);
     tl->setContentsMargins(0, 0, 0, 0);
     tl->addWidget(m_listingBar);
+    tl->addWidget(m_treeNotice);
     tl->addLayout(actionsRow);
     tl->addWidget(m_files, 1);
     auto *filesSplit = new QSplitter(Qt::Vertical, this);
@@ -343,6 +363,7 @@ void HubCachePage::openRepo(const QString &repo)
     m_tree->setRepo(repo);
     m_tree->setLocalModules(m_localModules ? m_localModules() : QSet<QString>());
     m_fileDetails->clear();
+    updateTreeNotice();
     if (m_config.offline)
         return;
     m_tree->fetchMore(QModelIndex());
@@ -359,11 +380,13 @@ void HubCachePage::refreshMarks()
 {
     m_tree->setLocalModules(m_localModules ? m_localModules() : QSet<QString>());
     updateTransferButtons();
+    showSelectedFolder();  // the details pane says where the selected row is now ("Hub and local" after a pull)
 }
 
 void HubCachePage::setTransferring(const QSet<QString> &keys)
 {
     m_tree->setTransferring(keys);
+    showSelectedFolder();
 }
 
 QStringList HubCachePage::selectedKeys(int presence) const
@@ -443,10 +466,26 @@ void HubCachePage::listingDone(const QString &dirPath, bool recursive, const QVe
         m_tree->setListingError(dirPath, error.message);
         Q_EMIT statusChanged(error.message, false);
     } else {
+        m_listingErrors.remove(dirPath);
         m_tree->setListing(dirPath, entries, recursive);
         Q_EMIT statusChanged(tr("%1: %n item(s) listed", nullptr, int(entries.size())).arg(where), false);
     }
+    updateTreeNotice();
     showSelectedFolder();  // a folder selected before it was listed now has its numbers
+}
+
+void HubCachePage::updateTreeNotice()
+{
+    QString text;
+    const QString repo = displayName(m_tree->repo());
+    if (m_tree->repo().isEmpty())
+        text.clear();
+    else if (m_config.offline)
+        text = tr("Offline (HF_HUB_OFFLINE is set): the files of %1 are not listed.").arg(repo);
+    else if (m_listingErrors.contains(QString()))
+        text = tr("The files of %1 could not be listed: %2").arg(repo, m_listingErrors.value(QString()));
+    m_treeNoticeText->setText(text);
+    m_treeNotice->setVisible(!text.isEmpty());
 }
 
 // Whether a folder selected is being listed now: itself, or within a compiler folder listed recursively.

@@ -61,6 +61,10 @@ public:
     HubTreeModel *filesModel() const { return m_tree; }
     QPlainTextEdit *fileDetails() const { return m_fileDetails; }
     QPushButton *listingCancelButton() const { return m_listingCancel; }
+    // Above the files when the repo's top folder cannot be listed (the Hub unreachable, offline): why, and Retry.
+    QWidget *treeNotice() const { return m_treeNotice; }
+    QLabel *treeNoticeLabel() const { return m_treeNoticeText; }
+    QPushButton *retryButton() const { return m_retry; }
     QLabel *listingStatus() const { return m_listingStatus; }
     LookupModel *lookupModel() const { return m_lookup; }
     QTableView *lookupView() const { return m_lookupView; }
@@ -123,6 +127,7 @@ private:
     void fetch(const QString &dirPath);
     void listingDone(const QString &dirPath, bool recursive, const QVector<TreeEntry> &entries, const HubError &error);
     void updateListingBar();
+    void updateTreeNotice();
     void showSelectedFile();
     void showSelectedFolder();
     QString folderDetails(const QModelIndex &i) const;
@@ -163,6 +168,9 @@ private:
     QWidget *m_listingBar;
     QLabel *m_listingStatus;
     QPushButton *m_listingCancel;
+    QWidget *m_treeNotice = nullptr;
+    QLabel *m_treeNoticeText = nullptr;
+    QPushButton *m_retry = nullptr;
     QPlainTextEdit *m_fileDetails;
     QLineEdit *m_modelEdit;
     QComboBox *m_instance;

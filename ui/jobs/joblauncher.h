@@ -67,6 +67,9 @@ public:
     QLabel *cacheWarning() const { return m_cacheWarning; }
     QLabel *priorGraphsLabel() const { return m_priorGraphs; }
     QCheckBox *precompileCheck() const { return m_precompile; }
+    // Why Precompile first cannot be chosen where the job runs (hidden when it can).
+    QLabel *precompileReason() const { return m_precompileWhy; }
+    SlurmSection *slurmSection() const { return m_slurm; }
     QPushButton *cleanCacheButton() const { return m_clean; }
     // The figures shown (from the last check of the form).
     const JobFigures &figures() const { return m_figures; }
@@ -225,6 +228,7 @@ private:
     QLabel *m_cacheLabel;
     QLabel *m_priorGraphs = nullptr;
     QCheckBox *m_precompile = nullptr;
+    QLabel *m_precompileWhy = nullptr;
     Task m_priorTask;
     QLabel *m_cacheWarning;
     QPushButton *m_clean;

@@ -413,7 +413,20 @@ QWidget *JobLauncher::buildEnvironment()
                                 "stops the job before training."));
     m_precompile->setEnabled(false);
     connect(m_precompile, &QCheckBox::toggled, this, &JobLauncher::onChanged);
-    form->addRow(QString(), withProblem(QStringLiteral("precompile"), m_precompile));
+    // Why it cannot be chosen, under it (the same words as the Slurm section's option: precompileUnavailableReason).
+    m_precompileWhy = new QLabel;
+    m_precompileWhy->setObjectName(QStringLiteral("precompileWhy"));
+    m_precompileWhy->setWordWrap(true);
+    m_precompileWhy->setTextFormat(Qt::PlainText);
+    m_precompileWhy->setEnabled(false);  // secondary text
+    m_precompileWhy->hide();
+    auto *precompileBox = new QWidget;
+    auto *precompileCol = new QVBoxLayout(precompileBox);
+    precompileCol->setContentsMargins(0, 0, 0, 0);
+    precompileCol->setSpacing(2);
+    precompileCol->addWidget(m_precompile);
+    precompileCol->addWidget(m_precompileWhy);
+    form->addRow(QString(), withProblem(QStringLiteral("precompile"), m_precompile, precompileBox));
 
     m_env = new QTableWidget(0, 2);
     m_env->setHorizontalHeaderLabels({tr("Variable"), tr("Value")});
@@ -455,6 +468,9 @@ QWidget *JobLauncher::buildEnvironment()
 
 QWidget *JobLauncher::buildSidePanel()
 {
+    // The figures, the cache and the command scroll when the page is short (a 1280×820 window): squeezed under their
+    // own height they overlapped (the Copy buttons over the command, "Per rank" and the cache's warnings cut off).
+    // Launch stays in view below them.
     auto *panel = new QWidget;
     auto *col = new QVBoxLayout(panel);
     col->setContentsMargins(0, 0, 0, 0);
@@ -529,7 +545,17 @@ QWidget *JobLauncher::buildSidePanel()
     bh->addStretch(1);
     mv->addLayout(bh);
     col->addWidget(command, 1);
+    auto *scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("launcherSidePanel"));
+    scroll->setWidget(panel);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
+    auto *side = new QWidget;
+    auto *sideCol = new QVBoxLayout(side);
+    sideCol->setContentsMargins(0, 0, 0, 0);
+    sideCol->addWidget(scroll, 1);
     auto *launchRow = new QHBoxLayout;
     m_launchError = new QLabel;
     m_launchError->setWordWrap(true);
@@ -540,8 +566,8 @@ QWidget *JobLauncher::buildSidePanel()
     connect(m_launch, &QPushButton::clicked, this, &JobLauncher::launch);
     launchRow->addWidget(m_launchError, 1);
     launchRow->addWidget(m_launch, 0, Qt::AlignBottom);
-    col->addLayout(launchRow);
-    return panel;
+    sideCol->addLayout(launchRow);
+    return side;
 }
 
 // ---- the form <-> JobSpec ----

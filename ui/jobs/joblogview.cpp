@@ -8,6 +8,9 @@
 #include <QComboBox>
 #include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -16,6 +19,7 @@
 #include <QSignalBlocker>
 #include <QSyntaxHighlighter>
 
+#include <cmath>
 #include <utility>
 #include <QTextBlock>
 #include <QVBoxLayout>
@@ -24,7 +28,56 @@ namespace ingot {
 
 namespace {
 constexpr int maxLineBytes = 64 * 1024;  // a longer line without a separator is cut there
+
+QString numberText(double v)
+{
+    return QLocale().toString(v, 'g', 4);
 }
+
+// The backend's report lines (resources/backend/ingot_train/reporting.py: "INGOT_METRIC " or "INGOT_EVENT " and one
+// JSON object) as a short line people read; the charts and the job's state come from the same lines. Empty for any
+// other line, or one whose JSON is not an object (shown as it is).
+QString readableReport(const QByteArray &line)
+{
+    static const QByteArray metric = "INGOT_METRIC ", event = "INGOT_EVENT ";
+    const bool isMetric = line.startsWith(metric);
+    if (!isMetric && !line.startsWith(event))
+        return {};
+    const QJsonDocument doc = QJsonDocument::fromJson(line.mid(isMetric ? metric.size() : event.size()));
+    if (!doc.isObject())
+        return {};
+    const QJsonObject o = doc.object();
+    QStringList parts;
+    if (isMetric) {
+        const std::pair<const char *, QString> named[] = {
+            {"loss", JobLogView::tr("loss %1")}, {"learning_rate", JobLogView::tr("learning rate %1")},
+            {"grad_norm", JobLogView::tr("gradient norm %1")}, {"tokens_per_second", JobLogView::tr("%1 tokens/s")},
+            {"step_time", JobLogView::tr("%1 s a step")}};
+        for (const auto &[key, text] : named) {
+            const QJsonValue v = o.value(QLatin1String(key));
+            if (!v.isDouble())
+                continue;
+            const bool whole = qstrcmp(key, "tokens_per_second") == 0 && std::abs(v.toDouble()) < 1e15;
+            parts << text.arg(whole ? QLocale().toString(qint64(std::llround(v.toDouble()))) : numberText(v.toDouble()));
+        }
+        return JobLogView::tr("\u25B8 step %1: %2").arg(QLocale().toString(qint64(o.value(QLatin1String("step")).toDouble())),
+                                                          parts.join(QStringLiteral(", ")));
+    }
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        if (it.key() == QLatin1String("event") || it.key() == QLatin1String("time"))
+            continue;
+        if (it->isDouble())
+            parts << it.key() + QLatin1Char(' ') + numberText(it->toDouble());
+        else if (it->isString() && !it->toString().isEmpty())
+            parts << it.key() + QLatin1Char(' ') + displayName(it->toString());
+        else if (it->isBool())
+            parts << it.key() + QLatin1Char(' ') + (it->toBool() ? QStringLiteral("true") : QStringLiteral("false"));
+    }
+    const QString name = displayName(o.value(QLatin1String("event")).toString());
+    return parts.isEmpty() ? JobLogView::tr("\u25B8 %1").arg(name)
+                           : JobLogView::tr("\u25B8 %1: %2").arg(name, parts.join(QStringLiteral(", ")));
+}
+}  // namespace
 
 // Error lines in red, search matches on yellow; only blocks that change are highlighted again.
 class LogHighlighter final : public QSyntaxHighlighter
@@ -81,7 +134,10 @@ JobLogView::JobLogView(QWidget *parent)
     m_notice->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_notice->hide();
     m_text->setReadOnly(true);
-    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // Long lines wrap (a traceback's, a warning's): Follow keeps the newest line in view and the left edge too.
+    m_text->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_text->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    m_text->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_text->setMaximumBlockCount(m_maxLines);
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_text->setUndoRedoEnabled(false);
@@ -268,7 +324,9 @@ JobLogView::Change JobLogView::take(RankLog &log, const LogChunk &chunk)
         partial += in.mid(from, i - from);
         Line line;
         line.stderrLine = chunk.isStderr;
-        line.text = decode(partial);
+        line.text = readableReport(partial);
+        if (line.text.isEmpty())
+            line.text = decode(partial);
         line.error = isErrorLine(line.text);
         partial.clear();
         if (c == '\r') {

@@ -1,7 +1,8 @@
 // A job's logs, one rank at a time: stdout and stderr in arrival order, torchrun's own output as "torchrun", error
 // lines highlighted, search, follow. Log bytes come from the job and are untrusted: they are decoded with
 // nameFromBytes and shown escaped (no control characters but tabs; ANSI colour codes dropped; '\r' rewrites the
-// line, as a terminal shows tqdm's bar). It keeps the last maxLines() lines of each rank of every job it was
+// line, as a terminal shows tqdm's bar). The backend's INGOT_METRIC and INGOT_EVENT lines read as short lines
+// ("▸ step 10: loss 2.31, …") rather than raw JSON; long lines wrap, so Follow never scrolls sideways. It keeps the last maxLines() lines of each rank of every job it was
 // given, and appends to the view incrementally.
 #pragma once
 

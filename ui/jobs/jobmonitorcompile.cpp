@@ -11,6 +11,7 @@
 #include "services/util/names.h"
 #include "services/util/task.h"
 #include "services/util/format.h"
+#include "ui/common/flagtext.h"
 #include "ui/jobs/neuroncoresview.h"
 
 #include <QDateTime>
@@ -49,6 +50,7 @@ QWidget *JobMonitor::buildCompileActivity()
     m_graphDetail->setWordWrap(true);
     m_graphDetail->setTextFormat(Qt::PlainText);
     m_graphDetail->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    copyFlagsAsWritten(m_graphDetail);
     connect(m_compileList, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
         m_graphDetail->setText(item ? item->toolTip(1) : QString());
     });
@@ -208,7 +210,7 @@ void JobMonitor::showGraphs(const JobGraphs &graphs)
             tip << QStringLiteral("• ") + displayName(l);
         if (!e.fix().isEmpty())
             tip << tr("What to do: %1").arg(displayName(e.fix()));
-        item->setToolTip(1, tip.join(QLatin1Char('\n')));
+        item->setToolTip(1, keepFlagsWhole(tip.join(QLatin1Char('\n'))));  // a flag is never cut at its hyphens
         item->setData(1, Qt::UserRole, verdictName(e.verdict));
         item->setText(2, ingot::stateLabel(g.entryState));
         item->setForeground(2, stateColor(g.entryState));

@@ -8,6 +8,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QEvent>
+#include <QFontMetricsF>
 #include <QGraphicsEllipseItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
@@ -55,37 +56,38 @@ QString valueFormat(MetricKind kind)
     }
 }
 
-// A tick interval of 1, 2 or 5 × 10^k giving about `ticks` ticks over `span`.
-double niceInterval(double span, int ticks)
-{
-    if (!(span > 0) || !std::isfinite(span))
-        return 1;
-    const double raw = span / ticks;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    const double f = raw / magnitude;
-    return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * magnitude;
-}
-
-// About one y tick per 20 pixels, 2 to 5 of them: where ticks come closer than a label is high, QtCharts elides
-// every label ("…") instead of skipping some.
-int yTicksFor(double plotHeight)
-{
-    return plotHeight > 10 ? std::clamp(int(plotHeight / 20), 2, 5) : 5;
-}
-
-// Ticks at round values, anchored at 0, whatever the range (which stays the data's own); with `labels`, labels
-// with as many decimals as the interval needs (a learning rate's ticks differ in their fourth digit).
-void setNiceTicks(QAbstractAxis *axis, double min, double max, int ticks, bool labels = false)
+// Ticks at round values (1, 2 or 5 × 10^k), anchored at 0, whatever the range (which stays the data's own): about
+// `wanted` of them and at most `most` (as many as the axis has room to label whole); labels with as many decimals as
+// the interval needs, the same for every tick (a learning rate's ticks differ in their fourth digit).
+void setNiceTicks(QAbstractAxis *axis, double min, double max, int wanted, int most, const QString &unit = {})
 {
     auto *value = qobject_cast<QValueAxis *>(axis);
     if (!value)
         return;
-    const double interval = niceInterval(max - min, ticks);
+    const NiceAxis nice = niceAxis(min, max, wanted, most);
+    if (nice.min != min || nice.max != max)
+        value->setRange(nice.min, nice.max);  // a short chart: two labelled ticks around the data
     value->setTickType(QValueAxis::TicksDynamic);
     value->setTickAnchor(0);
-    value->setTickInterval(interval);
-    if (labels)
-        value->setLabelFormat(tickLabelFormat(interval, std::max(std::abs(min), std::abs(max))));
+    value->setTickInterval(nice.interval);
+    value->setLabelFormat(tickLabelFormat(nice.interval, std::max(std::abs(nice.min), std::abs(nice.max)))
+                          + (unit.isEmpty() ? QString() : QLatin1Char(' ') + unit));
+}
+
+// The height of a tick label as QtCharts lays it out (a text item: the font's height and a margin).
+double labelHeight(const QAbstractAxis *axis)
+{
+    return QFontMetricsF(axis->labelsFont()).height() + 2;
+}
+
+// The widest label of an x axis over [min, max] (its ends, in the format about `wanted` ticks would use).
+double widestLabel(const QAbstractAxis *axis, double min, double max, int wanted, const QString &unit)
+{
+    const QString format = tickLabelFormat(niceTickInterval(min, max, wanted, wanted * 2), std::max(std::abs(min), std::abs(max)))
+                           + (unit.isEmpty() ? QString() : QLatin1Char(' ') + unit);
+    const QFontMetricsF fm(axis->labelsFont());
+    return std::max(fm.horizontalAdvance(QString::asprintf(qPrintable(format), min)),
+                    fm.horizontalAdvance(QString::asprintf(qPrintable(format), max))) + 2;
 }
 
 QString formatDuration(double seconds)
@@ -239,7 +241,9 @@ MetricChart::MetricChart(MetricKind kind, QWidget *parent)
     // The first layout gives the real plot width: draw again for it once.
     // A new height may take another number of y ticks.
     connect(m_chart, &QChart::plotAreaChanged, this, [this](const QRectF &area) {
-        if ((m_columnsGuessed && area.width() > 10) || yTicksFor(area.height()) != m_yTicks)
+        // (A new width comes with a resize of the view, which redraws: the x ticks follow it there. Redrawing on every
+        // width the layout tries made labels and plot chase each other.)
+        if ((m_columnsGuessed && area.width() > 10) || (m_y && mostTicksFor(area.height(), labelHeight(m_y)) != m_yTicks))
             scheduleRedraw();
     });
     m_stack->setCurrentWidget(m_empty);
@@ -451,16 +455,22 @@ void MetricChart::redraw()
     }
     m_x->setRange(xMin, xMax);
     m_x->setTitleText(xTitle);
-    if (auto *x = qobject_cast<QValueAxis *>(m_x))
-        x->setLabelFormat(QStringLiteral("%.10g"));
-    setNiceTicks(m_x, xMin, xMax, 6);
+    // A short chart has no room for the axis's title under its labels (QtCharts cut Chinese "步" to "..."): the
+    // labels carry the unit of time instead, and steps need none (the summary and the hover say "step").
+    const bool xTitleFits = m_view->height() >= kXTitleMinHeight;
+    m_x->setTitleVisible(xTitleFits);
+    const QString xUnit = xTitleFits || m_mode == XAxisMode::Step ? QString()
+                          : m_xScale == 3600 ? tr("h") : m_xScale == 60 ? tr("min") : tr("s");
+    // As many ticks as fit whole: QtCharts elides a label given less room than it needs, and hides one that would
+    // overlap the one before.
+    setNiceTicks(m_x, xMin, xMax, 6, mostTicksFor(m_columns, widestLabel(m_x, xMin, xMax, 6, xUnit)), xUnit);
     if (m_log) {
         m_y->setRange(yMin / 1.15, yMax * 1.15);
     } else {
         const double pad = yMax > yMin ? (yMax - yMin) * 0.05 : std::max(std::abs(yMax) * 0.1, 1e-12);
         m_y->setRange(yMin - pad, yMax + pad);
-        m_yTicks = yTicksFor(m_chart->plotArea().height());
-        setNiceTicks(m_y, yMin - pad, yMax + pad, m_yTicks, true);
+        m_yTicks = m_columnsGuessed ? 5 : mostTicksFor(m_chart->plotArea().height(), labelHeight(m_y));  // hidden: not laid out
+        setNiceTicks(m_y, yMin - pad, yMax + pad, 5, m_yTicks);
     }
 
     if (m_hoverIndex >= 0)

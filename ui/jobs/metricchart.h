@@ -120,7 +120,7 @@ private:
     QVector<int> m_index;
     double m_xScale = 1;
     int m_columns = 0;
-    int m_yTicks = 5;  // the y ticks the last redraw asked for (yTicksFor the plot's height)
+    int m_yTicks = 5;     // the most y ticks the last redraw allowed (mostTicksFor the plot's height)
     bool m_columnsGuessed = true;
     int m_hoverIndex = -1;
     QPoint m_hoverPos;
@@ -128,6 +128,7 @@ private:
     QTimer m_redrawTimer;
     QElapsedTimer m_lastRedraw;
     static constexpr qint64 streamRedrawMs = 250;
+    static constexpr int kXTitleMinHeight = 240;  // the chart view's height from which the x axis has its title
     int m_redraws = 0;
 };
 

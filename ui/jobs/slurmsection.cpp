@@ -19,6 +19,7 @@ SlurmSection::SlurmSection(QWidget *parent)
     , m_qos(new QLineEdit(this))
     , m_exclusive(new QCheckBox(tr("Whole nodes (--exclusive, as the Neuron tutorials)"), this))
     , m_precompile(new QCheckBox(tr("Precompile first (neuron_parallel_compile, a Slurm job of its own)"), this))
+    , m_precompileWhy(new QLabel(this))
     , m_extra(new QPlainTextEdit(this))
     , m_cluster(new QLabel(this))
 {
@@ -50,6 +51,12 @@ SlurmSection::SlurmSection(QWidget *parent)
     form->addRow(tr("QoS:"), m_qos);
     form->addRow(QString(), m_exclusive);
     form->addRow(QString(), m_precompile);
+    m_precompileWhy->setObjectName(QStringLiteral("precompileWhy"));
+    m_precompileWhy->setWordWrap(true);
+    m_precompileWhy->setTextFormat(Qt::PlainText);
+    m_precompileWhy->setEnabled(false);  // secondary text
+    m_precompileWhy->hide();
+    form->addRow(QString(), m_precompileWhy);
     form->addRow(tr("Extra #SBATCH lines:"), m_extra);
     form->addRow(QString(), m_cluster);
     connect(this, &QGroupBox::toggled, this, &SlurmSection::changed);
@@ -59,6 +66,13 @@ SlurmSection::SlurmSection(QWidget *parent)
     connect(m_exclusive, &QCheckBox::toggled, this, &SlurmSection::changed);
     connect(m_precompile, &QCheckBox::toggled, this, &SlurmSection::changed);
     connect(m_extra, &QPlainTextEdit::textChanged, this, &SlurmSection::changed);
+}
+
+void SlurmSection::setPrecompileUnavailable(const QString &why)
+{
+    m_precompile->setEnabled(why.isEmpty() || m_precompile->isChecked());
+    m_precompileWhy->setText(why);
+    m_precompileWhy->setVisible(!why.isEmpty());
 }
 
 SlurmSettings SlurmSection::settings() const

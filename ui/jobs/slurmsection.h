@@ -32,6 +32,10 @@ public:
     QComboBox *partitionBox() const { return m_partition; }
     QLabel *clusterLabel() const { return m_cluster; }
     QCheckBox *precompileCheck() const { return m_precompile; }
+    // Precompile first where the job runs: `why` it cannot be chosen (precompileUnavailableReason), shown under the
+    // option, which is then disabled (unless checked, so it can be unchecked); empty: it can.
+    void setPrecompileUnavailable(const QString &why);
+    QLabel *precompileReason() const { return m_precompileWhy; }
 
 Q_SIGNALS:
     void changed();
@@ -43,6 +47,7 @@ private:
     QLineEdit *m_qos;
     QCheckBox *m_exclusive;
     QCheckBox *m_precompile;
+    QLabel *m_precompileWhy;
     QPlainTextEdit *m_extra;
     QLabel *m_cluster;
 };

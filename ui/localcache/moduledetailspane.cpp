@@ -1,5 +1,7 @@
 #include "ui/localcache/moduledetailspane.h"
 
+#include "ui/common/flagtext.h"
+
 #include "models/common/tones.h"
 #include "services/cache/compilerversion.h"
 #include "services/cache/classify.h"
@@ -145,6 +147,7 @@ ModuleDetailsPane::ModuleDetailsPane(QWidget *parent)
     m_why->setWordWrap(true);
     m_why->setTextFormat(Qt::PlainText);  // paths and flags are shown, never interpreted as markup
     m_why->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    copyFlagsAsWritten(m_why);
     m_explain->setToolTip(tr("Looks in this cache and every cache Ingot knows (the folders added here, this machine's "
                              "cache, the Hub cache repos) for this entry, its graph with other flags or another compiler"));
     auto *wl = new QVBoxLayout(m_whyBox);
@@ -357,7 +360,7 @@ QString ModuleDetailsPane::hloText() const
 
 QString ModuleDetailsPane::explanationText() const
 {
-    return m_why->text();
+    return flagsAsWritten(m_why->text());
 }
 
 // The step the answer offers, one click away (whoever acts on it previews it first).
@@ -416,7 +419,7 @@ void ModuleDetailsPane::explain()
         a.text = lines.join(QLatin1Char('\n'));
         return a;
     }, [this](const Answer &a) {
-        m_why->setText(a.text);
+        m_why->setText(keepFlagsWhole(a.text));  // "--" and "enable-saturate-infinity" on two lines otherwise
         m_explain->setEnabled(true);
         showExplanationAction(a.explanation);
         Q_EMIT explained();

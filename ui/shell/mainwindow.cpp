@@ -1,6 +1,7 @@
 #include "ui/shell/mainwindow.h"
 
 #include "ui/common/resources.h"
+#include "ui/common/wheelguard.h"
 
 #include "services/s3/s3cachestore.h"
 #include "services/util/appsettings.h"
@@ -65,6 +66,8 @@ MainWindow::MainWindow(QWidget *parent)
     , m_cancel(new QToolButton(this))
 {
     initResources();
+    installWheelGuard();  // the wheel over an unfocused field scrolls the page (every page's fields, made above too)
+    connectPageStatus();
     setWindowTitle(tr("Ingot"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/ingot.svg")));
 
@@ -92,6 +95,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_nav->setAccessibleName(tr("Areas"));
     connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
         m_pages->setCurrentIndex(row);
+        showStatus(m_pageStatus.value(m_pages->currentWidget()).first, m_pageStatus.value(m_pages->currentWidget()).second);
         if (m_pages->currentWidget() == m_hub && !m_hubShown) {
             m_hubShown = true;  // the Hub is contacted only once someone looks at it
             m_hub->refresh();
@@ -104,7 +108,6 @@ MainWindow::MainWindow(QWidget *parent)
                 keys.insert(m.key());
         return keys;
     });
-    connect(m_hub, &HubCachePage::statusChanged, this, &MainWindow::setStatus);
     connect(m_jobs, &JobsPage::consolidateRequested, this, &MainWindow::showConsolidate);
     connect(m_jobs, &JobsPage::showCacheEntry, this, &MainWindow::showCacheEntry);
     // The Jobs page's launcher: its default compile cache is the one open on the Local cache page, and "Clean…"
@@ -137,14 +140,9 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(m_transferStatus);
     statusBar()->addPermanentWidget(m_busy);
     statusBar()->addPermanentWidget(m_cancel);
-    connect(m_local, &LocalCachePage::statusChanged, this, &MainWindow::setStatus);
     connect(m_local, &LocalCachePage::locationOpened, this,
             [this](const StoreLocation &loc) { setWindowTitle(tr("%1 — Ingot").arg(displayName(loc.display()))); });
     // A remote host's cache opens in the cache page; a scan there that fails makes the host's connection checked.
-    connect(m_remote, &RemoteHostsPage::statusChanged, this, [this](const QString &text, bool busy) {
-        setStatus(text, busy);
-        m_cancel->hide();  // it cancels scans; ssh work ends by itself (time limits)
-    });
     connect(m_remote, &RemoteHostsPage::hostReconnected, this, [this](const QString &host) {
         const StoreLocation &loc = m_local->session()->location();
         if (!loc.isLocal() && loc.host == host)
@@ -371,11 +369,31 @@ void MainWindow::buildMenus()
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt)->setMenuRole(QAction::AboutQtRole);
 }
 
+void MainWindow::connectPageStatus()
+{
+    connect(m_hub, &HubCachePage::statusChanged, this, [this](const QString &text, bool busy) { setPageStatus(m_hub, text, busy); });
+    connect(m_local, &LocalCachePage::statusChanged, this, [this](const QString &text, bool busy) { setPageStatus(m_local, text, busy); });
+    connect(m_remote, &RemoteHostsPage::statusChanged, this,
+            [this](const QString &text, bool busy) { setPageStatus(m_remote, text, busy); });
+}
+
 void MainWindow::setStatus(const QString &text, bool busy)
+{
+    setPageStatus(m_pages->currentWidget(), text, busy);
+}
+
+void MainWindow::setPageStatus(QWidget *page, const QString &text, bool busy)
+{
+    m_pageStatus.insert(page, {text, busy});
+    if (page == m_pages->currentWidget())
+        showStatus(text, busy);
+}
+
+void MainWindow::showStatus(const QString &text, bool busy)
 {
     m_status->setText(text);
     m_busy->setVisible(busy);
-    m_cancel->setVisible(busy);
+    m_cancel->setVisible(busy && m_pages->currentWidget() == m_local);  // it cancels scans; ssh work ends by itself
 }
 
 void MainWindow::showSettings()

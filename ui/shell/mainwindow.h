@@ -1,7 +1,9 @@
 // The main window: navigation between Ingot's areas, menus, status bar, settings and About.
 #pragma once
 
+#include <QHash>
 #include <QMainWindow>
+#include <QPair>
 
 class QLabel;
 class QListWidget;
@@ -67,7 +69,12 @@ protected:
 
 private:
     void buildMenus();
+    // The status bar speaks for the page shown: each page's last message is kept, and shown again with its page (a
+    // Hub error stayed on every page). setStatus: a message of the page shown now.
     void setStatus(const QString &text, bool busy);
+    void setPageStatus(QWidget *page, const QString &text, bool busy);
+    void connectPageStatus();  // each page's statusChanged, kept for that page
+    void showStatus(const QString &text, bool busy);
     void wireTransfers();
     // Queues a transfer and says so in the status bar (or why it could not be queued).
     void queueTransfer(TransferKind kind, const TransferPlace &from, const TransferPlace &to, const QStringList &keys,
@@ -89,6 +96,7 @@ private:
     QLabel *m_transferStatus;
     bool m_hubShown = false;
     QLabel *m_status;
+    QHash<QWidget *, QPair<QString, bool>> m_pageStatus;
     QProgressBar *m_busy;
     QToolButton *m_cancel;
 };

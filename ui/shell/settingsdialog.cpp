@@ -100,6 +100,7 @@ SettingsDialog::SettingsDialog(QWidget *parent)
     appearanceRow->addStretch(1);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->addButton(m_restartButton, QDialogButtonBox::ActionRole);
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
     auto *col = new QVBoxLayout(this);
@@ -113,6 +114,13 @@ SettingsDialog::SettingsDialog(QWidget *parent)
     col->addLayout(appearanceRow);
     col->addWidget(where);
     col->addWidget(buttons);
+    // Tab goes down the dialog as it reads: the fields, Language and Appearance, then Restart now, OK and Cancel at
+    // the bottom. Made in another order, Restart now came after Cancel.
+    const QList<QWidget *> order{m_ttl, m_size, m_watch, m_hubLayout, m_roots, remove, m_sshConfig, m_sshBrowse,
+                                 m_language, m_appearance, m_restartButton, buttons->button(QDialogButtonBox::Ok),
+                                 buttons->button(QDialogButtonBox::Cancel)};
+    for (qsizetype i = 1; i < order.size(); ++i)
+        setTabOrder(order[i - 1], order[i]);
     resize(580, 780);
 }
 
@@ -184,7 +192,7 @@ QGroupBox *SettingsDialog::buildSshBox()
     m_sshConfig->setText(AppSettings::sshConfigFile());
     m_sshConfig->setPlaceholderText(tr("your ssh config (~/.ssh/config and /etc/ssh/ssh_config)"));
     m_sshConfig->setClearButtonEnabled(true);
-    auto *browse = new QPushButton(tr("Choose…"), sshBox);
+    auto *browse = m_sshBrowse = new QPushButton(tr("Choose…"), sshBox);
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString f = QFileDialog::getOpenFileName(this, tr("An ssh config file"), m_sshConfig->text());
         if (!f.isEmpty())
@@ -222,7 +230,7 @@ QGroupBox *SettingsDialog::buildLanguageBox()
         m_language->addItem(AppSettings::language(), AppSettings::language());
         m_language->setCurrentIndex(m_language->count() - 1);
     }
-    auto *restart = new QPushButton(tr("Restart now"), languageBox);
+    auto *restart = m_restartButton = new QPushButton(tr("Restart now"), languageBox);
     restart->setToolTip(tr("Saves these settings and starts Ingot again in the language chosen."));
     restart->setEnabled(false);
     connect(m_language, &QComboBox::currentIndexChanged, this, [this, restart] {
@@ -235,8 +243,7 @@ QGroupBox *SettingsDialog::buildLanguageBox()
             m_restart = false;
     });
     languageRow->addWidget(m_language, 1);
-    languageRow->addWidget(restart);
-    ll->addLayout(languageRow);
+    ll->addLayout(languageRow);  // Restart now is with OK and Cancel: it saves, as OK does
     auto *languageHint = new QLabel(tr("A new language applies when Ingot starts again."), languageBox);
     languageHint->setWordWrap(true);
     ll->addWidget(languageHint);

@@ -12,6 +12,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QPushButton;
 class QSpinBox;
 
 namespace ingot {
@@ -36,6 +37,7 @@ public:
     // The dialog was closed with "Restart now": the settings are saved, the app should start again.
     bool restartRequested() const { return m_restart; }
     QComboBox *appearanceCombo() const { return m_appearance; }
+    QPushButton *restartButton() const { return m_restartButton; }
     // Where the runtimes keep compiled graphs, as this environment places them (read-only): the texts shown.
     QString cachesText() const;
 
@@ -55,6 +57,8 @@ private:
     QLabel *m_sshProblem;
     QList<QLabel *> m_caches;
     QComboBox *m_language;
+    QPushButton *m_sshBrowse = nullptr;
+    QPushButton *m_restartButton = nullptr;
     bool m_restart = false;
     QComboBox *m_appearance;
     bool m_appearanceTried = false;  // an appearance was shown that is not saved yet
