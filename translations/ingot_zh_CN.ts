@@ -1806,16 +1806,8 @@ Go back to change the settings, or close the window.</source>
         <translation>变化：%1</translation>
     </message>
     <message>
-        <source>Remove the failed entry (Local cache → Clean failed, or `ingot-cli cache clean-failed`), or add --retry_failed_compilation to NEURON_CC_FLAGS.</source>
-        <translation>删除失败的条目（本地缓存 → 清理失败条目，或 `ingot-cli cache clean-failed`），或在 NEURON_CC_FLAGS 中加入 --retry_failed_compilation。</translation>
-    </message>
-    <message>
         <source>Wait for the running compile, or stop it.</source>
         <translation>等待正在运行的编译，或停止它。</translation>
-    </message>
-    <message>
-        <source>Clear the stale lock (Local cache → Clear locks, or `ingot-cli cache clear-locks`).</source>
-        <translation>清除陈旧的锁（本地缓存 → 清除锁，或 `ingot-cli cache clear-locks`）。</translation>
     </message>
     <message>
         <source>Pull or copy the entry from %1 into %2, or point the job at that cache.</source>
@@ -1832,6 +1824,25 @@ Go back to change the settings, or close the window.</source>
     <message>
         <source>Clear the lock once it is older than any compile still running could be (Local cache → Clear locks with an age, or `ingot-cli cache clear-locks --older-than 2h`): whether a compile holds an S3 cache&apos;s lock cannot be seen, so only locks older than the age given are removed.</source>
         <translation>等锁的时长超过任何仍在运行的编译可能用的时间后再清除它（本地缓存 → 按时长清除锁，或 `ingot-cli cache clear-locks --older-than 2h`）：无法看出某个编译是否持有 S3 缓存的锁，因此只会清除早于所给时长的锁。</translation>
+    </message>
+    <message>
+        <source>Remove the failed entry (Cache → Delete failed entries…, or `ingot-cli cache clean-failed`), or add --retry_failed_compilation to NEURON_CC_FLAGS.</source>
+        <translation>删除失败的条目（缓存 → 删除失败条目…，或 `ingot-cli cache clean-failed`），或在 NEURON_CC_FLAGS 中加入 --retry_failed_compilation。</translation>
+    </message>
+    <message>
+        <source>Clear the stale lock (Cache → Clear stale locks…, or `ingot-cli cache clear-locks`).</source>
+        <translation>清除陈旧的锁（缓存 → 清除过期锁…，或 `ingot-cli cache clear-locks`）。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::FlagText</name>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Select All</source>
+        <translation>全选</translation>
     </message>
 </context>
 <context>
@@ -2678,6 +2689,22 @@ Could not be listed: %2</source>
 Not listed yet: expand it to see its size and file count.</source>
         <translation>%1
 尚未列出：展开它以查看大小和文件数。</translation>
+    </message>
+    <message>
+        <source>&amp;Retry</source>
+        <translation>重试(&amp;R)</translation>
+    </message>
+    <message>
+        <source>List the repo&apos;s files again</source>
+        <translation>重新列出仓库的文件</translation>
+    </message>
+    <message>
+        <source>Offline (HF_HUB_OFFLINE is set): the files of %1 are not listed.</source>
+        <translation>离线（已设置 HF_HUB_OFFLINE）：未列出 %1 的文件。</translation>
+    </message>
+    <message>
+        <source>The files of %1 could not be listed: %2</source>
+        <translation>无法列出 %1 的文件：%2</translation>
     </message>
 </context>
 <context>
@@ -4006,10 +4033,6 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>先运行：%1（相同的命令），然后训练。</translation>
     </message>
     <message>
-        <source>Not available: the Neuron SDK&apos;s neuron_parallel_compile is neither beside the chosen Python nor on the PATH where the job runs.</source>
-        <translation>不可用：所选 Python 旁边和作业运行处的 PATH 上都没有 Neuron SDK 的 neuron_parallel_compile。</translation>
-    </message>
-    <message>
         <source>Precompile first (neuron_parallel_compile), then train</source>
         <translation>先预编译（neuron_parallel_compile），再训练</translation>
     </message>
@@ -4174,6 +4197,38 @@ Resumed from %2</source>
     <message>
         <source>Find the next match in the log</source>
         <translation>在日志中查找下一个匹配项</translation>
+    </message>
+    <message>
+        <source>loss %1</source>
+        <translation>损失 %1</translation>
+    </message>
+    <message>
+        <source>learning rate %1</source>
+        <translation>学习率 %1</translation>
+    </message>
+    <message>
+        <source>gradient norm %1</source>
+        <translation>梯度范数 %1</translation>
+    </message>
+    <message>
+        <source>%1 tokens/s</source>
+        <translation>%1 token/秒</translation>
+    </message>
+    <message>
+        <source>%1 s a step</source>
+        <translation>每步 %1 秒</translation>
+    </message>
+    <message>
+        <source>▸ step %1: %2</source>
+        <translation>▸ 第 %1 步：%2</translation>
+    </message>
+    <message>
+        <source>▸ %1</source>
+        <translation>▸ %1</translation>
+    </message>
+    <message>
+        <source>▸ %1: %2</source>
+        <translation>▸ %1：%2</translation>
     </message>
 </context>
 <context>
@@ -6403,6 +6458,18 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
         <translation>
             <numerusform>%1：%Ln 步内从 %2 变为 %3，最低 %4，最高 %5。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>h</source>
+        <translation>小时</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>分钟</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>秒</translation>
     </message>
 </context>
 <context>
