@@ -405,7 +405,9 @@ private Q_SLOTS:
                 settle(chart);
                 auto *x = qobject_cast<QValueAxis *>(chart.chart()->axes(Qt::Horizontal).value(0));
                 QVERIFY(x);
-                QVERIFY2(!x->isTitleVisible() && x->labelFormat().endsWith(QStringLiteral(" s")), qPrintable(x->labelFormat()));
+                const QString seconds = QCoreApplication::translate("ingot::MetricChart", "s");  // 秒 in Chinese
+                QVERIFY2(seconds != QLatin1String("s"), "the Chinese translation is loaded");
+                QVERIFY2(!x->isTitleVisible() && x->labelFormat().endsWith(QLatin1Char(' ') + seconds), qPrintable(x->labelFormat()));
                 chart.setXAxisMode(MetricChart::XAxisMode::Step);
                 settle(chart);
             }
