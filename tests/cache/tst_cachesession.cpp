@@ -116,19 +116,20 @@ private Q_SLOTS:
                 upserted << m.key() + QLatin1Char(':') + stateName(m.state);
             removed += d.removed;
         });
-        // A compile starts: module folder with a lock appears.
+        // A compile starts: module folder with a lock appears. (The waits are long: under the sanitizer build, beside
+        // fuzzers on two cores, a rescan once took over 10 s.)
         const QString mod = root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_4242+d41d8cd9");
         QDir().mkpath(mod);
         test::writeFile(mod + QStringLiteral("/model.hlo_module.pb"), "hlo");
         test::writeFile(mod + QStringLiteral("/model.hlo_module.pb.lock"), {});
-        QTRY_VERIFY_WITH_TIMEOUT(upserted.contains(V15 + QStringLiteral("/MODULE_4242+d41d8cd9:LOCKED")), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(upserted.contains(V15 + QStringLiteral("/MODULE_4242+d41d8cd9:LOCKED")), 30000);
         // It finishes: neff and done written, lock removed (the module folder itself is watched now).
         test::writeFile(mod + QStringLiteral("/model.neff"), "NEFF");
         test::writeFile(mod + QStringLiteral("/model.done"), {});
         QFile::remove(mod + QStringLiteral("/model.hlo_module.pb.lock"));
-        QTRY_VERIFY_WITH_TIMEOUT(upserted.contains(V15 + QStringLiteral("/MODULE_4242+d41d8cd9:SUCCESS")), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(upserted.contains(V15 + QStringLiteral("/MODULE_4242+d41d8cd9:SUCCESS")), 30000);
         QDir(mod).removeRecursively();
-        QTRY_VERIFY_WITH_TIMEOUT(removed.contains(V15 + QStringLiteral("/MODULE_4242+d41d8cd9")), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(removed.contains(V15 + QStringLiteral("/MODULE_4242+d41d8cd9")), 30000);
     }
 
     void switchingRootsDropsTheOldScan()
