@@ -27,7 +27,7 @@ log="$build/sanitizer-ctest.log"
 rc=0
 # tst_slurmcluster is left to the plain build: under ASan beside the fuzzers its drained-node case (a real slurmctld's
 # scheduling cycles) ran past QtTest's 300 s once on the merged issue 35 code (it passes in ~60 s in the plain suite);
-# to be looked into (docs/development.md).
+# to be looked into.
 ctest --test-dir "$build" -j2 --output-on-failure -E 'backend_train|hub_conformance|tst_hubconformance|s3_conformance|tst_slurmcluster' \
   >"$log" 2>&1 || rc=$?
 if [ "$rc" -ne 0 ]; then
