@@ -187,6 +187,7 @@ bool isEmptyFolder(int fd)
             ::close(dupFd);
         return false;
     }
+    ::rewinddir(d);  // a dup() shares the read position with whoever listed the folder before
     bool empty = true;
     while (const dirent *e = ::readdir(d))
         if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0)
