@@ -4,6 +4,7 @@
 #include "services/stores/storefactory.h"
 #include "services/stores/storewatcher.h"
 
+#include <QDateTime>
 #include <QSet>
 #include <QTimer>
 
@@ -100,6 +101,7 @@ void CacheSession::setDebounceMs(int ms)
 void CacheSession::start(bool full)
 {
     m_running = true;
+    m_scanStartedMs = QDateTime::currentMSecsSinceEpoch();
     // The previous snapshot is shared copy-on-write: handing it to the worker copies nothing.
     CacheSnapshot previous = full ? CacheSnapshot() : m_snapshot;
     const bool haveBase = !full && !m_snapshot.modules.isEmpty();
@@ -183,7 +185,8 @@ void CacheSession::updateWatches()
             m.state != ModuleState::Unknown)
             want.insert(m.key());
     }
-    m_watcher->watchFolders(QStringList(want.begin(), want.end()));
+    // A folder that changed between its listing and its watch (a compile that finished meanwhile) is rescanned.
+    m_watcher->watchFolders(QStringList(want.begin(), want.end()), m_scanStartedMs);
 }
 
 }  // namespace ingot

@@ -71,6 +71,7 @@ private:
     bool m_running = false;
     bool m_pending = false;
     bool m_pendingFull = false;
+    qint64 m_scanStartedMs = -1;  // when the scan behind m_snapshot began
     bool m_watching = true;
     Task m_scan;
     StoreWatcher *m_watcher = nullptr;

@@ -1,9 +1,12 @@
 #include "services/stores/storewatcher.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QSet>
+
+#include <sys/stat.h>
 
 namespace ingot {
 
@@ -15,13 +18,13 @@ LocalStoreWatcher::LocalStoreWatcher(const QString &root, QObject *parent)
     connect(m_watcher, &QFileSystemWatcher::directoryChanged, this, &StoreWatcher::changed);
 }
 
-void LocalStoreWatcher::watchFolders(const QStringList &rels)
+void LocalStoreWatcher::watchFolders(const QStringList &rels, qint64 listedSinceMs)
 {
     QStringList paths;
     paths.reserve(rels.size());
     for (const QString &rel : rels)
         paths << (rel.isEmpty() ? m_root : m_root + QLatin1Char('/') + rel);
-    setPaths(paths);
+    setPaths(paths, listedSinceMs);
 }
 
 void LocalStoreWatcher::watchForRoot()
@@ -48,7 +51,7 @@ int LocalStoreWatcher::watchedCount() const
     return int(m_watcher->directories().size());
 }
 
-void LocalStoreWatcher::setPaths(const QStringList &paths)
+void LocalStoreWatcher::setPaths(const QStringList &paths, qint64 listedSinceMs)
 {
     QSet<QString> want(paths.begin(), paths.end());
     QStringList drop;
@@ -57,8 +60,24 @@ void LocalStoreWatcher::setPaths(const QStringList &paths)
             drop << d;
     if (!drop.isEmpty())
         m_watcher->removePaths(drop);
-    if (!want.isEmpty())
-        m_watcher->addPaths(QStringList(want.begin(), want.end()));
+    if (want.isEmpty())
+        return;
+    const QStringList added(want.begin(), want.end());
+    m_watcher->addPaths(added);
+    if (listedSinceMs < 0)
+        return;
+    // A folder's time changes when an entry in it is created, removed or renamed (a compile's lock, neff, done). The
+    // file system's clock is coarse (a tick behind the real time): a second of margin costs at most one more rescan.
+    for (const QString &path : added) {
+        struct stat st {};
+        if (::lstat(QFile::encodeName(path).constData(), &st) != 0)
+            continue;
+        const qint64 ms = qint64(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+        if (ms >= listedSinceMs - 1000) {
+            QMetaObject::invokeMethod(this, &StoreWatcher::changed, Qt::QueuedConnection);
+            return;
+        }
+    }
 }
 
 }  // namespace ingot

@@ -19,8 +19,10 @@ public:
     using QObject::QObject;
     ~StoreWatcher() override;
 
-    // The folders to watch, root-relative ("" is the root); replaces what was watched before.
-    virtual void watchFolders(const QStringList &rels) = 0;
+    // The folders to watch, root-relative ("" is the root); replaces what was watched before. listedSinceMs (ms since
+    // the epoch, or -1) is when the listing these folders come from began: a folder newly watched that changed since
+    // then changed between its listing and its watch, which no watch saw, so changed() is sent for it.
+    virtual void watchFolders(const QStringList &rels, qint64 listedSinceMs = -1) = 0;
     // The root does not exist yet: report when it appears (watching its nearest existing parent).
     virtual void watchForRoot() = 0;
     virtual void clear() = 0;
@@ -38,13 +40,13 @@ class LocalStoreWatcher final : public StoreWatcher
 public:
     LocalStoreWatcher(const QString &root, QObject *parent);
 
-    void watchFolders(const QStringList &rels) override;
+    void watchFolders(const QStringList &rels, qint64 listedSinceMs = -1) override;
     void watchForRoot() override;
     void clear() override;
     int watchedCount() const override;
 
 private:
-    void setPaths(const QStringList &paths);
+    void setPaths(const QStringList &paths, qint64 listedSinceMs = -1);
 
     QString m_root;
     QFileSystemWatcher *m_watcher;

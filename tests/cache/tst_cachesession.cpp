@@ -132,6 +132,36 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(removed.contains(V15 + QStringLiteral("/MODULE_4242+d41d8cd9")), 30000);
     }
 
+    void aCompileThatEndsBeforeItsWatchIsSeen()
+    {
+        // A module listed as locked is watched only after the scan ends; a compile that finishes in between changes
+        // nothing a watch sees. (Turning watching on after the change is that moment, made deterministic.)
+        QTemporaryDir tmp;
+        const QString root = test::makeSampleCache(tmp, 5);
+        const QString mod = root + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_77+d41d8cd9");
+        QDir().mkpath(mod);
+        test::writeFile(mod + QStringLiteral("/model.hlo_module.pb"), "hlo");
+        test::writeFile(mod + QStringLiteral("/model.hlo_module.pb.lock"), {});
+        CacheSession s;
+        s.setDebounceMs(50);
+        s.setWatching(false);
+        QSignalSpy done(&s, &CacheSession::scanFinished);
+        s.setRoot(root);
+        QVERIFY(done.wait(20000));
+        const auto stateOf = [&] {
+            for (const CacheModule &m : s.snapshot().modules)
+                if (m.key() == V15 + QStringLiteral("/MODULE_77+d41d8cd9"))
+                    return stateName(m.state);
+            return QString();
+        };
+        QCOMPARE(stateOf(), QStringLiteral("LOCKED"));
+        test::writeFile(mod + QStringLiteral("/model.neff"), "NEFF");
+        test::writeFile(mod + QStringLiteral("/model.done"), {});
+        QFile::remove(mod + QStringLiteral("/model.hlo_module.pb.lock"));
+        s.setWatching(true);
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(), QStringLiteral("SUCCESS"), 20000);
+    }
+
     void switchingRootsDropsTheOldScan()
     {
         QTemporaryDir a, b;
