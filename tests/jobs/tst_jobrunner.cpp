@@ -24,6 +24,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <cstdlib>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -356,10 +357,13 @@ if rank == 0:
         QCOMPARE(f->metrics().size(), 5);
         for (int i = 0; i < 5; ++i) {
             const int step = 2 * (i + 1);
-            // A dict has no step of its own: it takes the bar's, read from the other file just before. A bar drawn
-            // between the two reads (a slow machine, a host's round trip) leaves it one step behind, never ahead.
-            QVERIFY2(f->metrics().at(i).step == step || f->metrics().at(i).step == step - 1,
+            // A dict has no step of its own: it takes the bar's, read from the other file just before. The two files
+            // are read one after the other, so the step is the bar's at that read: a bar drawn between the two reads
+            // leaves it one behind, a poll that comes later than the next bar (a loaded machine, a host's round
+            // trip) one ahead. Bars 0.2 s apart keep it within one step on this machine.
+            QVERIFY2(std::abs(f->metrics().at(i).step - step) <= 1,
                      qPrintable(QStringLiteral("dict %1: step %2").arg(i).arg(f->metrics().at(i).step)));
+            QVERIFY(i == 0 || f->metrics().at(i).step >= f->metrics().at(i - 1).step);
             QCOMPARE(f->metrics().at(i).loss, 3.0 - step * 0.1);
             QCOMPARE(f->metrics().at(i).gradNorm, 1.5);
         }
