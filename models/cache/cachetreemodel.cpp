@@ -83,6 +83,25 @@ QVariant CacheTreeModel::headerData(int section, Qt::Orientation o, int role) co
     return {};
 }
 
+QString CacheTreeModel::wideGroupStateSample()
+{
+    return QStringList{tr("%n failed", nullptr, 99), tr("%n locked", nullptr, 9), tr("%n unknown", nullptr, 99)}
+        .join(QStringLiteral(", "));
+}
+
+QStringList CacheTreeModel::groupProblems(const Group &g)
+{
+    QStringList parts;
+    if (g.perState[int(ModuleState::Failed)])
+        parts << tr("%n failed", nullptr, g.perState[int(ModuleState::Failed)]);
+    if (g.perState[int(ModuleState::Locked)])
+        parts << tr("%n locked", nullptr, g.perState[int(ModuleState::Locked)]);
+    const int unknown = int(g.entries.size()) - g.modules;
+    if (unknown)
+        parts << tr("%n unknown", nullptr, unknown);
+    return parts;
+}
+
 QVariant CacheTreeModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid())
@@ -94,15 +113,9 @@ QVariant CacheTreeModel::data(const QModelIndex &index, int role) const
             switch (index.column()) {
             case NameColumn: return g->version.isEmpty() ? tr("Other items in the cache root") : displayName(g->version);
             case StateColumn: {
-                QStringList parts{tr("%n entries", nullptr, g->modules)};
-                if (g->perState[int(ModuleState::Failed)])
-                    parts << tr("%n failed", nullptr, g->perState[int(ModuleState::Failed)]);
-                if (g->perState[int(ModuleState::Locked)])
-                    parts << tr("%n locked", nullptr, g->perState[int(ModuleState::Locked)]);
-                const int unknown = int(g->entries.size()) - g->modules;
-                if (unknown)
-                    parts << tr("%n unknown", nullptr, unknown);
-                return parts.join(QStringLiteral(", "));
+                // What needs attention, else the count: the whole line (the tooltip) does not fit the column.
+                const QStringList problems = groupProblems(*g);
+                return problems.isEmpty() ? tr("%n entries", nullptr, g->modules) : problems.join(QStringLiteral(", "));
             }
             case SizeColumn: return formatBytes(g->size);
             case LastUsedColumn: return formatAge(g->lastUsed, m_nowMs);
@@ -128,6 +141,8 @@ QVariant CacheTreeModel::data(const QModelIndex &index, int role) const
         case Qt::ToolTipRole:
             if (index.column() == LastUsedColumn)
                 return formatDateTime(g->lastUsed);
+            if (index.column() == StateColumn)
+                return (QStringList{tr("%n entries", nullptr, g->modules)} + groupProblems(*g)).join(QStringLiteral(", "));
             return g->version.isEmpty() ? tr("Files and folders at the top of the cache that are not compiler-version folders")
                                         : tr("Compiler version %1").arg(CompilerVersion::parse(g->version).display());
         case Qt::TextAlignmentRole:

@@ -6,6 +6,7 @@
 
 #include <QAbstractItemModel>
 #include <QSet>
+#include <QStringList>
 
 #include <memory>
 #include <vector>
@@ -18,6 +19,8 @@ class CacheTreeModel final : public QAbstractItemModel
     Q_DISABLE_COPY_MOVE(CacheTreeModel)
 
 public:
+    // A wide compiler-row State text ("99 failed, 9 locked, 99 unknown"), to size the column for it.
+    static QString wideGroupStateSample();
     enum Column { NameColumn, StateColumn, SizeColumn, LastUsedColumn, FilesColumn, ColumnCount };
     enum Role {
         SortRole = Qt::UserRole + 1,  // raw value for sorting (numbers, times)
@@ -55,6 +58,8 @@ public:
 private:
     struct Group;
     Group *groupFor(const QString &version, bool create);
+    // A compiler row's failed, locked and unknown counts, in words (empty when all is well).
+    static QStringList groupProblems(const Group &g);
     void refreshGroup(Group *g);
 
     std::vector<std::unique_ptr<Group>> m_groups;

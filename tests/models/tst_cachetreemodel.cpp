@@ -76,6 +76,13 @@ private Q_SLOTS:
         QCOMPARE(m2.data(CacheTreeModel::StateRole).toInt(), int(ModuleState::Success));
         QCOMPARE(model.module(m2)->size, 20);
         QVERIFY(!model.index(0, CacheTreeModel::StateColumn).data().toString().contains(QStringLiteral("failed")));
+        // All well: the count; the tooltip has the whole line.
+        QCOMPARE(model.index(0, CacheTreeModel::StateColumn).data().toString(), QStringLiteral("2 entries"));
+        QCOMPARE(model.index(0, CacheTreeModel::StateColumn).data(Qt::ToolTipRole).toString(), QStringLiteral("2 entries"));
+        // Something needs attention: that alone (the whole line did not fit the column), the count in the tooltip.
+        QCOMPARE(model.index(1, CacheTreeModel::StateColumn).data().toString(), QStringLiteral("1 locked"));
+        QCOMPARE(model.index(1, CacheTreeModel::StateColumn).data(Qt::ToolTipRole).toString(),
+                 QCoreApplication::translate("ingot::CacheTreeModel", "%n entries", nullptr, 1) + QStringLiteral(", 1 locked"));
         // Remove: a group that empties disappears.
         ScanDelta d3;
         d3.removed << VB + QStringLiteral("/MODULE_3+a") << VA + QStringLiteral("/MODULE_1+a");

@@ -45,6 +45,8 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace ingot {
 
 void LocalCachePage::buildUi()
@@ -305,7 +307,10 @@ QTreeView *LocalCachePage::buildTree()
     m_view->setAllColumnsShowFocus(true);
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(CacheTreeModel::NameColumn, QHeaderView::Stretch);
-    m_view->setColumnWidth(CacheTreeModel::StateColumn, 190);
+    // Wide enough for a compiler row's problems in the language shown (an entry's state is shorter).
+    const int stateText = m_view->fontMetrics().horizontalAdvance(CacheTreeModel::wideGroupStateSample());
+    m_view->setColumnWidth(CacheTreeModel::StateColumn,
+                           std::max(190, stateText + 2 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 12));
     m_view->setColumnWidth(CacheTreeModel::SizeColumn, 90);
     m_view->setColumnWidth(CacheTreeModel::LastUsedColumn, 110);
     m_view->setColumnWidth(CacheTreeModel::FilesColumn, 60);
