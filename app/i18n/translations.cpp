@@ -12,6 +12,11 @@ namespace ingot {
 namespace {
 const char kResourceDir[] = ":/i18n";
 
+QString englishFile()
+{
+    return QLatin1String(kResourceDir) + QStringLiteral("/ingot_en.qm");
+}
+
 bool install(QTranslator *translator, bool loaded)
 {
     if (loaded && QCoreApplication::installTranslator(translator))
@@ -52,12 +57,17 @@ QLocale installTranslations(QCoreApplication &app)
     install(qt, qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
                               QLibraryInfo::path(QLibraryInfo::TranslationsPath)));
     // English plural forms underneath: whatever the chosen translation lacks reads "1 file", not "1 file(s)".
-    auto *english = new QTranslator(&app);
-    const bool haveEnglish = install(english, english->load(QStringLiteral("ingot_en"), QLatin1String(kResourceDir)));
+    const bool haveEnglish = installEnglishPluralForms(app);
     auto *own = new QTranslator(&app);
     const bool loaded = own->load(locale, QStringLiteral("ingot"), QStringLiteral("_"), QLatin1String(kResourceDir));
-    install(own, loaded && !(haveEnglish && own->filePath() == english->filePath()));
+    install(own, loaded && !(haveEnglish && own->filePath() == englishFile()));
     return locale;
+}
+
+bool installEnglishPluralForms(QCoreApplication &app)
+{
+    auto *english = new QTranslator(&app);
+    return install(english, english->load(QStringLiteral("ingot_en"), QLatin1String(kResourceDir)));
 }
 
 }  // namespace ingot

@@ -26,4 +26,8 @@ QStringList availableLanguages();
 // setting is read through QSettings).
 QLocale installTranslations(QCoreApplication &app);
 
+// Installs only the English plural forms ("1 file", "2 files" for "%n file(s)"), owned by app: what every language
+// has underneath. Returns false when they could not be loaded.
+bool installEnglishPluralForms(QCoreApplication &app);
+
 }  // namespace ingot

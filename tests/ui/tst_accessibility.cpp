@@ -378,7 +378,7 @@ private Q_SLOTS:
         stats.ageEntries = {1, 3, 0, 0, 0};
         charts.setStats(stats);
         const QString size = charts.sizeSummary()->text();
-        QVERIFY2(size.contains(QStringLiteral("2 compiler version(s)")), qPrintable(size));
+        QVERIFY2(size.contains(QStringLiteral("2 compiler versions")), qPrintable(size));
         QVERIFY2(size.contains(QStringLiteral("2.15.128")), qPrintable(size));
         QVERIFY2(size.contains(QStringLiteral("11.5 GiB")), qPrintable(size));
         QVERIFY2(charts.ageSummary()->text().startsWith(QStringLiteral("4 entries; most of them (3)")),
@@ -386,7 +386,7 @@ private Q_SLOTS:
         QCOMPARE(charts.sizeView()->accessibleDescription(), size);
         stats.versions.removeFirst();
         charts.setStats(stats);
-        QVERIFY2(charts.sizeSummary()->text().contains(QStringLiteral("1 compiler version(s);")),
+        QVERIFY2(charts.sizeSummary()->text().contains(QStringLiteral("1 compiler version;")),
                  qPrintable(charts.sizeSummary()->text()));
         QVERIFY(charts.sizeSummary()->text() != size);
     }
@@ -405,7 +405,7 @@ private Q_SLOTS:
         }
         chart.setPoints(points);
         chart.refresh();
-        QCOMPARE(chart.summary(), QStringLiteral("Loss: 2.31 → 1.07 over 1,200 step(s), lowest 1.07, highest 2.31."));
+        QCOMPARE(chart.summary(), QStringLiteral("Loss: 2.31 → 1.07 over 1,200 steps, lowest 1.07, highest 2.31."));
         QCOMPARE(chart.summaryLabel()->text(), chart.summary());
         QCOMPARE(chart.view()->accessibleName(), QStringLiteral("Loss chart"));
         MetricPoint more;
@@ -413,7 +413,7 @@ private Q_SLOTS:
         more.loss = 0.9;
         chart.appendPoints({more});
         chart.refresh();
-        QCOMPARE(chart.summaryLabel()->text(), QStringLiteral("Loss: 2.31 → 0.9 over 1,300 step(s), lowest 0.9, highest 2.31."));
+        QCOMPARE(chart.summaryLabel()->text(), QStringLiteral("Loss: 2.31 → 0.9 over 1,300 steps, lowest 0.9, highest 2.31."));
     }
 
     void stateColoursKeepContrastInBothThemes()

@@ -315,7 +315,7 @@ private Q_SLOTS:
                               "tp_rank_00_pp_rank_01/mp_metadata.json"})
             QVERIFY2(QFileInfo::exists(out + QStringLiteral("/tensor_parallel_shards/") + QLatin1String(f)), f);
         QVERIFY(!QFileInfo::exists(out + QStringLiteral("/tensor_parallel_shards/tp_rank_01_pp_rank_00")));
-        QVERIFY2(w.summaryLabel()->text().contains(QStringLiteral("for tp=1 pp=2, in 2 rank folder(s)")), qPrintable(w.summaryLabel()->text()));
+        QVERIFY2(w.summaryLabel()->text().contains(QStringLiteral("for tp=1 pp=2, in 2 rank folders")), qPrintable(w.summaryLabel()->text()));
         QVERIFY2(w.summaryLabel()->text().contains(QStringLiteral("optimizer state goes with it (step 7)")), qPrintable(w.summaryLabel()->text()));
         QVERIFY2(w.loadSnippet()->text().contains(QStringLiteral("--tensor_parallel_size 1 --pipeline_parallel_size 2")),
                  qPrintable(w.loadSnippet()->text()));

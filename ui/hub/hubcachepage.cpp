@@ -509,8 +509,8 @@ QString HubCachePage::folderDetails(const QModelIndex &i) const
         return shown + QLatin1Char('\n') + where;  // not on the Hub: nothing to list
     const QVariant files = i.siblingAtColumn(HubTreeModel::FilesColumn).data();
     if (files.isValid())
-        return tr("%1\n%2 in %3 file(s)\n%4").arg(shown, i.siblingAtColumn(HubTreeModel::SizeColumn).data().toString(),
-                                                  files.toString(), where);
+        return tr("%1\n%2 in %n file(s)\n%3", nullptr, files.toInt())
+            .arg(shown, i.siblingAtColumn(HubTreeModel::SizeColumn).data().toString(), where);
     if (isBeingListed(path))
         return tr("%1\nBeing listed: its size and file count follow.").arg(shown);
     if (m_listingErrors.contains(path))
