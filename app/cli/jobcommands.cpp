@@ -300,8 +300,12 @@ int cmdList(const Invocation &in)
         warnUnreadable(s.unreadable);
     if (in.json) {
         json arr = json::array();
-        for (const JobSummary &s : all)
-            arr.push_back(statusJson(s));
+        for (const JobSummary &s : all) {
+            json j = statusJson(s);
+            const QString from = resumedFromJob(s.record, all);  // as the history's tooltip says it
+            j["resumed_from"] = from.isEmpty() ? json(nullptr) : json(u8(from));
+            arr.push_back(j);
+        }
         printJson(arr);
         return Ok;
     }

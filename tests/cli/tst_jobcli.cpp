@@ -498,14 +498,28 @@ private Q_SLOTS:
         r = cli({QStringLiteral("job"), QStringLiteral("status"), first, QStringLiteral("--json")});
         QVERIFY(r.json().object().value(QLatin1String("resumed_from")).isNull());
 
-        // A job that left no checkpoint: refused, nothing launched.
+        // A job launched from that checkpoint by hand (job launch -- --resume_from_checkpoint, no resumed_from_job
+        // recorded): the job whose output folder holds it. It left no checkpoint itself: resuming it is refused.
         QString log;
         const QString none = fakeJob(cli, JobProgram::Backend, &log);
+        const QString noneJson = cli.jobsRoot() + QLatin1Char('/') + none + QStringLiteral("/job.json");
+        JobRecordFile byHand;
+        QVERIFY(JobRecordFile::fromJson(test::readFile(noneJson), &byHand, &error));
+        byHand.spec.resumeFrom = newest;
+        test::writeFile(noneJson, byHand.toJson());
+        r = cli({QStringLiteral("job"), QStringLiteral("status"), none, QStringLiteral("--json")});
+        QCOMPARE(r.json().object().value(QLatin1String("resumed_from")).toString(), first);
         r = cli({QStringLiteral("job"), QStringLiteral("resume"), none});
         QCOMPARE(r.code, 4);
         QVERIFY2(r.err.contains(QLatin1String("No checkpoint-N")), qPrintable(r.err));
         r = cli({QStringLiteral("job"), QStringLiteral("list"), QStringLiteral("--json")});
         QCOMPARE(r.json().array().size(), 3);
+        QMap<QString, QJsonValue> lineage;
+        for (const QJsonValue &j : r.json().array())
+            lineage.insert(j.toObject().value(QLatin1String("id")).toString(), j.toObject().value(QLatin1String("resumed_from")));
+        QCOMPARE(lineage.value(second).toString(), first);
+        QCOMPARE(lineage.value(none).toString(), first);
+        QVERIFY(lineage.value(first).isNull());
     }
 
     // job remove: the preview the Jobs page's dialog shows (the job's folder and its size, the outputs kept unless
