@@ -8,6 +8,7 @@
 #include "app/cli/copycommand.h"
 #include "app/cli/hubcommands.h"
 #include "app/cli/jobcommands.h"
+#include "app/cli/jobmonitorcommands.h"
 #include "app/cli/pushcommands.h"
 #include "app/cli/pullcommand.h"
 #include "app/cli/remotecommands.h"
@@ -46,7 +47,7 @@ int main(int argc, char **argv)
                     QCoreApplication::translate("ingot::cli", "Common options: --cache-dir DIR, --json, --dry-run, --yes.")});
     table.addGroup({QStringLiteral("hub"), QCoreApplication::translate("ingot::cli", "The Hugging Face Hub: whoami, ls, login, logout"),
                     QCoreApplication::translate("ingot::cli", "HF_ENDPOINT, HF_TOKEN, HF_HOME, HF_TOKEN_PATH and HF_HUB_OFFLINE are honoured. --json everywhere.")});
-    table.addGroup({QStringLiteral("job"), QCoreApplication::translate("ingot::cli", "Training jobs: launch, list, status, logs, stop, wait"),
+    table.addGroup({QStringLiteral("job"), QCoreApplication::translate("ingot::cli", "Training jobs: launch, list, status, logs, stop, wait, resume, remove, graphs, neuroncores"),
                     QCoreApplication::translate("ingot::cli", "Jobs live in ~/.local/share/Ingot/ingot/jobs/<id>. job wait: exit 0 finished, 1 failed, 9 stopped.")});
     table.addGroup({QStringLiteral("remote"), QCoreApplication::translate("ingot::cli", "Remote hosts over SSH: hosts, add, remove, connect"),
                     QCoreApplication::translate("ingot::cli", "Hosts come from your ssh config (-F file: Settings) and those added. "
@@ -63,6 +64,7 @@ int main(int argc, char **argv)
     table.add(pullCommands());
     table.add(consolidateCommands());
     table.add(jobCommands());
+    table.add(jobMonitorCommands());
     table.add(remoteCommands());
     table.add(clusterCommands());
     return table.run(args);

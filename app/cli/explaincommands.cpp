@@ -130,31 +130,6 @@ int cmdShow(const Invocation &p)
     return Ok;
 }
 
-json explanationJson(const Explanation &e)
-{
-    json j = {{"entry", u8(displayName(e.key.key()))}, {"verdict", u8(verdictName(e.verdict))},
-              {"cache", u8(displayName(e.cache))}, {"rule", u8(e.rule)}, {"present", e.present},
-              {"state", e.present ? u8(stateName(e.state)) : std::string()}, {"headline", u8(displayName(e.headline()))},
-              {"evidence", strings(e.evidence())}, {"fix", u8(displayName(e.fix()))}, {"flags_known", e.flagsKnown},
-              {"flags", strings(e.flags)}, {"notes", strings(e.notes)}};
-    if (e.verdict == Verdict::Blocked)
-        j["lock_may_be_live"] = e.lockMayBeLive;
-    if (!e.otherCache.isEmpty())
-        j["other_cache"] = u8(displayName(e.otherCache));
-    if (!e.otherKey.isEmpty()) {
-        j["other_entry"] = u8(displayName(e.otherKey));
-        j["other_version"] = u8(displayName(e.otherKey.section(QLatin1Char('/'), 0, 0)));
-    }
-    if (e.verdict == Verdict::OtherFlags) {
-        j["other_flags"] = strings(e.otherFlags);
-        j["flags_added"] = strings(e.flagsAdded);
-        j["flags_removed"] = strings(e.flagsRemoved);
-    }
-    if (e.verdict == Verdict::NewGraph)
-        j["changes"] = strings(e.changes);
-    return j;
-}
-
 int cmdExplain(const Invocation &p)
 {
     std::optional<ModuleKey> key;
@@ -196,6 +171,31 @@ int cmdExplain(const Invocation &p)
     return Ok;
 }
 }  // namespace
+
+nlohmann::json explanationJson(const Explanation &e)
+{
+    nlohmann::json j = {{"entry", u8(displayName(e.key.key()))}, {"verdict", u8(verdictName(e.verdict))},
+              {"cache", u8(displayName(e.cache))}, {"rule", u8(e.rule)}, {"present", e.present},
+              {"state", e.present ? u8(stateName(e.state)) : std::string()}, {"headline", u8(displayName(e.headline()))},
+              {"evidence", strings(e.evidence())}, {"fix", u8(displayName(e.fix()))}, {"flags_known", e.flagsKnown},
+              {"flags", strings(e.flags)}, {"notes", strings(e.notes)}};
+    if (e.verdict == Verdict::Blocked)
+        j["lock_may_be_live"] = e.lockMayBeLive;
+    if (!e.otherCache.isEmpty())
+        j["other_cache"] = u8(displayName(e.otherCache));
+    if (!e.otherKey.isEmpty()) {
+        j["other_entry"] = u8(displayName(e.otherKey));
+        j["other_version"] = u8(displayName(e.otherKey.section(QLatin1Char('/'), 0, 0)));
+    }
+    if (e.verdict == Verdict::OtherFlags) {
+        j["other_flags"] = strings(e.otherFlags);
+        j["flags_added"] = strings(e.flagsAdded);
+        j["flags_removed"] = strings(e.flagsRemoved);
+    }
+    if (e.verdict == Verdict::NewGraph)
+        j["changes"] = strings(e.changes);
+    return j;
+}
 
 QVector<Command> explainCommands()
 {

@@ -4,7 +4,16 @@
 
 #include "app/cli/commandtable.h"
 
+#include <nlohmann/json.hpp>
+
+namespace ingot {
+struct Explanation;
+}
+
 namespace ingot::cli {
+
+// One explanation as `cache explain --json` writes it (and `job graphs --json`, for each graph).
+nlohmann::json explanationJson(const Explanation &e);
 
 QVector<Command> explainCommands();
 

@@ -2,8 +2,10 @@
 
 #include "app/cli/clicommon.h"
 #include "app/cli/consolidatecommand.h"
+#include "app/cli/jobcontext.h"
 #include "app/cli/remotecommands.h"
 #include "services/jobs/jobmanager.h"
+#include "services/jobs/jobresume.h"
 #include "services/jobs/jobtext.h"
 #include "services/jobs/remotejobindex.h"
 #include "services/remote/sshjobrunner.h"
@@ -16,7 +18,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QSet>
-#include <QThread>
+#include <QDeadlineTimer>
 
 #include <cmath>
 #include <cstdio>
@@ -29,52 +31,6 @@ using nlohmann::json;
 struct CliText {
     Q_DECLARE_TR_FUNCTIONS(ingot::cli)
 };
-
-// This machine's runner and every host's (one connection each, for the whole command).
-JobRunners &runners()
-{
-    static const std::shared_ptr<JobRunners> r = JobRunners::create(makeLocalJobRunner());
-    return *r;
-}
-
-JobManager manager()
-{
-    return JobManager(runners().local(), runners().lookup());
-}
-
-// The runner of `host`, connected first with the one host-key policy of ingot-cli (remotecommands.h: a key is asked
-// about only on a terminal, never without one). Returns the exit code (Ok when connected).
-int runnerFor(const QString &host, std::shared_ptr<JobRunner> *runner)
-{
-    if (const int rc = connectHost(host))
-        return rc;
-    QString error;
-    SshError why = SshError::None;
-    *runner = runners().runner(host, &error, &why);
-    if (*runner)
-        return Ok;
-    err(CliText::tr("error: %1: %2").arg(host, error));
-    return why == SshError::InvalidHost ? Usage : why == SshError::HostKeyUnknown || why == SshError::HostKeyChanged
-                                                      ? HostKey
-                                                      : HostUnreachable;
-}
-
-// The manager of job `id`: this machine's jobs, else the remote jobs this machine launched (connected first).
-int managerFor(const QString &id, std::unique_ptr<JobManager> *out)
-{
-    JobRecordFile r;
-    QString error;
-    if (manager().load(id, &r, &error) || !RemoteJobIndex().find(id, &r)) {
-        *out = std::make_unique<JobManager>(manager());
-        return Ok;
-    }
-    std::shared_ptr<JobRunner> runner;
-    const int rc = runnerFor(r.where, &runner);
-    if (rc != Ok)
-        return rc;
-    *out = std::make_unique<JobManager>(runner, runners().lookup());
-    return Ok;
-}
 
 QString when(double secs)
 {
@@ -334,13 +290,6 @@ int cmdLaunch(const Invocation &in)
     return Ok;
 }
 
-// Files of a job that could not be read (a FIFO or a link planted in its folder): said, never waited on.
-void warnUnreadable(const QStringList &unreadable)
-{
-    for (const QString &u : unreadable)
-        err(CliText::tr("warning: cannot read %1").arg(u));
-}
-
 int cmdList(const Invocation &in)
 {
     QStringList warnings;
@@ -351,8 +300,12 @@ int cmdList(const Invocation &in)
         warnUnreadable(s.unreadable);
     if (in.json) {
         json arr = json::array();
-        for (const JobSummary &s : all)
-            arr.push_back(statusJson(s));
+        for (const JobSummary &s : all) {
+            json j = statusJson(s);
+            const QString from = resumedFromJob(s.record, all);  // as the history's tooltip says it
+            j["resumed_from"] = from.isEmpty() ? json(nullptr) : json(u8(from));
+            arr.push_back(j);
+        }
         printJson(arr);
         return Ok;
     }
@@ -390,27 +343,6 @@ bool loadSummary(JobManager &jobs, const QString &id, JobSummary *s)
     return true;
 }
 
-// The job the command's ID argument names (after it, at most `more` other arguments), the manager of where it runs
-// and, when asked for, its record; the exit code (Ok to go on).
-int openJob(const Invocation &in, QString *id, std::unique_ptr<JobManager> *jobs, int more = 0,
-            JobRecordFile *record = nullptr)
-{
-    const QStringList pos = in.positional();
-    if (pos.isEmpty() || pos.size() > 1 + more) {
-        err(CliText::tr("error: name one job id (ingot-cli job list)"));
-        return Usage;
-    }
-    *id = pos.first();
-    if (const int rc = managerFor(*id, jobs); rc != Ok || !record)
-        return rc;
-    QString error;
-    if (!(*jobs)->load(*id, record, &error)) {
-        err(CliText::tr("error: %1").arg(error));
-        return PartialFailure;
-    }
-    return Ok;
-}
-
 int cmdStatus(const Invocation &in)
 {
     QString id;
@@ -422,9 +354,11 @@ int cmdStatus(const Invocation &in)
     if (!loadSummary(jobs, id, &s))
         return PartialFailure;
     const CacheLocation cache = jobs.compileCache(s.record.spec);
+    const QString resumedFrom = resumedFromJob(jobs, s.record);
     if (in.json) {
         json j = statusJson(s);
         j["compile_cache"] = cacheLocationJson(cache);
+        j["resumed_from"] = resumedFrom.isEmpty() ? json(nullptr) : json(u8(resumedFrom));
         printJson(j);
         return Ok;
     }
@@ -438,6 +372,13 @@ int cmdStatus(const Invocation &in)
                                                                       : CliText::tr("unknown (%1)").arg(st.unreachable));
     if (!st.reason.isEmpty())
         lines << CliText::tr("Reason:     %1").arg(jobReasonText(st));
+    if (!resumedFrom.isEmpty()) {
+        JobRecordFile from;
+        QString ignored;  // a job removed since: its id alone
+        lines << (jobs.load(resumedFrom, &from, &ignored)
+                      ? CliText::tr("Resumed from: %1 (%2)").arg(resumedFrom, from.spec.displayName(from.id, from.createdMs))
+                      : CliText::tr("Resumed from: %1 (no longer in the history)").arg(resumedFrom));
+    }
     if (!st.slurm.jobId.isEmpty())
         lines << CliText::tr("Slurm:      %1").arg(slurmPhasesText(st));
     lines << CliText::tr("Step:       %1 of %2").arg(st.step).arg(st.maxSteps > 0 ? QString::number(st.maxSteps) : QStringLiteral("?"))
@@ -487,17 +428,16 @@ int cmdLogs(const Invocation &in)
     const bool follow = in.isSet(QStringLiteral("follow"));
     JobFollower f(jobs.sharedRunner(), r, jobs.lookup());
     f.setKeepMetrics(false);
-    for (;;) {
-        const JobFollower::Update u = f.poll();
-        for (const LogChunk &c : u.logs)
-            if ((launcher && c.rank < 0) || (!launcher && c.rank == rank))
-                writeLog(c.bytes);
-        if (!u.caughtUp)
-            continue;
-        if (!follow || isFinal(f.status().state))
-            break;
-        QThread::msleep(300);
-    }
+    JobFollower::Update u;
+    pollOnEventLoop({[&] { u = f.poll(); },
+                     [&] {
+                         for (const LogChunk &c : u.logs)
+                             if ((launcher && c.rank < 0) || (!launcher && c.rank == rank))
+                                 writeLog(c.bytes);
+                         if (!u.caughtUp)
+                             return 0;
+                         return !follow || isFinal(f.status().state) ? -1 : 300;
+                     }});
     warnUnreadable(f.unreadable());
     const QString asked = launcher ? f.paths().launcherLog() : f.rankLog(rank, false);
     for (const QString &u : f.unreadable())
@@ -527,22 +467,26 @@ int waitForEnd(JobManager &jobs, const QString &id, double timeout, JobStatus *s
     f.setKeepLogs(false);
     QDeadlineTimer deadline(timeout > 0 ? qint64(timeout * 1000) : -1);
     QString unreachable;
-    for (;;) {
-        const JobFollower::Update u = f.poll(4 << 20);
-        if (u.caughtUp && isFinal(f.status().state))
-            break;
-        if (f.status().unreachable != unreachable) {
-            unreachable = f.status().unreachable;
-            if (!unreachable.isEmpty())
-                err(CliText::tr("note: %1; the job goes on there: waiting").arg(unreachable));
-        }
-        if (deadline.hasExpired()) {
-            err(CliText::tr("error: job %1 is still %2 after %3 s").arg(id, stateText(f.status())).arg(timeout));
-            return Refused;
-        }
-        if (u.caughtUp)
-            QThread::msleep(500);
-    }
+    JobFollower::Update u;
+    int code = Ok;
+    pollOnEventLoop({[&] { u = f.poll(4 << 20); },
+                     [&] {
+                         if (u.caughtUp && isFinal(f.status().state))
+                             return -1;
+                         if (f.status().unreachable != unreachable) {
+                             unreachable = f.status().unreachable;
+                             if (!unreachable.isEmpty())
+                                 err(CliText::tr("note: %1; the job goes on there: waiting").arg(unreachable));
+                         }
+                         if (deadline.hasExpired()) {
+                             err(CliText::tr("error: job %1 is still %2 after %3 s").arg(id, stateText(f.status())).arg(timeout));
+                             code = Refused;
+                             return -1;
+                         }
+                         return u.caughtUp ? 500 : 0;
+                     }});
+    if (code != Ok)
+        return code;
     *st = f.status();
     jobs.saveSummary({r, *st, {}, {}});
     return Ok;
@@ -651,11 +595,6 @@ int cmdBackend(const Invocation &in)
                     "INGOT_BACKEND_DIR to a folder that holds it)")
             .arg(displayName(dir)));
     return PartialFailure;
-}
-
-void idArgument(QCommandLineParser &p)
-{
-    p.addPositionalArgument(QStringLiteral("ID"), CliText::tr("The job id (ingot-cli job list)."));
 }
 
 }  // namespace

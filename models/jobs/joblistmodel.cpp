@@ -1,5 +1,6 @@
 #include "models/jobs/joblistmodel.h"
 
+#include "services/jobs/jobresume.h"
 #include "services/jobs/jobservice.h"
 #include "services/jobs/jobtext.h"
 #include "services/util/format.h"
@@ -7,7 +8,6 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
-#include <QDir>
 #include <QLocale>
 #include <QPainter>
 #include <QPixmap>
@@ -59,18 +59,6 @@ QIcon jobStateIcon(JobState s)
         icon = QIcon(pm);
     }
     return icon;
-}
-
-QString resumedFromJob(const JobRecordFile &job, const QVector<JobSummary> &history)
-{
-    if (!job.spec.resumedFromJob.isEmpty() || job.spec.resumeFrom.isEmpty())
-        return job.spec.resumedFromJob;
-    const QString folder = QDir::cleanPath(job.spec.resumeFrom + QStringLiteral("/.."));
-    for (const JobSummary &s : history)
-        if (s.record.id != job.id && s.record.where == job.where && !s.record.outputDir.isEmpty()
-            && QDir::cleanPath(s.record.outputDir) == folder)
-            return s.record.id;
-    return {};
 }
 
 namespace {

@@ -18,11 +18,6 @@ Tone jobStateTone(JobState s);
 QColor jobStateColor(JobState s);  // text, for the application's palette (light or dark)
 QIcon jobStateIcon(JobState s);
 
-// The id of the job `job` resumed: its spec's resumed_from_job (Resume in the monitor), else the job of `history`
-// on the same machine whose output folder holds the checkpoint it resumed from (a resume from the CLI or a folder
-// chosen by hand); "" for none.
-QString resumedFromJob(const JobRecordFile &job, const QVector<JobSummary> &history);
-
 class JobListModel final : public QAbstractTableModel
 {
     Q_OBJECT

@@ -195,14 +195,8 @@ void JobService::launch(const LaunchPlan &plan)
             const std::shared_ptr<JobRunner> runner = runnerFor(local, lookup, plan.record.where, &error);
             if (!runner)
                 return error;
-            // A remote job is recorded here first, so it is listed even when the host goes away right after.
-            const bool remote = runner != local;
-            JobRecordFile indexed = plan.record;
-            indexed.createdMs = QDateTime::currentMSecsSinceEpoch();  // as JobManager::launch records it
-            if (remote && !RemoteJobIndex(index).add(indexed, &error))
-                return error;
-            if (!JobManager(runner, lookup).launch(plan, &error) && remote)
-                RemoteJobIndex(index).remove(plan.record.id);
+            JobManager jobs(runner, lookup);
+            launchRecorded(jobs, plan, runner != local, index, &error);
             return error;
         },
         [this, id = plan.record.id, where = plan.record.where](const QString &error) {
@@ -265,8 +259,10 @@ void JobService::remove(const QString &id, bool withOutputs)
         [local, lookup, where, index, id, withOutputs](TaskControl &) {
             QString error;
             const std::shared_ptr<JobRunner> runner = runnerFor(local, lookup, where, &error);
-            if (runner && JobManager(runner, lookup).remove(id, withOutputs, &error) && runner != local)
-                RemoteJobIndex(index).remove(id);
+            if (runner) {
+                JobManager jobs(runner, lookup);
+                removeRecorded(jobs, id, withOutputs, runner != local, index, &error);
+            }
             return error;
         },
         [this, id](const QString &error) {
@@ -369,24 +365,15 @@ Task JobService::precompileOf(const JobRecordFile &record, const CacheSnapshot &
 
 Task JobService::neuronCoresOf(const JobRecordFile &record, bool withDevices, std::function<void(const NeuronSample &)> done)
 {
-    // A Slurm job's cores are on its nodes: asked through a step of the running job (its id from the scheduler).
     const JobStatus st = status(record.id);
-    const QString slurmJob = record.spec.slurm.enabled && st.slurm.state == QLatin1String("RUNNING") ? st.slurm.jobId : QString();
     std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
     const RunnerLookup lookup = m_lookup;
     return runTask(
         this,
-        [local, lookup, record, withDevices, slurmJob](TaskControl &) {
+        [local, lookup, record, st, withDevices](TaskControl &) {
             NeuronSample s;
             const auto runner = runnerFor(local, lookup, record.where, &s.error);
-            if (!runner)
-                return s;
-            if (record.spec.slurm.enabled && slurmJob.isEmpty()) {
-                s.notYet = true;
-                s.error = QCoreApplication::translate("ingot::JobMonitor", "The Slurm job has not started on its nodes yet.");
-                return s;
-            }
-            return sampleNeuronCores(*runner, record.id, withDevices, 20000, slurmJob, record.spec.slurm.slurmConf);
+            return runner ? sampleJobNeuronCores(*runner, record, st, withDevices) : s;
         },
         std::move(done));
 }

@@ -2,6 +2,8 @@
 
 #include "services/slurm/slurmparse.h"
 #include "services/slurm/slurmtypes.h"
+#include "services/util/format.h"
+#include "services/util/names.h"
 
 #include <QCoreApplication>
 
@@ -11,6 +13,14 @@ namespace {
 
 struct JobMonitorText {
     Q_DECLARE_TR_FUNCTIONS(ingot::JobMonitor)
+};
+
+struct RemoveText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::JobRemoveDialog)
+};
+
+struct NeuronText {
+    Q_DECLARE_TR_FUNCTIONS(ingot::NeuronCoresView)
 };
 
 }  // namespace
@@ -93,6 +103,62 @@ QString durationText(double seconds)
     if (s < 3600)
         return QCoreApplication::translate("ingot::JobListModel", "%1 min %2 s").arg(s / 60).arg(s % 60);
     return QCoreApplication::translate("ingot::JobListModel", "%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
+}
+
+QStringList neuronDevicesLines(const QVector<NeuronDevice> &devices)
+{
+    qint64 cores = 0;
+    for (const NeuronDevice &d : devices)
+        cores += d.cores;
+    QStringList lines{NeuronText::tr("%n Neuron device(s), %1 NeuronCores", nullptr, int(devices.size())).arg(cores)};
+    for (const NeuronDevice &d : devices)
+        if (!d.processes.isEmpty())
+            lines << NeuronText::tr("device %1: %2").arg(d.index).arg(displayName(d.processes.join(QStringLiteral(", "))));
+    return lines;
+}
+
+QString neuronReportText(const NeuronMonitorReport &r)
+{
+    QStringList parts;
+    if (!r.instanceType.isEmpty())
+        parts << displayName(r.instanceType);
+    if (r.runtimes == 0) {
+        parts << NeuronText::tr("no Neuron runtime of this job yet (NEURON_PROCESS_TAG=its id)");
+        return parts.join(QStringLiteral(" · "));
+    }
+    double sum = 0;
+    for (double u : r.utilization)
+        sum += u;
+    parts << NeuronText::tr("%n core(s) in use, %1 % on average", nullptr, int(r.utilization.size()))
+                 .arg(r.utilization.isEmpty() ? 0.0 : sum / double(r.utilization.size()), 0, 'f', 1);
+    if (r.deviceBytes >= 0)
+        parts << NeuronText::tr("device memory %1").arg(formatBytes(r.deviceBytes));
+    if (r.hostBytes >= 0)
+        parts << NeuronText::tr("host memory %1").arg(formatBytes(r.hostBytes));
+    parts << NeuronText::tr("%1 executions in the last period").arg(r.executions);
+    return parts.join(QStringLiteral(" · "));
+}
+
+QStringList neuronAlerts(const NeuronMonitorReport &r)
+{
+    QStringList alerts;
+    if (r.executionErrors > 0) {
+        QStringList kinds;
+        for (auto it = r.errorKinds.cbegin(); it != r.errorKinds.cend(); ++it)
+            kinds << QStringLiteral("%1 %2").arg(it.value()).arg(displayName(it.key()));
+        alerts << NeuronText::tr("execution errors: %1").arg(kinds.join(QStringLiteral(", ")));
+    }
+    if (r.eccUncorrected > 0 || r.eccCorrected > 0)
+        alerts << NeuronText::tr("ECC events: %1 corrected, %2 uncorrected").arg(r.eccCorrected).arg(r.eccUncorrected);
+    for (const QString &e : r.errors)
+        alerts << displayName(e);
+    return alerts;
+}
+
+QString removeJobFolderText(const RemovePreview &preview)
+{
+    return RemoveText::tr("Removes the job's folder %1 (%2): its settings, logs and metrics.")
+        .arg(displayName(preview.jobFolder), formatBytes(preview.jobFolderBytes));
 }
 
 }  // namespace ingot

@@ -4,6 +4,8 @@
 
 #include "services/jobs/jobfolder.h"
 #include "services/jobs/jobfollower.h"
+#include "services/jobs/jobmanager.h"
+#include "services/jobs/neuronmonitor.h"
 
 #include <QString>
 
@@ -29,5 +31,17 @@ QString jobPlaceText(const JobRecordFile &record, const JobStatus &status);
 QString queueWaitText(const JobRecordFile &record, const JobStatus &status);
 // "1 h 2 min", "3 min 12 s", "12 s": a duration in a table ("" for a negative or NaN one).
 QString durationText(double seconds);
+
+// NeuronCores as the monitor's tab and `job neuroncores` write them. The devices neuron-ls listed: "2 Neuron devices, 4
+// NeuronCores", then each device with processes on it.
+QStringList neuronDevicesLines(const QVector<NeuronDevice> &devices);
+// One report in a line: "trn1.2xlarge · 4 cores in use, 52.5 % on average · device memory 11.7 GiB · …".
+QString neuronReportText(const NeuronMonitorReport &report);
+// What needs a look in a report: execution errors by kind, ECC events, what neuron-monitor could not collect.
+QStringList neuronAlerts(const NeuronMonitorReport &report);
+
+// What removing a job takes first (its removal preview; the Jobs page's dialog and `job remove` say it): "Removes the
+// job's folder DIR (SIZE): its settings, logs and metrics."
+QString removeJobFolderText(const RemovePreview &preview);
 
 }  // namespace ingot

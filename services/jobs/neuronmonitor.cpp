@@ -1,5 +1,7 @@
 #include "services/jobs/neuronmonitor.h"
 
+#include "services/jobs/jobfolder.h"
+#include "services/jobs/jobfollower.h"
 #include "services/jobs/jobrunner.h"
 #include "services/util/remoteshell.h"
 
@@ -250,6 +252,20 @@ exec /bin/sh -c "$sample" sh "$conf" "$devices"
     else
         s.error = e;
     return s;
+}
+
+NeuronSample sampleJobNeuronCores(JobRunner &runner, const JobRecordFile &record, const JobStatus &status,
+                                  bool withDevices, int timeoutMs)
+{
+    if (!record.spec.slurm.enabled)
+        return sampleNeuronCores(runner, record.id, withDevices, timeoutMs);
+    if (status.slurm.state != QLatin1String("RUNNING") || status.slurm.jobId.isEmpty()) {
+        NeuronSample s;
+        s.notYet = true;
+        s.error = QCoreApplication::translate("ingot::JobMonitor", "The Slurm job has not started on its nodes yet.");
+        return s;
+    }
+    return sampleNeuronCores(runner, record.id, withDevices, timeoutMs, status.slurm.jobId, record.spec.slurm.slurmConf);
 }
 
 }  // namespace ingot

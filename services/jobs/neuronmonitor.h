@@ -16,6 +16,8 @@
 namespace ingot {
 
 class JobRunner;
+struct JobRecordFile;
+struct JobStatus;
 
 struct NeuronMonitorReport {
     double time = 0;  // seconds since the epoch, when it was read
@@ -84,5 +86,10 @@ struct NeuronSample {
 // as SLURM_CONF when set), so it sees that node's devices beside the job's own steps.
 NeuronSample sampleNeuronCores(JobRunner &runner, const QString &jobId, bool withDevices, int timeoutMs = 20000,
                                const QString &slurmJobId = QString(), const QString &slurmConf = QString());
+// One sample of job `record` (its status as last read), `runner` being where it runs: a Slurm job's cores are on its
+// nodes, asked through a step of the running job (notYet while the scheduler has not started it). The monitor's
+// NeuronCores tab and ingot-cli's `job neuroncores` ask this.
+NeuronSample sampleJobNeuronCores(JobRunner &runner, const JobRecordFile &record, const JobStatus &status,
+                                  bool withDevices, int timeoutMs = 20000);
 
 }  // namespace ingot

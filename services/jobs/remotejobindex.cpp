@@ -4,6 +4,7 @@
 #include "services/util/names.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 
@@ -75,6 +76,29 @@ QStringList RemoteJobIndex::hosts() const
             hosts << r.where;
     std::sort(hosts.begin(), hosts.end());
     return hosts;
+}
+
+bool launchRecorded(JobManager &jobs, const LaunchPlan &plan, bool remote, RemoteJobIndex index, QString *error)
+{
+    JobRecordFile indexed = plan.record;
+    indexed.createdMs = QDateTime::currentMSecsSinceEpoch();  // as JobManager::launch records it
+    if (remote && !index.add(indexed, error))
+        return false;
+    if (jobs.launch(plan, error))
+        return true;
+    if (remote)
+        index.remove(plan.record.id);
+    return false;
+}
+
+bool removeRecorded(JobManager &jobs, const QString &id, bool withOutputs, bool remote, RemoteJobIndex index,
+                    QString *error)
+{
+    if (!jobs.remove(id, withOutputs, error))
+        return false;
+    if (remote)
+        index.remove(id);
+    return true;
 }
 
 }  // namespace ingot

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "services/jobs/jobfolder.h"
+#include "services/jobs/jobmanager.h"
 
 #include <QVector>
 
@@ -28,5 +29,14 @@ public:
 private:
     QString m_root;
 };
+
+// Launches `plan` through `jobs`. A job on a host (`remote`) is recorded in `index` first, so it is listed even when
+// the host goes away right after, and forgotten again when it does not start. Blocking (the Jobs page through
+// JobService, ingot-cli's `job resume`).
+bool launchRecorded(JobManager &jobs, const LaunchPlan &plan, bool remote, RemoteJobIndex index, QString *error);
+// Removes job `id` through `jobs` (JobManager::remove: never a running one) and, for a job on a host, its record in
+// `index`. Blocking (JobService, ingot-cli's `job remove`).
+bool removeRecorded(JobManager &jobs, const QString &id, bool withOutputs, bool remote, RemoteJobIndex index,
+                    QString *error);
 
 }  // namespace ingot

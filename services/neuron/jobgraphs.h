@@ -4,6 +4,7 @@
 #pragma once
 
 #include "services/cache/compilelog.h"
+#include "services/cache/cachelocation.h"
 #include "services/jobs/jobfollower.h"
 #include "services/stores/storelocation.h"
 
@@ -11,6 +12,8 @@
 #include <QVector>
 
 namespace ingot {
+
+class JobManager;
 
 struct JobGraphsRequest {
     QVector<LogChunk> logs;     // the job's output (JobService::recentLogs)
@@ -24,5 +27,22 @@ struct JobGraphsRequest {
 
 // Blocking (reads the cache's flags and HLO files, asks the other caches): call it off the UI thread.
 JobGraphs jobGraphs(const JobGraphsRequest &request);
+
+// What a job's compile activity is asked with: its output, the cache where it compiles (`rule`: why there), that
+// cache as scanned, and since when: the job's start as its status read it, else its launch.
+JobGraphsRequest jobGraphsRequest(const JobRecordFile &record, const JobStatus &status, QVector<LogChunk> logs,
+                                  const StoreLocation &cache, const QString &rule, CacheSnapshot snapshot);
+
+// A job's compile activity read now, where it runs (ingot-cli's `job graphs`; the monitor follows the same job live):
+// the compile cache resolved as the job gets it, scanned, the job's output read (its newest
+// JobService::recentLogBytes, the window the monitor keeps), each graph explained.
+struct JobCompileActivity {
+    CacheLocation cache;
+    StoreLocation store;  // that cache, read where it is
+    JobGraphs graphs;
+};
+// False with why in *error: the job compiles without a cache (--no_cache) or where Ingot cannot read (an
+// unsupported location), or the cache cannot be read now; a cache not there yet is no error (no graphs). Blocking.
+bool readJobCompileActivity(JobManager &jobs, const JobRecordFile &record, JobCompileActivity *out, QString *error);
 
 }  // namespace ingot

@@ -12,10 +12,13 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTemporaryFile>
 #include <QTest>
+
+#include <algorithm>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -446,6 +449,243 @@ private Q_SLOTS:
         QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
         QCOMPARE(test::readFile(got), QByteArray("x\xe9\xffy"));
         test::removeTree(base.path());  // by bytes (QDir cannot name "caf\xe9")
+    }
+
+    // job resume: the monitor's Resume, launched at once: the same settings from the newest checkpoint-N, the job it
+    // resumed recorded in job.json, and said by `job status` (its lineage) in words and in JSON. A job without a
+    // checkpoint, or one still running, is refused with why.
+    void resumeLaunchesFromTheNewestCheckpoint()
+    {
+        JobCli cli;
+        Run r = cli(QStringList{QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--name"), QStringLiteral("first run")}
+                    + python + QStringList{QStringLiteral("--"), QStringLiteral("--max_steps"), QStringLiteral("4"),
+                                           QStringLiteral("--save_steps"), QStringLiteral("2")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString first = r.out.trimmed();
+        r = cli({QStringLiteral("job"), QStringLiteral("wait"), first});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        const QString outputDir = cli.jobsRoot() + QLatin1Char('/') + first + QStringLiteral("/output");
+        QStringList checkpoints = QDir(outputDir).entryList({QStringLiteral("checkpoint-*")}, QDir::Dirs);
+        QVERIFY(!checkpoints.isEmpty());
+        std::sort(checkpoints.begin(), checkpoints.end(), [](const QString &a, const QString &b) {
+            return a.section(QLatin1Char('-'), 1).toInt() < b.section(QLatin1Char('-'), 1).toInt();
+        });
+        const QString newest = outputDir + QLatin1Char('/') + checkpoints.last();
+
+        r = cli({QStringLiteral("job"), QStringLiteral("resume"), first, QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString second = r.json().object().value(QLatin1String("id")).toString();
+        QVERIFY(!second.isEmpty() && second != first);
+        QCOMPARE(r.json().object().value(QLatin1String("resumed_from")).toString(), first);
+        QCOMPARE(r.json().object().value(QLatin1String("checkpoint")).toString(), newest);
+        // While it runs it cannot be resumed (it has not ended).
+        r = cli({QStringLiteral("job"), QStringLiteral("resume"), second});
+        QCOMPARE(r.code, 4);
+        QVERIFY2(r.err.contains(QLatin1String("has not ended")), qPrintable(r.err));
+        JobRecordFile record;
+        QString error;
+        QVERIFY(JobRecordFile::fromJson(test::readFile(cli.jobsRoot() + QLatin1Char('/') + second + QStringLiteral("/job.json")), &record, &error));
+        QCOMPARE(record.spec.resumedFromJob, first);
+        QCOMPARE(record.spec.resumeFrom, newest);
+        QCOMPARE(record.spec.name, QStringLiteral("first run"));  // the same settings
+        r = cli({QStringLiteral("job"), QStringLiteral("wait"), second});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+
+        r = cli({QStringLiteral("job"), QStringLiteral("status"), second});
+        QVERIFY2(r.out.contains(QStringLiteral("Resumed from: %1 (first run").arg(first)), qPrintable(r.out));
+        r = cli({QStringLiteral("job"), QStringLiteral("status"), second, QStringLiteral("--json")});
+        QCOMPARE(r.json().object().value(QLatin1String("resumed_from")).toString(), first);
+        r = cli({QStringLiteral("job"), QStringLiteral("status"), first, QStringLiteral("--json")});
+        QVERIFY(r.json().object().value(QLatin1String("resumed_from")).isNull());
+
+        // A job launched from that checkpoint by hand (job launch -- --resume_from_checkpoint, no resumed_from_job
+        // recorded): the job whose output folder holds it. It left no checkpoint itself: resuming it is refused.
+        QString log;
+        const QString none = fakeJob(cli, JobProgram::Backend, &log);
+        const QString noneJson = cli.jobsRoot() + QLatin1Char('/') + none + QStringLiteral("/job.json");
+        JobRecordFile byHand;
+        QVERIFY(JobRecordFile::fromJson(test::readFile(noneJson), &byHand, &error));
+        byHand.spec.resumeFrom = newest;
+        test::writeFile(noneJson, byHand.toJson());
+        r = cli({QStringLiteral("job"), QStringLiteral("status"), none, QStringLiteral("--json")});
+        QCOMPARE(r.json().object().value(QLatin1String("resumed_from")).toString(), first);
+        r = cli({QStringLiteral("job"), QStringLiteral("resume"), none});
+        QCOMPARE(r.code, 4);
+        QVERIFY2(r.err.contains(QLatin1String("No checkpoint-N")), qPrintable(r.err));
+        r = cli({QStringLiteral("job"), QStringLiteral("list"), QStringLiteral("--json")});
+        QCOMPARE(r.json().array().size(), 3);
+        QMap<QString, QJsonValue> lineage;
+        for (const QJsonValue &j : r.json().array())
+            lineage.insert(j.toObject().value(QLatin1String("id")).toString(), j.toObject().value(QLatin1String("resumed_from")));
+        QCOMPARE(lineage.value(second).toString(), first);
+        QCOMPARE(lineage.value(none).toString(), first);
+        QVERIFY(lineage.value(first).isNull());
+    }
+
+    // job remove: the preview the Jobs page's dialog shows (the job's folder and its size, the outputs kept unless
+    // --outputs), nothing removed without --yes off a terminal, a running job never; then the folders go.
+    void removePreviewsThenRemovesWithYes()
+    {
+        JobCli cli;
+        QTemporaryDir outputs;
+        const QString outputDir = outputs.filePath(QStringLiteral("run"));
+        Run r = cli(QStringList{QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--output-dir"), outputDir}
+                    + python + QStringList{QStringLiteral("--"), QStringLiteral("--max_steps"), QStringLiteral("2"),
+                                           QStringLiteral("--save_steps"), QStringLiteral("2")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString id = r.out.trimmed();
+        const QString jobDir = cli.jobsRoot() + QLatin1Char('/') + id;
+        // Running: refused, even with --yes.
+        r = cli({QStringLiteral("job"), QStringLiteral("remove"), id, QStringLiteral("--yes")});
+        QCOMPARE(r.code, 4);
+        QVERIFY2(r.err.contains(QLatin1String("is running: stop it first")), qPrintable(r.err));
+        QVERIFY(QFileInfo(jobDir + QStringLiteral("/job.json")).isFile());
+        r = cli({QStringLiteral("job"), QStringLiteral("wait"), id});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+
+        r = cli({QStringLiteral("job"), QStringLiteral("remove"), id});  // no terminal, no --yes
+        QCOMPARE(r.code, 4);
+        QVERIFY2(r.out.contains(QStringLiteral("Removes the job's folder %1 (").arg(jobDir)), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("Keeps the outputs %1 (").arg(outputDir)), qPrintable(r.out));
+        QVERIFY(r.err.contains(QLatin1String("without --yes")));
+        QVERIFY(QFileInfo(jobDir + QStringLiteral("/job.json")).isFile());
+
+        r = cli({QStringLiteral("job"), QStringLiteral("remove"), id, QStringLiteral("--outputs"), QStringLiteral("--dry-run"),
+                 QStringLiteral("--json")});
+        QCOMPARE(r.code, 0);
+        QJsonObject pv = r.json().object();
+        QCOMPARE(pv.value(QLatin1String("job_dir")).toString(), jobDir);
+        QVERIFY(pv.value(QLatin1String("job_dir_bytes")).toInteger() > 0);
+        QCOMPARE(pv.value(QLatin1String("output_dir")).toString(), outputDir);
+        QVERIFY(pv.value(QLatin1String("output_bytes")).toInteger() > 0);
+        QCOMPARE(pv.value(QLatin1String("outputs")).toString(), QStringLiteral("removed"));
+        QCOMPARE(pv.value(QLatin1String("removed")).toBool(), false);
+        QVERIFY(QFileInfo(outputDir).isDir());
+
+        r = cli({QStringLiteral("job"), QStringLiteral("remove"), id, QStringLiteral("--outputs"), QStringLiteral("--yes")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("Also removes the outputs %1 (").arg(outputDir)), qPrintable(r.out));
+        QVERIFY(!QFileInfo::exists(jobDir));
+        QVERIFY(!QFileInfo::exists(outputDir));
+        QVERIFY(QFileInfo(outputs.path()).isDir());  // only the job's own output folder
+        r = cli({QStringLiteral("job"), QStringLiteral("list"), QStringLiteral("--json")});
+        QCOMPARE(r.json().array().size(), 0);
+        r = cli({QStringLiteral("job"), QStringLiteral("remove"), id, QStringLiteral("--yes")});
+        QVERIFY(r.code != 0);
+    }
+
+    // job graphs: the monitor's compile activity for a job that ran. Its output is the Neuron compiler wrapper's
+    // lines (libneuronxla's neuron_cc_wrapper.py writes "Using a cached neff at ..." and "Call compiler with cmd: ...";
+    // services/cache/compilelog.h): a hit from the cache and a graph the job compiled into it.
+    void graphsExplainEachGraphOfTheJob()
+    {
+        JobCli cli;
+        QTemporaryDir tmp;
+        const QString cache = tmp.filePath(QStringLiteral("cache"));
+        const QString version = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
+        test::makeModule(cache, version, QStringLiteral("MODULE_hit+aaaa1111"),
+                         {QStringLiteral("model.hlo_module.pb"), QStringLiteral("compile_flags.json"), QStringLiteral("model.neff"),
+                          QStringLiteral("model.done")}, 3);
+        const QString script = tmp.filePath(QStringLiteral("compiles.py"));
+        // (Written line by line: moc, which reads this file too, loses its classes in a raw string literal.)
+        const QByteArray program = QByteArrayLiteral(
+            "import os\n"
+            "cache = os.environ[\"NEURON_COMPILE_CACHE_URL\"]\n"
+            "root = os.path.join(cache, \"%1\")\n"
+            "w = \"2024-01-11 05:53:27.000498:  741535  INFO ||NEURON_CC_WRAPPER||: \"\n"
+            "print(w + \"Compile cache path: \" + cache, flush=True)\n"
+            "print(w + \"Using a cached neff at \" + root + \"/MODULE_hit+aaaa1111/model.neff. Exiting with a successfully compiled graph.\", flush=True)\n"
+            "name = \"MODULE_555+aaaa1111\"\n"
+            "print(w + \"Call compiler with cmd: ['neuronx-cc', 'compile', '--framework=XLA', '/tmp/work/model.\" + name + \".hlo_module.pb', '--output', '/tmp/work/model.\" + name + \".neff']\", flush=True)\n"
+            "d = os.path.join(root, name)\n"
+            "os.makedirs(d)\n"
+            "for f, text in [(\"model.hlo_module.pb\", \"hlo\"), (\"compile_flags.json\", '[\"--model-type=transformer\"]'), (\"model.neff\", \"neff\"), (\"model.done\", \"\")]:\n"
+            "    open(os.path.join(d, f), \"w\").write(text)\n");
+        test::writeFile(script, QString::fromUtf8(program).arg(version).toUtf8());
+        qputenv("HF_HUB_OFFLINE", "1");
+        Run r = cli(QStringList{QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--script"), script,
+                                QStringLiteral("--no-settings"), QStringLiteral("--env"),
+                                QStringLiteral("NEURON_COMPILE_CACHE_URL=") + cache} + python);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString id = r.out.trimmed();
+        r = cli({QStringLiteral("job"), QStringLiteral("wait"), id});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+
+        r = cli({QStringLiteral("job"), QStringLiteral("graphs"), id, QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonObject a = r.json().object();
+        QCOMPARE(a.value(QLatin1String("compile_cache")).toObject().value(QLatin1String("path")).toString(), cache);
+        QCOMPARE(a.value(QLatin1String("counts")).toObject().value(QLatin1String("hit")).toInt(), 1);
+        QCOMPARE(a.value(QLatin1String("counts")).toObject().value(QLatin1String("new-graph")).toInt(), 1);
+        QMap<QString, QString> why;
+        for (const QJsonValue &g : a.value(QLatin1String("graphs")).toArray())
+            why.insert(g.toObject().value(QLatin1String("entry")).toString(), g.toObject().value(QLatin1String("verdict")).toString());
+        const QMap<QString, QString> expected = {{version + QStringLiteral("/MODULE_hit+aaaa1111"), QStringLiteral("hit")},
+                                                 {version + QStringLiteral("/MODULE_555+aaaa1111"), QStringLiteral("new-graph")}};
+        QCOMPARE(why, expected);
+
+        r = cli({QStringLiteral("job"), QStringLiteral("graphs"), id});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.startsWith(QStringLiteral("2 graphs: 1 hit, 1 new")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("MODULE_555+aaaa1111")) && r.out.contains(QStringLiteral("SUCCESS")), qPrintable(r.out));
+
+        // A job that compiles without a cache: said, exit 5.
+        QString log;
+        const QString plain = fakeJob(cli, JobProgram::Backend, &log);
+        JobRecordFile rec;
+        const QString jobJson = cli.jobsRoot() + QLatin1Char('/') + plain + QStringLiteral("/job.json");
+        QString error;
+        QVERIFY(JobRecordFile::fromJson(test::readFile(jobJson), &rec, &error));
+        rec.spec.env.append({QStringLiteral("NEURON_CC_FLAGS"), QStringLiteral("--no_cache")});
+        test::writeFile(jobJson, rec.toJson());
+        r = cli({QStringLiteral("job"), QStringLiteral("graphs"), plain});
+        QCOMPARE(r.code, 5);
+        QVERIFY2(r.err.contains(QLatin1String("without a cache")), qPrintable(r.err));
+        qunsetenv("HF_HUB_OFFLINE");
+    }
+
+    // job neuroncores: one sample of a running job's NeuronCores, as the monitor's tab reads it: neuron-monitor and
+    // neuron-ls where the job runs (stand-ins printing the documented formats: tests/support/standins). Without them,
+    // or once the job has ended, a clear "no neuron-monitor data".
+    void neuronCoresOfARunningJob()
+    {
+        JobCli cli;
+        QTemporaryDir tmp;
+        const QString script = tmp.filePath(QStringLiteral("runs.py"));
+        test::writeFile(script, "import time\ntime.sleep(600)\n");
+        Run r = cli(QStringList{QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--script"), script,
+                                QStringLiteral("--no-settings")} + python);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString id = r.out.trimmed();
+
+        const QByteArray path = qgetenv("PATH");
+        r = cli({QStringLiteral("job"), QStringLiteral("neuroncores"), id});
+        QCOMPARE(r.code, 5);
+        QVERIFY2(r.err.contains(QLatin1String("no neuron-monitor data: neuron-monitor is not installed")), qPrintable(r.err));
+
+        const QString bin = test::neuronStandIns(tmp.path());
+        qputenv("PATH", bin.toUtf8() + ':' + path);
+        r = cli({QStringLiteral("job"), QStringLiteral("neuroncores"), id});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QLatin1String("trn1.2xlarge")) && r.out.contains(QLatin1String("4 cores in use")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QLatin1String("device memory 11.7 GiB")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QLatin1String("2 NeuronCores")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QLatin1String("ECC events: 1 corrected, 0 uncorrected")), qPrintable(r.out));
+        r = cli({QStringLiteral("job"), QStringLiteral("neuroncores"), id, QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonObject rep = r.json().object().value(QLatin1String("report")).toObject();
+        QCOMPARE(rep.value(QLatin1String("instance_type")).toString(), QStringLiteral("trn1.2xlarge"));
+        QCOMPARE(rep.value(QLatin1String("utilization")).toObject().keys(),
+                 (QStringList{QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3")}));  // not the other process's
+        QCOMPARE(rep.value(QLatin1String("device_bytes")).toInteger(), 12519788544LL);
+
+        r = cli({QStringLiteral("job"), QStringLiteral("stop"), id, QStringLiteral("--kill"), QStringLiteral("--wait")});
+        QCOMPARE(r.code, 9);
+        r = cli({QStringLiteral("job"), QStringLiteral("neuroncores"), id});
+        QCOMPARE(r.code, 4);
+        QVERIFY2(r.err.contains(QLatin1String("no neuron-monitor data")) && r.err.contains(QLatin1String("not running")),
+                 qPrintable(r.err));
+        qputenv("PATH", path);
     }
 
     void failuresAndBadInput()

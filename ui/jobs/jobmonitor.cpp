@@ -8,6 +8,7 @@
 #include "models/jobs/joblistmodel.h"
 #include "services/cache/cachelocation.h"
 #include "services/cache/cachesession.h"
+#include "services/jobs/jobresume.h"
 #include "services/jobs/jobtext.h"
 #include "services/util/names.h"
 #include "services/util/format.h"
@@ -490,9 +491,9 @@ void JobMonitor::updateActions()
         m_stop->setText(m_stopSent ? tr("Stopping…") : tr("&Stop"));
     }
     const bool ended = hasRecord() && isFinal(st.state);
-    m_resume->setEnabled(ended && !m_checkpoint.isEmpty());
-    m_resume->setToolTip(m_checkpoint.isEmpty() ? tr("No checkpoint-N in the output folder to resume from")
-                                                : tr("Resume from %1").arg(displayName(m_checkpoint)));
+    const QString whyNot = hasRecord() ? resumeRefusal(m_record, st, m_checkpoint) : QString();
+    m_resume->setEnabled(hasRecord() && whyNot.isEmpty());
+    m_resume->setToolTip(whyNot.isEmpty() ? tr("Resume from %1").arg(displayName(m_checkpoint)) : whyNot);
     m_consolidate->setEnabled(ended && m_outputExists);
     // A remote job's output is a folder on its host: there is nothing to open here (the tooltip says where).
     const bool here = !hasRecord() || m_record.where == QLatin1String("local");
@@ -532,12 +533,9 @@ void JobMonitor::stop()
 
 void JobMonitor::resume()
 {
-    if (!hasRecord() || m_checkpoint.isEmpty())
+    if (!hasRecord() || !resumeRefusal(m_record, status(), m_checkpoint).isEmpty())
         return;
-    JobSpec spec = m_record.spec;
-    spec.resumeFrom = m_checkpoint;
-    spec.resumedFromJob = m_id;
-    Q_EMIT resumeRequested(spec);
+    Q_EMIT resumeRequested(resumeSpec(m_record, m_checkpoint));
 }
 
 void JobMonitor::launchAgain()

@@ -140,12 +140,8 @@ void JobMonitor::refreshCompileList()
         return;
     }
     // Every graph of the job with why it compiled: its log's hits and cached failures, and the entries it wrote.
-    JobGraphsRequest r;
-    r.logs = m_service ? m_service->recentLogs(m_id) : QVector<LogChunk>();
-    r.cache = m_cache->location();
-    r.rule = m_cacheRule;
-    r.snapshot = snap;
-    r.startedMs = st.startedAt > 0 ? qint64(st.startedAt * 1000) : m_record.createdMs;
+    JobGraphsRequest r = jobGraphsRequest(m_record, st, m_service ? m_service->recentLogs(m_id) : QVector<LogChunk>(),
+                                          m_cache->location(), m_cacheRule, snap);
     r.previous = m_graphs;
     const QString id = m_id;
     if (!m_record.precompileArgv.isEmpty() && m_service)

@@ -5,6 +5,7 @@
 
 #include "models/jobs/joblistmodel.h"
 #include "services/jobs/jobservice.h"
+#include "services/jobs/jobtext.h"
 #include "services/util/names.h"
 #include "services/util/format.h"
 #include "ui/jobs/jobmonitor.h"
@@ -68,8 +69,7 @@ JobRemoveDialog::JobRemoveDialog(JobService *service, const QString &id, QWidget
             Q_EMIT self->ready();
             return;
         }
-        self->m_summary->setText(tr("Removes the job's folder %1 (%2): its settings, logs and metrics.")
-                                     .arg(displayName(job.jobFolder), formatBytes(job.jobFolderBytes)));
+        self->m_summary->setText(removeJobFolderText(job));
         service->previewRemove(id, true, [self, job](const RemovePreview &outputs) {
             if (!self)
                 return;

@@ -1,6 +1,7 @@
 #include "ui/jobs/neuroncoresview.h"
 
 #include "models/common/tones.h"
+#include "services/jobs/jobtext.h"
 #include "services/util/names.h"
 #include "services/util/format.h"
 
@@ -114,50 +115,14 @@ void NeuronCoresView::addSample(const NeuronSample &s)
         return;
     }
     m_unavailable->hide();
-    if (s.devices) {
-        QStringList lines;
-        qint64 cores = 0;
-        for (const NeuronDevice &d : *s.devices)
-            cores += d.cores;
-        lines << tr("%n Neuron device(s), %1 NeuronCores", nullptr, int(s.devices->size())).arg(cores);
-        for (const NeuronDevice &d : *s.devices)
-            if (!d.processes.isEmpty())
-                lines << tr("device %1: %2").arg(d.index).arg(displayName(d.processes.join(QStringLiteral(", "))));
-        m_devices->setText(lines.join(QLatin1Char('\n')));
-    }
+    if (s.devices)
+        m_devices->setText(neuronDevicesLines(*s.devices).join(QLatin1Char('\n')));
     const NeuronMonitorReport &r = *s.report;
     m_history.add(r);
     m_strip->setHistory(&m_history);
     m_strip->updateGeometry();
-    QStringList parts;
-    if (!r.instanceType.isEmpty())
-        parts << displayName(r.instanceType);
-    if (r.runtimes == 0) {
-        parts << tr("no Neuron runtime of this job yet (NEURON_PROCESS_TAG=its id)");
-    } else {
-        double sum = 0;
-        for (double u : r.utilization)
-            sum += u;
-        parts << tr("%n core(s) in use, %1 % on average", nullptr, int(r.utilization.size()))
-                     .arg(r.utilization.isEmpty() ? 0.0 : sum / double(r.utilization.size()), 0, 'f', 1);
-        if (r.deviceBytes >= 0)
-            parts << tr("device memory %1").arg(formatBytes(r.deviceBytes));
-        if (r.hostBytes >= 0)
-            parts << tr("host memory %1").arg(formatBytes(r.hostBytes));
-        parts << tr("%1 executions in the last period").arg(r.executions);
-    }
-    QString text = parts.join(QStringLiteral(" · "));
-    QStringList alerts;
-    if (r.executionErrors > 0) {
-        QStringList kinds;
-        for (auto it = r.errorKinds.cbegin(); it != r.errorKinds.cend(); ++it)
-            kinds << QStringLiteral("%1 %2").arg(it.value()).arg(displayName(it.key()));
-        alerts << tr("execution errors: %1").arg(kinds.join(QStringLiteral(", ")));
-    }
-    if (r.eccUncorrected > 0 || r.eccCorrected > 0)
-        alerts << tr("ECC events: %1 corrected, %2 uncorrected").arg(r.eccCorrected).arg(r.eccUncorrected);
-    for (const QString &e : r.errors)
-        alerts << displayName(e);
+    QString text = neuronReportText(r);
+    const QStringList alerts = neuronAlerts(r);
     if (!alerts.isEmpty())
         text += QLatin1Char('\n') + QStringLiteral("⚠ ") + alerts.join(QStringLiteral("\n⚠ "));
     m_summary->setText(text);
