@@ -4,7 +4,7 @@
 // the same entry: a key already on its way to a place is not queued again, and a transfer waits while another one
 // writes one of its entries. Progress from the workers is collected and handed to the UI thread a few times a second.
 //
-// The one exception to "work off the UI thread goes through runTask" (docs/architecture.md): a transfer takes
+// An exception to "work off the UI thread goes through runTask" (docs/architecture.md lists each): a transfer takes
 // minutes to hours, and runTask's shared thread pool holds as many threads as the machine has cores. Two transfers
 // there would hold every pool thread (on a 2-core host) for hours and starve every other page's short tasks
 // (listings, scans, lookups), so each transfer gets a thread of its own, owned here and joined on stop.
