@@ -13,6 +13,7 @@
 #include "app/cli/pullcommand.h"
 #include "app/cli/remotecommands.h"
 #include "app/cli/torchneuroncommands.h"
+#include "app/cli/transfercommands.h"
 #include "app/i18n/translations.h"
 #include "services/remote/remotehosts.h"
 #include "services/s3/s3cachestore.h"
@@ -54,6 +55,8 @@ int main(int argc, char **argv)
                                                               "--host HOST on cache commands and job launch works there.")});
     table.addGroup({QStringLiteral("cluster"), QCoreApplication::translate("ingot::cli", "Slurm clusters: info"),
                     QCoreApplication::translate("ingot::cli", "HOST: a login node over SSH; local: this machine's Slurm clients (SLURM_CONF honoured).")});
+    table.addGroup({QStringLiteral("transfers"), QCoreApplication::translate("ingot::cli", "The Ingot window's transfer queue: list, cancel"),
+                    QCoreApplication::translate("ingot::cli", "Transfers live in ~/.local/share/Ingot/ingot/transfers.")});
     table.addGroup(torchNeuronGroup());
     table.add(cacheCommands());
     table.add(torchNeuronCommands());
@@ -67,5 +70,6 @@ int main(int argc, char **argv)
     table.add(jobMonitorCommands());
     table.add(remoteCommands());
     table.add(clusterCommands());
+    table.add(transferCommands());
     return table.run(args);
 }

@@ -1,10 +1,14 @@
 #include "app/cli/hubcommands.h"
 
+#include "app/cli/cachecommands.h"
 #include "app/cli/clicommon.h"
+#include "services/cache/modulekeys.h"
 #include "services/hub/cacherepo.h"
 #include "services/hub/hubclient.h"
 #include "services/hub/hubenv.h"
+#include "services/hub/hublogin.h"
 #include "services/hub/lookup.h"
+#include "services/hub/modulepresence.h"
 #include "services/hub/secretstore.h"
 #include "services/hub/token.h"
 #include "services/util/names.h"
@@ -85,18 +89,16 @@ int cmdLogin(const Invocation &p)
 {
     // The token is read from standard input, never from the command line (where `ps` would show it).
     const QString token = readSecretLine(HubCliText::tr("Hugging Face token (input hidden): "));
-    const HubConfig cfg = HubConfig::fromEnvironment();
-    HubClient hub(cfg.endpoint, token, cfg.offline);
-    HubError e;
-    const WhoAmI me = hub.whoami(&e);
-    if (!e.ok())
-        return fail(e, p.json);
     auto kc = keychain();
-    QString where, error;
-    if (!saveToken(cfg, kc.get(), token, &where, &error)) {
-        err(HubCliText::tr("error: %1").arg(error));
+    const HubLogin login = logIn(HubConfig::fromEnvironment(), kc.get(), token);
+    if (!login.error.ok())
+        return fail(login.error, p.json);
+    if (!login.saved) {
+        err(HubCliText::tr("error: %1").arg(login.saveError));
         return CacheUnavailable;
     }
+    const WhoAmI &me = login.me;
+    const QString &where = login.storedIn;
     if (p.json)
         printJson({{"name", u8(displayName(me.name))}, {"stored_in", u8(displayName(where))}});
     else
@@ -122,6 +124,65 @@ void lsOptions(QCommandLineParser &p)
     p.addPositionalArgument(QStringLiteral("path"), HubCliText::tr("A folder in the repo (default: the root)."), QStringLiteral("[PATH]"));
     p.addOption({{QStringLiteral("R"), QStringLiteral("recursive")}, HubCliText::tr("List everything below, not just one level.")});
     p.addOption({QStringLiteral("revision"), HubCliText::tr("Branch, tag or commit (default main)."), QStringLiteral("REV"), QStringLiteral("main")});
+    p.addOption({QStringLiteral("marks"), HubCliText::tr("List the repo's cache entries marked against the local cache (--cache-dir): "
+                                                         "on both, on the Hub only, or local only.")});
+}
+
+QString presenceName(ModulePresence p)
+{
+    switch (p) {
+    case ModulePresence::Both: return QStringLiteral("both");
+    case ModulePresence::HubOnly: return QStringLiteral("hub-only");
+    case ModulePresence::LocalOnly: return QStringLiteral("local-only");
+    case ModulePresence::None: break;
+    }
+    return QStringLiteral("none");
+}
+
+QString presenceText(ModulePresence p)
+{
+    switch (p) {
+    case ModulePresence::Both: return HubCliText::tr("Hub and local");
+    case ModulePresence::HubOnly: return HubCliText::tr("Hub only");
+    case ModulePresence::LocalOnly: return HubCliText::tr("Local only");
+    case ModulePresence::None: break;
+    }
+    return QString();
+}
+
+// hub ls --marks: the repo's entries (all of it, or the compiler-version folder named) against the local cache, by
+// the rule the Hub page marks its tree with.
+int cmdLsMarks(const Invocation &p, const QString &repo, const QString &path)
+{
+    Common c;
+    if (const int e = commonOf(p, &c))
+        return e;
+    CacheSnapshot snap;
+    if (const int e = scan(c, &snap))
+        return e;
+    const QSet<QString> local = moduleKeys(snap.modules);
+    const HubContext ctx = hubContext();
+    HubError e;
+    const QVector<TreeEntry> listing = ctx.hub.listTree(repo, p.value(QStringLiteral("revision")), QString(), true, &e);
+    if (!e.ok())
+        return fail(e, p.json);
+    QVector<ModuleMark> marks = markRepo(listing, local);
+    if (!path.isEmpty())
+        marks.erase(std::remove_if(marks.begin(), marks.end(),
+                                   [&](const ModuleMark &m) { return !m.key.startsWith(path + QLatin1Char('/')); }),
+                    marks.end());
+    if (p.json) {
+        json arr = json::array();
+        for (const ModuleMark &m : std::as_const(marks))
+            arr.push_back({{"key", u8(displayName(m.key))}, {"where", u8(presenceName(m.presence))}});
+        printJson({{"repo", u8(displayName(repo))}, {"cache", u8(displayName(c.shown()))}, {"marks", arr}});
+        return Ok;
+    }
+    Table t({HubCliText::tr("WHERE"), HubCliText::tr("ENTRY")});
+    for (const ModuleMark &m : std::as_const(marks))
+        t.add({presenceText(m.presence), m.key});
+    out(t.render());
+    return Ok;
 }
 
 int cmdLs(const Invocation &p)
@@ -131,6 +192,8 @@ int cmdLs(const Invocation &p)
         err(HubCliText::tr("error: name a repo (and optionally a path): ingot-cli hub ls REPO [PATH]"));
         return Usage;
     }
+    if (p.isSet(QStringLiteral("marks")))
+        return cmdLsMarks(p, pos[0], pos.value(1));
     const HubContext ctx = hubContext();
     const HubClient &hub = ctx.hub;
     HubError e;
@@ -398,8 +461,8 @@ QVector<Command> hubCommands()
     return {
         {hub, QStringLiteral("whoami"), HubCliText::tr("Who the token belongs to, its role, and where the token came from"),
          JsonOption, {}, cmdWhoami},
-        {hub, QStringLiteral("ls"), HubCliText::tr("List a repo's files: ingot-cli hub ls REPO [PATH] [-R] [--revision REV]"),
-         JsonOption, lsOptions, cmdLs},
+        {hub, QStringLiteral("ls"), HubCliText::tr("List a repo's files: ingot-cli hub ls REPO [PATH] [-R] [--revision REV] [--marks]"),
+         JsonOption | CacheDirOption, lsOptions, cmdLs},
         {hub, QStringLiteral("login"), HubCliText::tr("Save a token (read from standard input) in the keychain or the token file"),
          JsonOption, {}, cmdLogin},
         {hub, QStringLiteral("logout"), HubCliText::tr("Forget the saved token"), JsonOption, {}, cmdLogout},

@@ -31,11 +31,6 @@ struct HubTreeModel::Node {
 };
 
 namespace {
-bool isModuleName(const QString &n)
-{
-    return n.startsWith(QLatin1String("MODULE_"));
-}
-
 // A tooltip that looks like markup is read as markup: the Hub's words go in as plain text, each line escaped.
 QString plainTip(const QString &text)
 {
@@ -68,7 +63,7 @@ void HubTreeModel::setLocalModules(const QSet<QString> &keys)
 {
     m_local = keys;
     for (const auto &c : m_root->children)
-        if (c->isDir && c->name.startsWith(QLatin1String("neuronxcc-")) && c->loaded)
+        if (c->isDir && isVersionFolderName(c->name) && c->loaded)
             markPresence(c.get());
 }
 
@@ -85,7 +80,7 @@ QStringList HubTreeModel::moduleKeys(const QModelIndexList &indexes, Presence wa
 {
     QSet<QString> keys;
     std::function<void(const Node *)> collect = [&](const Node *n) {
-        if (n->isDir && isModuleName(n->name)) {
+        if (n->isDir && isModuleFolderName(n->name)) {
             if (n->presence == wanted)
                 keys.insert(n->path);
             return;
@@ -274,11 +269,11 @@ void HubTreeModel::setListing(const QString &dirPath, const QVector<TreeEntry> &
     Node *version = base;
     while (version && version->parent != m_root.get())
         version = version->parent;
-    if (version && version->name.startsWith(QLatin1String("neuronxcc-")))
+    if (version && isVersionFolderName(version->name))
         markPresence(version);
     else if (base == m_root.get())
         for (const auto &c : m_root->children)
-            if (c->loaded && c->name.startsWith(QLatin1String("neuronxcc-")))
+            if (c->loaded && isVersionFolderName(c->name))
                 markPresence(c.get());
     if (base != m_root.get())
         Q_EMIT dataChanged(indexOf(base), indexOf(base, ColumnCount - 1));
@@ -319,17 +314,17 @@ void HubTreeModel::markPresence(Node *v)
     if (!v->loaded)
         return;
     QSet<QString> onHub;
-    for (const auto &c : v->children) {
-        if (!c->isDir || !isModuleName(c->name) || c->synthetic)
-            continue;
-        onHub.insert(c->path);
-        c->presence = m_local.contains(c->path) ? Presence::Both : Presence::HubOnly;
-    }
+    for (const auto &c : v->children)
+        if (c->isDir && isModuleFolderName(c->name) && !c->synthetic)
+            onHub.insert(c->path);
     // Rows for local modules the Hub does not have, once.
     QStringList missing;
-    for (const QString &k : std::as_const(m_local))
-        if (k.startsWith(v->path + QLatin1Char('/')) && !onHub.contains(k) && !m_byPath.contains(k))
-            missing << k;
+    for (const ModuleMark &mark : markModules(v->path, onHub, m_local)) {
+        if (Node *n = find(mark.key))
+            n->presence = mark.presence;
+        else if (mark.presence == Presence::LocalOnly)
+            missing << mark.key;
+    }
     missing.sort();
     if (!missing.isEmpty()) {
         const int first = int(v->children.size());

@@ -1,9 +1,10 @@
 // A Hub repo's files as a lazy tree. The model does no I/O: it asks for a folder's listing (fetchRequested) and
-// the page answers with setListing(). Module folders are marked against the local cache: both, Hub only, or
-// local only (rows added for local modules the Hub lacks).
+// the page answers with setListing(). Module folders are marked against the local cache by the services' rule
+// (services/hub/modulepresence.h): both, Hub only, or local only (rows added for local modules the Hub lacks).
 #pragma once
 
 #include "services/hub/hubclient.h"
+#include "services/hub/modulepresence.h"
 
 #include <QAbstractItemModel>
 #include <QSet>
@@ -20,7 +21,7 @@ class HubTreeModel final : public QAbstractItemModel
 public:
     enum Column { NameColumn, SizeColumn, FilesColumn, WhereColumn, ColumnCount };
     enum Role { PathRole = Qt::UserRole + 1, IsDirRole, SortRole, PresenceRole, LfsRole };
-    enum class Presence { None, Both, HubOnly, LocalOnly };
+    using Presence = ModulePresence;
 
     explicit HubTreeModel(QObject *parent = nullptr);
     ~HubTreeModel() override;

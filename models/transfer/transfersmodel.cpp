@@ -56,19 +56,16 @@ QString transferSummary(const TransferRecord &r)
 
 QString transferStateText(const TransferQueue &queue, const TransferRecord &r)
 {
-    if (!r.error.isEmpty())
-        return TransfersModel::tr("Failed: %1").arg(r.error);
-    if (r.cancelled)
-        return TransfersModel::tr("Cancelled");
-    if (queue.isRunning(r.id))
-        return TransfersModel::tr("Running");
-    if (r.paused)
-        return TransfersModel::tr("Paused");
-    if (!r.finished())
-        return TransfersModel::tr("Queued");
-    const int failed = r.count(TransferItem::State::Failed);
-    if (failed > 0)
-        return TransfersModel::tr("%n failed", nullptr, failed);
+    switch (transferStatus(r, queue.isRunning(r.id))) {
+    case TransferStatus::Failed: return TransfersModel::tr("Failed: %1").arg(r.error);
+    case TransferStatus::Cancelled: return TransfersModel::tr("Cancelled");
+    case TransferStatus::Running: return TransfersModel::tr("Running");
+    case TransferStatus::Paused: return TransfersModel::tr("Paused");
+    case TransferStatus::Queued: return TransfersModel::tr("Queued");
+    case TransferStatus::SomeFailed:
+        return TransfersModel::tr("%n failed", nullptr, r.count(TransferItem::State::Failed));
+    case TransferStatus::Done: break;
+    }
     return TransfersModel::tr("Done");
 }
 

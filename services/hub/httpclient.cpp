@@ -46,7 +46,7 @@ CURL *threadHandle()
 struct Transfer {
     const HttpRequest *req = nullptr;
     HttpResponse *resp = nullptr;
-    const std::atomic_bool *cancel = nullptr;
+    StopFlags cancel;
     bool tooLarge = false;
     bool sinkFailed = false;
     bool restartSink = false;
@@ -115,7 +115,7 @@ size_t onHeader(char *data, size_t size, size_t n, void *user)
 int onProgress(void *user, curl_off_t, curl_off_t, curl_off_t, curl_off_t)
 {
     auto *t = static_cast<Transfer *>(user);
-    return t->cancel && t->cancel->load() ? 1 : 0;
+    return t->cancel.requested() ? 1 : 0;
 }
 
 bool retryable(int status)
@@ -136,14 +136,14 @@ int retryAfterMs(const QByteArray &value)
 }
 
 // Sleeps in small steps so a cancel is noticed.
-bool waitFor(int ms, const std::atomic_bool *cancel)
+bool waitFor(int ms, StopFlags cancel)
 {
     for (int slept = 0; slept < ms; slept += 20) {
-        if (cancel && cancel->load())
+        if (cancel.requested())
             return false;
         QThread::msleep(std::min(20, ms - slept));
     }
-    return !(cancel && cancel->load());
+    return !cancel.requested();
 }
 
 QString redactedUrl(const QString &url)
@@ -347,7 +347,7 @@ QString headerProblem(const HttpRequest &request, const QByteArray &userAgent)
 
 }  // namespace
 
-HttpResponse HttpClient::once(const HttpRequest &request, const std::atomic_bool *cancel, bool restartSink) const
+HttpResponse HttpClient::once(const HttpRequest &request, StopFlags cancel, bool restartSink) const
 {
     using F = HttpResponse::Failure;
     HttpResponse resp;
@@ -396,7 +396,7 @@ HttpResponse HttpClient::once(const HttpRequest &request, const std::atomic_bool
     }
 }
 
-HttpResponse HttpClient::send(const HttpRequest &request, const std::atomic_bool *cancel) const
+HttpResponse HttpClient::send(const HttpRequest &request, StopFlags cancel) const
 {
     if (m_offline) {
         HttpResponse r;

@@ -77,6 +77,20 @@ struct RetryPolicy {
     int maxRetryAfterMs = 60000;
 };
 
+// What stops a request: a flag, or two (either one set stops it), such as a transfer's stop and one entry's own.
+// Made from a flag where one is passed (null: nothing stops it).
+class StopFlags final
+{
+public:
+    StopFlags(const std::atomic_bool *first = nullptr, const std::atomic_bool *second = nullptr)  // NOLINT: implicit
+        : m_first(first), m_second(second) {}
+    bool requested() const { return (m_first && m_first->load()) || (m_second && m_second->load()); }
+
+private:
+    const std::atomic_bool *m_first;
+    const std::atomic_bool *m_second;
+};
+
 class HttpClient final
 {
 public:
@@ -89,12 +103,12 @@ public:
     // Performs the request with retries on 408/429/5xx and network errors (and timeouts, as `timeoutAttempts`
     // allows). Thread-safe: each thread uses its own
     // libcurl handle, kept alive so connections are reused.
-    HttpResponse send(const HttpRequest &request, const std::atomic_bool *cancel = nullptr) const;
+    HttpResponse send(const HttpRequest &request, StopFlags cancel = {}) const;
 
     static QString originOf(const QString &url);  // "http://127.0.0.1:8080"
 
 private:
-    HttpResponse once(const HttpRequest &request, const std::atomic_bool *cancel, bool restartSink) const;
+    HttpResponse once(const HttpRequest &request, StopFlags cancel, bool restartSink) const;
 
     RetryPolicy m_retry;
     bool m_offline = false;

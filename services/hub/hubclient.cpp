@@ -136,7 +136,7 @@ HttpRequest HubClient::request(const QByteArray &method, const QString &url) con
 }
 
 HttpResponse HubClient::call(const HttpRequest &req, HubError *err, const QString &what, const QString &repo,
-                             const std::atomic_bool *cancel) const
+                             StopFlags cancel) const
 {
     *err = HubError();
     HttpResponse r = m_http.send(req, cancel);
@@ -602,7 +602,7 @@ bool finishResume(const HttpResponse &r, PartFile &part, int partFd, qint64 expe
 
 HubClient::ResumeResult HubClient::resumeDownload(const QString &repo, const QString &revision, const QString &path,
                                                   int partFd, qint64 expectedSize, Digest digest, HubError *err,
-                                                  const std::atomic_bool *cancel,
+                                                  StopFlags cancel,
                                                   const std::function<void(qint64, qint64)> &progress) const
 {
     ResumeResult res;

@@ -107,8 +107,7 @@ public:
         QString digest;          // hex, of the whole file
     };
     ResumeResult resumeDownload(const QString &repo, const QString &revision, const QString &path, int partFd,
-                                qint64 expectedSize, Digest digest, HubError *err,
-                                const std::atomic_bool *cancel = nullptr,
+                                qint64 expectedSize, Digest digest, HubError *err, StopFlags cancel = {},
                                 const std::function<void(qint64 done, qint64 total)> &progress = {}) const;
     // Creates a model repo (private unless `isPublic`). Returns its URL; Conflict when it exists.
     QString createRepo(const QString &repoId, bool isPublic, HubError *err,
@@ -120,7 +119,7 @@ public:
 private:
     HttpRequest request(const QByteArray &method, const QString &url) const;
     HttpResponse call(const HttpRequest &req, HubError *err, const QString &what, const QString &repo,
-                      const std::atomic_bool *cancel) const;
+                      StopFlags cancel) const;
     QString apiRepoUrl(const QString &repo) const;
 
     QString m_endpoint;

@@ -22,7 +22,6 @@
 #include <mutex>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <thread>
 #include <unistd.h>
 
 namespace ingot {
@@ -55,7 +54,7 @@ struct Job {
     bool opened = false;
     bool over = false;  // finished (or failed): its remaining files are not fetched
     int remaining = 0;
-    std::atomic_bool abort{false};
+    std::atomic_bool abort{false};  // a file of the entry failed: its other files stop (the transfer's stop is apart)
     QVector<qint64> fileDone;
     qint64 lastReported = 0;
 };
@@ -381,21 +380,11 @@ PullOutcome Puller::run()
             m_queue.append({j, f});
     }
     const int threads = qBound(1, m_req.options.parallel, 32);
-    std::atomic_bool done{false};
-    // The global stop reaches every job's own abort flag (a failed item aborts only its own files).
-    std::thread watcher([&] {
-        while (!done.load()) {
-            if (stopped())
-                for (auto &j : m_jobs)
-                    j->abort = true;
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-    });
+    // A download stops on the transfer's stop or on its entry's own abort (a failed file aborts only its entry's
+    // files): the HTTP client watches both flags.
     const ParallelOutcome pulled = parallelFor(int(m_queue.size()), threads, m_stop, [this](int k) {
         pullFile(*m_queue[k].first, m_queue[k].second);
     });
-    done = true;
-    watcher.join();
     pulled.rethrowFirst();
     // Stopped: what is not finished waits for the next run (its staging and parts stay).
     for (Job *j : pending) {
@@ -413,7 +402,7 @@ void Puller::pullFile(Job &job, int fileIndex)
     const HubFile &f = job.files[fileIndex];
     {
         std::lock_guard lock(job.mutex);
-        if (job.over || job.abort)
+        if (job.over || job.abort || stopped())
             return;
         if (!job.opened) {
             job.opened = true;
@@ -491,7 +480,7 @@ void Puller::pullFile(Job &job, int fileIndex)
     if (job.over)
         return;
     if (!ok) {
-        if (job.abort && stopped())
+        if (stopped())
             return;  // stopped: the item waits for the next run
         job.abort = true;
         finish(job, S::Failed, why);
@@ -520,7 +509,8 @@ bool Puller::fetchInto(Job &job, int fileIndex, int partFd, QString *why)
     const QString path = job.key + QLatin1Char('/') + f.name;
     HubError err;
     const auto digest = f.lfsOid.isEmpty() ? HubClient::Digest::GitBlobSha1 : HubClient::Digest::Sha256;
-    const HubClient::ResumeResult r = m_hub.resumeDownload(m_req.repo, m_req.revision, path, partFd, f.size, digest, &err, &job.abort,
+    const HubClient::ResumeResult r = m_hub.resumeDownload(m_req.repo, m_req.revision, path, partFd, f.size, digest, &err,
+                                                           StopFlags(&job.abort, m_stop),
                                                            [&](qint64 done, qint64) { progress(job, fileIndex, done); });
     if (!err.ok()) {
         *why = err.kind == HubError::Kind::EntryNotFound
@@ -569,7 +559,7 @@ bool Puller::placeBlob(Job &job, int fileIndex, QString *linkTarget, QString *wh
         }
         // One writer per blob (entries share blobs: model.done of every entry is the same).
         while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-            if (job.abort) {
+            if (job.abort || stopped()) {
                 ::close(fd);
                 *why = PullText::tr("Stopped.");
                 return false;

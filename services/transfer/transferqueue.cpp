@@ -1,6 +1,7 @@
 #include "services/transfer/transferqueue.h"
 
 #include "services/util/atomicfile.h"
+#include "services/util/names.h"
 #include "services/util/task.h"
 
 #include <QCoreApplication>
@@ -8,9 +9,12 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
 #include <QMap>
 #include <QMutex>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTimer>
 
@@ -41,7 +45,38 @@ bool isActive(const TransferRecord &r)
 {
     return !r.finished() && !r.cancelled;
 }
+
+const QLatin1String kCancelSuffix(".cancel");
 }  // namespace
+
+TransferStatus transferStatus(const TransferRecord &r, bool running)
+{
+    if (!r.error.isEmpty())
+        return TransferStatus::Failed;
+    if (r.cancelled)
+        return TransferStatus::Cancelled;
+    if (running)
+        return TransferStatus::Running;
+    if (r.paused)
+        return TransferStatus::Paused;
+    if (!r.finished())
+        return TransferStatus::Queued;
+    return r.count(TransferItem::State::Failed) > 0 ? TransferStatus::SomeFailed : TransferStatus::Done;
+}
+
+QString transferStatusName(TransferStatus s)
+{
+    switch (s) {
+    case TransferStatus::Failed: return QStringLiteral("failed");
+    case TransferStatus::Cancelled: return QStringLiteral("cancelled");
+    case TransferStatus::Running: return QStringLiteral("running");
+    case TransferStatus::Paused: return QStringLiteral("paused");
+    case TransferStatus::Queued: return QStringLiteral("queued");
+    case TransferStatus::SomeFailed: return QStringLiteral("some-failed");
+    case TransferStatus::Done: return QStringLiteral("done");
+    }
+    return QString();
+}
 
 // One transfer on its worker thread: what the reporter hands over, picked up by poll() on the queue's thread.
 struct TransferQueue::Run {
@@ -154,6 +189,11 @@ TransferQueue::TransferQueue(QString stateDir, TransferEngine engine, QObject *p
     m_timer->setInterval(kPollMs);
     connect(m_timer, &QTimer::timeout, this, &TransferQueue::poll);
     load();
+    // Cancels asked for by another process (ingot-cli transfers cancel): each one as it comes (watched first, so
+    // none falls between), and those made while no queue ran.
+    m_watcher = new QFileSystemWatcher(QStringList{m_dir}, this);
+    connect(m_watcher, &QFileSystemWatcher::directoryChanged, this, &TransferQueue::takeCancelRequests);
+    takeCancelRequests();
     // Start once the caller has connected to the signals.
     QTimer::singleShot(0, this, &TransferQueue::schedule);
 }
@@ -190,9 +230,10 @@ QString TransferQueue::defaultStateDir()
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/transfers");
 }
 
-void TransferQueue::load()
+QVector<TransferRecord> TransferQueue::readRecords(const QString &stateDir)
 {
-    const QDir dir(m_dir);
+    QVector<TransferRecord> records;
+    const QDir dir(stateDir);
     const QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
     for (const QString &name : files) {
         QFile f(dir.filePath(name));
@@ -204,13 +245,52 @@ void TransferQueue::load()
         QString error;
         if (j.is_discarded() || !fromJson(j, &r, &error) || r.id + QStringLiteral(".json") != name)
             continue;  // not one of ours, or damaged: left as it is, never run
+        records.append(r);
+    }
+    std::sort(records.begin(), records.end(),
+              [](const TransferRecord &a, const TransferRecord &b) { return a.createdMs < b.createdMs; });
+    return records;
+}
+
+QSet<QString> TransferQueue::cancelRequests(const QString &stateDir)
+{
+    QSet<QString> ids;
+    const QStringList files = QDir(stateDir).entryList({QStringLiteral("*") + kCancelSuffix}, QDir::Files);
+    for (const QString &name : files)
+        ids.insert(name.chopped(kCancelSuffix.size()));
+    return ids;
+}
+
+bool TransferQueue::requestCancel(const QString &stateDir, const QString &id, QString *error)
+{
+    // Ids are the queue's own (newId()): anything else names no file of ours, and never a path.
+    static const QRegularExpression kId(QStringLiteral("^[0-9A-Za-z][0-9A-Za-z_-]{0,63}$"));
+    const QString base = stateDir + QLatin1Char('/') + id;
+    if (!kId.match(id).hasMatch() || !QFileInfo(base + QStringLiteral(".json")).isFile()) {
+        *error = QueueText::tr("There is no transfer %1 in %2.").arg(displayName(id), stateDir);
+        return false;
+    }
+    return writeFileAtomically(base + kCancelSuffix, QByteArray(), error, true);
+}
+
+void TransferQueue::load()
+{
+    m_records = readRecords(m_dir);
+    for (TransferRecord &r : m_records)
         for (TransferItem &i : r.items)
             if (i.state == TransferItem::State::Running)
                 i.state = TransferItem::State::Pending;
-        m_records.append(r);
+}
+
+// Applies the cancel requests in the folder (each request file removed first, so none is applied twice); a request
+// for a transfer that is not here any more is dropped.
+void TransferQueue::takeCancelRequests()
+{
+    const QSet<QString> ids = cancelRequests(m_dir);
+    for (const QString &id : ids) {
+        QFile::remove(m_dir + QLatin1Char('/') + id + kCancelSuffix);
+        cancel(id);
     }
-    std::sort(m_records.begin(), m_records.end(),
-              [](const TransferRecord &a, const TransferRecord &b) { return a.createdMs < b.createdMs; });
 }
 
 void TransferQueue::save(const QString &id)

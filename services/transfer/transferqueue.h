@@ -4,11 +4,15 @@
 // the same entry: a key already on its way to a place is not queued again, and a transfer waits while another one
 // writes one of its entries. Progress from the workers is collected and handed to the UI thread a few times a second.
 //
-// The one exception to "work off the UI thread goes through runTask" (docs/architecture.md): a transfer takes
+// An exception to "work off the UI thread goes through runTask" (docs/architecture.md lists each): a transfer takes
 // minutes to hours, and runTask's shared thread pool holds as many threads as the machine has cores. Two transfers
 // there would hold every pool thread (on a 2-core host) for hours and starve every other page's short tasks
 // (listings, scans, lookups), so each transfer gets a thread of its own, owned here and joined on stop.
 // Lives on one thread (the UI's); the engine runs on the workers.
+//
+// Another process (ingot-cli) reads the saved transfers (readRecords) and asks for a cancel (requestCancel): a
+// request file <id>.cancel beside the transfer's. The queue watches its folder and cancels at once, as its own
+// cancel() does; a request made while no queue runs is applied when one next loads, before the transfer runs again.
 #pragma once
 
 #include "services/transfer/transfertypes.h"
@@ -22,6 +26,7 @@
 #include <functional>
 #include <memory>
 
+class QFileSystemWatcher;
 class QTimer;
 
 namespace ingot {
@@ -29,6 +34,13 @@ namespace ingot {
 // Moves `items` (the record's items still to do, in a copy the engine fills in) as `record` says. Runs on a worker
 // thread; reports through `reporter`; returns words when the transfer as a whole cannot go on (offline, no access),
 // else an empty string. Stops promptly once *stop is set, leaving everything resumable.
+// Where a transfer stands, the one rule the Transfers page and `ingot-cli transfers list` share: a transfer that
+// failed as a whole first, then cancelled, running, paused, queued (not finished), finished with failed entries, done.
+enum class TransferStatus { Failed, Cancelled, Running, Paused, Queued, SomeFailed, Done };
+TransferStatus transferStatus(const TransferRecord &r, bool running);
+// "failed", "cancelled", "running", "paused", "queued", "some-failed", "done"
+QString transferStatusName(TransferStatus s);
+
 using TransferEngine = std::function<QString(const TransferRecord &record, QVector<TransferItem> &items,
                                              TransferReporter &reporter, const std::atomic_bool *stop)>;
 
@@ -45,6 +57,13 @@ public:
 
     // The default folder: <app data>/transfers.
     static QString defaultStateDir();
+    // The transfers saved in `stateDir`, oldest first (a file that is not one of ours, or damaged, is left out).
+    static QVector<TransferRecord> readRecords(const QString &stateDir);
+    // The ids of the transfers in `stateDir` another process asked to cancel, not applied yet.
+    static QSet<QString> cancelRequests(const QString &stateDir);
+    // Asks the queue of `stateDir` (running now, or the next to load it) to cancel transfer `id`. False with words in
+    // *error when no such transfer is saved there or the request cannot be written.
+    static bool requestCancel(const QString &stateDir, const QString &id, QString *error);
 
     // Queues a transfer of `keys` from `from` to `to`. Keys already on their way to `to` (or from it, for a push)
     // in another unfinished transfer are left out and named in *skipped. Returns the id, or "" with words in *error
@@ -95,6 +114,7 @@ private:
     struct Saver;
     void startSaving();
     void load();
+    void takeCancelRequests();
     void save(const QString &id);
     void schedule();
     bool blocked(const TransferRecord &r) const;
@@ -111,6 +131,7 @@ private:
     QHash<QString, std::shared_ptr<Run>> m_runs;
     QHash<QString, QStringList> m_notes;
     QTimer *m_timer = nullptr;
+    QFileSystemWatcher *m_watcher = nullptr;  // the folder, for cancel requests from another process
     std::shared_ptr<Saver> m_saver;
     bool m_saving = false;  // a runTask writing m_saver's pending files is under way
     bool m_closing = false;  // in the destructor: the last states are written there, not by a task

@@ -1,6 +1,7 @@
 // ingot-cli's Hub commands as users run them, against the test Hub: outputs, JSON, exit codes, no token leaks.
 #include "services/util/names.h"
 #include "tests/support/testhub.h"
+#include "tests/support/testsupport.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -159,6 +160,65 @@ private Q_SLOTS:
                 {QStringLiteral("HF_TOKEN_PATH=") + home.path() + QStringLiteral("/no-token-here")});
         QCOMPARE(r.code, 7);
         QVERIFY(r.err.contains(QStringLiteral("not found, or it is private")));
+    }
+
+    // hub ls --marks: the repo's entries against a local cache holding some of them, by the Hub page's rule.
+    void lsMarksAgainstTheLocalCache()
+    {
+        const QString v15 = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
+        const QString v16 = QStringLiteral("neuronxcc-2.16.372.0+4a9b2326");
+        // On the Hub: two entries of 2.15, as optimum-neuron's cache sync uploads a compiled module folder.
+        QMap<QString, QByteArray> files;
+        for (const char *m : {"MODULE_111+d41d8cd9", "MODULE_222+d41d8cd9"}) {
+            const QString dir = v15 + QLatin1Char('/') + QLatin1String(m);
+            files.insert(dir + QStringLiteral("/model.neff"), QByteArray(3000, 'n'));
+            files.insert(dir + QStringLiteral("/compile_flags.json"), "[\"--model-type=transformer\"]");
+            files.insert(dir + QStringLiteral("/model.done"), QByteArray());
+        }
+        hub->makeRepo(QStringLiteral("neuronorg/marks"), true, files);
+        // Here: one of them, one the Hub lacks, and one of a compiler version the Hub has no folder of.
+        QTemporaryDir local;
+        const QStringList entry = {QStringLiteral("model.hlo_module.pb"), QStringLiteral("compile_flags.json"),
+                                   QStringLiteral("model.neff"), QStringLiteral("model.done")};
+        test::makeModule(local.path(), v15, QStringLiteral("MODULE_111+d41d8cd9"), entry);
+        test::makeModule(local.path(), v15, QStringLiteral("MODULE_999+d41d8cd9"), entry);
+        test::makeModule(local.path(), v16, QStringLiteral("MODULE_555+d41d8cd9"), entry);
+        const QStringList token = {QStringLiteral("HF_TOKEN=") + kToken};
+        Run r = cli({QStringLiteral("hub"), QStringLiteral("ls"), QStringLiteral("neuronorg/marks"), QStringLiteral("--marks"),
+                     QStringLiteral("--json"), QStringLiteral("--cache-dir"), local.path()}, token);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QMap<QString, QString> where;
+        for (const QJsonValue &m : r.json().value(QStringLiteral("marks")).toArray())
+            where.insert(m[QStringLiteral("key")].toString(), m[QStringLiteral("where")].toString());
+        const QMap<QString, QString> expected = {{v15 + QStringLiteral("/MODULE_111+d41d8cd9"), QStringLiteral("both")},
+                                                 {v15 + QStringLiteral("/MODULE_222+d41d8cd9"), QStringLiteral("hub-only")},
+                                                 {v15 + QStringLiteral("/MODULE_999+d41d8cd9"), QStringLiteral("local-only")},
+                                                 {v16 + QStringLiteral("/MODULE_555+d41d8cd9"), QStringLiteral("local-only")}};
+        QCOMPARE(where, expected);
+        // As a table, and only below the folder named.
+        r = cli({QStringLiteral("hub"), QStringLiteral("ls"), QStringLiteral("neuronorg/marks"), v15, QStringLiteral("--marks"),
+                 QStringLiteral("--cache-dir"), local.path()}, token);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 4);  // the header and three entries of 2.15
+        auto line = [&](const QString &module) {
+            for (const QString &l : lines)
+                if (l.endsWith(v15 + QLatin1Char('/') + module))
+                    return l;
+            return QString();
+        };
+        QVERIFY2(line(QStringLiteral("MODULE_111+d41d8cd9")).startsWith(QStringLiteral("Hub and local")), qPrintable(r.out));
+        QVERIFY2(line(QStringLiteral("MODULE_222+d41d8cd9")).startsWith(QStringLiteral("Hub only")), qPrintable(r.out));
+        QVERIFY2(line(QStringLiteral("MODULE_999+d41d8cd9")).startsWith(QStringLiteral("Local only")), qPrintable(r.out));
+        // A cache folder that is not there: said, nothing asked of the Hub.
+        r = cli({QStringLiteral("hub"), QStringLiteral("ls"), QStringLiteral("neuronorg/marks"), QStringLiteral("--marks"),
+                 QStringLiteral("--cache-dir"), local.path() + QStringLiteral("/missing")}, token);
+        QCOMPARE(r.code, 3);
+        // No access to the repo: the Hub's exit code.
+        r = cli({QStringLiteral("hub"), QStringLiteral("ls"), QStringLiteral("neuronorg/marks"), QStringLiteral("--marks"),
+                 QStringLiteral("--cache-dir"), local.path()},
+                {QStringLiteral("HF_TOKEN_PATH=") + home.path() + QStringLiteral("/no-token-here")});
+        QCOMPARE(r.code, 7);
     }
 
     void createSetLookup()

@@ -508,18 +508,52 @@ private Q_SLOTS:
     void cancelStopsRetrying()
     {
         QVERIFY(hub->fault({{"kind", "ratelimit"}, {"retry_after", 30}, {"count", 5}}));
+        hub->clearLog();
         std::atomic_bool cancel{false};
+        std::atomic_bool finished{false};
+        HubError e;
+        const HubClient hubClient = client();
+        std::thread caller([&] {
+            hubClient.whoami(&e, &cancel);
+            finished = true;
+        });
+        // The Hub has been asked and answered 429 with 30 s to wait: the client waits it out, until cancelled.
+        QTRY_VERIFY_WITH_TIMEOUT(requestsTo(QStringLiteral("whoami")) >= 1, 10000);
+        QVERIFY(!finished);
         QElapsedTimer t;
         t.start();
-        std::thread stopper([&] {
-            QThread::msleep(300);
-            cancel = true;
-        });
-        HubError e;
-        client().whoami(&e, &cancel);
-        stopper.join();
+        cancel = true;
+        QTRY_VERIFY_WITH_TIMEOUT(finished, 5000);
+        caller.join();
         QCOMPARE(e.kind, HubError::Kind::Cancelled);
         QVERIFY(t.elapsed() < 5000);
+        QCOMPARE(requestsTo(QStringLiteral("whoami")), 1);  // no retry after the cancel
+    }
+
+    // A request stops on either of two flags (a pull's download: the transfer's stop, or its entry's own abort).
+    void eitherOfTwoStopFlagsStops()
+    {
+        for (int which = 0; which < 2; ++which) {
+            QVERIFY(hub->fault({{"kind", "ratelimit"}, {"retry_after", 30}, {"count", 5}}));
+            hub->clearLog();
+            std::atomic_bool first{false}, second{false};
+            std::atomic_bool finished{false};
+            HttpClient http;
+            HttpRequest req;
+            req.url = hub->url() + QStringLiteral("/api/whoami-v2");
+            HttpResponse resp;
+            std::thread caller([&] {
+                resp = http.send(req, StopFlags(&first, &second));
+                finished = true;
+            });
+            QTRY_VERIFY_WITH_TIMEOUT(requestsTo(QStringLiteral("whoami")) >= 1, 10000);
+            QVERIFY(!finished);
+            (which == 0 ? first : second) = true;
+            QTRY_VERIFY_WITH_TIMEOUT(finished, 5000);
+            caller.join();
+            QCOMPARE(resp.failure, HttpResponse::Failure::Cancelled);
+            QVERIFY(hub->clearFaults());
+        }
     }
 };
 

@@ -1,9 +1,11 @@
 // Hub conventions: endpoint, HF_HOME, token resolution order, saving a token, the custom cache repo file.
 #include "services/hub/cacherepo.h"
 #include "services/hub/hubenv.h"
+#include "services/hub/hublogin.h"
 #include "services/hub/repoid.h"
 #include "services/hub/secretstore.h"
 #include "services/hub/token.h"
+#include "tests/support/testhub.h"
 
 #include <QDir>
 #include <QFile>
@@ -125,6 +127,48 @@ private Q_SLOTS:
         QVERIFY(!saveToken(c, &kc, QStringLiteral("two words"), &where, &error));
         QVERIFY(forgetToken(c, &kc, &error));
         QVERIFY(!QFile::exists(c.tokenPath));
+    }
+
+    // The one login the Hub page and `ingot-cli hub login` share: a token is saved only once the Hub accepts it.
+    void loginSavesOnlyATokenTheHubAccepts()
+    {
+        test::TestHub hub;
+        QString why;
+        QVERIFY2(hub.start(&why), qPrintable(why));
+        QTemporaryDir tmp;
+        const HubConfig c = HubConfig::fromEnvironment(env({{"HF_HOME", tmp.path()}, {"HF_ENDPOINT", hub.url()}}));
+        HubLogin r = logIn(c, nullptr, QStringLiteral("hf_not_valid"));
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error.kind, HubError::Kind::Unauthorized);
+        QVERIFY(!r.saved);
+        QVERIFY(!QFile::exists(c.tokenPath));
+        // A keychain runs: the token goes there, trimmed.
+        FakeKeychain kc;
+        r = logIn(c, &kc, QStringLiteral(" hf_alice_write\n"));
+        QVERIFY2(r.ok(), qPrintable(r.error.message + r.saveError));
+        QCOMPARE(r.me.name, QStringLiteral("alice"));
+        QCOMPARE(r.storedIn, QStringLiteral("the fake keychain"));
+        QCOMPARE(kc.values.value(QStringLiteral("huggingface-token")), QStringLiteral("hf_alice_write"));
+        // None runs: the token file, and the result names the file, never the token.
+        kc.available = false;
+        r = logIn(c, &kc, QStringLiteral("hf_alice_write"));
+        QVERIFY(r.ok());
+        QCOMPARE(r.storedIn, c.tokenPath);
+        QVERIFY(!r.storedIn.contains(QStringLiteral("hf_alice")));
+        QFile f(c.tokenPath);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("hf_alice_write"));
+        // The Hub accepts it but it cannot be saved (the token file's folder is a file): said, and not "logged in".
+        QFile blocker(tmp.filePath(QStringLiteral("plain-file")));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        const HubConfig blocked = HubConfig::fromEnvironment(env({{"HF_HOME", tmp.path()}, {"HF_ENDPOINT", hub.url()},
+                                                                  {"HF_TOKEN_PATH", blocker.fileName() + QStringLiteral("/token")}}));
+        r = logIn(blocked, nullptr, QStringLiteral("hf_alice_write"));
+        QVERIFY(r.error.ok());
+        QVERIFY(!r.saved);
+        QVERIFY(!r.ok());
+        QVERIFY(!r.saveError.isEmpty());
     }
 
     void customCacheRepo()

@@ -4,6 +4,7 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
@@ -38,8 +39,11 @@ bool TestHub::start(QString *error, int pageSize, qint64 lfsThreshold)
         *error = QStringLiteral("python3 did not start: ") + m_proc.errorString();
         return false;
     }
-    for (int i = 0; i < 200 && !QFile::exists(portFile); ++i)
-        QThread::msleep(25);
+    // Until the server says its port, or ends; on a loaded machine python3 alone may take 10 s to start.
+    QElapsedTimer clock;
+    clock.start();
+    while (!QFile::exists(portFile) && m_proc.state() != QProcess::NotRunning && clock.elapsed() < 60000)
+        m_proc.waitForFinished(25);
     QFile f(portFile);
     if (!f.open(QIODevice::ReadOnly)) {
         *error = QStringLiteral("the test Hub did not start");

@@ -1,5 +1,5 @@
-// What the Hub page's two source files share (hubcachepage.cpp: repos, files and lookups; hubaccount.cpp: the token,
-// the account and access to each repo). Internal to ui/hub.
+// What the Hub page's two source files share (hubcachepage.cpp: repos, files and lookups; hubcachepageaccount.cpp:
+// the token, the account and access to each repo). Internal to ui/hub.
 #pragma once
 
 #include "services/util/names.h"

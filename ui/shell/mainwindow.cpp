@@ -7,6 +7,7 @@
 #include "services/util/appsettings.h"
 #include "services/util/names.h"
 #include "services/cache/cachelocation.h"
+#include "services/cache/modulekeys.h"
 #include "services/cache/cachesession.h"
 #include "models/cache/cachetreemodel.h"
 #include "ui/checkpoint/consolidatewizard.h"
@@ -101,13 +102,7 @@ MainWindow::MainWindow(QWidget *parent)
             m_hub->refresh();
         }
     });
-    m_hub->setLocalModulesProvider([this] {
-        QSet<QString> keys;
-        for (const CacheModule &m : m_local->model()->modules())
-            if (m.isModule())
-                keys.insert(m.key());
-        return keys;
-    });
+    m_hub->setLocalModulesProvider([this] { return moduleKeys(m_local->model()->modules()); });
     connect(m_jobs, &JobsPage::consolidateRequested, this, &MainWindow::showConsolidate);
     connect(m_jobs, &JobsPage::showCacheEntry, this, &MainWindow::showCacheEntry);
     // The Jobs page's launcher: its default compile cache is the one open on the Local cache page, and "Clean…"

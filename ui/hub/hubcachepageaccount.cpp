@@ -1,9 +1,10 @@
-// The Hub page's account: the token read (off the UI thread: the keychain may answer slowly, or not at all within
-// its timeout), who you are, your access to each repo, logging in and out.
+// HubCachePage, its account part: the token read (off the UI thread: the keychain may answer slowly, or not at all
+// within its timeout), who you are, your access to each repo, logging in and out (services/hub/hublogin.h).
 #include "ui/hub/hubcachepage.h"
 #include "ui/hub/hubpageparts.h"
 
 #include "services/hub/cacherepo.h"
+#include "services/hub/hublogin.h"
 #include "services/hub/token.h"
 
 #include <QHBoxLayout>
@@ -203,15 +204,8 @@ void HubCachePage::saveLogin(const QString &token)
     const HubConfig cfg = m_config;
     const std::shared_ptr<SecretStore> kc = m_keychain;
     runTask(this, [cfg, kc, token](TaskControl &c) {
-        HubClient hub(cfg.endpoint, token.trimmed(), cfg.offline);
-        HubError e;
-        hub.whoami(&e, c.stopFlag());
-        if (!e.ok())
-            return e.message;
-        QString where, error;
-        if (!saveToken(cfg, kc.get(), token, &where, &error))
-            return error;
-        return QString();
+        const HubLogin login = logIn(cfg, kc.get(), token, c.stopFlag());
+        return login.error.ok() ? login.saveError : login.error.message;
     }, [this](QString error) {
         if (!error.isEmpty())
             warn(tr("Log in"), error);
