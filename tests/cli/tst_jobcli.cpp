@@ -343,6 +343,52 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(QLatin1String("no preset named nothing")), qPrintable(r.err));
     }
 
+    // The last run with the same settings: its log names the graphs it used (the Neuron compiler wrapper's lines, as
+    // tst_jobmonitor's script prints them); one of them is FAILED in the cache now, and job launch says so as the
+    // launcher does.
+    void launchWarnsOfTheLastRunsBlockedGraphs()
+    {
+        JobCli cli;
+        const QString version = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
+        const QString cache = cli.data.path() + QStringLiteral("/cache");
+        test::makeModule(cache, version, QStringLiteral("MODULE_hit+aaaa1111"),
+                         {QStringLiteral("model.hlo_module.pb"), QStringLiteral("model.neff"), QStringLiteral("model.done")});
+        test::makeModule(cache, version, QStringLiteral("MODULE_bad+aaaa1111"),
+                         {QStringLiteral("model.hlo_module.pb"), QStringLiteral("model.log")});
+        JobSpec s;
+        s.python = QStringLiteral("/usr/bin/python3");
+        s.maxSteps = 5;
+        s.compileCacheUrl = cache;
+        QString log;
+        const QString id = fakeJob(cli, JobProgram::Backend, &log);
+        JobRecordFile r;
+        QString error;
+        const QString record = cli.jobsRoot() + QLatin1Char('/') + id + QStringLiteral("/job.json");
+        QVERIFY2(JobRecordFile::fromJson(test::readFile(record), &r, &error), qPrintable(error));
+        r.spec = s;
+        test::writeFile(record, r.toJson());
+        const QByteArray w = "2024-01-11 05:53:27.000498:  741535  INFO ||NEURON_CC_WRAPPER||: ";
+        const QByteArray root = (cache + QLatin1Char('/') + version).toUtf8();
+        test::writeFile(log, w + "Using a cached neff at " + root + "/MODULE_hit+aaaa1111/model.neff. Exiting with a "
+                                 "successfully compiled graph.\n"
+                             + QByteArray(w).replace("INFO", "ERROR") + "Got a cached failed neff at " + root
+                             + "/MODULE_bad+aaaa1111/model.neff. Will skip compilation\n");
+        cli.savePreset(QStringLiteral("same"), s);
+        Run run = cli({QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--preset"), QStringLiteral("same"),
+                       QStringLiteral("--dry-run")});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QVERIFY2(run.err.contains(QLatin1String("warning: The last run with these settings (") + id)
+                     && run.err.contains(QLatin1String("2 graph")) && run.err.contains(QLatin1String("1 blocked"))
+                     && run.err.contains(QLatin1String("MODULE_bad+aaaa1111")),
+                 qPrintable(run.err));
+        // Other settings: no run to compare with, and a cache with a failed entry is still said.
+        run = cli({QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--preset"), QStringLiteral("same"),
+                   QStringLiteral("--dry-run"), QStringLiteral("--"), QStringLiteral("--block_size"), QStringLiteral("128")});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QVERIFY2(!run.err.contains(QLatin1String("The last run")), qPrintable(run.err));
+        QVERIFY2(run.err.contains(QLatin1String("1 failed entry")), qPrintable(run.err));
+    }
+
     void stopThenWaitSaysStopped()
     {
         JobCli cli;
