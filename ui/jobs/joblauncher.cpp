@@ -28,7 +28,6 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-
 namespace ingot {
 
 namespace {
