@@ -8,6 +8,7 @@
 #include "services/jobs/jobresume.h"
 #include "services/jobs/jobtext.h"
 #include "services/jobs/remotejobindex.h"
+#include "services/neuron/launchform.h"
 #include "services/remote/sshjobrunner.h"
 #include "services/util/names.h"
 #include "services/util/format.h"
@@ -91,8 +92,10 @@ json statusJson(const JobSummary &s)
 
 void launchOptions(QCommandLineParser &p)
 {
-    p.addOption({QStringLiteral("nproc-per-node"), CliText::tr("Processes per node (default 1)."), QStringLiteral("N"), QStringLiteral("1")});
-    p.addOption({QStringLiteral("nnodes"), CliText::tr("Nodes (default 1; several need remote hosts)."), QStringLiteral("N"), QStringLiteral("1")});
+    p.addOption({QStringLiteral("preset"), CliText::tr("Start from the launcher's preset NAME (ingot-cli job presets); the options "
+                                                       "and ARGS given change it."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("nproc-per-node"), CliText::tr("Processes per node (default 1)."), QStringLiteral("N")});
+    p.addOption({QStringLiteral("nnodes"), CliText::tr("Nodes (default 1; several need remote hosts)."), QStringLiteral("N")});
     p.addOption({QStringLiteral("name"), CliText::tr("A name for the history."), QStringLiteral("NAME")});
     p.addOption({QStringLiteral("output-dir"), CliText::tr("Where the job writes (default: a fresh folder in the job's folder)."), QStringLiteral("DIR")});
     p.addOption({QStringLiteral("python"), CliText::tr("The Python to run (default: the first found that imports torch)."), QStringLiteral("PY")});
@@ -138,7 +141,7 @@ int slurmOptions(const Invocation &in, JobSpec *spec, QStringList *nodes)
         return Usage;
     }
     if (!in.isSet(QStringLiteral("slurm"))) {
-        spec->precompile = in.isSet(QStringLiteral("precompile"));
+        spec->precompile = spec->precompile || in.isSet(QStringLiteral("precompile"));  // a preset's, or asked for
         for (const char *o : only) {
             if (in.isSet(QLatin1String(o))) {
                 err(CliText::tr("error: --%1 goes with --slurm").arg(QLatin1String(o)));
@@ -164,40 +167,90 @@ int slurmOptions(const Invocation &in, JobSpec *spec, QStringList *nodes)
             return Usage;
         }
     }
-    s.partition = in.value(QStringLiteral("partition"));
-    s.timeLimit = in.value(QStringLiteral("time"));
-    s.account = in.value(QStringLiteral("account"));
-    s.qos = in.value(QStringLiteral("qos"));
-    s.exclusive = !in.isSet(QStringLiteral("no-exclusive"));
+    // Each option given replaces a preset's.
+    const std::pair<const char *, QString *> texts[] = {
+        {"partition", &s.partition}, {"time", &s.timeLimit}, {"account", &s.account}, {"qos", &s.qos}, {"slurm-conf", &s.slurmConf}};
+    for (const auto &[option, field] : texts)
+        if (in.isSet(QLatin1String(option)))
+            *field = in.value(QLatin1String(option));
+    if (in.isSet(QStringLiteral("no-exclusive")))
+        s.exclusive = false;
     for (const QString &line : in.values(QStringLiteral("sbatch")))
         s.extraSbatch << (line.startsWith(QLatin1String("#SBATCH ")) ? line : QStringLiteral("#SBATCH ") + line);
-    s.slurmConf = in.value(QStringLiteral("slurm-conf"));
-    s.precompile = in.isSet(QStringLiteral("precompile"));
+    s.precompile = s.precompile || in.isSet(QStringLiteral("precompile"));
+    return Ok;
+}
+
+// What runs, from --script, -m and --no-settings (a preset's when none is given); the exit code (Ok to go on).
+int programOptions(const Invocation &in, JobSpec *spec)
+{
+    if (in.isSet(QStringLiteral("script")) && in.isSet(QStringLiteral("module"))) {
+        err(CliText::tr("error: --script and -m are exclusive"));
+        return Usage;
+    }
+    if (in.isSet(QStringLiteral("script"))) {
+        spec->program = JobProgram::Script;
+        spec->script = in.value(QStringLiteral("script"));
+        spec->passSettings = true;
+    } else if (in.isSet(QStringLiteral("module"))) {
+        spec->program = JobProgram::Module;
+        spec->module = in.value(QStringLiteral("module"));
+        spec->passSettings = true;
+    }
+    if (in.isSet(QStringLiteral("no-settings")))
+        spec->passSettings = false;
+    for (const char *o : {"nproc-per-node", "nnodes"}) {
+        if (!in.isSet(QLatin1String(o)))
+            continue;
+        bool ok = false;
+        const int n = in.value(QLatin1String(o)).toInt(&ok);
+        if (!ok) {
+            err(CliText::tr("error: --nproc-per-node and --nnodes take a number"));
+            return Usage;
+        }
+        (qstrcmp(o, "nnodes") == 0 ? spec->nnodes : spec->nprocPerNode) = n;
+    }
+    return Ok;
+}
+
+// The launcher's presets, by name (what job launch --preset takes).
+int cmdPresets(const Invocation &in)
+{
+    const QStringList names = LaunchForm::presetNames();
+    if (in.json) {
+        json arr = json::array();
+        for (const QString &name : names) {
+            JobSpec spec;
+            QString error;
+            json j = {{"name", u8(displayName(name))}};
+            if (LaunchForm::loadPreset(name, &spec, &error))
+                j["spec"] = json::parse(QJsonDocument(spec.toJson()).toJson(QJsonDocument::Compact).toStdString(), nullptr, false);
+            else
+                j["error"] = u8(error);
+            arr.push_back(j);
+        }
+        printJson(arr);
+        return Ok;
+    }
+    if (names.isEmpty()) {
+        out(CliText::tr("No presets yet (the launcher's Save as preset…)."));
+        return Ok;
+    }
+    for (const QString &name : names)
+        out(displayName(name));
     return Ok;
 }
 
 int cmdLaunch(const Invocation &in)
 {
     JobSpec spec;
-    if (in.isSet(QStringLiteral("script")) && in.isSet(QStringLiteral("module"))) {
-        err(CliText::tr("error: --script and -m are exclusive"));
+    QString error;
+    if (in.isSet(QStringLiteral("preset")) && !LaunchForm::loadPreset(in.value(QStringLiteral("preset")), &spec, &error)) {
+        err(CliText::tr("error: --preset: %1").arg(error));
         return Usage;
     }
-    if (in.isSet(QStringLiteral("script"))) {
-        spec.program = JobProgram::Script;
-        spec.script = in.value(QStringLiteral("script"));
-    } else if (in.isSet(QStringLiteral("module"))) {
-        spec.program = JobProgram::Module;
-        spec.module = in.value(QStringLiteral("module"));
-    }
-    spec.passSettings = !in.isSet(QStringLiteral("no-settings"));
-    bool ok1 = false, ok2 = false;
-    spec.nprocPerNode = in.value(QStringLiteral("nproc-per-node")).toInt(&ok1);
-    spec.nnodes = in.value(QStringLiteral("nnodes")).toInt(&ok2);
-    if (!ok1 || !ok2) {
-        err(CliText::tr("error: --nproc-per-node and --nnodes take a number"));
-        return Usage;
-    }
+    if (const int rc = programOptions(in, &spec); rc != Ok)
+        return rc;
     QStringList nodes;
     if (const int rc = slurmOptions(in, &spec, &nodes); rc != Ok)
         return rc;
@@ -219,22 +272,18 @@ int cmdLaunch(const Invocation &in)
         }
         spec.nnodes = int(nodes.size());
     }
-    spec.name = in.value(QStringLiteral("name"));
-    spec.python = in.value(QStringLiteral("python"));
-    for (const QString &kv : in.values(QStringLiteral("env"))) {
+    if (in.isSet(QStringLiteral("name")))
+        spec.name = in.value(QStringLiteral("name"));
+    if (in.isSet(QStringLiteral("python")))
+        spec.python = in.value(QStringLiteral("python"));
+    for (const QString &kv : in.values(QStringLiteral("env"))) {  // a name is checked with the job (validateJob)
         const int eq = kv.indexOf(QLatin1Char('='));
         if (eq <= 0) {
             err(CliText::tr("error: --env takes KEY=VALUE, not %1").arg(displayName(kv)));
             return Usage;
         }
-        if (!isEnvName(kv.left(eq))) {
-            err(CliText::tr("error: --env: \"%1\" is not a variable name (letters, digits and _, not starting with a digit)")
-                    .arg(displayName(kv.left(eq))));
-            return Usage;
-        }
         spec.env.append({kv.left(eq), kv.mid(eq + 1)});
     }
-    QString error;
     if (spec.program != JobProgram::Backend && !spec.passSettings) {
         spec.extraArgs = in.positional();
     } else if (!spec.parseTrainingArguments(in.positional(), &error)) {
@@ -262,6 +311,10 @@ int cmdLaunch(const Invocation &in)
             err(CliText::tr("error: %1").arg(error));
         return Usage;
     }
+    // What the launcher warns of before this job starts: the cache's failed entries and stale locks, the last run's
+    // blocked graphs. Said, never refused for.
+    for (const QString &w : LaunchForm::launchWarnings(jobs, plan.record.spec))
+        err(CliText::tr("warning: %1").arg(w));
     if (in.isSet(QStringLiteral("dry-run"))) {
         if (in.json)
             printJson({{"id", u8(plan.record.id)}, {"command", u8(plan.commandLine)}, {"script", u8(plan.script)},
@@ -605,6 +658,8 @@ QVector<Command> jobCommands()
     return {
         {g, QStringLiteral("launch"), CliText::tr("Start a training job detached (torchrun); prints its id"), JsonOption,
          launchOptions, cmdLaunch},
+        {g, QStringLiteral("presets"), CliText::tr("The launcher's presets (job launch --preset NAME)"), JsonOption, {},
+         cmdPresets},
         {g, QStringLiteral("list"), CliText::tr("Every job in the history: state, step, layout, duration, loss, output"),
          JsonOption, {}, cmdList},
         {g, QStringLiteral("status"), CliText::tr("A job's state, step of max, last loss, output folder, processes"),

@@ -152,34 +152,41 @@ QString precompileUnavailableReason(const JobFacts &facts)
                : QString();
 }
 
-QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int maxNodes)
-{
-    QVector<JobProblem> p;
-    auto add = [&](const char *field, const QString &message) { p.append({QLatin1String(field), message}); };
+namespace {
 
+using Problems = QVector<JobProblem>;
+
+void add(Problems *p, const char *field, const QString &message)
+{
+    p->append({QLatin1String(field), message});
+}
+
+// What runs and where: the program, the Python, precompiling, the nodes, the output folder, the environment.
+void checkWhatRuns(const JobSpec &s, const JobFacts &facts, int maxNodes, Problems *p)
+{
     if (s.program == JobProgram::Script && s.script.isEmpty())
-        add("script", JobValidateText::tr("choose a training script (.py)"));
+        add(p, "script", JobValidateText::tr("choose a training script (.py)"));
     else if (s.program == JobProgram::Script && !facts.scriptExists)
-        add("script", JobValidateText::tr("%1 is not a file").arg(s.script));
+        add(p, "script", JobValidateText::tr("%1 is not a file").arg(s.script));
     if (s.program == JobProgram::Module && s.module.trimmed().isEmpty())
-        add("module", JobValidateText::tr("name the module to run (python -m MODULE)"));
+        add(p, "module", JobValidateText::tr("name the module to run (python -m MODULE)"));
     if (!facts.pythonExists)
-        add("python", JobValidateText::tr("%1 is not an executable").arg(s.python));
+        add(p, "python", JobValidateText::tr("%1 is not an executable").arg(s.python));
     const bool precompile = s.slurm.enabled ? s.slurm.precompile : s.precompile;
     if (precompile && !precompileUnavailableReason(facts).isEmpty())
-        add("precompile", precompileUnavailableReason(facts));
+        add(p, "precompile", precompileUnavailableReason(facts));
     if (s.precompile && !s.slurm.enabled && precompileUnavailableReason(facts).isEmpty()) {
         if (s.nnodes > 1)
-            add("precompile", JobValidateText::tr("Precompile first on several hosts runs as a Slurm job: use Slurm, or "
-                                                  "precompile on one node"));
+            add(p, "precompile", JobValidateText::tr("Precompile first on several hosts runs as a Slurm job: use Slurm, or "
+                                                     "precompile on one node"));
     }
     if (s.nprocPerNode < 1)
-        add("nproc_per_node", JobValidateText::tr("at least 1 process per node"));
+        add(p, "nproc_per_node", JobValidateText::tr("at least 1 process per node"));
     if (s.nnodes < 1)
-        add("nnodes", JobValidateText::tr("at least 1 node"));
+        add(p, "nnodes", JobValidateText::tr("at least 1 node"));
     else if (s.nnodes > maxNodes)
-        add("nnodes", maxNodes == 1 ? JobValidateText::tr("a job on this machine runs on 1 node; several nodes need remote hosts")
-                                    : JobValidateText::tr("at most %1 nodes here").arg(maxNodes));
+        add(p, "nnodes", maxNodes == 1 ? JobValidateText::tr("a job on this machine runs on 1 node; several nodes need remote hosts")
+                                       : JobValidateText::tr("at most %1 nodes here").arg(maxNodes));
 
     // A Slurm job on several nodes: every node writes its checkpoint shards into the output folder, so it must be one
     // folder they all see (a node-local /tmp would scatter them over the nodes and leave nothing to consolidate).
@@ -188,9 +195,9 @@ QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int max
         for (const char *local : {"/tmp", "/var/tmp", "/dev/shm", "/run", "/scratch"}) {
             const QString l = QLatin1String(local);
             if (out == l || out.startsWith(l + QLatin1Char('/'))) {
-                add("output_dir", JobValidateText::tr("%1 is on each node's own disk: with %2 nodes the output folder must "
-                                                      "be on a filesystem every node shares (the cluster's shared home, "
-                                                      "/fsx)").arg(s.outputDir).arg(s.nnodes));
+                add(p, "output_dir", JobValidateText::tr("%1 is on each node's own disk: with %2 nodes the output folder must "
+                                                         "be on a filesystem every node shares (the cluster's shared home, "
+                                                         "/fsx)").arg(s.outputDir).arg(s.nnodes));
                 break;
             }
         }
@@ -198,114 +205,134 @@ QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int max
 
     for (const auto &kv : s.env)
         if (!isEnvName(kv.first))
-            add("env", JobValidateText::tr("\"%1\" is not a variable name (letters, digits and _, not starting with a digit)")
-                           .arg(displayName(kv.first)));
+            add(p, "env", JobValidateText::tr("\"%1\" is not a variable name (letters, digits and _, not starting with a digit)")
+                              .arg(displayName(kv.first)));
+}
 
-    const bool backendRules = s.program == JobProgram::Backend || s.passSettings;
-    if (!backendRules)
-        return p;
-
+// The backend's settings, each on its own: the model, the data, the counts and rates.
+void checkSettings(const JobSpec &s, const JobFacts &facts, Problems *p)
+{
     if (s.modelPath.isEmpty() && s.configName.isEmpty())
-        add("model_name_or_path", JobValidateText::tr("name a model: a model folder or a built-in config"));
+        add(p, "model_name_or_path", JobValidateText::tr("name a model: a model folder or a built-in config"));
     if (!s.modelPath.isEmpty() && !facts.modelFolderExists)
-        add("model_name_or_path", JobValidateText::tr("%1 is not a folder").arg(s.modelPath));
+        add(p, "model_name_or_path", JobValidateText::tr("%1 is not a folder").arg(s.modelPath));
     else if (!s.modelPath.isEmpty() && !facts.model.known)
-        add("model_name_or_path", facts.model.error);
+        add(p, "model_name_or_path", facts.model.error);
     if (s.modelPath.isEmpty() && !s.configName.isEmpty() && !facts.model.known)
-        add("config_name", facts.model.error);
+        add(p, "config_name", facts.model.error);
     if (!s.trainFile.isEmpty() && !facts.trainFileExists)
-        add("train_file", JobValidateText::tr("%1 does not exist").arg(s.trainFile));
+        add(p, "train_file", JobValidateText::tr("%1 does not exist").arg(s.trainFile));
     if (s.perDeviceBatch < 1)
-        add("per_device_train_batch_size", JobValidateText::tr("must be at least 1"));
+        add(p, "per_device_train_batch_size", JobValidateText::tr("must be at least 1"));
     if (s.gradientAccumulation < 1)
-        add("gradient_accumulation_steps", JobValidateText::tr("must be at least 1"));
+        add(p, "gradient_accumulation_steps", JobValidateText::tr("must be at least 1"));
     if (s.blockSize < 1)
-        add("block_size", JobValidateText::tr("must be at least 1"));
+        add(p, "block_size", JobValidateText::tr("must be at least 1"));
     if (s.microbatches < 1)
-        add("num_microbatches", JobValidateText::tr("must be at least 1"));
+        add(p, "num_microbatches", JobValidateText::tr("must be at least 1"));
     if (s.maxSteps == 0 || s.maxSteps < -1)
-        add("max_steps", JobValidateText::tr("must be positive (or -1 to train for the given epochs)"));
+        add(p, "max_steps", JobValidateText::tr("must be positive (or -1 to train for the given epochs)"));
     if (s.maxSteps == -1 && !(s.epochs > 0))
-        add("num_train_epochs", JobValidateText::tr("must be positive"));
+        add(p, "num_train_epochs", JobValidateText::tr("must be positive"));
     if (!(s.learningRate >= 0))
-        add("learning_rate", JobValidateText::tr("must not be negative"));
+        add(p, "learning_rate", JobValidateText::tr("must not be negative"));
     if (s.warmupSteps < 0)
-        add("warmup_steps", JobValidateText::tr("must not be negative"));
+        add(p, "warmup_steps", JobValidateText::tr("must not be negative"));
     if (!(s.maxGradNorm >= 0))
-        add("max_grad_norm", JobValidateText::tr("must not be negative (0: no clipping)"));
+        add(p, "max_grad_norm", JobValidateText::tr("must not be negative (0: no clipping)"));
     if (s.loggingSteps < 1)
-        add("logging_steps", JobValidateText::tr("must be at least 1"));
+        add(p, "logging_steps", JobValidateText::tr("must be at least 1"));
     if (s.saveSteps < 0)
-        add("save_steps", JobValidateText::tr("must not be negative (0: only at the end)"));
+        add(p, "save_steps", JobValidateText::tr("must not be negative (0: only at the end)"));
     if (s.saveTotalLimit < 0)
-        add("save_total_limit", JobValidateText::tr("must not be negative (0: keep every checkpoint)"));
+        add(p, "save_total_limit", JobValidateText::tr("must not be negative (0: keep every checkpoint)"));
     static const QStringList devices = {QStringLiteral("auto"), QStringLiteral("cpu"), QStringLiteral("cuda"),
                                         QStringLiteral("xla")};
     if (!devices.contains(s.device))
-        add("device", JobValidateText::tr("one of auto, cpu, cuda, xla"));
+        add(p, "device", JobValidateText::tr("one of auto, cpu, cuda, xla"));
+}
 
+// The parallel layout against the world size, the batch and the model (tp and pp at least 1).
+void checkLayout(const JobSpec &s, const ModelInfo &m, Problems *p)
+{
     const int tp = s.tensorParallel, pp = s.pipelineParallel;
-    if (tp < 1)
-        add("tensor_parallel_size", JobValidateText::tr("must be at least 1"));
-    if (pp < 1)
-        add("pipeline_parallel_size", JobValidateText::tr("must be at least 1"));
-    if (tp < 1 || pp < 1)
-        return p;
     const int world = s.worldSize();
     if (world > 0 && world % (tp * pp))
-        add("tensor_parallel_size", JobValidateText::tr("tp (%1) x pp (%2) = %3 does not divide the world size %4 (%5 processes x %6 "
-                                       "nodes)")
-                                        .arg(tp).arg(pp).arg(tp * pp).arg(world).arg(s.nprocPerNode).arg(s.nnodes));
+        add(p, "tensor_parallel_size", JobValidateText::tr("tp (%1) x pp (%2) = %3 does not divide the world size %4 (%5 processes x %6 "
+                                          "nodes)")
+                                           .arg(tp).arg(pp).arg(tp * pp).arg(world).arg(s.nprocPerNode).arg(s.nnodes));
     if (s.microbatches >= 1 && s.perDeviceBatch >= 1 && s.perDeviceBatch % s.microbatches)
-        add("num_microbatches", JobValidateText::tr("%1 sequences per device do not split into %2 micro-batches")
-                                    .arg(s.perDeviceBatch).arg(s.microbatches));
-    const ModelInfo &m = facts.model;
+        add(p, "num_microbatches", JobValidateText::tr("%1 sequences per device do not split into %2 micro-batches")
+                                       .arg(s.perDeviceBatch).arg(s.microbatches));
     if (m.known && tp > 1) {
         if (m.numHeads % tp)
-            add("tensor_parallel_size", JobValidateText::tr("the model's %1 attention heads are not divisible by tp %2").arg(m.numHeads).arg(tp));
+            add(p, "tensor_parallel_size", JobValidateText::tr("the model's %1 attention heads are not divisible by tp %2").arg(m.numHeads).arg(tp));
         if (m.numKvHeads % tp)
-            add("tensor_parallel_size", JobValidateText::tr("the model's %1 key-value heads are not divisible by tp %2").arg(m.numKvHeads).arg(tp));
+            add(p, "tensor_parallel_size", JobValidateText::tr("the model's %1 key-value heads are not divisible by tp %2").arg(m.numKvHeads).arg(tp));
         if (m.intermediateSize % tp)
-            add("tensor_parallel_size", JobValidateText::tr("the model's intermediate size %1 is not divisible by tp %2")
-                                            .arg(m.intermediateSize).arg(tp));
+            add(p, "tensor_parallel_size", JobValidateText::tr("the model's intermediate size %1 is not divisible by tp %2")
+                                               .arg(m.intermediateSize).arg(tp));
         if (!s.disableEmbeddingParallel && m.vocabSize % tp)
-            add("disable_embedding_parallelization",
+            add(p, "disable_embedding_parallelization",
                 JobValidateText::tr("the vocabulary of %1 is not divisible by tp %2: turn embedding parallelism off").arg(m.vocabSize).arg(tp));
         if (!s.disableSequenceParallel && s.blockSize >= 1 && s.blockSize % tp)
-            add("block_size", JobValidateText::tr("%1 tokens are not divisible by tp %2, which sequence parallelism needs")
-                                  .arg(s.blockSize).arg(tp));
+            add(p, "block_size", JobValidateText::tr("%1 tokens are not divisible by tp %2, which sequence parallelism needs")
+                                     .arg(s.blockSize).arg(tp));
     }
     if (m.known && m.numLayers < pp)
-        add("pipeline_parallel_size", JobValidateText::tr("the model has %1 layers, fewer than %2 stages").arg(m.numLayers).arg(pp));
-    if (!s.resumeFrom.isEmpty()) {
-        if (!facts.resume.complete) {
-            add("resume_from_checkpoint", JobValidateText::tr("not a complete checkpoint (%1)").arg(facts.resume.error));
-        } else {
-            // The backend's own rule (args.py, check_resume): the weights' split must match; the optimizer state is
-            // kept by name, except in earlier versions' pickles.
-            QStringList keys{QStringLiteral("tensor_parallel_size"), QStringLiteral("pipeline_parallel_size"),
-                             QStringLiteral("disable_embedding_parallelization")};
-            if (facts.resume.legacyOptimizer)
-                keys << QStringLiteral("zero_1");
-            for (const QString &key : std::as_const(keys)) {
-                QJsonValue saved = facts.resume.savedArgs.value(key);
-                if (saved.isUndefined())  // as the backend reads a missing key
-                    saved = key.endsWith(QLatin1String("_size")) ? QJsonValue(1) : QJsonValue(false);
-                const QJsonValue now = specValue(s, key);
-                if (saved != now && !(saved.isDouble() && now.isDouble() && saved.toDouble() == now.toDouble()))
-                    p.append({key, (key.endsWith(QLatin1String("_size"))
-                                        ? JobValidateText::tr("the checkpoint was saved with --%1 %2: resume on the same layout, or "
-                                                              "write it for this one with ingot-cli reshard")
-                                        : JobValidateText::tr("the checkpoint was saved with --%1 %2: resume on the same layout"))
-                                       .arg(key, saved.isBool() ? QString::fromLatin1(saved.toBool() ? "True" : "False")
-                                                                : QString::number(saved.toDouble()))});
-            }
-            const QJsonValue savedWorld = facts.resume.savedArgs.value(QLatin1String("world_size"));
-            if (facts.resume.legacyOptimizer && savedWorld.isDouble() && savedWorld.toInt() != world)
-                add("nproc_per_node", JobValidateText::tr("the checkpoint was saved by %n process(es), this job has %1", nullptr,
-                                                              savedWorld.toInt()).arg(world));
-        }
+        add(p, "pipeline_parallel_size", JobValidateText::tr("the model has %1 layers, fewer than %2 stages").arg(m.numLayers).arg(pp));
+}
+
+// The checkpoint resumed from: complete, and saved on this layout (the backend's own rule, args.py check_resume: the
+// weights' split must match; the optimizer state is kept by name, except in earlier versions' pickles).
+void checkResume(const JobSpec &s, const ResumeInfo &resume, Problems *p)
+{
+    if (!resume.complete) {
+        add(p, "resume_from_checkpoint", JobValidateText::tr("not a complete checkpoint (%1)").arg(resume.error));
+        return;
     }
+    QStringList keys{QStringLiteral("tensor_parallel_size"), QStringLiteral("pipeline_parallel_size"),
+                     QStringLiteral("disable_embedding_parallelization")};
+    if (resume.legacyOptimizer)
+        keys << QStringLiteral("zero_1");
+    for (const QString &key : std::as_const(keys)) {
+        QJsonValue saved = resume.savedArgs.value(key);
+        if (saved.isUndefined())  // as the backend reads a missing key
+            saved = key.endsWith(QLatin1String("_size")) ? QJsonValue(1) : QJsonValue(false);
+        const QJsonValue now = specValue(s, key);
+        if (saved != now && !(saved.isDouble() && now.isDouble() && saved.toDouble() == now.toDouble()))
+            p->append({key, (key.endsWith(QLatin1String("_size"))
+                                 ? JobValidateText::tr("the checkpoint was saved with --%1 %2: resume on the same layout, or "
+                                                       "write it for this one with ingot-cli reshard")
+                                 : JobValidateText::tr("the checkpoint was saved with --%1 %2: resume on the same layout"))
+                                .arg(key, saved.isBool() ? QString::fromLatin1(saved.toBool() ? "True" : "False")
+                                                         : QString::number(saved.toDouble()))});
+    }
+    const int world = s.worldSize();
+    const QJsonValue savedWorld = resume.savedArgs.value(QLatin1String("world_size"));
+    if (resume.legacyOptimizer && savedWorld.isDouble() && savedWorld.toInt() != world)
+        add(p, "nproc_per_node", JobValidateText::tr("the checkpoint was saved by %n process(es), this job has %1", nullptr,
+                                                     savedWorld.toInt()).arg(world));
+}
+
+}  // namespace
+
+QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int maxNodes)
+{
+    Problems p;
+    checkWhatRuns(s, facts, maxNodes, &p);
+    if (s.program != JobProgram::Backend && !s.passSettings)
+        return p;  // the backend's rules apply to the backend and to the settings passed as its flags
+    checkSettings(s, facts, &p);
+    if (s.tensorParallel < 1)
+        add(&p, "tensor_parallel_size", JobValidateText::tr("must be at least 1"));
+    if (s.pipelineParallel < 1)
+        add(&p, "pipeline_parallel_size", JobValidateText::tr("must be at least 1"));
+    if (s.tensorParallel < 1 || s.pipelineParallel < 1)
+        return p;
+    checkLayout(s, facts.model, &p);
+    if (!s.resumeFrom.isEmpty())
+        checkResume(s, facts.resume, &p);
     return p;
 }
 

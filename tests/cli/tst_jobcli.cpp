@@ -14,6 +14,7 @@
 #include <QJsonObject>
 #include <QMap>
 #include <QProcess>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTemporaryFile>
 #include <QTest>
@@ -47,6 +48,7 @@ public:
     {
         QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
         e.insert(QStringLiteral("XDG_DATA_HOME"), data.path());
+        e.insert(QStringLiteral("XDG_CONFIG_HOME"), data.path() + QStringLiteral("/config"));  // the presets
         e.insert(QStringLiteral("CLI"), QStringLiteral(INGOT_CLI_PATH));
         e.remove(QStringLiteral("INGOT_BACKEND_DIR"));
         e.remove(QStringLiteral("INGOT_LANGUAGE"));
@@ -78,6 +80,14 @@ public:
         return r;
     }
     QString jobsRoot() const { return data.path() + QStringLiteral("/Ingot/ingot/jobs"); }
+    // Saves a preset as the launcher's Save as preset… does (AppSettings: jobs/presets, name -> the job's JSON).
+    void savePreset(const QString &name, const JobSpec &spec) const
+    {
+        QSettings settings(data.path() + QStringLiteral("/config/Ingot/ingot.conf"), QSettings::IniFormat);
+        QVariantMap presets = settings.value(QStringLiteral("jobs/presets")).toMap();
+        presets.insert(name, QString::fromUtf8(QJsonDocument(spec.toJson()).toJson(QJsonDocument::Compact)));
+        settings.setValue(QStringLiteral("jobs/presets"), presets);
+    }
 };
 
 // A job folder as a finished job leaves it (job.json, launcher.pid of processes long gone, exit status 0, rank 0's
@@ -277,6 +287,109 @@ private Q_SLOTS:
         QCOMPARE(cache.value(QLatin1String("resolved")).toString(), QStringLiteral("/from/table"));
         QCOMPARE(cache.value(QLatin1String("rule")).toString(), QStringLiteral("NEURON_CC_FLAGS --cache_dir"));
         QVERIFY(r.json().object().value(QLatin1String("script")).toString().contains(QLatin1String("--cache_dir=/from/table")));
+    }
+
+    // --preset: the launcher's preset, changed by the options given; job presets lists them. Before the job starts,
+    // the warnings the launcher shows about its compile cache go to stderr; they refuse nothing.
+    void presetsAndLaunchWarnings()
+    {
+        JobCli cli;
+        Run r = cli({QStringLiteral("job"), QStringLiteral("presets")});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains(QLatin1String("No presets yet")), qPrintable(r.out));
+
+        const QString cache = cli.data.path() + QStringLiteral("/cache-bad");
+        test::makeModule(cache, QStringLiteral("neuronxcc-2.15.128.0+56dc5a86"), QStringLiteral("MODULE_abc+def"),
+                         {QStringLiteral("model.log")});
+        JobSpec s;
+        s.python = QStringLiteral("/usr/bin/python3");
+        s.nprocPerNode = 2;
+        s.tensorParallel = 2;
+        s.maxSteps = 7;
+        s.compileCacheUrl = cache;
+        cli.savePreset(QStringLiteral("tp2 short"), s);
+        r = cli({QStringLiteral("job"), QStringLiteral("presets")});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out.trimmed(), QStringLiteral("tp2 short"));
+        r = cli({QStringLiteral("job"), QStringLiteral("presets"), QStringLiteral("--json")});
+        QCOMPARE(r.code, 0);
+        const QJsonObject listed = r.json().array().first().toObject();
+        QCOMPARE(listed.value(QLatin1String("name")).toString(), QStringLiteral("tp2 short"));
+        QCOMPARE(listed.value(QLatin1String("spec")).toObject().value(QLatin1String("settings")).toObject()
+                     .value(QLatin1String("tensor_parallel_size")).toInt(), 2);  // as job.json has it
+
+        r = cli({QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--preset"), QStringLiteral("tp2 short"),
+                 QStringLiteral("--dry-run")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        for (const char *part : {"--nproc_per_node=2", "--tensor_parallel_size 2", "--max_steps 7"})
+            QVERIFY2(r.out.contains(QLatin1String(part)), qPrintable(r.out));
+        QVERIFY2(r.err.contains(QLatin1String("warning: ")) && r.err.contains(QLatin1String("1 failed entry"))
+                     && r.err.contains(cache),
+                 qPrintable(r.err));
+        // The options given change the preset; the others stay its own.
+        r = cli({QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--preset"), QStringLiteral("tp2 short"),
+                 QStringLiteral("--nproc-per-node"), QStringLiteral("4"), QStringLiteral("--dry-run"), QStringLiteral("--"),
+                 QStringLiteral("--max_steps"), QStringLiteral("9")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        for (const char *part : {"--nproc_per_node=4", "--tensor_parallel_size 2", "--max_steps 9"})
+            QVERIFY2(r.out.contains(QLatin1String(part)), qPrintable(r.out));
+        // Without a preset, the same warning for the same cache.
+        r = cli(QStringList{QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--dry-run"), QStringLiteral("--env"),
+                            QStringLiteral("NEURON_COMPILE_CACHE_URL=") + cache}
+                + python);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("1 failed entry")), qPrintable(r.err));
+
+        r = cli({QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--preset"), QStringLiteral("nothing"),
+                 QStringLiteral("--dry-run")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QLatin1String("no preset named nothing")), qPrintable(r.err));
+    }
+
+    // The last run with the same settings: its log names the graphs it used (the Neuron compiler wrapper's lines, as
+    // tst_jobmonitor's script prints them); one of them is FAILED in the cache now, and job launch says so as the
+    // launcher does.
+    void launchWarnsOfTheLastRunsBlockedGraphs()
+    {
+        JobCli cli;
+        const QString version = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
+        const QString cache = cli.data.path() + QStringLiteral("/cache");
+        test::makeModule(cache, version, QStringLiteral("MODULE_hit+aaaa1111"),
+                         {QStringLiteral("model.hlo_module.pb"), QStringLiteral("model.neff"), QStringLiteral("model.done")});
+        test::makeModule(cache, version, QStringLiteral("MODULE_bad+aaaa1111"),
+                         {QStringLiteral("model.hlo_module.pb"), QStringLiteral("model.log")});
+        JobSpec s;
+        s.python = QStringLiteral("/usr/bin/python3");
+        s.maxSteps = 5;
+        s.compileCacheUrl = cache;
+        QString log;
+        const QString id = fakeJob(cli, JobProgram::Backend, &log);
+        JobRecordFile r;
+        QString error;
+        const QString record = cli.jobsRoot() + QLatin1Char('/') + id + QStringLiteral("/job.json");
+        QVERIFY2(JobRecordFile::fromJson(test::readFile(record), &r, &error), qPrintable(error));
+        r.spec = s;
+        test::writeFile(record, r.toJson());
+        const QByteArray w = "2024-01-11 05:53:27.000498:  741535  INFO ||NEURON_CC_WRAPPER||: ";
+        const QByteArray root = (cache + QLatin1Char('/') + version).toUtf8();
+        test::writeFile(log, w + "Using a cached neff at " + root + "/MODULE_hit+aaaa1111/model.neff. Exiting with a "
+                                 "successfully compiled graph.\n"
+                             + QByteArray(w).replace("INFO", "ERROR") + "Got a cached failed neff at " + root
+                             + "/MODULE_bad+aaaa1111/model.neff. Will skip compilation\n");
+        cli.savePreset(QStringLiteral("same"), s);
+        Run run = cli({QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--preset"), QStringLiteral("same"),
+                       QStringLiteral("--dry-run")});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QVERIFY2(run.err.contains(QLatin1String("warning: The last run with these settings (") + id)
+                     && run.err.contains(QLatin1String("2 graph")) && run.err.contains(QLatin1String("1 blocked"))
+                     && run.err.contains(QLatin1String("MODULE_bad+aaaa1111")),
+                 qPrintable(run.err));
+        // Other settings: no run to compare with, and a cache with a failed entry is still said.
+        run = cli({QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--preset"), QStringLiteral("same"),
+                   QStringLiteral("--dry-run"), QStringLiteral("--"), QStringLiteral("--block_size"), QStringLiteral("128")});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QVERIFY2(!run.err.contains(QLatin1String("The last run")), qPrintable(run.err));
+        QVERIFY2(run.err.contains(QLatin1String("1 failed entry")), qPrintable(run.err));
     }
 
     void stopThenWaitSaysStopped()

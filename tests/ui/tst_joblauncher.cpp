@@ -164,6 +164,29 @@ private Q_SLOTS:
         QCOMPARE(w.spec().learningRate, 3e-4);
     }
 
+    // An environment variable's name is checked once, by the service, and its words are what the field shows (the
+    // launcher had a rule of its own whose words replaced validateJob's).
+    void environmentNamesInTheServicesWords()
+    {
+        JobLauncher w(service.get(), nullptr);
+        JobSpec s = tinyTp2();
+        s.env = {{QStringLiteral("1BAD"), QStringLiteral("x")}};
+        w.setSpec(s);
+        w.show();
+        QVERIFY(settle(w));
+        QVERIFY(!w.launchButton()->isEnabled());
+        QVector<JobProblem> expected;
+        for (const JobProblem &p : validateJob(s, gatherJobFacts(s)))
+            if (p.field == QLatin1String("env"))
+                expected << p;
+        QCOMPARE(expected.size(), 1);
+        QCOMPARE(w.problemText(QStringLiteral("env")), expected.first().message);
+        s.env = {{QStringLiteral("A"), QStringLiteral("1")}, {QStringLiteral("A"), QStringLiteral("2")}};
+        w.setSpec(s);
+        QVERIFY(settle(w));
+        QCOMPARE(w.problemText(QStringLiteral("env")), QStringLiteral("A is set twice"));
+    }
+
     void figures()
     {
         JobLauncher w(service.get(), nullptr);

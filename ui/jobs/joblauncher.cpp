@@ -5,47 +5,28 @@
 #include "models/common/tones.h"
 #include "services/util/shellquote.h"
 
-#include "services/cache/cachelocation.h"
-#include "services/cache/cachescanner.h"
-#include "services/jobs/jobfolder.h"
 #include "services/jobs/jobservice.h"
 #include "services/jobs/modelinfo.h"
+#include "services/neuron/launchform.h"
 #include "services/remote/remotehosts.h"
 #include "services/util/names.h"
-#include "services/stores/storefactory.h"
-#include "services/util/appsettings.h"
 
-#include <QApplication>
 #include <QButtonGroup>
 #include <QCheckBox>
-#include <QClipboard>
 #include <QComboBox>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QFontDatabase>
-#include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
-#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
-#include <QRegularExpression>
 #include <QScrollArea>
-#include <QSet>
 #include <QSpinBox>
-#include <QStandardItemModel>
 #include <QTableWidget>
 #include <QTimer>
-#include <QToolButton>
 #include <QVBoxLayout>
-
-#include <climits>
-#include <cmath>
 
 namespace ingot {
 
@@ -69,16 +50,10 @@ QString num(qint64 n)
 
 }  // namespace
 
-struct JobLauncher::FactsResult {
-    JobFacts facts;
-    bool trainIsDir = false;
-    int maxNodes = 1;
-    QString whereError;  // the host cannot be used now
-};
-
 JobLauncher::JobLauncher(JobService *service, QWidget *parent)
     : QWidget(parent)
     , m_service(service)
+    , m_form(new LaunchForm(service, this))
     , m_settle(new QTimer(this))
 {
     m_settle->setSingleShot(true);
@@ -150,22 +125,34 @@ JobLauncher::JobLauncher(JobService *service, QWidget *parent)
     reloadPresets(QString());
     setSpec(JobSpec{});
 
-    connect(m_service, &JobService::launched, this, [this](const QString &id) {
-        if (!m_launching || id != m_launchingId)
-            return;
-        m_launching = false;
+    connect(m_form, &LaunchForm::launched, this, [this](const QString &id) {
         m_launchError->setText(tr("Launched %1. The next launch gets a fresh job folder.").arg(id));
         m_launchError->setStyleSheet(QString());
         invalidate();  // a new id and port for the next launch
         Q_EMIT launched(id);
     });
-    connect(m_service, &JobService::launchFailed, this, [this](const QString &error) {
-        if (!m_launching)
-            return;
-        m_launching = false;
+    connect(m_form, &LaunchForm::launchFailed, this, [this](const QString &error) {
         m_launchError->setText(tr("The job did not start: %1").arg(error));
         m_launchError->setStyleSheet(QStringLiteral("color: %1;").arg(toneTextColor(Tone::Bad).name()));
         invalidate();
+    });
+    connect(m_form, &LaunchForm::pythonsFound, this, [this](const QString &error) {
+        m_runOnInfo->setText(error.isEmpty() ? QString() : displayText(error));
+        fillPythons(m_form->pythons());
+        invalidate();
+    });
+    connect(m_form, &LaunchForm::checked, this, &JobLauncher::showCheck);
+    connect(m_form, &LaunchForm::previewChanged, this, [this] {
+        showProblems(m_form->problems());  // the disk may have changed since the check
+        showPreview();
+    });
+    connect(m_form, &LaunchForm::cacheChecked, this, [this] {
+        showCache();
+        Q_EMIT cacheChecked();
+    });
+    connect(m_form, &LaunchForm::priorGraphsChecked, this, [this] {
+        showPriorGraphs();
+        Q_EMIT priorGraphsChecked();
     });
 
     updatePythonInfo();
@@ -243,45 +230,22 @@ void JobLauncher::askSlurm()
 void JobLauncher::detectPythonsThere()
 {
     const QString w = where();
-    m_pythonsKnown = false;
-    m_pythonTask.discard();
     m_runOnInfo->setText(w == QLatin1String("local") ? QString() : tr("Connecting to %1…").arg(displayName(w)));
-    m_pythonTask = m_service->detectPythonsOn(w, [this, w](const QVector<PythonInfo> &pythons, const QString &error) {
-        if (w != where())
-            return;
-        m_pythonsKnown = error.isEmpty();
-        m_pythonsWhere = w;
-        m_runOnInfo->setText(error.isEmpty() ? QString() : displayText(error));
-        fillPythons(pythons);
-        invalidate();
-    });
+    m_form->detectPythons(w);
 }
 
 JobLauncher::~JobLauncher()
 {
-    m_factsTask.discard();
-    m_planTask.discard();
-    m_cacheTask.discard();
-    m_pythonTask.discard();
     m_slurmTask.discard();
 }
 
-// ---- building the form ----
-
-double JobLauncher::parseNumber(const QLineEdit *edit, bool *ok) const
-{
-    const double v = QLocale::c().toDouble(edit->text().trimmed(), ok);
-    if (!*ok || !std::isfinite(v)) {
-        *ok = false;
-        return std::nan("");
-    }
-    return v;
-}
+// ---- the form <-> the launch form's input ----
 
 JobSpec JobLauncher::spec() const
 {
     JobSpec s;
     bool ok;
+    const auto number = [&ok](const QLineEdit *e) { return LaunchForm::readNumber(e->text(), &ok); };
     s.name = m_name->text().trimmed();
     s.program = JobProgram(m_programGroup->checkedId());
     s.script = m_scriptEdit->text();
@@ -297,12 +261,12 @@ JobSpec JobLauncher::spec() const
     s.perDeviceBatch = m_batch->value();
     s.gradientAccumulation = m_accumulation->value();
     s.blockSize = m_blockSize->value();
-    s.learningRate = parseNumber(m_learningRate, &ok);
-    s.weightDecay = parseNumber(m_weightDecay, &ok);
+    s.learningRate = number(m_learningRate);
+    s.weightDecay = number(m_weightDecay);
     s.warmupSteps = m_warmup->value();
     s.maxSteps = m_bySteps->isChecked() ? m_maxSteps->value() : -1;
-    s.epochs = parseNumber(m_epochs, &ok);
-    s.maxGradNorm = parseNumber(m_maxGradNorm, &ok);
+    s.epochs = number(m_epochs);
+    s.maxGradNorm = number(m_maxGradNorm);
     s.bf16 = m_bf16->isChecked();
     s.zero1 = m_zero1->isChecked();
     s.tensorParallel = m_tp->value();
@@ -331,6 +295,30 @@ JobSpec JobLauncher::spec() const
             s.env.append({key, v ? v->text() : QString()});
     }
     return s;
+}
+
+LaunchInput JobLauncher::input() const
+{
+    LaunchInput in;
+    in.spec = spec();
+    in.where = where();
+    in.nodes = nodes();
+    in.modelFolderChosen = m_folderModel->isChecked();
+    in.dataChosen = !m_sampleData->isChecked();
+    in.dataFolder = m_folderData->isChecked();
+    QStringList words;
+    in.argsUnclosed = !splitShellWords(m_extraArgs->text(), &words);
+    const std::pair<const char *, QLineEdit *> numbers[] = {{"learning_rate", m_learningRate},
+                                                            {"weight_decay", m_weightDecay},
+                                                            {"num_train_epochs", m_epochs},
+                                                            {"max_grad_norm", m_maxGradNorm}};
+    for (const auto &[flag, edit] : numbers) {
+        bool ok;
+        LaunchForm::readNumber(edit->text(), &ok);
+        if (!ok)
+            in.unreadNumbers << QLatin1String(flag);
+    }
+    return in;
 }
 
 void JobLauncher::setSpec(const JobSpec &s)
@@ -417,10 +405,7 @@ void JobLauncher::onChanged()
 
 void JobLauncher::invalidate()
 {
-    ++m_generation;
-    m_factsTask.discard();
-    m_planTask.discard();
-    m_hasPlan = false;
+    m_form->invalidate();
     updateEnabled();
     updateLaunchButton();
     m_preview->setEnabled(false);  // greyed until the plan for the current form arrives
@@ -448,114 +433,29 @@ void JobLauncher::updateEnabled()
             b->setEnabled(e->isEnabled());
 }
 
-QVector<JobProblem> JobLauncher::formProblems() const
-{
-    QVector<JobProblem> p;
-    QStringList words;
-    if ((m_script->isChecked() || m_module->isChecked()) && !splitShellWords(m_extraArgs->text(), &words))
-        p.append({QStringLiteral("extra_args"), tr("a quote is not closed (or the line ends in a backslash)")});
-    if (m_folderModel->isChecked() && m_modelPath->text().trimmed().isEmpty())
-        p.append({QStringLiteral("model_name_or_path"), tr("choose a Hugging Face model folder (with config.json)")});
-    if (!m_sampleData->isChecked() && m_trainFile->text().trimmed().isEmpty())
-        p.append({QStringLiteral("train_file"), m_folderData->isChecked() ? tr("choose a folder of text files")
-                                                                          : tr("choose a text file")});
-    const std::pair<const char *, QLineEdit *> numbers[] = {{"learning_rate", m_learningRate},
-                                                            {"weight_decay", m_weightDecay},
-                                                            {"num_train_epochs", m_epochs},
-                                                            {"max_grad_norm", m_maxGradNorm}};
-    for (const auto &[flag, edit] : numbers) {
-        bool ok;
-        parseNumber(edit, &ok);
-        if (!ok && (edit != m_epochs || m_byEpochs->isChecked()))
-            p.append({QLatin1String(flag), tr("not a number (write 0.001 or 1e-3)")});
-    }
-    QSet<QString> keys;
-    for (int row = 0; row < m_env->rowCount(); ++row) {
-        const QTableWidgetItem *k = m_env->item(row, 0);
-        const QString key = k ? k->text().trimmed() : QString();
-        static const QRegularExpression name(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
-        if (key.isEmpty())
-            continue;
-        if (!name.match(key).hasMatch())
-            p.append({QStringLiteral("env"), tr("%1 is not a variable name (letters, digits and _)").arg(key)});
-        else if (keys.contains(key))
-            p.append({QStringLiteral("env"), tr("%1 is set twice").arg(key)});
-        keys.insert(key);
-    }
-    if (m_python->currentData(PathRole).toString().isEmpty() && m_pythonsKnown) {
-        bool any = false;
-        for (const PythonInfo &py : m_pythons)
-            any = any || py.usable();
-        if (!any)
-            p.append({QStringLiteral("python"), tr("no Python with torch was found on %1: choose one")
-                                                    .arg(where() == QLatin1String("local") ? m_service->runner().describe()
-                                                                                           : displayName(where()))});
-    }
-    return p;
-}
-
 void JobLauncher::check()
 {
     if (!m_started)
         return;  // once shown (showEvent)
-    const quint64 generation = m_generation;
-    const JobSpec s = spec();
-    checkCacheFor(s);
-    const CacheLocation cache = JobManager(m_service->sharedRunner()).compileCache(s);
-    if (where() == QLatin1String("local") && cache.isSupported() && !cache.cachingDisabled)
-        checkPriorGraphs(s, cache.path);
-    else
-        m_priorGraphs->hide();
-    m_factsTask.discard();
-    const RunnerLookup lookup = m_service->lookup();
-    const QString w = where();
-    m_factsTask = runTask(
-        this,
-        [s, lookup, w](TaskControl &) {
-            FactsResult r;
-            // Looked up where the job runs: a host's files for a host.
-            const std::shared_ptr<JobRunner> runner = lookup(w, &r.whereError);
-            if (!runner) {
-                r.facts = gatherJobFacts(s);
-                return r;
-            }
-            r.facts = gatherJobFacts(s, *runner);
-            r.maxNodes = runner->maxNodes();
-            r.trainIsDir = !s.trainFile.isEmpty() && runner->pathInfo(s.trainFile).isDir;
-            return r;
-        },
-        [this, generation, s](FactsResult r) {
-            if (generation != m_generation)
-                return;
-            if (r.trainIsDir && m_fileData->isChecked()) {
-                m_applying = true;  // the same spec: only which picker Browse opens changes
-                m_folderData->setChecked(true);
-                m_applying = false;
-            }
-            QVector<JobProblem> problems = formProblems();
-            QSet<QString> fromForm;
-            for (const JobProblem &p : std::as_const(problems))
-                fromForm.insert(p.field);
-            for (const JobProblem &p : validateJob(s, r.facts, r.maxNodes))
-                if (!fromForm.contains(p.field))
-                    problems.append(p);
-            if (!r.whereError.isEmpty())
-                problems.append({QStringLiteral("host"), displayText(r.whereError)});
-            else if (s.nnodes > 1 && nodes().size() != s.nnodes)
-                problems.append({QStringLiteral("nnodes"),
-                                 tr("a job on %1 nodes runs on %1 hosts: name the other %2 (comma-separated)")
-                                     .arg(s.nnodes)
-                                     .arg(s.nnodes - 1)});
-            showProblems(problems);
-            showFigures(r, s);
-            Q_EMIT checked();
-            if (problems.isEmpty()) {
-                requestPlan(s);
-            } else {
-                m_planError.clear();
-                showPreview();
-            }
-        });
+    const LaunchInput in = input();
+    m_form->checkCache(in);
+    showCache();
+    m_form->checkPriorGraphs(in);
+    showPriorGraphs();
+    m_form->check(in);
+}
+
+void JobLauncher::showCheck()
+{
+    const LaunchCheck &c = m_form->lastCheck();
+    if (c.trainIsDir && m_fileData->isChecked()) {
+        m_applying = true;  // the same spec: only which picker Browse opens changes
+        m_folderData->setChecked(true);
+        m_applying = false;
+    }
+    showProblems(m_form->problems());
+    showFigures(c, spec());
+    Q_EMIT checked();
 }
 
 QString JobLauncher::problemText(const QString &field) const
@@ -566,7 +466,6 @@ QString JobLauncher::problemText(const QString &field) const
 
 void JobLauncher::showProblems(const QVector<JobProblem> &problems)
 {
-    m_problems = problems;
     QHash<QString, QStringList> byField;
     QStringList general;
     for (const JobProblem &p : problems) {
@@ -601,7 +500,7 @@ void JobLauncher::showProblems(const QVector<JobProblem> &problems)
     m_generalProblems->setVisible(!general.isEmpty());
 }
 
-void JobLauncher::showFigures(const FactsResult &r, const JobSpec &s)
+void JobLauncher::showFigures(const LaunchCheck &r, const JobSpec &s)
 {
     // Precompile first, one rule in both places (a Slurm job's option is in the Slurm section): offered where the
     // Neuron SDK's tool is, else disabled with why beside it (a checked one stays enabled, so it can be unchecked).
@@ -615,8 +514,7 @@ void JobLauncher::showFigures(const FactsResult &r, const JobSpec &s)
     m_slurm->setPrecompileUnavailable(why);
     const ModelInfo &model = r.facts.model;
     m_modelInfo->setText(model.known ? model.description : QString());
-    m_figures = jobFigures(s, model);
-    const JobFigures &f = m_figures;
+    const JobFigures &f = r.figures;
     QStringList rows;
     auto row = [&rows](const QString &name, const QString &value) {
         rows << QStringLiteral("<tr><td style='padding-right:12px'>%1</td><td><b>%2</b></td></tr>").arg(name, value);
@@ -651,80 +549,78 @@ void JobLauncher::showFigures(const FactsResult &r, const JobSpec &s)
     m_figuresLabel->setText(QStringLiteral("<table>") + rows.join(QString()) + QStringLiteral("</table>"));
 }
 
-void JobLauncher::requestPlan(const JobSpec &s)
-{
-    const quint64 generation = m_generation;
-    m_planTask.discard();
-    m_planTask = m_service->plan(s, [this, generation](const LaunchPlan &plan, const QVector<JobProblem> &problems,
-                                                        const QString &error) {
-        if (generation != m_generation)
-            return;
-        m_planError = error;
-        if (!problems.isEmpty()) {
-            showProblems(problems);  // the disk changed since the check
-        } else if (error.isEmpty()) {
-            m_plan = plan;
-            m_hasPlan = true;
-        }
-        showPreview();
-    }, nodes());
-}
-
 void JobLauncher::showPreview()
 {
-    if (m_hasPlan && m_plan.record.spec.slurm.enabled) {
-        // A Slurm job: the command, then the whole batch script exactly as it is submitted (with a precompile
-        // phase, both scripts, each under its own heading).
-        m_preview->setPlainText(m_plan.commandLine
-                                + (m_plan.precompileScript.isEmpty() ? QStringLiteral("\n\n# %1\n").arg(m_plan.paths.slurmScript())
-                                                                     : QStringLiteral("\n\n"))
-                                + m_plan.script);
-    } else if (m_hasPlan) {
-        m_preview->setPlainText(m_plan.commandLine);
-    } else if (!m_planError.isEmpty()) {
-        m_preview->setPlainText(tr("No command: %1").arg(m_planError));
-    } else {
-        QStringList lines{tr("Fix these before launching:")};
-        for (const JobProblem &p : std::as_const(m_problems))
-            lines << QStringLiteral("\u2022 --%1: %2").arg(p.field, p.message);
-        m_preview->setPlainText(lines.join(QLatin1Char('\n')));
-    }
+    m_preview->setPlainText(m_form->previewText());
     m_preview->setEnabled(true);
-    m_copy->setEnabled(m_hasPlan);
-    m_copyScript->setEnabled(m_hasPlan);
     updateLaunchButton();
     Q_EMIT previewUpdated();
 }
 
 void JobLauncher::updateLaunchButton()
 {
-    m_launch->setEnabled(m_hasPlan && !m_launching);
-    if (m_launching)
+    const bool launching = m_form->isLaunching();
+    m_launch->setEnabled(hasPlan() && !launching);
+    if (launching)
         m_launch->setToolTip(tr("Starting…"));
-    else if (m_hasPlan)
-        m_launch->setToolTip(tr("Start the command shown as job %1").arg(m_plan.record.id));
+    else if (hasPlan())
+        m_launch->setToolTip(tr("Start the command shown as job %1").arg(currentPlan().record.id));
     else
         m_launch->setToolTip(tr("Fix the settings marked in red first"));
-    m_copy->setEnabled(m_hasPlan);
-    m_copyScript->setEnabled(m_hasPlan);
+    m_copy->setEnabled(hasPlan());
+    m_copyScript->setEnabled(hasPlan());
 }
 
 bool JobLauncher::isBusy() const
 {
-    return m_settle->isActive() || m_factsTask.isRunning() || m_planTask.isRunning() || m_cacheTask.isRunning()
-           || m_pythonTask.isRunning() || m_launching;
+    return m_settle->isActive() || m_form->isBusy();
 }
 
 void JobLauncher::launch()
 {
-    if (!m_hasPlan || m_launching)
+    if (!hasPlan() || m_form->isLaunching())
         return;
-    m_launching = true;
-    m_launchingId = m_plan.record.id;
-    m_launchError->setText(tr("Starting %1…").arg(m_launchingId));
+    m_launchError->setText(tr("Starting %1…").arg(currentPlan().record.id));
     m_launchError->setStyleSheet(QString());
+    m_form->launch();
     updateLaunchButton();
-    m_service->launch(m_plan);  // exactly the plan shown
+}
+
+// ---- the compile cache ----
+
+void JobLauncher::setDefaultCompileCache(const QString &root)
+{
+    const QString current = m_cacheUrl->text().trimmed();
+    if (current.isEmpty() || current == m_defaultCache)
+        m_cacheUrl->setText(root);
+    m_defaultCache = root;
+}
+
+void JobLauncher::recheckCache()
+{
+    m_form->checkCache(input(), true);
+    showCache();
+}
+
+void JobLauncher::showCache()
+{
+    const CacheNote &n = m_form->cacheNote();
+    m_cacheLabel->setText(n.location);
+    m_cacheLabel->setToolTip(n.explanation);
+    m_cacheWarning->setText(n.health);
+    m_cacheWarning->setStyleSheet(n.warning ? QStringLiteral("color: %1;").arg(toneTextColor(Tone::Warning).name())
+                                            : QString());
+    m_clean->setVisible(n.needsCleaning);
+}
+
+// The last run with the same graph settings: how many of its graphs the cache holds now, and whether any is blocked.
+void JobLauncher::showPriorGraphs()
+{
+    const PriorGraphs &p = m_form->priorGraphs();
+    m_priorGraphs->setText(displayName(p.text()));
+    m_priorGraphs->setVisible(p.found);
+    m_priorGraphs->setStyleSheet(p.blocked > 0 ? QStringLiteral("color: %1;").arg(toneTextColor(Tone::Warning).name())
+                                               : QString());
 }
 
 }  // namespace ingot

@@ -1,12 +1,10 @@
 // The launcher of the Jobs page: a form for every setting of a training job, checked as you type (each problem
 // next to its field), the figures that follow from the layout, the compile cache the job will use and whether it
-// holds entries that block recompiling, and the exact command. The plan shown is the plan launched.
+// holds entries that block recompiling, and the exact command. The plan shown is the plan launched. It shows a
+// LaunchForm (services/neuron/launchform.h): the checks, the plan, the presets and the cache's warnings are there.
 #pragma once
 
-#include "services/jobs/jobmanager.h"
-#include "services/jobs/jobrunner.h"
-#include "services/cache/cachehealth.h"
-#include "services/jobs/jobvalidate.h"
+#include "services/neuron/launchform.h"
 #include "services/util/task.h"
 
 #include <QHash>
@@ -72,12 +70,12 @@ public:
     SlurmSection *slurmSection() const { return m_slurm; }
     QPushButton *cleanCacheButton() const { return m_clean; }
     // The figures shown (from the last check of the form).
-    const JobFigures &figures() const { return m_figures; }
+    const JobFigures &figures() const { return m_form->lastCheck().figures; }
     // The plan the preview shows and Launch starts; valid only while hasPlan().
-    bool hasPlan() const { return m_hasPlan; }
-    const LaunchPlan &currentPlan() const { return m_plan; }
+    bool hasPlan() const { return m_form->hasPlan(); }
+    const LaunchPlan &currentPlan() const { return m_form->plan(); }
     // The compile cache the job uses, as resolved from its environment.
-    QString compileCacheRoot() const { return m_cacheRoot; }
+    QString compileCacheRoot() const { return m_form->cacheNote().root; }
     // True while a check, a plan or a cache scan is pending or running.
     bool isBusy() const;
 
@@ -110,8 +108,7 @@ protected:
 
 private:
     enum PythonRole { PathRole = Qt::UserRole + 1, ChooseRole };  // the Python list's item data
-    struct FactsResult;
-    
+
     QWidget *buildWhatRuns();
     QWidget *buildModel();
     QWidget *buildParallelism();
@@ -127,17 +124,16 @@ private:
     void onChanged();
     void invalidate();
     void updateEnabled();
+    // What the form holds, for the launch form.
+    LaunchInput input() const;
     void check();
+    void showCheck();
     void showProblems(const QVector<JobProblem> &problems);
-    void showFigures(const FactsResult &facts, const JobSpec &spec);
+    void showFigures(const LaunchCheck &check, const JobSpec &spec);
     void showPreview();
-    void requestPlan(const JobSpec &spec);
     void updateLaunchButton();
-    void checkCacheFor(const JobSpec &spec);
-    void showCacheCheck(const CacheHealth &c);
-    void checkPriorGraphs(const JobSpec &s, const QString &root);
-    QVector<JobProblem> formProblems() const;
-    double parseNumber(const QLineEdit *edit, bool *ok) const;
+    void showCache();
+    void showPriorGraphs();
 
     void fillPythons(const QVector<PythonInfo> &pythons);
     // "Run on": this machine ("local") or a host; a multi-node job's hosts, the chosen one first.
@@ -155,26 +151,10 @@ private:
     void askPresetName();
 
     JobService *m_service;
-    quint64 m_generation = 0;
+    LaunchForm *m_form;
     QTimer *m_settle;
-    Task m_factsTask;
-    Task m_planTask;
-    Task m_cacheTask;
-    Task m_pythonTask;
     bool m_applying = false;
-    bool m_launching = false;
-    QString m_launchingId;
-    bool m_hasPlan = false;
-    LaunchPlan m_plan;
-    QVector<JobProblem> m_problems;
-    QString m_planError;
-    JobFigures m_figures;
     QString m_defaultCache;
-    QString m_cacheRoot;       // resolved for the current form
-    QString m_cacheScanned;    // the root the warning is about
-    QVector<PythonInfo> m_pythons;
-    QString m_pythonsWhere;  // where the pythons listed were found
-    bool m_pythonsKnown = false;  // detection finished
     bool m_started = false;       // shown once: background work may run
 
     QHash<QString, QWidget *> m_fields;
@@ -229,7 +209,6 @@ private:
     QLabel *m_priorGraphs = nullptr;
     QCheckBox *m_precompile = nullptr;
     QLabel *m_precompileWhy = nullptr;
-    Task m_priorTask;
     QLabel *m_cacheWarning;
     QPushButton *m_clean;
     QLabel *m_generalProblems;

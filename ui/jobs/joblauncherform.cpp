@@ -1,20 +1,16 @@
 // The launcher's form, section by section (what runs, model and data, parallelism, batch, optimisation, saving,
 // environment, the side panel), the Python chooser and the presets: which widgets each holds, the setting (flag)
-// each edits and where its problems show. What the form means (spec(), checking, the plan) is in joblauncher.cpp.
+// each edits and where its problems show. The form's values and what the launch form says of them are shown by
+// joblauncher.cpp.
 #include "ui/jobs/joblauncher.h"
 
 #include "models/common/tones.h"
 #include "services/util/shellquote.h"
 
 #include "services/cache/cachelocation.h"
-#include "services/cache/cachescanner.h"
-#include "services/jobs/jobfolder.h"
 #include "services/jobs/jobservice.h"
 #include "services/jobs/modelinfo.h"
-#include "services/remote/remotehosts.h"
 #include "services/util/names.h"
-#include "services/stores/storefactory.h"
-#include "services/util/appsettings.h"
 
 #include <QApplication>
 #include <QButtonGroup>
@@ -505,7 +501,7 @@ QWidget *JobLauncher::buildSidePanel()
     m_clean = new QPushButton(tr("Clean…"));
     m_clean->setToolTip(tr("Preview the maintenance of this cache on the Local cache page"));
     m_clean->hide();
-    connect(m_clean, &QPushButton::clicked, this, [this] { Q_EMIT cleanCacheRequested(m_cacheScanned); });
+    connect(m_clean, &QPushButton::clicked, this, [this] { Q_EMIT cleanCacheRequested(m_form->cacheNote().root); });
     auto *again = new QPushButton(tr("Check again"));
     connect(again, &QPushButton::clicked, this, &JobLauncher::recheckCache);
     ch->addWidget(m_clean);
@@ -533,12 +529,12 @@ QWidget *JobLauncher::buildSidePanel()
     m_copy->setToolTip(tr("Copy the command line to the clipboard"));
     m_copyScript = new QPushButton(tr("Copy as shell script"));
     connect(m_copy, &QPushButton::clicked, this, [this] {
-        if (m_hasPlan)
-            QApplication::clipboard()->setText(m_plan.commandLine);
+        if (hasPlan())
+            QApplication::clipboard()->setText(currentPlan().commandLine);
     });
     connect(m_copyScript, &QPushButton::clicked, this, [this] {
-        if (m_hasPlan)
-            QApplication::clipboard()->setText(m_plan.script);
+        if (hasPlan())
+            QApplication::clipboard()->setText(currentPlan().script);
     });
     bh->addWidget(m_copy);
     bh->addWidget(m_copyScript);
@@ -570,14 +566,11 @@ QWidget *JobLauncher::buildSidePanel()
     return side;
 }
 
-// ---- the form <-> JobSpec ----
-
 // ---- Python ----
 
 void JobLauncher::fillPythons(const QVector<PythonInfo> &pythons)
 {
     const QString selected = m_python->count() ? m_python->currentData(PathRole).toString() : QString();
-    m_pythons = pythons;
     const bool applying = m_applying;
     m_applying = true;
     auto *model = static_cast<QStandardItemModel *>(m_python->model());
@@ -606,7 +599,7 @@ void JobLauncher::fillPythons(const QVector<PythonInfo> &pythons)
     model->appendRow(choose);
     selectPython(selected);
     m_applying = applying;
-    if (m_pythonsKnown && !applying)
+    if (m_form->pythonsKnown() && !applying)
         invalidate();  // "no Python with torch" may now apply, or no longer
 }
 
@@ -628,11 +621,11 @@ void JobLauncher::updatePythonInfo()
 {
     const QString path = m_python->currentData(PathRole).toString();
     if (path.isEmpty()) {
-        m_pythonInfo->setText(m_pythonTask.isRunning() ? tr("Looking for Python interpreters…")
+        m_pythonInfo->setText(m_form->isDetectingPythons() ? tr("Looking for Python interpreters…")
                                                        : tr("The first interpreter found that imports torch"));
         return;
     }
-    for (const PythonInfo &p : std::as_const(m_pythons)) {
+    for (const PythonInfo &p : m_form->pythons()) {
         if (p.path != path)
             continue;
         if (!p.usable()) {
@@ -667,7 +660,7 @@ void JobLauncher::choosePython()
 
 QStringList JobLauncher::presetNames() const
 {
-    return AppSettings::jobPresets().keys();
+    return LaunchForm::presetNames();
 }
 
 void JobLauncher::reloadPresets(const QString &select)
@@ -689,11 +682,10 @@ void JobLauncher::applyPreset(int index)
     m_deletePreset->setEnabled(index > 0);
     if (m_applying || index <= 0)
         return;
-    const QString name = m_presets->itemText(index);
+    JobSpec s;
     QString error;
-    const JobSpec s = JobSpec::fromJson(AppSettings::jobPresets().value(name), &error);
-    if (!error.isEmpty()) {
-        m_launchError->setText(tr("The preset %1 cannot be used: %2").arg(name, error));
+    if (!LaunchForm::loadPreset(m_presets->itemText(index), &s, &error)) {
+        m_launchError->setText(error);
         m_launchError->setStyleSheet(QStringLiteral("color: %1;").arg(toneTextColor(Tone::Bad).name()));
         return;
     }
@@ -702,17 +694,13 @@ void JobLauncher::applyPreset(int index)
 
 void JobLauncher::savePreset(const QString &name)
 {
-    QMap<QString, QJsonObject> presets = AppSettings::jobPresets();
-    presets.insert(name, spec().toJson());
-    AppSettings::setJobPresets(presets);
+    LaunchForm::savePreset(name, spec());
     reloadPresets(name);
 }
 
 void JobLauncher::deletePreset(const QString &name)
 {
-    QMap<QString, QJsonObject> presets = AppSettings::jobPresets();
-    presets.remove(name);
-    AppSettings::setJobPresets(presets);
+    LaunchForm::deletePreset(name);
     reloadPresets(QString());
 }
 
