@@ -6,7 +6,7 @@
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/jobtext.h"
 #include "services/jobs/remotejobindex.h"
-#include "services/remote/sshjobrunner.h"
+#include "services/remote/jobrunners.h"
 #include "services/util/names.h"
 #include "services/util/format.h"
 
