@@ -9,7 +9,7 @@
 #include "services/jobs/jobtext.h"
 #include "services/jobs/remotejobindex.h"
 #include "services/neuron/launchform.h"
-#include "services/remote/sshjobrunner.h"
+#include "services/remote/jobrunners.h"
 #include "services/util/names.h"
 #include "services/util/format.h"
 

@@ -179,7 +179,7 @@ private:
     double m_lastWrite = 0;  // the latest modification time of node 0's logs seen
     bool m_keepMetrics = true;
     bool m_keepLogs = true;
-    // Slurm (slurmfollow.cpp). pollScheduler: a Slurm job's state from the scheduler; 1 alive, 0 ended, -1 could
+    // Slurm (jobfollowerslurm.cpp). pollScheduler: a Slurm job's state from the scheduler; 1 alive, 0 ended, -1 could
     // not tell. askScheduler: one job's (its id in s.jobId), the same answers.
     int pollScheduler();
     int askScheduler(SchedulerStatus &s);

@@ -1,5 +1,6 @@
-// What JobFollower keeps of each file and node, shared by its reading (jobfollower.cpp) and its saved state
-// (followerstate.cpp). Not for use outside JobFollower.
+// What JobFollower keeps of each file and node, shared by its reading (jobfollower.cpp), its saved state
+// (jobfollowerstate.cpp) and its scheduler side (jobfollowerslurm.cpp). Included by those three only: what others share
+// with JobFollower is in a public header (slurmClusterOf: jobmanager.h).
 #pragma once
 
 #include "services/jobs/jobfollower.h"
@@ -10,10 +11,6 @@
 #include <memory>
 
 namespace ingot {
-
-class SlurmCluster;
-// The cluster a Slurm job of `spec` is submitted to: the Slurm clients where `runner` runs (slurmjobs.cpp).
-SlurmCluster slurmClusterOf(const JobRunner &runner, const JobSpec &spec);
 
 namespace follower {
 constexpr qint64 maxLine = 1 << 20;    // a longer line is cut (its start kept)

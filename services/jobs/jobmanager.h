@@ -139,6 +139,11 @@ QVector<JobSummary> listEveryJob(const std::shared_ptr<JobRunner> &local, const 
 // The Python interpreters where `runner` runs jobs (detected once a process; blocking).
 QVector<PythonInfo> detectedPythons(JobRunner &runner, const std::atomic_bool *stop = nullptr);
 
+class SlurmCluster;
+// The cluster a Slurm job of `spec` is submitted to and followed on: the Slurm clients where `runner` runs, with the
+// job's slurm.conf (JobManager's sbatch and scancel, JobFollower's scontrol).
+SlurmCluster slurmClusterOf(const JobRunner &runner, const JobSpec &spec);
+
 // A Slurm cluster as Ingot's jobs reach it: the runner (its login node: "local" or a host) and the slurm.conf.
 struct SlurmClusterRef {
     QString where;

@@ -4,10 +4,10 @@
 
 #include "services/util/errnotext.h"
 #include "services/util/names.h"
+#include "services/util/processrun.h"
 #include "services/util/saferemove.h"
 
 #include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -182,22 +182,33 @@ const char *const pythonProbeScript =
 
 namespace {
 
-PythonInfo probePython(const QString &path)
+// `stop` ends a probe that hangs (a python on a network file system that does not answer) as well as the search.
+PythonInfo probePython(const QString &path, const std::atomic_bool *stop)
 {
     PythonInfo info;
     info.path = path;
-    QProcess p;
-    p.setProgram(path);
-    p.setArguments({QStringLiteral("-c"), QString::fromLatin1(pythonProbeScript)});
-    p.setStandardInputFile(QProcess::nullDevice());
-    p.start();
-    if (!p.waitForFinished(30000)) {
-        p.kill();
-        p.waitForFinished(1000);
+    // 30 s (an interpreter that imports torch the first time is slow); its answer is a line of JSON, 64 KiB at most.
+    ProcessRequest request;
+    request.program = path;
+    request.arguments = QStringList{QStringLiteral("-c"), QString::fromLatin1(pythonProbeScript)};
+    request.timeoutMs = 30000;
+    request.stdoutLimit = OutputLimit{1 << 16, OutputLimit::Over::KeepStart};
+    request.stderrLimit = OutputLimit{0, OutputLimit::Over::KeepStart};
+    request.stop = stop;
+    const ProcessResult p = runProcess(request);
+    if (!p.started) {
+        info.error = LocalJobRunnerText::tr("cannot run: %1").arg(p.startError);
+        return info;
+    }
+    if (p.timedOut) {
         info.error = LocalJobRunnerText::tr("did not answer within 30 s");
         return info;
     }
-    const QJsonObject o = QJsonDocument::fromJson(p.readAllStandardOutput().left(1 << 16)).object();
+    if (p.stopped) {
+        info.error = LocalJobRunnerText::tr("not asked: the search was stopped");
+        return info;
+    }
+    const QJsonObject o = QJsonDocument::fromJson(p.out).object();
     if (o.isEmpty()) {
         info.error = LocalJobRunnerText::tr("does not run Python 3");
         return info;
@@ -236,35 +247,22 @@ public:
             *error = LocalJobRunnerText::tr("This machine has no ingot-cli (beside Ingot or on the PATH).");
             return -1;
         }
-        QProcess p;
-        p.setProcessChannelMode(QProcess::MergedChannels);
-        p.setStandardInputFile(QProcess::nullDevice());
-        p.start(cli, args);
-        if (!p.waitForStarted()) {
-            *error = LocalJobRunnerText::tr("Cannot run %1: %2").arg(displayName(cli), p.errorString());
+        // stdout and stderr as one log whose end says how it went: its last 16 MiB are kept.
+        ProcessRequest request;
+        request.program = cli;
+        request.arguments = args;
+        request.timeoutMs = timeoutMs;
+        request.mergeStderr = true;
+        request.stdoutLimit = OutputLimit{16 << 20, OutputLimit::Over::KeepEnd};
+        // A time limit sends SIGTERM first: ingot-cli takes it as a stop, as it takes Ctrl-C, and tidies up.
+        request.graceMs = 10000;
+        const ProcessResult p = runProcess(request);
+        *output = p.out;
+        if (!p.ranToEnd()) {
+            *error = processProblem(request, p);
             return -1;
         }
-        QByteArray out;
-        QDeadlineTimer deadline(timeoutMs);
-        while (p.state() != QProcess::NotRunning) {
-            if (deadline.hasExpired()) {
-                p.kill();
-                p.waitForFinished();
-                *error = LocalJobRunnerText::tr("%1 did not end within %2 s.").arg(displayName(cli)).arg(timeoutMs / 1000);
-                return -1;
-            }
-            p.waitForReadyRead(200);
-            out += p.readAll();
-            if (out.size() > (16 << 20))
-                out.remove(0, out.size() - (16 << 20));
-        }
-        out += p.readAll();
-        *output = out.right(16 << 20);
-        if (p.exitStatus() != QProcess::NormalExit) {
-            *error = LocalJobRunnerText::tr("%1 was killed.").arg(displayName(cli));
-            return -1;
-        }
-        return p.exitCode();
+        return p.exitCode;
     }
 
     bool makeFolder(const QString &folder, QString *error) override
@@ -294,8 +292,9 @@ public:
 
     bool startDetached(const QString &script, const QString &folder, QString *error) override
     {
-        // QProcess::startDetached forks twice and calls setsid(): the job has a session and process group of its
-        // own, is not Ingot's child (no zombie to reap), and no signal to Ingot's terminal or group reaches it.
+        // Not runProcess: a job outlives Ingot (docs/architecture.md). QProcess::startDetached forks twice and calls
+        // setsid(): the job has a session and process group of its own, is not Ingot's child (no zombie to reap),
+        // and no signal to Ingot's terminal or group reaches it.
         QProcess p;
         p.setProgram(QStringLiteral("/bin/sh"));
         p.setArguments({script});
@@ -474,7 +473,7 @@ public:
         for (const QString &c : candidates) {
             if (stop && stop->load())
                 break;
-            out << probePython(c);
+            out << probePython(c, stop);
         }
         return out;
     }

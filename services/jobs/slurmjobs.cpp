@@ -1,7 +1,6 @@
 // Jobs on a Slurm cluster: the batch script written from the job's plan, submitted with sbatch on the login node the
 // runner reaches (this machine or a host), stopped with scancel. The job folder lives on the cluster's shared
 // filesystem (the login node's jobs folder), so every node writes its ranks' logs where the follower reads them.
-#include "services/jobs/jobfollower_p.h"
 #include "services/jobs/jobmanager.h"
 
 #include "services/slurm/slurmbatchscript.h"

@@ -1,8 +1,8 @@
 #include "services/remote/sshconnection.h"
 
-#include "services/remote/sshprocess.h"
 #include "services/util/atomicfile.h"
 #include "services/util/names.h"
+#include "services/util/processrun.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -38,6 +38,21 @@ QProcessEnvironment sshEnvironment()
     env.insert(QStringLiteral("SSH_ASKPASS_REQUIRE"), QStringLiteral("never"));
     env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C"));
     return env;
+}
+
+// ssh and ssh-keygen as runProcess runs them: one limit for stdout and stderr alike, output past it ends the run (an
+// answer that big is not one Ingot asked for: SshError::OutputTooLarge). An empty environment is Ingot's own.
+ProcessResult runSsh(const QString &program, const QStringList &args, const QByteArray &stdinBytes, int timeoutMs,
+                     qint64 maxOutputBytes, const QProcessEnvironment &env)
+{
+    ProcessRequest r;
+    r.program = program;
+    r.arguments = args;
+    r.input = stdinBytes;
+    r.timeoutMs = timeoutMs;
+    r.stdoutLimit = r.stderrLimit = OutputLimit{maxOutputBytes, OutputLimit::Over::Stop};
+    r.environment = env;
+    return runProcess(r);
 }
 
 // ssh's last words, escaped, for the detail of an error message.
@@ -305,7 +320,7 @@ bool SshConnection::connect(int timeoutMs, AskPass *askPass)
                              + m_host.sshArguments();
     // A person answering prompts gets their time: up to 10 minutes more.
     const int limit = timeoutMs + (askPass ? 600000 : 5000);
-    const ProcessResult p = runProcess(m_client.program, args, {}, limit, 1 << 20, env);
+    const ProcessResult p = runSsh(m_client.program, args, {}, limit, 1 << 20, env);
     askPassServer.reset();
     if (!p.started) {
         setState(State::Failed, SshError::SshMissing, sshErrorText(SshError::SshMissing, m_host.toString()));
@@ -326,7 +341,7 @@ bool SshConnection::check()
 {
     const QStringList args = commonOptions() + QStringList{QStringLiteral("-O"), QStringLiteral("check")}
                              + m_host.sshArguments();
-    const ProcessResult p = runProcess(m_client.program, args, {}, 10000, 1 << 16, sshEnvironment());
+    const ProcessResult p = runSsh(m_client.program, args, {}, 10000, 1 << 16, sshEnvironment());
     const bool running = p.started && p.exitCode == 0;
     {
         QMutexLocker lock(&m_mutex);
@@ -342,7 +357,7 @@ void SshConnection::close()
 {
     const QStringList args = commonOptions() + QStringList{QStringLiteral("-O"), QStringLiteral("exit")}
                              + m_host.sshArguments();
-    runProcess(m_client.program, args, {}, 10000, 1 << 16, sshEnvironment());
+    runSsh(m_client.program, args, {}, 10000, 1 << 16, sshEnvironment());
     setState(State::NotConnected);
 }
 
@@ -362,8 +377,8 @@ SshResult SshConnection::run(const QString &remoteCommand, const QByteArray &std
                             QStringLiteral("-o"),
                             QStringLiteral("ProxyCommand=echo '%1' >&2").arg(QLatin1String(kNoMasterMarker))}
               + m_host.sshArguments() + QStringList{remoteCommand};
-        const ProcessResult p = runProcess(m_client.program, args, stdinBytes, timeoutMs, maxOutputBytes,
-                                           sshEnvironment());
+        const ProcessResult p = runSsh(m_client.program, args, stdinBytes, timeoutMs, maxOutputBytes,
+                                       sshEnvironment());
         if (!p.started)
             return failure(SshError::SshMissing);
         if (p.timedOut)
@@ -437,7 +452,7 @@ bool SshConnection::scanHostKey(HostKeyOffer *offer, QString *error)
     args << QStringLiteral("-o")
          << QStringLiteral("HashKnownHosts=") + (resolved.hashKnownHosts ? QLatin1String("yes") : QLatin1String("no"));
     args << QStringLiteral("-T") << m_host.sshArguments() << QStringLiteral("true");
-    const ProcessResult p = runProcess(m_client.program, args, {}, 30000, 1 << 20, sshEnvironment());
+    const ProcessResult p = runSsh(m_client.program, args, {}, 30000, 1 << 20, sshEnvironment());
     QFile f(scanned);
     const QByteArray lines = f.open(QIODevice::ReadOnly) ? f.read(1 << 16) : QByteArray();
     const QByteArray line = lines.split('\n').value(0).trimmed();
@@ -448,8 +463,8 @@ bool SshConnection::scanHostKey(HostKeyOffer *offer, QString *error)
         *error = composeText(e, m_host.toString(), p.err);
         return false;
     }
-    const ProcessResult fp = runProcess(m_client.keygenProgram, {QStringLiteral("-l"), QStringLiteral("-f"), scanned},
-                                        {}, 15000, 1 << 16);
+    const ProcessResult fp = runSsh(m_client.keygenProgram, {QStringLiteral("-l"), QStringLiteral("-f"), scanned}, {},
+                                    15000, 1 << 16, {});
     // "256 SHA256:... [127.0.0.1]:2222 (ED25519)"
     const QList<QByteArray> parts = fp.out.trimmed().split('\n').value(0).split(' ');
     if (fp.exitCode != 0 || parts.size() < 3) {

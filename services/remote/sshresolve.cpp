@@ -1,8 +1,8 @@
 #include "services/remote/sshresolve.h"
 
-#include "services/remote/sshprocess.h"
 #include "services/util/appsettings.h"
 #include "services/util/names.h"
+#include "services/util/processrun.h"
 
 #include <QCoreApplication>
 
@@ -70,7 +70,13 @@ bool resolveSshHost(const SshClientConfig &client, const SshHost &host, SshResol
         return false;
     }
     const QStringList args = client.baseArguments() + QStringList{QStringLiteral("-G")} + host.sshArguments();
-    const ProcessResult p = runProcess(client.program, args, {}, 15000, 1 << 20);
+    // ssh -G prints a few KiB: 15 s and 1 MiB per stream, output past that is an error.
+    ProcessRequest request;
+    request.program = client.program;
+    request.arguments = args;
+    request.timeoutMs = 15000;
+    request.stdoutLimit = request.stderrLimit = OutputLimit{1 << 20, OutputLimit::Over::Stop};
+    const ProcessResult p = runProcess(request);
     if (!p.started) {
         *error = SshResolveText::tr("Cannot run %1: %2").arg(client.program, p.startError);
         return false;

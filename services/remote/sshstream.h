@@ -1,13 +1,12 @@
 // SshStream: ssh as a streaming child for a long copy over the host's master connection: this side writes stdin and
 // reads stdout as fast as the network takes them, with one idle timeout for both, a stop flag and bounded stderr.
 //
-// Why posix_spawn here when SshProcess (the command/answer runs) uses QProcess: a stream needs back-pressure and a
-// dead ssh must never take Ingot down. stdin is a socket written with send(MSG_NOSIGNAL | MSG_DONTWAIT), so a
-// vanished ssh is an error code, never SIGPIPE, and nothing is buffered on this side beyond one chunk; QProcess
-// buffers every write without bound and delivers output only through an event loop, which the transfer threads
-// (plain threads, no event loop) do not run. The child gets its own process group, so Ctrl-C on a terminal reaches
-// Ingot, whose stop removes the host's staging, rather than killing ssh alone mid-copy. Both starters live in
-// services/remote and build their command line from SshConnection (streamCommand / the same ControlPath).
+// Why a spawn of its own rather than runProcess (services/util/processrun.h, which runs the command/answer runs): a
+// stream is fed while it runs. stdin is a socket written with send(MSG_NOSIGNAL | MSG_DONTWAIT) as entries are read,
+// so a vanished ssh is an error code, never SIGPIPE, and nothing is buffered on this side beyond one chunk; runProcess
+// takes its whole input up front and hands the output back at the end. The child gets its own process group, so
+// Ctrl-C on a terminal reaches Ingot, whose stop removes the host's staging, rather than killing ssh alone mid-copy.
+// Both build their command line from SshConnection (streamCommand / the same ControlPath).
 #pragma once
 
 #include "services/remote/sshconnection.h"

@@ -2,7 +2,7 @@
 // the shared files; the tests compare with botocore's own resolution. Beyond Debian's botocore 1.29, as the CLI v2
 // documents: AWS_REGION before AWS_DEFAULT_REGION, and endpoint URLs (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, a
 // profile's endpoint_url, a [services] block's). A role profile (role_arn with source_profile or credential_source)
-// is resolved to what STS needs (sts.h asks it). Left out, with words when a profile needs them: credential_process,
+// is resolved to what STS needs (assumedrole.h asks it). Left out, with words when a profile needs them: credential_process,
 // SSO, mfa_serial, a role whose source is another role. The instance role (IMDSv2) is for the S3 client to ask when nothing here gave keys.
 #pragma once
 

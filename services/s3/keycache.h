@@ -1,5 +1,5 @@
 // Temporary AWS keys kept until shortly before they expire and asked for again then: the one rule of the instance
-// role (imds.h) and an assumed role (sts.h). While a refresh fails, keys that have not expired yet are still given;
+// role (instancerole.h) and an assumed role (assumedrole.h). While a refresh fails, keys that have not expired yet are still given;
 // after a failure with none left, nothing is asked again for a while. Thread-safe.
 #pragma once
 

@@ -7,9 +7,9 @@
 
 #include "services/hub/httpclient.h"
 #include "services/s3/awsconfig.h"
-#include "services/s3/imds.h"
+#include "services/s3/instancerole.h"
 #include "services/s3/s3location.h"
-#include "services/s3/sts.h"
+#include "services/s3/assumedrole.h"
 
 #include <QDateTime>
 #include <QStringList>

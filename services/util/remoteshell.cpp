@@ -1,8 +1,8 @@
 #include "services/util/remoteshell.h"
 
+#include "services/util/processrun.h"
+
 #include <QCoreApplication>
-#include <QDeadlineTimer>
-#include <QProcess>
 
 namespace ingot {
 
@@ -37,44 +37,29 @@ public:
     ShellResult run(const QByteArray &script, const QVector<QByteArray> &args, const QByteArray &input, qint64 maxOut,
                     int timeoutMs) override
     {
-        ShellResult r;
-        // Arguments go through printf %b: QProcess's arguments are text, names are bytes.
-        QStringList argv{QStringLiteral("-c"), QString::fromUtf8(script), QStringLiteral("sh")};
+        // The script's arguments are shellOctal() text, as over any other transport (the scripts decode them).
+        ProcessRequest request;
+        request.program = QStringLiteral("/bin/sh");
+        request.arguments = QStringList{QStringLiteral("-c"), QString::fromUtf8(script), QStringLiteral("sh")};
         for (const QByteArray &a : args)
-            argv << QString::fromLatin1(shellOctal(a));
-        QProcess p;
-        p.start(QStringLiteral("/bin/sh"), argv);
-        if (!p.waitForStarted(10000)) {
-            r.error = p.errorString();
-            return r;
-        }
-        p.write(input);
-        p.closeWriteChannel();
-        QDeadlineTimer deadline(timeoutMs);
-        while (p.state() != QProcess::NotRunning) {
-            p.waitForReadyRead(100);
-            r.out += p.readAllStandardOutput();
-            r.err += p.readAllStandardError().left(1 << 16);
-            if (r.out.size() > maxOut) {
-                p.kill();
-                p.waitForFinished();
-                r.error = QCoreApplication::translate("ingot::RemoteShell", "more than %1 bytes of output").arg(maxOut);
-                return r;
-            }
-            if (deadline.hasExpired()) {
-                p.kill();
-                p.waitForFinished();
-                r.error = QCoreApplication::translate("ingot::RemoteShell", "no answer within %1 s").arg(timeoutMs / 1000);
-                return r;
-            }
-        }
-        r.out += p.readAllStandardOutput();
-        r.err += p.readAllStandardError().left(1 << 16);
-        if (r.out.size() > maxOut) {
+            request.arguments << QString::fromLatin1(shellOctal(a));
+        request.input = input;
+        request.timeoutMs = timeoutMs;
+        // stdout is the answer: more than maxOut is an error. stderr is for words: its first 64 KiB are kept.
+        request.stdoutLimit = OutputLimit{maxOut, OutputLimit::Over::Stop};
+        request.stderrLimit = OutputLimit{1 << 16, OutputLimit::Over::KeepStart};
+        const ProcessResult p = runProcess(request);
+        ShellResult r;
+        r.out = p.out;
+        r.err = p.err;
+        if (!p.started)
+            r.error = p.startError;
+        else if (p.tooMuchOutput)
             r.error = QCoreApplication::translate("ingot::RemoteShell", "more than %1 bytes of output").arg(maxOut);
-            return r;
-        }
-        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        else if (p.timedOut)
+            r.error = QCoreApplication::translate("ingot::RemoteShell", "no answer within %1 s").arg(timeoutMs / 1000);
+        if (r.ran())
+            r.exitCode = p.crashed ? -1 : p.exitCode;
         return r;
     }
 };

@@ -19,13 +19,16 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
 #include <csignal>
 #include <cstdlib>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace ingot;
@@ -591,6 +594,55 @@ if rank == 0:
                  readBytes(backendLocation() + QStringLiteral("/ingot_train/train.py")));
         QCOMPARE(QDir(cache + QStringLiteral("/backend")).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
                  QStringList{QFileInfo(dir).fileName()});
+    }
+
+    void aHangingPythonProbeIsStoppedAndOneThatCannotRunSaysSo()
+    {
+        if (m_runner != m_local)
+            QSKIP("the local runner's own case");
+        // $VIRTUAL_ENV's python3 is asked first: here one that hangs (a python on a file system that does not answer).
+        QTemporaryDir venv;
+        QVERIFY(venv.isValid() && QDir(venv.path()).mkdir(QStringLiteral("bin")));
+        const QString python = venv.filePath(QStringLiteral("bin/python3"));
+        const QString started = venv.filePath(QStringLiteral("started"));
+        auto writePython = [&](const QByteArray &script) {
+            QFile f(python);
+            return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(script) == script.size()
+                   && f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        };
+        QVERIFY(writePython("#!/bin/sh\n: > \"$(dirname \"$0\")/../started\"\nexec sleep 60\n"));
+        const QByteArray oldVenv = qgetenv("VIRTUAL_ENV");
+        const bool hadVenv = qEnvironmentVariableIsSet("VIRTUAL_ENV");
+        qputenv("VIRTUAL_ENV", QFile::encodeName(venv.path()));
+        auto restore = qScopeGuard([&] { hadVenv ? qputenv("VIRTUAL_ENV", oldVenv) : qunsetenv("VIRTUAL_ENV"); });
+
+        std::atomic_bool stop{false}, done{false};
+        QVector<PythonInfo> found;
+        std::thread search([&] {
+            found = m_local->detectPythons(&stop);
+            done = true;
+        });
+        auto join = qScopeGuard([&] {
+            stop = true;
+            search.join();
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(started), 30000);
+        stop = true;
+        // Well within the probe's own 30 s: the stop ends the probe, not only the search.
+        QTRY_VERIFY_WITH_TIMEOUT(done.load(), 10000);
+        join.dismiss();
+        search.join();
+        QCOMPARE(found.size(), 1);
+        QCOMPARE(found.first().path, python);
+        QVERIFY(!found.first().usable());
+        QVERIFY2(found.first().error.contains(QStringLiteral("stopped")), qPrintable(found.first().error));
+
+        // An interpreter that cannot be started says so; it is not one that did not answer.
+        QVERIFY(writePython("#!/nonexistent/interpreter\n"));
+        found = m_local->detectPythons(nullptr);
+        QVERIFY(!found.isEmpty());
+        QCOMPARE(found.first().path, python);
+        QVERIFY2(found.first().error.startsWith(QStringLiteral("cannot run: ")), qPrintable(found.first().error));
     }
 
     void pythonsAreFoundThere()

@@ -12,7 +12,7 @@
 #include "services/jobs/precompile.h"
 #include "services/jobs/remotejobindex.h"
 #include "services/remote/remotehosts.h"
-#include "services/remote/sshjobrunner.h"
+#include "services/remote/jobrunners.h"
 #include "services/util/appsettings.h"
 #include "tests/support/testsshd.h"
 #include "tests/support/jobsupport.h"

@@ -11,7 +11,7 @@
 #include "services/jobs/shelljobrunner.h"
 #include "services/remote/remotehosts.h"
 #include "services/remote/sshconnection.h"
-#include "services/remote/sshjobrunner.h"
+#include "services/remote/jobrunners.h"
 #include "services/util/appsettings.h"
 #include "services/util/names.h"
 #include "tests/support/testsshd.h"

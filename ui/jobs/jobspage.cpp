@@ -1,7 +1,7 @@
 #include "ui/jobs/jobspage.h"
 
 #include "ui/common/keyboard.h"
-#include "services/remote/sshjobrunner.h"
+#include "services/remote/jobrunners.h"
 
 #include "models/jobs/joblistmodel.h"
 #include "services/jobs/jobservice.h"

@@ -398,6 +398,7 @@ void MainWindow::showSettings()
         return;
     m_local->session()->setWatching(AppSettings::watchForChanges());
     // Another language: the same program with the same arguments, once this window has closed (it may refuse).
+    // Detached, not runProcess: the new window outlives this process (docs/architecture.md).
     if (dlg.restartRequested() && close())
         QProcess::startDetached(QCoreApplication::applicationFilePath(), QCoreApplication::arguments().mid(1));
 }

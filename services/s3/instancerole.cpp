@@ -1,4 +1,4 @@
-#include "services/s3/imds.h"
+#include "services/s3/instancerole.h"
 
 #include "services/util/names.h"
 

@@ -3,6 +3,7 @@
 // Slurm ended it. The files the job writes are read as any job's (jobfollower.cpp).
 #include "services/jobs/jobfollower.h"
 #include "services/jobs/jobfollower_p.h"
+#include "services/jobs/jobmanager.h"
 #include "services/jobs/jobrunner.h"
 #include "services/slurm/slurmcluster.h"
 #include "services/slurm/slurmparse.h"

@@ -1,4 +1,4 @@
-#include "services/s3/sts.h"
+#include "services/s3/assumedrole.h"
 
 #include "services/s3/sigv4.h"
 #include "services/util/names.h"

@@ -1,4 +1,4 @@
-#include "services/remote/sshjobrunner.h"
+#include "services/remote/jobrunners.h"
 
 #include "services/remote/remotehosts.h"
 #include "services/remote/sshshell.h"

@@ -5,7 +5,7 @@
 
 #include "services/hub/httpclient.h"
 #include "services/s3/awsconfig.h"
-#include "services/s3/imds.h"
+#include "services/s3/instancerole.h"
 #include "services/s3/keycache.h"
 
 #include <QDateTime>
