@@ -538,7 +538,7 @@ private Q_SLOTS:
         const QString dir = tmp.path() + QStringLiteral("/fails");
         QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
         ConsolidateWizard w;
-        w.setStorageProbe([](const QString &) { return ConsolidateWizard::OutputSpace{kPlenty, false, {}}; });
+        w.setStorageProbe([](const QString &) { return OutputSpace{kPlenty, false, {}}; });
         QVERIFY(openToOptions(w, dir));
         QSignalSpy checked(&w, &ConsolidateWizard::outputChecked);
         const QString output = dir + QStringLiteral("/config.json/consolidated");  // below a file: cannot be made
@@ -613,7 +613,7 @@ private Q_SLOTS:
         w.setStorageProbe([&](const QString &output) {
             QMutexLocker lock(&mutex);
             asked << output;
-            return ConsolidateWizard::OutputSpace{kPlenty, false, {}};
+            return OutputSpace{kPlenty, false, {}};
         });
         QVERIFY(openToOptions(w, dir));
         QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
@@ -651,11 +651,11 @@ private Q_SLOTS:
         ConsolidateWizard w;
         w.setStorageProbe([&](const QString &output) {
             if (!output.endsWith(QLatin1String("/slow")))
-                return ConsolidateWizard::OutputSpace{kPlenty, false, {}};
+                return OutputSpace{kPlenty, false, {}};
             slowAsked = true;
             letSlowAnswer.acquire();
             slowAnswered = true;
-            return ConsolidateWizard::OutputSpace{1, true, {}};
+            return OutputSpace{1, true, {}};
         });
         QVERIFY(openToOptions(w, dir));
         QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
@@ -688,7 +688,7 @@ private Q_SLOTS:
         const QString dir = tmp.path() + QStringLiteral("/holds");
         QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
         ConsolidateWizard w;
-        w.setStorageProbe([](const QString &) { return ConsolidateWizard::OutputSpace{kPlenty, true, {}}; });
+        w.setStorageProbe([](const QString &) { return OutputSpace{kPlenty, true, {}}; });
         QVERIFY(openToOptions(w, dir));
         w.overwriteCheck()->setChecked(true);
         QSignalSpy checked(&w, &ConsolidateWizard::outputChecked);
