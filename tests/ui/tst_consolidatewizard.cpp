@@ -681,6 +681,32 @@ private Q_SLOTS:
         QVERIFY(w.button(QWizard::NextButton)->isEnabled());
     }
 
+    // The request's space check on the Options page (issue 36): the proposed output is the request's one rule, and
+    // where its file system has less room than the plan writes, the words say so and Consolidate stays off, however
+    // it is pressed; with room, it goes on.
+    void notEnoughSpaceKeepsConsolidateOff()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/no-room");
+        QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
+        std::atomic<qint64> free{1000};
+        ConsolidateWizard w;
+        w.setStorageProbe([&free](const QString &) { return OutputSpace{free.load(), false, {}}; });
+        QVERIFY(openToOptions(w, dir));
+        QCOMPARE(w.outputEdit()->text(), w.request().defaultOutput());
+        QVERIFY(w.request().bytesToWrite() > 1000);
+        QVERIFY2(w.spaceLabel()->text().contains(QStringLiteral("Not enough space.")), qPrintable(w.spaceLabel()->text()));
+        QVERIFY(!w.button(QWizard::NextButton)->isEnabled());
+        w.next();
+        QCOMPARE(w.currentId(), int(ConsolidateWizard::OptionsPage));
+        QVERIFY(!QFileInfo::exists(w.outputEdit()->text()));
+        free = w.request().bytesToWrite() + 1;
+        QSignalSpy checked(&w, &ConsolidateWizard::outputChecked);
+        w.outputEdit()->setText(dir + QStringLiteral("/roomy"));
+        QVERIFY(checked.wait(10000));
+        QVERIFY2(!w.spaceLabel()->text().contains(QStringLiteral("Not enough space")), qPrintable(w.spaceLabel()->text()));
+        QVERIFY(w.button(QWizard::NextButton)->isEnabled());
+    }
+
     // Issue 10, item 5: with "replace" ticked, an output that holds the checkpoint (or lies inside its shards) went
     // on to the run, which deleted the shards. Next stays off, and the words say why.
     void outputThatHoldsTheCheckpointIsRefused()
