@@ -152,21 +152,29 @@ private Q_SLOTS:
         QCOMPARE(written.fileSizes.size(), written.report.files.size());
     }
 
-    // The command line refuses too, on a real file system too small for the output: an error that says so, exit
-    // code 1, and nothing left on it.
+    // The command line refuses too, consolidate and reshard alike, on a real file system too small for the output: an
+    // error that says so, exit code 1, and nothing left on it.
+    void theCommandLineRefusesAFileSystemTooSmall_data()
+    {
+        QTest::addColumn<QStringList>("command");
+        QTest::addRow("consolidate") << QStringList{QStringLiteral("consolidate")};
+        QTest::addRow("reshard") << QStringList{QStringLiteral("reshard"), QStringLiteral("--tensor-parallel-size=1")};
+    }
     void theCommandLineRefusesAFileSystemTooSmall()
     {
+        QFETCH(QStringList, command);
         if (QProcess::execute(QStringLiteral("unshare"), {QStringLiteral("-m"), QStringLiteral("sh"), QStringLiteral("-c"),
                                                           QStringLiteral("mount -t tmpfs -o size=16k tmpfs \"$1\""), QStringLiteral("sh"),
                                                           tmp.path()}) != 0)
             QSKIP("cannot mount a small tmpfs in a mount namespace of its own here (needs root)");
-        const QString mount = tmp.path() + QStringLiteral("/tiny");
+        const QString mount = tmp.path() + QStringLiteral("/tiny-") + command.first();
         QVERIFY(QDir().mkpath(mount));
         // The command, then what is left on the small file system, before the namespace (and the mount) ends.
-        const QString script = QStringLiteral("mount -t tmpfs -o size=16k tmpfs \"$1\" || exit 99; \"$2\" consolidate \"$3\" \"$1/out\"; rc=$?; "
-                                              "echo \"LEFT:$(ls -A \"$1\")\" >&2; exit $rc");
-        const CliRun run = cli(QStringLiteral("unshare"), {QStringLiteral("-m"), QStringLiteral("sh"), QStringLiteral("-c"), script,
-                                                           QStringLiteral("sh"), mount, QStringLiteral(INGOT_CLI_PATH), m_dir});
+        const QString script = QStringLiteral("mount -t tmpfs -o size=16k tmpfs \"$1\" || exit 99; m=$1; shift; \"$@\" \"$m/out\"; rc=$?; "
+                                              "echo \"LEFT:$(ls -A \"$m\")\" >&2; exit $rc");
+        const CliRun run = cli(QStringLiteral("unshare"), QStringList{QStringLiteral("-m"), QStringLiteral("sh"), QStringLiteral("-c"), script,
+                                                                      QStringLiteral("sh"), mount, QStringLiteral(INGOT_CLI_PATH)}
+                                                              + command + QStringList{m_dir});
         const QString err = QString::fromUtf8(run.err);
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(err.contains(QStringLiteral("Not enough space for %1/out: it needs").arg(mount)), qPrintable(err));
