@@ -105,14 +105,13 @@ public:
 
     // The output check: asks the disk (I/O) about options.output.
     OutputSpace inspectOutput() const;
-    static OutputSpace probeOutput(const QString &output);  // the disk itself: statvfs of the nearest existing folder
+    static OutputSpace probeOutput(const QString &output);  // the disk itself (the nearest folder of the path that exists)
     void setOutputProbe(OutputProbe probe) { m_probe = std::move(probe); }
     // Why the output cannot be written now, in words that say what to do; empty when it can. Checked again by run().
     QString outputProblem(const OutputSpace &s) const;
-    // For people: what it needs and what is free, then outputProblem()'s words.
+    // For the Options page: what it needs and what is free, then what stands in the way (not enough space, an existing
+    // folder), or the refusal alone.
     QString outputText(const OutputSpace &s) const;
-    // run() skips the space check (the output check's refusals still hold).
-    bool checkSpace = true;
 
     // Writes what was planned (planned first when it was not): the output check first, then every member into its
     // folder (stopping at the first that fails), then the merge into the base model. `starting` is called before
