@@ -1,7 +1,7 @@
 #include "app/cli/consolidatecommand.h"
 
 #include "app/cli/clicommon.h"
-#include "services/checkpoint/consolidate.h"
+#include "services/checkpoint/consolidationrequest.h"
 #include "services/checkpoint/loramerge.h"
 #include "services/checkpoint/reshard.h"
 #include "services/util/shellquote.h"
@@ -25,15 +25,6 @@ namespace ingot::cli {
 namespace {
 struct ConsolidateCliText {
     Q_DECLARE_TR_FUNCTIONS(ingot::cli)
-};
-
-// What the command line asks for.
-struct ConsolidateRequest {
-    QString checkpointDir;
-    std::optional<QString> checkpointName;  // --checkpoint; none: the newest complete one
-    ConsolidateOptions options;
-    bool outputGiven = false;
-    bool asJson = false;
 };
 
 }  // namespace
@@ -66,16 +57,15 @@ QStringList consolidateArguments(const Invocation &in)
 
 namespace {
 
-// The request for CHECKPOINT_DIR [OUTPUT_DIR] with the options of `in`, or nothing (a usage error reported).
-std::optional<ConsolidateRequest> requestFrom(const Invocation &in, const QString &checkpointDir, const QString &outputDir)
+// The options of `in` (the output folder left empty), or nothing (a usage error reported).
+std::optional<ConsolidateOptions> optionsFrom(const Invocation &in)
 {
     const QString format = in.value(QStringLiteral("format"));
     if (format != QLatin1String("safetensors") && format != QLatin1String("pytorch")) {
         err(ConsolidateCliText::tr("error: unknown format \"%1\" (safetensors or pytorch)").arg(format));
         return std::nullopt;
     }
-    ConsolidateRequest r;
-    ConsolidateOptions &o = r.options;
+    ConsolidateOptions o;
     o.maxShardBytes = parseBytes(in.value(QStringLiteral("max-shard-size")));
     if (o.maxShardBytes <= 0) {
         err(ConsolidateCliText::tr("error: --max-shard-size takes a size such as 5GB or 500MB"));
@@ -92,29 +82,25 @@ std::optional<ConsolidateRequest> requestFrom(const Invocation &in, const QStrin
                                : ConsolidateOptions::Io::Direct;
     o.overwrite = in.isSet(QStringLiteral("overwrite"));
     o.checkReplicas = in.isSet(QStringLiteral("check-replicas"));
-    o.output = outputDir.isEmpty() ? checkpointDir + QStringLiteral("/consolidated") : outputDir;
-    r.outputGiven = !outputDir.isEmpty();
-    r.checkpointDir = checkpointDir;
-    if (in.isSet(QStringLiteral("checkpoint")))
-        r.checkpointName = in.value(QStringLiteral("checkpoint"));
-    r.asJson = in.json;
-    return r;
+    return o;
 }
 
-// The checkpoint named on the command line, else the newest complete one, else the newest.
-const CheckpointCandidate *chooseCheckpoint(const QVector<CheckpointCandidate> &found, const std::optional<QString> &name)
+// Finds the checkpoints of `folder` (or, re-sharding, a model folder) and chooses the one --checkpoint names, else
+// the newest complete one, else the newest. The exit code when that fails (the words said), else Ok.
+int findAndChoose(const Invocation &in, const QString &folder, ConsolidationRequest *req)
 {
-    if (name) {
-        const CheckpointCandidate *c = nullptr;
-        for (const auto &x : found)
-            if (x.label == *name)
-                c = &x;
-        if (!c)
-            err(ConsolidateCliText::tr("error: no checkpoint named %1").arg(*name));
-        return c;
+    QString error;
+    if (!req->findIn(folder, &error)) {
+        err(ConsolidateCliText::tr("error: %1").arg(error));
+        return CacheUnavailable;
     }
-    const CheckpointCandidate *c = pickDefault(found);
-    return c ? c : &found.first();
+    if (req->isModelFolder() || !in.isSet(QStringLiteral("checkpoint")))
+        return Ok;
+    if (!req->chooseNamed(in.value(QStringLiteral("checkpoint")), &error)) {
+        err(ConsolidateCliText::tr("error: %1").arg(error));
+        return Usage;
+    }
+    return Ok;
 }
 
 void printChoice(const QVector<CheckpointCandidate> &found, const CheckpointCandidate *c)
@@ -188,7 +174,7 @@ int reportOutcome(const ConsolidateOptions &o, const ConsolidateReport &rep, boo
         return PartialFailure;
     }
     if (!rep.problems.isEmpty()) {
-        err(ConsolidateCliText::tr("Nothing was written; the checkpoint has problems:"));
+        err(ConsolidateCliText::tr("Nothing was written:"));
         for (const QString &pr : rep.problems)
             err(QStringLiteral("  - ") + pr);
         return PartialFailure;
@@ -209,68 +195,59 @@ int reportOutcome(const ConsolidateOptions &o, const ConsolidateReport &rep, boo
 
 int consolidateHere(const Invocation &in, const QString &checkpointDir, const QString &outputDir)
 {
-    const std::optional<ConsolidateRequest> r = requestFrom(in, checkpointDir, outputDir);
-    if (!r)
+    const std::optional<ConsolidateOptions> options = optionsFrom(in);
+    if (!options)
         return Usage;
-    QString error;
-    const QVector<CheckpointCandidate> found = findCheckpoints(r->checkpointDir, &error);
-    if (found.isEmpty()) {
-        err(ConsolidateCliText::tr("error: %1").arg(error));
-        return CacheUnavailable;
-    }
-    const CheckpointCandidate *c = chooseCheckpoint(found, r->checkpointName);
-    if (!c)
-        return Usage;
-    if (in.isSet(QStringLiteral("merge-adapters")) && (!in.isSet(QStringLiteral("base-model")) || c->adapter.isEmpty())) {
+    ConsolidationRequest req;
+    req.options = *options;
+    if (const int rc = findAndChoose(in, checkpointDir, &req); rc != Ok)
+        return rc;
+    const CheckpointCandidate *c = req.checkpoint();
+    const bool merge = in.isSet(QStringLiteral("merge-adapters"));
+    if (merge && (!in.isSet(QStringLiteral("base-model")) || c->adapter.isEmpty())) {
         err(c->adapter.isEmpty() ? ConsolidateCliText::tr("error: --merge-adapters: this checkpoint holds a model, not LoRA adapters")
                                  : ConsolidateCliText::tr("error: --merge-adapters needs --base-model DIR (the base model's folder)"));
         return Usage;
     }
-    ConsolidateOptions options = r->options;
-    // The default output goes beside the shards, never inside them (when CHECKPOINT_DIR is the shards folder).
-    const QString defaultBase = QFileInfo(r->checkpointDir).absoluteFilePath();
-    if (!r->outputGiven && (defaultBase == c->shardsDir || defaultBase.startsWith(c->shardsDir + QLatin1Char('/'))))
-        options.output = c->root + QStringLiteral("/consolidated");
-    if (!r->asJson)
-        printChoice(found, c);
+    if (merge)
+        req.baseModel = in.value(QStringLiteral("base-model"));
+    req.options.output = outputDir.isEmpty() ? req.defaultOutput() : outputDir;
+    if (!in.json)
+        printChoice(req.found(), c);
     // A checkpoint of LoRA adapters (and no model): each adapter in turn, the default one at the output folder and
     // the others in a folder of their name below it, as optimum-neuron writes them. One JSON object per adapter.
-    QVector<ConsolidatedOutput> done;
+    ConsolidationResult done;
     {
         StopOnSignals stopOnSignals;
-        std::unique_ptr<ProgressPrinter> progress;
+        std::unique_ptr<ProgressPrinter> progress = std::make_unique<ProgressPrinter>(in.json);
         const auto starting = [&](const ConsolidatedOutput &x) {
             progress.reset();  // ends the last one's line
-            if (!x.checkpoint->adapter.isEmpty() && !r->asJson)
+            if (!x.checkpoint->adapter.isEmpty() && !in.json)
                 err(ConsolidateCliText::tr("Adapter %1 -> %2").arg(x.checkpoint->adapter, x.options.output));
-            progress = std::make_unique<ProgressPrinter>(r->asJson);
+            progress = std::make_unique<ProgressPrinter>(in.json);
         };
-        done = consolidateCheckpoint(found, c, options, starting, [&progress](const ConsolidateProgress &pr) { progress->print(pr); },
-                                     &stopRequested());
+        done = req.run([&progress](const ConsolidateProgress &pr) { progress->print(pr); }, &stopRequested(), starting);
     }
     nlohmann::json reports = nlohmann::json::array();
     int rc = Ok;
-    for (const ConsolidatedOutput &x : std::as_const(done)) {
+    if (done.outputs.isEmpty()) {  // refused before anything was written: the plan's problems, or the output's
+        reports.push_back(jsonReport(*c, req.options, done.report));
+        rc = reportOutcome(req.options, done.report, in.json);
+    }
+    for (const ConsolidatedOutput &x : std::as_const(done.outputs)) {
         reports.push_back(jsonReport(*x.checkpoint, x.options, x.report));
-        rc = reportOutcome(x.options, x.report, r->asJson);
+        rc = reportOutcome(x.options, x.report, in.json);
     }
     // --merge-adapters: the default adapter (or the only one), just written, merged into the base model.
-    if (rc == Ok && in.isSet(QStringLiteral("merge-adapters")) && !done.isEmpty() && !done.first().checkpoint->adapter.isEmpty()) {
-        ConsolidateOptions m = options;
-        m.output = mergedModelFolder(options.output);
-        if (!r->asJson)
-            err(ConsolidateCliText::tr("Merging adapter %1 into %2 -> %3").arg(done.first().checkpoint->adapter, in.value(QStringLiteral("base-model")), m.output));
-        const ConsolidationPlan plan = planAdapterMerge(in.value(QStringLiteral("base-model")), done.first().options.output);
-        ConsolidateReport rep;
-        {
-            StopOnSignals stopOnSignals;
-            ProgressPrinter progress(r->asJson);
-            rep = consolidate(plan, m, [&progress](const ConsolidateProgress &pr) { progress.print(pr); }, &stopRequested());
-        }
-        reports.push_back(jsonReport(plan.checkpoint, m, rep));
-        rc = reportOutcome(m, rep, r->asJson);
+    if (!done.mergedOutput.isEmpty()) {
+        ConsolidateOptions m = req.options;
+        m.output = done.mergedOutput;
+        if (!in.json)
+            err(ConsolidateCliText::tr("Merged adapter %1 into %2 -> %3").arg(c->adapter, req.baseModel, m.output));
+        reports.push_back(jsonReport(*c, m, done.merged));
+        rc = reportOutcome(m, done.merged, in.json);
     }
-    if (r->asJson)
+    if (in.json)
         printJson(reports.size() == 1 ? reports.front() : reports);
     return rc;
 }
@@ -279,29 +256,25 @@ int consolidateHere(const Invocation &in, const QString &checkpointDir, const QS
 // a consolidation is (staging folder, fsync, --verify).
 static int mergeAdapterHere(const Invocation &in, const QString &adapterDir, const QString &baseDir, const QString &outputDir)
 {
-    std::optional<ConsolidateRequest> r = requestFrom(in, adapterDir, outputDir);
-    if (!r)
+    std::optional<ConsolidateOptions> o = optionsFrom(in);
+    if (!o)
         return Usage;
-    if (!r->outputGiven)
-        r->options.output = mergedModelFolder(QFileInfo(adapterDir).absoluteFilePath());
+    o->output = outputDir.isEmpty() ? mergedModelFolder(QFileInfo(adapterDir).absoluteFilePath()) : outputDir;
     const ConsolidationPlan plan = planAdapterMerge(baseDir, adapterDir);
     ConsolidateReport rep;
     {
         StopOnSignals stopOnSignals;
-        ProgressPrinter progress(r->asJson);
-        rep = consolidate(plan, r->options, [&progress](const ConsolidateProgress &pr) { progress.print(pr); }, &stopRequested());
+        ProgressPrinter progress(in.json);
+        rep = consolidate(plan, *o, [&progress](const ConsolidateProgress &pr) { progress.print(pr); }, &stopRequested());
     }
-    if (r->asJson)
-        printJson(jsonReport(plan.checkpoint, r->options, rep));
-    return reportOutcome(r->options, rep, r->asJson);
+    if (in.json)
+        printJson(jsonReport(plan.checkpoint, *o, rep));
+    return reportOutcome(*o, rep, in.json);
 }
 
-// reshard CHECKPOINT OUTPUT_DIR --tensor-parallel-size T --pipeline-parallel-size P: the checkpoint (or a model
-// folder) written for another layout of the bundled backend, as a consolidation is (staging folder, fsync, --verify).
-static int reshardHere(const Invocation &in, const QString &source, const QString &outputDir)
+// The sizes of reshard's options, false when one is not a whole number of at least 1 (the words said).
+static bool reshardSizesFrom(const Invocation &in, ConsolidationRequest *req)
 {
-    ReshardOptions o;
-    o.output = outputDir;
     bool ok = true;
     const auto positive = [&](const char *name, int fallback) {
         if (!in.isSet(QLatin1String(name)))
@@ -314,53 +287,50 @@ static int reshardHere(const Invocation &in, const QString &source, const QStrin
         }
         return v;
     };
-    o.tpSize = positive("tensor-parallel-size", 1);
-    o.ppSize = positive("pipeline-parallel-size", 1);
-    o.kvMultiplier = positive("kv-size-multiplier", 1);
-    if (!ok)
+    req->reshardTp = positive("tensor-parallel-size", 1);
+    req->reshardPp = positive("pipeline-parallel-size", 1);
+    req->reshardKvMultiplier = positive("kv-size-multiplier", 1);
+    req->reshardWeightsOnly = in.isSet(QStringLiteral("weights-only"));
+    req->reshardDisableVocabParallel = in.isSet(QStringLiteral("disable-embedding-parallelization"));
+    req->options.overwrite = in.isSet(QStringLiteral("overwrite"));
+    req->options.verify = in.isSet(QStringLiteral("verify"));
+    return ok;
+}
+
+// reshard CHECKPOINT OUTPUT_DIR --tensor-parallel-size T --pipeline-parallel-size P: the checkpoint (or a model
+// folder) written for another layout of the bundled backend, as a consolidation is (staging folder, fsync, --verify).
+static int reshardHere(const Invocation &in, const QString &source, const QString &outputDir)
+{
+    ConsolidationRequest req;
+    req.mode = ConsolidationRequest::Mode::Reshard;
+    req.options.output = outputDir;
+    if (!reshardSizesFrom(in, &req))
         return Usage;
-    o.weightsOnly = in.isSet(QStringLiteral("weights-only"));
-    o.disableVocabParallel = in.isSet(QStringLiteral("disable-embedding-parallelization"));
-    o.overwrite = in.isSet(QStringLiteral("overwrite"));
-    o.verify = in.isSet(QStringLiteral("verify"));
-    ReshardPlan plan;
-    if (isModelFolder(source)) {
-        plan = planReshardFromModel(source, o);
-    } else {
-        QString error;
-        const QVector<CheckpointCandidate> found = findCheckpoints(source, &error);
-        if (found.isEmpty()) {
-            err(ConsolidateCliText::tr("error: %1").arg(error));
-            return CacheUnavailable;
-        }
-        std::optional<QString> name;
-        if (in.isSet(QStringLiteral("checkpoint")))
-            name = in.value(QStringLiteral("checkpoint"));
-        const CheckpointCandidate *c = chooseCheckpoint(found, name);
-        if (!c)
-            return Usage;
-        if (!in.json)
-            printChoice(found, c);
-        plan = planReshard(*c, o);
-    }
+    if (const int rc = findAndChoose(in, source, &req); rc != Ok)
+        return rc;
+    if (!in.json && req.checkpoint())
+        printChoice(req.found(), req.checkpoint());
+    req.plan();
+    const ReshardPlan &plan = req.reshardPlan();
     if (!in.json) {
-        err(ConsolidateCliText::tr("Re-sharding to tp=%1 pp=%2").arg(o.tpSize).arg(o.ppSize));
+        err(ConsolidateCliText::tr("Re-sharding to tp=%1 pp=%2").arg(req.reshardTp).arg(req.reshardPp));
         for (const QString &n : std::as_const(plan.notes))
             err(ConsolidateCliText::tr("note: %1").arg(n));
     }
-    ConsolidateReport rep;
+    ConsolidationResult done;
     {
         StopOnSignals stopOnSignals;
         ProgressPrinter progress(in.json);
-        rep = reshard(plan, o, [&progress](const ConsolidateProgress &pr) { progress.print(pr); }, &stopRequested());
+        done = req.run([&progress](const ConsolidateProgress &pr) { progress.print(pr); }, &stopRequested());
     }
+    const ConsolidateReport &rep = done.report;
     if (in.json) {
-        nlohmann::json j = jsonReport(plan.source.checkpoint, ConsolidateOptions{o.output}, rep);
+        nlohmann::json j = jsonReport(plan.source.checkpoint, req.options, rep);
         nlohmann::json notes = nlohmann::json::array();
         for (const QString &n : std::as_const(plan.notes))
             notes.push_back(u8(n));
-        j["tensor_parallel_size"] = o.tpSize;
-        j["pipeline_parallel_size"] = o.ppSize;
+        j["tensor_parallel_size"] = req.reshardTp;
+        j["pipeline_parallel_size"] = req.reshardPp;
         j["optimizer_state"] = plan.optimizer;
         j["notes"] = notes;
         printJson(j);
@@ -368,9 +338,9 @@ static int reshardHere(const Invocation &in, const QString &source, const QStrin
     if (rep.ok() && !in.json)
         err(ConsolidateCliText::tr("Resume the backend with --tensor_parallel_size %1 --pipeline_parallel_size %2%3 --resume_from_checkpoint %4 "
                                    "(and the same global batch)")
-                .arg(o.tpSize).arg(o.ppSize)
-                .arg(plan.vocabParallel ? QString() : QStringLiteral(" --disable_embedding_parallelization"), shellWord(o.output)));
-    return reportOutcome(ConsolidateOptions{o.output}, rep, in.json);
+                .arg(req.reshardTp).arg(req.reshardPp)
+                .arg(plan.vocabParallel ? QString() : QStringLiteral(" --disable_embedding_parallelization"), shellWord(outputDir)));
+    return reportOutcome(ConsolidateOptions{req.options.output}, rep, in.json);
 }
 
 QVector<Command> consolidateCommands()

@@ -5,7 +5,7 @@
 
 #include "app/cli/commandtable.h"
 #include "services/jobs/jobmanager.h"
-#include "services/remote/sshjobrunner.h"
+#include "services/remote/jobrunners.h"
 
 #include <QCommandLineParser>
 

@@ -9,6 +9,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <optional>
 
 namespace ingot {
 
@@ -304,47 +305,95 @@ ItemOutcome removeLocks(CacheStore &store, const QString &key, const CacheModule
 }
 }  // namespace
 
-MaintenanceReport executePlan(CacheStore &store, const MaintenancePlan &plan, const ProgressFn &progress,
-                              const std::atomic_bool *cancel)
+namespace {
+// Why the plan must not run now (checked again right before it does); empty when it may.
+QString refusalNow(CacheStore &store, const MaintenancePlan &plan)
 {
-    MaintenanceReport rep;
     QString error;
-    if (!plan.refusal.isEmpty()) {
-        rep.refusal = plan.refusal;
-        return rep;
-    }
-    if (!store.open(&error)) {
-        rep.refusal = error;
-        return rep;
-    }
-    if (!plan.rootIdentity.isEmpty() && store.rootIdentity() != plan.rootIdentity) {
-        rep.refusal = MaintenanceText::tr("%1 is no longer the folder that was previewed (it was replaced, or a link on its "
-                                          "path now points elsewhere). Nothing was changed: look again and preview anew.")
-                          .arg(store.displayRoot());
-        return rep;
-    }
+    if (!plan.refusal.isEmpty())
+        return plan.refusal;
+    if (!store.open(&error))
+        return error;
+    if (!plan.rootIdentity.isEmpty() && store.rootIdentity() != plan.rootIdentity)
+        return MaintenanceText::tr("%1 is no longer the folder that was previewed (it was replaced, or a link on its "
+                                   "path now points elsewhere). Nothing was changed: look again and preview anew.")
+            .arg(store.displayRoot());
     if (plan.action == MaintenanceAction::ClearLocks) {
         // Checked again now: a compile may have started since the preview. Where it cannot be seen, the age rule alone.
         QString perr;
         const auto pids = store.runningCompilers(&perr);
-        if ((!perr.isEmpty() && plan.lockOlderThanMs == 0) || !pids.isEmpty()) {
-            rep.refusal = !perr.isEmpty() ? perr : MaintenanceText::tr("neuronx-cc started running since the preview; nothing was changed.");
-            return rep;
-        }
+        if ((!perr.isEmpty() && plan.lockOlderThanMs == 0) || !pids.isEmpty())
+            return !perr.isEmpty() ? perr : MaintenanceText::tr("neuronx-cc started running since the preview; nothing was changed.");
     }
+    return {};
+}
+
+// A folder of the plan removed if it is still empty; nothing to say when it vanished meanwhile.
+std::optional<ItemOutcome> removeFolderIfEmpty(CacheStore &store, const QString &key)
+{
+    using R = ItemOutcome::Result;
+    const ListResult lr = store.list(key);
+    if (!lr.ok) {
+        if (!lr.vanished)
+            return ItemOutcome{key, R::Failed, 0, lr.error};
+        return std::nullopt;
+    }
+    if (!lr.entries.isEmpty())
+        return ItemOutcome{key, R::Skipped, 0, MaintenanceText::tr("Kept: the folder still holds %n entries.", nullptr, int(lr.entries.size()))};
+    qint64 freed = 0;
+    QString error;
+    if (store.remove(key, &freed, &error))
+        return ItemOutcome{key, R::Done, freed, MaintenanceText::tr("Removed the empty folder.")};
+    return ItemOutcome{key, R::Failed, 0, error};
+}
+
+// One item of the plan, the entry looked at again right before it is touched.
+std::optional<ItemOutcome> executeItem(CacheStore &store, CacheScanner &scanner, const MaintenancePlan &plan, const PlanItem &it,
+                                       qint64 lockCutoff)
+{
+    using R = ItemOutcome::Result;
+    if (it.op == PlanItem::Op::RemoveFolderIfEmpty)
+        return removeFolderIfEmpty(store, it.key);
+    QString error;
+    bool vanished = false;
+    const CacheModule now = scanner.scanModule(it.version, it.name, &vanished, &error);
+    if (vanished)
+        return ItemOutcome{it.key, R::Failed, 0, MaintenanceText::tr("The entry vanished since the preview.")};
+    if (!error.isEmpty() && now.name.isEmpty())
+        return ItemOutcome{it.key, R::Failed, 0, error};
+    if (it.op == PlanItem::Op::RemoveLocks)
+        return removeLocks(store, it.key, now, plan.lockOlderThanMs, lockCutoff);
+    if (now.state == ModuleState::Locked)
+        return ItemOutcome{it.key, R::Skipped, 0, MaintenanceText::tr("Skipped: the entry is locked now (a compile started).")};
+    if (plan.action == MaintenanceAction::CleanFailed && now.state != ModuleState::Failed)
+        return ItemOutcome{it.key, R::Skipped, 0,
+                           MaintenanceText::tr("Skipped: the entry is %1 now, no longer %2.").arg(stateText(now.state), stateText(ModuleState::Failed))};
+    if (plan.action == MaintenanceAction::Prune && now.lastUsedMs > it.lastUsedMs)
+        return ItemOutcome{it.key, R::Skipped, 0, MaintenanceText::tr("Skipped: the entry was used since the preview.")};
+    qint64 freed = 0;
+    switch (store.removeEntry(it.key, &freed, &error)) {
+    case CacheStore::RemoveResult::Removed:
+        return ItemOutcome{it.key, R::Done, freed, MaintenanceText::tr("Removed.")};
+    case CacheStore::RemoveResult::Locked:
+        return ItemOutcome{it.key, R::Skipped, 0, MaintenanceText::tr("Skipped: the entry is locked now (a compile started).")};
+    case CacheStore::RemoveResult::Failed:
+        break;
+    }
+    return ItemOutcome{it.key, R::Failed, freed, error};
+}
+}  // namespace
+
+MaintenanceReport executePlan(CacheStore &store, const MaintenancePlan &plan, const ProgressFn &progress,
+                              const std::atomic_bool *cancel)
+{
+    MaintenanceReport rep;
+    rep.refusal = refusalNow(store, plan);
+    if (!rep.refusal.isEmpty())
+        return rep;
     const qint64 lockCutoff = QDateTime::currentMSecsSinceEpoch() - plan.lockOlderThanMs;
     CacheScanner scanner(store);
     const int total = int(plan.items.size());
     int index = 0;
-    auto record = [&rep](const QString &key, ItemOutcome::Result r, qint64 freed, const QString &msg) {
-        rep.outcomes.append({key, r, freed, msg});
-        switch (r) {
-        case ItemOutcome::Result::Done: ++rep.done; break;
-        case ItemOutcome::Result::Skipped: ++rep.skipped; break;
-        case ItemOutcome::Result::Failed: ++rep.failed; break;
-        }
-        rep.freed += freed;
-    };
     for (const PlanItem &it : plan.items) {
         if (cancel && cancel->load()) {
             rep.cancelled = true;
@@ -353,68 +402,16 @@ MaintenanceReport executePlan(CacheStore &store, const MaintenancePlan &plan, co
         if (progress)
             progress(index, total, it.key);
         ++index;
-        error.clear();
-        if (it.op == PlanItem::Op::RemoveFolderIfEmpty) {
-            const ListResult lr = store.list(it.key);
-            if (!lr.ok) {
-                if (!lr.vanished)
-                    record(it.key, ItemOutcome::Result::Failed, 0, lr.error);
-                continue;
-            }
-            if (!lr.entries.isEmpty()) {
-                record(it.key, ItemOutcome::Result::Skipped, 0,
-                       MaintenanceText::tr("Kept: the folder still holds %n entries.", nullptr, int(lr.entries.size())));
-                continue;
-            }
-            qint64 freed = 0;
-            if (store.remove(it.key, &freed, &error))
-                record(it.key, ItemOutcome::Result::Done, freed, MaintenanceText::tr("Removed the empty folder."));
-            else
-                record(it.key, ItemOutcome::Result::Failed, 0, error);
+        const std::optional<ItemOutcome> o = executeItem(store, scanner, plan, it, lockCutoff);
+        if (!o)
             continue;
+        rep.outcomes.append(*o);
+        switch (o->result) {
+        case ItemOutcome::Result::Done: ++rep.done; break;
+        case ItemOutcome::Result::Skipped: ++rep.skipped; break;
+        case ItemOutcome::Result::Failed: ++rep.failed; break;
         }
-        // Look again right before touching the entry.
-        bool vanished = false;
-        const CacheModule now = scanner.scanModule(it.version, it.name, &vanished, &error);
-        if (vanished) {
-            record(it.key, ItemOutcome::Result::Failed, 0, MaintenanceText::tr("The entry vanished since the preview."));
-            continue;
-        }
-        if (!error.isEmpty() && now.name.isEmpty()) {
-            record(it.key, ItemOutcome::Result::Failed, 0, error);
-            error.clear();
-            continue;
-        }
-        if (it.op == PlanItem::Op::RemoveLocks) {
-            const ItemOutcome o = removeLocks(store, it.key, now, plan.lockOlderThanMs, lockCutoff);
-            record(it.key, o.result, o.freed, o.message);
-            continue;
-        }
-        if (now.state == ModuleState::Locked) {
-            record(it.key, ItemOutcome::Result::Skipped, 0, MaintenanceText::tr("Skipped: the entry is locked now (a compile started)."));
-            continue;
-        }
-        if (plan.action == MaintenanceAction::CleanFailed && now.state != ModuleState::Failed) {
-            record(it.key, ItemOutcome::Result::Skipped, 0,
-                   MaintenanceText::tr("Skipped: the entry is %1 now, no longer %2.").arg(stateText(now.state), stateText(ModuleState::Failed)));
-            continue;
-        }
-        if (plan.action == MaintenanceAction::Prune && now.lastUsedMs > it.lastUsedMs) {
-            record(it.key, ItemOutcome::Result::Skipped, 0, MaintenanceText::tr("Skipped: the entry was used since the preview."));
-            continue;
-        }
-        qint64 freed = 0;
-        switch (store.removeEntry(it.key, &freed, &error)) {
-        case CacheStore::RemoveResult::Removed:
-            record(it.key, ItemOutcome::Result::Done, freed, MaintenanceText::tr("Removed."));
-            break;
-        case CacheStore::RemoveResult::Locked:
-            record(it.key, ItemOutcome::Result::Skipped, 0, MaintenanceText::tr("Skipped: the entry is locked now (a compile started)."));
-            break;
-        case CacheStore::RemoveResult::Failed:
-            record(it.key, ItemOutcome::Result::Failed, freed, error);
-            break;
-        }
+        rep.freed += o->freed;
     }
     if (progress)
         progress(index, total, QString());

@@ -1,7 +1,8 @@
 // Checkpoint consolidation: sharded tensor/pipeline-parallel checkpoints (docs/formats.md, "Sharded checkpoints")
 // into standard safetensors (or pytorch_model.bin) that transformers loads. findCheckpoints() finds them,
 // planConsolidation() checks everything and plans the output, consolidate() writes it: one output tensor at a time,
-// into a staging folder renamed at the end, so no partial output is ever left.
+// into a staging folder renamed at the end, so no partial output is ever left. The use case (a folder chosen, its
+// checkpoint's every member written, the output checked first) is ConsolidationRequest (consolidationrequest.h).
 #pragma once
 
 #include "services/checkpoint/discover.h"
@@ -69,30 +70,13 @@ ConsolidateReport consolidate(const ConsolidationPlan &plan, const ConsolidateOp
 ConsolidateReport consolidate(const CheckpointCandidate &c, const ConsolidateOptions &o,
                               const ConsolidateProgressFn &progress = {}, const std::atomic_bool *cancel = nullptr);
 
-// What consolidating the checkpoint `chosen` (one of `found`) writes, as optimum-neuron writes it: its model when it
-// has one, else each of its LoRA adapters (consolidationSet()), the default one at o.output and the others in
-// o.output/<name>, each a PEFT folder (adapter_model.safetensors and its adapter_config.json), each in place
-// atomically. Stops at the first that does not succeed. `starting` is called before each.
+// One member of a checkpoint's consolidation set as written by ConsolidationRequest::run() (consolidationrequest.h):
+// the checkpoint, its options with its own output folder, and its report.
 struct ConsolidatedOutput {
     const CheckpointCandidate *checkpoint = nullptr;
-    ConsolidateOptions options;  // with its own output folder
+    ConsolidateOptions options;
     ConsolidateReport report;
 };
-QVector<ConsolidatedOutput> consolidateCheckpoint(const QVector<CheckpointCandidate> &found, const CheckpointCandidate *chosen,
-                                                  const ConsolidateOptions &o,
-                                                  const std::function<void(const ConsolidatedOutput &)> &starting = {},
-                                                  const ConsolidateProgressFn &progress = {}, const std::atomic_bool *cancel = nullptr);
-
-// The same for a consolidation set already planned (the plans of consolidationSet(), in its order): the shards are not
-// planned again. Each output's `checkpoint` points into `plans`.
-QVector<ConsolidatedOutput> consolidatePlans(const QVector<ConsolidationPlan> &plans, const ConsolidateOptions &o,
-                                             const ConsolidateProgressFn &progress = {}, const std::atomic_bool *cancel = nullptr);
-// The reports of a set's outputs as one: files relative to `output` (an adapter's below its folder), counts summed,
-// verified only when every one was, the first error.
-ConsolidateReport combinedReport(const QVector<ConsolidatedOutput> &outputs, const QString &output);
-// Where member `c` of a consolidation set goes when the set is written to `output`: `output` itself for a model or the
-// default adapter, output/<name> for another adapter.
-QString memberOutputFolder(const CheckpointCandidate &c, const QString &output);
 
 // The configs and tokenizer files an output carries beside its tensors, copied from the checkpoint folder or else the
 // training output folder; for an adapter, its adapter_config.json from its own folder only (the model's config.json

@@ -3,6 +3,7 @@
 // optimum-neuron's mp_metadata .pt, and xser. Each output must equal the unsharded original bit for bit (checked in
 // Python), whichever way its bytes are written; hostile variants must be refused with words and write nothing.
 #include "services/checkpoint/consolidate.h"
+#include "services/checkpoint/consolidationrequest.h"
 #include "services/checkpoint/formats/pickle.h"
 #include "services/checkpoint/formats/torchfile.h"
 #include "services/checkpoint/loramerge.h"
@@ -218,7 +219,10 @@ private Q_SLOTS:
         o.output = dir + QStringLiteral("/out");
         o.verify = true;
         int started = 0;
-        const auto done = consolidateCheckpoint(found, pickDefault(found), o, [&](const ConsolidatedOutput &) { ++started; });
+        ConsolidationRequest req;
+        req.setSource(dir, found);
+        req.options = o;
+        const auto done = req.run({}, nullptr, [&](const ConsolidatedOutput &) { ++started; }).outputs;
         QCOMPARE(done.size(), 2);
         QCOMPARE(started, 2);
         QCOMPARE(done[1].options.output, o.output + QStringLiteral("/second"));
@@ -285,7 +289,10 @@ private Q_SLOTS:
         ConsolidateOptions o;
         o.output = dir + QStringLiteral("/adapters");
         o.verify = true;
-        const auto done = consolidateCheckpoint(found, pickDefault(found), o, {});
+        ConsolidationRequest req;
+        req.setSource(dir, found);
+        req.options = o;
+        const auto done = req.run().outputs;
         QCOMPARE(done.size(), 2);
         QVERIFY2(done[0].report.ok(), qPrintable(said(done[0].report)));
         const ConsolidationPlan plan = planAdapterMerge(dir + QStringLiteral("/base"), done[0].options.output);

@@ -538,7 +538,7 @@ private Q_SLOTS:
         const QString dir = tmp.path() + QStringLiteral("/fails");
         QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
         ConsolidateWizard w;
-        w.setStorageProbe([](const QString &) { return ConsolidateWizard::OutputSpace{kPlenty, false, {}}; });
+        w.setStorageProbe([](const QString &) { return OutputSpace{kPlenty, false, {}}; });
         QVERIFY(openToOptions(w, dir));
         QSignalSpy checked(&w, &ConsolidateWizard::outputChecked);
         const QString output = dir + QStringLiteral("/config.json/consolidated");  // below a file: cannot be made
@@ -613,7 +613,7 @@ private Q_SLOTS:
         w.setStorageProbe([&](const QString &output) {
             QMutexLocker lock(&mutex);
             asked << output;
-            return ConsolidateWizard::OutputSpace{kPlenty, false, {}};
+            return OutputSpace{kPlenty, false, {}};
         });
         QVERIFY(openToOptions(w, dir));
         QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
@@ -651,11 +651,11 @@ private Q_SLOTS:
         ConsolidateWizard w;
         w.setStorageProbe([&](const QString &output) {
             if (!output.endsWith(QLatin1String("/slow")))
-                return ConsolidateWizard::OutputSpace{kPlenty, false, {}};
+                return OutputSpace{kPlenty, false, {}};
             slowAsked = true;
             letSlowAnswer.acquire();
             slowAnswered = true;
-            return ConsolidateWizard::OutputSpace{1, true, {}};
+            return OutputSpace{1, true, {}};
         });
         QVERIFY(openToOptions(w, dir));
         QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
@@ -681,6 +681,32 @@ private Q_SLOTS:
         QVERIFY(w.button(QWizard::NextButton)->isEnabled());
     }
 
+    // The request's space check on the Options page (issue 36): the proposed output is the request's one rule, and
+    // where its file system has less room than the plan writes, the words say so and Consolidate stays off, however
+    // it is pressed; with room, it goes on.
+    void notEnoughSpaceKeepsConsolidateOff()
+    {
+        const QString dir = tmp.path() + QStringLiteral("/no-room");
+        QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
+        std::atomic<qint64> free{1000};
+        ConsolidateWizard w;
+        w.setStorageProbe([&free](const QString &) { return OutputSpace{free.load(), false, {}}; });
+        QVERIFY(openToOptions(w, dir));
+        QCOMPARE(w.outputEdit()->text(), w.request().defaultOutput());
+        QVERIFY(w.request().bytesToWrite() > 1000);
+        QVERIFY2(w.spaceLabel()->text().contains(QStringLiteral("Not enough space.")), qPrintable(w.spaceLabel()->text()));
+        QVERIFY(!w.button(QWizard::NextButton)->isEnabled());
+        w.next();
+        QCOMPARE(w.currentId(), int(ConsolidateWizard::OptionsPage));
+        QVERIFY(!QFileInfo::exists(w.outputEdit()->text()));
+        free = w.request().bytesToWrite() + 1;
+        QSignalSpy checked(&w, &ConsolidateWizard::outputChecked);
+        w.outputEdit()->setText(dir + QStringLiteral("/roomy"));
+        QVERIFY(checked.wait(10000));
+        QVERIFY2(!w.spaceLabel()->text().contains(QStringLiteral("Not enough space")), qPrintable(w.spaceLabel()->text()));
+        QVERIFY(w.button(QWizard::NextButton)->isEnabled());
+    }
+
     // Issue 10, item 5: with "replace" ticked, an output that holds the checkpoint (or lies inside its shards) went
     // on to the run, which deleted the shards. Next stays off, and the words say why.
     void outputThatHoldsTheCheckpointIsRefused()
@@ -688,7 +714,7 @@ private Q_SLOTS:
         const QString dir = tmp.path() + QStringLiteral("/holds");
         QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
         ConsolidateWizard w;
-        w.setStorageProbe([](const QString &) { return ConsolidateWizard::OutputSpace{kPlenty, true, {}}; });
+        w.setStorageProbe([](const QString &) { return OutputSpace{kPlenty, true, {}}; });
         QVERIFY(openToOptions(w, dir));
         w.overwriteCheck()->setChecked(true);
         QSignalSpy checked(&w, &ConsolidateWizard::outputChecked);
