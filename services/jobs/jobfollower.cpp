@@ -3,6 +3,7 @@
 
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/jobrunner.h"
+#include "services/jobs/jobstaterule.h"
 #include "services/jobs/trainerlog.h"
 #include "services/slurm/slurmcluster.h"
 #include "services/slurm/slurmparse.h"
@@ -121,11 +122,6 @@ void follower::setReason(JobStatus &st, const char *code, const QStringList &arg
     st.reasonCode = QLatin1String(code);
     st.reasonArgs = args;
     st.reason = fillIn(QString::fromLatin1(findReason(st.reasonCode)->text), args);
-}
-
-bool follower::answerIsWaiting(const QString &schedulerState)
-{
-    return schedulerState == QLatin1String("PENDING") || schedulerState == QLatin1String("CONFIGURING");
 }
 
 QString jobReasonText(const JobStatus &s)
@@ -380,7 +376,7 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
             m_status.lastLoss = p.loss;
     }
     dropOldMetrics();
-    if (slurm && answerIsWaiting(m_status.slurm.state) && (!m_metrics.isEmpty() || !m_lastEvent.isEmpty()))
+    if (slurm && slurmStateIsWaiting(m_status.slurm.state) && (!m_metrics.isEmpty() || !m_lastEvent.isEmpty()))
         pollScheduler();  // it wrote its first records in this poll: the scheduler's word is asked again, not shown stale
     if (m_record.spec.program != JobProgram::Backend) {
         if (m_trainer->step() > m_status.step)
@@ -556,7 +552,51 @@ void JobFollower::finishState(bool alive)
         const int code = c.exists ? QString::fromLatin1(c.data.trimmed()).toInt(&ok) : -1;
         st.precompileExit = ok && code >= 0 ? code : -1;
     }
-    // ETA from the recent pace (the last 20 points with a time).
+    updateEta();
+    JobStateFacts facts = gatherFacts(alive);
+    double exitWritten = 0;
+    if (endToJudge(facts)) {
+        const FileChunk exit = m_runner->readFile(m_paths.exitFile(), 0, 64);
+        bool ok = false;
+        const int code = exit.exists ? QString::fromLatin1(exit.data.trimmed()).toInt(&ok) : -1;
+        facts.exitStatus = ok ? code : -1;
+        exitWritten = exit.exists ? exit.modified : 0;
+        facts.logs = failureWords();
+        if (!m_record.precompileArgv.isEmpty() || m_record.spec.slurm.precompile) {
+            const QString log = m_paths.precompilePhase().launcherLog();
+            const qint64 tail = 64 << 10;
+            const qint64 size = m_runner->readFile(log, 0, 0).size;
+            facts.precompileLog = m_runner->readFile(log, std::max<qint64>(0, size - tail), tail).data;
+        }
+    }
+    const JobVerdict v = jobStateRule(facts);
+    st.state = v.state;
+    if (alive)
+        st.endedAt = 0;
+    if (!v.judged)
+        return;
+    // The end is when the wrapper recorded the exit status; without one (killed, the machine restarted), the last
+    // time the job wrote a log. Never "now": a job read long after it ended keeps its real duration.
+    double end = exitWritten > 0 ? exitWritten : m_lastWrite;
+    if (end <= 0)
+        end = nowSeconds();
+    st.endedAt = std::max(st.startedAt, std::min(end, nowSeconds()));
+    st.exitStatus = facts.exitStatus;
+    if (v.reasonCode) {
+        setReason(st, v.reasonCode, v.reasonArgs);
+    } else {
+        st.reasonCode.clear();
+        st.reasonArgs.clear();
+        st.reason = v.reason;
+    }
+    st.reasonDetail = v.reasonDetail;
+    st.reasonRank = v.reasonRank;
+}
+
+// ETA from the recent pace (the last 20 points with a time).
+void JobFollower::updateEta()
+{
+    JobStatus &st = m_status;
     st.etaSeconds = MetricPoint::none;
     if (st.maxSteps > 0 && m_metrics.size() >= 2) {
         const int n = int(m_metrics.size());
@@ -566,99 +606,39 @@ void JobFollower::finishState(bool alive)
         else if (!std::isnan(b.stepTime))
             st.etaSeconds = b.stepTime * double(st.maxSteps - b.step);
     }
-    if (alive) {
-        st.endedAt = 0;
-        // Pending while the scheduler says so and the job has written nothing yet (its files are fresher than the
-        // scheduler's last word, which is asked at most every few seconds).
-        const bool wroteNothing = m_metrics.isEmpty() && m_lastEvent.isEmpty();
-        const bool precompiling = isPrecompiling(st);
-        if (wroteNothing && precompiling)  // its precompile job runs (compiling every graph) or waits for nodes
-            st.state = answerIsWaiting(st.precompile.state) ? JobState::Pending : JobState::Compiling;
-        else if (wroteNothing && !st.slurm.jobId.isEmpty() && (answerIsWaiting(st.slurm.state) || !st.slurm.known))
-            st.state = JobState::Pending;
-        else if (st.stopRequested)
-            st.state = JobState::Stopping;
-        else if (m_lastEvent == QLatin1String("saving") || !m_sawMetricAfterSave)
-            st.state = JobState::Saving;
-        else if (!m_metrics.isEmpty() || (m_record.spec.program != JobProgram::Backend && m_trainer->step() > 0))
-            st.state = JobState::Running;
-        else if (m_lastEvent == QLatin1String("started") || m_lastEvent == QLatin1String("first_step"))
-            st.state = JobState::Compiling;
-        else
-            st.state = JobState::Starting;
-        return;
-    }
-    if (!m_pidsKnown && !m_record.spec.slurm.enabled) {
-        // run.sh writes launcher.pid at once; give it a moment before calling the start a failure.
-        if (nowSeconds() - st.startedAt < 15) {
-            st.state = JobState::Starting;
-            return;
-        }
-    }
-    if (isFinal(st.state) && st.endedAt > 0)
-        return;
-    const FileChunk exit = m_runner->readFile(m_paths.exitFile(), 0, 64);
-    // The end is when the wrapper recorded the exit status; without one (killed, the machine restarted), the last
-    // time the job wrote a log. Never "now": a job read long after it ended keeps its real duration.
-    double end = exit.exists && exit.modified > 0 ? exit.modified : m_lastWrite;
-    if (end <= 0)
-        end = nowSeconds();
-    st.endedAt = std::max(st.startedAt, std::min(end, nowSeconds()));
-    bool ok = false;
-    const int code = exit.exists ? QString::fromLatin1(exit.data.trimmed()).toInt(&ok) : -1;
-    st.exitStatus = ok ? code : -1;
-    st.reasonCode.clear();
-    st.reasonArgs.clear();
-    if (m_finishedEvent) {
-        st.state = JobState::Finished;
-    } else if (slurmEnd(st)) {
-        // Slurm ended it (time limit, a node, memory, scancel by someone else): its words decide, whatever the job
-        // wrote on its way out.
-    } else if (!m_stoppedEvent.isEmpty()) {
-        st.state = JobState::Stopped;
-        setReason(st, "stopped_at_step", {QString::number(st.step), m_stoppedEvent, st.lastCheckpoint});
-    } else if (!m_failedEventReason.isEmpty()) {
-        st.state = JobState::Failed;
-        findFailureReason();  // for its detail (a traceback); the backend's own words are the reason
-        st.reason = m_failedEventReason;
-        st.reasonRank = 0;
-    } else if (st.precompileExit > 0 && !st.stopRequested) {
-        // Its precompile phase failed: the training was not started. Why: the tool's last lines.
-        st.state = JobState::Failed;
-        setReason(st, "precompile_failed", {QString::number(st.precompileExit)});
-        const JobPaths phase = m_paths.precompilePhase();
-        const qint64 tail = 16 << 10;
-        const qint64 size = m_runner->readFile(phase.launcherLog(), 0, 0).size;
-        const FileChunk log = m_runner->readFile(phase.launcherLog(), std::max<qint64>(0, size - tail), tail);
-        QStringList lines = QString::fromUtf8(log.data).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        st.reasonDetail = lines.mid(std::max<qsizetype>(0, lines.size() - 30)).join(QLatin1Char('\n'));
-    } else if (st.exitStatus == 0) {
-        st.state = JobState::Finished;
-    } else if (st.stopRequested && st.exitStatus != 0) {
-        st.state = JobState::Stopped;
-        if (st.exitStatus < 0)
-            setReason(st, "killed_after_stop");
-        else
-            setReason(st, "stopped_exit_status", {QString::number(st.exitStatus)});
-    } else {
-        st.state = JobState::Failed;
-        findFailureReason();
-        if (st.reason.isEmpty()) {
-            if (m_record.spec.slurm.enabled && st.slurm.jobId.isEmpty())
-                setReason(st, "slurm_not_submitted");
-            else if (!m_pidsKnown && st.slurm.jobId.isEmpty())
-                setReason(st, "not_started");
-            else if (st.exitStatus < 0)
-                setReason(st, "ended_without_result");
-            else
-                setReason(st, "launcher_exit_status", {QString::number(st.exitStatus)});
-        }
-    }
 }
 
-void JobFollower::findFailureReason()
+// What the state rule needs that was read before this point: the processes, the events, the stop request, the
+// scheduler. The end's files are read only when the rule will judge the end (finishState).
+JobStateFacts JobFollower::gatherFacts(bool alive) const
 {
-    JobStatus &st = m_status;
+    const JobStatus &st = m_status;
+    JobStateFacts f;
+    f.alive = alive;
+    f.slurm = m_record.spec.slurm.enabled;
+    f.pidsKnown = m_pidsKnown;
+    f.sinceCreated = nowSeconds() - st.startedAt;
+    f.previous = st.state;
+    f.previousEnded = st.endedAt > 0;
+    f.wroteMetrics = !m_metrics.isEmpty();
+    f.trainerStepped = m_record.spec.program != JobProgram::Backend && m_trainer->step() > 0;
+    f.lastEvent = m_lastEvent;
+    f.metricSinceSave = m_sawMetricAfterSave;
+    f.finishedEvent = m_finishedEvent;
+    f.stoppedSignal = m_stoppedEvent;
+    f.failedWords = m_failedEventReason;
+    f.step = st.step;
+    f.lastCheckpoint = st.lastCheckpoint;
+    f.stopRequested = st.stopRequested;
+    f.precompileExit = st.precompileExit;
+    f.slurmJob = st.slurm;
+    f.precompileJob = st.precompile;
+    return f;
+}
+
+FailureWords JobFollower::failureWords() const
+{
+    FailureWords w;
     // 1. torchrun's error files (a worker that used @record): the first failing rank by timestamp.
     const QStringList files = m_runner->listFiles(m_paths.logsDir(), 3);
     double firstTime = 0;
@@ -681,13 +661,13 @@ void JobFollower::findFailureReason()
         if (message.isEmpty() || (firstTime > 0 && time >= firstTime))
             continue;
         firstTime = time > 0 ? time : 1;
-        st.reason = message.trimmed();
-        st.reasonDetail = detail.right(8000);
+        w.reason = message.trimmed();
+        w.detail = detail.right(8000);
         const QStringList parts = f.split(QLatin1Char('/'));
-        st.reasonRank = parts.size() >= 3 ? parts.at(parts.size() - 2).toInt() : -1;
+        w.rank = parts.size() >= 3 ? parts.at(parts.size() - 2).toInt() : -1;
     }
-    if (!st.reason.isEmpty())
-        return;
+    if (!w.reason.isEmpty())
+        return w;
     // 2. The backend's own words (bad settings, data): "ingot_train: error: ..." on a rank's stderr.
     // 3. The last traceback of the first rank that has one.
     for (const auto &s : m_streams) {
@@ -698,20 +678,17 @@ void JobFollower::findFailureReason()
             if (l.startsWith(backendErrorPrefix))
                 words << QString::fromUtf8(l.mid(backendErrorPrefix.size())).trimmed();
         if (!words.isEmpty()) {
-            st.reason = words.join(QLatin1String("; "));
-            st.reasonRank = s->rank;
-            return;
+            w.reason = words.join(QLatin1String("; "));
+            w.rank = s->rank;
+            return w;
         }
     }
     for (const auto &s : m_streams) {
         if (!s->isStderr || s->rank < 0)
             continue;
-        QString line, detail;
-        if (lastTraceback(s->tail, &line, &detail)) {
-            st.reason = line;
-            st.reasonDetail = detail;
-            st.reasonRank = s->rank;
-            return;
+        if (lastTraceback(s->tail, &w.reason, &w.detail)) {
+            w.rank = s->rank;
+            return w;
         }
     }
     // 4. torchrun itself (a Python without torch, a port in use, ...).
@@ -720,14 +697,15 @@ void JobFollower::findFailureReason()
             continue;
         QString line, detail;
         if (lastTraceback(s->tail, &line, &detail)) {
-            st.reason = line;
-            st.reasonDetail = detail;
+            w.reason = line;
+            w.detail = detail;
         } else if (!s->tail.trimmed().isEmpty()) {
             const QList<QByteArray> lines = s->tail.trimmed().split('\n');
-            st.reason = QString::fromUtf8(lines.last()).trimmed();
-            st.reasonDetail = QString::fromUtf8(s->tail.right(4000));
+            w.reason = QString::fromUtf8(lines.last()).trimmed();
+            w.detail = QString::fromUtf8(s->tail.right(4000));
         }
     }
+    return w;
 }
 
 }  // namespace ingot

@@ -18,6 +18,8 @@
 namespace ingot {
 
 class TrainerLogParser;
+struct FailureWords;
+struct JobStateFacts;
 
 enum class JobState { Starting, Compiling, Running, Saving, Stopping, Finished, Failed, Stopped, Pending };
 QString jobStateName(JobState s);   // "starting", ... (JSON, files: never translated)
@@ -155,8 +157,11 @@ private:
     void onLine(Stream &s, const QByteArray &line, Update *u);
     void onEvent(const QJsonObject &o);
     void onMetric(const QJsonObject &o, Update *u);
+    // The state from what was read (jobstaterule.h holds the precedence), and what it needs.
     void finishState(bool wrapperAlive);
-    void findFailureReason();
+    JobStateFacts gatherFacts(bool wrapperAlive) const;
+    FailureWords failureWords() const;
+    void updateEta();
 
     std::shared_ptr<JobRunner> m_runner;
     JobRecordFile m_record;
@@ -190,7 +195,6 @@ private:
     static constexpr qint64 schedulerIntervalMs = 5000;
     qint64 m_schedulerAskedMs = 0;
     int m_schedulerAnswer = -1;
-    bool slurmEnd(JobStatus &st);  // a Slurm job that Slurm ended: its state and reason set
     QStringList m_unreadable;
     void dropOldMetrics();
 };

@@ -19,8 +19,6 @@ constexpr qsizetype checkBytes = 256;  // what a saved state checks of each file
 constexpr int stateVersion = 1;
 // Sets an Ingot reason (a code of the reason table in jobfollower.cpp, its arguments, its English words).
 void setReason(JobStatus &st, const char *code, const QStringList &args = {});
-// What Slurm calls a job that has not started yet (PENDING, CONFIGURING).
-bool answerIsWaiting(const QString &schedulerState);
 }  // namespace follower
 
 struct JobFollower::Stream {

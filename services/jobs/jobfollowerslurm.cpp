@@ -1,10 +1,11 @@
 // Following a Slurm job (JobFollower's scheduler side): its state from `scontrol show job` at most every few seconds
-// while it lives, its precompile phase (a Slurm job of its own the training job depends on), and the reason when
-// Slurm ended it. The files the job writes are read as any job's (jobfollower.cpp).
+// while it lives and its precompile phase (a Slurm job of its own the training job depends on). What Slurm's word
+// means for the job's state is in jobstaterule.cpp; the files the job writes are read as any job's (jobfollower.cpp).
 #include "services/jobs/jobfollower.h"
 #include "services/jobs/jobfollower_p.h"
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/jobrunner.h"
+#include "services/jobs/jobstaterule.h"
 #include "services/slurm/slurmcluster.h"
 #include "services/slurm/slurmparse.h"
 
@@ -22,14 +23,6 @@ double nowSeconds()
     return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
 }
 
-bool isOver(const QString &schedulerState)
-{
-    static const QStringList over = {QStringLiteral("COMPLETED"), QStringLiteral("FAILED"), QStringLiteral("CANCELLED"),
-                                     QStringLiteral("TIMEOUT"), QStringLiteral("NODE_FAIL"), QStringLiteral("OUT_OF_MEMORY"),
-                                     QStringLiteral("PREEMPTED"), QStringLiteral("BOOT_FAIL"), QStringLiteral("DEADLINE")};
-    return over.contains(schedulerState);
-}
-
 // A phase's Slurm job id: the one Ingot kept on this machine when it submitted the job, else (a job submitted from
 // another machine) what the phase's slurm_job_id holds; "" while there is none (being submitted) or it is no job id.
 QString recordedJobId(JobRunner &runner, const QString &where, const JobPaths &phase)
@@ -43,33 +36,7 @@ QString recordedJobId(JobRunner &runner, const QString &where, const JobPaths &p
     return c.exists && id.match(read).hasMatch() ? read : QString();
 }
 
-// Whether a precompile phase ended without success: its script recorded another status than 0, or Slurm ended it
-// (a time limit, a node, a cancel) before the script could record anything.
-bool precompileFailed(const SchedulerStatus &p)
-{
-    if (p.jobId.isEmpty())
-        return false;
-    if (p.batchExitStatus >= 0)
-        return p.batchExitStatus != 0;
-    return (p.known && isOver(p.state) && p.state != QLatin1String("COMPLETED")) || p.forgotten;
-}
-
-// Slurm has said its last word on a phase: over, or forgotten.
-bool settled(const SchedulerStatus &p)
-{
-    return (p.known && isOver(p.state)) || p.forgotten;
-}
-
 }  // namespace
-
-bool isPrecompiling(const JobStatus &st)
-{
-    if (st.precompileExit == -1)  // on this machine or a host: its first phase has not ended
-        return true;
-    const SchedulerStatus &p = st.precompile;
-    return !p.jobId.isEmpty() && p.batchExitStatus < 0 && !settled(p)
-        && (st.slurm.jobId.isEmpty() || answerIsWaiting(st.slurm.state) || !st.slurm.known);
-}
 
 int JobFollower::askScheduler(SchedulerStatus &s)
 {
@@ -94,11 +61,11 @@ int JobFollower::askScheduler(SchedulerStatus &s)
     s.timeLimit = slurmShown(d.timeLimit);
     s.nodes = d.numNodes;
     s.submitTime = slurmShown(d.submitTime);
-    const bool waiting = answerIsWaiting(s.state);
+    const bool waiting = slurmStateIsWaiting(s.state);
     s.startTime = waiting ? QString() : slurmShown(d.startTime);  // a pending job's StartTime is a forecast
     s.queueWaitSeconds = waiting ? -1 : slurmSecondsBetween(d.submitTime, d.startTime);
     s.runSeconds = slurmDurationSeconds(d.runTime);
-    return isOver(s.state) ? 0 : 1;
+    return slurmStateIsOver(s.state) ? 0 : 1;
 }
 
 int JobFollower::pollScheduler()
@@ -113,7 +80,7 @@ int JobFollower::pollScheduler()
     }
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     // A job the scheduler last called pending that has started writing is asked again at once.
-    const bool started = answerIsWaiting(s.state) && (!m_metrics.isEmpty() || !m_lastEvent.isEmpty());
+    const bool started = slurmStateIsWaiting(s.state) && (!m_metrics.isEmpty() || !m_lastEvent.isEmpty());
     if (m_schedulerAnswer == 1 && !started && now - m_schedulerAskedMs < schedulerIntervalMs)
         return 1;
     m_schedulerAskedMs = now;
@@ -139,43 +106,10 @@ void JobFollower::pollPrecompile()
     // Asked with the training job (at most every few seconds) until Slurm called it over, or forgot it (then its
     // exit_status tells its end).
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    if (settled(p) || now - m_precompileAskedMs < schedulerIntervalMs)
+    if (slurmSettled(p) || now - m_precompileAskedMs < schedulerIntervalMs)
         return;
     m_precompileAskedMs = now;
     askScheduler(p);
-}
-
-bool JobFollower::slurmEnd(JobStatus &st)
-{
-    // A precompile that failed: Slurm cancels the training job that waited on it (its dependency can never be met).
-    if (!st.stopRequested && st.exitStatus < 0 && precompileFailed(st.precompile)) {
-        const SchedulerStatus &p = st.precompile;
-        setReason(st, "slurm_precompile_failed",
-                  {p.jobId, p.batchExitStatus >= 0 ? QStringLiteral("exit status %1").arg(p.batchExitStatus)
-                                                   : p.forgotten ? QStringLiteral("ended without an exit status") : p.state});
-        const FileChunk log = m_runner->readFile(m_paths.precompilePhase().launcherLog(), 0, 64 << 10);
-        const QList<QByteArray> lines = log.data.trimmed().split('\n');
-        st.reasonDetail = QString::fromUtf8(lines.mid(std::max<qsizetype>(0, lines.size() - 20)).join('\n'));
-        st.state = JobState::Failed;
-        return true;
-    }
-    const QString &state = st.slurm.state;
-    if (!st.slurm.known)
-        return false;
-    if (state == QLatin1String("TIMEOUT"))
-        setReason(st, "slurm_timeout", {st.slurm.timeLimit, st.lastCheckpoint.isEmpty() ? QStringLiteral("-") : st.lastCheckpoint});
-    else if (state == QLatin1String("NODE_FAIL") || state == QLatin1String("BOOT_FAIL"))
-        setReason(st, "slurm_node_fail", {st.slurm.nodeList});
-    else if (state == QLatin1String("OUT_OF_MEMORY"))
-        setReason(st, "slurm_out_of_memory");
-    else if (state == QLatin1String("PREEMPTED"))
-        setReason(st, "slurm_preempted");
-    else if (state == QLatin1String("CANCELLED") && !st.stopRequested)
-        setReason(st, "slurm_cancelled");
-    else
-        return false;
-    st.state = st.reasonCode == QLatin1String("slurm_cancelled") ? JobState::Stopped : JobState::Failed;
-    return true;
 }
 
 }  // namespace ingot

@@ -56,6 +56,8 @@ public:
     bool isBusy() const { return m_busyGeneration != 0; }
     // A compile cache lookup or folder check is under way.
     bool isLookingUp() const { return m_lookup.isRunning(); }
+    // A check of the master (checkConnection) is under way.
+    bool isChecking() const { return m_checking.isRunning(); }
     // The shared connection (nullptr with words in *error when the name does not parse).
     std::shared_ptr<SshConnection> connection(QString *error = nullptr) const;
 

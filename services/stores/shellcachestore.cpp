@@ -320,49 +320,159 @@ void judgeLinks(ShellCacheStore::Tree *tree, const QHash<QString, QByteArray> &w
         e.linkToHubBlob = isHubBlobPath(judged);
     }
 }
-}  // namespace
 
-bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *error, const QString &prefix)
+// One pass over the listing script's records (listScript above) into a Tree. find lists in pre-order, so a folder's
+// entries go to the tree in one step when no later record can be in it (closeFrom); the link records are kept by
+// root-relative path and judged at the end (judgeLinks).
+class ListingParser
 {
-    Tree t;
-    FieldReader reader(out);
-    auto ensureFolder = [&](const QString &rel) -> ListResult & {
-        ListResult &l = t.folders[rel];
-        l.ok = true;
-        return l;
-    };
-    auto malformed = [&] {
-        *error = ShellCacheStoreText::tr("the host's listing is not in the expected form (byte %1)").arg(reader.offset(out));
+public:
+    ListingParser(const QByteArray &out, const QString &prefix, QString *error)
+        : m_out(out), m_reader(out), m_prefix(prefix), m_error(error)
+    {
+    }
+
+    bool parse(ShellCacheStore::Tree *tree)
+    {
+        while (!m_reader.atEnd()) {
+            if (++m_records > ShellCacheStore::maxListingRecords)
+                return tooLarge();
+            QByteArrayView tag;
+            m_reader.take(&tag);
+            if (!record(tag))
+                return false;
+        }
+        closeFrom(0);
+        if (m_tree.real.isEmpty() || !m_tree.folders.contains(m_prefix)) {
+            *m_error = ShellCacheStoreText::tr("the host's listing has no root record");
+            return false;
+        }
+        judgeLinks(&m_tree, m_written, m_stats, m_reals, m_indexOf);
+        *tree = std::move(m_tree);
+        return true;
+    }
+
+    bool tooLarge()
+    {
+        *m_error = ShellCacheStoreText::tr("the listing is too large: more than %1 files, folders and links (Ingot reads "
+                                           "at most that many from a host)").arg(ShellCacheStore::maxListingRecords);
         return false;
-    };
-    auto leaves = [&](const QString &rel) {
-        *error = ShellCacheStoreText::tr("the listing holds a path that leaves the root: %1").arg(displayName(rel));
-        return false;
-    };
-    QHash<QString, qsizetype> indexOf;  // a link's root-relative path -> its index in its folder
-    QHash<QString, QByteArray> written, stats, reals;  // by the link's root-relative path
-    qint64 records = 0;
-    auto tooLarge = [&] {
-        *error = ShellCacheStoreText::tr("the listing is too large: more than %1 files, folders and links (Ingot reads "
-                                         "at most that many from a host)").arg(maxListingRecords);
-        return false;
-    };
-    if (countRecords(out) > maxListingRecords)
-        return tooLarge();
-    QByteArrayView f[8];
-    // The folders an F record may be in, by depth, with what they hold so far: a folder's entries go to the tree in
-    // one step when no record can be in it any more (find lists in pre-order).
+    }
+
+private:
+    // The folders an F record may be in, by depth, with what they hold so far.
     struct OpenFolder {
         QString rel;
         QVector<StoreEntry> entries;
         QVector<QPair<QString, qsizetype>> links;  // root-relative path, index in entries
     };
-    QVector<OpenFolder> open;
-    auto closeFrom = [&](qsizetype depth) {
-        while (open.size() > depth) {
-            OpenFolder o = std::move(open.last());
-            open.removeLast();
-            ListResult &l = t.folders[o.rel];  // made by its F record; a U record since may have marked it unreadable
+
+    bool record(QByteArrayView tag)
+    {
+        if (tag == "R" && m_reader.take(2, m_f)) {
+            m_tree.real = m_f[0].toByteArray();
+            m_tree.identity = QString::fromLatin1(m_f[1]);
+        } else if (tag == "F" && m_reader.take(8, m_f)) {
+            return entry();
+        } else if (tag == "U" && m_reader.take(1, m_f)) {
+            const QString rel = below(m_prefix, m_f[0]);
+            if (!rel.isEmpty() && !isSafeRelativePath(rel))
+                return leaves(rel);
+            ListResult &l = ensureFolder(rel);
+            l.ok = false;
+            l.entries.clear();
+            l.error = ShellCacheStoreText::tr("Cannot read %1: permission denied.").arg(displayName(rel));
+        } else if (tag == "L" && m_reader.take(2, m_f)) {
+            m_written.insert(below(m_prefix, m_f[0]), m_f[1].toByteArray());
+        } else if (tag == "S" && m_reader.take(2, m_f)) {
+            m_stats.insert(withoutDotSlash(m_f[0], m_prefix), m_f[1].toByteArray());
+        } else if (tag == "B" && m_reader.take(1, m_f)) {
+            return batch(m_f[0]);
+        } else {
+            return malformed();
+        }
+        return true;
+    }
+
+    // An F record (in m_f): a file, folder or link at its depth below the listed folder.
+    bool entry()
+    {
+        // The path from the folders above: m_open[k] is the last folder named at depth k (m_open[0]: the listed one).
+        bool ok = false;
+        const qsizetype depth = m_f[1].toLongLong(&ok);
+        if (!ok || depth < 0 || depth > m_open.size() || (depth == 0) != (m_f[2] == "."))
+            return malformed();
+        StoreEntry e;
+        QString rel = m_prefix;
+        if (depth > 0) {
+            // A field is followed by its NUL (or the listing's end): read in place.
+            e.name = nameFromBytes(m_f[2].data());
+            const QString &parentRel = m_open.at(depth - 1).rel;
+            if (m_f[2].isEmpty() || m_f[2] == ".." || m_f[2].contains('/'))
+                return leaves(parentRel + QLatin1Char('/') + e.name);
+            rel = parentRel.isEmpty() ? e.name : parentRel + QLatin1Char('/') + e.name;
+        }
+        const QByteArrayView type = m_f[0];
+        e.type = type == "f" ? StoreEntry::Type::File
+            : type == "d"    ? StoreEntry::Type::Dir
+            : type == "l"    ? StoreEntry::Type::Symlink
+                             : StoreEntry::Type::Other;
+        const bool link = e.type == StoreEntry::Type::Symlink;
+        e.size = link ? 0 : m_f[3].toLongLong();
+        e.allocated = link ? 0 : blocksToBytes(m_f[4]);
+        e.mtimeMs = timeMs(m_f[5]);
+        e.atimeMs = link ? 0 : timeMs(m_f[6]);
+        e.ctimeMs = timeMs(m_f[7]);
+        // What may hold the next depth: this entry when it is a folder, nothing deeper otherwise.
+        closeFrom(depth);
+        if (depth > 0) {
+            OpenFolder &parent = m_open.last();
+            if (link)  // where the link records find it
+                parent.links.append({rel, parent.entries.size()});
+            parent.entries.append(e);
+        }
+        if (e.type == StoreEntry::Type::Dir) {
+            e.name.clear();  // a folder's own times, nameless as the local store gives them
+            ensureFolder(rel).self = e;
+            m_open.append(OpenFolder{rel, {}, {}});
+        }
+        return true;
+    }
+
+    // A B record: n link paths, then the real paths realpath printed for them (fewer: judged by the written targets).
+    bool batch(QByteArrayView count)
+    {
+        bool ok = false;
+        const qsizetype n = count.toLongLong(&ok);
+        if (!ok || n < 0)
+            return malformed();
+        if (n > ShellCacheStore::maxListingRecords - m_records)
+            return tooLarge();
+        QVector<QByteArrayView> names;  // views: a batch is as long as xargs makes it
+        for (qsizetype j = 0; j < n; ++j) {
+            QByteArrayView name;
+            if (!m_reader.take(1, &name))
+                return malformed();
+            names.append(name);
+        }
+        m_records += n;
+        QVector<QByteArrayView> real;
+        QByteArrayView next;
+        while (real.size() < n && m_reader.peek(&next) && next.startsWith('/') && m_reader.take(1, &next))
+            real.append(next);
+        if (real.size() == n) {
+            for (qsizetype j = 0; j < n; ++j)
+                m_reals.insert(withoutDotSlash(names.at(j), m_prefix), real.at(j).toByteArray());
+        }
+        return true;
+    }
+
+    void closeFrom(qsizetype depth)
+    {
+        while (m_open.size() > depth) {
+            OpenFolder o = std::move(m_open.last());
+            m_open.removeLast();
+            ListResult &l = m_tree.folders[o.rel];  // made by its F record; a U record since may have marked it unreadable
             if (!l.ok)
                 continue;  // an unreadable folder holds nothing, and its links are not looked for
             const qsizetype base = l.entries.size();
@@ -371,103 +481,48 @@ bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *e
             else
                 l.entries.append(o.entries);
             for (const auto &[linkRel, at] : std::as_const(o.links))
-                indexOf.insert(linkRel, base + at);
-        }
-    };
-    while (!reader.atEnd()) {
-        if (++records > maxListingRecords)
-            return tooLarge();
-        QByteArrayView tag;
-        reader.take(&tag);
-        if (tag == "R" && reader.take(2, f)) {
-            t.real = f[0].toByteArray();
-            t.identity = QString::fromLatin1(f[1]);
-        } else if (tag == "F" && reader.take(8, f)) {
-            // The path from the folders above: open[k] is the last folder named at depth k (open[0]: the listed one).
-            bool ok = false;
-            const qsizetype depth = f[1].toLongLong(&ok);
-            if (!ok || depth < 0 || depth > open.size() || (depth == 0) != (f[2] == "."))
-                return malformed();
-            StoreEntry e;
-            QString rel = prefix;
-            if (depth > 0) {
-                // A field is followed by its NUL (or the listing's end): read in place.
-                e.name = nameFromBytes(f[2].data());
-                if (f[2].isEmpty() || f[2] == ".." || f[2].contains('/'))
-                    return leaves(open.at(depth - 1).rel + QLatin1Char('/') + e.name);
-                rel = open.at(depth - 1).rel.isEmpty() ? e.name : open.at(depth - 1).rel + QLatin1Char('/') + e.name;
-            }
-            const QByteArrayView type = f[0];
-            e.type = type == "f" ? StoreEntry::Type::File
-                : type == "d"    ? StoreEntry::Type::Dir
-                : type == "l"    ? StoreEntry::Type::Symlink
-                                 : StoreEntry::Type::Other;
-            const bool link = e.type == StoreEntry::Type::Symlink;
-            e.size = link ? 0 : f[3].toLongLong();
-            e.allocated = link ? 0 : blocksToBytes(f[4]);
-            e.mtimeMs = timeMs(f[5]);
-            e.atimeMs = link ? 0 : timeMs(f[6]);
-            e.ctimeMs = timeMs(f[7]);
-            // What may hold the next depth: this entry when it is a folder, nothing deeper otherwise.
-            closeFrom(depth);
-            if (depth > 0) {
-                OpenFolder &parent = open.last();
-                if (link)  // where the link records find it
-                    parent.links.append({rel, parent.entries.size()});
-                parent.entries.append(e);
-            }
-            if (e.type == StoreEntry::Type::Dir) {
-                e.name.clear();  // a folder's own times, nameless as the local store gives them
-                ensureFolder(rel).self = e;
-                open.append(OpenFolder{rel, {}, {}});
-            }
-        } else if (tag == "U" && reader.take(1, f)) {
-            const QString rel = below(prefix, f[0]);
-            if (!rel.isEmpty() && !isSafeRelativePath(rel))
-                return leaves(rel);
-            ListResult &l = ensureFolder(rel);
-            l.ok = false;
-            l.entries.clear();
-            l.error = ShellCacheStoreText::tr("Cannot read %1: permission denied.").arg(displayName(rel));
-        } else if (tag == "L" && reader.take(2, f)) {
-            written.insert(below(prefix, f[0]), f[1].toByteArray());
-        } else if (tag == "S" && reader.take(2, f)) {
-            stats.insert(withoutDotSlash(f[0], prefix), f[1].toByteArray());
-        } else if (tag == "B" && reader.take(1, f)) {
-            bool ok = false;
-            const qsizetype n = f[0].toLongLong(&ok);
-            if (!ok || n < 0)
-                return malformed();
-            if (n > maxListingRecords - records)
-                return tooLarge();
-            QVector<QByteArrayView> names;  // views: a batch is as long as xargs makes it
-            for (qsizetype j = 0; j < n; ++j) {
-                QByteArrayView name;
-                if (!reader.take(1, &name))
-                    return malformed();
-                names.append(name);
-            }
-            records += n;
-            QVector<QByteArrayView> real;
-            QByteArrayView next;
-            while (real.size() < n && reader.peek(&next) && next.startsWith('/') && reader.take(1, &next))
-                real.append(next);
-            if (real.size() == n) {
-                for (qsizetype j = 0; j < n; ++j)
-                    reals.insert(withoutDotSlash(names.at(j), prefix), real.at(j).toByteArray());
-            }
-        } else {
-            return malformed();
+                m_indexOf.insert(linkRel, base + at);
         }
     }
-    closeFrom(0);
-    if (t.real.isEmpty() || !t.folders.contains(prefix)) {
-        *error = ShellCacheStoreText::tr("the host's listing has no root record");
+
+    ListResult &ensureFolder(const QString &rel)
+    {
+        ListResult &l = m_tree.folders[rel];
+        l.ok = true;
+        return l;
+    }
+
+    bool malformed()
+    {
+        *m_error = ShellCacheStoreText::tr("the host's listing is not in the expected form (byte %1)").arg(m_reader.offset(m_out));
         return false;
     }
-    judgeLinks(&t, written, stats, reals, indexOf);
-    *tree = std::move(t);
-    return true;
+
+    bool leaves(const QString &rel)
+    {
+        *m_error = ShellCacheStoreText::tr("the listing holds a path that leaves the root: %1").arg(displayName(rel));
+        return false;
+    }
+
+    const QByteArray &m_out;
+    FieldReader m_reader;
+    const QString &m_prefix;
+    QString *m_error;
+    ShellCacheStore::Tree m_tree;
+    QByteArrayView m_f[8];
+    QVector<OpenFolder> m_open;
+    QHash<QString, qsizetype> m_indexOf;  // a link's root-relative path -> its index in its folder
+    QHash<QString, QByteArray> m_written, m_stats, m_reals;  // by the link's root-relative path
+    qint64 m_records = 0;
+};
+}  // namespace
+
+bool ShellCacheStore::parseListing(const QByteArray &out, Tree *tree, QString *error, const QString &prefix)
+{
+    ListingParser parser(out, prefix, error);
+    if (countRecords(out) > maxListingRecords)
+        return parser.tooLarge();
+    return parser.parse(tree);
 }
 
 // One small round trip: the root is there, readable, and which folder it is. The tree is listed by list(); what an

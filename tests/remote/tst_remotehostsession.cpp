@@ -115,9 +115,10 @@ private Q_SLOTS:
         // Another session (another page, the CLI) finds the running master when it looks.
         RemoteHostSession other(m_sshd->alias());
         other.checkConnection();  // not meant to be connected: nothing is checked
-        QTest::qWait(200);
+        QVERIFY(!other.isChecking());
         QCOMPARE(other.status().state, State::NotConnected);
         other.checkConnection(true);
+        QVERIFY(other.isChecking());
         QVERIFY(waitFor(other, State::Connected));
 
         s.disconnectFromHost();

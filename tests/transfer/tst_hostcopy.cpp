@@ -32,13 +32,11 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <csignal>
 #include <fcntl.h>
 #include <functional>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <thread>
 #include <unistd.h>
 
 using namespace ingot;
@@ -190,6 +188,25 @@ using CliRun = test::ProgramRun;
 CliRun cli(const QStringList &args)
 {
     return test::runProgram(QStringLiteral(INGOT_CLI_PATH), args);
+}
+
+// Whether a process waits for a lock on `path` held by another (flock(1) blocked on it): the kernel lists such a
+// waiter in /proc/locks as "N: -> FLOCK ... MAJ:MIN:INODE ...".
+bool someoneWaitsToLock(const QString &path)
+{
+    struct stat st {};
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0)
+        return false;
+    QFile locks(QStringLiteral("/proc/locks"));
+    if (!locks.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray inode = ':' + QByteArray::number(qulonglong(st.st_ino));
+    for (const QByteArray &line : locks.readAll().split('\n')) {
+        const QList<QByteArray> f = line.simplified().split(' ');
+        if (f.size() > 6 && f.at(1) == "->" && f.at(6).endsWith(inode))
+            return true;
+    }
+    return false;
 }
 
 }  // namespace
@@ -877,17 +894,20 @@ exec /usr/bin/tar "$@"
         QCOMPARE(j.value(QStringLiteral("entries")).toArray()[0].toObject().value(QStringLiteral("busy")).toBool(), true);
         QVERIFY(!QFileInfo::exists(path(remote, SMALL)));
         QVERIFY(QFileInfo(staging).isDir());  // someone else's: left alone
-        // Let go a moment after the copy started (as the host's side of a copy stopped just before does): the copy
-        // waits for it, removes the leftover and goes through.
-        std::thread release([fd] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(2500));
-            ::close(fd);
-        });
-        r = cli({QStringLiteral("cache"), QStringLiteral("copy"), QStringLiteral("--from"), QStringLiteral("local"),
-                 QStringLiteral("--to"), m_sshd->alias(), QStringLiteral("--cache-dir"), m_source,
-                 QStringLiteral("--remote-dir"), remote, SMALL});
-        release.join();
-        QVERIFY2(r.code == 0, r.err.constData());
+        // Let go once the copy waits for it (as the host's side of a copy stopped just before does): the copy
+        // removes the leftover and goes through.
+        QProcess p;
+        p.setStandardInputFile(QProcess::nullDevice());
+        p.start(QStringLiteral(INGOT_CLI_PATH), {QStringLiteral("cache"), QStringLiteral("copy"), QStringLiteral("--from"),
+                                                 QStringLiteral("local"), QStringLiteral("--to"), m_sshd->alias(),
+                                                 QStringLiteral("--cache-dir"), m_source, QStringLiteral("--remote-dir"),
+                                                 remote, SMALL});
+        QVERIFY(p.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(someoneWaitsToLock(staging) || p.state() != QProcess::Running, 60000);
+        QCOMPARE(p.state(), QProcess::Running);
+        ::close(fd);
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, p.readAllStandardError().constData());
         QVERIFY(stagings(remote).isEmpty());
         QCOMPARE(contents(path(remote, SMALL)), contents(path(m_source, SMALL)));
     }

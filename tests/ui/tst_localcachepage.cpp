@@ -285,7 +285,7 @@ private Q_SLOTS:
         // The details scroll: show the answer, as a user scrolls to it.
         for (QWidget *w = page.details(); w; w = w->parentWidget())
             if (auto *area = qobject_cast<QScrollArea *>(w)) {
-                QTest::qWait(50);  // the answer's lines are laid out
+                test::deliverPostedEvents();  // the answer's lines are laid out
                 area->verticalScrollBar()->setValue(area->verticalScrollBar()->maximum());
                 break;
             }

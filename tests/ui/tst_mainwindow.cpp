@@ -357,7 +357,7 @@ private Q_SLOTS:
         page->view()->scrollTo(pi);
         QVERIFY(loaded.wait(10000));  // the log tail is in the picture
         QTRY_VERIFY(w.statusText()->text().contains(QStringLiteral("entries scanned")));
-        QTest::qWait(100);  // the details' layout takes in what arrived (posted layout requests)
+        test::deliverPostedEvents();  // the details' layout takes in what arrived (posted layout requests)
         const QString dir = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
         QDir().mkpath(dir);
         const QString file = dir + QStringLiteral("/main-window.png");

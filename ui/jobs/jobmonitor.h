@@ -80,6 +80,9 @@ public:
     QLabel *precompileLabel() const { return m_precompileLabel; }
     QTreeWidget *precompileList() const { return m_precompileList; }
     NeuronCoresView *neuronCores() const { return m_neuron; }
+    // NeuronCores are asked for while the job lives (a sample planned or on its way); false once it ended, or the
+    // SDK is not where it runs.
+    bool samplesNeuronCores() const;
     QPushButton *stopButton() const { return m_stop; }
     QPushButton *resumeButton() const { return m_resume; }
     QPushButton *consolidateButton() const { return m_consolidate; }

@@ -231,6 +231,11 @@ QWidget *JobMonitor::buildNeuronCores()
     return m_neuron;
 }
 
+bool JobMonitor::samplesNeuronCores() const
+{
+    return m_neuronTimer->isActive() || m_neuronTask.isRunning();
+}
+
 // One neuron-monitor report where the job runs (its devices the first time), while the monitor is shown.
 void JobMonitor::sampleNeuronCores()
 {
