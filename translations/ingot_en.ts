@@ -294,6 +294,19 @@
             <numerusform>%n entries of an unknown shape are listed too, raw.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1
+%2 in %n file(s)
+%3</source>
+        <translation>
+            <numerusform>%1
+%2 in %n file
+%3</numerusform>
+            <numerusform>%1
+%2 in %n files
+%3</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ingot::HubClient</name>
@@ -331,34 +344,6 @@
 </context>
 <context>
     <name>ingot::JobLauncher</name>
-    <message numerus="yes">
-        <source>%n failed entry(s): the compiler reuses a failure instead of compiling that graph again, so a job that needs one fails at once.</source>
-        <translation>
-            <numerusform>%n failed entry: the compiler reuses a failure instead of compiling that graph again, so a job that needs one fails at once.</numerusform>
-            <numerusform>%n failed entries: the compiler reuses a failure instead of compiling that graph again, so a job that needs one fails at once.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n locked entry(s) and no compiler running: stale locks from a killed compile; a job that needs one waits for the lock.</source>
-        <translation>
-            <numerusform>%n locked entry and no compiler running: stale locks from a killed compile; a job that needs one waits for the lock.</numerusform>
-            <numerusform>%n locked entries and no compiler running: stale locks from a killed compile; a job that needs one waits for the lock.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n entry(s) locked by a compile that is running now.</source>
-        <translation>
-            <numerusform>%n entry locked by a compile that is running now.</numerusform>
-            <numerusform>%n entries locked by a compile that is running now.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n compiled entry(s), none failed or locked.</source>
-        <translation>
-            <numerusform>%n compiled entry, none failed or locked.</numerusform>
-            <numerusform>%n compiled entries, none failed or locked.</numerusform>
-        </translation>
-    </message>
     <message numerus="yes">
         <source> token(s)</source>
         <translation>
@@ -415,6 +400,37 @@
         <translation>
             <numerusform>the checkpoint was saved by %n process, this job has %1</numerusform>
             <numerusform>the checkpoint was saved by %n processes, this job has %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::LaunchForm</name>
+    <message numerus="yes">
+        <source>%n failed entry(s): the compiler reuses a failure instead of compiling that graph again, so a job that needs one fails at once.</source>
+        <translation>
+            <numerusform>%n failed entry: the compiler reuses a failure instead of compiling that graph again, so a job that needs it fails at once.</numerusform>
+            <numerusform>%n failed entries: the compiler reuses a failure instead of compiling that graph again, so a job that needs one fails at once.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n locked entry(s) and no compiler running: stale locks from a killed compile; a job that needs one waits for the lock.</source>
+        <translation>
+            <numerusform>%n locked entry and no compiler running: a stale lock from a killed compile; a job that needs it waits for the lock.</numerusform>
+            <numerusform>%n locked entries and no compiler running: stale locks from a killed compile; a job that needs one waits for the lock.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entry(s) locked by a compile that is running now.</source>
+        <translation>
+            <numerusform>%n entry locked by a compile that is running now.</numerusform>
+            <numerusform>%n entries locked by a compile that is running now.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n compiled entry(s), none failed or locked.</source>
+        <translation>
+            <numerusform>%n compiled entry, none failed or locked.</numerusform>
+            <numerusform>%n compiled entries, none failed or locked.</numerusform>
         </translation>
     </message>
 </context>

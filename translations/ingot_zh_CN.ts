@@ -1381,22 +1381,6 @@
         <translation>正在检查输出文件夹…</translation>
     </message>
     <message>
-        <source>Needs %1; %2 free there.</source>
-        <translation>需要 %1；该处可用空间为 %2。</translation>
-    </message>
-    <message>
-        <source>Not enough space.</source>
-        <translation>空间不足。</translation>
-    </message>
-    <message>
-        <source>The folder exists: allow replacing it, or choose another.</source>
-        <translation>文件夹已存在：请允许替换它，或选择其他文件夹。</translation>
-    </message>
-    <message>
-        <source>Choose another folder.</source>
-        <translation>请选择其他文件夹。</translation>
-    </message>
-    <message>
         <source>Starting…</source>
         <translation>正在启动…</translation>
     </message>
@@ -1563,10 +1547,6 @@ Go back to change the settings, or close the window.</source>
         <translation>%1，LoRA 适配器 %2</translation>
     </message>
     <message>
-        <source>Adapter %1: %2</source>
-        <translation>适配器 %1：%2</translation>
-    </message>
-    <message>
         <source>the output folder</source>
         <translation>输出文件夹</translation>
     </message>
@@ -1591,6 +1571,53 @@ Go back to change the settings, or close the window.</source>
         <translation>
             <numerusform>&lt;b&gt;%n 个张量&lt;/b&gt;（%1）已写入 &lt;tt&gt;%2&lt;/tt&gt;，tp=%3 pp=%4，用时 %5。</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::ConsolidationRequest</name>
+    <message>
+        <source>no checkpoint named %1</source>
+        <translation>没有名为 %1 的检查点</translation>
+    </message>
+    <message>
+        <source>Adapter %1: %2</source>
+        <translation>适配器 %1：%2</translation>
+    </message>
+    <message>
+        <source>No output folder: name one.</source>
+        <translation>没有输出文件夹：请指定一个。</translation>
+    </message>
+    <message>
+        <source>Choose another folder.</source>
+        <translation>请选择其他文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 already exists; choose another folder or allow replacing it.</source>
+        <translation>%1 已存在；请选择其他文件夹或允许替换它。</translation>
+    </message>
+    <message>
+        <source>Not enough space for %1: it needs %2, and %3 is free there. Free some space, or choose a folder on another file system.</source>
+        <translation>%1 空间不足：需要 %2，而该处可用空间为 %3。请释放一些空间，或选择其他文件系统上的文件夹。</translation>
+    </message>
+    <message>
+        <source>Needs %1; %2 free there.</source>
+        <translation>需要 %1；该处可用空间为 %2。</translation>
+    </message>
+    <message>
+        <source>Not enough space.</source>
+        <translation>空间不足。</translation>
+    </message>
+    <message>
+        <source>The folder exists: allow replacing it, or choose another.</source>
+        <translation>文件夹已存在：请允许替换它，或选择其他文件夹。</translation>
+    </message>
+    <message>
+        <source>No checkpoint was chosen.</source>
+        <translation>未选择检查点。</translation>
+    </message>
+    <message>
+        <source>%1 is a model folder, not a sharded checkpoint: it can be re-sharded, not consolidated.</source>
+        <translation>%1 是模型文件夹，而不是分片检查点：它可以重新分片，但不能合并。</translation>
     </message>
 </context>
 <context>
@@ -2565,14 +2592,6 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         </translation>
     </message>
     <message>
-        <source>%1
-%2 in %3 file(s)
-%4</source>
-        <translation>%1
-%2，共 %3 个文件
-%4</translation>
-    </message>
-    <message>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
@@ -2705,6 +2724,16 @@ Not listed yet: expand it to see its size and file count.</source>
     <message>
         <source>The files of %1 could not be listed: %2</source>
         <translation>无法列出 %1 的文件：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1
+%2 in %n file(s)
+%3</source>
+        <translation>
+            <numerusform>%1
+%2，共 %n 个文件
+%3</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3765,42 +3794,6 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>启动(&amp;L)</translation>
     </message>
     <message>
-        <source>a quote is not closed (or the line ends in a backslash)</source>
-        <translation>引号未闭合（或该行以反斜杠结尾）</translation>
-    </message>
-    <message>
-        <source>choose a Hugging Face model folder (with config.json)</source>
-        <translation>请选择 Hugging Face 模型文件夹（包含 config.json）</translation>
-    </message>
-    <message>
-        <source>choose a folder of text files</source>
-        <translation>请选择包含文本文件的文件夹</translation>
-    </message>
-    <message>
-        <source>choose a text file</source>
-        <translation>请选择文本文件</translation>
-    </message>
-    <message>
-        <source>not a number (write 0.001 or 1e-3)</source>
-        <translation>不是数字（可写作 0.001 或 1e-3）</translation>
-    </message>
-    <message>
-        <source>%1 is not a variable name (letters, digits and _)</source>
-        <translation>%1 不是有效的变量名（只能包含字母、数字和 _）</translation>
-    </message>
-    <message>
-        <source>%1 is set twice</source>
-        <translation>%1 被设置了两次</translation>
-    </message>
-    <message>
-        <source>no Python with torch was found on %1: choose one</source>
-        <translation>在 %1 上未找到带 torch 的 Python：请手动选择</translation>
-    </message>
-    <message>
-        <source>a job on %1 nodes runs on %1 hosts: name the other %2 (comma-separated)</source>
-        <translation>%1 个节点的任务需在 %1 台主机上运行：请填写其余 %2 台（以逗号分隔）</translation>
-    </message>
-    <message>
         <source>Processes</source>
         <translation>进程数</translation>
     </message>
@@ -3861,14 +3854,6 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>未知（无模型）</translation>
     </message>
     <message>
-        <source>No command: %1</source>
-        <translation>无法生成命令：%1</translation>
-    </message>
-    <message>
-        <source>Fix these before launching:</source>
-        <translation>启动前请先修正以下问题：</translation>
-    </message>
-    <message>
         <source>Starting…</source>
         <translation>正在启动…</translation>
     </message>
@@ -3883,54 +3868,6 @@ Not listed yet: expand it to see its size and file count.</source>
     <message>
         <source>Starting %1…</source>
         <translation>正在启动 %1…</translation>
-    </message>
-    <message>
-        <source>Compile caching is off for this job (--no_cache in NEURON_CC_FLAGS): every graph compiles afresh.</source>
-        <translation>此任务已关闭编译缓存（NEURON_CC_FLAGS 中有 --no_cache）：每个计算图都会重新编译。</translation>
-    </message>
-    <message>
-        <source>This job compiles into %1</source>
-        <translation>此任务的编译结果写入 %1</translation>
-    </message>
-    <message>
-        <source>Ingot checks only local caches.</source>
-        <translation>Ingot 只检查本地缓存。</translation>
-    </message>
-    <message>
-        <source>Checking the cache…</source>
-        <translation>正在检查缓存…</translation>
-    </message>
-    <message>
-        <source>The folder does not exist yet: the first compile creates it.</source>
-        <translation>该文件夹尚不存在：首次编译时会创建。</translation>
-    </message>
-    <message>
-        <source>The cache could not be read: %1</source>
-        <translation>无法读取缓存：%1</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n failed entry(s): the compiler reuses a failure instead of compiling that graph again, so a job that needs one fails at once.</source>
-        <translation>
-            <numerusform>%n 个失败条目：编译器会直接复用失败结果，而不会重新编译该计算图，因此需要这些条目的任务会立即失败。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n locked entry(s) and no compiler running: stale locks from a killed compile; a job that needs one waits for the lock.</source>
-        <translation>
-            <numerusform>%n 个已锁定条目，但没有正在运行的编译器：这是被终止的编译遗留的过期锁；需要这些条目的任务会一直等待锁释放。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n entry(s) locked by a compile that is running now.</source>
-        <translation>
-            <numerusform>%n 个条目被正在运行的编译锁定。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n compiled entry(s), none failed or locked.</source>
-        <translation>
-            <numerusform>%n 个已编译条目，没有失败或已锁定的条目。</numerusform>
-        </translation>
     </message>
     <message>
         <source>Automatic: the first Python with torch</source>
@@ -3993,10 +3930,6 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>无</translation>
     </message>
     <message>
-        <source>The preset %1 cannot be used: %2</source>
-        <translation>无法使用预设 %1：%2</translation>
-    </message>
-    <message>
         <source>Save as preset</source>
         <translation>另存为预设</translation>
     </message>
@@ -4023,10 +3956,6 @@ Not listed yet: expand it to see its size and file count.</source>
     <message>
         <source>Keep the last:</source>
         <translation>保留最近：</translation>
-    </message>
-    <message>
-        <source>A host&apos;s cache is checked on the Remote hosts page.</source>
-        <translation>主机上的缓存请在“远程主机”页面检查。</translation>
     </message>
     <message>
         <source>Runs first: %1 (the same command), then the training.</source>
@@ -4583,10 +4512,6 @@ Resumed from %2</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <source>No checkpoint-N in the output folder to resume from</source>
-        <translation>输出文件夹中没有可用于继续的 checkpoint-N</translation>
-    </message>
-    <message>
         <source>Resume from %1</source>
         <translation>从 %1 继续</translation>
     </message>
@@ -4860,6 +4785,17 @@ Resumed from %2</source>
     <message>
         <source>The outputs are inside the job&apos;s folder and go with it.</source>
         <translation>输出位于任务文件夹内，将一并删除。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::JobResume</name>
+    <message>
+        <source>Job %1 has not ended: it can be resumed once it has.</source>
+        <translation>任务 %1 尚未结束：结束后才能恢复。</translation>
+    </message>
+    <message>
+        <source>No checkpoint-N in the output folder to resume from</source>
+        <translation>输出文件夹中没有可用于恢复的 checkpoint-N</translation>
     </message>
 </context>
 <context>
@@ -5179,6 +5115,113 @@ Jobs started with ingot-cli job launch are listed here too.</source>
     <message>
         <source>%1 is a URL; another cache is a folder, host:/path, s3://bucket/prefix or hub:org/name</source>
         <translation>%1 是一个 URL；其他缓存应是文件夹、host:/path、s3://bucket/prefix 或 hub:org/name</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::LaunchForm</name>
+    <message>
+        <source>there is no preset named %1</source>
+        <translation>没有名为 %1 的预设</translation>
+    </message>
+    <message>
+        <source>the preset %1 cannot be used: %2</source>
+        <translation>预设 %1 无法使用：%2</translation>
+    </message>
+    <message>
+        <source>a quote is not closed (or the line ends in a backslash)</source>
+        <translation>有引号未闭合（或该行以反斜杠结尾）</translation>
+    </message>
+    <message>
+        <source>choose a Hugging Face model folder (with config.json)</source>
+        <translation>请选择一个 Hugging Face 模型文件夹（含 config.json）</translation>
+    </message>
+    <message>
+        <source>choose a folder of text files</source>
+        <translation>请选择一个文本文件所在的文件夹</translation>
+    </message>
+    <message>
+        <source>choose a text file</source>
+        <translation>请选择一个文本文件</translation>
+    </message>
+    <message>
+        <source>not a number (write 0.001 or 1e-3)</source>
+        <translation>不是数字（请写成 0.001 或 1e-3）</translation>
+    </message>
+    <message>
+        <source>%1 is set twice</source>
+        <translation>%1 被设置了两次</translation>
+    </message>
+    <message>
+        <source>a job on %1 nodes runs on %1 hosts: name the other %2 (comma-separated)</source>
+        <translation>在 %1 个节点上运行的任务需要 %1 台主机：请列出另外 %2 台（以逗号分隔）</translation>
+    </message>
+    <message>
+        <source>no Python with torch was found on %1: choose one</source>
+        <translation>在 %1 上未找到带 torch 的 Python：请选择一个</translation>
+    </message>
+    <message>
+        <source>No command: %1</source>
+        <translation>没有命令：%1</translation>
+    </message>
+    <message>
+        <source>Fix these before launching:</source>
+        <translation>启动前请先修正以下问题：</translation>
+    </message>
+    <message>
+        <source>The folder does not exist yet: the first compile creates it.</source>
+        <translation>该文件夹尚不存在：首次编译时会创建它。</translation>
+    </message>
+    <message>
+        <source>The cache could not be read: %1</source>
+        <translation>无法读取缓存：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed entry(s): the compiler reuses a failure instead of compiling that graph again, so a job that needs one fails at once.</source>
+        <translation>
+            <numerusform>%n 个失败条目：编译器会直接复用失败结果，而不会重新编译该计算图，因此需要这些条目的任务会立即失败。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n locked entry(s) and no compiler running: stale locks from a killed compile; a job that needs one waits for the lock.</source>
+        <translation>
+            <numerusform>%n 个已锁定条目，但没有正在运行的编译器：这是被终止的编译遗留的过期锁；需要这些条目的任务会一直等待锁释放。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entry(s) locked by a compile that is running now.</source>
+        <translation>
+            <numerusform>%n 个条目被正在运行的编译锁定。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n compiled entry(s), none failed or locked.</source>
+        <translation>
+            <numerusform>%n 个已编译条目，没有失败或已锁定的条目。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Compile caching is off for this job (--no_cache in NEURON_CC_FLAGS): every graph compiles afresh.</source>
+        <translation>此任务已关闭编译缓存（NEURON_CC_FLAGS 中有 --no_cache）：每个计算图都会重新编译。</translation>
+    </message>
+    <message>
+        <source>This job compiles into %1</source>
+        <translation>此任务编译到 %1</translation>
+    </message>
+    <message>
+        <source>A host&apos;s cache is checked on the Remote hosts page.</source>
+        <translation>主机上的缓存请在“远程主机”页面检查。</translation>
+    </message>
+    <message>
+        <source>Ingot checks only local caches.</source>
+        <translation>Ingot 只检查本地缓存。</translation>
+    </message>
+    <message>
+        <source>Checking the cache…</source>
+        <translation>正在检查缓存…</translation>
+    </message>
+    <message>
+        <source>the compile cache %1: %2</source>
+        <translation>编译缓存 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -5760,24 +5803,20 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>本机没有 ingot-cli（Ingot 旁边和 PATH 中都没有）。</translation>
     </message>
     <message>
-        <source>Cannot run %1: %2</source>
-        <translation>无法运行 %1：%2</translation>
-    </message>
-    <message>
-        <source>%1 did not end within %2 s.</source>
-        <translation>%1 未在 %2 秒内结束。</translation>
-    </message>
-    <message>
-        <source>%1 was killed.</source>
-        <translation>%1 被终止。</translation>
-    </message>
-    <message>
         <source>Cannot remove %1: %2</source>
         <translation>无法删除 %1：%2</translation>
     </message>
     <message>
         <source>Cannot remove %1: %2 (what remains is in %3)</source>
         <translation>无法删除 %1：%2（剩余内容位于 %3）</translation>
+    </message>
+    <message>
+        <source>cannot run: %1</source>
+        <translation>无法运行：%1</translation>
+    </message>
+    <message>
+        <source>not asked: the search was stopped</source>
+        <translation>未询问：搜索已停止</translation>
     </message>
 </context>
 <context>
@@ -6854,6 +6893,29 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
         <translation>
             <numerusform>%n 个被阻塞（FAILED 或 LOCKED）：%1</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::ProcessRun</name>
+    <message>
+        <source>Cannot run %1: %2</source>
+        <translation>无法运行 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 did not end within %2 s.</source>
+        <translation>%1 未在 %2 秒内结束。</translation>
+    </message>
+    <message>
+        <source>%1 was stopped.</source>
+        <translation>%1 已被停止。</translation>
+    </message>
+    <message>
+        <source>%1 printed more than %2 bytes.</source>
+        <translation>%1 输出超过了 %2 字节。</translation>
+    </message>
+    <message>
+        <source>%1 was killed.</source>
+        <translation>%1 被终止。</translation>
     </message>
 </context>
 <context>
@@ -9199,6 +9261,10 @@ ssh 输出：%2</translation>
         <source>The state of transfer %1 could not be saved in %2: %3 It goes on, but after a restart it may resume from an earlier point.</source>
         <translation>传输 %1 的状态无法保存到 %2：%3 传输会继续，但重启后可能从较早的位置恢复。</translation>
     </message>
+    <message>
+        <source>There is no transfer %1 in %2.</source>
+        <translation>%2 中没有传输 %1。</translation>
+    </message>
 </context>
 <context>
     <name>ingot::TransfersModel</name>
@@ -9750,10 +9816,6 @@ Commands:
         <translation>错误：--max-shard-size 需要 5GB 或 500MB 这样的大小</translation>
     </message>
     <message>
-        <source>error: no checkpoint named %1</source>
-        <translation>错误：没有名为 %1 的检查点</translation>
-    </message>
-    <message>
         <source>Checkpoint %1 in %2: %3, tp=%4 pp=%5, %6</source>
         <translation>检查点 %1（位于 %2）：%3，tp=%4 pp=%5，%6</translation>
     </message>
@@ -9772,10 +9834,6 @@ Commands:
     <message>
         <source>Stopped; nothing was left behind in %1.</source>
         <translation>已停止；%1 中未留下任何内容。</translation>
-    </message>
-    <message>
-        <source>Nothing was written; the checkpoint has problems:</source>
-        <translation>未写入任何内容；检查点存在以下问题：</translation>
     </message>
     <message>
         <source>Nothing was left behind in %1.</source>
@@ -9972,10 +10030,6 @@ Commands:
     <message>
         <source>Who the token belongs to, its role, and where the token came from</source>
         <translation>访问令牌的所有者、角色及其来源</translation>
-    </message>
-    <message>
-        <source>List a repo&apos;s files: ingot-cli hub ls REPO [PATH] [-R] [--revision REV]</source>
-        <translation>列出仓库中的文件：ingot-cli hub ls REPO [PATH] [-R] [--revision REV]</translation>
     </message>
     <message>
         <source>Save a token (read from standard input) in the keychain or the token file</source>
@@ -10518,10 +10572,6 @@ It would be added to %4.</source>
         <translation>支持 HF_ENDPOINT、HF_TOKEN、HF_HOME、HF_TOKEN_PATH 和 HF_HUB_OFFLINE 环境变量。所有命令均支持 --json。</translation>
     </message>
     <message>
-        <source>Training jobs: launch, list, status, logs, stop, wait</source>
-        <translation>训练任务：launch、list、status、logs、stop、wait</translation>
-    </message>
-    <message>
         <source>Jobs live in ~/.local/share/Ingot/ingot/jobs/&lt;id&gt;. job wait: exit 0 finished, 1 failed, 9 stopped.</source>
         <translation>任务保存在 ~/.local/share/Ingot/ingot/jobs/&lt;id&gt;。job wait：退出码 0 表示完成，1 表示失败，9 表示已停止。</translation>
     </message>
@@ -10636,10 +10686,6 @@ It would be added to %4.</source>
     <message>
         <source>FILE</source>
         <translation>FILE</translation>
-    </message>
-    <message>
-        <source>error: --env: &quot;%1&quot; is not a variable name (letters, digits and _, not starting with a digit)</source>
-        <translation>错误：--env：&quot;%1&quot; 不是变量名（字母、数字和 _，不能以数字开头）</translation>
     </message>
     <message>
         <source>warning: cannot read %1</source>
@@ -10834,10 +10880,6 @@ It would be added to %4.</source>
     <message>
         <source>error: --merge-adapters needs --base-model DIR (the base model&apos;s folder)</source>
         <translation>错误：--merge-adapters 需要 --base-model DIR（基础模型的文件夹）</translation>
-    </message>
-    <message>
-        <source>Merging adapter %1 into %2 -&gt; %3</source>
-        <translation>正在把适配器 %1 合并进 %2 -&gt; %3</translation>
     </message>
     <message>
         <source>ADAPTER_DIR BASE_MODEL_DIR [OUTPUT_DIR]   LoRA adapter merged into its base model</source>
@@ -11158,6 +11200,230 @@ It would be added to %4.</source>
         <translation>
             <numerusform>[%1/%n 个条目] %3 中的 %2，%4/s，预计剩余 %5 秒</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Nothing was written:</source>
+        <translation>未写入任何内容：</translation>
+    </message>
+    <message>
+        <source>Merged adapter %1 into %2 -&gt; %3</source>
+        <translation>已将适配器 %1 合并进 %2 -&gt; %3</translation>
+    </message>
+    <message>
+        <source>List the repo&apos;s cache entries marked against the local cache (--cache-dir): on both, on the Hub only, or local only.</source>
+        <translation>列出该仓库的缓存条目，并对照本地缓存（--cache-dir）标注：两边都有、仅在 Hub 上，或仅在本地。</translation>
+    </message>
+    <message>
+        <source>Hub and local</source>
+        <translation>Hub 和本地</translation>
+    </message>
+    <message>
+        <source>Hub only</source>
+        <translation>仅 Hub</translation>
+    </message>
+    <message>
+        <source>Local only</source>
+        <translation>仅本地</translation>
+    </message>
+    <message>
+        <source>List a repo&apos;s files: ingot-cli hub ls REPO [PATH] [-R] [--revision REV] [--marks]</source>
+        <translation>列出仓库的文件：ingot-cli hub ls REPO [PATH] [-R] [--revision REV] [--marks]</translation>
+    </message>
+    <message>
+        <source>Start from the launcher&apos;s preset NAME (ingot-cli job presets); the options and ARGS given change it.</source>
+        <translation>以启动器中名为 NAME 的预设为起点（见 ingot-cli job presets）；给出的选项和 ARGS 会修改它。</translation>
+    </message>
+    <message>
+        <source>No presets yet (the launcher&apos;s Save as preset…).</source>
+        <translation>暂无预设（在启动器中使用“另存为预设…”）。</translation>
+    </message>
+    <message>
+        <source>error: --preset: %1</source>
+        <translation>错误：--preset：%1</translation>
+    </message>
+    <message>
+        <source>Resumed from: %1 (%2)</source>
+        <translation>恢复自：%1（%2）</translation>
+    </message>
+    <message>
+        <source>Resumed from: %1 (no longer in the history)</source>
+        <translation>恢复自：%1（已不在历史记录中）</translation>
+    </message>
+    <message>
+        <source>The launcher&apos;s presets (job launch --preset NAME)</source>
+        <translation>启动器中的预设（job launch --preset NAME）</translation>
+    </message>
+    <message>
+        <source>refused: %1 (without --outputs, the job&apos;s folder alone is removed)</source>
+        <translation>已拒绝：%1（未指定 --outputs 时，只删除任务文件夹）</translation>
+    </message>
+    <message>
+        <source>Also removes the outputs %1 (%2).</source>
+        <translation>同时删除输出 %1（%2）。</translation>
+    </message>
+    <message>
+        <source>Keeps the outputs %1 (%2); --outputs removes them too.</source>
+        <translation>保留输出 %1（%2）；使用 --outputs 会一并删除。</translation>
+    </message>
+    <message>
+        <source>The outputs are kept: %1</source>
+        <translation>输出将保留：%1</translation>
+    </message>
+    <message>
+        <source>The outputs are inside the job&apos;s folder and go with it.</source>
+        <translation>输出位于任务文件夹内，将一并删除。</translation>
+    </message>
+    <message>
+        <source>Remove job %1?</source>
+        <translation>删除任务 %1？</translation>
+    </message>
+    <message>
+        <source>error: job %1 was not removed: %2</source>
+        <translation>错误：任务 %1 未被删除：%2</translation>
+    </message>
+    <message>
+        <source>Removed job %1.</source>
+        <translation>已删除任务 %1。</translation>
+    </message>
+    <message>
+        <source>No graph of this job in %1 yet.</source>
+        <translation>%1 中尚无此任务的计算图。</translation>
+    </message>
+    <message>
+        <source>%1 — in %2</source>
+        <translation>%1 — 位于 %2</translation>
+    </message>
+    <message>
+        <source>CHANGED</source>
+        <translation>上次修改</translation>
+    </message>
+    <message>
+        <source>no neuron-monitor data: job %1 is not running (NeuronCores are read while it runs)</source>
+        <translation>没有 neuron-monitor 数据：任务 %1 未在运行（NeuronCore 在任务运行时读取）</translation>
+    </message>
+    <message>
+        <source>no neuron-monitor data: %1</source>
+        <translation>没有 neuron-monitor 数据：%1</translation>
+    </message>
+    <message>
+        <source>  NeuronCore %1: %2 %</source>
+        <translation>  NeuronCore %1：%2 %</translation>
+    </message>
+    <message>
+        <source>Remove an ended job&apos;s folder (previewed; --outputs: its outputs too)</source>
+        <translation>删除已结束任务的文件夹（先预览；--outputs：同时删除其输出）</translation>
+    </message>
+    <message>
+        <source>Also remove the job&apos;s output folder (never one that holds more).</source>
+        <translation>同时删除任务的输出文件夹（若其中还有其他内容则绝不删除）。</translation>
+    </message>
+    <message>
+        <source>Only say what would be removed.</source>
+        <translation>仅说明将删除哪些内容。</translation>
+    </message>
+    <message>
+        <source>Launch an ended job&apos;s settings again from its newest checkpoint; prints the new id</source>
+        <translation>以已结束任务的设置从其最新检查点再次启动；输出新的 ID</translation>
+    </message>
+    <message>
+        <source>A job&apos;s compile activity: each graph, why it compiled (hit, new, other flags, ...)</source>
+        <translation>任务的编译活动：每个计算图及其编译原因（命中、新计算图、其他标志……）</translation>
+    </message>
+    <message>
+        <source>Also each graph&apos;s evidence and what to do.</source>
+        <translation>同时显示每个计算图的依据和处理建议。</translation>
+    </message>
+    <message>
+        <source>A running job&apos;s NeuronCores now: utilization, memory, errors (neuron-monitor)</source>
+        <translation>运行中任务的 NeuronCore 当前状况：利用率、内存、错误（neuron-monitor）</translation>
+    </message>
+    <message>
+        <source>cancel requested</source>
+        <translation>已请求取消</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <source>some failed</source>
+        <translation>部分失败</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>No transfers: the Ingot window&apos;s pulls, pushes and copies are listed here.</source>
+        <translation>暂无传输：Ingot 窗口中的拉取、推送和复制会列在这里。</translation>
+    </message>
+    <message>
+        <source>KIND</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>TO</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>The transfer&apos;s id, as `transfers list` shows it.</source>
+        <translation>传输的 ID，即 `transfers list` 所显示的 ID。</translation>
+    </message>
+    <message>
+        <source>error: name one transfer: ingot-cli transfers cancel ID</source>
+        <translation>错误：请指定一个传输：ingot-cli transfers cancel ID</translation>
+    </message>
+    <message>
+        <source>Transfer %1 is over (%2): nothing to cancel.</source>
+        <translation>传输 %1 已结束（%2）：无可取消。</translation>
+    </message>
+    <message>
+        <source>There is no transfer %1 (ingot-cli transfers list shows them).</source>
+        <translation>没有传输 %1（ingot-cli transfers list 可列出所有传输）。</translation>
+    </message>
+    <message>
+        <source>Cancel requested for transfer %1: a running Ingot window stops it at once; otherwise Ingot cancels it when it next starts, before it runs again.</source>
+        <translation>已请求取消传输 %1：若 Ingot 窗口正在运行，会立即停止它；否则 Ingot 会在下次启动时、在其再次运行之前取消它。</translation>
+    </message>
+    <message>
+        <source>The Ingot window&apos;s transfers: queued, running, paused, failed, done</source>
+        <translation>Ingot 窗口中的传输：排队中、进行中、已暂停、失败、已完成</translation>
+    </message>
+    <message>
+        <source>Cancel a transfer of the Ingot window&apos;s queue, as its Cancel button does</source>
+        <translation>取消 Ingot 窗口队列中的某个传输，效果与其“取消”按钮相同</translation>
+    </message>
+    <message>
+        <source>Training jobs: launch, list, status, logs, stop, wait, resume, remove, graphs, neuroncores</source>
+        <translation>训练任务：launch、list、status、logs、stop、wait、resume、remove、graphs、neuroncores</translation>
+    </message>
+    <message>
+        <source>The Ingot window&apos;s transfer queue: list, cancel</source>
+        <translation>Ingot 窗口的传输队列：list、cancel</translation>
+    </message>
+    <message>
+        <source>Transfers live in ~/.local/share/Ingot/ingot/transfers.</source>
+        <translation>传输记录保存在 ~/.local/share/Ingot/ingot/transfers 中。</translation>
     </message>
 </context>
 <context>
