@@ -4,7 +4,7 @@
 
 #include "services/cache/cachescanner.h"
 #include "services/hub/hubcommit.h"
-#include "services/stores/localcachestore.h"
+#include "services/stores/storefactory.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
@@ -123,12 +123,13 @@ PushPlan planPush(const HubClient &hub, const QString &repo, const QString &revi
     *err = HubError();
     if (!checkWriteAccess(hub, repo, err, stop))
         return plan;
-    LocalCacheStore store(cacheRoot);
     QString why;
-    if (!store.open(&why)) {
+    const std::unique_ptr<CacheStore> made = makeStore(StoreLocation::local(cacheRoot), &why);
+    if (!made || !made->open(&why)) {
         *err = {HubError::Kind::Storage, 0, why};
         return plan;
     }
+    CacheStore &store = *made;
     CacheScanner scanner(store);
     const CacheSnapshot snap = scanner.scan(nullptr, {}, stop);
     if (cancelled(stop)) {
@@ -404,12 +405,13 @@ void pushEntries(const HubClient &hub, const QString &repo, const QString &revis
         *err = {HubError::Kind::InvalidArgument, 0, PushText::tr("The push has %1 items for %2 entries.").arg(items.size()).arg(plan.entries.size())};
         return;
     }
-    LocalCacheStore store(cacheRoot);
     QString why;
-    if (!store.open(&why)) {
+    const std::unique_ptr<CacheStore> made = makeStore(StoreLocation::local(cacheRoot), &why);
+    if (!made || !made->open(&why)) {
         *err = {HubError::Kind::Storage, 0, why};
         return;
     }
+    CacheStore &store = *made;
     CacheScanner scanner(store);
     for (const QString &w : plan.warnings)
         reporter.note(w);
