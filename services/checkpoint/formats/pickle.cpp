@@ -389,6 +389,7 @@ struct Machine {
         return push(std::move(t));
     }
 
+    // One opcode: the framing, scalars, memo and stack ones here, the containers' and the objects' in the two below.
     bool step(unsigned char op, PV *result, bool *stop)
     {
         switch (op) {
@@ -461,6 +462,25 @@ struct Machine {
             return need(1) && text(std::size_t(le(1)), op == 'C' ? PickleValue::Kind::Bytes : PickleValue::Kind::Str);
         case 0x8d: case 0x8e: // 8-byte lengths
             return need(8) && text(std::size_t(le(8)), op == 0x8e ? PickleValue::Kind::Bytes : PickleValue::Kind::Str);
+        case 'q': return need(1) && memoPut(le(1));
+        case 'r': return need(4) && memoPut(le(4));
+        case 0x94: return memoPut(memo.size());
+        case 'h': return need(1) && memoGet(le(1));
+        case 'j': return need(4) && memoGet(le(4));
+        case '0': { PV v; return pop(&v); } // POP
+        case '2': { // DUP
+            const PickleValue *t = top();
+            return t ? push(stack.back()) : fail("malformed pickle: DUP");
+        }
+        case '1': { std::vector<PV> items; return popMark(&items); } // POP_MARK
+        default: return containerStep(op);
+        }
+    }
+
+    // The opcodes that make and fill lists, tuples and dicts.
+    bool containerStep(unsigned char op)
+    {
+        switch (op) {
         case '}': return push(make(PickleValue::Kind::Dict));
         case ']': return push(make(PickleValue::Kind::List));
         case ')': return push(make(PickleValue::Kind::Tuple));
@@ -506,11 +526,14 @@ struct Machine {
             std::vector<PV> kv;
             return popMark(&kv) && setItems(top(), kv);
         }
-        case 'q': return need(1) && memoPut(le(1));
-        case 'r': return need(4) && memoPut(le(4));
-        case 0x94: return memoPut(memo.size());
-        case 'h': return need(1) && memoGet(le(1));
-        case 'j': return need(4) && memoGet(le(4));
+        default: return objectStep(op);
+        }
+    }
+
+    // The opcodes that name classes and build objects: only what a checkpoint holds is allowed.
+    bool objectStep(unsigned char op)
+    {
+        switch (op) {
         case 'c': { // GLOBAL "module\nname\n"
             const std::size_t a = in.find('\n', pos);
             const std::size_t b = a == std::string_view::npos ? a : in.find('\n', a + 1);
@@ -566,12 +589,6 @@ struct Machine {
             PV pid;
             return pop(&pid) && persistentLoad(pid);
         }
-        case '0': { PV v; return pop(&v); } // POP
-        case '2': { // DUP
-            const PickleValue *t = top();
-            return t ? push(stack.back()) : fail("malformed pickle: DUP");
-        }
-        case '1': { std::vector<PV> items; return popMark(&items); } // POP_MARK
         default: {
             const char *h = "0123456789abcdef";
             return fail(std::string("unsupported pickle opcode 0x") + h[op >> 4] + h[op & 15]);
