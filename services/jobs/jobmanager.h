@@ -116,7 +116,7 @@ private:
         bool kill = false;
     };
     StopRequest recordStopRequest(const JobPaths &paths, bool force);
-    // Slurm jobs (slurmjobs.cpp): the batch script, sbatch, scancel.
+    // Slurm jobs (jobmanagerslurm.cpp): the batch script, sbatch, scancel.
     bool planSlurm(LaunchPlan *plan, QString *error) const;
     bool submitSlurm(const LaunchPlan &plan, QString *error);
     StopResult stopSlurm(const JobRecordFile &r, const JobStatus &st, bool force, QString *message);
@@ -157,9 +157,9 @@ struct OtherSlurmJob {
     SlurmQueueJob job;
 };
 // A Slurm job's batch scripts where it runs, in the order they were submitted (its precompile phase's first); empty
-// for other jobs (slurmjobs.cpp).
+// for other jobs (jobmanagerslurm.cpp).
 QStringList slurmScriptsOf(const JobRecordFile &record);
-// The clusters the history's Slurm jobs were submitted to, each once, newest first (slurmjobs.cpp).
+// The clusters the history's Slurm jobs were submitted to, each once, newest first (jobmanagerslurm.cpp).
 QVector<SlurmClusterRef> slurmClustersOf(const QVector<JobSummary> &history);
 // The jobs of a cluster's queue that are not Ingot's: neither a history job's Slurm id there nor named as Ingot names
 // its jobs (ingot-<id of a history job>; a job submitted a moment ago is named so before its id is recorded).
