@@ -230,7 +230,7 @@ public:
             m_items[i].bytesDone = m_items[i].bytesTotal;
         m_reporter.itemFinished(i, s, msg);
     }
-    QVector<int> check(const QVector<int> &all, LocalCacheStore &store, CacheScanner &scanner,
+    QVector<int> check(const QVector<int> &all, CacheStore &store, CacheScanner &scanner,
                        std::map<int, EntryFiles> &opened);
     HubError commit(QVector<int> &batch, std::map<int, EntryFiles> &opened);
     void settle(const QVector<int> &batch, const HubError &e);
@@ -254,7 +254,7 @@ private:
 // removed, its files changed) stays here. The files are opened here, once, and every byte sent (sample, hash,
 // upload, commit) is read from these descriptors: a file swapped for a link afterwards is never read. Returns the
 // items that go, marked Running.
-QVector<int> Pusher::check(const QVector<int> &all, LocalCacheStore &store, CacheScanner &scanner,
+QVector<int> Pusher::check(const QVector<int> &all, CacheStore &store, CacheScanner &scanner,
                            std::map<int, EntryFiles> &opened)
 {
     QVector<int> batch;

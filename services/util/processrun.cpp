@@ -1,7 +1,9 @@
 // runProcess is posix_spawn and a poll loop rather than a QProcess: arguments and the environment reach execve as
 // bytes (QProcess encodes a QString argument as UTF-8, so a name kept by nameFromBytes would arrive changed), no
-// descriptor of Ingot's but 0, 1 and 2 reaches the program (closefrom in the child), stdin is a socket written with
-// MSG_NOSIGNAL (a program that stops reading is an error code here, never a SIGPIPE), and what is read goes straight
+// descriptor of Ingot's but 0, 1 and 2 reaches the program (closefrom in the child), stdin is a pipe written with
+// SIGPIPE blocked on the writing thread and a pending one taken back (a program that stops reading is an error code
+// here, never a SIGPIPE; a socket would do that with MSG_NOSIGNAL, but a program cannot open a socket as /dev/stdin,
+// as `aws s3api delete-objects --delete file:///dev/stdin` does), and what is read goes straight
 // under its limit (QProcess reads a pipe into a buffer of its own first).
 #include "services/util/processrun.h"
 
@@ -16,8 +18,8 @@
 #include <csignal>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <spawn.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -101,7 +103,7 @@ struct Child {
     int err = -1;
 };
 
-// Starts the program with stdin a socket (or /dev/null), stdout and stderr pipes. 0, or an errno.
+// Starts the program with stdin, stdout and stderr pipes (stdin /dev/null without input). 0, or an errno.
 int spawn(const ProcessRequest &r, Child *child)
 {
     std::vector<QByteArray> argBytes{nameToBytes(r.program)};
@@ -123,7 +125,7 @@ int spawn(const ProcessRequest &r, Child *child)
         for (int *p : {in, out, err})
             closeFd(p[0]), closeFd(p[1]);
     };
-    if ((!r.input.isEmpty() && ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) != 0)
+    if ((!r.input.isEmpty() && ::pipe2(in, O_CLOEXEC) != 0)
         || ::pipe2(out, O_CLOEXEC) != 0 || (!r.mergeStderr && ::pipe2(err, O_CLOEXEC) != 0)) {
         const int e = errno;
         closeAll();
@@ -131,8 +133,8 @@ int spawn(const ProcessRequest &r, Child *child)
     }
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
-    if (in[1] >= 0)
-        posix_spawn_file_actions_adddup2(&fa, in[1], 0);
+    if (in[0] >= 0)
+        posix_spawn_file_actions_adddup2(&fa, in[0], 0);
     else
         posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, out[1], 1);
@@ -157,17 +159,39 @@ int spawn(const ProcessRequest &r, Child *child)
                                   r.environment.isEmpty() ? environ : envp.data());
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
-    closeFd(in[1]), closeFd(out[1]), closeFd(err[1]);
+    closeFd(in[0]), closeFd(out[1]), closeFd(err[1]);
     if (rc != 0) {
         child->pid = -1;
         closeAll();
         return rc;
     }
-    child->in = in[0], child->out = out[0], child->err = err[0];
+    child->in = in[1], child->out = out[0], child->err = err[0];
     for (int fd : {child->in, child->out, child->err})
         if (fd >= 0)
             ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
     return 0;
+}
+
+// A write to a pipe whose reader is gone is EPIPE here, never a SIGPIPE for Ingot: SIGPIPE is blocked on this thread
+// for the write, and one it raised is taken back before the mask is restored (one already pending is left as it was).
+ssize_t writeWithoutSigpipe(int fd, const char *data, size_t size)
+{
+    sigset_t pipeOnly, old, pending;
+    sigemptyset(&pipeOnly);
+    sigaddset(&pipeOnly, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipeOnly, &old);
+    sigpending(&pending);
+    const bool wasPending = sigismember(&pending, SIGPIPE);
+    const ssize_t w = ::write(fd, data, size);
+    const int e = errno;
+    if (w < 0 && e == EPIPE && !wasPending) {
+        const timespec zero{0, 0};
+        while (sigtimedwait(&pipeOnly, nullptr, &zero) < 0 && errno == EINTR) {
+        }
+    }
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    errno = e;
+    return w;
 }
 
 int pidfdOpen(pid_t pid)
@@ -338,8 +362,7 @@ private:
     void writeSome()
     {
         const qsizetype left = m_r.input.size() - m_written;
-        const ssize_t w = ::send(m_c.in, m_r.input.constData() + m_written, size_t(std::min(left, kChunk)),
-                                 MSG_NOSIGNAL | MSG_DONTWAIT);
+        const ssize_t w = writeWithoutSigpipe(m_c.in, m_r.input.constData() + m_written, size_t(std::min(left, kChunk)));
         if (w > 0)
             m_written += w;
         else if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)

@@ -101,7 +101,8 @@ private slots:
         QVERIFY2(viaHost.readFile(V + QStringLiteral("/MODULE_0+aa/model.log"), 6, true, &tail, &error), qPrintable(error));
         QCOMPARE(tail, QByteArray("failed"));
         qint64 freed = 0;
-        QCOMPARE(viaHost.removeEntry(V + QStringLiteral("/MODULE_0+aa"), &freed, &error), CacheStore::RemoveResult::Removed);
+        const CacheStore::RemoveResult removed = viaHost.removeEntry(V + QStringLiteral("/MODULE_0+aa"), &freed, &error);
+        QVERIFY2(removed == CacheStore::RemoveResult::Removed, qPrintable(error));
         QCOMPARE(viaHost.removeEntry(V + QStringLiteral("/MODULE_9+aa"), &freed, &error), CacheStore::RemoveResult::Locked);
         S3Listing left;
         QVERIFY(S3Client(resolveAwsSettings(), at(QStringLiteral("s3://team-cache/team"))).list(QStringLiteral("team/"), QString(), &left, &error));

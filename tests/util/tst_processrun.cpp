@@ -223,6 +223,14 @@ private Q_SLOTS:
 
         // No input: stdin is /dev/null, never this process's.
         QCOMPARE(runProcess(sh(QStringLiteral("wc -c"))).out.trimmed(), QByteArray("0"));
+
+        // The program can open its stdin by name, as `aws s3api delete-objects --delete file:///dev/stdin` does (a
+        // socket there cannot be opened: ENXIO).
+        r = sh(QStringLiteral("cat /dev/stdin"));
+        r.input = QByteArray("{\"Objects\": []}");
+        p = runProcess(r);
+        QVERIFY2(p.ranToEnd() && p.exitCode == 0, p.err.constData());
+        QCOMPARE(p.out, r.input);
     }
 
     void aChildLeftBehindDoesNotHoldTheRun()
