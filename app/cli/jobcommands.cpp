@@ -323,15 +323,9 @@ int cmdLaunch(const Invocation &in)
             out(plan.commandLine);
         return Ok;
     }
-    // A remote job is recorded here first, so `job status ID` finds its host even if the launch is cut short.
-    const bool remote = runner != runners().local();
-    if (remote && !RemoteJobIndex().add(plan.record, &error)) {
-        err(CliText::tr("error: %1").arg(error));
-        return PartialFailure;
-    }
-    if (!jobs.launch(plan, &error)) {
-        if (remote)
-            RemoteJobIndex().remove(plan.record.id);
+    // A remote job is recorded here first, so `job status ID` finds its host even if the launch is cut short (the
+    // rule the launcher's JobService follows too).
+    if (!launchRecorded(jobs, plan, runner != runners().local(), RemoteJobIndex(), &error)) {
         err(CliText::tr("error: %1").arg(displayText(error)));
         return PartialFailure;
     }
