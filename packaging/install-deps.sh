@@ -3,7 +3,7 @@
 #   packaging/install-deps.sh          build + run dependencies
 #   packaging/install-deps.sh --test   also what the test suite uses (xvfb, torch, sshd, Slurm, node, a CJK font; the
 #                                      Debian package's checks: lintian, desktop-file-validate, appstreamcli,
-#                                      help2man, man)
+#                                      help2man, man) and a Debian 13 root with PyTorch 2 for the tests
 set -euo pipefail
 
 pkgs=(build-essential cmake ninja-build pkg-config
@@ -20,7 +20,8 @@ if [[ "${1:-}" == "--test" ]]; then
          slurmctld slurmd slurm-client  # a private Slurm cluster on 127.0.0.1 (tests/support/testslurm.h)
          fd-find  # the cold-disk baseline of tests/benchmarks/run-cold.sh
          python3-boto3  # the AWS SDK for Python: checks Ingot's SigV4 and the test S3 server (tests/s3)
-         awscli)  # a host's own AWS CLI, which reads a host's S3 cache with the host's keys (tests/s3/tst_hosts3)
+         awscli  # a host's own AWS CLI, which reads a host's S3 cache with the host's keys (tests/s3/tst_hosts3)
+         debootstrap bubblewrap)  # the PyTorch 2 root of the native engine's and DCP tests (below)
   # Node may come from another source (nodesource bundles npm): only ask apt when there is none.
   command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm)
 fi
@@ -37,4 +38,28 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 else
   echo "install-deps: everything is installed"
+fi
+
+# PyTorch 2 for the tests of the native engine and of DCP checkpoints: Debian 12's python3-torch is 1.13, Debian 13's
+# is 2.6. A minimal Debian 13 root with it, made once (about 3 minutes, 1.5 GB) in a cache folder and run through
+# tests/support/torch2/python3 (bubblewrap). A test-time tool only: users run the native engine with their own Python.
+if [[ "${1:-}" == "--test" ]]; then
+  root=${INGOT_TORCH2_ROOT:-/var/cache/ingot-tests/torch2-root}
+  if [[ -e "$root/.ingot-torch2-ready" ]]; then
+    echo "install-deps: the PyTorch 2 root is at $root"
+  else
+    SUDO=""
+    [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+    # The mirror this machine's apt uses (deb822 or one-line sources), else Debian's own.
+    mirror=$(grep -hoE '^URIs: *[^ ]+/debian/?$|^deb +[^ ]+/debian/? ' /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null \
+             | head -n1 | sed -E 's/^URIs: *//; s/^deb +//; s/ *$//')
+    mirror=${mirror:-http://deb.debian.org/debian}
+    echo "install-deps: making the PyTorch 2 root at $root from $mirror (trixie: python3-torch, python3-safetensors)"
+    $SUDO rm -rf "$root.partial"
+    $SUDO mkdir -p "$(dirname "$root")"
+    $SUDO debootstrap --variant=minbase --include=python3-torch,python3-safetensors trixie "$root.partial" "$mirror" >/dev/null
+    $SUDO touch "$root.partial/.ingot-torch2-ready"
+    $SUDO rm -rf "$root"
+    $SUDO mv "$root.partial" "$root"
+  fi
 fi
