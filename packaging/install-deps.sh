@@ -52,7 +52,7 @@ if [[ "${1:-}" == "--test" ]]; then
     [[ $(id -u) -ne 0 ]] && SUDO="sudo"
     # The mirror this machine's apt uses (deb822 or one-line sources), else Debian's own.
     mirror=$(grep -hoE '^URIs: *[^ ]+/debian/?$|^deb +[^ ]+/debian/? ' /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null \
-             | head -n1 | sed -E 's/^URIs: *//; s/^deb +//; s/ *$//')
+             | head -n1 | sed -E 's/^URIs: *//; s/^deb +//; s/ *$//' || true)
     mirror=${mirror:-http://deb.debian.org/debian}
     echo "install-deps: making the PyTorch 2 root at $root from $mirror (trixie: python3-torch, python3-safetensors)"
     $SUDO rm -rf "$root.partial"
