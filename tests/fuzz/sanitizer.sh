@@ -2,15 +2,22 @@
 # The core tests under AddressSanitizer + UndefinedBehaviorSanitizer, and a short fuzzing pass of every parser,
 # in a build of its own made with clang (no GUI: the core rooms, ingot-cli and their tests). Line tables are all the
 # debug information the reports need (file:line in every frame): the build and its links take less time.
-#   tests/fuzz/sanitizer.sh SOURCE_DIR BUILD_DIR [CLANG++]     (FUZZ_SECONDS=30 by default)
+#   tests/fuzz/sanitizer.sh SOURCE_DIR BUILD_DIR [CLANG++]     (FUZZ_SECONDS=20 by default)
 # Run by the test suite as `sanitizer_core_and_fuzz`. Fails on any test failure, sanitizer report or fuzz crash.
 set -euo pipefail
 src=$1
 build=$2
 cxx=${3:-clang++-14}
-secs=${FUZZ_SECONDS:-30}
+secs=${FUZZ_SECONDS:-20}
+# Left to the plain build, neither built nor run here: the tests that spend their time waiting on real daemons and
+# jobs (slurmctld and its scheduling cycles, sshd, torchrun) rather than in Ingot's code, whose parsers (scontrol and
+# squeue output, job logs, a host's replies) are fuzzed below; and the tests that move hundreds of megabytes of
+# checkpoints through the consolidation, format and reshard code, whose readers are fuzzed and whose hostile inputs
+# tst_hostile runs here. Under ASan they took 1300 s of this run's 2900 (tst_consolidate 296 s, tst_checkpointformats
+# 147 s, tst_reshard 65 s, tst_slurmjobs 291 s, tst_slurmcluster 358 s, tst_jobrunner 194 s) and put CI past its hour.
+left_out='tst_slurmcluster;tst_slurmjobs;tst_jobrunner;tst_sshjobs;tst_jobcli;tst_consolidate;tst_checkpointformats;tst_reshard'
 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O2 -gline-tables-only -DNDEBUG' \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O1 -gline-tables-only -DNDEBUG' -DINGOT_SKIP_TEST_TARGETS="$left_out" \
   -DINGOT_FUZZ=ON -DINGOT_BUILD_GUI=OFF -DINGOT_SANITIZER_TESTS=OFF -DINGOT_FUZZ_SECONDS="$secs" >/dev/null
 # The build's lines go to a file (the suite's output would otherwise open with hundreds of them and a failing test's
 # report could be cut from what a CI page shows); a failed build prints its end.
@@ -25,13 +32,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # output (a failing case of one test would otherwise scroll out behind the others' lines).
 log="$build/sanitizer-ctest.log"
 rc=0
-# Left to the plain build: the tests that spend their time waiting on real daemons and jobs (slurmctld and its
-# scheduling cycles, sshd, torchrun) rather than in Ingot's code; the parsers they go through (scontrol/squeue output,
-# job logs, a host's replies) are fuzzed below. Under ASan beside the fuzzers they took a third of this run (tst_slurmjobs
-# 291 s, tst_slurmcluster 358 s, tst_jobrunner 194 s on two cores) and put the suite past CI's hour; the servers the
-# conformance tests check are Python's.
-ctest --test-dir "$build" -j2 --output-on-failure \
-  -E 'backend_train|hub_conformance|tst_hubconformance|s3_conformance|tst_slurmcluster|tst_slurmjobs|tst_jobrunner|tst_sshjobs|tst_jobcli' \
+ctest --test-dir "$build" -j2 --output-on-failure -E "^(backend_train|hub_conformance.*|tst_hubconformance|s3_conformance|torch2_root|${left_out//;/|})\$" \
   >"$log" 2>&1 || rc=$?
 if [ "$rc" -ne 0 ]; then
   # A failing test's output follows its "***Failed"/"***Exception"/"***Timeout" line up to the next test's line. A
