@@ -633,7 +633,7 @@ class TestTrain(unittest.TestCase):
                  "--max_steps", "--num_train_epochs", "--max_grad_norm", "--bf16", "--zero_1", "--tensor_parallel_size",
                  "--pipeline_parallel_size", "--num_microbatches", "--disable_sequence_parallel",
                  "--disable_embedding_parallelization", "--logging_steps", "--save_steps", "--save_total_limit", "--output_dir",
-                 "--resume_from_checkpoint", "--seed", "--device"]
+                 "--resume_from_checkpoint", "--seed", "--device", "--engine", "--fsdp", "--torch_compile"]
         options = p.stdout[p.stdout.index("options:"):]
         for flag in flags:
             # Each flag starts an option entry that carries words after it.
