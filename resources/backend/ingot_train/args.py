@@ -97,9 +97,13 @@ def validate(args, world_size):
     if engine == "native" and args.zero_1 and args.tensor_parallel_size > 1:
         problems.append("--zero_1 with tensor parallelism is not available on the native engine "
                         "(ZeroRedundancyOptimizer takes no DTensor parameters): use --fsdp")
-    c0 = model_config(args) if engine == "native" and args.tensor_parallel_size > 1 else None
+    native_pp = engine == "native" and args.pipeline_parallel_size > 1
+    c0 = model_config(args) if engine == "native" and (args.tensor_parallel_size > 1 or native_pp) else None
     if c0 and c0.get("tie_word_embeddings"):
-        problems.append("a model with tied word embeddings cannot be tensor parallel on the native engine yet")
+        problems.append("a model with tied word embeddings cannot be tensor or pipeline parallel on the native engine yet")
+    if native_pp and (args.tensor_parallel_size > 1 or args.fsdp):
+        problems.append("pipeline parallelism on the native engine combines with data parallelism and --zero_1 only "
+                        "(not yet with tensor parallelism or --fsdp)")
     if args.fsdp and args.zero_1:
         problems.append("--fsdp shards the optimizer state already: pass either --fsdp or --zero_1")
     tp, pp = args.tensor_parallel_size, args.pipeline_parallel_size

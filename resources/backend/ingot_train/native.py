@@ -4,6 +4,7 @@ DDP, ZeroRedundancyOptimizer (ZeRO-1), FSDP (--fsdp, ZeRO-3), DTensor tensor and
 checkpoints that resume on any layout, and torch.compile on request. What each setting runs on is printed in the
 first log lines and in the `started` event."""
 import contextlib
+import functools
 import math
 import os
 import random
@@ -11,7 +12,6 @@ import shutil
 import socket
 import sys
 import time
-from types import SimpleNamespace
 
 import torch
 import torch.distributed as dist
@@ -23,10 +23,11 @@ from .device import autocast
 from .errors import TrainError
 from .model import Checkpoint, LlamaConfig
 from .native_checkpoint import ZeroNamedState, load_native, save_native
-from .native_model import NativeLayer, NativeLlama, init_native_weights, load_native_weights, next_token_loss
-from .native_parallel import (all_reduce_grads, apply_fsdp, apply_tensor_parallel, build_mesh, clip_native,
-                              init_native_process_group, is_fsdp1, pick_native_device, tp_sharded_names)
+from .native_model import NativeLayer, NativeLlama, init_native_weights, load_native_weights
+from .native_parallel import (NativeLayout, all_reduce_grads, apply_fsdp, apply_tensor_parallel, build_mesh,
+                              clip_native, init_native_process_group, is_fsdp1, pick_native_device, tp_sharded_names)
 from .parallel import gather_ints
+from .pipeline import run_micro_batches
 from .reporting import peak_memory, write_results
 from .schedule import lr_at
 from .signals import StopRequest
@@ -57,23 +58,20 @@ def run_native(args, rep, world, rank, why):
     device, kind = pick_native_device(args.device)
     if world > 1:
         init_native_process_group(kind)
-    tp = args.tensor_parallel_size
-    if args.pipeline_parallel_size > 1:
-        raise TrainError("pipeline parallelism is not available on the native engine yet: use --engine xla, or data, "
-                         "fully sharded and tensor parallelism")
-    lay = SimpleNamespace(world=world, rank=rank, tp=tp, dp=world // tp, tp_rank=rank % tp,
-                          dp_rank=(rank // tp) % (world // tp), pp=1, cpu_group=None)
+    lay = NativeLayout(world, rank, args.tensor_parallel_size, args.pipeline_parallel_size,
+                       not args.disable_sequence_parallel)
     check_shared_output(args.output_dir, lay)
     torch.manual_seed(args.seed)
     random.seed(args.seed)
     config = LlamaConfig.from_hf(model_config(args))
-    model = NativeLlama(config)
+    model = NativeLlama(config, lay.pp, lay.pp_rank)
     if args.model_name_or_path and not args.resume_from_checkpoint:
         load_native_weights(model, Checkpoint(args.model_name_or_path))
     else:
         init_native_weights(model, args.seed)
     model.to(device)
-    parameters = sum(p.numel() for p in model.parameters())
+    per_rank = gather_ints(sum(p.numel() for p in model.parameters()), lay)  # (a stage, before any split)
+    parameters = sum(per_rank[lay.global_rank(0, 0, pp)] for pp in range(lay.pp))
     decay = {n for n, p in model.named_parameters() if p.dim() >= 2}
     names = {}
     model, opt, zero, how, sp, vocab, manual_dp = _parallelize(model, args, lay, kind, decay, names)
@@ -95,7 +93,11 @@ def _parallelize(model, args, lay, kind, decay, names):
     how = {}
     sp = lay.tp > 1 and not args.disable_sequence_parallel
     vocab = lay.tp > 1 and not args.disable_embedding_parallelization
-    mesh = lay.mesh = build_mesh(kind, lay.world, lay.tp)
+    mesh = lay.mesh = build_mesh(kind, lay.world, lay.tp, lay.pp)
+    if lay.pp > 1:
+        how["pipeline_parallel"] = (f"{lay.pp} stages on the backend's own 1F1B schedule (point-to-point sends; "
+                                    "not torch.distributed.pipelining, whose GPipe hung and 1F1B failed in a 2-rank CPU/gloo test with "
+                                    "torch 2.6)")
     if lay.tp > 1:
         apply_tensor_parallel(model, mesh["tp"], sp, vocab)
         how["tensor_parallel"] = (f"DTensor parallelize_module over {lay.tp} ranks (ColwiseParallel q/k/v, gate, up; "
@@ -111,15 +113,16 @@ def _parallelize(model, args, lay, kind, decay, names):
         model, how["data_parallel"] = apply_fsdp(model, mesh, kind, NativeLayer)
         if is_fsdp1(model):
             lay.fsdp1 = ({p for n, p in model.named_parameters() if _clean(n) in split}, mesh["dp"].get_group())
-    elif lay.dp > 1 and lay.tp == 1:
+    elif lay.dp > 1 and lay.tp == 1 and lay.pp == 1:
         from torch.nn.parallel import DistributedDataParallel
         model = DistributedDataParallel(model, process_group=mesh["dp"].get_group(),
                                         device_ids=[model_device_index(kind)] if kind != "cpu" else None)
         how["data_parallel"] = f"DDP over {lay.dp} ranks"
     elif lay.dp > 1:
         manual_dp = True
-        how["data_parallel"] = (f"gradients averaged over the {lay.dp} data-parallel ranks of the (dp, tp) mesh "
-                                "(DDP does not take DTensor parameters)")
+        how["data_parallel"] = (f"gradients averaged over the {lay.dp} data-parallel ranks of the device mesh after "
+                                "each step (DDP takes no DTensor parameters, and reduces after the first backward "
+                                "of a pipeline's interleaved micro-batches)")
     elif args.fsdp:
         how["data_parallel"] = "one data-parallel rank: --fsdp has nothing to shard"
     for n, p in model.named_parameters():
@@ -167,9 +170,9 @@ def _loop(args, rep, device, kind, lay, model, runner, opt, zero, how, sp, vocab
     if args.resume_from_checkpoint:
         load_native(args.resume_from_checkpoint, model, opt, zero)
         start, log_history = read_trainer_state(args.resume_from_checkpoint)
-    on_rank = gather_ints(sum(_local_numel(p) for p in model.parameters()), lay)
+    on_rank = gather_ints(sum(_local_numel(p) for p in model.parameters()), lay)  # (after the splits)
     rep.event("started", world_size=lay.world, device=kind, global_batch=global_batch, max_steps=total,
-              data_parallel=lay.dp, tensor_parallel=lay.tp, pipeline_parallel=1, sequence_parallel=sp,
+              data_parallel=lay.dp, tensor_parallel=lay.tp, pipeline_parallel=lay.pp, sequence_parallel=sp,
               zero_1=zero is not None, fsdp=bool(args.fsdp and lay.dp > 1), parameters_per_rank=on_rank,
               parameters=parameters, resumed_from=start, optimizer_resumed=bool(args.resume_from_checkpoint),
               engine="native", implementation=how, host=socket.gethostname(), pid=os.getpid(),
@@ -181,6 +184,9 @@ def _loop(args, rep, device, kind, lay, model, runner, opt, zero, how, sp, vocab
     train_start = time.time()
     last_loss = float("nan")
     dp_group = lay.mesh["dp"].get_group() if manual_dp else None
+    pp_group = lay.mesh["pp"].get_group() if lay.pp > 1 else None
+    forward_context = functools.partial(autocast, args.bf16, kind)
+    runner.config = config  # (the pipeline schedule reads the hidden size)
     for step in range(start, total):
         t0 = time.time()
         if step == start:
@@ -189,23 +195,27 @@ def _loop(args, rep, device, kind, lay, model, runner, opt, zero, how, sp, vocab
         n = args.num_microbatches
         for micro in range(accum):
             first = step * global_batch + micro * per * lay.dp + lay.dp_rank * per
-            for chunk in blocks.batch(first, per).to(device).chunk(n):
+            ids = blocks.batch(first, per).to(device)
+            if lay.pp > 1:  # (sums the last stage's loss over the micro-batches; 0 on the other stages)
+                loss_sum += run_micro_batches(runner, lay, ids, args, accum, forward_context) / accum
+                continue
+            for chunk in ids.chunk(n):
                 with loss_context():
-                    with autocast(args.bf16, kind):
-                        loss = next_token_loss(runner(chunk), chunk)
+                    with forward_context():
+                        loss = runner(chunk, chunk)
                     (loss / (n * accum)).backward()
                 loss_sum += _local(loss.detach()).float() / (n * accum)
         if manual_dp:
             all_reduce_grads(params, dp_group, lay.dp)
-        grad_norm = clip_native(params, args.max_grad_norm, device, lay.fsdp1)
+        grad_norm = clip_native(params, args.max_grad_norm, device, lay.fsdp1, pp_group)
         lr = lr_at(step, args, total)
         for g in opt.param_groups:
             g["lr"] = lr
         opt.step()
         opt.zero_grad(set_to_none=True)
-        if lay.world > 1:
+        if lay.world > 1:  # the loss lives on the last stage's ranks: averaged over its dp (and equal tp) ranks
             dist.all_reduce(loss_sum)
-            loss_sum /= lay.world
+            loss_sum /= lay.dp * lay.tp
         dt = time.time() - t0
         last_loss = float(loss_sum)
         done = step + 1

@@ -1,7 +1,7 @@
 """The native engine's model: the same Llama architecture and the same parameter names as model.py (so checkpoints
 of both engines consolidate the same way), built from plain nn.Linear / nn.Embedding modules that torch's own
-parallel APIs (DDP, FSDP, DTensor's parallelize_module) know how to wrap. It is built whole on every rank and then
-split by those APIs; attention reads its head count from the (possibly tensor-parallel) projection it gets."""
+parallel APIs (DDP, FSDP, DTensor's parallelize_module) know how to wrap. A rank builds its pipeline stage whole and
+those APIs split it; attention reads its head count from the (possibly tensor-parallel) projection it gets."""
 import math
 
 import torch
@@ -10,6 +10,7 @@ from torch import nn
 
 from .errors import TrainError
 from .model import RMSNorm, _row_seed, rotary, rotate_half
+from .parallel import stage_layers
 
 IGNORE = -100  # label of the last position of each sequence (no next token); cross-entropy skips it
 
@@ -77,32 +78,41 @@ class NativeLayer(nn.Module):
 
 
 class NativeInner(nn.Module):
-    def __init__(self, c):
+    def __init__(self, c, layers, first, last):
         super().__init__()
-        self.embed_tokens = nn.Embedding(c.vocab_size, c.hidden_size)
-        self.layers = nn.ModuleDict({str(i): NativeLayer(c) for i in range(c.num_hidden_layers)})
-        self.norm = NativeRMSNorm(c.hidden_size, c.rms_norm_eps)
+        if first:
+            self.embed_tokens = nn.Embedding(c.vocab_size, c.hidden_size)
+        # Global layer numbers as names (model.layers.<i>.…) on every stage, as the XLA engine names them.
+        self.layers = nn.ModuleDict({str(i): NativeLayer(c) for i in layers})
+        if last:
+            self.norm = NativeRMSNorm(c.hidden_size, c.rms_norm_eps)
 
 
 class NativeLlama(nn.Module):
-    """forward(ids) returns the logits of every position; loss() turns them into the mean next-token loss."""
+    """One pipeline stage of PP (the whole model when PP is 1). forward(inp, labels): INP is the token ids on the
+    first stage, else the previous stage's hidden states; a middle stage returns its hidden states, the last stage
+    the mean next-token loss against LABELS (the token ids)."""
 
-    def __init__(self, c):
+    def __init__(self, c, pp=1, pp_rank=0):
         super().__init__()
         self.config = c
-        self.model = NativeInner(c)
-        self.lm_head = None if c.tie_word_embeddings else nn.Linear(c.hidden_size, c.vocab_size, bias=False)
+        self.first, self.last = pp_rank == 0, pp_rank == pp - 1
+        self.model = NativeInner(c, stage_layers(c.num_hidden_layers, pp, pp_rank), self.first, self.last)
+        self.lm_head = None
+        if self.last and not c.tie_word_embeddings:
+            self.lm_head = nn.Linear(c.hidden_size, c.vocab_size, bias=False)
 
-    def forward(self, ids):
+    def forward(self, inp, labels):
         c = self.config
-        x = self.model.embed_tokens(ids)
-        cos, sin = rotary(torch.arange(ids.shape[1], device=ids.device), c.head_dim, c.rope_theta, x.dtype)
+        x = self.model.embed_tokens(inp) if self.first else inp
+        cos, sin = rotary(torch.arange(labels.shape[1], device=labels.device), c.head_dim, c.rope_theta, x.dtype)
         for layer in self.model.layers.values():
             x = layer(x, cos, sin)
+        if not self.last:
+            return x
         x = self.model.norm(x)
-        if self.lm_head is None:
-            return F.linear(x, self.model.embed_tokens.weight)
-        return self.lm_head(x)
+        logits = self.lm_head(x) if self.lm_head is not None else F.linear(x, self.model.embed_tokens.weight)
+        return next_token_loss(logits, labels)
 
 
 def next_token_loss(logits, ids):
@@ -118,7 +128,7 @@ def source_name(config, name):
 
 def init_native_weights(model, seed, std=0.02):
     """The XLA engine's layout-independent init (model.init_weights): row i of every matrix from a generator seeded
-    by (seed, name, i), norms at one; the whole model on every rank (split afterwards)."""
+    by (seed, name, i), norms at one; the whole stage on every rank (split afterwards)."""
     g = torch.Generator()
     with torch.no_grad():
         for name, p in model.named_parameters():

@@ -42,11 +42,42 @@ def init_native_process_group(kind):
     dist.init_process_group(backend)
 
 
-def build_mesh(kind, world, tp):
-    """The 2-D ("dp", "tp") DeviceMesh (None for one process)."""
+class NativeLayout:
+    """Where this rank sits, as parallel.Layout lays ranks out (rank = pp_rank * dp * tp + dp_rank * tp + tp_rank),
+    with what the pipeline schedule reads; the groups come from the device mesh (build_mesh)."""
+
+    def __init__(self, world, rank, tp, pp, sequence_parallel):
+        self.world, self.rank, self.tp, self.pp = world, rank, tp, pp
+        self.dp = world // (tp * pp)
+        self.tp_rank, self.dp_rank, self.pp_rank = rank % tp, (rank // tp) % self.dp, rank // (tp * self.dp)
+        self.sequence_parallel = sequence_parallel and tp > 1
+        self.cpu_group, self.mesh, self.fsdp1 = None, None, None
+
+    def global_rank(self, tp_rank, dp_rank, pp_rank):
+        return pp_rank * (self.dp * self.tp) + dp_rank * self.tp + tp_rank
+
+    @property
+    def first_stage(self):
+        return self.pp_rank == 0
+
+    @property
+    def last_stage(self):
+        return self.pp_rank == self.pp - 1
+
+    def prev_rank(self):
+        return self.global_rank(self.tp_rank, self.dp_rank, self.pp_rank - 1)
+
+    def next_rank(self):
+        return self.global_rank(self.tp_rank, self.dp_rank, self.pp_rank + 1)
+
+
+def build_mesh(kind, world, tp, pp=1):
+    """The ("dp", "tp") DeviceMesh, ("pp", "dp", "tp") with pipeline stages (None for one process)."""
     if world == 1:
         return None
     from torch.distributed.device_mesh import init_device_mesh
+    if pp > 1:
+        return init_device_mesh(kind, (pp, world // (tp * pp), tp), mesh_dim_names=("pp", "dp", "tp"))
     return init_device_mesh(kind, (world // tp, tp), mesh_dim_names=("dp", "tp"))
 
 
@@ -155,12 +186,13 @@ def tp_sharded_names(model):
             if isinstance(p, DTensor) and any(pl.is_shard() for pl in p.placements)}
 
 
-def clip_native(params, max_norm, device, fsdp1=None):
+def clip_native(params, max_norm, device, fsdp1=None, pp_group=None):
     """The global L2 norm of the gradients, each weight counted once whatever it became, and clipping as
     torch.nn.utils.clip_grad_norm_ does (no clipping when MAX_NORM is 0). A plain tensor is the same on every rank;
     a DTensor's local parts add up over its Shard mesh dimensions (pending Partial sums are reduced first). FSDP1 (FSDP1=(tp-split parameters,
     dp group)) hands out flat shards as plain tensors: summed over every rank for tp-split weights, over the dp
-    group only for the rest (FSDP1's own clip_grad_norm_ would miss the tensor-parallel split)."""
+    group only for the rest (FSDP1's own clip_grad_norm_ would miss the tensor-parallel split). Pipeline stages
+    hold different weights: their sums add up over PP_GROUP."""
     from torch.distributed.tensor import DTensor
     limit = max_norm if max_norm > 0 else float("inf")
     from torch.distributed.tensor import Replicate
@@ -192,6 +224,8 @@ def clip_native(params, max_norm, device, fsdp1=None):
             for d in key[2]:
                 dist.all_reduce(s, group=key[1].get_group(d))
         sq = sq + s
+    if pp_group is not None:
+        dist.all_reduce(sq, group=pp_group)
     norm = sq.sqrt()
     coef = (limit / (norm + 1e-6)).clamp(max=1.0)
     for p in params:
