@@ -1,9 +1,10 @@
 """The training backend's native engine with a real PyTorch 2 (Debian 13's python3-torch 2.6, run through
 tests/support/torch2/python3; CPU/gloo, real torchrun): every parallel layout (DDP, ZeRO-1, FSDP, tensor + sequence
-parallel, FSDP x TP on a 2-D mesh, pipeline stages, torch.compile) trains exactly like one process, and one process like the XLA engine; a DCP
-checkpoint saved on tp=2 resumes with FSDP or on one process as if uninterrupted; the checkpoint folder is what
-torch.distributed.checkpoint writes, with the model and optimizer under the backend's own names; an engine never
-resumes the other's checkpoint. This file runs inside the PyTorch 2 root (tests/CMakeLists.txt: backend_native)."""
+parallel, FSDP x TP on a 2-D mesh, pipeline stages, torch.compile) trains exactly like one process, and one process
+like the XLA engine; a DCP checkpoint saved on tp=2 resumes with FSDP or on one process as if uninterrupted; the
+checkpoint folder is what torch.distributed.checkpoint writes, with the model and optimizer under the backend's own
+names; an engine never resumes the other's checkpoint. This file runs inside the PyTorch 2 root
+(tests/CMakeLists.txt: backend_native)."""
 import json
 import os
 import subprocess

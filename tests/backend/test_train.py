@@ -760,6 +760,9 @@ class TestTrain(unittest.TestCase):
             (x + ["--config_name", "tiny", "--pipeline_parallel_size", "3"], 3, ["has 2 layers, fewer than --pipeline_parallel_size 3"]),
             (x + ["--config_name", "tiny", "--per_device_train_batch_size", "3", "--num_microbatches", "2"], 1,
              ["does not split into 2 micro-batches"]),
+            # Debian 12's torch 1.13 has no DTensor: the native engine (tests/backend/test_native.py) is refused.
+            (x + ["--config_name", "tiny", "--engine", "native"], 1, ["--engine native needs torch 2.4 or later"]),
+            (x + ["--config_name", "tiny", "--fsdp"], 1, ["--fsdp needs the native engine"]),
         ]
         for args, nproc, words in cases:
             with self.subTest(args=args):

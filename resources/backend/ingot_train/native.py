@@ -96,8 +96,8 @@ def _parallelize(model, args, lay, kind, decay, names):
     mesh = lay.mesh = build_mesh(kind, lay.world, lay.tp, lay.pp)
     if lay.pp > 1:
         how["pipeline_parallel"] = (f"{lay.pp} stages on the backend's own 1F1B schedule (point-to-point sends; "
-                                    "not torch.distributed.pipelining, whose GPipe hung and 1F1B failed in a 2-rank CPU/gloo test with "
-                                    "torch 2.6)")
+                                    "not torch.distributed.pipelining, whose GPipe hung and 1F1B failed in a 2-rank "
+                                    "CPU/gloo test with torch 2.6)")
     if lay.tp > 1:
         apply_tensor_parallel(model, mesh["tp"], sp, vocab)
         how["tensor_parallel"] = (f"DTensor parallelize_module over {lay.tp} ranks (ColwiseParallel q/k/v, gate, up; "

@@ -5,6 +5,7 @@ sharded data parallelism with FSDP2 (fully_shard) where the build supports the d
 
 Ranks are laid out as the XLA engine does (rank = dp_rank * tp + tp_rank), so the data order is the same."""
 import importlib
+import importlib.util
 import os
 
 import torch
@@ -84,9 +85,8 @@ def build_mesh(kind, world, tp, pp=1):
 def fsdp2_available(kind):
     """FSDP2's fully_shard where this torch has it and the device's streams can record events, which its backward
     needs (torch 2.6 on CPU cannot: "'Stream' object has no attribute 'record_event'")."""
-    try:
-        from torch.distributed.fsdp import fully_shard  # noqa: F401  (torch 2.6 and later; import only)
-    except ImportError:
+    if importlib.util.find_spec("torch.distributed.fsdp") is None \
+            or not hasattr(importlib.import_module("torch.distributed.fsdp"), "fully_shard"):  # torch 2.6 and later
         return False
     module = getattr(torch, kind, None) if kind != "cpu" else torch.cpu
     stream = getattr(module, "current_stream", None)
@@ -189,13 +189,12 @@ def tp_sharded_names(model):
 def clip_native(params, max_norm, device, fsdp1=None, pp_group=None):
     """The global L2 norm of the gradients, each weight counted once whatever it became, and clipping as
     torch.nn.utils.clip_grad_norm_ does (no clipping when MAX_NORM is 0). A plain tensor is the same on every rank;
-    a DTensor's local parts add up over its Shard mesh dimensions (pending Partial sums are reduced first). FSDP1 (FSDP1=(tp-split parameters,
-    dp group)) hands out flat shards as plain tensors: summed over every rank for tp-split weights, over the dp
-    group only for the rest (FSDP1's own clip_grad_norm_ would miss the tensor-parallel split). Pipeline stages
-    hold different weights: their sums add up over PP_GROUP."""
-    from torch.distributed.tensor import DTensor
+    a DTensor's local parts add up over its Shard mesh dimensions (pending Partial sums are reduced first). FSDP1
+    (FSDP1 = (tp-split parameters, dp group)) hands out flat shards as plain tensors: summed over every rank for
+    tp-split weights, over the dp group only for the rest (FSDP1's own clip_grad_norm_ misses the tensor-parallel
+    split). Pipeline stages hold different weights: their sums add up over PP_GROUP."""
+    from torch.distributed.tensor import DTensor, Replicate
     limit = max_norm if max_norm > 0 else float("inf")
-    from torch.distributed.tensor import Replicate
     buckets = {}  # (mesh, summed mesh dims) or a group: sum of squares of the local parts
     for p in params:
         g = p.grad

@@ -101,7 +101,27 @@ def _xla(args, rep, world, rank):
     lay = Layout(world, rank, args.tensor_parallel_size, args.pipeline_parallel_size,
                  sequence_parallel=not args.disable_sequence_parallel,
                  vocab_parallel=not args.disable_embedding_parallelization, cpu_control=kind != "cpu")
+    if rank == 0:
+        print(f"ingot_train: device {kind}", flush=True)
+        for setting, what in xla_implementation(args, lay).items():
+            print(f"ingot_train: {setting}: {what}", flush=True)
     return train(args, rep, device, kind, lay)
+
+
+def xla_implementation(args, lay):
+    """{setting: what runs it} on the XLA engine, for the first log lines (the native engine names torch's APIs)."""
+    how = {}
+    if lay.tp > 1:
+        how["tensor_parallel"] = f"the backend's own column/row-parallel layers over {lay.tp} ranks"
+        how["sequence_parallel"] = "the backend's own all-gather / reduce-scatter" if lay.sequence_parallel else "off"
+        how["embedding"] = "split by vocabulary" if lay.vocab_parallel else "whole on every tensor-parallel rank"
+    if lay.pp > 1:
+        how["pipeline_parallel"] = f"{lay.pp} stages on the backend's own 1F1B schedule"
+    if lay.dp > 1:
+        how["data_parallel"] = f"bucketed gradient all-reduce over {lay.dp} ranks"
+        if args.zero_1:
+            how["zero_1"] = f"the backend's own sharded AdamW over {lay.dp} ranks"
+    return how
 
 
 def train(args, rep, device, kind, lay):
@@ -148,7 +168,7 @@ def train(args, rep, device, kind, lay):
               optimizer_resumed=optimizer_resumed,
               # For a monitor re-attaching to a running job: where rank 0 runs and who launched it.
               host=socket.gethostname(), pid=os.getpid(), launcher_pid=os.getppid(), tokenizer=tokenizer.name,
-              tokenizer_warning=why_not_own)
+              tokenizer_warning=why_not_own, engine="xla", implementation=xla_implementation(args, lay))
 
     forward_context = functools.partial(autocast, args.bf16, kind)
     tokens_per_step = global_batch * args.block_size
