@@ -130,6 +130,15 @@ class TestNative(unittest.TestCase):
         self.assertTrue(torch.isfinite(sd["model.norm.weight"]).all())
         self.assertNotEqual(float(sd["model.norm.weight"].sum()), 64.0)  # trained away from its init of ones
 
+    def test_save_total_limit_keeps_the_newest_native_checkpoints(self):
+        out = os.path.join(self.tmp, "rotated")
+        run(["--config_name", "tiny", "--max_steps", "4", "--save_steps", "1", "--save_total_limit", "2",
+             "--output_dir", out])
+        self.assertEqual(sorted(n for n in os.listdir(out) if n.startswith("checkpoint-")),
+                         ["checkpoint-2", "checkpoint-3"])
+        self.assertTrue(os.path.isfile(os.path.join(out, "checkpoint-3", ".metadata")))
+        self.assertTrue(os.path.isfile(os.path.join(out, ".metadata")))  # the final save, in the output folder
+
     def test_resume_on_another_layout_equals_uninterrupted(self):
         # Saved at step 3 on tp=2; resumed with FSDP over 2 ranks and on one process: steps 4-6 equal the
         # uninterrupted single process (DCP re-shards model and AdamW state on load).
