@@ -15,7 +15,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 BACKEND = os.path.join(HERE, "..", "..", "resources", "backend")
 sys.path.insert(0, HERE)
-from test_train import free_port, load_json, losses  # noqa: E402  (the port reservation the XLA tests use)
+from test_train import events, free_port, load_json, losses  # noqa: E402  (the port reservation the XLA tests use)
 
 PY = sys.executable  # the PyTorch 2 root's python3: torchrun and the backend run in the same root
 ENV = dict(os.environ, PYTHONPATH=BACKEND + os.pathsep + os.environ.get("PYTHONPATH", ""), OMP_NUM_THREADS="1")
@@ -43,13 +43,17 @@ def grad_norms(out_dir):
         return [r["grad_norm"] for r in map(json.loads, f) if r.get("type") == "metric"]
 
 
-def run(args, nproc=1, engine="native", check=True):
+def command(args, nproc=1, engine="native"):
     if nproc == 1:
         cmd = [PY, "-m", "ingot_train"]
     else:
         cmd = [PY, "-m", "torch.distributed.run", "--nnodes=1", "--master_addr=127.0.0.1",
                f"--master_port={free_port()}", f"--nproc_per_node={nproc}", "-m", "ingot_train"]
-    cmd += ["--engine", engine] + args
+    return cmd + ["--engine", engine] + args
+
+
+def run(args, nproc=1, engine="native", check=True):
+    cmd = command(args, nproc, engine)
     p = subprocess.run(cmd, env=ENV, capture_output=True, text=True, timeout=300)
     if check and p.returncode != 0:
         raise AssertionError(f"{' '.join(cmd)} failed:\n{p.stdout[-2000:]}\n{p.stderr[-4000:]}")
@@ -138,6 +142,39 @@ class TestNative(unittest.TestCase):
                          ["checkpoint-2", "checkpoint-3"])
         self.assertTrue(os.path.isfile(os.path.join(out, "checkpoint-3", ".metadata")))
         self.assertTrue(os.path.isfile(os.path.join(out, ".metadata")))  # the final save, in the output folder
+
+    def test_a_stop_signal_saves_a_dcp_checkpoint_that_resumes(self):
+        # SIGTERM to torchrun (what Ingot's Stop sends): every rank ends its step, the DCP checkpoint is saved, and
+        # a run resumed from it goes on from that step.
+        import signal
+        out = os.path.join(self.tmp, "stopped")
+        args = ["--config_name", "tiny", "--max_steps", "100000", "--per_device_train_batch_size", "2",
+                "--output_dir", out]
+        with tempfile.TemporaryFile("w+") as err:
+            p = subprocess.Popen(command(args, 2), env=ENV, stdout=subprocess.PIPE, stderr=err, text=True)
+            with p.stdout:
+                for line in p.stdout:  # waits on the run's own report of step 2, never on a fixed time
+                    if line.startswith("INGOT_METRIC ") and json.loads(line[len("INGOT_METRIC "):])["step"] >= 2:
+                        p.send_signal(signal.SIGTERM)
+                        break
+                else:
+                    err.seek(0)
+                    self.fail(f"no step 2 before the run ended:\n{err.read()[-3000:]}")
+                p.stdout.read()
+            p.wait(timeout=120)
+        stopped = [e for e in events(out) if e["event"] == "stopped"]
+        self.assertEqual(len(stopped), 1)
+        n = stopped[0]["step"]
+        ck = os.path.join(out, f"checkpoint-{n}")
+        self.assertEqual(stopped[0]["checkpoint"], ck)
+        self.assertTrue(os.path.isfile(os.path.join(ck, ".metadata")))
+        self.assertFalse([x for x in os.listdir(out) if ".tmp-" in x])
+        res = os.path.join(self.tmp, "stopped-resumed")
+        run(["--config_name", "tiny", "--max_steps", str(n + 2), "--per_device_train_batch_size", "4",
+             "--output_dir", res, "--resume_from_checkpoint", ck])
+        self.assertEqual(events(res)[0]["resumed_from"], n)
+        self.assertEqual(events(res)[-1]["event"], "finished")
+        self.assertEqual(len(losses(res)), 2)
 
     def test_resume_on_another_layout_equals_uninterrupted(self):
         # Saved at step 3 on tp=2; resumed with FSDP over 2 ranks and on one process: steps 4-6 equal the
