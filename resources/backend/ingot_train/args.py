@@ -31,7 +31,7 @@ def build_parser():
     a("--save_steps", type=int, default=0, help="Save a checkpoint every N steps in OUTPUT_DIR/checkpoint-N (0: only at the end).")
     a("--save_total_limit", type=int, default=0, help="Keep only the newest N checkpoint-N folders in OUTPUT_DIR: older ones are deleted once a new one is fully written (0: keep all).")
     a("--output_dir", required=True, help="Where metrics, checkpoints and results go.")
-    a("--resume_from_checkpoint", help="A checkpoint-N folder to resume from (the same tensor/pipeline parallel sizes; `ingot-cli reshard` writes one for others).")
+    a("--resume_from_checkpoint", help="A checkpoint-N folder to resume from (XLA engine: the same tensor/pipeline parallel sizes, `ingot-cli reshard` writes one for others; native engine: any layout, DCP re-shards on load).")
     a("--seed", type=int, default=42, help="Random seed.")
     a("--device", choices=["auto", "cpu", "cuda", "xla", "neuron"], default="auto", help="Where to train.")
     a("--engine", choices=["auto", "native", "xla"], default="auto",
