@@ -633,7 +633,7 @@ class TestTrain(unittest.TestCase):
                  "--max_steps", "--num_train_epochs", "--max_grad_norm", "--bf16", "--zero_1", "--tensor_parallel_size",
                  "--pipeline_parallel_size", "--num_microbatches", "--disable_sequence_parallel",
                  "--disable_embedding_parallelization", "--logging_steps", "--save_steps", "--save_total_limit", "--output_dir",
-                 "--resume_from_checkpoint", "--seed", "--device"]
+                 "--resume_from_checkpoint", "--seed", "--device", "--engine", "--fsdp", "--torch_compile"]
         options = p.stdout[p.stdout.index("options:"):]
         for flag in flags:
             # Each flag starts an option entry that carries words after it.
@@ -760,6 +760,9 @@ class TestTrain(unittest.TestCase):
             (x + ["--config_name", "tiny", "--pipeline_parallel_size", "3"], 3, ["has 2 layers, fewer than --pipeline_parallel_size 3"]),
             (x + ["--config_name", "tiny", "--per_device_train_batch_size", "3", "--num_microbatches", "2"], 1,
              ["does not split into 2 micro-batches"]),
+            # Debian 12's torch 1.13 has no DTensor: the native engine (tests/backend/test_native.py) is refused.
+            (x + ["--config_name", "tiny", "--engine", "native"], 1, ["--engine native needs torch 2.4 or later"]),
+            (x + ["--config_name", "tiny", "--fsdp"], 1, ["--fsdp needs the native engine"]),
         ]
         for args, nproc, words in cases:
             with self.subTest(args=args):

@@ -31,9 +31,17 @@ def build_parser():
     a("--save_steps", type=int, default=0, help="Save a checkpoint every N steps in OUTPUT_DIR/checkpoint-N (0: only at the end).")
     a("--save_total_limit", type=int, default=0, help="Keep only the newest N checkpoint-N folders in OUTPUT_DIR: older ones are deleted once a new one is fully written (0: keep all).")
     a("--output_dir", required=True, help="Where metrics, checkpoints and results go.")
-    a("--resume_from_checkpoint", help="A checkpoint-N folder to resume from (the same tensor/pipeline parallel sizes; `ingot-cli reshard` writes one for others).")
+    a("--resume_from_checkpoint", help="A checkpoint-N folder to resume from (XLA engine: the same tensor/pipeline parallel sizes, `ingot-cli reshard` writes one for others; native engine: any layout, DCP re-shards on load).")
     a("--seed", type=int, default=42, help="Random seed.")
-    a("--device", choices=["auto", "cpu", "cuda", "xla"], default="auto", help="Where to train.")
+    a("--device", choices=["auto", "cpu", "cuda", "xla", "neuron"], default="auto", help="Where to train.")
+    a("--engine", choices=["auto", "native", "xla"], default="auto",
+      help="native: PyTorch's own distributed APIs (DDP, ZeroRedundancyOptimizer, FSDP, DTensor; TorchNeuron, Neuron "
+           "2.30 and later); xla: PyTorch/XLA (Neuron 2.29 and earlier). auto: xla when torch_xla is importable, else "
+           "native when torch has torch.distributed.tensor (torch >= 2.4), else xla.")
+    a("--fsdp", action="store_true", help="Fully sharded data parallel over the data-parallel ranks (ZeRO-3: weights, "
+      "gradients and optimizer state sharded; native engine only; excludes --zero_1).")
+    a("--torch_compile", action="store_true", help="Compile the model with torch.compile (native engine only; backend "
+      "\"neuron\" on a Neuron device).")
     return p
 
 
@@ -73,6 +81,31 @@ def validate(args, world_size):
         problems.append("--save_total_limit must not be negative (0: keep every checkpoint)")
     if args.max_steps == 0:
         problems.append("--max_steps must be positive (or -1 to use --num_train_epochs)")
+    from .engine import has_dtensor, resolve_engine, torch_version
+    engine, why = resolve_engine(args.engine)
+    if engine == "native" and not has_dtensor():
+        problems.append("--engine native needs torch 2.4 or later (torch.distributed.tensor); this Python has torch "
+                        + ".".join(map(str, torch_version())))
+    if engine != "native":
+        for flag in ("fsdp", "torch_compile"):
+            if getattr(args, flag):
+                problems.append(f"--{flag} needs the native engine ({why})")
+        if args.device == "neuron":
+            problems.append(f"--device neuron needs the native engine ({why})")
+    elif args.device == "xla":
+        problems.append("--device xla needs --engine xla")
+    if engine == "native" and args.zero_1 and args.tensor_parallel_size > 1:
+        problems.append("--zero_1 with tensor parallelism is not available on the native engine "
+                        "(ZeroRedundancyOptimizer takes no DTensor parameters): use --fsdp")
+    native_pp = engine == "native" and args.pipeline_parallel_size > 1
+    c0 = model_config(args) if engine == "native" and (args.tensor_parallel_size > 1 or native_pp) else None
+    if c0 and c0.get("tie_word_embeddings"):
+        problems.append("a model with tied word embeddings cannot be tensor or pipeline parallel on the native engine yet")
+    if native_pp and (args.tensor_parallel_size > 1 or args.fsdp):
+        problems.append("pipeline parallelism on the native engine combines with data parallelism and --zero_1 only "
+                        "(not yet with tensor parallelism or --fsdp)")
+    if args.fsdp and args.zero_1:
+        problems.append("--fsdp shards the optimizer state already: pass either --fsdp or --zero_1")
     tp, pp = args.tensor_parallel_size, args.pipeline_parallel_size
     if tp < 1 or pp < 1:
         problems.append("--tensor_parallel_size and --pipeline_parallel_size must be at least 1")
@@ -98,7 +131,7 @@ def validate(args, world_size):
     if c and c["num_hidden_layers"] < pp:
         problems.append(f"the model has {c['num_hidden_layers']} layers, fewer than --pipeline_parallel_size {pp} stages")
     if args.resume_from_checkpoint:
-        problems += check_resume(args, world_size)
+        problems += check_resume(args, world_size, engine)
     return problems
 
 
@@ -107,12 +140,35 @@ LAYOUT_KEYS = ("tensor_parallel_size", "pipeline_parallel_size", "disable_embedd
 LEGACY_LAYOUT_KEYS = ("zero_1",)
 
 
-def check_resume(args, world_size):
-    """The checkpoint's weights are split for one tp/pp layout (and vocabulary split or not): the run must have the
-    same. Its optimizer state is kept by parameter name, so the data-parallel size and ZeRO-1 may change (but not for
-    checkpoints of earlier versions). Another tp/pp layout: `ingot-cli reshard` writes the checkpoint for it."""
+def checkpoint_engine(ck, saved):
+    """The engine that wrote checkpoint CK: native for a DCP checkpoint (a .metadata file, or training_args.json
+    saying so), xla otherwise (its checkpoints of earlier versions name no engine)."""
+    if isinstance(saved, dict) and saved.get("engine") in ("native", "xla"):
+        return saved["engine"]
+    return "native" if os.path.isfile(os.path.join(ck, ".metadata")) else "xla"
+
+
+def check_resume(args, world_size, engine="xla"):
+    """The XLA engine's checkpoint weights are split for one tp/pp layout (and vocabulary split or not): the run must
+    have the same. Its optimizer state is kept by parameter name, so the data-parallel size and ZeRO-1 may change
+    (but not for checkpoints of earlier versions). Another tp/pp layout: `ingot-cli reshard` writes the checkpoint
+    for it. A native (DCP) checkpoint resumes on any layout: DCP re-shards on load. An engine never resumes the
+    other's checkpoint."""
     from .checkpoint import legacy_optimizer
     ck = args.resume_from_checkpoint
+    try:
+        with open(os.path.join(ck, "training_args.json")) as f:
+            saved = json.load(f)
+    except (OSError, ValueError) as e:
+        return [f"--resume_from_checkpoint {ck} is not a complete checkpoint ({e})"]
+    written_by = checkpoint_engine(ck, saved)
+    if written_by != engine:
+        names = {"native": "the native engine (a DCP checkpoint)", "xla": "the XLA engine (per-rank safetensors shards)"}
+        return [f"--resume_from_checkpoint {ck} was written by {names[written_by]}, this run uses the {engine} engine: "
+                f"resume it with --engine {written_by}, or consolidate it and start from the model folder"]
+    if engine == "native":
+        from .native_checkpoint import check_native_checkpoint
+        return check_native_checkpoint(ck)
     try:
         with open(os.path.join(ck, "training_args.json")) as f:
             saved = json.load(f)

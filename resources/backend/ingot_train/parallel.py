@@ -65,10 +65,7 @@ class Layout:
         return self.pp_rank == self.pp - 1
 
     def stage_layers(self, num_layers):
-        """The global indices of the decoder layers on this stage (earlier stages take one more when uneven)."""
-        base, extra = divmod(num_layers, self.pp)
-        start = self.pp_rank * base + min(self.pp_rank, extra)
-        return range(start, start + base + (1 if self.pp_rank < extra else 0))
+        return stage_layers(num_layers, self.pp, self.pp_rank)
 
     def prev_rank(self):
         return self.global_rank(self.tp_rank, self.dp_rank, self.pp_rank - 1)
@@ -78,6 +75,14 @@ class Layout:
 
     def name(self):
         return f"tp_rank_{self.tp_rank:02d}_pp_rank_{self.pp_rank:02d}"
+
+
+def stage_layers(num_layers, pp, pp_rank):
+    """The global indices of the decoder layers on stage PP_RANK of PP (earlier stages take one more when uneven);
+    both engines split the same way."""
+    base, extra = divmod(num_layers, pp)
+    start = pp_rank * base + min(pp_rank, extra)
+    return range(start, start + base + (1 if pp_rank < extra else 0))
 
 
 def gather_ints(value, lay):

@@ -20,6 +20,7 @@ from .args import build_parser, model_config, validate
 from .checkpoint import (check_shared_output, load_checkpoint, read_trainer_state, remove_incomplete_saves,
                          rotate_checkpoints, save_checkpoint, trainer_state)
 from .data import Blocks, load_tokenizer, token_stream
+from .engine import resolve_engine
 from .device import autocast, init_process_group, mark_step, pick_device
 from .errors import PREFIX, TrainError
 from .grads import clip_gradients, sync_gradients
@@ -63,18 +64,21 @@ def _main(argv):
         removed = remove_incomplete_saves(args.output_dir)
         if removed:
             rep.event("removed_incomplete_checkpoints", paths=removed)
-    device, kind = pick_device(args.device, args.bf16)
-    if world > 1:
-        init_process_group(kind)
+    engine, why = resolve_engine(args.engine)
+    args.engine = engine  # (saved in training_args.json)
+    if engine == "native":
+        from .native import run_native
+        return guarded(rep, world, lambda: run_native(args, rep, world, rank, why))
+    if rank == 0:
+        print(f"ingot_train: engine xla ({why})", flush=True)
+    return guarded(rep, world, lambda: _xla(args, rep, world, rank))
+
+
+def guarded(rep, world, run):
+    """RUN()'s status; an error ends the run as the `failed` event (with its words for a TrainError) and is raised
+    on; the process group is destroyed whatever happens."""
     try:
-        if kind == "xla" and args.pipeline_parallel_size > 1:
-            # torch_xla's process group has no point-to-point send/recv without a device-specific channel maker.
-            raise TrainError("pipeline parallelism is not available on XLA devices in this backend yet; use tensor "
-                             "and data parallelism there")
-        lay = Layout(world, rank, args.tensor_parallel_size, args.pipeline_parallel_size,
-                     sequence_parallel=not args.disable_sequence_parallel,
-                     vocab_parallel=not args.disable_embedding_parallelization, cpu_control=kind != "cpu")
-        return train(args, rep, device, kind, lay)
+        return run()
     except TrainError as e:  # a stop with words (bad data, a folder the nodes do not share, ...)
         rep.event("failed", reason=str(e))
         raise
@@ -84,6 +88,40 @@ def _main(argv):
     finally:
         if world > 1 and dist.is_initialized():
             dist.destroy_process_group()
+
+
+def _xla(args, rep, world, rank):
+    device, kind = pick_device(args.device, args.bf16)
+    if world > 1:
+        init_process_group(kind)
+    if kind == "xla" and args.pipeline_parallel_size > 1:
+        # torch_xla's process group has no point-to-point send/recv without a device-specific channel maker.
+        raise TrainError("pipeline parallelism is not available on XLA devices in this backend yet; use tensor "
+                         "and data parallelism there")
+    lay = Layout(world, rank, args.tensor_parallel_size, args.pipeline_parallel_size,
+                 sequence_parallel=not args.disable_sequence_parallel,
+                 vocab_parallel=not args.disable_embedding_parallelization, cpu_control=kind != "cpu")
+    if rank == 0:
+        print(f"ingot_train: device {kind}", flush=True)
+        for setting, what in xla_implementation(args, lay).items():
+            print(f"ingot_train: {setting}: {what}", flush=True)
+    return train(args, rep, device, kind, lay)
+
+
+def xla_implementation(args, lay):
+    """{setting: what runs it} on the XLA engine, for the first log lines (the native engine names torch's APIs)."""
+    how = {}
+    if lay.tp > 1:
+        how["tensor_parallel"] = f"the backend's own column/row-parallel layers over {lay.tp} ranks"
+        how["sequence_parallel"] = "the backend's own all-gather / reduce-scatter" if lay.sequence_parallel else "off"
+        how["embedding"] = "split by vocabulary" if lay.vocab_parallel else "whole on every tensor-parallel rank"
+    if lay.pp > 1:
+        how["pipeline_parallel"] = f"{lay.pp} stages on the backend's own 1F1B schedule"
+    if lay.dp > 1:
+        how["data_parallel"] = f"bucketed gradient all-reduce over {lay.dp} ranks"
+        if args.zero_1:
+            how["zero_1"] = f"the backend's own sharded AdamW over {lay.dp} ranks"
+    return how
 
 
 def train(args, rep, device, kind, lay):
@@ -130,7 +168,7 @@ def train(args, rep, device, kind, lay):
               optimizer_resumed=optimizer_resumed,
               # For a monitor re-attaching to a running job: where rank 0 runs and who launched it.
               host=socket.gethostname(), pid=os.getpid(), launcher_pid=os.getppid(), tokenizer=tokenizer.name,
-              tokenizer_warning=why_not_own)
+              tokenizer_warning=why_not_own, engine="xla", implementation=xla_implementation(args, lay))
 
     forward_context = functools.partial(autocast, args.bf16, kind)
     tokens_per_step = global_batch * args.block_size
