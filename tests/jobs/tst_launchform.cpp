@@ -114,6 +114,39 @@ private Q_SLOTS:
         QVERIFY(nodes.join(QLatin1Char(' ')).contains(QStringLiteral("name the other 1")));
     }
 
+    // A Slurm job's nodes are the scheduler's: two nodes from a login node need no host per node (the form refused
+    // them with the rule of a job torchrun starts on hosts, which `job launch --slurm --nodes 2` never had).
+    void slurmNodesAreTheSchedulers()
+    {
+        LaunchInput in;
+        in.spec = tinyTp2();
+        in.spec.nnodes = 2;
+        in.spec.slurm.enabled = true;
+        in.spec.outputDir = QString();
+        const LaunchCheck slurm = LaunchForm::checkNow(in, runner.get(), QString());
+        QVERIFY2(messagesOf(slurm.problems, QStringLiteral("nnodes")).isEmpty(),
+                 qPrintable(messagesOf(slurm.problems, QStringLiteral("nnodes")).join(QLatin1Char(' '))));
+        in.spec.slurm.enabled = false;  // without the scheduler: this machine runs one node
+        QVERIFY(!messagesOf(LaunchForm::checkNow(in, runner.get(), QString()).problems, QStringLiteral("nnodes")).isEmpty());
+    }
+
+    // No Python chosen and none there imports torch: one sentence for the launcher and ingot-cli.
+    void noPythonWithTorch()
+    {
+        LaunchInput in;
+        in.spec = tinyTp2();
+        PythonInfo bare;
+        bare.path = QStringLiteral("/usr/bin/python3");
+        QVERIFY(LaunchForm::pythonProblem(in, {bare}, QStringLiteral("this machine")).isEmpty());  // one was chosen
+        in.spec.python.clear();
+        QCOMPARE(LaunchForm::pythonProblem(in, {bare}, QStringLiteral("this machine")),
+                 QStringLiteral("no Python with torch was found on this machine: choose one"));
+        bare.torchVersion = QStringLiteral("2.6.0");
+        QVERIFY(LaunchForm::pythonProblem(in, {bare}, QStringLiteral("this machine")).isEmpty());
+        in.where = QStringLiteral("trn-host");
+        QVERIFY(LaunchForm::pythonProblem(in, {}, QStringLiteral("this machine")).contains(QStringLiteral("on trn-host:")));
+    }
+
     void presets()
     {
         JobSpec s = tinyTp2();

@@ -18,6 +18,7 @@
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMap>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
@@ -185,6 +186,40 @@ private Q_SLOTS:
         w.setSpec(s);
         QVERIFY(settle(w));
         QCOMPARE(w.problemText(QStringLiteral("env")), QStringLiteral("A is set twice"));
+    }
+
+    // A form the launcher refuses, `ingot-cli job launch` refuses with the same words, field by field: both go
+    // through LaunchForm's one check (the CLI had JobManager::plan's own, which never saw a variable set twice).
+    void theCliRefusesWhatTheLauncherRefuses()
+    {
+        JobLauncher w(service.get(), nullptr);
+        JobSpec s = tinyTp2();
+        s.tensorParallel = 3;  // does not divide 2 processes
+        s.env = {{QStringLiteral("A"), QStringLiteral("1")}, {QStringLiteral("A"), QStringLiteral("2")}};
+        w.setSpec(s);
+        w.show();
+        QVERIFY(settle(w));
+        QVERIFY(!w.launchButton()->isEnabled());
+        QVERIFY(!w.problemText(QStringLiteral("env")).isEmpty());
+        QVERIFY(!w.problemText(QStringLiteral("tensor_parallel_size")).isEmpty());
+
+        const test::ProgramRun r = test::runProgram(
+            QStringLiteral(INGOT_CLI_PATH),
+            {QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--dry-run"), QStringLiteral("--nproc-per-node"),
+             QStringLiteral("2"), QStringLiteral("--python"), s.python, QStringLiteral("--env"), QStringLiteral("A=1"),
+             QStringLiteral("--env"), QStringLiteral("A=2"), QStringLiteral("--"), QStringLiteral("--tensor_parallel_size"),
+             QStringLiteral("3")});
+        QCOMPARE(r.code, 2);
+        // "error: --FIELD: MESSAGE", a line each: by field, the lines the launcher shows under that field.
+        QMap<QString, QStringList> cli;
+        for (const QString &line : QString::fromUtf8(r.err).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+            QVERIFY2(line.startsWith(QStringLiteral("error: --")), qPrintable(line));
+            const qsizetype colon = line.indexOf(QStringLiteral(": "), 9);
+            cli[line.mid(9, colon - 9)] << line.mid(colon + 2);
+        }
+        QVERIFY(cli.contains(QStringLiteral("env")) && cli.contains(QStringLiteral("tensor_parallel_size")));
+        for (auto it = cli.cbegin(); it != cli.cend(); ++it)
+            QCOMPARE(w.problemText(it.key()).split(QLatin1Char('\n')), it.value());
     }
 
     void figures()
