@@ -5,6 +5,7 @@
 
 #include "services/jobs/jobservice.h"
 #include "services/util/appsettings.h"
+#include "tests/support/launchsupport.h"
 #include "tests/support/testsupport.h"
 
 #include <QCoreApplication>
@@ -14,16 +15,9 @@
 
 using namespace ingot;
 
-namespace {
+using test::messagesOf;
 
-QStringList messagesOf(const QVector<JobProblem> &problems, const QString &field)
-{
-    QStringList out;
-    for (const JobProblem &p : problems)
-        if (p.field == field)
-            out << p.message;
-    return out;
-}
+namespace {
 
 const QString kVersion = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
 
@@ -36,23 +30,12 @@ class TestLaunchForm : public QObject
     QTemporaryDir tmp;
     std::shared_ptr<JobRunner> runner;
 
-    // A valid job here: tiny, 2 processes, tp 2, an interpreter named explicitly (planning does not need torch).
-    JobSpec tinyTp2() const
-    {
-        JobSpec s;
-        s.python = QStringLiteral("/usr/bin/python3");
-        s.nprocPerNode = 2;
-        s.tensorParallel = 2;
-        s.compileCacheUrl = tmp.path() + QStringLiteral("/cache-empty");
-        return s;
-    }
+    JobSpec tinyTp2() const { return test::tinyTp2(tmp.path()); }
 
 private Q_SLOTS:
     void initTestCase()
     {
-        QCoreApplication::setOrganizationName(QStringLiteral("IngotTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("ingot-tst-launchform"));
-        AppSettings::setJobPresets({});
+        test::useOwnLaunchSettings(QStringLiteral("ingot-tst-launchform"));
         QVERIFY(tmp.isValid());
         runner = makeLocalJobRunner(tmp.path() + QStringLiteral("/jobs"));
     }

@@ -7,6 +7,7 @@
 #include "services/jobs/jobservice.h"
 #include "services/util/appsettings.h"
 #include "services/util/shellquote.h"
+#include "tests/support/launchsupport.h"
 #include "tests/support/testsupport.h"
 #include "ui/common/wheelguard.h"
 #include "ui/jobs/slurmsection.h"
@@ -78,24 +79,12 @@ class TestJobLauncher : public QObject
     QTemporaryDir tmp;
     std::unique_ptr<JobService> service;
 
-    // A valid job here: tiny, 2 processes, tp 2, an interpreter named explicitly (planning does not need torch),
-    // and an empty compile cache of its own.
-    JobSpec tinyTp2() const
-    {
-        JobSpec s;
-        s.python = QStringLiteral("/usr/bin/python3");
-        s.nprocPerNode = 2;
-        s.tensorParallel = 2;
-        s.compileCacheUrl = tmp.path() + QStringLiteral("/cache-empty");
-        return s;
-    }
+    JobSpec tinyTp2() const { return test::tinyTp2(tmp.path()); }
 
 private Q_SLOTS:
     void initTestCase()
     {
-        QApplication::setOrganizationName(QStringLiteral("IngotTest"));
-        QApplication::setApplicationName(QStringLiteral("ingot-tst-joblauncher"));
-        AppSettings::setJobPresets({});
+        test::useOwnLaunchSettings(QStringLiteral("ingot-tst-joblauncher"));
         QVERIFY(tmp.isValid());
         QVERIFY(QFileInfo(QStringLiteral("/usr/bin/python3")).isExecutable());
         service = std::make_unique<JobService>(makeLocalJobRunner(tmp.path() + QStringLiteral("/jobs")));
@@ -176,12 +165,9 @@ private Q_SLOTS:
         w.show();
         QVERIFY(settle(w));
         QVERIFY(!w.launchButton()->isEnabled());
-        QVector<JobProblem> expected;
-        for (const JobProblem &p : validateJob(s, gatherJobFacts(s)))
-            if (p.field == QLatin1String("env"))
-                expected << p;
+        const QStringList expected = test::messagesOf(validateJob(s, gatherJobFacts(s)), QStringLiteral("env"));
         QCOMPARE(expected.size(), 1);
-        QCOMPARE(w.problemText(QStringLiteral("env")), expected.first().message);
+        QCOMPARE(w.problemText(QStringLiteral("env")), expected.first());
         s.env = {{QStringLiteral("A"), QStringLiteral("1")}, {QStringLiteral("A"), QStringLiteral("2")}};
         w.setSpec(s);
         QVERIFY(settle(w));
