@@ -639,7 +639,11 @@ int cmdConsolidate(const Invocation &in)
     if (!outputDir.isEmpty())
         args << QStringLiteral("--") << outputDir;
     QByteArray output;
-    const int code = jobs.consolidateThere(r.outputDir, args, 24 * 3600 * 1000, &output, &error);
+    int code;
+    {
+        StopOnSignals stopOnSignals;  // Ctrl-C stops it there too
+        code = jobs.consolidateThere(r.outputDir, args, 24 * 3600 * 1000, &output, &error, &stopRequested());
+    }
     if (code < 0) {
         err(CliText::tr("error: %1").arg(displayText(error)));
         return jobs.runner().unreachable().isEmpty() ? int(PartialFailure) : int(HostUnreachable);
