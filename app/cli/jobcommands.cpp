@@ -241,6 +241,23 @@ int cmdPresets(const Invocation &in)
     return Ok;
 }
 
+// The job as the launcher's form would hold it, refused by the form's check (LaunchForm::checkNow) with the launcher's
+// words; a job without --python also needs one that imports torch there. The exit code (Ok to go on).
+int checkLikeTheLauncher(const JobSpec &spec, const QStringList &nodes, JobRunner &runner)
+{
+    LaunchInput form;
+    form.spec = spec;
+    form.where = nodes.isEmpty() ? QStringLiteral("local") : nodes.first();
+    form.nodes = nodes;
+    QVector<JobProblem> problems = LaunchForm::checkNow(form, &runner, QString()).problems;
+    if (problems.isEmpty() && spec.python.isEmpty())
+        if (const QString why = LaunchForm::pythonProblem(form, detectedPythons(runner), runners().local()->describe()); !why.isEmpty())
+            problems.append({QStringLiteral("python"), why});
+    for (const JobProblem &p : std::as_const(problems))
+        err(CliText::tr("error: --%1: %2").arg(p.field, p.message));
+    return problems.isEmpty() ? Ok : Usage;
+}
+
 int cmdLaunch(const Invocation &in)
 {
     JobSpec spec;
@@ -301,6 +318,11 @@ int cmdLaunch(const Invocation &in)
         if (host == nodes.first())
             runner = r;
     }
+    // The launcher's one check, in its words (a script named here is relative to this shell's folder).
+    if (spec.program == JobProgram::Script && nodes.isEmpty() && !spec.script.isEmpty())
+        spec.script = QFileInfo(spec.script).absoluteFilePath();
+    if (const int rc = checkLikeTheLauncher(spec, nodes, *runner); rc != Ok)
+        return rc;
     JobManager jobs(runner, runners().lookup());
     LaunchPlan plan;
     QVector<JobProblem> problems;
@@ -617,7 +639,11 @@ int cmdConsolidate(const Invocation &in)
     if (!outputDir.isEmpty())
         args << QStringLiteral("--") << outputDir;
     QByteArray output;
-    const int code = jobs.consolidateThere(r.outputDir, args, 24 * 3600 * 1000, &output, &error);
+    int code;
+    {
+        StopOnSignals stopOnSignals;  // Ctrl-C stops it there too
+        code = jobs.consolidateThere(r.outputDir, args, 24 * 3600 * 1000, &output, &error, &stopRequested());
+    }
     if (code < 0) {
         err(CliText::tr("error: %1").arg(displayText(error)));
         return jobs.runner().unreachable().isEmpty() ? int(PartialFailure) : int(HostUnreachable);

@@ -239,6 +239,11 @@ OutputSpace ConsolidationRequest::probeOutput(const QString &output)
     return s;
 }
 
+bool ConsolidationRequest::merges() const
+{
+    return !baseModel.isEmpty() && mode == Mode::Consolidate && isAdapter();
+}
+
 OutputSpace ConsolidationRequest::inspectOutput() const
 {
     OutputSpace s = m_probe(options.output);
@@ -246,6 +251,14 @@ OutputSpace ConsolidationRequest::inspectOutput() const
         s.refusal = outputRefusal(m_reshardPlan.source.checkpoint, options.output);
     else if (const CheckpointCandidate *c = checkpoint())
         s.refusal = outputRefusal(*c, options.output);
+    if (merges()) {
+        // The merged model holds every tensor of the base model, in its dtype: its bytes, read from the headers.
+        const ConsolidationPlan base = planModelFolder(baseModel);
+        if (base.problems.isEmpty())
+            s.mergedBytes = base.bytes();
+        else
+            s.mergeProblem = RequestText::tr("The base model cannot be merged into: %1").arg(base.problems.first());
+    }
     return s;
 }
 
@@ -257,10 +270,12 @@ QString ConsolidationRequest::outputProblem(const OutputSpace &s) const
         return s.refusal + QLatin1Char(' ') + RequestText::tr("Choose another folder.");
     if (s.existsNonEmpty && !options.overwrite)
         return RequestText::tr("%1 already exists; choose another folder or allow replacing it.").arg(displayName(options.output));
-    if (s.bytesFree <= bytesToWrite())
+    if (!s.mergeProblem.isEmpty())
+        return s.mergeProblem;
+    if (s.bytesFree <= bytesNeeded(s))
         return RequestText::tr("Not enough space for %1: it needs %2, and %3 is free there. Free some space, or choose a folder on "
                                "another file system.")
-            .arg(displayName(options.output), formatBytes(bytesToWrite()), formatBytes(s.bytesFree));
+            .arg(displayName(options.output), formatBytes(bytesNeeded(s)), formatBytes(s.bytesFree));
     return {};
 }
 
@@ -268,12 +283,16 @@ QString ConsolidationRequest::outputText(const OutputSpace &s) const
 {
     if (!s.refusal.isEmpty())
         return s.refusal + QLatin1Char(' ') + RequestText::tr("Choose another folder.");
-    const qint64 bytes = bytesToWrite();
-    QString text = RequestText::tr("Needs %1; %2 free there.").arg(formatBytes(bytes), formatBytes(s.bytesFree));
+    const qint64 bytes = bytesNeeded(s);
+    QString text = s.mergedBytes > 0 ? RequestText::tr("Needs %1 (%2 of it the merged model); %3 free there.")
+                                           .arg(formatBytes(bytes), formatBytes(s.mergedBytes), formatBytes(s.bytesFree))
+                                     : RequestText::tr("Needs %1; %2 free there.").arg(formatBytes(bytes), formatBytes(s.bytesFree));
     if (s.bytesFree <= bytes)
         text += QLatin1Char(' ') + RequestText::tr("Not enough space.");
     if (s.existsNonEmpty && !options.overwrite)
         text += QLatin1Char(' ') + RequestText::tr("The folder exists: allow replacing it, or choose another.");
+    if (!s.mergeProblem.isEmpty())
+        text += QLatin1Char(' ') + s.mergeProblem;
     return text;
 }
 
@@ -303,7 +322,7 @@ ConsolidationResult ConsolidationRequest::run(const ConsolidateProgressFn &progr
     }
     for (const QString &f : std::as_const(r.report.files))
         r.fileSizes << QFileInfo(options.output + QLatin1Char('/') + f).size();
-    if (!baseModel.isEmpty() && isAdapter() && !r.resharded && r.report.ok()) {  // the adapter just written, merged
+    if (merges() && r.report.ok()) {  // the adapter just written, merged
         ConsolidateOptions m = options;
         m.output = mergedModelFolder(options.output);
         r.mergedOutput = m.output;

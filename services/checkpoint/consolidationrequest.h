@@ -20,11 +20,15 @@
 namespace ingot {
 
 // What the disk says about an output folder: the space free on the file system it would be made on, whether it
-// already exists and holds files, and why it can never be used for the checkpoint (outputRefusal()), if it cannot.
+// already exists and holds files, and why it can never be used for the checkpoint (outputRefusal()), if it cannot;
+// when an adapter is also merged into its base model, the merged model's bytes (the base model's tensors, written
+// again into the output's merged/) or why the base model cannot be merged into.
 struct OutputSpace {
     qint64 bytesFree = 0;
     bool existsNonEmpty = false;
     QString refusal;
+    qint64 mergedBytes = 0;
+    QString mergeProblem;
 };
 
 // What a run hands back: the report of the whole output (a checkpoint's adapters as one, files relative to the
@@ -74,6 +78,8 @@ public:
     bool reshardWeightsOnly = false;
     bool reshardDisableVocabParallel = false;
     QString baseModel;  // a LoRA adapter: also merged into this base model, written to mergedModelFolder(output)
+    // Whether the run also merges the adapter into baseModel (a LoRA adapter consolidated, a base model named).
+    bool merges() const;
     ReshardOptions reshardOptions() const;
 
     // The one rule for where the output goes when none is given: beside what was chosen, never inside the shards
@@ -100,10 +106,12 @@ public:
     QStringList planProblems() const;
     // What stops the run in the chosen mode: planProblems(), or the re-shard plan's (which include them).
     QStringList problems() const;
-    // What the run writes (the merged model, planned only after the adapters are written, is not counted).
+    // What the plan writes (the merged model, planned only after the adapters are written, is not counted).
     qint64 bytesToWrite() const;
+    // What the run writes with what the output check found: the plan's bytes and the merged model's.
+    qint64 bytesNeeded(const OutputSpace &s) const { return bytesToWrite() + s.mergedBytes; }
 
-    // The output check: asks the disk (I/O) about options.output.
+    // The output check: asks the disk (I/O) about options.output, and about the base model when merging.
     OutputSpace inspectOutput() const;
     static OutputSpace probeOutput(const QString &output);  // the disk itself (the nearest folder of the path that exists)
     void setOutputProbe(OutputProbe probe) { m_probe = std::move(probe); }

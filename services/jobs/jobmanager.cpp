@@ -107,9 +107,9 @@ QString JobManager::latestCheckpoint(const JobRecordFile &r, bool *outputExists)
 }
 
 int JobManager::consolidateThere(const QString &checkpoint, const QStringList &args, int timeoutMs, QByteArray *output,
-                                 QString *error) const
+                                 QString *error, const std::atomic_bool *stop) const
 {
-    return m_runner->runIngotCli(QStringList{QStringLiteral("consolidate"), checkpoint} + args, timeoutMs, output, error);
+    return m_runner->runIngotCli(QStringList{QStringLiteral("consolidate"), checkpoint} + args, timeoutMs, output, error, stop);
 }
 
 JobPaths JobManager::paths(const QString &id) const

@@ -96,9 +96,10 @@ public:
     // is none. *outputExists: whether the output folder is there at all. Blocking.
     QString latestCheckpoint(const JobRecordFile &r, bool *outputExists = nullptr) const;
     // Consolidates a checkpoint where the job ran, by Ingot's CLI there (`ingot-cli consolidate CHECKPOINT ARGS`):
-    // a host's shards never cross the network. Its exit code and output; -1 with words in *error. Blocking.
+    // a host's shards never cross the network. Its exit code and output; -1 with words in *error. Blocking; `stop`
+    // ends it there, leaving nothing of its output behind.
     int consolidateThere(const QString &checkpoint, const QStringList &args, int timeoutMs, QByteArray *output,
-                         QString *error) const;
+                         QString *error, const std::atomic_bool *stop = nullptr) const;
 
     // The runner of node `rank` of a job (this manager's for node 0); nullptr with words when it cannot be had.
     std::shared_ptr<JobRunner> nodeRunner(const JobRecordFile &r, int rank, QString *error) const;

@@ -119,8 +119,10 @@ public:
     virtual QString bootId() = 0;
     // Runs Ingot's CLI where the jobs run (`ingot-cli ARGS`, waiting up to timeoutMs): its exit code, its output
     // (stdout and stderr, the last 16 MiB) in *output; -1 with words in *error when there is none there or it could
-    // not run. This machine's: the ingot-cli beside this program, else on the PATH.
-    virtual int runIngotCli(const QStringList &args, int timeoutMs, QByteArray *output, QString *error) = 0;
+    // not run. This machine's: the ingot-cli beside this program, else on the PATH. `stop` (or the time limit) ends
+    // it where it runs with SIGTERM, which it takes as Ctrl-C: what it was writing is removed.
+    virtual int runIngotCli(const QStringList &args, int timeoutMs, QByteArray *output, QString *error,
+                            const std::atomic_bool *stop) = 0;
 };
 
 // The runner of a `where` ("local", or a host), ready to use; nullptr with words in *error when it cannot be had now

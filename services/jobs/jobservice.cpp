@@ -389,13 +389,13 @@ Task JobService::consolidateThere(const JobRecordFile &record, const QString &ch
     };
     return runTask(
         this,
-        [local, lookup, record, checkpoint](TaskControl &) {
+        [local, lookup, record, checkpoint](TaskControl &control) {
             Result r;
             const auto runner = runnerFor(local, lookup, record.where, &r.text);
             if (!runner)
                 return r;
             QByteArray output;
-            r.code = JobManager(runner).consolidateThere(checkpoint, {}, 60 * 60 * 1000, &output, &r.text);
+            r.code = JobManager(runner).consolidateThere(checkpoint, {}, 60 * 60 * 1000, &output, &r.text, control.stopFlag());
             if (r.code >= 0)
                 r.text = displayText(QString::fromUtf8(output.right(4000)));
             return r;

@@ -76,8 +76,9 @@ public:
     // One NeuronCore sample of a running job where it runs (sampleNeuronCores), with its devices when asked.
     Task neuronCoresOf(const JobRecordFile &record, bool withDevices, std::function<void(const NeuronSample &)> done);
     Task latestCheckpointOf(const JobRecordFile &record, std::function<void(bool outputExists, const QString &checkpoint)> done);
-    // Consolidates a checkpoint where the job ran (JobManager::consolidateThere): the exit code (-1: could not run)
-    // and what Ingot's CLI said (or why it could not run).
+    // Consolidates a checkpoint where the job ran (JobManager::consolidateThere): the exit code (-1: could not run,
+    // or stopped) and what Ingot's CLI said (or why it could not run). The task's stop() ends it there, leaving
+    // nothing of its output behind.
     Task consolidateThere(const JobRecordFile &record, const QString &checkpoint,
                           std::function<void(int code, const QString &text)> done);
 

@@ -238,7 +238,8 @@ public:
     QProcessEnvironment neuronEnvironment() const override { return QProcessEnvironment::systemEnvironment(); }
     std::shared_ptr<RemoteShell> shell() const override { return makeLocalShell(); }
 
-    int runIngotCli(const QStringList &args, int timeoutMs, QByteArray *output, QString *error) override
+    int runIngotCli(const QStringList &args, int timeoutMs, QByteArray *output, QString *error,
+                    const std::atomic_bool *stop) override
     {
         QString cli = QCoreApplication::applicationDirPath() + QStringLiteral("/ingot-cli");
         if (!QFileInfo(cli).isExecutable())
@@ -252,9 +253,10 @@ public:
         request.program = cli;
         request.arguments = args;
         request.timeoutMs = timeoutMs;
+        request.stop = stop;
         request.mergeStderr = true;
         request.stdoutLimit = OutputLimit{16 << 20, OutputLimit::Over::KeepEnd};
-        // A time limit sends SIGTERM first: ingot-cli takes it as a stop, as it takes Ctrl-C, and tidies up.
+        // A time limit or a stop sends SIGTERM first: ingot-cli takes it as Ctrl-C, and tidies up.
         request.graceMs = 10000;
         const ProcessResult p = runProcess(request);
         *output = p.out;

@@ -6,7 +6,9 @@
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
+#include <QDeadlineTimer>
 #include <QDirIterator>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -14,6 +16,7 @@
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QSet>
+#include <QThread>
 
 #include <algorithm>
 
@@ -28,6 +31,8 @@ struct ShellJobRunnerText {
 };
 
 constexpr int smallTimeoutMs = 60 * 1000;
+constexpr int kIngotCliAskMs = 1000;  // how often a CLI run there is asked whether it ended
+constexpr int kStopCheckMs = 50;      // how soon a stop is seen meanwhile
 constexpr int uploadTimeoutMs = 10 * 60 * 1000;
 
 
@@ -590,7 +595,8 @@ QString ShellJobRunner::findIngotCli(QString *error)
     return r.exitCode == 0 ? nameFromBytes(r.out) : QString();
 }
 
-int ShellJobRunner::runIngotCli(const QStringList &args, int timeoutMs, QByteArray *output, QString *error)
+int ShellJobRunner::runIngotCli(const QStringList &args, int timeoutMs, QByteArray *output, QString *error,
+                                const std::atomic_bool *stop)
 {
     const QString ingotCli = findIngotCli(error);
     if (ingotCli.isEmpty()) {
@@ -599,21 +605,65 @@ int ShellJobRunner::runIngotCli(const QStringList &args, int timeoutMs, QByteArr
                                             "PATH).").arg(displayName(m_options.describe));
         return -1;
     }
-    // $1 the program, then its arguments: each decoded, then exec'd with them.
-    static const char body[] = "p=$(dec \"$1\"); p=${p%X}; shift\n"
-                               "n=$#; i=0\n"
-                               "while [ \"$i\" -lt \"$n\" ]; do v=$(dec \"$1\"); shift; set -- \"$@\" \"${v%X}\"; i=$((i + 1)); done\n"
-                               "exec \"$p\" \"$@\" 2>&1 </dev/null\n";
-    QVector<QByteArray> a{nameToBytes(ingotCli)};
+    // In the background there, in a folder of its own below the jobs folder, asked once a second whether it ended: a
+    // stop (or the time limit) ends it there, which ending ssh here would not.
+    const QString name = QStringLiteral("/.ingot-cli-%1").arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
+    const QByteArray dir = nameToBytes(jobsRoot() + name);
+    QVector<QByteArray> a{dir, nameToBytes(ingotCli)};
     for (const QString &x : args)
         a << nameToBytes(x);
-    const ShellResult r = run(body, a, {}, 16 << 20, timeoutMs);
-    if (!r.ran()) {
-        *error = unreachable();
+    const ShellResult started = run(ingotCliStartScript, a, {}, 1 << 16, smallTimeoutMs);
+    if (!started.ran() || started.exitCode != 0) {
+        *error = !started.ran() ? unreachable()
+                                : ShellJobRunnerText::tr("ingot-cli could not be started on %1.").arg(displayName(m_options.describe))
+                                      + said(started);
         return -1;
     }
-    *output = r.out;
-    return r.exitCode;
+    QElapsedTimer waited;
+    waited.start();
+    int code = -1;
+    int unanswered = 0;
+    for (;;) {
+        const bool stopped = stop && stop->load();
+        if (stopped || (timeoutMs >= 0 && waited.elapsed() > timeoutMs)) {
+            const ShellResult s = run(ingotCliStopScript, {dir}, {}, 1 << 16, 2 * smallTimeoutMs);
+            if (s.ran() && s.out.trimmed() == "0") {  // it had ended by itself first: its result stands
+                code = 0;
+                break;
+            }
+            run(ingotCliRemoveScript, {dir}, {}, 1 << 16, smallTimeoutMs);
+            *error = stopped ? ShellJobRunnerText::tr("Stopped: ingot-cli on %1 was asked to stop and removed what it was writing.")
+                                   .arg(displayName(m_options.describe))
+                             : ShellJobRunnerText::tr("ingot-cli on %1 did not end within %2 s: it was stopped.")
+                                   .arg(displayName(m_options.describe)).arg(timeoutMs / 1000);
+            return -1;
+        }
+        const ShellResult w = run(ingotCliWaitScript, {dir}, {}, 64, smallTimeoutMs);
+        if (w.ran() && w.exitCode == 0) {
+            code = w.out.trimmed().toInt();
+            break;
+        }
+        if (w.ran() && w.exitCode != 5) {
+            *error = ShellJobRunnerText::tr("ingot-cli's folder on %1 is gone.").arg(displayName(m_options.describe)) + said(w);
+            return -1;
+        }
+        if (!w.ran() && ++unanswered >= 3) {  // the host went away: it goes on there
+            *error = unreachable();
+            return -1;
+        }
+        if (w.ran())
+            unanswered = 0;
+        // Asked again in a second; a stop is seen meanwhile within kStopCheckMs.
+        const QDeadlineTimer next(kIngotCliAskMs);
+        while (!next.hasExpired() && !(stop && stop->load()))
+            QThread::msleep(kStopCheckMs);
+    }
+    // Its output, the last 16 MiB, then its folder removed.
+    const qint64 limit = 16 << 20;
+    const QString out = nameFromBytes(dir) + QStringLiteral("/out");
+    *output = readFile(out, std::max<qint64>(0, readFile(out, 0, 0).size - limit), limit).data;
+    run(ingotCliRemoveScript, {dir}, {}, 1 << 16, smallTimeoutMs);
+    return code;
 }
 
 }  // namespace ingot

@@ -80,7 +80,8 @@ public:
     QString bootId() override;
 
     // The host's ingot-cli: on its PATH, in ~/.local/bin, /usr/local/bin or /usr/bin.
-    int runIngotCli(const QStringList &args, int timeoutMs, QByteArray *output, QString *error) override;
+    int runIngotCli(const QStringList &args, int timeoutMs, QByteArray *output, QString *error,
+                    const std::atomic_bool *stop) override;
 
     // Whether the backend of this version is on the host now (complete and unchanged), without copying it.
     bool backendPresent(QString *error);

@@ -269,4 +269,53 @@ fi
 printf '%s' "$p"
 )SH";
 
+// Ingot's CLI run in the background, so that a stop here can end it there (ending ssh would leave it running): $1 a
+// folder to make for it (private; it must not exist), $2 the program, then its arguments. A waiter started in a
+// session of its own runs it with its output in out, writes its pid (pid), then its exit status (rc), each whole.
+// Exit 3: the folder could not be made.
+const char *const ingotCliStartScript = R"SH(d=$(dec "$1"); d=${d%X}; p=$(dec "$2"); p=${p%X}; shift 2
+n=$#; i=0
+while [ "$i" -lt "$n" ]; do v=$(dec "$1"); shift; set -- "$@" "${v%X}"; i=$((i + 1)); done
+umask 077
+mkdir -p -- "${d%/*}" && mkdir -- "$d" 2>/dev/null && cd -- "$d" || exit 3
+w='"$0" "$@" </dev/null >out 2>&1 & c=$!; echo "$c" >pid.t && mv pid.t pid; wait "$c"; echo "$?" >rc.t && mv rc.t rc'
+if command -v setsid >/dev/null 2>&1; then
+  setsid sh -c "$w" "$p" "$@" </dev/null >/dev/null 2>&1 &
+else
+  nohup sh -c "$w" "$p" "$@" </dev/null >/dev/null 2>&1 &
+fi
+exit 0
+)SH";
+
+// $1 the folder of ingotCliStartScript. Prints its exit status once it ended; exit 5: still running, 3: no such folder.
+const char *const ingotCliWaitScript = R"SH(d=$(dec "$1"); d=${d%X}
+cd -- "$d" 2>/dev/null || exit 3
+[ -f rc ] || exit 5
+cat rc
+)SH";
+
+// $1 the folder of ingotCliStartScript: the CLI is asked to stop (SIGTERM: it removes what it was writing, as on
+// Ctrl-C) and waited for up to a minute, then killed. Its pid is signalled only while the waiter has not written rc
+// (it writes rc as soon as the CLI ended, so the pid is still the CLI's). Prints its exit status when it is known
+// (0: it had ended by itself first).
+const char *const ingotCliStopScript = R"SH(d=$(dec "$1"); d=${d%X}
+cd -- "$d" 2>/dev/null || exit 0
+i=0
+while [ ! -f pid ] && [ ! -f rc ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -f pid ] && [ ! -f rc ] && kill -TERM "$(cat pid)" 2>/dev/null
+i=0
+while [ -f pid ] && [ ! -f rc ] && [ "$i" -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+[ -f pid ] && [ ! -f rc ] && kill -KILL "$(cat pid)" 2>/dev/null
+i=0
+while [ -f pid ] && [ ! -f rc ] && [ "$i" -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+[ -f rc ] && cat rc
+exit 0
+)SH";
+
+// $1 the folder of ingotCliStartScript, removed with what it holds.
+const char *const ingotCliRemoveScript = R"SH(d=$(dec "$1"); d=${d%X}
+rm -f -- "$d/out" "$d/pid" "$d/pid.t" "$d/rc" "$d/rc.t" && rmdir -- "$d" 2>/dev/null
+exit 0
+)SH";
+
 }  // namespace ingot::jobscripts

@@ -23,5 +23,9 @@ extern const char *const backendSumFunction;
 extern const char *const backendCheckScript;
 extern const char *const backendDeployScript;
 extern const char *const ingotCliScript;
+extern const char *const ingotCliStartScript;
+extern const char *const ingotCliWaitScript;
+extern const char *const ingotCliStopScript;
+extern const char *const ingotCliRemoveScript;
 
 }  // namespace ingot::jobscripts

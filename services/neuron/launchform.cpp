@@ -130,10 +130,12 @@ LaunchCheck LaunchForm::checkNow(const LaunchInput &in, JobRunner *runner, const
 {
     LaunchCheck c;
     const JobSpec &s = in.spec;
-    int maxNodes = 1;
+    // A Slurm job's nodes are the scheduler's to allocate; other multi-node jobs need a host per node.
+    int maxNodes = s.slurm.enabled ? JobManager::maxSlurmNodes : 1;
     if (runner) {
         c.facts = gatherJobFacts(s, *runner);
-        maxNodes = runner->maxNodes();
+        if (!s.slurm.enabled)
+            maxNodes = runner->maxNodes();
         c.trainIsDir = !s.trainFile.isEmpty() && runner->pathInfo(s.trainFile).isDir;
     } else {
         c.facts = gatherJobFacts(s);
@@ -148,22 +150,27 @@ LaunchCheck LaunchForm::checkNow(const LaunchInput &in, JobRunner *runner, const
             c.problems.append(p);
     if (!whereError.isEmpty())
         c.problems.append({QStringLiteral("host"), displayText(whereError)});
-    else if (s.nnodes > 1 && in.nodes.size() != s.nnodes)
+    else if (s.nnodes > 1 && !s.slurm.enabled && in.nodes.size() != s.nnodes)
         c.problems.append({QStringLiteral("nnodes"), tr("a job on %1 nodes runs on %1 hosts: name the other %2 (comma-separated)")
                                                          .arg(s.nnodes)
                                                          .arg(s.nnodes - 1)});
     return c;
 }
 
-QString LaunchForm::pythonProblem(const LaunchInput &in) const
+QString LaunchForm::pythonProblem(const LaunchInput &in, const QVector<PythonInfo> &found, const QString &local)
 {
-    if (!in.spec.python.isEmpty() || !m_pythonsKnown)
+    if (!in.spec.python.isEmpty())
         return {};
-    for (const PythonInfo &py : m_pythons)
+    for (const PythonInfo &py : found)
         if (py.usable())
             return {};
     return tr("no Python with torch was found on %1: choose one")
-        .arg(in.where == QLatin1String("local") ? m_service->runner().describe() : displayName(in.where));
+        .arg(in.where == QLatin1String("local") ? local : displayName(in.where));
+}
+
+QString LaunchForm::detectedPythonProblem(const LaunchInput &in) const
+{
+    return m_pythonsKnown ? pythonProblem(in, m_pythons, m_service->runner().describe()) : QString();
 }
 
 void LaunchForm::invalidate()
@@ -190,7 +197,7 @@ void LaunchForm::check(const LaunchInput &in)
         [this, generation, in](LaunchCheck c) {
             if (generation != m_generation)
                 return;
-            if (const QString why = pythonProblem(in); !why.isEmpty()) {
+            if (const QString why = detectedPythonProblem(in); !why.isEmpty()) {
                 bool named = false;
                 for (const JobProblem &p : std::as_const(c.problems))
                     named = named || p.field == QLatin1String("python");

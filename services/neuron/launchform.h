@@ -2,7 +2,7 @@
 // the presets), the one check of it (validateJob, plus what only a form has: a choice whose value is not typed yet, a
 // number that does not read), the figures, the preview, and the compile cache's health and the last run's graphs
 // before the launch. The facts are gathered off the UI thread (runTask); results arrive as signals. The launcher page
-// only shows it; `ingot-cli job launch` takes its presets and its warnings from here too.
+// only shows it; `ingot-cli job launch` takes its presets, its check and its warnings from here too.
 #pragma once
 
 #include "services/cache/cachehealth.h"
@@ -75,8 +75,12 @@ public:
     // What only a form can get wrong (a choice without its value, a number that does not read, a variable twice).
     static QVector<JobProblem> inputProblems(const LaunchInput &in);
     // The whole check, blocking: inputProblems, then validateJob's (a field already named keeps the first), the
-    // nodes. `runner`: where the job runs (nullptr: it cannot be used now, `whereError` says why).
+    // nodes (a Slurm job's are the scheduler's). `runner`: where the job runs (nullptr: it cannot be used now,
+    // `whereError` says why). The launcher and `ingot-cli job launch` refuse by it, in its words.
     static LaunchCheck checkNow(const LaunchInput &in, JobRunner *runner, const QString &whereError);
+    // Why no Python can run the job: none is chosen and none of `found` (the interpreters where it runs) imports
+    // torch; empty otherwise. `local`: how this machine is named.
+    static QString pythonProblem(const LaunchInput &in, const QVector<PythonInfo> &found, const QString &local);
 
     // The form changed: the plan shown is no longer it (hasPlan() false until the next check plans).
     void invalidate();
@@ -126,7 +130,7 @@ Q_SIGNALS:
 
 private:
     void requestPlan(const JobSpec &spec, const QStringList &nodes);
-    QString pythonProblem(const LaunchInput &in) const;
+    QString detectedPythonProblem(const LaunchInput &in) const;
 
     JobService *m_service;
     quint64 m_generation = 0;

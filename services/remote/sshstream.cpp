@@ -1,20 +1,18 @@
 #include "services/remote/sshstream.h"
 
+#include "services/util/childspawn.h"
 #include "services/util/errnotext.h"
 
 #include <QCoreApplication>
-#include <QFile>
 
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <vector>
 
 namespace ingot {
 
@@ -63,39 +61,16 @@ bool SshStream::start(const SshConnection::StreamCommand &c, QString *error)
         ::close(in[0]), ::close(in[1]), ::close(out[0]), ::close(out[1]);
         return false;
     }
-    QList<QByteArray> argBytes{QFile::encodeName(c.program)};
-    for (const QString &a : c.arguments)
-        argBytes << a.toUtf8();
-    QList<QByteArray> envBytes;
-    for (const QString &e : c.environment.toStringList())
-        envBytes << e.toUtf8();
-    std::vector<char *> argv, envp;
-    for (QByteArray &a : argBytes)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    for (QByteArray &e : envBytes)
-        envp.push_back(e.data());
-    envp.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, in[1], 0);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, err[1], 2);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    sigset_t none;
-    sigemptyset(&none);
-    posix_spawnattr_setsigmask(&attr, &none);
-    sigset_t defaults;
-    sigemptyset(&defaults);
-    sigaddset(&defaults, SIGPIPE);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
+    ChildSetup setup;
+    setup.program = c.program;
+    setup.arguments = c.arguments;
+    setup.environment = c.environment;
+    setup.stdinFd = in[1];
+    setup.stdoutFd = out[1];
+    setup.stderrFd = err[1];
     // Its own process group: Ctrl-C on a terminal reaches Ingot, whose stop removes the staging, not ssh alone.
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
-    const int rc = ::posix_spawnp(&m_pid, argv[0], &fa, &attr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&attr);
+    setup.ownProcessGroup = true;
+    const int rc = spawnChild(setup, &m_pid);
     ::close(in[1]), ::close(out[1]), ::close(err[1]);
     m_in = in[0], m_out = out[0], m_err = err[0];
     if (rc != 0) {

@@ -1,8 +1,8 @@
 // SshStream: ssh as a streaming child for a long copy over the host's master connection: this side writes stdin and
 // reads stdout as fast as the network takes them, with one idle timeout for both, a stop flag and bounded stderr.
 //
-// Why a spawn of its own rather than runProcess (services/util/processrun.h, which runs the command/answer runs): a
-// stream is fed while it runs. stdin is a socket written with send(MSG_NOSIGNAL | MSG_DONTWAIT) as entries are read,
+// Why a wait of its own rather than runProcess (services/util/processrun.h, which runs the command/answer runs): a
+// stream is fed while it runs (its child is started as runProcess's are, by spawnChild). stdin is a socket written with send(MSG_NOSIGNAL | MSG_DONTWAIT) as entries are read,
 // so a vanished ssh is an error code, never SIGPIPE, and nothing is buffered on this side beyond one chunk; runProcess
 // takes its whole input up front and hands the output back at the end. The child gets its own process group, so
 // Ctrl-C on a terminal reaches Ingot, whose stop removes the host's staging, rather than killing ssh alone mid-copy.

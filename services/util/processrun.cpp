@@ -7,6 +7,7 @@
 // under its limit (QProcess reads a pipe into a buffer of its own first).
 #include "services/util/processrun.h"
 
+#include "services/util/childspawn.h"
 #include "services/util/errnotext.h"
 #include "services/util/names.h"
 
@@ -19,13 +20,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
-#include <spawn.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <vector>
-
-extern char **environ;
 
 namespace ingot {
 
@@ -106,20 +103,6 @@ struct Child {
 // Starts the program with stdin, stdout and stderr pipes (stdin /dev/null without input). 0, or an errno.
 int spawn(const ProcessRequest &r, Child *child)
 {
-    std::vector<QByteArray> argBytes{nameToBytes(r.program)};
-    for (const QString &a : r.arguments)
-        argBytes.push_back(nameToBytes(a));
-    std::vector<QByteArray> envBytes;
-    for (const QString &e : r.environment.toStringList())
-        envBytes.push_back(nameToBytes(e));
-    std::vector<char *> argv, envp;
-    for (QByteArray &a : argBytes)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    for (QByteArray &e : envBytes)
-        envp.push_back(e.data());
-    envp.push_back(nullptr);
-
     int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
     auto closeAll = [&] {
         for (int *p : {in, out, err})
@@ -131,37 +114,17 @@ int spawn(const ProcessRequest &r, Child *child)
         closeAll();
         return e;
     }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    if (in[0] >= 0)
-        posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-    else
-        posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, r.mergeStderr ? out[1] : err[1], 2);
-    const QByteArray cwd = nameToBytes(r.workingDirectory);
-    if (!cwd.isEmpty())
-        posix_spawn_file_actions_addchdir_np(&fa, cwd.constData());
-    posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    sigset_t none;
-    sigemptyset(&none);
-    posix_spawnattr_setsigmask(&attr, &none);
-    // What Ingot ignores or handles, the program gets as the default: a closed pipe ends it, SIGTERM ends it.
-    sigset_t defaults;
-    sigemptyset(&defaults);
-    for (int sig : {SIGPIPE, SIGTERM, SIGINT, SIGHUP})
-        sigaddset(&defaults, sig);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    const int rc = ::posix_spawnp(&child->pid, argv[0], &fa, &attr, argv.data(),
-                                  r.environment.isEmpty() ? environ : envp.data());
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&attr);
+    ChildSetup setup;
+    setup.program = r.program;
+    setup.arguments = r.arguments;
+    setup.environment = r.environment;
+    setup.workingDirectory = r.workingDirectory;
+    setup.stdinFd = in[0];
+    setup.stdoutFd = out[1];
+    setup.stderrFd = r.mergeStderr ? out[1] : err[1];
+    const int rc = spawnChild(setup, &child->pid);
     closeFd(in[0]), closeFd(out[1]), closeFd(err[1]);
     if (rc != 0) {
-        child->pid = -1;
         closeAll();
         return rc;
     }

@@ -8,7 +8,8 @@
 //   has passed.
 // Blocking, without an event loop: call it off the UI thread (runTask's TaskControl::stopFlag() is a stop flag).
 // Programs that must outlive Ingot (a training job, the GUI's restart) are started detached elsewhere, and a host
-// copy's ssh stream is a posix_spawn of its own (services/remote/sshstream.h): docs/architecture.md says why.
+// copy's ssh stream (services/remote/sshstream.h) waits in a way of its own: docs/architecture.md says why. Both
+// runProcess and the stream start their child through spawnChild (services/util/childspawn.h).
 #pragma once
 
 #include <QByteArray>

@@ -5,6 +5,8 @@
 // its own; skipped where this process may not make one). Checkpoints are written by tests/fixtures/
 // make_sharded_fixtures.py (Debian's python3-torch), as the other consolidation tests do.
 #include "services/checkpoint/consolidationrequest.h"
+#include "services/checkpoint/loramerge.h"
+#include "services/util/format.h"
 #include "tests/support/testsupport.h"
 
 #include <QDir>
@@ -60,7 +62,7 @@ QStringList everything(const QString &dir)
 // The disk as a stand-in sees it: `free` bytes wherever the output goes, nothing there yet.
 ConsolidationRequest::OutputProbe freeSpace(qint64 free)
 {
-    return [free](const QString &) { return OutputSpace{free, false, {}}; };
+    return [free](const QString &) { return OutputSpace{free, false, {}, 0, {}}; };
 }
 }  // namespace
 
@@ -70,6 +72,28 @@ class TestConsolidationRequest : public QObject
 
     QTemporaryDir tmp;
     QString m_dir;  // a tp=2 checkpoint in neuronx-distributed's layout
+    QString m_lora, m_loraBase;  // two LoRA adapters (tp=2), and a base model they merge into
+
+    // Written by tests/fixtures/make_checkpoint_formats.py once, for the tests that need them.
+    bool loraFixtures()
+    {
+        if (!m_lora.isEmpty())
+            return true;
+        const QString script = QStringLiteral(INGOT_SOURCE_DIR "/tests/fixtures/make_checkpoint_formats.py");
+        for (const auto &[dir, kind] : {std::pair{QStringLiteral("/lora"), QStringList{QStringLiteral("lora"), QStringLiteral("2")}},
+                                        std::pair{QStringLiteral("/lora-base"), QStringList{QStringLiteral("lora-merge")}}}) {
+            QProcess p;
+            p.setProcessChannelMode(QProcess::MergedChannels);
+            p.start(QStringLiteral("/usr/bin/python3"), QStringList{script, tmp.path() + dir} + kind);
+            if (!p.waitForFinished(300000) || p.exitCode() != 0) {
+                qWarning("%s", p.readAll().constData());
+                return false;
+            }
+        }
+        m_lora = tmp.path() + QStringLiteral("/lora");
+        m_loraBase = tmp.path() + QStringLiteral("/lora-base");
+        return true;
+    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -150,6 +174,73 @@ private Q_SLOTS:
         QVERIFY2(written.report.ok(), qPrintable(written.report.problems.join(QLatin1Char(' ')) + written.report.error));
         QVERIFY(QFileInfo(r.options.output + QStringLiteral("/model.safetensors")).isFile());
         QCOMPARE(written.fileSizes.size(), written.report.files.size());
+    }
+
+    // An adapter also merged into its base model: the merged model's bytes count in the space check (it ignored them,
+    // so a disk that held the adapters but not the merged model failed half way), and a base model folder that holds
+    // no model is refused before anything is written; the wizard and ingot-cli run this same request.
+    void mergingCountsTheMergedModel()
+    {
+        QVERIFY(loraFixtures());
+        ConsolidationRequest r;
+        QString error;
+        QVERIFY2(r.findIn(m_lora, &error), qPrintable(error));
+        QVERIFY(r.isAdapter());
+        r.baseModel = m_loraBase + QStringLiteral("/base");
+        r.options.output = tmp.path() + QStringLiteral("/merge-small/out");
+        r.plan();
+        QVERIFY(r.problems().isEmpty());
+        const qint64 adapters = r.bytesToWrite();
+        const qint64 merged = planModelFolder(r.baseModel).bytes();
+        QVERIFY(adapters > 1000 && merged > 1000);
+        r.setOutputProbe(freeSpace(adapters + merged - 1));  // room for the adapters, not for the merged model too
+        const QString problem = r.outputProblem(r.inspectOutput());
+        QVERIFY2(problem.startsWith(QStringLiteral("Not enough space for")) && problem.contains(formatBytes(adapters + merged)),
+                 qPrintable(problem));
+        const ConsolidationResult refused = r.run();
+        QVERIFY(!refused.report.ok());
+        QVERIFY(refused.mergedOutput.isEmpty());
+        QVERIFY(!QFileInfo::exists(tmp.path() + QStringLiteral("/merge-small")));
+        r.setOutputProbe(freeSpace(adapters + merged + 1));
+        QVERIFY(r.outputProblem(r.inspectOutput()).isEmpty());
+
+        // A base model folder without a model: said before the run, nothing written.
+        r.baseModel = m_loraBase + QStringLiteral("/adapter");
+        const QString noModel = r.outputProblem(r.inspectOutput());
+        QVERIFY2(noModel.contains(QStringLiteral("holds no model.safetensors")), qPrintable(noModel));
+        QVERIFY(!r.run().report.ok());
+        QVERIFY(!QFileInfo::exists(tmp.path() + QStringLiteral("/merge-small")));
+    }
+
+    // ingot-cli consolidate --merge-adapters on a real file system that holds the adapters but not the merged model
+    // too: refused before writing, with the bytes both need (it wrote the adapters, then failed in the merge).
+    void theCommandLineCountsTheMergedModel()
+    {
+        QVERIFY(loraFixtures());
+        if (QProcess::execute(QStringLiteral("unshare"), {QStringLiteral("-m"), QStringLiteral("sh"), QStringLiteral("-c"),
+                                                          QStringLiteral("mount -t tmpfs -o size=16k tmpfs \"$1\""), QStringLiteral("sh"),
+                                                          tmp.path()}) != 0)
+            QSKIP("cannot mount a small tmpfs in a mount namespace of its own here (needs root)");
+        ConsolidationRequest r;
+        QString error;
+        QVERIFY2(r.findIn(m_lora, &error), qPrintable(error));
+        r.plan();
+        const qint64 adapters = r.bytesToWrite();
+        const qint64 needed = adapters + planModelFolder(m_loraBase + QStringLiteral("/base")).bytes();
+        const qint64 size = (needed - 1) / 4096 * 4096;  // whole pages, less than both need
+        QVERIFY(size > adapters);
+        const QString mount = tmp.path() + QStringLiteral("/tiny-merge");
+        QVERIFY(QDir().mkpath(mount));
+        const QString script = QStringLiteral("mount -t tmpfs -o size=%1 tmpfs \"$1\" || exit 99; m=$1; shift; \"$@\" \"$m/out\"; rc=$?; "
+                                              "echo \"LEFT:$(ls -A \"$m\")\" >&2; exit $rc").arg(size);
+        const CliRun run = cli(QStringLiteral("unshare"), {QStringLiteral("-m"), QStringLiteral("sh"), QStringLiteral("-c"), script,
+                                                           QStringLiteral("sh"), mount, QStringLiteral(INGOT_CLI_PATH),
+                                                           QStringLiteral("consolidate"), QStringLiteral("--merge-adapters"),
+                                                           QStringLiteral("--base-model"), m_loraBase + QStringLiteral("/base"), m_lora});
+        const QString err = QString::fromUtf8(run.err);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(err.contains(QStringLiteral("Not enough space for %1/out: it needs %2").arg(mount, formatBytes(needed))), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("LEFT:\n")), qPrintable(err));
     }
 
     // The command line refuses too, consolidate and reshard alike, on a real file system too small for the output: an

@@ -4,6 +4,7 @@
 #include "app/i18n/translations.h"
 #include "services/jobs/jobfolder.h"
 #include "services/jobs/jobfollower.h"
+#include "services/util/childspawn.h"
 #include "services/util/names.h"
 #include "tests/support/testsupport.h"
 
@@ -23,10 +24,10 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 using namespace ingot;
 
@@ -129,28 +130,16 @@ Measured runMeasured(const JobCli &cli, const QStringList &args)
     QTemporaryFile outFile;
     if (!outFile.open())
         return {};
-    QList<QByteArray> argBytes{QByteArray(INGOT_CLI_PATH)};
-    for (const QString &a : args)
-        argBytes << a.toUtf8();
-    QList<QByteArray> envBytes;
-    const QProcessEnvironment e = cli.environment();
-    for (const QString &k : e.keys())
-        envBytes << (k + QLatin1Char('=') + e.value(k)).toUtf8();
-    std::vector<char *> argv, envp;
-    for (QByteArray &a : argBytes)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    for (QByteArray &v : envBytes)
-        envp.push_back(v.data());
-    envp.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    const QByteArray outPath = QFile::encodeName(outFile.fileName());
-    posix_spawn_file_actions_addopen(&fa, 1, outPath.constData(), O_WRONLY | O_TRUNC, 0);
+    // Started as Ingot starts its children (spawnChild), its stdout into the file, waited for with wait4.
+    ChildSetup setup;
+    setup.program = QStringLiteral(INGOT_CLI_PATH);
+    setup.arguments = args;
+    setup.environment = cli.environment();
+    setup.stdoutFd = outFile.handle();
+    setup.stderrFd = STDERR_FILENO;
     Measured m;
     pid_t pid = 0;
-    if (posix_spawn(&pid, argv.front(), &fa, nullptr, argv.data(), envp.data()) == 0) {
+    if (spawnChild(setup, &pid) == 0) {
         int status = 0;
         struct rusage ru {};
         if (::wait4(pid, &status, 0, &ru) == pid) {
@@ -158,7 +147,7 @@ Measured runMeasured(const JobCli &cli, const QStringList &args)
             m.maxRssKb = ru.ru_maxrss;
         }
     }
-    posix_spawn_file_actions_destroy(&fa);
+    outFile.seek(0);
     m.out = outFile.readAll();
     return m;
 }

@@ -5,6 +5,7 @@
 
 #include "services/jobs/jobservice.h"
 #include "services/util/appsettings.h"
+#include "tests/support/launchsupport.h"
 #include "tests/support/testsupport.h"
 
 #include <QCoreApplication>
@@ -14,16 +15,9 @@
 
 using namespace ingot;
 
-namespace {
+using test::messagesOf;
 
-QStringList messagesOf(const QVector<JobProblem> &problems, const QString &field)
-{
-    QStringList out;
-    for (const JobProblem &p : problems)
-        if (p.field == field)
-            out << p.message;
-    return out;
-}
+namespace {
 
 const QString kVersion = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
 
@@ -36,23 +30,12 @@ class TestLaunchForm : public QObject
     QTemporaryDir tmp;
     std::shared_ptr<JobRunner> runner;
 
-    // A valid job here: tiny, 2 processes, tp 2, an interpreter named explicitly (planning does not need torch).
-    JobSpec tinyTp2() const
-    {
-        JobSpec s;
-        s.python = QStringLiteral("/usr/bin/python3");
-        s.nprocPerNode = 2;
-        s.tensorParallel = 2;
-        s.compileCacheUrl = tmp.path() + QStringLiteral("/cache-empty");
-        return s;
-    }
+    JobSpec tinyTp2() const { return test::tinyTp2(tmp.path()); }
 
 private Q_SLOTS:
     void initTestCase()
     {
-        QCoreApplication::setOrganizationName(QStringLiteral("IngotTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("ingot-tst-launchform"));
-        AppSettings::setJobPresets({});
+        test::useOwnLaunchSettings(QStringLiteral("ingot-tst-launchform"));
         QVERIFY(tmp.isValid());
         runner = makeLocalJobRunner(tmp.path() + QStringLiteral("/jobs"));
     }
@@ -112,6 +95,39 @@ private Q_SLOTS:
         far.nodes = {QStringLiteral("trn-host")};
         const QStringList nodes = messagesOf(LaunchForm::checkNow(far, runner.get(), QString()).problems, QStringLiteral("nnodes"));
         QVERIFY(nodes.join(QLatin1Char(' ')).contains(QStringLiteral("name the other 1")));
+    }
+
+    // A Slurm job's nodes are the scheduler's: two nodes from a login node need no host per node (the form refused
+    // them with the rule of a job torchrun starts on hosts, which `job launch --slurm --nodes 2` never had).
+    void slurmNodesAreTheSchedulers()
+    {
+        LaunchInput in;
+        in.spec = tinyTp2();
+        in.spec.nnodes = 2;
+        in.spec.slurm.enabled = true;
+        in.spec.outputDir = QString();
+        const LaunchCheck slurm = LaunchForm::checkNow(in, runner.get(), QString());
+        QVERIFY2(messagesOf(slurm.problems, QStringLiteral("nnodes")).isEmpty(),
+                 qPrintable(messagesOf(slurm.problems, QStringLiteral("nnodes")).join(QLatin1Char(' '))));
+        in.spec.slurm.enabled = false;  // without the scheduler: this machine runs one node
+        QVERIFY(!messagesOf(LaunchForm::checkNow(in, runner.get(), QString()).problems, QStringLiteral("nnodes")).isEmpty());
+    }
+
+    // No Python chosen and none there imports torch: one sentence for the launcher and ingot-cli.
+    void noPythonWithTorch()
+    {
+        LaunchInput in;
+        in.spec = tinyTp2();
+        PythonInfo bare;
+        bare.path = QStringLiteral("/usr/bin/python3");
+        QVERIFY(LaunchForm::pythonProblem(in, {bare}, QStringLiteral("this machine")).isEmpty());  // one was chosen
+        in.spec.python.clear();
+        QCOMPARE(LaunchForm::pythonProblem(in, {bare}, QStringLiteral("this machine")),
+                 QStringLiteral("no Python with torch was found on this machine: choose one"));
+        bare.torchVersion = QStringLiteral("2.6.0");
+        QVERIFY(LaunchForm::pythonProblem(in, {bare}, QStringLiteral("this machine")).isEmpty());
+        in.where = QStringLiteral("trn-host");
+        QVERIFY(LaunchForm::pythonProblem(in, {}, QStringLiteral("this machine")).contains(QStringLiteral("on trn-host:")));
     }
 
     void presets()

@@ -3,6 +3,7 @@
 #include "services/util/shellquote.h"
 #include "services/remote/sshhost.h"
 #include "services/remote/sshresolve.h"
+#include "services/remote/sshstream.h"
 #include "services/util/appsettings.h"
 #include "services/util/names.h"
 #include "tests/support/testsupport.h"
@@ -11,6 +12,9 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 using namespace ingot;
 
@@ -233,6 +237,35 @@ private slots:
         QCOMPARE(*shellQuote(QStringLiteral("X=1")), QStringLiteral("'X=1'"));
         QCOMPARE(*shellQuote(QStringLiteral("--master_port=29500")), QStringLiteral("--master_port=29500"));
         QCOMPARE(*shellQuote(QStringLiteral("/usr/bin/python3")), QStringLiteral("/usr/bin/python3"));
+    }
+
+    // A host copy's ssh stream starts its child as runProcess does (spawnChild): an argument's bytes arrive as they
+    // are (the stream sent them as UTF-8 text: a name that is not UTF-8 arrived changed), no descriptor of Ingot's
+    // reaches it (the stream left every descriptor not marked close-on-exec open in ssh), and it has a process group
+    // of its own.
+    void theStreamsChildIsSetUpAsRunProcesssIs()
+    {
+        const QByteArray odd("caf\xe9-\xff");
+        const int leaked = ::open("/dev/null", O_RDONLY);  // not close-on-exec
+        QVERIFY(leaked > 2);
+        SshConnection::StreamCommand c;
+        c.program = QStringLiteral("/bin/sh");
+        c.arguments = {QStringLiteral("-c"),
+                       QStringLiteral("printf '%s\\n' \"$1\"; ls /proc/$$/fd | tr '\\n' ' '; echo; ps -o pgid= -p $$"),
+                       QStringLiteral("sh"), nameFromBytes(odd)};
+        c.environment = QProcessEnvironment::systemEnvironment();
+        SshStream stream(nullptr);
+        QString error;
+        QVERIFY2(stream.start(c, &error), qPrintable(error));
+        stream.closeInput();
+        QVERIFY(stream.readToEnd(1 << 16));
+        const QList<QByteArray> lines = QByteArray(stream.data(), stream.available()).split('\n');
+        QCOMPARE(stream.finish(), 0);
+        ::close(leaked);
+        QVERIFY(lines.size() >= 3);
+        QCOMPARE(lines.at(0), odd);
+        QCOMPARE(lines.at(1).trimmed(), QByteArray("0 1 2"));
+        QVERIFY2(lines.at(2).trimmed().toLongLong() != qint64(::getpgrp()), lines.at(2).constData());
     }
 };
 

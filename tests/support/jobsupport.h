@@ -7,6 +7,8 @@
 #include <QElapsedTimer>
 #include <QTest>
 #include <QFile>
+#include <QFileInfo>
+#include <QProcess>
 #include <QStringList>
 #include <QThread>
 
@@ -92,6 +94,39 @@ inline QByteArray rankLog(const JobPaths &paths, int rank, const QString &name)
 inline QByteArray rankStdout(const JobPaths &paths, int rank)
 {
     return rankLog(paths, rank, QStringLiteral("stdout.log"));
+}
+
+// A sharded checkpoint large enough to still be consolidating a second after its consolidation started (its first
+// progress line): neuronx-distributed's layout, tp 2, widths x64, written by tests/fixtures/make_sharded_fixtures.py.
+inline bool writeLargeCheckpoint(const QString &dir)
+{
+    QProcess gen;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("FIXTURE_SCALE"), QStringLiteral("64"));
+    env.insert(QStringLiteral("FIXTURE_NO_FULL"), QStringLiteral("1"));
+    gen.setProcessEnvironment(env);
+    gen.setProcessChannelMode(QProcess::MergedChannels);
+    gen.start(QStringLiteral("/usr/bin/python3"), {QStringLiteral(INGOT_SOURCE_DIR "/tests/fixtures/make_sharded_fixtures.py"), dir,
+                                                  QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")});
+    if (!gen.waitForFinished(300000) || gen.exitCode() != 0) {
+        qWarning("%s", gen.readAll().constData());
+        return false;
+    }
+    return true;
+}
+
+// The folder of an ingot-cli run on a host (ShellJobRunner::runIngotCli, below the host's jobs folder `jobsRoot`)
+// once it started (its pid written) and, with `progressed`, printed its first progress line; "" before.
+inline QString startedCliFolder(const QString &jobsRoot, bool progressed = false)
+{
+    for (const QString &d : QDir(jobsRoot).entryList({QStringLiteral(".ingot-cli-*")}, QDir::Dirs | QDir::Hidden)) {
+        const QString dir = jobsRoot + QLatin1Char('/') + d;
+        QFile out(dir + QStringLiteral("/out"));
+        if (QFileInfo::exists(dir + QStringLiteral("/pid"))
+            && (!progressed || (out.open(QIODevice::ReadOnly) && out.readAll().contains('['))))
+            return dir;
+    }
+    return {};
 }
 
 }  // namespace ingot::test

@@ -236,8 +236,14 @@ private Q_SLOTS:
                                                      tmp.path() + QStringLiteral("/lora-base"), QStringLiteral("lora-merge")});
         QVERIFY(p.waitForFinished(120000));
         QVERIFY2(p.exitCode() == 0, p.readAll().constData());
+        // A folder without a model is the request's problem, said where the space is; the base model's folder is
+        // counted in the space the output needs (the merged model is written there too).
+        w.baseModelEdit()->setText(tmp.path() + QStringLiteral("/lora-base/adapter"));
+        QTRY_VERIFY2(w.spaceLabel()->text().contains(QStringLiteral("holds no model.safetensors")), qPrintable(w.spaceLabel()->text()));
+        QVERIFY(!w.currentPage()->isComplete());
         w.baseModelEdit()->setText(tmp.path() + QStringLiteral("/lora-base/base"));
-        QVERIFY(w.currentPage()->isComplete());
+        QTRY_VERIFY(w.currentPage()->isComplete());
+        QVERIFY2(w.spaceLabel()->text().contains(QStringLiteral("of it the merged model")), qPrintable(w.spaceLabel()->text()));
         QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
         QVERIFY(screenshot(w, QStringLiteral("consolidate-adapter-options.png")));
         QSignalSpy finished(&w, &ConsolidateWizard::runFinished);
@@ -538,7 +544,7 @@ private Q_SLOTS:
         const QString dir = tmp.path() + QStringLiteral("/fails");
         QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
         ConsolidateWizard w;
-        w.setStorageProbe([](const QString &) { return OutputSpace{kPlenty, false, {}}; });
+        w.setStorageProbe([](const QString &) { return OutputSpace{kPlenty, false, {}, 0, {}}; });
         QVERIFY(openToOptions(w, dir));
         QSignalSpy checked(&w, &ConsolidateWizard::outputChecked);
         const QString output = dir + QStringLiteral("/config.json/consolidated");  // below a file: cannot be made
@@ -613,7 +619,7 @@ private Q_SLOTS:
         w.setStorageProbe([&](const QString &output) {
             QMutexLocker lock(&mutex);
             asked << output;
-            return OutputSpace{kPlenty, false, {}};
+            return OutputSpace{kPlenty, false, {}, 0, {}};
         });
         QVERIFY(openToOptions(w, dir));
         QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
@@ -651,11 +657,11 @@ private Q_SLOTS:
         ConsolidateWizard w;
         w.setStorageProbe([&](const QString &output) {
             if (!output.endsWith(QLatin1String("/slow")))
-                return OutputSpace{kPlenty, false, {}};
+                return OutputSpace{kPlenty, false, {}, 0, {}};
             slowAsked = true;
             letSlowAnswer.acquire();
             slowAnswered = true;
-            return OutputSpace{1, true, {}};
+            return OutputSpace{1, true, {}, 0, {}};
         });
         QVERIFY(openToOptions(w, dir));
         QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
@@ -690,7 +696,7 @@ private Q_SLOTS:
         QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
         std::atomic<qint64> free{1000};
         ConsolidateWizard w;
-        w.setStorageProbe([&free](const QString &) { return OutputSpace{free.load(), false, {}}; });
+        w.setStorageProbe([&free](const QString &) { return OutputSpace{free.load(), false, {}, 0, {}}; });
         QVERIFY(openToOptions(w, dir));
         QCOMPARE(w.outputEdit()->text(), w.request().defaultOutput());
         QVERIFY(w.request().bytesToWrite() > 1000);
@@ -714,7 +720,7 @@ private Q_SLOTS:
         const QString dir = tmp.path() + QStringLiteral("/holds");
         QVERIFY(python({dir, QStringLiteral("nxd"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("float32")}));
         ConsolidateWizard w;
-        w.setStorageProbe([](const QString &) { return OutputSpace{kPlenty, true, {}}; });
+        w.setStorageProbe([](const QString &) { return OutputSpace{kPlenty, true, {}, 0, {}}; });
         QVERIFY(openToOptions(w, dir));
         w.overwriteCheck()->setChecked(true);
         QSignalSpy checked(&w, &ConsolidateWizard::outputChecked);

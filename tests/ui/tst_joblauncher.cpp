@@ -7,6 +7,7 @@
 #include "services/jobs/jobservice.h"
 #include "services/util/appsettings.h"
 #include "services/util/shellquote.h"
+#include "tests/support/launchsupport.h"
 #include "tests/support/testsupport.h"
 #include "ui/common/wheelguard.h"
 #include "ui/jobs/slurmsection.h"
@@ -18,6 +19,7 @@
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMap>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
@@ -77,24 +79,12 @@ class TestJobLauncher : public QObject
     QTemporaryDir tmp;
     std::unique_ptr<JobService> service;
 
-    // A valid job here: tiny, 2 processes, tp 2, an interpreter named explicitly (planning does not need torch),
-    // and an empty compile cache of its own.
-    JobSpec tinyTp2() const
-    {
-        JobSpec s;
-        s.python = QStringLiteral("/usr/bin/python3");
-        s.nprocPerNode = 2;
-        s.tensorParallel = 2;
-        s.compileCacheUrl = tmp.path() + QStringLiteral("/cache-empty");
-        return s;
-    }
+    JobSpec tinyTp2() const { return test::tinyTp2(tmp.path()); }
 
 private Q_SLOTS:
     void initTestCase()
     {
-        QApplication::setOrganizationName(QStringLiteral("IngotTest"));
-        QApplication::setApplicationName(QStringLiteral("ingot-tst-joblauncher"));
-        AppSettings::setJobPresets({});
+        test::useOwnLaunchSettings(QStringLiteral("ingot-tst-joblauncher"));
         QVERIFY(tmp.isValid());
         QVERIFY(QFileInfo(QStringLiteral("/usr/bin/python3")).isExecutable());
         service = std::make_unique<JobService>(makeLocalJobRunner(tmp.path() + QStringLiteral("/jobs")));
@@ -175,16 +165,47 @@ private Q_SLOTS:
         w.show();
         QVERIFY(settle(w));
         QVERIFY(!w.launchButton()->isEnabled());
-        QVector<JobProblem> expected;
-        for (const JobProblem &p : validateJob(s, gatherJobFacts(s)))
-            if (p.field == QLatin1String("env"))
-                expected << p;
+        const QStringList expected = test::messagesOf(validateJob(s, gatherJobFacts(s)), QStringLiteral("env"));
         QCOMPARE(expected.size(), 1);
-        QCOMPARE(w.problemText(QStringLiteral("env")), expected.first().message);
+        QCOMPARE(w.problemText(QStringLiteral("env")), expected.first());
         s.env = {{QStringLiteral("A"), QStringLiteral("1")}, {QStringLiteral("A"), QStringLiteral("2")}};
         w.setSpec(s);
         QVERIFY(settle(w));
         QCOMPARE(w.problemText(QStringLiteral("env")), QStringLiteral("A is set twice"));
+    }
+
+    // A form the launcher refuses, `ingot-cli job launch` refuses with the same words, field by field: both go
+    // through LaunchForm's one check (the CLI had JobManager::plan's own, which never saw a variable set twice).
+    void theCliRefusesWhatTheLauncherRefuses()
+    {
+        JobLauncher w(service.get(), nullptr);
+        JobSpec s = tinyTp2();
+        s.tensorParallel = 3;  // does not divide 2 processes
+        s.env = {{QStringLiteral("A"), QStringLiteral("1")}, {QStringLiteral("A"), QStringLiteral("2")}};
+        w.setSpec(s);
+        w.show();
+        QVERIFY(settle(w));
+        QVERIFY(!w.launchButton()->isEnabled());
+        QVERIFY(!w.problemText(QStringLiteral("env")).isEmpty());
+        QVERIFY(!w.problemText(QStringLiteral("tensor_parallel_size")).isEmpty());
+
+        const test::ProgramRun r = test::runProgram(
+            QStringLiteral(INGOT_CLI_PATH),
+            {QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--dry-run"), QStringLiteral("--nproc-per-node"),
+             QStringLiteral("2"), QStringLiteral("--python"), s.python, QStringLiteral("--env"), QStringLiteral("A=1"),
+             QStringLiteral("--env"), QStringLiteral("A=2"), QStringLiteral("--"), QStringLiteral("--tensor_parallel_size"),
+             QStringLiteral("3")});
+        QCOMPARE(r.code, 2);
+        // "error: --FIELD: MESSAGE", a line each: by field, the lines the launcher shows under that field.
+        QMap<QString, QStringList> cli;
+        for (const QString &line : QString::fromUtf8(r.err).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+            QVERIFY2(line.startsWith(QStringLiteral("error: --")), qPrintable(line));
+            const qsizetype colon = line.indexOf(QStringLiteral(": "), 9);
+            cli[line.mid(9, colon - 9)] << line.mid(colon + 2);
+        }
+        QVERIFY(cli.contains(QStringLiteral("env")) && cli.contains(QStringLiteral("tensor_parallel_size")));
+        for (auto it = cli.cbegin(); it != cli.cend(); ++it)
+            QCOMPARE(w.problemText(it.key()).split(QLatin1Char('\n')), it.value());
     }
 
     void figures()

@@ -78,8 +78,9 @@ ConsolidateOptionsPage::ConsolidateOptionsPage(ConsolidationRequest &request, QW
     m_baseModel->setPlaceholderText(tr("The base model's folder (Hugging Face safetensors)"));
     m_baseModel->setEnabled(false);
     connect(m_merge, &QCheckBox::toggled, m_baseModel, &QWidget::setEnabled);
-    connect(m_merge, &QCheckBox::toggled, this, [this] { apply(); refresh(); });
-    connect(m_baseModel, &QLineEdit::textChanged, this, [this] { apply(); refresh(); });
+    // The merged model counts in the output check (its bytes, a base model that holds none): asked again.
+    connect(m_merge, &QCheckBox::toggled, this, &ConsolidateOptionsPage::outputEdited);
+    connect(m_baseModel, &QLineEdit::textChanged, this, &ConsolidateOptionsPage::outputEdited);
     form->addRow(QString(), m_merge);
     form->addRow(tr("Base model:"), m_baseModel);
     alignLabels({form, consolidateBox->layout(), m_reshard->layout()});
@@ -158,7 +159,7 @@ bool ConsolidateOptionsPage::isComplete() const
 {
     if (isResharding())
         return outputReady() && m_reshardPlanned && m_request.reshardPlan().problems.isEmpty();
-    return outputReady() && (!m_request.isAdapter() || !m_merge->isChecked() || !safetensorsModelFile(m_baseModel->text()).isEmpty());
+    return outputReady() && (!m_request.isAdapter() || !m_merge->isChecked() || !m_request.baseModel.isEmpty());
 }
 
 void ConsolidateOptionsPage::proposeOutput()

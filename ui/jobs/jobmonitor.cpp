@@ -494,7 +494,10 @@ void JobMonitor::updateActions()
     const QString whyNot = hasRecord() ? resumeRefusal(m_record, st, m_checkpoint) : QString();
     m_resume->setEnabled(hasRecord() && whyNot.isEmpty());
     m_resume->setToolTip(whyNot.isEmpty() ? tr("Resume from %1").arg(displayName(m_checkpoint)) : whyNot);
-    m_consolidate->setEnabled(ended && m_outputExists);
+    if (m_consolidateTask.isRunning())  // Cancel consolidation, until it was asked
+        m_consolidate->setEnabled(!m_consolidateCancelled);
+    else
+        m_consolidate->setEnabled(ended && m_outputExists);
     // A remote job's output is a folder on its host: there is nothing to open here (the tooltip says where).
     const bool here = !hasRecord() || m_record.where == QLatin1String("local");
     m_openOutput->setEnabled(hasRecord() && here && m_outputExists);
@@ -555,16 +558,31 @@ void JobMonitor::consolidate()
         Q_EMIT consolidateRequested(m_record.outputDir);
         return;
     }
+    if (m_consolidateTask.isRunning()) {  // the button cancels it: ended there, nothing of its output left
+        m_consolidateCancelled = true;
+        m_consolidateTask.stop();
+        m_consolidate->setText(tr("Cancelling…"));
+        updateActions();
+        return;
+    }
     // A job on a host: its checkpoint is there, so Ingot's CLI consolidates it there (when the host has Ingot).
     const QString checkpoint = m_checkpoint.isEmpty() ? m_record.outputDir : m_checkpoint;
-    m_consolidate->setEnabled(false);
+    m_consolidateCancelled = false;
+    m_consolidate->setText(tr("&Cancel consolidation"));
     m_consolidateTask = m_service->consolidateThere(m_record, checkpoint, [this, where](int code, const QString &text) {
+        const bool cancelled = m_consolidateCancelled;
+        m_consolidateCancelled = false;
+        m_consolidate->setText(tr("&Consolidate…"));
         updateActions();
-        if (code == 0)
+        Q_EMIT consolidatedThere(code, text);
+        if (cancelled)
+            QMessageBox::information(this, tr("Consolidation on %1 cancelled").arg(displayName(where)), text);
+        else if (code == 0)
             QMessageBox::information(this, tr("Consolidated on %1").arg(displayName(where)), text);
         else
             QMessageBox::warning(this, tr("Consolidation on %1 failed").arg(displayName(where)), text);
     });
+    updateActions();
 }
 
 void JobMonitor::openOutputFolder()

@@ -109,6 +109,7 @@ Q_SIGNALS:
     void compileActivityChanged();  // the compile list was filled again
     void precompileChanged();       // the precompile phase's progress was read again
     void neuronCoresSampled();      // a NeuronCore sample (or why there is none) is shown
+    void consolidatedThere(int code, const QString &text);  // a consolidation on the job's host ended (or was cancelled)
 
 private:
     QWidget *buildHeader();
@@ -143,7 +144,8 @@ private:
     Task m_graphsTask;  // the compile activity's verdicts, worked out off the UI thread
     QHash<QString, JobGraph> m_graphs;  // by key, for the next refresh
     QString m_cacheRule;
-    Task m_consolidateTask;
+    Task m_consolidateTask;  // on the job's host; the Consolidate button cancels it meanwhile
+    bool m_consolidateCancelled = false;
     QStringList m_overlayIds;
     QHash<QString, QVector<MetricPoint>> m_overlayPoints;
     QString m_cacheRoot;
