@@ -374,6 +374,10 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
         m_status.step = std::max(m_status.step, p.step);
         if (!std::isnan(p.loss))
             m_status.lastLoss = p.loss;
+        if (!std::isnan(p.tokensPerSecond))
+            m_status.tokensPerSecond = p.tokensPerSecond;
+        if (p.peakMemory >= 0)
+            m_status.peakMemory = p.peakMemory;
     }
     dropOldMetrics();
     if (slurm && slurmStateIsWaiting(m_status.slurm.state) && (!m_metrics.isEmpty() || !m_lastEvent.isEmpty()))
