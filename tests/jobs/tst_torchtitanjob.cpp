@@ -169,14 +169,9 @@ private Q_SLOTS:
         const QString config = m_dir.filePath(QStringLiteral("llama3_debug.toml"));
         test::writeFile(config, "[job]\ndump_folder = \"./outputs\"\n[training]\nsteps = 4\n"
                                 "[checkpoint]\nenable = true\nfolder = \"checkpoint\"\ninterval = 2\n");
-        JobSpec spec = titanSpec({QStringLiteral("--job.config_file"), config});
-        spec.python = QStringLiteral(INGOT_TORCH2_PYTHON);
-        spec.nprocPerNode = 2;
-        spec.env << qMakePair(QStringLiteral("PYTHONPATH"), runner->backendDir() + QLatin1Char(':') + standin)
-                 << qMakePair(QStringLiteral("INGOT_TORCH2_BIND"), runner->backendDir() + QLatin1Char(':') + standin);
         JobManager jobs(runner);
         QString error;
-        const QString id = test::launchSpec(jobs, spec, &error);
+        const QString id = test::launchTorchTitanStandIn(jobs, *runner, QStringLiteral(INGOT_TORCH2_PYTHON), standin, config, &error);
         QVERIFY2(!id.isEmpty(), qPrintable(error));
         JobRecordFile record;
         QVERIFY2(jobs.load(id, &record, &error), qPrintable(error));
