@@ -41,7 +41,10 @@ QString argument(const QStringList &args, const QStringList &names, bool *found)
 struct TomlValue {
     bool isString = false;
     QString string;
+    bool isBoolean = false;
     bool boolean = false;
+    bool isInteger = false;
+    qint64 integer = 0;
 };
 
 std::optional<TomlValue> tomlValue(QByteArray v)
@@ -91,10 +94,24 @@ std::optional<TomlValue> tomlValue(QByteArray v)
     const qsizetype hash = v.indexOf('#');
     const QByteArray word = (hash >= 0 ? v.left(hash) : v).trimmed();
     if (word == "true" || word == "false") {
+        out.isBoolean = true;
         out.boolean = word == "true";
         return out;
     }
-    return std::nullopt;
+    // A decimal integer, with TOML's underscores between digits.
+    QByteArray digits = word;
+    if (digits.startsWith('+'))
+        digits.remove(0, 1);
+    if (digits.isEmpty() || digits.size() > 20 || digits.startsWith('_') || digits.endsWith('_') || digits.contains("__"))
+        return std::nullopt;
+    digits.replace('_', QByteArray());
+    bool ok = false;
+    const qint64 n = digits.toLongLong(&ok);
+    if (!ok || digits.startsWith('-') || n > 1000000000000LL)
+        return std::nullopt;
+    out.isInteger = true;
+    out.integer = n;
+    return out;
 }
 
 // Whether a line opens a multi-line string that does not close on it (its lines are skipped).
@@ -167,7 +184,7 @@ bool readTorchTitanConfig(const QByteArray &toml, TorchTitanJob *out, QString *e
         }
         const QByteArray key = line.left(eq).trimmed();
         const QByteArray valueText = line.mid(eq + 1);
-        const bool wanted = (table == "job" && key == "dump_folder")
+        const bool wanted = (table == "job" && key == "dump_folder") || (table == "training" && key == "steps")
                             || (table == "checkpoint" && (key == "folder" || key == "enable" || key == "enable_checkpoint"));
         if (!wanted) {
             QByteArray delimiter;
@@ -182,8 +199,18 @@ bool readTorchTitanConfig(const QByteArray &toml, TorchTitanJob *out, QString *e
         }
         seen << name;
         const std::optional<TomlValue> v = tomlValue(valueText);
+        if (key == "steps") {
+            if (!v || !v->isInteger) {
+                *error = TorchTitanText::tr("The TorchTitan config's %1 (line %2) is not a whole number of steps.")
+                             .arg(name)
+                             .arg(lineNo);
+                return false;
+            }
+            job->steps = v->integer;
+            continue;
+        }
         const bool wantString = key == "dump_folder" || key == "folder";
-        if (!v || v->isString != wantString || (wantString && v->string.isEmpty())) {
+        if (!v || (wantString ? !v->isString || v->string.isEmpty() : !v->isBoolean)) {
             *error = (wantString ? TorchTitanText::tr("The TorchTitan config's %1 (line %2) is not a folder name in "
                                                       "quotes.")
                                  : TorchTitanText::tr("The TorchTitan config's %1 (line %2) is not true or false."))
@@ -211,6 +238,10 @@ void applyTorchTitanArguments(const QStringList &args, TorchTitanJob *job)
     const QString folder = argument(args, {QStringLiteral("--checkpoint.folder")}, &found);
     if (found && !folder.isEmpty())
         job->checkpointFolder = folder;
+    bool ok = false;
+    const qint64 steps = argument(args, {QStringLiteral("--training.steps")}, &found).toLongLong(&ok);
+    if (found && ok && steps >= 0 && steps <= 1000000000000LL)
+        job->steps = steps;
     for (const QString &a : args) {
         for (const QLatin1String flag : {QLatin1String("--checkpoint.enable"), QLatin1String("--checkpoint.enable_checkpoint"),
                                          QLatin1String("--checkpoint.enable-checkpoint")}) {
@@ -249,29 +280,36 @@ QString newestTorchTitanStep(const QStringList &relativeFiles)
     return best;
 }
 
+bool readTorchTitanJob(JobRunner &runner, const JobRecordFile &record, TorchTitanJob *job, QString *error)
+{
+    QString why;
+    if (!job->configFile.isEmpty()) {
+        const QString path = QDir::isAbsolutePath(job->configFile) ? job->configFile
+                                                                    : record.cwd + QLatin1Char('/') + job->configFile;
+        const FileChunk c = runner.readFile(path, 0, torchTitanMaxConfigBytes + 1);
+        if (!c.exists || !c.error.isEmpty())
+            why = TorchTitanText::tr("Cannot read the TorchTitan config %1: %2")
+                      .arg(displayName(path), c.exists ? c.error : TorchTitanText::tr("it is not there"));
+        else
+            readTorchTitanConfig(c.data, job, &why);
+    }
+    if (!why.isEmpty()) {
+        if (error)
+            *error = why;
+        return false;
+    }
+    applyTorchTitanArguments(record.spec.extraArgs, job);
+    return true;
+}
+
 QString latestTorchTitanCheckpoint(JobRunner &runner, const JobRecordFile &record, const TorchTitanJob &jobIn,
                                    bool *dirExists, QString *error)
 {
     TorchTitanJob job = jobIn;
     if (dirExists)
         *dirExists = false;
-    QString why;
-    if (!job.configFile.isEmpty()) {
-        const QString path = QDir::isAbsolutePath(job.configFile) ? job.configFile
-                                                                   : record.cwd + QLatin1Char('/') + job.configFile;
-        const FileChunk c = runner.readFile(path, 0, torchTitanMaxConfigBytes + 1);
-        if (!c.exists || !c.error.isEmpty())
-            why = TorchTitanText::tr("Cannot read the TorchTitan config %1: %2")
-                      .arg(displayName(path), c.exists ? c.error : TorchTitanText::tr("it is not there"));
-        else
-            readTorchTitanConfig(c.data, &job, &why);
-    }
-    if (!why.isEmpty()) {
-        if (error)
-            *error = why;
+    if (!readTorchTitanJob(runner, record, &job, error))
         return {};
-    }
-    applyTorchTitanArguments(record.spec.extraArgs, &job);
     const QString dir = torchTitanCheckpointDir(job, record.cwd);
     const QStringList files = runner.listFiles(dir, 1);
     if (dirExists)

@@ -101,6 +101,7 @@ private Q_SLOTS:
         QCOMPARE(job.dumpFolder, QStringLiteral("./outputs"));
         QCOMPARE(job.checkpointFolder, QStringLiteral("checkpoint"));
         QVERIFY(job.checkpointing);
+        QCOMPARE(job.steps, qint64(10));
 
         // 0.1.0: enable_checkpoint; literal strings; another table's "folder" is not the checkpoint's; a multi-line
         // string that holds a [checkpoint] line is no table.
@@ -118,8 +119,15 @@ private Q_SLOTS:
 
         // The command line wins over the file.
         applyTorchTitanArguments({QStringLiteral("--job.dump_folder=/out"), QStringLiteral("--checkpoint.folder"),
-                                  QStringLiteral("/abs/ck"), QStringLiteral("--checkpoint.no-enable")},
+                                  QStringLiteral("/abs/ck"), QStringLiteral("--checkpoint.no-enable"),
+                                  QStringLiteral("--training.steps=1_000")},
                                  &job);
+        QCOMPARE(job.steps, qint64(10));  // not a number on the command line: the file's stays
+        applyTorchTitanArguments({QStringLiteral("--training.steps"), QStringLiteral("3000")}, &job);
+        QCOMPARE(job.steps, qint64(3000));
+        TorchTitanJob underscores;
+        QVERIFY(readTorchTitanConfig("[training]\nsteps = 1_000_000 # long\n", &underscores, &error));
+        QCOMPARE(underscores.steps, qint64(1000000));
         QCOMPARE(torchTitanCheckpointDir(job, QStringLiteral("/jobs/1")), QStringLiteral("/abs/ck"));
         QVERIFY(!job.checkpointing);
     }
@@ -134,6 +142,11 @@ private Q_SLOTS:
         QTest::newRow("unterminated") << QByteArray("[job]\ndump_folder = \"./out\n") << QStringLiteral("not a folder");
         QTest::newRow("newline escape") << QByteArray("[job]\ndump_folder = \"a\\nb\"\n") << QStringLiteral("not a folder");
         QTest::newRow("string as bool") << QByteArray("[checkpoint]\nenable = \"yes\"\n") << QStringLiteral("true or false");
+        QTest::newRow("number as bool") << QByteArray("[checkpoint]\nenable = 1\n") << QStringLiteral("true or false");
+        QTest::newRow("steps as words") << QByteArray("[training]\nsteps = \"ten\"\n") << QStringLiteral("whole number");
+        QTest::newRow("negative steps") << QByteArray("[training]\nsteps = -5\n") << QStringLiteral("whole number");
+        QTest::newRow("huge steps") << QByteArray("[training]\nsteps = 99999999999999999999\n") << QStringLiteral("whole number");
+        QTest::newRow("fractional steps") << QByteArray("[training]\nsteps = 1.5\n") << QStringLiteral("whole number");
         QTest::newRow("huge") << QByteArray("[job]\n") + QByteArray(torchTitanMaxConfigBytes, '#')
                               << QStringLiteral("over");
     }
@@ -188,6 +201,7 @@ private Q_SLOTS:
             QCOMPARE(points[i].peakMemory, qint64((i + 1) * (qint64(1) << 29)));
         }
         QCOMPARE(st.step, qint64(4));
+        QCOMPARE(st.maxSteps, qint64(4));  // the config's [training] steps: TorchTitan draws no bar
         QCOMPARE(st.lastLoss, 8.0);
 
         bool exists = false;
