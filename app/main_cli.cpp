@@ -13,6 +13,7 @@
 #include "app/cli/pullcommand.h"
 #include "app/cli/remotecommands.h"
 #include "app/cli/torchneuroncommands.h"
+#include "app/cli/neffcommands.h"
 #include "app/cli/transfercommands.h"
 #include "app/i18n/translations.h"
 #include "services/remote/remotehosts.h"
@@ -58,8 +59,10 @@ int main(int argc, char **argv)
     table.addGroup({QStringLiteral("transfers"), QCoreApplication::translate("ingot::cli", "The Ingot window's transfer queue: list, cancel"),
                     QCoreApplication::translate("ingot::cli", "Transfers live in ~/.local/share/Ingot/ingot/transfers.")});
     table.addGroup(torchNeuronGroup());
+    table.addGroup(neffGroup());
     table.add(cacheCommands());
     table.add(torchNeuronCommands());
+    table.add(neffCommands());
     table.add(explainCommands());
     table.add(copyCommands());
     table.add(hubCommands());

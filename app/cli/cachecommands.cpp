@@ -2,6 +2,7 @@
 
 #include "services/cache/compilerversion.h"
 #include "services/cache/torchneuron.h"
+#include "services/cache/neffcache.h"
 #include "services/cache/cachelocation.h"
 #include "services/cache/cachescanner.h"
 #include "services/cache/cachestats.h"
@@ -198,6 +199,7 @@ int cmdStatus(const Invocation &p)
     const auto storeHandle = makeStore(c.store());
     const auto compilers = storeHandle ? storeHandle->runningCompilers(&perr) : QVector<qint64>();
     const TorchNeuronLocations tn = resolveTorchNeuronLocations();
+    const NeffCacheLocation neff = resolveNeffCacheLocation();
     if (c.json) {
         json states = json::object();
         for (int i = 0; i < ModuleStateCount; ++i)
@@ -230,7 +232,8 @@ int cmdStatus(const Invocation &p)
                    {"warnings", warnings},
                    {"torchneuron", {{"local", u8(tn.local)}, {"local_why", u8(tn.localWhy)},
                                     {"remote", tn.remote.isEmpty() ? json(nullptr) : json(u8(tn.remote))},
-                                    {"disabled", tn.disabled}}}});
+                                    {"disabled", tn.disabled}}},
+                   {"torchneuron_neff", {{"path", u8(neff.path)}, {"why", u8(neff.why)}}}});
         return Ok;
     }
     out(CliText::tr("Cache:      %1").arg(used));
@@ -240,6 +243,8 @@ int cmdStatus(const Invocation &p)
         out(CliText::tr("TorchNeuron / vLLM-Neuron cache: %1%2 (ingot-cli torchneuron status)")
                 .arg(tn.disabled ? CliText::tr("off; ") : QString(), tn.local)
             + (tn.remote.isEmpty() ? QString() : CliText::tr(", remote tier %1").arg(tn.remote)));
+    if (c.host.isEmpty())  // the third format: TorchNeuron's NEFF files (native PyTorch, Neuron 2.30 and later)
+        out(CliText::tr("TorchNeuron NEFF cache: %1 (ingot-cli neff status)").arg(displayName(neff.path)));
     out(CliText::tr("Entries:    %1, %2").arg(st.entries).arg(formatBytes(st.size)));
     const qsizetype keys = std::count_if(snap.modules.cbegin(), snap.modules.cend(),
                                          [](const CacheModule &m) { return m.version.isEmpty() && isTorchNeuronKey(m.name); });

@@ -4,6 +4,7 @@
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/jobrunner.h"
 #include "services/jobs/jobstaterule.h"
+#include "services/jobs/torchtitanjob.h"
 #include "services/jobs/trainerlog.h"
 #include "services/slurm/slurmcluster.h"
 #include "services/slurm/slurmparse.h"
@@ -374,6 +375,10 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
         m_status.step = std::max(m_status.step, p.step);
         if (!std::isnan(p.loss))
             m_status.lastLoss = p.loss;
+        if (!std::isnan(p.tokensPerSecond))
+            m_status.tokensPerSecond = p.tokensPerSecond;
+        if (p.peakMemory >= 0)
+            m_status.peakMemory = p.peakMemory;
     }
     dropOldMetrics();
     if (slurm && slurmStateIsWaiting(m_status.slurm.state) && (!m_metrics.isEmpty() || !m_lastEvent.isEmpty()))
@@ -384,6 +389,8 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
         if (m_trainer->total() > 0)
             m_status.maxSteps = m_trainer->total();
     }
+    if (m_firstPoll && m_status.maxSteps <= 0)
+        readTorchTitanSteps();
     m_firstPoll = false;
     m_status.alive = wrapperAlive;
     finishState(wrapperAlive);
@@ -408,6 +415,14 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
         || m_status.unreachable != before.unreachable
         || m_status.alive != before.alive || m_status.stopRequested != before.stopRequested || !u.metrics.isEmpty();
     return u;
+}
+
+// A TorchTitan run's [training] steps (torchtitanjob.h) for the progress and the ETA: it draws no bar to count from.
+void JobFollower::readTorchTitanSteps()
+{
+    std::optional<TorchTitanJob> titan = torchTitanJob(m_record.spec);
+    if (titan && readTorchTitanJob(*m_runner, m_record, &*titan, nullptr) && titan->steps > 0)
+        m_status.maxSteps = titan->steps;
 }
 
 void JobFollower::dropOldMetrics()

@@ -197,6 +197,7 @@ private:
     int m_schedulerAnswer = -1;
     QStringList m_unreadable;
     void dropOldMetrics();
+    void readTorchTitanSteps();
 };
 
 }  // namespace ingot

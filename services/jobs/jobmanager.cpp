@@ -1,4 +1,5 @@
 #include "services/jobs/jobmanager.h"
+#include "services/jobs/torchtitanjob.h"
 #include "services/jobs/remotejobindex.h"
 
 #include "services/util/atomicfile.h"
@@ -88,6 +89,8 @@ CacheLocation JobManager::compileCache(const JobSpec &spec) const
 
 QString JobManager::latestCheckpoint(const JobRecordFile &r, bool *outputExists) const
 {
+    if (const std::optional<TorchTitanJob> titan = torchTitanJob(r.spec))
+        return latestTorchTitanCheckpoint(*m_runner, r, *titan, outputExists);
     static const QRegularExpression name(QStringLiteral("^checkpoint-(\\d+)$"));
     const QString out = r.outputDir;
     const QStringList files = out.isEmpty() ? QStringList() : m_runner->listFiles(out, 2);

@@ -93,7 +93,8 @@ public:
     StoreLocation compileCacheStore(const CacheLocation &cache) const { return m_runner->cacheStore(cache.path); }
 
     // The newest checkpoint-N folder (one with files in it) in a job's output folder where the job runs; "" when there
-    // is none. *outputExists: whether the output folder is there at all. Blocking.
+    // is none. *outputExists: whether the output folder is there at all. A TorchTitan job (torchtitanjob.h): its newest
+    // step-N with a .metadata in {dump_folder}/{checkpoint.folder}, *outputExists for that folder. Blocking.
     QString latestCheckpoint(const JobRecordFile &r, bool *outputExists = nullptr) const;
     // Consolidates a checkpoint where the job ran, by Ingot's CLI there (`ingot-cli consolidate CHECKPOINT ARGS`):
     // a host's shards never cross the network. Its exit code and output; -1 with words in *error. Blocking; `stop`

@@ -1,5 +1,7 @@
 #include "services/jobs/trainerlog.h"
 
+#include "services/jobs/torchtitanlog.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -463,6 +465,12 @@ void TrainerLogParser::line(const char *p, const char *end, double time)
     trim(p, end);
     if (p == end)
         return;
+    MetricPoint titan;
+    if (readTorchTitanStep(p, end, &titan)) {
+        titan.time = time;
+        m_metrics.append(titan);
+        return;
+    }
     if (*p == '{' && end[-1] == '}') {
         dict(p, end, time);
         return;

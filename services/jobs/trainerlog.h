@@ -32,6 +32,7 @@ struct TrainerSummary {
 //    strings, np.float64(…)/tensor(…, device=…) wrappers; other values are ignored.
 //  - the summary dict (it has train_runtime): summary().
 //  - an eval or predict dict (eval_*/test_* keys): counted in evalCount(), not a training point.
+//  - a TorchTitan step line (torchtitanlog.h): a MetricPoint with its own step.
 //  - the training bar `  12%|█▏   | 12/100 [00:05<00:40,  2.17it/s]` (or `12it [00:05, 2.17it/s]`): step()/total().
 //    Only bars without a description count ("Map: 50%|…" is a dataset bar), and once the training bar's total is
 //    known, bars with another total (the evaluation loop's) are ignored.

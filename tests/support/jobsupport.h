@@ -129,4 +129,22 @@ inline QString startedCliFolder(const QString &jobsRoot, bool progressed = false
     return {};
 }
 
+// The TorchTitan stand-in (tests/support/torchtitan_standin) as a user runs TorchTitan: *Run a command* with
+// `-m torchtitan.train --job.config_file CONFIG`, 2 ranks, on `python` (the suite's PyTorch 2,
+// tests/support/torch2/python3, which gets the backend and the stand-in bound). "" and `error` when it does not start.
+inline QString launchTorchTitanStandIn(JobManager &jobs, JobRunner &runner, const QString &python, const QString &standin,
+                                       const QString &config, QString *error)
+{
+    JobSpec spec;
+    spec.program = JobProgram::Module;
+    spec.module = QStringLiteral("torchtitan.train");
+    spec.passSettings = false;
+    spec.extraArgs = {QStringLiteral("--job.config_file"), config};
+    spec.python = python;
+    spec.nprocPerNode = 2;
+    const QString paths = runner.backendDir() + QLatin1Char(':') + standin;
+    spec.env << qMakePair(QStringLiteral("PYTHONPATH"), paths) << qMakePair(QStringLiteral("INGOT_TORCH2_BIND"), paths);
+    return launchSpec(jobs, spec, error);
+}
+
 }  // namespace ingot::test

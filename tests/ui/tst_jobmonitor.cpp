@@ -260,6 +260,7 @@ private Q_SLOTS:
     }
 
     void compileActivityAndOverlays();
+    void aTorchTitanRunOffersItsNewestStep();
     void aMonitorOpenedLaterShowsTheEarlierLogs();
     void precompilePhase();
     void neuronCoresTab();
@@ -582,6 +583,35 @@ void TestJobMonitor::neuronCoresTab()
     QTRY_VERIFY_WITH_TIMEOUT(!monitor.samplesNeuronCores(), 20000);  // and asks no more while the job runs
     QVERIFY(monitor.status().alive);
     jobs.stop(other, false, &error);
+}
+
+void TestJobMonitor::aTorchTitanRunOffersItsNewestStep()
+{
+    // TorchTitan run as a command (the stand-in, real torchrun and PyTorch 2): its step lines charted, and Consolidate
+    // hands the wizard its newest DCP step-N, not the job's output folder, which holds none of its checkpoints.
+    QTemporaryDir tmp;
+    auto runner = makeLocalJobRunner(tmp.path() + QStringLiteral("/jobs"));
+    JobManager jobs(runner);
+    const QString config = tmp.filePath(QStringLiteral("debug_model.toml"));
+    test::writeFile(config, "[job]\ndump_folder = \"./outputs\"\n[training]\nsteps = 4\n"
+                            "[checkpoint]\nenable = true\nfolder = \"checkpoint\"\ninterval = 2\n");
+    QString error;
+    const QString id = test::launchTorchTitanStandIn(jobs, *runner, QStringLiteral(INGOT_TORCH2_PYTHON),
+                                                     QStringLiteral(INGOT_TORCHTITAN_STANDIN), config, &error);
+    QVERIFY2(!id.isEmpty(), qPrintable(error));
+    JobService service(runner);
+    service.setPollInterval(100);
+    QTRY_VERIFY_WITH_TIMEOUT(service.find(id), 20000);
+    JobMonitor monitor(&service);
+    monitor.setJob(id);
+    QTRY_COMPARE_WITH_TIMEOUT(service.status(id).state, JobState::Finished, 240000);
+    QTRY_COMPARE_WITH_TIMEOUT(service.metrics(id).size(), qsizetype(4), 20000);
+    QCOMPARE(service.metrics(id).last().loss, 8.0);
+    QTRY_VERIFY_WITH_TIMEOUT(monitor.consolidateButton()->isEnabled(), 20000);
+    QSignalSpy consolidate(&monitor, &JobMonitor::consolidateRequested);
+    monitor.consolidateButton()->click();
+    QCOMPARE(consolidate.size(), 1);
+    QCOMPARE(consolidate.first().first().toString(), jobs.paths(id).root + QStringLiteral("/outputs/checkpoint/step-4"));
 }
 
 void TestJobMonitor::aMonitorOpenedLaterShowsTheEarlierLogs()

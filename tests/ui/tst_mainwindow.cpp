@@ -303,10 +303,11 @@ private Q_SLOTS:
         qunsetenv("HF_HUB_OFFLINE");
     }
 
-    // The caches this environment gives the runtimes, both formats, with why.
-    void settingsDialogShowsBothCacheFormats()
+    // The caches this environment gives the runtimes, the three formats, with why.
+    void settingsDialogShowsTheCacheFormats()
     {
         qputenv("VLLM_CACHE_ROOT", "/data/vllm-root");
+        qputenv("TORCH_NEURONX_NEFF_CACHE_DIR", "/data/neff-cache");
         qputenv("NEURON_LIBTORCH_REMOTE_CACHE", "/mnt/fsx/neuron-cache");
         qputenv("NEURON_COMPILE_CACHE_URL", "s3://team-cache/neuron");
         SettingsDialog dlg;
@@ -314,7 +315,11 @@ private Q_SLOTS:
         qunsetenv("VLLM_CACHE_ROOT");
         qunsetenv("NEURON_LIBTORCH_REMOTE_CACHE");
         qunsetenv("NEURON_COMPILE_CACHE_URL");
+        qunsetenv("TORCH_NEURONX_NEFF_CACHE_DIR");
         QVERIFY2(text.contains(QLatin1String("/data/vllm-root/neuron/compile_cache")), qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("TorchNeuron NEFF cache")) && text.contains(QLatin1String("/data/neff-cache"))
+                     && text.contains(QLatin1String("TORCH_NEURONX_NEFF_CACHE_DIR is set")),
+                 qPrintable(text));
         QVERIFY(text.contains(QLatin1String("/mnt/fsx/neuron-cache")));
         QVERIFY(text.contains(QLatin1String("s3://team-cache/neuron")));
         dlg.resize(600, 900);

@@ -10,6 +10,7 @@
 #include "services/cache/cachesession.h"
 #include "services/jobs/jobresume.h"
 #include "services/jobs/jobtext.h"
+#include "services/jobs/torchtitanjob.h"
 #include "services/util/names.h"
 #include "services/util/format.h"
 #include "ui/jobs/jobfiledialog.h"
@@ -555,7 +556,7 @@ void JobMonitor::consolidate()
         return;
     const QString where = m_service ? m_service->whereOf(m_id) : QStringLiteral("local");
     if (where == QLatin1String("local")) {
-        Q_EMIT consolidateRequested(m_record.outputDir);
+        Q_EMIT consolidateRequested(consolidationSource(m_record, m_checkpoint));
         return;
     }
     if (m_consolidateTask.isRunning()) {  // the button cancels it: ended there, nothing of its output left

@@ -2,6 +2,7 @@
 
 #include "services/cache/cachelocation.h"
 #include "services/cache/torchneuron.h"
+#include "services/cache/neffcache.h"
 #include "services/remote/remotehosts.h"
 #include "services/util/appsettings.h"
 #include "services/util/names.h"
@@ -155,8 +156,12 @@ QGroupBox *SettingsDialog::buildCachesBox()
     add(tn.localWhy + QLatin1Char(' ')
             + tr("Remote tier: %1.").arg(tn.remote.isEmpty() ? tr("none (NEURON_LIBTORCH_REMOTE_CACHE is not set)") : displayName(tn.remote)),
         true);
-    auto *hint = new QLabel(tr("Set by the environment Ingot was started in. ingot-cli cache status and ingot-cli "
-                               "torchneuron status show the same."), box);
+    const NeffCacheLocation neff = resolveNeffCacheLocation();
+    add(tr("<b>TorchNeuron NEFF cache</b> (native PyTorch, Neuron 2.30 and later): %1").arg(displayName(neff.path).toHtmlEscaped()),
+        false);
+    add(neff.why, true);
+    auto *hint = new QLabel(tr("Set by the environment Ingot was started in. ingot-cli cache status, ingot-cli "
+                               "torchneuron status and ingot-cli neff status show the same."), box);
     hint->setWordWrap(true);
     hint->installEventFilter(this);
     l->addWidget(hint);
