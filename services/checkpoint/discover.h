@@ -12,6 +12,7 @@ enum class ShardLayout {
     OptimumDocs,         // tensor_parallel_shards/<rank>/checkpoint.pt (+ sharded_metadata), <rank> as in ranknames.h
     NeuronxDistributed,  // shards/model/dp_rank_00_<rank>.pt + mp_metadata_pp_rank_Y.json
     IngotBackend,        // tensor_parallel_shards/<rank>/*.safetensors + mp_metadata.json
+    Dcp,                 // PyTorch Distributed Checkpoint: .metadata + __R_S.distcp (dcpconsolidate.h)
 };
 // The layout's name in English, for JSON and scripts; layoutName() is the same name translated, for people.
 const char *layoutNameSource(ShardLayout l);
