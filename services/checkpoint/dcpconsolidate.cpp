@@ -137,9 +137,13 @@ bool scanDcpFolder(const QString &folder, CheckpointCandidate *c)
         c->shards.append(ShardFile{0, 0, -1, 0, fi.absoluteFilePath(), fi.size()});
         c->bytes += fi.size();
     }
+    // The reader opens it without following links, and says so; a link is said here already, a fifo too.
     struct stat st {};
-    if (::lstat(QFile::encodeName(folder + QStringLiteral("/.metadata")).constData(), &st) != 0 || !S_ISREG(st.st_mode))
-        c->problems << DcpText::tr("%1 is not a regular file.").arg(displayName(folder + QStringLiteral("/.metadata")));
+    const QString metadata = displayName(folder + QStringLiteral("/.metadata"));
+    if (::lstat(QFile::encodeName(folder + QStringLiteral("/.metadata")).constData(), &st) == 0 && S_ISLNK(st.st_mode))
+        c->problems << DcpText::tr("%1 is a link: Ingot reads a checkpoint's own files only. Replace the link with the file itself.").arg(metadata);
+    else if (!S_ISREG(st.st_mode))
+        c->problems << DcpText::tr("%1 is not a regular file.").arg(metadata);
     c->complete = c->problems.isEmpty();
     return true;
 }

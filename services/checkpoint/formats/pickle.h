@@ -85,7 +85,8 @@ PickleResult unpickle(std::string_view data, std::size_t maxBytes);
 // to 2.12 pickle there, made into inert Object values: torch.distributed.checkpoint.metadata's Metadata,
 // TensorStorageMetadata, TensorProperties, ChunkStorageMetadata, BytesStorageMetadata, MetadataIndex, StorageMeta and
 // _MEM_FORMAT_ENCODING(n) (an Int), filesystem's _StorageInfo, torch.serialization._get_layout(name) (a Str) and a
-// pathlib PosixPath (a Str). Nothing is called; any other class is refused as unpickle() refuses it.
+// pathlib PosixPath (a Str). Nothing is called; any other class is refused as unpickle() refuses it. Its memory
+// budget is 16 MiB plus 128 bytes per byte of input, at most 2 GiB.
 PickleResult unpickleDcpMetadata(std::string_view data);
 std::size_t defaultPickleBudget(std::size_t inputBytes);
 
