@@ -282,12 +282,17 @@ bool Consolidation::writeTensor(const ConsolidatePlanEntry &e, TensorFileWriter 
 bool Consolidation::writeDcpTensor(const ConsolidatePlanEntry &e, TensorFileWriter &writer, qint64 *size)
 {
     QString error;
-    int fd = -1;
-    qint64 at = 0;
+    std::vector<DcpCheckpoint::Piece> pieces;
     *size = e.bytes;
-    if (!m_o.verify && m_o.io != ConsolidateOptions::Io::Buffered && writer.takesDirectWrites() && m_dcp->locate(e, &fd, &at, &error)) {
-        if (!m_copier.copy({fd, at, QString::fromStdString(e.source)}, writer.target(), e.bytes, &error))
-            return fail(error);
+    if (!m_o.verify && m_o.io != ConsolidateOptions::Io::Buffered && writer.takesDirectWrites() && m_dcp->locate(e, &pieces, &error)) {
+        for (const DcpCheckpoint::Piece &p : pieces) {
+            RangeCopier::Target to = writer.target();
+            to.offset += p.to;
+            if (pieces.size() > 1)
+                to.directFd = -1;  // O_DIRECT windows are for a whole tensor
+            if (!m_copier.copy({p.fd, p.from, m_prog.current}, to, p.bytes, &error))
+                return fail(error);
+        }
         writer.wrote(e.bytes);
         return true;
     }

@@ -259,13 +259,13 @@ bool DcpSource::read(const ConsolidatePlanEntry &e, std::string *out, QString *e
     return true;
 }
 
-bool DcpSource::locate(const ConsolidatePlanEntry &e, int *fd, qint64 *offset, QString *error)
+bool DcpSource::locate(const ConsolidatePlanEntry &e, std::vector<DcpCheckpoint::Piece> *pieces, QString *error)
 {
     error->clear();
     const DcpTensor *t = m_ckpt.metadata().find(e.source);
     if (e.ropeHeads > 0 || !t || t->dtype != e.dtype || t->size != e.shape)
         return false;
-    return m_ckpt.locate(*t, fd, offset, error);
+    return m_ckpt.locate(*t, pieces, error);
 }
 
 }  // namespace ingot

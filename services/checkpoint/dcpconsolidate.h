@@ -37,9 +37,9 @@ public:
     bool open(const CheckpointCandidate &c, QString *error);
     // The output tensor `e` whole, reordered when e.ropeHeads says so.
     bool read(const ConsolidatePlanEntry &e, std::string *out, QString *error);
-    // Where `e` lies as it is in a file (one contiguous chunk, nothing to reorder), for a straight copy; false with
-    // *error empty when it must be read().
-    bool locate(const ConsolidatePlanEntry &e, int *fd, qint64 *offset, QString *error);
+    // Where the pieces of `e` lie as they are in the files (DcpCheckpoint::locate(), nothing to reorder), for a
+    // straight copy; false with *error empty when it must be read().
+    bool locate(const ConsolidatePlanEntry &e, std::vector<DcpCheckpoint::Piece> *pieces, QString *error);
 
 private:
     DcpCheckpoint m_ckpt;

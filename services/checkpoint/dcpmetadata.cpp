@@ -127,6 +127,11 @@ bool Parser::storage(const PickleValue &index, const PickleValue &info)
         return fail(DcpText::tr("the storage of %1 names %2, which is not a file name in the checkpoint folder").arg(qs(fqn->s), qs(f)));
     if (off->i < 0 || len->i < 0)
         return fail(DcpText::tr("the storage of %1 has a negative offset or length").arg(qs(fqn->s)));
+    // Later torch (filesystem.py's _StorageWriterTransforms, experimental) may pass an item through stream
+    // extensions (compression) and name them here; without any, the field is left out.
+    if (const PickleValue *tr = info.get("transform_descriptors");
+        tr && tr->kind != PickleValue::Kind::None && !((tr->kind == PickleValue::Kind::List || tr->kind == PickleValue::Kind::Tuple) && tr->items.empty()))
+        return fail(DcpText::tr("the storage of %1 was transformed by a DCP stream extension (compression), which Ingot does not read").arg(qs(fqn->s)));
     if (!m_items.emplace(std::make_pair(fqn->s, offset), DcpItem{f, off->i, len->i}).second)
         return fail(DcpText::tr("the storage data names the same piece of %1 twice").arg(qs(fqn->s)));
     return true;

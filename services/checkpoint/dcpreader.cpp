@@ -217,22 +217,36 @@ bool DcpCheckpoint::readTensor(const DcpTensor &t, std::string *out, QString *er
     return true;
 }
 
-bool DcpCheckpoint::locate(const DcpTensor &t, int *fd, qint64 *offset, QString *error)
+bool DcpCheckpoint::locate(const DcpTensor &t, std::vector<Piece> *pieces, QString *error)
 {
     error->clear();
-    if (t.chunks.size() != 1 || t.chunks[0].sizes != t.size || t.bytes() == 0)
-        return false;
-    const DcpChunk &c = t.chunks[0];
-    TorchFile tf;
-    if (!tf.openAt(m_files.at(c.item.file).first, c.item.offset, c.item.length, itemName(c.item), error))
-        return false;
-    const PV &root = tf.root();
-    if (!root || root->kind != PickleValue::Kind::Tensor || root->tensor().dtype != t.dtype || root->tensor().shape != c.sizes)
-        return false;  // readTensor() says what is wrong
-    if (!tf.locateTensor(root->tensor(), offset, error))
-        return false;
-    *fd = m_files.at(c.item.file).first;
-    return true;
+    pieces->clear();
+    qint64 rowBytes = dtypeSize(t.dtype);  // of one index of dim 0
+    for (std::size_t d = 1; d < t.size.size(); ++d)
+        rowBytes *= t.size[d];
+    for (const DcpChunk &c : t.chunks) {
+        std::int64_t n = 0;
+        checkedNumel(c.sizes, &n);
+        if (n == 0)
+            continue;
+        for (std::size_t d = 1; d < t.size.size(); ++d)
+            if (c.sizes[d] != t.size[d])
+                return false;
+        TorchFile tf;
+        if (!tf.openAt(m_files.at(c.item.file).first, c.item.offset, c.item.length, itemName(c.item), error))
+            return false;
+        const PV &root = tf.root();
+        if (!root || root->kind != PickleValue::Kind::Tensor || root->tensor().dtype != t.dtype || root->tensor().shape != c.sizes)
+            return false;  // readTensor() says what is wrong
+        Piece p;
+        if (!tf.locateTensor(root->tensor(), &p.from, error))
+            return false;
+        p.fd = m_files.at(c.item.file).first;
+        p.to = t.size.empty() ? 0 : c.offsets[0] * rowBytes;
+        p.bytes = n * dtypeSize(t.dtype);
+        pieces->push_back(p);
+    }
+    return !pieces->empty();
 }
 
 bool DcpCheckpoint::readBytes(const DcpBytes &b, std::string *out, QString *error)

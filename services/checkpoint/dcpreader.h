@@ -11,6 +11,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace ingot {
 
@@ -35,10 +36,18 @@ public:
     // The whole tensor, row-major, in its dtype; false with words naming it when a chunk cannot be read or does not
     // hold what the metadata says (dtype, shape).
     bool readTensor(const DcpTensor &t, std::string *out, QString *error);
-    // Where a tensor saved as one contiguous chunk lies in its file, for copying it straight (copy_file_range): true
-    // with the file's descriptor and the first byte's offset; false with *error empty when it cannot be copied that
-    // way (several chunks, a strided or deflated record: readTensor()); false with words when it is corrupt.
-    bool locate(const DcpTensor &t, int *fd, qint64 *offset, QString *error);
+    // Where the pieces of a tensor lie in their files when each is a range of the whole tensor's bytes (one chunk, or
+    // chunks split on dim 0 only, as FSDP and row-wise tensor parallelism split them) and lies contiguous in its
+    // item: for copying them straight (copy_file_range). True with the pieces; false with *error empty when they
+    // cannot be copied that way (split on another dim, a strided or deflated record: readTensor()); false with words
+    // when a piece is corrupt.
+    struct Piece {
+        int fd = -1;
+        qint64 from = 0;  // in the file
+        qint64 to = 0;    // in the tensor's bytes
+        qint64 bytes = 0;
+    };
+    bool locate(const DcpTensor &t, std::vector<Piece> *pieces, QString *error);
     // A value saved as bytes, at most kMaxBytesValue long.
     bool readBytes(const DcpBytes &b, std::string *out, QString *error);
     static constexpr qint64 kMaxBytesValue = qint64(64) << 20;
