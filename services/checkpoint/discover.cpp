@@ -323,6 +323,13 @@ QVector<const CheckpointCandidate *> consolidationSet(const QVector<CheckpointCa
     return out;
 }
 
+QString rankText(const CheckpointCandidate &c)
+{
+    if (c.layout == ShardLayout::Dcp)
+        return DiscoverText::tr("%n data file(s)", nullptr, int(c.shards.size()));
+    return QStringLiteral("tp=%1 pp=%2").arg(c.tpSize).arg(c.ppSize);
+}
+
 QString checkpointTitle(const CheckpointCandidate &c)
 {
     return c.adapter.isEmpty() ? displayName(c.label) : DiscoverText::tr("%1, adapter %2").arg(displayName(c.label), displayName(c.adapter));
