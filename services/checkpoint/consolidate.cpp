@@ -490,7 +490,10 @@ bool copyCheckpointFile(const QString &folder, const QString &name, int toFd, co
 bool copyCompanionFiles(const CheckpointCandidate &c, int toFd, const QString &shownIn, QStringList *copied, QString *error)
 {
     const bool adapter = !c.adapter.isEmpty();
-    const QStringList dirs = adapter ? QStringList{c.root} : QStringList{c.root, QFileInfo(c.root).absolutePath()};
+    QStringList dirs = adapter ? QStringList{c.root} : QStringList{c.root, QFileInfo(c.root).absolutePath()};
+    int step = -1;
+    if (c.layout == ShardLayout::Dcp && isTorchTitanStepFolder(QFileInfo(c.root).fileName(), &step))
+        dirs << QFileInfo(dirs.last()).absolutePath();  // TorchTitan's dump folder, above checkpoint/step-N
     for (const QString &x : companionFiles(adapter)) {
         for (const QString &dir : dirs) {
             bool found = false;

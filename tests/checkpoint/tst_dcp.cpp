@@ -101,6 +101,8 @@ private Q_SLOTS:
                 const ConsolidationResult r = consolidateThrough(kind == QLatin1String("titan") ? dir(kind) : dcp(kind), out, verify);
                 QVERIFY2(r.report.ok(), qPrintable(kind + QLatin1String(": ") + said(r)));
                 QCOMPARE(r.report.verified, verify);
+                // TorchTitan's output is a transformers model folder: the config.json of its dump folder comes along.
+                QCOMPARE(QFile::exists(out + QStringLiteral("/config.json")), kind == QLatin1String("titan"));
                 compare << dir(kind) + QStringLiteral("/reference.pt") << out << kind;
             }
         QString said;
