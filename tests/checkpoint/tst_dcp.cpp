@@ -134,6 +134,16 @@ private Q_SLOTS:
         }
     }
 
+    // The default output goes beside the DCP folder, never into it (the folder is its own shards folder).
+    void theDefaultOutputIsBesideTheFolder()
+    {
+        ConsolidationRequest req;
+        QString error;
+        QVERIFY2(req.findIn(dcp(QStringLiteral("dtensor")), &error), qPrintable(error));
+        QCOMPARE(req.defaultOutput(), dir(QStringLiteral("dtensor")) + QStringLiteral("/consolidated"));
+        QVERIFY(outputRefusal(*req.checkpoint(), req.defaultOutput()).isEmpty());
+    }
+
     // The CLI takes the DCP folder too: the same use case.
     void theCliConsolidatesADcpFolder()
     {
