@@ -105,8 +105,8 @@ int findAndChoose(const Invocation &in, const QString &folder, ConsolidationRequ
 
 void printChoice(const QVector<CheckpointCandidate> &found, const CheckpointCandidate *c)
 {
-    err(ConsolidateCliText::tr("Checkpoint %1 in %2: %3, tp=%4 pp=%5, %6").arg(c->label, c->root, layoutName(c->layout))
-            .arg(c->tpSize).arg(c->ppSize).arg(formatBytes(c->bytes)));
+    err(ConsolidateCliText::tr("Checkpoint %1 in %2: %3, %4, %5").arg(c->label, c->root, layoutName(c->layout), rankText(*c),
+                                                                    formatBytes(c->bytes)));
     if (found.size() > 1)
         for (const auto &x : found)
             err((x.complete ? QStringLiteral("  %1 %2") : ConsolidateCliText::tr("  %1 %2 (incomplete)"))

@@ -1,6 +1,7 @@
 #include "services/checkpoint/consolidate.h"
 
 #include "services/checkpoint/assemble.h"
+#include "services/checkpoint/dcpconsolidate.h"
 #include "services/checkpoint/formats/filewriter.h"
 #include "services/checkpoint/formats/safetensors.h"
 #include "services/checkpoint/formats/torchwriter.h"
@@ -19,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <exception>
 #include <limits>
@@ -143,6 +145,9 @@ private:
     bool writeTensorFiles();
     bool writeFile(const std::vector<int> &group, const QString &file);
     bool writeTensor(const ConsolidatePlanEntry &e, TensorFileWriter &writer);
+    // A DCP checkpoint's tensor: copied straight from its file when it lies there whole, else read and written.
+    bool writeDcpTensor(const ConsolidatePlanEntry &e, TensorFileWriter &writer, qint64 *size);
+    bool writeShardTensor(const ConsolidatePlanEntry &e, TensorFileWriter &writer, qint64 *size);
     bool writeIndex();
     bool copyCompanionFiles();
     bool verify();
@@ -160,6 +165,7 @@ private:
     StagingFolder m_staging;
     OpenShards m_shards;
     ShardReader m_adapter;  // a LoRA adapter merged into the weights, when the plan has one
+    std::unique_ptr<DcpSource> m_dcp;  // a DCP checkpoint's, read instead of shards
     TensorAssembler m_assembler;
     RangeCopier m_copier;
     ConsolidateProgress m_prog;
@@ -195,6 +201,11 @@ bool Consolidation::outputIsFree()
 bool Consolidation::openShards()
 {
     QStringList problems;
+    if (m_plan.checkpoint.layout == ShardLayout::Dcp) {
+        QString error;
+        m_dcp = std::make_unique<DcpSource>();
+        return m_dcp->open(m_plan.checkpoint, &error) || fail(error);
+    }
     if (!m_shards.open(m_plan.checkpoint, &problems))
         return fail(problems.join(QLatin1Char(' ')));
     if (m_plan.adapterFile.isEmpty())
@@ -254,10 +265,63 @@ bool Consolidation::writeTensor(const ConsolidatePlanEntry &e, TensorFileWriter 
         return false;
     }
     m_prog.current = displayName(nameFromBytes(QByteArray::fromStdString(e.name)));
+    qint64 size = 0;
+    const qint64 offset = writer.takesDirectWrites() ? writer.target().offset : 0;
+    if (m_dcp) {
+        if (!writeDcpTensor(e, writer, &size))
+            return false;
+    } else if (!writeShardTensor(e, writer, &size))
+        return false;
+    writer.startWriteback(offset, size);
+    ++m_prog.tensorsDone;
+    m_prog.bytesDone += size;
+    if (m_progress)
+        m_progress(m_prog);
+    return true;
+}
+
+bool Consolidation::writeDcpTensor(const ConsolidatePlanEntry &e, TensorFileWriter &writer, qint64 *size)
+{
+    QString error;
+    std::vector<DcpCheckpoint::Piece> pieces;
+    *size = e.bytes;
+    if (!m_o.verify && m_o.io != ConsolidateOptions::Io::Buffered && writer.takesDirectWrites() && m_dcp->locate(e, &pieces, &error)) {
+        // Equal pieces one after the other (an even split on dim 0): one run of the copier, through its O_DIRECT
+        // windows where the output allows them, as one piece is.
+        std::sort(pieces.begin(), pieces.end(), [](const auto &a, const auto &b) { return a.to < b.to; });
+        bool even = true;
+        std::vector<RangeCopier::Source> sources;
+        for (std::size_t k = 0; k < pieces.size(); ++k) {
+            even = even && pieces[k].bytes == pieces[0].bytes && pieces[k].to == qint64(k) * pieces[0].bytes;
+            sources.push_back({pieces[k].fd, pieces[k].from, m_prog.current});
+        }
+        if (even && !m_copier.interleave(sources, 1, pieces[0].bytes, writer.target(), &error))
+            return fail(error);
+        for (std::size_t k = 0; !even && k < pieces.size(); ++k) {
+            RangeCopier::Target to = writer.target();
+            to.offset += pieces[k].to;
+            to.directFd = -1;  // O_DIRECT windows are for a whole tensor
+            if (!m_copier.copy(sources[k], to, pieces[k].bytes, &error))
+                return fail(error);
+        }
+        writer.wrote(e.bytes);
+        return true;
+    }
+    if (!error.isEmpty())
+        return fail(error);
+    std::string buf;
+    if (!m_dcp->read(e, &buf, &error))
+        return fail(error);
+    if (m_o.verify)
+        m_checksums.add(e, buf.data(), qint64(buf.size()));
+    return writer.write(buf.data(), qint64(buf.size()), &error) || fail(error);
+}
+
+bool Consolidation::writeShardTensor(const ConsolidatePlanEntry &e, TensorFileWriter &writer, qint64 *sizeOut)
+{
     const char *data = nullptr;
     qint64 size = 0;
     QString error;
-    const qint64 offset = writer.takesDirectWrites() ? writer.target().offset : 0;
     TensorAssembler::Direct direct = TensorAssembler::Direct::NotHere;
     if (m_o.io != ConsolidateOptions::Io::Buffered && writer.takesDirectWrites())
         direct = m_assembler.writeDirect(e, m_copier, writer.target(), &error);
@@ -275,11 +339,7 @@ bool Consolidation::writeTensor(const ConsolidatePlanEntry &e, TensorFileWriter 
     } else if (!writer.write(data, size, &error)) {
         return fail(error);
     }
-    writer.startWriteback(offset, size);
-    ++m_prog.tensorsDone;
-    m_prog.bytesDone += size;
-    if (m_progress)
-        m_progress(m_prog);
+    *sizeOut = size;
     return true;
 }
 
@@ -430,7 +490,10 @@ bool copyCheckpointFile(const QString &folder, const QString &name, int toFd, co
 bool copyCompanionFiles(const CheckpointCandidate &c, int toFd, const QString &shownIn, QStringList *copied, QString *error)
 {
     const bool adapter = !c.adapter.isEmpty();
-    const QStringList dirs = adapter ? QStringList{c.root} : QStringList{c.root, QFileInfo(c.root).absolutePath()};
+    QStringList dirs = adapter ? QStringList{c.root} : QStringList{c.root, QFileInfo(c.root).absolutePath()};
+    int step = -1;
+    if (c.layout == ShardLayout::Dcp && isTorchTitanStepFolder(QFileInfo(c.root).fileName(), &step))
+        dirs << QFileInfo(dirs.last()).absolutePath();  // TorchTitan's dump folder, above checkpoint/step-N
     for (const QString &x : companionFiles(adapter)) {
         for (const QString &dir : dirs) {
             bool found = false;

@@ -79,7 +79,7 @@ struct ConsolidatedOutput {
 };
 
 // The configs and tokenizer files an output carries beside its tensors, copied from the checkpoint folder or else the
-// training output folder; for an adapter, its adapter_config.json from its own folder only (the model's config.json
+// training output folder (for TorchTitan's checkpoint/step-N, its dump folder too); for an adapter, its adapter_config.json from its own folder only (the model's config.json
 // would make a model folder of it).
 const QStringList &companionFiles(bool adapter);
 // A file of the checkpoint read for the output (a companion file, trainer_state.json, training_args.json), opened

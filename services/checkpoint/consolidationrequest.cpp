@@ -169,7 +169,7 @@ QString ConsolidationRequest::defaultOutput() const
     QString base = m_absoluteFolder;
     if (const CheckpointCandidate *c = checkpoint())
         if (base == c->shardsDir || base.startsWith(c->shardsDir + QLatin1Char('/')))
-            base = c->root;
+            base = c->layout == ShardLayout::Dcp ? QFileInfo(c->root).absolutePath() : c->root;  // a DCP folder is both
     return base + QLatin1Char('/') + defaultOutputName();
 }
 

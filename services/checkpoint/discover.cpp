@@ -1,5 +1,6 @@
 #include "services/checkpoint/discover.h"
 
+#include "services/checkpoint/dcpconsolidate.h"
 #include "services/checkpoint/metadata.h"
 #include "services/checkpoint/ranknames.h"
 #include "services/util/names.h"
@@ -167,6 +168,8 @@ bool scanShardsDir(const QString &root, const QString &shardsDir, CheckpointCand
 // Looks for shards in `root` (the folder that holds tensor_parallel_shards or shards, or that folder itself).
 bool candidateAt(const QString &root, CheckpointCandidate *c)
 {
+    if (scanDcpFolder(root, c))
+        return true;
     const QString name = QFileInfo(root).fileName();
     if (name == QLatin1String("tensor_parallel_shards") || name == QLatin1String("shards"))
         return scanShardsDir(QFileInfo(root).absolutePath(), root, c);
@@ -235,6 +238,17 @@ void addStepCheckpoints(const QString &root, QVector<CheckpointCandidate> *out)
         }
         addAdapters(d.absoluteFilePath(), d.fileName(), m.captured(1).toInt(), out);
     }
+    // TorchTitan: <dump_folder>/checkpoint/step-N (DCP), found from the dump folder or its checkpoint folder.
+    for (const QString &dir : QStringList{root, root + QStringLiteral("/checkpoint")})
+        for (const QFileInfo &d : QDir(dir).entryInfoList({QStringLiteral("step-*")}, QDir::Dirs | QDir::NoDotAndDotDot)) {
+            CheckpointCandidate cc;
+            int step = -1;
+            if (isTorchTitanStepFolder(d.fileName(), &step) && scanDcpFolder(d.absoluteFilePath(), &cc)) {
+                cc.label = d.fileName();
+                cc.step = step;
+                out->append(cc);
+            }
+        }
 }
 }  // namespace
 
@@ -244,6 +258,7 @@ const char *layoutNameSource(ShardLayout l)
     case ShardLayout::OptimumDocs: return QT_TRANSLATE_NOOP("ingot::Consolidate", "optimum-neuron (tensor_parallel_shards, checkpoint.pt)");
     case ShardLayout::NeuronxDistributed: return QT_TRANSLATE_NOOP("ingot::Consolidate", "neuronx-distributed (shards/model/*.pt)");
     case ShardLayout::IngotBackend: return QT_TRANSLATE_NOOP("ingot::Consolidate", "Ingot backend (tensor_parallel_shards, safetensors)");
+    case ShardLayout::Dcp: return QT_TRANSLATE_NOOP("ingot::Consolidate", "PyTorch Distributed Checkpoint (.metadata, *.distcp)");
     }
     return "";
 }
@@ -267,6 +282,10 @@ QVector<CheckpointCandidate> findCheckpoints(const QString &path, QString *error
         const auto m = checkpointFolderName().match(QFileInfo(c.root).fileName());
         c.label = m.hasMatch() ? QFileInfo(c.root).fileName() : QStringLiteral("final");  // a name: --checkpoint final
         c.step = m.hasMatch() ? m.captured(1).toInt() : -1;
+        if (int step = -1; c.layout == ShardLayout::Dcp && isTorchTitanStepFolder(QFileInfo(c.root).fileName(), &step)) {
+            c.label = QFileInfo(c.root).fileName();
+            c.step = step;
+        }
         out.append(c);
     }
     {
@@ -284,8 +303,9 @@ QVector<CheckpointCandidate> findCheckpoints(const QString &path, QString *error
         return rank(a) != rank(b) ? rank(a) < rank(b) : a.adapter < b.adapter;
     });
     if (out.isEmpty())
-        *error = DiscoverText::tr("No sharded checkpoint in %1: expected tensor_parallel_shards/%2/ or shards/model/%3 (in the folder, "
-                       "or in checkpoint-N folders).").arg(path, rankNamePattern(), nxdShardFileNamePattern());
+        *error = DiscoverText::tr("No sharded checkpoint in %1: expected tensor_parallel_shards/%2/, shards/model/%3 or a DCP "
+                       "checkpoint's .metadata (in the folder, in checkpoint-N folders or in TorchTitan's checkpoint/step-N "
+                       "folders).").arg(path, rankNamePattern(), nxdShardFileNamePattern());
     return out;
 }
 
@@ -301,6 +321,13 @@ QVector<const CheckpointCandidate *> consolidationSet(const QVector<CheckpointCa
         if (c.label == chosen->label)
             out.append(&c);
     return out;
+}
+
+QString rankText(const CheckpointCandidate &c)
+{
+    if (c.layout == ShardLayout::Dcp)
+        return DiscoverText::tr("%n data file(s)", nullptr, int(c.shards.size()));
+    return QStringLiteral("tp=%1 pp=%2").arg(c.tpSize).arg(c.ppSize);
 }
 
 QString checkpointTitle(const CheckpointCandidate &c)

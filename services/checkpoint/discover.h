@@ -12,6 +12,7 @@ enum class ShardLayout {
     OptimumDocs,         // tensor_parallel_shards/<rank>/checkpoint.pt (+ sharded_metadata), <rank> as in ranknames.h
     NeuronxDistributed,  // shards/model/dp_rank_00_<rank>.pt + mp_metadata_pp_rank_Y.json
     IngotBackend,        // tensor_parallel_shards/<rank>/*.safetensors + mp_metadata.json
+    Dcp,                 // PyTorch Distributed Checkpoint: .metadata + __R_S.distcp (dcpconsolidate.h)
 };
 // The layout's name in English, for JSON and scripts; layoutName() is the same name translated, for people.
 const char *layoutNameSource(ShardLayout l);
@@ -51,6 +52,9 @@ const CheckpointCandidate *pickDefault(const QVector<CheckpointCandidate> &found
 // What consolidating `chosen` writes, as optimum-neuron does: the model alone when the checkpoint has one (its
 // adapters are then left out), else every adapter of that checkpoint, the default one first.
 QVector<const CheckpointCandidate *> consolidationSet(const QVector<CheckpointCandidate> &found, const CheckpointCandidate *chosen);
+// How the checkpoint is split, for people: "tp=2 pp=1", or for a DCP checkpoint (whole tensors however it was
+// split) "2 data files".
+QString rankText(const CheckpointCandidate &c);
 // For people: "checkpoint-500", or "checkpoint-500, adapter default" (names escaped as display names are).
 QString checkpointTitle(const CheckpointCandidate &c);
 // Where an adapter's output goes below the output folder: "" for the default adapter, else its name.

@@ -1,6 +1,7 @@
 #include "services/checkpoint/plan.h"
 
 #include "services/checkpoint/assemble.h"
+#include "services/checkpoint/dcpconsolidate.h"
 #include "services/checkpoint/metadata.h"
 #include "services/checkpoint/shardreader.h"
 #include "services/util/names.h"
@@ -686,6 +687,8 @@ QString tensorNameText(const std::string &name)
 
 ConsolidationPlan planConsolidation(const CheckpointCandidate &c)
 {
+    if (c.layout == ShardLayout::Dcp)
+        return planDcpConsolidation(c);
     ConsolidationPlan plan;
     plan.checkpoint = c;
     try {

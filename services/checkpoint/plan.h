@@ -49,6 +49,10 @@ struct ConsolidatePlanEntry {
     int heads = 0, kvHeads = 0, kvMultiplier = 1, tpSize = 1;
     std::int64_t qRowsPerRank = 0, kvRowsPerRank = 0;  // of the fused qkv piece (or of the separate q/k/v pieces)
     bool fusedQkv = false;
+    // A DCP checkpoint (dcpconsolidate.h): `source` is the tensor's name in it. TorchTitan's wq / wk keep each head's
+    // rows in RoPE pairs (0, 1), (2, 3)...; transformers' q_proj / k_proj keep the pairs' first halves, then their
+    // second halves: with ropeHeads > 0 the rows are reordered so, per head (TorchTitan's to_hf _permute).
+    int ropeHeads = 0;
 };
 
 struct ConsolidationPlan {

@@ -2,6 +2,8 @@
 // metadata of the wrong type or out of range, and torch files built to exhaust memory or the stack. Each must end
 // in a clear problem, never a signal, never gigabytes, never an output, and never a wrong output with success.
 #include "services/checkpoint/consolidate.h"
+#include "services/checkpoint/dcpmetadata.h"
+#include "services/checkpoint/formats/pickle.h"
 #include "services/checkpoint/formats/safetensors.h"
 
 #include <QDir>
@@ -355,6 +357,49 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/out")));
         QVERIFY(leftovers(dir).isEmpty());
         QVERIFY2(clock.elapsed() < 60000, "bounded work");
+    }
+
+    // Issue 37: a DCP .metadata is a pickle. Its unpickler allows torch.distributed.checkpoint's dataclasses and
+    // nothing else: a pickle that calls code, another class (even one in the same module), a state set twice are
+    // refused with words; and torch.save's unpickler never allows the DCP classes.
+    void dcpMetadataPickles_data()
+    {
+        QTest::addColumn<QByteArray>("pickle");
+        QTest::addColumn<bool>("dcp");
+        QTest::addColumn<QString>("words");
+        const QByteArray md = QByteArrayLiteral("\x80\x04\x8c%" "torch.distributed.checkpoint.metadata\x94");
+        QTest::newRow("os.system") << QByteArrayLiteral("\x80\x02" "cos\nsystem\nX\x02\x00\x00\x00" "id\x85R.") << true
+                                   << QStringLiteral("refused: the checkpoint's pickle references os.system");
+        QTest::newRow("builtins.eval by STACK_GLOBAL") << QByteArrayLiteral("\x80\x04\x8c\x08" "builtins\x8c\x04" "eval\x93\x8c\x01" "1\x85R.")
+                                                       << true << QStringLiteral("builtins.eval");
+        QTest::newRow("another class of the module") << md + QByteArrayLiteral("\x8c\x04" "Evil\x93)\x81.") << true
+                                                     << QStringLiteral("torch.distributed.checkpoint.metadata.Evil");
+        QTest::newRow("a DCP class called, not made") << md + QByteArrayLiteral("\x8c\x08" "Metadata\x93)R.") << true
+                                                      << QStringLiteral("Ingot does not run");
+        QTest::newRow("a state set twice") << md + QByteArrayLiteral("\x8c\x0b" "StorageMeta\x93)\x81}b}b.") << true
+                                           << QStringLiteral("set twice");
+        QTest::newRow("a DCP class in a torch.save pickle") << md + QByteArrayLiteral("\x8c\x08" "Metadata\x93)\x81.") << false
+                                                            << QStringLiteral("torch.distributed.checkpoint.metadata.Metadata");
+        QTest::newRow("a Metadata without its fields") << md + QByteArrayLiteral("\x8c\x08" "Metadata\x93)\x81}b.") << true
+                                                       << QStringLiteral("no state_dict_metadata");
+    }
+    void dcpMetadataPickles()
+    {
+        QFETCH(QByteArray, pickle);
+        QFETCH(bool, dcp);
+        QFETCH(QString, words);
+        const std::string_view data(pickle.constData(), std::size_t(pickle.size()));
+        QString error;
+        if (dcp) {
+            DcpMetadata md;
+            QVERIFY(!parseDcpMetadata(data, QStringLiteral("x/.metadata"), &md, &error));
+            QVERIFY(md.tensors.empty());
+        } else {
+            const PickleResult r = unpickle(data);
+            QVERIFY(!r.ok());
+            error = QString::fromStdString(r.error);
+        }
+        QVERIFY2(error.contains(words), qPrintable(error));
     }
 
     // Issue 14: tensor records are read straight from the file at the offset the zip's headers give; a record

@@ -176,8 +176,8 @@ QString ChooseCheckpointPage::choiceText(int candidate) const
         }
         title = tr("%1, LoRA adapters %2").arg(displayName(c.label), names.join(QStringLiteral(", ")));
     }
-    return complete ? tr("%1 — tp=%2 pp=%3, %4").arg(title).arg(c.tpSize).arg(c.ppSize).arg(formatBytes(bytes))
-                    : tr("%1 — tp=%2 pp=%3, %4 (incomplete)").arg(title).arg(c.tpSize).arg(c.ppSize).arg(formatBytes(bytes));
+    return complete ? tr("%1 — %2, %3").arg(title, rankText(c), formatBytes(bytes))
+                    : tr("%1 — %2, %3 (incomplete)").arg(title, rankText(c), formatBytes(bytes));
 }
 
 }  // namespace ingot

@@ -47,7 +47,7 @@ const TensorRef &PickleValue::tensor() const
 
 const PickleValue *PickleValue::get(std::string_view key) const
 {
-    if (kind != Kind::Dict)
+    if (kind != Kind::Dict && kind != Kind::Object)
         return nullptr;
     for (const auto &[k, v] : dict)
         if (k && k->kind == Kind::Str && k->s == key)
@@ -79,6 +79,30 @@ bool allowedGlobal(const std::string &g)
     return dtypeFromTorchStorage(g) != DType::Unknown || dtypeFromTorchDtype(g) != DType::Unknown;
 }
 
+// The dataclasses torch.distributed.checkpoint pickles into .metadata (torch 2.6 to 2.12: metadata.py, filesystem.py),
+// made into Object values by NEWOBJ and filled by BUILD. Only unpickleDcpMetadata() accepts them.
+bool dcpClass(const std::string &g)
+{
+    static const std::set<std::string> classes = {
+        "torch.distributed.checkpoint.metadata.Metadata",
+        "torch.distributed.checkpoint.metadata.TensorStorageMetadata",
+        "torch.distributed.checkpoint.metadata.TensorProperties",
+        "torch.distributed.checkpoint.metadata.ChunkStorageMetadata",
+        "torch.distributed.checkpoint.metadata.BytesStorageMetadata",
+        "torch.distributed.checkpoint.metadata.MetadataIndex",
+        "torch.distributed.checkpoint.metadata.StorageMeta",
+        "torch.distributed.checkpoint.filesystem._StorageInfo",
+    };
+    return classes.count(g) > 0;
+}
+
+// The callables a .metadata calls, each made into plain data (see reduce()).
+bool dcpCallable(const std::string &g)
+{
+    return g == "torch.distributed.checkpoint.metadata._MEM_FORMAT_ENCODING" || g == "torch.serialization._get_layout" ||
+           g == "pathlib.PosixPath" || g == "pathlib._local.PosixPath";
+}
+
 // Torch's storage keys are small numbers and its locations "cpu" or "cuda:0": longer ones are not a checkpoint's.
 constexpr std::size_t kMaxStorageKey = 256;
 
@@ -91,6 +115,7 @@ struct Machine {
     std::vector<std::size_t> marks;
     std::unordered_map<std::uint64_t, PV> memo;
     std::string error;
+    bool dcp = false;  // a DCP .metadata: its dataclasses are allowed
 
     bool fail(const std::string &why)
     {
@@ -123,7 +148,8 @@ struct Machine {
     }
     static bool isContainer(PickleValue::Kind k)
     {
-        return k == PickleValue::Kind::List || k == PickleValue::Kind::Tuple || k == PickleValue::Kind::Dict;
+        return k == PickleValue::Kind::List || k == PickleValue::Kind::Tuple || k == PickleValue::Kind::Dict ||
+               k == PickleValue::Kind::Object;
     }
     PV make(PickleValue::Kind k)
     {
@@ -209,7 +235,7 @@ struct Machine {
         if (!charge(module.size() + name.size() + 1))
             return false;
         const std::string g = module + "." + name;
-        if (!allowedGlobal(g))
+        if (!allowedGlobal(g) && !(dcp && (dcpClass(g) || dcpCallable(g))))
             return fail("refused: the checkpoint's pickle references " + g.substr(0, 200) +
                         ", which is not a tensor, storage or container type (a checkpoint never needs it; loading "
                         "it could run code)");
@@ -330,12 +356,35 @@ struct Machine {
         }
         if (g == "torch._utils._rebuild_tensor_v2")
             return rebuildTensor(a);
+        if (dcp && dcpCallable(g))
+            return dcpReduce(g, a);
         if (g == "torch._utils._rebuild_parameter" || g == "torch._utils._rebuild_parameter_with_state") {
             if (a.empty() || a[0]->kind != PickleValue::Kind::Tensor)
                 return fail("malformed parameter in the pickle");
             return push(a[0]);
         }
         return fail("refused: the pickle calls " + g.substr(0, 200) + ", which Ingot does not run");
+    }
+    // _MEM_FORMAT_ENCODING(n) becomes n; _get_layout("torch.strided") and PosixPath("a", "b") their strings (the
+    // path's parts joined with '/').
+    bool dcpReduce(const std::string &g, const std::vector<PV> &a)
+    {
+        if (g == "torch.distributed.checkpoint.metadata._MEM_FORMAT_ENCODING") {
+            if (a.size() != 1 || a[0]->kind != PickleValue::Kind::Int)
+                return fail("malformed memory format in the DCP metadata");
+            return integer(a[0]->i);
+        }
+        PV v = make(PickleValue::Kind::Str);
+        if (!v)
+            return false;
+        for (const PV &x : a) {
+            if (!x->isStr() || (g == "torch.serialization._get_layout" && a.size() != 1))
+                return fail("malformed " + g + " call in the DCP metadata");
+            if (!charge(x->s.size() + 1))
+                return false;
+            v->s += (v->s.empty() ? "" : "/") + x->s;
+        }
+        return push(std::move(v));
     }
     bool persistentLoad(const PV &pid)
     {
@@ -564,6 +613,14 @@ struct Machine {
                     r->i = -1;
                 return push(std::move(r));
             }
+            if (dcp && cls->kind == PickleValue::Kind::Global && dcpClass(cls->s)) {
+                PV o = make(PickleValue::Kind::Object);
+                if (!o || !charge(cls->s.size()))
+                    return false;
+                o->s = cls->s;
+                o->b = false;  // set once BUILD has given it its state
+                return push(std::move(o));
+            }
             return fail("refused: the pickle creates an object of " +
                         (cls->kind == PickleValue::Kind::Global ? cls->s.substr(0, 200) : std::string("an unknown class")));
         }
@@ -581,6 +638,8 @@ struct Machine {
                 stack.back()->i = tid->i;
                 return true;
             }
+            if (obj->kind == PickleValue::Kind::Object)
+                return buildObject(state);
             if (obj->kind != PickleValue::Kind::Dict && obj->kind != PickleValue::Kind::Tensor)
                 return fail("refused: the pickle sets the state of an object Ingot does not know");
             return true;
@@ -594,6 +653,27 @@ struct Machine {
             return fail(std::string("unsupported pickle opcode 0x") + h[op >> 4] + h[op & 15]);
         }
         }
+    }
+
+    // A DCP dataclass's state, given once: its fields (a dict with string keys) or TensorProperties' tuple.
+    bool buildObject(const PV &state)
+    {
+        PickleValue &o = *stack.back();
+        if (o.b)
+            return fail("malformed DCP metadata: the state of a " + o.s + " is set twice");
+        o.b = true;
+        if (state->kind == PickleValue::Kind::Dict) {
+            for (const auto &[k, v] : state->dict)
+                if (!k || !k->isStr())
+                    return fail("malformed DCP metadata: a field of " + o.s + " is not named by a string");
+            if (!charge(state->dict.size() * 2 * sizeof(PV)))
+                return false;
+            o.dict = state->dict;
+            return true;
+        }
+        if (state->kind == PickleValue::Kind::Tuple)
+            return fill(&o.items, std::vector<PV>(state->items));
+        return fail("malformed DCP metadata: the state of a " + o.s + " is neither fields nor a tuple");
     }
 
     bool run(PV *result)
@@ -623,16 +703,32 @@ PickleResult unpickle(std::string_view data)
     return unpickle(data, defaultPickleBudget(data.size()));
 }
 
-PickleResult unpickle(std::string_view data, std::size_t maxBytes)
+namespace {
+PickleResult unpickleWith(std::string_view data, std::size_t maxBytes, bool dcp)
 {
     PickleResult r;
     r.arena = std::make_shared<PickleArena>();
     {
-        Machine m{r.arena, data, 0, maxBytes, {}, {}, {}, {}};
+        Machine m{r.arena, data, 0, maxBytes, {}, {}, {}, {}, {}};
+        m.dcp = dcp;
         if (!m.run(&r.value))
             r.error = m.error;
     }  // the stack and memo go while the arena still holds every container
     return r;
+}
+}  // namespace
+
+PickleResult unpickle(std::string_view data, std::size_t maxBytes)
+{
+    return unpickleWith(data, maxBytes, false);
+}
+
+PickleResult unpickleDcpMetadata(std::string_view data)
+{
+    // Each chunk of a DCP tensor is some 20 small objects for about 100 bytes of pickle: twice the bytes per byte
+    // of a torch.save pickle (a real .metadata of 46,000 chunks: 7 MB of pickle).
+    const std::size_t base = std::size_t(16) << 20, perByte = 128, cap = std::size_t(2) << 30;
+    return unpickleWith(data, data.size() >= (cap - base) / perByte ? cap : base + perByte * data.size(), true);
 }
 
 }  // namespace ingot

@@ -40,7 +40,9 @@ struct TensorRef {
 struct PickleValue {
     // Reference: an xser tensor reference (torch_xla.utils.serialization.TensorReference), its tid in `i` (-1 until
     // its state is set): the tensor lies in a file of its own beside the checkpoint (see ShardReader).
-    enum class Kind { None, Bool, Int, Float, Str, Bytes, List, Tuple, Dict, Global, Storage, Tensor, Reference };
+    // Object: one of torch.distributed.checkpoint's metadata dataclasses (unpickleDcpMetadata() only), its class in
+    // `s`, the state BUILD gave it in `dict` (a dataclass's fields) or `items` (TensorProperties' tuple).
+    enum class Kind { None, Bool, Int, Float, Str, Bytes, List, Tuple, Dict, Global, Storage, Tensor, Reference, Object };
     Kind kind = Kind::None;
     bool b = false;
     std::int64_t i = 0;
@@ -53,7 +55,7 @@ struct PickleValue {
 
     const StorageRef &storage() const;  // an empty one unless kind is Storage
     const TensorRef &tensor() const;    // an empty one unless kind is Tensor
-    const PickleValue *get(std::string_view key) const;  // Dict lookup by string key
+    const PickleValue *get(std::string_view key) const;  // Dict (or Object field) lookup by string key
     bool isStr() const { return kind == Kind::Str; }
 };
 
@@ -79,6 +81,13 @@ struct PickleResult {
 // about 37 bytes per byte (20,000 tensors: 2.3 MB of pickle, 85 MB of values).
 PickleResult unpickle(std::string_view data);
 PickleResult unpickle(std::string_view data, std::size_t maxBytes);
+// A DCP checkpoint's .metadata (docs/formats.md, "DCP checkpoints"): the same, plus exactly the classes torch 2.6
+// to 2.12 pickle there, made into inert Object values: torch.distributed.checkpoint.metadata's Metadata,
+// TensorStorageMetadata, TensorProperties, ChunkStorageMetadata, BytesStorageMetadata, MetadataIndex, StorageMeta and
+// _MEM_FORMAT_ENCODING(n) (an Int), filesystem's _StorageInfo, torch.serialization._get_layout(name) (a Str) and a
+// pathlib PosixPath (a Str). Nothing is called; any other class is refused as unpickle() refuses it. Its memory
+// budget is 16 MiB plus 128 bytes per byte of input, at most 2 GiB.
+PickleResult unpickleDcpMetadata(std::string_view data);
 std::size_t defaultPickleBudget(std::size_t inputBytes);
 
 }  // namespace ingot

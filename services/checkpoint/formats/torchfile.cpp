@@ -1,5 +1,6 @@
 #include "services/checkpoint/formats/torchfile.h"
 
+#include "services/util/errnotext.h"
 #include "services/util/fdio.h"
 
 #include <QFile>
@@ -92,6 +93,7 @@ bool readRecord(zip_t *z, const std::string &name, qint64 max, std::string *out,
 bool TorchFile::open(const QString &path, QString *error)
 {
     m_path = path;
+    m_base = 0;
     m_zip = std::make_unique<Zip>();
     m_root.reset();
     m_arena.reset();
@@ -119,6 +121,55 @@ bool TorchFile::open(const QString &path, QString *error)
                      : QStringLiteral("%1 is not a readable torch checkpoint (zip): %2.").arg(path, zipError(code));
         return false;
     }
+    return readPickle(error);
+}
+
+bool TorchFile::openAt(int fd, qint64 base, qint64 length, const QString &shownAs, QString *error)
+{
+    m_path = shownAs;
+    m_zip = std::make_unique<Zip>();
+    m_root.reset();
+    m_arena.reset();
+    m_records.clear();
+    if (m_fd >= 0)
+        ::close(m_fd);
+    m_fd = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    struct stat st {};
+    if (m_fd < 0 || ::fstat(m_fd, &st) != 0 || !S_ISREG(st.st_mode) || base < 0 || length < 0 || base > st.st_size ||
+        length > st.st_size - base) {
+        *error = QStringLiteral("%1 lies outside its file (truncated or corrupt).").arg(shownAs);
+        return false;
+    }
+    m_base = base;
+    m_fileSize = length;
+    const int zfd = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    FILE *fp = zfd < 0 ? nullptr : ::fdopen(zfd, "rb");
+    if (!fp) {
+        if (zfd >= 0)
+            ::close(zfd);
+        *error = QStringLiteral("Cannot read %1: %2.").arg(shownAs, describeErrno(errno));
+        return false;
+    }
+    zip_error_t ze;
+    zip_error_init(&ze);
+    zip_source_t *src = zip_source_filep_create(fp, zip_uint64_t(base), zip_int64_t(length), &ze);
+    if (!src)
+        ::fclose(fp);
+    m_zip->z = src ? zip_open_from_source(src, ZIP_RDONLY, &ze) : nullptr;
+    if (!m_zip->z) {
+        if (src)
+            zip_source_free(src);
+        *error = QStringLiteral("%1 is not a readable torch.save item (zip): %2.").arg(shownAs, QString::fromUtf8(zip_error_strerror(&ze)));
+        zip_error_fini(&ze);
+        return false;
+    }
+    zip_error_fini(&ze);
+    return readPickle(error);
+}
+
+bool TorchFile::readPickle(QString *error)
+{
+    const QString &path = m_path;
     // Every record sits in one top folder, whose name torch takes from the file name: find data.pkl.
     const zip_int64_t n = zip_get_num_entries(m_zip->z, 0);
     std::string pkl;
@@ -164,7 +215,7 @@ void TorchFile::readCentralDirectory()
         return;
     const std::uint64_t tailSize = std::min<std::uint64_t>(fileSize, 22 + 65535 + 20);
     std::string tail(tailSize, '\0');
-    if (!readAllAt(m_fd, tail.data(), tailSize, fileSize - tailSize))
+    if (!readAllAt(m_fd, tail.data(), tailSize, std::uint64_t(m_base) + fileSize - tailSize))
         return;
     std::int64_t eocd = -1;
     for (std::int64_t k = std::int64_t(tailSize) - 22; k >= 0; --k)
@@ -180,7 +231,7 @@ void TorchFile::readCentralDirectory()
         le(e - 20, 4) == 0x07064b50) {
         const std::uint64_t z64 = le(e - 20 + 8, 8);
         char rec[56];
-        if (z64 > fileSize - 56 || !readAllAt(m_fd, rec, sizeof rec, z64) || le(rec, 4) != 0x06064b50)
+        if (z64 > fileSize - 56 || !readAllAt(m_fd, rec, sizeof rec, std::uint64_t(m_base) + z64) || le(rec, 4) != 0x06064b50)
             return;
         entries = le(rec + 32, 8);
         cdSize = le(rec + 40, 8);
@@ -190,7 +241,7 @@ void TorchFile::readCentralDirectory()
     if (cdSize > kMaxCentralDirectory || cdOffset > fileSize || cdSize > fileSize - cdOffset)
         return;
     std::string cd(cdSize, '\0');
-    if (!readAllAt(m_fd, cd.data(), cdSize, cdOffset))
+    if (!readAllAt(m_fd, cd.data(), cdSize, std::uint64_t(m_base) + cdOffset))
         return;
     std::size_t at = 0;
     for (std::uint64_t i = 0; i < entries && at + 46 <= cd.size(); ++i) {
@@ -243,7 +294,7 @@ std::int64_t TorchFile::dataOffset(const std::string &key, QString *error)
     };
     // The local header: its own name and extra field lengths say where the data begins.
     char h[30];
-    if (r.localHeader > fileSize || fileSize - r.localHeader < 30 || !readAllAt(m_fd, h, sizeof h, r.localHeader) ||
+    if (r.localHeader > fileSize || fileSize - r.localHeader < 30 || !readAllAt(m_fd, h, sizeof h, std::uint64_t(m_base) + r.localHeader) ||
         le(h, 4) != 0x04034b50)
         return outside();
     const std::uint64_t begin = r.localHeader + 30 + le(h + 26, 2) + le(h + 28, 2);
@@ -270,7 +321,7 @@ bool TorchFile::locateTensor(const TensorRef &t, qint64 *offset, QString *error)
     const Record &r = m_records.at(m_prefix + "data/" + t.storage.key);
     if (r.size != st.size)
         return false;
-    *offset = begin + t.storageOffset * dtypeSize(t.dtype);  // inside the record: checkTensor() said so
+    *offset = m_base + begin + t.storageOffset * dtypeSize(t.dtype);  // inside the record: checkTensor() said so
     return true;
 }
 

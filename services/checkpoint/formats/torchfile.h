@@ -26,6 +26,10 @@ public:
     // Opens the archive and unpickles data.pkl. False with words in *error (not a zip, legacy format, refused
     // global, truncated ...).
     bool open(const QString &path, QString *error);
+    // The same for a torch.save zip that lies at [base, base + length) of the file open as `fd` (a DCP .distcp item:
+    // docs/formats.md), named `shownAs` in messages. `fd` is duplicated, not taken over. Offsets locateTensor()
+    // gives are the whole file's (for reading from fd()); fileSize() is the item's length.
+    bool openAt(int fd, qint64 base, qint64 length, const QString &shownAs, QString *error);
     const PV &root() const { return m_root; }
     const QString &path() const { return m_path; }
     qint64 fileSize() const { return m_fileSize; }
@@ -57,6 +61,8 @@ private:
         std::int64_t dataOffset = -1;  // -1: not looked up yet
     };
     void readCentralDirectory();
+    // Reads data.pkl of the zip now open in m_zip (open(), openAt()).
+    bool readPickle(QString *error);
     // The offset of a stored record's first data byte, -1 when unknown (no such stored record), -2 with words when
     // the record's data lies outside the file.
     std::int64_t dataOffset(const std::string &key, QString *error);
@@ -66,6 +72,7 @@ private:
     std::map<std::string, Record> m_records;  // by full name, from our own read of the central directory
     QString m_path;
     qint64 m_fileSize = 0;
+    qint64 m_base = 0;  // where the zip begins in the file (openAt())
     std::string m_prefix;  // "archive/" (the folder every record sits in)
     PV m_root;
     std::shared_ptr<PickleArena> m_arena;  // breaks reference cycles when the file is closed
