@@ -1,5 +1,6 @@
 #include "services/jobs/jobvalidate.h"
 
+#include "services/jobs/jobmanager.h"
 #include "services/jobs/jobrunner.h"
 #include "services/util/names.h"
 #include "services/util/remoteshell.h"
@@ -9,7 +10,10 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
+#include <algorithm>
 #include <QJsonDocument>
+#include <QMutex>
 #include <QRegularExpression>
 #include <QStandardPaths>
 
@@ -124,6 +128,11 @@ JobFacts gatherJobFacts(const JobSpec &spec, JobRunner &runner)
         || (spec.script.startsWith(QLatin1Char('/')) && runner.pathInfo(spec.script).isFile);
     f.pythonExists = spec.python.isEmpty() || runner.pathInfo(spec.python).isExecutable;
     f.neuronParallelCompile = findNeuronParallelCompile(runner, spec.python);
+    const bool backendFlags = spec.program == JobProgram::Backend || spec.passSettings;
+    if (backendFlags && f.pythonExists && (spec.engine != QLatin1String("auto") || spec.fsdp || spec.torchCompile)) {
+        f.python = probeJobPython(runner, spec.python);
+        f.pythonProbed = true;
+    }
     if (!spec.resumeFrom.isEmpty()) {
         QJsonObject state;
         QString error;
@@ -247,9 +256,9 @@ void checkSettings(const JobSpec &s, const JobFacts &facts, Problems *p)
     if (s.saveTotalLimit < 0)
         add(p, "save_total_limit", JobValidateText::tr("must not be negative (0: keep every checkpoint)"));
     static const QStringList devices = {QStringLiteral("auto"), QStringLiteral("cpu"), QStringLiteral("cuda"),
-                                        QStringLiteral("xla")};
+                                        QStringLiteral("xla"), QStringLiteral("neuron")};
     if (!devices.contains(s.device))
-        add(p, "device", JobValidateText::tr("one of auto, cpu, cuda, xla"));
+        add(p, "device", JobValidateText::tr("one of auto, cpu, cuda, xla, neuron"));
 }
 
 // The parallel layout against the world size, the batch and the model (tp and pp at least 1).
@@ -315,6 +324,46 @@ void checkResume(const JobSpec &s, const ResumeInfo &resume, Problems *p)
                                                      savedWorld.toInt()).arg(world));
 }
 
+// The engine and what only the native engine has: the backend's own rules (args.py validate()), with automatic
+// resolved by what the job's Python has when it was asked.
+void checkEngine(const JobSpec &s, const JobFacts &facts, Problems *p)
+{
+    static const QStringList engines = {QStringLiteral("auto"), QStringLiteral("native"), QStringLiteral("xla")};
+    if (!engines.contains(s.engine)) {
+        add(p, "engine", JobValidateText::tr("one of auto, native, xla"));
+        return;
+    }
+    if (s.fsdp && s.zero1)
+        add(p, "fsdp", JobValidateText::tr("fully sharded (ZeRO-3) shards the optimizer state already: turn ZeRO-1 off"));
+    const bool usable = facts.pythonProbed && facts.python.usable();
+    const EngineChoice automatic = usable ? jobEngineFor(facts.python) : EngineChoice{};
+    const QString engine = s.engine == QLatin1String("auto") ? automatic.engine : s.engine;  // "": not known yet
+    if (s.engine == QLatin1String("native") && usable && !facts.python.hasDTensor)
+        add(p, "engine", JobValidateText::tr("the native engine needs torch 2.4 or later (torch.distributed.tensor); the "
+                                             "job's Python has torch %1").arg(facts.python.torchVersion));
+    if (engine == QLatin1String("xla")) {
+        const QString why = s.engine == QLatin1String("xla")
+                                ? JobValidateText::tr("the engine chosen is PyTorch/XLA: choose native PyTorch (Neuron 2.30 and later)")
+                                : JobValidateText::tr("automatic runs PyTorch/XLA here (%1): choose native PyTorch").arg(automatic.reason);
+        if (s.fsdp)
+            add(p, "fsdp", JobValidateText::tr("fully sharded runs on the native engine only; %1").arg(why));
+        if (s.torchCompile)
+            add(p, "torch_compile", JobValidateText::tr("torch.compile runs on the native engine only; %1").arg(why));
+        if (s.device == QLatin1String("neuron"))
+            add(p, "device", JobValidateText::tr("the neuron device is TorchNeuron's, on the native engine only; %1").arg(why));
+    }
+    if (engine == QLatin1String("native")) {
+        if (s.device == QLatin1String("xla"))
+            add(p, "device", JobValidateText::tr("the xla device needs the PyTorch/XLA engine"));
+        if (s.zero1 && s.tensorParallel > 1)
+            add(p, "zero_1", JobValidateText::tr("ZeRO-1 with tensor parallelism is not available on the native engine "
+                                                 "(ZeroRedundancyOptimizer takes no DTensor parameters): use fully sharded"));
+        if (s.tensorParallel > 1 && facts.model.known && facts.model.tiedEmbeddings)
+            add(p, "tensor_parallel_size", JobValidateText::tr("a model with tied word embeddings cannot be tensor parallel on "
+                                                               "the native engine yet"));
+    }
+}
+
 }  // namespace
 
 QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int maxNodes)
@@ -324,6 +373,7 @@ QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int max
     if (s.program != JobProgram::Backend && !s.passSettings)
         return p;  // the backend's rules apply to the backend and to the settings passed as its flags
     checkSettings(s, facts, &p);
+    checkEngine(s, facts, &p);
     if (s.tensorParallel < 1)
         add(&p, "tensor_parallel_size", JobValidateText::tr("must be at least 1"));
     if (s.pipelineParallel < 1)
@@ -362,6 +412,138 @@ command -v neuron_parallel_compile
     if (!r.ran() || r.exitCode != 0 || !path.startsWith('/') || path.contains('\n'))
         return {};
     return nameFromBytes(path);
+}
+
+// ---- the training engine ----
+
+EngineChoice jobEngineFor(const PythonInfo &py)
+{
+    if (!py.usable())
+        return {QString(), py.error.isEmpty() ? JobValidateText::tr("the job's Python does not import torch")
+                                              : JobValidateText::tr("the job's Python does not import torch (%1)").arg(displayText(py.error))};
+    if (py.hasTorchXla)
+        return {QStringLiteral("xla"), JobValidateText::tr("torch %1 with torch_xla: PyTorch/XLA").arg(py.torchVersion)};
+    if (py.hasDTensor)
+        return {QStringLiteral("native"), py.hasNeuronDevice
+                                              ? JobValidateText::tr("torch %1 without torch_xla, with the neuron device: native PyTorch").arg(py.torchVersion)
+                                              : JobValidateText::tr("torch %1 without torch_xla: native PyTorch (no neuron device: CPU with gloo)").arg(py.torchVersion)};
+    return {QStringLiteral("xla"), JobValidateText::tr("torch %1 has neither torch_xla nor torch.distributed.tensor (torch 2.4 and "
+                                                       "later): the PyTorch/XLA engine, on CPU").arg(py.torchVersion)};
+}
+
+QString engineLabel(const QString &engine)
+{
+    if (engine == QLatin1String("native"))
+        return JobValidateText::tr("Native PyTorch (TorchNeuron, Neuron 2.30 and later)");
+    if (engine == QLatin1String("xla"))
+        return JobValidateText::tr("PyTorch/XLA (Neuron 2.29 and earlier)");
+    return JobValidateText::tr("Automatic (what the job's Python has)");
+}
+
+namespace {
+
+// $1 the Python, $2 the probe (as RemoteShell passes them): runs it for at most 60 s where the shell is. Exit 3: not an executable.
+const char *const probeOneScript = R"SH(p=$(printf '%bX' "$1"); p=${p%X}
+probe=$(printf '%bX' "$2"); probe=${probe%X}
+[ -f "$p" ] && [ -x "$p" ] || exit 3
+to=
+command -v timeout >/dev/null 2>&1 && to="timeout 60"
+exec $to "$p" -c "$probe" </dev/null 2>/dev/null
+)SH";
+
+}  // namespace
+
+PythonInfo probeJobPython(JobRunner &runner, const QString &python)
+{
+    static QMutex mutex;
+    static QHash<QString, PythonInfo> asked;  // where NUL python
+    const QString key = runner.where() + QChar(0) + python;
+    {
+        QMutexLocker lock(&mutex);
+        if (const auto it = asked.constFind(key); it != asked.cend())
+            return *it;
+    }
+    PythonInfo info;
+    info.path = python;
+    if (python.isEmpty()) {
+        // The Python a plan takes when none is chosen (JobManager::plan): the first detected one with torch.
+        const QVector<PythonInfo> found = detectedPythons(runner);
+        const auto usable = std::find_if(found.begin(), found.end(), [](const PythonInfo &p) { return p.usable(); });
+        if (usable == found.end()) {
+            info.error = JobValidateText::tr("no Python with torch was found on %1").arg(displayName(runner.describe()));
+            return info;
+        }
+        info = *usable;
+    } else {
+        const ShellResult r = runner.shell()->run(probeOneScript, {nameToBytes(python), QByteArray(pythonProbeScript)},
+                                                  {}, 1 << 16, 90000);
+        if (!r.ran()) {
+            info.error = displayText(r.error);  // not remembered: the next check asks again
+            return info;
+        }
+        if (r.exitCode == 3)
+            info.error = JobValidateText::tr("%1 is not an executable").arg(displayName(python));
+        else if (r.exitCode == 124)
+            info.error = JobValidateText::tr("%1 did not answer within 60 s").arg(displayName(python));
+        else if (r.out.trimmed().isEmpty())
+            info.error = JobValidateText::tr("%1 does not run Python 3").arg(displayName(python));
+        else
+            info = parsePythonProbe(python, r.out);
+    }
+    QMutexLocker lock(&mutex);
+    if (asked.size() > 256)  // bounded: a long session of many Pythons asks again
+        asked.clear();
+    asked.insert(key, info);
+    return info;
+}
+
+JobNote engineNote(const PythonInfo &python)
+{
+    if (!python.usable())
+        return {QStringLiteral("python"), JobValidateText::tr("the job's Python could not be asked which engine it has: %1")
+                                              .arg(python.error.isEmpty() ? JobValidateText::tr("it does not import torch")
+                                                                          : displayText(python.error)), true};
+    return {QStringLiteral("engine"), JobValidateText::tr("automatic: %1").arg(jobEngineFor(python).reason), false};
+}
+
+QVector<JobNote> jobNotes(const JobSpec &s, const JobFacts &facts)
+{
+    QVector<JobNote> notes;
+    if (s.program != JobProgram::Backend && !s.passSettings)
+        return notes;
+    const auto note = [&notes](const char *field, const QString &message, bool warning) {
+        notes.append({QLatin1String(field), message, warning});
+    };
+    const bool usable = facts.pythonProbed && facts.python.usable();
+    const EngineChoice automatic = usable ? jobEngineFor(facts.python) : EngineChoice{};
+    const QString engine = s.engine == QLatin1String("auto") ? automatic.engine : s.engine;
+    if (facts.pythonProbed && (!usable || s.engine == QLatin1String("auto")))
+        notes.append(engineNote(facts.python));
+    if (s.engine == QLatin1String("xla") && usable && !facts.python.hasTorchXla)
+        note("engine", JobValidateText::tr("the job's Python (torch %1) has no torch_xla: the PyTorch/XLA engine runs on CPU "
+                                           "there, never on a NeuronCore (%2)").arg(facts.python.torchVersion, automatic.reason), true);
+    const int dp = s.dataParallel();
+    if (s.fsdp && dp == 1)
+        note("fsdp", JobValidateText::tr("fully sharded over 1 data-parallel rank shards nothing: %1 processes = dp 1 x tp %2 x pp "
+                                         "%3; give it 2 data-parallel ranks or more").arg(s.worldSize()).arg(s.tensorParallel)
+                         .arg(s.pipelineParallel), true);
+    if (s.fsdp && engine != QLatin1String("xla"))
+        note("fsdp", s.tensorParallel > 1
+                         ? JobValidateText::tr("fully sharded over dp %1 on a 2-D mesh with tp %2: FSDP2 (fully_shard) where the torch "
+                                               "build supports the device, else FSDP1 (FullyShardedDataParallel), which is what "
+                                               "runs on CPU").arg(dp).arg(s.tensorParallel)
+                         : JobValidateText::tr("fully sharded over dp %1: FSDP2 (fully_shard) where the torch build supports the "
+                                               "device, else FSDP1 (FullyShardedDataParallel), which is what runs on CPU").arg(dp),
+             false);
+    if (s.pipelineParallel > 1 && engine == QLatin1String("native"))
+        note("pipeline_parallel_size", JobValidateText::tr("pipeline parallel on the native engine: torch.distributed.pipelining "
+                                                           "where it runs, else the backend's own pipeline schedule; the job's "
+                                                           "first log lines say which"), false);
+    if (s.torchCompile && engine == QLatin1String("native"))
+        note("torch_compile", facts.python.hasNeuronDevice
+                                  ? JobValidateText::tr("torch.compile with the neuron backend")
+                                  : JobValidateText::tr("torch.compile with a CPU backend (no neuron device here)"), false);
+    return notes;
 }
 
 }  // namespace ingot
