@@ -255,6 +255,24 @@ int cmdPresets(const Invocation &in)
     return Ok;
 }
 
+// The plan's notes (jobNotes: the engine's warnings, which implementation runs), and with --engine auto given what
+// automatic runs there, on stderr as the launcher shows them; their JSON for --dry-run --json.
+json printNotes(const Invocation &in, JobRunner &runner, const LaunchPlan &plan)
+{
+    QVector<JobNote> notes = plan.notes;
+    const bool engineSaid = std::any_of(notes.cbegin(), notes.cend(), [](const JobNote &n) {
+        return n.field == QLatin1String("engine") || n.field == QLatin1String("python");
+    });
+    if (in.isSet(QStringLiteral("engine")) && plan.record.spec.engine == QLatin1String("auto") && !engineSaid)
+        notes.prepend(engineNote(probeJobPython(runner, plan.record.spec.python, plan.record.spec.slurm)));
+    json notesJson = json::array();
+    for (const JobNote &n : std::as_const(notes)) {
+        err((n.warning ? CliText::tr("warning: --%1: %2") : CliText::tr("note: --%1: %2")).arg(n.field, n.message));
+        notesJson.push_back({{"field", u8(n.field)}, {"message", u8(n.message)}, {"warning", n.warning}});
+    }
+    return notesJson;
+}
+
 int cmdLaunch(const Invocation &in)
 {
     JobSpec spec;
@@ -333,17 +351,7 @@ int cmdLaunch(const Invocation &in)
     // blocked graphs. Said, never refused for.
     for (const QString &w : LaunchForm::launchWarnings(jobs, plan.record.spec))
         err(CliText::tr("warning: %1").arg(w));
-    QVector<JobNote> notes = plan.notes;
-    const bool engineSaid = std::any_of(notes.cbegin(), notes.cend(), [](const JobNote &n) {
-        return n.field == QLatin1String("engine") || n.field == QLatin1String("python");
-    });
-    if (in.isSet(QStringLiteral("engine")) && plan.record.spec.engine == QLatin1String("auto") && !engineSaid)
-        notes.prepend(engineNote(probeJobPython(*runner, plan.record.spec.python)));  // asked for: what it runs
-    json notesJson = json::array();
-    for (const JobNote &n : std::as_const(notes)) {
-        err((n.warning ? CliText::tr("warning: --%1: %2") : CliText::tr("note: --%1: %2")).arg(n.field, n.message));
-        notesJson.push_back({{"field", u8(n.field)}, {"message", u8(n.message)}, {"warning", n.warning}});
-    }
+    const json notesJson = printNotes(in, *runner, plan);
     if (in.isSet(QStringLiteral("dry-run"))) {
         if (in.json)
             printJson({{"id", u8(plan.record.id)}, {"command", u8(plan.commandLine)}, {"script", u8(plan.script)},

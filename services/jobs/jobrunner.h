@@ -50,6 +50,7 @@ struct PythonInfo {
     bool hasDTensor = false;       // torch.distributed.tensor (torch 2.4 and later): what the native engine needs
     bool hasNeuronDevice = false;  // torch's PrivateUse1 backend is named "neuron" (TorchNeuron loaded with torch)
     QString error;  // why torch does not import (first line), or why the answer was refused
+    QString askedOn;  // a Slurm job's: "" a compute node (srun), else why the login node answered instead
     bool usable() const { return !torchVersion.isEmpty(); }
 };
 

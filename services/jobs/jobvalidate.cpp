@@ -130,7 +130,7 @@ JobFacts gatherJobFacts(const JobSpec &spec, JobRunner &runner)
     f.neuronParallelCompile = findNeuronParallelCompile(runner, spec.python);
     const bool backendFlags = spec.program == JobProgram::Backend || spec.passSettings;
     if (backendFlags && f.pythonExists && (spec.engine != QLatin1String("auto") || spec.fsdp || spec.torchCompile)) {
-        f.python = probeJobPython(runner, spec.python);
+        f.python = probeJobPython(runner, spec.python, spec.slurm);
         f.pythonProbed = true;
     }
     if (!spec.resumeFrom.isEmpty()) {
@@ -416,7 +416,10 @@ command -v neuron_parallel_compile
 
 // ---- the training engine ----
 
-EngineChoice jobEngineFor(const PythonInfo &py)
+namespace {
+
+// What torch and torch_xla say, before where it was asked.
+EngineChoice engineByTorch(const PythonInfo &py)
 {
     if (!py.usable())
         return {QString(), py.error.isEmpty() ? JobValidateText::tr("the job's Python does not import torch")
@@ -429,6 +432,16 @@ EngineChoice jobEngineFor(const PythonInfo &py)
                                               : JobValidateText::tr("torch %1 without torch_xla: native PyTorch (no neuron device: CPU with gloo)").arg(py.torchVersion)};
     return {QStringLiteral("xla"), JobValidateText::tr("torch %1 has neither torch_xla nor torch.distributed.tensor (torch 2.4 and "
                                                        "later): the PyTorch/XLA engine, on CPU").arg(py.torchVersion)};
+}
+
+}  // namespace
+
+EngineChoice jobEngineFor(const PythonInfo &py)
+{
+    EngineChoice c = engineByTorch(py);
+    if (!py.askedOn.isEmpty())
+        c.reason += QStringLiteral(" (%1)").arg(py.askedOn);
+    return c;
 }
 
 QString engineLabel(const QString &engine)
@@ -451,13 +464,67 @@ command -v timeout >/dev/null 2>&1 && to="timeout 60"
 exec $to "$p" -c "$probe" </dev/null 2>/dev/null
 )SH";
 
+// $1 the Python, $2 the probe, $3 SLURM_CONF ("": the clients' own), $4 partition, $5 account, $6 qos: the probe on one
+// compute node through srun, never queued (--immediate). Exit 3: not an executable there; 5: no srun here.
+const char *const probeOnNodeScript = R"SH(p=$(printf '%bX' "$1"); p=${p%X}
+probe=$(printf '%bX' "$2"); probe=${probe%X}
+conf=$(printf '%bX' "$3"); conf=${conf%X}
+part=$(printf '%bX' "$4"); part=${part%X}
+acct=$(printf '%bX' "$5"); acct=${acct%X}
+qos=$(printf '%bX' "$6"); qos=${qos%X}
+[ -n "$conf" ] && SLURM_CONF=$conf && export SLURM_CONF
+command -v srun >/dev/null 2>&1 || exit 5
+set -- --nodes=1 --ntasks=1 --quiet --immediate=60 --time=5 --job-name=ingot-python-probe
+[ -n "$part" ] && set -- "$@" --partition="$part"
+[ -n "$acct" ] && set -- "$@" --account="$acct"
+[ -n "$qos" ] && set -- "$@" --qos="$qos"
+exec srun "$@" /bin/sh -c '[ -f "$1" ] && [ -x "$1" ] || exit 3; exec "$1" -c "$2" </dev/null 2>/dev/null' sh "$p" "$probe"
+)SH";
+
+// What one run of a probe script says about `python`.
+PythonInfo readProbe(const QString &python, const ShellResult &r)
+{
+    PythonInfo info;
+    info.path = python;
+    if (r.exitCode == 3)
+        info.error = JobValidateText::tr("%1 is not an executable").arg(displayName(python));
+    else if (r.exitCode == 124)
+        info.error = JobValidateText::tr("%1 did not answer within 60 s").arg(displayName(python));
+    else if (r.out.trimmed().isEmpty())
+        info.error = JobValidateText::tr("%1 does not run Python 3").arg(displayName(python));
+    else
+        info = parsePythonProbe(python, r.out);
+    return info;
+}
+
+// A Slurm job's Python on a compute node; false when srun gave no node (then *why says so).
+bool probeOnNode(JobRunner &runner, const QString &python, const SlurmSettings &slurm, PythonInfo *info, QString *why)
+{
+    const ShellResult r = runner.shell()->run(probeOnNodeScript,
+                                              {nameToBytes(python), QByteArray(pythonProbeScript), nameToBytes(slurm.slurmConf),
+                                               slurm.partition.toUtf8(), slurm.account.toUtf8(), slurm.qos.toUtf8()},
+                                              {}, 1 << 16, 150000);
+    if (r.ran() && (r.exitCode == 0 || r.exitCode == 3)) {
+        *info = readProbe(python, r);
+        return true;
+    }
+    const QByteArray said = r.err.trimmed().left(300);
+    *why = !r.ran() ? displayText(r.error)
+           : r.exitCode == 5 ? JobValidateText::tr("there is no srun on the login node")
+                             : JobValidateText::tr("srun gave no compute node at once (%1)")
+                                   .arg(said.isEmpty() ? JobValidateText::tr("exit %1").arg(r.exitCode) : displayText(QString::fromUtf8(said)));
+    return false;
+}
+
 }  // namespace
 
-PythonInfo probeJobPython(JobRunner &runner, const QString &python)
+PythonInfo probeJobPython(JobRunner &runner, const QString &python, const SlurmSettings &slurm)
 {
     static QMutex mutex;
-    static QHash<QString, PythonInfo> asked;  // where NUL python
-    const QString key = runner.where() + QChar(0) + python;
+    static QHash<QString, PythonInfo> asked;  // where NUL python (NUL the Slurm settings that choose the node)
+    QString key = runner.where() + QChar(0) + python;
+    if (slurm.enabled)
+        key += QStringList{QString(), slurm.slurmConf, slurm.partition, slurm.account, slurm.qos}.join(QChar(0));
     {
         QMutexLocker lock(&mutex);
         if (const auto it = asked.constFind(key); it != asked.cend())
@@ -465,7 +532,10 @@ PythonInfo probeJobPython(JobRunner &runner, const QString &python)
     }
     PythonInfo info;
     info.path = python;
-    if (python.isEmpty()) {
+    QString whyNotOnANode;
+    if (slurm.enabled && !python.isEmpty() && probeOnNode(runner, python, slurm, &info, &whyNotOnANode)) {
+        // asked on a compute node
+    } else if (python.isEmpty()) {
         // The Python a plan takes when none is chosen (JobManager::plan): the first detected one with torch.
         const QVector<PythonInfo> found = detectedPythons(runner);
         const auto usable = std::find_if(found.begin(), found.end(), [](const PythonInfo &p) { return p.usable(); });
@@ -481,15 +551,12 @@ PythonInfo probeJobPython(JobRunner &runner, const QString &python)
             info.error = displayText(r.error);  // not remembered: the next check asks again
             return info;
         }
-        if (r.exitCode == 3)
-            info.error = JobValidateText::tr("%1 is not an executable").arg(displayName(python));
-        else if (r.exitCode == 124)
-            info.error = JobValidateText::tr("%1 did not answer within 60 s").arg(displayName(python));
-        else if (r.out.trimmed().isEmpty())
-            info.error = JobValidateText::tr("%1 does not run Python 3").arg(displayName(python));
-        else
-            info = parsePythonProbe(python, r.out);
+        info = readProbe(python, r);
     }
+    if (slurm.enabled && !whyNotOnANode.isEmpty())
+        info.askedOn = JobValidateText::tr("asked on the login node: %1").arg(whyNotOnANode);
+    else if (slurm.enabled && python.isEmpty())
+        info.askedOn = JobValidateText::tr("asked on the login node: no Python is chosen");
     QMutexLocker lock(&mutex);
     if (asked.size() > 256)  // bounded: a long session of many Pythons asks again
         asked.clear();

@@ -94,21 +94,26 @@ void LaunchForm::detectPythons(const QString &where)
 
 void LaunchForm::proposeEngine(const LaunchInput &in)
 {
-    if (m_engine.where == in.where && m_engine.python == in.spec.python && (m_engine.known || m_engineTask.isRunning()))
+    const SlurmSettings slurm = in.spec.slurm;
+    const QString slurmKey = slurm.enabled ? QStringList{slurm.slurmConf, slurm.partition, slurm.account, slurm.qos}.join(QChar(0))
+                                           : QString();
+    if (m_engine.where == in.where && m_engine.python == in.spec.python && m_engine.slurm == slurmKey
+        && (m_engine.known || m_engineTask.isRunning()))
         return;
     m_engine = EngineProposal();
     m_engine.where = in.where;
     m_engine.python = in.spec.python;
+    m_engine.slurm = slurmKey;
     m_engineTask.discard();
     const RunnerLookup lookup = m_service->lookup();
     m_engineTask = runTask(
         this,
-        [where = in.where, python = in.spec.python, lookup](TaskControl &) {
+        [where = in.where, python = in.spec.python, slurm, lookup](TaskControl &) {
             QString error;
             const std::shared_ptr<JobRunner> runner = lookup(where, &error);
             PythonInfo info;
             if (runner)
-                info = probeJobPython(*runner, python);
+                info = probeJobPython(*runner, python, slurm);
             else
                 info.error = error;
             return info;

@@ -42,6 +42,7 @@ struct LaunchCheck {
 struct EngineProposal {
     bool known = false;  // the Python answered (or could not be asked: choice.reason says why)
     QString where, python;  // what was asked ("" python: the default one)
+    QString slurm;          // a Slurm job's settings that choose the node it is asked on ("": not a Slurm job)
     PythonInfo info;
     EngineChoice choice;
     // One line for people: "Proposed: torch 2.6 without torch_xla: native PyTorch", or why there is no proposal;
