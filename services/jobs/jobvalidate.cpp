@@ -421,6 +421,8 @@ namespace {
 // What torch and torch_xla say, before where it was asked.
 EngineChoice engineByTorch(const PythonInfo &py)
 {
+    if (py.version.isEmpty())  // it did not answer: not there, not Python, or the host could not be reached
+        return {QString(), JobValidateText::tr("the job's Python could not be asked (%1)").arg(displayText(py.error))};
     if (!py.usable())
         return {QString(), py.error.isEmpty() ? JobValidateText::tr("the job's Python does not import torch")
                                               : JobValidateText::tr("the job's Python does not import torch (%1)").arg(displayText(py.error))};

@@ -98,8 +98,8 @@ void LaunchForm::proposeEngine(const LaunchInput &in)
     const QString slurmKey = slurm.enabled ? QStringList{slurm.slurmConf, slurm.partition, slurm.account, slurm.qos}.join(QChar(0))
                                            : QString();
     if (m_engine.where == in.where && m_engine.python == in.spec.python && m_engine.slurm == slurmKey
-        && (m_engine.known || m_engineTask.isRunning()))
-        return;
+        && ((m_engine.known && !m_engine.info.version.isEmpty()) || m_engineTask.isRunning()))
+        return;  // asked already (one that did not answer, a host out of reach, is asked again with the next check)
     m_engine = EngineProposal();
     m_engine.where = in.where;
     m_engine.python = in.spec.python;

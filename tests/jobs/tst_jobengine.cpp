@@ -267,6 +267,8 @@ private Q_SLOTS:
         QVERIFY(!probed.usable());
         QVERIFY2(probed.error.contains(words), qPrintable(probed.error));
         QVERIFY(jobEngineFor(probed).engine.isEmpty());
+        QVERIFY2(jobEngineFor(probed).reason.startsWith(QStringLiteral("the job's Python could not be asked (")),
+                 qPrintable(jobEngineFor(probed).reason));
         QVERIFY(!jobEngineFor(probed).reason.contains(QChar(0x1b)));
     }
 
