@@ -104,6 +104,7 @@ JobFacts gatherJobFacts(const JobSpec &spec)
             f.resume.error = error;
         for (const QString &file : legacyOptimizerFiles(spec.resumeFrom))
             f.resume.legacyOptimizer = f.resume.legacyOptimizer || QFileInfo::exists(file);
+        f.resume.dcpMetadata = QFileInfo(spec.resumeFrom + QStringLiteral("/.metadata")).isFile();
     }
     return f;
 }
@@ -128,11 +129,6 @@ JobFacts gatherJobFacts(const JobSpec &spec, JobRunner &runner)
         || (spec.script.startsWith(QLatin1Char('/')) && runner.pathInfo(spec.script).isFile);
     f.pythonExists = spec.python.isEmpty() || runner.pathInfo(spec.python).isExecutable;
     f.neuronParallelCompile = findNeuronParallelCompile(runner, spec.python);
-    const bool backendFlags = spec.program == JobProgram::Backend || spec.passSettings;
-    if (backendFlags && f.pythonExists && (spec.engine != QLatin1String("auto") || spec.fsdp || spec.torchCompile)) {
-        f.python = probeJobPython(runner, spec.python, spec.slurm);
-        f.pythonProbed = true;
-    }
     if (!spec.resumeFrom.isEmpty()) {
         QJsonObject state;
         QString error;
@@ -143,8 +139,26 @@ JobFacts gatherJobFacts(const JobSpec &spec, JobRunner &runner)
             f.resume.error = error;
         for (const QString &file : legacyOptimizerFiles(spec.resumeFrom))
             f.resume.legacyOptimizer = f.resume.legacyOptimizer || runner.pathInfo(file).exists;
+        f.resume.dcpMetadata = runner.pathInfo(spec.resumeFrom + QStringLiteral("/.metadata")).isFile;
+    }
+    // The job's Python is asked only when the engine's rules need it: an engine, fully sharded or torch.compile
+    // chosen, or a native checkpoint resumed by automatic (which must then run native).
+    const bool backendFlags = spec.program == JobProgram::Backend || spec.passSettings;
+    const bool nativeResume = f.resume.complete && f.resume.writtenBy() == QLatin1String("native");
+    if (backendFlags && f.pythonExists
+        && (spec.engine != QLatin1String("auto") || spec.fsdp || spec.torchCompile || nativeResume)) {
+        f.python = probeJobPython(runner, spec.python, spec.slurm);
+        f.pythonProbed = true;
     }
     return f;
+}
+
+QString ResumeInfo::writtenBy() const
+{
+    const QString engine = savedArgs.value(QLatin1String("engine")).toString();
+    if (engine == QLatin1String("native") || engine == QLatin1String("xla"))
+        return engine;
+    return dcpMetadata ? QStringLiteral("native") : QStringLiteral("xla");
 }
 
 QStringList legacyOptimizerFiles(const QString &checkpoint)
@@ -294,12 +308,30 @@ void checkLayout(const JobSpec &s, const ModelInfo &m, Problems *p)
 
 // The checkpoint resumed from: complete, and saved on this layout (the backend's own rule, args.py check_resume: the
 // weights' split must match; the optimizer state is kept by name, except in earlier versions' pickles).
-void checkResume(const JobSpec &s, const ResumeInfo &resume, Problems *p)
+void checkResume(const JobSpec &s, const JobFacts &facts, Problems *p)
 {
+    const ResumeInfo &resume = facts.resume;
     if (!resume.complete) {
         add(p, "resume_from_checkpoint", JobValidateText::tr("not a complete checkpoint (%1)").arg(resume.error));
         return;
     }
+    // An engine never resumes the other's checkpoint; a native (DCP) one resumes on any layout (DCP re-shards).
+    const QString engine = s.engine != QLatin1String("auto") ? s.engine
+                           : facts.pythonProbed && facts.python.usable() ? jobEngineFor(facts.python).engine
+                                                                         : QString();  // not known: the backend checks
+    const QString writtenBy = resume.writtenBy();
+    if (!engine.isEmpty() && engine != writtenBy) {
+        add(p, "resume_from_checkpoint",
+            writtenBy == QLatin1String("native")
+                ? JobValidateText::tr("written by the native engine (a DCP checkpoint), this job uses PyTorch/XLA: resume it "
+                                      "with the native engine, or consolidate it and start from the model folder")
+                : JobValidateText::tr("written by the PyTorch/XLA engine (per-rank safetensors shards), this job uses the "
+                                      "native engine: resume it with PyTorch/XLA, or consolidate it and start from the model "
+                                      "folder"));
+        return;
+    }
+    if (writtenBy == QLatin1String("native"))
+        return;
     QStringList keys{QStringLiteral("tensor_parallel_size"), QStringLiteral("pipeline_parallel_size"),
                      QStringLiteral("disable_embedding_parallelization")};
     if (resume.legacyOptimizer)
@@ -382,7 +414,7 @@ QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int max
         return p;
     checkLayout(s, facts.model, &p);
     if (!s.resumeFrom.isEmpty())
-        checkResume(s, facts.resume, &p);
+        checkResume(s, facts, &p);
     return p;
 }
 

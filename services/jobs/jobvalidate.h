@@ -17,6 +17,10 @@ struct ResumeInfo {
     // parameter order, so the world size and ZeRO-1 must match too. Otherwise it is kept by name, and only the
     // tensor/pipeline sizes and the vocabulary split must (ingot-cli reshard writes a checkpoint for others).
     bool legacyOptimizer = false;
+    bool dcpMetadata = false;  // a .metadata file: a DCP checkpoint (the native engine's)
+    // The engine that wrote it, as the backend's args.py checkpoint_engine() says: training_args.json's "engine",
+    // else native when it is a DCP checkpoint, else xla (earlier versions name none).
+    QString writtenBy() const;
 };
 // Where a checkpoint's first rank keeps earlier versions' optimizer pickles (ResumeInfo::legacyOptimizer).
 QStringList legacyOptimizerFiles(const QString &checkpoint);

@@ -204,6 +204,40 @@ private Q_SLOTS:
         QVERIFY(!noteOf(jobNotes(s, facts), QStringLiteral("engine")));
     }
 
+    // A native (DCP) checkpoint resumes on any layout (DCP re-shards on load), never on the other engine; an XLA one
+    // keeps its layout rule. Which engine wrote it: training_args.json's "engine", else a .metadata file (the
+    // backend's checkpoint_engine).
+    void nativeCheckpointsResumeOnAnyLayout()
+    {
+        QTemporaryDir ck;
+        test::writeFile(ck.filePath(QStringLiteral("training_args.json")), "{\"tensor_parallel_size\": 2, \"engine\": \"native\"}");
+        test::writeFile(ck.filePath(QStringLiteral("trainer_state.json")), "{\"global_step\": 3}");
+        JobSpec s;
+        s.engine = QStringLiteral("native");
+        s.resumeFrom = ck.path();
+        s.nprocPerNode = 2;
+        s.fsdp = true;  // tp 2 -> fully sharded 2
+        QVERIFY2(validateJob(s, gatherJobFacts(s)).isEmpty(), qPrintable(messageOf(validateJob(s, gatherJobFacts(s)), QStringLiteral("resume_from_checkpoint"))));
+        s.fsdp = false;
+        s.nprocPerNode = 1;  // -> one process
+        QVERIFY(validateJob(s, gatherJobFacts(s)).isEmpty());
+        s.engine = QStringLiteral("xla");
+        QVERIFY2(messageOf(validateJob(s, gatherJobFacts(s)), QStringLiteral("resume_from_checkpoint"))
+                     .startsWith(QStringLiteral("written by the native engine (a DCP checkpoint)")),
+                 qPrintable(messageOf(validateJob(s, gatherJobFacts(s)), QStringLiteral("resume_from_checkpoint"))));
+
+        // No engine named, but a .metadata file: native too. Without it: an XLA checkpoint, its layout kept.
+        test::writeFile(ck.filePath(QStringLiteral("training_args.json")), "{\"tensor_parallel_size\": 2}");
+        test::writeFile(ck.filePath(QStringLiteral(".metadata")), "x");
+        s.engine = QStringLiteral("native");
+        QVERIFY(gatherJobFacts(s).resume.dcpMetadata);
+        QVERIFY(validateJob(s, gatherJobFacts(s)).isEmpty());
+        QVERIFY(QFile::remove(ck.filePath(QStringLiteral(".metadata"))));
+        QVERIFY(messageOf(validateJob(s, gatherJobFacts(s)), QStringLiteral("resume_from_checkpoint")).contains(QStringLiteral("PyTorch/XLA engine")));
+        s.engine = QStringLiteral("xla");
+        QVERIFY(messageOf(validateJob(s, gatherJobFacts(s)), QStringLiteral("tensor_parallel_size")).contains(QStringLiteral("--tensor_parallel_size 2")));
+    }
+
     // Debian's python3 (torch 1.13: no torch.distributed.tensor) proposes PyTorch/XLA; the PyTorch 2 root's proposes
     // native. Real interpreters, asked through the shell where jobs run.
     void realPythonsProposeTheirEngine()
