@@ -439,7 +439,7 @@ QString findNeuronParallelCompile(JobRunner &runner, const QString &python)
 if [ -n "$p" ] && [ -x "${p%/*}/neuron_parallel_compile" ]; then printf '%s\n' "${p%/*}/neuron_parallel_compile"; exit 0; fi
 command -v neuron_parallel_compile
 )SH";
-    const ShellResult r = runner.shell()->run(script, {shellOctal(nameToBytes(python))}, {}, 1 << 16, 30000);
+    const ShellResult r = runner.shell()->run(script, {nameToBytes(python)}, {}, 1 << 16, 30000);  // the shell encodes it
     const QByteArray path = r.out.trimmed();
     if (!r.ran() || r.exitCode != 0 || !path.startsWith('/') || path.contains('\n'))
         return {};

@@ -8,6 +8,7 @@
 #include "services/jobs/jobvalidate.h"
 #include "tests/support/testsupport.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -269,6 +270,18 @@ private Q_SLOTS:
         QCOMPARE(facts.python.torchVersion, torch2.torchVersion);
         const JobNote *warn = noteOf(jobNotes(s, facts), QStringLiteral("engine"));
         QVERIFY(warn && warn->warning);
+    }
+
+    // The Neuron SDK's tool beside a Python whose folder has a space: the path reaches the shell as it is (it was
+    // encoded twice, and the tool beside such a Python was never found).
+    void neuronParallelCompileBesideAnOddPath()
+    {
+        QTemporaryDir dir;
+        const QString venv = dir.filePath(QStringLiteral("my venv/bin"));
+        QVERIFY(QDir().mkpath(venv));
+        const QString python = fakePython(dir, QStringLiteral("my venv/bin/python3"), "{}");
+        const QString tool = fakePython(dir, QStringLiteral("my venv/bin/neuron_parallel_compile"), "");
+        QCOMPARE(findNeuronParallelCompile(*runner, python), tool);
     }
 
     // The probe's answer is read with bounds; anything else is refused with words, and the Python is not offered.
