@@ -21,6 +21,7 @@
 #include <QSet>
 #include <QDeadlineTimer>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -90,6 +91,14 @@ json statusJson(const JobSummary &s)
     return j;
 }
 
+json jsonStrings(const QStringList &list)
+{
+    json arr = json::array();
+    for (const QString &s : list)
+        arr.push_back(u8(s));
+    return arr;
+}
+
 void launchOptions(QCommandLineParser &p)
 {
     p.addOption({QStringLiteral("preset"), CliText::tr("Start from the launcher's preset NAME (ingot-cli job presets); the options "
@@ -107,6 +116,11 @@ void launchOptions(QCommandLineParser &p)
     p.addOption({QStringLiteral("hosts"), CliText::tr("A multi-node job: one node per host, the first is the master (--nnodes follows)."),
                  QStringLiteral("H1,H2,...")});
     p.addOption({QStringLiteral("dry-run"), CliText::tr("Validate and print the command; start nothing.")});
+    p.addOption({QStringLiteral("engine"), CliText::tr("The backend's training engine: native (PyTorch on TorchNeuron, Neuron 2.30 and "
+                                                       "later), xla (PyTorch/XLA, Neuron 2.29 and earlier) or auto (default: what the "
+                                                       "job's Python has)."), QStringLiteral("native|xla|auto")});
+    p.addOption({QStringLiteral("fsdp"), CliText::tr("Fully sharded data parallel over the data-parallel ranks (ZeRO-3; native engine only).")});
+    p.addOption({QStringLiteral("torch-compile"), CliText::tr("torch.compile the model (native engine only).")});
     p.addOption({QStringLiteral("slurm"), CliText::tr("Submit to the Slurm cluster of this login node (an SSH host, or local)."),
                  QStringLiteral("HOST|local")});
     p.addOption({QStringLiteral("nodes"), CliText::tr("With --slurm: nodes to allocate (as --nnodes)."), QStringLiteral("N")});
@@ -258,6 +272,24 @@ int checkLikeTheLauncher(const JobSpec &spec, const QStringList &nodes, JobRunne
     return problems.isEmpty() ? Ok : Usage;
 }
 
+// The plan's notes (jobNotes: the engine's warnings, which implementation runs), and with --engine auto given what
+// automatic runs there, on stderr as the launcher shows them; their JSON for --dry-run --json.
+json printNotes(const Invocation &in, JobRunner &runner, const LaunchPlan &plan)
+{
+    QVector<JobNote> notes = plan.notes;
+    const bool engineSaid = std::any_of(notes.cbegin(), notes.cend(), [](const JobNote &n) {
+        return n.field == QLatin1String("engine") || n.field == QLatin1String("python");
+    });
+    if (in.isSet(QStringLiteral("engine")) && plan.record.spec.engine == QLatin1String("auto") && !engineSaid)
+        notes.prepend(engineNote(probeJobPython(runner, plan.record.spec.python, plan.record.spec.slurm)));
+    json notesJson = json::array();
+    for (const JobNote &n : std::as_const(notes)) {
+        err((n.warning ? CliText::tr("warning: --%1: %2") : CliText::tr("note: --%1: %2")).arg(n.field, n.message));
+        notesJson.push_back({{"field", u8(n.field)}, {"message", u8(n.message)}, {"warning", n.warning}});
+    }
+    return notesJson;
+}
+
 int cmdLaunch(const Invocation &in)
 {
     JobSpec spec;
@@ -309,6 +341,10 @@ int cmdLaunch(const Invocation &in)
     }
     if (in.isSet(QStringLiteral("output-dir")))
         spec.outputDir = in.value(QStringLiteral("output-dir"));
+    if (in.isSet(QStringLiteral("engine")))
+        spec.engine = in.value(QStringLiteral("engine"));  // checked with the job (validateJob)
+    spec.fsdp = spec.fsdp || in.isSet(QStringLiteral("fsdp"));
+    spec.torchCompile = spec.torchCompile || in.isSet(QStringLiteral("torch-compile"));
     // Every host first: a key that is not trusted, or a host that cannot be reached, stops before anything runs.
     std::shared_ptr<JobRunner> runner = runners().local();
     for (const QString &host : std::as_const(nodes)) {
@@ -337,9 +373,11 @@ int cmdLaunch(const Invocation &in)
     // blocked graphs. Said, never refused for.
     for (const QString &w : LaunchForm::launchWarnings(jobs, plan.record.spec))
         err(CliText::tr("warning: %1").arg(w));
+    const json notesJson = printNotes(in, *runner, plan);
     if (in.isSet(QStringLiteral("dry-run"))) {
         if (in.json)
             printJson({{"id", u8(plan.record.id)}, {"command", u8(plan.commandLine)}, {"script", u8(plan.script)},
+                       {"argv", jsonStrings(plan.record.argv)}, {"notes", notesJson},
                        {"compile_cache", cacheLocationJson(jobs.compileCache(plan.record.spec))}});
         else
             out(plan.commandLine);

@@ -255,6 +255,7 @@ bool JobManager::plan(const JobSpec &specIn, LaunchPlan *out, QVector<JobProblem
                                     r.precompileArgv)
             + QStringLiteral(" && ") + p.commandLine;
     p.script = commandScript(r);
+    p.notes = jobNotes(spec, facts);
     if (spec.slurm.enabled && !planSlurm(&p, error))
         return false;
     *out = p;

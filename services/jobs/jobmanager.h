@@ -27,6 +27,7 @@ struct LaunchPlan {
     QString script;       // "copy as a shell script"; a Slurm job: the batch script exactly as it is submitted
     QByteArray batchScript;  // a Slurm job's batch script (written to JOB/slurm.sh and submitted)
     QByteArray precompileScript;  // its precompile phase's (JOB/precompile/slurm.sh), when it has one
+    QVector<JobNote> notes;  // what is said before it starts (jobNotes: the engine, its warnings)
 };
 
 // What a finished job's history row shows; cached in the job's summary.json once the job has ended.

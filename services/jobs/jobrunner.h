@@ -47,13 +47,20 @@ struct PythonInfo {
     QString version;       // Python's
     bool hasTorchXla = false;
     bool hasTorchNeuronx = false;
-    QString error;  // why torch does not import (first line)
+    bool hasDTensor = false;       // torch.distributed.tensor (torch 2.4 and later): what the native engine needs
+    bool hasNeuronDevice = false;  // torch's PrivateUse1 backend is named "neuron" (TorchNeuron loaded with torch)
+    QString error;  // why torch does not import (first line), or why the answer was refused
+    QString askedOn;  // a Slurm job's: "" a compute node (srun), else why the login node answered instead
     bool usable() const { return !torchVersion.isEmpty(); }
 };
 
 // What a runner asks each Python candidate (python -c): one JSON line with its version, torch's version or why torch
-// does not import, and whether torch_xla and torch_neuronx are installed.
+// does not import, whether torch_xla and torch_neuronx are installed, whether torch has torch.distributed.tensor and
+// a `neuron` device.
 extern const char *const pythonProbeScript;
+// The probe's answer read with bounds: one JSON object of known keys, versions of at most 64 characters of
+// [0-9A-Za-z.+_-], flags that are booleans. Anything else is refused: `error` says so and the Python is not usable.
+PythonInfo parsePythonProbe(const QString &path, const QByteArray &out);
 
 class JobRunner
 {

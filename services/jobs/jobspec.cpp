@@ -62,6 +62,9 @@ const QVector<Field> &fields()
         stringField("resume_from_checkpoint", G::Saving, &JobSpec::resumeFrom),
         intField("seed", G::Other, &JobSpec::seed),
         stringField("device", G::Other, &JobSpec::device),
+        stringField("engine", G::Other, &JobSpec::engine),
+        boolField("fsdp", G::Parallelism, &JobSpec::fsdp),
+        boolField("torch_compile", G::Optimisation, &JobSpec::torchCompile),
     };
     return all;
 }
@@ -184,7 +187,8 @@ bool JobSpec::sameGraphSettings(const JobSpec &o) const
            gradientAccumulation == o.gradientAccumulation && blockSize == o.blockSize &&
            tensorParallel == o.tensorParallel && pipelineParallel == o.pipelineParallel && microbatches == o.microbatches &&
            disableSequenceParallel == o.disableSequenceParallel && disableEmbeddingParallel == o.disableEmbeddingParallel &&
-           device == o.device && python == o.python && neuronCcFlags.simplified() == o.neuronCcFlags.simplified();
+           device == o.device && engine == o.engine && fsdp == o.fsdp &&
+           torchCompile == o.torchCompile && python == o.python && neuronCcFlags.simplified() == o.neuronCcFlags.simplified();
 }
 
 QJsonObject JobSpec::toJson() const
@@ -360,6 +364,8 @@ QStringList JobSpec::trainingArguments(const QString &resolvedOutputDir) const
                 v = resolvedOutputDir;
             if (f.s == &JobSpec::configName && !modelPath.isEmpty())
                 continue;  // a folder's own config wins
+            if (f.s == &JobSpec::engine && v == QLatin1String("auto"))
+                continue;  // the backend's default: it chooses by what the job's Python has (jobEngineFor)
             if (!v.isEmpty())
                 args << flag << v;
         }

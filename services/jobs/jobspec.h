@@ -58,6 +58,8 @@ struct JobSpec {
     double maxGradNorm = 1.0;
     bool bf16 = false;
     bool zero1 = false;
+    bool fsdp = false;          // --fsdp: fully sharded data parallel over the data-parallel ranks (ZeRO-3; native only)
+    bool torchCompile = false;  // --torch_compile (native only)
     int tensorParallel = 1;
     int pipelineParallel = 1;
     int microbatches = 1;
@@ -70,7 +72,10 @@ struct JobSpec {
     QString resumeFrom;  // --resume_from_checkpoint
     QString resumedFromJob;  // the id of the job whose checkpoint resumeFrom is ("": none or not known)
     int seed = 42;
-    QString device = QStringLiteral("auto");  // auto, cpu, cuda, xla
+    QString device = QStringLiteral("auto");  // auto, cpu, cuda, xla, neuron (TorchNeuron: the native engine)
+    // --engine: "native" (PyTorch on TorchNeuron, Neuron 2.30 and later), "xla" (PyTorch/XLA, Neuron 2.29 and
+    // earlier) or "auto" (the backend's default, not passed: what the job's Python has, jobEngineFor()).
+    QString engine = QStringLiteral("auto");
 
     // Environment
     QString python;             // empty: the first detected interpreter with torch

@@ -1,5 +1,6 @@
 #include "services/jobs/jobvalidate.h"
 
+#include "services/jobs/jobmanager.h"
 #include "services/jobs/jobrunner.h"
 #include "services/util/names.h"
 #include "services/util/remoteshell.h"
@@ -9,7 +10,10 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
+#include <algorithm>
 #include <QJsonDocument>
+#include <QMutex>
 #include <QRegularExpression>
 #include <QStandardPaths>
 
@@ -100,6 +104,7 @@ JobFacts gatherJobFacts(const JobSpec &spec)
             f.resume.error = error;
         for (const QString &file : legacyOptimizerFiles(spec.resumeFrom))
             f.resume.legacyOptimizer = f.resume.legacyOptimizer || QFileInfo::exists(file);
+        f.resume.dcpMetadata = QFileInfo(spec.resumeFrom + QStringLiteral("/.metadata")).isFile();
     }
     return f;
 }
@@ -134,8 +139,26 @@ JobFacts gatherJobFacts(const JobSpec &spec, JobRunner &runner)
             f.resume.error = error;
         for (const QString &file : legacyOptimizerFiles(spec.resumeFrom))
             f.resume.legacyOptimizer = f.resume.legacyOptimizer || runner.pathInfo(file).exists;
+        f.resume.dcpMetadata = runner.pathInfo(spec.resumeFrom + QStringLiteral("/.metadata")).isFile;
+    }
+    // The job's Python is asked only when the engine's rules need it: an engine, fully sharded or torch.compile
+    // chosen, or a native checkpoint resumed by automatic (which must then run native).
+    const bool backendFlags = spec.program == JobProgram::Backend || spec.passSettings;
+    const bool nativeResume = f.resume.complete && f.resume.writtenBy() == QLatin1String("native");
+    if (backendFlags && f.pythonExists
+        && (spec.engine != QLatin1String("auto") || spec.fsdp || spec.torchCompile || nativeResume)) {
+        f.python = probeJobPython(runner, spec.python, spec.slurm);
+        f.pythonProbed = true;
     }
     return f;
+}
+
+QString ResumeInfo::writtenBy() const
+{
+    const QString engine = savedArgs.value(QLatin1String("engine")).toString();
+    if (engine == QLatin1String("native") || engine == QLatin1String("xla"))
+        return engine;
+    return dcpMetadata ? QStringLiteral("native") : QStringLiteral("xla");
 }
 
 QStringList legacyOptimizerFiles(const QString &checkpoint)
@@ -247,9 +270,9 @@ void checkSettings(const JobSpec &s, const JobFacts &facts, Problems *p)
     if (s.saveTotalLimit < 0)
         add(p, "save_total_limit", JobValidateText::tr("must not be negative (0: keep every checkpoint)"));
     static const QStringList devices = {QStringLiteral("auto"), QStringLiteral("cpu"), QStringLiteral("cuda"),
-                                        QStringLiteral("xla")};
+                                        QStringLiteral("xla"), QStringLiteral("neuron")};
     if (!devices.contains(s.device))
-        add(p, "device", JobValidateText::tr("one of auto, cpu, cuda, xla"));
+        add(p, "device", JobValidateText::tr("one of auto, cpu, cuda, xla, neuron"));
 }
 
 // The parallel layout against the world size, the batch and the model (tp and pp at least 1).
@@ -285,12 +308,30 @@ void checkLayout(const JobSpec &s, const ModelInfo &m, Problems *p)
 
 // The checkpoint resumed from: complete, and saved on this layout (the backend's own rule, args.py check_resume: the
 // weights' split must match; the optimizer state is kept by name, except in earlier versions' pickles).
-void checkResume(const JobSpec &s, const ResumeInfo &resume, Problems *p)
+void checkResume(const JobSpec &s, const JobFacts &facts, Problems *p)
 {
+    const ResumeInfo &resume = facts.resume;
     if (!resume.complete) {
         add(p, "resume_from_checkpoint", JobValidateText::tr("not a complete checkpoint (%1)").arg(resume.error));
         return;
     }
+    // An engine never resumes the other's checkpoint; a native (DCP) one resumes on any layout (DCP re-shards).
+    const QString engine = s.engine != QLatin1String("auto") ? s.engine
+                           : facts.pythonProbed && facts.python.usable() ? jobEngineFor(facts.python).engine
+                                                                         : QString();  // not known: the backend checks
+    const QString writtenBy = resume.writtenBy();
+    if (!engine.isEmpty() && engine != writtenBy) {
+        add(p, "resume_from_checkpoint",
+            writtenBy == QLatin1String("native")
+                ? JobValidateText::tr("written by the native engine (a DCP checkpoint), this job uses PyTorch/XLA: resume it "
+                                      "with the native engine, or consolidate it and start from the model folder")
+                : JobValidateText::tr("written by the PyTorch/XLA engine (per-rank safetensors shards), this job uses the "
+                                      "native engine: resume it with PyTorch/XLA, or consolidate it and start from the model "
+                                      "folder"));
+        return;
+    }
+    if (writtenBy == QLatin1String("native"))
+        return;
     QStringList keys{QStringLiteral("tensor_parallel_size"), QStringLiteral("pipeline_parallel_size"),
                      QStringLiteral("disable_embedding_parallelization")};
     if (resume.legacyOptimizer)
@@ -315,6 +356,46 @@ void checkResume(const JobSpec &s, const ResumeInfo &resume, Problems *p)
                                                      savedWorld.toInt()).arg(world));
 }
 
+// The engine and what only the native engine has: the backend's own rules (args.py validate()), with automatic
+// resolved by what the job's Python has when it was asked.
+void checkEngine(const JobSpec &s, const JobFacts &facts, Problems *p)
+{
+    static const QStringList engines = {QStringLiteral("auto"), QStringLiteral("native"), QStringLiteral("xla")};
+    if (!engines.contains(s.engine)) {
+        add(p, "engine", JobValidateText::tr("one of auto, native, xla"));
+        return;
+    }
+    if (s.fsdp && s.zero1)
+        add(p, "fsdp", JobValidateText::tr("fully sharded (ZeRO-3) shards the optimizer state already: turn ZeRO-1 off"));
+    const bool usable = facts.pythonProbed && facts.python.usable();
+    const EngineChoice automatic = usable ? jobEngineFor(facts.python) : EngineChoice{};
+    const QString engine = s.engine == QLatin1String("auto") ? automatic.engine : s.engine;  // "": not known yet
+    if (s.engine == QLatin1String("native") && usable && !facts.python.hasDTensor)
+        add(p, "engine", JobValidateText::tr("the native engine needs torch 2.4 or later (torch.distributed.tensor); the "
+                                             "job's Python has torch %1").arg(facts.python.torchVersion));
+    if (engine == QLatin1String("xla")) {
+        const QString why = s.engine == QLatin1String("xla")
+                                ? JobValidateText::tr("the engine chosen is PyTorch/XLA: choose native PyTorch (Neuron 2.30 and later)")
+                                : JobValidateText::tr("automatic runs PyTorch/XLA here (%1): choose native PyTorch").arg(automatic.reason);
+        if (s.fsdp)
+            add(p, "fsdp", JobValidateText::tr("fully sharded runs on the native engine only; %1").arg(why));
+        if (s.torchCompile)
+            add(p, "torch_compile", JobValidateText::tr("torch.compile runs on the native engine only; %1").arg(why));
+        if (s.device == QLatin1String("neuron"))
+            add(p, "device", JobValidateText::tr("the neuron device is TorchNeuron's, on the native engine only; %1").arg(why));
+    }
+    if (engine == QLatin1String("native")) {
+        if (s.device == QLatin1String("xla"))
+            add(p, "device", JobValidateText::tr("the xla device needs the PyTorch/XLA engine"));
+        if (s.zero1 && s.tensorParallel > 1)
+            add(p, "zero_1", JobValidateText::tr("ZeRO-1 with tensor parallelism is not available on the native engine "
+                                                 "(ZeroRedundancyOptimizer takes no DTensor parameters): use fully sharded"));
+        if (s.tensorParallel > 1 && facts.model.known && facts.model.tiedEmbeddings)
+            add(p, "tensor_parallel_size", JobValidateText::tr("a model with tied word embeddings cannot be tensor parallel on "
+                                                               "the native engine yet"));
+    }
+}
+
 }  // namespace
 
 QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int maxNodes)
@@ -324,6 +405,7 @@ QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int max
     if (s.program != JobProgram::Backend && !s.passSettings)
         return p;  // the backend's rules apply to the backend and to the settings passed as its flags
     checkSettings(s, facts, &p);
+    checkEngine(s, facts, &p);
     if (s.tensorParallel < 1)
         add(&p, "tensor_parallel_size", JobValidateText::tr("must be at least 1"));
     if (s.pipelineParallel < 1)
@@ -332,7 +414,7 @@ QVector<JobProblem> validateJob(const JobSpec &s, const JobFacts &facts, int max
         return p;
     checkLayout(s, facts.model, &p);
     if (!s.resumeFrom.isEmpty())
-        checkResume(s, facts.resume, &p);
+        checkResume(s, facts, &p);
     return p;
 }
 
@@ -357,11 +439,212 @@ QString findNeuronParallelCompile(JobRunner &runner, const QString &python)
 if [ -n "$p" ] && [ -x "${p%/*}/neuron_parallel_compile" ]; then printf '%s\n' "${p%/*}/neuron_parallel_compile"; exit 0; fi
 command -v neuron_parallel_compile
 )SH";
-    const ShellResult r = runner.shell()->run(script, {shellOctal(nameToBytes(python))}, {}, 1 << 16, 30000);
+    const ShellResult r = runner.shell()->run(script, {nameToBytes(python)}, {}, 1 << 16, 30000);  // the shell encodes it
     const QByteArray path = r.out.trimmed();
     if (!r.ran() || r.exitCode != 0 || !path.startsWith('/') || path.contains('\n'))
         return {};
     return nameFromBytes(path);
+}
+
+// ---- the training engine ----
+
+namespace {
+
+// What torch and torch_xla say, before where it was asked.
+EngineChoice engineByTorch(const PythonInfo &py)
+{
+    if (py.version.isEmpty())  // it did not answer: not there, not Python, or the host could not be reached
+        return {QString(), JobValidateText::tr("the job's Python could not be asked (%1)").arg(displayText(py.error))};
+    if (!py.usable())
+        return {QString(), py.error.isEmpty() ? JobValidateText::tr("the job's Python does not import torch")
+                                              : JobValidateText::tr("the job's Python does not import torch (%1)").arg(displayText(py.error))};
+    if (py.hasTorchXla)
+        return {QStringLiteral("xla"), JobValidateText::tr("torch %1 with torch_xla: PyTorch/XLA").arg(py.torchVersion)};
+    if (py.hasDTensor)
+        return {QStringLiteral("native"), py.hasNeuronDevice
+                                              ? JobValidateText::tr("torch %1 without torch_xla, with the neuron device: native PyTorch").arg(py.torchVersion)
+                                              : JobValidateText::tr("torch %1 without torch_xla: native PyTorch (no neuron device: CPU with gloo)").arg(py.torchVersion)};
+    return {QStringLiteral("xla"), JobValidateText::tr("torch %1 has neither torch_xla nor torch.distributed.tensor (torch 2.4 and "
+                                                       "later): the PyTorch/XLA engine, on CPU").arg(py.torchVersion)};
+}
+
+}  // namespace
+
+EngineChoice jobEngineFor(const PythonInfo &py)
+{
+    EngineChoice c = engineByTorch(py);
+    if (!py.askedOn.isEmpty())
+        c.reason += QStringLiteral(" (%1)").arg(py.askedOn);
+    return c;
+}
+
+QString engineLabel(const QString &engine)
+{
+    if (engine == QLatin1String("native"))
+        return JobValidateText::tr("Native PyTorch (TorchNeuron, Neuron 2.30 and later)");
+    if (engine == QLatin1String("xla"))
+        return JobValidateText::tr("PyTorch/XLA (Neuron 2.29 and earlier)");
+    return JobValidateText::tr("Automatic (what the job's Python has)");
+}
+
+namespace {
+
+// $1 the Python, $2 the probe (as RemoteShell passes them): runs it for at most 60 s where the shell is. Exit 3: not an executable.
+const char *const probeOneScript = R"SH(p=$(printf '%bX' "$1"); p=${p%X}
+probe=$(printf '%bX' "$2"); probe=${probe%X}
+[ -f "$p" ] && [ -x "$p" ] || exit 3
+to=
+command -v timeout >/dev/null 2>&1 && to="timeout 60"
+exec $to "$p" -c "$probe" </dev/null 2>/dev/null
+)SH";
+
+// $1 the Python, $2 the probe, $3 SLURM_CONF ("": the clients' own), $4 partition, $5 account, $6 qos: the probe on one
+// compute node through srun, never queued (--immediate). Exit 3: not an executable there; 5: no srun here.
+const char *const probeOnNodeScript = R"SH(p=$(printf '%bX' "$1"); p=${p%X}
+probe=$(printf '%bX' "$2"); probe=${probe%X}
+conf=$(printf '%bX' "$3"); conf=${conf%X}
+part=$(printf '%bX' "$4"); part=${part%X}
+acct=$(printf '%bX' "$5"); acct=${acct%X}
+qos=$(printf '%bX' "$6"); qos=${qos%X}
+[ -n "$conf" ] && SLURM_CONF=$conf && export SLURM_CONF
+command -v srun >/dev/null 2>&1 || exit 5
+set -- --nodes=1 --ntasks=1 --quiet --immediate=60 --time=5 --job-name=ingot-python-probe
+[ -n "$part" ] && set -- "$@" --partition="$part"
+[ -n "$acct" ] && set -- "$@" --account="$acct"
+[ -n "$qos" ] && set -- "$@" --qos="$qos"
+exec srun "$@" /bin/sh -c '[ -f "$1" ] && [ -x "$1" ] || exit 3; exec "$1" -c "$2" </dev/null 2>/dev/null' sh "$p" "$probe"
+)SH";
+
+// What one run of a probe script says about `python`.
+PythonInfo readProbe(const QString &python, const ShellResult &r)
+{
+    PythonInfo info;
+    info.path = python;
+    if (r.exitCode == 3)
+        info.error = JobValidateText::tr("%1 is not an executable").arg(displayName(python));
+    else if (r.exitCode == 124)
+        info.error = JobValidateText::tr("%1 did not answer within 60 s").arg(displayName(python));
+    else if (r.out.trimmed().isEmpty())
+        info.error = JobValidateText::tr("%1 does not run Python 3").arg(displayName(python));
+    else
+        info = parsePythonProbe(python, r.out);
+    return info;
+}
+
+// A Slurm job's Python on a compute node; false when srun gave no node (then *why says so).
+bool probeOnNode(JobRunner &runner, const QString &python, const SlurmSettings &slurm, PythonInfo *info, QString *why)
+{
+    const ShellResult r = runner.shell()->run(probeOnNodeScript,
+                                              {nameToBytes(python), QByteArray(pythonProbeScript), nameToBytes(slurm.slurmConf),
+                                               slurm.partition.toUtf8(), slurm.account.toUtf8(), slurm.qos.toUtf8()},
+                                              {}, 1 << 16, 150000);
+    if (r.ran() && (r.exitCode == 0 || r.exitCode == 3)) {
+        *info = readProbe(python, r);
+        return true;
+    }
+    const QByteArray said = r.err.trimmed().left(300);
+    *why = !r.ran() ? displayText(r.error)
+           : r.exitCode == 5 ? JobValidateText::tr("there is no srun on the login node")
+                             : JobValidateText::tr("srun gave no compute node at once (%1)")
+                                   .arg(said.isEmpty() ? JobValidateText::tr("exit %1").arg(r.exitCode) : displayText(QString::fromUtf8(said)));
+    return false;
+}
+
+}  // namespace
+
+PythonInfo probeJobPython(JobRunner &runner, const QString &python, const SlurmSettings &slurm)
+{
+    static QMutex mutex;
+    static QHash<QString, PythonInfo> asked;  // where NUL python (NUL the Slurm settings that choose the node)
+    QString key = runner.where() + QChar(0) + python;
+    if (slurm.enabled)
+        key += QStringList{QString(), slurm.slurmConf, slurm.partition, slurm.account, slurm.qos}.join(QChar(0));
+    {
+        QMutexLocker lock(&mutex);
+        if (const auto it = asked.constFind(key); it != asked.cend())
+            return *it;
+    }
+    PythonInfo info;
+    info.path = python;
+    QString whyNotOnANode;
+    if (slurm.enabled && !python.isEmpty() && probeOnNode(runner, python, slurm, &info, &whyNotOnANode)) {
+        // asked on a compute node
+    } else if (python.isEmpty()) {
+        // The Python a plan takes when none is chosen (JobManager::plan): the first detected one with torch.
+        const QVector<PythonInfo> found = detectedPythons(runner);
+        const auto usable = std::find_if(found.begin(), found.end(), [](const PythonInfo &p) { return p.usable(); });
+        if (usable == found.end()) {
+            info.error = JobValidateText::tr("no Python with torch was found on %1").arg(displayName(runner.describe()));
+            return info;
+        }
+        info = *usable;
+    } else {
+        const ShellResult r = runner.shell()->run(probeOneScript, {nameToBytes(python), QByteArray(pythonProbeScript)},
+                                                  {}, 1 << 16, 90000);
+        if (!r.ran()) {
+            info.error = displayText(r.error);  // not remembered: the next check asks again
+            return info;
+        }
+        info = readProbe(python, r);
+    }
+    if (slurm.enabled && !whyNotOnANode.isEmpty())
+        info.askedOn = JobValidateText::tr("asked on the login node: %1").arg(whyNotOnANode);
+    else if (slurm.enabled && python.isEmpty())
+        info.askedOn = JobValidateText::tr("asked on the login node: no Python is chosen");
+    QMutexLocker lock(&mutex);
+    if (asked.size() > 256)  // bounded: a long session of many Pythons asks again
+        asked.clear();
+    asked.insert(key, info);
+    return info;
+}
+
+JobNote engineNote(const PythonInfo &python)
+{
+    if (!python.usable())
+        return {QStringLiteral("python"), JobValidateText::tr("the job's Python could not be asked which engine it has: %1")
+                                              .arg(python.error.isEmpty() ? JobValidateText::tr("it does not import torch")
+                                                                          : displayText(python.error)), true};
+    return {QStringLiteral("engine"), JobValidateText::tr("automatic: %1").arg(jobEngineFor(python).reason), false};
+}
+
+QVector<JobNote> jobNotes(const JobSpec &s, const JobFacts &facts)
+{
+    QVector<JobNote> notes;
+    if (s.program != JobProgram::Backend && !s.passSettings)
+        return notes;
+    const auto note = [&notes](const char *field, const QString &message, bool warning) {
+        notes.append({QLatin1String(field), message, warning});
+    };
+    const bool usable = facts.pythonProbed && facts.python.usable();
+    const EngineChoice automatic = usable ? jobEngineFor(facts.python) : EngineChoice{};
+    const QString engine = s.engine == QLatin1String("auto") ? automatic.engine : s.engine;
+    if (facts.pythonProbed && (!usable || s.engine == QLatin1String("auto")))
+        notes.append(engineNote(facts.python));
+    if (s.engine == QLatin1String("xla") && usable && !facts.python.hasTorchXla)
+        note("engine", JobValidateText::tr("the job's Python (torch %1) has no torch_xla: the PyTorch/XLA engine runs on CPU "
+                                           "there, never on a NeuronCore (%2)").arg(facts.python.torchVersion, automatic.reason), true);
+    const int dp = s.dataParallel();
+    if (s.fsdp && dp == 1)
+        note("fsdp", JobValidateText::tr("fully sharded over 1 data-parallel rank shards nothing: %1 processes = dp 1 x tp %2 x pp "
+                                         "%3; give it 2 data-parallel ranks or more").arg(s.worldSize()).arg(s.tensorParallel)
+                         .arg(s.pipelineParallel), true);
+    if (s.fsdp && engine != QLatin1String("xla"))
+        note("fsdp", s.tensorParallel > 1
+                         ? JobValidateText::tr("fully sharded over dp %1 on a 2-D mesh with tp %2: FSDP2 (fully_shard) where the torch "
+                                               "build supports the device, else FSDP1 (FullyShardedDataParallel), which is what "
+                                               "runs on CPU").arg(dp).arg(s.tensorParallel)
+                         : JobValidateText::tr("fully sharded over dp %1: FSDP2 (fully_shard) where the torch build supports the "
+                                               "device, else FSDP1 (FullyShardedDataParallel), which is what runs on CPU").arg(dp),
+             false);
+    if (s.pipelineParallel > 1 && engine == QLatin1String("native"))
+        note("pipeline_parallel_size", JobValidateText::tr("pipeline parallel on the native engine: torch.distributed.pipelining "
+                                                           "where it runs, else the backend's own pipeline schedule; the job's "
+                                                           "first log lines say which"), false);
+    if (s.torchCompile && engine == QLatin1String("native"))
+        note("torch_compile", facts.python.hasNeuronDevice
+                                  ? JobValidateText::tr("torch.compile with the neuron backend")
+                                  : JobValidateText::tr("torch.compile with a CPU backend (no neuron device here)"), false);
+    return notes;
 }
 
 }  // namespace ingot

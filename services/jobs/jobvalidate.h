@@ -3,6 +3,7 @@
 // the rules need from disk (the model's config, whether files exist, a checkpoint's layout) is separate I/O.
 #pragma once
 
+#include "services/jobs/jobrunner.h"
 #include "services/jobs/jobspec.h"
 #include "services/jobs/modelinfo.h"
 
@@ -16,12 +17,20 @@ struct ResumeInfo {
     // parameter order, so the world size and ZeRO-1 must match too. Otherwise it is kept by name, and only the
     // tensor/pipeline sizes and the vocabulary split must (ingot-cli reshard writes a checkpoint for others).
     bool legacyOptimizer = false;
+    bool dcpMetadata = false;  // a .metadata file: a DCP checkpoint (the native engine's)
+    // The engine that wrote it, as the backend's args.py checkpoint_engine() says: training_args.json's "engine",
+    // else native when it is a DCP checkpoint, else xla (earlier versions name none).
+    QString writtenBy() const;
 };
 // Where a checkpoint's first rank keeps earlier versions' optimizer pickles (ResumeInfo::legacyOptimizer).
 QStringList legacyOptimizerFiles(const QString &checkpoint);
 
 // What validation needs to know from disk (I/O: off the UI thread).
 struct JobFacts {
+    // The job's Python as probed where it runs (probeJobPython): asked only when the engine's rules need it (an engine
+    // chosen, fully sharded or torch.compile asked for); pythonProbed false otherwise.
+    PythonInfo python;
+    bool pythonProbed = false;
     ModelInfo model;
     QString neuronParallelCompile;  // the Neuron SDK's tool where the job runs ("": none; looked for when precompiling)
     bool modelFolderExists = false;
@@ -54,6 +63,37 @@ QString precompileUnavailableReason(const JobFacts &facts);
 
 // Empty when the job may launch. maxNodes: how many nodes this runner can start (1 on this machine).
 QVector<JobProblem> validateJob(const JobSpec &spec, const JobFacts &facts, int maxNodes = 1);
+
+// ---- the training engine (--engine) ----
+// The engine `--engine auto` runs on `python`, and why in words: the backend's own rule (xla where torch_xla imports,
+// else native where torch has torch.distributed.tensor, else xla, which runs on CPU). engine is "" when the Python
+// does not import torch.
+struct EngineChoice {
+    QString engine;  // "native", "xla" or ""
+    QString reason;  // "torch 2.6 without torch_xla: native PyTorch"
+};
+EngineChoice jobEngineFor(const PythonInfo &python);
+// An engine as the launcher and ingot-cli name it ("auto", "native", "xla").
+QString engineLabel(const QString &engine);
+// The job's Python as probed where `runner` runs jobs (`python` empty: the first detected one with torch), asked
+// once per place and Python and remembered (a probe imports torch: seconds); blocking. One that cannot be asked now
+// (the host is unreachable) is not remembered: `error` says why. A Slurm job's (`slurm.enabled`) is asked on a
+// compute node of its partition through srun from the login node the runner reaches, never waiting in the queue
+// (srun --immediate: 60 s at most for a node); when none is free it is asked on the login node, and `error` is empty
+// but `askedOn` says so.
+PythonInfo probeJobPython(JobRunner &runner, const QString &python, const SlurmSettings &slurm = {});
+
+// What is said before a launch without refusing it, the same in the launcher and ingot-cli: warnings (a setting that
+// will not do what it seems to here) and notes (which implementation of a setting runs).
+struct JobNote {
+    QString field;  // the flag it is about, as JobProblem's
+    QString message;
+    bool warning = false;
+};
+QVector<JobNote> jobNotes(const JobSpec &spec, const JobFacts &facts);
+// What automatic runs on `python` as a note ("automatic: torch 2.6 without torch_xla: native PyTorch"), a warning when
+// it cannot be said.
+JobNote engineNote(const PythonInfo &python);
 
 // Figures the launcher shows live.
 struct JobFigures {

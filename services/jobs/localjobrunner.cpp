@@ -16,6 +16,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QStandardPaths>
 
 #include <arpa/inet.h>
@@ -173,12 +174,73 @@ const char *const pythonProbeScript =
     "r = {'python': sys.version.split()[0]}\n"
     "try:\n"
     "    import torch\n"
-    "    r['torch'] = torch.__version__\n"
+    "    r['torch'] = str(torch.__version__)\n"
+    "    try:\n"
+    "        v = tuple(int(x) for x in torch.__version__.split('+')[0].split('.')[:2])\n"
+    "        r['dtensor'] = v >= (2, 4) and u.find_spec('torch.distributed.tensor') is not None\n"
+    "    except Exception:\n"
+    "        r['dtensor'] = False\n"
+    "    try:\n"
+    "        r['neuron'] = torch._C._get_privateuse1_backend_name() == 'neuron'\n"
+    "    except Exception:\n"
+    "        r['neuron'] = False\n"
     "except Exception as e:\n"
     "    r['error'] = (type(e).__name__ + ': ' + str(e))[:300]\n"
     "r['xla'] = u.find_spec('torch_xla') is not None\n"
     "r['neuronx'] = u.find_spec('torch_neuronx') is not None\n"
     "print(json.dumps(r))\n";
+
+PythonInfo parsePythonProbe(const QString &path, const QByteArray &out)
+{
+    PythonInfo info;
+    info.path = path;
+    const auto refuse = [&info](const QString &why) {
+        const QString path = info.path;
+        info = PythonInfo();
+        info.path = path;
+        info.error = LocalJobRunnerText::tr("its answer to Ingot's probe was refused: %1").arg(why);
+        return info;
+    };
+    // One line of JSON (the probe prints one); a Python that prints more first (a sitecustomize) is read by its last.
+    QByteArray line = out.trimmed();
+    if (line.isEmpty())
+        return refuse(LocalJobRunnerText::tr("it printed nothing"));
+    line = line.mid(line.lastIndexOf('\n') + 1);
+    if (line.size() > 4096)
+        return refuse(LocalJobRunnerText::tr("a line of %1 bytes, more than the probe prints").arg(line.size()));
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(line, &pe);
+    if (pe.error != QJsonParseError::NoError || !doc.isObject())
+        return refuse(LocalJobRunnerText::tr("not a JSON object"));
+    const QJsonObject o = doc.object();
+    static const QRegularExpression versionText(QRegularExpression::anchoredPattern(QStringLiteral("[0-9A-Za-z.+_-]{1,64}")));
+    const auto version = [&](const char *key, QString *to) {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (v.isUndefined())
+            return true;
+        if (!v.isString() || !versionText.match(v.toString()).hasMatch())
+            return false;
+        *to = v.toString();
+        return true;
+    };
+    const auto flag = [&](const char *key, bool *to) {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (v.isUndefined())
+            return true;
+        *to = v.toBool();
+        return v.isBool();
+    };
+    if (!version("python", &info.version) || info.version.isEmpty() || !version("torch", &info.torchVersion))
+        return refuse(LocalJobRunnerText::tr("a version that is not a version"));
+    if (!flag("xla", &info.hasTorchXla) || !flag("neuronx", &info.hasTorchNeuronx) || !flag("dtensor", &info.hasDTensor)
+        || !flag("neuron", &info.hasNeuronDevice))
+        return refuse(LocalJobRunnerText::tr("a flag that is not true or false"));
+    const QJsonValue error = o.value(QLatin1String("error"));
+    if (!error.isUndefined() && !error.isString())
+        return refuse(LocalJobRunnerText::tr("an error that is not text"));
+    info.error = error.toString().left(300).section(QLatin1Char('\n'), 0, 0);  // shown through displayText
+    return info;
+}
 
 namespace {
 
@@ -208,17 +270,11 @@ PythonInfo probePython(const QString &path, const std::atomic_bool *stop)
         info.error = LocalJobRunnerText::tr("not asked: the search was stopped");
         return info;
     }
-    const QJsonObject o = QJsonDocument::fromJson(p.out).object();
-    if (o.isEmpty()) {
+    if (!p.out.trimmed().endsWith('}')) {  // no JSON line at all: not the probe's Python
         info.error = LocalJobRunnerText::tr("does not run Python 3");
         return info;
     }
-    info.version = o.value(QLatin1String("python")).toString();
-    info.torchVersion = o.value(QLatin1String("torch")).toString();
-    info.error = o.value(QLatin1String("error")).toString();
-    info.hasTorchXla = o.value(QLatin1String("xla")).toBool();
-    info.hasTorchNeuronx = o.value(QLatin1String("neuronx")).toBool();
-    return info;
+    return parsePythonProbe(path, p.out);
 }
 
 class LocalJobRunner final : public JobRunner

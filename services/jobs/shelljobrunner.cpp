@@ -564,16 +564,10 @@ QVector<PythonInfo> ShellJobRunner::detectPythons(const std::atomic_bool *stop)
     for (int i = 0; i + 1 < f.size(); i += 2) {
         PythonInfo info;
         info.path = nameFromBytes(f.at(i));
-        const QJsonObject o = QJsonDocument::fromJson(f.at(i + 1)).object();
-        if (o.isEmpty()) {
+        if (f.at(i + 1).trimmed().isEmpty())
             info.error = ShellJobRunnerText::tr("does not run Python 3 (or did not answer within 60 s)");
-        } else {
-            info.version = o.value(QLatin1String("python")).toString();
-            info.torchVersion = o.value(QLatin1String("torch")).toString();
-            info.error = o.value(QLatin1String("error")).toString();
-            info.hasTorchXla = o.value(QLatin1String("xla")).toBool();
-            info.hasTorchNeuronx = o.value(QLatin1String("neuronx")).toBool();
-        }
+        else
+            info = parsePythonProbe(info.path, f.at(i + 1));
         out << info;
     }
     return out;

@@ -36,7 +36,7 @@ LaunchForm::LaunchForm(JobService *service, QObject *parent)
 
 LaunchForm::~LaunchForm()
 {
-    for (Task *t : {&m_factsTask, &m_planTask, &m_cacheTask, &m_priorTask, &m_pythonTask})
+    for (Task *t : {&m_factsTask, &m_planTask, &m_cacheTask, &m_priorTask, &m_pythonTask, &m_engineTask})
         t->discard();
 }
 
@@ -92,6 +92,51 @@ void LaunchForm::detectPythons(const QString &where)
     });
 }
 
+void LaunchForm::proposeEngine(const LaunchInput &in)
+{
+    const SlurmSettings slurm = in.spec.slurm;
+    const QString slurmKey = slurm.enabled ? QStringList{slurm.slurmConf, slurm.partition, slurm.account, slurm.qos}.join(QChar(0))
+                                           : QString();
+    if (m_engine.where == in.where && m_engine.python == in.spec.python && m_engine.slurm == slurmKey
+        && ((m_engine.known && !m_engine.info.version.isEmpty()) || m_engineTask.isRunning()))
+        return;  // asked already (one that did not answer, a host out of reach, is asked again with the next check)
+    m_engine = EngineProposal();
+    m_engine.where = in.where;
+    m_engine.python = in.spec.python;
+    m_engine.slurm = slurmKey;
+    m_engineTask.discard();
+    const RunnerLookup lookup = m_service->lookup();
+    m_engineTask = runTask(
+        this,
+        [where = in.where, python = in.spec.python, slurm, lookup](TaskControl &) {
+            QString error;
+            const std::shared_ptr<JobRunner> runner = lookup(where, &error);
+            PythonInfo info;
+            if (runner)
+                info = probeJobPython(*runner, python, slurm);
+            else
+                info.error = error;
+            return info;
+        },
+        [this](const PythonInfo &info) {
+            m_engine.known = true;
+            m_engine.info = info;
+            m_engine.choice = jobEngineFor(info);
+            Q_EMIT engineProposed();
+        });
+}
+
+QString EngineProposal::text(const QString &chosen) const
+{
+    if (!known)
+        return LaunchForm::tr("Asking the job's Python which engine fits…");
+    if (choice.engine.isEmpty())
+        return LaunchForm::tr("No engine proposed: %1").arg(choice.reason);
+    if (chosen == QLatin1String("auto") || chosen == choice.engine)
+        return LaunchForm::tr("Proposed: %1.").arg(choice.reason);
+    return LaunchForm::tr("Proposed: %1; %2 is chosen.").arg(choice.reason, engineLabel(chosen));
+}
+
 // ---- the one check ----
 
 double LaunchForm::readNumber(const QString &text, bool *ok)
@@ -141,6 +186,7 @@ LaunchCheck LaunchForm::checkNow(const LaunchInput &in, JobRunner *runner, const
         c.facts = gatherJobFacts(s);
     }
     c.figures = jobFigures(s, c.facts.model);
+    c.notes = jobNotes(s, c.facts);
     c.problems = inputProblems(in);
     QSet<QString> named;
     for (const JobProblem &p : std::as_const(c.problems))
@@ -414,7 +460,7 @@ void LaunchForm::launch()
 bool LaunchForm::isBusy() const
 {
     return m_factsTask.isRunning() || m_planTask.isRunning() || m_cacheTask.isRunning() || m_pythonTask.isRunning()
-           || m_launching;
+           || m_engineTask.isRunning() || m_launching;
 }
 
 }  // namespace ingot

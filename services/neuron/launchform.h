@@ -35,6 +35,19 @@ struct LaunchCheck {
     JobFacts facts;
     JobFigures figures;
     bool trainIsDir = false;  // the training data named is a folder
+    QVector<JobNote> notes;   // said, never refused for (jobNotes: the engine's warnings, which implementation runs)
+};
+
+// The engine that fits the job's Python where it runs, as the launcher proposes it.
+struct EngineProposal {
+    bool known = false;  // the Python answered (or could not be asked: choice.reason says why)
+    QString where, python;  // what was asked ("" python: the default one)
+    QString slurm;          // a Slurm job's settings that choose the node it is asked on ("": not a Slurm job)
+    PythonInfo info;
+    EngineChoice choice;
+    // One line for people: "Proposed: torch 2.6 without torch_xla: native PyTorch", or why there is no proposal;
+    // `chosen`: the engine the form has (a different one chosen by hand is said).
+    QString text(const QString &chosen) const;
 };
 
 // The compile cache a job uses, as the launcher says it (and ingot-cli warns).
@@ -68,6 +81,10 @@ public:
     const QVector<PythonInfo> &pythons() const { return m_pythons; }
     bool pythonsKnown() const { return m_pythonsKnown; }
     bool isDetectingPythons() const { return m_pythonTask.isRunning(); }
+    // Asks the job's Python of `in` (where it runs) which engine fits, off the UI thread (engineProposed); not again
+    // for the same place and Python (probeJobPython remembers the answer).
+    void proposeEngine(const LaunchInput &in);
+    const EngineProposal &engineProposal() const { return m_engine; }
 
     // ---- the one check ----
     // A number as typed in a form (C locale, finite); NaN and *ok false otherwise.
@@ -125,6 +142,7 @@ Q_SIGNALS:
     void previewChanged();  // previewText() shows the current plan, or why there is none
     void cacheChecked();
     void priorGraphsChecked();
+    void engineProposed();
     void launched(const QString &id);
     void launchFailed(const QString &error);
 
@@ -134,7 +152,8 @@ private:
 
     JobService *m_service;
     quint64 m_generation = 0;
-    Task m_factsTask, m_planTask, m_cacheTask, m_priorTask, m_pythonTask;
+    Task m_factsTask, m_planTask, m_cacheTask, m_priorTask, m_pythonTask, m_engineTask;
+    EngineProposal m_engine;
     LaunchCheck m_check;
     QVector<JobProblem> m_problems;
     bool m_hasPlan = false;

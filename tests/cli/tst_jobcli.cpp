@@ -826,6 +826,62 @@ private Q_SLOTS:
         r = cli({QStringLiteral("job"), QStringLiteral("list"), QStringLiteral("--json")});
         QCOMPARE(r.json().array().size(), 1);
     }
+
+    // --engine, --fsdp and --torch-compile (issue 37): the contract's flags in the command, what automatic runs said
+    // with why (real Pythons: the PyTorch 2 root's torch 2.6, Debian's torch 1.13), and a refused combination refused
+    // in the launcher's words before anything starts.
+    void launchChoosesTheEngine()
+    {
+        JobCli cli;
+        const QString torch2 = QStringLiteral(INGOT_SOURCE_DIR "/tests/support/torch2/python3");
+        const QStringList launch{QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--dry-run")};
+        Run r = cli(launch + QStringList{QStringLiteral("--json"), QStringLiteral("--python"), torch2, QStringLiteral("--engine"),
+                                         QStringLiteral("native"), QStringLiteral("--fsdp"), QStringLiteral("--torch-compile"),
+                                         QStringLiteral("--nproc-per-node"), QStringLiteral("2")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonObject o = r.json().object();
+        QStringList argv;
+        for (const QJsonValue &a : o.value(QLatin1String("argv")).toArray())
+            argv << a.toString();
+        const int at = int(argv.indexOf(QStringLiteral("--engine")));
+        QVERIFY2(at > 0 && argv.value(at + 1) == QLatin1String("native"), qPrintable(argv.join(QLatin1Char(' '))));
+        QVERIFY(argv.contains(QStringLiteral("--fsdp")) && argv.contains(QStringLiteral("--torch_compile")));
+        QVERIFY(o.value(QLatin1String("command")).toString().contains(QLatin1String("--engine native")));
+        QVERIFY2(r.err.contains(QLatin1String("note: --fsdp: fully sharded over dp 2: FSDP2")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("note: --torch_compile: torch.compile with a CPU backend")), qPrintable(r.err));
+
+        // Automatic, asked for: not passed (the backend's default), and what it runs there said with why.
+        r = cli(launch + QStringList{QStringLiteral("--python"), torch2, QStringLiteral("--engine"), QStringLiteral("auto")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(!r.out.contains(QLatin1String("--engine")), qPrintable(r.out));
+        QVERIFY2(r.err.contains(QLatin1String("note: --engine: automatic: torch 2."))
+                     && r.err.contains(QLatin1String("without torch_xla: native PyTorch")), qPrintable(r.err));
+        r = cli(launch + QStringList{QStringLiteral("--python"), QStringLiteral("/usr/bin/python3"), QStringLiteral("--engine"),
+                                     QStringLiteral("auto")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("note: --engine: automatic: torch 1.")) && r.err.contains(QLatin1String("PyTorch/XLA")),
+                 qPrintable(r.err));
+
+        // XLA chosen where there is no torch_xla: a warning, not a refusal.
+        r = cli(launch + QStringList{QStringLiteral("--python"), torch2, QStringLiteral("--engine"), QStringLiteral("xla")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QLatin1String("--engine xla")), qPrintable(r.out));
+        QVERIFY2(r.err.contains(QLatin1String("warning: --engine: the job's Python (torch 2.")) && r.err.contains(QLatin1String("has no torch_xla")),
+                 qPrintable(r.err));
+
+        // Refused before anything starts, in validateJob's words (the launcher shows the same under the field).
+        r = cli(QStringList{QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--python"), QStringLiteral("/usr/bin/python3"),
+                            QStringLiteral("--engine"), QStringLiteral("xla"), QStringLiteral("--fsdp"), QStringLiteral("--"),
+                            QStringLiteral("--zero_1")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QLatin1String("error: --fsdp: fully sharded (ZeRO-3) shards the optimizer state already: turn ZeRO-1 off")),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("error: --fsdp: fully sharded runs on the native engine only")), qPrintable(r.err));
+        r = cli(launch + QStringList{QStringLiteral("--engine"), QStringLiteral("tpu")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QLatin1String("error: --engine: one of auto, native, xla")), qPrintable(r.err));
+        QVERIFY(QDir(cli.jobsRoot()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestJobCli)

@@ -209,6 +209,15 @@ private Q_SLOTS:
         row("max steps 0", {tiny, QStringLiteral("--max_steps=0")}, 1, "max_steps");
         row("batch 0", {tiny, QStringLiteral("--per_device_train_batch_size=0")}, 1, "per_device_train_batch_size");
         row("unknown config", {QStringLiteral("--config_name=huge")}, 1, "config_name");
+        // The engine's rules (issue 37), as the backend's args.py has them.
+        row("automatic", {tiny, QStringLiteral("--engine=auto")}, 2, "");
+        row("fsdp with zero1", {tiny, QStringLiteral("--engine=native"), QStringLiteral("--fsdp"), QStringLiteral("--zero_1")}, 2, "fsdp");
+        row("fsdp on xla", {tiny, QStringLiteral("--engine=xla"), QStringLiteral("--fsdp")}, 2, "fsdp");
+        row("compile on xla", {tiny, QStringLiteral("--engine=xla"), QStringLiteral("--torch_compile")}, 1, "torch_compile");
+        row("neuron device on xla", {tiny, QStringLiteral("--engine=xla"), QStringLiteral("--device=neuron")}, 1, "device");
+        row("xla device on native", {tiny, QStringLiteral("--engine=native"), QStringLiteral("--device=xla")}, 1, "device");
+        row("zero1 with tp on native", {tiny, QStringLiteral("--engine=native"), QStringLiteral("--zero_1"),
+                                        QStringLiteral("--tensor_parallel_size=2")}, 2, "zero_1");
     }
 
     void validationAgreesWithTheBackend()

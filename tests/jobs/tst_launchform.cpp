@@ -201,6 +201,48 @@ private Q_SLOTS:
                  slurm.commandLine + QStringLiteral("\n\n# ") + slurm.paths.slurmScript() + QLatin1Char('\n') + slurm.script);
     }
 
+    // The engine (issue 37): the form asks the job's Python where it runs, off the UI thread, and proposes the engine
+    // that fits with why; the check carries the notes, and a refused combination is refused in the service's words.
+    void engineProposalAndChecks()
+    {
+        JobService service(runner);
+        LaunchForm form(&service);
+        QSignalSpy proposed(&form, &LaunchForm::engineProposed);
+        LaunchInput in;
+        in.spec = tinyTp2();
+        in.spec.python = QStringLiteral(INGOT_SOURCE_DIR "/tests/support/torch2/python3");
+        form.proposeEngine(in);
+        QVERIFY(!form.engineProposal().known);
+        QCOMPARE(form.engineProposal().text(QStringLiteral("auto")), QStringLiteral("Asking the job's Python which engine fits…"));
+        QVERIFY(proposed.wait(120000));
+        const EngineProposal &p = form.engineProposal();
+        QVERIFY2(p.known && p.choice.engine == QLatin1String("native"), qPrintable(p.info.error));
+        QVERIFY2(p.text(QStringLiteral("auto")).startsWith(QStringLiteral("Proposed: torch 2.")), qPrintable(p.text(QStringLiteral("auto"))));
+        QVERIFY(p.text(QStringLiteral("auto")).contains(QStringLiteral("without torch_xla: native PyTorch")));
+        QVERIFY2(p.text(QStringLiteral("xla")).endsWith(QStringLiteral("PyTorch/XLA (Neuron 2.29 and earlier) is chosen.")),
+                 qPrintable(p.text(QStringLiteral("xla"))));
+        form.proposeEngine(in);  // the same place and Python: nothing asked again
+        QVERIFY(form.engineProposal().known && !form.isBusy());
+        QCOMPARE(proposed.size(), 1);
+
+        in.spec.python = QStringLiteral("/usr/bin/python3");
+        form.proposeEngine(in);
+        QVERIFY(proposed.wait(120000));
+        QCOMPARE(form.engineProposal().choice.engine, QStringLiteral("xla"));
+
+        // The check: fully sharded with ZeRO-1 is refused, in validateJob's words; XLA chosen warns where torch_xla is not.
+        in.spec.engine = QStringLiteral("xla");
+        in.spec.fsdp = true;
+        in.spec.zero1 = true;
+        const LaunchCheck c = LaunchForm::checkNow(in, runner.get(), QString());
+        QCOMPARE(messagesOf(c.problems, QStringLiteral("fsdp")), messagesOf(validateJob(in.spec, c.facts), QStringLiteral("fsdp")));
+        QCOMPARE(messagesOf(c.problems, QStringLiteral("fsdp")).size(), 2);  // with ZeRO-1, and on the XLA engine
+        bool warned = false;
+        for (const JobNote &n : c.notes)
+            warned = warned || (n.warning && n.field == QLatin1String("engine") && n.message.contains(QLatin1String("no torch_xla")));
+        QVERIFY(warned);
+    }
+
     // A cache with a failed entry or a stale lock warns (the launcher in its colour, ingot-cli on stderr); a healthy one
     // only says what it holds.
     void cacheWarnings()

@@ -8,6 +8,7 @@
 #include "services/jobs/jobfollower.h"
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/jobservice.h"
+#include "services/jobs/jobvalidate.h"
 #include "services/jobs/neuronmonitor.h"
 #include "services/jobs/precompile.h"
 #include "services/jobs/remotejobindex.h"
@@ -147,6 +148,25 @@ private Q_SLOTS:
         for (const RemoteHostEntry &h : RemoteHosts::instance().hosts())
             if (auto c = RemoteHosts::instance().connection(h.name))
                 c->close();
+    }
+
+    // Issue 37: the job's Python is asked on the host, through its shell, for the engine the launcher proposes there:
+    // the PyTorch 2 root's (torch 2.6, native) and Debian's (torch 1.13, xla); a Python that is not there is said.
+    void theJobsPythonIsAskedOnTheHost()
+    {
+        const auto host = runner(m_a->alias());
+        QVERIFY(host);
+        const PythonInfo torch2 = probeJobPython(*host, QStringLiteral(INGOT_SOURCE_DIR "/tests/support/torch2/python3"));
+        QVERIFY2(torch2.usable(), qPrintable(torch2.error));
+        QVERIFY(torch2.hasDTensor && !torch2.hasTorchXla);
+        QCOMPARE(jobEngineFor(torch2).engine, QStringLiteral("native"));
+        const PythonInfo debian = probeJobPython(*host, QStringLiteral("/usr/bin/python3"));
+        QVERIFY2(debian.usable(), qPrintable(debian.error));
+        QCOMPARE(jobEngineFor(debian).engine, QStringLiteral("xla"));
+        const QString missing = m_dir.filePath(QStringLiteral("no such python"));
+        const PythonInfo none = probeJobPython(*host, missing);
+        QVERIFY(!none.usable());
+        QVERIFY2(none.error.contains(QStringLiteral("is not an executable")) && none.error.contains(missing), qPrintable(none.error));
     }
 
     void oddNamesArriveByteForByte()

@@ -8,6 +8,7 @@
 #include "services/jobs/neuronmonitor.h"
 #include "services/jobs/jobservice.h"
 #include "services/jobs/jobtext.h"
+#include "services/jobs/jobvalidate.h"
 #include "services/jobs/shelljobrunner.h"
 #include "services/remote/remotehosts.h"
 #include "services/remote/sshconnection.h"
@@ -486,6 +487,31 @@ private slots:
         QVERIFY2(error.contains(QLatin1String("neuron_parallel_compile")), qPrintable(error));
         QCOMPARE(QDir(m_runner->jobsRoot()).entryList(QDir::Dirs | QDir::NoDotAndDotDot), before);
         QVERIFY(queue().isEmpty());
+    }
+
+    // Issue 37: a Slurm job's Python is asked on a compute node (srun from the login node, never queued), for the
+    // engine the launcher proposes: Debian's torch 1.13 there proposes xla. A node that is not free at once: asked on
+    // the login node, and said.
+    void theJobsPythonIsAskedOnANode()
+    {
+        SlurmSettings slurm;
+        slurm.enabled = true;
+        slurm.slurmConf = m_slurm->confPath();
+        const PythonInfo there = probeJobPython(*m_runner, QStringLiteral("/usr/bin/python3"), slurm);
+        QVERIFY2(there.usable(), qPrintable(there.error));
+        QVERIFY2(there.askedOn.isEmpty(), qPrintable(there.askedOn));
+        QCOMPARE(jobEngineFor(there).engine, QStringLiteral("xla"));
+        QVERIFY(m_slurm->waitQueueEmpty(60000));  // the probe's allocation ends with it
+
+        // The node drained: no node at once, so the login node answers, and the proposal says so.
+        QVERIFY(m_slurm->drain(QStringLiteral("n1"), QStringLiteral("probe test")));
+        slurm.partition = QStringLiteral("debug");  // another key: asked again
+        const PythonInfo login = probeJobPython(*m_runner, QStringLiteral("/usr/bin/python3"), slurm);
+        QVERIFY2(login.usable(), qPrintable(login.error));
+        QVERIFY2(login.askedOn.startsWith(QStringLiteral("asked on the login node: srun gave no compute node at once")),
+                 qPrintable(login.askedOn));
+        QVERIFY(jobEngineFor(login).reason.contains(QStringLiteral("asked on the login node")));
+        QVERIFY(m_slurm->resume(QStringLiteral("n1")));
     }
 
     // An output folder whose name is odd bytes (spaces, quotes, a byte that is not UTF-8, a '$'): the batch script

@@ -5,6 +5,7 @@
 #include "ui/jobs/joblauncher.h"
 
 #include "services/jobs/jobservice.h"
+#include "services/jobs/jobvalidate.h"
 #include "services/util/appsettings.h"
 #include "services/util/shellquote.h"
 #include "tests/support/launchsupport.h"
@@ -563,6 +564,71 @@ private Q_SLOTS:
             QVERIFY2(!w.preview()->toPlainText().startsWith(QStringLiteral("No command")), qPrintable(w.preview()->toPlainText()));
             QVERIFY((viaSlurm ? slurm->precompileCheck() : w.precompileCheck())->isEnabled());  // so it can be unchecked
         }
+    }
+
+    // The engine (issue 37): the combo's words, the proposal once the job's Python was asked (the PyTorch 2 root's:
+    // native), the preview's argv with the engine and fully sharded chosen, the notes, and a refused combination's
+    // words by its field (validateJob's, as ingot-cli prints them). Its picture: jobs-launcher-native.png.
+    void engineChoice()
+    {
+        JobLauncher w(service.get(), nullptr);
+        JobSpec s = tinyTp2();
+        s.nprocPerNode = 4;  // dp 2 x tp 2
+        s.python = QStringLiteral(INGOT_SOURCE_DIR "/tests/support/torch2/python3");
+        w.setSpec(s);
+        w.resize(1100, 800);
+        w.show();
+        QComboBox *engine = w.engineCombo();
+        QCOMPARE(engine->count(), 3);
+        QCOMPARE(engine->currentData().toString(), QStringLiteral("auto"));
+        QCOMPARE(engine->itemText(1), QStringLiteral("Native PyTorch (TorchNeuron, Neuron 2.30 and later)"));
+        QCOMPARE(engine->itemText(2), QStringLiteral("PyTorch/XLA (Neuron 2.29 and earlier)"));
+        QVERIFY(QTest::qWaitFor([&] { return w.engineProposalLabel()->text().startsWith(QStringLiteral("Proposed:")); }, 120000));
+        QVERIFY2(w.engineProposalLabel()->text().contains(QStringLiteral("without torch_xla: native PyTorch")),
+                 qPrintable(w.engineProposalLabel()->text()));
+        QVERIFY(settle(w));
+        QVERIFY(w.hasPlan());
+        QVERIFY(!w.preview()->toPlainText().contains(QStringLiteral("--engine")));  // automatic: the backend's default
+
+        engine->setCurrentIndex(engine->findData(QStringLiteral("native")));
+        auto *fsdp = qobject_cast<QCheckBox *>(w.fieldWidget(QStringLiteral("fsdp")));
+        QVERIFY(fsdp);
+        QTest::mouseClick(fsdp, Qt::LeftButton, {}, QPoint(8, fsdp->height() / 2));
+        QVERIFY(fsdp->isChecked());
+        QVERIFY(settle(w));
+        QVERIFY2(w.hasPlan(), qPrintable(w.preview()->toPlainText()));
+        const QString preview = w.preview()->toPlainText();
+        QCOMPARE(preview, w.currentPlan().commandLine);
+        QVERIFY2(preview.contains(QStringLiteral("--fsdp")) && preview.contains(QStringLiteral("--engine native")), qPrintable(preview));
+        const QStringList argv = w.currentPlan().record.argv;
+        QCOMPARE(argv.value(argv.indexOf(QStringLiteral("--engine")) + 1), QStringLiteral("native"));
+        QVERIFY2(w.notesLabel()->isVisible() && w.notesLabel()->text().contains(QStringLiteral("Note: --fsdp: fully sharded over dp 2 on a 2-D mesh")),
+                 qPrintable(w.notesLabel()->text()));
+        QCOMPARE(w.engineProposalLabel()->text().endsWith(QStringLiteral("is chosen.")), false);  // native is what fits
+        const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
+        QDir().mkpath(shots);
+        test::deliverPostedEvents();
+        QVERIFY(w.grab().save(shots + QStringLiteral("/jobs-launcher-native.png")));
+
+        // Refused: fully sharded with ZeRO-1, by the field, in the service's words; nothing to launch.
+        auto *zero1 = qobject_cast<QCheckBox *>(w.fieldWidget(QStringLiteral("zero_1")));
+        QTest::mouseClick(zero1, Qt::LeftButton, {}, QPoint(8, zero1->height() / 2));
+        QVERIFY(settle(w));
+        QVERIFY(!w.hasPlan());
+        QVERIFY(!w.launchButton()->isEnabled());
+        JobSpec refused = w.spec();
+        QCOMPARE(w.problemText(QStringLiteral("fsdp")), validateJob(refused, gatherJobFacts(refused)).first().message);
+        QVERIFY(w.problemText(QStringLiteral("fsdp")).contains(QStringLiteral("turn ZeRO-1 off")));
+
+        // PyTorch/XLA chosen: fully sharded is refused, and the proposal says the choice differs from what fits.
+        QTest::mouseClick(zero1, Qt::LeftButton, {}, QPoint(8, zero1->height() / 2));
+        engine->setCurrentIndex(engine->findData(QStringLiteral("xla")));
+        QVERIFY(settle(w));
+        QVERIFY2(w.problemText(QStringLiteral("fsdp")).contains(QStringLiteral("fully sharded runs on the native engine only")),
+                 qPrintable(w.problemText(QStringLiteral("fsdp"))));
+        QVERIFY2(w.engineProposalLabel()->text().endsWith(QStringLiteral("PyTorch/XLA (Neuron 2.29 and earlier) is chosen.")),
+                 qPrintable(w.engineProposalLabel()->text()));
+        QCOMPARE(w.spec().engine, QStringLiteral("xla"));
     }
 
     void screenshot()

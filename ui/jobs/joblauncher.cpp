@@ -150,6 +150,10 @@ JobLauncher::JobLauncher(JobService *service, QWidget *parent)
         showCache();
         Q_EMIT cacheChecked();
     });
+    connect(m_form, &LaunchForm::engineProposed, this, [this] {
+        showEngineProposal();
+        Q_EMIT engineProposed();
+    });
     connect(m_form, &LaunchForm::priorGraphsChecked, this, [this] {
         showPriorGraphs();
         Q_EMIT priorGraphsChecked();
@@ -269,6 +273,9 @@ JobSpec JobLauncher::spec() const
     s.maxGradNorm = number(m_maxGradNorm);
     s.bf16 = m_bf16->isChecked();
     s.zero1 = m_zero1->isChecked();
+    s.fsdp = m_fsdp->isChecked();
+    s.torchCompile = m_torchCompile->isChecked();
+    s.engine = m_engine->currentData().toString();
     s.tensorParallel = m_tp->value();
     s.pipelineParallel = m_pp->value();
     s.microbatches = m_microbatches->value();
@@ -359,6 +366,14 @@ void JobLauncher::setSpec(const JobSpec &s)
     m_maxGradNorm->setText(numberText(s.maxGradNorm));
     m_bf16->setChecked(s.bf16);
     m_zero1->setChecked(s.zero1);
+    m_fsdp->setChecked(s.fsdp);
+    m_torchCompile->setChecked(s.torchCompile);
+    int engine = m_engine->findData(s.engine);
+    if (engine < 0) {  // a value the backend refuses is shown, and refused by the check
+        m_engine->addItem(s.engine, s.engine);
+        engine = m_engine->count() - 1;
+    }
+    m_engine->setCurrentIndex(engine);
     m_tp->setValue(s.tensorParallel);
     m_pp->setValue(s.pipelineParallel);
     m_microbatches->setValue(s.microbatches);
@@ -420,6 +435,7 @@ void JobLauncher::updateEnabled()
     m_moduleEdit->setEnabled(module);
     m_extraArgs->setEnabled(script || module);
     m_passSettings->setEnabled(script || module);
+    m_engine->setEnabled(!(script || module) || m_passSettings->isChecked());
     m_otherNodes->setEnabled(m_nnodes->value() > 1 && where() != QLatin1String("local") && !m_slurm->isChecked());
     m_configName->setEnabled(m_builtinModel->isChecked());
     m_modelPath->setEnabled(m_folderModel->isChecked());
@@ -442,7 +458,29 @@ void JobLauncher::check()
     showCache();
     m_form->checkPriorGraphs(in);
     showPriorGraphs();
+    m_form->proposeEngine(in);
+    showEngineProposal();
     m_form->check(in);
+}
+
+void JobLauncher::showEngineProposal()
+{
+    const bool backendFlags = m_backend->isChecked() || m_passSettings->isChecked();
+    m_engineProposal->setText(backendFlags ? m_form->engineProposal().text(m_engine->currentData().toString()) : QString());
+    m_engineProposal->setVisible(backendFlags);
+}
+
+void JobLauncher::showNotes(const QVector<JobNote> &notes)
+{
+    QStringList lines;
+    bool warning = false;
+    for (const JobNote &n : notes) {
+        lines << (n.warning ? tr("Warning: --%1: %2") : tr("Note: --%1: %2")).arg(n.field, n.message);
+        warning = warning || n.warning;
+    }
+    m_notes->setText(lines.join(QLatin1Char('\n')));
+    m_notes->setStyleSheet(warning ? QStringLiteral("color: %1;").arg(toneTextColor(Tone::Warning).name()) : QString());
+    m_notes->setVisible(!lines.isEmpty());
 }
 
 void JobLauncher::showCheck()
@@ -454,7 +492,9 @@ void JobLauncher::showCheck()
         m_applying = false;
     }
     showProblems(m_form->problems());
+    showNotes(c.notes);
     showFigures(c, spec());
+    showEngineProposal();
     Q_EMIT checked();
 }
 

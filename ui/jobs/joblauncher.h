@@ -50,6 +50,11 @@ public:
     // For tests and the main window.
     QPushButton *launchButton() const { return m_launch; }
     QComboBox *runOnCombo() const { return m_runOn; }
+    QComboBox *engineCombo() const { return m_engine; }
+    // What the job's Python proposes ("Proposed: torch 2.6 without torch_xla: native PyTorch.").
+    QLabel *engineProposalLabel() const { return m_engineProposal; }
+    // The warnings and notes of the last check (jobNotes), one a line.
+    QLabel *notesLabel() const { return m_notes; }
     // The message shown by a field (a flag such as "tensor_parallel_size", or "nproc_per_node", "nnodes", "script",
     // "module", "python", "extra_args", "env"); empty when it has none.
     QString problemText(const QString &field) const;
@@ -100,6 +105,7 @@ Q_SIGNALS:
     void previewUpdated();  // the preview shows the current plan, or why there is none
     void cacheChecked();    // the compile cache's warning is up to date
     void priorGraphsChecked();  // the last run with these settings was looked for
+    void engineProposed();      // the proposal label says what the job's Python has
 
 protected:
     // The background work (Python detection, checking the form, scanning the compile cache) starts when the
@@ -134,6 +140,8 @@ private:
     void updateLaunchButton();
     void showCache();
     void showPriorGraphs();
+    void showEngineProposal();
+    void showNotes(const QVector<JobNote> &notes);
 
     void fillPythons(const QVector<PythonInfo> &pythons);
     // "Run on": this machine ("local") or a host; a multi-node job's hosts, the chosen one first.
@@ -166,6 +174,8 @@ private:
     QRadioButton *m_backend, *m_script, *m_module;
     QLineEdit *m_scriptEdit, *m_moduleEdit, *m_extraArgs;
     QCheckBox *m_passSettings;
+    QComboBox *m_engine;
+    QLabel *m_engineProposal;
     // Model and data
     QRadioButton *m_builtinModel, *m_folderModel;
     QComboBox *m_configName;
@@ -176,13 +186,13 @@ private:
     QLineEdit *m_outputDir;
     // Parallelism and batch
     QSpinBox *m_nproc, *m_nnodes, *m_tp, *m_pp, *m_microbatches;
-    QCheckBox *m_zero1, *m_sequenceParallel, *m_embeddingParallel;
+    QCheckBox *m_zero1, *m_fsdp, *m_sequenceParallel, *m_embeddingParallel;
     QSpinBox *m_batch, *m_accumulation, *m_blockSize;
     // Optimisation
     QLineEdit *m_learningRate, *m_weightDecay, *m_maxGradNorm, *m_epochs;
     QSpinBox *m_warmup, *m_maxSteps;
     QRadioButton *m_byEpochs, *m_bySteps;
-    QCheckBox *m_bf16;
+    QCheckBox *m_bf16, *m_torchCompile;
     // Saving, other
     QSpinBox *m_loggingSteps, *m_saveSteps, *m_saveTotalLimit, *m_seed;
     QLineEdit *m_resumeFrom;
@@ -212,6 +222,7 @@ private:
     QLabel *m_cacheWarning;
     QPushButton *m_clean;
     QLabel *m_generalProblems;
+    QLabel *m_notes;
     QPlainTextEdit *m_preview;
     QPushButton *m_copy, *m_copyScript;
     QLabel *m_launchError;

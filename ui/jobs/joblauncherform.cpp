@@ -146,6 +146,22 @@ QWidget *JobLauncher::buildWhatRuns()
     h->addStretch(1);
     form->addRow(tr("Program:"), programs);
 
+    // The backend's engine: automatic, or chosen; what the job's Python has is proposed below it (LaunchForm).
+    m_engine = new QComboBox;
+    for (const char *engine : {"auto", "native", "xla"})
+        m_engine->addItem(engineLabel(QLatin1String(engine)), QLatin1String(engine));
+    m_engineProposal = new QLabel;
+    m_engineProposal->setObjectName(QStringLiteral("engineProposal"));
+    m_engineProposal->setWordWrap(true);
+    m_engineProposal->setTextFormat(Qt::PlainText);
+    auto *engineBox = new QWidget;
+    auto *ev = new QVBoxLayout(engineBox);
+    ev->setContentsMargins(0, 0, 0, 0);
+    ev->setSpacing(2);
+    ev->addWidget(m_engine);
+    ev->addWidget(m_engineProposal);
+    form->addRow(tr("Engine:"), withProblem(QStringLiteral("engine"), m_engine, engineBox));
+
     m_scriptEdit = new QLineEdit;
     m_scriptEdit->setPlaceholderText(tr("train.py"));
     form->addRow(tr("Script:"), withProblem(QStringLiteral("script"), m_scriptEdit, withBrowse(m_scriptEdit, [this] {
@@ -247,6 +263,8 @@ QWidget *JobLauncher::buildParallelism()
     form->addRow(tr("Micro-batches:"), withProblem(QStringLiteral("num_microbatches"), m_microbatches));
     m_zero1 = new QCheckBox(tr("ZeRO-1 (shard the optimizer state across data-parallel ranks)"));
     form->addRow(QString(), withProblem(QStringLiteral("zero_1"), m_zero1));
+    m_fsdp = new QCheckBox(tr("Fully sharded (FSDP, ZeRO-3: parameters, gradients and optimizer state; native engine)"));
+    form->addRow(QString(), withProblem(QStringLiteral("fsdp"), m_fsdp));
     m_sequenceParallel = new QCheckBox(tr("Sequence parallel"));
     form->addRow(QString(), withProblem(QStringLiteral("disable_sequence_parallel"), m_sequenceParallel));
     m_embeddingParallel = new QCheckBox(tr("Embedding parallel (split the embedding and head by vocabulary)"));
@@ -303,6 +321,8 @@ QWidget *JobLauncher::buildOptimisation()
     form->addRow(tr("Clip gradients at norm:"), withProblem(QStringLiteral("max_grad_norm"), m_maxGradNorm));
     m_bf16 = new QCheckBox(tr("bf16 (train in bfloat16)"));
     form->addRow(QString(), withProblem(QStringLiteral("bf16"), m_bf16));
+    m_torchCompile = new QCheckBox(tr("torch.compile (native engine)"));
+    form->addRow(QString(), withProblem(QStringLiteral("torch_compile"), m_torchCompile));
     return box;
 }
 
@@ -341,7 +361,8 @@ QWidget *JobLauncher::buildSaving()
     m_device->addItem(tr("auto (Neuron if present, else CUDA, else CPU)"), QStringLiteral("auto"));
     m_device->addItem(tr("cpu"), QStringLiteral("cpu"));
     m_device->addItem(tr("cuda"), QStringLiteral("cuda"));
-    m_device->addItem(tr("xla (Neuron)"), QStringLiteral("xla"));
+    m_device->addItem(tr("xla (Neuron, PyTorch/XLA engine)"), QStringLiteral("xla"));
+    m_device->addItem(tr("neuron (TorchNeuron, native engine)"), QStringLiteral("neuron"));
     form->addRow(tr("Device:"), withProblem(QStringLiteral("device"), m_device));
     return box;
 }
@@ -518,6 +539,12 @@ QWidget *JobLauncher::buildSidePanel()
     m_generalProblems->setStyleSheet(QStringLiteral("color: %1;").arg(toneTextColor(Tone::Bad).name()));
     m_generalProblems->hide();
     mv->addWidget(m_generalProblems);
+    m_notes = new QLabel;  // jobNotes: said, never refused for
+    m_notes->setObjectName(QStringLiteral("launchNotes"));
+    m_notes->setWordWrap(true);
+    m_notes->setTextFormat(Qt::PlainText);
+    m_notes->hide();
+    mv->addWidget(m_notes);
     m_preview = new QPlainTextEdit;
     m_preview->setReadOnly(true);
     m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
