@@ -138,6 +138,13 @@
             <numerusform>GQA value: %n heads</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n data file(s)</source>
+        <translation>
+            <numerusform>%n data file</numerusform>
+            <numerusform>%n data files</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ingot::ConsolidateWizard</name>
@@ -1004,6 +1011,27 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
         <translation>
             <numerusform>[%1/%n entry] %2 of %3, %4/s, ETA %5 s</numerusform>
             <numerusform>[%1/%n entries] %2 of %3, %4/s, ETA %5 s</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Unused for more than %n days: </source>
+        <translation>
+            <numerusform>Unused for more than %n day: </numerusform>
+            <numerusform>Unused for more than %n days: </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Not read:   %n folders (too deep, or past the entries Ingot reads)</source>
+        <translation>
+            <numerusform>Not read:   %n folder (too deep, or past the entries Ingot reads)</numerusform>
+            <numerusform>Not read:   %n folders (too deep, or past the entries Ingot reads)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove %n NEFF files (%1)?</source>
+        <translation>
+            <numerusform>Remove %n NEFF file (%1)?</numerusform>
+            <numerusform>Remove %n NEFF files (%1)?</numerusform>
         </translation>
     </message>
 </context>

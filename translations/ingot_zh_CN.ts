@@ -470,10 +470,6 @@
         <translation>%1 不存在。</translation>
     </message>
     <message>
-        <source>No sharded checkpoint in %1: expected tensor_parallel_shards/%2/ or shards/model/%3 (in the folder, or in checkpoint-N folders).</source>
-        <translation>%1 中没有分片检查点：预期存在 tensor_parallel_shards/%2/ 或 shards/model/%3（位于该文件夹中，或 checkpoint-N 文件夹中）。</translation>
-    </message>
-    <message>
         <source>null</source>
         <translation>null</translation>
     </message>
@@ -1175,6 +1171,220 @@
         <source>%1: its tensors claim more than %2 times the file&apos;s size (an xser file&apos;s tensor files included, each once): storages shared by too many names (corrupt or hostile).</source>
         <translation>%1：其张量声称的大小超过文件大小的 %2 倍（包括 xser 文件的各张量文件，每个只计一次）：存储被过多名称共享（文件损坏或恶意构造）。</translation>
     </message>
+    <message>
+        <source>%1 does not give num_attention_heads.</source>
+        <translation>%1 未提供 num_attention_heads。</translation>
+    </message>
+    <message>
+        <source>TorchTitan keeps the query and key projections&apos; rows in its own RoPE order: Ingot reorders them for transformers with the head counts of the model&apos;s config.json, and found none in %1 or the two folders above it. Put the model&apos;s Hugging Face config.json there.</source>
+        <translation>TorchTitan 按其自身的 RoPE 顺序存放 query 和 key 投影的行：Ingot 会根据模型 config.json 中的头数将其重排为 transformers 的顺序，但在 %1 及其上两级文件夹中均未找到该文件。请将模型的 Hugging Face config.json 放到那里。</translation>
+    </message>
+    <message>
+        <source>%1 is a link: Ingot reads a checkpoint&apos;s own files only. Replace the link with the file itself.</source>
+        <translation>%1 是一个链接：Ingot 只读取检查点自身的文件。请用文件本身替换该链接。</translation>
+    </message>
+    <message>
+        <source>%1 holds no model tensors.</source>
+        <translation>%1 不包含任何模型张量。</translation>
+    </message>
+    <message>
+        <source>%1 is not one of TorchTitan&apos;s Llama names Ingot maps to transformers&apos; names.</source>
+        <translation>%1 不属于 Ingot 可映射为 transformers 名称的 TorchTitan Llama 名称。</translation>
+    </message>
+    <message>
+        <source>%1 has the shape %2, which does not split into %3 heads of pairs of rows.</source>
+        <translation>%1 的形状为 %2，无法拆分为 %3 个由成对行组成的头。</translation>
+    </message>
+    <message>
+        <source>Two tensors would be named %1 in the output.</source>
+        <translation>输出中会有两个张量都命名为 %1。</translation>
+    </message>
+    <message>
+        <source>%1 is no longer the tensor that was planned: the checkpoint changed.</source>
+        <translation>%1 已不是计划中的那个张量：检查点已更改。</translation>
+    </message>
+    <message>
+        <source>%1 does not split into %2 heads.</source>
+        <translation>%1 无法拆分为 %2 个头。</translation>
+    </message>
+    <message>
+        <source>%1 is not a DCP checkpoint&apos;s metadata Ingot reads: %2</source>
+        <translation>%1 不是 Ingot 可读取的 DCP 检查点元数据：%2</translation>
+    </message>
+    <message>
+        <source>the properties of tensor %1 are malformed</source>
+        <translation>张量 %1 的属性格式错误</translation>
+    </message>
+    <message>
+        <source>tensor %1 has the dtype %2, which Ingot does not read</source>
+        <translation>张量 %1 的 dtype 为 %2，Ingot 不支持读取</translation>
+    </message>
+    <message>
+        <source>tensor %1 is not a dense (strided) tensor</source>
+        <translation>张量 %1 不是稠密（strided）张量</translation>
+    </message>
+    <message>
+        <source>the size of tensor %1 is malformed (more than %2 dims, or not whole numbers)</source>
+        <translation>张量 %1 的大小格式错误（维度超过 %2 个，或不是整数）</translation>
+    </message>
+    <message>
+        <source>tensor %1 is too large: its size does not fit in 64 bits</source>
+        <translation>张量 %1 过大：其大小超出 64 位范围</translation>
+    </message>
+    <message>
+        <source>tensor %1 has no list of chunks</source>
+        <translation>张量 %1 没有分块列表</translation>
+    </message>
+    <message>
+        <source>tensor %1 has %2 chunks, more than Ingot reads</source>
+        <translation>张量 %1 有 %2 个分块，超出 Ingot 可读取的数量</translation>
+    </message>
+    <message>
+        <source>a chunk of tensor %1 is malformed</source>
+        <translation>张量 %1 的一个分块格式错误</translation>
+    </message>
+    <message>
+        <source>a chunk of tensor %1 lies outside it (at %2 on dim %3, its size %4)</source>
+        <translation>张量 %1 的一个分块超出其范围（位于第 %3 维的 %2 处，该维大小为 %4）</translation>
+    </message>
+    <message>
+        <source>an entry of its storage data is malformed</source>
+        <translation>其存储数据中的一个条目格式错误</translation>
+    </message>
+    <message>
+        <source>the storage of %1 is malformed</source>
+        <translation>%1 的存储格式错误</translation>
+    </message>
+    <message>
+        <source>the storage of %1 names %2, which is not a file name in the checkpoint folder</source>
+        <translation>%1 的存储指向 %2，它不是检查点文件夹中的文件名</translation>
+    </message>
+    <message>
+        <source>the storage of %1 has a negative offset or length</source>
+        <translation>%1 的存储包含负的偏移量或长度</translation>
+    </message>
+    <message>
+        <source>the storage of %1 was transformed by a DCP stream extension (compression), which Ingot does not read</source>
+        <translation>%1 的存储经过 DCP 流扩展（压缩）转换，Ingot 不支持读取</translation>
+    </message>
+    <message>
+        <source>the storage data names the same piece of %1 twice</source>
+        <translation>存储数据两次指向 %1 的同一部分</translation>
+    </message>
+    <message>
+        <source>the chunks of tensor %1 hold more elements than it has</source>
+        <translation>张量 %1 的分块所含元素多于该张量本身</translation>
+    </message>
+    <message>
+        <source>its chunks are too many to check</source>
+        <translation>其分块过多，无法检查</translation>
+    </message>
+    <message>
+        <source>two chunks of tensor %1 overlap</source>
+        <translation>张量 %1 的两个分块相互重叠</translation>
+    </message>
+    <message>
+        <source>the chunks of tensor %1 leave a hole (they hold %2 of its %3 elements)</source>
+        <translation>张量 %1 的分块留有空缺（仅包含其 %3 个元素中的 %2 个）</translation>
+    </message>
+    <message>
+        <source>a chunk of tensor %1 has no storage</source>
+        <translation>张量 %1 的一个分块没有存储</translation>
+    </message>
+    <message>
+        <source>the value %1 has no storage</source>
+        <translation>值 %1 没有存储</translation>
+    </message>
+    <message>
+        <source>its storage data names pieces that no tensor or value has</source>
+        <translation>其存储数据指向了不属于任何张量或值的部分</translation>
+    </message>
+    <message>
+        <source>it does not hold a Metadata object</source>
+        <translation>它不包含 Metadata 对象</translation>
+    </message>
+    <message>
+        <source>it has no state_dict_metadata or storage_data</source>
+        <translation>它没有 state_dict_metadata 或 storage_data</translation>
+    </message>
+    <message>
+        <source>it lists more entries than Ingot reads</source>
+        <translation>它列出的条目超出 Ingot 可读取的数量</translation>
+    </message>
+    <message>
+        <source>an entry of its state_dict_metadata is not named by a string</source>
+        <translation>其 state_dict_metadata 中有一个条目的名称不是字符串</translation>
+    </message>
+    <message>
+        <source>%1 is listed twice</source>
+        <translation>%1 被列出了两次</translation>
+    </message>
+    <message>
+        <source>the entry %1 is neither a tensor nor bytes</source>
+        <translation>条目 %1 既不是张量也不是字节数据</translation>
+    </message>
+    <message>
+        <source>%1 is larger than %2 MiB: not a DCP checkpoint&apos;s metadata.</source>
+        <translation>%1 大于 %2 MiB：不是 DCP 检查点的元数据。</translation>
+    </message>
+    <message>
+        <source>%1 is refused: %2</source>
+        <translation>%1 被拒绝：%2</translation>
+    </message>
+    <message>
+        <source>%1 (bytes %2 to %3)</source>
+        <translation>%1（第 %2 至 %3 字节）</translation>
+    </message>
+    <message>
+        <source>it shrank while being read</source>
+        <translation>它在读取过程中变小了</translation>
+    </message>
+    <message>
+        <source>%1 names %2 data files, more than the %3 Ingot reads.</source>
+        <translation>%1 指向 %2 个数据文件，超出 Ingot 可读取的 %3 个。</translation>
+    </message>
+    <message>
+        <source>%1 lies past the end of its file (%2 bytes): truncated or corrupt.</source>
+        <translation>%1 超出其文件末尾（%2 字节）：文件被截断或已损坏。</translation>
+    </message>
+    <message>
+        <source>A chunk of tensor %1 claims more bytes than its item %2 holds: corrupt.</source>
+        <translation>张量 %1 的一个分块声明的字节数超过其条目 %2 所含的字节数：文件已损坏。</translation>
+    </message>
+    <message>
+        <source>Two items of %1 overlap (at byte %2): corrupt.</source>
+        <translation>%1 中有两个条目相互重叠（位于第 %2 字节）：文件已损坏。</translation>
+    </message>
+    <message>
+        <source>%1 does not hold a tensor (a piece of %2).</source>
+        <translation>%1 不包含张量（%2 的一部分）。</translation>
+    </message>
+    <message>
+        <source>%1 holds a %2 tensor of shape %3, not the piece of %4 the metadata describes.</source>
+        <translation>%1 包含形状为 %3 的 %2 张量，而不是元数据所描述的 %4 的那一部分。</translation>
+    </message>
+    <message>
+        <source>%1 is larger than %2 MiB.</source>
+        <translation>%1 大于 %2 MiB。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: the file is shorter than it was.</source>
+        <translation>无法读取 %1：文件比之前短了。</translation>
+    </message>
+    <message>
+        <source>PyTorch Distributed Checkpoint (.metadata, *.distcp)</source>
+        <translation>PyTorch 分布式检查点 (.metadata, *.distcp)</translation>
+    </message>
+    <message>
+        <source>No sharded checkpoint in %1: expected tensor_parallel_shards/%2/, shards/model/%3 or a DCP checkpoint&apos;s .metadata (in the folder, in checkpoint-N folders or in TorchTitan&apos;s checkpoint/step-N folders).</source>
+        <translation>%1 中没有分片检查点：应为 tensor_parallel_shards/%2/、shards/model/%3 或 DCP 检查点的 .metadata（位于该文件夹中、checkpoint-N 文件夹中或 TorchTitan 的 checkpoint/step-N 文件夹中）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n data file(s)</source>
+        <translation>
+            <numerusform>%n 个数据文件</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ingot::ConsolidateWizard</name>
@@ -1329,14 +1539,6 @@
     <message>
         <source>Looking for checkpoints in %1…</source>
         <translation>正在 %1 中查找检查点…</translation>
-    </message>
-    <message>
-        <source>%1 — tp=%2 pp=%3, %4</source>
-        <translation>%1 — tp=%2 pp=%3，%4</translation>
-    </message>
-    <message>
-        <source>%1 — tp=%2 pp=%3, %4 (incomplete)</source>
-        <translation>%1 — tp=%2 pp=%3，%4（不完整）</translation>
     </message>
     <message>
         <source>No sharded checkpoint in %1.</source>
@@ -1572,6 +1774,14 @@ Go back to change the settings, or close the window.</source>
             <numerusform>&lt;b&gt;%n 个张量&lt;/b&gt;（%1）已写入 &lt;tt&gt;%2&lt;/tt&gt;，tp=%3 pp=%4，用时 %5。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 — %2, %3</source>
+        <translation>%1 — %2，%3</translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3 (incomplete)</source>
+        <translation>%1 — %2，%3（不完整）</translation>
+    </message>
 </context>
 <context>
     <name>ingot::ConsolidationRequest</name>
@@ -1618,6 +1828,14 @@ Go back to change the settings, or close the window.</source>
     <message>
         <source>%1 is a model folder, not a sharded checkpoint: it can be re-sharded, not consolidated.</source>
         <translation>%1 是模型文件夹，而不是分片检查点：它可以重新分片，但不能合并。</translation>
+    </message>
+    <message>
+        <source>The base model cannot be merged into: %1</source>
+        <translation>无法合并到基础模型：%1</translation>
+    </message>
+    <message>
+        <source>Needs %1 (%2 of it the merged model); %3 free there.</source>
+        <translation>需要 %1（其中 %2 用于合并后的模型）；该位置可用空间为 %3。</translation>
     </message>
 </context>
 <context>
@@ -3690,10 +3908,6 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>cuda</translation>
     </message>
     <message>
-        <source>xla (Neuron)</source>
-        <translation>xla（Neuron）</translation>
-    </message>
-    <message>
         <source>Device:</source>
         <translation>设备：</translation>
     </message>
@@ -3986,6 +4200,34 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>
             <numerusform> 个检查点</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Warning: --%1: %2</source>
+        <translation>警告：--%1：%2</translation>
+    </message>
+    <message>
+        <source>Note: --%1: %2</source>
+        <translation>注意：--%1：%2</translation>
+    </message>
+    <message>
+        <source>Engine:</source>
+        <translation>引擎：</translation>
+    </message>
+    <message>
+        <source>Fully sharded (FSDP, ZeRO-3: parameters, gradients and optimizer state; native engine)</source>
+        <translation>完全分片（FSDP，ZeRO-3：参数、梯度和优化器状态；原生引擎）</translation>
+    </message>
+    <message>
+        <source>torch.compile (native engine)</source>
+        <translation>torch.compile（原生引擎）</translation>
+    </message>
+    <message>
+        <source>xla (Neuron, PyTorch/XLA engine)</source>
+        <translation>xla（Neuron，PyTorch/XLA 引擎）</translation>
+    </message>
+    <message>
+        <source>neuron (TorchNeuron, native engine)</source>
+        <translation>neuron（TorchNeuron，原生引擎）</translation>
     </message>
 </context>
 <context>
@@ -4755,6 +4997,18 @@ Resumed from %2</source>
         <source>unlimited</source>
         <translation>不限</translation>
     </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel consolidation</source>
+        <translation>取消合并(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Consolidation on %1 cancelled</source>
+        <translation>%1 上的合并已取消</translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobRemoveDialog</name>
@@ -4911,10 +5165,6 @@ Resumed from %2</source>
         <translation>不能为负数（0：仅在结束时保存）</translation>
     </message>
     <message>
-        <source>one of auto, cpu, cuda, xla</source>
-        <translation>必须是 auto、cpu、cuda、xla 之一</translation>
-    </message>
-    <message>
         <source>tp (%1) x pp (%2) = %3 does not divide the world size %4 (%5 processes x %6 nodes)</source>
         <translation>tp（%1）× pp（%2）= %3，不能整除总进程数（world size）%4（%5 个进程 × %6 个节点）</translation>
     </message>
@@ -4983,6 +5233,174 @@ Resumed from %2</source>
         <translation>
             <numerusform>检查点由 %n 个进程保存，此作业有 %1 个</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>one of auto, cpu, cuda, xla, neuron</source>
+        <translation>应为 auto、cpu、cuda、xla、neuron 之一</translation>
+    </message>
+    <message>
+        <source>written by the native engine (a DCP checkpoint), this job uses PyTorch/XLA: resume it with the native engine, or consolidate it and start from the model folder</source>
+        <translation>由原生引擎写入（DCP 检查点），而此作业使用 PyTorch/XLA：请使用原生引擎恢复，或将其合并后从模型文件夹开始</translation>
+    </message>
+    <message>
+        <source>written by the PyTorch/XLA engine (per-rank safetensors shards), this job uses the native engine: resume it with PyTorch/XLA, or consolidate it and start from the model folder</source>
+        <translation>由 PyTorch/XLA 引擎写入（按 rank 划分的 safetensors 分片），而此作业使用原生引擎：请使用 PyTorch/XLA 恢复，或将其合并后从模型文件夹开始</translation>
+    </message>
+    <message>
+        <source>one of auto, native, xla</source>
+        <translation>应为 auto、native、xla 之一</translation>
+    </message>
+    <message>
+        <source>fully sharded (ZeRO-3) shards the optimizer state already: turn ZeRO-1 off</source>
+        <translation>完全分片（ZeRO-3）已对优化器状态进行分片：请关闭 ZeRO-1</translation>
+    </message>
+    <message>
+        <source>the native engine needs torch 2.4 or later (torch.distributed.tensor); the job&apos;s Python has torch %1</source>
+        <translation>原生引擎需要 torch 2.4 或更高版本（torch.distributed.tensor）；作业的 Python 中为 torch %1</translation>
+    </message>
+    <message>
+        <source>the engine chosen is PyTorch/XLA: choose native PyTorch (Neuron 2.30 and later)</source>
+        <translation>所选引擎为 PyTorch/XLA：请选择原生 PyTorch（Neuron 2.30 及更高版本）</translation>
+    </message>
+    <message>
+        <source>automatic runs PyTorch/XLA here (%1): choose native PyTorch</source>
+        <translation>自动模式在此处会运行 PyTorch/XLA（%1）：请选择原生 PyTorch</translation>
+    </message>
+    <message>
+        <source>fully sharded runs on the native engine only; %1</source>
+        <translation>完全分片仅在原生引擎上运行；%1</translation>
+    </message>
+    <message>
+        <source>torch.compile runs on the native engine only; %1</source>
+        <translation>torch.compile 仅在原生引擎上运行；%1</translation>
+    </message>
+    <message>
+        <source>the neuron device is TorchNeuron&apos;s, on the native engine only; %1</source>
+        <translation>neuron 设备属于 TorchNeuron，仅在原生引擎上可用；%1</translation>
+    </message>
+    <message>
+        <source>the xla device needs the PyTorch/XLA engine</source>
+        <translation>xla 设备需要 PyTorch/XLA 引擎</translation>
+    </message>
+    <message>
+        <source>ZeRO-1 with tensor parallelism is not available on the native engine (ZeroRedundancyOptimizer takes no DTensor parameters): use fully sharded</source>
+        <translation>原生引擎不支持 ZeRO-1 与张量并行同时使用（ZeroRedundancyOptimizer 不接受 DTensor 参数）：请使用完全分片</translation>
+    </message>
+    <message>
+        <source>a model with tied word embeddings cannot be tensor parallel on the native engine yet</source>
+        <translation>原生引擎暂不支持对使用绑定词嵌入（tied word embeddings）的模型进行张量并行</translation>
+    </message>
+    <message>
+        <source>the job&apos;s Python could not be asked (%1)</source>
+        <translation>无法查询作业的 Python（%1）</translation>
+    </message>
+    <message>
+        <source>the job&apos;s Python does not import torch</source>
+        <translation>作业的 Python 无法导入 torch</translation>
+    </message>
+    <message>
+        <source>the job&apos;s Python does not import torch (%1)</source>
+        <translation>作业的 Python 无法导入 torch（%1）</translation>
+    </message>
+    <message>
+        <source>torch %1 with torch_xla: PyTorch/XLA</source>
+        <translation>torch %1，带 torch_xla：PyTorch/XLA</translation>
+    </message>
+    <message>
+        <source>torch %1 without torch_xla, with the neuron device: native PyTorch</source>
+        <translation>torch %1，无 torch_xla，有 neuron 设备：原生 PyTorch</translation>
+    </message>
+    <message>
+        <source>torch %1 without torch_xla: native PyTorch (no neuron device: CPU with gloo)</source>
+        <translation>torch %1，无 torch_xla：原生 PyTorch（无 neuron 设备：在 CPU 上使用 gloo）</translation>
+    </message>
+    <message>
+        <source>torch %1 has neither torch_xla nor torch.distributed.tensor (torch 2.4 and later): the PyTorch/XLA engine, on CPU</source>
+        <translation>torch %1 既没有 torch_xla，也没有 torch.distributed.tensor（torch 2.4 及更高版本）：使用 PyTorch/XLA 引擎，在 CPU 上运行</translation>
+    </message>
+    <message>
+        <source>Native PyTorch (TorchNeuron, Neuron 2.30 and later)</source>
+        <translation>原生 PyTorch（TorchNeuron，Neuron 2.30 及更高版本）</translation>
+    </message>
+    <message>
+        <source>PyTorch/XLA (Neuron 2.29 and earlier)</source>
+        <translation>PyTorch/XLA（Neuron 2.29 及更早版本）</translation>
+    </message>
+    <message>
+        <source>Automatic (what the job&apos;s Python has)</source>
+        <translation>自动（取决于作业的 Python 环境）</translation>
+    </message>
+    <message>
+        <source>%1 did not answer within 60 s</source>
+        <translation>%1 未在 60 秒内响应</translation>
+    </message>
+    <message>
+        <source>%1 does not run Python 3</source>
+        <translation>%1 运行的不是 Python 3</translation>
+    </message>
+    <message>
+        <source>there is no srun on the login node</source>
+        <translation>登录节点上没有 srun</translation>
+    </message>
+    <message>
+        <source>srun gave no compute node at once (%1)</source>
+        <translation>srun 未能立即分配到计算节点（%1）</translation>
+    </message>
+    <message>
+        <source>exit %1</source>
+        <translation>退出码 %1</translation>
+    </message>
+    <message>
+        <source>no Python with torch was found on %1</source>
+        <translation>在 %1 上未找到带有 torch 的 Python</translation>
+    </message>
+    <message>
+        <source>asked on the login node: %1</source>
+        <translation>已在登录节点上查询：%1</translation>
+    </message>
+    <message>
+        <source>asked on the login node: no Python is chosen</source>
+        <translation>已在登录节点上查询：未选择 Python</translation>
+    </message>
+    <message>
+        <source>the job&apos;s Python could not be asked which engine it has: %1</source>
+        <translation>无法查询作业的 Python 具备哪种引擎：%1</translation>
+    </message>
+    <message>
+        <source>it does not import torch</source>
+        <translation>它无法导入 torch</translation>
+    </message>
+    <message>
+        <source>automatic: %1</source>
+        <translation>自动：%1</translation>
+    </message>
+    <message>
+        <source>the job&apos;s Python (torch %1) has no torch_xla: the PyTorch/XLA engine runs on CPU there, never on a NeuronCore (%2)</source>
+        <translation>作业的 Python（torch %1）没有 torch_xla：PyTorch/XLA 引擎在那里只会在 CPU 上运行，而不会在 NeuronCore 上运行（%2）</translation>
+    </message>
+    <message>
+        <source>fully sharded over 1 data-parallel rank shards nothing: %1 processes = dp 1 x tp %2 x pp %3; give it 2 data-parallel ranks or more</source>
+        <translation>在 1 个数据并行 rank 上完全分片不会分片任何内容：%1 个进程 = dp 1 x tp %2 x pp %3；请设置 2 个或更多数据并行 rank</translation>
+    </message>
+    <message>
+        <source>fully sharded over dp %1 on a 2-D mesh with tp %2: FSDP2 (fully_shard) where the torch build supports the device, else FSDP1 (FullyShardedDataParallel), which is what runs on CPU</source>
+        <translation>在 dp %1 上完全分片，使用 tp %2 的二维网格：若 torch 构建支持该设备则使用 FSDP2（fully_shard），否则使用 FSDP1（FullyShardedDataParallel），在 CPU 上运行的即为后者</translation>
+    </message>
+    <message>
+        <source>fully sharded over dp %1: FSDP2 (fully_shard) where the torch build supports the device, else FSDP1 (FullyShardedDataParallel), which is what runs on CPU</source>
+        <translation>在 dp %1 上完全分片：若 torch 构建支持该设备则使用 FSDP2（fully_shard），否则使用 FSDP1（FullyShardedDataParallel），在 CPU 上运行的即为后者</translation>
+    </message>
+    <message>
+        <source>pipeline parallel on the native engine: torch.distributed.pipelining where it runs, else the backend&apos;s own pipeline schedule; the job&apos;s first log lines say which</source>
+        <translation>原生引擎上的流水线并行：可用时使用 torch.distributed.pipelining，否则使用后端自身的流水线调度；作业日志的前几行会说明使用的是哪一种</translation>
+    </message>
+    <message>
+        <source>torch.compile with the neuron backend</source>
+        <translation>torch.compile，使用 neuron 后端</translation>
+    </message>
+    <message>
+        <source>torch.compile with a CPU backend (no neuron device here)</source>
+        <translation>torch.compile，使用 CPU 后端（此处没有 neuron 设备）</translation>
     </message>
 </context>
 <context>
@@ -5222,6 +5640,22 @@ Jobs started with ingot-cli job launch are listed here too.</source>
     <message>
         <source>the compile cache %1: %2</source>
         <translation>编译缓存 %1：%2</translation>
+    </message>
+    <message>
+        <source>Asking the job&apos;s Python which engine fits…</source>
+        <translation>正在询问作业的 Python 适合哪种引擎…</translation>
+    </message>
+    <message>
+        <source>No engine proposed: %1</source>
+        <translation>未给出建议引擎：%1</translation>
+    </message>
+    <message>
+        <source>Proposed: %1.</source>
+        <translation>建议：%1。</translation>
+    </message>
+    <message>
+        <source>Proposed: %1; %2 is chosen.</source>
+        <translation>建议：%1；当前选择的是 %2。</translation>
     </message>
 </context>
 <context>
@@ -5817,6 +6251,34 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     <message>
         <source>not asked: the search was stopped</source>
         <translation>未询问：搜索已停止</translation>
+    </message>
+    <message>
+        <source>its answer to Ingot&apos;s probe was refused: %1</source>
+        <translation>它对 Ingot 探测的响应被拒绝：%1</translation>
+    </message>
+    <message>
+        <source>it printed nothing</source>
+        <translation>它没有输出任何内容</translation>
+    </message>
+    <message>
+        <source>a line of %1 bytes, more than the probe prints</source>
+        <translation>一行长达 %1 字节，超出探测程序的输出长度</translation>
+    </message>
+    <message>
+        <source>not a JSON object</source>
+        <translation>不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>a version that is not a version</source>
+        <translation>版本号无效</translation>
+    </message>
+    <message>
+        <source>a flag that is not true or false</source>
+        <translation>标志值既不是 true 也不是 false</translation>
+    </message>
+    <message>
+        <source>an error that is not text</source>
+        <translation>错误信息不是文本</translation>
     </message>
 </context>
 <context>
@@ -6700,6 +7162,17 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     <message>
         <source>Note</source>
         <translation>备注</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::NeffCache</name>
+    <message>
+        <source>TORCH_NEURONX_NEFF_CACHE_DIR is set to %1.</source>
+        <translation>TORCH_NEURONX_NEFF_CACHE_DIR 已设置为 %1。</translation>
+    </message>
+    <message>
+        <source>TORCH_NEURONX_NEFF_CACHE_DIR is not set, so the folder the Neuron documentation names, %1, is used.</source>
+        <translation>TORCH_NEURONX_NEFF_CACHE_DIR 未设置，因此使用 Neuron 文档指定的文件夹 %1。</translation>
     </message>
 </context>
 <context>
@@ -7900,10 +8373,6 @@ Cache: %2</source>
         <translation>无（未设置 NEURON_LIBTORCH_REMOTE_CACHE）</translation>
     </message>
     <message>
-        <source>Set by the environment Ingot was started in. ingot-cli cache status and ingot-cli torchneuron status show the same.</source>
-        <translation>由启动 Ingot 时的环境决定。ingot-cli cache status 和 ingot-cli torchneuron status 显示相同内容。</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;neuronx-cc&lt;/b&gt; (torch-neuronx, optimum-neuron): %1</source>
         <translation>&lt;b&gt;neuronx-cc&lt;/b&gt;（torch-neuronx、optimum-neuron）：%1</translation>
     </message>
@@ -7914,6 +8383,14 @@ Cache: %2</source>
     <message>
         <source>Remote tier: %1.</source>
         <translation>远程层：%1。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;TorchNeuron NEFF cache&lt;/b&gt; (native PyTorch, Neuron 2.30 and later): %1</source>
+        <translation>&lt;b&gt;TorchNeuron NEFF 缓存&lt;/b&gt;（原生 PyTorch，Neuron 2.30 及更高版本）：%1</translation>
+    </message>
+    <message>
+        <source>Set by the environment Ingot was started in. ingot-cli cache status, ingot-cli torchneuron status and ingot-cli neff status show the same.</source>
+        <translation>由启动 Ingot 时的环境设置。ingot-cli cache status、ingot-cli torchneuron status 和 ingot-cli neff status 会显示相同内容。</translation>
     </message>
 </context>
 <context>
@@ -8223,6 +8700,22 @@ Cache: %2</source>
     <message>
         <source>%1 has no ingot-cli: install Ingot there (its package, or ingot-cli on the PATH).</source>
         <translation>%1 上没有 ingot-cli：请在该主机上安装 Ingot（其软件包，或将 ingot-cli 放到 PATH 中）。</translation>
+    </message>
+    <message>
+        <source>ingot-cli could not be started on %1.</source>
+        <translation>无法在 %1 上启动 ingot-cli。</translation>
+    </message>
+    <message>
+        <source>Stopped: ingot-cli on %1 was asked to stop and removed what it was writing.</source>
+        <translation>已停止：已要求 %1 上的 ingot-cli 停止，它已删除正在写入的内容。</translation>
+    </message>
+    <message>
+        <source>ingot-cli on %1 did not end within %2 s: it was stopped.</source>
+        <translation>%1 上的 ingot-cli 未在 %2 秒内结束：已将其停止。</translation>
+    </message>
+    <message>
+        <source>ingot-cli&apos;s folder on %1 is gone.</source>
+        <translation>%1 上的 ingot-cli 文件夹已不存在。</translation>
     </message>
 </context>
 <context>
@@ -9131,6 +9624,37 @@ ssh 输出：%2</translation>
     </message>
 </context>
 <context>
+    <name>ingot::TorchTitanJob</name>
+    <message>
+        <source>The TorchTitan config is over %1 bytes: not read.</source>
+        <translation>TorchTitan 配置超过 %1 字节：未读取。</translation>
+    </message>
+    <message>
+        <source>The TorchTitan config sets %1 twice (line %2).</source>
+        <translation>TorchTitan 配置两次设置了 %1（第 %2 行）。</translation>
+    </message>
+    <message>
+        <source>The TorchTitan config&apos;s %1 (line %2) is not a whole number of steps.</source>
+        <translation>TorchTitan 配置中的 %1（第 %2 行）不是整数步数。</translation>
+    </message>
+    <message>
+        <source>The TorchTitan config&apos;s %1 (line %2) is not a folder name in quotes.</source>
+        <translation>TorchTitan 配置中的 %1（第 %2 行）不是带引号的文件夹名称。</translation>
+    </message>
+    <message>
+        <source>The TorchTitan config&apos;s %1 (line %2) is not true or false.</source>
+        <translation>TorchTitan 配置中的 %1（第 %2 行）既不是 true 也不是 false。</translation>
+    </message>
+    <message>
+        <source>Cannot read the TorchTitan config %1: %2</source>
+        <translation>无法读取 TorchTitan 配置 %1：%2</translation>
+    </message>
+    <message>
+        <source>it is not there</source>
+        <translation>它不存在</translation>
+    </message>
+</context>
+<context>
     <name>ingot::Transfer</name>
     <message>
         <source>FAILED: a failed compile is never copied or pushed (clean it, and the next run compiles it again).</source>
@@ -9814,10 +10338,6 @@ Commands:
     <message>
         <source>error: --max-shard-size takes a size such as 5GB or 500MB</source>
         <translation>错误：--max-shard-size 需要 5GB 或 500MB 这样的大小</translation>
-    </message>
-    <message>
-        <source>Checkpoint %1 in %2: %3, tp=%4 pp=%5, %6</source>
-        <translation>检查点 %1（位于 %2）：%3，tp=%4 pp=%5，%6</translation>
     </message>
     <message>
         <source>  %1 %2 (incomplete)</source>
@@ -11424,6 +11944,112 @@ It would be added to %4.</source>
     <message>
         <source>Transfers live in ~/.local/share/Ingot/ingot/transfers.</source>
         <translation>传输记录保存在 ~/.local/share/Ingot/ingot/transfers 中。</translation>
+    </message>
+    <message>
+        <source>TorchNeuron NEFF cache: %1 (ingot-cli neff status)</source>
+        <translation>TorchNeuron NEFF 缓存：%1（ingot-cli neff status）</translation>
+    </message>
+    <message>
+        <source>Checkpoint %1 in %2: %3, %4, %5</source>
+        <translation>检查点 %1（位于 %2）：%3，%4，%5</translation>
+    </message>
+    <message>
+        <source>The backend&apos;s training engine: native (PyTorch on TorchNeuron, Neuron 2.30 and later), xla (PyTorch/XLA, Neuron 2.29 and earlier) or auto (default: what the job&apos;s Python has).</source>
+        <translation>后端的训练引擎：native（TorchNeuron 上的 PyTorch，Neuron 2.30 及更高版本）、xla（PyTorch/XLA，Neuron 2.29 及更早版本）或 auto（默认：取决于作业的 Python 环境）。</translation>
+    </message>
+    <message>
+        <source>Fully sharded data parallel over the data-parallel ranks (ZeRO-3; native engine only).</source>
+        <translation>在各数据并行 rank 之间进行完全分片数据并行（ZeRO-3；仅限原生引擎）。</translation>
+    </message>
+    <message>
+        <source>torch.compile the model (native engine only).</source>
+        <translation>使用 torch.compile 编译模型（仅限原生引擎）。</translation>
+    </message>
+    <message>
+        <source>warning: --%1: %2</source>
+        <translation>警告：--%1：%2</translation>
+    </message>
+    <message>
+        <source>note: --%1: %2</source>
+        <translation>注意：--%1：%2</translation>
+    </message>
+    <message>
+        <source>error: the NEFF cache is a folder on this machine; %1 is not one.</source>
+        <translation>错误：NEFF 缓存必须是本机上的文件夹；%1 不是。</translation>
+    </message>
+    <message>
+        <source>error: --ttl-days takes a whole number of days, 0 or more.</source>
+        <translation>错误：--ttl-days 需要一个大于或等于 0 的整数天数。</translation>
+    </message>
+    <message>
+        <source>NEFF files unused for more than N days (default %1).</source>
+        <translation>超过 N 天未使用的 NEFF 文件（默认 %1）。</translation>
+    </message>
+    <message>
+        <source>NEFF cache: %1</source>
+        <translation>NEFF 缓存：%1</translation>
+    </message>
+    <message>
+        <source>NEFF files: %1, %2</source>
+        <translation>NEFF 文件：%1，%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Unused for more than %n days: </source>
+        <translation>
+            <numerusform>超过 %n 天未使用： </numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1, %2 (ingot-cli neff prune)</source>
+        <translation>%1，%2（ingot-cli neff prune）</translation>
+    </message>
+    <message>
+        <source>Left alone: %1 other files (%2), %3 links</source>
+        <translation>未处理：%1 个其他文件（%2），%3 个链接</translation>
+    </message>
+    <message numerus="yes">
+        <source>Not read:   %n folders (too deep, or past the entries Ingot reads)</source>
+        <translation>
+            <numerusform>未读取：%n 个文件夹（层级过深，或超出 Ingot 读取的条目数）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>NEFF</source>
+        <translation>NEFF</translation>
+    </message>
+    <message>
+        <source>%1  %2  last used %3</source>
+        <translation>%1  %2  上次使用于 %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove %n NEFF files (%1)?</source>
+        <translation>
+            <numerusform>删除 %n 个 NEFF 文件（%1）？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Removed %1, left %2 that were used, locked or changed since the preview, freed %3.</source>
+        <translation>已删除 %1，保留 %2（自预览后被使用、锁定或更改），释放 %3。</translation>
+    </message>
+    <message>
+        <source>TorchNeuron&apos;s NEFF cache (native PyTorch on Neuron): status, list, prune</source>
+        <translation>TorchNeuron 的 NEFF 缓存（Neuron 上的原生 PyTorch）：status、list、prune</translation>
+    </message>
+    <message>
+        <source>TORCH_NEURONX_NEFF_CACHE_DIR, else /tmp/neff_cache, as the Neuron documentation gives it; --cache-dir DIR for another folder on this machine.</source>
+        <translation>TORCH_NEURONX_NEFF_CACHE_DIR，否则为 Neuron 文档给出的 /tmp/neff_cache；使用 --cache-dir DIR 指定本机上的其他文件夹。</translation>
+    </message>
+    <message>
+        <source>Where the NEFF cache is (and why), its NEFF files and how many are unused</source>
+        <translation>NEFF 缓存的位置（及原因）、其中的 NEFF 文件以及未使用的文件数量</translation>
+    </message>
+    <message>
+        <source>Every NEFF file, largest first, with its last use</source>
+        <translation>列出所有 NEFF 文件（从大到小）及其上次使用时间</translation>
+    </message>
+    <message>
+        <source>Preview, then remove NEFF files unused for more than --ttl-days</source>
+        <translation>预览后删除超过 --ttl-days 天未使用的 NEFF 文件</translation>
     </message>
 </context>
 <context>
