@@ -18,7 +18,7 @@ struct DcpText {
 
 QString qs(const std::string &s)
 {
-    return displayName(nameFromBytes(QByteArray::fromStdString(s.substr(0, 200))));
+    return dcpShownName(s);
 }
 
 bool isObject(const PickleValue *v, const char *cls)
@@ -263,6 +263,11 @@ const DcpTensor *DcpMetadata::find(std::string_view fqn) const
         if (t.fqn == fqn)
             return &t;
     return nullptr;
+}
+
+QString dcpShownName(const std::string &s)
+{
+    return displayName(nameFromBytes(QByteArray::fromStdString(s.substr(0, 200))));
 }
 
 bool parseDcpMetadata(std::string_view data, const QString &shownAs, DcpMetadata *out, QString *error)

@@ -57,6 +57,9 @@ constexpr std::size_t kMaxDcpChunks = std::size_t(1) << 22;       // chunks of a
 constexpr std::size_t kMaxDcpChunksPerTensor = 1 << 14;           // a tensor split over more ranks than this is refused
 constexpr std::int64_t kMaxDcpMetadataBytes = std::int64_t(256) << 20;
 
+// A name from a .metadata file (an FQN, a file name) as the words show it: its first 200 bytes, escaped.
+QString dcpShownName(const std::string &s);
+
 // Parses the bytes of a .metadata file; false with words in *error (naming `shownAs`) when it is refused.
 bool parseDcpMetadata(std::string_view data, const QString &shownAs, DcpMetadata *out, QString *error);
 

@@ -26,7 +26,7 @@ struct DcpText {
 
 QString qs(const std::string &s)
 {
-    return displayName(nameFromBytes(QByteArray::fromStdString(s.substr(0, 200))));
+    return dcpShownName(s);
 }
 
 // `name` of the folder open as `dirFd`, a regular file, never through a link; -1 with words otherwise.

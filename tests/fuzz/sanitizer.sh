@@ -32,7 +32,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # output (a failing case of one test would otherwise scroll out behind the others' lines).
 log="$build/sanitizer-ctest.log"
 rc=0
-ctest --test-dir "$build" -j2 --output-on-failure -E "^(backend_train|backend_native|hub_conformance.*|tst_hubconformance|s3_conformance|torch2_root|${left_out//;/|})\$" \
+ctest --test-dir "$build" -j2 --output-on-failure -E "^(backend_train|backend_native|backend_native_consolidate|hub_conformance.*|tst_hubconformance|s3_conformance|torch2_root|${left_out//;/|})\$" \
   >"$log" 2>&1 || rc=$?
 if [ "$rc" -ne 0 ]; then
   # A failing test's output follows its "***Failed"/"***Exception"/"***Timeout" line up to the next test's line. A

@@ -90,16 +90,22 @@ bool readRecord(zip_t *z, const std::string &name, qint64 max, std::string *out,
 }
 }  // namespace
 
-bool TorchFile::open(const QString &path, QString *error)
+void TorchFile::resetForOpen(const QString &shownAs)
 {
-    m_path = path;
-    m_base = 0;
+    m_path = shownAs;
     m_zip = std::make_unique<Zip>();
     m_root.reset();
     m_arena.reset();
     m_records.clear();
     if (m_fd >= 0)
         ::close(m_fd);
+    m_fd = -1;
+}
+
+bool TorchFile::open(const QString &path, QString *error)
+{
+    resetForOpen(path);
+    m_base = 0;
     // A FIFO or a device would block or never end: only regular files are read (non-blocking: a FIFO must not hang
     // the open).
     m_fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -126,13 +132,7 @@ bool TorchFile::open(const QString &path, QString *error)
 
 bool TorchFile::openAt(int fd, qint64 base, qint64 length, const QString &shownAs, QString *error)
 {
-    m_path = shownAs;
-    m_zip = std::make_unique<Zip>();
-    m_root.reset();
-    m_arena.reset();
-    m_records.clear();
-    if (m_fd >= 0)
-        ::close(m_fd);
+    resetForOpen(shownAs);
     m_fd = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
     struct stat st {};
     if (m_fd < 0 || ::fstat(m_fd, &st) != 0 || !S_ISREG(st.st_mode) || base < 0 || length < 0 || base > st.st_size ||

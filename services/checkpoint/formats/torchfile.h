@@ -61,6 +61,8 @@ private:
         std::int64_t dataOffset = -1;  // -1: not looked up yet
     };
     void readCentralDirectory();
+    // Forgets the file now open (open(), openAt()): its zip, pickle, records and descriptor.
+    void resetForOpen(const QString &shownAs);
     // Reads data.pkl of the zip now open in m_zip (open(), openAt()).
     bool readPickle(QString *error);
     // The offset of a stored record's first data byte, -1 when unknown (no such stored record), -2 with words when
