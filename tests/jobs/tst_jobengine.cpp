@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <optional>
+
 using namespace ingot;
 
 namespace {
@@ -36,12 +38,13 @@ QString messageOf(const QVector<JobProblem> &problems, const QString &field)
     return {};
 }
 
-const JobNote *noteOf(const QVector<JobNote> &notes, const QString &field)
+// The note on `field`, a copy (the notes are often a temporary); empty when there is none.
+std::optional<JobNote> noteOf(const QVector<JobNote> &notes, const QString &field)
 {
     for (const JobNote &n : notes)
         if (n.field == field)
-            return &n;
-    return nullptr;
+            return n;
+    return std::nullopt;
 }
 
 // A program named like a Python that prints `answer` whatever it is asked (a real process, not a stand-in object).
@@ -176,14 +179,14 @@ private Q_SLOTS:
         facts.python.version = QStringLiteral("3.13.5");
         facts.python.torchVersion = QStringLiteral("2.6.0");
         facts.python.hasDTensor = true;
-        const JobNote *dp1 = noteOf(jobNotes(s, facts), QStringLiteral("fsdp"));
+        const std::optional<JobNote> dp1 = noteOf(jobNotes(s, facts), QStringLiteral("fsdp"));
         QVERIFY(dp1 && dp1->warning);
         QVERIFY2(dp1->message.contains(QLatin1String("shards nothing")), qPrintable(dp1->message));
 
         s.nprocPerNode = 4;  // dp 2 x tp 2 on a 2-D mesh
         s.pipelineParallel = 1;
         QVector<JobNote> notes = jobNotes(s, facts);
-        const JobNote *mesh = noteOf(notes, QStringLiteral("fsdp"));
+        const std::optional<JobNote> mesh = noteOf(notes, QStringLiteral("fsdp"));
         QVERIFY(mesh && !mesh->warning);
         QVERIFY2(mesh->message.contains(QLatin1String("2-D mesh")) && mesh->message.contains(QLatin1String("FSDP1")),
                  qPrintable(mesh->message));
@@ -191,13 +194,13 @@ private Q_SLOTS:
         s.fsdp = false;
         s.tensorParallel = 1;
         s.pipelineParallel = 2;
-        const JobNote *pp = noteOf(jobNotes(s, facts), QStringLiteral("pipeline_parallel_size"));
+        const std::optional<JobNote> pp = noteOf(jobNotes(s, facts), QStringLiteral("pipeline_parallel_size"));
         QVERIFY(pp && !pp->warning);
         QVERIFY2(pp->message.contains(QLatin1String("torch.distributed.pipelining"))
                      && pp->message.contains(QLatin1String("backend's own pipeline schedule")), qPrintable(pp->message));
 
         s.engine = QStringLiteral("xla");
-        const JobNote *xla = noteOf(jobNotes(s, facts), QStringLiteral("engine"));
+        const std::optional<JobNote> xla = noteOf(jobNotes(s, facts), QStringLiteral("engine"));
         QVERIFY(xla && xla->warning);
         QVERIFY2(xla->message.contains(QLatin1String("has no torch_xla")), qPrintable(xla->message));
         QVERIFY(!noteOf(jobNotes(s, facts), QStringLiteral("pipeline_parallel_size")));  // XLA's pipeline is the backend's
@@ -268,7 +271,7 @@ private Q_SLOTS:
         const JobFacts facts = gatherJobFacts(s, *runner);
         QVERIFY(facts.pythonProbed);
         QCOMPARE(facts.python.torchVersion, torch2.torchVersion);
-        const JobNote *warn = noteOf(jobNotes(s, facts), QStringLiteral("engine"));
+        const std::optional<JobNote> warn = noteOf(jobNotes(s, facts), QStringLiteral("engine"));
         QVERIFY(warn && warn->warning);
     }
 
