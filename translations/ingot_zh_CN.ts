@@ -5402,6 +5402,10 @@ Resumed from %2</source>
         <source>torch.compile with a CPU backend (no neuron device here)</source>
         <translation>torch.compile，使用 CPU 后端（此处没有 neuron 设备）</translation>
     </message>
+    <message>
+        <source>Ingot does not take a compute node to ask</source>
+        <translation>Ingot 不会为询问而占用计算节点</translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobsPage</name>

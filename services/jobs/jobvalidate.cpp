@@ -552,13 +552,14 @@ bool probeOnNode(JobRunner &runner, const QString &python, const SlurmSettings &
 
 }  // namespace
 
-PythonInfo probeJobPython(JobRunner &runner, const QString &python, const SlurmSettings &slurm)
+PythonInfo probeJobPython(JobRunner &runner, const QString &python, const SlurmSettings &slurm, bool onNode)
 {
     static QMutex mutex;
     static QHash<QString, PythonInfo> asked;  // where NUL python (NUL the Slurm settings that choose the node)
     QString key = runner.where() + QChar(0) + python;
     if (slurm.enabled)
-        key += QStringList{QString(), slurm.slurmConf, slurm.partition, slurm.account, slurm.qos}.join(QChar(0));
+        key += QStringList{QString(), slurm.slurmConf, slurm.partition, slurm.account, slurm.qos,
+                           onNode ? QStringLiteral("node") : QStringLiteral("login")}.join(QChar(0));
     {
         QMutexLocker lock(&mutex);
         if (const auto it = asked.constFind(key); it != asked.cend())
@@ -567,7 +568,9 @@ PythonInfo probeJobPython(JobRunner &runner, const QString &python, const SlurmS
     PythonInfo info;
     info.path = python;
     QString whyNotOnANode;
-    if (slurm.enabled && !python.isEmpty() && probeOnNode(runner, python, slurm, &info, &whyNotOnANode)) {
+    if (slurm.enabled && !onNode)
+        whyNotOnANode = JobValidateText::tr("Ingot does not take a compute node to ask");
+    if (slurm.enabled && onNode && !python.isEmpty() && probeOnNode(runner, python, slurm, &info, &whyNotOnANode)) {
         // asked on a compute node
     } else if (python.isEmpty()) {
         // The Python a plan takes when none is chosen (JobManager::plan): the first detected one with torch.

@@ -77,11 +77,12 @@ EngineChoice jobEngineFor(const PythonInfo &python);
 QString engineLabel(const QString &engine);
 // The job's Python as probed where `runner` runs jobs (`python` empty: the first detected one with torch), asked
 // once per place and Python and remembered (a probe imports torch: seconds); blocking. One that cannot be asked now
-// (the host is unreachable) is not remembered: `error` says why. A Slurm job's (`slurm.enabled`) is asked on a
-// compute node of its partition through srun from the login node the runner reaches, never waiting in the queue
-// (srun --immediate: 60 s at most for a node); when none is free it is asked on the login node, and `error` is empty
-// but `askedOn` says so.
-PythonInfo probeJobPython(JobRunner &runner, const QString &python, const SlurmSettings &slurm = {});
+// (the host is unreachable) is not remembered: `error` says why. A Slurm job's (`slurm.enabled`) is asked on the
+// login node the runner reaches, and `askedOn` says so; with `onNode`, on a compute node of its partition through
+// srun, never waiting in the queue (srun --immediate: 60 s at most for a node), else on the login node, said so.
+// The launcher and job launch ask the login node: an srun per form change put Ingot's allocations in the user's
+// queue and held a node's CPUs while the job to launch waited (tst_slurmgui saw its queue count and job start move).
+PythonInfo probeJobPython(JobRunner &runner, const QString &python, const SlurmSettings &slurm = {}, bool onNode = false);
 
 // What is said before a launch without refusing it, the same in the launcher and ingot-cli: warnings (a setting that
 // will not do what it seems to here) and notes (which implementation of a setting runs).

@@ -497,7 +497,12 @@ private slots:
         SlurmSettings slurm;
         slurm.enabled = true;
         slurm.slurmConf = m_slurm->confPath();
-        const PythonInfo there = probeJobPython(*m_runner, QStringLiteral("/usr/bin/python3"), slurm);
+        // What the launcher and job launch ask: the login node, said so.
+        const PythonInfo onLogin = probeJobPython(*m_runner, QStringLiteral("/usr/bin/python3"), slurm);
+        QVERIFY2(onLogin.usable(), qPrintable(onLogin.error));
+        QVERIFY2(onLogin.askedOn.startsWith(QStringLiteral("asked on the login node")), qPrintable(onLogin.askedOn));
+        QVERIFY(queue().isEmpty());  // nothing was put in the queue
+        const PythonInfo there = probeJobPython(*m_runner, QStringLiteral("/usr/bin/python3"), slurm, true);
         QVERIFY2(there.usable(), qPrintable(there.error));
         QVERIFY2(there.askedOn.isEmpty(), qPrintable(there.askedOn));
         QCOMPARE(jobEngineFor(there).engine, QStringLiteral("xla"));
@@ -506,7 +511,7 @@ private slots:
         // The node drained: no node at once, so the login node answers, and the proposal says so.
         QVERIFY(m_slurm->drain(QStringLiteral("n1"), QStringLiteral("probe test")));
         slurm.partition = QStringLiteral("debug");  // another key: asked again
-        const PythonInfo login = probeJobPython(*m_runner, QStringLiteral("/usr/bin/python3"), slurm);
+        const PythonInfo login = probeJobPython(*m_runner, QStringLiteral("/usr/bin/python3"), slurm, true);
         QVERIFY2(login.usable(), qPrintable(login.error));
         QVERIFY2(login.askedOn.startsWith(QStringLiteral("asked on the login node: srun gave no compute node at once")),
                  qPrintable(login.askedOn));
