@@ -66,9 +66,10 @@ for d in "$v"/.ingot-incoming-"$m".*; do
   [ $? = 75 ] && exit 12
 done
 set -f
-s=$(mktemp -d "$v/.ingot-incoming-$m.XXXXXX" 2>/dev/null) || exit 24
-trap 'rm -rf --one-file-system -- "$s"' EXIT
+s=
+trap '[ -n "$s" ] && rm -rf --one-file-system -- "$s"' EXIT
 trap 'exit 1' HUP INT TERM PIPE
+s=$(mktemp -d "$v/.ingot-incoming-$m.XXXXXX" 2>/dev/null) || exit 24
 if [ -n "$lk" ]; then exec 8<"$s"; flock -n 8 || exit 12; fi
 # The archive's bytes and no more (the verdict line follows them): GNU dd in 256 KiB reads where it is there, else
 # head (8 KiB a read); tar reads 128 KiB records (the last one short: it takes that from a pipe).

@@ -164,12 +164,26 @@ QVector<qint64> hostScripts(const test::TestSshd &sshd)
     return pids;
 }
 
-// Waits until the host's side of a stopped copy has ended: its staging (if it made one yet) is gone with it.
-bool hostSideEndedSoon(const test::TestSshd &sshd, const QString &root)
+// Waits until the host's side of a stopped copy has ended: its staging (if it made one yet) is gone with it. Both
+// are asked together, up to 60 s (a loaded CI machine): a host's shell that starts late (its session was still being
+// set up when the stop came) makes its staging after a first look saw neither. On failure, *why says what stayed.
+bool hostSideEndedSoon(const test::TestSshd &sshd, const QString &root, QString *why)
 {
-    for (int i = 0; i < 600 && !hostScripts(sshd).isEmpty(); ++i)  // up to 30 s: a loaded CI machine
+    for (int i = 0; i < 1200; ++i) {
+        if (hostScripts(sshd).isEmpty() && stagings(root).isEmpty())
+            return true;
         QThread::msleep(50);
-    return hostScripts(sshd).isEmpty() && noStagingsSoon(root);
+    }
+    QStringList scripts;
+    for (const qint64 pid : hostScripts(sshd)) {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        scripts << QString::number(pid)
+                       + (stat.open(QIODevice::ReadOnly) ? QStringLiteral(" (%1)").arg(QString::fromLatin1(stat.readAll().simplified().left(80)))
+                                                         : QString());
+    }
+    *why = QStringLiteral("after 60 s: host scripts [%1], stagings [%2] in %3")
+               .arg(scripts.join(QStringLiteral(", ")), stagings(root).join(QStringLiteral(", ")), root);
+    return false;
 }
 
 int killHostScripts(const test::TestSshd &sshd)
@@ -373,7 +387,8 @@ private Q_SLOTS:
             QVERIFY(!QFileInfo::exists(path(destRoot, BIG)));
             // Under load the host's shell may not even have made its staging yet when the stop returns (CI once
             // saw no staging, then a held one): what is checked is that, once that side ended, nothing stays.
-            QVERIFY(hostSideEndedSoon(*m_sshd, destRoot));
+            QString why;
+            QVERIFY2(hostSideEndedSoon(*m_sshd, destRoot, &why), qPrintable((up ? QStringLiteral("to the host: ") : QStringLiteral("from the host: ")) + why));
 
             stop = false;
             rec.onProgress = nullptr;
