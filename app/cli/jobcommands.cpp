@@ -121,6 +121,8 @@ void launchOptions(QCommandLineParser &p)
                                                        "job's Python has)."), QStringLiteral("native|xla|auto")});
     p.addOption({QStringLiteral("fsdp"), CliText::tr("Fully sharded data parallel over the data-parallel ranks (ZeRO-3; native engine only).")});
     p.addOption({QStringLiteral("torch-compile"), CliText::tr("torch.compile the model (native engine only).")});
+    p.addOption({QStringLiteral("ask-node"), CliText::tr("A Slurm job: ask its Python on a compute node of the partition (srun --immediate), "
+                                                         "not on the login node, before the engine is chosen.")});
     p.addOption({QStringLiteral("slurm"), CliText::tr("Submit to the Slurm cluster of this login node (an SSH host, or local)."),
                  QStringLiteral("HOST|local")});
     p.addOption({QStringLiteral("nodes"), CliText::tr("With --slurm: nodes to allocate (as --nnodes)."), QStringLiteral("N")});
@@ -357,6 +359,16 @@ int cmdLaunch(const Invocation &in)
     // The launcher's one check, in its words (a script named here is relative to this shell's folder).
     if (spec.program == JobProgram::Script && nodes.isEmpty() && !spec.script.isEmpty())
         spec.script = QFileInfo(spec.script).absoluteFilePath();
+    if (in.isSet(QStringLiteral("ask-node"))) {
+        if (!spec.slurm.enabled) {
+            err(CliText::tr("error: --ask-node is for a Slurm job (--slurm)"));
+            return Usage;
+        }
+        // Remembered: the checks below take the node's answer (probeJobPython); where no node answered, why is said.
+        const PythonInfo onNode = probeJobPython(*runner, spec.python, spec.slurm, true);
+        if (!onNode.askedOn.isEmpty())
+            err(CliText::tr("note: --ask-node: %1").arg(onNode.askedOn));
+    }
     if (const int rc = checkLikeTheLauncher(spec, nodes, *runner); rc != Ok)
         return rc;
     JobManager jobs(runner, runners().lookup());

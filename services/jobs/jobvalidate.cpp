@@ -562,6 +562,14 @@ PythonInfo probeJobPython(JobRunner &runner, const QString &python, const SlurmS
                            onNode ? QStringLiteral("node") : QStringLiteral("login")}.join(QChar(0));
     {
         QMutexLocker lock(&mutex);
+        // A compute node's answer, once asked for (the launcher's "Ask a compute node", job launch --ask-node), is
+        // the one every later check of that job takes, before the login node's: it is where the job runs.
+        if (slurm.enabled && !onNode) {
+            QString nodeKey = key;
+            nodeKey.chop(5);  // "login"
+            if (const auto it = asked.constFind(nodeKey + QStringLiteral("node")); it != asked.cend() && it->askedOn.isEmpty())
+                return *it;
+        }
         if (const auto it = asked.constFind(key); it != asked.cend())
             return *it;
     }

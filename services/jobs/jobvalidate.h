@@ -82,6 +82,8 @@ QString engineLabel(const QString &engine);
 // srun, never waiting in the queue (srun --immediate: 60 s at most for a node), else on the login node, said so.
 // The launcher and job launch ask the login node: an srun per form change put Ingot's allocations in the user's
 // queue and held a node's CPUs while the job to launch waited (tst_slurmgui saw its queue count and job start move).
+// A compute node is asked when the user asks (the launcher's "Ask a compute node", `job launch --ask-node`); its
+// answer, remembered, is then what the login-node calls return for the same job settings.
 PythonInfo probeJobPython(JobRunner &runner, const QString &python, const SlurmSettings &slurm = {}, bool onNode = false);
 
 // What is said before a launch without refusing it, the same in the launcher and ingot-cli: warnings (a setting that

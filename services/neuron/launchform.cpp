@@ -94,26 +94,41 @@ void LaunchForm::detectPythons(const QString &where)
 
 void LaunchForm::proposeEngine(const LaunchInput &in)
 {
+    askEngine(in, false);
+}
+
+void LaunchForm::askComputeNode(const LaunchInput &in)
+{
+    if (in.spec.slurm.enabled)
+        askEngine(in, true);
+}
+
+void LaunchForm::askEngine(const LaunchInput &in, bool onNode)
+{
     const SlurmSettings slurm = in.spec.slurm;
     const QString slurmKey = slurm.enabled ? QStringList{slurm.slurmConf, slurm.partition, slurm.account, slurm.qos}.join(QChar(0))
                                            : QString();
-    if (m_engine.where == in.where && m_engine.python == in.spec.python && m_engine.slurm == slurmKey
+    const bool same = m_engine.where == in.where && m_engine.python == in.spec.python && m_engine.slurm == slurmKey;
+    // Asked already (one that did not answer, a host out of reach, is asked again with the next check); a node's
+    // answer stands until the job's place, Python or Slurm settings change.
+    if (same && (m_engine.onNode || !onNode)
         && ((m_engine.known && !m_engine.info.version.isEmpty()) || m_engineTask.isRunning()))
-        return;  // asked already (one that did not answer, a host out of reach, is asked again with the next check)
+        return;
     m_engine = EngineProposal();
     m_engine.where = in.where;
     m_engine.python = in.spec.python;
     m_engine.slurm = slurmKey;
+    m_engine.onNode = onNode;
     m_engineTask.discard();
     const RunnerLookup lookup = m_service->lookup();
     m_engineTask = runTask(
         this,
-        [where = in.where, python = in.spec.python, slurm, lookup](TaskControl &) {
+        [where = in.where, python = in.spec.python, slurm, lookup, onNode](TaskControl &) {
             QString error;
             const std::shared_ptr<JobRunner> runner = lookup(where, &error);
             PythonInfo info;
             if (runner)
-                info = probeJobPython(*runner, python, slurm);
+                info = probeJobPython(*runner, python, slurm, onNode);
             else
                 info.error = error;
             return info;

@@ -43,6 +43,7 @@ struct EngineProposal {
     bool known = false;  // the Python answered (or could not be asked: choice.reason says why)
     QString where, python;  // what was asked ("" python: the default one)
     QString slurm;          // a Slurm job's settings that choose the node it is asked on ("": not a Slurm job)
+    bool onNode = false;    // a compute node was asked for (askComputeNode)
     PythonInfo info;
     EngineChoice choice;
     // One line for people: "Proposed: torch 2.6 without torch_xla: native PyTorch", or why there is no proposal;
@@ -84,6 +85,11 @@ public:
     // Asks the job's Python of `in` (where it runs) which engine fits, off the UI thread (engineProposed); not again
     // for the same place and Python (probeJobPython remembers the answer).
     void proposeEngine(const LaunchInput &in);
+    // A Slurm job's Python asked on a compute node of its partition (srun --immediate: a node free now, 60 s at
+    // most; else the login node answers and says why), when the user asks: the answer is then the proposal, and the
+    // checks that follow take it (probeJobPython remembers it).
+    void askComputeNode(const LaunchInput &in);
+    bool isAskingEngine() const { return m_engineTask.isRunning(); }
     const EngineProposal &engineProposal() const { return m_engine; }
 
     // ---- the one check ----
@@ -152,6 +158,8 @@ private:
 
     JobService *m_service;
     quint64 m_generation = 0;
+    void askEngine(const LaunchInput &in, bool onNode);
+
     Task m_factsTask, m_planTask, m_cacheTask, m_priorTask, m_pythonTask, m_engineTask;
     EngineProposal m_engine;
     LaunchCheck m_check;

@@ -406,6 +406,35 @@ private slots:
         QVERIFY2(j.state == "CANCELLED" || j.state == "COMPLETED", j.state.constData());
     }
 
+    // Issue 37: job launch --ask-node asks the job's Python on a compute node (srun --immediate) before the engine
+    // is chosen; the engine's note then does not say the login node answered. Without --slurm: refused.
+    void cliAsksAComputeNodeOnRequest()
+    {
+        const QString out = m_tmp.path() + QStringLiteral("/ask-node-out");
+        const QStringList common{QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--python"), QStringLiteral("/usr/bin/python3"),
+                                 QStringLiteral("--engine"), QStringLiteral("auto"), QStringLiteral("--output-dir"), out,
+                                 QStringLiteral("--dry-run"), QStringLiteral("--json")};
+        QProcess p;
+        QProcessEnvironment env = m_slurm->environment();
+        env.insert(QStringLiteral("INGOT_LANGUAGE"), QStringLiteral("en"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(INGOT_CLI_PATH), common + QStringList{QStringLiteral("--slurm"), QStringLiteral("local")});
+        QVERIFY(p.waitForFinished(180000));
+        const QByteArray loginErr = p.readAllStandardError();
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY2(loginErr.contains("asked on the login node"), loginErr.constData());
+        p.start(QStringLiteral(INGOT_CLI_PATH), common + QStringList{QStringLiteral("--slurm"), QStringLiteral("local"), QStringLiteral("--ask-node")});
+        QVERIFY(p.waitForFinished(180000));
+        const QByteArray nodeErr = p.readAllStandardError();
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY2(nodeErr.contains("note: --engine:") && !nodeErr.contains("asked on the login node"), nodeErr.constData());
+        QVERIFY(m_slurm->waitQueueEmpty(60000));  // the probe's allocation ended with it
+        p.start(QStringLiteral(INGOT_CLI_PATH), common + QStringList{QStringLiteral("--ask-node")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(p.readAllStandardError().contains("--ask-node is for a Slurm job"));
+    }
+
     void cliClusterInfoLocal()
     {
         const QByteArray sleeper = script(QStringLiteral("cli.sh"), "#!/bin/sh\nsleep 300\n");

@@ -507,6 +507,11 @@ private slots:
         QVERIFY2(there.askedOn.isEmpty(), qPrintable(there.askedOn));
         QCOMPARE(jobEngineFor(there).engine, QStringLiteral("xla"));
         QVERIFY(m_slurm->waitQueueEmpty(60000));  // the probe's allocation ends with it
+        // Once a node answered, the checks that ask the login node take the node's answer (nothing queued again).
+        const PythonInfo after = probeJobPython(*m_runner, QStringLiteral("/usr/bin/python3"), slurm);
+        QVERIFY2(after.askedOn.isEmpty(), qPrintable(after.askedOn));
+        QCOMPARE(after.version, there.version);
+        QVERIFY(queue().isEmpty());
 
         // The node drained: no node at once, so the login node answers, and the proposal says so.
         QVERIFY(m_slurm->drain(QStringLiteral("n1"), QStringLiteral("probe test")));

@@ -135,11 +135,25 @@ private slots:
         m_slurm->client(QStringLiteral("scancel"), {QString::fromLatin1(held.out.trimmed())});
         QVERIFY(m_slurm->waitQueueEmpty(60000));
         QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy() && w.hasPlan(), 30000);
+        // The engine proposed from the login node, said so; "Ask a compute node" asks one (srun --immediate) and the
+        // proposal says no more that the login node answered.
+        QTRY_VERIFY_WITH_TIMEOUT(w.engineProposalLabel()->text().startsWith(QLatin1String("Proposed:")), 60000);
+        QVERIFY2(w.engineProposalLabel()->text().contains(QLatin1String("asked on the login node")),
+                 qPrintable(w.engineProposalLabel()->text()));
+        QVERIFY(w.askComputeNodeButton()->isVisible() && w.askComputeNodeButton()->isEnabled());
+        w.askComputeNodeButton()->click();
+        QTRY_VERIFY2_WITH_TIMEOUT(w.engineProposalLabel()->text().startsWith(QLatin1String("Proposed:"))
+                                      && !w.engineProposalLabel()->text().contains(QLatin1String("asked on the login node")),
+                                  qPrintable(w.engineProposalLabel()->text()), 90000);
+        QVERIFY(!w.askComputeNodeButton()->isEnabled());  // asked: the node's answer stands
+        QVERIFY(m_slurm->waitQueueEmpty(60000));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy() && w.hasPlan(), 30000);
         // Off: the same form runs the job here, without a batch script.
         section->setChecked(false);
         QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy() && w.hasPlan(), 30000);
         QVERIFY(!w.currentPlan().script.contains(QLatin1String("#SBATCH")));
         QVERIFY(!w.spec().slurm.enabled);
+        QVERIFY(!w.askComputeNodeButton()->isVisible());
     }
 
     // A host that is a Slurm login node is marked so on the Remote hosts page once it is connected: the version, the

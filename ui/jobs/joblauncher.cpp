@@ -152,6 +152,8 @@ JobLauncher::JobLauncher(JobService *service, QWidget *parent)
     });
     connect(m_form, &LaunchForm::engineProposed, this, [this] {
         showEngineProposal();
+        if (m_form->engineProposal().onNode)
+            check();  // the plan's notes take the node's answer (probeJobPython remembers it)
         Q_EMIT engineProposed();
     });
     connect(m_form, &LaunchForm::priorGraphsChecked, this, [this] {
@@ -468,6 +470,9 @@ void JobLauncher::showEngineProposal()
     const bool backendFlags = m_backend->isChecked() || m_passSettings->isChecked();
     m_engineProposal->setText(backendFlags ? m_form->engineProposal().text(m_engine->currentData().toString()) : QString());
     m_engineProposal->setVisible(backendFlags);
+    const bool slurm = backendFlags && m_slurm->settings().enabled;
+    m_askNode->setVisible(slurm);
+    m_askNode->setEnabled(slurm && !m_form->isAskingEngine() && !m_form->engineProposal().onNode);
 }
 
 void JobLauncher::showNotes(const QVector<JobNote> &notes)

@@ -53,6 +53,7 @@ public:
     QComboBox *engineCombo() const { return m_engine; }
     // What the job's Python proposes ("Proposed: torch 2.6 without torch_xla: native PyTorch.").
     QLabel *engineProposalLabel() const { return m_engineProposal; }
+    QPushButton *askComputeNodeButton() const { return m_askNode; }
     // The warnings and notes of the last check (jobNotes), one a line.
     QLabel *notesLabel() const { return m_notes; }
     // The message shown by a field (a flag such as "tensor_parallel_size", or "nproc_per_node", "nnodes", "script",
@@ -176,6 +177,7 @@ private:
     QCheckBox *m_passSettings;
     QComboBox *m_engine;
     QLabel *m_engineProposal;
+    QPushButton *m_askNode;
     // Model and data
     QRadioButton *m_builtinModel, *m_folderModel;
     QComboBox *m_configName;

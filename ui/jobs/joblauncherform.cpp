@@ -159,7 +159,20 @@ QWidget *JobLauncher::buildWhatRuns()
     ev->setContentsMargins(0, 0, 0, 0);
     ev->setSpacing(2);
     ev->addWidget(m_engine);
-    ev->addWidget(m_engineProposal);
+    // A Slurm job's Python is asked on the login node; a compute node only when asked (an allocation of its own).
+    m_askNode = new QPushButton(tr("Ask a compute node"));
+    m_askNode->setObjectName(QStringLiteral("askComputeNode"));
+    m_askNode->setToolTip(tr("Ask the job's Python on a compute node of the partition (srun --immediate: only a node "
+                             "free now, for a few seconds); the login node answers otherwise"));
+    connect(m_askNode, &QPushButton::clicked, this, [this] {
+        m_form->askComputeNode(input());
+        showEngineProposal();
+    });
+    auto *proposalRow = new QHBoxLayout;
+    proposalRow->setContentsMargins(0, 0, 0, 0);
+    proposalRow->addWidget(m_engineProposal, 1);
+    proposalRow->addWidget(m_askNode, 0, Qt::AlignTop);
+    ev->addLayout(proposalRow);
     form->addRow(tr("Engine:"), withProblem(QStringLiteral("engine"), m_engine, engineBox));
 
     m_scriptEdit = new QLineEdit;
