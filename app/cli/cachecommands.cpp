@@ -4,6 +4,7 @@
 #include "services/cache/torchneuron.h"
 #include "services/cache/neffcache.h"
 #include "services/cache/cachelocation.h"
+#include "services/cache/cachefilter.h"
 #include "services/cache/cachescanner.h"
 #include "services/cache/cachestats.h"
 #include "app/cli/clicommon.h"
@@ -16,10 +17,14 @@
 #include "services/util/names.h"
 #include "services/util/format.h"
 #include "services/util/units.h"
+#include "services/util/csv.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDateTime>
+
+#include <cstdio>
+#include <optional>
 
 namespace ingot::cli {
 
@@ -130,6 +135,31 @@ void listOptions(QCommandLineParser &p)
     p.addOption({QStringLiteral("state"), CliText::tr("Only entries in this state (SUCCESS, FAILED, LOCKED, INCOMPLETE, EMPTY, UNKNOWN)."), CliText::tr("STATE")});
     p.addOption({QStringLiteral("compiler"), CliText::tr("Only this compiler-version folder (e.g. neuronxcc-2.15.128.0+56dc5a86, or 2.15)."), CliText::tr("VERSION")});
     p.addOption({QStringLiteral("files"), CliText::tr("Include each entry's files (with --json).")});
+    p.addOption({QStringLiteral("filter"), CliText::tr("Only entries matching FIELD OP VALUE (repeatable, all must hold): size>1GB, used>30d, "
+                                                       "state=failed, compiler=2.15, name=MODULE_12*."),
+                 CliText::tr("EXPR")});
+    p.addOption({QStringLiteral("sort"), CliText::tr("Order by name, size, used, state or compiler, with :asc or :desc (default: compiler, then name)."),
+                 CliText::tr("KEY")});
+    p.addOption({QStringLiteral("format"), CliText::tr("table (default), json or csv."), CliText::tr("FORMAT")});
+}
+
+// --filter and --sort as the cache page's filter box reads them (CacheFilter, CacheSort).
+int filterOf(const Invocation &p, CacheFilter *filter, std::optional<CacheSort> *sort)
+{
+    QString why;
+    if (!CacheFilter::parse(p.values(QStringLiteral("filter")), filter, &why)) {
+        err(CliText::tr("error: --filter: %1").arg(why));
+        return Usage;
+    }
+    if (sort && p.isSet(QStringLiteral("sort"))) {
+        CacheSort s;
+        if (!CacheSort::parse(p.value(QStringLiteral("sort")), &s, &why)) {
+            err(CliText::tr("error: %1").arg(why));
+            return Usage;
+        }
+        *sort = s;
+    }
+    return Ok;
 }
 
 int cmdList(const Invocation &p)
@@ -144,14 +174,27 @@ int cmdList(const Invocation &p)
         return Usage;
     }
     const QString compiler = p.value(QStringLiteral("compiler"));
+    CacheFilter filter;
+    std::optional<CacheSort> sort;
+    if (const int e = filterOf(p, &filter, &sort))
+        return e;
+    const QString format = p.isSet(QStringLiteral("format")) ? p.value(QStringLiteral("format")).toLower()
+                                                              : (c.json ? QStringLiteral("json") : QStringLiteral("table"));
+    if (format != QLatin1String("table") && format != QLatin1String("json") && format != QLatin1String("csv")) {
+        err(CliText::tr("error: --format takes table, json or csv, not \"%1\"").arg(displayName(p.value(QStringLiteral("format")))));
+        return Usage;
+    }
     CacheSnapshot snap;
     if (const int e = scan(c, &snap))
         return e;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
     QVector<const CacheModule *> rows;
     for (const auto &m : snap.modules) {
         if (byState && m.state != only)
             continue;
         if (!compiler.isEmpty() && m.version != compiler && !m.version.startsWith(QStringLiteral("neuronxcc-") + compiler))
+            continue;
+        if (!filter.isEmpty() && !filter.matches(m, now))
             continue;
         rows << &m;
     }
@@ -160,17 +203,36 @@ int cmdList(const Invocation &p)
             return compareCompilerFolders(a->version, b->version) > 0;
         return a->name < b->name;
     });
-    if (c.json) {
+    if (sort)
+        sort->apply(rows);
+    if (format == QLatin1String("csv")) {
+        // Names as shown (escaped where they are not UTF-8 text), sizes in bytes, times in ISO 8601 UTC.
+        QString text = csvRecord({QStringLiteral("key"), QStringLiteral("compiler"), QStringLiteral("name"), QStringLiteral("state"),
+                                  QStringLiteral("size"), QStringLiteral("last_used"), QStringLiteral("file_count")});
+        for (auto *m : rows)
+            text += csvRecord({displayName(m->key()), displayName(m->version), displayName(m->name), stateName(m->state),
+                               QString::number(m->size), isoDateTime(m->lastUsedMs), QString::number(m->fileCount())});
+        std::fputs(text.toUtf8().constData(), stdout);
+        return Ok;
+    }
+    if (format == QLatin1String("json")) {
         json entries = json::array();
         for (auto *m : rows)
             entries.push_back(moduleJson(*m, p.isSet(QStringLiteral("files"))));
         json warnings = json::array();
         for (const auto &w : snap.warnings)
             warnings.push_back({{"path", u8(w.path)}, {"message", u8(w.message)}});
-        printJson({{"root", u8(snap.root)}, {"entries", entries}, {"warnings", warnings}});
+        json doc = {{"root", u8(snap.root)}, {"entries", entries}, {"warnings", warnings}};
+        if (!filter.isEmpty())
+        {
+            json f = json::array();
+            for (const QString &e : filter.expressions())
+                f.push_back(u8(e));
+            doc["filter"] = f;
+        }
+        printJson(doc);
         return Ok;
     }
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
     Table t({CliText::tr("STATE"), CliText::tr("SIZE"), CliText::tr("LAST USED"), CliText::tr("FILES"), CliText::tr("COMPILER"), CliText::tr("ENTRY")}, {false, true, false, true});
     for (auto *m : rows)
         t.add({stateText(m->state), formatBytes(m->size), formatAge(m->lastUsedMs, now), QString::number(m->fileCount()),
@@ -324,7 +386,7 @@ void printPlan(const MaintenancePlan &plan)
         out(n);
 }
 
-enum class Maint { Prune, CleanFailed, ClearLocks, RemoveVersions };
+enum class Maint { Prune, CleanFailed, ClearLocks, RemoveVersions, RemoveMatching };
 
 std::function<void(QCommandLineParser &)> maintenanceOptions(Maint which)
 {
@@ -341,6 +403,10 @@ std::function<void(QCommandLineParser &)> maintenanceOptions(Maint which)
             p.addOption({QStringLiteral("keep"), CliText::tr("A compiler-version folder to keep (repeatable)."), CliText::tr("VERSION")});
         if (which == Maint::CleanFailed)
             p.addPositionalArgument(QStringLiteral("entries"), CliText::tr("Only these entries (COMPILER/MODULE keys); default all failed."), CliText::tr("[ENTRY...]"));
+        if (which == Maint::RemoveMatching)
+            p.addOption({QStringLiteral("filter"), CliText::tr("Remove the entries matching FIELD OP VALUE (repeatable, all must hold), as cache list "
+                                                               "--filter selects them: size>1GB, used>30d, state=failed, compiler=2.15, name=MODULE_12*."),
+                         CliText::tr("EXPR")});
     };
 }
 
@@ -351,6 +417,7 @@ struct MaintenanceRequest {
     QStringList keep;
     QStringList entries;
     qint64 lockOlderThanMs = 0;  // clear-locks --older-than
+    CacheFilter filter;          // rm --filter
 };
 
 int parseMaintenance(Maint which, const Invocation &p, MaintenanceRequest *req)
@@ -379,6 +446,14 @@ int parseMaintenance(Maint which, const Invocation &p, MaintenanceRequest *req)
         req->lockOlderThanMs = parseLockAge(p.value(QStringLiteral("older-than")));
         if (req->lockOlderThanMs <= 0) {
             err(CliText::tr("error: --older-than takes an age such as 90m, 2h or 7d, not \"%1\"").arg(displayName(p.value(QStringLiteral("older-than")))));
+            return Usage;
+        }
+    }
+    if (which == Maint::RemoveMatching) {
+        if (const int e = filterOf(p, &req->filter, nullptr))
+            return e;
+        if (req->filter.isEmpty()) {
+            err(CliText::tr("error: name what goes with --filter (e.g. size>1GB, used>30d, state=failed); removing every entry is `rm -r`, not maintenance"));
             return Usage;
         }
     }
@@ -428,6 +503,7 @@ int planMaintenance(const MaintenanceRequest &req, const CacheSnapshot &snap, Ca
         }
         *plan = planRemoveVersions(snap.modules, req.keep);
         break;
+    case Maint::RemoveMatching: *plan = planRemoveMatching(snap.modules, req.filter, QDateTime::currentMSecsSinceEpoch()); break;
     }
     return Ok;
 }
@@ -583,6 +659,7 @@ QVector<Command> cacheCommands()
         maint(QStringLiteral("clean-failed"), CliText::tr("Remove FAILED entries so they compile again"), Maint::CleanFailed),
         maint(QStringLiteral("clear-locks"), CliText::tr("Remove stale *.lock files (refused while neuronx-cc runs)"), Maint::ClearLocks),
         maint(QStringLiteral("remove-versions"), CliText::tr("Remove compiler-version folders other than --keep ones"), Maint::RemoveVersions),
+        maint(QStringLiteral("rm"), CliText::tr("Remove the entries --filter selects (previewed; never locked ones)"), Maint::RemoveMatching),
         {g, QStringLiteral("sample"), CliText::tr("Write a realistic sample cache (sparse files) into an empty folder"),
          NoSharedOptions, sampleOptions, cmdSample},
     };

@@ -3,6 +3,8 @@
 #include "services/cache/compilerversion.h"
 #include "models/cache/cachetreemodel.h"
 
+#include <QDateTime>
+
 namespace ingot {
 
 CacheFilterProxy::CacheFilterProxy(QObject *parent)
@@ -20,6 +22,12 @@ void CacheFilterProxy::setText(const QString &text)
     if (t == m_text)
         return;
     m_text = t;
+    m_expressions = CacheFilter::looksLikeExpressions(t);
+    m_exprError.clear();
+    m_exprFilter = CacheFilter();
+    if (m_expressions && !CacheFilter::parse(CacheFilter::splitExpressions(t), &m_exprFilter, &m_exprError))
+        m_exprFilter = CacheFilter();
+    m_nowMs = QDateTime::currentMSecsSinceEpoch();
     invalidateRowsFilter();
 }
 
@@ -51,6 +59,13 @@ bool CacheFilterProxy::filterAcceptsRow(int row, const QModelIndex &parent) cons
     }
     if (m_text.isEmpty())
         return true;
+    if (m_expressions) {
+        if (!m_exprError.isEmpty())
+            return true;  // an expression being typed filters nothing until it reads
+        const auto *tree = qobject_cast<const CacheTreeModel *>(sourceModel());
+        const CacheModule *m = tree ? tree->module(idx) : nullptr;
+        return m && m_exprFilter.matches(*m, m_nowMs);
+    }
     return idx.data(CacheTreeModel::KeyRole).toString().contains(m_text, Qt::CaseInsensitive);
 }
 

@@ -1,5 +1,6 @@
 #include "services/cache/maintenance.h"
 
+#include "services/cache/cachefilter.h"
 #include "services/cache/cachescanner.h"
 #include "services/stores/cachestore.h"
 #include "services/util/format.h"
@@ -68,6 +69,7 @@ const char *actionTitleSource(MaintenanceAction a)
     case MaintenanceAction::ClearLocks: return QT_TRANSLATE_NOOP("ingot::Maintenance", "Clear stale locks");
     case MaintenanceAction::RemoveVersions: return QT_TRANSLATE_NOOP("ingot::Maintenance", "Remove other compiler versions");
     case MaintenanceAction::Prune: return QT_TRANSLATE_NOOP("ingot::Maintenance", "Prune by age and size");
+    case MaintenanceAction::RemoveMatching: return QT_TRANSLATE_NOOP("ingot::Maintenance", "Remove matching entries");
     }
     return "";
 }
@@ -99,6 +101,31 @@ MaintenancePlan planCleanFailed(const QVector<CacheModule> &modules, const QStri
             plan.items.append(removeItem(m, MaintenanceText::tr("%1: removing it lets the next run compile this graph again.").arg(stateText(ModuleState::Failed))));
         else if (!only.isEmpty())
             plan.kept.append(keptItem(m, MaintenanceText::tr("Not a failed entry (%1).").arg(stateText(m.state))));
+    }
+    finish(plan);
+    return plan;
+}
+
+MaintenancePlan planRemoveMatching(const QVector<CacheModule> &modules, const CacheFilter &filter, qint64 nowMs)
+{
+    MaintenancePlan plan;
+    plan.action = MaintenanceAction::RemoveMatching;
+    plan.cacheBytesBefore = cacheBytes(modules);
+    plan.filter = filter.expressions();
+    if (filter.isEmpty()) {
+        plan.refusal = MaintenanceText::tr("No filter: name what goes (e.g. size>1GB, used>30d, state=failed); removing "
+                                           "every entry is not maintenance.");
+        finish(plan);
+        return plan;
+    }
+    const QString rule = plan.filter.join(QLatin1Char(' '));
+    for (const auto &m : modules) {
+        if (!filter.matches(m, nowMs))
+            continue;
+        if (m.state == ModuleState::Locked)
+            plan.kept.append(keptItem(m, lockedReason()));
+        else
+            plan.items.append(removeItem(m, MaintenanceText::tr("Matches %1.").arg(rule)));
     }
     finish(plan);
     return plan;
@@ -370,6 +397,14 @@ std::optional<ItemOutcome> executeItem(CacheStore &store, CacheScanner &scanner,
                            MaintenanceText::tr("Skipped: the entry is %1 now, no longer %2.").arg(stateText(now.state), stateText(ModuleState::Failed))};
     if (plan.action == MaintenanceAction::Prune && now.lastUsedMs > it.lastUsedMs)
         return ItemOutcome{it.key, R::Skipped, 0, MaintenanceText::tr("Skipped: the entry was used since the preview.")};
+    if (plan.action == MaintenanceAction::RemoveMatching) {
+        CacheFilter filter;
+        QString why;
+        if (!CacheFilter::parse(plan.filter, &filter, &why) || filter.isEmpty()
+            || !filter.matches(now, QDateTime::currentMSecsSinceEpoch()))
+            return ItemOutcome{it.key, R::Skipped, 0,
+                               MaintenanceText::tr("Skipped: the entry no longer matches %1.").arg(plan.filter.join(QLatin1Char(' ')))};
+    }
     qint64 freed = 0;
     switch (store.removeEntry(it.key, &freed, &error)) {
     case CacheStore::RemoveResult::Removed:

@@ -11,7 +11,7 @@ namespace ingot {
 
 class CacheStore;
 
-enum class MaintenanceAction { CleanFailed, ClearLocks, RemoveVersions, Prune };
+enum class MaintenanceAction { CleanFailed, ClearLocks, RemoveVersions, Prune, RemoveMatching };
 // The action's title in English, for JSON and scripts; actionTitle() is the same title translated, for people.
 const char *actionTitleSource(MaintenanceAction a);
 QString actionTitle(MaintenanceAction a);
@@ -53,6 +53,8 @@ struct MaintenancePlan {
     QStringList notes;
     // Clear-locks with an age: only lock files older than this (at the time each is removed) go; 0: no age rule.
     qint64 lockOlderThanMs = 0;
+    // Remove-matching: the filter expressions (CacheFilter) each entry must still match right before it goes.
+    QStringList filter;
     // The root the preview was made on (CacheSnapshot::rootIdentity): a plan runs only on that very folder.
     QString rootIdentity;
     int entryCount() const;  // items that remove something (not empty-folder clean-ups)
@@ -96,6 +98,10 @@ qint64 parseLockAge(const QString &text);
 QString lockAgeText(qint64 ms);
 MaintenancePlan planRemoveVersions(const QVector<CacheModule> &modules, const QStringList &keepVersions);
 MaintenancePlan planPrune(const QVector<CacheModule> &modules, const PruneOptions &options);
+class CacheFilter;
+// The entries `filter` selects at `nowMs` (`cache rm --filter`, the cache page's Remove matching): LOCKED ones are
+// kept and said; an empty filter plans nothing and says why (removing everything is `rm -r`, not maintenance).
+MaintenancePlan planRemoveMatching(const QVector<CacheModule> &modules, const CacheFilter &filter, qint64 nowMs);
 
 using ProgressFn = std::function<void(int done, int total, const QString &current)>;
 MaintenanceReport executePlan(CacheStore &store, const MaintenancePlan &plan, const ProgressFn &progress = {},

@@ -1,4 +1,5 @@
 // Maintenance on real folders: plans are exact, execution re-checks, locked and outside things are never touched.
+#include "services/cache/cachefilter.h"
 #include "services/cache/cachescanner.h"
 #include "services/stores/localcachestore.h"
 #include "services/cache/maintenance.h"
@@ -205,6 +206,40 @@ private Q_SLOTS:
         const MaintenanceReport rep = executePlan(store, p);
         QCOMPARE(rep.skipped, 1);
         QVERIFY(exists(r, V15 + QStringLiteral("/MODULE_old+aa")));
+    }
+
+    // Issue 39: cache rm --filter and the cache page's Remove matching: what the expressions select goes, locked
+    // entries stay (said), and each entry must still match right before it goes (one used since the preview no longer
+    // matches used>30d: kept).
+    void removeMatchingTheFilter()
+    {
+        QTemporaryDir tmp;
+        const QString r = tmp.path();
+        test::makeModule(r, V15, QStringLiteral("MODULE_old+aa"), OK, 90);
+        test::makeModule(r, V15, QStringLiteral("MODULE_old2+aa"), OK, 60);
+        test::makeModule(r, V15, QStringLiteral("MODULE_new+aa"), OK, 1);
+        test::makeModule(r, V14, QStringLiteral("MODULE_oldlocked+aa"), LOCKED, 90);
+        CacheFilter f;
+        QString why;
+        QVERIFY2(CacheFilter::parse({QStringLiteral("used>30d")}, &f, &why), qPrintable(why));
+        const MaintenancePlan p = planRemoveMatching(scan(r), f, QDateTime::currentMSecsSinceEpoch());
+        QCOMPARE(keys(p), (QStringList{V15 + QStringLiteral("/MODULE_old+aa"), V15 + QStringLiteral("/MODULE_old2+aa")}));
+        QCOMPARE(p.kept.size(), 1);
+        QCOMPARE(p.kept[0].key, V14 + QStringLiteral("/MODULE_oldlocked+aa"));
+        QCOMPARE(p.filter, QStringList{QStringLiteral("used>30d")});
+        test::setAge(r + QLatin1Char('/') + V15 + QStringLiteral("/MODULE_old2+aa/model.neff"), 0);  // a job read it
+        LocalCacheStore store(r);
+        const MaintenanceReport rep = executePlan(store, p);
+        QCOMPARE(rep.done, 1);
+        QCOMPARE(rep.skipped, 1);
+        QVERIFY(!exists(r, V15 + QStringLiteral("/MODULE_old+aa")));
+        QVERIFY(exists(r, V15 + QStringLiteral("/MODULE_old2+aa")));
+        QVERIFY(exists(r, V15 + QStringLiteral("/MODULE_new+aa")));
+        QVERIFY(exists(r, V14 + QStringLiteral("/MODULE_oldlocked+aa")));
+        // No expression: nothing planned, and why.
+        const MaintenancePlan none = planRemoveMatching(scan(r), CacheFilter(), QDateTime::currentMSecsSinceEpoch());
+        QVERIFY(none.items.isEmpty());
+        QVERIFY(!none.refusal.isEmpty());
     }
 
     void removeVersionsKeepsLockedAndUnknown()

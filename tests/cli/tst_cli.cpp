@@ -1,6 +1,7 @@
 // ingot-cli as users run it: a real process, real caches, exit codes, stdout/stderr, JSON.
 #include "tests/support/testsupport.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
 #include <QJsonArray>
@@ -8,6 +9,8 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTest>
+
+#include <limits>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -173,6 +176,67 @@ private Q_SLOTS:
             QVERIFY2(QDateTime::fromString(o.value(QStringLiteral("last_used")).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch() > cutoff,
                      qPrintable(o.value(QStringLiteral("key")).toString()));
         }
+    }
+
+    // Issue 39: cache list --filter/--sort/--format csv, and cache rm --filter removing exactly what list selects
+    // (locked entries kept), previewed and refused without --yes like every removal.
+    void filterListAndRemove()
+    {
+        QTemporaryDir tmp;
+        const QString root = test::makeSampleCache(tmp, 80, 4);
+        const QStringList dir{QStringLiteral("--cache-dir"), root};
+        Run all = cli(QStringList{QStringLiteral("cache"), QStringLiteral("list"), QStringLiteral("--json")} + dir);
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        QStringList expected, locked;
+        for (const auto &e : all.json().value(QStringLiteral("entries")).toArray()) {
+            const QJsonObject o = e.toObject();
+            const qint64 used = QDateTime::fromString(o.value(QStringLiteral("last_used")).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch();
+            if (o.value(QStringLiteral("kind")).toString().contains(QStringLiteral("module")) && o.value(QStringLiteral("size")).toInteger() > 100'000'000
+                && now - used > 30LL * 86'400'000)
+                (o.value(QStringLiteral("state")).toString() == QLatin1String("LOCKED") ? locked : expected) << o.value(QStringLiteral("key")).toString();
+        }
+        QVERIFY(expected.size() >= 3);
+        Run r = cli(QStringList{QStringLiteral("cache"), QStringLiteral("list"), QStringLiteral("--filter"), QStringLiteral("size>100MB"),
+                                QStringLiteral("--filter"), QStringLiteral("used>30d"), QStringLiteral("--sort"), QStringLiteral("size"),
+                                QStringLiteral("--format"), QStringLiteral("csv")} + dir);
+        QCOMPARE(r.code, 0);
+        QStringList lines = r.out.split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+        QCOMPARE(lines.first(), QStringLiteral("key,compiler,name,state,size,last_used,file_count"));
+        lines.removeFirst();
+        QCOMPARE(lines.size(), expected.size() + locked.size());
+        QStringList listed;
+        qint64 previous = std::numeric_limits<qint64>::max();
+        for (const QString &l : lines) {
+            const QStringList f = l.split(QLatin1Char(','));
+            listed << f.at(0);
+            QVERIFY(f.at(4).toLongLong() <= previous);  // largest first
+            previous = f.at(4).toLongLong();
+        }
+        QStringList want = expected + locked;
+        want.sort();
+        listed.sort();
+        QCOMPARE(listed, want);
+        // A bad expression: refused with words, exit 2.
+        r = cli(QStringList{QStringLiteral("cache"), QStringLiteral("list"), QStringLiteral("--filter"), QStringLiteral("age>3d")} + dir);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("is not a filter")), qPrintable(r.err));
+        // rm: no filter refused; no --yes refused; then exactly what list selected, locked ones kept.
+        r = cli(QStringList{QStringLiteral("cache"), QStringLiteral("rm")} + dir);
+        QCOMPARE(r.code, 2);
+        const int before = countFiles(root);
+        r = cli(QStringList{QStringLiteral("cache"), QStringLiteral("rm"), QStringLiteral("--filter"), QStringLiteral("size>100MB"),
+                            QStringLiteral("--filter"), QStringLiteral("used>30d")} + dir);
+        QCOMPARE(r.code, 4);
+        QCOMPARE(countFiles(root), before);
+        r = cli(QStringList{QStringLiteral("cache"), QStringLiteral("rm"), QStringLiteral("--filter"), QStringLiteral("size>100MB"),
+                            QStringLiteral("--filter"), QStringLiteral("used>30d"), QStringLiteral("--yes"), QStringLiteral("--json")} + dir);
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json().value(QStringLiteral("result")).toObject().value(QStringLiteral("done")).toInt(), expected.size());
+        QCOMPARE(r.json().value(QStringLiteral("kept")).toArray().size(), locked.size());
+        for (const QString &k : expected)
+            QVERIFY2(!QFileInfo::exists(root + QLatin1Char('/') + k), qPrintable(k));
+        for (const QString &k : locked)
+            QVERIFY2(QFileInfo::exists(root + QLatin1Char('/') + k), qPrintable(k));
     }
 
     // Names from disk never reach the terminal as control sequences, never split a table row, and a name that is

@@ -618,6 +618,10 @@ MaintenanceDialog *LocalCachePage::startMaintenance(MaintenanceAction action)
         connect(dlg, &MaintenanceDialog::executed, this, [kept] { AppSettings::setKeptVersions(kept); });
         return dlg;
     }
+    case MaintenanceAction::RemoveMatching:
+        // What the filter box's expressions select, as cache rm --filter plans it (re-checked against them before
+        // each removal).
+        return openPlan(planRemoveMatching(modules, m_proxy->expressionFilter(), QDateTime::currentMSecsSinceEpoch()));
     case MaintenanceAction::Prune: {
         PruneOptions o;
         o.ttlDays = AppSettings::ttlDays();

@@ -63,6 +63,7 @@ public:
     CacheChartsWidget *charts() const { return m_charts; }
     EmptyStateWidget *emptyState() const { return m_empty; }
     QLineEdit *filterEdit() const { return m_filter; }
+    QAction *removeMatchingAction() const { return m_removeMatching; }
     QComboBox *stateCombo() const { return m_stateCombo; }
     QComboBox *rootCombo() const { return m_rootCombo; }
     QLabel *summaryLabel() const { return m_summary; }
@@ -122,6 +123,7 @@ private:
     enum ComboRole { PathRole = Qt::UserRole + 1, ResolvedRole, KindRole, HostRole };  // the root combo's item data
     void buildUi();
     void updateSelectionActions();
+    void showFilterExpressions();
     void createActions();
     QLayout *buildRootRow();
     QLayout *buildFilterRow();
@@ -170,6 +172,8 @@ private:
     QAction *m_clearLocks = nullptr;
     QAction *m_removeVersions = nullptr;
     QAction *m_prune = nullptr;
+    QAction *m_removeMatching = nullptr;
+    QString m_filterHelp;
     QAction *m_deleteSelected = nullptr;
     QAction *m_rescan = nullptr;
     QAction *m_fullRescan = nullptr;

@@ -115,6 +115,12 @@ void LocalCachePage::createActions()
     m_prune->setToolTip(tr("Preview, then remove entries unused longer than the TTL and least recently used ones "
                            "while the cache is over its size limit"));
     connect(m_prune, &QAction::triggered, this, [this] { startMaintenance(MaintenanceAction::Prune); });
+    m_removeMatching = new QAction(style()->standardIcon(QStyle::SP_TrashIcon), tr("&Remove matching…"), this);
+    m_removeMatching->setObjectName(QStringLiteral("removeMatching"));
+    m_removeMatching->setToolTip(tr("Preview, then remove the entries the filter's expressions select (never locked ones), "
+                                    "as ingot-cli cache rm --filter does"));
+    m_removeMatching->setVisible(false);
+    connect(m_removeMatching, &QAction::triggered, this, [this] { startMaintenance(MaintenanceAction::RemoveMatching); });
     m_deleteSelected = new QAction(tr("Delete selected failed entries…"), this);
     m_deleteSelected->setShortcut(QKeySequence::Delete);
     m_deleteSelected->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -252,7 +258,11 @@ QLayout *LocalCachePage::buildRootRow()
 QLayout *LocalCachePage::buildFilterRow()
 {
     m_filter = new QLineEdit(this);
-    m_filter->setPlaceholderText(tr("Filter by entry or compiler version (Ctrl+F)"));
+    m_filter->setPlaceholderText(tr("Filter by entry or compiler version, or size>1GB used>30d state=failed (Ctrl+F)"));
+    m_filterHelp = tr("Words to look for in entries' names, or expressions that must all hold (as ingot-cli cache "
+                      "list --filter):\nsize>1GB  size<=500MiB  used>30d  used<2h  state=failed  state!=success  "
+                      "compiler=2.15  name=MODULE_12*");
+    m_filter->setToolTip(m_filterHelp);
     m_filter->setClearButtonEnabled(true);
     auto *focusFilter = new QAction(tr("Find: go to the filter"), this);
     focusFilter->setShortcut(QKeySequence::Find);
@@ -260,6 +270,7 @@ QLayout *LocalCachePage::buildFilterRow()
     addAction(focusFilter);
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &t) {
         m_proxy->setText(t);
+        showFilterExpressions();
         if (!t.isEmpty())
             m_view->expandAll();
     });
@@ -283,7 +294,7 @@ QLayout *LocalCachePage::buildFilterRow()
     filterRow->addWidget(m_filter, 2);
     filterRow->addWidget(m_stateCombo);
     filterRow->addSpacing(12);
-    for (QAction *a : {m_cleanFailed, m_clearLocks, m_removeVersions, m_prune}) {
+    for (QAction *a : {m_removeMatching, m_cleanFailed, m_clearLocks, m_removeVersions, m_prune}) {
         auto *b = new QToolButton(this);
         b->setDefaultAction(a);
         b->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
@@ -376,6 +387,21 @@ QWidget *LocalCachePage::buildContent()
     cl->addWidget(m_warningBanner);
     cl->addWidget(vsplit, 1);
     return content;
+}
+
+}  // namespace ingot
+
+namespace ingot {
+
+// Expressions in the filter box: one that does not read is said under the mouse and in red; ones that read offer
+// Remove matching (the plan is cache rm --filter's).
+void LocalCachePage::showFilterExpressions()
+{
+    const bool expr = m_proxy->hasExpressions();
+    const QString error = m_proxy->expressionError();
+    m_filter->setStyleSheet(expr && !error.isEmpty() ? QStringLiteral("QLineEdit { color: #b00020; }") : QString());
+    m_filter->setToolTip(expr && !error.isEmpty() ? error : m_filterHelp);
+    m_removeMatching->setVisible(expr && error.isEmpty() && !m_proxy->expressionFilter().isEmpty());
 }
 
 }  // namespace ingot
