@@ -104,6 +104,41 @@
     </message>
 </context>
 <context>
+    <name>ingot::CacheFilter</name>
+    <message>
+        <source>&quot;%1&quot; is not a filter: write FIELD OP VALUE with a field of size, used, state, compiler or name and an operator of = != &gt; &gt;= &lt; &lt;= (e.g. size&gt;1GB, used&gt;30d, state=failed)</source>
+        <translation>“%1”不是过滤条件：请写成 字段 运算符 值，字段为 size、used、state、compiler 或 name，运算符为 = != &gt; &gt;= &lt; &lt;=（例如 size&gt;1GB、used&gt;30d、state=failed）</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; has no value after its operator</source>
+        <translation>“%1”的运算符后没有值</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: a size such as 500MB, 1.5GB or 20GiB, not &quot;%2&quot;</source>
+        <translation>“%1”：应为大小，例如 500MB、1.5GB 或 20GiB，而不是“%2”</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: an age such as 90m, 12h, 30d or 2w, not &quot;%2&quot;</source>
+        <translation>“%1”：应为时长，例如 90m、12h、30d 或 2w，而不是“%2”</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: a state of SUCCESS, FAILED, LOCKED, INCOMPLETE, EMPTY or UNKNOWN, not &quot;%2&quot;</source>
+        <translation>“%1”：应为状态 SUCCESS、FAILED、LOCKED、INCOMPLETE、EMPTY 或 UNKNOWN 之一，而不是“%2”</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: %2 takes = or != only</source>
+        <translation>“%1”：%2 只能用 = 或 !=</translation>
+    </message>
+    <message>
+        <source>--sort takes name, size, used, state or compiler (with :asc or :desc), not &quot;%1&quot;</source>
+        <translation>--sort 接受 name、size、used、state 或 compiler（可加 :asc 或 :desc），而不是“%1”</translation>
+    </message>
+    <message>
+        <source>--sort: the direction is asc or desc, not &quot;%1&quot;</source>
+        <translation>--sort：方向为 asc 或 desc，而不是“%1”</translation>
+    </message>
+</context>
+<context>
     <name>ingot::CacheLocation</name>
     <message>
         <source>NEURON_CC_FLAGS contains --cache_dir=%1, which takes precedence over NEURON_COMPILE_CACHE_URL and the default.</source>
@@ -4229,6 +4264,14 @@ Not listed yet: expand it to see its size and file count.</source>
         <source>neuron (TorchNeuron, native engine)</source>
         <translation>neuron（TorchNeuron，原生引擎）</translation>
     </message>
+    <message>
+        <source>Ask a compute node</source>
+        <translation>询问计算节点</translation>
+    </message>
+    <message>
+        <source>Ask the job&apos;s Python on a compute node of the partition (srun --immediate: only a node free now, for a few seconds); the login node answers otherwise</source>
+        <translation>在该分区的计算节点上询问作业的 Python（srun --immediate：只用此刻空闲的节点，仅几秒钟）；否则由登录节点回答</translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobListModel</name>
@@ -5731,10 +5774,6 @@ Jobs started with ingot-cli job launch are listed here too.</source>
         <translation>缓存：</translation>
     </message>
     <message>
-        <source>Filter by entry or compiler version (Ctrl+F)</source>
-        <translation>按条目或编译器版本筛选 (Ctrl+F)</translation>
-    </message>
-    <message>
         <source>All states</source>
         <translation>所有状态</translation>
     </message>
@@ -6065,6 +6104,24 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
     <message>
         <source>Open sa&amp;mple cache</source>
         <translation>打开示例缓存(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove matching…</source>
+        <translation>删除匹配项(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Preview, then remove the entries the filter&apos;s expressions select (never locked ones), as ingot-cli cache rm --filter does</source>
+        <translation>先预览，再删除过滤表达式选中的条目（绝不删除已锁定的条目），与 ingot-cli cache rm --filter 相同</translation>
+    </message>
+    <message>
+        <source>Filter by entry or compiler version, or size&gt;1GB used&gt;30d state=failed (Ctrl+F)</source>
+        <translation>按条目或编译器版本过滤，或输入 size&gt;1GB used&gt;30d state=failed（Ctrl+F）</translation>
+    </message>
+    <message>
+        <source>Words to look for in entries&apos; names, or expressions that must all hold (as ingot-cli cache list --filter):
+size&gt;1GB  size&lt;=500MiB  used&gt;30d  used&lt;2h  state=failed  state!=success  compiler=2.15  name=MODULE_12*</source>
+        <translation>在条目名称中查找的词，或必须全部满足的表达式（与 ingot-cli cache list --filter 相同）：
+size&gt;1GB  size&lt;=500MiB  used&gt;30d  used&lt;2h  state=failed  state!=success  compiler=2.15  name=MODULE_12*</translation>
     </message>
 </context>
 <context>
@@ -6729,6 +6786,22 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     <message>
         <source>Skipped: the entry is %1 now, no longer %2.</source>
         <translation>已跳过：该条目现在是 %1，不再是 %2。</translation>
+    </message>
+    <message>
+        <source>Remove matching entries</source>
+        <translation>删除匹配的条目</translation>
+    </message>
+    <message>
+        <source>No filter: name what goes (e.g. size&gt;1GB, used&gt;30d, state=failed); removing every entry is not maintenance.</source>
+        <translation>没有过滤条件：请指明要删除什么（例如 size&gt;1GB、used&gt;30d、state=failed）；删除所有条目不属于维护。</translation>
+    </message>
+    <message>
+        <source>Matches %1.</source>
+        <translation>匹配 %1。</translation>
+    </message>
+    <message>
+        <source>Skipped: the entry no longer matches %1.</source>
+        <translation>已跳过：该条目不再匹配 %1。</translation>
     </message>
 </context>
 <context>
@@ -12054,6 +12127,58 @@ It would be added to %4.</source>
     <message>
         <source>Preview, then remove NEFF files unused for more than --ttl-days</source>
         <translation>预览后删除超过 --ttl-days 天未使用的 NEFF 文件</translation>
+    </message>
+    <message>
+        <source>Only entries matching FIELD OP VALUE (repeatable, all must hold): size&gt;1GB, used&gt;30d, state=failed, compiler=2.15, name=MODULE_12*.</source>
+        <translation>只列出匹配 字段 运算符 值 的条目（可重复，须全部满足）：size&gt;1GB、used&gt;30d、state=failed、compiler=2.15、name=MODULE_12*。</translation>
+    </message>
+    <message>
+        <source>EXPR</source>
+        <translation>EXPR</translation>
+    </message>
+    <message>
+        <source>Order by name, size, used, state or compiler, with :asc or :desc (default: compiler, then name).</source>
+        <translation>按 name、size、used、state 或 compiler 排序，可加 :asc 或 :desc（默认：先按编译器，再按名称）。</translation>
+    </message>
+    <message>
+        <source>table (default), json or csv.</source>
+        <translation>table（默认）、json 或 csv。</translation>
+    </message>
+    <message>
+        <source>FORMAT</source>
+        <translation>FORMAT</translation>
+    </message>
+    <message>
+        <source>error: --filter: %1</source>
+        <translation>错误：--filter：%1</translation>
+    </message>
+    <message>
+        <source>error: --format takes table, json or csv, not &quot;%1&quot;</source>
+        <translation>错误：--format 接受 table、json 或 csv，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>Remove the entries matching FIELD OP VALUE (repeatable, all must hold), as cache list --filter selects them: size&gt;1GB, used&gt;30d, state=failed, compiler=2.15, name=MODULE_12*.</source>
+        <translation>删除匹配 字段 运算符 值 的条目（可重复，须全部满足），与 cache list --filter 选中的相同：size&gt;1GB、used&gt;30d、state=failed、compiler=2.15、name=MODULE_12*。</translation>
+    </message>
+    <message>
+        <source>error: name what goes with --filter (e.g. size&gt;1GB, used&gt;30d, state=failed); removing every entry is `rm -r`, not maintenance</source>
+        <translation>错误：请用 --filter 指明要删除什么（例如 size&gt;1GB、used&gt;30d、state=failed）；删除所有条目应使用 `rm -r`，不属于维护</translation>
+    </message>
+    <message>
+        <source>Remove the entries --filter selects (previewed; never locked ones)</source>
+        <translation>删除 --filter 选中的条目（先预览；绝不删除已锁定的条目）</translation>
+    </message>
+    <message>
+        <source>A Slurm job: ask its Python on a compute node of the partition (srun --immediate), not on the login node, before the engine is chosen.</source>
+        <translation>Slurm 作业：在选择引擎之前，在该分区的计算节点上（srun --immediate）而不是登录节点上询问其 Python。</translation>
+    </message>
+    <message>
+        <source>error: --ask-node is for a Slurm job (--slurm)</source>
+        <translation>错误：--ask-node 只用于 Slurm 作业（--slurm）</translation>
+    </message>
+    <message>
+        <source>note: --ask-node: %1</source>
+        <translation>注意：--ask-node：%1</translation>
     </message>
 </context>
 <context>
