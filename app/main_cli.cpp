@@ -11,6 +11,7 @@
 #include "app/cli/jobmonitorcommands.h"
 #include "app/cli/pushcommands.h"
 #include "app/cli/pullcommand.h"
+#include "app/cli/verifycommand.h"
 #include "app/cli/remotecommands.h"
 #include "app/cli/torchneuroncommands.h"
 #include "app/cli/neffcommands.h"
@@ -68,6 +69,7 @@ int main(int argc, char **argv)
     table.add(hubCommands());
     table.add(pushCommands());
     table.add(pullCommands());
+    table.add(verifyCommands());
     table.add(consolidateCommands());
     table.add(jobCommands());
     table.add(jobMonitorCommands());

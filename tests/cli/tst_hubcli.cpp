@@ -4,6 +4,7 @@
 #include "tests/support/testsupport.h"
 
 #include <QFile>
+#include <QMap>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -219,6 +220,83 @@ private Q_SLOTS:
                  QStringLiteral("--cache-dir"), local.path()},
                 {QStringLiteral("HF_TOKEN_PATH=") + home.path() + QStringLiteral("/no-token-here")});
         QCOMPARE(r.code, 7);
+    }
+
+    // Issue 39: cache verify, like hf cache verify: local entries against the cache repo, file by file, by the
+    // sha256 the Hub keeps for an LFS file and the git blob id of another; nothing downloaded.
+    void verifyAgainstTheHub()
+    {
+        test::TestHub lfsHub;  // files of 1000 bytes and more in LFS, as a cache repo's NEFFs are
+        QString error;
+        QVERIFY2(lfsHub.start(&error, 1000, 1000), qPrintable(error));
+        const QString v15 = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
+        const QByteArray neff(3000, 'n'), flags("[\"--model-type=transformer\"]");
+        QMap<QString, QByteArray> files;
+        for (const char *m : {"MODULE_111+d41d8cd9", "MODULE_222+d41d8cd9"}) {
+            const QString dir = v15 + QLatin1Char('/') + QLatin1String(m);
+            files.insert(dir + QStringLiteral("/model.neff"), neff);
+            files.insert(dir + QStringLiteral("/compile_flags.json"), flags);
+            files.insert(dir + QStringLiteral("/model.done"), QByteArray());
+        }
+        lfsHub.makeRepo(QStringLiteral("neuronorg/verify"), true, files);
+        QTemporaryDir local;
+        auto put = [&](const QString &module, const QByteArray &neffBytes, const QByteArray &flagBytes) {
+            const QString dir = local.path() + QLatin1Char('/') + v15 + QLatin1Char('/') + module;
+            test::writeFile(dir + QStringLiteral("/model.neff"), neffBytes);
+            test::writeFile(dir + QStringLiteral("/compile_flags.json"), flagBytes);
+            test::writeFile(dir + QStringLiteral("/model.done"), QByteArray());
+        };
+        put(QStringLiteral("MODULE_111+d41d8cd9"), neff, flags);
+        QByteArray otherNeff = neff;
+        otherNeff[1500] = 'x';  // the same size, one byte changed
+        QByteArray otherFlags = flags;
+        otherFlags[3] = 'M';
+        put(QStringLiteral("MODULE_222+d41d8cd9"), otherNeff, otherFlags);
+        put(QStringLiteral("MODULE_333+d41d8cd9"), neff, flags);  // never pushed
+        QProcess p;
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        for (const char *v : {"HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "CUSTOM_CACHE_REPO", "HF_HUB_OFFLINE", "HF_TOKEN_PATH"})
+            e.remove(QString::fromLatin1(v));
+        e.insert(QStringLiteral("HF_ENDPOINT"), lfsHub.url());
+        e.insert(QStringLiteral("HF_HOME"), home.path());
+        e.insert(QStringLiteral("INGOT_KEYCHAIN"), QStringLiteral("none"));
+        e.insert(QStringLiteral("HF_TOKEN"), kToken);
+        p.setProcessEnvironment(e);
+        p.start(QStringLiteral(INGOT_CLI_PATH), {QStringLiteral("cache"), QStringLiteral("verify"), QStringLiteral("--repo_id"),
+                                                QStringLiteral("neuronorg/verify"), QStringLiteral("--cache-dir"), local.path(),
+                                                QStringLiteral("--json")});
+        QVERIFY(p.waitForFinished(60000));
+        const QByteArray out = p.readAllStandardOutput();
+        QCOMPARE(p.exitCode(), 1);
+        const QJsonObject doc = QJsonDocument::fromJson(out).object();
+        QCOMPARE(doc.value(QStringLiteral("checked")).toInt(), 3);
+        QCOMPARE(doc.value(QStringLiteral("differ")).toInt(), 2);
+        QMap<QString, QJsonObject> by;
+        for (const QJsonValue &v : doc.value(QStringLiteral("entries")).toArray())
+            by.insert(v[QStringLiteral("key")].toString().section(QLatin1Char('/'), 1), v.toObject());
+        QCOMPARE(by.value(QStringLiteral("MODULE_111+d41d8cd9")).value(QStringLiteral("verdict")).toString(), QStringLiteral("same"));
+        QCOMPARE(by.value(QStringLiteral("MODULE_333+d41d8cd9")).value(QStringLiteral("verdict")).toString(), QStringLiteral("missing"));
+        const QJsonObject differs = by.value(QStringLiteral("MODULE_222+d41d8cd9"));
+        QCOMPARE(differs.value(QStringLiteral("verdict")).toString(), QStringLiteral("differs"));
+        QMap<QString, QString> why;
+        for (const QJsonValue &f : differs.value(QStringLiteral("files")).toArray())
+            why.insert(f[QStringLiteral("name")].toString(), f[QStringLiteral("verdict")].toString() + QLatin1Char(' ') + f[QStringLiteral("why")].toString());
+        QVERIFY2(why.value(QStringLiteral("model.neff")).startsWith(QStringLiteral("differs sha256")), qPrintable(why.value(QStringLiteral("model.neff"))));
+        QVERIFY2(why.value(QStringLiteral("compile_flags.json")).startsWith(QStringLiteral("differs git blob")),
+                 qPrintable(why.value(QStringLiteral("compile_flags.json"))));
+        QCOMPARE(why.value(QStringLiteral("model.done")), QStringLiteral("same "));
+        // One entry named, the same one: exit 0, said in words.
+        p.start(QStringLiteral(INGOT_CLI_PATH), {QStringLiteral("cache"), QStringLiteral("verify"), QStringLiteral("--repo_id"),
+                                                QStringLiteral("neuronorg/verify"), QStringLiteral("--cache-dir"), local.path(),
+                                                v15 + QStringLiteral("/MODULE_111+d41d8cd9")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(p.readAllStandardOutput().contains("all the same"));
+        // A repo that is not there: the Hub's exit code.
+        p.start(QStringLiteral(INGOT_CLI_PATH), {QStringLiteral("cache"), QStringLiteral("verify"), QStringLiteral("--repo_id"),
+                                                QStringLiteral("neuronorg/nope"), QStringLiteral("--cache-dir"), local.path()});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 7);
     }
 
     void createSetLookup()
