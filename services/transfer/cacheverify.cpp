@@ -1,6 +1,9 @@
 #include "services/transfer/cacheverify.h"
 
 #include "services/hub/hubcommit.h"
+#include "services/s3/s3client.h"
+#include "services/transfer/etagdigest.h"
+#include "services/transfer/s3transfer.h"
 #include "services/transfer/entryfiles.h"
 #include "services/util/errnotext.h"
 #include "services/util/fdio.h"
@@ -24,7 +27,52 @@ struct VerifyText {
 // One compiler folder's files on the Hub, by path relative to the folder.
 using Listing = QHash<QString, TreeEntry>;
 
-VerifiedFile compare(const EntryFile &f, const TreeEntry &remote, const std::atomic_bool *cancel)
+bool isFolder(const TreeEntry &t)
+{
+    return t.isDir;
+}
+bool isFolder(const s3::S3Object &)
+{
+    return false;
+}
+
+VerifiedFile compareS3(const EntryFile &f, const s3::S3Object &remote, const std::atomic_bool *cancel)
+{
+    VerifiedFile v;
+    v.name = QString::fromUtf8(f.name);
+    v.localSize = f.size;
+    v.remoteSize = remote.size;
+    if (f.size != remote.size) {
+        v.verdict = VerifiedFile::Verdict::Differs;
+        v.why = VerifyText::tr("%1 bytes here, %2 in S3").arg(f.size).arg(remote.size);
+        return v;
+    }
+    EtagDigest digest(s3PartSize(f.size));
+    QByteArray buf(1 << 20, Qt::Uninitialized);
+    for (qint64 at = 0; at < f.size;) {
+        const qint64 n = std::min<qint64>(buf.size(), f.size - at);
+        if ((cancel && cancel->load()) || !readAllAt(f.fd, buf.data(), std::size_t(n), std::uint64_t(at))) {
+            v.verdict = VerifiedFile::Verdict::Differs;
+            v.why = VerifyText::tr("cannot be read here: %1").arg(errno ? describeErrno(errno) : VerifyText::tr("the file is shorter than it was"));
+            return v;
+        }
+        digest.add(buf.constData(), n);
+        at += n;
+    }
+    if (!digest.checkable(remote.etag)) {
+        v.sizeOnly = true;
+        v.why = VerifyText::tr("the same size; S3's ETag %1 is of a shape Ingot cannot recompute (SSE-KMS, or another "
+                               "part size)").arg(displayName(QString::fromLatin1(remote.etag.left(40))));
+        return v;
+    }
+    if (!digest.matches(remote.etag)) {
+        v.verdict = VerifiedFile::Verdict::Differs;
+        v.why = VerifyText::tr("ETag %1 in S3 is not the MD5 of the file here").arg(displayName(QString::fromLatin1(remote.etag.left(40))));
+    }
+    return v;
+}
+
+VerifiedFile compareHub(const EntryFile &f, const TreeEntry &remote, const std::atomic_bool *cancel)
 {
     VerifiedFile v;
     v.name = QString::fromUtf8(f.name);
@@ -58,19 +106,21 @@ VerifiedFile compare(const EntryFile &f, const TreeEntry &remote, const std::ato
     return v;
 }
 
-VerifiedEntry verifyOne(const QString &root, const QString &key, const Listing &listing, const std::atomic_bool *cancel)
+template<class Remote, class Compare>
+VerifiedEntry verifyOne(const QString &root, const QString &key, const QHash<QString, Remote> &listing,
+                        const Compare &compare, const std::atomic_bool *cancel)
 {
     VerifiedEntry e;
     e.key = key;
     const int slash = key.indexOf(QLatin1Char('/'));
     const QString module = key.mid(slash + 1) + QLatin1Char('/');
-    QMap<QString, TreeEntry> there;  // this entry's files on the Hub, by name in the entry
+    QMap<QString, Remote> there;  // this entry's files there, by name in the entry
     for (auto it = listing.cbegin(); it != listing.cend(); ++it)
-        if (it.key().startsWith(module) && !it->isDir)
+        if (it.key().startsWith(module) && !isFolder(*it))
             there.insert(it.key().mid(module.size()), *it);
     if (there.isEmpty()) {
         e.verdict = VerifiedEntry::Verdict::Missing;
-        e.message = VerifyText::tr("not in the repo");
+        e.message = VerifyText::tr("not there");
         return e;
     }
     EntryFiles files;
@@ -103,6 +153,7 @@ VerifiedEntry verifyOne(const QString &root, const QString &key, const Listing &
         v.remoteSize = it->size;
         e.files << v;
     }
+    (void)cancel;
     std::sort(e.files.begin(), e.files.end(), [](const VerifiedFile &a, const VerifiedFile &b) { return a.name < b.name; });
     const bool same = std::all_of(e.files.cbegin(), e.files.cend(),
                                   [](const VerifiedFile &f) { return f.verdict == VerifiedFile::Verdict::Same; });
@@ -156,7 +207,31 @@ bool verifyAgainstHub(const HubClient &hub, const QString &repo, const QString &
             if (t.path.startsWith(prefix))
                 listing.insert(t.path.mid(prefix.size()), t);
         for (const QString &k : it.value())
-            out->append(verifyOne(root, k, listing, cancel));
+            out->append(verifyOne(root, k, listing, compareHub, cancel));
+    }
+    return true;
+}
+
+bool verifyAgainstS3(const s3::S3Access &s3, const QString &root, const QStringList &keys, QVector<VerifiedEntry> *out,
+                     QString *error, const std::atomic_bool *cancel)
+{
+    out->clear();
+    QMap<QString, QStringList> byVersion;
+    for (const QString &k : keys)
+        byVersion[k.section(QLatin1Char('/'), 0, 0)] << k;
+    for (auto it = byVersion.cbegin(); it != byVersion.cend(); ++it) {
+        const QString prefix = s3.location().prefix + it.key() + QLatin1Char('/');
+        s3::S3Listing listing;
+        if (!s3.list(prefix, QString(), &listing, error, cancel)) {
+            out->clear();
+            return false;
+        }
+        QHash<QString, s3::S3Object> objects;
+        for (const s3::S3Object &o : std::as_const(listing.objects))
+            if (o.key.startsWith(prefix))
+                objects.insert(o.key.mid(prefix.size()), o);
+        for (const QString &k : it.value())
+            out->append(verifyOne(root, k, objects, compareS3, cancel));
     }
     return true;
 }

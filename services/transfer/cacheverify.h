@@ -1,7 +1,9 @@
-// cache verify: a local cache's entries against their copy in a Hub cache repo, file by file, as `hf cache verify`
-// checks a cached repo: the same files (those a push sends: EntryFiles' compiler files, opened once, push's link
-// rules), the same sizes, and the same content — the sha256 the Hub keeps for an LFS file, the git blob id for
-// another. Nothing is downloaded: the Hub's tree listing says what it holds.
+// cache verify: a local cache's entries against their copy in a Hub cache repo or an S3 cache, file by file, as `hf
+// cache verify` checks a cached repo: the same files (those a push sends: EntryFiles' compiler files, opened once,
+// push's link rules), the same sizes, and the same content — on the Hub the sha256 it keeps for an LFS file and the
+// git blob id of another; in S3 the ETag (the MD5 of the object, or of its parts' MD5s for a multipart upload in
+// Ingot's part size; an ETag of another shape, SSE-KMS or another tool's part size, checks the size only, said so).
+// Nothing is downloaded: a listing says what the other place holds.
 #pragma once
 
 #include "services/hub/hubclient.h"
@@ -20,6 +22,7 @@ struct VerifiedFile {
     Verdict verdict = Verdict::Same;
     qint64 localSize = -1, remoteSize = -1;
     QString why;  // for Differs: size or content, and how it was compared
+    bool sizeOnly = false;  // Same by size only: the other place's checksum has a shape that cannot be checked
 };
 
 struct VerifiedEntry {
@@ -39,6 +42,14 @@ QString gitBlobIdOfFd(int fd, qint64 size, QString *error, const std::atomic_boo
 bool verifyAgainstHub(const HubClient &hub, const QString &repo, const QString &revision, const QString &root,
                       const QStringList &keys, QVector<VerifiedEntry> *out, HubError *err,
                       const std::atomic_bool *cancel = nullptr);
+
+namespace s3 {
+class S3Access;
+}
+// Each of `keys` against the S3 cache `s3` (its objects <prefix><version>/<module>/<file>): one listing per compiler
+// folder. False with *error when it cannot be listed.
+bool verifyAgainstS3(const s3::S3Access &s3, const QString &root, const QStringList &keys, QVector<VerifiedEntry> *out,
+                     QString *error, const std::atomic_bool *cancel = nullptr);
 
 const char *verdictName(VerifiedEntry::Verdict v);  // "same", "differs", "missing", "unreadable" (JSON)
 const char *verdictName(VerifiedFile::Verdict v);   // "same", "differs", "only-here", "only-there"

@@ -20,6 +20,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace ingot;
 
 namespace {
@@ -425,6 +427,55 @@ private slots:
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 2);
         QVERIFY(p.readAllStandardError().contains("both S3 caches"));
+    }
+
+    // Issue 39: cache verify --s3: the entries copied there are the same (the large NEFF by its multipart ETag in
+    // Ingot's part size, the others by their MD5); a file changed here (same size) differs; one never copied is missing.
+    void cliVerifiesAgainstS3()
+    {
+        const QString log = m_tmp.path() + QStringLiteral("/verify.log");
+        TestS3Server server(log);
+        QTemporaryDir here;
+        writeEntry(here.path(), Big, success(m_bigNeff));
+        writeEntry(here.path(), Small, success("small neff"));
+        writeEntry(here.path(), Other, success("other neff"));
+        QProcess p;
+        p.start(QStringLiteral(INGOT_CLI_PATH), {QStringLiteral("cache"), QStringLiteral("copy"), QStringLiteral("--cache-dir"), here.path(),
+                                                 QStringLiteral("--from"), QStringLiteral("local"), QStringLiteral("--to"),
+                                                 QStringLiteral("s3://team-cache/verify"), Big, Small});
+        QVERIFY(p.waitForFinished(120000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        const QStringList verify{QStringLiteral("cache"), QStringLiteral("verify"), QStringLiteral("--cache-dir"), here.path(),
+                                 QStringLiteral("--s3"), QStringLiteral("s3://team-cache/verify"), QStringLiteral("--json")};
+        p.start(QStringLiteral(INGOT_CLI_PATH), verify + QStringList{Big, Small});
+        QVERIFY(p.waitForFinished(60000));
+        QByteArray out = p.readAllStandardOutput();
+        QVERIFY2(p.exitCode() == 0, QByteArray(out + p.readAllStandardError()).constData());
+        auto j = nlohmann::json::parse(out.toStdString());
+        QCOMPARE(j["checked"].get<int>(), 2);
+        for (const auto &e : j["entries"])
+            for (const auto &f : e["files"])
+                QVERIFY2(!f["size_only"].get<bool>(), f["why"].get<std::string>().c_str());  // every ETag was recomputed
+        // One byte changed here, the same size; and an entry never copied.
+        QByteArray changed = "small neff";
+        changed[0] = 'S';
+        test::writeFile(here.path() + QLatin1Char('/') + Small + QStringLiteral("/model.neff"), changed);
+        p.start(QStringLiteral(INGOT_CLI_PATH), verify + QStringList{Big, Small, Other});
+        QVERIFY(p.waitForFinished(60000));
+        out = p.readAllStandardOutput();
+        QCOMPARE(p.exitCode(), 1);
+        j = nlohmann::json::parse(out.toStdString());
+        QCOMPARE(j["differ"].get<int>(), 2);
+        QMap<QString, QString> verdicts;
+        for (const auto &e : j["entries"])
+            verdicts.insert(QString::fromStdString(e["key"].get<std::string>()), QString::fromStdString(e["verdict"].get<std::string>()));
+        QCOMPARE(verdicts.value(Big), QStringLiteral("same"));
+        QCOMPARE(verdicts.value(Small), QStringLiteral("differs"));
+        QCOMPARE(verdicts.value(Other), QStringLiteral("missing"));
+        // Nothing was downloaded: listings only.
+        const QStringList requests = journal(log);
+        QVERIFY(std::none_of(requests.cbegin(), requests.cend(), [](const QString &l) { return l.startsWith(QStringLiteral("GET verify/")); }));
+        QVERIFY(std::any_of(requests.cbegin(), requests.cend(), [](const QString &l) { return l.startsWith(QStringLiteral("PUT verify/")); }));
     }
 };
 
