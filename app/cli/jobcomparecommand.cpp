@@ -101,7 +101,7 @@ json comparisonJson(const RunComparison &c)
 // A run's column header: its letter and id ("A 20261128-101502-3fa9").
 QString runHeader(int i, const ComparedRun &r)
 {
-    return QStringLiteral("%1 %2").arg(QChar(QLatin1Char('A' + i % 26)), r.id);
+    return QStringLiteral("%1 %2").arg(runLetter(i), r.id);
 }
 
 void printComparison(const RunComparison &c)
@@ -116,7 +116,7 @@ void printComparison(const RunComparison &c)
 
     QStringList headers{QString(), CliText::tr("SETTING")};
     for (int i = 0; i < c.runs.size(); ++i)
-        headers << QString(QChar(QLatin1Char('A' + i % 26)));
+        headers << runLetter(i);
     Table settings(headers);
     for (const ComparedSetting &s : c.settings) {
         QStringList row{s.differs ? QStringLiteral("*") : QString(), s.label};
@@ -132,7 +132,7 @@ void printComparison(const RunComparison &c)
                  {false, true, true, true, true});
     for (int i = 0; i < c.runs.size(); ++i) {
         const ComparedRun &r = c.runs[i];
-        curves.add({QString(QChar(QLatin1Char('A' + i % 26))), QString::number(r.steps()), numberText(r.lastLoss()),
+        curves.add({runLetter(i), QString::number(r.steps()), numberText(r.lastLoss()),
                     numberText(r.minLoss()), numberText(r.meanThroughput())});
     }
     out(QString());
@@ -144,7 +144,7 @@ void printComparison(const RunComparison &c)
     for (int i = 0; i < c.runs.size(); ++i) {
         const ComparedRun &r = c.runs[i];
         if (r.error.isEmpty())
-            out(QStringLiteral("  %1: %2").arg(QChar(QLatin1Char('A' + i % 26)))
+            out(QStringLiteral("  %1: %2").arg(runLetter(i))
                     .arg(displayName(r.graphsError.isEmpty() ? r.graphs.summary() : r.graphsError)));
     }
     for (const GraphDifference &d : c.differences)
@@ -153,7 +153,7 @@ void printComparison(const RunComparison &c)
         return;
     QStringList graphHeaders{CliText::tr("GRAPH")};
     for (int i = 0; i < c.runs.size(); ++i)
-        graphHeaders << QString(QChar(QLatin1Char('A' + i % 26)));
+        graphHeaders << runLetter(i);
     Table graphs(graphHeaders);
     for (const GraphMatch &m : c.graphs) {
         QStringList row{displayName(m.key)};

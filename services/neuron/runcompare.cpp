@@ -8,7 +8,7 @@
 
 #include <QCoreApplication>
 #include <QJsonDocument>
-#include <QSet>
+#include <QHash>
 
 #include <cmath>
 
@@ -203,35 +203,35 @@ QVector<ComparedSetting> compareSettings(const QVector<ComparedRun> &runs)
     return out;
 }
 
-// Whether graph `a` of one run and `b` of another are the same graph: the same key, or the rule compared one with
-// the other.
-bool sameGraph(const JobGraph &a, const JobGraph &b)
-{
-    const QString ka = a.explanation.key.key(), kb = b.explanation.key.key();
-    return ka == kb || a.explanation.otherKey == kb || b.explanation.otherKey == ka;
-}
-
+// Graphs of two runs are the same graph when their keys are, or when the rule compared one with the other (one's
+// Explanation::otherKey is the other's key). Rows are found through an index of every placed graph's key and
+// otherKey, so matching costs a lookup per graph, not a pass over the rows (runs of thousands of graphs).
 QVector<GraphMatch> matchGraphs(const QVector<ComparedRun> &runs)
 {
     QVector<GraphMatch> rows;
+    QHash<QString, QVector<int>> rowsByKey;
     for (int r = 0; r < runs.size(); ++r) {
         const QVector<JobGraph> &graphs = runs[r].graphs.graphs;
         for (int g = 0; g < graphs.size(); ++g) {
-            GraphMatch *found = nullptr;
-            for (GraphMatch &row : rows) {
-                if (row.graph[r] >= 0)
+            const Explanation &e = graphs[g].explanation;
+            int found = -1;
+            for (const QString &k : {e.key.key(), e.otherKey}) {
+                if (k.isEmpty() || found >= 0)
                     continue;
-                for (int o = 0; o < r && !found; ++o)
-                    if (row.graph[o] >= 0 && sameGraph(runs[o].graphs.graphs[row.graph[o]], graphs[g]))
-                        found = &row;
-                if (found)
-                    break;
+                for (const int row : rowsByKey.value(k))
+                    if (rows[row].graph[r] < 0) {
+                        found = row;
+                        break;
+                    }
             }
-            if (!found) {
-                rows.append(GraphMatch{QVector<int>(runs.size(), -1), graphs[g].explanation.key.key()});
-                found = &rows.last();
+            if (found < 0) {
+                rows.append(GraphMatch{QVector<int>(runs.size(), -1), e.key.key()});
+                found = int(rows.size()) - 1;
             }
-            found->graph[r] = g;
+            rows[found].graph[r] = g;
+            for (const QString &k : {e.key.key(), e.otherKey})
+                if (!k.isEmpty() && !rowsByKey.value(k).contains(found))
+                    rowsByKey[k].append(found);
         }
     }
     return rows;
@@ -306,7 +306,13 @@ GraphDifference differenceOf(const QVector<ComparedRun> &runs, const QVector<Gra
         case Verdict::Hit: break;
         }
     }
-    d.text = differenceText(d, runs[0].name, runs[run].name);
+    // The runs by their letters, as the CLI and the page head each run's line and column (A, B, ...).
+    const QString a = runLetter(0), b = runLetter(run);
+    if (!runs[0].graphsError.isEmpty() || !runs[run].graphsError.isEmpty() || !runs[0].error.isEmpty()
+        || !runs[run].error.isEmpty())
+        d.text = RunCompareText::tr("The graphs of %1 and %2 cannot be compared: the compile activity of both is needed.").arg(a, b);
+    else
+        d.text = differenceText(d, a, b);
     return d;
 }
 
@@ -321,6 +327,11 @@ double mean(const QVector<MetricPoint> &points, MetricKind kind)
 }
 
 }  // namespace
+
+QString runLetter(int index)
+{
+    return index < 26 ? QString(QChar(QLatin1Char('A' + index))) : QString::number(index + 1);
+}
 
 QString notRecordedText()
 {

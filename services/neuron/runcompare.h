@@ -53,6 +53,8 @@ struct ComparedSetting {
     bool differs = false;
 };
 QString notRecordedText();
+// How a run is named in a comparison: A, B, ... in the order given (then 27, 28, ...).
+QString runLetter(int index);
 
 // One graph across the runs: per run, the index in that run's graphs (-1: the run has no such graph). Graphs are the
 // same when their module key is; otherwise when the explanation rule compared one with the other (a graph compiled

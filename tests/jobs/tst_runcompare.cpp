@@ -131,9 +131,42 @@ private Q_SLOTS:
         QCOMPARE(d.flagChanges, QStringList{QStringLiteral("-O1 → -O2")});
         QCOMPARE(d.shapeChanges, QStringList{QStringLiteral("parameter 0 (input_ids): s64[2,32] → s64[2,64]")});
         // ("graph(s)" here: the English plural forms are in translations/ingot_en.ts, which this test does not load.)
-        QVERIFY2(d.text.contains(QStringLiteral("compiled 2 graph")) && d.text.contains(QStringLiteral("1 other flags (-O1 → -O2)"))
+        QVERIFY2(d.text.startsWith(QStringLiteral("B compiled 2 graph")) && d.text.contains(QStringLiteral("1 other flags (-O1 → -O2)"))
                      && d.text.contains(QStringLiteral("1 new (parameter 0 (input_ids): s64[2,32] → s64[2,64])")),
                  qPrintable(d.text));
+    }
+
+    // The matching alone (no I/O): three runs, a graph the same in all by key, one matched through the rule's
+    // comparison (B's other-flags graph names A's; C's new graph names B's), one only C has, and a hit.
+    void matchingAcrossThreeRuns()
+    {
+        auto graph = [](const QString &name, Verdict v, const QString &other = {}) {
+            JobGraph g;
+            g.explanation.key = *ModuleKey::parse(version + QStringLiteral("/") + name);
+            g.explanation.verdict = v;
+            g.explanation.otherKey = other.isEmpty() ? QString() : version + QStringLiteral("/") + other;
+            return g;
+        };
+        QVector<ComparedRun> runs(3);
+        for (int i = 0; i < 3; ++i)
+            runs[i].id = runs[i].name = QStringLiteral("run%1").arg(i);
+        runs[0].graphs.graphs = {graph(QStringLiteral("MODULE_1+a"), Verdict::NewGraph), graph(QStringLiteral("MODULE_2+a"), Verdict::NewGraph)};
+        runs[1].graphs.graphs = {graph(QStringLiteral("MODULE_1+a"), Verdict::Hit),
+                                 graph(QStringLiteral("MODULE_2+b"), Verdict::OtherFlags, QStringLiteral("MODULE_2+a"))};
+        runs[2].graphs.graphs = {graph(QStringLiteral("MODULE_9+b"), Verdict::NewGraph, QStringLiteral("MODULE_2+b")),
+                                 graph(QStringLiteral("MODULE_7+b"), Verdict::NewGraph), graph(QStringLiteral("MODULE_1+a"), Verdict::Hit)};
+        const RunComparison c = compareReadRuns(runs);
+        QCOMPARE(c.graphs.size(), 3);
+        QCOMPARE(c.graphs[0].graph, (QVector<int>{0, 0, 2}));  // MODULE_1+a everywhere
+        QCOMPARE(c.graphs[1].graph, (QVector<int>{1, 1, 0}));  // A's 2+a, B's 2+b (other flags), C's 9+b (nearest 2+b)
+        QCOMPARE(c.graphs[2].graph, (QVector<int>{-1, -1, 1}));  // only C's
+        QCOMPARE(c.differences.size(), 2);
+        QCOMPARE(c.differences[0].hits, 1);
+        QCOMPARE(c.differences[0].otherFlags, 1);
+        QCOMPARE(c.differences[1].newGraphs, 1);
+        QCOMPARE(c.differences[1].onlyHere, 1);
+        QCOMPARE(c.differences[1].hits, 1);
+        QVERIFY(c.differences[1].text.startsWith(QStringLiteral("C compiled 1 graph")));
     }
 
     // A run that is not in the history: said for that run, the others still read.
