@@ -6,6 +6,7 @@
 #include "services/neuron/runcompare.h"
 #include "tests/support/comparesupport.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -229,6 +230,29 @@ private Q_SLOTS:
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains(QStringLiteral("20200101-000000-dead")), qPrintable(r.err));
         QVERIFY(r.out.contains(m_pair.a));
+    }
+
+    // A training_args.json that is not what the backend writes (another type, or larger than any it writes: 2 MiB)
+    // is not read: the settings come from the job's own record, and what only that file said is "not recorded".
+    // (Last: it spoils run A's file.)
+    void hostileTrainingArgsAreNotRead()
+    {
+        JobManager jobs(m_runner);
+        JobRecordFile record;
+        QString error;
+        QVERIFY2(jobs.load(m_pair.a, &record, &error), qPrintable(error));
+        const QString file = record.outputDir + QStringLiteral("/training_args.json");
+        QVERIFY(QFileInfo::exists(file));
+        for (const QByteArray &bad : QList<QByteArray>{QByteArray("[\"block_size\", 4096]"), QByteArray("{\"block_size\": 4096, \"pad\": \"")
+                                                                               + QByteArray(2 << 20, 'x') + QByteArray("\"}")}) {
+            test::writeFile(file, bad);
+            const ComparedRun r = readComparedRun(jobs, m_pair.a);
+            QVERIFY(r.error.isEmpty());
+            QVERIFY(r.trainingArgs.isEmpty());
+            const RunComparison c = compareReadRuns({r});
+            QCOMPARE(setting(c.settings, QStringLiteral("sequence_length"))->values, QStringList{QStringLiteral("32")});
+            QCOMPARE(setting(c.settings, QStringLiteral("engine"))->values, QStringList{QString()});  // the spec said "auto"
+        }
     }
 };
 
