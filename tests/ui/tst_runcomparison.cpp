@@ -117,6 +117,15 @@ private Q_SLOTS:
                      && summary.contains(QStringLiteral("s64[2,32] → s64[2,64]")),
                  qPrintable(summary));
 
+        // Refresh reads the runs again (while it reads, it cannot be asked twice).
+        dialog->refreshButton()->click();
+        QVERIFY(!dialog->isReady());
+        QVERIFY(!dialog->refreshButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->isReady(), 60000);
+        QVERIFY(dialog->refreshButton()->isEnabled());
+        QCOMPARE(dialog->graphsTable()->rowCount(), 2);
+        QCOMPARE(dialog->chart(MetricKind::Loss)->series().size(), 2);
+
         const QString shots = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
         QDir().mkpath(shots);
         QApplication::processEvents();  // laid out before it is grabbed

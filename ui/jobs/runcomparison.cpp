@@ -2,6 +2,7 @@
 
 #include "models/common/tones.h"
 #include "services/cache/explain.h"
+#include "services/jobs/jobservice.h"
 #include "services/util/format.h"
 #include "services/util/names.h"
 #include "ui/common/flagtext.h"
@@ -14,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -65,9 +67,11 @@ Tone verdictTone(Verdict v)
 
 RunComparisonDialog::RunComparisonDialog(JobService *service, const QStringList &ids, QWidget *parent)
     : QDialog(parent)
+    , m_service(service)
     , m_ids(ids)
     , m_runs(new QLabel(this))
     , m_tabs(new QTabWidget(this))
+    , m_refresh(new QPushButton(tr("Re&fresh"), this))
 {
     setWindowTitle(tr("Compare runs"));
     m_runs->setWordWrap(true);
@@ -79,14 +83,28 @@ RunComparisonDialog::RunComparisonDialog(JobService *service, const QStringList 
     m_tabs->addTab(buildGraphs(), tr("&Graphs"));
     m_tabs->setEnabled(false);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    m_refresh->setToolTip(tr("Read the runs again: a running run has gone on"));
+    buttons->addButton(m_refresh, QDialogButtonBox::ActionRole);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_refresh, &QPushButton::clicked, this, &RunComparisonDialog::refresh);
     auto *col = new QVBoxLayout(this);
     col->addWidget(m_runs);
     col->addWidget(m_tabs, 1);
     col->addWidget(buttons);
     resize(1100, 760);
-    if (service)
-        m_task = compareRunsOf(*service, ids, this, [this](const RunComparison &c) { showComparison(c); });
+    refresh();
+}
+
+void RunComparisonDialog::refresh()
+{
+    if (!m_service || m_task.isRunning())
+        return;
+    m_refresh->setEnabled(false);
+    m_ready = false;
+    m_task = compareRunsOf(*m_service, m_ids, this, [this](const RunComparison &c) {
+        m_refresh->setEnabled(true);
+        showComparison(c);
+    });
 }
 
 RunComparisonDialog::~RunComparisonDialog()

@@ -8,10 +8,12 @@
 
 #include <QDialog>
 #include <QMap>
+#include <QPointer>
 
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QTabWidget;
 class QTableWidget;
 
@@ -45,6 +47,9 @@ public:
     QTableWidget *graphsTable() const { return m_graphs; }
     QLabel *graphsSummary() const { return m_graphsSummary; }
     QLabel *runsLabel() const { return m_runs; }
+    // Reads the runs again (a running run has gone on): enabled while no reading is under way.
+    QPushButton *refreshButton() const { return m_refresh; }
+    void refresh();
 
     // The role that holds, in the settings table's first column, whether the row differs; in the graphs table's run
     // columns, the verdict's name ("other-flags"; "" where the run has no such graph).
@@ -64,12 +69,14 @@ private:
     void showGraphs();
     void applyOnlyDifferences();
 
+    QPointer<JobService> m_service;
     QStringList m_ids;
     RunComparison m_comparison;
     bool m_ready = false;
     Task m_task;
     QLabel *m_runs;
     QTabWidget *m_tabs;
+    QPushButton *m_refresh;
     QComboBox *m_xAxis = nullptr;
     QMap<int, ComparisonChart *> m_charts;
     QTableWidget *m_curves = nullptr;
