@@ -91,6 +91,11 @@ private Q_SLOTS:
         QCOMPARE(shown, 2);
         dialog->onlyDifferencesCheck()->click();
 
+        // Above every tab: what differs.
+        const QString head = flagsAsWritten(dialog->runsLabel()->text());
+        QVERIFY2(head.contains(QStringLiteral("Settings that differ: Sequence length, NEURON_CC_FLAGS")), qPrintable(head));
+        QVERIFY2(head.contains(QStringLiteral("B compiled 2 graph")), qPrintable(head));
+
         // The curves: one line per run, each named for its run, by step and by wall time.
         for (const MetricKind k : {MetricKind::Loss, MetricKind::LearningRate, MetricKind::Throughput, MetricKind::GradNorm})
             QCOMPARE(dialog->chart(k)->series().size(), 2);

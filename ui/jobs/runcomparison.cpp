@@ -200,6 +200,15 @@ void RunComparisonDialog::showRuns()
             : tr("%1: %2").arg(r.id, displayName(r.error));
         lines << QStringLiteral("%1 <b>%2</b> %3").arg(swatch, letter(i), what.toHtmlEscaped());
     }
+    // What differs, at a glance over every tab: the settings that differ, and what each run compiled that A had.
+    QStringList differing;
+    for (const ComparedSetting &s : m_comparison.settings)
+        if (s.differs)
+            differing << s.label;
+    lines << (differing.isEmpty() ? tr("The runs recorded the same settings.")
+                                  : tr("Settings that differ: %1").arg(differing.join(QStringLiteral(", ")))).toHtmlEscaped();
+    for (const GraphDifference &d : m_comparison.differences)
+        lines << keepFlagsWhole(displayName(d.text)).toHtmlEscaped();
     m_runs->setText(lines.join(QStringLiteral("<br>")));
 }
 
