@@ -106,6 +106,8 @@ QString compilerVersions(const ComparedRun &r)
 QString whereText(const ComparedRun &r)
 {
     QString where = r.where == QLatin1String("local") ? RunCompareText::tr("this machine") : r.where;
+    if (r.record.nodes.size() > 1)  // a multi-node job: every node, node 0 first
+        where = r.record.nodes.join(QStringLiteral(", "));
     if (r.record.spec.slurm.enabled)
         where = RunCompareText::tr("%1 (Slurm, partition %2)")
                     .arg(where, r.record.spec.slurm.partition.isEmpty() ? RunCompareText::tr("default")
