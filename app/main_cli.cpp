@@ -9,6 +9,7 @@
 #include "app/cli/hubcommands.h"
 #include "app/cli/jobcommands.h"
 #include "app/cli/jobmonitorcommands.h"
+#include "app/cli/jobcomparecommand.h"
 #include "app/cli/pushcommands.h"
 #include "app/cli/pullcommand.h"
 #include "app/cli/verifycommand.h"
@@ -73,6 +74,7 @@ int main(int argc, char **argv)
     table.add(consolidateCommands());
     table.add(jobCommands());
     table.add(jobMonitorCommands());
+    table.add(jobCompareCommands());
     table.add(remoteCommands());
     table.add(clusterCommands());
     table.add(transferCommands());

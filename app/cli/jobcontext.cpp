@@ -40,6 +40,11 @@ int managerFor(const QString &id, std::unique_ptr<JobManager> *out)
 
 }  // namespace
 
+int jobManagerFor(const QString &id, std::unique_ptr<JobManager> *jobs)
+{
+    return managerFor(id, jobs);
+}
+
 JobRunners &runners()
 {
     static const std::shared_ptr<JobRunners> r = JobRunners::create(makeLocalJobRunner());

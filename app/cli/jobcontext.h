@@ -23,6 +23,8 @@ int runnerFor(const QString &host, std::shared_ptr<JobRunner> *runner);
 // and, when asked for, its record; the exit code (Ok to go on).
 int openJob(const Invocation &in, QString *id, std::unique_ptr<JobManager> *jobs, int more = 0,
             JobRecordFile *record = nullptr);
+// The manager of where job `id` runs (this machine, or the host that runs it, connected first); the exit code.
+int jobManagerFor(const QString &id, std::unique_ptr<JobManager> *jobs);
 // Whether `jobs` runs on a host (its jobs are recorded in this machine's RemoteJobIndex).
 bool isRemote(const JobManager &jobs);
 // Files of a job that could not be read (a FIFO or a link planted in its folder): said, never waited on.

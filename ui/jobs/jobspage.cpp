@@ -9,6 +9,7 @@
 #include "services/util/names.h"
 #include "services/util/format.h"
 #include "ui/jobs/jobmonitor.h"
+#include "ui/jobs/runcomparison.h"
 #include "ui/jobs/slurmqueuesection.h"
 
 #include <QCheckBox>
@@ -112,6 +113,7 @@ JobsPage::JobsPage(JobService *service, QWidget *parent)
     , m_view(new QTableView(this))
     , m_new(new QPushButton(tr("&New job…"), this))
     , m_remove(new QPushButton(tr("&Remove…"), this))
+    , m_compare(new QPushButton(tr("Com&pare…"), this))
     , m_stack(new QStackedWidget(this))
     , m_launcher(new QLabel(tr("The job launcher goes here."), this))
     , m_monitor(new JobMonitor(service, this))
@@ -120,7 +122,7 @@ JobsPage::JobsPage(JobService *service, QWidget *parent)
     m_proxy->setSortRole(JobListModel::SortRole);
     m_view->setModel(m_proxy);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);  // several runs: Compare
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(JobListModel::Started, Qt::DescendingOrder);
     m_view->verticalHeader()->hide();
@@ -141,11 +143,14 @@ JobsPage::JobsPage(JobService *service, QWidget *parent)
     m_new->setToolTip(tr("Set up and launch a training job"));
     m_remove->setToolTip(tr("Remove the selected job's folder (previewed first; outputs kept unless asked)"));
     m_remove->setEnabled(false);
+    m_compare->setToolTip(tr("Compare the selected runs: their curves, settings and graphs side by side (select two or more)"));
+    m_compare->setEnabled(false);
     static_cast<QLabel *>(m_launcher)->setAlignment(Qt::AlignCenter);
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_new);
     buttons->addWidget(m_remove);
+    buttons->addWidget(m_compare);
     buttons->addStretch(1);
     auto *left = new QWidget(this);
     auto *leftCol = new QVBoxLayout(left);
@@ -179,6 +184,7 @@ JobsPage::JobsPage(JobService *service, QWidget *parent)
 
     connect(m_new, &QPushButton::clicked, this, &JobsPage::newJob);
     connect(m_remove, &QPushButton::clicked, this, &JobsPage::removeSelected);
+    connect(m_compare, &QPushButton::clicked, this, &JobsPage::compareSelected);
     // Delete in the list: the same previewed removal as the button.
     addDeleteKeyForButton(m_view, m_remove, tr("Remove the selected job"));
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &JobsPage::onSelectionChanged);
@@ -201,7 +207,7 @@ JobsPage::JobsPage(JobService *service, QWidget *parent)
     connect(m_model, &QAbstractItemModel::dataChanged, this, [this] {
         const QString id = currentJob();
         const int row = m_model->rowOf(id);
-        m_remove->setEnabled(row >= 0 && !m_model->status(row).alive);
+        m_remove->setEnabled(m_view->selectionModel()->selectedRows().size() == 1 && row >= 0 && !m_model->status(row).alive);
     });
     connect(service, &JobService::launched, this, &JobsPage::showJob);
     connect(service, &JobService::launchFailed, this, [this](const QString &error) {
@@ -336,7 +342,9 @@ void JobsPage::onSelectionChanged()
 {
     const QString id = currentJob();
     const int row = m_model->rowOf(id);
-    m_remove->setEnabled(row >= 0 && !m_model->status(row).alive);
+    const int selected = int(m_view->selectionModel()->selectedRows().size());
+    m_remove->setEnabled(selected == 1 && row >= 0 && !m_model->status(row).alive);
+    m_compare->setEnabled(selected >= 2);
     if (id.isEmpty())
         return;
     if (id != m_monitor->jobId())
@@ -344,8 +352,34 @@ void JobsPage::onSelectionChanged()
     m_stack->setCurrentWidget(m_monitor);
 }
 
+QStringList JobsPage::selectedJobs() const
+{
+    // Oldest first: the first run is the one the others are compared with.
+    QModelIndexList rows = m_view->selectionModel()->selectedRows(JobListModel::Started);
+    std::stable_sort(rows.begin(), rows.end(), [](const QModelIndex &a, const QModelIndex &b) {
+        return a.data(JobListModel::SortRole).toLongLong() < b.data(JobListModel::SortRole).toLongLong();
+    });
+    QStringList ids;
+    for (const QModelIndex &i : std::as_const(rows))
+        ids << i.data(JobListModel::JobIdRole).toString();
+    return ids;
+}
+
+RunComparisonDialog *JobsPage::compareSelected()
+{
+    const QStringList ids = selectedJobs();
+    if (ids.size() < 2)
+        return nullptr;
+    auto *dlg = new RunComparisonDialog(m_service, ids, this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    dlg->show();
+    return dlg;
+}
+
 JobRemoveDialog *JobsPage::removeSelected()
 {
+    if (m_view->selectionModel()->selectedRows().size() != 1)
+        return nullptr;
     const QString id = currentJob();
     if (id.isEmpty())
         return nullptr;

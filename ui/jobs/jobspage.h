@@ -22,6 +22,7 @@ namespace ingot {
 class JobListModel;
 class JobMonitor;
 class JobService;
+class RunComparisonDialog;
 class SlurmQueueSection;
 
 // The job service of the window: this machine's jobs and those on SSH hosts (RemoteHosts' connections).
@@ -77,6 +78,9 @@ public:
     QStackedWidget *detailStack() const { return m_stack; }
     QPushButton *newJobButton() const { return m_new; }
     QPushButton *removeButton() const { return m_remove; }
+    // Compare: enabled with two or more runs selected in the history; opens their comparison.
+    QPushButton *compareButton() const { return m_compare; }
+    QStringList selectedJobs() const;  // in the history's order
     // What the right side shows when no job is selected: what to do (no history yet) or to pick one.
     QWidget *emptyState() const { return m_empty; }
     QLabel *emptyStateLabel() const { return m_emptyText; }
@@ -87,6 +91,7 @@ public Q_SLOTS:
     void showJob(const QString &id);  // selects it (once listed) and shows its monitor
     void newJob();                    // shows the launcher
     JobRemoveDialog *removeSelected();
+    RunComparisonDialog *compareSelected();  // null with fewer than two selected
 
 Q_SIGNALS:
     void consolidateRequested(const QString &outputFolder);
@@ -106,6 +111,7 @@ private:
     QTableView *m_view;
     QPushButton *m_new;
     QPushButton *m_remove;
+    QPushButton *m_compare;
     QStackedWidget *m_stack;
     QWidget *m_empty = nullptr;
     QLabel *m_emptyTitle = nullptr;
