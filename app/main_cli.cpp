@@ -13,6 +13,7 @@
 #include "app/cli/pushcommands.h"
 #include "app/cli/pullcommand.h"
 #include "app/cli/verifycommand.h"
+#include "app/cli/policycommands.h"
 #include "app/cli/remotecommands.h"
 #include "app/cli/torchneuroncommands.h"
 #include "app/cli/neffcommands.h"
@@ -71,6 +72,7 @@ int main(int argc, char **argv)
     table.add(pushCommands());
     table.add(pullCommands());
     table.add(verifyCommands());
+    table.add(policyCommands());
     table.add(consolidateCommands());
     table.add(jobCommands());
     table.add(jobMonitorCommands());

@@ -345,6 +345,8 @@ int cmdStatus(const Invocation &p)
     return Ok;
 }
 
+}  // namespace
+
 json planJson(const MaintenancePlan &plan, bool dryRun)
 {
     json items = json::array();
@@ -581,6 +583,8 @@ int runPlan(CacheStore &store, const MaintenancePlan &plan, bool asJson)
     printReport(plan, rep, asJson);
     return rep.failed > 0 ? PartialFailure : Ok;
 }
+
+namespace {
 
 int cmdMaintenance(Maint which, const Invocation &p)
 {

@@ -4,12 +4,17 @@
 #include "app/cli/commandtable.h"
 #include "services/cache/cachelocation.h"
 #include "services/cache/cachetypes.h"
+#include "services/cache/maintenance.h"
 #include "services/remote/remotehosts.h"
 #include "services/s3/hosts3access.h"
 #include "services/s3/s3cachestore.h"
 #include "services/stores/storelocation.h"
 
 #include <nlohmann/json.hpp>
+
+namespace ingot {
+class CacheStore;
+}
 
 namespace ingot::cli {
 
@@ -37,6 +42,13 @@ int commonOf(const Invocation &inv, Common *c);
 // Resolves the folder and scans it. Returns an exit code (Ok to go on); errors are printed.
 int scan(const Common &c, CacheSnapshot *snap);
 nlohmann::json moduleJson(const CacheModule &m, bool withFiles);
+// A maintenance plan as every removal command shows it, asks for consent, runs and reports it (cache prune, rm, gc).
+nlohmann::json planJson(const MaintenancePlan &plan, bool dryRun);
+void printPlan(const MaintenancePlan &plan);
+// Ok to go on and run the plan; otherwise the exit code (a dry run, a refusal, nothing to do, no consent).
+int confirmPlan(const MaintenancePlan &plan, const Invocation &p, bool *stop);
+void printReport(const MaintenancePlan &plan, const MaintenanceReport &rep, bool asJson);
+int runPlan(CacheStore &store, const MaintenancePlan &plan, bool asJson);
 
 // The rows of the cache group (list, status, prune, clean-failed, clear-locks, remove-versions, sample, show, explain).
 QVector<Command> cacheCommands();

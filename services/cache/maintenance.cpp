@@ -70,6 +70,7 @@ const char *actionTitleSource(MaintenanceAction a)
     case MaintenanceAction::RemoveVersions: return QT_TRANSLATE_NOOP("ingot::Maintenance", "Remove other compiler versions");
     case MaintenanceAction::Prune: return QT_TRANSLATE_NOOP("ingot::Maintenance", "Prune by age and size");
     case MaintenanceAction::RemoveMatching: return QT_TRANSLATE_NOOP("ingot::Maintenance", "Remove matching entries");
+    case MaintenanceAction::Policy: return QT_TRANSLATE_NOOP("ingot::Maintenance", "Apply a cache policy");
     }
     return "";
 }
@@ -376,9 +377,11 @@ std::optional<ItemOutcome> removeFolderIfEmpty(CacheStore &store, const QString 
 
 // One item of the plan, the entry looked at again right before it is touched.
 std::optional<ItemOutcome> executeItem(CacheStore &store, CacheScanner &scanner, const MaintenancePlan &plan, const PlanItem &it,
-                                       qint64 lockCutoff)
+                                       qint64 lockCutoff, bool locksAllowed)
 {
     using R = ItemOutcome::Result;
+    if (it.op == PlanItem::Op::RemoveLocks && !locksAllowed)
+        return ItemOutcome{it.key, R::Skipped, 0, MaintenanceText::tr("Skipped: neuronx-cc started running since the preview; its locks stay.")};
     if (it.op == PlanItem::Op::RemoveFolderIfEmpty)
         return removeFolderIfEmpty(store, it.key);
     QString error;
@@ -396,6 +399,11 @@ std::optional<ItemOutcome> executeItem(CacheStore &store, CacheScanner &scanner,
         return ItemOutcome{it.key, R::Skipped, 0,
                            MaintenanceText::tr("Skipped: the entry is %1 now, no longer %2.").arg(stateText(now.state), stateText(ModuleState::Failed))};
     if (plan.action == MaintenanceAction::Prune && now.lastUsedMs > it.lastUsedMs)
+        return ItemOutcome{it.key, R::Skipped, 0, MaintenanceText::tr("Skipped: the entry was used since the preview.")};
+    if (plan.action == MaintenanceAction::Policy && now.state != it.state)
+        return ItemOutcome{it.key, R::Skipped, 0,
+                           MaintenanceText::tr("Skipped: the entry is %1 now, no longer %2.").arg(stateText(now.state), stateText(it.state))};
+    if (plan.action == MaintenanceAction::Policy && now.lastUsedMs > it.lastUsedMs)
         return ItemOutcome{it.key, R::Skipped, 0, MaintenanceText::tr("Skipped: the entry was used since the preview.")};
     if (plan.action == MaintenanceAction::RemoveMatching) {
         CacheFilter filter;
@@ -426,6 +434,15 @@ MaintenanceReport executePlan(CacheStore &store, const MaintenancePlan &plan, co
     if (!rep.refusal.isEmpty())
         return rep;
     const qint64 lockCutoff = QDateTime::currentMSecsSinceEpoch() - plan.lockOlderThanMs;
+    // A policy's lock files go only while no compile can be seen to run (asked again now), or by their age where
+    // compiles cannot be seen; its entries go either way.
+    bool locksAllowed = true;
+    if (plan.action == MaintenanceAction::Policy
+        && std::any_of(plan.items.cbegin(), plan.items.cend(), [](const PlanItem &i) { return i.op == PlanItem::Op::RemoveLocks; })) {
+        QString perr;
+        const auto pids = store.runningCompilers(&perr);
+        locksAllowed = pids.isEmpty() && (perr.isEmpty() || plan.lockOlderThanMs > 0);
+    }
     CacheScanner scanner(store);
     const int total = int(plan.items.size());
     int index = 0;
@@ -437,7 +454,7 @@ MaintenanceReport executePlan(CacheStore &store, const MaintenancePlan &plan, co
         if (progress)
             progress(index, total, it.key);
         ++index;
-        const std::optional<ItemOutcome> o = executeItem(store, scanner, plan, it, lockCutoff);
+        const std::optional<ItemOutcome> o = executeItem(store, scanner, plan, it, lockCutoff, locksAllowed);
         if (!o)
             continue;
         rep.outcomes.append(*o);

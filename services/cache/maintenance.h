@@ -11,7 +11,7 @@ namespace ingot {
 
 class CacheStore;
 
-enum class MaintenanceAction { CleanFailed, ClearLocks, RemoveVersions, Prune, RemoveMatching };
+enum class MaintenanceAction { CleanFailed, ClearLocks, RemoveVersions, Prune, RemoveMatching, Policy };
 // The action's title in English, for JSON and scripts; actionTitle() is the same title translated, for people.
 const char *actionTitleSource(MaintenanceAction a);
 QString actionTitle(MaintenanceAction a);

@@ -67,6 +67,16 @@ void AppSettings::setKeptVersions(const QStringList &v)
     QSettings().setValue(QStringLiteral("maintenance/keptVersions"), v);
 }
 
+QByteArray AppSettings::cachePolicies()
+{
+    return QSettings().value(QStringLiteral("maintenance/policies")).toByteArray();
+}
+
+void AppSettings::setCachePolicies(const QByteArray &json)
+{
+    QSettings().setValue(QStringLiteral("maintenance/policies"), json);
+}
+
 bool AppSettings::watchForChanges()
 {
     return QSettings().value(QStringLiteral("cache/watch"), true).toBool();

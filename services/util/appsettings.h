@@ -22,6 +22,9 @@ public:
     static qint64 maxCacheBytes();  // prune: size limit (default 100 GB)
     static void setMaxCacheBytes(qint64 bytes);
     static QStringList keptVersions();
+    // The named cache policies (services/cache/cachepolicy), as JSON.
+    static QByteArray cachePolicies();
+    static void setCachePolicies(const QByteArray &json);
     static void setKeptVersions(const QStringList &v);
     static bool watchForChanges();
     static void setWatchForChanges(bool on);

@@ -1,5 +1,6 @@
 // Maintenance on real folders: plans are exact, execution re-checks, locked and outside things are never touched.
 #include "services/cache/cachefilter.h"
+#include "services/cache/cachepolicy.h"
 #include "services/cache/cachescanner.h"
 #include "services/stores/localcachestore.h"
 #include "services/cache/maintenance.h"
@@ -240,6 +241,67 @@ private Q_SLOTS:
         const MaintenancePlan none = planRemoveMatching(scan(r), CacheFilter(), QDateTime::currentMSecsSinceEpoch());
         QVERIFY(none.items.isEmpty());
         QVERIFY(!none.refusal.isEmpty());
+    }
+
+    // Issue 39: a named policy's plan: each entry once, under the first rule that takes it (failed, other compiler,
+    // unused, then least recently used while over the size); locked entries kept; a compile running there leaves the
+    // locks (a note) while the entries still go; and at run time an entry recompiled or used since the preview stays.
+    void policyPlansEachRuleOnce()
+    {
+        QTemporaryDir tmp;
+        const QString r = tmp.path();
+        const QString V13 = QStringLiteral("neuronxcc-2.13.66.0+6dfecc89");
+        test::makeModule(r, V13, QStringLiteral("MODULE_old+aa"), OK, 1);        // an old compiler: goes
+        test::makeModule(r, V14, QStringLiteral("MODULE_fail+aa"), FAILED, 1);   // failed: goes
+        test::makeModule(r, V14, QStringLiteral("MODULE_unused+aa"), OK, 90);    // unused > 30 d: goes
+        test::makeModule(r, V14, QStringLiteral("MODULE_lru+aa"), OK, 20);       // the least recently used of the rest
+        test::makeModule(r, V15, QStringLiteral("MODULE_new+aa"), OK, 1);
+        test::makeModule(r, V15, QStringLiteral("MODULE_held+aa"), LOCKED, 300); // locked: kept
+        const QVector<CacheModule> mods = scan(r);
+        qint64 total = 0, newSize = 0, heldSize = 0;
+        for (const CacheModule &m : mods) {
+            total += m.size;
+            if (m.name == QLatin1String("MODULE_new+aa"))
+                newSize = m.size;
+            if (m.name == QLatin1String("MODULE_held+aa"))
+                heldSize = m.size;
+        }
+        CachePolicy p;
+        p.name = QStringLiteral("team");
+        p.keepVersions = 2;
+        p.unusedDays = 30;
+        p.removeFailed = true;
+        p.clearLocks = true;
+        p.maxBytes = newSize + heldSize;  // everything but the newest and the locked one must go
+        const MaintenancePlan plan = planPolicy(mods, p, RunningCompilers{{4242}, {}}, QDateTime::currentMSecsSinceEpoch());
+        QCOMPARE(plan.action, MaintenanceAction::Policy);
+        QCOMPARE(keys(plan), (QStringList{V13 + QStringLiteral("/MODULE_old+aa"), V14 + QStringLiteral("/MODULE_fail+aa"),
+                                          V14 + QStringLiteral("/MODULE_lru+aa"), V14 + QStringLiteral("/MODULE_unused+aa")}));
+        QHash<QString, QString> why;
+        for (const PlanItem &i : plan.items)
+            why.insert(i.name, i.reason);
+        QVERIFY2(why.value(QStringLiteral("MODULE_old+aa")).contains(QStringLiteral("not one of the 2 newest")), qPrintable(why.value(QStringLiteral("MODULE_old+aa"))));
+        QVERIFY(why.value(QStringLiteral("MODULE_fail+aa")).startsWith(QStringLiteral("Failed")));
+        QVERIFY(why.value(QStringLiteral("MODULE_unused+aa")).startsWith(QStringLiteral("Unused for 90 days")));
+        QVERIFY(why.value(QStringLiteral("MODULE_lru+aa")).startsWith(QStringLiteral("Least recently used")));
+        QCOMPARE(plan.kept.size(), 1);
+        QCOMPARE(plan.kept[0].key, V15 + QStringLiteral("/MODULE_held+aa"));
+        QVERIFY(std::any_of(plan.notes.cbegin(), plan.notes.cend(), [](const QString &n) { return n.startsWith(QStringLiteral("Locks are left")); }));
+        QCOMPARE(plan.cacheBytesAfter, total - plan.bytes);
+        QCOMPARE(plan.cacheBytesAfter, newSize + heldSize);
+        // Between preview and run: the failed entry compiled again (now SUCCESS), the unused one was read.
+        test::writeFile(r + QLatin1Char('/') + V14 + QStringLiteral("/MODULE_fail+aa/model.neff"), "NEFF");
+        test::writeFile(r + QLatin1Char('/') + V14 + QStringLiteral("/MODULE_fail+aa/model.done"), {});
+        test::setAge(r + QLatin1Char('/') + V14 + QStringLiteral("/MODULE_unused+aa/model.neff"), 0);
+        LocalCacheStore store(r);
+        const MaintenanceReport rep = executePlan(store, plan);
+        QCOMPARE(rep.done, 2);
+        QCOMPARE(rep.skipped, 2);
+        QVERIFY(!exists(r, V13 + QStringLiteral("/MODULE_old+aa")));
+        QVERIFY(!exists(r, V14 + QStringLiteral("/MODULE_lru+aa")));
+        QVERIFY(exists(r, V14 + QStringLiteral("/MODULE_fail+aa")));
+        QVERIFY(exists(r, V14 + QStringLiteral("/MODULE_unused+aa")));
+        QVERIFY(exists(r, V15 + QStringLiteral("/MODULE_held+aa/model.hlo_module.pb.lock")));
     }
 
     void removeVersionsKeepsLockedAndUnknown()

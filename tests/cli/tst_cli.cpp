@@ -239,6 +239,51 @@ private Q_SLOTS:
             QVERIFY2(QFileInfo::exists(root + QLatin1Char('/') + k), qPrintable(k));
     }
 
+    // Issue 39: a named policy saved (cache policy set), listed, applied (cache gc --policy: previewed, consent, only
+    // what the preview listed), refused with words when it does not exist.
+    void policiesSavedAndApplied()
+    {
+        QTemporaryDir tmp, config;
+        const QString root = test::makeSampleCache(tmp, 80, 4);
+        const QStringList env{QStringLiteral("XDG_CONFIG_HOME=") + config.path()};
+        Run r = cli({QStringLiteral("cache"), QStringLiteral("policy"), QStringLiteral("set"), QStringLiteral("team"),
+                     QStringLiteral("--unused-days"), QStringLiteral("60"), QStringLiteral("--failed"), QStringLiteral("--json")}, env);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(r.json().value(QStringLiteral("unused_days")).toInt(), 60);
+        r = cli({QStringLiteral("cache"), QStringLiteral("policy"), QStringLiteral("set"), QStringLiteral("bad name")}, env);
+        QCOMPARE(r.code, 2);
+        r = cli({QStringLiteral("cache"), QStringLiteral("policy"), QStringLiteral("list")}, env);
+        QVERIFY2(r.out.startsWith(QStringLiteral("team  ")), qPrintable(r.out));
+        const QStringList gc{QStringLiteral("cache"), QStringLiteral("gc"), QStringLiteral("--policy"), QStringLiteral("team"),
+                             QStringLiteral("--cache-dir"), root, QStringLiteral("--json")};
+        const int before = countFiles(root);
+        r = cli(gc + QStringList{QStringLiteral("--dry-run")}, env);
+        QCOMPARE(r.code, 0);
+        QStringList planned;
+        for (const QJsonValue &i : r.json().value(QStringLiteral("items")).toArray())
+            planned << i[QStringLiteral("key")].toString();
+        QVERIFY(planned.size() >= 3);
+        QCOMPARE(countFiles(root), before);
+        r = cli(gc, env);  // no terminal, no --yes
+        QCOMPARE(r.code, 4);
+        QCOMPARE(countFiles(root), before);
+        r = cli(gc + QStringList{QStringLiteral("--yes")}, env);
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json().value(QStringLiteral("result")).toObject().value(QStringLiteral("done")).toInt(), planned.size());
+        for (const QString &k : planned)
+            QVERIFY2(!QFileInfo::exists(root + QLatin1Char('/') + k), qPrintable(k));
+        r = cli({QStringLiteral("cache"), QStringLiteral("list"), QStringLiteral("--filter"), QStringLiteral("state=failed"),
+                 QStringLiteral("--cache-dir"), root, QStringLiteral("--format"), QStringLiteral("csv")}, env);
+        QCOMPARE(r.out.split(QStringLiteral("\r\n"), Qt::SkipEmptyParts).size(), 1);  // the header only
+        r = cli({QStringLiteral("cache"), QStringLiteral("gc"), QStringLiteral("--policy"), QStringLiteral("nope"), QStringLiteral("--cache-dir"), root}, env);
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains(QStringLiteral("no policy nope")));
+        r = cli({QStringLiteral("cache"), QStringLiteral("policy"), QStringLiteral("rm"), QStringLiteral("team")}, env);
+        QCOMPARE(r.code, 0);
+        r = cli({QStringLiteral("cache"), QStringLiteral("policy"), QStringLiteral("list"), QStringLiteral("--json")}, env);
+        QCOMPARE(r.json().value(QStringLiteral("policies")).toArray().size(), 0);
+    }
+
     // Names from disk never reach the terminal as control sequences, never split a table row, and a name that is
     // not UTF-8 can still be named (as shown) and removed.
     void hostileNamesAreEscaped()

@@ -618,6 +618,8 @@ MaintenanceDialog *LocalCachePage::startMaintenance(MaintenanceAction action)
         connect(dlg, &MaintenanceDialog::executed, this, [kept] { AppSettings::setKeptVersions(kept); });
         return dlg;
     }
+    case MaintenanceAction::Policy:
+        return nullptr;  // a named policy is applied by ingot-cli cache gc --policy (the fleet's tool), not from one page
     case MaintenanceAction::RemoveMatching:
         // What the filter box's expressions select, as cache rm --filter plans it (re-checked against them before
         // each removal).
