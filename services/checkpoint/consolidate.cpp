@@ -409,10 +409,10 @@ bool Consolidation::verify()
     m_rep.verifyProblems = m_checksums.verifyFiles(m_staging.path(), m_rep.files);
     if (m_fileCount > 1)
         m_rep.verifyProblems += verifyIndex(m_staging.path(), indexFileName(m_o.format));
-    if (m_optimizerFileCount > 1)
-        m_rep.verifyProblems += verifyIndex(m_staging.path(), optimizerIndexName());
     else if (QFileInfo::exists(m_staging.filePath(indexFileName(m_o.format))))
         m_rep.verifyProblems << ConsolidateText::tr("%1 is there though the output is one file.").arg(indexFileName(m_o.format));
+    if (m_optimizerFileCount > 1)
+        m_rep.verifyProblems += verifyIndex(m_staging.path(), optimizerIndexName());
     m_rep.verifyProblems += checkAgainstConfig(m_staging.filePath(QStringLiteral("config.json")), m_plan.entries);
     m_rep.verified = m_rep.verifyProblems.isEmpty();
     return m_rep.verified;
