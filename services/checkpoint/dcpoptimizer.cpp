@@ -218,8 +218,10 @@ bool optimizerValuesJson(DcpCheckpoint &ckpt, const ConsolidationPlan &plan, std
     json doc = json::object();
     for (const OptimizerValue &v : plan.optimizerValues) {
         TorchFile tf;
-        if (!ckpt.openValue(v.source, &tf, error))
+        if (!ckpt.openValue(v.source, &tf, error)) {
+            *error = DcpText::tr("The optimizer's value %1 cannot be read: %2").arg(qs(v.source), *error);
             return false;
+        }
         json value;
         if (!simpleValue(tf.root().get(), 0, &value)) {
             *error = DcpText::tr("The optimizer's value %1 is not a simple value (None, a bool, a number, a string, or a list of "

@@ -95,7 +95,9 @@ private Q_SLOTS:
         QVERIFY2(torch2({tmp.path(), QStringLiteral("dtensor"), QStringLiteral("fsdp"), QStringLiteral("titan")}, &out, 2), qPrintable(out));
         QVERIFY2(torch2(QStringList{QStringLiteral("--hostile"), dcp(QStringLiteral("dtensor")), dir(QStringLiteral("hostile"))} + kHostile, &out),
                  qPrintable(out));
-        QVERIFY2(torch2({QStringLiteral("--hostile"), dcp(QStringLiteral("fsdp")), dir(QStringLiteral("hostile")), QStringLiteral("optim-past-end")}, &out),
+        QVERIFY2(torch2({QStringLiteral("--hostile"), dcp(QStringLiteral("fsdp")), dir(QStringLiteral("hostile")), QStringLiteral("optim-past-end"),
+                         QStringLiteral("optim-evil-value")},
+                        &out),
                  qPrintable(out));
     }
 
@@ -190,6 +192,23 @@ private Q_SLOTS:
         QVERIFY(r.code != 0);
         QVERIFY2(r.err.contains("holds no optimizer state"), r.err.constData());
         QVERIFY(!QFileInfo::exists(none));
+    }
+
+    // A param group's value whose pickle calls code (os.system): refused by the restricted unpickler, never run,
+    // nothing written. Without --optimizer the value is not read and the weights are written.
+    void aHostileOptimizerValueIsRefused()
+    {
+        const QString copy = dir(QStringLiteral("hostile-optim-evil-value"));
+        QFile::remove(QStringLiteral("/tmp/ingot-dcp-evil-value-ran"));
+        ConsolidationResult r = consolidateThrough(copy, copy + QStringLiteral("-out"), false, true);
+        QVERIFY(!r.report.ok());
+        QVERIFY2(said(r).contains(QLatin1String("optim.param_groups.0.lr")) && said(r).contains(QLatin1String("refused")) &&
+                     said(r).contains(QLatin1String("system")),
+                 qPrintable(said(r)));
+        QVERIFY(!QFileInfo::exists(copy + QStringLiteral("-out")));
+        QVERIFY(!QFileInfo::exists(QStringLiteral("/tmp/ingot-dcp-evil-value-ran")));
+        r = consolidateThrough(copy, copy + QStringLiteral("-weights"), false, false);
+        QVERIFY2(r.report.ok(), qPrintable(said(r)));
     }
 
     // An optimizer tensor's chunk reaching past the end of its .distcp file: refused with words, nothing written.
