@@ -35,6 +35,7 @@ void addConsolidateOptions(QCommandLineParser &p)
     p.addOption({QStringLiteral("max-shard-size"), ConsolidateCliText::tr("Split the output above this size (default 5GB)."), QStringLiteral("SIZE"), QStringLiteral("5GB")});
     p.addOption({QStringLiteral("verify"), ConsolidateCliText::tr("Read the output back and check every tensor against its sources.")});
     p.addOption({QStringLiteral("overwrite"), ConsolidateCliText::tr("Replace an existing output folder.")});
+    p.addOption({QStringLiteral("optimizer"), ConsolidateCliText::tr("A DCP checkpoint: also write its optimizer state (optimizer.safetensors, optimizer_param_groups.json).")});
     p.addOption({QStringLiteral("check-replicas"), ConsolidateCliText::tr("Check that replicated parameters are equal on every tp rank.")});
     p.addOption({QStringLiteral("checkpoint"), ConsolidateCliText::tr("Which checkpoint when there are several (final, or checkpoint-N); default: the newest complete one."), QStringLiteral("NAME")});
     p.addOption({QStringLiteral("merge-adapters"), ConsolidateCliText::tr("LoRA adapters: also write the base model with the default adapter merged, in OUTPUT_DIR/merged (needs --base-model).")});
@@ -47,7 +48,7 @@ QStringList consolidateArguments(const Invocation &in)
     for (const char *name : {"format", "max-shard-size", "checkpoint", "base-model"})
         if (in.isSet(QLatin1String(name)))
             args << QStringLiteral("--%1=%2").arg(QLatin1String(name), in.value(QLatin1String(name)));
-    for (const char *name : {"verify", "overwrite", "check-replicas", "merge-adapters"})
+    for (const char *name : {"verify", "overwrite", "check-replicas", "merge-adapters", "optimizer"})
         if (in.isSet(QLatin1String(name)))
             args << QStringLiteral("--") + QLatin1String(name);
     if (in.json)
@@ -82,6 +83,7 @@ std::optional<ConsolidateOptions> optionsFrom(const Invocation &in)
                                : ConsolidateOptions::Io::Direct;
     o.overwrite = in.isSet(QStringLiteral("overwrite"));
     o.checkReplicas = in.isSet(QStringLiteral("check-replicas"));
+    o.optimizer = in.isSet(QStringLiteral("optimizer"));
     return o;
 }
 
@@ -111,6 +113,20 @@ void printChoice(const QVector<CheckpointCandidate> &found, const CheckpointCand
         for (const auto &x : found)
             err((x.complete ? QStringLiteral("  %1 %2") : ConsolidateCliText::tr("  %1 %2 (incomplete)"))
                     .arg(&x == c ? QStringLiteral("*") : QStringLiteral(" "), checkpointTitle(x)));
+}
+
+// What --optimizer adds to the output (planned here: the run uses the same plan).
+void printOptimizerPlan(ConsolidationRequest &req)
+{
+    req.plan();
+    for (const ConsolidationPlan &p : req.plans()) {
+        if (!p.hasOptimizer() || p.checkpoint.layout != ShardLayout::Dcp)
+            continue;  // the run says why
+        err(ConsolidateCliText::tr("With the optimizer state: %n tensor(s) (%1) to optimizer.safetensors", nullptr, int(p.optimizerEntries.size()))
+                .arg(formatBytes(p.optimizerBytes())) +
+            (p.optimizerValues.isEmpty() ? QString()
+                                         : ConsolidateCliText::tr(", %n value(s) to optimizer_param_groups.json", nullptr, int(p.optimizerValues.size()))));
+    }
 }
 
 // Progress lines on stderr: rewritten in place on a terminal, a line a second at most in a log.
@@ -157,7 +173,7 @@ nlohmann::json jsonReport(const CheckpointCandidate &c, const ConsolidateOptions
     return {{"checkpoint", u8(c.label)}, {"layout", layoutNameSource(c.layout)}, {"tp", c.tpSize}, {"pp", c.ppSize},
             {"ep", std::max(c.epSize, 1)}, {"adapter", c.adapter.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(u8(c.adapter))},
             {"output", u8(o.output)}, {"files", files}, {"tensors", rep.tensors}, {"bytes", rep.bytes},
-            {"verified", rep.verified}, {"problems", problems}, {"cancelled", rep.cancelled}, {"warnings", warnings},
+            {"verified", rep.verified}, {"optimizer", o.optimizer}, {"problems", problems}, {"cancelled", rep.cancelled}, {"warnings", warnings},
             {"error", rep.error.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(u8(rep.error))}};
 }
 
@@ -214,6 +230,8 @@ int consolidateHere(const Invocation &in, const QString &checkpointDir, const QS
     req.options.output = outputDir.isEmpty() ? req.defaultOutput() : outputDir;
     if (!in.json)
         printChoice(req.found(), c);
+    if (req.options.optimizer && !in.json)
+        printOptimizerPlan(req);
     // A checkpoint of LoRA adapters (and no model): each adapter in turn, the default one at the output folder and
     // the others in a folder of their name below it, as optimum-neuron writes them. One JSON object per adapter.
     ConsolidationResult done;

@@ -2,6 +2,7 @@
 
 #include "services/checkpoint/assemble.h"
 #include "services/checkpoint/dcpconsolidate.h"
+#include "services/checkpoint/dcpoptimizer.h"
 #include "services/checkpoint/formats/filewriter.h"
 #include "services/checkpoint/formats/safetensors.h"
 #include "services/checkpoint/formats/torchwriter.h"
@@ -143,12 +144,15 @@ private:
     bool outputIsFree();
     bool openShards();
     bool writeTensorFiles();
-    bool writeFile(const std::vector<int> &group, const QString &file);
+    bool writeOptimizer();
+    // The tensors `group` of `entries` into `file`, each named in *weightMap.
+    bool writeFile(const QVector<ConsolidatePlanEntry> &entries, const std::vector<int> &group, const QString &file, Format format,
+                   json *weightMap);
     bool writeTensor(const ConsolidatePlanEntry &e, TensorFileWriter &writer);
     // A DCP checkpoint's tensor: copied straight from its file when it lies there whole, else read and written.
     bool writeDcpTensor(const ConsolidatePlanEntry &e, TensorFileWriter &writer, qint64 *size);
     bool writeShardTensor(const ConsolidatePlanEntry &e, TensorFileWriter &writer, qint64 *size);
-    bool writeIndex();
+    bool writeIndex(const QString &name, const json &weightMap, qint64 totalBytes);
     bool copyCompanionFiles();
     bool verify();
     bool fail(const QString &error)
@@ -169,20 +173,23 @@ private:
     TensorAssembler m_assembler;
     RangeCopier m_copier;
     ConsolidateProgress m_prog;
-    int m_fileCount = 0;
-    json m_weightMap = json::object();
+    int m_fileCount = 0, m_optimizerFileCount = 0;
+    json m_weightMap = json::object(), m_optimizerMap = json::object();
     TensorChecksums m_checksums;
 };
 
 ConsolidateReport Consolidation::run()
 {
     m_rep.problems = m_plan.problems;
+    if (const QString p = m_o.optimizer ? optimizerProblem(m_plan) : QString(); !p.isEmpty())
+        m_rep.problems << p;
     if (!m_rep.problems.isEmpty() || !outputIsFree())
         return m_rep;
     QString warning;
     runReportingExceptions([&] {
-        if (m_staging.create(&m_rep.error) && openShards() && writeTensorFiles() && writeIndex() && copyCompanionFiles() &&
-            verify())
+        if (m_staging.create(&m_rep.error) && openShards() && writeTensorFiles() &&
+            (m_fileCount < 2 || writeIndex(indexFileName(m_o.format), m_weightMap, m_plan.bytes())) && writeOptimizer() &&
+            copyCompanionFiles() && verify())
             m_staging.moveIntoPlace(&m_rep.error, &warning);
     }, &m_rep, m_o.output, m_prog.current);
     if (!warning.isEmpty())
@@ -222,35 +229,65 @@ bool Consolidation::writeTensorFiles()
     // PEFT loads one adapter file: an adapter is never split.
     const bool adapter = !m_plan.checkpoint.adapter.isEmpty();
     const std::vector<std::vector<int>> groups = groupIntoFiles(m_plan.entries, adapter ? std::numeric_limits<qint64>::max() : m_o.maxShardBytes);
-    m_prog.tensorsTotal = int(m_plan.entries.size());
-    m_prog.bytesTotal = m_plan.bytes();
+    m_prog.tensorsTotal = int(m_plan.entries.size() + (m_o.optimizer ? m_plan.optimizerEntries.size() : 0));
+    m_prog.bytesTotal = m_plan.bytes() + (m_o.optimizer ? m_plan.optimizerBytes() : 0);
     m_fileCount = int(groups.size());
     for (int g = 0; g < m_fileCount; ++g)
-        if (!writeFile(groups[size_t(g)], outputFileName(m_o.format, g, m_fileCount, adapter)))
+        if (!writeFile(m_plan.entries, groups[size_t(g)], outputFileName(m_o.format, g, m_fileCount, adapter), m_o.format, &m_weightMap))
             return false;
-    m_rep.tensors = int(m_plan.entries.size());
+    m_rep.tensors = m_prog.tensorsTotal;
     m_rep.bytes = m_prog.bytesTotal;
     return true;
 }
 
-bool Consolidation::writeFile(const std::vector<int> &group, const QString &file)
+// The optimizer state of a DCP checkpoint, when asked for: its tensors as the model's are written (always
+// safetensors), the index when split, and its values.
+bool Consolidation::writeOptimizer()
+{
+    if (!m_o.optimizer || !m_dcp)
+        return true;
+    const std::vector<std::vector<int>> groups = groupIntoFiles(m_plan.optimizerEntries, m_o.maxShardBytes);
+    m_optimizerFileCount = m_plan.optimizerEntries.isEmpty() ? 0 : int(groups.size());
+    for (int g = 0; g < m_optimizerFileCount; ++g)
+        if (!writeFile(m_plan.optimizerEntries, groups[size_t(g)], optimizerFileName(g, m_optimizerFileCount), Format::Safetensors,
+                       &m_optimizerMap))
+            return false;
+    if (m_optimizerFileCount > 1 && !writeIndex(optimizerIndexName(), m_optimizerMap, m_plan.optimizerBytes()))
+        return false;
+    if (m_plan.optimizerValues.isEmpty())
+        return true;
+    std::string text;
+    QString error;
+    const QString name = optimizerValuesName();
+    FileWriter w;
+    if (!optimizerValuesJson(m_dcp->checkpoint(), m_plan, &text, &error))
+        return fail(error);
+    if (!w.createIn(m_staging.fd(), name, 0644, &error, m_staging.filePath(name)) || !w.write(text.data(), text.size(), &error) ||
+        !w.finish(&error))
+        return fail(ConsolidateText::tr("Cannot write %1: %2").arg(name, error));
+    m_rep.files << name;
+    return true;
+}
+
+bool Consolidation::writeFile(const QVector<ConsolidatePlanEntry> &entries, const std::vector<int> &group, const QString &file,
+                              Format format, json *weightMap)
 {
     std::vector<SafetensorInfo> infos;
     for (int i : group) {
-        const ConsolidatePlanEntry &e = m_plan.entries[i];
+        const ConsolidatePlanEntry &e = entries[i];
         SafetensorInfo si;
         si.name = e.name;
         si.dtype = e.dtype;
         si.shape = e.shape;
         infos.push_back(si);
-        m_weightMap[e.name] = file.toStdString();
+        (*weightMap)[e.name] = file.toStdString();
     }
-    TensorFileWriter writer(m_o.format, m_o.io == ConsolidateOptions::Io::Direct);
+    TensorFileWriter writer(format, m_o.io == ConsolidateOptions::Io::Direct);
     QString error;
     if (!writer.begin(m_staging.fd(), file, m_staging.filePath(file), infos, &error))
         return fail(error);
     for (int i : group)
-        if (!writeTensor(m_plan.entries[i], writer))
+        if (!writeTensor(entries[i], writer))
             return false;
     if (!writer.finish(&error))
         return fail(error);
@@ -344,12 +381,9 @@ bool Consolidation::writeShardTensor(const ConsolidatePlanEntry &e, TensorFileWr
 }
 
 // The index transformers reads when the output is split: which file holds each tensor.
-bool Consolidation::writeIndex()
+bool Consolidation::writeIndex(const QString &name, const json &weightMap, qint64 totalBytes)
 {
-    if (m_fileCount < 2)
-        return true;
-    const json index = {{"metadata", {{"total_size", m_prog.bytesTotal}}}, {"weight_map", m_weightMap}};
-    const QString name = indexFileName(m_o.format);
+    const json index = {{"metadata", {{"total_size", totalBytes}}}, {"weight_map", weightMap}};
     // Names that are not UTF-8 are written with replacement characters rather than stopping the run; --verify
     // then says which do not match.
     const std::string text = index.dump(2, ' ', false, json::error_handler_t::replace);
@@ -377,6 +411,8 @@ bool Consolidation::verify()
         m_rep.verifyProblems += verifyIndex(m_staging.path(), indexFileName(m_o.format));
     else if (QFileInfo::exists(m_staging.filePath(indexFileName(m_o.format))))
         m_rep.verifyProblems << ConsolidateText::tr("%1 is there though the output is one file.").arg(indexFileName(m_o.format));
+    if (m_optimizerFileCount > 1)
+        m_rep.verifyProblems += verifyIndex(m_staging.path(), optimizerIndexName());
     m_rep.verifyProblems += checkAgainstConfig(m_staging.filePath(QStringLiteral("config.json")), m_plan.entries);
     m_rep.verified = m_rep.verifyProblems.isEmpty();
     return m_rep.verified;

@@ -28,6 +28,10 @@ struct ConsolidateOptions {
     bool overwrite = false;
     bool verify = false;
     bool checkReplicas = false;  // replicated parameters must be equal across tp ranks
+    // A DCP checkpoint's optimizer state too (dcpoptimizer.h): optimizer.safetensors (split with an index above
+    // maxShardBytes, always safetensors) and optimizer_param_groups.json. Refused for other checkpoints, and for a
+    // DCP checkpoint without one, before anything is written.
+    bool optimizer = false;
     // How tensor bytes reach a safetensors output; every way writes the same bytes. Direct: straight from the
     // shard files to the output at each tensor's offset (copy_file_range where a piece is one range in both, else
     // pread of bounded batches and pwritev), no tensor-sized buffer; tensors that need rearranging (fused or GQA

@@ -1,5 +1,6 @@
 #include "services/checkpoint/consolidationrequest.h"
 
+#include "services/checkpoint/dcpoptimizer.h"
 #include "services/checkpoint/loramerge.h"
 #include "services/util/format.h"
 #include "services/util/names.h"
@@ -205,7 +206,13 @@ ReshardPlan ConsolidationRequest::makeReshardPlan() const
 
 QStringList ConsolidationRequest::problems() const
 {
-    return mode == Mode::Reshard ? m_reshardPlan.problems : planProblems();
+    if (mode == Mode::Reshard)
+        return m_reshardPlan.problems;
+    QStringList out = planProblems();
+    for (const ConsolidationPlan &p : m_plans)
+        if (const QString x = options.optimizer ? optimizerProblem(p) : QString(); !x.isEmpty() && !out.contains(x))
+            out << x;
+    return out;
 }
 
 QStringList ConsolidationRequest::planProblems() const
@@ -224,7 +231,7 @@ qint64 ConsolidationRequest::bytesToWrite() const
         return m_reshardPlan.bytes();
     qint64 n = 0;
     for (const ConsolidationPlan &p : m_plans)
-        n += p.bytes();
+        n += p.bytes() + (options.optimizer ? p.optimizerBytes() : 0);
     return n;
 }
 

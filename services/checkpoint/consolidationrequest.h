@@ -104,9 +104,11 @@ public:
     const ReshardPlan &reshardPlan() const { return m_reshardPlan; }
     // Every member's problems (an adapter's named when there are several): nothing can be written while there are any.
     QStringList planProblems() const;
-    // What stops the run in the chosen mode: planProblems(), or the re-shard plan's (which include them).
+    // What stops the run in the chosen mode: planProblems() and, with options.optimizer, a checkpoint whose optimizer
+    // state cannot be written (optimizerProblem()); or the re-shard plan's (which include them).
     QStringList problems() const;
-    // What the plan writes (the merged model, planned only after the adapters are written, is not counted).
+    // What the plan writes, the optimizer state with options.optimizer (the merged model, planned only after the
+    // adapters are written, is not counted).
     qint64 bytesToWrite() const;
     // What the run writes with what the output check found: the plan's bytes and the merged model's.
     qint64 bytesNeeded(const OutputSpace &s) const { return bytesToWrite() + s.mergedBytes; }

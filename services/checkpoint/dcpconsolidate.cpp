@@ -1,6 +1,7 @@
 #include "services/checkpoint/dcpconsolidate.h"
 
 #include "services/checkpoint/consolidate.h"
+#include "services/checkpoint/dcpoptimizer.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
@@ -193,6 +194,7 @@ ConsolidationPlan planDcpConsolidation(const CheckpointCandidate &c)
     if (titan && !headCounts(c, &heads, &kvHeads, &error))
         plan.problems << error;
     std::set<std::string> names;
+    std::map<std::string, DcpParamName> params;  // by the name in the model, as the optimizer names its parameters
     for (const auto &[t, name] : tensors) {
         ConsolidatePlanEntry e;
         e.name = name;
@@ -200,6 +202,11 @@ ConsolidationPlan planDcpConsolidation(const CheckpointCandidate &c)
         e.dtype = t->dtype;
         e.shape = t->size;
         e.bytes = t->bytes();
+        for (const DcpChunk &ch : t->chunks) {
+            std::int64_t n = 0;
+            checkedNumel(ch.sizes, &n);
+            e.dcpChunks += n > 0 ? 1 : 0;
+        }
         if (titan) {
             if (name == "freqs_cis")
                 continue;  // TorchTitan's RoPE table, computed from the config: not a weight
@@ -216,8 +223,10 @@ ConsolidationPlan planDcpConsolidation(const CheckpointCandidate &c)
         }
         if (!names.insert(e.name).second)
             plan.problems << DcpText::tr("Two tensors would be named %1 in the output.").arg(qs(e.name));
+        params[name] = DcpParamName{e.name, e.ropeHeads, e.shape};
         plan.entries.append(e);
     }
+    planDcpOptimizer(ckpt.metadata(), params, &plan);
     return plan;
 }
 

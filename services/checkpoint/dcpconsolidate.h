@@ -40,6 +40,7 @@ public:
     // Where the pieces of `e` lie as they are in the files (DcpCheckpoint::locate(), nothing to reorder), for a
     // straight copy; false with *error empty when it must be read().
     bool locate(const ConsolidatePlanEntry &e, std::vector<DcpCheckpoint::Piece> *pieces, QString *error);
+    DcpCheckpoint &checkpoint() { return m_ckpt; }
 
 private:
     DcpCheckpoint m_ckpt;

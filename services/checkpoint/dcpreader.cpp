@@ -263,4 +263,18 @@ bool DcpCheckpoint::readBytes(const DcpBytes &b, std::string *out, QString *erro
     return true;
 }
 
+bool DcpCheckpoint::openValue(const std::string &fqn, TorchFile *tf, QString *error)
+{
+    const auto it = std::find_if(m_md.bytes.begin(), m_md.bytes.end(), [&](const DcpBytes &b) { return b.fqn == fqn; });
+    if (it == m_md.bytes.end()) {
+        *error = DcpText::tr("%1 is no longer in the checkpoint: it changed.").arg(qs(fqn));
+        return false;
+    }
+    if (it->item.length > kMaxBytesValue) {
+        *error = DcpText::tr("%1 is larger than %2 MiB.").arg(itemName(it->item)).arg(kMaxBytesValue >> 20);
+        return false;
+    }
+    return tf->openAt(m_files.at(it->item.file).first, it->item.offset, it->item.length, itemName(it->item), error);
+}
+
 }  // namespace ingot

@@ -15,6 +15,8 @@
 
 namespace ingot {
 
+class TorchFile;
+
 class DcpCheckpoint final
 {
 public:
@@ -51,6 +53,9 @@ public:
     // A value saved as bytes, at most kMaxBytesValue long.
     bool readBytes(const DcpBytes &b, std::string *out, QString *error);
     static constexpr qint64 kMaxBytesValue = qint64(64) << 20;
+    // A value saved as bytes by DCP's planner (a torch.save of a Python value, at most kMaxBytesValue long), named
+    // `fqn`, opened in *tf: its data.pkl read with the restricted unpickler. False with words otherwise.
+    bool openValue(const std::string &fqn, TorchFile *tf, QString *error);
 
 private:
     bool openFiles(QString *error);

@@ -580,6 +580,10 @@ MergeKind mergeKind(const ConsolidatePlanEntry &e, int tpSize)
 QString mergeText(const ConsolidatePlanEntry &e, int tpSize)
 {
     const MergeKind kind = mergeKind(e, tpSize);
+    if (e.dcpChunks > 0) {  // a DCP tensor: read whole when it is one chunk, else assembled; TorchTitan's wq / wk reordered
+        const QString how = e.dcpChunks > 1 ? PlanText::tr("assembled from %n chunk(s)", nullptr, e.dcpChunks) : PlanText::tr("copied as it is");
+        return e.ropeHeads > 0 ? PlanText::tr("%1, rows reordered from TorchTitan's RoPE order (%n head(s))", nullptr, e.ropeHeads).arg(how) : how;
+    }
     if (e.name != e.source && (kind == MergeKind::Copied || kind == MergeKind::Replicated)) {
         // An adapter's lora_A shared by the parts of a fused linear or a GQA attention, written for each part.
         const std::string from = e.source.substr(0, e.source.rfind(".lora_A"));
@@ -676,6 +680,14 @@ qint64 ConsolidationPlan::bytes() const
 {
     qint64 total = 0;
     for (const ConsolidatePlanEntry &e : entries)
+        total += e.bytes;
+    return total;
+}
+
+qint64 ConsolidationPlan::optimizerBytes() const
+{
+    qint64 total = 0;
+    for (const ConsolidatePlanEntry &e : optimizerEntries)
         total += e.bytes;
     return total;
 }

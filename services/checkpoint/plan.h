@@ -11,6 +11,7 @@
 #include <QVector>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -53,11 +54,30 @@ struct ConsolidatePlanEntry {
     // rows in RoPE pairs (0, 1), (2, 3)...; transformers' q_proj / k_proj keep the pairs' first halves, then their
     // second halves: with ropeHeads > 0 the rows are reordered so, per head (TorchTitan's to_hf _permute).
     int ropeHeads = 0;
+    int dcpChunks = 0;  // a DCP tensor: how many chunks (non-empty) it is assembled from; 0 for other layouts
+};
+
+// A DCP checkpoint's optimizer value saved as bytes (a torch.save of a Python value): a parameter group's setting
+// (lr, betas, eps, weight_decay, params...) or a per-parameter state that is not a tensor. Written, read with the
+// restricted unpickler, into optimizer_param_groups.json (dcpoptimizer.h).
+struct OptimizerValue {
+    std::string source;  // its name in the checkpoint
+    int group = -1;      // torch's nested layout: param_groups.<group>.<key>; -1 otherwise
+    std::string param;   // the flattened layout (param_groups.<fqn>.<key>) or a state value: the parameter's output name
+    std::string key;     // "lr", "betas", "params", or the state's name ("step")
+    bool state = false;  // a per-parameter state value (state.<fqn>.<key>), not a group's setting
 };
 
 struct ConsolidationPlan {
     CheckpointCandidate checkpoint;  // what was planned
     QVector<ConsolidatePlanEntry> entries;  // in output order
+    // A DCP checkpoint's optimizer state (planned always, written with ConsolidateOptions::optimizer): each tensor
+    // named "<the parameter's output name>.<state>" (exp_avg, exp_avg_sq, step...), and the values saved as bytes.
+    QVector<ConsolidatePlanEntry> optimizerEntries;
+    QVector<OptimizerValue> optimizerValues;
+    std::map<std::string, std::string> parameterNames;  // a parameter's name in the model -> its output name
+    bool hasOptimizer() const { return !optimizerEntries.isEmpty() || !optimizerValues.isEmpty(); }
+    qint64 optimizerBytes() const;
     QString adapterFile;  // a LoRA adapter merged into the checkpoint's weights (adapter_model.safetensors), if any
     // Missing or duplicate ranks, disagreeing shapes or dtypes, partition sizes that do not add up, unreadable
     // files...: nothing can be written while there are any.

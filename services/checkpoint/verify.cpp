@@ -208,7 +208,9 @@ QStringList verifyIndex(const QString &folder, const QString &indexName)
         byFile[it->get<std::string>()].insert(it.key());
     }
     // Tensor files the index does not name: what they hold is lost to whoever reads the index.
-    for (const QString &f : QDir(folder).entryList({QStringLiteral("*.safetensors"), QStringLiteral("*.bin")}, QDir::Files))
+    // Those of its own kind (model…, pytorch_model…, optimizer…): the optimizer state beside a model has its own.
+    const QString stem = indexName.left(indexName.indexOf(QLatin1Char('.')));
+    for (const QString &f : QDir(folder).entryList({stem + QStringLiteral("*.safetensors"), stem + QStringLiteral("*.bin")}, QDir::Files))
         byFile[f.toStdString()];
     std::int64_t total = 0;
     for (const auto &[file, names] : byFile) {

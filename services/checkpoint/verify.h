@@ -40,7 +40,9 @@ private:
 
 // The index of a split output (model.safetensors.index.json or pytorch_model.bin.index.json in `folder`), as
 // transformers reads it: valid JSON; every file its weight_map names exists in the folder; the tensors of those
-// files are exactly the weight_map's names, each in the file it names; and metadata.total_size is their size.
+// files are exactly the weight_map's names, each in the file it names; and metadata.total_size is their size. Tensor
+// files of the index's own kind (named as it is up to its first dot: model…, optimizer…) that it does not name are
+// problems; others beside them (a model's optimizer state) are not.
 QStringList verifyIndex(const QString &folder, const QString &indexName);
 
 // The shapes a transformers config implies: hidden size, layers, attention and key/value heads, vocabulary.

@@ -12,9 +12,15 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 using namespace ingot;
@@ -48,8 +54,8 @@ QString said(const ConsolidationResult &r)
     return (r.report.problems + r.report.verifyProblems + QStringList{r.report.error}).join(QLatin1Char('\n'));
 }
 
-// Consolidates `folder` through the use case, as the wizard and the CLI do.
-ConsolidationResult consolidateThrough(const QString &folder, const QString &output, bool verify)
+// Consolidates `folder` through the use case, as the wizard and the CLI do; with `optimizer`, its optimizer state too.
+ConsolidationResult consolidateThrough(const QString &folder, const QString &output, bool verify, bool optimizer = false)
 {
     ConsolidationRequest req;
     QString error;
@@ -60,6 +66,7 @@ ConsolidationResult consolidateThrough(const QString &folder, const QString &out
     }
     req.options.output = output;
     req.options.verify = verify;
+    req.options.optimizer = optimizer;
     req.plan();
     return req.run();
 }
@@ -88,27 +95,131 @@ private Q_SLOTS:
         QVERIFY2(torch2({tmp.path(), QStringLiteral("dtensor"), QStringLiteral("fsdp"), QStringLiteral("titan")}, &out, 2), qPrintable(out));
         QVERIFY2(torch2(QStringList{QStringLiteral("--hostile"), dcp(QStringLiteral("dtensor")), dir(QStringLiteral("hostile"))} + kHostile, &out),
                  qPrintable(out));
+        QVERIFY2(torch2({QStringLiteral("--hostile"), dcp(QStringLiteral("fsdp")), dir(QStringLiteral("hostile")), QStringLiteral("optim-past-end"),
+                         QStringLiteral("optim-evil-value")},
+                        &out),
+                 qPrintable(out));
     }
 
-    // Each kind through the direct copy and through memory (--verify), every output compared in one run.
+    // Each kind through the direct copy and through memory (--verify), every output compared in one run; the fsdp
+    // (FSDP1's sharded optimizer state, "optim") and titan (tensor parallel 2, "optimizer") kinds with their optimizer
+    // state too, compared with torch's own "optim" / "optimizer" entries.
     void equalsTorchsOwnConsolidation()
     {
         QStringList compare{QStringLiteral("--compare")};
         for (const QString &kind : {QStringLiteral("dtensor"), QStringLiteral("fsdp"), QStringLiteral("titan")})
             for (const bool verify : {false, true}) {
                 const QString out = dir(kind) + (verify ? QStringLiteral("/verified") : QStringLiteral("/direct"));
+                const bool optimizer = kind != QLatin1String("dtensor");
                 // TorchTitan's from its dump folder (the step-N folders under checkpoint/ are found), the others from theirs.
-                const ConsolidationResult r = consolidateThrough(kind == QLatin1String("titan") ? dir(kind) : dcp(kind), out, verify);
+                const ConsolidationResult r = consolidateThrough(kind == QLatin1String("titan") ? dir(kind) : dcp(kind), out, verify, optimizer);
                 QVERIFY2(r.report.ok(), qPrintable(kind + QLatin1String(": ") + said(r)));
                 QCOMPARE(r.report.verified, verify);
                 // TorchTitan's output is a transformers model folder: the config.json of its dump folder comes along.
                 QCOMPARE(QFile::exists(out + QStringLiteral("/config.json")), kind == QLatin1String("titan"));
+                QCOMPARE(r.report.files.contains(QStringLiteral("optimizer.safetensors")), optimizer);
+                QCOMPARE(r.report.files.contains(QStringLiteral("optimizer_param_groups.json")), optimizer);
                 compare << dir(kind) + QStringLiteral("/reference.pt") << out << kind;
             }
         QString said;
         QVERIFY2(torch2(compare, &said), qPrintable(said));
-        for (int k = 2; k < compare.size(); k += 3)
+        for (int k = 2; k < compare.size(); k += 3) {
             QVERIFY2(said.contains(QStringLiteral("equal: 21 tensors in %1\n").arg(compare[k])), qPrintable(said));
+            // AdamW's exp_avg, exp_avg_sq and step of 21 parameters (TorchTitan's wq / wk moments permuted as their weights).
+            const int optimizerTensors = compare[k + 1] == QLatin1String("dtensor") ? 0 : 63;
+            if (optimizerTensors > 0)
+                QVERIFY2(said.contains(QStringLiteral("equal optimizer: %1 tensors, 1 param group(s) in %2\n").arg(optimizerTensors).arg(compare[k])),
+                         qPrintable(said));
+        }
+    }
+
+    // The plan names each optimizer tensor after its parameter's output name, and says how each is made: a tensor
+    // split over the ranks is assembled from its chunks, not "copied"; TorchTitan's wq / wk reordered.
+    void thePlanListsTheOptimizerStateTruly()
+    {
+        QString error;
+        QVector<CheckpointCandidate> found = findCheckpoints(dcp(QStringLiteral("titan")), &error);
+        QCOMPARE(found.size(), 1);
+        ConsolidationPlan plan = planConsolidation(found[0]);
+        QVERIFY2(plan.ok(), qPrintable(plan.problems.join(QLatin1Char('\n'))));
+        std::map<std::string, QString> how;
+        for (const ConsolidatePlanEntry &e : plan.entries + plan.optimizerEntries)
+            how[e.name] = mergeText(e, 1);
+        QCOMPARE(plan.optimizerEntries.size(), 63);
+        QCOMPARE(plan.optimizerValues.size(), 11);  // lr, betas, eps, weight_decay, ..., params of group 0
+        QCOMPARE(how["model.embed_tokens.weight.exp_avg"], QStringLiteral("assembled from 2 chunk(s)"));
+        QCOMPARE(how["model.norm.weight.step"], QStringLiteral("copied as it is"));
+        QCOMPARE(how["model.layers.1.self_attn.k_proj.weight.exp_avg_sq"],
+                 QStringLiteral("assembled from 2 chunk(s), rows reordered from TorchTitan's RoPE order (2 head(s))"));
+        QCOMPARE(how["model.embed_tokens.weight"], QStringLiteral("assembled from 2 chunk(s)"));
+        QCOMPARE(how["model.layers.0.self_attn.q_proj.weight"], QStringLiteral("assembled from 2 chunk(s), rows reordered from TorchTitan's RoPE order (4 head(s))"));
+        QCOMPARE(how["model.norm.weight"], QStringLiteral("copied as it is"));
+        found = findCheckpoints(dcp(QStringLiteral("fsdp")), &error);
+        plan = planConsolidation(found[0]);
+        QCOMPARE(plan.optimizerEntries.size(), 63);
+        QVERIFY(std::any_of(plan.optimizerEntries.begin(), plan.optimizerEntries.end(),
+                            [](const ConsolidatePlanEntry &e) { return e.name == "model.layers.1.mlp.up_proj.weight.exp_avg_sq"; }));
+    }
+
+    // --optimizer: the optimizer state split like the model above --max-shard-size (an index), every tensor verified,
+    // the files in the JSON report. A checkpoint without optimizer state: refused before anything is written.
+    void theCliWritesTheOptimizerStateOnRequest()
+    {
+        const QString out = dir(QStringLiteral("cli-optimizer"));
+        test::ProgramRun r = test::runProgram(QStringLiteral(INGOT_CLI_PATH),
+                                              {QStringLiteral("consolidate"), QStringLiteral("--optimizer"), QStringLiteral("--verify"),
+                                               QStringLiteral("--max-shard-size"), QStringLiteral("20KB"), QStringLiteral("--json"),
+                                               dcp(QStringLiteral("fsdp")), out});
+        QVERIFY2(r.code == 0, QByteArray(r.out + r.err).constData());
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QVERIFY2(j.value(QStringLiteral("verified")).toBool(), r.out.constData());
+        QVERIFY2(j.value(QStringLiteral("optimizer")).toBool(), r.out.constData());
+        const QStringList files = j.value(QStringLiteral("files")).toVariant().toStringList();
+        QVERIFY2(files.contains(QStringLiteral("optimizer.safetensors.index.json")), r.out.constData());
+        QVERIFY2(files.filter(QRegularExpression(QStringLiteral("^optimizer-0000[1-9]-of-0000[2-9]\\.safetensors$"))).size() > 1, r.out.constData());
+        QVERIFY2(files.contains(QStringLiteral("optimizer_param_groups.json")), r.out.constData());
+        QVERIFY2(files.contains(QStringLiteral("model.safetensors.index.json")), r.out.constData());
+        QCOMPARE(j.value(QStringLiteral("tensors")).toInt(), 21 + 63);
+        QFile groups(out + QStringLiteral("/optimizer_param_groups.json"));
+        QVERIFY(groups.open(QIODevice::ReadOnly));
+        const QJsonObject g = QJsonDocument::fromJson(groups.readAll()).object().value(QStringLiteral("param_groups")).toArray().at(0).toObject();
+        QCOMPARE(g.value(QStringLiteral("lr")).toDouble(), 1e-3);
+        QCOMPARE(g.value(QStringLiteral("betas")).toArray().at(1).toDouble(), 0.999);
+        QCOMPARE(g.value(QStringLiteral("params")).toArray().size(), 21);
+
+        const QString none = dir(QStringLiteral("cli-no-optimizer"));
+        r = test::runProgram(QStringLiteral(INGOT_CLI_PATH), {QStringLiteral("consolidate"), QStringLiteral("--optimizer"), dcp(QStringLiteral("dtensor")), none});
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.contains("holds no optimizer state"), r.err.constData());
+        QVERIFY(!QFileInfo::exists(none));
+    }
+
+    // A param group's value whose pickle calls code (os.system): refused by the restricted unpickler, never run,
+    // nothing written. Without --optimizer the value is not read and the weights are written.
+    void aHostileOptimizerValueIsRefused()
+    {
+        const QString copy = dir(QStringLiteral("hostile-optim-evil-value"));
+        QFile::remove(QStringLiteral("/tmp/ingot-dcp-evil-value-ran"));
+        ConsolidationResult r = consolidateThrough(copy, copy + QStringLiteral("-out"), false, true);
+        QVERIFY(!r.report.ok());
+        QVERIFY2(said(r).contains(QLatin1String("optim.param_groups.0.lr")) && said(r).contains(QLatin1String("refused")) &&
+                     said(r).contains(QLatin1String("system")),
+                 qPrintable(said(r)));
+        QVERIFY(!QFileInfo::exists(copy + QStringLiteral("-out")));
+        QVERIFY(!QFileInfo::exists(QStringLiteral("/tmp/ingot-dcp-evil-value-ran")));
+        r = consolidateThrough(copy, copy + QStringLiteral("-weights"), false, false);
+        QVERIFY2(r.report.ok(), qPrintable(said(r)));
+    }
+
+    // An optimizer tensor's chunk reaching past the end of its .distcp file: refused with words, nothing written.
+    void aHostileOptimizerChunkIsRefused()
+    {
+        const QString copy = dir(QStringLiteral("hostile-optim-past-end"));
+        const ConsolidationResult r = consolidateThrough(copy, copy + QStringLiteral("-out"), false, true);
+        QVERIFY(!r.report.ok());
+        QVERIFY2(said(r).contains(QLatin1String("past the end of its file")), qPrintable(said(r)));
+        QVERIFY2(said(r).contains(QLatin1String("__")), qPrintable(said(r)));
+        QVERIFY(!QFileInfo::exists(copy + QStringLiteral("-out")));
     }
 
     // Weights only: the optimizer's state (fsdp: "optim", titan: "optimizer") and the trainer's are left out, and

@@ -152,6 +152,10 @@ private Q_SLOTS:
         QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());  // there is room on the disk (asked off the UI thread)
         QVERIFY2(w.spaceLabel()->text().contains(QStringLiteral("free there")), qPrintable(w.spaceLabel()->text()));
         QCOMPARE(w.button(QWizard::NextButton)->text(), QStringLiteral("Consolidate"));  // says what it does
+        // The optimizer state is offered for DCP checkpoints only (tst_dcp writes it); here the box says why not.
+        QVERIFY(!w.optimizerCheck()->isEnabled());
+        QVERIFY2(w.optimizerCheck()->toolTip().contains(QStringLiteral("(DCP) only")), qPrintable(w.optimizerCheck()->toolTip()));
+        QVERIFY(!w.request().options.optimizer);
         QVERIFY(screenshot(w, QStringLiteral("consolidate-options.png")));
         QSignalSpy finished(&w, &ConsolidateWizard::runFinished);
         QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);

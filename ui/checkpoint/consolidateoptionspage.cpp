@@ -1,6 +1,8 @@
 #include "ui/checkpoint/consolidateoptionspage.h"
 
+#include "services/checkpoint/dcpoptimizer.h"
 #include "services/checkpoint/loramerge.h"
+#include "services/util/format.h"
 #include "ui/checkpoint/reshardchoice.h"
 
 #include <QCheckBox>
@@ -102,12 +104,15 @@ QWidget *ConsolidateOptionsPage::buildConsolidateSettings()
     m_shardGb->setSuffix(tr(" GB"));
     m_shardGb->setToolTip(tr("Larger models are written as several files of at most this size, with an index, as "
                              "transformers does (5 GB by default)."));
+    m_optimizer = new QCheckBox(tr("Also write the optimizer state (optimizer.safetensors and optimizer_param_groups.json)"), box);
     connect(m_format, &QComboBox::currentIndexChanged, this, &ConsolidateOptionsPage::apply);
     connect(m_shardGb, &QDoubleSpinBox::valueChanged, this, &ConsolidateOptionsPage::apply);
+    connect(m_optimizer, &QCheckBox::toggled, this, &ConsolidateOptionsPage::showOutputState);  // what it needs changes
     auto *form = new QFormLayout(box);
     form->setContentsMargins(0, 0, 0, 0);
     form->addRow(tr("Format:"), m_format);
     form->addRow(tr("Files of at most:"), m_shardGb);
+    form->addRow(QString(), m_optimizer);
     return box;
 }
 
@@ -133,6 +138,7 @@ void ConsolidateOptionsPage::apply()
     o.maxShardBytes = qint64(m_shardGb->value() * 1e9);
     o.verify = m_verify->isChecked();
     o.overwrite = m_overwrite->isChecked();
+    o.optimizer = m_optimizer->isEnabled() && m_optimizer->isChecked();
     o.format = m_format->currentData().toString() == QLatin1String("pytorch") ? ConsolidateOptions::Format::PyTorch
                                                                                : ConsolidateOptions::Format::Safetensors;
     m_request.mode = isResharding() ? ConsolidationRequest::Mode::Reshard : ConsolidationRequest::Mode::Consolidate;
@@ -149,6 +155,14 @@ bool ConsolidateOptionsPage::isResharding() const
 
 void ConsolidateOptionsPage::initializePage()
 {
+    // Offered for a DCP checkpoint that holds optimizer state; otherwise the reason is its tooltip.
+    const QVector<ConsolidationPlan> &plans = m_request.plans();
+    const QString why = plans.isEmpty() ? QString() : optimizerProblem(plans.first());
+    m_optimizer->setEnabled(plans.size() == 1 && why.isEmpty());
+    m_optimizer->setToolTip(m_optimizer->isEnabled()
+                                ? tr("%n tensor(s) of the optimizer (%1), named after the model's parameters, and its settings as JSON.", nullptr,
+                                     int(plans.first().optimizerEntries.size())).arg(formatBytes(plans.first().optimizerBytes()))
+                                : why);
     apply();
     showMergeChoice();
     showModeChoice();

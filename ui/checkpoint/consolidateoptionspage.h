@@ -52,6 +52,7 @@ public:
     QDoubleSpinBox *shardSizeSpin() const { return m_shardGb; }
     QCheckBox *verifyCheck() const { return m_verify; }
     QCheckBox *mergeCheck() const { return m_merge; }
+    QCheckBox *optimizerCheck() const { return m_optimizer; }
     QLineEdit *baseModelEdit() const { return m_baseModel; }
     QCheckBox *overwriteCheck() const { return m_overwrite; }
     QComboBox *modeCombo() const { return m_mode; }
@@ -90,6 +91,7 @@ private:
     QCheckBox *m_overwrite = nullptr;
     QCheckBox *m_verify = nullptr;
     QCheckBox *m_merge = nullptr;
+    QCheckBox *m_optimizer = nullptr;  // a DCP checkpoint's optimizer state too
     QLineEdit *m_baseModel = nullptr;
 };
 

@@ -116,8 +116,17 @@ void ConsolidatePlanPage::showCheck(const QVector<ConsolidationPlan> &plans)
     m_problems->addItems(problems);
     m_problemBox->setTitle(tr("%n problem(s): nothing can be written until they are fixed", nullptr, int(problems.size())));
     m_problemBox->setVisible(!problems.isEmpty());
-    m_planModel->setPlans(plans, parts);
-    m_planView->setColumnHidden(PlanModel::PartColumn, !several);
+    // A DCP checkpoint's optimizer state: listed as what it writes when asked for on the next page.
+    QVector<ConsolidationPlan> shown = plans;
+    const bool optimizer = !several && !plans.first().optimizerEntries.isEmpty();
+    if (optimizer) {
+        ConsolidationPlan o = plans.first();
+        o.entries = o.optimizerEntries;
+        shown << o;
+        parts << tr("optimizer.safetensors (if asked for)");
+    }
+    m_planModel->setPlans(shown, parts);
+    m_planView->setColumnHidden(PlanModel::PartColumn, !several && !optimizer);
     const bool planned = entries > 0;
     m_planView->setVisible(planned);
     m_planFilter->setVisible(planned);
@@ -125,7 +134,7 @@ void ConsolidatePlanPage::showCheck(const QVector<ConsolidationPlan> &plans)
     m_problems->setMaximumHeight(m_problems->fontMetrics().lineSpacing() * (planned ? 6 : 16) + 8);
     // The name as wide as it needs, up to 40% of the view; the merge takes what is left (its tooltip has it whole).
     m_planView->resizeColumnToContents(PlanModel::NameColumn);
-    if (several)
+    if (several || optimizer)
         m_planView->resizeColumnToContents(PlanModel::PartColumn);
     QHeaderView *h = m_planView->header();
     h->resizeSection(PlanModel::NameColumn, std::min(h->sectionSize(PlanModel::NameColumn), m_planView->width() * 2 / 5));
@@ -142,7 +151,11 @@ void ConsolidatePlanPage::showCheck(const QVector<ConsolidationPlan> &plans)
     else if (!plans.first().checkpoint.adapter.isEmpty())
         adapter = tr("LoRA adapter %1: written as a folder PEFT loads (adapter_model.safetensors and its "
                      "adapter_config.json). ").arg(displayName(plans.first().checkpoint.adapter));
-    m_status->setText(planned ? adapter + totals : QString());
+    const QString optimizerText = optimizer ? QLatin1Char(' ') + tr("It also holds the optimizer state: %n tensor(s) (%1), written on request "
+                                                                   "(next page).", nullptr, int(plans.first().optimizerEntries.size()))
+                                                                    .arg(formatBytes(plans.first().optimizerBytes()))
+                                            : QString();
+    m_status->setText(planned ? adapter + totals + optimizerText : QString());
     m_status->setVisible(planned);
     refresh();
     if (checkFinished)

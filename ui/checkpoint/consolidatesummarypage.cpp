@@ -99,6 +99,9 @@ void ConsolidateSummaryPage::showConsolidated(const ConsolidationRequest &reques
     QString text = tr("<b>%n tensor(s)</b> (%1) written to <tt>%2</tt> in %3:", nullptr, rep.tensors)
                        .arg(formatBytes(rep.bytes), displayName(where).toHtmlEscaped(), took);
     text += QStringLiteral("<br>") + lines.join(QStringLiteral("<br>")) + QStringLiteral("<br><br>") + verified.toHtmlEscaped();
+    if (request.options.optimizer && rep.ok())
+        text += QStringLiteral("<br>") + tr("With the optimizer state: optimizer.safetensors (each tensor named after its parameter, "
+                                            "e.g. model.norm.weight.exp_avg) and its settings in optimizer_param_groups.json.").toHtmlEscaped();
     for (const QString &w : rep.warnings)
         text += QStringLiteral("<br>") + displayName(w).toHtmlEscaped();
     if (!r.mergedOutput.isEmpty()) {
@@ -123,6 +126,13 @@ void ConsolidateSummaryPage::showConsolidated(const ConsolidationRequest &reques
     if (request.isAdapter())
         code = QStringLiteral("from peft import AutoPeftModelForCausalLM\n\nmodel = AutoPeftModelForCausalLM.from_pretrained(%1)\n")
                    .arg(pythonString(where));
+    if (request.options.optimizer && rep.files.contains(QStringLiteral("optimizer_param_groups.json")))
+        code += QStringLiteral("\nimport json, os\nfrom safetensors.torch import load_file\n\n"
+                               "optimizer_state = {}\nfor f in sorted(os.listdir(%1)):\n"
+                               "    if f.startswith(\"optimizer\") and f.endswith(\".safetensors\"):\n"
+                               "        optimizer_state.update(load_file(os.path.join(%1, f)))\n"
+                               "param_groups = json.load(open(os.path.join(%1, \"optimizer_param_groups.json\")))\n")
+                    .arg(pythonString(where));
     if (!r.mergedOutput.isEmpty() && r.merged.ok())
         code = QStringLiteral("from transformers import AutoModelForCausalLM\n\nmodel = AutoModelForCausalLM.from_pretrained(%1)\n")
                    .arg(pythonString(QFileInfo(r.mergedOutput).absoluteFilePath()));

@@ -69,6 +69,7 @@ public:
     QDoubleSpinBox *shardSizeSpin() const { return m_options->shardSizeSpin(); }
     QCheckBox *verifyCheck() const { return m_options->verifyCheck(); }
     QCheckBox *mergeCheck() const { return m_options->mergeCheck(); }
+    QCheckBox *optimizerCheck() const { return m_options->optimizerCheck(); }
     QLineEdit *baseModelEdit() const { return m_options->baseModelEdit(); }
     QCheckBox *overwriteCheck() const { return m_options->overwriteCheck(); }
     QComboBox *modeCombo() const { return m_options->modeCombo(); }
