@@ -521,7 +521,7 @@ RemovePreview JobManager::previewRemove(const QString &id, bool withOutputs)
         pv.refusal = JobManagerText::tr("Job %1 is running: stop it first.").arg(id);
         return pv;
     }
-    if (withOutputs && !r.outputDir.isEmpty()) {
+    if (withOutputs && !r.outputDir.isEmpty() && !r.imported()) {  // an imported run's folder is the user's: kept
         const QString out = QDir::cleanPath(r.outputDir);
         if (out.startsWith(QDir::cleanPath(p.root) + QLatin1Char('/')))
             return pv;  // inside the job's folder: goes with it
