@@ -536,6 +536,26 @@ Task JobService::loadMetrics(const QString &id, std::function<void(const QVector
         [done](QVector<MetricPoint> m) { done(m); });
 }
 
+Task JobService::importRun(const QString &folder, std::function<void(const ImportedRun &, const QString &)> done)
+{
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    using Result = std::pair<ImportedRun, QString>;
+    return runTask(
+        this,
+        [local, folder](TaskControl &) {
+            Result r;
+            if (!importRunFolder(*local, folder, &r.first, &r.second) && r.second.isEmpty())
+                r.second = tr("The run folder could not be imported.");
+            return r;
+        },
+        [this, done](Result r) {
+            if (r.second.isEmpty())
+                m_followed.remove(r.first.id);  // refreshed: followed again from its new points
+            refreshHistory();
+            done(r.first, r.second);
+        });
+}
+
 void JobService::pollAll()
 {
     const QStringList ids = m_followed.keys();

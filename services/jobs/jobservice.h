@@ -8,6 +8,7 @@
 
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/remotejobindex.h"
+#include "services/jobs/runimport.h"
 #include "services/slurm/slurmcluster.h"
 #include "services/util/task.h"
 
@@ -106,6 +107,10 @@ public:
     static constexpr qint64 recentLogBytes = 4 << 20;
     // Loads another run's metrics (an overlay from the history).
     Task loadMetrics(const QString &id, std::function<void(const QVector<MetricPoint> &)> done);
+    // Adopts a run folder on this machine as a read-only job (importRunFolder: File ▸ Open a run folder…); a folder
+    // imported before is refreshed, and read again by whoever follows it. `done` gets the run (its id) or the error;
+    // the history is read again.
+    Task importRun(const QString &folder, std::function<void(const ImportedRun &, const QString &error)> done);
 
 Q_SIGNALS:
     void historyChanged();
