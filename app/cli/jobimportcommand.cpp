@@ -47,7 +47,7 @@ int cmdImport(const Invocation &in)
     }
     ImportedRun run;
     QString error;
-    if (!importRunFolder(*runners().local(), pos.first(), &run, &error)) {
+    if (!importRunFolder(runners().local(), pos.first(), &run, &error)) {
         err(CliText::tr("error: %1").arg(error));
         return Refused;
     }

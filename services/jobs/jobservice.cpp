@@ -2,6 +2,7 @@
 
 #include "services/jobs/neuronmonitor.h"
 #include "services/jobs/precompile.h"
+#include "services/jobs/runimport.h"
 
 #include "services/util/names.h"
 
@@ -544,7 +545,7 @@ Task JobService::importRun(const QString &folder, std::function<void(const Impor
         this,
         [local, folder](TaskControl &) {
             Result r;
-            if (!importRunFolder(*local, folder, &r.first, &r.second) && r.second.isEmpty())
+            if (!importRunFolder(local, folder, &r.first, &r.second) && r.second.isEmpty())
                 r.second = tr("The run folder could not be imported.");
             return r;
         },

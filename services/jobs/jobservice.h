@@ -8,7 +8,6 @@
 
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/remotejobindex.h"
-#include "services/jobs/runimport.h"
 #include "services/slurm/slurmcluster.h"
 #include "services/util/task.h"
 
@@ -23,6 +22,7 @@ class QFileSystemWatcher;
 namespace ingot {
 
 struct PrecompileProgress;
+struct ImportedRun;
 struct NeuronSample;
 struct CacheSnapshot;
 

@@ -374,8 +374,9 @@ JobRecordFile importedRecord(const RunFolder &run, const QString &id, qint64 cre
 
 }  // namespace
 
-bool importRunFolder(JobRunner &runner, const QString &folder, ImportedRun *out, QString *error)
+bool importRunFolder(const std::shared_ptr<JobRunner> &shared, const QString &folder, ImportedRun *out, QString *error)
 {
+    JobRunner &runner = *shared;
     const std::optional<RunFolder> run = readRunFolder(runner, folder, error);
     if (!run)
         return false;
@@ -383,7 +384,7 @@ bool importRunFolder(JobRunner &runner, const QString &folder, ImportedRun *out,
     result.run = *run;
     result.id = importedJobOf(runner, run->folder);
     result.existed = !result.id.isEmpty();
-    JobManager manager(std::shared_ptr<JobRunner>(&runner, [](JobRunner *) {}));
+    JobManager manager(shared);
     qint64 createdMs = run->startedAt > 0 ? qint64(run->startedAt * 1000) : QDateTime::currentMSecsSinceEpoch();
     if (result.existed) {
         JobRecordFile earlier;

@@ -19,6 +19,7 @@
 #include <QStringList>
 #include <QVector>
 
+#include <memory>
 #include <optional>
 
 namespace ingot {
@@ -52,7 +53,7 @@ struct ImportedRun {
 };
 // Reads the folder and records it as a job of `runner`'s history; a folder imported before is found (by its
 // imported_from) and refreshed: its points read again, its status computed again. False with words.
-bool importRunFolder(JobRunner &runner, const QString &folder, ImportedRun *out, QString *error);
+bool importRunFolder(const std::shared_ptr<JobRunner> &runner, const QString &folder, ImportedRun *out, QString *error);
 
 // The points as rank 0's stdout records them (INGOT_METRIC lines), for the job folder.
 QByteArray metricLines(const QVector<MetricPoint> &points);

@@ -193,7 +193,7 @@ private Q_SLOTS:
         auto runner = makeLocalJobRunner(m_dir.filePath(QStringLiteral("jobs")));
         ImportedRun imported;
         QString error;
-        QVERIFY2(importRunFolder(*runner, run, &imported, &error), qPrintable(error));
+        QVERIFY2(importRunFolder(runner, run, &imported, &error), qPrintable(error));
         QVERIFY(!imported.existed);
         QCOMPARE(imported.run.kind, RunFolderKind::Trainer);
         QCOMPARE(imported.run.checkpoints, (QStringList{run + QStringLiteral("/checkpoint-4"), run + QStringLiteral("/checkpoint-8")}));
@@ -228,7 +228,7 @@ private Q_SLOTS:
         // The folder grows (the run went on) and is opened again: the same job, refreshed.
         QVERIFY(generate({QStringLiteral("trainer"), run, QStringLiteral("--steps"), QStringLiteral("12")}));
         ImportedRun again;
-        QVERIFY2(importRunFolder(*runner, run + QStringLiteral("/"), &again, &error), qPrintable(error));
+        QVERIFY2(importRunFolder(runner, run + QStringLiteral("/"), &again, &error), qPrintable(error));
         QVERIFY(again.existed);
         QCOMPARE(again.id, imported.id);
         const JobSummary refreshed = jobs.summary(imported.id, true, &error);
@@ -256,7 +256,7 @@ private Q_SLOTS:
         auto runner = makeLocalJobRunner(m_dir.filePath(QStringLiteral("jobs-tb")));
         ImportedRun imported;
         QString error;
-        QVERIFY2(importRunFolder(*runner, run, &imported, &error), qPrintable(error));
+        QVERIFY2(importRunFolder(runner, run, &imported, &error), qPrintable(error));
         QCOMPARE(imported.run.kind, RunFolderKind::TensorBoard);
         QCOMPARE(imported.run.startedAt, 1767225600.0);
         JobManager jobs(runner);
@@ -277,9 +277,9 @@ private Q_SLOTS:
         test::writeFile(empty + QStringLiteral("/notes.txt"), "nothing to see\n");
         ImportedRun imported;
         QString error;
-        QVERIFY(!importRunFolder(*runner, empty, &imported, &error));
+        QVERIFY(!importRunFolder(runner, empty, &imported, &error));
         QVERIFY2(error.contains(QLatin1String("no training run")), qPrintable(error));
-        QVERIFY(!importRunFolder(*runner, m_dir.filePath(QStringLiteral("missing")), &imported, &error));
+        QVERIFY(!importRunFolder(runner, m_dir.filePath(QStringLiteral("missing")), &imported, &error));
         QVERIFY2(error.contains(QLatin1String("not a folder")), qPrintable(error));
         QVERIFY(JobManager(runner).list().isEmpty());
     }
@@ -308,7 +308,7 @@ private Q_SLOTS:
 
         auto runner = makeLocalJobRunner(m_dir.filePath(QStringLiteral("jobs-titan")));
         ImportedRun imported;
-        QVERIFY2(importRunFolder(*runner, run, &imported, &error), qPrintable(error));
+        QVERIFY2(importRunFolder(runner, run, &imported, &error), qPrintable(error));
         QCOMPARE(imported.run.kind, RunFolderKind::TorchTitan);
         QCOMPARE(imported.run.checkpoints, (QStringList{run + QStringLiteral("/checkpoint/step-2"), run + QStringLiteral("/checkpoint/step-4")}));
         JobManager jobs(runner);

@@ -24,12 +24,12 @@ namespace {
 
 const QString kGenerator = QStringLiteral(INGOT_SOURCE_DIR "/tests/fixtures/make_run_folders.py");
 
-// Chooses `folder` in the open dialog as a person does: its path typed, then Choose.
+// Chooses `folder` in the open dialog as a person does: its path typed, then Enter (the dialog's Choose).
 void choose(QFileDialog *dialog, const QString &folder)
 {
     dialog->setDirectory(QFileInfo(folder).path());
     dialog->selectFile(folder);
-    dialog->accept();
+    QMetaObject::invokeMethod(dialog, "accept");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "ui/jobs/openrunfolder.h"
 
 #include "services/jobs/jobservice.h"
+#include "services/jobs/runimport.h"
 #include "services/util/names.h"
 
 #include <QCoreApplication>
