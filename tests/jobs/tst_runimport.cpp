@@ -6,6 +6,7 @@
 #include "services/jobs/jobfollower.h"
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/jobresume.h"
+#include "services/jobs/jobtext.h"
 #include "services/jobs/runimport.h"
 #include "services/jobs/torchtitanjob.h"
 #include "services/jobs/tfevents.h"
@@ -205,6 +206,7 @@ private Q_SLOTS:
         QVERIFY(s.record.imported());
         QCOMPARE(s.record.importedFrom, run);
         QCOMPARE(jobStateName(s.status.state), QStringLiteral("finished"));
+        QCOMPARE(jobPlaceText(s.record, s.status), QStringLiteral("imported from %1").arg(run));  // the history's Where
         QCOMPARE(s.metrics.size(), 8);
         QCOMPARE(s.metrics.at(2).step, qint64(3));
         QCOMPARE(s.metrics.at(2).loss, 9.25);
