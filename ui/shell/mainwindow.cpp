@@ -306,7 +306,7 @@ void MainWindow::buildMenus()
     file->addAction(m_local->openS3Action());
     file->addAction(m_local->torchNeuronAction());
     file->addAction(m_local->sampleAction());
-    QAction *openRun = file->addAction(tr("Open a &run folder…"), this, [this] {
+    QAction *openRun = file->addAction(tr("&Open a run folder…"), this, [this] {
         openRunFolder(this, m_jobService, [this](const QString &id) {
             m_nav->setCurrentRow(m_pages->indexOf(m_jobs));
             m_jobs->showJob(id);
