@@ -96,6 +96,10 @@ QVector<MetricPoint> byStep(const QVector<MetricPoint> &points)
 bool readTrainerState(JobRunner &runner, const QString &folder, const QStringList &files, RunFolder *run)
 {
     QString rel;
+    if (!files.contains(QStringLiteral("trainer_state.json"))
+        && runner.pathInfo(folder + QStringLiteral("/trainer_state.json")).isLink)  // listings leave links out: said
+        run->notes << RunImportText::tr("%1 could not be read: %2")
+                          .arg(QStringLiteral("trainer_state.json"), RunImportText::tr("it is a link, not followed"));
     if (files.contains(QStringLiteral("trainer_state.json"))) {
         rel = QStringLiteral("trainer_state.json");
     } else {  // a run still going: its newest checkpoint's state

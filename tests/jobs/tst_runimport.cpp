@@ -22,6 +22,8 @@
 
 #include <cmath>
 
+#include <sys/stat.h>
+
 using namespace ingot;
 
 namespace {
@@ -269,6 +271,27 @@ private Q_SLOTS:
         QCOMPARE(s.metrics.last().gradNorm, 1.0 + 6 / 8.0);
         QCOMPARE(s.metrics.last().time, 12.0);  // seconds since the run's first event
         QCOMPARE(s.record.createdMs, qint64(1767225600000));
+    }
+
+    // What a run folder's files may be planted as: trainer_state.json a link (to a real state elsewhere), a log a FIFO.
+    // Neither is followed nor waited on; each is said, and the rest of the folder is still read.
+    void linksAndFifosAreNotReadAndSaid()
+    {
+        const QString run = m_dir.filePath(QStringLiteral("planted"));
+        const QString elsewhere = m_dir.filePath(QStringLiteral("elsewhere"));
+        QVERIFY(generate({QStringLiteral("trainer"), elsewhere}));
+        QVERIFY(generate({QStringLiteral("tensorboard"), run, QStringLiteral("--steps"), QStringLiteral("3")}));
+        QVERIFY(QFile::link(elsewhere + QStringLiteral("/trainer_state.json"), run + QStringLiteral("/trainer_state.json")));
+        QCOMPARE(::mkfifo(QFile::encodeName(run + QStringLiteral("/train.log")).constData(), 0600), 0);
+        auto runner = makeLocalJobRunner(m_dir.filePath(QStringLiteral("jobs-planted")));
+        QString error;
+        const std::optional<RunFolder> read = readRunFolder(*runner, run, &error);
+        QVERIFY2(read, qPrintable(error));
+        QCOMPARE(read->kind, RunFolderKind::TensorBoard);  // neither the linked state nor the FIFO
+        QCOMPARE(read->points.size(), 3);
+        const QString notes = read->notes.join(QLatin1Char('|'));
+        QVERIFY2(notes.contains(QLatin1String("trainer_state.json could not be read")), qPrintable(notes));
+        QVERIFY2(notes.contains(QLatin1String("train.log could not be read")), qPrintable(notes));
     }
 
     void notARunIsRefusedWithWords()
