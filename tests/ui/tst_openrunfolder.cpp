@@ -14,6 +14,7 @@
 #include <QFileDialog>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -75,6 +76,13 @@ private Q_SLOTS:
         QVERIFY(!jobs->monitor()->stopButton()->isEnabled());
         QTRY_VERIFY(jobs->monitor()->resumeButton()->toolTip().contains(QLatin1String("did not launch")));
         QVERIFY(!jobs->monitor()->resumeButton()->isEnabled());
+
+        // Its checkpoints offered for consolidation as any job's: the wizard gets the run's folder (it holds checkpoint-N).
+        QTRY_VERIFY(jobs->monitor()->consolidateButton()->isEnabled());
+        QSignalSpy consolidate(jobs, &JobsPage::consolidateRequested);
+        jobs->monitor()->consolidateButton()->click();
+        QTRY_COMPARE(consolidate.size(), 1);
+        QCOMPARE(consolidate.first().first().toString(), run);
 
         // Opened again: the same job, not a second one.
         action->trigger();
