@@ -7,9 +7,9 @@
 #include "app/cli/consolidatecommand.h"
 #include "app/cli/copycommand.h"
 #include "app/cli/hubcommands.h"
+#include "app/cli/jobimportcommand.h"
 #include "app/cli/jobcommands.h"
 #include "app/cli/jobmonitorcommands.h"
-#include "app/cli/jobimportcommand.h"
 #include "app/cli/pushcommands.h"
 #include "app/cli/pullcommand.h"
 #include "app/cli/remotecommands.h"
@@ -72,9 +72,9 @@ int main(int argc, char **argv)
     table.add(consolidateCommands());
     table.add(jobCommands());
     table.add(jobMonitorCommands());
-    table.add(jobImportCommands());
     table.add(remoteCommands());
     table.add(clusterCommands());
+    table.add(jobImportCommands());
     table.add(transferCommands());
     return table.run(args);
 }
