@@ -195,7 +195,8 @@ QString runFolderKindTitle(RunFolderKind kind)
 namespace {
 
 // Which quantity a scalar's tag is: HF's TensorBoardCallback writes train/loss, train/learning_rate, train/grad_norm,
-// train/epoch; TorchTitan's loss_metrics/global_avg_loss, grad_norm, throughput(tps); people write Loss/train, lr.
+// train/epoch; TorchTitan's TensorBoard logger (torchtitan/components/metrics.py) loss_metrics/global_avg_loss (not
+// global_max_loss), grad_norm, throughput(tps), lr; people write Loss/train, lr.
 // An evaluation's tags (eval/…, val…, test…) are not the training's.
 enum class TagKind { None, Loss, LearningRate, GradNorm, Throughput, Epoch };
 TagKind tagKind(const QByteArray &tag)

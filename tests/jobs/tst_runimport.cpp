@@ -294,6 +294,34 @@ private Q_SLOTS:
         QVERIFY2(notes.contains(QLatin1String("train.log could not be read")), qPrintable(notes));
     }
 
+    // TorchTitan with metrics.enable_tensorboard and no console kept: its tb/ events and checkpoint/step-N. Its tags
+    // (torchtitan/components/metrics.py): the average loss charted, not the max, nor the validation's.
+    void aTorchTitanTensorBoardFolderIsImported()
+    {
+        const QString run = m_dir.filePath(QStringLiteral("titan-tb"));
+        QVERIFY(QDir().mkpath(run + QStringLiteral("/tb/20261128-1000")));
+        QByteArray bytes;
+        for (int step = 1; step <= 4; ++step) {
+            bytes += scalarEvent(step, "loss_metrics/global_avg_loss", float(8 - step));
+            bytes += scalarEvent(step, "loss_metrics/global_max_loss", 100.0f);
+            bytes += scalarEvent(step, "validation_metrics/loss", 200.0f);
+            bytes += scalarEvent(step, "throughput(tps)", float(1000 * step));
+            bytes += scalarEvent(step, "lr", 0.5f);
+        }
+        test::writeFile(run + QStringLiteral("/tb/20261128-1000/events.out.tfevents.1767225600.host.1.0"), bytes);
+        test::writeFile(run + QStringLiteral("/checkpoint/step-4/.metadata"), "not read here");
+        auto runner = makeLocalJobRunner(m_dir.filePath(QStringLiteral("jobs-titan-tb")));
+        QString error;
+        const std::optional<RunFolder> read = readRunFolder(*runner, run, &error);
+        QVERIFY2(read, qPrintable(error));
+        QCOMPARE(read->kind, RunFolderKind::TorchTitan);
+        QCOMPARE(read->points.size(), 4);
+        QCOMPARE(read->points.last().loss, 4.0);
+        QCOMPARE(read->points.last().tokensPerSecond, 4000.0);
+        QCOMPARE(read->points.last().learningRate, 0.5);
+        QCOMPARE(read->checkpoints, QStringList{run + QStringLiteral("/checkpoint/step-4")});
+    }
+
     void notARunIsRefusedWithWords()
     {
         auto runner = makeLocalJobRunner(m_dir.filePath(QStringLiteral("jobs-none")));
