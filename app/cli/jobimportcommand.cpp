@@ -71,7 +71,7 @@ int cmdImport(const Invocation &in)
         lines << CliText::tr("  checkpoint: %1").arg(displayName(c));
     for (const QString &n : run.run.notes)
         lines << CliText::tr("  note: %1").arg(n);
-    lines << CliText::tr("It is read-only in the history: ingot-cli job show %1, job metrics %1.").arg(run.id);
+    lines << CliText::tr("It is read-only in the history: ingot-cli job status %1.").arg(run.id);
     out(lines.join(QLatin1Char('\n')));
     return Ok;
 }

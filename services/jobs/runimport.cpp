@@ -354,14 +354,14 @@ QString importedJobOf(JobRunner &runner, const QString &folder)
     return {};
 }
 
-JobRecordFile importedRecord(const RunFolder &run, const QString &id, qint64 createdMs)
+JobRecordFile importedRecord(const RunFolder &run, const QString &id, qint64 createdMs, const QString &jobFolder)
 {
     JobRecordFile r;
     r.id = id;
     r.where = QStringLiteral("local");
     r.createdMs = createdMs;
     r.outputDir = run.folder;
-    r.cwd = run.folder;
+    r.cwd = jobFolder;  // Ingot's folder of the job, as for any job (the run's is imported_from)
     r.importedFrom = run.folder;
     r.spec.name = QFileInfo(run.folder).fileName();
     r.spec.maxSteps = run.maxSteps > 0 ? int(std::min<qint64>(run.maxSteps, 1 << 30)) : -1;
@@ -398,8 +398,8 @@ bool importRunFolder(const std::shared_ptr<JobRunner> &shared, const QString &fo
     } else {
         result.id = newJobId();
     }
-    const JobRecordFile record = importedRecord(*run, result.id, createdMs);
     const JobPaths paths = manager.paths(result.id);
+    const JobRecordFile record = importedRecord(*run, result.id, createdMs, paths.root);
     const QString rankDir = paths.logsDir() + QStringLiteral("/imported/attempt_0/0");
     // What Ingot records of a job that has ended: its launchers as ended ones (start time 0: never taken for a live
     // process), exit status 0; rank 0's stdout holds the points.
