@@ -1,6 +1,7 @@
 // File ▸ Open a run folder… on the real window (issue 38): the menu's action, the folder dialog, then the run (a
 // NeuronTrainer-style folder written by tests/fixtures/make_run_folders.py) in the jobs page's history, selected,
 // charted by the monitor, read-only (Resume refused with why); a folder that holds no run said in a message box.
+#include "services/jobs/jobservice.h"
 #include "services/jobs/metrics.h"
 #include "tests/support/testsupport.h"
 #include "ui/jobs/jobmonitor.h"
@@ -84,13 +85,21 @@ private Q_SLOTS:
         QTRY_COMPARE(consolidate.size(), 1);
         QCOMPARE(consolidate.first().first().toString(), run);
 
-        // Opened again: the same job, not a second one.
+        // The run went on (12 steps now) and is opened again: the same job, not a second one, its chart read again
+        // (12 points, not 8 + 12).
+        QCOMPARE(test::runProgram(QStringLiteral("/usr/bin/python3"),
+                                  {kGenerator, QStringLiteral("trainer"), run, QStringLiteral("--steps"), QStringLiteral("12")}).code, 0);
         action->trigger();
         QTRY_VERIFY((dialog = w.findChild<QFileDialog *>(QStringLiteral("openRunFolderDialog"))));
         const int rows = jobs->historyView()->model()->rowCount();
         choose(dialog, run);
-        QTRY_COMPARE(jobs->monitor()->jobId(), id);
-        QCOMPARE(jobs->historyView()->model()->rowCount(), rows);
+        auto *service = w.findChild<JobService *>();
+        QVERIFY(service);
+        // Once the service has read the whole job again (its 12 points, the end), the chart holds exactly those.
+        QTRY_VERIFY_WITH_TIMEOUT(service->metrics(id).size() == 12 && isFinal(service->status(id).state), 30000);
+        QCOMPARE(jobs->monitor()->chart(MetricKind::Loss)->points().size(), 12);
+        QCOMPARE(jobs->monitor()->jobId(), id);
+        QTRY_COMPARE(jobs->historyView()->model()->rowCount(), rows);
     }
 
     void aFolderWithoutARunIsSaid()

@@ -13,6 +13,7 @@
 #include "ui/checkpoint/consolidatewizard.h"
 #include "ui/hub/hubcachepage.h"
 #include "ui/jobs/jobspage.h"
+#include "ui/jobs/jobmonitor.h"
 #include "ui/jobs/openrunfolder.h"
 #include "ui/jobs/joblauncher.h"
 #include "ui/localcache/maintenancedialog.h"
@@ -309,6 +310,8 @@ void MainWindow::buildMenus()
     QAction *openRun = file->addAction(tr("&Open a run folder…"), this, [this] {
         openRunFolder(this, m_jobService, [this](const QString &id) {
             m_nav->setCurrentRow(m_pages->indexOf(m_jobs));
+            if (m_jobs->monitor()->jobId() == id)
+                m_jobs->monitor()->setJob(QString());  // refreshed while shown: its points are read again, not added
             m_jobs->showJob(id);
         });
     });
