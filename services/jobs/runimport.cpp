@@ -29,7 +29,9 @@ struct RunImportText {
 
 constexpr qint64 chunkBytes = 4 << 20;
 constexpr qint64 maxTrainerStateBytes = 256 << 20;
-constexpr int listDepth = 4;  // runs/<date>/events…, checkpoint/step-N/.metadata, logs/<a>/<b>.log
+// Files two folders deep: runs/<date>/events…, tb/<time>/events…, checkpoint/step-N/.metadata, logs/<a>/<b>.log. Not
+// deeper: a checkpoint's shards are never walked (the runner's listing stops at 100,000 files besides).
+constexpr int listDepth = 2;
 
 // Feeds a file's bytes (at most runImportMaxFileBytes) to `fn` chunk by chunk; false with a note when it cannot be read.
 bool forEachChunk(JobRunner &runner, const QString &folder, const QString &rel, RunFolder *run,
@@ -96,11 +98,12 @@ QVector<MetricPoint> byStep(const QVector<MetricPoint> &points)
 bool readTrainerState(JobRunner &runner, const QString &folder, const QStringList &files, RunFolder *run)
 {
     QString rel;
-    if (!files.contains(QStringLiteral("trainer_state.json"))
-        && runner.pathInfo(folder + QStringLiteral("/trainer_state.json")).isLink)  // listings leave links out: said
+    // Asked directly, not looked up in the listing (which may have stopped before it in a folder of many files).
+    const PathInfo top = runner.pathInfo(folder + QStringLiteral("/trainer_state.json"));
+    if (top.isLink)  // never followed: said
         run->notes << RunImportText::tr("%1 could not be read: %2")
                           .arg(QStringLiteral("trainer_state.json"), RunImportText::tr("it is a link, not followed"));
-    if (files.contains(QStringLiteral("trainer_state.json"))) {
+    if (top.exists && !top.isLink) {
         rel = QStringLiteral("trainer_state.json");
     } else {  // a run still going: its newest checkpoint's state
         static const QRegularExpression re(QStringLiteral("^checkpoint-(\\d{1,15})/trainer_state\\.json$"));
