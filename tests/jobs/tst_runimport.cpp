@@ -325,6 +325,31 @@ private Q_SLOTS:
         QCOMPARE(read->checkpoints, QStringList{run + QStringLiteral("/checkpoint/step-4")});
     }
 
+    // A trainer_state.json of the wrong shape, cut short, or not JSON at all: said, and the folder's other records read.
+    void aBrokenTrainerStateIsSaid_data()
+    {
+        QTest::addColumn<QByteArray>("state");
+        QTest::newRow("wrong type") << QByteArray("{\"global_step\": 3, \"log_history\": 5}");
+        QTest::newRow("cut short") << QByteArray("{\"global_step\": 3, \"log_history\": [{\"loss\": 1.0, \"st");
+        QTest::newRow("not json") << QByteArray("\xff\xfe garbage");
+        QTest::newRow("an array") << QByteArray("[1, 2, 3]");
+    }
+    void aBrokenTrainerStateIsSaid()
+    {
+        QFETCH(QByteArray, state);
+        const QString run = m_dir.filePath(QStringLiteral("broken-") + QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-')));
+        QVERIFY(generate({QStringLiteral("tensorboard"), run, QStringLiteral("--steps"), QStringLiteral("2")}));
+        test::writeFile(run + QStringLiteral("/trainer_state.json"), state);
+        auto runner = makeLocalJobRunner(m_dir.filePath(QStringLiteral("jobs-broken")));
+        QString error;
+        const std::optional<RunFolder> read = readRunFolder(*runner, run, &error);
+        QVERIFY2(read, qPrintable(error));
+        QCOMPARE(read->kind, RunFolderKind::TensorBoard);
+        QCOMPARE(read->points.size(), 2);
+        const QString notes = read->notes.join(QLatin1Char('|'));
+        QVERIFY2(notes.contains(QLatin1String("trainer_state.json could not be read")), qPrintable(notes));
+    }
+
     void notARunIsRefusedWithWords()
     {
         auto runner = makeLocalJobRunner(m_dir.filePath(QStringLiteral("jobs-none")));
