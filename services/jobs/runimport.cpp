@@ -292,10 +292,10 @@ std::optional<RunFolder> readRunFolder(JobRunner &runner, const QString &folderI
     bool dcp = false;
     run.checkpoints = findCheckpoints(run.folder, files, &dcp);
     bool titan = false;
-    if (readTrainerState(runner, run.folder, files, &run)) {
-    } else if (readLogs(runner, run.folder, files, &run, &titan)) {
+    const bool trainer = readTrainerState(runner, run.folder, files, &run);  // first: the Trainer's own record
+    if (!trainer && readLogs(runner, run.folder, files, &run, &titan)) {
         run.kind = titan || dcp ? RunFolderKind::TorchTitan : RunFolderKind::Logs;
-    } else if (!readEventFiles(runner, run.folder, files, &run)) {
+    } else if (!trainer && !readEventFiles(runner, run.folder, files, &run)) {
         if (!dcp && run.checkpoints.isEmpty()) {
             *error = RunImportText::tr("%1 holds no training run Ingot knows: no trainer_state.json, no training log "
                                        "lines, no TensorBoard scalars, no checkpoints.").arg(displayName(run.folder));
@@ -407,11 +407,12 @@ bool importRunFolder(const std::shared_ptr<JobRunner> &shared, const QString &fo
     // What Ingot records of a job that has ended: its launchers as ended ones (start time 0: never taken for a live
     // process), exit status 0; rank 0's stdout holds the points.
     const QByteArray pids = endedProcessStat(1) + '\n' + endedProcessStat(1) + '\n' + runner.bootId().toLatin1() + '\n';
-    if (!runner.makeFolder(rankDir, error) || !runner.writeFile(paths.jobJson(), record.toJson(), false, error)
-        || !runner.writeFile(paths.pidFile(), pids, false, error)
+    // job.json last: the history lists a folder once it is there, so a write that fails leaves no half job listed.
+    if (!runner.makeFolder(rankDir, error) || !runner.writeFile(paths.pidFile(), pids, false, error)
         || !runner.writeFile(paths.exitFile(), "0\n", false, error)
         || !runner.writeFile(rankDir + QStringLiteral("/stdout.log"), metricLines(run->points), false, error)
-        || !runner.writeFile(rankDir + QStringLiteral("/stderr.log"), QByteArray(), false, error))
+        || !runner.writeFile(rankDir + QStringLiteral("/stderr.log"), QByteArray(), false, error)
+        || !runner.writeFile(paths.jobJson(), record.toJson(), false, error))
         return false;
     // Refreshed: its status is computed again from the points now recorded.
     QFile::remove(paths.file("summary.json"));
