@@ -363,12 +363,11 @@ JobRecordFile importedRecord(const RunFolder &run, const QString &id, qint64 cre
     r.id = id;
     r.where = QStringLiteral("local");
     r.createdMs = createdMs;
-    r.outputDir = run.folder;
+    r.outputDir = run.folder;  // where its checkpoints are looked for (the settings name none: Launch again writes elsewhere)
     r.cwd = jobFolder;  // Ingot's folder of the job, as for any job (the run's is imported_from)
     r.importedFrom = run.folder;
     r.spec.name = QFileInfo(run.folder).fileName();
     r.spec.maxSteps = run.maxSteps > 0 ? int(std::min<qint64>(run.maxSteps, 1 << 30)) : -1;
-    r.spec.outputDir = run.folder;
     if (run.kind == RunFolderKind::TorchTitan) {
         // As a TorchTitan job's settings say where its checkpoints are (torchtitanjob.h): {dump_folder}/checkpoint.
         r.spec.program = JobProgram::Module;

@@ -207,6 +207,7 @@ private Q_SLOTS:
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QVERIFY(s.record.imported());
         QCOMPARE(s.record.importedFrom, run);
+        QVERIFY(s.record.spec.outputDir.isEmpty());  // Launch again of its settings never writes into the user's folder
         QCOMPARE(jobStateName(s.status.state), QStringLiteral("finished"));
         QCOMPARE(jobPlaceText(s.record, s.status), QStringLiteral("imported from %1").arg(run));  // the history's Where
         QCOMPARE(s.metrics.size(), 8);
