@@ -7,6 +7,7 @@
 #include "app/cli/consolidatecommand.h"
 #include "app/cli/copycommand.h"
 #include "app/cli/hubcommands.h"
+#include "app/cli/jobimportcommand.h"
 #include "app/cli/jobcommands.h"
 #include "app/cli/jobmonitorcommands.h"
 #include "app/cli/jobcomparecommand.h"
@@ -79,6 +80,7 @@ int main(int argc, char **argv)
     table.add(jobCompareCommands());
     table.add(remoteCommands());
     table.add(clusterCommands());
+    table.add(jobImportCommands());
     table.add(transferCommands());
     return table.run(args);
 }

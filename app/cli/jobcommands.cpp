@@ -81,6 +81,9 @@ json statusJson(const JobSummary &s)
         j["nodes"] = nodes;
     }
     j["job_dir"] = u8(displayName(s.record.cwd));
+    j["origin"] = s.record.imported() ? "imported" : "launched";  // imported: a run folder adopted read-only (job import)
+    if (s.record.imported())
+        j["imported_from"] = u8(displayName(s.record.importedFrom));
     if (!s.status.slurm.jobId.isEmpty()) {  // the Slurm job at the top level too (its whole state is in "slurm")
         j["slurm_job_id"] = u8(s.status.slurm.jobId);
         j["partition"] = u8(s.status.slurm.partition);

@@ -130,6 +130,8 @@ QByteArray JobRecordFile::toJson() const
         o.insert(QStringLiteral("precompile_argv"), toArray(precompileArgv));
     o.insert(QStringLiteral("env"), toArray(env));
     o.insert(QStringLiteral("cwd"), cwd);
+    if (imported())
+        o.insert(QStringLiteral("imported_from"), importedFrom);
     o.insert(QStringLiteral("spec"), spec.toJson());
     return QJsonDocument(o).toJson(QJsonDocument::Indented);
 }
@@ -166,6 +168,7 @@ bool JobRecordFile::fromJson(const QByteArray &data, JobRecordFile *out, QString
     r.outputDir = o.value(QLatin1String("output_dir")).toString();
     r.backendDir = o.value(QLatin1String("backend_dir")).toString();
     r.cwd = o.value(QLatin1String("cwd")).toString();
+    r.importedFrom = o.value(QLatin1String("imported_from")).toString();
     if (!toStringList(o.value(QLatin1String("argv")), &r.argv) || !toStringList(o.value(QLatin1String("env")), &r.env)
         || (o.contains(QLatin1String("precompile_argv")) && !toStringList(o.value(QLatin1String("precompile_argv")), &r.precompileArgv))) {
         *error = QStringLiteral("job.json: argv and env must be lists of strings");

@@ -76,6 +76,10 @@ struct JobRecordFile {
     QStringList precompileArgv;
     QStringList env;       // KEY=VALUE set on top of the inherited environment
     QString cwd;
+    // A run Ingot did not launch, adopted from its folder (runimport.h): that folder ("": Ingot launched it). Such a
+    // job is read-only: nothing stops, resumes or removes the user's files; removing it forgets it.
+    QString importedFrom;
+    bool imported() const { return !importedFrom.isEmpty(); }
 
     QByteArray toJson() const;
     static bool fromJson(const QByteArray &data, JobRecordFile *out, QString *error);

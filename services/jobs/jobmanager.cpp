@@ -521,6 +521,11 @@ RemovePreview JobManager::previewRemove(const QString &id, bool withOutputs)
         pv.refusal = JobManagerText::tr("Job %1 is running: stop it first.").arg(id);
         return pv;
     }
+    if (withOutputs && r.imported()) {  // the run's folder is the user's: never Ingot's to remove
+        pv.refusal = JobManagerText::tr("%1 is the folder of a run Ingot did not launch: removing the job only forgets it.")
+                         .arg(displayName(r.importedFrom));
+        return pv;
+    }
     if (withOutputs && !r.outputDir.isEmpty()) {
         const QString out = QDir::cleanPath(r.outputDir);
         if (out.startsWith(QDir::cleanPath(p.root) + QLatin1Char('/')))

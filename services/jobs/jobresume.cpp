@@ -15,6 +15,9 @@ struct ResumeText {
 
 QString resumeRefusal(const JobRecordFile &job, const JobStatus &status, const QString &checkpoint)
 {
+    if (job.imported())
+        return ResumeText::tr("Job %1 is a run Ingot did not launch (imported from its folder): it is read-only here, "
+                              "Ingot knows no settings to resume it with.").arg(job.id);
     if (!isFinal(status.state))
         return ResumeText::tr("Job %1 has not ended: it can be resumed once it has.").arg(job.id);
     if (checkpoint.isEmpty())

@@ -8,7 +8,7 @@
 namespace ingot {
 
 // Why job `job` (its status, its newest checkpoint-N: JobManager::latestCheckpoint) cannot be resumed now; "" when it
-// can: it has ended and left a checkpoint.
+// can: it has ended and left a checkpoint, and Ingot launched it (an imported run is read-only).
 QString resumeRefusal(const JobRecordFile &job, const JobStatus &status, const QString &checkpoint);
 // The same settings as `job`, resuming from `checkpoint` and naming `job` as the one resumed.
 JobSpec resumeSpec(const JobRecordFile &job, const QString &checkpoint);

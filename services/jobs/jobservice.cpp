@@ -2,6 +2,7 @@
 
 #include "services/jobs/neuronmonitor.h"
 #include "services/jobs/precompile.h"
+#include "services/jobs/runimport.h"
 
 #include "services/util/names.h"
 
@@ -534,6 +535,26 @@ Task JobService::loadMetrics(const QString &id, std::function<void(const QVector
             return runner ? JobManager(runner, lookup).summary(id, true, &error).metrics : QVector<MetricPoint>();
         },
         [done](QVector<MetricPoint> m) { done(m); });
+}
+
+Task JobService::importRun(const QString &folder, std::function<void(const ImportedRun &, const QString &)> done)
+{
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    using Result = std::pair<ImportedRun, QString>;
+    return runTask(
+        this,
+        [local, folder](TaskControl &) {
+            Result r;
+            if (!importRunFolder(local, folder, &r.first, &r.second) && r.second.isEmpty())
+                r.second = tr("The run folder could not be imported.");
+            return r;
+        },
+        [this, done](Result r) {
+            if (r.second.isEmpty())
+                m_followed.remove(r.first.id);  // refreshed: followed again from its new points
+            refreshHistory();
+            done(r.first, r.second);
+        });
 }
 
 void JobService::pollAll()

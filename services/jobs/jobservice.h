@@ -22,6 +22,7 @@ class QFileSystemWatcher;
 namespace ingot {
 
 struct PrecompileProgress;
+struct ImportedRun;
 struct NeuronSample;
 struct CacheSnapshot;
 
@@ -106,6 +107,10 @@ public:
     static constexpr qint64 recentLogBytes = 4 << 20;
     // Loads another run's metrics (an overlay from the history).
     Task loadMetrics(const QString &id, std::function<void(const QVector<MetricPoint> &)> done);
+    // Adopts a run folder on this machine as a read-only job (importRunFolder: File ▸ Open a run folder…); a folder
+    // imported before is refreshed, and read again by whoever follows it. `done` gets the run (its id) or the error;
+    // the history is read again.
+    Task importRun(const QString &folder, std::function<void(const ImportedRun &, const QString &error)> done);
 
 Q_SIGNALS:
     void historyChanged();

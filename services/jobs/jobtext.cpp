@@ -68,6 +68,8 @@ QString placeName(const QString &where)
 
 QString jobPlaceText(const JobRecordFile &record, const JobStatus &status)
 {
+    if (record.imported())  // a run Ingot did not launch: where its folder is (on this machine)
+        return JobMonitorText::tr("imported from %1").arg(displayName(record.importedFrom));
     if (record.spec.slurm.enabled) {
         const SchedulerStatus &s = status.slurm;
         const QString partition = !s.partition.isEmpty() ? s.partition : record.spec.slurm.partition;

@@ -24,7 +24,7 @@ QString slurmTimeLimitText(const QString &limit);
 // A runner's place: "this machine" for "local", else the host as given.
 QString placeName(const QString &where);
 // Where a job runs: "this machine", the host, every host of a multi-node job, or for a Slurm job "Slurm 42 on HOST,
-// debug, 2 nodes" (HOST: the login node, or "this machine").
+// debug, 2 nodes" (HOST: the login node, or "this machine"); an imported run: "imported from FOLDER".
 QString jobPlaceText(const JobRecordFile &record, const JobStatus &status);
 // How long a Slurm job waited in the queue ("3 min 12 s"), "waiting" while it still does, "" for other jobs or
 // when the scheduler never said.

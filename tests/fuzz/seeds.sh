@@ -45,5 +45,9 @@ tar -c -f "$out/fuzz_tarstream/pax.tar" -b 1 --format=pax -C "$e" .
 mkdir -p "$seed/long/$(printf 'd%.0s' {1..120})" && printf 'x' > "$seed/long/$(printf 'd%.0s' {1..120})/$(printf 'f%.0s' {1..110})"
 tar -c -f "$out/fuzz_tarstream/longname.tar" -b 1 --format=gnu -C "$seed/long" .
 (cd "$e" && find . -type f -print0 | xargs -0 sha256sum -z --) > "$out/fuzz_tarstream/sums"
+# fuzz_tfevents: event files as SummaryWriter writes them, and the hostile ones (tests/fixtures/make_run_folders.py).
+/usr/bin/python3 "$here/tests/fixtures/make_run_folders.py" tensorboard "$seed/tb" --steps 3 >/dev/null
+/usr/bin/python3 "$here/tests/fixtures/make_run_folders.py" hostile "$seed/tbh" >/dev/null
+put fuzz_tfevents $(find "$seed/tb" "$seed/tbh" -name 'events.out.tfevents.*')
 [[ -d "$here/tests/fuzz/seeds" ]] && cp -r "$here/tests/fuzz/seeds/." "$out/"
 echo "seeds: $(find "$out" -type f | wc -l) files in $(ls "$out" | wc -l) corpora"

@@ -13,6 +13,8 @@
 #include "ui/checkpoint/consolidatewizard.h"
 #include "ui/hub/hubcachepage.h"
 #include "ui/jobs/jobspage.h"
+#include "ui/jobs/jobmonitor.h"
+#include "ui/jobs/openrunfolder.h"
 #include "ui/jobs/joblauncher.h"
 #include "ui/localcache/maintenancedialog.h"
 #include "services/cache/cachesession.h"
@@ -305,6 +307,16 @@ void MainWindow::buildMenus()
     file->addAction(m_local->openS3Action());
     file->addAction(m_local->torchNeuronAction());
     file->addAction(m_local->sampleAction());
+    QAction *openRun = file->addAction(tr("&Open a run folder…"), this, [this] {
+        openRunFolder(this, m_jobService, [this](const QString &id) {
+            m_nav->setCurrentRow(m_pages->indexOf(m_jobs));
+            if (m_jobs->monitor()->jobId() == id)
+                m_jobs->monitor()->setJob(QString());  // refreshed while shown: its points are read again, not added
+            m_jobs->showJob(id);
+        });
+    });
+    openRun->setObjectName(QStringLiteral("openRunFolderAction"));
+    openRun->setToolTip(tr("Adopt a training run Ingot did not launch (trainer_state.json, TorchTitan logs, TensorBoard events)"));
     file->addSeparator();
     file->addAction(m_local->rescanAction());
     file->addAction(m_local->fullRescanAction());
