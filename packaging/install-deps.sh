@@ -9,7 +9,8 @@ set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config
       qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools
       qt6-l10n-tools qt6-translations-l10n libgl-dev
-      libqt6svg6 qtkeychain-qt6-dev libcurl4-openssl-dev libssl-dev nlohmann-json3-dev libzip-dev
+      libqt6svg6 qt6-svg-dev  # charts saved as SVG (QSvgGenerator)
+      qtkeychain-qt6-dev libcurl4-openssl-dev libssl-dev nlohmann-json3-dev libzip-dev
       libprotobuf-dev protobuf-compiler  # the HLO of cache entries (services/cache/hlo_subset.proto)
       procps xdg-utils)
 if [[ "${1:-}" == "--test" ]]; then
