@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Ingot needs to build, run and test on Debian 12, skipping what is already there.
 #   packaging/install-deps.sh          build + run dependencies
-#   packaging/install-deps.sh --test   also what the test suite uses (xvfb, torch, sshd, Slurm, node, a CJK font; the
+#   packaging/install-deps.sh --test   also what the test suite uses (xvfb, torch, sshd, Slurm, node, a CJK font, dunst; the
 #                                      Debian package's checks: lintian, desktop-file-validate, appstreamcli,
 #                                      help2man, man) and a Debian 13 root with PyTorch 2 for the tests
 set -euo pipefail
@@ -18,6 +18,7 @@ if [[ "${1:-}" == "--test" ]]; then
          lintian desktop-file-utils appstream help2man man-db file dpkg-dev
          fonts-noto-cjk  # the zh_CN screenshots (tests/tools/zh-screenshots.sh)
          gnome-keyring dbus libsecret-1-0 libsecret-tools  # a real Secret Service for tests/hub/tst_keychain
+         dunst  # a real notification server (under Xvfb, on a private bus) for tests/ui/tst_notifications
          slurmctld slurmd slurm-client  # a private Slurm cluster on 127.0.0.1 (tests/support/testslurm.h)
          fd-find  # the cold-disk baseline of tests/benchmarks/run-cold.sh
          python3-boto3  # the AWS SDK for Python: checks Ingot's SigV4 and the test S3 server (tests/s3)
