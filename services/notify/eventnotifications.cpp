@@ -90,7 +90,7 @@ void EventNotifications::onTransferEnded(const QString &id)
     QString title;
     switch (status) {
     case TransferStatus::Done: title = EventText::tr("Transfer done"); break;
-    case TransferStatus::SomeFailed: title = EventText::tr("Transfer done, some entries failed"); break;
+    case TransferStatus::SomeFailed: title = EventText::tr("Transfer ended with failed entries"); break;
     case TransferStatus::Cancelled: title = EventText::tr("Transfer cancelled"); break;
     case TransferStatus::Failed: title = EventText::tr("Transfer failed"); break;
     default: return;  // not ended

@@ -8,6 +8,9 @@
 #include "services/notify/dbusnotifications.h"
 #include "services/notify/eventnotifications.h"
 #include "services/notify/notifier.h"
+#include "services/hub/secretstore.h"
+#include "services/transfer/transferengine.h"
+#include "services/transfer/transferqueue.h"
 #include "services/util/appsettings.h"
 #include "tests/hub/privatebus.h"
 #include "tests/support/jobsupport.h"
@@ -20,6 +23,8 @@
 #include <QCheckBox>
 #include <QDBusConnection>
 #include <QDBusConnectionInterface>
+#include <QDir>
+#include <QDirIterator>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -283,6 +288,43 @@ private Q_SLOTS:
         QCOMPARE(shown.at(0).at(1).value<NotifyTarget>().type, NotifyTarget::Type::Consolidation);
         const QJsonObject n = findBySummary(shownHistory(), QStringLiteral("Consolidation done"));
         QCOMPARE(n.value(QLatin1String("body")).toString(), QStringLiteral("Output: /data/out &lt;&amp;&gt; model"));
+    }
+
+    // A real transfer ends: a copy between two caches of this machine, which the engine refuses entry by entry
+    // (copies go between this machine and a host), so it ends with every entry failed. Told when it is long enough,
+    // with how many entries were done and where to; not when it is shorter than the threshold (30 s by default).
+    void aLongTransfersEndIsShown()
+    {
+        QTemporaryDir src, dst, state;
+        const QString root = test::makeSampleCache(src, 6);
+        QStringList keys;
+        QDirIterator it(root, {QStringLiteral("MODULE_*")}, QDir::Dirs, QDirIterator::Subdirectories);
+        while (it.hasNext())
+            keys << QDir(root).relativeFilePath(it.next());
+        QVERIFY(!keys.isEmpty());
+        TransferQueue queue(state.path(), makeTransferEngine(defaultSecretStore()));
+        DBusNotifications transport;
+        Notifier told(&transport), notTold(&transport);
+        EventNotifications longOnes(&told, nullptr, &queue);
+        longOnes.setLongTransferSeconds(0);
+        EventNotifications defaults(&notTold, nullptr, &queue);
+        QSignalSpy shown(&told, &Notifier::shown);
+        QSignalSpy shortSent(&notTold, &Notifier::sent);
+        QString error;
+        const QString id = queue.enqueue(TransferKind::Copy, TransferPlace::ofCache(StoreLocation::local(root)),
+                                         TransferPlace::ofCache(StoreLocation::local(dst.path())), keys, {}, &error);
+        QVERIFY2(!id.isEmpty(), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(queue.record(id)->finished() && !queue.isRunning(id), 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        QCOMPARE(shown.at(0).at(1).value<NotifyTarget>().id, id);
+        QCOMPARE(shortSent.count(), 0);
+        const QVector<QJsonObject> history = shownHistory();
+        QStringList shownText;
+        for (const QJsonObject &o : history)
+            shownText << o.value(QLatin1String("summary")).toString() + QStringLiteral(": ") + o.value(QLatin1String("body")).toString();
+        const QString body = findBySummary(history, QStringLiteral("Transfer ended with failed entries")).value(QLatin1String("body")).toString();
+        QVERIFY2(body == QStringLiteral("Entries done: 0 of %1, to %2.").arg(keys.size()).arg(dst.path()),
+                 qPrintable(shownText.join(QLatin1String(" | "))));
     }
 
     // A bus without a notification server: nothing is shown, and the log says so once, not once per event.
