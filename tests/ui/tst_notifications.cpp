@@ -18,6 +18,7 @@
 #include "ui/jobs/jobspage.h"
 #include "ui/shell/mainwindow.h"
 #include "ui/shell/settingsdialog.h"
+#include "ui/transfers/transferspage.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -325,6 +326,31 @@ private Q_SLOTS:
         const QString body = findBySummary(history, QStringLiteral("Transfer ended with failed entries")).value(QLatin1String("body")).toString();
         QVERIFY2(body == QStringLiteral("Entries done: 0 of %1, to %2.").arg(keys.size()).arg(dst.path()),
                  qPrintable(shownText.join(QLatin1String(" | "))));
+    }
+
+    // The window's own queue: Open on a transfer's notification shows the Transfers page with that transfer selected.
+    void openOnATransferShowsIt()
+    {
+        QTemporaryDir src, dst;
+        const QString root = test::makeSampleCache(src, 2);
+        QStringList keys;
+        QDirIterator it(root, {QStringLiteral("MODULE_*")}, QDir::Dirs, QDirIterator::Subdirectories);
+        while (it.hasNext())
+            keys << QDir(root).relativeFilePath(it.next());
+        MainWindow w;
+        w.eventNotifications()->setLongTransferSeconds(0);
+        QSignalSpy shown(w.notifier(), &Notifier::shown);
+        QString error;
+        const QString id = w.transferQueue()->enqueue(TransferKind::Copy, TransferPlace::ofCache(StoreLocation::local(root)),
+                                                      TransferPlace::ofCache(StoreLocation::local(dst.path())), keys, {}, &error);
+        QVERIFY2(!id.isEmpty(), qPrintable(error));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(displayedCount(), 1, 30000);
+        QVERIFY(w.transfersPage()->selected() != id || w.navigation()->currentRow() != w.pages().indexOf(w.transfersPage()));
+        QCOMPARE(test::runProgram(QStringLiteral("dunstctl"), {QStringLiteral("action"), QStringLiteral("0")}, 30000).code, 0);
+        QTRY_COMPARE_WITH_TIMEOUT(w.navigation()->currentRow(), w.pages().indexOf(w.transfersPage()), 30000);
+        QCOMPARE(w.transfersPage()->selected(), id);
+        QTRY_COMPARE_WITH_TIMEOUT(QApplication::activeWindow(), &w, 10000);
     }
 
     // A bus without a notification server: nothing is shown, and the log says so once, not once per event.
