@@ -411,11 +411,14 @@ void MainWindow::showConsolidate(const QString &folder)
 {
     auto *w = new ConsolidateWizard(folder, this);
     w->setAttribute(Qt::WA_DeleteOnClose);
+    // Its end is told (while Ingot is not in front); Open shows the wizard again while it is open.
     connect(w, &ConsolidateWizard::runFinished, this, [this, w](bool ok) {
         const QString output = w->outputEdit()->text();
         m_consolidations.insert(output, w);
-        connect(w, &QObject::destroyed, this, [this, output] { m_consolidations.remove(output); });
         m_events->consolidationEnded(output, ok, QString());
+    });
+    connect(w, &QObject::destroyed, this, [this, w] {
+        m_consolidations.removeIf([w](const auto &it) { return it.value() == w; });
     });
     w->open();
 }
