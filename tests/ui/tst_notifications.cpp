@@ -14,6 +14,7 @@
 #include "services/util/appsettings.h"
 #include "tests/hub/privatebus.h"
 #include "tests/support/jobsupport.h"
+#include "tests/support/testslurm.h"
 #include "tests/support/testsupport.h"
 #include "ui/jobs/jobspage.h"
 #include "ui/shell/mainwindow.h"
@@ -91,7 +92,8 @@ QJsonObject findBySummary(const QVector<QJsonObject> &shown, const QString &summ
 }
 
 // A job that waits for `go` to exist, then exits 0 or raises `error` (a traceback whose last line is the reason).
-QString launchWaitingJob(const QString &dir, const QString &name, const QString &go, const QString &error)
+QString launchWaitingJob(const QString &dir, const QString &name, const QString &go, const QString &error,
+                         const QString &slurmConf = QString())
 {
     const QString script = dir + QStringLiteral("/%1.py").arg(name.size());
     QString body = QStringLiteral("import os, time\nwhile not os.path.exists(%1):\n    time.sleep(0.05)\n")
@@ -107,6 +109,11 @@ QString launchWaitingJob(const QString &dir, const QString &name, const QString 
     spec.program = JobProgram::Script;
     spec.script = script;
     spec.passSettings = false;
+    if (!slurmConf.isEmpty()) {  // submitted to that Slurm cluster (sbatch here), one process
+        spec.nprocPerNode = 1;
+        spec.slurm.enabled = true;
+        spec.slurm.slurmConf = slurmConf;
+    }
     QString why;
     const QString id = test::launchSpec(jobs, spec, &why);
     if (id.isEmpty())
@@ -351,6 +358,39 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(w.navigation()->currentRow(), w.pages().indexOf(w.transfersPage()), 30000);
         QCOMPARE(w.transfersPage()->selected(), id);
         QTRY_COMPARE_WITH_TIMEOUT(QApplication::activeWindow(), &w, 10000);
+    }
+
+    // A Slurm job waits in the queue (its node drained), then runs: "Job running" is shown; when it finishes, its
+    // "Job finished" replaces that one (one shown for the job, not two). A private cluster of one slurmd on 127.0.0.1.
+    void aJobLeavingSlurmsQueueIsShown()
+    {
+        if (!test::TestSlurm::available())
+            QSKIP("slurmctld is not installed (packaging/install-deps.sh --test installs it)");
+        test::TestSlurm slurm;
+        QString error;
+        QVERIFY2(slurm.start(&error), qPrintable(error));
+        QVERIFY(slurm.drain(QStringLiteral("n1"), QStringLiteral("held by the test")));
+        const QString go = m_dir.filePath(QStringLiteral("go-slurm"));
+        const QString id = launchWaitingJob(m_dir.path(), QStringLiteral("notify slurm"), go, QString(), slurm.confPath());
+        QVERIFY(!id.isEmpty());
+        MainWindow w;
+        QSignalSpy sent(w.notifier(), &Notifier::sent);
+        QSignalSpy shown(w.notifier(), &Notifier::shown);
+        JobService *service = w.jobsPage()->service();
+        QTRY_VERIFY_WITH_TIMEOUT(service->status(id).state == JobState::Pending && !service->status(id).slurm.jobId.isEmpty(), 60000);
+        QVERIFY(slurm.resume(QStringLiteral("n1")));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 120000);
+        QCOMPARE(sent.at(0).at(0).value<NotifyKind>(), NotifyKind::JobRunning);
+        QTRY_COMPARE_WITH_TIMEOUT(displayedCount(), 1, 30000);
+        test::writeFile(go, "");
+        QTRY_COMPARE_WITH_TIMEOUT(service->status(id).state, JobState::Finished, 120000);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, 30000);
+        QCOMPARE(shown.at(1).at(0).toUInt(), shown.at(0).at(0).toUInt());
+        QCOMPARE(displayedCount(), 1);
+        const QVector<QJsonObject> history = shownHistory();
+        QVERIFY(findBySummary(history, QStringLiteral("Job running: notify slurm")).isEmpty());  // replaced
+        QVERIFY(!findBySummary(history, QStringLiteral("Job finished: notify slurm")).isEmpty());
+        QVERIFY(slurm.waitQueueEmpty(60000));
     }
 
     // A bus without a notification server: nothing is shown, and the log says so once, not once per event.
