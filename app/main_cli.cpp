@@ -11,6 +11,7 @@
 #include "app/cli/jobcommands.h"
 #include "app/cli/jobmonitorcommands.h"
 #include "app/cli/jobcomparecommand.h"
+#include "app/cli/jobmetricscommand.h"
 #include "app/cli/pushcommands.h"
 #include "app/cli/pullcommand.h"
 #include "app/cli/verifycommand.h"
@@ -78,6 +79,7 @@ int main(int argc, char **argv)
     table.add(jobCommands());
     table.add(jobMonitorCommands());
     table.add(jobCompareCommands());
+    table.add(jobMetricsCommands());
     table.add(remoteCommands());
     table.add(clusterCommands());
     table.add(jobImportCommands());

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Ingot needs to build, run and test on Debian 12, skipping what is already there.
 #   packaging/install-deps.sh          build + run dependencies
-#   packaging/install-deps.sh --test   also what the test suite uses (xvfb, torch, sshd, Slurm, node, a CJK font; the
+#   packaging/install-deps.sh --test   also what the test suite uses (xvfb, torch, sshd, Slurm, node, a CJK font, dunst; the
 #                                      Debian package's checks: lintian, desktop-file-validate, appstreamcli,
 #                                      help2man, man) and a Debian 13 root with PyTorch 2 for the tests
 set -euo pipefail
@@ -9,7 +9,8 @@ set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config
       qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools
       qt6-l10n-tools qt6-translations-l10n libgl-dev
-      libqt6svg6 qtkeychain-qt6-dev libcurl4-openssl-dev libssl-dev nlohmann-json3-dev libzip-dev
+      libqt6svg6 qt6-svg-dev  # charts saved as SVG (QSvgGenerator)
+      qtkeychain-qt6-dev libcurl4-openssl-dev libssl-dev nlohmann-json3-dev libzip-dev
       libprotobuf-dev protobuf-compiler  # the HLO of cache entries (services/cache/hlo_subset.proto)
       procps xdg-utils)
 if [[ "${1:-}" == "--test" ]]; then
@@ -17,6 +18,7 @@ if [[ "${1:-}" == "--test" ]]; then
          lintian desktop-file-utils appstream help2man man-db file dpkg-dev
          fonts-noto-cjk  # the zh_CN screenshots (tests/tools/zh-screenshots.sh)
          gnome-keyring dbus libsecret-1-0 libsecret-tools  # a real Secret Service for tests/hub/tst_keychain
+         dunst  # a real notification server (under Xvfb, on a private bus) for tests/ui/tst_notifications
          slurmctld slurmd slurm-client  # a private Slurm cluster on 127.0.0.1 (tests/support/testslurm.h)
          fd-find  # the cold-disk baseline of tests/benchmarks/run-cold.sh
          python3-boto3  # the AWS SDK for Python: checks Ingot's SigV4 and the test S3 server (tests/s3)

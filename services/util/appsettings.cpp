@@ -221,6 +221,16 @@ void AppSettings::setAppearance(const QString &appearance)
     QSettings().setValue(QStringLiteral("window/appearance"), appearance);
 }
 
+bool AppSettings::notificationOn(const QString &kind)
+{
+    return QSettings().value(QStringLiteral("notifications/") + kind, true).toBool();
+}
+
+void AppSettings::setNotificationOn(const QString &kind, bool on)
+{
+    QSettings().setValue(QStringLiteral("notifications/") + kind, on);
+}
+
 QString AppSettings::fileName()
 {
     return QSettings().fileName();

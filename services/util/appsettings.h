@@ -60,6 +60,10 @@ public:
     // The window's look: "system" (the default), "light" or "dark" (anything else reads as "system").
     static QString appearance();
     static void setAppearance(const QString &appearance);
+    // Desktop notifications (services/notify/notifier.h), each kind on or off by its name ("job_finished", ...): on
+    // unless turned off.
+    static bool notificationOn(const QString &kind);
+    static void setNotificationOn(const QString &kind, bool on);
     static QString fileName();  // where the settings are stored
 };
 

@@ -2,12 +2,14 @@
 // quotes doubled; lines end with CRLF. Numbers are the caller's, in the C locale.
 #pragma once
 
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
 
 namespace ingot {
 
 QString csvField(const QString &field);
+QByteArray csvField(const QByteArray &field);  // the same, on UTF-8 bytes
 // One record, CRLF-terminated.
 QString csvRecord(const QStringList &fields);
 

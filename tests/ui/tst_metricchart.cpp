@@ -10,6 +10,11 @@
 #include <QChart>
 #include <QChartView>
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QLegend>
@@ -517,6 +522,68 @@ private Q_SLOTS:
         settle(chart);
         const QList<QPointF> drawn = chart.rawSeries()->points();
         QVERIFY(std::is_sorted(drawn.begin(), drawn.end(), [](const QPointF &a, const QPointF &b) { return a.x() < b.x(); }));
+    }
+
+    // Save as PNG/SVG…: the PNG decodes at the chart's size, the SVG parses and holds the run's line as a path of
+    // its points in the run's colour; a name that is neither, or a folder that is not there, is an error with words.
+    void savesPngAndSvg()
+    {
+        MetricChart chart(MetricKind::Loss);
+        chart.resize(800, 360);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.setPoints(run(300));
+        settle(chart);
+        QVERIFY(chart.saveAction());
+        QVERIFY(chart.view()->actions().contains(chart.saveAction()));
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(chart.saveImage(dir.filePath(QStringLiteral("loss.png")), &error), qPrintable(error));
+        const QImage png(dir.filePath(QStringLiteral("loss.png")), "PNG");
+        QVERIFY(!png.isNull());
+        QCOMPARE(png.size(), chart.view()->viewport()->size());
+        // Not a blank picture: the run's colour is drawn in it.
+        int blue = 0;
+        for (int y = 0; y < png.height(); y += 2)
+            for (int x = 0; x < png.width(); x += 2)
+                blue += png.pixelColor(x, y) == QColor(0x1f, 0x77, 0xb4) ? 1 : 0;
+        QVERIFY2(blue > 20, qPrintable(QString::number(blue)));
+
+        QVERIFY2(chart.saveImage(dir.filePath(QStringLiteral("loss.svg")), &error), qPrintable(error));
+        QFile svgFile(dir.filePath(QStringLiteral("loss.svg")));
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        // The raw run is drawn faint in the run's colour (QtCharts draws a line a segment at a time): its segments,
+        // every one between two drawn points, are vector paths in the SVG.
+        QXmlStreamReader xml(&svgFile);
+        int segments = 0;
+        bool sized = false;
+        bool faintRun = false;
+        const QRegularExpression pair(QStringLiteral("-?[0-9.]+[, ]-?[0-9.]+"));
+        while (!xml.atEnd()) {
+            if (xml.readNext() != QXmlStreamReader::StartElement)
+                continue;
+            const QXmlStreamAttributes a = xml.attributes();
+            if (xml.name() == QLatin1String("svg"))
+                sized = a.value(QLatin1String("viewBox")) == QStringLiteral("0 0 %1 %2").arg(png.width()).arg(png.height());
+            if (xml.name() == QLatin1String("g") && a.hasAttribute(QLatin1String("stroke")))
+                faintRun = a.value(QLatin1String("stroke")).compare(QLatin1String("#1f77b4"), Qt::CaseInsensitive) == 0
+                           && a.value(QLatin1String("stroke-opacity")).toDouble() < 1;
+            if (faintRun && (xml.name() == QLatin1String("path") || xml.name() == QLatin1String("polyline"))) {
+                const QString d = a.hasAttribute(QLatin1String("d")) ? a.value(QLatin1String("d")).toString()
+                                                                     : a.value(QLatin1String("points")).toString();
+                segments += std::max(0, int(d.count(pair)) - 1);
+            }
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY(sized);
+        QVERIFY2(chart.rawSeries()->count() > 100 && segments >= chart.rawSeries()->count() - 1,
+                 qPrintable(QStringLiteral("%1 segments for %2 points").arg(segments).arg(chart.rawSeries()->count())));
+
+        QVERIFY(!chart.saveImage(dir.filePath(QStringLiteral("loss.jpg")), &error));
+        QVERIFY2(error.contains(QLatin1String(".png or .svg")), qPrintable(error));
+        QVERIFY(!chart.saveImage(dir.filePath(QStringLiteral("missing/loss.png")), &error));
+        QVERIFY2(error.contains(QLatin1String("cannot be written")), qPrintable(error));
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("loss.jpg"))));
     }
 
     void screenshot()

@@ -3,11 +3,20 @@
 #include "models/common/tones.h"
 #include "services/jobs/downsample.h"
 #include "services/util/format.h"
+#include "services/util/names.h"
 #include "ui/common/chartaxis.h"
 
+#include <QAction>
 #include <QChart>
 #include <QChartView>
 #include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QImage>
+#include <QMessageBox>
+#include <QPainter>
+#include <QSaveFile>
+#include <QSvgGenerator>
 #include <QFontMetricsF>
 #include <QGraphicsEllipseItem>
 #include <QGraphicsRectItem>
@@ -208,6 +217,10 @@ MetricChart::MetricChart(MetricKind kind, QWidget *parent)
     m_view->setMinimumHeight(150);
     m_view->viewport()->setMouseTracking(true);
     m_view->viewport()->installEventFilter(this);
+    m_saveAction = new QAction(tr("&Save as PNG/SVG…"), m_view);
+    connect(m_saveAction, &QAction::triggered, this, &MetricChart::saveImageAs);
+    m_view->addAction(m_saveAction);
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     m_raw->setName(tr("this run"));
     m_chart->addSeries(m_raw);
@@ -603,6 +616,62 @@ void MetricChart::followPalette()
     m_chart->setBackgroundRoundness(0);
     for (const auto &[series, pen] : std::as_const(pens))
         series->setPen(pen);
+}
+
+bool MetricChart::saveImage(const QString &path, QString *error)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != QLatin1String("png") && suffix != QLatin1String("svg")) {
+        *error = tr("%1: a chart is saved as .png or .svg").arg(displayName(path));
+        return false;
+    }
+    refresh();
+    hideHover();  // the picture is of the data, not of where the mouse was
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = tr("%1 cannot be written: %2").arg(displayName(path), file.errorString());
+        return false;
+    }
+    const QSize size = m_view->viewport()->size();
+    if (suffix == QLatin1String("png")) {
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        image.fill(m_view->palette().window().color());
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        m_view->render(&painter, QRectF(QPointF(0, 0), size), m_view->viewport()->rect());
+        painter.end();
+        if (!image.save(&file, "PNG")) {
+            *error = tr("%1 cannot be written: the image could not be encoded").arg(displayName(path));
+            file.cancelWriting();
+            return false;
+        }
+    } else {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&file);
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(0, 0), size));
+        svg.setTitle(tr("%1 chart").arg(metricName(m_kind)));
+        svg.setDescription(m_summary->text());
+        QPainter painter(&svg);
+        m_view->render(&painter, QRectF(QPointF(0, 0), size), m_view->viewport()->rect());
+        painter.end();
+    }
+    if (!file.commit()) {
+        *error = tr("%1 cannot be written: %2").arg(displayName(path), file.errorString());
+        return false;
+    }
+    return true;
+}
+
+void MetricChart::saveImageAs()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save the chart"), metricName(m_kind) + QStringLiteral(".png"),
+                                                      tr("PNG image (*.png);;SVG drawing (*.svg)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!saveImage(path, &error))
+        QMessageBox::warning(this, tr("Save the chart"), error);
 }
 
 bool MetricChart::eventFilter(QObject *watched, QEvent *event)

@@ -13,6 +13,7 @@
 #include <QWidget>
 
 class QAbstractAxis;
+class QAction;
 class QChart;
 class QChartView;
 class QGraphicsEllipseItem;
@@ -55,6 +56,13 @@ public:
 
     // Redraws now if a redraw is pending (otherwise it happens on the next turn of the event loop).
     void refresh();
+
+    // The chart as it is drawn now, saved by `path`'s suffix: .png (the chart view's size in pixels) or .svg (vectors:
+    // every series a path, the axes and legend as text). Written atomically; false with words in `error`.
+    bool saveImage(const QString &path, QString *error);
+    // The chart's context menu: Save as PNG/SVG… asks where, then saveImage.
+    QAction *saveAction() const { return m_saveAction; }
+    void saveImageAs();
 
     // What the mouse shows at `viewportPos` (a position in view()->viewport()): the point of this run nearest in x,
     // as its index in points(); -1 and nothing shown off the plot or with no points.
@@ -113,6 +121,7 @@ private:
     QGraphicsRectItem *m_tip;
     QGraphicsSimpleTextItem *m_tipText;
     QGraphicsEllipseItem *m_marker;
+    QAction *m_saveAction;
 
     // The drawn run, every point of it, sorted by x: x in axis units, y, and the index into m_points.
     QVector<double> m_xs;

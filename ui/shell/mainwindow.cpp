@@ -29,6 +29,9 @@
 #include "services/hub/secretstore.h"
 #include "services/remote/remotehosts.h"
 #include "services/transfer/transferengine.h"
+#include "services/notify/dbusnotifications.h"
+#include "services/notify/eventnotifications.h"
+#include "services/notify/notifier.h"
 
 #include <QAction>
 #include <QApplication>
@@ -156,6 +159,7 @@ MainWindow::MainWindow(QWidget *parent)
     });
 
     wireTransfers();
+    wireNotifications();
     buildMenus();
     if (!restoreGeometry(AppSettings::windowGeometry()))
         resize(1280, 820);
@@ -419,7 +423,54 @@ void MainWindow::showConsolidate(const QString &folder)
 {
     auto *w = new ConsolidateWizard(folder, this);
     w->setAttribute(Qt::WA_DeleteOnClose);
+    // Its end is told (while Ingot is not in front); Open shows the wizard again while it is open.
+    connect(w, &ConsolidateWizard::runFinished, this, [this, w](bool ok) {
+        const QString output = w->outputEdit()->text();
+        m_consolidations.insert(output, w);
+        m_events->consolidationEnded(output, ok, QString());
+    });
+    connect(w, &QObject::destroyed, this, [this, w] {
+        m_consolidations.removeIf([w](const auto &it) { return it.value() == w; });
+    });
     w->open();
+}
+
+void MainWindow::wireNotifications()
+{
+    auto *transport = new DBusNotifications(this);
+    m_notifier = new Notifier(transport, this);
+    // In front: a window of Ingot's (this one, a wizard, a dialog) is the active one.
+    m_notifier->setInFront([] { return QApplication::activeWindow() != nullptr; });
+    m_events = new EventNotifications(m_notifier, m_jobService, m_transfers, this);
+    connect(m_notifier, &Notifier::activated, this, &MainWindow::openNotified);
+}
+
+void MainWindow::openNotified(const NotifyTarget &target)
+{
+    QWidget *front = this;
+    switch (target.type) {
+    case NotifyTarget::Type::Job:
+        m_nav->setCurrentRow(m_pages->indexOf(m_jobs));
+        m_jobs->showJob(target.id);
+        break;
+    case NotifyTarget::Type::Transfer:
+        m_nav->setCurrentRow(m_pages->indexOf(m_transfersPage));
+        m_transfersPage->select(target.id);
+        break;
+    case NotifyTarget::Type::Consolidation:
+        if (QWidget *w = m_consolidations.value(target.id))
+            front = w;
+        break;
+    }
+    if (isMinimized())
+        showNormal();
+    show();
+    raise();
+    activateWindow();
+    if (front != this) {
+        front->raise();
+        front->activateWindow();
+    }
 }
 
 void MainWindow::showCacheEntry(const QString &root, const QString &key)

@@ -13,8 +13,11 @@ class QToolButton;
 
 namespace ingot {
 
+class EventNotifications;
 class HubCachePage;
 class JobService;
+class Notifier;
+struct NotifyTarget;
 class JobsPage;
 class LocalCachePage;
 class MaintenanceDialog;
@@ -53,6 +56,9 @@ public:
     QList<ShortcutEntry> shortcutEntries() const;
     // The pages in the navigation's order.
     QList<QWidget *> pages() const;
+    // Desktop notifications (services/notify): when Ingot is not in front, what ended is told there.
+    Notifier *notifier() const { return m_notifier; }
+    EventNotifications *eventNotifications() const { return m_events; }
 
 public Q_SLOTS:
     void showSettings();
@@ -83,6 +89,9 @@ private:
     void copyFromCache(const StoreLocation &from, const QStringList &keys);
     void updateTransferMarks();
     void transferEnded(const TransferPlace &from, const TransferPlace &to);
+    void wireNotifications();
+    // A notification's Open: the window in front, on what it told of.
+    void openNotified(const NotifyTarget &target);
 
     QListWidget *m_nav;
     QStackedWidget *m_pages;
@@ -99,6 +108,9 @@ private:
     QHash<QWidget *, QPair<QString, bool>> m_pageStatus;
     QProgressBar *m_busy;
     QToolButton *m_cancel;
+    Notifier *m_notifier = nullptr;
+    EventNotifications *m_events = nullptr;
+    QHash<QString, QWidget *> m_consolidations;  // a running or ended wizard by its output folder (while it is open)
 };
 
 }  // namespace ingot

@@ -2,6 +2,7 @@
 
 #include "services/cache/cachelocation.h"
 #include "services/cache/torchneuron.h"
+#include "services/notify/notifier.h"
 #include "services/cache/neffcache.h"
 #include "services/remote/remotehosts.h"
 #include "services/util/appsettings.h"
@@ -18,6 +19,7 @@
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QLabel>
 #include <QListWidget>
@@ -78,6 +80,7 @@ SettingsDialog::SettingsDialog(QWidget *parent)
     QGroupBox *cachesBox = buildCachesBox();
     QGroupBox *sshBox = buildSshBox();
     QGroupBox *languageBox = buildLanguageBox();
+    QGroupBox *notifyBox = buildNotificationsBox();
 
     auto *where = new QLabel(tr("Settings are stored in %1").arg(AppSettings::fileName()), this);
     where->setWordWrap(true);
@@ -111,18 +114,21 @@ SettingsDialog::SettingsDialog(QWidget *parent)
     col->addWidget(rootsBox);
     col->addWidget(cachesBox);
     col->addWidget(sshBox);
+    col->addWidget(notifyBox);
     col->addWidget(languageBox);
     col->addLayout(appearanceRow);
     col->addWidget(where);
     col->addWidget(buttons);
     // Tab goes down the dialog as it reads: the fields, Language and Appearance, then Restart now, OK and Cancel at
     // the bottom. Made in another order, Restart now came after Cancel.
-    const QList<QWidget *> order{m_ttl, m_size, m_watch, m_hubLayout, m_roots, remove, m_sshConfig, m_sshBrowse,
-                                 m_language, m_appearance, m_restartButton, buttons->button(QDialogButtonBox::Ok),
-                                 buttons->button(QDialogButtonBox::Cancel)};
+    QList<QWidget *> order{m_ttl, m_size, m_watch, m_hubLayout, m_roots, remove, m_sshConfig, m_sshBrowse};
+    for (QCheckBox *c : std::as_const(m_notify))
+        order << c;
+    order << m_language << m_appearance << m_restartButton << buttons->button(QDialogButtonBox::Ok)
+          << buttons->button(QDialogButtonBox::Cancel);
     for (qsizetype i = 1; i < order.size(); ++i)
         setTabOrder(order[i - 1], order[i]);
-    resize(580, 780);
+    resize(580, 860);
 }
 
 // The compile caches this environment gives the runtimes: neuronx-cc's (torch-neuronx, optimum-neuron) and
@@ -255,6 +261,21 @@ QGroupBox *SettingsDialog::buildLanguageBox()
     return languageBox;
 }
 
+// Desktop notifications, one check per kind (services/notify/notifier.h): shown only while Ingot is not in front.
+QGroupBox *SettingsDialog::buildNotificationsBox()
+{
+    auto *box = new QGroupBox(tr("Desktop notifications, while Ingot is not in front"), this);
+    auto *grid = new QGridLayout(box);
+    const QVector<NotifyKind> kinds = allNotifyKinds();
+    for (int i = 0; i < kinds.size(); ++i) {
+        auto *check = new QCheckBox(notifyKindTitle(kinds[i]), box);
+        check->setChecked(AppSettings::notificationOn(notifyKindName(kinds[i])));
+        grid->addWidget(check, i / 2, i % 2);
+        m_notify << check;
+    }
+    return box;
+}
+
 void SettingsDialog::accept()
 {
     const QString ssh = m_sshConfig->text().trimmed();
@@ -274,6 +295,9 @@ void SettingsDialog::accept()
     AppSettings::setWatchForChanges(m_watch->isChecked());
     AppSettings::setPullHubCacheLayout(m_hubLayout->isChecked());
     AppSettings::setLanguage(m_language->currentData().toString());
+    const QVector<NotifyKind> kinds = allNotifyKinds();
+    for (int i = 0; i < kinds.size() && i < m_notify.size(); ++i)
+        AppSettings::setNotificationOn(notifyKindName(kinds[i]), m_notify[i]->isChecked());
     QStringList roots;
     for (int i = 0; i < m_roots->count(); ++i)
         roots << m_roots->item(i)->text();

@@ -1,6 +1,7 @@
 // Preferences: the prune policy, watching, the list of cache folders, the ssh config Ingot's ssh reads, and the
 // language of the interface (applies at the next start; "Restart now" saves and asks the window to restart), and
-// the appearance (shown at once while the dialog is open; kept on OK, undone on Cancel).
+// the appearance (shown at once while the dialog is open; kept on OK, undone on Cancel), and which desktop
+// notifications are shown.
 #pragma once
 
 #include <QDialog>
@@ -37,6 +38,8 @@ public:
     // The dialog was closed with "Restart now": the settings are saved, the app should start again.
     bool restartRequested() const { return m_restart; }
     QComboBox *appearanceCombo() const { return m_appearance; }
+    // One check per kind of desktop notification, in allNotifyKinds()'s order.
+    QList<QCheckBox *> notificationChecks() const { return m_notify; }
     QPushButton *restartButton() const { return m_restartButton; }
     // Where the runtimes keep compiled graphs, as this environment places them (read-only): the texts shown.
     QString cachesText() const;
@@ -48,6 +51,7 @@ private:
     QGroupBox *buildCachesBox();
     QGroupBox *buildSshBox();
     QGroupBox *buildLanguageBox();
+    QGroupBox *buildNotificationsBox();
     QSpinBox *m_ttl;
     QDoubleSpinBox *m_size;
     QCheckBox *m_watch;
@@ -61,7 +65,8 @@ private:
     QPushButton *m_restartButton = nullptr;
     bool m_restart = false;
     QComboBox *m_appearance;
-    bool m_appearanceTried = false;  // an appearance was shown that is not saved yet
+    bool m_appearanceTried = false;
+    QList<QCheckBox *> m_notify;  // an appearance was shown that is not saved yet
 
     void revertAppearance();
 };
