@@ -106,10 +106,10 @@ class TestJobMetricsCli : public QObject
 private Q_SLOTS:
     void quotingAndNumbers()
     {
-        QCOMPARE(csvField("plain"), QByteArray("plain"));
-        QCOMPARE(csvField("a,b"), QByteArray("\"a,b\""));
-        QCOMPARE(csvField("say \"hi\""), QByteArray("\"say \"\"hi\"\"\""));
-        QCOMPARE(csvField("two\r\nlines"), QByteArray("\"two\r\nlines\""));
+        QCOMPARE(csvField(QByteArray("plain")), QByteArray("plain"));
+        QCOMPARE(csvField(QByteArray("a,b")), QByteArray("\"a,b\""));
+        QCOMPARE(csvField(QByteArray("say \"hi\"")), QByteArray("\"say \"\"hi\"\"\""));
+        QCOMPARE(csvField(QByteArray("two\r\nlines")), QByteArray("\"two\r\nlines\""));
         QCOMPARE(exportNumber(2.5), QByteArray("2.5"));
         QCOMPARE(exportNumber(123456.75), QByteArray("123456.75"));  // no group separators
         // The shortest text that reads back as the same double.
