@@ -2,6 +2,65 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name></name>
+    <message numerus="yes">
+        <source>%n other flags</source>
+        <translation type="unfinished">
+            <numerusform>%n other flags</numerusform>
+            <numerusform>%n other flags</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other compiler</source>
+        <translation type="unfinished">
+            <numerusform>%n other compiler</numerusform>
+            <numerusform>%n other compiler</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n new</source>
+        <translation type="unfinished">
+            <numerusform>%n new</numerusform>
+            <numerusform>%n new</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n in another cache</source>
+        <translation type="unfinished">
+            <numerusform>%n in another cache</numerusform>
+            <numerusform>%n in another cache</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n blocked</source>
+        <translation type="unfinished">
+            <numerusform>%n blocked</numerusform>
+            <numerusform>%n blocked</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 compiled %n graph(s) %2 had: %3</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n graph(s) only %1 has.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n found compiled.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ingot::CacheChartsWidget</name>
     <message numerus="yes">
         <source>%1 in %n compiler version(s); the largest, %2, holds %3.</source>
@@ -15,6 +74,37 @@
         <translation>
             <numerusform>%n entry (%1) was last used %2 ago.</numerusform>
             <numerusform>%n entries; most of them (%1) were last used %2 ago.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::CachePolicy</name>
+    <message numerus="yes">
+        <source>the %n newest compiler(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>unused over %n day(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Compiler %1 is not one of the %n newest.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Unused for %n days.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
         </translation>
     </message>
 </context>
@@ -145,6 +235,20 @@
             <numerusform>%n data files</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>assembled from %n chunk(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, rows reordered from TorchTitan&apos;s RoPE order (%n head(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ingot::ConsolidateWizard</name>
@@ -230,6 +334,20 @@
         <translation>
             <numerusform>&lt;b&gt;%n tensor&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; for tp=%3 pp=%4, in %5.</numerusform>
             <numerusform>&lt;b&gt;%n tensors&lt;/b&gt; (%1) written to &lt;tt&gt;%2&lt;/tt&gt; for tp=%3 pp=%4, in %5.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s) of the optimizer (%1), named after the model&apos;s parameters, and its settings as JSON.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>It also holds the optimizer state: %n tensor(s) (%1), written on request (next page).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
         </translation>
     </message>
 </context>
@@ -722,6 +840,47 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     </message>
 </context>
 <context>
+    <name>ingot::RunComparisonDialog</name>
+    <message numerus="yes">
+        <source>Reading %n run(s)…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::RunImport</name>
+    <message numerus="yes">
+        <source>%1: %n log_history entries without a step were skipped.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n over-long line(s) skipped.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n record(s) with a wrong CRC or not an event were skipped.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n record(s) over %2 bytes were skipped.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ingot::SlurmCluster</name>
     <message numerus="yes">
         <source>%n CPU(s)</source>
@@ -1032,6 +1191,34 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
         <translation>
             <numerusform>Remove %n NEFF file (%1)?</numerusform>
             <numerusform>Remove %n NEFF files (%1)?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>With the optimizer state: %n tensor(s) (%1) to optimizer.safetensors</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n value(s) to optimizer_param_groups.json</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entries checked against %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>: %n differ or are missing.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
         </translation>
     </message>
 </context>

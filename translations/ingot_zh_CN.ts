@@ -2,6 +2,149 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name></name>
+    <message>
+        <source>Where it ran</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Program</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished">模型</translation>
+    </message>
+    <message>
+        <source>Model config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Processes</source>
+        <translation type="unfinished">进程数</translation>
+    </message>
+    <message>
+        <source>Tensor parallel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pipeline parallel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data parallel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ZeRO-1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FSDP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batch per device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gradient accumulation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation type="unfinished">学习率</translation>
+    </message>
+    <message>
+        <source>Steps asked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Python</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiler</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile cache</source>
+        <translation type="unfinished">编译缓存</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other flags</source>
+        <translation type="unfinished">
+            <numerusform>%n 个其他标志</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other compiler</source>
+        <translation type="unfinished">
+            <numerusform>%n 个其他编译器</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n new</source>
+        <translation type="unfinished">
+            <numerusform>%n 个新图</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n in another cache</source>
+        <translation type="unfinished">
+            <numerusform>%n 个在其他缓存中</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n blocked</source>
+        <translation type="unfinished">
+            <numerusform>%n 个被阻塞</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 compiled %n graph(s) %2 had: %3</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 compiled no graph that %2 had.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n graph(s) only %1 has.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n found compiled.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ingot::AwsConfig</name>
     <message>
         <source>The AWS profile &quot;%1&quot; is in neither %2 nor %3.</source>
@@ -201,6 +344,77 @@
     </message>
 </context>
 <context>
+    <name>ingot::CachePolicy</name>
+    <message>
+        <source>at most %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>the %n newest compiler(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>unused over %n day(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>failed entries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stale locks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a cache policy Ingot wrote</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Policy %1: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: the next run compiles it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Compiler %1 is not one of the %n newest.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Unused for %n days.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>LOCKED: a compile may be running on it; locked entries are never removed.</source>
+        <translation type="unfinished">LOCKED：可能有编译正在使用它；已锁定的条目从不删除。</translation>
+    </message>
+    <message>
+        <source>Least recently used while the cache is over %1.</source>
+        <translation type="unfinished">缓存超出 %1，此条目最久未使用。</translation>
+    </message>
+    <message>
+        <source>The cache stays over %1 (%2): what remains is locked or not the compiler&apos;s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Locks are left: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ingot::CacheScanner</name>
     <message>
         <source>%1 vanished during the scan.</source>
@@ -343,6 +557,92 @@
     <message>
         <source>%1 · in transfer</source>
         <translation>%1 · 传输中</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::CacheVerify</name>
+    <message>
+        <source>%1 bytes here, %2 in S3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot be read here: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the file is shorter than it was</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the same size; S3&apos;s ETag %1 is of a shape Ingot cannot recompute (SSE-KMS, or another part size)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ETag %1 in S3 is not the MD5 of the file here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 bytes here, %2 on the Hub</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sha256 %1 here, %2 on the Hub</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>git blob %1 here, %2 on the Hub</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not there</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation type="unfinished">已取消。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::ComparisonChart</name>
+    <message>
+        <source>Loss</source>
+        <translation type="unfinished">损失</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation type="unfinished">学习率</translation>
+    </message>
+    <message>
+        <source>Gradient norm</source>
+        <translation type="unfinished">梯度范数</translation>
+    </message>
+    <message>
+        <source>Throughput (tokens/s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: no values</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 at step %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 at %3 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>by step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>by seconds since each run started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run has values of this metric.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1420,6 +1720,62 @@
             <numerusform>%n 个数据文件</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation type="unfinished">无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>The optimizer&apos;s entry %1 is not named &lt;parameter&gt;.&lt;state&gt;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The optimizer state %1 belongs to no tensor of the model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Two optimizer tensors would be named %1 in the output.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The optimizer&apos;s entry %1 is not named &lt;parameter&gt;.&lt;key&gt;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The optimizer&apos;s value %1 belongs to no tensor of the model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ingot writes the optimizer state of PyTorch Distributed Checkpoints (DCP) only; the backend&apos;s XLA checkpoints carry theirs through a re-shard. Consolidate without the optimizer state.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 holds no optimizer state (no &quot;optim&quot; or &quot;optimizer&quot; entries beside the model): consolidate the weights only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The optimizer&apos;s value %1 cannot be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The optimizer&apos;s value %1 is not a simple value (None, a bool, a number, a string, or a list of them): Ingot writes only those.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is no longer in the checkpoint: it changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>assembled from %n chunk(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, rows reordered from TorchTitan&apos;s RoPE order (%n head(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ingot::ConsolidateWizard</name>
@@ -1817,6 +2173,30 @@ Go back to change the settings, or close the window.</source>
         <source>%1 — %2, %3 (incomplete)</source>
         <translation>%1 — %2，%3（不完整）</translation>
     </message>
+    <message>
+        <source>Also write the optimizer state (optimizer.safetensors and optimizer_param_groups.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s) of the optimizer (%1), named after the model&apos;s parameters, and its settings as JSON.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>optimizer.safetensors (if asked for)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>It also holds the optimizer state: %n tensor(s) (%1), written on request (next page).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>With the optimizer state: optimizer.safetensors (each tensor named after its parameter, e.g. model.norm.weight.exp_avg) and its settings in optimizer_param_groups.json.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ingot::ConsolidationRequest</name>
@@ -1871,6 +2251,13 @@ Go back to change the settings, or close the window.</source>
     <message>
         <source>Needs %1 (%2 of it the merged model); %3 free there.</source>
         <translation>需要 %1（其中 %2 用于合并后的模型）；该位置可用空间为 %3。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::DBusNotifications</name>
+    <message>
+        <source>Open</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1945,6 +2332,85 @@ Go back to change the settings, or close the window.</source>
     <message>
         <source>%1 links outside the cache, not into the Hugging Face hub cache; Ingot does not follow it</source>
         <translation>%1 链接到缓存之外，且不指向 Hugging Face hub 缓存；Ingot 不会跟随它</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::EventNotifications</name>
+    <message>
+        <source>It exited with status %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1 of %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last loss %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job finished: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It ended without saying why; its logs may tell.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It left Slurm&apos;s queue.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It left Slurm&apos;s queue and runs on %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job running: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job stalled: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Transfer done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Transfer ended with failed entries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Transfer cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Transfer failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Entries done: %1 of %2, to %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Consolidation done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Consolidation failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output: %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -4561,6 +5027,10 @@ Resumed from %2</source>
         <source>Slurm job %1 is not this job&apos;s: Slurm names it %2 in %3, where Ingot submitted %4 in %5. It was not cancelled (the job folder&apos;s slurm_job_id was changed).</source>
         <translation>Slurm 作业 %1 不属于此作业：Slurm 称其为 %3 中的 %2，而 Ingot 提交的是 %5 中的 %4。它未被取消（作业文件夹中的 slurm_job_id 被改动过）。</translation>
     </message>
+    <message>
+        <source>%1 is the folder of a run Ingot did not launch: removing the job only forgets it.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobMonitor</name>
@@ -5052,6 +5522,10 @@ Resumed from %2</source>
         <source>Consolidation on %1 cancelled</source>
         <translation>%1 上的合并已取消</translation>
     </message>
+    <message>
+        <source>imported from %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobRemoveDialog</name>
@@ -5094,6 +5568,10 @@ Resumed from %2</source>
         <source>No checkpoint-N in the output folder to resume from</source>
         <translation>输出文件夹中没有可用于恢复的 checkpoint-N</translation>
     </message>
+    <message>
+        <source>Job %1 is a run Ingot did not launch (imported from its folder): it is read-only here, Ingot knows no settings to resume it with.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ingot::JobService</name>
@@ -5104,6 +5582,10 @@ Resumed from %2</source>
     <message>
         <source>%1 does not exist (yet)</source>
         <translation>%1 （尚）不存在</translation>
+    </message>
+    <message>
+        <source>The run folder could not be imported.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -5511,6 +5993,14 @@ Jobs started with ingot-cli job launch are listed here too.</source>
     <message>
         <source>Select a job in the list to follow its loss, logs and checkpoints; New job… sets up another.</source>
         <translation>在列表中选择一个作业以跟踪其损失、日志和检查点；“新建作业…”可设置另一个作业。</translation>
+    </message>
+    <message>
+        <source>Com&amp;pare…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare the selected runs: their curves, settings and graphs side by side (select two or more)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -6646,6 +7136,14 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
         <source>Add a host on the Remote hosts page (Ctrl+4) first, or list it in your ssh config; or open an S3 cache (File menu) to copy to it.</source>
         <translation>请先在“远程主机”页面（Ctrl+4）添加主机，或在 ssh 配置中列出它；也可以打开一个 S3 缓存（文件菜单）并复制到那里。</translation>
     </message>
+    <message>
+        <source>&amp;Open a run folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Adopt a training run Ingot did not launch (trainer_state.json, TorchTitan logs, TensorBoard events)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ingot::Maintenance</name>
@@ -6802,6 +7300,14 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     <message>
         <source>Skipped: the entry no longer matches %1.</source>
         <translation>已跳过：该条目不再匹配 %1。</translation>
+    </message>
+    <message>
+        <source>Apply a cache policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skipped: neuronx-cc started running since the preview; its locks stay.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -7048,6 +7554,30 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     <message>
         <source>s</source>
         <translation>秒</translation>
+    </message>
+    <message>
+        <source>&amp;Save as PNG/SVG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: a chart is saved as .png or .svg</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be written: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be written: the image could not be encoded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the chart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -7335,6 +7865,44 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     <message>
         <source>neuron-monitor could not be run (status %1): %2</source>
         <translation>无法运行 neuron-monitor（状态 %1）：%2</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::Notifier</name>
+    <message>
+        <source>A job finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A job failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A job stalled (its step stopped moving)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A queued job started running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A transfer ended</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A consolidation ended</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ingot::OpenRunFolder</name>
+    <message>
+        <source>Open a run folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not be opened as a run.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -8049,6 +8617,233 @@ Cache: %2</source>
     </message>
 </context>
 <context>
+    <name>ingot::RunCompare</name>
+    <message>
+        <source>yes</source>
+        <translation type="unfinished">是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation type="unfinished">否</translation>
+    </message>
+    <message>
+        <source>this machine</source>
+        <translation type="unfinished">本机</translation>
+    </message>
+    <message>
+        <source>%1 (Slurm, partition %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(not set)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The graphs of %1 and %2 cannot be compared: the compile activity of both is needed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No job %1 in the history.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where job %1 ran cannot be reached: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remote hosts are not available here.</source>
+        <translation type="unfinished">此处无法使用远程主机。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::RunComparisonDialog</name>
+    <message>
+        <source>Re&amp;fresh</source>
+        <translation type="unfinished">刷新(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Compare runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Reading %n run(s)…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Curves</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Graphs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read the runs again: a running run has gone on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>By step</source>
+        <translation type="unfinished">按步</translation>
+    </message>
+    <message>
+        <source>By wall time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Draw each run against its steps, or against the seconds since it started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;X axis:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lowest loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mean tokens/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only the &amp;differences</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2), %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1：%2</translation>
+    </message>
+    <message>
+        <source>The runs recorded the same settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings that differ: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Setting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The runs differ here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation type="unfinished">计算图</translation>
+    </message>
+    <message>
+        <source>This run has no such graph.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ingot::RunImport</name>
+    <message>
+        <source>%1 could not be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it is gone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is over %2 bytes: only its start was read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it is a link, not followed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a trainer state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n log_history entries without a step were skipped.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n over-long line(s) skipped.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Hugging Face / NeuronTrainer output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TorchTitan output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training logs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TensorBoard event files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n record(s) with a wrong CRC or not an event were skipped.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n record(s) over %2 bytes were skipped.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 is not a folder.</source>
+        <translation type="unfinished">%1 不是文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 holds no training run Ingot knows: no trainer_state.json, no training log lines, no TensorBoard scalars, no checkpoints.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ingot::S3CacheStore</name>
     <message>
         <source>%1 is not in the listing of %2.</source>
@@ -8468,6 +9263,10 @@ Cache: %2</source>
     <message>
         <source>Set by the environment Ingot was started in. ingot-cli cache status, ingot-cli torchneuron status and ingot-cli neff status show the same.</source>
         <translation>由启动 Ingot 时的环境设置。ingot-cli cache status、ingot-cli torchneuron status 和 ingot-cli neff status 会显示相同内容。</translation>
+    </message>
+    <message>
+        <source>Desktop notifications, while Ingot is not in front</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -9488,6 +10287,13 @@ ssh 输出：%2</translation>
     <message>
         <source>%1: STS gave keys whose %2 holds a control character, which would go into an HTTP header: refused.</source>
         <translation>%1：STS 给出的密钥中 %2 含有控制字符，它会进入 HTTP 头：已拒绝。</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::TfEventReader</name>
+    <message>
+        <source>The record at byte %1 has a length whose CRC is wrong: the rest of the file cannot be read.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -12179,6 +12985,302 @@ It would be added to %4.</source>
     <message>
         <source>note: --ask-node: %1</source>
         <translation>注意：--ask-node：%1</translation>
+    </message>
+    <message>
+        <source>A DCP checkpoint: also write its optimizer state (optimizer.safetensors, optimizer_param_groups.json).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>With the optimizer state: %n tensor(s) (%1) to optimizer.safetensors</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n value(s) to optimizer_param_groups.json</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2, %3</source>
+        <translation type="unfinished">%1  %2  %3 {1:?} {2,?}</translation>
+    </message>
+    <message>
+        <source>SETTING</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings (* differs):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RUN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>STEPS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LAST LOSS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MIN LOSS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MEAN TOKENS/S</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Curves:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graphs:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GRAPH</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error: name two or more job ids (ingot-cli job list)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error: job %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs side by side: their settings (differences marked), curves and graphs with why each compiled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Two or more job ids (ingot-cli job list); the first is the one the others are compared with.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error: name one run folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refreshed job %1 (imported before) from %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported job %1 from %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  kind: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  steps: none recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  steps: %1 points, the last at step %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  from: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no file of points</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  checkpoints: none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  checkpoint: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  note: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It is read-only in the history: ingot-cli job status %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Adopt a run folder Ingot did not launch (trainer_state.json, TorchTitan logs, TensorBoard events) as a read-only job; prints its id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run&apos;s folder (imported again: refreshed).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error: unknown format &quot;%1&quot; (csv or json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>job %1 has logged no metrics yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A run&apos;s metrics (step, time, loss, learning rate, throughput, grad norm, ...) as CSV or JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>csv (the default: RFC 4180, a header row) or json.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>list, set NAME or rm NAME</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>set: the least recently used entries go while the cache is larger (100GB, 500GiB).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>set: keep the N newest compiler versions; the others&apos; entries go.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>set: entries unused for more than D days go.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>set: failed entries go (the next run compiles them again).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>set: stale lock files go (never while neuronx-cc runs there).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>set: where compiles cannot be seen (S3), only locks older than AGE (2h, 1d).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error: --%1 takes a whole number from 0 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error: --lock-age takes an age such as 90m, 2h or 7d</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error: a policy removes something: give --max-size, --keep-versions, --unused-days, --failed or --locks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Policy %1: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No cache policy yet: ingot-cli cache policy set NAME --max-size 200GB --unused-days 30 --failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error: a policy&apos;s name is letters, digits, &apos;-&apos;, &apos;_&apos; and &apos;.&apos; (64 at most), not &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error: no policy %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Removed policy %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error: cache policy list | set NAME [options] | rm NAME</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy to apply (cache policy list).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error: name the policy: --policy NAME (cache policy list)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error: no policy %1 (cache policy list)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Named cache policies: list, set NAME (--max-size, --keep-versions, --unused-days, --failed, --locks), rm NAME</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply a named policy to a cache (previewed; never locked entries): --policy NAME</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check against this S3 cache instead of the Hub (this machine&apos;s AWS keys).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Entries to check: neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt; (default: every SUCCESS entry)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>same</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DIFFERS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MISSING there</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot be read here: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 differs: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is only here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is only there</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error: --s3: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HF_HUB_OFFLINE is set: Ingot makes no request to the Hub, so nothing can be verified. Unset it to verify.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entries checked against %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>: %n differ or are missing.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>: all the same.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check local entries against the Hub cache repo or an S3 cache (--s3): the same files, sizes and checksums (nothing downloaded)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
