@@ -9,6 +9,7 @@
 #include "app/cli/hubcommands.h"
 #include "app/cli/jobcommands.h"
 #include "app/cli/jobmonitorcommands.h"
+#include "app/cli/jobstackscommand.h"
 #include "app/cli/pushcommands.h"
 #include "app/cli/pullcommand.h"
 #include "app/cli/remotecommands.h"
@@ -71,6 +72,7 @@ int main(int argc, char **argv)
     table.add(consolidateCommands());
     table.add(jobCommands());
     table.add(jobMonitorCommands());
+    table.add(jobStacksCommands());
     table.add(remoteCommands());
     table.add(clusterCommands());
     table.add(transferCommands());

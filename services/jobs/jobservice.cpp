@@ -1,5 +1,7 @@
 #include "services/jobs/jobservice.h"
 
+#include "services/jobs/jobtext.h"
+
 #include "services/jobs/neuronmonitor.h"
 #include "services/jobs/precompile.h"
 
@@ -346,6 +348,23 @@ Task JobService::latestCheckpointOf(const JobRecordFile &record, std::function<v
         [done](Result r) { done(r.exists, r.checkpoint); });
 }
 
+Task JobService::stacksOf(const JobRecordFile &record, std::function<void(const StackDump &)> done)
+{
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    return runTask(
+        this,
+        [local, lookup, record](TaskControl &control) {
+            StackDump d;
+            if (const auto runner = runnerFor(local, lookup, record.where, &d.error)) {
+                JobManager jobs(runner, lookup);
+                d = dumpJobStacks(jobs, record.id, 10000, control.stopFlag());
+            }
+            return d;
+        },
+        [done](StackDump d) { done(d); });
+}
+
 Task JobService::precompileOf(const JobRecordFile &record, const CacheSnapshot &cache,
                               std::function<void(const PrecompileProgress &)> done)
 {
@@ -605,7 +624,10 @@ void JobService::pollOne(const QString &id)
             }
             f->follower = r.follower;
             const bool wasFinal = isFinal(f->status.state) && f->status.endedAt > 0;
+            const bool wasStalled = f->status.state == JobState::Stalled;
             f->status = r.status;
+            if (wasStalled != (f->status.state == JobState::Stalled))
+                Q_EMIT stallChanged(id, !wasStalled, wasStalled ? QString() : jobStallText(f->status));
             f->ranks = r.ranks;
             if (!r.update.metrics.isEmpty()) {
                 f->metrics += r.update.metrics;

@@ -1,4 +1,5 @@
 #include "ui/jobs/jobmonitor.h"
+#include "ui/jobs/stallbanner.h"
 
 #include "services/jobs/precompile.h"
 #include "services/neuron/jobgraphs.h"
@@ -73,6 +74,7 @@ JobMonitor::JobMonitor(JobService *service, QWidget *parent)
     , m_state(new QLabel(this))
     , m_resumedFrom(new QLabel(this))
     , m_banner(new QFrame(this))
+    , m_stall(new StallBanner(service, this))
     , m_reason(new QLabel(m_banner))
     , m_detailToggle(new QToolButton(m_banner))
     , m_detail(new QPlainTextEdit(m_banner))
@@ -233,6 +235,7 @@ QWidget *JobMonitor::buildHeader()
     col->setContentsMargins(0, 0, 0, 4);
     col->addLayout(titleRow);
     col->addWidget(m_banner);
+    col->addWidget(m_stall);
     col->addLayout(progressRow);
     return w;
 }
@@ -427,6 +430,7 @@ void JobMonitor::updateStatus()
         m_detailToggle->setVisible(!st.reasonDetail.isEmpty());
     }
     m_banner->setVisible(failed);
+    m_stall->showStatus(m_record, st);
 
     if (st.maxSteps > 0) {
         m_progress->setRange(0, int(std::min<qint64>(st.maxSteps, INT_MAX)));
