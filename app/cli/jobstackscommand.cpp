@@ -2,7 +2,7 @@
 
 #include "app/cli/clicommon.h"
 #include "app/cli/jobcontext.h"
-#include "services/jobs/jobstacks.h"
+#include "services/jobs/jobstall.h"
 
 #include <QCoreApplication>
 

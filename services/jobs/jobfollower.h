@@ -151,6 +151,8 @@ public:
     // stdout) is not read, so a poll holds one chunk at a time however many ranks there are.
     void setKeepLogs(bool keep) { m_keepLogs = keep; }
     const JobRecordFile &record() const { return m_record; }
+    // The job's own stall threshold changed while it is followed (setJobStallAfter wrote it to job.json).
+    void setStallAfter(double seconds) { m_record.spec.stallAfterSeconds = seconds; }
     const JobPaths &paths() const { return m_paths; }
     QList<int> ranks() const;  // ranks whose logs were found (every node's: global ranks)
     // Each node's launcher.pid as read so far (node 0's is status().pids); one entry for a one-node job.

@@ -26,6 +26,7 @@ struct JobService::Followed {
     qint64 recentBytes = 0;
     bool polling = false;
     bool saved = false;
+    double stallAfter = -1;  // a threshold set since the follower was made, handed to it by the next poll; -1 none
     Task task;
 };
 
@@ -365,6 +366,29 @@ Task JobService::stacksOf(const JobRecordFile &record, std::function<void(const 
         [done](StackDump d) { done(d); });
 }
 
+Task JobService::setStallAfter(const QString &id, double seconds, std::function<void(const QString &)> done)
+{
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    const QString where = whereOf(id);
+    return runTask(
+        this,
+        [local, lookup, where, id, seconds](TaskControl &) {
+            QString error;
+            if (const auto runner = runnerFor(local, lookup, where, &error)) {
+                JobManager jobs(runner, lookup);
+                setJobStallAfter(jobs, id, seconds, &error);
+            }
+            return error;
+        },
+        [this, id, seconds, done](const QString &error) {
+            if (error.isEmpty())
+                if (const auto f = m_followed.value(id))
+                    f->stallAfter = seconds;
+            done(error);
+        });
+}
+
 Task JobService::precompileOf(const JobRecordFile &record, const CacheSnapshot &cache,
                               std::function<void(const PrecompileProgress &)> done)
 {
@@ -582,9 +606,10 @@ void JobService::pollOne(const QString &id)
         std::shared_ptr<JobFollower> follower;
     };
     std::shared_ptr<JobFollower> follower = f->follower;
+    const double stallAfter = f->stallAfter;
     f->task = runTask(
         this,
-        [local, lookup, where, id, follower](TaskControl &) {
+        [local, lookup, where, id, follower, stallAfter](TaskControl &) {
             Result r;
             r.follower = follower;
             if (!r.follower) {
@@ -602,6 +627,8 @@ void JobService::pollOne(const QString &id)
                 }
                 r.follower = std::make_shared<JobFollower>(runner, record, lookup);
             }
+            if (stallAfter >= 0)
+                r.follower->setStallAfter(stallAfter);
             r.update = r.follower->poll();
             r.status = r.follower->status();
             r.ranks = r.follower->ranks();

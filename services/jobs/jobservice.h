@@ -7,7 +7,7 @@
 #pragma once
 
 #include "services/jobs/jobmanager.h"
-#include "services/jobs/jobstacks.h"
+#include "services/jobs/jobstall.h"
 #include "services/jobs/remotejobindex.h"
 #include "services/slurm/slurmcluster.h"
 #include "services/util/task.h"
@@ -80,6 +80,9 @@ public:
     // A running job's Python stacks per rank, where it runs (dumpJobStacks: the backend's ranks only, never a program
     // that did not register faulthandler; StackDump::error says why nothing was asked).
     Task stacksOf(const JobRecordFile &record, std::function<void(const StackDump &)> done);
+    // Sets a job's own stall threshold (seconds; 0: the default rule) where it runs (setJobStallAfter) and in the
+    // follower that follows it now; `done` gets the error ("" when it is set).
+    Task setStallAfter(const QString &id, double seconds, std::function<void(const QString &error)> done);
     // Consolidates a checkpoint where the job ran (JobManager::consolidateThere): the exit code (-1: could not run,
     // or stopped) and what Ingot's CLI said (or why it could not run). The task's stop() ends it there, leaving
     // nothing of its output behind.

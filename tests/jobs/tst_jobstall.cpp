@@ -6,7 +6,7 @@
 // never signalled.
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/jobservice.h"
-#include "services/jobs/jobstacks.h"
+#include "services/jobs/jobstall.h"
 #include "services/jobs/jobtext.h"
 #include "services/jobs/shelljobrunner.h"
 #include "services/util/remoteshell.h"
@@ -152,7 +152,7 @@ private Q_SLOTS:
     {
         QFETCH_GLOBAL(QString, runner);
         if (runner != QLatin1String("local"))
-            QSKIP("the refusal is the same rule on every runner (jobstacks.cpp): once is enough");
+            QSKIP("the refusal is the same rule on every runner (jobstall.cpp): once is enough");
         const QString script = m_dir.filePath(QStringLiteral("sleeper.py"));
         test::writeFile(script, "import time\nprint('step 1', flush=True)\ntime.sleep(120)\n");
         JobSpec spec;

@@ -3,7 +3,7 @@
 // follower reports it stalled within its threshold, a stack dump is refused with why (scancel --signal would reach
 // torchrun too), and once the hang ends the job finishes and leaves the queue.
 #include "services/jobs/jobmanager.h"
-#include "services/jobs/jobstacks.h"
+#include "services/jobs/jobstall.h"
 #include "tests/support/jobsupport.h"
 #include "tests/support/testslurm.h"
 #include "tests/support/testsupport.h"

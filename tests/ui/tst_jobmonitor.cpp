@@ -14,6 +14,7 @@
 
 #include <QApplication>
 #include <QGroupBox>
+#include <QInputDialog>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
@@ -186,9 +187,9 @@ private Q_SLOTS:
         QVERIFY(JobLogView::isErrorLine(QStringLiteral("ingot_train: error: x")));
     }
 
-    // Issue 38: a rank made to hang (the backend's test-only INGOT_TRAIN_TEST_HANG) after step 2 with a 3 s threshold:
-    // the state says Stalled, the banner says since when and which ranks logged last, Dump stacks shows a tab per rank
-    // naming where each waits; the hang ends and the banner says the stall is over.
+    // Issue 38: a rank made to hang (the backend's test-only INGOT_TRAIN_TEST_HANG) after step 2, its threshold set to
+    // 3 s in the monitor while it runs: the state says Stalled, the banner says since when and which ranks logged
+    // last, Dump stacks shows a tab per rank naming where each waits; the hang ends and the banner says it is over.
     void aStalledJobShowsItsBannerAndStacks()
     {
         QTemporaryDir tmp;
@@ -199,7 +200,6 @@ private Q_SLOTS:
         spec.python = QStringLiteral("/usr/bin/python3");
         spec.nprocPerNode = 2;
         spec.maxSteps = 4;
-        spec.stallAfterSeconds = 3;
         spec.env << qMakePair(QStringLiteral("INGOT_TRAIN_TEST_HANG"), QStringLiteral("1:2:") + release);
         QString error;
         const QString id = test::launchSpec(jobs, spec, &error);
@@ -213,7 +213,21 @@ private Q_SLOTS:
         monitor.show();
         StallBanner *banner = monitor.stallBanner();
         QVERIFY(!banner->isVisible());
+        // The default threshold (at least 5 minutes) set to 3 s in the monitor while the job runs.
+        QTRY_VERIFY_WITH_TIMEOUT(banner->thresholdButton()->isVisible(), 60000);
+        QSignalSpy set(banner, &StallBanner::thresholdSet);
+        QInputDialog *dialog = banner->askThreshold();
+        QVERIFY(dialog);
+        QVERIFY(dialog->textValue().isEmpty());
+        dialog->setTextValue(QStringLiteral("3s"));
+        dialog->accept();
+        QTRY_COMPARE(set.size(), 1);
+        QCOMPARE(set.first().first().toString(), QString());
+        JobRecordFile record;
+        QVERIFY(jobs.load(id, &record, &error));
+        QCOMPARE(record.spec.stallAfterSeconds, 3.0);  // stored with the job: job status and a later Ingot use it
         QTRY_COMPARE_WITH_TIMEOUT(monitor.status().state, JobState::Stalled, 120000);
+        QCOMPARE(monitor.status().stall.thresholdSeconds, 3.0);
         QCOMPARE(monitor.stateLabel()->text(), jobStateTitle(JobState::Stalled));
         QTRY_VERIFY(banner->isVisible());
         QVERIFY2(banner->textLabel()->text().contains(QStringLiteral("at step 2")), qPrintable(banner->textLabel()->text()));

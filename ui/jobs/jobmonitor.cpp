@@ -227,6 +227,7 @@ QWidget *JobMonitor::buildHeader()
     titleRow->addWidget(m_openOutput);
     titleRow->addWidget(m_launchAgain);
     titleRow->addWidget(m_batchScript);
+    titleRow->addWidget(m_stall->thresholdButton());
     auto *progressRow = new QHBoxLayout;
     progressRow->addWidget(m_progress);
     progressRow->addWidget(m_facts, 1);

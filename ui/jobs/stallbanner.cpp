@@ -1,10 +1,13 @@
 #include "ui/jobs/stallbanner.h"
 
 #include "services/jobs/jobtext.h"
+#include "services/jobs/stallrule.h"
 #include "services/util/names.h"
 
 #include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QInputDialog>
+#include <QMessageBox>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -15,8 +18,13 @@ namespace ingot {
 
 StallBanner::StallBanner(JobService *service, QWidget *parent)
     : QFrame(parent), m_service(service), m_text(new QLabel(this)), m_dump(new QPushButton(tr("Dump stacks"), this)),
-      m_answer(new QLabel(this)), m_stacks(new QTabWidget(this))
+      m_answer(new QLabel(this)), m_stacks(new QTabWidget(this)),
+      m_thresholdButton(new QPushButton(tr("Stall &threshold…"), this))
 {
+    m_thresholdButton->setToolTip(tr("When the job counts as stalled: its step has not advanced for this long while "
+                                     "it runs (default: 10 × its median step time, at least 5 minutes)"));
+    m_thresholdButton->hide();
+    connect(m_thresholdButton, &QPushButton::clicked, this, &StallBanner::askThreshold);
     setObjectName(QStringLiteral("stallBanner"));
     setFrameShape(QFrame::StyledPanel);
     setStyleSheet(QStringLiteral("#stallBanner { background: #fff4d6; border: 1px solid #c98a00; border-radius: 4px; } "
@@ -44,6 +52,35 @@ StallBanner::StallBanner(JobService *service, QWidget *parent)
 StallBanner::~StallBanner()
 {
     m_task.discard();
+    m_thresholdTask.discard();
+}
+
+QInputDialog *StallBanner::askThreshold()
+{
+    if (!m_service || m_record.id.isEmpty() || m_thresholdButton->isHidden())
+        return nullptr;
+    auto *dialog = new QInputDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Stall threshold"));
+    dialog->setLabelText(tr("Report the job stalled when its step has not advanced for (90s, 10m, 2h; empty: 10 × its "
+                            "median step time, at least 5 minutes):"));
+    dialog->setTextValue(m_threshold > 0 ? QStringLiteral("%1s").arg(m_threshold) : QString());
+    const QString id = m_record.id;
+    connect(dialog, &QInputDialog::textValueSelected, this, [this, id](const QString &text) {
+        double seconds = 0;
+        if (!text.trimmed().isEmpty() && !parseStallDuration(text, &seconds)) {
+            QMessageBox::warning(this, tr("Stall threshold"), tr("Not a duration: %1. Write 90s, 10m or 2h.").arg(displayName(text)));
+            Q_EMIT thresholdSet(tr("Not a duration"));
+            return;
+        }
+        m_thresholdTask = m_service->setStallAfter(id, seconds, [this, seconds](const QString &error) {
+            if (error.isEmpty())
+                m_threshold = seconds;
+            Q_EMIT thresholdSet(error);
+        });
+    });
+    dialog->open();
+    return dialog;
 }
 
 void StallBanner::showStatus(const JobRecordFile &record, const JobStatus &st)
@@ -55,7 +92,10 @@ void StallBanner::showStatus(const JobRecordFile &record, const JobStatus &st)
         m_answer->hide();
         m_busy = false;
     }
+    if (record.id != m_record.id)
+        m_threshold = record.spec.stallAfterSeconds;
     m_record = record;
+    m_thresholdButton->setVisible(st.alive && !isFinal(st.state));
     const bool stalled = st.state == JobState::Stalled;
     if (stalled)
         m_text->setText(displayText(jobStallText(st)));

@@ -1,6 +1,8 @@
 // The monitor's stall banner (issue 38): a running job whose step has not advanced for longer than its threshold
 // (services/jobs/stallrule.h): since when, the threshold, the ranks that logged last (jobStallText), and Dump stacks,
-// which asks the job's ranks for their Python stacks (JobService::stacksOf) and shows them, a tab per rank.
+// which asks the job's ranks for their Python stacks (JobService::stacksOf) and shows them, a tab per rank. Its
+// threshold button (which the monitor places in its header: a threshold is set before a stall) sets the job's own
+// threshold while it runs (JobService::setStallAfter).
 #pragma once
 
 #include "services/jobs/jobservice.h"
@@ -9,6 +11,7 @@
 #include <QFrame>
 #include <QPointer>
 
+class QInputDialog;
 class QLabel;
 class QPushButton;
 class QTabWidget;
@@ -30,12 +33,16 @@ public:
     QPushButton *dumpButton() const { return m_dump; }
     QTabWidget *stacksView() const { return m_stacks; }  // a tab per rank
     QLabel *answerLabel() const { return m_answer; }     // why nothing was asked, or a rank that wrote nothing
+    QPushButton *thresholdButton() const { return m_thresholdButton; }  // shown while the job runs
+    // The threshold dialog (open, not modal: its answer is set through the service); nullptr without a running job.
+    QInputDialog *askThreshold();
 
 public Q_SLOTS:
     void dumpStacks();
 
 Q_SIGNALS:
     void stacksShown();  // the stacks (or why there are none) are shown
+    void thresholdSet(const QString &error);  // the answer of a threshold set through the dialog ("" : set)
 
 private:
     void showDump(const StackDump &d);
@@ -48,6 +55,9 @@ private:
     QPushButton *m_dump;
     QLabel *m_answer;
     QTabWidget *m_stacks;
+    QPushButton *m_thresholdButton;
+    double m_threshold = 0;  // the job's own, as last set (0: the default rule)
+    Task m_thresholdTask;
 };
 
 }  // namespace ingot

@@ -1,4 +1,6 @@
-#include "services/jobs/jobstacks.h"
+#include "services/jobs/jobstall.h"
+
+#include "services/jobs/stallrule.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -52,6 +54,19 @@ QString faulthandlerDump(const QByteArray &text)
     while (!out.isEmpty() && out.last().trimmed().isEmpty())
         out.removeLast();
     return QString::fromUtf8(out.join('\n'));
+}
+
+bool setJobStallAfter(JobManager &jobs, const QString &id, double seconds, QString *error)
+{
+    if (!(seconds >= 0 && seconds <= 30 * 86400.0)) {
+        *error = StackText::tr("A stall threshold is at most 30 days (0: the default rule).");
+        return false;
+    }
+    JobRecordFile record;
+    if (!jobs.load(id, &record, error))
+        return false;
+    record.spec.stallAfterSeconds = seconds;
+    return jobs.runner().writeFile(jobs.paths(id).jobJson(), record.toJson(), false, error);
 }
 
 StackDump dumpJobStacks(JobManager &jobs, const QString &id, int waitMs, const std::atomic_bool *stop)

@@ -1,4 +1,5 @@
-// A running job's Python stacks, per rank (issue 38, "Dump stacks"): the bundled backend registers faulthandler on
+// What can be done about a stall (issue 38): a job's own threshold changed while it runs (stallrule.h), and its Python
+// stacks asked for, per rank ("Dump stacks"): the bundled backend registers faulthandler on
 // SIGUSR2 and says so on each rank's stderr (resources/backend/ingot_train/stacks.py); this sends SIGUSR2 to the
 // ranks only (the children of each node's torchrun, never torchrun itself, whose default action for SIGUSR2 would end
 // it) and reads what each rank then wrote. A program that is not the backend, or one whose ranks did not say so, is
@@ -25,6 +26,10 @@ struct StackDump {
     int signalled = 0;         // rank processes signalled
     QString error;             // why nothing was asked (not running, not the backend, a Slurm job), translated
 };
+
+// Sets job `id`'s own stall threshold (seconds; 0: the default rule) in its job.json, written whole (temp + rename): a
+// follower made from then on uses it, and JobService::setStallAfter tells the one that follows it now. Blocking.
+bool setJobStallAfter(JobManager &jobs, const QString &id, double seconds, QString *error);
 
 // Asks the ranks of job `id` for their stacks and waits up to waitMs for every rank to write its dump.
 StackDump dumpJobStacks(JobManager &jobs, const QString &id, int waitMs, const std::atomic_bool *stop = nullptr);
