@@ -331,6 +331,7 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
 {
     Update u;
     const JobStatus before = m_status;
+    const bool catchingUp = m_catchingUp;
     // Liveness first: whatever the job wrote before it ended is on disk by now, so reading after this sees all.
     if (!m_pidsKnown) {
         const FileChunk pids = m_runner->readFile(m_paths.pidFile(), 0, 1 << 16);
@@ -396,9 +397,10 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
     m_firstPoll = false;
     m_status.alive = wrapperAlive;
     if (m_status.step != before.step)
-        m_stepSeenAt = nowSeconds();
+        noteStep(catchingUp);
     finishState(wrapperAlive);
     judgeStall();
+    m_catchingUp = !u.caughtUp;
     if (isFinal(m_status.state) && m_record.spec.program != JobProgram::Backend && m_metrics.isEmpty()
         && !m_record.outputDir.isEmpty() && !m_readTrainerState) {
         // A script whose console had no Trainer dicts (logging turned off, or not to stdout): trainer_state.json.

@@ -225,7 +225,9 @@ private:
     void readTorchTitanSteps();
     // Stalls (jobfollowerstall.cpp): Running becomes Stalled by stallrule.h; once a poll, from what is kept.
     void judgeStall();
-    double m_stepSeenAt = 0;  // when a poll saw the step advance (what a job without metric times has)
+    void noteStep(bool catchingUp);
+    double m_stepSeenAt = 0;  // when the step last advanced (noteStep)
+    bool m_catchingUp = true;  // the next poll reads what was written before it (the first, or one that did not end)
 };
 
 }  // namespace ingot

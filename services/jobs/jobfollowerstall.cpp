@@ -13,6 +13,17 @@
 
 namespace ingot {
 
+// When the step advanced: when this poll saw it, on this machine's clock, while following; the newest metric's own
+// time (the job's clock, never later than now) while reading what was written before (a re-attach, a later `job
+// status`), which is the only word there is on it then. Another host's clock only matters there.
+void JobFollower::noteStep(bool catchingUp)
+{
+    const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+    m_stepSeenAt = now;
+    if (catchingUp && !m_metrics.isEmpty() && !std::isnan(m_metrics.last().time) && m_metrics.last().step == m_status.step)
+        m_stepSeenAt = std::min(now, m_status.startedAt + m_metrics.last().time);
+}
+
 void JobFollower::judgeStall()
 {
     JobStatus &st = m_status;
@@ -28,12 +39,8 @@ void JobFollower::judgeStall()
         if (!std::isnan(a.time) && !std::isnan(b.time) && b.step > a.step)
             f.stepIntervals << b.time - a.time;
     }
-    // When the step last advanced: the newest metric's own time when it has one (a re-attach reads old points at
-    // once), else when a poll saw the step move.
     if (!m_metrics.isEmpty() || st.step > 0)
         f.lastStepAt = m_stepSeenAt;
-    if (!m_metrics.isEmpty() && !std::isnan(m_metrics.last().time) && m_metrics.last().step == st.step)
-        f.lastStepAt = st.startedAt + m_metrics.last().time;
     const StallVerdict v = stallRule(f);
     st.stall.lastStepAt = f.lastStepAt;
     st.stall.thresholdSeconds = v.thresholdSeconds;
