@@ -12,6 +12,7 @@
 #include "app/cli/jobmonitorcommands.h"
 #include "app/cli/jobcomparecommand.h"
 #include "app/cli/jobmetricscommand.h"
+#include "app/cli/jobstackscommand.h"
 #include "app/cli/pushcommands.h"
 #include "app/cli/pullcommand.h"
 #include "app/cli/verifycommand.h"
@@ -80,6 +81,7 @@ int main(int argc, char **argv)
     table.add(jobMonitorCommands());
     table.add(jobCompareCommands());
     table.add(jobMetricsCommands());
+    table.add(jobStacksCommands());
     table.add(remoteCommands());
     table.add(clusterCommands());
     table.add(jobImportCommands());

@@ -7,6 +7,7 @@
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/jobresume.h"
 #include "services/jobs/jobtext.h"
+#include "services/jobs/stallrule.h"
 #include "services/jobs/remotejobindex.h"
 #include "services/neuron/launchform.h"
 #include "services/remote/jobrunners.h"
@@ -141,6 +142,9 @@ void launchOptions(QCommandLineParser &p)
                                                            "training starts once it succeeded.")});
     p.addOption({QStringLiteral("precompile-parallel"), CliText::tr("With --precompile: neuron_parallel_compile --num_parallel N."),
                  QStringLiteral("N")});
+    p.addOption({QStringLiteral("stall-after"), CliText::tr("Report the job stalled when its step has not advanced for "
+                 "DURATION (90s, 10m, 2h) while it runs (default: 10 x its median step time, at least 5 min)."),
+                 QStringLiteral("DURATION")});
     p.addPositionalArgument(QStringLiteral("ARGS"), CliText::tr("After --: flags for the backend or the script."), QStringLiteral("-- ARGS..."));
 }
 
@@ -308,6 +312,11 @@ int cmdLaunch(const Invocation &in)
     QStringList nodes;
     if (const int rc = slurmOptions(in, &spec, &nodes); rc != Ok)
         return rc;
+    if (in.isSet(QStringLiteral("stall-after"))
+        && !parseStallDuration(in.value(QStringLiteral("stall-after")), &spec.stallAfterSeconds)) {
+        err(CliText::tr("error: --stall-after takes a duration: 90s, 10m, 2h"));
+        return Usage;
+    }
     if (in.isSet(QStringLiteral("host")) && in.isSet(QStringLiteral("hosts"))) {
         err(CliText::tr("error: --host and --hosts are exclusive"));
         return Usage;
@@ -494,6 +503,10 @@ int cmdStatus(const Invocation &in)
                                                                       : CliText::tr("unknown (%1)").arg(st.unreachable));
     if (!st.reason.isEmpty())
         lines << CliText::tr("Reason:     %1").arg(jobReasonText(st));
+    if (st.state == JobState::Stalled)
+        lines << CliText::tr("Stalled:    %1").arg(jobStallText(st))
+              << (st.stall.stacksReady ? CliText::tr("Stacks:     ingot-cli job stacks %1").arg(s.record.id)
+                                       : CliText::tr("Stacks:     not available (the program did not register faulthandler)"));
     if (!resumedFrom.isEmpty()) {
         JobRecordFile from;
         QString ignored;  // a job removed since: its id alone

@@ -29,6 +29,7 @@ Tone jobStateTone(JobState s)
     case JobState::Failed: return Tone::Bad;
     case JobState::Stopped: return Tone::Neutral;
     case JobState::Pending: return Tone::Busy;
+    case JobState::Stalled: return Tone::Warning;
     }
     return Tone::Neutral;
 }
@@ -40,7 +41,7 @@ QColor jobStateColor(JobState s)
 
 QIcon jobStateIcon(JobState s)
 {
-    static QIcon cache[int(JobState::Stopped) + 1];
+    static QIcon cache[int(JobState::Stalled) + 1];  // (the last state)
     QIcon &icon = cache[int(s)];
     if (icon.isNull()) {
         QPixmap pm(32, 32);

@@ -153,6 +153,7 @@ QString jobStateName(JobState s)
     case JobState::Failed: return QStringLiteral("failed");
     case JobState::Stopped: return QStringLiteral("stopped");
     case JobState::Pending: return QStringLiteral("pending");
+    case JobState::Stalled: return QStringLiteral("stalled");
     }
     return {};
 }
@@ -169,6 +170,7 @@ QString jobStateTitle(JobState s)
     case JobState::Failed: return JobMonitorText::tr("Failed");
     case JobState::Stopped: return JobMonitorText::tr("Stopped");
     case JobState::Pending: return JobMonitorText::tr("Pending (Slurm)");
+    case JobState::Stalled: return JobMonitorText::tr("Stalled (no step)");
     }
     return {};
 }
@@ -329,6 +331,7 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
 {
     Update u;
     const JobStatus before = m_status;
+    const bool catchingUp = m_catchingUp;
     // Liveness first: whatever the job wrote before it ended is on disk by now, so reading after this sees all.
     if (!m_pidsKnown) {
         const FileChunk pids = m_runner->readFile(m_paths.pidFile(), 0, 1 << 16);
@@ -393,7 +396,11 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
         readTorchTitanSteps();
     m_firstPoll = false;
     m_status.alive = wrapperAlive;
+    if (m_status.step != before.step)
+        noteStep(catchingUp);
     finishState(wrapperAlive);
+    judgeStall();
+    m_catchingUp = !u.caughtUp;
     if (isFinal(m_status.state) && m_record.spec.program != JobProgram::Backend && m_metrics.isEmpty()
         && !m_record.outputDir.isEmpty() && !m_readTrainerState) {
         // A script whose console had no Trainer dicts (logging turned off, or not to stdout): trainer_state.json.
@@ -413,7 +420,7 @@ JobFollower::Update JobFollower::poll(qint64 maxBytesPerFile)
     }
     u.statusChanged = m_status.state != before.state || m_status.step != before.step || m_status.reason != before.reason
         || m_status.unreachable != before.unreachable
-        || m_status.alive != before.alive || m_status.stopRequested != before.stopRequested || !u.metrics.isEmpty();
+        || m_status.alive != before.alive || m_status.stacksReady() != before.stacksReady() || m_status.stopRequested != before.stopRequested || !u.metrics.isEmpty();
     return u;
 }
 
@@ -438,6 +445,9 @@ void JobFollower::readStream(Stream &s, qint64 max, Update *u)
     if (!runner || (!m_keepLogs && s.rank >= 0 && !s.isStderr && !s.parse))
         return;
     const FileChunk c = runner->readFile(s.path, s.offset, max);
+    s.modified = std::max(s.modified, c.modified);
+    if (s.isStderr && s.rank >= 0 && s.offset == 0 && !s.faulthandler)  // its first lines: once per rank
+        s.faulthandler = c.data.left(64 << 10).contains(faulthandlerLine);
     if (s.node == 0)
         m_lastWrite = std::max(m_lastWrite, c.modified);  // when the job ended, if it left no exit status
     if (c.exists && !c.error.isEmpty()) {

@@ -10,6 +10,7 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QJsonObject>
 #include <QString>
 #include <QVector>
 
@@ -21,7 +22,9 @@ class TrainerLogParser;
 struct FailureWords;
 struct JobStateFacts;
 
-enum class JobState { Starting, Compiling, Running, Saving, Stopping, Finished, Failed, Stopped, Pending };
+// Stalled: running, but its step has not advanced for longer than its threshold while its processes live
+// (stallrule.h); it is Running again when a step comes.
+enum class JobState { Starting, Compiling, Running, Saving, Stopping, Finished, Failed, Stopped, Pending, Stalled };
 QString jobStateName(JobState s);   // "starting", ... (JSON, files: never translated)
 QString jobStateTitle(JobState s);  // "Compiling / first step", ... (what the GUI and the CLI show: translated)
 bool isFinal(JobState s);
@@ -41,6 +44,24 @@ struct SchedulerStatus {
     int batchExitStatus = -1;       // what its batch script recorded in its exit_status (-1: nothing yet)
     bool forgotten = false;         // Slurm answered that it no longer knows the job
 };
+
+// What is known of a stall (JobState::Stalled), and whether the job's stacks can be asked for.
+struct StallStatus {
+    double lastStepAt = 0;        // when the step last advanced (seconds since the epoch); 0: no step yet
+    double thresholdSeconds = 0;  // the threshold in force (stallrule.h); 0: nothing to judge yet
+    struct RankLog {
+        int rank = -1;
+        double at = 0;  // the last modification of the rank's log files the follower reads
+    };
+    // While stalled: the ranks that logged last, newest first (at most 4). What the follower reads: every rank's
+    // stderr and rank 0's stdout (the others' stdout only where the logs are kept, as in the monitor).
+    QVector<RankLog> lastLogs;
+    // The backend registered faulthandler on SIGUSR2 (every rank's first stderr lines say so): a stack dump is safe.
+    bool stacksReady = false;
+};
+// As a status's "stall" object (the CLI's --json, summary.json, a follower's saved state).
+QJsonObject stallToJson(const StallStatus &s);
+StallStatus stallFromJson(const QJsonObject &o);
 
 struct JobStatus {
     JobState state = JobState::Starting;
@@ -76,6 +97,8 @@ struct JobStatus {
     // goes on there, and the next poll that reaches it continues where reading stopped.
     QString unreachable;
     SchedulerStatus slurm;  // a Slurm job's scheduler state (empty jobId otherwise)
+    StallStatus stall;
+    bool stacksReady() const { return stall.stacksReady; }
     // Its precompile phase (JOB/precompile: a Slurm job of its own the training job depends on); empty jobId when
     // it has none.
     SchedulerStatus precompile;
@@ -128,6 +151,8 @@ public:
     // stdout) is not read, so a poll holds one chunk at a time however many ranks there are.
     void setKeepLogs(bool keep) { m_keepLogs = keep; }
     const JobRecordFile &record() const { return m_record; }
+    // The job's own stall threshold changed while it is followed (setJobStallAfter wrote it to job.json).
+    void setStallAfter(double seconds) { m_record.spec.stallAfterSeconds = seconds; }
     const JobPaths &paths() const { return m_paths; }
     QList<int> ranks() const;  // ranks whose logs were found (every node's: global ranks)
     // Each node's launcher.pid as read so far (node 0's is status().pids); one entry for a one-node job.
@@ -198,6 +223,11 @@ private:
     QStringList m_unreadable;
     void dropOldMetrics();
     void readTorchTitanSteps();
+    // Stalls (jobfollowerstall.cpp): Running becomes Stalled by stallrule.h; once a poll, from what is kept.
+    void judgeStall();
+    void noteStep(bool catchingUp);
+    double m_stepSeenAt = 0;  // when the step last advanced (noteStep)
+    bool m_catchingUp = true;  // the next poll reads what was written before it (the first, or one that did not end)
 };
 
 }  // namespace ingot

@@ -74,7 +74,9 @@ QByteArray JobFollower::saveState() const
                                    {QStringLiteral("partial"), bytesValue(s->partial)},
                                    {QStringLiteral("tail"), bytesValue(s->tail)},
                                    {QStringLiteral("last"), bytesValue(s->lastBytes)},
-                                   {QStringLiteral("parse"), s->parse}});
+                                   {QStringLiteral("parse"), s->parse},
+                                   {QStringLiteral("modified"), s->modified},
+                                   {QStringLiteral("faulthandler"), s->faulthandler}});
     QJsonArray metrics;
     for (const MetricPoint &p : m_metrics)
         metrics.append(pointToState(p));
@@ -95,6 +97,7 @@ QByteArray JobFollower::saveState() const
         {QStringLiteral("finished_event"), m_finishedEvent},
         {QStringLiteral("polls"), m_polls},
         {QStringLiteral("last_write"), m_lastWrite},
+        {QStringLiteral("step_seen_at"), m_stepSeenAt},
     };
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
@@ -116,6 +119,8 @@ bool JobFollower::restoreState(const QByteArray &saved)
         s->path = so.value(QLatin1String("path")).toString();
         s->offset = qint64(jsonNumberOr(so.value(QLatin1String("offset")), -1));
         s->parse = so.value(QLatin1String("parse")).toBool();
+        s->modified = jsonNumberOr(so.value(QLatin1String("modified")), 0);
+        s->faulthandler = so.value(QLatin1String("faulthandler")).toBool();
         if (s->node < 0 || s->node > m_nodes.size() || s->rank < -1 || s->path.isEmpty() || s->offset < 0
             || !bytesFrom(so.value(QLatin1String("partial")), maxLine, &s->partial)
             || !bytesFrom(so.value(QLatin1String("tail")), tailKeep, &s->tail)
@@ -158,6 +163,7 @@ bool JobFollower::restoreState(const QByteArray &saved)
     m_finishedEvent = o.value(QLatin1String("finished_event")).toBool();
     m_polls = std::max(0, o.value(QLatin1String("polls")).toInt());
     m_lastWrite = jsonNumberOr(o.value(QLatin1String("last_write")), 0);
+    m_stepSeenAt = jsonNumberOr(o.value(QLatin1String("step_seen_at")), 0);
     return true;  // what could not be read is tried again (and reported again)
 }
 

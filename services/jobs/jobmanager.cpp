@@ -657,6 +657,7 @@ QJsonObject statusToJson(const JobStatus &s)
         o.insert(QStringLiteral("unreachable"), s.unreachable);
     if (s.precompileExit != -2)
         o.insert(QStringLiteral("precompile_exit"), s.precompileExit);
+    o.insert(QStringLiteral("stall"), stallToJson(s.stall));
     if (!s.slurm.jobId.isEmpty())
         o.insert(QStringLiteral("slurm"), schedulerToJson(s.slurm));
     if (!s.precompile.jobId.isEmpty())
@@ -669,7 +670,7 @@ JobStatus statusFromJson(const QJsonObject &o)
     JobStatus s;
     const QString state = o.value(QLatin1String("state")).toString();
     for (JobState st : {JobState::Starting, JobState::Compiling, JobState::Running, JobState::Saving, JobState::Stopping,
-                        JobState::Finished, JobState::Failed, JobState::Stopped, JobState::Pending})
+                        JobState::Finished, JobState::Failed, JobState::Stopped, JobState::Pending, JobState::Stalled})
         if (jobStateName(st) == state)
             s.state = st;
     s.reason = o.value(QLatin1String("reason")).toString();
@@ -698,6 +699,7 @@ JobStatus statusFromJson(const QJsonObject &o)
     s.stopRequested = o.value(QLatin1String("stop_requested")).toBool();
     for (const QJsonValue &v : o.value(QLatin1String("warnings")).toArray())
         s.warnings << v.toString();
+    s.stall = stallFromJson(o.value(QLatin1String("stall")).toObject());
     s.slurm = schedulerFromJson(o.value(QLatin1String("slurm")).toObject());
     s.precompile = schedulerFromJson(o.value(QLatin1String("slurm_precompile")).toObject());
     s.precompileExit = std::max(-2, o.value(QLatin1String("precompile_exit")).toInt(-2));

@@ -119,6 +119,10 @@ public:
     // Signals every process of the job: in `pgid`'s process group and carrying INGOT_JOB_ID=jobId. Returns how
     // many were signalled.
     virtual int signalJobGroup(qint64 pgid, const QString &jobId, int signal) = 0;
+    // Signals the children of that very process (a job's torchrun: its ranks) that carry INGOT_JOB_ID=jobId, never
+    // the process itself; how many were signalled (0 when it is gone or another process has its pid now). How a
+    // stack dump reaches the ranks without touching torchrun (jobstall.h).
+    virtual int signalChildren(const ProcessIdentity &parent, const QString &jobId, int signal) = 0;
     // A TCP port free on the loopback interface now (for torchrun's rendezvous), avoiding `taken`.
     virtual int freePort(const QList<int> &taken, QString *error) = 0;
     // Interpreters that could run a job; `stop` ends the search early.

@@ -1,5 +1,7 @@
 #include "services/jobs/jobservice.h"
 
+#include "services/jobs/jobtext.h"
+
 #include "services/jobs/neuronmonitor.h"
 #include "services/jobs/precompile.h"
 #include "services/jobs/runimport.h"
@@ -25,6 +27,7 @@ struct JobService::Followed {
     qint64 recentBytes = 0;
     bool polling = false;
     bool saved = false;
+    double stallAfter = -1;  // a threshold set since the follower was made, handed to it by the next poll; -1 none
     Task task;
 };
 
@@ -347,6 +350,46 @@ Task JobService::latestCheckpointOf(const JobRecordFile &record, std::function<v
         [done](Result r) { done(r.exists, r.checkpoint); });
 }
 
+Task JobService::stacksOf(const JobRecordFile &record, std::function<void(const StackDump &)> done)
+{
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    return runTask(
+        this,
+        [local, lookup, record](TaskControl &control) {
+            StackDump d;
+            if (const auto runner = runnerFor(local, lookup, record.where, &d.error)) {
+                JobManager jobs(runner, lookup);
+                d = dumpJobStacks(jobs, record.id, 10000, control.stopFlag());
+            }
+            return d;
+        },
+        [done](StackDump d) { done(d); });
+}
+
+Task JobService::setStallAfter(const QString &id, double seconds, std::function<void(const QString &)> done)
+{
+    std::shared_ptr<JobRunner> local = m_manager->sharedRunner();
+    const RunnerLookup lookup = m_lookup;
+    const QString where = whereOf(id);
+    return runTask(
+        this,
+        [local, lookup, where, id, seconds](TaskControl &) {
+            QString error;
+            if (const auto runner = runnerFor(local, lookup, where, &error)) {
+                JobManager jobs(runner, lookup);
+                setJobStallAfter(jobs, id, seconds, &error);
+            }
+            return error;
+        },
+        [this, id, seconds, done](const QString &error) {
+            if (error.isEmpty())
+                if (const auto f = m_followed.value(id))
+                    f->stallAfter = seconds;
+            done(error);
+        });
+}
+
 Task JobService::precompileOf(const JobRecordFile &record, const CacheSnapshot &cache,
                               std::function<void(const PrecompileProgress &)> done)
 {
@@ -584,9 +627,10 @@ void JobService::pollOne(const QString &id)
         std::shared_ptr<JobFollower> follower;
     };
     std::shared_ptr<JobFollower> follower = f->follower;
+    const double stallAfter = f->stallAfter;
     f->task = runTask(
         this,
-        [local, lookup, where, id, follower](TaskControl &) {
+        [local, lookup, where, id, follower, stallAfter](TaskControl &) {
             Result r;
             r.follower = follower;
             if (!r.follower) {
@@ -604,6 +648,8 @@ void JobService::pollOne(const QString &id)
                 }
                 r.follower = std::make_shared<JobFollower>(runner, record, lookup);
             }
+            if (stallAfter >= 0)
+                r.follower->setStallAfter(stallAfter);
             r.update = r.follower->poll();
             r.status = r.follower->status();
             r.ranks = r.follower->ranks();
@@ -626,7 +672,10 @@ void JobService::pollOne(const QString &id)
             }
             f->follower = r.follower;
             const bool wasFinal = isFinal(f->status.state) && f->status.endedAt > 0;
+            const bool wasStalled = f->status.state == JobState::Stalled;
             f->status = r.status;
+            if (wasStalled != (f->status.state == JobState::Stalled))
+                Q_EMIT stallChanged(id, !wasStalled, wasStalled ? QString() : jobStallText(f->status));
             f->ranks = r.ranks;
             if (!r.update.metrics.isEmpty()) {
                 f->metrics += r.update.metrics;

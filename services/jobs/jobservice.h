@@ -7,6 +7,7 @@
 #pragma once
 
 #include "services/jobs/jobmanager.h"
+#include "services/jobs/jobstall.h"
 #include "services/jobs/remotejobindex.h"
 #include "services/slurm/slurmcluster.h"
 #include "services/util/task.h"
@@ -77,6 +78,12 @@ public:
     // One NeuronCore sample of a running job where it runs (sampleNeuronCores), with its devices when asked.
     Task neuronCoresOf(const JobRecordFile &record, bool withDevices, std::function<void(const NeuronSample &)> done);
     Task latestCheckpointOf(const JobRecordFile &record, std::function<void(bool outputExists, const QString &checkpoint)> done);
+    // A running job's Python stacks per rank, where it runs (dumpJobStacks: the backend's ranks only, never a program
+    // that did not register faulthandler; StackDump::error says why nothing was asked).
+    Task stacksOf(const JobRecordFile &record, std::function<void(const StackDump &)> done);
+    // Sets a job's own stall threshold (seconds; 0: the default rule) where it runs (setJobStallAfter) and in the
+    // follower that follows it now; `done` gets the error ("" when it is set).
+    Task setStallAfter(const QString &id, double seconds, std::function<void(const QString &error)> done);
     // Consolidates a checkpoint where the job ran (JobManager::consolidateThere): the exit code (-1: could not run,
     // or stopped) and what Ingot's CLI said (or why it could not run). The task's stop() ends it there, leaving
     // nothing of its output behind.
@@ -121,6 +128,11 @@ Q_SIGNALS:
     void jobUpdated(const QString &id);  // status(id) changed
     void metricsAppended(const QString &id, const QVector<ingot::MetricPoint> &points);
     void logsAppended(const QString &id, const QVector<ingot::LogChunk> &chunks);
+    // A followed job became stalled (its step has not advanced for longer than its threshold while its processes
+    // live: stallrule.h) or is no longer (a step came, or it ended). `why`, when it stalls: jobStallText() of its
+    // status (since when, the threshold, the ranks that logged last), translated; empty when it ends. Emitted once per
+    // change, after jobUpdated's status is in place (status(id).stall has the details).
+    void stallChanged(const QString &id, bool stalled, const QString &why);
 
 private:
     struct Followed;

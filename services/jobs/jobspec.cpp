@@ -224,6 +224,8 @@ QJsonObject JobSpec::toJson() const
     for (const auto &kv : env)
         envArray.append(QJsonArray{kv.first, kv.second});
     o.insert(QStringLiteral("env"), envArray);
+    if (stallAfterSeconds > 0)
+        o.insert(QStringLiteral("stall_after_seconds"), stallAfterSeconds);
     if (precompile) {
         o.insert(QStringLiteral("precompile"), true);
         o.insert(QStringLiteral("precompile_parallel"), precompileParallel);
@@ -286,6 +288,11 @@ JobSpec JobSpec::fromJson(const QJsonObject &o, QString *error)
     }
     s.passSettings = o.value(QLatin1String("pass_settings")).toBool(true);
     s.precompile = o.value(QLatin1String("precompile")).toBool(false);
+    const QJsonValue stallAfter = o.value(QLatin1String("stall_after_seconds"));
+    if (stallAfter.isDouble() && std::isfinite(stallAfter.toDouble()) && stallAfter.toDouble() >= 0)
+        s.stallAfterSeconds = stallAfter.toDouble();
+    else if (!stallAfter.isUndefined())
+        fail(QStringLiteral("stall_after_seconds"));
     s.precompileParallel = std::clamp(o.value(QLatin1String("precompile_parallel")).toInt(0), 0, 4096);
     integer(o.value(QLatin1String("nproc_per_node")), QStringLiteral("nproc_per_node"), &s.nprocPerNode);
     integer(o.value(QLatin1String("nnodes")), QStringLiteral("nnodes"), &s.nnodes);

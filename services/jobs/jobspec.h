@@ -87,6 +87,10 @@ struct JobSpec {
     int precompileParallel = 0;  // neuron_parallel_compile --num_parallel (0: the tool's default)
     QVector<QPair<QString, QString>> env;  // extra variables
 
+    // A stall (stallrule.h): the step has not advanced for this many seconds while the processes live; 0: the default
+    // rule (10 x the median step time, at least 5 minutes). `job launch --stall-after DURATION`.
+    double stallAfterSeconds = 0;
+
     SlurmSettings slurm;  // enabled: submitted through Slurm (nnodes: how many nodes it allocates)
 
     // What the job's wrapper exports, in order (a name set again later wins): the NEURON_CC_FLAGS and

@@ -6,6 +6,9 @@
 #include "services/util/names.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
+
+#include <algorithm>
 
 namespace ingot {
 
@@ -24,6 +27,23 @@ struct NeuronText {
 };
 
 }  // namespace
+
+QString jobStallText(const JobStatus &st)
+{
+    if (st.state != JobState::Stalled)
+        return {};
+    const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+    QString text = JobMonitorText::tr("No step for %1 (threshold %2), since %3 at step %4")
+                       .arg(durationText(std::max(0.0, now - st.stall.lastStepAt)),
+                            durationText(st.stall.thresholdSeconds),
+                            formatDateTime(qint64(st.stall.lastStepAt * 1000)), formatCount(st.step));
+    QStringList ranks;
+    for (const StallStatus::RankLog &l : st.stall.lastLogs)
+        ranks << JobMonitorText::tr("rank %1 at %2").arg(l.rank).arg(formatDateTime(qint64(l.at * 1000)));
+    if (!ranks.isEmpty())
+        text += JobMonitorText::tr("; the ranks that logged last: %1").arg(ranks.join(QStringLiteral(", ")));
+    return text;
+}
 
 QString slurmTimeLimitText(const QString &limit)
 {

@@ -32,6 +32,11 @@ QString queueWaitText(const JobRecordFile &record, const JobStatus &status);
 // "1 h 2 min", "3 min 12 s", "12 s": a duration in a table ("" for a negative or NaN one).
 QString durationText(double seconds);
 
+// A stalled job in one line (the monitor's banner, `job show`, the notification that it stalled): "No step for 6 min
+// 12 s (threshold 5 min), since 10:41:58 at step 40; the ranks that logged last: rank 1 at 10:42:03, rank 0 at
+// 10:41:58". Empty unless its state is Stalled.
+QString jobStallText(const JobStatus &status);
+
 // NeuronCores as the monitor's tab and `job neuroncores` write them. The devices neuron-ls listed: "2 Neuron devices, 4
 // NeuronCores", then each device with processes on it.
 QStringList neuronDevicesLines(const QVector<NeuronDevice> &devices);

@@ -487,6 +487,31 @@ public:
         return count;
     }
 
+    int signalChildren(const ProcessIdentity &parent, const QString &jobId, int sig) override
+    {
+        if (processState(parent) != ProcessState::Running)
+            return 0;
+        const QByteArray entry = "INGOT_JOB_ID=" + jobId.toLatin1();
+        int count = 0;
+        const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        for (const QString &name : pids) {
+            bool ok = false;
+            const qint64 pid = name.toLongLong(&ok);
+            if (!ok || pid == parent.pid)
+                continue;
+            const QByteArray stat = readSmall(QStringLiteral("/proc/%1/stat").arg(pid));
+            const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');  // state, ppid, ...
+            ProcessIdentity id;
+            char state = 0;
+            if (fields.size() < 2 || fields.at(1).toLongLong() != parent.pid || !parseProcStat(stat, &id, &state)
+                || state == 'Z' || !environHas(pid, entry))
+                continue;
+            if (signalIfSame(id, sig) == 0)
+                ++count;
+        }
+        return count;
+    }
+
     int freePort(const QList<int> &taken, QString *error) override
     {
         for (int attempt = 0; attempt < 50; ++attempt) {

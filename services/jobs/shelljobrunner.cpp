@@ -523,6 +523,16 @@ int ShellJobRunner::signalJobGroup(qint64 pgid, const QString &jobId, int sig)
     return r.ran() && r.exitCode == 0 ? r.out.trimmed().toInt() : 0;
 }
 
+int ShellJobRunner::signalChildren(const ProcessIdentity &parent, const QString &jobId, int sig)
+{
+    if (!parent.isValid() || !isJobId(jobId) || sig < 0 || sig > 64)
+        return 0;
+    const ShellResult r = run(childrenScript, {QByteArray::number(parent.pid), QByteArray::number(parent.startTime),
+                                               parent.bootId.toLatin1(), jobId.toLatin1(), QByteArray::number(sig)},
+                              {}, 1 << 10, smallTimeoutMs);
+    return r.ran() && r.exitCode == 0 ? r.out.trimmed().toInt() : 0;
+}
+
 int ShellJobRunner::freePort(const QList<int> &taken, QString *error)
 {
     const ShellResult r = run(portsScript, {}, {}, 64 << 20, smallTimeoutMs);

@@ -75,6 +75,7 @@ public:
     ProcessState processState(const ProcessIdentity &id) override;
     bool signalProcess(const ProcessIdentity &id, int signal, QString *error) override;
     int signalJobGroup(qint64 pgid, const QString &jobId, int signal) override;
+    int signalChildren(const ProcessIdentity &parent, const QString &jobId, int signal) override;
     int freePort(const QList<int> &taken, QString *error) override;
     QVector<PythonInfo> detectPythons(const std::atomic_bool *stop) override;
     QString bootId() override;

@@ -167,6 +167,32 @@ done
 echo "$n"
 )SH";
 
+// $1 parent pid, $2 its start time, $3 boot id, $4 job id, $5 signal. Signals the parent's children whose
+// environment holds INGOT_JOB_ID=<id>, never the parent, only while the parent is that very process; prints how many.
+// Exit 20: another boot, 21: the parent is gone or another process.
+const char *const childrenScript = R"SH(pp=$1 start=$2 boot=$3 id=$4 sig=$5 n=0
+[ -r /proc/self/stat ] || exit 9
+b=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)
+[ -n "$boot" ] && [ "$boot" != "$b" ] && exit 20
+read -r l </proc/"$pp"/stat 2>/dev/null || exit 21
+r=${l##*) }
+set -f; set -- $r
+[ "$#" -ge 20 ] || exit 21
+eval "t=\${20}"
+[ "$t" = "$start" ] || exit 21
+set +f
+for d in /proc/[0-9]*; do
+  read -r l <"$d/stat" 2>/dev/null || continue
+  r=${l##*) }
+  set -f; set -- $r; set +f
+  [ "$#" -ge 20 ] && [ "$2" = "$pp" ] || continue
+  case $1 in Z|X) continue ;; esac
+  grep -qzx "INGOT_JOB_ID=$id" "$d/environ" 2>/dev/null || continue
+  kill -"$sig" "${d#/proc/}" 2>/dev/null && n=$((n + 1))
+done
+echo "$n"
+)SH";
+
 // The local addresses of every TCP socket (ADDR:PORT in hex).
 const char *const portsScript = R"SH([ -r /proc/net/tcp ] || exit 9
 awk 'FNR > 1 { print $2 }' /proc/net/tcp /proc/net/tcp6 2>/dev/null

@@ -16,6 +16,7 @@ extern const char *const pathInfoScript;
 extern const char *const procScript;
 extern const char *const signalScript;
 extern const char *const groupScript;
+extern const char *const childrenScript;
 extern const char *const portsScript;
 extern const char *const bootScript;
 extern const char *const pythonsScript;

@@ -64,8 +64,11 @@ qint64 bytesRead()
 QByteArray metricLines(qint64 from, qint64 to, const QByteArray &loss)
 {
     QByteArray out;
+    // "time" is when the step was logged, as the backend writes it (time.time(), reporting.py): now, for a job that
+    // runs (a step logged in 1970 would make it stalled).
+    const QByteArray now = QByteArray::number(QDateTime::currentMSecsSinceEpoch() / 1000.0, 'f', 3);
     for (qint64 i = from; i <= to; ++i)
-        out += "INGOT_METRIC {\"step\": " + QByteArray::number(i) + ", \"loss\": " + loss + ", \"time\": 1.5}\n";
+        out += "INGOT_METRIC {\"step\": " + QByteArray::number(i) + ", \"loss\": " + loss + ", \"time\": " + now + "}\n";
     return out;
 }
 

@@ -366,6 +366,19 @@ private Q_SLOTS:
         bad.insert(QStringLiteral("settings"), settings);
         JobSpec::fromJson(bad, &error);
         QVERIFY(error.contains(QLatin1String("tensor_parallel_size")));
+        // A job's own stall threshold (issue 38): kept with the job; a negative or wrong-typed one is an error.
+        s.stallAfterSeconds = 90;
+        error.clear();
+        QCOMPARE(JobSpec::fromJson(s.toJson(), &error).stallAfterSeconds, 90.0);
+        QVERIFY(error.isEmpty());
+        QVERIFY(!JobSpec().toJson().contains(QLatin1String("stall_after_seconds")));
+        for (const QJsonValue &v : {QJsonValue(-1), QJsonValue(QStringLiteral("10m"))}) {
+            QJsonObject o = s.toJson();
+            o.insert(QStringLiteral("stall_after_seconds"), v);
+            error.clear();
+            JobSpec::fromJson(o, &error);
+            QVERIFY(error.contains(QLatin1String("stall_after_seconds")));
+        }
     }
 
     void shellQuotingRoundTrips()

@@ -1,5 +1,5 @@
 // The job monitor with real torchrun jobs on CPU: a tp=2 run to the end, a run the backend refuses, and Stop then
-// Resume from the checkpoint the stop saved.
+// Resume from the checkpoint the stop saved; a stalled job's banner and its stacks per rank (issue 38).
 #include "services/jobs/jobservice.h"
 #include "tests/support/jobsupport.h"
 #include "tests/support/testsupport.h"
@@ -10,9 +10,11 @@
 #include "services/util/appsettings.h"
 #include "ui/jobs/metricchart.h"
 #include "ui/jobs/neuroncoresview.h"
+#include "ui/jobs/stallbanner.h"
 
 #include <QApplication>
 #include <QGroupBox>
+#include <QInputDialog>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
@@ -23,10 +25,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QScopeGuard>
 #include <QScrollBar>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QTest>
@@ -181,6 +185,68 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(monitor.logView()->lineCount(0) > 0, 10000);
         QVERIFY(monitor.logView()->text()->toPlainText().contains(QStringLiteral("ingot_train: error:")));
         QVERIFY(JobLogView::isErrorLine(QStringLiteral("ingot_train: error: x")));
+    }
+
+    // Issue 38: a rank made to hang (the backend's test-only INGOT_TRAIN_TEST_HANG) after step 2, its threshold set to
+    // 3 s in the monitor while it runs: the state says Stalled, the banner says since when and which ranks logged
+    // last, Dump stacks shows a tab per rank naming where each waits; the hang ends and the banner says it is over.
+    void aStalledJobShowsItsBannerAndStacks()
+    {
+        QTemporaryDir tmp;
+        auto runner = makeLocalJobRunner(tmp.path() + QStringLiteral("/jobs"));
+        JobManager jobs(runner);
+        const QString release = tmp.filePath(QStringLiteral("release"));
+        JobSpec spec;
+        spec.python = QStringLiteral("/usr/bin/python3");
+        spec.nprocPerNode = 2;
+        spec.maxSteps = 4;
+        spec.env << qMakePair(QStringLiteral("INGOT_TRAIN_TEST_HANG"), QStringLiteral("1:2:") + release);
+        QString error;
+        const QString id = test::launchSpec(jobs, spec, &error);
+        QVERIFY2(!id.isEmpty(), qPrintable(error));
+        auto cleanup = qScopeGuard([&] { QFile(release).open(QIODevice::WriteOnly); });
+        JobService service(runner);
+        service.setPollInterval(100);
+        JobMonitor monitor(&service);
+        QTRY_VERIFY_WITH_TIMEOUT(service.find(id), 20000);
+        monitor.setJob(id);
+        monitor.show();
+        StallBanner *banner = monitor.stallBanner();
+        QVERIFY(!banner->isVisible());
+        // The default threshold (at least 5 minutes) set to 3 s in the monitor while the job runs.
+        QTRY_VERIFY_WITH_TIMEOUT(banner->thresholdButton()->isVisible(), 60000);
+        QSignalSpy set(banner, &StallBanner::thresholdSet);
+        QInputDialog *dialog = banner->askThreshold();
+        QVERIFY(dialog);
+        QVERIFY(dialog->textValue().isEmpty());
+        dialog->setTextValue(QStringLiteral("3s"));
+        dialog->accept();
+        QTRY_COMPARE(set.size(), 1);
+        QCOMPARE(set.first().first().toString(), QString());
+        JobRecordFile record;
+        QVERIFY(jobs.load(id, &record, &error));
+        QCOMPARE(record.spec.stallAfterSeconds, 3.0);  // stored with the job: job status and a later Ingot use it
+        QTRY_COMPARE_WITH_TIMEOUT(monitor.status().state, JobState::Stalled, 120000);
+        QCOMPARE(monitor.status().stall.thresholdSeconds, 3.0);
+        QCOMPARE(monitor.stateLabel()->text(), jobStateTitle(JobState::Stalled));
+        QTRY_VERIFY(banner->isVisible());
+        QVERIFY2(banner->textLabel()->text().contains(QStringLiteral("at step 2")), qPrintable(banner->textLabel()->text()));
+        QVERIFY2(banner->textLabel()->text().contains(QStringLiteral("rank ")), qPrintable(banner->textLabel()->text()));
+        QVERIFY(!monitor.reasonBanner()->isVisible());
+        QTRY_VERIFY(banner->dumpButton()->isEnabled());
+        QSignalSpy shown(banner, &StallBanner::stacksShown);
+        QTest::mouseClick(banner->dumpButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.size(), 1, 30000);
+        QCOMPARE(banner->stacksView()->count(), 2);
+        QCOMPARE(banner->stacksView()->tabText(1), QStringLiteral("Rank 1"));
+        const auto *rank1 = qobject_cast<QPlainTextEdit *>(banner->stacksView()->widget(1));
+        QVERIFY(rank1);
+        QVERIFY2(rank1->toPlainText().contains(QStringLiteral("in test_hang")), qPrintable(rank1->toPlainText()));
+        QVERIFY(!banner->answerLabel()->isVisible());
+        QVERIFY(QFile(release).open(QIODevice::WriteOnly));
+        QTRY_COMPARE_WITH_TIMEOUT(monitor.status().state, JobState::Finished, 60000);
+        QVERIFY(!banner->dumpButton()->isVisible());
+        QVERIFY(banner->textLabel()->text().contains(QStringLiteral("no longer stalled")));
     }
 
     // The backend's report lines read as short lines, not raw JSON; long lines wrap, and Follow keeps the left

@@ -1,4 +1,5 @@
 #include "ui/jobs/jobmonitor.h"
+#include "ui/jobs/stallbanner.h"
 
 #include "services/jobs/precompile.h"
 #include "services/neuron/jobgraphs.h"
@@ -73,6 +74,7 @@ JobMonitor::JobMonitor(JobService *service, QWidget *parent)
     , m_state(new QLabel(this))
     , m_resumedFrom(new QLabel(this))
     , m_banner(new QFrame(this))
+    , m_stall(new StallBanner(service, this))
     , m_reason(new QLabel(m_banner))
     , m_detailToggle(new QToolButton(m_banner))
     , m_detail(new QPlainTextEdit(m_banner))
@@ -225,6 +227,7 @@ QWidget *JobMonitor::buildHeader()
     titleRow->addWidget(m_openOutput);
     titleRow->addWidget(m_launchAgain);
     titleRow->addWidget(m_batchScript);
+    titleRow->addWidget(m_stall->thresholdButton());
     auto *progressRow = new QHBoxLayout;
     progressRow->addWidget(m_progress);
     progressRow->addWidget(m_facts, 1);
@@ -233,6 +236,7 @@ QWidget *JobMonitor::buildHeader()
     col->setContentsMargins(0, 0, 0, 4);
     col->addLayout(titleRow);
     col->addWidget(m_banner);
+    col->addWidget(m_stall);
     col->addLayout(progressRow);
     return w;
 }
@@ -427,6 +431,7 @@ void JobMonitor::updateStatus()
         m_detailToggle->setVisible(!st.reasonDetail.isEmpty());
     }
     m_banner->setVisible(failed);
+    m_stall->showStatus(m_record, st);
 
     if (st.maxSteps > 0) {
         m_progress->setRange(0, int(std::min<qint64>(st.maxSteps, INT_MAX)));

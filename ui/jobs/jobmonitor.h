@@ -33,6 +33,7 @@ class CacheSession;
 class JobFileDialog;
 class JobLogView;
 class MetricChart;
+class StallBanner;
 
 class JobMonitor final : public QWidget
 {
@@ -62,6 +63,7 @@ public:
     QLabel *resumedFromLabel() const { return m_resumedFrom; }
     QWidget *reasonBanner() const { return m_banner; }
     QLabel *reasonLabel() const { return m_reason; }
+    StallBanner *stallBanner() const { return m_stall; }  // a stalled job: since when, the ranks, Dump stacks
     QToolButton *reasonDetailToggle() const { return m_detailToggle; }
     QPlainTextEdit *reasonDetail() const { return m_detail; }
     QProgressBar *progressBar() const { return m_progress; }
@@ -154,6 +156,7 @@ private:
     QLabel *m_state;
     QLabel *m_resumedFrom;
     QWidget *m_banner;
+    StallBanner *m_stall;
     QLabel *m_reason;
     QToolButton *m_detailToggle;
     QPlainTextEdit *m_detail;

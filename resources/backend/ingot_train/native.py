@@ -24,6 +24,7 @@ from .errors import TrainError
 from .model import Checkpoint, LlamaConfig
 from .native_checkpoint import ZeroNamedState, load_native, save_native
 from .native_model import NativeLayer, NativeLlama, init_native_weights, load_native_weights
+from .stacks import test_hang
 from .native_parallel import (NativeLayout, all_reduce_grads, apply_fsdp, apply_tensor_parallel, build_mesh,
                               clip_native, init_native_process_group, is_fsdp1, pick_native_device, tp_sharded_names)
 from .parallel import gather_ints
@@ -213,6 +214,7 @@ def _loop(args, rep, device, kind, lay, model, runner, opt, zero, how, sp, vocab
             g["lr"] = lr
         opt.step()
         opt.zero_grad(set_to_none=True)
+        test_hang(step, lay.rank)
         if lay.world > 1:  # the loss lives on the last stage's ranks: averaged over its dp (and equal tp) ranks
             dist.all_reduce(loss_sum)
             loss_sum /= lay.dp * lay.tp

@@ -31,6 +31,7 @@ from .pipeline import run_micro_batches
 from .reporting import Reporter, peak_memory, write_results
 from .schedule import lr_at
 from .signals import StopRequest
+from .stacks import test_hang
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE = os.path.join(os.path.dirname(HERE), "data", "sample.txt")
@@ -190,6 +191,7 @@ def train(args, rep, device, kind, lay):
         opt.step(lr)
         opt.zero_grad()
         mark_step(kind)
+        test_hang(step, lay.rank)
         if lay.world > 1:  # the loss lives on the last stage's ranks: average it over the data-parallel replicas
             dist.all_reduce(loss_sum)
             loss_sum /= lay.dp * lay.tp
