@@ -2,65 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
-    <name></name>
-    <message numerus="yes">
-        <source>%n other flags</source>
-        <translation type="unfinished">
-            <numerusform>%n other flags</numerusform>
-            <numerusform>%n other flags</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n other compiler</source>
-        <translation type="unfinished">
-            <numerusform>%n other compiler</numerusform>
-            <numerusform>%n other compiler</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n new</source>
-        <translation type="unfinished">
-            <numerusform>%n new</numerusform>
-            <numerusform>%n new</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n in another cache</source>
-        <translation type="unfinished">
-            <numerusform>%n in another cache</numerusform>
-            <numerusform>%n in another cache</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n blocked</source>
-        <translation type="unfinished">
-            <numerusform>%n blocked</numerusform>
-            <numerusform>%n blocked</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 compiled %n graph(s) %2 had: %3</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n graph(s) only %1 has.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n found compiled.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
-</context>
-<context>
     <name>ingot::CacheChartsWidget</name>
     <message numerus="yes">
         <source>%1 in %n compiler version(s); the largest, %2, holds %3.</source>
@@ -81,30 +22,30 @@
     <name>ingot::CachePolicy</name>
     <message numerus="yes">
         <source>the %n newest compiler(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>the %n newest compiler</numerusform>
+            <numerusform>the %n newest compilers</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>unused over %n day(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>unused over %n day</numerusform>
+            <numerusform>unused over %n days</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Compiler %1 is not one of the %n newest.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Compiler %1 is not among the %n newest.</numerusform>
+            <numerusform>Compiler %1 is not one of the %n newest.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Unused for %n days.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Unused for %n day.</numerusform>
+            <numerusform>Unused for %n days.</numerusform>
         </translation>
     </message>
 </context>
@@ -237,16 +178,16 @@
     </message>
     <message numerus="yes">
         <source>assembled from %n chunk(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>assembled from %n chunk</numerusform>
+            <numerusform>assembled from %n chunks</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%1, rows reordered from TorchTitan&apos;s RoPE order (%n head(s))</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1, rows reordered from TorchTitan&apos;s RoPE order (%n head)</numerusform>
+            <numerusform>%1, rows reordered from TorchTitan&apos;s RoPE order (%n heads)</numerusform>
         </translation>
     </message>
 </context>
@@ -338,16 +279,16 @@
     </message>
     <message numerus="yes">
         <source>%n tensor(s) of the optimizer (%1), named after the model&apos;s parameters, and its settings as JSON.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n tensor of the optimizer (%1), named after the model&apos;s parameters, and its settings as JSON.</numerusform>
+            <numerusform>%n tensors of the optimizer (%1), named after the model&apos;s parameters, and its settings as JSON.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>It also holds the optimizer state: %n tensor(s) (%1), written on request (next page).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>It also holds the optimizer state: %n tensor (%1), written on request (next page).</numerusform>
+            <numerusform>It also holds the optimizer state: %n tensors (%1), written on request (next page).</numerusform>
         </translation>
     </message>
 </context>
@@ -840,12 +781,71 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     </message>
 </context>
 <context>
+    <name>ingot::RunCompare</name>
+    <message numerus="yes">
+        <source>%n other flags</source>
+        <translation>
+            <numerusform>%n other flags</numerusform>
+            <numerusform>%n other flags</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other compiler</source>
+        <translation>
+            <numerusform>%n other compiler</numerusform>
+            <numerusform>%n other compiler</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n new</source>
+        <translation>
+            <numerusform>%n new</numerusform>
+            <numerusform>%n new</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n in another cache</source>
+        <translation>
+            <numerusform>%n in another cache</numerusform>
+            <numerusform>%n in another cache</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n blocked</source>
+        <translation>
+            <numerusform>%n blocked</numerusform>
+            <numerusform>%n blocked</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 compiled %n graph(s) %2 had: %3</source>
+        <translation>
+            <numerusform>%1 compiled %n graph %2 had: %3</numerusform>
+            <numerusform>%1 compiled %n graphs %2 had: %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n graph(s) only %1 has.</source>
+        <translation>
+            <numerusform>%n graph only %1 has.</numerusform>
+            <numerusform>%n graphs only %1 has.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n found compiled.</source>
+        <translation>
+            <numerusform>%n found compiled.</numerusform>
+            <numerusform>%n found compiled.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ingot::RunComparisonDialog</name>
     <message numerus="yes">
         <source>Reading %n run(s)…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Reading %n run…</numerusform>
+            <numerusform>Reading %n runs…</numerusform>
         </translation>
     </message>
 </context>
@@ -853,30 +853,30 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     <name>ingot::RunImport</name>
     <message numerus="yes">
         <source>%1: %n log_history entries without a step were skipped.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1: %n log_history entry without a step was skipped.</numerusform>
+            <numerusform>%1: %n log_history entries without a step were skipped.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%1: %n over-long line(s) skipped.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1: %n over-long line skipped.</numerusform>
+            <numerusform>%1: %n over-long lines skipped.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%1: %n record(s) with a wrong CRC or not an event were skipped.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1: %n record with a wrong CRC or not an event was skipped.</numerusform>
+            <numerusform>%1: %n records with a wrong CRC or not an event were skipped.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%1: %n record(s) over %2 bytes were skipped.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1: %n record over %2 bytes was skipped.</numerusform>
+            <numerusform>%1: %n records over %2 bytes were skipped.</numerusform>
         </translation>
     </message>
 </context>
@@ -1195,30 +1195,30 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     </message>
     <message numerus="yes">
         <source>With the optimizer state: %n tensor(s) (%1) to optimizer.safetensors</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>With the optimizer state: %n tensor (%1) to optimizer.safetensors</numerusform>
+            <numerusform>With the optimizer state: %n tensors (%1) to optimizer.safetensors</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>, %n value(s) to optimizer_param_groups.json</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>, %n value to optimizer_param_groups.json</numerusform>
+            <numerusform>, %n values to optimizer_param_groups.json</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n entries checked against %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n entry checked against %1</numerusform>
+            <numerusform>%n entries checked against %1</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>: %n differ or are missing.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>: %n differs or is missing.</numerusform>
+            <numerusform>: %n differ or are missing.</numerusform>
         </translation>
     </message>
 </context>

@@ -2,149 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name></name>
-    <message>
-        <source>Where it ran</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Program</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Engine</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation type="unfinished">模型</translation>
-    </message>
-    <message>
-        <source>Model config</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Processes</source>
-        <translation type="unfinished">进程数</translation>
-    </message>
-    <message>
-        <source>Tensor parallel</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Pipeline parallel</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Data parallel</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>ZeRO-1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>FSDP</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Batch per device</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Gradient accumulation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sequence length</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Precision</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Learning rate</source>
-        <translation type="unfinished">学习率</translation>
-    </message>
-    <message>
-        <source>Steps asked</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Seed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Device</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Python</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compiler</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compile cache</source>
-        <translation type="unfinished">编译缓存</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n other flags</source>
-        <translation type="unfinished">
-            <numerusform>%n 个其他标志</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n other compiler</source>
-        <translation type="unfinished">
-            <numerusform>%n 个其他编译器</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n new</source>
-        <translation type="unfinished">
-            <numerusform>%n 个新图</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n in another cache</source>
-        <translation type="unfinished">
-            <numerusform>%n 个在其他缓存中</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n blocked</source>
-        <translation type="unfinished">
-            <numerusform>%n 个被阻塞</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 compiled %n graph(s) %2 had: %3</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 compiled no graph that %2 had.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n graph(s) only %1 has.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n found compiled.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
-</context>
-<context>
     <name>ingot::AwsConfig</name>
     <message>
         <source>The AWS profile &quot;%1&quot; is in neither %2 nor %3.</source>
@@ -347,71 +204,71 @@
     <name>ingot::CachePolicy</name>
     <message>
         <source>at most %1</source>
-        <translation type="unfinished"></translation>
+        <translation>最多 %1</translation>
     </message>
     <message numerus="yes">
         <source>the %n newest compiler(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>最新的 %n 个编译器</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>unused over %n day(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>超过 %n 天未使用</numerusform>
         </translation>
     </message>
     <message>
         <source>failed entries</source>
-        <translation type="unfinished"></translation>
+        <translation>失败的条目</translation>
     </message>
     <message>
         <source>stale locks</source>
-        <translation type="unfinished"></translation>
+        <translation>过期的锁</translation>
     </message>
     <message>
         <source>nothing</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>not a cache policy Ingot wrote</source>
-        <translation type="unfinished"></translation>
+        <translation>不是 Ingot 写入的缓存策略</translation>
     </message>
     <message>
         <source>Policy %1: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>策略 %1：%2。</translation>
     </message>
     <message>
         <source>Failed: the next run compiles it again.</source>
-        <translation type="unfinished"></translation>
+        <translation>失败：下次运行会重新编译。</translation>
     </message>
     <message numerus="yes">
         <source>Compiler %1 is not one of the %n newest.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>编译器 %1 不在最新的 %n 个之内。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Unused for %n days.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已 %n 天未使用。</numerusform>
         </translation>
     </message>
     <message>
         <source>LOCKED: a compile may be running on it; locked entries are never removed.</source>
-        <translation type="unfinished">LOCKED：可能有编译正在使用它；已锁定的条目从不删除。</translation>
+        <translation>LOCKED：可能有编译正在使用它；锁定的条目永远不会被删除。</translation>
     </message>
     <message>
         <source>Least recently used while the cache is over %1.</source>
-        <translation type="unfinished">缓存超出 %1，此条目最久未使用。</translation>
+        <translation>最久未使用（缓存超过 %1）。</translation>
     </message>
     <message>
         <source>The cache stays over %1 (%2): what remains is locked or not the compiler&apos;s.</source>
-        <translation type="unfinished"></translation>
+        <translation>缓存仍超过 %1（%2）：剩余的条目已锁定或不属于该编译器。</translation>
     </message>
     <message>
         <source>Locks are left: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>保留的锁：%1</translation>
     </message>
 </context>
 <context>
@@ -563,86 +420,86 @@
     <name>ingot::CacheVerify</name>
     <message>
         <source>%1 bytes here, %2 in S3</source>
-        <translation type="unfinished"></translation>
+        <translation>本地 %1 字节，S3 中为 %2</translation>
     </message>
     <message>
         <source>cannot be read here: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法在本地读取：%1</translation>
     </message>
     <message>
         <source>the file is shorter than it was</source>
-        <translation type="unfinished"></translation>
+        <translation>文件比原来短</translation>
     </message>
     <message>
         <source>the same size; S3&apos;s ETag %1 is of a shape Ingot cannot recompute (SSE-KMS, or another part size)</source>
-        <translation type="unfinished"></translation>
+        <translation>大小相同；S3 的 ETag %1 的格式 Ingot 无法重新计算（SSE-KMS，或分段大小不同）</translation>
     </message>
     <message>
         <source>ETag %1 in S3 is not the MD5 of the file here</source>
-        <translation type="unfinished"></translation>
+        <translation>S3 中的 ETag %1 不是本地文件的 MD5</translation>
     </message>
     <message>
         <source>%1 bytes here, %2 on the Hub</source>
-        <translation type="unfinished"></translation>
+        <translation>本地 %1 字节，Hub 上为 %2</translation>
     </message>
     <message>
         <source>sha256 %1 here, %2 on the Hub</source>
-        <translation type="unfinished"></translation>
+        <translation>本地 sha256 为 %1，Hub 上为 %2</translation>
     </message>
     <message>
         <source>git blob %1 here, %2 on the Hub</source>
-        <translation type="unfinished"></translation>
+        <translation>本地 git blob 为 %1，Hub 上为 %2</translation>
     </message>
     <message>
         <source>not there</source>
-        <translation type="unfinished"></translation>
+        <translation>远端不存在</translation>
     </message>
     <message>
         <source>Cancelled.</source>
-        <translation type="unfinished">已取消。</translation>
+        <translation>已取消。</translation>
     </message>
 </context>
 <context>
     <name>ingot::ComparisonChart</name>
     <message>
         <source>Loss</source>
-        <translation type="unfinished">损失</translation>
+        <translation>损失</translation>
     </message>
     <message>
         <source>Learning rate</source>
-        <translation type="unfinished">学习率</translation>
+        <translation>学习率</translation>
     </message>
     <message>
         <source>Gradient norm</source>
-        <translation type="unfinished">梯度范数</translation>
+        <translation>梯度范数</translation>
     </message>
     <message>
         <source>Throughput (tokens/s)</source>
-        <translation type="unfinished"></translation>
+        <translation>吞吐量（tokens/s）</translation>
     </message>
     <message>
         <source>%1: no values</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无数值</translation>
     </message>
     <message>
         <source>%1: %2 at step %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：第 %3 步时为 %2</translation>
     </message>
     <message>
         <source>%1: %2 at %3 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%3 秒时为 %2</translation>
     </message>
     <message>
         <source>by step</source>
-        <translation type="unfinished"></translation>
+        <translation>按步数</translation>
     </message>
     <message>
         <source>by seconds since each run started</source>
-        <translation type="unfinished"></translation>
+        <translation>按各运行开始后的秒数</translation>
     </message>
     <message>
         <source>No run has values of this metric.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有运行包含此指标的数值。</translation>
     </message>
 </context>
 <context>
@@ -1722,58 +1579,58 @@
     </message>
     <message>
         <source>Cannot write %1: %2</source>
-        <translation type="unfinished">无法写入 %1：%2</translation>
+        <translation>无法写入 %1：%2</translation>
     </message>
     <message>
         <source>The optimizer&apos;s entry %1 is not named &lt;parameter&gt;.&lt;state&gt;.</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器条目 %1 的名称不是 &lt;parameter&gt;.&lt;state&gt; 形式。</translation>
     </message>
     <message>
         <source>The optimizer state %1 belongs to no tensor of the model.</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器状态 %1 不属于模型的任何张量。</translation>
     </message>
     <message>
         <source>Two optimizer tensors would be named %1 in the output.</source>
-        <translation type="unfinished"></translation>
+        <translation>输出中将有两个优化器张量同名为 %1。</translation>
     </message>
     <message>
         <source>The optimizer&apos;s entry %1 is not named &lt;parameter&gt;.&lt;key&gt;.</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器条目 %1 的名称不是 &lt;parameter&gt;.&lt;key&gt; 形式。</translation>
     </message>
     <message>
         <source>The optimizer&apos;s value %1 belongs to no tensor of the model.</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器值 %1 不属于模型的任何张量。</translation>
     </message>
     <message>
         <source>Ingot writes the optimizer state of PyTorch Distributed Checkpoints (DCP) only; the backend&apos;s XLA checkpoints carry theirs through a re-shard. Consolidate without the optimizer state.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ingot 只写出 PyTorch Distributed Checkpoint（DCP）的优化器状态；该后端的 XLA 检查点会通过重新分片携带各自的优化器状态。请不带优化器状态进行合并。</translation>
     </message>
     <message>
         <source>%1 holds no optimizer state (no &quot;optim&quot; or &quot;optimizer&quot; entries beside the model): consolidate the weights only.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不含优化器状态（模型旁没有 &quot;optim&quot; 或 &quot;optimizer&quot; 条目）：请仅合并权重。</translation>
     </message>
     <message>
         <source>The optimizer&apos;s value %1 cannot be read: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取优化器值 %1：%2</translation>
     </message>
     <message>
         <source>The optimizer&apos;s value %1 is not a simple value (None, a bool, a number, a string, or a list of them): Ingot writes only those.</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器值 %1 不是简单值（None、布尔值、数字、字符串或由它们组成的列表）：Ingot 只写出这些值。</translation>
     </message>
     <message>
         <source>%1 is no longer in the checkpoint: it changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 已不在检查点中：检查点已更改。</translation>
     </message>
     <message numerus="yes">
         <source>assembled from %n chunk(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>由 %n 个分块拼接而成</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%1, rows reordered from TorchTitan&apos;s RoPE order (%n head(s))</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1，已将行从 TorchTitan 的 RoPE 顺序重排（%n 个头）</numerusform>
         </translation>
     </message>
 </context>
@@ -2175,27 +2032,27 @@ Go back to change the settings, or close the window.</source>
     </message>
     <message>
         <source>Also write the optimizer state (optimizer.safetensors and optimizer_param_groups.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>同时写出优化器状态（optimizer.safetensors 和 optimizer_param_groups.json）</translation>
     </message>
     <message numerus="yes">
         <source>%n tensor(s) of the optimizer (%1), named after the model&apos;s parameters, and its settings as JSON.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>优化器的 %n 个张量（%1），按模型参数命名，以及其设置（JSON 格式）。</numerusform>
         </translation>
     </message>
     <message>
         <source>optimizer.safetensors (if asked for)</source>
-        <translation type="unfinished"></translation>
+        <translation>optimizer.safetensors（若选择写出）</translation>
     </message>
     <message numerus="yes">
         <source>It also holds the optimizer state: %n tensor(s) (%1), written on request (next page).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>其中还包含优化器状态：%n 个张量（%1），可按需写出（见下一页）。</numerusform>
         </translation>
     </message>
     <message>
         <source>With the optimizer state: optimizer.safetensors (each tensor named after its parameter, e.g. model.norm.weight.exp_avg) and its settings in optimizer_param_groups.json.</source>
-        <translation type="unfinished"></translation>
+        <translation>含优化器状态：optimizer.safetensors（每个张量按其参数命名，例如 model.norm.weight.exp_avg），其设置位于 optimizer_param_groups.json。</translation>
     </message>
 </context>
 <context>
@@ -2257,7 +2114,7 @@ Go back to change the settings, or close the window.</source>
     <name>ingot::DBusNotifications</name>
     <message>
         <source>Open</source>
-        <translation type="unfinished"></translation>
+        <translation>打开</translation>
     </message>
 </context>
 <context>
@@ -2338,79 +2195,79 @@ Go back to change the settings, or close the window.</source>
     <name>ingot::EventNotifications</name>
     <message>
         <source>It exited with status %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>退出状态为 %1。</translation>
     </message>
     <message>
         <source>Step %1 of %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 步，共 %2 步。</translation>
     </message>
     <message>
         <source>Step %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 步。</translation>
     </message>
     <message>
         <source>Last loss %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>最近损失 %1。</translation>
     </message>
     <message>
         <source>Job finished: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>作业已完成：%1</translation>
     </message>
     <message>
         <source>It ended without saying why; its logs may tell.</source>
-        <translation type="unfinished"></translation>
+        <translation>作业已结束但未说明原因；可查看其日志。</translation>
     </message>
     <message>
         <source>Job failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>作业失败：%1</translation>
     </message>
     <message>
         <source>It left Slurm&apos;s queue.</source>
-        <translation type="unfinished"></translation>
+        <translation>已离开 Slurm 队列。</translation>
     </message>
     <message>
         <source>It left Slurm&apos;s queue and runs on %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>已离开 Slurm 队列，正在 %1 上运行。</translation>
     </message>
     <message>
         <source>Job running: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>作业运行中：%1</translation>
     </message>
     <message>
         <source>Job stalled: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>作业停滞：%1</translation>
     </message>
     <message>
         <source>Transfer done</source>
-        <translation type="unfinished"></translation>
+        <translation>传输完成</translation>
     </message>
     <message>
         <source>Transfer ended with failed entries</source>
-        <translation type="unfinished"></translation>
+        <translation>传输结束，有失败的条目</translation>
     </message>
     <message>
         <source>Transfer cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>传输已取消</translation>
     </message>
     <message>
         <source>Transfer failed</source>
-        <translation type="unfinished"></translation>
+        <translation>传输失败</translation>
     </message>
     <message>
         <source>Entries done: %1 of %2, to %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>已完成条目：%1 / %2，目标：%3。</translation>
     </message>
     <message>
         <source>Consolidation done</source>
-        <translation type="unfinished"></translation>
+        <translation>合并完成</translation>
     </message>
     <message>
         <source>Consolidation failed</source>
-        <translation type="unfinished"></translation>
+        <translation>合并失败</translation>
     </message>
     <message>
         <source>Output: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>输出：%1</translation>
     </message>
 </context>
 <context>
@@ -5029,7 +4886,7 @@ Resumed from %2</source>
     </message>
     <message>
         <source>%1 is the folder of a run Ingot did not launch: removing the job only forgets it.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 是一个并非由 Ingot 启动的运行的文件夹：删除该作业只会让 Ingot 不再记录它。</translation>
     </message>
 </context>
 <context>
@@ -5524,7 +5381,47 @@ Resumed from %2</source>
     </message>
     <message>
         <source>imported from %1</source>
-        <translation type="unfinished"></translation>
+        <translation>导入自 %1</translation>
+    </message>
+    <message>
+        <source>Stalled (no step)</source>
+        <translation>停滞（无新步骤）</translation>
+    </message>
+    <message>
+        <source>A stall threshold is at most 30 days (0: the default rule).</source>
+        <translation>停滞阈值最多为 30 天（0：使用默认规则）。</translation>
+    </message>
+    <message>
+        <source>Stacks of a Slurm job are not asked for: scancel --signal would reach torchrun too, which SIGUSR2 ends. Run py-spy dump --pid PID on its nodes if it is installed there.</source>
+        <translation>不会询问 Slurm 作业的堆栈：scancel --signal 也会发到 torchrun，而 SIGUSR2 会使其结束。如果节点上装有 py-spy，请在其节点上运行 py-spy dump --pid PID。</translation>
+    </message>
+    <message>
+        <source>The job is not running: there are no stacks to ask for.</source>
+        <translation>作业未在运行：没有可询问的堆栈。</translation>
+    </message>
+    <message>
+        <source>This job runs its own program, not Ingot&apos;s backend: no signal is sent (SIGUSR2 would end a program that does not handle it). Run py-spy dump --pid PID where it runs if py-spy is installed, or have the program call faulthandler.register(signal.SIGUSR2, all_threads=True) at its start.</source>
+        <translation>此作业运行的是它自己的程序，而不是 Ingot 的后端：不会发送信号（对不处理 SIGUSR2 的程序，该信号会使其结束）。如果装有 py-spy，请在其运行处执行 py-spy dump --pid PID，或让程序在启动时调用 faulthandler.register(signal.SIGUSR2, all_threads=True)。</translation>
+    </message>
+    <message>
+        <source>Not every rank has said that it dumps its stacks on SIGUSR2 yet (an older backend, or ranks still starting): no signal is sent.</source>
+        <translation>并非每个 rank 都已表明会在收到 SIGUSR2 时转储堆栈（后端较旧，或 rank 仍在启动）：不会发送信号。</translation>
+    </message>
+    <message>
+        <source>No rank process of the job was found to signal (it may have just ended).</source>
+        <translation>未找到可发送信号的作业 rank 进程（作业可能刚刚结束）。</translation>
+    </message>
+    <message>
+        <source>No step for %1 (threshold %2), since %3 at step %4</source>
+        <translation>已 %1 没有新步骤（阈值 %2），自 %3 的第 %4 步起</translation>
+    </message>
+    <message>
+        <source>rank %1 at %2</source>
+        <translation>rank %1 于 %2</translation>
+    </message>
+    <message>
+        <source>; the ranks that logged last: %1</source>
+        <translation>；最后写日志的 rank：%1</translation>
     </message>
 </context>
 <context>
@@ -5570,7 +5467,7 @@ Resumed from %2</source>
     </message>
     <message>
         <source>Job %1 is a run Ingot did not launch (imported from its folder): it is read-only here, Ingot knows no settings to resume it with.</source>
-        <translation type="unfinished"></translation>
+        <translation>作业 %1 是一个并非由 Ingot 启动的运行（从其文件夹导入）：它在此处为只读，Ingot 不知道可用于恢复它的设置。</translation>
     </message>
 </context>
 <context>
@@ -5585,7 +5482,7 @@ Resumed from %2</source>
     </message>
     <message>
         <source>The run folder could not be imported.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导入运行文件夹。</translation>
     </message>
 </context>
 <context>
@@ -5996,11 +5893,11 @@ Jobs started with ingot-cli job launch are listed here too.</source>
     </message>
     <message>
         <source>Com&amp;pare…</source>
-        <translation type="unfinished"></translation>
+        <translation>比较(&amp;P)…</translation>
     </message>
     <message>
         <source>Compare the selected runs: their curves, settings and graphs side by side (select two or more)</source>
-        <translation type="unfinished"></translation>
+        <translation>比较所选运行：并排显示其曲线、设置和图（请选择两个或更多）</translation>
     </message>
 </context>
 <context>
@@ -7138,11 +7035,11 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     </message>
     <message>
         <source>&amp;Open a run folder…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开运行文件夹(&amp;O)…</translation>
     </message>
     <message>
         <source>Adopt a training run Ingot did not launch (trainer_state.json, TorchTitan logs, TensorBoard events)</source>
-        <translation type="unfinished"></translation>
+        <translation>导入一个并非由 Ingot 启动的训练运行（trainer_state.json、TorchTitan 日志、TensorBoard 事件）</translation>
     </message>
 </context>
 <context>
@@ -7303,11 +7200,11 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     </message>
     <message>
         <source>Apply a cache policy</source>
-        <translation type="unfinished"></translation>
+        <translation>应用缓存策略</translation>
     </message>
     <message>
         <source>Skipped: neuronx-cc started running since the preview; its locks stay.</source>
-        <translation type="unfinished"></translation>
+        <translation>已跳过：预览之后 neuronx-cc 开始运行；其锁予以保留。</translation>
     </message>
 </context>
 <context>
@@ -7557,27 +7454,27 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     </message>
     <message>
         <source>&amp;Save as PNG/SVG…</source>
-        <translation type="unfinished"></translation>
+        <translation>另存为 PNG/SVG(&amp;S)…</translation>
     </message>
     <message>
         <source>%1: a chart is saved as .png or .svg</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：图表只能保存为 .png 或 .svg</translation>
     </message>
     <message>
         <source>%1 cannot be written: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1：%2</translation>
     </message>
     <message>
         <source>%1 cannot be written: the image could not be encoded</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1：图像无法编码</translation>
     </message>
     <message>
         <source>Save the chart</source>
-        <translation type="unfinished"></translation>
+        <translation>保存图表</translation>
     </message>
     <message>
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG 图像 (*.png);;SVG 绘图 (*.svg)</translation>
     </message>
 </context>
 <context>
@@ -7871,38 +7768,38 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     <name>ingot::Notifier</name>
     <message>
         <source>A job finished</source>
-        <translation type="unfinished"></translation>
+        <translation>作业已完成</translation>
     </message>
     <message>
         <source>A job failed</source>
-        <translation type="unfinished"></translation>
+        <translation>作业失败</translation>
     </message>
     <message>
         <source>A job stalled (its step stopped moving)</source>
-        <translation type="unfinished"></translation>
+        <translation>作业停滞（步数不再前进）</translation>
     </message>
     <message>
         <source>A queued job started running</source>
-        <translation type="unfinished"></translation>
+        <translation>排队的作业开始运行</translation>
     </message>
     <message>
         <source>A transfer ended</source>
-        <translation type="unfinished"></translation>
+        <translation>传输结束</translation>
     </message>
     <message>
         <source>A consolidation ended</source>
-        <translation type="unfinished"></translation>
+        <translation>合并结束</translation>
     </message>
 </context>
 <context>
     <name>ingot::OpenRunFolder</name>
     <message>
         <source>Open a run folder</source>
-        <translation type="unfinished"></translation>
+        <translation>打开运行文件夹</translation>
     </message>
     <message>
         <source>%1 could not be opened as a run.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法将 %1 作为运行打开。</translation>
     </message>
 </context>
 <context>
@@ -8620,227 +8517,367 @@ Cache: %2</source>
     <name>ingot::RunCompare</name>
     <message>
         <source>yes</source>
-        <translation type="unfinished">是</translation>
+        <translation>是</translation>
     </message>
     <message>
         <source>no</source>
-        <translation type="unfinished">否</translation>
+        <translation>否</translation>
     </message>
     <message>
         <source>this machine</source>
-        <translation type="unfinished">本机</translation>
+        <translation>本机</translation>
     </message>
     <message>
         <source>%1 (Slurm, partition %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（Slurm，分区 %2）</translation>
     </message>
     <message>
         <source>default</source>
-        <translation type="unfinished"></translation>
+        <translation>默认</translation>
     </message>
     <message>
         <source>(not set)</source>
-        <translation type="unfinished"></translation>
+        <translation>（未设置）</translation>
     </message>
     <message>
         <source>The graphs of %1 and %2 cannot be compared: the compile activity of both is needed.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法比较 %1 和 %2 的图：需要两者的编译活动。</translation>
     </message>
     <message>
         <source>not recorded</source>
-        <translation type="unfinished"></translation>
+        <translation>未记录</translation>
     </message>
     <message>
         <source>No job %1 in the history.</source>
-        <translation type="unfinished"></translation>
+        <translation>历史记录中没有作业 %1。</translation>
     </message>
     <message>
         <source>Where job %1 ran cannot be reached: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法访问作业 %1 的运行位置：%2</translation>
     </message>
     <message>
         <source>Remote hosts are not available here.</source>
-        <translation type="unfinished">此处无法使用远程主机。</translation>
+        <translation>此处无法使用远程主机。</translation>
+    </message>
+    <message>
+        <source>Where it ran</source>
+        <translation>运行位置</translation>
+    </message>
+    <message>
+        <source>Program</source>
+        <translation>程序</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Model config</source>
+        <translation>模型配置</translation>
+    </message>
+    <message>
+        <source>Processes</source>
+        <translation>进程数</translation>
+    </message>
+    <message>
+        <source>Tensor parallel</source>
+        <translation>张量并行</translation>
+    </message>
+    <message>
+        <source>Pipeline parallel</source>
+        <translation>流水线并行</translation>
+    </message>
+    <message>
+        <source>Data parallel</source>
+        <translation>数据并行</translation>
+    </message>
+    <message>
+        <source>ZeRO-1</source>
+        <translation>ZeRO-1</translation>
+    </message>
+    <message>
+        <source>FSDP</source>
+        <translation>FSDP</translation>
+    </message>
+    <message>
+        <source>Batch per device</source>
+        <translation>每设备批大小</translation>
+    </message>
+    <message>
+        <source>Gradient accumulation</source>
+        <translation>梯度累积</translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Steps asked</source>
+        <translation>请求的步数</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <source>Compiler</source>
+        <translation>编译器</translation>
+    </message>
+    <message>
+        <source>Compile cache</source>
+        <translation>编译缓存</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other flags</source>
+        <translation>
+            <numerusform>另外 %n 个标志</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other compiler</source>
+        <translation>
+            <numerusform>另外 %n 个编译器</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n new</source>
+        <translation>
+            <numerusform>%n 个新增</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n in another cache</source>
+        <translation>
+            <numerusform>%n 个在另一个缓存中</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n blocked</source>
+        <translation>
+            <numerusform>%n 个被阻止</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 compiled %n graph(s) %2 had: %3</source>
+        <translation>
+            <numerusform>%1 编译了 %2 已有的 %n 个图：%3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 compiled no graph that %2 had.</source>
+        <translation>%1 未编译任何 %2 已有的图。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n graph(s) only %1 has.</source>
+        <translation>
+            <numerusform>%n 个图仅 %1 有。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n found compiled.</source>
+        <translation>
+            <numerusform>%n 个已找到编译结果。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
     <name>ingot::RunComparisonDialog</name>
     <message>
         <source>Re&amp;fresh</source>
-        <translation type="unfinished">刷新(&amp;F)</translation>
+        <translation>刷新(&amp;F)</translation>
     </message>
     <message>
         <source>Compare runs</source>
-        <translation type="unfinished"></translation>
+        <translation>比较运行</translation>
     </message>
     <message numerus="yes">
         <source>Reading %n run(s)…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
         <source>&amp;Curves</source>
-        <translation type="unfinished"></translation>
+        <translation>曲线(&amp;C)</translation>
     </message>
     <message>
         <source>&amp;Settings</source>
-        <translation type="unfinished"></translation>
+        <translation>设置(&amp;S)</translation>
     </message>
     <message>
         <source>&amp;Graphs</source>
-        <translation type="unfinished"></translation>
+        <translation>图(&amp;G)</translation>
     </message>
     <message>
         <source>Read the runs again: a running run has gone on</source>
-        <translation type="unfinished"></translation>
+        <translation>重新读取运行：正在进行的运行已有新进展</translation>
     </message>
     <message>
         <source>By step</source>
-        <translation type="unfinished">按步</translation>
+        <translation>按步数</translation>
     </message>
     <message>
         <source>By wall time</source>
-        <translation type="unfinished"></translation>
+        <translation>按实际时间</translation>
     </message>
     <message>
         <source>Draw each run against its steps, or against the seconds since it started</source>
-        <translation type="unfinished"></translation>
+        <translation>以步数或自开始以来的秒数为横轴绘制每个运行</translation>
     </message>
     <message>
         <source>&amp;X axis:</source>
-        <translation type="unfinished"></translation>
+        <translation>X 轴(&amp;X)：</translation>
     </message>
     <message>
         <source>Run</source>
-        <translation type="unfinished"></translation>
+        <translation>运行</translation>
     </message>
     <message>
         <source>Steps</source>
-        <translation type="unfinished"></translation>
+        <translation>步数</translation>
     </message>
     <message>
         <source>Last loss</source>
-        <translation type="unfinished"></translation>
+        <translation>最近损失</translation>
     </message>
     <message>
         <source>Lowest loss</source>
-        <translation type="unfinished"></translation>
+        <translation>最低损失</translation>
     </message>
     <message>
         <source>Mean tokens/s</source>
-        <translation type="unfinished"></translation>
+        <translation>平均 tokens/s</translation>
     </message>
     <message>
         <source>Only the &amp;differences</source>
-        <translation type="unfinished"></translation>
+        <translation>仅显示差异(&amp;D)</translation>
     </message>
     <message>
         <source>%1 (%2), %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2），%3</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1：%2</translation>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <source>The runs recorded the same settings.</source>
-        <translation type="unfinished"></translation>
+        <translation>各运行记录的设置相同。</translation>
     </message>
     <message>
         <source>Settings that differ: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>不同的设置：%1</translation>
     </message>
     <message>
         <source>Setting</source>
-        <translation type="unfinished"></translation>
+        <translation>设置</translation>
     </message>
     <message>
         <source>The runs differ here</source>
-        <translation type="unfinished"></translation>
+        <translation>各运行在此处不同</translation>
     </message>
     <message>
         <source>Graph</source>
-        <translation type="unfinished">计算图</translation>
+        <translation>图</translation>
     </message>
     <message>
         <source>This run has no such graph.</source>
-        <translation type="unfinished"></translation>
+        <translation>此运行没有该图。</translation>
     </message>
     <message>
         <source>%1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2</translation>
     </message>
 </context>
 <context>
     <name>ingot::RunImport</name>
     <message>
         <source>%1 could not be read: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取 %1：%2</translation>
     </message>
     <message>
         <source>it is gone</source>
-        <translation type="unfinished"></translation>
+        <translation>它已不存在</translation>
     </message>
     <message>
         <source>%1 is over %2 bytes: only its start was read.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 超过 %2 字节：只读取了开头部分。</translation>
     </message>
     <message>
         <source>it is a link, not followed</source>
-        <translation type="unfinished"></translation>
+        <translation>它是链接，未跟随</translation>
     </message>
     <message>
         <source>not a trainer state</source>
-        <translation type="unfinished"></translation>
+        <translation>不是训练器状态文件</translation>
     </message>
     <message numerus="yes">
         <source>%1: %n log_history entries without a step were skipped.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1：已跳过 %n 个没有 step 的 log_history 条目。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%1: %n over-long line(s) skipped.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1：已跳过 %n 个过长的行。</numerusform>
         </translation>
     </message>
     <message>
         <source>Hugging Face / NeuronTrainer output</source>
-        <translation type="unfinished"></translation>
+        <translation>Hugging Face / NeuronTrainer 输出</translation>
     </message>
     <message>
         <source>TorchTitan output</source>
-        <translation type="unfinished"></translation>
+        <translation>TorchTitan 输出</translation>
     </message>
     <message>
         <source>Training logs</source>
-        <translation type="unfinished"></translation>
+        <translation>训练日志</translation>
     </message>
     <message>
         <source>TensorBoard event files</source>
-        <translation type="unfinished"></translation>
+        <translation>TensorBoard 事件文件</translation>
     </message>
     <message numerus="yes">
         <source>%1: %n record(s) with a wrong CRC or not an event were skipped.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1：已跳过 %n 条 CRC 错误或不是事件的记录。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%1: %n record(s) over %2 bytes were skipped.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1：已跳过 %n 条超过 %2 字节的记录。</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 is not a folder.</source>
-        <translation type="unfinished">%1 不是文件夹。</translation>
+        <translation>%1 不是文件夹。</translation>
     </message>
     <message>
         <source>%1 holds no training run Ingot knows: no trainer_state.json, no training log lines, no TensorBoard scalars, no checkpoints.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 中没有 Ingot 可识别的训练运行：没有 trainer_state.json、没有训练日志行、没有 TensorBoard 标量，也没有检查点。</translation>
     </message>
 </context>
 <context>
@@ -9266,7 +9303,7 @@ Cache: %2</source>
     </message>
     <message>
         <source>Desktop notifications, while Ingot is not in front</source>
-        <translation type="unfinished"></translation>
+        <translation>桌面通知（Ingot 不在前台时）</translation>
     </message>
 </context>
 <context>
@@ -10189,6 +10226,61 @@ ssh 输出：%2</translation>
     </message>
 </context>
 <context>
+    <name>ingot::StallBanner</name>
+    <message>
+        <source>Dump stacks</source>
+        <translation>转储堆栈</translation>
+    </message>
+    <message>
+        <source>Stall &amp;threshold…</source>
+        <translation>停滞阈值(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>When the job counts as stalled: its step has not advanced for this long while it runs (default: 10 × its median step time, at least 5 minutes)</source>
+        <translation>作业何时算作停滞：运行中其步骤在这么长时间内没有推进（默认：其步骤时间中位数的 10 倍，至少 5 分钟）</translation>
+    </message>
+    <message>
+        <source>Stall threshold</source>
+        <translation>停滞阈值</translation>
+    </message>
+    <message>
+        <source>Report the job stalled when its step has not advanced for (90s, 10m, 2h; empty: 10 × its median step time, at least 5 minutes):</source>
+        <translation>当作业的步骤在以下时长内没有推进时报告停滞（90s、10m、2h；留空：其步骤时间中位数的 10 倍，至少 5 分钟）：</translation>
+    </message>
+    <message>
+        <source>Not a duration: %1. Write 90s, 10m or 2h.</source>
+        <translation>不是时长：%1。请写成 90s、10m 或 2h。</translation>
+    </message>
+    <message>
+        <source>Not a duration</source>
+        <translation>不是时长</translation>
+    </message>
+    <message>
+        <source>The job is no longer stalled. The stacks below were dumped while it was.</source>
+        <translation>作业已不再停滞。下面的堆栈是在停滞时转储的。</translation>
+    </message>
+    <message>
+        <source>Ask each rank for its Python stacks (SIGUSR2 to the backend&apos;s ranks, which dump them with faulthandler); a program that did not register that is never signalled</source>
+        <translation>向每个 rank 询问其 Python 堆栈（向后端的 rank 发送 SIGUSR2，它们用 faulthandler 转储）；未注册该处理的程序绝不会收到信号</translation>
+    </message>
+    <message>
+        <source>This job&apos;s ranks did not say that they dump their stacks on SIGUSR2 (not Ingot&apos;s backend): py-spy dump --pid PID where it runs, if installed, shows them</source>
+        <translation>此作业的 rank 未表明会在收到 SIGUSR2 时转储堆栈（不是 Ingot 的后端）：如果装有 py-spy，可在其运行处用 py-spy dump --pid PID 查看</translation>
+    </message>
+    <message>
+        <source>Asking the ranks for their stacks…</source>
+        <translation>正在向各 rank 询问堆栈…</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <source>No stack came from rank(s) %1 in time.</source>
+        <translation>rank %1 未及时写出堆栈。</translation>
+    </message>
+</context>
+<context>
     <name>ingot::State</name>
     <message>
         <source>Success</source>
@@ -10293,7 +10385,7 @@ ssh 输出：%2</translation>
     <name>ingot::TfEventReader</name>
     <message>
         <source>The record at byte %1 has a length whose CRC is wrong: the rest of the file cannot be read.</source>
-        <translation type="unfinished"></translation>
+        <translation>位于字节 %1 的记录，其长度的 CRC 错误：无法读取文件的其余部分。</translation>
     </message>
 </context>
 <context>
@@ -12988,299 +13080,339 @@ It would be added to %4.</source>
     </message>
     <message>
         <source>A DCP checkpoint: also write its optimizer state (optimizer.safetensors, optimizer_param_groups.json).</source>
-        <translation type="unfinished"></translation>
+        <translation>DCP 检查点：同时写出其优化器状态（optimizer.safetensors、optimizer_param_groups.json）。</translation>
     </message>
     <message numerus="yes">
         <source>With the optimizer state: %n tensor(s) (%1) to optimizer.safetensors</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>含优化器状态：%n 个张量（%1）写入 optimizer.safetensors</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>, %n value(s) to optimizer_param_groups.json</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>，%n 个值写入 optimizer_param_groups.json</numerusform>
         </translation>
     </message>
     <message>
         <source>%1: %2, %3</source>
-        <translation type="unfinished">%1  %2  %3 {1:?} {2,?}</translation>
+        <translation>%1：%2，%3</translation>
     </message>
     <message>
         <source>SETTING</source>
-        <translation type="unfinished"></translation>
+        <translation>设置</translation>
     </message>
     <message>
         <source>Settings (* differs):</source>
-        <translation type="unfinished"></translation>
+        <translation>设置（* 表示不同）：</translation>
     </message>
     <message>
         <source>RUN</source>
-        <translation type="unfinished"></translation>
+        <translation>运行</translation>
     </message>
     <message>
         <source>STEPS</source>
-        <translation type="unfinished"></translation>
+        <translation>步数</translation>
     </message>
     <message>
         <source>LAST LOSS</source>
-        <translation type="unfinished"></translation>
+        <translation>最近损失</translation>
     </message>
     <message>
         <source>MIN LOSS</source>
-        <translation type="unfinished"></translation>
+        <translation>最低损失</translation>
     </message>
     <message>
         <source>MEAN TOKENS/S</source>
-        <translation type="unfinished"></translation>
+        <translation>平均 TOKENS/S</translation>
     </message>
     <message>
         <source>Curves:</source>
-        <translation type="unfinished"></translation>
+        <translation>曲线：</translation>
     </message>
     <message>
         <source>Graphs:</source>
-        <translation type="unfinished"></translation>
+        <translation>图：</translation>
     </message>
     <message>
         <source>GRAPH</source>
-        <translation type="unfinished"></translation>
+        <translation>图</translation>
     </message>
     <message>
         <source>error: name two or more job ids (ingot-cli job list)</source>
-        <translation type="unfinished"></translation>
+        <translation>错误：请指定两个或更多作业 ID（ingot-cli job list）</translation>
     </message>
     <message>
         <source>error: job %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>错误：作业 %1：%2</translation>
     </message>
     <message>
         <source>Runs side by side: their settings (differences marked), curves and graphs with why each compiled</source>
-        <translation type="unfinished"></translation>
+        <translation>并排比较运行：设置（标出差异）、曲线，以及各图及其编译原因</translation>
     </message>
     <message>
         <source>Two or more job ids (ingot-cli job list); the first is the one the others are compared with.</source>
-        <translation type="unfinished"></translation>
+        <translation>两个或更多作业 ID（ingot-cli job list）；其他作业均与第一个进行比较。</translation>
     </message>
     <message>
         <source>error: name one run folder</source>
-        <translation type="unfinished"></translation>
+        <translation>错误：请指定一个运行文件夹</translation>
     </message>
     <message>
         <source>Refreshed job %1 (imported before) from %2</source>
-        <translation type="unfinished"></translation>
+        <translation>已从 %2 刷新作业 %1（之前已导入）</translation>
     </message>
     <message>
         <source>Imported job %1 from %2</source>
-        <translation type="unfinished"></translation>
+        <translation>已从 %2 导入作业 %1</translation>
     </message>
     <message>
         <source>  kind: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>  类型：%1</translation>
     </message>
     <message>
         <source>  steps: none recorded</source>
-        <translation type="unfinished"></translation>
+        <translation>  步数：未记录</translation>
     </message>
     <message>
         <source>  steps: %1 points, the last at step %2</source>
-        <translation type="unfinished"></translation>
+        <translation>  步数：%1 个点，最后一个位于第 %2 步</translation>
     </message>
     <message>
         <source>  from: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>  来源：%1</translation>
     </message>
     <message>
         <source>no file of points</source>
-        <translation type="unfinished"></translation>
+        <translation>没有数据点文件</translation>
     </message>
     <message>
         <source>  checkpoints: none</source>
-        <translation type="unfinished"></translation>
+        <translation>  检查点：无</translation>
     </message>
     <message>
         <source>  checkpoint: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>  检查点：%1</translation>
     </message>
     <message>
         <source>  note: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>  备注：%1</translation>
     </message>
     <message>
         <source>It is read-only in the history: ingot-cli job status %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>它在历史记录中为只读：ingot-cli job status %1。</translation>
     </message>
     <message>
         <source>Adopt a run folder Ingot did not launch (trainer_state.json, TorchTitan logs, TensorBoard events) as a read-only job; prints its id</source>
-        <translation type="unfinished"></translation>
+        <translation>将并非由 Ingot 启动的运行文件夹（trainer_state.json、TorchTitan 日志、TensorBoard 事件）导入为只读作业；输出其 ID</translation>
     </message>
     <message>
         <source>The run&apos;s folder (imported again: refreshed).</source>
-        <translation type="unfinished"></translation>
+        <translation>运行的文件夹（再次导入即为刷新）。</translation>
     </message>
     <message>
         <source>error: unknown format &quot;%1&quot; (csv or json)</source>
-        <translation type="unfinished"></translation>
+        <translation>错误：未知格式 &quot;%1&quot;（csv 或 json）</translation>
     </message>
     <message>
         <source>job %1 has logged no metrics yet</source>
-        <translation type="unfinished"></translation>
+        <translation>作业 %1 尚未记录任何指标</translation>
     </message>
     <message>
         <source>A run&apos;s metrics (step, time, loss, learning rate, throughput, grad norm, ...) as CSV or JSON</source>
-        <translation type="unfinished"></translation>
+        <translation>运行的指标（步数、时间、损失、学习率、吞吐量、梯度范数等），格式为 CSV 或 JSON</translation>
     </message>
     <message>
         <source>csv (the default: RFC 4180, a header row) or json.</source>
-        <translation type="unfinished"></translation>
+        <translation>csv（默认：RFC 4180，带表头行）或 json。</translation>
     </message>
     <message>
         <source>list, set NAME or rm NAME</source>
-        <translation type="unfinished"></translation>
+        <translation>list、set NAME 或 rm NAME</translation>
     </message>
     <message>
         <source>set: the least recently used entries go while the cache is larger (100GB, 500GiB).</source>
-        <translation type="unfinished"></translation>
+        <translation>set：缓存超过该大小时，删除最久未使用的条目（100GB、500GiB）。</translation>
     </message>
     <message>
         <source>set: keep the N newest compiler versions; the others&apos; entries go.</source>
-        <translation type="unfinished"></translation>
+        <translation>set：保留最新的 N 个编译器版本；删除其他版本的条目。</translation>
     </message>
     <message>
         <source>set: entries unused for more than D days go.</source>
-        <translation type="unfinished"></translation>
+        <translation>set：删除超过 D 天未使用的条目。</translation>
     </message>
     <message>
         <source>set: failed entries go (the next run compiles them again).</source>
-        <translation type="unfinished"></translation>
+        <translation>set：删除失败的条目（下次运行会重新编译）。</translation>
     </message>
     <message>
         <source>set: stale lock files go (never while neuronx-cc runs there).</source>
-        <translation type="unfinished"></translation>
+        <translation>set：删除过期的锁文件（neuronx-cc 在该处运行时绝不删除）。</translation>
     </message>
     <message>
         <source>set: where compiles cannot be seen (S3), only locks older than AGE (2h, 1d).</source>
-        <translation type="unfinished"></translation>
+        <translation>set：在无法观察编译情况的位置（S3），只删除早于 AGE 的锁（2h、1d）。</translation>
     </message>
     <message>
         <source>error: --%1 takes a whole number from 0 to %2</source>
-        <translation type="unfinished"></translation>
+        <translation>错误：--%1 需要 0 到 %2 之间的整数</translation>
     </message>
     <message>
         <source>error: --lock-age takes an age such as 90m, 2h or 7d</source>
-        <translation type="unfinished"></translation>
+        <translation>错误：--lock-age 需要时长，例如 90m、2h 或 7d</translation>
     </message>
     <message>
         <source>error: a policy removes something: give --max-size, --keep-versions, --unused-days, --failed or --locks</source>
-        <translation type="unfinished"></translation>
+        <translation>错误：策略必须删除某些内容：请指定 --max-size、--keep-versions、--unused-days、--failed 或 --locks</translation>
     </message>
     <message>
         <source>Policy %1: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>策略 %1：%2。</translation>
     </message>
     <message>
         <source>No cache policy yet: ingot-cli cache policy set NAME --max-size 200GB --unused-days 30 --failed</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无缓存策略：ingot-cli cache policy set NAME --max-size 200GB --unused-days 30 --failed</translation>
     </message>
     <message>
         <source>error: a policy&apos;s name is letters, digits, &apos;-&apos;, &apos;_&apos; and &apos;.&apos; (64 at most), not &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>错误：策略名称只能包含字母、数字、&apos;-&apos;、&apos;_&apos; 和 &apos;.&apos;（最多 64 个字符），&quot;%1&quot; 不符合要求</translation>
     </message>
     <message>
         <source>error: no policy %1</source>
-        <translation type="unfinished"></translation>
+        <translation>错误：没有策略 %1</translation>
     </message>
     <message>
         <source>Removed policy %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>已删除策略 %1。</translation>
     </message>
     <message>
         <source>error: cache policy list | set NAME [options] | rm NAME</source>
-        <translation type="unfinished"></translation>
+        <translation>错误：cache policy list | set NAME [options] | rm NAME</translation>
     </message>
     <message>
         <source>The policy to apply (cache policy list).</source>
-        <translation type="unfinished"></translation>
+        <translation>要应用的策略（cache policy list）。</translation>
     </message>
     <message>
         <source>error: name the policy: --policy NAME (cache policy list)</source>
-        <translation type="unfinished"></translation>
+        <translation>错误：请指定策略：--policy NAME（cache policy list）</translation>
     </message>
     <message>
         <source>error: no policy %1 (cache policy list)</source>
-        <translation type="unfinished"></translation>
+        <translation>错误：没有策略 %1（cache policy list）</translation>
     </message>
     <message>
         <source>Named cache policies: list, set NAME (--max-size, --keep-versions, --unused-days, --failed, --locks), rm NAME</source>
-        <translation type="unfinished"></translation>
+        <translation>命名缓存策略：list、set NAME（--max-size、--keep-versions、--unused-days、--failed、--locks）、rm NAME</translation>
     </message>
     <message>
         <source>Apply a named policy to a cache (previewed; never locked entries): --policy NAME</source>
-        <translation type="unfinished"></translation>
+        <translation>将命名策略应用于缓存（先预览；从不删除锁定的条目）：--policy NAME</translation>
     </message>
     <message>
         <source>Check against this S3 cache instead of the Hub (this machine&apos;s AWS keys).</source>
-        <translation type="unfinished"></translation>
+        <translation>改为对照此 S3 缓存（而非 Hub）进行检查（使用本机的 AWS 密钥）。</translation>
     </message>
     <message>
         <source>Entries to check: neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt; (default: every SUCCESS entry)</source>
-        <translation type="unfinished"></translation>
+        <translation>要检查的条目：neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;（默认：所有 SUCCESS 条目）</translation>
     </message>
     <message>
         <source>same</source>
-        <translation type="unfinished"></translation>
+        <translation>相同</translation>
     </message>
     <message>
         <source>DIFFERS</source>
-        <translation type="unfinished"></translation>
+        <translation>DIFFERS</translation>
     </message>
     <message>
         <source>MISSING there</source>
-        <translation type="unfinished"></translation>
+        <translation>MISSING（远端）</translation>
     </message>
     <message>
         <source>cannot be read here: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法在本地读取：%1</translation>
     </message>
     <message>
         <source>%1 differs: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不同：%2</translation>
     </message>
     <message>
         <source>%1 is only here</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 仅在本地存在</translation>
     </message>
     <message>
         <source>%1 is only there</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 仅在远端存在</translation>
     </message>
     <message>
         <source>error: --s3: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>错误：--s3：%1</translation>
     </message>
     <message>
         <source>HF_HUB_OFFLINE is set: Ingot makes no request to the Hub, so nothing can be verified. Unset it to verify.</source>
-        <translation type="unfinished"></translation>
+        <translation>已设置 HF_HUB_OFFLINE：Ingot 不会向 Hub 发出任何请求，因此无法验证。取消设置该变量即可验证。</translation>
     </message>
     <message numerus="yes">
         <source>%n entries checked against %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已对照 %1 检查 %n 个条目</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>: %n differ or are missing.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>：%n 个不同或缺失。</numerusform>
         </translation>
     </message>
     <message>
         <source>: all the same.</source>
-        <translation type="unfinished"></translation>
+        <translation>：全部相同。</translation>
     </message>
     <message>
         <source>Check local entries against the Hub cache repo or an S3 cache (--s3): the same files, sizes and checksums (nothing downloaded)</source>
-        <translation type="unfinished"></translation>
+        <translation>对照 Hub 缓存仓库或 S3 缓存（--s3）检查本地条目：文件、大小和校验和是否一致（不下载任何内容）</translation>
+    </message>
+    <message>
+        <source>Report the job stalled when its step has not advanced for DURATION (90s, 10m, 2h) while it runs (default: 10 x its median step time, at least 5 min).</source>
+        <translation>当作业运行中其步骤在 DURATION（90s、10m、2h）内没有推进时报告停滞（默认：其步骤时间中位数的 10 倍，至少 5 分钟）。</translation>
+    </message>
+    <message>
+        <source>error: --stall-after takes a duration: 90s, 10m, 2h</source>
+        <translation>错误：--stall-after 需要一个时长：90s、10m、2h</translation>
+    </message>
+    <message>
+        <source>Stalled:    %1</source>
+        <translation>停滞：      %1</translation>
+    </message>
+    <message>
+        <source>Stacks:     ingot-cli job stacks %1</source>
+        <translation>堆栈：      ingot-cli job stacks %1</translation>
+    </message>
+    <message>
+        <source>Stacks:     not available (the program did not register faulthandler)</source>
+        <translation>堆栈：      不可用（该程序未注册 faulthandler）</translation>
+    </message>
+    <message>
+        <source>error: --wait takes seconds (up to 600)</source>
+        <translation>错误：--wait 需要秒数（最多 600）</translation>
+    </message>
+    <message>
+        <source>== rank %1 ==</source>
+        <translation>== rank %1 ==</translation>
+    </message>
+    <message>
+        <source>(no stack written in %1 s)</source>
+        <translation>（%1 秒内未写出堆栈）</translation>
+    </message>
+    <message>
+        <source>A running job&apos;s Python stacks, per rank (the backend&apos;s faulthandler on SIGUSR2)</source>
+        <translation>运行中作业的 Python 堆栈，按 rank 列出（后端的 faulthandler，SIGUSR2）</translation>
+    </message>
+    <message>
+        <source>How long to wait for the ranks&apos; dumps (default 10).</source>
+        <translation>等待各 rank 转储的时长（默认 10）。</translation>
     </message>
 </context>
 <context>

@@ -134,30 +134,29 @@ QVector<SettingRow> settingRows()
             return SettingReader{r}.value(f, [spec](const JobSpec &s) { return QString::number(spec(s)); });
         };
     };
-    using T = RunCompareText;
     return {
-        {QStringLiteral("where"), T::tr("Where it ran"), whereText},
-        {QStringLiteral("program"), T::tr("Program"), [](const ComparedRun &r) { return programText(r.record.spec); }},
-        {QStringLiteral("engine"), T::tr("Engine"),
+        {QStringLiteral("where"), RunCompareText::tr("Where it ran"), whereText},
+        {QStringLiteral("program"), RunCompareText::tr("Program"), [](const ComparedRun &r) { return programText(r.record.spec); }},
+        {QStringLiteral("engine"), RunCompareText::tr("Engine"),
          flag("engine", [](const JobSpec &s) { return s.engine == QLatin1String("auto") ? QString() : s.engine; })},
-        {QStringLiteral("model"), T::tr("Model"), flag("model_name_or_path", [](const JobSpec &s) { return s.modelLabel(); })},
-        {QStringLiteral("config"), T::tr("Model config"), flag("config_name", [](const JobSpec &s) { return s.modelPath.isEmpty() ? s.configName : QString(); })},
-        {QStringLiteral("world_size"), T::tr("Processes"), layout("world_size", &JobStatus::worldSize, [](const JobSpec &s) { return s.worldSize(); })},
-        {QStringLiteral("tensor_parallel"), T::tr("Tensor parallel"),
+        {QStringLiteral("model"), RunCompareText::tr("Model"), flag("model_name_or_path", [](const JobSpec &s) { return s.modelLabel(); })},
+        {QStringLiteral("config"), RunCompareText::tr("Model config"), flag("config_name", [](const JobSpec &s) { return s.modelPath.isEmpty() ? s.configName : QString(); })},
+        {QStringLiteral("world_size"), RunCompareText::tr("Processes"), layout("world_size", &JobStatus::worldSize, [](const JobSpec &s) { return s.worldSize(); })},
+        {QStringLiteral("tensor_parallel"), RunCompareText::tr("Tensor parallel"),
          layout("tensor_parallel_size", &JobStatus::tensorParallel, [](const JobSpec &s) { return s.tensorParallel; })},
-        {QStringLiteral("pipeline_parallel"), T::tr("Pipeline parallel"),
+        {QStringLiteral("pipeline_parallel"), RunCompareText::tr("Pipeline parallel"),
          layout("pipeline_parallel_size", &JobStatus::pipelineParallel, [](const JobSpec &s) { return s.pipelineParallel; })},
-        {QStringLiteral("data_parallel"), T::tr("Data parallel"),
+        {QStringLiteral("data_parallel"), RunCompareText::tr("Data parallel"),
          layout("data_parallel_size", &JobStatus::dataParallel, [](const JobSpec &s) { return s.dataParallel(); })},
-        {QStringLiteral("zero_1"), T::tr("ZeRO-1"), flag("zero_1", [](const JobSpec &s) { return yesNo(s.zero1); })},
-        {QStringLiteral("fsdp"), T::tr("FSDP"), flag("fsdp", [](const JobSpec &s) { return yesNo(s.fsdp); })},
-        {QStringLiteral("batch"), T::tr("Batch per device"),
+        {QStringLiteral("zero_1"), RunCompareText::tr("ZeRO-1"), flag("zero_1", [](const JobSpec &s) { return yesNo(s.zero1); })},
+        {QStringLiteral("fsdp"), RunCompareText::tr("FSDP"), flag("fsdp", [](const JobSpec &s) { return yesNo(s.fsdp); })},
+        {QStringLiteral("batch"), RunCompareText::tr("Batch per device"),
          flag("per_device_train_batch_size", [](const JobSpec &s) { return QString::number(s.perDeviceBatch); })},
-        {QStringLiteral("gradient_accumulation"), T::tr("Gradient accumulation"),
+        {QStringLiteral("gradient_accumulation"), RunCompareText::tr("Gradient accumulation"),
          flag("gradient_accumulation_steps", [](const JobSpec &s) { return QString::number(s.gradientAccumulation); })},
-        {QStringLiteral("sequence_length"), T::tr("Sequence length"),
+        {QStringLiteral("sequence_length"), RunCompareText::tr("Sequence length"),
          flag("block_size", [](const JobSpec &s) { return QString::number(s.blockSize); })},
-        {QStringLiteral("precision"), T::tr("Precision"), [](const ComparedRun &r) {
+        {QStringLiteral("precision"), RunCompareText::tr("Precision"), [](const ComparedRun &r) {
              const QJsonValue v = r.trainingArgs.value(QLatin1String("bf16"));
              if (v.isBool())
                  return v.toBool() ? QStringLiteral("bf16") : QStringLiteral("fp32");
@@ -165,14 +164,14 @@ QVector<SettingRow> settingRows()
                  return QString();
              return r.record.spec.bf16 ? QStringLiteral("bf16") : QStringLiteral("fp32");
          }},
-        {QStringLiteral("learning_rate"), T::tr("Learning rate"),
+        {QStringLiteral("learning_rate"), RunCompareText::tr("Learning rate"),
          flag("learning_rate", [](const JobSpec &s) { return formatMetric(s.learningRate); })},
-        {QStringLiteral("max_steps"), T::tr("Steps asked"), flag("max_steps", [](const JobSpec &s) { return QString::number(s.maxSteps); })},
-        {QStringLiteral("seed"), T::tr("Seed"), flag("seed", [](const JobSpec &s) { return QString::number(s.seed); })},
-        {QStringLiteral("device"), T::tr("Device"), [](const ComparedRun &r) { return r.status.device; }},
-        {QStringLiteral("python"), T::tr("Python"), [](const ComparedRun &r) { return r.record.argv.value(0); }},
-        {QStringLiteral("compiler"), T::tr("Compiler"), compilerVersions},
-        {QStringLiteral("compile_cache"), T::tr("Compile cache"), [](const ComparedRun &r) { return r.cache; }},
+        {QStringLiteral("max_steps"), RunCompareText::tr("Steps asked"), flag("max_steps", [](const JobSpec &s) { return QString::number(s.maxSteps); })},
+        {QStringLiteral("seed"), RunCompareText::tr("Seed"), flag("seed", [](const JobSpec &s) { return QString::number(s.seed); })},
+        {QStringLiteral("device"), RunCompareText::tr("Device"), [](const ComparedRun &r) { return r.status.device; }},
+        {QStringLiteral("python"), RunCompareText::tr("Python"), [](const ComparedRun &r) { return r.record.argv.value(0); }},
+        {QStringLiteral("compiler"), RunCompareText::tr("Compiler"), compilerVersions},
+        {QStringLiteral("compile_cache"), RunCompareText::tr("Compile cache"), [](const ComparedRun &r) { return r.cache; }},
     };
 }
 
@@ -247,27 +246,26 @@ void addOnce(QStringList *list, const QString &s)
 
 QString differenceText(const GraphDifference &d, const QString &a, const QString &b)
 {
-    using T = RunCompareText;
     QStringList parts;
     if (d.otherFlags)
-        parts << T::tr("%n other flags", nullptr, d.otherFlags)
+        parts << RunCompareText::tr("%n other flags", nullptr, d.otherFlags)
                      + (d.flagChanges.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(d.flagChanges.join(QStringLiteral("; "))));
     if (d.otherCompiler)
-        parts << T::tr("%n other compiler", nullptr, d.otherCompiler)
+        parts << RunCompareText::tr("%n other compiler", nullptr, d.otherCompiler)
                      + (d.compilerChanges.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(d.compilerChanges.join(QStringLiteral("; "))));
     if (d.newGraphs)
-        parts << T::tr("%n new", nullptr, d.newGraphs)
+        parts << RunCompareText::tr("%n new", nullptr, d.newGraphs)
                      + (d.shapeChanges.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(d.shapeChanges.join(QStringLiteral("; "))));
     if (d.otherCache)
-        parts << T::tr("%n in another cache", nullptr, d.otherCache);
+        parts << RunCompareText::tr("%n in another cache", nullptr, d.otherCache);
     if (d.blocked)
-        parts << T::tr("%n blocked", nullptr, d.blocked);
-    QString text = d.compiled ? T::tr("%1 compiled %n graph(s) %2 had: %3", nullptr, d.compiled).arg(b, a, parts.join(QStringLiteral(", ")))
-                              : T::tr("%1 compiled no graph that %2 had.").arg(b, a);
+        parts << RunCompareText::tr("%n blocked", nullptr, d.blocked);
+    QString text = d.compiled ? RunCompareText::tr("%1 compiled %n graph(s) %2 had: %3", nullptr, d.compiled).arg(b, a, parts.join(QStringLiteral(", ")))
+                              : RunCompareText::tr("%1 compiled no graph that %2 had.").arg(b, a);
     if (d.onlyHere)
-        text += QLatin1Char(' ') + T::tr("%n graph(s) only %1 has.", nullptr, d.onlyHere).arg(b);
+        text += QLatin1Char(' ') + RunCompareText::tr("%n graph(s) only %1 has.", nullptr, d.onlyHere).arg(b);
     if (d.hits)
-        text += QLatin1Char(' ') + T::tr("%n found compiled.", nullptr, d.hits);
+        text += QLatin1Char(' ') + RunCompareText::tr("%n found compiled.", nullptr, d.hits);
     return text;
 }
 
