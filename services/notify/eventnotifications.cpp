@@ -26,8 +26,10 @@ EventNotifications::EventNotifications(Notifier *notifier, JobService *jobs, Tra
     , m_jobs(jobs)
     , m_transfers(transfers)
 {
-    if (m_jobs)
+    if (m_jobs) {
         connect(m_jobs, &JobService::jobUpdated, this, &EventNotifications::onJobUpdated);
+        connect(m_jobs, &JobService::stallChanged, this, &EventNotifications::jobStallChanged);
+    }
     if (m_transfers)
         connect(m_transfers, &TransferQueue::ended, this,
                 [this](const QString &id, const TransferPlace &, const TransferPlace &) { onTransferEnded(id); });

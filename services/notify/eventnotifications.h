@@ -1,7 +1,7 @@
 // What Ingot tells the desktop, from the events of its services: a followed job that finished, failed or left
 // Slurm's queue to run (JobService::jobUpdated: a change of state seen while following it, never the state a job
-// already had when Ingot first saw it), a job that stalled (jobStallChanged: the stall detection's signal, connected
-// by the window), a long transfer that ended (TransferQueue::ended) and a consolidation that ended. The words of
+// already had when Ingot first saw it), a job that stalled (JobService::stallChanged, the stall rule's signal, into
+// jobStallChanged), a long transfer that ended (TransferQueue::ended) and a consolidation that ended. The words of
 // each notification are here; the Notifier decides whether it is shown.
 #pragma once
 

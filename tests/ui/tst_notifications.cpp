@@ -197,6 +197,29 @@ private Q_SLOTS:
         QCOMPARE(n.value(QLatin1String("default_action_name")).toString(), QStringLiteral("default"));
     }
 
+    // A followed job that stalls (JobService::stallChanged, which the stall rule raises: tst_jobstall makes a real one)
+    // is told with why; it stalling again after moving replaces the earlier notification; moving again is not told.
+    void aStalledJobIsShown()
+    {
+        const QString go = m_dir.filePath(QStringLiteral("go-stall"));
+        const QString id = launchWaitingJob(m_dir.path(), QStringLiteral("notify stall"), go, QString());
+        QVERIFY(!id.isEmpty());
+        MainWindow w;  // not shown: not in front
+        QSignalSpy shown(w.notifier(), &Notifier::shown);
+        JobService *service = w.jobsPage()->service();
+        QTRY_VERIFY_WITH_TIMEOUT(service->status(id).alive && !isFinal(service->status(id).state), 60000);
+        Q_EMIT service->stallChanged(id, true, QStringLiteral("No step for 6 min (threshold 5 min), since 10:02 at step 41"));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(displayedCount(), 1, 30000);
+        Q_EMIT service->stallChanged(id, false, QString());  // moving again: nothing to tell
+        const QJsonObject n = findBySummary(shownHistory(), QStringLiteral("Job stalled: notify stall"));
+        QVERIFY2(!n.isEmpty(), "dunst showed no \"Job stalled\" notification");
+        QCOMPARE(n.value(QLatin1String("body")).toString(), QStringLiteral("No step for 6 min (threshold 5 min), since 10:02 at step 41"));
+        QCOMPARE(shown.count(), 1);
+        test::writeFile(go, "");
+        QTRY_VERIFY_WITH_TIMEOUT(isFinal(service->status(id).state), 60000);
+    }
+
     // A failure's reason reaches the body escaped: markup in it is shown as text, never read by the server.
     void aFailedJobsReasonIsEscaped()
     {
