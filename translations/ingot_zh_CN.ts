@@ -8699,6 +8699,10 @@ Cache: %2</source>
             <numerusform>%n 个已找到编译结果。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>an imported run&apos;s compile activity is not known</source>
+        <translation>导入的运行的编译活动未知</translation>
+    </message>
 </context>
 <context>
     <name>ingot::RunComparisonDialog</name>

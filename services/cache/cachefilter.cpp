@@ -1,6 +1,7 @@
 #include "services/cache/cachefilter.h"
 
 #include "services/cache/compilerversion.h"
+#include "services/cache/maintenance.h"
 #include "services/util/names.h"
 #include "services/util/units.h"
 
@@ -152,19 +153,18 @@ bool termMatches(const CacheFilterTerm &t, const CacheModule &m, qint64 nowMs)
 
 qint64 parseFilterDuration(const QString &text)
 {
-    static const QList<QPair<QChar, qint64>> units{{u's', 1000}, {u'm', 60'000}, {u'h', 3'600'000}, {u'd', 86'400'000},
-                                                    {u'w', 7 * 86'400'000LL}};
-    const QString t = text.trimmed();
-    for (const auto &[unit, ms] : units) {
-        if (t.size() < 2 || t.back() != unit)
-            continue;
-        const QString digits = t.chopped(1);
-        if (digits.size() > 12 || !std::all_of(digits.cbegin(), digits.cend(), [](QChar c) { return c >= u'0' && c <= u'9'; }))
-            return -1;
-        const qint64 n = digits.toLongLong();
-        return n <= 36500LL * 86'400'000 / ms ? n * ms : -1;  // a century at most
+    // Maintenance's ages (s, m, h, d: parseLockAge), and weeks, and zero.
+    QString t = text.trimmed();
+    int times = 1;
+    if (t.endsWith(QLatin1Char('w'))) {
+        t.back() = QLatin1Char('d');
+        times = 7;
     }
-    return -1;
+    static const QRegularExpression zero(QStringLiteral("^0+[smhd]$"));
+    if (zero.match(t).hasMatch())
+        return 0;
+    const qint64 ms = parseLockAge(t);
+    return ms < 0 ? -1 : ms * times;
 }
 
 bool CacheFilter::parse(const QStringList &expressions, CacheFilter *out, QString *error)

@@ -31,21 +31,6 @@ qint64 totalBytes(const QVector<CacheModule> &modules)
     return n;
 }
 
-PlanItem removal(const CacheModule &m, const QString &reason)
-{
-    PlanItem it;
-    it.op = PlanItem::Op::RemoveEntry;
-    it.key = m.key();
-    it.version = m.version;
-    it.name = m.name;
-    it.bytes = m.size;
-    it.size = m.size;
-    it.lastUsedMs = m.lastUsedMs;
-    it.state = m.state;
-    it.reason = reason;
-    return it;
-}
-
 }  // namespace
 
 QString CachePolicy::summary() const
@@ -186,11 +171,11 @@ MaintenancePlan planPolicy(const QVector<CacheModule> &modules, const CachePolic
             why = PolicyText::tr("Unused for %n days.", nullptr, int((nowMs - std::max<qint64>(0, m.lastUsedMs)) / kDayMs));
         if (m.state == ModuleState::Locked) {
             if (!why.isEmpty() || policy.maxBytes > 0)
-                plan.kept.append(PlanKept{m.key(), PolicyText::tr("LOCKED: a compile may be running on it; locked entries are never removed."), m.size});
+                plan.kept.append(keptItem(m, PolicyText::tr("LOCKED: a compile may be running on it; locked entries are never removed.")));
             continue;
         }
         if (!why.isEmpty()) {
-            plan.items.append(removal(m, why));
+            plan.items.append(removeItem(m, why));
             remaining -= m.size;
         } else {
             lru << &m;
@@ -201,7 +186,7 @@ MaintenancePlan planPolicy(const QVector<CacheModule> &modules, const CachePolic
         for (const CacheModule *m : std::as_const(lru)) {
             if (remaining <= policy.maxBytes)
                 break;
-            plan.items.append(removal(*m, PolicyText::tr("Least recently used while the cache is over %1.").arg(formatBytes(policy.maxBytes))));
+            plan.items.append(removeItem(*m, PolicyText::tr("Least recently used while the cache is over %1.").arg(formatBytes(policy.maxBytes))));
             remaining -= m->size;
         }
         if (remaining > policy.maxBytes)
@@ -223,10 +208,7 @@ MaintenancePlan planPolicy(const QVector<CacheModule> &modules, const CachePolic
             plan.lockOlderThanMs = locks.lockOlderThanMs;
         }
     }
-    plan.bytes = 0;
-    for (const PlanItem &it : std::as_const(plan.items))
-        plan.bytes += it.bytes;
-    plan.cacheBytesAfter = plan.cacheBytesBefore - plan.bytes;
+    finishPlan(plan);
     return plan;
 }
 

@@ -28,6 +28,12 @@ qint64 cacheBytes(const QVector<CacheModule> &modules)
     return total;
 }
 
+QString lockedReason()
+{
+    return MaintenanceText::tr("LOCKED: a compile may be running on it; locked entries are never removed.");
+}
+}  // namespace
+
 PlanKept keptItem(const CacheModule &m, const QString &reason)
 {
     return {m.key(), reason, m.isModule() || m.kind == EntryKind::UnknownFile ? m.size : -1};
@@ -48,7 +54,7 @@ PlanItem removeItem(const CacheModule &m, const QString &reason)
     return it;
 }
 
-void finish(MaintenancePlan &plan)
+void finishPlan(MaintenancePlan &plan)
 {
     plan.bytes = 0;
     for (const auto &it : plan.items)
@@ -56,11 +62,6 @@ void finish(MaintenancePlan &plan)
     plan.cacheBytesAfter = plan.cacheBytesBefore - plan.bytes;
 }
 
-QString lockedReason()
-{
-    return MaintenanceText::tr("LOCKED: a compile may be running on it; locked entries are never removed.");
-}
-}  // namespace
 
 const char *actionTitleSource(MaintenanceAction a)
 {
@@ -103,7 +104,7 @@ MaintenancePlan planCleanFailed(const QVector<CacheModule> &modules, const QStri
         else if (!only.isEmpty())
             plan.kept.append(keptItem(m, MaintenanceText::tr("Not a failed entry (%1).").arg(stateText(m.state))));
     }
-    finish(plan);
+    finishPlan(plan);
     return plan;
 }
 
@@ -116,7 +117,7 @@ MaintenancePlan planRemoveMatching(const QVector<CacheModule> &modules, const Ca
     if (filter.isEmpty()) {
         plan.refusal = MaintenanceText::tr("No filter: name what goes (e.g. size>1GB, used>30d, state=failed); removing "
                                            "every entry is not maintenance.");
-        finish(plan);
+        finishPlan(plan);
         return plan;
     }
     const QString rule = plan.filter.join(QLatin1Char(' '));
@@ -128,7 +129,7 @@ MaintenancePlan planRemoveMatching(const QVector<CacheModule> &modules, const Ca
         else
             plan.items.append(removeItem(m, MaintenanceText::tr("Matches %1.").arg(rule)));
     }
-    finish(plan);
+    finishPlan(plan);
     return plan;
 }
 
@@ -219,7 +220,7 @@ MaintenancePlan planClearLocks(const QVector<CacheModule> &modules, const Runnin
     } else if (plan.lockOlderThanMs > 0) {
         plan.notes << MaintenanceText::tr("Only locks older than %1 are cleared.").arg(lockAgeText(plan.lockOlderThanMs));
     }
-    finish(plan);
+    finishPlan(plan);
     return plan;
 }
 
@@ -250,7 +251,7 @@ MaintenancePlan planRemoveVersions(const QVector<CacheModule> &modules, const QS
         it.reason = MaintenanceText::tr("The version folder, once it is empty.");
         plan.items.append(it);
     }
-    finish(plan);
+    finishPlan(plan);
     return plan;
 }
 
@@ -300,7 +301,7 @@ MaintenancePlan planPrune(const QVector<CacheModule> &modules, const PruneOption
                                     "unknown files remain.")
                                      .arg(formatBytes(o.maxBytes), formatBytes(remaining)));
     }
-    finish(plan);
+    finishPlan(plan);
     return plan;
 }
 

@@ -76,6 +76,12 @@ struct MaintenanceReport {
     QString refusal;
 };
 
+// The pieces every planner makes its plan of: an entry that goes (its size, last use and state as the preview saw
+// them, which the run checks again), one that stays and why, and the totals once the items are in.
+PlanItem removeItem(const CacheModule &m, const QString &reason);
+PlanKept keptItem(const CacheModule &m, const QString &reason);
+void finishPlan(MaintenancePlan &plan);
+
 MaintenancePlan planCleanFailed(const QVector<CacheModule> &modules, const QStringList &onlyKeys = {});
 // The neuronx-cc processes running where a cache is, asked of its store (I/O: off the UI thread). Planners take
 // this value, never a store, so every planner is a pure function of what it is given.

@@ -75,7 +75,12 @@ QString programText(const JobSpec &s)
 // Ingot passed as flags; "" when neither says (a script run without the form's settings).
 struct SettingReader {
     const ComparedRun &run;
-    bool passed() const { return run.record.spec.program == JobProgram::Backend || run.record.spec.passSettings; }
+    // Whether the job's own settings are the run's: Ingot passed them (its backend, or settings passed to a script).
+    // An imported run's spec holds Ingot's defaults, never what the run used: only its files say (trainingArgs).
+    bool passed() const
+    {
+        return !run.record.imported() && (run.record.spec.program == JobProgram::Backend || run.record.spec.passSettings);
+    }
     QString value(const char *flag, const std::function<QString(const JobSpec &)> &fromSpec) const
     {
         const QJsonValue v = run.trainingArgs.value(QLatin1String(flag));
@@ -198,6 +203,8 @@ QVector<ComparedSetting> compareSettings(const QVector<ComparedRun> &runs)
                 names << kv.first;
     for (const QString &name : std::as_const(names))
         out << settingOf(runs, QStringLiteral("env.") + name, name, [name](const ComparedRun &r) {
+            if (r.record.imported())
+                return QString();  // what its environment held was not recorded
             const QString v = envValue(r.record.spec, name);
             return v.isEmpty() ? RunCompareText::tr("(not set)") : v;
         });
@@ -391,7 +398,9 @@ ComparedRun readComparedRun(JobManager &jobs, const QString &id)
     r.name = s.record.spec.displayName(id, s.record.createdMs);
     r.trainingArgs = readTrainingArgs(jobs, r.record);
     JobCompileActivity a;
-    if (readJobCompileActivity(jobs, r.record, &a, &r.graphsError)) {
+    if (r.record.imported()) {
+        r.graphsError = RunCompareText::tr("an imported run's compile activity is not known");
+    } else if (readJobCompileActivity(jobs, r.record, &a, &r.graphsError)) {
         r.graphs = a.graphs;
         r.cache = displayName(a.store.display());
     } else if (!a.store.display().isEmpty()) {

@@ -109,6 +109,32 @@ private Q_SLOTS:
         QVERIFY2(refused.err.contains("no training run"), refused.err.constData());
         QCOMPARE(cli({QStringLiteral("job"), QStringLiteral("list"), QStringLiteral("--json")}).array().size(), before);
     }
+
+    // Imported runs compare like any (job compare): their curves; a setting only Ingot's defaults could fill is "not
+    // recorded", never the default (an imported run's job spec holds Ingot's defaults, not what it used).
+    void importedRunsCompare()
+    {
+        const QString a = m_runs.filePath(QStringLiteral("cmp-a")), b = m_runs.filePath(QStringLiteral("cmp-b"));
+        QCOMPARE(ingot::test::runProgram(QStringLiteral("/usr/bin/python3"), {kGenerator, QStringLiteral("trainer"), a}).code, 0);
+        QCOMPARE(ingot::test::runProgram(QStringLiteral("/usr/bin/python3"), {kGenerator, QStringLiteral("tensorboard"), b}).code, 0);
+        const QString idA = cli({QStringLiteral("job"), QStringLiteral("import"), a, QStringLiteral("--json")}).object().value(QLatin1String("id")).toString();
+        const QString idB = cli({QStringLiteral("job"), QStringLiteral("import"), b, QStringLiteral("--json")}).object().value(QLatin1String("id")).toString();
+        QVERIFY(!idA.isEmpty() && !idB.isEmpty());
+        const Run cmp = cli({QStringLiteral("job"), QStringLiteral("compare"), idA, idB, QStringLiteral("--json")});
+        QVERIFY2(cmp.code == 0, cmp.err.constData());
+        const QJsonObject doc = cmp.object();
+        QCOMPARE(doc.value(QLatin1String("runs")).toArray().size(), 2);
+        for (const QJsonValue &r : doc.value(QLatin1String("runs")).toArray())
+            QVERIFY2(r[QLatin1String("steps")].toInt() > 0, cmp.out.constData());
+        for (const QJsonValue &row : doc.value(QLatin1String("settings")).toArray()) {
+            const QString key = row[QLatin1String("key")].toString();
+            if (key == QLatin1String("batch") || key == QLatin1String("sequence_length") || key == QLatin1String("env.NEURON_CC_FLAGS")
+                || key == QLatin1String("compile_cache"))
+                for (const QJsonValue &v : row[QLatin1String("values")].toArray())
+                    QVERIFY2(v.toString().isEmpty() || v.toString() == QLatin1String("not recorded"),
+                             qPrintable(key + QLatin1String(": ") + v.toString()));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestJobImportCli)
