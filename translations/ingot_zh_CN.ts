@@ -8650,13 +8650,13 @@ Cache: %2</source>
     <message numerus="yes">
         <source>%n other flags</source>
         <translation>
-            <numerusform>另外 %n 个标志</numerusform>
+            <numerusform>%n 个标志不同</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n other compiler</source>
         <translation>
-            <numerusform>另外 %n 个编译器</numerusform>
+            <numerusform>%n 个编译器不同</numerusform>
         </translation>
     </message>
     <message numerus="yes">
