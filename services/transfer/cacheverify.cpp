@@ -36,17 +36,25 @@ bool isFolder(const s3::S3Object &)
     return false;
 }
 
-VerifiedFile compareS3(const EntryFile &f, const s3::S3Object &remote, const std::atomic_bool *cancel)
+// A file and the other place's copy by size; Differs with `text` (%1 here, %2 there) when the sizes are not equal.
+VerifiedFile bySize(const EntryFile &f, qint64 remoteSize, const QString &text)
 {
     VerifiedFile v;
     v.name = QString::fromUtf8(f.name);
     v.localSize = f.size;
-    v.remoteSize = remote.size;
-    if (f.size != remote.size) {
+    v.remoteSize = remoteSize;
+    if (f.size != remoteSize) {
         v.verdict = VerifiedFile::Verdict::Differs;
-        v.why = VerifyText::tr("%1 bytes here, %2 in S3").arg(f.size).arg(remote.size);
-        return v;
+        v.why = text.arg(f.size).arg(remoteSize);
     }
+    return v;
+}
+
+VerifiedFile compareS3(const EntryFile &f, const s3::S3Object &remote, const std::atomic_bool *cancel)
+{
+    VerifiedFile v = bySize(f, remote.size, VerifyText::tr("%1 bytes here, %2 in S3"));
+    if (v.verdict != VerifiedFile::Verdict::Same)
+        return v;
     EtagDigest digest(s3PartSize(f.size));
     QByteArray buf(1 << 20, Qt::Uninitialized);
     for (qint64 at = 0; at < f.size;) {
@@ -74,15 +82,9 @@ VerifiedFile compareS3(const EntryFile &f, const s3::S3Object &remote, const std
 
 VerifiedFile compareHub(const EntryFile &f, const TreeEntry &remote, const std::atomic_bool *cancel)
 {
-    VerifiedFile v;
-    v.name = QString::fromUtf8(f.name);
-    v.localSize = f.size;
-    v.remoteSize = remote.size;
-    if (f.size != remote.size) {
-        v.verdict = VerifiedFile::Verdict::Differs;
-        v.why = VerifyText::tr("%1 bytes here, %2 on the Hub").arg(f.size).arg(remote.size);
+    VerifiedFile v = bySize(f, remote.size, VerifyText::tr("%1 bytes here, %2 on the Hub"));
+    if (v.verdict != VerifiedFile::Verdict::Same)
         return v;
-    }
     QString error;
     if (!remote.lfsOid.isEmpty()) {
         const QString here = sha256OfFd(f.fd, &error, cancel);
