@@ -9,6 +9,8 @@
 
 #include <QCoreApplication>
 #include <QDir>
+
+#include <functional>
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
@@ -165,6 +167,33 @@ bool writeNoFollow(const QByteArray &path, const QByteArray &data, mode_t mode, 
     if (!ok)
         *error = LocalJobRunnerText::tr("Cannot write %1: %2").arg(shown, describeErrno(why));
     return ok;
+}
+
+// Signals the processes that `pick` takes (by identity and parent pid) and whose environment holds
+// INGOT_JOB_ID=<jobId>: a reused pid or group id is never the job's. Zombies are left. How many were signalled.
+int signalJobProcesses(const QString &jobId, int sig, const std::function<bool(const ProcessIdentity &, qint64 ppid)> &pick)
+{
+    const QByteArray entry = "INGOT_JOB_ID=" + jobId.toLatin1();
+    int count = 0;
+    const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &name : pids) {
+        bool ok = false;
+        const qint64 pid = name.toLongLong(&ok);
+        if (!ok)
+            continue;
+        const QByteArray stat = readSmall(QStringLiteral("/proc/%1/stat").arg(pid));
+        ProcessIdentity id;
+        char state = 0;
+        if (stat.isEmpty() || !parseProcStat(stat, &id, &state) || state == 'Z')
+            continue;
+        const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');  // state, ppid, ...
+        const qint64 ppid = fields.size() >= 2 ? fields.at(1).toLongLong() : -1;
+        if (!pick(id, ppid) || !environHas(pid, entry))
+            continue;
+        if (signalIfSame(id, sig) == 0)
+            ++count;
+    }
+    return count;
 }
 
 }  // namespace
@@ -467,49 +496,16 @@ public:
     {
         if (pgid <= 1)
             return 0;
-        const QByteArray entry = "INGOT_JOB_ID=" + jobId.toLatin1();
-        int count = 0;
-        const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-        for (const QString &name : pids) {
-            bool ok = false;
-            const qint64 pid = name.toLongLong(&ok);
-            if (!ok)
-                continue;
-            ProcessIdentity id;
-            char state = 0;
-            if (!currentIdentity(pid, &id, &state) || id.pgid != pgid || state == 'Z')
-                continue;
-            if (!environHas(pid, entry))
-                continue;  // another process in a reused group id: never the job's
-            if (signalIfSame(id, sig) == 0)
-                ++count;
-        }
-        return count;
+        return signalJobProcesses(jobId, sig, [pgid](const ProcessIdentity &id, qint64) { return id.pgid == pgid; });
     }
 
     int signalChildren(const ProcessIdentity &parent, const QString &jobId, int sig) override
     {
         if (processState(parent) != ProcessState::Running)
             return 0;
-        const QByteArray entry = "INGOT_JOB_ID=" + jobId.toLatin1();
-        int count = 0;
-        const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-        for (const QString &name : pids) {
-            bool ok = false;
-            const qint64 pid = name.toLongLong(&ok);
-            if (!ok || pid == parent.pid)
-                continue;
-            const QByteArray stat = readSmall(QStringLiteral("/proc/%1/stat").arg(pid));
-            const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');  // state, ppid, ...
-            ProcessIdentity id;
-            char state = 0;
-            if (fields.size() < 2 || fields.at(1).toLongLong() != parent.pid || !parseProcStat(stat, &id, &state)
-                || state == 'Z' || !environHas(pid, entry))
-                continue;
-            if (signalIfSame(id, sig) == 0)
-                ++count;
-        }
-        return count;
+        return signalJobProcesses(jobId, sig, [&parent](const ProcessIdentity &id, qint64 ppid) {
+            return ppid == parent.pid && id.pid != parent.pid;
+        });
     }
 
     int freePort(const QList<int> &taken, QString *error) override
