@@ -37,20 +37,6 @@ class TestSshStall : public QObject
 
     QString remoteData() const { return m_dir.filePath(QStringLiteral("host data")); }
 
-    int runCli(const QStringList &args, QByteArray *out)
-    {
-        QProcess p;
-        p.setStandardInputFile(QProcess::nullDevice());
-        p.start(QStringLiteral(INGOT_CLI_PATH), args);
-        if (!p.waitForFinished(120000)) {
-            p.kill();
-            p.waitForFinished();
-            return -1;
-        }
-        *out = p.readAllStandardOutput();
-        return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    }
-
 private Q_SLOTS:
     void initTestCase()
     {
@@ -107,15 +93,16 @@ private Q_SLOTS:
         QVERIFY(st.stall.stacksReady);
         QVERIFY2(detected - st.stall.lastStepAt < 3 + 4, qPrintable(QString::number(detected - st.stall.lastStepAt)));
 
-        QByteArray out;
-        QCOMPARE(runCli({QStringLiteral("job"), QStringLiteral("status"), id, QStringLiteral("--json")}, &out), 0);
-        const QJsonObject status = QJsonDocument::fromJson(out).object();
+        test::ProgramRun run = test::runProgram(QStringLiteral(INGOT_CLI_PATH), {QStringLiteral("job"), QStringLiteral("status"), id, QStringLiteral("--json")}, 120000);
+        QCOMPARE(run.code, 0);
+        const QJsonObject status = QJsonDocument::fromJson(run.out).object();
         QCOMPARE(status.value(QLatin1String("state")).toString(), QStringLiteral("stalled"));
         QCOMPARE(status.value(QLatin1String("stall")).toObject().value(QLatin1String("threshold_seconds")).toDouble(), 3.0);
         QVERIFY(!status.value(QLatin1String("stall")).toObject().value(QLatin1String("last_logs")).toArray().isEmpty());
 
-        QCOMPARE(runCli({QStringLiteral("job"), QStringLiteral("stacks"), id, QStringLiteral("--json")}, &out), 0);
-        const QJsonObject stacks = QJsonDocument::fromJson(out).object();
+        run = test::runProgram(QStringLiteral(INGOT_CLI_PATH), {QStringLiteral("job"), QStringLiteral("stacks"), id, QStringLiteral("--json")}, 120000);
+        QCOMPARE(run.code, 0);
+        const QJsonObject stacks = QJsonDocument::fromJson(run.out).object();
         QCOMPARE(stacks.value(QLatin1String("signalled")).toInt(), 2);
         const QJsonArray ranks = stacks.value(QLatin1String("ranks")).toArray();
         QCOMPARE(ranks.size(), 2);
