@@ -37,6 +37,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
+#include <QToolButton>
 #include <QTimer>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -362,11 +363,19 @@ private Q_SLOTS:
         QVERIFY(openAndWait(page, root));
         QCOMPARE(visibleEntries(page.proxy()), 4);
         QVERIFY(!page.removeMatchingAction()->isVisible());
+        auto removeMatchingShown = [&page] {
+            for (QToolButton *b : page.findChildren<QToolButton *>())
+                if (b->defaultAction() == page.removeMatchingAction())
+                    return b->isVisible();
+            return false;
+        };
+        QVERIFY(!removeMatchingShown());  // the button too, not only its action
         page.filterEdit()->setFocus();
         QTest::keyClicks(page.filterEdit(), QStringLiteral("state=failed used>30d"));
         QCOMPARE(visibleEntries(page.proxy()), 1);
         QVERIFY(findEntry(page.proxy(), QStringLiteral("MODULE_1+aa")).isValid());
         QVERIFY(page.removeMatchingAction()->isVisible());
+        QVERIFY(removeMatchingShown());
         // Half typed: said, nothing filtered, nothing to remove.
         page.filterEdit()->setText(QStringLiteral("used>30"));
         QCOMPARE(visibleEntries(page.proxy()), 4);

@@ -12,6 +12,7 @@
 #include <memory>
 
 class QAction;
+class QToolButton;
 class QMenu;
 class QComboBox;
 class QLabel;
@@ -173,6 +174,7 @@ private:
     QAction *m_removeVersions = nullptr;
     QAction *m_prune = nullptr;
     QAction *m_removeMatching = nullptr;
+    QToolButton *m_removeMatchingButton = nullptr;
     QString m_filterHelp;
     QAction *m_deleteSelected = nullptr;
     QAction *m_rescan = nullptr;

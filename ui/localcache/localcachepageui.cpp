@@ -299,7 +299,10 @@ QLayout *LocalCachePage::buildFilterRow()
         b->setDefaultAction(a);
         b->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
         filterRow->addWidget(b);
+        if (a == m_removeMatching)
+            m_removeMatchingButton = b;  // a tool button does not follow its action's visibility: shown with it
     }
+    m_removeMatchingButton->setVisible(false);
     return filterRow;
 }
 
@@ -401,7 +404,10 @@ void LocalCachePage::showFilterExpressions()
     const QString error = m_proxy->expressionError();
     m_filter->setStyleSheet(expr && !error.isEmpty() ? QStringLiteral("QLineEdit { color: #b00020; }") : QString());
     m_filter->setToolTip(expr && !error.isEmpty() ? error : m_filterHelp);
-    m_removeMatching->setVisible(expr && error.isEmpty() && !m_proxy->expressionFilter().isEmpty());
+    const bool offer = expr && error.isEmpty() && !m_proxy->expressionFilter().isEmpty();
+    m_removeMatching->setVisible(offer);
+    m_removeMatching->setEnabled(offer);
+    m_removeMatchingButton->setVisible(offer);
 }
 
 }  // namespace ingot
