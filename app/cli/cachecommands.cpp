@@ -12,6 +12,7 @@
 #include "services/remote/remotehosts.h"
 #include "services/remote/sshshell.h"
 #include "services/stores/storefactory.h"
+#include "services/util/appsettings.h"
 #include "services/cache/maintenance.h"
 #include "services/cache/samplecache.h"
 #include "services/util/names.h"
@@ -99,6 +100,8 @@ int scan(const Common &c, CacheSnapshot *snap)
             err(CliText::tr("(the location comes from: %1)").arg(c.location.explanation));
         return CacheUnavailable;
     }
+    if (c.isS3() && c.host.isEmpty())
+        AppSettings::addS3Cache(c.root());  // a place of the fleet from now on (cache fleet, gc --everywhere)
     return Ok;
 }
 

@@ -106,6 +106,22 @@ void AppSettings::addHubRepo(const QString &repo)
     }
 }
 
+QStringList AppSettings::s3Caches()
+{
+    return QSettings().value(QStringLiteral("cache/s3")).toStringList();
+}
+
+void AppSettings::addS3Cache(const QString &url)
+{
+    QStringList urls = s3Caches();
+    if (urls.contains(url) || !url.startsWith(QLatin1String("s3://")))
+        return;
+    urls << url;
+    while (urls.size() > 50)  // bounded: the oldest go
+        urls.removeFirst();
+    QSettings().setValue(QStringLiteral("cache/s3"), urls);
+}
+
 int AppSettings::remoteRefreshSeconds()
 {
     return qMax(0, QSettings().value(QStringLiteral("cache/remoteRefreshSeconds"), 0).toInt());

@@ -39,6 +39,8 @@ public:
 
     static QStringList hubRepos();  // Hub cache repos the user added
     static void addHubRepo(const QString &repo);
+    static QStringList s3Caches();  // s3:// caches opened before (the Local cache page, ingot-cli), newest last
+    static void addS3Cache(const QString &url);
     static QStringList recentCheckpoints();  // the consolidation wizard's recent folders, newest first (at most 10)
     static void addRecentCheckpoint(const QString &folder);
     // The job launcher's named presets: name -> the job's settings as JobSpec::toJson() writes them.

@@ -351,6 +351,8 @@ void LocalCachePage::onScanFinished(const ScanStats &stats, const QString &fatal
     if (std::exchange(m_expandNewest, false) && m_proxy->rowCount() > 0)
         m_view->expand(m_proxy->index(0, 0));  // no compiler version folder: the root's items
     refreshSummary();
+    if (fatalError.isEmpty() && m_session->location().kind == s3::s3StoreKind())
+        AppSettings::addS3Cache(m_session->location().path);  // a place of the fleet from now on
     if (!fatalError.isEmpty() && m_session->location().kind == s3::s3StoreKind()) {
         m_empty->setMessage(tr("The S3 cache %1 cannot be shown").arg(displayName(m_session->location().display())),
                             fatalError + QStringLiteral("\n\n") +
