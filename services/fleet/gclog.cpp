@@ -162,26 +162,34 @@ bool appendGcRun(const GcRun &run, QString *error)
         *error = GcLogText::tr("cannot make %1").arg(folder);
         return false;
     }
-    ::chmod(QFile::encodeName(folder).constData(), 0700);
+    // Writers take the lock file beside the log, not the log itself: a trimmed log is a new file (renamed into place),
+    // and a writer waiting on the old one would append to a file no longer there.
+    const QString lockPath = path + QStringLiteral(".lock");
+    const int lockFd = ::open(QFile::encodeName(lockPath).constData(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (lockFd < 0 || ::flock(lockFd, LOCK_EX) != 0) {
+        *error = GcLogText::tr("cannot lock %1: %2").arg(lockPath, describeErrno(errno));
+        if (lockFd >= 0)
+            ::close(lockFd);
+        return false;
+    }
     const int fd = ::open(QFile::encodeName(path).constData(), O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
         *error = GcLogText::tr("cannot open %1: %2").arg(path, describeErrno(errno));
+        ::close(lockFd);
         return false;
     }
-    bool ok = ::flock(fd, LOCK_EX) == 0;
-    QList<QByteArray> lines = ok ? readLines(fd) : QList<QByteArray>();
+    QList<QByteArray> lines = readLines(fd);
     const QByteArray line = QJsonDocument(run.toJson()).toJson(QJsonDocument::Compact) + '\n';
-    if (ok && lines.size() + 1 > GcRun::kMaxRuns) {  // keep the newest: rewritten whole, under the same lock
+    bool ok = true;
+    if (lines.size() + 1 > GcRun::kMaxRuns) {  // keep the newest: the log rewritten whole
         lines = lines.mid(lines.size() + 1 - GcRun::kMaxRuns);
         ok = writeFileAtomically(path, lines.join('\n') + '\n' + line, error, true);
-    } else if (ok) {
-        ok = writeAll(fd, line.constData(), std::size_t(line.size()));
-        if (!ok)
-            *error = GcLogText::tr("cannot write %1: %2").arg(path, describeErrno(errno));
-    } else {
-        *error = GcLogText::tr("cannot lock %1: %2").arg(path, describeErrno(errno));
+    } else if (!writeAll(fd, line.constData(), std::size_t(line.size()))) {
+        *error = GcLogText::tr("cannot write %1: %2").arg(path, describeErrno(errno));
+        ok = false;
     }
     ::close(fd);
+    ::close(lockFd);
     return ok;
 }
 
@@ -195,7 +203,6 @@ QVector<GcRun> readGcRuns(int newest, QString *error)
             *error = GcLogText::tr("cannot open %1: %2").arg(path, describeErrno(errno));
         return out;
     }
-    ::flock(fd, LOCK_SH);
     const QList<QByteArray> lines = readLines(fd);
     ::close(fd);
     for (auto it = lines.crbegin(); it != lines.crend() && out.size() < newest; ++it) {

@@ -46,7 +46,8 @@ struct GcRun {
 // mode, the test's app data folder.
 QString gcLogPath();
 // Appends `run` as one line (the folder made 0700 when missing; the file opened without following a link, under an
-// exclusive flock, so two runs never interleave); past kMaxRuns lines the oldest go (rewritten atomically).
+// exclusive flock of the lock file beside it, so two runs never interleave); past kMaxRuns lines the oldest go
+// (rewritten atomically).
 bool appendGcRun(const GcRun &run, QString *error);
 // The newest `newest` runs, newest first (reads at most the file's last 8 MiB); a damaged line is skipped.
 QVector<GcRun> readGcRuns(int newest = 50, QString *error = nullptr);
