@@ -6,6 +6,8 @@
 // both call this one service.
 #pragma once
 
+#include "services/fleet/gclog.h"
+
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -69,5 +71,7 @@ bool removeSchedule(const QString &policy, QString *how, QString *error);
 // The schedules Ingot wrote, by policy name, read back from their unit files (a file that is not Ingot's is skipped),
 // with systemctl's view of each timer where a user manager answers.
 QVector<InstalledSchedule> installedSchedules(QString *error = nullptr);
+// The newest run the schedule of `policy` made (gclog.h, trigger "schedule"): false when there is none in the log.
+bool lastScheduledRun(const QString &policy, GcRun *out);
 
 }  // namespace ingot
