@@ -183,13 +183,14 @@ void askManager(QVector<InstalledSchedule> *schedules)
 {
     if (schedules->isEmpty())
         return;
-    QStringList args{QStringLiteral("show"), QStringLiteral("--timestamp=unix"),
-                     QStringLiteral("--property=Id,ActiveState,NextElapseUSecRealtime,LastTriggerUSec")};
+    QStringList args{QStringLiteral("show"), QStringLiteral("--property=Id,ActiveState,NextElapseUSecRealtime,LastTriggerUSec")};
     for (const InstalledSchedule &s : *schedules)
         args << s.unit + QStringLiteral(".timer");
     QByteArray out;
     QString why;
-    if (!systemctlUser(args, &out, &why))
+    // Times as "@seconds" since systemd 251; an older systemctl refuses the option and says its times in local words,
+    // which are left unread (only the state is taken).
+    if (!systemctlUser(QStringList{QStringLiteral("--timestamp=unix")} + args, &out, &why) && !systemctlUser(args, &out, &why))
         return;
     // One block per unit, in the order asked, separated by an empty line.
     const QList<QByteArray> blocks = out.split('\n');

@@ -280,6 +280,61 @@ private slots:
         QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/ingot-gc-mine.service")));
     }
 
+    // Where a user manager answers, install reloads it and enables the timer, show reads each timer's state and times,
+    // rm disables it. No user manager can run here (systemd refuses: the machine was not booted with it), so a
+    // STAND-IN systemctl takes its place: it logs its arguments and answers `show` with systemctl's Key=Value blocks,
+    // one per unit and an empty line after each (times as "@seconds" with --timestamp=unix, systemd 251 and later;
+    // with INGOT_STANDIN_OLD set it refuses that option, as systemd 249 does).
+    void withAUserManager()
+    {
+        QTemporaryDir bin;
+        const QString log = bin.path() + QStringLiteral("/calls");
+        test::writeFile(bin.path() + QStringLiteral("/systemctl"),
+                        "#!/bin/sh\n"
+                        "echo \"$*\" >> \"$INGOT_STANDIN_LOG\"\n"
+                        "next='Thu 2030-03-17 17:46:40 UTC' last='Fri 2027-01-15 08:00:00 UTC'\n"
+                        "case \" $* \" in *' --timestamp=unix '*)\n"
+                        "  [ -n \"$INGOT_STANDIN_OLD\" ] && { echo 'systemctl: unrecognized option' >&2; exit 1; }\n"
+                        "  next=@1900000000 last=@1800000000;; esac\n"
+                        "case \" $* \" in *' show '*) ;; *) exit 0;; esac\n"
+                        "for a; do case \"$a\" in *.timer) printf 'Id=%s\\nActiveState=active\\nNextElapseUSecRealtime=%s\\n"
+                        "LastTriggerUSec=%s\\n\\n' \"$a\" \"$next\" \"$last\";; esac; done\n");
+        QFile::setPermissions(bin.path() + QStringLiteral("/systemctl"), QFileDevice::ReadOwner | QFileDevice::ExeOwner | QFileDevice::WriteOwner);
+        const QByteArray path = qgetenv("PATH");
+        qputenv("PATH", QFile::encodeName(bin.path()) + ':' + path);
+        qputenv("INGOT_STANDIN_LOG", QFile::encodeName(log));
+        const auto restore = qScopeGuard([path] {
+            qputenv("PATH", path);
+            qunsetenv("INGOT_STANDIN_OLD");
+        });
+        GcSchedule a{QStringLiteral("alpha"), {}, QStringLiteral("daily")}, b{QStringLiteral("beta"), {QStringLiteral("/srv/c")}, QStringLiteral("weekly")};
+        QString how, error;
+        QVERIFY2(installSchedule(a, QStringLiteral(INGOT_CLI_PATH), &how, &error), qPrintable(error));
+        QVERIFY2(how.contains(QStringLiteral("list-timers")), qPrintable(how));
+        QVERIFY2(installSchedule(b, QStringLiteral(INGOT_CLI_PATH), &how, &error), qPrintable(error));
+        QStringList calls = QString::fromUtf8(test::readFile(log)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(calls.value(0), QStringLiteral("--user --no-pager --no-ask-password daemon-reload"));
+        QCOMPARE(calls.value(1), QStringLiteral("--user --no-pager --no-ask-password enable --now ingot-gc-alpha.timer"));
+        QVector<InstalledSchedule> all = installedSchedules(&error);
+        QCOMPARE(all.size(), 2);
+        QCOMPARE(all.at(1).schedule.places, b.places);
+        for (const InstalledSchedule &s : all) {
+            QVERIFY(s.managerAnswered);
+            QCOMPARE(s.activeState, QStringLiteral("active"));
+            QCOMPARE(s.nextRunMs, qint64(1900000000) * 1000);
+            QCOMPARE(s.lastRunMs, qint64(1800000000) * 1000);
+        }
+        qputenv("INGOT_STANDIN_OLD", "1");  // an older systemctl: the state still, no times
+        all = installedSchedules(&error);
+        QCOMPARE(all.size(), 2);
+        QCOMPARE(all.at(0).activeState, QStringLiteral("active"));
+        QCOMPARE(all.at(0).nextRunMs, qint64(0));
+        QVERIFY(removeSchedule(a.policy, &how, &error) && removeSchedule(b.policy, &how, &error));
+        calls = QString::fromUtf8(test::readFile(log)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY(calls.contains(QStringLiteral("--user --no-pager --no-ask-password disable --now ingot-gc-alpha.timer")));
+        QVERIFY(installedSchedules().isEmpty());
+    }
+
     // systemd's own parser reads ExecStart= back into exactly the argv Ingot meant, whatever the place names hold.
     void execStartParsedBackBySystemd()
     {
