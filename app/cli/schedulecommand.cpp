@@ -2,7 +2,6 @@
 
 #include "app/cli/clicommon.h"
 #include "services/cache/cachepolicy.h"
-#include "services/fleet/fleetplaces.h"
 #include "services/fleet/gcschedule.h"
 #include "services/util/format.h"
 #include "services/util/names.h"
@@ -29,25 +28,6 @@ void scheduleOptions(QCommandLineParser &p)
     p.addOption({QStringLiteral("print"), ScheduleCliText::tr("set: only print the unit files and the crontab line; install nothing.")});
 }
 
-// The places named with --place, each a place Ingot can apply a policy to, as their ids.
-int placesOf(const Invocation &inv, QStringList *ids)
-{
-    for (const QString &spec : inv.values(QStringLiteral("place"))) {
-        QString error;
-        const std::optional<FleetPlace> place = fleetPlaceFor(spec, &error);
-        QString why;
-        if (place && !place->takesPolicies(&why))
-            error = ScheduleCliText::tr("%1: %2").arg(place->shown(), why);
-        if (!place || !error.isEmpty()) {
-            err(ScheduleCliText::tr("error: %1").arg(error));
-            return Usage;
-        }
-        if (!ids->contains(place->id))
-            *ids << place->id;
-    }
-    return Ok;
-}
-
 int scheduleSet(const Invocation &inv, const QString &policy)
 {
     if (inv.isSet(QStringLiteral("everywhere")) && inv.isSet(QStringLiteral("place"))) {
@@ -63,11 +43,9 @@ int scheduleSet(const Invocation &inv, const QString &policy)
     s.policy = policy;
     if (inv.isSet(QStringLiteral("on-calendar")))
         s.onCalendar = inv.value(QStringLiteral("on-calendar")).trimmed();
-    if (const int e = placesOf(inv, &s.places))
-        return e;
     QString error;
     const QString cli = scheduledCliPath(&error);
-    if (cli.isEmpty() || !checkSchedule(s, &error)) {
+    if (cli.isEmpty() || !schedulePlaceIds(inv.values(QStringLiteral("place")), &s.places, &error) || !checkSchedule(s, &error)) {
         err(ScheduleCliText::tr("error: %1").arg(error));
         return Usage;
     }

@@ -1,6 +1,7 @@
 #include "services/fleet/gcschedule.h"
 
 #include "services/cache/cachepolicy.h"
+#include "services/fleet/fleetplaces.h"
 #include "services/util/errnotext.h"
 #include "services/util/fdio.h"
 #include "services/util/names.h"
@@ -241,6 +242,23 @@ QString scheduledCliPath(QString *error)
     return found;
 }
 
+bool schedulePlaceIds(const QStringList &specs, QStringList *ids, QString *error)
+{
+    for (const QString &spec : specs) {
+        const std::optional<FleetPlace> place = fleetPlaceFor(spec, error);
+        if (!place)
+            return false;
+        QString why;
+        if (!place->takesPolicies(&why)) {
+            *error = GcScheduleText::tr("%1 takes no cache policy: %2").arg(displayName(place->shown()), why);
+            return false;
+        }
+        if (!ids->contains(place->id))
+            *ids << place->id;
+    }
+    return true;
+}
+
 bool checkSchedule(const GcSchedule &schedule, QString *error)
 {
     if (!CachePolicy::validName(schedule.policy)) {
@@ -254,6 +272,9 @@ bool checkSchedule(const GcSchedule &schedule, QString *error)
             return false;
         }
     }
+    QStringList ids;
+    if (!schedulePlaceIds(schedule.places, &ids, error))
+        return false;
     const QString cal = schedule.onCalendar.trimmed();
     if (cal.isEmpty() || hasControl(cal) || cal.size() > 256) {
         *error = GcScheduleText::tr("not a calendar expression: \"%1\" (daily, weekly, Mon *-*-* 03:00)").arg(displayName(cal));
@@ -380,10 +401,13 @@ QString cronLine(const GcSchedule &schedule, const QString &cliPath, QString *er
     return fields + QLatin1Char(' ') + escaped;
 }
 
-bool installSchedule(const GcSchedule &schedule, const QString &cliPath, QString *how, QString *error)
+bool installSchedule(const GcSchedule &asked, const QString &cliPath, QString *how, QString *error)
 {
-    if (!checkSchedule(schedule, error))
+    if (!checkSchedule(asked, error))
         return false;
+    GcSchedule schedule = asked;
+    schedule.places.clear();
+    schedulePlaceIds(asked.places, &schedule.places, error);
     if (!QDir::isAbsolutePath(cliPath)) {
         *error = GcScheduleText::tr("the timer runs ingot-cli by its absolute path, not \"%1\"").arg(displayName(cliPath));
         return false;

@@ -41,9 +41,13 @@ QString scheduleUnitDir();
 // with why when there is none.
 QString scheduledCliPath(QString *error);
 
-// False with why for a schedule that cannot be written: a name that is not a saved policy's form, a place id with a
-// NUL or a newline, a calendar expression systemd-analyze does not take (checked with the real tool where it is
-// installed; its words in *error).
+// The places named as --place takes them (a folder, host:NAME in the host list, s3://bucket/prefix), as the ids a
+// schedule keeps (a relative folder made absolute), each once; false with why for the first that is no place or one a
+// policy does not apply to (a Hub repo, TorchNeuron's tiers: FleetPlace::takesPolicies).
+bool schedulePlaceIds(const QStringList &specs, QStringList *ids, QString *error);
+// False with why for a schedule that cannot be written: a name that is not a saved policy's form, a place that
+// schedulePlaceIds() refuses or whose name holds a control character or bytes that are not UTF-8, a calendar
+// expression systemd-analyze does not take (checked with the real tool where it is installed; its words in *error).
 bool checkSchedule(const GcSchedule &schedule, QString *error);
 
 // The command the timer runs, as argv: cliPath cache gc --policy NAME (--everywhere | --place ID…) --yes --log
@@ -60,7 +64,7 @@ QString timerUnitText(const GcSchedule &schedule);
 // calendar expression cron cannot say (then the user writes the time fields themselves: *error says so).
 QString cronLine(const GcSchedule &schedule, const QString &cliPath, QString *error = nullptr);
 
-// Writes the two units to scheduleUnitDir() (each atomically, the folder made when missing, never through a link),
+// Writes the two units to scheduleUnitDir() (the places as schedulePlaceIds() names them) (each atomically, the folder made when missing, never through a link),
 // then `systemctl --user daemon-reload` and `enable --now NAME.timer` where a user manager answers. Where none does,
 // the units stay written and true is returned: *how says so, with the cron line to use instead. *how always says what
 // was done (in the current language).

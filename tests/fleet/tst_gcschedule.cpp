@@ -198,7 +198,7 @@ private slots:
             QSKIP("systemd-analyze is not installed (packaging/install-deps.sh installs systemd)");
         GcSchedule s;
         s.policy = QStringLiteral("team.nightly");
-        s.places = oddNames(m_home.path()) << QStringLiteral("s3://bucket/prefix 50%") << QStringLiteral("host:trn1");
+        s.places = oddNames(m_home.path()) << QStringLiteral("s3://bucket/prefix 50%");
         s.onCalendar = QStringLiteral("Mon..Fri *-*-* 03:30");
         QString how, error;
         QVERIFY2(installSchedule(s, QStringLiteral(INGOT_CLI_PATH), &how, &error), qPrintable(error));
@@ -268,6 +268,14 @@ private slots:
         QVERIFY(!checkSchedule(s, &error));
         s.places = {QStringLiteral("/cache/") + QChar(0xDC80 + 0xff)};  // a byte that is not UTF-8 (names.h)
         QVERIFY(!checkSchedule(s, &error));
+        // Places a policy does not apply to, or that are none: a Hub repo, TorchNeuron's tiers, a host not in the list.
+        for (const QString &refused : {QStringLiteral("hub:org/cache"), QStringLiteral("torchneuron:/var/tmp/neuron"), QStringLiteral("host:nowhere")}) {
+            s.places = {refused};
+            QVERIFY2(!checkSchedule(s, &error), qPrintable(refused));
+        }
+        QStringList ids;
+        QVERIFY(schedulePlaceIds({QStringLiteral("rel/../cache"), QStringLiteral("s3://b/p")}, &ids, &error));
+        QCOMPARE(ids, (QStringList{QDir::current().absoluteFilePath(QStringLiteral("cache")), QStringLiteral("s3://b/p")}));
         s.places.clear();
         s.policy = QStringLiteral("bad name");
         QVERIFY(!checkSchedule(s, &error));
