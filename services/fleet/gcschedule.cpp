@@ -427,9 +427,13 @@ bool installSchedule(const GcSchedule &asked, const QString &cliPath, QString *h
         *how = howWithoutManager(schedule, cliPath, why);
         return true;
     }
-    if (!systemctlUser({QStringLiteral("enable"), QStringLiteral("--now"), unit + QStringLiteral(".timer")}, nullptr, &why)) {
-        *error = GcScheduleText::tr("the units are written, but systemctl --user enable --now %1.timer failed: %2").arg(unit, why);
-        return false;
+    // Enabled for the next logins, and restarted so that a changed calendar counts now (a running timer keeps the
+    // elapse it had computed).
+    for (const QString &verb : {QStringLiteral("enable"), QStringLiteral("restart")}) {
+        if (!systemctlUser({verb, unit + QStringLiteral(".timer")}, nullptr, &why)) {
+            *error = GcScheduleText::tr("the units are written, but systemctl --user %1 %2.timer failed: %3").arg(verb, unit, why);
+            return false;
+        }
     }
     *how = GcScheduleText::tr("The timer %1.timer runs policy %2 (%3); systemctl --user list-timers shows it.")
                .arg(unit, schedule.policy, schedule.onCalendar.trimmed());

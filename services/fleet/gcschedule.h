@@ -3,7 +3,8 @@
 // hosts over the user's ssh config and agent and S3 with the user's AWS config files, as Ingot does; where no user
 // manager answers, the units stay written and the cron line to use instead is said. Each run is logged (gclog.h), and
 // the fleet page shows the last one. The fleet page's "Run this policy every day" and `ingot-cli cache schedule`
-// both call this one service.
+// both call this one service. checkSchedule, installSchedule, removeSchedule and installedSchedules run systemd's
+// tools (systemd-analyze, systemctl --user; each within a time limit): blocking, so call them off the UI thread.
 #pragma once
 
 #include "services/fleet/gclog.h"

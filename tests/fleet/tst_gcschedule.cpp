@@ -322,7 +322,8 @@ private slots:
         QVERIFY2(installSchedule(b, QStringLiteral(INGOT_CLI_PATH), &how, &error), qPrintable(error));
         QStringList calls = QString::fromUtf8(test::readFile(log)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(calls.value(0), QStringLiteral("--user --no-pager --no-ask-password daemon-reload"));
-        QCOMPARE(calls.value(1), QStringLiteral("--user --no-pager --no-ask-password enable --now ingot-gc-alpha.timer"));
+        QCOMPARE(calls.value(1), QStringLiteral("--user --no-pager --no-ask-password enable ingot-gc-alpha.timer"));
+        QCOMPARE(calls.value(2), QStringLiteral("--user --no-pager --no-ask-password restart ingot-gc-alpha.timer"));
         QVector<InstalledSchedule> all = installedSchedules(&error);
         QCOMPARE(all.size(), 2);
         QCOMPARE(all.at(1).schedule.places, b.places);
