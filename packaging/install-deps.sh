@@ -21,6 +21,7 @@ if [[ "${1:-}" == "--test" ]]; then
          dunst  # a real notification server (under Xvfb, on a private bus) for tests/ui/tst_notifications
          slurmctld slurmd slurm-client  # a private Slurm cluster on 127.0.0.1 (tests/support/testslurm.h)
          fd-find  # the cold-disk baseline of tests/benchmarks/run-cold.sh
+         systemd  # systemd-analyze verify and the user manager's --test parse of the schedule's units (tests/fleet/tst_gcschedule)
          python3-boto3  # the AWS SDK for Python: checks Ingot's SigV4 and the test S3 server (tests/s3)
          awscli  # a host's own AWS CLI, which reads a host's S3 cache with the host's keys (tests/s3/tst_hosts3)
          debootstrap bubblewrap)  # the PyTorch 2 root of the native engine's and DCP tests (below)
