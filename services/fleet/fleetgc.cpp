@@ -59,106 +59,73 @@ FleetGcPlace previewPlace(const FleetPlace &place, const CachePolicy &policy, qi
     return r;
 }
 
-// The places of one preview, read on a few threads at once. Each place has its own stop flag, raised when the caller
-// cancels or when the place ran past its limit; the calling thread watches the clock and reports progress.
-class PreviewRun
+// How one place's turn ended, besides what its work said.
+struct TurnEnd {
+    bool skipped = false;   // cancelled before its turn: its work never ran
+    bool timedOut = false;  // its stop flag was raised because it ran past the limit
+    bool cancelled = false; // its stop flag was raised because the caller cancelled
+};
+
+// Runs work(i, stop) for each of `count` places on at most `parallel` threads. Each place has its own stop flag,
+// raised when the caller cancels or when the place ran past `limitMs` (0: no limit); once cancelled, places not yet
+// started are skipped. The calling thread watches the clock and calls ended(i, how) for each place, in order.
+void forEachPlace(int count, int parallel, qint64 limitMs, const std::atomic_bool *cancel,
+                  const std::function<void(int, const std::atomic_bool *)> &work, const std::function<void(int, const TurnEnd &)> &ended)
 {
-public:
-    PreviewRun(const CachePolicy &policy, const QVector<FleetPlace> &places, qint64 now, const FleetGcOptions &options)
-        : m_policy(policy), m_places(places), m_now(now), m_options(options), m_slots(size_t(places.size()))
-    {
-    }
-
-    QVector<FleetGcPlace> run(const FleetProgressFn &progress, const std::atomic_bool *cancel)
-    {
-        const int total = int(m_places.size());
-        QVector<FleetGcPlace> out(total);
-        if (progress)
-            progress(0, total, QString());
-        const int threads = std::max(1, std::min(m_options.parallel, total));
-        std::vector<std::thread> workers;
-        for (int i = 0; i < threads; ++i)
-            workers.emplace_back([this, &out, total] { work(out, total); });
-        int reported = 0;
-        std::unique_lock<std::mutex> lock(m_mutex);
-        while (reported < total) {
-            m_changed.wait_for(lock, std::chrono::milliseconds(100));
-            const qint64 t = nowMs();
-            for (Slot &s : m_slots) {
-                if (s.started > 0 && !s.finished && (t - s.started > m_options.placeTimeoutMs || (cancel && cancel->load()))) {
-                    s.timedOut = !(cancel && cancel->load());
-                    s.stop = true;
-                }
-            }
-            if (cancel && cancel->load())
-                m_cancelled = true;  // places not started yet are not started
-            for (; reported < total && m_slots[size_t(reported)].finished; ++reported) {
-                if (progress) {
-                    const QString shown = out[reported].place.shown();
-                    lock.unlock();
-                    progress(reported + 1, total, shown);
-                    lock.lock();
-                }
-            }
-        }
-        lock.unlock();
-        for (std::thread &w : workers)
-            w.join();
-        return out;
-    }
-
-private:
     struct Slot {
         std::atomic_bool stop{false};
         qint64 started = 0;
         bool finished = false;
-        bool timedOut = false;
+        TurnEnd end;
     };
-
-    void work(QVector<FleetGcPlace> &out, int total)
-    {
-        for (;;) {
-            const int i = m_next.fetch_add(1);
-            if (i >= total)
-                return;
-            Slot &s = m_slots[size_t(i)];
-            bool skip = false;
+    std::vector<Slot> turns(static_cast<size_t>(count));
+    std::atomic_int next{0};
+    std::mutex mutex;
+    std::condition_variable changed;
+    bool cancelled = false;
+    auto worker = [&] {
+        for (int i = next.fetch_add(1); i < count; i = next.fetch_add(1)) {
+            Slot &s = turns[size_t(i)];
             {
-                std::lock_guard<std::mutex> lock(m_mutex);
+                std::lock_guard<std::mutex> lock(mutex);
                 s.started = nowMs();
-                skip = m_cancelled;
+                s.end.skipped = cancelled;
             }
-            FleetGcPlace r;
-            if (skip) {
-                r.place = m_places.at(i);
-                r.error = FleetGcText::tr("cancelled");
-            } else {
-                r = previewPlace(m_places.at(i), m_policy, m_now, &s.stop);
-            }
-            std::lock_guard<std::mutex> lock(m_mutex);
-            if (s.stop && r.status == FleetGcPlace::Status::Planned)
-                r.status = FleetGcPlace::Status::Unreachable;
-            if (s.stop && r.status == FleetGcPlace::Status::Unreachable) {
-                r.plan = MaintenancePlan{};
-                r.error = s.timedOut ? FleetGcText::tr("no answer in %n seconds", nullptr, int(m_options.placeTimeoutMs / 1000))
-                                     : FleetGcText::tr("cancelled");
-            }
-            out[i] = std::move(r);
+            if (!s.end.skipped)
+                work(i, &s.stop);
+            std::lock_guard<std::mutex> lock(mutex);
             s.finished = true;
-            m_changed.notify_all();
+            changed.notify_all();
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int i = 0; i < std::max(1, std::min(parallel, count)); ++i)
+        threads.emplace_back(worker);
+    int reported = 0;
+    std::unique_lock<std::mutex> lock(mutex);
+    while (reported < count) {
+        changed.wait_for(lock, std::chrono::milliseconds(100));
+        const bool stopAll = cancel && cancel->load();
+        cancelled = cancelled || stopAll;
+        const qint64 t = nowMs();
+        for (Slot &s : turns) {
+            if (s.started == 0 || s.finished || s.stop)
+                continue;
+            s.end.cancelled = stopAll;
+            s.end.timedOut = !stopAll && limitMs > 0 && t - s.started > limitMs;
+            s.stop = s.end.cancelled || s.end.timedOut;
+        }
+        for (; reported < count && turns[size_t(reported)].finished; ++reported) {
+            const TurnEnd how = turns[size_t(reported)].end;
+            lock.unlock();
+            ended(reported, how);
+            lock.lock();
         }
     }
-
-    const CachePolicy &m_policy;
-    const QVector<FleetPlace> &m_places;
-    const qint64 m_now;
-    const FleetGcOptions m_options;
-    std::vector<Slot> m_slots;
-    std::atomic_int m_next{0};
-    std::mutex m_mutex;
-    std::condition_variable m_changed;
-    bool m_cancelled = false;
-};
+    lock.unlock();
+    for (std::thread &t : threads)
+        t.join();
+}
 
 // What the preview of one place says in the log: planned entries and bytes, reached or why not.
 GcPlaceResult placeResult(const FleetGcPlace &p)
@@ -188,6 +155,29 @@ int removedItems(const MaintenancePlan &plan, const MaintenanceReport &rep)
         if (o.result == ItemOutcome::Result::Done && counted.contains(o.key))
             ++n;
     return n;
+}
+
+// One place's plan run on a fresh store of the same location (executePlan checks that the root is still the one
+// previewed, and each entry again right before it goes); `stop` ends it between entries.
+void applyPlace(const FleetGcPlace &p, const std::atomic_bool *stop, GcPlaceResult *res, MaintenanceReport *rep)
+{
+    if (!p.planned() || !p.plan.refusal.isEmpty() || p.plan.items.isEmpty())
+        return;
+    QString error;
+    const std::unique_ptr<CacheStore> store = makeStore(p.place.store, &error);
+    if (!store || !store->open(&error)) {
+        res->reached = false;  // it answered the preview and not now
+        res->error = error;
+        return;
+    }
+    *rep = executePlan(*store, p.plan, {}, stop);
+    res->error = rep->refusal;
+    res->removed = removedItems(p.plan, *rep);
+    res->skipped = rep->skipped;
+    res->failed = rep->failed;
+    res->freedBytes = rep->freed;
+    if (rep->cancelled && res->error.isEmpty())
+        res->error = FleetGcText::tr("cancelled");
 }
 
 }  // namespace
@@ -235,50 +225,53 @@ FleetGcPreview previewFleetGc(const CachePolicy &policy, const QVector<FleetPlac
     FleetGcPreview preview;
     preview.policy = policy;
     preview.nowMs = now;
-    preview.places = PreviewRun(policy, places, now, options).run(progress, cancel);
+    const int total = int(places.size());
+    preview.places.resize(total);
+    if (progress)
+        progress(0, total, QString());
+    forEachPlace(
+        total, options.parallel, options.placeTimeoutMs, cancel,
+        [&](int i, const std::atomic_bool *stop) { preview.places[i] = previewPlace(places.at(i), policy, now, stop); },
+        [&](int i, const TurnEnd &how) {
+            FleetGcPlace &p = preview.places[i];
+            if (how.skipped || ((how.timedOut || how.cancelled) && p.status != FleetGcPlace::Status::NoPolicies)) {
+                if (p.place.id.isEmpty())  // skipped: never looked at
+                    p.place = places.at(i);
+                p.status = FleetGcPlace::Status::Unreachable;
+                p.plan = MaintenancePlan{};  // a listing cut short would misjudge what goes
+                p.error = how.timedOut ? FleetGcText::tr("no answer in %n seconds", nullptr, int(options.placeTimeoutMs / 1000))
+                                       : FleetGcText::tr("cancelled");
+            }
+            if (progress)
+                progress(i + 1, total, p.place.shown());
+        });
     return preview;
 }
 
 GcRun applyFleetGc(const FleetGcPreview &preview, const QString &trigger, const FleetProgressFn &progress,
-                   const std::atomic_bool *cancel, QVector<MaintenanceReport> *reports)
+                   const std::atomic_bool *cancel, QVector<MaintenanceReport> *reports, const FleetGcOptions &options)
 {
     GcRun run;
     run.startedMs = nowMs();
     run.policy = preview.policy.name;
     run.trigger = trigger;
     const int total = int(preview.places.size());
-    int index = 0;
-    for (const FleetGcPlace &p : preview.places) {
-        GcPlaceResult res = placeResult(p);
-        MaintenanceReport rep;
-        if (progress)
-            progress(index, total, p.place.shown());
-        ++index;
-        if (p.planned() && p.plan.refusal.isEmpty() && !p.plan.items.isEmpty()) {
-            QString error;
-            const std::unique_ptr<CacheStore> store = makeStore(p.place.store, &error);
-            if (cancel && cancel->load()) {
-                res.error = FleetGcText::tr("cancelled before this place");
-            } else if (!store || !store->open(&error)) {
-                res.reached = false;  // it answered the preview and not now
-                res.error = error;
-            } else {
-                rep = executePlan(*store, p.plan, {}, cancel);
-                res.error = rep.refusal;
-                res.removed = removedItems(p.plan, rep);
-                res.skipped = rep.skipped;
-                res.failed = rep.failed;
-                res.freedBytes = rep.freed;
-                if (rep.cancelled && res.error.isEmpty())
-                    res.error = FleetGcText::tr("cancelled");
-            }
-        }
-        if (reports)
-            reports->push_back(rep);
-        run.places << res;
-    }
+    QVector<MaintenanceReport> reps(total);
+    for (const FleetGcPlace &p : preview.places)
+        run.places << placeResult(p);
     if (progress)
-        progress(total, total, QString());
+        progress(0, total, QString());
+    forEachPlace(
+        total, options.parallel, 0, cancel,
+        [&](int i, const std::atomic_bool *stop) { applyPlace(preview.places.at(i), stop, &run.places[i], &reps[i]); },
+        [&](int i, const TurnEnd &how) {
+            if (how.skipped && preview.places.at(i).planned() && !preview.places.at(i).plan.items.isEmpty())
+                run.places[i].error = FleetGcText::tr("cancelled before this place");
+            if (progress)
+                progress(i + 1, total, preview.places.at(i).place.shown());
+        });
+    if (reports)
+        *reports = reps;
     run.finishedMs = nowMs();
     return run;
 }

@@ -62,12 +62,14 @@ FleetGcPreview previewFleetGc(const CachePolicy &policy, const QVector<FleetPlac
                               const FleetGcOptions &options = {}, const FleetProgressFn &progress = {},
                               const std::atomic_bool *cancel = nullptr);
 
-// Runs each Planned place's plan with executePlan on a fresh store of the same location, place by place: a root that
-// is not the one previewed refuses there (as executePlan does), entries locked or changed since are kept. The outcome
-// as one GcRun (started/finished now, not dry-run); `reports`, when given, receives each place's MaintenanceReport in
-// the preview's order (empty for places not Planned). Blocking; `cancel` ends the place under way between entries and
+// Runs each Planned place's plan with executePlan on a fresh store of the same location, each place on its own (a
+// few places at once, options.parallel; no time limit: removals are not cut short): a root that is not the one
+// previewed refuses there (as executePlan does), entries locked or changed since are kept. The outcome as one GcRun
+// (started/finished now, not dry-run); `reports`, when given, receives each place's MaintenanceReport in the
+// preview's order (empty for places not Planned). Blocking; `cancel` ends the places under way between entries and
 // leaves the rest untouched.
 GcRun applyFleetGc(const FleetGcPreview &preview, const QString &trigger, const FleetProgressFn &progress = {},
-                   const std::atomic_bool *cancel = nullptr, QVector<MaintenanceReport> *reports = nullptr);
+                   const std::atomic_bool *cancel = nullptr, QVector<MaintenanceReport> *reports = nullptr,
+                   const FleetGcOptions &options = {});
 
 }  // namespace ingot
