@@ -89,7 +89,7 @@ void forEachPlace(int count, int parallel, qint64 limitMs, const std::atomic_boo
             {
                 std::lock_guard<std::mutex> lock(mutex);
                 s.started = nowMs();
-                s.end.skipped = cancelled;
+                s.end.skipped = cancelled || (cancel && cancel->load());
             }
             if (!s.end.skipped)
                 work(i, &s.stop);

@@ -3,6 +3,7 @@
 // preview listed in each place, while a compile holds a lock in each place; the bytes freed and the gc log say the
 // same. A listed host that does not answer is reported and the other places still run.
 #include "services/cache/samplecache.h"
+#include "services/fleet/fleetgc.h"
 #include "services/fleet/gclog.h"
 #include "services/util/appsettings.h"
 
@@ -434,6 +435,84 @@ private Q_SLOTS:
         QCOMPARE(runs.first().trigger, QStringLiteral("schedule"));
         QCOMPARE(runs.first().unreachable(), 1);
         QVERIFY2(runs.first().summary().contains(QStringLiteral("1 unreachable")), qPrintable(runs.first().summary()));
+    }
+
+    // The guarantees hold per place between the preview and the run: an entry a compile locked since stays (skipped,
+    // said), and a place whose folder was replaced refuses there alone while the other place runs.
+    void eachPlaceIsCheckedAgainRightBeforeItRuns()
+    {
+        QTemporaryDir tmp;
+        const QString one = tmp.path() + QStringLiteral("/one"), two = tmp.path() + QStringLiteral("/two");
+        QVERIFY(writeCache(one, 7) && writeCache(two, 8));
+        CachePolicy policy;
+        policy.name = QStringLiteral("versions");
+        policy.keepVersions = 2;
+        QVector<FleetPlace> places;
+        for (const QString &root : {one, two}) {
+            QString error;
+            const std::optional<FleetPlace> p = fleetPlaceFor(root, &error);
+            QVERIFY2(p, qPrintable(error));
+            places << *p;
+        }
+        QVector<int> progressSeen;
+        const FleetGcPreview preview = previewFleetGc(policy, places, QDateTime::currentMSecsSinceEpoch(), {},
+                                                      [&](int done, int, const QString &) { progressSeen << done; });
+        QCOMPARE(progressSeen.last(), 2);
+        QCOMPARE(preview.places.size(), 2);
+        QVERIFY(preview.places.at(0).planned() && preview.places.at(1).planned());
+        const MaintenancePlan &plan = preview.places.at(0).plan;
+        QVERIFY(plan.entryCount() >= 2);
+        QCOMPARE(preview.entryCount(), plan.entryCount() + preview.places.at(1).plan.entryCount());
+        QCOMPARE(preview.bytes(), plan.bytes + preview.places.at(1).plan.bytes);
+
+        // Since the preview: a compile took the lock of a previewed entry in `one`; `two` was replaced by a copy.
+        const QString taken = plan.items.first().key;
+        CompileHoldingLock compile(one + QLatin1Char('/') + taken + QLatin1Char('/') + kLockName);
+        QVERIFY(compile.held());
+        QVERIFY(QDir().rename(two, two + QStringLiteral(".old")));
+        QCOMPARE(QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-a"), two + QStringLiteral(".old"), two}), 0);
+        const QMap<QString, EntryFacts> twoBefore = entriesOf(two);
+
+        QVector<MaintenanceReport> reports;
+        const GcRun run = applyFleetGc(preview, QStringLiteral("gui"), {}, nullptr, &reports);
+        QCOMPARE(run.places.size(), 2);
+        QCOMPARE(reports.size(), 2);
+        const GcPlaceResult &r1 = run.places.at(0);
+        QVERIFY2(r1.error.isEmpty(), qPrintable(r1.error));
+        QCOMPARE(r1.skipped, 1);
+        QCOMPARE(r1.removed, plan.entryCount() - 1);
+        QVERIFY(QFileInfo::exists(one + QLatin1Char('/') + taken));
+        const auto skipped = std::find_if(reports.at(0).outcomes.cbegin(), reports.at(0).outcomes.cend(),
+                                          [&](const ItemOutcome &o) { return o.key == taken; });
+        QVERIFY(skipped != reports.at(0).outcomes.cend() && skipped->result == ItemOutcome::Result::Skipped);
+        const GcPlaceResult &r2 = run.places.at(1);
+        QVERIFY(r2.reached);
+        QVERIFY2(r2.error.contains(QStringLiteral("no longer the folder that was previewed")), qPrintable(r2.error));
+        QCOMPARE(r2.removed, 0);
+        QCOMPARE(entriesOf(two).keys(), twoBefore.keys());
+        QCOMPARE(run.trigger, QStringLiteral("gui"));
+        QCOMPARE(run.freedBytes(), r1.freedBytes);
+    }
+
+    // A preview cancelled before it starts reads no place: each is said to be cancelled, none planned.
+    void aCancelledPreviewReadsNothing()
+    {
+        QString error;
+        const std::optional<FleetPlace> p = fleetPlaceFor(local(), &error);
+        QVERIFY2(p, qPrintable(error));
+        const std::atomic_bool cancel{true};
+        CachePolicy policy;
+        policy.name = QStringLiteral("any");
+        policy.removeFailed = true;
+        const FleetGcPreview preview = previewFleetGc(policy, {*p, *p}, QDateTime::currentMSecsSinceEpoch(), {}, {}, &cancel);
+        QCOMPARE(preview.places.size(), 2);
+        for (const FleetGcPlace &place : preview.places) {
+            QCOMPARE(place.status, FleetGcPlace::Status::Unreachable);
+            QCOMPARE(place.error, QStringLiteral("cancelled"));
+            QCOMPARE(place.place.id, p->id);
+        }
+        QCOMPARE(preview.unreachable(), 2);
+        QCOMPARE(preview.asDryRun(QStringLiteral("cli")).unreachable(), 2);
     }
 };
 
