@@ -48,7 +48,10 @@ struct FleetGcPreview {
 
 struct FleetGcOptions {
     int parallel = 4;                 // places read at once (each scan uses its own threads)
-    qint64 placeTimeoutMs = 120000;   // one place's resolve and scan; past it the place is Unreachable ("no answer in …")
+    // One place's resolve and scan; past it the place is Unreachable ("no answer in …") and planned nothing. The scan
+    // is stopped at its next step; a command already sent to a host ends by the store's own limits (the SSH store: 30 s
+    // to connect, 10 minutes for the listing of a whole cache), so a host that hangs holds its thread that long at most.
+    qint64 placeTimeoutMs = 120000;
 };
 
 // done/total over places; `current` the place being read or applied (FleetPlace::shown()).
