@@ -180,6 +180,28 @@ void applyPlace(const FleetGcPlace &p, const std::atomic_bool *stop, GcPlaceResu
         res->error = FleetGcText::tr("cancelled");
 }
 
+// One cache reached under two names (a link to a folder added too, the Neuron default added on the Local cache page
+// by another path) is planned once, under its first name: run twice, the second run would find its entries gone.
+void planEachCacheOnce(FleetGcPreview &preview)
+{
+    QHash<QString, int> first;
+    for (int i = 0; i < preview.places.size(); ++i) {
+        FleetGcPlace &p = preview.places[i];
+        if (!p.planned() || p.plan.rootIdentity.isEmpty())
+            continue;
+        const auto it = first.constFind(p.plan.rootIdentity);
+        if (it == first.constEnd()) {
+            first.insert(p.plan.rootIdentity, i);
+            continue;
+        }
+        MaintenancePlan same;
+        same.action = MaintenanceAction::Policy;
+        same.rootIdentity = p.plan.rootIdentity;
+        same.notes << FleetGcText::tr("The same cache as %1: planned there.").arg(preview.places.at(*it).place.shown());
+        p.plan = same;
+    }
+}
+
 }  // namespace
 
 int FleetGcPreview::entryCount() const
@@ -245,6 +267,7 @@ FleetGcPreview previewFleetGc(const CachePolicy &policy, const QVector<FleetPlac
             if (progress)
                 progress(i + 1, total, p.place.shown());
         });
+    planEachCacheOnce(preview);
     return preview;
 }
 

@@ -494,6 +494,37 @@ private Q_SLOTS:
         QCOMPARE(run.freedBytes(), r1.freedBytes);
     }
 
+    // One cache under two names (a link to it named too) is planned once: the second name plans nothing and says
+    // where its plan is, so the run removes each entry once and nothing fails.
+    void theSameCacheUnderTwoNamesIsPlannedOnce()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.path() + QStringLiteral("/cache"), link = tmp.path() + QStringLiteral("/link");
+        QVERIFY(writeCache(root, 9));
+        QVERIFY(QFile::link(root, link));
+        CachePolicy policy;
+        policy.name = QStringLiteral("versions");
+        policy.keepVersions = 2;
+        QVector<FleetPlace> places;
+        for (const QString &path : {root, link}) {
+            QString error;
+            const std::optional<FleetPlace> p = fleetPlaceFor(path, &error);
+            QVERIFY2(p, qPrintable(error));
+            places << *p;
+        }
+        QCOMPARE(places.at(0).id == places.at(1).id, false);
+        const FleetGcPreview preview = previewFleetGc(policy, places, QDateTime::currentMSecsSinceEpoch());
+        QVERIFY(preview.places.at(0).plan.entryCount() >= 2);
+        QVERIFY(preview.places.at(1).planned());
+        QCOMPARE(preview.places.at(1).plan.entryCount(), 0);
+        QVERIFY2(preview.places.at(1).plan.notes.join(QString()).contains(root), qPrintable(preview.places.at(1).plan.notes.join(QString())));
+        QCOMPARE(preview.entryCount(), preview.places.at(0).plan.entryCount());
+        const GcRun run = applyFleetGc(preview, QStringLiteral("cli"));
+        QCOMPARE(run.places.at(0).removed, preview.places.at(0).plan.entryCount());
+        QCOMPARE(run.places.at(0).failed + run.places.at(1).failed, 0);
+        QCOMPARE(run.places.at(1).removed, 0);
+    }
+
     // A preview cancelled before it starts reads no place: each is said to be cancelled, none planned.
     void aCancelledPreviewReadsNothing()
     {
