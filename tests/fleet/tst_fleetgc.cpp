@@ -399,7 +399,8 @@ private Q_SLOTS:
         QCOMPARE(placesSeen, 4);
     }
 
-    // A host in the list that does not answer: said with why, exit 10, and the other places still run (and logged).
+    // A host in the list that does not answer, and one whose key is not known yet (a run without a terminal must not
+    // ask): each said with why, exit 10, and the other places still run (and the run is logged).
     void anUnreachableHostDoesNotStopTheOthers()
     {
         const QVector<int> port = test::freeLoopbackPorts(1);
@@ -407,7 +408,12 @@ private Q_SLOTS:
         QString down = m_hostA->configBlock();
         down.replace(QStringLiteral("Host ingot-trn-a"), QStringLiteral("Host ingot-trn-down"))
             .replace(QStringLiteral("Port %1").arg(m_hostA->port()), QStringLiteral("Port %1").arg(port.first()));
-        test::writeFile(m_sshConfig, (m_hostA->configBlock() + QLatin1Char('\n') + m_hostB->configBlock() + QLatin1Char('\n') + down).toUtf8());
+        TestSshd unknownKey(QStringLiteral("ingot-trn-new"));  // a new host, its key never trusted
+        QString error;
+        QVERIFY2(unknownKey.start(&error), qPrintable(error));
+        test::writeFile(m_sshConfig, (m_hostA->configBlock() + QLatin1Char('\n') + m_hostB->configBlock() + QLatin1Char('\n') + down
+                                      + QLatin1Char('\n') + unknownKey.configBlock())
+                                         .toUtf8());
         // Fresh failures here and on a host: what the policy removes this time.
         const QString v = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
         const QStringList failed{QStringLiteral("model.hlo_module.pb"), QStringLiteral("compile_flags.json"), QStringLiteral("model.log")};
@@ -426,6 +432,10 @@ private Q_SLOTS:
         QCOMPARE(p.value(QStringLiteral("status")).toString(), QStringLiteral("unreachable"));
         QVERIFY2(p.value(QStringLiteral("error")).toString().contains(QStringLiteral("refused"), Qt::CaseInsensitive),
                  qPrintable(p.value(QStringLiteral("error")).toString()));
+        const QJsonObject asks = places.value(QStringLiteral("host:ingot-trn-new"));
+        QCOMPARE(asks.value(QStringLiteral("status")).toString(), QStringLiteral("unreachable"));
+        QVERIFY2(asks.value(QStringLiteral("error")).toString().contains(QStringLiteral("host key")),
+                 qPrintable(asks.value(QStringLiteral("error")).toString()));
         QVERIFY(!QFileInfo::exists(local() + QLatin1Char('/') + v + QStringLiteral("/MODULE_900+f")));
         QVERIFY(!QFileInfo::exists(hostCache("trn-a") + QLatin1Char('/') + v + QStringLiteral("/MODULE_901+f")));
         for (const QString &id : {local(), QStringLiteral("host:ingot-trn-a"), QStringLiteral("host:ingot-trn-b"), kS3Url})
@@ -433,8 +443,9 @@ private Q_SLOTS:
         const QVector<GcRun> runs = readGcRuns(1);
         QCOMPARE(runs.size(), 1);
         QCOMPARE(runs.first().trigger, QStringLiteral("schedule"));
-        QCOMPARE(runs.first().unreachable(), 1);
-        QVERIFY2(runs.first().summary().contains(QStringLiteral("1 unreachable")), qPrintable(runs.first().summary()));
+        QCOMPARE(runs.first().unreachable(), 2);
+        QVERIFY2(runs.first().summary().contains(QStringLiteral("2 unreachable")), qPrintable(runs.first().summary()));
+        QCOMPARE(unknownKey.acceptedLogins(), 0);
     }
 
     // The guarantees hold per place between the preview and the run: an entry a compile locked since stays (skipped,
