@@ -9,6 +9,7 @@
 #include "services/fleet/fleetplaces.h"
 #include "services/fleet/gclog.h"
 #include "services/stores/storefactory.h"
+#include "services/util/appsettings.h"
 #include "services/util/format.h"
 #include "services/util/names.h"
 #include "services/util/units.h"
@@ -375,6 +376,9 @@ int gcFleet(const Invocation &inv, const CachePolicy &policy, const QString &tri
     const FleetGcPreview preview = previewFleetGc(policy, targets, QDateTime::currentMSecsSinceEpoch(), {}, progress, &stopRequested());
     if (showProgress)
         std::fprintf(stderr, "\r\033[K");
+    for (const FleetGcPlace &p : preview.places)
+        if (p.planned() && p.place.kind == FleetPlace::Kind::S3)
+            AppSettings::addS3Cache(p.place.id);  // a place of the fleet from now on, as every cache command records it
     if (inv.isSet(QStringLiteral("dry-run"))) {
         printFleetPreview(preview, inv.json, true);
         if (!inv.json)
