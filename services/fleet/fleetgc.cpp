@@ -68,7 +68,7 @@ struct TurnEnd {
 
 // Runs work(i, stop) for each of `count` places on at most `parallel` threads. Each place has its own stop flag,
 // raised when the caller cancels or when the place ran past `limitMs` (0: no limit); once cancelled, places not yet
-// started are skipped. The calling thread watches the clock and calls ended(i, how) for each place, in order.
+// started are skipped. The calling thread watches the clock and calls ended(i, how) for each place as it ends.
 void forEachPlace(int count, int parallel, qint64 limitMs, const std::atomic_bool *cancel,
                   const std::function<void(int, const std::atomic_bool *)> &work, const std::function<void(int, const TurnEnd &)> &ended)
 {
@@ -76,6 +76,7 @@ void forEachPlace(int count, int parallel, qint64 limitMs, const std::atomic_boo
         std::atomic_bool stop{false};
         qint64 started = 0;
         bool finished = false;
+        bool reported = false;
         TurnEnd end;
     };
     std::vector<Slot> turns(static_cast<size_t>(count));
@@ -115,10 +116,15 @@ void forEachPlace(int count, int parallel, qint64 limitMs, const std::atomic_boo
             s.end.timedOut = !stopAll && limitMs > 0 && t - s.started > limitMs;
             s.stop = s.end.cancelled || s.end.timedOut;
         }
-        for (; reported < count && turns[size_t(reported)].finished; ++reported) {
-            const TurnEnd how = turns[size_t(reported)].end;
+        for (int i = 0; i < count; ++i) {
+            Slot &s = turns[size_t(i)];
+            if (!s.finished || s.reported)
+                continue;
+            s.reported = true;
+            ++reported;
+            const TurnEnd how = s.end;
             lock.unlock();
-            ended(reported, how);
+            ended(i, how);
             lock.lock();
         }
     }
@@ -251,6 +257,7 @@ FleetGcPreview previewFleetGc(const CachePolicy &policy, const QVector<FleetPlac
     preview.places.resize(total);
     if (progress)
         progress(0, total, QString());
+    int done = 0;
     forEachPlace(
         total, options.parallel, options.placeTimeoutMs, cancel,
         [&](int i, const std::atomic_bool *stop) { preview.places[i] = previewPlace(places.at(i), policy, now, stop); },
@@ -265,7 +272,7 @@ FleetGcPreview previewFleetGc(const CachePolicy &policy, const QVector<FleetPlac
                                        : FleetGcText::tr("cancelled");
             }
             if (progress)
-                progress(i + 1, total, p.place.shown());
+                progress(++done, total, p.place.shown());
         });
     planEachCacheOnce(preview);
     return preview;
@@ -284,6 +291,7 @@ GcRun applyFleetGc(const FleetGcPreview &preview, const QString &trigger, const 
         run.places << placeResult(p);
     if (progress)
         progress(0, total, QString());
+    int done = 0;
     forEachPlace(
         total, options.parallel, 0, cancel,
         [&](int i, const std::atomic_bool *stop) { applyPlace(preview.places.at(i), stop, &run.places[i], &reps[i]); },
@@ -291,7 +299,7 @@ GcRun applyFleetGc(const FleetGcPreview &preview, const QString &trigger, const 
             if (how.skipped && preview.places.at(i).planned() && !preview.places.at(i).plan.items.isEmpty())
                 run.places[i].error = FleetGcText::tr("cancelled before this place");
             if (progress)
-                progress(i + 1, total, preview.places.at(i).place.shown());
+                progress(++done, total, preview.places.at(i).place.shown());
         });
     if (reports)
         *reports = reps;

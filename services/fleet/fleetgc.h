@@ -54,7 +54,8 @@ struct FleetGcOptions {
     qint64 placeTimeoutMs = 120000;
 };
 
-// done/total over places; `current` the place being read or applied (FleetPlace::shown()).
+// done/total over places, called on the calling thread as each place ends (in any order); `current` the place that
+// just ended (FleetPlace::shown()).
 using FleetProgressFn = std::function<void(int done, int total, const QString &current)>;
 
 // Resolves and scans each place (a bounded number at once, each with its limit) and plans `policy` there at `nowMs`.
