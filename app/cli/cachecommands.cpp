@@ -549,16 +549,21 @@ int confirmPlan(const MaintenancePlan &plan, const Invocation &p, bool *stop)
     return Ok;
 }
 
+json reportJson(const MaintenanceReport &rep)
+{
+    json outcomes = json::array();
+    for (const auto &o : rep.outcomes)
+        outcomes.push_back({{"key", u8(o.key)},
+                            {"result", o.result == ItemOutcome::Result::Done ? "done" : o.result == ItemOutcome::Result::Skipped ? "skipped" : "failed"},
+                            {"freed", o.freed}, {"message", u8(o.message)}});
+    return {{"done", rep.done}, {"skipped", rep.skipped}, {"failed", rep.failed}, {"freed", rep.freed}, {"outcomes", outcomes}};
+}
+
 void printReport(const MaintenancePlan &plan, const MaintenanceReport &rep, bool asJson)
 {
     if (asJson) {
         json j = planJson(plan, false);
-        json outcomes = json::array();
-        for (const auto &o : rep.outcomes)
-            outcomes.push_back({{"key", u8(o.key)},
-                                {"result", o.result == ItemOutcome::Result::Done ? "done" : o.result == ItemOutcome::Result::Skipped ? "skipped" : "failed"},
-                                {"freed", o.freed}, {"message", u8(o.message)}});
-        j["result"] = {{"done", rep.done}, {"skipped", rep.skipped}, {"failed", rep.failed}, {"freed", rep.freed}, {"outcomes", outcomes}};
+        j["result"] = reportJson(rep);
         printJson(j);
         return;
     }

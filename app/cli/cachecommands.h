@@ -47,6 +47,8 @@ nlohmann::json planJson(const MaintenancePlan &plan, bool dryRun);
 void printPlan(const MaintenancePlan &plan);
 // Ok to go on and run the plan; otherwise the exit code (a dry run, a refusal, nothing to do, no consent).
 int confirmPlan(const MaintenancePlan &plan, const Invocation &p, bool *stop);
+// What a run did ("done", "skipped", "failed", "freed", each entry's "outcomes"): the "result" of a report in JSON.
+nlohmann::json reportJson(const MaintenanceReport &rep);
 void printReport(const MaintenancePlan &plan, const MaintenanceReport &rep, bool asJson);
 int runPlan(CacheStore &store, const MaintenancePlan &plan, bool asJson);
 
