@@ -389,7 +389,9 @@ std::optional<ItemOutcome> executeItem(CacheStore &store, CacheScanner &scanner,
     bool vanished = false;
     const CacheModule now = scanner.scanModule(it.version, it.name, &vanished, &error);
     if (vanished)
-        return ItemOutcome{it.key, R::Failed, 0, MaintenanceText::tr("The entry vanished since the preview.")};
+        // Gone already (another run, or the same shared folder reached as another place): what was asked holds, and
+        // nothing failed; it freed nothing here.
+        return ItemOutcome{it.key, R::Skipped, 0, MaintenanceText::tr("Skipped: the entry vanished since the preview (removed by something else).")};
     if (!error.isEmpty() && now.name.isEmpty())
         return ItemOutcome{it.key, R::Failed, 0, error};
     if (it.op == PlanItem::Op::RemoveLocks)
