@@ -129,7 +129,7 @@ int cmdFleet(const Invocation &inv)
         if (unread)
             err(FleetCliText::tr("%n place(s) could not be read (see STATUS).", nullptr, unread));
     }
-    return unread ? PartialFailure : Ok;
+    return unread ? HostUnreachable : Ok;  // as cache gc --everywhere says a place it could not reach
 }
 }  // namespace
 

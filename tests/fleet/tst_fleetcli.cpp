@@ -1,5 +1,5 @@
 // `ingot-cli cache fleet`, the real program: the table and the JSON of every place Ingot knows (or those named with
-// --place), a place that cannot be read said in its row and in the exit code (1) while the others are printed, names
+// --place), a place that cannot be read said in its row and in the exit code (10, as cache gc --everywhere) while the others are printed, names
 // from disk escaped, a place that is none refused (2).
 #include "services/util/appsettings.h"
 #include "tests/support/testsupport.h"
@@ -74,7 +74,7 @@ private Q_SLOTS:
         const QString missing = m_tmp.path() + QStringLiteral("/gone");
         const test::ProgramRun r = cli({QStringLiteral("cache"), QStringLiteral("fleet"), QStringLiteral("--json"),
                                         QStringLiteral("--place"), root, QStringLiteral("--place"), missing});
-        QCOMPARE(r.code, 1);
+        QCOMPARE(r.code, 10);
         const QJsonObject doc = jsonOf(r);
         QCOMPARE(doc.value(QStringLiteral("unread")).toInt(), 1);
         const QJsonArray places = doc.value(QStringLiteral("places")).toArray();
@@ -126,7 +126,7 @@ private Q_SLOTS:
         AppSettings::setCacheRoots({added});
         const test::ProgramRun r = cli({QStringLiteral("cache"), QStringLiteral("fleet"), QStringLiteral("--json")});
         qunsetenv("NEURON_CC_FLAGS");
-        QCOMPARE(r.code, 1);  // the Hub cache repo in use cannot be read offline
+        QCOMPARE(r.code, 10);  // the Hub cache repo in use cannot be read offline
         const QJsonArray places = jsonOf(r).value(QStringLiteral("places")).toArray();
         QHash<QString, QJsonObject> byId;
         for (const QJsonValue &v : places)
