@@ -16,6 +16,7 @@
 #include "tests/support/testsshd.h"
 #include "tests/support/testsupport.h"
 #include "ui/fleet/fleetpage.h"
+#include "ui/fleet/policydialog.h"
 #include "ui/hub/hubcachepage.h"
 #include "ui/localcache/localcachepage.h"
 #include "ui/shell/mainwindow.h"
@@ -23,7 +24,12 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDialogButtonBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
 #include <QLabel>
 #include <QListWidget>
 #include <QSignalSpy>
@@ -216,6 +222,51 @@ private Q_SLOTS:
         page.reloadPolicies();
         QCOMPARE(page.policyBox()->count(), 0);
         QVERIFY(page.policyLabel()->text().contains(QStringLiteral("cache policy set")));
+    }
+
+    void aPolicyIsMadeAndChangedOnThePage()
+    {
+        FleetPage page;
+        PolicyDialog *d = page.editPolicy(true);
+        QVERIFY(d);
+        QPushButton *ok = d->buttons()->button(QDialogButtonBox::Ok);
+        QVERIFY(!ok->isEnabled());  // no name, no rule
+        QTest::keyClicks(d->nameEdit(), QStringLiteral("night ly"));
+        d->failedBox()->setChecked(true);
+        QVERIFY(!ok->isEnabled());
+        QVERIFY(d->summaryLabel()->text().contains(QStringLiteral("A name")));
+        d->nameEdit()->setText(QStringLiteral("nightly"));
+        QTest::keyClicks(d->maxSizeEdit(), QStringLiteral("lots"));
+        QVERIFY(!ok->isEnabled());
+        QVERIFY(d->summaryLabel()->text().contains(QStringLiteral("lots")));
+        d->maxSizeEdit()->setText(QStringLiteral("100GB"));
+        d->keepVersionsBox()->setValue(2);
+        QVERIFY(ok->isEnabled());
+        CachePolicy expected;
+        expected.maxBytes = qint64(100) * 1000 * 1000 * 1000;
+        expected.keepVersions = 2;
+        expected.removeFailed = true;
+        QCOMPARE(d->summaryLabel()->text(), QStringLiteral("Removes: %1.").arg(expected.summary()));
+        QTest::mouseClick(ok, Qt::LeftButton);
+        CachePolicy saved;
+        QVERIFY(findPolicy(QStringLiteral("nightly"), &saved));
+        QCOMPARE(saved.maxBytes, expected.maxBytes);
+        QCOMPARE(saved.keepVersions, 2);
+        QVERIFY(saved.removeFailed);
+        QVERIFY(!saved.clearLocks);
+        QCOMPARE(page.policyBox()->currentText(), QStringLiteral("nightly"));
+        QCOMPARE(page.policyLabel()->text(), saved.summary());
+        // Edit: the chosen one, its name kept, its fields as saved.
+        PolicyDialog *e = page.editPolicy(false);
+        QVERIFY(e);
+        QVERIFY(e->nameEdit()->isReadOnly());
+        QCOMPARE(e->maxSizeEdit()->text(), QStringLiteral("100GB"));
+        e->unusedDaysBox()->setValue(30);
+        e->buttons()->button(QDialogButtonBox::Ok)->click();
+        QVERIFY(findPolicy(QStringLiteral("nightly"), &saved));
+        QCOMPARE(saved.unusedDays, 30);
+        QCOMPARE(saved.maxBytes, expected.maxBytes);
+        removePolicy(QStringLiteral("nightly"));
     }
 
     void screenshot()

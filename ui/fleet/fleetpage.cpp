@@ -1,6 +1,7 @@
 #include "ui/fleet/fleetpage.h"
 
 #include "models/fleet/fleetmodel.h"
+#include "ui/fleet/policydialog.h"
 #include "services/cache/cachepolicy.h"
 #include "services/fleet/gclog.h"
 #include "services/hub/secretstore.h"
@@ -115,9 +116,22 @@ QWidget *FleetPage::buildPolicies()
     m_lastRun->setTextFormat(Qt::PlainText);
     m_lastRun->setWordWrap(true);
     connect(m_policies, &QComboBox::currentIndexChanged, this, &FleetPage::showPolicy);
+    m_newPolicy = new QAction(tr("&New…"), this);
+    m_newPolicy->setToolTip(tr("A new cache policy: what each cache keeps (as ingot-cli cache policy set)"));
+    connect(m_newPolicy, &QAction::triggered, this, [this] { editPolicy(true); });
+    m_editPolicy = new QAction(tr("&Edit…"), this);
+    m_editPolicy->setToolTip(tr("Change the chosen policy"));
+    connect(m_editPolicy, &QAction::triggered, this, [this] { editPolicy(false); });
     auto *row = new QHBoxLayout;
-    row->addWidget(new QLabel(tr("Policy:"), box));
+    auto *label = new QLabel(tr("&Policy:"), box);
+    label->setBuddy(m_policies);
+    row->addWidget(label);
     row->addWidget(m_policies);
+    for (QAction *a : {m_newPolicy, m_editPolicy}) {
+        auto *b = new QToolButton(box);
+        b->setDefaultAction(a);
+        row->addWidget(b);
+    }
     row->addWidget(m_policyText, 1);
     auto *lay = new QVBoxLayout(box);
     lay->addLayout(row);
@@ -274,6 +288,7 @@ void FleetPage::reloadPolicies()
         m_policies->addItem(p.name);
     m_policies->setCurrentIndex(std::max(0, m_policies->findText(chosen)));
     m_policies->setEnabled(m_policies->count() > 0);
+    m_editPolicy->setEnabled(m_policies->count() > 0);
     showPolicy();
     QString error;
     const QVector<GcRun> runs = readGcRuns(1, &error);
@@ -285,6 +300,23 @@ void FleetPage::reloadPolicies()
         m_lastRun->setText(tr("Last run: %1, policy %2 (%3): %4.")
                                .arg(formatDateTime(runs.first().finishedMs), displayName(runs.first().policy),
                                     displayName(runs.first().trigger), runs.first().summary()));
+}
+
+PolicyDialog *FleetPage::editPolicy(bool newOne)
+{
+    CachePolicy p;
+    if (!newOne && !findPolicy(m_policies->currentText(), &p))
+        return nullptr;
+    auto *dialog = new PolicyDialog(p, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        CachePolicy saved;
+        dialog->policy(&saved);
+        reloadPolicies();
+        m_policies->setCurrentIndex(m_policies->findText(saved.name));
+    });
+    dialog->open();
+    return dialog;
 }
 
 void FleetPage::showPolicy()

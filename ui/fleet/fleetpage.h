@@ -22,6 +22,7 @@ class QTreeView;
 namespace ingot {
 
 class FleetModel;
+class PolicyDialog;
 class SecretStore;
 
 class FleetPage final : public QWidget
@@ -41,6 +42,8 @@ public:
     QComboBox *policyBox() const { return m_policies; }
     QLabel *policyLabel() const { return m_policyText; }
     QLabel *lastRunLabel() const { return m_lastRun; }
+    QAction *newPolicyAction() const { return m_newPolicy; }
+    QAction *editPolicyAction() const { return m_editPolicy; }
     bool isReading() const { return m_task.isRunning(); }
     // How often the places are read again while the page is shown (default 5 minutes).
     void setRefreshIntervalMs(int ms);
@@ -56,6 +59,9 @@ public Q_SLOTS:
     void openCurrent();
     // The saved policies and the gc log's last run, read again.
     void reloadPolicies();
+    // The policy editor, on a new policy or on the chosen one; a policy saved there is chosen. Returns it (modal with
+    // exec() in use; tests drive the returned dialog).
+    PolicyDialog *editPolicy(bool newOne);
 
 Q_SIGNALS:
     // Show this place on its own page: a cache (folder, host, S3, TorchNeuron) on the Local cache page, a Hub repo on
@@ -87,6 +93,8 @@ private:
     QComboBox *m_policies = nullptr;
     QLabel *m_policyText = nullptr;
     QLabel *m_lastRun = nullptr;
+    QAction *m_newPolicy = nullptr;
+    QAction *m_editPolicy = nullptr;
     QTimer *m_timer;
     FleetSummaryOptions m_options;
     Task m_task;
