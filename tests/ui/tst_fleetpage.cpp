@@ -17,6 +17,9 @@
 #include "tests/support/testsupport.h"
 #include "ui/fleet/fleetpage.h"
 #include "ui/fleet/policydialog.h"
+#ifdef INGOT_FLEET_GC_PANEL
+#include "ui/fleet/fleetgcpanel.h"
+#endif
 #include "ui/hub/hubcachepage.h"
 #include "ui/localcache/localcachepage.h"
 #include "ui/shell/mainwindow.h"
@@ -352,6 +355,13 @@ private Q_SLOTS:
         QCOMPARE(cell(m, QStringLiteral("hub:neuronorg/llama-cache"), FleetModel::EntriesColumn), QStringLiteral("13"));  // and the fixture's own
         QVERIFY(!cell(m, QStringLiteral("host:trn1-b"), FleetModel::StatusColumn).startsWith(QStringLiteral("read in")));
         page->selectPlace(QStringLiteral("host:trn1-a"));
+#ifdef INGOT_FLEET_GC_PANEL
+        // The chosen policy previewed on every place: what each frees, and the total.
+        QSignalSpy previewed(page->gcPanel(), &FleetGcPanel::previewed);
+        page->gcPanel()->previewButton()->click();
+        QVERIFY(previewed.wait(60000));
+        QVERIFY(page->gcPanel()->applyButton()->isEnabled());
+#endif
         test::deliverPostedEvents();
         const QString dir = qEnvironmentVariable("INGOT_SCREENSHOT_DIR", QDir::tempPath());
         QDir().mkpath(dir);

@@ -2,6 +2,9 @@
 
 #include "models/fleet/fleetmodel.h"
 #include "ui/fleet/policydialog.h"
+#ifdef INGOT_FLEET_GC_PANEL
+#include "ui/fleet/fleetgcpanel.h"
+#endif
 #include "services/cache/cachepolicy.h"
 #include "services/fleet/gclog.h"
 #include "services/hub/secretstore.h"
@@ -18,6 +21,7 @@
 #include <QLabel>
 #include <QShowEvent>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
@@ -97,10 +101,19 @@ void FleetPage::buildUi()
     connect(m_view, &QTreeView::activated, this, &FleetPage::openCurrent);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &FleetPage::updateActions);
 
+    auto *top = new QWidget(this);
+    auto *topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addLayout(buttons);
+    topLayout->addWidget(m_view, 1);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(top);
+    split->addWidget(buildPolicies());
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
     auto *col = new QVBoxLayout(this);
-    col->addLayout(buttons);
-    col->addWidget(m_view, 1);
-    col->addWidget(buildPolicies());
+    col->addWidget(split, 1);
 }
 
 QWidget *FleetPage::buildPolicies()
@@ -136,6 +149,18 @@ QWidget *FleetPage::buildPolicies()
     auto *lay = new QVBoxLayout(box);
     lay->addLayout(row);
     lay->addWidget(m_lastRun);
+#ifdef INGOT_FLEET_GC_PANEL
+    m_gc = new FleetGcPanel([this] { return m_policies->currentText(); }, box);
+    lay->addWidget(m_gc, 1);
+    connect(m_policies, &QComboBox::currentIndexChanged, m_gc, &FleetGcPanel::policyChanged);
+    connect(m_gc, &FleetGcPanel::statusChanged, this, &FleetPage::statusChanged);
+    connect(m_gc, &FleetGcPanel::applied, this, [this] {
+        reloadPolicies();  // the run's line
+        refresh();         // the places' figures after it
+    });
+#else
+    lay->addStretch(1);
+#endif
     return box;
 }
 
@@ -289,6 +314,10 @@ void FleetPage::reloadPolicies()
     m_policies->setCurrentIndex(std::max(0, m_policies->findText(chosen)));
     m_policies->setEnabled(m_policies->count() > 0);
     m_editPolicy->setEnabled(m_policies->count() > 0);
+#ifdef INGOT_FLEET_GC_PANEL
+    if (m_gc && m_policies->currentText() != chosen)
+        m_gc->policyChanged();
+#endif
     showPolicy();
     QString error;
     const QVector<GcRun> runs = readGcRuns(1, &error);

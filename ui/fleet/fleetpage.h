@@ -21,6 +21,7 @@ class QTreeView;
 
 namespace ingot {
 
+class FleetGcPanel;
 class FleetModel;
 class PolicyDialog;
 class SecretStore;
@@ -44,6 +45,10 @@ public:
     QLabel *lastRunLabel() const { return m_lastRun; }
     QAction *newPolicyAction() const { return m_newPolicy; }
     QAction *editPolicyAction() const { return m_editPolicy; }
+#ifdef INGOT_FLEET_GC_PANEL
+    // The chosen policy previewed on every place and applied; its daily schedule.
+    FleetGcPanel *gcPanel() const { return m_gc; }
+#endif
     bool isReading() const { return m_task.isRunning(); }
     // How often the places are read again while the page is shown (default 5 minutes).
     void setRefreshIntervalMs(int ms);
@@ -95,6 +100,7 @@ private:
     QLabel *m_lastRun = nullptr;
     QAction *m_newPolicy = nullptr;
     QAction *m_editPolicy = nullptr;
+    FleetGcPanel *m_gc = nullptr;
     QTimer *m_timer;
     FleetSummaryOptions m_options;
     Task m_task;
