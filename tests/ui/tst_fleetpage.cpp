@@ -169,6 +169,46 @@ private Q_SLOTS:
         page.hide();
     }
 
+    void theTimerLeavesAHubRepoReadRecently()
+    {
+        test::TestHub hub;
+        QString error;
+        QVERIFY2(hub.start(&error), qPrintable(error));
+        QMap<QString, QByteArray> files;
+        files.insert(V15 + QStringLiteral("/MODULE_1+a/model.neff"), QByteArray(1000, 'n'));
+        hub.makeRepo(QStringLiteral("neuronorg/timer-cache"), false, files);
+        qputenv("HF_ENDPOINT", hub.url().toUtf8());
+        qputenv("CUSTOM_CACHE_REPO", "neuronorg/timer-cache");
+        qunsetenv("HF_HUB_OFFLINE");
+        const QString id = QStringLiteral("hub:neuronorg/timer-cache");
+        auto treeRequests = [&hub] {
+            int n = 0;
+            for (const auto &r : hub.requestLog())
+                n += QString::fromStdString(r.value("path", std::string())).contains(QStringLiteral("/tree/")) ? 1 : 0;
+            return n;
+        };
+        FleetPage page;
+        page.setReadOptions(quick());
+        QSignalSpy refreshed(&page, &FleetPage::refreshed);
+        page.show();
+        QVERIFY(refreshed.wait(30000));
+        QCOMPARE(cell(page.model(), id, FleetModel::EntriesColumn), QStringLiteral("1"));
+        const qint64 hereRead = page.model()->summary(page.model()->rowOf(m_here))->readAtMs;
+        hub.clearLog();
+        page.setRefreshIntervalMs(50);  // the timer: the repo was read just now, so it keeps its row
+        QVERIFY(refreshed.wait(30000));
+        page.setRefreshIntervalMs(3600000);
+        QCOMPARE(treeRequests(), 0);
+        QCOMPARE(cell(page.model(), id, FleetModel::EntriesColumn), QStringLiteral("1"));
+        QVERIFY(page.model()->summary(page.model()->rowOf(m_here))->readAtMs >= hereRead);  // the folders were read again
+        page.refreshAction()->trigger();  // Refresh reads everything
+        QVERIFY(refreshed.wait(30000));
+        QVERIFY(treeRequests() > 0);
+        qputenv("HF_HUB_OFFLINE", "1");
+        qunsetenv("HF_ENDPOINT");
+        qunsetenv("CUSTOM_CACHE_REPO");
+    }
+
     void openShowsTheCacheOnTheLocalCachePage()
     {
         MainWindow w;

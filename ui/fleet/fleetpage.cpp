@@ -39,7 +39,7 @@ FleetPage::FleetPage(QWidget *parent)
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(FleetModel::SortRole);
     m_timer->setInterval(kRefreshMs);
-    connect(m_timer, &QTimer::timeout, this, &FleetPage::refresh);
+    connect(m_timer, &QTimer::timeout, this, &FleetPage::refreshChanged);
     buildUi();
     reloadPolicies();
     updateActions();
@@ -191,30 +191,50 @@ void FleetPage::hideEvent(QHideEvent *e)
 
 void FleetPage::refresh()
 {
+    read(true);
+}
+
+void FleetPage::refreshChanged()
+{
+    read(false);
+}
+
+void FleetPage::read(bool everything)
+{
     m_task.discard();
     m_shownOnce = true;
     if (!m_options.keychain)
         m_options.keychain = defaultSecretStore();
+    QSet<QString> keep;  // Hub repos read recently: their rows stay as they are
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (int r = 0; r < m_model->placeCount() && !everything; ++r) {
+        const FleetSummary *s = m_model->summary(r);
+        if (s && s->isRead() && s->place.kind == FleetPlace::Kind::Hub && now - s->readAtMs < hubRereadMs())
+            keep << s->place.id;
+    }
     Q_EMIT statusChanged(tr("Reading the places Ingot knows…"), true);
     // The list of places reads settings and the ssh config, and a host's read waits on its connection: all off the
     // UI thread. Each place's start and end reach the table as they happen; these closures are only ever called
     // there, by the task's receiver, while this page lives.
     auto known = [this](const QVector<FleetPlace> &places) { placesKnown(places); };
-    auto started = [this](int i) {
-        if (i < m_ids.size())
-            m_model->setReading(m_model->rowOf(m_ids.at(i)), true);
+    auto started = [this](const QString &id) {
+        m_model->setReading(m_model->rowOf(id), true);
         updateSummary();
     };
-    auto finished = [this](int i, const FleetSummary &s) { placeRead(i, s); };
+    auto finished = [this](const FleetSummary &s) { placeRead(s); };
     m_task = runTask(
         this,
-        [options = m_options, known, started, finished](TaskControl &c) {
+        [options = m_options, keep, known, started, finished](TaskControl &c) {
             const QVector<FleetPlace> places = knownFleetPlaces();
             c.post([known, places] { known(places); });
+            QVector<FleetPlace> toRead;
+            for (const FleetPlace &p : places)
+                if (!keep.contains(p.id))
+                    toRead << p;
             FleetReadEvents events;
-            events.started = [&c, started](int i) { c.post([started, i] { started(i); }); };
-            events.finished = [&c, finished](int i, const FleetSummary &s) { c.post([finished, i, s] { finished(i, s); }); };
-            summarizeFleet(places, options, events, c.stopFlag());
+            events.started = [&c, started, toRead](int i) { c.post([started, id = toRead.at(i).id] { started(id); }); };
+            events.finished = [&c, finished](int, const FleetSummary &s) { c.post([finished, s] { finished(s); }); };
+            summarizeFleet(toRead, options, events, c.stopFlag());
         },
         [this] { readDone(); });
     updateActions();
@@ -223,9 +243,6 @@ void FleetPage::refresh()
 void FleetPage::placesKnown(const QVector<FleetPlace> &places)
 {
     const QString current = currentPlace() ? currentPlace()->id : QString();
-    m_ids.clear();
-    for (const FleetPlace &p : places)
-        m_ids << p.id;
     m_model->setNow(QDateTime::currentMSecsSinceEpoch());
     m_model->setPlaces(places);
     if (!current.isEmpty())
@@ -233,10 +250,9 @@ void FleetPage::placesKnown(const QVector<FleetPlace> &places)
     updateSummary();
 }
 
-void FleetPage::placeRead(int index, const FleetSummary &summary)
+void FleetPage::placeRead(const FleetSummary &summary)
 {
-    if (index < m_ids.size())
-        m_model->setSummary(m_model->rowOf(m_ids.at(index)), summary);
+    m_model->setSummary(m_model->rowOf(summary.place.id), summary);
     updateSummary();
     updateActions();
 }

@@ -61,6 +61,10 @@ public:
 public Q_SLOTS:
     // Reads every place again (the list of places too); a read under way is stopped first.
     void refresh();
+    // What the timer does: the same, but a Hub repo read less than hubRereadMs() ago keeps its row (a cache repo's
+    // listing is hundreds of requests: read on first show, on Refresh, and at most twice an hour).
+    void refreshChanged();
+    static constexpr qint64 hubRereadMs() { return 30 * 60 * 1000; }
     void openCurrent();
     // The saved policies and the gc log's last run, read again.
     void reloadPolicies();
@@ -81,9 +85,10 @@ protected:
 
 private:
     void buildUi();
+    void read(bool everything);
     QWidget *buildPolicies();
     void placesKnown(const QVector<FleetPlace> &places);
-    void placeRead(int index, const FleetSummary &summary);
+    void placeRead(const FleetSummary &summary);
     void readDone();
     void updateSummary();
     void updateActions();
@@ -105,7 +110,6 @@ private:
     FleetSummaryOptions m_options;
     Task m_task;
     bool m_shownOnce = false;
-    QVector<QString> m_ids;  // the ids of the places being read, by their index in the read
 };
 
 }  // namespace ingot
