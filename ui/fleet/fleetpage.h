@@ -8,6 +8,7 @@
 #pragma once
 
 #include "services/fleet/fleetsummary.h"
+#include "ui/fleet/fleetgcconfig.h"
 #include "services/util/task.h"
 
 #include <QWidget>
