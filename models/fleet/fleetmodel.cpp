@@ -146,8 +146,12 @@ QVariant FleetModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (index.column() == PlaceColumn)
             return tr("%1\nKnown as: %2").arg(displayName(r.summary.place.id), r.summary.place.origin);
-        if (index.column() == CompilersColumn && r.read && !r.summary.compilers.isEmpty())
-            return displayName(r.summary.compilers.join(QLatin1Char('\n')));
+        if (index.column() == CompilersColumn && r.read && !r.summary.compilers.isEmpty()) {
+            QStringList names;  // each escaped, one a line
+            for (const QString &c : r.summary.compilers)
+                names << displayName(c);
+            return names.join(QLatin1Char('\n'));
+        }
         if (index.column() == StatusColumn && r.read)
             return tr("%1\nRead at %2").arg(statusText(r), formatDateTime(r.summary.readAtMs));
         return {};
