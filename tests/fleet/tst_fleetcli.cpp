@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -58,6 +59,7 @@ private Q_SLOTS:
     {
         QCoreApplication::setOrganizationName(QStringLiteral("Ingot"));
         QCoreApplication::setApplicationName(QStringLiteral("ingot"));
+        QSettings().clear();  // the places an earlier run left in the test's settings are none of this one
         qputenv("INGOT_KEYCHAIN", "none");
         qputenv("HF_HUB_OFFLINE", "1");  // the Hub cache repo in use is a place; the test never reaches huggingface.co
         qputenv("VLLM_CACHE_ROOT", QFile::encodeName(m_tmp.path() + QStringLiteral("/no-vllm")));

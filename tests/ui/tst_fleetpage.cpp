@@ -35,6 +35,7 @@
 #include <QSpinBox>
 #include <QLabel>
 #include <QListWidget>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -101,6 +102,7 @@ private Q_SLOTS:
     {
         QApplication::setOrganizationName(QStringLiteral("IngotTest"));
         QApplication::setApplicationName(QStringLiteral("ingot-tst-fleetpage"));
+        QSettings().clear();  // what an earlier run added (Hub repos, S3 caches, policies) is no place of this one
         qputenv("INGOT_KEYCHAIN", "none");
         qputenv("HF_HUB_OFFLINE", "1");  // the Hub cache repo in use is a place; never huggingface.co
         qputenv("INGOT_GC_LOG", QFile::encodeName(m_tmp.path() + QStringLiteral("/gc.log")));
@@ -407,6 +409,17 @@ private Q_SLOTS:
         QDir().mkpath(dir);
         QVERIFY(w.grab().save(dir + QStringLiteral("/fleet.png")));
         qInfo("screenshot: %s/fleet.png", qPrintable(dir));
+        // Open on a Hub repo's row (one added on the Hub page, not the one in use it opens first): the Hub caches
+        // page, on that repo once its first look listed the repos.
+        hub.makeRepo(QStringLiteral("neuronorg/other-cache"), false, files);
+        AppSettings::addHubRepo(QStringLiteral("neuronorg/other-cache"));
+        page->refresh();
+        QVERIFY(refreshed.wait(60000));
+        page->selectPlace(QStringLiteral("hub:neuronorg/other-cache"));
+        QCOMPARE(page->currentPlace()->id, QStringLiteral("hub:neuronorg/other-cache"));
+        page->openAction()->trigger();
+        QCOMPARE(w.navigation()->currentRow(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(w.hubCachePage()->currentRepo(), QStringLiteral("neuronorg/other-cache"), 30000);
         if (auto c = RemoteHosts::instance().connection(trn.alias()))
             c->close();
     }
