@@ -258,6 +258,8 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(appendGcRun(run, &error), qPrintable(error));
         FleetPage page;
+        QSignalSpy logRead(&page, &FleetPage::lastRunRead);
+        QVERIFY(logRead.wait(10000));
         QVERIFY(page.policyBox()->findText(p.name) >= 0);
         page.policyBox()->setCurrentIndex(page.policyBox()->findText(p.name));
         QCOMPARE(page.policyLabel()->text(), p.summary());
@@ -397,6 +399,7 @@ private Q_SLOTS:
         QCOMPARE(cell(m, QStringLiteral("hub:neuronorg/llama-cache"), FleetModel::EntriesColumn), QStringLiteral("13"));  // and the fixture's own
         QVERIFY(!cell(m, QStringLiteral("host:trn1-b"), FleetModel::StatusColumn).startsWith(QStringLiteral("read in")));
         page->selectPlace(QStringLiteral("host:trn1-a"));
+        QTRY_VERIFY_WITH_TIMEOUT(page->lastRunLabel()->text().startsWith(QStringLiteral("Last run")), 10000);
 #ifdef INGOT_FLEET_GC_PANEL
         // The chosen policy previewed on every place: what each frees, and the total.
         QSignalSpy previewed(page->gcPanel(), &FleetGcPanel::previewed);

@@ -48,6 +48,7 @@ FleetPage::FleetPage(QWidget *parent)
 FleetPage::~FleetPage()
 {
     m_task.discard();
+    m_logTask.discard();
 }
 
 void FleetPage::buildUi()
@@ -335,16 +336,27 @@ void FleetPage::reloadPolicies()
         m_gc->policyChanged();
 #endif
     showPolicy();
-    QString error;
-    const QVector<GcRun> runs = readGcRuns(1, &error);
-    if (!error.isEmpty())
-        m_lastRun->setText(tr("The log of policy runs cannot be read: %1").arg(error));
-    else if (runs.isEmpty())
-        m_lastRun->setText(tr("No policy has run yet."));
-    else
-        m_lastRun->setText(tr("Last run: %1, policy %2 (%3): %4.")
-                               .arg(formatDateTime(runs.first().finishedMs), displayName(runs.first().policy),
-                                    displayName(runs.first().trigger), runs.first().summary()));
+    // The gc log (up to its last 8 MiB) is read off the UI thread; a later read replaces an earlier one's answer.
+    m_logTask.discard();
+    m_logTask = runTask(
+        this,
+        [](TaskControl &) {
+            QString error;
+            const QVector<GcRun> runs = readGcRuns(1, &error);
+            return qMakePair(runs, error);
+        },
+        [this](const QPair<QVector<GcRun>, QString> &r) {
+            const QVector<GcRun> &runs = r.first;
+            if (!r.second.isEmpty())
+                m_lastRun->setText(tr("The log of policy runs cannot be read: %1").arg(r.second));
+            else if (runs.isEmpty())
+                m_lastRun->setText(tr("No policy has run yet."));
+            else
+                m_lastRun->setText(tr("Last run: %1, policy %2 (%3): %4.")
+                                       .arg(formatDateTime(runs.first().finishedMs), displayName(runs.first().policy),
+                                            displayName(runs.first().trigger), runs.first().summary()));
+            Q_EMIT lastRunRead();
+        });
 }
 
 PolicyDialog *FleetPage::editPolicy(bool newOne)

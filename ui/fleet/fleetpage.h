@@ -67,7 +67,7 @@ public Q_SLOTS:
     void refreshChanged();
     static constexpr qint64 hubRereadMs() { return 30 * 60 * 1000; }
     void openCurrent();
-    // The saved policies and the gc log's last run, read again.
+    // The saved policies, and the gc log's last run read again (off the UI thread: lastRunRead() follows).
     void reloadPolicies();
     // The policy editor, on a new policy or on the chosen one; a policy saved there is chosen. Returns it (modal with
     // exec() in use; tests drive the returned dialog).
@@ -79,6 +79,7 @@ Q_SIGNALS:
     void openPlaceRequested(const ingot::FleetPlace &place);
     void statusChanged(const QString &text, bool busy);
     void refreshed();  // every place of a refresh was read (or said why not)
+    void lastRunRead();  // the gc log's last run is shown
 
 protected:
     void showEvent(QShowEvent *e) override;
@@ -110,6 +111,7 @@ private:
     QTimer *m_timer;
     FleetSummaryOptions m_options;
     Task m_task;
+    Task m_logTask;
     bool m_shownOnce = false;
 };
 
