@@ -1,6 +1,7 @@
 // ingot-cli: the headless companion. QtCore only, so it runs on trn hosts without a display.
 #include "app/cli/cachecommands.h"
 #include "app/cli/explaincommands.h"
+#include "app/cli/fleetcommand.h"
 #include "app/cli/clicommon.h"
 #include "app/cli/clustercommands.h"
 #include "app/cli/commandtable.h"
@@ -78,6 +79,7 @@ int main(int argc, char **argv)
     table.add(verifyCommands());
     table.add(policyCommands());
     table.add(scheduleCommands());
+    table.add(fleetCommands());
     table.add(consolidateCommands());
     table.add(jobCommands());
     table.add(jobMonitorCommands());

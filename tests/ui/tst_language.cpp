@@ -107,7 +107,7 @@ private slots:
         int checked = 0;
         MainWindow w;
         const QStringList nav{QStringLiteral("Local cache"), QStringLiteral("Hub caches"), QStringLiteral("Jobs"),
-                              QStringLiteral("Remote hosts"), QStringLiteral("Transfers")};
+                              QStringLiteral("Remote hosts"), QStringLiteral("Transfers"), QStringLiteral("Fleet")};
         QCOMPARE(w.navigation()->count(), nav.size());
         for (int i = 0; i < nav.size(); ++i) {
             const QString zh = committedChinese(QStringLiteral("ingot::MainWindow"), nav[i]);

@@ -63,12 +63,13 @@ private Q_SLOTS:
     void navigationListsOnlyWorkingAreas()
     {
         MainWindow w;
-        QCOMPARE(w.navigation()->count(), 5);
+        QCOMPARE(w.navigation()->count(), 6);
         QCOMPARE(w.navigation()->item(0)->text(), QStringLiteral("Local cache"));
         QCOMPARE(w.navigation()->item(2)->text(), QStringLiteral("Jobs"));
         QCOMPARE(w.navigation()->item(3)->text(), QStringLiteral("Remote hosts"));
         QCOMPARE(w.navigation()->item(4)->text(), QStringLiteral("Transfers"));
-        // Ctrl+1..4 go to the areas in the navigation's order.
+        QCOMPARE(w.navigation()->item(5)->text(), QStringLiteral("Fleet"));
+        // Ctrl+1..6 go to the areas in the navigation's order.
         QMenu *go = nullptr;
         for (QAction *a : w.menuBar()->actions())
             if (a->text() == QStringLiteral("&Go"))
@@ -78,7 +79,9 @@ private Q_SLOTS:
         for (QAction *a : go->actions())
             keys << a->shortcut().toString();
         QCOMPARE(keys, (QStringList{QStringLiteral("Ctrl+1"), QStringLiteral("Ctrl+2"), QStringLiteral("Ctrl+3"),
-                                    QStringLiteral("Ctrl+4"), QStringLiteral("Ctrl+5")}));
+                                    QStringLiteral("Ctrl+4"), QStringLiteral("Ctrl+5"), QStringLiteral("Ctrl+6")}));
+        go->actions().at(5)->trigger();
+        QCOMPARE(w.navigation()->currentRow(), 5);
         go->actions().at(4)->trigger();
         QCOMPARE(w.navigation()->currentRow(), 4);
         go->actions().at(3)->trigger();

@@ -11,6 +11,8 @@
 #include "services/cache/cachesession.h"
 #include "models/cache/cachetreemodel.h"
 #include "ui/checkpoint/consolidatewizard.h"
+#include "ui/fleet/fleetpage.h"
+#include "services/fleet/fleetplaces.h"
 #include "ui/hub/hubcachepage.h"
 #include "ui/jobs/jobspage.h"
 #include "ui/jobs/jobmonitor.h"
@@ -66,6 +68,7 @@ MainWindow::MainWindow(QWidget *parent)
                                     makeTransferEngine(defaultSecretStore()),
                                     this))
     , m_transfersPage(new TransfersPage(m_transfers, this))
+    , m_fleet(new FleetPage(this))
     , m_transferStatus(new QLabel(this))
     , m_status(new QLabel(this))
     , m_busy(new QProgressBar(this))
@@ -96,6 +99,9 @@ MainWindow::MainWindow(QWidget *parent)
     auto *transfers = new QListWidgetItem(QIcon(QStringLiteral(":/icons/transfers.svg")), tr("Transfers"), m_nav);
     transfers->setToolTip(tr("Pulls, pushes and copies of compiled modules: progress, pause, resume, retry (Ctrl+5)"));
     m_pages->addWidget(m_transfersPage);
+    auto *fleet = new QListWidgetItem(QIcon(QStringLiteral(":/icons/fleet.svg")), tr("Fleet"), m_nav);
+    fleet->setToolTip(tr("Every cache Ingot knows on one page: this machine's, the hosts', S3's and the Hub's (Ctrl+6)"));
+    m_pages->addWidget(m_fleet);
     m_nav->setCurrentRow(0);
     m_nav->setFixedWidth(150);
     m_nav->setAccessibleName(tr("Areas"));
@@ -152,6 +158,7 @@ MainWindow::MainWindow(QWidget *parent)
         m_nav->setCurrentRow(m_pages->indexOf(m_local));
         m_local->openLocation(loc, why);
     });
+    connect(m_fleet, &FleetPage::openPlaceRequested, this, &MainWindow::openFleetPlace);
     connect(m_local->session(), &CacheSession::scanFinished, this, [this](const ScanStats &, const QString &error) {
         const StoreLocation &loc = m_local->session()->location();
         if (!error.isEmpty() && !loc.isLocal())
@@ -359,6 +366,8 @@ void MainWindow::buildMenus()
     toRemote->setShortcut(QKeySequence(QStringLiteral("Ctrl+4")));
     QAction *toTransfers = go->addAction(tr("&Transfers"), this, [this] { m_nav->setCurrentRow(m_pages->indexOf(m_transfersPage)); });
     toTransfers->setShortcut(QKeySequence(QStringLiteral("Ctrl+5")));
+    QAction *toFleet = go->addAction(tr("&Fleet"), this, [this] { m_nav->setCurrentRow(m_pages->indexOf(m_fleet)); });
+    toFleet->setShortcut(QKeySequence(QStringLiteral("Ctrl+6")));
 
     QMenu *hubMenu = menuBar()->addMenu(tr("&Hub"));
     hubMenu->addAction(tr("&Log in…"), m_hub, &HubCachePage::login);
@@ -384,6 +393,7 @@ void MainWindow::connectPageStatus()
 {
     connect(m_hub, &HubCachePage::statusChanged, this, [this](const QString &text, bool busy) { setPageStatus(m_hub, text, busy); });
     connect(m_local, &LocalCachePage::statusChanged, this, [this](const QString &text, bool busy) { setPageStatus(m_local, text, busy); });
+    connect(m_fleet, &FleetPage::statusChanged, this, [this](const QString &text, bool busy) { setPageStatus(m_fleet, text, busy); });
     connect(m_remote, &RemoteHostsPage::statusChanged, this,
             [this](const QString &text, bool busy) { setPageStatus(m_remote, text, busy); });
 }
@@ -471,6 +481,36 @@ void MainWindow::openNotified(const NotifyTarget &target)
         front->raise();
         front->activateWindow();
     }
+}
+
+void MainWindow::openFleetPlace(const FleetPlace &place)
+{
+    switch (place.kind) {
+    case FleetPlace::Kind::Hub: {
+        const bool listed = m_hubShown;
+        m_nav->setCurrentRow(m_pages->indexOf(m_hub));  // the first look lists the repos: select it once they are
+        if (listed)
+            m_hub->selectRepo(place.repo);
+        else
+            connect(m_hub, &HubCachePage::ready, this, [this, repo = place.repo] { m_hub->selectRepo(repo); },
+                    Qt::SingleShotConnection);
+        return;
+    }
+    case FleetPlace::Kind::TorchNeuron:
+        m_local->openTorchNeuronCache(place.store.path);
+        return;
+    case FleetPlace::Kind::Host:
+        if (!place.store.isValid()) {  // not read yet: the Remote hosts page resolves its cache there, then opens it
+            m_remote->openCompileCache(place.host);
+            return;
+        }
+        break;
+    case FleetPlace::Kind::Local:
+    case FleetPlace::Kind::S3:
+        break;
+    }
+    m_nav->setCurrentRow(m_pages->indexOf(m_local));
+    m_local->openLocation(place.store, tr("%1 (from the Fleet page: %2)").arg(displayName(place.shown()), place.origin));
 }
 
 void MainWindow::showCacheEntry(const QString &root, const QString &key)

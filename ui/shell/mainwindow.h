@@ -14,6 +14,8 @@ class QToolButton;
 namespace ingot {
 
 class EventNotifications;
+class FleetPage;
+struct FleetPlace;
 class HubCachePage;
 class JobService;
 class Notifier;
@@ -49,6 +51,7 @@ public:
     JobsPage *jobsPage() const { return m_jobs; }
     RemoteHostsPage *remoteHostsPage() const { return m_remote; }
     TransfersPage *transfersPage() const { return m_transfersPage; }
+    FleetPage *fleetPage() const { return m_fleet; }
     TransferQueue *transferQueue() const { return m_transfers; }
     QListWidget *navigation() const { return m_nav; }
     QLabel *statusText() const { return m_status; }
@@ -92,6 +95,9 @@ private:
     void wireNotifications();
     // A notification's Open: the window in front, on what it told of.
     void openNotified(const NotifyTarget &target);
+    // A row of the Fleet page shown on its own page: a cache on the Local cache page (a host's as resolved there),
+    // a TorchNeuron cache in its window, a Hub repo on the Hub page.
+    void openFleetPlace(const FleetPlace &place);
 
     QListWidget *m_nav;
     QStackedWidget *m_pages;
@@ -102,6 +108,7 @@ private:
     RemoteHostsPage *m_remote;
     TransferQueue *m_transfers;
     TransfersPage *m_transfersPage;
+    FleetPage *m_fleet;
     QLabel *m_transferStatus;
     bool m_hubShown = false;
     QLabel *m_status;
