@@ -293,6 +293,140 @@
     </message>
 </context>
 <context>
+    <name>ingot::FleetGc</name>
+    <message numerus="yes">
+        <source>no answer in %n seconds</source>
+        <translation>
+            <numerusform>no answer in %n second</numerusform>
+            <numerusform>no answer in %n seconds</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::FleetGcPanel</name>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… and %n more</numerusform>
+            <numerusform>… and %n more</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %n entries</source>
+        <translation>
+            <numerusform>%1 in %n entry</numerusform>
+            <numerusform>%1 in %n entries</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n kept</source>
+        <translation>
+            <numerusform>%n kept</numerusform>
+            <numerusform>%n kept</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Policy %1 frees %2 in %n entries</source>
+        <translation>
+            <numerusform>Policy %1 frees %2 in %n entry</numerusform>
+            <numerusform>Policy %1 frees %2 in %n entries</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> over %n place(s)</source>
+        <translation>
+            <numerusform> over %n place</numerusform>
+            <numerusform> over %n places</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n not reached</source>
+        <translation>
+            <numerusform>; %n not reached</numerusform>
+            <numerusform>; %n not reached</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n removed</source>
+        <translation>
+            <numerusform>%n removed</numerusform>
+            <numerusform>%n removed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n kept (changed since the preview)</source>
+        <translation>
+            <numerusform>, %n kept (changed since the preview)</numerusform>
+            <numerusform>, %n kept (changed since the preview)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n failed</source>
+        <translation>
+            <numerusform>, %n failed</numerusform>
+            <numerusform>, %n failed</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::FleetModel</name>
+    <message numerus="yes">
+        <source>%1 (+%n)</source>
+        <translation>
+            <numerusform>%1 (+%n)</numerusform>
+            <numerusform>%1 (+%n)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::FleetPage</name>
+    <message numerus="yes">
+        <source>%n place(s)</source>
+        <translation>
+            <numerusform>%n place</numerusform>
+            <numerusform>%n places</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> · %1 in %n entries</source>
+        <translation>
+            <numerusform> · %1 in %n entry</numerusform>
+            <numerusform> · %1 in %n entries</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n reading</source>
+        <translation>
+            <numerusform> · %n reading</numerusform>
+            <numerusform> · %n reading</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n not read</source>
+        <translation>
+            <numerusform> · %n not read</numerusform>
+            <numerusform> · %n not read</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ingot::GcLog</name>
+    <message numerus="yes">
+        <source>%n place(s)</source>
+        <translation>
+            <numerusform>%n place</numerusform>
+            <numerusform>%n places</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n unreachable</source>
+        <translation>
+            <numerusform>, %n unreachable</numerusform>
+            <numerusform>, %n unreachable</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ingot::Hlo</name>
     <message numerus="yes">
         <source>Instructions:  %1 in %n computation(s) (%2 in the entry); most frequent: %3</source>
@@ -1219,6 +1353,34 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
         <translation>
             <numerusform>: %n differs or is missing.</numerusform>
             <numerusform>: %n differ or are missing.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n place(s) could not be read (see STATUS).</source>
+        <translation>
+            <numerusform>%n place could not be read (see STATUS).</numerusform>
+            <numerusform>%n places could not be read (see STATUS).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove %n entries (%1) in these places?</source>
+        <translation>
+            <numerusform>Remove %n entry (%1) in these places?</numerusform>
+            <numerusform>Remove %n entries (%1) in these places?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Total: %n entries, %1; %2 not reached.</source>
+        <translation>
+            <numerusform>Total: %n entry, %1; %2 not reached.</numerusform>
+            <numerusform>Total: %n entries, %1; %2 not reached.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 freed over %n place(s)</source>
+        <translation>
+            <numerusform>%1 freed over %n place</numerusform>
+            <numerusform>%1 freed over %n places</numerusform>
         </translation>
     </message>
 </context>

@@ -2449,6 +2449,606 @@ Go back to change the settings, or close the window.</source>
     </message>
 </context>
 <context>
+    <name>ingot::FleetGc</name>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>The same cache as %1: planned there.</source>
+        <translation>与 %1 是同一个缓存：已在那里规划。</translation>
+    </message>
+    <message numerus="yes">
+        <source>no answer in %n seconds</source>
+        <translation>
+            <numerusform>%n 秒内无响应</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>cancelled before this place</source>
+        <translation>在处理此位置之前已取消</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::FleetGcPanel</name>
+    <message>
+        <source>planned</source>
+        <translation>已规划</translation>
+    </message>
+    <message>
+        <source>policies do not apply: %1</source>
+        <translation>策略不适用：%1</translation>
+    </message>
+    <message>
+        <source>not reached: %1</source>
+        <translation>未能访问：%1</translation>
+    </message>
+    <message>
+        <source>kept</source>
+        <translation>保留</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… 另有 %n 项</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Pre&amp;view on all places</source>
+        <translation>在所有位置预览(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Apply</source>
+        <translation>应用(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Run this policy every &amp;day</source>
+        <translation>每天运行此策略(&amp;D)</translation>
+    </message>
+    <message>
+        <source>What the chosen policy would remove in each place, and the total: nothing is removed</source>
+        <translation>所选策略在每个位置将移除的内容及总计：不会实际移除任何内容</translation>
+    </message>
+    <message>
+        <source>Remove what the preview lists, each entry checked again right before it goes</source>
+        <translation>移除预览中列出的内容，每个条目在移除前都会再次检查</translation>
+    </message>
+    <message>
+        <source>Place</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Frees</source>
+        <translation>释放</translation>
+    </message>
+    <message>
+        <source>Keeps</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Preview of the policy on every place</source>
+        <translation>策略在所有位置上的预览</translation>
+    </message>
+    <message>
+        <source>Choose a saved policy first (New… makes one).</source>
+        <translation>请先选择一个已保存的策略（“新建…”可创建一个）。</translation>
+    </message>
+    <message>
+        <source>Reading every place…</source>
+        <translation>正在读取所有位置…</translation>
+    </message>
+    <message>
+        <source>Previewing policy %1 on every place…</source>
+        <translation>正在所有位置上预览策略 %1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %n entries</source>
+        <translation>
+            <numerusform>%n 个条目，共 %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n kept</source>
+        <translation>
+            <numerusform>保留 %n 个</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Policy %1 frees %2 in %n entries</source>
+        <translation>
+            <numerusform>策略 %1 可释放 %n 个条目，共 %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> over %n place(s)</source>
+        <translation>
+            <numerusform> 分布在 %n 个位置</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n not reached</source>
+        <translation>
+            <numerusform>；%n 个位置未能访问</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>. Apply removes them.</source>
+        <translation>。点击“应用”将其移除。</translation>
+    </message>
+    <message>
+        <source>. Nothing to remove.</source>
+        <translation>。没有可移除的内容。</translation>
+    </message>
+    <message>
+        <source>Applying policy %1…</source>
+        <translation>正在应用策略 %1…</translation>
+    </message>
+    <message>
+        <source>(not logged: %1)</source>
+        <translation>（未记录到日志：%1）</translation>
+    </message>
+    <message>
+        <source>%1 freed</source>
+        <translation>已释放 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n removed</source>
+        <translation>
+            <numerusform>已移除 %n 个</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n kept (changed since the preview)</source>
+        <translation>
+            <numerusform>，保留 %n 个（预览后已更改）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n failed</source>
+        <translation>
+            <numerusform>，%n 个失败</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Done: %1.</source>
+        <translation>完成：%1。</translation>
+    </message>
+    <message>
+        <source>Last scheduled run: %1</source>
+        <translation>上次计划运行：%1</translation>
+    </message>
+    <message>
+        <source>Runs every day; it has not run yet.</source>
+        <translation>每天运行；尚未运行过。</translation>
+    </message>
+    <message>
+        <source>Installing the timer…</source>
+        <translation>正在安装定时器…</translation>
+    </message>
+    <message>
+        <source>Removing the timer…</source>
+        <translation>正在移除定时器…</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::FleetModel</name>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>TorchNeuron</source>
+        <translation>TorchNeuron</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>S3</source>
+        <translation>S3</translation>
+    </message>
+    <message>
+        <source>Hub repo</source>
+        <translation>Hub 仓库</translation>
+    </message>
+    <message>
+        <source>reading…</source>
+        <translation>正在读取…</translation>
+    </message>
+    <message>
+        <source>not read yet</source>
+        <translation>尚未读取</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (+%n)</source>
+        <translation>
+            <numerusform>%1 (+%n)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>not known</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>%1
+Known as: %2</source>
+        <translation>%1
+又名：%2</translation>
+    </message>
+    <message>
+        <source>%1
+Read at %2</source>
+        <translation>%1
+读取于 %2</translation>
+    </message>
+    <message>
+        <source>Place</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Entries</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Locked</source>
+        <translation>已锁定</translation>
+    </message>
+    <message>
+        <source>Compilers</source>
+        <translation>编译器</translation>
+    </message>
+    <message>
+        <source>Last used</source>
+        <translation>上次使用</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::FleetPage</name>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Read every place again (F5)</source>
+        <translation>重新读取所有位置 (F5)</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show the selected place on its own page: a cache on the Local cache page, a Hub repo on the Hub page</source>
+        <translation>在对应页面中显示所选位置：缓存显示在“本地缓存”页，Hub 仓库显示在 Hub 页</translation>
+    </message>
+    <message>
+        <source>Places</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Cache policies</source>
+        <translation>缓存策略</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>&amp;New…</source>
+        <translation>新建(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>A new cache policy: what each cache keeps (as ingot-cli cache policy set)</source>
+        <translation>新建缓存策略：规定每个缓存保留哪些内容（同 ingot-cli cache policy set）</translation>
+    </message>
+    <message>
+        <source>&amp;Edit…</source>
+        <translation>编辑(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Change the chosen policy</source>
+        <translation>修改所选策略</translation>
+    </message>
+    <message>
+        <source>&amp;Policy:</source>
+        <translation>策略(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Reading the places Ingot knows…</source>
+        <translation>正在读取 Ingot 已知的位置…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n place(s)</source>
+        <translation>
+            <numerusform>%n 个位置</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> · %1 in %n entries</source>
+        <translation>
+            <numerusform> · %n 个条目，共 %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n reading</source>
+        <translation>
+            <numerusform> · %n 个正在读取</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n not read</source>
+        <translation>
+            <numerusform> · %n 个未读取</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The log of policy runs cannot be read: %1</source>
+        <translation>无法读取策略运行日志：%1</translation>
+    </message>
+    <message>
+        <source>No policy has run yet.</source>
+        <translation>尚无策略运行过。</translation>
+    </message>
+    <message>
+        <source>Last run: %1, policy %2 (%3): %4.</source>
+        <translation>上次运行：%1，策略 %2（%3）：%4。</translation>
+    </message>
+    <message>
+        <source>No policy saved yet: ingot-cli cache policy set NAME --max-size 200GB --unused-days 30 --failed</source>
+        <translation>尚未保存任何策略：ingot-cli cache policy set NAME --max-size 200GB --unused-days 30 --failed</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::FleetPlaces</name>
+    <message>
+        <source>host %1</source>
+        <translation>主机 %1</translation>
+    </message>
+    <message>
+        <source>%1 (TorchNeuron)</source>
+        <translation>%1 (TorchNeuron)</translation>
+    </message>
+    <message>
+        <source>a Hub repo changes by commits: remove its entries on the Hub page</source>
+        <translation>Hub 仓库通过提交进行变更：请在 Hub 页上移除其条目</translation>
+    </message>
+    <message>
+        <source>TorchNeuron&apos;s cache format: see ingot-cli torchneuron</source>
+        <translation>TorchNeuron 的缓存格式：参见 ingot-cli torchneuron</translation>
+    </message>
+    <message>
+        <source>%1 is not in the host list (ingot-cli remote add)</source>
+        <translation>%1 不在主机列表中（ingot-cli remote add）</translation>
+    </message>
+    <message>
+        <source>not a Hub repo id: %1</source>
+        <translation>不是 Hub 仓库 ID：%1</translation>
+    </message>
+    <message>
+        <source>not a place: &quot;%1&quot; (a folder, host:NAME, s3://bucket/prefix or hub:org/name)</source>
+        <translation>不是有效的位置：&quot;%1&quot;（应为文件夹、host:NAME、s3://bucket/prefix 或 hub:org/name）</translation>
+    </message>
+    <message>
+        <source>a Hub repo has no cache store; it is read through the Hub&apos;s API</source>
+        <translation>Hub 仓库没有缓存存储；它通过 Hub 的 API 读取</translation>
+    </message>
+    <message>
+        <source>the Neuron tools on %1 do not cache (--no_cache in NEURON_CC_FLAGS)</source>
+        <translation>%1 上的 Neuron 工具不使用缓存（NEURON_CC_FLAGS 中含 --no_cache）</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::FleetSummary</name>
+    <message>
+        <source>HF_HUB_OFFLINE is set: the Hub is not asked</source>
+        <translation>已设置 HF_HUB_OFFLINE：不查询 Hub</translation>
+    </message>
+    <message>
+        <source>read in %1 s</source>
+        <translation>读取用时 %1 s</translation>
+    </message>
+    <message>
+        <source>no answer in %1 s</source>
+        <translation>%1 s 内无响应</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>无法访问</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::GcLog</name>
+    <message numerus="yes">
+        <source>%n place(s)</source>
+        <translation>
+            <numerusform>%n 个位置</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, %1 would be freed</source>
+        <translation>，将释放 %1</translation>
+    </message>
+    <message>
+        <source>, %1 freed</source>
+        <translation>，已释放 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n unreachable</source>
+        <translation>
+            <numerusform>，%n 个无法访问</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>cannot make %1</source>
+        <translation>无法创建 %1</translation>
+    </message>
+    <message>
+        <source>cannot lock %1: %2</source>
+        <translation>无法锁定 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::GcSchedule</name>
+    <message>
+        <source>systemctl is not installed</source>
+        <translation>未安装 systemctl</translation>
+    </message>
+    <message>
+        <source>systemctl --user exited with %1</source>
+        <translation>systemctl --user 已退出，返回码 %1</translation>
+    </message>
+    <message>
+        <source>cannot make %1</source>
+        <translation>无法创建 %1</translation>
+    </message>
+    <message>
+        <source>cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is not a unit file Ingot can read (a folder, a device or over 64 KiB)</source>
+        <translation>%1 不是 Ingot 可读取的单元文件（是文件夹、设备或超过 64 KiB）</translation>
+    </message>
+    <message>
+        <source>%1 exists and was not written by Ingot: it is left as it is</source>
+        <translation>%1 已存在且不是由 Ingot 写入的：保持原样不动</translation>
+    </message>
+    <message>
+        <source>cannot write in %1: %2</source>
+        <translation>无法在 %1 中写入：%2</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Wrote %1.service and %1.timer in %2, but no systemd user manager answers here (%3), so the timer does not run yet. Where there is one: systemctl --user daemon-reload &amp;&amp; systemctl --user enable --now %1.timer</source>
+        <translation>已在 %2 中写入 %1.service 和 %1.timer，但此处没有 systemd 用户管理器响应（%3），因此定时器尚未运行。在有用户管理器的地方执行：systemctl --user daemon-reload &amp;&amp; systemctl --user enable --now %1.timer</translation>
+    </message>
+    <message>
+        <source>Without systemd, run it from cron: %1</source>
+        <translation>没有 systemd 时，请通过 cron 运行：%1</translation>
+    </message>
+    <message>
+        <source>Without systemd, add this line with crontab -e:
+%1</source>
+        <translation>没有 systemd 时，请用 crontab -e 添加这一行：
+%1</translation>
+    </message>
+    <message>
+        <source>ingot-cli is neither beside this program nor on PATH: install Ingot&apos;s command-line tool</source>
+        <translation>ingot-cli 既不在本程序旁边，也不在 PATH 中：请安装 Ingot 的命令行工具</translation>
+    </message>
+    <message>
+        <source>%1 takes no cache policy: %2</source>
+        <translation>%1 不接受缓存策略：%2</translation>
+    </message>
+    <message>
+        <source>a policy&apos;s name is letters, digits, &apos;-&apos;, &apos;_&apos; and &apos;.&apos; (64 at most), not &quot;%1&quot;</source>
+        <translation>策略名称只能由字母、数字、&apos;-&apos;、&apos;_&apos; 和 &apos;.&apos; 组成（最多 64 个），而不是 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>a place named with a control character or bytes that are not UTF-8 cannot be scheduled: &quot;%1&quot;</source>
+        <translation>名称含控制字符或非 UTF-8 字节的位置无法加入计划：&quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>not a calendar expression: &quot;%1&quot; (daily, weekly, Mon *-*-* 03:00)</source>
+        <translation>不是日历表达式：&quot;%1&quot;（例如 daily、weekly、Mon *-*-* 03:00）</translation>
+    </message>
+    <message>
+        <source>systemd does not take the calendar expression &quot;%1&quot;: %2</source>
+        <translation>systemd 不接受日历表达式 &quot;%1&quot;：%2</translation>
+    </message>
+    <message>
+        <source>cron cannot say OnCalendar=%1 as Ingot writes it: put the time fields (minute hour day month weekday) before the command yourself</source>
+        <translation>cron 无法表达 Ingot 所写的 OnCalendar=%1：请自行在命令前填写时间字段（分 时 日 月 星期）</translation>
+    </message>
+    <message>
+        <source>a name with a backslash cannot be written in a crontab line: schedule that place by the timer</source>
+        <translation>含反斜杠的名称无法写入 crontab 行：请使用定时器为该位置设置计划</translation>
+    </message>
+    <message>
+        <source>a name holds a NUL byte</source>
+        <translation>名称中含有 NUL 字节</translation>
+    </message>
+    <message>
+        <source>the timer runs ingot-cli by its absolute path, not &quot;%1&quot;</source>
+        <translation>定时器按绝对路径运行 ingot-cli，而不是 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>the units are written, but systemctl --user %1 %2.timer failed: %3</source>
+        <translation>单元文件已写入，但 systemctl --user %1 %2.timer 失败：%3</translation>
+    </message>
+    <message>
+        <source>The timer %1.timer runs policy %2 (%3); systemctl --user list-timers shows it.</source>
+        <translation>定时器 %1.timer 运行策略 %2（%3）；可用 systemctl --user list-timers 查看。</translation>
+    </message>
+    <message>
+        <source>no schedule for &quot;%1&quot;</source>
+        <translation>&quot;%1&quot; 没有计划</translation>
+    </message>
+    <message>
+        <source>no schedule for policy %1</source>
+        <translation>策略 %1 没有计划</translation>
+    </message>
+    <message>
+        <source>%1 was not written by Ingot: it is left as it is</source>
+        <translation>%1 不是由 Ingot 写入的：保持原样不动</translation>
+    </message>
+    <message>
+        <source>cannot remove %1: %2</source>
+        <translation>无法删除 %1：%2</translation>
+    </message>
+    <message>
+        <source>Stopped and removed the timer %1.timer.</source>
+        <translation>已停止并移除定时器 %1.timer。</translation>
+    </message>
+    <message>
+        <source>Removed %1.timer and %1.service (no systemd user manager answers here: remove the crontab line if you added one).</source>
+        <translation>已移除 %1.timer 和 %1.service（此处没有 systemd 用户管理器响应：如果添加过 crontab 行，请将其删除）。</translation>
+    </message>
+</context>
+<context>
     <name>ingot::Hlo</name>
     <message>
         <source>the file ends inside a field</source>
@@ -7041,6 +7641,22 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
         <source>Adopt a training run Ingot did not launch (trainer_state.json, TorchTitan logs, TensorBoard events)</source>
         <translation>导入一个并非由 Ingot 启动的训练运行（trainer_state.json、TorchTitan 日志、TensorBoard 事件）</translation>
     </message>
+    <message>
+        <source>Fleet</source>
+        <translation>缓存总览</translation>
+    </message>
+    <message>
+        <source>Every cache Ingot knows on one page: this machine&apos;s, the hosts&apos;, S3&apos;s and the Hub&apos;s (Ctrl+6)</source>
+        <translation>在一个页面中查看 Ingot 已知的所有缓存：本机、各主机、S3 和 Hub 上的缓存 (Ctrl+6)</translation>
+    </message>
+    <message>
+        <source>&amp;Fleet</source>
+        <translation>缓存总览(&amp;F)</translation>
+    </message>
+    <message>
+        <source>%1 (from the Fleet page: %2)</source>
+        <translation>%1（来自缓存总览页：%2）</translation>
+    </message>
 </context>
 <context>
     <name>ingot::Maintenance</name>
@@ -7119,10 +7735,6 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     <message>
         <source>Removed the empty folder.</source>
         <translation>已删除空文件夹。</translation>
-    </message>
-    <message>
-        <source>The entry vanished since the preview.</source>
-        <translation>预览之后该条目已消失。</translation>
     </message>
     <message>
         <source>No lock left: the compile finished since the preview.</source>
@@ -7205,6 +7817,10 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     <message>
         <source>Skipped: neuronx-cc started running since the preview; its locks stay.</source>
         <translation>已跳过：预览之后 neuronx-cc 开始运行；其锁予以保留。</translation>
+    </message>
+    <message>
+        <source>Skipped: the entry vanished since the preview (removed by something else).</source>
+        <translation>已跳过：该条目在预览后已消失（已被其他程序移除）。</translation>
     </message>
 </context>
 <context>
@@ -7860,6 +8476,89 @@ Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module
     <message>
         <source>Written to</source>
         <translation>写入位置</translation>
+    </message>
+</context>
+<context>
+    <name>ingot::PolicyDialog</name>
+    <message>
+        <source>Remove &amp;failed entries (the next run compiles them again)</source>
+        <translation>移除失败的条目（下次运行时会重新编译）(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Clear stale &amp;locks (never while neuronx-cc runs there)</source>
+        <translation>清除过期锁（neuronx-cc 正在该处运行时绝不清除）(&amp;L)</translation>
+    </message>
+    <message>
+        <source>New cache policy</source>
+        <translation>新建缓存策略</translation>
+    </message>
+    <message>
+        <source>Cache policy %1</source>
+        <translation>缓存策略 %1</translation>
+    </message>
+    <message>
+        <source>team-daily</source>
+        <translation>team-daily</translation>
+    </message>
+    <message>
+        <source>no limit (e.g. 200GB, 500GiB)</source>
+        <translation>无限制（例如 200GB、500GiB）</translation>
+    </message>
+    <message>
+        <source>every version</source>
+        <translation>所有版本</translation>
+    </message>
+    <message>
+        <source>no age rule</source>
+        <translation>无时间规则</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <source>where compiles cannot be seen (S3): e.g. 2h, 1d</source>
+        <translation>用于无法看到编译进程的位置 (S3)：例如 2h、1d</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;Maximum size:</source>
+        <translation>最大大小(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>&amp;Keep the newest compilers:</source>
+        <translation>保留最新的编译器版本(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>Remove entries &amp;unused for over:</source>
+        <translation>移除超过以下时间未使用的条目(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>Lock &amp;age:</source>
+        <translation>锁的存在时长(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>A name: letters, digits, &apos;-&apos;, &apos;_&apos; and &apos;.&apos;, 1 to 64 of them.</source>
+        <translation>名称：由字母、数字、&apos;-&apos;、&apos;_&apos; 和 &apos;.&apos; 组成，长度为 1 到 64 个字符。</translation>
+    </message>
+    <message>
+        <source>The maximum size is a size such as 100GB, 500M or 20GiB, not &quot;%1&quot;.</source>
+        <translation>最大大小应为类似 100GB、500M 或 20GiB 的大小，而不是 &quot;%1&quot;。</translation>
+    </message>
+    <message>
+        <source>The lock age is an age such as 90m, 2h or 7d, not &quot;%1&quot;.</source>
+        <translation>锁的存在时长应为类似 90m、2h 或 7d 的时长，而不是 &quot;%1&quot;。</translation>
+    </message>
+    <message>
+        <source>A policy removes something: give a maximum size, the compilers to keep, an age, failed entries or stale locks.</source>
+        <translation>策略必须移除某些内容：请指定最大大小、要保留的编译器版本、时间、失败的条目或过期锁。</translation>
+    </message>
+    <message>
+        <source>Removes: %1.</source>
+        <translation>移除：%1。</translation>
     </message>
 </context>
 <context>
@@ -13311,10 +14010,6 @@ It would be added to %4.</source>
         <translation>命名缓存策略：list、set NAME（--max-size、--keep-versions、--unused-days、--failed、--locks）、rm NAME</translation>
     </message>
     <message>
-        <source>Apply a named policy to a cache (previewed; never locked entries): --policy NAME</source>
-        <translation>将命名策略应用于缓存（先预览；从不删除锁定的条目）：--policy NAME</translation>
-    </message>
-    <message>
         <source>Check against this S3 cache instead of the Hub (this machine&apos;s AWS keys).</source>
         <translation>改为对照此 S3 缓存（而非 Hub）进行检查（使用本机的 AWS 密钥）。</translation>
     </message>
@@ -13417,6 +14112,222 @@ It would be added to %4.</source>
     <message>
         <source>How long to wait for the ranks&apos; dumps (default 10).</source>
         <translation>等待各 rank 转储的时长（默认 10）。</translation>
+    </message>
+    <message>
+        <source>Read only this place (repeatable): a folder, torchneuron:PATH, host:NAME, s3://BUCKET/PREFIX or hub:ORG/NAME (default: every place Ingot knows).</source>
+        <translation>只读取此位置（可重复）：文件夹、torchneuron:PATH、host:NAME、s3://BUCKET/PREFIX 或 hub:ORG/NAME（默认：Ingot 已知的所有位置）。</translation>
+    </message>
+    <message>
+        <source>Seconds one place may take (default: 60).</source>
+        <translation>每个位置允许的最长秒数（默认：60）。</translation>
+    </message>
+    <message>
+        <source>folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>TorchNeuron</source>
+        <translation>TorchNeuron</translation>
+    </message>
+    <message>
+        <source>host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>S3</source>
+        <translation>S3</translation>
+    </message>
+    <message>
+        <source>Hub repo</source>
+        <translation>Hub 仓库</translation>
+    </message>
+    <message>
+        <source>PLACE</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>COMPILERS</source>
+        <translation>编译器</translation>
+    </message>
+    <message>
+        <source>STATUS</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>error: --place: %1</source>
+        <translation>错误：--place：%1</translation>
+    </message>
+    <message>
+        <source>error: --timeout takes whole seconds, from 1 to 86400.</source>
+        <translation>错误：--timeout 需为 1 到 86400 之间的整数秒。</translation>
+    </message>
+    <message>
+        <source>Ingot knows no cache yet: open one (cache list --cache-dir DIR), add a host (remote add) or a Hub repo.</source>
+        <translation>Ingot 尚不知道任何缓存：请打开一个缓存（cache list --cache-dir DIR）、添加主机（remote add）或 Hub 仓库。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n place(s) could not be read (see STATUS).</source>
+        <translation>
+            <numerusform>%n 个位置无法读取（见“状态”列）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Every cache Ingot knows (this machine&apos;s, folders added, TorchNeuron&apos;s, hosts, S3, Hub repos): size, entries by state, compilers, last used, reachable or why not</source>
+        <translation>Ingot 已知的所有缓存（本机的、添加的文件夹、TorchNeuron 的、主机、S3、Hub 仓库）：大小、按状态分类的条目、编译器、上次使用时间、是否可访问及原因</translation>
+    </message>
+    <message>
+        <source>On every place Ingot knows (cache fleet): this machine&apos;s caches, the hosts in the list, the S3 caches opened before; Hub repos and TorchNeuron tiers are listed as not taking policies.</source>
+        <translation>作用于 Ingot 已知的所有位置（cache fleet）：本机的缓存、列表中的主机、以前打开过的 S3 缓存；Hub 仓库和 TorchNeuron 层级会列为不接受策略。</translation>
+    </message>
+    <message>
+        <source>On this place (repeatable): a folder, host:NAME, s3://bucket/prefix.</source>
+        <translation>作用于此位置（可重复）：文件夹、host:NAME、s3://bucket/prefix。</translation>
+    </message>
+    <message>
+        <source>Append the run to the log of policy runs (the fleet page shows it).</source>
+        <translation>将本次运行追加到策略运行日志（缓存总览页会显示）。</translation>
+    </message>
+    <message>
+        <source>What started the run, as the log says it: cli (default) or schedule.</source>
+        <translation>日志中记录的运行触发方式：cli（默认）或 schedule。</translation>
+    </message>
+    <message>
+        <source>warning: the run was not logged: %1</source>
+        <translation>警告：本次运行未记录到日志：%1</translation>
+    </message>
+    <message>
+        <source>not reached: %1</source>
+        <translation>未能访问：%1</translation>
+    </message>
+    <message>
+        <source>policies do not apply: %1</source>
+        <translation>策略不适用：%1</translation>
+    </message>
+    <message>
+        <source>Policy %1: %2</source>
+        <translation>策略 %1：%2</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>not reached</source>
+        <translation>未能访问</translation>
+    </message>
+    <message>
+        <source>Nothing to do.</source>
+        <translation>无需操作。</translation>
+    </message>
+    <message>
+        <source>Total: %1 removed, %2 skipped, %3 failed; %4 freed on disk (%5).</source>
+        <translation>总计：已移除 %1 个，已跳过 %2 个，失败 %3 个；磁盘上释放了 %4（%5）。</translation>
+    </message>
+    <message>
+        <source>error: Ingot knows no cache yet (cache fleet lists the places)</source>
+        <translation>错误：Ingot 尚不知道任何缓存（cache fleet 会列出各位置）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove %n entries (%1) in these places?</source>
+        <translation>
+            <numerusform>要移除这些位置中的 %n 个条目（%1）吗？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>error: --trigger takes cli or schedule, not &quot;%1&quot;</source>
+        <translation>错误：--trigger 只接受 cli 或 schedule，而不是 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>error: give one of --everywhere, --place ID…, or --cache-dir / --host</source>
+        <translation>错误：请指定 --everywhere、--place ID… 或 --cache-dir / --host 之一</translation>
+    </message>
+    <message>
+        <source>Apply a named policy to a cache or to every place at once (previewed; never locked entries): --policy NAME [--everywhere | --place ID]</source>
+        <translation>将命名策略应用于某个缓存或一次性应用于所有位置（先预览；绝不处理已锁定的条目）：--policy NAME [--everywhere | --place ID]</translation>
+    </message>
+    <message>
+        <source>set POLICY, rm POLICY or show</source>
+        <translation>set POLICY、rm POLICY 或 show</translation>
+    </message>
+    <message>
+        <source>set: on every place Ingot knows (cache fleet); the default.</source>
+        <translation>set：作用于 Ingot 已知的所有位置（cache fleet）；默认值。</translation>
+    </message>
+    <message>
+        <source>set: on this place only (repeat for more): a folder, host:NAME, s3://bucket/prefix.</source>
+        <translation>set：仅作用于此位置（可重复以指定多个）：文件夹、host:NAME、s3://bucket/prefix。</translation>
+    </message>
+    <message>
+        <source>set: when, as systemd&apos;s OnCalendar= takes it (daily, weekly, 03:00, Mon *-*-* 03:00); daily by default.</source>
+        <translation>set：运行时间，格式同 systemd 的 OnCalendar=（daily、weekly、03:00、Mon *-*-* 03:00）；默认为 daily。</translation>
+    </message>
+    <message>
+        <source>set: only print the unit files and the crontab line; install nothing.</source>
+        <translation>set：仅打印单元文件和 crontab 行；不安装任何内容。</translation>
+    </message>
+    <message>
+        <source>error: --everywhere or --place, not both</source>
+        <translation>错误：--everywhere 和 --place 只能二选一</translation>
+    </message>
+    <message>
+        <source>No cache policy on a schedule: ingot-cli cache schedule set POLICY [--place ID…] [--on-calendar daily]</source>
+        <translation>没有按计划运行的缓存策略：ingot-cli cache schedule set POLICY [--place ID…] [--on-calendar daily]</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Places</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Next run</source>
+        <translation>下次运行</translation>
+    </message>
+    <message>
+        <source>Last run</source>
+        <translation>上次运行</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>从未</translation>
+    </message>
+    <message>
+        <source>not running (%1)</source>
+        <translation>未运行（%1）</translation>
+    </message>
+    <message>
+        <source>no systemd user manager: cron</source>
+        <translation>无 systemd 用户管理器：cron</translation>
+    </message>
+    <message>
+        <source>everywhere</source>
+        <translation>所有位置</translation>
+    </message>
+    <message>
+        <source>error: cache schedule set POLICY [--everywhere | --place ID…] [--on-calendar SPEC] [--print] | rm POLICY | show</source>
+        <translation>错误：cache schedule set POLICY [--everywhere | --place ID…] [--on-calendar SPEC] [--print] | rm POLICY | show</translation>
+    </message>
+    <message>
+        <source>A policy on a schedule (a systemd user timer, or cron): set POLICY [--place ID…] [--on-calendar SPEC], rm POLICY, show</source>
+        <translation>按计划运行策略（systemd 用户定时器或 cron）：set POLICY [--place ID…] [--on-calendar SPEC]、rm POLICY、show</translation>
+    </message>
+    <message numerus="yes">
+        <source>Total: %n entries, %1; %2 not reached.</source>
+        <translation>
+            <numerusform>合计：%n 个条目，%1；%2 个位置无法访问。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 freed over %n place(s)</source>
+        <translation>
+            <numerusform>在 %n 个位置释放 %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -277,8 +277,10 @@ void printFleetPreview(const FleetGcPreview &preview, bool asJson, bool dryRun)
             printPlan(p.plan);
     }
     out(QString());
-    out(PolicyCliText::tr("Total: %n entries, %1 freed in %2 places; %3 not reached.", nullptr, preview.entryCount())
-            .arg(formatBytes(preview.bytes())).arg(preview.places.size()).arg(preview.unreachable()));
+    // "%n place(s)" and "%n entries" are plurals of their own, each in its own message.
+    out(PolicyCliText::tr("Total: %n entries, %1; %2 not reached.", nullptr, preview.entryCount())
+            .arg(PolicyCliText::tr("%1 freed over %n place(s)", nullptr, int(preview.places.size())).arg(formatBytes(preview.bytes())))
+            .arg(preview.unreachable()));
 }
 
 // The run's report: each place's outcome, then the total (JSON: one document with the plans and results).
