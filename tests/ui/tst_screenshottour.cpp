@@ -10,6 +10,7 @@
 #include "services/util/appsettings.h"
 #include "tests/support/testsupport.h"
 #include "ui/checkpoint/consolidatewizard.h"
+#include "ui/fleet/fleetpage.h"
 #include "ui/hub/hubcachepage.h"
 #include "ui/jobs/joblauncher.h"
 #include "ui/jobs/jobspage.h"
@@ -19,6 +20,7 @@
 
 #include <QAbstractButton>
 #include <QDir>
+#include <QFile>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -156,6 +158,9 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(writeSampleCache(m_root, o, nullptr, &error), qPrintable(error));
         AppSettings::setCurrentRoot(QString());
+        // The Fleet page finds this machine's cache as the Neuron tools do: the sample is it.
+        qputenv("NEURON_CC_FLAGS", QByteArray("--cache_dir=") + QFile::encodeName(m_root));
+        qputenv("VLLM_CACHE_ROOT", QFile::encodeName(m_tmp.path() + QStringLiteral("/vllm")));  // no TorchNeuron tier
     }
 
     void everyPageShowsItsTextsWhole()
@@ -173,10 +178,12 @@ private Q_SLOTS:
         cache->view()->expandAll();
         const QStringList names{QStringLiteral("tour-cache.png"), QStringLiteral("tour-hub.png"),
                                 QStringLiteral("tour-jobs.png"), QStringLiteral("tour-remote.png"),
-                                QStringLiteral("tour-transfers.png")};
+                                QStringLiteral("tour-transfers.png"), QStringLiteral("tour-fleet.png")};
         for (int page = 0; page < names.size(); ++page) {
             QTest::keyClick(&w, Qt::Key(Qt::Key_1 + page), Qt::ControlModifier);
             test::deliverPostedEvents();
+            if (names.at(page) == QLatin1String("tour-fleet.png"))  // its places read in the background
+                QTRY_VERIFY_WITH_TIMEOUT(!w.fleetPage()->isReading(), 20000);
             const QStringList clipped = clippedTexts(&w);
             save(&w, names.at(page));
             QVERIFY2(clipped.isEmpty(), qPrintable(names.at(page) + QStringLiteral(": ") + clipped.join(QStringLiteral("\n  "))));
