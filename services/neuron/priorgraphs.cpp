@@ -90,6 +90,7 @@ PriorGraphs priorGraphs(const QVector<JobSummary> &history, const JobSpec &spec,
         out.jobId = run->record.id;
         out.jobCreatedMs = run->record.createdMs;
         out.graphs = int(keys.size());
+        out.keys = keys;
         for (const QString &k : std::as_const(keys)) {
             const CacheModule *m = cache.find(k);
             if (m && m->state == ModuleState::Success) {

@@ -23,6 +23,9 @@ struct PriorGraphs {
     int blocked = 0;   // FAILED or LOCKED there
     int missing = 0;   // absent, or unfinished: they compile again
     QStringList blockedKeys;
+    // Every graph of the run: keys, or a bare MODULE_… name for one it compiled that the cache read has not (another
+    // cache, or gone): what *Bring compiled graphs first* looks for (launchseed.h).
+    QStringList keys;
     QString cache;  // as shown
 
     QString text() const;  // one or two sentences for the launcher; empty when !found
