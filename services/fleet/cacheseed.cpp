@@ -10,6 +10,8 @@
 #include "services/util/names.h"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
 #include <QHash>
 #include <QJsonArray>
 #include <QRandomGenerator>
@@ -140,8 +142,17 @@ TransferRecord recordFor(const FleetPlace &from, const StoreLocation &into)
 bool classifyTarget(const SeedRequest &request, SeedResult *result, QStringList *missing)
 {
     QString error;
-    const std::unique_ptr<CacheStore> store = makeStore(request.into, &error);
     CacheSnapshot snap;
+    if (request.into.isLocal() && !QFileInfo::exists(request.into.path)) {
+        // A fresh machine's cache is not there yet: it is made as the compiler would make it (a dry run: all missing).
+        if (request.dryRun || QDir().mkpath(request.into.path)) {
+            *missing = request.keys;
+            return true;
+        }
+        result->error = SeedText::tr("The job's cache %1 cannot be made.").arg(displayName(request.into.path));
+        return false;
+    }
+    const std::unique_ptr<CacheStore> store = makeStore(request.into, &error);
     if (store && store->open(&error)) {
         CacheScanner scanner(*store);
         snap = scanner.scan(nullptr);

@@ -1,0 +1,239 @@
+// Bringing compiled graphs first (issue 39). The service's rules on caches on disk (what the job's cache has is never
+// overwritten, a FAILED entry is never copied, a graph no place has is said), then the done-when with real backend
+// runs (torchrun on CPU, the stand-in compiler wrapper of tests/support/compile_standin, as tst_runcompare runs them):
+// run 1 compiles its graphs into cache A, which becomes the team's S3 cache (the test S3 server, seeded from A); run 2
+// with the same settings on an empty cache B, launched by `ingot-cli job launch --seed-cache s3://…`, compiles
+// nothing: `job graphs` says every graph is a hit, the stand-in logged each as the wrapper logs a cached NEFF, and
+// `job status` says what was brought.
+#include "services/cache/cachescanner.h"
+#include "services/fleet/cacheseed.h"
+#include "services/stores/storefactory.h"
+#include "services/s3/s3cachestore.h"
+
+#include "tests/s3/pythonserver.h"
+#include "tests/support/comparesupport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ingot;
+
+namespace {
+
+const QString V = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
+
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+};
+
+void writeEntry(const QString &root, const QString &key, bool finished, const QByteArray &neff = "neff")
+{
+    const QString d = root + QLatin1Char('/') + key;
+    test::writeFile(d + QStringLiteral("/model.hlo_module.pb"), "hlo");
+    test::writeFile(d + QStringLiteral("/compile_flags.json"), "[\"--model-type=transformer\"]");
+    if (finished) {
+        test::writeFile(d + QStringLiteral("/model.neff"), neff);
+        test::writeFile(d + QStringLiteral("/model.done"), "");
+    } else {
+        test::writeFile(d + QStringLiteral("/model.log"), "ERROR: compilation failed");
+    }
+}
+
+ModuleState stateIn(const QString &root, const QString &key)
+{
+    const std::unique_ptr<CacheStore> store = makeStore(StoreLocation::local(root));
+    if (!store || !store->open(nullptr))
+        return ModuleState::Unknown;
+    CacheScanner scanner(*store);
+    bool vanished = false;
+    QString error;
+    const CacheModule m = scanner.scanModule(key.section(QLatin1Char('/'), 0, 0), key.section(QLatin1Char('/'), 1), &vanished, &error);
+    return vanished ? ModuleState::Empty : m.state;
+}
+
+FleetPlace folderPlace(const QString &path)
+{
+    QString error;
+    return *fleetPlaceFor(path, &error);
+}
+
+}  // namespace
+
+class TestCacheSeed : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QByteArray m_launchErr;  // the last launch's notes and progress
+
+    Run cli(const QStringList &args, const QString &cache) const
+    {
+        QProcess p;
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        e.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.path() + QStringLiteral("/data"));
+        e.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.path() + QStringLiteral("/config"));
+        e.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.path() + QStringLiteral("/xdg-cache"));
+        e.insert(QStringLiteral("HF_HUB_OFFLINE"), QStringLiteral("1"));
+        e.insert(QStringLiteral("INGOT_KEYCHAIN"), QStringLiteral("none"));
+        e.insert(QStringLiteral("NEURON_COMPILE_CACHE_URL"), cache);  // the job's cache, as the Neuron runtime takes it
+        e.remove(QStringLiteral("NEURON_CC_FLAGS"));
+        e.remove(QStringLiteral("INGOT_LANGUAGE"));
+        p.setProcessEnvironment(e);
+        p.setStandardInputFile(QProcess::nullDevice());
+        p.start(QStringLiteral(INGOT_CLI_PATH), args);
+        if (!p.waitForFinished(240000))
+            p.kill(), p.waitForFinished(10000);
+        Run r;
+        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        r.out = p.readAllStandardOutput();
+        r.err = p.readAllStandardError();
+        return r;
+    }
+
+    // A tiny backend run through the CLI with the stand-in compiler wrapper, into `cache`; its id once it finished.
+    QString runBackend(const QString &cache, const QStringList &seedFrom)
+    {
+        QStringList args{QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--env"),
+                         QStringLiteral("PYTHONPATH=" INGOT_SOURCE_DIR "/tests/support/compile_standin"), QStringLiteral("--env"),
+                         QStringLiteral("INGOT_STANDIN_HLO=") + m_dir.path() + QStringLiteral("/hlo")};
+        for (const QString &p : seedFrom)
+            args << QStringLiteral("--seed-cache") << p;
+        args << QStringLiteral("--") << QStringLiteral("--max_steps") << QStringLiteral("2") << QStringLiteral("--block_size")
+             << QStringLiteral("32");
+        Run r = cli(args, cache);
+        if (r.code != 0) {
+            qWarning("job launch: %s", r.err.constData());
+            return {};
+        }
+        const QString id = QString::fromUtf8(r.out).trimmed();
+        m_launchErr = r.err;
+        r = cli({QStringLiteral("job"), QStringLiteral("wait"), id, QStringLiteral("--timeout"), QStringLiteral("200")}, cache);
+        if (r.code != 0) {
+            qWarning("job wait: %s%s", r.out.constData(), r.err.constData());
+            return {};
+        }
+        return id;
+    }
+
+    // `job graphs ID --json`'s counts by verdict.
+    QJsonObject graphCounts(const QString &id, const QString &cache) const
+    {
+        const Run r = cli({QStringLiteral("job"), QStringLiteral("graphs"), id, QStringLiteral("--json")}, cache);
+        return QJsonDocument::fromJson(r.out).object().value(QLatin1String("counts")).toObject();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        s3::registerS3Store();
+        test::writeStandInHlo(m_dir.path() + QStringLiteral("/hlo"));
+    }
+
+    // The rules, on caches on disk: the team folder has one finished graph the job needs, one FAILED, and one the
+    // job's cache has already (FAILED there: left as it is, never overwritten); one graph is nowhere.
+    void theServiceCopiesOnlyWhatIsMissingAndFinished()
+    {
+        const QString team = m_dir.path() + QStringLiteral("/rules/team"), job = m_dir.path() + QStringLiteral("/rules/job");
+        const QString fresh = V + QStringLiteral("/MODULE_1+aaaa"), failed = V + QStringLiteral("/MODULE_2+bbbb"),
+                      there = V + QStringLiteral("/MODULE_3+cccc"), nowhere = V + QStringLiteral("/MODULE_4+dddd");
+        writeEntry(team, fresh, true, "neff-bytes-of-1");
+        writeEntry(team, failed, false);
+        writeEntry(team, there, true);
+        writeEntry(job, there, false);
+        SeedRequest req;
+        req.keys = {fresh, failed, there, nowhere, fresh};
+        req.places = {folderPlace(team)};
+        req.into = StoreLocation::local(job);
+        // A dry run only looks.
+        req.dryRun = true;
+        SeedResult r = seedCache(req, {}, nullptr);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QCOMPARE(r.places.size(), 1);
+        QCOMPARE(r.places[0].found, 1);
+        QCOMPARE(stateIn(job, fresh), ModuleState::Empty);
+        // The step.
+        req.dryRun = false;
+        QStringList progress;
+        r = seedCache(req, [&](int copied, int toCopy, const QString &place) { progress << seedProgressText(copied, toCopy, place); }, nullptr);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QCOMPARE(r.wanted, 4);
+        QCOMPARE(r.copied, 1);
+        QCOMPARE(r.blocked, 1);
+        QCOMPARE(r.present, 0);
+        QCOMPARE(r.notFound, 2);
+        QCOMPARE(r.notFoundKeys, (QStringList{failed, nowhere}));
+        QCOMPARE(r.places[0].copied, 1);
+        QCOMPARE(progress, QStringList{QStringLiteral("Bringing compiled graphs: 1 of 1 copied from ") + QDir::cleanPath(team)});
+        QCOMPARE(stateIn(job, fresh), ModuleState::Success);
+        QCOMPARE(test::readFile(job + QLatin1Char('/') + fresh + QStringLiteral("/model.neff")), QByteArray("neff-bytes-of-1"));
+        QCOMPARE(stateIn(job, there), ModuleState::Failed);  // not overwritten
+        QVERIFY(!QFileInfo::exists(job + QLatin1Char('/') + there + QStringLiteral("/model.neff")));
+        QCOMPARE(stateIn(job, failed), ModuleState::Empty);  // a failed compile never travels
+        QVERIFY2(r.text().contains(QStringLiteral("1 copied")) && r.text().contains(QStringLiteral("2 not found")), qPrintable(r.text()));
+        // Again: it is there now; nothing is copied twice. A bare module name finds the entry of that name.
+        req.keys = {fresh.section(QLatin1Char('/'), 1)};
+        r = seedCache(req, {}, nullptr);
+        QCOMPARE(r.present, 1);
+        QCOMPARE(r.copied, 0);
+        // A place that is not there is said, and the next place is asked.
+        req.keys = {V + QStringLiteral("/MODULE_5+eeee")};
+        writeEntry(team, req.keys.first(), true);
+        req.places = {folderPlace(m_dir.path() + QStringLiteral("/rules/missing")), folderPlace(team)};
+        r = seedCache(req, {}, nullptr);
+        QCOMPARE(r.copied, 1);
+        QCOMPARE(r.places.size(), 2);
+        QVERIFY(!r.places[0].error.isEmpty());
+        QCOMPARE(r.places[1].copied, 1);
+    }
+
+    // The done-when, on this machine: the second run on an empty cache brings run 1's graphs from the team's S3 cache
+    // and compiles nothing.
+    void aSecondRunOnAnEmptyCacheHitsEveryGraph()
+    {
+        const QString a = m_dir.path() + QStringLiteral("/cache-a"), b = m_dir.path() + QStringLiteral("/cache-b");
+        const QString first = runBackend(a, {});
+        QVERIFY(!first.isEmpty());
+        QCOMPARE(graphCounts(first, a).value(QLatin1String("new-graph")).toInt(), 2);  // it compiled both graphs
+        // The team's S3 cache holds what run 1 compiled.
+        test::PythonServer s3("tests/s3/tests3.py", {QStringLiteral("--access"), QStringLiteral("AKIDINGOT"), QStringLiteral("--secret"),
+                                                   QStringLiteral("s3cr3t"), QStringLiteral("--bucket"), QStringLiteral("team-cache"),
+                                                   QStringLiteral("--seed"), QStringLiteral("team-cache=") + a});
+        qputenv("AWS_ENDPOINT_URL", s3.url().toUtf8());
+        qputenv("AWS_EC2_METADATA_DISABLED", "true");
+        qputenv("AWS_ACCESS_KEY_ID", "AKIDINGOT");
+        qputenv("AWS_SECRET_ACCESS_KEY", "s3cr3t");
+        qputenv("AWS_CONFIG_FILE", "/nonexistent");
+        qputenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent");
+        qputenv("AWS_REGION", "us-east-1");
+        const QString second = runBackend(b, {QStringLiteral("s3://team-cache/")});
+        QVERIFY(!second.isEmpty());
+        const QJsonObject counts = graphCounts(second, b);
+        QVERIFY2(counts.value(QLatin1String("hit")).toInt() == 2, m_launchErr.constData());
+        QVERIFY2(m_launchErr.contains("Bringing compiled graphs: 2 of 2 copied from s3://team-cache/"), m_launchErr.constData());
+        for (auto it = counts.begin(); it != counts.end(); ++it)
+            QVERIFY2(it.key() == QLatin1String("hit") || it.value().toInt() == 0, qPrintable(it.key()));
+        // The stand-in (as the wrapper) logged a cached NEFF for each graph and called no compiler.
+        JobManager jobs(makeLocalJobRunner(m_dir.path() + QStringLiteral("/data/Ingot/ingot/jobs")));
+        const QByteArray log = test::rankStdout(jobs.paths(second), 0);
+        const QByteArray hit = QByteArray("Using a cached neff at ") + b.toUtf8();
+        QCOMPARE(log.count(hit), 2);
+        QVERIFY2(!log.contains("Call compiler"), log.constData());
+        const Run status = cli({QStringLiteral("job"), QStringLiteral("status"), second}, b);
+        QVERIFY2(status.out.contains("Compiled graphs brought first: 2 graph") && status.out.contains("2 copied (2 from s3://team-cache/)"),
+                 status.out.constData());
+        // A place that is none is refused before anything starts.
+        const Run bad = cli({QStringLiteral("job"), QStringLiteral("launch"), QStringLiteral("--seed-cache"), QStringLiteral("host:nosuchhost"),
+                             QStringLiteral("--dry-run")}, b);
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("nosuchhost"), bad.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCacheSeed)
+#include "tst_cacheseed.moc"
