@@ -48,10 +48,9 @@ int seedBeforeLaunch(const Invocation &in, const JobManager &jobs, const LaunchP
         err(SeedLaunchText::tr("warning: --seed-cache: %1").arg(seed.why));
         return Ok;
     }
-    if (dryRun) {
-        err(SeedLaunchText::tr("note: --seed-cache: %1").arg(seed.previewText()));
+    err(SeedLaunchText::tr("note: --seed-cache: %1").arg(seed.previewText()));
+    if (dryRun)
         return Ok;
-    }
     StopOnSignals stopOnSignals;
     std::mutex mutex;
     const SeedResult r = runLaunchSeed(seed, [&mutex](int copied, int toCopy, const QString &place) {
