@@ -160,6 +160,13 @@ JobLauncher::JobLauncher(JobService *service, QWidget *parent)
         showPriorGraphs();
         Q_EMIT priorGraphsChecked();
     });
+    connect(m_form, &LaunchForm::seedChecked, this, [this] {
+        m_seedNote->setText(m_form->seedText());
+        Q_EMIT seedChecked();
+    });
+    connect(m_form, &LaunchForm::seedProgress, m_seedNote, &QLabel::setText);
+    connect(m_seedBox, &QCheckBox::toggled, this, &JobLauncher::onChanged);
+    connect(m_seedPlaces, &QLineEdit::textChanged, this, &JobLauncher::onChanged);
 
     updatePythonInfo();
 }
@@ -315,6 +322,8 @@ LaunchInput JobLauncher::input() const
     in.modelFolderChosen = m_folderModel->isChecked();
     in.dataChosen = !m_sampleData->isChecked();
     in.dataFolder = m_folderData->isChecked();
+    in.seed = m_seedBox->isChecked();
+    in.seedPlaces = m_seedPlaces->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     QStringList words;
     in.argsUnclosed = !splitShellWords(m_extraArgs->text(), &words);
     const std::pair<const char *, QLineEdit *> numbers[] = {{"learning_rate", m_learningRate},
@@ -460,6 +469,8 @@ void JobLauncher::check()
     showCache();
     m_form->checkPriorGraphs(in);
     showPriorGraphs();
+    m_form->checkSeed(in);
+    m_seedNote->setText(m_form->seedText());
     m_form->proposeEngine(in);
     showEngineProposal();
     m_form->check(in);
