@@ -190,6 +190,21 @@ private Q_SLOTS:
         QCOMPARE(r.places.size(), 2);
         QVERIFY(!r.places[0].error.isEmpty());
         QCOMPARE(r.places[1].copied, 1);
+        // An entry with a link that leads out of the cache (a planted one) keeps the whole entry where it is: push's
+        // link rule holds for a copy between two folders too, and nothing of it lands.
+        const QString linked = V + QStringLiteral("/MODULE_6+ffff");
+        writeEntry(team, linked, true);
+        const QString secret = m_dir.path() + QStringLiteral("/rules/secret");
+        test::writeFile(secret, "not a cache file");
+        QVERIFY(QFile::link(secret, team + QLatin1Char('/') + linked + QStringLiteral("/extra.bin")));
+        req.keys = {linked};
+        req.places = {folderPlace(team)};
+        r = seedCache(req, {}, nullptr);
+        QCOMPARE(r.copied, 0);
+        QCOMPARE(r.failed, 1);
+        QVERIFY(!r.places[0].error.isEmpty());
+        QCOMPARE(stateIn(job, linked), ModuleState::Empty);
+        QVERIFY(QDir(job + QLatin1Char('/') + V).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).filter(QStringLiteral("MODULE_6")).isEmpty());
     }
 
     // The done-when, on this machine: the second run on an empty cache brings run 1's graphs from the team's S3 cache
