@@ -1,13 +1,14 @@
 // The launcher's *Bring compiled graphs first* (issue 39), driven like a user: a run compiled two graphs into cache A
 // (a folder added on the Local cache page: a place Ingot knows); the same settings on an empty cache B with the box
 // checked and no place typed propose A (where the last run's graphs are), the note says what will be brought, and
-// Launch copies both into B before the job starts, its result kept in the job's folder.
+// Launch copies both into B before the job starts, its result kept in the job's folder, which the monitor shows.
 #include "services/jobs/jobservice.h"
 #include "services/neuron/launchseed.h"
 #include "services/util/appsettings.h"
 #include "tests/support/jobsupport.h"
 #include "tests/support/testsupport.h"
 #include "ui/jobs/joblauncher.h"
+#include "ui/jobs/jobmonitor.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -109,6 +110,12 @@ private Q_SLOTS:
         const QByteArray log = test::rankStdout(jobs.paths(second), 0);
         QCOMPARE(log.count("Using a cached neff at "), 2);
         QVERIFY2(!log.contains("Call compiler"), log.constData());
+        // The monitor says what was brought, above the job's graphs (both hits).
+        JobMonitor monitor(&service);
+        QTRY_VERIFY_WITH_TIMEOUT(service.find(second), 20000);
+        monitor.setJob(second);
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.compileLabel()->text().contains(QStringLiteral("Compiled graphs brought first: 2 graph"))
+                                     && monitor.compileLabel()->text().contains(QStringLiteral("2 hit")), 30000);
         AppSettings::setCacheRoots({});
     }
 };
