@@ -478,6 +478,11 @@ void LaunchForm::checkSeed(const LaunchInput &in)
         Q_EMIT seedChecked();
         return;
     }
+    if (in.where != QLatin1String("local")) {  // the launcher reads the last runs of this machine only
+        m_seedText = tr("Bring compiled graphs first: for a job on a host, ingot-cli job launch --seed-cache does it.");
+        Q_EMIT seedChecked();
+        return;
+    }
     m_seedText = tr("Looking for the last run's graphs…");
     const JobManager manager(m_service->sharedRunner());
     m_seedTask = runTask(

@@ -56,11 +56,6 @@ LaunchSeed planLaunchSeed(const JobManager &manager, const QVector<JobSummary> &
     seed.slurm = spec.slurm.enabled;
     seed.request.places = places;
     const CacheLocation cache = manager.compileCache(spec);
-    if (manager.runner().where() != QLatin1String("local")) {
-        seed.why = LaunchSeedText::tr("a job on a host is not seeded yet (its last run's logs are there); copy the graphs "
-                                      "with ingot-cli cache copy or a transfer");
-        return seed;
-    }
     if (cache.cachingDisabled) {
         seed.why = LaunchSeedText::tr("the job does not cache (--no_cache in NEURON_CC_FLAGS)");
         return seed;
@@ -73,7 +68,8 @@ LaunchSeed planLaunchSeed(const JobManager &manager, const QVector<JobSummary> &
     }
     seed.prior = priorGraphs(history, spec, manager.runner().where(),
                              [&manager](const QString &id) { return manager.paths(id).root; },
-                             snapshotOf(seed.request.into), displayName(seed.request.into.display()));
+                             snapshotOf(seed.request.into), displayName(seed.request.into.display()),
+                             manager.runner().where() == QLatin1String("local") ? nullptr : &manager.runner());
     if (!seed.prior.found) {
         seed.why = LaunchSeedText::tr("no earlier run with these settings names its graphs");
         return seed;

@@ -4,10 +4,11 @@
 // folder (JOB/seed.json) for `job status` and the monitor. The launcher (LaunchForm) and `ingot-cli job launch
 // --seed-cache` both go through here.
 //
-// Where the copies go: a job on this machine, into its cache here; a Slurm job whose cache is a folder of the login
-// node (a folder the nodes share, as a cluster's FSx or NFS home is), into that folder from here before sbatch. A
-// job on an SSH host, or a Slurm job whose nodes each have their own cache, is not seeded (the last run's graphs are
-// read from logs on this machine; a per-node step through srun on the allocation is not written yet): said so.
+// Where the copies go: a job on this machine, into its cache here; a job on an SSH host, into its cache there (the
+// last run's logs read there; the copies by way of this machine where no engine goes directly); a Slurm job whose
+// cache is a folder of the login node (a folder the nodes share, as a cluster's FSx or NFS home is), into that folder
+// from here before sbatch. A Slurm cluster whose nodes each keep their own cache is not seeded per node (a step
+// through srun on the allocation is not written yet): its login node's folder is.
 #pragma once
 
 #include "services/fleet/cacheseed.h"

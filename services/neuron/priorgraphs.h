@@ -32,9 +32,9 @@ struct PriorGraphs {
 };
 
 // `folderOf`: a job's folder (JobManager::paths(id).root). `where`: the runner the new run goes to; only runs there
-// are compared.
+// are compared. `runner`: where their logs are read (a host's runner reads them there); nullptr: this machine.
 PriorGraphs priorGraphs(const QVector<JobSummary> &history, const JobSpec &spec, const QString &where,
                         const std::function<QString(const QString &id)> &folderOf, const CacheSnapshot &cache,
-                        const QString &cacheShown);
+                        const QString &cacheShown, JobRunner *runner = nullptr);
 
 }  // namespace ingot
