@@ -12,6 +12,7 @@
 
 #include "tests/s3/pythonserver.h"
 #include "tests/support/comparesupport.h"
+#include "tests/support/testhub.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -205,6 +206,40 @@ private Q_SLOTS:
         QVERIFY(!r.places[0].error.isEmpty());
         QCOMPARE(stateIn(job, linked), ModuleState::Empty);
         QVERIFY(QDir(job + QLatin1Char('/') + V).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).filter(QStringLiteral("MODULE_6")).isEmpty());
+    }
+
+    // A Hub cache repo is a place too (the test Hub): what its listing names is pulled, whole, into the job's cache;
+    // a graph it lacks is said.
+    void aHubRepoIsAPlace()
+    {
+        test::TestHub hub;
+        QString error;
+        QVERIFY2(hub.start(&error), qPrintable(error));
+        const QString key = V + QStringLiteral("/MODULE_7+abcd"), missing = V + QStringLiteral("/MODULE_8+abcd");
+        hub.makeRepo(QStringLiteral("neuronorg/team-cache"), false,
+                     {{key + QStringLiteral("/model.neff"), "neff from the hub"}, {key + QStringLiteral("/model.done"), ""},
+                      {key + QStringLiteral("/compile_flags.json"), "[\"--model-type=transformer\"]"},
+                      {key + QStringLiteral("/model.hlo_module.pb"), "hlo"}});
+        qputenv("HF_ENDPOINT", hub.url().toUtf8());
+        qunsetenv("HF_HUB_OFFLINE");
+        qunsetenv("HF_TOKEN");
+        const QString job = m_dir.path() + QStringLiteral("/hub-job");
+        SeedRequest req;
+        req.keys = {key, missing};
+        QString why;
+        const std::optional<FleetPlace> place = fleetPlaceFor(QStringLiteral("hub:neuronorg/team-cache"), &why);
+        QVERIFY2(place, qPrintable(why));
+        req.places = {*place};
+        req.into = StoreLocation::local(job);
+        const SeedResult r = seedCache(req, {}, nullptr);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QCOMPARE(r.places.size(), 1);
+        QVERIFY2(r.places[0].error.isEmpty(), qPrintable(r.places[0].error));
+        QCOMPARE(r.copied, 1);
+        QCOMPARE(r.notFoundKeys, QStringList{missing});
+        QCOMPARE(stateIn(job, key), ModuleState::Success);
+        QCOMPARE(test::readFile(job + QLatin1Char('/') + key + QStringLiteral("/model.neff")), QByteArray("neff from the hub"));
+        qunsetenv("HF_ENDPOINT");
     }
 
     // The done-when, on this machine: the second run on an empty cache brings run 1's graphs from the team's S3 cache
