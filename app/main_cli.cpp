@@ -17,6 +17,7 @@
 #include "app/cli/pullcommand.h"
 #include "app/cli/verifycommand.h"
 #include "app/cli/policycommands.h"
+#include "app/cli/seedcommand.h"
 #include "app/cli/remotecommands.h"
 #include "app/cli/torchneuroncommands.h"
 #include "app/cli/neffcommands.h"
@@ -76,6 +77,7 @@ int main(int argc, char **argv)
     table.add(pullCommands());
     table.add(verifyCommands());
     table.add(policyCommands());
+    table.add(seedCommands());
     table.add(consolidateCommands());
     table.add(jobCommands());
     table.add(jobMonitorCommands());

@@ -208,6 +208,29 @@ private Q_SLOTS:
         QVERIFY(QDir(job + QLatin1Char('/') + V).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).filter(QStringLiteral("MODULE_6")).isEmpty());
     }
 
+    // The same step as a command of its own (what a node of an allocation can run): `cache seed`.
+    void theSeedCommand()
+    {
+        const QString team = m_dir.path() + QStringLiteral("/cmd/team"), node = m_dir.path() + QStringLiteral("/cmd/node-cache");
+        const QString key = V + QStringLiteral("/MODULE_9+aaaa");
+        writeEntry(team, key, true, "neff of 9");
+        QVERIFY(QDir().mkpath(m_dir.path() + QStringLiteral("/cmd")));
+        Run r = cli({QStringLiteral("cache"), QStringLiteral("seed"), QStringLiteral("--cache-dir"), node, QStringLiteral("--from"), team,
+                     QStringLiteral("--json"), key, V + QStringLiteral("/MODULE_10+aaaa")}, node);
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value(QLatin1String("copied")).toInt(), 1);
+        QCOMPARE(o.value(QLatin1String("not_found")).toInt(), 1);
+        QVERIFY2(r.err.contains("Bringing compiled graphs: 1 of 1 copied from"), r.err.constData());
+        QCOMPARE(test::readFile(node + QLatin1Char('/') + key + QStringLiteral("/model.neff")), QByteArray("neff of 9"));
+        // Again: there already; a place that is none is refused.
+        r = cli({QStringLiteral("cache"), QStringLiteral("seed"), QStringLiteral("--cache-dir"), node, QStringLiteral("--from"), team, key}, node);
+        QVERIFY2(r.code == 0 && r.out.contains("1 there already"), r.out.constData());
+        r = cli({QStringLiteral("cache"), QStringLiteral("seed"), QStringLiteral("--cache-dir"), node, QStringLiteral("--from"),
+                 QStringLiteral("ftp://x/y"), key}, node);
+        QCOMPARE(r.code, 2);
+    }
+
     // A Hub cache repo is a place too (the test Hub): what its listing names is pulled, whole, into the job's cache;
     // a graph it lacks is said.
     void aHubRepoIsAPlace()
