@@ -530,7 +530,7 @@ void LaunchForm::checkSeed(const LaunchInput &in)
 
 void LaunchForm::launch()
 {
-    if (!m_hasPlan || m_launching)
+    if (!m_hasPlan || m_launching || isCheckingSeed())
         return;
     m_launching = true;
     m_launchingId = m_plan.record.id;

@@ -145,6 +145,8 @@ public:
     // settings, the places (those named, else the places Ingot knows that hold some of them) and how many each has.
     void checkSeed(const LaunchInput &in);
     const LaunchSeed &seed() const { return m_seed; }
+    // While that is looked for, Launch waits (the step it would run is not known yet).
+    bool isCheckingSeed() const { return !m_launching && m_seedTask.isRunning(); }
     // For the launcher: what will be brought and from where, or why nothing will ("" while off).
     QString seedText() const { return m_seedText; }
 

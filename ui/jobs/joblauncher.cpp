@@ -162,6 +162,7 @@ JobLauncher::JobLauncher(JobService *service, QWidget *parent)
     });
     connect(m_form, &LaunchForm::seedChecked, this, [this] {
         m_seedNote->setText(m_form->seedText());
+        updateLaunchButton();
         Q_EMIT seedChecked();
     });
     connect(m_form, &LaunchForm::seedProgress, m_seedNote, &QLabel::setText);
@@ -471,6 +472,7 @@ void JobLauncher::check()
     showPriorGraphs();
     m_form->checkSeed(in);
     m_seedNote->setText(m_form->seedText());
+    updateLaunchButton();
     m_form->proposeEngine(in);
     showEngineProposal();
     m_form->check(in);
@@ -616,9 +618,11 @@ void JobLauncher::showPreview()
 void JobLauncher::updateLaunchButton()
 {
     const bool launching = m_form->isLaunching();
-    m_launch->setEnabled(hasPlan() && !launching);
+    m_launch->setEnabled(hasPlan() && !launching && !m_form->isCheckingSeed());
     if (launching)
         m_launch->setToolTip(tr("Starting…"));
+    else if (m_form->isCheckingSeed())
+        m_launch->setToolTip(tr("Looking for the last run's graphs first…"));
     else if (hasPlan())
         m_launch->setToolTip(tr("Start the command shown as job %1").arg(currentPlan().record.id));
     else
