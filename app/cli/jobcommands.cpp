@@ -402,7 +402,7 @@ int cmdLaunch(const Invocation &in)
     const json notesJson = printNotes(in, *runner, plan);
     std::optional<SeedResult> seeded;  // --seed-cache: the graphs brought first, before the launch
     json seedJson = json::object();  // and what it did, for --json
-    if (const int rc = seedBeforeLaunch(in, jobs, plan, in.isSet(QStringLiteral("dry-run")), &seeded, &seedJson); rc != Ok)
+    if (const int rc = seedBeforeLaunch(in, jobs, &plan, in.isSet(QStringLiteral("dry-run")), &seeded, &seedJson); rc != Ok)
         return rc;
     if (in.isSet(QStringLiteral("dry-run"))) {
         seedJson.update({{"id", u8(plan.record.id)}, {"command", u8(plan.commandLine)}, {"script", u8(plan.script)},

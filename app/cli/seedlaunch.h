@@ -18,7 +18,8 @@ void seedLaunchOption(QCommandLineParser &p);
 
 // Runs the step for `plan` when --seed-cache is given (a dry run only says what it would do). Ok, or the exit code
 // to end with (a place that is none: Usage; Ctrl-C: PartialFailure, nothing launched). `result`: what it did.
-int seedBeforeLaunch(const Invocation &in, const JobManager &jobs, const LaunchPlan &plan, bool dryRun,
+// With --seed-per-node (a Slurm job) the step goes into `plan`'s batch script instead, run on each node.
+int seedBeforeLaunch(const Invocation &in, const JobManager &jobs, LaunchPlan *plan, bool dryRun,
                      std::optional<SeedResult> *result, nlohmann::json *json);
 
 // Keeps `result` in the launched job's folder (a warning when it cannot be written).

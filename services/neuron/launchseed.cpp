@@ -97,6 +97,15 @@ SeedResult runLaunchSeed(const LaunchSeed &seed, const SeedProgress &progress, c
     return seedCache(seed.request, progress, stop);
 }
 
+QStringList nodeSeedCommand(const LaunchSeed &seed)
+{
+    QStringList argv{QStringLiteral("ingot-cli"), QStringLiteral("cache"), QStringLiteral("seed"), QStringLiteral("--cache-dir"),
+                     seed.request.into.path};
+    for (const FleetPlace &p : seed.request.places)
+        argv << QStringLiteral("--from") << p.id;
+    return argv << QStringLiteral("--") << seed.request.keys;
+}
+
 bool keepSeedResult(JobRunner &runner, const JobPaths &paths, const SeedResult &result, QString *error)
 {
     QJsonObject o = result.toJson();

@@ -7,8 +7,8 @@
 // Where the copies go: a job on this machine, into its cache here; a job on an SSH host, into its cache there (the
 // last run's logs read there; the copies by way of this machine where no engine goes directly); a Slurm job whose
 // cache is a folder of the login node (a folder the nodes share, as a cluster's FSx or NFS home is), into that folder
-// from here before sbatch. A Slurm cluster whose nodes each keep their own cache is not seeded per node (a step
-// through srun on the allocation is not written yet): its login node's folder is.
+// from here before sbatch; or, when the nodes each keep their own cache, by a step of the batch script on every node
+// of the allocation before the training (nodeSeedCommand: ingot-cli on the nodes).
 #pragma once
 
 #include "services/fleet/cacheseed.h"
@@ -40,6 +40,12 @@ QVector<FleetPlace> seedPlaceChoices(const StoreLocation &jobCache);
 
 // The step: copies what the cache lacks (seedCache). Blocking; `stop` ends it between entries.
 SeedResult runLaunchSeed(const LaunchSeed &seed, const SeedProgress &progress, const std::atomic_bool *stop);
+// A Slurm job whose nodes each keep their own cache: the step as each node runs it before the training
+// (JobRecordFile::nodeSetupArgv): `ingot-cli cache seed --cache-dir CACHE --from PLACE… KEY…`, the cache as the login
+// node resolves it (each node's own folder of that path). It needs ingot-cli on the nodes' PATH, and there the access
+// to the places (the AWS keys for S3, the Hub token, the SSH hosts).
+QStringList nodeSeedCommand(const LaunchSeed &seed);
+
 // Keeps the step's result in the job's folder once it is written (JOB/seed.json, whole or not at all).
 bool keepSeedResult(JobRunner &runner, const JobPaths &paths, const SeedResult &result, QString *error);
 

@@ -3,9 +3,12 @@
 // tests/support/compile_standin) compiles its graphs into cache A, a folder the team shares; run 2, the same
 // settings submitted with `ingot-cli job launch --slurm local --seed-cache A` on an empty cache B, gets them copied
 // into B from this machine before sbatch (said so) and compiles nothing: `job graphs` says every graph is a hit.
+// Then nodes with caches of their own: `--seed-per-node` puts the step into the batch script (srun ingot-cli cache
+// seed on each node), and run 3 on an empty cache C compiles nothing either.
 #include "tests/support/comparesupport.h"
 #include "tests/support/testslurm.h"
 
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -40,6 +43,8 @@ class TestCacheSeedSlurm : public QObject
         e.insert(QStringLiteral("NEURON_COMPILE_CACHE_URL"), cache);
         e.remove(QStringLiteral("NEURON_CC_FLAGS"));
         e.remove(QStringLiteral("INGOT_LANGUAGE"));
+        // The nodes' ingot-cli (--seed-per-node runs it there: the batch script's step before the training).
+        e.insert(QStringLiteral("PATH"), QFileInfo(QStringLiteral(INGOT_CLI_PATH)).absolutePath() + QLatin1Char(':') + e.value(QStringLiteral("PATH")));
         p.setProcessEnvironment(e);
         p.setStandardInputFile(QProcess::nullDevice());
         p.start(QStringLiteral(INGOT_CLI_PATH), args);
@@ -110,6 +115,31 @@ private Q_SLOTS:
             QVERIFY2(it.key() == QLatin1String("hit") || it.value().toInt() == 0, r.out.constData());
         r = cli({QStringLiteral("job"), QStringLiteral("status"), second}, b);
         QVERIFY2(r.out.contains("Compiled graphs brought first: 2 graph"), r.out.constData());
+    }
+
+    // Nodes that each keep their own cache (--seed-per-node): nothing is copied from here; the batch script brings
+    // the graphs on each node before the training (srun ingot-cli cache seed), and the run compiles nothing.
+    void eachNodeBringsThemIntoItsOwnCache()
+    {
+        const QString a = m_dir.path() + QStringLiteral("/team-cache"), c = m_dir.path() + QStringLiteral("/node-cache-c");
+        QVERIFY2(QDir(a).exists(), "runs after the shared-folder case, which compiled into the team's folder");
+        Run r = cli(launch({QStringLiteral("--slurm"), QStringLiteral("local"), QStringLiteral("--nodes"), QStringLiteral("1"),
+                            QStringLiteral("--time"), QStringLiteral("10"), QStringLiteral("--seed-cache"), a,
+                            QStringLiteral("--seed-per-node")}),
+                    c);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.err.contains("are brought on each node before the training"), r.err.constData());
+        QVERIFY2(!r.err.contains("Bringing compiled graphs"), r.err.constData());  // not from here
+        const QString id = QString::fromUtf8(r.out).trimmed();
+        r = cli({QStringLiteral("job"), QStringLiteral("wait"), id, QStringLiteral("--timeout"), QStringLiteral("240")}, c);
+        QVERIFY2(r.code == 0, QByteArray(r.out + r.err).constData());
+        const QByteArray script = test::readFile(m_dir.path() + QStringLiteral("/data/Ingot/ingot/jobs/") + id + QStringLiteral("/slurm.sh"));
+        QVERIFY2(script.contains("--ntasks-per-node=1 ingot-cli cache seed --cache-dir"), script.constData());
+        r = cli({QStringLiteral("job"), QStringLiteral("graphs"), id, QStringLiteral("--json")}, c);
+        const QJsonObject counts = QJsonDocument::fromJson(r.out).object().value(QLatin1String("counts")).toObject();
+        QVERIFY2(counts.value(QLatin1String("hit")).toInt() == 2, r.out.constData());
+        for (auto it = counts.begin(); it != counts.end(); ++it)
+            QVERIFY2(it.key() == QLatin1String("hit") || it.value().toInt() == 0, r.out.constData());
     }
 };
 
