@@ -7,6 +7,7 @@
 // `job status` says what was brought.
 #include "services/cache/cachescanner.h"
 #include "services/fleet/cacheseed.h"
+#include "services/neuron/launchseed.h"
 #include "services/stores/storefactory.h"
 #include "services/s3/s3cachestore.h"
 
@@ -206,6 +207,38 @@ private Q_SLOTS:
         QVERIFY(!r.places[0].error.isEmpty());
         QCOMPARE(stateIn(job, linked), ModuleState::Empty);
         QVERIFY(QDir(job + QLatin1Char('/') + V).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).filter(QStringLiteral("MODULE_6")).isEmpty());
+    }
+
+    // JOB/seed.json as `job status` and the monitor read it: what keepSeedResult writes reads back as one line; a file
+    // of another shape (truncated, the wrong type, huge, a link) says nothing.
+    void theKeptResultReadsBackAndHostileOnesDoNot()
+    {
+        const QString jobsRoot = m_dir.path() + QStringLiteral("/kept");
+        QVERIFY(QDir().mkpath(jobsRoot + QStringLiteral("/job")));
+        const std::shared_ptr<JobRunner> runner = makeLocalJobRunner(jobsRoot);
+        const JobPaths paths{jobsRoot + QStringLiteral("/job")};
+        QVERIFY(seedStatusLine(*runner, paths).isEmpty());  // no step: nothing said
+        SeedResult r;
+        r.wanted = 3;
+        r.present = 1;
+        r.copied = 2;
+        r.places = {{QStringLiteral("s3://team/cache"), 2, 2, QString()}};
+        QString error;
+        QVERIFY2(keepSeedResult(*runner, paths, r, &error), qPrintable(error));
+        QCOMPARE(seedStatusLine(*runner, paths),
+                 QStringLiteral("Compiled graphs brought first: ") + r.text());
+        const QString file = paths.file("seed.json");
+        for (const QByteArray &bad : QList<QByteArray>{QByteArray("{\"text\": \"trunc"), QByteArray("[\"text\"]"), QByteArray("{\"text\": 42}"),
+                                                      QByteArray(QByteArray("{\"text\": \"") + QByteArray(5 << 20, 'x') + "\"}")}) {
+            QFile::remove(file);
+            test::writeFile(file, bad);
+            QVERIFY2(seedStatusLine(*runner, paths).isEmpty(), bad.left(40).constData());
+        }
+        QFile::remove(file);
+        const QString elsewhere = m_dir.path() + QStringLiteral("/kept/elsewhere.json");
+        test::writeFile(elsewhere, "{\"text\": \"planted\"}");
+        QVERIFY(QFile::link(elsewhere, file));
+        QVERIFY(seedStatusLine(*runner, paths).isEmpty());
     }
 
     // The same step as a command of its own (what a node of an allocation can run): `cache seed`.
