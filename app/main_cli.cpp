@@ -19,6 +19,7 @@
 #include "app/cli/verifycommand.h"
 #include "app/cli/policycommands.h"
 #include "app/cli/schedulecommand.h"
+#include "app/cli/seedcommand.h"
 #include "app/cli/remotecommands.h"
 #include "app/cli/torchneuroncommands.h"
 #include "app/cli/neffcommands.h"
@@ -80,6 +81,7 @@ int main(int argc, char **argv)
     table.add(policyCommands());
     table.add(scheduleCommands());
     table.add(fleetCommands());
+    table.add(seedCommands());
     table.add(consolidateCommands());
     table.add(jobCommands());
     table.add(jobMonitorCommands());

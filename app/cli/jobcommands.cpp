@@ -4,6 +4,7 @@
 #include "app/cli/consolidatecommand.h"
 #include "app/cli/jobcontext.h"
 #include "app/cli/remotecommands.h"
+#include "app/cli/seedlaunch.h"
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/jobresume.h"
 #include "services/jobs/jobtext.h"
@@ -145,6 +146,7 @@ void launchOptions(QCommandLineParser &p)
     p.addOption({QStringLiteral("stall-after"), CliText::tr("Report the job stalled when its step has not advanced for "
                  "DURATION (90s, 10m, 2h) while it runs (default: 10 x its median step time, at least 5 min)."),
                  QStringLiteral("DURATION")});
+    seedLaunchOption(p);
     p.addPositionalArgument(QStringLiteral("ARGS"), CliText::tr("After --: flags for the backend or the script."), QStringLiteral("-- ARGS..."));
 }
 
@@ -398,11 +400,16 @@ int cmdLaunch(const Invocation &in)
     for (const QString &w : LaunchForm::launchWarnings(jobs, plan.record.spec))
         err(CliText::tr("warning: %1").arg(w));
     const json notesJson = printNotes(in, *runner, plan);
+    std::optional<SeedResult> seeded;  // --seed-cache: the graphs brought first, before the launch
+    json seedJson = json::object();  // and what it did, for --json
+    if (const int rc = seedBeforeLaunch(in, jobs, &plan, in.isSet(QStringLiteral("dry-run")), &seeded, &seedJson); rc != Ok)
+        return rc;
     if (in.isSet(QStringLiteral("dry-run"))) {
+        seedJson.update({{"id", u8(plan.record.id)}, {"command", u8(plan.commandLine)}, {"script", u8(plan.script)},
+                         {"argv", jsonStrings(plan.record.argv)}, {"notes", notesJson},
+                         {"compile_cache", cacheLocationJson(jobs.compileCache(plan.record.spec))}});
         if (in.json)
-            printJson({{"id", u8(plan.record.id)}, {"command", u8(plan.commandLine)}, {"script", u8(plan.script)},
-                       {"argv", jsonStrings(plan.record.argv)}, {"notes", notesJson},
-                       {"compile_cache", cacheLocationJson(jobs.compileCache(plan.record.spec))}});
+            printJson(seedJson);
         else
             out(plan.commandLine);
         return Ok;
@@ -413,9 +420,11 @@ int cmdLaunch(const Invocation &in)
         err(CliText::tr("error: %1").arg(displayText(error)));
         return PartialFailure;
     }
+    keepSeedAfterLaunch(jobs, plan, seeded);
+    seedJson.update({{"id", u8(plan.record.id)}, {"job_dir", u8(displayName(plan.paths.root))},
+                     {"output_dir", u8(displayName(plan.record.outputDir))}, {"command", u8(plan.commandLine)}});
     if (in.json)
-        printJson({{"id", u8(plan.record.id)}, {"job_dir", u8(displayName(plan.paths.root))},
-                   {"output_dir", u8(displayName(plan.record.outputDir))}, {"command", u8(plan.commandLine)}});
+        printJson(seedJson);
     else
         out(plan.record.id);
     return Ok;
@@ -530,6 +539,8 @@ int cmdStatus(const Invocation &in)
         lines << CliText::tr("Processes:  torchrun pid %1, process group %2").arg(st.pids.launcher.pid).arg(st.pids.launcher.pgid);
     for (const QString &w : st.warnings)
         lines << CliText::tr("Warning:    %1").arg(jobWarningText(w));
+    if (const QString seeded = seedStatusText(jobs, s.record.id); !seeded.isEmpty())
+        lines << seeded;  // --seed-cache: the graphs brought before it started
     out(lines.join(QLatin1Char('\n')));
     return Ok;
 }

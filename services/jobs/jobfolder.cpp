@@ -128,6 +128,8 @@ QByteArray JobRecordFile::toJson() const
     o.insert(QStringLiteral("argv"), toArray(argv));
     if (!precompileArgv.isEmpty())
         o.insert(QStringLiteral("precompile_argv"), toArray(precompileArgv));
+    if (!nodeSetupArgv.isEmpty())
+        o.insert(QStringLiteral("node_setup_argv"), toArray(nodeSetupArgv));
     o.insert(QStringLiteral("env"), toArray(env));
     o.insert(QStringLiteral("cwd"), cwd);
     if (imported())
@@ -170,7 +172,8 @@ bool JobRecordFile::fromJson(const QByteArray &data, JobRecordFile *out, QString
     r.cwd = o.value(QLatin1String("cwd")).toString();
     r.importedFrom = o.value(QLatin1String("imported_from")).toString();
     if (!toStringList(o.value(QLatin1String("argv")), &r.argv) || !toStringList(o.value(QLatin1String("env")), &r.env)
-        || (o.contains(QLatin1String("precompile_argv")) && !toStringList(o.value(QLatin1String("precompile_argv")), &r.precompileArgv))) {
+        || (o.contains(QLatin1String("precompile_argv")) && !toStringList(o.value(QLatin1String("precompile_argv")), &r.precompileArgv))
+        || (o.contains(QLatin1String("node_setup_argv")) && !toStringList(o.value(QLatin1String("node_setup_argv")), &r.nodeSetupArgv))) {
         *error = QStringLiteral("job.json: argv and env must be lists of strings");
         return false;
     }

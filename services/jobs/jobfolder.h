@@ -74,6 +74,9 @@ struct JobRecordFile {
     // Its precompile phase on this machine or a host (JobSpec::precompile): the exact command run first, in
     // JOB/precompile, under neuron_parallel_compile (empty: none).
     QStringList precompileArgv;
+    // A Slurm job's step before the training, once on each node (srun --ntasks-per-node=1): *Bring compiled graphs
+    // first* into each node's own cache (`ingot-cli cache seed …`, services/neuron/launchseed.h). Empty: none.
+    QStringList nodeSetupArgv;
     QStringList env;       // KEY=VALUE set on top of the inherited environment
     QString cwd;
     // A run Ingot did not launch, adopted from its folder (runimport.h): that folder ("": Ingot launched it). Such a

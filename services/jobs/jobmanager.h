@@ -64,6 +64,9 @@ public:
     // launcher's pid. When a node does not start, the nodes already started are killed. The record's createdMs is
     // the time of this call (the job starts when it is launched, not when it was planned).
     bool launch(const LaunchPlan &plan, QString *error);
+    // A Slurm job's plan written again after its record changed (a step before the training added to it): its batch
+    // scripts and command line. False with why.
+    bool replanSlurm(LaunchPlan *plan, QString *error) const { return planSlurm(plan, error); }
 
     JobPaths paths(const QString &id) const;
     bool load(const QString &id, JobRecordFile *out, QString *error) const;

@@ -83,6 +83,8 @@ bool JobManager::planSlurm(LaunchPlan *plan, QString *error) const
     }
     b.agent = {nameToBytes(r.spec.python), "-m", "ingot_train.launch"};
     b.program = programWords(r, r.outputDir);
+    for (const QString &w : r.nodeSetupArgv)
+        b.nodeSetup << nameToBytes(w);
     b.rankLogs = true;
     const std::optional<QByteArray> script = slurmBatchScript(b, error);
     if (!script)

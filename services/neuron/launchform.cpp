@@ -22,6 +22,12 @@ LaunchForm::LaunchForm(JobService *service, QObject *parent)
         if (!m_launching || id != m_launchingId)
             return;
         m_launching = false;
+        if (m_seedResult)  // kept in the job's folder for its status and the monitor
+            runTask(this, [runner = m_service->sharedRunner(), paths = m_plan.paths, r = *m_seedResult](TaskControl &) {
+                QString ignored;  // the job runs either way; its status then just does not say what was brought
+                keepSeedResult(*runner, paths, r, &ignored);
+            }, [] {});
+        m_seedResult.reset();
         invalidate();  // a new id and port for the next launch
         Q_EMIT launched(id);
     });
@@ -36,7 +42,7 @@ LaunchForm::LaunchForm(JobService *service, QObject *parent)
 
 LaunchForm::~LaunchForm()
 {
-    for (Task *t : {&m_factsTask, &m_planTask, &m_cacheTask, &m_priorTask, &m_pythonTask, &m_engineTask})
+    for (Task *t : {&m_factsTask, &m_planTask, &m_cacheTask, &m_priorTask, &m_pythonTask, &m_engineTask, &m_seedTask})
         t->discard();
 }
 
@@ -463,19 +469,104 @@ QStringList LaunchForm::launchWarnings(JobManager &manager, const JobSpec &spec)
 
 // ---- launching ----
 
+void LaunchForm::checkSeed(const LaunchInput &in)
+{
+    m_seedTask.discard();
+    m_seed = LaunchSeed();
+    m_seedText.clear();
+    if (!in.seed) {
+        Q_EMIT seedChecked();
+        return;
+    }
+    if (in.where != QLatin1String("local")) {  // the launcher reads the last runs of this machine only
+        m_seedText = tr("Bring compiled graphs first: for a job on a host, ingot-cli job launch --seed-cache does it.");
+        Q_EMIT seedChecked();
+        return;
+    }
+    m_seedText = tr("Looking for the last run's graphs…");
+    const JobManager manager(m_service->sharedRunner());
+    m_seedTask = runTask(
+        this, [history = m_service->history(), in, manager](TaskControl &control) {
+            QVector<FleetPlace> places;
+            for (const QString &id : in.seedPlaces) {
+                QString ignored;  // a name that is no place is left out (the text says which are asked)
+                if (const std::optional<FleetPlace> p = fleetPlaceFor(id, &ignored))
+                    places << *p;
+            }
+            const bool chosen = !places.isEmpty();
+            if (!chosen)
+                places = seedPlaceChoices(manager.compileCacheStore(manager.compileCache(in.spec)));
+            LaunchSeed seed = planLaunchSeed(manager, history, in.spec, places);
+            if (!seed.ready())
+                return std::make_pair(seed, seed.previewText());
+            SeedRequest look = seed.request;
+            look.dryRun = true;
+            const SeedResult found = seedCache(look, {}, control.stopFlag());
+            QStringList where;
+            seed.request.places.clear();
+            for (const SeedPlaceResult &r : found.places) {
+                for (const FleetPlace &p : std::as_const(places))
+                    if (p.id == r.place && (chosen || r.found > 0))
+                        seed.request.places << p;
+                if (r.found > 0)
+                    where << tr("%1 in %2").arg(r.found).arg(displayName(r.place));
+            }
+            if (seed.request.places.isEmpty())
+                seed.why = tr("none of the places Ingot knows holds the last run's graphs");
+            QString text = seed.previewText();
+            if (seed.ready())
+                text += QLatin1Char(' ') + tr("Already in the cache: %1; found: %2; nowhere: %3.")
+                                               .arg(found.present)
+                                               .arg(where.isEmpty() ? tr("none") : where.join(QStringLiteral(", ")))
+                                               .arg(found.notFound);
+            return std::make_pair(seed, text);
+        },
+        [this](const std::pair<LaunchSeed, QString> &r) {
+            m_seed = r.first;
+            m_seedText = r.second;
+            Q_EMIT seedChecked();
+        });
+}
+
 void LaunchForm::launch()
 {
-    if (!m_hasPlan || m_launching)
+    if (!m_hasPlan || m_launching || isCheckingSeed())
         return;
     m_launching = true;
     m_launchingId = m_plan.record.id;
+    m_seedResult.reset();
+    if (!m_seed.ready() || m_seed.request.places.isEmpty()) {
+        startLaunch();
+        return;
+    }
+    m_seedTask = runTask(
+        this, [seed = m_seed](TaskControl &control) {
+            return runLaunchSeed(seed, [&control](int copied, int toCopy, const QString &place) {
+                control.setProgress(copied, toCopy, seedProgressText(copied, toCopy, place));
+            }, control.stopFlag());
+        },
+        [this](const SeedResult &r) {
+            Q_EMIT seedProgress(r.text());
+            if (r.stopped) {
+                m_launching = false;
+                Q_EMIT launchFailed(tr("Stopped while bringing compiled graphs: the job was not started."));
+                return;
+            }
+            m_seedResult = r;
+            startLaunch();
+        },
+        [this](const TaskProgress &p) { Q_EMIT seedProgress(p.text); });
+}
+
+void LaunchForm::startLaunch()
+{
     m_service->launch(m_plan);  // exactly the plan shown
 }
 
 bool LaunchForm::isBusy() const
 {
     return m_factsTask.isRunning() || m_planTask.isRunning() || m_cacheTask.isRunning() || m_pythonTask.isRunning()
-           || m_engineTask.isRunning() || m_launching;
+           || m_engineTask.isRunning() || m_seedTask.isRunning() || m_launching;
 }
 
 }  // namespace ingot

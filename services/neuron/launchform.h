@@ -8,10 +8,13 @@
 #include "services/cache/cachehealth.h"
 #include "services/jobs/jobmanager.h"
 #include "services/jobs/jobvalidate.h"
+#include "services/neuron/launchseed.h"
 #include "services/neuron/priorgraphs.h"
 #include "services/util/task.h"
 
 #include <QObject>
+
+#include <optional>
 
 namespace ingot {
 
@@ -27,6 +30,8 @@ struct LaunchInput {
     bool dataFolder = false;         // ... a folder
     QStringList unreadNumbers;       // the flags whose typed text is no number ("learning_rate")
     bool argsUnclosed = false;       // the script arguments end inside a quote
+    bool seed = false;               // *Bring compiled graphs first* (launchseed.h)
+    QStringList seedPlaces;          // ... from these places (ids, fleetplaces.h); empty: where the last run's graphs are
 };
 
 // What the check found.
@@ -135,8 +140,19 @@ public:
     // blocked graphs): ingot-cli prints them. Blocking.
     static QStringList launchWarnings(JobManager &manager, const JobSpec &spec);
 
+    // ---- bringing compiled graphs first ----
+    // What *Bring compiled graphs first* would do for `in` (seedChecked): the graphs of the last run with these
+    // settings, the places (those named, else the places Ingot knows that hold some of them) and how many each has.
+    void checkSeed(const LaunchInput &in);
+    const LaunchSeed &seed() const { return m_seed; }
+    // While that is looked for, Launch waits (the step it would run is not known yet).
+    bool isCheckingSeed() const { return !m_launching && m_seedTask.isRunning(); }
+    // For the launcher: what will be brought and from where, or why nothing will ("" while off).
+    QString seedText() const { return m_seedText; }
+
     // ---- launching ----
-    // Launches the plan shown (launched or launchFailed).
+    // Launches the plan shown (launched or launchFailed), after bringing the compiled graphs first when chosen
+    // (seedProgress while it copies; its result is kept in the job's folder).
     void launch();
     bool isLaunching() const { return m_launching; }
     // True while a check, a plan, a cache scan, a Python search or a launch is pending or running.
@@ -149,6 +165,8 @@ Q_SIGNALS:
     void cacheChecked();
     void priorGraphsChecked();
     void engineProposed();
+    void seedChecked();
+    void seedProgress(const QString &text);
     void launched(const QString &id);
     void launchFailed(const QString &error);
 
@@ -160,7 +178,11 @@ private:
     quint64 m_generation = 0;
     void askEngine(const LaunchInput &in, bool onNode);
 
-    Task m_factsTask, m_planTask, m_cacheTask, m_priorTask, m_pythonTask, m_engineTask;
+    void startLaunch();
+    Task m_factsTask, m_planTask, m_cacheTask, m_priorTask, m_pythonTask, m_engineTask, m_seedTask;
+    LaunchSeed m_seed;
+    QString m_seedText;
+    std::optional<SeedResult> m_seedResult;  // what the step did for the launch under way
     EngineProposal m_engine;
     LaunchCheck m_check;
     QVector<JobProblem> m_problems;

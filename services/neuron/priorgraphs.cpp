@@ -35,6 +35,41 @@ void scanFile(const QString &path, CompileLogScanner *into, qint64 *budget)
     s.finish();
     into->merge(s);
 }
+
+// The same through a job runner (a host's files, read there by offset).
+void scanRemoteFile(JobRunner &runner, const QString &path, CompileLogScanner *into, qint64 *budget)
+{
+    CompileLogScanner s;
+    for (qint64 at = 0; *budget > 0;) {
+        const FileChunk c = runner.readFile(path, at, std::min<qint64>(1 << 20, *budget));
+        if (!c.exists || !c.error.isEmpty() || c.data.isEmpty())
+            break;
+        *budget -= c.data.size();
+        at += c.data.size();
+        s.feed(c.data);
+    }
+    s.finish();
+    into->merge(s);
+}
+
+// Every graph the run's logs name: its launcher's log and each rank's stdout and stderr.
+void scanRunLogs(const QString &folder, JobRunner *runner, CompileLogScanner *log)
+{
+    qint64 budget = maxLogBytes;
+    const JobPaths paths{folder};
+    if (runner) {
+        scanRemoteFile(*runner, paths.launcherLog(), log, &budget);
+        for (const QString &rel : runner->listFiles(paths.logsDir(), 4))
+            if (budget > 0 && (rel.endsWith(QLatin1String("/stdout.log")) || rel.endsWith(QLatin1String("/stderr.log"))))
+                scanRemoteFile(*runner, paths.logsDir() + QLatin1Char('/') + rel, log, &budget);
+        return;
+    }
+    scanFile(paths.launcherLog(), log, &budget);
+    QDirIterator it(paths.logsDir(), {QStringLiteral("stdout.log"), QStringLiteral("stderr.log")}, QDir::Files,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext() && budget > 0)
+        scanFile(it.next(), log, &budget);
+}
 }  // namespace
 
 QString PriorGraphs::text() const
@@ -52,7 +87,7 @@ QString PriorGraphs::text() const
 
 PriorGraphs priorGraphs(const QVector<JobSummary> &history, const JobSpec &spec, const QString &where,
                         const std::function<QString(const QString &id)> &folderOf, const CacheSnapshot &cache,
-                        const QString &cacheShown)
+                        const QString &cacheShown, JobRunner *runner)
 {
     QVector<const JobSummary *> runs;
     for (const JobSummary &s : history)
@@ -68,12 +103,7 @@ PriorGraphs priorGraphs(const QVector<JobSummary> &history, const JobSpec &spec,
         if (folder.isEmpty())
             continue;
         CompileLogScanner log;
-        qint64 budget = maxLogBytes;
-        scanFile(JobPaths{folder}.launcherLog(), &log, &budget);
-        QDirIterator it(JobPaths{folder}.logsDir(), {QStringLiteral("stdout.log"), QStringLiteral("stderr.log")}, QDir::Files,
-                        QDirIterator::Subdirectories);
-        while (it.hasNext() && budget > 0)
-            scanFile(it.next(), &log, &budget);
+        scanRunLogs(folder, runner, &log);
         // Graphs by key: the hits and cached failures name theirs; a compile names its module, found in the cache.
         QStringList keys = log.hits() + log.failed();
         for (const QString &name : log.compiled()) {
@@ -90,6 +120,7 @@ PriorGraphs priorGraphs(const QVector<JobSummary> &history, const JobSpec &spec,
         out.jobId = run->record.id;
         out.jobCreatedMs = run->record.createdMs;
         out.graphs = int(keys.size());
+        out.keys = keys;
         for (const QString &k : std::as_const(keys)) {
             const CacheModule *m = cache.find(k);
             if (m && m->state == ModuleState::Success) {

@@ -23,15 +23,18 @@ struct PriorGraphs {
     int blocked = 0;   // FAILED or LOCKED there
     int missing = 0;   // absent, or unfinished: they compile again
     QStringList blockedKeys;
+    // Every graph of the run: keys, or a bare MODULE_… name for one it compiled that the cache read has not (another
+    // cache, or gone): what *Bring compiled graphs first* looks for (launchseed.h).
+    QStringList keys;
     QString cache;  // as shown
 
     QString text() const;  // one or two sentences for the launcher; empty when !found
 };
 
 // `folderOf`: a job's folder (JobManager::paths(id).root). `where`: the runner the new run goes to; only runs there
-// are compared.
+// are compared. `runner`: where their logs are read (a host's runner reads them there); nullptr: this machine.
 PriorGraphs priorGraphs(const QVector<JobSummary> &history, const JobSpec &spec, const QString &where,
                         const std::function<QString(const QString &id)> &folderOf, const CacheSnapshot &cache,
-                        const QString &cacheShown);
+                        const QString &cacheShown, JobRunner *runner = nullptr);
 
 }  // namespace ingot

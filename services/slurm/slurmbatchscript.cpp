@@ -67,7 +67,7 @@ bool checkSpec(const SlurmBatchSpec &s, QString *error)
         *error = BatchText::tr("The job folder \"%1\" is not an absolute path.").arg(shown(s.jobFolder));
         return false;
     }
-    for (const QVector<QByteArray> *words : {&s.agent, &s.program}) {
+    for (const QVector<QByteArray> *words : {&s.agent, &s.program, &s.nodeSetup}) {
         for (const QByteArray &w : *words) {
             if (w.contains('\0')) {
                 *error = BatchText::tr("An argument contains a NUL byte.");
@@ -207,6 +207,13 @@ std::optional<QByteArray> slurmBatchScript(const SlurmBatchSpec &s, QString *err
          "INGOT_RDZV_PORT=${INGOT_RDZV_PORT:-$((29500 + SLURM_JOB_ID % 1000))}\n"
          "export INGOT_RDZV_HOST INGOT_RDZV_PORT\n\n";
     t += nodeFunction(s);
+    if (!s.nodeSetup.isEmpty()) {
+        t += "\n# Before the training, once on every node: its failure is said, and the training starts anyway.\n"
+             "srun --export=ALL --nodes=\"$SLURM_JOB_NUM_NODES\" --ntasks-per-node=1";
+        for (const QByteArray &w : s.nodeSetup)
+            t += ' ' + quoted(w);
+        t += " || echo \"ingot: the step before the training failed (status $?); the training starts anyway\" >&2\n";
+    }
     t += "\n[ -z \"${ingot_terminated:-}\" ] || exit 143\n"
          "ingot_status=0\n"
          "srun --export=ALL --nodes=\"$SLURM_JOB_NUM_NODES\" --ntasks-per-node=1 --kill-on-bad-exit=1 bash -c ingot_node "

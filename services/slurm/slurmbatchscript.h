@@ -31,6 +31,9 @@ struct SlurmBatchSpec {
     QVector<QPair<QByteArray, QByteArray>> environment;  // exported before srun: keys [A-Za-z_][A-Za-z0-9_]*
     QVector<QByteArray> agent;    // the torchrun agent: {"torchrun"} or {"python3", "-m", "torch.distributed.run"}
     QVector<QByteArray> program;  // what every agent runs: the training script and its arguments
+    // A command run once on every node before the agents (srun --ntasks-per-node=1), such as bringing compiled graphs
+    // into each node's own cache; when it fails the training starts anyway (said in the job's output). Empty: none.
+    QVector<QByteArray> nodeSetup;
     // Every rank's stdout and stderr in its own file, as Ingot's jobs keep them: torchrun --redirects=3 with
     // --log_dir JOB_FOLDER/logs on node 0 and JOB_FOLDER/node-K/logs on node K.
     bool rankLogs = false;

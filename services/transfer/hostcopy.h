@@ -36,7 +36,8 @@ using HostCopyProgress = std::function<void(qint64 done, qint64 total)>;
 // `to` are StoreLocations of kind "local" and "ssh" (either way round). Fills items[i] (state, bytes, files,
 // message) and reports as it goes. Only SUCCESS entries are copied (FAILED, LOCKED, INCOMPLETE: Skipped with why,
 // the rule of transfertypes.h's notSuccessWhy);
-// one that exists at the destination is Skipped. Local to local and host to host: Failed, not supported. On stop,
+// one that exists at the destination is Skipped. Local to local (localcopy.h does it) and host to host: Failed, not
+// supported. On stop,
 // the entry under way goes back to Pending (nothing of it landed) and the rest are left as they were. `results`
 // (optional) gets each item's outcome, so a caller can tell Busy from other failures.
 void copyEntries(const StoreLocation &from, const StoreLocation &to, QVector<TransferItem> &items,

@@ -11,6 +11,7 @@
 #include "services/transfer/hostcopy.h"
 #include "services/transfer/hubpull.h"
 #include "services/transfer/hubpush.h"
+#include "services/transfer/localcopy.h"
 #include "services/transfer/s3transfer.h"
 
 #include <QCoreApplication>
@@ -567,6 +568,10 @@ TransferOutcome runTransfer(const TransferRecord &record, QVector<TransferItem> 
     case TransferKind::Copy: {
         if (r.from.isHub() || r.to.isHub())
             break;
+        if (r.from.isLocalCache() && r.to.isLocalCache()) {  // two caches on this machine (a shared folder)
+            copyLocalEntries(r.from.cache.path, r.to.cache.path, items, reporter, stop);
+            return out;
+        }
         QVector<HostCopyResult> results;
         copyEntries(r.from.cache, r.to.cache, items, reporter, stop, &results);
         for (int i = 0; i < results.size(); ++i)

@@ -1,6 +1,6 @@
 // One transfer of any kind between any two places, by the engine for its places: pull (Hub → a cache), push (a cache
-// → the Hub), copy (this machine ↔ a host). Moves that no engine makes directly go by way of this machine, one entry
-// (or one commit's worth) at a time, never a full local copy: Hub → host downloads an entry here and sends it on;
+// → the Hub), copy (this machine ↔ a host, or two caches here: localcopy.h). Moves that no engine makes directly go
+// by way of this machine, one entry (or one commit's worth) at a time, never a full local copy: Hub → host downloads an entry here and sends it on;
 // host → Hub fetches entries here and pushes them. The app's queue and ingot-cli both run transfers through this.
 #pragma once
 

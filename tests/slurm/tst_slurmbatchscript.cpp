@@ -242,6 +242,23 @@ private slots:
         QVERIFY(t.contains(" '*'\n"));
     }
 
+    // A step before the training (bringing compiled graphs into each node's own cache): one srun task per node,
+    // before the agents, its words quoted, its failure said without ending the script (set -e).
+    void aStepRunsOnEveryNodeFirst()
+    {
+        SlurmBatchSpec s = baseSpec();
+        QString error;
+        QVERIFY(!slurmBatchScript(s, &error)->contains("--ntasks-per-node=1 ingot-cli"));
+        s.nodeSetup = {"ingot-cli", "cache", "seed", "--from", "s3://team/a b", "--", "MODULE_1+$x"};
+        const QByteArray t = *slurmBatchScript(s, &error);
+        const qsizetype step = t.indexOf("srun --export=ALL --nodes=\"$SLURM_JOB_NUM_NODES\" --ntasks-per-node=1 ingot-cli cache seed "
+                                         "--from 's3://team/a b' -- 'MODULE_1+$x' || echo ");
+        QVERIFY2(step > 0, t.constData());
+        QVERIFY(step < t.indexOf("bash -c ingot_node"));
+        s.nodeSetup = {QByteArray("a\0b", 3)};
+        QVERIFY(!slurmBatchScript(s, &error));
+    }
+
     // The script on a real 2-node cluster: one agent per node, ranks 0 and 1, one endpoint; a failing agent's
     // status is recorded too. The job folder has a space, a quote and a non-UTF-8 byte (--output goes on the
     // sbatch command line for such a folder).

@@ -321,8 +321,8 @@ private Q_SLOTS:
         QCOMPARE(n.value(QLatin1String("body")).toString(), QStringLiteral("Output: /data/out &lt;&amp;&gt; model"));
     }
 
-    // A real transfer ends: a copy between two caches of this machine, which the engine refuses entry by entry
-    // (copies go between this machine and a host), so it ends with every entry failed. Told when it is long enough,
+    // A real transfer ends: a copy between two caches of this machine from a source cache that is gone (removed after
+    // the entries were chosen), so it ends with every entry failed. Told when it is long enough,
     // with how many entries were done and where to; not when it is shorter than the threshold (30 s by default).
     void aLongTransfersEndIsShown()
     {
@@ -333,6 +333,7 @@ private Q_SLOTS:
         while (it.hasNext())
             keys << QDir(root).relativeFilePath(it.next());
         QVERIFY(!keys.isEmpty());
+        QVERIFY(QDir(root).removeRecursively());
         TransferQueue queue(state.path(), makeTransferEngine(defaultSecretStore()));
         DBusNotifications transport;
         Notifier told(&transport), notTold(&transport);

@@ -160,6 +160,14 @@ JobLauncher::JobLauncher(JobService *service, QWidget *parent)
         showPriorGraphs();
         Q_EMIT priorGraphsChecked();
     });
+    connect(m_form, &LaunchForm::seedChecked, this, [this] {
+        m_seedNote->setText(m_form->seedText());
+        updateLaunchButton();
+        Q_EMIT seedChecked();
+    });
+    connect(m_form, &LaunchForm::seedProgress, m_seedNote, &QLabel::setText);
+    connect(m_seedBox, &QCheckBox::toggled, this, &JobLauncher::onChanged);
+    connect(m_seedPlaces, &QLineEdit::textChanged, this, &JobLauncher::onChanged);
 
     updatePythonInfo();
 }
@@ -315,6 +323,8 @@ LaunchInput JobLauncher::input() const
     in.modelFolderChosen = m_folderModel->isChecked();
     in.dataChosen = !m_sampleData->isChecked();
     in.dataFolder = m_folderData->isChecked();
+    in.seed = m_seedBox->isChecked();
+    in.seedPlaces = m_seedPlaces->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     QStringList words;
     in.argsUnclosed = !splitShellWords(m_extraArgs->text(), &words);
     const std::pair<const char *, QLineEdit *> numbers[] = {{"learning_rate", m_learningRate},
@@ -460,6 +470,9 @@ void JobLauncher::check()
     showCache();
     m_form->checkPriorGraphs(in);
     showPriorGraphs();
+    m_form->checkSeed(in);
+    m_seedNote->setText(m_form->seedText());
+    updateLaunchButton();
     m_form->proposeEngine(in);
     showEngineProposal();
     m_form->check(in);
@@ -605,9 +618,11 @@ void JobLauncher::showPreview()
 void JobLauncher::updateLaunchButton()
 {
     const bool launching = m_form->isLaunching();
-    m_launch->setEnabled(hasPlan() && !launching);
+    m_launch->setEnabled(hasPlan() && !launching && !m_form->isCheckingSeed());
     if (launching)
         m_launch->setToolTip(tr("Starting…"));
+    else if (m_form->isCheckingSeed())
+        m_launch->setToolTip(tr("Looking for the last run's graphs first…"));
     else if (hasPlan())
         m_launch->setToolTip(tr("Start the command shown as job %1").arg(currentPlan().record.id));
     else

@@ -70,6 +70,9 @@ public:
     QLabel *cacheLabel() const { return m_cacheLabel; }
     QLabel *cacheWarning() const { return m_cacheWarning; }
     QLabel *priorGraphsLabel() const { return m_priorGraphs; }
+    QCheckBox *seedBox() const { return m_seedBox; }        // *Bring compiled graphs first*
+    QLineEdit *seedPlacesEdit() const { return m_seedPlaces; }
+    QLabel *seedLabel() const { return m_seedNote; }
     QCheckBox *precompileCheck() const { return m_precompile; }
     // Why Precompile first cannot be chosen where the job runs (hidden when it can).
     QLabel *precompileReason() const { return m_precompileWhy; }
@@ -106,6 +109,7 @@ Q_SIGNALS:
     void previewUpdated();  // the preview shows the current plan, or why there is none
     void cacheChecked();    // the compile cache's warning is up to date
     void priorGraphsChecked();  // the last run with these settings was looked for
+    void seedChecked();         // what *Bring compiled graphs first* would bring was looked for
     void engineProposed();      // the proposal label says what the job's Python has
 
 protected:
@@ -219,6 +223,9 @@ private:
     QLabel *m_figuresLabel;
     QLabel *m_cacheLabel;
     QLabel *m_priorGraphs = nullptr;
+    QCheckBox *m_seedBox = nullptr;
+    QLineEdit *m_seedPlaces = nullptr;
+    QLabel *m_seedNote = nullptr;
     QCheckBox *m_precompile = nullptr;
     QLabel *m_precompileWhy = nullptr;
     QLabel *m_cacheWarning;

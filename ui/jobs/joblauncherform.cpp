@@ -531,6 +531,19 @@ QWidget *JobLauncher::buildSidePanel()
     m_priorGraphs->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_priorGraphs->hide();
     cv->addWidget(m_priorGraphs);
+    m_seedBox = new QCheckBox(tr("Bring compiled graphs first"));
+    m_seedBox->setToolTip(tr("Before training, copy the graphs of the last run with these settings that this cache lacks "
+                             "from the places below"));
+    m_seedPlaces = new QLineEdit;  // ids as `job launch --seed-cache` takes them, separated by spaces
+    m_seedPlaces->setPlaceholderText(tr("Places: a folder, host:NAME, s3://bucket/prefix, hub:org/name (default: where the "
+                                        "last run's graphs are)"));
+    m_seedPlaces->setEnabled(false);
+    m_seedNote = new QLabel;
+    m_seedNote->setWordWrap(true);
+    m_seedNote->setTextFormat(Qt::PlainText);
+    connect(m_seedBox, &QCheckBox::toggled, m_seedPlaces, &QWidget::setEnabled);
+    for (QWidget *w : {static_cast<QWidget *>(m_seedBox), static_cast<QWidget *>(m_seedPlaces), static_cast<QWidget *>(m_seedNote)})
+        cv->addWidget(w);
     auto *ch = new QHBoxLayout;
     m_clean = new QPushButton(tr("Clean…"));
     m_clean->setToolTip(tr("Preview the maintenance of this cache on the Local cache page"));

@@ -146,6 +146,8 @@ private:
     Task m_graphsTask;  // the compile activity's verdicts, worked out off the UI thread
     QHash<QString, JobGraph> m_graphs;  // by key, for the next refresh
     QString m_cacheRule;
+    Task m_seedTask;     // what *Bring compiled graphs first* brought before the job started (JOB/seed.json)
+    QString m_seedLine;
     Task m_consolidateTask;  // on the job's host; the Consolidate button cancels it meanwhile
     bool m_consolidateCancelled = false;
     QStringList m_overlayIds;

@@ -8,6 +8,7 @@
 #include "services/jobs/neuronmonitor.h"
 #include "services/jobs/precompile.h"
 #include "services/neuron/jobgraphs.h"
+#include "services/neuron/launchseed.h"
 #include "services/util/names.h"
 #include "services/util/task.h"
 #include "services/util/format.h"
@@ -112,6 +113,17 @@ void JobMonitor::openCompileCache()
         m_cacheRule = where.explanation;
         m_compileLabel->setText(tr("Entries of %1 written since the job started").arg(displayName(m_cacheRoot)));
         m_compileLabel->setToolTip(where.explanation);
+        m_seedLine.clear();
+        m_seedTask.discard();
+        if (m_record.where == QLatin1String("local"))  // seeded jobs run here (or on a Slurm cluster seen from here)
+            m_seedTask = runTask(this, [runner = m_service->sharedRunner(), paths = JobManager(m_service->sharedRunner()).paths(id)](
+                                           TaskControl &) { return seedStatusLine(*runner, paths); },
+                                 [this, id](const QString &line) {
+                                     if (id != m_id || line.isEmpty())
+                                         return;
+                                     m_seedLine = line;
+                                     m_compileLabel->setText(m_compileLabel->text() + QLatin1Char('\n') + line);
+                                 });
         m_compileList->setToolTip(store.isLocal() ? tr("Double-click an entry to show it on the Local cache page")
                                                   : QString());
         if (m_cache->location() != store)
@@ -218,7 +230,8 @@ void JobMonitor::showGraphs(const JobGraphs &graphs)
     m_compileLabel->setText(graphs.graphs.isEmpty()
                                 ? tr("No graph of this job in %1 yet.").arg(displayName(m_cacheRoot))
                                 : tr("%1 — in %2 (double-click an entry to show it; hover over why for the evidence)")
-                                      .arg(graphs.summary(), displayName(m_cacheRoot)));
+                                      .arg(graphs.summary(), displayName(m_cacheRoot))
+                            + (m_seedLine.isEmpty() ? QString() : QLatin1Char('\n') + m_seedLine));
     Q_EMIT compileActivityChanged();
 }
 

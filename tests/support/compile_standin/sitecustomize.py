@@ -6,6 +6,10 @@ tests/ui/tst_jobmonitor write them) and writes each graph's cache entry as the w
 (<cache>/neuronxcc-<version>/MODULE_<hlo hash>+<flags hash>/ with model.hlo_module.pb, compile_flags.json,
 model.neff, model.done).
 
+A graph whose entry is already in the cache, finished (model.done), is not compiled again: the stand-in logs the
+wrapper's cache hit ("Using a cached neff at <entry>/model.neff. Exiting with a successfully compiled graph.", as
+neuron_cc_wrapper.py logs it when its cache lookup finds the NEFF) and writes nothing.
+
 Two graphs per run: the optimizer step, whose HLO does not depend on the sequence length, and the training step,
 whose input_ids are s64[2,<block_size>]. Their HLO files are made by the test (services/cache/hlo.h
 writeHloModule) in $INGOT_STANDIN_HLO: step.pb and train-<block_size>.pb. The flags hash is the first 8 hex digits
@@ -33,9 +37,13 @@ def _run():
     print(w + "Compile cache path: " + cache, flush=True)
     hlo = os.environ["INGOT_STANDIN_HLO"]
     for name, source in [("MODULE_1001+" + fh, "step.pb"), ("MODULE_%d+%s" % (2000 + block, fh), "train-%d.pb" % block)]:
+        d = os.path.join(root, name)
+        if os.path.exists(os.path.join(d, "model.done")):
+            print(w + "Using a cached neff at " + os.path.join(d, "model.neff")
+                  + ". Exiting with a successfully compiled graph.", flush=True)
+            continue
         print(w + "Call compiler with cmd: ['neuronx-cc', 'compile', '--framework=XLA', '/tmp/work/model." + name
               + ".hlo_module.pb', '--output', '/tmp/work/model." + name + ".neff']", flush=True)
-        d = os.path.join(root, name)
         os.makedirs(d)
         shutil.copyfile(os.path.join(hlo, source), os.path.join(d, "model.hlo_module.pb"))
         with open(os.path.join(d, "compile_flags.json"), "w") as f:
