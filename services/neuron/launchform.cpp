@@ -535,6 +535,7 @@ void LaunchForm::launch()
     m_launching = true;
     m_launchingId = m_plan.record.id;
     m_seedResult.reset();
+    m_seedStopRequested = false;
     if (!m_seed.ready() || m_seed.request.places.isEmpty()) {
         startLaunch();
         return;
@@ -547,7 +548,7 @@ void LaunchForm::launch()
         },
         [this](const SeedResult &r) {
             Q_EMIT seedProgress(r.text());
-            if (r.stopped) {
+            if (r.stopped || m_seedStopRequested) {  // a Stop that came as the last copy ended still stops the launch
                 m_launching = false;
                 Q_EMIT launchFailed(tr("Stopped while bringing compiled graphs: the job was not started."));
                 return;
@@ -556,6 +557,14 @@ void LaunchForm::launch()
             startLaunch();
         },
         [this](const TaskProgress &p) { Q_EMIT seedProgress(p.text); });
+}
+
+void LaunchForm::stopSeeding()
+{
+    if (!isSeeding())
+        return;
+    m_seedStopRequested = true;
+    m_seedTask.stop();
 }
 
 void LaunchForm::startLaunch()

@@ -147,6 +147,10 @@ public:
     const LaunchSeed &seed() const { return m_seed; }
     // While that is looked for, Launch waits (the step it would run is not known yet).
     bool isCheckingSeed() const { return !m_launching && m_seedTask.isRunning(); }
+    // Whether *Bring compiled graphs first* is copying for the launch under way; stopSeeding() ends it (nothing more is
+    // copied, and the job is not started: launchFailed says so).
+    bool isSeeding() const { return m_launching && m_seedTask.isRunning(); }
+    void stopSeeding();
     // For the launcher: what will be brought and from where, or why nothing will ("" while off).
     QString seedText() const { return m_seedText; }
 
@@ -182,6 +186,7 @@ private:
     Task m_factsTask, m_planTask, m_cacheTask, m_priorTask, m_pythonTask, m_engineTask, m_seedTask;
     LaunchSeed m_seed;
     QString m_seedText;
+    bool m_seedStopRequested = false;
     std::optional<SeedResult> m_seedResult;  // what the step did for the launch under way
     EngineProposal m_engine;
     LaunchCheck m_check;

@@ -209,6 +209,26 @@ private Q_SLOTS:
         QVERIFY(QDir(job + QLatin1Char('/') + V).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).filter(QStringLiteral("MODULE_6")).isEmpty());
     }
 
+    // A stop (the launcher's Stop, Ctrl-C) before or while the places are looked at copies nothing and says it
+    // stopped, so a launch waiting on the step does not start.
+    void aStopCopiesNothingAndSaysSo()
+    {
+        const QString team = m_dir.path() + QStringLiteral("/stop/team"), job = m_dir.path() + QStringLiteral("/stop/job");
+        const QString key = V + QStringLiteral("/MODULE_7+abab");
+        writeEntry(team, key, true);
+        QDir().mkpath(job);
+        SeedRequest req;
+        req.keys = {key};
+        req.places = {folderPlace(team)};
+        req.into = StoreLocation::local(job);
+        const std::atomic_bool stop{true};
+        const SeedResult r = seedCache(req, {}, &stop);
+        QVERIFY(r.stopped);
+        QCOMPARE(r.copied, 0);
+        QCOMPARE(stateIn(job, key), ModuleState::Empty);
+        QVERIFY2(r.text().contains(QStringLiteral("stopped")), qPrintable(r.text()));
+    }
+
     // JOB/seed.json as `job status` and the monitor read it: what keepSeedResult writes reads back as one line; a file
     // of another shape (truncated, the wrong type, huge, a link) says nothing.
     void theKeptResultReadsBackAndHostileOnesDoNot()

@@ -95,9 +95,21 @@ private Q_SLOTS:
         QVERIFY2(note.contains(QStringLiteral("Before training: the 2 graph")) && note.contains(first) && note.contains(b), qPrintable(note));
         QVERIFY2(note.contains(QStringLiteral("found: 2 in ") + a) && note.contains(QStringLiteral("nowhere: 0")), qPrintable(note));
 
+        // Stop while the graphs are brought: no job starts (what was copied stays: whole entries).
+        QVERIFY(!launcher.seedStopButton()->isVisible());
+        launcher.launchButton()->click();
+        QVERIFY(launcher.seedStopButton()->isVisible());
+        launcher.seedStopButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(launcher.launchErrorLabel()->text().contains(QStringLiteral("Stopped while bringing compiled graphs")), 60000);
+        QVERIFY(!launcher.seedStopButton()->isVisible());
+        QCOMPARE(jobs.list().size(), 1);  // the first run only
+        QTRY_VERIFY_WITH_TIMEOUT(!launcher.isBusy() && launcher.hasPlan(), 30000);
+
         QSignalSpy launched(&launcher, &JobLauncher::launched);
         launcher.launchButton()->click();
+        QVERIFY(launcher.seedStopButton()->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(!launched.isEmpty(), 60000);
+        QVERIFY(!launcher.seedStopButton()->isVisible());
         const QString second = launched.first().at(0).toString();
         for (const char *name : {"MODULE_11+aaaa1111", "MODULE_22+aaaa1111"})
             QCOMPARE(test::readFile(b + QLatin1Char('/') + V + QLatin1Char('/') + QLatin1String(name) + QStringLiteral("/model.neff")),

@@ -126,12 +126,14 @@ JobLauncher::JobLauncher(JobService *service, QWidget *parent)
     setSpec(JobSpec{});
 
     connect(m_form, &LaunchForm::launched, this, [this](const QString &id) {
+        m_seedStop->hide();
         m_launchError->setText(tr("Launched %1. The next launch gets a fresh job folder.").arg(id));
         m_launchError->setStyleSheet(QString());
         invalidate();  // a new id and port for the next launch
         Q_EMIT launched(id);
     });
     connect(m_form, &LaunchForm::launchFailed, this, [this](const QString &error) {
+        m_seedStop->hide();
         m_launchError->setText(tr("The job did not start: %1").arg(error));
         m_launchError->setStyleSheet(QStringLiteral("color: %1;").arg(toneTextColor(Tone::Bad).name()));
         invalidate();
@@ -165,7 +167,10 @@ JobLauncher::JobLauncher(JobService *service, QWidget *parent)
         updateLaunchButton();
         Q_EMIT seedChecked();
     });
-    connect(m_form, &LaunchForm::seedProgress, m_seedNote, &QLabel::setText);
+    connect(m_form, &LaunchForm::seedProgress, this, [this](const QString &text) {
+        m_seedNote->setText(text);
+        updateLaunchButton();  // Stop bringing graphs, while they are copied
+    });
     connect(m_seedBox, &QCheckBox::toggled, this, &JobLauncher::onChanged);
     connect(m_seedPlaces, &QLineEdit::textChanged, this, &JobLauncher::onChanged);
 
@@ -629,6 +634,7 @@ void JobLauncher::updateLaunchButton()
         m_launch->setToolTip(tr("Fix the settings marked in red first"));
     m_copy->setEnabled(hasPlan());
     m_copyScript->setEnabled(hasPlan());
+    m_seedStop->setVisible(m_form->isSeeding());
 }
 
 bool JobLauncher::isBusy() const

@@ -73,6 +73,8 @@ public:
     QCheckBox *seedBox() const { return m_seedBox; }        // *Bring compiled graphs first*
     QLineEdit *seedPlacesEdit() const { return m_seedPlaces; }
     QLabel *seedLabel() const { return m_seedNote; }
+    QPushButton *seedStopButton() const { return m_seedStop; }
+    QLabel *launchErrorLabel() const { return m_launchError; }
     QCheckBox *precompileCheck() const { return m_precompile; }
     // Why Precompile first cannot be chosen where the job runs (hidden when it can).
     QLabel *precompileReason() const { return m_precompileWhy; }
@@ -226,6 +228,7 @@ private:
     QCheckBox *m_seedBox = nullptr;
     QLineEdit *m_seedPlaces = nullptr;
     QLabel *m_seedNote = nullptr;
+    QPushButton *m_seedStop = nullptr;
     QCheckBox *m_precompile = nullptr;
     QLabel *m_precompileWhy = nullptr;
     QLabel *m_cacheWarning;

@@ -542,8 +542,16 @@ QWidget *JobLauncher::buildSidePanel()
     m_seedNote->setWordWrap(true);
     m_seedNote->setTextFormat(Qt::PlainText);
     connect(m_seedBox, &QCheckBox::toggled, m_seedPlaces, &QWidget::setEnabled);
-    for (QWidget *w : {static_cast<QWidget *>(m_seedBox), static_cast<QWidget *>(m_seedPlaces), static_cast<QWidget *>(m_seedNote)})
-        cv->addWidget(w);
+    m_seedStop = new QPushButton(tr("Stop bringing graphs"));  // shown while they are copied for the launch under way
+    m_seedStop->setToolTip(tr("Copy no more graphs; the job is not started"));
+    m_seedStop->hide();
+    connect(m_seedStop, &QPushButton::clicked, m_form, &LaunchForm::stopSeeding);
+    auto *seedRow = new QHBoxLayout;
+    seedRow->addWidget(m_seedNote, 1);
+    seedRow->addWidget(m_seedStop, 0, Qt::AlignTop);
+    cv->addWidget(m_seedBox);
+    cv->addWidget(m_seedPlaces);
+    cv->addLayout(seedRow);
     auto *ch = new QHBoxLayout;
     m_clean = new QPushButton(tr("Clean…"));
     m_clean->setToolTip(tr("Preview the maintenance of this cache on the Local cache page"));
