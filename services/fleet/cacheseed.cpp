@@ -269,10 +269,6 @@ SeedResult seedCache(const SeedRequest &request, const SeedProgress &progress, c
         if (!s.keys.isEmpty())
             sources << s;
     }
-    if (stop && *stop) {  // stopped while looking: nothing is copied, and it is said (a launch waiting on it does not start)
-        result.stopped = true;
-        return result;
-    }
     if (request.dryRun) {
         result.notFound = int(missing.size());
         result.notFoundKeys = missing;
