@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
     <name>ingot::CacheChartsWidget</name>
@@ -52,7 +53,10 @@
     <name>ingot::CacheSeed</name>
     <message numerus="yes">
         <source>%n graph(s): %1 there already, %2 copied</source>
-        <translation><numerusform>%n graph: %1 there already, %2 copied</numerusform><numerusform>%n graphs: %1 there already, %2 copied</numerusform></translation>
+        <translation>
+            <numerusform>%n graph: %1 there already, %2 copied</numerusform>
+            <numerusform>%n graphs: %1 there already, %2 copied</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -190,10 +194,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>%1, rows reordered from TorchTitan's RoPE order (%n head(s))</source>
+        <source>%1, rows reordered from TorchTitan&apos;s RoPE order (%n head(s))</source>
         <translation>
-            <numerusform>%1, rows reordered from TorchTitan's RoPE order (%n head)</numerusform>
-            <numerusform>%1, rows reordered from TorchTitan's RoPE order (%n heads)</numerusform>
+            <numerusform>%1, rows reordered from TorchTitan&apos;s RoPE order (%n head)</numerusform>
+            <numerusform>%1, rows reordered from TorchTitan&apos;s RoPE order (%n heads)</numerusform>
         </translation>
     </message>
 </context>
@@ -284,10 +288,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>%n tensor(s) of the optimizer (%1), named after the model's parameters, and its settings as JSON.</source>
+        <source>%n tensor(s) of the optimizer (%1), named after the model&apos;s parameters, and its settings as JSON.</source>
         <translation>
-            <numerusform>%n tensor of the optimizer (%1), named after the model's parameters, and its settings as JSON.</numerusform>
-            <numerusform>%n tensors of the optimizer (%1), named after the model's parameters, and its settings as JSON.</numerusform>
+            <numerusform>%n tensor of the optimizer (%1), named after the model&apos;s parameters, and its settings as JSON.</numerusform>
+            <numerusform>%n tensors of the optimizer (%1), named after the model&apos;s parameters, and its settings as JSON.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -541,10 +545,10 @@
 <context>
     <name>ingot::HubCommit</name>
     <message numerus="yes">
-        <source>The Hub's upload plan left out %n file(s).</source>
+        <source>The Hub&apos;s upload plan left out %n file(s).</source>
         <translation>
-            <numerusform>The Hub's upload plan left out %n file.</numerusform>
-            <numerusform>The Hub's upload plan left out %n files.</numerusform>
+            <numerusform>The Hub&apos;s upload plan left out %n file.</numerusform>
+            <numerusform>The Hub&apos;s upload plan left out %n files.</numerusform>
         </translation>
     </message>
 </context>
@@ -644,7 +648,10 @@
     <name>ingot::LaunchSeed</name>
     <message numerus="yes">
         <source>Before training: the %n graph(s) of %1 the cache lacks are looked for in %2 and copied into %3.</source>
-        <translation><numerusform>Before training: the %n graph of %1 the cache lacks is looked for in %2 and copied into %3.</numerusform><numerusform>Before training: the %n graphs of %1 the cache lacks are looked for in %2 and copied into %3.</numerusform></translation>
+        <translation>
+            <numerusform>Before training: the %n graph of %1 the cache lacks is looked for in %2 and copied into %3.</numerusform>
+            <numerusform>Before training: the %n graphs of %1 the cache lacks are looked for in %2 and copied into %3.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -671,10 +678,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>⚠ %n warning(s) about this cache: unknown files, odd names, broken or outside links. &lt;a href='#'&gt;Show them&lt;/a&gt;</source>
+        <source>⚠ %n warning(s) about this cache: unknown files, odd names, broken or outside links. &lt;a href=&apos;#&apos;&gt;Show them&lt;/a&gt;</source>
         <translation>
-            <numerusform>⚠ %n warning about this cache: unknown files, odd names, broken or outside links. &lt;a href='#'&gt;Show them&lt;/a&gt;</numerusform>
-            <numerusform>⚠ %n warnings about this cache: unknown files, odd names, broken or outside links. &lt;a href='#'&gt;Show them&lt;/a&gt;</numerusform>
+            <numerusform>⚠ %n warning about this cache: unknown files, odd names, broken or outside links. &lt;a href=&apos;#&apos;&gt;Show them&lt;/a&gt;</numerusform>
+            <numerusform>⚠ %n warnings about this cache: unknown files, odd names, broken or outside links. &lt;a href=&apos;#&apos;&gt;Show them&lt;/a&gt;</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -706,10 +713,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Copy %n successful entries to this machine's cache</source>
+        <source>Copy %n successful entries to this machine&apos;s cache</source>
         <translation>
-            <numerusform>Copy %n successful entry to this machine's cache</numerusform>
-            <numerusform>Copy %n successful entries to this machine's cache</numerusform>
+            <numerusform>Copy %n successful entry to this machine&apos;s cache</numerusform>
+            <numerusform>Copy %n successful entries to this machine&apos;s cache</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -756,14 +763,14 @@
     <message numerus="yes">
         <source>Upload %n successful entries from %1 to the Hub repo %2?
 
-Only each entry's compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</source>
+Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</source>
         <translation>
             <numerusform>Upload %n successful entry from %1 to the Hub repo %2?
 
-Only each entry's compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</numerusform>
+Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</numerusform>
             <numerusform>Upload %n successful entries from %1 to the Hub repo %2?
 
-Only each entry's compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</numerusform>
+Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -829,10 +836,10 @@ Only each entry's compiled files go (model.neff, model.done, the HLO module and 
         </translation>
     </message>
     <message numerus="yes">
-        <source>&lt;b&gt;Dry run:&lt;/b&gt; %n entries would be removed, freeing %1 of the cache's %2. Nothing has been changed yet.</source>
+        <source>&lt;b&gt;Dry run:&lt;/b&gt; %n entries would be removed, freeing %1 of the cache&apos;s %2. Nothing has been changed yet.</source>
         <translation>
-            <numerusform>&lt;b&gt;Dry run:&lt;/b&gt; %n entry would be removed, freeing %1 of the cache's %2. Nothing has been changed yet.</numerusform>
-            <numerusform>&lt;b&gt;Dry run:&lt;/b&gt; %n entries would be removed, freeing %1 of the cache's %2. Nothing has been changed yet.</numerusform>
+            <numerusform>&lt;b&gt;Dry run:&lt;/b&gt; %n entry would be removed, freeing %1 of the cache&apos;s %2. Nothing has been changed yet.</numerusform>
+            <numerusform>&lt;b&gt;Dry run:&lt;/b&gt; %n entries would be removed, freeing %1 of the cache&apos;s %2. Nothing has been changed yet.</numerusform>
         </translation>
     </message>
 </context>
@@ -1401,7 +1408,10 @@ Only each entry's compiled files go (model.neff, model.done, the HLO module and 
     <name>ingot::cli::SeedLaunch</name>
     <message numerus="yes">
         <source>note: --seed-cache: the %n graph(s) of %1 are brought on each node before the training, into its own %2 (ingot-cli cache seed, through srun)</source>
-        <translation><numerusform>note: --seed-cache: the %n graph of %1 is brought on each node before the training, into its own %2 (ingot-cli cache seed, through srun)</numerusform><numerusform>note: --seed-cache: the %n graphs of %1 are brought on each node before the training, into its own %2 (ingot-cli cache seed, through srun)</numerusform></translation>
+        <translation>
+            <numerusform>note: --seed-cache: the %n graph of %1 is brought on each node before the training, into its own %2 (ingot-cli cache seed, through srun)</numerusform>
+            <numerusform>note: --seed-cache: the %n graphs of %1 are brought on each node before the training, into its own %2 (ingot-cli cache seed, through srun)</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -1,9 +1,10 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>ingot::AwsConfig</name>
     <message>
-        <source>The AWS profile "%1" is in neither %2 nor %3.</source>
+        <source>The AWS profile &quot;%1&quot; is in neither %2 nor %3.</source>
         <translation>AWS 配置文件 “%1” 既不在 %2 中，也不在 %3 中。</translation>
     </message>
     <message>
@@ -11,19 +12,19 @@
         <translation>环境中设置了 %1，但没有设置 %2。</translation>
     </message>
     <message>
-        <source>The AWS profile "%1" uses %2, which Ingot does not support yet: give it keys in the environment, a profile with aws_access_key_id, or run on an instance with a role.</source>
+        <source>The AWS profile &quot;%1&quot; uses %2, which Ingot does not support yet: give it keys in the environment, a profile with aws_access_key_id, or run on an instance with a role.</source>
         <translation>AWS 配置文件 “%1” 使用了 %2，Ingot 尚不支持：请在环境中提供密钥、使用带有 aws_access_key_id 的配置文件，或在带有角色的实例上运行。</translation>
     </message>
     <message>
-        <source>The AWS profile "%1" assumes the role %2, but %3</source>
+        <source>The AWS profile &quot;%1&quot; assumes the role %2, but %3</source>
         <translation>AWS 配置文件“%1”要代入角色 %2，但%3</translation>
     </message>
     <message>
-        <source>its source profile "%1" assumes a role too, which Ingot does not chain yet.</source>
+        <source>its source profile &quot;%1&quot; assumes a role too, which Ingot does not chain yet.</source>
         <translation>其源配置文件“%1”也要代入角色，Ingot 暂不支持角色链。</translation>
     </message>
     <message>
-        <source>its source profile "%1" has no keys.</source>
+        <source>its source profile &quot;%1&quot; has no keys.</source>
         <translation>其源配置文件“%1”没有密钥。</translation>
     </message>
     <message>
@@ -43,11 +44,11 @@
         <translation>源密钥 %1 含有控制字符（换行符？），它会进入 HTTP 头。</translation>
     </message>
     <message>
-        <source>the profile "%1" in %2</source>
+        <source>the profile &quot;%1&quot; in %2</source>
         <translation>%2 中的配置文件“%1”</translation>
     </message>
     <message>
-        <source>The AWS region "%1" (from %2) is not a region name (letters, digits and hyphens, like us-east-1): refused, since it would become part of the host name requests go to.</source>
+        <source>The AWS region &quot;%1&quot; (from %2) is not a region name (letters, digits and hyphens, like us-east-1): refused, since it would become part of the host name requests go to.</source>
         <translation>AWS 区域“%1”（来自 %2）不是区域名称（应由字母、数字和连字符组成，如 us-east-1）：已拒绝，因为它会成为请求所发往主机名的一部分。</translation>
     </message>
     <message>
@@ -105,35 +106,35 @@
 <context>
     <name>ingot::CacheFilter</name>
     <message>
-        <source>"%1" is not a filter: write FIELD OP VALUE with a field of size, used, state, compiler or name and an operator of = != &gt; &gt;= &lt; &lt;= (e.g. size&gt;1GB, used&gt;30d, state=failed)</source>
+        <source>&quot;%1&quot; is not a filter: write FIELD OP VALUE with a field of size, used, state, compiler or name and an operator of = != &gt; &gt;= &lt; &lt;= (e.g. size&gt;1GB, used&gt;30d, state=failed)</source>
         <translation>“%1”不是过滤条件：请写成 字段 运算符 值，字段为 size、used、state、compiler 或 name，运算符为 = != &gt; &gt;= &lt; &lt;=（例如 size&gt;1GB、used&gt;30d、state=failed）</translation>
     </message>
     <message>
-        <source>"%1" has no value after its operator</source>
+        <source>&quot;%1&quot; has no value after its operator</source>
         <translation>“%1”的运算符后没有值</translation>
     </message>
     <message>
-        <source>"%1": a size such as 500MB, 1.5GB or 20GiB, not "%2"</source>
+        <source>&quot;%1&quot;: a size such as 500MB, 1.5GB or 20GiB, not &quot;%2&quot;</source>
         <translation>“%1”：应为大小，例如 500MB、1.5GB 或 20GiB，而不是“%2”</translation>
     </message>
     <message>
-        <source>"%1": an age such as 90m, 12h, 30d or 2w, not "%2"</source>
+        <source>&quot;%1&quot;: an age such as 90m, 12h, 30d or 2w, not &quot;%2&quot;</source>
         <translation>“%1”：应为时长，例如 90m、12h、30d 或 2w，而不是“%2”</translation>
     </message>
     <message>
-        <source>"%1": a state of SUCCESS, FAILED, LOCKED, INCOMPLETE, EMPTY or UNKNOWN, not "%2"</source>
+        <source>&quot;%1&quot;: a state of SUCCESS, FAILED, LOCKED, INCOMPLETE, EMPTY or UNKNOWN, not &quot;%2&quot;</source>
         <translation>“%1”：应为状态 SUCCESS、FAILED、LOCKED、INCOMPLETE、EMPTY 或 UNKNOWN 之一，而不是“%2”</translation>
     </message>
     <message>
-        <source>"%1": %2 takes = or != only</source>
+        <source>&quot;%1&quot;: %2 takes = or != only</source>
         <translation>“%1”：%2 只能用 = 或 !=</translation>
     </message>
     <message>
-        <source>--sort takes name, size, used, state or compiler (with :asc or :desc), not "%1"</source>
+        <source>--sort takes name, size, used, state or compiler (with :asc or :desc), not &quot;%1&quot;</source>
         <translation>--sort 接受 name、size、used、state 或 compiler（可加 :asc 或 :desc），而不是“%1”</translation>
     </message>
     <message>
-        <source>--sort: the direction is asc or desc, not "%1"</source>
+        <source>--sort: the direction is asc or desc, not &quot;%1&quot;</source>
         <translation>--sort：方向为 asc 或 desc，而不是“%1”</translation>
     </message>
 </context>
@@ -262,7 +263,7 @@
         <translation>最久未使用（缓存超过 %1）。</translation>
     </message>
     <message>
-        <source>The cache stays over %1 (%2): what remains is locked or not the compiler's.</source>
+        <source>The cache stays over %1 (%2): what remains is locked or not the compiler&apos;s.</source>
         <translation>缓存仍超过 %1（%2）：剩余的条目已锁定或不属于该编译器。</translation>
     </message>
     <message>
@@ -309,19 +310,19 @@
         <translation>模块名称不寻常：编译器写入的名称格式为 MODULE_&lt;hash&gt;+&lt;flags hash&gt;。</translation>
     </message>
     <message>
-        <source>Unexpected sub-folder "%1"; its contents are not scanned.</source>
+        <source>Unexpected sub-folder &quot;%1&quot;; its contents are not scanned.</source>
         <translation>意外的子文件夹“%1”；不扫描其内容。</translation>
     </message>
     <message>
-        <source>"%1" is a broken symbolic link.</source>
+        <source>&quot;%1&quot; is a broken symbolic link.</source>
         <translation>“%1”是失效的符号链接。</translation>
     </message>
     <message>
-        <source>"%1" links outside the cache root; the link is never followed when deleting.</source>
+        <source>&quot;%1&quot; links outside the cache root; the link is never followed when deleting.</source>
         <translation>“%1”指向缓存根目录之外；删除时从不跟随该链接。</translation>
     </message>
     <message>
-        <source>"%1" is not a regular file (a pipe, socket or device), or could not be read.</source>
+        <source>&quot;%1&quot; is not a regular file (a pipe, socket or device), or could not be read.</source>
         <translation>“%1”不是普通文件（而是管道、套接字或设备），或无法读取。</translation>
     </message>
     <message>
@@ -332,11 +333,11 @@
 <context>
     <name>ingot::CacheSeed</name>
     <message>
-        <source>The job's cache %1 cannot be made.</source>
+        <source>The job&apos;s cache %1 cannot be made.</source>
         <translation>作业的缓存 %1 无法创建。</translation>
     </message>
     <message>
-        <source>The job's cache %1 cannot be read: %2</source>
+        <source>The job&apos;s cache %1 cannot be read: %2</source>
         <translation>无法读取作业的缓存 %1：%2</translation>
     </message>
     <message>
@@ -349,7 +350,9 @@
     </message>
     <message numerus="yes">
         <source>%n graph(s): %1 there already, %2 copied</source>
-        <translation><numerusform>%n 个图：%1 个已存在，%2 个已复制</numerusform></translation>
+        <translation>
+            <numerusform>%n 个图：%1 个已存在，%2 个已复制</numerusform>
+        </translation>
     </message>
     <message>
         <source>, %1 not found</source>
@@ -473,7 +476,7 @@
         <translation>文件比原来短</translation>
     </message>
     <message>
-        <source>the same size; S3's ETag %1 is of a shape Ingot cannot recompute (SSE-KMS, or another part size)</source>
+        <source>the same size; S3&apos;s ETag %1 is of a shape Ingot cannot recompute (SSE-KMS, or another part size)</source>
         <translation>大小相同；S3 的 ETag %1 的格式 Ingot 无法重新计算（SSE-KMS，或分段大小不同）</translation>
     </message>
     <message>
@@ -593,11 +596,11 @@
         </translation>
     </message>
     <message>
-        <source>The job's log: "Using a cached neff" for this entry.</source>
+        <source>The job&apos;s log: &quot;Using a cached neff&quot; for this entry.</source>
         <translation>作业日志：此条目为“Using a cached neff”。</translation>
     </message>
     <message>
-        <source>The job's log: "Got a cached failed neff" for this entry.</source>
+        <source>The job&apos;s log: &quot;Got a cached failed neff&quot; for this entry.</source>
         <translation>作业日志：此条目为“Got a cached failed neff”。</translation>
     </message>
 </context>
@@ -656,7 +659,7 @@
         <translation>输出只有一个文件，但 %1 仍然存在。</translation>
     </message>
     <message>
-        <source>No "done" marker in %1: the save may not have finished.</source>
+        <source>No &quot;done&quot; marker in %1: the save may not have finished.</source>
         <translation>%1 中没有“done”标记：保存可能尚未完成。</translation>
     </message>
     <message>
@@ -744,11 +747,11 @@
         <translation>非空字符串</translation>
     </message>
     <message>
-        <source>%1: "%2" is missing.</source>
+        <source>%1: &quot;%2&quot; is missing.</source>
         <translation>%1：缺少“%2”。</translation>
     </message>
     <message>
-        <source>%1: "%2" must be %3, not %4.</source>
+        <source>%1: &quot;%2&quot; must be %3, not %4.</source>
         <translation>%1：“%2”应为 %3，而不是 %4。</translation>
     </message>
     <message>
@@ -764,8 +767,8 @@
         <translation>%1，%2 的 FusedLinearsSpec</translation>
     </message>
     <message>
-        <source>"column", "row", 0 or 1</source>
-        <translation>"column"、"row"、0 或 1</translation>
+        <source>&quot;column&quot;, &quot;row&quot;, 0 or 1</source>
+        <translation>&quot;column&quot;、&quot;row&quot;、0 或 1</translation>
     </message>
     <message>
         <source>a list of names</source>
@@ -800,7 +803,7 @@
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <source>%1: "model_weight_transformation_specs" must be a list, not %2.</source>
+        <source>%1: &quot;model_weight_transformation_specs&quot; must be a list, not %2.</source>
         <translation>%1：“model_weight_transformation_specs”应为列表，而不是 %2。</translation>
     </message>
     <message>
@@ -836,7 +839,7 @@
         <translation>%1 不是有效的 JSON。</translation>
     </message>
     <message>
-        <source>%1 has no "parameters" map.</source>
+        <source>%1 has no &quot;parameters&quot; map.</source>
         <translation>%1 中没有“parameters”映射。</translation>
     </message>
     <message>
@@ -872,11 +875,11 @@
         <translation>%1 已存在且不是文件夹。</translation>
     </message>
     <message>
-        <source>%1 is the checkpoint's shards folder %2: writing there would destroy the shards being read.</source>
+        <source>%1 is the checkpoint&apos;s shards folder %2: writing there would destroy the shards being read.</source>
         <translation>%1 就是检查点的分片文件夹 %2：写入该位置会破坏正在读取的分片。</translation>
     </message>
     <message>
-        <source>%1 lies inside the checkpoint's shards (%2): writing there could destroy the shards being read.</source>
+        <source>%1 lies inside the checkpoint&apos;s shards (%2): writing there could destroy the shards being read.</source>
         <translation>%1 位于检查点的分片目录内（%2）：写入该位置可能破坏正在读取的分片。</translation>
     </message>
     <message>
@@ -944,7 +947,7 @@
         <translation>%1：GQA 权重不是非空矩阵（tp rank 0 上为 %2 %3、%4 %5）。</translation>
     </message>
     <message>
-        <source>%1: the GQA spec's sizes do not fit together: q_output_size_per_partition %2 for %3 heads over tp %4, kv_output_size_per_partition %5 for %6 key/value heads x%7.</source>
+        <source>%1: the GQA spec&apos;s sizes do not fit together: q_output_size_per_partition %2 for %3 heads over tp %4, kv_output_size_per_partition %5 for %6 key/value heads x%7.</source>
         <translation>%1：GQA 规格中的各项大小互相矛盾：q_output_size_per_partition 为 %2，对应 %3 个头、tp %4；kv_output_size_per_partition 为 %5，对应 %6 个 key/value 头 x%7。</translation>
     </message>
     <message>
@@ -1016,7 +1019,7 @@
         <translation>张量名 %1 不是有效的 UTF-8，而 safetensors 和 torch.load 都要求 UTF-8。</translation>
     </message>
     <message>
-        <source>A tensor is named __metadata__, the name safetensors keeps for its header's metadata: it cannot be written.</source>
+        <source>A tensor is named __metadata__, the name safetensors keeps for its header&apos;s metadata: it cannot be written.</source>
         <translation>有一个张量名为 __metadata__，这是 safetensors 为文件头元数据保留的名称：无法写入。</translation>
     </message>
     <message>
@@ -1024,7 +1027,7 @@
         <translation>会有两个输出同名为 %1（一个参数与某个融合参数或 GQA 参数的一部分重名？）。</translation>
     </message>
     <message>
-        <source>The output's total size does not fit in 64 bits.</source>
+        <source>The output&apos;s total size does not fit in 64 bits.</source>
         <translation>输出的总大小超出 64 位范围。</translation>
     </message>
     <message>
@@ -1052,8 +1055,8 @@
         <translation>%2 中的 %1 与其来源不一致。</translation>
     </message>
     <message>
-        <source>%1: its __metadata__ does not say format "pt", which transformers requires.</source>
-        <translation>%1：其 __metadata__ 未声明 format "pt"，而 transformers 要求此格式。</translation>
+        <source>%1: its __metadata__ does not say format &quot;pt&quot;, which transformers requires.</source>
+        <translation>%1：其 __metadata__ 未声明 format &quot;pt&quot;，而 transformers 要求此格式。</translation>
     </message>
     <message>
         <source>%1 is missing from the output.</source>
@@ -1218,7 +1221,7 @@
         <translation>%1（%3 的张量 %2）不是单个张量。</translation>
     </message>
     <message>
-        <source>%1: its tensor claims more than %2 times the file's size (corrupt or hostile).</source>
+        <source>%1: its tensor claims more than %2 times the file&apos;s size (corrupt or hostile).</source>
         <translation>%1：其张量声称的大小超过文件大小的 %2 倍（已损坏或恶意）。</translation>
     </message>
     <message>
@@ -1226,7 +1229,7 @@
         <translation>%1 与检查时不同：分片此后已被更改。请重新检查检查点。</translation>
     </message>
     <message>
-        <source>Expert-parallel rank folders (ep size %1) are read in neuronx-distributed's layout only.</source>
+        <source>Expert-parallel rank folders (ep size %1) are read in neuronx-distributed&apos;s layout only.</source>
         <translation>专家并行的 rank 文件夹（ep 大小 %1）只在 neuronx-distributed 布局中读取。</translation>
     </message>
     <message>
@@ -1270,7 +1273,7 @@
         <translation>%1，适配器 %2</translation>
     </message>
     <message>
-        <source>Not supported yet: LoRA layers in a model's shards (%1); consolidate the adapters.</source>
+        <source>Not supported yet: LoRA layers in a model&apos;s shards (%1); consolidate the adapters.</source>
         <translation>尚不支持：模型分片中的 LoRA 层（%1）；请合并适配器。</translation>
     </message>
     <message>
@@ -1294,8 +1297,8 @@
         <translation>不是 JSON 对象。</translation>
     </message>
     <message>
-        <source>peft_type is not "LORA".</source>
-        <translation>peft_type 不是 "LORA"。</translation>
+        <source>peft_type is not &quot;LORA&quot;.</source>
+        <translation>peft_type 不是 &quot;LORA&quot;。</translation>
     </message>
     <message>
         <source>r is not a rank from 1 to 2^20.</source>
@@ -1330,7 +1333,7 @@
         <translation>适配器修改了 %1，但基础模型中没有它。</translation>
     </message>
     <message>
-        <source>%1: the adapter's matrices are not what the check found; check again.</source>
+        <source>%1: the adapter&apos;s matrices are not what the check found; check again.</source>
         <translation>%1：适配器的矩阵与检查时不同；请重新检查。</translation>
     </message>
     <message>
@@ -1358,8 +1361,8 @@
         <translation>%1 中没有 model.safetensors（或 model.safetensors.index.json）。</translation>
     </message>
     <message>
-        <source>%1: its __metadata__ does not say format "%2".</source>
-        <translation>%1：其 __metadata__ 未声明格式 "%2"。</translation>
+        <source>%1: its __metadata__ does not say format &quot;%2&quot;.</source>
+        <translation>%1：其 __metadata__ 未声明格式 &quot;%2&quot;。</translation>
     </message>
     <message>
         <source>%1: partition_stride %2 does not divide its piece %3 along dim %4.</source>
@@ -1402,7 +1405,7 @@
         <translation>暂存文件夹 %1 在移动到位时被替换成了别的东西：%2 不是本次运行写入的内容。使用前请先检查它。</translation>
     </message>
     <message>
-        <source>%1: its tensors claim more than %2 times the file's size (an xser file's tensor files included, each once): storages shared by too many names (corrupt or hostile).</source>
+        <source>%1: its tensors claim more than %2 times the file&apos;s size (an xser file&apos;s tensor files included, each once): storages shared by too many names (corrupt or hostile).</source>
         <translation>%1：其张量声称的大小超过文件大小的 %2 倍（包括 xser 文件的各张量文件，每个只计一次）：存储被过多名称共享（文件损坏或恶意构造）。</translation>
     </message>
     <message>
@@ -1410,11 +1413,11 @@
         <translation>%1 未提供 num_attention_heads。</translation>
     </message>
     <message>
-        <source>TorchTitan keeps the query and key projections' rows in its own RoPE order: Ingot reorders them for transformers with the head counts of the model's config.json, and found none in %1 or the two folders above it. Put the model's Hugging Face config.json there.</source>
+        <source>TorchTitan keeps the query and key projections&apos; rows in its own RoPE order: Ingot reorders them for transformers with the head counts of the model&apos;s config.json, and found none in %1 or the two folders above it. Put the model&apos;s Hugging Face config.json there.</source>
         <translation>TorchTitan 按其自身的 RoPE 顺序存放 query 和 key 投影的行：Ingot 会根据模型 config.json 中的头数将其重排为 transformers 的顺序，但在 %1 及其上两级文件夹中均未找到该文件。请将模型的 Hugging Face config.json 放到那里。</translation>
     </message>
     <message>
-        <source>%1 is a link: Ingot reads a checkpoint's own files only. Replace the link with the file itself.</source>
+        <source>%1 is a link: Ingot reads a checkpoint&apos;s own files only. Replace the link with the file itself.</source>
         <translation>%1 是一个链接：Ingot 只读取检查点自身的文件。请用文件本身替换该链接。</translation>
     </message>
     <message>
@@ -1422,7 +1425,7 @@
         <translation>%1 不包含任何模型张量。</translation>
     </message>
     <message>
-        <source>%1 is not one of TorchTitan's Llama names Ingot maps to transformers' names.</source>
+        <source>%1 is not one of TorchTitan&apos;s Llama names Ingot maps to transformers&apos; names.</source>
         <translation>%1 不属于 Ingot 可映射为 transformers 名称的 TorchTitan Llama 名称。</translation>
     </message>
     <message>
@@ -1442,7 +1445,7 @@
         <translation>%1 无法拆分为 %2 个头。</translation>
     </message>
     <message>
-        <source>%1 is not a DCP checkpoint's metadata Ingot reads: %2</source>
+        <source>%1 is not a DCP checkpoint&apos;s metadata Ingot reads: %2</source>
         <translation>%1 不是 Ingot 可读取的 DCP 检查点元数据：%2</translation>
     </message>
     <message>
@@ -1558,7 +1561,7 @@
         <translation>条目 %1 既不是张量也不是字节数据</translation>
     </message>
     <message>
-        <source>%1 is larger than %2 MiB: not a DCP checkpoint's metadata.</source>
+        <source>%1 is larger than %2 MiB: not a DCP checkpoint&apos;s metadata.</source>
         <translation>%1 大于 %2 MiB：不是 DCP 检查点的元数据。</translation>
     </message>
     <message>
@@ -1610,7 +1613,7 @@
         <translation>PyTorch 分布式检查点 (.metadata, *.distcp)</translation>
     </message>
     <message>
-        <source>No sharded checkpoint in %1: expected tensor_parallel_shards/%2/, shards/model/%3 or a DCP checkpoint's .metadata (in the folder, in checkpoint-N folders or in TorchTitan's checkpoint/step-N folders).</source>
+        <source>No sharded checkpoint in %1: expected tensor_parallel_shards/%2/, shards/model/%3 or a DCP checkpoint&apos;s .metadata (in the folder, in checkpoint-N folders or in TorchTitan&apos;s checkpoint/step-N folders).</source>
         <translation>%1 中没有分片检查点：应为 tensor_parallel_shards/%2/、shards/model/%3 或 DCP 检查点的 .metadata（位于该文件夹中、checkpoint-N 文件夹中或 TorchTitan 的 checkpoint/step-N 文件夹中）。</translation>
     </message>
     <message numerus="yes">
@@ -1624,7 +1627,7 @@
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <source>The optimizer's entry %1 is not named &lt;parameter&gt;.&lt;state&gt;.</source>
+        <source>The optimizer&apos;s entry %1 is not named &lt;parameter&gt;.&lt;state&gt;.</source>
         <translation>优化器条目 %1 的名称不是 &lt;parameter&gt;.&lt;state&gt; 形式。</translation>
     </message>
     <message>
@@ -1636,27 +1639,27 @@
         <translation>输出中将有两个优化器张量同名为 %1。</translation>
     </message>
     <message>
-        <source>The optimizer's entry %1 is not named &lt;parameter&gt;.&lt;key&gt;.</source>
+        <source>The optimizer&apos;s entry %1 is not named &lt;parameter&gt;.&lt;key&gt;.</source>
         <translation>优化器条目 %1 的名称不是 &lt;parameter&gt;.&lt;key&gt; 形式。</translation>
     </message>
     <message>
-        <source>The optimizer's value %1 belongs to no tensor of the model.</source>
+        <source>The optimizer&apos;s value %1 belongs to no tensor of the model.</source>
         <translation>优化器值 %1 不属于模型的任何张量。</translation>
     </message>
     <message>
-        <source>Ingot writes the optimizer state of PyTorch Distributed Checkpoints (DCP) only; the backend's XLA checkpoints carry theirs through a re-shard. Consolidate without the optimizer state.</source>
+        <source>Ingot writes the optimizer state of PyTorch Distributed Checkpoints (DCP) only; the backend&apos;s XLA checkpoints carry theirs through a re-shard. Consolidate without the optimizer state.</source>
         <translation>Ingot 只写出 PyTorch Distributed Checkpoint（DCP）的优化器状态；该后端的 XLA 检查点会通过重新分片携带各自的优化器状态。请不带优化器状态进行合并。</translation>
     </message>
     <message>
-        <source>%1 holds no optimizer state (no "optim" or "optimizer" entries beside the model): consolidate the weights only.</source>
-        <translation>%1 不含优化器状态（模型旁没有 "optim" 或 "optimizer" 条目）：请仅合并权重。</translation>
+        <source>%1 holds no optimizer state (no &quot;optim&quot; or &quot;optimizer&quot; entries beside the model): consolidate the weights only.</source>
+        <translation>%1 不含优化器状态（模型旁没有 &quot;optim&quot; 或 &quot;optimizer&quot; 条目）：请仅合并权重。</translation>
     </message>
     <message>
-        <source>The optimizer's value %1 cannot be read: %2</source>
+        <source>The optimizer&apos;s value %1 cannot be read: %2</source>
         <translation>无法读取优化器值 %1：%2</translation>
     </message>
     <message>
-        <source>The optimizer's value %1 is not a simple value (None, a bool, a number, a string, or a list of them): Ingot writes only those.</source>
+        <source>The optimizer&apos;s value %1 is not a simple value (None, a bool, a number, a string, or a list of them): Ingot writes only those.</source>
         <translation>优化器值 %1 不是简单值（None、布尔值、数字、字符串或由它们组成的列表）：Ingot 只写出这些值。</translation>
     </message>
     <message>
@@ -1670,7 +1673,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>%1, rows reordered from TorchTitan's RoPE order (%n head(s))</source>
+        <source>%1, rows reordered from TorchTitan&apos;s RoPE order (%n head(s))</source>
         <translation>
             <numerusform>%1，已将行从 TorchTitan 的 RoPE 顺序重排（%n 个头）</numerusform>
         </translation>
@@ -1719,7 +1722,7 @@
         <translation>校验检查点</translation>
     </message>
     <message>
-        <source>Every shard is read and compared before anything is written. Below: every tensor the output will hold, and how it is put together from the ranks' pieces.</source>
+        <source>Every shard is read and compared before anything is written. Below: every tensor the output will hold, and how it is put together from the ranks&apos; pieces.</source>
         <translation>写入任何内容之前，会读取并比对每个分片。下方列出输出将包含的每个张量，以及它如何由各 rank 的分片拼合而成。</translation>
     </message>
     <message>
@@ -1933,11 +1936,11 @@ Go back to change the settings, or close the window.</source>
         <translation>LoRA 适配器 %1：写为 PEFT 可加载的文件夹（adapter_model.safetensors 及其 adapter_config.json）。</translation>
     </message>
     <message>
-        <source>Also merge the adapter into its base model (written to the output folder's "merged")</source>
-        <translation>同时把适配器合并进其基础模型（写到输出文件夹的 "merged" 中）</translation>
+        <source>Also merge the adapter into its base model (written to the output folder&apos;s &quot;merged&quot;)</source>
+        <translation>同时把适配器合并进其基础模型（写到输出文件夹的 &quot;merged&quot; 中）</translation>
     </message>
     <message>
-        <source>The base model's folder (Hugging Face safetensors)</source>
+        <source>The base model&apos;s folder (Hugging Face safetensors)</source>
         <translation>基础模型的文件夹（Hugging Face safetensors）</translation>
     </message>
     <message>
@@ -2023,7 +2026,7 @@ Go back to change the settings, or close the window.</source>
         <translation>仅权重：恢复的运行将重新开始优化器。</translation>
     </message>
     <message>
-        <source>Verified: every part was read back, and the new shards plan into the source's tensors.</source>
+        <source>Verified: every part was read back, and the new shards plan into the source&apos;s tensors.</source>
         <translation>已校验：每个部分都已读回，新分片可规划为源检查点的张量。</translation>
     </message>
     <message>
@@ -2077,7 +2080,7 @@ Go back to change the settings, or close the window.</source>
         <translation>同时写出优化器状态（optimizer.safetensors 和 optimizer_param_groups.json）</translation>
     </message>
     <message numerus="yes">
-        <source>%n tensor(s) of the optimizer (%1), named after the model's parameters, and its settings as JSON.</source>
+        <source>%n tensor(s) of the optimizer (%1), named after the model&apos;s parameters, and its settings as JSON.</source>
         <translation>
             <numerusform>优化器的 %n 个张量（%1），按模型参数命名，以及其设置（JSON 格式）。</numerusform>
         </translation>
@@ -2181,7 +2184,7 @@ Go back to change the settings, or close the window.</source>
 <context>
     <name>ingot::EntryFiles</name>
     <message>
-        <source>"%1" is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
         <translation>“%1”不是缓存条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
     <message>
@@ -2264,11 +2267,11 @@ Go back to change the settings, or close the window.</source>
         <translation>作业失败：%1</translation>
     </message>
     <message>
-        <source>It left Slurm's queue.</source>
+        <source>It left Slurm&apos;s queue.</source>
         <translation>已离开 Slurm 队列。</translation>
     </message>
     <message>
-        <source>It left Slurm's queue and runs on %1.</source>
+        <source>It left Slurm&apos;s queue and runs on %1.</source>
         <translation>已离开 Slurm 队列，正在 %1 上运行。</translation>
     </message>
     <message>
@@ -2315,11 +2318,11 @@ Go back to change the settings, or close the window.</source>
 <context>
     <name>ingot::Explain</name>
     <message>
-        <source>The cache does not hold this entry's HLO, so no other graph can be compared with it.</source>
+        <source>The cache does not hold this entry&apos;s HLO, so no other graph can be compared with it.</source>
         <translation>缓存中没有此条目的 HLO，因此无法与其他计算图比较。</translation>
     </message>
     <message>
-        <source>This entry's HLO cannot be read: %1</source>
+        <source>This entry&apos;s HLO cannot be read: %1</source>
         <translation>无法读取此条目的 HLO：%1</translation>
     </message>
     <message>
@@ -2419,7 +2422,7 @@ Go back to change the settings, or close the window.</source>
         <translation>此键在那里：不存在</translation>
     </message>
     <message>
-        <source>This key there: %1, written by this job's compile</source>
+        <source>This key there: %1, written by this job&apos;s compile</source>
         <translation>此键在那里：%1，由本作业的编译写入</translation>
     </message>
     <message>
@@ -2467,7 +2470,7 @@ Go back to change the settings, or close the window.</source>
         <translation>使用生成该缓存条目的编译器版本，或用此版本预编译。</translation>
     </message>
     <message>
-        <source>Clear the lock once it is older than any compile still running could be (Local cache → Clear locks with an age, or `ingot-cli cache clear-locks --older-than 2h`): whether a compile holds an S3 cache's lock cannot be seen, so only locks older than the age given are removed.</source>
+        <source>Clear the lock once it is older than any compile still running could be (Local cache → Clear locks with an age, or `ingot-cli cache clear-locks --older-than 2h`): whether a compile holds an S3 cache&apos;s lock cannot be seen, so only locks older than the age given are removed.</source>
         <translation>等锁的时长超过任何仍在运行的编译可能用的时间后再清除它（本地缓存 → 按时长清除锁，或 `ingot-cli cache clear-locks --older-than 2h`）：无法看出某个编译是否持有 S3 缓存的锁，因此只会清除早于所给时长的锁。</translation>
     </message>
     <message>
@@ -2879,7 +2882,7 @@ Read at %2</source>
         <translation>Hub 仓库通过提交进行变更：请在 Hub 页上移除其条目</translation>
     </message>
     <message>
-        <source>TorchNeuron's cache format: see ingot-cli torchneuron</source>
+        <source>TorchNeuron&apos;s cache format: see ingot-cli torchneuron</source>
         <translation>TorchNeuron 的缓存格式：参见 ingot-cli torchneuron</translation>
     </message>
     <message>
@@ -2891,11 +2894,11 @@ Read at %2</source>
         <translation>不是 Hub 仓库 ID：%1</translation>
     </message>
     <message>
-        <source>not a place: "%1" (a folder, host:NAME, s3://bucket/prefix or hub:org/name)</source>
-        <translation>不是有效的位置："%1"（应为文件夹、host:NAME、s3://bucket/prefix 或 hub:org/name）</translation>
+        <source>not a place: &quot;%1&quot; (a folder, host:NAME, s3://bucket/prefix or hub:org/name)</source>
+        <translation>不是有效的位置：&quot;%1&quot;（应为文件夹、host:NAME、s3://bucket/prefix 或 hub:org/name）</translation>
     </message>
     <message>
-        <source>a Hub repo has no cache store; it is read through the Hub's API</source>
+        <source>a Hub repo has no cache store; it is read through the Hub&apos;s API</source>
         <translation>Hub 仓库没有缓存存储；它通过 Hub 的 API 读取</translation>
     </message>
     <message>
@@ -3018,7 +3021,7 @@ Read at %2</source>
 %1</translation>
     </message>
     <message>
-        <source>ingot-cli is neither beside this program nor on PATH: install Ingot's command-line tool</source>
+        <source>ingot-cli is neither beside this program nor on PATH: install Ingot&apos;s command-line tool</source>
         <translation>ingot-cli 既不在本程序旁边，也不在 PATH 中：请安装 Ingot 的命令行工具</translation>
     </message>
     <message>
@@ -3026,20 +3029,20 @@ Read at %2</source>
         <translation>%1 不接受缓存策略：%2</translation>
     </message>
     <message>
-        <source>a policy's name is letters, digits, '-', '_' and '.' (64 at most), not "%1"</source>
-        <translation>策略名称只能由字母、数字、'-'、'_' 和 '.' 组成（最多 64 个），而不是 "%1"</translation>
+        <source>a policy&apos;s name is letters, digits, &apos;-&apos;, &apos;_&apos; and &apos;.&apos; (64 at most), not &quot;%1&quot;</source>
+        <translation>策略名称只能由字母、数字、&apos;-&apos;、&apos;_&apos; 和 &apos;.&apos; 组成（最多 64 个），而不是 &quot;%1&quot;</translation>
     </message>
     <message>
-        <source>a place named with a control character or bytes that are not UTF-8 cannot be scheduled: "%1"</source>
-        <translation>名称含控制字符或非 UTF-8 字节的位置无法加入计划："%1"</translation>
+        <source>a place named with a control character or bytes that are not UTF-8 cannot be scheduled: &quot;%1&quot;</source>
+        <translation>名称含控制字符或非 UTF-8 字节的位置无法加入计划：&quot;%1&quot;</translation>
     </message>
     <message>
-        <source>not a calendar expression: "%1" (daily, weekly, Mon *-*-* 03:00)</source>
-        <translation>不是日历表达式："%1"（例如 daily、weekly、Mon *-*-* 03:00）</translation>
+        <source>not a calendar expression: &quot;%1&quot; (daily, weekly, Mon *-*-* 03:00)</source>
+        <translation>不是日历表达式：&quot;%1&quot;（例如 daily、weekly、Mon *-*-* 03:00）</translation>
     </message>
     <message>
-        <source>systemd does not take the calendar expression "%1": %2</source>
-        <translation>systemd 不接受日历表达式 "%1"：%2</translation>
+        <source>systemd does not take the calendar expression &quot;%1&quot;: %2</source>
+        <translation>systemd 不接受日历表达式 &quot;%1&quot;：%2</translation>
     </message>
     <message>
         <source>cron cannot say OnCalendar=%1 as Ingot writes it: put the time fields (minute hour day month weekday) before the command yourself</source>
@@ -3054,8 +3057,8 @@ Read at %2</source>
         <translation>名称中含有 NUL 字节</translation>
     </message>
     <message>
-        <source>the timer runs ingot-cli by its absolute path, not "%1"</source>
-        <translation>定时器按绝对路径运行 ingot-cli，而不是 "%1"</translation>
+        <source>the timer runs ingot-cli by its absolute path, not &quot;%1&quot;</source>
+        <translation>定时器按绝对路径运行 ingot-cli，而不是 &quot;%1&quot;</translation>
     </message>
     <message>
         <source>the units are written, but systemctl --user %1 %2.timer failed: %3</source>
@@ -3066,8 +3069,8 @@ Read at %2</source>
         <translation>定时器 %1.timer 运行策略 %2（%3）；可用 systemctl --user list-timers 查看。</translation>
     </message>
     <message>
-        <source>no schedule for "%1"</source>
-        <translation>"%1" 没有计划</translation>
+        <source>no schedule for &quot;%1&quot;</source>
+        <translation>&quot;%1&quot; 没有计划</translation>
     </message>
     <message>
         <source>no schedule for policy %1</source>
@@ -3306,19 +3309,19 @@ Read at %2</source>
         <translation>在主机上复制 %1 失败（状态 %2）：%3</translation>
     </message>
     <message>
-        <source>The host's archive ended early.</source>
+        <source>The host&apos;s archive ended early.</source>
         <translation>主机发送的归档提前结束。</translation>
     </message>
     <message>
-        <source>The host did not send a valid archive (a header's checksum is wrong).</source>
+        <source>The host did not send a valid archive (a header&apos;s checksum is wrong).</source>
         <translation>主机发送的不是有效的归档（某个头部的校验和错误）。</translation>
     </message>
     <message>
-        <source>The host's archive has a member of an impossible size.</source>
+        <source>The host&apos;s archive has a member of an impossible size.</source>
         <translation>主机的归档中有成员的大小不合理。</translation>
     </message>
     <message>
-        <source>The host's archive has a name record that is too long.</source>
+        <source>The host&apos;s archive has a name record that is too long.</source>
         <translation>主机的归档中有过长的名称记录。</translation>
     </message>
     <message>
@@ -3326,23 +3329,23 @@ Read at %2</source>
         <translation>无法创建 %1：%2。</translation>
     </message>
     <message>
-        <source>The host's archive holds %1, which is not a file or a folder (a link or a device): refused.</source>
+        <source>The host&apos;s archive holds %1, which is not a file or a folder (a link or a device): refused.</source>
         <translation>主机的归档中包含 %1，它既不是文件也不是文件夹（而是链接或设备）：已拒绝。</translation>
     </message>
     <message>
-        <source>The host's archive has a file without a name.</source>
+        <source>The host&apos;s archive has a file without a name.</source>
         <translation>主机的归档中有一个没有名称的文件。</translation>
     </message>
     <message>
-        <source>The host's entry has more than %1 files: no compiled module has that many; refused.</source>
+        <source>The host&apos;s entry has more than %1 files: no compiled module has that many; refused.</source>
         <translation>主机的条目包含超过 %1 个文件：任何已编译模块都不会有这么多文件；已拒绝。</translation>
     </message>
     <message>
-        <source>The host's archive names %1, a path outside the entry: refused.</source>
+        <source>The host&apos;s archive names %1, a path outside the entry: refused.</source>
         <translation>主机的归档中包含 %1，该路径位于条目之外：已拒绝。</translation>
     </message>
     <message>
-        <source>The host's archive holds %1 twice: refused.</source>
+        <source>The host&apos;s archive holds %1 twice: refused.</source>
         <translation>主机的归档中 %1 出现了两次：已拒绝。</translation>
     </message>
     <message>
@@ -3358,7 +3361,7 @@ Read at %2</source>
         <translation>%1：%2 的 sha256 在本机与主机之间不一致（传输中损坏，或期间发生了变化）：未保留任何内容。</translation>
     </message>
     <message>
-        <source>"%1" is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
         <translation>“%1”不是缓存条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
     <message>
@@ -3378,7 +3381,7 @@ Read at %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <source>%1: the host's sha256 list could not be read: nothing was kept.</source>
+        <source>%1: the host&apos;s sha256 list could not be read: nothing was kept.</source>
         <translation>%1：无法读取主机的 sha256 列表：未保留任何内容。</translation>
     </message>
     <message>
@@ -3414,15 +3417,15 @@ Read at %2</source>
         <translation>%1 含有指向缓存之外（不在 Hugging Face hub 缓存中）或无处的链接；Ingot 不跟随这些链接，未复制任何内容：%2</translation>
     </message>
     <message>
-        <source>The host's archive holds %1, which the entry's listing did not show: refused, nothing was kept.</source>
+        <source>The host&apos;s archive holds %1, which the entry&apos;s listing did not show: refused, nothing was kept.</source>
         <translation>主机的归档中有 %1，而该条目的列表中没有它：已拒绝，未保留任何内容。</translation>
     </message>
     <message>
-        <source>The host's archive announces %1 bytes for %2, more than the entry's listing showed (%3 bytes; the entry %4 bytes): refused, nothing was kept.</source>
+        <source>The host&apos;s archive announces %1 bytes for %2, more than the entry&apos;s listing showed (%3 bytes; the entry %4 bytes): refused, nothing was kept.</source>
         <translation>主机的归档为 %2 声明了 %1 字节，超过该条目列表所示（%3 字节；整个条目 %4 字节）：已拒绝，未保留任何内容。</translation>
     </message>
     <message>
-        <source>%1 changed on the host while it was copied (a file's size or times moved): nothing was kept.</source>
+        <source>%1 changed on the host while it was copied (a file&apos;s size or times moved): nothing was kept.</source>
         <translation>%1 在复制过程中于主机上发生了变化（某个文件的大小或时间变了）：未保留任何内容。</translation>
     </message>
 </context>
@@ -3433,7 +3436,7 @@ Read at %2</source>
         <translation>新的主机密钥 — %1</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Ingot has never connected to %1 before.&lt;/b&gt;&lt;br&gt;The host presented the key below. Compare its fingerprint with the one the host's administrator gives you (on the host: &lt;tt&gt;ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub&lt;/tt&gt;). Trust it only if they match: from then on ssh refuses any other key for this host.</source>
+        <source>&lt;b&gt;Ingot has never connected to %1 before.&lt;/b&gt;&lt;br&gt;The host presented the key below. Compare its fingerprint with the one the host&apos;s administrator gives you (on the host: &lt;tt&gt;ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub&lt;/tt&gt;). Trust it only if they match: from then on ssh refuses any other key for this host.</source>
         <translation>&lt;b&gt;Ingot 从未连接过 %1。&lt;/b&gt;&lt;br&gt;该主机提供了下面的密钥。请将其指纹与主机管理员提供的指纹进行比对（在该主机上运行：&lt;tt&gt;ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub&lt;/tt&gt;）。只有两者一致时才信任它：此后 ssh 会拒绝该主机的任何其他密钥。</translation>
     </message>
     <message>
@@ -3467,7 +3470,7 @@ Read at %2</source>
     <message>
         <source>The key this host presents differs from the one recorded when you first connected. Either someone is intercepting the connection (a man-in-the-middle attack), or the host was reinstalled or got a new key.
 
-Ask the host's administrator for the new key's fingerprint. Only if it matches, remove the old key yourself:
+Ask the host&apos;s administrator for the new key&apos;s fingerprint. Only if it matches, remove the old key yourself:
 
     %1
 
@@ -3658,7 +3661,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>拉取到本地缓存(&amp;P)</translation>
     </message>
     <message>
-        <source>Download the selected "Hub only" modules (a folder: every module listed in it) into the local compile cache, verified, each appearing whole. Progress in Transfers (Ctrl+5).</source>
+        <source>Download the selected &quot;Hub only&quot; modules (a folder: every module listed in it) into the local compile cache, verified, each appearing whole. Progress in Transfers (Ctrl+5).</source>
         <translation>将选中的“仅 Hub”模块（选中文件夹时，为其中列出的所有模块）下载到本地编译缓存，下载内容经过校验，每个模块都完整写入后才出现。进度见“传输”（Ctrl+5）。</translation>
     </message>
     <message>
@@ -3666,7 +3669,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>推送到此仓库(&amp;U)</translation>
     </message>
     <message>
-        <source>Upload the selected "Local only" modules (successful compiles only) to this repo.</source>
+        <source>Upload the selected &quot;Local only&quot; modules (successful compiles only) to this repo.</source>
         <translation>将选中的“仅本地”模块（仅限编译成功的）上传到此仓库。</translation>
     </message>
     <message>
@@ -3858,7 +3861,7 @@ then connect again: Ingot will show you the new key. Ingot never accepts a chang
         <translation>仓库 ID（org/name）：</translation>
     </message>
     <message>
-        <source>"%1" is not a repo id of the form org/name.</source>
+        <source>&quot;%1&quot; is not a repo id of the form org/name.</source>
         <translation>“%1”不是 org/name 格式的仓库 ID。</translation>
     </message>
     <message>
@@ -3932,7 +3935,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>重试(&amp;R)</translation>
     </message>
     <message>
-        <source>List the repo's files again</source>
+        <source>List the repo&apos;s files again</source>
         <translation>重新列出仓库的文件</translation>
     </message>
     <message>
@@ -3969,8 +3972,8 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>Hub 对 %1 返回的 JSON 格式错误或不完整。</translation>
     </message>
     <message>
-        <source>"%1" is not a repo id: use org/name, each part made of letters, digits, '.', '_' and '-'.</source>
-        <translation>“%1”不是仓库 ID：请使用 org/name 格式，每部分只能由字母、数字、'.'、'_' 和 '-' 组成。</translation>
+        <source>&quot;%1&quot; is not a repo id: use org/name, each part made of letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;.</source>
+        <translation>“%1”不是仓库 ID：请使用 org/name 格式，每部分只能由字母、数字、&apos;.&apos;、&apos;_&apos; 和 &apos;-&apos; 组成。</translation>
     </message>
     <message numerus="yes">
         <source>%1 Tried %n time(s).</source>
@@ -4055,7 +4058,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>身份查询（whoami）</translation>
     </message>
     <message>
-        <source>The Hub's whoami answer has no name.</source>
+        <source>The Hub&apos;s whoami answer has no name.</source>
         <translation>Hub 的 whoami 响应中没有用户名。</translation>
     </message>
     <message>
@@ -4063,7 +4066,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>%1 的仓库信息异常。</translation>
     </message>
     <message>
-        <source>"%1" is not a path inside a repo.</source>
+        <source>&quot;%1&quot; is not a path inside a repo.</source>
         <translation>“%1”不是仓库内的路径。</translation>
     </message>
     <message>
@@ -4079,11 +4082,11 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>Hub 为 %1 的文件列表不断返回分页：已超过 %2 个条目，已停止。请改为列出更下层的文件夹。</translation>
     </message>
     <message>
-        <source>The Hub's file list of %1 continues on another host (%2); Ingot follows pages only on HF_ENDPOINT (%3). Stopped.</source>
+        <source>The Hub&apos;s file list of %1 continues on another host (%2); Ingot follows pages only on HF_ENDPOINT (%3). Stopped.</source>
         <translation>Hub 返回的 %1 文件列表延续到了另一台主机（%2）；Ingot 只在 HF_ENDPOINT（%3）上跟随分页。已停止。</translation>
     </message>
     <message>
-        <source>The Hub's file list of %1 goes round in circles: its next page is one already read. Stopped.</source>
+        <source>The Hub&apos;s file list of %1 goes round in circles: its next page is one already read. Stopped.</source>
         <translation>Hub 返回的 %1 文件列表陷入循环：下一页是已读取过的页面。已停止。</translation>
     </message>
     <message>
@@ -4135,7 +4138,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>Hub 对 %1 的文件列表返回的 JSON 格式错误或不完整。</translation>
     </message>
     <message>
-        <source>The Hub's file list of %1 is not a list.</source>
+        <source>The Hub&apos;s file list of %1 is not a list.</source>
         <translation>Hub 返回的 %1 文件列表不是列表格式。</translation>
     </message>
     <message>
@@ -4143,7 +4146,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>%1 的文件列表中有一个条目缺少路径或类型。</translation>
     </message>
     <message>
-        <source>The file list of %1 names "%2", a path that leaves the repo; refused.</source>
+        <source>The file list of %1 names &quot;%2&quot;, a path that leaves the repo; refused.</source>
         <translation>%1 的文件列表中包含“%2”，该路径超出了仓库范围；已拒绝。</translation>
     </message>
 </context>
@@ -4154,7 +4157,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>Hub 对 %1 返回的 JSON 格式错误。</translation>
     </message>
     <message>
-        <source>"%1" is not a repo id: use org/name.</source>
+        <source>&quot;%1&quot; is not a repo id: use org/name.</source>
         <translation>“%1”不是仓库 ID：请使用 org/name 格式。</translation>
     </message>
     <message>
@@ -4162,7 +4165,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>Hub 未提供 %1 的上传地址。</translation>
     </message>
     <message>
-        <source>The Hub's multipart upload plan for %1 does not fit its size.</source>
+        <source>The Hub&apos;s multipart upload plan for %1 does not fit its size.</source>
         <translation>Hub 为 %1 给出的分块上传计划与其大小不符。</translation>
     </message>
     <message>
@@ -4198,7 +4201,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>上传计划</translation>
     </message>
     <message numerus="yes">
-        <source>The Hub's upload plan left out %n file(s).</source>
+        <source>The Hub&apos;s upload plan left out %n file(s).</source>
         <translation>
             <numerusform>Hub 的上传计划遗漏了 %n 个文件。</numerusform>
         </translation>
@@ -4220,7 +4223,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>提交</translation>
     </message>
     <message>
-        <source>The Hub's answer to the commit has no commit id.</source>
+        <source>The Hub&apos;s answer to the commit has no commit id.</source>
         <translation>Hub 对提交的响应中没有提交 ID。</translation>
     </message>
     <message>
@@ -4243,7 +4246,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>公共默认仓库</translation>
     </message>
     <message>
-        <source>"%1" is not a repo id of the form org/name.</source>
+        <source>&quot;%1&quot; is not a repo id of the form org/name.</source>
         <translation>“%1”不是 org/name 格式的仓库 ID。</translation>
     </message>
     <message>
@@ -4282,11 +4285,11 @@ Not listed yet: expand it to see its size and file count.</source>
 <context>
     <name>ingot::HubPull</name>
     <message>
-        <source>The Hub's folder of %1 holds a sub-folder (%2); Ingot pulls only plain module folders.</source>
+        <source>The Hub&apos;s folder of %1 holds a sub-folder (%2); Ingot pulls only plain module folders.</source>
         <translation>Hub 上 %1 的文件夹中包含子文件夹（%2）；Ingot 只拉取普通的模块文件夹。</translation>
     </message>
     <message>
-        <source>The Hub's folder of %1 holds a file named "%2", which Ingot does not write into a cache.</source>
+        <source>The Hub&apos;s folder of %1 holds a file named &quot;%2&quot;, which Ingot does not write into a cache.</source>
         <translation>Hub 上 %1 的文件夹中包含名为“%2”的文件，Ingot 不会将其写入缓存。</translation>
     </message>
     <message>
@@ -4294,7 +4297,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>Hub 列出的 %2 中的 %1 没有可用的校验和；未拉取。</translation>
     </message>
     <message>
-        <source>The Hub's %1 has no model.neff (a failed or unfinished compile); in the cache it would stop the compiler from trying again. Not pulled.</source>
+        <source>The Hub&apos;s %1 has no model.neff (a failed or unfinished compile); in the cache it would stop the compiler from trying again. Not pulled.</source>
         <translation>Hub 上的 %1 没有 model.neff（编译失败或未完成）；放入缓存后会阻止编译器重新编译。未拉取。</translation>
     </message>
     <message>
@@ -4318,7 +4321,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>已设置 HF_HUB_OFFLINE：Ingot 不会向 Hub 发送任何请求，因此无法拉取。如需拉取，请取消设置该变量。</translation>
     </message>
     <message>
-        <source>"%1" is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
         <translation>“%1”不是缓存条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
     <message>
@@ -4350,7 +4353,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>%1 已不在 Hub 上（拉取期间仓库发生了变化）；请重新拉取。</translation>
     </message>
     <message>
-        <source>%1 arrived damaged: its %2 does not match the Hub's (%3); nothing was written into the cache. Pull again; if it happens again, the Hub's copy may be bad.</source>
+        <source>%1 arrived damaged: its %2 does not match the Hub&apos;s (%3); nothing was written into the cache. Pull again; if it happens again, the Hub&apos;s copy may be bad.</source>
         <translation>%1 下载后已损坏：其 %2 与 Hub 上的（%3）不一致；未向缓存写入任何内容。请重新拉取；如果再次出现，可能是 Hub 上的副本已损坏。</translation>
     </message>
     <message>
@@ -4374,7 +4377,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>无法链接 %1：%2。</translation>
     </message>
     <message>
-        <source>"%1" is not a compiler version.</source>
+        <source>&quot;%1&quot; is not a compiler version.</source>
         <translation>“%1”不是编译器版本。</translation>
     </message>
 </context>
@@ -4491,7 +4494,7 @@ Not listed yet: expand it to see its size and file count.</source>
 <context>
     <name>ingot::IncomingEntry</name>
     <message>
-        <source>"%1" is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
         <translation>“%1”不是缓存条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
     <message>
@@ -4589,7 +4592,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <source>Read-only; each file's last %1 KiB at most.</source>
+        <source>Read-only; each file&apos;s last %1 KiB at most.</source>
         <translation>只读；每个文件最多显示最后 %1 KiB。</translation>
     </message>
     <message>
@@ -4648,7 +4651,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>运行内容</translation>
     </message>
     <message>
-        <source>Ingot's training backend</source>
+        <source>Ingot&apos;s training backend</source>
         <translation>Ingot 训练后端</translation>
     </message>
     <message>
@@ -4688,8 +4691,8 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>模块：</translation>
     </message>
     <message>
-        <source>--my_flag 3 --note "quoted words"</source>
-        <translation>--my_flag 3 --note "带引号的文字"</translation>
+        <source>--my_flag 3 --note &quot;quoted words&quot;</source>
+        <translation>--my_flag 3 --note &quot;带引号的文字&quot;</translation>
     </message>
     <message>
         <source>Appended after the settings, split as a shell would split them</source>
@@ -4700,7 +4703,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>脚本参数：</translation>
     </message>
     <message>
-        <source>Pass these settings as flags (optimum-neuron's names)</source>
+        <source>Pass these settings as flags (optimum-neuron&apos;s names)</source>
         <translation>将这些设置作为命令行参数传入（使用 optimum-neuron 的参数名）</translation>
     </message>
     <message>
@@ -4944,7 +4947,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <source>Not set (Neuron's default: %1)</source>
+        <source>Not set (Neuron&apos;s default: %1)</source>
         <translation>未设置（Neuron 默认值：%1）</translation>
     </message>
     <message>
@@ -5180,7 +5183,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>先预编译（neuron_parallel_compile），再训练</translation>
     </message>
     <message>
-        <source>The same command runs first under the Neuron SDK's neuron_parallel_compile: every graph is traced, compiled in parallel into the cache, then the training runs. A failed graph stops the job before training.</source>
+        <source>The same command runs first under the Neuron SDK&apos;s neuron_parallel_compile: every graph is traced, compiled in parallel into the cache, then the training runs. A failed graph stops the job before training.</source>
         <translation>同一命令先在 Neuron SDK 的 neuron_parallel_compile 下运行：追踪每个计算图并并行编译到缓存中，然后开始训练。任一计算图编译失败都会在训练前终止作业。</translation>
     </message>
     <message numerus="yes">
@@ -5234,11 +5237,11 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>询问计算节点</translation>
     </message>
     <message>
-        <source>Ask the job's Python on a compute node of the partition (srun --immediate: only a node free now, for a few seconds); the login node answers otherwise</source>
+        <source>Ask the job&apos;s Python on a compute node of the partition (srun --immediate: only a node free now, for a few seconds); the login node answers otherwise</source>
         <translation>在该分区的计算节点上询问作业的 Python（srun --immediate：只用此刻空闲的节点，仅几秒钟）；否则由登录节点回答</translation>
     </message>
     <message>
-        <source>Looking for the last run's graphs first…</source>
+        <source>Looking for the last run&apos;s graphs first…</source>
         <translation>正在先查找上次运行的图…</translation>
     </message>
     <message>
@@ -5250,8 +5253,16 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>训练前，从下列位置复制此缓存缺少的、使用相同设置的上次运行的图</translation>
     </message>
     <message>
-        <source>Places: a folder, host:NAME, s3://bucket/prefix, hub:org/name (default: where the last run's graphs are)</source>
+        <source>Places: a folder, host:NAME, s3://bucket/prefix, hub:org/name (default: where the last run&apos;s graphs are)</source>
         <translation>位置：文件夹、host:NAME、s3://bucket/prefix、hub:org/name（默认：上次运行的图所在位置）</translation>
+    </message>
+    <message>
+        <source>Stop bringing graphs</source>
+        <translation>停止带入图</translation>
+    </message>
+    <message>
+        <source>Copy no more graphs; the job is not started</source>
+        <translation>不再复制图；作业不会启动</translation>
     </message>
 </context>
 <context>
@@ -5305,7 +5316,7 @@ Not listed yet: expand it to see its size and file count.</source>
         <translation>%1（最新）</translation>
     </message>
     <message>
-        <source>The loss at the job's last step</source>
+        <source>The loss at the job&apos;s last step</source>
         <translation>作业最后一步的损失</translation>
     </message>
     <message>
@@ -5354,7 +5365,7 @@ Resumed from %2</source>
         <translation>查找下一个(&amp;N)</translation>
     </message>
     <message>
-        <source>Which process's output to show: a rank, or torchrun's own</source>
+        <source>Which process&apos;s output to show: a rank, or torchrun&apos;s own</source>
         <translation>显示哪个进程的输出：某个 rank，或 torchrun 自身</translation>
     </message>
     <message>
@@ -5386,7 +5397,7 @@ Resumed from %2</source>
         <translation>仅显示最后 %L1 行；更早的 %L2 行在 %3 中</translation>
     </message>
     <message>
-        <source>Find: go to the log's search</source>
+        <source>Find: go to the log&apos;s search</source>
         <translation>查找：转到日志搜索框</translation>
     </message>
     <message>
@@ -5453,7 +5464,7 @@ Resumed from %2</source>
         <translation>%1 在 %2（节点 %3）上不是可执行文件：每个节点都使用同一个 Python。</translation>
     </message>
     <message>
-        <source>The job's wrapper did not start within 10 s on %1 (see %2).</source>
+        <source>The job&apos;s wrapper did not start within 10 s on %1 (see %2).</source>
         <translation>任务的包装脚本未在 10 秒内于 %1 上启动（参见 %2）。</translation>
     </message>
     <message>
@@ -5461,7 +5472,7 @@ Resumed from %2</source>
         <translation>%2 上的节点 %1 未能启动：%3</translation>
     </message>
     <message>
-        <source>"%1" is not a job id.</source>
+        <source>&quot;%1&quot; is not a job id.</source>
         <translation>“%1”不是任务 ID。</translation>
     </message>
     <message>
@@ -5499,7 +5510,7 @@ Resumed from %2</source>
         <translation>任务 %1 正在运行：请先停止它。</translation>
     </message>
     <message>
-        <source>The output folder %1 holds more than this job's outputs: remove it by hand.</source>
+        <source>The output folder %1 holds more than this job&apos;s outputs: remove it by hand.</source>
         <translation>输出文件夹 %1 中包含该任务输出以外的内容：请手动删除。</translation>
     </message>
     <message>
@@ -5523,7 +5534,7 @@ Resumed from %2</source>
         <translation>已要求任务 %1 停止（通过 Slurm 作业 %2 向其 torchrun 代理发送 SIGTERM）：它会保存检查点后停止。</translation>
     </message>
     <message>
-        <source>Precompile first needs the Neuron SDK's neuron_parallel_compile: it is neither beside %1 nor on the PATH of %2.</source>
+        <source>Precompile first needs the Neuron SDK&apos;s neuron_parallel_compile: it is neither beside %1 nor on the PATH of %2.</source>
         <translation>“先预编译”需要 Neuron SDK 的 neuron_parallel_compile：它既不在 %1 旁边，也不在 %2 的 PATH 中。</translation>
     </message>
     <message>
@@ -5535,11 +5546,11 @@ Resumed from %2</source>
         <translation>无法创建文件夹 %1。</translation>
     </message>
     <message>
-        <source>Slurm job %1 was not cancelled: Ingot could not check that it is this job's (%2).</source>
+        <source>Slurm job %1 was not cancelled: Ingot could not check that it is this job&apos;s (%2).</source>
         <translation>Slurm 作业 %1 未被取消：Ingot 无法确认它属于此作业（%2）。</translation>
     </message>
     <message>
-        <source>Slurm job %1 is not this job's: Slurm names it %2 in %3, where Ingot submitted %4 in %5. It was not cancelled (the job folder's slurm_job_id was changed).</source>
+        <source>Slurm job %1 is not this job&apos;s: Slurm names it %2 in %3, where Ingot submitted %4 in %5. It was not cancelled (the job folder&apos;s slurm_job_id was changed).</source>
         <translation>Slurm 作业 %1 不属于此作业：Slurm 称其为 %3 中的 %2，而 Ingot 提交的是 %5 中的 %4。它未被取消（作业文件夹中的 slurm_job_id 被改动过）。</translation>
     </message>
     <message>
@@ -5838,7 +5849,7 @@ Resumed from %2</source>
         <translation>最终损失 %L1</translation>
     </message>
     <message>
-        <source>The job's compile cache cannot be read now: %1</source>
+        <source>The job&apos;s compile cache cannot be read now: %1</source>
         <translation>目前无法读取该任务的编译缓存：%1</translation>
     </message>
     <message>
@@ -5878,7 +5889,7 @@ Resumed from %2</source>
         <translation>作业 %1，%2，分区 %3</translation>
     </message>
     <message>
-        <source> (%1; %2 in the partition's queue)</source>
+        <source> (%1; %2 in the partition&apos;s queue)</source>
         <translation>（%1；在分区队列中排第 %2）</translation>
     </message>
     <message>
@@ -5942,7 +5953,7 @@ Resumed from %2</source>
         <translation>批处理脚本(&amp;B)…</translation>
     </message>
     <message>
-        <source>The Slurm batch script as it was submitted (and its precompile job's)</source>
+        <source>The Slurm batch script as it was submitted (and its precompile job&apos;s)</source>
         <translation>提交时的 Slurm 批处理脚本（以及其预编译作业的脚本）</translation>
     </message>
     <message>
@@ -6058,7 +6069,7 @@ Resumed from %2</source>
         <translation>作业未在运行：没有可询问的堆栈。</translation>
     </message>
     <message>
-        <source>This job runs its own program, not Ingot's backend: no signal is sent (SIGUSR2 would end a program that does not handle it). Run py-spy dump --pid PID where it runs if py-spy is installed, or have the program call faulthandler.register(signal.SIGUSR2, all_threads=True) at its start.</source>
+        <source>This job runs its own program, not Ingot&apos;s backend: no signal is sent (SIGUSR2 would end a program that does not handle it). Run py-spy dump --pid PID where it runs if py-spy is installed, or have the program call faulthandler.register(signal.SIGUSR2, all_threads=True) at its start.</source>
         <translation>此作业运行的是它自己的程序，而不是 Ingot 的后端：不会发送信号（对不处理 SIGUSR2 的程序，该信号会使其结束）。如果装有 py-spy，请在其运行处执行 py-spy dump --pid PID，或让程序在启动时调用 faulthandler.register(signal.SIGUSR2, all_threads=True)。</translation>
     </message>
     <message>
@@ -6097,7 +6108,7 @@ Resumed from %2</source>
         <translation>删除(&amp;R)</translation>
     </message>
     <message>
-        <source>Removes the job's folder %1 (%2): its settings, logs and metrics.</source>
+        <source>Removes the job&apos;s folder %1 (%2): its settings, logs and metrics.</source>
         <translation>将删除任务文件夹 %1（%2），其中包括设置、日志和指标。</translation>
     </message>
     <message>
@@ -6109,7 +6120,7 @@ Resumed from %2</source>
         <translation>输出将保留：%1</translation>
     </message>
     <message>
-        <source>The outputs are inside the job's folder and go with it.</source>
+        <source>The outputs are inside the job&apos;s folder and go with it.</source>
         <translation>输出位于任务文件夹内，将一并删除。</translation>
     </message>
 </context>
@@ -6146,7 +6157,7 @@ Resumed from %2</source>
 <context>
     <name>ingot::JobSpec</name>
     <message>
-        <source>job settings: "%1" has a value of the wrong type</source>
+        <source>job settings: &quot;%1&quot; has a value of the wrong type</source>
         <translation>任务设置：“%1”的值类型不正确</translation>
     </message>
     <message>
@@ -6253,15 +6264,15 @@ Resumed from %2</source>
         <translation>每个设备的 %1 条序列无法均分为 %2 个微批次</translation>
     </message>
     <message>
-        <source>the model's %1 attention heads are not divisible by tp %2</source>
+        <source>the model&apos;s %1 attention heads are not divisible by tp %2</source>
         <translation>模型的 %1 个注意力头不能被 tp %2 整除</translation>
     </message>
     <message>
-        <source>the model's %1 key-value heads are not divisible by tp %2</source>
+        <source>the model&apos;s %1 key-value heads are not divisible by tp %2</source>
         <translation>模型的 %1 个键值头不能被 tp %2 整除</translation>
     </message>
     <message>
-        <source>the model's intermediate size %1 is not divisible by tp %2</source>
+        <source>the model&apos;s intermediate size %1 is not divisible by tp %2</source>
         <translation>模型的中间层维度 %1 不能被 tp %2 整除</translation>
     </message>
     <message>
@@ -6285,19 +6296,19 @@ Resumed from %2</source>
         <translation>检查点是用 --%1 %2 保存的：请以相同的并行布局继续训练</translation>
     </message>
     <message>
-        <source>"%1" is not a variable name (letters, digits and _, not starting with a digit)</source>
-        <translation>"%1" 不是变量名（字母、数字和 _，不能以数字开头）</translation>
+        <source>&quot;%1&quot; is not a variable name (letters, digits and _, not starting with a digit)</source>
+        <translation>&quot;%1&quot; 不是变量名（字母、数字和 _，不能以数字开头）</translation>
     </message>
     <message>
         <source>must not be negative (0: keep every checkpoint)</source>
         <translation>不能为负数（0：保留所有检查点）</translation>
     </message>
     <message>
-        <source>%1 is on each node's own disk: with %2 nodes the output folder must be on a filesystem every node shares (the cluster's shared home, /fsx)</source>
+        <source>%1 is on each node&apos;s own disk: with %2 nodes the output folder must be on a filesystem every node shares (the cluster&apos;s shared home, /fsx)</source>
         <translation>%1 位于每个节点自己的磁盘上：使用 %2 个节点时，输出文件夹必须位于所有节点共享的文件系统上（集群的共享主目录、/fsx）</translation>
     </message>
     <message>
-        <source>Precompile first needs the Neuron SDK's neuron_parallel_compile: it is neither beside the job's Python nor on the PATH where the job runs</source>
+        <source>Precompile first needs the Neuron SDK&apos;s neuron_parallel_compile: it is neither beside the job&apos;s Python nor on the PATH where the job runs</source>
         <translation>先预编译需要 Neuron SDK 的 neuron_parallel_compile：作业的 Python 旁边和作业运行处的 PATH 上都没有它</translation>
     </message>
     <message>
@@ -6335,7 +6346,7 @@ Resumed from %2</source>
         <translation>完全分片（ZeRO-3）已对优化器状态进行分片：请关闭 ZeRO-1</translation>
     </message>
     <message>
-        <source>the native engine needs torch 2.4 or later (torch.distributed.tensor); the job's Python has torch %1</source>
+        <source>the native engine needs torch 2.4 or later (torch.distributed.tensor); the job&apos;s Python has torch %1</source>
         <translation>原生引擎需要 torch 2.4 或更高版本（torch.distributed.tensor）；作业的 Python 中为 torch %1</translation>
     </message>
     <message>
@@ -6355,7 +6366,7 @@ Resumed from %2</source>
         <translation>torch.compile 仅在原生引擎上运行；%1</translation>
     </message>
     <message>
-        <source>the neuron device is TorchNeuron's, on the native engine only; %1</source>
+        <source>the neuron device is TorchNeuron&apos;s, on the native engine only; %1</source>
         <translation>neuron 设备属于 TorchNeuron，仅在原生引擎上可用；%1</translation>
     </message>
     <message>
@@ -6371,15 +6382,15 @@ Resumed from %2</source>
         <translation>原生引擎暂不支持对使用绑定词嵌入（tied word embeddings）的模型进行张量并行</translation>
     </message>
     <message>
-        <source>the job's Python could not be asked (%1)</source>
+        <source>the job&apos;s Python could not be asked (%1)</source>
         <translation>无法查询作业的 Python（%1）</translation>
     </message>
     <message>
-        <source>the job's Python does not import torch</source>
+        <source>the job&apos;s Python does not import torch</source>
         <translation>作业的 Python 无法导入 torch</translation>
     </message>
     <message>
-        <source>the job's Python does not import torch (%1)</source>
+        <source>the job&apos;s Python does not import torch (%1)</source>
         <translation>作业的 Python 无法导入 torch（%1）</translation>
     </message>
     <message>
@@ -6407,7 +6418,7 @@ Resumed from %2</source>
         <translation>PyTorch/XLA（Neuron 2.29 及更早版本）</translation>
     </message>
     <message>
-        <source>Automatic (what the job's Python has)</source>
+        <source>Automatic (what the job&apos;s Python has)</source>
         <translation>自动（取决于作业的 Python 环境）</translation>
     </message>
     <message>
@@ -6443,7 +6454,7 @@ Resumed from %2</source>
         <translation>已在登录节点上查询：未选择 Python</translation>
     </message>
     <message>
-        <source>the job's Python could not be asked which engine it has: %1</source>
+        <source>the job&apos;s Python could not be asked which engine it has: %1</source>
         <translation>无法查询作业的 Python 具备哪种引擎：%1</translation>
     </message>
     <message>
@@ -6455,7 +6466,7 @@ Resumed from %2</source>
         <translation>自动：%1</translation>
     </message>
     <message>
-        <source>the job's Python (torch %1) has no torch_xla: the PyTorch/XLA engine runs on CPU there, never on a NeuronCore (%2)</source>
+        <source>the job&apos;s Python (torch %1) has no torch_xla: the PyTorch/XLA engine runs on CPU there, never on a NeuronCore (%2)</source>
         <translation>作业的 Python（torch %1）没有 torch_xla：PyTorch/XLA 引擎在那里只会在 CPU 上运行，而不会在 NeuronCore 上运行（%2）</translation>
     </message>
     <message>
@@ -6471,7 +6482,7 @@ Resumed from %2</source>
         <translation>在 dp %1 上完全分片：若 torch 构建支持该设备则使用 FSDP2（fully_shard），否则使用 FSDP1（FullyShardedDataParallel），在 CPU 上运行的即为后者</translation>
     </message>
     <message>
-        <source>pipeline parallel on the native engine: torch.distributed.pipelining where it runs, else the backend's own pipeline schedule; the job's first log lines say which</source>
+        <source>pipeline parallel on the native engine: torch.distributed.pipelining where it runs, else the backend&apos;s own pipeline schedule; the job&apos;s first log lines say which</source>
         <translation>原生引擎上的流水线并行：可用时使用 torch.distributed.pipelining，否则使用后端自身的流水线调度；作业日志的前几行会说明使用的是哪一种</translation>
     </message>
     <message>
@@ -6506,7 +6517,7 @@ Resumed from %2</source>
         <translation>设置并启动训练任务</translation>
     </message>
     <message>
-        <source>Remove the selected job's folder (previewed first; outputs kept unless asked)</source>
+        <source>Remove the selected job&apos;s folder (previewed first; outputs kept unless asked)</source>
         <translation>删除所选任务的文件夹（先预览；除非另行指定，否则保留输出）</translation>
     </message>
     <message>
@@ -6561,7 +6572,7 @@ Jobs started with ingot-cli job launch are listed here too.</source>
 <context>
     <name>ingot::Keyboard</name>
     <message>
-        <source>Open the list's context menu</source>
+        <source>Open the list&apos;s context menu</source>
         <translation>打开列表的上下文菜单</translation>
     </message>
 </context>
@@ -6615,7 +6626,7 @@ Jobs started with ingot-cli job launch are listed here too.</source>
         <translation>%1 不是 Hub 仓库 ID（组织/名称）</translation>
     </message>
     <message>
-        <source>%1: a host's cache is named host:/absolute/path</source>
+        <source>%1: a host&apos;s cache is named host:/absolute/path</source>
         <translation>%1：主机的缓存写作 主机:/绝对路径</translation>
     </message>
     <message>
@@ -6718,7 +6729,7 @@ Jobs started with ingot-cli job launch are listed here too.</source>
         <translation>此任务编译到 %1</translation>
     </message>
     <message>
-        <source>A host's cache is checked on the Remote hosts page.</source>
+        <source>A host&apos;s cache is checked on the Remote hosts page.</source>
         <translation>主机上的缓存请在“远程主机”页面检查。</translation>
     </message>
     <message>
@@ -6734,7 +6745,7 @@ Jobs started with ingot-cli job launch are listed here too.</source>
         <translation>编译缓存 %1：%2</translation>
     </message>
     <message>
-        <source>Asking the job's Python which engine fits…</source>
+        <source>Asking the job&apos;s Python which engine fits…</source>
         <translation>正在询问作业的 Python 适合哪种引擎…</translation>
     </message>
     <message>
@@ -6754,7 +6765,7 @@ Jobs started with ingot-cli job launch are listed here too.</source>
         <translation>预先带入已编译的图：对于在主机上运行的作业，可使用 ingot-cli job launch --seed-cache。</translation>
     </message>
     <message>
-        <source>Looking for the last run's graphs…</source>
+        <source>Looking for the last run&apos;s graphs…</source>
         <translation>正在查找上次运行的图…</translation>
     </message>
     <message>
@@ -6762,7 +6773,7 @@ Jobs started with ingot-cli job launch are listed here too.</source>
         <translation>%1，位于 %2</translation>
     </message>
     <message>
-        <source>none of the places Ingot knows holds the last run's graphs</source>
+        <source>none of the places Ingot knows holds the last run&apos;s graphs</source>
         <translation>Ingot 已知的位置中均没有上次运行的图</translation>
     </message>
     <message>
@@ -6786,7 +6797,9 @@ Jobs started with ingot-cli job launch are listed here too.</source>
     </message>
     <message numerus="yes">
         <source>Before training: the %n graph(s) of %1 the cache lacks are looked for in %2 and copied into %3.</source>
-        <translation><numerusform>训练前：在 %2 中查找缓存缺少的 %1 的 %n 个图，并复制到 %3。</numerusform></translation>
+        <translation>
+            <numerusform>训练前：在 %2 中查找缓存缺少的 %1 的 %n 个图，并复制到 %3。</numerusform>
+        </translation>
     </message>
     <message>
         <source>A Slurm job: from this machine before sbatch, into the cache folder the nodes share.</source>
@@ -6986,9 +6999,9 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>编译器版本</translation>
     </message>
     <message numerus="yes">
-        <source>⚠ %n warning(s) about this cache: unknown files, odd names, broken or outside links. &lt;a href='#'&gt;Show them&lt;/a&gt;</source>
+        <source>⚠ %n warning(s) about this cache: unknown files, odd names, broken or outside links. &lt;a href=&apos;#&apos;&gt;Show them&lt;/a&gt;</source>
         <translation>
-            <numerusform>⚠ 此缓存有 %n 条警告：未知文件、异常名称、失效或指向外部的链接。&lt;a href='#'&gt;查看&lt;/a&gt;</numerusform>
+            <numerusform>⚠ 此缓存有 %n 条警告：未知文件、异常名称、失效或指向外部的链接。&lt;a href=&apos;#&apos;&gt;查看&lt;/a&gt;</numerusform>
         </translation>
     </message>
     <message>
@@ -7128,7 +7141,7 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         </translation>
     </message>
     <message numerus="yes">
-        <source>Copy %n successful entries to this machine's cache</source>
+        <source>Copy %n successful entries to this machine&apos;s cache</source>
         <translation>
             <numerusform>将 %n 个成功条目复制到本机缓存</numerusform>
         </translation>
@@ -7158,7 +7171,7 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>S3 编译缓存（与 NEURON_COMPILE_CACHE_URL 的写法相同）：</translation>
     </message>
     <message>
-        <source>An S3 compile cache, listed with this machine's AWS keys (the environment, AWS_PROFILE, ~/.aws, or the instance role).</source>
+        <source>An S3 compile cache, listed with this machine&apos;s AWS keys (the environment, AWS_PROFILE, ~/.aws, or the instance role).</source>
         <translation>S3 编译缓存，使用本机的 AWS 密钥列出（环境变量、AWS_PROFILE、~/.aws 或实例角色）。</translation>
     </message>
     <message>
@@ -7174,7 +7187,7 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>TorchNeuron 键（文件菜单）</translation>
     </message>
     <message>
-        <source>List and maintain an S3 compile cache (s3://bucket/prefix, as NEURON_COMPILE_CACHE_URL names it) with this machine's AWS keys</source>
+        <source>List and maintain an S3 compile cache (s3://bucket/prefix, as NEURON_COMPILE_CACHE_URL names it) with this machine&apos;s AWS keys</source>
         <translation>使用本机的 AWS 密钥列出并维护 S3 编译缓存（s3://bucket/prefix，与 NEURON_COMPILE_CACHE_URL 的写法相同）</translation>
     </message>
     <message>
@@ -7186,7 +7199,7 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>另一种编译缓存格式：每个键一个文件夹，带有 .compilation_complete 标记</translation>
     </message>
     <message>
-        <source>&lt;b&gt;S3 cache %1&lt;/b&gt;&lt;br&gt;&lt;small&gt;Listed with this machine's AWS keys (as the AWS CLI finds them). An S3 cache cannot be watched: F5 looks for changes, or let Ingot look every so often. Deleting re-lists each entry right before it goes.&lt;/small&gt;</source>
+        <source>&lt;b&gt;S3 cache %1&lt;/b&gt;&lt;br&gt;&lt;small&gt;Listed with this machine&apos;s AWS keys (as the AWS CLI finds them). An S3 cache cannot be watched: F5 looks for changes, or let Ingot look every so often. Deleting re-lists each entry right before it goes.&lt;/small&gt;</source>
         <translation>&lt;b&gt;S3 缓存 %1&lt;/b&gt;&lt;br&gt;&lt;small&gt;使用本机的 AWS 密钥列出（查找方式与 AWS CLI 相同）。S3 缓存无法监视：按 F5 查看变化，或让 Ingot 定期查看。删除前会立即重新列出每个条目。&lt;/small&gt;</translation>
     </message>
     <message>
@@ -7194,7 +7207,7 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>&lt;b&gt;%2 上的 S3 缓存 %1&lt;/b&gt;&lt;br&gt;&lt;small&gt;在 %2 上由其自身的 AWS CLI 用其自己的密钥读取，密钥从不离开该主机。无法监视：按 F5 查看变化，或让 Ingot 定期查看。&lt;/small&gt;</translation>
     </message>
     <message>
-        <source>Whether a compile on any machine holds an S3 cache's locks cannot be seen from here, so none is cleared as stale: the preview asks for an age, and only lock objects older than it are removed (ingot-cli cache clear-locks --older-than AGE does the same)</source>
+        <source>Whether a compile on any machine holds an S3 cache&apos;s locks cannot be seen from here, so none is cleared as stale: the preview asks for an age, and only lock objects older than it are removed (ingot-cli cache clear-locks --older-than AGE does the same)</source>
         <translation>从这里无法看出任何机器上的编译是否持有 S3 缓存的锁，因此不会把任何锁当作陈旧锁清除：预览会询问一个时长，只清除早于它的锁对象（ingot-cli cache clear-locks --older-than AGE 的作用相同）</translation>
     </message>
     <message>
@@ -7214,7 +7227,7 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>删除匹配项(&amp;R)…</translation>
     </message>
     <message>
-        <source>Preview, then remove the entries the filter's expressions select (never locked ones), as ingot-cli cache rm --filter does</source>
+        <source>Preview, then remove the entries the filter&apos;s expressions select (never locked ones), as ingot-cli cache rm --filter does</source>
         <translation>先预览，再删除过滤表达式选中的条目（绝不删除已锁定的条目），与 ingot-cli cache rm --filter 相同</translation>
     </message>
     <message>
@@ -7222,7 +7235,7 @@ Training or compiling on this machine creates the cache. Meanwhile you can add a
         <translation>按条目或编译器版本过滤，或输入 size&gt;1GB used&gt;30d state=failed（Ctrl+F）</translation>
     </message>
     <message>
-        <source>Words to look for in entries' names, or expressions that must all hold (as ingot-cli cache list --filter):
+        <source>Words to look for in entries&apos; names, or expressions that must all hold (as ingot-cli cache list --filter):
 size&gt;1GB  size&lt;=500MiB  used&gt;30d  used&lt;2h  state=failed  state!=success  compiler=2.15  name=MODULE_12*</source>
         <translation>在条目名称中查找的词，或必须全部满足的表达式（与 ingot-cli cache list --filter 相同）：
 size&gt;1GB  size&lt;=500MiB  used&gt;30d  used&lt;2h  state=failed  state!=success  compiler=2.15  name=MODULE_12*</translation>
@@ -7255,7 +7268,7 @@ size&gt;1GB  size&lt;=500MiB  used&gt;30d  used&lt;2h  state=failed  state!=succ
         <translation>%1 不是普通文件。</translation>
     </message>
     <message>
-        <source>Refused to remove "%1": the path is outside the cache root.</source>
+        <source>Refused to remove &quot;%1&quot;: the path is outside the cache root.</source>
         <translation>拒绝删除“%1”：该路径位于缓存根目录之外。</translation>
     </message>
     <message>
@@ -7342,7 +7355,7 @@ size&gt;1GB  size&lt;=500MiB  used&gt;30d  used&lt;2h  state=failed  state!=succ
         <translation>比列出的短</translation>
     </message>
     <message>
-        <source>Not a cache entry's name: %1</source>
+        <source>Not a cache entry&apos;s name: %1</source>
         <translation>不是缓存条目的名称：%1</translation>
     </message>
     <message>
@@ -7385,11 +7398,11 @@ size&gt;1GB  size&lt;=500MiB  used&gt;30d  used&lt;2h  state=failed  state!=succ
         <translation>拒绝删除 %1：它不在 %2 内。</translation>
     </message>
     <message>
-        <source>The machine restarted since the job started: process %1 is not the job's.</source>
+        <source>The machine restarted since the job started: process %1 is not the job&apos;s.</source>
         <translation>任务启动后机器已重启：进程 %1 不是该任务的进程。</translation>
     </message>
     <message>
-        <source>Process %1 has ended (its pid is not the job's launcher any more).</source>
+        <source>Process %1 has ended (its pid is not the job&apos;s launcher any more).</source>
         <translation>进程 %1 已结束（其 pid 已不再属于该任务的启动器）。</translation>
     </message>
     <message>
@@ -7449,7 +7462,7 @@ size&gt;1GB  size&lt;=500MiB  used&gt;30d  used&lt;2h  state=failed  state!=succ
         <translation>未询问：搜索已停止</translation>
     </message>
     <message>
-        <source>its answer to Ingot's probe was refused: %1</source>
+        <source>its answer to Ingot&apos;s probe was refused: %1</source>
         <translation>它对 Ingot 探测的响应被拒绝：%1</translation>
     </message>
     <message>
@@ -7508,7 +7521,7 @@ size&gt;1GB  size&lt;=500MiB  used&gt;30d  used&lt;2h  state=failed  state!=succ
         <translation>请重新运行查找；如果仍然失败，请检查该仓库以及你在 Hub 上的访问权限。</translation>
     </message>
     <message>
-        <source>"%1" is not a model id: use org/name, as on the Hub (e.g. meta-llama/Llama-3.1-8B).</source>
+        <source>&quot;%1&quot; is not a model id: use org/name, as on the Hub (e.g. meta-llama/Llama-3.1-8B).</source>
         <translation>“%1”不是模型 ID：请使用 Hub 上的 org/name 格式（例如 meta-llama/Llama-3.1-8B）。</translation>
     </message>
 </context>
@@ -7684,7 +7697,7 @@ registry layout: %2</source>
     <message numerus="yes">
         <source>Upload %n successful entries from %1 to the Hub repo %2?
 
-Only each entry's compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</source>
+Only each entry&apos;s compiled files go (model.neff, model.done, the HLO module and its flags); failed, locked or unfinished entries, logs and locks never do. Entries already on the Hub are skipped.</source>
         <translation>
             <numerusform>要将 %1 中的 %n 个成功条目上传到 Hub 仓库 %2 吗？
 
@@ -7794,7 +7807,7 @@ Only each entry's compiled files go (model.neff, model.done, the HLO module and 
         <translation>缓存总览</translation>
     </message>
     <message>
-        <source>Every cache Ingot knows on one page: this machine's, the hosts', S3's and the Hub's (Ctrl+6)</source>
+        <source>Every cache Ingot knows on one page: this machine&apos;s, the hosts&apos;, S3&apos;s and the Hub&apos;s (Ctrl+6)</source>
         <translation>在一个页面中查看 Ingot 已知的所有缓存：本机、各主机、S3 和 Hub 上的缓存 (Ctrl+6)</translation>
     </message>
     <message>
@@ -8106,7 +8119,7 @@ Only each entry's compiled files go (model.neff, model.done, the HLO module and 
         <translation>大小上限：</translation>
     </message>
     <message numerus="yes">
-        <source>&lt;b&gt;Dry run:&lt;/b&gt; %n entries would be removed, freeing %1 of the cache's %2. Nothing has been changed yet.</source>
+        <source>&lt;b&gt;Dry run:&lt;/b&gt; %n entries would be removed, freeing %1 of the cache&apos;s %2. Nothing has been changed yet.</source>
         <translation>
             <numerusform>&lt;b&gt;试运行：&lt;/b&gt;将删除 %n 个条目，从缓存的 %2 中释放 %1。尚未做任何更改。</numerusform>
         </translation>
@@ -8345,7 +8358,7 @@ Only each entry's compiled files go (model.neff, model.done, the HLO module and 
         <translation>解释</translation>
     </message>
     <message>
-        <source>Looks in this cache and every cache Ingot knows (the folders added here, this machine's cache, the Hub cache repos) for this entry, its graph with other flags or another compiler</source>
+        <source>Looks in this cache and every cache Ingot knows (the folders added here, this machine&apos;s cache, the Hub cache repos) for this entry, its graph with other flags or another compiler</source>
         <translation>在此缓存以及 Ingot 知道的所有缓存（此处添加的文件夹、本机缓存、Hub 缓存仓库）中查找此条目、使用其他标志或其他编译器的同一计算图</translation>
     </message>
     <message>
@@ -8516,11 +8529,11 @@ Only each entry's compiled files go (model.neff, model.done, the HLO module and 
         <translation>不是 neuron-ls 的 JSON 输出（设备列表）</translation>
     </message>
     <message>
-        <source>neuron-monitor is not installed where this job runs (%1): the Neuron SDK's aws-neuronx-tools provide it.</source>
+        <source>neuron-monitor is not installed where this job runs (%1): the Neuron SDK&apos;s aws-neuronx-tools provide it.</source>
         <translation>作业运行处（%1）未安装 neuron-monitor：它由 Neuron SDK 的 aws-neuronx-tools 提供。</translation>
     </message>
     <message>
-        <source>neuron-monitor is not installed on the nodes of Slurm job %1: the Neuron SDK's aws-neuronx-tools provide it.</source>
+        <source>neuron-monitor is not installed on the nodes of Slurm job %1: the Neuron SDK&apos;s aws-neuronx-tools provide it.</source>
         <translation>Slurm 作业 %1 的节点上未安装 neuron-monitor：它由 Neuron SDK 的 aws-neuronx-tools 提供。</translation>
     </message>
     <message>
@@ -8689,16 +8702,16 @@ Only each entry's compiled files go (model.neff, model.done, the HLO module and 
         <translation>锁的存在时长(&amp;A)：</translation>
     </message>
     <message>
-        <source>A name: letters, digits, '-', '_' and '.', 1 to 64 of them.</source>
-        <translation>名称：由字母、数字、'-'、'_' 和 '.' 组成，长度为 1 到 64 个字符。</translation>
+        <source>A name: letters, digits, &apos;-&apos;, &apos;_&apos; and &apos;.&apos;, 1 to 64 of them.</source>
+        <translation>名称：由字母、数字、&apos;-&apos;、&apos;_&apos; 和 &apos;.&apos; 组成，长度为 1 到 64 个字符。</translation>
     </message>
     <message>
-        <source>The maximum size is a size such as 100GB, 500M or 20GiB, not "%1".</source>
-        <translation>最大大小应为类似 100GB、500M 或 20GiB 的大小，而不是 "%1"。</translation>
+        <source>The maximum size is a size such as 100GB, 500M or 20GiB, not &quot;%1&quot;.</source>
+        <translation>最大大小应为类似 100GB、500M 或 20GiB 的大小，而不是 &quot;%1&quot;。</translation>
     </message>
     <message>
-        <source>The lock age is an age such as 90m, 2h or 7d, not "%1".</source>
-        <translation>锁的存在时长应为类似 90m、2h 或 7d 的时长，而不是 "%1"。</translation>
+        <source>The lock age is an age such as 90m, 2h or 7d, not &quot;%1&quot;.</source>
+        <translation>锁的存在时长应为类似 90m、2h 或 7d 的时长，而不是 &quot;%1&quot;。</translation>
     </message>
     <message>
         <source>A policy removes something: give a maximum size, the compilers to keep, an age, failed entries or stale locks.</source>
@@ -8716,7 +8729,7 @@ Only each entry's compiled files go (model.neff, model.done, the HLO module and 
         <translation>不是 neuron_parallel_compile 结果文件（没有 compilation_report）</translation>
     </message>
     <message>
-        <source>Precompile: the trial run failed (the training script's error is in the tool's log).</source>
+        <source>Precompile: the trial run failed (the training script&apos;s error is in the tool&apos;s log).</source>
         <translation>预编译：试运行失败（训练脚本的错误在工具的日志中）。</translation>
     </message>
     <message numerus="yes">
@@ -9129,7 +9142,7 @@ Only each entry's compiled files go (model.neff, model.done, the HLO module and 
         <translation>请添加主机，或在 ssh 配置中添加 Host 条目。</translation>
     </message>
     <message>
-        <source>Not looked up yet. "Open compile cache" asks the host where its Neuron tools keep the cache.</source>
+        <source>Not looked up yet. &quot;Open compile cache&quot; asks the host where its Neuron tools keep the cache.</source>
         <translation>尚未查找。“打开编译缓存”会询问该主机的 Neuron 工具将缓存放在何处。</translation>
     </message>
     <message>
@@ -9207,11 +9220,11 @@ Cache: %2</source>
         <translation>检查</translation>
     </message>
     <message>
-        <source>Ask this machine's Slurm clients (sinfo, scontrol, squeue) again</source>
+        <source>Ask this machine&apos;s Slurm clients (sinfo, scontrol, squeue) again</source>
         <translation>再次询问本机的 Slurm 客户端（sinfo、scontrol、squeue）</translation>
     </message>
     <message>
-        <source>%1's runtime uses this S3 cache. Ingot reads it on %1 with %1's own AWS CLI and keys; no key leaves the host. File &gt; Open an S3 cache reads it from here with this machine's keys instead.</source>
+        <source>%1&apos;s runtime uses this S3 cache. Ingot reads it on %1 with %1&apos;s own AWS CLI and keys; no key leaves the host. File &gt; Open an S3 cache reads it from here with this machine&apos;s keys instead.</source>
         <translation>%1 的运行时使用此 S3 缓存。Ingot 在 %1 上用 %1 自己的 AWS CLI 和密钥读取它；没有任何密钥离开该主机。也可以通过“文件 &gt; 打开 S3 缓存”在本机用本机的密钥读取。</translation>
     </message>
 </context>
@@ -9226,7 +9239,7 @@ Cache: %2</source>
         <translation>无法创建 %1。</translation>
     </message>
     <message>
-        <source>%1 is not a remote job's record.</source>
+        <source>%1 is not a remote job&apos;s record.</source>
         <translation>%1 不是远程任务的记录。</translation>
     </message>
 </context>
@@ -9260,7 +9273,7 @@ Cache: %2</source>
         <translation>%1 不是 JSON 对象。</translation>
     </message>
     <message>
-        <source>No config.json in %1: the model's heads and layers decide how it splits.</source>
+        <source>No config.json in %1: the model&apos;s heads and layers decide how it splits.</source>
         <translation>%1 中没有 config.json：模型的注意力头数和层数决定其切分方式。</translation>
     </message>
     <message>
@@ -9268,7 +9281,7 @@ Cache: %2</source>
         <translation>config.json 未给出 num_hidden_layers 和 num_attention_heads。</translation>
     </message>
     <message>
-        <source>The model's %1 attention heads and %2 key/value heads do not split over %3 tensor-parallel ranks (each rank holds whole heads).</source>
+        <source>The model&apos;s %1 attention heads and %2 key/value heads do not split over %3 tensor-parallel ranks (each rank holds whole heads).</source>
         <translation>模型的 %1 个注意力头和 %2 个键/值头无法分到 %3 个张量并行 rank 上（每个 rank 持有完整的头）。</translation>
     </message>
     <message>
@@ -9280,7 +9293,7 @@ Cache: %2</source>
         <translation>已略去 lm_head.weight：模型将其与嵌入层绑定，后端只保存一次。</translation>
     </message>
     <message>
-        <source>%1 is not a parameter of the bundled backend's Llama model, which re-sharding writes checkpoints for.</source>
+        <source>%1 is not a parameter of the bundled backend&apos;s Llama model, which re-sharding writes checkpoints for.</source>
         <translation>%1 不是内置后端 Llama 模型的参数，而重新分片只为该模型写出检查点。</translation>
     </message>
     <message>
@@ -9288,7 +9301,7 @@ Cache: %2</source>
         <translation>%1 %2 无法在第 %4 维上均分为 %3 份。</translation>
     </message>
     <message>
-        <source>%1 is missing: the backend's model needs it.</source>
+        <source>%1 is missing: the backend&apos;s model needs it.</source>
         <translation>缺少 %1：后端的模型需要它。</translation>
     </message>
     <message>
@@ -9340,7 +9353,7 @@ Cache: %2</source>
         <translation>--kv-size-multiplier %1：内置后端按完整的键/值头切分且不复制它们，因此只能写出 1。</translation>
     </message>
     <message>
-        <source>%1 is a LoRA adapter: re-sharding writes a model's checkpoint.</source>
+        <source>%1 is a LoRA adapter: re-sharding writes a model&apos;s checkpoint.</source>
         <translation>%1 是 LoRA 适配器：重新分片写出的是模型的检查点。</translation>
     </message>
     <message>
@@ -9356,7 +9369,7 @@ Cache: %2</source>
         <translation>输出无法作为一个检查点读回：%1</translation>
     </message>
     <message>
-        <source>The output reads back as other tensors than the source's.</source>
+        <source>The output reads back as other tensors than the source&apos;s.</source>
         <translation>输出读回后的张量与源检查点的不同。</translation>
     </message>
 </context>
@@ -9547,7 +9560,7 @@ Cache: %2</source>
         </translation>
     </message>
     <message>
-        <source>an imported run's compile activity is not known</source>
+        <source>an imported run&apos;s compile activity is not known</source>
         <translation>导入的运行的编译活动未知</translation>
     </message>
 </context>
@@ -9757,7 +9770,7 @@ Cache: %2</source>
 <context>
     <name>ingot::S3Client</name>
     <message>
-        <source>No AWS keys were found for %1 (the environment, the profile "%2").</source>
+        <source>No AWS keys were found for %1 (the environment, the profile &quot;%2&quot;).</source>
         <translation>未找到 %1 的 AWS 密钥（环境变量、配置文件 “%2”）。</translation>
     </message>
     <message>
@@ -9765,7 +9778,7 @@ Cache: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <source>%1: S3 refused the keys (%2): check the secret key, the session token and the machine's clock.</source>
+        <source>%1: S3 refused the keys (%2): check the secret key, the session token and the machine&apos;s clock.</source>
         <translation>%1：S3 拒绝了这些密钥（%2）：请检查私有访问密钥、会话令牌和本机时钟。</translation>
     </message>
     <message>
@@ -9789,7 +9802,7 @@ Cache: %2</source>
         <translation>列出 %1</translation>
     </message>
     <message>
-        <source>the answer is not S3's XML (%1).</source>
+        <source>the answer is not S3&apos;s XML (%1).</source>
         <translation>响应不是 S3 的 XML（%1）。</translation>
     </message>
     <message>
@@ -9845,7 +9858,7 @@ Cache: %2</source>
         <translation>正在列出 %1 的各部分</translation>
     </message>
     <message>
-        <source>Listing the parts of %1: the answer is not S3's XML.</source>
+        <source>Listing the parts of %1: the answer is not S3&apos;s XML.</source>
         <translation>列出 %1 的各部分：回答不是 S3 的 XML。</translation>
     </message>
     <message>
@@ -9880,23 +9893,23 @@ Cache: %2</source>
 <context>
     <name>ingot::S3Location</name>
     <message>
-        <source>"%1" is not an S3 location (s3://bucket/prefix).</source>
+        <source>&quot;%1&quot; is not an S3 location (s3://bucket/prefix).</source>
         <translation>“%1” 不是 S3 位置（s3://bucket/prefix）。</translation>
     </message>
     <message>
-        <source>"%1" is not a bucket name S3 allows (3 to 63 lower-case letters, digits, dots and hyphens).</source>
+        <source>&quot;%1&quot; is not a bucket name S3 allows (3 to 63 lower-case letters, digits, dots and hyphens).</source>
         <translation>“%1” 不是 S3 允许的存储桶名称（3 到 63 个小写字母、数字、点和连字符）。</translation>
     </message>
     <message>
-        <source>The prefix "%1" has an empty, "." or ".." part, or a control character: refused.</source>
+        <source>The prefix &quot;%1&quot; has an empty, &quot;.&quot; or &quot;..&quot; part, or a control character: refused.</source>
         <translation>前缀 “%1” 含有空的、“.” 或 “..” 部分，或含有控制字符：已拒绝。</translation>
     </message>
     <message>
-        <source>The S3 endpoint "%1" is not http(s)://host[:port].</source>
+        <source>The S3 endpoint &quot;%1&quot; is not http(s)://host[:port].</source>
         <translation>S3 端点 “%1” 不是 http(s)://host[:port] 形式。</translation>
     </message>
     <message>
-        <source>The AWS region "%1" is not a region name (letters, digits and hyphens, like us-east-1): no request is made.</source>
+        <source>The AWS region &quot;%1&quot; is not a region name (letters, digits and hyphens, like us-east-1): no request is made.</source>
         <translation>AWS 区域“%1”不是区域名称（应由字母、数字和连字符组成，如 us-east-1）：不发出任何请求。</translation>
     </message>
 </context>
@@ -9959,7 +9972,7 @@ Cache: %2</source>
         <translation>另一个传输或编译正在写入此条目；已保留不动。请在其结束后重试。</translation>
     </message>
     <message>
-        <source>"%1" is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
         <translation>“%1”不是缓存条目（neuronxcc-&lt;版本&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
     <message>
@@ -10179,7 +10192,7 @@ Cache: %2</source>
         <translation>无法读取 %1：权限不足。</translation>
     </message>
     <message>
-        <source>the host's listing has no root record</source>
+        <source>the host&apos;s listing has no root record</source>
         <translation>主机返回的列表中没有根记录</translation>
     </message>
     <message>
@@ -10199,7 +10212,7 @@ Cache: %2</source>
         <translation>不是文件夹，或无法读取。</translation>
     </message>
     <message>
-        <source>Refused to list "%1": the path is outside the cache root.</source>
+        <source>Refused to list &quot;%1&quot;: the path is outside the cache root.</source>
         <translation>拒绝列出“%1”：该路径位于缓存根目录之外。</translation>
     </message>
     <message>
@@ -10211,7 +10224,7 @@ Cache: %2</source>
         <translation>无法读取 %1：文件夹不存在。</translation>
     </message>
     <message>
-        <source>Refused to read "%1": the path is outside the cache root.</source>
+        <source>Refused to read &quot;%1&quot;: the path is outside the cache root.</source>
         <translation>拒绝读取“%1”：该路径位于缓存根目录之外。</translation>
     </message>
     <message>
@@ -10227,7 +10240,7 @@ Cache: %2</source>
         <translation>文件不存在</translation>
     </message>
     <message>
-        <source>Refused to remove "%1": the path is outside the cache root.</source>
+        <source>Refused to remove &quot;%1&quot;: the path is outside the cache root.</source>
         <translation>拒绝删除“%1”：该路径位于缓存根目录之外。</translation>
     </message>
     <message>
@@ -10271,7 +10284,7 @@ Cache: %2</source>
         <translation>/proc 不可用</translation>
     </message>
     <message>
-        <source>the host's listing is not in the expected form (byte %1)</source>
+        <source>the host&apos;s listing is not in the expected form (byte %1)</source>
         <translation>主机的列表格式不符合预期（字节 %1）</translation>
     </message>
     <message>
@@ -10306,7 +10319,7 @@ Cache: %2</source>
 <context>
     <name>ingot::ShellJobRunner</name>
     <message>
-        <source>%1 does not hold Ingot's training backend (ingot_train/__init__.py).</source>
+        <source>%1 does not hold Ingot&apos;s training backend (ingot_train/__init__.py).</source>
         <translation>%1 中没有 Ingot 的训练后端（ingot_train/__init__.py）。</translation>
     </message>
     <message>
@@ -10394,7 +10407,7 @@ Cache: %2</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <source>the host's answer is not in the expected form</source>
+        <source>the host&apos;s answer is not in the expected form</source>
         <translation>主机的响应格式不符合预期</translation>
     </message>
     <message>
@@ -10430,11 +10443,11 @@ Cache: %2</source>
         <translation>进程 %1 不是 Ingot 记录的进程。</translation>
     </message>
     <message>
-        <source>%1 restarted since the job started: process %2 is not the job's.</source>
+        <source>%1 restarted since the job started: process %2 is not the job&apos;s.</source>
         <translation>任务启动后 %1 已重启：进程 %2 不是该任务的进程。</translation>
     </message>
     <message>
-        <source>Process %1 has ended (its pid is not the job's launcher any more).</source>
+        <source>Process %1 has ended (its pid is not the job&apos;s launcher any more).</source>
         <translation>进程 %1 已结束（其 pid 已不再属于该任务的启动器）。</translation>
     </message>
     <message>
@@ -10478,7 +10491,7 @@ Cache: %2</source>
         <translation>%1 上的 ingot-cli 未在 %2 秒内结束：已将其停止。</translation>
     </message>
     <message>
-        <source>ingot-cli's folder on %1 is gone.</source>
+        <source>ingot-cli&apos;s folder on %1 is gone.</source>
         <translation>%1 上的 ingot-cli 文件夹已不存在。</translation>
     </message>
 </context>
@@ -10506,15 +10519,15 @@ Cache: %2</source>
         <translation>、</translation>
     </message>
     <message>
-        <source>Tab and Shift+Tab move between fields; the Menu key or Shift+F10 opens a list's context menu; Alt with an underlined letter opens a menu.</source>
+        <source>Tab and Shift+Tab move between fields; the Menu key or Shift+F10 opens a list&apos;s context menu; Alt with an underlined letter opens a menu.</source>
         <translation>Tab 和 Shift+Tab 在各字段间移动；菜单键或 Shift+F10 打开列表的上下文菜单；Alt 加带下划线的字母打开菜单。</translation>
     </message>
 </context>
 <context>
     <name>ingot::SlurmBatchScript</name>
     <message>
-        <source>The %1 "%2" cannot go into an #SBATCH line: no spaces, quotes, backslashes or control characters.</source>
-        <translation>%1 "%2" 不能写入 #SBATCH 行：不能有空格、引号、反斜杠或控制字符。</translation>
+        <source>The %1 &quot;%2&quot; cannot go into an #SBATCH line: no spaces, quotes, backslashes or control characters.</source>
+        <translation>%1 &quot;%2&quot; 不能写入 #SBATCH 行：不能有空格、引号、反斜杠或控制字符。</translation>
     </message>
     <message>
         <source>Nodes (%1) and processes per node (%2) must be at least 1.</source>
@@ -10525,8 +10538,8 @@ Cache: %2</source>
         <translation>没有 torchrun 代理命令。</translation>
     </message>
     <message>
-        <source>The job folder "%1" is not an absolute path.</source>
-        <translation>作业文件夹 "%1" 不是绝对路径。</translation>
+        <source>The job folder &quot;%1&quot; is not an absolute path.</source>
+        <translation>作业文件夹 &quot;%1&quot; 不是绝对路径。</translation>
     </message>
     <message>
         <source>An argument contains a NUL byte.</source>
@@ -10537,8 +10550,8 @@ Cache: %2</source>
         <translation>作业文件夹包含 NUL 字节。</translation>
     </message>
     <message>
-        <source>"%1" is not a Slurm time limit (minutes, H:MM:SS or D-HH:MM:SS).</source>
-        <translation>"%1" 不是 Slurm 时间限制（分钟、H:MM:SS 或 D-HH:MM:SS）。</translation>
+        <source>&quot;%1&quot; is not a Slurm time limit (minutes, H:MM:SS or D-HH:MM:SS).</source>
+        <translation>&quot;%1&quot; 不是 Slurm 时间限制（分钟、H:MM:SS 或 D-HH:MM:SS）。</translation>
     </message>
     <message>
         <source>job name</source>
@@ -10561,12 +10574,12 @@ Cache: %2</source>
         <translation>输出文件模式</translation>
     </message>
     <message>
-        <source>"%1" is not one #SBATCH line (it must start with "#SBATCH " and hold no line break or control character).</source>
-        <translation>"%1" 不是一行 #SBATCH（必须以 "#SBATCH " 开头，且不含换行或控制字符）。</translation>
+        <source>&quot;%1&quot; is not one #SBATCH line (it must start with &quot;#SBATCH &quot; and hold no line break or control character).</source>
+        <translation>&quot;%1&quot; 不是一行 #SBATCH（必须以 &quot;#SBATCH &quot; 开头，且不含换行或控制字符）。</translation>
     </message>
     <message>
-        <source>"%1" is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*).</source>
-        <translation>"%1" 不是环境变量名（[A-Za-z_][A-Za-z0-9_]*）。</translation>
+        <source>&quot;%1&quot; is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*).</source>
+        <translation>&quot;%1&quot; 不是环境变量名（[A-Za-z_][A-Za-z0-9_]*）。</translation>
     </message>
     <message>
         <source>The value of %1 contains a NUL byte.</source>
@@ -10588,20 +10601,20 @@ Cache: %2</source>
         <translation>%1 上的 Slurm 没有响应：%2</translation>
     </message>
     <message>
-        <source>"%1" is not a Slurm job id</source>
-        <translation>"%1" 不是 Slurm 作业 ID</translation>
+        <source>&quot;%1&quot; is not a Slurm job id</source>
+        <translation>&quot;%1&quot; 不是 Slurm 作业 ID</translation>
     </message>
     <message>
         <source>Slurm on %1 knows no job %2</source>
         <translation>%1 上的 Slurm 不知道作业 %2</translation>
     </message>
     <message>
-        <source>"%1" is not an sbatch option (--name=value)</source>
-        <translation>"%1" 不是 sbatch 选项（--name=value）</translation>
+        <source>&quot;%1&quot; is not an sbatch option (--name=value)</source>
+        <translation>&quot;%1&quot; 不是 sbatch 选项（--name=value）</translation>
     </message>
     <message>
-        <source>"%1" is not a batch script path</source>
-        <translation>"%1" 不是批处理脚本路径</translation>
+        <source>&quot;%1&quot; is not a batch script path</source>
+        <translation>&quot;%1&quot; 不是批处理脚本路径</translation>
     </message>
     <message>
         <source>sbatch failed (exit status %1)</source>
@@ -10624,7 +10637,7 @@ Cache: %2</source>
         <translation>（默认）</translation>
     </message>
     <message>
-        <source>Slurm's clients are on %1 but no slurm.conf was found there (SLURM_CONF is not set, and none is in /etc/slurm or beside the clients).</source>
+        <source>Slurm&apos;s clients are on %1 but no slurm.conf was found there (SLURM_CONF is not set, and none is in /etc/slurm or beside the clients).</source>
         <translation>%1 上有 Slurm 客户端，但找不到 slurm.conf（未设置 SLURM_CONF，/etc/slurm 和客户端旁边也没有）。</translation>
     </message>
     <message>
@@ -10676,7 +10689,7 @@ Cache: %2</source>
         </translation>
     </message>
     <message>
-        <source>Slurm's record of job %1 on %2 cannot be read: its name or comment holds text that reads as Slurm's own fields.</source>
+        <source>Slurm&apos;s record of job %1 on %2 cannot be read: its name or comment holds text that reads as Slurm&apos;s own fields.</source>
         <translation>无法读取 Slurm 对 %2 上作业 %1 的记录：它的名称或注释中含有看起来像 Slurm 自身字段的文本。</translation>
     </message>
 </context>
@@ -10723,7 +10736,7 @@ Cache: %2</source>
         <translation>输出文件</translation>
     </message>
     <message>
-        <source>The end of the selected job's output file, read where the job writes it</source>
+        <source>The end of the selected job&apos;s output file, read where the job writes it</source>
         <translation>所选作业输出文件的末尾，从作业写入的位置读取</translation>
     </message>
     <message>
@@ -10784,15 +10797,15 @@ in %2</source>
         <translation>独占整个节点（--exclusive，与 Neuron 教程一致）</translation>
     </message>
     <message>
-        <source>sbatch on the machine chosen in Run on: one torchrun agent per allocated node (Nodes), the job folder on the cluster's shared filesystem</source>
+        <source>sbatch on the machine chosen in Run on: one torchrun agent per allocated node (Nodes), the job folder on the cluster&apos;s shared filesystem</source>
         <translation>在“运行于”所选的机器上执行 sbatch：每个分配的节点（节点数）运行一个 torchrun 代理，任务文件夹位于集群的共享文件系统上</translation>
     </message>
     <message>
-        <source>Empty: the cluster's default partition</source>
+        <source>Empty: the cluster&apos;s default partition</source>
         <translation>留空：使用集群的默认分区</translation>
     </message>
     <message>
-        <source>The partition's default (minutes, H:MM:SS, D-HH:MM:SS)</source>
+        <source>The partition&apos;s default (minutes, H:MM:SS, D-HH:MM:SS)</source>
         <translation>分区的默认值（分钟、H:MM:SS、D-HH:MM:SS）</translation>
     </message>
     <message>
@@ -10846,7 +10859,7 @@ in %2</source>
         <translation>先预编译（neuron_parallel_compile，单独的 Slurm 作业）</translation>
     </message>
     <message>
-        <source>A first Slurm job runs the same command under the Neuron SDK's neuron_parallel_compile, which compiles every graph into the cache in parallel; the training job waits for it (--dependency=afterok) and is cancelled by Slurm if it fails. Needs neuron_parallel_compile beside the job's Python or on the PATH there.</source>
+        <source>A first Slurm job runs the same command under the Neuron SDK&apos;s neuron_parallel_compile, which compiles every graph into the cache in parallel; the training job waits for it (--dependency=afterok) and is cancelled by Slurm if it fails. Needs neuron_parallel_compile beside the job&apos;s Python or on the PATH there.</source>
         <translation>第一个 Slurm 作业在 Neuron SDK 的 neuron_parallel_compile 下运行相同的命令，把每个计算图并行编译进缓存；训练作业等待它完成（--dependency=afterok），若它失败则由 Slurm 取消。需要 neuron_parallel_compile 位于作业的 Python 旁边或那里的 PATH 中。</translation>
     </message>
     <message numerus="yes">
@@ -10946,7 +10959,7 @@ ssh said: %2</source>
 ssh 输出：%2</translation>
     </message>
     <message>
-        <source>"%1" is not a host Ingot can connect to: use an alias from your ssh config, host, user@host or user@host:port.</source>
+        <source>&quot;%1&quot; is not a host Ingot can connect to: use an alias from your ssh config, host, user@host or user@host:port.</source>
         <translation>“%1”不是 Ingot 可以连接的主机：请使用 ssh 配置中的别名、host、user@host 或 user@host:port。</translation>
     </message>
     <message>
@@ -10954,11 +10967,11 @@ ssh 输出：%2</translation>
         <translation>无法启动 OpenSSH 客户端（ssh）。请安装它（软件包 openssh-client）后重试。</translation>
     </message>
     <message>
-        <source>The host key of %1 is not known yet. Check its fingerprint with the host's administrator before you accept it.</source>
+        <source>The host key of %1 is not known yet. Check its fingerprint with the host&apos;s administrator before you accept it.</source>
         <translation>尚未记录 %1 的主机密钥。接受之前，请先与该主机的管理员核对其指纹。</translation>
     </message>
     <message>
-        <source>The host key of %1 has CHANGED since it was last recorded in known_hosts. Someone may be intercepting the connection (a man-in-the-middle attack), or the host was reinstalled. Ingot will not connect. Ask the host's administrator for the new key's fingerprint; only if it matches, remove the old entry yourself (ssh-keygen -R) and connect again.</source>
+        <source>The host key of %1 has CHANGED since it was last recorded in known_hosts. Someone may be intercepting the connection (a man-in-the-middle attack), or the host was reinstalled. Ingot will not connect. Ask the host&apos;s administrator for the new key&apos;s fingerprint; only if it matches, remove the old entry yourself (ssh-keygen -R) and connect again.</source>
         <translation>%1 的主机密钥已变更：与上次记录在 known_hosts 中的不一致。可能有人正在拦截连接（中间人攻击），也可能该主机已重装系统。Ingot 不会连接。请向该主机的管理员索取新密钥的指纹；只有在指纹一致时，才自行删除旧条目（ssh-keygen -R）并重新连接。</translation>
     </message>
     <message>
@@ -11014,7 +11027,7 @@ ssh 输出：%2</translation>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <source>Ingot found no private folder for ssh's control sockets: %1 is not a folder of yours only, and a new one cannot be made in %2 (%3).</source>
+        <source>Ingot found no private folder for ssh&apos;s control sockets: %1 is not a folder of yours only, and a new one cannot be made in %2 (%3).</source>
         <translation>Ingot 找不到存放 ssh 控制套接字的私有文件夹：%1 不是只属于你的文件夹，且无法在 %2 中新建（%3）。</translation>
     </message>
 </context>
@@ -11033,28 +11046,28 @@ ssh 输出：%2</translation>
         <translation>主机中不能包含空格或控制字符。</translation>
     </message>
     <message>
-        <source>A host cannot start with '-' (it would be read as an ssh option).</source>
-        <translation>主机不能以 '-' 开头（否则会被当作 ssh 选项）。</translation>
+        <source>A host cannot start with &apos;-&apos; (it would be read as an ssh option).</source>
+        <translation>主机不能以 &apos;-&apos; 开头（否则会被当作 ssh 选项）。</translation>
     </message>
     <message>
-        <source>The user name before '@' is not valid.</source>
-        <translation>'@' 前的用户名无效。</translation>
+        <source>The user name before &apos;@&apos; is not valid.</source>
+        <translation>&apos;@&apos; 前的用户名无效。</translation>
     </message>
     <message>
-        <source>A '[' without its ']'.</source>
-        <translation>'[' 缺少对应的 ']'。</translation>
+        <source>A &apos;[&apos; without its &apos;]&apos;.</source>
+        <translation>&apos;[&apos; 缺少对应的 &apos;]&apos;。</translation>
     </message>
     <message>
-        <source>The port after ']' must be ':' and a number from 1 to 65535.</source>
-        <translation>']' 之后必须是 ':' 加端口号（1 到 65535 之间的数字）。</translation>
+        <source>The port after &apos;]&apos; must be &apos;:&apos; and a number from 1 to 65535.</source>
+        <translation>&apos;]&apos; 之后必须是 &apos;:&apos; 加端口号（1 到 65535 之间的数字）。</translation>
     </message>
     <message>
-        <source>The port after ':' must be a number from 1 to 65535.</source>
-        <translation>':' 之后的端口必须是 1 到 65535 之间的数字。</translation>
+        <source>The port after &apos;:&apos; must be a number from 1 to 65535.</source>
+        <translation>&apos;:&apos; 之后的端口必须是 1 到 65535 之间的数字。</translation>
     </message>
     <message>
-        <source>The host name is missing or starts with '-'.</source>
-        <translation>缺少主机名，或主机名以 '-' 开头。</translation>
+        <source>The host name is missing or starts with &apos;-&apos;.</source>
+        <translation>缺少主机名，或主机名以 &apos;-&apos; 开头。</translation>
     </message>
     <message>
         <source>The host name contains characters no host name or ssh alias uses.</source>
@@ -11111,11 +11124,11 @@ ssh 输出：%2</translation>
         <translation>作业已不再停滞。下面的堆栈是在停滞时转储的。</translation>
     </message>
     <message>
-        <source>Ask each rank for its Python stacks (SIGUSR2 to the backend's ranks, which dump them with faulthandler); a program that did not register that is never signalled</source>
+        <source>Ask each rank for its Python stacks (SIGUSR2 to the backend&apos;s ranks, which dump them with faulthandler); a program that did not register that is never signalled</source>
         <translation>向每个 rank 询问其 Python 堆栈（向后端的 rank 发送 SIGUSR2，它们用 faulthandler 转储）；未注册该处理的程序绝不会收到信号</translation>
     </message>
     <message>
-        <source>This job's ranks did not say that they dump their stacks on SIGUSR2 (not Ingot's backend): py-spy dump --pid PID where it runs, if installed, shows them</source>
+        <source>This job&apos;s ranks did not say that they dump their stacks on SIGUSR2 (not Ingot&apos;s backend): py-spy dump --pid PID where it runs, if installed, shows them</source>
         <translation>此作业的 rank 未表明会在收到 SIGUSR2 时转储堆栈（不是 Ingot 的后端）：如果装有 py-spy，可在其运行处用 py-spy dump --pid PID 查看</translation>
     </message>
     <message>
@@ -11197,7 +11210,7 @@ ssh 输出：%2</translation>
 <context>
     <name>ingot::StoreFactory</name>
     <message>
-        <source>Ingot cannot open caches of the kind "%1" (%2).</source>
+        <source>Ingot cannot open caches of the kind &quot;%1&quot; (%2).</source>
         <translation>Ingot 无法打开“%1”类型的缓存（%2）。</translation>
     </message>
     <message>
@@ -11224,7 +11237,7 @@ ssh 输出：%2</translation>
         <translation>%1：STS 返回 HTTP %2 %3</translation>
     </message>
     <message>
-        <source>%1: STS's answer holds no temporary keys.</source>
+        <source>%1: STS&apos;s answer holds no temporary keys.</source>
         <translation>%1：STS 的回答中没有临时密钥。</translation>
     </message>
     <message>
@@ -11383,7 +11396,7 @@ ssh 输出：%2</translation>
         <translation>本机没有任何进程持有的锁文件（被终止的编译）</translation>
     </message>
     <message>
-        <source>Complete entries unused for longer than the prune policy's days (Settings)</source>
+        <source>Complete entries unused for longer than the prune policy&apos;s days (Settings)</source>
         <translation>超过清理策略天数（设置）未使用的已完成条目</translation>
     </message>
     <message>
@@ -11460,15 +11473,15 @@ ssh 输出：%2</translation>
         <translation>TorchTitan 配置两次设置了 %1（第 %2 行）。</translation>
     </message>
     <message>
-        <source>The TorchTitan config's %1 (line %2) is not a whole number of steps.</source>
+        <source>The TorchTitan config&apos;s %1 (line %2) is not a whole number of steps.</source>
         <translation>TorchTitan 配置中的 %1（第 %2 行）不是整数步数。</translation>
     </message>
     <message>
-        <source>The TorchTitan config's %1 (line %2) is not a folder name in quotes.</source>
+        <source>The TorchTitan config&apos;s %1 (line %2) is not a folder name in quotes.</source>
         <translation>TorchTitan 配置中的 %1（第 %2 行）不是带引号的文件夹名称。</translation>
     </message>
     <message>
-        <source>The TorchTitan config's %1 (line %2) is not true or false.</source>
+        <source>The TorchTitan config&apos;s %1 (line %2) is not true or false.</source>
         <translation>TorchTitan 配置中的 %1（第 %2 行）既不是 true 也不是 false。</translation>
     </message>
     <message>
@@ -11514,7 +11527,7 @@ ssh 输出：%2</translation>
         <translation>无法访问 %1。</translation>
     </message>
     <message>
-        <source>Already in %1's cache; left as it is.</source>
+        <source>Already in %1&apos;s cache; left as it is.</source>
         <translation>已在 %1 的缓存中；保持原样。</translation>
     </message>
     <message>
@@ -11534,11 +11547,11 @@ ssh 输出：%2</translation>
         <translation>Ingot 不支持从 %1 复制到 %2。</translation>
     </message>
     <message>
-        <source>Not in %1's cache.</source>
+        <source>Not in %1&apos;s cache.</source>
         <translation>不在 %1 的缓存中。</translation>
     </message>
     <message>
-        <source>Ingot does not move entries from %1 to %2 this way; go by way of this machine's cache.</source>
+        <source>Ingot does not move entries from %1 to %2 this way; go by way of this machine&apos;s cache.</source>
         <translation>Ingot 不以这种方式把条目从 %1 移到 %2；请经由本机的缓存中转。</translation>
     </message>
 </context>
@@ -11588,7 +11601,7 @@ ssh 输出：%2</translation>
 <context>
     <name>ingot::TransferQueue</name>
     <message>
-        <source>"%1" names no cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;hash&gt;).</source>
+        <source>&quot;%1&quot; names no cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;hash&gt;).</source>
         <translation>“%1”不是缓存条目名（neuronxcc-&lt;version&gt;/MODULE_&lt;hash&gt;）。</translation>
     </message>
     <message>
@@ -11794,7 +11807,7 @@ ssh 输出：%2</translation>
     <message>
         <source>No transfers yet.
 
-Pull modules from a Hub cache repo (Hub caches: select "Hub only" modules, Pull to local cache), push compiled modules to one (Local cache: Push to the Hub cache repo…), or copy them to a remote host (Local cache: Copy to a remote host…). Every transfer shows here, survives a restart and resumes.</source>
+Pull modules from a Hub cache repo (Hub caches: select &quot;Hub only&quot; modules, Pull to local cache), push compiled modules to one (Local cache: Push to the Hub cache repo…), or copy them to a remote host (Local cache: Copy to a remote host…). Every transfer shows here, survives a restart and resumes.</source>
         <translation>暂无传输。
 
 可以从 Hub 缓存仓库拉取模块（Hub 缓存页：选择“仅 Hub”的模块，点击“拉取到本地缓存”），将已编译的模块推送到仓库（本地缓存页：“推送到 Hub 缓存仓库…”），或将其复制到远程主机（本地缓存页：“复制到远程主机…”）。所有传输都显示在这里，重启后仍会保留并继续。</translation>
@@ -11848,11 +11861,11 @@ Pull modules from a Hub cache repo (Hub caches: select "Hub only" modules, Pull 
         <translation>VERSION</translation>
     </message>
     <message>
-        <source>Include each entry's files (with --json).</source>
+        <source>Include each entry&apos;s files (with --json).</source>
         <translation>包含每个条目的文件（配合 --json 使用）。</translation>
     </message>
     <message>
-        <source>error: unknown state "%1"</source>
+        <source>error: unknown state &quot;%1&quot;</source>
         <translation>错误：未知状态“%1”</translation>
     </message>
     <message>
@@ -11968,15 +11981,15 @@ Pull modules from a Hub cache repo (Hub caches: select "Hub only" modules, Pull 
         <translation>[ENTRY...]</translation>
     </message>
     <message>
-        <source>error: unexpected argument "%1"</source>
+        <source>error: unexpected argument &quot;%1&quot;</source>
         <translation>错误：意外的参数“%1”</translation>
     </message>
     <message>
-        <source>error: --ttl-days takes a whole number of days, not "%1"</source>
+        <source>error: --ttl-days takes a whole number of days, not &quot;%1&quot;</source>
         <translation>错误：--ttl-days 需要整数天数，而不是“%1”</translation>
     </message>
     <message>
-        <source>error: --max-size takes a size such as 100GB, 500M or 20GiB, not "%1"</source>
+        <source>error: --max-size takes a size such as 100GB, 500M or 20GiB, not &quot;%1&quot;</source>
         <translation>错误：--max-size 需要 100GB、500M 或 20GiB 这样的大小，而不是“%1”</translation>
     </message>
     <message>
@@ -12084,7 +12097,7 @@ Commands:
         <translation>运行 `ingot-cli %1 COMMAND --help` 查看详细信息。</translation>
     </message>
     <message>
-        <source>error: unknown group "%1"
+        <source>error: unknown group &quot;%1&quot;
 
 </source>
         <translation>错误：未知命令组“%1”
@@ -12092,7 +12105,7 @@ Commands:
 </translation>
     </message>
     <message>
-        <source>error: unknown command "%1 %2"
+        <source>error: unknown command &quot;%1 %2&quot;
 </source>
         <translation>错误：未知命令“%1 %2”
 </translation>
@@ -12158,7 +12171,7 @@ Commands:
         <translation>错误：用法：ingot-cli consolidate CHECKPOINT_DIR [OUTPUT_DIR]</translation>
     </message>
     <message>
-        <source>error: unknown format "%1" (safetensors or pytorch)</source>
+        <source>error: unknown format &quot;%1&quot; (safetensors or pytorch)</source>
         <translation>错误：未知格式“%1”（应为 safetensors 或 pytorch）</translation>
     </message>
     <message>
@@ -12198,7 +12211,7 @@ Commands:
         <translation>CHECKPOINT_DIR [OUTPUT_DIR]   分片检查点 -&gt; safetensors</translation>
     </message>
     <message>
-        <source>The host's compile cache (default: as the Neuron tools there resolve it).</source>
+        <source>The host&apos;s compile cache (default: as the Neuron tools there resolve it).</source>
         <translation>该主机上的编译缓存（默认：按该主机上 Neuron 工具的解析结果）。</translation>
     </message>
     <message>
@@ -12218,7 +12231,7 @@ Commands:
         <translation>请至少指定一个条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
     <message>
-        <source>"%1" is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
+        <source>&quot;%1&quot; is not a cache entry (neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;).</source>
         <translation>“%1”不是缓存条目（neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;）。</translation>
     </message>
     <message>
@@ -12414,7 +12427,7 @@ Commands:
         <translation>在历史记录中显示的名称。</translation>
     </message>
     <message>
-        <source>Where the job writes (default: a fresh folder in the job's folder).</source>
+        <source>Where the job writes (default: a fresh folder in the job&apos;s folder).</source>
         <translation>任务的输出位置（默认：任务文件夹中新建的文件夹）。</translation>
     </message>
     <message>
@@ -12422,15 +12435,15 @@ Commands:
         <translation>要使用的 Python 解释器（默认：找到的第一个能导入 torch 的解释器）。</translation>
     </message>
     <message>
-        <source>Run a training script instead of Ingot's backend.</source>
+        <source>Run a training script instead of Ingot&apos;s backend.</source>
         <translation>运行训练脚本，而不是 Ingot 的后端。</translation>
     </message>
     <message>
-        <source>Run a module (python -m MODULE) instead of Ingot's backend.</source>
+        <source>Run a module (python -m MODULE) instead of Ingot&apos;s backend.</source>
         <translation>运行模块（python -m MODULE），而不是 Ingot 的后端。</translation>
     </message>
     <message>
-        <source>With --script/-m: pass only ARGS, not Ingot's settings flags.</source>
+        <source>With --script/-m: pass only ARGS, not Ingot&apos;s settings flags.</source>
         <translation>与 --script/-m 一起使用：只传递 ARGS，不传递 Ingot 设置对应的参数。</translation>
     </message>
     <message>
@@ -12610,11 +12623,11 @@ Commands:
         <translation>历史记录中的所有任务：状态、步数、布局、时长、损失、输出</translation>
     </message>
     <message>
-        <source>A job's state, step of max, last loss, output folder, processes</source>
+        <source>A job&apos;s state, step of max, last loss, output folder, processes</source>
         <translation>任务的状态、当前步数/最大步数、最近损失、输出文件夹、进程</translation>
     </message>
     <message>
-        <source>A rank's stdout and stderr (--follow: until the job ends)</source>
+        <source>A rank&apos;s stdout and stderr (--follow: until the job ends)</source>
         <translation>某个 rank 的 stdout 和 stderr（--follow：持续输出直到任务结束）</translation>
     </message>
     <message>
@@ -12622,7 +12635,7 @@ Commands:
         <translation>rank 编号（默认 0）。</translation>
     </message>
     <message>
-        <source>torchrun's own output instead of a rank's.</source>
+        <source>torchrun&apos;s own output instead of a rank&apos;s.</source>
         <translation>显示 torchrun 自身的输出，而不是某个 rank 的输出。</translation>
     </message>
     <message>
@@ -12650,7 +12663,7 @@ Commands:
         <translation>S 秒后放弃等待（退出码 4）。</translation>
     </message>
     <message>
-        <source>The training backend's folder (exit 1 when it is missing)</source>
+        <source>The training backend&apos;s folder (exit 1 when it is missing)</source>
         <translation>训练后端所在的文件夹（缺失时退出码为 1）</translation>
     </message>
     <message>
@@ -12682,7 +12695,7 @@ Commands:
         <translation>错误：请指定条目、--compiler VERSION 或 --all（三者选一）。</translation>
     </message>
     <message>
-        <source>error: "%1" is not a cache entry: use neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;.</source>
+        <source>error: &quot;%1&quot; is not a cache entry: use neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;.</source>
         <translation>错误：“%1”不是缓存条目：请使用 neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;。</translation>
     </message>
     <message>
@@ -12722,7 +12735,7 @@ Commands:
         <translation>错误：--dry-run 暂不支持与 --host 一起使用：请在该主机上运行 `ingot-cli cache push --dry-run`。</translation>
     </message>
     <message>
-        <source>error: "%1" is not a cache entry: use neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;</source>
+        <source>error: &quot;%1&quot; is not a cache entry: use neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;</source>
         <translation>错误：“%1”不是缓存条目：请使用 neuronxcc-&lt;version&gt;/MODULE_&lt;...&gt;</translation>
     </message>
     <message>
@@ -12774,11 +12787,11 @@ Commands:
         <translation>将编译缓存中的 SUCCESS 条目推送到 Hub 缓存仓库（建议先用 --dry-run）</translation>
     </message>
     <message>
-        <source>Push every SUCCESS entry not on the Hub (optimum-cli's synchronize; never failed entries or locks)</source>
+        <source>Push every SUCCESS entry not on the Hub (optimum-cli&apos;s synchronize; never failed entries or locks)</source>
         <translation>推送所有不在 Hub 上的 SUCCESS 条目（同 optimum-cli 的 synchronize；从不推送失败条目或锁）</translation>
     </message>
     <message>
-        <source>error: "%1" is not a host: %2</source>
+        <source>error: &quot;%1&quot; is not a host: %2</source>
         <translation>错误：“%1”不是有效的主机：%2</translation>
     </message>
     <message>
@@ -13014,7 +13027,7 @@ It would be added to %4.</source>
         <translation>%1 上没有 Slurm：那里的 PATH 中没有 sinfo 和 sbatch。</translation>
     </message>
     <message>
-        <source>A Slurm cluster's partitions, nodes by state and your queue</source>
+        <source>A Slurm cluster&apos;s partitions, nodes by state and your queue</source>
         <translation>Slurm 集群的分区、按状态的节点和你的队列</translation>
     </message>
     <message>
@@ -13042,7 +13055,7 @@ It would be added to %4.</source>
         <translation>Slurm 集群：info</translation>
     </message>
     <message>
-        <source>HOST: a login node over SSH; local: this machine's Slurm clients (SLURM_CONF honoured).</source>
+        <source>HOST: a login node over SSH; local: this machine&apos;s Slurm clients (SLURM_CONF honoured).</source>
         <translation>HOST：通过 SSH 的登录节点；local：本机的 Slurm 客户端（遵循 SLURM_CONF）。</translation>
     </message>
     <message>
@@ -13058,7 +13071,7 @@ It would be added to %4.</source>
         <translation>错误：任务 %1 没有指定输出文件夹（由其脚本自行选择：请用 ingot-cli consolidate DIR 合并）</translation>
     </message>
     <message>
-        <source>A job's newest checkpoint -&gt; safetensors, where the job ran</source>
+        <source>A job&apos;s newest checkpoint -&gt; safetensors, where the job ran</source>
         <translation>将任务最新的检查点合并为 safetensors（在任务运行的机器上）</translation>
     </message>
     <message>
@@ -13074,7 +13087,7 @@ It would be added to %4.</source>
         <translation>与 --slurm 一起使用：要分配的节点数（同 --nnodes）。</translation>
     </message>
     <message>
-        <source>With --slurm: the partition (default: the cluster's).</source>
+        <source>With --slurm: the partition (default: the cluster&apos;s).</source>
         <translation>与 --slurm 一起使用：分区（默认：集群的默认分区）。</translation>
     </message>
     <message>
@@ -13126,7 +13139,7 @@ It would be added to %4.</source>
         <translation>错误：请指定一个条目，形如 neuronxcc-&lt;版本&gt;/MODULE_&lt;哈希&gt;+&lt;标志哈希&gt;</translation>
     </message>
     <message>
-        <source>error: "%1" is not an entry of a compile cache (neuronxcc-&lt;version&gt;/MODULE_&lt;hash&gt;+&lt;flags hash&gt;)</source>
+        <source>error: &quot;%1&quot; is not an entry of a compile cache (neuronxcc-&lt;version&gt;/MODULE_&lt;hash&gt;+&lt;flags hash&gt;)</source>
         <translation>错误：“%1”不是编译缓存的条目（neuronxcc-&lt;版本&gt;/MODULE_&lt;哈希&gt;+&lt;标志哈希&gt;）</translation>
     </message>
     <message>
@@ -13188,11 +13201,11 @@ It would be added to %4.</source>
         <translation>缓存</translation>
     </message>
     <message>
-        <source>Also look in every cache Ingot knows: the folders added in the app, this machine's cache, the Hub cache repos.</source>
+        <source>Also look in every cache Ingot knows: the folders added in the app, this machine&apos;s cache, the Hub cache repos.</source>
         <translation>同时在 Ingot 知道的所有缓存中查找：应用中添加的文件夹、本机缓存、Hub 缓存仓库。</translation>
     </message>
     <message>
-        <source>First compile every graph with the Neuron SDK's neuron_parallel_compile (the same command, in JOB/precompile; with --slurm a Slurm job of its own); the training starts once it succeeded.</source>
+        <source>First compile every graph with the Neuron SDK&apos;s neuron_parallel_compile (the same command, in JOB/precompile; with --slurm a Slurm job of its own); the training starts once it succeeded.</source>
         <translation>先用 Neuron SDK 的 neuron_parallel_compile 编译每个计算图（相同的命令，在 JOB/precompile 中；配合 --slurm 时为单独的 Slurm 作业）；成功后才开始训练。</translation>
     </message>
     <message>
@@ -13216,7 +13229,7 @@ It would be added to %4.</source>
         <translation>LoRA 适配器：同时把合并了默认适配器的基础模型写到 OUTPUT_DIR/merged（需要 --base-model）。</translation>
     </message>
     <message>
-        <source>The base model's folder (Hugging Face safetensors), for --merge-adapters.</source>
+        <source>The base model&apos;s folder (Hugging Face safetensors), for --merge-adapters.</source>
         <translation>基础模型的文件夹（Hugging Face safetensors），用于 --merge-adapters。</translation>
     </message>
     <message>
@@ -13224,7 +13237,7 @@ It would be added to %4.</source>
         <translation>错误：--merge-adapters：此检查点包含的是模型，不是 LoRA 适配器</translation>
     </message>
     <message>
-        <source>error: --merge-adapters needs --base-model DIR (the base model's folder)</source>
+        <source>error: --merge-adapters needs --base-model DIR (the base model&apos;s folder)</source>
         <translation>错误：--merge-adapters 需要 --base-model DIR（基础模型的文件夹）</translation>
     </message>
     <message>
@@ -13240,7 +13253,7 @@ It would be added to %4.</source>
         <translation>适配器文件夹（consolidate 写出的那种）。</translation>
     </message>
     <message>
-        <source>The base model's folder.</source>
+        <source>The base model&apos;s folder.</source>
         <translation>基础模型的文件夹。</translation>
     </message>
     <message>
@@ -13272,7 +13285,7 @@ It would be added to %4.</source>
         <translation>CHECKPOINT OUTPUT_DIR --tensor-parallel-size T --pipeline-parallel-size P   另一布局的检查点</translation>
     </message>
     <message>
-        <source>Write a sharded checkpoint (or a Hugging Face model folder) as the checkpoint of another tensor/pipeline-parallel layout, which the bundled training backend resumes from with --resume_from_checkpoint. The backend's optimizer state is carried over.</source>
+        <source>Write a sharded checkpoint (or a Hugging Face model folder) as the checkpoint of another tensor/pipeline-parallel layout, which the bundled training backend resumes from with --resume_from_checkpoint. The backend&apos;s optimizer state is carried over.</source>
         <translation>将分片检查点（或 Hugging Face 模型文件夹）写为另一种张量/流水线并行布局的检查点，内置训练后端可通过 --resume_from_checkpoint 从中恢复。后端的优化器状态会一并迁移。</translation>
     </message>
     <message>
@@ -13350,11 +13363,11 @@ It would be added to %4.</source>
         <translation>必须提供 --from 和 --to（local、主机或 s3://存储桶/前缀）。</translation>
     </message>
     <message>
-        <source>Copy entries between this machine's cache, a host's over SSH and an S3 cache (verified, never overwriting)</source>
+        <source>Copy entries between this machine&apos;s cache, a host&apos;s over SSH and an S3 cache (verified, never overwriting)</source>
         <translation>在本机缓存、经 SSH 的主机缓存和 S3 缓存之间复制条目（经过校验，从不覆盖）</translation>
     </message>
     <message>
-        <source>error: --hub-cache-layout links files into this machine's Hugging Face cache; an S3 cache holds plain objects.</source>
+        <source>error: --hub-cache-layout links files into this machine&apos;s Hugging Face cache; an S3 cache holds plain objects.</source>
         <translation>错误：--hub-cache-layout 会把文件链接到本机的 Hugging Face 缓存；S3 缓存只保存普通对象。</translation>
     </message>
     <message>
@@ -13468,7 +13481,7 @@ It would be added to %4.</source>
         <translation>预览后删除既没有标记也没有锁的条目</translation>
     </message>
     <message>
-        <source>Preview, then remove lock files no process holds (this machine's caches)</source>
+        <source>Preview, then remove lock files no process holds (this machine&apos;s caches)</source>
         <translation>预览后删除没有进程持有的锁文件（仅限本机缓存）</translation>
     </message>
     <message>
@@ -13484,7 +13497,7 @@ It would be added to %4.</source>
         <translation>AGE</translation>
     </message>
     <message>
-        <source>error: --older-than takes an age such as 90m, 2h or 7d, not "%1"</source>
+        <source>error: --older-than takes an age such as 90m, 2h or 7d, not &quot;%1&quot;</source>
         <translation>错误：--older-than 需要 90m、2h 或 7d 这样的时长，而不是“%1”</translation>
     </message>
     <message>
@@ -13556,7 +13569,7 @@ It would be added to %4.</source>
         <translation>已将适配器 %1 合并进 %2 -&gt; %3</translation>
     </message>
     <message>
-        <source>List the repo's cache entries marked against the local cache (--cache-dir): on both, on the Hub only, or local only.</source>
+        <source>List the repo&apos;s cache entries marked against the local cache (--cache-dir): on both, on the Hub only, or local only.</source>
         <translation>列出该仓库的缓存条目，并对照本地缓存（--cache-dir）标注：两边都有、仅在 Hub 上，或仅在本地。</translation>
     </message>
     <message>
@@ -13572,15 +13585,15 @@ It would be added to %4.</source>
         <translation>仅本地</translation>
     </message>
     <message>
-        <source>List a repo's files: ingot-cli hub ls REPO [PATH] [-R] [--revision REV] [--marks]</source>
+        <source>List a repo&apos;s files: ingot-cli hub ls REPO [PATH] [-R] [--revision REV] [--marks]</source>
         <translation>列出仓库的文件：ingot-cli hub ls REPO [PATH] [-R] [--revision REV] [--marks]</translation>
     </message>
     <message>
-        <source>Start from the launcher's preset NAME (ingot-cli job presets); the options and ARGS given change it.</source>
+        <source>Start from the launcher&apos;s preset NAME (ingot-cli job presets); the options and ARGS given change it.</source>
         <translation>以启动器中名为 NAME 的预设为起点（见 ingot-cli job presets）；给出的选项和 ARGS 会修改它。</translation>
     </message>
     <message>
-        <source>No presets yet (the launcher's Save as preset…).</source>
+        <source>No presets yet (the launcher&apos;s Save as preset…).</source>
         <translation>暂无预设（在启动器中使用“另存为预设…”）。</translation>
     </message>
     <message>
@@ -13596,11 +13609,11 @@ It would be added to %4.</source>
         <translation>恢复自：%1（已不在历史记录中）</translation>
     </message>
     <message>
-        <source>The launcher's presets (job launch --preset NAME)</source>
+        <source>The launcher&apos;s presets (job launch --preset NAME)</source>
         <translation>启动器中的预设（job launch --preset NAME）</translation>
     </message>
     <message>
-        <source>refused: %1 (without --outputs, the job's folder alone is removed)</source>
+        <source>refused: %1 (without --outputs, the job&apos;s folder alone is removed)</source>
         <translation>已拒绝：%1（未指定 --outputs 时，只删除任务文件夹）</translation>
     </message>
     <message>
@@ -13616,7 +13629,7 @@ It would be added to %4.</source>
         <translation>输出将保留：%1</translation>
     </message>
     <message>
-        <source>The outputs are inside the job's folder and go with it.</source>
+        <source>The outputs are inside the job&apos;s folder and go with it.</source>
         <translation>输出位于任务文件夹内，将一并删除。</translation>
     </message>
     <message>
@@ -13656,11 +13669,11 @@ It would be added to %4.</source>
         <translation>  NeuronCore %1：%2 %</translation>
     </message>
     <message>
-        <source>Remove an ended job's folder (previewed; --outputs: its outputs too)</source>
+        <source>Remove an ended job&apos;s folder (previewed; --outputs: its outputs too)</source>
         <translation>删除已结束任务的文件夹（先预览；--outputs：同时删除其输出）</translation>
     </message>
     <message>
-        <source>Also remove the job's output folder (never one that holds more).</source>
+        <source>Also remove the job&apos;s output folder (never one that holds more).</source>
         <translation>同时删除任务的输出文件夹（若其中还有其他内容则绝不删除）。</translation>
     </message>
     <message>
@@ -13668,19 +13681,19 @@ It would be added to %4.</source>
         <translation>仅说明将删除哪些内容。</translation>
     </message>
     <message>
-        <source>Launch an ended job's settings again from its newest checkpoint; prints the new id</source>
+        <source>Launch an ended job&apos;s settings again from its newest checkpoint; prints the new id</source>
         <translation>以已结束任务的设置从其最新检查点再次启动；输出新的 ID</translation>
     </message>
     <message>
-        <source>A job's compile activity: each graph, why it compiled (hit, new, other flags, ...)</source>
+        <source>A job&apos;s compile activity: each graph, why it compiled (hit, new, other flags, ...)</source>
         <translation>任务的编译活动：每个计算图及其编译原因（命中、新计算图、其他标志……）</translation>
     </message>
     <message>
-        <source>Also each graph's evidence and what to do.</source>
+        <source>Also each graph&apos;s evidence and what to do.</source>
         <translation>同时显示每个计算图的依据和处理建议。</translation>
     </message>
     <message>
-        <source>A running job's NeuronCores now: utilization, memory, errors (neuron-monitor)</source>
+        <source>A running job&apos;s NeuronCores now: utilization, memory, errors (neuron-monitor)</source>
         <translation>运行中任务的 NeuronCore 当前状况：利用率、内存、错误（neuron-monitor）</translation>
     </message>
     <message>
@@ -13716,7 +13729,7 @@ It would be added to %4.</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <source>No transfers: the Ingot window's pulls, pushes and copies are listed here.</source>
+        <source>No transfers: the Ingot window&apos;s pulls, pushes and copies are listed here.</source>
         <translation>暂无传输：Ingot 窗口中的拉取、推送和复制会列在这里。</translation>
     </message>
     <message>
@@ -13732,7 +13745,7 @@ It would be added to %4.</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <source>The transfer's id, as `transfers list` shows it.</source>
+        <source>The transfer&apos;s id, as `transfers list` shows it.</source>
         <translation>传输的 ID，即 `transfers list` 所显示的 ID。</translation>
     </message>
     <message>
@@ -13752,11 +13765,11 @@ It would be added to %4.</source>
         <translation>已请求取消传输 %1：若 Ingot 窗口正在运行，会立即停止它；否则 Ingot 会在下次启动时、在其再次运行之前取消它。</translation>
     </message>
     <message>
-        <source>The Ingot window's transfers: queued, running, paused, failed, done</source>
+        <source>The Ingot window&apos;s transfers: queued, running, paused, failed, done</source>
         <translation>Ingot 窗口中的传输：排队中、进行中、已暂停、失败、已完成</translation>
     </message>
     <message>
-        <source>Cancel a transfer of the Ingot window's queue, as its Cancel button does</source>
+        <source>Cancel a transfer of the Ingot window&apos;s queue, as its Cancel button does</source>
         <translation>取消 Ingot 窗口队列中的某个传输，效果与其“取消”按钮相同</translation>
     </message>
     <message>
@@ -13764,7 +13777,7 @@ It would be added to %4.</source>
         <translation>训练任务：launch、list、status、logs、stop、wait、resume、remove、graphs、neuroncores</translation>
     </message>
     <message>
-        <source>The Ingot window's transfer queue: list, cancel</source>
+        <source>The Ingot window&apos;s transfer queue: list, cancel</source>
         <translation>Ingot 窗口的传输队列：list、cancel</translation>
     </message>
     <message>
@@ -13780,7 +13793,7 @@ It would be added to %4.</source>
         <translation>检查点 %1（位于 %2）：%3，%4，%5</translation>
     </message>
     <message>
-        <source>The backend's training engine: native (PyTorch on TorchNeuron, Neuron 2.30 and later), xla (PyTorch/XLA, Neuron 2.29 and earlier) or auto (default: what the job's Python has).</source>
+        <source>The backend&apos;s training engine: native (PyTorch on TorchNeuron, Neuron 2.30 and later), xla (PyTorch/XLA, Neuron 2.29 and earlier) or auto (default: what the job&apos;s Python has).</source>
         <translation>后端的训练引擎：native（TorchNeuron 上的 PyTorch，Neuron 2.30 及更高版本）、xla（PyTorch/XLA，Neuron 2.29 及更早版本）或 auto（默认：取决于作业的 Python 环境）。</translation>
     </message>
     <message>
@@ -13858,7 +13871,7 @@ It would be added to %4.</source>
         <translation>已删除 %1，保留 %2（自预览后被使用、锁定或更改），释放 %3。</translation>
     </message>
     <message>
-        <source>TorchNeuron's NEFF cache (native PyTorch on Neuron): status, list, prune</source>
+        <source>TorchNeuron&apos;s NEFF cache (native PyTorch on Neuron): status, list, prune</source>
         <translation>TorchNeuron 的 NEFF 缓存（Neuron 上的原生 PyTorch）：status、list、prune</translation>
     </message>
     <message>
@@ -13902,7 +13915,7 @@ It would be added to %4.</source>
         <translation>错误：--filter：%1</translation>
     </message>
     <message>
-        <source>error: --format takes table, json or csv, not "%1"</source>
+        <source>error: --format takes table, json or csv, not &quot;%1&quot;</source>
         <translation>错误：--format 接受 table、json 或 csv，而不是“%1”</translation>
     </message>
     <message>
@@ -14058,19 +14071,19 @@ It would be added to %4.</source>
         <translation>将并非由 Ingot 启动的运行文件夹（trainer_state.json、TorchTitan 日志、TensorBoard 事件）导入为只读作业；输出其 ID</translation>
     </message>
     <message>
-        <source>The run's folder (imported again: refreshed).</source>
+        <source>The run&apos;s folder (imported again: refreshed).</source>
         <translation>运行的文件夹（再次导入即为刷新）。</translation>
     </message>
     <message>
-        <source>error: unknown format "%1" (csv or json)</source>
-        <translation>错误：未知格式 "%1"（csv 或 json）</translation>
+        <source>error: unknown format &quot;%1&quot; (csv or json)</source>
+        <translation>错误：未知格式 &quot;%1&quot;（csv 或 json）</translation>
     </message>
     <message>
         <source>job %1 has logged no metrics yet</source>
         <translation>作业 %1 尚未记录任何指标</translation>
     </message>
     <message>
-        <source>A run's metrics (step, time, loss, learning rate, throughput, grad norm, ...) as CSV or JSON</source>
+        <source>A run&apos;s metrics (step, time, loss, learning rate, throughput, grad norm, ...) as CSV or JSON</source>
         <translation>运行的指标（步数、时间、损失、学习率、吞吐量、梯度范数等），格式为 CSV 或 JSON</translation>
     </message>
     <message>
@@ -14086,7 +14099,7 @@ It would be added to %4.</source>
         <translation>set：缓存超过该大小时，删除最久未使用的条目（100GB、500GiB）。</translation>
     </message>
     <message>
-        <source>set: keep the N newest compiler versions; the others' entries go.</source>
+        <source>set: keep the N newest compiler versions; the others&apos; entries go.</source>
         <translation>set：保留最新的 N 个编译器版本；删除其他版本的条目。</translation>
     </message>
     <message>
@@ -14126,8 +14139,8 @@ It would be added to %4.</source>
         <translation>尚无缓存策略：ingot-cli cache policy set NAME --max-size 200GB --unused-days 30 --failed</translation>
     </message>
     <message>
-        <source>error: a policy's name is letters, digits, '-', '_' and '.' (64 at most), not "%1"</source>
-        <translation>错误：策略名称只能包含字母、数字、'-'、'_' 和 '.'（最多 64 个字符），"%1" 不符合要求</translation>
+        <source>error: a policy&apos;s name is letters, digits, &apos;-&apos;, &apos;_&apos; and &apos;.&apos; (64 at most), not &quot;%1&quot;</source>
+        <translation>错误：策略名称只能包含字母、数字、&apos;-&apos;、&apos;_&apos; 和 &apos;.&apos;（最多 64 个字符），&quot;%1&quot; 不符合要求</translation>
     </message>
     <message>
         <source>error: no policy %1</source>
@@ -14158,7 +14171,7 @@ It would be added to %4.</source>
         <translation>命名缓存策略：list、set NAME（--max-size、--keep-versions、--unused-days、--failed、--locks）、rm NAME</translation>
     </message>
     <message>
-        <source>Check against this S3 cache instead of the Hub (this machine's AWS keys).</source>
+        <source>Check against this S3 cache instead of the Hub (this machine&apos;s AWS keys).</source>
         <translation>改为对照此 S3 缓存（而非 Hub）进行检查（使用本机的 AWS 密钥）。</translation>
     </message>
     <message>
@@ -14254,11 +14267,11 @@ It would be added to %4.</source>
         <translation>（%1 秒内未写出堆栈）</translation>
     </message>
     <message>
-        <source>A running job's Python stacks, per rank (the backend's faulthandler on SIGUSR2)</source>
+        <source>A running job&apos;s Python stacks, per rank (the backend&apos;s faulthandler on SIGUSR2)</source>
         <translation>运行中作业的 Python 堆栈，按 rank 列出（后端的 faulthandler，SIGUSR2）</translation>
     </message>
     <message>
-        <source>How long to wait for the ranks' dumps (default 10).</source>
+        <source>How long to wait for the ranks&apos; dumps (default 10).</source>
         <translation>等待各 rank 转储的时长（默认 10）。</translation>
     </message>
     <message>
@@ -14320,11 +14333,11 @@ It would be added to %4.</source>
         </translation>
     </message>
     <message>
-        <source>Every cache Ingot knows (this machine's, folders added, TorchNeuron's, hosts, S3, Hub repos): size, entries by state, compilers, last used, reachable or why not</source>
+        <source>Every cache Ingot knows (this machine&apos;s, folders added, TorchNeuron&apos;s, hosts, S3, Hub repos): size, entries by state, compilers, last used, reachable or why not</source>
         <translation>Ingot 已知的所有缓存（本机的、添加的文件夹、TorchNeuron 的、主机、S3、Hub 仓库）：大小、按状态分类的条目、编译器、上次使用时间、是否可访问及原因</translation>
     </message>
     <message>
-        <source>On every place Ingot knows (cache fleet): this machine's caches, the hosts in the list, the S3 caches opened before; Hub repos and TorchNeuron tiers are listed as not taking policies.</source>
+        <source>On every place Ingot knows (cache fleet): this machine&apos;s caches, the hosts in the list, the S3 caches opened before; Hub repos and TorchNeuron tiers are listed as not taking policies.</source>
         <translation>作用于 Ingot 已知的所有位置（cache fleet）：本机的缓存、列表中的主机、以前打开过的 S3 缓存；Hub 仓库和 TorchNeuron 层级会列为不接受策略。</translation>
     </message>
     <message>
@@ -14382,8 +14395,8 @@ It would be added to %4.</source>
         </translation>
     </message>
     <message>
-        <source>error: --trigger takes cli or schedule, not "%1"</source>
-        <translation>错误：--trigger 只接受 cli 或 schedule，而不是 "%1"</translation>
+        <source>error: --trigger takes cli or schedule, not &quot;%1&quot;</source>
+        <translation>错误：--trigger 只接受 cli 或 schedule，而不是 &quot;%1&quot;</translation>
     </message>
     <message>
         <source>error: give one of --everywhere, --place ID…, or --cache-dir / --host</source>
@@ -14406,7 +14419,7 @@ It would be added to %4.</source>
         <translation>set：仅作用于此位置（可重复以指定多个）：文件夹、host:NAME、s3://bucket/prefix。</translation>
     </message>
     <message>
-        <source>set: when, as systemd's OnCalendar= takes it (daily, weekly, 03:00, Mon *-*-* 03:00); daily by default.</source>
+        <source>set: when, as systemd&apos;s OnCalendar= takes it (daily, weekly, 03:00, Mon *-*-* 03:00); daily by default.</source>
         <translation>set：运行时间，格式同 systemd 的 OnCalendar=（daily、weekly、03:00、Mon *-*-* 03:00）；默认为 daily。</translation>
     </message>
     <message>
@@ -14516,11 +14529,11 @@ It would be added to %4.</source>
 <context>
     <name>ingot::cli::SeedLaunch</name>
     <message>
-        <source>Bring compiled graphs first: before training, copy the graphs of the last run with these settings that the job's cache lacks from PLACE (a folder, host:NAME, s3://bucket/prefix, hub:org/name; repeatable, looked in in order).</source>
+        <source>Bring compiled graphs first: before training, copy the graphs of the last run with these settings that the job&apos;s cache lacks from PLACE (a folder, host:NAME, s3://bucket/prefix, hub:org/name; repeatable, looked in in order).</source>
         <translation>预先带入已编译的图：训练前，从 PLACE 复制作业缓存缺少的、使用相同设置的上次运行的图（文件夹、host:NAME、s3://bucket/prefix、hub:org/name；可重复，按顺序查找）。</translation>
     </message>
     <message>
-        <source>With --slurm and --seed-cache: the nodes each keep their own cache: bring the graphs on each node of the allocation before training (srun; ingot-cli on the nodes' PATH), not from here.</source>
+        <source>With --slurm and --seed-cache: the nodes each keep their own cache: bring the graphs on each node of the allocation before training (srun; ingot-cli on the nodes&apos; PATH), not from here.</source>
         <translation>同时使用 --slurm 和 --seed-cache：各节点各自保留自己的缓存：在训练前于分配的每个节点上带入图（srun；节点的 PATH 中需有 ingot-cli），而不是从此处带入。</translation>
     </message>
     <message>
@@ -14541,7 +14554,9 @@ It would be added to %4.</source>
     </message>
     <message numerus="yes">
         <source>note: --seed-cache: the %n graph(s) of %1 are brought on each node before the training, into its own %2 (ingot-cli cache seed, through srun)</source>
-        <translation><numerusform>注意：--seed-cache：训练前在每个节点上将 %1 的 %n 个图带入该节点自己的 %2（ingot-cli cache seed，通过 srun）</numerusform></translation>
+        <translation>
+            <numerusform>注意：--seed-cache：训练前在每个节点上将 %1 的 %n 个图带入该节点自己的 %2（ingot-cli cache seed，通过 srun）</numerusform>
+        </translation>
     </message>
     <message>
         <source>note: --seed-cache: %1</source>
@@ -14552,7 +14567,7 @@ It would be added to %4.</source>
         <translation>错误：--seed-cache：已停止；作业未启动（%1）</translation>
     </message>
     <message>
-        <source>warning: --seed-cache: the result could not be kept in the job's folder: %1</source>
+        <source>warning: --seed-cache: the result could not be kept in the job&apos;s folder: %1</source>
         <translation>警告：--seed-cache：无法将结果保存在作业的文件夹中：%1</translation>
     </message>
 </context>
