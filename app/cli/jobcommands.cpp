@@ -267,9 +267,19 @@ int cmdPresets(const Invocation &in)
 }
 
 // The job as the launcher's form would hold it, refused by the form's check (LaunchForm::checkNow) with the launcher's
-// words; a job without --python also needs one that imports torch there. The exit code (Ok to go on).
-int checkLikeTheLauncher(const JobSpec &spec, const QStringList &nodes, JobRunner &runner)
+// words; a job without --python also needs one that imports torch there. The exit code (Ok to go on). With
+// --ask-node, a Slurm job's compute node is asked first, and what it says is remembered (probeJobPython) for the check.
+int checkLikeTheLauncher(const JobSpec &spec, const QStringList &nodes, JobRunner &runner, bool askNode)
 {
+    if (askNode) {
+        if (!spec.slurm.enabled) {
+            err(CliText::tr("error: --ask-node is for a Slurm job (--slurm)"));
+            return Usage;
+        }
+        const PythonInfo onNode = probeJobPython(runner, spec.python, spec.slurm, true);
+        if (!onNode.askedOn.isEmpty())
+            err(CliText::tr("note: --ask-node: %1").arg(onNode.askedOn));
+    }
     LaunchInput form;
     form.spec = spec;
     form.where = nodes.isEmpty() ? QStringLiteral("local") : nodes.first();
@@ -373,17 +383,7 @@ int cmdLaunch(const Invocation &in)
     // The launcher's one check, in its words (a script named here is relative to this shell's folder).
     if (spec.program == JobProgram::Script && nodes.isEmpty() && !spec.script.isEmpty())
         spec.script = QFileInfo(spec.script).absoluteFilePath();
-    if (in.isSet(QStringLiteral("ask-node"))) {
-        if (!spec.slurm.enabled) {
-            err(CliText::tr("error: --ask-node is for a Slurm job (--slurm)"));
-            return Usage;
-        }
-        // Remembered: the checks below take the node's answer (probeJobPython); where no node answered, why is said.
-        const PythonInfo onNode = probeJobPython(*runner, spec.python, spec.slurm, true);
-        if (!onNode.askedOn.isEmpty())
-            err(CliText::tr("note: --ask-node: %1").arg(onNode.askedOn));
-    }
-    if (const int rc = checkLikeTheLauncher(spec, nodes, *runner); rc != Ok)
+    if (const int rc = checkLikeTheLauncher(spec, nodes, *runner, in.isSet(QStringLiteral("ask-node"))); rc != Ok)
         return rc;
     JobManager jobs(runner, runners().lookup());
     LaunchPlan plan;

@@ -4,12 +4,12 @@
 #include "services/cache/cachestats.h"
 #include "services/cache/compilerversion.h"
 #include "services/cache/torchneuron.h"
+#include "services/fleet/placeturns.h"
 #include "services/hub/hubclient.h"
 #include "services/hub/hubenv.h"
 #include "services/hub/token.h"
 #include "services/stores/storefactory.h"
 #include "services/util/format.h"
-#include "services/util/parallel.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -19,10 +19,6 @@
 #include <QSet>
 
 #include <algorithm>
-#include <chrono>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 
 namespace ingot {
 
@@ -180,72 +176,6 @@ FleetSummary readPlace(const FleetPlace &place, const FleetSummaryOptions &optio
     return s;
 }
 
-// Sets each place's stop flag when its time is up or the caller cancels; joined by its owner.
-class Watchdog final
-{
-public:
-    Watchdog(int n, const std::atomic_bool *cancel) : m_stop(std::size_t(n)), m_timedOut(std::size_t(n)), m_deadline(std::size_t(n), Clock::time_point::max()),
-          m_cancel(cancel)
-    {
-        m_thread = std::thread([this] { loop(); });
-    }
-    ~Watchdog()
-    {
-        {
-            std::lock_guard<std::mutex> lock(m_mutex);
-            m_done = true;
-        }
-        m_wake.notify_all();
-        m_thread.join();
-    }
-    Q_DISABLE_COPY_MOVE(Watchdog)
-
-    const std::atomic_bool *flag(int i) const { return &m_stop[std::size_t(i)]; }
-    bool timedOut(int i) const { return m_timedOut[std::size_t(i)].load(); }
-    void arm(int i, qint64 timeoutMs)
-    {
-        {
-            std::lock_guard<std::mutex> lock(m_mutex);
-            m_deadline[std::size_t(i)] = Clock::now() + std::chrono::milliseconds(timeoutMs);
-        }
-        m_wake.notify_all();
-    }
-    void disarm(int i)
-    {
-        std::lock_guard<std::mutex> lock(m_mutex);
-        m_deadline[std::size_t(i)] = Clock::time_point::max();
-    }
-
-private:
-    using Clock = std::chrono::steady_clock;
-    void loop()
-    {
-        std::unique_lock<std::mutex> lock(m_mutex);
-        while (!m_done) {
-            const bool cancelled = m_cancel && m_cancel->load();
-            Clock::time_point next = Clock::now() + std::chrono::milliseconds(100);  // the caller's cancel is polled
-            for (std::size_t i = 0; i < m_deadline.size(); ++i) {
-                if (cancelled)
-                    m_stop[i] = true;
-                else if (m_deadline[i] <= Clock::now() && !m_stop[i].load()) {
-                    m_timedOut[i] = true;
-                    m_stop[i] = true;
-                } else
-                    next = std::min(next, m_deadline[i]);
-            }
-            m_wake.wait_until(lock, next);
-        }
-    }
-
-    std::vector<std::atomic_bool> m_stop, m_timedOut;
-    std::vector<Clock::time_point> m_deadline;
-    const std::atomic_bool *m_cancel;
-    std::mutex m_mutex;
-    std::condition_variable m_wake;
-    bool m_done = false;
-    std::thread m_thread;
-};
-
 }  // namespace
 
 const char *FleetSummary::statusName() const
@@ -284,27 +214,26 @@ QVector<FleetSummary> summarizeFleet(const QVector<FleetPlace> &places, const Fl
 {
     const int n = int(places.size());
     QVector<FleetSummary> out(n);
-    Watchdog watchdog(n, cancel);
-    parallelFor(n, std::max(1, options.parallel), nullptr, [&](int i) {
-        if (cancel && cancel->load()) {
-            out[i].place = places.at(i);
-            out[i].status = FleetSummary::Status::Cancelled;
-        } else {
+    forEachPlace(
+        n, std::max(1, options.parallel), std::max<qint64>(1, options.placeTimeoutMs), cancel,
+        [&](int i, const std::atomic_bool *stop) {
             if (events.started)
                 events.started(i);
-            watchdog.arm(i, std::max<qint64>(1, options.placeTimeoutMs));
-            out[i] = readPlace(places.at(i), options, watchdog.flag(i));
-            watchdog.disarm(i);
-            if (out[i].status != FleetSummary::Status::Read) {  // a place read whole before its limit stays read
-                if (watchdog.timedOut(i))
+            out[i] = readPlace(places.at(i), options, stop);
+        },
+        [&](int i, const TurnEnd &how) {
+            if (how.skipped) {
+                out[i].place = places.at(i);
+                out[i].status = FleetSummary::Status::Cancelled;
+            } else if (out[i].status != FleetSummary::Status::Read) {  // a place read whole before its limit stays read
+                if (how.timedOut)
                     out[i].status = FleetSummary::Status::TimedOut;
-                else if (cancel && cancel->load())
+                else if (how.cancelled || (cancel && cancel->load()))
                     out[i].status = FleetSummary::Status::Cancelled;
             }
-        }
-        if (events.finished)
-            events.finished(i, out.at(i));
-    });
+            if (events.finished)
+                events.finished(i, out.at(i));
+        });
     return out;
 }
 

@@ -61,7 +61,8 @@ struct FleetSummaryOptions {
 FleetSummary summarizePlace(const FleetPlace &place, const FleetSummaryOptions &options,
                             const std::atomic_bool *cancel = nullptr);
 
-// What summarizeFleet tells as it goes, on the thread that read the place: `index` into the places given.
+// What summarizeFleet tells as it goes: started on the thread that reads the place, finished on the calling thread
+// (as each place ends, in that order); `index` into the places given.
 struct FleetReadEvents {
     std::function<void(int index)> started;
     std::function<void(int index, const FleetSummary &summary)> finished;

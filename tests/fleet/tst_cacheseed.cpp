@@ -12,6 +12,7 @@
 #include "services/s3/s3cachestore.h"
 
 #include "tests/s3/pythonserver.h"
+#include "tests/fleet/seedsupport.h"
 #include "tests/support/comparesupport.h"
 #include "tests/support/testhub.h"
 
@@ -25,13 +26,10 @@
 using namespace ingot;
 
 namespace {
+using Run = test::ProgramRun;
 
 const QString V = QStringLiteral("neuronxcc-2.15.128.0+56dc5a86");
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
 
 void writeEntry(const QString &root, const QString &key, bool finished, const QByteArray &neff = "neff")
 {
@@ -75,26 +73,8 @@ class TestCacheSeed : public QObject
 
     Run cli(const QStringList &args, const QString &cache) const
     {
-        QProcess p;
-        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-        e.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.path() + QStringLiteral("/data"));
-        e.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.path() + QStringLiteral("/config"));
-        e.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.path() + QStringLiteral("/xdg-cache"));
-        e.insert(QStringLiteral("HF_HUB_OFFLINE"), QStringLiteral("1"));
-        e.insert(QStringLiteral("INGOT_KEYCHAIN"), QStringLiteral("none"));
-        e.insert(QStringLiteral("NEURON_COMPILE_CACHE_URL"), cache);  // the job's cache, as the Neuron runtime takes it
-        e.remove(QStringLiteral("NEURON_CC_FLAGS"));
-        e.remove(QStringLiteral("INGOT_LANGUAGE"));
-        p.setProcessEnvironment(e);
-        p.setStandardInputFile(QProcess::nullDevice());
-        p.start(QStringLiteral(INGOT_CLI_PATH), args);
-        if (!p.waitForFinished(240000))
-            p.kill(), p.waitForFinished(10000);
-        Run r;
-        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
+        return test::runProgram(QStringLiteral(INGOT_CLI_PATH), args,
+                                test::seedCliEnvironment(QProcessEnvironment::systemEnvironment(), m_dir.path(), cache), 240000);
     }
 
     // A tiny backend run through the CLI with the stand-in compiler wrapper, into `cache`; its id once it finished.

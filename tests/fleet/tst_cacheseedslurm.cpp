@@ -6,6 +6,7 @@
 // Then nodes with caches of their own: `--seed-per-node` puts the step into the batch script (srun ingot-cli cache
 // seed on each node), and run 3 on an empty cache C compiles nothing either.
 #include "tests/support/comparesupport.h"
+#include "tests/fleet/seedsupport.h"
 #include "tests/support/testslurm.h"
 
 #include <QFileInfo>
@@ -18,6 +19,7 @@
 using namespace ingot;
 using ingot::test::TestSlurm;
 using ingot::test::TestSlurmOptions;
+using Run = ingot::test::ProgramRun;
 
 class TestCacheSeedSlurm : public QObject
 {
@@ -26,35 +28,12 @@ class TestCacheSeedSlurm : public QObject
     QTemporaryDir m_dir;
     std::unique_ptr<TestSlurm> m_slurm;
 
-    struct Run {
-        int code = -1;
-        QByteArray out, err;
-    };
-
     Run cli(const QStringList &args, const QString &cache) const
     {
-        QProcess p;
-        QProcessEnvironment e = m_slurm->environment();
-        e.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.path() + QStringLiteral("/data"));
-        e.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.path() + QStringLiteral("/config"));
-        e.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.path() + QStringLiteral("/xdg-cache"));
-        e.insert(QStringLiteral("HF_HUB_OFFLINE"), QStringLiteral("1"));
-        e.insert(QStringLiteral("INGOT_KEYCHAIN"), QStringLiteral("none"));
-        e.insert(QStringLiteral("NEURON_COMPILE_CACHE_URL"), cache);
-        e.remove(QStringLiteral("NEURON_CC_FLAGS"));
-        e.remove(QStringLiteral("INGOT_LANGUAGE"));
+        QProcessEnvironment e = test::seedCliEnvironment(m_slurm->environment(), m_dir.path(), cache);
         // The nodes' ingot-cli (--seed-per-node runs it there: the batch script's step before the training).
         e.insert(QStringLiteral("PATH"), QFileInfo(QStringLiteral(INGOT_CLI_PATH)).absolutePath() + QLatin1Char(':') + e.value(QStringLiteral("PATH")));
-        p.setProcessEnvironment(e);
-        p.setStandardInputFile(QProcess::nullDevice());
-        p.start(QStringLiteral(INGOT_CLI_PATH), args);
-        if (!p.waitForFinished(280000))
-            p.kill(), p.waitForFinished(10000);
-        Run r;
-        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
+        return test::runProgram(QStringLiteral(INGOT_CLI_PATH), args, e, 280000);
     }
 
     // The same tiny backend run each time (the settings that make run 1 "the last run with these settings"). The

@@ -16,6 +16,7 @@
 
 using namespace ingot;
 using ingot::test::TestSshd;
+using Run = ingot::test::ProgramRun;
 
 class TestCacheSeedSsh : public QObject
 {
@@ -24,28 +25,13 @@ class TestCacheSeedSsh : public QObject
     QTemporaryDir m_dir;
     std::unique_ptr<TestSshd> m_host;
 
-    struct Run {
-        int code = -1;
-        QByteArray out, err;
-    };
-
     Run cli(const QStringList &args) const
     {
-        QProcess p;
         QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
         e.insert(QStringLiteral("HF_HUB_OFFLINE"), QStringLiteral("1"));
         e.insert(QStringLiteral("INGOT_KEYCHAIN"), QStringLiteral("none"));
         e.remove(QStringLiteral("INGOT_LANGUAGE"));
-        p.setProcessEnvironment(e);
-        p.setStandardInputFile(QProcess::nullDevice());  // no terminal: a prompt would fail
-        p.start(QStringLiteral(INGOT_CLI_PATH), args);
-        if (!p.waitForFinished(240000))
-            p.kill(), p.waitForFinished(10000);
-        Run r;
-        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
+        return test::runProgram(QStringLiteral(INGOT_CLI_PATH), args, e, 240000);  // no terminal: a prompt would fail
     }
 
     // The same tiny backend run on the host each time, into `cache` there.

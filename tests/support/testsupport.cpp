@@ -119,8 +119,13 @@ QByteArray randomBytes(qint64 n, quint32 seed)
 
 ProgramRun runProgram(const QString &program, const QStringList &args, int timeoutMs)
 {
+    return runProgram(program, args, QProcessEnvironment::systemEnvironment(), timeoutMs);
+}
+
+ProgramRun runProgram(const QString &program, const QStringList &args, const QProcessEnvironment &env, int timeoutMs)
+{
     QProcess p;
-    p.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+    p.setProcessEnvironment(env);
     p.setStandardInputFile(QProcess::nullDevice());
     p.start(program, args);
     if (!p.waitForFinished(timeoutMs)) {

@@ -3,6 +3,7 @@
 
 #include "services/cache/cachetypes.h"
 
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
@@ -43,6 +44,8 @@ struct ProgramRun {
     QByteArray err;
 };
 ProgramRun runProgram(const QString &program, const QStringList &args, int timeoutMs = 180000);
+// The same with `env` as the program's environment (stdin /dev/null: no terminal, so nothing can prompt).
+ProgramRun runProgram(const QString &program, const QStringList &args, const QProcessEnvironment &env, int timeoutMs = 180000);
 
 // Reads every folder below `root` once (not following links), so that the first read's atime update (relatime)
 // has happened before two listings are compared.

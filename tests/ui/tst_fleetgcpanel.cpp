@@ -87,7 +87,7 @@ private Q_SLOTS:
         for (int i = 0; i < ra->childCount(); ++i)
             listed << ra->child(i)->text(0) + QLatin1Char('|') + ra->child(i)->text(2);
         QVERIFY2(listed.contains(V15 + QStringLiteral("/MODULE_4+a|kept")), qPrintable(listed.join(QLatin1Char(' '))));
-        QVERIFY(panel.planView()->topLevelItem(1)->text(1).contains(QStringLiteral("1 entries")));
+        QVERIFY(panel.planView()->topLevelItem(1)->text(1).contains(QStringLiteral("1 entry")));
         QVERIFY(panel.planView()->topLevelItem(2)->text(3).startsWith(QStringLiteral("policies do not apply")));
         QVERIFY(panel.planView()->topLevelItem(3)->text(3).startsWith(QStringLiteral("not reached")));
         QVERIFY2(panel.totalLabel()->text().contains(QStringLiteral("in 3 entries")), qPrintable(panel.totalLabel()->text()));

@@ -24,6 +24,7 @@ class QShowEvent;
 class QSpinBox;
 class QTableWidget;
 class QTimer;
+class QVBoxLayout;
 
 namespace ingot {
 
@@ -130,6 +131,7 @@ private:
     QWidget *buildSaving();
     QWidget *buildEnvironment();
     QWidget *buildSidePanel();
+    void addSeedWidgets(QVBoxLayout *cv);
     QWidget *withProblem(const QString &field, QWidget *editor, QWidget *shown = nullptr);
     QWidget *withBrowse(QLineEdit *edit, const std::function<void()> &browse);
     void watch(QWidget *w);

@@ -496,6 +496,32 @@ QWidget *JobLauncher::buildEnvironment()
     return box;
 }
 
+// *Bring compiled graphs first*: the box, the places, what it will bring (or is bringing) and its Stop.
+void JobLauncher::addSeedWidgets(QVBoxLayout *cv)
+{
+    m_seedBox = new QCheckBox(tr("Bring compiled graphs first"));
+    m_seedBox->setToolTip(tr("Before training, copy the graphs of the last run with these settings that this cache lacks "
+                             "from the places below"));
+    m_seedPlaces = new QLineEdit;  // ids as `job launch --seed-cache` takes them, separated by spaces
+    m_seedPlaces->setPlaceholderText(tr("Places: a folder, host:NAME, s3://bucket/prefix, hub:org/name (default: where the "
+                                        "last run's graphs are)"));
+    m_seedPlaces->setEnabled(false);
+    m_seedNote = new QLabel;
+    m_seedNote->setWordWrap(true);
+    m_seedNote->setTextFormat(Qt::PlainText);
+    connect(m_seedBox, &QCheckBox::toggled, m_seedPlaces, &QWidget::setEnabled);
+    m_seedStop = new QPushButton(tr("Stop bringing graphs"));  // shown while they are copied for the launch under way
+    m_seedStop->setToolTip(tr("Copy no more graphs; the job is not started"));
+    m_seedStop->hide();
+    connect(m_seedStop, &QPushButton::clicked, m_form, &LaunchForm::stopSeeding);
+    auto *seedRow = new QHBoxLayout;
+    seedRow->addWidget(m_seedNote, 1);
+    seedRow->addWidget(m_seedStop, 0, Qt::AlignTop);
+    cv->addWidget(m_seedBox);
+    cv->addWidget(m_seedPlaces);
+    cv->addLayout(seedRow);
+}
+
 QWidget *JobLauncher::buildSidePanel()
 {
     // The figures, the cache and the command scroll when the page is short (a 1280×820 window): squeezed under their
@@ -531,27 +557,7 @@ QWidget *JobLauncher::buildSidePanel()
     m_priorGraphs->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_priorGraphs->hide();
     cv->addWidget(m_priorGraphs);
-    m_seedBox = new QCheckBox(tr("Bring compiled graphs first"));
-    m_seedBox->setToolTip(tr("Before training, copy the graphs of the last run with these settings that this cache lacks "
-                             "from the places below"));
-    m_seedPlaces = new QLineEdit;  // ids as `job launch --seed-cache` takes them, separated by spaces
-    m_seedPlaces->setPlaceholderText(tr("Places: a folder, host:NAME, s3://bucket/prefix, hub:org/name (default: where the "
-                                        "last run's graphs are)"));
-    m_seedPlaces->setEnabled(false);
-    m_seedNote = new QLabel;
-    m_seedNote->setWordWrap(true);
-    m_seedNote->setTextFormat(Qt::PlainText);
-    connect(m_seedBox, &QCheckBox::toggled, m_seedPlaces, &QWidget::setEnabled);
-    m_seedStop = new QPushButton(tr("Stop bringing graphs"));  // shown while they are copied for the launch under way
-    m_seedStop->setToolTip(tr("Copy no more graphs; the job is not started"));
-    m_seedStop->hide();
-    connect(m_seedStop, &QPushButton::clicked, m_form, &LaunchForm::stopSeeding);
-    auto *seedRow = new QHBoxLayout;
-    seedRow->addWidget(m_seedNote, 1);
-    seedRow->addWidget(m_seedStop, 0, Qt::AlignTop);
-    cv->addWidget(m_seedBox);
-    cv->addWidget(m_seedPlaces);
-    cv->addLayout(seedRow);
+    addSeedWidgets(cv);
     auto *ch = new QHBoxLayout;
     m_clean = new QPushButton(tr("Clean…"));
     m_clean->setToolTip(tr("Preview the maintenance of this cache on the Local cache page"));
