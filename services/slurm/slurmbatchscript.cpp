@@ -186,8 +186,10 @@ std::optional<QByteArray> slurmBatchScript(const SlurmBatchSpec &s, QString *err
          "trap ingot_record_exit EXIT\n"
          "# A stop (scancel --signal=TERM) reaches the agents; the script ends with srun's status when they end.\n"
          "trap 'ingot_terminated=1' TERM\n\n";
+    // PYTHONPATH is put before the one the script has (as the local wrapper does): the backend's folder and one given
+    // with --env PYTHONPATH=... both stay on it (a plain export kept only the user's, and the backend did not import).
     for (const auto &kv : s.environment)
-        t += "export " + kv.first + '=' + quoted(kv.second) + '\n';
+        t += "export " + kv.first + '=' + quoted(kv.second) + (kv.first == "PYTHONPATH" ? "${PYTHONPATH:+:$PYTHONPATH}\n" : "\n");
     if (!s.environment.isEmpty())
         t += '\n';
     t += "INGOT_RDZV_NODE=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | sed -n 1p)\n"

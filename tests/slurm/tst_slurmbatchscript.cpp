@@ -14,6 +14,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -240,6 +241,27 @@ private slots:
         QVERIFY(t.contains("export _B2=''\n"));
         QVERIFY(t.contains(" '$HOME' 'a b' "));
         QVERIFY(t.contains(" '*'\n"));
+    }
+
+    // The backend's folder and a PYTHONPATH given with --env both end up on the path, the user's first, before what the
+    // node had (as the local wrapper does): run by the shell the script's exports give that.
+    void pythonPathIsPrependedNotReplaced()
+    {
+        SlurmBatchSpec s = baseSpec();
+        s.environment = {{"PYTHONPATH", "/opt/ingot/backend"}, {"OTHER", "x"}, {"PYTHONPATH", "/home/u/my lib"}};
+        QString error;
+        const QByteArray t = *slurmBatchScript(s, &error);
+        QByteArray exports;
+        for (const QByteArray &line : t.split('\n'))
+            if (line.startsWith("export PYTHONPATH="))
+                exports += line + '\n';
+        QProcess sh;
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        e.insert(QStringLiteral("PYTHONPATH"), QStringLiteral("/node/site"));
+        sh.setProcessEnvironment(e);
+        sh.start(QStringLiteral("/bin/bash"), {QStringLiteral("-c"), QString::fromUtf8(exports) + QStringLiteral("printf %s \"$PYTHONPATH\"")});
+        QVERIFY(sh.waitForFinished(10000));
+        QCOMPARE(sh.readAllStandardOutput(), QByteArray("/home/u/my lib:/opt/ingot/backend:/node/site"));
     }
 
     // A step before the training (bringing compiled graphs into each node's own cache): one srun task per node,
