@@ -489,9 +489,14 @@ void LaunchForm::checkSeed(const LaunchInput &in)
         this, [history = m_service->history(), in, manager](TaskControl &control) {
             QVector<FleetPlace> places;
             for (const QString &id : in.seedPlaces) {
-                QString ignored;  // a name that is no place is left out (the text says which are asked)
-                if (const std::optional<FleetPlace> p = fleetPlaceFor(id, &ignored))
-                    places << *p;
+                QString error;  // a name that is no place: said, and nothing is brought (as --seed-cache refuses it)
+                const std::optional<FleetPlace> p = fleetPlaceFor(id, &error);
+                if (!p) {
+                    LaunchSeed refused;
+                    refused.why = error;
+                    return std::make_pair(refused, refused.previewText());
+                }
+                places << *p;
             }
             const bool chosen = !places.isEmpty();
             if (!chosen)

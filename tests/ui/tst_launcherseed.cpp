@@ -95,6 +95,17 @@ private Q_SLOTS:
         QVERIFY2(note.contains(QStringLiteral("Before training: the 2 graph")) && note.contains(first) && note.contains(b), qPrintable(note));
         QVERIFY2(note.contains(QStringLiteral("found: 2 in ") + a) && note.contains(QStringLiteral("nowhere: 0")), qPrintable(note));
 
+        // A place that is none is said, and nothing would be brought (as --seed-cache refuses it).
+        seedChecked.clear();
+        launcher.seedPlacesEdit()->setText(QStringLiteral("host:no-such-host"));
+        QTRY_VERIFY_WITH_TIMEOUT(!seedChecked.isEmpty() && !launcher.isBusy(), 30000);
+        QVERIFY2(launcher.seedLabel()->text().contains(QStringLiteral("no-such-host is not in the host list")),
+                 qPrintable(launcher.seedLabel()->text()));
+        seedChecked.clear();
+        launcher.seedPlacesEdit()->clear();
+        QTRY_VERIFY_WITH_TIMEOUT(!seedChecked.isEmpty() && !launcher.isBusy() && launcher.hasPlan(), 30000);
+        QVERIFY2(launcher.seedLabel()->text().contains(QStringLiteral("Before training: the 2 graph")), qPrintable(launcher.seedLabel()->text()));
+
         // Stop while the graphs are brought: no job starts (what was copied stays: whole entries).
         QVERIFY(!launcher.seedStopButton()->isVisible());
         launcher.launchButton()->click();
