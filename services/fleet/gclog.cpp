@@ -92,13 +92,11 @@ int GcRun::unreachable() const
 
 QString GcRun::summary() const
 {
+    qint64 planned = 0;
+    for (const GcPlaceResult &p : places)
+        planned += p.plannedBytes;
     QString s = GcLogText::tr("%n place(s)", nullptr, int(places.size()));
-    s += dryRun ? GcLogText::tr(", %1 would be freed").arg(formatBytes([this] {
-        qint64 n = 0;
-        for (const GcPlaceResult &p : places)
-            n += p.plannedBytes;
-        return n;
-    }()))
+    s += dryRun ? GcLogText::tr(", %1 would be freed").arg(formatBytes(planned))
                 : GcLogText::tr(", %1 freed").arg(formatBytes(freedBytes()));
     if (const int u = unreachable())
         s += GcLogText::tr(", %n unreachable", nullptr, u);
